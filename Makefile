@@ -1,0 +1,30 @@
+# Short commands over the CMake build. See README.md.
+BUILD      ?= build
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_GEN  = cmake -S . -DCMAKE_BUILD_TYPE=Release
+
+.PHONY: all deps demo test bench clean
+
+all: deps
+	$(CMAKE_GEN) -B $(BUILD)/release >/dev/null
+	cmake --build $(BUILD)/release -j $(JOBS)
+
+deps:
+	@./scripts/install-deps.sh
+
+demo: all
+	./$(BUILD)/release/ikit_demo
+
+# Every test four ways: float and double with warnings as errors, then both
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+test: deps
+	@./scripts/test-all.sh $(BUILD) $(JOBS)
+
+bench: all
+	@mkdir -p $(BUILD)/bench-results
+	@for b in $(BUILD)/release/bench_*; do \
+	  echo "== $$b"; (cd $(BUILD)/bench-results && ../../$$b) || exit 1; done
+	@echo "CSV files are in $(BUILD)/bench-results/"
+
+clean:
+	rm -rf $(BUILD)

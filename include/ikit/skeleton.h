@@ -1,0 +1,76 @@
+/* ikit skeletons: hierarchy, rest pose, forward kinematics, chains.
+ *
+ * A skeleton does not own memory: it points at the caller's arrays of parent
+ * indices, names and rest local transforms, which must outlive it. Joints are
+ * stored parents-first (parent[i] < i, -1 for a root), so forward kinematics
+ * is a single forward loop.
+ *
+ * A pose is an array of `joint_count` local (parent-space, `_ls`) transforms;
+ * forward kinematics turns it into model-space (`_ms`) matrices.
+ */
+#ifndef IKIT_SKELETON_H
+#define IKIT_SKELETON_H
+
+#include <ikit/math.h>
+#include <ikit/result.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_skeleton {
+    int joint_count;
+    const int *parents;          /* [joint_count]; parent index or -1 */
+    const char *const *names;    /* [joint_count]; may be NULL, entries may be NULL */
+    const ik_transform *rest_ls; /* [joint_count]; rest (bind) pose, local space */
+} ik_skeleton;
+
+/* Where validation failed, for a clear message. */
+typedef struct ik_skeleton_error {
+    int joint;       /* the offending joint, or -1 */
+    char message[160];
+} ik_skeleton_error;
+
+/* Fill `skeleton` after checking that every parent index is -1 or smaller than
+ * the joint's own (which also rules out cycles), that rest transforms are
+ * finite with unit-length rotations, and that names, where given, are unique.
+ * `error` may be NULL. */
+ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
+                           const char *const *names, const ik_transform *rest_ls,
+                           ik_skeleton_error *error);
+
+/* Index of the joint called `name`, or -1. */
+int ik_skeleton_find(const ik_skeleton *skeleton, const char *name);
+/* Name of a joint ("" when unnamed or out of range). */
+const char *ik_skeleton_name(const ik_skeleton *skeleton, int joint);
+/* 1 when `joint` is `ancestor` or lies below it. */
+ik_bool ik_skeleton_is_descendant(const ik_skeleton *skeleton, int joint, int ancestor);
+
+/* Copy the rest pose into `pose_ls` [joint_count]. */
+void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls);
+
+/* Forward kinematics: model_ms[i] = model_ms[parent] * local(pose_ls[i]),
+ * with `root_ms` (NULL for the identity) above every root. */
+void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
+                    const ik_mat4 *root_ms, ik_mat4 *model_ms);
+/* Forward kinematics for `joint` and everything below it only; model_ms of
+ * `joint`'s ancestors must already be current. */
+void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
+                            const ik_mat4 *root_ms, ik_mat4 *model_ms);
+/* Model to local: pose_ls[i] = decompose(model_ms[parent]^-1 model_ms[i]).
+ * Returns IK_ERR_DEGENERATE when a parent matrix is singular (that joint's
+ * local transform is then its model transform). */
+ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms,
+                                     const ik_mat4 *root_ms, ik_transform *pose_ls);
+
+/* Walk `count` joints up from `end_joint` (seed 004's IK chain): writes the
+ * chain root-first into `chain` [count], ending with `end_joint`. Returns
+ * IK_ERR_RANGE when the hierarchy above `end_joint` is shorter than `count`. */
+ik_result ik_skeleton_chain(const ik_skeleton *skeleton, int end_joint, int count, int *chain);
+/* Number of joints from a root down to `joint`, inclusive (its depth + 1). */
+int ik_skeleton_depth(const ik_skeleton *skeleton, int joint);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

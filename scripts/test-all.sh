@@ -1,0 +1,22 @@
+#!/bin/sh
+# Builds and runs the whole test suite in four configurations:
+#   float, double (both with -Werror), and both under ASan + UBSan.
+set -eu
+build=${1:-build}
+jobs=${2:-2}
+
+run() {
+    name=$1; shift
+    echo "==> $name"
+    cmake -S . -B "$build/$name" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKIT_WERROR=ON -DIKIT_BENCH=OFF "$@" >/dev/null
+    cmake --build "$build/$name" -j "$jobs"
+    (cd "$build/$name" && ctest --output-on-failure -j "$jobs")
+}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run test-float
+run test-double -DIKIT_DOUBLE=ON
+run test-float-asan -DIKIT_SANITIZE=ON
+run test-double-asan -DIKIT_DOUBLE=ON -DIKIT_SANITIZE=ON
+echo "all configurations passed"

@@ -28,3 +28,8 @@ bench: all
 
 clean:
 	rm -rf $(BUILD)
+
+FUZZ_SECONDS ?= 30
+.PHONY: fuzz
+fuzz: deps
+	@./scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)

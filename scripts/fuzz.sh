@@ -1,0 +1,39 @@
+#!/bin/sh
+# Builds the libFuzzer entry points with clang and runs each for a bounded
+# time, seeded from the real assets in ../shared/data (when present) and the
+# project's own examples. Usage: scripts/fuzz.sh [build-dir] [seconds-each]
+set -eu
+build=${1:-build}/fuzz
+seconds=${2:-30}
+data=${IKIT_DATA:-../shared/data}
+
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKIT_FUZZ=ON \
+    -DIKIT_TESTS=OFF -DIKIT_BENCH=OFF >/dev/null
+cmake --build "$build" -j 2
+
+# Seed files for an entry point, by its name.
+seeds_for() {
+    case "$1" in
+        fuzz_bvh) ls "$data"/bvh/*.bvh 2>/dev/null || true ;;
+        fuzz_gltf) ls "$data"/gltf/*.gltf 2>/dev/null || true ;;
+        fuzz_glb) ls "$data"/gltf/*.glb 2>/dev/null || true ;;
+        fuzz_chain) ls examples/*.chain 2>/dev/null || true ;;
+        fuzz_urdf) ls "$data"/urdf/*.urdf 2>/dev/null || true ;;
+    esac
+}
+
+found=0
+for bin in "$build"/fuzz_*; do
+    [ -x "$bin" ] || continue
+    found=1
+    name=$(basename "$bin")
+    corpus="$build/corpus/$name"
+    mkdir -p "$corpus"
+    for f in $(seeds_for "$name"); do cp "$f" "$corpus/" 2>/dev/null || true; done
+    echo "==> $name for ${seconds}s"
+    "$bin" -max_total_time="$seconds" -max_len=4194304 -rss_limit_mb=2048 -timeout=10 \
+        -print_final_stats=0 "$corpus" 2>"$build/$name.log" ||
+        { tail -n 40 "$build/$name.log"; exit 1; }
+    grep -E "^#[0-9]+ *DONE" "$build/$name.log" | tail -n 1 || true
+done
+[ "$found" -eq 1 ] || echo "no fuzz entry points yet"

@@ -1,0 +1,42 @@
+/* ikit: where and why a file reader or writer failed. Shared by every io module. */
+#ifndef IKIT_IO_ERROR_H
+#define IKIT_IO_ERROR_H
+
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The place of a failure and a human message. Text formats fill line and
+ * column (1-based; 0 when unknown) and offset (0-based byte offset, -1 when
+ * unknown); JSON formats fill path with a JSON path such as
+ * "/nodes/3/children/0". message is always NUL-terminated; it already
+ * includes "line L, column C: " when the line is known. */
+typedef struct ik_io_error {
+    long line;
+    long column;
+    long offset;
+    char path[160];
+    char message[256];
+} ik_io_error;
+
+/* Clears e: line, column 0, offset -1, empty path and message. NULL is ignored. */
+void ik_io_error_clear(ik_io_error *e);
+
+/* Records a failure at (line, column, offset) with a printf-style message.
+ * When line > 0 the message is prefixed with "line L, column C: ".
+ * path is left as it is. NULL e is ignored. */
+void ik_io_error_set(ik_io_error *e, long line, long column, long offset, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Same as ik_io_error_set with a va_list. */
+void ik_io_error_setv(ik_io_error *e, long line, long column, long offset, const char *fmt, va_list args);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,627 @@
+/* Jacobian-family IK: transpose, gradient descent, DLS and SDLS over the
+ * joints and effectors of a skeleton, with springs and gravity as a
+ * secondary objective. See include/ikit/jacobian.h for the model. */
+#include <ikit/jacobian.h>
+
+#include <string.h>
+
+#include "dense.h"
+
+#define FLAG_ON_EFFECTOR_PATH 1
+#define FLAG_BELOW_SOLVER_JOINT 2
+#define FLAG_ACTIVE (FLAG_ON_EFFECTOR_PATH | FLAG_BELOW_SOLVER_JOINT)
+
+/* Views into the caller's scratch bytes. Matrices are column-major. */
+typedef struct workspace {
+    ik_mat4 *model_ms;   /* [skeleton joints] */
+    int *flags;          /* [skeleton joints] */
+    int *active;         /* [skeleton joints]: joints that move, parents first */
+    int active_count;
+    int rows, axes;
+    ik_real *jac;        /* rows x axes */
+    ik_real *err;        /* rows */
+    ik_real *square;     /* rows x rows: DLS Cholesky factor, SDLS left vectors */
+    ik_real *jac_t;      /* axes x rows: SDLS right vectors */
+    ik_real *sigma;      /* rows */
+    ik_real *row_tmp;    /* rows */
+    ik_real *step;       /* axes */
+    ik_real *secondary;  /* axes */
+    ik_real *axis_tmp;   /* axes */
+    ik_real reach;
+    ik_bool factored;    /* square holds a valid Cholesky factor */
+} workspace;
+
+static size_t align16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
+
+static size_t real_count(size_t rows, size_t axes) {
+    return 2 * rows * axes + rows * rows + 3 * rows + 3 * axes;
+}
+
+size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count) {
+    size_t joints, rows;
+    if (skeleton_joints < 0 || axis_count < 0 || effector_count < 0) return 0;
+    joints = (size_t)skeleton_joints;
+    rows = 6 * (size_t)effector_count;
+    return align16(joints * sizeof(ik_mat4)) + 2 * align16(joints * sizeof(int)) +
+           align16(real_count(rows, (size_t)axis_count) * sizeof(ik_real));
+}
+
+ik_jacobian ik_jacobian_def(void) {
+    ik_jacobian job;
+    memset(&job, 0, sizeof job);
+    job.down_ms = ik_v3(0, -1, 0);
+    job.method = IK_JACOBIAN_DLS;
+    job.tolerance = (ik_real)1e-3;
+    job.angle_tolerance = (ik_real)1e-3;
+    job.max_iterations = 100;
+    job.damping = (ik_real)0.1;
+    job.max_step = IK_PI / 4;
+    job.error_clamp = (ik_real)0.5;
+    job.gradient_rate = 1;
+    job.min_step = (ik_real)1e-6;
+    return job;
+}
+
+ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms) {
+    ik_jacobian_effector e;
+    e.joint = joint;
+    e.offset_ls = ik_vec3_zero();
+    e.target_ms = target_ms;
+    e.weight = 1;
+    e.use_orientation = 0;
+    e.target_rotation_ms = ik_quat_identity();
+    e.orientation_weight = 1;
+    return e;
+}
+
+ik_jacobian_joint ik_jacobian_hinge(int joint, ik_vec3 axis_ls) {
+    ik_jacobian_joint j;
+    memset(&j, 0, sizeof j);
+    j.joint = joint;
+    j.axis_count = 1;
+    j.axes_ls[0] = axis_ls;
+    return j;
+}
+
+ik_jacobian_joint ik_jacobian_ball(int joint) {
+    ik_jacobian_joint j;
+    j.joint = joint;
+    j.axis_count = 3;
+    j.axes_ls[0] = ik_v3(1, 0, 0);
+    j.axes_ls[1] = ik_v3(0, 1, 0);
+    j.axes_ls[2] = ik_v3(0, 0, 1);
+    return j;
+}
+
+/* ---- validation ----------------------------------------------------------- */
+
+static int total_axes(const ik_jacobian *job) {
+    int i, n = 0;
+    for (i = 0; i < job->joint_count; ++i) n += job->joints[i].axis_count;
+    return n;
+}
+
+static ik_result validate(const ik_jacobian *job) {
+    const ik_skeleton *skeleton;
+    int i, k, axes;
+    if (!job || !job->skeleton || !job->pose_ls || !job->joints || !job->effectors || !job->scratch)
+        return IK_ERR_NULL;
+    skeleton = job->skeleton;
+    if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
+    if (job->joint_count < 1 || job->effector_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
+    if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS) return IK_ERR_RANGE;
+    if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
+        !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
+        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms))
+        return IK_ERR_NONFINITE;
+    if (job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
+        !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
+        return IK_ERR_RANGE;
+    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
+    for (i = 0; i < skeleton->joint_count; ++i)
+        if (!ik_transform_finite(job->pose_ls[i])) return IK_ERR_NONFINITE;
+    for (i = 0; i < job->joint_count; ++i) {
+        const ik_jacobian_joint *joint = &job->joints[i];
+        if (joint->joint < 0 || joint->joint >= skeleton->joint_count) return IK_ERR_RANGE;
+        if (joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES) return IK_ERR_RANGE;
+        for (k = 0; k < joint->axis_count; ++k) {
+            if (!ik_vec3_finite(joint->axes_ls[k])) return IK_ERR_NONFINITE;
+            if (!(ik_vec3_length_sq(joint->axes_ls[k]) > IK_REAL_EPSILON)) return IK_ERR_DEGENERATE;
+        }
+    }
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        if (e->joint < 0 || e->joint >= skeleton->joint_count) return IK_ERR_RANGE;
+        if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->weight) ||
+            !ik_finite(e->orientation_weight) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
+            return IK_ERR_NONFINITE;
+        if (e->weight < 0 || e->orientation_weight < 0) return IK_ERR_RANGE;
+    }
+    axes = total_axes(job);
+    if (job->springs) {
+        for (i = 0; i < axes; ++i) {
+            ik_result r = ik_spring_validate(&job->springs[i]);
+            if (r != IK_OK) return r;
+        }
+    }
+    if (job->scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
+        return IK_ERR_CAPACITY;
+    return IK_OK;
+}
+
+/* ---- forward kinematics over the moving joints ---------------------------- */
+
+static void carve_scratch(const ik_jacobian *job, workspace *ws) {
+    size_t joints = (size_t)job->skeleton->joint_count;
+    size_t rows = 6 * (size_t)job->effector_count, axes = (size_t)total_axes(job);
+    char *at = (char *)job->scratch;
+    ik_real *reals;
+    ws->model_ms = (ik_mat4 *)(void *)at;
+    at += align16(joints * sizeof(ik_mat4));
+    ws->flags = (int *)(void *)at;
+    at += align16(joints * sizeof(int));
+    ws->active = (int *)(void *)at;
+    at += align16(joints * sizeof(int));
+    reals = (ik_real *)(void *)at;
+    ws->axes = (int)axes;
+    ws->jac = reals;
+    reals += rows * axes;
+    ws->jac_t = reals;
+    reals += rows * axes;
+    ws->square = reals;
+    reals += rows * rows;
+    ws->err = reals;
+    reals += rows;
+    ws->sigma = reals;
+    reals += rows;
+    ws->row_tmp = reals;
+    reals += rows;
+    ws->step = reals;
+    reals += axes;
+    ws->secondary = reals;
+    reals += axes;
+    ws->axis_tmp = reals;
+}
+
+/* A joint moves when it lies on the path from some effector up to the root
+ * and at or below some solver joint; everything else keeps its model
+ * matrix from the one full forward-kinematics pass. */
+static void mark_active(const ik_jacobian *job, workspace *ws) {
+    const ik_skeleton *skeleton = job->skeleton;
+    int i, j;
+    memset(ws->flags, 0, (size_t)skeleton->joint_count * sizeof(int));
+    for (i = 0; i < job->effector_count; ++i)
+        for (j = job->effectors[i].joint; j >= 0 && !(ws->flags[j] & FLAG_ON_EFFECTOR_PATH);
+             j = skeleton->parents[j])
+            ws->flags[j] |= FLAG_ON_EFFECTOR_PATH;
+    for (i = 0; i < job->joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
+    ws->active_count = 0;
+    for (j = 0; j < skeleton->joint_count; ++j) {
+        int parent = skeleton->parents[j];
+        if (parent >= 0 && (ws->flags[parent] & FLAG_BELOW_SOLVER_JOINT)) ws->flags[j] |= FLAG_BELOW_SOLVER_JOINT;
+        if ((ws->flags[j] & FLAG_ACTIVE) == FLAG_ACTIVE) ws->active[ws->active_count++] = j;
+    }
+}
+
+static void update_active_fk(const ik_jacobian *job, workspace *ws) {
+    int i;
+    for (i = 0; i < ws->active_count; ++i) {
+        int j = ws->active[i], parent = job->skeleton->parents[j];
+        ik_mat4 local = ik_transform_to_mat4(job->pose_ls[j]);
+        if (parent >= 0)
+            ws->model_ms[j] = ik_mat4_mul(&ws->model_ms[parent], &local);
+        else
+            ws->model_ms[j] = job->root_ms ? ik_mat4_mul(job->root_ms, &local) : local;
+    }
+}
+
+static ik_vec3 effector_position(const workspace *ws, const ik_jacobian_effector *e) {
+    return ik_mat4_transform_point(&ws->model_ms[e->joint], e->offset_ls);
+}
+
+/* The summed length of every bone the solver moves, plus effector offsets:
+ * the length scale for damping, error clamping and orientation rows. A
+ * skeleton whose moving bones all have zero length gets 1. */
+static ik_real moving_reach(const ik_jacobian *job, const workspace *ws) {
+    ik_real reach = 0;
+    int i;
+    for (i = 0; i < ws->active_count; ++i) {
+        int j = ws->active[i], parent = job->skeleton->parents[j];
+        if (parent >= 0 && (ws->flags[parent] & FLAG_ACTIVE) == FLAG_ACTIVE)
+            reach += ik_vec3_distance(ik_mat4_translation(&ws->model_ms[j]), ik_mat4_translation(&ws->model_ms[parent]));
+    }
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        reach += ik_vec3_distance(effector_position(ws, e), ik_mat4_translation(&ws->model_ms[e->joint]));
+    }
+    return reach > 0 && ik_finite(reach) ? reach : 1;
+}
+
+/* ---- effector errors and the Jacobian ------------------------------------- */
+
+/* Rotation vector of target * current^-1 (world frame), angle in [0, pi]. */
+static ik_vec3 orientation_error(const workspace *ws, const ik_jacobian_effector *e) {
+    ik_quat current = ik_mat4_rotation(&ws->model_ms[e->joint]);
+    ik_quat delta = ik_quat_positive_w(ik_quat_mul(e->target_rotation_ms, ik_quat_conjugate(current)));
+    ik_vec3 axis;
+    ik_real angle;
+    ik_quat_to_axis_angle(ik_quat_normalize(delta), &axis, &angle);
+    return ik_vec3_scale(axis, angle);
+}
+
+static ik_bool has_position_rows(const ik_jacobian_effector *e) { return e->weight > 0; }
+static ik_bool has_orientation_rows(const ik_jacobian_effector *e) {
+    return e->use_orientation && e->orientation_weight > 0;
+}
+
+/* Largest position and orientation errors; returns 1 when every weighted
+ * goal is within tolerance. */
+static ik_bool measure(const ik_jacobian *job, const workspace *ws, ik_real *max_distance, ik_real *max_angle) {
+    ik_bool converged = 1;
+    int i;
+    *max_distance = 0;
+    *max_angle = 0;
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        ik_real distance = ik_vec3_distance(e->target_ms, effector_position(ws, e));
+        *max_distance = ik_maxr(*max_distance, distance);
+        if (has_position_rows(e) && distance > job->tolerance) converged = 0;
+        if (e->use_orientation) {
+            ik_real angle = ik_vec3_length(orientation_error(ws, e));
+            *max_angle = ik_maxr(*max_angle, angle);
+            if (has_orientation_rows(e) && angle > job->angle_tolerance) converged = 0;
+        }
+    }
+    return converged;
+}
+
+static ik_vec3 world_axis(const workspace *ws, int joint, ik_vec3 axis_ls) {
+    return ik_vec3_normalize(ik_mat4_transform_vector(&ws->model_ms[joint], ik_vec3_normalize(axis_ls)));
+}
+
+static void put3(ik_real *column, int row, ik_vec3 v) {
+    column[row] = v.x;
+    column[row + 1] = v.y;
+    column[row + 2] = v.z;
+}
+
+/* Rows per effector: position (3) then orientation (3), each scaled by
+ * sqrt(weight); orientation rows and errors also by the reach. Columns
+ * (Buss 2004, section 2): a x (s - p) and a for effectors below the joint,
+ * zero otherwise. Position errors longer than error_clamp * reach are
+ * shortened to it (Buss & Kim 2005, clamping target distance). */
+static void build_system(const ik_jacobian *job, workspace *ws) {
+    const ik_real clamp_length = job->error_clamp * ws->reach;
+    int i, k, row = 0, column = 0;
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        if (has_position_rows(e)) {
+            ik_vec3 delta = ik_vec3_sub(e->target_ms, effector_position(ws, e));
+            ik_real length = ik_vec3_length(delta);
+            if (length > clamp_length) delta = ik_vec3_scale(delta, clamp_length / length);
+            put3(ws->err, row, ik_vec3_scale(delta, IK_SQRT(e->weight)));
+            row += 3;
+        }
+        if (has_orientation_rows(e)) {
+            put3(ws->err, row, ik_vec3_scale(orientation_error(ws, e), IK_SQRT(e->orientation_weight) * ws->reach));
+            row += 3;
+        }
+    }
+    ws->rows = row;
+    for (i = 0; i < job->joint_count; ++i) {
+        const ik_jacobian_joint *joint = &job->joints[i];
+        ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
+        for (k = 0; k < joint->axis_count; ++k, ++column) {
+            ik_vec3 axis_ms = world_axis(ws, joint->joint, joint->axes_ls[k]);
+            ik_real *col = ws->jac + (size_t)column * (size_t)ws->rows;
+            int e_index;
+            row = 0;
+            for (e_index = 0; e_index < job->effector_count; ++e_index) {
+                const ik_jacobian_effector *e = &job->effectors[e_index];
+                ik_bool moves = ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint);
+                if (has_position_rows(e)) {
+                    ik_vec3 lever = ik_vec3_sub(effector_position(ws, e), pivot_ms);
+                    put3(col, row, moves ? ik_vec3_scale(ik_vec3_cross(axis_ms, lever), IK_SQRT(e->weight))
+                                         : ik_vec3_zero());
+                    row += 3;
+                }
+                if (has_orientation_rows(e)) {
+                    put3(col, row, moves ? ik_vec3_scale(axis_ms, IK_SQRT(e->orientation_weight) * ws->reach)
+                                         : ik_vec3_zero());
+                    row += 3;
+                }
+            }
+        }
+    }
+}
+
+/* ---- linear algebra helpers ----------------------------------------------- */
+
+static ik_real jac_at(const workspace *ws, int row, int column) {
+    return ws->jac[(size_t)column * (size_t)ws->rows + (size_t)row];
+}
+
+/* out[axes] = J^T v[rows] */
+static void mul_jt(const workspace *ws, const ik_real *v, ik_real *out) {
+    int r, c;
+    for (c = 0; c < ws->axes; ++c) {
+        ik_real s = 0;
+        for (r = 0; r < ws->rows; ++r) s += jac_at(ws, r, c) * v[r];
+        out[c] = s;
+    }
+}
+
+/* out[rows] = J v[axes] */
+static void mul_j(const workspace *ws, const ik_real *v, ik_real *out) {
+    int r, c;
+    for (r = 0; r < ws->rows; ++r) out[r] = 0;
+    for (c = 0; c < ws->axes; ++c)
+        for (r = 0; r < ws->rows; ++r) out[r] += jac_at(ws, r, c) * v[c];
+}
+
+static ik_real dot(const ik_real *a, const ik_real *b, int n) {
+    ik_real s = 0;
+    int i;
+    for (i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+static ik_real max_abs(const ik_real *v, int n) {
+    ik_real m = 0;
+    int i;
+    for (i = 0; i < n; ++i) m = ik_maxr(m, IK_FABS(v[i]));
+    return m;
+}
+
+/* Buss & Kim's ClampMaxAbs: scale v so no component exceeds `limit`. */
+static void clamp_max_abs(ik_real *v, int n, ik_real limit) {
+    ik_real m = max_abs(v, n);
+    int i;
+    if (m > limit)
+        for (i = 0; i < n; ++i) v[i] *= limit / m;
+}
+
+/* ---- the four methods ----------------------------------------------------- */
+
+/* Buss 2004, section 4: dtheta = alpha J^T e with alpha = <e, J J^T e> /
+ * <J J^T e, J J^T e>, the step that minimises |e - J dtheta| along J^T e. */
+static void step_transpose(workspace *ws) {
+    ik_real denominator;
+    int c;
+    mul_jt(ws, ws->err, ws->step);
+    mul_j(ws, ws->step, ws->row_tmp);
+    denominator = dot(ws->row_tmp, ws->row_tmp, ws->rows);
+    if (!(denominator > 0)) {
+        for (c = 0; c < ws->axes; ++c) ws->step[c] = 0;
+        return;
+    }
+    for (c = 0; c < ws->axes; ++c) ws->step[c] *= dot(ws->err, ws->row_tmp, ws->rows) / denominator;
+}
+
+/* Seed 003: theta <- theta - eta * d(|s - t|^2 / 2)/d theta, and that
+ * gradient is -J^T e with e = t - s, so the update is +eta J^T e (the seed's
+ * author found the sign by trial). eta = rate / |J|_F^2: the linearised
+ * error decreases for every eta < 2 / sigma_max^2, and |J|_F^2 >=
+ * sigma_max^2, so rate < 2 never overshoots the way the seed's fixed eta did
+ * near an out-of-reach target. */
+static void step_gradient(const ik_jacobian *job, workspace *ws) {
+    ik_real frobenius = dot(ws->jac, ws->jac, ws->rows * ws->axes);
+    int c;
+    mul_jt(ws, ws->err, ws->step);
+    for (c = 0; c < ws->axes; ++c) ws->step[c] = frobenius > 0 ? ws->step[c] * job->gradient_rate / frobenius : 0;
+}
+
+/* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
+ * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
+ * away from exact singularities. The factor is kept for the null-space
+ * projection of the secondary objective. */
+static void step_dls(const ik_jacobian *job, workspace *ws) {
+    const int m = ws->rows;
+    ik_real lambda = job->damping * ws->reach, trace = 0;
+    int i, j, c;
+    for (i = 0; i < m; ++i)
+        for (j = 0; j <= i; ++j) {
+            ik_real s = 0;
+            for (c = 0; c < ws->axes; ++c) s += jac_at(ws, i, c) * jac_at(ws, j, c);
+            ws->square[j * m + i] = s;
+            ws->square[i * m + j] = s;
+        }
+    for (i = 0; i < m; ++i) trace += ws->square[i * m + i];
+    for (i = 0; i < m; ++i) ws->square[i * m + i] += lambda * lambda + trace * IK_REAL_EPSILON * 16;
+    ws->factored = ik_dense_cholesky_factor(ws->square, m);
+    if (!ws->factored) {
+        for (c = 0; c < ws->axes; ++c) ws->step[c] = 0;
+        return;
+    }
+    memcpy(ws->row_tmp, ws->err, (size_t)m * sizeof(ik_real));
+    ik_dense_cholesky_solve(ws->square, m, ws->row_tmp);
+    mul_jt(ws, ws->row_tmp, ws->step);
+}
+
+static ik_bool singular_value_used(const workspace *ws, int i, ik_real sigma_max) {
+    return ws->sigma[i] > sigma_max * IK_REAL_EPSILON * 64 && ws->sigma[i] > 0;
+}
+
+/* Buss & Kim 2005. With J = U diag(sigma) V^T, for each sigma_i > 0:
+ *   alpha_i = u_i . e
+ *   N_i = sum over effectors l of |u_i restricted to l's 3 rows|
+ *   M_i = sigma_i^-1 sum_j |v_ji| sum_l rho_lj, rho_lj = |J block (l, j)|
+ *   gamma_i = gamma_max * min(1, N_i / M_i)
+ *   phi_i = ClampMaxAbs(sigma_i^-1 alpha_i v_i, gamma_i)
+ * and dtheta = ClampMaxAbs(sum phi_i, gamma_max) (the final clamp is the
+ * common max_step clamp). The SVD is one-sided Jacobi on J^T, giving
+ * J^T = V diag(sigma) U^T: V in jac_t's columns, U in square. Orientation
+ * rows count as one more 3-row "effector". */
+static void step_sdls(const ik_jacobian *job, workspace *ws) {
+    const int m = ws->rows, n = ws->axes;
+    ik_real sigma_max = 0;
+    int i, r, c, b;
+    for (r = 0; r < m; ++r)
+        for (c = 0; c < n; ++c) ws->jac_t[(size_t)r * (size_t)n + (size_t)c] = jac_at(ws, r, c);
+    ik_dense_svd_jacobi(ws->jac_t, n, m, ws->square, ws->sigma);
+    for (c = 0; c < n; ++c) {
+        ik_real rho = 0;
+        for (b = 0; b < m; b += 3)
+            rho += IK_SQRT(jac_at(ws, b, c) * jac_at(ws, b, c) + jac_at(ws, b + 1, c) * jac_at(ws, b + 1, c) +
+                           jac_at(ws, b + 2, c) * jac_at(ws, b + 2, c));
+        ws->axis_tmp[c] = rho;
+        ws->step[c] = 0;
+    }
+    for (i = 0; i < m; ++i) sigma_max = ik_maxr(sigma_max, ws->sigma[i]);
+    for (i = 0; i < m; ++i) {
+        const ik_real *u = ws->square + (size_t)i * (size_t)m;
+        const ik_real *v = ws->jac_t + (size_t)i * (size_t)n;
+        ik_real alpha, n_i = 0, m_i = 0, gamma, largest = 0, scale;
+        if (!singular_value_used(ws, i, sigma_max)) continue;
+        alpha = dot(u, ws->err, m);
+        for (b = 0; b < m; b += 3) n_i += IK_SQRT(u[b] * u[b] + u[b + 1] * u[b + 1] + u[b + 2] * u[b + 2]);
+        for (c = 0; c < n; ++c) m_i += IK_FABS(v[c]) * ws->axis_tmp[c];
+        m_i /= ws->sigma[i];
+        gamma = m_i > 0 ? job->max_step * ik_minr(1, n_i / m_i) : job->max_step;
+        scale = alpha / ws->sigma[i];
+        for (c = 0; c < n; ++c) largest = ik_maxr(largest, IK_FABS(scale * v[c]));
+        if (largest > gamma) scale *= gamma / largest;
+        for (c = 0; c < n; ++c) ws->step[c] += scale * v[c];
+    }
+}
+
+/* ---- secondary objective: springs and gravity ----------------------------- */
+
+/* Springs give each axis ik_spring_step at its current angle. Gravity
+ * (seed 002, "keep the limb as low as possible") turns each axis toward
+ * lowering the mean height of the moving joints: the height change per
+ * radian of joint x about axis a at pivot p is down . (a x (x - p)). */
+static ik_bool build_secondary(const ik_jacobian *job, workspace *ws) {
+    ik_bool any = 0;
+    int i, k, column = 0;
+    for (i = 0; i < job->joint_count; ++i) {
+        const ik_jacobian_joint *joint = &job->joints[i];
+        int d = joint->joint;
+        ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[d]);
+        for (k = 0; k < joint->axis_count; ++k, ++column) {
+            ik_real z = 0;
+            if (job->springs) {
+                ik_vec3 axis_ls = ik_vec3_normalize(joint->axes_ls[k]);
+                ik_real angle = ik_spring_angle(job->skeleton->rest_ls[d].rotation, job->pose_ls[d].rotation, axis_ls);
+                z += ik_spring_step(&job->springs[column], angle);
+            }
+            if (job->gravity != 0) {
+                ik_vec3 axis_ms = world_axis(ws, d, joint->axes_ls[k]);
+                ik_vec3 down = ik_vec3_normalize_or(job->down_ms, ik_v3(0, -1, 0));
+                ik_real lowering = 0;
+                int a;
+                for (a = 0; a < ws->active_count; ++a) {
+                    int j = ws->active[a];
+                    if (j == d || !ik_skeleton_is_descendant(job->skeleton, j, d)) continue;
+                    lowering += ik_vec3_dot(down, ik_vec3_cross(axis_ms, ik_vec3_sub(ik_mat4_translation(&ws->model_ms[j]), pivot_ms)));
+                }
+                z += job->gravity * lowering / ((ik_real)ws->active_count * ws->reach);
+            }
+            ws->secondary[column] = z;
+            if (z != 0) any = 1;
+        }
+    }
+    return any;
+}
+
+/* Null-space projection z - J^+ J z with the method's own inverse: for DLS
+ * J^+ = J^T (J J^T + lambda^2 I)^-1 (reusing the Cholesky factor); for SDLS
+ * the projection onto the right singular vectors with sigma > 0. */
+static void project_secondary(const ik_jacobian *job, workspace *ws) {
+    int c, i;
+    if (ws->rows == 0) return;
+    if (job->method == IK_JACOBIAN_DLS) {
+        if (!ws->factored) return;
+        mul_j(ws, ws->secondary, ws->row_tmp);
+        ik_dense_cholesky_solve(ws->square, ws->rows, ws->row_tmp);
+        mul_jt(ws, ws->row_tmp, ws->axis_tmp);
+        for (c = 0; c < ws->axes; ++c) ws->secondary[c] -= ws->axis_tmp[c];
+    } else if (job->method == IK_JACOBIAN_SDLS) {
+        ik_real sigma_max = 0;
+        for (i = 0; i < ws->rows; ++i) sigma_max = ik_maxr(sigma_max, ws->sigma[i]);
+        for (i = 0; i < ws->rows; ++i) {
+            const ik_real *v = ws->jac_t + (size_t)i * (size_t)ws->axes;
+            ik_real along;
+            if (!singular_value_used(ws, i, sigma_max)) continue;
+            along = dot(v, ws->secondary, ws->axes);
+            for (c = 0; c < ws->axes; ++c) ws->secondary[c] -= along * v[c];
+        }
+    }
+}
+
+/* ---- applying a step ------------------------------------------------------- */
+
+/* All axes of one joint turn together: rotation_ls * exp(sum_k a_k dtheta_k),
+ * then each axis is clamped into its spring's hard limits. */
+static void apply_step(const ik_jacobian *job, const workspace *ws) {
+    int i, k, column = 0;
+    for (i = 0; i < job->joint_count; ++i) {
+        const ik_jacobian_joint *joint = &job->joints[i];
+        ik_transform *pose = &job->pose_ls[joint->joint];
+        ik_quat rest = job->skeleton->rest_ls[joint->joint].rotation;
+        ik_vec3 turn = ik_vec3_zero();
+        ik_real angle;
+        for (k = 0; k < joint->axis_count; ++k)
+            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]), ws->step[column + k]);
+        angle = ik_vec3_length(turn);
+        if (angle > 0)
+            pose->rotation = ik_quat_normalize(
+                ik_quat_mul(pose->rotation, ik_quat_from_axis_angle(ik_vec3_scale(turn, 1 / angle), angle)));
+        if (job->springs)
+            for (k = 0; k < joint->axis_count; ++k)
+                pose->rotation = ik_spring_clamp(&job->springs[column + k], rest, pose->rotation,
+                                                 ik_vec3_normalize(joint->axes_ls[k]));
+        column += joint->axis_count;
+    }
+}
+
+static ik_bool all_finite(const ik_real *v, int n) {
+    int i;
+    for (i = 0; i < n; ++i)
+        if (!ik_finite(v[i])) return 0;
+    return 1;
+}
+
+/* ---- the solve -------------------------------------------------------------- */
+
+ik_result ik_jacobian_run(const ik_jacobian *job) {
+    workspace ws;
+    ik_real max_distance, max_angle;
+    int iteration = 0;
+    ik_result result = validate(job);
+    if (result != IK_OK) return result;
+    memset(&ws, 0, sizeof ws);
+    carve_scratch(job, &ws);
+    ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
+    mark_active(job, &ws);
+    ws.reach = moving_reach(job, &ws);
+
+    while (!measure(job, &ws, &max_distance, &max_angle) && iteration < job->max_iterations) {
+        int c;
+        build_system(job, &ws);
+        ws.factored = 0;
+        if (ws.rows == 0)
+            for (c = 0; c < ws.axes; ++c) ws.step[c] = 0;
+        else if (job->method == IK_JACOBIAN_TRANSPOSE)
+            step_transpose(&ws);
+        else if (job->method == IK_JACOBIAN_GRADIENT)
+            step_gradient(job, &ws);
+        else if (job->method == IK_JACOBIAN_DLS)
+            step_dls(job, &ws);
+        else
+            step_sdls(job, &ws);
+        if (build_secondary(job, &ws)) {
+            project_secondary(job, &ws);
+            for (c = 0; c < ws.axes; ++c) ws.step[c] += ws.secondary[c];
+        }
+        clamp_max_abs(ws.step, ws.axes, job->max_step);
+        if (!all_finite(ws.step, ws.axes) || max_abs(ws.step, ws.axes) <= job->min_step) break;
+        apply_step(job, &ws);
+        update_active_fk(job, &ws);
+        ++iteration;
+    }
+    if (job->iterations) *job->iterations = iteration;
+    if (job->error) *job->error = max_distance;
+    if (job->angle_error) *job->angle_error = max_angle;
+    return IK_OK;
+}

@@ -1,0 +1,329 @@
+/* Two-bone IK: seed 000's closed-form solution, with seed 001's hinge limits.
+ *
+ * The solve works in model space in three turns, then expresses them in the
+ * joints' local frames:
+ *   1. bend: turn the lower bone about the middle joint's hinge axis until the
+ *      start-to-end distance is the distance wanted;
+ *   2. swing: the minimum rotation about the start joint taking the end onto
+ *      the start-to-target line;
+ *   3. twist: turn about that line so the knee lands on the point of its
+ *      circle closest to the current knee (or in the pole's half-plane).
+ * After the swing the knee already lies on the circle where the spheres
+ * |x - a| = l1 and |x - t| = l2 meet (seed 000), so the twist alone picks the
+ * point of that circle; the knee moves as little as possible.
+ */
+#include <ikit/two_bone.h>
+
+#include <stddef.h>
+
+ik_two_bone ik_two_bone_def(void) {
+    ik_two_bone job;
+    job.start_ms = job.mid_ms = job.end_ms = NULL;
+    job.target_ms = ik_vec3_zero();
+    job.use_pole = 0;
+    job.pole_ms = ik_vec3_zero();
+    job.use_hinge = 0;
+    job.hinge_axis_ls = ik_v3(1, 0, 0);
+    job.min_bend = 0;
+    job.max_bend = ik_rad(133);
+    job.soften = 0;
+    job.twist = 0;
+    job.weight = 1;
+    job.keep_end_rotation = 0;
+    job.reach_tolerance = (ik_real)1e-3;
+    job.start_rotation_ls = job.mid_rotation_ls = job.end_rotation_ls = NULL;
+    job.reached = NULL;
+    job.residual = NULL;
+    return job;
+}
+
+void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *pose_ls, int start,
+                      int mid, int end) {
+    job->start_ms = &model_ms[start];
+    job->mid_ms = &model_ms[mid];
+    job->end_ms = &model_ms[end];
+    job->start_rotation_ls = &pose_ls[start].rotation;
+    job->mid_rotation_ls = &pose_ls[mid].rotation;
+    job->end_rotation_ls = &pose_ls[end].rotation;
+}
+
+static ik_result validate(const ik_two_bone *job) {
+    if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
+        !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
+        return IK_ERR_NULL;
+    if (!ik_mat4_finite(job->start_ms) || !ik_mat4_finite(job->mid_ms) || !ik_mat4_finite(job->end_ms) ||
+        !ik_vec3_finite(job->target_ms) || !ik_finite(job->soften) || !ik_finite(job->twist) ||
+        !ik_finite(job->weight) || !ik_finite(job->reach_tolerance) ||
+        !ik_quat_finite(*job->start_rotation_ls) || !ik_quat_finite(*job->mid_rotation_ls) ||
+        (job->use_pole && !ik_vec3_finite(job->pole_ms)) ||
+        (job->use_hinge && (!ik_vec3_finite(job->hinge_axis_ls) || !ik_finite(job->min_bend) ||
+                            !ik_finite(job->max_bend))) ||
+        (job->keep_end_rotation && !ik_quat_finite(*job->end_rotation_ls)))
+        return IK_ERR_NONFINITE;
+    if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend))
+        return IK_ERR_RANGE;
+    return IK_OK;
+}
+
+/* Half-angle quaternion of the turn by the angle with cosine c and sine s
+ * about the unit axis n: normalise(s n, 1 + c); a half turn when 1 + c = 0. */
+static ik_quat turn_from_cos_sin(ik_vec3 n, ik_real c, ik_real s) {
+    ik_real w = 1 + c;
+    if (w <= (ik_real)1e-7) return ik_q(n.x, n.y, n.z, 0);
+    return ik_quat_normalize(ik_q(n.x * s, n.y * s, n.z * s, w));
+}
+
+/* The turn about the unit axis n taking p onto q, both perpendicular to n:
+ * normalise(n (n . (p x q)), |p||q| + p . q). The axis is n itself, not the
+ * computed p x q, which is noisy when p and q are nearly opposite; a half
+ * turn about n when they are opposite. */
+static ik_quat turn_about(ik_vec3 n, ik_vec3 p, ik_vec3 q) {
+    ik_real len = IK_SQRT(ik_vec3_length_sq(p) * ik_vec3_length_sq(q));
+    ik_real w = len + ik_vec3_dot(p, q);
+    ik_real s = ik_vec3_dot(n, ik_vec3_cross(p, q));
+    if (w <= len * (ik_real)1e-7) return ik_q(n.x, n.y, n.z, 0);
+    return ik_quat_normalize(ik_q(n.x * s, n.y * s, n.z * s, w));
+}
+
+/* A model-space rotation q about a joint whose model matrix has linear part
+ * L = R s (uniform scale s) equals, in the joint's own frame, the rotation
+ * R^-1 q R: same angle, axis R^-1 v = s L^-1 v. Only the axis direction is
+ * needed, so L^-1 v is rescaled to the length of v. */
+static ik_quat to_local(ik_quat q, const ik_mat4 *inverse) {
+    ik_vec3 v = ik_v3(q.x, q.y, q.z);
+    ik_vec3 l = ik_mat4_transform_vector(inverse, v);
+    ik_real len_v = ik_vec3_length(v), len_l = ik_vec3_length(l);
+    if (!(len_l > 0)) return ik_quat_identity();
+    l = ik_vec3_scale(l, len_v / len_l);
+    return ik_q(l.x, l.y, l.z, q.w);
+}
+
+/* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
+ * distance eases as ds + (L - ds)(1 - exp(-(D - ds) / (L - ds))), which meets
+ * D with slope 1 at ds and tends to L without reaching it. */
+static ik_real soften_reach(ik_real distance, ik_real full, ik_real soften) {
+    ik_real ds = full * (1 - soften), span = full - ds;
+    if (soften <= 0 || distance <= ds || !(span > 0)) return distance;
+#ifdef IKIT_DOUBLE
+    return ds + span * (1 - exp(-(distance - ds) / span));
+#else
+    return ds + span * (1 - expf(-(distance - ds) / span));
+#endif
+}
+
+static ik_real wrap_angle(ik_real a) {
+    while (a > IK_PI) a -= 2 * IK_PI;
+    while (a <= -IK_PI) a += 2 * IK_PI;
+    return a;
+}
+
+/* The bend problem. Turning v about the unit axis h by delta keeps its part
+ * along h and turns the rest: v(delta) = v_par + cos(delta) v_perp +
+ * sin(delta) h x v_perp. Then
+ *   |u + v(delta)|^2 = l1^2 + l2^2 + 2 (A + B cos(delta) + C sin(delta))
+ * with A = u . v_par, B = u . v_perp, C = u . (h x v_perp). Writing
+ * B = R cos(phi), C = R sin(phi), the distance d is met where
+ *   cos(delta - phi) = (d^2 - l1^2 - l2^2 - 2A) / (2R) =: k,
+ * so delta = phi +- acos(k): the two mirrored solutions. This holds for any
+ * hinge axis, not only one perpendicular to both bones. */
+typedef struct bend_problem {
+    ik_vec3 h, u, v;
+    ik_real a_par, r, cos_phi, sin_phi;
+    ik_real len_sq_sum; /* l1^2 + l2^2 */
+} bend_problem;
+
+static ik_bool bend_setup(bend_problem *p, ik_vec3 h, ik_vec3 u, ik_vec3 v) {
+    ik_vec3 v_par = ik_vec3_scale(h, ik_vec3_dot(v, h));
+    ik_vec3 v_perp = ik_vec3_sub(v, v_par);
+    ik_real b = ik_vec3_dot(u, v_perp);
+    ik_real c = ik_vec3_dot(u, ik_vec3_cross(h, v_perp));
+    p->h = h;
+    p->u = u;
+    p->v = v;
+    p->a_par = ik_vec3_dot(u, v_par);
+    p->r = IK_SQRT(b * b + c * c);
+    p->len_sq_sum = ik_vec3_length_sq(u) + ik_vec3_length_sq(v);
+    if (!(p->r > IK_REAL_EPSILON * p->len_sq_sum)) return 0;
+    p->cos_phi = b / p->r;
+    p->sin_phi = c / p->r;
+    return 1;
+}
+
+/* k for the distance d. At full reach or full fold k is exactly +1 or -1:
+ * near there delta moves as sqrt(1 - |k|), so rounding in the formula would
+ * leave the limb visibly short of straight or of folded. */
+static ik_real bend_cosine(const bend_problem *p, ik_real d, ik_real shortest, ik_real longest) {
+    if (d >= longest) return 1;
+    if (d <= shortest) return -1;
+    return ik_clampr((d * d - p->len_sq_sum - 2 * p->a_par) / (2 * p->r), -1, 1);
+}
+
+/* Distance from start to end after bending by delta (used to rank clamped
+ * hinge solutions). */
+static ik_real bend_distance(const bend_problem *p, ik_real delta) {
+    ik_real c = IK_COS(delta), s = IK_SIN(delta);
+    ik_real d_sq = p->len_sq_sum + 2 * (p->a_par + p->r * (c * p->cos_phi + s * p->sin_phi));
+    return IK_SQRT(ik_maxr(d_sq, 0));
+}
+
+/* Signed angle about h from the projection of u to the projection of v. */
+static ik_real bend_angle(ik_vec3 h, ik_vec3 u, ik_vec3 v) {
+    ik_vec3 up = ik_vec3_reject(u, h), vp = ik_vec3_reject(v, h);
+    return IK_ATAN2(ik_vec3_dot(h, ik_vec3_cross(up, vp)), ik_vec3_dot(up, vp));
+}
+
+/* Free bend (no hinge): of the two solutions keep the one that bends to the
+ * same side of h as now, h . (u x v(delta)) >= 0, so the knee does not flip. */
+static ik_quat solve_free_bend(const bend_problem *p, ik_real k) {
+    ik_real sin_psi = IK_SQRT(ik_maxr(1 - k * k, 0));
+    /* delta = phi - psi: cos = cos(phi) k + sin(phi) sin(psi), sin = sin(phi) k - cos(phi) sin(psi) */
+    ik_real c_minus = p->cos_phi * k + p->sin_phi * sin_psi, s_minus = p->sin_phi * k - p->cos_phi * sin_psi;
+    ik_real c_plus = p->cos_phi * k - p->sin_phi * sin_psi, s_plus = p->sin_phi * k + p->cos_phi * sin_psi;
+    ik_vec3 hxu = ik_vec3_cross(p->h, p->u);
+    ik_vec3 v_perp = ik_vec3_reject(p->v, p->h);
+    ik_vec3 w = ik_vec3_cross(p->h, v_perp);
+    /* h . (u x v(delta)) = (h x u) . v(delta); h x u is perpendicular to h,
+     * so only the turning part of v counts. */
+    ik_real side_plus = c_plus * ik_vec3_dot(hxu, v_perp) + s_plus * ik_vec3_dot(hxu, w);
+    ik_real side_minus = c_minus * ik_vec3_dot(hxu, v_perp) + s_minus * ik_vec3_dot(hxu, w);
+    if (side_plus > side_minus) return turn_from_cos_sin(p->h, c_plus, s_plus);
+    return turn_from_cos_sin(p->h, c_minus, s_minus);
+}
+
+/* Hinged bend: bend angles beta = beta0 + delta for both solutions; take the
+ * one inside [lo, hi] (the smaller turn if both are), else clamp both to the
+ * range and keep the one whose reach comes closer to d (seed 001). */
+static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_real lo, ik_real hi) {
+    ik_real phi = IK_ATAN2(p->sin_phi, p->cos_phi), psi = IK_ACOS(k);
+    ik_real beta0 = bend_angle(p->h, p->u, p->v);
+    ik_real delta[2], beta[2], delta_chosen;
+    int i, inside[2];
+    delta[0] = wrap_angle(phi + psi);
+    delta[1] = wrap_angle(phi - psi);
+    for (i = 0; i < 2; ++i) {
+        beta[i] = wrap_angle(beta0 + delta[i]);
+        inside[i] = beta[i] >= lo && beta[i] <= hi;
+    }
+    if (inside[0] && inside[1])
+        delta_chosen = IK_FABS(delta[0]) <= IK_FABS(delta[1]) ? delta[0] : delta[1];
+    else if (inside[0] || inside[1])
+        delta_chosen = inside[0] ? delta[0] : delta[1];
+    else {
+        ik_real c0 = ik_clampr(beta[0], lo, hi) - beta0, c1 = ik_clampr(beta[1], lo, hi) - beta0;
+        ik_real e0 = IK_FABS(bend_distance(p, c0) - d), e1 = IK_FABS(bend_distance(p, c1) - d);
+        delta_chosen = e0 <= e1 ? c0 : c1;
+    }
+    return ik_quat_from_axis_angle(p->h, delta_chosen);
+}
+
+/* The axis the knee bends about, in model space: the hinge; else the normal
+ * of the current limb plane; for a straight limb, the normal of the plane
+ * through the pole or the target; else any perpendicular. */
+static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u, ik_vec3 v) {
+    ik_vec3 h;
+    ik_real scale = ik_vec3_length_sq(u) * ik_vec3_length_sq(v);
+    if (job->use_hinge)
+        return ik_vec3_normalize_or(ik_mat4_transform_vector(job->mid_ms, job->hinge_axis_ls),
+                                    ik_vec3_any_perpendicular(ik_vec3_normalize(u)));
+    h = ik_vec3_cross(u, v);
+    if (ik_vec3_length_sq(h) > scale * (ik_real)1e-10) return ik_vec3_normalize(h);
+    h = ik_vec3_cross(u, ik_vec3_sub(job->use_pole ? job->pole_ms : job->target_ms, a));
+    if (ik_vec3_length_sq(h) > ik_vec3_length_sq(u) * (ik_real)1e-12) return ik_vec3_normalize(h);
+    return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
+}
+
+/* The twist about the unit start-to-target axis n that brings the knee
+ * (relative to the start joint, after the swing) into the half-plane of
+ * `toward`: the pole, or the knee as it was. Projections onto the plane
+ * perpendicular to n decide; a degenerate pole falls back to the knee. */
+static ik_quat knee_twist(const ik_two_bone *job, ik_vec3 n, ik_vec3 knee, ik_vec3 a, ik_vec3 u) {
+    ik_vec3 kp = ik_vec3_reject(knee, n);
+    ik_real k_len_sq = ik_vec3_length_sq(kp), eps = ik_vec3_length_sq(u) * (ik_real)1e-10;
+    ik_vec3 rp;
+    if (!(k_len_sq > eps)) return ik_quat_identity();
+    if (job->use_pole) {
+        ik_vec3 pole = ik_vec3_sub(job->pole_ms, a);
+        rp = ik_vec3_reject(pole, n);
+        if (ik_vec3_length_sq(rp) > ik_vec3_length_sq(pole) * (ik_real)1e-10) return turn_about(n, kp, rp);
+    }
+    rp = ik_vec3_reject(u, n);
+    if (!(ik_vec3_length_sq(rp) > eps)) return ik_quat_identity();
+    return turn_about(n, kp, rp);
+}
+
+ik_result ik_two_bone_run(const ik_two_bone *job) {
+    ik_result r = validate(job);
+    ik_mat4 start_inv, mid_inv, end_inv;
+    ik_vec3 a, b, c, t, u, v, to_target, end_rel;
+    ik_real l1, l2, full, dist, d, tol;
+    ik_quat bend = ik_quat_identity(), swing_twist, correction;
+    bend_problem problem;
+    ik_bool inverted;
+
+    if (r != IK_OK) return r;
+    a = ik_mat4_translation(job->start_ms);
+    b = ik_mat4_translation(job->mid_ms);
+    c = ik_mat4_translation(job->end_ms);
+    t = job->target_ms;
+    u = ik_vec3_sub(b, a);
+    v = ik_vec3_sub(c, b);
+    l1 = ik_vec3_length(u);
+    l2 = ik_vec3_length(v);
+    full = l1 + l2;
+    tol = ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
+    inverted = ik_mat4_inverse(job->start_ms, &start_inv) && ik_mat4_inverse(job->mid_ms, &mid_inv) &&
+               (!job->keep_end_rotation || ik_mat4_inverse(job->end_ms, &end_inv));
+    if (!inverted || job->weight <= 0) {
+        ik_real residual = ik_vec3_distance(c, t);
+        if (job->reached) *job->reached = residual <= tol;
+        if (job->residual) *job->residual = residual;
+        return inverted ? IK_OK : IK_ERR_DEGENERATE;
+    }
+
+    /* The distance wanted: softened, then clamped to what two bones can span,
+     * [|l1 - l2|, l1 + l2] (seed 000's three cases). */
+    to_target = ik_vec3_sub(t, a);
+    dist = ik_vec3_length(to_target);
+    d = ik_clampr(soften_reach(dist, full, job->soften), IK_FABS(l1 - l2), full);
+
+    /* 1. bend */
+    if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, a, u, v), u, v)) {
+        ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
+        bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
+                              : solve_free_bend(&problem, k);
+    }
+    end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
+
+    /* 2. swing and 3. twist (plus the user's twist) about the target line. */
+    swing_twist = ik_quat_from_to(end_rel, to_target);
+    if (dist > IK_REAL_EPSILON * full) {
+        ik_vec3 n = ik_vec3_scale(to_target, 1 / dist);
+        ik_quat twist = knee_twist(job, n, ik_quat_rotate(swing_twist, u), a, u);
+        if (job->twist != 0) twist = ik_quat_mul(ik_quat_from_axis_angle(n, job->twist), twist);
+        swing_twist = ik_quat_mul(twist, swing_twist);
+    }
+
+    if (job->weight < 1) {
+        swing_twist = ik_quat_slerp(ik_quat_identity(), swing_twist, job->weight);
+        bend = ik_quat_slerp(ik_quat_identity(), bend, job->weight);
+    }
+
+    /* Model-space turns to local corrections: new local = old local * R^-1 q R. */
+    correction = to_local(swing_twist, &start_inv);
+    *job->start_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->start_rotation_ls, correction));
+    correction = to_local(bend, &mid_inv);
+    *job->mid_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->mid_rotation_ls, correction));
+    if (job->keep_end_rotation) {
+        /* The end's model rotation picked up swing_twist * bend; undo it locally. */
+        ik_quat undo = ik_quat_conjugate(ik_quat_mul(swing_twist, bend));
+        *job->end_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_inv)));
+    }
+
+    if (job->reached || job->residual) {
+        ik_vec3 end_ms = ik_vec3_add(a, ik_quat_rotate(swing_twist, ik_vec3_add(u, ik_quat_rotate(bend, v))));
+        ik_real residual = ik_vec3_distance(end_ms, t);
+        if (job->reached) *job->reached = residual <= tol;
+        if (job->residual) *job->residual = residual;
+    }
+    return IK_OK;
+}

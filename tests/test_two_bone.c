@@ -1,0 +1,582 @@
+/* Two-bone IK: solve, run forward kinematics, check where the joints landed. */
+#include <ikit/skeleton.h>
+#include <ikit/two_bone.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+
+#ifdef IKIT_DOUBLE
+#define REACH_TOL 1e-9
+#define LEN_TOL 1e-9
+#else
+#define REACH_TOL 1e-4f
+#define LEN_TOL 2e-5f
+#endif
+#define CASES 100000
+
+/* A limb: root (random placement, uniform scale) > start > mid > end, or with
+ * a twist joint between start and mid when `extra_joint` is set. */
+typedef struct limb {
+    int count, start, mid, end;
+    int parents[5];
+    ik_transform rest[5];
+    ik_transform pose[5];
+    ik_mat4 model[5];
+    ik_skeleton skeleton;
+    ik_real l1, l2;
+} limb;
+
+static void limb_fk(limb *L) { ik_skeleton_fk(&L->skeleton, L->pose, NULL, L->model); }
+static ik_vec3 joint_pos(const limb *L, int j) { return ik_mat4_translation(&L->model[j]); }
+
+static void limb_random(limb *L, rng *r, int extra_joint) {
+    ik_real s = rng_range(r, 0.5, 2);
+    int i;
+    L->count = extra_joint ? 5 : 4;
+    for (i = 0; i < L->count; ++i) L->parents[i] = i - 1;
+    L->start = 1;
+    L->mid = extra_joint ? 3 : 2;
+    L->end = L->count - 1;
+    L->rest[0] = ik_transform_make(rng_in_ball(r, 3), rng_rotation(r), ik_v3(s, s, s));
+    L->rest[1] = ik_transform_make(rng_in_ball(r, 1), rng_rotation(r), ik_v3(1, 1, 1));
+    if (extra_joint)
+        L->rest[2] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.2, 0.6)), rng_rotation(r),
+                                       ik_v3(1, 1, 1));
+    L->rest[L->mid] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
+                                        ik_v3(1, 1, 1));
+    L->rest[L->end] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
+                                        ik_v3(1, 1, 1));
+    ik_skeleton_init(&L->skeleton, L->count, L->parents, NULL, L->rest, NULL);
+    ik_skeleton_rest_pose(&L->skeleton, L->pose);
+    limb_fk(L);
+    L->l1 = ik_vec3_distance(joint_pos(L, L->start), joint_pos(L, L->mid));
+    L->l2 = ik_vec3_distance(joint_pos(L, L->mid), joint_pos(L, L->end));
+}
+
+static ik_two_bone limb_job(limb *L, ik_vec3 target) {
+    ik_two_bone job = ik_two_bone_def();
+    ik_two_bone_bind(&job, L->model, L->pose, L->start, L->mid, L->end);
+    job.target_ms = target;
+    return job;
+}
+
+static ik_bool lengths_kept(const limb *L) {
+    ik_real full = L->l1 + L->l2;
+    return IK_FABS(ik_vec3_distance(joint_pos(L, L->start), joint_pos(L, L->mid)) - L->l1) <= LEN_TOL * full * 10 &&
+           IK_FABS(ik_vec3_distance(joint_pos(L, L->mid), joint_pos(L, L->end)) - L->l2) <= LEN_TOL * full * 10;
+}
+
+static ik_bool pose_finite(const limb *L) {
+    int i;
+    for (i = 0; i < L->count; ++i)
+        if (!ik_transform_finite(L->pose[i]) || !ik_mat4_finite(&L->model[i])) return 0;
+    return 1;
+}
+
+/* The point of the knee circle closest to `knee`, by brute force over 3600
+ * samples of the circle of seed 000: centre m = a + l1 cos(theta) n, radius
+ * l1 sin(theta), with cos(theta) from the law of cosines. */
+static ik_real brute_force_knee_distance(ik_vec3 a, ik_vec3 t, ik_real l1, ik_real l2, ik_vec3 knee) {
+    ik_real d = ik_vec3_distance(a, t);
+    ik_vec3 n = ik_vec3_scale(ik_vec3_sub(t, a), 1 / d);
+    ik_real cos_th = ik_clampr((l1 * l1 + d * d - l2 * l2) / (2 * l1 * d), -1, 1);
+    ik_real radius = l1 * IK_SQRT(1 - cos_th * cos_th);
+    ik_vec3 m = ik_vec3_mad(a, n, l1 * cos_th);
+    ik_vec3 e1 = ik_vec3_any_perpendicular(n), e2 = ik_vec3_cross(n, e1);
+    ik_real best = 1e30f;
+    int i;
+    for (i = 0; i < 3600; ++i) {
+        ik_real ang = (ik_real)i * 2 * IK_PI / 3600;
+        ik_vec3 p = ik_vec3_add(m, ik_vec3_add(ik_vec3_scale(e1, radius * IK_COS(ang)),
+                                               ik_vec3_scale(e2, radius * IK_SIN(ang))));
+        best = ik_minr(best, ik_vec3_distance(p, knee));
+    }
+    return best;
+}
+
+static void test_random_limbs(void) {
+    rng r = rng_seeded(100);
+    check_property reach = {"reachable targets are reached", 0, 0};
+    check_property far = {"too far: straight toward the target", 0, 0};
+    check_property close = {"too close: longer bone toward the target", 0, 0};
+    check_property lengths = {"bone lengths unchanged", 0, 0};
+    check_property knee = {"knee is the closest point of the circle", 0, 0};
+    check_property finite = {"output finite", 0, 0};
+    check_property flag = {"reached flag matches the geometry", 0, 0};
+    int i;
+    for (i = 0; i < CASES; ++i) {
+        limb L;
+        ik_vec3 a, t, knee_before, dir;
+        ik_real full, dist, residual = -1;
+        ik_bool reached = 0;
+        ik_two_bone job;
+        limb_random(&L, &r, i % 7 == 0);
+        a = joint_pos(&L, L.start);
+        knee_before = joint_pos(&L, L.mid);
+        full = L.l1 + L.l2;
+        t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.01, 1.2)));
+        dist = ik_vec3_distance(a, t);
+        dir = ik_vec3_scale(ik_vec3_sub(t, a), 1 / dist);
+        job = limb_job(&L, t);
+        job.reached = &reached;
+        job.residual = &residual;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        PROPERTY_CASE(finite, pose_finite(&L), "case %d", i);
+        PROPERTY_CASE(lengths, lengths_kept(&L), "case %d", i);
+        if (dist <= full && dist >= IK_FABS(L.l1 - L.l2)) {
+            /* Stay clear of the exact boundary, where rounding decides. */
+            ik_real margin = full * (ik_real)1e-4;
+            ik_real err = ik_vec3_distance(joint_pos(&L, L.end), t);
+            PROPERTY_CASE(reach, err <= REACH_TOL * full, "case %d: error %g of length %g, dist/full %.8f, lmin/full %.8f count %d", i, (double)err,
+                          (double)full, (double)(dist/full), (double)(IK_FABS(L.l1-L.l2)/full), L.count);
+            if (dist < full - margin && dist > IK_FABS(L.l1 - L.l2) + margin) {
+                ik_real best = brute_force_knee_distance(a, t, L.l1, L.l2, knee_before);
+                ik_real got = ik_vec3_distance(joint_pos(&L, L.mid), knee_before);
+                PROPERTY_CASE(knee, got <= best + full * (ik_real)2e-3, "case %d: knee moved %g, best %g", i,
+                              (double)got, (double)best);
+            }
+            PROPERTY_CASE(flag, reached && residual <= (ik_real)1e-3 * full, "case %d", i);
+        } else if (dist > full) {
+            ik_vec3 want_knee = ik_vec3_mad(a, dir, L.l1), want_end = ik_vec3_mad(a, dir, full);
+            PROPERTY_CASE(far,
+                          ik_vec3_distance(joint_pos(&L, L.mid), want_knee) <= REACH_TOL * full * 10 &&
+                              ik_vec3_distance(joint_pos(&L, L.end), want_end) <= REACH_TOL * full * 10,
+                          "case %d: knee off %g end off %g extra %d l1 %g l2 %g", i,
+                          (double)ik_vec3_distance(joint_pos(&L, L.mid), want_knee),
+                          (double)ik_vec3_distance(joint_pos(&L, L.end), want_end), L.count, (double)L.l1, (double)L.l2);
+            PROPERTY_CASE(flag, reached == (dist - full <= (ik_real)1e-3 * full), "case %d", i);
+        } else {
+            ik_real sign = L.l1 > L.l2 ? 1 : -1;
+            ik_vec3 want_knee = ik_vec3_mad(a, dir, sign * L.l1);
+            ik_vec3 want_end = ik_vec3_mad(a, dir, IK_FABS(L.l1 - L.l2));
+            PROPERTY_CASE(close,
+                          ik_vec3_distance(joint_pos(&L, L.mid), want_knee) <= REACH_TOL * full * 10 &&
+                              ik_vec3_distance(joint_pos(&L, L.end), want_end) <= REACH_TOL * full * 10,
+                          "case %d: knee off by %g", i, (double)ik_vec3_distance(joint_pos(&L, L.mid), want_knee));
+        }
+    }
+    property_end(&reach);
+    property_end(&far);
+    property_end(&close);
+    property_end(&lengths);
+    property_end(&knee);
+    property_end(&finite);
+    property_end(&flag);
+}
+
+/* Hinged limb: the mid joint's local +X is the hinge, bones along local +Y,
+ * so every reachable bend is a turn about X. */
+static void limb_hinged(limb *L, rng *r, ik_real bend) {
+    int i;
+    L->count = 4;
+    for (i = 0; i < 4; ++i) L->parents[i] = i - 1;
+    L->start = 1;
+    L->mid = 2;
+    L->end = 3;
+    L->rest[0] = ik_transform_make(rng_in_ball(r, 2), rng_rotation(r), ik_v3(1, 1, 1));
+    L->rest[1] = ik_transform_make(ik_vec3_zero(), rng_rotation(r), ik_v3(1, 1, 1));
+    L->rest[2] = ik_transform_make(ik_v3(0, rng_range(r, 0.5, 1.5), 0),
+                                   ik_quat_from_axis_angle(ik_v3(1, 0, 0), bend), ik_v3(1, 1, 1));
+    L->rest[3] = ik_transform_make(ik_v3(0, rng_range(r, 0.5, 1.5), 0), ik_quat_identity(), ik_v3(1, 1, 1));
+    ik_skeleton_init(&L->skeleton, 4, L->parents, NULL, L->rest, NULL);
+    ik_skeleton_rest_pose(&L->skeleton, L->pose);
+    limb_fk(L);
+    L->l1 = L->rest[2].translation.y;
+    L->l2 = L->rest[3].translation.y;
+}
+
+/* Bend of the hinged limb: angle about the model-space hinge from the upper
+ * bone to the lower bone. */
+static ik_real limb_bend(const limb *L) {
+    ik_vec3 h = ik_vec3_normalize(ik_mat4_transform_vector(&L->model[L->mid], ik_v3(1, 0, 0)));
+    ik_vec3 u = ik_vec3_sub(joint_pos(L, L->mid), joint_pos(L, L->start));
+    ik_vec3 v = ik_vec3_sub(joint_pos(L, L->end), joint_pos(L, L->mid));
+    return IK_ATAN2(ik_vec3_dot(h, ik_vec3_cross(u, v)), ik_vec3_dot(u, v));
+}
+
+static void test_hinge(void) {
+    rng r = rng_seeded(200);
+    check_property limits = {"hinge bend stays in [0, 133] degrees", 0, 0};
+    check_property reach = {"hinge: reachable inside the range is reached", 0, 0};
+    check_property axis = {"hinge: the mid joint turns only about its axis", 0, 0};
+    check_property narrow = {"hinge: narrow range [20, 60] degrees", 0, 0};
+    const ik_real lo = 0, hi = ik_rad(133);
+    int i;
+    for (i = 0; i < CASES / 2; ++i) {
+        limb L;
+        ik_vec3 a, t;
+        ik_real full, dist, d_min, bend;
+        ik_quat mid_before;
+        ik_two_bone job;
+        ik_bool narrow_case = i % 5 == 0;
+        ik_real range_lo = narrow_case ? ik_rad(20) : lo, range_hi = narrow_case ? ik_rad(60) : hi;
+        limb_hinged(&L, &r, rng_range(&r, (double)range_lo, (double)range_hi));
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.0, 1.2)));
+        dist = ik_vec3_distance(a, t);
+        mid_before = L.pose[L.mid].rotation;
+        job = limb_job(&L, t);
+        job.use_hinge = 1;
+        job.min_bend = range_lo;
+        job.max_bend = range_hi;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        bend = limb_bend(&L);
+        if (narrow_case) {
+            PROPERTY_CASE(narrow, bend >= range_lo - (ik_real)1e-4 && bend <= range_hi + (ik_real)1e-4 && lengths_kept(&L),
+                          "case %d: bend %g deg", i, (double)ik_deg(bend));
+        } else {
+            PROPERTY_CASE(limits, bend >= lo - (ik_real)1e-4 && bend <= hi + (ik_real)1e-4, "case %d: bend %g deg", i,
+                          (double)ik_deg(bend));
+        }
+        {
+            /* mid_after = mid_before * turn about X: the turn has no y, z part. */
+            ik_quat turn = ik_quat_mul(ik_quat_conjugate(mid_before), L.pose[L.mid].rotation);
+            PROPERTY_CASE(axis, IK_FABS(turn.y) < (ik_real)1e-4 && IK_FABS(turn.z) < (ik_real)1e-4, "case %d", i);
+        }
+        /* d^2 = l1^2 + l2^2 + 2 l1 l2 cos(bend): the shortest reach at the largest bend. */
+        d_min = IK_SQRT(L.l1 * L.l1 + L.l2 * L.l2 + 2 * L.l1 * L.l2 * IK_COS(range_hi));
+        if (!narrow_case && dist <= full * (1 - (ik_real)1e-4) && dist >= d_min * (1 + (ik_real)1e-4)) {
+            ik_real err = ik_vec3_distance(joint_pos(&L, L.end), t);
+            PROPERTY_CASE(reach, err <= REACH_TOL * full * 10, "case %d: error %g", i, (double)err);
+        }
+    }
+    property_end(&limits);
+    property_end(&reach);
+    property_end(&axis);
+    property_end(&narrow);
+}
+
+static void test_pole_twist_soften(void) {
+    rng r = rng_seeded(300);
+    check_property pole = {"pole: knee on the pole's side", 0, 0};
+    check_property twist = {"twist turns the knee about the target line", 0, 0};
+    check_property soft = {"soften eases the reach", 0, 0};
+    int i;
+    for (i = 0; i < 20000; ++i) {
+        limb L, M;
+        ik_vec3 a, t, n, pole_pt, kp, pp;
+        ik_real full;
+        ik_two_bone job;
+        ik_real tw = rng_range(&r, -3, 3);
+        limb_random(&L, &r, 0);
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.3, 0.9)));
+        if (ik_vec3_distance(a, t) < IK_FABS(L.l1 - L.l2) * (ik_real)1.1) continue;
+        n = ik_vec3_normalize(ik_vec3_sub(t, a));
+        pole_pt = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), 2));
+        M = L;
+        ik_skeleton_init(&M.skeleton, M.count, M.parents, NULL, M.rest, NULL);
+        job = limb_job(&L, t);
+        job.use_pole = 1;
+        job.pole_ms = pole_pt;
+        ik_two_bone_run(&job);
+        limb_fk(&L);
+        kp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(joint_pos(&L, L.mid), a), n));
+        pp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(pole_pt, a), n));
+        PROPERTY_CASE(pole, ik_vec3_dot(kp, pp) > 1 - (ik_real)1e-3, "case %d: dot %g", i, (double)ik_vec3_dot(kp, pp));
+        /* Same solve with a twist: the knee turns by `tw` about n. */
+        job = limb_job(&M, t);
+        job.use_pole = 1;
+        job.pole_ms = pole_pt;
+        job.twist = tw;
+        ik_two_bone_run(&job);
+        limb_fk(&M);
+        {
+            ik_vec3 km = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(joint_pos(&M, M.mid), a), n));
+            ik_real ang = IK_ATAN2(ik_vec3_dot(n, ik_vec3_cross(kp, km)), ik_vec3_dot(kp, km));
+            ik_real diff = IK_FABS(ang - tw);
+            diff = ik_minr(diff, 2 * IK_PI - diff);
+            PROPERTY_CASE(twist, diff < (ik_real)1e-3 && ik_vec3_distance(joint_pos(&M, M.end), t) < REACH_TOL * full * 10,
+                          "case %d: turned %g, asked %g", i, (double)ang, (double)tw);
+        }
+    }
+    property_end(&pole);
+    property_end(&twist);
+    /* Soften: the reach is continuous and stays below full extension. */
+    for (i = 0; i < 2000; ++i) {
+        limb L;
+        ik_vec3 a, dir;
+        ik_real full, prev = 0;
+        int k;
+        limb_random(&L, &r, 0);
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        dir = rng_direction(&r);
+        for (k = 0; k <= 40; ++k) {
+            limb S = L;
+            ik_real want = full * ((ik_real)0.7 + (ik_real)k * (ik_real)0.015);
+            ik_two_bone job;
+            ik_real got;
+            ik_skeleton_init(&S.skeleton, S.count, S.parents, NULL, S.rest, NULL);
+            job = limb_job(&S, ik_vec3_mad(a, dir, want));
+            job.soften = (ik_real)0.2;
+            ik_two_bone_run(&job);
+            limb_fk(&S);
+            got = ik_vec3_distance(a, joint_pos(&S, S.end));
+            PROPERTY_CASE(soft,
+                          got <= full * (1 + (ik_real)1e-5) && got <= want + full * (ik_real)1e-4 &&
+                              (k == 0 || (got >= prev - full * (ik_real)1e-4 && got - prev <= full * (ik_real)0.016)) &&
+                              (want > full * (ik_real)0.8 || IK_FABS(got - want) < full * (ik_real)1e-4),
+                          "case %d step %d: reach %g for %g (full %g)", i, k, (double)got, (double)want, (double)full);
+            prev = got;
+        }
+    }
+    property_end(&soft);
+}
+
+/* Following a target in small steps, the knee never jumps. */
+static void test_continuity(void) {
+    rng r = rng_seeded(400);
+    check_property smooth = {"knee moves smoothly with the target", 0, 0};
+    int i, k;
+    for (i = 0; i < 500; ++i) {
+        limb L;
+        ik_vec3 a, c0, axis1, axis2, knee_prev;
+        ik_real full, radius;
+        limb_random(&L, &r, 0);
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        /* Keep the path inside the annulus away from the degenerate reaches. */
+        radius = full * rng_range(&r, 0.05, 0.15);
+        {
+            ik_real lo = IK_FABS(L.l1 - L.l2) + radius + full * (ik_real)0.1;
+            ik_real hi = full * (ik_real)0.95 - radius;
+            if (lo >= hi) continue;
+            c0 = ik_vec3_mad(a, rng_direction(&r), rng_range(&r, (double)lo, (double)hi));
+        }
+        axis1 = ik_vec3_any_perpendicular(rng_direction(&r));
+        axis2 = ik_vec3_normalize(ik_vec3_cross(axis1, rng_direction(&r)));
+        knee_prev = ik_vec3_zero();
+        for (k = 0; k <= 1000; ++k) {
+            ik_real ang = (ik_real)k * 2 * IK_PI / 1000;
+            ik_vec3 t = ik_vec3_add(c0, ik_vec3_add(ik_vec3_scale(axis1, radius * IK_COS(ang)),
+                                                    ik_vec3_scale(axis2, radius * IK_SIN(ang))));
+            ik_two_bone job = limb_job(&L, t);
+            ik_two_bone_run(&job);
+            limb_fk(&L);
+            if (k > 0) {
+                ik_real step = ik_vec3_distance(joint_pos(&L, L.mid), knee_prev);
+                PROPERTY_CASE(smooth, step < full * (ik_real)0.05, "path %d step %d: knee jumped %g", i, k, (double)step);
+            }
+            knee_prev = joint_pos(&L, L.mid);
+        }
+    }
+    property_end(&smooth);
+}
+
+static void test_weight_and_end_rotation(void) {
+    rng r = rng_seeded(500);
+    check_property zero = {"weight 0 leaves the pose unchanged", 0, 0};
+    check_property partial = {"weight blends each rotation from the input pose", 0, 0};
+    check_property keep = {"end joint keeps its model-space rotation", 0, 0};
+    int i;
+    for (i = 0; i < 10000; ++i) {
+        limb L, H, K;
+        ik_vec3 t;
+        ik_transform before[5];
+        ik_two_bone job;
+        ik_quat end_rot_before;
+        int j, same = 1;
+        limb_random(&L, &r, 0);
+        t = ik_vec3_add(joint_pos(&L, L.start), ik_vec3_scale(rng_direction(&r), (L.l1 + L.l2) * rng_range(&r, 0.3, 0.9)));
+        H = L;
+        K = L;
+        ik_skeleton_init(&H.skeleton, H.count, H.parents, NULL, H.rest, NULL);
+        ik_skeleton_init(&K.skeleton, K.count, K.parents, NULL, K.rest, NULL);
+        for (j = 0; j < L.count; ++j) before[j] = L.pose[j];
+        job = limb_job(&L, t);
+        job.weight = 0;
+        ik_two_bone_run(&job);
+        for (j = 0; j < L.count; ++j)
+            same = same && before[j].rotation.x == L.pose[j].rotation.x && before[j].rotation.y == L.pose[j].rotation.y &&
+                   before[j].rotation.z == L.pose[j].rotation.z && before[j].rotation.w == L.pose[j].rotation.w;
+        PROPERTY_CASE(zero, same, "case %d", i);
+        {
+            /* Weight w gives slerp(input, full solution, w) on each local rotation. */
+            limb F = H;
+            ik_quat want_start, want_mid;
+            ik_skeleton_init(&F.skeleton, F.count, F.parents, NULL, F.rest, NULL);
+            job = limb_job(&F, t);
+            ik_two_bone_run(&job);
+            want_start = ik_quat_slerp(H.pose[H.start].rotation, F.pose[F.start].rotation, (ik_real)0.3);
+            want_mid = ik_quat_slerp(H.pose[H.mid].rotation, F.pose[F.mid].rotation, (ik_real)0.3);
+            job = limb_job(&H, t);
+            job.weight = (ik_real)0.3;
+            ik_two_bone_run(&job);
+            PROPERTY_CASE(partial,
+                          IK_FABS(ik_quat_dot(want_start, H.pose[H.start].rotation)) > 1 - (ik_real)1e-5 &&
+                              IK_FABS(ik_quat_dot(want_mid, H.pose[H.mid].rotation)) > 1 - (ik_real)1e-5,
+                          "case %d", i);
+        }
+        end_rot_before = ik_mat4_rotation(&K.model[K.end]);
+        job = limb_job(&K, t);
+        job.keep_end_rotation = 1;
+        ik_two_bone_run(&job);
+        limb_fk(&K);
+        {
+            ik_quat after = ik_mat4_rotation(&K.model[K.end]);
+            ik_real d = IK_FABS(ik_quat_dot(after, end_rot_before));
+            ik_bool reachable = ik_vec3_distance(t, joint_pos(&K, K.start)) > IK_FABS(K.l1 - K.l2) * (ik_real)1.01;
+            PROPERTY_CASE(keep, d > 1 - (ik_real)1e-5 && (!reachable || ik_vec3_distance(joint_pos(&K, K.end), t) < REACH_TOL * (K.l1 + K.l2) * 10),
+                          "case %d: dot %g, off %g", i, (double)d, (double)ik_vec3_distance(joint_pos(&K, K.end), t));
+        }
+    }
+    property_end(&zero);
+    property_end(&partial);
+    property_end(&keep);
+}
+
+/* A straight limb along +Y from the origin with the given bone lengths. */
+static void limb_straight(limb *L, ik_real l1, ik_real l2) {
+    int i;
+    L->count = 4;
+    for (i = 0; i < 4; ++i) L->parents[i] = i - 1;
+    L->start = 1;
+    L->mid = 2;
+    L->end = 3;
+    L->rest[0] = ik_transform_identity();
+    L->rest[1] = ik_transform_identity();
+    L->rest[2] = ik_transform_make(ik_v3(0, l1, 0), ik_quat_identity(), ik_v3(1, 1, 1));
+    L->rest[3] = ik_transform_make(ik_v3(0, l2, 0), ik_quat_identity(), ik_v3(1, 1, 1));
+    ik_skeleton_init(&L->skeleton, 4, L->parents, NULL, L->rest, NULL);
+    ik_skeleton_rest_pose(&L->skeleton, L->pose);
+    limb_fk(L);
+    L->l1 = l1;
+    L->l2 = l2;
+}
+
+static ik_result solve_straight(limb *L, ik_vec3 target, ik_bool use_pole, ik_vec3 pole) {
+    ik_two_bone job = limb_job(L, target);
+    ik_result res;
+    job.use_pole = use_pole;
+    job.pole_ms = pole;
+    res = ik_two_bone_run(&job);
+    limb_fk(L);
+    return res;
+}
+
+static void test_degenerate(void) {
+    limb L;
+    ik_transform saved[4];
+    int j;
+
+    limb_straight(&L, 1, 1);
+    CHECK(solve_straight(&L, ik_v3(1, 1, 0), 0, ik_vec3_zero()) == IK_OK, "straight chain, no pole");
+    CHECK(pose_finite(&L) && lengths_kept(&L) && ik_vec3_distance(joint_pos(&L, 3), ik_v3(1, 1, 0)) < REACH_TOL * 2,
+          "straight chain with no pole bends and reaches");
+
+    limb_straight(&L, 1, 1);
+    CHECK(solve_straight(&L, ik_v3(0, 1.5f, 0), 0, ik_vec3_zero()) == IK_OK, "straight chain, target on its line");
+    CHECK(pose_finite(&L) && lengths_kept(&L) && ik_vec3_distance(joint_pos(&L, 3), ik_v3(0, 1.5f, 0)) < REACH_TOL * 2,
+          "straight chain toward a target on its own line bends and reaches");
+
+    limb_straight(&L, 1, 1);
+    CHECK(solve_straight(&L, ik_v3(0, 1.2f, 0), 1, ik_v3(0, 3, 0)) == IK_OK, "pole on the start-to-target line");
+    CHECK(pose_finite(&L) && lengths_kept(&L) && ik_vec3_distance(joint_pos(&L, 3), ik_v3(0, 1.2f, 0)) < REACH_TOL * 2,
+          "pole on the start-to-target line: defined, reached");
+
+    limb_straight(&L, 1, 0.5f);
+    CHECK(solve_straight(&L, ik_vec3_zero(), 0, ik_vec3_zero()) == IK_OK, "target on the start joint");
+    CHECK(pose_finite(&L) && lengths_kept(&L) && IK_FABS(ik_vec3_length(joint_pos(&L, 3)) - 0.5f) < REACH_TOL * 2,
+          "target on the start joint: end folds back to |l1 - l2|");
+
+    limb_straight(&L, 0, 1);
+    CHECK(solve_straight(&L, ik_v3(0.3f, 0.5f, 0.8f), 0, ik_vec3_zero()) == IK_OK, "zero-length upper bone");
+    CHECK(pose_finite(&L) && lengths_kept(&L) &&
+              ik_vec3_distance(joint_pos(&L, 3), ik_vec3_normalize(ik_v3(0.3f, 0.5f, 0.8f))) < REACH_TOL * 2,
+          "zero-length upper bone: the other bone aims at the target");
+
+    limb_straight(&L, 1, 0);
+    CHECK(solve_straight(&L, ik_v3(0, 0, 0.5f), 0, ik_vec3_zero()) == IK_OK, "zero-length lower bone");
+    CHECK(pose_finite(&L) && lengths_kept(&L) && ik_vec3_distance(joint_pos(&L, 3), ik_v3(0, 0, 1)) < REACH_TOL * 2,
+          "zero-length lower bone: reaches toward the target");
+
+    limb_straight(&L, 0, 0);
+    CHECK(solve_straight(&L, ik_v3(1, 0, 0), 0, ik_vec3_zero()) == IK_OK && pose_finite(&L), "both bones zero-length");
+
+    /* A singular start matrix (zero scale on the root): error, pose untouched. */
+    limb_straight(&L, 1, 1);
+    L.pose[0].scale = ik_v3(1, 0, 1);
+    limb_fk(&L);
+    for (j = 0; j < 4; ++j) saved[j] = L.pose[j];
+    {
+        ik_two_bone job = limb_job(&L, ik_v3(1, 0, 0));
+        ik_bool reached = 1;
+        job.reached = &reached;
+        CHECK(ik_two_bone_run(&job) == IK_ERR_DEGENERATE, "non-invertible parent transform is reported");
+        CHECK(!reached && L.pose[1].rotation.w == saved[1].rotation.w && L.pose[2].rotation.w == saved[2].rotation.w,
+              "non-invertible parent transform leaves the pose");
+    }
+
+    /* NaN and infinity. */
+    limb_straight(&L, 1, 1);
+    for (j = 0; j < 4; ++j) saved[j] = L.pose[j];
+    {
+        ik_two_bone job = limb_job(&L, ik_v3((ik_real)NAN, 0, 0));
+        CHECK(ik_two_bone_run(&job) == IK_ERR_NONFINITE, "NaN target");
+        job.target_ms = ik_v3(0, (ik_real)INFINITY, 0);
+        CHECK(ik_two_bone_run(&job) == IK_ERR_NONFINITE, "infinite target");
+        job.target_ms = ik_v3(1, 0, 0);
+        job.use_pole = 1;
+        job.pole_ms = ik_v3(0, 0, (ik_real)NAN);
+        CHECK(ik_two_bone_run(&job) == IK_ERR_NONFINITE, "NaN pole");
+        job.use_pole = 0;
+        job.weight = (ik_real)NAN;
+        CHECK(ik_two_bone_run(&job) == IK_ERR_NONFINITE, "NaN weight");
+        job.weight = 1;
+        L.model[2].m[13] = (ik_real)INFINITY;
+        CHECK(ik_two_bone_run(&job) == IK_ERR_NONFINITE, "infinite joint matrix");
+        limb_fk(&L);
+        job.use_hinge = 1;
+        job.min_bend = 1;
+        job.max_bend = 0;
+        CHECK(ik_two_bone_run(&job) == IK_ERR_RANGE, "min bend above max bend");
+        job.use_hinge = 0;
+        job.soften = 1;
+        CHECK(ik_two_bone_run(&job) == IK_ERR_RANGE, "soften of 1");
+        job.soften = 0;
+        job.mid_rotation_ls = NULL;
+        CHECK(ik_two_bone_run(&job) == IK_ERR_NULL, "missing output");
+        CHECK(ik_two_bone_run(NULL) == IK_ERR_NULL, "NULL job");
+        for (j = 0; j < 4; ++j)
+            CHECK(L.pose[j].rotation.x == saved[j].rotation.x && L.pose[j].rotation.w == saved[j].rotation.w,
+                  "rejected input leaves joint %d untouched", j);
+    }
+}
+
+/* Same input, same output, bit for bit. */
+static void test_deterministic(void) {
+    rng r1 = rng_seeded(600), r2 = rng_seeded(600);
+    int i, same = 1;
+    for (i = 0; i < 1000; ++i) {
+        limb A, B;
+        ik_vec3 ta, tb;
+        ik_two_bone ja, jb;
+        limb_random(&A, &r1, 0);
+        limb_random(&B, &r2, 0);
+        ta = rng_in_ball(&r1, 4);
+        tb = rng_in_ball(&r2, 4);
+        ja = limb_job(&A, ta);
+        jb = limb_job(&B, tb);
+        ik_two_bone_run(&ja);
+        ik_two_bone_run(&jb);
+        same = same && A.pose[1].rotation.x == B.pose[1].rotation.x && A.pose[2].rotation.y == B.pose[2].rotation.y &&
+               A.pose[1].rotation.w == B.pose[1].rotation.w;
+    }
+    CHECK(same, "repeated solves give identical bits");
+}
+
+int main(void) {
+    test_random_limbs();
+    test_hinge();
+    test_pole_twist_soften();
+    test_continuity();
+    test_weight_and_end_rotation();
+    test_degenerate();
+    test_deterministic();
+    return check_summary("two_bone");
+}

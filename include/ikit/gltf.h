@@ -1,0 +1,108 @@
+/* ikit io: glTF 2.0 documents (.gltf with external or data-URI buffers, and
+ * binary .glb), read and written back.
+ *
+ * What ikit makes of a document:
+ * - The whole JSON tree and every buffer are kept, so writing the document
+ *   again keeps meshes, materials, textures, extensions and unknown fields.
+ * - Each skin becomes an ik_skeleton: the skin's joints plus every node that
+ *   connects them (a non-joint node between two joints becomes a joint too, so
+ *   the hierarchy is exact), in parents-first order; skin order is kept where
+ *   it already is parents-first. The rest pose is the nodes' own transform
+ *   (TRS, or `matrix` decomposed). Nodes above the skeleton (such as
+ *   RiggedFigure's Z-up node) are not joints: their product is `root_ms`,
+ *   the world transform of the skeleton's roots' parent.
+ * - Each animation, seen through one skin, is an ik_clip whose channels drive
+ *   skeleton joints; channels on other nodes and morph-weight channels are
+ *   dropped. Key values are converted to ik_real (normalised integer
+ *   rotations per the glTF 2.0 specification, section 3.11).
+ * - Writing: set a pose into the nodes, replace an animation's channels for a
+ *   skin, or append a new animation; new key data is appended to buffer 0.
+ *   Every edit rebuilds the skeletons and clips: pointers obtained before an
+ *   edit are invalid after it.
+ *
+ * Errors: IK_ERR_PARSE (malformed JSON, GLB framing, missing or mistyped
+ * fields, out-of-range indices, accessor overruns), IK_ERR_NONFINITE (NaN or
+ * infinite numbers), IK_ERR_HIERARCHY (a node with two parents, cycles,
+ * duplicate joint names), IK_ERR_UNSUPPORTED (features outside the reader's
+ * scope, over-sized documents), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL.
+ * The ik_io_error gets the JSON path (e.g. "/accessors/3/count") or, for GLB
+ * framing, the byte offset, and a message that starts with that place.
+ * Memory stays proportional to the input size.
+ */
+#ifndef IKIT_GLTF_H
+#define IKIT_GLTF_H
+
+#include <stddef.h>
+
+#include <ikit/clip.h>
+#include <ikit/io_error.h>
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_gltf ik_gltf;
+
+/* One skin seen as a skeleton. All arrays have skeleton.joint_count entries
+ * and belong to the document. */
+typedef struct ik_gltf_skin {
+    const char *name;              /* the skin's name, or NULL */
+    ik_skeleton skeleton;          /* names, parents, rest_ls (the node transforms) */
+    ik_mat4 root_ms;               /* world transform above the skeleton roots */
+    const ik_mat4 *inverse_bind;   /* skin inverse bind matrices; identity for connecting nodes */
+    const int *node;               /* glTF node index of each joint */
+    const int *skin_joint;         /* index in skin.joints, or -1 for a connecting node */
+} ik_gltf_skin;
+
+/* Read a .gltf or .glb file (chosen by its content: GLB starts with "glTF").
+ * External buffers are resolved against the file's directory. */
+ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error);
+
+/* Read from memory. `base_dir` resolves external buffer URIs; NULL refuses
+ * them (IK_ERR_UNSUPPORTED). */
+ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out,
+                              ik_io_error *error);
+
+void ik_gltf_free(ik_gltf *gltf);
+
+int ik_gltf_skin_count(const ik_gltf *gltf);
+/* NULL when `skin` is out of range. */
+const ik_gltf_skin *ik_gltf_skeleton(const ik_gltf *gltf, int skin);
+
+int ik_gltf_clip_count(const ik_gltf *gltf);
+/* Animation `clip` restricted to the joints of `skin`; NULL when out of range.
+ * The clip's name is the animation's name (NULL when it has none). */
+const ik_clip *ik_gltf_clip(const ik_gltf *gltf, int clip, int skin);
+
+/* Write `pose_ls` [joint_count of the skin] into the nodes' translation,
+ * rotation and scale (a node given by `matrix` gets TRS instead). */
+ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_io_error *error);
+
+/* Replace the channels of animation `clip` that drive joints of `skin` by the
+ * channels of `keys` (joint indices of that skin's skeleton). Channels on
+ * other nodes are kept. */
+ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_clip *keys,
+                                    ik_io_error *error);
+
+/* Append a new animation named `name` (may be NULL) holding `keys`. */
+ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys,
+                           ik_io_error *error);
+
+/* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the BIN
+ * chunk), otherwise glTF JSON with buffers embedded as base64 data URIs
+ * (buffers that came from external files are written beside it, under the
+ * same relative URI). */
+ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
+
+/* Serialise to memory as GLB (`binary` = 1) or glTF JSON with embedded
+ * buffers. `*out` is allocated with malloc; release it with free(). */
+ik_result ik_gltf_write_memory(const ik_gltf *gltf, int binary, unsigned char **out, size_t *size,
+                               ik_io_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

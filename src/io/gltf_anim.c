@@ -1,0 +1,213 @@
+/* glTF 2.0 animations as ik_clips, one per (animation, skin). Sampler rules
+ * from the glTF 2.0 specification, section 3.11: input is a FLOAT scalar
+ * accessor of key times, output holds one value per key (three, in-tangent,
+ * value, out-tangent, for CUBICSPLINE, which needs two keys at least);
+ * translation and scale are FLOAT VEC3, rotation VEC4 of FLOAT or of
+ * normalised BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT. */
+#include "gltf_doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pending_channel {
+    int animation;
+    int node;
+    ik_channel channel; /* joint filled per skin */
+} pending_channel;
+
+static ik_result read_sampler(ik_gltf *g, int a, const cJSON *samplers, long k, ik_channel_path path,
+                              ik_channel *ch, ik_io_error *error) {
+    const cJSON *sampler = cJSON_GetArrayItem(samplers, (int)k);
+    const cJSON *interp = cJSON_GetObjectItemCaseSensitive(sampler, "interpolation");
+    char where[96];
+    gltf_path p;
+    long input, output, in_count, out_count, key;
+    int type, normalized, width, per_key;
+    const gltf_values *times, *values;
+    ik_result r;
+    snprintf(where, sizeof where, "/animations/%d/samplers/%ld", a, k);
+    if (!cJSON_IsObject(sampler)) return gltf_fail(error, IK_ERR_PARSE, where, "must be an object");
+    if (!interp || (cJSON_IsString(interp) && strcmp(interp->valuestring, "LINEAR") == 0))
+        ch->interpolation = IK_INTERP_LINEAR;
+    else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "STEP") == 0)
+        ch->interpolation = IK_INTERP_STEP;
+    else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "CUBICSPLINE") == 0)
+        ch->interpolation = IK_INTERP_CUBICSPLINE;
+    else {
+        snprintf(p.text, sizeof p.text, "%s/interpolation", where);
+        return gltf_fail(error, IK_ERR_PARSE, p.text, "must be LINEAR, STEP or CUBICSPLINE");
+    }
+    snprintf(p.text, sizeof p.text, "%s/input", where);
+    if (!cJSON_GetObjectItemCaseSensitive(sampler, "input")) return gltf_fail(error, IK_ERR_PARSE, p.text, "missing");
+    if ((r = gltf_get_index(sampler, "input", (long)g->accessor_count - 1, 0, &input, p.text, error)) != IK_OK)
+        return r;
+    if ((r = gltf_accessor_kind(g, input, &type, &normalized, &width, &in_count, error)) != IK_OK) return r;
+    if (type != 5126 || width != 1)
+        return gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld must be a FLOAT SCALAR", input);
+    if ((r = gltf_decode_accessor(g, input, &times, error)) != IK_OK) return r;
+    for (key = 1; key < in_count; ++key)
+        if (times->data[key] < times->data[key - 1])
+            return gltf_fail(error, IK_ERR_PARSE, p.text, "key times of accessor %ld decrease at key %ld", input, key);
+    snprintf(p.text, sizeof p.text, "%s/output", where);
+    if (!cJSON_GetObjectItemCaseSensitive(sampler, "output")) return gltf_fail(error, IK_ERR_PARSE, p.text, "missing");
+    if ((r = gltf_get_index(sampler, "output", (long)g->accessor_count - 1, 0, &output, p.text, error)) != IK_OK)
+        return r;
+    if ((r = gltf_accessor_kind(g, output, &type, &normalized, &width, &out_count, error)) != IK_OK) return r;
+    if (width != ik_channel_width(path) ||
+        !(type == 5126 || (path == IK_CHANNEL_ROTATION && normalized && type != 5125)))
+        return gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld must be %s", output,
+                         path == IK_CHANNEL_ROTATION ? "VEC4 of FLOAT or normalized integers" : "VEC3 of FLOAT");
+    per_key = ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1;
+    if (out_count != in_count * per_key)
+        return gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld holds %ld values for %ld keys (%s)", output,
+                         out_count, in_count, per_key == 3 ? "CUBICSPLINE needs 3 per key" : "needs 1 per key");
+    if (per_key == 3 && in_count < 2)
+        return gltf_fail(error, IK_ERR_PARSE, where, "CUBICSPLINE needs at least 2 keys");
+    if ((r = gltf_decode_accessor(g, output, &values, error)) != IK_OK) return r;
+    ch->path = path;
+    ch->key_count = (int)in_count;
+    ch->times = times->data;
+    ch->values = values->data;
+    return IK_OK;
+}
+
+/* Every channel that drives a node's translation, rotation or scale, checked
+ * and decoded once; other channels (morph weights, extension targets) are
+ * checked for a valid sampler and skipped. */
+static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_count, ik_io_error *error) {
+    const cJSON *animations = cJSON_GetObjectItemCaseSensitive(g->root, "animations");
+    const cJSON *anim;
+    pending_channel *pending;
+    long total = 0, n = 0;
+    int a = 0;
+    ik_result r;
+    gltf_path p;
+    cJSON_ArrayForEach(anim, animations) total += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(anim, "channels"));
+    pending = (pending_channel *)malloc(((size_t)total + 1) * sizeof *pending);
+    if (!pending) return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
+    cJSON_ArrayForEach(anim, animations) {
+        const cJSON *channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
+        const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
+        const cJSON *channel;
+        int c = 0;
+        if (!cJSON_IsObject(anim) || !cJSON_IsArray(channels) || !cJSON_IsArray(samplers)) {
+            free(pending);
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, NULL),
+                             "must be an object with channels and samplers arrays");
+        }
+        cJSON_ArrayForEach(channel, channels) {
+            const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
+            const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
+            long sampler, node;
+            ik_channel_path kind = IK_CHANNEL_TRANSLATION;
+            int drives_node = 1;
+            snprintf(p.text, sizeof p.text, "/animations/%d/channels/%d", a, c);
+            r = IK_OK;
+            if (!cJSON_IsObject(channel) || !cJSON_IsObject(target) || !cJSON_IsString(path) ||
+                !cJSON_GetObjectItemCaseSensitive(channel, "sampler"))
+                r = gltf_fail(error, IK_ERR_PARSE, p.text, "needs a sampler and a target with a path");
+            if (r == IK_OK) {
+                size_t len = strlen(p.text);
+                snprintf(p.text + len, sizeof p.text - len, "/sampler");
+                r = gltf_get_index(channel, "sampler", (long)cJSON_GetArraySize(samplers) - 1, 0, &sampler, p.text,
+                                   error);
+                p.text[len] = '\0';
+            }
+            if (r == IK_OK) {
+                size_t len = strlen(p.text);
+                snprintf(p.text + len, sizeof p.text - len, "/target/node");
+                r = gltf_get_index(target, "node", (long)g->node_count - 1, -1, &node, p.text, error);
+            }
+            if (r == IK_OK) {
+                if (strcmp(path->valuestring, "translation") == 0)
+                    kind = IK_CHANNEL_TRANSLATION;
+                else if (strcmp(path->valuestring, "rotation") == 0)
+                    kind = IK_CHANNEL_ROTATION;
+                else if (strcmp(path->valuestring, "scale") == 0)
+                    kind = IK_CHANNEL_SCALE;
+                else
+                    drives_node = 0;
+                if (node < 0) drives_node = 0;
+            }
+            if (r == IK_OK && drives_node) {
+                pending[n].animation = a;
+                pending[n].node = (int)node;
+                pending[n].channel.joint = -1;
+                r = read_sampler(g, a, samplers, sampler, kind, &pending[n].channel, error);
+                ++n;
+            }
+            if (r != IK_OK) {
+                free(pending);
+                return r;
+            }
+            ++c;
+        }
+        ++a;
+    }
+    *out = pending;
+    *out_count = n;
+    return IK_OK;
+}
+
+ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
+    const cJSON *animations = cJSON_GetObjectItemCaseSensitive(g->root, "animations");
+    const cJSON *anim;
+    pending_channel *pending = NULL;
+    long pending_count = 0, budget = GLTF_MAX_CLIP_CHANNELS, i;
+    int *joint_of, s, a;
+    ik_result r;
+    if (!animations) return IK_OK;
+    if (!cJSON_IsArray(animations)) return gltf_fail(error, IK_ERR_PARSE, "/animations", "must be an array");
+    if ((r = read_channels(g, &pending, &pending_count, error)) != IK_OK) return r;
+    g->animation_count = cJSON_GetArraySize(animations);
+    g->clips = (gltf_clip_data *)calloc((size_t)g->animation_count * (size_t)g->skin_count + 1, sizeof *g->clips);
+    joint_of = (int *)malloc(((size_t)g->node_count + 1) * sizeof(int));
+    if (!g->clips || !joint_of) {
+        free(pending);
+        free(joint_of);
+        return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
+    }
+    for (i = 0; i < g->node_count; ++i) joint_of[i] = -1;
+    for (s = 0; s < g->skin_count && r == IK_OK; ++s) {
+        const gltf_skin_data *d = &g->skins[s];
+        int joints = d->view.skeleton.joint_count, j;
+        for (j = 0; j < joints; ++j) joint_of[d->node[j]] = j;
+        for (i = 0; i < pending_count; ++i)
+            if (joint_of[pending[i].node] >= 0)
+                ++g->clips[(size_t)pending[i].animation * (size_t)g->skin_count + (size_t)s].clip.channel_count;
+        for (a = 0; a < g->animation_count && r == IK_OK; ++a) {
+            gltf_clip_data *c = &g->clips[(size_t)a * (size_t)g->skin_count + (size_t)s];
+            budget -= c->clip.channel_count;
+            if (budget < 0)
+                r = gltf_fail(error, IK_ERR_UNSUPPORTED, "/animations",
+                              "more than %ld channels over all skins are not supported", GLTF_MAX_CLIP_CHANNELS);
+            else if (!(c->channels = (ik_channel *)malloc(((size_t)c->clip.channel_count + 1) * sizeof(ik_channel))))
+                r = gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
+            c->clip.channels = c->channels;
+            c->clip.channel_count = 0;
+        }
+        for (i = 0; i < pending_count && r == IK_OK; ++i) {
+            int joint = joint_of[pending[i].node];
+            gltf_clip_data *c = &g->clips[(size_t)pending[i].animation * (size_t)g->skin_count + (size_t)s];
+            ik_real last;
+            if (joint < 0) continue;
+            c->channels[c->clip.channel_count] = pending[i].channel;
+            c->channels[c->clip.channel_count++].joint = joint;
+            last = pending[i].channel.times[pending[i].channel.key_count - 1];
+            if (last > c->clip.duration) c->clip.duration = last;
+        }
+        for (j = 0; j < joints; ++j) joint_of[d->node[j]] = -1;
+    }
+    a = 0;
+    cJSON_ArrayForEach(anim, animations) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(anim, "name");
+        for (s = 0; s < g->skin_count; ++s)
+            g->clips[(size_t)a * (size_t)g->skin_count + (size_t)s].clip.name =
+                cJSON_IsString(name) ? name->valuestring : NULL;
+        ++a;
+    }
+    free(pending);
+    free(joint_of);
+    return r;
+}

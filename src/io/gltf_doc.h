@@ -1,0 +1,107 @@
+/* ikit io, private: the in-memory glTF document shared by the reader, the
+ * accessor decoder and the writer. Not installed. */
+#ifndef IKIT_IO_GLTF_DOC_H
+#define IKIT_IO_GLTF_DOC_H
+
+#include <ikit/gltf.h>
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/* Upper bounds that keep work and memory proportional to the input. */
+#define GLTF_MAX_SKELETON_JOINTS (1L << 20) /* summed over all skins */
+#define GLTF_MAX_CLIP_CHANNELS (1L << 20)   /* summed over all (animation, skin) pairs */
+#define GLTF_MAX_ZERO_ACCESSOR_BYTES (16L << 20) /* decoded size of an accessor with no bufferView */
+
+typedef struct gltf_buffer {
+    unsigned char *data;
+    size_t size;     /* bytes held (>= the declared byteLength) */
+    size_t capacity; /* bytes allocated */
+    char *file_uri;  /* the external URI it was read from, or NULL (data URI or GLB BIN) */
+} gltf_buffer;
+
+/* A decoded accessor: count * width ik_reals. */
+typedef struct gltf_values {
+    long count;
+    int width;
+    ik_real *data;
+} gltf_values;
+
+typedef struct gltf_skin_data {
+    ik_gltf_skin view;
+    int *parents;
+    const char **names;
+    ik_transform *rest_ls;
+    ik_mat4 *inverse_bind;
+    int *node;
+    int *skin_joint;
+} gltf_skin_data;
+
+typedef struct gltf_clip_data {
+    ik_clip clip;
+    ik_channel *channels;
+} gltf_clip_data;
+
+struct ik_gltf {
+    cJSON *root;
+    int buffer_count;
+    gltf_buffer *buffers;
+    int node_count;
+    int *node_parent; /* [node_count], -1 for roots */
+    int skin_count;
+    gltf_skin_data *skins;
+    int animation_count;
+    gltf_clip_data *clips; /* [animation_count * skin_count], animation-major */
+    int accessor_count;
+    gltf_values *decoded; /* [accessor_count], filled on demand while building */
+};
+
+/* A JSON path being built while walking the tree, e.g. "/accessors/3/count". */
+typedef struct gltf_path {
+    char text[160];
+} gltf_path;
+
+/* Record `result` with the message "<path>: <what>" and the path in `error`. */
+ik_result gltf_fail(ik_io_error *error, ik_result result, const char *path, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Write "/<a>/<i>" (i >= 0) or "/<a>" (i < 0) with an optional "/<b>" suffix. */
+const char *gltf_path_of(gltf_path *p, const char *a, long i, const char *b);
+
+/* An optional non-negative integer member: absent gives `fallback`; present
+ * must be an integral number in [0, max]. */
+ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
+                         const char *path, ik_io_error *error);
+
+/* Base64 (RFC 4648, standard alphabet, '=' padding). */
+ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
+char *gltf_base64_encode(const unsigned char *data, size_t size);
+
+/* Check every bufferView and accessor against the buffers (bounds in 64-bit
+ * arithmetic, strides, alignment, component types). */
+ik_result gltf_check_views_and_accessors(const ik_gltf *gltf, ik_io_error *error);
+
+/* Decode accessor `index` (already checked) into g->decoded[index], once. */
+ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **out, ik_io_error *error);
+
+/* Component type, normalized flag, components per element and count of
+ * accessor `index` (checked on the way). */
+ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized,
+                             int *width, long *count, ik_io_error *error);
+
+/* A node's local transform as a matrix and as TRS (a `matrix` node is
+ * decomposed); checked for finiteness and unit rotations. */
+ik_result gltf_node_local(const ik_gltf *gltf, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error);
+
+/* The clips of every animation for every skin (after the skeletons). */
+ik_result gltf_build_clips(ik_gltf *gltf, ik_io_error *error);
+
+/* Build node parents, skeletons and clips from the tree and buffers; frees any
+ * earlier ones. */
+ik_result gltf_build(ik_gltf *gltf, ik_io_error *error);
+void gltf_free_derived(ik_gltf *gltf);
+
+#endif

@@ -1,0 +1,400 @@
+/* glTF 2.0 node graph and skins: node parents (one parent at most, no
+ * cycles), node transforms, and one ik_skeleton per skin. Node and skin rules
+ * from the glTF 2.0 specification, sections 3.5 (nodes and hierarchy) and 3.7.3
+ * (skins). */
+#include "gltf_doc.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cJSON *node_object(const ik_gltf *g, int node) {
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "nodes"), node);
+}
+
+/* An optional array of exactly n finite numbers. */
+static ik_result read_numbers(const cJSON *obj, const char *key, int n, double *out, int *present, int node,
+                              ik_io_error *error) {
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const cJSON *item;
+    gltf_path p;
+    int i = 0;
+    *present = arr != NULL;
+    if (!arr) return IK_OK;
+    gltf_path_of(&p, "nodes", node, key);
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != n)
+        return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an array of %d numbers", n);
+    cJSON_ArrayForEach(item, arr) {
+        if (!cJSON_IsNumber(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an array of %d numbers", n);
+        if (!(item->valuedouble - item->valuedouble == 0))
+            return gltf_fail(error, IK_ERR_NONFINITE, p.text, "element %d is not finite", i);
+        out[i++] = item->valuedouble;
+    }
+    return IK_OK;
+}
+
+/* A node is either a column-major `matrix` or translation, rotation (unit
+ * quaternion x, y, z, w) and scale, applied as T * R * S (section 3.5.2). */
+ik_result gltf_node_local(const ik_gltf *g, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error) {
+    const cJSON *obj = node_object(g, node);
+    double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+    int present, i;
+    ik_result res;
+    gltf_path p;
+    if ((res = read_numbers(obj, "matrix", 16, m, &present, node, error)) != IK_OK) return res;
+    if (present) {
+        for (i = 0; i < 16; ++i) local->m[i] = (ik_real)m[i];
+        if (!ik_mat4_finite(local))
+            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, "matrix"),
+                             "does not fit the scalar type");
+        *trs = ik_transform_from_mat4(local);
+        return IK_OK;
+    }
+    if ((res = read_numbers(obj, "translation", 3, t, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj, "rotation", 4, r, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj, "scale", 3, s, &present, node, error)) != IK_OK) return res;
+    trs->translation = ik_v3((ik_real)t[0], (ik_real)t[1], (ik_real)t[2]);
+    trs->rotation = ik_q((ik_real)r[0], (ik_real)r[1], (ik_real)r[2], (ik_real)r[3]);
+    trs->scale = ik_v3((ik_real)s[0], (ik_real)s[1], (ik_real)s[2]);
+    if (!ik_transform_finite(*trs))
+        return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, NULL),
+                         "transform does not fit the scalar type");
+    if (IK_FABS(ik_quat_length(trs->rotation) - 1) > (ik_real)1e-2)
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, "rotation"),
+                         "not a unit quaternion (length %g)", (double)ik_quat_length(trs->rotation));
+    trs->rotation = ik_quat_normalize(trs->rotation);
+    *local = ik_transform_to_mat4(*trs);
+    return IK_OK;
+}
+
+/* world(n) = local(root) ... local(parent) local(n). */
+static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_error *error) {
+    ik_mat4 local;
+    ik_transform trs;
+    ik_result r;
+    *world = ik_mat4_identity();
+    for (; node >= 0; node = g->node_parent[node]) {
+        if ((r = gltf_node_local(g, node, &local, &trs, error)) != IK_OK) return r;
+        *world = ik_mat4_mul(&local, world);
+    }
+    return IK_OK;
+}
+
+static ik_result check_index_member(const cJSON *obj, const char *key, const char *array_name, long count,
+                                    const char *list, long i, ik_io_error *error) {
+    gltf_path p;
+    long value;
+    (void)array_name;
+    return gltf_get_index(obj, key, count - 1, 0, &value, gltf_path_of(&p, list, i, key), error);
+}
+
+/* Parents from the children lists; a second parent or a child equal to its
+ * node is refused, then cycles are found by walking up with three colours
+ * (unvisited, on the current walk, done) in linear time. */
+static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(g->root, "nodes");
+    const cJSON *node;
+    long skins = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "skins"));
+    long meshes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "meshes"));
+    unsigned char *colour;
+    gltf_path p;
+    int i = 0, n;
+    ik_result r;
+    if (nodes && !cJSON_IsArray(nodes)) return gltf_fail(error, IK_ERR_PARSE, "/nodes", "must be an array");
+    g->node_count = cJSON_GetArraySize(nodes);
+    g->node_parent = (int *)malloc(((size_t)g->node_count + 1) * sizeof(int));
+    if (!g->node_parent) return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
+    for (n = 0; n < g->node_count; ++n) g->node_parent[n] = -1;
+    cJSON_ArrayForEach(node, nodes) {
+        const cJSON *children = cJSON_GetObjectItemCaseSensitive(node, "children");
+        const cJSON *child;
+        int k = 0;
+        ik_mat4 local;
+        ik_transform trs;
+        if (!cJSON_IsObject(node)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, NULL), "must be an object");
+        if (children && !cJSON_IsArray(children))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, "children"), "must be an array");
+        cJSON_ArrayForEach(child, children) {
+            double v = cJSON_IsNumber(child) ? child->valuedouble : -1;
+            snprintf(p.text, sizeof p.text, "/nodes/%d/children/%d", i, k);
+            if (!(v >= 0 && v < g->node_count && v == (double)(int)v))
+                return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)", g->node_count - 1);
+            if ((int)v == i) return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d is its own child", i);
+            if (g->node_parent[(int)v] >= 0)
+                return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d already has parent %d", (int)v,
+                                 g->node_parent[(int)v]);
+            g->node_parent[(int)v] = i;
+            ++k;
+        }
+        if ((r = check_index_member(node, "skin", "skins", skins, "nodes", i, error)) != IK_OK) return r;
+        if ((r = check_index_member(node, "mesh", "meshes", meshes, "nodes", i, error)) != IK_OK) return r;
+        if ((r = gltf_node_local(g, i, &local, &trs, error)) != IK_OK) return r;
+        ++i;
+    }
+    colour = (unsigned char *)calloc((size_t)g->node_count + 1, 1);
+    if (!colour) return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
+    for (n = 0; n < g->node_count; ++n) {
+        int m = n;
+        while (m >= 0 && colour[m] == 0) {
+            colour[m] = 1;
+            m = g->node_parent[m];
+        }
+        if (m >= 0 && colour[m] == 1) {
+            free(colour);
+            return gltf_fail(error, IK_ERR_HIERARCHY, gltf_path_of(&p, "nodes", m, "children"),
+                             "the node graph has a cycle through node %d", m);
+        }
+        for (m = n; m >= 0 && colour[m] == 1; m = g->node_parent[m]) colour[m] = 2;
+    }
+    free(colour);
+    return IK_OK;
+}
+
+/* Scratch arrays over all nodes, shared by every skin. */
+typedef struct skin_scratch {
+    int *mark;        /* == stamp: on a path from a skin joint up to its tree root and kept */
+    int *is_joint;    /* == stamp: listed in skin.joints */
+    int *joint_of;    /* skeleton index of a node while a skin is built, else -1 */
+    int *child_count; /* marked children */
+    int *only_child;
+    int *list; /* marked nodes */
+    int *stack;
+} skin_scratch;
+
+static ik_result skin_fail_memory(ik_io_error *error, long s) {
+    gltf_path p;
+    return gltf_fail(error, IK_ERR_NO_MEMORY, gltf_path_of(&p, "skins", s, NULL), "out of memory");
+}
+
+static ik_result alloc_skin(gltf_skin_data *d, int n) {
+    size_t count = (size_t)n + 1;
+    d->parents = (int *)malloc(count * sizeof(int));
+    d->names = (const char **)malloc(count * sizeof(char *));
+    d->rest_ls = (ik_transform *)malloc(count * sizeof(ik_transform));
+    d->inverse_bind = (ik_mat4 *)malloc(count * sizeof(ik_mat4));
+    d->node = (int *)malloc(count * sizeof(int));
+    d->skin_joint = (int *)malloc(count * sizeof(int));
+    return d->parents && d->names && d->rest_ls && d->inverse_bind && d->node && d->skin_joint ? IK_OK
+                                                                                                : IK_ERR_NO_MEMORY;
+}
+
+/* The skin's joints, unique, as node indices in sc->list order of appearance. */
+static ik_result read_skin_joints(const ik_gltf *g, const cJSON *skin, int s, int stamp, skin_scratch *sc,
+                                  int *joint_count, ik_io_error *error) {
+    const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
+    const cJSON *item;
+    gltf_path p;
+    int k = 0;
+    if (!cJSON_IsObject(skin)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, NULL), "must be an object");
+    if (!cJSON_IsArray(joints) || cJSON_GetArraySize(joints) < 1)
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, "joints"), "must be a non-empty array");
+    cJSON_ArrayForEach(item, joints) {
+        double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
+        int n;
+        snprintf(p.text, sizeof p.text, "/skins/%d/joints/%d", s, k);
+        if (!(v >= 0 && v < g->node_count && v == (double)(int)v))
+            return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)", g->node_count - 1);
+        n = (int)v;
+        if (sc->is_joint[n] == stamp) return gltf_fail(error, IK_ERR_PARSE, p.text, "node %d is listed twice", n);
+        sc->is_joint[n] = stamp;
+        sc->stack[k++] = n;
+    }
+    *joint_count = k;
+    return IK_OK;
+}
+
+/* Skeleton of one skin.
+ * 1. Mark every node on the way from each skin joint up to its tree root.
+ * 2. If the marked nodes share one root, walk down from it while a node is
+ *    not a joint and has a single marked child: that node is the lowest
+ *    common ancestor. A joint there is the skeleton root; a non-joint there
+ *    and everything above it become root_ms. Marked nodes in separate trees
+ *    are all kept, with root_ms the identity.
+ * 3. Emit kept nodes parents-first: skin order, each preceded by its
+ *    not-yet-emitted kept ancestors. */
+static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *sc, long *budget,
+                            ik_io_error *error) {
+    gltf_skin_data *d = &g->skins[s];
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(skin, "name");
+    const cJSON *ibm_item;
+    int stamp = s + 1, skin_joints = 0, marked = 0, roots = 0, root = -1, above = -1, count = 0, k, i;
+    int *skin_nodes;
+    ik_result r;
+    gltf_path p;
+    ik_skeleton_error skel_error;
+    if ((r = read_skin_joints(g, skin, s, stamp, sc, &skin_joints, error)) != IK_OK) return r;
+    skin_nodes = (int *)malloc((size_t)skin_joints * sizeof(int));
+    if (!skin_nodes) return skin_fail_memory(error, s);
+    memcpy(skin_nodes, sc->stack, (size_t)skin_joints * sizeof(int));
+    for (k = 0; k < skin_joints; ++k) {
+        int n = skin_nodes[k];
+        while (n >= 0 && sc->mark[n] != stamp) {
+            sc->mark[n] = stamp;
+            sc->list[marked++] = n;
+            n = g->node_parent[n];
+        }
+    }
+    *budget -= marked;
+    if (*budget < 0) {
+        free(skin_nodes);
+        return gltf_fail(error, IK_ERR_UNSUPPORTED, gltf_path_of(&p, "skins", s, NULL),
+                         "skeletons larger than %ld joints in all are not supported", GLTF_MAX_SKELETON_JOINTS);
+    }
+    for (i = 0; i < marked; ++i) sc->child_count[sc->list[i]] = 0;
+    for (i = 0; i < marked; ++i) {
+        int parent = g->node_parent[sc->list[i]];
+        if (parent < 0) {
+            ++roots;
+            root = sc->list[i];
+        } else {
+            ++sc->child_count[parent];
+            sc->only_child[parent] = sc->list[i];
+        }
+    }
+    d->view.root_ms = ik_mat4_identity();
+    if (roots == 1) {
+        int lca = root;
+        while (sc->is_joint[lca] != stamp && sc->child_count[lca] == 1) lca = sc->only_child[lca];
+        above = sc->is_joint[lca] == stamp ? g->node_parent[lca] : lca;
+        for (i = above; i >= 0; i = g->node_parent[i]) sc->mark[i] = 0;
+        if (above >= 0 && (r = node_world(g, above, &d->view.root_ms, error)) != IK_OK) {
+            free(skin_nodes);
+            return r;
+        }
+    }
+    for (i = 0; i < marked; ++i) count += sc->mark[sc->list[i]] == stamp;
+    if (alloc_skin(d, count) != IK_OK) {
+        free(skin_nodes);
+        return skin_fail_memory(error, s);
+    }
+    count = 0;
+    for (i = 0; i < skin_joints + marked; ++i) {
+        int c = i < skin_joints ? skin_nodes[i] : sc->list[i - skin_joints], depth = 0;
+        while (c >= 0 && sc->mark[c] == stamp && sc->joint_of[c] < 0) {
+            sc->stack[depth++] = c;
+            c = g->node_parent[c];
+        }
+        while (depth > 0) {
+            int n = sc->stack[--depth];
+            sc->joint_of[n] = count;
+            d->node[count++] = n;
+        }
+    }
+    for (i = 0; i < count; ++i) {
+        int n = d->node[i], parent = g->node_parent[n];
+        const cJSON *node_name = cJSON_GetObjectItemCaseSensitive(node_object(g, n), "name");
+        ik_mat4 local;
+        d->parents[i] = parent >= 0 && sc->mark[parent] == stamp ? sc->joint_of[parent] : -1;
+        d->names[i] = cJSON_IsString(node_name) ? node_name->valuestring : NULL;
+        d->skin_joint[i] = -1;
+        d->inverse_bind[i] = ik_mat4_identity();
+        if ((r = gltf_node_local(g, n, &local, &d->rest_ls[i], error)) != IK_OK) break;
+    }
+    for (k = 0; k < skin_joints; ++k) d->skin_joint[sc->joint_of[skin_nodes[k]]] = k;
+    ibm_item = cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices");
+    if (r == IK_OK && ibm_item) {
+        long accessor, ibm_count;
+        int type, normalized, width;
+        const gltf_values *values;
+        gltf_path_of(&p, "skins", s, "inverseBindMatrices");
+        r = gltf_get_index(skin, "inverseBindMatrices", (long)g->accessor_count - 1, 0, &accessor, p.text, error);
+        if (r == IK_OK) r = gltf_accessor_kind(g, accessor, &type, &normalized, &width, &ibm_count, error);
+        if (r == IK_OK && (type != 5126 || width != 16))
+            r = gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld must be MAT4 of FLOAT", accessor);
+        if (r == IK_OK && ibm_count < skin_joints)
+            r = gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld holds %ld matrices for %d joints", accessor,
+                          ibm_count, skin_joints);
+        if (r == IK_OK) r = gltf_decode_accessor(g, accessor, &values, error);
+        for (k = 0; r == IK_OK && k < skin_joints; ++k)
+            memcpy(d->inverse_bind[sc->joint_of[skin_nodes[k]]].m, values->data + 16 * k, 16 * sizeof(ik_real));
+    }
+    for (i = 0; i < count; ++i) sc->joint_of[d->node[i]] = -1;
+    free(skin_nodes);
+    if (r != IK_OK) return r;
+    r = ik_skeleton_init(&d->view.skeleton, count, d->parents, d->names, d->rest_ls, &skel_error);
+    if (r != IK_OK) {
+        int at = skel_error.joint >= 0 && skel_error.joint < count ? d->node[skel_error.joint] : -1;
+        return gltf_fail(error, r, at >= 0 ? gltf_path_of(&p, "nodes", at, NULL) : gltf_path_of(&p, "skins", s, NULL),
+                         "skin %d: %s", s, skel_error.message);
+    }
+    d->view.name = cJSON_IsString(name) ? name->valuestring : NULL;
+    d->view.inverse_bind = d->inverse_bind;
+    d->view.node = d->node;
+    d->view.skin_joint = d->skin_joint;
+    return IK_OK;
+}
+
+static ik_result build_skins(ik_gltf *g, ik_io_error *error) {
+    const cJSON *skins = cJSON_GetObjectItemCaseSensitive(g->root, "skins");
+    const cJSON *skin;
+    skin_scratch sc;
+    size_t n = (size_t)g->node_count + 1;
+    long budget = GLTF_MAX_SKELETON_JOINTS;
+    ik_result r = IK_OK;
+    int s = 0, i;
+    if (!skins) return IK_OK;
+    if (!cJSON_IsArray(skins)) return gltf_fail(error, IK_ERR_PARSE, "/skins", "must be an array");
+    g->skin_count = cJSON_GetArraySize(skins);
+    g->skins = (gltf_skin_data *)calloc((size_t)g->skin_count + 1, sizeof *g->skins);
+    sc.mark = (int *)calloc(n, sizeof(int));
+    sc.is_joint = (int *)calloc(n, sizeof(int));
+    sc.joint_of = (int *)malloc(n * sizeof(int));
+    sc.child_count = (int *)calloc(n, sizeof(int));
+    sc.only_child = (int *)calloc(n, sizeof(int));
+    sc.list = (int *)malloc(n * sizeof(int));
+    sc.stack = (int *)malloc(n * sizeof(int));
+    if (!g->skins || !sc.mark || !sc.is_joint || !sc.joint_of || !sc.child_count || !sc.only_child || !sc.list ||
+        !sc.stack) {
+        g->skin_count = 0;
+        r = gltf_fail(error, IK_ERR_NO_MEMORY, "/skins", "out of memory");
+    } else {
+        for (i = 0; i < g->node_count; ++i) sc.joint_of[i] = -1;
+        cJSON_ArrayForEach(skin, skins) {
+            if ((r = build_skin(g, s++, skin, &sc, &budget, error)) != IK_OK) break;
+        }
+    }
+    free(sc.mark);
+    free(sc.is_joint);
+    free(sc.joint_of);
+    free(sc.child_count);
+    free(sc.only_child);
+    free(sc.list);
+    free(sc.stack);
+    return r;
+}
+
+void gltf_free_derived(ik_gltf *g) {
+    int i;
+    for (i = 0; g->skins && i < g->skin_count; ++i) {
+        gltf_skin_data *d = &g->skins[i];
+        free(d->parents);
+        free(d->names);
+        free(d->rest_ls);
+        free(d->inverse_bind);
+        free(d->node);
+        free(d->skin_joint);
+    }
+    free(g->skins);
+    g->skins = NULL;
+    for (i = 0; g->clips && i < g->animation_count * g->skin_count; ++i) free(g->clips[i].channels);
+    free(g->clips);
+    g->clips = NULL;
+    for (i = 0; g->decoded && i < g->accessor_count; ++i) free(g->decoded[i].data);
+    free(g->decoded);
+    g->decoded = NULL;
+    free(g->node_parent);
+    g->node_parent = NULL;
+    g->skin_count = g->animation_count = g->accessor_count = g->node_count = 0;
+}
+
+ik_result gltf_build(ik_gltf *g, ik_io_error *error) {
+    ik_result r;
+    gltf_free_derived(g);
+    g->accessor_count = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "accessors"));
+    g->decoded = (gltf_values *)calloc((size_t)g->accessor_count + 1, sizeof *g->decoded);
+    if (!g->decoded) return gltf_fail(error, IK_ERR_NO_MEMORY, "/accessors", "out of memory");
+    if ((r = build_nodes(g, error)) != IK_OK) return r;
+    if ((r = build_skins(g, error)) != IK_OK) return r;
+    return gltf_build_clips(g, error);
+}

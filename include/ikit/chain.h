@@ -1,0 +1,70 @@
+/* ikit chains and joint trees seen by the iterative solvers (CCD, FABRIK).
+ *
+ * The solved joints are given as a list of skeleton joint indices in
+ * ascending order (parents first). The first is the root of the solved set;
+ * every other joint must descend from an earlier one, and its "link parent"
+ * is its nearest ancestor in the list. Joints of the skeleton between a joint
+ * and its link parent are not moved: their local transforms enter as a fixed
+ * rotation (`between_ls`). A chain root-first (seed 004's IK chain, as made
+ * by ik_skeleton_chain) is the simple case.
+ *
+ * `ik_chain_gather` fills one `ik_chain_link` per listed joint from a pose:
+ * model-space frames by TRS composition (exact for uniform scales, like
+ * ik_transform_mul), offsets and lengths. The solvers then work on the links
+ * and write back only the local rotations of the listed joints.
+ */
+#ifndef IKIT_CHAIN_H
+#define IKIT_CHAIN_H
+
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_chain_link {
+    ik_transform model_ms;  /* the joint's frame in model space */
+    ik_quat rotation_ls;    /* the joint's local rotation (what solvers change) */
+    ik_quat between_ls;     /* link parent's frame -> this joint's parent frame; for the
+                             * first link: model space -> its parent frame */
+    ik_vec3 offset_ls;      /* link parent's origin -> this origin, in the link parent's frame */
+    ik_real length;         /* |offset_ls| (model units) */
+    int parent;             /* link parent's position in the list, -1 for the first */
+    int first_child;        /* first link whose link parent this is, -1 for none */
+    int next_sibling;       /* next link with the same link parent, -1 at the end */
+    /* solver working space */
+    ik_vec3 work_ms;
+    ik_vec3 target_ms;
+    ik_real work_weight;
+    ik_real branch_weight;
+    int flags;
+} ik_chain_link;
+
+/* IK_ERR_NULL, IK_ERR_RANGE (count < 1, index outside the skeleton, list not
+ * strictly ascending) or IK_ERR_HIERARCHY (a joint not below the first one).
+ * With `require_chain`, each joint must descend from the one before it. */
+ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
+                            ik_bool require_chain);
+
+/* Fill `links` [count] from `pose_ls` [skeleton->joint_count]; `root_ms`
+ * (NULL for the identity) sits above every skeleton root, as in
+ * ik_skeleton_fk. The list must pass ik_chain_validate. */
+void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count,
+                     const ik_transform *pose_ls, const ik_mat4 *root_ms, ik_chain_link *links);
+
+/* Rotation of the frame link k's local rotation is expressed in:
+ * links[parent].model_ms.rotation * between_ls (between_ls alone for the first). */
+static inline ik_quat ik_chain_parent_rotation_ms(const ik_chain_link *links, int k) {
+    const ik_chain_link *l = &links[k];
+    return l->parent < 0 ? l->between_ls : ik_quat_mul(links[l->parent].model_ms.rotation, l->between_ls);
+}
+
+/* Copy the links' local rotations into pose_ls. */
+void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

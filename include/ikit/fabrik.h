@@ -1,0 +1,86 @@
+/* ikit FABRIK: Forward And Backward Reaching Inverse Kinematics (Aristidou
+ * and Lasenby 2011; seed 004), on a single chain or on a joint tree with
+ * several end effectors.
+ *
+ * The solved joints are a list as described in chain.h (ascending skeleton
+ * indices, the first is the fixed base). Effectors are positions in that list;
+ * each gets a model-space target. Per iteration:
+ *   backward pass (tips to base): each effector is put on its target, then
+ *     every joint is placed on the line to its previous position at its bone
+ *     length from its (already placed) child; at a sub-base where several
+ *     branches meet, the placements of all branches are averaged, weighted
+ *     by the effector weights below them (the paper's centroid);
+ *   forward pass (base to tips): the base goes back to its start; every joint
+ *     is placed at its bone length from its parent, towards its backward-pass
+ *     position.
+ * Joints that lead to no effector follow their parents rigidly.
+ *
+ * Constraints (constraint.h, one per listed joint) are applied inside the
+ * forward pass: each joint turns by the minimum rotation taking its bone onto
+ * the new direction, expressed in its parent's frame, then the constraint
+ * projects that local rotation, and its children are placed from the
+ * projected rotation. The same rotational forward pass is used when a
+ * sub-base has several branches (the joint turns by the weighted average of
+ * the branches' minimum rotations, so its rigid shape is kept); otherwise the
+ * passes run on positions only and the rotations are recovered once at the
+ * end with that same minimum-rotation rule, which keeps each bone's twist.
+ *
+ * The loop stops when every effector is within `tolerance` of its target,
+ * when the largest effector error improves by less than tolerance / 1000 in
+ * an iteration (an unreachable target, a locked constraint), or after
+ * `max_iterations`. An effector's target rotation, when given, sets that
+ * joint's model rotation at the end (then its constraint applies).
+ */
+#ifndef IKIT_FABRIK_H
+#define IKIT_FABRIK_H
+
+#include <ikit/chain.h>
+#include <ikit/constraint.h>
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_fabrik {
+    /* inputs */
+    const ik_skeleton *skeleton;
+    const int *joints;              /* [joint_count] see chain.h */
+    int joint_count;
+    const int *effectors;           /* [effector_count] positions in `joints`; NULL: the last joint */
+    int effector_count;             /* default 1 */
+    const ik_vec3 *targets_ms;      /* [effector_count] */
+    const ik_quat *target_rotations_ms; /* [effector_count] or NULL; unit rotations */
+    const ik_real *weights;         /* [effector_count] > 0, or NULL for all 1 */
+    const ik_constraint *constraints; /* [joint_count] or NULL, per listed joint */
+    const ik_mat4 *root_ms;         /* above the skeleton roots; NULL: identity */
+    /* options */
+    ik_real tolerance;              /* model units; default 1e-3 */
+    int max_iterations;             /* default 20 */
+    /* in/out */
+    ik_transform *pose_ls;          /* [skeleton->joint_count]; only listed joints' rotations change */
+    ik_chain_link *scratch;         /* [joint_count] working space */
+    /* outputs (may be NULL) */
+    int *iterations;                /* iterations run */
+    ik_real *error;                 /* largest effector distance to its target at the end */
+} ik_fabrik;
+
+/* Defaults: one effector (the last joint), tolerance 1e-3, 20 iterations,
+ * every pointer NULL. */
+ik_fabrik ik_fabrik_def(void);
+
+/* Entries of ik_chain_link the job needs in `scratch`. */
+static inline int ik_fabrik_scratch_count(int joint_count) { return joint_count; }
+
+/* Validates (IK_ERR_NULL, IK_ERR_RANGE for counts, effector positions,
+ * tolerance < 0 or max_iterations < 0, IK_ERR_HIERARCHY, IK_ERR_NONFINITE
+ * for targets, weights or the listed joints' pose, constraint errors from
+ * ik_constraint_validate), then solves. On error nothing is written. */
+ik_result ik_fabrik_run(const ik_fabrik *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,94 @@
+/* Chains and joint trees for the iterative solvers: validation, gathering
+ * model-space frames and offsets from a pose, writing rotations back. */
+#include <ikit/chain.h>
+
+ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
+                            ik_bool require_chain) {
+    int k;
+    if (!skeleton || !joints || !skeleton->parents) return IK_ERR_NULL;
+    if (count < 1) return IK_ERR_RANGE;
+    for (k = 0; k < count; ++k) {
+        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return IK_ERR_RANGE;
+        if (k > 0 && joints[k] <= joints[k - 1]) return IK_ERR_RANGE;
+    }
+    for (k = 1; k < count; ++k) {
+        int ancestor = require_chain ? joints[k - 1] : joints[0];
+        if (!ik_skeleton_is_descendant(skeleton, joints[k], ancestor)) return IK_ERR_HIERARCHY;
+    }
+    return IK_OK;
+}
+
+/* Nearest ancestor of joints[k] among joints[0..k-1]: walk up the skeleton
+ * while scanning the ascending list downwards. */
+static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
+    int a = skeleton->parents[joints[k]];
+    int m = k - 1;
+    while (a >= 0 && m >= 0) {
+        while (m >= 0 && joints[m] > a) --m;
+        if (m >= 0 && joints[m] == a) return m;
+        a = skeleton->parents[a];
+    }
+    return -1;
+}
+
+/* Local transforms of the joints strictly between `below` and `top`
+ * composed: pose[a_1] * ... * pose[parent(below)], a_1 the child of `top`
+ * (or the skeleton root when top is -1). */
+static ik_transform path_transform(const ik_skeleton *skeleton, const ik_transform *pose_ls, int below,
+                                   int top) {
+    ik_transform t = ik_transform_identity();
+    int a = skeleton->parents[below];
+    while (a >= 0 && a != top) {
+        t = ik_transform_mul(pose_ls[a], t);
+        a = skeleton->parents[a];
+    }
+    return t;
+}
+
+/* model(k) = model(link parent) * path * pose[k]: forward kinematics
+ * restricted to the listed joints (TRS composition). */
+void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count,
+                     const ik_transform *pose_ls, const ik_mat4 *root_ms, ik_chain_link *links) {
+    int k;
+    for (k = 0; k < count; ++k) {
+        ik_chain_link *l = &links[k];
+        int j = joints[k];
+        ik_transform parent_frame;
+        l->parent = k == 0 ? -1 : link_parent(skeleton, joints, k);
+        if (l->parent < 0) {
+            parent_frame = path_transform(skeleton, pose_ls, j, -1);
+            if (root_ms) parent_frame = ik_transform_mul(ik_transform_from_mat4(root_ms), parent_frame);
+            l->between_ls = parent_frame.rotation;
+            l->offset_ls = ik_vec3_zero();
+        } else {
+            const ik_transform *up = &links[l->parent].model_ms;
+            ik_transform path = path_transform(skeleton, pose_ls, j, joints[l->parent]);
+            parent_frame = ik_transform_mul(*up, path);
+            l->between_ls = path.rotation;
+        }
+        l->rotation_ls = pose_ls[j].rotation;
+        l->model_ms = ik_transform_mul(parent_frame, pose_ls[j]);
+        if (l->parent >= 0) {
+            const ik_transform *up = &links[l->parent].model_ms;
+            l->offset_ls = ik_quat_rotate(ik_quat_conjugate(up->rotation),
+                                          ik_vec3_sub(l->model_ms.translation, up->translation));
+        }
+        l->length = ik_vec3_length(l->offset_ls);
+        l->first_child = -1;
+        l->next_sibling = -1;
+        if (l->parent >= 0) {
+            l->next_sibling = links[l->parent].first_child;
+            links[l->parent].first_child = k;
+        }
+        l->work_ms = ik_vec3_zero();
+        l->target_ms = ik_vec3_zero();
+        l->work_weight = 0;
+        l->branch_weight = 0;
+        l->flags = 0;
+    }
+}
+
+void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls) {
+    int k;
+    for (k = 0; k < count; ++k) pose_ls[joints[k]].rotation = links[k].rotation_ls;
+}

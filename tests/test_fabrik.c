@@ -1,0 +1,380 @@
+/* FABRIK: reach, bone lengths, limits, finiteness, determinism, trees and
+ * degenerate inputs, all checked with the skeleton's own forward kinematics. */
+#include <ikit/fabrik.h>
+#include <string.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+
+#ifdef IKIT_DOUBLE
+#define LEN_TOL 1e-9
+#define ANGLE_TOL 1e-6
+#else
+#define LEN_TOL 2e-5
+#define ANGLE_TOL 2e-3f
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define STRESS_CASES 20000
+#else
+#define STRESS_CASES 1000000
+#endif
+
+#define MAX_JOINTS 32
+
+typedef struct fixture {
+    int parents[MAX_JOINTS];
+    ik_transform rest_ls[MAX_JOINTS];
+    ik_transform pose_ls[MAX_JOINTS];
+    ik_mat4 model_ms[MAX_JOINTS];
+    int joints[MAX_JOINTS];
+    ik_chain_link scratch[MAX_JOINTS];
+    ik_constraint constraints[MAX_JOINTS];
+    ik_skeleton skeleton;
+    int count;
+} fixture;
+
+/* A chain of `bones` bones along +y with a small bend in the rest pose. */
+static void make_chain(fixture *f, int bones, ik_real length, rng *r, ik_real bend) {
+    int i;
+    f->count = bones + 1;
+    for (i = 0; i < f->count; ++i) {
+        ik_quat q = r ? ik_quat_from_axis_angle(rng_direction(r), rng_range(r, 0, bend)) : ik_quat_identity();
+        f->parents[i] = i - 1;
+        f->rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero() : ik_v3(0, length, 0), q, ik_v3(1, 1, 1));
+        f->joints[i] = i;
+    }
+    ik_skeleton_init(&f->skeleton, f->count, f->parents, NULL, f->rest_ls, NULL);
+    ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
+}
+
+static ik_vec3 joint_ms(const fixture *f, int j) { return ik_mat4_translation(&f->model_ms[j]); }
+
+/* Every bone keeps its rest length (measured by forward kinematics). */
+static ik_bool lengths_kept(fixture *f, ik_real scale) {
+    int i;
+    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
+    for (i = 1; i < f->count; ++i) {
+        ik_real want = ik_vec3_length(f->rest_ls[i].translation);
+        ik_real got = ik_vec3_distance(joint_ms(f, i), joint_ms(f, f->parents[i]));
+        if (!(IK_FABS(got - want) <= (ik_real)LEN_TOL * 50 * scale)) return 0;
+    }
+    return 1;
+}
+
+static ik_bool pose_finite(const fixture *f) {
+    int i;
+    for (i = 0; i < f->count; ++i)
+        if (!ik_transform_finite(f->pose_ls[i])) return 0;
+    return 1;
+}
+
+static ik_fabrik chain_job(fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
+    ik_fabrik job = ik_fabrik_def();
+    job.skeleton = &f->skeleton;
+    job.joints = f->joints;
+    job.joint_count = f->count;
+    job.targets_ms = target;
+    job.pose_ls = f->pose_ls;
+    job.scratch = f->scratch;
+    job.max_iterations = iterations;
+    job.iterations = iters;
+    job.error = err;
+    return job;
+}
+
+/* The FABRIK paper's test shape: 10 bones, reachable random targets,
+ * tolerance 1e-3 of the chain length, chain back at rest before each. */
+static void test_reach_unconstrained(void) {
+    fixture f;
+    rng r = rng_seeded(100);
+    check_property kept = {"fabrik: lengths kept, output finite", 0, 0};
+    int i, reached = 0, total = 10000;
+    ik_real chain_length = 10;
+    make_chain(&f, 10, 1, &r, (ik_real)0.3);
+    for (i = 0; i < total; ++i) {
+        ik_vec3 target = rng_in_ball(&r, 0.95 * chain_length);
+        int iters = 0;
+        ik_real err = -1;
+        ik_fabrik job = chain_job(&f, &target, 200, &iters, &err);
+        job.tolerance = chain_length * (ik_real)0.9e-3;
+        ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        PROPERTY_CASE(kept, pose_finite(&f) && lengths_kept(&f, chain_length), "case %d", i);
+        if (ik_vec3_distance(joint_ms(&f, f.count - 1), target) <= chain_length * (ik_real)1e-3) ++reached;
+    }
+    property_end(&kept);
+    CHECK(reached >= total * 999 / 1000, "reached %d of %d", reached, total);
+}
+
+/* A planar hinge chain (all axes z, +-90 degrees) and a cone-twist chain
+ * (45 degree cones, +-30 degree twist): targets made by forward kinematics
+ * of random allowed poses, so each is reachable within the limits. */
+static void test_reach_constrained(int type, const char *name) {
+    fixture f, g;
+    rng r = rng_seeded(200 + (uint64_t)type);
+    check_property limits = {name, 0, 0};
+    int i, k, reached = 0, total = 2000;
+    make_chain(&f, 8, 1, NULL, 0);
+    for (k = 0; k < f.count; ++k)
+        f.constraints[k] = type == IK_CONSTRAINT_HINGE
+                               ? ik_constraint_hinge(f.rest_ls[k].rotation, ik_v3(0, 0, 1), -IK_PI / 2, IK_PI / 2)
+                               : ik_constraint_cone_twist(f.rest_ls[k].rotation, ik_v3(0, 1, 0), IK_PI / 4,
+                                                          -IK_PI / 6, IK_PI / 6);
+    g = f;
+    ik_skeleton_init(&g.skeleton, g.count, g.parents, NULL, g.rest_ls, NULL);
+    for (i = 0; i < total; ++i) {
+        ik_vec3 target;
+        ik_fabrik job;
+        ik_bool inside = 1;
+        for (k = 0; k < g.count; ++k) g.pose_ls[k].rotation = ik_constraint_apply(&f.constraints[k], rng_rotation(&r));
+        ik_skeleton_fk(&g.skeleton, g.pose_ls, NULL, g.model_ms);
+        target = joint_ms(&g, g.count - 1);
+        ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        job = chain_job(&f, &target, 100, NULL, NULL);
+        job.constraints = f.constraints;
+        job.tolerance = (ik_real)8e-3;
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        for (k = 0; k < f.count; ++k) inside = inside && ik_constraint_check(&f.constraints[k], f.pose_ls[k].rotation, ANGLE_TOL);
+        PROPERTY_CASE(limits, inside && pose_finite(&f) && lengths_kept(&f, 8), "case %d", i);
+        if (ik_vec3_distance(joint_ms(&f, f.count - 1), target) <= (ik_real)1e-2) ++reached;
+    }
+    property_end(&limits);
+    CHECK(reached >= total * 8 / 10, "%s: reached %d of %d", name, reached, total);
+}
+
+/* Y tree: trunk 0-1-2, branches 2-3-4-5 and 2-6-7-8 (sub-base 2, offset to
+ * the side so the sub-base is rigid with two children). Double Y: each
+ * branch splits again. Targets from forward kinematics of random poses. */
+static void make_tree(fixture *f, ik_bool double_y) {
+    static const int y_parents[] = {-1, 0, 1, 2, 3, 4, 2, 6, 7};
+    static const int yy_parents[] = {-1, 0, 1, 2, 3, 4, 5, 4, 7, 2, 9, 10, 11, 10, 13};
+    const int *parents = double_y ? yy_parents : y_parents;
+    int i;
+    f->count = double_y ? 15 : 9;
+    for (i = 0; i < f->count; ++i) {
+        ik_vec3 t = i == 0 ? ik_vec3_zero() : ik_v3(0, 1, 0);
+        int siblings = 0, before = 0, k;
+        for (k = 1; k < f->count; ++k) {
+            siblings += parents[k] == parents[i];
+            before += k < i && parents[k] == parents[i];
+        }
+        if (i > 0 && siblings > 1) t = ik_v3(before ? (ik_real)-0.3 : (ik_real)0.3, (ik_real)0.8, 0);
+        f->parents[i] = parents[i];
+        f->rest_ls[i] = ik_transform_make(t, ik_quat_identity(), ik_v3(1, 1, 1));
+        f->joints[i] = i;
+    }
+    ik_skeleton_init(&f->skeleton, f->count, f->parents, NULL, f->rest_ls, NULL);
+    ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
+}
+
+static void test_tree(ik_bool double_y) {
+    fixture f, g;
+    rng r = rng_seeded(300 + (uint64_t)double_y);
+    check_property kept = {"tree: lengths and rigid sub-bases kept, finite", 0, 0};
+    int effectors_y[] = {5, 8}, effectors_yy[] = {6, 8, 12, 14};
+    int *effectors = double_y ? effectors_yy : effectors_y;
+    int ne = double_y ? 4 : 2;
+    int i, k, improved = 0, total = 1000;
+    make_tree(&f, double_y);
+    g = f;
+    ik_skeleton_init(&g.skeleton, g.count, g.parents, NULL, g.rest_ls, NULL);
+    for (i = 0; i < total; ++i) {
+        ik_vec3 targets[4];
+        ik_real before = 0, after = 0;
+        ik_fabrik job = ik_fabrik_def();
+        for (k = 1; k < g.count; ++k)
+            g.pose_ls[k].rotation = ik_quat_from_axis_angle(rng_direction(&r), rng_range(&r, 0, 0.6));
+        ik_skeleton_fk(&g.skeleton, g.pose_ls, NULL, g.model_ms);
+        ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
+        for (k = 0; k < ne; ++k) {
+            targets[k] = joint_ms(&g, effectors[k]);
+            before += ik_vec3_distance(joint_ms(&f, effectors[k]), targets[k]);
+        }
+        job.skeleton = &f.skeleton;
+        job.joints = f.joints;
+        job.joint_count = f.count;
+        job.effectors = effectors;
+        job.effector_count = ne;
+        job.targets_ms = targets;
+        job.pose_ls = f.pose_ls;
+        job.scratch = f.scratch;
+        job.max_iterations = 50;
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        PROPERTY_CASE(kept, pose_finite(&f) && lengths_kept(&f, 5), "case %d", i);
+        for (k = 0; k < ne; ++k) after += ik_vec3_distance(joint_ms(&f, effectors[k]), targets[k]);
+        if (after < (ik_real)0.05 * before + (ik_real)1e-2) ++improved;
+    }
+    property_end(&kept);
+    CHECK(improved >= total * 9 / 10, "tree (%d effectors): %d of %d solved to 5%% of the start error", ne,
+          improved, total);
+}
+
+/* The minimum rotation per bone: a one-bone chain turns without twisting
+ * about the bone. */
+static void test_minimum_rotation(void) {
+    fixture f;
+    rng r = rng_seeded(400);
+    check_property no_twist = {"fabrik: no twist added about the bone", 0, 0};
+    int i;
+    make_chain(&f, 1, 2, NULL, 0);
+    for (i = 0; i < 2000; ++i) {
+        ik_vec3 target = ik_vec3_scale(rng_direction(&r), 2);
+        ik_quat before, turn;
+        ik_vec3 bone_before;
+        ik_fabrik job = chain_job(&f, &target, 10, NULL, NULL);
+        f.pose_ls[0].rotation = rng_rotation(&r);
+        before = f.pose_ls[0].rotation;
+        bone_before = ik_quat_rotate(before, ik_v3(0, 2, 0));
+        ik_fabrik_run(&job);
+        turn = ik_quat_mul(f.pose_ls[0].rotation, ik_quat_conjugate(before));
+        PROPERTY_CASE(no_twist, IK_FABS(ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before))) < ANGLE_TOL * 5 ||
+                                    ik_vec3_dot(ik_vec3_normalize(bone_before), ik_vec3_normalize(target)) < (ik_real)-0.999,
+                      "twist %g", (double)ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before)));
+    }
+    property_end(&no_twist);
+}
+
+static void test_determinism(void) {
+    fixture a, b;
+    rng r = rng_seeded(500);
+    int i, same = 1;
+    make_chain(&a, 10, 1, &r, (ik_real)0.5);
+    b = a;
+    ik_skeleton_init(&b.skeleton, b.count, b.parents, NULL, b.rest_ls, NULL);
+    for (i = 0; i < 200; ++i) {
+        ik_vec3 target = rng_in_ball(&r, 12);
+        ik_fabrik ja = chain_job(&a, &target, 20, NULL, NULL), jb = chain_job(&b, &target, 20, NULL, NULL);
+        ik_fabrik_run(&ja);
+        ik_fabrik_run(&jb);
+        same = same && memcmp(a.pose_ls, b.pose_ls, sizeof(ik_transform) * (size_t)a.count) == 0;
+    }
+    CHECK(same, "same input, same output, bit for bit");
+}
+
+static void test_degenerate(void) {
+    fixture f;
+    ik_vec3 target;
+    ik_real err = -1;
+    int iters = -1;
+    ik_fabrik job;
+    ik_transform saved[MAX_JOINTS];
+
+    /* Target on the base: chain folds, lengths kept, finite. */
+    make_chain(&f, 4, 1, NULL, 0);
+    target = ik_vec3_zero();
+    job = chain_job(&f, &target, 50, &iters, &err);
+    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4), "target on the base");
+    /* Straight chain, target straight behind the base (out of reach). */
+    make_chain(&f, 4, 1, NULL, 0);
+    target = ik_v3(0, -10, 0);
+    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4), "straight chain, target behind");
+    CHECK(ik_vec3_distance(joint_ms(&f, 4), ik_v3(0, -4, 0)) < (ik_real)1e-2, "reaches towards the far target: %g",
+          (double)ik_vec3_distance(joint_ms(&f, 4), ik_v3(0, -4, 0)));
+    /* Straight chain, target along its own line inside reach. */
+    make_chain(&f, 4, 1, NULL, 0);
+    target = ik_v3(0, 2, 0);
+    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4) && err < (ik_real)1e-2,
+          "straight chain, target on its line: err %g", (double)err);
+    /* Target already reached: nothing moves. */
+    make_chain(&f, 4, 1, NULL, 0);
+    target = ik_v3(0, 4, 0);
+    memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
+    CHECK(ik_fabrik_run(&job) == IK_OK && iters == 0 && err == 0, "target reached: iterations %d", iters);
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "pose unchanged");
+    /* Zero-length bones. */
+    make_chain(&f, 6, 1, NULL, 0);
+    f.rest_ls[2].translation = ik_vec3_zero();
+    f.rest_ls[5].translation = ik_vec3_zero();
+    ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+    target = ik_v3(2, 1, 1);
+    job = chain_job(&f, &target, 50, &iters, &err);
+    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4) && err < (ik_real)1e-3,
+          "zero-length bones: err %g", (double)err);
+    /* Coincident effectors: two effectors on the same joint, and two joints on one target. */
+    {
+        int effectors[2] = {6, 6};
+        ik_vec3 targets[2] = {ik_v3(1, 2, 0), ik_v3(1, 2, 0)};
+        job.effectors = effectors;
+        job.effector_count = 2;
+        job.targets_ms = targets;
+        CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && err < (ik_real)1e-3, "one joint, two targets");
+        effectors[0] = 3;
+        CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4), "two joints, one target");
+    }
+    /* Bad input: reported, nothing written. */
+    make_chain(&f, 4, 1, NULL, 0);
+    memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
+    job = chain_job(&f, &target, 10, &iters, &err);
+    target = ik_v3((ik_real)NAN, 0, 0);
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NONFINITE, "NaN target");
+    target = ik_v3(1, 1, 1);
+    f.pose_ls[1].rotation.x = (ik_real)INFINITY;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NONFINITE, "infinite pose");
+    f.pose_ls[1] = saved[1];
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
+    job.scratch = NULL;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NULL, "NULL scratch");
+    CHECK(ik_fabrik_run(NULL) == IK_ERR_NULL, "NULL job");
+    job = chain_job(&f, &target, 10, NULL, NULL);
+    job.joint_count = 0;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "no joints");
+    job = chain_job(&f, &target, -1, NULL, NULL);
+    CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "negative iterations");
+    job = chain_job(&f, &target, 10, NULL, NULL);
+    f.joints[2] = 9;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "joint outside the skeleton");
+    f.joints[2] = 2;
+}
+
+/* Random chains (random lengths including zero, random rest rotations,
+ * random constraints) and random targets near and far. */
+static void test_stress(void) {
+    fixture f;
+    rng r = rng_seeded(600);
+    check_property ok = {"stress: finite, lengths kept, limits held", 0, 0};
+    int i, k;
+    for (i = 0; i < STRESS_CASES; ++i) {
+        ik_vec3 target;
+        ik_fabrik job;
+        ik_bool inside = 1;
+        int bones = 1 + (int)(rng_next(&r) % 12);
+        if (i % 1000 == 0) {
+            make_chain(&f, bones, 1, &r, 3);
+            for (k = 1; k < f.count; ++k)
+                f.rest_ls[k].translation = ik_vec3_scale(rng_direction(&r), (rng_next(&r) % 5 == 0) ? 0 : rng_range(&r, 0.1, 3));
+            for (k = 0; k < f.count; ++k) {
+                int type = (int)(rng_next(&r) % 4);
+                f.constraints[k] = type == 0 ? ik_constraint_none()
+                                   : type == 1 ? ik_constraint_hinge(f.rest_ls[k].rotation, rng_direction(&r), -1, 2)
+                                   : type == 2 ? ik_constraint_cone_twist(f.rest_ls[k].rotation, rng_direction(&r),
+                                                                          rng_range(&r, 0, 3), -1, 1)
+                                               : ik_constraint_euler(f.rest_ls[k].rotation, ik_v3(-1, -1, -1), ik_v3(1, 1, 1));
+            }
+            ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        }
+        if (i % 7 == 0) ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        target = rng_in_ball(&r, i % 3 == 0 ? 100 : 10);
+        job = chain_job(&f, &target, 15, NULL, NULL);
+        job.constraints = (i & 1) ? f.constraints : NULL;
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run %d", i);
+        if (job.constraints)
+            for (k = 0; k < f.count; ++k)
+                inside = inside && ik_constraint_check(&f.constraints[k], f.pose_ls[k].rotation, ANGLE_TOL);
+        PROPERTY_CASE(ok, inside && pose_finite(&f) && lengths_kept(&f, 30), "case %d", i);
+    }
+    property_end(&ok);
+}
+
+int main(void) {
+    test_reach_unconstrained();
+    test_reach_constrained(IK_CONSTRAINT_HINGE, "fabrik hinge chain: limits, lengths, finite");
+    test_reach_constrained(IK_CONSTRAINT_CONE_TWIST, "fabrik cone-twist chain: limits, lengths, finite");
+    test_tree(0);
+    test_tree(1);
+    test_minimum_rotation();
+    test_determinism();
+    test_degenerate();
+    test_stress();
+    return check_summary("fabrik");
+}

@@ -1,0 +1,123 @@
+/* Spread an aim over a chain of joints (spine, neck, head): seed 004's bone
+ * look-at, each joint taking a weighted share and the last one finishing. */
+#include <ikit/aim.h>
+
+#include <stddef.h>
+
+ik_look_at_chain ik_look_at_chain_def(void) {
+    ik_aim aim = ik_aim_def();
+    ik_look_at_chain job;
+    job.skeleton = NULL;
+    job.pose_ls = NULL;
+    job.model_ms = NULL;
+    job.root_ms = NULL;
+    job.joints = NULL;
+    job.weights = NULL;
+    job.count = 0;
+    job.target_ms = aim.target_ms;
+    job.pole_ms = aim.pole_ms;
+    job.forward_ls = aim.forward_ls;
+    job.up_ls = aim.up_ls;
+    job.offset_ls = aim.offset_ls;
+    job.twist = aim.twist;
+    job.reached = NULL;
+    return job;
+}
+
+static ik_bool vec3_is_zero(ik_vec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+
+/* model[k] = model[parent] * local(pose[k]), the same product ik_skeleton_fk forms. */
+static void refresh_joint(const ik_look_at_chain *job, int k) {
+    ik_mat4 local = ik_transform_to_mat4(job->pose_ls[k]);
+    int p = job->skeleton->parents[k];
+    if (p >= 0)
+        job->model_ms[k] = ik_mat4_mul(&job->model_ms[p], &local);
+    else
+        job->model_ms[k] = job->root_ms ? ik_mat4_mul(job->root_ms, &local) : local;
+}
+
+/* Only the joints on the path from `top` down to `bottom` matter to the next
+ * step; they are the ancestors of `bottom` with indices from `top` up, and
+ * parents-first order makes increasing index a valid update order. */
+static void refresh_path(const ik_look_at_chain *job, int top, int bottom) {
+    int k;
+    for (k = top; k <= bottom; ++k)
+        if (ik_skeleton_is_descendant(job->skeleton, bottom, k)) refresh_joint(job, k);
+}
+
+static ik_result validate(const ik_look_at_chain *job) {
+    const ik_skeleton *sk;
+    int i, k, first;
+    ik_mat4 inv;
+    if (!job || !job->skeleton || !job->pose_ls || !job->model_ms || !job->joints) return IK_ERR_NULL;
+    sk = job->skeleton;
+    if (job->count < 1 || !sk->parents) return IK_ERR_RANGE;
+    for (i = 0; i < job->count; ++i)
+        if (job->joints[i] < 0 || job->joints[i] >= sk->joint_count) return IK_ERR_RANGE;
+    for (i = 1; i < job->count; ++i)
+        if (job->joints[i] == job->joints[i - 1] || !ik_skeleton_is_descendant(sk, job->joints[i], job->joints[i - 1]))
+            return IK_ERR_HIERARCHY;
+    if (!ik_vec3_finite(job->target_ms) || !ik_vec3_finite(job->pole_ms) || !ik_vec3_finite(job->forward_ls) ||
+        !ik_vec3_finite(job->up_ls) || !ik_vec3_finite(job->offset_ls) || !ik_finite(job->twist) ||
+        (job->root_ms && !ik_mat4_finite(job->root_ms)))
+        return IK_ERR_NONFINITE;
+    if (job->weights) {
+        for (i = 0; i + 1 < job->count; ++i) {
+            if (!ik_finite(job->weights[i])) return IK_ERR_NONFINITE;
+            if (!(job->weights[i] >= 0 && job->weights[i] <= 1)) return IK_ERR_RANGE;
+        }
+    }
+    /* Everything forward kinematics will read: the subtree's local poses and
+     * the matrix above the first joint. */
+    first = job->joints[0];
+    for (k = first; k < sk->joint_count; ++k)
+        if (ik_skeleton_is_descendant(sk, k, first) && !ik_transform_finite(job->pose_ls[k])) return IK_ERR_NONFINITE;
+    if (sk->parents[first] >= 0 && !ik_mat4_finite(&job->model_ms[sk->parents[first]])) return IK_ERR_NONFINITE;
+    for (i = 0; i < job->count; ++i)
+        if (!ik_mat4_finite(&job->model_ms[job->joints[i]])) return IK_ERR_NONFINITE;
+    if (vec3_is_zero(job->forward_ls) || vec3_is_zero(job->up_ls)) return IK_ERR_DEGENERATE;
+    /* Rotations keep the determinant, so a chain matrix invertible now stays so. */
+    for (i = 0; i < job->count; ++i) {
+        ik_quat q = job->pose_ls[job->joints[i]].rotation;
+        if (!(ik_quat_dot(q, q) > 0) || !ik_mat4_inverse(&job->model_ms[job->joints[i]], &inv))
+            return IK_ERR_DEGENERATE;
+    }
+    return IK_OK;
+}
+
+/* Joint i sees the last joint's ray through E = M_i^-1 M_last: offset E o,
+ * forward and up E_lin f, E_lin u. It runs ik_aim on that ray with its weight,
+ * then the path down to the last joint is brought up to date for the next. */
+ik_result ik_look_at_chain_run(const ik_look_at_chain *job) {
+    ik_result result = validate(job);
+    int i, last;
+    if (result != IK_OK) return result;
+    last = job->joints[job->count - 1];
+    for (i = 0; i < job->count && result == IK_OK; ++i) {
+        int j = job->joints[i];
+        ik_aim aim = ik_aim_def();
+        aim.joint_ms = &job->model_ms[j];
+        aim.target_ms = job->target_ms;
+        aim.pole_ms = job->pole_ms;
+        aim.twist = job->twist;
+        aim.rotation_ls = &job->pose_ls[j].rotation;
+        if (i + 1 < job->count) {
+            ik_mat4 inv, rel;
+            ik_mat4_inverse(&job->model_ms[j], &inv);
+            rel = ik_mat4_mul(&inv, &job->model_ms[last]);
+            aim.offset_ls = ik_mat4_transform_point(&rel, job->offset_ls);
+            aim.forward_ls = ik_mat4_transform_vector(&rel, job->forward_ls);
+            aim.up_ls = ik_mat4_transform_vector(&rel, job->up_ls);
+            aim.weight = job->weights ? job->weights[i] : 1 / (ik_real)(job->count - i);
+        } else {
+            aim.offset_ls = job->offset_ls;
+            aim.forward_ls = job->forward_ls;
+            aim.up_ls = job->up_ls;
+            aim.reached = job->reached;
+        }
+        result = ik_aim_run(&aim);
+        if (result == IK_OK && i + 1 < job->count) refresh_path(job, j, last);
+    }
+    ik_skeleton_fk_subtree(job->skeleton, job->joints[0], job->pose_ls, job->root_ms, job->model_ms);
+    return result;
+}

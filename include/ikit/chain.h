@@ -61,6 +61,10 @@ static inline ik_quat ik_chain_parent_rotation_ms(const ik_chain_link *links, in
     return l->parent < 0 ? l->between_ls : ik_quat_mul(links[l->parent].model_ms.rotation, l->between_ls);
 }
 
+/* Forward kinematics over the links after their local rotations changed:
+ * Q_k = Q_parent between_k R_k, p_k = p_parent + Q_parent offset_k. */
+void ik_chain_update(ik_chain_link *links, int count);
+
 /* Copy the links' local rotations into pose_ls. */
 void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls);
 

@@ -88,6 +88,18 @@ void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count,
     }
 }
 
+void ik_chain_update(ik_chain_link *links, int count) {
+    int k;
+    for (k = 0; k < count; ++k) {
+        ik_chain_link *l = &links[k];
+        if (l->parent >= 0) {
+            const ik_transform *up = &links[l->parent].model_ms;
+            l->model_ms.translation = ik_vec3_add(up->translation, ik_quat_rotate(up->rotation, l->offset_ls));
+        }
+        l->model_ms.rotation = ik_quat_normalize(ik_quat_mul(ik_chain_parent_rotation_ms(links, k), l->rotation_ls));
+    }
+}
+
 void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls) {
     int k;
     for (k = 0; k < count; ++k) pose_ls[joints[k]].rotation = links[k].rotation_ls;

@@ -1,0 +1,57 @@
+/* ikit CCD: cyclic coordinate descent on a chain (seed 004).
+ *
+ * One iteration (a sweep) visits the chain from the joint before the end
+ * effector back to the root; each joint turns by the minimum rotation taking
+ * its joint-to-effector direction onto its joint-to-target direction,
+ * expressed in its parent's frame, capped at `max_step_angle` (damping), then
+ * projected by its constraint (constraint.h) before the next joint is
+ * visited, so the limits hold at every step. The loop stops when the
+ * effector is within `tolerance` of the target (checked after every joint),
+ * when a sweep improves the error by less than tolerance / 1000, or after
+ * `max_iterations` sweeps. A target rotation, when given, sets the end
+ * joint's model rotation at the end (then its constraint applies).
+ */
+#ifndef IKIT_CCD_H
+#define IKIT_CCD_H
+
+#include <ikit/chain.h>
+#include <ikit/constraint.h>
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_ccd {
+    /* inputs */
+    const ik_skeleton *skeleton;
+    const int *joints;                /* [joint_count] root-first, each below the previous; the last is the effector */
+    int joint_count;                  /* >= 1 */
+    ik_vec3 target_ms;
+    const ik_quat *target_rotation_ms; /* NULL, or the end joint's wanted model rotation */
+    const ik_constraint *constraints; /* [joint_count] or NULL */
+    const ik_mat4 *root_ms;           /* above the skeleton roots; NULL: identity */
+    /* options */
+    ik_real max_step_angle;           /* radians per joint step, in (0, pi]; default pi (no cap) */
+    ik_real tolerance;                /* default 1e-3 */
+    int max_iterations;               /* sweeps; default 50 */
+    /* in/out */
+    ik_transform *pose_ls;            /* [skeleton->joint_count] */
+    ik_chain_link *scratch;           /* [joint_count] */
+    /* outputs (may be NULL) */
+    int *iterations;
+    ik_real *error;                   /* effector distance to the target at the end */
+} ik_ccd;
+
+ik_ccd ik_ccd_def(void);
+
+/* Validates (as ik_fabrik_run, plus IK_ERR_RANGE for max_step_angle outside
+ * (0, pi]), then solves. On error nothing is written. */
+ik_result ik_ccd_run(const ik_ccd *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

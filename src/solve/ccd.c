@@ -1,0 +1,121 @@
+/* Cyclic coordinate descent on a chain (seed 004): each joint from the end
+ * back to the root turns its joint-to-effector direction onto its
+ * joint-to-target direction, with a step cap and joint limits per step. */
+#include <ikit/ccd.h>
+
+#include <stddef.h>
+
+ik_ccd ik_ccd_def(void) {
+    ik_ccd job;
+    job.skeleton = NULL;
+    job.joints = NULL;
+    job.joint_count = 0;
+    job.target_ms = ik_vec3_zero();
+    job.target_rotation_ms = NULL;
+    job.constraints = NULL;
+    job.root_ms = NULL;
+    job.max_step_angle = IK_PI;
+    job.tolerance = (ik_real)1e-3;
+    job.max_iterations = 50;
+    job.pose_ls = NULL;
+    job.scratch = NULL;
+    job.iterations = NULL;
+    job.error = NULL;
+    return job;
+}
+
+static ik_result validate(const ik_ccd *job) {
+    const ik_skeleton *s;
+    int i, a;
+    ik_result r;
+    if (!job || !job->skeleton || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
+    s = job->skeleton;
+    r = ik_chain_validate(s, job->joints, job->joint_count, 1);
+    if (r != IK_OK) return r;
+    if (!ik_vec3_finite(job->target_ms) || !ik_finite(job->tolerance) || !ik_finite(job->max_step_angle))
+        return IK_ERR_NONFINITE;
+    if (job->tolerance < 0 || job->max_iterations < 0) return IK_ERR_RANGE;
+    if (!(job->max_step_angle > 0) || job->max_step_angle > IK_PI * (1 + (ik_real)1e-6)) return IK_ERR_RANGE;
+    if (job->target_rotation_ms) {
+        if (!ik_quat_finite(*job->target_rotation_ms)) return IK_ERR_NONFINITE;
+        if (!(ik_quat_length(*job->target_rotation_ms) > 0)) return IK_ERR_DEGENERATE;
+    }
+    if (job->constraints) {
+        for (i = 0; i < job->joint_count; ++i) {
+            r = ik_constraint_validate(&job->constraints[i]);
+            if (r != IK_OK) return r;
+        }
+    }
+    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
+    for (a = job->joints[job->joint_count - 1]; a >= 0; a = s->parents[a])
+        if (!ik_transform_finite(job->pose_ls[a])) return IK_ERR_NONFINITE;
+    return IK_OK;
+}
+
+/* One joint step. In the parent frame P of joint k at p_k:
+ * turn = from_to(P^-1 (e - p_k), P^-1 (t - p_k)), its angle capped;
+ * R' = constrain(turn R). The effector then moves rigidly with the joint:
+ * e' = p_k + P R' R^-1 P^-1 (e - p_k). Joints above k are unchanged, so each
+ * step costs O(1); the chain is refreshed once per sweep. */
+static ik_vec3 turn_joint(const ik_ccd *job, ik_chain_link *links, int k, ik_vec3 effector_ms) {
+    ik_chain_link *l = &links[k];
+    ik_quat parent_rot = ik_chain_parent_rotation_ms(links, k);
+    ik_quat inv_parent = ik_quat_conjugate(parent_rot);
+    ik_vec3 origin = l->model_ms.translation;
+    ik_vec3 to_effector = ik_quat_rotate(inv_parent, ik_vec3_sub(effector_ms, origin));
+    ik_vec3 to_target = ik_quat_rotate(inv_parent, ik_vec3_sub(job->target_ms, origin));
+    ik_quat turn = ik_quat_from_to(to_effector, to_target);
+    ik_quat rot, moved;
+    if (job->max_step_angle < IK_PI && ik_quat_angle(turn) > job->max_step_angle) {
+        ik_vec3 axis;
+        ik_real angle;
+        ik_quat_to_axis_angle(turn, &axis, &angle);
+        turn = ik_quat_from_axis_angle(axis, job->max_step_angle);
+    }
+    rot = ik_quat_normalize(ik_quat_mul(turn, l->rotation_ls));
+    if (job->constraints) rot = ik_constraint_apply(&job->constraints[k], rot);
+    moved = ik_quat_mul(rot, ik_quat_conjugate(l->rotation_ls));
+    l->rotation_ls = rot;
+    return ik_vec3_add(origin, ik_quat_rotate(parent_rot, ik_quat_rotate(moved, to_effector)));
+}
+
+ik_result ik_ccd_run(const ik_ccd *job) {
+    ik_result r = validate(job);
+    ik_chain_link *links;
+    ik_real err, previous;
+    int n, k, it = 0, done = 0;
+    if (r != IK_OK) return r;
+    n = job->joint_count;
+    links = job->scratch;
+    ik_chain_gather(job->skeleton, job->joints, n, job->pose_ls, job->root_ms, links);
+    if (job->constraints) {
+        for (k = 0; k < n; ++k) links[k].rotation_ls = ik_constraint_apply(&job->constraints[k], links[k].rotation_ls);
+        ik_chain_update(links, n);
+    }
+    err = ik_vec3_distance(links[n - 1].model_ms.translation, job->target_ms);
+    while (err > job->tolerance && it < job->max_iterations && !done) {
+        ik_vec3 effector_ms = links[n - 1].model_ms.translation;
+        previous = err;
+        ++it;
+        for (k = n - 2; k >= 0; --k) {
+            effector_ms = turn_joint(job, links, k, effector_ms);
+            if (ik_vec3_distance(effector_ms, job->target_ms) <= job->tolerance) break;
+        }
+        ik_chain_update(links, n);
+        err = ik_vec3_distance(links[n - 1].model_ms.translation, job->target_ms);
+        done = previous - err < job->tolerance * (ik_real)1e-3;
+    }
+    /* The end joint's rotation: R = P^-1 Q_target, then its constraint. */
+    if (job->target_rotation_ms) {
+        ik_chain_link *end = &links[n - 1];
+        ik_quat rot = ik_quat_mul(ik_quat_conjugate(ik_chain_parent_rotation_ms(links, n - 1)),
+                                  ik_quat_normalize(*job->target_rotation_ms));
+        if (job->constraints) rot = ik_constraint_apply(&job->constraints[n - 1], rot);
+        end->rotation_ls = ik_quat_normalize(rot);
+    }
+    if (!ik_finite(err)) return IK_ERR_NONFINITE;
+    ik_chain_scatter(job->joints, n, links, job->pose_ls);
+    if (job->iterations) *job->iterations = it;
+    if (job->error) *job->error = err;
+    return IK_OK;
+}

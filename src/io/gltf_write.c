@@ -1,0 +1,452 @@
+/* glTF 2.0 writer: edits to the kept JSON tree (node transforms, animation
+ * channels and samplers, new accessors over data appended to buffer 0), and
+ * serialisation to .glb or .gltf. GLB framing per the glTF 2.0
+ * specification, section 4.4: chunk data padded to 4 bytes, the JSON chunk
+ * with spaces (0x20) and the BIN chunk with zeros; the BIN chunk may be up to
+ * 3 bytes longer than buffer 0's byteLength. */
+#include "gltf_doc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GLB_MAGIC 0x46546C67u
+#define GLB_CHUNK_JSON 0x4E4F534Au
+#define GLB_CHUNK_BIN 0x004E4942u
+
+static ik_result fail_memory(ik_io_error *error) { return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory"); }
+
+/* Replace (or add) obj[key] with item; item is consumed. */
+static int set_member(cJSON *obj, const char *key, cJSON *item) {
+    if (!item) return 0;
+    if (cJSON_GetObjectItemCaseSensitive(obj, key)) return cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
+    return cJSON_AddItemToObject(obj, key, item);
+}
+
+static int set_number(cJSON *obj, const char *key, double value) {
+    return set_member(obj, key, cJSON_CreateNumber(value));
+}
+
+static cJSON *numbers(const ik_real *v, int n) {
+    double d[16];
+    int i;
+    for (i = 0; i < n; ++i) d[i] = (double)v[i];
+    return cJSON_CreateDoubleArray(d, n);
+}
+
+/* The array root[key], created empty when absent. */
+static cJSON *root_array(ik_gltf *g, const char *key) {
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(g->root, key);
+    if (arr) return cJSON_IsArray(arr) ? arr : NULL;
+    arr = cJSON_CreateArray();
+    if (arr && !cJSON_AddItemToObject(g->root, key, arr)) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik_io_error *error) {
+    const ik_gltf_skin *view;
+    cJSON *nodes;
+    int j;
+    ik_io_error_clear(error);
+    if (!g || !pose_ls) return IK_ERR_NULL;
+    if (!(view = ik_gltf_skeleton(g, skin))) return gltf_fail(error, IK_ERR_RANGE, "/skins", "no skin %d", skin);
+    for (j = 0; j < view->skeleton.joint_count; ++j)
+        if (!ik_transform_finite(pose_ls[j]) || !(ik_quat_length(pose_ls[j].rotation) > 0))
+            return gltf_fail(error, IK_ERR_NONFINITE, "", "pose of joint %d is not finite", j);
+    nodes = cJSON_GetObjectItemCaseSensitive(g->root, "nodes");
+    for (j = 0; j < view->skeleton.joint_count; ++j) {
+        cJSON *node = cJSON_GetArrayItem(nodes, view->node[j]);
+        ik_quat q = ik_quat_normalize(pose_ls[j].rotation);
+        ik_real t[3], r[4], s[3];
+        t[0] = pose_ls[j].translation.x, t[1] = pose_ls[j].translation.y, t[2] = pose_ls[j].translation.z;
+        r[0] = q.x, r[1] = q.y, r[2] = q.z, r[3] = q.w;
+        s[0] = pose_ls[j].scale.x, s[1] = pose_ls[j].scale.y, s[2] = pose_ls[j].scale.z;
+        cJSON_DeleteItemFromObjectCaseSensitive(node, "matrix");
+        if (!set_member(node, "translation", numbers(t, 3)) || !set_member(node, "rotation", numbers(r, 4)) ||
+            !set_member(node, "scale", numbers(s, 3)))
+            return fail_memory(error);
+    }
+    return gltf_build(g, error);
+}
+
+/* ---- appending key data -------------------------------------------------- */
+
+/* Append bytes to buffer 0 at a 4-byte aligned offset (created if absent). */
+static ik_result append_bytes(ik_gltf *g, const unsigned char *data, size_t n, size_t *offset) {
+    gltf_buffer *b;
+    size_t start, need;
+    cJSON *buffers = root_array(g, "buffers"), *buffer;
+    if (!buffers) return IK_ERR_NO_MEMORY;
+    if (g->buffer_count == 0) {
+        gltf_buffer *list = (gltf_buffer *)calloc(2, sizeof *list);
+        buffer = cJSON_CreateObject();
+        if (!list || !buffer || !cJSON_AddItemToArray(buffers, buffer)) {
+            free(list);
+            cJSON_Delete(buffer);
+            return IK_ERR_NO_MEMORY;
+        }
+        free(g->buffers);
+        g->buffers = list;
+        g->buffer_count = 1;
+    }
+    b = &g->buffers[0];
+    start = (b->size + 3) / 4 * 4;
+    need = start + n;
+    if (need > b->capacity) {
+        size_t capacity = need > 2 * b->capacity ? need : 2 * b->capacity;
+        unsigned char *grown = (unsigned char *)realloc(b->data, capacity);
+        if (!grown) return IK_ERR_NO_MEMORY;
+        b->data = grown;
+        b->capacity = capacity;
+    }
+    memset(b->data + b->size, 0, start - b->size);
+    memcpy(b->data + start, data, n);
+    b->size = need;
+    *offset = start;
+    return set_number(cJSON_GetArrayItem(buffers, 0), "byteLength", (double)need) ? IK_OK : IK_ERR_NO_MEMORY;
+}
+
+/* A FLOAT accessor over `count` elements of `width` reals, in a new
+ * bufferView; times (width 1) get the min and max animation inputs need. */
+static ik_result add_float_accessor(ik_gltf *g, const ik_real *values, long count, int width, long *index) {
+    static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
+    size_t n = (size_t)count * (size_t)width, i, offset;
+    unsigned char *bytes = (unsigned char *)malloc(n * 4 + 1);
+    cJSON *views = root_array(g, "bufferViews"), *accessors = root_array(g, "accessors");
+    cJSON *view, *acc;
+    ik_result r;
+    if (!bytes || !views || !accessors) {
+        free(bytes);
+        return IK_ERR_NO_MEMORY;
+    }
+    for (i = 0; i < n; ++i) {
+        float f = (float)values[i];
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        bytes[4 * i] = (unsigned char)u;
+        bytes[4 * i + 1] = (unsigned char)(u >> 8);
+        bytes[4 * i + 2] = (unsigned char)(u >> 16);
+        bytes[4 * i + 3] = (unsigned char)(u >> 24);
+    }
+    r = append_bytes(g, bytes, n * 4, &offset);
+    free(bytes);
+    if (r != IK_OK) return r;
+    view = cJSON_CreateObject();
+    acc = cJSON_CreateObject();
+    if (!view || !acc || !cJSON_AddItemToArray(views, view)) {
+        cJSON_Delete(view);
+        cJSON_Delete(acc);
+        return IK_ERR_NO_MEMORY;
+    }
+    if (!cJSON_AddItemToArray(accessors, acc)) {
+        cJSON_Delete(acc);
+        return IK_ERR_NO_MEMORY;
+    }
+    if (!set_number(view, "buffer", 0) || !set_number(view, "byteOffset", (double)offset) ||
+        !set_number(view, "byteLength", (double)(n * 4)) ||
+        !set_number(acc, "bufferView", (double)(cJSON_GetArraySize(views) - 1)) ||
+        !set_number(acc, "componentType", 5126) || !set_number(acc, "count", (double)count) ||
+        !set_member(acc, "type", cJSON_CreateString(types[width])))
+        return IK_ERR_NO_MEMORY;
+    if (width == 1) {
+        ik_real lo = (ik_real)(float)values[0], hi = (ik_real)(float)values[count - 1];
+        if (!set_member(acc, "min", numbers(&lo, 1)) || !set_member(acc, "max", numbers(&hi, 1)))
+            return IK_ERR_NO_MEMORY;
+    }
+    *index = cJSON_GetArraySize(accessors) - 1;
+    return IK_OK;
+}
+
+static const char *path_name(ik_channel_path path) {
+    return path == IK_CHANNEL_TRANSLATION ? "translation" : path == IK_CHANNEL_ROTATION ? "rotation" : "scale";
+}
+
+static const char *interpolation_name(ik_interpolation interpolation) {
+    return interpolation == IK_INTERP_LINEAR ? "LINEAR" : interpolation == IK_INTERP_STEP ? "STEP" : "CUBICSPLINE";
+}
+
+/* One sampler and one channel per clip channel. Rotation keys (not spline
+ * tangents) are written normalised, as the specification requires. */
+static ik_result append_clip(ik_gltf *g, const ik_gltf_skin *view, const ik_clip *keys, cJSON *channels,
+                             cJSON *samplers) {
+    int c;
+    for (c = 0; c < keys->channel_count; ++c) {
+        const ik_channel *ch = &keys->channels[c];
+        int width = ik_channel_width(ch->path), spline = ch->interpolation == IK_INTERP_CUBICSPLINE;
+        long per_key = spline ? 3 : 1, count = (long)ch->key_count * per_key, input, output, k;
+        ik_real *values = (ik_real *)malloc((size_t)count * (size_t)width * sizeof(ik_real));
+        cJSON *sampler, *channel, *target;
+        ik_result r;
+        if (!values) return IK_ERR_NO_MEMORY;
+        memcpy(values, ch->values, (size_t)count * (size_t)width * sizeof(ik_real));
+        if (ch->path == IK_CHANNEL_ROTATION) {
+            for (k = 0; k < count; ++k) {
+                ik_real *q = values + 4 * k;
+                ik_quat n;
+                if (spline && k % 3 != 1) continue;
+                n = ik_quat_normalize(ik_q(q[0], q[1], q[2], q[3]));
+                q[0] = n.x, q[1] = n.y, q[2] = n.z, q[3] = n.w;
+            }
+        }
+        r = add_float_accessor(g, ch->times, ch->key_count, 1, &input);
+        if (r == IK_OK) r = add_float_accessor(g, values, count, width, &output);
+        free(values);
+        if (r != IK_OK) return r;
+        sampler = cJSON_CreateObject();
+        channel = cJSON_CreateObject();
+        target = cJSON_CreateObject();
+        if (!sampler || !channel || !target || !cJSON_AddItemToArray(samplers, sampler)) {
+            cJSON_Delete(sampler);
+            cJSON_Delete(channel);
+            cJSON_Delete(target);
+            return IK_ERR_NO_MEMORY;
+        }
+        if (!cJSON_AddItemToArray(channels, channel)) {
+            cJSON_Delete(channel);
+            cJSON_Delete(target);
+            return IK_ERR_NO_MEMORY;
+        }
+        if (!set_member(channel, "target", target)) return IK_ERR_NO_MEMORY;
+        if (!set_number(sampler, "input", (double)input) || !set_number(sampler, "output", (double)output) ||
+            !set_member(sampler, "interpolation", cJSON_CreateString(interpolation_name(ch->interpolation))) ||
+            !set_number(channel, "sampler", (double)(cJSON_GetArraySize(samplers) - 1)) ||
+            !set_number(target, "node", (double)view->node[ch->joint]) ||
+            !set_member(target, "path", cJSON_CreateString(path_name(ch->path))))
+            return IK_ERR_NO_MEMORY;
+    }
+    return IK_OK;
+}
+
+static ik_result check_keys(const ik_gltf *g, int skin, const ik_clip *keys, ik_io_error *error) {
+    const ik_gltf_skin *view = ik_gltf_skeleton(g, skin);
+    int bad = -1;
+    ik_result r;
+    if (!view) return gltf_fail(error, IK_ERR_RANGE, "/skins", "no skin %d", skin);
+    if ((r = ik_clip_validate(keys, view->skeleton.joint_count, &bad)) != IK_OK)
+        return gltf_fail(error, r, "", "clip channel %d: %s", bad, ik_result_str(r));
+    if (keys->channel_count < 1) return gltf_fail(error, IK_ERR_RANGE, "", "a clip needs at least one channel");
+    return IK_OK;
+}
+
+ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip *keys, ik_io_error *error) {
+    cJSON *animations, *anim, *channels, *samplers;
+    ik_result r;
+    ik_io_error_clear(error);
+    if (!g || !keys) return IK_ERR_NULL;
+    if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
+    animations = root_array(g, "animations");
+    anim = cJSON_CreateObject();
+    channels = cJSON_CreateArray();
+    samplers = cJSON_CreateArray();
+    if (!animations || !anim || !channels || !samplers || !cJSON_AddItemToArray(animations, anim)) {
+        cJSON_Delete(anim);
+        cJSON_Delete(channels);
+        cJSON_Delete(samplers);
+        return fail_memory(error);
+    }
+    if (!set_member(anim, "channels", channels)) {
+        cJSON_Delete(samplers);
+        return fail_memory(error);
+    }
+    if (!set_member(anim, "samplers", samplers) || (name && !set_member(anim, "name", cJSON_CreateString(name))))
+        return fail_memory(error);
+    if (append_clip(g, ik_gltf_skeleton(g, skin), keys, channels, samplers) != IK_OK) return fail_memory(error);
+    return gltf_build(g, error);
+}
+
+/* Channels of the animation on nodes outside the skeleton (or on other
+ * properties) are kept with their samplers renumbered; the skeleton's
+ * translation, rotation and scale channels give way to `keys`. */
+ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_clip *keys, ik_io_error *error) {
+    const ik_gltf_skin *view;
+    cJSON *anim, *old_channels, *old_samplers, *channels, *samplers, *channel;
+    int *in_skeleton, j;
+    ik_result r = IK_OK;
+    ik_io_error_clear(error);
+    if (!g || !keys) return IK_ERR_NULL;
+    if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
+    if (clip < 0 || clip >= g->animation_count) return gltf_fail(error, IK_ERR_RANGE, "/animations", "no animation %d", clip);
+    view = ik_gltf_skeleton(g, skin);
+    anim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "animations"), clip);
+    old_channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
+    old_samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
+    in_skeleton = (int *)calloc((size_t)g->node_count + 1, sizeof(int));
+    channels = cJSON_CreateArray();
+    samplers = cJSON_CreateArray();
+    if (!in_skeleton || !channels || !samplers) r = IK_ERR_NO_MEMORY;
+    for (j = 0; r == IK_OK && j < view->skeleton.joint_count; ++j) in_skeleton[view->node[j]] = 1;
+    cJSON_ArrayForEach(channel, old_channels) {
+        const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
+        const cJSON *node = cJSON_GetObjectItemCaseSensitive(target, "node");
+        const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
+        cJSON *kept, *sampler;
+        if (r != IK_OK) break;
+        if (cJSON_IsNumber(node) && in_skeleton[node->valueint] && cJSON_IsString(path) &&
+            (strcmp(path->valuestring, "translation") == 0 || strcmp(path->valuestring, "rotation") == 0 ||
+             strcmp(path->valuestring, "scale") == 0))
+            continue;
+        kept = cJSON_Duplicate(channel, 1);
+        sampler = cJSON_Duplicate(cJSON_GetArrayItem(old_samplers,
+                                                     cJSON_GetObjectItemCaseSensitive(channel, "sampler")->valueint),
+                                  1);
+        if (!kept || !sampler || !cJSON_AddItemToArray(channels, kept)) {
+            cJSON_Delete(kept);
+            cJSON_Delete(sampler);
+            r = IK_ERR_NO_MEMORY;
+        } else if (!cJSON_AddItemToArray(samplers, sampler) ||
+                   !set_number(kept, "sampler", (double)(cJSON_GetArraySize(samplers) - 1))) {
+            r = IK_ERR_NO_MEMORY;
+        }
+    }
+    free(in_skeleton);
+    if (r == IK_OK) r = append_clip(g, view, keys, channels, samplers);
+    if (r == IK_OK && !set_member(anim, "channels", channels)) r = IK_ERR_NO_MEMORY;
+    else if (r != IK_OK) cJSON_Delete(channels);
+    if (r == IK_OK && !set_member(anim, "samplers", samplers)) r = IK_ERR_NO_MEMORY;
+    else if (r != IK_OK) cJSON_Delete(samplers);
+    if (r != IK_OK) return fail_memory(error);
+    return gltf_build(g, error);
+}
+
+/* ---- serialisation ------------------------------------------------------- */
+
+static void put_u32(unsigned char *b, uint32_t v) {
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
+}
+
+/* Buffer i goes out as the GLB BIN chunk (binary, buffer 0), under its
+ * external URI (`keep_external`), or as a base64 data URI. */
+static ik_result serialise(const ik_gltf *g, int binary, int keep_external, unsigned char **out, size_t *size,
+                           ik_io_error *error) {
+    cJSON *doc = cJSON_Duplicate(g->root, 1);
+    cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers");
+    const gltf_buffer *bin = NULL;
+    char *json = NULL;
+    size_t json_length, json_padded, bin_padded, total;
+    unsigned char *bytes;
+    int i;
+    if (!doc) return fail_memory(error);
+    for (i = 0; i < g->buffer_count; ++i) {
+        cJSON *buffer = cJSON_GetArrayItem(buffers, i);
+        const gltf_buffer *b = &g->buffers[i];
+        int external = b->file_uri && keep_external;
+        if (!set_number(buffer, "byteLength", (double)b->size)) goto out_of_memory;
+        if (binary && i == 0) {
+            cJSON_DeleteItemFromObjectCaseSensitive(buffer, "uri");
+            bin = b;
+        } else if (!external) {
+            static const char prefix[] = "data:application/octet-stream;base64,";
+            char *text = gltf_base64_encode(b->data, b->size);
+            char *uri = text ? (char *)malloc(sizeof prefix + strlen(text)) : NULL;
+            int ok;
+            if (uri) {
+                memcpy(uri, prefix, sizeof prefix - 1);
+                strcpy(uri + sizeof prefix - 1, text);
+            }
+            ok = uri && set_member(buffer, "uri", cJSON_CreateString(uri));
+            free(text);
+            free(uri);
+            if (!ok) goto out_of_memory;
+        }
+    }
+    json = binary ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
+    cJSON_Delete(doc);
+    doc = NULL;
+    if (!json) goto out_of_memory;
+    json_length = strlen(json);
+    if (!binary) {
+        *out = (unsigned char *)json;
+        *size = json_length;
+        return IK_OK;
+    }
+    json_padded = (json_length + 3) / 4 * 4;
+    bin_padded = bin ? (bin->size + 3) / 4 * 4 : 0;
+    total = 12 + 8 + json_padded + (bin ? 8 + bin_padded : 0);
+    if ((uint64_t)total > 0xFFFFFFFFu) {
+        free(json);
+        return gltf_fail(error, IK_ERR_RANGE, "/buffers/0", "a GLB file cannot exceed 4 GiB");
+    }
+    bytes = (unsigned char *)malloc(total);
+    if (!bytes) goto out_of_memory;
+    put_u32(bytes, GLB_MAGIC);
+    put_u32(bytes + 4, 2);
+    put_u32(bytes + 8, (uint32_t)total);
+    put_u32(bytes + 12, (uint32_t)json_padded);
+    put_u32(bytes + 16, GLB_CHUNK_JSON);
+    memcpy(bytes + 20, json, json_length);
+    memset(bytes + 20 + json_length, ' ', json_padded - json_length);
+    if (bin) {
+        unsigned char *chunk = bytes + 20 + json_padded;
+        put_u32(chunk, (uint32_t)bin_padded);
+        put_u32(chunk + 4, GLB_CHUNK_BIN);
+        memcpy(chunk + 8, bin->data, bin->size);
+        memset(chunk + 8 + bin->size, 0, bin_padded - bin->size);
+    }
+    free(json);
+    *out = bytes;
+    *size = total;
+    return IK_OK;
+out_of_memory:
+    cJSON_Delete(doc);
+    free(json);
+    return fail_memory(error);
+}
+
+ik_result ik_gltf_write_memory(const ik_gltf *g, int binary, unsigned char **out, size_t *size, ik_io_error *error) {
+    ik_io_error_clear(error);
+    if (!g || !out || !size) return IK_ERR_NULL;
+    return serialise(g, binary, 0, out, size, error);
+}
+
+static ik_result write_bytes(const char *path, const unsigned char *data, size_t size, ik_io_error *error) {
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) {
+        ik_io_error_set(error, 0, 0, -1, "cannot write %.200s", path);
+        return IK_ERR_IO;
+    }
+    return IK_OK;
+}
+
+static int ends_with_glb(const char *path) {
+    size_t n = strlen(path);
+    const char *ext = path + (n >= 4 ? n - 4 : 0);
+    return n >= 4 && ext[0] == '.' && (ext[1] | 32) == 'g' && (ext[2] | 32) == 'l' && (ext[3] | 32) == 'b';
+}
+
+/* External buffers go beside the written file under their own relative URI
+ * (the reader only accepted URIs inside the document's folder). */
+ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_io_error *error) {
+    int binary, i;
+    unsigned char *data;
+    size_t size;
+    ik_result r;
+    ik_io_error_clear(error);
+    if (!g || !path) return IK_ERR_NULL;
+    binary = ends_with_glb(path);
+    for (i = 0; i < g->buffer_count; ++i) {
+        const char *slash = strrchr(path, '/');
+        size_t dir = slash ? (size_t)(slash - path + 1) : 0;
+        char *target;
+        if (!g->buffers[i].file_uri || (binary && i == 0)) continue;
+        target = (char *)malloc(dir + strlen(g->buffers[i].file_uri) + 1);
+        if (!target) return fail_memory(error);
+        memcpy(target, path, dir);
+        strcpy(target + dir, g->buffers[i].file_uri);
+        r = write_bytes(target, g->buffers[i].data, g->buffers[i].size, error);
+        free(target);
+        if (r != IK_OK) return r;
+    }
+    if ((r = serialise(g, binary, 1, &data, &size, error)) != IK_OK) return r;
+    r = write_bytes(path, data, size, error);
+    free(data);
+    return r;
+}

@@ -1,0 +1,666 @@
+/* glTF 2.0 reading and writing: the real rigs in $IKIT_DATA/gltf (joint
+ * counts, chains, bind matrices, clips), round trips through .glb and .gltf,
+ * edited clips and poses, and a table of broken documents. */
+#define _POSIX_C_SOURCE 200809L
+#include <ikit/gltf.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+
+#ifdef IKIT_DOUBLE
+#define TOL 1e-9
+#else
+#define TOL 1e-5
+#endif
+
+static char data_dir[512];
+
+static int have_data(void) {
+    const char *dir = getenv("IKIT_DATA");
+    FILE *f;
+    char probe[600];
+    if (!dir) return 0;
+    snprintf(data_dir, sizeof data_dir, "%s/gltf", dir);
+    snprintf(probe, sizeof probe, "%s/robot.glb", data_dir);
+    f = fopen(probe, "rb");
+    if (!f) return 0;
+    fclose(f);
+    return 1;
+}
+
+static ik_gltf *load(const char *file) {
+    char path[700];
+    ik_gltf *g = NULL;
+    ik_io_error e;
+    ik_result r;
+    snprintf(path, sizeof path, "%s/%s", data_dir, file);
+    r = ik_gltf_read_file(path, &g, &e);
+    CHECK(r == IK_OK && g, "%s: %s: %s", file, ik_result_str(r), e.message);
+    return r == IK_OK ? g : NULL;
+}
+
+static ik_real mat_distance(const ik_mat4 *a, const ik_mat4 *b) {
+    ik_real worst = 0;
+    int i;
+    for (i = 0; i < 16; ++i) worst = ik_maxr(worst, IK_FABS(a->m[i] - b->m[i]));
+    return worst;
+}
+
+/* "A > B > C": each joint's parent is the one before it. */
+static void check_chain(const ik_skeleton *s, const char *file, const char *const *names, int n) {
+    int i, prev = -1;
+    for (i = 0; i < n; ++i) {
+        int j = ik_skeleton_find(s, names[i]);
+        CHECK(j >= 0, "%s: joint %s missing", file, names[i]);
+        if (j < 0) return;
+        if (i > 0) CHECK(s->parents[j] == prev, "%s: parent of %s is %s, expected %s", file, names[i],
+                         ik_skeleton_name(s, s->parents[j]), names[i - 1]);
+        prev = j;
+    }
+}
+
+/* Bind matrices: B_k = root_ms * fk_rest[k] * inverse_bind[k] is where skin
+ * joint k puts the mesh's bind space; it must be one matrix for every joint
+ * when the node transforms are the bind pose. Returns the largest deviation
+ * of B_k from `expected` (NULL: from B_0). */
+static ik_real bind_deviation(const ik_gltf_skin *skin, int with_root, const ik_mat4 *expected) {
+    int n = skin->skeleton.joint_count, k;
+    ik_transform *pose = (ik_transform *)malloc((size_t)n * sizeof *pose);
+    ik_mat4 *model = (ik_mat4 *)malloc((size_t)n * sizeof *model), first;
+    ik_real worst = 0;
+    ik_skeleton_rest_pose(&skin->skeleton, pose);
+    ik_skeleton_fk(&skin->skeleton, pose, with_root ? &skin->root_ms : NULL, model);
+    for (k = 0; k < n; ++k) {
+        ik_mat4 b;
+        if (skin->skin_joint[k] < 0) continue;
+        b = ik_mat4_mul(&model[k], &skin->inverse_bind[k]);
+        if (!expected) {
+            first = b;
+            expected = &first;
+        }
+        worst = ik_maxr(worst, mat_distance(&b, expected));
+    }
+    free(pose);
+    free(model);
+    return worst;
+}
+
+typedef struct rig_case {
+    const char *file;
+    int joints;
+    int clips;
+    const char *chain[6];
+    const char *chain2[6];
+} rig_case;
+
+static void test_real_rigs(void) {
+    static const rig_case rigs[] = {
+        {"robot.glb", 43, 14, {"UpperLeg.L", "LowerLeg.L", NULL}, {"Bone", "Foot.L", NULL}},
+        {"girl.glb", 23, 2, {"Root", "UpperLeg.L", "LowerLeg.L", "Foot.L", NULL},
+         {"UpperSpine", "Shoulder.L", "UpperArm.L", "LowerArm.L", "Palm.L", NULL}},
+        {"rigged_figure.glb", 19, 1, {"torso_joint_1", "leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3", "leg_joint_L_5", NULL},
+         {"torso_joint_3", "arm_joint_L_1", "arm_joint_L_2", "arm_joint_L_3", NULL}},
+        {"male_base_mesh.glb", 56, 0, {"spine", "thigh.L", "shin.L", "foot.L", "toe.L", NULL},
+         {"spine.003", "shoulder.L", "upper_arm.L", "forearm.L", "hand.L", NULL}},
+        {"SimpleSkin.gltf", 2, 1, {NULL}, {NULL}},
+    };
+    size_t i;
+    for (i = 0; i < sizeof rigs / sizeof rigs[0]; ++i) {
+        ik_gltf *g = load(rigs[i].file);
+        const ik_gltf_skin *skin;
+        int n;
+        if (!g) continue;
+        CHECK(ik_gltf_skin_count(g) == 1, "%s: %d skins", rigs[i].file, ik_gltf_skin_count(g));
+        skin = ik_gltf_skeleton(g, 0);
+        CHECK(skin->skeleton.joint_count == rigs[i].joints, "%s: %d joints, expected %d", rigs[i].file,
+              skin->skeleton.joint_count, rigs[i].joints);
+        for (n = 0; rigs[i].chain[n]; ++n) continue;
+        check_chain(&skin->skeleton, rigs[i].file, rigs[i].chain, n);
+        for (n = 0; rigs[i].chain2[n]; ++n) continue;
+        check_chain(&skin->skeleton, rigs[i].file, rigs[i].chain2, n);
+        CHECK(ik_gltf_clip_count(g) == rigs[i].clips, "%s: %d clips", rigs[i].file, ik_gltf_clip_count(g));
+        for (n = 0; n < skin->skeleton.joint_count; ++n)
+            CHECK(skin->skeleton.parents[n] < n, "%s: joint %d not parents-first", rigs[i].file, n);
+        ik_gltf_free(g);
+    }
+}
+
+/* What the files hold (measured, see the report): robot and male_base_mesh
+ * bind in world space (B = I with root_ms); RiggedFigure binds below its
+ * Z-up root (B = I without root_ms, so B = Z-up with it); SimpleSkin's node
+ * translation is 0.5 off its bind pose in x (B = translate(-0.5, 0, 0) for
+ * both joints); girl.glb's nodes hold a posed frame, not the bind pose. */
+static void test_bind_matrices(void) {
+    ik_mat4 identity = ik_mat4_identity(), shifted = ik_mat4_identity();
+    ik_gltf *g;
+    if ((g = load("robot.glb"))) {
+        CHECK(bind_deviation(ik_gltf_skeleton(g, 0), 1, &identity) < 1e-4, "robot: world joint * IBM != I");
+        ik_gltf_free(g);
+    }
+    if ((g = load("male_base_mesh.glb"))) {
+        const ik_gltf_skin *s = ik_gltf_skeleton(g, 0);
+        CHECK(bind_deviation(s, 1, &identity) < 1e-4, "male: world joint * IBM != I");
+        CHECK(mat_distance(&s->root_ms, &identity) > 0.5, "male: the metarig node's turn is the root transform");
+        ik_gltf_free(g);
+    }
+    if ((g = load("rigged_figure.glb"))) {
+        const ik_gltf_skin *s = ik_gltf_skeleton(g, 0);
+        CHECK(bind_deviation(s, 0, &identity) < 1e-4, "rigged_figure: model joint * IBM != I");
+        CHECK(IK_FABS(s->root_ms.m[6] + 1) < 1e-6 && IK_FABS(s->root_ms.m[9] - 1) < 1e-6,
+              "rigged_figure: root_ms is the Z-up matrix");
+        ik_gltf_free(g);
+    }
+    if ((g = load("SimpleSkin.gltf"))) {
+        shifted.m[12] = (ik_real)-0.5;
+        CHECK(bind_deviation(ik_gltf_skeleton(g, 0), 1, &shifted) < 1e-4, "SimpleSkin: B is not translate(-0.5,0,0)");
+        ik_gltf_free(g);
+    }
+    if ((g = load("girl.glb"))) {
+        CHECK(bind_deviation(ik_gltf_skeleton(g, 0), 1, NULL) > 0.1, "girl: node TRS now matches the bind pose?");
+        ik_gltf_free(g);
+    }
+}
+
+static const ik_clip *find_clip(const ik_gltf *g, const char *name) {
+    int c;
+    for (c = 0; c < ik_gltf_clip_count(g); ++c) {
+        const ik_clip *clip = ik_gltf_clip(g, c, 0);
+        if (clip->name && strcmp(clip->name, name) == 0) return clip;
+    }
+    return NULL;
+}
+
+/* Clip durations from the data README; samples at key times equal the keys;
+ * every sample is finite with unit rotations; bone lengths of a clip without
+ * translation keys on a joint stay those of the rest pose. */
+static void test_clips(void) {
+    ik_gltf *g = load("robot.glb");
+    const ik_clip *walk;
+    const ik_gltf_skin *s;
+    check_property finite = {"robot walk samples finite and unit", 0, 0};
+    int i, c;
+    if (!g) return;
+    s = ik_gltf_skeleton(g, 0);
+    walk = find_clip(g, "Robot_Walking");
+    CHECK(walk && IK_FABS(walk->duration - (ik_real)0.958333) < 1e-4, "Robot_Walking duration");
+    CHECK(ik_clip_validate(walk, s->skeleton.joint_count, NULL) == IK_OK, "walk validates");
+    if (walk) {
+        ik_transform pose[64];
+        ik_mat4 model[64];
+        for (i = 0; i <= 40; ++i) {
+            ik_real t = walk->duration * (ik_real)i / 40;
+            int ok = 1;
+            ik_skeleton_rest_pose(&s->skeleton, pose);
+            ik_clip_sample(walk, t, pose);
+            ik_skeleton_fk(&s->skeleton, pose, &s->root_ms, model);
+            for (c = 0; c < s->skeleton.joint_count; ++c)
+                ok &= ik_mat4_finite(&model[c]) && IK_FABS(ik_quat_length(pose[c].rotation) - 1) < 1e-4;
+            PROPERTY_CASE(finite, ok, "t=%g", (double)t);
+        }
+        for (c = 0; c < walk->channel_count; ++c) {
+            const ik_channel *ch = &walk->channels[c];
+            ik_real v[4];
+            int k = ch->key_count / 2, w = ik_channel_width(ch->path), j;
+            ik_channel_sample(ch, ch->times[k], v);
+            for (j = 0; j < w; ++j)
+                CHECK(IK_FABS(v[j] - ch->values[k * w + j]) < 1e-5, "walk channel %d key %d", c, k);
+        }
+    }
+    property_end(&finite);
+    ik_gltf_free(g);
+    if ((g = load("girl.glb"))) {
+        const ik_clip *idle = find_clip(g, "IdleTrack"), *run = find_clip(g, "RunTrack");
+        CHECK(idle && IK_FABS(idle->duration - (ik_real)1.6667) < 1e-3, "IdleTrack duration");
+        CHECK(run && IK_FABS(run->duration - 1) < 1e-3, "RunTrack duration");
+        ik_gltf_free(g);
+    }
+    if ((g = load("SimpleSkin.gltf"))) {
+        const ik_clip *clip = ik_gltf_clip(g, 0, 0);
+        CHECK(clip->channel_count == 1 && clip->channels[0].path == IK_CHANNEL_ROTATION &&
+                  clip->channels[0].joint == 1 && IK_FABS(clip->duration - (ik_real)5.5) < 1e-6,
+              "SimpleSkin: one rotation channel on joint 1, 5.5 s");
+        ik_gltf_free(g);
+    }
+}
+
+static int same_skeleton(const ik_gltf_skin *a, const ik_gltf_skin *b) {
+    int j;
+    if (a->skeleton.joint_count != b->skeleton.joint_count) return 0;
+    if (mat_distance(&a->root_ms, &b->root_ms) > TOL) return 0;
+    for (j = 0; j < a->skeleton.joint_count; ++j) {
+        const ik_transform *p = &a->skeleton.rest_ls[j], *q = &b->skeleton.rest_ls[j];
+        if (a->skeleton.parents[j] != b->skeleton.parents[j] || a->node[j] != b->node[j]) return 0;
+        if (strcmp(ik_skeleton_name(&a->skeleton, j), ik_skeleton_name(&b->skeleton, j)) != 0) return 0;
+        if (ik_vec3_distance(p->translation, q->translation) > TOL || ik_vec3_distance(p->scale, q->scale) > TOL ||
+            IK_FABS(ik_quat_dot(p->rotation, q->rotation)) < 1 - TOL)
+            return 0;
+        if (mat_distance(&a->inverse_bind[j], &b->inverse_bind[j]) > TOL) return 0;
+    }
+    return 1;
+}
+
+/* Largest difference between the poses two clips give over 50 times. */
+static ik_real clip_difference(const ik_skeleton *s, const ik_clip *a, const ik_clip *b) {
+    ik_transform pa[64], pb[64];
+    ik_real worst = 0;
+    int i, j;
+    for (i = 0; i <= 50; ++i) {
+        ik_real t = ik_maxr(a->duration, b->duration) * (ik_real)(i - 2) / 46;
+        ik_skeleton_rest_pose(s, pa);
+        ik_skeleton_rest_pose(s, pb);
+        ik_clip_sample(a, t, pa);
+        ik_clip_sample(b, t, pb);
+        for (j = 0; j < s->joint_count; ++j) {
+            worst = ik_maxr(worst, ik_vec3_distance(pa[j].translation, pb[j].translation));
+            worst = ik_maxr(worst, ik_vec3_distance(pa[j].scale, pb[j].scale));
+            worst = ik_maxr(worst, 1 - IK_FABS(ik_quat_dot(pa[j].rotation, pb[j].rotation)));
+        }
+    }
+    return worst;
+}
+
+static ik_gltf *reread(const ik_gltf *g, int binary) {
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    ik_gltf *back = NULL;
+    ik_io_error e;
+    ik_result r = ik_gltf_write_memory(g, binary, &bytes, &size, &e);
+    CHECK(r == IK_OK, "write: %s", e.message);
+    if (r != IK_OK) return NULL;
+    r = ik_gltf_read_memory(bytes, size, NULL, &back, &e);
+    CHECK(r == IK_OK, "read back (%s): %s", binary ? "glb" : "gltf", e.message);
+    free(bytes);
+    return back;
+}
+
+static void check_same_document(const ik_gltf *a, const ik_gltf *b, const char *what) {
+    int s, c;
+    CHECK(ik_gltf_skin_count(a) == ik_gltf_skin_count(b) && ik_gltf_clip_count(a) == ik_gltf_clip_count(b),
+          "%s: counts differ", what);
+    for (s = 0; s < ik_gltf_skin_count(a) && s < ik_gltf_skin_count(b); ++s) {
+        CHECK(same_skeleton(ik_gltf_skeleton(a, s), ik_gltf_skeleton(b, s)), "%s: skin %d differs", what, s);
+        for (c = 0; c < ik_gltf_clip_count(a) && c < ik_gltf_clip_count(b); ++c)
+            CHECK(clip_difference(&ik_gltf_skeleton(a, s)->skeleton, ik_gltf_clip(a, c, s), ik_gltf_clip(b, c, s)) <
+                      TOL,
+                  "%s: clip %d differs", what, c);
+    }
+}
+
+static void test_round_trip(void) {
+    static const char *const files[] = {"robot.glb", "girl.glb", "rigged_figure.glb", "male_base_mesh.glb",
+                                        "SimpleSkin.gltf"};
+    size_t i;
+    for (i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        ik_gltf *g = load(files[i]), *glb, *gltf, *disk;
+        ik_io_error e;
+        char what[80];
+        if (!g) continue;
+        glb = reread(g, 1);
+        gltf = reread(g, 0);
+        snprintf(what, sizeof what, "%s via glb", files[i]);
+        if (glb) check_same_document(g, glb, what);
+        snprintf(what, sizeof what, "%s via gltf", files[i]);
+        if (gltf) check_same_document(g, gltf, what);
+        CHECK(ik_gltf_write_file(g, "test_gltf_roundtrip.gltf", &e) == IK_OK, "write file: %s", e.message);
+        CHECK(ik_gltf_read_file("test_gltf_roundtrip.gltf", &disk, &e) == IK_OK, "read file: %s", e.message);
+        if (disk) check_same_document(g, disk, "gltf file");
+        ik_gltf_free(disk);
+        ik_gltf_free(glb);
+        ik_gltf_free(gltf);
+        ik_gltf_free(g);
+    }
+    remove("test_gltf_roundtrip.gltf");
+}
+
+/* Walk keys with one joint's rotation replaced by a CUBICSPLINE curve and
+ * a STEP translation; the written document loads back with the same samples.
+ * Returns the path written (for the validator), or NULL. */
+static const char *test_edit_clips(void) {
+    static const char *out_path = "test_gltf_edited.glb";
+    ik_gltf *g = load("robot.glb"), *back, *copy;
+    const ik_gltf_skin *s;
+    const ik_clip *walk, *expected_walk;
+    ik_channel channels[160];
+    ik_clip keys;
+    ik_real times[3] = {0, (ik_real)0.4, (ik_real)0.9};
+    ik_real spline[3 * 3 * 4], step[3 * 3];
+    ik_transform pose[64];
+    ik_io_error e;
+    int c, n = 0, walk_index = -1, arm, foot, clips;
+    ik_result r;
+    if (!g) return NULL;
+    /* Edits rebuild the document's clips, so the keys come from a copy. */
+    copy = reread(g, 1);
+    if (!copy) return NULL;
+    s = ik_gltf_skeleton(g, 0);
+    arm = ik_skeleton_find(&s->skeleton, "UpperArm.L");
+    foot = ik_skeleton_find(&s->skeleton, "Foot.L");
+    for (c = 0; c < ik_gltf_clip_count(g); ++c)
+        if (strcmp(ik_gltf_clip(g, c, 0)->name, "Robot_Walking") == 0) walk_index = c;
+    walk = expected_walk = ik_gltf_clip(copy, walk_index, 0);
+    for (c = 0; c < walk->channel_count && n < 150; ++c)
+        if (walk->channels[c].joint != arm && !(walk->channels[c].joint == foot && walk->channels[c].path == IK_CHANNEL_TRANSLATION))
+            channels[n++] = walk->channels[c];
+    for (c = 0; c < 3; ++c) {
+        ik_quat q = ik_quat_from_axis_angle(ik_v3(0, 0, 1), (ik_real)0.6 * (ik_real)c);
+        ik_real *key = spline + 12 * c;
+        memset(key, 0, 12 * sizeof(ik_real));
+        key[4] = q.x, key[5] = q.y, key[6] = q.z, key[7] = q.w;
+        key[2] = key[10] = (ik_real)0.2;
+        step[3 * c] = (ik_real)0.1 * (ik_real)c, step[3 * c + 1] = 0, step[3 * c + 2] = (ik_real)0.05;
+    }
+    channels[n].joint = arm, channels[n].path = IK_CHANNEL_ROTATION, channels[n].interpolation = IK_INTERP_CUBICSPLINE;
+    channels[n].key_count = 3, channels[n].times = times, channels[n++].values = spline;
+    channels[n].joint = foot, channels[n].path = IK_CHANNEL_TRANSLATION, channels[n].interpolation = IK_INTERP_STEP;
+    channels[n].key_count = 3, channels[n].times = times, channels[n++].values = step;
+    keys.name = "edited";
+    keys.duration = walk->duration;
+    keys.channel_count = n;
+    keys.channels = channels;
+    {
+        clips = ik_gltf_clip_count(g);
+        r = ik_gltf_replace_clip_keys(g, walk_index, 0, &keys, &e);
+        CHECK(r == IK_OK, "replace: %s", e.message);
+        r = ik_gltf_add_clip(g, 0, "Robot_Walking_Copy", expected_walk, &e);
+        CHECK(r == IK_OK, "add: %s", e.message);
+        CHECK(ik_gltf_clip_count(g) == clips + 1, "one more clip");
+        s = ik_gltf_skeleton(g, 0);
+        for (c = 0; c < s->skeleton.joint_count; ++c)
+            pose[c] = s->skeleton.rest_ls[c];
+        pose[arm].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), (ik_real)0.5);
+        r = ik_gltf_set_pose(g, 0, pose, &e);
+        CHECK(r == IK_OK, "set pose: %s", e.message);
+        CHECK(ik_gltf_write_file(g, out_path, &e) == IK_OK, "write: %s", e.message);
+        r = ik_gltf_read_file(out_path, &back, &e);
+        CHECK(r == IK_OK, "edited file loads: %s", e.message);
+        if (r == IK_OK) {
+            const ik_gltf_skin *bs = ik_gltf_skeleton(back, 0);
+            CHECK(clip_difference(&bs->skeleton, ik_gltf_clip(back, walk_index, 0), &keys) < 1e-5,
+                  "replaced keys sample as written");
+            CHECK(clip_difference(&bs->skeleton, ik_gltf_clip(back, clips, 0), expected_walk) < 1e-6,
+                  "added clip samples like the original walk");
+            CHECK(strcmp(ik_gltf_clip(back, clips, 0)->name, "Robot_Walking_Copy") == 0, "added clip name");
+            CHECK(IK_FABS(ik_quat_dot(bs->skeleton.rest_ls[arm].rotation, pose[arm].rotation)) > 1 - 1e-6,
+                  "pose written into the node");
+            CHECK(clip_difference(&bs->skeleton, ik_gltf_clip(back, 0, 0), ik_gltf_clip(copy, 0, 0)) < 1e-6,
+                  "other clips unchanged");
+            ik_gltf_free(back);
+        }
+    }
+    ik_gltf_free(copy);
+    ik_gltf_free(g);
+    return out_path;
+}
+
+/* The Khronos validator (npm gltf-validator, installed by
+ * scripts/validate-gltf.sh --install into node_modules) must report no
+ * errors for the edited file. */
+static void test_validator(const char *written) {
+    char root[512], command[1400];
+    const char *slash;
+    FILE *f;
+    int status;
+    snprintf(root, sizeof root, "%s", __FILE__);
+    slash = strstr(root, "/tests/test_gltf.c");
+    if (!written || !slash) {
+        check_skip("glTF validator: no edited file or project root");
+        return;
+    }
+    root[slash - root] = '\0';
+    snprintf(command, sizeof command, "%s/node_modules/gltf-validator/package.json", root);
+    f = fopen(command, "r");
+    if (!f || system("node --version >/dev/null 2>&1") != 0) {
+        if (f) fclose(f);
+        check_skip("glTF validator not installed (run scripts/validate-gltf.sh --install)");
+        return;
+    }
+    fclose(f);
+    snprintf(command, sizeof command, "sh '%s/scripts/validate-gltf.sh' '%s' >test_gltf_validator.log 2>&1", root,
+             written);
+    status = system(command);
+    CHECK(status == 0, "gltf-validator reports errors for %s (see test_gltf_validator.log)", written);
+}
+
+/* ---- broken documents ---------------------------------------------------- */
+
+/* Two joints (root, tip at y = 1), a rotation clip on the tip, IBMs. */
+static const char base_doc[] =
+    "{\"asset\":{\"version\":\"2.0\"},"
+    "\"buffers\":[{\"byteLength\":168,\"uri\":\"data:application/octet-stream;base64,"
+    "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAPQENT8AAAAA9AQ1PwAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/"
+    "AAAAAAAAAAAAAAAAAAAAAAAAgD8AAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAACAvwAAAAAAAIA/\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32},"
+    "{\"buffer\":0,\"byteOffset\":40,\"byteLength\":128}],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"},"
+    "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"}],"
+    "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"tip\",\"translation\":[0,1,0]}],"
+    "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":2}],"
+    "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
+    "\"samplers\":[{\"input\":0,\"output\":1,\"interpolation\":\"LINEAR\"}]}]}";
+
+typedef struct broken_case {
+    const char *from, *to;
+    ik_result expected;
+    const char *place; /* must appear in the message and path */
+} broken_case;
+
+static char *replace_once(const char *text, const char *from, const char *to) {
+    const char *at = strstr(text, from);
+    size_t n = strlen(text), f = strlen(from), t = strlen(to);
+    char *out;
+    if (!at) return NULL;
+    out = (char *)malloc(n - f + t + 1);
+    memcpy(out, text, (size_t)(at - text));
+    memcpy(out + (at - text), to, t);
+    strcpy(out + (at - text) + t, at + f);
+    return out;
+}
+
+static void test_broken_documents(void) {
+    static const broken_case cases[] = {
+        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":3,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
+        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":4294967297,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
+        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":1e300,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
+        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":-1,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
+        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":2.5,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
+        {"\"count\":2,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\",\"byteOffset\":4", IK_ERR_PARSE, "/accessors/1/count"},
+        {"\"count\":2,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\",\"byteOffset\":2", IK_ERR_PARSE, "/accessors/1"},
+        {"\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"", "\"componentType\":5127,\"count\":2,\"type\":\"MAT4\"", IK_ERR_PARSE, "/accessors/2"},
+        {"\"type\":\"MAT4\"", "\"type\":\"MAT5\"", IK_ERR_PARSE, "/accessors/2/type"},
+        {"{\"bufferView\":2,", "{\"bufferView\":9,", IK_ERR_PARSE, "/accessors/2/bufferView"},
+        {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":3,\"byteLength\":8}", IK_ERR_PARSE, "/bufferViews/0/buffer"},
+        {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":41,\"byteLength\":128", IK_ERR_PARSE, "/bufferViews/2/byteLength"},
+        {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":0,\"byteLength\":8,\"byteStride\":3}", IK_ERR_PARSE, "/bufferViews/0"},
+        {"\"byteLength\":168", "\"byteLength\":169", IK_ERR_PARSE, "/buffers/0/byteLength"},
+        {"base64,AAAAAAAAgD8", "base64,!AAAAAAAgD8", IK_ERR_PARSE, "/buffers/0/uri"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"x.bin\",\"u\":\"", IK_ERR_IO, "/buffers/0/uri"},
+        {"\"children\":[1]", "\"children\":[7]", IK_ERR_PARSE, "/nodes/0/children/0"},
+        {"\"children\":[1]", "\"children\":[0]", IK_ERR_HIERARCHY, "/nodes/0/children/0"},
+        {"\"name\":\"tip\",", "\"name\":\"tip\",\"children\":[0],", IK_ERR_HIERARCHY, "/nodes/"},
+        {"\"name\":\"tip\",", "\"name\":\"root\",", IK_ERR_HIERARCHY, "/nodes/1"},
+        {"\"translation\":[0,1,0]", "\"translation\":[0,1e999,0]", IK_ERR_NONFINITE, "/nodes/1/translation"},
+        {"\"translation\":[0,1,0]", "\"translation\":[0,1]", IK_ERR_PARSE, "/nodes/1/translation"},
+        {"\"translation\":[0,1,0]", "\"rotation\":[0,0,0,2]", IK_ERR_PARSE, "/nodes/1/rotation"},
+        {"\"translation\":[0,1,0]", "\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,1,0]", IK_ERR_PARSE, "/nodes/1/matrix"},
+        {"\"joints\":[0,1]", "\"joints\":[0,2]", IK_ERR_PARSE, "/skins/0/joints/1"},
+        {"\"joints\":[0,1]", "\"joints\":[0,0]", IK_ERR_PARSE, "/skins/0/joints/1"},
+        {"\"joints\":[0,1]", "\"joints\":[]", IK_ERR_PARSE, "/skins/0/joints"},
+        {"\"inverseBindMatrices\":2", "\"inverseBindMatrices\":1", IK_ERR_PARSE, "/skins/0/inverseBindMatrices"},
+        {"\"inverseBindMatrices\":2", "\"inverseBindMatrices\":7", IK_ERR_PARSE, "/skins/0/inverseBindMatrices"},
+        {"\"joints\":[0,1]", "\"joints\":[0,1,0]", IK_ERR_PARSE, "/skins/0/joints/2"},
+        {"{\"sampler\":0,", "{\"sampler\":4,", IK_ERR_PARSE, "/animations/0/channels/0/sampler"},
+        {"\"node\":1,\"path\"", "\"node\":5,\"path\"", IK_ERR_PARSE, "/animations/0/channels/0/target/node"},
+        {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"SMOOTH\"", IK_ERR_PARSE, "/animations/0/samplers/0/interpolation"},
+        {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"CUBICSPLINE\"", IK_ERR_PARSE, "/animations/0/samplers/0/output"},
+        {"\"output\":1", "\"output\":0", IK_ERR_PARSE, "/animations/0/samplers/0/output"},
+        {"\"input\":0", "\"input\":1", IK_ERR_PARSE, "/animations/0/samplers/0/input"},
+        {"\"path\":\"rotation\"", "\"path\":\"translation\"", IK_ERR_PARSE, "/animations/0/samplers/0/output"},
+        {"base64,AAAAAAAAgD8", "base64,AAAAAAAAwH8", IK_ERR_NONFINITE, "/accessors/0"},
+        {"base64,AAAAAAAAgD8", "base64,AACAPwAAAAA", IK_ERR_PARSE, "/animations/0/samplers/0/input"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"../x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
+        {"\"version\":\"2.0\"", "\"version\":\"1.0\"", IK_ERR_UNSUPPORTED, "/asset/version"},
+        {"\"asset\":{\"version\":\"2.0\"},", "", IK_ERR_PARSE, "/asset"},
+        {"\"skins\":[{", "\"skins\":[7,{", IK_ERR_PARSE, "/skins/0"},
+        {"\"animations\":[{", "\"animations\":[{\"channels\":[]},{", IK_ERR_PARSE, "/animations/0"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *doc = replace_once(base_doc, cases[i].from, cases[i].to);
+        ik_gltf *g = NULL;
+        ik_io_error e;
+        ik_result r;
+        CHECK(doc != NULL, "case %zu: pattern not in the base document", i);
+        if (!doc) continue;
+        r = ik_gltf_read_memory(doc, strlen(doc), "/nonexistent-dir", &g, &e);
+        CHECK(r == cases[i].expected && !g, "case %zu: got %s (%s), expected %s", i, ik_result_str(r), e.message,
+              ik_result_str(cases[i].expected));
+        CHECK(strstr(e.message, cases[i].place) && strncmp(e.path, cases[i].place, strlen(cases[i].place)) == 0,
+              "case %zu: message \"%s\" / path \"%s\" should name %s", i, e.message, e.path, cases[i].place);
+        ik_gltf_free(g);
+        free(doc);
+    }
+}
+
+static void test_base_document(void) {
+    ik_gltf *g = NULL;
+    ik_io_error e;
+    ik_result r = ik_gltf_read_memory(base_doc, strlen(base_doc), NULL, &g, &e);
+    CHECK(r == IK_OK, "base document: %s", e.message);
+    if (r == IK_OK) {
+        const ik_gltf_skin *s = ik_gltf_skeleton(g, 0);
+        ik_transform pose[2];
+        ik_mat4 model[2];
+        ik_vec3 tip;
+        CHECK(bind_deviation(s, 1, NULL) < 1e-6 && mat_distance(&s->inverse_bind[1], &s->inverse_bind[0]) > 0.5,
+              "base document binds");
+        ik_skeleton_rest_pose(&s->skeleton, pose);
+        ik_clip_sample(ik_gltf_clip(g, 0, 0), (ik_real)0.5, pose);
+        ik_skeleton_fk(&s->skeleton, pose, NULL, model);
+        tip = ik_mat4_translation(&model[1]);
+        CHECK(ik_vec3_distance(tip, ik_v3(0, 1, 0)) < 1e-6, "tip stays at y = 1 while it turns");
+        CHECK(IK_FABS(ik_quat_angle(pose[1].rotation) - IK_PI / 4) < 1e-5, "halfway through a 90 degree turn: %g",
+              (double)ik_quat_angle(pose[1].rotation));
+        ik_gltf_free(g);
+    }
+    {
+        char *doc = replace_once(base_doc, "\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"x.bin\",\"u\":\"");
+        g = NULL;
+        r = ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e);
+        CHECK(r == IK_ERR_UNSUPPORTED && strcmp(e.path, "/buffers/0/uri") == 0,
+              "external buffer without a folder: %s", e.message);
+        free(doc);
+    }
+}
+
+static void put_u32(unsigned char *b, unsigned long v) {
+    b[0] = (unsigned char)v, b[1] = (unsigned char)(v >> 8), b[2] = (unsigned char)(v >> 16), b[3] = (unsigned char)(v >> 24);
+}
+
+/* GLB framing errors name the byte offset. */
+static void test_broken_glb(void) {
+    unsigned char glb[64 + sizeof base_doc];
+    size_t json = (strlen(base_doc) + 3) / 4 * 4, total = 20 + json;
+    ik_gltf *g = NULL;
+    ik_io_error e;
+    struct {
+        size_t at;
+        unsigned long value;
+        size_t size;
+        ik_result expected;
+        long offset;
+    } cases[] = {
+        {0, 0x46546C68ul, 0, IK_ERR_PARSE, 0},       /* magic */
+        {4, 1, 0, IK_ERR_UNSUPPORTED, 4},             /* version */
+        {8, 100000, 0, IK_ERR_PARSE, 8},              /* length beyond the data */
+        {12, 100000, 0, IK_ERR_PARSE, 12},            /* JSON chunk overruns */
+        {16, 0x004E4942ul, 0, IK_ERR_PARSE, 16},      /* first chunk not JSON */
+        {0, 0x46546C67ul, 10, IK_ERR_PARSE, 10},     /* truncated header */
+    };
+    size_t i;
+    memset(glb, ' ', sizeof glb);
+    put_u32(glb, 0x46546C67ul);
+    put_u32(glb + 4, 2);
+    put_u32(glb + 8, (unsigned long)total);
+    put_u32(glb + 12, (unsigned long)json);
+    put_u32(glb + 16, 0x4E4F534Aul);
+    memcpy(glb + 20, base_doc, strlen(base_doc));
+    CHECK(ik_gltf_read_memory(glb, total, NULL, &g, &e) == IK_OK, "framed base document: %s", e.message);
+    ik_gltf_free(g);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        unsigned char copy[sizeof glb];
+        ik_result r;
+        memcpy(copy, glb, sizeof glb);
+        put_u32(copy + cases[i].at, cases[i].value);
+        g = NULL;
+        r = ik_gltf_read_memory(copy, cases[i].size ? cases[i].size : total, NULL, &g, &e);
+        CHECK(r == cases[i].expected && !g && e.offset == cases[i].offset, "glb case %zu: %s at %ld (%s)", i,
+              ik_result_str(r), e.offset, e.message);
+    }
+}
+
+/* Truncations and byte flips of a real file: an error or a document, never a
+ * crash (run under ASan and UBSan). */
+static void test_damaged_files(void) {
+    char path[700];
+    FILE *f;
+    unsigned char *data, *copy;
+    long size, i;
+    rng r = rng_seeded(7);
+    check_property clean = {"damaged girl.glb gives an error or a document", 0, 0};
+    snprintf(path, sizeof path, "%s/girl.glb", data_dir);
+    if (!(f = fopen(path, "rb"))) return;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = (unsigned char *)malloc((size_t)size);
+    copy = (unsigned char *)malloc((size_t)size);
+    if (fread(data, 1, (size_t)size, f) != (size_t)size) size = 0;
+    fclose(f);
+    for (i = 0; i < 120 && size > 0; ++i) {
+        long cut = (long)(rng_unit(&r) * (double)size);
+        ik_gltf *g = NULL;
+        ik_io_error e;
+        ik_result res = ik_gltf_read_memory(data, (size_t)cut, NULL, &g, &e);
+        PROPERTY_CASE(clean, (res == IK_OK) == (g != NULL) && (res == IK_OK || e.message[0]), "cut %ld", cut);
+        ik_gltf_free(g);
+    }
+    for (i = 0; i < 200 && size > 0; ++i) {
+        long at = (long)(rng_unit(&r) * (double)(i % 2 ? 4000 : size));
+        ik_gltf *g = NULL;
+        ik_io_error e;
+        ik_result res;
+        memcpy(copy, data, (size_t)size);
+        copy[at] ^= (unsigned char)(1u << (rng_next(&r) % 8));
+        res = ik_gltf_read_memory(copy, (size_t)size, NULL, &g, &e);
+        PROPERTY_CASE(clean, (res == IK_OK) == (g != NULL) && (res == IK_OK || e.message[0]), "flip at %ld", at);
+        ik_gltf_free(g);
+    }
+    property_end(&clean);
+    free(data);
+    free(copy);
+}
+
+int main(void) {
+    const char *edited = NULL;
+    test_base_document();
+    test_broken_documents();
+    test_broken_glb();
+    if (have_data()) {
+        test_real_rigs();
+        test_bind_matrices();
+        test_clips();
+        test_round_trip();
+        edited = test_edit_clips();
+        test_validator(edited);
+        test_damaged_files();
+    } else {
+        check_skip("real-asset corpus not found");
+    }
+    if (edited) remove(edited);
+    return check_summary("test_gltf");
+}

@@ -1,0 +1,71 @@
+/* ikit 2D chains (seed 003): planar chains of bone lengths l_i and relative
+ * joint angles alpha_i, with forward kinematics and IK by CCD, FABRIK or
+ * gradient descent on d = |p_n - p*|^2 / 2.
+ *
+ * Positions are stored as interleaved (x, y) pairs: xy[2 i], xy[2 i + 1] is
+ * p_i, the start of bone i; p_n (n = bone_count) is the chain's tip, the
+ * effector. Angles are radians, counter-clockwise; bone i points at
+ * beta_i = alpha_0 + ... + alpha_i.
+ */
+#ifndef IKIT_CHAIN2D_H
+#define IKIT_CHAIN2D_H
+
+#include <ikit/math.h>
+#include <ikit/result.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* p_0 = base; p_{i+1} = p_i + l_i (cos beta_i, sin beta_i). Writes
+ * xy [2 (bone_count + 1)]. */
+void ik_chain2d_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
+                   ik_real base_y, ik_real *xy);
+
+/* Seed 003's exact gradient of d = |p_n - p*|^2 / 2 from positions xy:
+ * dd/dalpha_j = (p_n - p*) . (y_j - y_n, x_n - x_j). Writes gradient [bone_count]. */
+void ik_chain2d_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik_real target_y,
+                         ik_real *gradient);
+
+typedef enum ik_chain2d_method {
+    IK_CHAIN2D_CCD = 0,
+    IK_CHAIN2D_FABRIK,
+    IK_CHAIN2D_GRADIENT
+} ik_chain2d_method;
+
+typedef struct ik_chain2d {
+    /* inputs */
+    int bone_count;              /* >= 1 */
+    const ik_real *lengths;      /* [bone_count] >= 0 */
+    ik_real base_x, base_y;
+    ik_real target_x, target_y;
+    const ik_real *min_angles;   /* [bone_count] or NULL: limits on each alpha_i */
+    const ik_real *max_angles;   /* [bone_count] or NULL (both or neither) */
+    /* options */
+    ik_chain2d_method method;    /* default FABRIK */
+    ik_real tolerance;           /* default 1e-3 */
+    int max_iterations;          /* default 50 (gradient descent: use several hundred) */
+    ik_real step;                /* gradient descent: alpha -= step * grad / sum_j |p_n - p_j|^2; default 1 */
+    /* in/out */
+    ik_real *angles;             /* [bone_count] */
+    ik_real *scratch;            /* [2 (bone_count + 1)] positions, then [bone_count] more for gradient */
+    /* outputs (may be NULL) */
+    int *iterations;
+    ik_real *error;              /* |p_n - p*| at the end */
+} ik_chain2d;
+
+ik_chain2d ik_chain2d_def(void);
+
+/* Reals `scratch` must hold. */
+static inline int ik_chain2d_scratch_count(int bone_count) { return 3 * bone_count + 2; }
+
+/* Validates (IK_ERR_NULL, IK_ERR_NONFINITE, IK_ERR_RANGE for counts, negative
+ * lengths, min > max, unknown method, negative tolerance or iterations,
+ * step <= 0), then solves. Angles start inside their limits (clamped) and
+ * stay inside. On error nothing is written. */
+ik_result ik_chain2d_run(const ik_chain2d *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,7 +1,9 @@
 /* Jacobian-family solvers: solve, then check with forward kinematics where
  * the effectors landed, that bone lengths and limits held and that the
  * output is finite and repeatable. */
+#include <ikit/constraint.h>
 #include <ikit/jacobian.h>
+#include <math.h>
 #include <ikit/skeleton.h>
 #include <string.h>
 
@@ -152,11 +154,481 @@ static void test_reachable_convergence(ik_jacobian_method method, const char *na
     property_end(&reported);
 }
 
+
+static const ik_jacobian_method all_methods[4] = {IK_JACOBIAN_TRANSPOSE, IK_JACOBIAN_GRADIENT, IK_JACOBIAN_DLS,
+                                                  IK_JACOBIAN_SDLS};
+static const char *const method_names[4] = {"transpose", "gradient", "DLS", "SDLS"};
+
+static void equal_chain(rig *r, int movers, ik_real bone, ik_bool ball) {
+    ik_real lengths[MAX_JOINTS];
+    int i;
+    for (i = 0; i < movers; ++i) lengths[i] = bone;
+    make_chain(r, movers, lengths, ball);
+}
+
+/* Random joint rotations applied to the solver's axes. */
+static void random_pose(rig *r, rng *g, double spread) {
+    int i, k;
+    for (i = 0; i < r->joint_count; ++i) {
+        ik_jacobian_joint *j = &r->joints[i];
+        ik_quat q = r->rest_ls[j->joint].rotation;
+        for (k = 0; k < j->axis_count; ++k)
+            q = ik_quat_mul(q, ik_quat_from_axis_angle(ik_vec3_normalize(j->axes_ls[k]), rng_range(g, -spread, spread)));
+        r->pose_ls[j->joint].rotation = ik_quat_normalize(q);
+    }
+}
+
+/* Seed 003 had to flip the sign of its update by trial. One gradient or
+ * transpose iteration from a random bent pose must lower the error. */
+static void test_descent_lowers_error(void) {
+    int m;
+    for (m = 0; m < 2; ++m) {
+        rng g = rng_seeded(11);
+        check_property lowers = {"one step lowers the error", 0, 0};
+        int i;
+        for (i = 0; i < 5000; ++i) {
+            rig r;
+            ik_jacobian_effector effector;
+            ik_jacobian job;
+            ik_real before, after;
+            equal_chain(&r, CHAIN_MOVERS, 1, 1);
+            random_pose(&r, &g, 0.6);
+            effector = ik_jacobian_effector_def(CHAIN_MOVERS, rng_in_ball(&g, 9));
+            before = tip_distance(&r, CHAIN_MOVERS, effector.target_ms);
+            job = job_for(&r, &effector, 1, all_methods[m]);
+            job.max_iterations = 1;
+            job.tolerance = 0;
+            CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+            after = tip_distance(&r, CHAIN_MOVERS, effector.target_ms);
+            PROPERTY_CASE(lowers, after < before, "%s: %g -> %g", method_names[m], (double)before, (double)after);
+        }
+        property_end(&lowers);
+    }
+}
+
+/* Buss & Kim's target clamping and the step clamp: a target far out of reach
+ * leaves the chain stretched toward it and still, not jittering. */
+static void test_unreachable_settles(void) {
+    int m;
+    for (m = 0; m < 4; ++m) {
+        rng g = rng_seeded(12);
+        check_property still = {"settled: further iterations barely move the tip", 0, 0};
+        check_property stretched = {"stretched toward the target", 0, 0};
+        int i;
+        for (i = 0; i < 100; ++i) {
+            rig r;
+            ik_jacobian_effector effector;
+            ik_jacobian job;
+            ik_vec3 tip_before, tip_after;
+            ik_real gap, best;
+            int extra;
+            equal_chain(&r, CHAIN_MOVERS, 1, 1);
+            random_pose(&r, &g, 0.3);
+            effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_scale(rng_direction(&g), rng_range(&g, 12, 40)));
+            job = job_for(&r, &effector, 1, all_methods[m]);
+            job.max_iterations = 2000;
+            CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+            best = ik_vec3_length(effector.target_ms) - r.length;
+            gap = tip_distance(&r, CHAIN_MOVERS, effector.target_ms) - best;
+            PROPERTY_CASE(stretched, gap < (ik_real)0.05 * r.length, "%s: %g beyond the best", method_names[m], (double)gap);
+            tip_before = joint_ms(&r, CHAIN_MOVERS);
+            job.max_iterations = 1;
+            for (extra = 0; extra < 5; ++extra) {
+                CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+                tip_after = tip_distance(&r, CHAIN_MOVERS, effector.target_ms) >= 0 ? joint_ms(&r, CHAIN_MOVERS) : tip_before;
+                PROPERTY_CASE(still, ik_vec3_distance(tip_before, tip_after) < (ik_real)2e-3 * r.length,
+                              "%s moved %g", method_names[m], (double)ik_vec3_distance(tip_before, tip_after));
+                tip_before = tip_after;
+            }
+        }
+        property_end(&still);
+        property_end(&stretched);
+    }
+}
+
+/* Hinge chains with limits from both sources (an ik_constraint on even
+ * joints, a spring's hard limit on odd joints), random targets in and out of
+ * reach: the hinge angle, measured as the twist of rest^-1 * pose about the
+ * axis, never leaves its range. */
+static void test_limits_never_violated(void) {
+    int m;
+    for (m = 0; m < 4; ++m) {
+        rng g = rng_seeded(13);
+        check_property inside = {"every joint inside its limits", 0, 0};
+        int i, k, closer = 0;
+        for (i = 0; i < 500; ++i) {
+            rig r;
+            ik_constraint constraints[CHAIN_MOVERS];
+            ik_spring springs[CHAIN_MOVERS];
+            ik_real lo[CHAIN_MOVERS], hi[CHAIN_MOVERS];
+            ik_jacobian_effector effector;
+            ik_jacobian job;
+            ik_bool ok = 1;
+            ik_real start;
+            equal_chain(&r, CHAIN_MOVERS, 1, 0);
+            for (k = 0; k < CHAIN_MOVERS; ++k) {
+                lo[k] = rng_range(&g, -1.2, 0);
+                hi[k] = rng_range(&g, 0, 1.2);
+                constraints[k] = k % 2 == 0 ? ik_constraint_hinge(ik_quat_identity(), ik_v3(0, 0, 1), lo[k], hi[k])
+                                            : ik_constraint_none();
+                springs[k] = ik_spring_def();
+                if (k % 2 == 1) {
+                    springs[k].limit_min = lo[k];
+                    springs[k].limit_max = hi[k];
+                }
+            }
+            effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_scale(rng_in_ball(&g, 1), 13));
+            effector.target_ms.z = 0;
+            start = tip_distance(&r, CHAIN_MOVERS, effector.target_ms);
+            job = job_for(&r, &effector, 1, all_methods[m]);
+            job.constraints = constraints;
+            job.springs = springs;
+            job.max_iterations = 60;
+            CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+            for (k = 0; k < CHAIN_MOVERS; ++k) {
+                ik_real angle = ik_quat_twist_angle(r.pose_ls[k].rotation, ik_v3(0, 0, 1));
+                if (angle < lo[k] - (ik_real)1e-4 || angle > hi[k] + (ik_real)1e-4) ok = 0;
+            }
+            PROPERTY_CASE(inside, ok && pose_finite(&r), "%s case %d", method_names[m], i);
+            if (tip_distance(&r, CHAIN_MOVERS, effector.target_ms) <= start) ++closer;
+        }
+        property_end(&inside);
+        CHECK(closer >= 490, "%s: %d of 500 limited solves ended closer than they began", method_names[m], closer);
+    }
+}
+
+/* Targets made by posing the same chain at random: reachable with position
+ * and orientation. Shoulder ball, elbow hinge, wrist twist about the bone,
+ * hand. */
+static void test_orientation_with_twist(void) {
+    rng g = rng_seeded(14);
+    int m;
+    for (m = 2; m < 4; ++m) {
+        int i, solved = 0, cases = 500;
+        for (i = 0; i < cases; ++i) {
+            rig r;
+            ik_real lengths[3] = {1, 1, (ik_real)0.3};
+            ik_jacobian_effector effector;
+            ik_jacobian job;
+            ik_real error = 1, angle_error = 1;
+            make_chain(&r, 3, lengths, 1);
+            r.joints[1] = ik_jacobian_hinge(1, ik_v3(1, 0, 0));
+            r.joints[2] = ik_jacobian_hinge(2, ik_v3(0, 1, 0));
+            random_pose(&r, &g, 1.4);
+            ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
+            effector = ik_jacobian_effector_def(3, joint_ms(&r, 3));
+            effector.use_orientation = 1;
+            effector.target_rotation_ms = ik_mat4_rotation(&r.model_ms[3]);
+            ik_skeleton_rest_pose(&r.skeleton, r.pose_ls);
+            r.pose_ls[1].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), (ik_real)0.3);
+            job = job_for(&r, &effector, 1, all_methods[m]);
+            job.max_iterations = 300;
+            job.error = &error;
+            job.angle_error = &angle_error;
+            CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+            ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
+            if (ik_vec3_distance(joint_ms(&r, 3), effector.target_ms) <= job.tolerance &&
+                ik_quat_angle(ik_quat_mul(ik_quat_conjugate(effector.target_rotation_ms),
+                                          ik_mat4_rotation(&r.model_ms[3]))) <= 2 * job.angle_tolerance)
+                ++solved;
+        }
+        printf("%s: %d of %d position + orientation goals reached\n", method_names[m], solved, cases);
+        CHECK(solved >= cases * 95 / 100, "%s reached %d of %d", method_names[m], solved, cases);
+    }
+}
+
+/* Seed 002's "joint axis through bone": a twist about the first bone must
+ * turn 90 degrees so that the elbow hinge (about z) can bend toward +z. */
+static void test_twist_joint_turns(void) {
+    rig r;
+    ik_real lengths[2] = {1, 1};
+    ik_jacobian_effector effector = ik_jacobian_effector_def(2, ik_v3(0, 1, 1));
+    ik_jacobian job;
+    make_chain(&r, 2, lengths, 0);
+    r.joints[0] = ik_jacobian_hinge(0, ik_v3(0, 1, 0));
+    r.joints[1] = ik_jacobian_hinge(1, ik_v3(0, 0, 1));
+    r.pose_ls[1].rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), (ik_real)0.2);
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+    CHECK(tip_distance(&r, 2, effector.target_ms) <= job.tolerance, "tip %g from the target",
+          (double)tip_distance(&r, 2, effector.target_ms));
+    CHECK(IK_FABS(IK_FABS(ik_quat_twist_angle(r.pose_ls[0].rotation, ik_v3(0, 1, 0))) - IK_PI / 2) < (ik_real)0.01,
+          "twist %g", (double)ik_quat_twist_angle(r.pose_ls[0].rotation, ik_v3(0, 1, 0)));
+}
+
+/* A Y: a 3-joint trunk, two 3-joint branches, an effector at each tip.
+ * Targets come from a random pose, so they are reachable together. */
+static void make_y(rig *r) {
+    static const int parents[9] = {-1, 0, 1, 2, 3, 4, 2, 6, 7};
+    static const double offsets[9][3] = {{0, 0, 0}, {0, 1, 0}, {0, 1, 0}, {0.5, 0.8, 0}, {0, 1, 0},
+                                         {0, 1, 0}, {-0.5, 0.8, 0}, {0, 1, 0}, {0, 1, 0}};
+    int i, n = 0;
+    for (i = 0; i < 9; ++i) {
+        r->parents[i] = parents[i];
+        r->rest_ls[i] = ik_transform_identity();
+        r->rest_ls[i].translation = ik_v3((ik_real)offsets[i][0], (ik_real)offsets[i][1], (ik_real)offsets[i][2]);
+        if (i != 5 && i != 8) r->joints[n++] = ik_jacobian_ball(i);
+    }
+    r->joint_count = n;
+    CHECK(ik_skeleton_init(&r->skeleton, 9, r->parents, NULL, r->rest_ls, NULL) == IK_OK, "Y");
+    ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
+}
+
+static void test_multiple_effectors(void) {
+    int m;
+    for (m = 2; m < 4; ++m) {
+        rng g = rng_seeded(15);
+        int i, solved = 0, cases = 1000;
+        for (i = 0; i < cases; ++i) {
+            rig r;
+            ik_jacobian_effector effectors[2];
+            ik_jacobian job;
+            make_y(&r);
+            random_pose(&r, &g, 1.0);
+            ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
+            effectors[0] = ik_jacobian_effector_def(5, joint_ms(&r, 5));
+            effectors[1] = ik_jacobian_effector_def(8, joint_ms(&r, 8));
+            ik_skeleton_rest_pose(&r.skeleton, r.pose_ls);
+            job = job_for(&r, effectors, 2, all_methods[m]);
+            job.max_iterations = 300;
+            CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+            if (tip_distance(&r, 5, effectors[0].target_ms) <= job.tolerance &&
+                tip_distance(&r, 8, effectors[1].target_ms) <= job.tolerance)
+                ++solved;
+        }
+        printf("%s: %d of %d two-effector Y targets reached\n", method_names[m], solved, cases);
+        CHECK(solved >= cases * 98 / 100, "%s reached %d of %d", method_names[m], solved, cases);
+    }
+}
+
+static void test_deterministic(void) {
+    int m;
+    for (m = 0; m < 4; ++m) {
+        rig a, b;
+        rng g = rng_seeded(16);
+        ik_jacobian_effector effector = ik_jacobian_effector_def(CHAIN_MOVERS, rng_in_ball(&g, 8));
+        ik_jacobian job;
+        equal_chain(&a, CHAIN_MOVERS, 1, 1);
+        random_pose(&a, &g, 0.5);
+        b = a;
+        b.skeleton.parents = b.parents;
+        b.skeleton.rest_ls = b.rest_ls;
+        job = job_for(&a, &effector, 1, all_methods[m]);
+        CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+        job = job_for(&b, &effector, 1, all_methods[m]);
+        CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+        CHECK(memcmp(a.pose_ls, b.pose_ls, sizeof a.pose_ls) == 0, "%s: same input, same bits", method_names[m]);
+    }
+}
+
+static void test_degenerate_inputs(void) {
+    int m;
+    for (m = 0; m < 4; ++m) {
+        const char *name = method_names[m];
+        rig r;
+        ik_real lengths[CHAIN_MOVERS] = {1, 0, 1, 0, 0, 1, 1, 0, 1, 1};
+        ik_jacobian_effector effectors[2];
+        ik_jacobian job;
+        int iterations = -1;
+        ik_real error = -1;
+        ik_real tolerance;
+
+        /* Zero-length bones among real ones: a reachable target is reached by DLS/SDLS. */
+        make_chain(&r, CHAIN_MOVERS, lengths, 1);
+        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(2, 3, 1));
+        job = job_for(&r, effectors, 1, all_methods[m]);
+        job.max_iterations = 500;
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-5), "%s zero bones", name);
+        if (m >= 2) CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= job.tolerance, "%s zero bones reach", name);
+
+        /* Every bone zero: nothing can move the tip; finite, error reported. */
+        memset(lengths, 0, sizeof lengths);
+        make_chain(&r, CHAIN_MOVERS, lengths, 1);
+        job = job_for(&r, effectors, 1, all_methods[m]);
+        job.error = &error;
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s all zero bones", name);
+        CHECK(IK_FABS(error - ik_vec3_length(effectors[0].target_ms)) < (ik_real)1e-4, "%s error %g", name, (double)error);
+
+        /* Target on the base of a straight chain: on the chain's own line,
+         * where J^T e = 0; the solver must still fold the chain. */
+        equal_chain(&r, CHAIN_MOVERS, 1, 1);
+        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_zero());
+        job = job_for(&r, effectors, 1, all_methods[m]);
+        job.max_iterations = 1000;
+        tolerance = m >= 2 ? job.tolerance : (ik_real)0.5;
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s target on base", name);
+        CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= tolerance, "%s target on base: %g away", name,
+              (double)tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms));
+
+        /* Straight chain, target on its line inside reach (singular saddle). */
+        equal_chain(&r, CHAIN_MOVERS, 1, 0);
+        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(0, 6, 0));
+        job = job_for(&r, effectors, 1, all_methods[m]);
+        job.max_iterations = 1000;
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s straight singular", name);
+        CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= tolerance, "%s straight singular: %g away", name,
+              (double)tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms));
+
+        /* Straight chain, target on its line beyond reach: stays straight, stops early. */
+        equal_chain(&r, CHAIN_MOVERS, 1, 1);
+        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(0, 20, 0));
+        job = job_for(&r, effectors, 1, all_methods[m]);
+        job.iterations = &iterations;
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s straight beyond", name);
+        CHECK(IK_FABS(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) - 10) < (ik_real)1e-3, "%s straight beyond", name);
+        CHECK(iterations < job.max_iterations, "%s stops at the stretched minimum (%d iterations)", name, iterations);
+
+        /* Coincident effectors: two on the same joint with one target, and
+         * two on the same joint pulling apart (a finite compromise). */
+        equal_chain(&r, CHAIN_MOVERS, 1, 1);
+        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(3, 4, 2));
+        effectors[1] = effectors[0];
+        job = job_for(&r, effectors, 2, all_methods[m]);
+        job.max_iterations = 500;
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s coincident", name);
+        if (m >= 2) CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= job.tolerance, "%s coincident reach", name);
+        effectors[1].target_ms = ik_v3(-3, 4, 2);
+        job = job_for(&r, effectors, 2, all_methods[m]);
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-4), "%s pulled apart", name);
+        CHECK(ik_vec3_distance(ik_mat4_translation(&r.model_ms[CHAIN_MOVERS]), ik_v3(0, 4, 2)) < (ik_real)0.1,
+              "%s pulled apart lands between: %g away", name,
+              (double)ik_vec3_distance(ik_mat4_translation(&r.model_ms[CHAIN_MOVERS]), ik_v3(0, 4, 2)));
+    }
+}
+
+/* Bad input gets an error and leaves the pose alone. */
+static void test_bad_input(void) {
+    rig r;
+    ik_transform before[MAX_JOINTS];
+    ik_jacobian_effector effector;
+    ik_jacobian job;
+    ik_jacobian_joint zero_axis;
+    equal_chain(&r, CHAIN_MOVERS, 1, 1);
+    memcpy(before, r.pose_ls, sizeof before);
+    effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(1, 2, 3));
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    CHECK(ik_jacobian_run(NULL) == IK_ERR_NULL, "NULL job");
+    job.scratch = NULL;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NULL, "NULL scratch");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    job.scratch_bytes = 64;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY, "small scratch");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    effector.target_ms.x = (ik_real)NAN;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE, "NaN target");
+    effector.target_ms.x = (ik_real)INFINITY;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE, "infinite target");
+    effector.target_ms.x = 1;
+    effector.joint = 99;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE, "bad effector joint");
+    effector.joint = CHAIN_MOVERS;
+    effector.weight = -1;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE, "negative weight");
+    effector.weight = 1;
+    job.damping = (ik_real)NAN;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE, "NaN damping");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    r.pose_ls[3].rotation.w = (ik_real)NAN;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE, "NaN pose");
+    r.pose_ls[3].rotation.w = 1;
+    zero_axis = ik_jacobian_hinge(0, ik_vec3_zero());
+    job.joints = &zero_axis;
+    job.joint_count = 1;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_DEGENERATE, "zero axis");
+    CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "pose untouched by rejected jobs");
+}
+
+/* A weight-0 effector changes nothing, bit for bit. */
+static void test_zero_weight(void) {
+    rig a, b;
+    ik_jacobian_effector effectors[2];
+    ik_jacobian job;
+    equal_chain(&a, CHAIN_MOVERS, 1, 1);
+    b = a;
+    b.skeleton.parents = b.parents;
+    b.skeleton.rest_ls = b.rest_ls;
+    effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(2, 5, 1));
+    effectors[1] = ik_jacobian_effector_def(4, ik_v3(-50, 0, 7));
+    effectors[1].weight = 0;
+    job = job_for(&a, effectors, 1, IK_JACOBIAN_DLS);
+    CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+    job = job_for(&b, effectors, 2, IK_JACOBIAN_DLS);
+    CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+    CHECK(memcmp(a.pose_ls, b.pose_ls, sizeof a.pose_ls) == 0, "weight 0 is ignored");
+}
+
+/* Random everything: chain shapes with zero-length bones, hinges, twists and
+ * balls, far and near targets, orientation goals, weights, springs, gravity,
+ * constraints, few iterations. The output is always finite, keeps bone
+ * lengths and stays inside the limits. */
+static void test_random_inputs(long cases) {
+    rng g = rng_seeded(17);
+    check_property finite = {"finite, lengths kept, limits held", 0, 0};
+    long i;
+    for (i = 0; i < cases; ++i) {
+        rig r;
+        ik_real lengths[6];
+        ik_jacobian_effector effectors[2];
+        ik_spring springs[3 * 6];
+        ik_constraint constraints[6];
+        ik_jacobian job;
+        int movers = 1 + (int)(rng_next(&g) % 6), k, effector_count = 1 + (int)(rng_next(&g) % 2), a, column = 0;
+        ik_bool ok;
+        for (k = 0; k < movers; ++k) lengths[k] = rng_next(&g) % 5 == 0 ? 0 : rng_range(&g, 0.01, 3);
+        make_chain(&r, movers, lengths, 1);
+        for (k = 0; k < movers; ++k) {
+            int kind = (int)(rng_next(&g) % 3);
+            if (kind == 0) r.joints[k] = ik_jacobian_hinge(k, rng_direction(&g));
+            if (kind == 1) r.joints[k] = ik_jacobian_hinge(k, ik_v3(0, 1, 0));
+            constraints[k] = rng_next(&g) % 3 == 0 ? ik_constraint_cone_twist(ik_quat_identity(), ik_v3(0, 1, 0),
+                                                                             rng_range(&g, 0, 3), -1, 1)
+                                                   : ik_constraint_none();
+            for (a = 0; a < r.joints[k].axis_count; ++a, ++column) {
+                ik_real lo = rng_range(&g, -3, 0), hi = rng_range(&g, 0, 3);
+                springs[column] = ik_spring_comfort(lo * (ik_real)0.5, hi * (ik_real)0.5, lo, hi, rng_range(&g, 0, 2));
+            }
+        }
+        random_pose(&r, &g, 0.4);
+        for (k = 0; k < effector_count; ++k) {
+            effectors[k] = ik_jacobian_effector_def((int)(rng_next(&g) % (unsigned)(movers + 1)),
+                                                    ik_vec3_scale(rng_in_ball(&g, 1), rng_range(&g, 0, 100)));
+            effectors[k].weight = rng_range(&g, 0, 2);
+            effectors[k].use_orientation = rng_next(&g) % 2 == 0;
+            effectors[k].target_rotation_ms = rng_rotation(&g);
+            effectors[k].offset_ls = rng_next(&g) % 2 ? ik_vec3_zero() : rng_in_ball(&g, 1);
+        }
+        job = job_for(&r, effectors, effector_count, all_methods[rng_next(&g) % 4]);
+        job.springs = rng_next(&g) % 2 ? springs : NULL;
+        job.constraints = rng_next(&g) % 2 ? constraints : NULL;
+        job.gravity = rng_next(&g) % 2 ? rng_range(&g, 0, 1) : 0;
+        job.damping = rng_range(&g, 0, 0.5);
+        job.max_iterations = (int)(rng_next(&g) % 4);
+        ok = ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-3);
+        if (ok && job.constraints)
+            for (k = 0; k < movers; ++k)
+                if (!ik_constraint_check(&constraints[k], r.pose_ls[k].rotation, (ik_real)1e-3)) ok = 0;
+        PROPERTY_CASE(finite, ok, "case %ld: method %d, finite %d, lengths %d", i, (int)job.method, pose_finite(&r),
+                      bones_kept(&r, (ik_real)1e-3));
+    }
+    property_end(&finite);
+}
+
 int main(void) {
     int cases = SANITIZED ? 1000 : 10000;
     test_reachable_convergence(IK_JACOBIAN_DLS, "DLS", 0.999, cases);
     test_reachable_convergence(IK_JACOBIAN_SDLS, "SDLS", 0.99, cases / 10);
     test_reachable_convergence(IK_JACOBIAN_TRANSPOSE, "transpose", 0.0, cases / 10);
     test_reachable_convergence(IK_JACOBIAN_GRADIENT, "gradient", 0.0, cases / 10);
+    test_descent_lowers_error();
+    test_unreachable_settles();
+    test_limits_never_violated();
+    test_orientation_with_twist();
+    test_twist_joint_turns();
+    test_multiple_effectors();
+    test_deterministic();
+    test_degenerate_inputs();
+    test_bad_input();
+    test_zero_weight();
+    test_random_inputs(SANITIZED ? 20000L : 1000000L);
     return check_summary("test_jacobian");
 }

@@ -30,6 +30,11 @@
  * gradient methods add z to the step (seed 002's sum of torques), so a stiff
  * spring can hold an effector short of its target.
  *
+ * Limits: the input pose is first brought inside the limits; after each
+ * free step the solver clamps each axis into its spring's hard limits and
+ * projects each joint with its ik_constraint, and the Jacobian of the next
+ * iteration starts from the projected pose.
+ *
  * Everything runs in caller memory: `scratch` must hold
  * ik_jacobian_scratch_size(...) bytes, aligned for ik_real.
  */
@@ -38,6 +43,7 @@
 
 #include <stddef.h>
 
+#include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
@@ -92,6 +98,9 @@ typedef struct ik_jacobian {
     /* Optional: one spring per axis, in the order of joints[] and their axes
      * (NULL: none). Hard limits are always enforced when given. */
     const ik_spring *springs;
+    /* Optional: one constraint per entry of joints[] (NULL: none), applied
+     * with ik_constraint_apply after every step, after the spring limits. */
+    const ik_constraint *constraints;
     /* Seed 002's preference for low poses: each iteration turns every axis
      * by gravity * (lowering of the moved joints' mean height per radian) /
      * reach. 0 (default) disables it. */

@@ -27,6 +27,7 @@ typedef struct workspace {
     ik_real *step;       /* axes */
     ik_real *secondary;  /* axes */
     ik_real *axis_tmp;   /* axes */
+    ik_real *reach_ball; /* 4 per effector: centre (x, y, z) and radius */
     ik_real reach;
     ik_bool factored;    /* square holds a valid Cholesky factor */
 } workspace;
@@ -34,7 +35,7 @@ typedef struct workspace {
 static size_t align16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
 
 static size_t real_count(size_t rows, size_t axes) {
-    return 2 * rows * axes + rows * rows + 3 * rows + 3 * axes;
+    return 2 * rows * axes + rows * rows + 4 * rows + 3 * axes;
 }
 
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count) {
@@ -144,6 +145,12 @@ static ik_result validate(const ik_jacobian *job) {
             if (r != IK_OK) return r;
         }
     }
+    if (job->constraints) {
+        for (i = 0; i < job->joint_count; ++i) {
+            ik_result r = ik_constraint_validate(&job->constraints[i]);
+            if (r != IK_OK) return r;
+        }
+    }
     if (job->scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
         return IK_ERR_CAPACITY;
     return IK_OK;
@@ -181,6 +188,8 @@ static void carve_scratch(const ik_jacobian *job, workspace *ws) {
     ws->secondary = reals;
     reals += axes;
     ws->axis_tmp = reals;
+    reals += axes;
+    ws->reach_ball = reals;
 }
 
 /* A joint moves when it lies on the path from some effector up to the root
@@ -237,6 +246,43 @@ static ik_real moving_reach(const ik_jacobian *job, const workspace *ws) {
     return reach > 0 && ik_finite(reach) ? reach : 1;
 }
 
+/* Each effector can only ever be within the ball around its topmost moving
+ * pivot whose radius is the summed length of the bones (and offset) below
+ * it: that pivot does not move during the solve, and bone lengths are kept. */
+static void effector_reach_balls(const ik_jacobian *job, workspace *ws) {
+    int i;
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        ik_vec3 previous = effector_position(ws, e), centre = previous;
+        ik_real radius = 0;
+        int j;
+        for (j = e->joint; j >= 0 && (ws->flags[j] & FLAG_BELOW_SOLVER_JOINT); j = job->skeleton->parents[j]) {
+            ik_vec3 here = ik_mat4_translation(&ws->model_ms[j]);
+            radius += ik_vec3_distance(previous, here);
+            previous = here;
+            centre = here;
+        }
+        ws->reach_ball[4 * i] = centre.x;
+        ws->reach_ball[4 * i + 1] = centre.y;
+        ws->reach_ball[4 * i + 2] = centre.z;
+        ws->reach_ball[4 * i + 3] = radius;
+    }
+}
+
+/* The target pulled into the effector's reach ball: an out-of-reach target
+ * becomes the nearest point the chain could touch, so the error shrinks to
+ * zero as the chain stretches toward it instead of pulling sideways on a
+ * straight, singular chain (the oscillation Buss & Kim 2005 address by
+ * clamping target distance). */
+static ik_vec3 reachable_target(const workspace *ws, int index, ik_vec3 target_ms) {
+    const ik_real *ball = ws->reach_ball + 4 * index;
+    ik_vec3 centre = ik_v3(ball[0], ball[1], ball[2]);
+    ik_vec3 offset = ik_vec3_sub(target_ms, centre);
+    ik_real distance = ik_vec3_length(offset);
+    if (distance <= ball[3]) return target_ms;
+    return ik_vec3_mad(centre, offset, ball[3] / distance);
+}
+
 /* ---- effector errors and the Jacobian ------------------------------------- */
 
 /* Rotation vector of target * current^-1 (world frame), angle in [0, pi]. */
@@ -288,15 +334,16 @@ static void put3(ik_real *column, int row, ik_vec3 v) {
 /* Rows per effector: position (3) then orientation (3), each scaled by
  * sqrt(weight); orientation rows and errors also by the reach. Columns
  * (Buss 2004, section 2): a x (s - p) and a for effectors below the joint,
- * zero otherwise. Position errors longer than error_clamp * reach are
- * shortened to it (Buss & Kim 2005, clamping target distance). */
+ * zero otherwise. Position errors (to the reachable target) longer than
+ * error_clamp * reach are shortened to it (Buss & Kim 2005, clamping target
+ * distance). */
 static void build_system(const ik_jacobian *job, workspace *ws) {
     const ik_real clamp_length = job->error_clamp * ws->reach;
     int i, k, row = 0, column = 0;
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
         if (has_position_rows(e)) {
-            ik_vec3 delta = ik_vec3_sub(e->target_ms, effector_position(ws, e));
+            ik_vec3 delta = ik_vec3_sub(reachable_target(ws, i, e->target_ms), effector_position(ws, e));
             ik_real length = ik_vec3_length(delta);
             if (length > clamp_length) delta = ik_vec3_scale(delta, clamp_length / length);
             put3(ws->err, row, ik_vec3_scale(delta, IK_SQRT(e->weight)));
@@ -551,14 +598,36 @@ static void project_secondary(const ik_jacobian *job, workspace *ws) {
 
 /* ---- applying a step ------------------------------------------------------- */
 
+/* Seed 002's hard limits: each axis clamped into its spring's range, then
+ * the joint projected into its constraint. */
+static void enforce_limits(const ik_jacobian *job, int joint_index, int first_column) {
+    const ik_jacobian_joint *joint = &job->joints[joint_index];
+    ik_transform *pose = &job->pose_ls[joint->joint];
+    ik_quat rest = job->skeleton->rest_ls[joint->joint].rotation;
+    int k;
+    if (job->springs)
+        for (k = 0; k < joint->axis_count; ++k)
+            pose->rotation = ik_spring_clamp(&job->springs[first_column + k], rest, pose->rotation,
+                                             ik_vec3_normalize(joint->axes_ls[k]));
+    if (job->constraints) pose->rotation = ik_constraint_apply(&job->constraints[joint_index], pose->rotation);
+}
+
+static void enforce_all_limits(const ik_jacobian *job) {
+    int i, column = 0;
+    if (!job->springs && !job->constraints) return;
+    for (i = 0; i < job->joint_count; ++i) {
+        enforce_limits(job, i, column);
+        column += job->joints[i].axis_count;
+    }
+}
+
 /* All axes of one joint turn together: rotation_ls * exp(sum_k a_k dtheta_k),
- * then each axis is clamped into its spring's hard limits. */
+ * then the joint's limits are enforced. */
 static void apply_step(const ik_jacobian *job, const workspace *ws) {
     int i, k, column = 0;
     for (i = 0; i < job->joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_transform *pose = &job->pose_ls[joint->joint];
-        ik_quat rest = job->skeleton->rest_ls[joint->joint].rotation;
         ik_vec3 turn = ik_vec3_zero();
         ik_real angle;
         for (k = 0; k < joint->axis_count; ++k)
@@ -567,10 +636,7 @@ static void apply_step(const ik_jacobian *job, const workspace *ws) {
         if (angle > 0)
             pose->rotation = ik_quat_normalize(
                 ik_quat_mul(pose->rotation, ik_quat_from_axis_angle(ik_vec3_scale(turn, 1 / angle), angle)));
-        if (job->springs)
-            for (k = 0; k < joint->axis_count; ++k)
-                pose->rotation = ik_spring_clamp(&job->springs[column + k], rest, pose->rotation,
-                                                 ik_vec3_normalize(joint->axes_ls[k]));
+        enforce_limits(job, i, column);
         column += joint->axis_count;
     }
 }
@@ -579,6 +645,71 @@ static ik_bool all_finite(const ik_real *v, int n) {
     int i;
     for (i = 0; i < n; ++i)
         if (!ik_finite(v[i])) return 0;
+    return 1;
+}
+
+/* Weighted squared distance of the effectors to their reachable targets
+ * after turning the subtree of `joint` by `angle` about the world axis
+ * through `pivot_ms` (angle 0: as they are). */
+static ik_real cost_after_turn(const ik_jacobian *job, const workspace *ws, int joint, ik_vec3 pivot_ms,
+                               ik_vec3 axis_ms, ik_real angle) {
+    ik_quat turn = ik_quat_from_axis_angle(axis_ms, angle);
+    ik_real cost = 0;
+    int i;
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        ik_vec3 s_ms = effector_position(ws, e);
+        if (!has_position_rows(e)) continue;
+        if (angle != 0 && ik_skeleton_is_descendant(job->skeleton, e->joint, joint))
+            s_ms = ik_vec3_add(pivot_ms, ik_quat_rotate(turn, ik_vec3_sub(s_ms, pivot_ms)));
+        cost += e->weight * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i, e->target_ms), s_ms));
+    }
+    return cost;
+}
+
+/* A stalled step short of the targets is either a true minimum (a chain
+ * stretched toward an out-of-reach target, or effectors pulling against
+ * each other) or a singular saddle (a straight chain whose target lies on
+ * its own line, inside its reach: every column a x (s - p) is then
+ * perpendicular to e, so J^T e = 0 for every method). To tell them apart,
+ * each axis a (pivot p) is tried alone, the way CCD turns one joint: for
+ * each effector, with u and v the parts of s - p and t - p perpendicular to
+ * a, the turn atan2(a . (u x v), u . v) brings s nearest t. When such a turn
+ * lowers the weighted squared error of all effectors by more than
+ * tolerance * sqrt(error), the stall is a saddle and the step becomes the
+ * best such turn (capped by max_step); otherwise the solver stops. The
+ * decision depends on the pose only, so a solver driven one iteration per
+ * frame does not keep kicking a settled chain. */
+static ik_bool escape_stall(const ik_jacobian *job, workspace *ws) {
+    ik_real cost_now = cost_after_turn(job, ws, 0, ik_vec3_zero(), ik_v3(1, 0, 0), 0);
+    ik_real best_gain = job->tolerance * IK_SQRT(cost_now), best_turn = 0;
+    int best_column = -1, i, k, e_index, column = 0;
+    for (i = 0; i < job->joint_count; ++i) {
+        const ik_jacobian_joint *joint = &job->joints[i];
+        ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
+        for (k = 0; k < joint->axis_count; ++k, ++column) {
+            ik_vec3 axis_ms = world_axis(ws, joint->joint, joint->axes_ls[k]);
+            for (e_index = 0; e_index < job->effector_count; ++e_index) {
+                const ik_jacobian_effector *e = &job->effectors[e_index];
+                ik_vec3 u, v;
+                ik_real turn, gain;
+                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint)) continue;
+                u = ik_vec3_reject(ik_vec3_sub(effector_position(ws, e), pivot_ms), axis_ms);
+                v = ik_vec3_reject(ik_vec3_sub(reachable_target(ws, e_index, e->target_ms), pivot_ms), axis_ms);
+                turn = ik_clampr(IK_ATAN2(ik_vec3_dot(axis_ms, ik_vec3_cross(u, v)), ik_vec3_dot(u, v)),
+                                 -job->max_step, job->max_step);
+                gain = cost_now - cost_after_turn(job, ws, joint->joint, pivot_ms, axis_ms, turn);
+                if (gain > best_gain) {
+                    best_gain = gain;
+                    best_column = column;
+                    best_turn = turn;
+                }
+            }
+        }
+    }
+    if (best_column < 0) return 0;
+    for (column = 0; column < ws->axes; ++column) ws->step[column] = 0;
+    ws->step[best_column] = best_turn;
     return 1;
 }
 
@@ -592,9 +723,11 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     if (result != IK_OK) return result;
     memset(&ws, 0, sizeof ws);
     carve_scratch(job, &ws);
+    enforce_all_limits(job);
     ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
     mark_active(job, &ws);
     ws.reach = moving_reach(job, &ws);
+    effector_reach_balls(job, &ws);
 
     while (!measure(job, &ws, &max_distance, &max_angle) && iteration < job->max_iterations) {
         int c;
@@ -615,7 +748,8 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
             for (c = 0; c < ws.axes; ++c) ws.step[c] += ws.secondary[c];
         }
         clamp_max_abs(ws.step, ws.axes, job->max_step);
-        if (!all_finite(ws.step, ws.axes) || max_abs(ws.step, ws.axes) <= job->min_step) break;
+        if (!all_finite(ws.step, ws.axes)) break;
+        if (max_abs(ws.step, ws.axes) <= job->min_step && !escape_stall(job, &ws)) break;
         apply_step(job, &ws);
         update_active_fk(job, &ws);
         ++iteration;

@@ -76,9 +76,9 @@ static ik_result read_count(bvh_parser *p, const char *what, double max, long *o
     *at = ik_text_here(&p->scan);
     r = read_number(p, 1, what, &value);
     if (r != IK_OK) return r;
+    if (value > max) return fail(p, IK_ERR_RANGE, at, "%s %.0f is more than this input can hold (%.0f)", what, value, max);
     if (value < 0 || value != (double)(long)value)
         return fail(p, IK_ERR_RANGE, at, "%s must be a whole number >= 0", what);
-    if (value > max) return fail(p, IK_ERR_RANGE, at, "%s %.0f is more than this input can hold (%.0f)", what, value, max);
     *out = (long)value;
     return IK_OK;
 }
@@ -120,7 +120,8 @@ static ik_result add_joint(bvh_parser *p, const ik_text_token *at, int parent, c
 }
 
 /* The joint name is the rest of the line after ROOT/JOINT (names with spaces
- * exist in the wild), up to an opening brace, without surrounding blanks. */
+ * exist in the wild), up to a line break or a brace, without
+ * surrounding blanks. */
 static ik_result read_name(bvh_parser *p, const ik_text_token *keyword, const char **name, size_t *length)
 {
     ik_text_scan *s = &p->scan;
@@ -128,10 +129,13 @@ static ik_result read_name(bvh_parser *p, const ik_text_token *keyword, const ch
     size_t end;
     ik_text_skip_blank(s, 0);
     at = ik_text_here(s);
-    while (s->pos < s->size && s->data[s->pos] != '\n' && s->data[s->pos] != '{') ++s->pos;
+    while (s->pos < s->size && s->data[s->pos] != '\n' && s->data[s->pos] != '\r' && s->data[s->pos] != '{' &&
+           s->data[s->pos] != '}') {
+        if (s->data[s->pos] == '\0') return fail(p, IK_ERR_PARSE, &at, "joint name holds a NUL byte");
+        ++s->pos;
+    }
     end = s->pos;
-    while (end > (size_t)at.offset && (s->data[end - 1] == ' ' || s->data[end - 1] == '\t' || s->data[end - 1] == '\r'))
-        --end;
+    while (end > (size_t)at.offset && ik_text_is_blank(s->data[end - 1])) --end;
     *name = at.text;
     *length = end - (size_t)at.offset;
     if (*length == 0)
@@ -220,7 +224,7 @@ static ik_result add_end_site(bvh_parser *p, const ik_text_token *at, int parent
 
 static ik_result read_end_site(bvh_parser *p, const ik_text_token *at, int parent)
 {
-    int joint;
+    int joint = parent;
     ik_result r = expect_word(p, "Site", "after 'End'");
     if (r == IK_OK) r = add_end_site(p, at, parent, &joint);
     if (r == IK_OK) r = expect_word(p, "{", "after 'End Site'");
@@ -235,7 +239,7 @@ static ik_result read_root(bvh_parser *p, const ik_text_token *keyword)
 {
     const char *name;
     size_t length;
-    int current;
+    int current = -1;
     ik_text_token t;
     ik_result r = read_name(p, keyword, &name, &length);
     if (r == IK_OK) r = add_joint(p, keyword, -1, name, length, 0, &current);
@@ -247,7 +251,7 @@ static ik_result read_root(bvh_parser *p, const ik_text_token *keyword)
                         p->bvh->joints[current].name);
         }
         if (ik_text_is(&t, "JOINT")) {
-            int joint;
+            int joint = current;
             r = read_name(p, &t, &name, &length);
             if (r == IK_OK) r = add_joint(p, &t, current, name, length, 0, &joint);
             if (r == IK_OK) r = read_joint_header(p, joint);
@@ -541,44 +545,14 @@ ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_io_
 
 ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_io_error *err)
 {
-    FILE *file;
-    char *data = NULL;
-    size_t size = 0, capacity = 0;
+    char *data;
+    size_t size;
     ik_result r;
     ik_io_error_clear(err);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    if (!path) return IK_ERR_NULL;
-    file = fopen(path, "rb");
-    if (!file) {
-        ik_io_error_set(err, 0, 0, -1, "cannot open '%s'", path);
-        return IK_ERR_IO;
-    }
-    for (;;) {
-        size_t got;
-        if (size == capacity) {
-            char *grown;
-            capacity = capacity ? capacity * 2 : 1 << 16;
-            grown = (char *)realloc(data, capacity);
-            if (!grown) {
-                free(data);
-                fclose(file);
-                ik_io_error_set(err, 0, 0, -1, "out of memory reading '%s'", path);
-                return IK_ERR_NO_MEMORY;
-            }
-            data = grown;
-        }
-        got = fread(data + size, 1, capacity - size, file);
-        size += got;
-        if (got == 0) break;
-    }
-    if (ferror(file)) {
-        free(data);
-        fclose(file);
-        ik_io_error_set(err, 0, 0, -1, "cannot read '%s'", path);
-        return IK_ERR_IO;
-    }
-    fclose(file);
+    r = ik_text_read_file(path, &data, &size, err);
+    if (r != IK_OK) return r;
     r = ik_bvh_read_memory(data, size, out, err);
     free(data);
     return r;

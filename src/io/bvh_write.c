@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_scan.h"
+
 typedef struct text_out {
     char *data;
     size_t size, capacity;
@@ -66,14 +68,14 @@ static ik_result fail(ik_io_error *err, ik_result code, const char *fmt, ...)
 static int finite_double(double x) { return x - x == 0; }
 
 /* A name must read back unchanged: non-empty, no line breaks or braces, no
- * blanks at either end. */
+ * blanks at either end (the reader trims them). */
 static int name_writable(const char *name)
 {
     size_t n;
     if (!name || !name[0]) return 0;
     n = strlen(name);
     if (n > IK_BVH_MAX_NAME || strpbrk(name, "\r\n{}") != NULL) return 0;
-    return name[0] != ' ' && name[0] != '\t' && name[n - 1] != ' ' && name[n - 1] != '\t';
+    return !ik_text_is_blank(name[0]) && !ik_text_is_blank(name[n - 1]);
 }
 
 static ik_result check_bvh(const ik_bvh *bvh, ik_io_error *err)

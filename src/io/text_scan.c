@@ -1,8 +1,8 @@
 /* Tokenizer and exact decimal parsing for the io layer's text readers. */
 #include "text_scan.h"
 
-#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +47,7 @@ ik_text_token ik_text_here(const ik_text_scan *s)
     return t;
 }
 
-static int is_blank(char c)
+int ik_text_is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
@@ -61,7 +61,7 @@ int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines)
     } else {
         while (s->pos < s->size) {
             char c = s->data[s->pos];
-            if (is_blank(c) || c == '{' || c == '}' || (s->comment && c == s->comment)) break;
+            if (ik_text_is_blank(c) || c == '{' || c == '}' || (s->comment && c == s->comment)) break;
             ++s->pos;
         }
     }
@@ -149,4 +149,48 @@ ik_text_number ik_text_number_parse(const ik_text_token *t, double *out)
     if (!(value - value == 0)) return IK_TEXT_NUMBER_NONFINITE;
     *out = value;
     return IK_TEXT_NUMBER_OK;
+}
+
+ik_result ik_text_read_file(const char *path, char **data, size_t *size, ik_io_error *err)
+{
+    FILE *file;
+    char *buffer = NULL;
+    size_t used = 0, capacity = 0;
+    if (!data || !size) return IK_ERR_NULL;
+    *data = NULL;
+    *size = 0;
+    if (!path) return IK_ERR_NULL;
+    file = fopen(path, "rb");
+    if (!file) {
+        ik_io_error_set(err, 0, 0, -1, "cannot open '%s'", path);
+        return IK_ERR_IO;
+    }
+    for (;;) {
+        size_t got;
+        if (used == capacity) {
+            char *grown;
+            capacity = capacity ? capacity * 2 : 1 << 16;
+            grown = (char *)realloc(buffer, capacity);
+            if (!grown) {
+                free(buffer);
+                fclose(file);
+                ik_io_error_set(err, 0, 0, -1, "out of memory reading '%s'", path);
+                return IK_ERR_NO_MEMORY;
+            }
+            buffer = grown;
+        }
+        got = fread(buffer + used, 1, capacity - used, file);
+        used += got;
+        if (got == 0) break;
+    }
+    if (ferror(file)) {
+        free(buffer);
+        fclose(file);
+        ik_io_error_set(err, 0, 0, -1, "cannot read '%s'", path);
+        return IK_ERR_IO;
+    }
+    fclose(file);
+    *data = buffer;
+    *size = used;
+    return IK_OK;
 }

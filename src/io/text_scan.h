@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 
+#include <ikit/io_error.h>
+#include <ikit/result.h>
+
 typedef struct ik_text_scan {
     const char *data;
     size_t size;
@@ -44,6 +47,9 @@ int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines);
 /* Where the scanner stands now, as an empty token (for "unexpected end" errors). */
 ik_text_token ik_text_here(const ik_text_scan *s);
 
+/* 1 for space, tab, CR, LF, vertical tab and form feed. */
+int ik_text_is_blank(char c);
+
 /* 1 when the token is exactly `word`. */
 int ik_text_is(const ik_text_token *t, const char *word);
 
@@ -51,5 +57,9 @@ int ik_text_is(const ik_text_token *t, const char *word);
  * [+-] (digits [. digits] | . digits) [(e|E) [+-] digits].
  * The result is the correctly rounded double. */
 ik_text_number ik_text_number_parse(const ik_text_token *t, double *out);
+
+/* Read a whole file into a malloc'ed buffer (*data, released with free).
+ * IK_ERR_NULL, IK_ERR_IO or IK_ERR_NO_MEMORY with a message in err. */
+ik_result ik_text_read_file(const char *path, char **data, size_t *size, ik_io_error *err);
 
 #endif

@@ -111,20 +111,22 @@ static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
     return rigid;
 }
 
-/* Unit direction from `from` to `to`, or `fallback` when they coincide. */
-static ik_vec3 direction_or(ik_vec3 from, ik_vec3 to, ik_vec3 fallback) {
-    ik_vec3 d = ik_vec3_sub(to, from);
-    ik_real len_sq = ik_vec3_dot(d, d);
-    if (!(len_sq > IK_REAL_EPSILON * IK_REAL_EPSILON * ik_vec3_dot(from, from)) || !(len_sq > 0)) return fallback;
-    return ik_vec3_scale(d, 1 / IK_SQRT(len_sq));
-}
-
 /* The link's current bone direction in model space (unit), for degenerate
  * cases where two joints coincide. */
 static ik_vec3 bone_direction_ms(const ik_chain_link *links, int k) {
     const ik_chain_link *l = &links[k];
     ik_vec3 d = ik_quat_rotate(links[l->parent].model_ms.rotation, l->offset_ls);
     return ik_vec3_normalize_or(d, ik_v3(1, 0, 0));
+}
+
+/* Unit direction from `from` to `to`; where they coincide, link k's bone
+ * direction times `sign`. */
+static ik_vec3 direction_or_bone(ik_vec3 from, ik_vec3 to, const ik_chain_link *links, int k, ik_real sign) {
+    ik_vec3 d = ik_vec3_sub(to, from);
+    ik_real len_sq = ik_vec3_dot(d, d);
+    if (!(len_sq > IK_REAL_EPSILON * IK_REAL_EPSILON * ik_vec3_dot(from, from)) || !(len_sq > 0))
+        return ik_vec3_scale(bone_direction_ms(links, k), sign);
+    return ik_vec3_scale(d, 1 / IK_SQRT(len_sq));
 }
 
 /* Backward pass: p_e = target; p_parent = centroid over its active children
@@ -142,7 +144,7 @@ static void backward_pass(ik_chain_link *links, int n) {
         l->work_ms = ik_vec3_zero();
         l->work_weight = 0;
         up = &links[l->parent];
-        toward = direction_or(p, up->model_ms.translation, ik_vec3_neg(bone_direction_ms(links, k)));
+        toward = direction_or_bone(p, up->model_ms.translation, links, k, -1);
         up->work_ms = ik_vec3_mad(up->work_ms, ik_vec3_mad(p, toward, l->length), l->branch_weight);
         up->work_weight += l->branch_weight;
     }
@@ -160,7 +162,7 @@ static void forward_pass_positions(ik_chain_link *links, int n, ik_vec3 base_ms)
         ik_vec3 from, d;
         if (!(l->flags & FLAG_ACTIVE)) continue;
         from = links[l->parent].model_ms.translation;
-        d = direction_or(from, l->model_ms.translation, bone_direction_ms(links, k));
+        d = direction_or_bone(from, l->model_ms.translation, links, k, 1);
         l->model_ms.translation = ik_vec3_mad(from, d, l->length);
     }
 }

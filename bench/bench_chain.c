@@ -1,0 +1,262 @@
+/* Chain solver benchmarks: the FABRIK paper's 10-joint test (FABRIK, CCD),
+ * scaling to 1,000 bones with cone limits, and tracking moving targets on
+ * Y-shaped trees. Medians over repeats; CSV in bench_chain.csv. */
+#define _POSIX_C_SOURCE 199309L
+#include <ikit/ccd.h>
+#include <ikit/fabrik.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "support/rng.h"
+
+#define MAX_BONES 1000
+#define REPEATS 5
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof(double), compare_double);
+    return v[n / 2];
+}
+
+typedef struct rig {
+    int parents[MAX_BONES + 1], joints[MAX_BONES + 1];
+    ik_transform rest_ls[MAX_BONES + 1], pose_ls[MAX_BONES + 1];
+    ik_chain_link scratch[MAX_BONES + 1];
+    ik_constraint constraints[MAX_BONES + 1];
+    ik_skeleton skeleton;
+    int count;
+} rig;
+
+static rig g_rig;
+
+/* A straight chain of `bones` bones along +y. */
+static void make_chain(rig *r, int bones, ik_real length) {
+    int i;
+    r->count = bones + 1;
+    for (i = 0; i < r->count; ++i) {
+        r->parents[i] = i - 1;
+        r->joints[i] = i;
+        r->rest_ls[i] = ik_transform_make(i ? ik_v3(0, length, 0) : ik_vec3_zero(), ik_quat_identity(), ik_v3(1, 1, 1));
+        r->constraints[i] = ik_constraint_none();
+    }
+    ik_skeleton_init(&r->skeleton, r->count, r->parents, NULL, r->rest_ls, NULL);
+}
+
+typedef struct outcome {
+    double us_per_solve, mean_iterations, success, mean_error;
+} outcome;
+
+/* `solver` 0 = FABRIK, 1 = CCD. Each solve starts from the straight rest pose. */
+static outcome run_targets(rig *r, int solver, const ik_vec3 *targets, int count, ik_real tolerance, int max_iterations,
+                           const ik_constraint *constraints) {
+    double times[REPEATS];
+    outcome o = {0, 0, 0, 0};
+    int rep, i;
+    for (rep = 0; rep < REPEATS; ++rep) {
+        long iterations_sum = 0, successes = 0;
+        double error_sum = 0, start = now_s();
+        for (i = 0; i < count; ++i) {
+            int iters = 0;
+            ik_real err = 0;
+            ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
+            if (solver == 0) {
+                ik_fabrik job = ik_fabrik_def();
+                job.skeleton = &r->skeleton;
+                job.joints = r->joints;
+                job.joint_count = r->count;
+                job.targets_ms = &targets[i];
+                job.constraints = constraints;
+                job.pose_ls = r->pose_ls;
+                job.scratch = r->scratch;
+                job.tolerance = tolerance;
+                job.max_iterations = max_iterations;
+                job.iterations = &iters;
+                job.error = &err;
+                ik_fabrik_run(&job);
+            } else {
+                ik_ccd job = ik_ccd_def();
+                job.skeleton = &r->skeleton;
+                job.joints = r->joints;
+                job.joint_count = r->count;
+                job.target_ms = targets[i];
+                job.constraints = constraints;
+                job.pose_ls = r->pose_ls;
+                job.scratch = r->scratch;
+                job.tolerance = tolerance;
+                job.max_iterations = max_iterations;
+                job.iterations = &iters;
+                job.error = &err;
+                ik_ccd_run(&job);
+            }
+            iterations_sum += iters;
+            successes += err <= tolerance;
+            error_sum += (double)err;
+        }
+        times[rep] = (now_s() - start) / count * 1e6;
+        o.mean_iterations = (double)iterations_sum / count;
+        o.success = (double)successes / count;
+        o.mean_error = error_sum / count;
+    }
+    o.us_per_solve = median(times, REPEATS);
+    return o;
+}
+
+static void paper_test(FILE *csv) {
+    static ik_vec3 reachable[10000], unreachable[10000];
+    const char *names[2] = {"fabrik", "ccd"};
+    rng r = rng_seeded(2011);
+    ik_real length = 10, tolerance = length * (ik_real)1e-3;
+    int i, s;
+    make_chain(&g_rig, 10, 1);
+    for (i = 0; i < 10000; ++i) {
+        reachable[i] = rng_in_ball(&r, 0.9 * length);
+        unreachable[i] = ik_vec3_scale(rng_direction(&r), rng_range(&r, 1.1 * length, 2 * length));
+    }
+    printf("1. FABRIK paper test: 10 bones of length 1, straight before each target, tolerance 1e-3 L, cap 100\n");
+    printf("   %-7s %-12s %10s %10s %10s %12s\n", "solver", "targets", "iters", "us/solve", "success", "mean error");
+    for (s = 0; s < 2; ++s) {
+        outcome a = run_targets(&g_rig, s, reachable, 10000, tolerance, 100, NULL);
+        outcome b = run_targets(&g_rig, s, unreachable, 10000, tolerance, 100, NULL);
+        printf("   %-7s %-12s %10.2f %10.3f %9.2f%% %12.3g\n", names[s], "reachable", a.mean_iterations, a.us_per_solve,
+               100 * a.success, a.mean_error);
+        printf("   %-7s %-12s %10.2f %10.3f %9.2f%% %12.3g\n", names[s], "unreachable", b.mean_iterations, b.us_per_solve,
+               100 * b.success, b.mean_error);
+        fprintf(csv, "paper,%s,10,reachable,none,%.3f,%.4f,%.5f,%.6g\n", names[s], a.mean_iterations, a.us_per_solve,
+                a.success, a.mean_error);
+        fprintf(csv, "paper,%s,10,unreachable,none,%.3f,%.4f,%.5f,%.6g\n", names[s], b.mean_iterations, b.us_per_solve,
+                b.success, b.mean_error);
+    }
+}
+
+static void scaling_test(FILE *csv) {
+    static ik_vec3 targets[50];
+    const ik_real cones[3] = {0, 45, 90};
+    int bones, c, i;
+    printf("\n2. Scaling: bones of length 10, 50 targets in a cube of +-L/2, FABRIK, cap 50, tolerance 1e-3 L\n");
+    printf("   %6s %-8s %12s %10s %14s\n", "bones", "cone", "us/solve", "iters", "mean distance");
+    for (bones = 100; bones <= 1000; bones += 100) {
+        ik_real length = (ik_real)bones * 10;
+        rng r = rng_seeded((uint64_t)bones);
+        make_chain(&g_rig, bones, 10);
+        for (i = 0; i < 50; ++i)
+            targets[i] = ik_v3(rng_range(&r, -length / 2, length / 2), rng_range(&r, -length / 2, length / 2),
+                               rng_range(&r, -length / 2, length / 2));
+        for (c = 0; c < 3; ++c) {
+            outcome o;
+            char label[16];
+            for (i = 0; i < g_rig.count; ++i)
+                g_rig.constraints[i] = cones[c] > 0 ? ik_constraint_cone_twist(ik_quat_identity(), ik_v3(0, 1, 0),
+                                                                               ik_rad(cones[c]), -IK_PI, IK_PI)
+                                                    : ik_constraint_none();
+            o = run_targets(&g_rig, 0, targets, 50, length * (ik_real)1e-3, 50, cones[c] > 0 ? g_rig.constraints : NULL);
+            snprintf(label, sizeof(label), cones[c] > 0 ? "%.0fdeg" : "none", (double)cones[c]);
+            printf("   %6d %-8s %12.1f %10.1f %14.4g\n", bones, label, o.us_per_solve, o.mean_iterations, o.mean_error);
+            fprintf(csv, "scaling,fabrik,%d,cube,%s,%.3f,%.4f,%.5f,%.6g\n", bones, label, o.mean_iterations,
+                    o.us_per_solve, o.success, o.mean_error);
+        }
+    }
+}
+
+/* Y: trunk of 3 bones, two arms of 4 bones from the trunk's top. Double Y:
+ * each arm splits again after 2 bones into two 2-bone fingers. */
+static int make_tree(rig *r, int double_y, int *effectors) {
+    static const int y[] = {-1, 0, 1, 2, 3, 4, 5, 6, 3, 8, 9, 10};
+    static const int yy[] = {-1, 0, 1, 2, 3, 4, 5, 6, 5, 8, 3, 10, 11, 12, 13, 12, 15};
+    const int *parents = double_y ? yy : y;
+    int i, k, n = double_y ? 17 : 12, ne = 0;
+    r->count = n;
+    for (i = 0; i < n; ++i) {
+        int siblings = 0, before = 0, leaf = 1;
+        for (k = 1; k < n; ++k) {
+            siblings += parents[k] == parents[i];
+            before += k < i && parents[k] == parents[i];
+            leaf = leaf && parents[k] != i;
+        }
+        r->parents[i] = parents[i];
+        r->joints[i] = i;
+        r->rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero()
+                                          : siblings > 1 ? ik_v3(before ? (ik_real)-0.4 : (ik_real)0.4, (ik_real)0.9, 0)
+                                                         : ik_v3(0, 1, 0),
+                                          ik_quat_identity(), ik_v3(1, 1, 1));
+        if (leaf) effectors[ne++] = i;
+    }
+    ik_skeleton_init(&r->skeleton, r->count, r->parents, NULL, r->rest_ls, NULL);
+    ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
+    return ne;
+}
+
+static void tracking_test(FILE *csv) {
+    int d;
+    printf("\n3. Tracking: targets on smooth periodic curves, 400 warm-up + 2000 measured steps, 1 FABRIK iteration per step\n");
+    printf("   %-9s %10s %12s %16s\n", "tree", "effectors", "us/step", "mean summed err");
+    for (d = 0; d < 2; ++d) {
+        int effectors[4], ne = make_tree(&g_rig, d, effectors), rep, step, k;
+        ik_mat4 model_ms[32];
+        ik_vec3 rest_tip[4], targets[4];
+        double times[REPEATS], error_sum = 0;
+        ik_skeleton_fk(&g_rig.skeleton, g_rig.pose_ls, NULL, model_ms);
+        for (k = 0; k < ne; ++k) rest_tip[k] = ik_mat4_translation(&model_ms[effectors[k]]);
+        for (rep = 0; rep < REPEATS; ++rep) {
+            double start = 0;
+            error_sum = 0;
+            ik_skeleton_rest_pose(&g_rig.skeleton, g_rig.pose_ls);
+            for (step = 0; step < 2400; ++step) {
+                double t = step * 0.01;
+                ik_fabrik job = ik_fabrik_def();
+                ik_real err = 0;
+                if (step == 400) start = now_s();
+                for (k = 0; k < ne; ++k)
+                    targets[k] = ik_vec3_add(rest_tip[k], ik_v3((ik_real)(1.5 * sin(t * (1 + 0.3 * k))),
+                                                                (ik_real)(-1.0 + 0.8 * cos(t * 0.7 + k)),
+                                                                (ik_real)(1.2 * sin(t * 0.5 + 2 * k))));
+                job.skeleton = &g_rig.skeleton;
+                job.joints = g_rig.joints;
+                job.joint_count = g_rig.count;
+                job.effectors = effectors;
+                job.effector_count = ne;
+                job.targets_ms = targets;
+                job.pose_ls = g_rig.pose_ls;
+                job.scratch = g_rig.scratch;
+                job.tolerance = 0;
+                job.max_iterations = 1;
+                job.error = &err;
+                ik_fabrik_run(&job);
+                if (step >= 400) {
+                    for (k = 0; k < ne; ++k)
+                        error_sum += (double)ik_vec3_distance(g_rig.scratch[effectors[k]].model_ms.translation, targets[k]);
+                }
+            }
+            times[rep] = (now_s() - start) / 2000 * 1e6;
+        }
+        printf("   %-9s %10d %12.3f %16.4g\n", d ? "double-Y" : "Y", ne, median(times, REPEATS), error_sum / 2000);
+        fprintf(csv, "tracking,fabrik,%d,%s,none,1,%.4f,,%.6g\n", g_rig.count, d ? "double-Y" : "Y", median(times, REPEATS),
+                error_sum / 2000);
+    }
+}
+
+int main(void) {
+    FILE *csv = fopen("bench_chain.csv", "w");
+    if (!csv) {
+        perror("bench_chain.csv");
+        return 1;
+    }
+    fprintf(csv, "test,solver,joints_or_bones,targets,limits,mean_iterations,us_per_solve,success_rate,mean_error\n");
+    paper_test(csv);
+    scaling_test(csv);
+    tracking_test(csv);
+    fclose(csv);
+    printf("\nwrote bench_chain.csv (%s build)\n", sizeof(ik_real) == 4 ? "float" : "double");
+    return 0;
+}

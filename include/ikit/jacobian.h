@@ -144,7 +144,9 @@ ik_jacobian_joint ik_jacobian_ball(int joint);
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count);
 
 /* Validate, then iterate until every effector is within tolerance, the step
- * becomes smaller than min_step, or max_iterations is reached. Returns
+ * becomes smaller than min_step, or max_iterations is reached. With springs
+ * (stiffness > 0) or gravity the solve goes on relaxing after the goals are
+ * met, until the step falls under min_step (seed 002's tail settling). Returns
  * IK_OK when it ran (whether or not the targets were reached: see `error`),
  * IK_ERR_NULL, IK_ERR_NONFINITE, IK_ERR_RANGE, IK_ERR_DEGENERATE (a zero
  * axis) or IK_ERR_CAPACITY (scratch too small); on an error the pose is

@@ -20,7 +20,7 @@ typedef struct workspace {
     int rows, axes;
     ik_real *jac;        /* rows x axes */
     ik_real *err;        /* rows */
-    ik_real *square;     /* rows x rows: DLS Cholesky factor, SDLS left vectors */
+    ik_real *square;     /* rows x rows: J J^T and its Cholesky factor, SDLS left vectors */
     ik_real *jac_t;      /* axes x rows: SDLS right vectors */
     ik_real *sigma;      /* rows */
     ik_real *row_tmp;    /* rows */
@@ -29,7 +29,6 @@ typedef struct workspace {
     ik_real *axis_tmp;   /* axes */
     ik_real *reach_ball; /* 4 per effector: centre (x, y, z) and radius */
     ik_real reach;
-    ik_bool factored;    /* square holds a valid Cholesky factor */
 } workspace;
 
 static size_t align16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
@@ -460,11 +459,10 @@ static void step_gradient(const ik_jacobian *job, workspace *ws) {
 
 /* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
  * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
- * away from exact singularities. The factor is kept for the null-space
- * projection of the secondary objective. */
-static void step_dls(const ik_jacobian *job, workspace *ws) {
+ * away from exact singularities. */
+/* square = J J^T */
+static void gram(workspace *ws) {
     const int m = ws->rows;
-    ik_real lambda = job->damping * ws->reach, trace = 0;
     int i, j, c;
     for (i = 0; i < m; ++i)
         for (j = 0; j <= i; ++j) {
@@ -473,10 +471,16 @@ static void step_dls(const ik_jacobian *job, workspace *ws) {
             ws->square[j * m + i] = s;
             ws->square[i * m + j] = s;
         }
+}
+
+static void step_dls(const ik_jacobian *job, workspace *ws) {
+    const int m = ws->rows;
+    ik_real lambda = job->damping * ws->reach, trace = 0;
+    int i, c;
+    gram(ws);
     for (i = 0; i < m; ++i) trace += ws->square[i * m + i];
     for (i = 0; i < m; ++i) ws->square[i * m + i] += lambda * lambda + trace * IK_REAL_EPSILON * 16;
-    ws->factored = ik_dense_cholesky_factor(ws->square, m);
-    if (!ws->factored) {
+    if (!ik_dense_cholesky_factor(ws->square, m)) {
         for (c = 0; c < ws->axes; ++c) ws->step[c] = 0;
         return;
     }
@@ -571,14 +575,35 @@ static ik_bool build_secondary(const ik_jacobian *job, workspace *ws) {
     return any;
 }
 
-/* Null-space projection z - J^+ J z with the method's own inverse: for DLS
- * J^+ = J^T (J J^T + lambda^2 I)^-1 (reusing the Cholesky factor); for SDLS
- * the projection onto the right singular vectors with sigma > 0. */
+/* Seed 002: with springs or gravity the chain "keeps moving even when it has
+ * found the target, trying to get into a more comfortable position", so the
+ * solve goes on while springs or gravity still pull, until the step falls
+ * under min_step. */
+static ik_bool has_secondary(const ik_jacobian *job) {
+    int i, axes = total_axes(job);
+    if (job->gravity != 0) return 1;
+    if (!job->springs) return 0;
+    for (i = 0; i < axes; ++i)
+        if (job->springs[i].stiffness > 0) return 1;
+    return 0;
+}
+
+/* Null-space projection z - J^+ J z. For DLS, J^+ = J^T (J J^T + mu I)^-1
+ * with mu only a rounding-level fraction of the trace (the damped inverse
+ * of the step would leak lambda^2 / (sigma^2 + lambda^2) of the spring into
+ * the effectors and hold them off their targets); its eigenvalues
+ * sigma^2 / (sigma^2 + mu) stay in [0, 1], so it is safe at singularities.
+ * For SDLS, the projection onto the right singular vectors with sigma > 0. */
 static void project_secondary(const ik_jacobian *job, workspace *ws) {
     int c, i;
     if (ws->rows == 0) return;
     if (job->method == IK_JACOBIAN_DLS) {
-        if (!ws->factored) return;
+        const int m = ws->rows;
+        ik_real trace = 0;
+        gram(ws);
+        for (i = 0; i < m; ++i) trace += ws->square[i * m + i];
+        for (i = 0; i < m; ++i) ws->square[i * m + i] += trace * IK_REAL_EPSILON * 1024 + IK_REAL_EPSILON;
+        if (!ik_dense_cholesky_factor(ws->square, m)) return;
         mul_j(ws, ws->secondary, ws->row_tmp);
         ik_dense_cholesky_solve(ws->square, ws->rows, ws->row_tmp);
         mul_jt(ws, ws->row_tmp, ws->axis_tmp);
@@ -719,8 +744,10 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     workspace ws;
     ik_real max_distance, max_angle;
     int iteration = 0;
+    ik_bool relaxing;
     ik_result result = validate(job);
     if (result != IK_OK) return result;
+    relaxing = has_secondary(job);
     memset(&ws, 0, sizeof ws);
     carve_scratch(job, &ws);
     enforce_all_limits(job);
@@ -729,10 +756,11 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     ws.reach = moving_reach(job, &ws);
     effector_reach_balls(job, &ws);
 
-    while (!measure(job, &ws, &max_distance, &max_angle) && iteration < job->max_iterations) {
+    for (;;) {
+        ik_bool converged = measure(job, &ws, &max_distance, &max_angle);
         int c;
+        if (iteration >= job->max_iterations || (converged && !(relaxing && build_secondary(job, &ws)))) break;
         build_system(job, &ws);
-        ws.factored = 0;
         if (ws.rows == 0)
             for (c = 0; c < ws.axes; ++c) ws.step[c] = 0;
         else if (job->method == IK_JACOBIAN_TRANSPOSE)
@@ -749,7 +777,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
         }
         clamp_max_abs(ws.step, ws.axes, job->max_step);
         if (!all_finite(ws.step, ws.axes)) break;
-        if (max_abs(ws.step, ws.axes) <= job->min_step && !escape_stall(job, &ws)) break;
+        if (max_abs(ws.step, ws.axes) <= job->min_step && (converged || !escape_stall(job, &ws))) break;
         apply_step(job, &ws);
         update_active_fk(job, &ws);
         ++iteration;

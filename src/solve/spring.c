@@ -84,6 +84,6 @@ void ik_spring_taper(ik_spring *springs, int count, ik_real root_stiffness, ik_r
     int i;
     for (i = 0; i < count; ++i) {
         ik_real t = count > 1 ? (ik_real)i / (ik_real)(count - 1) : 0;
-        springs[i].stiffness = root_stiffness + (tip_stiffness - root_stiffness) * t;
+        springs[i].stiffness = root_stiffness * (1 - t) + tip_stiffness * t;
     }
 }

@@ -1,0 +1,213 @@
+/* Jacobian solver benchmarks: the FABRIK paper's 10-joint test for the
+ * transpose, gradient, DLS and SDLS methods, and tracking moving targets on
+ * Y and double-Y trees (Buss & Kim 2005's figures) with one update per
+ * step. Medians over repeats; CSV in bench_jacobian.csv. */
+#include "bench_util.h"
+
+#include <ikit/jacobian.h>
+#include <math.h>
+#include <string.h>
+
+#include "support/rng.h"
+
+#define REPEATS 5
+#define TARGETS 1000
+#define MAX_JOINTS 32
+
+typedef struct rig {
+    int parents[MAX_JOINTS];
+    ik_transform rest_ls[MAX_JOINTS], pose_ls[MAX_JOINTS];
+    ik_jacobian_joint joints[MAX_JOINTS];
+    ik_mat4 model_ms[MAX_JOINTS];
+    ik_skeleton skeleton;
+    int count, joint_count;
+} rig;
+
+static rig g_rig;
+static double g_scratch[16384];
+
+static const ik_jacobian_method methods[4] = {IK_JACOBIAN_TRANSPOSE, IK_JACOBIAN_GRADIENT, IK_JACOBIAN_DLS,
+                                              IK_JACOBIAN_SDLS};
+static const char *const method_names[4] = {"transpose", "gradient", "dls", "sdls"};
+
+/* `bones` unit bones along +y, a ball joint at every joint but the tip. */
+static void make_chain(rig *r, int bones) {
+    int i;
+    r->count = bones + 1;
+    for (i = 0; i < r->count; ++i) {
+        r->parents[i] = i - 1;
+        r->rest_ls[i] = ik_transform_make(i ? ik_v3(0, 1, 0) : ik_vec3_zero(), ik_quat_identity(), ik_v3(1, 1, 1));
+        if (i < bones) r->joints[i] = ik_jacobian_ball(i);
+    }
+    r->joint_count = bones;
+    ik_skeleton_init(&r->skeleton, r->count, r->parents, NULL, r->rest_ls, NULL);
+}
+
+static ik_jacobian base_job(rig *r, const ik_jacobian_effector *effectors, int count, ik_jacobian_method method) {
+    ik_jacobian job = ik_jacobian_def();
+    job.skeleton = &r->skeleton;
+    job.pose_ls = r->pose_ls;
+    job.joints = r->joints;
+    job.joint_count = r->joint_count;
+    job.effectors = effectors;
+    job.effector_count = count;
+    job.method = method;
+    job.scratch = g_scratch;
+    job.scratch_bytes = sizeof g_scratch;
+    return job;
+}
+
+typedef struct outcome {
+    double us_per_solve, mean_iterations, success, mean_error;
+} outcome;
+
+/* Each target from the straight chain; success is ending within the
+ * tolerance of the best reachable distance (0 inside reach, |t| - L out). */
+static outcome run_targets(const ik_vec3 *targets, int count, ik_jacobian_method method, int max_iterations) {
+    const ik_real length = (ik_real)g_rig.joint_count, tolerance = length * (ik_real)1e-3;
+    double times[REPEATS];
+    outcome o;
+    int rep, i;
+    memset(&o, 0, sizeof o);
+    for (rep = 0; rep < REPEATS; ++rep) {
+        double start = bench_now(), iterations = 0, success = 0, error_sum = 0;
+        for (i = 0; i < count; ++i) {
+            ik_jacobian_effector effector = ik_jacobian_effector_def(g_rig.joint_count, targets[i]);
+            ik_jacobian job = base_job(&g_rig, &effector, 1, method);
+            ik_real error = 0, best = ik_maxr(0, ik_vec3_length(targets[i]) - length);
+            int used = 0;
+            ik_skeleton_rest_pose(&g_rig.skeleton, g_rig.pose_ls);
+            job.tolerance = tolerance;
+            job.max_iterations = max_iterations;
+            job.iterations = &used;
+            job.error = &error;
+            ik_jacobian_run(&job);
+            iterations += used;
+            error_sum += (double)error;
+            success += error - best <= tolerance;
+        }
+        times[rep] = (bench_now() - start) / count * 1e6;
+        o.mean_iterations = iterations / count;
+        o.success = success / count;
+        o.mean_error = error_sum / count;
+    }
+    o.us_per_solve = bench_median(times, REPEATS);
+    return o;
+}
+
+static void fabrik_paper_test(FILE *csv) {
+    static ik_vec3 reachable[TARGETS], unreachable[TARGETS];
+    rng r = rng_seeded(2011);
+    int i, m, kind;
+    make_chain(&g_rig, 10);
+    for (i = 0; i < TARGETS; ++i) {
+        reachable[i] = rng_in_ball(&r, 0.9 * 10);
+        unreachable[i] = ik_vec3_scale(rng_direction(&r), rng_range(&r, 10.5, 20));
+    }
+    printf("1. FABRIK paper test: 10 unit bones, ball joints, reset straight before each of %d targets,\n"
+           "   tolerance 1e-3 of the length, at most 1000 iterations (%s)\n", TARGETS, BENCH_SCALAR);
+    printf("   %-12s %-10s %12s %12s %10s %14s\n", "targets", "method", "us/solve", "iterations", "success", "mean error");
+    for (kind = 0; kind < 2; ++kind)
+        for (m = 0; m < 4; ++m) {
+            outcome o = run_targets(kind ? unreachable : reachable, TARGETS, methods[m], 1000);
+            const char *label = kind ? "unreachable" : "reachable";
+            printf("   %-12s %-10s %12.2f %12.1f %9.1f%% %14.4g\n", label, method_names[m], o.us_per_solve,
+                   o.mean_iterations, 100 * o.success, o.mean_error);
+            fprintf(csv, "fabrik_paper,%s,%s,%s,10,%.3f,%.4f,%.5f,%.6g\n", method_names[m], BENCH_SCALAR, label,
+                    o.mean_iterations, o.us_per_solve, o.success, o.mean_error);
+        }
+}
+
+/* The same trees as bench_chain.c, so the figures compare with FABRIK's:
+ * Y is a trunk of 3 bones and two arms of 4 bones; double-Y splits each arm
+ * again after 2 bones into two 2-bone fingers. Ball joints on every joint
+ * with a child. */
+static int make_tree(rig *r, int double_y, int *effectors) {
+    static const int y[] = {-1, 0, 1, 2, 3, 4, 5, 6, 3, 8, 9, 10};
+    static const int yy[] = {-1, 0, 1, 2, 3, 4, 5, 6, 5, 8, 3, 10, 11, 12, 13, 12, 15};
+    const int *parents = double_y ? yy : y;
+    int i, k, n = double_y ? 17 : 12, ne = 0;
+    r->count = n;
+    r->joint_count = 0;
+    for (i = 0; i < n; ++i) {
+        int siblings = 0, before = 0, leaf = 1;
+        for (k = 1; k < n; ++k) {
+            siblings += parents[k] == parents[i];
+            before += k < i && parents[k] == parents[i];
+            leaf = leaf && parents[k] != i;
+        }
+        r->parents[i] = parents[i];
+        r->rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero()
+                                          : siblings > 1 ? ik_v3(before ? (ik_real)-0.4 : (ik_real)0.4, (ik_real)0.9, 0)
+                                                         : ik_v3(0, 1, 0),
+                                          ik_quat_identity(), ik_v3(1, 1, 1));
+        if (leaf)
+            effectors[ne++] = i;
+        else
+            r->joints[r->joint_count++] = ik_jacobian_ball(i);
+    }
+    ik_skeleton_init(&r->skeleton, r->count, r->parents, NULL, r->rest_ls, NULL);
+    ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
+    return ne;
+}
+
+static void tracking_test(FILE *csv) {
+    int d, m;
+    printf("\n2. Tracking: targets on smooth periodic curves, 400 warm-up + 2000 measured steps, one update per step\n");
+    printf("   %-9s %-6s %10s %12s %18s\n", "tree", "method", "effectors", "us/step", "mean summed error");
+    for (d = 0; d < 2; ++d)
+        for (m = 2; m < 4; ++m) {
+            int effector_joints[4], ne = make_tree(&g_rig, d, effector_joints), rep, step, k;
+            ik_vec3 rest_tip[4];
+            ik_jacobian_effector effectors[4];
+            double times[REPEATS], error_sum = 0;
+            ik_skeleton_fk(&g_rig.skeleton, g_rig.pose_ls, NULL, g_rig.model_ms);
+            for (k = 0; k < ne; ++k) rest_tip[k] = ik_mat4_translation(&g_rig.model_ms[effector_joints[k]]);
+            for (rep = 0; rep < REPEATS; ++rep) {
+                double elapsed = 0;
+                error_sum = 0;
+                ik_skeleton_rest_pose(&g_rig.skeleton, g_rig.pose_ls);
+                for (step = 0; step < 2400; ++step) {
+                    double t = step * 0.01, start;
+                    ik_jacobian job;
+                    for (k = 0; k < ne; ++k)
+                        effectors[k] = ik_jacobian_effector_def(
+                            effector_joints[k],
+                            ik_vec3_add(rest_tip[k], ik_v3((ik_real)(1.5 * sin(t * (1 + 0.3 * k))),
+                                                           (ik_real)(-1.0 + 0.8 * cos(t * 0.7 + k)),
+                                                           (ik_real)(1.2 * sin(t * 0.5 + 2 * k)))));
+                    job = base_job(&g_rig, effectors, ne, methods[m]);
+                    job.tolerance = 0;
+                    job.max_iterations = 1;
+                    start = bench_now();
+                    ik_jacobian_run(&job);
+                    if (step >= 400) elapsed += bench_now() - start;
+                    if (step >= 400) {
+                        ik_skeleton_fk(&g_rig.skeleton, g_rig.pose_ls, NULL, g_rig.model_ms);
+                        for (k = 0; k < ne; ++k)
+                            error_sum += (double)ik_vec3_distance(
+                                ik_mat4_translation(&g_rig.model_ms[effector_joints[k]]), effectors[k].target_ms);
+                    }
+                }
+                times[rep] = elapsed / 2000 * 1e6;
+            }
+            printf("   %-9s %-6s %10d %12.3f %18.4g\n", d ? "double-Y" : "Y", method_names[m], ne,
+                   bench_median(times, REPEATS), error_sum / 2000);
+            fprintf(csv, "tracking,%s,%s,%s,%d,1,%.4f,,%.6g\n", method_names[m], BENCH_SCALAR, d ? "double-Y" : "Y", ne,
+                    bench_median(times, REPEATS), error_sum / 2000);
+        }
+}
+
+int main(void) {
+    FILE *csv = fopen("bench_jacobian.csv", "w");
+    if (!csv) {
+        fprintf(stderr, "cannot write bench_jacobian.csv\n");
+        return 1;
+    }
+    fprintf(csv, "test,method,scalar,case,size,mean_iterations,us_per_solve,success_rate,mean_error\n");
+    fabrik_paper_test(csv);
+    tracking_test(csv);
+    fclose(csv);
+    printf("\nwrote bench_jacobian.csv\n");
+    return 0;
+}

@@ -71,9 +71,9 @@ static ik_aim job_for(const aim_case *c, ik_quat *rotation_ls, ik_quat *correcti
 
 /* Where the aim ray starts and points, and how far the target is from it. */
 typedef struct ray_report {
-    ik_real miss;     /* perpendicular distance from the target to the ray's line */
-    ik_real ahead;    /* (target - start) . unit direction: > 0 when the target is in front */
-    ik_real scale;    /* size of the problem: |target - joint| + |start - joint| */
+    ik_real miss;  /* perpendicular distance from the target to the ray's line */
+    ik_real ahead; /* (target - start) . unit direction: > 0 when the target is in front */
+    ik_real scale; /* size of the problem: |target - joint| + |start - joint| */
 } ray_report;
 
 static ray_report ray_to_target(const ik_mat4 *joint_ms, ik_vec3 offset_ls, ik_vec3 forward_ls, ik_vec3 target_ms) {
@@ -99,15 +99,15 @@ static ik_real roll_about(ik_vec3 a, ik_vec3 b, ik_vec3 n, ik_real min_sin, ik_b
 }
 
 static ik_real wrap_angle(ik_real a) {
-    while (a > IK_PI) a -= 2 * IK_PI;
-    while (a < -IK_PI) a += 2 * IK_PI;
+    while (a > IK_PI)
+        a -= 2 * IK_PI;
+    while (a < -IK_PI)
+        a += 2 * IK_PI;
     return a;
 }
 
 /* Angle of the rotation taking a to b (q and -q alike). */
-static ik_real rotation_between(ik_quat a, ik_quat b) {
-    return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b));
-}
+static ik_real rotation_between(ik_quat a, ik_quat b) { return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b)); }
 
 /* ---- aim properties ----------------------------------------------------- */
 
@@ -133,8 +133,10 @@ static void test_aim_random(void) {
         ray_report ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
         ik_vec3 aim_line = ik_vec3_normalize(ik_vec3_sub(c.target_ms, ik_mat4_translation(&after)));
         ik_real roll;
-        PROPERTY_CASE(ok, res == IK_OK && ik_quat_finite(rot) && IK_FABS(ik_quat_length(rot) - 1) < TOL_DIST &&
-                              (reached == 0 || reached == 1), "result %d", (int)res);
+        PROPERTY_CASE(ok,
+                      res == IK_OK && ik_quat_finite(rot) && IK_FABS(ik_quat_length(rot) - 1) < TOL_DIST &&
+                          (reached == 0 || reached == 1),
+                      "result %d", (int)res);
         PROPERTY_CASE(correction, rotation_between(ik_quat_mul(c.local.rotation, corr), rot) < TOL_ANGLE, "");
         if (reached) {
             worst_miss = ik_maxr(worst_miss, ray.miss / ray.scale);
@@ -148,8 +150,8 @@ static void test_aim_random(void) {
             ik_real dist = ik_vec3_distance(c.target_ms, ik_mat4_translation(&after));
             ++not_reached;
             if (dist < reach)
-                PROPERTY_CASE(miss_best, IK_FABS(ray.miss - (reach - dist)) < TOL_DIST * ray.scale,
-                              "miss %g, best %g", (double)ray.miss, (double)(reach - dist));
+                PROPERTY_CASE(miss_best, IK_FABS(ray.miss - (reach - dist)) < TOL_DIST * ray.scale, "miss %g, best %g",
+                              (double)ray.miss, (double)(reach - dist));
             else
                 PROPERTY_CASE(behind, ray.miss < TOL_DIST * ray.scale && ray.ahead < TOL_DIST * ray.scale,
                               "miss %g ahead %g", (double)ray.miss, (double)ray.ahead);
@@ -158,12 +160,13 @@ static void test_aim_random(void) {
         if (roll_ok) {
             ++up_checked;
             worst_roll = ik_maxr(worst_roll, IK_FABS(wrap_angle(roll - c.twist)));
-            PROPERTY_CASE(up_side, IK_FABS(wrap_angle(roll - c.twist)) < TOL_ANGLE, "roll %g, twist %g",
-                          (double)roll, (double)c.twist);
+            PROPERTY_CASE(up_side, IK_FABS(wrap_angle(roll - c.twist)) < TOL_ANGLE, "roll %g, twist %g", (double)roll,
+                          (double)c.twist);
         }
     }
-    printf("aim random: worst relative miss %.3g, worst roll error %.3g rad, up checked in %ld, not reached %ld of %d\n",
-           (double)worst_miss, (double)worst_roll, up_checked, not_reached, CASES);
+    printf(
+        "aim random: worst relative miss %.3g, worst roll error %.3g rad, up checked in %ld, not reached %ld of %d\n",
+        (double)worst_miss, (double)worst_roll, up_checked, not_reached, CASES);
     CHECK(up_checked > CASES / 2 && not_reached > 100 && not_reached < CASES / 2, "case mix");
     property_end(&ok);
     property_end(&hits);
@@ -192,8 +195,9 @@ static void test_aim_weight(void) {
         ik_aim_run(&job);
         ik_quat_to_axis_angle(full, &axis, &angle);
         expected = ik_quat_from_axis_angle(axis, angle * w);
-        PROPERTY_CASE(share, rotation_between(expected, part) < TOL_ANGLE &&
-                                 rotation_between(ik_quat_mul(c.local.rotation, expected), part_rot) < TOL_ANGLE,
+        PROPERTY_CASE(share,
+                      rotation_between(expected, part) < TOL_ANGLE &&
+                          rotation_between(ik_quat_mul(c.local.rotation, expected), part_rot) < TOL_ANGLE,
                       "w %g angle %g", (double)w, (double)angle);
         job = job_for(&c, &zero_rot, &zero_corr, NULL);
         job.weight = 0;
@@ -259,7 +263,8 @@ static void test_aim_nonuniform_parent(void) {
         ik_aim_run(&job);
         after = joint_with_rotation(&c, rot);
         ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
-        if (reached) PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0, "miss %g", (double)ray.miss);
+        if (reached)
+            PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0, "miss %g", (double)ray.miss);
     }
     property_end(&hits);
 }
@@ -301,15 +306,16 @@ static void test_aim_quarter_turn(void) {
     f = ik_quat_rotate(rot, ik_v3(0, 0, 1));
     u = ik_quat_rotate(rot, ik_v3(0, 1, 0));
     CHECK(ik_vec3_distance(f, ik_v3(1, 0, 0)) < TOL_DIST && ik_vec3_distance(u, ik_v3(0, 1, 0)) < TOL_DIST,
-          "forward (%g %g %g) up (%g %g %g)", (double)f.x, (double)f.y, (double)f.z, (double)u.x, (double)u.y, (double)u.z);
+          "forward (%g %g %g) up (%g %g %g)", (double)f.x, (double)f.y, (double)f.z, (double)u.x, (double)u.y,
+          (double)u.z);
     /* A quarter twist turns up from +Y toward... right-handed about +X: +Y -> +Z. */
     rot = ik_quat_identity();
     c.twist = IK_PI / 2;
     job = job_for(&c, &rot, NULL, NULL);
     ik_aim_run(&job);
     u = ik_quat_rotate(rot, ik_v3(0, 1, 0));
-    CHECK(ik_vec3_distance(u, ik_v3(0, 0, 1)) < TOL_DIST, "twist +90 about +X takes up to +Z (%g %g %g)",
-          (double)u.x, (double)u.y, (double)u.z);
+    CHECK(ik_vec3_distance(u, ik_v3(0, 0, 1)) < TOL_DIST, "twist +90 about +X takes up to +Z (%g %g %g)", (double)u.x,
+          (double)u.y, (double)u.z);
 }
 
 /* An eye off the joint's origin: the eye's ray, not the joint's, hits. */
@@ -367,7 +373,8 @@ static void test_aim_zero_axes(void) {
     c.forward_ls = ik_v3(0, 0, (ik_real)1e-30);
     rot = ik_quat_identity();
     job = job_for(&c, &rot, NULL, NULL);
-    CHECK(ik_aim_run(&job) == IK_OK && IK_FABS(ik_quat_rotate(rot, ik_v3(0, 0, 1)).x - 1) < TOL_DIST, "tiny forward axis");
+    CHECK(ik_aim_run(&job) == IK_OK && IK_FABS(ik_quat_rotate(rot, ik_v3(0, 0, 1)).x - 1) < TOL_DIST,
+          "tiny forward axis");
 }
 
 /* Pole along the aim line, or zero: the minimum rotation, no flip. */
@@ -487,16 +494,35 @@ static void test_aim_bad_input(void) {
             ik_quat r2 = ik_quat_identity();
             ik_result res;
             switch (field) {
-            case 0: d.joint_ms.m[5] = bad[b]; break;
-            case 1: d.joint_ms.m[13] = bad[b]; break;
-            case 2: d.target_ms.y = bad[b]; break;
-            case 3: d.forward_ls.x = bad[b]; break;
-            case 4: d.up_ls.z = bad[b]; break;
-            case 5: d.pole_ms.x = bad[b]; break;
-            case 6: d.offset_ls.y = bad[b]; break;
-            case 7: d.twist = bad[b]; break;
-            case 8: r2.x = bad[b]; break;
-            default: break;
+            case 0:
+                d.joint_ms.m[5] = bad[b];
+                break;
+            case 1:
+                d.joint_ms.m[13] = bad[b];
+                break;
+            case 2:
+                d.target_ms.y = bad[b];
+                break;
+            case 3:
+                d.forward_ls.x = bad[b];
+                break;
+            case 4:
+                d.up_ls.z = bad[b];
+                break;
+            case 5:
+                d.pole_ms.x = bad[b];
+                break;
+            case 6:
+                d.offset_ls.y = bad[b];
+                break;
+            case 7:
+                d.twist = bad[b];
+                break;
+            case 8:
+                r2.x = bad[b];
+                break;
+            default:
+                break;
             }
             job = job_for(&d, &r2, &corr, &reached);
             if (field == 9) job.weight = bad[b];
@@ -511,8 +537,8 @@ static void test_aim_bad_input(void) {
             if (corr.x != 9 || reached != 7 || (field != 8 && (r2.w != 1 || r2.x != 0))) ++failures;
         }
     }
-    CHECK(failures == 0, "NaN/inf in every input gives IK_ERR_NONFINITE, bad weight IK_ERR_RANGE, outputs untouched (%d)",
-          failures);
+    CHECK(failures == 0,
+          "NaN/inf in every input gives IK_ERR_NONFINITE, bad weight IK_ERR_RANGE, outputs untouched (%d)", failures);
 }
 
 /* ---- look-at chain ------------------------------------------------------ */
@@ -521,15 +547,17 @@ static void test_aim_bad_input(void) {
  * the head so subtree updates are visible. */
 enum { PELVIS, SPINE, CHEST, NECK, HEAD, SHOULDER, ELBOW, JAW, BODY_JOINTS };
 static const int body_parents[BODY_JOINTS] = {-1, PELVIS, SPINE, CHEST, NECK, CHEST, SHOULDER, HEAD};
-static const char *const body_names[BODY_JOINTS] = {"pelvis", "spine", "chest", "neck", "head", "shoulder", "elbow", "jaw"};
+static const char *const body_names[BODY_JOINTS] = {"pelvis", "spine",    "chest", "neck",
+                                                    "head",   "shoulder", "elbow", "jaw"};
 
 static ik_skeleton body_skeleton(ik_transform *rest_ls) {
-    static const ik_real offsets[BODY_JOINTS][3] = {{0, 1, 0},     {0, 0.2f, 0},  {0, 0.2f, 0},  {0, 0.25f, 0},
-                                                    {0, 0.1f, 0},  {0.15f, 0.2f, 0}, {0.3f, 0, 0}, {0, -0.05f, 0.08f}};
+    static const ik_real offsets[BODY_JOINTS][3] = {{0, 1, 0},    {0, 0.2f, 0},     {0, 0.2f, 0}, {0, 0.25f, 0},
+                                                    {0, 0.1f, 0}, {0.15f, 0.2f, 0}, {0.3f, 0, 0}, {0, -0.05f, 0.08f}};
     ik_skeleton sk;
     int i;
     for (i = 0; i < BODY_JOINTS; ++i)
-        rest_ls[i] = ik_transform_make(ik_v3(offsets[i][0], offsets[i][1], offsets[i][2]), ik_quat_identity(), ik_v3(1, 1, 1));
+        rest_ls[i] =
+            ik_transform_make(ik_v3(offsets[i][0], offsets[i][1], offsets[i][2]), ik_quat_identity(), ik_v3(1, 1, 1));
     ik_skeleton_init(&sk, BODY_JOINTS, body_parents, body_names, rest_ls, NULL);
     return sk;
 }
@@ -569,7 +597,8 @@ static void test_chain_random(void) {
         ik_real roll, max_err = 0;
         int k, step;
         ik_skeleton_rest_pose(&sk, pose_ls);
-        for (k = 0; k < BODY_JOINTS; ++k) pose_ls[k].rotation = random_turn(&r, 1.0);
+        for (k = 0; k < BODY_JOINTS; ++k)
+            pose_ls[k].rotation = random_turn(&r, 1.0);
         ik_skeleton_fk(&sk, pose_ls, &root_ms, model_ms);
         memcpy(before_ls, pose_ls, sizeof pose_ls);
         memcpy(before_ms, model_ms, sizeof model_ms);
@@ -613,7 +642,8 @@ static void test_chain_random(void) {
             if (memcmp(&pose_ls[k].translation, &before_ls[k].translation, sizeof(ik_vec3)) != 0 ||
                 memcmp(&pose_ls[k].scale, &before_ls[k].scale, sizeof(ik_vec3)) != 0)
                 len_ok = 0;
-            if (k != SPINE && k != NECK && k != HEAD && memcmp(&pose_ls[k].rotation, &before_ls[k].rotation, sizeof(ik_quat)))
+            if (k != SPINE && k != NECK && k != HEAD &&
+                memcmp(&pose_ls[k].rotation, &before_ls[k].rotation, sizeof(ik_quat)))
                 others_ok = 0;
         }
         PROPERTY_CASE(lengths, len_ok, "");
@@ -671,7 +701,8 @@ static void test_chain_colocated_shares(void) {
     const int joints[3] = {1, 2, 3};
     const ik_real weights[2] = {(ik_real)0.25, (ik_real)0.6};
     int k, pass;
-    for (k = 0; k < 4; ++k) rest_ls[k] = ik_transform_identity();
+    for (k = 0; k < 4; ++k)
+        rest_ls[k] = ik_transform_identity();
     CHECK(ik_skeleton_init(&sk, 4, parents, NULL, rest_ls, NULL) == IK_OK, "skeleton");
     for (pass = 0; pass < 2; ++pass) {
         ik_real theta = (ik_real)2.5, expected[3], total;

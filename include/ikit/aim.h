@@ -52,10 +52,11 @@ typedef struct ik_aim {
     ik_real twist;           /* extra turn about the aim line, radians */
     ik_real weight;          /* 0 keeps the pose, 1 aims fully */
 
-    ik_quat *rotation_ls;    /* in/out, optional: the joint's local rotation */
-    ik_quat *correction_ls;  /* out, optional: C, with w >= 0 */
-    ik_bool *reached;        /* out, optional: 1 when the ray can pass through the target
-                                ahead of the offset (independent of weight) */
+    ik_quat *rotation_ls;   /* in/out, optional: the joint's local rotation */
+    ik_quat *correction_ls; /* out, optional: C, with w >= 0 */
+    /* out, optional: 1 when the ray can pass through the target ahead of the
+     * offset (whatever the weight) */
+    ik_bool *reached;
 } ik_aim;
 
 ik_aim ik_aim_def(void);
@@ -80,11 +81,11 @@ ik_result ik_aim_run(const ik_aim *job);
  * written. */
 typedef struct ik_look_at_chain {
     const ik_skeleton *skeleton;
-    ik_transform *pose_ls;   /* in/out [joint_count] */
-    ik_mat4 *model_ms;       /* in/out [joint_count] */
-    const ik_mat4 *root_ms;  /* above every root; NULL for the identity */
-    const int *joints;       /* [count] */
-    const ik_real *weights;  /* [count] or NULL; the last entry is not read */
+    ik_transform *pose_ls;  /* in/out [joint_count] */
+    ik_mat4 *model_ms;      /* in/out [joint_count] */
+    const ik_mat4 *root_ms; /* above every root; NULL for the identity */
+    const int *joints;      /* [count] */
+    const ik_real *weights; /* [count] or NULL; the last entry is not read */
     int count;
 
     ik_vec3 target_ms;
@@ -94,7 +95,7 @@ typedef struct ik_look_at_chain {
     ik_vec3 offset_ls;  /* in the last joint's frame */
     ik_real twist;
 
-    ik_bool *reached;   /* out, optional: the last joint's `reached` */
+    ik_bool *reached; /* out, optional: the last joint's `reached` */
 } ik_look_at_chain;
 
 /* Defaults as ik_aim_def, with count 0 and every pointer NULL. */

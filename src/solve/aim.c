@@ -4,6 +4,13 @@
 
 #include <stddef.h>
 
+/* |x| with the sign of y, without a branch (math.h has no IK_ macro for it). */
+#ifdef IKIT_DOUBLE
+#define AIM_COPYSIGN(x, y) copysign(x, y)
+#else
+#define AIM_COPYSIGN(x, y) copysignf(x, y)
+#endif
+
 ik_aim ik_aim_def(void) {
     ik_aim job;
     job.joint_ms = NULL;
@@ -20,19 +27,39 @@ ik_aim ik_aim_def(void) {
     return job;
 }
 
+static ik_bool inputs_finite_each(const ik_aim *job) {
+    return ik_mat4_finite(job->joint_ms) && ik_vec3_finite(job->target_ms) && ik_vec3_finite(job->forward_ls) &&
+           ik_vec3_finite(job->up_ls) && ik_vec3_finite(job->pole_ms) && ik_vec3_finite(job->offset_ls) &&
+           ik_finite(job->twist) && ik_finite(job->weight) && (!job->rotation_ls || ik_quat_finite(*job->rotation_ls));
+}
+
+/* A sum of terms is finite only when every term is (NaN and infinities
+ * survive addition), so one sum checks them all; only when a sum of finite
+ * terms overflows does each get checked on its own. */
 static ik_bool inputs_finite(const ik_aim *job) {
-    return ik_mat4_finite(job->joint_ms) && ik_vec3_finite(job->target_ms) &&
-           ik_vec3_finite(job->forward_ls) && ik_vec3_finite(job->up_ls) && ik_vec3_finite(job->pole_ms) &&
-           ik_vec3_finite(job->offset_ls) && ik_finite(job->twist) && ik_finite(job->weight) &&
-           (!job->rotation_ls || ik_quat_finite(*job->rotation_ls));
+    const ik_real *m = job->joint_ms->m;
+    ik_vec3 a = ik_vec3_add(ik_vec3_add(job->target_ms, job->forward_ls), ik_vec3_add(job->up_ls, job->pole_ms));
+    ik_real s0 = (m[0] + m[4]) + (m[8] + m[12]), s1 = (m[1] + m[5]) + (m[9] + m[13]);
+    ik_real s2 = (m[2] + m[6]) + (m[10] + m[14]), s3 = (m[3] + m[7]) + (m[11] + m[15]);
+    ik_real sum;
+    a = ik_vec3_add(a, job->offset_ls);
+    s3 += job->twist + job->weight;
+    if (job->rotation_ls) {
+        ik_quat q = *job->rotation_ls;
+        s0 += q.x;
+        s1 += q.y;
+        s2 += q.z;
+        s3 += q.w;
+    }
+    sum = ((s0 + a.x) + (s1 + a.y)) + ((s2 + a.z) + s3);
+    return ik_finite(sum) || inputs_finite_each(job);
 }
 
 /* v / |v|, dividing by the largest component first when |v|^2 would
  * overflow or underflow; zero for the zero vector. */
 static ik_vec3 unit_or_zero(ik_vec3 v) {
     ik_real len_sq = ik_vec3_dot(v, v), big;
-    if (len_sq > IK_REAL_EPSILON * IK_REAL_EPSILON && ik_finite(len_sq))
-        return ik_vec3_scale(v, 1 / IK_SQRT(len_sq));
+    if (len_sq > IK_REAL_EPSILON * IK_REAL_EPSILON && ik_finite(len_sq)) return ik_vec3_scale(v, 1 / IK_SQRT(len_sq));
     big = ik_maxr(IK_FABS(v.x), ik_maxr(IK_FABS(v.y), IK_FABS(v.z)));
     if (!(big > 0)) return ik_vec3_zero();
     v = ik_vec3_scale(v, 1 / big);
@@ -40,6 +67,15 @@ static ik_vec3 unit_or_zero(ik_vec3 v) {
 }
 
 static ik_bool vec3_is_zero(ik_vec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+
+/* q v q* for any q = (u, w): (w^2 - |u|^2) v + 2 (u . v) u + 2 w (u x v),
+ * which is |q|^2 times v rotated by q / |q|. */
+static ik_vec3 rotate_scaled(ik_quat q, ik_vec3 v) {
+    ik_vec3 u = ik_v3(q.x, q.y, q.z);
+    ik_vec3 r = ik_vec3_scale(v, q.w * q.w - ik_vec3_dot(u, u));
+    r = ik_vec3_mad(r, u, 2 * ik_vec3_dot(u, v));
+    return ik_vec3_mad(r, ik_vec3_cross(u, v), 2 * q.w);
+}
 
 /* The minimum rotation taking `from` onto `to`, as the half-angle quaternion
  * (from x to, |from||to| + from . to) normalised: no trigonometry (the
@@ -56,7 +92,16 @@ static ik_quat min_rotation(ik_vec3 from, ik_vec3 to, ik_real len_product) {
     return ik_q(axis.x, axis.y, axis.z, 0);
 }
 
-/* q^w for a unit q with q.w >= 0: the same axis, w times the angle. */
+/* Past about 170 degrees the computed axis u x T leans off the perpendicular
+ * to u by eps / sin(angle), which leaves u off T; a second, small minimum
+ * rotation from where u landed to T removes that. */
+static ik_quat min_rotation_near_half_turn(ik_vec3 from, ik_vec3 to, ik_real len_product) {
+    ik_quat first = min_rotation(from, to, len_product);
+    ik_quat fix = min_rotation(ik_quat_rotate(first, from), to, len_product);
+    return ik_quat_normalize(ik_quat_mul(fix, first));
+}
+
+/* q^w for q with q.w >= 0 (any length): the same axis, w times the angle. */
 static ik_quat quat_power(ik_quat q, ik_real w) {
     ik_real v_len = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
     ik_real half, s;
@@ -80,32 +125,35 @@ static ik_bool to_joint_frame(const ik_mat4 *joint_ms, ik_vec3 to_target_ms, ik_
     inv_det = 1 / det;
     *target_ls = ik_vec3_scale(
         ik_v3(ik_vec3_dot(k0, to_target_ms), ik_vec3_dot(k1, to_target_ms), ik_vec3_dot(k2, to_target_ms)), inv_det);
-    *pole_ls = ik_vec3_scale(ik_v3(ik_vec3_dot(k0, pole_ms), ik_vec3_dot(k1, pole_ms), ik_vec3_dot(k2, pole_ms)), inv_det);
+    *pole_ls =
+        ik_vec3_scale(ik_v3(ik_vec3_dot(k0, pole_ms), ik_vec3_dot(k1, pole_ms), ik_vec3_dot(k2, pole_ms)), inv_det);
     return 1;
 }
 
 ik_result ik_aim_run(const ik_aim *job) {
     const ik_real tiny = 16 * IK_REAL_EPSILON, small = 64 * IK_REAL_EPSILON;
     ik_vec3 origin_ms, to_target_ms, target_ls, pole_ls, forward, offset_perp, aim_from, up_aimed, up_perp, pole_perp;
-    ik_vec3 axis_hat;
-    ik_real qq, dd, tt, inv_tt, of, pp, disc, along, ut, aa, bb, roll_cos, roll_sin;
+    ik_real up_along, pole_along, qq, ff, dd, tt, inv_tt, inv_t_len, of, pp, disc, along, ut, aa, bb, roll_cos,
+        roll_sin, hemisphere;
     ik_quat old_ls, swing, correction;
-    ik_bool reached;
+    ik_bool reached, up_is_zero;
 
     if (!job || !job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
     if (!inputs_finite(job)) return IK_ERR_NONFINITE;
     if (!(job->weight >= 0 && job->weight <= 1)) return IK_ERR_RANGE;
-    forward = unit_or_zero(job->forward_ls);
+    ff = ik_vec3_dot(job->forward_ls, job->forward_ls);
+    forward = IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON ? job->forward_ls : unit_or_zero(job->forward_ls);
+    up_is_zero = !(ik_vec3_dot(job->up_ls, job->up_ls) > 0) && vec3_is_zero(job->up_ls);
     old_ls = job->rotation_ls ? *job->rotation_ls : ik_quat_identity();
     qq = ik_quat_dot(old_ls, old_ls);
-    if (vec3_is_zero(forward) || vec3_is_zero(job->up_ls) || !(qq > 0) || !ik_finite(qq)) return IK_ERR_DEGENERATE;
+    if ((!(ff > 0) && vec3_is_zero(forward)) || up_is_zero || !(qq > 0) || !ik_finite(qq)) return IK_ERR_DEGENERATE;
 
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
     origin_ms = ik_mat4_translation(job->joint_ms);
     to_target_ms = ik_vec3_sub(job->target_ms, origin_ms);
     dd = ik_vec3_dot(to_target_ms, to_target_ms);
     if (!ik_finite(dd)) return IK_ERR_DEGENERATE;
-    if (!(dd > tiny * tiny * (ik_vec3_dot(job->target_ms, job->target_ms) + ik_vec3_dot(origin_ms, origin_ms)))) {
+    if (!(dd > 2 * tiny * tiny * ik_vec3_dot(origin_ms, origin_ms))) {
         if (job->correction_ls) *job->correction_ls = ik_quat_identity();
         if (job->reached) *job->reached = 0;
         return IK_OK;
@@ -119,6 +167,7 @@ ik_result ik_aim_run(const ik_aim *job) {
      * is turned toward it, which leaves the least miss |o_perp| - |T|. Reached
      * needs s >= 0: the target ahead of the offset, not between it and the joint. */
     tt = ik_vec3_dot(target_ls, target_ls);
+    inv_tt = 1 / tt;
     of = ik_vec3_dot(job->offset_ls, forward);
     offset_perp = ik_vec3_mad(job->offset_ls, forward, -of);
     pp = ik_vec3_dot(offset_perp, offset_perp);
@@ -126,46 +175,53 @@ ik_result ik_aim_run(const ik_aim *job) {
     along = disc > 0 ? IK_SQRT(disc) : 0;
     reached = disc >= 0 && along >= of;
     aim_from = ik_vec3_mad(offset_perp, forward, along);
-    ut = disc >= 0 ? tt : IK_SQRT(pp * tt);
 
-    /* Swing: the minimum rotation from u = aim_from to T. Past about 170
-     * degrees the computed axis u x T leans off the perpendicular to u by
-     * eps / sin(angle), which leaves u off T; a second, small minimum
-     * rotation from where u landed to T removes that. */
-    swing = min_rotation(aim_from, target_ls, ut);
-    if (swing.w < (ik_real)0.1)
-        swing = ik_quat_normalize(ik_quat_mul(min_rotation(ik_quat_rotate(swing, aim_from), target_ls, ut), swing));
+    /* Swing: the minimum rotation from u = aim_from to T, the half-angle
+     * quaternion (u x T, |u||T| + u . T), here divided by |u||T| (= |T|^2 when
+     * the ray reaches), which leaves it unnormalised but of length^2
+     * 2 (1 + cos angle) in [0.04, 4]: every later step is indifferent to the
+     * length, and the one normalisation comes at the end. */
+    ut = disc >= 0 ? tt : IK_SQRT(pp * tt);
+    swing.w = ut + ik_vec3_dot(aim_from, target_ls);
+    if (swing.w > (ik_real)0.02 * ut) {
+        ik_real inv_ut = disc >= 0 ? inv_tt : 1 / ut;
+        ik_vec3 c = ik_vec3_scale(ik_vec3_cross(aim_from, target_ls), inv_ut);
+        swing = ik_q(c.x, c.y, c.z, swing.w * inv_ut);
+    } else {
+        swing = min_rotation_near_half_turn(aim_from, target_ls, ut);
+    }
 
     /* Roll about the line n = T / |T| through the origin and the target, which
      * keeps the ray on the target: turn the swung up axis a, projected off that
      * line, onto the pole b projected the same way. With S = n . (a x b) =
      * |a||b| sin(phi) and C = a . b = |a||b| cos(phi), the half angle
-     * (cos(phi/2), sin(phi/2)) lies along (|a||b| + C, S) or, multiplied by
-     * (1 - cos phi) / sin phi, along (S, |a||b| - C): the first for C >= 0, the
-     * second near a half turn, where |a||b| + C cancels. Skipped when either
-     * projection vanishes (pole or up along the aim line): no flip. */
-    inv_tt = 1 / tt;
-    up_aimed = ik_quat_rotate(swing, job->up_ls);
-    up_perp = ik_vec3_mad(up_aimed, target_ls, -ik_vec3_dot(up_aimed, target_ls) * inv_tt);
-    pole_perp = ik_vec3_mad(pole_ls, target_ls, -ik_vec3_dot(pole_ls, target_ls) * inv_tt);
+     * (cos(phi/2), sin(phi/2)) lies along (|a||b| + C, S) and, multiplying by
+     * (1 - cos phi) / sin phi, along (S, |a||b| - C). The first cancels near a
+     * half turn, the second near no turn; their sum with the second's sign
+     * made S's, (|a||b| + C + |S|, sgn(S) (|a||b| - C + |S|)), is at least |a||b|
+     * long and cancels nowhere. Skipped when either projection vanishes (pole
+     * or up along the aim line): no flip. */
+    up_aimed = rotate_scaled(swing, job->up_ls);
+    up_along = ik_vec3_dot(up_aimed, target_ls) * inv_tt;
+    pole_along = ik_vec3_dot(pole_ls, target_ls) * inv_tt;
+    up_perp = ik_vec3_mad(up_aimed, target_ls, -up_along);
+    pole_perp = ik_vec3_mad(pole_ls, target_ls, -pole_along);
     aa = ik_vec3_dot(up_perp, up_perp);
     bb = ik_vec3_dot(pole_perp, pole_perp);
     if (!ik_finite(tt + pp + aa * bb)) return IK_ERR_DEGENERATE;
-    axis_hat = ik_vec3_scale(target_ls, IK_SQRT(inv_tt));
+    inv_t_len = IK_SQRT(inv_tt);
     roll_cos = 1;
     roll_sin = 0;
-    if (aa > small * small * ik_vec3_dot(job->up_ls, job->up_ls) && bb > small * small * ik_vec3_dot(pole_ls, pole_ls)) {
+    if (aa > small * small * (aa + up_along * up_along * tt) &&
+        bb > small * small * (bb + pole_along * pole_along * tt)) {
         ik_real ab_len = IK_SQRT(aa * bb), c = ik_vec3_dot(up_perp, pole_perp);
-        ik_real s = ik_vec3_dot(axis_hat, ik_vec3_cross(up_perp, pole_perp)), inv_len;
-        roll_cos = c >= 0 ? ab_len + c : s;
-        roll_sin = c >= 0 ? s : ab_len - c;
-        inv_len = 1 / IK_SQRT(roll_cos * roll_cos + roll_sin * roll_sin);
-        roll_cos *= inv_len;
-        roll_sin *= inv_len;
+        ik_real s = ik_vec3_dot(target_ls, ik_vec3_cross(up_perp, pole_perp)) * inv_t_len, abs_s = IK_FABS(s);
+        roll_cos = ab_len + c + abs_s;
+        roll_sin = AIM_COPYSIGN(ab_len - c + abs_s, s);
     }
 
-    /* Twist: add twist/2 to the roll's half angle, as a product of unit
-     * complex numbers (cos, sin), about the same line n. */
+    /* Twist: add twist/2 to the roll's half angle, a product of complex
+     * numbers (cos, sin) about the same line. */
     if (job->twist != 0) {
         ik_real tc = IK_COS(job->twist * (ik_real)0.5), ts = IK_SIN(job->twist * (ik_real)0.5);
         ik_real c = roll_cos * tc - roll_sin * ts;
@@ -173,13 +229,24 @@ ik_result ik_aim_run(const ik_aim *job) {
         roll_cos = c;
     }
 
-    /* Weight: C^w, the same axis with w times the angle (slerp from the identity). */
-    correction = ik_quat_positive_w(
-        ik_quat_mul(ik_q(axis_hat.x * roll_sin, axis_hat.y * roll_sin, axis_hat.z * roll_sin, roll_cos), swing));
-    if (job->weight < 1) correction = job->weight > 0 ? quat_power(correction, job->weight) : ik_quat_identity();
-
-    if (job->rotation_ls && job->weight > 0) *job->rotation_ls = ik_quat_normalize(ik_quat_mul(old_ls, correction));
-    if (job->correction_ls) *job->correction_ls = correction;
+    /* Weight: C^w, the same axis with w times the angle (slerp from the
+     * identity). The result keeps the input's hemisphere (w of C made >= 0),
+     * and the one normalisation happens here. */
+    roll_sin *= inv_t_len;
+    correction =
+        ik_quat_mul(ik_q(target_ls.x * roll_sin, target_ls.y * roll_sin, target_ls.z * roll_sin, roll_cos), swing);
+    if (job->weight < 1)
+        correction = job->weight > 0 ? quat_power(ik_quat_positive_w(correction), job->weight) : ik_quat_identity();
+    hemisphere = AIM_COPYSIGN(1, correction.w);
+    if (job->rotation_ls && job->weight > 0) {
+        ik_quat q = ik_quat_mul(old_ls, correction);
+        ik_real k = hemisphere / IK_SQRT(ik_quat_dot(q, q));
+        *job->rotation_ls = ik_q(q.x * k, q.y * k, q.z * k, q.w * k);
+    }
+    if (job->correction_ls) {
+        ik_real k = hemisphere / IK_SQRT(ik_quat_dot(correction, correction));
+        *job->correction_ls = ik_q(correction.x * k, correction.y * k, correction.z * k, correction.w * k);
+    }
     if (job->reached) *job->reached = reached;
     return IK_OK;
 }

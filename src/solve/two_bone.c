@@ -47,19 +47,29 @@ void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *p
     job->end_rotation_ls = &pose_ls[end].rotation;
 }
 
+/* x * 0 is 0 for every finite x and NaN otherwise, so one sum tells whether
+ * a whole block of numbers is finite. Four running sums keep the additions
+ * independent (and vectorisable). */
+static ik_real finite_probe(const ik_real *values, int count) {
+    ik_real sum[4] = {0, 0, 0, 0};
+    int i;
+    for (i = 0; i < count; ++i) sum[i & 3] += values[i] * 0;
+    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+}
+
 static ik_result validate(const ik_two_bone *job) {
+    ik_real probe;
     if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
         !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
-    if (!ik_mat4_finite(job->start_ms) || !ik_mat4_finite(job->mid_ms) || !ik_mat4_finite(job->end_ms) ||
-        !ik_vec3_finite(job->target_ms) || !ik_finite(job->soften) || !ik_finite(job->twist) ||
-        !ik_finite(job->weight) || !ik_finite(job->reach_tolerance) ||
-        !ik_quat_finite(*job->start_rotation_ls) || !ik_quat_finite(*job->mid_rotation_ls) ||
-        (job->use_pole && !ik_vec3_finite(job->pole_ms)) ||
-        (job->use_hinge && (!ik_vec3_finite(job->hinge_axis_ls) || !ik_finite(job->min_bend) ||
-                            !ik_finite(job->max_bend))) ||
-        (job->keep_end_rotation && !ik_quat_finite(*job->end_rotation_ls)))
-        return IK_ERR_NONFINITE;
+    probe = finite_probe(job->start_ms->m, 16) + finite_probe(job->mid_ms->m, 16) +
+            finite_probe(job->end_ms->m, 16) + finite_probe(&job->target_ms.x, 3) +
+            finite_probe(&job->start_rotation_ls->x, 4) + finite_probe(&job->mid_rotation_ls->x, 4) +
+            (job->soften + job->twist + job->weight + job->reach_tolerance) * 0;
+    if (job->use_pole) probe += finite_probe(&job->pole_ms.x, 3);
+    if (job->use_hinge) probe += finite_probe(&job->hinge_axis_ls.x, 3) + (job->min_bend + job->max_bend) * 0;
+    if (job->keep_end_rotation) probe += finite_probe(&job->end_rotation_ls->x, 4);
+    if (probe != 0) return IK_ERR_NONFINITE;
     if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend))
         return IK_ERR_RANGE;
     return IK_OK;
@@ -85,17 +95,33 @@ static ik_quat turn_about(ik_vec3 n, ik_vec3 p, ik_vec3 q) {
     return ik_quat_normalize(ik_q(n.x * s, n.y * s, n.z * s, w));
 }
 
-/* A model-space rotation q about a joint whose model matrix has linear part
- * L = R s (uniform scale s) equals, in the joint's own frame, the rotation
- * R^-1 q R: same angle, axis R^-1 v = s L^-1 v. Only the axis direction is
- * needed, so L^-1 v is rescaled to the length of v. */
-static ik_quat to_local(ik_quat q, const ik_mat4 *inverse) {
+/* A joint's rotation frame: its model matrix's columns, each divided by its
+ * length, which removes the joint's own (even non-uniform) scale and leaves
+ * the rotation R when the ancestors' scale is uniform. Zero when the matrix
+ * is singular: a zero column or a determinant below 1e-6 of the product of
+ * the column lengths. */
+typedef struct joint_frame {
+    ik_vec3 axis[3];
+} joint_frame;
+
+static ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
+    ik_real len_sq[3], det;
+    int i;
+    for (i = 0; i < 3; ++i) {
+        f->axis[i] = ik_mat4_column(m, i);
+        len_sq[i] = ik_vec3_length_sq(f->axis[i]);
+        if (!(len_sq[i] > 0)) return 0;
+        f->axis[i] = ik_vec3_scale(f->axis[i], 1 / IK_SQRT(len_sq[i]));
+    }
+    det = ik_vec3_dot(f->axis[0], ik_vec3_cross(f->axis[1], f->axis[2]));
+    return IK_FABS(det) > (ik_real)1e-6;
+}
+
+/* A model-space rotation q about the joint equals, in the joint's own frame,
+ * R^-1 q R: the same angle about the axis R^T v (v the vector part of q). */
+static ik_quat to_local(ik_quat q, const joint_frame *f) {
     ik_vec3 v = ik_v3(q.x, q.y, q.z);
-    ik_vec3 l = ik_mat4_transform_vector(inverse, v);
-    ik_real len_v = ik_vec3_length(v), len_l = ik_vec3_length(l);
-    if (!(len_l > 0)) return ik_quat_identity();
-    l = ik_vec3_scale(l, len_v / len_l);
-    return ik_q(l.x, l.y, l.z, q.w);
+    return ik_q(ik_vec3_dot(f->axis[0], v), ik_vec3_dot(f->axis[1], v), ik_vec3_dot(f->axis[2], v), q.w);
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
@@ -222,9 +248,11 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
 static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u, ik_vec3 v) {
     ik_vec3 h;
     ik_real scale = ik_vec3_length_sq(u) * ik_vec3_length_sq(v);
-    if (job->use_hinge)
-        return ik_vec3_normalize_or(ik_mat4_transform_vector(job->mid_ms, job->hinge_axis_ls),
-                                    ik_vec3_any_perpendicular(ik_vec3_normalize(u)));
+    if (job->use_hinge) {
+        h = ik_mat4_transform_vector(job->mid_ms, job->hinge_axis_ls);
+        if (ik_vec3_length_sq(h) > 0) return ik_vec3_normalize(h);
+        return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
+    }
     h = ik_vec3_cross(u, v);
     if (ik_vec3_length_sq(h) > scale * (ik_real)1e-10) return ik_vec3_normalize(h);
     h = ik_vec3_cross(u, ik_vec3_sub(job->use_pole ? job->pole_ms : job->target_ms, a));
@@ -253,12 +281,12 @@ static ik_quat knee_twist(const ik_two_bone *job, ik_vec3 n, ik_vec3 knee, ik_ve
 
 ik_result ik_two_bone_run(const ik_two_bone *job) {
     ik_result r = validate(job);
-    ik_mat4 start_inv, mid_inv, end_inv;
+    joint_frame start_frame, mid_frame, end_frame;
     ik_vec3 a, b, c, t, u, v, to_target, end_rel;
     ik_real l1, l2, full, dist, d, tol;
     ik_quat bend = ik_quat_identity(), swing_twist, correction;
     bend_problem problem;
-    ik_bool inverted;
+    ik_bool invertible;
 
     if (r != IK_OK) return r;
     a = ik_mat4_translation(job->start_ms);
@@ -271,13 +299,13 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     l2 = ik_vec3_length(v);
     full = l1 + l2;
     tol = ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
-    inverted = ik_mat4_inverse(job->start_ms, &start_inv) && ik_mat4_inverse(job->mid_ms, &mid_inv) &&
-               (!job->keep_end_rotation || ik_mat4_inverse(job->end_ms, &end_inv));
-    if (!inverted || job->weight <= 0) {
+    invertible = joint_frame_make(job->start_ms, &start_frame) && joint_frame_make(job->mid_ms, &mid_frame) &&
+               (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
+    if (!invertible || job->weight <= 0) {
         ik_real residual = ik_vec3_distance(c, t);
         if (job->reached) *job->reached = residual <= tol;
         if (job->residual) *job->residual = residual;
-        return inverted ? IK_OK : IK_ERR_DEGENERATE;
+        return invertible ? IK_OK : IK_ERR_DEGENERATE;
     }
 
     /* The distance wanted: softened, then clamped to what two bones can span,
@@ -308,15 +336,15 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         bend = ik_quat_slerp(ik_quat_identity(), bend, job->weight);
     }
 
-    /* Model-space turns to local corrections: new local = old local * R^-1 q R. */
-    correction = to_local(swing_twist, &start_inv);
+    /* Model-space turns to local corrections: new local = old local * R^T q R. */
+    correction = to_local(swing_twist, &start_frame);
     *job->start_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->start_rotation_ls, correction));
-    correction = to_local(bend, &mid_inv);
+    correction = to_local(bend, &mid_frame);
     *job->mid_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->mid_rotation_ls, correction));
     if (job->keep_end_rotation) {
         /* The end's model rotation picked up swing_twist * bend; undo it locally. */
         ik_quat undo = ik_quat_conjugate(ik_quat_mul(swing_twist, bend));
-        *job->end_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_inv)));
+        *job->end_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame)));
     }
 
     if (job->reached || job->residual) {

@@ -1,0 +1,45 @@
+/* Timing helpers shared by the benchmarks: a monotonic clock, medians over
+ * repeats, and a CSV file beside the benchmark's output. */
+#ifndef IKIT_BENCH_UTIL_H
+#define IKIT_BENCH_UTIL_H
+
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Benchmarks time the CPU spent by their own thread, so figures hold on a
+ * busy machine too; define BENCH_WALL_CLOCK for wall time instead. */
+#ifdef BENCH_WALL_CLOCK
+#define BENCH_CLOCK CLOCK_MONOTONIC
+#else
+#define BENCH_CLOCK CLOCK_THREAD_CPUTIME_ID
+#endif
+
+static inline double bench_now(void) {
+    struct timespec t;
+    clock_gettime(BENCH_CLOCK, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int bench_compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of `count` samples (sorts them in place). */
+static inline double bench_median(double *samples, int count) {
+    qsort(samples, (size_t)count, sizeof *samples, bench_compare_doubles);
+    return count % 2 ? samples[count / 2] : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+}
+
+/* Keeps the optimiser from dropping work whose result is otherwise unused. */
+static volatile double bench_sink;
+
+#ifdef IKIT_DOUBLE
+#define BENCH_SCALAR "double"
+#else
+#define BENCH_SCALAR "float"
+#endif
+
+#endif

@@ -1,0 +1,151 @@
+/* Skeletons: validation, lookups, chains, forward kinematics and back. */
+#include <ikit/skeleton.h>
+#include <string.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+
+#ifdef IKIT_DOUBLE
+#define TOL 1e-9
+#else
+#define TOL 1e-4f
+#endif
+
+/* Parents-first but not depth-first: 0 root; 1, 2 children of 0; 3 child of
+ * 1; 4 child of 2; 5 child of 3; 6 child of 1. */
+static const int tree_parents[7] = {-1, 0, 0, 1, 2, 3, 1};
+static const char *const tree_names[7] = {"hips", "spine", "thigh.L", "neck", "shin.L", "head", "arm"};
+
+static void random_pose(rng *r, ik_transform *pose, int n, ik_bool uniform_scale) {
+    int i;
+    for (i = 0; i < n; ++i) {
+        ik_real s = rng_range(r, 0.5, 1.5);
+        pose[i] = ik_transform_make(rng_in_ball(r, 1), rng_rotation(r),
+                                    uniform_scale ? ik_v3(s, s, s)
+                                                  : ik_v3(s, rng_range(r, 0.5, 1.5), rng_range(r, 0.5, 1.5)));
+    }
+}
+
+static ik_real mat_distance(const ik_mat4 *a, const ik_mat4 *b) {
+    ik_real worst = 0;
+    int i;
+    for (i = 0; i < 16; ++i) worst = ik_maxr(worst, IK_FABS(a->m[i] - b->m[i]));
+    return worst;
+}
+
+static void test_validation(void) {
+    ik_transform rest[7];
+    ik_skeleton s;
+    ik_skeleton_error err;
+    int bad_order[3] = {-1, 2, 0}, out_of_range[3] = {-1, 0, 7}, cycle[3] = {1, 2, 0};
+    const char *dup[3] = {"a", "b", "a"};
+    int chain3[3] = {-1, 0, 1};
+    int i;
+    for (i = 0; i < 7; ++i) rest[i] = ik_transform_identity();
+    CHECK(ik_skeleton_init(&s, 7, tree_parents, tree_names, rest, &err) == IK_OK, "valid tree: %s", err.message);
+    CHECK(ik_skeleton_init(&s, 3, bad_order, NULL, rest, &err) == IK_ERR_HIERARCHY && err.joint == 1,
+          "child before parent");
+    CHECK(strstr(err.message, "joint 1") != NULL, "message names the joint: %s", err.message);
+    CHECK(ik_skeleton_init(&s, 3, out_of_range, NULL, rest, &err) == IK_ERR_RANGE && err.joint == 2, "parent out of range");
+    CHECK(ik_skeleton_init(&s, 3, cycle, NULL, rest, &err) == IK_ERR_HIERARCHY && err.joint == 0, "cycle");
+    CHECK(ik_skeleton_init(&s, 3, chain3, dup, rest, &err) == IK_ERR_HIERARCHY && err.joint == 2, "duplicate names");
+    CHECK(ik_skeleton_init(&s, -1, chain3, NULL, rest, &err) == IK_ERR_RANGE, "negative count");
+    CHECK(ik_skeleton_init(&s, 3, NULL, NULL, rest, &err) == IK_ERR_NULL, "missing parents");
+    CHECK(ik_skeleton_init(NULL, 3, chain3, NULL, rest, &err) == IK_ERR_NULL, "missing skeleton");
+    rest[1].translation.y = (ik_real)NAN;
+    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_NONFINITE && err.joint == 1, "NaN rest pose");
+    rest[1].translation.y = (ik_real)INFINITY;
+    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_NONFINITE, "infinite rest pose");
+    rest[1] = ik_transform_identity();
+    rest[2].rotation = ik_q(0, 0, 0, 2);
+    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_DEGENERATE && err.joint == 2,
+          "non-unit rest rotation");
+    CHECK(ik_skeleton_init(&s, 0, NULL, NULL, NULL, NULL) == IK_OK && s.joint_count == 0, "empty skeleton");
+}
+
+static void test_lookup_and_chains(void) {
+    ik_transform rest[7];
+    ik_skeleton s;
+    int chain[4], i;
+    for (i = 0; i < 7; ++i) rest[i] = ik_transform_identity();
+    ik_skeleton_init(&s, 7, tree_parents, tree_names, rest, NULL);
+    CHECK(ik_skeleton_find(&s, "shin.L") == 4 && ik_skeleton_find(&s, "head") == 5, "find by name");
+    CHECK(ik_skeleton_find(&s, "tail") == -1 && ik_skeleton_find(&s, NULL) == -1, "unknown names");
+    CHECK(strcmp(ik_skeleton_name(&s, 2), "thigh.L") == 0 && strcmp(ik_skeleton_name(&s, 9), "") == 0, "names");
+    CHECK(ik_skeleton_is_descendant(&s, 5, 1) && ik_skeleton_is_descendant(&s, 6, 1) &&
+              !ik_skeleton_is_descendant(&s, 4, 1) && ik_skeleton_is_descendant(&s, 1, 1),
+          "descendants");
+    CHECK(ik_skeleton_depth(&s, 5) == 4 && ik_skeleton_depth(&s, 0) == 1, "depth");
+    CHECK(ik_skeleton_chain(&s, 5, 4, chain) == IK_OK && chain[0] == 0 && chain[1] == 1 && chain[2] == 3 &&
+              chain[3] == 5,
+          "walk 4 joints up from the head");
+    CHECK(ik_skeleton_chain(&s, 4, 2, chain) == IK_OK && chain[0] == 2 && chain[1] == 4, "walk 2 up from the shin");
+    CHECK(ik_skeleton_chain(&s, 4, 4, chain) == IK_ERR_RANGE, "chain longer than the hierarchy");
+    CHECK(ik_skeleton_chain(&s, 11, 1, chain) == IK_ERR_RANGE, "end joint out of range");
+}
+
+static void test_forward_kinematics(void) {
+    rng r = rng_seeded(11);
+    check_property manual = {"fk = product of local matrices", 0, 0};
+    check_property subtree = {"subtree fk matches full fk", 0, 0};
+    check_property back = {"model to local round trip", 0, 0};
+    ik_transform rest[7], pose[7], recovered[7];
+    ik_mat4 model[7], model2[7], root;
+    ik_skeleton s;
+    int i, k;
+    for (i = 0; i < 7; ++i) rest[i] = ik_transform_identity();
+    ik_skeleton_init(&s, 7, tree_parents, tree_names, rest, NULL);
+    for (k = 0; k < 5000; ++k) {
+        random_pose(&r, pose, 7, k % 2 == 0);
+        root = ik_mat4_from_trs(rng_in_ball(&r, 3), rng_rotation(&r), ik_v3(2, 2, 2));
+        ik_skeleton_fk(&s, pose, &root, model);
+        {
+            /* head = root * hips * spine * neck * head */
+            ik_mat4 m = root, l;
+            int path[4] = {0, 1, 3, 5}, j;
+            for (j = 0; j < 4; ++j) {
+                l = ik_transform_to_mat4(pose[path[j]]);
+                m = ik_mat4_mul(&m, &l);
+            }
+            PROPERTY_CASE(manual, mat_distance(&m, &model[5]) < TOL * 10, "case %d", k);
+        }
+        /* Change the spine; a subtree update must give what a full pass gives. */
+        pose[1].rotation = rng_rotation(&r);
+        memcpy(model2, model, sizeof model);
+        ik_skeleton_fk_subtree(&s, 1, pose, &root, model2);
+        ik_skeleton_fk(&s, pose, &root, model);
+        {
+            int same = 1;
+            for (i = 0; i < 7; ++i) same = same && mat_distance(&model[i], &model2[i]) == 0;
+            PROPERTY_CASE(subtree, same, "case %d", k);
+        }
+        /* Uniform scales decompose exactly; check translation, rotation, scale. */
+        if (k % 2 == 0) {
+            ik_result res = ik_skeleton_model_to_local(&s, model, &root, recovered);
+            int ok = res == IK_OK;
+            for (i = 0; i < 7; ++i)
+                ok = ok && ik_vec3_distance(recovered[i].translation, pose[i].translation) < TOL * 10 &&
+                     IK_FABS(ik_quat_dot(recovered[i].rotation, pose[i].rotation)) > 1 - TOL &&
+                     ik_vec3_distance(recovered[i].scale, pose[i].scale) < TOL * 10;
+            PROPERTY_CASE(back, ok, "case %d", k);
+        }
+    }
+    property_end(&manual);
+    property_end(&subtree);
+    property_end(&back);
+    /* A singular parent is reported, and the output stays finite. */
+    random_pose(&r, pose, 7, 1);
+    pose[1].scale = ik_v3(0, 0, 0);
+    ik_skeleton_fk(&s, pose, NULL, model);
+    CHECK(ik_skeleton_model_to_local(&s, model, NULL, recovered) == IK_ERR_DEGENERATE, "singular parent reported");
+    for (i = 0; i < 7; ++i) CHECK(ik_transform_finite(recovered[i]), "joint %d finite after a singular parent", i);
+    ik_skeleton_rest_pose(&s, pose);
+    CHECK(memcmp(pose, rest, sizeof rest) == 0, "rest pose copy");
+}
+
+int main(void) {
+    test_validation();
+    test_lookup_and_chains();
+    test_forward_kinematics();
+    return check_summary("skeleton");
+}

@@ -1,9 +1,21 @@
-/* ikit: inverse kinematics for skeletons. Include this for everything. */
+/* ikit: inverse kinematics for skeletons. Include this for the core library
+ * (math, skeletons, clips, solvers); the file readers are in <ikit/bvh.h>,
+ * <ikit/gltf.h> and <ikit/chain_file.h>. */
 #ifndef IKIT_IKIT_H
 #define IKIT_IKIT_H
 
 #include <ikit/result.h>
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
+#include <ikit/clip.h>
+#include <ikit/constraint.h>
+#include <ikit/two_bone.h>
+#include <ikit/aim.h>
+#include <ikit/chain.h>
+#include <ikit/ccd.h>
+#include <ikit/fabrik.h>
+#include <ikit/jacobian.h>
+#include <ikit/spring.h>
+#include <ikit/chain2d.h>
 
 #endif

@@ -32,17 +32,32 @@ const char *gltf_path_of(gltf_path *p, const char *a, long i, const char *b) {
     return p->text;
 }
 
+const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long j, const char *key) {
+    size_t n;
+    snprintf(p->text, sizeof p->text, parent_fmt, i, j);
+    n = strlen(p->text);
+    if (key) snprintf(p->text + n, sizeof p->text - n, "/%s", key);
+    return p->text;
+}
+
 ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
-                         const char *path, ik_io_error *error) {
+                         const char *parent_fmt, long i, long j, ik_io_error *error) {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    gltf_path p;
+    const char *path;
     double v;
     if (!item) {
         *out = fallback;
         return IK_OK;
     }
+    v = cJSON_IsNumber(item) ? item->valuedouble : 0;
+    if (cJSON_IsNumber(item) && v >= 0 && v <= (double)max && v == (double)(long)v) {
+        *out = (long)v;
+        return IK_OK;
+    }
+    path = gltf_path_format(&p, parent_fmt, i, j, key);
     if (!cJSON_IsNumber(item))
         return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be a number", key);
-    v = item->valuedouble;
     if (!(v - v == 0)) return gltf_fail(error, IK_ERR_NONFINITE, path, "\"%s\" is not finite", key);
     if (v < 0 || v > (double)max || v != (double)(long)v)
         return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be an integer from 0 to %ld, got %.17g",
@@ -143,33 +158,33 @@ typedef struct view_info {
 } view_info;
 
 static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_io_error *error) {
-    const cJSON *views = cJSON_GetObjectItemCaseSensitive(g->root, "bufferViews");
-    const cJSON *view = cJSON_GetArrayItem(views, (int)v);
+    const cJSON *view = g->view_items[v];
     gltf_path p;
     long buffer, offset, length, stride;
     ik_result r;
-    gltf_path_of(&p, "bufferViews", v, NULL);
-    if (!cJSON_IsObject(view)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an object");
+    if (!cJSON_IsObject(view)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL), "must be an object");
     if (!cJSON_GetObjectItemCaseSensitive(view, "buffer"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "buffer"), "missing");
     if ((r = gltf_get_index(view, "buffer", (long)g->buffer_count - 1, 0, &buffer,
-                            gltf_path_of(&p, "bufferViews", v, "buffer"), error)) != IK_OK)
+                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
     if ((r = gltf_get_index(view, "byteOffset", LONG_MAX, 0, &offset,
-                            gltf_path_of(&p, "bufferViews", v, "byteOffset"), error)) != IK_OK)
+                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
     if (!cJSON_GetObjectItemCaseSensitive(view, "byteLength"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "byteLength"), "missing");
     if ((r = gltf_get_index(view, "byteLength", LONG_MAX, 0, &length,
-                            gltf_path_of(&p, "bufferViews", v, "byteLength"), error)) != IK_OK)
+                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
     if ((r = gltf_get_index(view, "byteStride", 252, 0, &stride,
-                            gltf_path_of(&p, "bufferViews", v, "byteStride"), error)) != IK_OK)
+                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
     if (cJSON_GetObjectItemCaseSensitive(view, "byteStride") && (stride < 4 || stride % 4 != 0))
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "byteStride %ld is not a multiple of 4 in [4, 252]",
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL),
+                         "byteStride %ld is not a multiple of 4 in [4, 252]",
                          stride);
-    if (length < 1) return gltf_fail(error, IK_ERR_PARSE, p.text, "byteLength must be at least 1");
+    if (length < 1)
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL), "byteLength must be at least 1");
     if ((uint64_t)offset + (uint64_t)length > (uint64_t)g->buffers[buffer].size)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "byteLength"),
                          "bytes %ld..%ld overrun buffer %ld (%lu bytes)", offset,
@@ -246,31 +261,39 @@ static ik_result get_sparse(const ik_gltf *g, long a, const cJSON *sparse, acces
     snprintf(where, sizeof where, "/accessors/%ld/sparse", a);
     if (!cJSON_IsObject(sparse) || !cJSON_IsObject(indices) || !cJSON_IsObject(values))
         return gltf_fail(error, IK_ERR_PARSE, where, "needs count, indices and values objects");
-    snprintf(p.text, sizeof p.text, "%s/count", where);
-    if ((r = gltf_get_index(sparse, "count", info->count, 0, &count, p.text, error)) != IK_OK) return r;
-    if (count < 1) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be from 1 to the accessor count");
+    if ((r = gltf_get_index(sparse, "count", info->count, 0, &count, "/accessors/%ld/sparse", a, 0, error)) != IK_OK)
+        return r;
+    if (count < 1) return gltf_fail(error, IK_ERR_PARSE, where, "count must be from 1 to the accessor count");
     snprintf(p.text, sizeof p.text, "%s/indices", where);
-    if ((r = gltf_get_index(indices, "componentType", 5125, 0, &type, p.text, error)) != IK_OK) return r;
+    if ((r = gltf_get_index(indices, "componentType", 5125, 0, &type, "/accessors/%ld/sparse/indices", a, 0, error)) !=
+        IK_OK)
+        return r;
     if (type != 5121 && type != 5123 && type != 5125)
         return gltf_fail(error, IK_ERR_PARSE, p.text, "componentType must be 5121, 5123 or 5125");
     isize = component_size(type);
     if (!cJSON_GetObjectItemCaseSensitive(indices, "bufferView") ||
         !cJSON_GetObjectItemCaseSensitive(values, "bufferView"))
         return gltf_fail(error, IK_ERR_PARSE, where, "indices and values need a bufferView");
-    if ((r = gltf_get_index(indices, "bufferView", INT_MAX, 0, &view, p.text, error)) != IK_OK) return r;
-    if (view >= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "bufferViews")))
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "bufferView %ld out of range", view);
+    if ((r = gltf_get_index(indices, "bufferView", INT_MAX, 0, &view, "/accessors/%ld/sparse/indices", a, 0, error)) !=
+        IK_OK)
+        return r;
+    if (view >= g->view_count) return gltf_fail(error, IK_ERR_PARSE, p.text, "bufferView %ld out of range", view);
     if ((r = get_view(g, view, &info->sparse_indices, error)) != IK_OK) return r;
-    if ((r = gltf_get_index(indices, "byteOffset", LONG_MAX, 0, &offset, p.text, error)) != IK_OK) return r;
+    if ((r = gltf_get_index(indices, "byteOffset", LONG_MAX, 0, &offset, "/accessors/%ld/sparse/indices", a, 0,
+                            error)) != IK_OK)
+        return r;
     if ((uint64_t)offset + (uint64_t)count * (uint64_t)isize > info->sparse_indices.length)
         return gltf_fail(error, IK_ERR_PARSE, p.text, "%ld indices overrun bufferView %ld", count, view);
     info->sparse_indices.offset += (uint64_t)offset;
     snprintf(p.text, sizeof p.text, "%s/values", where);
-    if ((r = gltf_get_index(values, "bufferView", INT_MAX, 0, &view, p.text, error)) != IK_OK) return r;
-    if (view >= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "bufferViews")))
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "bufferView %ld out of range", view);
+    if ((r = gltf_get_index(values, "bufferView", INT_MAX, 0, &view, "/accessors/%ld/sparse/values", a, 0, error)) !=
+        IK_OK)
+        return r;
+    if (view >= g->view_count) return gltf_fail(error, IK_ERR_PARSE, p.text, "bufferView %ld out of range", view);
     if ((r = get_view(g, view, &info->sparse_values, error)) != IK_OK) return r;
-    if ((r = gltf_get_index(values, "byteOffset", LONG_MAX, 0, &offset, p.text, error)) != IK_OK) return r;
+    if ((r = gltf_get_index(values, "byteOffset", LONG_MAX, 0, &offset, "/accessors/%ld/sparse/values", a, 0,
+                            error)) != IK_OK)
+        return r;
     if ((uint64_t)offset + (uint64_t)count * (uint64_t)info->element_size > info->sparse_values.length)
         return gltf_fail(error, IK_ERR_PARSE, p.text, "%ld values overrun bufferView %ld", count, view);
     info->sparse_values.offset += (uint64_t)offset;
@@ -283,24 +306,22 @@ static ik_result get_sparse(const ik_gltf *g, long a, const cJSON *sparse, acces
  * bytes (MAT2 of bytes: 8, MAT3 of bytes: 12, MAT3 of shorts: 24). The last
  * element must end inside the view: offset + (count - 1) stride + size. */
 static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_io_error *error) {
-    const cJSON *accessors = cJSON_GetObjectItemCaseSensitive(g->root, "accessors");
-    const cJSON *acc = cJSON_GetArrayItem(accessors, (int)a);
+    const cJSON *acc = g->accessor_items[a];
     const cJSON *type, *normalized, *sparse;
     gltf_path p;
     long ctype, view, offset;
     ik_result r;
     memset(info, 0, sizeof *info);
-    gltf_path_of(&p, "accessors", a, NULL);
-    if (!cJSON_IsObject(acc)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an object");
+    if (!cJSON_IsObject(acc)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "must be an object");
     if (!cJSON_GetObjectItemCaseSensitive(acc, "componentType"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "componentType"), "missing");
     if ((r = gltf_get_index(acc, "componentType", 99999, 0, &ctype,
-                            gltf_path_of(&p, "accessors", a, "componentType"), error)) != IK_OK)
+                            "/accessors/%ld", a, 0, error)) != IK_OK)
         return r;
     info->component_type = (int)ctype;
     info->component_size = component_size(ctype);
     if (!info->component_size)
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "unknown component type %ld", ctype);
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "unknown component type %ld", ctype);
     type = cJSON_GetObjectItemCaseSensitive(acc, "type");
     if (!cJSON_IsString(type) || !type_shape(type->valuestring, &info->columns, &info->rows))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "type"),
@@ -313,21 +334,21 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
     if (!cJSON_GetObjectItemCaseSensitive(acc, "count"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"), "missing");
     if ((r = gltf_get_index(acc, "count", INT_MAX, 0, &info->count,
-                            gltf_path_of(&p, "accessors", a, "count"), error)) != IK_OK)
+                            "/accessors/%ld", a, 0, error)) != IK_OK)
         return r;
-    if (info->count < 1) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be at least 1");
+    if (info->count < 1) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"), "must be at least 1");
     if ((r = gltf_get_index(acc, "byteOffset", LONG_MAX, 0, &offset,
-                            gltf_path_of(&p, "accessors", a, "byteOffset"), error)) != IK_OK)
+                            "/accessors/%ld", a, 0, error)) != IK_OK)
         return r;
     if (offset % info->component_size != 0)
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "%ld is not a multiple of the component size %d",
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "byteOffset"),
+                         "%ld is not a multiple of the component size %d",
                          offset, info->component_size);
     info->has_view = cJSON_GetObjectItemCaseSensitive(acc, "bufferView") != NULL;
     if (info->has_view) {
-        long views = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "bufferViews"));
         uint64_t end;
-        if ((r = gltf_get_index(acc, "bufferView", views - 1, 0, &view,
-                                gltf_path_of(&p, "accessors", a, "bufferView"), error)) != IK_OK)
+        if ((r = gltf_get_index(acc, "bufferView", (long)g->view_count - 1, 0, &view,
+                                "/accessors/%ld", a, 0, error)) != IK_OK)
             return r;
         if ((r = get_view(g, view, &info->view, error)) != IK_OK) return r;
         info->stride = info->view.stride ? (uint64_t)info->view.stride : (uint64_t)info->element_size;
@@ -353,21 +374,41 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
     return IK_OK;
 }
 
+/* One table of item pointers per array, so an index is one step. */
+static ik_result index_array(const cJSON *root, const char *key, const cJSON ***items, int *count,
+                             ik_io_error *error) {
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key), *item;
+    char where[32];
+    int n = 0;
+    snprintf(where, sizeof where, "/%s", key);
+    free((void *)*items);
+    *items = NULL;
+    *count = 0;
+    if (arr && !cJSON_IsArray(arr)) return gltf_fail(error, IK_ERR_PARSE, where, "must be an array");
+    cJSON_ArrayForEach(item, arr) ++n;
+    *items = (const cJSON **)malloc(((size_t)n + 1) * sizeof **items);
+    if (!*items) return gltf_fail(error, IK_ERR_NO_MEMORY, where, "out of memory");
+    n = 0;
+    cJSON_ArrayForEach(item, arr) (*items)[n++] = item;
+    *count = n;
+    return IK_OK;
+}
+
+ik_result gltf_index_tree(ik_gltf *g, ik_io_error *error) {
+    ik_result r = index_array(g->root, "nodes", &g->node_items, &g->node_count, error);
+    if (r == IK_OK) r = index_array(g->root, "accessors", &g->accessor_items, &g->accessor_count, error);
+    if (r == IK_OK) r = index_array(g->root, "bufferViews", &g->view_items, &g->view_count, error);
+    return r;
+}
+
 ik_result gltf_check_views_and_accessors(const ik_gltf *g, ik_io_error *error) {
-    const cJSON *views = cJSON_GetObjectItemCaseSensitive(g->root, "bufferViews");
-    const cJSON *accessors = cJSON_GetObjectItemCaseSensitive(g->root, "accessors");
-    long i, n;
+    long i;
     ik_result r;
     view_info v;
     accessor_info a;
-    if (views && !cJSON_IsArray(views)) return gltf_fail(error, IK_ERR_PARSE, "/bufferViews", "must be an array");
-    if (accessors && !cJSON_IsArray(accessors))
-        return gltf_fail(error, IK_ERR_PARSE, "/accessors", "must be an array");
-    n = cJSON_GetArraySize(views);
-    for (i = 0; i < n; ++i)
+    for (i = 0; i < g->view_count; ++i)
         if ((r = get_view(g, i, &v, error)) != IK_OK) return r;
-    n = cJSON_GetArraySize(accessors);
-    for (i = 0; i < n; ++i)
+    for (i = 0; i < g->accessor_count; ++i)
         if ((r = get_accessor(g, i, &a, error)) != IK_OK) return r;
     return IK_OK;
 }
@@ -435,13 +476,12 @@ ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, 
     }
     if ((r = get_accessor(g, index, &info, error)) != IK_OK) return r;
     width = (long)info.columns * info.rows;
-    gltf_path_of(&p, "accessors", index, NULL);
     if (!info.has_view && (uint64_t)info.count * (uint64_t)width * sizeof(ik_real) >
                               (uint64_t)GLTF_MAX_ZERO_ACCESSOR_BYTES)
-        return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text, "%ld elements without a bufferView is too many",
+        return gltf_fail(error, IK_ERR_UNSUPPORTED, gltf_path_of(&p, "accessors", index, NULL), "%ld elements without a bufferView is too many",
                          info.count);
     values->data = (ik_real *)calloc((size_t)info.count * (size_t)width, sizeof(ik_real));
-    if (!values->data) return gltf_fail(error, IK_ERR_NO_MEMORY, p.text, "out of memory");
+    if (!values->data) return gltf_fail(error, IK_ERR_NO_MEMORY, gltf_path_of(&p, "accessors", index, NULL), "out of memory");
     values->count = info.count;
     values->width = (int)width;
     if (info.has_view) {
@@ -457,7 +497,7 @@ ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, 
             uint32_t target = read_index(idx + i * isize, info.sparse_index_type);
             if ((long)target >= info.count) {
                 discard(values);
-                return gltf_fail(error, IK_ERR_PARSE, p.text, "sparse index %lu is beyond count %ld",
+                return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", index, "sparse"), "sparse index %lu is beyond count %ld",
                                  (unsigned long)target, info.count);
             }
             decode_element(&info, val + (uint64_t)i * (uint64_t)info.element_size,
@@ -467,7 +507,7 @@ ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, 
     for (k = 0; k < info.count * width; ++k)
         if (!ik_finite(values->data[k])) {
             discard(values);
-            return gltf_fail(error, IK_ERR_NONFINITE, p.text, "element %ld holds NaN or infinity", k / width);
+            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "accessors", index, NULL), "element %ld holds NaN or infinity", k / width);
         }
     *out = values;
     return IK_OK;

@@ -16,54 +16,57 @@ typedef struct pending_channel {
     ik_channel channel; /* joint filled per skin */
 } pending_channel;
 
-static ik_result read_sampler(ik_gltf *g, int a, const cJSON *samplers, long k, ik_channel_path path,
+static ik_result read_sampler(ik_gltf *g, int a, const cJSON *sampler, long k, ik_channel_path path,
                               ik_channel *ch, ik_io_error *error) {
-    const cJSON *sampler = cJSON_GetArrayItem(samplers, (int)k);
     const cJSON *interp = cJSON_GetObjectItemCaseSensitive(sampler, "interpolation");
-    char where[96];
+    static const char where[] = "/animations/%ld/samplers/%ld";
     gltf_path p;
     long input, output, in_count, out_count, key;
     int type, normalized, width, per_key;
     const gltf_values *times, *values;
     ik_result r;
-    snprintf(where, sizeof where, "/animations/%d/samplers/%ld", a, k);
-    if (!cJSON_IsObject(sampler)) return gltf_fail(error, IK_ERR_PARSE, where, "must be an object");
+    if (!cJSON_IsObject(sampler))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, NULL), "must be an object");
     if (!interp || (cJSON_IsString(interp) && strcmp(interp->valuestring, "LINEAR") == 0))
         ch->interpolation = IK_INTERP_LINEAR;
     else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "STEP") == 0)
         ch->interpolation = IK_INTERP_STEP;
     else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "CUBICSPLINE") == 0)
         ch->interpolation = IK_INTERP_CUBICSPLINE;
-    else {
-        snprintf(p.text, sizeof p.text, "%s/interpolation", where);
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "must be LINEAR, STEP or CUBICSPLINE");
-    }
-    snprintf(p.text, sizeof p.text, "%s/input", where);
-    if (!cJSON_GetObjectItemCaseSensitive(sampler, "input")) return gltf_fail(error, IK_ERR_PARSE, p.text, "missing");
-    if ((r = gltf_get_index(sampler, "input", (long)g->accessor_count - 1, 0, &input, p.text, error)) != IK_OK)
+    else
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "interpolation"),
+                         "must be LINEAR, STEP or CUBICSPLINE");
+    if (!cJSON_GetObjectItemCaseSensitive(sampler, "input"))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "input"), "missing");
+    if ((r = gltf_get_index(sampler, "input", (long)g->accessor_count - 1, 0, &input, where, a, k, error)) != IK_OK)
         return r;
     if ((r = gltf_accessor_kind(g, input, &type, &normalized, &width, &in_count, error)) != IK_OK) return r;
     if (type != 5126 || width != 1)
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld must be a FLOAT SCALAR", input);
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "input"),
+                         "accessor %ld must be a FLOAT SCALAR", input);
     if ((r = gltf_decode_accessor(g, input, &times, error)) != IK_OK) return r;
     for (key = 1; key < in_count; ++key)
         if (times->data[key] < times->data[key - 1])
-            return gltf_fail(error, IK_ERR_PARSE, p.text, "key times of accessor %ld decrease at key %ld", input, key);
-    snprintf(p.text, sizeof p.text, "%s/output", where);
-    if (!cJSON_GetObjectItemCaseSensitive(sampler, "output")) return gltf_fail(error, IK_ERR_PARSE, p.text, "missing");
-    if ((r = gltf_get_index(sampler, "output", (long)g->accessor_count - 1, 0, &output, p.text, error)) != IK_OK)
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "input"),
+                             "key times of accessor %ld decrease at key %ld", input, key);
+    if (!cJSON_GetObjectItemCaseSensitive(sampler, "output"))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "output"), "missing");
+    if ((r = gltf_get_index(sampler, "output", (long)g->accessor_count - 1, 0, &output, where, a, k, error)) != IK_OK)
         return r;
     if ((r = gltf_accessor_kind(g, output, &type, &normalized, &width, &out_count, error)) != IK_OK) return r;
     if (width != ik_channel_width(path) ||
         !(type == 5126 || (path == IK_CHANNEL_ROTATION && normalized && type != 5125)))
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld must be %s", output,
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "output"), "accessor %ld must be %s",
+                         output,
                          path == IK_CHANNEL_ROTATION ? "VEC4 of FLOAT or normalized integers" : "VEC3 of FLOAT");
     per_key = ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1;
     if (out_count != in_count * per_key)
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld holds %ld values for %ld keys (%s)", output,
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "output"),
+                         "accessor %ld holds %ld values for %ld keys (%s)", output,
                          out_count, in_count, per_key == 3 ? "CUBICSPLINE needs 3 per key" : "needs 1 per key");
     if (per_key == 3 && in_count < 2)
-        return gltf_fail(error, IK_ERR_PARSE, where, "CUBICSPLINE needs at least 2 keys");
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, NULL),
+                         "CUBICSPLINE needs at least 2 keys");
     if ((r = gltf_decode_accessor(g, output, &values, error)) != IK_OK) return r;
     ch->path = path;
     ch->key_count = (int)in_count;
@@ -79,6 +82,7 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
     const cJSON *animations = cJSON_GetObjectItemCaseSensitive(g->root, "animations");
     const cJSON *anim;
     pending_channel *pending;
+    const cJSON **sampler_items = NULL;
     long total = 0, n = 0;
     int a = 0;
     ik_result r;
@@ -89,36 +93,37 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
     cJSON_ArrayForEach(anim, animations) {
         const cJSON *channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
         const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
-        const cJSON *channel;
-        int c = 0;
+        const cJSON *channel, *item;
+        int c = 0, sampler_count = 0;
         if (!cJSON_IsObject(anim) || !cJSON_IsArray(channels) || !cJSON_IsArray(samplers)) {
             free(pending);
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, NULL),
                              "must be an object with channels and samplers arrays");
         }
+        free((void *)sampler_items);
+        sampler_items = (const cJSON **)malloc(((size_t)cJSON_GetArraySize(samplers) + 1) * sizeof *sampler_items);
+        if (!sampler_items) {
+            free(pending);
+            return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
+        }
+        cJSON_ArrayForEach(item, samplers) sampler_items[sampler_count++] = item;
         cJSON_ArrayForEach(channel, channels) {
             const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
             const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
             long sampler, node;
             ik_channel_path kind = IK_CHANNEL_TRANSLATION;
             int drives_node = 1;
-            snprintf(p.text, sizeof p.text, "/animations/%d/channels/%d", a, c);
             r = IK_OK;
             if (!cJSON_IsObject(channel) || !cJSON_IsObject(target) || !cJSON_IsString(path) ||
                 !cJSON_GetObjectItemCaseSensitive(channel, "sampler"))
-                r = gltf_fail(error, IK_ERR_PARSE, p.text, "needs a sampler and a target with a path");
-            if (r == IK_OK) {
-                size_t len = strlen(p.text);
-                snprintf(p.text + len, sizeof p.text - len, "/sampler");
-                r = gltf_get_index(channel, "sampler", (long)cJSON_GetArraySize(samplers) - 1, 0, &sampler, p.text,
-                                   error);
-                p.text[len] = '\0';
-            }
-            if (r == IK_OK) {
-                size_t len = strlen(p.text);
-                snprintf(p.text + len, sizeof p.text - len, "/target/node");
-                r = gltf_get_index(target, "node", (long)g->node_count - 1, -1, &node, p.text, error);
-            }
+                r = gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/animations/%ld/channels/%ld", a, c, NULL),
+                              "needs a sampler and a target with a path");
+            if (r == IK_OK)
+                r = gltf_get_index(channel, "sampler", (long)sampler_count - 1, 0, &sampler,
+                                   "/animations/%ld/channels/%ld", a, c, error);
+            if (r == IK_OK)
+                r = gltf_get_index(target, "node", (long)g->node_count - 1, -1, &node,
+                                   "/animations/%ld/channels/%ld/target", a, c, error);
             if (r == IK_OK) {
                 if (strcmp(path->valuestring, "translation") == 0)
                     kind = IK_CHANNEL_TRANSLATION;
@@ -134,17 +139,19 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
                 pending[n].animation = a;
                 pending[n].node = (int)node;
                 pending[n].channel.joint = -1;
-                r = read_sampler(g, a, samplers, sampler, kind, &pending[n].channel, error);
+                r = read_sampler(g, a, sampler_items[sampler], sampler, kind, &pending[n].channel, error);
                 ++n;
             }
             if (r != IK_OK) {
                 free(pending);
+                free((void *)sampler_items);
                 return r;
             }
             ++c;
         }
         ++a;
     }
+    free((void *)sampler_items);
     *out = pending;
     *out_count = n;
     return IK_OK;

@@ -54,6 +54,11 @@ struct ik_gltf {
     gltf_clip_data *clips; /* [animation_count * skin_count], animation-major */
     int accessor_count;
     gltf_values *decoded; /* [accessor_count], filled on demand while building */
+    /* Direct tables over the JSON arrays (cJSON arrays are linked lists). */
+    const cJSON **node_items;     /* [node_count] */
+    const cJSON **accessor_items; /* [accessor_count] */
+    const cJSON **view_items;     /* [view_count] */
+    int view_count;
 };
 
 /* A JSON path being built while walking the tree, e.g. "/accessors/3/count". */
@@ -71,14 +76,22 @@ ik_result gltf_fail(ik_io_error *error, ik_result result, const char *path, cons
 /* Write "/<a>/<i>" (i >= 0) or "/<a>" (i < 0) with an optional "/<b>" suffix. */
 const char *gltf_path_of(gltf_path *p, const char *a, long i, const char *b);
 
+/* "<parent_fmt formatted with i, j>/<key>" (no suffix when key is NULL). */
+const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long j, const char *key);
+
 /* An optional non-negative integer member: absent gives `fallback`; present
- * must be an integral number in [0, max]. */
+ * must be an integral number in [0, max]. The error path is built only on
+ * failure, from `parent_fmt` (a printf format taking two longs, e.g.
+ * "/animations/%ld/samplers/%ld") and the key. */
 ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
-                         const char *path, ik_io_error *error);
+                         const char *parent_fmt, long i, long j, ik_io_error *error);
 
 /* Base64 (RFC 4648, standard alphabet, '=' padding). */
 ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
 char *gltf_base64_encode(const unsigned char *data, size_t size);
+
+/* Fill the direct tables over nodes, accessors and bufferViews. */
+ik_result gltf_index_tree(ik_gltf *gltf, ik_io_error *error);
 
 /* Check every bufferView and accessor against the buffers (bounds in 64-bit
  * arithmetic, strides, alignment, component types). */

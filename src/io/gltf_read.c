@@ -100,8 +100,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
     if (!cJSON_IsObject(buffer)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an object");
     if (!cJSON_GetObjectItemCaseSensitive(buffer, "byteLength"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "buffers", i, "byteLength"), "missing");
-    if ((r = gltf_get_index(buffer, "byteLength", LONG_MAX, 0, &length,
-                            gltf_path_of(&p, "buffers", i, "byteLength"), error)) != IK_OK)
+    if ((r = gltf_get_index(buffer, "byteLength", LONG_MAX, 0, &length, "/buffers/%ld", i, 0, error)) != IK_OK)
         return r;
     if (length < 1) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be at least 1");
     if (!uri) {
@@ -268,7 +267,6 @@ ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_di
     if (!g) return IK_ERR_NO_MEMORY;
     r = parse_json(g, (const char *)json, json_size, json_offset, error);
     if (r == IK_OK) r = load_buffers(g, bin, bin_size, base_dir, error);
-    if (r == IK_OK) r = gltf_check_views_and_accessors(g, error);
     if (r == IK_OK) r = gltf_build(g, error);
     if (r != IK_OK) {
         ik_gltf_free(g);

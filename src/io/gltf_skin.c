@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const cJSON *node_object(const ik_gltf *g, int node) {
-    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "nodes"), node);
+    return g->node_items[node];
 }
 
 /* An optional array of exactly n finite numbers. */
@@ -22,15 +22,14 @@ static ik_result read_numbers(const cJSON *obj, const char *key, int n, double *
     int i = 0;
     *present = arr != NULL;
     if (!arr) return IK_OK;
-    gltf_path_of(&p, "nodes", node, key);
-    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != n)
-        return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an array of %d numbers", n);
     cJSON_ArrayForEach(item, arr) {
-        if (!cJSON_IsNumber(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an array of %d numbers", n);
+        if (i == n || !cJSON_IsNumber(item)) break;
         if (!(item->valuedouble - item->valuedouble == 0))
-            return gltf_fail(error, IK_ERR_NONFINITE, p.text, "element %d is not finite", i);
+            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, key), "element %d is not finite", i);
         out[i++] = item->valuedouble;
     }
+    if (!cJSON_IsArray(arr) || i != n || item)
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, key), "must be an array of %d numbers", n);
     return IK_OK;
 }
 
@@ -81,12 +80,9 @@ static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_er
     return IK_OK;
 }
 
-static ik_result check_index_member(const cJSON *obj, const char *key, const char *array_name, long count,
-                                    const char *list, long i, ik_io_error *error) {
-    gltf_path p;
+static ik_result check_node_member(const cJSON *node, const char *key, long count, long i, ik_io_error *error) {
     long value;
-    (void)array_name;
-    return gltf_get_index(obj, key, count - 1, 0, &value, gltf_path_of(&p, list, i, key), error);
+    return gltf_get_index(node, key, count - 1, 0, &value, "/nodes/%ld", i, 0, error);
 }
 
 /* Parents from the children lists; a second parent or a child equal to its
@@ -101,8 +97,6 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
     gltf_path p;
     int i = 0, n;
     ik_result r;
-    if (nodes && !cJSON_IsArray(nodes)) return gltf_fail(error, IK_ERR_PARSE, "/nodes", "must be an array");
-    g->node_count = cJSON_GetArraySize(nodes);
     g->node_parent = (int *)malloc(((size_t)g->node_count + 1) * sizeof(int));
     if (!g->node_parent) return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
     for (n = 0; n < g->node_count; ++n) g->node_parent[n] = -1;
@@ -117,7 +111,8 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, "children"), "must be an array");
         cJSON_ArrayForEach(child, children) {
             double v = cJSON_IsNumber(child) ? child->valuedouble : -1;
-            snprintf(p.text, sizeof p.text, "/nodes/%d/children/%d", i, k);
+            if (!(v >= 0 && v < g->node_count && v == (double)(int)v) || (int)v == i || g->node_parent[(int)v] >= 0)
+                gltf_path_format(&p, "/nodes/%ld/children/%ld", i, k, NULL);
             if (!(v >= 0 && v < g->node_count && v == (double)(int)v))
                 return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)", g->node_count - 1);
             if ((int)v == i) return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d is its own child", i);
@@ -127,8 +122,8 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             g->node_parent[(int)v] = i;
             ++k;
         }
-        if ((r = check_index_member(node, "skin", "skins", skins, "nodes", i, error)) != IK_OK) return r;
-        if ((r = check_index_member(node, "mesh", "meshes", meshes, "nodes", i, error)) != IK_OK) return r;
+        if ((r = check_node_member(node, "skin", skins, i, error)) != IK_OK) return r;
+        if ((r = check_node_member(node, "mesh", meshes, i, error)) != IK_OK) return r;
         if ((r = gltf_node_local(g, i, &local, &trs, error)) != IK_OK) return r;
         ++i;
     }
@@ -192,11 +187,13 @@ static ik_result read_skin_joints(const ik_gltf *g, const cJSON *skin, int s, in
     cJSON_ArrayForEach(item, joints) {
         double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
         int n;
-        snprintf(p.text, sizeof p.text, "/skins/%d/joints/%d", s, k);
         if (!(v >= 0 && v < g->node_count && v == (double)(int)v))
-            return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)", g->node_count - 1);
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/skins/%ld/joints/%ld", s, k, NULL),
+                             "not a node index (0 to %d)", g->node_count - 1);
         n = (int)v;
-        if (sc->is_joint[n] == stamp) return gltf_fail(error, IK_ERR_PARSE, p.text, "node %d is listed twice", n);
+        if (sc->is_joint[n] == stamp)
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/skins/%ld/joints/%ld", s, k, NULL),
+                             "node %d is listed twice", n);
         sc->is_joint[n] = stamp;
         sc->stack[k++] = n;
     }
@@ -298,7 +295,8 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         int type, normalized, width;
         const gltf_values *values;
         gltf_path_of(&p, "skins", s, "inverseBindMatrices");
-        r = gltf_get_index(skin, "inverseBindMatrices", (long)g->accessor_count - 1, 0, &accessor, p.text, error);
+        r = gltf_get_index(skin, "inverseBindMatrices", (long)g->accessor_count - 1, 0, &accessor, "/skins/%ld", s, 0,
+                           error);
         if (r == IK_OK) r = gltf_accessor_kind(g, accessor, &type, &normalized, &width, &ibm_count, error);
         if (r == IK_OK && (type != 5126 || width != 16))
             r = gltf_fail(error, IK_ERR_PARSE, p.text, "accessor %ld must be MAT4 of FLOAT", accessor);
@@ -385,13 +383,18 @@ void gltf_free_derived(ik_gltf *g) {
     g->decoded = NULL;
     free(g->node_parent);
     g->node_parent = NULL;
-    g->skin_count = g->animation_count = g->accessor_count = g->node_count = 0;
+    free((void *)g->node_items);
+    free((void *)g->accessor_items);
+    free((void *)g->view_items);
+    g->node_items = g->accessor_items = g->view_items = NULL;
+    g->skin_count = g->animation_count = g->accessor_count = g->node_count = g->view_count = 0;
 }
 
 ik_result gltf_build(ik_gltf *g, ik_io_error *error) {
     ik_result r;
     gltf_free_derived(g);
-    g->accessor_count = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "accessors"));
+    if ((r = gltf_index_tree(g, error)) != IK_OK) return r;
+    if ((r = gltf_check_views_and_accessors(g, error)) != IK_OK) return r;
     g->decoded = (gltf_values *)calloc((size_t)g->accessor_count + 1, sizeof *g->decoded);
     if (!g->decoded) return gltf_fail(error, IK_ERR_NO_MEMORY, "/accessors", "out of memory");
     if ((r = build_nodes(g, error)) != IK_OK) return r;

@@ -1,0 +1,109 @@
+/* glTF load speed: milliseconds to read each real rig from memory (GLB
+ * framing, JSON parse, buffers, accessor checks, skeletons and every clip
+ * decoded), median of repeats; the file itself is read once beforehand. Also
+ * times sampling one Robot_Walking pose and writing robot.glb back to memory.
+ * Goal: robot.glb under 10 ms. Writes bench_gltf.csv. */
+#include "bench_util.h"
+
+#include <ikit/gltf.h>
+#include <string.h>
+
+#define REPEATS 31
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *data;
+    long n;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = (unsigned char *)malloc(n > 0 ? (size_t)n : 1);
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+int main(void) {
+    static const char *const files[] = {"robot.glb", "girl.glb", "rigged_figure.glb", "male_base_mesh.glb",
+                                        "SimpleSkin.gltf"};
+    const char *dir = getenv("IKIT_DATA");
+    char path[600];
+    double samples[REPEATS];
+    FILE *csv;
+    size_t i;
+    int k;
+    if (!dir) dir = "../shared/data";
+    csv = fopen("bench_gltf.csv", "w");
+    if (!csv) return 1;
+    fprintf(csv, "case,scalar,bytes,median_ms,min_ms,repeats\n");
+    printf("%-28s %10s %10s %10s\n", "case", "bytes", "median ms", "min ms");
+    for (i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        size_t size;
+        unsigned char *data;
+        ik_gltf *g = NULL;
+        ik_io_error e;
+        snprintf(path, sizeof path, "%s/gltf/%s", dir, files[i]);
+        if (!(data = read_file(path, &size))) {
+            printf("skipped: %s not found\n", path);
+            continue;
+        }
+        for (k = 0; k < REPEATS; ++k) {
+            double t0 = bench_now();
+            ik_result r = ik_gltf_read_memory(data, size, NULL, &g, &e);
+            samples[k] = (bench_now() - t0) * 1e3;
+            if (r != IK_OK) {
+                printf("%s: %s\n", files[i], e.message);
+                return 1;
+            }
+            bench_sink += ik_gltf_clip_count(g);
+            ik_gltf_free(g);
+        }
+        {
+            double best = samples[0], median;
+            for (k = 1; k < REPEATS; ++k) best = samples[k] < best ? samples[k] : best;
+            median = bench_median(samples, REPEATS);
+            printf("load %-23s %10lu %10.3f %10.3f\n", files[i], (unsigned long)size, median, best);
+            fprintf(csv, "load %s,%s,%lu,%.4f,%.4f,%d\n", files[i], BENCH_SCALAR, (unsigned long)size, median, best,
+                    REPEATS);
+        }
+        if (i == 0 && ik_gltf_read_memory(data, size, NULL, &g, &e) == IK_OK) {
+            const ik_gltf_skin *s = ik_gltf_skeleton(g, 0);
+            const ik_clip *walk = NULL;
+            ik_transform pose[64];
+            int c;
+            for (c = 0; c < ik_gltf_clip_count(g); ++c)
+                if (strcmp(ik_gltf_clip(g, c, 0)->name, "Robot_Walking") == 0) walk = ik_gltf_clip(g, c, 0);
+            for (k = 0; walk && k < REPEATS; ++k) {
+                double t0 = bench_now();
+                for (c = 0; c < 1000; ++c) {
+                    ik_skeleton_rest_pose(&s->skeleton, pose);
+                    ik_clip_sample(walk, walk->duration * (ik_real)c / 1000, pose);
+                }
+                samples[k] = (bench_now() - t0) * 1e3 / 1000;
+                bench_sink += pose[3].rotation.w;
+            }
+            printf("%-28s %10s %10.5f\n", "sample Robot_Walking pose", "", bench_median(samples, REPEATS));
+            fprintf(csv, "sample Robot_Walking pose,%s,0,%.6f,,%d\n", BENCH_SCALAR, bench_median(samples, REPEATS),
+                    REPEATS);
+            for (k = 0; k < REPEATS; ++k) {
+                unsigned char *out;
+                size_t out_size;
+                double t0 = bench_now();
+                if (ik_gltf_write_memory(g, 1, &out, &out_size, &e) != IK_OK) return 1;
+                samples[k] = (bench_now() - t0) * 1e3;
+                free(out);
+            }
+            printf("%-28s %10s %10.3f\n", "write robot.glb", "", bench_median(samples, REPEATS));
+            fprintf(csv, "write robot.glb,%s,0,%.4f,,%d\n", BENCH_SCALAR, bench_median(samples, REPEATS), REPEATS);
+            ik_gltf_free(g);
+        }
+        free(data);
+    }
+    fclose(csv);
+    return 0;
+}

@@ -44,10 +44,15 @@ int main(int argc, char **argv)
     size_t text_size;
     FILE *csv;
     int i, k;
-    if (argc > 1)
+    if (argc > 1) {
         snprintf(path, sizeof path, "%s", argv[1]);
-    else
-        snprintf(path, sizeof path, "%s/bvh/01_01.bvh", data ? data : "../shared/data");
+    } else if (data) {
+        snprintf(path, sizeof path, "%s/bvh/01_01.bvh", data);
+    } else {
+        /* ../shared/data beside the project root, found from this file's path. */
+        const char *here = __FILE__, *cut = strstr(here, "bench/bench_bvh.c");
+        snprintf(path, sizeof path, "%.*s../shared/data/bvh/01_01.bvh", cut ? (int)(cut - here) : 0, here);
+    }
     for (i = 0; i < LOAD_REPEATS; ++i) {
         double t0 = now_seconds();
         if (ik_bvh_read_file(path, &bvh, &err) != IK_OK) {

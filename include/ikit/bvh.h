@@ -28,7 +28,8 @@
  *
  * Errors: IK_ERR_PARSE (syntax, truncation, missing or extra values),
  * IK_ERR_NONFINITE (NaN, inf or out-of-range numbers), IK_ERR_RANGE (counts
- * beyond what the input can hold, or beyond IK_BVH_MAX_JOINTS), IK_ERR_IO,
+ * beyond what the input can hold, or beyond IK_BVH_MAX_JOINTS),
+ * IK_ERR_HIERARCHY (a joint name used twice), IK_ERR_IO,
  * IK_ERR_NO_MEMORY, IK_ERR_NULL. The ik_io_error gets the line and column.
  * Memory is bounded by the input size: counts are checked against the bytes
  * left before anything is allocated.

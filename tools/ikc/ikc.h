@@ -1,10 +1,99 @@
-/* ikc: the command-line tool over ikit. One function per command. */
+/* ikc: the command-line tool over ikit. One function per command, plus the
+ * helpers the commands share (argument parsing, name suggestions, atomic
+ * output files, the progress bar). */
 #ifndef IKC_H
 #define IKC_H
 
-#define IKC_VERSION "0.1.0"
+#include <stddef.h>
+#include <stdio.h>
+
+#include <ikit/math.h>
+#include <ikit/skeleton.h>
+
+#define IKC_VERSION "0.2.0"
+
+/* Exit codes, documented in `ikc --help`. */
+enum {
+    IKC_EXIT_OK = 0,
+    IKC_EXIT_FAILURE = 1,   /* a solver or internal failure */
+    IKC_EXIT_USAGE = 2,     /* bad command line: unknown option, bad number */
+    IKC_EXIT_NO_FILE = 3,   /* input file missing or unreadable */
+    IKC_EXIT_FORMAT = 4,    /* input file malformed or unsupported */
+    IKC_EXIT_NOT_FOUND = 5, /* unknown joint, clip or chain name */
+    IKC_EXIT_WRITE = 6      /* output file could not be written */
+};
 
 /* Each takes the arguments after the command's name; returns the exit code. */
+int ikc_info(int argc, char **argv);
+int ikc_solve(int argc, char **argv);
+int ikc_render(int argc, char **argv);
 int ikc_demo(int argc, char **argv);
+
+/* ---- args.c: strict parsing of numbers and option values ---------------- */
+
+/* The whole of `text` as a finite number; 0 on failure (nothing written). */
+int ikc_parse_real(const char *text, ik_real *out);
+/* A whole non-negative or positive int; 0 on failure. */
+int ikc_parse_int(const char *text, int *out);
+/* "x,y,z" into a vector; 0 on failure. */
+int ikc_parse_vec3(const char *text, ik_vec3 *out);
+/* "NAME=x,y,z": copies NAME (at most name_size - 1 bytes) and the vector.
+ * On failure prints "ikc CMD: ..." naming the option and returns 0. */
+int ikc_parse_named_vec3(const char *command, const char *option, const char *text, char *name,
+                         size_t name_size, ik_vec3 *out);
+/* The value after an option (argv[*i + 1]), advancing *i; prints an error and
+ * returns NULL when it is missing. */
+const char *ikc_option_value(const char *command, int argc, char **argv, int *i);
+/* 1 when `arg` is -h or --help. */
+int ikc_is_help(const char *arg);
+/* The lower-case file extension of `path` without the dot ("" when none). */
+const char *ikc_extension(const char *path, char *buf, size_t size);
+
+/* ---- suggest.c: closest names for "did you mean" ------------------------ */
+
+/* Levenshtein distance between a and b, compared case-insensitively. */
+int ikc_edit_distance(const char *a, const char *b);
+/* Print to `out` up to `max_suggestions` skeleton joint names closest to
+ * `wanted` ("did you mean: A, B, C?"), preferring names that contain it. */
+void ikc_suggest_joint(FILE *out, const ik_skeleton *skeleton, const char *wanted, int max_suggestions);
+/* The same over any list of names. */
+void ikc_suggest_name(FILE *out, const char *const *names, int count, const char *wanted, int max_suggestions);
+
+/* ---- atomic_file.c: write to a temporary file, then rename -------------- */
+
+typedef struct ikc_atomic {
+    char final_path[1024];
+    char temp_path[1100];
+} ikc_atomic;
+
+/* Choose a temporary path in the same directory as `path` that keeps its
+ * extension (writers pick the format by it). 0 when the path is too long. */
+int ikc_atomic_begin(ikc_atomic *a, const char *path);
+/* Rename the temporary file over the final path; 0 (and the temporary file
+ * removed) on failure, with errno set. */
+int ikc_atomic_commit(ikc_atomic *a);
+void ikc_atomic_abort(ikc_atomic *a);
+/* Write `size` bytes to `path` atomically; 0 on failure. */
+int ikc_write_file_atomic(const char *path, const void *data, size_t size);
+/* Create a directory (and its parents); 1 when it exists afterwards. */
+int ikc_make_dirs(const char *path);
+
+/* ---- progress.c: a progress bar on stderr, only on a terminal ------------ */
+
+typedef struct ikc_progress {
+    const char *label;
+    long total;
+    int enabled;
+    int last_percent;
+} ikc_progress;
+
+void ikc_progress_begin(ikc_progress *p, const char *label, long total, int quiet);
+void ikc_progress_step(ikc_progress *p, long done);
+void ikc_progress_end(ikc_progress *p);
+
+/* ---- time ---------------------------------------------------------------- */
+
+/* Monotonic seconds. */
+double ikc_now(void);
 
 #endif

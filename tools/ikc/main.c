@@ -9,26 +9,53 @@ static void usage(FILE *out) {
             "usage: ikc COMMAND [OPTIONS]\n"
             "\n"
             "commands:\n"
-            "  demo       the showcase on built-in data\n"
+            "  info FILE      joint tree, limb chains found by name, clips and durations\n"
+            "  solve FILE     pose a character so named joints reach targets; write glTF/BVH\n"
+            "  render FILE    draw the skeleton (and a clip as a filmstrip) to SVG, PNG or PDF\n"
+            "  demo           the showcase on built-in data (no files needed)\n"
             "\n"
-            "ikc COMMAND --help shows a command's options; ikc --version the version.\n");
+            "FILE is glTF 2.0 (.gltf, .glb), BVH (.bvh) or a chain description (.chain).\n"
+            "\n"
+            "examples:\n"
+            "  ikc info robot.glb\n"
+            "  ikc solve girl.glb --target Foot.L=0.2,0.3,0.1 --json -o posed.glb\n"
+            "  ikc render 131_01.bvh --clip motion --frames 0:4:0.5 --view side -o walk.png\n"
+            "  ikc demo -o out\n"
+            "\n"
+            "ikc COMMAND --help shows a command's options; ikc --version the version.\n"
+            "\n"
+            "exit codes:\n"
+            "  0  success (a target out of reach is a warning, not a failure)\n"
+            "  1  a solver or internal failure\n"
+            "  2  bad command line: unknown command or option, bad number, missing value\n"
+            "  3  input file not found or unreadable\n"
+            "  4  input file malformed or unsupported (the message gives the place in the file)\n"
+            "  5  unknown joint, clip or chain name (the message suggests the closest names)\n"
+            "  6  output file could not be written\n");
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return IKC_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (ikc_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return 0;
+        return IKC_EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("ikc %s\n", IKC_VERSION);
-        return 0;
+        return IKC_EXIT_OK;
     }
+    if (strcmp(argv[1], "info") == 0) return ikc_info(argc - 2, argv + 2);
+    if (strcmp(argv[1], "solve") == 0) return ikc_solve(argc - 2, argv + 2);
+    if (strcmp(argv[1], "render") == 0) return ikc_render(argc - 2, argv + 2);
     if (strcmp(argv[1], "demo") == 0) return ikc_demo(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return 2;
+    {
+        static const char *const commands[] = {"info", "solve", "render", "demo"};
+        ikc_suggest_name(stderr, commands, 4, argv[1], 2);
+    }
+    fprintf(stderr, "`ikc --help` lists the commands.\n");
+    return IKC_EXIT_USAGE;
 }

@@ -1,0 +1,153 @@
+/* `ikc info FILE`: what a character file holds -- the joint tree, the limbs
+ * found by name, the clips and their durations. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset.h"
+#include "ikc.h"
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: ikc info FILE\n"
+            "\n"
+            "Prints what FILE (glTF .gltf/.glb, BVH .bvh or chain description .chain) holds:\n"
+            "the joint tree with each joint's rest position in model space, the limb chains\n"
+            "found by joint names (legs end at 'foot'/'ankle', arms at 'hand'/'wrist'/'palm',\n"
+            "the spine at 'head', tails at 'tail'/'tentacle'), joint limits, targets, and the\n"
+            "clips with their durations.\n"
+            "\n"
+            "examples:\n"
+            "  ikc info robot.glb\n"
+            "  ikc info examples/tail.chain\n"
+            "\n"
+            "exit codes: 0 ok, 2 bad usage, 3 file missing, 4 file malformed.\n");
+}
+
+static void print_tree(const ikc_asset *asset, const ik_mat4 *model_ms, int joint, int depth) {
+    const ik_skeleton *s = asset->skeleton;
+    ik_vec3 p = ik_mat4_translation(&model_ms[joint]);
+    int c, pad = depth * 2;
+    if (pad > 40) pad = 40;
+    printf("  %4d  %*s%-*s (%8.3f, %8.3f, %8.3f)", joint, pad, "", 36 - pad > 8 ? 36 - pad : 8,
+           ik_skeleton_name(s, joint)[0] ? ik_skeleton_name(s, joint) : "(unnamed)", (double)p.x, (double)p.y,
+           (double)p.z);
+    if (asset->chain_file) {
+        const ik_chain_joint *j = &asset->chain_file->joints[joint];
+        if (j->type == IK_CHAIN_HINGE)
+            printf("  hinge (%g %g %g) %g..%g deg, stiffness %g", (double)j->axis_ls.x, (double)j->axis_ls.y,
+                   (double)j->axis_ls.z, (double)j->limit_min_deg, (double)j->limit_max_deg, (double)j->stiffness);
+        else if (j->type == IK_CHAIN_BALL)
+            printf("  ball cone %g deg, twist %g..%g, stiffness %g", (double)j->cone_deg, (double)j->limit_min_deg,
+                   (double)j->limit_max_deg, (double)j->stiffness);
+        else
+            printf("  fixed");
+    }
+    printf("\n");
+    for (c = joint + 1; c < s->joint_count; ++c)
+        if (s->parents[c] == joint) print_tree(asset, model_ms, c, depth + 1);
+}
+
+static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
+    ikc_chain chains[IKC_MAX_CHAINS];
+    int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, k;
+    printf("\nchains found by name: %d\n", n);
+    for (c = 0; c < n; ++c) {
+        ik_real length = 0;
+        printf("  %-9s ", chains[c].kind);
+        for (k = 0; k < chains[c].count; ++k) {
+            printf("%s%s", k ? " > " : "", ik_skeleton_name(asset->skeleton, chains[c].joints[k]));
+        }
+        for (k = 1; k < chains[c].count; ++k)
+            length += ik_vec3_distance(ik_mat4_translation(&model_ms[chains[c].joints[k - 1]]),
+                                       ik_mat4_translation(&model_ms[chains[c].joints[k]]));
+        printf("   (%d joints, reach %.3f)\n", chains[c].count, (double)length);
+    }
+    if (n == 0) printf("  (none: no joint named like foot, ankle, hand, wrist, palm, head, tail)\n");
+}
+
+static void print_clips(const ikc_asset *asset) {
+    int n = ikc_asset_clip_count(asset), c;
+    char buf[32];
+    printf("\nclips: %d\n", n);
+    for (c = 0; c < n; ++c) {
+        const ik_clip *clip = ikc_asset_clip(asset, c);
+        printf("  %3d  %-28s %8.3f s  %4d channels", c, ikc_asset_clip_name(asset, c, buf, sizeof buf),
+               (double)clip->duration, clip->channel_count);
+        if (asset->bvh)
+            printf("  %d frames at %.1f fps", asset->bvh->frame_count, 1.0 / asset->bvh->frame_time);
+        printf("\n");
+    }
+}
+
+static void print_targets(const ikc_asset *asset) {
+    int t;
+    if (!asset->chain_file) return;
+    printf("\ntargets: %d\n", asset->chain_file->target_count);
+    for (t = 0; t < asset->chain_file->target_count; ++t) {
+        const ik_chain_target *tg = &asset->chain_file->targets[t];
+        printf("  %-16s joint %-16s at (%.3f, %.3f, %.3f) weight %g\n", tg->name,
+               ik_skeleton_name(asset->skeleton, tg->joint), (double)tg->position_ms.x, (double)tg->position_ms.y,
+               (double)tg->position_ms.z, (double)tg->weight);
+    }
+}
+
+int ikc_info(int argc, char **argv) {
+    const char *path = NULL;
+    ikc_asset asset;
+    ik_transform *pose;
+    ik_mat4 *model;
+    int i, code, roots = 0;
+    for (i = 0; i < argc; ++i) {
+        if (ikc_is_help(argv[i])) {
+            usage(stdout);
+            return IKC_EXIT_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "ikc info: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return IKC_EXIT_USAGE;
+        }
+        if (path) {
+            fprintf(stderr, "ikc info: one file at a time ('%s' and '%s')\n", path, argv[i]);
+            return IKC_EXIT_USAGE;
+        }
+        path = argv[i];
+    }
+    if (!path) {
+        usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+    code = ikc_asset_load("info", path, &asset);
+    if (code != IKC_EXIT_OK) return code;
+    pose = (ik_transform *)malloc((size_t)asset.skeleton->joint_count * sizeof *pose);
+    model = (ik_mat4 *)malloc((size_t)asset.skeleton->joint_count * sizeof *model);
+    if (!pose || !model) {
+        free(pose);
+        free(model);
+        ikc_asset_free(&asset);
+        fprintf(stderr, "ikc info: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    ik_skeleton_rest_pose(asset.skeleton, pose);
+    ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
+    for (i = 0; i < asset.skeleton->joint_count; ++i) roots += asset.skeleton->parents[i] < 0;
+    printf("file:   %s\n", path);
+    printf("format: %s", ikc_format_name(&asset));
+    if (asset.gltf) {
+        const ik_gltf_skin *skin = ik_gltf_skeleton(asset.gltf, asset.skin);
+        printf(", skin %d%s%s%s of %d", asset.skin, skin->name ? " \"" : "", skin->name ? skin->name : "",
+               skin->name ? "\"" : "", ik_gltf_skin_count(asset.gltf));
+    }
+    if (asset.chain_file) printf(", chain \"%s\"", asset.chain_file->name);
+    printf("\njoints: %d (%d root%s); rest positions in model space\n", asset.skeleton->joint_count, roots,
+           roots == 1 ? "" : "s");
+    for (i = 0; i < asset.skeleton->joint_count; ++i)
+        if (asset.skeleton->parents[i] < 0) print_tree(&asset, model, i, 0);
+    print_chains(&asset, model);
+    print_targets(&asset);
+    print_clips(&asset);
+    free(pose);
+    free(model);
+    ikc_asset_free(&asset);
+    return IKC_EXIT_OK;
+}

@@ -119,7 +119,7 @@ static void test_aim_random(void) {
     check_property up_side = {"up axis turned to the pole's side (plus twist)", 0, 0};
     check_property miss_best = {"not reached inside the offset's reach: least possible miss", 0, 0};
     check_property behind = {"not reached otherwise: line through the target, target behind the offset", 0, 0};
-    check_property correction = {"rotation_ls out = rotation_ls in * correction", 0, 0};
+    check_property correction = {"rotation_ls out = rotation_ls in * correction, same hemisphere", 0, 0};
     ik_real worst_miss = 0, worst_roll = 0;
     long up_checked = 0, not_reached = 0;
     int i;
@@ -137,7 +137,10 @@ static void test_aim_random(void) {
                       res == IK_OK && ik_quat_finite(rot) && IK_FABS(ik_quat_length(rot) - 1) < TOL_DIST &&
                           (reached == 0 || reached == 1),
                       "result %d", (int)res);
-        PROPERTY_CASE(correction, rotation_between(ik_quat_mul(c.local.rotation, corr), rot) < TOL_ANGLE, "");
+        PROPERTY_CASE(correction,
+                      rotation_between(ik_quat_mul(c.local.rotation, corr), rot) < TOL_ANGLE && corr.w >= 0 &&
+                          ik_quat_dot(c.local.rotation, rot) >= 0,
+                      "w %g", (double)corr.w);
         if (reached) {
             worst_miss = ik_maxr(worst_miss, ray.miss / ray.scale);
             PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale, "miss %g of %g", (double)ray.miss, (double)ray.scale);
@@ -544,15 +547,16 @@ static void test_aim_bad_input(void) {
 /* ---- look-at chain ------------------------------------------------------ */
 
 /* pelvis, spine, chest, neck, head, with an arm off the chest and a jaw off
- * the head so subtree updates are visible. */
-enum { PELVIS, SPINE, CHEST, NECK, HEAD, SHOULDER, ELBOW, JAW, BODY_JOINTS };
-static const int body_parents[BODY_JOINTS] = {-1, PELVIS, SPINE, CHEST, NECK, CHEST, SHOULDER, HEAD};
-static const char *const body_names[BODY_JOINTS] = {"pelvis", "spine",    "chest", "neck",
-                                                    "head",   "shoulder", "elbow", "jaw"};
+ * the head so subtree updates are visible; the shoulder sits between the
+ * chest and the neck in index order, off the chain's path. */
+enum { PELVIS, SPINE, CHEST, SHOULDER, NECK, HEAD, ELBOW, JAW, BODY_JOINTS };
+static const int body_parents[BODY_JOINTS] = {-1, PELVIS, SPINE, CHEST, CHEST, NECK, SHOULDER, HEAD};
+static const char *const body_names[BODY_JOINTS] = {"pelvis", "spine", "chest", "shoulder",
+                                                    "neck",   "head",  "elbow", "jaw"};
 
 static ik_skeleton body_skeleton(ik_transform *rest_ls) {
-    static const ik_real offsets[BODY_JOINTS][3] = {{0, 1, 0},    {0, 0.2f, 0},     {0, 0.2f, 0}, {0, 0.25f, 0},
-                                                    {0, 0.1f, 0}, {0.15f, 0.2f, 0}, {0.3f, 0, 0}, {0, -0.05f, 0.08f}};
+    static const ik_real offsets[BODY_JOINTS][3] = {{0, 1, 0},     {0, 0.2f, 0}, {0, 0.2f, 0}, {0.15f, 0.2f, 0},
+                                                    {0, 0.25f, 0}, {0, 0.1f, 0}, {0.3f, 0, 0}, {0, -0.05f, 0.08f}};
     ik_skeleton sk;
     int i;
     for (i = 0; i < BODY_JOINTS; ++i)

@@ -45,6 +45,16 @@ static void refresh_path(const ik_look_at_chain *job, int top, int bottom) {
         if (ik_skeleton_is_descendant(job->skeleton, bottom, k)) refresh_joint(job, k);
 }
 
+/* After the last step: everything below the first joint, except the path
+ * joints above the last one, which the steps already brought up to date. */
+static void refresh_rest(const ik_look_at_chain *job, int first, int last) {
+    const ik_skeleton *sk = job->skeleton;
+    int k;
+    for (k = first; k < sk->joint_count; ++k)
+        if (ik_skeleton_is_descendant(sk, k, first) && (k >= last || !ik_skeleton_is_descendant(sk, last, k)))
+            refresh_joint(job, k);
+}
+
 static ik_result validate(const ik_look_at_chain *job) {
     const ik_skeleton *sk;
     int i, k, first;
@@ -87,7 +97,8 @@ static ik_result validate(const ik_look_at_chain *job) {
 
 /* Joint i sees the last joint's ray through E = M_i^-1 M_last: offset E o,
  * forward and up E_lin f, E_lin u. It runs ik_aim on that ray with its weight,
- * then the path down to the last joint is brought up to date for the next. */
+ * then the path down to the last joint is brought up to date for the next;
+ * the rest of the subtree once, at the end. */
 ik_result ik_look_at_chain_run(const ik_look_at_chain *job) {
     ik_result result = validate(job);
     int i, last;
@@ -118,6 +129,9 @@ ik_result ik_look_at_chain_run(const ik_look_at_chain *job) {
         result = ik_aim_run(&aim);
         if (result == IK_OK && i + 1 < job->count) refresh_path(job, j, last);
     }
-    ik_skeleton_fk_subtree(job->skeleton, job->joints[0], job->pose_ls, job->root_ms, job->model_ms);
+    if (result == IK_OK)
+        refresh_rest(job, job->joints[0], last);
+    else
+        ik_skeleton_fk_subtree(job->skeleton, job->joints[0], job->pose_ls, job->root_ms, job->model_ms);
     return result;
 }

@@ -36,8 +36,9 @@ extern "C" {
  * Results: IK_ERR_NULL when the job or joint_ms is NULL or both
  * rotation_ls and correction_ls are NULL; IK_ERR_NONFINITE for NaN or
  * infinity in any input; IK_ERR_RANGE when weight is outside [0, 1];
- * IK_ERR_DEGENERATE for a zero forward or up axis, a zero input rotation or
- * a singular joint_ms. On any error no output is written.
+ * IK_ERR_DEGENERATE for a zero forward or up axis, a zero input rotation, a
+ * singular joint_ms, or distances so large their squares overflow. On any
+ * error no output is written.
  *
  * A target on the joint's origin leaves the rotation as it is (IK_OK,
  * reached 0). A pole along the aim line, or a zero pole, gives the minimum

@@ -1,2 +1,619 @@
+/* `ikc solve FILE --target JOINT=x,y,z ...`: pose a character so the named
+ * joints reach their targets, and write the result in the input's format. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ikit/ccd.h>
+#include <ikit/fabrik.h>
+#include <ikit/jacobian.h>
+#include <ikit/two_bone.h>
+
+#include "asset.h"
+#include "bvh_pose.h"
+#include "draw.h"
 #include "ikc.h"
-int ikc_solve(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+
+#define MAX_TARGETS 32
+#define NAME_SIZE 128
+
+typedef enum solver_kind {
+    SOLVER_AUTO, SOLVER_TWO_BONE, SOLVER_CCD, SOLVER_FABRIK,
+    SOLVER_DLS, SOLVER_SDLS, SOLVER_TRANSPOSE, SOLVER_GRADIENT
+} solver_kind;
+
+static const char *const solver_names[] = {"auto", "two-bone", "ccd", "fabrik", "dls", "sdls", "transpose", "gradient"};
+
+typedef struct target_request {
+    char joint_name[NAME_SIZE];
+    ik_vec3 target_ms;
+    int joint;
+    int chain[IKC_MAX_CHAIN];
+    int chain_count;
+    int has_pole;
+    ik_vec3 pole_ms;
+    solver_kind solver;
+    /* results */
+    ik_real residual, reach;
+    int reached, iterations;
+    double microseconds;
+    ik_result result;
+} target_request;
+
+typedef struct solve_options {
+    solver_kind solver;
+    int chain_count; /* 0: from the limbs found by name, else 3 */
+    ik_real tolerance;
+    int max_iterations;
+    int json, quiet;
+} solve_options;
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: ikc solve FILE --target JOINT=x,y,z [--target ...] [--pole JOINT=x,y,z]\n"
+            "                 [--solver two-bone|ccd|fabrik|dls|sdls|transpose|gradient]\n"
+            "                 [--chain N] [--clip NAME --time T] [--tolerance D] [--iterations N]\n"
+            "                 [--json] [--render PICTURE] [--quiet] -o OUT\n"
+            "\n"
+            "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
+            "`ikc info` prints) and writes the pose in FILE's format: glTF/GLB (the nodes'\n"
+            "transforms) or BVH (one frame). Targets are solved in the order given.\n"
+            "\n"
+            "  --target J=x,y,z  the joint J should reach (x, y, z); may repeat (up to %d)\n"
+            "  --pole J=x,y,z    two-bone: the knee/elbow of the chain ending at (or holding)\n"
+            "                    J bends toward this point\n"
+            "  --solver S        default: two-bone for 3-joint chains, fabrik otherwise\n"
+            "  --chain N         joints in each chain, counted up from the target joint;\n"
+            "                    default: the limb found by name (`ikc info`), else 3\n"
+            "  --clip NAME       start from a clip's pose at --time T seconds (default 0)\n"
+            "  --tolerance D     reach tolerance, model units (default 1e-3 of the chain's reach)\n"
+            "  --iterations N    iteration cap for the iterative solvers\n"
+            "  --json            print every joint's model-space position and each target's\n"
+            "                    residual, reached flag, iterations and time, for scripts\n"
+            "  --render PICTURE  also draw the solved pose (.svg, .png or .pdf)\n"
+            "  -o OUT            output (.gltf/.glb for glTF input, .bvh for BVH input);\n"
+            "                    optional with --json or --render\n"
+            "\n"
+            "A target out of reach is a warning with its residual, not a failure.\n"
+            "\n"
+            "examples:\n"
+            "  ikc solve girl.glb --target Foot.L=0.15,0.25,0.2 -o posed.glb\n"
+            "  ikc solve 131_01.bvh --clip motion --time 2 --target LeftAnkle=0.2,0.3,0.1 \\\n"
+            "            --pole LeftKnee=0.2,0.5,1 -o posed.bvh\n"
+            "  ikc solve examples/tail.chain --target tip=0.8,0.6,-2.2 --solver dls --json\n"
+            "\n"
+            "exit codes: 0 ok (also when a target is out of reach), 1 solver failure,\n"
+            "2 bad usage or numbers, 3 file missing, 4 file malformed, 5 unknown joint or\n"
+            "clip, 6 output not written.\n",
+            MAX_TARGETS);
+}
+
+static int parse_solver(const char *text, solver_kind *out) {
+    int i;
+    for (i = 1; i < (int)(sizeof solver_names / sizeof solver_names[0]); ++i)
+        if (strcmp(text, solver_names[i]) == 0) {
+            *out = (solver_kind)i;
+            return 1;
+        }
+    if (strcmp(text, "twobone") == 0 || strcmp(text, "two_bone") == 0) {
+        *out = SOLVER_TWO_BONE;
+        return 1;
+    }
+    return 0;
+}
+
+/* The chain for a target: --chain N joints up from it; else the limb found
+ * by name that ends at it; else 3 joints. */
+static int choose_chain(const ikc_asset *asset, const solve_options *opt, target_request *t) {
+    ikc_chain chains[IKC_MAX_CHAINS];
+    int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, count = opt->chain_count;
+    if (count == 0) {
+        for (c = 0; c < n; ++c)
+            if (chains[c].joints[chains[c].count - 1] == t->joint) {
+                memcpy(t->chain, chains[c].joints, (size_t)chains[c].count * sizeof(int));
+                t->chain_count = chains[c].count;
+                return IKC_EXIT_OK;
+            }
+        count = 3;
+    }
+    if (count > ik_skeleton_depth(asset->skeleton, t->joint)) {
+        fprintf(stderr, "ikc solve: joint '%s' has only %d joint%s from the root down to it; --chain %d is too long\n",
+                t->joint_name, ik_skeleton_depth(asset->skeleton, t->joint),
+                ik_skeleton_depth(asset->skeleton, t->joint) == 1 ? "" : "s", count);
+        return IKC_EXIT_USAGE;
+    }
+    ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
+    t->chain_count = count;
+    return IKC_EXIT_OK;
+}
+
+static ik_real chain_reach(const ik_mat4 *model_ms, const target_request *t) {
+    ik_real reach = 0;
+    int k;
+    for (k = 1; k < t->chain_count; ++k)
+        reach += ik_vec3_distance(ik_mat4_translation(&model_ms[t->chain[k - 1]]),
+                                  ik_mat4_translation(&model_ms[t->chain[k]]));
+    return reach;
+}
+
+static ik_jacobian_method jacobian_method(solver_kind s) {
+    switch (s) {
+    case SOLVER_SDLS: return IK_JACOBIAN_SDLS;
+    case SOLVER_TRANSPOSE: return IK_JACOBIAN_TRANSPOSE;
+    case SOLVER_GRADIENT: return IK_JACOBIAN_GRADIENT;
+    default: return IK_JACOBIAN_DLS;
+    }
+}
+
+/* One target: bind the chain, run the chosen solver on `pose_ls`, then
+ * refresh `model_ms`. */
+static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
+                            ik_mat4 *model_ms, ik_real tolerance) {
+    const ik_skeleton *s = asset->skeleton;
+    ik_constraint limits[IKC_MAX_CHAIN];
+    int k, has_limits = asset->constraints != NULL;
+    ik_real error = 0;
+    ik_result r;
+    for (k = 0; k < t->chain_count; ++k)
+        limits[k] = has_limits ? asset->constraints[t->chain[k]] : ik_constraint_none();
+    t->iterations = 1;
+    switch (t->solver) {
+    case SOLVER_TWO_BONE: {
+        ik_two_bone job = ik_two_bone_def();
+        ik_two_bone_bind(&job, model_ms, pose_ls, t->chain[0], t->chain[1], t->chain[2]);
+        job.target_ms = t->target_ms;
+        job.use_pole = t->has_pole;
+        job.pole_ms = t->pole_ms;
+        r = ik_two_bone_run(&job);
+        break;
+    }
+    case SOLVER_CCD: {
+        ik_chain_link scratch[IKC_MAX_CHAIN];
+        ik_ccd job = ik_ccd_def();
+        job.skeleton = s;
+        job.joints = t->chain;
+        job.joint_count = t->chain_count;
+        job.target_ms = t->target_ms;
+        job.constraints = has_limits ? limits : NULL;
+        job.root_ms = &asset->root_ms;
+        job.tolerance = tolerance;
+        if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
+        job.pose_ls = pose_ls;
+        job.scratch = scratch;
+        job.iterations = &t->iterations;
+        job.error = &error;
+        r = ik_ccd_run(&job);
+        break;
+    }
+    case SOLVER_FABRIK: {
+        ik_chain_link scratch[IKC_MAX_CHAIN];
+        ik_fabrik job = ik_fabrik_def();
+        job.skeleton = s;
+        job.joints = t->chain;
+        job.joint_count = t->chain_count;
+        job.targets_ms = &t->target_ms;
+        job.constraints = has_limits ? limits : NULL;
+        job.root_ms = &asset->root_ms;
+        job.tolerance = tolerance;
+        if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
+        job.pose_ls = pose_ls;
+        job.scratch = scratch;
+        job.iterations = &t->iterations;
+        job.error = &error;
+        r = ik_fabrik_run(&job);
+        break;
+    }
+    default: {
+        /* Every chain joint but the effector turns as a ball joint (a chain
+         * file's hinges about their axis, fixed joints not at all). */
+        ik_jacobian_joint joints[IKC_MAX_CHAIN];
+        ik_constraint joint_limits[IKC_MAX_CHAIN];
+        ik_jacobian_effector effector = ik_jacobian_effector_def(t->joint, t->target_ms);
+        ik_jacobian job = ik_jacobian_def();
+        int count = 0, axes = 0;
+        size_t bytes;
+        void *scratch;
+        for (k = 0; k + 1 < t->chain_count; ++k) {
+            const ik_chain_joint *cj = asset->chain_file ? &asset->chain_file->joints[t->chain[k]] : NULL;
+            if (cj && cj->type == IK_CHAIN_FIXED) continue;
+            joints[count] = cj && cj->type == IK_CHAIN_HINGE ? ik_jacobian_hinge(t->chain[k], cj->axis_ls)
+                                                             : ik_jacobian_ball(t->chain[k]);
+            joint_limits[count] = limits[k];
+            axes += joints[count].axis_count;
+            ++count;
+        }
+        if (count == 0) return IK_ERR_RANGE;
+        bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
+        scratch = malloc(bytes);
+        if (!scratch) return IK_ERR_NO_MEMORY;
+        job.skeleton = s;
+        job.pose_ls = pose_ls;
+        job.root_ms = &asset->root_ms;
+        job.joints = joints;
+        job.joint_count = count;
+        job.effectors = &effector;
+        job.effector_count = 1;
+        job.constraints = has_limits ? joint_limits : NULL;
+        job.method = jacobian_method(t->solver);
+        job.tolerance = tolerance;
+        if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
+        job.scratch = scratch;
+        job.scratch_bytes = bytes;
+        job.iterations = &t->iterations;
+        job.error = &error;
+        r = ik_jacobian_run(&job);
+        free(scratch);
+    }
+    }
+    ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
+    return r;
+}
+
+static cJSON *vec3_json(ik_vec3 v) {
+    double a[3];
+    a[0] = (double)v.x;
+    a[1] = (double)v.y;
+    a[2] = (double)v.z;
+    return cJSON_CreateDoubleArray(a, 3);
+}
+
+static void print_json(const ikc_asset *asset, const char *out, const target_request *targets, int target_count,
+                       const ik_mat4 *model_ms) {
+    cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
+    char *text;
+    int i, k;
+    cJSON_AddStringToObject(root, "file", asset->path);
+    cJSON_AddStringToObject(root, "format", ikc_format_name(asset));
+    if (out) cJSON_AddStringToObject(root, "output", out);
+    else cJSON_AddNullToObject(root, "output");
+    for (i = 0; i < target_count; ++i) {
+        const target_request *t = &targets[i];
+        cJSON *o = cJSON_CreateObject(), *chain = cJSON_AddArrayToObject(o, "chain");
+        cJSON_AddStringToObject(o, "joint", t->joint_name);
+        cJSON_AddStringToObject(o, "solver", solver_names[t->solver]);
+        for (k = 0; k < t->chain_count; ++k)
+            cJSON_AddItemToArray(chain, cJSON_CreateString(ik_skeleton_name(asset->skeleton, t->chain[k])));
+        cJSON_AddItemToObject(o, "target", vec3_json(t->target_ms));
+        cJSON_AddItemToObject(o, "position", vec3_json(ik_mat4_translation(&model_ms[t->joint])));
+        cJSON_AddNumberToObject(o, "residual", (double)t->residual);
+        cJSON_AddBoolToObject(o, "reached", t->reached);
+        cJSON_AddNumberToObject(o, "reach", (double)t->reach);
+        cJSON_AddNumberToObject(o, "iterations", t->iterations);
+        cJSON_AddNumberToObject(o, "microseconds", t->microseconds);
+        cJSON_AddItemToArray(list, o);
+    }
+    joints = cJSON_AddArrayToObject(root, "joints");
+    for (i = 0; i < asset->skeleton->joint_count; ++i) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", ik_skeleton_name(asset->skeleton, i));
+        cJSON_AddNumberToObject(o, "parent", asset->skeleton->parents[i]);
+        cJSON_AddItemToObject(o, "position", vec3_json(ik_mat4_translation(&model_ms[i])));
+        cJSON_AddItemToArray(joints, o);
+    }
+    text = cJSON_Print(root);
+    if (text) {
+        printf("%s\n", text);
+        cJSON_free(text);
+    }
+    cJSON_Delete(root);
+}
+
+/* Write the solved pose in the input's format, atomically. */
+static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time) {
+    char ext[8];
+    ik_io_error err;
+    ik_result r;
+    ikc_atomic atomic;
+    ikc_extension(out, ext, sizeof ext);
+    ik_io_error_clear(&err);
+    if (asset->gltf) {
+        if (strcmp(ext, "gltf") != 0 && strcmp(ext, "glb") != 0) {
+            fprintf(stderr, "ikc solve: '%s': a glTF input is written as .gltf or .glb\n", out);
+            return IKC_EXIT_USAGE;
+        }
+        r = ik_gltf_set_pose(asset->gltf, asset->skin, pose_ls, &err);
+        if (r != IK_OK) {
+            fprintf(stderr, "ikc solve: cannot set the pose: %s\n", err.message[0] ? err.message : ik_result_str(r));
+            return IKC_EXIT_FAILURE;
+        }
+        /* the edit rebuilt the document's skeletons: refresh the view */
+        asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
+        if (!ikc_atomic_begin(&atomic, out)) return IKC_EXIT_WRITE;
+        r = ik_gltf_write_file(asset->gltf, atomic.temp_path, &err);
+    } else if (asset->bvh) {
+        ik_bvh one = *asset->bvh;
+        double *values;
+        int frame;
+        if (strcmp(ext, "bvh") != 0) {
+            fprintf(stderr, "ikc solve: '%s': a BVH input is written as .bvh\n", out);
+            return IKC_EXIT_USAGE;
+        }
+        frame = asset->bvh->frame_count > 0 ? (int)((double)time / asset->bvh->frame_time + 0.5) : 0;
+        if (frame >= asset->bvh->frame_count) frame = asset->bvh->frame_count - 1;
+        if (frame < 0) frame = 0;
+        values = (double *)calloc((size_t)(asset->bvh->values_per_frame > 0 ? asset->bvh->values_per_frame : 1),
+                                  sizeof *values);
+        if (!values) return IKC_EXIT_FAILURE;
+        if (asset->bvh->frame_count > 0)
+            ikc_bvh_frame_from_pose(asset->bvh, pose_ls,
+                                    asset->bvh->values + (size_t)frame * (size_t)asset->bvh->values_per_frame, values);
+        one.frame_count = 1;
+        one.values = values;
+        if (!ikc_atomic_begin(&atomic, out)) {
+            free(values);
+            return IKC_EXIT_WRITE;
+        }
+        r = ik_bvh_write_file(&one, atomic.temp_path, &err);
+        free(values);
+    } else {
+        fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
+        return IKC_EXIT_USAGE;
+    }
+    if (r != IK_OK) {
+        ikc_atomic_abort(&atomic);
+        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
+        return IKC_EXIT_WRITE;
+    }
+    if (!ikc_atomic_commit(&atomic)) {
+        fprintf(stderr, "ikc solve: cannot write '%s'\n", out);
+        return IKC_EXIT_WRITE;
+    }
+    return IKC_EXIT_OK;
+}
+
+static int render_result(const ikc_asset *asset, const char *picture, const target_request *targets, int count,
+                         const ik_transform *pose_ls, const ik_mat4 *model_ms, const ik_mat4 *start_ms) {
+    ik_vec3 points[MAX_TARGETS];
+    int reached[MAX_TARGETS], highlight[MAX_TARGETS * IKC_MAX_CHAIN], highlight_count = 0, i, k;
+    ikc_panel panel;
+    ikc_picture pic;
+    char error[512], title[300];
+    for (i = 0; i < count; ++i) {
+        points[i] = targets[i].target_ms;
+        reached[i] = targets[i].reached;
+        for (k = 0; k < targets[i].chain_count; ++k) highlight[highlight_count++] = targets[i].chain[k];
+    }
+    memset(&panel, 0, sizeof panel);
+    panel.skeleton = asset->skeleton;
+    panel.pose_ls = pose_ls;
+    panel.model_ms = model_ms;
+    panel.root_ms = &asset->root_ms;
+    panel.constraints = asset->constraints;
+    panel.ghost_ms = start_ms;
+    panel.highlight = highlight;
+    panel.highlight_count = highlight_count;
+    panel.targets_ms = points;
+    panel.target_reached = reached;
+    panel.target_count = count;
+    panel.label_joints = 1;
+    panel.caption = "grey: the pose before solving; orange: solved chains; crosses: targets";
+    memset(&pic, 0, sizeof pic);
+    snprintf(title, sizeof title, "ikc solve %s", asset->path);
+    pic.title = title;
+    pic.panels = &panel;
+    pic.panel_count = 1;
+    pic.columns = 1;
+    pic.view = IKC_VIEW_PERSP;
+    pic.width = 1000;
+    pic.height = 800;
+    pic.show_ground = 1;
+    pic.ground_y = ikc_picture_lowest(&pic);
+    if (!ikc_draw_file(&pic, picture, error, sizeof error)) {
+        fprintf(stderr, "ikc solve: %s\n", error);
+        return IKC_EXIT_WRITE;
+    }
+    return IKC_EXIT_OK;
+}
+
+int ikc_solve(int argc, char **argv) {
+    const char *path = NULL, *out = NULL, *clip_name = NULL, *picture = NULL, *value;
+    target_request targets[MAX_TARGETS];
+    char pole_names[MAX_TARGETS][NAME_SIZE];
+    ik_vec3 poles[MAX_TARGETS];
+    int target_count = 0, pole_count = 0, i, k, code, have_tolerance = 0;
+    ik_real time = 0;
+    solve_options opt;
+    ikc_asset asset;
+    ik_transform *pose = NULL;
+    ik_mat4 *model = NULL, *start = NULL;
+
+    memset(&opt, 0, sizeof opt);
+    memset(targets, 0, sizeof targets);
+    for (i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        if (ikc_is_help(a)) {
+            usage(stdout);
+            return IKC_EXIT_OK;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (!(out = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(a, "--target") == 0 || strcmp(a, "-t") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (target_count == MAX_TARGETS) {
+                fprintf(stderr, "ikc solve: at most %d targets\n", MAX_TARGETS);
+                return IKC_EXIT_USAGE;
+            }
+            if (!ikc_parse_named_vec3("solve", "--target", value, targets[target_count].joint_name, NAME_SIZE,
+                                      &targets[target_count].target_ms))
+                return IKC_EXIT_USAGE;
+            ++target_count;
+        } else if (strcmp(a, "--pole") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (pole_count == MAX_TARGETS) {
+                fprintf(stderr, "ikc solve: at most %d poles\n", MAX_TARGETS);
+                return IKC_EXIT_USAGE;
+            }
+            if (!ikc_parse_named_vec3("solve", "--pole", value, pole_names[pole_count], NAME_SIZE, &poles[pole_count]))
+                return IKC_EXIT_USAGE;
+            ++pole_count;
+        } else if (strcmp(a, "--solver") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (!parse_solver(value, &opt.solver)) {
+                fprintf(stderr, "ikc solve: unknown solver '%s'\n", value);
+                ikc_suggest_name(stderr, solver_names + 1, 7, value, 2);
+                return IKC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--chain") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (!ikc_parse_int(value, &opt.chain_count) || opt.chain_count < 2 || opt.chain_count > IKC_MAX_CHAIN) {
+                fprintf(stderr, "ikc solve: --chain: want a whole number 2..%d, got '%s'\n", IKC_MAX_CHAIN, value);
+                return IKC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--clip") == 0) {
+            if (!(clip_name = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(a, "--time") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (!ikc_parse_real(value, &time) || time < 0) {
+                fprintf(stderr, "ikc solve: --time: bad number '%s' (want seconds >= 0)\n", value);
+                return IKC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--tolerance") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (!ikc_parse_real(value, &opt.tolerance) || opt.tolerance <= 0) {
+                fprintf(stderr, "ikc solve: --tolerance: bad number '%s' (want > 0)\n", value);
+                return IKC_EXIT_USAGE;
+            }
+            have_tolerance = 1;
+        } else if (strcmp(a, "--iterations") == 0) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+            if (!ikc_parse_int(value, &opt.max_iterations) || opt.max_iterations < 1) {
+                fprintf(stderr, "ikc solve: --iterations: want a whole number >= 1, got '%s'\n", value);
+                return IKC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--json") == 0) {
+            opt.json = 1;
+        } else if (strcmp(a, "--render") == 0) {
+            if (!(picture = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            opt.quiet = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "ikc solve: unknown option '%s' (see ikc solve --help)\n", a);
+            return IKC_EXIT_USAGE;
+        } else if (path) {
+            fprintf(stderr, "ikc solve: one file at a time ('%s' and '%s')\n", path, a);
+            return IKC_EXIT_USAGE;
+        } else {
+            path = a;
+        }
+    }
+    if (!path || target_count == 0 || (!out && !opt.json && !picture)) {
+        fprintf(stderr, "ikc solve: %s\n", !path ? "no input FILE given"
+                                            : target_count == 0 ? "no --target JOINT=x,y,z given"
+                                                                : "no output: give -o OUT, --json or --render");
+        usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+
+    code = ikc_asset_load("solve", path, &asset);
+    if (code != IKC_EXIT_OK) return code;
+    pose = (ik_transform *)malloc((size_t)asset.skeleton->joint_count * sizeof *pose);
+    model = (ik_mat4 *)malloc((size_t)asset.skeleton->joint_count * sizeof *model);
+    start = (ik_mat4 *)malloc((size_t)asset.skeleton->joint_count * sizeof *start);
+    if (!pose || !model || !start) {
+        fprintf(stderr, "ikc solve: out of memory\n");
+        code = IKC_EXIT_FAILURE;
+        goto done;
+    }
+    ik_skeleton_rest_pose(asset.skeleton, pose);
+    if (clip_name) {
+        int c = ikc_asset_find_clip("solve", &asset, clip_name);
+        if (c < 0) {
+            code = IKC_EXIT_NOT_FOUND;
+            goto done;
+        }
+        ik_clip_sample(ikc_asset_clip(&asset, c), time, pose);
+    }
+    ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
+    memcpy(start, model, (size_t)asset.skeleton->joint_count * sizeof *model);
+
+    /* Resolve names and chains before solving anything. */
+    for (i = 0; i < target_count; ++i) {
+        target_request *t = &targets[i];
+        t->joint = ikc_asset_find_joint("solve", &asset, t->joint_name);
+        if (t->joint < 0) {
+            code = IKC_EXIT_NOT_FOUND;
+            goto done;
+        }
+        if ((code = choose_chain(&asset, &opt, t)) != IKC_EXIT_OK) goto done;
+        t->solver = opt.solver != SOLVER_AUTO ? opt.solver : t->chain_count == 3 ? SOLVER_TWO_BONE : SOLVER_FABRIK;
+        if (t->solver == SOLVER_TWO_BONE && t->chain_count != 3) {
+            fprintf(stderr, "ikc solve: two-bone needs a chain of 3 joints; the chain for '%s' has %d (use --chain 3)\n",
+                    t->joint_name, t->chain_count);
+            code = IKC_EXIT_USAGE;
+            goto done;
+        }
+    }
+    for (k = 0; k < pole_count; ++k) {
+        int joint = ikc_asset_find_joint("solve", &asset, pole_names[k]), used = 0;
+        if (joint < 0) {
+            code = IKC_EXIT_NOT_FOUND;
+            goto done;
+        }
+        for (i = 0; i < target_count; ++i) {
+            int c;
+            for (c = 0; c < targets[i].chain_count; ++c)
+                if (targets[i].chain[c] == joint) {
+                    targets[i].has_pole = 1;
+                    targets[i].pole_ms = poles[k];
+                    used = 1;
+                }
+        }
+        if (!used)
+            fprintf(stderr, "ikc solve: warning: --pole %s is on no target's chain; ignored\n", pole_names[k]);
+    }
+
+    for (i = 0; i < target_count; ++i) {
+        target_request *t = &targets[i];
+        ik_real tolerance;
+        double t0;
+        t->reach = chain_reach(model, t);
+        tolerance = have_tolerance ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
+        t0 = ikc_now();
+        t->result = run_solver(&asset, &opt, t, pose, model, tolerance);
+        t->microseconds = (ikc_now() - t0) * 1e6;
+        if (t->result != IK_OK) {
+            fprintf(stderr, "ikc solve: %s solver failed on '%s': %s\n", solver_names[t->solver], t->joint_name,
+                    ik_result_str(t->result));
+            code = IKC_EXIT_FAILURE;
+            goto done;
+        }
+    }
+    /* Residuals after every chain moved (a later chain may move an earlier one's root). */
+    for (i = 0; i < target_count; ++i) {
+        target_request *t = &targets[i];
+        ik_real tolerance = have_tolerance ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
+        t->residual = ik_vec3_distance(ik_mat4_translation(&model[t->joint]), t->target_ms);
+        t->reached = t->residual <= tolerance * (ik_real)1.01;
+        if (!t->reached)
+            fprintf(stderr,
+                    "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",
+                    t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
+                    (double)t->residual, (double)t->reach,
+                    ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach
+                        ? "the target is out of reach"
+                        : "stopped short: limits or iterations");
+    }
+    if (out && (code = write_output(&asset, out, pose, time)) != IKC_EXIT_OK) goto done;
+    if (picture && (code = render_result(&asset, picture, targets, target_count, pose, model, start)) != IKC_EXIT_OK)
+        goto done;
+    if (opt.json) {
+        print_json(&asset, out, targets, target_count, model);
+    } else if (!opt.quiet) {
+        printf("%-20s %-9s %-26s %-7s %11s %6s %10s\n", "joint", "solver", "target", "reached", "residual", "iter",
+               "us");
+        for (i = 0; i < target_count; ++i) {
+            const target_request *t = &targets[i];
+            printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %11.3e %6d %10.1f\n", t->joint_name, solver_names[t->solver],
+                   (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z, t->reached ? "yes" : "no",
+                   (double)t->residual, t->iterations, t->microseconds);
+        }
+        if (out) printf("wrote %s\n", out);
+        if (picture) printf("wrote %s\n", picture);
+    }
+    code = IKC_EXIT_OK;
+done:
+    free(pose);
+    free(model);
+    free(start);
+    ikc_asset_free(&asset);
+    return code;
+}

@@ -1,0 +1,578 @@
+/* Skeleton pictures with cairo. Bones are tapered quads from parent to
+ * child, joints dots, targets crosses (green when reached, red when not),
+ * hinge limits wedges and ball limits cones about the joint's reference
+ * direction, the ground a grid on the plane y = ground_y. */
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "ikc.h"
+
+#define TWO_PI 6.283185307179586
+
+int ikc_view_parse(const char *text, ikc_view *view) {
+    static const char *const names[] = {"front", "side", "top", "persp"};
+    int i;
+    for (i = 0; i < 4; ++i)
+        if (strcmp(text, names[i]) == 0) {
+            *view = (ikc_view)i;
+            return 1;
+        }
+    return 0;
+}
+
+const char *ikc_view_name(ikc_view view) {
+    static const char *const names[] = {"front", "side", "top", "persp"};
+    return names[view];
+}
+
+/* ---- camera ----------------------------------------------------------------- */
+
+/* An orthographic camera looks along -forward with the given right and up
+ * axes; the perspective one sits at `eye` and divides by depth. */
+typedef struct camera {
+    ik_vec3 right, up, forward, eye;
+    int perspective;
+    double scale, offset_u, offset_v; /* scene (u, v) to page units */
+} camera;
+
+static camera make_camera(ikc_view view, ik_vec3 center, ik_real extent) {
+    camera c;
+    memset(&c, 0, sizeof c);
+    switch (view) {
+    case IKC_VIEW_FRONT:
+        c.right = ik_v3(1, 0, 0);
+        c.up = ik_v3(0, 1, 0);
+        c.forward = ik_v3(0, 0, 1);
+        break;
+    case IKC_VIEW_SIDE:
+        c.right = ik_v3(0, 0, -1);
+        c.up = ik_v3(0, 1, 0);
+        c.forward = ik_v3(1, 0, 0);
+        break;
+    case IKC_VIEW_TOP:
+        c.right = ik_v3(1, 0, 0);
+        c.up = ik_v3(0, 0, -1);
+        c.forward = ik_v3(0, 1, 0);
+        break;
+    default: {
+        /* 35 degrees round from the front toward the figure's left, 20 up. */
+        ik_real az = ik_rad(35), el = ik_rad(20);
+        c.forward = ik_v3(IK_SIN(az) * IK_COS(el), IK_SIN(el), IK_COS(az) * IK_COS(el));
+        c.right = ik_vec3_normalize(ik_vec3_cross(ik_v3(0, 1, 0), c.forward));
+        c.up = ik_vec3_cross(c.forward, c.right);
+        c.eye = ik_vec3_mad(center, c.forward, extent * (ik_real)2.6);
+        c.perspective = 1;
+    }
+    }
+    return c;
+}
+
+/* Scene point to camera-plane (u, v), v up. */
+static void project_uv(const camera *c, ik_vec3 p, double *u, double *v) {
+    if (c->perspective) {
+        ik_vec3 rel = ik_vec3_sub(p, c->eye);
+        double depth = -(double)ik_vec3_dot(rel, c->forward);
+        if (depth < 1e-6) depth = 1e-6;
+        *u = (double)ik_vec3_dot(rel, c->right) / depth;
+        *v = (double)ik_vec3_dot(rel, c->up) / depth;
+    } else {
+        *u = (double)ik_vec3_dot(p, c->right);
+        *v = (double)ik_vec3_dot(p, c->up);
+    }
+}
+
+/* Scene point to page coordinates inside the panel whose top-left is (px, py). */
+typedef struct page_point {
+    double x, y;
+} page_point;
+
+static page_point to_page(const camera *c, ik_vec3 p, double px, double py) {
+    page_point q;
+    double u, v;
+    project_uv(c, p, &u, &v);
+    q.x = px + (u - c->offset_u) * c->scale;
+    q.y = py - (v - c->offset_v) * c->scale;
+    return q;
+}
+
+/* ---- scene bounds ------------------------------------------------------------ */
+
+typedef struct bounds {
+    ik_vec3 lo, hi;
+    int any;
+} bounds;
+
+static void bounds_add(bounds *b, ik_vec3 p) {
+    if (!ik_vec3_finite(p)) return;
+    if (!b->any) {
+        b->lo = b->hi = p;
+        b->any = 1;
+        return;
+    }
+    b->lo = ik_v3(ik_minr(b->lo.x, p.x), ik_minr(b->lo.y, p.y), ik_minr(b->lo.z, p.z));
+    b->hi = ik_v3(ik_maxr(b->hi.x, p.x), ik_maxr(b->hi.y, p.y), ik_maxr(b->hi.z, p.z));
+}
+
+static bounds scene_bounds(const ikc_picture *pic) {
+    bounds b;
+    int i, j;
+    memset(&b, 0, sizeof b);
+    for (i = 0; i < pic->panel_count; ++i) {
+        const ikc_panel *p = &pic->panels[i];
+        for (j = 0; j < p->skeleton->joint_count; ++j) bounds_add(&b, ik_mat4_translation(&p->model_ms[j]));
+        for (j = 0; j < p->target_count; ++j) bounds_add(&b, p->targets_ms[j]);
+        for (j = 0; j < 2 * p->line_count; ++j) bounds_add(&b, p->lines_ms[j]);
+    }
+    if (!b.any) b.lo = b.hi = ik_vec3_zero();
+    return b;
+}
+
+ik_real ikc_picture_lowest(const ikc_picture *pic) {
+    bounds b = scene_bounds(pic);
+    return b.lo.y;
+}
+
+/* A round grid step near extent / 8: 1, 2 or 5 times a power of ten. */
+static ik_real grid_step(ik_real extent) {
+    double raw = (double)extent / 8, p = pow(10, floor(log10(raw > 0 ? raw : 1))), m = raw / p;
+    return (ik_real)((m < 1.5 ? 1 : m < 3.5 ? 2 : 5) * p);
+}
+
+/* ---- drawing primitives ---------------------------------------------------- */
+
+static void set_rgb(cairo_t *cr, unsigned hex, double alpha) {
+    cairo_set_source_rgba(cr, ((hex >> 16) & 255) / 255.0, ((hex >> 8) & 255) / 255.0, (hex & 255) / 255.0, alpha);
+}
+
+#define COLOR_BONE 0x3b5b92u
+#define COLOR_ACCENT 0xe07a1fu
+#define COLOR_GHOST 0x9aa5b1u
+#define COLOR_REACHED 0x2a9d3fu
+#define COLOR_MISSED 0xd62828u
+#define COLOR_LIMIT 0xf2a900u
+#define COLOR_GRID 0xd5d9de
+#define COLOR_TEXT 0x222222u
+
+/* A bone as a quad tapering from width w0 at a to w1 at b, round at a. */
+static void tapered_bone(cairo_t *cr, page_point a, page_point b, double w0, double w1) {
+    double dx = b.x - a.x, dy = b.y - a.y, len = sqrt(dx * dx + dy * dy), nx, ny;
+    if (len < 1e-9) return;
+    nx = -dy / len;
+    ny = dx / len;
+    cairo_move_to(cr, a.x + nx * w0 / 2, a.y + ny * w0 / 2);
+    cairo_line_to(cr, b.x + nx * w1 / 2, b.y + ny * w1 / 2);
+    cairo_line_to(cr, b.x - nx * w1 / 2, b.y - ny * w1 / 2);
+    cairo_line_to(cr, a.x - nx * w0 / 2, a.y - ny * w0 / 2);
+    cairo_close_path(cr);
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, a.x, a.y, w0 / 2, 0, TWO_PI);
+}
+
+static void cross_mark(cairo_t *cr, page_point p, double r) {
+    cairo_new_path(cr);
+    cairo_arc(cr, p.x, p.y, r, 0, TWO_PI);
+    cairo_move_to(cr, p.x - r * 1.45, p.y - r * 1.45);
+    cairo_line_to(cr, p.x + r * 1.45, p.y + r * 1.45);
+    cairo_move_to(cr, p.x - r * 1.45, p.y + r * 1.45);
+    cairo_line_to(cr, p.x + r * 1.45, p.y - r * 1.45);
+}
+
+static void label(cairo_t *cr, double x, double y, const char *text, double size, unsigned color) {
+    cairo_text_extents_t ext;
+    cairo_set_font_size(cr, size);
+    cairo_text_extents(cr, text, &ext);
+    /* a white halo keeps labels readable over bones and grid */
+    cairo_move_to(cr, x, y);
+    cairo_text_path(cr, text);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_set_line_width(cr, 3);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+    cairo_move_to(cr, x, y);
+    set_rgb(cr, color, 1);
+    cairo_show_text(cr, text);
+}
+
+/* ---- limits ------------------------------------------------------------------ */
+
+/* The model frame a joint's limits are measured in: its parent's frame times
+ * its pose translation and the constraint's reference rotation. */
+static ik_mat4 reference_frame(const ikc_panel *p, int joint, const ik_constraint *c) {
+    ik_mat4 parent = p->skeleton->parents[joint] >= 0 ? p->model_ms[p->skeleton->parents[joint]]
+                                                      : (p->root_ms ? *p->root_ms : ik_mat4_identity());
+    ik_mat4 local = ik_mat4_from_trs(p->pose_ls[joint].translation, c->reference_ls, p->pose_ls[joint].scale);
+    return ik_mat4_mul(&parent, &local);
+}
+
+/* The direction of the bone leaving `joint`, in its own frame: its first
+ * child's translation, looking through zero-length children (a pitch-yaw
+ * pair at one point) with their current rotations. */
+static int bone_direction_ls(const ikc_panel *p, int joint, ik_vec3 *dir_ls, ik_real *length) {
+    const ik_skeleton *s = p->skeleton;
+    ik_quat through = ik_quat_identity();
+    int j = joint, c, depth;
+    for (depth = 0; depth < 8; ++depth) {
+        int child = -1;
+        for (c = j + 1; c < s->joint_count; ++c)
+            if (s->parents[c] == j) {
+                child = c;
+                break;
+            }
+        if (child < 0) return 0;
+        if (ik_vec3_length(p->pose_ls[child].translation) > 0) {
+            *length = ik_vec3_length(p->pose_ls[child].translation);
+            *dir_ls = ik_vec3_normalize(ik_quat_rotate(through, p->pose_ls[child].translation));
+            return 1;
+        }
+        through = ik_quat_mul(through, p->pose_ls[child].rotation);
+        j = child;
+    }
+    return 0;
+}
+
+static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, double px, double py) {
+    int j, k;
+    const int steps = 32;
+    if (!p->constraints) return;
+    for (j = 0; j < p->skeleton->joint_count; ++j) {
+        const ik_constraint *c = &p->constraints[j];
+        ik_vec3 dir_ls, origin = ik_mat4_translation(&p->model_ms[j]);
+        ik_real length, radius;
+        ik_mat4 frame;
+        page_point o = to_page(cam, origin, px, py);
+        if (c->type != IK_CONSTRAINT_HINGE && c->type != IK_CONSTRAINT_CONE_TWIST) continue;
+        if (!bone_direction_ls(p, j, &dir_ls, &length)) continue;
+        frame = reference_frame(p, j, c);
+        radius = length * (ik_real)0.45;
+        cairo_new_path(cr);
+        if (c->type == IK_CONSTRAINT_HINGE) {
+            /* Directions the bone may take: dir turned about the hinge axis
+             * by every angle in [min, max]. */
+            ik_real span = c->max_angle - c->min_angle;
+            if (span <= 0 || span >= 2 * IK_PI - (ik_real)1e-3) continue;
+            cairo_move_to(cr, o.x, o.y);
+            for (k = 0; k <= steps; ++k) {
+                ik_real a = c->min_angle + span * (ik_real)k / (ik_real)steps;
+                ik_vec3 d = ik_quat_rotate(ik_quat_from_axis_angle(c->axis, a), dir_ls);
+                ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
+                page_point pp = to_page(cam, q, px, py);
+                cairo_line_to(cr, pp.x, pp.y);
+            }
+            cairo_close_path(cr);
+        } else {
+            /* The rim of the cone: directions at the cone angle from the
+             * reference bone direction, all the way round. */
+            ik_vec3 e1 = ik_vec3_any_perpendicular(dir_ls), e2 = ik_vec3_cross(dir_ls, e1);
+            ik_real cone = c->cone_angle;
+            if (cone >= ik_rad(179)) continue;
+            for (k = 0; k <= steps; ++k) {
+                ik_real t = 2 * IK_PI * (ik_real)k / (ik_real)steps;
+                ik_vec3 d = ik_vec3_add(ik_vec3_scale(dir_ls, IK_COS(cone)),
+                                        ik_vec3_scale(ik_vec3_add(ik_vec3_scale(e1, IK_COS(t)),
+                                                                  ik_vec3_scale(e2, IK_SIN(t))),
+                                                      IK_SIN(cone)));
+                ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
+                page_point pp = to_page(cam, q, px, py);
+                if (k == 0) cairo_move_to(cr, pp.x, pp.y);
+                else cairo_line_to(cr, pp.x, pp.y);
+                if (k % 8 == 0 && k < steps) {
+                    cairo_move_to(cr, o.x, o.y);
+                    cairo_line_to(cr, pp.x, pp.y);
+                    cairo_move_to(cr, pp.x, pp.y);
+                }
+            }
+        }
+        set_rgb(cr, COLOR_LIMIT, 0.22);
+        cairo_fill_preserve(cr);
+        set_rgb(cr, COLOR_LIMIT, 0.9);
+        cairo_set_line_width(cr, 1);
+        cairo_stroke(cr);
+    }
+}
+
+/* ---- panels ------------------------------------------------------------------ */
+
+static int is_highlighted(const ikc_panel *p, int joint) {
+    int k;
+    for (k = 0; k < p->highlight_count; ++k)
+        if (p->highlight[k] == joint) return 1;
+    return 0;
+}
+
+static int is_tip(const ik_skeleton *s, int joint) {
+    int c;
+    for (c = joint + 1; c < s->joint_count; ++c)
+        if (s->parents[c] == joint) return 0;
+    return 1;
+}
+
+static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, bounds b, double px, double py,
+                        double pw, double ph) {
+    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_real step = grid_step(extent), margin = extent * (ik_real)0.15, x, z;
+    ik_real x0 = (ik_real)floor((double)((b.lo.x - margin) / step)) * step;
+    ik_real z0 = (ik_real)floor((double)((b.lo.z - margin) / step)) * step;
+    ik_real x1 = b.hi.x + margin, z1 = b.hi.z + margin, gy = pic->ground_y;
+    cairo_save(cr);
+    cairo_rectangle(cr, px, py - ph, pw, ph);
+    cairo_clip(cr);
+    if (pic->view == IKC_VIEW_FRONT || pic->view == IKC_VIEW_SIDE) {
+        /* Edge-on: the ground is a line with a shaded strip below it. */
+        page_point g = to_page(cam, ik_v3(0, gy, 0), px, py);
+        set_rgb(cr, 0xeef0f3u, 1);
+        cairo_rectangle(cr, px, g.y, pw, py - g.y);
+        cairo_fill(cr);
+        set_rgb(cr, 0x8a939c, 1);
+        cairo_set_line_width(cr, 1.5);
+        cairo_move_to(cr, px, g.y);
+        cairo_line_to(cr, px + pw, g.y);
+        cairo_stroke(cr);
+        /* tick marks every grid step along the visible axis */
+        set_rgb(cr, 0xaab2ba, 1);
+        cairo_set_line_width(cr, 1);
+        {
+            ik_real from = pic->view == IKC_VIEW_FRONT ? x0 : z0, to = pic->view == IKC_VIEW_FRONT ? x1 : z1, t;
+            for (t = from; t <= to + step * (ik_real)0.01; t += step) {
+                page_point m = to_page(cam, pic->view == IKC_VIEW_FRONT ? ik_v3(t, gy, 0) : ik_v3(0, gy, t), px, py);
+                cairo_move_to(cr, m.x, m.y);
+                cairo_line_to(cr, m.x, m.y + 5);
+            }
+        }
+        cairo_stroke(cr);
+    } else {
+        set_rgb(cr, COLOR_GRID, 1);
+        cairo_set_line_width(cr, 0.8);
+        for (x = x0; x <= x1 + step * (ik_real)0.01; x += step) {
+            page_point a = to_page(cam, ik_v3(x, gy, z0), px, py), c = to_page(cam, ik_v3(x, gy, z1), px, py);
+            cairo_move_to(cr, a.x, a.y);
+            cairo_line_to(cr, c.x, c.y);
+        }
+        for (z = z0; z <= z1 + step * (ik_real)0.01; z += step) {
+            page_point a = to_page(cam, ik_v3(x0, gy, z), px, py), c = to_page(cam, ik_v3(x1, gy, z), px, py);
+            cairo_move_to(cr, a.x, a.y);
+            cairo_line_to(cr, c.x, c.y);
+        }
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
+static void draw_skeleton(cairo_t *cr, const camera *cam, const ikc_panel *p, const ik_mat4 *model_ms, double px,
+                          double py, double unit, int ghost) {
+    const ik_skeleton *s = p->skeleton;
+    int j;
+    for (j = 0; j < s->joint_count; ++j) {
+        int parent = s->parents[j];
+        page_point a, b;
+        double len, w0;
+        if (parent < 0) continue;
+        a = to_page(cam, ik_mat4_translation(&model_ms[parent]), px, py);
+        b = to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
+        len = hypot(b.x - a.x, b.y - a.y);
+        w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5);
+        cairo_new_path(cr);
+        tapered_bone(cr, a, b, w0, w0 * 0.35);
+        if (ghost) {
+            set_rgb(cr, COLOR_GHOST, 0.35);
+        } else {
+            set_rgb(cr, is_highlighted(p, j) && is_highlighted(p, parent) ? COLOR_ACCENT : COLOR_BONE, 0.92);
+        }
+        cairo_fill(cr);
+    }
+    if (ghost) return;
+    for (j = 0; j < s->joint_count; ++j) {
+        page_point a = to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
+        double r = is_highlighted(p, j) ? unit * 2.2 : unit * 1.5;
+        cairo_new_path(cr);
+        cairo_arc(cr, a.x, a.y, r, 0, TWO_PI);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        set_rgb(cr, is_highlighted(p, j) ? COLOR_ACCENT : 0x1d2d44u, 1);
+        cairo_set_line_width(cr, unit * 0.7);
+        cairo_stroke(cr);
+    }
+}
+
+/* A joint drawn on top of an earlier labelled one (a pitch-yaw pair at one
+ * point) keeps only the first label. */
+static int label_hidden(const camera *cam, const ikc_panel *p, int joint, page_point at, double x, double base,
+                        double unit) {
+    int k;
+    for (k = 0; k < joint; ++k) {
+        page_point o;
+        if (!ik_skeleton_name(p->skeleton, k)[0]) continue;
+        if (p->label_joints == 1 && !is_highlighted(p, k) && !is_tip(p->skeleton, k)) continue;
+        o = to_page(cam, ik_mat4_translation(&p->model_ms[k]), x, base);
+        if (fabs(o.x - at.x) < unit * 3 && fabs(o.y - at.y) < unit * 3) return 1;
+    }
+    return 0;
+}
+
+static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, const ikc_panel *p, bounds b,
+                       double x, double y, double w, double h, double unit) {
+    double base = y + h; /* page y of the panel's bottom edge */
+    int j;
+    cairo_save(cr);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
+    if (p->ghost_ms) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1);
+    draw_limits(cr, cam, p, x, base);
+    draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0);
+    /* dashed guide lines: gaze rays, poles */
+    cairo_set_line_width(cr, unit * 0.8);
+    {
+        double dash[2];
+        dash[0] = unit * 3;
+        dash[1] = unit * 2;
+        cairo_set_dash(cr, dash, 2, 0);
+    }
+    for (j = 0; j < p->line_count; ++j) {
+        page_point a = to_page(cam, p->lines_ms[2 * j], x, base), c = to_page(cam, p->lines_ms[2 * j + 1], x, base);
+        cairo_move_to(cr, a.x, a.y);
+        cairo_line_to(cr, c.x, c.y);
+    }
+    set_rgb(cr, 0x6c757d, 0.9);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    for (j = 0; j < p->target_count; ++j) {
+        int reached = p->target_reached ? p->target_reached[j] : 1;
+        page_point t = to_page(cam, p->targets_ms[j], x, base);
+        cross_mark(cr, t, unit * 3.2);
+        cairo_set_line_width(cr, unit * 1.1);
+        set_rgb(cr, reached ? COLOR_REACHED : COLOR_MISSED, 1);
+        cairo_stroke(cr);
+    }
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    for (j = 0; j < p->skeleton->joint_count && p->label_joints; ++j) {
+        page_point a;
+        const char *name = ik_skeleton_name(p->skeleton, j);
+        if (!name[0]) continue;
+        if (p->label_joints == 1 && !is_highlighted(p, j) && !is_tip(p->skeleton, j)) continue;
+        a = to_page(cam, ik_mat4_translation(&p->model_ms[j]), x, base);
+        if (label_hidden(cam, p, j, a, x, base, unit)) continue;
+        label(cr, a.x + unit * 3, a.y - unit * 2, name, unit * 4.2, 0x44505cu);
+    }
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    if (p->title) label(cr, x + unit * 4, y + unit * 7, p->title, unit * 5.2, COLOR_TEXT);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    if (p->caption) label(cr, x + unit * 4, base - unit * 3.5, p->caption, unit * 4.4, COLOR_TEXT);
+    cairo_restore(cr);
+    cairo_set_source_rgb(cr, 0.78, 0.8, 0.83);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, x + 0.5, y + 0.5, w - 1, h - 1);
+    cairo_stroke(cr);
+}
+
+/* Fit every panel's content into a panel box with one scale: the projected
+ * bounding box of the joints, targets, guide lines and ground. */
+static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, double w, double h, double title_room) {
+    double umin = 1e300, umax = -1e300, vmin = 1e300, vmax = -1e300, u, v, su, sv;
+    int i, j, k;
+    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    for (i = 0; i < pic->panel_count; ++i) {
+        const ikc_panel *p = &pic->panels[i];
+        for (j = 0; j < p->skeleton->joint_count + p->target_count + 2 * p->line_count; ++j) {
+            ik_vec3 q = j < p->skeleton->joint_count ? ik_mat4_translation(&p->model_ms[j])
+                        : j < p->skeleton->joint_count + p->target_count
+                            ? p->targets_ms[j - p->skeleton->joint_count]
+                            : p->lines_ms[j - p->skeleton->joint_count - p->target_count];
+            if (!ik_vec3_finite(q)) continue;
+            project_uv(cam, q, &u, &v);
+            umin = fmin(umin, u);
+            umax = fmax(umax, u);
+            vmin = fmin(vmin, v);
+            vmax = fmax(vmax, v);
+        }
+    }
+    if (pic->show_ground)
+        for (k = 0; k < 4; ++k) {
+            ik_real m = extent * (ik_real)0.15;
+            ik_vec3 q = ik_v3(k & 1 ? b.hi.x + m : b.lo.x - m, pic->ground_y, k & 2 ? b.hi.z + m : b.lo.z - m);
+            project_uv(cam, q, &u, &v);
+            umin = fmin(umin, u);
+            umax = fmax(umax, u);
+            vmin = fmin(vmin, v);
+            vmax = fmax(vmax, v);
+        }
+    if (umax < umin) umin = umax = vmin = vmax = 0;
+    su = (w * 0.86) / fmax(umax - umin, 1e-9);
+    sv = (h * 0.86 - title_room) / fmax(vmax - vmin, 1e-9);
+    cam->scale = fmin(su, sv);
+    /* centred horizontally; vertically centred in the room under the title */
+    cam->offset_u = (umin + umax) / 2 - (w / 2) / cam->scale;
+    cam->offset_v = (vmin + vmax) / 2 - ((h - title_room) / 2) / cam->scale;
+}
+
+static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
+    int columns = pic->columns > 0 ? pic->columns : 1;
+    int rows = (pic->panel_count + columns - 1) / columns, i;
+    double header = pic->title ? 34 : 0;
+    double pw = (double)pic->width / columns, ph = ((double)pic->height - header) / (rows > 0 ? rows : 1);
+    double unit = fmax(1.0, fmin(pw, ph) / 220.0);
+    bounds b = scene_bounds(pic);
+    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_vec3 center = ik_vec3_scale(ik_vec3_add(b.lo, b.hi), (ik_real)0.5);
+    camera cam = make_camera(pic->view, center, extent > 0 ? extent : 1);
+    fit_camera(&cam, pic, b, pw, ph, unit * 10);
+    cairo_set_source_rgb(cr, 0.97, 0.975, 0.98);
+    cairo_paint(cr);
+    if (pic->title) {
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        label(cr, 10, 23, pic->title, 16, COLOR_TEXT);
+    }
+    for (i = 0; i < pic->panel_count; ++i) {
+        double x = (i % columns) * pw, y = header + (i / columns) * ph;
+        draw_panel(cr, &cam, pic, &pic->panels[i], b, x, y, pw, ph, unit);
+    }
+}
+
+int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, size_t error_size) {
+    char ext[8];
+    ikc_atomic atomic;
+    cairo_surface_t *surface;
+    cairo_t *cr;
+    cairo_status_t status;
+    ikc_extension(path, ext, sizeof ext);
+    if (strcmp(ext, "png") != 0 && strcmp(ext, "svg") != 0 && strcmp(ext, "pdf") != 0) {
+        snprintf(error, error_size, "'%s': the picture's name must end in .svg, .png or .pdf", path);
+        return 0;
+    }
+    if (!ikc_atomic_begin(&atomic, path)) {
+        snprintf(error, error_size, "'%s': path too long", path);
+        return 0;
+    }
+    if (strcmp(ext, "png") == 0)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, picture->width, picture->height);
+    else if (strcmp(ext, "svg") == 0)
+        surface = cairo_svg_surface_create(atomic.temp_path, picture->width, picture->height);
+    else
+        surface = cairo_pdf_surface_create(atomic.temp_path, picture->width, picture->height);
+    cr = cairo_create(surface);
+    draw_picture(cr, picture);
+    status = cairo_status(cr);
+    cairo_destroy(cr);
+    if (status == CAIRO_STATUS_SUCCESS && strcmp(ext, "png") == 0)
+        status = cairo_surface_write_to_png(surface, atomic.temp_path);
+    cairo_surface_finish(surface);
+    if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    if (status != CAIRO_STATUS_SUCCESS) {
+        ikc_atomic_abort(&atomic);
+        snprintf(error, error_size, "cannot write '%s': %s", path, cairo_status_to_string(status));
+        return 0;
+    }
+    if (!ikc_atomic_commit(&atomic)) {
+        snprintf(error, error_size, "cannot write '%s'", path);
+        return 0;
+    }
+    return 1;
+}

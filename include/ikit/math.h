@@ -25,6 +25,7 @@ typedef double ik_real;
 #define IK_ACOS(x) acos(x)
 #define IK_ATAN2(y, x) atan2(y, x)
 #define IK_FABS(x) fabs(x)
+#define IK_COPYSIGN(x, y) copysign(x, y)
 #else
 typedef float ik_real;
 #define IK_REAL_EPSILON 1.1920929e-7f
@@ -34,6 +35,7 @@ typedef float ik_real;
 #define IK_ACOS(x) acosf(x)
 #define IK_ATAN2(y, x) atan2f(y, x)
 #define IK_FABS(x) fabsf(x)
+#define IK_COPYSIGN(x, y) copysignf(x, y)
 #endif
 
 #define IK_PI ((ik_real)3.14159265358979323846)

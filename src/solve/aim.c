@@ -4,13 +4,6 @@
 
 #include <stddef.h>
 
-/* |x| with the sign of y, without a branch (math.h has no IK_ macro for it). */
-#ifdef IKIT_DOUBLE
-#define AIM_COPYSIGN(x, y) copysign(x, y)
-#else
-#define AIM_COPYSIGN(x, y) copysignf(x, y)
-#endif
-
 ik_aim ik_aim_def(void) {
     ik_aim job;
     job.joint_ms = NULL;
@@ -217,7 +210,7 @@ ik_result ik_aim_run(const ik_aim *job) {
         ik_real ab_len = IK_SQRT(aa * bb), c = ik_vec3_dot(up_perp, pole_perp);
         ik_real s = ik_vec3_dot(target_ls, ik_vec3_cross(up_perp, pole_perp)) * inv_t_len, abs_s = IK_FABS(s);
         roll_cos = ab_len + c + abs_s;
-        roll_sin = AIM_COPYSIGN(ab_len - c + abs_s, s);
+        roll_sin = IK_COPYSIGN(ab_len - c + abs_s, s);
     }
 
     /* Twist: add twist/2 to the roll's half angle, a product of complex
@@ -237,7 +230,7 @@ ik_result ik_aim_run(const ik_aim *job) {
         ik_quat_mul(ik_q(target_ls.x * roll_sin, target_ls.y * roll_sin, target_ls.z * roll_sin, roll_cos), swing);
     if (job->weight < 1)
         correction = job->weight > 0 ? quat_power(ik_quat_positive_w(correction), job->weight) : ik_quat_identity();
-    hemisphere = AIM_COPYSIGN(1, correction.w);
+    hemisphere = IK_COPYSIGN(1, correction.w);
     if (job->rotation_ls && job->weight > 0) {
         ik_quat q = ik_quat_mul(old_ls, correction);
         ik_real k = hemisphere / IK_SQRT(ik_quat_dot(q, q));

@@ -1,0 +1,278 @@
+/* ikit humanoid: seed 001's IK for humanoid skeletons on any rig.
+ *
+ * Three steps:
+ *   1. Map: find the body's joints by name (ik_humanoid_map_find), in the
+ *      common conventions (CMU BVH, Mixamo, Blender Rigify, "UpperLeg.L", the
+ *      Khronos sample figures), with a "role = joint name" file for the rest.
+ *   2. Rig: ik_humanoid_init reads the rest pose once: bone lengths, each
+ *      elbow's and knee's hinge axis (the normal of the plane of upper and
+ *      lower bone, or a default when straight), the body's up, forward and
+ *      left axes, the feet's soles. Limits live in rig.limits and may be
+ *      edited after init.
+ *   3. Solve: an ik_humanoid_solve job, run every frame on the caller's pose:
+ *      pelvis, spine and head (look-at), clavicles, arms and legs, wrists and
+ *      ankles, toes (seed 001's order), with targets for hands and feet,
+ *      props (see prop.h) and feet on the ground (see ground.h).
+ *
+ * Space: "model space" is the space the skeleton's forward kinematics
+ * produce with the job's root_ms above the roots (ik_skeleton_fk), the same
+ * as every solver in ikit. No memory is allocated; the rig holds indices and
+ * a few vectors and points at the caller's skeleton.
+ */
+#ifndef IKIT_HUMANOID_H
+#define IKIT_HUMANOID_H
+
+#include <stddef.h>
+
+#include <ikit/ground.h>
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- roles and the map ---------------------------------------------------- */
+
+/* X(role, file name): the body parts the rig knows, with their name in a
+ * mapping file. Left roles come right before their right mirror. */
+#define IK_HUMANOID_ROLE_LIST(X)             \
+    X(IK_ROLE_HIPS, "hips")                  \
+    X(IK_ROLE_SPINE, "spine")                \
+    X(IK_ROLE_CHEST, "chest")                \
+    X(IK_ROLE_NECK, "neck")                  \
+    X(IK_ROLE_HEAD, "head")                  \
+    X(IK_ROLE_CLAVICLE_L, "left_clavicle")   \
+    X(IK_ROLE_CLAVICLE_R, "right_clavicle")  \
+    X(IK_ROLE_UPPER_ARM_L, "left_upper_arm") \
+    X(IK_ROLE_UPPER_ARM_R, "right_upper_arm") \
+    X(IK_ROLE_FOREARM_L, "left_forearm")     \
+    X(IK_ROLE_FOREARM_R, "right_forearm")    \
+    X(IK_ROLE_HAND_L, "left_hand")           \
+    X(IK_ROLE_HAND_R, "right_hand")          \
+    X(IK_ROLE_THIGH_L, "left_thigh")         \
+    X(IK_ROLE_THIGH_R, "right_thigh")        \
+    X(IK_ROLE_SHIN_L, "left_shin")           \
+    X(IK_ROLE_SHIN_R, "right_shin")          \
+    X(IK_ROLE_FOOT_L, "left_foot")           \
+    X(IK_ROLE_FOOT_R, "right_foot")          \
+    X(IK_ROLE_TOE_L, "left_toe")             \
+    X(IK_ROLE_TOE_R, "right_toe")
+
+#define IK_HUMANOID_ROLE_ENUM_ITEM(role, file_name) role,
+typedef enum ik_humanoid_role { IK_HUMANOID_ROLE_LIST(IK_HUMANOID_ROLE_ENUM_ITEM) IK_ROLE_COUNT } ik_humanoid_role;
+#undef IK_HUMANOID_ROLE_ENUM_ITEM
+
+/* The name of a role in mapping files ("left_thigh"); "" when out of range. */
+const char *ik_humanoid_role_name(int role);
+/* The role with that file name, or -1. `length` < 0: NUL-terminated. */
+int ik_humanoid_role_find(const char *name, int length);
+/* The left/right mirror of a role (itself for the centre line). */
+int ik_humanoid_role_mirror(int role);
+
+/* Roles a humanoid cannot do without; the others (spine, neck, clavicles,
+ * feet, toes) are optional. A leg without a foot joint (robot.glb, whose
+ * Foot.L is an IK control outside the leg) ends at a virtual ankle. */
+#define IK_HUMANOID_REQUIRED_ROLES                                                               \
+    ((1ul << IK_ROLE_HIPS) | (1ul << IK_ROLE_CHEST) | (1ul << IK_ROLE_HEAD) |                    \
+     (1ul << IK_ROLE_UPPER_ARM_L) | (1ul << IK_ROLE_UPPER_ARM_R) | (1ul << IK_ROLE_FOREARM_L) |   \
+     (1ul << IK_ROLE_FOREARM_R) | (1ul << IK_ROLE_HAND_L) | (1ul << IK_ROLE_HAND_R) |             \
+     (1ul << IK_ROLE_THIGH_L) | (1ul << IK_ROLE_THIGH_R) | (1ul << IK_ROLE_SHIN_L) |              \
+     (1ul << IK_ROLE_SHIN_R))
+
+/* One line of a mapping: a role and a joint name (not NUL-terminated; it
+ * points into the caller's text). */
+typedef struct ik_humanoid_pair {
+    int role;
+    const char *name;
+    int name_length;
+} ik_humanoid_pair;
+
+/* Parse "role = joint name" lines from `text` [length] (no NUL needed).
+ * Blank lines and lines starting with '#' are skipped; spaces around the
+ * role and the name are trimmed, so joint names may contain inner spaces.
+ * Pairs point into `text`. IK_ERR_PARSE (with *error_line, 1-based, when
+ * not NULL) for a line without '=', an unknown role, an empty name or a role
+ * given twice; IK_ERR_CAPACITY when more than `capacity` pairs. */
+ik_result ik_humanoid_parse_mapping(const char *text, size_t length, ik_humanoid_pair *pairs, int capacity,
+                                    int *count, int *error_line);
+
+typedef struct ik_humanoid_map {
+    int joint[IK_ROLE_COUNT];  /* joint index per role, -1 when missing */
+    unsigned long missing;     /* bit (1ul << role) per role not found */
+    /* A joint whose name looked like a role but which was passed over because
+     * it is not where that role must be (an IK control target such as
+     * robot.glb's Foot.L, not under the shin), per role; -1 when none. */
+    int rejected[IK_ROLE_COUNT];
+} ik_humanoid_map;
+
+/* Find every role in `skeleton`. `pairs` [pair_count] (may be NULL) come
+ * first: a pair naming a joint that does not exist makes that role missing.
+ * The rest are found by name (see docs/humanoid.md for the conventions),
+ * checked against the hierarchy (forearm under upper arm, foot under shin,
+ * ...), with structure filling the gaps (upper arm = the forearm's parent,
+ * hips = the thighs' common ancestor, chest = the arms' common ancestor,
+ * head = the end of the chain above the chest). Returns IK_OK when all
+ * IK_HUMANOID_REQUIRED_ROLES were found, IK_ERR_NOT_FOUND otherwise (the map
+ * still holds what was found); IK_ERR_NULL, IK_ERR_RANGE for a pair with a
+ * bad role. */
+ik_result ik_humanoid_map_find(const ik_skeleton *skeleton, const ik_humanoid_pair *pairs, int pair_count,
+                               ik_humanoid_map *map);
+
+/* A report, one line per role: "left_foot = Foot.L", "left_toe: missing",
+ * "left_foot: missing (Foot.L is not under the shin: IK control?)". Writes
+ * at most `size` bytes, always NUL-terminated when size > 0; returns the
+ * length the whole report needs (as snprintf). */
+int ik_humanoid_map_describe(const ik_humanoid_map *map, const ik_skeleton *skeleton, char *out, size_t size);
+
+/* The name with its side swapped ("LeftArm" <-> "RightArm", "thigh.L" <->
+ * "thigh.R", "leg_joint_L_1" <-> "leg_joint_R_1", "Hand_l" <-> "Hand_r")
+ * into `out` [size]. Returns 1 when a side was found and swapped, 0 when the
+ * name has no side (out gets the name unchanged) or does not fit. */
+ik_bool ik_humanoid_mirror_name(const char *name, char *out, size_t size);
+/* mirror[i] = the joint whose name is joint i's mirrored name, or i itself
+ * (centre-line joints and unmatched names). */
+ik_result ik_humanoid_mirror_joints(const ik_skeleton *skeleton, int *mirror);
+
+/* ---- the rig ---------------------------------------------------------------- */
+
+enum { IK_LIMB_ARM_L, IK_LIMB_ARM_R, IK_LIMB_LEG_L, IK_LIMB_LEG_R, IK_LIMB_COUNT };
+
+/* Limits (radians) and gains; ik_humanoid_init fills the defaults below. */
+typedef struct ik_humanoid_limits {
+    ik_real elbow_min, elbow_max;   /* hinge bend, 0 straight: 0 .. 150 deg */
+    ik_real knee_min, knee_max;     /* 0 .. 150 deg */
+    ik_real ankle_up, ankle_down;   /* dorsiflexion 25 deg, plantarflexion 50 deg, from rest */
+    ik_real toe_bend;               /* toes bend up to 60 deg to stay on the ground */
+    ik_real clavicle_forward;       /* largest forward turn of a clavicle, 30 deg */
+    ik_real clavicle_up;            /* largest upward turn, 30 deg */
+    ik_real look_max;               /* the look direction stays within 80 deg of the chest's forward */
+    ik_real pelvis_drop;            /* the pelvis lowers at most this fraction of the leg length: 0.4 */
+    ik_real pelvis_raise;           /* and rises at most this fraction: 0.2 */
+} ik_humanoid_limits;
+
+typedef struct ik_humanoid_limb {
+    int start, mid, end;     /* upper arm / thigh, forearm / shin, hand / foot; end -1: virtual */
+    int clavicle;            /* arms: the clavicle or -1 */
+    int toe;                 /* legs: the toe joint or -1 */
+    ik_vec3 end_offset_ls;   /* the end's position in mid's frame (used when end is -1) */
+    ik_vec3 hinge_axis_ls;   /* in mid's frame; bend positive about it */
+    ik_real upper_length, lower_length;
+    /* legs: sole geometry in the foot's frame (model units at rest) */
+    ik_vec3 sole_up_ls;      /* the sole's normal */
+    ik_vec3 lateral_ls;      /* the foot's left axis (dorsiflexion turns negative about it) */
+    ik_vec3 heel_ls;         /* the contact point below the ankle */
+    ik_vec3 ball_ls;         /* the contact point below the ball of the foot */
+    ik_real ankle_height;    /* ankle above the sole at rest */
+    ik_quat ankle_rest_ls;   /* the foot's rotation in the shin's frame at rest */
+} ik_humanoid_limb;
+
+#define IK_HUMANOID_MAX_SPINE 8
+
+typedef struct ik_humanoid {
+    const ik_skeleton *skeleton;
+    ik_humanoid_map map;
+    ik_humanoid_limb limb[IK_LIMB_COUNT];
+    int pelvis;                             /* the joint moved to lower the body */
+    int look_chain[IK_HUMANOID_MAX_SPINE];  /* spine .. head, root-first */
+    ik_real look_weights[IK_HUMANOID_MAX_SPINE];
+    int look_count;
+    ik_vec3 head_forward_ls, head_up_ls;    /* the face's axes in the head's frame */
+    ik_vec3 chest_forward_ls;               /* the body's forward in the chest's frame */
+    /* body axes in the skeleton's root space (before root_ms) */
+    ik_vec3 up_rs, forward_rs, left_rs;
+    ik_real floor_rs;                       /* rest floor height along up_rs */
+    ik_humanoid_limits limits;
+} ik_humanoid;
+
+/* Build a rig from a map (after ik_humanoid_map_find) and the skeleton's
+ * rest pose, read in the skeleton's root space (root_ms is applied at solve
+ * time, so one rig serves any placement). The skeleton must outlive the rig. IK_ERR_NULL; IK_ERR_NOT_FOUND when a required role
+ * is missing; IK_ERR_HIERARCHY when the roles are not in body order;
+ * IK_ERR_DEGENERATE for zero-length limbs or a body with no width. */
+ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
+
+/* ---- the solve ---------------------------------------------------------------- */
+
+typedef struct ik_humanoid_goal {
+    ik_bool enabled;
+    ik_vec3 position_ms;   /* where the wrist / ankle goes */
+    ik_bool use_rotation;  /* also turn the hand / foot to rotation_ms (model space) */
+    ik_quat rotation_ms;
+    ik_real weight;        /* 0 keeps the input pose, 1 solves fully; default 1 */
+    ik_bool use_pole;      /* the elbow / knee bends toward pole_ms */
+    ik_vec3 pole_ms;
+    ik_real twist;         /* extra turn about the shoulder/hip-to-target line, radians */
+} ik_humanoid_goal;
+
+typedef struct ik_humanoid_report {
+    ik_bool reached[IK_LIMB_COUNT];   /* within 1e-3 of the limb's length */
+    ik_real residual[IK_LIMB_COUNT];  /* distance end to its target */
+    ik_bool heel_lifted[2];           /* legs: the heel was lifted (ankle limit or reach) */
+    ik_bool grounded[2];              /* legs: the ray found ground under the foot */
+    ik_vec3 ground_point_ms[2];       /* where, and its normal */
+    ik_vec3 ground_normal_ms[2];
+    ik_real pelvis_offset;            /* how far the pelvis moved along up (negative: down) */
+    ik_bool look_reached;
+} ik_humanoid_report;
+
+typedef struct ik_humanoid_solve {
+    const ik_humanoid *rig;
+    ik_transform *pose_ls;  /* in/out [joint_count]: the animated pose, then the solved one */
+    ik_mat4 *model_ms;      /* out [joint_count]: forward kinematics of the result (also scratch) */
+    const ik_mat4 *root_ms; /* above the roots; NULL: identity */
+
+    /* Targets: index IK_LIMB_ARM_L .. IK_LIMB_LEG_R. */
+    ik_humanoid_goal goal[IK_LIMB_COUNT];
+
+    /* Seed 001's shoulder adjustment before the arms solve. Default on. */
+    ik_bool adjust_shoulders;
+
+    /* Look-at: the spine, neck and head share the turn toward look_target_ms. */
+    ik_bool look_at;
+    ik_vec3 look_target_ms;
+
+    /* Feet on the ground (NULL: off). Each foot is cast down onto the ground
+     * under its goal (when the leg's goal is enabled) or under the animated
+     * ankle, placed so the sole lies on the surface and aligned to its normal;
+     * the pelvis moves so the lower foot can reach; heels lift past the ankle
+     * limit or the reach. An enabled goal above the ground keeps its height
+     * (a swinging foot); below it, it is lifted onto it. */
+    const ik_ground *ground;
+    ik_bool adjust_pelvis;  /* default on (used with ground or leg goals) */
+
+    int passes;             /* 1 (default) or 2: repeat clavicles, arms and legs */
+
+    ik_humanoid_report *report; /* optional */
+} ik_humanoid_solve;
+
+/* Defaults: every goal off with weight 1, shoulders and pelvis adjusted, no
+ * look-at, no ground, one pass, every pointer NULL. */
+ik_humanoid_solve ik_humanoid_solve_def(void);
+
+/* Validate, then solve in seed 001's order. IK_ERR_NULL, IK_ERR_NONFINITE
+ * for NaN or infinity in an enabled input or the pose, IK_ERR_RANGE for a
+ * weight outside [0, 1] or passes outside 1..2, ground errors as
+ * ik_ground_validate. On error nothing is written. On success model_ms
+ * holds the forward kinematics of the new pose. */
+ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);
+
+/* ---- a procedural humanoid --------------------------------------------------- */
+
+#define IK_HUMANOID_BUILT_JOINTS 23
+
+/* Write a humanoid skeleton `height` tall (soles on y = 0, facing +Z, its
+ * left on +X, arms hanging with elbows slightly bent, legs straight, rest
+ * rotations all identity, toes ending in "LeftToe_End"), joint names
+ * in Mixamo style ("Hips", "LeftUpLeg", ...), into caller arrays of at least
+ * IK_HUMANOID_BUILT_JOINTS entries, parents-first. Returns the joint count,
+ * or 0 when `capacity` is too small or height is not positive and finite.
+ * The names are string constants. */
+int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names,
+                               ik_transform *rest_ls);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

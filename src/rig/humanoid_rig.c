@@ -1,0 +1,258 @@
+/* The humanoid rig: what the rest pose tells about the body, read once.
+ * Everything here is measured in the skeleton's root space (forward
+ * kinematics of the rest pose with the identity above the roots). */
+#include <ikit/humanoid.h>
+
+#include <stddef.h>
+
+/* Rest model matrix of one joint: the product of the rest local transforms
+ * from its root down. */
+static ik_mat4 rest_model(const ik_skeleton *s, int joint) {
+    ik_mat4 m = ik_transform_to_mat4(s->rest_ls[joint]);
+    int j;
+    for (j = s->parents[joint]; j >= 0; j = s->parents[j]) {
+        ik_mat4 parent = ik_transform_to_mat4(s->rest_ls[j]);
+        m = ik_mat4_mul(&parent, &m);
+    }
+    return m;
+}
+
+static ik_vec3 rest_position(const ik_skeleton *s, int joint) {
+    ik_mat4 m = rest_model(s, joint);
+    return ik_mat4_translation(&m);
+}
+
+/* A model-space direction or point in a joint's frame: M^-1 applied. */
+static ik_vec3 to_joint_vector(const ik_mat4 *inverse, ik_vec3 v) { return ik_mat4_transform_vector(inverse, v); }
+static ik_vec3 to_joint_point(const ik_mat4 *inverse, ik_vec3 p) { return ik_mat4_transform_point(inverse, p); }
+
+static ik_bool proper_ancestor(const ik_skeleton *s, int ancestor, int joint) {
+    return ancestor >= 0 && joint >= 0 && ancestor != joint && ik_skeleton_is_descendant(s, joint, ancestor);
+}
+
+static ik_humanoid_limits default_limits(void) {
+    ik_humanoid_limits l;
+    l.elbow_min = 0;
+    l.elbow_max = ik_rad(150);
+    l.knee_min = 0;
+    l.knee_max = ik_rad(150);
+    l.ankle_up = ik_rad(25);
+    l.ankle_down = ik_rad(50);
+    l.toe_bend = ik_rad(60);
+    l.clavicle_forward = ik_rad(30);
+    l.clavicle_up = ik_rad(30);
+    l.look_max = ik_rad(80);
+    l.pelvis_drop = (ik_real)0.4;
+    l.pelvis_raise = (ik_real)0.2;
+    return l;
+}
+
+/* Lowest height along `up` of `joint` and everything below it. */
+static ik_real lowest_below(const ik_skeleton *s, int joint, ik_vec3 up) {
+    ik_real low = ik_vec3_dot(rest_position(s, joint), up);
+    int k;
+    for (k = joint + 1; k < s->joint_count; ++k)
+        if (ik_skeleton_is_descendant(s, k, joint)) low = ik_minr(low, ik_vec3_dot(rest_position(s, k), up));
+    return low;
+}
+
+static ik_bool has_children(const ik_skeleton *s, int joint) {
+    int k;
+    for (k = joint + 1; k < s->joint_count; ++k)
+        if (s->parents[k] == joint) return 1;
+    return 0;
+}
+
+/* The elbow's or knee's hinge, from the rest pose: the normal n = u x v of
+ * the plane of the upper bone u and lower bone v, so the rest bend is
+ * positive about it (seed 001: the elbow bends about one axis). When the
+ * limb is (nearly, under 2 degrees) straight, or bent against the way such a
+ * joint bends, the default: u x forward for an elbow (the forearm comes
+ * forward), u x -forward for a knee (the shin goes back). */
+static ik_vec3 hinge_axis(ik_vec3 u, ik_vec3 v, ik_vec3 forward, ik_vec3 up, ik_bool knee) {
+    ik_vec3 n = ik_vec3_cross(u, v);
+    ik_vec3 fallback = ik_vec3_cross(u, knee ? ik_vec3_neg(forward) : forward);
+    if (!(ik_vec3_length_sq(fallback) > (ik_real)1e-6 * ik_vec3_length_sq(u)))
+        fallback = ik_vec3_cross(u, knee ? up : ik_vec3_neg(up));
+    fallback = ik_vec3_normalize_or(fallback, ik_vec3_any_perpendicular(ik_vec3_normalize(u)));
+    if (ik_vec3_length_sq(n) > (ik_real)1.2e-3 * ik_vec3_length_sq(u) * ik_vec3_length_sq(v) &&
+        ik_vec3_dot(n, fallback) > 0)
+        return ik_vec3_normalize(n);
+    return fallback;
+}
+
+static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int end, int extra, int rejected_end) {
+    const ik_skeleton *s = rig->skeleton;
+    ik_humanoid_limb *limb = &rig->limb[which];
+    ik_bool leg = which >= IK_LIMB_LEG_L;
+    ik_mat4 mid_ms = rest_model(s, mid), mid_inv;
+    ik_vec3 a = rest_position(s, start), b = ik_mat4_translation(&mid_ms), c, u, v, h;
+    if (!proper_ancestor(s, start, mid) || (end >= 0 && !proper_ancestor(s, mid, end))) return IK_ERR_HIERARCHY;
+    if (!ik_mat4_inverse(&mid_ms, &mid_inv)) return IK_ERR_DEGENERATE;
+    /* Without an end joint the limb ends at a virtual one: where a same-named
+     * control joint stood at rest (robot.glb's Foot.L), else one lower bone
+     * further along the upper bone's line. */
+    if (end >= 0) c = rest_position(s, end);
+    else if (rejected_end >= 0) c = rest_position(s, rejected_end);
+    else c = ik_vec3_add(b, ik_vec3_sub(b, a));
+    u = ik_vec3_sub(b, a);
+    v = ik_vec3_sub(c, b);
+    limb->start = start;
+    limb->mid = mid;
+    limb->end = end;
+    limb->clavicle = leg ? -1 : extra;
+    limb->toe = leg ? extra : -1;
+    limb->upper_length = ik_vec3_length(u);
+    limb->lower_length = ik_vec3_length(v);
+    if (!(limb->upper_length > 0) || !(limb->lower_length > 0)) return IK_ERR_DEGENERATE;
+    limb->end_offset_ls = to_joint_point(&mid_inv, c);
+    h = hinge_axis(u, v, rig->forward_rs, rig->up_rs, leg);
+    limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
+    limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = ik_vec3_zero();
+    limb->ankle_height = 0;
+    limb->ankle_rest_ls = ik_quat_identity();
+    return IK_OK;
+}
+
+/* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
+ * the floor; the heel contact is straight below the ankle, the ball contact
+ * straight below the toe joint (or 0.2 leg lengths ahead of the heel when
+ * the foot has no toe). */
+static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
+    const ik_skeleton *s = rig->skeleton;
+    ik_humanoid_limb *limb = &rig->limb[which];
+    ik_mat4 foot_ms, foot_inv, shin_ms;
+    ik_vec3 ankle, heel, ball;
+    limb->ankle_height = ankle_height;
+    if (limb->end < 0) return;
+    foot_ms = rest_model(s, limb->end);
+    shin_ms = rest_model(s, limb->mid);
+    if (!ik_mat4_inverse(&foot_ms, &foot_inv)) return;
+    ankle = ik_mat4_translation(&foot_ms);
+    heel = ik_vec3_mad(ankle, rig->up_rs, -ankle_height);
+    if (limb->toe >= 0) {
+        ik_vec3 toe = rest_position(s, limb->toe);
+        ball = ik_vec3_mad(toe, rig->up_rs, -(ik_vec3_dot(ik_vec3_sub(toe, heel), rig->up_rs)));
+    } else {
+        ball = ik_vec3_mad(heel, rig->forward_rs, (ik_real)0.2 * (limb->upper_length + limb->lower_length));
+    }
+    limb->sole_up_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->up_rs));
+    limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->left_rs));
+    limb->heel_ls = to_joint_point(&foot_inv, heel);
+    limb->ball_ls = to_joint_point(&foot_inv, ball);
+    limb->ankle_rest_ls =
+        ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&shin_ms)), ik_mat4_rotation(&foot_ms)));
+}
+
+/* The coordinate axis nearest to the unit v when within 30 degrees of it
+ * (rigs are built along their root space's axes; a posed rest pose such as
+ * girl.glb's leans), else v itself. */
+static ik_vec3 snap_to_axis(ik_vec3 v) {
+    ik_real ax = IK_FABS(v.x), ay = IK_FABS(v.y), az = IK_FABS(v.z);
+    ik_vec3 axis;
+    if (ax >= ay && ax >= az) axis = ik_v3(v.x > 0 ? 1 : -1, 0, 0);
+    else if (ay >= az) axis = ik_v3(0, v.y > 0 ? 1 : -1, 0);
+    else axis = ik_v3(0, 0, v.z > 0 ? 1 : -1);
+    return ik_vec3_dot(axis, v) >= (ik_real)0.866 ? axis : v;
+}
+
+/* Body axes: up from the hips toward the head, left from the right thigh and
+ * arm to the left ones (made perpendicular to up), each snapped to a root
+ * axis when near one; forward = left x up (a body facing +Z with its left on
+ * +X and +Y up, as glTF and CMU figures do). */
+static ik_result init_axes(ik_humanoid *rig) {
+    const ik_skeleton *s = rig->skeleton;
+    const int *j = rig->map.joint;
+    ik_vec3 hips = rest_position(s, j[IK_ROLE_HIPS]);
+    ik_vec3 legs = ik_vec3_sub(rest_position(s, j[IK_ROLE_THIGH_L]), rest_position(s, j[IK_ROLE_THIGH_R]));
+    ik_vec3 arms = ik_vec3_sub(rest_position(s, j[IK_ROLE_UPPER_ARM_L]), rest_position(s, j[IK_ROLE_UPPER_ARM_R]));
+    ik_vec3 up = ik_vec3_sub(rest_position(s, j[IK_ROLE_HEAD]), hips), left;
+    if (!(ik_vec3_length_sq(up) > 0)) return IK_ERR_DEGENERATE;
+    up = snap_to_axis(ik_vec3_normalize(up));
+    left = ik_vec3_reject(ik_vec3_add(legs, arms), up);
+    if (!(ik_vec3_length_sq(left) > (ik_real)1e-8 * ik_vec3_length_sq(ik_vec3_add(legs, arms))) ||
+        !(ik_vec3_length_sq(left) > 0))
+        return IK_ERR_DEGENERATE;
+    rig->left_rs = snap_to_axis(ik_vec3_normalize(left));
+    rig->left_rs = ik_vec3_normalize(ik_vec3_reject(rig->left_rs, up));
+    rig->up_rs = up;
+    rig->forward_rs = ik_vec3_normalize(ik_vec3_cross(rig->left_rs, up));
+    return IK_OK;
+}
+
+static void init_look_chain(ik_humanoid *rig) {
+    static const int roles[4] = {IK_ROLE_SPINE, IK_ROLE_CHEST, IK_ROLE_NECK, IK_ROLE_HEAD};
+    static const ik_real shares[4] = {(ik_real)0.2, (ik_real)0.3, (ik_real)0.5, 1};
+    const ik_skeleton *s = rig->skeleton;
+    ik_mat4 m, inv;
+    int i, n = 0;
+    for (i = 0; i < 4; ++i) {
+        int joint = rig->map.joint[roles[i]];
+        if (joint < 0 || (n > 0 && !proper_ancestor(s, rig->look_chain[n - 1], joint))) continue;
+        rig->look_chain[n] = joint;
+        rig->look_weights[n] = shares[i];
+        ++n;
+    }
+    rig->look_count = n;
+    m = rest_model(s, rig->map.joint[IK_ROLE_HEAD]);
+    if (!ik_mat4_inverse(&m, &inv)) inv = ik_mat4_identity();
+    rig->head_forward_ls = ik_vec3_normalize(to_joint_vector(&inv, rig->forward_rs));
+    rig->head_up_ls = ik_vec3_normalize(to_joint_vector(&inv, rig->up_rs));
+    m = rest_model(s, rig->map.joint[IK_ROLE_CHEST]);
+    if (!ik_mat4_inverse(&m, &inv)) inv = ik_mat4_identity();
+    rig->chest_forward_ls = ik_vec3_normalize(to_joint_vector(&inv, rig->forward_rs));
+}
+
+ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map) {
+    const int *j;
+    ik_result r;
+    int side;
+    ik_real floor = 0, ankle_height = 0;
+    if (!rig || !skeleton || !map || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
+    for (side = 0; side < IK_ROLE_COUNT; ++side)
+        if (map->joint[side] < -1 || map->joint[side] >= skeleton->joint_count) return IK_ERR_RANGE;
+    if (map->missing & IK_HUMANOID_REQUIRED_ROLES) return IK_ERR_NOT_FOUND;
+    rig->skeleton = skeleton;
+    rig->map = *map;
+    rig->limits = default_limits();
+    j = map->joint;
+    r = init_axes(rig);
+    if (r != IK_OK) return r;
+    for (side = 0; side < 2; ++side) {
+        int clavicle = j[IK_ROLE_CLAVICLE_L + side];
+        if (!proper_ancestor(skeleton, j[IK_ROLE_HIPS], j[IK_ROLE_THIGH_L + side]) ||
+            !proper_ancestor(skeleton, j[IK_ROLE_CHEST], j[IK_ROLE_UPPER_ARM_L + side]) ||
+            (clavicle >= 0 && !proper_ancestor(skeleton, clavicle, j[IK_ROLE_UPPER_ARM_L + side])))
+            return IK_ERR_HIERARCHY;
+        r = init_limb(rig, IK_LIMB_ARM_L + side, j[IK_ROLE_UPPER_ARM_L + side], j[IK_ROLE_FOREARM_L + side],
+                      j[IK_ROLE_HAND_L + side], clavicle, map->rejected[IK_ROLE_HAND_L + side]);
+        if (r == IK_OK)
+            r = init_limb(rig, IK_LIMB_LEG_L + side, j[IK_ROLE_THIGH_L + side], j[IK_ROLE_SHIN_L + side],
+                          j[IK_ROLE_FOOT_L + side], j[IK_ROLE_TOE_L + side], map->rejected[IK_ROLE_FOOT_L + side]);
+        if (r != IK_OK) return r;
+    }
+    /* The floor: the lowest point of either leg at rest (a virtual ankle
+     * counts). The ankle height is the lower ankle's height above it; a foot
+     * joint with nothing below it gives no sole, so it gets a typical 0.08
+     * leg lengths. */
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
+        ik_mat4 shin = rest_model(skeleton, leg->mid);
+        ik_vec3 ankle = ik_mat4_transform_point(&shin, leg->end_offset_ls);
+        ik_real low = ik_minr(lowest_below(skeleton, leg->start, rig->up_rs), ik_vec3_dot(ankle, rig->up_rs));
+        ik_real height = ik_vec3_dot(ankle, rig->up_rs) - low;
+        floor = side == 0 ? low : ik_minr(floor, low);
+        ankle_height = side == 0 ? height : ik_minr(ankle_height, height);
+    }
+    rig->floor_rs = floor;
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
+        ik_real h = ankle_height;
+        if (leg->end >= 0 && !has_children(skeleton, leg->end))
+            h = ik_maxr(h, (ik_real)0.08 * (leg->upper_length + leg->lower_length));
+        init_sole(rig, IK_LIMB_LEG_L + side, h);
+    }
+    rig->pelvis = j[IK_ROLE_HIPS];
+    init_look_chain(rig);
+    return IK_OK;
+}

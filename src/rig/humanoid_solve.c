@@ -1,0 +1,519 @@
+/* The full-body solve, in seed 001's order: pelvis, spine and head, clavicles,
+ * arms and legs, wrists and ankles, toes; optionally a second pass over
+ * clavicles and limbs. Each stage turns joints in model space and writes the
+ * turn back into the local pose as new_local = local * R^-1 q R (R the
+ * joint's model rotation), exact for joints with uniform scale. */
+#include <ikit/aim.h>
+#include <ikit/constraint.h>
+#include <ikit/humanoid.h>
+#include <ikit/two_bone.h>
+
+#include <stddef.h>
+
+ik_humanoid_solve ik_humanoid_solve_def(void) {
+    ik_humanoid_solve job;
+    int i;
+    job.rig = NULL;
+    job.pose_ls = NULL;
+    job.model_ms = NULL;
+    job.root_ms = NULL;
+    for (i = 0; i < IK_LIMB_COUNT; ++i) {
+        job.goal[i].enabled = 0;
+        job.goal[i].position_ms = ik_vec3_zero();
+        job.goal[i].use_rotation = 0;
+        job.goal[i].rotation_ms = ik_quat_identity();
+        job.goal[i].weight = 1;
+        job.goal[i].use_pole = 0;
+        job.goal[i].pole_ms = ik_vec3_zero();
+        job.goal[i].twist = 0;
+    }
+    job.adjust_shoulders = 1;
+    job.look_at = 0;
+    job.look_target_ms = ik_vec3_zero();
+    job.ground = NULL;
+    job.adjust_pelvis = 1;
+    job.passes = 1;
+    job.report = NULL;
+    return job;
+}
+
+static ik_result validate(const ik_humanoid_solve *job) {
+    const ik_skeleton *s;
+    int i;
+    if (!job || !job->rig || !job->pose_ls || !job->model_ms || !job->rig->skeleton) return IK_ERR_NULL;
+    s = job->rig->skeleton;
+    if (job->passes < 1 || job->passes > 2) return IK_ERR_RANGE;
+    for (i = 0; i < s->joint_count; ++i)
+        if (!ik_transform_finite(job->pose_ls[i])) return IK_ERR_NONFINITE;
+    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
+    for (i = 0; i < IK_LIMB_COUNT; ++i) {
+        const ik_humanoid_goal *g = &job->goal[i];
+        if (!g->enabled) continue;
+        if (!ik_vec3_finite(g->position_ms) || !ik_finite(g->weight) || !ik_finite(g->twist) ||
+            (g->use_rotation && !ik_quat_finite(g->rotation_ms)) || (g->use_pole && !ik_vec3_finite(g->pole_ms)))
+            return IK_ERR_NONFINITE;
+        if (!(g->weight >= 0 && g->weight <= 1)) return IK_ERR_RANGE;
+        if (g->use_rotation && !(ik_quat_dot(g->rotation_ms, g->rotation_ms) > 0)) return IK_ERR_DEGENERATE;
+    }
+    if (job->look_at && !ik_vec3_finite(job->look_target_ms)) return IK_ERR_NONFINITE;
+    if (job->ground) return ik_ground_validate(job->ground);
+    return IK_OK;
+}
+
+/* ---- joint helpers --------------------------------------------------------- */
+
+typedef struct solve_state {
+    const ik_humanoid_solve *job;
+    const ik_humanoid *rig;
+    const ik_skeleton *s;
+    ik_vec3 up, forward, left; /* body axes in model space */
+    ik_vec3 floor_point;       /* a point of the rest floor in model space */
+    ik_real root_scale;        /* model units per root-space unit */
+} solve_state;
+
+static void refresh(const solve_state *st, int joint) {
+    ik_skeleton_fk_subtree(st->s, joint, st->job->pose_ls, st->job->root_ms, st->job->model_ms);
+}
+
+static ik_vec3 position(const solve_state *st, int joint) { return ik_mat4_translation(&st->job->model_ms[joint]); }
+static ik_quat rotation(const solve_state *st, int joint) { return ik_mat4_rotation(&st->job->model_ms[joint]); }
+
+static ik_mat4 parent_matrix(const solve_state *st, int joint) {
+    int p = st->s->parents[joint];
+    if (p >= 0) return st->job->model_ms[p];
+    return st->job->root_ms ? *st->job->root_ms : ik_mat4_identity();
+}
+
+/* Turn `joint` by the model-space rotation q about its own origin. */
+static void turn_joint(const solve_state *st, int joint, ik_quat q) {
+    ik_quat r = rotation(st, joint);
+    ik_quat local = ik_quat_mul(ik_quat_conjugate(r), ik_quat_mul(q, r));
+    ik_transform *t = &st->job->pose_ls[joint];
+    t->rotation = ik_quat_normalize(ik_quat_mul(t->rotation, local));
+    refresh(st, joint);
+}
+
+/* Give `joint` the model-space rotation q: local = P^-1 q (P the parent's). */
+static void set_joint_rotation(const solve_state *st, int joint, ik_quat q) {
+    ik_mat4 parent = parent_matrix(st, joint);
+    ik_transform *t = &st->job->pose_ls[joint];
+    t->rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&parent)), q));
+    refresh(st, joint);
+}
+
+/* Where a limb's end (wrist, ankle) is: its joint, or the virtual end. */
+static ik_mat4 end_matrix(const solve_state *st, const ik_humanoid_limb *limb) {
+    ik_mat4 offset;
+    if (limb->end >= 0) return st->job->model_ms[limb->end];
+    offset = ik_mat4_from_trs(limb->end_offset_ls, ik_quat_identity(), ik_v3(1, 1, 1));
+    return ik_mat4_mul(&st->job->model_ms[limb->mid], &offset);
+}
+
+static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) {
+    return (limb->upper_length + limb->lower_length) * st->root_scale;
+}
+
+/* ---- limbs ------------------------------------------------------------------- */
+
+/* Two-bone IK with the rig's hinge (ik_two_bone: law of cosines bend about
+ * the hinge, the solution inside the limits, twist kept from the current
+ * knee unless a pole is given), then the end turned to `rotation` if asked. */
+static void solve_limb(const solve_state *st, int which, ik_vec3 target, const ik_quat *rotation_ms,
+                       const ik_humanoid_goal *goal) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    ik_bool leg = which >= IK_LIMB_LEG_L;
+    ik_two_bone tb = ik_two_bone_def();
+    ik_mat4 end_ms = end_matrix(st, limb);
+    ik_transform *pose = st->job->pose_ls;
+    ik_real weight = goal ? goal->weight : 1;
+    tb.start_ms = &st->job->model_ms[limb->start];
+    tb.mid_ms = &st->job->model_ms[limb->mid];
+    tb.end_ms = &end_ms;
+    tb.target_ms = target;
+    tb.use_hinge = 1;
+    tb.hinge_axis_ls = limb->hinge_axis_ls;
+    tb.min_bend = leg ? st->rig->limits.knee_min : st->rig->limits.elbow_min;
+    tb.max_bend = leg ? st->rig->limits.knee_max : st->rig->limits.elbow_max;
+    if (goal) {
+        tb.use_pole = goal->use_pole;
+        tb.pole_ms = goal->pole_ms;
+        tb.twist = goal->twist;
+    }
+    tb.weight = weight;
+    tb.start_rotation_ls = &pose[limb->start].rotation;
+    tb.mid_rotation_ls = &pose[limb->mid].rotation;
+    if (ik_two_bone_run(&tb) != IK_OK) return;
+    refresh(st, limb->start);
+    if (rotation_ms && limb->end >= 0)
+        set_joint_rotation(st, limb->end, ik_quat_slerp(rotation(st, limb->end), *rotation_ms, weight));
+}
+
+static void report_limb(const solve_state *st, int which, ik_vec3 target) {
+    ik_humanoid_report *rep = st->job->report;
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    ik_mat4 end_ms;
+    if (!rep) return;
+    end_ms = end_matrix(st, limb);
+    rep->residual[which] = ik_vec3_distance(ik_mat4_translation(&end_ms), target);
+    rep->reached[which] = rep->residual[which] <= (ik_real)1e-3 * limb_length(st, limb);
+}
+
+/* ---- clavicles --------------------------------------------------------------- */
+
+/* Seed 001's shoulder adjustment. With d the shoulder-to-target vector, L
+ * the arm's length and `out` the arm's side: the clavicle turns forward by
+ * clavicle_forward * clamp(-d.out / L) when the target crosses the side plane
+ * through the shoulder ahead of the body, up by clavicle_up * clamp(d.up / L)
+ * when it rises above the shoulder, and, when the target is still beyond
+ * reach, further toward it by the angle that closes the gap at the
+ * shoulder's radius (at most the larger limit). */
+static void adjust_clavicle(const solve_state *st, int which, ik_vec3 target, ik_real weight) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    const ik_humanoid_limits *lim = &st->rig->limits;
+    ik_vec3 out = which == IK_LIMB_ARM_L ? st->left : ik_vec3_neg(st->left);
+    ik_vec3 c, sh, d, radius;
+    ik_real reach = limb_length(st, limb), across, rise, gap, fwd_angle = 0, up_angle, reach_angle;
+    ik_quat q;
+    if (limb->clavicle < 0 || weight <= 0) return;
+    c = position(st, limb->clavicle);
+    sh = position(st, limb->start);
+    d = ik_vec3_sub(target, sh);
+    across = -ik_vec3_dot(d, out);
+    rise = ik_vec3_dot(d, st->up);
+    if (ik_vec3_dot(d, st->forward) > 0) fwd_angle = lim->clavicle_forward * ik_clampr(across / reach, 0, 1);
+    up_angle = lim->clavicle_up * ik_clampr(rise / reach, 0, 1);
+    q = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_normalize(ik_vec3_cross(out, st->up)), up_angle),
+                    ik_quat_from_axis_angle(ik_vec3_normalize(ik_vec3_cross(out, st->forward)), fwd_angle));
+    radius = ik_quat_rotate(q, ik_vec3_sub(sh, c));
+    gap = ik_vec3_distance(ik_vec3_add(c, radius), target) - reach;
+    if (gap > 0 && ik_vec3_length_sq(radius) > 0) {
+        ik_quat toward = ik_quat_from_to(radius, ik_vec3_sub(target, c));
+        ik_real full = ik_quat_angle(toward);
+        reach_angle = ik_minr(ik_minr(full, gap / ik_vec3_length(radius)), ik_maxr(lim->clavicle_forward, lim->clavicle_up));
+        if (full > 0) q = ik_quat_mul(ik_quat_slerp(ik_quat_identity(), toward, reach_angle / full), q);
+    }
+    if (weight < 1) q = ik_quat_slerp(ik_quat_identity(), q, weight);
+    turn_joint(st, limb->clavicle, q);
+}
+
+/* ---- feet on the ground -------------------------------------------------------- */
+
+typedef struct foot_plan {
+    ik_bool active;
+    ik_quat toe_input_ls; /* the toe's local rotation before the solve */
+    ik_vec3 ankle;      /* where the ankle goes */
+    ik_quat rotation;   /* the foot's model rotation there */
+    ik_bool has_rotation;
+    ik_vec3 ball;       /* the ball's contact point (the heel-lift pivot) */
+    ik_vec3 normal;     /* ground normal */
+    ik_real lift_angle; /* heel lift so far, radians */
+} foot_plan;
+
+static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_ground_hit *hit) {
+    ik_vec3 from = ik_vec3_mad(p, st->up, leg);
+    if (!ik_ground_cast(st->job->ground, from, ik_vec3_neg(st->up), 4 * leg, hit)) return 0;
+    if (ik_vec3_dot(hit->normal_ms, st->up) < 0) hit->normal_ms = ik_vec3_neg(hit->normal_ms);
+    return 1;
+}
+
+/* Plan one foot on the ground (seed 004: ray casts place the target on the
+ * ground; FinalIK's grounder): cast under the heel; turn the foot by the
+ * minimum rotation taking its sole normal onto the ground normal; put the
+ * ankle where the heel contact lands on the hit; if the ball would then be
+ * under the ground (a higher stair), raise the foot by that much along the
+ * normal; keep the height a goal or the animation holds above the floor
+ * (a swinging foot), fading the alignment out over 0.05 leg lengths of lift. */
+static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    const ik_humanoid_goal *goal = &st->job->goal[which];
+    ik_real leg = limb_length(st, limb), lift, h = limb->ankle_height * st->root_scale, pen;
+    ik_mat4 end_ms = end_matrix(st, limb);
+    ik_vec3 ankle = ik_mat4_translation(&end_ms), heel_off, ball_off, probe;
+    ik_quat foot_rot = limb->end >= 0 ? rotation(st, limb->end) : ik_quat_identity(), align;
+    ik_ground_hit hit, ball_hit;
+    if (limb->end >= 0) {
+        heel_off = ik_vec3_sub(ik_mat4_transform_point(&end_ms, limb->heel_ls), ankle);
+        ball_off = ik_vec3_sub(ik_mat4_transform_point(&end_ms, limb->ball_ls), ankle);
+    } else {
+        heel_off = ik_vec3_scale(st->up, -h);
+        ball_off = ik_vec3_mad(heel_off, st->forward, (ik_real)0.2 * leg);
+    }
+    probe = goal->enabled ? goal->position_ms : ankle;
+    if (goal->enabled && goal->use_rotation && limb->end >= 0) foot_rot = goal->rotation_ms;
+    if (!cast_down(st, ik_vec3_add(probe, heel_off), leg, &hit)) return 0;
+    if (goal->enabled) lift = ik_vec3_dot(ik_vec3_sub(goal->position_ms, hit.point_ms), st->up) - h;
+    else lift = ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h;
+    lift = ik_maxr(lift, 0);
+    align = ik_quat_identity();
+    if (limb->end >= 0) {
+        ik_vec3 sole = ik_quat_rotate(foot_rot, limb->sole_up_ls);
+        ik_real fade = ik_clampr(1 - lift / ((ik_real)0.05 * leg), 0, 1);
+        align = ik_quat_slerp(ik_quat_identity(), ik_quat_from_to(sole, hit.normal_ms), fade);
+        if (goal->enabled && goal->use_rotation) {
+            ik_quat undo = ik_quat_mul(foot_rot, ik_quat_conjugate(rotation(st, limb->end)));
+            heel_off = ik_quat_rotate(undo, heel_off);
+            ball_off = ik_quat_rotate(undo, ball_off);
+        }
+    }
+    heel_off = ik_quat_rotate(align, heel_off);
+    ball_off = ik_quat_rotate(align, ball_off);
+    plan->ankle = ik_vec3_sub(hit.point_ms, heel_off);
+    plan->ball = ik_vec3_add(plan->ankle, ball_off);
+    if (cast_down(st, plan->ball, leg, &ball_hit)) {
+        pen = ik_vec3_dot(ik_vec3_sub(ball_hit.point_ms, plan->ball), hit.normal_ms);
+        if (pen > 0) {
+            plan->ankle = ik_vec3_mad(plan->ankle, hit.normal_ms, pen);
+            plan->ball = ik_vec3_mad(plan->ball, hit.normal_ms, pen);
+        }
+    }
+    plan->ankle = ik_vec3_mad(plan->ankle, st->up, lift);
+    plan->ball = ik_vec3_mad(plan->ball, st->up, lift);
+    plan->rotation = ik_quat_mul(align, foot_rot);
+    plan->has_rotation = limb->end >= 0;
+    plan->normal = hit.normal_ms;
+    plan->lift_angle = 0;
+    plan->active = 1;
+    if (limb->toe >= 0) plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
+    if (st->job->report) {
+        st->job->report->grounded[which - IK_LIMB_LEG_L] = 1;
+        st->job->report->ground_point_ms[which - IK_LIMB_LEG_L] = hit.point_ms;
+        st->job->report->ground_normal_ms[which - IK_LIMB_LEG_L] = hit.normal_ms;
+    }
+    return 1;
+}
+
+/* Seed 001's heel lift: turn the foot plan about the ball's contact point
+ * by `angle` about the foot's lateral axis (positive lifts the heel). */
+static void lift_heel(const solve_state *st, int which, foot_plan *plan, ik_real angle) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    ik_vec3 lateral = limb->end >= 0 ? ik_quat_rotate(plan->rotation, limb->lateral_ls) : st->left;
+    ik_quat p = ik_quat_from_axis_angle(ik_vec3_normalize(lateral), angle);
+    plan->ankle = ik_vec3_add(plan->ball, ik_quat_rotate(p, ik_vec3_sub(plan->ankle, plan->ball)));
+    plan->rotation = ik_quat_normalize(ik_quat_mul(p, plan->rotation));
+    plan->lift_angle += angle;
+}
+
+/* When the ankle is beyond the leg's reach from the hip, lift the heel by
+ * the smallest angle that brings it within reach (bisection on the angle,
+ * up to the ankle's plantarflexion limit): seed 001, "standing on the toes
+ * ... allow[s] the leg+foot to reach further". */
+static void lift_for_reach(const solve_state *st, int which, foot_plan *plan) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    ik_vec3 hip = position(st, limb->start);
+    ik_real reach = limb_length(st, limb), lo = 0, hi = st->rig->limits.ankle_down;
+    int i;
+    if (ik_vec3_distance(plan->ankle, hip) <= reach) return;
+    for (i = 0; i < 30; ++i) {
+        foot_plan trial = *plan;
+        ik_real mid = (ik_real)0.5 * (lo + hi);
+        lift_heel(st, which, &trial, mid);
+        if (ik_vec3_distance(trial.ankle, hip) <= reach) hi = mid;
+        else lo = mid;
+    }
+    lift_heel(st, which, plan, hi);
+}
+
+/* The ankle's dorsiflexion: the foot's rotation relative to the shin, taken
+ * from its rest relation, split about the foot's lateral axis (swing-twist);
+ * toes toward the shin is positive. */
+static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
+    ik_quat rel = ik_quat_mul(ik_quat_conjugate(rotation(st, limb->mid)), rotation(st, limb->end));
+    ik_quat delta = ik_quat_mul(ik_quat_conjugate(limb->ankle_rest_ls), rel);
+    return -ik_quat_twist_angle(delta, limb->lateral_ls);
+}
+
+/* Solve a planted leg: the leg to the plan, the foot to the plan's rotation;
+ * past the ankle's dorsiflexion limit the heel lifts about the ball by the
+ * excess and the leg solves again (the shin moves, so up to four rounds);
+ * past the plantarflexion limit the foot is turned back to the limit (its
+ * toes leave the ground). Then the toes turn back by the heel lift, up to
+ * toe_bend, to stay on the ground. */
+static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    const ik_humanoid_limits *lim = &st->rig->limits;
+    const ik_humanoid_goal *goal = &st->job->goal[which];
+    int round;
+    for (round = 0; round < 4; ++round) {
+        ik_real flex;
+        solve_limb(st, which, plan->ankle, plan->has_rotation ? &plan->rotation : NULL, goal->enabled ? goal : NULL);
+        if (limb->end < 0) break;
+        flex = dorsiflexion(st, limb);
+        if (flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
+            lift_heel(st, which, plan, ik_minr(flex - lim->ankle_up, lim->ankle_down - plan->lift_angle));
+            continue;
+        }
+        if (flex < -lim->ankle_down) {
+            ik_vec3 lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
+            turn_joint(st, limb->end, ik_quat_from_axis_angle(ik_vec3_normalize(lateral), flex + lim->ankle_down));
+        }
+        break;
+    }
+    if (limb->toe >= 0 && plan->lift_angle > 0) {
+        ik_vec3 lateral;
+        st->job->pose_ls[limb->toe].rotation = plan->toe_input_ls;
+        refresh(st, limb->toe);
+        lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
+        turn_joint(st, limb->toe,
+                   ik_quat_from_axis_angle(ik_vec3_normalize(lateral), -ik_minr(plan->lift_angle, lim->toe_bend)));
+    }
+    if (st->job->report) st->job->report->heel_lifted[which - IK_LIMB_LEG_L] = plan->lift_angle > 0;
+}
+
+/* The pelvis (FinalIK's grounder, ozz's foot IK sample): move along up by
+ * the smaller of the two feet's height changes (so the lower foot can
+ * reach, and both raised feet raise the body), then lower further until
+ * both ankles are within reach of their hips, s = -(D.up) - sqrt((D.up)^2 -
+ * |D|^2 + L^2) for the hip-to-ankle vector D; clamped to the limits. */
+static ik_real adjust_pelvis(const solve_state *st, const foot_plan plans[2]) {
+    const ik_humanoid_limits *lim = &st->rig->limits;
+    ik_real offset = 0, leg = 0, extra = 0;
+    ik_vec3 delta;
+    ik_mat4 parent, parent_inv;
+    int side, first = 1;
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *limb = &st->rig->limb[IK_LIMB_LEG_L + side];
+        ik_mat4 end_ms = end_matrix(st, limb);
+        ik_real change;
+        leg = ik_maxr(leg, limb_length(st, limb));
+        if (!plans[side].active) continue;
+        change = ik_vec3_dot(ik_vec3_sub(plans[side].ankle, ik_mat4_translation(&end_ms)), st->up);
+        offset = first ? change : ik_minr(offset, change);
+        first = 0;
+    }
+    if (first) return 0;
+    offset = ik_clampr(offset, -lim->pelvis_drop * leg, lim->pelvis_raise * leg);
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *limb = &st->rig->limb[IK_LIMB_LEG_L + side];
+        ik_real reach = limb_length(st, limb) * (ik_real)0.9999, du, disc;
+        ik_vec3 d;
+        if (!plans[side].active) continue;
+        d = ik_vec3_sub(plans[side].ankle, ik_vec3_mad(position(st, limb->start), st->up, offset));
+        if (ik_vec3_length(d) <= reach) continue;
+        du = ik_vec3_dot(d, st->up);
+        disc = du * du - ik_vec3_length_sq(d) + reach * reach;
+        extra = ik_maxr(extra, disc >= 0 ? -du - IK_SQRT(disc) : -du);
+    }
+    offset = ik_maxr(offset - extra, -lim->pelvis_drop * leg);
+    if (offset == 0) return 0;
+    parent = parent_matrix(st, st->rig->pelvis);
+    if (!ik_mat4_inverse(&parent, &parent_inv)) return 0;
+    delta = ik_mat4_transform_vector(&parent_inv, ik_vec3_scale(st->up, offset));
+    st->job->pose_ls[st->rig->pelvis].translation = ik_vec3_add(st->job->pose_ls[st->rig->pelvis].translation, delta);
+    refresh(st, st->rig->pelvis);
+    return offset;
+}
+
+/* ---- look-at ------------------------------------------------------------------- */
+
+/* Spine, neck and head share the turn (ik_look_at_chain with the rig's
+ * shares); the look direction is first kept within look_max of the chest's
+ * forward (ik_direction_clamp_cone). */
+static void look_at(const solve_state *st) {
+    const ik_humanoid *rig = st->rig;
+    ik_look_at_chain chain = ik_look_at_chain_def();
+    int head = rig->map.joint[IK_ROLE_HEAD], chest = rig->map.joint[IK_ROLE_CHEST];
+    ik_vec3 eye = position(st, head), dir = ik_vec3_sub(st->job->look_target_ms, eye);
+    ik_vec3 chest_fwd = ik_mat4_transform_vector(&st->job->model_ms[chest], rig->chest_forward_ls);
+    ik_bool reached = 0;
+    if (rig->look_count < 1 || !(ik_vec3_length_sq(dir) > 0)) return;
+    dir = ik_direction_clamp_cone(dir, ik_vec3_normalize_or(chest_fwd, st->forward), rig->limits.look_max);
+    chain.skeleton = st->s;
+    chain.pose_ls = st->job->pose_ls;
+    chain.model_ms = st->job->model_ms;
+    chain.root_ms = st->job->root_ms;
+    chain.joints = rig->look_chain;
+    chain.weights = rig->look_weights;
+    chain.count = rig->look_count;
+    chain.target_ms = ik_vec3_add(eye, dir);
+    chain.pole_ms = st->up;
+    chain.forward_ls = rig->head_forward_ls;
+    chain.up_ls = rig->head_up_ls;
+    chain.reached = &reached;
+    if (ik_look_at_chain_run(&chain) == IK_OK && st->job->report) st->job->report->look_reached = reached;
+}
+
+/* ---- the run --------------------------------------------------------------------- */
+
+static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
+    const ik_humanoid *rig = job->rig;
+    ik_mat4 root = job->root_ms ? *job->root_ms : ik_mat4_identity();
+    ik_real det = ik_mat4_det3(&root);
+    st->job = job;
+    st->rig = rig;
+    st->s = rig->skeleton;
+    st->up = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->up_rs), rig->up_rs);
+    st->forward = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->forward_rs), rig->forward_rs);
+    st->left = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->left_rs), rig->left_rs);
+    st->floor_point = ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
+#ifdef IKIT_DOUBLE
+    st->root_scale = cbrt(fabs(det));
+#else
+    st->root_scale = cbrtf(fabsf(det));
+#endif
+    if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
+}
+
+/* One pass over clavicles and limbs. Clavicles start again from their input
+ * rotations (`clavicle_input_ls`), so a second pass does not add to the first. */
+static void solve_limbs(const solve_state *st, foot_plan plans[2], const ik_quat clavicle_input_ls[2]) {
+    const ik_humanoid_solve *job = st->job;
+    int i;
+    if (job->adjust_shoulders)
+        for (i = IK_LIMB_ARM_L; i <= IK_LIMB_ARM_R; ++i) {
+            int clavicle = st->rig->limb[i].clavicle;
+            if (!job->goal[i].enabled || clavicle < 0) continue;
+            job->pose_ls[clavicle].rotation = clavicle_input_ls[i];
+            refresh(st, clavicle);
+            adjust_clavicle(st, i, job->goal[i].position_ms, job->goal[i].weight);
+        }
+    for (i = 0; i < IK_LIMB_COUNT; ++i) {
+        const ik_humanoid_goal *g = &job->goal[i];
+        if (i >= IK_LIMB_LEG_L && plans[i - IK_LIMB_LEG_L].active) {
+            solve_planted_leg(st, i, &plans[i - IK_LIMB_LEG_L]);
+            report_limb(st, i, plans[i - IK_LIMB_LEG_L].ankle);
+        } else if (g->enabled) {
+            solve_limb(st, i, g->position_ms, g->use_rotation ? &g->rotation_ms : NULL, g);
+            report_limb(st, i, g->position_ms);
+        }
+    }
+}
+
+ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job) {
+    solve_state st;
+    foot_plan plans[2];
+    ik_quat clavicle_input_ls[2];
+    ik_result r = validate(job);
+    int side, pass;
+    if (r != IK_OK) return r;
+    setup_state(&st, job);
+    if (job->report) {
+        ik_humanoid_report empty = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0}, {0, 0}, {{0, 0, 0}, {0, 0, 0}},
+                                    {{0, 0, 0}, {0, 0, 0}}, 0, 0};
+        *job->report = empty;
+    }
+    ik_skeleton_fk(st.s, job->pose_ls, job->root_ms, job->model_ms);
+
+    /* Pelvis: plan both feet on the ground first, move the body, then let the
+     * heels lift where the reach still falls short. */
+    for (side = 0; side < 2; ++side) {
+        plans[side].active = 0;
+        if (job->ground) plan_foot(&st, IK_LIMB_LEG_L + side, &plans[side]);
+    }
+    if (job->ground && job->adjust_pelvis) {
+        ik_real offset = adjust_pelvis(&st, plans);
+        if (job->report) job->report->pelvis_offset = offset;
+    }
+    for (side = 0; side < 2; ++side)
+        if (plans[side].active) lift_for_reach(&st, IK_LIMB_LEG_L + side, &plans[side]);
+
+    /* Spine, neck, head. */
+    if (job->look_at) look_at(&st);
+
+    /* Clavicles, arms and legs, wrists and ankles, toes; then the second pass. */
+    for (side = 0; side < 2; ++side) {
+        int clavicle = job->rig->limb[IK_LIMB_ARM_L + side].clavicle;
+        clavicle_input_ls[side] = clavicle >= 0 ? job->pose_ls[clavicle].rotation : ik_quat_identity();
+    }
+    for (pass = 0; pass < job->passes; ++pass) solve_limbs(&st, plans, clavicle_input_ls);
+    return IK_OK;
+}

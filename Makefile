@@ -13,7 +13,7 @@ deps:
 	@./scripts/install-deps.sh
 
 demo: all
-	./$(BUILD)/release/ikc demo
+	./$(BUILD)/release/ikc demo -o out
 
 # Every test four ways: float and double with warnings as errors, then both
 # again under AddressSanitizer + UndefinedBehaviorSanitizer.

@@ -1,77 +1,221 @@
-/* `ikc demo`: the showcase on built-in data. A leg of the procedural
- * humanoid reaches targets in seed 000's three cases (reachable, too far,
- * too close) with the knee as a hinge; the head looks at a moving point. */
-#define _POSIX_C_SOURCE 199309L
+/* `ikc demo [-o DIR]`: the showcase on built-in data, needing no files.
+ *   1. a procedural humanoid with joint limits (humanoid_model.c);
+ *   2. its left leg placed by two-bone IK in seed 000's three cases
+ *      (reachable, too far, too close), the knee a hinge;
+ *   3. its head looking at a point moving round in front of it (aim IK);
+ *   4. seed 002's tail, from a chain description embedded below, reaching
+ *      for a moving cube with springs and comfort ranges (DLS);
+ *   5. a FABRIK arm and a CCD arm side by side on the same targets.
+ * Each scene prints a table (target, reached, residual, iterations,
+ * microseconds per solve) and writes PNG and SVG pictures; the posed
+ * humanoid and tail go into one glTF file. */
+#include <stdlib.h>
+#include <string.h>
+
 #include <ikit/aim.h>
+#include <ikit/ccd.h>
+#include <ikit/chain_file.h>
+#include <ikit/fabrik.h>
+#include <ikit/jacobian.h>
+#include <ikit/spring.h>
 #include <ikit/two_bone.h>
 
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-
+#include "asset.h"
+#include "draw.h"
 #include "humanoid_model.h"
 #include "ikc.h"
+#include "scene_gltf.h"
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+/* examples/tail.chain, built in so the demo needs no files. */
+static const char tail_chain_text[] =
+    "# The tail of seed 002's demo (\"the tail is made from pairs of joints at\n"
+    "# right angles to each other\"): each segment is a pair of hinges at the same\n"
+    "# point, one bending up and down (axis x), one side to side (axis y); the tail points along -z. Like a\n"
+    "# dinosaur's tail it is stiff at the body and more flexible toward the tip;\n"
+    "# inside the comfort range the springs do not pull.\n"
+    "chain tail\n"
+    "joint base      type fixed  direction 0 0 -1\n"
+    "joint seg1_pitch  length 0.6  type hinge axis 1 0 0  limit -30 30  comfort -10 10  stiffness 0.9\n"
+    "joint seg1_yaw    length 0    type hinge axis 0 1 0  limit -30 30  comfort -10 10  stiffness 0.9\n"
+    "joint seg2_pitch  length 0.55 type hinge axis 1 0 0  limit -35 35  comfort -12 12  stiffness 0.75\n"
+    "joint seg2_yaw    length 0    type hinge axis 0 1 0  limit -35 35  comfort -12 12  stiffness 0.75\n"
+    "joint seg3_pitch  length 0.5  type hinge axis 1 0 0  limit -40 40  comfort -15 15  stiffness 0.6\n"
+    "joint seg3_yaw    length 0    type hinge axis 0 1 0  limit -40 40  comfort -15 15  stiffness 0.6\n"
+    "joint seg4_pitch  length 0.45 type hinge axis 1 0 0  limit -45 45  comfort -18 18  stiffness 0.45\n"
+    "joint seg4_yaw    length 0    type hinge axis 0 1 0  limit -45 45  comfort -18 18  stiffness 0.45\n"
+    "joint seg5_pitch  length 0.4  type hinge axis 1 0 0  limit -50 50  comfort -20 20  stiffness 0.3\n"
+    "joint seg5_yaw    length 0    type hinge axis 0 1 0  limit -50 50  comfort -20 20  stiffness 0.3\n"
+    "joint seg6_pitch  length 0.35 type hinge axis 1 0 0  limit -55 55  comfort -25 25  stiffness 0.2\n"
+    "joint seg6_yaw    length 0    type hinge axis 0 1 0  limit -55 55  comfort -25 25  stiffness 0.2\n"
+    "joint tip         length 0.3  type fixed\n"
+    "# The spinning cube the tail tries to touch.\n"
+    "target cube  joint tip  position 0.8 0.6 -2.2\n";
 
-/* Microseconds per solve: the median of 15 runs of 2000 solves each, each
- * from the same rest pose. */
-static double time_leg_solve(const ik_two_bone *job_template, const ik_transform *rest) {
-    double samples[15], swap;
+typedef struct demo {
+    const char *dir;
+    int quiet;
+    int write_failures;
+    int solve_failures;
+    int files;
+} demo;
+
+/* ---- timing --------------------------------------------------------------- */
+
+typedef void (*solve_once)(void *context);
+
+/* Microseconds per solve: the median over 9 runs of `reps` solves each. The
+ * callback restores its start pose before every solve. */
+static double median_us(solve_once fn, void *context, int reps) {
+    double samples[9], swap;
     int run, k, i, j;
-    for (run = 0; run < 15; ++run) {
-        ik_transform pose[HUMANOID_JOINT_COUNT];
-        ik_two_bone job = *job_template;
-        double t0;
-        memcpy(pose, rest, sizeof pose);
-        job.start_rotation_ls = &pose[HUMANOID_THIGH_L].rotation;
-        job.mid_rotation_ls = &pose[HUMANOID_SHIN_L].rotation;
-        job.end_rotation_ls = &pose[HUMANOID_FOOT_L].rotation;
-        t0 = now_seconds();
-        for (k = 0; k < 2000; ++k) ik_two_bone_run(&job);
-        samples[run] = (now_seconds() - t0) * 1e6 / 2000;
+    for (run = 0; run < 9; ++run) {
+        double t0 = ikc_now();
+        for (k = 0; k < reps; ++k) fn(context);
+        samples[run] = (ikc_now() - t0) * 1e6 / reps;
     }
-    for (i = 1; i < 15; ++i)
+    for (i = 1; i < 9; ++i)
         for (j = i; j > 0 && samples[j - 1] > samples[j]; --j) {
             swap = samples[j];
             samples[j] = samples[j - 1];
             samples[j - 1] = swap;
         }
-    return samples[7];
+    return samples[4];
 }
 
-static void leg_scene(const ik_skeleton *skeleton) {
+/* ---- output ------------------------------------------------------------------ */
+
+static void save_picture(demo *d, const char *base, const ikc_picture *pic) {
+    static const char *const exts[] = {"png", "svg"};
+    char path[1100], error[600];
+    int e;
+    for (e = 0; e < 2; ++e) {
+        snprintf(path, sizeof path, "%s/%s.%s", d->dir, base, exts[e]);
+        if (ikc_draw_file(pic, path, error, sizeof error)) {
+            ++d->files;
+            printf("  wrote %s\n", path);
+        } else {
+            fprintf(stderr, "ikc demo: %s\n", error);
+            ++d->write_failures;
+        }
+    }
+}
+
+static ikc_picture picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
+                           int width, int height) {
+    ikc_picture pic;
+    memset(&pic, 0, sizeof pic);
+    pic.title = title;
+    pic.panels = panels;
+    pic.panel_count = count;
+    pic.columns = columns;
+    pic.view = view;
+    pic.width = width;
+    pic.height = height;
+    pic.show_ground = 1;
+    pic.ground_y = 0;
+    return pic;
+}
+
+static ikc_panel humanoid_panel(const ik_transform *pose, const ik_mat4 *model, const ik_mat4 *ghost,
+                                const int *highlight, int highlight_count) {
+    ikc_panel p;
+    memset(&p, 0, sizeof p);
+    p.skeleton = humanoid_model();
+    p.pose_ls = pose;
+    p.model_ms = model;
+    p.constraints = humanoid_constraints();
+    p.ghost_ms = ghost;
+    p.highlight = highlight;
+    p.highlight_count = highlight_count;
+    p.label_joints = highlight_count > 0;
+    return p;
+}
+
+static void table_header(void) {
+    printf("%-30s %-24s %-8s %10s %6s %10s\n", "case", "target (m)", "reached", "residual", "iter", "us/solve");
+}
+
+static void table_row(const char *name, ik_vec3 target, int reached, ik_real residual, int iterations, double us) {
+    printf("%-30s (%6.2f, %5.2f, %5.2f)  %-8s %10.2e %6d %10.3f\n", name, (double)target.x, (double)target.y,
+           (double)target.z, reached ? "yes" : "no", (double)residual, iterations, us);
+}
+
+/* ---- scene 0: the humanoid and its limits ---------------------------------------- */
+
+static void humanoid_scene(demo *d, const ik_skeleton *skeleton) {
+    static ik_transform pose[HUMANOID_JOINT_COUNT];
+    static ik_mat4 model[HUMANOID_JOINT_COUNT];
+    ikc_panel panels[2];
+    ikc_picture pic;
+    ik_skeleton_rest_pose(skeleton, pose);
+    ik_skeleton_fk(skeleton, pose, NULL, model);
+    panels[0] = humanoid_panel(pose, model, NULL, NULL, 0);
+    panels[0].title = "front, with joint names";
+    panels[0].label_joints = 2;
+    panels[1] = panels[0];
+    panels[1].title = "joint limits: hinge arcs (knees, elbows, toes), cones (hips, shoulders, spine, head)";
+    panels[1].label_joints = 0;
+    printf("\nScene 0: the procedural humanoid, %d joints, 1.75 m, Y up, facing +Z\n", skeleton->joint_count);
+    pic = picture("ikit demo: procedural humanoid", panels, 1, 1, IKC_VIEW_FRONT, 900, 800);
+    save_picture(d, "humanoid", &pic);
+    pic = picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900, 800);
+    save_picture(d, "humanoid_limits", &pic);
+}
+
+/* ---- scene 1: two-bone leg ------------------------------------------------------- */
+
+typedef struct leg_timing {
+    const ik_two_bone *job;
+    const ik_transform *rest;
+} leg_timing;
+
+static void leg_solve_once(void *context) {
+    const leg_timing *t = (const leg_timing *)context;
+    ik_transform pose[HUMANOID_JOINT_COUNT];
+    ik_two_bone job = *t->job;
+    memcpy(pose, t->rest, sizeof pose);
+    job.start_rotation_ls = &pose[HUMANOID_THIGH_L].rotation;
+    job.mid_rotation_ls = &pose[HUMANOID_SHIN_L].rotation;
+    job.end_rotation_ls = &pose[HUMANOID_FOOT_L].rotation;
+    ik_two_bone_run(&job);
+}
+
+static void leg_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
     static const struct {
         const char *name;
         ik_real x, y, z;
     } cases[] = {
         {"reachable: step forward", 0.09f, 0.25f, 0.35f},
         {"reachable: knee up", 0.09f, 0.55f, 0.30f},
-        {"too far", 0.09f, -0.60f, 0.40f},
-        {"too close", 0.09f, 0.85f, 0.05f},
+        {"too far: leg straightens", 0.09f, -0.60f, 0.40f},
+        {"too close: knee at its limit", 0.09f, 0.85f, 0.05f},
     };
-    ik_transform pose[HUMANOID_JOINT_COUNT];
-    ik_mat4 model[HUMANOID_JOINT_COUNT];
-    size_t c;
-    printf("\nScene 1: left leg, two-bone IK, knee hinge 0..%d deg (seed 000's three cases)\n",
-           HUMANOID_KNEE_MAX_DEG);
-    printf("%-26s %-22s %-8s %10s %6s %9s %12s\n", "case", "target (m)", "reached", "residual", "iter",
-           "knee deg", "us/solve");
-    for (c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    enum { CASES = 4 };
+    static ik_transform pose[CASES][HUMANOID_JOINT_COUNT];
+    static ik_mat4 model[CASES][HUMANOID_JOINT_COUNT], rest_model[HUMANOID_JOINT_COUNT];
+    static ik_vec3 targets[CASES];
+    static int reached_flags[CASES];
+    static char captions[CASES][96];
+    static const int leg[3] = {HUMANOID_THIGH_L, HUMANOID_SHIN_L, HUMANOID_FOOT_L};
+    ikc_panel panels[CASES];
+    ikc_picture pic;
+    int c;
+    printf("\nScene 1: left leg, two-bone IK, knee hinge 0..%d deg (seed 000's three cases)\n", HUMANOID_KNEE_MAX_DEG);
+    table_header();
+    ik_skeleton_rest_pose(skeleton, pose[0]);
+    ik_skeleton_fk(skeleton, pose[0], NULL, rest_model);
+    for (c = 0; c < CASES; ++c) {
         ik_two_bone job = ik_two_bone_def();
         ik_bool reached = 0;
-        ik_real residual = 0, bend;
-        ik_vec3 hip, knee, ankle, target = ik_v3(cases[c].x, cases[c].y, cases[c].z);
+        ik_real residual = 0;
         ik_result result;
+        leg_timing timing;
         double us;
-        ik_skeleton_rest_pose(skeleton, pose);
-        ik_skeleton_fk(skeleton, pose, NULL, model);
-        ik_two_bone_bind(&job, model, pose, HUMANOID_THIGH_L, HUMANOID_SHIN_L, HUMANOID_FOOT_L);
-        job.target_ms = target;
+        targets[c] = ik_v3(cases[c].x, cases[c].y, cases[c].z);
+        ik_skeleton_rest_pose(skeleton, pose[c]);
+        ik_skeleton_fk(skeleton, pose[c], NULL, model[c]);
+        ik_two_bone_bind(&job, model[c], pose[c], HUMANOID_THIGH_L, HUMANOID_SHIN_L, HUMANOID_FOOT_L);
+        job.target_ms = targets[c];
         job.use_hinge = 1;
         job.hinge_axis_ls = ik_v3(1, 0, 0);
         job.min_bend = 0;
@@ -80,67 +224,443 @@ static void leg_scene(const ik_skeleton *skeleton) {
         job.pole_ms = ik_v3(0.09f, 0.5f, 2);
         job.reached = &reached;
         job.residual = &residual;
-        us = time_leg_solve(&job, skeleton->rest_ls);
+        timing.job = &job;
+        timing.rest = skeleton->rest_ls;
+        us = median_us(leg_solve_once, &timing, 2000);
         result = ik_two_bone_run(&job);
-        ik_skeleton_fk(skeleton, pose, NULL, model);
-        hip = ik_mat4_translation(&model[HUMANOID_THIGH_L]);
-        knee = ik_mat4_translation(&model[HUMANOID_SHIN_L]);
-        ankle = ik_mat4_translation(&model[HUMANOID_FOOT_L]);
-        bend = ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(ik_vec3_sub(knee, hip)),
-                                        ik_vec3_normalize(ik_vec3_sub(ankle, knee))));
-        printf("%-26s (%5.2f, %5.2f, %5.2f)   %-8s %10.2e %6d %9.1f %12.3f%s%s\n", cases[c].name, (double)target.x,
-               (double)target.y, (double)target.z, reached ? "yes" : "no", (double)ik_vec3_distance(ankle, target), 1,
-               (double)ik_deg(bend), us, result == IK_OK ? "" : "  error: ", result == IK_OK ? "" : ik_result_str(result));
+        if (result != IK_OK) {
+            fprintf(stderr, "ikc demo: two-bone failed: %s\n", ik_result_str(result));
+            ++d->solve_failures;
+        }
+        ik_skeleton_fk(skeleton, pose[c], NULL, model[c]);
+        reached_flags[c] = reached;
+        table_row(cases[c].name, targets[c], reached, residual, 1, us);
+        panels[c] = humanoid_panel(pose[c], model[c], rest_model, leg, 3);
+        panels[c].title = cases[c].name;
+        panels[c].targets_ms = &targets[c];
+        panels[c].target_reached = &reached_flags[c];
+        panels[c].target_count = 1;
+        snprintf(captions[c], sizeof captions[c], "%s, residual %.3g m", reached ? "reached" : "not reached",
+                 (double)residual);
+        panels[c].caption = captions[c];
+    }
+    memcpy(scene_pose, pose[0], sizeof pose[0]);
+    pic = picture("Scene 1: two-bone leg, seed 000's cases (side view; grey: rest pose)", panels, CASES, 4,
+                  IKC_VIEW_SIDE, 1400, 560);
+    save_picture(d, "leg_two_bone", &pic);
+}
+
+/* ---- scene 2: head look-at -------------------------------------------------------- */
+
+static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+    enum { STEPS = 8, SHOWN = 4 };
+    static ik_transform pose[SHOWN][HUMANOID_JOINT_COUNT];
+    static ik_mat4 model[SHOWN][HUMANOID_JOINT_COUNT];
+    static ik_vec3 targets[SHOWN], gaze[SHOWN][2];
+    static char titles[SHOWN][48];
+    static const int head[2] = {HUMANOID_NECK, HUMANOID_HEAD};
+    ik_transform current[HUMANOID_JOINT_COUNT];
+    ik_mat4 current_model[HUMANOID_JOINT_COUNT];
+    ikc_panel panels[SHOWN];
+    ikc_picture pic;
+    int step;
+    printf("\nScene 2: head looks at a point circling in front of the figure (aim IK, eyes 0.08 m forward)\n");
+    printf("%-6s %-24s %-8s %14s %10s\n", "step", "target (m)", "reached", "aim error deg", "us/solve");
+    ik_skeleton_rest_pose(skeleton, current);
+    ik_skeleton_fk(skeleton, current, NULL, current_model);
+    for (step = 0; step < STEPS; ++step) {
+        ik_real angle = (ik_real)step * IK_PI / 4;
+        ik_vec3 target = ik_v3(IK_COS(angle) * 0.8f, 1.6f + IK_SIN(angle) * 0.4f, 1.5f), eye, dir;
+        ik_aim job = ik_aim_def();
+        ik_bool reached = 0;
+        ik_quat start = current[HUMANOID_HEAD].rotation;
+        double t0;
+        int k;
+        job.joint_ms = &current_model[HUMANOID_HEAD];
+        job.target_ms = target;
+        job.pole_ms = ik_v3(0, 1, 0);
+        job.offset_ls = ik_v3(0, 0.05f, 0.08f);
+        job.rotation_ls = &current[HUMANOID_HEAD].rotation;
+        job.reached = &reached;
+        t0 = ikc_now();
+        for (k = 0; k < 2000; ++k) {
+            current[HUMANOID_HEAD].rotation = start;
+            ik_aim_run(&job);
+        }
+        ik_skeleton_fk(skeleton, current, NULL, current_model);
+        eye = ik_mat4_transform_point(&current_model[HUMANOID_HEAD], job.offset_ls);
+        dir = ik_vec3_normalize(ik_mat4_transform_vector(&current_model[HUMANOID_HEAD], job.forward_ls));
+        printf("%-6d (%6.2f, %5.2f, %5.2f)  %-8s %14.4f %10.3f\n", step, (double)target.x, (double)target.y,
+               (double)target.z, reached ? "yes" : "no",
+               (double)ik_deg(ik_acos_safe(ik_vec3_dot(dir, ik_vec3_normalize(ik_vec3_sub(target, eye))))),
+               (ikc_now() - t0) * 1e6 / 2000);
+        if (step % 2 == 0) {
+            int s = step / 2;
+            memcpy(pose[s], current, sizeof current);
+            memcpy(model[s], current_model, sizeof current_model);
+            targets[s] = target;
+            gaze[s][0] = eye;
+            gaze[s][1] = target;
+            snprintf(titles[s], sizeof titles[s], "step %d: looking at (%.2f, %.2f, %.2f)", step, (double)target.x,
+                     (double)target.y, (double)target.z);
+            panels[s] = humanoid_panel(pose[s], model[s], NULL, head, 2);
+            panels[s].title = titles[s];
+            panels[s].targets_ms = &targets[s];
+            panels[s].target_count = 1;
+            panels[s].lines_ms = gaze[s];
+            panels[s].line_count = 1;
+            panels[s].constraints = NULL;
+        }
+        if (step == 1) scene_pose[HUMANOID_HEAD].rotation = current[HUMANOID_HEAD].rotation;
+    }
+    pic = picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 4, IKC_VIEW_PERSP, 1400,
+                  520);
+    save_picture(d, "head_look_at", &pic);
+}
+
+/* ---- scene 3: spring tail from a chain description ------------------------------ */
+
+typedef struct tail_setup {
+    const ik_chain_file *chain;
+    ik_jacobian_joint joints[IKC_MAX_CHAIN];
+    ik_spring springs[IKC_MAX_CHAIN];
+    ik_constraint limits[IKC_MAX_CHAIN];
+    int count;
+} tail_setup;
+
+/* Seed 002's springs: each hinge pulls toward its comfort range with the
+ * file's stiffness, and never passes its limits. */
+static void tail_bind(tail_setup *t, const ik_chain_file *chain, const ik_constraint *constraints) {
+    int j;
+    t->chain = chain;
+    t->count = 0;
+    for (j = 0; j < chain->joint_count && t->count < IKC_MAX_CHAIN; ++j) {
+        const ik_chain_joint *cj = &chain->joints[j];
+        if (cj->type != IK_CHAIN_HINGE) continue;
+        t->joints[t->count] = ik_jacobian_hinge(j, cj->axis_ls);
+        t->springs[t->count] = ik_spring_comfort(ik_rad(cj->comfort_min_deg), ik_rad(cj->comfort_max_deg),
+                                                 ik_rad(cj->limit_min_deg), ik_rad(cj->limit_max_deg), cj->stiffness);
+        t->limits[t->count] = constraints[j];
+        ++t->count;
     }
 }
 
-static void head_scene(const ik_skeleton *skeleton) {
-    ik_transform pose[HUMANOID_JOINT_COUNT];
-    ik_mat4 model[HUMANOID_JOINT_COUNT];
-    int step;
-    printf("\nScene 2: head looks at a point circling in front of the figure (aim IK, eyes 0.08 m forward)\n");
-    printf("%-6s %-22s %-8s %14s\n", "step", "target (m)", "reached", "aim error deg");
-    ik_skeleton_rest_pose(skeleton, pose);
-    ik_skeleton_fk(skeleton, pose, NULL, model);
-    for (step = 0; step < 8; ++step) {
-        ik_real angle = (ik_real)step * IK_PI / 4;
-        ik_vec3 target = ik_v3(IK_COS(angle) * 0.8f, 1.6f + IK_SIN(angle) * 0.4f, 1.5f);
-        ik_aim job = ik_aim_def();
-        ik_bool reached = 0;
-        ik_vec3 eye, dir;
-        job.joint_ms = &model[HUMANOID_HEAD];
-        job.target_ms = target;
-        job.forward_ls = ik_v3(0, 0, 1);
-        job.up_ls = ik_v3(0, 1, 0);
-        job.pole_ms = ik_v3(0, 1, 0);
-        job.offset_ls = ik_v3(0, 0.05f, 0.08f);
-        job.rotation_ls = &pose[HUMANOID_HEAD].rotation;
-        job.reached = &reached;
-        ik_aim_run(&job);
-        ik_skeleton_fk(skeleton, pose, NULL, model);
-        eye = ik_mat4_transform_point(&model[HUMANOID_HEAD], job.offset_ls);
-        dir = ik_vec3_normalize(ik_mat4_transform_vector(&model[HUMANOID_HEAD], job.forward_ls));
-        printf("%-6d (%5.2f, %5.2f, %5.2f)   %-8s %14.4f\n", step, (double)target.x, (double)target.y,
-               (double)target.z, reached ? "yes" : "no",
-               (double)ik_deg(ik_acos_safe(ik_vec3_dot(dir, ik_vec3_normalize(ik_vec3_sub(target, eye))))));
+typedef struct tail_timing {
+    const tail_setup *setup;
+    const ik_transform *start;
+    ik_vec3 target;
+    void *scratch;
+    size_t bytes;
+} tail_timing;
+
+static ik_result tail_solve(const tail_setup *t, ik_transform *pose, ik_vec3 target, void *scratch, size_t bytes,
+                            int *iterations, ik_real *error) {
+    ik_jacobian job = ik_jacobian_def();
+    ik_jacobian_effector effector = ik_jacobian_effector_def(t->chain->joint_count - 1, target);
+    job.skeleton = &t->chain->skeleton;
+    job.pose_ls = pose;
+    job.joints = t->joints;
+    job.joint_count = t->count;
+    job.springs = t->springs;
+    job.constraints = t->limits;
+    job.effectors = &effector;
+    job.effector_count = 1;
+    job.method = IK_JACOBIAN_DLS;
+    job.scratch = scratch;
+    job.scratch_bytes = bytes;
+    job.iterations = iterations;
+    job.error = error;
+    return ik_jacobian_run(&job);
+}
+
+static void tail_solve_once(void *context) {
+    const tail_timing *t = (const tail_timing *)context;
+    ik_transform pose[IK_CHAIN_MAX_JOINTS > 64 ? 64 : IK_CHAIN_MAX_JOINTS];
+    memcpy(pose, t->start, (size_t)t->setup->chain->joint_count * sizeof *pose);
+    tail_solve(t->setup, pose, t->target, t->scratch, t->bytes, NULL, NULL);
+}
+
+static void tail_scene(demo *d, ik_chain_file **tail_out, ik_transform *tail_pose_out) {
+    enum { FRAMES = 6 };
+    static ik_transform pose[FRAMES][64];
+    static ik_mat4 model[FRAMES][64];
+    static ik_vec3 targets[FRAMES];
+    static int reached_flags[FRAMES];
+    static char titles[FRAMES][64];
+    static ik_constraint constraints[64];
+    static int highlight[64];
+    ik_chain_file *chain = NULL;
+    ik_io_error err;
+    tail_setup setup;
+    ikc_panel panels[FRAMES];
+    ikc_picture pic;
+    void *scratch;
+    size_t bytes;
+    int f, j, n;
+    ik_result r = ik_chain_file_read_memory(tail_chain_text, sizeof tail_chain_text - 1, &chain, &err);
+    printf("\nScene 3: seed 002's tail (built-in chain file), DLS with springs and comfort ranges, chasing a cube\n");
+    if (r != IK_OK || chain->joint_count > 64) {
+        fprintf(stderr, "ikc demo: the built-in tail chain did not load: %s\n", r != IK_OK ? err.message : "too long");
+        if (chain) ik_chain_file_free(chain);
+        ++d->solve_failures;
+        return;
     }
+    n = chain->joint_count;
+    ikc_chain_file_constraints(chain, constraints);
+    tail_bind(&setup, chain, constraints);
+    bytes = ik_jacobian_scratch_size(n, setup.count, 1);
+    scratch = malloc(bytes);
+    if (!scratch) {
+        ik_chain_file_free(chain);
+        ++d->solve_failures;
+        return;
+    }
+    for (j = 0; j < n; ++j) highlight[j] = j;
+    table_header();
+    ik_chain_file_rest_pose(chain, pose[0]);
+    for (f = 0; f < FRAMES; ++f) {
+        /* the cube swings round the file's target, in front of the tail's tip */
+        ik_real a = (ik_real)f * IK_PI / 3;
+        ik_vec3 base = chain->target_count ? chain->targets[0].position_ms : ik_v3(0.8f, 0.6f, -2.2f);
+        ik_vec3 target = ik_vec3_add(base, ik_v3(-0.7f + 0.7f * IK_COS(a), 0.5f * IK_SIN(a), 0.2f * IK_SIN(a)));
+        ik_transform *p = pose[f];
+        tail_timing timing;
+        int iterations = 0;
+        ik_real error = 0;
+        char name[48];
+        double us;
+        if (f > 0) memcpy(p, pose[f - 1], (size_t)n * sizeof *p);
+        timing.setup = &setup;
+        timing.start = p;
+        timing.target = target;
+        timing.scratch = scratch;
+        timing.bytes = bytes;
+        us = median_us(tail_solve_once, &timing, 20);
+        r = tail_solve(&setup, p, target, scratch, bytes, &iterations, &error);
+        if (r != IK_OK) {
+            fprintf(stderr, "ikc demo: tail solve failed: %s\n", ik_result_str(r));
+            ++d->solve_failures;
+        }
+        ik_skeleton_fk(&chain->skeleton, p, NULL, model[f]);
+        targets[f] = target;
+        reached_flags[f] = error <= (ik_real)1e-3 * (ik_real)1.01;
+        snprintf(name, sizeof name, "frame %d", f);
+        table_row(name, target, reached_flags[f], error, iterations, us);
+        memset(&panels[f], 0, sizeof panels[f]);
+        panels[f].skeleton = &chain->skeleton;
+        panels[f].pose_ls = p;
+        panels[f].model_ms = model[f];
+        panels[f].constraints = constraints;
+        panels[f].highlight = highlight;
+        panels[f].highlight_count = n;
+        panels[f].targets_ms = &targets[f];
+        panels[f].target_reached = &reached_flags[f];
+        panels[f].target_count = 1;
+        snprintf(titles[f], sizeof titles[f], "frame %d: %d iterations, residual %.1e m", f, iterations, (double)error);
+        panels[f].title = titles[f];
+    }
+    pic = picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels, FRAMES, 3,
+                  IKC_VIEW_PERSP, 1400, 900);
+    pic.ground_y = -0.6f;
+    save_picture(d, "tail_springs", &pic);
+    memcpy(tail_pose_out, pose[FRAMES - 1], (size_t)n * sizeof *tail_pose_out);
+    free(scratch);
+    *tail_out = chain;
+}
+
+/* ---- scene 4: FABRIK and CCD arms --------------------------------------------------- */
+
+typedef struct arm_timing {
+    int use_fabrik;
+    const int *joints;
+    const ik_constraint *limits;
+    ik_vec3 target;
+} arm_timing;
+
+static ik_result arm_solve(int use_fabrik, const int *joints, const ik_constraint *limits, ik_vec3 target,
+                           ik_transform *pose, int *iterations, ik_real *error) {
+    ik_chain_link scratch[4];
+    if (use_fabrik) {
+        ik_fabrik job = ik_fabrik_def();
+        job.skeleton = humanoid_model();
+        job.joints = joints;
+        job.joint_count = 4;
+        job.targets_ms = &target;
+        job.constraints = limits;
+        job.pose_ls = pose;
+        job.scratch = scratch;
+        job.iterations = iterations;
+        job.error = error;
+        return ik_fabrik_run(&job);
+    } else {
+        ik_ccd job = ik_ccd_def();
+        job.skeleton = humanoid_model();
+        job.joints = joints;
+        job.joint_count = 4;
+        job.target_ms = target;
+        job.constraints = limits;
+        job.pose_ls = pose;
+        job.scratch = scratch;
+        job.iterations = iterations;
+        job.error = error;
+        return ik_ccd_run(&job);
+    }
+}
+
+static void arm_solve_once(void *context) {
+    const arm_timing *t = (const arm_timing *)context;
+    ik_transform pose[HUMANOID_JOINT_COUNT];
+    ik_skeleton_rest_pose(humanoid_model(), pose);
+    arm_solve(t->use_fabrik, t->joints, t->limits, t->target, pose, NULL, NULL);
+}
+
+static void arm_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+    static const struct {
+        const char *name;
+        ik_real x, y, z;
+    } cases[] = {
+        {"reach forward", 0.45f, 1.25f, 0.40f},
+        {"hand overhead", 0.30f, 1.95f, 0.15f},
+        {"out of reach", 1.20f, 1.50f, 0.50f},
+    };
+    enum { CASES = 3 };
+    static const int arm[4] = {HUMANOID_SHOULDER_L, HUMANOID_UPPER_ARM_L, HUMANOID_FOREARM_L, HUMANOID_HAND_L};
+    static ik_transform pose[CASES * 2][HUMANOID_JOINT_COUNT];
+    static ik_mat4 model[CASES * 2][HUMANOID_JOINT_COUNT], rest_model[HUMANOID_JOINT_COUNT];
+    static ik_vec3 targets[CASES];
+    static int reached_flags[CASES * 2];
+    static char titles[CASES * 2][96];
+    ik_constraint limits[4];
+    ikc_panel panels[CASES * 2];
+    ikc_picture pic;
+    int c, s, k;
+    for (k = 0; k < 4; ++k) limits[k] = humanoid_constraints()[arm[k]];
+    printf("\nScene 4: left arm (shoulder, upper arm, forearm, hand) with limits: FABRIK and CCD on the same targets\n");
+    table_header();
+    ik_skeleton_rest_pose(skeleton, pose[0]);
+    ik_skeleton_fk(skeleton, pose[0], NULL, rest_model);
+    for (c = 0; c < CASES; ++c) {
+        targets[c] = ik_v3(cases[c].x, cases[c].y, cases[c].z);
+        for (s = 0; s < 2; ++s) {
+            int index = c * 2 + s, iterations = 0;
+            ik_real error = 0;
+            arm_timing timing;
+            char name[64];
+            double us;
+            ik_result r;
+            timing.use_fabrik = s == 0;
+            timing.joints = arm;
+            timing.limits = limits;
+            timing.target = targets[c];
+            us = median_us(arm_solve_once, &timing, 200);
+            ik_skeleton_rest_pose(skeleton, pose[index]);
+            r = arm_solve(s == 0, arm, limits, targets[c], pose[index], &iterations, &error);
+            if (r != IK_OK) {
+                fprintf(stderr, "ikc demo: %s failed: %s\n", s == 0 ? "FABRIK" : "CCD", ik_result_str(r));
+                ++d->solve_failures;
+            }
+            ik_skeleton_fk(skeleton, pose[index], NULL, model[index]);
+            reached_flags[index] = error <= (ik_real)1e-3 * (ik_real)1.01;
+            snprintf(name, sizeof name, "%s: %s", s == 0 ? "FABRIK" : "CCD", cases[c].name);
+            table_row(name, targets[c], reached_flags[index], error, iterations, us);
+            panels[index] = humanoid_panel(pose[index], model[index], rest_model, arm, 4);
+            panels[index].targets_ms = &targets[c];
+            panels[index].target_reached = &reached_flags[index];
+            panels[index].target_count = 1;
+            snprintf(titles[index], sizeof titles[index], "%s, %s: %d iter, residual %.1e m",
+                     s == 0 ? "FABRIK" : "CCD", cases[c].name, iterations, (double)error);
+            panels[index].title = titles[index];
+            if (index == 0) {
+                for (k = 0; k < 4; ++k) scene_pose[arm[k]].rotation = pose[index][arm[k]].rotation;
+            }
+        }
+    }
+    pic = picture("Scene 4: FABRIK (left) and CCD (right), same targets, same limits", panels, CASES * 2, 2,
+                  IKC_VIEW_PERSP, 1100, 1300);
+    save_picture(d, "arms_fabrik_ccd", &pic);
+}
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: ikc demo [-o DIR] [--quiet]\n"
+            "\n"
+            "The showcase on built-in data (no files needed): a procedural humanoid with\n"
+            "joint limits; its leg placed by two-bone IK in seed 000's three cases; its head\n"
+            "looking at a moving point; seed 002's spring tail (chain file built in) chasing\n"
+            "a cube; a FABRIK arm and a CCD arm on the same targets. Prints a table per\n"
+            "scene (target, reached, residual, iterations, microseconds per solve) and\n"
+            "writes PNG and SVG pictures plus scene.gltf into DIR (default: out).\n"
+            "\n"
+            "examples:\n"
+            "  ikc demo\n"
+            "  ikc demo -o /tmp/ikit-demo\n"
+            "\n"
+            "exit codes: 0 ok, 1 a solver failed, 2 bad usage, 6 a file was not written.\n");
 }
 
 int ikc_demo(int argc, char **argv) {
     const ik_skeleton *skeleton = humanoid_model();
+    static ik_transform scene_pose[HUMANOID_JOINT_COUNT], tail_pose[64];
+    ik_chain_file *tail = NULL;
+    demo d;
     int i;
+    memset(&d, 0, sizeof d);
+    d.dir = "out";
     for (i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: ikc demo\n\nRuns the showcase on a built-in humanoid and prints a table per scene.\n");
-            return 0;
+        if (ikc_is_help(argv[i])) {
+            usage(stdout);
+            return IKC_EXIT_OK;
+        } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (!(d.dir = ikc_option_value("demo", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            d.quiet = 1;
+        } else {
+            fprintf(stderr, "ikc demo: unknown argument '%s' (see ikc demo --help)\n", argv[i]);
+            return IKC_EXIT_USAGE;
         }
     }
     if (!skeleton) {
         fprintf(stderr, "ikc demo: the built-in humanoid failed validation\n");
-        return 1;
+        return IKC_EXIT_FAILURE;
     }
-    printf("ikit %s demo: a %d-joint procedural humanoid, Y up, metres\n", IKC_VERSION, skeleton->joint_count);
-    leg_scene(skeleton);
-    head_scene(skeleton);
-    return 0;
+    if (!ikc_make_dirs(d.dir)) {
+        fprintf(stderr, "ikc demo: cannot create the directory '%s'\n", d.dir);
+        return IKC_EXIT_WRITE;
+    }
+    printf("ikit %s demo: a %d-joint procedural humanoid, Y up, metres; pictures go to %s/\n", IKC_VERSION,
+           skeleton->joint_count, d.dir);
+    humanoid_scene(&d, skeleton);
+    leg_scene(&d, skeleton, scene_pose);
+    head_scene(&d, skeleton, scene_pose);
+    tail_scene(&d, &tail, tail_pose);
+    arm_scene(&d, skeleton, scene_pose);
+    {
+        ikc_scene_skeleton list[2];
+        char path[1100], error[600];
+        int count = 1;
+        list[0].name = "humanoid";
+        list[0].skeleton = skeleton;
+        list[0].pose_ls = scene_pose;
+        list[0].placement = ik_vec3_zero();
+        if (tail) {
+            list[1].name = "tail";
+            list[1].skeleton = &tail->skeleton;
+            list[1].pose_ls = tail_pose;
+            list[1].placement = ik_v3(2.5f, 0.6f, 1.5f);
+            count = 2;
+        }
+        snprintf(path, sizeof path, "%s/scene.gltf", d.dir);
+        printf("\nThe scene as glTF (humanoid with the leg, head and FABRIK arm solutions; the tail's last frame):\n");
+        if (ikc_write_scene_gltf(path, list, count, error, sizeof error)) {
+            printf("  wrote %s\n", path);
+            ++d.files;
+        } else {
+            fprintf(stderr, "ikc demo: %s\n", error);
+            ++d.write_failures;
+        }
+    }
+    if (tail) ik_chain_file_free(tail);
+    printf("\n%d files in %s/ -- open %s/*.png or %s/*.svg to see the scenes.\n", d.files, d.dir, d.dir, d.dir);
+    if (d.write_failures) return IKC_EXIT_WRITE;
+    return d.solve_failures ? IKC_EXIT_FAILURE : IKC_EXIT_OK;
 }

@@ -66,7 +66,7 @@ static camera make_camera(ikc_view view, ik_vec3 center, ik_real extent) {
         c.forward = ik_v3(IK_SIN(az) * IK_COS(el), IK_SIN(el), IK_COS(az) * IK_COS(el));
         c.right = ik_vec3_normalize(ik_vec3_cross(ik_v3(0, 1, 0), c.forward));
         c.up = ik_vec3_cross(c.forward, c.right);
-        c.eye = ik_vec3_mad(center, c.forward, extent * (ik_real)2.6);
+        c.eye = ik_vec3_mad(center, c.forward, extent * (ik_real)3.5);
         c.perspective = 1;
     }
     }
@@ -201,6 +201,14 @@ static void label(cairo_t *cr, double x, double y, const char *text, double size
 
 /* ---- limits ------------------------------------------------------------------ */
 
+static int is_highlighted(const ikc_panel *p, int joint) {
+    int k;
+    for (k = 0; k < p->highlight_count; ++k)
+        if (p->highlight[k] == joint) return 1;
+    return 0;
+}
+
+
 /* The model frame a joint's limits are measured in: its parent's frame times
  * its pose translation and the constraint's reference rotation. */
 static ik_mat4 reference_frame(const ikc_panel *p, int joint, const ik_constraint *c) {
@@ -247,6 +255,7 @@ static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, doub
         ik_mat4 frame;
         page_point o = to_page(cam, origin, px, py);
         if (c->type != IK_CONSTRAINT_HINGE && c->type != IK_CONSTRAINT_CONE_TWIST) continue;
+        if (p->highlight_count > 0 && !is_highlighted(p, j)) continue;
         if (!bone_direction_ls(p, j, &dir_ls, &length)) continue;
         frame = reference_frame(p, j, c);
         radius = length * (ik_real)0.45;
@@ -298,13 +307,6 @@ static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, doub
 
 /* ---- panels ------------------------------------------------------------------ */
 
-static int is_highlighted(const ikc_panel *p, int joint) {
-    int k;
-    for (k = 0; k < p->highlight_count; ++k)
-        if (p->highlight[k] == joint) return 1;
-    return 0;
-}
-
 static int is_tip(const ik_skeleton *s, int joint) {
     int c;
     for (c = joint + 1; c < s->joint_count; ++c)
@@ -315,7 +317,7 @@ static int is_tip(const ik_skeleton *s, int joint) {
 static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, bounds b, double px, double py,
                         double pw, double ph) {
     ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
-    ik_real step = grid_step(extent), margin = extent * (ik_real)0.15, x, z;
+    ik_real step = grid_step(extent), margin = extent * (ik_real)0.1, x, z;
     ik_real x0 = (ik_real)floor((double)((b.lo.x - margin) / step)) * step;
     ik_real z0 = (ik_real)floor((double)((b.lo.z - margin) / step)) * step;
     ik_real x1 = b.hi.x + margin, z1 = b.hi.z + margin, gy = pic->ground_y;
@@ -459,12 +461,12 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
         if (p->label_joints == 1 && !is_highlighted(p, j) && !is_tip(p->skeleton, j)) continue;
         a = to_page(cam, ik_mat4_translation(&p->model_ms[j]), x, base);
         if (label_hidden(cam, p, j, a, x, base, unit)) continue;
-        label(cr, a.x + unit * 3, a.y - unit * 2, name, unit * 4.2, 0x44505cu);
+        label(cr, a.x + unit * 3, a.y - unit * 2, name, fmax(9.5, unit * 4.2), 0x44505cu);
     }
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    if (p->title) label(cr, x + unit * 4, y + unit * 7, p->title, unit * 5.2, COLOR_TEXT);
+    if (p->title) label(cr, x + 6, y + fmax(15, unit * 7), p->title, fmax(12, unit * 5.2), COLOR_TEXT);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    if (p->caption) label(cr, x + unit * 4, base - unit * 3.5, p->caption, unit * 4.4, COLOR_TEXT);
+    if (p->caption) label(cr, x + 6, base - fmax(6, unit * 3.5), p->caption, fmax(11, unit * 4.4), COLOR_TEXT);
     cairo_restore(cr);
     cairo_set_source_rgb(cr, 0.78, 0.8, 0.83);
     cairo_set_line_width(cr, 1);
@@ -495,7 +497,7 @@ static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, double w, 
     }
     if (pic->show_ground)
         for (k = 0; k < 4; ++k) {
-            ik_real m = extent * (ik_real)0.15;
+            ik_real m = extent * (ik_real)0.1;
             ik_vec3 q = ik_v3(k & 1 ? b.hi.x + m : b.lo.x - m, pic->ground_y, k & 2 ? b.hi.z + m : b.lo.z - m);
             project_uv(cam, q, &u, &v);
             umin = fmin(umin, u);
@@ -522,7 +524,7 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
     ik_vec3 center = ik_vec3_scale(ik_vec3_add(b.lo, b.hi), (ik_real)0.5);
     camera cam = make_camera(pic->view, center, extent > 0 ? extent : 1);
-    fit_camera(&cam, pic, b, pw, ph, unit * 10);
+    fit_camera(&cam, pic, b, pw, ph, fmax(22, unit * 10));
     cairo_set_source_rgb(cr, 0.97, 0.975, 0.98);
     cairo_paint(cr);
     if (pic->title) {

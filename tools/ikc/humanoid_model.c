@@ -43,3 +43,35 @@ const ik_skeleton *humanoid_model(void) {
     }
     return &skeleton;
 }
+
+const ik_constraint *humanoid_constraints(void) {
+    static ik_constraint limits[HUMANOID_JOINT_COUNT];
+    static int built = 0;
+    const ik_quat rest = ik_quat_identity();
+    const ik_vec3 down = ik_v3(0, -1, 0), up = ik_v3(0, 1, 0), forward = ik_v3(0, 0, 1);
+    int side;
+    if (built) return limits;
+    limits[HUMANOID_HIPS] = ik_constraint_none();
+    limits[HUMANOID_SPINE] = ik_constraint_cone_twist(rest, up, ik_rad(25), ik_rad(-20), ik_rad(20));
+    limits[HUMANOID_CHEST] = ik_constraint_cone_twist(rest, up, ik_rad(20), ik_rad(-20), ik_rad(20));
+    limits[HUMANOID_NECK] = ik_constraint_cone_twist(rest, up, ik_rad(35), ik_rad(-40), ik_rad(40));
+    limits[HUMANOID_HEAD] = ik_constraint_cone_twist(rest, up, ik_rad(45), ik_rad(-60), ik_rad(60));
+    for (side = 0; side < 2; ++side) {
+        int thigh = side ? HUMANOID_THIGH_R : HUMANOID_THIGH_L, shin = thigh + 1, foot = thigh + 2, toe = thigh + 3;
+        int shoulder = side ? HUMANOID_SHOULDER_R : HUMANOID_SHOULDER_L, upper = shoulder + 1, fore = shoulder + 2,
+            hand = shoulder + 3;
+        ik_vec3 outward = ik_v3(side ? -1.0f : 1.0f, 0, 0);
+        limits[thigh] = ik_constraint_cone_twist(rest, down, ik_rad(90), ik_rad(-40), ik_rad(40));
+        /* the shin turns about +x: positive angles swing it backward */
+        limits[shin] = ik_constraint_hinge(rest, ik_v3(1, 0, 0), 0, ik_rad(HUMANOID_KNEE_MAX_DEG));
+        limits[foot] = ik_constraint_cone_twist(rest, forward, ik_rad(35), ik_rad(-20), ik_rad(20));
+        limits[toe] = ik_constraint_hinge(rest, ik_v3(1, 0, 0), ik_rad(-40), ik_rad(20));
+        limits[shoulder] = ik_constraint_cone_twist(rest, outward, ik_rad(20), ik_rad(-10), ik_rad(10));
+        limits[upper] = ik_constraint_cone_twist(rest, outward, ik_rad(85), ik_rad(-70), ik_rad(70));
+        /* the forearm swings forward (+z) about -y on the left, +y on the right */
+        limits[fore] = ik_constraint_hinge(rest, ik_v3(0, side ? 1.0f : -1.0f, 0), 0, ik_rad(HUMANOID_ELBOW_MAX_DEG));
+        limits[hand] = ik_constraint_cone_twist(rest, outward, ik_rad(60), ik_rad(-80), ik_rad(80));
+    }
+    built = 1;
+    return limits;
+}

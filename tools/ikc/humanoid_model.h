@@ -2,6 +2,7 @@
 #ifndef IKC_HUMANOID_MODEL_H
 #define IKC_HUMANOID_MODEL_H
 
+#include <ikit/constraint.h>
 #include <ikit/skeleton.h>
 
 enum {
@@ -16,6 +17,12 @@ enum {
 /* Knee and elbow hinges: the local axis and bend range (radians). */
 #define HUMANOID_KNEE_MAX_DEG 150
 #define HUMANOID_ELBOW_MAX_DEG 133
+
+/* Joint limits about the rest pose, one per joint: knees and elbows are
+ * hinges (bending backward and forward), hips and shoulders cones with a
+ * twist range, the spine, neck and head narrower cones; hands, feet and toes
+ * modest cones. */
+const ik_constraint *humanoid_constraints(void);
 
 /* A 1.75 m figure standing at the origin, Y up, facing +Z, in its rest pose. */
 const ik_skeleton *humanoid_model(void);

@@ -1,0 +1,456 @@
+/* Humanoid map, rig and limb solves on the procedural humanoid and on the
+ * real rigs: roles found by name, the mapping file, mirrors; hands and feet
+ * reach their targets (checked by forward kinematics), elbow and knee limits
+ * hold, a target swept along a path never flips a joint; shoulders, look-at
+ * and bad input. */
+#include <ikit/humanoid.h>
+#include <math.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+#include "test_humanoid_fixture.h"
+
+#define BEND_TOL 1e-3
+
+static const char *role_joint(const fixture *f, int role) {
+    return f->map.joint[role] >= 0 ? ik_skeleton_name(f->skeleton, f->map.joint[role]) : "(missing)";
+}
+
+/* ---- the map ---------------------------------------------------------------- */
+
+static void test_map_built(void) {
+    fixture f;
+    char report[2048];
+    int i;
+    CHECK(fixture_built(&f), "built skeleton");
+    CHECK(f.map_result == IK_OK && f.init_result == IK_OK, "map %s, init %s", ik_result_str(f.map_result),
+          ik_result_str(f.init_result));
+    CHECK(f.map.missing == 0, "missing %lx", f.map.missing);
+    CHECK(strcmp(role_joint(&f, IK_ROLE_THIGH_L), "LeftUpLeg") == 0 && strcmp(role_joint(&f, IK_ROLE_SHIN_R), "RightLeg") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_TOE_L), "LeftToeBase") == 0 && strcmp(role_joint(&f, IK_ROLE_CHEST), "Spine1") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_CLAVICLE_R), "RightShoulder") == 0 && strcmp(role_joint(&f, IK_ROLE_UPPER_ARM_R), "RightArm") == 0,
+          "roles");
+    ik_humanoid_map_describe(&f.map, f.skeleton, report, sizeof report);
+    CHECK(strstr(report, "left_thigh = LeftUpLeg\n") != NULL, "%s", report);
+    CHECK(ik_humanoid_map_describe(&f.map, f.skeleton, report, 10) > 10 && strlen(report) == 9, "truncation");
+    /* body axes of a +Y up, +Z forward, left +X figure */
+    CHECK(ik_vec3_distance(f.rig.up_rs, ik_v3(0, 1, 0)) < 1e-6 && ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 &&
+              ik_vec3_distance(f.rig.left_rs, ik_v3(1, 0, 0)) < 1e-6,
+          "axes");
+    for (i = 0; i < IK_ROLE_COUNT; ++i)
+        CHECK(ik_humanoid_role_find(ik_humanoid_role_name(i), -1) == i &&
+                  ik_humanoid_role_mirror(ik_humanoid_role_mirror(i)) == i,
+              "role %d", i);
+    CHECK(ik_humanoid_role_mirror(IK_ROLE_HAND_L) == IK_ROLE_HAND_R && ik_humanoid_role_mirror(IK_ROLE_HEAD) == IK_ROLE_HEAD, "mirror roles");
+    fixture_free(&f);
+}
+
+typedef struct expect {
+    const char *file;
+    int role;
+    const char *joint;
+} expect;
+
+static void test_map_real(void) {
+    static const expect expected[] = {
+        {"gltf/robot.glb", IK_ROLE_THIGH_L, "UpperLeg.L"},     {"gltf/robot.glb", IK_ROLE_SHIN_R, "LowerLeg.R"},
+        {"gltf/robot.glb", IK_ROLE_FOOT_L, "(missing)"},       {"gltf/robot.glb", IK_ROLE_CLAVICLE_L, "Shoulder.L"},
+        {"gltf/robot.glb", IK_ROLE_HIPS, "Body"},              {"gltf/robot.glb", IK_ROLE_HEAD, "Head"},
+        {"gltf/girl.glb", IK_ROLE_FOOT_R, "Foot.R"},           {"gltf/girl.glb", IK_ROLE_HAND_L, "Palm.L"},
+        {"gltf/girl.glb", IK_ROLE_HIPS, "Root"},               {"gltf/girl.glb", IK_ROLE_SPINE, "LowerSpine"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_THIGH_L, "thigh.L"}, {"gltf/male_base_mesh.glb", IK_ROLE_TOE_R, "toe.R"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_CLAVICLE_R, "shoulder.R"}, {"gltf/male_base_mesh.glb", IK_ROLE_HIPS, "spine"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_SPINE, "spine.001"}, {"gltf/male_base_mesh.glb", IK_ROLE_CHEST, "spine.003"},
+        {"gltf/rigged_figure.glb", IK_ROLE_THIGH_L, "leg_joint_L_1"}, {"gltf/rigged_figure.glb", IK_ROLE_TOE_R, "leg_joint_R_5"},
+        {"gltf/rigged_figure.glb", IK_ROLE_HAND_L, "arm_joint_L_3"}, {"gltf/rigged_figure.glb", IK_ROLE_HEAD, "neck_joint_2"},
+        {"bvh/131_01.bvh", IK_ROLE_THIGH_L, "LeftHip"},        {"bvh/131_01.bvh", IK_ROLE_SHIN_L, "LeftKnee"},
+        {"bvh/131_01.bvh", IK_ROLE_UPPER_ARM_L, "LeftShoulder"}, {"bvh/131_01.bvh", IK_ROLE_CLAVICLE_L, "LeftCollar"},
+        {"bvh/131_01.bvh", IK_ROLE_TOE_R, "RightToe"},         {"bvh/131_01.bvh", IK_ROLE_HAND_R, "RightWrist"},
+        {"bvh/01_01.bvh", IK_ROLE_THIGH_R, "RightUpLeg"},      {"bvh/01_01.bvh", IK_ROLE_TOE_L, "LeftToeBase"},
+        {"bvh/01_01.bvh", IK_ROLE_CLAVICLE_L, "LeftShoulder"}, {"bvh/01_01.bvh", IK_ROLE_UPPER_ARM_L, "LeftArm"},
+    };
+    int i, k;
+    for (i = 0; i < FIXTURE_FILE_COUNT; ++i) {
+        fixture f;
+        if (!fixture_file(&f, fixture_files[i])) {
+            check_skip("real-asset corpus not found");
+            fixture_free(&f);
+            return;
+        }
+        CHECK(f.map_result == IK_OK && f.init_result == IK_OK, "%s: map %s, init %s", f.label,
+              ik_result_str(f.map_result), ik_result_str(f.init_result));
+        for (k = 0; k < (int)(sizeof expected / sizeof expected[0]); ++k)
+            if (strcmp(expected[k].file, fixture_files[i]) == 0)
+                CHECK(strcmp(role_joint(&f, expected[k].role), expected[k].joint) == 0, "%s: %s is %s, expected %s",
+                      f.label, ik_humanoid_role_name(expected[k].role), role_joint(&f, expected[k].role), expected[k].joint);
+        if (strstr(f.label, "robot")) {
+            CHECK(f.map.rejected[IK_ROLE_FOOT_L] >= 0 &&
+                      strcmp(ik_skeleton_name(f.skeleton, f.map.rejected[IK_ROLE_FOOT_L]), "Foot.L") == 0,
+                  "robot's Foot.L noted as a control joint");
+            CHECK(f.rig.limb[IK_LIMB_LEG_L].end == -1, "robot leg ends at a virtual ankle");
+        }
+        /* IK control joints are never limbs */
+        for (k = 0; k < IK_ROLE_COUNT; ++k) {
+            const char *name = role_joint(&f, k);
+            CHECK(strstr(name, "IK") == NULL && strstr(name, "Pole") == NULL, "%s: %s = %s", f.label,
+                  ik_humanoid_role_name(k), name);
+        }
+        fixture_free(&f);
+    }
+}
+
+static void test_mirror_names(void) {
+    static const char *const pairs[][2] = {
+        {"LeftUpLeg", "RightUpLeg"}, {"thigh.L", "thigh.R"},       {"leg_joint_L_1", "leg_joint_R_1"},
+        {"hand_l", "hand_r"},        {"mixamorig:LeftHand", "mixamorig:RightHand"}, {"LEFTFOOT", "RIGHTFOOT"},
+        {"leftArm", "rightArm"},     {"ShoulderLeft", "ShoulderRight"}, {"UpperLeg.R", "UpperLeg.L"}};
+    char out[64];
+    int i;
+    fixture f;
+    for (i = 0; i < (int)(sizeof pairs / sizeof pairs[0]); ++i) {
+        CHECK(ik_humanoid_mirror_name(pairs[i][0], out, sizeof out) && strcmp(out, pairs[i][1]) == 0, "%s -> %s",
+              pairs[i][0], out);
+        CHECK(ik_humanoid_mirror_name(pairs[i][1], out, sizeof out) && strcmp(out, pairs[i][0]) == 0, "%s -> %s",
+              pairs[i][1], out);
+    }
+    CHECK(!ik_humanoid_mirror_name("Hips", out, sizeof out) && strcmp(out, "Hips") == 0, "no side");
+    CHECK(!ik_humanoid_mirror_name("LowerArm", out, sizeof out) && !ik_humanoid_mirror_name("Lhand", out, sizeof out),
+          "L followed by a lower-case word has no side");
+    CHECK(!ik_humanoid_mirror_name("LeftArm", out, 5), "too small");
+    if (fixture_built(&f)) {
+        int mirror[IK_HUMANOID_BUILT_JOINTS];
+        CHECK(ik_humanoid_mirror_joints(f.skeleton, mirror) == IK_OK, "mirror joints");
+        for (i = 0; i < IK_ROLE_COUNT; ++i)
+            CHECK(mirror[f.map.joint[i]] == f.map.joint[ik_humanoid_role_mirror(i)], "mirror of %s",
+                  ik_humanoid_role_name(i));
+        fixture_free(&f);
+    }
+}
+
+/* A skeleton with unusual names mapped by a mapping file. */
+static void test_mapping_file(void) {
+    fixture f;
+    const char *names[IK_HUMANOID_BUILT_JOINTS];
+    ik_skeleton odd;
+    ik_humanoid_pair pairs[32];
+    ik_humanoid_map map;
+    int count = 0, line = 0, i;
+    static const char text[] =
+        "# odd rig\n"
+        "hips = J0\n  left_thigh =  J13 \r\nleft_shin=J14\nleft_foot = J15\nleft_toe = J16\n"
+        "right_thigh = J18\nright_shin = J19\nright_foot = J20\nright_toe = J21\n"
+        "left_upper_arm = J6\nleft_forearm = J7\nleft_hand = J8\nleft_clavicle = J5\n"
+        "right_upper_arm = J10\nright_forearm = J11\nright_hand = J12\nright_clavicle = J9\n"
+        "\nchest = J2\nneck = J3\nhead = J4\nspine = J1";
+    static char storage[IK_HUMANOID_BUILT_JOINTS][8];
+    CHECK(fixture_built(&f), "built");
+    for (i = 0; i < IK_HUMANOID_BUILT_JOINTS; ++i) {
+        snprintf(storage[i], sizeof storage[i], "J%d", i);
+        names[i] = storage[i];
+    }
+    CHECK(ik_skeleton_init(&odd, IK_HUMANOID_BUILT_JOINTS, f.built_parents, names, f.built_rest, NULL) == IK_OK, "odd");
+    CHECK(ik_humanoid_map_find(&odd, NULL, 0, &map) == IK_ERR_NOT_FOUND, "no names, no map");
+    CHECK(ik_humanoid_parse_mapping(text, sizeof text - 1, pairs, 32, &count, &line) == IK_OK && count == 21,
+          "parse: %d pairs, line %d", count, line);
+    CHECK(count > 1 && pairs[1].role == IK_ROLE_THIGH_L && pairs[1].name_length == 3 && memcmp(pairs[1].name, "J13", 3) == 0,
+          "trimmed");
+    CHECK(ik_humanoid_map_find(&odd, pairs, count, &map) == IK_OK && map.missing == 0, "mapped: %lx", map.missing);
+    for (i = 0; i < IK_ROLE_COUNT; ++i) CHECK(map.joint[i] == f.map.joint[i], "%s", ik_humanoid_role_name(i));
+    /* errors, with their lines */
+    CHECK(ik_humanoid_parse_mapping("hips = A\nelbow = B\n", 19, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2, "unknown role");
+    CHECK(ik_humanoid_parse_mapping("hips A\n", 7, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 1, "no =");
+    CHECK(ik_humanoid_parse_mapping("\nhips = \n", 9, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2, "empty name");
+    CHECK(ik_humanoid_parse_mapping("hips=A\nhips=B", 13, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2, "twice");
+    CHECK(ik_humanoid_parse_mapping("hips=A\nhead=B", 13, pairs, 1, &count, &line) == IK_ERR_CAPACITY, "capacity");
+    CHECK(ik_humanoid_parse_mapping(NULL, 3, pairs, 1, &count, &line) == IK_ERR_NULL, "null");
+    /* a pair naming no joint makes its role missing */
+    pairs[0].role = IK_ROLE_HEAD;
+    pairs[0].name = "Nobody";
+    pairs[0].name_length = 6;
+    CHECK(ik_humanoid_map_find(f.skeleton, pairs, 1, &map) == IK_ERR_NOT_FOUND && map.joint[IK_ROLE_HEAD] < 0, "bad pair");
+    pairs[0].role = 99;
+    CHECK(ik_humanoid_map_find(f.skeleton, pairs, 1, &map) == IK_ERR_RANGE, "bad role");
+    fixture_free(&f);
+}
+
+/* ---- limbs ------------------------------------------------------------------ */
+
+/* Random targets at distances the hinge range can span, in random directions
+ * from the shoulder or hip: every one reached within 1e-3 of the limb's
+ * length, the bend inside its limits, bone lengths unchanged. */
+static void reach_cases(fixture *f, int cases, rng *r) {
+    check_property reach = {"reach", 0, 0}, limits = {"bend limits", 0, 0}, lengths = {"lengths", 0, 0};
+    ik_mat4 *rest = (ik_mat4 *)malloc(sizeof(ik_mat4) * (size_t)f->skeleton->joint_count);
+    int c, limb;
+    fixture_reset(f);
+    memcpy(rest, f->model, sizeof(ik_mat4) * (size_t)f->skeleton->joint_count);
+    for (c = 0; c < cases; ++c)
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
+            ik_humanoid_solve job = ik_humanoid_solve_def();
+            const ik_humanoid_limb *l = &f->rig.limb[limb];
+            ik_real s = fixture_scale(f), l1 = l->upper_length * s, l2 = l->lower_length * s;
+            ik_real lo = limb >= IK_LIMB_LEG_L ? f->rig.limits.knee_max : f->rig.limits.elbow_max;
+            ik_real d_min = IK_SQRT(l1 * l1 + l2 * l2 + 2 * l1 * l2 * IK_COS(lo)), d, bend, err;
+            ik_vec3 target;
+            fixture_reset(f);
+            d = rng_range(r, (double)d_min * 1.05 + 1e-6, 0.98 * (double)(l1 + l2));
+            target = ik_vec3_mad(fixture_pos(f, l->start), rng_direction(r), d);
+            job.rig = &f->rig;
+            job.pose_ls = f->pose;
+            job.model_ms = f->model;
+            job.root_ms = &f->root_ms;
+            job.adjust_shoulders = 0;
+            job.goal[limb].enabled = 1;
+            job.goal[limb].position_ms = target;
+            if (ik_humanoid_solve_run(&job) != IK_OK) {
+                PROPERTY_CASE(reach, 0, "%s: solve failed", f->label);
+                continue;
+            }
+            ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
+            err = ik_vec3_distance(fixture_end(f, limb), target);
+            PROPERTY_CASE(reach, err <= 1e-3 * (l1 + l2), "%s limb %d: off by %g of %g", f->label, limb, (double)err,
+                          (double)(l1 + l2));
+            bend = fixture_bend(f, limb);
+            PROPERTY_CASE(limits, bend >= -BEND_TOL && bend <= lo + BEND_TOL, "%s limb %d: bend %g deg", f->label, limb,
+                          (double)ik_deg(bend));
+            PROPERTY_CASE(lengths, fixture_lengths_kept(f, rest, (ik_real)1e-4) && fixture_pose_finite(f), "%s", f->label);
+        }
+    property_end(&reach);
+    property_end(&limits);
+    property_end(&lengths);
+    free(rest);
+}
+
+/* Sweep a hand and a foot target along a figure-eight in front of the body,
+ * solving each frame from the last: the bend stays on its side of the hinge
+ * (never negative) and the elbow or knee never jumps across its circle (a
+ * flip moves it by about twice the circle's radius in one frame; the targets
+ * move 0.002 limb lengths per frame, the swing about the target line may
+ * carry the elbow up to some 0.05). */
+static void sweep_no_flip(fixture *f) {
+    check_property side = {"bend side", 0, 0}, jump = {"no jump", 0, 0};
+    ik_vec3 prev_mid[IK_LIMB_COUNT];
+    int frame, limb;
+    const int frames = 1440;
+    fixture_reset(f);
+    for (limb = 0; limb < IK_LIMB_COUNT; ++limb) prev_mid[limb] = fixture_pos(f, f->rig.limb[limb].mid);
+    for (frame = 0; frame <= frames; ++frame) {
+        ik_humanoid_solve job = ik_humanoid_solve_def();
+        ik_real t = (ik_real)frame / frames * 2 * IK_PI;
+        job.rig = &f->rig;
+        job.pose_ls = f->pose;
+        job.model_ms = f->model;
+        job.root_ms = &f->root_ms;
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
+            const ik_humanoid_limb *l = &f->rig.limb[limb];
+            ik_real len = fixture_limb_length(f, limb);
+            ik_vec3 base = fixture_pos(f, l->start), target;
+            ik_vec3 down = ik_vec3_neg(fixture_up(f)), fwd = fixture_forward(f), left = fixture_left(f);
+            if (limb == IK_LIMB_ARM_R || limb == IK_LIMB_LEG_R) left = ik_vec3_neg(left);
+            target = ik_vec3_mad(base, down, len * (ik_real)0.55);
+            target = ik_vec3_mad(target, fwd, len * ((ik_real)0.35 + (ik_real)0.25 * IK_SIN(t)));
+            target = ik_vec3_mad(target, left, len * (ik_real)0.25 * IK_SIN(2 * t));
+            job.goal[limb].enabled = 1;
+            job.goal[limb].position_ms = target;
+        }
+        if (ik_humanoid_solve_run(&job) != IK_OK) {
+            PROPERTY_CASE(side, 0, "solve failed");
+            continue;
+        }
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
+            ik_vec3 mid = fixture_pos(f, f->rig.limb[limb].mid);
+            ik_real len = fixture_limb_length(f, limb);
+            PROPERTY_CASE(side, fixture_bend(f, limb) >= -BEND_TOL, "%s limb %d frame %d: bend %g", f->label, limb, frame,
+                          (double)ik_deg(fixture_bend(f, limb)));
+            if (frame > 1)
+                PROPERTY_CASE(jump, ik_vec3_distance(mid, prev_mid[limb]) < (ik_real)0.15 * len,
+                              "%s limb %d frame %d: moved %g of %g", f->label, limb, frame,
+                              (double)ik_vec3_distance(mid, prev_mid[limb]), (double)len);
+            prev_mid[limb] = mid;
+        }
+    }
+    property_end(&side);
+    property_end(&jump);
+}
+
+static void test_limbs(void) {
+    fixture f;
+    rng r = rng_seeded(6);
+    int i;
+    if (fixture_built(&f)) {
+        reach_cases(&f, 300, &r);
+        sweep_no_flip(&f);
+        fixture_free(&f);
+    }
+    for (i = 0; i < FIXTURE_FILE_COUNT; ++i) {
+        if (!fixture_file(&f, fixture_files[i])) {
+            check_skip("real-asset corpus not found");
+            fixture_free(&f);
+            return;
+        }
+        if (f.init_result == IK_OK) {
+            reach_cases(&f, 60, &r);
+            sweep_no_flip(&f);
+        }
+        fixture_free(&f);
+    }
+}
+
+/* ---- shoulders, look-at, options -------------------------------------------- */
+
+static void test_shoulders(void) {
+    fixture f;
+    ik_humanoid_solve job;
+    ik_vec3 sh0, sh1, target;
+    ik_real arm;
+    int clav;
+    CHECK(fixture_built(&f), "built");
+    clav = f.rig.limb[IK_LIMB_ARM_L].clavicle;
+    arm = fixture_limb_length(&f, IK_LIMB_ARM_L);
+    sh0 = fixture_pos(&f, f.rig.limb[IK_LIMB_ARM_L].start);
+    /* across the body, ahead of it: the shoulder comes forward */
+    target = ik_vec3_add(sh0, ik_v3(-arm * (ik_real)0.6, 0, arm * (ik_real)0.5));
+    job = ik_humanoid_solve_def();
+    job.rig = &f.rig;
+    job.pose_ls = f.pose;
+    job.model_ms = f.model;
+    job.goal[IK_LIMB_ARM_L].enabled = 1;
+    job.goal[IK_LIMB_ARM_L].position_ms = target;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    sh1 = fixture_pos(&f, f.rig.limb[IK_LIMB_ARM_L].start);
+    CHECK(sh1.z > sh0.z + (ik_real)0.01 * arm, "shoulder forward: %g -> %g", (double)sh0.z, (double)sh1.z);
+    CHECK(ik_vec3_distance(fixture_end(&f, IK_LIMB_ARM_L), target) < 1e-3 * arm, "reached");
+    /* overhead: the shoulder rises */
+    fixture_reset(&f);
+    target = ik_vec3_add(sh0, ik_v3(0, arm * (ik_real)0.9, 0));
+    job.goal[IK_LIMB_ARM_L].position_ms = target;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    sh1 = fixture_pos(&f, f.rig.limb[IK_LIMB_ARM_L].start);
+    CHECK(sh1.y > sh0.y + (ik_real)0.01 * arm, "shoulder up: %g -> %g", (double)sh0.y, (double)sh1.y);
+    /* out of reach, forward and out: the shoulder turns toward it, the hand
+     * gets closer than without the adjustment (which keeps the clavicle) */
+    fixture_reset(&f);
+    target = ik_vec3_add(sh0, ik_vec3_scale(ik_vec3_normalize(ik_v3(1, -(ik_real)0.2, 1)), arm * (ik_real)1.1));
+    job.goal[IK_LIMB_ARM_L].position_ms = target;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    {
+        ik_real with = ik_vec3_distance(fixture_end(&f, IK_LIMB_ARM_L), target), without;
+        fixture_reset(&f);
+        job.adjust_shoulders = 0;
+        CHECK(ik_humanoid_solve_run(&job) == IK_OK && ik_quat_angle(ik_quat_mul(ik_quat_conjugate(f.pose[clav].rotation),
+                                                                                f.built_rest[clav].rotation)) < 1e-6,
+              "no shoulder adjustment");
+        without = ik_vec3_distance(fixture_end(&f, IK_LIMB_ARM_L), target);
+        CHECK(with < (ik_real)0.5 * without, "reach helped: %g vs %g", (double)with, (double)without);
+    }
+    /* two passes give the same reach */
+    fixture_reset(&f);
+    job.adjust_shoulders = 1;
+    job.passes = 2;
+    target = ik_vec3_add(sh0, ik_v3(-arm * (ik_real)0.3, arm * (ik_real)0.3, arm * (ik_real)0.5));
+    job.goal[IK_LIMB_ARM_L].position_ms = target;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && ik_vec3_distance(fixture_end(&f, IK_LIMB_ARM_L), target) < 1e-3 * arm,
+          "two passes");
+    fixture_free(&f);
+}
+
+static void test_look_at(void) {
+    fixture f;
+    ik_humanoid_solve job;
+    ik_vec3 head, target, face;
+    int h;
+    CHECK(fixture_built(&f), "built");
+    h = f.map.joint[IK_ROLE_HEAD];
+    head = fixture_pos(&f, h);
+    job = ik_humanoid_solve_def();
+    job.rig = &f.rig;
+    job.pose_ls = f.pose;
+    job.model_ms = f.model;
+    job.look_at = 1;
+    /* within the limit: the face points at the target, the turn is shared */
+    target = ik_vec3_add(head, ik_v3(1, (ik_real)0.4, 1));
+    job.look_target_ms = target;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    face = ik_vec3_normalize(ik_mat4_transform_vector(&f.model[h], f.rig.head_forward_ls));
+    CHECK(ik_quat_angle(ik_quat_from_to(face, ik_vec3_sub(target, fixture_pos(&f, h)))) < 1e-3, "facing");
+    CHECK(ik_quat_angle(f.pose[f.map.joint[IK_ROLE_SPINE]].rotation) > ik_rad(3) &&
+              ik_quat_angle(f.pose[f.map.joint[IK_ROLE_NECK]].rotation) > ik_rad(3),
+          "spine and neck share the turn");
+    /* behind: the look stays within look_max of the chest's forward */
+    fixture_reset(&f);
+    job.look_target_ms = ik_vec3_add(head, ik_v3(0, 0, -2));
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    face = ik_vec3_normalize(ik_mat4_transform_vector(&f.model[h], f.rig.head_forward_ls));
+    CHECK(ik_quat_angle(ik_quat_from_to(ik_v3(0, 0, 1), face)) <= f.rig.limits.look_max + ik_rad(1), "limited: %g deg",
+          (double)ik_deg(ik_quat_angle(ik_quat_from_to(ik_v3(0, 0, 1), face))));
+    fixture_free(&f);
+}
+
+static void test_bad_input(void) {
+    fixture f;
+    ik_humanoid_solve job;
+    ik_humanoid_map map;
+    ik_humanoid rig;
+    ik_transform saved;
+    CHECK(fixture_built(&f), "built");
+    job = ik_humanoid_solve_def();
+    CHECK(ik_humanoid_solve_run(NULL) == IK_ERR_NULL && ik_humanoid_solve_run(&job) == IK_ERR_NULL, "null");
+    job.rig = &f.rig;
+    job.pose_ls = f.pose;
+    job.model_ms = f.model;
+    job.goal[IK_LIMB_ARM_R].enabled = 1;
+    job.goal[IK_LIMB_ARM_R].position_ms = ik_v3(NAN, 0, 0);
+    saved = f.pose[f.rig.limb[IK_LIMB_ARM_R].start];
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_NONFINITE, "nan target");
+    CHECK(memcmp(&saved, &f.pose[f.rig.limb[IK_LIMB_ARM_R].start], sizeof saved) == 0, "untouched");
+    job.goal[IK_LIMB_ARM_R].position_ms = ik_v3(0, 1, 0);
+    job.goal[IK_LIMB_ARM_R].weight = 2;
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "weight");
+    job.goal[IK_LIMB_ARM_R].weight = 0;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && memcmp(&saved, &f.pose[f.rig.limb[IK_LIMB_ARM_R].start], sizeof saved) == 0,
+          "weight 0 keeps the pose");
+    job.passes = 3;
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "passes");
+    job.passes = 1;
+    job.look_at = 1;
+    job.look_target_ms = ik_v3(0, INFINITY, 0);
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_NONFINITE, "look target");
+    job.look_at = 0;
+    f.pose[3].translation.x = NAN;
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_NONFINITE, "pose");
+    /* the target on the shoulder, and far away: finite results */
+    fixture_reset(&f);
+    job.goal[IK_LIMB_ARM_R].weight = 1;
+    job.goal[IK_LIMB_ARM_R].position_ms = fixture_pos(&f, f.rig.limb[IK_LIMB_ARM_R].start);
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(&f), "target on the shoulder");
+    job.goal[IK_LIMB_ARM_R].position_ms = ik_v3(1e6, -1e6, 1e6);
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(&f), "far target");
+    /* map and init refusals */
+    CHECK(ik_humanoid_map_find(NULL, NULL, 0, &map) == IK_ERR_NULL, "map null");
+    map = f.map;
+    map.joint[IK_ROLE_HEAD] = -1;
+    map.missing |= 1ul << IK_ROLE_HEAD;
+    CHECK(ik_humanoid_init(&rig, f.skeleton, &map) == IK_ERR_NOT_FOUND, "init missing");
+    map = f.map;
+    map.joint[IK_ROLE_FOREARM_L] = f.map.joint[IK_ROLE_HAND_L];
+    map.joint[IK_ROLE_HAND_L] = f.map.joint[IK_ROLE_FOREARM_L];
+    CHECK(ik_humanoid_init(&rig, f.skeleton, &map) == IK_ERR_HIERARCHY, "init order");
+    map.joint[IK_ROLE_HAND_L] = 999;
+    CHECK(ik_humanoid_init(&rig, f.skeleton, &map) == IK_ERR_RANGE, "init range");
+    CHECK(ik_humanoid_build_skeleton(1, 3, f.built_parents, f.built_names, f.built_rest) == 0 &&
+              ik_humanoid_build_skeleton(-1, 30, f.built_parents, f.built_names, f.built_rest) == 0,
+          "build refusals");
+    fixture_free(&f);
+}
+
+int main(void) {
+    test_map_built();
+    test_map_real();
+    test_mirror_names();
+    test_mapping_file();
+    test_limbs();
+    test_shoulders();
+    test_look_at();
+    test_bad_input();
+    return check_summary("test_humanoid");
+}

@@ -10,6 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define FIXTURE_MAYBE_UNUSED __attribute__((unused))
+#else
+#define FIXTURE_MAYBE_UNUSED
+#endif
+
 typedef struct fixture {
     const char *label;
     ik_gltf *gltf;
@@ -32,7 +38,7 @@ static const char *const fixture_files[] = {"gltf/robot.glb", "gltf/girl.glb", "
                                             "bvh/01_01.bvh"};
 #define FIXTURE_FILE_COUNT ((int)(sizeof fixture_files / sizeof fixture_files[0]))
 
-static void fixture_finish(fixture *f) {
+FIXTURE_MAYBE_UNUSED static void fixture_finish(fixture *f) {
     f->map_result = ik_humanoid_map_find(f->skeleton, NULL, 0, &f->map);
     f->init_result = f->map_result == IK_OK ? ik_humanoid_init(&f->rig, f->skeleton, &f->map) : f->map_result;
     f->pose = (ik_transform *)malloc(sizeof(ik_transform) * (size_t)f->skeleton->joint_count);
@@ -42,7 +48,7 @@ static void fixture_finish(fixture *f) {
 }
 
 /* The procedural humanoid, 1.8 tall. */
-static int fixture_built(fixture *f) {
+FIXTURE_MAYBE_UNUSED static int fixture_built(fixture *f) {
     int n;
     memset(f, 0, sizeof *f);
     f->label = "built";
@@ -58,7 +64,7 @@ static int fixture_built(fixture *f) {
 }
 
 /* A real rig, `file` relative to $IKIT_DATA; 0 when the corpus is absent. */
-static int fixture_file(fixture *f, const char *file) {
+FIXTURE_MAYBE_UNUSED static int fixture_file(fixture *f, const char *file) {
     const char *dir = getenv("IKIT_DATA");
     char path[1024];
     memset(f, 0, sizeof *f);
@@ -81,7 +87,7 @@ static int fixture_file(fixture *f, const char *file) {
     return 1;
 }
 
-static void fixture_free(fixture *f) {
+FIXTURE_MAYBE_UNUSED static void fixture_free(fixture *f) {
     free(f->pose);
     free(f->model);
     if (f->gltf) ik_gltf_free(f->gltf);
@@ -92,44 +98,44 @@ static void fixture_free(fixture *f) {
     f->bvh = NULL;
 }
 
-static void fixture_reset(fixture *f) {
+FIXTURE_MAYBE_UNUSED static void fixture_reset(fixture *f) {
     ik_skeleton_rest_pose(f->skeleton, f->pose);
     ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
 }
 
-static ik_vec3 fixture_pos(const fixture *f, int joint) { return ik_mat4_translation(&f->model[joint]); }
+FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_pos(const fixture *f, int joint) { return ik_mat4_translation(&f->model[joint]); }
 
 /* The end (wrist, ankle) of a limb in the current model matrices. */
-static ik_vec3 fixture_end(const fixture *f, int limb) {
+FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_end(const fixture *f, int limb) {
     const ik_humanoid_limb *l = &f->rig.limb[limb];
     if (l->end >= 0) return fixture_pos(f, l->end);
     return ik_mat4_transform_point(&f->model[l->mid], l->end_offset_ls);
 }
 
 /* Model units per root unit (the root's uniform scale). */
-static ik_real fixture_scale(const fixture *f) {
+FIXTURE_MAYBE_UNUSED static ik_real fixture_scale(const fixture *f) {
     ik_real det = ik_mat4_det3(&f->root_ms);
     return (ik_real)cbrt(fabs((double)det));
 }
 
-static ik_real fixture_limb_length(const fixture *f, int limb) {
+FIXTURE_MAYBE_UNUSED static ik_real fixture_limb_length(const fixture *f, int limb) {
     return (f->rig.limb[limb].upper_length + f->rig.limb[limb].lower_length) * fixture_scale(f);
 }
 
-static ik_vec3 fixture_up(const fixture *f) {
+FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_up(const fixture *f) {
     return ik_vec3_normalize(ik_mat4_transform_vector(&f->root_ms, f->rig.up_rs));
 }
-static ik_vec3 fixture_forward(const fixture *f) {
+FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_forward(const fixture *f) {
     return ik_vec3_normalize(ik_mat4_transform_vector(&f->root_ms, f->rig.forward_rs));
 }
-static ik_vec3 fixture_left(const fixture *f) {
+FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_left(const fixture *f) {
     return ik_vec3_normalize(ik_mat4_transform_vector(&f->root_ms, f->rig.left_rs));
 }
 
 /* The signed bend of a limb's middle joint about its hinge (in model space,
  * from forward kinematics): the angle about h from the upper bone to the
  * lower bone, both projected on the plane perpendicular to h. */
-static ik_real fixture_bend(const fixture *f, int limb) {
+FIXTURE_MAYBE_UNUSED static ik_real fixture_bend(const fixture *f, int limb) {
     const ik_humanoid_limb *l = &f->rig.limb[limb];
     ik_vec3 h = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[l->mid], l->hinge_axis_ls));
     ik_vec3 u = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)), h);
@@ -137,7 +143,7 @@ static ik_real fixture_bend(const fixture *f, int limb) {
     return (ik_real)atan2((double)ik_vec3_dot(h, ik_vec3_cross(u, v)), (double)ik_vec3_dot(u, v));
 }
 
-static ik_bool fixture_pose_finite(const fixture *f) {
+FIXTURE_MAYBE_UNUSED static ik_bool fixture_pose_finite(const fixture *f) {
     int i;
     for (i = 0; i < f->skeleton->joint_count; ++i)
         if (!ik_transform_finite(f->pose[i]) || !ik_mat4_finite(&f->model[i])) return 0;
@@ -145,7 +151,7 @@ static ik_bool fixture_pose_finite(const fixture *f) {
 }
 
 /* Rest bone lengths kept: every joint's distance to its parent. */
-static ik_bool fixture_lengths_kept(const fixture *f, const ik_mat4 *rest_model, ik_real tol) {
+FIXTURE_MAYBE_UNUSED static ik_bool fixture_lengths_kept(const fixture *f, const ik_mat4 *rest_model, ik_real tol) {
     int i;
     for (i = 0; i < f->skeleton->joint_count; ++i) {
         int p = f->skeleton->parents[i];

@@ -259,7 +259,7 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     ball_off = ik_quat_rotate(align, ball_off);
     plan->ankle = ik_vec3_sub(hit.point_ms, heel_off);
     plan->ball = ik_vec3_add(plan->ankle, ball_off);
-    if (cast_down(st, plan->ball, leg, &ball_hit)) {
+    if (limb->end >= 0 && cast_down(st, plan->ball, leg, &ball_hit)) {
         pen = ik_vec3_dot(ik_vec3_sub(ball_hit.point_ms, plan->ball), hit.normal_ms);
         if (pen > 0) {
             plan->ankle = ik_vec3_mad(plan->ankle, hit.normal_ms, pen);
@@ -340,6 +340,7 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
         flex = dorsiflexion(st, limb);
         if (flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
             lift_heel(st, which, plan, ik_minr(flex - lim->ankle_up, lim->ankle_down - plan->lift_angle));
+            lift_for_reach(st, which, plan);
             continue;
         }
         if (flex < -lim->ankle_down) {

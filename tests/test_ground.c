@@ -1,0 +1,314 @@
+/* Ground shapes and feet on the ground: ray casts against planes, height
+ * fields, stairs and callbacks; then the humanoid standing on a 10 degree
+ * slope, a bumpy height field and a stair step (both feet on the ground,
+ * soles along the normal), and on a steep slope (heel lift). */
+#include <ikit/ground.h>
+#include <ikit/humanoid.h>
+#include <math.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+#include "test_humanoid_fixture.h"
+
+#ifdef IKIT_DOUBLE
+#define TOL 1e-9
+#else
+#define TOL 2e-4
+#endif
+
+static void test_casts(void) {
+    ik_ground g = ik_ground_plane(ik_v3(0, 1, 0), ik_v3(0, 2, 0)), bad;
+    ik_ground_hit hit;
+    ik_real h, heights[9] = {0, 0, 0, 0, 1, 0, 0, 0, 0};
+    ik_vec3 n;
+    CHECK(ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, -1, 0), 10, &hit) && fabs(hit.distance - 4) < TOL &&
+              ik_vec3_distance(hit.normal_ms, ik_v3(0, 1, 0)) < TOL,
+          "plane");
+    CHECK(!ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, 1, 0), 10, &hit) && !ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, -1, 0), 3, &hit),
+          "plane misses");
+    g = ik_ground_plane(ik_vec3_zero(), ik_v3(-IK_SIN(ik_rad(10)), IK_COS(ik_rad(10)), 0));
+    CHECK(ik_ground_height_at(&g, 1, 0, &h, &n) && fabs(h - IK_SIN(ik_rad(10)) / IK_COS(ik_rad(10))) < TOL, "slope");
+    /* height field: a bump of 1 at the centre sample, bilinear around it */
+    g = ik_ground_height_field(ik_v3(-1, 0, -1), 1, 3, 3, heights);
+    CHECK(ik_ground_height_at(&g, 0, 0, &h, NULL) && fabs(h - 1) < TOL, "peak");
+    CHECK(ik_ground_height_at(&g, (ik_real)0.5, 0, &h, &n) && fabs(h - (ik_real)0.5) < TOL && n.x > 0 && n.y > 0, "flank: %g", (double)h);
+    CHECK(ik_ground_height_at(&g, 5, 5, &h, &n) && fabs(h) < TOL && ik_vec3_distance(n, ik_v3(0, 1, 0)) < TOL, "flat outside");
+    CHECK(ik_ground_cast(&g, ik_v3((ik_real)0.25, 3, 0), ik_v3(0, -1, 0), 10, &hit) && fabs(hit.point_ms.y - (ik_real)0.75) < TOL,
+          "vertical ray");
+    /* a slanted ray, marched and bisected, lands on the surface */
+    CHECK(ik_ground_cast(&g, ik_v3(-2, 3, 0), ik_v3(1, -1, 0), 10, &hit) &&
+              ik_ground_height_at(&g, hit.point_ms.x, hit.point_ms.z, &h, NULL) && fabs(hit.point_ms.y - h) < 1e-3,
+          "slanted ray");
+    /* stairs: three steps of 0.2 over treads of 0.3 along +z from z = 1 */
+    g = ik_ground_stairs(ik_v3(0, 0, 1), ik_v3(0, 0, 2), (ik_real)0.2, (ik_real)0.3, 3);
+    CHECK(ik_ground_height_at(&g, 0, (ik_real)0.9, &h, NULL) && fabs(h) < TOL, "before");
+    CHECK(ik_ground_height_at(&g, 0, (ik_real)1.1, &h, NULL) && fabs(h - (ik_real)0.2) < TOL, "step 1");
+    CHECK(ik_ground_height_at(&g, 0, (ik_real)1.65, &h, NULL) && fabs(h - (ik_real)0.6) < TOL, "step 3");
+    CHECK(ik_ground_height_at(&g, 0, 50, &h, NULL) && fabs(h - (ik_real)0.6) < TOL, "top");
+    CHECK(ik_ground_cast(&g, ik_v3(0, (ik_real)0.3, 0), ik_v3(0, 0, 1), 5, &hit) && fabs(hit.point_ms.z - (ik_real)1.3) < 1e-3,
+          "a level ray passes the first step and meets the second riser: %g", (double)hit.point_ms.z);
+    /* validation */
+    bad = ik_ground_plane(ik_vec3_zero(), ik_vec3_zero());
+    CHECK(ik_ground_validate(&bad) == IK_ERR_DEGENERATE && !ik_ground_cast(&bad, ik_vec3_zero(), ik_v3(0, -1, 0), 1, &hit), "zero normal");
+    bad = ik_ground_height_field(ik_vec3_zero(), 0, 3, 3, heights);
+    CHECK(ik_ground_validate(&bad) == IK_ERR_RANGE, "cell");
+    heights[2] = NAN;
+    bad = ik_ground_height_field(ik_vec3_zero(), 1, 3, 3, heights);
+    CHECK(ik_ground_validate(&bad) == IK_ERR_NONFINITE, "nan height");
+    bad = ik_ground_height_field(ik_vec3_zero(), 1, 3, 3, NULL);
+    CHECK(ik_ground_validate(&bad) == IK_ERR_NULL && ik_ground_validate(NULL) == IK_ERR_NULL, "null");
+    bad = ik_ground_callback(NULL, NULL);
+    CHECK(ik_ground_validate(&bad) == IK_ERR_NULL, "no callback");
+    g = ik_ground_plane(ik_vec3_zero(), ik_v3(0, 1, 0));
+    CHECK(!ik_ground_cast(&g, ik_v3(0, NAN, 0), ik_v3(0, -1, 0), 1, &hit) && !ik_ground_cast(&g, ik_v3(0, 1, 0), ik_vec3_zero(), 2, &hit),
+          "bad rays");
+}
+
+/* A bumpy analytic ground for the callback: y = A sin(kx x) cos(kz z). */
+typedef struct bumps {
+    ik_real amplitude, kx, kz;
+} bumps;
+
+static ik_real bumps_height(const bumps *b, ik_real x, ik_real z) {
+    return b->amplitude * IK_SIN(b->kx * x) * IK_COS(b->kz * z);
+}
+
+static ik_bool bumps_cast(void *user, ik_vec3 o, ik_vec3 d, ik_real max_distance, ik_ground_hit *hit) {
+    const bumps *b = (const bumps *)user;
+    ik_real y = bumps_height(b, o.x, o.z);
+    (void)d;
+    if (o.y < y || o.y - y > max_distance) return 0;
+    hit->point_ms = ik_v3(o.x, y, o.z);
+    hit->distance = o.y - y;
+    hit->normal_ms = ik_vec3_normalize(ik_v3(-b->amplitude * b->kx * IK_COS(b->kx * o.x) * IK_COS(b->kz * o.z), 1,
+                                             b->amplitude * b->kz * IK_SIN(b->kx * o.x) * IK_SIN(b->kz * o.z)));
+    return 1;
+}
+
+/* Ground height and normal under a point, straight down. */
+static ik_bool ground_under(const ik_ground *g, ik_vec3 p, ik_real span, ik_ground_hit *hit) {
+    return ik_ground_cast(g, ik_v3(p.x, p.y + span, p.z), ik_v3(0, -1, 0), 4 * span, hit);
+}
+
+/* A leg whose ankle is held above the floor in the input pose (girl.glb's
+ * rest pose is mid-stride) keeps that lift: it is not expected to touch. */
+static ik_bool swinging(const fixture *f, int limb) {
+    ik_vec3 floor_point = ik_mat4_transform_point(&f->root_ms, ik_vec3_scale(f->rig.up_rs, f->rig.floor_rs));
+    ik_real lift = ik_vec3_dot(ik_vec3_sub(fixture_end(f, limb), floor_point), fixture_up(f)) -
+                   f->rig.limb[limb].ankle_height * fixture_scale(f);
+    return lift > (ik_real)0.02 * fixture_limb_length(f, limb);
+}
+
+/* Stand on `g`: both feet grounded, a contact point (heel or ball) on the
+ * surface within 1e-3 of the leg length and none below it; soles along the
+ * normal within 2 degrees unless the heel lifted, and then the ball on the
+ * ground and the heel above it. Returns how many heels lifted. */
+static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expect_lift) {
+    ik_humanoid_solve job = ik_humanoid_solve_def();
+    ik_humanoid_report report;
+    int side, lifted = 0;
+    ik_bool swing[2];
+    fixture_reset(f);
+    job.rig = &f->rig;
+    job.pose_ls = f->pose;
+    job.model_ms = f->model;
+    job.root_ms = &f->root_ms;
+    job.ground = g;
+    job.report = &report;
+    swing[0] = swinging(f, IK_LIMB_LEG_L);
+    swing[1] = swinging(f, IK_LIMB_LEG_R);
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s %s: solve", f->label, what);
+    ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
+    for (side = 0; side < 2; ++side) {
+        int limb = IK_LIMB_LEG_L + side;
+        const ik_humanoid_limb *l = &f->rig.limb[limb];
+        ik_real leg = fixture_limb_length(f, limb), tol = (ik_real)1e-3 * leg;
+        ik_vec3 heel, ball;
+        ik_ground_hit heel_hit, ball_hit;
+        ik_real heel_gap, ball_gap;
+        CHECK(report.grounded[side] && (report.reached[limb] || report.heel_lifted[side]),
+              "%s %s leg %d: grounded %d reached %d (residual %g)", f->label, what, side, report.grounded[side],
+              report.reached[limb], (double)report.residual[limb]);
+        if (swing[side]) {
+            CHECK(report.grounded[side], "%s %s leg %d: grounded", f->label, what, side);
+            continue;
+        }
+        if (l->end < 0) {
+            ik_vec3 ankle = fixture_end(f, limb);
+            CHECK(ground_under(g, ankle, leg, &heel_hit) &&
+                      fabs((double)(ankle.y - heel_hit.point_ms.y - l->ankle_height * fixture_scale(f))) <= (double)tol,
+                  "%s %s leg %d: virtual ankle on the ground", f->label, what, side);
+            continue;
+        }
+        heel = ik_mat4_transform_point(&f->model[l->end], l->heel_ls);
+        ball = ik_mat4_transform_point(&f->model[l->end], l->ball_ls);
+        if (!ground_under(g, heel, leg, &heel_hit) || !ground_under(g, ball, leg, &ball_hit)) {
+            CHECK(0, "%s %s leg %d: no ground under the foot", f->label, what, side);
+            continue;
+        }
+        heel_gap = heel.y - heel_hit.point_ms.y;
+        ball_gap = ball.y - ball_hit.point_ms.y;
+        CHECK(heel_gap >= -tol && ball_gap >= -tol && ik_minr(heel_gap, ball_gap) <= tol,
+              "%s %s leg %d: heel gap %g, ball gap %g, tolerance %g", f->label, what, side, (double)heel_gap,
+              (double)ball_gap, (double)tol);
+        if (report.heel_lifted[side]) {
+            ++lifted;
+            CHECK(ball_gap <= tol && heel_gap > tol, "%s %s leg %d: lifted heel %g, ball %g", f->label, what, side,
+                  (double)heel_gap, (double)ball_gap);
+        } else {
+            ik_vec3 sole = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[l->end], l->sole_up_ls));
+            ik_real angle = ik_quat_angle(ik_quat_from_to(sole, heel_hit.normal_ms));
+            CHECK(angle <= ik_rad(2), "%s %s leg %d: sole %g deg off the normal", f->label, what, side,
+                  (double)ik_deg(angle));
+        }
+    }
+    if (expect_lift) CHECK(lifted > 0, "%s %s: a heel lifted", f->label, what);
+    return lifted;
+}
+
+/* Grounds placed under the rig at rest, scaled to its leg length. */
+static void stand_everywhere(fixture *f) {
+    ik_vec3 up = fixture_up(f), fwd = fixture_forward(f);
+    ik_real leg = fixture_limb_length(f, IK_LIMB_LEG_L), floor_y, heights[41 * 41];
+    ik_vec3 floor_point = ik_mat4_transform_point(&f->root_ms, ik_vec3_scale(f->rig.up_rs, f->rig.floor_rs));
+    ik_vec3 mid = ik_vec3_scale(ik_vec3_add(fixture_end(f, IK_LIMB_LEG_L), fixture_end(f, IK_LIMB_LEG_R)), (ik_real)0.5);
+    ik_ground g;
+    bumps b;
+    int i, k;
+    if (fabs((double)up.y) < 0.99) {
+        check_skip("ground tests need a +Y-up model space");
+        return;
+    }
+    floor_y = floor_point.y;
+    /* 10 degree slopes rising forward, sideways and backward */
+    for (i = 0; i < 3; ++i) {
+        ik_real a = ik_rad(10);
+        ik_vec3 n = i == 0 ? ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fwd, -IK_SIN(a))
+                           : (i == 1 ? ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fixture_left(f), IK_SIN(a))
+                                     : ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fwd, IK_SIN(a)));
+        g = ik_ground_plane(ik_v3(mid.x, floor_y, mid.z), n);
+        stand(f, &g, i == 0 ? "slope up" : (i == 1 ? "slope sideways" : "slope down"), 0);
+    }
+    /* a bumpy height field (bumps of 0.02 leg lengths, slopes up to 8 degrees) */
+    for (k = 0; k < 41; ++k)
+        for (i = 0; i < 41; ++i)
+            heights[k * 41 + i] = (ik_real)0.02 * leg * IK_SIN((ik_real)i * (ik_real)0.35) * IK_COS((ik_real)k * (ik_real)0.3);
+    g = ik_ground_height_field(ik_v3(mid.x - leg, floor_y, mid.z - leg), leg / 20, 41, 41, heights);
+    stand(f, &g, "bumps", 0);
+    b.amplitude = (ik_real)0.02 * leg;
+    b.kx = 6 / leg;
+    b.kz = 5 / leg;
+    g = ik_ground_callback(bumps_cast, &b);
+    if (fabs((double)floor_y) < 1e-3 * (double)leg) stand(f, &g, "bump callback", 0);
+    /* a stair step under the left foot only: stairs rising sideways */
+    g = ik_ground_stairs(ik_v3(mid.x, floor_y, mid.z), fixture_left(f), (ik_real)0.12 * leg, 10 * leg, 1);
+    stand(f, &g, "stair step", 0);
+    /* stairs rising ahead, the character standing across a step edge */
+    g = ik_ground_stairs(ik_vec3_mad(ik_v3(mid.x, floor_y, mid.z), fwd, (ik_real)-0.6 * leg), fwd, (ik_real)0.1 * leg,
+                         (ik_real)0.5 * leg, 4);
+    stand(f, &g, "stairs", 0);
+    /* steep: 35 degrees up ahead, past the 25 degree ankle: heels lift */
+    if (f->rig.limb[IK_LIMB_LEG_L].toe >= 0) {
+        ik_real a = ik_rad(35);
+        g = ik_ground_plane(ik_v3(mid.x, floor_y, mid.z), ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fwd, -IK_SIN(a)));
+        stand(f, &g, "steep slope", 1);
+    }
+}
+
+/* The real rigs the standing checks hold on today; male_base_mesh.glb (a
+ * 0.3% reach shortfall on the sideways slope) and the CMU files (heels lift
+ * on gentle slopes) are known gaps, see docs/humanoid.md. */
+static const char *const standing_files[] = {"gltf/robot.glb", "gltf/girl.glb", "gltf/rigged_figure.glb"};
+
+static void test_standing(void) {
+    fixture f;
+    int i;
+    if (fixture_built(&f)) {
+        stand_everywhere(&f);
+        fixture_free(&f);
+    }
+    for (i = 0; i < 3; ++i) {
+        if (!fixture_file(&f, standing_files[i])) {
+            check_skip("real-asset corpus not found");
+            fixture_free(&f);
+            return;
+        }
+        if (f.init_result == IK_OK) stand_everywhere(&f);
+        fixture_free(&f);
+    }
+}
+
+/* A foot goal above the ground keeps its height (a swinging foot); one below
+ * is lifted onto the ground; a walk over stairs keeps both feet grounded or
+ * at their goals frame after frame. */
+static void test_goals_and_walk(void) {
+    fixture f;
+    ik_humanoid_solve job;
+    ik_humanoid_report report;
+    ik_ground g;
+    ik_real leg;
+    ik_vec3 ankle0;
+    int frame;
+    CHECK(fixture_built(&f), "built");
+    leg = fixture_limb_length(&f, IK_LIMB_LEG_L);
+    ankle0 = fixture_end(&f, IK_LIMB_LEG_L);
+    g = ik_ground_plane(ik_vec3_zero(), ik_v3(0, 1, 0));
+    job = ik_humanoid_solve_def();
+    job.rig = &f.rig;
+    job.pose_ls = f.pose;
+    job.model_ms = f.model;
+    job.ground = &g;
+    job.report = &report;
+    job.goal[IK_LIMB_LEG_L].enabled = 1;
+    job.goal[IK_LIMB_LEG_L].position_ms = ik_vec3_add(ankle0, ik_v3(0, (ik_real)0.2 * leg, (ik_real)0.1 * leg));
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    CHECK(ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), job.goal[IK_LIMB_LEG_L].position_ms) < 1e-3 * leg,
+          "swinging foot at its goal: %g", (double)ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), job.goal[IK_LIMB_LEG_L].position_ms));
+    fixture_reset(&f);
+    job.goal[IK_LIMB_LEG_L].position_ms = ik_vec3_add(ankle0, ik_v3(0, (ik_real)-0.2 * leg, 0));
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
+    CHECK(fabs((double)(fixture_end(&f, IK_LIMB_LEG_L).y - ankle0.y)) < 1e-3 * (double)leg, "goal below ground lifted onto it");
+    /* a procedural walk up stairs (seed 004: feet moved by trigonometric functions) */
+    g = ik_ground_stairs(ik_v3(0, 0, (ik_real)0.3), ik_v3(0, 0, 1), (ik_real)0.15, (ik_real)0.35, 6);
+    fixture_reset(&f);
+    for (frame = 0; frame < 240; ++frame) {
+        ik_real t = (ik_real)frame / 60, phase = 2 * IK_PI * t;
+        ik_real body_z = (ik_real)0.35 * t;
+        int side;
+        ik_transform root = ik_transform_make(ik_v3(0, 0, body_z), ik_quat_identity(), ik_v3(1, 1, 1));
+        ik_mat4 root_ms = ik_transform_to_mat4(root);
+        ik_real ground_y = 0;
+        ik_ground_height_at(&g, 0, body_z, &ground_y, NULL);
+        root_ms.m[13] = ground_y;
+        ik_skeleton_rest_pose(f.skeleton, f.pose);
+        job.root_ms = &root_ms;
+        for (side = 0; side < 2; ++side) {
+            ik_real s = IK_SIN(phase + (ik_real)side * IK_PI);
+            ik_vec3 a = ik_mat4_transform_point(&root_ms, ik_vec3_sub(ankle0, ik_v3(0, 0, 0)));
+            a.x = side == 0 ? ankle0.x : -ankle0.x;
+            a.z += (ik_real)0.12 * leg * s;
+            a.y += (ik_real)0.12 * leg * ik_maxr(0, IK_COS(phase + (ik_real)side * IK_PI));
+            job.goal[IK_LIMB_LEG_L + side].enabled = 1;
+            job.goal[IK_LIMB_LEG_L + side].position_ms = a;
+        }
+        CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(&f), "walk frame %d", frame);
+        for (side = 0; side < 2; ++side) {
+            const ik_humanoid_limb *l = &f.rig.limb[IK_LIMB_LEG_L + side];
+            ik_vec3 heel = ik_mat4_transform_point(&f.model[l->end], l->heel_ls);
+            ik_vec3 ball = ik_mat4_transform_point(&f.model[l->end], l->ball_ls);
+            ik_real hh, hb;
+            ik_ground_height_at(&g, heel.x, heel.z, &hh, NULL);
+            ik_ground_height_at(&g, ball.x, ball.z, &hb, NULL);
+            CHECK(heel.y >= hh - 1e-3 * leg && ball.y >= hb - 1e-3 * leg, "walk frame %d leg %d: under the stairs (%g, %g)",
+                  frame, side, (double)(heel.y - hh), (double)(ball.y - hb));
+        }
+    }
+    fixture_free(&f);
+}
+
+int main(void) {
+    test_casts();
+    test_standing();
+    test_goals_and_walk();
+    return check_summary("test_ground");
+}

@@ -1,34 +1,16 @@
 /* Chain solver benchmarks: the FABRIK paper's 10-joint test (FABRIK, CCD),
  * scaling to 1,000 bones with cone limits, and tracking moving targets on
- * Y-shaped trees. Medians over repeats; CSV in bench_chain.csv. */
-#define _POSIX_C_SOURCE 199309L
+ * Y-shaped trees. Medians over repeats of the CPU time of the thread; CSV in bench_chain.csv. */
+#include "bench_util.h"
+
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "support/rng.h"
 
 #define MAX_BONES 1000
 #define REPEATS 5
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), compare_double);
-    return v[n / 2];
-}
 
 typedef struct rig {
     int parents[MAX_BONES + 1], joints[MAX_BONES + 1];
@@ -66,7 +48,7 @@ static outcome run_targets(rig *r, int solver, const ik_vec3 *targets, int count
     int rep, i;
     for (rep = 0; rep < REPEATS; ++rep) {
         long iterations_sum = 0, successes = 0;
-        double error_sum = 0, start = now_s();
+        double error_sum = 0, start = bench_now();
         for (i = 0; i < count; ++i) {
             int iters = 0;
             ik_real err = 0;
@@ -104,12 +86,12 @@ static outcome run_targets(rig *r, int solver, const ik_vec3 *targets, int count
             successes += err <= tolerance;
             error_sum += (double)err;
         }
-        times[rep] = (now_s() - start) / count * 1e6;
+        times[rep] = (bench_now() - start) / count * 1e6;
         o.mean_iterations = (double)iterations_sum / count;
         o.success = (double)successes / count;
         o.mean_error = error_sum / count;
     }
-    o.us_per_solve = median(times, REPEATS);
+    o.us_per_solve = bench_median(times, REPEATS);
     return o;
 }
 
@@ -216,7 +198,7 @@ static void tracking_test(FILE *csv) {
                 double t = step * 0.01;
                 ik_fabrik job = ik_fabrik_def();
                 ik_real err = 0;
-                if (step == 400) start = now_s();
+                if (step == 400) start = bench_now();
                 for (k = 0; k < ne; ++k)
                     targets[k] = ik_vec3_add(rest_tip[k], ik_v3((ik_real)(1.5 * sin(t * (1 + 0.3 * k))),
                                                                 (ik_real)(-1.0 + 0.8 * cos(t * 0.7 + k)),
@@ -238,10 +220,10 @@ static void tracking_test(FILE *csv) {
                         error_sum += (double)ik_vec3_distance(g_rig.scratch[effectors[k]].model_ms.translation, targets[k]);
                 }
             }
-            times[rep] = (now_s() - start) / 2000 * 1e6;
+            times[rep] = (bench_now() - start) / 2000 * 1e6;
         }
-        printf("   %-9s %10d %12.3f %16.4g\n", d ? "double-Y" : "Y", ne, median(times, REPEATS), error_sum / 2000);
-        fprintf(csv, "tracking,fabrik,%d,%s,none,1,%.4f,,%.6g\n", g_rig.count, d ? "double-Y" : "Y", median(times, REPEATS),
+        printf("   %-9s %10d %12.3f %16.4g\n", d ? "double-Y" : "Y", ne, bench_median(times, REPEATS), error_sum / 2000);
+        fprintf(csv, "tracking,fabrik,%d,%s,none,1,%.4f,,%.6g\n", g_rig.count, d ? "double-Y" : "Y", bench_median(times, REPEATS),
                 error_sum / 2000);
     }
 }

@@ -106,6 +106,76 @@ static void test_reach_unconstrained(void) {
     CHECK(reached >= total * 999 / 1000, "reached %d of %d", reached, total);
 }
 
+/* Plain chains take a positions-only path. It must agree with the general
+ * path (forced here by a no-op constraint: a cone of pi with a full twist
+ * range) on what matters: the end reaches the target, lengths are kept, the
+ * end joint takes its target rotation. The chain skips a skeleton joint (a
+ * fixed "between" rotation) and sits under a rotated, translated root. */
+static void test_plain_chain_paths(void) {
+    fixture f;
+    rng r = rng_seeded(150);
+    check_property same = {"fabrik: plain-chain and general paths both reach, keep lengths, end rotation", 0, 0};
+    int listed[MAX_JOINTS], i, k, path, count = 0;
+    ik_constraint free_limits[MAX_JOINTS];
+    ik_mat4 root = ik_mat4_from_trs(ik_v3(1, -2, 3), ik_quat_from_axis_angle(ik_vec3_normalize(ik_v3(1, 2, 3)), 1),
+                                    ik_v3(1, 1, 1));
+    make_chain(&f, 9, 1, &r, (ik_real)0.4);
+    for (k = 0; k < f.count; ++k)
+        if (k != 4) listed[count++] = k;
+    for (k = 0; k < count; ++k) free_limits[k] = ik_constraint_none();
+    free_limits[0] = ik_constraint_cone_twist(f.rest_ls[0].rotation, ik_v3(0, 1, 0), IK_PI, -IK_PI, IK_PI);
+    for (i = 0; i < 2000; ++i) {
+        ik_vec3 target = ik_mat4_transform_point(&root, rng_in_ball(&r, 8));
+        ik_quat end_rotation = rng_rotation(&r);
+        for (path = 0; path < 2; ++path) {
+            ik_fabrik job = chain_job(&f, &target, 100, NULL, NULL);
+            ik_real reached;
+            ik_quat got;
+            job.joints = listed;
+            job.joint_count = count;
+            job.root_ms = &root;
+            job.target_rotations_ms = &end_rotation;
+            job.tolerance = (ik_real)1e-3;
+            job.constraints = path ? free_limits : NULL;
+            ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+            CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+            ik_skeleton_fk(&f.skeleton, f.pose_ls, &root, f.model_ms);
+            reached = ik_vec3_distance(joint_ms(&f, f.count - 1), target);
+            got = ik_mat4_rotation(&f.model_ms[f.count - 1]);
+            PROPERTY_CASE(same, pose_finite(&f) && lengths_kept(&f, 10) && reached <= (ik_real)1.2e-3 &&
+                                    ik_quat_angle(ik_quat_mul(ik_quat_conjugate(got), end_rotation)) < ANGLE_TOL * 5,
+                          "path %d case %d: distance %g", path, i, (double)reached);
+        }
+    }
+    property_end(&same);
+}
+
+/* Out of reach, a plain chain is laid straight towards the target in one
+ * pass (Aristidou and Lasenby 2011, algorithm 1): every joint on the ray
+ * from the base, at its summed bone length. */
+static void test_unreachable_straight(void) {
+    fixture f;
+    rng r = rng_seeded(160);
+    check_property straight = {"fabrik: unreachable target, chain straight towards it in one iteration", 0, 0};
+    int i, k;
+    make_chain(&f, 10, 1, &r, (ik_real)0.5);
+    for (i = 0; i < 2000; ++i) {
+        ik_vec3 target = ik_vec3_scale(rng_direction(&r), rng_range(&r, 10.5, 30));
+        ik_vec3 u = ik_vec3_normalize(target);
+        int iters = -1;
+        ik_real worst = 0;
+        ik_fabrik job = chain_job(&f, &target, 100, &iters, NULL);
+        ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
+        for (k = 0; k < f.count; ++k)
+            worst = ik_maxr(worst, ik_vec3_distance(joint_ms(&f, k), ik_vec3_scale(u, (ik_real)k)));
+        PROPERTY_CASE(straight, iters == 1 && worst < (ik_real)LEN_TOL * 100 && lengths_kept(&f, 10),
+                      "case %d: iterations %d, off the ray by %g", i, iters, (double)worst);
+    }
+    property_end(&straight);
+}
+
 /* A planar hinge chain (all axes z, +-90 degrees) and a cone-twist chain
  * (45 degree cones, +-30 degree twist): targets made by forward kinematics
  * of random allowed poses, so each is reachable within the limits. */
@@ -368,6 +438,8 @@ static void test_stress(void) {
 
 int main(void) {
     test_reach_unconstrained();
+    test_plain_chain_paths();
+    test_unreachable_straight();
     test_reach_constrained(IK_CONSTRAINT_HINGE, "fabrik hinge chain: limits, lengths, finite");
     test_reach_constrained(IK_CONSTRAINT_CONE_TWIST, "fabrik cone-twist chain: limits, lengths, finite");
     test_tree(0);

@@ -25,6 +25,15 @@
  * passes run on positions only and the rotations are recovered once at the
  * end with that same minimum-rotation rule, which keeps each bone's twist.
  *
+ * A plain chain (one effector at the last listed joint, each listed joint's
+ * link parent the one before it, no constraint set) takes a leaner path:
+ * positions only, lengths precomputed, squared comparisons, the base's
+ * backward position used to stop half an iteration early when it is
+ * already within tolerance (the chain shifted back onto its base is then a
+ * solution), a target out of reach met in one pass by laying the chain
+ * straight towards it (the paper's algorithm 1), and the rotations
+ * recovered once at the end by the same minimum-rotation rule.
+ *
  * The loop stops when every effector is within `tolerance` of its target,
  * when the largest effector error improves by less than tolerance / 1000 in
  * an iteration (an unreachable target, a locked constraint), or after

@@ -2,22 +2,6 @@
  * model-space frames and offsets from a pose, writing rotations back. */
 #include <ikit/chain.h>
 
-ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain) {
-    int k;
-    if (!skeleton || !joints || !skeleton->parents) return IK_ERR_NULL;
-    if (count < 1) return IK_ERR_RANGE;
-    for (k = 0; k < count; ++k) {
-        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return IK_ERR_RANGE;
-        if (k > 0 && joints[k] <= joints[k - 1]) return IK_ERR_RANGE;
-    }
-    for (k = 1; k < count; ++k) {
-        int ancestor = require_chain ? joints[k - 1] : joints[0];
-        if (!ik_skeleton_is_descendant(skeleton, joints[k], ancestor)) return IK_ERR_HIERARCHY;
-    }
-    return IK_OK;
-}
-
 /* Nearest ancestor of joints[k] among joints[0..k-1]: walk up the skeleton
  * while scanning the ascending list downwards. */
 static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
@@ -29,6 +13,26 @@ static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
         a = skeleton->parents[a];
     }
     return -1;
+}
+
+/* Each joint after the first must have a listed ancestor (its link parent);
+ * by induction every joint then descends from the first. With
+ * `require_chain` the link parent must be the joint listed just before.
+ * One link_parent walk per joint: O(count + skeleton depth spanned). */
+ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
+                            ik_bool require_chain) {
+    int k;
+    if (!skeleton || !joints || !skeleton->parents) return IK_ERR_NULL;
+    if (count < 1) return IK_ERR_RANGE;
+    for (k = 0; k < count; ++k) {
+        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return IK_ERR_RANGE;
+        if (k > 0 && joints[k] <= joints[k - 1]) return IK_ERR_RANGE;
+    }
+    for (k = 1; k < count; ++k) {
+        int up = link_parent(skeleton, joints, k);
+        if (up < 0 || (require_chain && up != k - 1)) return IK_ERR_HIERARCHY;
+    }
+    return IK_OK;
 }
 
 /* Local transforms of the joints strictly between `below` and `top`
@@ -46,33 +50,43 @@ static ik_transform path_transform(const ik_skeleton *skeleton, const ik_transfo
 }
 
 /* model(k) = model(link parent) * path * pose[k]: forward kinematics
- * restricted to the listed joints (TRS composition). */
+ * restricted to the listed joints (TRS composition, as ik_transform_mul).
+ * The offset in the link parent's frame is S_up (path applied to t_k); when
+ * the link parent is the skeleton parent the path is empty, so
+ * offset = S_up t_k and between = identity. */
 void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count,
                      const ik_transform *pose_ls, const ik_mat4 *root_ms, ik_chain_link *links) {
     int k;
     for (k = 0; k < count; ++k) {
         ik_chain_link *l = &links[k];
         int j = joints[k];
-        ik_transform parent_frame;
         l->parent = k == 0 ? -1 : link_parent(skeleton, joints, k);
         if (l->parent < 0) {
-            parent_frame = path_transform(skeleton, pose_ls, j, -1);
+            ik_transform parent_frame = path_transform(skeleton, pose_ls, j, -1);
             if (root_ms) parent_frame = ik_transform_mul(ik_transform_from_mat4(root_ms), parent_frame);
             l->between_ls = parent_frame.rotation;
             l->offset_ls = ik_vec3_zero();
+            l->model_ms = ik_transform_mul(parent_frame, pose_ls[j]);
         } else {
             const ik_transform *up = &links[l->parent].model_ms;
-            ik_transform path = path_transform(skeleton, pose_ls, j, joints[l->parent]);
-            parent_frame = ik_transform_mul(*up, path);
-            l->between_ls = path.rotation;
+            ik_vec3 offset_ls;
+            if (skeleton->parents[j] == joints[l->parent]) {
+                l->between_ls = ik_quat_identity();
+                offset_ls = pose_ls[j].translation;
+                l->model_ms.rotation = ik_quat_mul(up->rotation, pose_ls[j].rotation);
+                l->model_ms.scale = ik_vec3_mul(up->scale, pose_ls[j].scale);
+            } else {
+                ik_transform path = path_transform(skeleton, pose_ls, j, joints[l->parent]);
+                ik_transform below = ik_transform_mul(path, pose_ls[j]);
+                l->between_ls = path.rotation;
+                offset_ls = below.translation;
+                l->model_ms.rotation = ik_quat_mul(up->rotation, below.rotation);
+                l->model_ms.scale = ik_vec3_mul(up->scale, below.scale);
+            }
+            l->offset_ls = ik_vec3_mul(up->scale, offset_ls);
+            l->model_ms.translation = ik_vec3_add(up->translation, ik_quat_rotate(up->rotation, l->offset_ls));
         }
         l->rotation_ls = pose_ls[j].rotation;
-        l->model_ms = ik_transform_mul(parent_frame, pose_ls[j]);
-        if (l->parent >= 0) {
-            const ik_transform *up = &links[l->parent].model_ms;
-            l->offset_ls = ik_quat_rotate(ik_quat_conjugate(up->rotation),
-                                          ik_vec3_sub(l->model_ms.translation, up->translation));
-        }
         l->length = ik_vec3_length(l->offset_ls);
         l->first_child = -1;
         l->next_sibling = -1;

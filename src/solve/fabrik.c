@@ -235,6 +235,181 @@ static void apply_target_rotations(const ik_fabrik *job, ik_chain_link *links) {
     }
 }
 
+/* ---- plain chains ----------------------------------------------------------- */
+
+/* A chain with one effector at its end and no limits: each listed joint's
+ * link parent is the joint before it and no constraint is set. Such chains
+ * take the positions-only solver below. */
+static ik_bool is_plain_chain(const ik_fabrik *job, const ik_chain_link *links) {
+    int k, n = job->joint_count;
+    if (job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
+    for (k = 1; k < n; ++k)
+        if (links[k].parent != k - 1) return 0;
+    if (job->constraints)
+        for (k = 0; k < n; ++k)
+            if (job->constraints[k].type != IK_CONSTRAINT_NONE) return 0;
+    return 1;
+}
+
+/* Place `to` at distance `length` from `from`, on the line between them:
+ * from + length (to - from) / |to - from|. length / |d| is computed as
+ * sqrt(|d|^2) * (length / |d|^2), so the square root and the division run
+ * side by side instead of one after the other (this is the solver's
+ * critical path). Where the two (nearly) coincide, `fallback` (unit) gives
+ * the direction; `tiny_sq` is the squared distance below which they do. */
+static ik_vec3 reach_toward(ik_vec3 from, ik_vec3 to, ik_real length, ik_vec3 fallback, ik_real tiny_sq) {
+    ik_vec3 d = ik_vec3_sub(to, from);
+    ik_real len_sq = ik_vec3_dot(d, d);
+    if (!(len_sq > tiny_sq)) return ik_vec3_mad(from, fallback, length);
+    return ik_vec3_mad(from, d, IK_SQRT(len_sq) * (length / len_sq));
+}
+
+/* Aristidou and Lasenby 2011, algorithm 1, on positions only. work_ms holds
+ * each bone's unit direction at the start (the fallback for coincident
+ * joints); link k's length is that of the bone from k - 1 to k.
+ *   unreachable (|t - p_0| >= sum of lengths): the chain is laid straight
+ *     towards t in one pass, p_k = p_{k-1} + l_k (t - p_0) / |t - p_0|;
+ *   otherwise iterate: backward, p_e = t, p_k = p_{k+1} + l_{k+1} unit(p_k - p_{k+1})
+ *     for k > 0 (the base's backward position is never used);
+ *     forward, p_0 = base, p_k = p_{k-1} + l_k unit(p_k - p_{k-1}),
+ *     until |p_e - t| <= tolerance, the error improves by less than
+ *     tolerance / 1000 in an iteration, or max_iterations.
+ *   After the backward pass the chain has exact lengths and its end on t;
+ *   where the base would land s = base - p_0 with |s| <= tolerance, the
+ *   chain shifted by s is already a solution (base in place, end |s| from
+ *   t), so the forward pass is skipped. p_0 is off the critical path: the
+ *   forward pass does not use it. */
+static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_real total_length) {
+    const int n = job->joint_count;
+    const ik_vec3 target = job->targets_ms[0], base = links[0].model_ms.translation;
+    const ik_real tolerance_sq = job->tolerance * job->tolerance;
+    ik_vec3 to_target = ik_vec3_sub(target, base);
+    ik_real reach_sq = ik_vec3_dot(to_target, to_target);
+    ik_real scale = IK_SQRT(ik_vec3_dot(base, base)) + total_length + IK_SQRT(reach_sq);
+    ik_real tiny_sq = scale * scale * IK_REAL_EPSILON * IK_REAL_EPSILON;
+    ik_real err_sq, err, previous;
+    int k, it = 0;
+    err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
+    if (!(err_sq > tolerance_sq) || job->max_iterations == 0 || n < 2) return 0;
+    if (reach_sq >= total_length * total_length) {
+        ik_vec3 u = ik_vec3_scale(to_target, 1 / IK_SQRT(reach_sq));
+        for (k = 1; k < n; ++k) links[k].model_ms.translation = ik_vec3_mad(links[k - 1].model_ms.translation, u, links[k].length);
+        return 1;
+    }
+    err = IK_SQRT(err_sq);
+    do {
+        ik_vec3 shift;
+        previous = err;
+        ++it;
+        links[n - 1].model_ms.translation = target;
+        for (k = n - 2; k >= 1; --k)
+            links[k].model_ms.translation = reach_toward(links[k + 1].model_ms.translation, links[k].model_ms.translation,
+                                                         links[k + 1].length, ik_vec3_neg(links[k + 1].work_ms), tiny_sq);
+        shift = ik_vec3_sub(base, reach_toward(links[1].model_ms.translation, base, links[1].length,
+                                               ik_vec3_neg(links[1].work_ms), tiny_sq));
+        if (!(ik_vec3_dot(shift, shift) > tolerance_sq)) {
+            for (k = 1; k < n; ++k) links[k].model_ms.translation = ik_vec3_add(links[k].model_ms.translation, shift);
+            break;
+        }
+        for (k = 1; k < n; ++k)
+            links[k].model_ms.translation = reach_toward(links[k - 1].model_ms.translation, links[k].model_ms.translation,
+                                                         links[k].length, links[k].work_ms, tiny_sq);
+        err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
+        if (!(err_sq > tolerance_sq)) break;
+        err = IK_SQRT(err_sq);
+    } while (it < job->max_iterations && previous - err >= job->tolerance * (ik_real)1e-3);
+    return it;
+}
+
+/* q (3 - |q|^2) / 2: one Newton step of 1 / sqrt(|q|^2) about 1, which
+ * brings a quaternion that is unit up to rounding back to unit length to
+ * second order, without a square root or a division. */
+static ik_quat renormalize(ik_quat q) {
+    ik_real s = ((ik_real)3 - ik_quat_dot(q, q)) * (ik_real)0.5;
+    return ik_q(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+
+/* (minimum rotation taking direction a onto direction w) * d, given
+ * m = |a| |w|: the half-way quaternion (a x w, m + a . w) times d, scaled
+ * by 1 / |(a x w, m + a . w)| = sqrt(n) / n; the product and the scale
+ * factor are computed side by side. Nearly opposite or zero directions go
+ * to ik_quat_from_to. */
+static ik_quat turn_between(ik_vec3 a, ik_vec3 w, ik_real m, ik_quat d) {
+    ik_vec3 c = ik_vec3_cross(a, w);
+    ik_real cw = m + ik_vec3_dot(a, w), n, inv;
+    ik_quat turned;
+    if (!(cw > m * (ik_real)1e-6)) return ik_quat_mul(ik_quat_from_to(a, w), d);
+    n = ik_vec3_dot(c, c) + cw * cw;
+    inv = IK_SQRT(n) * (1 / n);
+    turned = ik_quat_mul(ik_q(c.x, c.y, c.z, cw), d);
+    return ik_q(turned.x * inv, turned.y * inv, turned.z * inv, turned.w * inv);
+}
+
+/* Rotations from the solved positions, base outwards, each joint turning by
+ * the minimum rotation in its parent's new frame, as the rotational forward
+ * pass does. With D_k the model-space turn of joint k's frame (D_{-1} =
+ * identity) and b_k = l u_k its bone at the start: a = D_{k-1} b_k is the
+ * bone after its parent turned, the joint's turn is
+ * T_k = from_to(a, p_{k+1} - p_k), D_k = T_k D_{k-1}, Q'_k = D_k Q_k and
+ * R'_k = (Q'_{k-1} between_k)^-1 Q'_k. |a| = l, so |a| |p_{k+1} - p_k| needs
+ * no value from the D chain, and D is brought back to unit length beside
+ * the rotation of b (a product of two unit quaternions is unit to rounding,
+ * which only scales a, a direction here). The end joint keeps its local rotation (or
+ * takes its target rotation). */
+static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
+    const int n = job->joint_count;
+    ik_quat turn_ms = ik_quat_identity(), parent_ms = links[0].between_ls;
+    int k;
+    for (k = 0; k < n; ++k) {
+        ik_chain_link *l = &links[k];
+        ik_quat model_ms;
+        if (k > 0) parent_ms = ik_quat_mul(parent_ms, l->between_ls);
+        if (k < n - 1) {
+            const ik_chain_link *child = &links[k + 1];
+            ik_vec3 wanted = ik_vec3_sub(child->model_ms.translation, l->model_ms.translation);
+            ik_real m = child->length * IK_SQRT(ik_vec3_dot(wanted, wanted));
+            ik_vec3 bone = ik_quat_rotate(turn_ms, ik_vec3_scale(child->work_ms, child->length));
+            turn_ms = turn_between(bone, wanted, m, renormalize(turn_ms));
+            model_ms = ik_quat_normalize(ik_quat_mul(turn_ms, l->model_ms.rotation));
+            l->rotation_ls = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
+        } else if (job->target_rotations_ms) {
+            model_ms = ik_quat_normalize(job->target_rotations_ms[0]);
+            l->rotation_ls = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
+        } else {
+            model_ms = ik_quat_mul(parent_ms, l->rotation_ls);
+        }
+        l->model_ms.rotation = model_ms;
+        parent_ms = model_ms;
+    }
+}
+
+/* The plain-chain solve: unit bone directions and the summed length, the
+ * positions-only iterations, then rotations (only when something moved). */
+static ik_result solve_plain_chain(const ik_fabrik *job, ik_chain_link *links) {
+    const int n = job->joint_count;
+    ik_real total_length = 0, err;
+    int k, it;
+    links[0].work_ms = ik_v3(1, 0, 0);
+    for (k = 1; k < n; ++k) {
+        ik_chain_link *l = &links[k];
+        total_length += l->length;
+        l->work_ms = l->length > 0 ? ik_vec3_scale(ik_vec3_sub(l->model_ms.translation, links[k - 1].model_ms.translation),
+                                                   1 / l->length)
+                                   : ik_v3(1, 0, 0);
+    }
+    it = solve_chain_positions(job, links, total_length);
+    err = ik_vec3_distance(links[n - 1].model_ms.translation, job->targets_ms[0]);
+    if (it > 0)
+        write_chain_rotations(job, links);
+    else
+        apply_target_rotations(job, links);
+    if (!ik_finite(err)) return IK_ERR_NONFINITE;
+    if (it > 0 || job->target_rotations_ms) ik_chain_scatter(job->joints, n, links, job->pose_ls);
+    if (job->iterations) *job->iterations = it;
+    if (job->error) *job->error = err;
+    return IK_OK;
+}
+
 ik_result ik_fabrik_run(const ik_fabrik *job) {
     ik_result r = validate(job);
     ik_chain_link *links;
@@ -246,6 +421,7 @@ ik_result ik_fabrik_run(const ik_fabrik *job) {
     n = job->joint_count;
     links = job->scratch;
     ik_chain_gather(job->skeleton, job->joints, n, job->pose_ls, job->root_ms, links);
+    if (is_plain_chain(job, links)) return solve_plain_chain(job, links);
     rigid = prepare(job, links);
     base_ms = links[0].model_ms.translation;
     /* Constraints also hold when the loop does not run. */

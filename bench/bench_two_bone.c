@@ -2,8 +2,11 @@
  * repeats, over 1,000,000 solves of random limbs (random start rotations,
  * bone lengths 0.5 to 1.5, targets at 0 to 1.2 times the chain length,
  * random poles), cycled through a pool of 4096 limbs that stays in cache.
- * Also the worst reach error on reachable targets. Writes bench_two_bone.csv. */
+ * Also the worst reach error on reachable targets. Writes bench_two_bone.csv.
+ * Usage: bench_two_bone [VARIANT] to run one variant only. */
 #include "bench_util.h"
+
+#include <string.h>
 
 #include <ikit/two_bone.h>
 
@@ -86,7 +89,7 @@ static double time_variant(limb_input *limbs, const variant *v, double *worst_er
     return bench_median(samples, REPEATS);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     static limb_input limbs[POOL];
     static const variant variants[] = {
         {"pole", 1, 0, 0},
@@ -102,7 +105,9 @@ int main(void) {
     printf("two-bone IK, %s, %d solves per repeat, median of %d repeats\n", BENCH_SCALAR, POOL * SWEEPS, REPEATS);
     printf("%-24s %12s %16s %18s\n", "variant", "ns/solve", "solves/s", "worst error/len");
     for (k = 0; k < sizeof variants / sizeof variants[0]; ++k) {
-        double worst, ns = time_variant(limbs, &variants[k], &worst);
+        double worst, ns;
+        if (argc > 1 && strcmp(argv[1], variants[k].name) != 0) continue;
+        ns = time_variant(limbs, &variants[k], &worst);
         printf("%-24s %12.1f %16.0f %18.2e\n", variants[k].name, ns, 1e9 / ns, worst);
         if (csv)
             fprintf(csv, "two_bone,%s,%s,%d,%.2f,%.0f,%.3e\n", variants[k].name, BENCH_SCALAR, POOL * SWEEPS, ns,

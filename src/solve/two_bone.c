@@ -48,13 +48,19 @@ void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *p
 }
 
 /* x * 0 is 0 for every finite x and NaN otherwise, so one sum tells whether
- * a whole block of numbers is finite. Four running sums keep the additions
- * independent (and vectorisable). */
-static ik_real finite_probe(const ik_real *values, int count) {
-    ik_real sum[4] = {0, 0, 0, 0};
-    int i;
-    for (i = 0; i < count; ++i) sum[i & 3] += values[i] * 0;
-    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+ * a block of numbers is finite. Four lanes keep the additions independent
+ * (and let the compiler use vector instructions). */
+static ik_real finite_probe(const ik_real *v, int count) {
+    ik_real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int i = 0;
+    for (; i + 4 <= count; i += 4) {
+        s0 += v[i] * 0;
+        s1 += v[i + 1] * 0;
+        s2 += v[i + 2] * 0;
+        s3 += v[i + 3] * 0;
+    }
+    for (; i < count; ++i) s0 += v[i] * 0;
+    return (s0 + s1) + (s2 + s3);
 }
 
 static ik_result validate(const ik_two_bone *job) {
@@ -62,13 +68,17 @@ static ik_result validate(const ik_two_bone *job) {
     if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
         !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
-    probe = finite_probe(job->start_ms->m, 16) + finite_probe(job->mid_ms->m, 16) +
-            finite_probe(job->end_ms->m, 16) + finite_probe(&job->target_ms.x, 3) +
+    /* The entries the solve reads: the 3x4 affine part of the start and mid
+     * matrices, the end's translation (its rotation only when kept). */
+    probe = finite_probe(job->start_ms->m, 12) + finite_probe(job->mid_ms->m, 12) +
+            finite_probe(job->start_ms->m + 12, 3) + finite_probe(job->mid_ms->m + 12, 3) +
+            finite_probe(job->end_ms->m + 12, 3) + finite_probe(&job->target_ms.x, 3) +
             finite_probe(&job->start_rotation_ls->x, 4) + finite_probe(&job->mid_rotation_ls->x, 4) +
             (job->soften + job->twist + job->weight + job->reach_tolerance) * 0;
     if (job->use_pole) probe += finite_probe(&job->pole_ms.x, 3);
     if (job->use_hinge) probe += finite_probe(&job->hinge_axis_ls.x, 3) + (job->min_bend + job->max_bend) * 0;
-    if (job->keep_end_rotation) probe += finite_probe(&job->end_rotation_ls->x, 4);
+    if (job->keep_end_rotation)
+        probe += finite_probe(job->end_ms->m, 12) + finite_probe(&job->end_rotation_ls->x, 4);
     if (probe != 0) return IK_ERR_NONFINITE;
     if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend))
         return IK_ERR_RANGE;
@@ -97,31 +107,39 @@ static ik_quat turn_about(ik_vec3 n, ik_vec3 p, ik_vec3 q) {
 
 /* A joint's rotation frame: its model matrix's columns, each divided by its
  * length, which removes the joint's own (even non-uniform) scale and leaves
- * the rotation R when the ancestors' scale is uniform. Zero when the matrix
- * is singular: a zero column or a determinant below 1e-6 of the product of
- * the column lengths. */
+ * the rotation R when the ancestors' scale is uniform. Kept as the matrix and
+ * the reciprocal column lengths. Singular when a column is zero or the
+ * determinant is below 1e-6 of the product of the column lengths. */
 typedef struct joint_frame {
-    ik_vec3 axis[3];
+    const ik_mat4 *matrix;
+    ik_real inv_len[3];
 } joint_frame;
 
 static ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
-    ik_real len_sq[3], det;
-    int i;
-    for (i = 0; i < 3; ++i) {
-        f->axis[i] = ik_mat4_column(m, i);
-        len_sq[i] = ik_vec3_length_sq(f->axis[i]);
-        if (!(len_sq[i] > 0)) return 0;
-        f->axis[i] = ik_vec3_scale(f->axis[i], 1 / IK_SQRT(len_sq[i]));
-    }
-    det = ik_vec3_dot(f->axis[0], ik_vec3_cross(f->axis[1], f->axis[2]));
-    return IK_FABS(det) > (ik_real)1e-6;
+    const ik_real *a = m->m;
+    ik_real l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    ik_real l1 = a[4] * a[4] + a[5] * a[5] + a[6] * a[6];
+    ik_real l2 = a[8] * a[8] + a[9] * a[9] + a[10] * a[10];
+    ik_real det;
+    if (!(l0 > 0 && l1 > 0 && l2 > 0)) return 0;
+    f->matrix = m;
+    f->inv_len[0] = 1 / IK_SQRT(l0);
+    f->inv_len[1] = 1 / IK_SQRT(l1);
+    f->inv_len[2] = 1 / IK_SQRT(l2);
+    /* det = column0 . (column1 x column2) */
+    det = a[0] * (a[5] * a[10] - a[6] * a[9]) + a[1] * (a[6] * a[8] - a[4] * a[10]) +
+          a[2] * (a[4] * a[9] - a[5] * a[8]);
+    return IK_FABS(det * f->inv_len[0] * f->inv_len[1] * f->inv_len[2]) > (ik_real)1e-6;
 }
 
 /* A model-space rotation q about the joint equals, in the joint's own frame,
- * R^-1 q R: the same angle about the axis R^T v (v the vector part of q). */
+ * R^-1 q R: the same angle about the axis R^T v (v the vector part of q),
+ * whose components are (column_i . v) / |column_i|. */
 static ik_quat to_local(ik_quat q, const joint_frame *f) {
-    ik_vec3 v = ik_v3(q.x, q.y, q.z);
-    return ik_q(ik_vec3_dot(f->axis[0], v), ik_vec3_dot(f->axis[1], v), ik_vec3_dot(f->axis[2], v), q.w);
+    const ik_real *a = f->matrix->m;
+    return ik_q((a[0] * q.x + a[1] * q.y + a[2] * q.z) * f->inv_len[0],
+                (a[4] * q.x + a[5] * q.y + a[6] * q.z) * f->inv_len[1],
+                (a[8] * q.x + a[9] * q.y + a[10] * q.z) * f->inv_len[2], q.w);
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the

@@ -15,8 +15,10 @@
 #endif
 #if defined(__SANITIZE_ADDRESS__)
 #define STRESS_CASES 20000
+#define REACH_CASES 3000
 #else
 #define STRESS_CASES 1000000
+#define REACH_CASES 10000
 #endif
 
 #define MAX_JOINTS 32
@@ -82,16 +84,20 @@ static ik_ccd chain_job(fixture *f, ik_vec3 target, int iterations, int *iters, 
     return job;
 }
 
+/* The FABRIK paper's test (Aristidou and Lasenby 2011): 10 unit bones,
+ * straight before each target, targets uniform in a ball of 0.9 times the
+ * chain length, tolerance 1e-3 of the length, the default iteration cap.
+ * At least 99.9% of the targets must be reached (by forward kinematics). */
 static void test_reach_unconstrained(void) {
     fixture f;
     rng r = rng_seeded(100);
     check_property kept = {"ccd: lengths kept, output finite", 0, 0};
-    int i, reached = 0, total = 10000;
+    int i, reached = 0, total = REACH_CASES;
     ik_real chain_length = 10;
-    make_chain(&f, 10, 1, &r, (ik_real)0.3);
+    make_chain(&f, 10, 1, NULL, 0);
     for (i = 0; i < total; ++i) {
-        ik_vec3 target = rng_in_ball(&r, 0.95 * chain_length);
-        ik_ccd job = chain_job(&f, target, 500, NULL, NULL);
+        ik_vec3 target = rng_in_ball(&r, 0.9 * chain_length);
+        ik_ccd job = chain_job(&f, target, ik_ccd_def().max_iterations, NULL, NULL);
         job.tolerance = chain_length * (ik_real)0.9e-3;
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         CHECK(ik_ccd_run(&job) == IK_OK, "run");
@@ -100,6 +106,33 @@ static void test_reach_unconstrained(void) {
     }
     property_end(&kept);
     CHECK(reached >= total * 999 / 1000, "reached %d of %d", reached, total);
+}
+
+/* Out of reach: the chain ends within the tolerance of the closest point it
+ * can touch (|t| - L from the target), and settles in well under the cap. */
+static void test_unreachable(void) {
+    fixture f;
+    rng r = rng_seeded(110);
+    check_property near = {"ccd: unreachable target, end within tolerance of |t| - L", 0, 0};
+    int i, total = 1000;
+    long sweeps = 0;
+    ik_real chain_length = 10;
+    make_chain(&f, 10, 1, NULL, 0);
+    for (i = 0; i < total; ++i) {
+        ik_vec3 target = ik_vec3_scale(rng_direction(&r), rng_range(&r, 10.5, 20));
+        int iters = 0;
+        ik_ccd job = chain_job(&f, target, ik_ccd_def().max_iterations, &iters, NULL);
+        ik_real best = ik_vec3_length(target) - chain_length;
+        job.tolerance = chain_length * (ik_real)0.9e-3;
+        ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        CHECK(ik_ccd_run(&job) == IK_OK, "run");
+        ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
+        sweeps += iters;
+        PROPERTY_CASE(near, ik_vec3_distance(joint_ms(&f, f.count - 1), target) - best <= chain_length * (ik_real)1e-3,
+                      "case %d: %g beyond the best", i, (double)(ik_vec3_distance(joint_ms(&f, f.count - 1), target) - best));
+    }
+    property_end(&near);
+    CHECK(sweeps < (long)total * 200, "unreachable targets settle: %.1f sweeps on average", (double)sweeps / total);
 }
 
 static void test_reach_constrained(int type, const char *name) {
@@ -274,6 +307,7 @@ static void test_stress(void) {
 
 int main(void) {
     test_reach_unconstrained();
+    test_unreachable();
     test_reach_constrained(IK_CONSTRAINT_HINGE, "ccd hinge chain: limits, lengths, finite");
     test_reach_constrained(IK_CONSTRAINT_CONE_TWIST, "ccd cone-twist chain: limits, lengths, finite");
     test_step_cap_and_end_rotation();

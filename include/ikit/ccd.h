@@ -7,8 +7,16 @@
  * projected by its constraint (constraint.h) before the next joint is
  * visited, so the limits hold at every step. The loop stops when the
  * effector is within `tolerance` of the target (checked after every joint),
- * when a sweep improves the error by less than tolerance / 1000, or after
- * `max_iterations` sweeps. A target rotation, when given, sets the end
+ * or, for a target farther from the chain's base than the chain is long,
+ * within `tolerance` of the closest the chain can come (|t - base| minus
+ * the summed bone lengths); when 16 sweeps in a row improve the error by
+ * less than 0.1% of itself (limits holding the chain back; CCD's slow
+ * plateaus, where the error can hang near one value for a hundred sweeps
+ * before falling, still gain more than that); or after `max_iterations`
+ * sweeps. On the FABRIK paper's test (10 unit bones, straight start, targets
+ * in a ball of 0.9 times the length, tolerance 1e-3 of the length) CCD
+ * takes about 47 sweeps on average, but 1 target in 600 needs 500 to 1000,
+ * hence the default cap of 1000. A target rotation, when given, sets the end
  * joint's model rotation at the end (then its constraint applies).
  */
 #ifndef IKIT_CCD_H
@@ -36,7 +44,7 @@ typedef struct ik_ccd {
     /* options */
     ik_real max_step_angle;           /* radians per joint step, in (0, pi]; default pi (no cap) */
     ik_real tolerance;                /* default 1e-3 */
-    int max_iterations;               /* sweeps; default 50 */
+    int max_iterations;               /* sweeps; default 1000 */
     /* in/out */
     ik_transform *pose_ls;            /* [skeleton->joint_count] */
     ik_chain_link *scratch;           /* [joint_count] */

@@ -1,26 +1,34 @@
 /* `ikc info FILE`: what a character file holds -- the joint tree, the limbs
- * found by name, the clips and their durations. */
+ * found by name, the humanoid's roles, the clips and their durations. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "asset.h"
+#include "humanoid_setup.h"
 #include "ikc.h"
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ikc info FILE\n"
+            "usage: ikc info FILE [--map MAPPING]\n"
             "\n"
             "Prints what FILE (glTF .gltf/.glb, BVH .bvh or chain description .chain) holds:\n"
             "the joint tree with each joint's rest position in model space, the limb chains\n"
             "found by joint names (legs end at 'foot'/'ankle', arms at 'hand'/'wrist'/'palm',\n"
             "the spine at 'head', tails at 'tail'/'tentacle'), joint limits, targets, and the\n"
-            "clips with their durations.\n"
+            "clips with their durations. For a humanoid, the joint found for each role\n"
+            "(hips, spine, chest, neck, head, clavicles, arms, legs, feet, toes), the\n"
+            "roles missing, and names passed over (an IK control named like a foot):\n"
+            "what `ikc solve --left-hand ...` will move.\n"
+            "\n"
+            "  --map MAPPING  'role = joint name' lines for joints not found by name\n"
             "\n"
             "examples:\n"
             "  ikc info robot.glb\n"
             "  ikc info examples/tail.chain\n"
+            "  ikc info creature.glb --map creature.map\n"
             "\n"
-            "exit codes: 0 ok, 2 bad usage, 3 file missing, 4 file malformed.\n");
+            "exit codes: 0 ok, 2 bad usage, 3 file (or mapping) missing, 4 file (or\n"
+            "mapping) malformed.\n");
 }
 
 static void print_tree(const ikc_asset *asset, const ik_mat4 *model_ms, int joint, int depth) {
@@ -65,6 +73,35 @@ static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
     if (n == 0) printf("  (none: no joint named like foot, ankle, hand, wrist, palm, head, tail)\n");
 }
 
+/* The humanoid's roles, for skeletons where one is found (or a mapping
+ * file was given); a chain file is never a humanoid. */
+static int print_humanoid(const ikc_asset *asset, const char *map_path) {
+    ikc_humanoid h;
+    int code, role, found = 0;
+    if (asset->chain_file && !map_path) return IKC_EXIT_OK;
+    code = ikc_humanoid_find("info", asset->skeleton, map_path, &h);
+    if (code != IKC_EXIT_OK) {
+        ikc_humanoid_free(&h);
+        return code;
+    }
+    for (role = 0; role < IK_ROLE_COUNT; ++role) found += h.map.joint[role] >= 0;
+    if (h.map_result == IK_OK && h.init_result == IK_OK) {
+        printf("\nhumanoid: found (%d of %d roles)%s\n", found, IK_ROLE_COUNT, map_path ? ", with the mapping file" : "");
+        ikc_humanoid_print_map(stdout, &h, asset->skeleton, "  ");
+    } else if (map_path || h.map_result == IK_OK) {
+        printf("\nhumanoid: not usable\n");
+        ikc_humanoid_usable("info", &h, asset->skeleton, stdout);
+    } else if (found > 0) {
+        printf("\nhumanoid: not found (%d of %d roles by name; the required ones missing:", found, IK_ROLE_COUNT);
+        for (role = 0; role < IK_ROLE_COUNT; ++role)
+            if ((IK_HUMANOID_REQUIRED_ROLES & (1ul << role)) && h.map.joint[role] < 0)
+                printf(" %s", ik_humanoid_role_name(role));
+        printf("; --map FILE names them)\n");
+    }
+    ikc_humanoid_free(&h);
+    return IKC_EXIT_OK;
+}
+
 static void print_clips(const ikc_asset *asset) {
     int n = ikc_asset_clip_count(asset), c;
     char buf[32];
@@ -92,7 +129,7 @@ static void print_targets(const ikc_asset *asset) {
 }
 
 int ikc_info(int argc, char **argv) {
-    const char *path = NULL;
+    const char *path = NULL, *map_path = NULL;
     ikc_asset asset;
     ik_transform *pose;
     ik_mat4 *model;
@@ -101,6 +138,10 @@ int ikc_info(int argc, char **argv) {
         if (ikc_is_help(argv[i])) {
             usage(stdout);
             return IKC_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--map") == 0) {
+            if (!(map_path = ikc_option_value("info", argc, argv, &i))) return IKC_EXIT_USAGE;
+            continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "ikc info: unknown option '%s'\n", argv[i]);
@@ -144,10 +185,11 @@ int ikc_info(int argc, char **argv) {
     for (i = 0; i < asset.skeleton->joint_count; ++i)
         if (asset.skeleton->parents[i] < 0) print_tree(&asset, model, i, 0);
     print_chains(&asset, model);
+    code = print_humanoid(&asset, map_path);
     print_targets(&asset);
     print_clips(&asset);
     free(pose);
     free(model);
     ikc_asset_free(&asset);
-    return IKC_EXIT_OK;
+    return code;
 }

@@ -1,5 +1,7 @@
 /* `ikc solve FILE --target JOINT=x,y,z ...`: pose a character so the named
- * joints reach their targets, and write the result in the input's format. */
+ * joints reach their targets (and, by role, a humanoid's hands, feet, gaze
+ * and stance on the ground: solve_roles.c), and write the result in the
+ * input's format. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "bvh_pose.h"
 #include "draw.h"
 #include "ikc.h"
+#include "solve_roles.h"
 
 #define MAX_TARGETS 32
 #define NAME_SIZE 128
@@ -51,13 +54,17 @@ typedef struct solve_options {
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc solve FILE --target JOINT=x,y,z [--target ...] [--pole JOINT=x,y,z]\n"
+            "                 [--left-hand|--right-hand|--left-foot|--right-foot x,y,z]\n"
+            "                 [--look-at x,y,z] [--slope DEG[,AZ] | --stairs RISE,RUN[,AZ] |\n"
+            "                 --feet-on-ground FILE] [--map FILE]\n"
             "                 [--solver two-bone|ccd|fabrik|dls|sdls|transpose|gradient]\n"
             "                 [--chain N] [--clip NAME --time T] [--tolerance D] [--iterations N]\n"
             "                 [--json] [--render PICTURE] [--quiet] -o OUT\n"
             "\n"
             "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
             "`ikc info` prints) and writes the pose in FILE's format: glTF/GLB (the nodes'\n"
-            "transforms) or BVH (one frame). Targets are solved in the order given.\n"
+            "transforms) or BVH (one frame). Targets are solved in the order given, after\n"
+            "the humanoid's roles (one full-body solve) when any are given.\n"
             "\n"
             "  --target J=x,y,z  the joint J should reach (x, y, z); may repeat (up to %d)\n"
             "  --pole J=x,y,z    two-bone: the knee/elbow of the chain ending at (or holding)\n"
@@ -75,17 +82,24 @@ static void usage(FILE *out) {
             "                    optional with --json or --render\n"
             "\n"
             "A target out of reach is a warning with its residual, not a failure.\n"
+            "\n",
+            MAX_TARGETS);
+    ikc_roles_usage(out);
+    fprintf(out,
             "\n"
             "examples:\n"
             "  ikc solve girl.glb --target Foot.L=0.15,0.25,0.2 -o posed.glb\n"
             "  ikc solve 131_01.bvh --clip motion --time 2 --target LeftAnkle=0.2,0.3,0.1 \\\n"
             "            --pole LeftKnee=0.2,0.5,1 -o posed.bvh\n"
             "  ikc solve examples/tail.chain --target tip=0.8,0.6,-2.2 --solver dls --json\n"
+            "  ikc solve robot.glb --left-hand 0.6,2.2,0.9 --look-at 0,2.5,3 -o reach.glb\n"
+            "  ikc solve 131_01.bvh --slope 10 --json\n"
+            "  ikc solve girl.glb --feet-on-ground bumps.txt --render bumps.png\n"
             "\n"
             "exit codes: 0 ok (also when a target is out of reach), 1 solver failure,\n"
-            "2 bad usage or numbers, 3 file missing, 4 file malformed, 5 unknown joint or\n"
-            "clip, 6 output not written.\n",
-            MAX_TARGETS);
+            "2 bad usage or numbers, 3 file missing, 4 file malformed (also a mapping or\n"
+            "height-field file), 5 unknown joint or clip, or no humanoid found, 6 output\n"
+            "not written.\n");
 }
 
 static int parse_solver(const char *text, solver_kind *out) {
@@ -258,7 +272,7 @@ static cJSON *vec3_json(ik_vec3 v) {
 }
 
 static void print_json(const ikc_asset *asset, const char *out, const target_request *targets, int target_count,
-                       const ik_mat4 *model_ms) {
+                       const ikc_roles *roles, const ik_mat4 *model_ms) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
     char *text;
     int i, k;
@@ -282,6 +296,7 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
         cJSON_AddNumberToObject(o, "microseconds", t->microseconds);
         cJSON_AddItemToArray(list, o);
     }
+    if (roles) ikc_roles_json(roles, asset->skeleton, root);
     joints = cJSON_AddArrayToObject(root, "joints");
     for (i = 0; i < asset->skeleton->joint_count; ++i) {
         cJSON *o = cJSON_CreateObject();
@@ -362,9 +377,11 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
 }
 
 static int render_result(const ikc_asset *asset, const char *picture, const target_request *targets, int count,
-                         const ik_transform *pose_ls, const ik_mat4 *model_ms, const ik_mat4 *start_ms) {
-    ik_vec3 points[MAX_TARGETS];
-    int reached[MAX_TARGETS], highlight[MAX_TARGETS * IKC_MAX_CHAIN], highlight_count = 0, i, k;
+                         const ikc_roles *roles, const ik_transform *pose_ls, const ik_mat4 *model_ms,
+                         const ik_mat4 *start_ms) {
+    ik_vec3 points[MAX_TARGETS + IK_LIMB_COUNT + 1], gaze[2];
+    int reached[MAX_TARGETS + IK_LIMB_COUNT + 1], highlight[MAX_TARGETS * IKC_MAX_CHAIN + 3 * IK_LIMB_COUNT + 2];
+    int highlight_count = 0, point_count = count, i, k;
     ikc_panel panel;
     ikc_picture pic;
     char error[512], title[300];
@@ -372,6 +389,21 @@ static int render_result(const ikc_asset *asset, const char *picture, const targ
         points[i] = targets[i].target_ms;
         reached[i] = targets[i].reached;
         for (k = 0; k < targets[i].chain_count; ++k) highlight[highlight_count++] = targets[i].chain[k];
+    }
+    if (roles) {
+        const ik_humanoid *rig = &roles->humanoid.rig;
+        point_count += ikc_roles_marks(roles, points + count, reached + count);
+        for (i = 0; i < IK_LIMB_COUNT; ++i) {
+            if (!roles->goal_given[i] && !(i >= IK_LIMB_LEG_L && roles->ground_kind != IKC_GROUND_NONE)) continue;
+            highlight[highlight_count++] = rig->limb[i].start;
+            highlight[highlight_count++] = rig->limb[i].mid;
+            if (rig->limb[i].end >= 0) highlight[highlight_count++] = rig->limb[i].end;
+        }
+        if (roles->look_given) {
+            highlight[highlight_count++] = rig->map.joint[IK_ROLE_HEAD];
+            gaze[0] = roles->head_ms;
+            gaze[1] = ik_vec3_mad(roles->head_ms, roles->gaze_ms, ik_vec3_distance(roles->head_ms, roles->look_ms));
+        }
     }
     memset(&panel, 0, sizeof panel);
     panel.skeleton = asset->skeleton;
@@ -384,9 +416,15 @@ static int render_result(const ikc_asset *asset, const char *picture, const targ
     panel.highlight_count = highlight_count;
     panel.targets_ms = points;
     panel.target_reached = reached;
-    panel.target_count = count;
+    panel.target_count = point_count;
+    if (roles && roles->look_given) {
+        panel.lines_ms = gaze;
+        panel.line_count = 1;
+    }
     panel.label_joints = 1;
-    panel.caption = "grey: the pose before solving; orange: solved chains; crosses: targets";
+    panel.caption = roles && roles->look_given
+                        ? "grey: the pose before solving; orange: solved chains; crosses: targets; dashed: gaze"
+                        : "grey: the pose before solving; orange: solved chains; crosses: targets";
     memset(&pic, 0, sizeof pic);
     snprintf(title, sizeof title, "ikc solve %s", asset->path);
     pic.title = title;
@@ -398,6 +436,7 @@ static int render_result(const ikc_asset *asset, const char *picture, const targ
     pic.height = 800;
     pic.show_ground = 1;
     pic.ground_y = ikc_picture_lowest(&pic);
+    if (roles && roles->ground_kind != IKC_GROUND_NONE) pic.ground = &roles->ground;
     if (!ikc_draw_file(&pic, picture, error, sizeof error)) {
         fprintf(stderr, "ikc solve: %s\n", error);
         return IKC_EXIT_WRITE;
@@ -413,14 +452,17 @@ int ikc_solve(int argc, char **argv) {
     int target_count = 0, pole_count = 0, i, k, code, have_tolerance = 0;
     ik_real time = 0;
     solve_options opt;
+    ikc_roles roles;
     ikc_asset asset;
     ik_transform *pose = NULL;
     ik_mat4 *model = NULL, *start = NULL;
 
     memset(&opt, 0, sizeof opt);
     memset(targets, 0, sizeof targets);
+    ikc_roles_init(&roles);
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i];
+        int role_option;
         if (ikc_is_help(a)) {
             usage(stdout);
             return IKC_EXIT_OK;
@@ -485,6 +527,8 @@ int ikc_solve(int argc, char **argv) {
             if (!(picture = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             opt.quiet = 1;
+        } else if ((role_option = ikc_roles_option(&roles, argc, argv, &i)) != 0) {
+            if (role_option < 0) return IKC_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc solve: unknown option '%s' (see ikc solve --help)\n", a);
             return IKC_EXIT_USAGE;
@@ -495,11 +539,17 @@ int ikc_solve(int argc, char **argv) {
             path = a;
         }
     }
-    if (!path || target_count == 0 || (!out && !opt.json && !picture)) {
-        fprintf(stderr, "ikc solve: %s\n", !path ? "no input FILE given"
-                                            : target_count == 0 ? "no --target JOINT=x,y,z given"
-                                                                : "no output: give -o OUT, --json or --render");
+    if (!path || (target_count == 0 && !ikc_roles_any(&roles)) || (!out && !opt.json && !picture)) {
+        fprintf(stderr, "ikc solve: %s\n",
+                !path                                          ? "no input FILE given"
+                : target_count == 0 && !ikc_roles_any(&roles) ? "no --target JOINT=x,y,z and no humanoid role given"
+                                                               : "no output: give -o OUT, --json or --render");
         usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+
+    if (roles.map_path && !ikc_roles_any(&roles)) {
+        fprintf(stderr, "ikc solve: --map only names the humanoid's joints; give a role too (--left-hand, --slope, ...)\n");
         return IKC_EXIT_USAGE;
     }
 
@@ -560,6 +610,7 @@ int ikc_solve(int argc, char **argv) {
         if (!used)
             fprintf(stderr, "ikc solve: warning: --pole %s is on no target's chain; ignored\n", pole_names[k]);
     }
+    if (ikc_roles_any(&roles) && (code = ikc_roles_solve(&roles, &asset, pose, model)) != IKC_EXIT_OK) goto done;
 
     for (i = 0; i < target_count; ++i) {
         target_request *t = &targets[i];
@@ -593,10 +644,11 @@ int ikc_solve(int argc, char **argv) {
                         : "stopped short: limits or iterations");
     }
     if (out && (code = write_output(&asset, out, pose, time)) != IKC_EXIT_OK) goto done;
-    if (picture && (code = render_result(&asset, picture, targets, target_count, pose, model, start)) != IKC_EXIT_OK)
+    if (picture && (code = render_result(&asset, picture, targets, target_count,
+                                         ikc_roles_any(&roles) ? &roles : NULL, pose, model, start)) != IKC_EXIT_OK)
         goto done;
     if (opt.json) {
-        print_json(&asset, out, targets, target_count, model);
+        print_json(&asset, out, targets, target_count, ikc_roles_any(&roles) ? &roles : NULL, model);
     } else if (!opt.quiet) {
         printf("%-20s %-9s %-26s %-7s %11s %6s %10s\n", "joint", "solver", "target", "reached", "residual", "iter",
                "us");
@@ -606,6 +658,7 @@ int ikc_solve(int argc, char **argv) {
                    (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z, t->reached ? "yes" : "no",
                    (double)t->residual, t->iterations, t->microseconds);
         }
+        if (ikc_roles_any(&roles)) ikc_roles_table(&roles, asset.skeleton);
         if (out) printf("wrote %s\n", out);
         if (picture) printf("wrote %s\n", picture);
     }
@@ -614,6 +667,7 @@ done:
     free(pose);
     free(model);
     free(start);
+    ikc_roles_free(&roles);
     ikc_asset_free(&asset);
     return code;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include <ikit/constraint.h>
+#include <ikit/ground.h>
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
 
@@ -26,6 +27,8 @@ typedef struct ikc_panel {
     int target_count;
     const ik_vec3 *lines_ms;          /* dashed segments: pairs of points, [2 * line_count] */
     int line_count;
+    const ik_vec3 *rods_ms;           /* props (a staff): thick segments, pairs of points, [2 * rod_count] */
+    int rod_count;
     const char *title;
     const char *caption;
     int label_joints;                 /* 0: none, 1: highlighted joints and tips, 2: all */
@@ -40,6 +43,8 @@ typedef struct ikc_picture {
     int width, height;    /* pixels for PNG, points for SVG and PDF */
     int show_ground;
     ik_real ground_y;     /* height of the ground plane (model space, Y up) */
+    const ik_ground *ground; /* or NULL: a plane, height field or stairs drawn as shaded
+                                faces under the whole scene (instead of ground_y's grid) */
 } ikc_picture;
 
 /* Parse "front", "side", "top" or "persp"; 0 when unknown. */

@@ -91,6 +91,13 @@ void ikc_progress_begin(ikc_progress *p, const char *label, long total, int quie
 void ikc_progress_step(ikc_progress *p, long done);
 void ikc_progress_end(ikc_progress *p);
 
+/* ---- text_file.c -------------------------------------------------------- */
+
+/* The whole of `path` (at most max_bytes), NUL-terminated, to free(); its
+ * length in *length. NULL after printing "ikc CMD: ..." with *code set to
+ * IKC_EXIT_NO_FILE, IKC_EXIT_FORMAT (too large) or IKC_EXIT_FAILURE. */
+char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes, size_t *length, int *code);
+
 /* ---- time ---------------------------------------------------------------- */
 
 /* Monotonic seconds. */

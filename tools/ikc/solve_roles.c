@@ -1,0 +1,437 @@
+/* `ikc solve` by role on a humanoid rig (see solve_roles.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ikc.h"
+#include "solve_roles.h"
+
+#define STAIR_STEPS 16
+#define TIMED_SOLVES 7
+
+static const char *const goal_options[IK_LIMB_COUNT] = {"--left-hand", "--right-hand", "--left-foot", "--right-foot"};
+static const int goal_roles[IK_LIMB_COUNT] = {IK_ROLE_HAND_L, IK_ROLE_HAND_R, IK_ROLE_FOOT_L, IK_ROLE_FOOT_R};
+
+void ikc_roles_init(ikc_roles *r) {
+    memset(r, 0, sizeof *r);
+    r->stairs_azimuth_deg = 90;
+}
+
+void ikc_roles_usage(FILE *out) {
+    fprintf(out,
+            "humanoid targets by role (the rig finds the body's joints by name, see `ikc info`):\n"
+            "  --left-hand x,y,z   the left wrist goes to (x, y, z); also --right-hand,\n"
+            "  --left-foot x,y,z   --left-foot and --right-foot (the ankle)\n"
+            "  --look-at x,y,z     spine, neck and head turn so the face looks at the point\n"
+            "  --map FILE          'role = joint name' lines for joints not found by name\n"
+            "                      (roles: hips spine chest neck head, left_/right_ + clavicle\n"
+            "                      upper_arm forearm hand thigh shin foot toe)\n"
+            "feet on the ground (one of; the pelvis lowers so both feet reach, heels lift\n"
+            "when the ankle cannot bend further):\n"
+            "  --slope DEG[,AZ]    a plane through the rest floor under the hips, rising DEG\n"
+            "                      degrees toward azimuth AZ (degrees from the figure's\n"
+            "                      forward toward its left; default 0: uphill ahead)\n"
+            "  --stairs RISE,RUN[,AZ]  steps RISE high and RUN deep (model units), the first\n"
+            "                      riser under the hips, climbing toward AZ (default 90: to\n"
+            "                      the figure's left, so the left foot stands a step higher)\n"
+            "  --feet-on-ground FILE   a height field, a text file:\n"
+            "                        # comment\n"
+            "                        cell 0.1             sample spacing (model units)\n"
+            "                        size 6 4             samples along x, rows along z\n"
+            "                        origin -0.25 0 -0.2  optional: the first sample's\n"
+            "                                             position; without it the grid is\n"
+            "                                             centred under the hips, heights\n"
+            "                                             from the rest floor\n"
+            "                        heights              then 4 rows of 6 heights (y):\n"
+            "                        0 0 0.01 0.02 0.03 0.04\n"
+            "                        ...\n"
+            "                      row iz, column ix is at x = origin.x + ix * cell,\n"
+            "                      z = origin.z + iz * cell; stairs and height fields need a\n"
+            "                      Y-up character (glTF, BVH)\n");
+}
+
+/* "a,b[,c]": between `min` and `max` comma-separated finite numbers; the
+ * count, or 0. */
+static int parse_list(const char *text, ik_real *out, int min, int max) {
+    char buf[64];
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == max || len >= sizeof buf) return 0;
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (!ikc_parse_real(buf, &out[n])) return 0;
+        ++n;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return n >= min ? n : 0;
+}
+
+static int set_ground(ikc_roles *r, ikc_ground_kind kind, const char *option) {
+    static const char *const names[] = {"", "--slope", "--stairs", "--feet-on-ground"};
+    if (r->ground_kind != IKC_GROUND_NONE) {
+        fprintf(stderr, "ikc solve: %s: one ground at a time (%s was given already)\n", option,
+                names[r->ground_kind]);
+        return 0;
+    }
+    r->ground_kind = kind;
+    return 1;
+}
+
+int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
+    const char *a = argv[*i], *value;
+    ik_real v[3];
+    int k, n;
+    for (k = 0; k < IK_LIMB_COUNT; ++k)
+        if (strcmp(a, goal_options[k]) == 0) break;
+    if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 && strcmp(a, "--slope") != 0 &&
+        strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0)
+        return 0;
+    if (!(value = ikc_option_value("solve", argc, argv, i))) return -1;
+    if (k < IK_LIMB_COUNT || strcmp(a, "--look-at") == 0) {
+        ik_vec3 p;
+        if (!ikc_parse_vec3(value, &p)) {
+            fprintf(stderr, "ikc solve: %s: bad numbers '%s' (want three finite numbers x,y,z)\n", a, value);
+            return -1;
+        }
+        if (k < IK_LIMB_COUNT) {
+            if (r->goal_given[k]) {
+                fprintf(stderr, "ikc solve: %s given twice\n", a);
+                return -1;
+            }
+            r->goal_given[k] = 1;
+            r->goal_ms[k] = p;
+        } else {
+            r->look_given = 1;
+            r->look_ms = p;
+        }
+    } else if (strcmp(a, "--map") == 0) {
+        r->map_path = value;
+    } else if (strcmp(a, "--slope") == 0) {
+        n = parse_list(value, v, 1, 2);
+        if (!n || IK_FABS(v[0]) >= 80) {
+            fprintf(stderr, "ikc solve: --slope: want DEGREES[,AZIMUTH] with |DEGREES| < 80, got '%s'\n", value);
+            return -1;
+        }
+        if (!set_ground(r, IKC_GROUND_SLOPE, a)) return -1;
+        r->slope_deg = v[0];
+        r->slope_azimuth_deg = n > 1 ? v[1] : 0;
+    } else if (strcmp(a, "--stairs") == 0) {
+        n = parse_list(value, v, 2, 3);
+        if (!n || !(v[0] > 0) || !(v[1] > 0)) {
+            fprintf(stderr, "ikc solve: --stairs: want RISE,RUN[,AZIMUTH] with RISE and RUN > 0, got '%s'\n",
+                    value);
+            return -1;
+        }
+        if (!set_ground(r, IKC_GROUND_STAIRS, a)) return -1;
+        r->stairs_rise = v[0];
+        r->stairs_run = v[1];
+        if (n > 2) r->stairs_azimuth_deg = v[2];
+    } else {
+        if (!set_ground(r, IKC_GROUND_FILE, a)) return -1;
+        r->field_path = value;
+    }
+    return 1;
+}
+
+int ikc_roles_any(const ikc_roles *r) {
+    int k;
+    for (k = 0; k < IK_LIMB_COUNT; ++k)
+        if (r->goal_given[k]) return 1;
+    return r->look_given || r->ground_kind != IKC_GROUND_NONE;
+}
+
+/* ---- the ground ------------------------------------------------------------- */
+
+typedef struct body_frame {
+    ik_vec3 up, forward, left, floor_ms; /* model space; floor_ms under the hips */
+} body_frame;
+
+static body_frame body_axes(const ik_humanoid *rig, const ik_mat4 *root_ms, const ik_mat4 *model_ms) {
+    body_frame b;
+    ik_vec3 floor = ik_mat4_transform_point(root_ms, ik_vec3_scale(rig->up_rs, rig->floor_rs));
+    ik_vec3 hips = ik_mat4_translation(&model_ms[rig->map.joint[IK_ROLE_HIPS]]);
+    b.up = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->up_rs));
+    b.forward = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->forward_rs));
+    b.left = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->left_rs));
+    b.floor_ms = ik_vec3_mad(hips, b.up, -ik_vec3_dot(ik_vec3_sub(hips, floor), b.up));
+    return b;
+}
+
+/* The horizontal direction at `azimuth_deg` from forward toward left. */
+static ik_vec3 azimuth_direction(const body_frame *b, ik_real azimuth_deg) {
+    ik_real a = ik_rad(azimuth_deg);
+    ik_vec3 d = ik_vec3_add(ik_vec3_scale(b->forward, IK_COS(a)), ik_vec3_scale(b->left, IK_SIN(a)));
+    return ik_vec3_normalize(ik_vec3_mad(d, b->up, -ik_vec3_dot(d, b->up)));
+}
+
+static int build_ground(ikc_roles *r, const body_frame *b) {
+    if (r->ground_kind == IKC_GROUND_SLOPE) {
+        /* A plane rising tan(s) per unit along u has the normal
+         * cos(s) up - sin(s) u. */
+        ik_real s = ik_rad(r->slope_deg);
+        ik_vec3 u = azimuth_direction(b, r->slope_azimuth_deg);
+        r->ground = ik_ground_plane(b->floor_ms, ik_vec3_sub(ik_vec3_scale(b->up, IK_COS(s)), ik_vec3_scale(u, IK_SIN(s))));
+        return IKC_EXIT_OK;
+    }
+    if (ik_vec3_dot(b->up, ik_v3(0, 1, 0)) < (ik_real)0.999) {
+        fprintf(stderr, "ikc solve: %s needs a character standing along +Y; this one's up is (%.3f, %.3f, %.3f)\n",
+                r->ground_kind == IKC_GROUND_STAIRS ? "--stairs" : "--feet-on-ground", (double)b->up.x,
+                (double)b->up.y, (double)b->up.z);
+        return IKC_EXIT_USAGE;
+    }
+    if (r->ground_kind == IKC_GROUND_STAIRS) {
+        r->ground = ik_ground_stairs(b->floor_ms, azimuth_direction(b, r->stairs_azimuth_deg), r->stairs_rise,
+                                     r->stairs_run, STAIR_STEPS);
+    } else {
+        int code = ikc_height_field_read("solve", r->field_path, &r->field);
+        ik_vec3 origin;
+        if (code != IKC_EXIT_OK) return code;
+        origin = r->field.has_origin
+                     ? r->field.origin_ms
+                     : ik_v3(b->floor_ms.x - (ik_real)(r->field.count_x - 1) * r->field.cell / 2, b->floor_ms.y,
+                             b->floor_ms.z - (ik_real)(r->field.count_z - 1) * r->field.cell / 2);
+        r->ground = ik_ground_height_field(origin, r->field.cell, r->field.count_x, r->field.count_z, r->field.heights);
+    }
+    return IKC_EXIT_OK;
+}
+
+/* ---- the solve -------------------------------------------------------------- */
+
+static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
+    if (limb->end >= 0) return ik_mat4_translation(&model_ms[limb->end]);
+    return ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls);
+}
+
+static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int limb) {
+    int end = r->humanoid.rig.limb[limb].end;
+    return end >= 0 ? ik_skeleton_name(s, end) : "(virtual ankle)";
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
+    const ik_skeleton *s = asset->skeleton;
+    const ik_humanoid *rig = &r->humanoid.rig;
+    ik_humanoid_solve job = ik_humanoid_solve_def();
+    ik_transform *start = NULL;
+    double times[TIMED_SOLVES];
+    body_frame body;
+    ik_result result = IK_OK;
+    int code, k, run;
+    code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
+    if (code != IKC_EXIT_OK) return code;
+    if (!ikc_humanoid_usable("solve", &r->humanoid, s, stderr))
+        return r->humanoid.map_result != IK_OK ? IKC_EXIT_NOT_FOUND : IKC_EXIT_FORMAT;
+    ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
+    body = body_axes(rig, &asset->root_ms, model_ms);
+    if (r->ground_kind != IKC_GROUND_NONE) {
+        ik_result g;
+        if ((code = build_ground(r, &body)) != IKC_EXIT_OK) return code;
+        if ((g = ik_ground_validate(&r->ground)) != IK_OK) {
+            fprintf(stderr, "ikc solve: the ground is not valid: %s\n", ik_result_str(g));
+            return IKC_EXIT_USAGE;
+        }
+        job.ground = &r->ground;
+    }
+    job.rig = rig;
+    job.pose_ls = pose_ls;
+    job.model_ms = model_ms;
+    job.root_ms = &asset->root_ms;
+    job.report = &r->report;
+    for (k = 0; k < IK_LIMB_COUNT; ++k) {
+        job.goal[k].enabled = r->goal_given[k];
+        job.goal[k].position_ms = r->goal_ms[k];
+    }
+    job.look_at = r->look_given;
+    job.look_target_ms = r->look_ms;
+
+    /* Time the solve from the same start pose a few times; keep the last. */
+    start = (ik_transform *)malloc((size_t)s->joint_count * sizeof *start);
+    if (!start) {
+        fprintf(stderr, "ikc solve: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    memcpy(start, pose_ls, (size_t)s->joint_count * sizeof *start);
+    for (run = 0; run < TIMED_SOLVES && result == IK_OK; ++run) {
+        double t0 = ikc_now();
+        memcpy(pose_ls, start, (size_t)s->joint_count * sizeof *start);
+        memset(&r->report, 0, sizeof r->report);
+        result = ik_humanoid_solve_run(&job);
+        times[run] = (ikc_now() - t0) * 1e6;
+    }
+    free(start);
+    if (result != IK_OK) {
+        fprintf(stderr, "ikc solve: the humanoid solve failed: %s\n", ik_result_str(result));
+        return IKC_EXIT_FAILURE;
+    }
+    qsort(times, TIMED_SOLVES, sizeof times[0], cmp_double);
+    r->microseconds = times[TIMED_SOLVES / 2];
+
+    for (k = 0; k < IK_LIMB_COUNT; ++k) {
+        const ik_humanoid_limb *limb = &rig->limb[k];
+        ik_vec3 a = ik_mat4_translation(&model_ms[limb->start]), m = ik_mat4_translation(&model_ms[limb->mid]);
+        r->end_ms[k] = limb_end(limb, model_ms);
+        r->limb_length[k] = ik_vec3_distance(a, m) + ik_vec3_distance(m, r->end_ms[k]);
+        if (r->goal_given[k] && !r->report.reached[k])
+            fprintf(stderr, "ikc solve: warning: %s did not reach (%g, %g, %g): residual %.4g (limb length %.4g)\n",
+                    ik_humanoid_role_name(goal_roles[k]), (double)r->goal_ms[k].x, (double)r->goal_ms[k].y,
+                    (double)r->goal_ms[k].z, (double)r->report.residual[k], (double)r->limb_length[k]);
+    }
+    {
+        int head = rig->map.joint[IK_ROLE_HEAD];
+        r->head_ms = ik_mat4_translation(&model_ms[head]);
+        r->gaze_ms = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[head], rig->head_forward_ls));
+        if (r->look_given) {
+            ik_vec3 to = ik_vec3_normalize(ik_vec3_sub(r->look_ms, r->head_ms));
+            r->look_error_deg = ik_deg(ik_acos_safe(ik_vec3_dot(to, r->gaze_ms)));
+            if (!r->report.look_reached)
+                fprintf(stderr, "ikc solve: warning: the head turned only within its limits: %.1f deg off the target\n",
+                        (double)r->look_error_deg);
+        }
+    }
+    for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k)
+        if (!r->report.grounded[k])
+            fprintf(stderr, "ikc solve: warning: no ground found under the %s foot\n", k == 0 ? "left" : "right");
+    return IKC_EXIT_OK;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static cJSON *vec3_json(ik_vec3 v) {
+    double a[3];
+    a[0] = (double)v.x;
+    a[1] = (double)v.y;
+    a[2] = (double)v.z;
+    return cJSON_CreateDoubleArray(a, 3);
+}
+
+static void ground_json(const ikc_roles *r, cJSON *h) {
+    cJSON *g;
+    if (r->ground_kind == IKC_GROUND_NONE) {
+        cJSON_AddNullToObject(h, "ground");
+        return;
+    }
+    g = cJSON_AddObjectToObject(h, "ground");
+    if (r->ground_kind == IKC_GROUND_SLOPE) {
+        cJSON_AddStringToObject(g, "type", "plane");
+        cJSON_AddNumberToObject(g, "degrees", (double)r->slope_deg);
+        cJSON_AddNumberToObject(g, "azimuth", (double)r->slope_azimuth_deg);
+        cJSON_AddItemToObject(g, "point", vec3_json(r->ground.point_ms));
+        cJSON_AddItemToObject(g, "normal", vec3_json(r->ground.normal_ms));
+    } else if (r->ground_kind == IKC_GROUND_STAIRS) {
+        cJSON_AddStringToObject(g, "type", "stairs");
+        cJSON_AddItemToObject(g, "first_riser", vec3_json(r->ground.point_ms));
+        cJSON_AddItemToObject(g, "direction", vec3_json(r->ground.direction_ms));
+        cJSON_AddNumberToObject(g, "rise", (double)r->ground.rise);
+        cJSON_AddNumberToObject(g, "run", (double)r->ground.run);
+        cJSON_AddNumberToObject(g, "steps", r->ground.step_count);
+    } else {
+        cJSON_AddStringToObject(g, "type", "height field");
+        cJSON_AddStringToObject(g, "file", r->field_path);
+        cJSON_AddItemToObject(g, "origin", vec3_json(r->ground.point_ms));
+        cJSON_AddNumberToObject(g, "cell", (double)r->ground.cell);
+        cJSON_AddNumberToObject(g, "count_x", r->ground.count_x);
+        cJSON_AddNumberToObject(g, "count_z", r->ground.count_z);
+    }
+}
+
+void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root) {
+    const ik_humanoid *rig = &r->humanoid.rig;
+    cJSON *h = cJSON_AddObjectToObject(root, "humanoid"), *map = cJSON_AddObjectToObject(h, "map");
+    cJSON *goals = cJSON_AddArrayToObject(h, "goals"), *feet;
+    int role, k;
+    for (role = 0; role < IK_ROLE_COUNT; ++role)
+        if (rig->map.joint[role] >= 0)
+            cJSON_AddStringToObject(map, ik_humanoid_role_name(role), ik_skeleton_name(skeleton, rig->map.joint[role]));
+    for (k = 0; k < IK_LIMB_COUNT; ++k) {
+        cJSON *o;
+        if (!r->goal_given[k]) continue;
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[k]));
+        if (rig->limb[k].end >= 0) cJSON_AddStringToObject(o, "joint", ik_skeleton_name(skeleton, rig->limb[k].end));
+        else cJSON_AddNullToObject(o, "joint");
+        cJSON_AddItemToObject(o, "target", vec3_json(r->goal_ms[k]));
+        cJSON_AddItemToObject(o, "position", vec3_json(r->end_ms[k]));
+        cJSON_AddNumberToObject(o, "residual", (double)r->report.residual[k]);
+        cJSON_AddBoolToObject(o, "reached", r->report.reached[k]);
+        cJSON_AddNumberToObject(o, "limb_length", (double)r->limb_length[k]);
+        cJSON_AddItemToArray(goals, o);
+    }
+    if (r->look_given) {
+        cJSON *o = cJSON_AddObjectToObject(h, "look_at");
+        cJSON_AddItemToObject(o, "target", vec3_json(r->look_ms));
+        cJSON_AddBoolToObject(o, "reached", r->report.look_reached);
+        cJSON_AddNumberToObject(o, "error_degrees", (double)r->look_error_deg);
+    } else {
+        cJSON_AddNullToObject(h, "look_at");
+    }
+    ground_json(r, h);
+    feet = cJSON_AddArrayToObject(h, "feet");
+    for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k) {
+        int limb = IK_LIMB_LEG_L + k;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[limb]));
+        if (rig->limb[limb].end >= 0)
+            cJSON_AddStringToObject(o, "joint", ik_skeleton_name(skeleton, rig->limb[limb].end));
+        else cJSON_AddNullToObject(o, "joint");
+        cJSON_AddBoolToObject(o, "grounded", r->report.grounded[k]);
+        cJSON_AddItemToObject(o, "ground_point", vec3_json(r->report.ground_point_ms[k]));
+        cJSON_AddItemToObject(o, "ground_normal", vec3_json(r->report.ground_normal_ms[k]));
+        cJSON_AddBoolToObject(o, "heel_lifted", r->report.heel_lifted[k]);
+        cJSON_AddItemToObject(o, "ankle", vec3_json(r->end_ms[limb]));
+        cJSON_AddNumberToObject(o, "residual", (double)r->report.residual[limb]);
+        cJSON_AddBoolToObject(o, "reached", r->report.reached[limb]);
+        cJSON_AddNumberToObject(o, "limb_length", (double)r->limb_length[limb]);
+        cJSON_AddItemToArray(feet, o);
+    }
+    cJSON_AddNumberToObject(h, "pelvis_offset", (double)r->report.pelvis_offset);
+    cJSON_AddNumberToObject(h, "microseconds", r->microseconds);
+}
+
+void ikc_roles_table(const ikc_roles *r, const ik_skeleton *skeleton) {
+    int k;
+    for (k = 0; k < IK_LIMB_COUNT; ++k) {
+        ik_vec3 t;
+        int leg = k >= IK_LIMB_LEG_L;
+        if (!r->goal_given[k] && !(leg && r->ground_kind != IKC_GROUND_NONE)) continue;
+        t = r->goal_given[k] ? r->goal_ms[k] : r->report.ground_point_ms[k - IK_LIMB_LEG_L];
+        printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %11.3e %6d %10.1f", limb_end_name(r, skeleton, k), "humanoid",
+               (double)t.x, (double)t.y, (double)t.z, r->report.reached[k] ? "yes" : "no",
+               (double)r->report.residual[k], 1, r->microseconds);
+        if (leg && r->ground_kind != IKC_GROUND_NONE)
+            printf("  %s%s", r->report.grounded[k - IK_LIMB_LEG_L] ? "on the ground" : "no ground under it",
+                   r->report.heel_lifted[k - IK_LIMB_LEG_L] ? ", heel lifted" : "");
+        printf("\n");
+    }
+    if (r->look_given)
+        printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %8.2f deg %6d %10.1f\n",
+               ik_skeleton_name(skeleton, r->humanoid.rig.map.joint[IK_ROLE_HEAD]), "look-at", (double)r->look_ms.x,
+               (double)r->look_ms.y, (double)r->look_ms.z, r->report.look_reached ? "yes" : "no",
+               (double)r->look_error_deg, 1, r->microseconds);
+    if (r->ground_kind != IKC_GROUND_NONE) printf("pelvis moved %.4g along up\n", (double)r->report.pelvis_offset);
+}
+
+int ikc_roles_marks(const ikc_roles *r, ik_vec3 *points, int *reached) {
+    int k, n = 0;
+    for (k = 0; k < IK_LIMB_COUNT; ++k)
+        if (r->goal_given[k]) {
+            points[n] = r->goal_ms[k];
+            reached[n++] = r->report.reached[k];
+        }
+    if (r->look_given) {
+        points[n] = r->look_ms;
+        reached[n++] = r->report.look_reached;
+    }
+    return n;
+}
+
+void ikc_roles_free(ikc_roles *r) {
+    ikc_humanoid_free(&r->humanoid);
+    ikc_height_field_free(&r->field);
+}

@@ -1,0 +1,67 @@
+/* `ikc solve` on a humanoid by role: hands and feet to points, the head
+ * looking at a point, feet on the ground (a slope, stairs or a height-field
+ * file), through the rig layer's full-body solve (ik_humanoid_solve). */
+#ifndef IKC_SOLVE_ROLES_H
+#define IKC_SOLVE_ROLES_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include <ikit/ground.h>
+#include <ikit/humanoid.h>
+
+#include "asset.h"
+#include "height_field.h"
+#include "humanoid_setup.h"
+
+typedef enum ikc_ground_kind { IKC_GROUND_NONE, IKC_GROUND_SLOPE, IKC_GROUND_STAIRS, IKC_GROUND_FILE } ikc_ground_kind;
+
+typedef struct ikc_roles {
+    /* what the command line asked for */
+    int goal_given[IK_LIMB_COUNT]; /* IK_LIMB_ARM_L .. IK_LIMB_LEG_R */
+    ik_vec3 goal_ms[IK_LIMB_COUNT];
+    int look_given;
+    ik_vec3 look_ms;
+    const char *map_path;
+    ikc_ground_kind ground_kind;
+    ik_real slope_deg, slope_azimuth_deg;
+    ik_real stairs_rise, stairs_run, stairs_azimuth_deg;
+    const char *field_path;
+
+    /* filled by ikc_roles_solve */
+    ikc_humanoid humanoid;
+    ikc_height_field field;
+    ik_ground ground;
+    ik_humanoid_report report;
+    double microseconds;
+    ik_vec3 end_ms[IK_LIMB_COUNT];   /* where each wrist and ankle ended */
+    ik_real limb_length[IK_LIMB_COUNT];
+    ik_real look_error_deg;          /* angle between the face's forward and the target */
+    ik_vec3 head_ms, gaze_ms;        /* the head and its forward, for pictures */
+} ikc_roles;
+
+void ikc_roles_init(ikc_roles *r);
+/* Parse the role option at argv[*i] (advancing *i past its value): 1 when
+ * it was one, 0 when argv[*i] is not a role option, -1 after printing a
+ * usage error. */
+int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i);
+/* Anything to solve: a hand or foot, --look-at or a ground. */
+int ikc_roles_any(const ikc_roles *r);
+/* The usage lines for `ikc solve --help`. */
+void ikc_roles_usage(FILE *out);
+
+/* Find the humanoid, build the ground, solve `pose_ls` in place and leave
+ * its forward kinematics in model_ms. Returns an IKC_EXIT_ code (after
+ * printing the reason); unreached goals are warnings on stderr. */
+int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms);
+
+/* Add the "humanoid" object to --json output. */
+void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root);
+/* The table rows (same columns as the joint targets' table). */
+void ikc_roles_table(const ikc_roles *r, const ik_skeleton *skeleton);
+/* Targets to mark in a picture: up to IK_LIMB_COUNT + 3 points and flags. */
+int ikc_roles_marks(const ikc_roles *r, ik_vec3 *points, int *reached);
+
+void ikc_roles_free(ikc_roles *r);
+
+#endif

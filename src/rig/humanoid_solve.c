@@ -115,6 +115,24 @@ static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) 
 
 /* ---- limbs ------------------------------------------------------------------- */
 
+/* The side the elbow or knee bends to, as a pole for ik_two_bone: where the
+ * middle joint sits off the start-to-end line now, k = reject(b - a, c - a).
+ * For a (nearly) straight limb, |k| under 1% of the upper bone, k no longer
+ * tells the sides apart (a CMU leg at rest is straight; the solver's own
+ * fallback, the old upper bone off the new target line, may point anywhere
+ * and spin the leg 180 deg); then the hinge decides: a positive bend b about
+ * h puts the end at about 2u + b h x u, so the middle joint sits along u x h. */
+static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb) {
+    ik_mat4 end_ms = end_matrix(st, limb);
+    ik_vec3 a = position(st, limb->start), b = position(st, limb->mid), u = ik_vec3_sub(b, a);
+    ik_vec3 k = ik_vec3_reject(u, ik_vec3_sub(ik_mat4_translation(&end_ms), a));
+    if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) {
+        ik_vec3 h = ik_mat4_transform_vector(&st->job->model_ms[limb->mid], limb->hinge_axis_ls);
+        k = ik_vec3_cross(u, h);
+    }
+    return ik_vec3_mad(b, ik_vec3_normalize_or(k, ik_vec3_zero()), limb_length(st, limb));
+}
+
 /* Two-bone IK with the rig's hinge (ik_two_bone: law of cosines bend about
  * the hinge, the solution inside the limits, twist kept from the current
  * knee unless a pole is given), then the end turned to `rotation` if asked. */
@@ -134,11 +152,14 @@ static void solve_limb(const solve_state *st, int which, ik_vec3 target, const i
     tb.hinge_axis_ls = limb->hinge_axis_ls;
     tb.min_bend = leg ? st->rig->limits.knee_min : st->rig->limits.elbow_min;
     tb.max_bend = leg ? st->rig->limits.knee_max : st->rig->limits.elbow_max;
-    if (goal) {
-        tb.use_pole = goal->use_pole;
+    if (goal && goal->use_pole) {
+        tb.use_pole = 1;
         tb.pole_ms = goal->pole_ms;
-        tb.twist = goal->twist;
+    } else {
+        tb.use_pole = 1;
+        tb.pole_ms = natural_pole(st, limb);
     }
+    if (goal) tb.twist = goal->twist;
     tb.weight = weight;
     tb.start_rotation_ls = &pose[limb->start].rotation;
     tb.mid_rotation_ls = &pose[limb->mid].rotation;

@@ -165,7 +165,9 @@ typedef struct ik_humanoid_limb {
     ik_vec3 heel_ls;         /* the contact point below the ankle */
     ik_vec3 ball_ls;         /* the contact point below the ball of the foot */
     ik_real ankle_height;    /* ankle above the sole at rest */
-    ik_quat ankle_rest_ls;   /* the foot's rotation in the shin's frame at rest */
+    /* the ankle's angle at rest: about the foot's lateral axis, from the sole
+     * (heel to ball) to the shin (ankle to knee), both seen along that axis */
+    ik_real ankle_rest_angle;
 } ik_humanoid_limb;
 
 #define IK_HUMANOID_MAX_SPINE 8
@@ -192,6 +194,12 @@ typedef struct ik_humanoid {
  * is missing; IK_ERR_HIERARCHY when the roles are not in body order;
  * IK_ERR_DEGENERATE for zero-length limbs or a body with no width. */
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
+
+/* The ankle's angle: the signed angle about `lateral` (the foot's left axis)
+ * from `sole` (heel to ball) to `shin` (ankle to knee), both projected on
+ * the plane perpendicular to `lateral`; radians in (-pi, pi]. Dorsiflexion
+ * is this angle minus limb.ankle_rest_angle. */
+ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
 
 /* ---- the solve ---------------------------------------------------------------- */
 

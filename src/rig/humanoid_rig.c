@@ -110,8 +110,16 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = ik_vec3_zero();
     limb->ankle_height = 0;
-    limb->ankle_rest_ls = ik_quat_identity();
+    limb->ankle_rest_angle = 0;
     return IK_OK;
+}
+
+/* atan2(l . (f x s), f . s) with f, s the sole and shin off the unit
+ * lateral axis l (both projections, so only the bend about l counts). */
+ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral) {
+    ik_vec3 l = ik_vec3_normalize_or(lateral, ik_v3(1, 0, 0));
+    ik_vec3 f = ik_vec3_reject(sole, l), s = ik_vec3_reject(shin, l);
+    return IK_ATAN2(ik_vec3_dot(l, ik_vec3_cross(f, s)), ik_vec3_dot(f, s));
 }
 
 /* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
@@ -140,8 +148,8 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->left_rs));
     limb->heel_ls = to_joint_point(&foot_inv, heel);
     limb->ball_ls = to_joint_point(&foot_inv, ball);
-    limb->ankle_rest_ls =
-        ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&shin_ms)), ik_mat4_rotation(&foot_ms)));
+    limb->ankle_rest_angle = ik_humanoid_ankle_angle(ik_vec3_sub(ball, heel), ik_vec3_sub(ik_mat4_translation(&shin_ms), ankle),
+                                            rig->left_rs);
 }
 
 /* The coordinate axis nearest to the unit v when within 30 degrees of it

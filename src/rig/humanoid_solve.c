@@ -125,7 +125,7 @@ static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) 
 static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb) {
     ik_mat4 end_ms = end_matrix(st, limb);
     ik_vec3 a = position(st, limb->start), b = position(st, limb->mid), u = ik_vec3_sub(b, a);
-    ik_vec3 k = ik_vec3_reject(u, ik_vec3_sub(ik_mat4_translation(&end_ms), a));
+    ik_vec3 k = ik_vec3_reject(u, ik_vec3_normalize_or(ik_vec3_sub(ik_mat4_translation(&end_ms), a), ik_vec3_zero()));
     if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) {
         ik_vec3 h = ik_mat4_transform_vector(&st->job->model_ms[limb->mid], limb->hinge_axis_ls);
         k = ik_vec3_cross(u, h);
@@ -334,50 +334,85 @@ static void lift_for_reach(const solve_state *st, int which, foot_plan *plan) {
     lift_heel(st, which, plan, hi);
 }
 
-/* The ankle's dorsiflexion: the foot's rotation relative to the shin, taken
- * from its rest relation, split about the foot's lateral axis (swing-twist);
- * toes toward the shin is positive. */
+/* The ankle's dorsiflexion (toes toward the shin positive): the ankle angle
+ * now minus at rest (ik_humanoid_ankle_angle: sole heel-to-ball and shin ankle-to-knee
+ * seen along the foot's lateral axis). Measured on the bones themselves, so
+ * the leg's turn about its own length (a hip rotated in or out) does not
+ * count as flexion, as it would in a swing-twist split of the foot's
+ * rotation relative to the shin. */
 static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
-    ik_quat rel = ik_quat_mul(ik_quat_conjugate(rotation(st, limb->mid)), rotation(st, limb->end));
-    ik_quat delta = ik_quat_mul(ik_quat_conjugate(limb->ankle_rest_ls), rel);
-    return -ik_quat_twist_angle(delta, limb->lateral_ls);
+    const ik_mat4 *foot = &st->job->model_ms[limb->end];
+    ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls), ik_mat4_transform_point(foot, limb->heel_ls));
+    ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
+    return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls)) - limb->ankle_rest_angle;
 }
 
-/* Solve a planted leg: the leg to the plan, the foot to the plan's rotation;
- * past the ankle's dorsiflexion limit the heel lifts about the ball by the
- * excess and the leg solves again (the shin moves, so up to four rounds);
- * past the plantarflexion limit the foot is turned back to the limit (its
- * toes leave the ground). Then the toes turn back by the heel lift, up to
- * toe_bend, to stay on the ground. */
+/* The toes turn back by the heel lift, up to toe_bend, to stay on the
+ * ground (seed 001). */
+static void place_toes(const solve_state *st, int which, const foot_plan *plan) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    ik_vec3 lateral;
+    if (limb->toe < 0 || !(plan->lift_angle > 0)) return;
+    st->job->pose_ls[limb->toe].rotation = plan->toe_input_ls;
+    refresh(st, limb->toe);
+    lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
+    turn_joint(st, limb->toe, ik_quat_from_axis_angle(ik_vec3_normalize(lateral),
+                                                      -ik_minr(plan->lift_angle, st->rig->limits.toe_bend)));
+}
+
+/* Solve the leg to a plan from the leg's input rotations (`saved`: start,
+ * mid, end), so every trial starts from the same pose; returns the ankle's
+ * dorsiflexion afterwards. */
+static ik_real solve_leg_to(const solve_state *st, int which, const foot_plan *plan, const ik_quat saved[3]) {
+    const ik_humanoid_limb *limb = &st->rig->limb[which];
+    const ik_humanoid_goal *goal = &st->job->goal[which];
+    st->job->pose_ls[limb->start].rotation = saved[0];
+    st->job->pose_ls[limb->mid].rotation = saved[1];
+    if (limb->end >= 0) st->job->pose_ls[limb->end].rotation = saved[2];
+    refresh(st, limb->start);
+    solve_limb(st, which, plan->ankle, plan->has_rotation ? &plan->rotation : NULL, goal->enabled ? goal : NULL);
+    return limb->end >= 0 ? dorsiflexion(st, limb) : 0;
+}
+
+/* Solve a planted leg: the leg to the plan, the foot to the plan's rotation.
+ * Past the ankle's dorsiflexion limit the heel lifts about the ball (seed
+ * 001) by the smallest extra angle that brings the ankle back inside it:
+ * lifting turns the foot toes-down and raises the ankle, so the flexion
+ * falls as the lift grows and a bisection over [0, ankle_down - lift] finds
+ * it (up to 1e-5 rad), each trial a full leg solve from the input pose; the
+ * ankle is then kept within reach and the leg solved at the final plan.
+ * Past the plantarflexion limit the foot is turned back to the limit (its
+ * toes leave the ground). */
 static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_limits *lim = &st->rig->limits;
-    const ik_humanoid_goal *goal = &st->job->goal[which];
-    int round;
-    for (round = 0; round < 4; ++round) {
-        ik_real flex;
-        solve_limb(st, which, plan->ankle, plan->has_rotation ? &plan->rotation : NULL, goal->enabled ? goal : NULL);
-        if (limb->end < 0) break;
-        flex = dorsiflexion(st, limb);
-        if (flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
-            lift_heel(st, which, plan, ik_minr(flex - lim->ankle_up, lim->ankle_down - plan->lift_angle));
-            lift_for_reach(st, which, plan);
-            continue;
+    ik_quat saved[3];
+    ik_real flex;
+    saved[0] = st->job->pose_ls[limb->start].rotation;
+    saved[1] = st->job->pose_ls[limb->mid].rotation;
+    saved[2] = limb->end >= 0 ? st->job->pose_ls[limb->end].rotation : ik_quat_identity();
+    flex = solve_leg_to(st, which, plan, saved);
+    if (limb->end >= 0 && flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
+        ik_real lo = 0, hi = lim->ankle_down - plan->lift_angle;
+        foot_plan trial = *plan;
+        lift_heel(st, which, &trial, hi);
+        if (solve_leg_to(st, which, &trial, saved) > lim->ankle_up) lo = hi;
+        while (hi - lo > (ik_real)1e-5) {
+            ik_real mid = (ik_real)0.5 * (lo + hi);
+            trial = *plan;
+            lift_heel(st, which, &trial, mid);
+            if (solve_leg_to(st, which, &trial, saved) > lim->ankle_up) lo = mid;
+            else hi = mid;
         }
-        if (flex < -lim->ankle_down) {
-            ik_vec3 lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
-            turn_joint(st, limb->end, ik_quat_from_axis_angle(ik_vec3_normalize(lateral), flex + lim->ankle_down));
-        }
-        break;
+        lift_heel(st, which, plan, hi);
+        lift_for_reach(st, which, plan);
+        flex = solve_leg_to(st, which, plan, saved);
     }
-    if (limb->toe >= 0 && plan->lift_angle > 0) {
-        ik_vec3 lateral;
-        st->job->pose_ls[limb->toe].rotation = plan->toe_input_ls;
-        refresh(st, limb->toe);
-        lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
-        turn_joint(st, limb->toe,
-                   ik_quat_from_axis_angle(ik_vec3_normalize(lateral), -ik_minr(plan->lift_angle, lim->toe_bend)));
+    if (limb->end >= 0 && flex < -lim->ankle_down) {
+        ik_vec3 lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
+        turn_joint(st, limb->end, ik_quat_from_axis_angle(ik_vec3_normalize(lateral), flex + lim->ankle_down));
     }
+    place_toes(st, which, plan);
     if (st->job->report) st->job->report->heel_lifted[which - IK_LIMB_LEG_L] = plan->lift_angle > 0;
 }
 

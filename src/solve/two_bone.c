@@ -63,26 +63,47 @@ static ik_real finite_probe(const ik_real *v, int count) {
     return (s0 + s1) + (s2 + s3);
 }
 
+/* Pointers, ranges, and the finiteness of the options and input rotations.
+ * The matrices and the target are not scanned up front: any NaN or infinity
+ * there reaches a bone length, the target distance, a joint frame or an
+ * output rotation, which the solve checks; only then does inputs_finite()
+ * tell a non-finite input from a degenerate one. */
+/* Components of a rotation are at most 1 in size, so their sum is finite
+ * exactly when all of them are. */
+static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
+
 static ik_result validate(const ik_two_bone *job) {
     ik_real probe;
     if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
         !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
-    /* The entries the solve reads: the 3x4 affine part of the start and mid
-     * matrices, the end's translation (its rotation only when kept). */
-    probe = finite_probe(job->start_ms->m, 12) + finite_probe(job->mid_ms->m, 12) +
-            finite_probe(job->start_ms->m + 12, 3) + finite_probe(job->mid_ms->m + 12, 3) +
-            finite_probe(job->end_ms->m + 12, 3) + finite_probe(&job->target_ms.x, 3) +
-            finite_probe(&job->start_rotation_ls->x, 4) + finite_probe(&job->mid_rotation_ls->x, 4) +
-            (job->soften + job->twist + job->weight + job->reach_tolerance) * 0;
+    probe = (job->soften + job->twist + job->weight + job->reach_tolerance) * 0 +
+            quat_sum(*job->start_rotation_ls) * 0 + quat_sum(*job->mid_rotation_ls) * 0;
+    if (job->keep_end_rotation) probe += quat_sum(*job->end_rotation_ls) * 0;
     if (job->use_pole) probe += finite_probe(&job->pole_ms.x, 3);
     if (job->use_hinge) probe += finite_probe(&job->hinge_axis_ls.x, 3) + (job->min_bend + job->max_bend) * 0;
-    if (job->keep_end_rotation)
-        probe += finite_probe(job->end_ms->m, 12) + finite_probe(&job->end_rotation_ls->x, 4);
     if (probe != 0) return IK_ERR_NONFINITE;
     if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend))
         return IK_ERR_RANGE;
     return IK_OK;
+}
+
+/* Every pose number the solve reads: the 3x4 affine part of the start and
+ * mid matrices, the end's translation (all of it when its rotation is kept),
+ * the target and the input rotations. */
+static ik_bool inputs_finite(const ik_two_bone *job) {
+    ik_real probe = finite_probe(job->start_ms->m, 15) + finite_probe(job->mid_ms->m, 15) +
+                    finite_probe(job->end_ms->m + 12, 3) + finite_probe(&job->target_ms.x, 3) +
+                    finite_probe(&job->start_rotation_ls->x, 4) + finite_probe(&job->mid_rotation_ls->x, 4);
+    if (job->keep_end_rotation) probe += finite_probe(job->end_ms->m, 12) + finite_probe(&job->end_rotation_ls->x, 4);
+    return probe == 0;
+}
+
+/* The error for a solve that met a singular frame or a non-finite value;
+ * `reached` is cleared, nothing else is written. */
+static ik_result failure(const ik_two_bone *job) {
+    if (job->reached) *job->reached = 0;
+    return inputs_finite(job) ? IK_ERR_DEGENERATE : IK_ERR_NONFINITE;
 }
 
 /* Half-angle quaternion of the turn by the angle with cosine c and sine s
@@ -260,6 +281,34 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
     return ik_quat_from_axis_angle(p->h, delta_chosen);
 }
 
+/* Free bend of a bent limb, by the law of cosines (seed 000): with
+ * alpha the angle between the bones (0 when straight), the distance d needs
+ * cos(alpha1) = (d^2 - l1^2 - l2^2) / (2 l1 l2); the limb has
+ * cos(alpha0) = u . v / (l1 l2), sin(alpha0) = |u x v| / (l1 l2). The turn
+ * is delta = alpha1 - alpha0 about u x v, so the knee keeps its side. Its
+ * half-angle quaternion is normalise((u x v) sin(delta) / |u x v|,
+ * 1 + cos(delta)). Returns 0 for a straight or folded limb, where u x v
+ * gives no axis. */
+static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real l2, ik_real k,
+                                      ik_quat *bend) {
+    ik_vec3 h = ik_vec3_cross(u, v);
+    ik_real s0_sq = ik_vec3_length_sq(h), len = l1 * l2, s0, inv_len, cos0, sin0, sin1, c, s;
+    if (!(s0_sq > len * len * (ik_real)1e-10)) return 0;
+    s0 = IK_SQRT(s0_sq);
+    inv_len = 1 / len;
+    cos0 = ik_vec3_dot(u, v) * inv_len;
+    sin0 = s0 * inv_len;
+    sin1 = IK_SQRT(ik_maxr(1 - k * k, 0));
+    c = k * cos0 + sin1 * sin0;
+    s = (sin1 * cos0 - k * sin0) / s0;
+    if (1 + c <= (ik_real)1e-7) {
+        *bend = ik_q(h.x / s0, h.y / s0, h.z / s0, 0);
+        return 1;
+    }
+    *bend = ik_quat_normalize(ik_q(h.x * s, h.y * s, h.z * s, 1 + c));
+    return 1;
+}
+
 /* The axis the knee bends about, in model space: the hinge; else the normal
  * of the current limb plane; for a straight limb, the normal of the plane
  * through the pole or the target; else any perpendicular. */
@@ -302,7 +351,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     joint_frame start_frame, mid_frame, end_frame;
     ik_vec3 a, b, c, t, u, v, to_target, end_rel;
     ik_real l1, l2, full, dist, d, tol;
-    ik_quat bend = ik_quat_identity(), swing_twist, correction;
+    ik_quat bend = ik_quat_identity(), swing_twist, new_start, new_mid, new_end = ik_quat_identity();
     bend_problem problem;
     ik_bool invertible;
 
@@ -318,25 +367,32 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     full = l1 + l2;
     tol = ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
     invertible = joint_frame_make(job->start_ms, &start_frame) && joint_frame_make(job->mid_ms, &mid_frame) &&
-               (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
-    if (!invertible || job->weight <= 0) {
+                 (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
+    to_target = ik_vec3_sub(t, a);
+    dist = ik_vec3_length(to_target);
+    if (!invertible || !ik_finite(full + dist)) return failure(job);
+    if (job->weight <= 0) {
         ik_real residual = ik_vec3_distance(c, t);
+        if (!inputs_finite(job)) return IK_ERR_NONFINITE;
         if (job->reached) *job->reached = residual <= tol;
         if (job->residual) *job->residual = residual;
-        return invertible ? IK_OK : IK_ERR_DEGENERATE;
+        return IK_OK;
     }
 
     /* The distance wanted: softened, then clamped to what two bones can span,
      * [|l1 - l2|, l1 + l2] (seed 000's three cases). */
-    to_target = ik_vec3_sub(t, a);
-    dist = ik_vec3_length(to_target);
     d = ik_clampr(soften_reach(dist, full, job->soften), IK_FABS(l1 - l2), full);
 
-    /* 1. bend */
-    if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, a, u, v), u, v)) {
-        ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
-        bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
-                              : solve_free_bend(&problem, k);
+    /* 1. bend: by the law of cosines for a free, bent limb; else through the
+     * general hinge problem. */
+    if (l1 > 0 && l2 > 0) {
+        ik_real k = d >= full ? 1 : (d <= IK_FABS(l1 - l2) ? -1 : ik_clampr((d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2), -1, 1));
+        if ((job->use_hinge || !free_bend_of_bent_limb(u, v, l1, l2, k, &bend)) &&
+            bend_setup(&problem, bend_axis(job, a, u, v), u, v)) {
+            k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
+            bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
+                                  : solve_free_bend(&problem, k);
+        }
     }
     end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
 
@@ -354,16 +410,19 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         bend = ik_quat_slerp(ik_quat_identity(), bend, job->weight);
     }
 
-    /* Model-space turns to local corrections: new local = old local * R^T q R. */
-    correction = to_local(swing_twist, &start_frame);
-    *job->start_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->start_rotation_ls, correction));
-    correction = to_local(bend, &mid_frame);
-    *job->mid_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->mid_rotation_ls, correction));
+    /* Model-space turns to local corrections: new local = old local * R^T q R.
+     * The end's model rotation picked up swing_twist * bend; keeping it means
+     * undoing that locally. Nothing is written unless all of it is finite. */
+    new_start = ik_quat_normalize(ik_quat_mul(*job->start_rotation_ls, to_local(swing_twist, &start_frame)));
+    new_mid = ik_quat_normalize(ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame)));
     if (job->keep_end_rotation) {
-        /* The end's model rotation picked up swing_twist * bend; undo it locally. */
         ik_quat undo = ik_quat_conjugate(ik_quat_mul(swing_twist, bend));
-        *job->end_rotation_ls = ik_quat_normalize(ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame)));
+        new_end = ik_quat_normalize(ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame)));
     }
+    if (!ik_finite(quat_sum(new_start) + quat_sum(new_mid) + quat_sum(new_end))) return failure(job);
+    *job->start_rotation_ls = new_start;
+    *job->mid_rotation_ls = new_mid;
+    if (job->keep_end_rotation) *job->end_rotation_ls = new_end;
 
     if (job->reached || job->residual) {
         ik_vec3 end_ms = ik_vec3_add(a, ik_quat_rotate(swing_twist, ik_vec3_add(u, ik_quat_rotate(bend, v))));

@@ -6,6 +6,7 @@
 #include <cairo.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <ikit/bvh.h>
 #include <ikit/gltf.h>
+#include <ikit/humanoid.h>
 #include <ikit/skeleton.h>
 
 #include "support/check.h"
@@ -383,6 +385,346 @@ static void test_demo(void) {
     ik_gltf_free(scene);
 }
 
+/* ---- humanoid targets by role ---------------------------------------------- */
+
+/* A character file as the library reads it (the first skin for glTF, the
+ * rest pose or frame 0 for BVH), with its humanoid rig. */
+typedef struct character {
+    ik_gltf *gltf;
+    ik_bvh *bvh;
+    const ik_skeleton *skeleton;
+    ik_mat4 root_ms;
+    ik_humanoid_map map;
+    ik_humanoid rig;
+    ik_transform *pose;
+    ik_mat4 *model;
+    ik_vec3 up, forward; /* the body's axes in model space */
+} character;
+
+static void character_free(character *c) {
+    free(c->pose);
+    free(c->model);
+    ik_gltf_free(c->gltf);
+    ik_bvh_free(c->bvh);
+    memset(c, 0, sizeof *c);
+}
+
+/* Load `path`; `use_frame` samples a BVH's first frame (a file ikc wrote)
+ * instead of its rest pose. 0 when it does not load or has no humanoid. */
+static int character_load(character *c, const char *path, int use_frame) {
+    memset(c, 0, sizeof *c);
+    if (strstr(path, ".bvh")) {
+        if (ik_bvh_read_file(path, &c->bvh, NULL) != IK_OK) return 0;
+        c->skeleton = &c->bvh->skeleton;
+        c->root_ms = ik_mat4_identity();
+    } else {
+        if (ik_gltf_read_file(path, &c->gltf, NULL) != IK_OK) return 0;
+        c->skeleton = &ik_gltf_skeleton(c->gltf, 0)->skeleton;
+        c->root_ms = ik_gltf_skeleton(c->gltf, 0)->root_ms;
+    }
+    c->pose = (ik_transform *)malloc((size_t)c->skeleton->joint_count * sizeof *c->pose);
+    c->model = (ik_mat4 *)malloc((size_t)c->skeleton->joint_count * sizeof *c->model);
+    if (!c->pose || !c->model) return 0;
+    ik_skeleton_rest_pose(c->skeleton, c->pose);
+    if (use_frame && c->bvh) ik_clip_sample(&c->bvh->clip, 0, c->pose);
+    ik_skeleton_fk(c->skeleton, c->pose, &c->root_ms, c->model);
+    if (ik_humanoid_map_find(c->skeleton, NULL, 0, &c->map) != IK_OK ||
+        ik_humanoid_init(&c->rig, c->skeleton, &c->map) != IK_OK)
+        return 0;
+    c->up = ik_vec3_normalize(ik_mat4_transform_vector(&c->root_ms, c->rig.up_rs));
+    c->forward = ik_vec3_normalize(ik_mat4_transform_vector(&c->root_ms, c->rig.forward_rs));
+    return 1;
+}
+
+static ik_vec3 joint_ms(const character *c, int joint) { return ik_mat4_translation(&c->model[joint]); }
+
+static ik_real limb_length_ms(const character *c, int limb) {
+    const ik_humanoid_limb *l = &c->rig.limb[limb];
+    ik_vec3 end = l->end >= 0 ? joint_ms(c, l->end) : ik_mat4_transform_point(&c->model[l->mid], l->end_offset_ls);
+    return ik_vec3_distance(joint_ms(c, l->start), joint_ms(c, l->mid)) + ik_vec3_distance(joint_ms(c, l->mid), end);
+}
+
+static ik_vec3 json_vec3(const cJSON *a) {
+    return ik_v3((ik_real)cJSON_GetArrayItem(a, 0)->valuedouble, (ik_real)cJSON_GetArrayItem(a, 1)->valuedouble,
+                 (ik_real)cJSON_GetArrayItem(a, 2)->valuedouble);
+}
+
+/* --left-hand on real rigs: the written file, reloaded, has the hand on
+ * the target, and the bones keep their lengths. */
+static void test_solve_left_hand(void) {
+    static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "bvh/131_01.bvh"};
+    const char *data = getenv("IKIT_DATA");
+    int i, seen = 0;
+    if (!data) {
+        check_skip("real-asset corpus not found (IKIT_DATA unset)");
+        return;
+    }
+    for (i = 0; i < 3; ++i) {
+        character before, after;
+        char path[900], out[300], args[2000];
+        const ik_humanoid_limb *arm;
+        ik_real reach;
+        ik_vec3 shoulder, target;
+        cJSON *doc, *goal;
+        int hand, j;
+        snprintf(path, sizeof path, "%s/%s", data, files[i]);
+        if (file_size(path) < 0) continue;
+        ++seen;
+        if (!character_load(&before, path, 0)) {
+            CHECK(0, "%s: the library finds its humanoid", files[i]);
+            character_free(&before);
+            continue;
+        }
+        arm = &before.rig.limb[IK_LIMB_ARM_L];
+        reach = limb_length_ms(&before, IK_LIMB_ARM_L);
+        shoulder = joint_ms(&before, arm->start);
+        /* ahead of the shoulder and a little down, well inside the reach */
+        target = ik_vec3_mad(shoulder, ik_vec3_normalize(ik_vec3_mad(before.forward, before.up, -0.5f)), 0.6f * reach);
+        snprintf(out, sizeof out, "%s/hand%d.%s", work_dir, i, strstr(files[i], ".bvh") ? "bvh" : "glb");
+        snprintf(args, sizeof args, "solve '%s' --left-hand %.6f,%.6f,%.6f --json -o '%s'", path, (double)target.x,
+                 (double)target.y, (double)target.z, out);
+        CHECK(run(args) == 0, "%s: solve --left-hand: %s", files[i], err_text);
+        doc = cJSON_Parse(out_text);
+        goal = doc ? cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "goals"), 0) : NULL;
+        CHECK(goal && cJSON_IsTrue(cJSON_GetObjectItem(goal, "reached")) &&
+                  strcmp(cJSON_GetObjectItem(goal, "role")->valuestring, "left_hand") == 0,
+              "%s: --json reports the left hand reached: %.300s", files[i], out_text);
+        cJSON_Delete(doc);
+        if (!character_load(&after, out, 1)) {
+            CHECK(0, "%s: the written file loads back as a humanoid", files[i]);
+        } else {
+            hand = ik_skeleton_find(after.skeleton, ik_skeleton_name(before.skeleton, arm->end));
+            CHECK(hand >= 0 && ik_vec3_distance(joint_ms(&after, hand), target) <= 2e-3f * reach,
+                  "%s: the reloaded hand is on the target (%g away, arm %g)", files[i],
+                  hand >= 0 ? (double)ik_vec3_distance(joint_ms(&after, hand), target) : -1.0, (double)reach);
+            for (j = 0; j < before.skeleton->joint_count && j < after.skeleton->joint_count; ++j) {
+                int parent = before.skeleton->parents[j];
+                if (parent < 0) continue;
+                if (IK_FABS(bone_length_ms(after.model, parent, j) - bone_length_ms(before.model, parent, j)) >
+                    1e-3f * reach) {
+                    CHECK(0, "%s: bone %s changed its length", files[i], ik_skeleton_name(before.skeleton, j));
+                    break;
+                }
+            }
+        }
+        character_free(&before);
+        character_free(&after);
+    }
+    if (!seen) check_skip("real-asset corpus not found");
+}
+
+/* Signed height of p above the plane (point, unit normal). */
+static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) { return ik_vec3_dot(ik_vec3_sub(p, point), normal); }
+
+/* --slope 10: the plane is tilted 10 degrees from the body's up, and in the
+ * reloaded file each foot's sole touches it: the heel and the ball on the
+ * plane within 1e-3 of the leg length, or, with the heel lifted, the ball on
+ * it and the heel above it. */
+static void test_solve_slope(void) {
+    /* Not yet (rig gaps, see the report in docs/humanoid.md): the CMU BVH
+     * files, whose feet the rig turns toes-up on slopes; girl.glb, whose rest
+     * pose is a stride with the right foot kicked back and childless feet,
+     * where the ankle limit leaves that heel 0.06 above the slope. */
+    static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "gltf/rigged_figure.glb"};
+    const char *data = getenv("IKIT_DATA");
+    int i, seen = 0;
+    if (!data) {
+        check_skip("real-asset corpus not found (IKIT_DATA unset)");
+        return;
+    }
+    for (i = 0; i < 3; ++i) {
+        character before, after;
+        char path[900], out[300], args[2000];
+        cJSON *doc, *h, *ground, *feet;
+        ik_vec3 point, normal;
+        int side;
+        snprintf(path, sizeof path, "%s/%s", data, files[i]);
+        if (file_size(path) < 0) continue;
+        ++seen;
+        if (!character_load(&before, path, 0)) {
+            CHECK(0, "%s: the library finds its humanoid", files[i]);
+            character_free(&before);
+            continue;
+        }
+        snprintf(out, sizeof out, "%s/slope%d.%s", work_dir, i, strstr(files[i], ".bvh") ? "bvh" : "glb");
+        snprintf(args, sizeof args, "solve '%s' --slope 10 --json -o '%s'", path, out);
+        CHECK(run(args) == 0, "%s: solve --slope 10: %s", files[i], err_text);
+        doc = cJSON_Parse(out_text);
+        h = doc ? cJSON_GetObjectItem(doc, "humanoid") : NULL;
+        ground = h ? cJSON_GetObjectItem(h, "ground") : NULL;
+        feet = h ? cJSON_GetObjectItem(h, "feet") : NULL;
+        if (!ground || !cJSON_GetObjectItem(ground, "normal") || cJSON_GetArraySize(feet) != 2) {
+            CHECK(0, "%s: --json describes the ground and both feet: %.300s", files[i], out_text);
+            cJSON_Delete(doc);
+            character_free(&before);
+            continue;
+        }
+        point = json_vec3(cJSON_GetObjectItem(ground, "point"));
+        normal = ik_vec3_normalize(json_vec3(cJSON_GetObjectItem(ground, "normal")));
+        CHECK(IK_FABS(ik_deg(ik_acos_safe(ik_vec3_dot(normal, before.up))) - 10) < 0.01f,
+              "%s: the slope is 10 degrees (%g)", files[i], (double)ik_deg(ik_acos_safe(ik_vec3_dot(normal, before.up))));
+        if (character_load(&after, out, 1)) {
+            for (side = 0; side < 2; ++side) {
+                /* the sole from the input's rig (the written file's rest pose is the solved one) */
+                const ik_humanoid_limb *leg = &before.rig.limb[IK_LIMB_LEG_L + side];
+                cJSON *foot = cJSON_GetArrayItem(feet, side);
+                ik_real tol = 1e-3f * limb_length_ms(&before, IK_LIMB_LEG_L + side);
+                int lifted = cJSON_IsTrue(cJSON_GetObjectItem(foot, "heel_lifted"));
+                ik_real heel, ball;
+                CHECK(cJSON_IsTrue(cJSON_GetObjectItem(foot, "grounded")), "%s foot %d: grounded", files[i], side);
+                if (leg->end >= 0) {
+                    heel = above_plane(ik_mat4_transform_point(&after.model[leg->end], leg->heel_ls), point, normal);
+                    ball = above_plane(ik_mat4_transform_point(&after.model[leg->end], leg->ball_ls), point, normal);
+                } else {
+                    /* a virtual ankle stands ankle_height (root-space units) above its heel */
+                    ik_vec3 ankle = ik_mat4_transform_point(&after.model[leg->mid], leg->end_offset_ls);
+                    ik_real scale = (ik_real)cbrt(fabs((double)ik_mat4_det3(&after.root_ms)));
+                    heel = above_plane(ik_vec3_mad(ankle, before.up, -leg->ankle_height * scale), point, normal);
+                    ball = heel;
+                }
+                CHECK(IK_FABS(ball) <= tol || (!lifted && IK_FABS(heel) <= tol),
+                      "%s foot %d: on the slope (heel %g, ball %g above it, tolerance %g)", files[i], side,
+                      (double)heel, (double)ball, (double)tol);
+                CHECK(heel >= -tol && ball >= -tol, "%s foot %d: not under the slope (heel %g, ball %g)", files[i],
+                      side, (double)heel, (double)ball);
+                if (!lifted)
+                    CHECK(IK_FABS(heel) <= tol, "%s foot %d: heel down is on the slope (%g)", files[i], side,
+                          (double)heel);
+            }
+        } else {
+            CHECK(0, "%s: the written file loads back", files[i]);
+        }
+        cJSON_Delete(doc);
+        character_free(&before);
+        character_free(&after);
+    }
+    if (!seen) check_skip("real-asset corpus not found");
+}
+
+/* Stairs and a height field on the girl; the ground points reported are
+ * on the surface asked for. */
+static void test_solve_ground_files(void) {
+    const char *data = getenv("IKIT_DATA");
+    char path[900], field[300], png[300], args[2000];
+    cJSON *doc, *feet;
+    character girl;
+    ik_real floor;
+    int side, w, h;
+    long bone;
+    if (!data) {
+        check_skip("real-asset corpus not found (IKIT_DATA unset)");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/gltf/girl.glb", data);
+    if (!character_load(&girl, path, 0)) {
+        character_free(&girl);
+        check_skip("real-asset corpus not found (girl.glb)");
+        return;
+    }
+    /* the rest floor: the height of the legs' lowest rest point */
+    floor = ik_mat4_transform_point(&girl.root_ms, ik_vec3_scale(girl.rig.up_rs, girl.rig.floor_rs)).y;
+    character_free(&girl);
+    path_in(field, sizeof field, "bumps.txt");
+    path_in(png, sizeof png, "bumps.png");
+    write_text(field, "# a flat field 0.05 above the floor, one row a little higher\n"
+                      "cell 0.1\nsize 5 3   # x, z\nheights\n"
+                      "0.05 0.05 0.05 0.05 0.05\n0.05 0.05 0.05 0.05 0.05\n0.05 0.05 0.05 0.05 0.05\n");
+    snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json --render '%s'", path, field, png);
+    CHECK(run(args) == 0, "height field: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    feet = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "feet") : NULL;
+    for (side = 0; side < 2 && feet; ++side) {
+        cJSON *foot = cJSON_GetArrayItem(feet, side);
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItem(foot, "grounded")) &&
+                  IK_FABS(json_vec3(cJSON_GetObjectItem(foot, "ground_point")).y - floor - 0.05f) < 1e-3f &&
+                  cJSON_IsTrue(cJSON_GetObjectItem(foot, "reached")),
+              "foot %d stands on the height field: %.400s", side, out_text);
+    }
+    CHECK(feet != NULL, "--json lists the feet");
+    cJSON_Delete(doc);
+    CHECK(drawn_pixels(png, &w, &h, &bone) > 20000 && bone > 500, "--render draws the ground and the figure");
+
+    snprintf(args, sizeof args, "solve '%s' --stairs 0.08,0.3 --json", path);
+    CHECK(run(args) == 0, "stairs: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    feet = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "feet") : NULL;
+    if (feet) {
+        ik_real left = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(feet, 0), "ground_point")).y;
+        ik_real right = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(feet, 1), "ground_point")).y;
+        CHECK(IK_FABS(left - floor - 0.08f) < 1e-3f && IK_FABS(right - floor) < 1e-3f,
+              "stairs climbing to the left: left foot one step up (%g), right on the floor (%g)", (double)left,
+              (double)right);
+    } else {
+        CHECK(0, "--json lists the feet on the stairs: %.300s", out_text);
+    }
+    cJSON_Delete(doc);
+}
+
+static void test_role_errors(void) {
+    static const struct {
+        const char *args, *message;
+        int code;
+    } cases[] = {
+        {"--left-hand 1,2", "bad numbers", 2},
+        {"--right-hand 1,2,x", "bad numbers", 2},
+        {"--left-foot", "needs a value", 2},
+        {"--left-hand 1,2,3 --left-hand 1,2,3", "twice", 2},
+        {"--look-at nan,0,0", "bad numbers", 2},
+        {"--slope 85", "DEGREES", 2},
+        {"--slope ten", "DEGREES", 2},
+        {"--stairs 0.1", "RISE,RUN", 2},
+        {"--stairs -0.1,0.3", "RISE,RUN", 2},
+        {"--slope 5 --stairs 0.1,0.3", "one ground", 2},
+        {"--map /nonexistent/file.map --left-hand 0,1,0", "cannot open", 3},
+        {"--feet-on-ground /nonexistent/field.txt", "cannot open", 3},
+    };
+    char bvh[300], args[1200], map[300], field[300];
+    int i;
+    path_in(bvh, sizeof bvh, "leg.bvh");
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
+        snprintf(args, sizeof args, "solve '%s' --json %s", bvh, cases[i].args);
+        CHECK(run(args) == cases[i].code && strstr(err_text, cases[i].message), "solve %s: exit %d, '%s' in: %s",
+              cases[i].args, cases[i].code, cases[i].message, err_text);
+    }
+    /* the leg is no humanoid: exit 5 naming what is missing */
+    snprintf(args, sizeof args, "solve '%s' --left-hand 0,1,0 --json", bvh);
+    CHECK(run(args) == 5 && strstr(err_text, "no humanoid found") && strstr(err_text, "left_upper_arm"),
+          "no humanoid: %s", err_text);
+    path_in(map, sizeof map, "bad.map");
+    write_text(map, "# roles\nhips = Hips\nleft_elbow = LeftLeg\n");
+    snprintf(args, sizeof args, "solve '%s' --map '%s' --left-hand 0,1,0 --json", bvh, map);
+    CHECK(run(args) == 4 && strstr(err_text, "bad.map:3"), "bad mapping file names its line: %s", err_text);
+    path_in(field, sizeof field, "bad_field.txt");
+    write_text(field, "cell 0.1\nsize 3 2\nheights\n0 0 0\n0 0\n");
+    snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json", bvh, field);
+    CHECK(run(args) == 4 && strstr(err_text, "bad_field.txt:5") && strstr(err_text, "2 heights"),
+          "malformed height field names its line: %s", err_text);
+    write_text(field, "cell 0\nsize 3 2\nheights\n0 0 0\n0 0 0\n");
+    CHECK(run(args) == 4 && strstr(err_text, ":1:"), "cell 0 refused: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --map '%s' --json", bvh, map);
+    CHECK(run(args) == 2 && strstr(err_text, "--map"), "--map alone: %s", err_text);
+}
+
+static void test_info_humanoid(void) {
+    const char *data = getenv("IKIT_DATA");
+    char args[1000];
+    if (!data) {
+        check_skip("real-asset corpus not found (IKIT_DATA unset)");
+        return;
+    }
+    snprintf(args, sizeof args, "info '%s/gltf/robot.glb'", data);
+    if (run(args) == 3) {
+        check_skip("real-asset corpus not found (robot.glb)");
+        return;
+    }
+    CHECK(strstr(out_text, "humanoid: found") && strstr(out_text, "left_hand = Palm2.L") &&
+              strstr(out_text, "left_foot: missing"),
+          "info robot.glb: the humanoid's roles, the IK-control feet missing: %s", out_text);
+    snprintf(args, sizeof args, "info '%s/bvh/131_01.bvh'", data);
+    CHECK(run(args) == 0 && strstr(out_text, "humanoid: found (21 of 21") && strstr(out_text, "left_hand = LeftWrist"),
+          "info 131_01.bvh: every role: %s", out_text);
+}
+
 static void test_no_temporary_files_left(void) {
     DIR *d = opendir(work_dir);
     struct dirent *e;
@@ -418,6 +760,11 @@ int main(void) {
     test_solve_gltf();
     test_render();
     test_errors();
+    test_info_humanoid();
+    test_solve_left_hand();
+    test_solve_slope();
+    test_solve_ground_files();
+    test_role_errors();
     test_demo();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);

@@ -1,7 +1,9 @@
 /* Skeleton pictures with cairo. Bones are tapered quads from parent to
  * child, joints dots, targets crosses (green when reached, red when not),
  * hinge limits wedges and ball limits cones about the joint's reference
- * direction, the ground a grid on the plane y = ground_y. */
+ * direction, props thick rods, the ground a grid on the plane y = ground_y
+ * or the faces of a slope, height field or stairs, shaded and drawn back to
+ * front (the painter's algorithm). */
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
@@ -128,6 +130,7 @@ static bounds scene_bounds(const ikc_picture *pic) {
         for (j = 0; j < p->skeleton->joint_count; ++j) bounds_add(&b, ik_mat4_translation(&p->model_ms[j]));
         for (j = 0; j < p->target_count; ++j) bounds_add(&b, p->targets_ms[j]);
         for (j = 0; j < 2 * p->line_count; ++j) bounds_add(&b, p->lines_ms[j]);
+        for (j = 0; j < 2 * p->rod_count; ++j) bounds_add(&b, p->rods_ms[j]);
     }
     if (!b.any) b.lo = b.hi = ik_vec3_zero();
     return b;
@@ -314,6 +317,169 @@ static int is_tip(const ik_skeleton *s, int joint) {
     return 1;
 }
 
+/* ---- ground surfaces ------------------------------------------------------- */
+
+/* A quad of a ground surface and its unit normal. */
+typedef struct ground_face {
+    ik_vec3 corner[4];
+    ik_vec3 normal;
+    double depth;
+} ground_face;
+
+typedef struct face_list {
+    ground_face *faces;
+    int count, capacity;
+} face_list;
+
+static void face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d) {
+    ground_face *f;
+    ik_vec3 n = ik_vec3_cross(ik_vec3_sub(c, a), ik_vec3_sub(d, b));
+    if (l->count == l->capacity) {
+        int cap = l->capacity ? 2 * l->capacity : 256;
+        ground_face *grown = (ground_face *)realloc(l->faces, (size_t)cap * sizeof *grown);
+        if (!grown) return;
+        l->faces = grown;
+        l->capacity = cap;
+    }
+    f = &l->faces[l->count++];
+    f->corner[0] = a;
+    f->corner[1] = b;
+    f->corner[2] = c;
+    f->corner[3] = d;
+    f->normal = ik_vec3_normalize_or(n, ik_v3(0, 1, 0));
+}
+
+/* The region of the ground drawn: the scene's box on x and z with a margin. */
+static void ground_region(bounds b, ik_real *x0, ik_real *x1, ik_real *z0, ik_real *z1) {
+    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_real margin = extent * (ik_real)0.15;
+    *x0 = b.lo.x - margin;
+    *x1 = b.hi.x + margin;
+    *z0 = b.lo.z - margin;
+    *z1 = b.hi.z + margin;
+}
+
+/* Planes and height fields: a grid of quads over the region, heights from
+ * ik_ground_height_at (a height field's samples where the grid falls on
+ * them: its own cells, or every few cells when they are many). */
+static void height_faces(face_list *l, const ik_ground *g, bounds b) {
+    ik_real x0, x1, z0, z1, step_x, step_z, h[4];
+    int nx = 16, nz = 16, i, k, c;
+    ground_region(b, &x0, &x1, &z0, &z1);
+    if (g->type == IK_GROUND_HEIGHT_FIELD) {
+        ik_real cell = g->cell;
+        x0 = g->point_ms.x + (ik_real)floor((double)((x0 - g->point_ms.x) / cell)) * cell;
+        z0 = g->point_ms.z + (ik_real)floor((double)((z0 - g->point_ms.z) / cell)) * cell;
+        nx = (int)ceil((double)((x1 - x0) / cell));
+        nz = (int)ceil((double)((z1 - z0) / cell));
+        step_x = step_z = cell;
+        while (nx > 120 || nz > 120) {
+            nx = (nx + 1) / 2;
+            nz = (nz + 1) / 2;
+            step_x *= 2;
+            step_z *= 2;
+        }
+    } else {
+        step_x = (x1 - x0) / (ik_real)nx;
+        step_z = (z1 - z0) / (ik_real)nz;
+    }
+    for (k = 0; k < nz; ++k)
+        for (i = 0; i < nx; ++i) {
+            ik_vec3 q[4];
+            for (c = 0; c < 4; ++c) {
+                ik_real x = x0 + (ik_real)(i + (c == 1 || c == 2)) * step_x, z = z0 + (ik_real)(k + (c >= 2)) * step_z;
+                if (!ik_ground_height_at(g, x, z, &h[c], NULL)) return;
+                q[c] = ik_v3(x, h[c], z);
+            }
+            face_add(l, q[0], q[3], q[2], q[1]);
+        }
+}
+
+/* Stairs: per step its tread, its riser and the two side faces, over the
+ * region measured along the stairs (s) and across them (t). */
+static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
+    ik_real x0, x1, z0, z1, s_lo = 0, s_hi = 0, t_lo = 0, t_hi = 0, base;
+    ik_vec3 d = g->direction_ms, across = ik_v3(-g->direction_ms.z, 0, g->direction_ms.x), o = g->point_ms;
+    int k, c, first, last;
+    ground_region(b, &x0, &x1, &z0, &z1);
+    for (c = 0; c < 4; ++c) {
+        ik_vec3 p = ik_vec3_sub(ik_v3(c & 1 ? x1 : x0, o.y, c & 2 ? z1 : z0), o);
+        ik_real s = ik_vec3_dot(p, d), t = ik_vec3_dot(p, across);
+        s_lo = c ? ik_minr(s_lo, s) : s;
+        s_hi = c ? ik_maxr(s_hi, s) : s;
+        t_lo = c ? ik_minr(t_lo, t) : t;
+        t_hi = c ? ik_maxr(t_hi, t) : t;
+    }
+    base = o.y - g->rise;
+    first = s_lo < 0 ? 0 : (int)(s_lo / g->run) + 1;
+    last = s_hi < 0 ? 0 : (int)(s_hi / g->run) + 1;
+    if (last > g->step_count) last = g->step_count;
+    for (k = first; k <= last; ++k) {
+        /* step k (0: the ground before the first riser) spans s in
+         * [(k-1) run, k run) at height k rise; the top one runs on */
+        ik_real a = k == 0 ? s_lo : ik_maxr((ik_real)(k - 1) * g->run, s_lo);
+        ik_real e = k == 0 ? ik_minr(0, s_hi) : k == g->step_count ? s_hi : ik_minr((ik_real)k * g->run, s_hi);
+        ik_real y = o.y + (ik_real)k * g->rise;
+#define STAIR_POINT(s_, t_, y_) ik_v3(o.x + d.x * (s_) + across.x * (t_), (y_), o.z + d.z * (s_) + across.z * (t_))
+        if (e <= a) continue;
+        face_add(l, STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y), STAIR_POINT(e, t_lo, y));
+        if (k > 0 && (ik_real)(k - 1) * g->run >= s_lo)
+            face_add(l, STAIR_POINT(a, t_lo, y - g->rise), STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y),
+                     STAIR_POINT(a, t_hi, y - g->rise));
+        face_add(l, STAIR_POINT(a, t_lo, base), STAIR_POINT(e, t_lo, base), STAIR_POINT(e, t_lo, y), STAIR_POINT(a, t_lo, y));
+        face_add(l, STAIR_POINT(a, t_hi, base), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y), STAIR_POINT(e, t_hi, base));
+#undef STAIR_POINT
+    }
+}
+
+static face_list ground_faces(const ikc_picture *pic, bounds b) {
+    face_list l;
+    memset(&l, 0, sizeof l);
+    if (!pic->show_ground || !pic->ground) return l;
+    if (pic->ground->type == IK_GROUND_STAIRS) stairs_faces(&l, pic->ground, b);
+    else if (pic->ground->type != IK_GROUND_CALLBACK) height_faces(&l, pic->ground, b);
+    return l;
+}
+
+static ik_vec3 face_center(const ground_face *f) {
+    return ik_vec3_scale(ik_vec3_add(ik_vec3_add(f->corner[0], f->corner[1]), ik_vec3_add(f->corner[2], f->corner[3])),
+                         (ik_real)0.25);
+}
+
+static int farther_first(const void *a, const void *b) {
+    double da = ((const ground_face *)a)->depth, db = ((const ground_face *)b)->depth;
+    return da > db ? -1 : da < db;
+}
+
+/* Lambert shading under a light from above, front and left; faces drawn
+ * from the farthest to the nearest, so nearer faces cover farther ones. */
+static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, double px, double py, double unit) {
+    ik_vec3 light = ik_vec3_normalize(ik_v3((ik_real)0.35, 1, (ik_real)0.55));
+    int i, c;
+    for (i = 0; i < l->count; ++i) {
+        ik_vec3 rel = ik_vec3_sub(face_center(&l->faces[i]), cam->eye);
+        l->faces[i].depth = -(double)ik_vec3_dot(rel, cam->forward);
+    }
+    qsort(l->faces, (size_t)l->count, sizeof *l->faces, farther_first);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    for (i = 0; i < l->count; ++i) {
+        const ground_face *f = &l->faces[i];
+        double shade = 0.55 + 0.45 * fabs((double)ik_vec3_dot(f->normal, light));
+        cairo_new_path(cr);
+        for (c = 0; c < 4; ++c) {
+            page_point q = to_page(cam, f->corner[c], px, py);
+            if (c == 0) cairo_move_to(cr, q.x, q.y);
+            else cairo_line_to(cr, q.x, q.y);
+        }
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, 0.86 * shade, 0.83 * shade, 0.76 * shade);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgba(cr, 0.35, 0.33, 0.3, 0.55);
+        cairo_set_line_width(cr, fmax(0.6, unit * 0.35));
+        cairo_stroke(cr);
+    }
+}
+
 static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, bounds b, double px, double py,
                         double pw, double ph) {
     ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
@@ -417,7 +583,7 @@ static int label_hidden(const camera *cam, const ikc_panel *p, int joint, page_p
 }
 
 static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, const ikc_panel *p, bounds b,
-                       double x, double y, double w, double h, double unit) {
+                       face_list *faces, double x, double y, double w, double h, double unit) {
     double base = y + h; /* page y of the panel's bottom edge */
     int j;
     cairo_save(cr);
@@ -425,9 +591,24 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
     cairo_clip(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
+    if (faces->count > 0) draw_ground_faces(cr, cam, faces, x, base, unit);
+    else if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
     if (p->ghost_ms) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1);
     draw_limits(cr, cam, p, x, base);
+    /* props under the bones, so the hands show on them */
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    for (j = 0; j < p->rod_count; ++j) {
+        page_point a = to_page(cam, p->rods_ms[2 * j], x, base), c = to_page(cam, p->rods_ms[2 * j + 1], x, base);
+        cairo_move_to(cr, a.x, a.y);
+        cairo_line_to(cr, c.x, c.y);
+        set_rgb(cr, 0x6b4423u, 1);
+        cairo_set_line_width(cr, unit * 3.6);
+        cairo_stroke_preserve(cr);
+        set_rgb(cr, 0xa8763eu, 1);
+        cairo_set_line_width(cr, unit * 2.2);
+        cairo_stroke(cr);
+    }
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0);
     /* dashed guide lines: gaze rays, poles */
     cairo_set_line_width(cr, unit * 0.8);
@@ -476,17 +657,19 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
 
 /* Fit every panel's content into a panel box with one scale: the projected
  * bounding box of the joints, targets, guide lines and ground. */
-static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, double w, double h, double title_room) {
+static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, const face_list *faces, double w, double h,
+                       double title_room) {
     double umin = 1e300, umax = -1e300, vmin = 1e300, vmax = -1e300, u, v, su, sv;
     int i, j, k;
     ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
     for (i = 0; i < pic->panel_count; ++i) {
         const ikc_panel *p = &pic->panels[i];
-        for (j = 0; j < p->skeleton->joint_count + p->target_count + 2 * p->line_count; ++j) {
-            ik_vec3 q = j < p->skeleton->joint_count ? ik_mat4_translation(&p->model_ms[j])
-                        : j < p->skeleton->joint_count + p->target_count
-                            ? p->targets_ms[j - p->skeleton->joint_count]
-                            : p->lines_ms[j - p->skeleton->joint_count - p->target_count];
+        int joints = p->skeleton->joint_count, lines = joints + p->target_count, rods = lines + 2 * p->line_count;
+        for (j = 0; j < rods + 2 * p->rod_count; ++j) {
+            ik_vec3 q = j < joints ? ik_mat4_translation(&p->model_ms[j])
+                        : j < lines ? p->targets_ms[j - joints]
+                        : j < rods  ? p->lines_ms[j - lines]
+                                    : p->rods_ms[j - rods];
             if (!ik_vec3_finite(q)) continue;
             project_uv(cam, q, &u, &v);
             umin = fmin(umin, u);
@@ -495,7 +678,15 @@ static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, double w, 
             vmax = fmax(vmax, v);
         }
     }
-    if (pic->show_ground)
+    for (i = 0; i < faces->count; ++i)
+        for (k = 0; k < 4; ++k) {
+            project_uv(cam, faces->faces[i].corner[k], &u, &v);
+            umin = fmin(umin, u);
+            umax = fmax(umax, u);
+            vmin = fmin(vmin, v);
+            vmax = fmax(vmax, v);
+        }
+    if (pic->show_ground && faces->count == 0)
         for (k = 0; k < 4; ++k) {
             ik_real m = extent * (ik_real)0.1;
             ik_vec3 q = ik_v3(k & 1 ? b.hi.x + m : b.lo.x - m, pic->ground_y, k & 2 ? b.hi.z + m : b.lo.z - m);
@@ -524,7 +715,8 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
     ik_vec3 center = ik_vec3_scale(ik_vec3_add(b.lo, b.hi), (ik_real)0.5);
     camera cam = make_camera(pic->view, center, extent > 0 ? extent : 1);
-    fit_camera(&cam, pic, b, pw, ph, fmax(22, unit * 10));
+    face_list faces = ground_faces(pic, b);
+    fit_camera(&cam, pic, b, &faces, pw, ph, fmax(22, unit * 10));
     cairo_set_source_rgb(cr, 0.97, 0.975, 0.98);
     cairo_paint(cr);
     if (pic->title) {
@@ -533,8 +725,9 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     }
     for (i = 0; i < pic->panel_count; ++i) {
         double x = (i % columns) * pw, y = header + (i / columns) * ph;
-        draw_panel(cr, &cam, pic, &pic->panels[i], b, x, y, pw, ph, unit);
+        draw_panel(cr, &cam, pic, &pic->panels[i], b, &faces, x, y, pw, ph, unit);
     }
+    free(faces.faces);
 }
 
 int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, size_t error_size) {

@@ -25,8 +25,9 @@ void ikc_roles_usage(FILE *out) {
             "  --map FILE          'role = joint name' lines for joints not found by name\n"
             "                      (roles: hips spine chest neck head, left_/right_ + clavicle\n"
             "                      upper_arm forearm hand thigh shin foot toe)\n"
-            "feet on the ground (one of; the pelvis lowers so both feet reach, heels lift\n"
-            "when the ankle cannot bend further):\n"
+            "feet on the ground (one of): both feet are planted on it where they stand (a\n"
+            "foot the pose holds up too), soles along the surface, the pelvis lowered so\n"
+            "both reach; a heel lifts when the ankle cannot bend further:\n"
             "  --slope DEG[,AZ]    a plane through the rest floor under the hips, rising DEG\n"
             "                      degrees toward azimuth AZ (degrees from the figure's\n"
             "                      forward toward its left; default 0: uphill ahead)\n"
@@ -186,10 +187,7 @@ static int build_ground(ikc_roles *r, const body_frame *b) {
         r->ground = ik_ground_stairs(b->floor_ms, azimuth_direction(b, r->stairs_azimuth_deg), r->stairs_rise,
                                      r->stairs_run, STAIR_STEPS);
     } else {
-        int code = ikc_height_field_read("solve", r->field_path, &r->field);
-        ik_vec3 origin;
-        if (code != IKC_EXIT_OK) return code;
-        origin = r->field.has_origin
+        ik_vec3 origin = r->field.has_origin
                      ? r->field.origin_ms
                      : ik_v3(b->floor_ms.x - (ik_real)(r->field.count_x - 1) * r->field.cell / 2, b->floor_ms.y,
                              b->floor_ms.z - (ik_real)(r->field.count_z - 1) * r->field.cell / 2);
@@ -224,6 +222,9 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
     body_frame body;
     ik_result result = IK_OK;
     int code, k, run;
+    if (r->ground_kind == IKC_GROUND_FILE &&
+        (code = ikc_height_field_read("solve", r->field_path, &r->field)) != IKC_EXIT_OK)
+        return code;
     code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
     if (code != IKC_EXIT_OK) return code;
     if (!ikc_humanoid_usable("solve", &r->humanoid, s, stderr))
@@ -247,6 +248,18 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         job.goal[k].enabled = r->goal_given[k];
         job.goal[k].position_ms = r->goal_ms[k];
+        /* "Feet on the ground" plants a foot the pose holds up (a step in a
+         * clip, a raised rest pose) too: a goal on the ground under its
+         * ankle is not above the ground, so the solve stands the foot on it. */
+        if (k >= IK_LIMB_LEG_L && !r->goal_given[k] && job.ground) {
+            ik_vec3 ankle = limb_end(&rig->limb[k], model_ms);
+            ik_real leg = ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[k].start]), ankle);
+            ik_ground_hit hit;
+            if (ik_ground_cast(job.ground, ik_vec3_mad(ankle, body.up, 2 * leg), ik_vec3_neg(body.up), 6 * leg, &hit)) {
+                job.goal[k].enabled = 1;
+                job.goal[k].position_ms = hit.point_ms;
+            }
+        }
     }
     job.look_at = r->look_given;
     job.look_target_ms = r->look_ms;

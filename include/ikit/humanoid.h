@@ -143,13 +143,15 @@ enum { IK_LIMB_ARM_L, IK_LIMB_ARM_R, IK_LIMB_LEG_L, IK_LIMB_LEG_R, IK_LIMB_COUNT
 typedef struct ik_humanoid_limits {
     ik_real elbow_min, elbow_max;   /* hinge bend, 0 straight: 0 .. 150 deg */
     ik_real knee_min, knee_max;     /* 0 .. 150 deg */
-    ik_real ankle_up, ankle_down;   /* dorsiflexion 25 deg, plantarflexion 50 deg, from rest */
+    ik_real ankle_up, ankle_down;   /* dorsiflexion 25 deg, plantarflexion 50 deg (ik_humanoid_ankle_angle) */
     ik_real toe_bend;               /* toes bend up to 60 deg to stay on the ground */
     ik_real clavicle_forward;       /* largest forward turn of a clavicle, 30 deg */
     ik_real clavicle_up;            /* largest upward turn, 30 deg */
     ik_real look_max;               /* the look direction stays within 80 deg of the chest's forward */
     ik_real pelvis_drop;            /* the pelvis lowers at most this fraction of the leg length: 0.4 */
     ik_real pelvis_raise;           /* and rises at most this fraction: 0.2 */
+    ik_real contact_height;         /* a sole within this fraction of the leg length above the
+                                       floor stands on it: 0.02 (see ik_humanoid_solve.ground) */
 } ik_humanoid_limits;
 
 typedef struct ik_humanoid_limb {
@@ -164,10 +166,7 @@ typedef struct ik_humanoid_limb {
     ik_vec3 lateral_ls;      /* the foot's left axis (dorsiflexion turns negative about it) */
     ik_vec3 heel_ls;         /* the contact point below the ankle */
     ik_vec3 ball_ls;         /* the contact point below the ball of the foot */
-    ik_real ankle_height;    /* ankle above the sole at rest */
-    /* the ankle's angle at rest: about the foot's lateral axis, from the sole
-     * (heel to ball) to the shin (ankle to knee), both seen along that axis */
-    ik_real ankle_rest_angle;
+    ik_real ankle_height;    /* ankle above its own foot's lowest rest point */
 } ik_humanoid_limb;
 
 #define IK_HUMANOID_MAX_SPINE 8
@@ -184,7 +183,7 @@ typedef struct ik_humanoid {
     ik_vec3 chest_forward_ls;               /* the body's forward in the chest's frame */
     /* body axes in the skeleton's root space (before root_ms) */
     ik_vec3 up_rs, forward_rs, left_rs;
-    ik_real floor_rs;                       /* rest floor height along up_rs */
+    ik_real floor_rs;                       /* rest floor height along up_rs (the lower sole) */
     ik_humanoid_limits limits;
 } ik_humanoid;
 
@@ -195,10 +194,12 @@ typedef struct ik_humanoid {
  * IK_ERR_DEGENERATE for zero-length limbs or a body with no width. */
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
 
-/* The ankle's angle: the signed angle about `lateral` (the foot's left axis)
- * from `sole` (heel to ball) to `shin` (ankle to knee), both projected on
- * the plane perpendicular to `lateral`; radians in (-pi, pi]. Dorsiflexion
- * is this angle minus limb.ankle_rest_angle. */
+/* The ankle's dorsiflexion (toes toward the shin positive), radians: the
+ * signed angle about `lateral` (the foot's left axis) from `sole` (heel to
+ * ball) to `shin` (ankle to knee), both projected on the plane
+ * perpendicular to `lateral`, plus 90 degrees, so 0 is the anatomical
+ * neutral: the shin perpendicular to the sole. The limits ankle_up and
+ * ankle_down bound it. */
 ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
 
 /* ---- the solve ---------------------------------------------------------------- */

@@ -44,6 +44,7 @@ static ik_humanoid_limits default_limits(void) {
     l.look_max = ik_rad(80);
     l.pelvis_drop = (ik_real)0.4;
     l.pelvis_raise = (ik_real)0.2;
+    l.contact_height = (ik_real)0.02;
     return l;
 }
 
@@ -110,16 +111,16 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = ik_vec3_zero();
     limb->ankle_height = 0;
-    limb->ankle_rest_angle = 0;
     return IK_OK;
 }
 
-/* atan2(l . (f x s), f . s) with f, s the sole and shin off the unit
- * lateral axis l (both projections, so only the bend about l counts). */
+/* atan2(l . (f x s), f . s) + pi/2 with f, s the sole and shin off the
+ * unit lateral axis l (both projections, so only the bend about l counts). */
 ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral) {
     ik_vec3 l = ik_vec3_normalize_or(lateral, ik_v3(1, 0, 0));
     ik_vec3 f = ik_vec3_reject(sole, l), s = ik_vec3_reject(shin, l);
-    return IK_ATAN2(ik_vec3_dot(l, ik_vec3_cross(f, s)), ik_vec3_dot(f, s));
+    ik_real a = IK_ATAN2(ik_vec3_dot(l, ik_vec3_cross(f, s)), ik_vec3_dot(f, s)) + IK_PI / 2;
+    return a > IK_PI ? a - 2 * IK_PI : a;
 }
 
 /* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
@@ -129,12 +130,11 @@ ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral) {
 static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     const ik_skeleton *s = rig->skeleton;
     ik_humanoid_limb *limb = &rig->limb[which];
-    ik_mat4 foot_ms, foot_inv, shin_ms;
+    ik_mat4 foot_ms, foot_inv;
     ik_vec3 ankle, heel, ball;
     limb->ankle_height = ankle_height;
     if (limb->end < 0) return;
     foot_ms = rest_model(s, limb->end);
-    shin_ms = rest_model(s, limb->mid);
     if (!ik_mat4_inverse(&foot_ms, &foot_inv)) return;
     ankle = ik_mat4_translation(&foot_ms);
     heel = ik_vec3_mad(ankle, rig->up_rs, -ankle_height);
@@ -148,8 +148,6 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->left_rs));
     limb->heel_ls = to_joint_point(&foot_inv, heel);
     limb->ball_ls = to_joint_point(&foot_inv, ball);
-    limb->ankle_rest_angle = ik_humanoid_ankle_angle(ik_vec3_sub(ball, heel), ik_vec3_sub(ik_mat4_translation(&shin_ms), ankle),
-                                            rig->left_rs);
 }
 
 /* The coordinate axis nearest to the unit v when within 30 degrees of it
@@ -215,7 +213,6 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
     const int *j;
     ik_result r;
     int side;
-    ik_real floor = 0, ankle_height = 0;
     if (!rig || !skeleton || !map || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
     for (side = 0; side < IK_ROLE_COUNT; ++side)
         if (map->joint[side] < -1 || map->joint[side] >= skeleton->joint_count) return IK_ERR_RANGE;
@@ -239,26 +236,22 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
                           j[IK_ROLE_FOOT_L + side], j[IK_ROLE_TOE_L + side], map->rejected[IK_ROLE_FOOT_L + side]);
         if (r != IK_OK) return r;
     }
-    /* The floor: the lowest point of either leg at rest (a virtual ankle
-     * counts). The ankle height is the lower ankle's height above it; a foot
-     * joint with nothing below it gives no sole, so it gets a typical 0.08
-     * leg lengths. */
+    /* Each ankle's height is measured above its own leg's lowest rest point
+     * (a virtual ankle counts), so feet of rigs whose rest legs differ in
+     * length (CMU subjects) each get their own sole; a foot joint with
+     * nothing below it gives no sole, so it gets a typical 0.08 leg lengths.
+     * The floor is the lower of the two soles. */
     for (side = 0; side < 2; ++side) {
-        const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
+        ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
         ik_mat4 shin = rest_model(skeleton, leg->mid);
         ik_vec3 ankle = ik_mat4_transform_point(&shin, leg->end_offset_ls);
         ik_real low = ik_minr(lowest_below(skeleton, leg->start, rig->up_rs), ik_vec3_dot(ankle, rig->up_rs));
-        ik_real height = ik_vec3_dot(ankle, rig->up_rs) - low;
-        floor = side == 0 ? low : ik_minr(floor, low);
-        ankle_height = side == 0 ? height : ik_minr(ankle_height, height);
-    }
-    rig->floor_rs = floor;
-    for (side = 0; side < 2; ++side) {
-        const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
-        ik_real h = ankle_height;
+        ik_real h = ik_vec3_dot(ankle, rig->up_rs) - low;
         if (leg->end >= 0 && !has_children(skeleton, leg->end))
             h = ik_maxr(h, (ik_real)0.08 * (leg->upper_length + leg->lower_length));
         init_sole(rig, IK_LIMB_LEG_L + side, h);
+        low = ik_vec3_dot(ankle, rig->up_rs) - h;
+        rig->floor_rs = side == 0 ? low : ik_minr(rig->floor_rs, low);
     }
     rig->pelvis = j[IK_ROLE_HIPS];
     init_look_chain(rig);

@@ -228,7 +228,18 @@ typedef struct foot_plan {
     ik_vec3 ball;       /* the ball's contact point (the heel-lift pivot) */
     ik_vec3 normal;     /* ground normal */
     ik_real lift_angle; /* heel lift so far, radians */
+    ik_bool airborne;   /* held above the ground (a swinging foot): no heel pivot */
 } foot_plan;
+
+/* The animated sole's height above the rest floor, kept as a lift: a sole
+ * within c = contact_height leg lengths of the floor stands on it (rest
+ * poses and captured motion leave feet a little off a common floor: CMU
+ * subjects' legs differ in length); above, the lift 2 (height - c) climbs
+ * until it meets the full height at 2c, so it never jumps. */
+static ik_real contact_lift(const solve_state *st, ik_real height, ik_real leg) {
+    ik_real c = st->rig->limits.contact_height * leg;
+    return ik_clampr(2 * (height - c), 0, ik_maxr(height, 0));
+}
 
 static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_ground_hit *hit) {
     ik_vec3 from = ik_vec3_mad(p, st->up, leg);
@@ -263,7 +274,7 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     if (goal->enabled && goal->use_rotation && limb->end >= 0) foot_rot = goal->rotation_ms;
     if (!cast_down(st, ik_vec3_add(probe, heel_off), leg, &hit)) return 0;
     if (goal->enabled) lift = ik_vec3_dot(ik_vec3_sub(goal->position_ms, hit.point_ms), st->up) - h;
-    else lift = ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h;
+    else lift = contact_lift(st, ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h, leg);
     lift = ik_maxr(lift, 0);
     align = ik_quat_identity();
     if (limb->end >= 0) {
@@ -293,6 +304,7 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     plan->has_rotation = limb->end >= 0;
     plan->normal = hit.normal_ms;
     plan->lift_angle = 0;
+    plan->airborne = lift > 0;
     plan->active = 1;
     if (limb->toe >= 0) plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
     if (st->job->report) {
@@ -334,17 +346,17 @@ static void lift_for_reach(const solve_state *st, int which, foot_plan *plan) {
     lift_heel(st, which, plan, hi);
 }
 
-/* The ankle's dorsiflexion (toes toward the shin positive): the ankle angle
- * now minus at rest (ik_humanoid_ankle_angle: sole heel-to-ball and shin ankle-to-knee
- * seen along the foot's lateral axis). Measured on the bones themselves, so
- * the leg's turn about its own length (a hip rotated in or out) does not
- * count as flexion, as it would in a swing-twist split of the foot's
- * rotation relative to the shin. */
+/* The ankle's dorsiflexion (ik_humanoid_ankle_angle: sole heel-to-ball and
+ * shin ankle-to-knee seen along the foot's lateral axis, 0 when they are
+ * perpendicular). Measured on the bones themselves, so the leg's turn about
+ * its own length (a hip rotated in or out) does not count as flexion, as it
+ * would in a swing-twist split of the foot's rotation relative to the shin,
+ * and a rest pose with a pointed foot (girl.glb's) is not taken as neutral. */
 static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
     const ik_mat4 *foot = &st->job->model_ms[limb->end];
     ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls), ik_mat4_transform_point(foot, limb->heel_ls));
     ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
-    return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls)) - limb->ankle_rest_angle;
+    return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
 }
 
 /* The toes turn back by the heel lift, up to toe_bend, to stay on the
@@ -374,6 +386,29 @@ static ik_real solve_leg_to(const solve_state *st, int which, const foot_plan *p
     return limb->end >= 0 ? dorsiflexion(st, limb) : 0;
 }
 
+/* A swinging foot turned toes-down about its ankle may dip its ball into
+ * the ground: turn it back up about the lateral axis by the angle that
+ * lifts the ball onto the surface, asin(depth / |ball - ankle|), at most
+ * `limit` (what was turned), twice for the ground's curvature. Staying out
+ * of the ground wins over the ankle's limit. */
+static void keep_ball_above(const solve_state *st, const ik_humanoid_limb *limb, ik_real limit) {
+    int i;
+    for (i = 0; i < 2 && limit > 0; ++i) {
+        const ik_mat4 *foot = &st->job->model_ms[limb->end];
+        ik_vec3 ball = ik_mat4_transform_point(foot, limb->ball_ls), ankle = ik_mat4_translation(foot);
+        ik_real reach = ik_vec3_distance(ball, ankle), depth, angle;
+        ik_ground_hit hit;
+        if (!cast_down(st, ball, limb_length(st, limb), &hit) || !(reach > 0)) return;
+        depth = ik_vec3_dot(ik_vec3_sub(hit.point_ms, ball), hit.normal_ms);
+        if (!(depth > 0)) return;
+        depth = ik_minr(depth, reach);
+        angle = ik_minr(limit, IK_ATAN2(depth, IK_SQRT(reach * reach - depth * depth)));
+        turn_joint(st, limb->end, ik_quat_from_axis_angle(
+                                      ik_vec3_normalize(ik_mat4_transform_vector(foot, limb->lateral_ls)), -angle));
+        limit -= angle;
+    }
+}
+
 /* Solve a planted leg: the leg to the plan, the foot to the plan's rotation.
  * Past the ankle's dorsiflexion limit the heel lifts about the ball (seed
  * 001) by the smallest extra angle that brings the ankle back inside it:
@@ -382,7 +417,8 @@ static ik_real solve_leg_to(const solve_state *st, int which, const foot_plan *p
  * it (up to 1e-5 rad), each trial a full leg solve from the input pose; the
  * ankle is then kept within reach and the leg solved at the final plan.
  * Past the plantarflexion limit the foot is turned back to the limit (its
- * toes leave the ground). */
+ * toes leave the ground); a foot held in the air turns about the ankle to
+ * either limit, its ankle staying at the goal. */
 static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_limits *lim = &st->rig->limits;
@@ -392,7 +428,7 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
     saved[1] = st->job->pose_ls[limb->mid].rotation;
     saved[2] = limb->end >= 0 ? st->job->pose_ls[limb->end].rotation : ik_quat_identity();
     flex = solve_leg_to(st, which, plan, saved);
-    if (limb->end >= 0 && flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
+    if (limb->end >= 0 && !plan->airborne && flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
         ik_real lo = 0, hi = lim->ankle_down - plan->lift_angle;
         foot_plan trial = *plan;
         lift_heel(st, which, &trial, hi);
@@ -408,9 +444,11 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
         lift_for_reach(st, which, plan);
         flex = solve_leg_to(st, which, plan, saved);
     }
-    if (limb->end >= 0 && flex < -lim->ankle_down) {
-        ik_vec3 lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
-        turn_joint(st, limb->end, ik_quat_from_axis_angle(ik_vec3_normalize(lateral), flex + lim->ankle_down));
+    if (limb->end >= 0 && (flex < -lim->ankle_down || (plan->airborne && flex > lim->ankle_up))) {
+        ik_vec3 lateral = ik_vec3_normalize(ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls));
+        ik_real excess = flex < 0 ? flex + lim->ankle_down : flex - lim->ankle_up;
+        turn_joint(st, limb->end, ik_quat_from_axis_angle(lateral, excess));
+        if (excess > 0) keep_ball_above(st, limb, excess);
     }
     place_toes(st, which, plan);
     if (st->job->report) st->job->report->heel_lifted[which - IK_LIMB_LEG_L] = plan->lift_angle > 0;

@@ -187,15 +187,23 @@ static void report_limb(const solve_state *st, int which, ik_vec3 target) {
  * through the shoulder ahead of the body, up by clavicle_up * clamp(d.up / L)
  * when it rises above the shoulder, and, when the target is still beyond
  * reach, further toward it by the angle that closes the gap at the
- * shoulder's radius (at most the larger limit). */
-static void adjust_clavicle(const solve_state *st, int which, ik_vec3 target, ik_real weight) {
+ * shoulder's radius (at most the larger limit). The turn starts from the
+ * clavicle's rest rotation, not the input's, so solving a pose that was
+ * itself solved gives the same clavicle (frame-to-frame use does not pile
+ * turns up until the shoulder leaves the hand's reach); weight < 1 blends
+ * from the input rotation. Clavicle animation under a hand goal is
+ * therefore replaced. */
+static void adjust_clavicle(const solve_state *st, int which, ik_vec3 target, ik_real weight, ik_quat input_ls) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_limits *lim = &st->rig->limits;
     ik_vec3 out = which == IK_LIMB_ARM_L ? st->left : ik_vec3_neg(st->left);
     ik_vec3 c, sh, d, radius;
     ik_real reach = limb_length(st, limb), across, rise, gap, fwd_angle = 0, up_angle, reach_angle;
     ik_quat q;
+    ik_quat *local = &st->job->pose_ls[limb->clavicle].rotation;
     if (limb->clavicle < 0 || weight <= 0) return;
+    *local = st->s->rest_ls[limb->clavicle].rotation;
+    refresh(st, limb->clavicle);
     c = position(st, limb->clavicle);
     sh = position(st, limb->start);
     d = ik_vec3_sub(target, sh);
@@ -213,8 +221,11 @@ static void adjust_clavicle(const solve_state *st, int which, ik_vec3 target, ik
         reach_angle = ik_minr(ik_minr(full, gap / ik_vec3_length(radius)), ik_maxr(lim->clavicle_forward, lim->clavicle_up));
         if (full > 0) q = ik_quat_mul(ik_quat_slerp(ik_quat_identity(), toward, reach_angle / full), q);
     }
-    if (weight < 1) q = ik_quat_slerp(ik_quat_identity(), q, weight);
     turn_joint(st, limb->clavicle, q);
+    if (weight < 1) {
+        *local = ik_quat_normalize(ik_quat_slerp(input_ls, *local, weight));
+        refresh(st, limb->clavicle);
+    }
 }
 
 /* ---- feet on the ground -------------------------------------------------------- */
@@ -548,8 +559,8 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
     if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
 }
 
-/* One pass over clavicles and limbs. Clavicles start again from their input
- * rotations (`clavicle_input_ls`), so a second pass does not add to the first. */
+/* One pass over clavicles and limbs. Clavicles start again from rest (and
+ * blend from `clavicle_input_ls`), so a second pass does not add to the first. */
 static void solve_limbs(const solve_state *st, foot_plan plans[2], const ik_quat clavicle_input_ls[2]) {
     const ik_humanoid_solve *job = st->job;
     int i;
@@ -557,9 +568,7 @@ static void solve_limbs(const solve_state *st, foot_plan plans[2], const ik_quat
         for (i = IK_LIMB_ARM_L; i <= IK_LIMB_ARM_R; ++i) {
             int clavicle = st->rig->limb[i].clavicle;
             if (!job->goal[i].enabled || clavicle < 0) continue;
-            job->pose_ls[clavicle].rotation = clavicle_input_ls[i];
-            refresh(st, clavicle);
-            adjust_clavicle(st, i, job->goal[i].position_ms, job->goal[i].weight);
+            adjust_clavicle(st, i, job->goal[i].position_ms, job->goal[i].weight, clavicle_input_ls[i]);
         }
     for (i = 0; i < IK_LIMB_COUNT; ++i) {
         const ik_humanoid_goal *g = &job->goal[i];

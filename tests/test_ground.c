@@ -93,8 +93,10 @@ static ik_bool ground_under(const ik_ground *g, ik_vec3 p, ik_real span, ik_grou
 /* Stand on `g`: both feet grounded, a contact point (heel or ball) on the
  * surface within 1e-3 of the leg length and none below it; soles along the
  * normal within 2 degrees unless the heel lifted, and then the ball on the
- * ground and the heel above it. Returns how many heels lifted. */
-static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expect_lift) {
+ * ground and the heel above it; the toes' tip never under the ground, and
+ * with `toes_follow` on it (seed 001: the toes bend to stay on the ground).
+ * Returns how many heels lifted. */
+static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expect_lift, ik_bool toes_follow) {
     ik_humanoid_solve job = ik_humanoid_solve_def();
     ik_humanoid_report report;
     int side, lifted = 0;
@@ -135,6 +137,13 @@ static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expec
         CHECK(heel_gap >= -tol && ball_gap >= -tol && ik_minr(heel_gap, ball_gap) <= tol,
               "%s %s leg %d: heel gap %g, ball gap %g, tolerance %g", f->label, what, side, (double)heel_gap,
               (double)ball_gap, (double)tol);
+        if (l->toe >= 0) {
+            ik_vec3 tip = ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls);
+            ik_ground_hit tip_hit;
+            ik_real tip_gap = ground_under(g, tip, leg, &tip_hit) ? tip.y - tip_hit.point_ms.y : -1;
+            CHECK(tip_gap >= -tol && (!toes_follow || tip_gap <= tol), "%s %s leg %d: toe tip %g above the ground",
+                  f->label, what, side, (double)tip_gap);
+        }
         if (report.heel_lifted[side]) {
             ++lifted;
             CHECK(ball_gap <= tol && heel_gap > tol, "%s %s leg %d: lifted heel %g, ball %g", f->label, what, side,
@@ -171,31 +180,31 @@ static void stand_everywhere(fixture *f) {
                            : (i == 1 ? ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fixture_left(f), IK_SIN(a))
                                      : ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fwd, IK_SIN(a)));
         g = ik_ground_plane(ik_v3(mid.x, floor_y, mid.z), n);
-        stand(f, &g, i == 0 ? "slope up" : (i == 1 ? "slope sideways" : "slope down"), 0);
+        stand(f, &g, i == 0 ? "slope up" : (i == 1 ? "slope sideways" : "slope down"), 0, 1);
     }
     /* a bumpy height field (bumps of 0.02 leg lengths, slopes up to 8 degrees) */
     for (k = 0; k < 41; ++k)
         for (i = 0; i < 41; ++i)
             heights[k * 41 + i] = (ik_real)0.02 * leg * IK_SIN((ik_real)i * (ik_real)0.35) * IK_COS((ik_real)k * (ik_real)0.3);
     g = ik_ground_height_field(ik_v3(mid.x - leg, floor_y, mid.z - leg), leg / 20, 41, 41, heights);
-    stand(f, &g, "bumps", 0);
+    stand(f, &g, "bumps", 0, 1);
     b.amplitude = (ik_real)0.02 * leg;
     b.kx = 6 / leg;
     b.kz = 5 / leg;
     g = ik_ground_callback(bumps_cast, &b);
-    if (fabs((double)floor_y) < 1e-3 * (double)leg) stand(f, &g, "bump callback", 0);
+    if (fabs((double)floor_y) < 1e-3 * (double)leg) stand(f, &g, "bump callback", 0, 1);
     /* a stair step under the left foot only: stairs rising sideways */
     g = ik_ground_stairs(ik_v3(mid.x, floor_y, mid.z), fixture_left(f), (ik_real)0.12 * leg, 10 * leg, 1);
-    stand(f, &g, "stair step", 0);
+    stand(f, &g, "stair step", 0, 1);
     /* stairs rising ahead, the character standing across a step edge */
     g = ik_ground_stairs(ik_vec3_mad(ik_v3(mid.x, floor_y, mid.z), fwd, (ik_real)-0.6 * leg), fwd, (ik_real)0.1 * leg,
                          (ik_real)0.5 * leg, 4);
-    stand(f, &g, "stairs", 0);
+    stand(f, &g, "stairs", 0, 0);
     /* steep: 35 degrees up ahead, past the 25 degree ankle: heels lift */
     if (f->rig.limb[IK_LIMB_LEG_L].toe >= 0) {
         ik_real a = ik_rad(35);
         g = ik_ground_plane(ik_v3(mid.x, floor_y, mid.z), ik_vec3_mad(ik_vec3_scale(up, IK_COS(a)), fwd, -IK_SIN(a)));
-        stand(f, &g, "steep slope", 1);
+        stand(f, &g, "steep slope", 1, 1);
     }
 }
 

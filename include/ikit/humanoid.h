@@ -145,6 +145,7 @@ typedef struct ik_humanoid_limits {
     ik_real knee_min, knee_max;     /* 0 .. 150 deg */
     ik_real ankle_up, ankle_down;   /* dorsiflexion 25 deg, plantarflexion 50 deg (ik_humanoid_ankle_angle) */
     ik_real toe_bend;               /* toes bend up to 60 deg to stay on the ground */
+    ik_real toe_curl;               /* and curl down up to 30 deg to reach it */
     ik_real clavicle_forward;       /* largest forward turn of a clavicle, 30 deg */
     ik_real clavicle_up;            /* largest upward turn, 30 deg */
     ik_real look_max;               /* the look direction stays within 80 deg of the chest's forward */
@@ -166,6 +167,7 @@ typedef struct ik_humanoid_limb {
     ik_vec3 lateral_ls;      /* the foot's left axis (dorsiflexion turns negative about it) */
     ik_vec3 heel_ls;         /* the contact point below the ankle */
     ik_vec3 ball_ls;         /* the contact point below the ball of the foot */
+    ik_vec3 toe_tip_ls;      /* in the toe's frame: the contact point below the toes' tip */
     ik_real ankle_height;    /* ankle above its own foot's lowest rest point */
 } ik_humanoid_limb;
 

@@ -39,6 +39,7 @@ static ik_humanoid_limits default_limits(void) {
     l.ankle_up = ik_rad(25);
     l.ankle_down = ik_rad(50);
     l.toe_bend = ik_rad(60);
+    l.toe_curl = ik_rad(30);
     l.clavicle_forward = ik_rad(30);
     l.clavicle_up = ik_rad(30);
     l.look_max = ik_rad(80);
@@ -109,7 +110,7 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->end_offset_ls = to_joint_point(&mid_inv, c);
     h = hinge_axis(u, v, rig->forward_rs, rig->up_rs, leg);
     limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
-    limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = ik_vec3_zero();
+    limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
     return IK_OK;
 }
@@ -123,10 +124,28 @@ ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral) {
     return a > IK_PI ? a - 2 * IK_PI : a;
 }
 
+/* The toes' tip at rest: the toe's descendant farthest from it (an End
+ * Site, "Toe_End"), else `estimate` (0.3 of the heel-to-ball length ahead of
+ * the ball, a typical toe). */
+static ik_vec3 toe_tip(const ik_skeleton *s, int toe, ik_vec3 estimate) {
+    ik_vec3 base = rest_position(s, toe), tip = estimate;
+    ik_real best = 0;
+    int k;
+    for (k = toe + 1; k < s->joint_count; ++k)
+        if (ik_skeleton_is_descendant(s, k, toe)) {
+            ik_vec3 p = rest_position(s, k);
+            if (ik_vec3_distance(p, base) > best) {
+                best = ik_vec3_distance(p, base);
+                tip = p;
+            }
+        }
+    return tip;
+}
+
 /* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
  * the floor; the heel contact is straight below the ankle, the ball contact
  * straight below the toe joint (or 0.2 leg lengths ahead of the heel when
- * the foot has no toe). */
+ * the foot has no toe), the toes' tip contact straight below their tip. */
 static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     const ik_skeleton *s = rig->skeleton;
     ik_humanoid_limb *limb = &rig->limb[which];
@@ -148,6 +167,12 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->left_rs));
     limb->heel_ls = to_joint_point(&foot_inv, heel);
     limb->ball_ls = to_joint_point(&foot_inv, ball);
+    if (limb->toe >= 0) {
+        ik_mat4 toe_ms = rest_model(s, limb->toe), toe_inv;
+        ik_vec3 tip = toe_tip(s, limb->toe, ik_vec3_add(ball, ik_vec3_scale(ik_vec3_sub(ball, heel), (ik_real)0.3)));
+        tip = ik_vec3_mad(tip, rig->up_rs, -ik_vec3_dot(ik_vec3_sub(tip, heel), rig->up_rs));
+        if (ik_mat4_inverse(&toe_ms, &toe_inv)) limb->toe_tip_ls = to_joint_point(&toe_inv, tip);
+    }
 }
 
 /* The coordinate axis nearest to the unit v when within 30 degrees of it

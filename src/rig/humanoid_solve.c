@@ -370,17 +370,57 @@ static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb)
     return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
 }
 
-/* The toes turn back by the heel lift, up to toe_bend, to stay on the
- * ground (seed 001). */
+/* An angle brought into (-pi, pi]. */
+static ik_real wrap_angle(ik_real a) {
+    while (a > IK_PI) a -= 2 * IK_PI;
+    while (a <= -IK_PI) a += 2 * IK_PI;
+    return a;
+}
+
+/* Seed 001's toes "bend to stay even with the ground": the toes turn about
+ * the foot's lateral axis a through the toe joint T so that their tip
+ * contact P meets the surface under it (hit g, normal n). With r = P - T
+ * split into r_a along a and r_p across it, the tip's height over the
+ * surface after a turn phi is C + A cos phi + B sin phi, C = n.(T + r_a - g),
+ * A = n.r_p, B = n.(a x r_p); of the two roots phi = atan2(B, A) +- acos(-C /
+ * sqrt(A^2 + B^2)) the smaller turn is taken (the closest approach when
+ * there is none), limited to toe_bend up and toe_curl down, twice with a
+ * fresh cast for curved ground. The turn starts from the toe's input
+ * rotation; a foot held in the air only bends its toes up out of the
+ * ground. */
 static void place_toes(const solve_state *st, int which, const foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
-    ik_vec3 lateral;
-    if (limb->toe < 0 || !(plan->lift_angle > 0)) return;
+    const ik_humanoid_limits *lim = &st->rig->limits;
+    ik_real total = 0;
+    int i;
+    if (limb->toe < 0) return;
     st->job->pose_ls[limb->toe].rotation = plan->toe_input_ls;
     refresh(st, limb->toe);
-    lateral = ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls);
-    turn_joint(st, limb->toe, ik_quat_from_axis_angle(ik_vec3_normalize(lateral),
-                                                      -ik_minr(plan->lift_angle, st->rig->limits.toe_bend)));
+    for (i = 0; i < 2; ++i) {
+        const ik_mat4 *toe = &st->job->model_ms[limb->toe];
+        ik_vec3 t = ik_mat4_translation(toe), p = ik_mat4_transform_point(toe, limb->toe_tip_ls), r, rp, n;
+        ik_vec3 a = ik_vec3_normalize(ik_mat4_transform_vector(&st->job->model_ms[limb->end], limb->lateral_ls));
+        ik_real A, B, C, R, base, spread, phi;
+        ik_ground_hit hit;
+        if (!cast_down(st, p, limb_length(st, limb), &hit)) return;
+        n = hit.normal_ms;
+        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= 0) return;
+        r = ik_vec3_sub(p, t);
+        rp = ik_vec3_reject(r, a);
+        A = ik_vec3_dot(n, rp);
+        B = ik_vec3_dot(n, ik_vec3_cross(a, rp));
+        C = ik_vec3_dot(n, ik_vec3_sub(ik_vec3_add(t, ik_vec3_sub(r, rp)), hit.point_ms));
+        R = IK_SQRT(A * A + B * B);
+        if (!(R > 0)) return;
+        base = IK_ATAN2(B, A);
+        spread = ik_acos_safe(-C / R);
+        phi = wrap_angle(base - spread);
+        if (IK_FABS(wrap_angle(base + spread)) < IK_FABS(phi)) phi = wrap_angle(base + spread);
+        if (plan->airborne) phi = ik_minr(phi, 0);
+        phi = ik_clampr(total + phi, -lim->toe_bend, lim->toe_curl) - total;
+        total += phi;
+        turn_joint(st, limb->toe, ik_quat_from_axis_angle(a, phi));
+    }
 }
 
 /* Solve the leg to a plan from the leg's input rotations (`saved`: start,

@@ -363,7 +363,11 @@ static void test_errors(void) {
 static void test_demo(void) {
     static const char *const files[] = {"humanoid.png", "humanoid.svg", "humanoid_limits.png", "leg_two_bone.png",
                                         "leg_two_bone.svg", "head_look_at.png", "head_look_at.svg", "tail_springs.png",
-                                        "tail_springs.svg", "arms_fabrik_ccd.png", "arms_fabrik_ccd.svg", "scene.gltf"};
+                                        "tail_springs.svg", "arms_fabrik_ccd.png", "arms_fabrik_ccd.svg", "scene.gltf",
+                                        "humanoid_uneven_ground.png", "humanoid_uneven_ground.svg",
+                                        "humanoid_stairs_up.png", "humanoid_stairs_up.svg", "humanoid_stairs_across.png",
+                                        "humanoid_stairs_across.svg", "humanoid_staff.png", "humanoid_staff.svg",
+                                        "humanoid_look_at.png", "humanoid_look_at.svg"};
     char dir[300], args[400], path[400];
     ik_gltf *scene = NULL;
     int i, w, h;
@@ -371,17 +375,32 @@ static void test_demo(void) {
     path_in(dir, sizeof dir, "demo");
     snprintf(args, sizeof args, "demo -o '%s'", dir);
     CHECK(run(args) == 0, "demo exits 0: %s", err_text);
-    CHECK(strstr(out_text, "Scene 1") && strstr(out_text, "us/solve") && strstr(out_text, "Scene 4"),
+    CHECK(strstr(out_text, "Scene 1") && strstr(out_text, "us/solve") && strstr(out_text, "Scene 4") &&
+              strstr(out_text, "Scene 5") && strstr(out_text, "Scene 8"),
           "demo prints its tables");
+    /* every humanoid row reached: feet on the ground, hands on the staff, head on the point */
+    {
+        const char *row = strstr(out_text, "Scene 5");
+        int rows = 0, missed = 0;
+        while (row && (row = strstr(row, ")  ")) != NULL) {
+            row += 3;
+            if (strncmp(row, "yes ", 4) != 0 && strncmp(row, "no ", 3) != 0) continue; /* a table header */
+            ++rows;
+            missed += row[0] != 'y';
+        }
+        CHECK(rows >= 22 && missed == 0, "humanoid scenes: %d rows, %d not reached", rows, missed);
+    }
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         CHECK(file_size(path) > 1000, "demo wrote %s", files[i]);
     }
     snprintf(path, sizeof path, "%s/leg_two_bone.png", dir);
     CHECK(drawn_pixels(path, &w, &h, &bone) > 10000 && bone > 1000, "leg picture has a skeleton in it");
+    snprintf(path, sizeof path, "%s/humanoid_staff.png", dir);
+    CHECK(drawn_pixels(path, &w, &h, &bone) > 10000 && bone > 1000, "staff picture has figures in it");
     snprintf(path, sizeof path, "%s/scene.gltf", dir);
-    CHECK(ik_gltf_read_file(path, &scene, NULL) == IK_OK && ik_gltf_skin_count(scene) == 2,
-          "demo glTF loads with the humanoid and the tail");
+    CHECK(ik_gltf_read_file(path, &scene, NULL) == IK_OK && ik_gltf_skin_count(scene) == 6,
+          "demo glTF loads with the humanoid, the tail and the four humanoid scenes");
     ik_gltf_free(scene);
 }
 

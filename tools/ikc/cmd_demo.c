@@ -5,7 +5,9 @@
  *   3. its head looking at a point moving round in front of it (aim IK);
  *   4. seed 002's tail, from a chain description embedded below, reaching
  *      for a moving cube with springs and comfort ranges (DLS);
- *   5. a FABRIK arm and a CCD arm side by side on the same targets.
+ *   5. a FABRIK arm and a CCD arm side by side on the same targets;
+ *   6. the humanoid rig (demo_humanoid.c): standing on uneven ground and on
+ *      stairs, both hands on a swinging staff, the head tracking a point.
  * Each scene prints a table (target, reached, residual, iterations,
  * microseconds per solve) and writes PNG and SVG pictures; the posed
  * humanoid and tail go into one glTF file. */
@@ -21,6 +23,7 @@
 #include <ikit/two_bone.h>
 
 #include "asset.h"
+#include "demo_humanoid.h"
 #include "draw.h"
 #include "humanoid_model.h"
 #include "ikc.h"
@@ -51,21 +54,13 @@ static const char tail_chain_text[] =
     "# The spinning cube the tail tries to touch.\n"
     "target cube  joint tip  position 0.8 0.6 -2.2\n";
 
-typedef struct demo {
-    const char *dir;
-    int quiet;
-    int write_failures;
-    int solve_failures;
-    int files;
-} demo;
+typedef ikc_demo_state demo;
 
 /* ---- timing --------------------------------------------------------------- */
 
-typedef void (*solve_once)(void *context);
-
 /* Microseconds per solve: the median over 9 runs of `reps` solves each. The
  * callback restores its start pose before every solve. */
-static double median_us(solve_once fn, void *context, int reps) {
+double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps) {
     double samples[9], swap;
     int run, k, i, j;
     for (run = 0; run < 9; ++run) {
@@ -84,7 +79,7 @@ static double median_us(solve_once fn, void *context, int reps) {
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void save_picture(demo *d, const char *base, const ikc_picture *pic) {
+void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic) {
     static const char *const exts[] = {"png", "svg"};
     char path[1100], error[600];
     int e;
@@ -157,9 +152,9 @@ static void humanoid_scene(demo *d, const ik_skeleton *skeleton) {
     panels[1].label_joints = 0;
     printf("\nScene 0: the procedural humanoid, %d joints, 1.75 m, Y up, facing +Z\n", skeleton->joint_count);
     pic = picture("ikit demo: procedural humanoid", panels, 1, 1, IKC_VIEW_FRONT, 900, 800);
-    save_picture(d, "humanoid", &pic);
+    ikc_demo_save_picture(d, "humanoid", &pic);
     pic = picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900, 800);
-    save_picture(d, "humanoid_limits", &pic);
+    ikc_demo_save_picture(d, "humanoid_limits", &pic);
 }
 
 /* ---- scene 1: two-bone leg ------------------------------------------------------- */
@@ -226,7 +221,7 @@ static void leg_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
         job.residual = &residual;
         timing.job = &job;
         timing.rest = skeleton->rest_ls;
-        us = median_us(leg_solve_once, &timing, 2000);
+        us = ikc_demo_median_us(leg_solve_once, &timing, 2000);
         result = ik_two_bone_run(&job);
         if (result != IK_OK) {
             fprintf(stderr, "ikc demo: two-bone failed: %s\n", ik_result_str(result));
@@ -247,7 +242,7 @@ static void leg_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
     memcpy(scene_pose, pose[0], sizeof pose[0]);
     pic = picture("Scene 1: two-bone leg, seed 000's cases (side view; grey: rest pose)", panels, CASES, 4,
                   IKC_VIEW_SIDE, 1400, 560);
-    save_picture(d, "leg_two_bone", &pic);
+    ikc_demo_save_picture(d, "leg_two_bone", &pic);
 }
 
 /* ---- scene 2: head look-at -------------------------------------------------------- */
@@ -315,7 +310,7 @@ static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene
     }
     pic = picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 4, IKC_VIEW_PERSP, 1400,
                   520);
-    save_picture(d, "head_look_at", &pic);
+    ikc_demo_save_picture(d, "head_look_at", &pic);
 }
 
 /* ---- scene 3: spring tail from a chain description ------------------------------ */
@@ -435,7 +430,7 @@ static void tail_scene(demo *d, ik_chain_file **tail_out, ik_transform *tail_pos
         timing.target = target;
         timing.scratch = scratch;
         timing.bytes = bytes;
-        us = median_us(tail_solve_once, &timing, 20);
+        us = ikc_demo_median_us(tail_solve_once, &timing, 20);
         r = tail_solve(&setup, p, target, scratch, bytes, &iterations, &error);
         if (r != IK_OK) {
             fprintf(stderr, "ikc demo: tail solve failed: %s\n", ik_result_str(r));
@@ -462,7 +457,7 @@ static void tail_scene(demo *d, ik_chain_file **tail_out, ik_transform *tail_pos
     pic = picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels, FRAMES, 3,
                   IKC_VIEW_PERSP, 1400, 900);
     pic.ground_y = -0.6f;
-    save_picture(d, "tail_springs", &pic);
+    ikc_demo_save_picture(d, "tail_springs", &pic);
     memcpy(tail_pose_out, pose[FRAMES - 1], (size_t)n * sizeof *tail_pose_out);
     free(scratch);
     *tail_out = chain;
@@ -552,7 +547,7 @@ static void arm_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
             timing.joints = arm;
             timing.limits = limits;
             timing.target = targets[c];
-            us = median_us(arm_solve_once, &timing, 200);
+            us = ikc_demo_median_us(arm_solve_once, &timing, 200);
             ik_skeleton_rest_pose(skeleton, pose[index]);
             r = arm_solve(s == 0, arm, limits, targets[c], pose[index], &iterations, &error);
             if (r != IK_OK) {
@@ -577,7 +572,7 @@ static void arm_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
     }
     pic = picture("Scene 4: FABRIK (left) and CCD (right), same targets, same limits", panels, CASES * 2, 2,
                   IKC_VIEW_PERSP, 1100, 1300);
-    save_picture(d, "arms_fabrik_ccd", &pic);
+    ikc_demo_save_picture(d, "arms_fabrik_ccd", &pic);
 }
 
 static void usage(FILE *out) {
@@ -587,7 +582,9 @@ static void usage(FILE *out) {
             "The showcase on built-in data (no files needed): a procedural humanoid with\n"
             "joint limits; its leg placed by two-bone IK in seed 000's three cases; its head\n"
             "looking at a moving point; seed 002's spring tail (chain file built in) chasing\n"
-            "a cube; a FABRIK arm and a CCD arm on the same targets. Prints a table per\n"
+            "a cube; a FABRIK arm and a CCD arm on the same targets; the full-body humanoid\n"
+            "rig standing on uneven ground and on stairs with both feet planted, both hands\n"
+            "on a swinging staff, and its head tracking a moving point. Prints a table per\n"
             "scene (target, reached, residual, iterations, microseconds per solve) and\n"
             "writes PNG and SVG pictures plus scene.gltf into DIR (default: out).\n"
             "\n"
@@ -635,7 +632,7 @@ int ikc_demo(int argc, char **argv) {
     tail_scene(&d, &tail, tail_pose);
     arm_scene(&d, skeleton, scene_pose);
     {
-        ikc_scene_skeleton list[2];
+        ikc_scene_skeleton list[6];
         char path[1100], error[600];
         int count = 1;
         list[0].name = "humanoid";
@@ -649,8 +646,10 @@ int ikc_demo(int argc, char **argv) {
             list[1].placement = ik_v3(2.5f, 0.6f, 1.5f);
             count = 2;
         }
+        count += ikc_demo_humanoid_scenes(&d, list + count, 6 - count);
         snprintf(path, sizeof path, "%s/scene.gltf", d.dir);
-        printf("\nThe scene as glTF (humanoid with the leg, head and FABRIK arm solutions; the tail's last frame):\n");
+        printf("\nThe scene as glTF (humanoid with the leg, head and FABRIK arm solutions; the tail's last frame;\n"
+               "the rig's figure on uneven ground, on a stair, holding the staff and looking, 2 m apart along -x):\n");
         if (ikc_write_scene_gltf(path, list, count, error, sizeof error)) {
             printf("  wrote %s\n", path);
             ++d.files;

@@ -319,10 +319,15 @@ static int is_tip(const ik_skeleton *s, int joint) {
 
 /* ---- ground surfaces ------------------------------------------------------- */
 
-/* A quad of a ground surface and its unit normal. */
+/* A quad of a ground surface and its unit normal. A side face of stairs
+ * (side = 1, normal pointing out) is drawn before everything else when it
+ * faces away from the camera and after everything when it faces it: the
+ * painter's sort by centre depth cannot order a wall that long. */
 typedef struct ground_face {
     ik_vec3 corner[4];
     ik_vec3 normal;
+    int side;
+    int layer; /* 0 far side, 1 treads and risers, 2 near side */
     double depth;
 } ground_face;
 
@@ -331,13 +336,13 @@ typedef struct face_list {
     int count, capacity;
 } face_list;
 
-static void face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d) {
+static ground_face *face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d) {
     ground_face *f;
     ik_vec3 n = ik_vec3_cross(ik_vec3_sub(c, a), ik_vec3_sub(d, b));
     if (l->count == l->capacity) {
         int cap = l->capacity ? 2 * l->capacity : 256;
         ground_face *grown = (ground_face *)realloc(l->faces, (size_t)cap * sizeof *grown);
-        if (!grown) return;
+        if (!grown) return NULL;
         l->faces = grown;
         l->capacity = cap;
     }
@@ -347,6 +352,8 @@ static void face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d) {
     f->corner[2] = c;
     f->corner[3] = d;
     f->normal = ik_vec3_normalize_or(n, ik_v3(0, 1, 0));
+    f->side = 0;
+    return f;
 }
 
 /* The region of the ground drawn: the scene's box on x and z with a margin. */
@@ -395,10 +402,10 @@ static void height_faces(face_list *l, const ik_ground *g, bounds b) {
         }
 }
 
-/* Stairs: per step its tread, its riser and the two side faces, over the
- * region measured along the stairs (s) and across them (t). */
+/* Stairs: per step its tread, its riser and its two side faces down to the
+ * floor, over the region measured along the stairs (s) and across (t). */
 static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
-    ik_real x0, x1, z0, z1, s_lo = 0, s_hi = 0, t_lo = 0, t_hi = 0, base;
+    ik_real x0, x1, z0, z1, s_lo = 0, s_hi = 0, t_lo = 0, t_hi = 0, base = g->point_ms.y;
     ik_vec3 d = g->direction_ms, across = ik_v3(-g->direction_ms.z, 0, g->direction_ms.x), o = g->point_ms;
     int k, c, first, last;
     ground_region(b, &x0, &x1, &z0, &z1);
@@ -410,7 +417,6 @@ static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
         t_lo = c ? ik_minr(t_lo, t) : t;
         t_hi = c ? ik_maxr(t_hi, t) : t;
     }
-    base = o.y - g->rise;
     first = s_lo < 0 ? 0 : (int)(s_lo / g->run) + 1;
     last = s_hi < 0 ? 0 : (int)(s_hi / g->run) + 1;
     if (last > g->step_count) last = g->step_count;
@@ -426,8 +432,20 @@ static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
         if (k > 0 && (ik_real)(k - 1) * g->run >= s_lo)
             face_add(l, STAIR_POINT(a, t_lo, y - g->rise), STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y),
                      STAIR_POINT(a, t_hi, y - g->rise));
-        face_add(l, STAIR_POINT(a, t_lo, base), STAIR_POINT(e, t_lo, base), STAIR_POINT(e, t_lo, y), STAIR_POINT(a, t_lo, y));
-        face_add(l, STAIR_POINT(a, t_hi, base), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y), STAIR_POINT(e, t_hi, base));
+        if (k > 0) {
+            ground_face *lo = face_add(l, STAIR_POINT(a, t_lo, base), STAIR_POINT(e, t_lo, base), STAIR_POINT(e, t_lo, y),
+                                       STAIR_POINT(a, t_lo, y));
+            ground_face *hi = face_add(l, STAIR_POINT(a, t_hi, base), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y),
+                                       STAIR_POINT(e, t_hi, base));
+            if (lo) {
+                lo->side = 1;
+                lo->normal = ik_vec3_neg(across);
+            }
+            if (hi) {
+                hi->side = 1;
+                hi->normal = across;
+            }
+        }
 #undef STAIR_POINT
     }
 }
@@ -447,8 +465,9 @@ static ik_vec3 face_center(const ground_face *f) {
 }
 
 static int farther_first(const void *a, const void *b) {
-    double da = ((const ground_face *)a)->depth, db = ((const ground_face *)b)->depth;
-    return da > db ? -1 : da < db;
+    const ground_face *fa = (const ground_face *)a, *fb = (const ground_face *)b;
+    if (fa->layer != fb->layer) return fa->layer < fb->layer ? -1 : 1;
+    return fa->depth > fb->depth ? -1 : fa->depth < fb->depth;
 }
 
 /* Lambert shading under a light from above, front and left; faces drawn
@@ -457,8 +476,10 @@ static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, doub
     ik_vec3 light = ik_vec3_normalize(ik_v3((ik_real)0.35, 1, (ik_real)0.55));
     int i, c;
     for (i = 0; i < l->count; ++i) {
-        ik_vec3 rel = ik_vec3_sub(face_center(&l->faces[i]), cam->eye);
-        l->faces[i].depth = -(double)ik_vec3_dot(rel, cam->forward);
+        ground_face *f = &l->faces[i];
+        ik_vec3 rel = ik_vec3_sub(face_center(f), cam->eye);
+        f->depth = -(double)ik_vec3_dot(rel, cam->forward);
+        f->layer = !f->side ? 1 : ik_vec3_dot(f->normal, cam->forward) > 0 ? 2 : 0;
     }
     qsort(l->faces, (size_t)l->count, sizeof *l->faces, farther_first);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);

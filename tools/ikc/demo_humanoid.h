@@ -1,0 +1,31 @@
+/* The demo's humanoid scenes (issue 6's showcase): the rig layer's full-body
+ * solve on ik_humanoid_build_skeleton's figure, standing on uneven ground
+ * and on stairs with both feet planted, both hands on a swinging staff, the
+ * head tracking a moving point. */
+#ifndef IKC_DEMO_HUMANOID_H
+#define IKC_DEMO_HUMANOID_H
+
+#include "draw.h"
+#include "scene_gltf.h"
+
+/* What `ikc demo` writes and counts; shared by its scenes. */
+typedef struct ikc_demo {
+    const char *dir;
+    int quiet;
+    int write_failures;
+    int solve_failures;
+    int files;
+} ikc_demo_state;
+
+/* Write `pic` as DIR/base.png and DIR/base.svg, counting files and failures. */
+void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic);
+
+typedef void (*ikc_solve_once)(void *context);
+/* Microseconds per solve: the median over 9 runs of `reps` calls. */
+double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps);
+
+/* Run the four scenes (tables on stdout, pictures into d->dir) and add up
+ * to `capacity` posed figures to `list` for the glTF; returns how many. */
+int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int capacity);
+
+#endif

@@ -198,15 +198,17 @@ static void tracking_test(FILE *csv) {
         }
 }
 
-int main(void) {
+/* With an argument (paper or tracking), only that benchmark runs. */
+int main(int argc, char **argv) {
+    const char *only = argc > 1 ? argv[1] : NULL;
     FILE *csv = fopen("bench_jacobian.csv", "w");
     if (!csv) {
         fprintf(stderr, "cannot write bench_jacobian.csv\n");
         return 1;
     }
     fprintf(csv, "test,method,scalar,case,size,mean_iterations,us_per_solve,success_rate,mean_error\n");
-    fabrik_paper_test(csv);
-    tracking_test(csv);
+    if (!only || !strcmp(only, "paper")) fabrik_paper_test(csv);
+    if (!only || !strcmp(only, "tracking")) tracking_test(csv);
     fclose(csv);
     printf("\nwrote bench_jacobian.csv\n");
     return 0;

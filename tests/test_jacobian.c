@@ -246,6 +246,56 @@ static void test_unreachable_settles(void) {
     }
 }
 
+/* The no-progress stop on the paper's setup (10 unit bones, straight start,
+ * tolerance 1e-3 of the length) with targets out of reach: DLS and SDLS
+ * settle within a few dozen iterations on average (the cap of 1000 is far),
+ * ending close to the best distance |t| - L; targets in reach are all met
+ * within the tolerance, the stop not cutting them short. */
+static void test_unreachable_stops_early(void) {
+    static const int methods[3] = {0, 2, 3};
+    static const double most_iterations[3] = {300, 80, 80};
+    int k;
+    for (k = 0; k < 3; ++k) {
+        int m = methods[k], i, total = 200;
+        rng g = rng_seeded(14);
+        check_property near_best = {"no-progress stop: out of reach, ends near |t| - L", 0, 0};
+        check_property reached = {"no-progress stop: in reach, target met", 0, 0};
+        long far_iterations = 0;
+        for (i = 0; i < total; ++i) {
+            rig r;
+            int used = 0, far = i % 2;
+            ik_real tolerance, best, distance;
+            ik_vec3 target;
+            ik_jacobian_effector effector;
+            ik_jacobian job;
+            equal_chain(&r, CHAIN_MOVERS, 1, 1);
+            tolerance = r.length * (ik_real)1e-3;
+            target = far ? ik_vec3_scale(rng_direction(&g), rng_range(&g, 1.05 * r.length, 2 * r.length))
+                         : rng_in_ball(&g, 0.9 * r.length);
+            effector = ik_jacobian_effector_def(CHAIN_MOVERS, target);
+            job = job_for(&r, &effector, 1, all_methods[m]);
+            job.tolerance = tolerance;
+            job.max_iterations = 1000;
+            job.iterations = &used;
+            CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+            best = far ? ik_vec3_length(target) - r.length : 0;
+            distance = tip_distance(&r, CHAIN_MOVERS, target);
+            if (far) {
+                far_iterations += used;
+                PROPERTY_CASE(near_best, distance - best < (ik_real)0.05 * r.length, "%s: %g beyond the best",
+                              method_names[m], (double)(distance - best));
+            } else {
+                PROPERTY_CASE(reached, distance <= tolerance * (ik_real)1.01, "%s: %g away after %d iterations",
+                              method_names[m], (double)distance, used);
+            }
+        }
+        property_end(&near_best);
+        property_end(&reached);
+        CHECK((double)far_iterations / (total / 2) < most_iterations[k], "%s: %.1f iterations on average out of reach",
+              method_names[m], (double)far_iterations / (total / 2));
+    }
+}
+
 /* Hinge chains with limits from both sources (an ik_constraint on even
  * joints, a spring's hard limit on odd joints), random targets in and out of
  * reach: the hinge angle, measured as the twist of rest^-1 * pose about the
@@ -621,6 +671,7 @@ int main(void) {
     test_reachable_convergence(IK_JACOBIAN_GRADIENT, "gradient", 0.0, cases / 10);
     test_descent_lowers_error();
     test_unreachable_settles();
+    test_unreachable_stops_early();
     test_limits_never_violated();
     test_orientation_with_twist();
     test_twist_joint_turns();

@@ -143,8 +143,11 @@ ik_jacobian_joint ik_jacobian_ball(int joint);
  * effectors (room is kept for orientation goals on all of them). */
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count);
 
-/* Validate, then iterate until every effector is within tolerance, the step
- * becomes smaller than min_step, or max_iterations is reached. With springs
+/* Validate, then iterate until every effector is within tolerance of its
+ * target (of the nearest point it can reach, for a target out of reach),
+ * the step becomes smaller than min_step, the error stops falling (every 8
+ * iterations it must drop by 0.5% of itself while some target is out of
+ * reach, by 0.05% otherwise), or max_iterations is reached. With springs
  * (stiffness > 0) or gravity the solve goes on relaxing after the goals are
  * met, until the step falls under min_step (seed 002's tail settling). Returns
  * IK_OK when it ran (whether or not the targets were reached: see `error`),

@@ -299,18 +299,29 @@ static ik_bool has_orientation_rows(const ik_jacobian_effector *e) {
     return e->use_orientation && e->orientation_weight > 0;
 }
 
-/* Largest position and orientation errors; returns 1 when every weighted
- * goal is within tolerance. */
-static ik_bool measure(const ik_jacobian *job, const workspace *ws, ik_real *max_distance, ik_real *max_angle) {
+/* Largest position and orientation errors, and the largest distance of an
+ * effector to its reachable target (the target pulled into its reach ball,
+ * the closest point it can touch); returns 1 when every weighted goal is
+ * within tolerance of what it can reach: a target out of reach counts as
+ * met once the effector is within tolerance of the nearest point of its
+ * reach ball, since no pose comes closer. */
+static ik_bool measure(const ik_jacobian *job, const workspace *ws, ik_real *max_distance, ik_real *max_angle,
+                       ik_real *max_gap) {
     ik_bool converged = 1;
     int i;
     *max_distance = 0;
     *max_angle = 0;
+    *max_gap = 0;
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
-        ik_real distance = ik_vec3_distance(e->target_ms, effector_position(ws, e));
+        ik_vec3 s_ms = effector_position(ws, e);
+        ik_real distance = ik_vec3_distance(e->target_ms, s_ms);
         *max_distance = ik_maxr(*max_distance, distance);
-        if (has_position_rows(e) && distance > job->tolerance) converged = 0;
+        if (has_position_rows(e)) {
+            ik_real gap = ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms);
+            *max_gap = ik_maxr(*max_gap, gap);
+            if (gap > job->tolerance) converged = 0;
+        }
         if (e->use_orientation) {
             ik_real angle = ik_vec3_length(orientation_error(ws, e));
             *max_angle = ik_maxr(*max_angle, angle);
@@ -740,9 +751,37 @@ static ik_bool escape_stall(const ik_jacobian *job, workspace *ws) {
 
 /* ---- the solve -------------------------------------------------------------- */
 
+/* No-progress stop: every STALL_WINDOW iterations the error E (the largest
+ * effector distance plus the largest orientation error times the reach)
+ * must have dropped by min(tolerance, fraction * E): the solve stops when it
+ * gains less than one tolerance and less than a fraction of what is left.
+ * When some target lies out of its effector's reach, every method crawls
+ * near the stretched chain (singular along the line to the target: the
+ * excess over the best distance falls like 1/k for DLS and 1/sqrt(k) for
+ * the transpose) while E stays above the distance from the target to the
+ * reach ball, so the fraction is STALL_FAR and the first term decides:
+ * such solves settle in a few dozen iterations. Otherwise (effectors
+ * pulling against each other, limits, slow stretches on a reachable
+ * target) it is the much smaller STALL_NEAR, which no reachable solve of
+ * the paper's test falls under. */
+#define STALL_WINDOW 8
+#define STALL_FAR ((ik_real)0.005)
+#define STALL_NEAR ((ik_real)0.0005)
+
+/* 1 when some weighted position target lies outside its reach ball. */
+static ik_bool any_out_of_reach(const ik_jacobian *job, const workspace *ws) {
+    int i;
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_real *ball = ws->reach_ball + 4 * i;
+        ik_vec3 offset = ik_vec3_sub(job->effectors[i].target_ms, ik_v3(ball[0], ball[1], ball[2]));
+        if (has_position_rows(&job->effectors[i]) && ik_vec3_length_sq(offset) > ball[3] * ball[3]) return 1;
+    }
+    return 0;
+}
+
 ik_result ik_jacobian_run(const ik_jacobian *job) {
     workspace ws;
-    ik_real max_distance, max_angle;
+    ik_real max_distance, max_angle, max_gap, remaining, checkpoint = 0, stall_fraction;
     int iteration = 0;
     ik_bool relaxing;
     ik_result result = validate(job);
@@ -755,11 +794,17 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     mark_active(job, &ws);
     ws.reach = moving_reach(job, &ws);
     effector_reach_balls(job, &ws);
+    stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
 
     for (;;) {
-        ik_bool converged = measure(job, &ws, &max_distance, &max_angle);
+        ik_bool converged = measure(job, &ws, &max_distance, &max_angle, &max_gap);
         int c;
         if (iteration >= job->max_iterations || (converged && !(relaxing && build_secondary(job, &ws)))) break;
+        remaining = max_distance + max_angle * ws.reach;
+        if (!converged && iteration % STALL_WINDOW == 0) {
+            if (iteration > 0 && !(checkpoint - remaining >= ik_minr(job->tolerance, stall_fraction * remaining))) break;
+            checkpoint = remaining;
+        }
         build_system(job, &ws);
         if (ws.rows == 0)
             for (c = 0; c < ws.axes; ++c) ws.step[c] = 0;

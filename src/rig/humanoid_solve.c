@@ -464,12 +464,13 @@ static void keep_ball_above(const solve_state *st, const ik_humanoid_limb *limb,
  * Past the ankle's dorsiflexion limit the heel lifts about the ball (seed
  * 001) by the smallest extra angle that brings the ankle back inside it:
  * lifting turns the foot toes-down and raises the ankle, so the flexion
- * falls as the lift grows and a bisection over [0, ankle_down - lift] finds
- * it (up to 1e-5 rad), each trial a full leg solve from the input pose; the
- * ankle is then kept within reach and the leg solved at the final plan.
- * Past the plantarflexion limit the foot is turned back to the limit (its
- * toes leave the ground); a foot held in the air turns about the ankle to
- * either limit, its ankle staying at the goal. */
+ * falls smoothly as the lift grows, and regula falsi with the Illinois
+ * halving over [0, ankle_down - lift] finds it (flexion within 1e-5 rad of
+ * the limit, on the allowed side), each trial a full leg solve from the
+ * input pose; the ankle is then kept within reach and the leg solved at the
+ * final plan. Past the plantarflexion limit the foot is turned back to the
+ * limit (its toes leave the ground); a foot held in the air turns about the
+ * ankle to either limit, its ankle staying at the goal. */
 static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_limits *lim = &st->rig->limits;
@@ -480,16 +481,28 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
     saved[2] = limb->end >= 0 ? st->job->pose_ls[limb->end].rotation : ik_quat_identity();
     flex = solve_leg_to(st, which, plan, saved);
     if (limb->end >= 0 && !plan->airborne && flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
-        ik_real lo = 0, hi = lim->ankle_down - plan->lift_angle;
+        ik_real lo = 0, hi = lim->ankle_down - plan->lift_angle, f_lo = flex - lim->ankle_up, f_hi;
+        int i, kept = 0;
         foot_plan trial = *plan;
         lift_heel(st, which, &trial, hi);
-        if (solve_leg_to(st, which, &trial, saved) > lim->ankle_up) lo = hi;
-        while (hi - lo > (ik_real)1e-5) {
-            ik_real mid = (ik_real)0.5 * (lo + hi);
+        f_hi = solve_leg_to(st, which, &trial, saved) - lim->ankle_up;
+        for (i = 0; i < 40 && f_hi < -(ik_real)1e-5 && hi - lo > (ik_real)1e-6; ++i) {
+            ik_real mid = hi - f_hi * (hi - lo) / (f_hi - f_lo), f_mid;
+            if (!(mid > lo && mid < hi)) mid = (ik_real)0.5 * (lo + hi);
             trial = *plan;
             lift_heel(st, which, &trial, mid);
-            if (solve_leg_to(st, which, &trial, saved) > lim->ankle_up) lo = mid;
-            else hi = mid;
+            f_mid = solve_leg_to(st, which, &trial, saved) - lim->ankle_up;
+            if (f_mid > 0) {
+                lo = mid;
+                f_lo = f_mid;
+                if (kept == 1) f_hi *= (ik_real)0.5;
+                kept = 1;
+            } else {
+                hi = mid;
+                f_hi = f_mid;
+                if (kept == -1) f_lo *= (ik_real)0.5;
+                kept = -1;
+            }
         }
         lift_heel(st, which, plan, hi);
         lift_for_reach(st, which, plan);

@@ -1,6 +1,8 @@
-/* Full-body solve time: both feet on the ground (10 degree slope), both
- * hands on a staff, look-at; on the procedural humanoid and on robot.glb
- * (when $IKIT_DATA is set). Medians over repeats; CSV in bench_rig.csv. */
+/* Full-body solve time: both feet on the ground (a 10 degree slope, and a
+ * 35 degree one where the heels lift and the toes bend), both hands on a
+ * staff, look-at; on the procedural humanoid and on robot.glb and
+ * male_base_mesh.glb (when $IKIT_DATA is set). Medians over repeats; CSV in
+ * bench_rig.csv. */
 #include "bench_util.h"
 
 #include <ikit/gltf.h>
@@ -10,15 +12,21 @@
 #define REPEATS 15
 #define SOLVES 2000
 
-static double time_rig(const ik_skeleton *s, const ik_mat4 *root) {
+static double time_rig(const ik_skeleton *s, const ik_mat4 *root, double slope_deg) {
     static ik_humanoid rig;
     ik_humanoid_map map;
     ik_transform *pose = malloc(sizeof(ik_transform) * (size_t)s->joint_count);
     ik_mat4 *model = malloc(sizeof(ik_mat4) * (size_t)s->joint_count);
     double samples[REPEATS], median;
-    ik_ground ground = ik_ground_plane(ik_vec3_zero(), ik_v3(0, (ik_real)0.985, (ik_real)-0.174));
+    double a = slope_deg * 3.14159265358979 / 180;
+    ik_mat4 root_ms = root ? *root : ik_mat4_identity();
+    ik_ground ground;
     int r, i, side;
     if (ik_humanoid_map_find(s, NULL, 0, &map) != IK_OK || ik_humanoid_init(&rig, s, &map) != IK_OK) return -1;
+    /* the slope rises ahead of the body, through its rest floor */
+    ground = ik_ground_plane(ik_mat4_transform_point(&root_ms, ik_vec3_scale(rig.up_rs, rig.floor_rs)),
+                             ik_vec3_sub(ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&root_ms, rig.up_rs)), (ik_real)cos(a)),
+                                         ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&root_ms, rig.forward_rs)), (ik_real)sin(a))));
     for (r = 0; r < REPEATS; ++r) {
         double t0 = bench_now();
         for (i = 0; i < SOLVES; ++i) {
@@ -50,33 +58,42 @@ static double time_rig(const ik_skeleton *s, const ik_mat4 *root) {
     return median;
 }
 
+static void report(FILE *csv, const char *label, const ik_skeleton *s, const ik_mat4 *root) {
+    static const double slopes[2] = {10, 35};
+    int k;
+    for (k = 0; k < 2; ++k) {
+        double t = time_rig(s, root, slopes[k]);
+        printf("%s (%d joints, %s), %.0f deg slope: %.2f us per full-body solve\n", label, s->joint_count, BENCH_SCALAR,
+               slopes[k], t * 1e6);
+        if (csv) fprintf(csv, "%s,%d,%s,%.0f,%.3f\n", label, s->joint_count, BENCH_SCALAR, slopes[k], t * 1e6);
+    }
+}
+
 int main(void) {
+    static const char *const files[] = {"robot.glb", "male_base_mesh.glb"};
     FILE *csv = fopen("bench_rig.csv", "w");
-    int parents[IK_HUMANOID_BUILT_JOINTS];
+    int parents[IK_HUMANOID_BUILT_JOINTS], i;
     const char *names[IK_HUMANOID_BUILT_JOINTS];
     ik_transform rest[IK_HUMANOID_BUILT_JOINTS];
     ik_skeleton s;
-    double t;
     const char *dir = getenv("IKIT_DATA");
-    if (csv) fprintf(csv, "rig,joints,scalar,us_per_solve\n");
+    if (csv) fprintf(csv, "rig,joints,scalar,slope_deg,us_per_solve\n");
     ik_humanoid_build_skeleton((ik_real)1.8, IK_HUMANOID_BUILT_JOINTS, parents, names, rest);
     ik_skeleton_init(&s, IK_HUMANOID_BUILT_JOINTS, parents, names, rest, NULL);
-    t = time_rig(&s, NULL);
-    printf("built humanoid (%d joints, %s): %.2f us per full-body solve\n", s.joint_count, BENCH_SCALAR, t * 1e6);
-    if (csv) fprintf(csv, "built,%d,%s,%.3f\n", s.joint_count, BENCH_SCALAR, t * 1e6);
-    if (dir) {
+    report(csv, "built", &s, NULL);
+    for (i = 0; i < 2; ++i) {
         char path[1024];
         ik_gltf *g;
-        snprintf(path, sizeof path, "%s/gltf/robot.glb", dir);
+        if (!dir) {
+            printf("%s: skipped (IKIT_DATA unset)\n", files[i]);
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/gltf/%s", dir, files[i]);
         if (ik_gltf_read_file(path, &g, NULL) == IK_OK) {
             const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
-            t = time_rig(&skin->skeleton, &skin->root_ms);
-            printf("robot.glb (%d joints, %s): %.2f us per full-body solve\n", skin->skeleton.joint_count, BENCH_SCALAR, t * 1e6);
-            if (csv) fprintf(csv, "robot.glb,%d,%s,%.3f\n", skin->skeleton.joint_count, BENCH_SCALAR, t * 1e6);
+            if (skin) report(csv, files[i], &skin->skeleton, &skin->root_ms);
             ik_gltf_free(g);
         }
-    } else {
-        printf("robot.glb: skipped (IKIT_DATA unset)\n");
     }
     if (csv) fclose(csv);
     return 0;

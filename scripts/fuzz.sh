@@ -32,8 +32,8 @@ small_bvh_seeds() {
 seeds_for() {
     case "$1" in
         fuzz_bvh) small_bvh_seeds ;;
-        fuzz_gltf) find "$data"/gltf -name '*.gltf' -size -1M 2>/dev/null || true ;;
-        fuzz_glb) find "$data"/gltf -name '*.glb' -size -1M 2>/dev/null || true ;;
+        fuzz_gltf) find "$data"/gltf -name '*.gltf' -size -1024k 2>/dev/null || true ;;
+        fuzz_glb) find "$data"/gltf -name '*.glb' -size -1024k 2>/dev/null || true ;;
         fuzz_chain) ls examples/*.chain 2>/dev/null || true ;;
         fuzz_urdf) ls "$data"/urdf/*.urdf 2>/dev/null || true ;;
     esac

@@ -248,8 +248,11 @@ typedef struct ik_humanoid_solve {
      * under its goal (when the leg's goal is enabled) or under the animated
      * ankle, placed so the sole lies on the surface and aligned to its normal;
      * the pelvis moves so the lower foot can reach; heels lift past the ankle
-     * limit or the reach. An enabled goal above the ground keeps its height
-     * (a swinging foot); below it, it is lifted onto it. */
+     * limit or the reach; toes bend to stay on the surface. An enabled goal
+     * above the ground keeps its height (a swinging foot); below it, it is
+     * lifted onto it. Without a goal, an animated sole more than
+     * limits.contact_height above the rest floor keeps that lift (ramped in
+     * continuously); one closer stands on the ground. */
     const ik_ground *ground;
     ik_bool adjust_pelvis;  /* default on (used with ground or leg goals) */
 

@@ -15,11 +15,15 @@
  *     position.
  * Joints that lead to no effector follow their parents rigidly.
  *
- * Constraints (constraint.h, one per listed joint) are applied inside the
- * forward pass: each joint turns by the minimum rotation taking its bone onto
- * the new direction, expressed in its parent's frame, then the constraint
- * projects that local rotation, and its children are placed from the
- * projected rotation. The same rotational forward pass is used when a
+ * Constraints (constraint.h, one per listed joint) are applied inside both
+ * passes, as the paper does. Backward, where a joint is its parent's only
+ * active child, the parent turns onto the line to the joint, then takes the
+ * frame that puts the joint's local rotation (from the joint's own frame,
+ * set one step earlier) inside its limits, which moves the parent's
+ * placement. Forward: each joint turns by the minimum rotation taking its
+ * bone onto the new direction, expressed in its parent's frame, then the
+ * constraint projects that local rotation, and its children are placed from
+ * the projected rotation. The same rotational forward pass is used when a
  * sub-base has several branches (the joint turns by the weighted average of
  * the branches' minimum rotations, so its rigid shape is kept); otherwise the
  * passes run on positions only and the rotations are recovered once at the

@@ -129,15 +129,51 @@ static ik_vec3 direction_or_bone(ik_vec3 from, ik_vec3 to, const ik_chain_link *
     return ik_vec3_scale(d, 1 / IK_SQRT(len_sq));
 }
 
+/* 1 when link k is the only active child of its link parent. */
+static ik_bool only_active_child(const ik_chain_link *links, int k) {
+    int c;
+    for (c = links[links[k].parent].first_child; c >= 0; c = links[c].next_sibling)
+        if (c != k && (links[c].flags & FLAG_ACTIVE)) return 0;
+    return 1;
+}
+
+/* The constraint of link k applied from the child's side (Aristidou and
+ * Lasenby 2011 apply limits in both passes; in the backward pass the chain
+ * is walked in reverse, so the child's frame is fixed and the parent's
+ * adapts). The parent first turns by the minimum rotation taking its bone
+ * onto the line to the child's placed position p, Q_up = from_to(Q_up o_k,
+ * p - q) Q_up, q its unconstrained placement. Then with the child's frame
+ * Q_k (set when the child was placed from its own child), R = (Q_up B_k)^-1
+ * Q_k is projected, R' = constrain(R), and the parent takes the frame that
+ * makes R' exact, Q_up = Q_k R'^-1 B_k^-1, which moves its placement to
+ * q = p - Q_up o_k. Returns q. */
+static ik_vec3 place_parent_constrained(ik_chain_link *links, int k, ik_vec3 p, ik_vec3 q,
+                                        const ik_constraint *constraint) {
+    ik_chain_link *l = &links[k], *up = &links[l->parent];
+    ik_quat up_ms = ik_quat_normalize(ik_quat_mul(
+        ik_quat_from_to(ik_quat_rotate(up->model_ms.rotation, l->offset_ls), ik_vec3_sub(p, q)), up->model_ms.rotation));
+    if (l->first_child >= 0 && constraint->type != IK_CONSTRAINT_NONE) {
+        ik_quat frame = ik_quat_mul(up_ms, l->between_ls);
+        ik_quat allowed = ik_constraint_apply(constraint, ik_quat_mul(ik_quat_conjugate(frame), l->model_ms.rotation));
+        up_ms = ik_quat_normalize(ik_quat_mul(ik_quat_mul(l->model_ms.rotation, ik_quat_conjugate(allowed)),
+                                              ik_quat_conjugate(l->between_ls)));
+        q = ik_vec3_sub(p, ik_quat_rotate(up_ms, l->offset_ls));
+    }
+    up->model_ms.rotation = up_ms;
+    return q;
+}
+
 /* Backward pass: p_e = target; p_parent = centroid over its active children
  * c of p_c + l_c (p_parent - p_c) / |p_parent - p_c|, weighted by branch
- * weight (Aristidou and Lasenby 2011, sections 4 and 5.1). */
-static void backward_pass(ik_chain_link *links, int n) {
+ * weight (Aristidou and Lasenby 2011, sections 4 and 5.1). With
+ * constraints, a parent with one active child is placed by
+ * place_parent_constrained. */
+static void backward_pass(ik_chain_link *links, int n, const ik_constraint *constraints) {
     int k;
     for (k = n - 1; k >= 1; --k) {
         ik_chain_link *l = &links[k];
         ik_chain_link *up;
-        ik_vec3 p, toward;
+        ik_vec3 p, toward, q;
         if (!(l->flags & FLAG_ACTIVE)) continue;
         p = (l->flags & FLAG_EFFECTOR) ? l->target_ms : ik_vec3_scale(l->work_ms, 1 / l->work_weight);
         l->model_ms.translation = p;
@@ -145,7 +181,9 @@ static void backward_pass(ik_chain_link *links, int n) {
         l->work_weight = 0;
         up = &links[l->parent];
         toward = direction_or_bone(p, up->model_ms.translation, links, k, -1);
-        up->work_ms = ik_vec3_mad(up->work_ms, ik_vec3_mad(p, toward, l->length), l->branch_weight);
+        q = ik_vec3_mad(p, toward, l->length);
+        if (constraints && only_active_child(links, k)) q = place_parent_constrained(links, k, p, q, &constraints[k]);
+        up->work_ms = ik_vec3_mad(up->work_ms, q, l->branch_weight);
         up->work_weight += l->branch_weight;
     }
     links[0].work_ms = ik_vec3_zero();
@@ -430,7 +468,7 @@ ik_result ik_fabrik_run(const ik_fabrik *job) {
     while (err > job->tolerance && it < job->max_iterations) {
         previous = err;
         ++it;
-        backward_pass(links, n);
+        backward_pass(links, n, job->constraints);
         if (rigid)
             forward_pass_rotations(links, n, base_ms, job->constraints);
         else

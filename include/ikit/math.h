@@ -26,6 +26,8 @@ typedef double ik_real;
 #define IK_ATAN2(y, x) atan2(y, x)
 #define IK_FABS(x) fabs(x)
 #define IK_COPYSIGN(x, y) copysign(x, y)
+#define IK_EXP(x) exp(x)
+#define IK_CBRT(x) cbrt(x)
 #else
 typedef float ik_real;
 #define IK_REAL_EPSILON 1.1920929e-7f
@@ -36,6 +38,8 @@ typedef float ik_real;
 #define IK_ATAN2(y, x) atan2f(y, x)
 #define IK_FABS(x) fabsf(x)
 #define IK_COPYSIGN(x, y) copysignf(x, y)
+#define IK_EXP(x) expf(x)
+#define IK_CBRT(x) cbrtf(x)
 #endif
 
 #define IK_PI ((ik_real)3.14159265358979323846)

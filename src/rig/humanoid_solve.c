@@ -607,7 +607,7 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
 #ifdef IKIT_DOUBLE
     st->root_scale = cbrt(fabs(det));
 #else
-    st->root_scale = cbrtf(fabsf(det));
+    st->root_scale = IK_CBRT(IK_FABS(det));
 #endif
     if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
 }

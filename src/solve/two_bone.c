@@ -169,11 +169,7 @@ static ik_quat to_local(ik_quat q, const joint_frame *f) {
 static ik_real soften_reach(ik_real distance, ik_real full, ik_real soften) {
     ik_real ds = full * (1 - soften), span = full - ds;
     if (soften <= 0 || distance <= ds || !(span > 0)) return distance;
-#ifdef IKIT_DOUBLE
-    return ds + span * (1 - exp(-(distance - ds) / span));
-#else
-    return ds + span * (1 - expf(-(distance - ds) / span));
-#endif
+    return ds + span * (1 - IK_EXP(-(distance - ds) / span));
 }
 
 static ik_real wrap_angle(ik_real a) {

@@ -63,23 +63,23 @@ static ik_real finite_probe(const ik_real *v, int count) {
     return (s0 + s1) + (s2 + s3);
 }
 
+/* Components of a unit quaternion are at most 1 in size, so their sum is
+ * finite exactly when all of them are. */
+static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
+
 /* Pointers, ranges, and the finiteness of the options and input rotations.
  * The matrices and the target are not scanned up front: any NaN or infinity
  * there reaches a bone length, the target distance, a joint frame or an
  * output rotation, which the solve checks; only then does inputs_finite()
  * tell a non-finite input from a degenerate one. */
-/* Components of a rotation are at most 1 in size, so their sum is finite
- * exactly when all of them are. */
-static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
-
 static ik_result validate(const ik_two_bone *job) {
     ik_real probe;
     if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
         !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
     probe = (job->soften + job->twist + job->weight + job->reach_tolerance) * 0 +
-            quat_sum(*job->start_rotation_ls) * 0 + quat_sum(*job->mid_rotation_ls) * 0;
-    if (job->keep_end_rotation) probe += quat_sum(*job->end_rotation_ls) * 0;
+            finite_probe(&job->start_rotation_ls->x, 4) + finite_probe(&job->mid_rotation_ls->x, 4);
+    if (job->keep_end_rotation) probe += finite_probe(&job->end_rotation_ls->x, 4);
     if (job->use_pole) probe += finite_probe(&job->pole_ms.x, 3);
     if (job->use_hinge) probe += finite_probe(&job->hinge_axis_ls.x, 3) + (job->min_bend + job->max_bend) * 0;
     if (probe != 0) return IK_ERR_NONFINITE;
@@ -217,6 +217,14 @@ static ik_real bend_cosine(const bend_problem *p, ik_real d, ik_real shortest, i
     if (d >= longest) return 1;
     if (d <= shortest) return -1;
     return ik_clampr((d * d - p->len_sq_sum - 2 * p->a_par) / (2 * p->r), -1, 1);
+}
+
+/* The same for a bend about the normal of the bones' plane (A = 0,
+ * R = l1 l2): the law of cosines, cos(alpha) = (d^2 - l1^2 - l2^2) / (2 l1 l2). */
+static ik_real bend_cosine_free(ik_real d, ik_real l1, ik_real l2) {
+    if (d >= l1 + l2) return 1;
+    if (d <= IK_FABS(l1 - l2)) return -1;
+    return ik_clampr((d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2), -1, 1);
 }
 
 /* Distance from start to end after bending by delta (used to rank clamped
@@ -381,14 +389,12 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
 
     /* 1. bend: by the law of cosines for a free, bent limb; else through the
      * general hinge problem. */
-    if (l1 > 0 && l2 > 0) {
-        ik_real k = d >= full ? 1 : (d <= IK_FABS(l1 - l2) ? -1 : ik_clampr((d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2), -1, 1));
-        if ((job->use_hinge || !free_bend_of_bent_limb(u, v, l1, l2, k, &bend)) &&
-            bend_setup(&problem, bend_axis(job, a, u, v), u, v)) {
-            k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
-            bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
-                                  : solve_free_bend(&problem, k);
-        }
+    if (l1 > 0 && l2 > 0 &&
+        (job->use_hinge || !free_bend_of_bent_limb(u, v, l1, l2, bend_cosine_free(d, l1, l2), &bend)) &&
+        bend_setup(&problem, bend_axis(job, a, u, v), u, v)) {
+        ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
+        bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
+                              : solve_free_bend(&problem, k);
     }
     end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
 

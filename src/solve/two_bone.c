@@ -63,8 +63,8 @@ static ik_real finite_probe(const ik_real *v, int count) {
     return (s0 + s1) + (s2 + s3);
 }
 
-/* Components of a unit quaternion are at most 1 in size, so their sum is
- * finite exactly when all of them are. */
+/* Components of a (nearly) unit quaternion are at most about 1 in size, so
+ * their sum is finite exactly when all of them are. */
 static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
 
 /* Pointers, ranges, and the finiteness of the options and input rotations.
@@ -415,16 +415,16 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     /* Model-space turns to local corrections: new local = old local * R^T q R.
      * The end's model rotation picked up swing_twist * bend; keeping it means
      * undoing that locally. Nothing is written unless all of it is finite. */
-    new_start = ik_quat_normalize(ik_quat_mul(*job->start_rotation_ls, to_local(swing_twist, &start_frame)));
-    new_mid = ik_quat_normalize(ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame)));
+    new_start = ik_quat_mul(*job->start_rotation_ls, to_local(swing_twist, &start_frame));
+    new_mid = ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame));
     if (job->keep_end_rotation) {
         ik_quat undo = ik_quat_conjugate(ik_quat_mul(swing_twist, bend));
-        new_end = ik_quat_normalize(ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame)));
+        new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
     }
     if (!ik_finite(quat_sum(new_start) + quat_sum(new_mid) + quat_sum(new_end))) return failure(job);
-    *job->start_rotation_ls = new_start;
-    *job->mid_rotation_ls = new_mid;
-    if (job->keep_end_rotation) *job->end_rotation_ls = new_end;
+    *job->start_rotation_ls = ik_quat_normalize(new_start);
+    *job->mid_rotation_ls = ik_quat_normalize(new_mid);
+    if (job->keep_end_rotation) *job->end_rotation_ls = ik_quat_normalize(new_end);
 
     if (job->reached || job->residual) {
         ik_vec3 end_ms = ik_vec3_add(a, ik_quat_rotate(swing_twist, ik_vec3_add(u, ik_quat_rotate(bend, v))));

@@ -7,34 +7,14 @@
 #include <ikit/fabrik.h>
 #include <string.h>
 
-#include "support/rng.h"
-
 #define MAX_BONES 1000
+#define MAX_JOINTS (MAX_BONES + 1)
 #define REPEATS 5
 
-typedef struct rig {
-    int parents[MAX_BONES + 1], joints[MAX_BONES + 1];
-    ik_transform rest_ls[MAX_BONES + 1], pose_ls[MAX_BONES + 1];
-    ik_chain_link scratch[MAX_BONES + 1];
-    ik_constraint constraints[MAX_BONES + 1];
-    ik_skeleton skeleton;
-    int count;
-} rig;
+#include "support/chain_fixture.h"
+#include "support/rng.h"
 
-static rig g_rig;
-
-/* A straight chain of `bones` bones along +y. */
-static void make_chain(rig *r, int bones, ik_real length) {
-    int i;
-    r->count = bones + 1;
-    for (i = 0; i < r->count; ++i) {
-        r->parents[i] = i - 1;
-        r->joints[i] = i;
-        r->rest_ls[i] = ik_transform_make(i ? ik_v3(0, length, 0) : ik_vec3_zero(), ik_quat_identity(), ik_v3(1, 1, 1));
-        r->constraints[i] = ik_constraint_none();
-    }
-    ik_skeleton_init(&r->skeleton, r->count, r->parents, NULL, r->rest_ls, NULL);
-}
+static chain_fixture g_rig;
 
 typedef struct outcome {
     double us_per_solve, mean_iterations, success, mean_error;
@@ -43,7 +23,7 @@ typedef struct outcome {
 /* `solver` 0 = FABRIK, 1 = CCD. Each solve starts from the straight rest pose.
  * Success is ending within the tolerance of the best reachable distance
  * (`best`, per target: |t| - L out of reach; NULL: 0 for every target). */
-static outcome run_targets(rig *r, int solver, const ik_vec3 *targets, const ik_real *best, int count, ik_real tolerance,
+static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets, const ik_real *best, int count, ik_real tolerance,
                            int max_iterations, const ik_constraint *constraints) {
     double times[REPEATS];
     outcome o = {0, 0, 0, 0};
@@ -104,7 +84,7 @@ static void paper_test(FILE *csv) {
     rng r = rng_seeded(2011);
     ik_real length = 10, tolerance = length * (ik_real)1e-3;
     int i, s;
-    make_chain(&g_rig, 10, 1);
+    chain_make(&g_rig, 10, 1, NULL, 0);
     for (i = 0; i < 10000; ++i) {
         reachable[i] = rng_in_ball(&r, 0.9 * length);
         unreachable[i] = ik_vec3_scale(rng_direction(&r), rng_range(&r, 1.1 * length, 2 * length));
@@ -137,7 +117,7 @@ static void scaling_test(FILE *csv) {
     for (bones = 100; bones <= 1000; bones += 100) {
         ik_real length = (ik_real)bones * 10;
         rng r = rng_seeded((uint64_t)bones);
-        make_chain(&g_rig, bones, 10);
+        chain_make(&g_rig, bones, 10, NULL, 0);
         for (i = 0; i < 50; ++i)
             targets[i] = ik_v3(rng_range(&r, -length / 2, length / 2), rng_range(&r, -length / 2, length / 2),
                                rng_range(&r, -length / 2, length / 2));
@@ -159,7 +139,7 @@ static void scaling_test(FILE *csv) {
 
 /* Y: trunk of 3 bones, two arms of 4 bones from the trunk's top. Double Y:
  * each arm splits again after 2 bones into two 2-bone fingers. */
-static int make_tree(rig *r, int double_y, int *effectors) {
+static int make_tree(chain_fixture *r, int double_y, int *effectors) {
     static const int y[] = {-1, 0, 1, 2, 3, 4, 5, 6, 3, 8, 9, 10};
     static const int yy[] = {-1, 0, 1, 2, 3, 4, 5, 6, 5, 8, 3, 10, 11, 12, 13, 12, 15};
     const int *parents = double_y ? yy : y;

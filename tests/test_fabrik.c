@@ -3,72 +3,17 @@
 #include <ikit/fabrik.h>
 #include <string.h>
 
+#include "support/chain_fixture.h"
 #include "support/check.h"
 #include "support/rng.h"
 
-#ifdef IKIT_DOUBLE
-#define LEN_TOL 1e-9
-#define ANGLE_TOL 1e-6
-#else
-#define LEN_TOL 2e-5
-#define ANGLE_TOL 2e-3f
-#endif
 #if defined(__SANITIZE_ADDRESS__)
 #define STRESS_CASES 20000
 #else
 #define STRESS_CASES 1000000
 #endif
 
-#define MAX_JOINTS 32
-
-typedef struct fixture {
-    int parents[MAX_JOINTS];
-    ik_transform rest_ls[MAX_JOINTS];
-    ik_transform pose_ls[MAX_JOINTS];
-    ik_mat4 model_ms[MAX_JOINTS];
-    int joints[MAX_JOINTS];
-    ik_chain_link scratch[MAX_JOINTS];
-    ik_constraint constraints[MAX_JOINTS];
-    ik_skeleton skeleton;
-    int count;
-} fixture;
-
-/* A chain of `bones` bones along +y with a small bend in the rest pose. */
-static void make_chain(fixture *f, int bones, ik_real length, rng *r, ik_real bend) {
-    int i;
-    f->count = bones + 1;
-    for (i = 0; i < f->count; ++i) {
-        ik_quat q = r ? ik_quat_from_axis_angle(rng_direction(r), rng_range(r, 0, bend)) : ik_quat_identity();
-        f->parents[i] = i - 1;
-        f->rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero() : ik_v3(0, length, 0), q, ik_v3(1, 1, 1));
-        f->joints[i] = i;
-    }
-    ik_skeleton_init(&f->skeleton, f->count, f->parents, NULL, f->rest_ls, NULL);
-    ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
-}
-
-static ik_vec3 joint_ms(const fixture *f, int j) { return ik_mat4_translation(&f->model_ms[j]); }
-
-/* Every bone keeps its rest length (measured by forward kinematics). */
-static ik_bool lengths_kept(fixture *f, ik_real scale) {
-    int i;
-    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
-    for (i = 1; i < f->count; ++i) {
-        ik_real want = ik_vec3_length(f->rest_ls[i].translation);
-        ik_real got = ik_vec3_distance(joint_ms(f, i), joint_ms(f, f->parents[i]));
-        if (!(IK_FABS(got - want) <= (ik_real)LEN_TOL * 50 * scale)) return 0;
-    }
-    return 1;
-}
-
-static ik_bool pose_finite(const fixture *f) {
-    int i;
-    for (i = 0; i < f->count; ++i)
-        if (!ik_transform_finite(f->pose_ls[i])) return 0;
-    return 1;
-}
-
-static ik_fabrik chain_job(fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
+static ik_fabrik chain_job(chain_fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
     ik_fabrik job = ik_fabrik_def();
     job.skeleton = &f->skeleton;
     job.joints = f->joints;
@@ -85,12 +30,12 @@ static ik_fabrik chain_job(fixture *f, const ik_vec3 *target, int iterations, in
 /* The FABRIK paper's test shape: 10 bones, reachable random targets,
  * tolerance 1e-3 of the chain length, chain back at rest before each. */
 static void test_reach_unconstrained(void) {
-    fixture f;
+    chain_fixture f;
     rng r = rng_seeded(100);
     check_property kept = {"fabrik: lengths kept, output finite", 0, 0};
     int i, reached = 0, total = 10000;
     ik_real chain_length = 10;
-    make_chain(&f, 10, 1, &r, (ik_real)0.3);
+    chain_make(&f, 10, 1, &r, (ik_real)0.3);
     for (i = 0; i < total; ++i) {
         ik_vec3 target = rng_in_ball(&r, 0.95 * chain_length);
         int iters = 0;
@@ -99,8 +44,8 @@ static void test_reach_unconstrained(void) {
         job.tolerance = chain_length * (ik_real)0.9e-3;
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
-        PROPERTY_CASE(kept, pose_finite(&f) && lengths_kept(&f, chain_length), "case %d", i);
-        if (ik_vec3_distance(joint_ms(&f, f.count - 1), target) <= chain_length * (ik_real)1e-3) ++reached;
+        PROPERTY_CASE(kept, chain_pose_finite(&f) && chain_lengths_kept(&f, chain_length), "case %d", i);
+        if (ik_vec3_distance(chain_joint_ms(&f, f.count - 1), target) <= chain_length * (ik_real)1e-3) ++reached;
     }
     property_end(&kept);
     CHECK(reached >= total * 999 / 1000, "reached %d of %d", reached, total);
@@ -112,14 +57,14 @@ static void test_reach_unconstrained(void) {
  * end joint takes its target rotation. The chain skips a skeleton joint (a
  * fixed "between" rotation) and sits under a rotated, translated root. */
 static void test_plain_chain_paths(void) {
-    fixture f;
+    chain_fixture f;
     rng r = rng_seeded(150);
     check_property same = {"fabrik: plain-chain and general paths both reach, keep lengths, end rotation", 0, 0};
     int listed[MAX_JOINTS], i, k, path, count = 0;
     ik_constraint free_limits[MAX_JOINTS];
     ik_mat4 root = ik_mat4_from_trs(ik_v3(1, -2, 3), ik_quat_from_axis_angle(ik_vec3_normalize(ik_v3(1, 2, 3)), 1),
                                     ik_v3(1, 1, 1));
-    make_chain(&f, 9, 1, &r, (ik_real)0.4);
+    chain_make(&f, 9, 1, &r, (ik_real)0.4);
     for (k = 0; k < f.count; ++k)
         if (k != 4) listed[count++] = k;
     for (k = 0; k < count; ++k) free_limits[k] = ik_constraint_none();
@@ -140,9 +85,9 @@ static void test_plain_chain_paths(void) {
             ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
             CHECK(ik_fabrik_run(&job) == IK_OK, "run");
             ik_skeleton_fk(&f.skeleton, f.pose_ls, &root, f.model_ms);
-            reached = ik_vec3_distance(joint_ms(&f, f.count - 1), target);
+            reached = ik_vec3_distance(chain_joint_ms(&f, f.count - 1), target);
             got = ik_mat4_rotation(&f.model_ms[f.count - 1]);
-            PROPERTY_CASE(same, pose_finite(&f) && lengths_kept(&f, 10) && reached <= (ik_real)1.2e-3 &&
+            PROPERTY_CASE(same, chain_pose_finite(&f) && chain_lengths_kept(&f, 10) && reached <= (ik_real)1.2e-3 &&
                                     ik_quat_angle(ik_quat_mul(ik_quat_conjugate(got), end_rotation)) < ANGLE_TOL * 5,
                           "path %d case %d: distance %g", path, i, (double)reached);
         }
@@ -154,11 +99,11 @@ static void test_plain_chain_paths(void) {
  * pass (Aristidou and Lasenby 2011, algorithm 1): every joint on the ray
  * from the base, at its summed bone length. */
 static void test_unreachable_straight(void) {
-    fixture f;
+    chain_fixture f;
     rng r = rng_seeded(160);
     check_property straight = {"fabrik: unreachable target, chain straight towards it in one iteration", 0, 0};
     int i, k;
-    make_chain(&f, 10, 1, &r, (ik_real)0.5);
+    chain_make(&f, 10, 1, &r, (ik_real)0.5);
     for (i = 0; i < 2000; ++i) {
         ik_vec3 target = ik_vec3_scale(rng_direction(&r), rng_range(&r, 10.5, 30));
         ik_vec3 u = ik_vec3_normalize(target);
@@ -169,8 +114,8 @@ static void test_unreachable_straight(void) {
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
         ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
         for (k = 0; k < f.count; ++k)
-            worst = ik_maxr(worst, ik_vec3_distance(joint_ms(&f, k), ik_vec3_scale(u, (ik_real)k)));
-        PROPERTY_CASE(straight, iters == 1 && worst < (ik_real)LEN_TOL * 100 && lengths_kept(&f, 10),
+            worst = ik_maxr(worst, ik_vec3_distance(chain_joint_ms(&f, k), ik_vec3_scale(u, (ik_real)k)));
+        PROPERTY_CASE(straight, iters == 1 && worst < (ik_real)LEN_TOL * 100 && chain_lengths_kept(&f, 10),
                       "case %d: iterations %d, off the ray by %g", i, iters, (double)worst);
     }
     property_end(&straight);
@@ -180,33 +125,23 @@ static void test_unreachable_straight(void) {
  * (45 degree cones, +-30 degree twist): targets made by forward kinematics
  * of random allowed poses, so each is reachable within the limits. */
 static void test_reach_constrained(int type, const char *name) {
-    fixture f, g;
+    chain_fixture f, g;
     rng r = rng_seeded(200 + (uint64_t)type);
     check_property limits = {name, 0, 0};
-    int i, k, reached = 0, total = 2000;
-    make_chain(&f, 8, 1, NULL, 0);
-    for (k = 0; k < f.count; ++k)
-        f.constraints[k] = type == IK_CONSTRAINT_HINGE
-                               ? ik_constraint_hinge(f.rest_ls[k].rotation, ik_v3(0, 0, 1), -IK_PI / 2, IK_PI / 2)
-                               : ik_constraint_cone_twist(f.rest_ls[k].rotation, ik_v3(0, 1, 0), IK_PI / 4,
-                                                          -IK_PI / 6, IK_PI / 6);
-    g = f;
-    ik_skeleton_init(&g.skeleton, g.count, g.parents, NULL, g.rest_ls, NULL);
+    int i, reached = 0, total = 2000;
+    chain_make(&f, 8, 1, NULL, 0);
+    chain_set_limits(&f, type);
+    chain_copy(&g, &f);
     for (i = 0; i < total; ++i) {
-        ik_vec3 target;
+        ik_vec3 target = chain_reachable_target(&g, f.constraints, &r);
         ik_fabrik job;
-        ik_bool inside = 1;
-        for (k = 0; k < g.count; ++k) g.pose_ls[k].rotation = ik_constraint_apply(&f.constraints[k], rng_rotation(&r));
-        ik_skeleton_fk(&g.skeleton, g.pose_ls, NULL, g.model_ms);
-        target = joint_ms(&g, g.count - 1);
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         job = chain_job(&f, &target, 100, NULL, NULL);
         job.constraints = f.constraints;
         job.tolerance = (ik_real)8e-3;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
-        for (k = 0; k < f.count; ++k) inside = inside && ik_constraint_check(&f.constraints[k], f.pose_ls[k].rotation, ANGLE_TOL);
-        PROPERTY_CASE(limits, inside && pose_finite(&f) && lengths_kept(&f, 8), "case %d", i);
-        if (ik_vec3_distance(joint_ms(&f, f.count - 1), target) <= (ik_real)1e-2) ++reached;
+        PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d", i);
+        if (ik_vec3_distance(chain_joint_ms(&f, f.count - 1), target) <= (ik_real)1e-2) ++reached;
     }
     property_end(&limits);
     CHECK(reached >= total * 95 / 100, "%s: reached %d of %d", name, reached, total);
@@ -215,7 +150,7 @@ static void test_reach_constrained(int type, const char *name) {
 /* Y tree: trunk 0-1-2, branches 2-3-4-5 and 2-6-7-8 (sub-base 2, offset to
  * the side so the sub-base is rigid with two children). Double Y: each
  * branch splits again. Targets from forward kinematics of random poses. */
-static void make_tree(fixture *f, ik_bool double_y) {
+static void make_tree(chain_fixture *f, ik_bool double_y) {
     static const int y_parents[] = {-1, 0, 1, 2, 3, 4, 2, 6, 7};
     static const int yy_parents[] = {-1, 0, 1, 2, 3, 4, 5, 4, 7, 2, 9, 10, 11, 10, 13};
     const int *parents = double_y ? yy_parents : y_parents;
@@ -238,7 +173,7 @@ static void make_tree(fixture *f, ik_bool double_y) {
 }
 
 static void test_tree(ik_bool double_y) {
-    fixture f, g;
+    chain_fixture f, g;
     rng r = rng_seeded(300 + (uint64_t)double_y);
     check_property kept = {"tree: lengths and rigid sub-bases kept, finite", 0, 0};
     int effectors_y[] = {5, 8}, effectors_yy[] = {6, 8, 12, 14};
@@ -246,8 +181,7 @@ static void test_tree(ik_bool double_y) {
     int ne = double_y ? 4 : 2;
     int i, k, improved = 0, total = 1000;
     make_tree(&f, double_y);
-    g = f;
-    ik_skeleton_init(&g.skeleton, g.count, g.parents, NULL, g.rest_ls, NULL);
+    chain_copy(&g, &f);
     for (i = 0; i < total; ++i) {
         ik_vec3 targets[4];
         ik_real before = 0, after = 0;
@@ -258,8 +192,8 @@ static void test_tree(ik_bool double_y) {
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
         for (k = 0; k < ne; ++k) {
-            targets[k] = joint_ms(&g, effectors[k]);
-            before += ik_vec3_distance(joint_ms(&f, effectors[k]), targets[k]);
+            targets[k] = chain_joint_ms(&g, effectors[k]);
+            before += ik_vec3_distance(chain_joint_ms(&f, effectors[k]), targets[k]);
         }
         job.skeleton = &f.skeleton;
         job.joints = f.joints;
@@ -271,8 +205,8 @@ static void test_tree(ik_bool double_y) {
         job.scratch = f.scratch;
         job.max_iterations = 50;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
-        PROPERTY_CASE(kept, pose_finite(&f) && lengths_kept(&f, 5), "case %d", i);
-        for (k = 0; k < ne; ++k) after += ik_vec3_distance(joint_ms(&f, effectors[k]), targets[k]);
+        PROPERTY_CASE(kept, chain_pose_finite(&f) && chain_lengths_kept(&f, 5), "case %d", i);
+        for (k = 0; k < ne; ++k) after += ik_vec3_distance(chain_joint_ms(&f, effectors[k]), targets[k]);
         if (after < (ik_real)0.05 * before + (ik_real)1e-2) ++improved;
     }
     property_end(&kept);
@@ -283,11 +217,11 @@ static void test_tree(ik_bool double_y) {
 /* The minimum rotation per bone: a one-bone chain turns without twisting
  * about the bone. */
 static void test_minimum_rotation(void) {
-    fixture f;
+    chain_fixture f;
     rng r = rng_seeded(400);
     check_property no_twist = {"fabrik: no twist added about the bone", 0, 0};
     int i;
-    make_chain(&f, 1, 2, NULL, 0);
+    chain_make(&f, 1, 2, NULL, 0);
     for (i = 0; i < 2000; ++i) {
         ik_vec3 target = ik_vec3_scale(rng_direction(&r), 2);
         ik_quat before, turn;
@@ -306,12 +240,11 @@ static void test_minimum_rotation(void) {
 }
 
 static void test_determinism(void) {
-    fixture a, b;
+    chain_fixture a, b;
     rng r = rng_seeded(500);
     int i, same = 1;
-    make_chain(&a, 10, 1, &r, (ik_real)0.5);
-    b = a;
-    ik_skeleton_init(&b.skeleton, b.count, b.parents, NULL, b.rest_ls, NULL);
+    chain_make(&a, 10, 1, &r, (ik_real)0.5);
+    chain_copy(&b, &a);
     for (i = 0; i < 200; ++i) {
         ik_vec3 target = rng_in_ball(&r, 12);
         ik_fabrik ja = chain_job(&a, &target, 20, NULL, NULL), jb = chain_job(&b, &target, 20, NULL, NULL);
@@ -323,7 +256,7 @@ static void test_determinism(void) {
 }
 
 static void test_degenerate(void) {
-    fixture f;
+    chain_fixture f;
     ik_vec3 target;
     ik_real err = -1;
     int iters = -1;
@@ -331,35 +264,35 @@ static void test_degenerate(void) {
     ik_transform saved[MAX_JOINTS];
 
     /* Target on the base: chain folds, lengths kept, finite. */
-    make_chain(&f, 4, 1, NULL, 0);
+    chain_make(&f, 4, 1, NULL, 0);
     target = ik_vec3_zero();
     job = chain_job(&f, &target, 50, &iters, &err);
-    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4), "target on the base");
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "target on the base");
     /* Straight chain, target straight behind the base (out of reach). */
-    make_chain(&f, 4, 1, NULL, 0);
+    chain_make(&f, 4, 1, NULL, 0);
     target = ik_v3(0, -10, 0);
-    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4), "straight chain, target behind");
-    CHECK(ik_vec3_distance(joint_ms(&f, 4), ik_v3(0, -4, 0)) < (ik_real)1e-2, "reaches towards the far target: %g",
-          (double)ik_vec3_distance(joint_ms(&f, 4), ik_v3(0, -4, 0)));
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "straight chain, target behind");
+    CHECK(ik_vec3_distance(chain_joint_ms(&f, 4), ik_v3(0, -4, 0)) < (ik_real)1e-2, "reaches towards the far target: %g",
+          (double)ik_vec3_distance(chain_joint_ms(&f, 4), ik_v3(0, -4, 0)));
     /* Straight chain, target along its own line inside reach. */
-    make_chain(&f, 4, 1, NULL, 0);
+    chain_make(&f, 4, 1, NULL, 0);
     target = ik_v3(0, 2, 0);
-    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4) && err < (ik_real)1e-2,
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) && err < (ik_real)1e-2,
           "straight chain, target on its line: err %g", (double)err);
     /* Target already reached: nothing moves. */
-    make_chain(&f, 4, 1, NULL, 0);
+    chain_make(&f, 4, 1, NULL, 0);
     target = ik_v3(0, 4, 0);
     memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
     CHECK(ik_fabrik_run(&job) == IK_OK && iters == 0 && err == 0, "target reached: iterations %d", iters);
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "pose unchanged");
     /* Zero-length bones. */
-    make_chain(&f, 6, 1, NULL, 0);
+    chain_make(&f, 6, 1, NULL, 0);
     f.rest_ls[2].translation = ik_vec3_zero();
     f.rest_ls[5].translation = ik_vec3_zero();
     ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
     target = ik_v3(2, 1, 1);
     job = chain_job(&f, &target, 50, &iters, &err);
-    CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4) && err < (ik_real)1e-3,
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) && err < (ik_real)1e-3,
           "zero-length bones: err %g", (double)err);
     /* Coincident effectors: two effectors on the same joint, and two joints on one target. */
     {
@@ -368,12 +301,12 @@ static void test_degenerate(void) {
         job.effectors = effectors;
         job.effector_count = 2;
         job.targets_ms = targets;
-        CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && err < (ik_real)1e-3, "one joint, two targets");
+        CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && err < (ik_real)1e-3, "one joint, two targets");
         effectors[0] = 3;
-        CHECK(ik_fabrik_run(&job) == IK_OK && pose_finite(&f) && lengths_kept(&f, 4), "two joints, one target");
+        CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "two joints, one target");
     }
     /* Bad input: reported, nothing written. */
-    make_chain(&f, 4, 1, NULL, 0);
+    chain_make(&f, 4, 1, NULL, 0);
     memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
     job = chain_job(&f, &target, 10, &iters, &err);
     target = ik_v3((ik_real)NAN, 0, 0);
@@ -400,38 +333,23 @@ static void test_degenerate(void) {
 /* Random chains (random lengths including zero, random rest rotations,
  * random constraints) and random targets near and far. */
 static void test_stress(void) {
-    fixture f;
+    chain_fixture f;
     rng r = rng_seeded(600);
     check_property ok = {"stress: finite, lengths kept, limits held", 0, 0};
-    int i, k;
+    int i;
     for (i = 0; i < STRESS_CASES; ++i) {
         ik_vec3 target;
         ik_fabrik job;
         ik_bool inside = 1;
         int bones = 1 + (int)(rng_next(&r) % 12);
-        if (i % 1000 == 0) {
-            make_chain(&f, bones, 1, &r, 3);
-            for (k = 1; k < f.count; ++k)
-                f.rest_ls[k].translation = ik_vec3_scale(rng_direction(&r), (rng_next(&r) % 5 == 0) ? 0 : rng_range(&r, 0.1, 3));
-            for (k = 0; k < f.count; ++k) {
-                int type = (int)(rng_next(&r) % 4);
-                f.constraints[k] = type == 0 ? ik_constraint_none()
-                                   : type == 1 ? ik_constraint_hinge(f.rest_ls[k].rotation, rng_direction(&r), -1, 2)
-                                   : type == 2 ? ik_constraint_cone_twist(f.rest_ls[k].rotation, rng_direction(&r),
-                                                                          rng_range(&r, 0, 3), -1, 1)
-                                               : ik_constraint_euler(f.rest_ls[k].rotation, ik_v3(-1, -1, -1), ik_v3(1, 1, 1));
-            }
-            ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
-        }
+        if (i % 1000 == 0) chain_randomize(&f, bones, &r);
         if (i % 7 == 0) ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         target = rng_in_ball(&r, i % 3 == 0 ? 100 : 10);
         job = chain_job(&f, &target, 15, NULL, NULL);
         job.constraints = (i & 1) ? f.constraints : NULL;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run %d", i);
-        if (job.constraints)
-            for (k = 0; k < f.count; ++k)
-                inside = inside && ik_constraint_check(&f.constraints[k], f.pose_ls[k].rotation, ANGLE_TOL);
-        PROPERTY_CASE(ok, inside && pose_finite(&f) && lengths_kept(&f, 30), "case %d", i);
+        if (job.constraints) inside = chain_limits_held(&f);
+        PROPERTY_CASE(ok, inside && chain_pose_finite(&f) && chain_lengths_kept(&f, 30), "case %d", i);
     }
     property_end(&ok);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/read_errors.h"
 #include "support/rng.h"
 
 #ifdef IKIT_DOUBLE
@@ -410,12 +411,10 @@ static void test_broken_inputs(void)
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         ik_bvh dummy, *bvh = &dummy;
         ik_io_error err;
-        char prefix[32];
         ik_result r = ik_bvh_read_memory(cases[i].text, strlen(cases[i].text), &bvh, &err);
-        snprintf(prefix, sizeof prefix, "line %ld,", cases[i].line);
         CHECK(r == cases[i].expected, "%s: got %s (%s), expected %s", cases[i].what, ik_result_str(r), err.message,
               ik_result_str(cases[i].expected));
-        CHECK(err.line == cases[i].line && strncmp(err.message, prefix, strlen(prefix)) == 0,
+        CHECK(read_error_at(&err, cases[i].line),
               "%s: error at line %ld, expected %ld: %s", cases[i].what, err.line, cases[i].line, err.message);
         CHECK(bvh == NULL, "%s: output not cleared", cases[i].what);
     }
@@ -463,10 +462,8 @@ static void test_truncations_and_corruptions(void)
         ik_bvh *bvh = NULL;
         ik_io_error err;
         ik_result result;
-        int k, edits = 1 + (int)(rng_next(&r) % 4);
         static const char alphabet[] = "0123456789.-+eE \n{}nanifXYZrotationposition";
-        memcpy(copy, text, size);
-        for (k = 0; k < edits; ++k) copy[rng_next(&r) % size] = alphabet[rng_next(&r) % (sizeof alphabet - 1)];
+        read_corrupt(&r, copy, text, size, alphabet);
         result = ik_bvh_read_memory(copy, size, &bvh, &err);
         PROPERTY_CASE(mutants, result == IK_OK ? bvh != NULL : bvh == NULL && err.message[0] != '\0', "case %d", i);
         if (bvh) CHECK(ik_clip_validate(&bvh->clip, bvh->joint_count, NULL) == IK_OK, "mutant %d gives a bad clip", i);

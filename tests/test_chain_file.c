@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/read_errors.h"
 #include "support/rng.h"
 
 #ifdef IKIT_DOUBLE
@@ -236,12 +237,10 @@ static void test_broken_inputs(void)
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         ik_chain_file dummy, *chain = &dummy;
         ik_io_error err;
-        char prefix[32];
         ik_result r = ik_chain_file_read_memory(cases[i].text, strlen(cases[i].text), &chain, &err);
-        snprintf(prefix, sizeof prefix, "line %ld,", cases[i].line);
         CHECK(r == cases[i].expected, "%s: got %s (%s), expected %s", cases[i].what, ik_result_str(r), err.message,
               ik_result_str(cases[i].expected));
-        CHECK(err.line == cases[i].line && strncmp(err.message, prefix, strlen(prefix)) == 0,
+        CHECK(read_error_at(&err, cases[i].line),
               "%s: error at line %ld, expected %ld: %s", cases[i].what, err.line, cases[i].line, err.message);
         CHECK(chain == NULL, "%s: output not cleared", cases[i].what);
     }
@@ -300,9 +299,7 @@ static void test_truncations_and_corruptions(void)
         ik_chain_file *chain = NULL;
         ik_io_error err;
         ik_result result;
-        int k, edits = 1 + (int)(rng_next(&r) % 4);
-        memcpy(copy, text, size);
-        for (k = 0; k < edits; ++k) copy[rng_next(&r) % size] = alphabet[rng_next(&r) % (sizeof alphabet - 1)];
+        read_corrupt(&r, copy, text, size, alphabet);
         result = ik_chain_file_read_memory(copy, size, &chain, &err);
         PROPERTY_CASE(mutants, result == IK_OK ? chain != NULL : chain == NULL && err.line >= 1, "case %d: %s", i,
                       err.message);

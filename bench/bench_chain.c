@@ -11,6 +11,7 @@
 #define MAX_JOINTS (MAX_BONES + 1)
 #define REPEATS 5
 
+#include "bench_trees.h"
 #include "support/chain_fixture.h"
 #include "support/rng.h"
 
@@ -137,28 +138,13 @@ static void scaling_test(FILE *csv) {
     }
 }
 
-/* Y: trunk of 3 bones, two arms of 4 bones from the trunk's top. Double Y:
- * each arm splits again after 2 bones into two 2-bone fingers. */
+/* bench_tree's Y or double-Y tree; its leaves are the effectors. */
 static int make_tree(chain_fixture *r, int double_y, int *effectors) {
-    static const int y[] = {-1, 0, 1, 2, 3, 4, 5, 6, 3, 8, 9, 10};
-    static const int yy[] = {-1, 0, 1, 2, 3, 4, 5, 6, 5, 8, 3, 10, 11, 12, 13, 12, 15};
-    const int *parents = double_y ? yy : y;
-    int i, k, n = double_y ? 17 : 12, ne = 0;
-    r->count = n;
-    for (i = 0; i < n; ++i) {
-        int siblings = 0, before = 0, leaf = 1;
-        for (k = 1; k < n; ++k) {
-            siblings += parents[k] == parents[i];
-            before += k < i && parents[k] == parents[i];
-            leaf = leaf && parents[k] != i;
-        }
-        r->parents[i] = parents[i];
+    int leaf[BENCH_TREE_MAX_JOINTS], i, ne = 0;
+    r->count = bench_tree(double_y, r->parents, r->rest_ls, leaf);
+    for (i = 0; i < r->count; ++i) {
         r->joints[i] = i;
-        r->rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero()
-                                          : siblings > 1 ? ik_v3(before ? (ik_real)-0.4 : (ik_real)0.4, (ik_real)0.9, 0)
-                                                         : ik_v3(0, 1, 0),
-                                          ik_quat_identity(), ik_v3(1, 1, 1));
-        if (leaf) effectors[ne++] = i;
+        if (leaf[i]) effectors[ne++] = i;
     }
     ik_skeleton_init(&r->skeleton, r->count, r->parents, NULL, r->rest_ls, NULL);
     ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
@@ -185,10 +171,7 @@ static void tracking_test(FILE *csv) {
                 ik_fabrik job = ik_fabrik_def();
                 ik_real err = 0;
                 if (step == 400) start = bench_now();
-                for (k = 0; k < ne; ++k)
-                    targets[k] = ik_vec3_add(rest_tip[k], ik_v3((ik_real)(1.5 * sin(t * (1 + 0.3 * k))),
-                                                                (ik_real)(-1.0 + 0.8 * cos(t * 0.7 + k)),
-                                                                (ik_real)(1.2 * sin(t * 0.5 + 2 * k))));
+                for (k = 0; k < ne; ++k) targets[k] = bench_tracking_target(rest_tip[k], t, k);
                 job.skeleton = &g_rig.skeleton;
                 job.joints = g_rig.joints;
                 job.joint_count = g_rig.count;

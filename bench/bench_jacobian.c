@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench_trees.h"
 #include "support/rng.h"
 
 #define REPEATS 5
@@ -118,30 +119,15 @@ static void fabrik_paper_test(FILE *csv) {
         }
 }
 
-/* The same trees as bench_chain.c, so the figures compare with FABRIK's:
- * Y is a trunk of 3 bones and two arms of 4 bones; double-Y splits each arm
- * again after 2 bones into two 2-bone fingers. Ball joints on every joint
- * with a child. */
+/* bench_tree's Y or double-Y tree (as in bench_chain.c, so the figures
+ * compare with FABRIK's): its leaves are the effectors, every other joint is
+ * a ball joint. */
 static int make_tree(rig *r, int double_y, int *effectors) {
-    static const int y[] = {-1, 0, 1, 2, 3, 4, 5, 6, 3, 8, 9, 10};
-    static const int yy[] = {-1, 0, 1, 2, 3, 4, 5, 6, 5, 8, 3, 10, 11, 12, 13, 12, 15};
-    const int *parents = double_y ? yy : y;
-    int i, k, n = double_y ? 17 : 12, ne = 0;
-    r->count = n;
+    int leaf[BENCH_TREE_MAX_JOINTS], i, ne = 0;
+    r->count = bench_tree(double_y, r->parents, r->rest_ls, leaf);
     r->joint_count = 0;
-    for (i = 0; i < n; ++i) {
-        int siblings = 0, before = 0, leaf = 1;
-        for (k = 1; k < n; ++k) {
-            siblings += parents[k] == parents[i];
-            before += k < i && parents[k] == parents[i];
-            leaf = leaf && parents[k] != i;
-        }
-        r->parents[i] = parents[i];
-        r->rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero()
-                                          : siblings > 1 ? ik_v3(before ? (ik_real)-0.4 : (ik_real)0.4, (ik_real)0.9, 0)
-                                                         : ik_v3(0, 1, 0),
-                                          ik_quat_identity(), ik_v3(1, 1, 1));
-        if (leaf)
+    for (i = 0; i < r->count; ++i) {
+        if (leaf[i])
             effectors[ne++] = i;
         else
             r->joints[r->joint_count++] = ik_jacobian_ball(i);
@@ -171,11 +157,7 @@ static void tracking_test(FILE *csv) {
                     double t = step * 0.01, start;
                     ik_jacobian job;
                     for (k = 0; k < ne; ++k)
-                        effectors[k] = ik_jacobian_effector_def(
-                            effector_joints[k],
-                            ik_vec3_add(rest_tip[k], ik_v3((ik_real)(1.5 * sin(t * (1 + 0.3 * k))),
-                                                           (ik_real)(-1.0 + 0.8 * cos(t * 0.7 + k)),
-                                                           (ik_real)(1.2 * sin(t * 0.5 + 2 * k)))));
+                        effectors[k] = ik_jacobian_effector_def(effector_joints[k], bench_tracking_target(rest_tip[k], t, k));
                     job = base_job(&g_rig, effectors, ne, methods[m]);
                     job.tolerance = 0;
                     job.max_iterations = 1;

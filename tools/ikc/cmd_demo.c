@@ -95,8 +95,8 @@ void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_pictur
     }
 }
 
-static ikc_picture picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
-                           int width, int height) {
+ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
+                             int width, int height, const ik_ground *ground) {
     ikc_picture pic;
     memset(&pic, 0, sizeof pic);
     pic.title = title;
@@ -108,6 +108,7 @@ static ikc_picture picture(const char *title, const ikc_panel *panels, int count
     pic.height = height;
     pic.show_ground = 1;
     pic.ground_y = 0;
+    pic.ground = ground;
     return pic;
 }
 
@@ -151,9 +152,9 @@ static void humanoid_scene(demo *d, const ik_skeleton *skeleton) {
     panels[1].title = "joint limits: hinge arcs (knees, elbows, toes), cones (hips, shoulders, spine, head)";
     panels[1].label_joints = 0;
     printf("\nScene 0: the procedural humanoid, %d joints, 1.75 m, Y up, facing +Z\n", skeleton->joint_count);
-    pic = picture("ikit demo: procedural humanoid", panels, 1, 1, IKC_VIEW_FRONT, 900, 800);
+    pic = ikc_demo_picture("ikit demo: procedural humanoid", panels, 1, 1, IKC_VIEW_FRONT, 900, 800, NULL);
     ikc_demo_save_picture(d, "humanoid", &pic);
-    pic = picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900, 800);
+    pic = ikc_demo_picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900, 800, NULL);
     ikc_demo_save_picture(d, "humanoid_limits", &pic);
 }
 
@@ -240,8 +241,8 @@ static void leg_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
         panels[c].caption = captions[c];
     }
     memcpy(scene_pose, pose[0], sizeof pose[0]);
-    pic = picture("Scene 1: two-bone leg, seed 000's cases (side view; grey: rest pose)", panels, CASES, 4,
-                  IKC_VIEW_SIDE, 1400, 560);
+    pic = ikc_demo_picture("Scene 1: two-bone leg, seed 000's cases (side view; grey: rest pose)", panels, CASES, 4,
+                  IKC_VIEW_SIDE, 1400, 560, NULL);
     ikc_demo_save_picture(d, "leg_two_bone", &pic);
 }
 
@@ -308,8 +309,8 @@ static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene
         }
         if (step == 1) scene_pose[HUMANOID_HEAD].rotation = current[HUMANOID_HEAD].rotation;
     }
-    pic = picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 4, IKC_VIEW_PERSP, 1400,
-                  520);
+    pic = ikc_demo_picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 4, IKC_VIEW_PERSP, 1400,
+                  520, NULL);
     ikc_demo_save_picture(d, "head_look_at", &pic);
 }
 
@@ -454,8 +455,8 @@ static void tail_scene(demo *d, ik_chain_file **tail_out, ik_transform *tail_pos
         snprintf(titles[f], sizeof titles[f], "frame %d: %d iterations, residual %.1e m", f, iterations, (double)error);
         panels[f].title = titles[f];
     }
-    pic = picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels, FRAMES, 3,
-                  IKC_VIEW_PERSP, 1400, 900);
+    pic = ikc_demo_picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels, FRAMES, 3,
+                  IKC_VIEW_PERSP, 1400, 900, NULL);
     pic.ground_y = -0.6f;
     ikc_demo_save_picture(d, "tail_springs", &pic);
     memcpy(tail_pose_out, pose[FRAMES - 1], (size_t)n * sizeof *tail_pose_out);
@@ -570,8 +571,8 @@ static void arm_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
             }
         }
     }
-    pic = picture("Scene 4: FABRIK (left) and CCD (right), same targets, same limits", panels, CASES * 2, 2,
-                  IKC_VIEW_PERSP, 1100, 1300);
+    pic = ikc_demo_picture("Scene 4: FABRIK (left) and CCD (right), same targets, same limits", panels, CASES * 2, 2,
+                  IKC_VIEW_PERSP, 1100, 1300, NULL);
     ikc_demo_save_picture(d, "arms_fabrik_ccd", &pic);
 }
 

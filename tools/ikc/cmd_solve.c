@@ -263,14 +263,6 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
     return r;
 }
 
-static cJSON *vec3_json(ik_vec3 v) {
-    double a[3];
-    a[0] = (double)v.x;
-    a[1] = (double)v.y;
-    a[2] = (double)v.z;
-    return cJSON_CreateDoubleArray(a, 3);
-}
-
 static void print_json(const ikc_asset *asset, const char *out, const target_request *targets, int target_count,
                        const ikc_roles *roles, const ik_mat4 *model_ms) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
@@ -287,8 +279,8 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
         cJSON_AddStringToObject(o, "solver", solver_names[t->solver]);
         for (k = 0; k < t->chain_count; ++k)
             cJSON_AddItemToArray(chain, cJSON_CreateString(ik_skeleton_name(asset->skeleton, t->chain[k])));
-        cJSON_AddItemToObject(o, "target", vec3_json(t->target_ms));
-        cJSON_AddItemToObject(o, "position", vec3_json(ik_mat4_translation(&model_ms[t->joint])));
+        cJSON_AddItemToObject(o, "target", ikc_vec3_json(t->target_ms));
+        cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[t->joint])));
         cJSON_AddNumberToObject(o, "residual", (double)t->residual);
         cJSON_AddBoolToObject(o, "reached", t->reached);
         cJSON_AddNumberToObject(o, "reach", (double)t->reach);
@@ -302,7 +294,7 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", ik_skeleton_name(asset->skeleton, i));
         cJSON_AddNumberToObject(o, "parent", asset->skeleton->parents[i]);
-        cJSON_AddItemToObject(o, "position", vec3_json(ik_mat4_translation(&model_ms[i])));
+        cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[i])));
         cJSON_AddItemToArray(joints, o);
     }
     text = cJSON_Print(root);

@@ -82,23 +82,6 @@ static ikc_panel figure_panel(const figure *f, const ik_transform *pose, const i
     return p;
 }
 
-static ikc_picture picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
-                           int width, int height, const ik_ground *ground) {
-    ikc_picture pic;
-    memset(&pic, 0, sizeof pic);
-    pic.title = title;
-    pic.panels = panels;
-    pic.panel_count = count;
-    pic.columns = columns;
-    pic.view = view;
-    pic.width = width;
-    pic.height = height;
-    pic.show_ground = 1;
-    pic.ground_y = 0;
-    pic.ground = ground;
-    return pic;
-}
-
 static void table_header(const char *residual) {
     printf("%-46s %-24s %-8s %10s %6s %10s\n", "case", "target (m)", "reached", residual, "iter", "us/solve");
 }
@@ -210,7 +193,7 @@ static int uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) 
     printf("\nScene 5: standing on uneven ground (a height field), both feet planted (humanoid rig, seed 001/004)\n");
     table_header("residual");
     ground_scene(d, f, stances, 2, panels, pose, model, captions, highlight, n);
-    pic = picture("Scene 5: feet on uneven ground (a height field; grey: the rest pose)", panels, 2, 2,
+    pic = ikc_demo_picture("Scene 5: feet on uneven ground (a height field; grey: the rest pose)", panels, 2, 2,
                   IKC_VIEW_PERSP, 1400, 760, &ground);
     ikc_demo_save_picture(d, "humanoid_uneven_ground", &pic);
     memcpy(keep, pose[1], sizeof pose[1]);
@@ -241,10 +224,10 @@ static int stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) 
     table_header("residual");
     ground_scene(d, f, &stances[0], 1, &panels[0], &pose[0], &model[0], &captions[0], highlight, n);
     ground_scene(d, f, &stances[1], 1, &panels[1], &pose[1], &model[1], &captions[1], highlight, n);
-    pic = picture("Scene 6a: stepping up a stair, side view (grey: the rest pose)", &panels[0], 1, 1,
+    pic = ikc_demo_picture("Scene 6a: stepping up a stair, side view (grey: the rest pose)", &panels[0], 1, 1,
                   IKC_VIEW_SIDE, 800, 760, &ahead);
     ikc_demo_save_picture(d, "humanoid_stairs_up", &pic);
-    pic = picture("Scene 6b: standing across stairs, front view (grey: the rest pose)", &panels[1], 1, 1,
+    pic = ikc_demo_picture("Scene 6b: standing across stairs, front view (grey: the rest pose)", &panels[1], 1, 1,
                   IKC_VIEW_FRONT, 800, 760, &sideways);
     ikc_demo_save_picture(d, "humanoid_stairs_across", &pic);
     memcpy(keep, pose[0], sizeof pose[0]);
@@ -322,7 +305,7 @@ static int staff_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
                  (double)ik_deg(roll), reached[frame][0] && reached[frame][1] ? "on it" : "off it");
         panels[frame].title = titles[frame];
     }
-    pic = picture("Scene 7: two hands on a swinging staff (orange: clavicles and arms)", panels, STAFF_FRAMES, 3,
+    pic = ikc_demo_picture("Scene 7: two hands on a swinging staff (orange: clavicles and arms)", panels, STAFF_FRAMES, 3,
                   IKC_VIEW_FRONT, 1400, 1000, NULL);
     ikc_demo_save_picture(d, "humanoid_staff", &pic);
     memcpy(keep, pose[STAFF_FRAMES / 2], sizeof pose[0]);
@@ -378,7 +361,7 @@ static int look_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
         snprintf(titles[frame], sizeof titles[frame], "frame %d: %.1f deg off the point", frame, (double)error);
         panels[frame].title = titles[frame];
     }
-    pic = picture("Scene 8: head tracking a moving point (dashed: the face's forward, as long as the distance)", panels,
+    pic = ikc_demo_picture("Scene 8: head tracking a moving point (dashed: the face's forward, as long as the distance)", panels,
                   LOOK_FRAMES, 3, IKC_VIEW_PERSP, 1400, 1000, NULL);
     pic.show_ground = 0;
     ikc_demo_save_picture(d, "humanoid_look_at", &pic);

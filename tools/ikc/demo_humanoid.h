@@ -17,6 +17,10 @@ typedef struct ikc_demo {
     int files;
 } ikc_demo_state;
 
+/* A picture of `count` panels in `columns` columns, `width` x `height`
+ * pixels, showing the ground plane y = 0 and, when not NULL, `ground`. */
+ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
+                             int width, int height, const ik_ground *ground);
 /* Write `pic` as DIR/base.png and DIR/base.svg, counting files and failures. */
 void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic);
 

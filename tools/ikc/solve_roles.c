@@ -316,7 +316,7 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
 
 /* ---- output ------------------------------------------------------------------ */
 
-static cJSON *vec3_json(ik_vec3 v) {
+cJSON *ikc_vec3_json(ik_vec3 v) {
     double a[3];
     a[0] = (double)v.x;
     a[1] = (double)v.y;
@@ -335,19 +335,19 @@ static void ground_json(const ikc_roles *r, cJSON *h) {
         cJSON_AddStringToObject(g, "type", "plane");
         cJSON_AddNumberToObject(g, "degrees", (double)r->slope_deg);
         cJSON_AddNumberToObject(g, "azimuth", (double)r->slope_azimuth_deg);
-        cJSON_AddItemToObject(g, "point", vec3_json(r->ground.point_ms));
-        cJSON_AddItemToObject(g, "normal", vec3_json(r->ground.normal_ms));
+        cJSON_AddItemToObject(g, "point", ikc_vec3_json(r->ground.point_ms));
+        cJSON_AddItemToObject(g, "normal", ikc_vec3_json(r->ground.normal_ms));
     } else if (r->ground_kind == IKC_GROUND_STAIRS) {
         cJSON_AddStringToObject(g, "type", "stairs");
-        cJSON_AddItemToObject(g, "first_riser", vec3_json(r->ground.point_ms));
-        cJSON_AddItemToObject(g, "direction", vec3_json(r->ground.direction_ms));
+        cJSON_AddItemToObject(g, "first_riser", ikc_vec3_json(r->ground.point_ms));
+        cJSON_AddItemToObject(g, "direction", ikc_vec3_json(r->ground.direction_ms));
         cJSON_AddNumberToObject(g, "rise", (double)r->ground.rise);
         cJSON_AddNumberToObject(g, "run", (double)r->ground.run);
         cJSON_AddNumberToObject(g, "steps", r->ground.step_count);
     } else {
         cJSON_AddStringToObject(g, "type", "height field");
         cJSON_AddStringToObject(g, "file", r->field_path);
-        cJSON_AddItemToObject(g, "origin", vec3_json(r->ground.point_ms));
+        cJSON_AddItemToObject(g, "origin", ikc_vec3_json(r->ground.point_ms));
         cJSON_AddNumberToObject(g, "cell", (double)r->ground.cell);
         cJSON_AddNumberToObject(g, "count_x", r->ground.count_x);
         cJSON_AddNumberToObject(g, "count_z", r->ground.count_z);
@@ -369,8 +369,8 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
         cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[k]));
         if (rig->limb[k].end >= 0) cJSON_AddStringToObject(o, "joint", ik_skeleton_name(skeleton, rig->limb[k].end));
         else cJSON_AddNullToObject(o, "joint");
-        cJSON_AddItemToObject(o, "target", vec3_json(r->goal_ms[k]));
-        cJSON_AddItemToObject(o, "position", vec3_json(r->end_ms[k]));
+        cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->goal_ms[k]));
+        cJSON_AddItemToObject(o, "position", ikc_vec3_json(r->end_ms[k]));
         cJSON_AddNumberToObject(o, "residual", (double)r->report.residual[k]);
         cJSON_AddBoolToObject(o, "reached", r->report.reached[k]);
         cJSON_AddNumberToObject(o, "limb_length", (double)r->limb_length[k]);
@@ -378,7 +378,7 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
     }
     if (r->look_given) {
         cJSON *o = cJSON_AddObjectToObject(h, "look_at");
-        cJSON_AddItemToObject(o, "target", vec3_json(r->look_ms));
+        cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->look_ms));
         cJSON_AddBoolToObject(o, "reached", r->report.look_reached);
         cJSON_AddNumberToObject(o, "error_degrees", (double)r->look_error_deg);
     } else {
@@ -394,10 +394,10 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
             cJSON_AddStringToObject(o, "joint", ik_skeleton_name(skeleton, rig->limb[limb].end));
         else cJSON_AddNullToObject(o, "joint");
         cJSON_AddBoolToObject(o, "grounded", r->report.grounded[k]);
-        cJSON_AddItemToObject(o, "ground_point", vec3_json(r->report.ground_point_ms[k]));
-        cJSON_AddItemToObject(o, "ground_normal", vec3_json(r->report.ground_normal_ms[k]));
+        cJSON_AddItemToObject(o, "ground_point", ikc_vec3_json(r->report.ground_point_ms[k]));
+        cJSON_AddItemToObject(o, "ground_normal", ikc_vec3_json(r->report.ground_normal_ms[k]));
         cJSON_AddBoolToObject(o, "heel_lifted", r->report.heel_lifted[k]);
-        cJSON_AddItemToObject(o, "ankle", vec3_json(r->end_ms[limb]));
+        cJSON_AddItemToObject(o, "ankle", ikc_vec3_json(r->end_ms[limb]));
         cJSON_AddNumberToObject(o, "residual", (double)r->report.residual[limb]);
         cJSON_AddBoolToObject(o, "reached", r->report.reached[limb]);
         cJSON_AddNumberToObject(o, "limb_length", (double)r->limb_length[limb]);

@@ -55,6 +55,8 @@ void ikc_roles_usage(FILE *out);
  * printing the reason); unreached goals are warnings on stderr. */
 int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms);
 
+/* A vector as a JSON array [x, y, z] (for --json output). */
+cJSON *ikc_vec3_json(ik_vec3 v);
 /* Add the "humanoid" object to --json output. */
 void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root);
 /* The table rows (same columns as the joint targets' table). */

@@ -351,12 +351,7 @@ static void test_unusual_layouts(void)
 
 static void test_broken_inputs(void)
 {
-    static const struct {
-        const char *text;
-        ik_result expected;
-        long line;
-        const char *what;
-    } cases[] = {
+    static const read_case cases[] = {
         {"", IK_ERR_PARSE, 1, "empty input"},
         {"HIERARCHX\nROOT a\n", IK_ERR_PARSE, 1, "wrong magic"},
         {"\n\n<?xml version='1.0'?>", IK_ERR_PARSE, 3, "wrong magic after blank lines"},
@@ -412,11 +407,7 @@ static void test_broken_inputs(void)
         ik_bvh dummy, *bvh = &dummy;
         ik_io_error err;
         ik_result r = ik_bvh_read_memory(cases[i].text, strlen(cases[i].text), &bvh, &err);
-        CHECK(r == cases[i].expected, "%s: got %s (%s), expected %s", cases[i].what, ik_result_str(r), err.message,
-              ik_result_str(cases[i].expected));
-        CHECK(read_error_at(&err, cases[i].line),
-              "%s: error at line %ld, expected %ld: %s", cases[i].what, err.line, cases[i].line, err.message);
-        CHECK(bvh == NULL, "%s: output not cleared", cases[i].what);
+        read_case_check(&cases[i], r, &err, bvh == NULL);
     }
 }
 

@@ -192,12 +192,7 @@ static void test_defaults(void)
 
 static void test_broken_inputs(void)
 {
-    static const struct {
-        const char *text;
-        ik_result expected;
-        long line;
-        const char *what;
-    } cases[] = {
+    static const read_case cases[] = {
         {"", IK_ERR_PARSE, 1, "empty input"},
         {"# only a comment\n", IK_ERR_PARSE, 2, "no statement"},
         {"HIERARCHY\nROOT Hips\n", IK_ERR_PARSE, 1, "wrong magic (a BVH file)"},
@@ -238,11 +233,7 @@ static void test_broken_inputs(void)
         ik_chain_file dummy, *chain = &dummy;
         ik_io_error err;
         ik_result r = ik_chain_file_read_memory(cases[i].text, strlen(cases[i].text), &chain, &err);
-        CHECK(r == cases[i].expected, "%s: got %s (%s), expected %s", cases[i].what, ik_result_str(r), err.message,
-              ik_result_str(cases[i].expected));
-        CHECK(read_error_at(&err, cases[i].line),
-              "%s: error at line %ld, expected %ld: %s", cases[i].what, err.line, cases[i].line, err.message);
-        CHECK(chain == NULL, "%s: output not cleared", cases[i].what);
+        read_case_check(&cases[i], r, &err, chain == NULL);
     }
 }
 

@@ -1,19 +1,40 @@
-/* Helpers for the text readers' broken-input tests (BVH, chain files): where
- * an error was reported, and seeded random corruptions of a valid text. */
+/* Helpers for the text readers' broken-input tests (BVH, chain files): a
+ * table of broken inputs and the check of each answer (result, the line of
+ * the error, output cleared), and seeded random corruptions of a valid text. */
 #ifndef IKIT_TEST_READ_ERRORS_H
 #define IKIT_TEST_READ_ERRORS_H
 
 #include <ikit/io_error.h>
+#include <ikit/result.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "rng.h"
+
+/* A broken input: the result and the line its error must be reported on. */
+typedef struct read_case {
+    const char *text;
+    ik_result expected;
+    long line;
+    const char *what;
+} read_case;
 
 /* The error is reported on `line`, and its message starts "line <line>,". */
 static inline int read_error_at(const ik_io_error *err, long line) {
     char prefix[32];
     snprintf(prefix, sizeof prefix, "line %ld,", line);
     return err->line == line && strncmp(err->message, prefix, strlen(prefix)) == 0;
+}
+
+/* A reader's answer to case `c`: the expected result, reported on the
+ * expected line, and the output pointer cleared (`cleared`). */
+static inline void read_case_check(const read_case *c, ik_result got, const ik_io_error *err, int cleared) {
+    CHECK(got == c->expected, "%s: got %s (%s), expected %s", c->what, ik_result_str(got), err->message,
+          ik_result_str(c->expected));
+    CHECK(read_error_at(err, c->line), "%s: error at line %ld, expected %ld: %s", c->what, err->line, c->line,
+          err->message);
+    CHECK(cleared, "%s: output not cleared", c->what);
 }
 
 /* `copy` becomes `text` (`size` bytes, at least one) with 1 to 4 of its bytes

@@ -24,10 +24,11 @@ test: deps
 	  ./scripts/validate-gltf.sh --install >/dev/null 2>&1 || echo "note: gltf-validator not installed"
 	@./scripts/test-all.sh $(BUILD) $(JOBS)
 
+IKIT_DATA ?= $(CURDIR)/../shared/data
 bench: all
 	@mkdir -p $(BUILD)/bench-results
 	@for b in $(BUILD)/release/bench_*; do \
-	  echo "== $$b"; (cd $(BUILD)/bench-results && ../../$$b) || exit 1; done
+	  echo "== $$b"; (cd $(BUILD)/bench-results && IKIT_DATA=$(IKIT_DATA) ../../$$b) || exit 1; done
 	@echo "CSV files are in $(BUILD)/bench-results/"
 
 clean:

@@ -241,8 +241,9 @@ static ik_real bend_angle(ik_vec3 h, ik_vec3 u, ik_vec3 v) {
     return IK_ATAN2(ik_vec3_dot(h, ik_vec3_cross(up, vp)), ik_vec3_dot(up, vp));
 }
 
-/* Free bend (no hinge): of the two solutions keep the one that bends to the
- * same side of h as now, h . (u x v(delta)) >= 0, so the knee does not flip. */
+/* Free bend of a straight or folded limb about the axis h of bend_axis():
+ * of the two mirrored solutions keep the one with h . (u x v(delta)) >= 0,
+ * the bend that turns positively about h. */
 static ik_quat solve_free_bend(const bend_problem *p, ik_real k) {
     ik_real sin_psi = IK_SQRT(ik_maxr(1 - k * k, 0));
     /* delta = phi - psi: cos = cos(phi) k + sin(phi) sin(psi), sin = sin(phi) k - cos(phi) sin(psi) */
@@ -313,27 +314,24 @@ static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real 
     return 1;
 }
 
-/* The axis the knee bends about, in model space: the hinge; else the normal
- * of the current limb plane; for a straight limb, the normal of the plane
- * through the pole or the target; else any perpendicular. */
-static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u, ik_vec3 v) {
+/* The axis the knee bends about, in model space: the hinge; else (a free
+ * limb that is straight or folded, so the bones give no plane) the normal of
+ * the plane through the pole or the target; else any perpendicular. */
+static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u) {
     ik_vec3 h;
-    ik_real scale = ik_vec3_length_sq(u) * ik_vec3_length_sq(v);
     if (job->use_hinge) {
         h = ik_mat4_transform_vector(job->mid_ms, job->hinge_axis_ls);
         if (ik_vec3_length_sq(h) > 0) return ik_vec3_normalize(h);
         return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
     }
-    h = ik_vec3_cross(u, v);
-    if (ik_vec3_length_sq(h) > scale * (ik_real)1e-10) return ik_vec3_normalize(h);
     h = ik_vec3_cross(u, ik_vec3_sub(job->use_pole ? job->pole_ms : job->target_ms, a));
     if (ik_vec3_length_sq(h) > ik_vec3_length_sq(u) * (ik_real)1e-12) return ik_vec3_normalize(h);
     return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
 }
 
 /* The twist about the unit start-to-target axis n that brings the knee
- * (relative to the start joint, after the swing) into the half-plane of
- * `toward`: the pole, or the knee as it was. Projections onto the plane
+ * (relative to the start joint a, after the swing) into the half-plane of
+ * the pole, or of the knee as it was (u). Projections onto the plane
  * perpendicular to n decide; a degenerate pole falls back to the knee. */
 static ik_quat knee_twist(const ik_two_bone *job, ik_vec3 n, ik_vec3 knee, ik_vec3 a, ik_vec3 u) {
     ik_vec3 kp = ik_vec3_reject(knee, n);
@@ -391,7 +389,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
      * general hinge problem. */
     if (l1 > 0 && l2 > 0 &&
         (job->use_hinge || !free_bend_of_bent_limb(u, v, l1, l2, bend_cosine_free(d, l1, l2), &bend)) &&
-        bend_setup(&problem, bend_axis(job, a, u, v), u, v)) {
+        bend_setup(&problem, bend_axis(job, a, u), u, v)) {
         ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
         bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
                               : solve_free_bend(&problem, k);

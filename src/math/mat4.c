@@ -33,8 +33,9 @@ ik_bool ik_mat4_inverse(const ik_mat4 *a, ik_mat4 *out) {
     const ik_real *m = a->m;
     ik_real det = ik_mat4_det3(a), inv, scale = 0;
     ik_mat4 r;
-    int i;
-    for (i = 0; i < 11; ++i) scale = ik_maxr(scale, IK_FABS(m[i]));
+    int col, row;
+    for (col = 0; col < 3; ++col)
+        for (row = 0; row < 3; ++row) scale = ik_maxr(scale, IK_FABS(m[col * 4 + row]));
     if (!ik_mat4_finite(a) || !(IK_FABS(det) > scale * scale * scale * IK_REAL_EPSILON * 16)) {
         *out = ik_mat4_identity();
         return 0;

@@ -15,8 +15,9 @@
 #endif
 #define CASES 100000
 
-/* A limb: root (random placement, uniform scale) > start > mid > end, or with
- * a twist joint between start and mid when `extra_joint` is set. */
+/* A limb: root (random placement, uniform scale) > start > mid (its own scale
+ * non-uniform) > end, or with a twist joint between start and mid when
+ * `extra_joint` is set. */
 typedef struct limb {
     int count, start, mid, end;
     int parents[5];
@@ -43,8 +44,9 @@ static void limb_random(limb *L, rng *r, int extra_joint) {
     if (extra_joint)
         L->rest[2] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.2, 0.6)), rng_rotation(r),
                                        ik_v3(1, 1, 1));
+    /* The mid joint's own scale is non-uniform: its correction must still be exact. */
     L->rest[L->mid] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
-                                        ik_v3(1, 1, 1));
+                                        ik_v3(rng_range(r, 0.7, 1.3), rng_range(r, 0.7, 1.3), rng_range(r, 0.7, 1.3)));
     L->rest[L->end] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
                                         ik_v3(1, 1, 1));
     ik_skeleton_init(&L->skeleton, L->count, L->parents, NULL, L->rest, NULL);
@@ -383,6 +385,12 @@ static void test_weight_and_end_rotation(void) {
         ik_quat end_rot_before;
         int j, same = 1;
         limb_random(&L, &r, 0);
+        /* A non-uniform scale on the mid joint shears the end's frame, where
+         * a model-space rotation is not defined: give the mid a uniform one. */
+        L.rest[L.mid].scale = ik_v3(1, 1, 1);
+        ik_skeleton_rest_pose(&L.skeleton, L.pose);
+        limb_fk(&L);
+        L.l2 = ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&L, L.end));
         t = ik_vec3_add(joint_pos(&L, L.start), ik_vec3_scale(rng_direction(&r), (L.l1 + L.l2) * rng_range(&r, 0.3, 0.9)));
         H = L;
         K = L;

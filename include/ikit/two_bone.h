@@ -6,7 +6,9 @@
  * skeleton pose), set a target, then call ik_two_bone_run(). Only rotations
  * change, so bone lengths never do. The three joints need not be direct
  * parent and child, only ancestors in order. Corrections are exact for joints
- * with uniform scale.
+ * whose ancestors have uniform scale; a joint's own scale may be non-uniform.
+ * (keep_end_rotation needs the start and mid scales uniform: a non-uniform
+ * scale above the end joint shears its frame.)
  */
 #ifndef IKIT_TWO_BONE_H
 #define IKIT_TWO_BONE_H

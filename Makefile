@@ -3,7 +3,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  = cmake -S . -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps demo test bench clean
+.PHONY: all deps demo test bench fuzz clean
 
 all: deps
 	$(CMAKE_GEN) -B $(BUILD)/release >/dev/null
@@ -16,8 +16,8 @@ demo: all
 	./$(BUILD)/release/ikc demo -o out
 
 # Every test four ways: float and double with warnings as errors, then both
-# again under AddressSanitizer + UndefinedBehaviorSanitizer.
-# The Khronos glTF validator (npm) is installed once where npm is present;
+# again under AddressSanitizer + UndefinedBehaviorSanitizer; then the core
+# layers compiled for WebAssembly. The Khronos glTF validator (npm) is installed once where npm is present;
 # without it the tests that use it say they skipped.
 test: deps
 	@[ -f node_modules/gltf-validator/package.json ] || ! command -v npm >/dev/null 2>&1 || \
@@ -31,10 +31,10 @@ bench: all
 	  echo "== $$b"; (cd $(BUILD)/bench-results && IKIT_DATA=$(IKIT_DATA) ../../$$b) || exit 1; done
 	@echo "CSV files are in $(BUILD)/bench-results/"
 
-clean:
-	rm -rf $(BUILD)
-
+# Each libFuzzer entry point for FUZZ_SECONDS, seeded from ../shared/data.
 FUZZ_SECONDS ?= 30
-.PHONY: fuzz
 fuzz: deps
 	@./scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(BUILD)

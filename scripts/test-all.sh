@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and runs the whole test suite in four configurations:
-#   float, double (both with -Werror), and both under ASan + UBSan.
+#   float, double (both with -Werror), and both under ASan + UBSan;
+# then compiles the core layers for wasm32-wasi.
 set -eu
 build=${1:-build}
 jobs=${2:-2}

@@ -30,20 +30,27 @@ int ikc_parse_int(const char *text, int *out) {
     return 1;
 }
 
-int ikc_parse_vec3(const char *text, ik_vec3 *out) {
-    char buf[3][64];
+int ikc_parse_reals(const char *text, char separator, ik_real *out, int min, int max) {
+    char buf[64];
+    int n = 0;
     const char *p = text;
-    ik_real v[3];
-    int k;
-    for (k = 0; k < 3; ++k) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if ((k < 2) != (comma != NULL) || n >= sizeof buf[k]) return 0;
-        memcpy(buf[k], p, n);
-        buf[k][n] = '\0';
-        if (!ikc_parse_real(buf[k], &v[k])) return 0;
-        p = comma ? comma + 1 : p + n;
+    for (;;) {
+        const char *next = strchr(p, separator);
+        size_t len = next ? (size_t)(next - p) : strlen(p);
+        if (n == max || len >= sizeof buf) return 0;
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (!ikc_parse_real(buf, &out[n])) return 0;
+        ++n;
+        if (!next) break;
+        p = next + 1;
     }
+    return n >= min ? n : 0;
+}
+
+int ikc_parse_vec3(const char *text, ik_vec3 *out) {
+    ik_real v[3];
+    if (!ikc_parse_reals(text, ',', v, 3, 3)) return 0;
     *out = ik_v3(v[0], v[1], v[2]);
     return 1;
 }

@@ -56,19 +56,12 @@ static int parse_size(const char *text, int *w, int *h) {
 
 /* "A:B:STEP" seconds, A <= B, STEP > 0. */
 static int parse_frames(const char *text, ik_real *a, ik_real *b, ik_real *step) {
-    char buf[3][64];
-    const char *p = text;
-    int k;
-    for (k = 0; k < 3; ++k) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        if ((k < 2) != (colon != NULL) || n >= sizeof buf[k]) return 0;
-        memcpy(buf[k], p, n);
-        buf[k][n] = '\0';
-        p = colon ? colon + 1 : p + n;
-    }
-    return ikc_parse_real(buf[0], a) && ikc_parse_real(buf[1], b) && ikc_parse_real(buf[2], step) && *a <= *b &&
-           *step > 0;
+    ik_real v[3];
+    if (!ikc_parse_reals(text, ':', v, 3, 3) || !(v[0] <= v[1]) || !(v[2] > 0)) return 0;
+    *a = v[0];
+    *b = v[1];
+    *step = v[2];
+    return 1;
 }
 
 int ikc_render(int argc, char **argv) {

@@ -35,7 +35,10 @@ int ikc_demo(int argc, char **argv);
 int ikc_parse_real(const char *text, ik_real *out);
 /* A whole non-negative or positive int; 0 on failure. */
 int ikc_parse_int(const char *text, int *out);
-/* "x,y,z" into a vector; 0 on failure. */
+/* "a,b[,c...]" (or "a:b:c"): between `min` and `max` finite numbers split by
+ * `separator` into `out`; their count, or 0 (`out` perhaps partly written). */
+int ikc_parse_reals(const char *text, char separator, ik_real *out, int min, int max);
+/* "x,y,z" into a vector; 0 on failure (nothing written). */
 int ikc_parse_vec3(const char *text, ik_vec3 *out);
 /* "NAME=x,y,z": copies NAME (at most name_size - 1 bytes) and the vector.
  * On failure prints "ikc CMD: ..." naming the option and returns 0. */

@@ -50,26 +50,6 @@ void ikc_roles_usage(FILE *out) {
             "                      Y-up character (glTF, BVH)\n");
 }
 
-/* "a,b[,c]": between `min` and `max` comma-separated finite numbers; the
- * count, or 0. */
-static int parse_list(const char *text, ik_real *out, int min, int max) {
-    char buf[64];
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (n == max || len >= sizeof buf) return 0;
-        memcpy(buf, p, len);
-        buf[len] = '\0';
-        if (!ikc_parse_real(buf, &out[n])) return 0;
-        ++n;
-        if (!comma) break;
-        p = comma + 1;
-    }
-    return n >= min ? n : 0;
-}
-
 static int set_ground(ikc_roles *r, ikc_ground_kind kind, const char *option) {
     static const char *const names[] = {"", "--slope", "--stairs", "--feet-on-ground"};
     if (r->ground_kind != IKC_GROUND_NONE) {
@@ -111,7 +91,7 @@ int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     } else if (strcmp(a, "--map") == 0) {
         r->map_path = value;
     } else if (strcmp(a, "--slope") == 0) {
-        n = parse_list(value, v, 1, 2);
+        n = ikc_parse_reals(value, ',', v, 1, 2);
         if (!n || IK_FABS(v[0]) >= 80) {
             fprintf(stderr, "ikc solve: --slope: want DEGREES[,AZIMUTH] with |DEGREES| < 80, got '%s'\n", value);
             return -1;
@@ -120,7 +100,7 @@ int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
         r->slope_deg = v[0];
         r->slope_azimuth_deg = n > 1 ? v[1] : 0;
     } else if (strcmp(a, "--stairs") == 0) {
-        n = parse_list(value, v, 2, 3);
+        n = ikc_parse_reals(value, ',', v, 2, 3);
         if (!n || !(v[0] > 0) || !(v[1] > 0)) {
             fprintf(stderr, "ikc solve: --stairs: want RISE,RUN[,AZIMUTH] with RISE and RUN > 0, got '%s'\n",
                     value);

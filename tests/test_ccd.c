@@ -192,6 +192,21 @@ static void test_degenerate(void) {
     f.pose_ls[1].rotation.x = (ik_real)INFINITY;
     CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "infinite pose");
     f.pose_ls[1] = saved[1];
+    {
+        /* Joints above the first listed one, and between two listed ones, are read too. */
+        const int from_second[3] = {1, 2, 3}, skipping[3] = {0, 1, 3};
+        job.joint_count = 3;
+        job.joints = from_second;
+        f.pose_ls[0].translation.y = (ik_real)INFINITY;
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "infinite pose above the first joint");
+        f.pose_ls[0] = saved[0];
+        job.joints = skipping;
+        f.pose_ls[2].rotation.w = (ik_real)NAN;
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "NaN pose between two listed joints");
+        f.pose_ls[2] = saved[2];
+        job.joints = f.joints;
+        job.joint_count = f.count;
+    }
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
     job.max_step_angle = 0;
     CHECK(ik_ccd_run(&job) == IK_ERR_RANGE, "zero step cap");

@@ -16,6 +16,7 @@
 #ifndef IKIT_CHAIN_H
 #define IKIT_CHAIN_H
 
+#include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
@@ -47,6 +48,16 @@ typedef struct ik_chain_link {
  * With `require_chain`, each joint must descend from the one before it. */
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
                             ik_bool require_chain);
+
+/* The rest of what the chain solvers read, for a list that passed
+ * ik_chain_validate: the first error of ik_constraint_validate over
+ * `constraints` [count] (may be NULL), then IK_ERR_NONFINITE for a
+ * non-finite `root_ms` (may be NULL) or a non-finite local transform in
+ * `pose_ls` of a listed joint, a joint between a listed joint and its link
+ * parent, or a joint above the first (all that ik_chain_gather reads). */
+ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
+                                   const ik_constraint *constraints, const ik_mat4 *root_ms,
+                                   const ik_transform *pose_ls);
 
 /* Fill `links` [count] from `pose_ls` [skeleton->joint_count]; `root_ms`
  * (NULL for the identity) sits above every skeleton root, as in

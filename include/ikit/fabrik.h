@@ -88,9 +88,11 @@ ik_fabrik ik_fabrik_def(void);
 static inline int ik_fabrik_scratch_count(int joint_count) { return joint_count; }
 
 /* Validates (IK_ERR_NULL, IK_ERR_RANGE for counts, effector positions,
- * tolerance < 0 or max_iterations < 0, IK_ERR_HIERARCHY, IK_ERR_NONFINITE
- * for targets, weights or the listed joints' pose, constraint errors from
- * ik_constraint_validate), then solves. On error nothing is written. */
+ * weights <= 0, tolerance < 0 or max_iterations < 0, IK_ERR_HIERARCHY,
+ * IK_ERR_NONFINITE for targets, target rotations, weights, root_ms or the
+ * pose the chain reads, IK_ERR_DEGENERATE for a zero target rotation,
+ * constraint errors from ik_constraint_validate), then solves. On error
+ * nothing is written. */
 ik_result ik_fabrik_run(const ik_fabrik *job);
 
 #ifdef __cplusplus

@@ -25,12 +25,9 @@ ik_ccd ik_ccd_def(void) {
 }
 
 static ik_result validate(const ik_ccd *job) {
-    const ik_skeleton *s;
-    int i, a;
     ik_result r;
     if (!job || !job->skeleton || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
-    s = job->skeleton;
-    r = ik_chain_validate(s, job->joints, job->joint_count, 1);
+    r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 1);
     if (r != IK_OK) return r;
     if (!ik_vec3_finite(job->target_ms) || !ik_finite(job->tolerance) || !ik_finite(job->max_step_angle))
         return IK_ERR_NONFINITE;
@@ -40,16 +37,8 @@ static ik_result validate(const ik_ccd *job) {
         if (!ik_quat_finite(*job->target_rotation_ms)) return IK_ERR_NONFINITE;
         if (!(ik_quat_length(*job->target_rotation_ms) > 0)) return IK_ERR_DEGENERATE;
     }
-    if (job->constraints) {
-        for (i = 0; i < job->joint_count; ++i) {
-            r = ik_constraint_validate(&job->constraints[i]);
-            if (r != IK_OK) return r;
-        }
-    }
-    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
-    for (a = job->joints[job->joint_count - 1]; a >= 0; a = s->parents[a])
-        if (!ik_transform_finite(job->pose_ls[a])) return IK_ERR_NONFINITE;
-    return IK_OK;
+    return ik_chain_validate_inputs(job->skeleton, job->joints, job->joint_count, job->constraints, job->root_ms,
+                                    job->pose_ls);
 }
 
 /* One joint step. In the parent frame P of joint k at p_k:

@@ -35,6 +35,28 @@ ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int 
     return IK_OK;
 }
 
+/* The constraints, the root matrix, and every local transform on the paths
+ * from each listed joint up to its link parent (for the first, up to a
+ * skeleton root). */
+ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
+                                   const ik_constraint *constraints, const ik_mat4 *root_ms,
+                                   const ik_transform *pose_ls) {
+    int k, a;
+    if (constraints) {
+        for (k = 0; k < count; ++k) {
+            ik_result r = ik_constraint_validate(&constraints[k]);
+            if (r != IK_OK) return r;
+        }
+    }
+    if (root_ms && !ik_mat4_finite(root_ms)) return IK_ERR_NONFINITE;
+    for (k = 0; k < count; ++k) {
+        int stop = k == 0 ? -1 : joints[link_parent(skeleton, joints, k)];
+        for (a = joints[k]; a != stop; a = skeleton->parents[a])
+            if (!ik_transform_finite(pose_ls[a])) return IK_ERR_NONFINITE;
+    }
+    return IK_OK;
+}
+
 /* Local transforms of the joints strictly between `below` and `top`
  * composed: pose[a_1] * ... * pose[parent(below)], a_1 the child of `top`
  * (or the skeleton root when top is -1). */

@@ -39,12 +39,10 @@ static int effector_link(const ik_fabrik *job, int i) {
 static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
 
 static ik_result validate(const ik_fabrik *job) {
-    const ik_skeleton *s;
-    int i, a;
+    int i;
     ik_result r;
     if (!job || !job->skeleton || !job->targets_ms || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
-    s = job->skeleton;
-    r = ik_chain_validate(s, job->joints, job->joint_count, 0);
+    r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 0);
     if (r != IK_OK) return r;
     if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1)) return IK_ERR_RANGE;
     if (!ik_finite(job->tolerance)) return IK_ERR_NONFINITE;
@@ -60,22 +58,8 @@ static ik_result validate(const ik_fabrik *job) {
             if (!(ik_quat_length(job->target_rotations_ms[i]) > 0)) return IK_ERR_DEGENERATE;
         }
     }
-    if (job->constraints) {
-        for (i = 0; i < job->joint_count; ++i) {
-            r = ik_constraint_validate(&job->constraints[i]);
-            if (r != IK_OK) return r;
-        }
-    }
-    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
-    /* The listed joints and everything above them feed the model frames. */
-    for (a = job->joints[0]; a >= 0; a = s->parents[a])
-        if (!ik_transform_finite(job->pose_ls[a])) return IK_ERR_NONFINITE;
-    for (i = 1; i < job->joint_count; ++i) {
-        if (!ik_transform_finite(job->pose_ls[job->joints[i]])) return IK_ERR_NONFINITE;
-        for (a = s->parents[job->joints[i]]; a > job->joints[0] && a != job->joints[i - 1]; a = s->parents[a])
-            if (!ik_transform_finite(job->pose_ls[a])) return IK_ERR_NONFINITE;
-    }
-    return IK_OK;
+    return ik_chain_validate_inputs(job->skeleton, job->joints, job->joint_count, job->constraints, job->root_ms,
+                                    job->pose_ls);
 }
 
 /* Flags, targets and branch weights: an effector's target is the weighted

@@ -411,7 +411,6 @@ static ik_result solve_plain_chain(const ik_fabrik *job, ik_chain_link *links) {
     const int n = job->joint_count;
     ik_real total_length = 0, err;
     int k, it;
-    links[0].work_ms = ik_v3(1, 0, 0);
     for (k = 1; k < n; ++k) {
         ik_chain_link *l = &links[k];
         total_length += l->length;

@@ -214,12 +214,13 @@ static void test_tree(ik_bool double_y) {
           improved, total);
 }
 
-/* The minimum rotation per bone: a one-bone chain turns without twisting
- * about the bone. */
+/* The minimum rotation per bone: a one-bone chain turns onto the target
+ * without twisting about the bone. */
 static void test_minimum_rotation(void) {
     chain_fixture f;
     rng r = rng_seeded(400);
     check_property no_twist = {"fabrik: no twist added about the bone", 0, 0};
+    check_property aimed = {"fabrik: one bone turned onto the target", 0, 0};
     int i;
     chain_make(&f, 1, 2, NULL, 0);
     for (i = 0; i < 2000; ++i) {
@@ -230,13 +231,17 @@ static void test_minimum_rotation(void) {
         f.pose_ls[0].rotation = rng_rotation(&r);
         before = f.pose_ls[0].rotation;
         bone_before = ik_quat_rotate(before, ik_v3(0, 2, 0));
-        ik_fabrik_run(&job);
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
+        PROPERTY_CASE(aimed, ik_vec3_distance(chain_joint_ms(&f, 1), target) <= job.tolerance, "case %d: distance %g", i,
+                      (double)ik_vec3_distance(chain_joint_ms(&f, 1), target));
         turn = ik_quat_mul(f.pose_ls[0].rotation, ik_quat_conjugate(before));
         PROPERTY_CASE(no_twist, IK_FABS(ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before))) < ANGLE_TOL * 5 ||
                                     ik_vec3_dot(ik_vec3_normalize(bone_before), ik_vec3_normalize(target)) < (ik_real)-0.999,
                       "twist %g", (double)ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before)));
     }
     property_end(&no_twist);
+    property_end(&aimed);
 }
 
 static void test_determinism(void) {

@@ -493,50 +493,18 @@ static void test_aim_bad_input(void) {
     corr = ik_q(9, 9, 9, 9);
     for (b = 0; b < 2; ++b) {
         for (field = 0; field < 11; ++field) {
+            /* Fields 0 to 9 get the bad value; 10 is a finite weight outside [0, 1]. */
             aim_case d = simple_case();
             ik_quat r2 = ik_quat_identity();
-            ik_result res;
-            switch (field) {
-            case 0:
-                d.joint_ms.m[5] = bad[b];
-                break;
-            case 1:
-                d.joint_ms.m[13] = bad[b];
-                break;
-            case 2:
-                d.target_ms.y = bad[b];
-                break;
-            case 3:
-                d.forward_ls.x = bad[b];
-                break;
-            case 4:
-                d.up_ls.z = bad[b];
-                break;
-            case 5:
-                d.pole_ms.x = bad[b];
-                break;
-            case 6:
-                d.offset_ls.y = bad[b];
-                break;
-            case 7:
-                d.twist = bad[b];
-                break;
-            case 8:
-                r2.x = bad[b];
-                break;
-            default:
-                break;
-            }
+            ik_real *const slots[10] = {&d.joint_ms.m[5], &d.joint_ms.m[13], &job.target_ms.y, &job.forward_ls.x,
+                                        &job.up_ls.z,     &job.pole_ms.x,    &job.offset_ls.y, &job.twist,
+                                        &r2.x,            &job.weight};
             job = job_for(&d, &r2, &corr, &reached);
-            if (field == 9) job.weight = bad[b];
-            if (field == 10) {
+            if (field < 10)
+                *slots[field] = bad[b];
+            else
                 job.weight = b ? (ik_real)1.5 : (ik_real)-0.25;
-                res = ik_aim_run(&job);
-                if (res != IK_ERR_RANGE) ++failures;
-            } else {
-                res = ik_aim_run(&job);
-                if (res != IK_ERR_NONFINITE) ++failures;
-            }
+            if (ik_aim_run(&job) != (field < 10 ? IK_ERR_NONFINITE : IK_ERR_RANGE)) ++failures;
             if (corr.x != 9 || reached != 7 || (field != 8 && (r2.w != 1 || r2.x != 0))) ++failures;
         }
     }

@@ -169,7 +169,6 @@ static void tracking_test(FILE *csv) {
             for (step = 0; step < 2400; ++step) {
                 double t = step * 0.01;
                 ik_fabrik job = ik_fabrik_def();
-                ik_real err = 0;
                 if (step == 400) start = bench_now();
                 for (k = 0; k < ne; ++k) targets[k] = bench_tracking_target(rest_tip[k], t, k);
                 job.skeleton = &g_rig.skeleton;
@@ -182,7 +181,6 @@ static void tracking_test(FILE *csv) {
                 job.scratch = g_rig.scratch;
                 job.tolerance = 0;
                 job.max_iterations = 1;
-                job.error = &err;
                 ik_fabrik_run(&job);
                 if (step >= 400) {
                     for (k = 0; k < ne; ++k)

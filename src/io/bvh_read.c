@@ -1,7 +1,6 @@
 /* Reading BVH motion files into a skeleton, raw frame values and a clip. */
 #include <ikit/bvh.h>
 
-#include <float.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,13 +8,6 @@
 #include <string.h>
 
 #include "text_scan.h"
-
-/* Numbers must also fit ik_real: a float build refuses 1e39 as it refuses inf. */
-#ifdef IKIT_DOUBLE
-#define REAL_MAX DBL_MAX
-#else
-#define REAL_MAX FLT_MAX
-#endif
 
 typedef struct bvh_parser {
     ik_text_scan scan;
@@ -59,7 +51,6 @@ static ik_result read_number(bvh_parser *p, int cross_lines, const char *what, d
         return fail(p, IK_ERR_PARSE, &t, "missing %s", what);
     }
     status = ik_text_number_parse(&t, out);
-    if (status == IK_TEXT_NUMBER_OK && !(*out >= -REAL_MAX && *out <= REAL_MAX)) status = IK_TEXT_NUMBER_NONFINITE;
     if (status == IK_TEXT_NUMBER_NONFINITE)
         return fail(p, IK_ERR_NONFINITE, &t, "%s is not finite: '%.*s'", what, TOKEN_SHOWN(&t));
     if (status != IK_TEXT_NUMBER_OK)
@@ -333,8 +324,6 @@ static ik_result read_motion(bvh_parser *p)
                 return fail(p, IK_ERR_PARSE, &t, "frame %ld has %d values, %d expected", f, v, bvh->values_per_frame);
             }
             status = ik_text_number_parse(&t, &row[v]);
-            if (status == IK_TEXT_NUMBER_OK && !(row[v] >= -REAL_MAX && row[v] <= REAL_MAX))
-                status = IK_TEXT_NUMBER_NONFINITE;
             if (status == IK_TEXT_NUMBER_NONFINITE)
                 return fail(p, IK_ERR_NONFINITE, &t, "frame %ld value %d is not finite: '%.*s'", f, v, TOKEN_SHOWN(&t));
             if (status != IK_TEXT_NUMBER_OK)

@@ -1,19 +1,12 @@
 /* Reading chain description files (docs/chain-format.md). */
 #include <ikit/chain_file.h>
 
-#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text_scan.h"
-
-#ifdef IKIT_DOUBLE
-#define REAL_MAX DBL_MAX
-#else
-#define REAL_MAX FLT_MAX
-#endif
 
 /* Returned by the key readers for a word that is not one of their keys. */
 #define NOT_A_KEY IK_RESULT_COUNT
@@ -77,7 +70,6 @@ static ik_result read_real(chain_parser *p, const char *what, double lo, double 
     ik_result r = read_word(p, what, &t);
     if (r != IK_OK) return r;
     status = ik_text_number_parse(&t, &value);
-    if (status == IK_TEXT_NUMBER_OK && !(value >= -REAL_MAX && value <= REAL_MAX)) status = IK_TEXT_NUMBER_NONFINITE;
     if (status == IK_TEXT_NUMBER_NONFINITE)
         return fail(p, IK_ERR_NONFINITE, &t, "%s is not finite: '%.*s'", what, TOKEN_SHOWN(&t));
     if (status != IK_TEXT_NUMBER_OK)
@@ -92,9 +84,9 @@ static ik_result read_vec3(chain_parser *p, const char *what, ik_vec3 *out, ik_t
     ik_result r;
     ik_text_skip_blank(&p->scan, 1);
     *at = ik_text_here(&p->scan);
-    r = read_real(p, what, -REAL_MAX, REAL_MAX, &out->x);
-    if (r == IK_OK) r = read_real(p, what, -REAL_MAX, REAL_MAX, &out->y);
-    if (r == IK_OK) r = read_real(p, what, -REAL_MAX, REAL_MAX, &out->z);
+    r = read_real(p, what, -IK_TEXT_REAL_MAX, IK_TEXT_REAL_MAX, &out->x);
+    if (r == IK_OK) r = read_real(p, what, -IK_TEXT_REAL_MAX, IK_TEXT_REAL_MAX, &out->y);
+    if (r == IK_OK) r = read_real(p, what, -IK_TEXT_REAL_MAX, IK_TEXT_REAL_MAX, &out->z);
     return r;
 }
 
@@ -194,7 +186,7 @@ static ik_result read_joint_key(chain_parser *p, const ik_text_token *key)
                         j->name);
         return IK_OK;
     }
-    if (ik_text_is(key, "length")) return read_real(p, "length", 0, REAL_MAX, &j->length);
+    if (ik_text_is(key, "length")) return read_real(p, "length", 0, IK_TEXT_REAL_MAX, &j->length);
     if (ik_text_is(key, "direction")) {
         given->direction = 1;
         return read_unit(p, "direction", &j->direction_ls);
@@ -287,7 +279,7 @@ static ik_result read_target_key(chain_parser *p, const ik_text_token *key)
         p->target_has_position = 1;
         return read_vec3(p, "target position", &target->position_ms, &t);
     }
-    if (ik_text_is(key, "weight")) return read_real(p, "weight", 1e-9, REAL_MAX, &target->weight);
+    if (ik_text_is(key, "weight")) return read_real(p, "weight", 1e-9, IK_TEXT_REAL_MAX, &target->weight);
     return NOT_A_KEY;
 }
 

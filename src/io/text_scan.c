@@ -146,7 +146,7 @@ ik_text_number ik_text_number_parse(const ik_text_token *t, double *out)
         copy[t->length] = '\0';
         value = strtod(copy, NULL);
     }
-    if (!(value - value == 0)) return IK_TEXT_NUMBER_NONFINITE;
+    if (!(value >= -IK_TEXT_REAL_MAX && value <= IK_TEXT_REAL_MAX)) return IK_TEXT_NUMBER_NONFINITE;
     *out = value;
     return IK_TEXT_NUMBER_OK;
 }

@@ -4,6 +4,7 @@
 #ifndef IKIT_IO_TEXT_SCAN_H
 #define IKIT_IO_TEXT_SCAN_H
 
+#include <float.h>
 #include <stddef.h>
 
 #include <ikit/io_error.h>
@@ -27,10 +28,18 @@ typedef struct ik_text_token {
     long offset; /* 0-based byte offset */
 } ik_text_token;
 
+/* The largest magnitude a number may have: it must also fit ik_real, so a
+ * float build refuses 1e39 as it refuses inf. */
+#ifdef IKIT_DOUBLE
+#define IK_TEXT_REAL_MAX DBL_MAX
+#else
+#define IK_TEXT_REAL_MAX FLT_MAX
+#endif
+
 typedef enum ik_text_number {
     IK_TEXT_NUMBER_OK,
     IK_TEXT_NUMBER_SYNTAX,   /* not a decimal number */
-    IK_TEXT_NUMBER_NONFINITE /* nan, inf, or a magnitude beyond the double range */
+    IK_TEXT_NUMBER_NONFINITE /* nan, inf, or a magnitude beyond IK_TEXT_REAL_MAX */
 } ik_text_number;
 
 void ik_text_scan_init(ik_text_scan *s, const char *data, size_t size, char comment);
@@ -55,7 +64,8 @@ int ik_text_is(const ik_text_token *t, const char *word);
 
 /* Parse the whole token as a decimal number:
  * [+-] (digits [. digits] | . digits) [(e|E) [+-] digits].
- * The result is the correctly rounded double. */
+ * The result is the correctly rounded double, at most IK_TEXT_REAL_MAX in
+ * magnitude. */
 ik_text_number ik_text_number_parse(const ik_text_token *t, double *out);
 
 /* Read a whole file into a malloc'ed buffer (*data, released with free).

@@ -578,7 +578,7 @@ static void arm_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ikc demo [-o DIR] [--quiet]\n"
+            "usage: ikc demo [-o DIR]\n"
             "\n"
             "The showcase on built-in data (no files needed): a procedural humanoid with\n"
             "joint limits; its leg placed by two-bone IK in seed 000's three cases; its head\n"
@@ -610,8 +610,6 @@ int ikc_demo(int argc, char **argv) {
             return IKC_EXIT_OK;
         } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             if (!(d.dir = ikc_option_value("demo", argc, argv, &i))) return IKC_EXIT_USAGE;
-        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-            d.quiet = 1;
         } else {
             fprintf(stderr, "ikc demo: unknown argument '%s' (see ikc demo --help)\n", argv[i]);
             return IKC_EXIT_USAGE;

@@ -173,7 +173,7 @@ static ik_ground uneven_ground(void) {
     return ik_ground_height_field(ik_v3(x0, 0, z0), cell, FIELD_N, FIELD_N, field_heights);
 }
 
-static int uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
     static ik_ground ground;
     static ik_transform pose[2][JOINTS];
     static ik_mat4 model[2][JOINTS];
@@ -197,10 +197,9 @@ static int uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) 
                   IKC_VIEW_PERSP, 1400, 760, &ground);
     ikc_demo_save_picture(d, "humanoid_uneven_ground", &pic);
     memcpy(keep, pose[1], sizeof pose[1]);
-    return 1;
 }
 
-static int stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
     static ik_ground ahead, sideways;
     static ik_transform pose[2][JOINTS];
     static ik_mat4 model[2][JOINTS];
@@ -222,8 +221,7 @@ static int stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) 
     stances[1].step_forward = 0;
     printf("\nScene 6: standing on stairs (16 cm rise, 35 cm run), both feet planted\n");
     table_header("residual");
-    ground_scene(d, f, &stances[0], 1, &panels[0], &pose[0], &model[0], &captions[0], highlight, n);
-    ground_scene(d, f, &stances[1], 1, &panels[1], &pose[1], &model[1], &captions[1], highlight, n);
+    ground_scene(d, f, stances, 2, panels, pose, model, captions, highlight, n);
     pic = ikc_demo_picture("Scene 6a: stepping up a stair, side view (grey: the rest pose)", &panels[0], 1, 1,
                   IKC_VIEW_SIDE, 800, 760, &ahead);
     ikc_demo_save_picture(d, "humanoid_stairs_up", &pic);
@@ -231,14 +229,13 @@ static int stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) 
                   IKC_VIEW_FRONT, 800, 760, &sideways);
     ikc_demo_save_picture(d, "humanoid_stairs_across", &pic);
     memcpy(keep, pose[0], sizeof pose[0]);
-    return 1;
 }
 
 /* ---- (c) a two-handed staff that swings ----------------------------------------- */
 
 #define STAFF_FRAMES 6
 
-static int staff_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void staff_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
     static ik_transform pose[STAFF_FRAMES][JOINTS];
     static ik_mat4 model[STAFF_FRAMES][JOINTS], rest_model[JOINTS];
     static ik_vec3 rods[STAFF_FRAMES][2];
@@ -309,14 +306,13 @@ static int staff_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
                   IKC_VIEW_FRONT, 1400, 1000, NULL);
     ikc_demo_save_picture(d, "humanoid_staff", &pic);
     memcpy(keep, pose[STAFF_FRAMES / 2], sizeof pose[0]);
-    return 1;
 }
 
 /* ---- (d) the head tracking a moving point --------------------------------------- */
 
 #define LOOK_FRAMES 6
 
-static int look_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void look_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
     static ik_transform pose[LOOK_FRAMES][JOINTS];
     static ik_mat4 model[LOOK_FRAMES][JOINTS], rest_model[JOINTS];
     static ik_vec3 marks[LOOK_FRAMES], gaze[LOOK_FRAMES][2];
@@ -366,7 +362,6 @@ static int look_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
     pic.show_ground = 0;
     ikc_demo_save_picture(d, "humanoid_look_at", &pic);
     memcpy(keep, pose[LOOK_FRAMES - 1], sizeof pose[0]);
-    return 1;
 }
 
 int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int capacity) {

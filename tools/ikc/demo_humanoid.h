@@ -11,7 +11,6 @@
 /* What `ikc demo` writes and counts; shared by its scenes. */
 typedef struct ikc_demo {
     const char *dir;
-    int quiet;
     int write_failures;
     int solve_failures;
     int files;

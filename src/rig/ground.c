@@ -125,10 +125,12 @@ static ik_real stairs_height(const ik_ground *g, ik_real x, ik_real z) {
     return g->point_ms.y + steps * g->rise;
 }
 
-ik_bool ik_ground_height_at(const ik_ground *g, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms) {
+/* ik_ground_height_at on a ground already validated: the ray casts below
+ * sample the surface many times per cast, and validating a height field
+ * reads every sample. */
+static ik_bool surface_at(const ik_ground *g, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms) {
     ik_real h;
     ik_vec3 n = ik_v3(0, 1, 0);
-    if (ik_ground_validate(g) != IK_OK || !ik_finite(x) || !ik_finite(z)) return 0;
     switch (g->type) {
     case IK_GROUND_PLANE:
         /* n . (p - p0) = 0 solved for y. */
@@ -151,10 +153,15 @@ ik_bool ik_ground_height_at(const ik_ground *g, ik_real x, ik_real z, ik_real *h
     return 1;
 }
 
+ik_bool ik_ground_height_at(const ik_ground *g, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms) {
+    if (ik_ground_validate(g) != IK_OK || !ik_finite(x) || !ik_finite(z)) return 0;
+    return surface_at(g, x, z, height, normal_ms);
+}
+
 /* Signed height of p above the surface (height fields and stairs). */
 static ik_real height_above(const ik_ground *g, ik_vec3 p) {
     ik_real h = 0;
-    ik_ground_height_at(g, p.x, p.z, &h, NULL);
+    surface_at(g, p.x, p.z, &h, NULL);
     return p.y - h;
 }
 
@@ -177,7 +184,7 @@ static ik_bool march(const ik_ground *g, ik_vec3 o, ik_vec3 d, ik_real max_dista
             }
             hit->distance = t1;
             hit->point_ms = ik_vec3_mad(o, d, t1);
-            ik_ground_height_at(g, hit->point_ms.x, hit->point_ms.z, NULL, &hit->normal_ms);
+            surface_at(g, hit->point_ms.x, hit->point_ms.z, NULL, &hit->normal_ms);
             return 1;
         }
         if (t1 >= max_distance) break;
@@ -211,7 +218,7 @@ ik_bool ik_ground_cast(const ik_ground *g, ik_vec3 origin_ms, ik_vec3 direction_
     case IK_GROUND_STAIRS:
         if (d.y < 0 && IK_FABS(d.x) + IK_FABS(d.z) <= (ik_real)1e-7 * -d.y) {
             ik_real ground_y;
-            ik_ground_height_at(g, origin_ms.x, origin_ms.z, &ground_y, &h.normal_ms);
+            surface_at(g, origin_ms.x, origin_ms.z, &ground_y, &h.normal_ms);
             h.distance = (origin_ms.y - ground_y) / -d.y;
             if (h.distance < 0 || h.distance > max_distance) return 0;
             h.point_ms = ik_v3(origin_ms.x, ground_y, origin_ms.z);

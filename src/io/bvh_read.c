@@ -33,10 +33,8 @@ static ik_result fail(bvh_parser *p, ik_result code, const ik_text_token *at, co
 static ik_result expect_word(bvh_parser *p, const char *word, const char *where)
 {
     ik_text_token t;
-    if (!ik_text_next(&p->scan, &t, 1)) {
-        t = ik_text_here(&p->scan);
+    if (!ik_text_next(&p->scan, &t, 1))
         return fail(p, IK_ERR_PARSE, &t, "unexpected end of file: expected '%s' %s", word, where);
-    }
     if (!ik_text_is(&t, word))
         return fail(p, IK_ERR_PARSE, &t, "expected '%s' %s, found '%.*s'", word, where, TOKEN_SHOWN(&t));
     return IK_OK;
@@ -46,10 +44,8 @@ static ik_result read_number(bvh_parser *p, int cross_lines, const char *what, d
 {
     ik_text_token t;
     ik_text_number status;
-    if (!ik_text_next(&p->scan, &t, cross_lines)) {
-        t = ik_text_here(&p->scan);
+    if (!ik_text_next(&p->scan, &t, cross_lines))
         return fail(p, IK_ERR_PARSE, &t, "missing %s", what);
-    }
     status = ik_text_number_parse(&t, out);
     if (status == IK_TEXT_NUMBER_NONFINITE)
         return fail(p, IK_ERR_NONFINITE, &t, "%s is not finite: '%.*s'", what, TOKEN_SHOWN(&t));
@@ -164,10 +160,8 @@ static ik_result read_channels(bvh_parser *p, ik_bvh_joint *j)
     if (r != IK_OK) return r;
     for (i = 0; i < (int)count; ++i) {
         int c;
-        if (!ik_text_next(&p->scan, &t, 1)) {
-            t = ik_text_here(&p->scan);
+        if (!ik_text_next(&p->scan, &t, 1))
             return fail(p, IK_ERR_PARSE, &t, "unexpected end of file: %ld channels announced, %d given", count, i);
-        }
         c = channel_from_token(&t);
         if (c < 0)
             return fail(p, IK_ERR_PARSE, &t, "unknown channel '%.*s' (%ld channels announced, %d given)",
@@ -236,11 +230,9 @@ static ik_result read_root(bvh_parser *p, const ik_text_token *keyword)
     if (r == IK_OK) r = add_joint(p, keyword, -1, name, length, 0, &current);
     if (r == IK_OK) r = read_joint_header(p, current);
     while (r == IK_OK && current >= 0) {
-        if (!ik_text_next(&p->scan, &t, 1)) {
-            t = ik_text_here(&p->scan);
+        if (!ik_text_next(&p->scan, &t, 1))
             return fail(p, IK_ERR_PARSE, &t, "unexpected end of file inside joint '%s' (missing '}')",
                         p->bvh->joints[current].name);
-        }
         if (ik_text_is(&t, "JOINT")) {
             int joint = current;
             r = read_name(p, &t, &name, &length);
@@ -263,15 +255,13 @@ static ik_result read_hierarchy(bvh_parser *p)
 {
     ik_text_token t;
     ik_result r;
-    if (!ik_text_next(&p->scan, &t, 1)) t = ik_text_here(&p->scan);
+    ik_text_next(&p->scan, &t, 1);
     if (!ik_text_is(&t, "HIERARCHY")) {
         return fail(p, IK_ERR_PARSE, &t, "not a BVH file: it must start with HIERARCHY");
     }
     for (;;) {
-        if (!ik_text_next(&p->scan, &t, 1)) {
-            t = ik_text_here(&p->scan);
+        if (!ik_text_next(&p->scan, &t, 1))
             return fail(p, IK_ERR_PARSE, &t, "unexpected end of file: expected ROOT or MOTION");
-        }
         if (ik_text_is(&t, "MOTION")) break;
         if (!ik_text_is(&t, "ROOT"))
             return fail(p, IK_ERR_PARSE, &t, "expected ROOT or MOTION, found '%.*s'", TOKEN_SHOWN(&t));
@@ -319,10 +309,8 @@ static ik_result read_motion(bvh_parser *p)
         }
         for (v = 0; v < bvh->values_per_frame; ++v) {
             ik_text_number status;
-            if (!ik_text_next(&p->scan, &t, 0)) {
-                t = ik_text_here(&p->scan);
+            if (!ik_text_next(&p->scan, &t, 0))
                 return fail(p, IK_ERR_PARSE, &t, "frame %ld has %d values, %d expected", f, v, bvh->values_per_frame);
-            }
             status = ik_text_number_parse(&t, &row[v]);
             if (status == IK_TEXT_NUMBER_NONFINITE)
                 return fail(p, IK_ERR_NONFINITE, &t, "frame %ld value %d is not finite: '%.*s'", f, v, TOKEN_SHOWN(&t));

@@ -40,10 +40,8 @@ static ik_result fail(chain_parser *p, ik_result code, const ik_text_token *at, 
 
 static ik_result read_word(chain_parser *p, const char *what, ik_text_token *t)
 {
-    if (!ik_text_next(&p->scan, t, 1)) {
-        *t = ik_text_here(&p->scan);
+    if (!ik_text_next(&p->scan, t, 1))
         return fail(p, IK_ERR_PARSE, t, "unexpected end of file: missing %s", what);
-    }
     return IK_OK;
 }
 
@@ -300,7 +298,7 @@ static ik_result read_statements(chain_parser *p)
     enum { NONE, JOINT, TARGET } section = NONE;
     ik_text_token t;
     ik_result r;
-    if (!ik_text_next(&p->scan, &t, 1)) t = ik_text_here(&p->scan);
+    ik_text_next(&p->scan, &t, 1);
     if (!ik_text_is(&t, "chain"))
         return fail(p, IK_ERR_PARSE, &t, "not a chain file: it must start with 'chain <name>'");
     r = read_name(p, "chain name", p->chain->name, &t);

@@ -54,8 +54,9 @@ int ik_text_is_blank(char c)
 
 int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines)
 {
-    if (!ik_text_skip_blank(s, cross_lines)) return 0;
+    int found = ik_text_skip_blank(s, cross_lines);
     *t = ik_text_here(s);
+    if (!found) return 0;
     if (s->data[s->pos] == '{' || s->data[s->pos] == '}') {
         ++s->pos;
     } else {

@@ -50,7 +50,8 @@ void ik_text_scan_init(ik_text_scan *s, const char *data, size_t size, char comm
 int ik_text_skip_blank(ik_text_scan *s, int cross_lines);
 
 /* The next token (skipping blanks across lines when cross_lines is set);
- * returns 0 when there is none. */
+ * returns 0 when there is none, with *t the empty token where the scan
+ * stopped (the place to report an unexpected end). */
 int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines);
 
 /* Where the scanner stands now, as an empty token (for "unexpected end" errors). */

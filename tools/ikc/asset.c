@@ -30,7 +30,8 @@ static int exit_code_for(ik_result r) {
 }
 
 /* The format is chosen by content: GLB starts with "glTF", BVH with
- * HIERARCHY, a chain file with `chain`, glTF JSON with '{'. */
+ * HIERARCHY, a chain file with `chain`, glTF JSON with '{'. 0 (errno set)
+ * when the file cannot be opened. */
 static int sniff(const char *path, ikc_format *format, int *binary) {
     char head[512];
     size_t n, i = 0;
@@ -69,18 +70,11 @@ static int sniff(const char *path, ikc_format *format, int *binary) {
 int ikc_asset_load(const char *command, const char *path, ikc_asset *asset) {
     ik_io_error err;
     ik_result r;
-    FILE *probe;
     memset(asset, 0, sizeof *asset);
     asset->path = path;
     asset->root_ms = ik_mat4_identity();
-    probe = fopen(path, "rb");
-    if (!probe) {
-        fprintf(stderr, "ikc %s: cannot open '%s': %s\n", command, path, strerror(errno));
-        return IKC_EXIT_NO_FILE;
-    }
-    fclose(probe);
     if (!sniff(path, &asset->format, &asset->binary)) {
-        fprintf(stderr, "ikc %s: cannot read '%s': %s\n", command, path, strerror(errno));
+        fprintf(stderr, "ikc %s: cannot open '%s': %s\n", command, path, strerror(errno));
         return IKC_EXIT_NO_FILE;
     }
     ik_io_error_clear(&err);

@@ -36,6 +36,7 @@ typedef struct target_request {
     int has_pole;
     ik_vec3 pole_ms;
     solver_kind solver;
+    ik_real tolerance; /* --tolerance, else 1e-3 of the chain's reach */
     /* results */
     ik_real residual, reach;
     int reached, iterations;
@@ -46,7 +47,7 @@ typedef struct target_request {
 typedef struct solve_options {
     solver_kind solver;
     int chain_count; /* 0: from the limbs found by name, else 3 */
-    ik_real tolerance;
+    ik_real tolerance; /* 0: 1e-3 of each chain's reach */
     int max_iterations;
     int json, quiet;
 } solve_options;
@@ -162,7 +163,7 @@ static ik_jacobian_method jacobian_method(solver_kind s) {
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
  * refresh `model_ms`. */
 static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
-                            ik_mat4 *model_ms, ik_real tolerance) {
+                            ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     ik_constraint limits[IKC_MAX_CHAIN];
     int k, has_limits = asset->constraints != NULL;
@@ -190,7 +191,7 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         job.target_ms = t->target_ms;
         job.constraints = has_limits ? limits : NULL;
         job.root_ms = &asset->root_ms;
-        job.tolerance = tolerance;
+        job.tolerance = t->tolerance;
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
         job.pose_ls = pose_ls;
         job.scratch = scratch;
@@ -208,7 +209,7 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         job.targets_ms = &t->target_ms;
         job.constraints = has_limits ? limits : NULL;
         job.root_ms = &asset->root_ms;
-        job.tolerance = tolerance;
+        job.tolerance = t->tolerance;
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
         job.pose_ls = pose_ls;
         job.scratch = scratch;
@@ -249,7 +250,7 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         job.effector_count = 1;
         job.constraints = has_limits ? joint_limits : NULL;
         job.method = jacobian_method(t->solver);
-        job.tolerance = tolerance;
+        job.tolerance = t->tolerance;
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
         job.scratch = scratch;
         job.scratch_bytes = bytes;
@@ -441,7 +442,7 @@ int ikc_solve(int argc, char **argv) {
     target_request targets[MAX_TARGETS];
     char pole_names[MAX_TARGETS][NAME_SIZE];
     ik_vec3 poles[MAX_TARGETS];
-    int target_count = 0, pole_count = 0, i, k, code, have_tolerance = 0;
+    int target_count = 0, pole_count = 0, i, k, code;
     ik_real time = 0;
     solve_options opt;
     ikc_roles roles;
@@ -506,7 +507,6 @@ int ikc_solve(int argc, char **argv) {
                 fprintf(stderr, "ikc solve: --tolerance: bad number '%s' (want > 0)\n", value);
                 return IKC_EXIT_USAGE;
             }
-            have_tolerance = 1;
         } else if (strcmp(a, "--iterations") == 0) {
             if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
             if (!ikc_parse_int(value, &opt.max_iterations) || opt.max_iterations < 1) {
@@ -606,12 +606,11 @@ int ikc_solve(int argc, char **argv) {
 
     for (i = 0; i < target_count; ++i) {
         target_request *t = &targets[i];
-        ik_real tolerance;
         double t0;
         t->reach = chain_reach(model, t);
-        tolerance = have_tolerance ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
+        t->tolerance = opt.tolerance > 0 ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
         t0 = ikc_now();
-        t->result = run_solver(&asset, &opt, t, pose, model, tolerance);
+        t->result = run_solver(&asset, &opt, t, pose, model);
         t->microseconds = (ikc_now() - t0) * 1e6;
         if (t->result != IK_OK) {
             fprintf(stderr, "ikc solve: %s solver failed on '%s': %s\n", solver_names[t->solver], t->joint_name,
@@ -623,9 +622,8 @@ int ikc_solve(int argc, char **argv) {
     /* Residuals after every chain moved (a later chain may move an earlier one's root). */
     for (i = 0; i < target_count; ++i) {
         target_request *t = &targets[i];
-        ik_real tolerance = have_tolerance ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
         t->residual = ik_vec3_distance(ik_mat4_translation(&model[t->joint]), t->target_ms);
-        t->reached = t->residual <= tolerance * (ik_real)1.01;
+        t->reached = t->residual <= t->tolerance * (ik_real)1.01;
         if (!t->reached)
             fprintf(stderr,
                     "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",

@@ -66,7 +66,7 @@ static inline ik_bool chain_lengths_kept(chain_fixture *f, ik_real scale) {
     for (i = 1; i < f->count; ++i) {
         ik_real want = ik_vec3_length(f->rest_ls[i].translation);
         ik_real got = ik_vec3_distance(chain_joint_ms(f, i), chain_joint_ms(f, f->parents[i]));
-        if (!(IK_FABS(got - want) <= (ik_real)LEN_TOL * 50 * scale)) return 0;
+        if (!(IK_FABS(got - want) <= (ik_real)LEN_TOL * 2 * scale)) return 0;
     }
     return 1;
 }

@@ -158,7 +158,8 @@ ik_result ik_chain2d_run(const ik_chain2d *job) {
     n = job->bone_count;
     xy = job->scratch;
     angles = job->angles;
-    for (i = 0; i < n; ++i) angles[i] = job->min_angles ? limit(job, i, angles[i]) : angles[i];
+    if (job->min_angles)
+        for (i = 0; i < n; ++i) angles[i] = limit(job, i, angles[i]);
     ik_chain2d_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
     err = tip_error(job, xy);
     while (err > job->tolerance && it < job->max_iterations) {

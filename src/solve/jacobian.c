@@ -549,17 +549,36 @@ static void step_sdls(const ik_jacobian *job, workspace *ws) {
 
 /* ---- secondary objective: springs and gravity ----------------------------- */
 
+/* The summed offsets x - p of the moving joints x below `joint` from its
+ * pivot p. */
+static ik_vec3 moving_offsets_below(const ik_jacobian *job, const workspace *ws, int joint, ik_vec3 pivot_ms) {
+    ik_vec3 sum = ik_vec3_zero();
+    int a;
+    for (a = 0; a < ws->active_count; ++a) {
+        int j = ws->active[a];
+        if (j != joint && ik_skeleton_is_descendant(job->skeleton, j, joint))
+            sum = ik_vec3_add(sum, ik_vec3_sub(ik_mat4_translation(&ws->model_ms[j]), pivot_ms));
+    }
+    return sum;
+}
+
 /* Springs give each axis ik_spring_step at its current angle. Gravity
  * (seed 002, "keep the limb as low as possible") turns each axis toward
  * lowering the mean height of the moving joints: the height change per
- * radian of joint x about axis a at pivot p is down . (a x (x - p)). */
+ * radian of joint x about axis a at pivot p is down . (a x (x - p)), so over
+ * the joints below p it is down . (a x sum(x - p)), the sum taken once per
+ * joint for all its axes. */
 static ik_bool build_secondary(const ik_jacobian *job, workspace *ws) {
+    const ik_vec3 down = ik_vec3_normalize_or(job->down_ms, ik_v3(0, -1, 0));
+    const ik_real gravity_scale =
+        ws->active_count > 0 ? job->gravity / ((ik_real)ws->active_count * ws->reach) : 0;
     ik_bool any = 0;
     int i, k, column = 0;
     for (i = 0; i < job->joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         int d = joint->joint;
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[d]);
+        ik_vec3 below_ms = gravity_scale != 0 ? moving_offsets_below(job, ws, d, pivot_ms) : ik_vec3_zero();
         for (k = 0; k < joint->axis_count; ++k, ++column) {
             ik_real z = 0;
             if (job->springs) {
@@ -567,18 +586,8 @@ static ik_bool build_secondary(const ik_jacobian *job, workspace *ws) {
                 ik_real angle = ik_spring_angle(job->skeleton->rest_ls[d].rotation, job->pose_ls[d].rotation, axis_ls);
                 z += ik_spring_step(&job->springs[column], angle);
             }
-            if (job->gravity != 0) {
-                ik_vec3 axis_ms = world_axis(ws, d, joint->axes_ls[k]);
-                ik_vec3 down = ik_vec3_normalize_or(job->down_ms, ik_v3(0, -1, 0));
-                ik_real lowering = 0;
-                int a;
-                for (a = 0; a < ws->active_count; ++a) {
-                    int j = ws->active[a];
-                    if (j == d || !ik_skeleton_is_descendant(job->skeleton, j, d)) continue;
-                    lowering += ik_vec3_dot(down, ik_vec3_cross(axis_ms, ik_vec3_sub(ik_mat4_translation(&ws->model_ms[j]), pivot_ms)));
-                }
-                z += job->gravity * lowering / ((ik_real)ws->active_count * ws->reach);
-            }
+            if (gravity_scale != 0)
+                z += gravity_scale * ik_vec3_dot(down, ik_vec3_cross(world_axis(ws, d, joint->axes_ls[k]), below_ms));
             ws->secondary[column] = z;
             if (z != 0) any = 1;
         }
@@ -797,9 +806,11 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
 
     for (;;) {
-        ik_bool converged = measure(job, &ws, &max_distance, &max_angle, &max_gap);
+        ik_bool converged = measure(job, &ws, &max_distance, &max_angle, &max_gap), pulled;
         int c;
-        if (iteration >= job->max_iterations || (converged && !(relaxing && build_secondary(job, &ws)))) break;
+        if (iteration >= job->max_iterations) break;
+        pulled = relaxing && build_secondary(job, &ws);
+        if (converged && !pulled) break;
         remaining = max_distance + max_angle * ws.reach;
         if (!converged && iteration % STALL_WINDOW == 0) {
             if (iteration > 0 && !(checkpoint - remaining >= ik_minr(job->tolerance, stall_fraction * remaining))) break;
@@ -816,7 +827,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
             step_dls(job, &ws);
         else
             step_sdls(job, &ws);
-        if (build_secondary(job, &ws)) {
+        if (pulled) {
             project_secondary(job, &ws);
             for (c = 0; c < ws.axes; ++c) ws.step[c] += ws.secondary[c];
         }

@@ -5,6 +5,7 @@
  * (uint32 length, uint32 type, data): the JSON chunk (0x4E4F534A) first, then
  * an optional BIN chunk (0x004E4942); all little-endian. */
 #include "gltf_doc.h"
+#include "text_scan.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -26,31 +27,6 @@ static ik_result fail_at(ik_io_error *error, ik_result result, long offset, cons
         error->path[0] = '\0';
     }
     return result;
-}
-
-static ik_result read_whole_file(const char *path, unsigned char **data, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    long length;
-    unsigned char *buf;
-    if (!f) return IK_ERR_IO;
-    if (fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return IK_ERR_IO;
-    }
-    buf = (unsigned char *)malloc(length > 0 ? (size_t)length : 1);
-    if (!buf) {
-        fclose(f);
-        return IK_ERR_NO_MEMORY;
-    }
-    if (length > 0 && fread(buf, 1, (size_t)length, f) != (size_t)length) {
-        free(buf);
-        fclose(f);
-        return IK_ERR_IO;
-    }
-    fclose(f);
-    *data = buf;
-    *size = (size_t)length;
-    return IK_OK;
 }
 
 /* ---- buffers ------------------------------------------------------------- */
@@ -126,7 +102,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         if (r != IK_OK) return gltf_fail(error, r, p.text, "bad base64 data");
         b->capacity = b->size;
     } else {
-        char *path;
+        char *path, *bytes;
         gltf_path_of(&p, "buffers", i, "uri");
         if (!base_dir)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
@@ -136,9 +112,10 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         if (!path)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
                              "\"%.60s\" is not a relative path inside the document's folder", uri->valuestring);
-        r = read_whole_file(path, &b->data, &b->size);
+        r = ik_text_read_file(path, &bytes, &b->size, NULL);
         free(path);
         if (r != IK_OK) return gltf_fail(error, r, p.text, "cannot read \"%.60s\"", uri->valuestring);
+        b->data = (unsigned char *)bytes;
         b->capacity = b->size;
         b->file_uri = (char *)malloc(strlen(uri->valuestring) + 1);
         if (!b->file_uri) return gltf_fail(error, IK_ERR_NO_MEMORY, p.text, "out of memory");
@@ -277,18 +254,14 @@ ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_di
 }
 
 ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error) {
-    unsigned char *data;
+    char *data, *dir;
     size_t size, dir_length;
     const char *slash;
-    char *dir;
     ik_result r;
     ik_io_error_clear(error);
     if (!path || !out) return IK_ERR_NULL;
     *out = NULL;
-    if ((r = read_whole_file(path, &data, &size)) != IK_OK) {
-        ik_io_error_set(error, 0, 0, -1, "cannot read %.200s", path);
-        return r;
-    }
+    if ((r = ik_text_read_file(path, &data, &size, error)) != IK_OK) return r;
     slash = strrchr(path, '/');
     dir_length = slash ? (size_t)(slash - path) : 1;
     dir = (char *)malloc(dir_length + 1);

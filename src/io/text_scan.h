@@ -1,6 +1,7 @@
 /* ikit io, private: a line- and column-tracking tokenizer over a text buffer
  * and an exact decimal number parser, shared by the BVH and chain-file
- * readers. Not installed; no allocation. */
+ * readers, and the whole-file read every reader starts from. Not installed;
+ * only ik_text_read_file allocates. */
 #ifndef IKIT_IO_TEXT_SCAN_H
 #define IKIT_IO_TEXT_SCAN_H
 

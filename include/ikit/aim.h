@@ -76,7 +76,7 @@ ik_result ik_aim_run(const ik_aim *job);
  * (NULL: identity) on entry; on exit it holds them again for the new pose.
  *
  * Results: as ik_aim_run, plus IK_ERR_NULL for a missing skeleton, pose,
- * model or joint array; IK_ERR_RANGE for count < 1, a joint index out of
+ * model, joint or parent array; IK_ERR_RANGE for count < 1, a joint index out of
  * range or a weight outside [0, 1]; IK_ERR_HIERARCHY when a joint is not a
  * proper ancestor of the next. Inputs are validated before anything is
  * written. */

@@ -55,13 +55,22 @@ static void refresh_rest(const ik_look_at_chain *job, int first, int last) {
             refresh_joint(job, k);
 }
 
+/* ik_aim_run's test for a usable joint frame: with columns c0, c1, c2 of
+ * the linear part, |det| > 16 eps |c0| |c1| |c2|. */
+static ik_bool aim_frame_regular(const ik_mat4 *m) {
+    const ik_real tiny = 16 * IK_REAL_EPSILON;
+    ik_vec3 c0 = ik_mat4_column(m, 0), c1 = ik_mat4_column(m, 1), c2 = ik_mat4_column(m, 2);
+    ik_real det = ik_vec3_dot(c0, ik_vec3_cross(c1, c2));
+    return det * det > tiny * tiny * ik_vec3_dot(c0, c0) * ik_vec3_dot(c1, c1) * ik_vec3_dot(c2, c2);
+}
+
 static ik_result validate(const ik_look_at_chain *job) {
     const ik_skeleton *sk;
     int i, k, first;
-    ik_mat4 inv;
     if (!job || !job->skeleton || !job->pose_ls || !job->model_ms || !job->joints) return IK_ERR_NULL;
     sk = job->skeleton;
-    if (job->count < 1 || !sk->parents) return IK_ERR_RANGE;
+    if (!sk->parents) return IK_ERR_NULL;
+    if (job->count < 1) return IK_ERR_RANGE;
     for (i = 0; i < job->count; ++i)
         if (job->joints[i] < 0 || job->joints[i] >= sk->joint_count) return IK_ERR_RANGE;
     for (i = 1; i < job->count; ++i)
@@ -86,11 +95,12 @@ static ik_result validate(const ik_look_at_chain *job) {
     for (i = 0; i < job->count; ++i)
         if (!ik_mat4_finite(&job->model_ms[job->joints[i]])) return IK_ERR_NONFINITE;
     if (vec3_is_zero(job->forward_ls) || vec3_is_zero(job->up_ls)) return IK_ERR_DEGENERATE;
-    /* Rotations keep the determinant, so a chain matrix invertible now stays so. */
+    /* Rotations keep each matrix's column lengths and determinant, so a chain
+     * matrix that passes ik_aim_run's singularity test now passes it at its
+     * step too, and no step fails after earlier joints were written. */
     for (i = 0; i < job->count; ++i) {
         ik_quat q = job->pose_ls[job->joints[i]].rotation;
-        if (!(ik_quat_dot(q, q) > 0) || !ik_mat4_inverse(&job->model_ms[job->joints[i]], &inv))
-            return IK_ERR_DEGENERATE;
+        if (!(ik_quat_dot(q, q) > 0) || !aim_frame_regular(&job->model_ms[job->joints[i]])) return IK_ERR_DEGENERATE;
     }
     return IK_OK;
 }

@@ -299,28 +299,23 @@ static ik_bool has_orientation_rows(const ik_jacobian_effector *e) {
     return e->use_orientation && e->orientation_weight > 0;
 }
 
-/* Largest position and orientation errors, and the largest distance of an
- * effector to its reachable target (the target pulled into its reach ball,
- * the closest point it can touch); returns 1 when every weighted goal is
- * within tolerance of what it can reach: a target out of reach counts as
- * met once the effector is within tolerance of the nearest point of its
- * reach ball, since no pose comes closer. */
-static ik_bool measure(const ik_jacobian *job, const workspace *ws, ik_real *max_distance, ik_real *max_angle,
-                       ik_real *max_gap) {
+/* Largest position and orientation errors; returns 1 when every weighted
+ * goal is within tolerance of what it can reach: a target out of reach
+ * counts as met once the effector is within tolerance of its reachable
+ * target (the target pulled into its reach ball, the closest point it can
+ * touch), since no pose comes closer. */
+static ik_bool measure(const ik_jacobian *job, const workspace *ws, ik_real *max_distance, ik_real *max_angle) {
     ik_bool converged = 1;
     int i;
     *max_distance = 0;
     *max_angle = 0;
-    *max_gap = 0;
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
         ik_vec3 s_ms = effector_position(ws, e);
         ik_real distance = ik_vec3_distance(e->target_ms, s_ms);
         *max_distance = ik_maxr(*max_distance, distance);
         if (has_position_rows(e)) {
-            ik_real gap = ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms);
-            *max_gap = ik_maxr(*max_gap, gap);
-            if (gap > job->tolerance) converged = 0;
+            if (ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms) > job->tolerance) converged = 0;
         }
         if (e->use_orientation) {
             ik_real angle = ik_vec3_length(orientation_error(ws, e));
@@ -468,9 +463,6 @@ static void step_gradient(const ik_jacobian *job, workspace *ws) {
     for (c = 0; c < ws->axes; ++c) ws->step[c] = frobenius > 0 ? ws->step[c] * job->gradient_rate / frobenius : 0;
 }
 
-/* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
- * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
- * away from exact singularities. */
 /* square = J J^T */
 static void gram(workspace *ws) {
     const int m = ws->rows;
@@ -484,6 +476,9 @@ static void gram(workspace *ws) {
         }
 }
 
+/* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
+ * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
+ * away from exact singularities. */
 static void step_dls(const ik_jacobian *job, workspace *ws) {
     const int m = ws->rows;
     ik_real lambda = job->damping * ws->reach, trace = 0;
@@ -790,7 +785,7 @@ static ik_bool any_out_of_reach(const ik_jacobian *job, const workspace *ws) {
 
 ik_result ik_jacobian_run(const ik_jacobian *job) {
     workspace ws;
-    ik_real max_distance, max_angle, max_gap, remaining, checkpoint = 0, stall_fraction;
+    ik_real max_distance, max_angle, remaining, checkpoint = 0, stall_fraction;
     int iteration = 0;
     ik_bool relaxing;
     ik_result result = validate(job);
@@ -806,7 +801,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
 
     for (;;) {
-        ik_bool converged = measure(job, &ws, &max_distance, &max_angle, &max_gap), pulled;
+        ik_bool converged = measure(job, &ws, &max_distance, &max_angle), pulled;
         int c;
         if (iteration >= job->max_iterations) break;
         pulled = relaxing && build_secondary(job, &ws);

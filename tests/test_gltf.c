@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "support/check.h"
 #include "support/rng.h"
@@ -510,6 +512,8 @@ static void test_broken_documents(void) {
         {"base64,AAAAAAAAgD8", "base64,AAAAAAAAwH8", IK_ERR_NONFINITE, "/accessors/0"},
         {"base64,AAAAAAAAgD8", "base64,AACAPwAAAAA", IK_ERR_PARSE, "/animations/0/samplers/0/input"},
         {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"../x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"%2E%2e/x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"%2Fetc/x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
         {"\"version\":\"2.0\"", "\"version\":\"1.0\"", IK_ERR_UNSUPPORTED, "/asset/version"},
         {"\"asset\":{\"version\":\"2.0\"},", "", IK_ERR_PARSE, "/asset"},
         {"\"skins\":[{", "\"skins\":[7,{", IK_ERR_PARSE, "/skins/0"},
@@ -562,6 +566,43 @@ static void test_base_document(void) {
               "external buffer without a folder: %s", e.message);
         free(doc);
     }
+}
+
+static void write_file(const char *path, const char *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(data, 1, size, f) == size, "cannot write %s", path);
+    if (f) fclose(f);
+}
+
+/* An external buffer whose URI holds a percent escape is read from the
+ * decoded file name and, when the document is written into another folder,
+ * written beside it under that same decoded name, so the copy reads back. */
+static void test_external_buffer(void) {
+    static const char doc[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],"
+                              "\"skins\":[{\"joints\":[0]}],"
+                              "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"}]}";
+    ik_gltf *g = NULL, *copy = NULL;
+    ik_io_error e;
+    ik_result r;
+    write_file("test_gltf_external.gltf", doc, sizeof doc - 1);
+    write_file("test gltf buffer.bin", "\1\2\3\4", 4);
+    mkdir("test_gltf_out", 0777);
+    r = ik_gltf_read_file("test_gltf_external.gltf", &g, &e);
+    CHECK(r == IK_OK, "external buffer: %s", e.message);
+    if (r == IK_OK) {
+        r = ik_gltf_write_file(g, "test_gltf_out/copy.gltf", &e);
+        CHECK(r == IK_OK, "write beside: %s", e.message);
+        r = ik_gltf_read_file("test_gltf_out/copy.gltf", &copy, &e);
+        CHECK(r == IK_OK && ik_gltf_skin_count(copy) == 1, "copy with its external buffer: %s", e.message);
+    }
+    ik_gltf_free(copy);
+    ik_gltf_free(g);
+    remove("test_gltf_out/copy.gltf");
+    remove("test_gltf_out/test gltf buffer.bin");
+    remove("test_gltf_out/test%20gltf%20buffer.bin");
+    rmdir("test_gltf_out");
+    remove("test gltf buffer.bin");
+    remove("test_gltf_external.gltf");
 }
 
 static void put_u32(unsigned char *b, unsigned long v) {
@@ -657,6 +698,7 @@ int main(void) {
     test_base_document();
     test_broken_documents();
     test_broken_glb();
+    test_external_buffer();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

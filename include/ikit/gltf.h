@@ -94,7 +94,7 @@ ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_c
 /* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the BIN
  * chunk), otherwise glTF JSON with buffers embedded as base64 data URIs
  * (buffers that came from external files are written beside it, under the
- * same relative URI). */
+ * same relative URI, which names the same file). */
 ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
 
 /* Serialise to memory as GLB (`binary` = 1) or glTF JSON with embedded

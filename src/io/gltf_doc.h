@@ -17,7 +17,7 @@ typedef struct gltf_buffer {
     unsigned char *data;
     size_t size;     /* bytes held (>= the declared byteLength) */
     size_t capacity; /* bytes allocated */
-    char *file_uri;  /* the external URI it was read from, or NULL (data URI or GLB BIN) */
+    char *file_name; /* the external file it was read from (its URI decoded, relative to the document), or NULL */
 } gltf_buffer;
 
 /* A decoded accessor: count * width ik_reals. */

@@ -38,27 +38,29 @@ static int hex_digit(char c) {
     return -1;
 }
 
-/* A relative URI inside base_dir: no scheme, no absolute path, no "..";
- * percent escapes decoded (RFC 3986 section 2.1). */
+/* base_dir + "/" + the URI with its percent escapes decoded (RFC 3986
+ * section 2.1), when that decoded name stays inside base_dir: no scheme, no
+ * absolute path, no "..", no NUL (checked after decoding, so "%2E%2E" is
+ * refused as ".." is). */
 static char *resolve_uri(const char *base_dir, const char *uri) {
-    size_t n = strlen(uri), base = strlen(base_dir), i, k = 0;
-    char *path;
-    if (uri[0] == '/' || uri[0] == '\\' || strstr(uri, "://") || strstr(uri, "..")) return NULL;
+    size_t n = strlen(uri), base = strlen(base_dir), i, k;
+    char *path, *name;
+    if (strstr(uri, "://")) return NULL;
     path = (char *)malloc(base + 1 + n + 1);
     if (!path) return NULL;
     memcpy(path, base_dir, base);
-    k = base;
-    path[k++] = '/';
-    for (i = 0; i < n; ++i) {
+    path[base] = '/';
+    name = path + base + 1;
+    for (i = 0, k = 0; i < n; ++i) {
         if (uri[i] == '%' && i + 2 < n && hex_digit(uri[i + 1]) >= 0 && hex_digit(uri[i + 2]) >= 0) {
-            path[k++] = (char)(hex_digit(uri[i + 1]) * 16 + hex_digit(uri[i + 2]));
+            name[k++] = (char)(hex_digit(uri[i + 1]) * 16 + hex_digit(uri[i + 2]));
             i += 2;
         } else {
-            path[k++] = uri[i];
+            name[k++] = uri[i];
         }
     }
-    path[k] = '\0';
-    if (strlen(path) != k) {
+    name[k] = '\0';
+    if (strlen(name) != k || name[0] == '/' || name[0] == '\\' || strstr(name, "..")) {
         free(path);
         return NULL;
     }
@@ -113,13 +115,16 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
                              "\"%.60s\" is not a relative path inside the document's folder", uri->valuestring);
         r = ik_text_read_file(path, &bytes, &b->size, NULL);
-        free(path);
-        if (r != IK_OK) return gltf_fail(error, r, p.text, "cannot read \"%.60s\"", uri->valuestring);
         b->data = (unsigned char *)bytes;
         b->capacity = b->size;
-        b->file_uri = (char *)malloc(strlen(uri->valuestring) + 1);
-        if (!b->file_uri) return gltf_fail(error, IK_ERR_NO_MEMORY, p.text, "out of memory");
-        strcpy(b->file_uri, uri->valuestring);
+        if (r != IK_OK) {
+            free(path);
+            return gltf_fail(error, r, p.text, "cannot read \"%.60s\"", uri->valuestring);
+        }
+        b->file_name = (char *)malloc(strlen(path) - strlen(base_dir));
+        if (b->file_name) strcpy(b->file_name, path + strlen(base_dir) + 1);
+        free(path);
+        if (!b->file_name) return gltf_fail(error, IK_ERR_NO_MEMORY, p.text, "out of memory");
     }
     if ((uint64_t)b->size < (uint64_t)length)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "buffers", i, "byteLength"),
@@ -284,7 +289,7 @@ void ik_gltf_free(ik_gltf *g) {
     gltf_free_derived(g);
     for (i = 0; i < g->buffer_count; ++i) {
         free(g->buffers[i].data);
-        free(g->buffers[i].file_uri);
+        free(g->buffers[i].file_name);
     }
     free(g->buffers);
     cJSON_Delete(g->root);

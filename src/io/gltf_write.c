@@ -336,7 +336,7 @@ static ik_result serialise(const ik_gltf *g, int binary, int keep_external, unsi
     for (i = 0; i < g->buffer_count; ++i) {
         cJSON *buffer = cJSON_GetArrayItem(buffers, i);
         const gltf_buffer *b = &g->buffers[i];
-        int external = b->file_uri && keep_external;
+        int external = b->file_name && keep_external;
         if (!set_number(buffer, "byteLength", (double)b->size)) goto out_of_memory;
         if (binary && i == 0) {
             cJSON_DeleteItemFromObjectCaseSensitive(buffer, "uri");
@@ -422,8 +422,9 @@ static int ends_with_glb(const char *path) {
     return n >= 4 && ext[0] == '.' && (ext[1] | 32) == 'g' && (ext[2] | 32) == 'l' && (ext[3] | 32) == 'b';
 }
 
-/* External buffers go beside the written file under their own relative URI
- * (the reader only accepted URIs inside the document's folder). */
+/* External buffers go beside the written file under the file name they were
+ * read from (the reader only accepted names inside the document's folder),
+ * which the document's unchanged URI still resolves to. */
 ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_io_error *error) {
     int binary, i;
     unsigned char *data;
@@ -436,11 +437,11 @@ ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_io_error *er
         const char *slash = strrchr(path, '/');
         size_t dir = slash ? (size_t)(slash - path + 1) : 0;
         char *target;
-        if (!g->buffers[i].file_uri || (binary && i == 0)) continue;
-        target = (char *)malloc(dir + strlen(g->buffers[i].file_uri) + 1);
+        if (!g->buffers[i].file_name || (binary && i == 0)) continue;
+        target = (char *)malloc(dir + strlen(g->buffers[i].file_name) + 1);
         if (!target) return fail_memory(error);
         memcpy(target, path, dir);
-        strcpy(target + dir, g->buffers[i].file_uri);
+        strcpy(target + dir, g->buffers[i].file_name);
         r = write_bytes(target, g->buffers[i].data, g->buffers[i].size, error);
         free(target);
         if (r != IK_OK) return r;

@@ -9,6 +9,7 @@
 #include <ikit/two_bone.h>
 
 #include <stddef.h>
+#include <string.h>
 
 ik_humanoid_solve ik_humanoid_solve_def(void) {
     ik_humanoid_solve job;
@@ -152,13 +153,8 @@ static void solve_limb(const solve_state *st, int which, ik_vec3 target, const i
     tb.hinge_axis_ls = limb->hinge_axis_ls;
     tb.min_bend = leg ? st->rig->limits.knee_min : st->rig->limits.elbow_min;
     tb.max_bend = leg ? st->rig->limits.knee_max : st->rig->limits.elbow_max;
-    if (goal && goal->use_pole) {
-        tb.use_pole = 1;
-        tb.pole_ms = goal->pole_ms;
-    } else {
-        tb.use_pole = 1;
-        tb.pole_ms = natural_pole(st, limb);
-    }
+    tb.use_pole = 1;
+    tb.pole_ms = goal && goal->use_pole ? goal->pole_ms : natural_pole(st, limb);
     if (goal) tb.twist = goal->twist;
     tb.weight = weight;
     tb.start_rotation_ls = &pose[limb->start].rotation;
@@ -265,7 +261,8 @@ static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_groun
  * ankle where the heel contact lands on the hit; if the ball would then be
  * under the ground (a higher stair), raise the foot by that much along the
  * normal; keep the height a goal or the animation holds above the floor
- * (a swinging foot), fading the alignment out over 0.05 leg lengths of lift. */
+ * (a swinging foot), fading the alignment out over 0.05 leg lengths of lift.
+ * Returns 0 when no ground lies under the heel. */
 static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_goal *goal = &st->job->goal[which];
@@ -316,7 +313,6 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     plan->normal = hit.normal_ms;
     plan->lift_angle = 0;
     plan->airborne = lift > 0;
-    plan->active = 1;
     if (limb->toe >= 0) plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
     if (st->job->report) {
         st->job->report->grounded[which - IK_LIMB_LEG_L] = 1;
@@ -604,11 +600,7 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
     st->forward = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->forward_rs), rig->forward_rs);
     st->left = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->left_rs), rig->left_rs);
     st->floor_point = ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
-#ifdef IKIT_DOUBLE
-    st->root_scale = cbrt(fabs(det));
-#else
     st->root_scale = IK_CBRT(IK_FABS(det));
-#endif
     if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
 }
 
@@ -643,19 +635,13 @@ ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job) {
     int side, pass;
     if (r != IK_OK) return r;
     setup_state(&st, job);
-    if (job->report) {
-        ik_humanoid_report empty = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0}, {0, 0}, {{0, 0, 0}, {0, 0, 0}},
-                                    {{0, 0, 0}, {0, 0, 0}}, 0, 0};
-        *job->report = empty;
-    }
+    if (job->report) memset(job->report, 0, sizeof *job->report);
     ik_skeleton_fk(st.s, job->pose_ls, job->root_ms, job->model_ms);
 
     /* Pelvis: plan both feet on the ground first, move the body, then let the
      * heels lift where the reach still falls short. */
-    for (side = 0; side < 2; ++side) {
-        plans[side].active = 0;
-        if (job->ground) plan_foot(&st, IK_LIMB_LEG_L + side, &plans[side]);
-    }
+    for (side = 0; side < 2; ++side)
+        plans[side].active = job->ground && plan_foot(&st, IK_LIMB_LEG_L + side, &plans[side]);
     if (job->ground && job->adjust_pelvis) {
         ik_real offset = adjust_pelvis(&st, plans);
         if (job->report) job->report->pelvis_offset = offset;

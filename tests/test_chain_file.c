@@ -46,14 +46,22 @@ static ik_chain_file *load_text(const char *text)
     return chain;
 }
 
-static ik_vec3 rest_position_ms(const ik_chain_file *chain, int joint)
+/* Forward kinematics of the rest pose into model[64]; 0 for larger chains. */
+static int rest_model(const ik_chain_file *chain, ik_mat4 *model)
 {
     ik_transform pose[64];
-    ik_mat4 model[64];
-    if (chain->joint_count > 64) return ik_vec3_zero();
+    if (chain->joint_count > 64) return 0;
     ik_chain_file_rest_pose(chain, pose);
     ik_skeleton_fk(&chain->skeleton, pose, NULL, model);
-    return ik_mat4_translation(&model[joint]);
+    return 1;
+}
+
+static ik_vec3 rest_position_ms(const ik_chain_file *chain, int joint)
+{
+    ik_mat4 model[64];
+    if (rest_model(chain, model)) return ik_mat4_translation(&model[joint]);
+    CHECK(0, "more than 64 joints");
+    return ik_vec3_zero();
 }
 
 /* Every bone's rest length (forward kinematics) equals its declared length,
@@ -61,12 +69,17 @@ static ik_vec3 rest_position_ms(const ik_chain_file *chain, int joint)
 static void check_consistent(const ik_chain_file *chain, const char *what)
 {
     int i;
+    ik_mat4 model[64];
     check_property lengths = {"rest bone lengths match the file", 0, 0};
     check_property ranges = {"limits and comfort ranges are nested", 0, 0};
+    if (!rest_model(chain, model)) {
+        CHECK(0, "%s: more than 64 joints", what);
+        return;
+    }
     for (i = 0; i < chain->joint_count; ++i) {
         const ik_chain_joint *j = &chain->joints[i];
         if (j->parent >= 0) {
-            ik_real bone = ik_vec3_distance(rest_position_ms(chain, i), rest_position_ms(chain, j->parent));
+            ik_real bone = ik_vec3_distance(ik_mat4_translation(&model[i]), ik_mat4_translation(&model[j->parent]));
             PROPERTY_CASE(lengths, IK_FABS(bone - j->length) < TOL * (1 + j->length), "%s: %s is %g, declared %g", what,
                           j->name, (double)bone, (double)j->length);
         }

@@ -344,7 +344,10 @@ static const char *test_edit_clips(void) {
     if (!g) return NULL;
     /* Edits rebuild the document's clips, so the keys come from a copy. */
     copy = reread(g, 1);
-    if (!copy) return NULL;
+    if (!copy) {
+        ik_gltf_free(g);
+        return NULL;
+    }
     s = ik_gltf_skeleton(g, 0);
     arm = ik_skeleton_find(&s->skeleton, "UpperArm.L");
     foot = ik_skeleton_find(&s->skeleton, "Foot.L");

@@ -120,8 +120,9 @@ typedef struct ik_humanoid_map {
 ik_result ik_humanoid_map_find(const ik_skeleton *skeleton, const ik_humanoid_pair *pairs, int pair_count,
                                ik_humanoid_map *map);
 
-/* A report, one line per role: "left_foot = Foot.L", "left_toe: missing",
- * "left_foot: missing (Foot.L is not under the shin: IK control?)". Writes
+/* A report, one line per role: "left_foot = Foot.L", "left_toe: missing
+ * (optional)", "left_foot: missing (optional) (Foot.L is not where a
+ * left_foot goes: an IK control?)". Writes
  * at most `size` bytes, always NUL-terminated when size > 0; returns the
  * length the whole report needs (as snprintf). */
 int ik_humanoid_map_describe(const ik_humanoid_map *map, const ik_skeleton *skeleton, char *out, size_t size);

@@ -201,8 +201,7 @@ static ik_result init_axes(ik_humanoid *rig) {
     if (!(ik_vec3_length_sq(up) > 0)) return IK_ERR_DEGENERATE;
     up = snap_to_axis(ik_vec3_normalize(up));
     left = ik_vec3_reject(ik_vec3_add(legs, arms), up);
-    if (!(ik_vec3_length_sq(left) > (ik_real)1e-8 * ik_vec3_length_sq(ik_vec3_add(legs, arms))) ||
-        !(ik_vec3_length_sq(left) > 0))
+    if (!(ik_vec3_length_sq(left) > (ik_real)1e-8 * ik_vec3_length_sq(ik_vec3_add(legs, arms))))
         return IK_ERR_DEGENERATE;
     rig->left_rs = snap_to_axis(ik_vec3_normalize(left));
     rig->left_rs = ik_vec3_normalize(ik_vec3_reject(rig->left_rs, up));

@@ -86,7 +86,7 @@ static void test_step_shape(void) {
  * for bit, compared with no springs at all. */
 static void test_comfort_inside_has_no_effect(void) {
     rng g = rng_seeded(21);
-    int i, m;
+    int i, m, compared = 0;
     for (m = 0; m < 4; ++m)
         for (i = 0; i < 200; ++i) {
             tail a, b;
@@ -105,8 +105,11 @@ static void test_comfort_inside_has_no_effect(void) {
             CHECK(ik_jacobian_run(&job) == IK_OK, "run");
             for (k = 0; k < MOVERS; ++k)
                 if (IK_FABS(hinge_angle(&a, k)) >= (ik_real)1.5) inside = 0;
-            if (inside) CHECK(memcmp(a.pose_ls, b.pose_ls, sizeof a.pose_ls) == 0, "method %d case %d", m, i);
+            if (!inside) continue;
+            ++compared;
+            CHECK(memcmp(a.pose_ls, b.pose_ls, sizeof a.pose_ls) == 0, "method %d case %d", m, i);
         }
+    CHECK(compared >= 400, "only %d of 800 solves stayed inside the comfort range", compared);
 }
 
 /* Springs toward rest 0: DLS and SDLS still reach the target (the springs
@@ -193,8 +196,10 @@ static void test_taper(void) {
     CHECK(root_stiffer >= cases * 9 / 10, "root bends less in %d of %d", root_stiffer, cases);
 }
 
-/* Gravity lowers the mean height of the tail's joints while DLS still
- * reaches the target; the hard limit of a comfort range is never passed. */
+/* Gravity lowers the mean height of the tail's joints (it also holds the
+ * tip off the target, by up to 0.2 of 6 bone lengths where the same solve
+ * without gravity ends 0.01 away, so reach is not checked here); the hard
+ * limit of a comfort range is never passed. */
 static void test_gravity_and_limits(void) {
     rng g = rng_seeded(24);
     int i, lower = 0, cases = 200;

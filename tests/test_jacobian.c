@@ -235,7 +235,8 @@ static void test_unreachable_settles(void) {
             job.max_iterations = 1;
             for (extra = 0; extra < 5; ++extra) {
                 CHECK(ik_jacobian_run(&job) == IK_OK, "run");
-                tip_after = tip_distance(&r, CHAIN_MOVERS, effector.target_ms) >= 0 ? joint_ms(&r, CHAIN_MOVERS) : tip_before;
+                ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
+                tip_after = joint_ms(&r, CHAIN_MOVERS);
                 PROPERTY_CASE(still, ik_vec3_distance(tip_before, tip_after) < (ik_real)2e-3 * r.length,
                               "%s moved %g", method_names[m], (double)ik_vec3_distance(tip_before, tip_after));
                 tip_before = tip_after;
@@ -667,8 +668,8 @@ int main(void) {
     int cases = SANITIZED ? 1000 : 10000;
     test_reachable_convergence(IK_JACOBIAN_DLS, "DLS", 0.999, cases);
     test_reachable_convergence(IK_JACOBIAN_SDLS, "SDLS", 0.99, cases / 10);
-    test_reachable_convergence(IK_JACOBIAN_TRANSPOSE, "transpose", 0.0, cases / 10);
-    test_reachable_convergence(IK_JACOBIAN_GRADIENT, "gradient", 0.0, cases / 10);
+    test_reachable_convergence(IK_JACOBIAN_TRANSPOSE, "transpose", 0.95, cases / 10);
+    test_reachable_convergence(IK_JACOBIAN_GRADIENT, "gradient", 0.5, cases / 10);
     test_descent_lowers_error();
     test_unreachable_settles();
     test_unreachable_stops_early();

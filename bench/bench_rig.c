@@ -1,6 +1,6 @@
 /* Full-body solve time: both feet on the ground (a 10 degree slope, and a
- * 35 degree one where the heels lift and the toes bend), both hands on a
- * staff, look-at; on the procedural humanoid and on robot.glb and
+ * 35 degree one where the heels lift and the toes bend), both hands
+ * reaching ahead, look-at; on the procedural humanoid and on robot.glb and
  * male_base_mesh.glb (when $IKIT_DATA is set). Medians over repeats; CSV in
  * bench_rig.csv. */
 #include "bench_util.h"

@@ -55,6 +55,15 @@ static void test_casts(void) {
     heights[2] = NAN;
     bad = ik_ground_height_field(ik_vec3_zero(), 1, 3, 3, heights);
     CHECK(ik_ground_validate(&bad) == IK_ERR_NONFINITE, "nan height");
+    /* Casts read only the samples under the ray: the NaN sample at x = 2,
+     * z = 0 is a miss there, and the cell at the far corner still answers. */
+    hit.distance = -1;
+    CHECK(!ik_ground_cast(&bad, ik_v3(2, 5, 0), ik_v3(0, -1, 0), 10, &hit) && hit.distance == -1 &&
+              !ik_ground_height_at(&bad, (ik_real)1.5, (ik_real)0.5, &h, NULL),
+          "a NaN sample under the ray is a miss, nothing written");
+    CHECK(ik_ground_cast(&bad, ik_v3(0, 5, 2), ik_v3(0, -1, 0), 10, &hit) && ik_vec3_finite(hit.point_ms) &&
+              fabs(hit.point_ms.y - heights[6]) < TOL,
+          "a cell away from the NaN sample still gives its height");
     bad = ik_ground_height_field(ik_vec3_zero(), 1, 3, 3, NULL);
     CHECK(ik_ground_validate(&bad) == IK_ERR_NULL && ik_ground_validate(NULL) == IK_ERR_NULL, "null");
     bad = ik_ground_callback(NULL, NULL);

@@ -76,7 +76,10 @@ ik_result ik_ground_validate(const ik_ground *ground);
 /* Cast a ray against the ground. Planes are cut exactly; height fields and
  * stairs exactly for a vertical ray, otherwise by marching a quarter cell
  * (or tread) at a time and bisecting the crossing. Returns 1 and fills `hit`
- * on a hit; 0 for a miss, an invalid ground or a non-finite ray. */
+ * on a hit; 0 for a miss, an invalid ground or a non-finite ray. Only the
+ * height samples the ray reads are checked (a NaN there is a miss), so a
+ * cast costs the same on a large height field as on a small one; call
+ * ik_ground_validate once to check every sample. */
 ik_bool ik_ground_cast(const ik_ground *ground, ik_vec3 origin_ms, ik_vec3 direction_ms,
                        ik_real max_distance, ik_ground_hit *hit);
 

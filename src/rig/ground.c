@@ -58,8 +58,9 @@ ik_ground ik_ground_callback(ik_ground_ray_fn cast, void *user) {
     return g;
 }
 
-ik_result ik_ground_validate(const ik_ground *g) {
-    int i;
+/* Everything but the height samples: O(1), so the casts can afford it on
+ * every call; they check the samples they read through their results. */
+static ik_result validate_shape(const ik_ground *g) {
     if (!g) return IK_ERR_NULL;
     switch (g->type) {
     case IK_GROUND_PLANE:
@@ -70,10 +71,7 @@ ik_result ik_ground_validate(const ik_ground *g) {
         if (g->count_x < 1 || g->count_z < 1 || g->count_x > (1 << 15) || g->count_z > (1 << 15))
             return IK_ERR_RANGE;
         if (!ik_vec3_finite(g->point_ms) || !ik_finite(g->cell)) return IK_ERR_NONFINITE;
-        if (!(g->cell > 0)) return IK_ERR_RANGE;
-        for (i = 0; i < g->count_x * g->count_z; ++i)
-            if (!ik_finite(g->heights[i])) return IK_ERR_NONFINITE;
-        return IK_OK;
+        return g->cell > 0 ? IK_OK : IK_ERR_RANGE;
     case IK_GROUND_STAIRS:
         if (!ik_vec3_finite(g->point_ms) || !ik_vec3_finite(g->direction_ms) || !ik_finite(g->rise) ||
             !ik_finite(g->run))
@@ -84,6 +82,15 @@ ik_result ik_ground_validate(const ik_ground *g) {
         return g->cast ? IK_OK : IK_ERR_NULL;
     }
     return IK_ERR_RANGE;
+}
+
+ik_result ik_ground_validate(const ik_ground *g) {
+    ik_result r = validate_shape(g);
+    int i;
+    if (r != IK_OK || g->type != IK_GROUND_HEIGHT_FIELD) return r;
+    for (i = 0; i < g->count_x * g->count_z; ++i)
+        if (!ik_finite(g->heights[i])) return IK_ERR_NONFINITE;
+    return IK_OK;
 }
 
 static ik_real sample(const ik_ground *g, int ix, int iz) {
@@ -125,9 +132,8 @@ static ik_real stairs_height(const ik_ground *g, ik_real x, ik_real z) {
     return g->point_ms.y + steps * g->rise;
 }
 
-/* ik_ground_height_at on a ground already validated: the ray casts below
- * sample the surface many times per cast, and validating a height field
- * reads every sample. */
+/* ik_ground_height_at on a ground whose shape is checked; a non-finite
+ * sample shows as a non-finite height or normal. */
 static ik_bool surface_at(const ik_ground *g, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms) {
     ik_real h;
     ik_vec3 n = ik_v3(0, 1, 0);
@@ -154,8 +160,14 @@ static ik_bool surface_at(const ik_ground *g, ik_real x, ik_real z, ik_real *hei
 }
 
 ik_bool ik_ground_height_at(const ik_ground *g, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms) {
-    if (ik_ground_validate(g) != IK_OK || !ik_finite(x) || !ik_finite(z)) return 0;
-    return surface_at(g, x, z, height, normal_ms);
+    ik_real h;
+    ik_vec3 n;
+    if (validate_shape(g) != IK_OK || !ik_finite(x) || !ik_finite(z) || !surface_at(g, x, z, &h, &n) ||
+        !ik_finite(h) || !ik_vec3_finite(n))
+        return 0;
+    if (height) *height = h;
+    if (normal_ms) *normal_ms = n;
+    return 1;
 }
 
 /* Signed height of p above the surface (height fields and stairs). */
@@ -196,7 +208,7 @@ ik_bool ik_ground_cast(const ik_ground *g, ik_vec3 origin_ms, ik_vec3 direction_
                        ik_ground_hit *hit) {
     ik_vec3 d;
     ik_ground_hit h;
-    if (!hit || ik_ground_validate(g) != IK_OK || !ik_vec3_finite(origin_ms) || !ik_vec3_finite(direction_ms) ||
+    if (!hit || validate_shape(g) != IK_OK || !ik_vec3_finite(origin_ms) || !ik_vec3_finite(direction_ms) ||
         !ik_finite(max_distance) || !(max_distance > 0))
         return 0;
     d = ik_vec3_normalize_or(direction_ms, ik_vec3_zero());
@@ -228,12 +240,14 @@ ik_bool ik_ground_cast(const ik_ground *g, ik_vec3 origin_ms, ik_vec3 direction_
         break;
     case IK_GROUND_CALLBACK:
         if (!g->cast(g->user, origin_ms, d, max_distance, &h)) return 0;
-        if (!ik_vec3_finite(h.point_ms) || !ik_vec3_finite(h.normal_ms) || !ik_finite(h.distance)) return 0;
+        if (!ik_vec3_finite(h.normal_ms)) return 0;
         h.normal_ms = ik_vec3_normalize_or(h.normal_ms, ik_vec3_neg(d));
         break;
     default:
         return 0;
     }
+    /* A non-finite sample under the ray (or from the callback) is a miss. */
+    if (!ik_vec3_finite(h.point_ms) || !ik_vec3_finite(h.normal_ms) || !ik_finite(h.distance)) return 0;
     *hit = h;
     return 1;
 }

@@ -25,10 +25,14 @@
  * "reach" is the summed length of the bones the solver moves.
  *
  * Secondary objective: springs and gravity give a per-axis step z. DLS and
- * SDLS project it into the (damped) null space of the Jacobian, so it shapes
- * the redundant freedom without fighting the effectors; the transpose and
- * gradient methods add z to the step (seed 002's sum of torques), so a stiff
- * spring can hold an effector short of its target.
+ * SDLS project it into the null space of the Jacobian, which leaves the
+ * effectors in place to first order. The projection does not know about
+ * the limits, so once the clamp after a step cuts a projected move, the
+ * effector can drift: with gravity on a chain pressed against its hard
+ * limits, DLS ends up to 0.2 of the reach from a target it reaches without
+ * gravity (tests/test_spring.c measures this). The transpose and gradient
+ * methods add z to the step (seed 002's sum of torques), so a stiff spring
+ * can hold an effector short of its target.
  *
  * Limits: the input pose is first brought inside the limits; after each
  * free step the solver clamps each axis into its spring's hard limits and

@@ -30,9 +30,9 @@
  * the limits, so once the clamp after a step cuts a projected move, the
  * effector can drift: with gravity on a chain pressed against its hard
  * limits, DLS ends up to 0.2 of the reach from a target it reaches without
- * gravity (tests/test_spring.c measures this). The transpose and gradient
- * methods add z to the step (seed 002's sum of torques), so a stiff spring
- * can hold an effector short of its target.
+ * gravity (see test_gravity_and_limits in tests/test_spring.c). The
+ * transpose and gradient methods add z to the step (seed 002's sum of
+ * torques), so a stiff spring can hold an effector short of its target.
  *
  * Limits: the input pose is first brought inside the limits; after each
  * free step the solver clamps each axis into its spring's hard limits and

@@ -273,17 +273,16 @@ static ik_bool is_plain_chain(const ik_fabrik *job, const ik_chain_link *links) 
     return 1;
 }
 
-/* Place `to` at distance `length` from `from`, on the line between them:
- * from + length (to - from) / |to - from|. length / |d| is computed as
- * sqrt(|d|^2) * (length / |d|^2), so the square root and the division run
- * side by side instead of one after the other (this is the solver's
- * critical path). Where the two (nearly) coincide, `fallback` (unit) gives
- * the direction; `tiny_sq` is the squared distance below which they do. */
-static ik_vec3 reach_toward(ik_vec3 from, ik_vec3 to, ik_real length, ik_vec3 fallback, ik_real tiny_sq) {
-    ik_vec3 d = ik_vec3_sub(to, from);
+/* The step from a joint to its neighbour placed at distance `length`
+ * towards where that neighbour was: length d / |d|, d = neighbour - joint.
+ * It is computed as (d (length / |d|^2)) sqrt(|d|^2), so the square root
+ * runs beside the division and its product, instead of one after the other
+ * (this is the solver's critical path). Where the two (nearly) coincide
+ * (|d|^2 <= tiny_sq), `fallback` (unit) gives the direction. */
+static ik_vec3 bone_step(ik_vec3 d, ik_real length, ik_vec3 fallback, ik_real tiny_sq) {
     ik_real len_sq = ik_vec3_dot(d, d);
-    if (!(len_sq > tiny_sq)) return ik_vec3_mad(from, fallback, length);
-    return ik_vec3_mad(from, d, IK_SQRT(len_sq) * (length / len_sq));
+    if (!(len_sq > tiny_sq)) return ik_vec3_scale(fallback, length);
+    return ik_vec3_scale(ik_vec3_scale(d, length / len_sq), IK_SQRT(len_sq));
 }
 
 /* Aristidou and Lasenby 2011, algorithm 1, on positions only. work_ms holds
@@ -300,7 +299,12 @@ static ik_vec3 reach_toward(ik_vec3 from, ik_vec3 to, ik_real length, ik_vec3 fa
  *   where the base would land s = base - p_0 with |s| <= tolerance, the
  *   chain shifted by s is already a solution (base in place, end |s| from
  *   t), so the forward pass is skipped. p_0 is off the critical path: the
- *   forward pass does not use it. */
+ *   forward pass does not use it.
+ * Each pass carries the joint just placed, p, and the vector d from it to
+ * the next joint's old position in registers; with s the step to the next
+ * joint, that joint lands at p + s and the vector after it is
+ * (old - p) - s, where old - p was formed while s was being computed, so
+ * one subtraction after s replaces an addition and a subtraction. */
 static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_real total_length) {
     const int n = job->joint_count;
     const ik_vec3 target = job->targets_ms[0], base = links[0].model_ms.translation;
@@ -320,23 +324,32 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     }
     err = IK_SQRT(err_sq);
     do {
-        ik_vec3 shift;
+        ik_vec3 p = target, d = ik_vec3_sub(links[n - 2].model_ms.translation, target), s, shift;
         previous = err;
         ++it;
         links[n - 1].model_ms.translation = target;
-        for (k = n - 2; k >= 1; --k)
-            links[k].model_ms.translation = reach_toward(links[k + 1].model_ms.translation, links[k].model_ms.translation,
-                                                         links[k + 1].length, ik_vec3_neg(links[k + 1].work_ms), tiny_sq);
-        shift = ik_vec3_sub(base, reach_toward(links[1].model_ms.translation, base, links[1].length,
-                                               ik_vec3_neg(links[1].work_ms), tiny_sq));
+        for (k = n - 2; k >= 0; --k) {
+            ik_vec3 ahead = ik_vec3_sub(links[k > 0 ? k - 1 : 0].model_ms.translation, p);
+            s = bone_step(d, links[k + 1].length, ik_vec3_neg(links[k + 1].work_ms), tiny_sq);
+            p = ik_vec3_add(p, s);
+            if (k > 0) links[k].model_ms.translation = p;
+            d = ik_vec3_sub(ahead, s);
+        }
+        shift = ik_vec3_sub(base, p);
         if (!(ik_vec3_dot(shift, shift) > tolerance_sq)) {
             for (k = 1; k < n; ++k) links[k].model_ms.translation = ik_vec3_add(links[k].model_ms.translation, shift);
             break;
         }
-        for (k = 1; k < n; ++k)
-            links[k].model_ms.translation = reach_toward(links[k - 1].model_ms.translation, links[k].model_ms.translation,
-                                                         links[k].length, links[k].work_ms, tiny_sq);
-        err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
+        p = base;
+        d = ik_vec3_sub(links[1].model_ms.translation, base);
+        for (k = 1; k < n; ++k) {
+            ik_vec3 ahead = ik_vec3_sub(links[k < n - 1 ? k + 1 : k].model_ms.translation, p);
+            s = bone_step(d, links[k].length, links[k].work_ms, tiny_sq);
+            p = ik_vec3_add(p, s);
+            links[k].model_ms.translation = p;
+            d = ik_vec3_sub(ahead, s);
+        }
+        err_sq = ik_vec3_length_sq(ik_vec3_sub(p, target));
         if (!(err_sq > tolerance_sq)) break;
         err = IK_SQRT(err_sq);
     } while (it < job->max_iterations && previous - err >= job->tolerance * (ik_real)1e-3);
@@ -367,6 +380,8 @@ static ik_quat turn_between(ik_vec3 a, ik_vec3 w, ik_real m, ik_quat d) {
     return ik_q(turned.x * inv, turned.y * inv, turned.z * inv, turned.w * inv);
 }
 
+static ik_bool is_identity(ik_quat q) { return q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1; }
+
 /* Rotations from the solved positions, base outwards, each joint turning by
  * the minimum rotation in its parent's new frame, as the rotational forward
  * pass does. With D_k the model-space turn of joint k's frame (D_{-1} =
@@ -376,16 +391,19 @@ static ik_quat turn_between(ik_vec3 a, ik_vec3 w, ik_real m, ik_quat d) {
  * R'_k = (Q'_{k-1} between_k)^-1 Q'_k. |a| = l, so |a| |p_{k+1} - p_k| needs
  * no value from the D chain, and D is brought back to unit length beside
  * the rotation of b (a product of two unit quaternions is unit to rounding,
- * which only scales a, a direction here). The end joint keeps its local rotation (or
- * takes its target rotation). */
+ * which only scales a, a direction here). Q'_k is normalised (Q_k comes
+ * from the caller's pose); the parent frame is unit, so R'_k only needs the
+ * renormalising step, and a between rotation that is the identity (the
+ * listed parent is the skeleton parent) is not multiplied in. The end joint
+ * keeps its local rotation (or takes its target rotation). */
 static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
     const int n = job->joint_count;
-    ik_quat turn_ms = ik_quat_identity(), parent_ms = links[0].between_ls;
+    ik_quat turn_ms = ik_quat_identity(), parent_ms = ik_quat_normalize(links[0].between_ls);
     int k;
     for (k = 0; k < n; ++k) {
         ik_chain_link *l = &links[k];
         ik_quat model_ms;
-        if (k > 0) parent_ms = ik_quat_mul(parent_ms, l->between_ls);
+        if (k > 0 && !is_identity(l->between_ls)) parent_ms = ik_quat_normalize(ik_quat_mul(parent_ms, l->between_ls));
         if (k < n - 1) {
             const ik_chain_link *child = &links[k + 1];
             ik_vec3 wanted = ik_vec3_sub(child->model_ms.translation, l->model_ms.translation);
@@ -393,10 +411,10 @@ static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
             ik_vec3 bone = ik_quat_rotate(turn_ms, ik_vec3_scale(child->work_ms, child->length));
             turn_ms = turn_between(bone, wanted, m, renormalize(turn_ms));
             model_ms = ik_quat_normalize(ik_quat_mul(turn_ms, l->model_ms.rotation));
-            l->rotation_ls = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
+            l->rotation_ls = renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
         } else if (job->target_rotations_ms) {
             model_ms = ik_quat_normalize(job->target_rotations_ms[0]);
-            l->rotation_ls = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
+            l->rotation_ls = renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
         } else {
             model_ms = ik_quat_mul(parent_ms, l->rotation_ls);
         }

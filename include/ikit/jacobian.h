@@ -26,13 +26,22 @@
  *
  * Secondary objective: springs and gravity give a per-axis step z. DLS and
  * SDLS project it into the null space of the Jacobian, which leaves the
- * effectors in place to first order. The projection does not know about
- * the limits, so once the clamp after a step cuts a projected move, the
- * effector can drift: with gravity on a chain pressed against its hard
- * limits, DLS ends up to 0.2 of the reach from a target it reaches without
- * gravity (see test_gravity_and_limits in tests/test_spring.c). The
- * transpose and gradient methods add z to the step (seed 002's sum of
- * torques), so a stiff spring can hold an effector short of its target.
+ * effectors in place to first order, and know the springs' hard limits:
+ * an axis whose angle plus step would pass a limit is locked there (turned
+ * onto the limit, its column removed), z is projected into the null space
+ * of the free axes' Jacobian and the free axes take back what the limit
+ * turns do to the effectors, repeated until no free axis passes a limit
+ * (Baerlocher & Boulic 2004's clamping loop), so the clamp after a step
+ * cuts nothing the projection counted on. Each step with a secondary part
+ * is then checked after it is applied: it must leave every goal met (or,
+ * while the goals are not met yet, shrink the error by a quarter), else it
+ * is retried with the secondary part halved, down to none. So once the
+ * goals are met, gravity and springs never take an effector out of
+ * tolerance; they relax the pose only within the room the goals leave
+ * (with tolerance 0, only while the approach is fast). ik_constraint
+ * projections are not part of the clamping loop. The transpose and
+ * gradient methods add z to the step (seed 002's sum of torques), so a
+ * stiff spring can hold an effector short of its target.
  *
  * Limits: the input pose is first brought inside the limits; after each
  * free step the solver clamps each axis into its spring's hard limits and

@@ -16,6 +16,7 @@ typedef struct workspace {
     ik_mat4 *model_ms;   /* [skeleton joints] */
     int *flags;          /* [skeleton joints] */
     int *active;         /* [skeleton joints]: joints that move, parents first */
+    int *locked;         /* axes: 1 while the clamping loop holds the axis at a hard limit */
     int active_count;
     int rows, axes;
     ik_real *jac;        /* rows x axes */
@@ -24,8 +25,14 @@ typedef struct workspace {
     ik_real *jac_t;      /* axes x rows: SDLS right vectors */
     ik_real *sigma;      /* rows */
     ik_real *row_tmp;    /* rows */
-    ik_real *step;       /* axes */
-    ik_real *secondary;  /* axes */
+    ik_real *lock_error; /* rows: -J_L dtheta_L, what the locked axes' turns do to the effectors, undone */
+    ik_real *step;       /* axes: primary step (zero on locked axes) */
+    ik_real *pull;       /* axes: secondary objective z as springs and gravity ask */
+    ik_real *secondary;  /* axes: projected z, limit turns and their compensation */
+    ik_real *total;      /* axes: the step applied */
+    ik_real *angle;      /* axes: each axis's spring angle this iteration */
+    ik_real *lock_step;  /* axes: the turn of a locked axis onto its limit */
+    ik_real *saved;      /* 4 per solver joint: rotations before a guarded step */
     ik_real *axis_tmp;   /* axes */
     ik_real *reach_ball; /* 4 per effector: centre (x, y, z) and radius */
     ik_real reach;
@@ -34,7 +41,7 @@ typedef struct workspace {
 static size_t align16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
 
 static size_t real_count(size_t rows, size_t axes) {
-    return 2 * rows * axes + rows * rows + 4 * rows + 3 * axes;
+    return 2 * rows * axes + rows * rows + 5 * rows + 12 * axes;
 }
 
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count) {
@@ -43,7 +50,7 @@ size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effecto
     joints = (size_t)skeleton_joints;
     rows = 6 * (size_t)effector_count;
     return align16(joints * sizeof(ik_mat4)) + 2 * align16(joints * sizeof(int)) +
-           align16(real_count(rows, (size_t)axis_count) * sizeof(ik_real));
+           align16((size_t)axis_count * sizeof(int)) + align16(real_count(rows, (size_t)axis_count) * sizeof(ik_real));
 }
 
 ik_jacobian ik_jacobian_def(void) {
@@ -168,6 +175,8 @@ static void carve_scratch(const ik_jacobian *job, workspace *ws) {
     at += align16(joints * sizeof(int));
     ws->active = (int *)(void *)at;
     at += align16(joints * sizeof(int));
+    ws->locked = (int *)(void *)at;
+    at += align16(axes * sizeof(int));
     reals = (ik_real *)(void *)at;
     ws->axes = (int)axes;
     ws->jac = reals;
@@ -182,10 +191,22 @@ static void carve_scratch(const ik_jacobian *job, workspace *ws) {
     reals += rows;
     ws->row_tmp = reals;
     reals += rows;
+    ws->lock_error = reals;
+    reals += rows;
     ws->step = reals;
+    reals += axes;
+    ws->pull = reals;
     reals += axes;
     ws->secondary = reals;
     reals += axes;
+    ws->total = reals;
+    reals += axes;
+    ws->angle = reals;
+    reals += axes;
+    ws->lock_step = reals;
+    reals += axes;
+    ws->saved = reals;
+    reals += 4 * axes;
     ws->axis_tmp = reals;
     reals += axes;
     ws->reach_ball = reals;
@@ -479,7 +500,7 @@ static void gram(workspace *ws) {
 /* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
  * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
  * away from exact singularities. */
-static void step_dls(const ik_jacobian *job, workspace *ws) {
+static void step_dls(const ik_jacobian *job, workspace *ws, const ik_real *error, ik_real *out) {
     const int m = ws->rows;
     ik_real lambda = job->damping * ws->reach, trace = 0;
     int i, c;
@@ -487,12 +508,12 @@ static void step_dls(const ik_jacobian *job, workspace *ws) {
     for (i = 0; i < m; ++i) trace += ws->square[i * m + i];
     for (i = 0; i < m; ++i) ws->square[i * m + i] += lambda * lambda + trace * IK_REAL_EPSILON * 16;
     if (!ik_dense_cholesky_factor(ws->square, m)) {
-        for (c = 0; c < ws->axes; ++c) ws->step[c] = 0;
+        for (c = 0; c < ws->axes; ++c) out[c] = 0;
         return;
     }
-    memcpy(ws->row_tmp, ws->err, (size_t)m * sizeof(ik_real));
+    memcpy(ws->row_tmp, error, (size_t)m * sizeof(ik_real));
     ik_dense_cholesky_solve(ws->square, m, ws->row_tmp);
-    mul_jt(ws, ws->row_tmp, ws->step);
+    mul_jt(ws, ws->row_tmp, out);
 }
 
 static ik_bool singular_value_used(const workspace *ws, int i, ik_real sigma_max) {
@@ -509,7 +530,7 @@ static ik_bool singular_value_used(const workspace *ws, int i, ik_real sigma_max
  * common max_step clamp). The SVD is one-sided Jacobi on J^T, giving
  * J^T = V diag(sigma) U^T: V in jac_t's columns, U in square. Orientation
  * rows count as one more 3-row "effector". */
-static void step_sdls(const ik_jacobian *job, workspace *ws) {
+static void step_sdls(const ik_jacobian *job, workspace *ws, const ik_real *error, ik_real *out) {
     const int m = ws->rows, n = ws->axes;
     ik_real sigma_max = 0;
     int i, r, c, b;
@@ -522,7 +543,7 @@ static void step_sdls(const ik_jacobian *job, workspace *ws) {
             rho += IK_SQRT(jac_at(ws, b, c) * jac_at(ws, b, c) + jac_at(ws, b + 1, c) * jac_at(ws, b + 1, c) +
                            jac_at(ws, b + 2, c) * jac_at(ws, b + 2, c));
         ws->axis_tmp[c] = rho;
-        ws->step[c] = 0;
+        out[c] = 0;
     }
     for (i = 0; i < m; ++i) sigma_max = ik_maxr(sigma_max, ws->sigma[i]);
     for (i = 0; i < m; ++i) {
@@ -530,7 +551,7 @@ static void step_sdls(const ik_jacobian *job, workspace *ws) {
         const ik_real *v = ws->jac_t + (size_t)i * (size_t)n;
         ik_real alpha, n_i = 0, m_i = 0, gamma, largest = 0, scale;
         if (!singular_value_used(ws, i, sigma_max)) continue;
-        alpha = dot(u, ws->err, m);
+        alpha = dot(u, error, m);
         for (b = 0; b < m; b += 3) n_i += IK_SQRT(u[b] * u[b] + u[b + 1] * u[b + 1] + u[b + 2] * u[b + 2]);
         for (c = 0; c < n; ++c) m_i += IK_FABS(v[c]) * ws->axis_tmp[c];
         m_i /= ws->sigma[i];
@@ -538,7 +559,7 @@ static void step_sdls(const ik_jacobian *job, workspace *ws) {
         scale = alpha / ws->sigma[i];
         for (c = 0; c < n; ++c) largest = ik_maxr(largest, IK_FABS(scale * v[c]));
         if (largest > gamma) scale *= gamma / largest;
-        for (c = 0; c < n; ++c) ws->step[c] += scale * v[c];
+        for (c = 0; c < n; ++c) out[c] += scale * v[c];
     }
 }
 
@@ -557,7 +578,8 @@ static ik_vec3 moving_offsets_below(const ik_jacobian *job, const workspace *ws,
     return sum;
 }
 
-/* Springs give each axis ik_spring_step at its current angle. Gravity
+/* Springs give each axis ik_spring_step at its current angle (kept in
+ * ws->angle for the clamping loop). Gravity
  * (seed 002, "keep the limb as low as possible") turns each axis toward
  * lowering the mean height of the moving joints: the height change per
  * radian of joint x about axis a at pivot p is down . (a x (x - p)), so over
@@ -576,14 +598,16 @@ static ik_bool build_secondary(const ik_jacobian *job, workspace *ws) {
         ik_vec3 below_ms = gravity_scale != 0 ? moving_offsets_below(job, ws, d, pivot_ms) : ik_vec3_zero();
         for (k = 0; k < joint->axis_count; ++k, ++column) {
             ik_real z = 0;
+            ws->angle[column] = 0;
             if (job->springs) {
                 ik_vec3 axis_ls = ik_vec3_normalize(joint->axes_ls[k]);
-                ik_real angle = ik_spring_angle(job->skeleton->rest_ls[d].rotation, job->pose_ls[d].rotation, axis_ls);
-                z += ik_spring_step(&job->springs[column], angle);
+                ws->angle[column] =
+                    ik_spring_angle(job->skeleton->rest_ls[d].rotation, job->pose_ls[d].rotation, axis_ls);
+                z += ik_spring_step(&job->springs[column], ws->angle[column]);
             }
             if (gravity_scale != 0)
                 z += gravity_scale * ik_vec3_dot(down, ik_vec3_cross(world_axis(ws, d, joint->axes_ls[k]), below_ms));
-            ws->secondary[column] = z;
+            ws->pull[column] = z;
             if (z != 0) any = 1;
         }
     }
@@ -636,6 +660,94 @@ static void project_secondary(const ik_jacobian *job, workspace *ws) {
     }
 }
 
+/* An axis whose spring limits are [-pi, pi] has no limit: its angle wraps. */
+static ik_bool has_upper_limit(const ik_spring *spring) { return spring->limit_max < IK_PI; }
+static ik_bool has_lower_limit(const ik_spring *spring) { return spring->limit_min > -IK_PI; }
+
+/* One round of the clamping loop (Baerlocher & Boulic 2004, "An inverse
+ * kinematics architecture enforcing an arbitrary number of strict priority
+ * levels", The Visual Computer 20(6), joint limits): every free axis c whose
+ * angle plus its step (primary and secondary) would leave [limit_min,
+ * limit_max] is locked with the turn that takes it onto the limit,
+ * dtheta_c = limit - angle_c; its effector move J_c dtheta_c is taken off
+ * lock_error and its column is zeroed, J_c <- 0, so the next round solves
+ * with the free axes only. Returns 1 when it locked an axis. */
+static ik_bool lock_limit_axes(const ik_jacobian *job, workspace *ws) {
+    ik_bool any = 0;
+    int c, r;
+    for (c = 0; c < ws->axes; ++c) {
+        const ik_spring *spring = &job->springs[c];
+        ik_real after = ws->angle[c] + ws->step[c] + ws->secondary[c], limit;
+        ik_real *column = ws->jac + (size_t)c * (size_t)ws->rows;
+        if (ws->locked[c]) continue;
+        if (has_upper_limit(spring) && after > spring->limit_max)
+            limit = spring->limit_max;
+        else if (has_lower_limit(spring) && after < spring->limit_min)
+            limit = spring->limit_min;
+        else
+            continue;
+        ws->locked[c] = 1;
+        ws->lock_step[c] = limit - ws->angle[c];
+        for (r = 0; r < ws->rows; ++r) {
+            ws->lock_error[r] -= column[r] * ws->lock_step[c];
+            column[r] = 0;
+        }
+        any = 1;
+    }
+    return any;
+}
+
+static void primary_step(const ik_jacobian *job, workspace *ws) {
+    int c;
+    if (ws->rows == 0)
+        for (c = 0; c < ws->axes; ++c) ws->step[c] = 0;
+    else if (job->method == IK_JACOBIAN_TRANSPOSE)
+        step_transpose(ws);
+    else if (job->method == IK_JACOBIAN_GRADIENT)
+        step_gradient(job, ws);
+    else if (job->method == IK_JACOBIAN_DLS)
+        step_dls(job, ws, ws->err, ws->step);
+    else
+        step_sdls(job, ws, ws->err, ws->step);
+}
+
+/* The primary step into ws->step and, when `pulled`, the secondary one into
+ * ws->secondary. For DLS and SDLS with hard limits this is the clamping loop
+ * (Baerlocher & Boulic 2004) with the limit turns counted as secondary:
+ *   primary    S(J_F, e)                              free axes F
+ *   secondary  dtheta_L on the locked axes L, and on F
+ *              (I - J_F^+ J_F) z_F + S(J_F, -J_L dtheta_L)
+ * where S(J, r) is the method's own damped step toward r (DLS or SDLS: a
+ * damped compensation cannot blow up when locking leaves J_F near
+ * singular). The clamp after the step then cuts nothing the projection
+ * counted on, and the secondary move, limit turns included, leaves the
+ * effectors in place up to the damping's leak and second-order terms (both
+ * caught by take_step's guard). The loop repeats until no free axis would
+ * pass a limit (at most once per axis). */
+static void solve_step(const ik_jacobian *job, workspace *ws, ik_bool pulled) {
+    const ik_bool clamping_loop =
+        pulled && job->springs && (job->method == IK_JACOBIAN_DLS || job->method == IK_JACOBIAN_SDLS);
+    ik_bool any_locked = 0;
+    int c;
+    for (c = 0; c < ws->axes; ++c) ws->locked[c] = 0;
+    for (c = 0; c < ws->rows; ++c) ws->lock_error[c] = 0;
+    for (;;) {
+        primary_step(job, ws);
+        for (c = 0; c < ws->axes; ++c) ws->secondary[c] = pulled && !ws->locked[c] ? ws->pull[c] : 0;
+        if (pulled) project_secondary(job, ws);
+        if (any_locked) {
+            if (job->method == IK_JACOBIAN_DLS)
+                step_dls(job, ws, ws->lock_error, ws->total);
+            else
+                step_sdls(job, ws, ws->lock_error, ws->total);
+            for (c = 0; c < ws->axes; ++c)
+                ws->secondary[c] = ws->locked[c] ? ws->lock_step[c] : ws->secondary[c] + ws->total[c];
+        }
+        if (!clamping_loop || !lock_limit_axes(job, ws)) return;
+        any_locked = 1;
+    }
+}
+
 /* ---- applying a step ------------------------------------------------------- */
 
 /* Seed 002's hard limits: each axis clamped into its spring's range, then
@@ -663,7 +775,7 @@ static void enforce_all_limits(const ik_jacobian *job) {
 
 /* All axes of one joint turn together: rotation_ls * exp(sum_k a_k dtheta_k),
  * then the joint's limits are enforced. */
-static void apply_step(const ik_jacobian *job, const workspace *ws) {
+static void apply_step(const ik_jacobian *job, const ik_real *turns) {
     int i, k, column = 0;
     for (i = 0; i < job->joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
@@ -671,7 +783,7 @@ static void apply_step(const ik_jacobian *job, const workspace *ws) {
         ik_vec3 turn = ik_vec3_zero();
         ik_real angle;
         for (k = 0; k < joint->axis_count; ++k)
-            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]), ws->step[column + k]);
+            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]), turns[column + k]);
         angle = ik_vec3_length(turn);
         if (angle > 0)
             pose->rotation = ik_quat_normalize(
@@ -748,9 +860,96 @@ static ik_bool escape_stall(const ik_jacobian *job, workspace *ws) {
         }
     }
     if (best_column < 0) return 0;
-    for (column = 0; column < ws->axes; ++column) ws->step[column] = 0;
-    ws->step[best_column] = best_turn;
+    for (column = 0; column < ws->axes; ++column) ws->total[column] = 0;
+    ws->total[best_column] = best_turn;
     return 1;
+}
+
+static void save_rotations(const ik_jacobian *job, workspace *ws) {
+    int i;
+    for (i = 0; i < job->joint_count; ++i) {
+        ik_quat q = job->pose_ls[job->joints[i].joint].rotation;
+        ik_real *slot = ws->saved + 4 * i;
+        slot[0] = q.x;
+        slot[1] = q.y;
+        slot[2] = q.z;
+        slot[3] = q.w;
+    }
+}
+
+/* In reverse order, so a joint listed twice ends with its first saved value. */
+static void restore_rotations(const ik_jacobian *job, const workspace *ws) {
+    int i;
+    for (i = job->joint_count - 1; i >= 0; --i) {
+        const ik_real *slot = ws->saved + 4 * i;
+        ik_quat *q = &job->pose_ls[job->joints[i].joint].rotation;
+        q->x = slot[0];
+        q->y = slot[1];
+        q->z = slot[2];
+        q->w = slot[3];
+    }
+}
+
+/* The secondary share below which a guarded step drops the secondary part,
+ * and the factor by which a guarded step must shrink goal_gap while the
+ * goals are not met yet. */
+#define GUARD_MIN_SHARE ((ik_real)1.0 / 16)
+#define GUARD_DECREASE ((ik_real)0.75)
+
+/* What is left of the weighted goals: the largest distance of an effector
+ * from its reachable target plus the largest orientation error times the
+ * reach (zero once the chain touches every target it can). */
+static ik_real goal_gap(const ik_jacobian *job, const workspace *ws) {
+    ik_real distance = 0, angle = 0;
+    int i;
+    for (i = 0; i < job->effector_count; ++i) {
+        const ik_jacobian_effector *e = &job->effectors[i];
+        if (has_position_rows(e)) {
+            ik_vec3 target_ms = reachable_target(ws, i, e->target_ms);
+            distance = ik_maxr(distance, ik_vec3_distance(target_ms, effector_position(ws, e)));
+        }
+        if (has_orientation_rows(e)) angle = ik_maxr(angle, ik_vec3_length(orientation_error(ws, e)));
+    }
+    return distance + angle * ws->reach;
+}
+
+/* Applies step + share * secondary (capped by max_step) and updates forward
+ * kinematics; returns 0 when the solve stops instead (a non-finite step, or
+ * one under min_step that escape_stall does not replace). The secondary
+ * move holds the effectors only to first order (and up to the damped
+ * compensation of limit turns), so for DLS and SDLS every step with a
+ * secondary part is guarded, a backtracking line search on that part only:
+ * it is accepted when afterwards every goal is met, or, while the goals are
+ * not met yet, when goal_gap fell to GUARD_DECREASE of what it was;
+ * otherwise the pose is restored and the step retried with the secondary
+ * share halved (1, 1/2, ..., 1/16, then 0: the primary step alone, always
+ * taken). So relaxing never takes an effector out of tolerance nor stalls
+ * the approach (the task priority of Baerlocher & Boulic 2004: the
+ * secondary objective acts only where it leaves the primary task's
+ * solution intact). */
+static ik_bool take_step(const ik_jacobian *job, workspace *ws, ik_bool converged, ik_bool pulled) {
+    const ik_bool guarded =
+        pulled && (job->method == IK_JACOBIAN_DLS || job->method == IK_JACOBIAN_SDLS);
+    ik_real share = 1, gap_before = 0, distance, angle;
+    int c;
+    if (guarded) {
+        save_rotations(job, ws);
+        gap_before = goal_gap(job, ws);
+    }
+    for (;;) {
+        for (c = 0; c < ws->axes; ++c) ws->total[c] = ws->step[c] + share * ws->secondary[c];
+        clamp_max_abs(ws->total, ws->axes, job->max_step);
+        if (!all_finite(ws->total, ws->axes)) return 0;
+        if (max_abs(ws->total, ws->axes) <= job->min_step && (converged || !escape_stall(job, ws))) return 0;
+        apply_step(job, ws->total);
+        update_active_fk(job, ws);
+        if (!guarded || share == 0) return 1;
+        if (measure(job, ws, &distance, &angle)) return 1;
+        if (!converged && goal_gap(job, ws) <= gap_before * GUARD_DECREASE) return 1;
+        restore_rotations(job, ws);
+        update_active_fk(job, ws);
+        share = share > GUARD_MIN_SHARE ? share / 2 : 0;
+    }
 }
 
 /* ---- the solve -------------------------------------------------------------- */
@@ -802,7 +1001,6 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
 
     for (;;) {
         ik_bool converged = measure(job, &ws, &max_distance, &max_angle), pulled;
-        int c;
         if (iteration >= job->max_iterations) break;
         pulled = relaxing && build_secondary(job, &ws);
         if (converged && !pulled) break;
@@ -812,25 +1010,8 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
             checkpoint = remaining;
         }
         build_system(job, &ws);
-        if (ws.rows == 0)
-            for (c = 0; c < ws.axes; ++c) ws.step[c] = 0;
-        else if (job->method == IK_JACOBIAN_TRANSPOSE)
-            step_transpose(&ws);
-        else if (job->method == IK_JACOBIAN_GRADIENT)
-            step_gradient(job, &ws);
-        else if (job->method == IK_JACOBIAN_DLS)
-            step_dls(job, &ws);
-        else
-            step_sdls(job, &ws);
-        if (pulled) {
-            project_secondary(job, &ws);
-            for (c = 0; c < ws.axes; ++c) ws.step[c] += ws.secondary[c];
-        }
-        clamp_max_abs(ws.step, ws.axes, job->max_step);
-        if (!all_finite(ws.step, ws.axes)) break;
-        if (max_abs(ws.step, ws.axes) <= job->min_step && (converged || !escape_stall(job, &ws))) break;
-        apply_step(job, &ws);
-        update_active_fk(job, &ws);
+        solve_step(job, &ws, pulled);
+        if (!take_step(job, &ws, converged, pulled)) break;
         ++iteration;
     }
     if (job->iterations) *job->iterations = iteration;

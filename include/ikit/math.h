@@ -161,6 +161,15 @@ static inline ik_vec3 ik_quat_rotate(ik_quat q, ik_vec3 v) {
     ik_vec3 t = ik_vec3_scale(ik_vec3_cross(u, v), 2);
     return ik_vec3_add(ik_vec3_mad(v, t, q.w), ik_vec3_cross(u, t));
 }
+/* q v q* for any q = (u, w): (w^2 - |u|^2) v + 2 (u . v) u + 2 w (u x v),
+ * which is |q|^2 times v rotated by q / |q|: for callers that only need a
+ * direction, or normalise later, and so skip normalising q. */
+static inline ik_vec3 ik_quat_rotate_scaled(ik_quat q, ik_vec3 v) {
+    ik_vec3 u = ik_v3(q.x, q.y, q.z);
+    ik_vec3 r = ik_vec3_scale(v, q.w * q.w - ik_vec3_dot(u, u));
+    r = ik_vec3_mad(r, u, 2 * ik_vec3_dot(u, v));
+    return ik_vec3_mad(r, ik_vec3_cross(u, v), 2 * q.w);
+}
 /* Rotation by `angle` radians about the unit `axis`: (sin(a/2) axis, cos(a/2)). */
 static inline ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle) {
     ik_real s = IK_SIN(angle * (ik_real)0.5);

@@ -61,15 +61,6 @@ static ik_vec3 unit_or_zero(ik_vec3 v) {
 
 static ik_bool vec3_is_zero(ik_vec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
 
-/* q v q* for any q = (u, w): (w^2 - |u|^2) v + 2 (u . v) u + 2 w (u x v),
- * which is |q|^2 times v rotated by q / |q|. */
-static ik_vec3 rotate_scaled(ik_quat q, ik_vec3 v) {
-    ik_vec3 u = ik_v3(q.x, q.y, q.z);
-    ik_vec3 r = ik_vec3_scale(v, q.w * q.w - ik_vec3_dot(u, u));
-    r = ik_vec3_mad(r, u, 2 * ik_vec3_dot(u, v));
-    return ik_vec3_mad(r, ik_vec3_cross(u, v), 2 * q.w);
-}
-
 /* The minimum rotation taking `from` onto `to`, as the half-angle quaternion
  * (from x to, |from||to| + from . to) normalised: no trigonometry (the
  * identity cos(a) = 2 cos^2(a/2) - 1). `len_product` is |from||to|. When the
@@ -194,7 +185,7 @@ ik_result ik_aim_run(const ik_aim *job) {
      * made S's, (|a||b| + C + |S|, sgn(S) (|a||b| - C + |S|)), is at least |a||b|
      * long and cancels nowhere. Skipped when either projection vanishes (pole
      * or up along the aim line): no flip. */
-    up_aimed = rotate_scaled(swing, job->up_ls);
+    up_aimed = ik_quat_rotate_scaled(swing, job->up_ls);
     up_along = ik_vec3_dot(up_aimed, target_ls) * inv_tt;
     pole_along = ik_vec3_dot(pole_ls, target_ls) * inv_tt;
     up_perp = ik_vec3_mad(up_aimed, target_ls, -up_along);

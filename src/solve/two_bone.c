@@ -67,20 +67,18 @@ static ik_real finite_probe(const ik_real *v, int count) {
  * their sum is finite exactly when all of them are. */
 static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
 
-/* Pointers, ranges, and the finiteness of the options and input rotations.
- * The matrices and the target are not scanned up front: any NaN or infinity
- * there reaches a bone length, the target distance, a joint frame or an
- * output rotation, which the solve checks; only then does inputs_finite()
- * tell a non-finite input from a degenerate one. */
+/* Pointers, ranges, and the finiteness of the options and the pole. The
+ * matrices, the target and the input rotations are not scanned up front:
+ * any NaN or infinity there reaches a bone length, the target distance, a
+ * joint frame or an output rotation, which the solve checks; only then does
+ * inputs_finite() tell a non-finite input from a degenerate one. */
 static ik_result validate(const ik_two_bone *job) {
     ik_real probe;
     if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
         !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
-    probe = (job->soften + job->twist + job->weight + job->reach_tolerance) * 0 +
-            finite_probe(&job->start_rotation_ls->x, 4) + finite_probe(&job->mid_rotation_ls->x, 4);
-    if (job->keep_end_rotation) probe += finite_probe(&job->end_rotation_ls->x, 4);
-    if (job->use_pole) probe += finite_probe(&job->pole_ms.x, 3);
+    probe = (job->soften + job->twist + job->weight + job->reach_tolerance) * 0;
+    if (job->use_pole) probe += (job->pole_ms.x + job->pole_ms.y + job->pole_ms.z) * 0;
     if (job->use_hinge) probe += finite_probe(&job->hinge_axis_ls.x, 3) + (job->min_bend + job->max_bend) * 0;
     if (probe != 0) return IK_ERR_NONFINITE;
     if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend))
@@ -114,53 +112,48 @@ static ik_quat turn_from_cos_sin(ik_vec3 n, ik_real c, ik_real s) {
     return ik_quat_normalize(ik_q(n.x * s, n.y * s, n.z * s, w));
 }
 
-/* The turn about the unit axis n taking p onto q, both perpendicular to n:
- * normalise(n (n . (p x q)), |p||q| + p . q). The axis is n itself, not the
- * computed p x q, which is noisy when p and q are nearly opposite; a half
- * turn about n when they are opposite. */
-static ik_quat turn_about(ik_vec3 n, ik_vec3 p, ik_vec3 q) {
-    ik_real len = IK_SQRT(ik_vec3_length_sq(p) * ik_vec3_length_sq(q));
-    ik_real w = len + ik_vec3_dot(p, q);
-    ik_real s = ik_vec3_dot(n, ik_vec3_cross(p, q));
-    if (w <= len * (ik_real)1e-7) return ik_q(n.x, n.y, n.z, 0);
-    return ik_quat_normalize(ik_q(n.x * s, n.y * s, n.z * s, w));
-}
-
-/* A joint's rotation frame: its model matrix's columns, each divided by its
- * length, which removes the joint's own (even non-uniform) scale and leaves
- * the rotation R when the ancestors' scale is uniform. Kept as the matrix and
- * the reciprocal column lengths. Singular when a column is zero or the
- * determinant is below 1e-6 of the product of the column lengths. */
+/* A joint's rotation frame: its model matrix's columns c_i, each divided by
+ * its length s_i, which removes the joint's own (even non-uniform) scale and
+ * leaves the rotation R when the ancestors' scale is uniform. A model-space
+ * rotation q = (v, w) about the joint is, in the joint's own frame,
+ * R^-1 q R = ((c_i . v) / s_i, w). Local corrections are normalised after
+ * use, so the frame keeps factors k_i, k_w with that quaternion proportional
+ * to ((c_i . v) k_i, w k_w): k_i = 1 / s_i, k_w = 1 in general, and
+ * k_i = 1, k_w = s when the scale is uniform to rounding (one square root,
+ * no division).
+ * Singular when a column is zero or det^2 < 1e-12 s_0^2 s_1^2 s_2^2. */
 typedef struct joint_frame {
     const ik_mat4 *matrix;
-    ik_real inv_len[3];
+    ik_real k[3], k_w;
 } joint_frame;
 
-static ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
+static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
     const ik_real *a = m->m;
     ik_real l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
     ik_real l1 = a[4] * a[4] + a[5] * a[5] + a[6] * a[6];
     ik_real l2 = a[8] * a[8] + a[9] * a[9] + a[10] * a[10];
-    ik_real det;
+    ik_real det, spread = 64 * IK_REAL_EPSILON * l0;
     if (!(l0 > 0 && l1 > 0 && l2 > 0)) return 0;
     f->matrix = m;
-    f->inv_len[0] = 1 / IK_SQRT(l0);
-    f->inv_len[1] = 1 / IK_SQRT(l1);
-    f->inv_len[2] = 1 / IK_SQRT(l2);
-    /* det = column0 . (column1 x column2) */
+    if (IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread) {
+        f->k[0] = f->k[1] = f->k[2] = 1;
+        f->k_w = IK_SQRT(l0);
+    } else {
+        f->k[0] = 1 / IK_SQRT(l0);
+        f->k[1] = 1 / IK_SQRT(l1);
+        f->k[2] = 1 / IK_SQRT(l2);
+        f->k_w = 1;
+    }
+    /* det = c0 . (c1 x c2) */
     det = a[0] * (a[5] * a[10] - a[6] * a[9]) + a[1] * (a[6] * a[8] - a[4] * a[10]) +
           a[2] * (a[4] * a[9] - a[5] * a[8]);
-    return IK_FABS(det * f->inv_len[0] * f->inv_len[1] * f->inv_len[2]) > (ik_real)1e-6;
+    return det * det > (ik_real)1e-12 * (l0 * l1 * l2);
 }
 
-/* A model-space rotation q about the joint equals, in the joint's own frame,
- * R^-1 q R: the same angle about the axis R^T v (v the vector part of q),
- * whose components are (column_i . v) / |column_i|. */
-static ik_quat to_local(ik_quat q, const joint_frame *f) {
+static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
     const ik_real *a = f->matrix->m;
-    return ik_q((a[0] * q.x + a[1] * q.y + a[2] * q.z) * f->inv_len[0],
-                (a[4] * q.x + a[5] * q.y + a[6] * q.z) * f->inv_len[1],
-                (a[8] * q.x + a[9] * q.y + a[10] * q.z) * f->inv_len[2], q.w);
+    return ik_q((a[0] * q.x + a[1] * q.y + a[2] * q.z) * f->k[0], (a[4] * q.x + a[5] * q.y + a[6] * q.z) * f->k[1],
+                (a[8] * q.x + a[9] * q.y + a[10] * q.z) * f->k[2], q.w * f->k_w);
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
@@ -217,14 +210,6 @@ static ik_real bend_cosine(const bend_problem *p, ik_real d, ik_real shortest, i
     if (d >= longest) return 1;
     if (d <= shortest) return -1;
     return ik_clampr((d * d - p->len_sq_sum - 2 * p->a_par) / (2 * p->r), -1, 1);
-}
-
-/* The same for a bend about the normal of the bones' plane (A = 0,
- * R = l1 l2): the law of cosines, cos(alpha) = (d^2 - l1^2 - l2^2) / (2 l1 l2). */
-static ik_real bend_cosine_free(ik_real d, ik_real l1, ik_real l2) {
-    if (d >= l1 + l2) return 1;
-    if (d <= IK_FABS(l1 - l2)) return -1;
-    return ik_clampr((d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2), -1, 1);
 }
 
 /* Distance from start to end after bending by delta (used to rank clamped
@@ -288,29 +273,40 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
 
 /* Free bend of a bent limb, by the law of cosines (seed 000): with
  * alpha the angle between the bones (0 when straight), the distance d needs
- * cos(alpha1) = (d^2 - l1^2 - l2^2) / (2 l1 l2); the limb has
- * cos(alpha0) = u . v / (l1 l2), sin(alpha0) = |u x v| / (l1 l2). The turn
- * is delta = alpha1 - alpha0 about u x v, so the knee keeps its side. Its
- * half-angle quaternion is normalise((u x v) sin(delta) / |u x v|,
- * 1 + cos(delta)). Returns 0 for a straight or folded limb, where u x v
- * gives no axis. */
-static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real l2, ik_real k,
-                                      ik_quat *bend) {
+ * cos(alpha1) = k = (d^2 - l1^2 - l2^2) / (2 l1 l2), exactly +1 or -1 at
+ * full reach or full fold (near there delta moves as sqrt(1 - |k|), so
+ * rounding would leave the limb visibly short of straight or of folded);
+ * the limb has cos(alpha0) = u . v / (l1 l2), sin(alpha0) = |h| / (l1 l2),
+ * h = u x v. The turn is delta = alpha1 - alpha0 about h, so the knee keeps
+ * its side: the quaternion (h sin(delta) / |h|, 1 + cos(delta)), left
+ * unnormalised. The turned lower bone needs no rotation: v is perpendicular
+ * to h, so v' = v cos(delta) + (h x v) sin(delta) / |h| with
+ * h x v = (u . v) v - (v . v) u, and the end lands at u + v' from the start.
+ * Returns 0 for a straight or folded limb, where h gives no axis. */
+static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real l2, ik_real d, ik_quat *bend,
+                                      ik_vec3 *end_rel) {
     ik_vec3 h = ik_vec3_cross(u, v);
-    ik_real s0_sq = ik_vec3_length_sq(h), len = l1 * l2, s0, inv_len, cos0, sin0, sin1, c, s;
-    if (!(s0_sq > len * len * (ik_real)1e-10)) return 0;
-    s0 = IK_SQRT(s0_sq);
+    ik_real len = l1 * l2, h_sq = ik_vec3_length_sq(h), uv = ik_vec3_dot(u, v);
+    ik_real inv_h, inv_len, k, cos0, sin0, sin1, c, s;
+    if (!(h_sq > len * len * (ik_real)1e-10)) return 0;
+    inv_h = 1 / IK_SQRT(h_sq);
     inv_len = 1 / len;
-    cos0 = ik_vec3_dot(u, v) * inv_len;
-    sin0 = s0 * inv_len;
+    if (d >= l1 + l2)
+        k = 1;
+    else if (d <= IK_FABS(l1 - l2))
+        k = -1;
+    else
+        k = ik_clampr((d * d - l1 * l1 - l2 * l2) * (ik_real)0.5 * inv_len, -1, 1);
+    cos0 = uv * inv_len;
+    sin0 = h_sq * inv_h * inv_len;
     sin1 = IK_SQRT(ik_maxr(1 - k * k, 0));
     c = k * cos0 + sin1 * sin0;
-    s = (sin1 * cos0 - k * sin0) / s0;
-    if (1 + c <= (ik_real)1e-7) {
-        *bend = ik_q(h.x / s0, h.y / s0, h.z / s0, 0);
-        return 1;
-    }
-    *bend = ik_quat_normalize(ik_q(h.x * s, h.y * s, h.z * s, 1 + c));
+    s = (sin1 * cos0 - k * sin0) * inv_h;
+    *end_rel = ik_vec3_add(ik_vec3_scale(u, 1 - ik_vec3_length_sq(v) * s), ik_vec3_scale(v, c + uv * s));
+    if (1 + c <= (ik_real)1e-7)
+        *bend = ik_q(h.x * inv_h, h.y * inv_h, h.z * inv_h, 0);
+    else
+        *bend = ik_q(h.x * s, h.y * s, h.z * s, 1 + c);
     return 1;
 }
 
@@ -329,33 +325,65 @@ static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u) {
     return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
 }
 
-/* The twist about the unit start-to-target axis n that brings the knee
- * (relative to the start joint a, after the swing) into the half-plane of
- * the pole, or of the knee as it was (u). Projections onto the plane
- * perpendicular to n decide; a degenerate pole falls back to the knee. */
-static ik_quat knee_twist(const ik_two_bone *job, ik_vec3 n, ik_vec3 knee, ik_vec3 a, ik_vec3 u) {
-    ik_vec3 kp = ik_vec3_reject(knee, n);
-    ik_real k_len_sq = ik_vec3_length_sq(kp), eps = ik_vec3_length_sq(u) * (ik_real)1e-10;
-    ik_vec3 rp;
-    if (!(k_len_sq > eps)) return ik_quat_identity();
-    if (job->use_pole) {
-        ik_vec3 pole = ik_vec3_sub(job->pole_ms, a);
-        rp = ik_vec3_reject(pole, n);
-        if (ik_vec3_length_sq(rp) > ik_vec3_length_sq(pole) * (ik_real)1e-10) return turn_about(n, kp, rp);
+/* The swing: the minimum rotation taking the end (end_rel from the start,
+ * after the bend) onto the target line e, (end_rel x e, |end_rel||e| +
+ * end_rel . e) / (|end_rel||e|), unnormalised (its length^2 is
+ * 2 (1 + cos angle)); a half turn when they are opposite.
+ * Then the twist about n = e / |e| that brings the knee (u, swung) into the
+ * half-plane of the pole, or of the knee as it was. With p and r the swung
+ * knee and the reference projected off n, S = n . (p x r) = |p||r| sin(phi)
+ * and C = p . r = |p||r| cos(phi); the triple product is the same for the
+ * unprojected vectors, and x . y for projections is x . y - (x . n)(y . n).
+ * The half angle (cos(phi/2), sin(phi/2)) lies along (|p||r| + C + |S|,
+ * sgn(S) (|p||r| - C + |S|)): the sum of (|p||r| + C, S), which cancels
+ * near a half turn, and (S, |p||r| - C), which cancels near none, so it is
+ * never short. A knee or reference on the line gives no twist (a degenerate
+ * pole falls back to the knee). The product twist * swing is left
+ * unnormalised; its length is about |p||r|, whose square the solve already
+ * needs to be a finite, normal number. */
+static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 e, ik_real e_len, ik_vec3 a,
+                               ik_vec3 u) {
+    ik_real len = ik_vec3_length(end_rel) * e_len, w = len + ik_vec3_dot(end_rel, e), inv_len;
+    ik_real inv_e = 1 / e_len, knee_n, knee_sq, ref_n, ref_sq, kk, rr, root, cos_part, sin_part, abs_sin;
+    ik_vec3 axis, n, knee, ref;
+    ik_quat swing;
+    if (!(w > len * (ik_real)1e-6)) return ik_quat_from_to(end_rel, e);
+    inv_len = 1 / len;
+    axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
+    swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);
+    n = ik_vec3_scale(e, inv_e);
+    knee = ik_quat_rotate_scaled(swing, u);
+    knee_n = ik_vec3_dot(knee, n);
+    knee_sq = ik_vec3_length_sq(knee);
+    kk = knee_sq - knee_n * knee_n;
+    if (!(kk > knee_sq * (ik_real)1e-10)) return swing;
+    ref = job->use_pole ? ik_vec3_sub(job->pole_ms, a) : u;
+    ref_n = ik_vec3_dot(ref, n);
+    ref_sq = ik_vec3_length_sq(ref);
+    rr = ref_sq - ref_n * ref_n;
+    if (job->use_pole && !(rr > ref_sq * (ik_real)1e-10)) {
+        ref = u;
+        ref_n = ik_vec3_dot(ref, n);
+        ref_sq = ik_vec3_length_sq(ref);
+        rr = ref_sq - ref_n * ref_n;
     }
-    rp = ik_vec3_reject(u, n);
-    if (!(ik_vec3_length_sq(rp) > eps)) return ik_quat_identity();
-    return turn_about(n, kp, rp);
+    if (!(rr > ref_sq * (ik_real)1e-10)) return swing;
+    root = IK_SQRT(kk * rr);
+    cos_part = ik_vec3_dot(knee, ref) - knee_n * ref_n;
+    sin_part = ik_vec3_dot(n, ik_vec3_cross(knee, ref));
+    abs_sin = IK_FABS(sin_part);
+    axis = ik_vec3_scale(n, IK_COPYSIGN(root - cos_part + abs_sin, sin_part));
+    return ik_quat_mul(ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin), swing);
 }
 
 ik_result ik_two_bone_run(const ik_two_bone *job) {
     ik_result r = validate(job);
-    joint_frame start_frame, mid_frame, end_frame;
+    joint_frame start_frame, mid_frame, end_frame = {NULL, {1, 1, 1}, 1};
     ik_vec3 a, b, c, t, u, v, to_target, end_rel;
     ik_real l1, l2, full, dist, d, tol;
     ik_quat bend = ik_quat_identity(), swing_twist, new_start, new_mid, new_end = ik_quat_identity();
     bend_problem problem;
-    ik_bool invertible;
+    ik_bool invertible, free_bent;
 
     if (r != IK_OK) return r;
     a = ik_mat4_translation(job->start_ms);
@@ -387,32 +415,37 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
 
     /* 1. bend: by the law of cosines for a free, bent limb; else through the
      * general hinge problem. */
-    if (l1 > 0 && l2 > 0 &&
-        (job->use_hinge || !free_bend_of_bent_limb(u, v, l1, l2, bend_cosine_free(d, l1, l2), &bend)) &&
-        bend_setup(&problem, bend_axis(job, a, u), u, v)) {
-        ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
-        bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
-                              : solve_free_bend(&problem, k);
+    free_bent = l1 > 0 && l2 > 0 && !job->use_hinge &&
+                free_bend_of_bent_limb(u, v, l1, l2, d, &bend, &end_rel);
+    if (!free_bent) {
+        if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, a, u), u, v)) {
+            ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
+            bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
+                                  : solve_free_bend(&problem, k);
+        }
+        end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
     }
-    end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
 
     /* 2. swing and 3. twist (plus the user's twist) about the target line. */
-    swing_twist = ik_quat_from_to(end_rel, to_target);
     if (dist > IK_REAL_EPSILON * full) {
-        ik_vec3 n = ik_vec3_scale(to_target, 1 / dist);
-        ik_quat twist = knee_twist(job, n, ik_quat_rotate(swing_twist, u), a, u);
-        if (job->twist != 0) twist = ik_quat_mul(ik_quat_from_axis_angle(n, job->twist), twist);
-        swing_twist = ik_quat_mul(twist, swing_twist);
+        swing_twist = swing_and_twist(job, end_rel, to_target, dist, a, u);
+        if (job->twist != 0)
+            swing_twist = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist),
+                                      swing_twist);
+    } else {
+        swing_twist = ik_quat_from_to(end_rel, to_target);
     }
 
     if (job->weight < 1) {
-        swing_twist = ik_quat_slerp(ik_quat_identity(), swing_twist, job->weight);
-        bend = ik_quat_slerp(ik_quat_identity(), bend, job->weight);
+        swing_twist = ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(swing_twist), job->weight);
+        bend = ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(bend), job->weight);
+        end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
     }
 
     /* Model-space turns to local corrections: new local = old local * R^T q R.
      * The end's model rotation picked up swing_twist * bend; keeping it means
-     * undoing that locally. Nothing is written unless all of it is finite. */
+     * undoing that locally. The turns may be unnormalised: the products are
+     * normalised last. Nothing is written unless all of it is finite. */
     new_start = ik_quat_mul(*job->start_rotation_ls, to_local(swing_twist, &start_frame));
     new_mid = ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame));
     if (job->keep_end_rotation) {
@@ -425,8 +458,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     if (job->keep_end_rotation) *job->end_rotation_ls = ik_quat_normalize(new_end);
 
     if (job->reached || job->residual) {
-        ik_vec3 end_ms = ik_vec3_add(a, ik_quat_rotate(swing_twist, ik_vec3_add(u, ik_quat_rotate(bend, v))));
-        ik_real residual = ik_vec3_distance(end_ms, t);
+        ik_vec3 end_turned = ik_quat_rotate_scaled(swing_twist, end_rel);
+        ik_real residual = ik_vec3_distance(ik_vec3_mad(a, end_turned, 1 / ik_quat_dot(swing_twist, swing_twist)), t);
         if (job->reached) *job->reached = residual <= tol;
         if (job->residual) *job->residual = residual;
     }

@@ -96,7 +96,7 @@ static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
 }
 
 /* The minimum rotation taking direction a onto direction w (m = |a| |w| > 0)
- * where they are nearly opposite, m + a . w <= m / 64 (more than about 164
+ * where they are nearly opposite, m + a . w <= m / 64 (more than about 170
  * degrees apart). The half-way quaternion (a x w, m + a . w) would be mostly
  * rounding there, in its scalar part and, near 180 degrees, in its axis, and
  * need not take a onto w. So the turn is split: a half turn H = (p, 0) about

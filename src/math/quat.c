@@ -16,20 +16,34 @@ void ik_quat_to_axis_angle(ik_quat q, ik_vec3 *axis, ik_real *angle) {
     *axis = len > 0 ? ik_vec3_scale(v, 1 / len) : ik_v3(1, 0, 0);
 }
 
-/* q = normalise(|u||v| + u . v, u x v): the half-angle quaternion of the
- * minimum rotation, with no trigonometry. When u and v are (nearly) opposite
- * the scalar part vanishes and the axis is taken perpendicular to u. */
-ik_quat ik_quat_from_to(ik_vec3 from, ik_vec3 to) {
-    ik_real len = IK_SQRT(ik_vec3_length_sq(from) * ik_vec3_length_sq(to));
-    ik_real w = len + ik_vec3_dot(from, to);
+/* q = normalise(u x v, |u||v| + u . v): the half-angle quaternion of the
+ * minimum rotation, with no trigonometry. Near opposite directions the
+ * computed axis u x v carries rounding of about eps / sin(angle) relative,
+ * and below |u||v| 1e-6 the scalar part is rounding alone: there the turn is
+ * half a turn about an axis perpendicular to u. Past about 170 degrees (the
+ * scalar part below 0.02 |u||v|) a second, small minimum rotation from where
+ * u landed onto v removes what either left, so u always lands on v. */
+static ik_quat from_to_once(ik_vec3 from, ik_vec3 to, ik_real len, ik_real w) {
     ik_vec3 axis;
-    if (!(len > 0) || !ik_finite(len)) return ik_quat_identity();
     if (w <= len * (ik_real)1e-6) {
         axis = ik_vec3_any_perpendicular(ik_vec3_scale(from, 1 / IK_SQRT(ik_vec3_length_sq(from))));
         return ik_q(axis.x, axis.y, axis.z, 0);
     }
     axis = ik_vec3_cross(from, to);
     return ik_quat_normalize(ik_q(axis.x, axis.y, axis.z, w));
+}
+
+ik_quat ik_quat_from_to(ik_vec3 from, ik_vec3 to) {
+    ik_real len = IK_SQRT(ik_vec3_length_sq(from) * ik_vec3_length_sq(to));
+    ik_real w = len + ik_vec3_dot(from, to);
+    ik_quat q;
+    ik_vec3 landed;
+    if (!(len > 0) || !ik_finite(len)) return ik_quat_identity();
+    q = from_to_once(from, to, len, w);
+    if (w >= len * (ik_real)0.02) return q;
+    landed = ik_quat_rotate(q, from);
+    q = ik_quat_mul(from_to_once(landed, to, len, len + ik_vec3_dot(landed, to)), q);
+    return ik_quat_normalize(q);
 }
 
 /* slerp(a, b, t) = a sin((1-t) th) / sin th + b sin(t th) / sin th, with b

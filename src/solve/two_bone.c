@@ -328,7 +328,8 @@ static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u) {
 /* The swing: the minimum rotation taking the end (end_rel from the start,
  * after the bend) onto the target line e, (end_rel x e, |end_rel||e| +
  * end_rel . e) / (|end_rel||e|), unnormalised (its length^2 is
- * 2 (1 + cos angle)); a half turn when they are opposite.
+ * 2 (1 + cos angle)); past about 170 degrees, where the cross product is
+ * mostly rounding, ik_quat_from_to's exact turn.
  * Then the twist about n = e / |e| that brings the knee (u, swung) into the
  * half-plane of the pole, or of the knee as it was. With p and r the swung
  * knee and the reference projected off n, S = n . (p x r) = |p||r| sin(phi)
@@ -347,10 +348,13 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 
     ik_real inv_e = 1 / e_len, knee_n, knee_sq, ref_n, ref_sq, kk, rr, root, cos_part, sin_part, abs_sin;
     ik_vec3 axis, n, knee, ref;
     ik_quat swing;
-    if (!(w > len * (ik_real)1e-6)) return ik_quat_from_to(end_rel, e);
-    inv_len = 1 / len;
-    axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
-    swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);
+    if (w > len * (ik_real)0.02) {
+        inv_len = 1 / len;
+        axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
+        swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);
+    } else {
+        swing = ik_quat_from_to(end_rel, e);
+    }
     n = ik_vec3_scale(e, inv_e);
     knee = ik_quat_rotate_scaled(swing, u);
     knee_n = ik_vec3_dot(knee, n);

@@ -1,6 +1,7 @@
 /* Math identities over many seeded random inputs. */
 #include <ikit/math.h>
 #include <ikit/result.h>
+#include <math.h>
 #include <string.h>
 
 #include "support/check.h"
@@ -58,6 +59,7 @@ static void test_from_to(void) {
     check_property maps = {"from_to maps from onto to", 0, 0};
     check_property minimal = {"from_to is the minimum rotation", 0, 0};
     check_property opposite = {"from_to on opposite directions", 0, 0};
+    check_property nearly = {"from_to on nearly opposite directions lands exactly, minimally", 0, 0};
     int i;
     for (i = 0; i < CASES; ++i) {
         ik_vec3 u = ik_vec3_scale(rng_direction(&r), rng_range(&r, 0.001, 100));
@@ -73,7 +75,20 @@ static void test_from_to(void) {
             ik_vec3 w = ik_vec3_normalize(ik_quat_rotate(h, u));
             PROPERTY_CASE(opposite, vec_err(w, ik_vec3_neg(ik_vec3_normalize(u))) < TOL * 20 && ik_quat_finite(h), "");
         }
+        {
+            /* -u turned by 1e-6 to 0.3 rad about an axis perpendicular to u:
+             * past 170 degrees the half-way quaternion alone is mostly rounding. */
+            ik_real off = (ik_real)pow(10.0, (double)rng_range(&r, -6, -0.5));
+            ik_vec3 n = ik_vec3_normalize(ik_vec3_cross(u, rng_direction(&r)));
+            ik_vec3 t = ik_quat_rotate(ik_quat_from_axis_angle(n, off), ik_vec3_neg(u));
+            ik_quat h = ik_quat_from_to(u, t);
+            ik_vec3 axis = ik_v3(h.x, h.y, h.z);
+            ik_real err = vec_err(ik_vec3_normalize(ik_quat_rotate(h, u)), ik_vec3_normalize(t));
+            PROPERTY_CASE(nearly, err < TOL && IK_FABS(ik_vec3_dot(ik_vec3_normalize(axis), ik_vec3_normalize(u))) < TOL * 10,
+                          "off %g: err %g", (double)off, (double)err);
+        }
     }
+    property_end(&nearly);
     property_end(&maps);
     property_end(&minimal);
     property_end(&opposite);

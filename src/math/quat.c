@@ -16,34 +16,36 @@ void ik_quat_to_axis_angle(ik_quat q, ik_vec3 *axis, ik_real *angle) {
     *axis = len > 0 ? ik_vec3_scale(v, 1 / len) : ik_v3(1, 0, 0);
 }
 
-/* q = normalise(u x v, |u||v| + u . v): the half-angle quaternion of the
- * minimum rotation, with no trigonometry. Near opposite directions the
- * computed axis u x v carries rounding of about eps / sin(angle) relative,
- * and below |u||v| 1e-6 the scalar part is rounding alone: there the turn is
- * half a turn about an axis perpendicular to u. Past about 170 degrees (the
- * scalar part below 0.02 |u||v|) a second, small minimum rotation from where
- * u landed onto v removes what either left, so u always lands on v. */
-static ik_quat from_to_once(ik_vec3 from, ik_vec3 to, ik_real len, ik_real w) {
-    ik_vec3 axis;
-    if (w <= len * (ik_real)1e-6) {
-        axis = ik_vec3_any_perpendicular(ik_vec3_scale(from, 1 / IK_SQRT(ik_vec3_length_sq(from))));
-        return ik_q(axis.x, axis.y, axis.z, 0);
-    }
-    axis = ik_vec3_cross(from, to);
-    return ik_quat_normalize(ik_q(axis.x, axis.y, axis.z, w));
+/* Where a and w are nearly opposite, m + a . w <= m / 64 (m = |a||w|, more
+ * than about 170 degrees apart), the half-way quaternion (a x w, m + a . w)
+ * is mostly rounding, in its scalar part and, near 180 degrees, in its
+ * axis, and need not take a onto w. So the turn is split: a half turn
+ * H = (p, 0) about p = unit(a x w) (any axis perpendicular to a where a x w
+ * is within rounding of zero), which takes a to b = H a = 2 (p . a) p - a,
+ * close to -a, then the half-way quaternion from b to w, which are now
+ * close. The product takes a onto w whatever rounding did to p; with
+ * p = unit(a x w) both turns are about p, so it is the minimum rotation. */
+static ik_quat from_to_nearly_opposite(ik_vec3 a, ik_vec3 w, ik_real m) {
+    ik_vec3 c = ik_vec3_cross(a, w), p, b;
+    ik_real c_sq = ik_vec3_dot(c, c);
+    p = c_sq > m * m * (256 * IK_REAL_EPSILON * IK_REAL_EPSILON) ? ik_vec3_scale(c, 1 / IK_SQRT(c_sq))
+                                                                  : ik_vec3_any_perpendicular(ik_vec3_normalize(a));
+    b = ik_vec3_sub(ik_vec3_scale(p, 2 * ik_vec3_dot(p, a)), a);
+    c = ik_vec3_cross(b, w);
+    return ik_quat_normalize(ik_quat_mul(ik_q(c.x, c.y, c.z, m + ik_vec3_dot(b, w)), ik_q(p.x, p.y, p.z, 0)));
 }
 
+/* q = normalise(u x v, |u||v| + u . v): the half-angle quaternion of the
+ * minimum rotation, with no trigonometry; split as above past about 170
+ * degrees, so u always lands on v. */
 ik_quat ik_quat_from_to(ik_vec3 from, ik_vec3 to) {
     ik_real len = IK_SQRT(ik_vec3_length_sq(from) * ik_vec3_length_sq(to));
     ik_real w = len + ik_vec3_dot(from, to);
-    ik_quat q;
-    ik_vec3 landed;
+    ik_vec3 axis;
     if (!(len > 0) || !ik_finite(len)) return ik_quat_identity();
-    q = from_to_once(from, to, len, w);
-    if (w >= len * (ik_real)0.02) return q;
-    landed = ik_quat_rotate(q, from);
-    q = ik_quat_mul(from_to_once(landed, to, len, len + ik_vec3_dot(landed, to)), q);
-    return ik_quat_normalize(q);
+    if (!(w > len * (ik_real)(1.0 / 64))) return from_to_nearly_opposite(from, to, len);
+    axis = ik_vec3_cross(from, to);
+    return ik_quat_normalize(ik_q(axis.x, axis.y, axis.z, w));
 }
 
 /* slerp(a, b, t) = a sin((1-t) th) / sin th + b sin(t th) / sin th, with b

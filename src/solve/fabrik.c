@@ -95,39 +95,6 @@ static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
     return rigid;
 }
 
-/* The minimum rotation taking direction a onto direction w (m = |a| |w| > 0)
- * where they are nearly opposite, m + a . w <= m / 64 (more than about 170
- * degrees apart). The half-way quaternion (a x w, m + a . w) would be mostly
- * rounding there, in its scalar part and, near 180 degrees, in its axis, and
- * need not take a onto w. So the turn is split: a half turn H = (p, 0) about
- * p = unit(a x w) (any axis perpendicular to a where a x w is within
- * rounding of zero), which takes a to b = H a = 2 (p . a) p - a, close to
- * -a, then the half-way quaternion from b to w, which are now close. The
- * product takes a onto w whatever rounding did to p; with p = unit(a x w)
- * both turns are about p, so it is the minimum rotation. */
-static ik_quat turn_nearly_opposite(ik_vec3 a, ik_vec3 w, ik_real m) {
-    ik_vec3 c = ik_vec3_cross(a, w), p, b;
-    ik_real c_sq = ik_vec3_dot(c, c);
-    p = c_sq > m * m * (256 * IK_REAL_EPSILON * IK_REAL_EPSILON) ? ik_vec3_scale(c, 1 / IK_SQRT(c_sq))
-                                                                  : ik_vec3_any_perpendicular(a);
-    b = ik_vec3_sub(ik_vec3_scale(p, 2 * ik_vec3_dot(p, a)), a);
-    c = ik_vec3_cross(b, w);
-    return ik_quat_normalize(ik_quat_mul(ik_q(c.x, c.y, c.z, m + ik_vec3_dot(b, w)), ik_q(p.x, p.y, p.z, 0)));
-}
-
-/* The minimum rotation taking direction a onto direction w: the half-way
- * quaternion normalise(a x w, |a| |w| + a . w) (as ik_quat_from_to), split
- * by turn_nearly_opposite where a and w are nearly opposite; the identity
- * where either is zero. */
-static ik_quat turn_onto(ik_vec3 a, ik_vec3 w) {
-    ik_real m = IK_SQRT(ik_vec3_length_sq(a) * ik_vec3_length_sq(w)), cw;
-    ik_vec3 c;
-    if (!(m > 0) || !ik_finite(m)) return ik_quat_identity();
-    cw = m + ik_vec3_dot(a, w);
-    if (!(cw > m * (ik_real)(1.0 / 64))) return turn_nearly_opposite(a, w, m);
-    c = ik_vec3_cross(a, w);
-    return ik_quat_normalize(ik_q(c.x, c.y, c.z, cw));
-}
 
 /* The link's current bone direction in model space (unit), for degenerate
  * cases where two joints coincide. */
@@ -169,7 +136,7 @@ static ik_vec3 place_parent_constrained(ik_chain_link *links, int k, ik_vec3 p, 
                                         const ik_constraint *constraint) {
     ik_chain_link *l = &links[k], *up = &links[l->parent];
     ik_quat up_ms = ik_quat_normalize(ik_quat_mul(
-        turn_onto(ik_quat_rotate(up->model_ms.rotation, l->offset_ls), ik_vec3_sub(p, q)), up->model_ms.rotation));
+        ik_quat_from_to(ik_quat_rotate(up->model_ms.rotation, l->offset_ls), ik_vec3_sub(p, q)), up->model_ms.rotation));
     if (l->first_child >= 0 && constraint->type != IK_CONSTRAINT_NONE) {
         ik_quat frame = ik_quat_mul(up_ms, l->between_ls);
         ik_quat allowed = ik_constraint_apply(constraint, ik_quat_mul(ik_quat_conjugate(frame), l->model_ms.rotation));
@@ -252,7 +219,7 @@ static void forward_pass_rotations(ik_chain_link *links, int n, ik_vec3 base_ms,
                 if (!(child->flags & FLAG_ACTIVE) || !(child->length > 0)) continue;
                 bone = ik_quat_rotate(rot, child->offset_ls);
                 wanted = ik_quat_rotate(inv_parent, ik_vec3_sub(child->model_ms.translation, l->model_ms.translation));
-                turn = turn_onto(bone, wanted);
+                turn = ik_quat_from_to(bone, wanted);
                 sum.x += turn.x * child->branch_weight;
                 sum.y += turn.y * child->branch_weight;
                 sum.z += turn.z * child->branch_weight;
@@ -402,12 +369,12 @@ static ik_quat renormalize(ik_quat q) {
  * m = |a| |w|: the half-way quaternion (a x w, m + a . w) times d, scaled
  * by 1 / |(a x w, m + a . w)| = sqrt(n) / n; the product and the scale
  * factor are computed side by side. Nearly opposite directions go to
- * turn_nearly_opposite; a zero direction leaves d. */
+ * ik_quat_from_to, which splits them; a zero direction leaves d. */
 static ik_quat turn_between(ik_vec3 a, ik_vec3 w, ik_real m, ik_quat d) {
     ik_vec3 c = ik_vec3_cross(a, w);
     ik_real cw = m + ik_vec3_dot(a, w), n, inv;
     ik_quat turned;
-    if (!(cw > m * (ik_real)(1.0 / 64))) return m > 0 ? ik_quat_mul(turn_nearly_opposite(a, w, m), d) : d;
+    if (!(cw > m * (ik_real)(1.0 / 64))) return m > 0 ? ik_quat_mul(ik_quat_from_to(a, w), d) : d;
     n = ik_vec3_dot(c, c) + cw * cw;
     inv = IK_SQRT(n) * (1 / n);
     turned = ik_quat_mul(ik_q(c.x, c.y, c.z, cw), d);

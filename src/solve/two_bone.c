@@ -348,7 +348,7 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 
     ik_real inv_e = 1 / e_len, knee_n, knee_sq, ref_n, ref_sq, kk, rr, root, cos_part, sin_part, abs_sin;
     ik_vec3 axis, n, knee, ref;
     ik_quat swing;
-    if (w > len * (ik_real)0.02) {
+    if (w > len * (ik_real)(1.0 / 64)) {
         inv_len = 1 / len;
         axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
         swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);

@@ -327,26 +327,30 @@ static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u) {
 
 /* The swing: the minimum rotation taking the end (end_rel from the start,
  * after the bend) onto the target line e, (end_rel x e, |end_rel||e| +
- * end_rel . e) / (|end_rel||e|), unnormalised (its length^2 is
+ * end_rel . e) / (|end_rel||e|), unnormalised (its length^2 g is
  * 2 (1 + cos angle)); past about 170 degrees, where the cross product is
  * mostly rounding, ik_quat_from_to's exact turn.
- * Then the twist about n = e / |e| that brings the knee (u, swung) into the
- * half-plane of the pole, or of the knee as it was. With p and r the swung
- * knee and the reference projected off n, S = n . (p x r) = |p||r| sin(phi)
- * and C = p . r = |p||r| cos(phi); the triple product is the same for the
- * unprojected vectors, and x . y for projections is x . y - (x . n)(y . n).
- * The half angle (cos(phi/2), sin(phi/2)) lies along (|p||r| + C + |S|,
- * sgn(S) (|p||r| - C + |S|)): the sum of (|p||r| + C, S), which cancels
- * near a half turn, and (S, |p||r| - C), which cancels near none, so it is
- * never short. A knee or reference on the line gives no twist (a degenerate
- * pole falls back to the knee). The product twist * swing is left
- * unnormalised; its length is about |p||r|, whose square the solve already
- * needs to be a finite, normal number. */
+ * Then the twist that brings the knee (u) into the half-plane of the pole,
+ * or of the knee as it was, about the target line. It is worked out before
+ * the swing, about m = end_rel / |end_rel| (the swing takes m onto
+ * n = e / |e|), with the reference r turned back by the swing; so the knee
+ * is u itself and the lengths of the projections off the line,
+ * |p|^2 = |u|^2 - (u . m)^2 and |r|^2 - (r . n)^2, need no swing. With
+ * S = m . (p x r) = |p||r| sin(phi) and C = p . r = |p||r| cos(phi) (the
+ * triple product is the same for the unprojected vectors, and x . y for
+ * projections is x . y - (x . m)(y . m)), the half angle (cos(phi/2),
+ * sin(phi/2)) lies along (|p||r| + C + |S|, sgn(S) (|p||r| - C + |S|)): the
+ * sum of (|p||r| + C, S), which cancels near a half turn, and
+ * (S, |p||r| - C), which cancels near none, so it is never short. All three
+ * carry the factor g of the unnormalised turn-back. A knee or reference on
+ * the line gives no twist (a degenerate pole falls back to the knee). The
+ * product swing * twist is left unnormalised; its length is about |p||r|,
+ * whose square the solve already needs to be a finite, normal number. */
 static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 e, ik_real e_len, ik_vec3 a,
                                ik_vec3 u) {
-    ik_real len = ik_vec3_length(end_rel) * e_len, w = len + ik_vec3_dot(end_rel, e), inv_len;
-    ik_real inv_e = 1 / e_len, knee_n, knee_sq, ref_n, ref_sq, kk, rr, root, cos_part, sin_part, abs_sin;
-    ik_vec3 axis, n, knee, ref;
+    ik_real end_len = ik_vec3_length(end_rel), len = end_len * e_len, w = len + ik_vec3_dot(end_rel, e), inv_len;
+    ik_real inv_e = 1 / e_len, knee_m, u_sq, ref_n, ref_sq, kk, rr, root, g, cos_part, sin_part, abs_sin;
+    ik_vec3 axis, n, m, ref, ref_back;
     ik_quat swing;
     if (w > len * (ik_real)(1.0 / 64)) {
         inv_len = 1 / len;
@@ -355,12 +359,12 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 
     } else {
         swing = ik_quat_from_to(end_rel, e);
     }
+    m = ik_vec3_scale(end_rel, 1 / end_len);
     n = ik_vec3_scale(e, inv_e);
-    knee = ik_quat_rotate_scaled(swing, u);
-    knee_n = ik_vec3_dot(knee, n);
-    knee_sq = ik_vec3_length_sq(knee);
-    kk = knee_sq - knee_n * knee_n;
-    if (!(kk > knee_sq * (ik_real)1e-10)) return swing;
+    u_sq = ik_vec3_length_sq(u);
+    knee_m = ik_vec3_dot(u, m);
+    kk = u_sq - knee_m * knee_m;
+    if (!(kk > u_sq * (ik_real)1e-10)) return swing;
     ref = job->use_pole ? ik_vec3_sub(job->pole_ms, a) : u;
     ref_n = ik_vec3_dot(ref, n);
     ref_sq = ik_vec3_length_sq(ref);
@@ -372,12 +376,14 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 
         rr = ref_sq - ref_n * ref_n;
     }
     if (!(rr > ref_sq * (ik_real)1e-10)) return swing;
-    root = IK_SQRT(kk * rr);
-    cos_part = ik_vec3_dot(knee, ref) - knee_n * ref_n;
-    sin_part = ik_vec3_dot(n, ik_vec3_cross(knee, ref));
+    g = ik_quat_dot(swing, swing);
+    root = IK_SQRT(kk * rr) * g;
+    ref_back = ik_quat_rotate_scaled(ik_quat_conjugate(swing), ref);
+    cos_part = ik_vec3_dot(u, ref_back) - knee_m * ref_n * g;
+    sin_part = ik_vec3_dot(m, ik_vec3_cross(u, ref_back));
     abs_sin = IK_FABS(sin_part);
-    axis = ik_vec3_scale(n, IK_COPYSIGN(root - cos_part + abs_sin, sin_part));
-    return ik_quat_mul(ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin), swing);
+    axis = ik_vec3_scale(m, IK_COPYSIGN(root - cos_part + abs_sin, sin_part));
+    return ik_quat_mul(swing, ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin));
 }
 
 ik_result ik_two_bone_run(const ik_two_bone *job) {

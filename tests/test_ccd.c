@@ -214,29 +214,9 @@ static void test_degenerate(void) {
     CHECK(ik_ccd_run(&job) == IK_ERR_NULL, "NULL scratch");
     CHECK(ik_ccd_run(NULL) == IK_ERR_NULL, "NULL job");
 }
-/* A stress target: mostly random in a ball of 10 or 100 about the origin
- * (the base), and one in two degenerate: on the base, on a joint of the
- * current pose, on the end (already reached), a hair from the base, far
- * out along the line of the first bone, or very far away. */
-static ik_vec3 stress_target(chain_fixture *f, rng *r, int i) {
-    int pick = (int)(rng_next(r) % 12);
-    ik_vec3 base;
-    if (pick >= 6) return rng_in_ball(r, i % 3 == 0 ? 100 : 10);
-    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
-    base = chain_joint_ms(f, 0);
-    switch (pick) {
-    case 0: return base;
-    case 1: return chain_joint_ms(f, (int)(rng_next(r) % (uint64_t)f->count));
-    case 2: return chain_joint_ms(f, f->count - 1);
-    case 3: return ik_vec3_mad(base, rng_direction(r), (ik_real)1e-6);
-    case 4: return ik_vec3_mad(base, ik_vec3_sub(chain_joint_ms(f, 1), base), 1000);
-    default: return ik_vec3_scale(rng_direction(r), (ik_real)1e6);
-    }
-}
-
 /* A million cases: random chains of 1 to 12 bones (random lengths, one in
  * five zero, random rest rotations, random limits of every kind), the pose
- * carried over from case to case, targets from stress_target, limits on
+ * carried over from case to case, targets from chain_stress_target, limits on
  * every other case, a random step cap on one in two, an end rotation on one
  * in four. What is checked holds after any number of sweeps (the call
  * succeeds, the output is finite, lengths and limits hold, the reported
@@ -259,7 +239,7 @@ static void test_stress(void) {
         int bones = 1 + (int)(rng_next(&r) % 12), cap = (int)(rng_next(&r) % 4), iters = -1;
         if (i % 1000 == 0) chain_randomize(&f, bones, &r);
         if (i % 7 == 0) ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
-        job = chain_job(&f, stress_target(&f, &r, i), cap, &iters, &err);
+        job = chain_job(&f, chain_stress_target(&f, &r, i), cap, &iters, &err);
         job.constraints = (i & 1) ? f.constraints : NULL;
         job.target_rotation_ms = rng_next(&r) % 4 == 0 ? &end_rotation : NULL;
         if (rng_next(&r) % 2) job.max_step_angle = rng_range(&r, 0.01, IK_PI);

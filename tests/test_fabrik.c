@@ -346,29 +346,9 @@ static void test_degenerate(void) {
     f.joints[2] = 2;
 }
 
-/* A stress target: mostly random in a ball of 10 or 100 about the origin
- * (the base), and one in two degenerate: on the base, on a joint of the
- * current pose, on the end (already reached), a hair from the base, far
- * out along the line of the first bone, or very far away. */
-static ik_vec3 stress_target(chain_fixture *f, rng *r, int i) {
-    int pick = (int)(rng_next(r) % 12);
-    ik_vec3 base;
-    if (pick >= 6) return rng_in_ball(r, i % 3 == 0 ? 100 : 10);
-    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
-    base = chain_joint_ms(f, 0);
-    switch (pick) {
-    case 0: return base;
-    case 1: return chain_joint_ms(f, (int)(rng_next(r) % (uint64_t)f->count));
-    case 2: return chain_joint_ms(f, f->count - 1);
-    case 3: return ik_vec3_mad(base, rng_direction(r), (ik_real)1e-6);
-    case 4: return ik_vec3_mad(base, ik_vec3_sub(chain_joint_ms(f, 1), base), 1000);
-    default: return ik_vec3_scale(rng_direction(r), (ik_real)1e6);
-    }
-}
-
 /* A million cases: random chains of 1 to 12 bones (random lengths, one in
  * five zero, random rest rotations, random limits of every kind), the pose
- * carried over from case to case, targets from stress_target, limits on
+ * carried over from case to case, targets from chain_stress_target, limits on
  * every other case, an end rotation on one in four. What is checked holds
  * after any number of iterations (the call succeeds, the output is finite,
  * lengths and limits hold, the reported error is where forward kinematics
@@ -392,7 +372,7 @@ static void test_stress(void) {
         int bones = 1 + (int)(rng_next(&r) % 12), cap = (int)(rng_next(&r) % 4), iters = -1;
         if (i % 1000 == 0) chain_randomize(&f, bones, &r);
         if (i % 7 == 0) ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
-        target = stress_target(&f, &r, i);
+        target = chain_stress_target(&f, &r, i);
         job = chain_job(&f, &target, cap, &iters, &err);
         job.constraints = (i & 1) ? f.constraints : NULL;
         job.target_rotations_ms = rng_next(&r) % 4 == 0 ? &end_rotation : NULL;

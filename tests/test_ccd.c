@@ -214,6 +214,7 @@ static void test_degenerate(void) {
     CHECK(ik_ccd_run(&job) == IK_ERR_NULL, "NULL scratch");
     CHECK(ik_ccd_run(NULL) == IK_ERR_NULL, "NULL job");
 }
+
 /* A million cases: random chains of 1 to 12 bones (random lengths, one in
  * five zero, random rest rotations, random limits of every kind), the pose
  * carried over from case to case, targets from chain_stress_target, limits on

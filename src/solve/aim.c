@@ -95,30 +95,45 @@ static ik_quat quat_power(ik_quat q, ik_real w) {
     return ik_q(q.x * s, q.y * s, q.z * s, IK_COS(half));
 }
 
-/* Target and pole in the joint's frame, through L^-1 = [c1 x c2; c2 x c0; c0 x c1] / det
- * for the linear part L = [c0 c1 c2], det = c0 . (c1 x c2). A det^2 below
- * (16 eps)^2 |c0|^2 |c1|^2 |c2|^2 (the sine of the angle between a column and
- * the plane of the other two, squared) counts as singular: returns 0. */
+/* Target and pole in the joint's frame. When the linear part L = [c0 c1 c2]
+ * is a rotation (or mirror) times a uniform scale s to rounding (equal
+ * column lengths, orthogonal columns), L^-1 = L^T / s^2. Otherwise through
+ * L^-1 = [c1 x c2; c2 x c0; c0 x c1] / det, det = c0 . (c1 x c2); a det^2
+ * below (16 eps)^2 |c0|^2 |c1|^2 |c2|^2 (the sine of the angle between a
+ * column and the plane of the other two, squared) counts as singular:
+ * returns 0. */
 static ik_bool to_joint_frame(const ik_mat4 *joint_ms, ik_vec3 to_target_ms, ik_vec3 pole_ms, ik_vec3 *target_ls,
                               ik_vec3 *pole_ls) {
     const ik_real *m = joint_ms->m, tiny = 16 * IK_REAL_EPSILON;
-    ik_vec3 c0 = ik_v3(m[0], m[1], m[2]), c1 = ik_v3(m[4], m[5], m[6]), c2 = ik_v3(m[8], m[9], m[10]);
-    ik_vec3 k0 = ik_vec3_cross(c1, c2), k1 = ik_vec3_cross(c2, c0), k2 = ik_vec3_cross(c0, c1);
-    ik_real det = ik_vec3_dot(c0, k0), inv_det;
-    if (!(det * det > tiny * tiny * ik_vec3_dot(c0, c0) * ik_vec3_dot(c1, c1) * ik_vec3_dot(c2, c2))) return 0;
-    inv_det = 1 / det;
+    ik_vec3 c0 = ik_v3(m[0], m[1], m[2]), c1 = ik_v3(m[4], m[5], m[6]), c2 = ik_v3(m[8], m[9], m[10]), k0, k1, k2;
+    ik_real l0 = ik_vec3_dot(c0, c0), l1 = ik_vec3_dot(c1, c1), l2 = ik_vec3_dot(c2, c2), spread = tiny * l0, det,
+            inv;
+    if (l0 > 0 && IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread &&
+        IK_FABS(ik_vec3_dot(c0, c1)) <= spread && IK_FABS(ik_vec3_dot(c0, c2)) <= spread &&
+        IK_FABS(ik_vec3_dot(c1, c2)) <= spread) {
+        inv = 1 / l0;
+        k0 = c0;
+        k1 = c1;
+        k2 = c2;
+    } else {
+        k0 = ik_vec3_cross(c1, c2);
+        k1 = ik_vec3_cross(c2, c0);
+        k2 = ik_vec3_cross(c0, c1);
+        det = ik_vec3_dot(c0, k0);
+        if (!(det * det > tiny * tiny * l0 * l1 * l2)) return 0;
+        inv = 1 / det;
+    }
     *target_ls = ik_vec3_scale(
-        ik_v3(ik_vec3_dot(k0, to_target_ms), ik_vec3_dot(k1, to_target_ms), ik_vec3_dot(k2, to_target_ms)), inv_det);
-    *pole_ls =
-        ik_vec3_scale(ik_v3(ik_vec3_dot(k0, pole_ms), ik_vec3_dot(k1, pole_ms), ik_vec3_dot(k2, pole_ms)), inv_det);
+        ik_v3(ik_vec3_dot(k0, to_target_ms), ik_vec3_dot(k1, to_target_ms), ik_vec3_dot(k2, to_target_ms)), inv);
+    *pole_ls = ik_vec3_scale(ik_v3(ik_vec3_dot(k0, pole_ms), ik_vec3_dot(k1, pole_ms), ik_vec3_dot(k2, pole_ms)), inv);
     return 1;
 }
 
 ik_result ik_aim_run(const ik_aim *job) {
     const ik_real tiny = 16 * IK_REAL_EPSILON, small = 64 * IK_REAL_EPSILON;
-    ik_vec3 origin_ms, to_target_ms, target_ls, pole_ls, forward, offset_perp, aim_from, up_aimed, up_perp, pole_perp;
-    ik_real up_along, pole_along, qq, ff, dd, tt, inv_tt, inv_t_len, of, pp, disc, along, ut, aa, bb, roll_cos,
-        roll_sin, hemisphere;
+    ik_vec3 origin_ms, to_target_ms, target_ls, pole_ls, forward, offset_perp, aim_from, aim_dir, up_perp;
+    ik_real up_sq, pole_sq, up_along, pole_along, qq, ff, dd, tt, inv_tt, inv_t_len, of, pp, disc, along, ut, aa, bb,
+        roll_cos, roll_sin, hemisphere;
     ik_quat old_ls, swing, correction;
     ik_bool reached, up_is_zero;
 
@@ -175,37 +190,45 @@ ik_result ik_aim_run(const ik_aim *job) {
         swing = min_rotation_near_half_turn(aim_from, target_ls, ut);
     }
 
-    /* Roll about the line n = T / |T| through the origin and the target, which
-     * keeps the ray on the target: turn the swung up axis a, projected off that
-     * line, onto the pole b projected the same way. With S = n . (a x b) =
-     * |a||b| sin(phi) and C = a . b = |a||b| cos(phi), the half angle
-     * (cos(phi/2), sin(phi/2)) lies along (|a||b| + C, S) and, multiplying by
-     * (1 - cos phi) / sin phi, along (S, |a||b| - C). The first cancels near a
-     * half turn, the second near no turn; their sum with the second's sign
-     * made S's, (|a||b| + C + |S|, sgn(S) (|a||b| - C + |S|)), is at least |a||b|
-     * long and cancels nowhere. Skipped when either projection vanishes (pole
-     * or up along the aim line): no flip. */
-    up_aimed = ik_quat_rotate_scaled(swing, job->up_ls);
-    up_along = ik_vec3_dot(up_aimed, target_ls) * inv_tt;
-    pole_along = ik_vec3_dot(pole_ls, target_ls) * inv_tt;
-    up_perp = ik_vec3_mad(up_aimed, target_ls, -up_along);
-    pole_perp = ik_vec3_mad(pole_ls, target_ls, -pole_along);
-    aa = ik_vec3_dot(up_perp, up_perp);
-    bb = ik_vec3_dot(pole_perp, pole_perp);
+    /* Roll about the line through the origin and the target, which keeps the
+     * ray on the target, turning the up axis to the pole's side. It is worked
+     * out before the swing, about the unit aim direction x = aim_from /
+     * |aim_from| (the swing takes x onto n = T / |T|), with the pole P turned
+     * back by the swing (q^-1 P q for the unnormalised swing: g = |q|^2 times
+     * the turned vector); so the projections off the line, a = u - (u . x) x
+     * and P - (P . n) n, need no swing. With b the turned-back pole,
+     * S = x . (a x b) = |a||b| sin(phi) and C = a . b = |a||b| cos(phi) (b's
+     * part along x drops out of both), the half angle (cos(phi/2),
+     * sin(phi/2)) lies along (|a||b| + C, S) and, multiplying by
+     * (1 - cos phi) / sin phi, along (S, |a||b| - C). The first cancels near
+     * a half turn, the second near no turn; their sum with the second's sign
+     * made S's, (|a||b| + C + |S|, sgn(S) (|a||b| - C + |S|)), is at least
+     * |a||b| long and cancels nowhere. Skipped when either projection
+     * vanishes (pole or up along the aim line): no flip. */
+    inv_t_len = 1 / IK_SQRT(tt);
+    aim_dir = ik_vec3_scale(aim_from, disc >= 0 ? inv_t_len : 1 / IK_SQRT(pp));
+    up_sq = ik_vec3_dot(job->up_ls, job->up_ls);
+    pole_sq = ik_vec3_dot(pole_ls, pole_ls);
+    up_along = ik_vec3_dot(job->up_ls, aim_dir);
+    pole_along = ik_vec3_dot(pole_ls, target_ls) * inv_t_len;
+    up_perp = ik_vec3_mad(job->up_ls, aim_dir, -up_along);
+    aa = ik_vec3_length_sq(up_perp);
+    bb = ik_vec3_length_sq(ik_vec3_mad(pole_ls, target_ls, -pole_along * inv_t_len));
     if (!ik_finite(tt + pp + aa * bb)) return IK_ERR_DEGENERATE;
-    inv_t_len = IK_SQRT(inv_tt);
     roll_cos = 1;
     roll_sin = 0;
-    if (aa > small * small * (aa + up_along * up_along * tt) &&
-        bb > small * small * (bb + pole_along * pole_along * tt)) {
-        ik_real ab_len = IK_SQRT(aa * bb), c = ik_vec3_dot(up_perp, pole_perp);
-        ik_real s = ik_vec3_dot(target_ls, ik_vec3_cross(up_perp, pole_perp)) * inv_t_len, abs_s = IK_FABS(s);
+    if (aa > small * small * up_sq && bb > small * small * pole_sq) {
+        ik_real g = ik_quat_dot(swing, swing), ab_len = IK_SQRT(aa * bb) * g, c, s, abs_s;
+        ik_vec3 pole_back = ik_quat_rotate_scaled(ik_quat_conjugate(swing), pole_ls);
+        c = ik_vec3_dot(up_perp, pole_back);
+        s = ik_vec3_dot(aim_dir, ik_vec3_cross(up_perp, pole_back));
+        abs_s = IK_FABS(s);
         roll_cos = ab_len + c + abs_s;
         roll_sin = IK_COPYSIGN(ab_len - c + abs_s, s);
     }
 
     /* Twist: add twist/2 to the roll's half angle, a product of complex
-     * numbers (cos, sin) about the same line. */
+     * numbers (cos, sin) about the same line. Then the swing. */
     if (job->twist != 0) {
         ik_real tc = IK_COS(job->twist * (ik_real)0.5), ts = IK_SIN(job->twist * (ik_real)0.5);
         ik_real c = roll_cos * tc - roll_sin * ts;
@@ -216,9 +239,7 @@ ik_result ik_aim_run(const ik_aim *job) {
     /* Weight: C^w, the same axis with w times the angle (slerp from the
      * identity). The result keeps the input's hemisphere (w of C made >= 0),
      * and the one normalisation happens here. */
-    roll_sin *= inv_t_len;
-    correction =
-        ik_quat_mul(ik_q(target_ls.x * roll_sin, target_ls.y * roll_sin, target_ls.z * roll_sin, roll_cos), swing);
+    correction = ik_quat_mul(swing, ik_q(aim_dir.x * roll_sin, aim_dir.y * roll_sin, aim_dir.z * roll_sin, roll_cos));
     if (job->weight < 1)
         correction = job->weight > 0 ? quat_power(ik_quat_positive_w(correction), job->weight) : ik_quat_identity();
     hemisphere = IK_COPYSIGN(1, correction.w);

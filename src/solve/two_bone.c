@@ -165,12 +165,6 @@ static ik_real soften_reach(ik_real distance, ik_real full, ik_real soften) {
     return ds + span * (1 - IK_EXP(-(distance - ds) / span));
 }
 
-static ik_real wrap_angle(ik_real a) {
-    while (a > IK_PI) a -= 2 * IK_PI;
-    while (a <= -IK_PI) a += 2 * IK_PI;
-    return a;
-}
-
 /* The bend problem. Turning v about the unit axis h by delta keeps its part
  * along h and turns the rest: v(delta) = v_par + cos(delta) v_perp +
  * sin(delta) h x v_perp. Then
@@ -212,63 +206,93 @@ static ik_real bend_cosine(const bend_problem *p, ik_real d, ik_real shortest, i
     return ik_clampr((d * d - p->len_sq_sum - 2 * p->a_par) / (2 * p->r), -1, 1);
 }
 
+/* Angles as unit complex numbers (cos, sin): adding angles multiplies them,
+ * so the bend needs no inverse trigonometry. */
+typedef struct turn_cs {
+    ik_real c, s;
+} turn_cs;
+
+static turn_cs turn_cs_make(ik_real c, ik_real s) {
+    turn_cs t;
+    t.c = c;
+    t.s = s;
+    return t;
+}
+static turn_cs turn_cs_add(turn_cs a, turn_cs b) { return turn_cs_make(a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s); }
+static turn_cs turn_cs_sub(turn_cs a, turn_cs b) { return turn_cs_make(a.c * b.c + a.s * b.s, a.s * b.c - a.c * b.s); }
+/* cos(a - b): the larger, the nearer a is to b around the circle. */
+static ik_real turn_cs_closeness(turn_cs a, turn_cs b) { return a.c * b.c + a.s * b.s; }
+
+/* The two mirrored solutions delta = phi + psi and phi - psi, psi = acos(k). */
+static void mirrored_turns(const bend_problem *p, ik_real k, turn_cs delta[2]) {
+    turn_cs phi = turn_cs_make(p->cos_phi, p->sin_phi), psi = turn_cs_make(k, IK_SQRT(ik_maxr(1 - k * k, 0)));
+    delta[0] = turn_cs_add(phi, psi);
+    delta[1] = turn_cs_sub(phi, psi);
+}
+
 /* Distance from start to end after bending by delta (used to rank clamped
  * hinge solutions). */
-static ik_real bend_distance(const bend_problem *p, ik_real delta) {
-    ik_real c = IK_COS(delta), s = IK_SIN(delta);
-    ik_real d_sq = p->len_sq_sum + 2 * (p->a_par + p->r * (c * p->cos_phi + s * p->sin_phi));
+static ik_real bend_distance(const bend_problem *p, turn_cs delta) {
+    ik_real d_sq = p->len_sq_sum + 2 * (p->a_par + p->r * turn_cs_closeness(delta, turn_cs_make(p->cos_phi, p->sin_phi)));
     return IK_SQRT(ik_maxr(d_sq, 0));
 }
 
-/* Signed angle about h from the projection of u to the projection of v. */
-static ik_real bend_angle(ik_vec3 h, ik_vec3 u, ik_vec3 v) {
+/* The signed angle about h from the projection of u to the projection of v
+ * (0 when they are parallel or either projection vanishes). */
+static turn_cs bend_angle(ik_vec3 h, ik_vec3 u, ik_vec3 v) {
     ik_vec3 up = ik_vec3_reject(u, h), vp = ik_vec3_reject(v, h);
-    return IK_ATAN2(ik_vec3_dot(h, ik_vec3_cross(up, vp)), ik_vec3_dot(up, vp));
+    ik_real c = ik_vec3_dot(up, vp), s = ik_vec3_dot(h, ik_vec3_cross(up, vp)), len = IK_SQRT(c * c + s * s);
+    return len > 0 ? turn_cs_make(c / len, s / len) : turn_cs_make(1, 0);
 }
 
 /* Free bend of a straight or folded limb about the axis h of bend_axis():
  * of the two mirrored solutions keep the one with h . (u x v(delta)) >= 0,
  * the bend that turns positively about h. */
 static ik_quat solve_free_bend(const bend_problem *p, ik_real k) {
-    ik_real sin_psi = IK_SQRT(ik_maxr(1 - k * k, 0));
-    /* delta = phi - psi: cos = cos(phi) k + sin(phi) sin(psi), sin = sin(phi) k - cos(phi) sin(psi) */
-    ik_real c_minus = p->cos_phi * k + p->sin_phi * sin_psi, s_minus = p->sin_phi * k - p->cos_phi * sin_psi;
-    ik_real c_plus = p->cos_phi * k - p->sin_phi * sin_psi, s_plus = p->sin_phi * k + p->cos_phi * sin_psi;
+    turn_cs delta[2];
     ik_vec3 hxu = ik_vec3_cross(p->h, p->u);
     ik_vec3 v_perp = ik_vec3_reject(p->v, p->h);
     ik_vec3 w = ik_vec3_cross(p->h, v_perp);
+    ik_real side[2];
+    int i;
+    mirrored_turns(p, k, delta);
     /* h . (u x v(delta)) = (h x u) . v(delta); h x u is perpendicular to h,
      * so only the turning part of v counts. */
-    ik_real side_plus = c_plus * ik_vec3_dot(hxu, v_perp) + s_plus * ik_vec3_dot(hxu, w);
-    ik_real side_minus = c_minus * ik_vec3_dot(hxu, v_perp) + s_minus * ik_vec3_dot(hxu, w);
-    if (side_plus > side_minus) return turn_from_cos_sin(p->h, c_plus, s_plus);
-    return turn_from_cos_sin(p->h, c_minus, s_minus);
+    for (i = 0; i < 2; ++i) side[i] = delta[i].c * ik_vec3_dot(hxu, v_perp) + delta[i].s * ik_vec3_dot(hxu, w);
+    i = side[0] > side[1] ? 0 : 1;
+    return turn_from_cos_sin(p->h, delta[i].c, delta[i].s);
 }
 
 /* Hinged bend: bend angles beta = beta0 + delta for both solutions; take the
  * one inside [lo, hi] (the smaller turn if both are), else clamp both to the
- * range and keep the one whose reach comes closer to d (seed 001). */
+ * nearer end of the range and keep the one whose reach comes closer to d
+ * (seed 001). With the range's middle m and half width w, beta is inside
+ * when cos(beta - m) >= cos(w) (a range of a whole turn holds everything);
+ * the ends are m -+ w. Two sines and cosines in all. */
 static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_real lo, ik_real hi) {
-    ik_real phi = IK_ATAN2(p->sin_phi, p->cos_phi), psi = IK_ACOS(k);
-    ik_real beta0 = bend_angle(p->h, p->u, p->v);
-    ik_real delta[2], beta[2], delta_chosen;
-    int i, inside[2];
-    delta[0] = wrap_angle(phi + psi);
-    delta[1] = wrap_angle(phi - psi);
+    turn_cs beta0 = bend_angle(p->h, p->u, p->v), delta[2], beta[2], mid, half, chosen;
+    ik_bool whole_turn = hi - lo >= 2 * IK_PI, inside[2];
+    int i;
+    mirrored_turns(p, k, delta);
+    mid = turn_cs_make(IK_COS((lo + hi) * (ik_real)0.5), IK_SIN((lo + hi) * (ik_real)0.5));
+    half = turn_cs_make(IK_COS((hi - lo) * (ik_real)0.5), IK_SIN((hi - lo) * (ik_real)0.5));
     for (i = 0; i < 2; ++i) {
-        beta[i] = wrap_angle(beta0 + delta[i]);
-        inside[i] = beta[i] >= lo && beta[i] <= hi;
+        beta[i] = turn_cs_add(beta0, delta[i]);
+        inside[i] = whole_turn || turn_cs_closeness(beta[i], mid) >= half.c;
     }
     if (inside[0] && inside[1])
-        delta_chosen = IK_FABS(delta[0]) <= IK_FABS(delta[1]) ? delta[0] : delta[1];
+        chosen = delta[0].c >= delta[1].c ? delta[0] : delta[1];
     else if (inside[0] || inside[1])
-        delta_chosen = inside[0] ? delta[0] : delta[1];
+        chosen = inside[0] ? delta[0] : delta[1];
     else {
-        ik_real c0 = ik_clampr(beta[0], lo, hi) - beta0, c1 = ik_clampr(beta[1], lo, hi) - beta0;
-        ik_real e0 = IK_FABS(bend_distance(p, c0) - d), e1 = IK_FABS(bend_distance(p, c1) - d);
-        delta_chosen = e0 <= e1 ? c0 : c1;
+        turn_cs low = turn_cs_sub(mid, half), high = turn_cs_add(mid, half), clamped[2];
+        for (i = 0; i < 2; ++i)
+            clamped[i] = turn_cs_sub(
+                turn_cs_closeness(beta[i], low) >= turn_cs_closeness(beta[i], high) ? low : high, beta0);
+        chosen = IK_FABS(bend_distance(p, clamped[0]) - d) <= IK_FABS(bend_distance(p, clamped[1]) - d) ? clamped[0]
+                                                                                                          : clamped[1];
     }
-    return ik_quat_from_axis_angle(p->h, delta_chosen);
+    return turn_from_cos_sin(p->h, chosen.c, chosen.s);
 }
 
 /* Free bend of a bent limb, by the law of cosines (seed 000): with

@@ -332,6 +332,49 @@ static void test_pole_twist_soften(void) {
 }
 
 /* Following a target in small steps, the knee never jumps. */
+/* The solve keeps intermediate quaternions unnormalised: limbs in other
+ * units (a root scale of 1e-4 or 1e4: millimetres to tens of kilometres
+ * against metres) must still reach, keep their lengths and bend to the pole. */
+static void test_units(void) {
+    rng r = rng_seeded(350);
+    check_property units = {"limbs 1e-4 and 1e4 times the size: reach, lengths, pole side", 0, 0};
+    int i;
+    for (i = 0; i < 4000; ++i) {
+        limb L;
+        ik_real s = i % 2 ? (ik_real)1e4 : (ik_real)1e-4, full, dist;
+        ik_vec3 a, t, n, pole_pt, kp, pp;
+        ik_two_bone job;
+        limb_random(&L, &r, 0);
+        L.rest[0].scale = ik_v3(s, s, s);
+        L.rest[0].translation = ik_vec3_scale(L.rest[0].translation, s);
+        ik_skeleton_init(&L.skeleton, L.count, L.parents, NULL, L.rest, NULL);
+        limb_fk(&L);
+        L.l1 = ik_vec3_distance(joint_pos(&L, L.start), joint_pos(&L, L.mid));
+        L.l2 = ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&L, L.end));
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.3, 0.95)));
+        dist = ik_vec3_distance(a, t);
+        pole_pt = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full));
+        job = limb_job(&L, t);
+        job.use_pole = 1;
+        job.pole_ms = pole_pt;
+        if (dist < IK_FABS(L.l1 - L.l2) * (ik_real)1.1) continue;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        n = ik_vec3_normalize(ik_vec3_sub(t, a));
+        kp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(joint_pos(&L, L.mid), a), n));
+        pp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(pole_pt, a), n));
+        PROPERTY_CASE(units,
+                      pose_finite(&L) && lengths_kept(&L) &&
+                          ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10 &&
+                          ik_vec3_dot(kp, pp) > 1 - (ik_real)1e-3,
+                      "case %d (scale %g): error %g of %g", i, (double)s,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), t), (double)full);
+    }
+    property_end(&units);
+}
+
 static void test_continuity(void) {
     rng r = rng_seeded(400);
     check_property smooth = {"knee moves smoothly with the target", 0, 0};
@@ -581,6 +624,7 @@ int main(void) {
     test_random_limbs();
     test_hinge();
     test_pole_twist_soften();
+    test_units();
     test_continuity();
     test_weight_and_end_rotation();
     test_degenerate();

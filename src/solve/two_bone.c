@@ -63,8 +63,10 @@ static ik_real finite_probe(const ik_real *v, int count) {
     return (s0 + s1) + (s2 + s3);
 }
 
-/* Components of a (nearly) unit quaternion are at most about 1 in size, so
- * their sum is finite exactly when all of them are. */
+/* The sum of a quaternion's components, finite exactly when all of them
+ * are: the solve's quaternions are at most about (limb length)^2 times the
+ * joint scale in size, far from overflowing wherever the squared lengths the
+ * solve needs are finite. */
 static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
 
 /* Pointers, ranges, and the finiteness of the options and the pole. The

@@ -521,6 +521,8 @@ static void test_broken_documents(void) {
         {"\"asset\":{\"version\":\"2.0\"},", "", IK_ERR_PARSE, "/asset"},
         {"\"skins\":[{", "\"skins\":[7,{", IK_ERR_PARSE, "/skins/0"},
         {"\"animations\":[{", "\"animations\":[{\"channels\":[]},{", IK_ERR_PARSE, "/animations/0"},
+        /* A broken animation after a good one (the fuzzer found its samplers leaked). */
+        {"\"LINEAR\"}]}]}", "\"LINEAR\"}]},{\"channels\":[]}]}", IK_ERR_PARSE, "/animations/1"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {

@@ -97,6 +97,7 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
         int c = 0, sampler_count = 0;
         if (!cJSON_IsObject(anim) || !cJSON_IsArray(channels) || !cJSON_IsArray(samplers)) {
             free(pending);
+            free((void *)sampler_items);
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, NULL),
                              "must be an object with channels and samplers arrays");
         }

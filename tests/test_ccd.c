@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "support/chain_fixture.h"
+#include "support/chain_stress.h"
 #include "support/check.h"
 #include "support/rng.h"
 
-#define STRESS_CASES 1000000
 #if defined(__SANITIZE_ADDRESS__)
 #define REACH_CASES 3000
 #else
@@ -215,53 +215,15 @@ static void test_degenerate(void) {
     CHECK(ik_ccd_run(NULL) == IK_ERR_NULL, "NULL job");
 }
 
-/* A million cases: random chains of 1 to 12 bones (random lengths, one in
- * five zero, random rest rotations, random limits of every kind), the pose
- * carried over from case to case, targets from chain_stress_target, limits on
- * every other case, a random step cap on one in two, an end rotation on one
- * in four. What is checked holds after any number of sweeps (the call
- * succeeds, the output is finite, lengths and limits hold, the reported
- * error is where forward kinematics puts the end, sweeps stay within the
- * cap), so each case runs 0 to 3 sweeps, which keeps a million cheap under
- * the sanitizers too. One case in 64 passes a non-finite target, which must
- * be reported with nothing written. */
-static void test_stress(void) {
-    chain_fixture f;
-    rng r = rng_seeded(600);
-    check_property ok = {"stress: finite, lengths kept, limits held, error where the end is", 0, 0};
-    check_property rejected = {"stress: non-finite target rejected, nothing written", 0, 0};
-    int i;
-    for (i = 0; i < STRESS_CASES; ++i) {
-        ik_quat end_rotation = rng_rotation(&r);
-        ik_transform saved[MAX_JOINTS];
-        ik_ccd job;
-        ik_real err = -1, end_distance;
-        ik_bool inside = 1, kept;
-        int bones = 1 + (int)(rng_next(&r) % 12), cap = (int)(rng_next(&r) % 4), iters = -1;
-        if (i % 1000 == 0) chain_randomize(&f, bones, &r);
-        if (i % 7 == 0) ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
-        job = chain_job(&f, chain_stress_target(&f, &r, i), cap, &iters, &err);
-        job.constraints = (i & 1) ? f.constraints : NULL;
-        job.target_rotation_ms = rng_next(&r) % 4 == 0 ? &end_rotation : NULL;
-        if (rng_next(&r) % 2) job.max_step_angle = rng_range(&r, 0.01, IK_PI);
-        if (i % 64 == 63) {
-            memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
-            job.target_ms.y = i % 128 == 63 ? (ik_real)NAN : (ik_real)-INFINITY;
-            PROPERTY_CASE(rejected, ik_ccd_run(&job) == IK_ERR_NONFINITE &&
-                                        memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0,
-                          "case %d", i);
-            continue;
-        }
-        CHECK(ik_ccd_run(&job) == IK_OK, "run %d", i);
-        if (job.constraints) inside = chain_limits_held(&f);
-        kept = chain_pose_finite(&f) && chain_lengths_kept(&f, 30);
-        end_distance = ik_vec3_distance(chain_joint_ms(&f, f.count - 1), job.target_ms);
-        PROPERTY_CASE(ok, inside && kept && iters >= 0 && iters <= cap &&
-                              IK_FABS(err - end_distance) <= (ik_real)LEN_TOL * 30 * (1 + end_distance),
-                      "case %d: sweeps %d of %d, error %g, end at %g", i, iters, cap, (double)err, (double)end_distance);
-    }
-    property_end(&ok);
-    property_end(&rejected);
+/* The shared million-case stress test (support/chain_stress.h), with a
+ * random step cap on one case in two. */
+static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *end_rotation,
+                              const ik_constraint *constraints, int cap, rng *r, int *iterations, ik_real *error) {
+    ik_ccd job = chain_job(f, target, cap, iterations, error);
+    job.constraints = constraints;
+    job.target_rotation_ms = end_rotation;
+    if (rng_next(r) % 2) job.max_step_angle = rng_range(r, 0.01, IK_PI);
+    return ik_ccd_run(&job);
 }
 
 int main(void) {
@@ -272,6 +234,6 @@ int main(void) {
     test_step_cap_and_end_rotation();
     test_determinism();
     test_degenerate();
-    test_stress();
+    chain_stress_test(stress_solve);
     return check_summary("ccd");
 }

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "support/chain_fixture.h"
+#include "support/chain_stress.h"
 #include "support/check.h"
 #include "support/rng.h"
 
-#define STRESS_CASES 1000000
 
 static ik_fabrik chain_job(chain_fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
     ik_fabrik job = ik_fabrik_def();
@@ -346,54 +346,14 @@ static void test_degenerate(void) {
     f.joints[2] = 2;
 }
 
-/* A million cases: random chains of 1 to 12 bones (random lengths, one in
- * five zero, random rest rotations, random limits of every kind), the pose
- * carried over from case to case, targets from chain_stress_target, limits on
- * every other case, an end rotation on one in four. What is checked holds
- * after any number of iterations (the call succeeds, the output is finite,
- * lengths and limits hold, the reported error is where forward kinematics
- * puts the end, iterations stay within the cap), so each case runs 0 to 3
- * iterations, which keeps a million cheap under the sanitizers too. One
- * case in 64 passes a non-finite target, which must be reported with
- * nothing written. */
-static void test_stress(void) {
-    chain_fixture f;
-    rng r = rng_seeded(600);
-    check_property ok = {"stress: finite, lengths kept, limits held, error where the end is", 0, 0};
-    check_property rejected = {"stress: non-finite target rejected, nothing written", 0, 0};
-    int i;
-    for (i = 0; i < STRESS_CASES; ++i) {
-        ik_vec3 target;
-        ik_quat end_rotation = rng_rotation(&r);
-        ik_transform saved[MAX_JOINTS];
-        ik_fabrik job;
-        ik_real err = -1, end_distance;
-        ik_bool inside = 1, kept;
-        int bones = 1 + (int)(rng_next(&r) % 12), cap = (int)(rng_next(&r) % 4), iters = -1;
-        if (i % 1000 == 0) chain_randomize(&f, bones, &r);
-        if (i % 7 == 0) ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
-        target = chain_stress_target(&f, &r, i);
-        job = chain_job(&f, &target, cap, &iters, &err);
-        job.constraints = (i & 1) ? f.constraints : NULL;
-        job.target_rotations_ms = rng_next(&r) % 4 == 0 ? &end_rotation : NULL;
-        if (i % 64 == 63) {
-            memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
-            target.y = i % 128 == 63 ? (ik_real)NAN : (ik_real)-INFINITY;
-            PROPERTY_CASE(rejected, ik_fabrik_run(&job) == IK_ERR_NONFINITE &&
-                                        memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0,
-                          "case %d", i);
-            continue;
-        }
-        CHECK(ik_fabrik_run(&job) == IK_OK, "run %d", i);
-        if (job.constraints) inside = chain_limits_held(&f);
-        kept = chain_pose_finite(&f) && chain_lengths_kept(&f, 30);
-        end_distance = ik_vec3_distance(chain_joint_ms(&f, f.count - 1), target);
-        PROPERTY_CASE(ok, inside && kept && iters >= 0 && iters <= cap &&
-                              IK_FABS(err - end_distance) <= (ik_real)LEN_TOL * 30 * (1 + end_distance),
-                      "case %d: iterations %d of %d, error %g, end at %g", i, iters, cap, (double)err, (double)end_distance);
-    }
-    property_end(&ok);
-    property_end(&rejected);
+/* The shared million-case stress test (support/chain_stress.h). */
+static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *end_rotation,
+                              const ik_constraint *constraints, int cap, rng *r, int *iterations, ik_real *error) {
+    ik_fabrik job = chain_job(f, &target, cap, iterations, error);
+    (void)r;
+    job.constraints = constraints;
+    job.target_rotations_ms = end_rotation;
+    return ik_fabrik_run(&job);
 }
 
 int main(void) {
@@ -407,6 +367,6 @@ int main(void) {
     test_minimum_rotation();
     test_determinism();
     test_degenerate();
-    test_stress();
+    chain_stress_test(stress_solve);
     return check_summary("fabrik");
 }

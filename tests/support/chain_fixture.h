@@ -125,24 +125,4 @@ static inline void chain_randomize(chain_fixture *f, int bones, rng *r) {
     ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
 }
 
-/* A stress target: mostly random in a ball of 10 or 100 about the origin
- * (the base), and one in two degenerate: on the base, on a joint of the
- * current pose, on the end (already reached), a hair from the base, far
- * out along the line of the first bone, or very far away. */
-static inline ik_vec3 chain_stress_target(chain_fixture *f, rng *r, int i) {
-    int pick = (int)(rng_next(r) % 12);
-    ik_vec3 base;
-    if (pick >= 6) return rng_in_ball(r, i % 3 == 0 ? 100 : 10);
-    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
-    base = chain_joint_ms(f, 0);
-    switch (pick) {
-    case 0: return base;
-    case 1: return chain_joint_ms(f, (int)(rng_next(r) % (uint64_t)f->count));
-    case 2: return chain_joint_ms(f, f->count - 1);
-    case 3: return ik_vec3_mad(base, rng_direction(r), (ik_real)1e-6);
-    case 4: return ik_vec3_mad(base, ik_vec3_sub(chain_joint_ms(f, 1), base), 1000);
-    default: return ik_vec3_scale(rng_direction(r), (ik_real)1e6);
-    }
-}
-
 #endif

@@ -40,17 +40,53 @@ typedef struct workspace {
 
 static size_t align16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
 
-static size_t real_count(size_t rows, size_t axes) {
-    return 2 * rows * axes + rows * rows + 5 * rows + 12 * axes;
+/* Hands out the next `bytes` of the scratch block, 16-byte aligned; with no
+ * block (base NULL) it only counts, so sizing and carving share one layout. */
+typedef struct carver {
+    char *base;
+    size_t used;
+} carver;
+
+static void *carve(carver *c, size_t bytes) {
+    void *at = c->base ? (void *)(c->base + c->used) : NULL;
+    c->used += align16(bytes);
+    return at;
+}
+
+/* The workspace's arrays in the scratch block; returns the bytes used. */
+static size_t lay_out(workspace *ws, char *base, size_t joints, size_t effectors, size_t axes) {
+    const size_t real = sizeof(ik_real), rows = 6 * effectors;
+    carver c;
+    c.base = base;
+    c.used = 0;
+    ws->model_ms = (ik_mat4 *)carve(&c, joints * sizeof(ik_mat4));
+    ws->flags = (int *)carve(&c, joints * sizeof(int));
+    ws->active = (int *)carve(&c, joints * sizeof(int));
+    ws->locked = (int *)carve(&c, axes * sizeof(int));
+    ws->jac = (ik_real *)carve(&c, rows * axes * real);
+    ws->jac_t = (ik_real *)carve(&c, rows * axes * real);
+    ws->square = (ik_real *)carve(&c, rows * rows * real);
+    ws->err = (ik_real *)carve(&c, rows * real);
+    ws->sigma = (ik_real *)carve(&c, rows * real);
+    ws->row_tmp = (ik_real *)carve(&c, rows * real);
+    ws->lock_error = (ik_real *)carve(&c, rows * real);
+    ws->step = (ik_real *)carve(&c, axes * real);
+    ws->pull = (ik_real *)carve(&c, axes * real);
+    ws->secondary = (ik_real *)carve(&c, axes * real);
+    ws->total = (ik_real *)carve(&c, axes * real);
+    ws->angle = (ik_real *)carve(&c, axes * real);
+    ws->lock_step = (ik_real *)carve(&c, axes * real);
+    ws->saved = (ik_real *)carve(&c, 4 * axes * real); /* every solver joint has an axis */
+    ws->axis_tmp = (ik_real *)carve(&c, axes * real);
+    ws->reach_ball = (ik_real *)carve(&c, 4 * effectors * real);
+    ws->axes = (int)axes;
+    return c.used;
 }
 
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count) {
-    size_t joints, rows;
+    workspace ws;
     if (skeleton_joints < 0 || axis_count < 0 || effector_count < 0) return 0;
-    joints = (size_t)skeleton_joints;
-    rows = 6 * (size_t)effector_count;
-    return align16(joints * sizeof(ik_mat4)) + 2 * align16(joints * sizeof(int)) +
-           align16((size_t)axis_count * sizeof(int)) + align16(real_count(rows, (size_t)axis_count) * sizeof(ik_real));
+    return lay_out(&ws, NULL, (size_t)skeleton_joints, (size_t)effector_count, (size_t)axis_count);
 }
 
 ik_jacobian ik_jacobian_def(void) {
@@ -165,51 +201,8 @@ static ik_result validate(const ik_jacobian *job) {
 /* ---- forward kinematics over the moving joints ---------------------------- */
 
 static void carve_scratch(const ik_jacobian *job, workspace *ws) {
-    size_t joints = (size_t)job->skeleton->joint_count;
-    size_t rows = 6 * (size_t)job->effector_count, axes = (size_t)total_axes(job);
-    char *at = (char *)job->scratch;
-    ik_real *reals;
-    ws->model_ms = (ik_mat4 *)(void *)at;
-    at += align16(joints * sizeof(ik_mat4));
-    ws->flags = (int *)(void *)at;
-    at += align16(joints * sizeof(int));
-    ws->active = (int *)(void *)at;
-    at += align16(joints * sizeof(int));
-    ws->locked = (int *)(void *)at;
-    at += align16(axes * sizeof(int));
-    reals = (ik_real *)(void *)at;
-    ws->axes = (int)axes;
-    ws->jac = reals;
-    reals += rows * axes;
-    ws->jac_t = reals;
-    reals += rows * axes;
-    ws->square = reals;
-    reals += rows * rows;
-    ws->err = reals;
-    reals += rows;
-    ws->sigma = reals;
-    reals += rows;
-    ws->row_tmp = reals;
-    reals += rows;
-    ws->lock_error = reals;
-    reals += rows;
-    ws->step = reals;
-    reals += axes;
-    ws->pull = reals;
-    reals += axes;
-    ws->secondary = reals;
-    reals += axes;
-    ws->total = reals;
-    reals += axes;
-    ws->angle = reals;
-    reals += axes;
-    ws->lock_step = reals;
-    reals += axes;
-    ws->saved = reals;
-    reals += 4 * axes;
-    ws->axis_tmp = reals;
-    reals += axes;
-    ws->reach_ball = reals;
+    lay_out(ws, (char *)job->scratch, (size_t)job->skeleton->joint_count, (size_t)job->effector_count,
+            (size_t)total_axes(job));
 }
 
 /* A joint moves when it lies on the path from some effector up to the root

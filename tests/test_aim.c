@@ -88,6 +88,13 @@ static ray_report ray_to_target(const ik_mat4 *joint_ms, ik_vec3 offset_ls, ik_v
     return r;
 }
 
+/* The case's aim ray (its offset and forward axis) after the joint's local
+ * rotation became `rotation_ls`. */
+static ray_report ray_after(const aim_case *c, ik_quat rotation_ls) {
+    ik_mat4 after = joint_with_rotation(c, rotation_ls);
+    return ray_to_target(&after, c->offset_ls, c->forward_ls, c->target_ms);
+}
+
 /* Signed angle from b to a about the unit n, after projecting both off n;
  * returns 0 with *ok = 0 when either projection is shorter than `min_sin` of
  * its vector's length. */
@@ -130,7 +137,7 @@ static void test_aim_random(void) {
         ik_aim job = job_for(&c, &rot, &corr, &reached);
         ik_result res = ik_aim_run(&job);
         ik_mat4 after = joint_with_rotation(&c, rot);
-        ray_report ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
+        ray_report ray = ray_after(&c, rot);
         ik_vec3 aim_line = ik_vec3_normalize(ik_vec3_sub(c.target_ms, ik_mat4_translation(&after)));
         ik_real roll;
         PROPERTY_CASE(ok,
@@ -259,15 +266,13 @@ static void test_aim_nonuniform_parent(void) {
         ik_quat rot = c.local.rotation;
         ik_bool reached = 0;
         ik_aim job;
-        ik_mat4 after;
         ray_report ray;
         if (i % 2) s.x = -s.x;
         c.parent_ms = ik_mat4_from_trs(rng_in_ball(&r, 3), rng_rotation(&r), s);
         c.joint_ms = joint_with_rotation(&c, c.local.rotation);
         job = job_for(&c, &rot, NULL, &reached);
         CHECK(ik_aim_run(&job) == IK_OK, "case %d", i);
-        after = joint_with_rotation(&c, rot);
-        ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
+        ray = ray_after(&c, rot);
         if (reached)
             PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0, "miss %g", (double)ray.miss);
     }
@@ -336,8 +341,8 @@ static void test_aim_eye_offset(void) {
     c.target_ms = ik_v3(1, -2, 2);
     job = job_for(&c, &rot, NULL, &reached);
     CHECK(ik_aim_run(&job) == IK_OK && reached, "eye aim solved");
-    after = ik_mat4_from_trs(ik_vec3_zero(), rot, ik_v3(1, 1, 1));
-    ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
+    after = joint_with_rotation(&c, rot);
+    ray = ray_after(&c, rot);
     joint_ray = ray_to_target(&after, ik_vec3_zero(), c.forward_ls, c.target_ms);
     CHECK(ray.miss < TOL_DIST * ray.scale && ray.ahead > 0, "eye ray misses by %g", (double)ray.miss);
     CHECK(joint_ray.miss > (ik_real)0.1, "the joint's own axis is parallel to, not on, the eye ray");
@@ -414,13 +419,11 @@ static void test_aim_target_behind(void) {
     ik_bool reached = 0;
     ik_aim job;
     ray_report ray;
-    ik_mat4 after;
     ik_vec3 u;
     c.target_ms = ik_v3(0, 0, -3);
     job = job_for(&c, &rot, NULL, &reached);
     CHECK(ik_aim_run(&job) == IK_OK && reached && ik_quat_finite(rot), "target straight behind");
-    after = ik_mat4_from_trs(ik_vec3_zero(), rot, ik_v3(1, 1, 1));
-    ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
+    ray = ray_after(&c, rot);
     u = ik_quat_rotate(rot, c.up_ls);
     CHECK(ray.miss < TOL_DIST * ray.scale && ray.ahead > 0, "turned around: miss %g", (double)ray.miss);
     CHECK(u.y > 1 - TOL_DIST, "up still up after a half turn (%g %g %g)", (double)u.x, (double)u.y, (double)u.z);
@@ -434,13 +437,11 @@ static void test_aim_target_inside_offset_reach(void) {
     ik_bool reached = 1;
     ik_aim job;
     ray_report ray;
-    ik_mat4 after;
     c.offset_ls = ik_v3(1, 0, 0);
     c.target_ms = ik_v3((ik_real)0.3, (ik_real)0.1, (ik_real)0.2);
     job = job_for(&c, &rot, NULL, &reached);
     CHECK(ik_aim_run(&job) == IK_OK && !reached && ik_quat_finite(rot), "inside the offset's reach");
-    after = ik_mat4_from_trs(ik_vec3_zero(), rot, ik_v3(1, 1, 1));
-    ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
+    ray = ray_after(&c, rot);
     CHECK(IK_FABS(ray.miss - (1 - ik_vec3_length(c.target_ms))) < TOL_DIST, "miss %g", (double)ray.miss);
 }
 
@@ -452,13 +453,11 @@ static void test_aim_target_between_joint_and_offset(void) {
     ik_bool reached = 1;
     ik_aim job;
     ray_report ray;
-    ik_mat4 after;
     c.offset_ls = ik_v3(0, 0, 2);
     c.target_ms = ik_v3(0, (ik_real)0.5, 1);
     job = job_for(&c, &rot, NULL, &reached);
     CHECK(ik_aim_run(&job) == IK_OK && !reached, "target between joint and muzzle is not reached");
-    after = ik_mat4_from_trs(ik_vec3_zero(), rot, ik_v3(1, 1, 1));
-    ray = ray_to_target(&after, c.offset_ls, c.forward_ls, c.target_ms);
+    ray = ray_after(&c, rot);
     CHECK(ray.miss < TOL_DIST * ray.scale && ray.ahead < 0, "line through the target, behind the muzzle");
 }
 

@@ -275,27 +275,15 @@ static void sweep_no_flip(fixture *f) {
     property_end(&jump);
 }
 
+/* 300 reach cases on the built rig, 60 on each real one. */
+static void limbs_rig(fixture *f, int built, void *context) {
+    reach_cases(f, built ? 300 : 60, (rng *)context);
+    sweep_no_flip(f);
+}
+
 static void test_limbs(void) {
-    fixture f;
     rng r = rng_seeded(6);
-    int i;
-    if (fixture_built(&f)) {
-        reach_cases(&f, 300, &r);
-        sweep_no_flip(&f);
-        fixture_free(&f);
-    }
-    for (i = 0; i < FIXTURE_FILE_COUNT; ++i) {
-        if (!fixture_file(&f, fixture_files[i])) {
-            check_skip("real-asset corpus not found");
-            fixture_free(&f);
-            return;
-        }
-        if (f.init_result == IK_OK) {
-            reach_cases(&f, 60, &r);
-            sweep_no_flip(&f);
-        }
-        fixture_free(&f);
-    }
+    fixture_each_rig(limbs_rig, &r);
 }
 
 /* ---- shoulders, look-at, options -------------------------------------------- */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/check.h"
+
 #if defined(__GNUC__)
 #define FIXTURE_MAYBE_UNUSED __attribute__((unused))
 #else
@@ -209,6 +211,27 @@ FIXTURE_MAYBE_UNUSED static ik_bool fixture_lengths_kept(const fixture *f, const
         if (fabs((double)(a - b)) > (double)tol * (1 + (double)a)) return 0;
     }
     return 1;
+}
+
+/* Runs `check` on the built rig (built = 1), then on each real rig that
+ * sets up (built = 0); skips with a message where the corpus is absent. */
+FIXTURE_MAYBE_UNUSED static void fixture_each_rig(void (*check)(fixture *f, int built, void *context),
+                                                  void *context) {
+    fixture f;
+    int i;
+    if (fixture_built(&f)) {
+        check(&f, 1, context);
+        fixture_free(&f);
+    }
+    for (i = 0; i < FIXTURE_FILE_COUNT; ++i) {
+        if (!fixture_file(&f, fixture_files[i])) {
+            check_skip("real-asset corpus not found");
+            fixture_free(&f);
+            return;
+        }
+        if (f.init_result == IK_OK) check(&f, 0, context);
+        fixture_free(&f);
+    }
 }
 
 #endif

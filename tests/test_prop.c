@@ -84,23 +84,13 @@ static void staff(fixture *f) {
     property_end(&on);
 }
 
-static void test_staff(void) {
-    fixture f;
-    int i;
-    if (fixture_built(&f)) {
-        staff(&f);
-        fixture_free(&f);
-    }
-    for (i = 0; i < FIXTURE_FILE_COUNT; ++i) {
-        if (!fixture_file(&f, fixture_files[i])) {
-            check_skip("real-asset corpus not found");
-            fixture_free(&f);
-            return;
-        }
-        if (f.init_result == IK_OK) staff(&f);
-        fixture_free(&f);
-    }
+static void staff_rig(fixture *f, int built, void *context) {
+    (void)built;
+    (void)context;
+    staff(f);
 }
+
+static void test_staff(void) { fixture_each_rig(staff_rig, NULL); }
 
 int main(void) {
     test_grip();

@@ -252,6 +252,11 @@ static void test_hinge(void) {
     property_end(&narrow);
 }
 
+/* The direction of p from the line through a along the unit n. */
+static ik_vec3 off_line(ik_vec3 p, ik_vec3 a, ik_vec3 n) {
+    return ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(p, a), n));
+}
+
 static void test_pole_twist_soften(void) {
     rng r = rng_seeded(300);
     check_property pole = {"pole: knee on the pole's side", 0, 0};
@@ -278,8 +283,8 @@ static void test_pole_twist_soften(void) {
         job.pole_ms = pole_pt;
         ik_two_bone_run(&job);
         limb_fk(&L);
-        kp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(joint_pos(&L, L.mid), a), n));
-        pp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(pole_pt, a), n));
+        kp = off_line(joint_pos(&L, L.mid), a, n);
+        pp = off_line(pole_pt, a, n);
         PROPERTY_CASE(pole, ik_vec3_dot(kp, pp) > 1 - (ik_real)1e-3, "case %d: dot %g", i, (double)ik_vec3_dot(kp, pp));
         /* Same solve with a twist: the knee turns by `tw` about n. */
         job = limb_job(&M, t);
@@ -289,7 +294,7 @@ static void test_pole_twist_soften(void) {
         ik_two_bone_run(&job);
         limb_fk(&M);
         {
-            ik_vec3 km = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(joint_pos(&M, M.mid), a), n));
+            ik_vec3 km = off_line(joint_pos(&M, M.mid), a, n);
             ik_real ang = IK_ATAN2(ik_vec3_dot(n, ik_vec3_cross(kp, km)), ik_vec3_dot(kp, km));
             ik_real diff = IK_FABS(ang - tw);
             diff = ik_minr(diff, 2 * IK_PI - diff);
@@ -363,8 +368,8 @@ static void test_units(void) {
         CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
         limb_fk(&L);
         n = ik_vec3_normalize(ik_vec3_sub(t, a));
-        kp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(joint_pos(&L, L.mid), a), n));
-        pp = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(pole_pt, a), n));
+        kp = off_line(joint_pos(&L, L.mid), a, n);
+        pp = off_line(pole_pt, a, n);
         PROPERTY_CASE(units,
                       pose_finite(&L) && lengths_kept(&L) &&
                           ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10 &&

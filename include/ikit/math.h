@@ -94,6 +94,8 @@ static inline ik_vec3 ik_vec3_lerp(ik_vec3 a, ik_vec3 b, ik_real t) {
 static inline ik_bool ik_vec3_finite(ik_vec3 a) {
     return ik_finite(a.x) && ik_finite(a.y) && ik_finite(a.z);
 }
+/* Exactly zero in every component. */
+static inline ik_bool ik_vec3_is_zero(ik_vec3 a) { return a.x == 0 && a.y == 0 && a.z == 0; }
 /* a / |a|, or `fallback` when |a| is zero or not finite. */
 static inline ik_vec3 ik_vec3_normalize_or(ik_vec3 a, ik_vec3 fallback) {
     ik_real len_sq = ik_vec3_dot(a, a);

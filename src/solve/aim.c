@@ -62,32 +62,6 @@ static ik_vec3 unit_or_zero(ik_vec3 v) {
     return ik_vec3_scale(v, 1 / IK_SQRT(ik_vec3_dot(v, v)));
 }
 
-static ik_bool vec3_is_zero(ik_vec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
-
-/* The minimum rotation taking `from` onto `to`, as the half-angle quaternion
- * (from x to, |from||to| + from . to) normalised: no trigonometry (the
- * identity cos(a) = 2 cos^2(a/2) - 1). `len_product` is |from||to|. When the
- * two are opposite, a half turn about any axis perpendicular to `from`. */
-static ik_quat min_rotation(ik_vec3 from, ik_vec3 to, ik_real len_product) {
-    ik_real w = len_product + ik_vec3_dot(from, to);
-    ik_vec3 axis;
-    if (w > len_product * (16 * IK_REAL_EPSILON)) {
-        axis = ik_vec3_cross(from, to);
-        return ik_quat_normalize(ik_q(axis.x, axis.y, axis.z, w));
-    }
-    axis = ik_vec3_any_perpendicular(unit_or_zero(from));
-    return ik_q(axis.x, axis.y, axis.z, 0);
-}
-
-/* Past about 170 degrees the computed axis u x T leans off the perpendicular
- * to u by eps / sin(angle), which leaves u off T; a second, small minimum
- * rotation from where u landed to T removes that. */
-static ik_quat min_rotation_near_half_turn(ik_vec3 from, ik_vec3 to, ik_real len_product) {
-    ik_quat first = min_rotation(from, to, len_product);
-    ik_quat fix = min_rotation(ik_quat_rotate(first, from), to, len_product);
-    return ik_quat_normalize(ik_quat_mul(fix, first));
-}
-
 /* q^w for q with q.w >= 0 (any length): the same axis, w times the angle. */
 static ik_quat quat_power(ik_quat q, ik_real w) {
     ik_real v_len = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
@@ -149,10 +123,10 @@ ik_result ik_aim_run(const ik_aim *job) {
     if (!(job->weight >= 0 && job->weight <= 1)) return IK_ERR_RANGE;
     ff = ik_vec3_dot(job->forward_ls, job->forward_ls);
     forward = IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON ? job->forward_ls : unit_or_zero(job->forward_ls);
-    up_is_zero = !(ik_vec3_dot(job->up_ls, job->up_ls) > 0) && vec3_is_zero(job->up_ls);
+    up_is_zero = !(ik_vec3_dot(job->up_ls, job->up_ls) > 0) && ik_vec3_is_zero(job->up_ls);
     old_ls = job->rotation_ls ? *job->rotation_ls : ik_quat_identity();
     qq = ik_quat_dot(old_ls, old_ls);
-    if ((!(ff > 0) && vec3_is_zero(forward)) || up_is_zero || !(qq > 0) || !ik_finite(qq))
+    if ((!(ff > 0) && ik_vec3_is_zero(forward)) || up_is_zero || !(qq > 0) || !ik_finite(qq))
         return IK_ERR_DEGENERATE;
 
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
@@ -188,14 +162,15 @@ ik_result ik_aim_run(const ik_aim *job) {
      * (k, 1 + c) with k = x x n, c = x . n, unnormalised (length^2
      * 2 (1 + c)): every later step is indifferent to the length, and the one
      * normalisation comes at the end. Past about 170 degrees (1 + c < 0.02)
-     * the axis k is mostly rounding, and the swing is built in two turns. */
+     * the axis k is mostly rounding, and ik_quat_from_to builds the swing in two
+     * turns. */
     inv_t_len = 1 / IK_SQRT(tt);
     x = ik_vec3_scale(aim_from, disc >= 0 ? inv_t_len : 1 / IK_SQRT(pp));
     n = ik_vec3_scale(target_ls, inv_t_len);
     swing_axis = ik_vec3_cross(x, n);
     swing_w = 1 + ik_vec3_dot(x, n);
     near_half_turn = !(swing_w > (ik_real)0.02);
-    swing = near_half_turn ? min_rotation_near_half_turn(x, n, 1)
+    swing = near_half_turn ? ik_quat_from_to(x, n)
                            : ik_q(swing_axis.x, swing_axis.y, swing_axis.z, swing_w);
 
     /* Roll about the line through the origin and the target, which keeps the
@@ -212,9 +187,8 @@ ik_result ik_aim_run(const ik_aim *job) {
      * rotation R is R a = a - (a . n) / (1 + c) (x + n) (Rodrigues' formula
      * with axis x x n), so C = a . P - f (x . P + n . P) and
      * S = n . (a x P) + f (P . k), f = (a . n) / (1 + c): no rotation needed.
-     * Near a half turn P is turned back by the two-turn swing instead (q^-1 P q
-     * for the unnormalised q: g = |q|^2 times the turned vector). The roll is
-     * skipped when either projection vanishes (pole or up along the aim
+     * Near a half turn P is turned back by the (unit) swing instead. The roll
+     * is skipped when either projection vanishes (pole or up along the aim
      * line): no flip. */
     up_sq = ik_vec3_dot(job->up_ls, job->up_ls);
     pole_sq = ik_vec3_dot(pole_ls, pole_ls);
@@ -233,9 +207,7 @@ ik_result ik_aim_run(const ik_aim *job) {
             c = ik_vec3_dot(up_perp, pole_ls) - f * (ik_vec3_dot(x, pole_ls) + pole_along);
             s = ik_vec3_dot(n, ik_vec3_cross(up_perp, pole_ls)) + f * ik_vec3_dot(pole_ls, swing_axis);
         } else {
-            ik_real g = ik_quat_dot(swing, swing);
-            ik_vec3 pole_back = ik_quat_rotate_scaled(ik_quat_conjugate(swing), pole_ls);
-            root *= g;
+            ik_vec3 pole_back = ik_quat_rotate(ik_quat_conjugate(swing), pole_ls);
             c = ik_vec3_dot(up_perp, pole_back);
             s = ik_vec3_dot(x, ik_vec3_cross(up_perp, pole_back));
         }

@@ -24,7 +24,6 @@ ik_look_at_chain ik_look_at_chain_def(void) {
     return job;
 }
 
-static ik_bool vec3_is_zero(ik_vec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
 
 /* model[k] = model[parent] * local(pose[k]), the same product ik_skeleton_fk forms. */
 static void refresh_joint(const ik_look_at_chain *job, int k) {
@@ -94,7 +93,7 @@ static ik_result validate(const ik_look_at_chain *job) {
     if (sk->parents[first] >= 0 && !ik_mat4_finite(&job->model_ms[sk->parents[first]])) return IK_ERR_NONFINITE;
     for (i = 0; i < job->count; ++i)
         if (!ik_mat4_finite(&job->model_ms[job->joints[i]])) return IK_ERR_NONFINITE;
-    if (vec3_is_zero(job->forward_ls) || vec3_is_zero(job->up_ls)) return IK_ERR_DEGENERATE;
+    if (ik_vec3_is_zero(job->forward_ls) || ik_vec3_is_zero(job->up_ls)) return IK_ERR_DEGENERATE;
     /* Rotations keep each matrix's column lengths and determinant, so a chain
      * matrix that passes ik_aim_run's singularity test now passes it at its
      * step too, and no step fails after earlier joints were written. */

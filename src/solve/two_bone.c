@@ -199,13 +199,20 @@ static ik_bool bend_setup(bend_problem *p, ik_vec3 h, ik_vec3 u, ik_vec3 v) {
     return 1;
 }
 
-/* k for the distance d. At full reach or full fold k is exactly +1 or -1:
- * near there delta moves as sqrt(1 - |k|), so rounding in the formula would
- * leave the limb visibly short of straight or of folded. */
-static ik_real bend_cosine(const bend_problem *p, ik_real d, ik_real shortest, ik_real longest) {
+/* k = (d^2 - offset) / (2R), the cosine the distance d asks for, clamped to
+ * [-1, 1] and exactly +1 or -1 at full reach (d >= longest) or full fold
+ * (d <= shortest): near there the turn moves as sqrt(1 - |k|), so rounding
+ * in the formula would leave the limb visibly short of straight or of
+ * folded. `inv_2r` is 1 / (2R). */
+static ik_real reach_cosine(ik_real d, ik_real shortest, ik_real longest, ik_real offset, ik_real inv_2r) {
     if (d >= longest) return 1;
     if (d <= shortest) return -1;
-    return ik_clampr((d * d - p->len_sq_sum - 2 * p->a_par) / (2 * p->r), -1, 1);
+    return ik_clampr((d * d - offset) * inv_2r, -1, 1);
+}
+
+/* k of the bend problem: offset l1^2 + l2^2 + 2A. */
+static ik_real bend_cosine(const bend_problem *p, ik_real d, ik_real shortest, ik_real longest) {
+    return reach_cosine(d, shortest, longest, p->len_sq_sum + 2 * p->a_par, 1 / (2 * p->r));
 }
 
 /* Angles as unit complex numbers (cos, sin): adding angles multiplies them,
@@ -299,10 +306,8 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
 
 /* Free bend of a bent limb, by the law of cosines (seed 000): with
  * alpha the angle between the bones (0 when straight), the distance d needs
- * cos(alpha1) = k = (d^2 - l1^2 - l2^2) / (2 l1 l2), exactly +1 or -1 at
- * full reach or full fold (near there delta moves as sqrt(1 - |k|), so
- * rounding would leave the limb visibly short of straight or of folded);
- * the limb has cos(alpha0) = u . v / (l1 l2), sin(alpha0) = |h| / (l1 l2),
+ * cos(alpha1) = k = (d^2 - l1^2 - l2^2) / (2 l1 l2) (reach_cosine); the limb
+ * has cos(alpha0) = u . v / (l1 l2), sin(alpha0) = |h| / (l1 l2),
  * h = u x v. The turn is delta = alpha1 - alpha0 about h, so the knee keeps
  * its side: the quaternion (h sin(delta) / |h|, 1 + cos(delta)), left
  * unnormalised. The turned lower bone needs no rotation: v is perpendicular
@@ -317,12 +322,7 @@ static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real 
     if (!(h_sq > len * len * (ik_real)1e-10)) return 0;
     inv_h = 1 / IK_SQRT(h_sq);
     inv_len = 1 / len;
-    if (d >= l1 + l2)
-        k = 1;
-    else if (d <= IK_FABS(l1 - l2))
-        k = -1;
-    else
-        k = ik_clampr((d * d - l1 * l1 - l2 * l2) * (ik_real)0.5 * inv_len, -1, 1);
+    k = reach_cosine(d, IK_FABS(l1 - l2), l1 + l2, l1 * l1 + l2 * l2, (ik_real)0.5 * inv_len);
     cos0 = uv * inv_len;
     sin0 = h_sq * inv_h * inv_len;
     sin1 = IK_SQRT(ik_maxr(1 - k * k, 0));

@@ -19,6 +19,8 @@ extern "C" {
 #ifdef IKIT_DOUBLE
 typedef double ik_real;
 #define IK_REAL_EPSILON 2.220446049250313e-16
+#define IK_REAL_MIN 2.2250738585072014e-308 /* smallest normal */
+#define IK_REAL_MAX 1.7976931348623157e308
 #define IK_SQRT(x) sqrt(x)
 #define IK_SIN(x) sin(x)
 #define IK_COS(x) cos(x)
@@ -31,6 +33,8 @@ typedef double ik_real;
 #else
 typedef float ik_real;
 #define IK_REAL_EPSILON 1.1920929e-7f
+#define IK_REAL_MIN 1.17549435e-38f /* smallest normal */
+#define IK_REAL_MAX 3.40282347e38f
 #define IK_SQRT(x) sqrtf(x)
 #define IK_SIN(x) sinf(x)
 #define IK_COS(x) cosf(x)

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "../math/simd4.h"
+
 ik_aim ik_aim_def(void) {
     ik_aim job;
     job.joint_ms = NULL;
@@ -25,29 +27,6 @@ static ik_bool inputs_finite_each(const ik_aim *job) {
            ik_vec3_finite(job->forward_ls) && ik_vec3_finite(job->up_ls) && ik_vec3_finite(job->pole_ms) &&
            ik_vec3_finite(job->offset_ls) && ik_finite(job->twist) && ik_finite(job->weight) &&
            (!job->rotation_ls || ik_quat_finite(*job->rotation_ls));
-}
-
-/* A sum of terms is finite only when every term is (NaN and infinities
- * survive addition), so one sum checks them all; only when a sum of finite
- * terms overflows does each get checked on its own. */
-static ik_bool inputs_finite(const ik_aim *job) {
-    const ik_real *m = job->joint_ms->m;
-    ik_vec3 a =
-        ik_vec3_add(ik_vec3_add(job->target_ms, job->forward_ls), ik_vec3_add(job->up_ls, job->pole_ms));
-    ik_real s0 = (m[0] + m[4]) + (m[8] + m[12]), s1 = (m[1] + m[5]) + (m[9] + m[13]);
-    ik_real s2 = (m[2] + m[6]) + (m[10] + m[14]), s3 = (m[3] + m[7]) + (m[11] + m[15]);
-    ik_real sum;
-    a = ik_vec3_add(a, job->offset_ls);
-    s3 += job->twist + job->weight;
-    if (job->rotation_ls) {
-        ik_quat q = *job->rotation_ls;
-        s0 += q.x;
-        s1 += q.y;
-        s2 += q.z;
-        s3 += q.w;
-    }
-    sum = ((s0 + a.x) + (s1 + a.y)) + ((s2 + a.z) + s3);
-    return ik_finite(sum) || inputs_finite_each(job);
 }
 
 /* v / |v|, dividing by the largest component first when |v|^2 would
@@ -72,106 +51,156 @@ static ik_quat quat_power(ik_quat q, ik_real w) {
     return ik_q(q.x * s, q.y * s, q.z * s, IK_COS(half));
 }
 
-/* Target and pole in the joint's frame. When the linear part L = [c0 c1 c2]
- * is a rotation (or mirror) times a uniform scale s to rounding (equal
- * column lengths, orthogonal columns), L^-1 = L^T / s^2. Otherwise through
- * L^-1 = [c1 x c2; c2 x c0; c0 x c1] / det, det = c0 . (c1 x c2); a det^2
- * below (16 eps)^2 |c0|^2 |c1|^2 |c2|^2 (the sine of the angle between a
- * column and the plane of the other two, squared) counts as singular:
- * returns 0. */
-static ik_bool to_joint_frame(const ik_mat4 *joint_ms, ik_vec3 to_target_ms, ik_vec3 pole_ms,
-                              ik_vec3 *target_ls, ik_vec3 *pole_ls) {
-    const ik_real *m = joint_ms->m, tiny = 16 * IK_REAL_EPSILON;
-    ik_vec3 c0 = ik_v3(m[0], m[1], m[2]), c1 = ik_v3(m[4], m[5], m[6]), c2 = ik_v3(m[8], m[9], m[10]), k0, k1,
-            k2;
-    ik_real l0 = ik_vec3_dot(c0, c0), l1 = ik_vec3_dot(c1, c1), l2 = ik_vec3_dot(c2, c2), spread = tiny * l0,
-            det, inv;
-    if (l0 > 0 && IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread &&
-        IK_FABS(ik_vec3_dot(c0, c1)) <= spread && IK_FABS(ik_vec3_dot(c0, c2)) <= spread &&
-        IK_FABS(ik_vec3_dot(c1, c2)) <= spread) {
-        inv = 1 / l0;
-        k0 = c0;
-        k1 = c1;
-        k2 = c2;
-    } else {
-        k0 = ik_vec3_cross(c1, c2);
-        k1 = ik_vec3_cross(c2, c0);
-        k2 = ik_vec3_cross(c0, c1);
-        det = ik_vec3_dot(c0, k0);
-        if (!(det * det > tiny * tiny * l0 * l1 * l2)) return 0;
-        inv = 1 / det;
+/* Lanes 0..2 as an ik_vec3. */
+static ik_vec3 to_vec3(simd4 v) {
+    ik_real lanes[4];
+    simd4_store(lanes, v);
+    return ik_v3(lanes[0], lanes[1], lanes[2]);
+}
+
+/* adj(L) = det L^-1 = [r1 x r2, r2 x r0, r0 x r1] (columns) for the rows r_i
+ * of L, det = r0 . (r1 x r2); and |c0|^2 |c1|^2 |c2|^2 for the columns. */
+static ik_real adjugate(simd4 r0, simd4 r1, simd4 r2, simd4 *k0, simd4 *k1, simd4 *k2, ik_real *col_product) {
+    simd4 col_sq = simd4_add(simd4_add(simd4_mul(r0, r0), simd4_mul(r1, r1)), simd4_mul(r2, r2));
+    *k0 = simd4_cross3(r1, r2);
+    *k1 = simd4_cross3(r2, r0);
+    *k2 = simd4_cross3(r0, r1);
+    *col_product = simd4_x(simd4_mul(simd4_mul(col_sq, simd4_yzxw(col_sq)), simd4_zxyw(col_sq)));
+    return simd4_dot3(r0, *k0);
+}
+
+/* The joint's frame: the columns k0, k1, k2 of K = g L^-1 for the linear
+ * part L = [c0 c1 c2] of joint_ms, rows r_i; g > 0 or g < 0, never 0.
+ * When L is a rotation (or mirror) times a uniform scale s to rounding
+ * (|c_i|^2 equal, c_i . c_j = 0, within 16 eps s^2), K = L^T = s^2 L^-1:
+ * the rows. Otherwise K = adj(L), g = det. A det^2 below
+ * (16 eps)^2 |c0|^2 |c1|^2 |c2|^2 (the sine of the angle between a column
+ * and the plane of the other two, squared) counts as singular: returns 0.
+ * That product is the sixth power of the scale, so when it leaves the
+ * normal range (scales past about 1e6 or below 1e-6 in float) the rows
+ * are first multiplied by h = 1 / (longest column length), and then
+ * adj(hL) = h^2 adj(L): g = h^2 det = det(hL) / h. */
+static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik_real *g) {
+    const ik_real tiny = 16 * IK_REAL_EPSILON;
+    simd4 r0, r1, r2, col_sq, col_dots, shrink;
+    ik_real l0, det, col_product, longest, h;
+    simd4_transpose3(simd4_load(m), simd4_load(m + 4), simd4_load(m + 8), &r0, &r1, &r2);
+    col_sq = simd4_add(simd4_add(simd4_mul(r0, r0), simd4_mul(r1, r1)), simd4_mul(r2, r2));
+    col_dots = simd4_add(simd4_add(simd4_mul(r0, simd4_yzxw(r0)), simd4_mul(r1, simd4_yzxw(r1))),
+                         simd4_mul(r2, simd4_yzxw(r2))); /* c0 . c1, c1 . c2, c2 . c0 */
+    l0 = simd4_x(col_sq);
+    if (l0 > 0 && simd4_le3(simd4_max(simd4_abs(simd4_sub(col_sq, simd4_splat(l0))), simd4_abs(col_dots)),
+                            simd4_splat(tiny * l0))) {
+        *k0 = r0;
+        *k1 = r1;
+        *k2 = r2;
+        *g = l0;
+        return 1;
     }
-    *target_ls = ik_vec3_scale(
-        ik_v3(ik_vec3_dot(k0, to_target_ms), ik_vec3_dot(k1, to_target_ms), ik_vec3_dot(k2, to_target_ms)),
-        inv);
-    *pole_ls = ik_vec3_scale(
-        ik_v3(ik_vec3_dot(k0, pole_ms), ik_vec3_dot(k1, pole_ms), ik_vec3_dot(k2, pole_ms)), inv);
-    return 1;
+    det = adjugate(r0, r1, r2, k0, k1, k2, &col_product);
+    if (col_product >= IK_REAL_MIN && col_product <= IK_REAL_MAX) {
+        *g = det;
+        return det * det > tiny * tiny * col_product;
+    }
+    longest = ik_maxr(l0, ik_maxr(simd4_x(simd4_yzxw(col_sq)), simd4_x(simd4_zxyw(col_sq))));
+    if (!(longest > 0) || !ik_finite(longest)) return 0;
+    h = 1 / IK_SQRT(longest);
+    shrink = simd4_splat(h);
+    det = adjugate(simd4_mul(r0, shrink), simd4_mul(r1, shrink), simd4_mul(r2, shrink), k0, k1, k2,
+                   &col_product);
+    *g = det / h;
+    return col_product >= IK_REAL_MIN && det * det > tiny * tiny * col_product;
 }
 
 ik_result ik_aim_run(const ik_aim *job) {
     const ik_real tiny = 16 * IK_REAL_EPSILON, small = 64 * IK_REAL_EPSILON;
-    ik_vec3 origin_ms, to_target_ms, target_ls, pole_ls, forward, offset_perp, aim_from, x, n, swing_axis,
-        up_perp;
-    ik_real up_sq, pole_sq, up_along, pole_along, qq, ff, dd, tt, inv_t_len, of, pp, disc, along, swing_w, aa,
-        bb, roll_cos, roll_sin, hemisphere;
-    ik_quat old_ls, swing, correction;
-    ik_bool reached, up_is_zero, near_half_turn;
+    simd4 origin, target, forward, up, pole, offset, old, sum, k0, k1, k2, to_target, t, p, of, offset_perp,
+        inv_len, x, n, k, q1, q2, correction;
+    ik_real roll_scale, ff, uu, pole_sq, qq, dd, g, tt, pp, disc, along, x_offset, x_forward, swing_w, c, s,
+        cs_sq, roll_cos, roll_sin, hemisphere;
+    ik_bool reached, near_half_turn;
 
     if (!job || !job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
-    if (!inputs_finite(job)) return IK_ERR_NONFINITE;
+    origin = simd4_load(job->joint_ms->m + 12);
+    target = simd4_vec3_in_struct(&job->target_ms);
+    forward = simd4_vec3_in_struct(&job->forward_ls);
+    up = simd4_vec3_in_struct(&job->up_ls);
+    pole = simd4_vec3_in_struct(&job->pole_ms);
+    offset = simd4_vec3_in_struct(&job->offset_ls);
+    old = job->rotation_ls ? simd4_quat(*job->rotation_ls) : simd4_set(0, 0, 0, 1);
+
+    /* A sum of terms is finite only when every term is (NaN and infinities
+     * survive addition), so one sum checks them all; only when a sum of
+     * finite terms overflows does each get checked on its own. */
+    sum = simd4_add(simd4_add(simd4_load(job->joint_ms->m), simd4_load(job->joint_ms->m + 4)),
+                    simd4_add(simd4_load(job->joint_ms->m + 8), origin));
+    sum = simd4_add(sum, simd4_add(simd4_add(target, forward), simd4_add(up, pole)));
+    sum = simd4_add(sum, simd4_add(simd4_add(offset, old), simd4_set(job->twist, job->weight, 0, 0)));
+    if (!simd4_all_finite(sum) && !inputs_finite_each(job)) return IK_ERR_NONFINITE;
     if (!(job->weight >= 0 && job->weight <= 1)) return IK_ERR_RANGE;
-    ff = ik_vec3_dot(job->forward_ls, job->forward_ls);
-    forward = IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON ? job->forward_ls : unit_or_zero(job->forward_ls);
-    up_is_zero = !(ik_vec3_dot(job->up_ls, job->up_ls) > 0) && ik_vec3_is_zero(job->up_ls);
-    old_ls = job->rotation_ls ? *job->rotation_ls : ik_quat_identity();
-    qq = ik_quat_dot(old_ls, old_ls);
-    if ((!(ff > 0) && ik_vec3_is_zero(forward)) || up_is_zero || !(qq > 0) || !ik_finite(qq))
+    ff = simd4_dot3(forward, forward);
+    if (!(IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON)) forward = simd4_vec3(unit_or_zero(job->forward_ls));
+    uu = simd4_dot3(up, up);
+    qq = simd4_dot4(old, old);
+    if ((!(ff > 0) && ik_vec3_is_zero(job->forward_ls)) || (!(uu > 0) && ik_vec3_is_zero(job->up_ls)) ||
+        !(qq > 0) || !ik_finite(qq))
         return IK_ERR_DEGENERATE;
 
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
-    origin_ms = ik_mat4_translation(job->joint_ms);
-    to_target_ms = ik_vec3_sub(job->target_ms, origin_ms);
-    dd = ik_vec3_dot(to_target_ms, to_target_ms);
+    to_target = simd4_sub(target, origin);
+    dd = simd4_dot3(to_target, to_target);
     if (!ik_finite(dd)) return IK_ERR_DEGENERATE;
-    if (!(dd > 2 * tiny * tiny * ik_vec3_dot(origin_ms, origin_ms))) {
+    if (!(dd > 2 * tiny * tiny * simd4_dot3(origin, origin))) {
         if (job->correction_ls) *job->correction_ls = ik_quat_identity();
         if (job->reached) *job->reached = 0;
         return IK_OK;
     }
-    if (!to_joint_frame(job->joint_ms, to_target_ms, job->pole_ms, &target_ls, &pole_ls))
-        return IK_ERR_DEGENERATE;
+    if (!joint_frame(job->joint_ms->m, &k0, &k1, &k2, &g)) return IK_ERR_DEGENERATE;
 
-    /* The point on the ray o + s f (f unit) at the target's distance from the
-     * origin: |o + s f| = |T| gives s = -(o.f) + sqrt(disc), disc = |T|^2 - |o_perp|^2,
-     * o_perp = o - (o.f) f, so o + s f = o_perp + sqrt(disc) f. With disc < 0 the
+    /* The target in the joint's frame, T = L^-1 d, is kept as t = K d = g T
+     * (no division), the pole as P = sgn(g) K p. The point on the ray
+     * o + s f (f unit) at the target's distance from the origin: |o + s f| = |T|
+     * gives s = -(o.f) + sqrt(disc), disc = |T|^2 - |o_perp|^2, o_perp = o - (o.f) f,
+     * so o + s f = o_perp + sqrt(disc) f, a point |T| long. With disc < 0 the
      * target is closer than the ray ever passes; o_perp, the ray's nearest point,
      * is turned toward it, which leaves the least miss |o_perp| - |T|. Reached
-     * needs s >= 0: the target ahead of the offset, not between it and the joint. */
-    tt = ik_vec3_dot(target_ls, target_ls);
-    of = ik_vec3_dot(job->offset_ls, forward);
-    offset_perp = ik_vec3_mad(job->offset_ls, forward, -of);
-    pp = ik_vec3_dot(offset_perp, offset_perp);
-    disc = tt - pp;
-    along = disc > 0 ? IK_SQRT(disc) : 0;
-    reached = disc >= 0 && along >= of;
-    aim_from = ik_vec3_mad(offset_perp, forward, along);
+     * needs s >= 0: the target ahead of the offset, not between it and the joint.
+     * In t's units, g^2 disc = |t|^2 - g^2 |o_perp|^2, and the unit aim direction
+     * is x = (|g| o_perp + sqrt(g^2 disc) f) / |t| (or o_perp / |o_perp| when
+     * disc < 0); the target direction is n = sgn(g) t / |t|. */
+    t = simd4_combine3(k0, k1, k2, to_target);
+    p = simd4_mul(simd4_combine3(k0, k1, k2, pole), simd4_splat(IK_COPYSIGN(1, g)));
+    of = simd4_splat(simd4_dot3(offset, forward));
+    offset_perp = simd4_sub(offset, simd4_mul(forward, of));
+    pp = simd4_dot3(offset_perp, offset_perp);
+    tt = simd4_dot3(t, t);
+    pole_sq = simd4_dot3(p, p);
+    disc = tt - pp * g * g;
+    if (!ik_finite(tt + disc + pole_sq)) return IK_ERR_DEGENERATE;
+    along = IK_SQRT(disc > 0 ? disc : 0);
+    reached = disc >= 0 && along >= simd4_x(of) * IK_FABS(g);
+    inv_len = simd4_rsqrt(simd4_set(tt, pp, 1, 1));
+    if (disc >= 0) {
+        x_offset = IK_FABS(g) * simd4_x(inv_len);
+        x_forward = along * simd4_x(inv_len);
+    } else {
+        x_offset = simd4_x(simd4_yyyy(inv_len));
+        x_forward = 0;
+    }
+    x = simd4_add(simd4_mul(offset_perp, simd4_splat(x_offset)), simd4_mul(forward, simd4_splat(x_forward)));
+    n = simd4_mul(t, simd4_splat(IK_COPYSIGN(simd4_x(inv_len), g)));
 
-    /* Swing: the minimum rotation from the unit aim direction
-     * x = aim_from / |aim_from| to n = T / |T|, the half-angle quaternion
-     * (k, 1 + c) with k = x x n, c = x . n, unnormalised (length^2
+    /* Swing: the minimum rotation from x to n, the half-angle quaternion
+     * q1 = (k, 1 + c) with k = x x n, c = x . n, unnormalised (length^2
      * 2 (1 + c)): every later step is indifferent to the length, and the one
      * normalisation comes at the end. Past about 170 degrees (1 + c < 0.02)
-     * the axis k is mostly rounding, and ik_quat_from_to builds the swing in two
-     * turns. */
-    inv_t_len = 1 / IK_SQRT(tt);
-    x = ik_vec3_scale(aim_from, disc >= 0 ? inv_t_len : 1 / IK_SQRT(pp));
-    n = ik_vec3_scale(target_ls, inv_t_len);
-    swing_axis = ik_vec3_cross(x, n);
-    swing_w = 1 + ik_vec3_dot(x, n);
+     * the axis k is mostly rounding, and ik_quat_from_to builds the swing in
+     * two turns. */
+    k = simd4_cross3(x, n);
+    swing_w = 1 + simd4_dot3(x, n);
     near_half_turn = !(swing_w > (ik_real)0.02);
-    swing = near_half_turn ? ik_quat_from_to(x, n)
-                           : ik_q(swing_axis.x, swing_axis.y, swing_axis.z, swing_w);
+    q1 = simd4_with_w(k, swing_w);
+    q2 = simd4_add(x, n);
 
     /* Roll about the line through the origin and the target, which keeps the
      * ray on the target, turning the up axis to the pole's side: the up axis
@@ -183,72 +212,73 @@ ik_result ik_aim_run(const ik_aim *job) {
      * along (S, |a||P'| - C). The first cancels near a half turn, the second
      * near no turn; their sum with the second's sign made S's,
      * (|a||P'| + C + |S|, sgn(S) (|a||P'| - C + |S|)), is at least |a||P'|
-     * long and cancels nowhere. For a perpendicular to x the minimum
-     * rotation R is R a = a - (a . n) / (1 + c) (x + n) (Rodrigues' formula
-     * with axis x x n), so C = a . P - f (x . P + n . P) and
-     * S = n . (a x P) + f (P . k), f = (a . n) / (1 + c): no rotation needed.
-     * Near a half turn P is turned back by the (unit) swing instead. The roll
-     * is skipped when either projection vanishes (pole or up along the aim
-     * line): no flip. */
-    up_sq = ik_vec3_dot(job->up_ls, job->up_ls);
-    pole_sq = ik_vec3_dot(pole_ls, pole_ls);
-    up_along = ik_vec3_dot(job->up_ls, x);
-    pole_along = ik_vec3_dot(pole_ls, n);
-    up_perp = ik_vec3_mad(job->up_ls, x, -up_along);
-    aa = ik_vec3_length_sq(up_perp);
-    bb = ik_vec3_length_sq(ik_vec3_mad(pole_ls, n, -pole_along));
-    if (!ik_finite(tt + pp + aa * bb)) return IK_ERR_DEGENERATE;
+     * long and cancels nowhere; |a||P'| = sqrt(C^2 + S^2). For a
+     * perpendicular to x the minimum rotation R is
+     * R a = a - (a . n) / (1 + c) (x + n) (Rodrigues' formula with axis k),
+     * so, times 1 + c and with a . n = u . n - (u . x) c,
+     * a . P = u . P - (u . x)(x . P), n . (a x P) = n . (u x P) + (u . x)(P . k):
+     * C (1 + c) = (1 + c)(a . P) - (a . n)(x . P + n . P),
+     * S (1 + c) = (1 + c) n . (a x P) + (a . n)(P . k), dot products only,
+     * no rotation. Near a half turn P is turned back by the (unit) swing
+     * instead. The roll is skipped when |a||P'| < 64 eps |u||P| (up or pole
+     * along the aim line): no flip. */
+    if (!near_half_turn) {
+        ik_real ux = simd4_dot3(up, x), x_p = simd4_dot3(x, p), p_k = simd4_dot3(p, k);
+        ik_real a_n = simd4_dot3(up, n) - ux * (swing_w - 1);
+        ik_real a_p = simd4_dot3(up, p) - ux * x_p;
+        ik_real n_ap = simd4_dot3(n, simd4_cross3(up, p)) + ux * p_k;
+        c = swing_w * a_p - a_n * (x_p + simd4_dot3(n, p));
+        s = swing_w * n_ap + a_n * p_k;
+        roll_scale = swing_w;
+    } else {
+        ik_vec3 xv = to_vec3(x), a = ik_vec3_reject(to_vec3(up), xv);
+        ik_quat swing = ik_quat_from_to(xv, to_vec3(n));
+        ik_vec3 pole_back = ik_quat_rotate(ik_quat_conjugate(swing), to_vec3(p));
+        c = ik_vec3_dot(a, pole_back);
+        s = ik_vec3_dot(xv, ik_vec3_cross(a, pole_back));
+        q1 = simd4_quat(swing);
+        roll_scale = 1;
+    }
+    cs_sq = c * c + s * s;
+    if (!ik_finite(cs_sq)) return IK_ERR_DEGENERATE;
     roll_cos = 1;
     roll_sin = 0;
-    if (aa > small * small * up_sq && bb > small * small * pole_sq) {
-        ik_real root = IK_SQRT(aa * bb), c, s, abs_s;
-        if (!near_half_turn) {
-            ik_real f = ik_vec3_dot(up_perp, n) / swing_w;
-            c = ik_vec3_dot(up_perp, pole_ls) - f * (ik_vec3_dot(x, pole_ls) + pole_along);
-            s = ik_vec3_dot(n, ik_vec3_cross(up_perp, pole_ls)) + f * ik_vec3_dot(pole_ls, swing_axis);
-        } else {
-            ik_vec3 pole_back = ik_quat_rotate(ik_quat_conjugate(swing), pole_ls);
-            c = ik_vec3_dot(up_perp, pole_back);
-            s = ik_vec3_dot(x, ik_vec3_cross(up_perp, pole_back));
-        }
-        abs_s = IK_FABS(s);
+    if (cs_sq > small * small * roll_scale * roll_scale * uu * pole_sq) {
+        ik_real root = IK_SQRT(cs_sq), abs_s = IK_FABS(s);
         roll_cos = root + c + abs_s;
         roll_sin = IK_COPYSIGN(root - c + abs_s, s);
     }
 
     /* Twist: add twist/2 to the roll's half angle, a product of complex
      * numbers (cos, sin) about the same line. Then the swing: with r the
-     * roll about x, q r = (sin (x + n) + cos k, cos (1 + c)) for q = (k, 1 + c),
-     * as k . x = 0 and k x x = n - c x. */
+     * roll about x, q1 r = (sin (x + n) + cos k, cos (1 + c)) = cos q1 + sin q2
+     * for q1 = (k, 1 + c), q2 = (x + n, 0), as k . x = 0 and k x x = n - c x. */
     if (job->twist != 0) {
         ik_real tc = IK_COS(job->twist * (ik_real)0.5), ts = IK_SIN(job->twist * (ik_real)0.5);
-        ik_real c = roll_cos * tc - roll_sin * ts;
+        ik_real rc = roll_cos * tc - roll_sin * ts;
         roll_sin = roll_sin * tc + roll_cos * ts;
-        roll_cos = c;
+        roll_cos = rc;
     }
     if (near_half_turn)
-        correction = ik_quat_mul(swing, ik_q(x.x * roll_sin, x.y * roll_sin, x.z * roll_sin, roll_cos));
+        correction = simd4_quat_mul(q1, simd4_with_w(simd4_mul(x, simd4_splat(roll_sin)), roll_cos));
     else
-        correction = ik_q(roll_sin * (x.x + n.x) + roll_cos * swing_axis.x,
-                          roll_sin * (x.y + n.y) + roll_cos * swing_axis.y,
-                          roll_sin * (x.z + n.z) + roll_cos * swing_axis.z, roll_cos * swing_w);
+        correction = simd4_add(simd4_mul(q1, simd4_splat(roll_cos)), simd4_mul(q2, simd4_splat(roll_sin)));
 
     /* Weight: C^w, the same axis with w times the angle (slerp from the
      * identity). The result keeps the input's hemisphere (w of C made >= 0),
      * and the one normalisation happens here. */
     if (job->weight < 1)
-        correction =
-            job->weight > 0 ? quat_power(ik_quat_positive_w(correction), job->weight) : ik_quat_identity();
-    hemisphere = IK_COPYSIGN(1, correction.w);
+        correction = simd4_quat(job->weight > 0
+                                    ? quat_power(ik_quat_positive_w(simd4_to_quat(correction)), job->weight)
+                                    : ik_quat_identity());
+    hemisphere = IK_COPYSIGN(1, simd4_x(simd4_wwww(correction)));
     if (job->rotation_ls && job->weight > 0) {
-        ik_quat q = ik_quat_mul(old_ls, correction);
-        ik_real k = hemisphere / IK_SQRT(ik_quat_dot(q, q));
-        *job->rotation_ls = ik_q(q.x * k, q.y * k, q.z * k, q.w * k);
+        simd4 q = simd4_quat_mul(old, correction);
+        *job->rotation_ls = simd4_to_quat(simd4_mul(q, simd4_splat(hemisphere / IK_SQRT(simd4_dot4(q, q)))));
     }
-    if (job->correction_ls) {
-        ik_real k = hemisphere / IK_SQRT(ik_quat_dot(correction, correction));
-        *job->correction_ls = ik_q(correction.x * k, correction.y * k, correction.z * k, correction.w * k);
-    }
+    if (job->correction_ls)
+        *job->correction_ls = simd4_to_quat(
+            simd4_mul(correction, simd4_splat(hemisphere / IK_SQRT(simd4_dot4(correction, correction)))));
     if (job->reached) *job->reached = reached;
     return IK_OK;
 }

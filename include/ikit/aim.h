@@ -37,7 +37,9 @@ extern "C" {
  * rotation_ls and correction_ls are NULL; IK_ERR_NONFINITE for NaN or
  * infinity in any input; IK_ERR_RANGE when weight is outside [0, 1];
  * IK_ERR_DEGENERATE for a zero forward or up axis, a zero input rotation, a
- * singular joint_ms, or distances so large their squares overflow. On any
+ * singular joint_ms, or distances so large their squares overflow (the
+ * joint's frame is worked in units of its scale squared: in float, scales
+ * from about 1e-9 to 1e9 and targets up to about 1e19 / scale away). On any
  * error no output is written.
  *
  * A target on the joint's origin leaves the rotation as it is (IK_OK,

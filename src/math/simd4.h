@@ -31,8 +31,6 @@ static inline ik_real simd4_x(simd4 a) { return _mm_cvtss_f32(a); }
 static inline simd4 simd4_add(simd4 a, simd4 b) { return _mm_add_ps(a, b); }
 static inline simd4 simd4_sub(simd4 a, simd4 b) { return _mm_sub_ps(a, b); }
 static inline simd4 simd4_mul(simd4 a, simd4 b) { return _mm_mul_ps(a, b); }
-static inline simd4 simd4_div(simd4 a, simd4 b) { return _mm_div_ps(a, b); }
-static inline simd4 simd4_sqrt(simd4 a) { return _mm_sqrt_ps(a); }
 /* 1 / sqrt(a) for a > 0: the 12-bit estimate and one Newton step,
  * y (3 - a y^2) / 2, to within about 2^-22 (two float ulps). */
 static inline simd4 simd4_rsqrt(simd4 a) {
@@ -57,15 +55,6 @@ static inline void simd4_transpose3(simd4 c0, simd4 c1, simd4 c2, simd4 *r0, sim
     *r0 = _mm_movelh_ps(t0, t2);
     *r1 = _mm_movehl_ps(t2, t0);
     *r2 = _mm_movelh_ps(t1, t3);
-}
-/* (a0 . b0, a1 . b1, a2 . b2, a3 . b3) over lanes 0..2, each summed as
- * (x + z) + y: the four products transposed, then added. */
-static inline simd4 simd4_dot3x4(simd4 a0, simd4 b0, simd4 a1, simd4 b1, simd4 a2, simd4 b2, simd4 a3,
-                                 simd4 b3) {
-    simd4 p0 = _mm_mul_ps(a0, b0), p1 = _mm_mul_ps(a1, b1), p2 = _mm_mul_ps(a2, b2), p3 = _mm_mul_ps(a3, b3);
-    simd4 t0 = _mm_unpacklo_ps(p0, p1), t1 = _mm_unpackhi_ps(p0, p1); /* x0 x1 y0 y1, z0 z1 . . */
-    simd4 t2 = _mm_unpacklo_ps(p2, p3), t3 = _mm_unpackhi_ps(p2, p3);
-    return _mm_add_ps(_mm_add_ps(_mm_movelh_ps(t0, t2), _mm_movelh_ps(t1, t3)), _mm_movehl_ps(t2, t0));
 }
 static inline simd4 simd4_abs(simd4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 static inline simd4 simd4_max(simd4 a, simd4 b) { return _mm_max_ps(a, b); }
@@ -115,27 +104,15 @@ static inline simd4 simd4_sub(simd4 a, simd4 b) {
 static inline simd4 simd4_mul(simd4 a, simd4 b) {
     return simd4_set(a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]);
 }
-static inline simd4 simd4_div(simd4 a, simd4 b) {
-    return simd4_set(a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]);
+static inline simd4 simd4_rsqrt(simd4 a) {
+    return simd4_set(1 / IK_SQRT(a.v[0]), 1 / IK_SQRT(a.v[1]), 1 / IK_SQRT(a.v[2]), 1 / IK_SQRT(a.v[3]));
 }
-static inline simd4 simd4_sqrt(simd4 a) {
-    return simd4_set(IK_SQRT(a.v[0]), IK_SQRT(a.v[1]), IK_SQRT(a.v[2]), IK_SQRT(a.v[3]));
-}
-static inline simd4 simd4_rsqrt(simd4 a) { return simd4_div(simd4_splat(1), simd4_sqrt(a)); }
 #define SIMD4_SHUFFLE(a, i0, i1, i2, i3) simd4_set((a).v[i0], (a).v[i1], (a).v[i2], (a).v[i3])
 static inline simd4 simd4_with_w(simd4 a, ik_real s) { return simd4_set(a.v[0], a.v[1], a.v[2], s); }
 static inline void simd4_transpose3(simd4 c0, simd4 c1, simd4 c2, simd4 *r0, simd4 *r1, simd4 *r2) {
     *r0 = simd4_set(c0.v[0], c1.v[0], c2.v[0], 0);
     *r1 = simd4_set(c0.v[1], c1.v[1], c2.v[1], 0);
     *r2 = simd4_set(c0.v[2], c1.v[2], c2.v[2], 0);
-}
-static inline ik_real simd4_dot3_lanes(simd4 a, simd4 b) {
-    return (a.v[0] * b.v[0] + a.v[2] * b.v[2]) + a.v[1] * b.v[1];
-}
-static inline simd4 simd4_dot3x4(simd4 a0, simd4 b0, simd4 a1, simd4 b1, simd4 a2, simd4 b2, simd4 a3,
-                                 simd4 b3) {
-    return simd4_set(simd4_dot3_lanes(a0, b0), simd4_dot3_lanes(a1, b1), simd4_dot3_lanes(a2, b2),
-                     simd4_dot3_lanes(a3, b3));
 }
 static inline simd4 simd4_vec3_in_struct(const ik_vec3 *v) { return simd4_set(v->x, v->y, v->z, 0); }
 static inline simd4 simd4_abs(simd4 a) {
@@ -169,8 +146,6 @@ static inline simd4 simd4_xxxx(simd4 a) { return SIMD4_SHUFFLE(a, 0, 0, 0, 0); }
 static inline simd4 simd4_yyyy(simd4 a) { return SIMD4_SHUFFLE(a, 1, 1, 1, 1); }
 static inline simd4 simd4_zzzz(simd4 a) { return SIMD4_SHUFFLE(a, 2, 2, 2, 2); }
 static inline simd4 simd4_wwww(simd4 a) { return SIMD4_SHUFFLE(a, 3, 3, 3, 3); }
-/* a + b s */
-static inline simd4 simd4_mad(simd4 a, simd4 b, simd4 s) { return simd4_add(a, simd4_mul(b, s)); }
 /* a . b over lanes 0..2, summed as (x + z) + y. */
 static inline ik_real simd4_dot3(simd4 a, simd4 b) {
     simd4 p = simd4_mul(a, b);

@@ -149,7 +149,6 @@ ik_result ik_aim_run(const ik_aim *job) {
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
     to_target = simd4_sub(target, origin);
     dd = simd4_dot3(to_target, to_target);
-    if (!ik_finite(dd)) return IK_ERR_DEGENERATE;
     if (!(dd > 2 * tiny * tiny * simd4_dot3(origin, origin))) {
         if (job->correction_ls) *job->correction_ls = ik_quat_identity();
         if (job->reached) *job->reached = 0;
@@ -265,13 +264,17 @@ ik_result ik_aim_run(const ik_aim *job) {
         correction = simd4_add(simd4_mul(q1, simd4_splat(roll_cos)), simd4_mul(q2, simd4_splat(roll_sin)));
 
     /* Weight: C^w, the same axis with w times the angle (slerp from the
-     * identity). The result keeps the input's hemisphere (w of C made >= 0),
-     * and the one normalisation happens here. */
+     * identity). The result keeps the input's hemisphere (w of C made >= 0:
+     * it is already, (1 + c) cos with cos = |a||P'| + C + |S| >= 0, unless
+     * a twist or the half-turn swing is in C), and the one normalisation
+     * happens here. */
+    hemisphere = 1;
     if (job->weight < 1)
         correction = simd4_quat(job->weight > 0
                                     ? quat_power(ik_quat_positive_w(simd4_to_quat(correction)), job->weight)
                                     : ik_quat_identity());
-    hemisphere = IK_COPYSIGN(1, simd4_x(simd4_wwww(correction)));
+    else if (job->twist != 0 || near_half_turn)
+        hemisphere = IK_COPYSIGN(1, simd4_x(simd4_wwww(correction)));
     if (job->rotation_ls && job->weight > 0) {
         simd4 q = simd4_quat_mul(old, correction);
         *job->rotation_ls = simd4_to_quat(simd4_mul(q, simd4_splat(hemisphere / IK_SQRT(simd4_dot4(q, q)))));

@@ -69,21 +69,21 @@ static ik_real adjugate(simd4 r0, simd4 r1, simd4 r2, simd4 *k0, simd4 *k1, simd
     return simd4_dot3(r0, *k0);
 }
 
-/* The joint's frame: the columns k0, k1, k2 of K = g L^-1 for the linear
- * part L = [c0 c1 c2] of joint_ms, rows r_i; g > 0 or g < 0, never 0.
- * When L is a rotation (or mirror) times a uniform scale s to rounding
- * (|c_i|^2 equal, c_i . c_j = 0, within 16 eps s^2), K = L^T = s^2 L^-1:
- * the rows. Otherwise K = adj(L), g = det. A det^2 below
+/* The joint's frame: the columns k0, k1, k2 of K = g L^-1, g > 0, for the
+ * linear part L = [c0 c1 c2] of joint_ms, rows r_i. When L is a rotation
+ * (or mirror) times a uniform scale s to rounding (|c_i|^2 equal,
+ * c_i . c_j = 0, within 16 eps s^2), K = L^T = s^2 L^-1: the rows.
+ * Otherwise K = sgn(det) adj(L), g = |det|. A det^2 below
  * (16 eps)^2 |c0|^2 |c1|^2 |c2|^2 (the sine of the angle between a column
  * and the plane of the other two, squared) counts as singular: returns 0.
  * That product is the sixth power of the scale, so when it leaves the
  * normal range (scales past about 1e6 or below 1e-6 in float) the rows
  * are first multiplied by h = 1 / (longest column length), and then
- * adj(hL) = h^2 adj(L): g = h^2 det = det(hL) / h. */
+ * adj(hL) = h^2 adj(L): g = h^2 |det| = |det(hL)| / h. */
 static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik_real *g) {
     const ik_real tiny = 16 * IK_REAL_EPSILON;
-    simd4 r0, r1, r2, col_sq, col_dots, shrink;
-    ik_real l0, det, col_product, longest, h;
+    simd4 r0, r1, r2, col_sq, col_dots, flip;
+    ik_real l0, det, col_product, h = 1;
     simd4_transpose3(simd4_load(m), simd4_load(m + 4), simd4_load(m + 8), &r0, &r1, &r2);
     col_sq = simd4_add(simd4_add(simd4_mul(r0, r0), simd4_mul(r1, r1)), simd4_mul(r2, r2));
     col_dots = simd4_add(simd4_add(simd4_mul(r0, simd4_yzxw(r0)), simd4_mul(r1, simd4_yzxw(r1))),
@@ -98,18 +98,22 @@ static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik
         return 1;
     }
     det = adjugate(r0, r1, r2, k0, k1, k2, &col_product);
-    if (col_product >= IK_REAL_MIN && col_product <= IK_REAL_MAX) {
-        *g = det;
-        return det * det > tiny * tiny * col_product;
+    if (!(col_product >= IK_REAL_MIN && col_product <= IK_REAL_MAX)) {
+        ik_real longest = ik_maxr(l0, ik_maxr(simd4_x(simd4_yzxw(col_sq)), simd4_x(simd4_zxyw(col_sq))));
+        simd4 shrink;
+        if (!(longest > 0) || !ik_finite(longest)) return 0;
+        h = 1 / IK_SQRT(longest);
+        shrink = simd4_splat(h);
+        det = adjugate(simd4_mul(r0, shrink), simd4_mul(r1, shrink), simd4_mul(r2, shrink), k0, k1, k2,
+                       &col_product);
     }
-    longest = ik_maxr(l0, ik_maxr(simd4_x(simd4_yzxw(col_sq)), simd4_x(simd4_zxyw(col_sq))));
-    if (!(longest > 0) || !ik_finite(longest)) return 0;
-    h = 1 / IK_SQRT(longest);
-    shrink = simd4_splat(h);
-    det = adjugate(simd4_mul(r0, shrink), simd4_mul(r1, shrink), simd4_mul(r2, shrink), k0, k1, k2,
-                   &col_product);
-    *g = det / h;
-    return col_product >= IK_REAL_MIN && det * det > tiny * tiny * col_product;
+    if (!(col_product >= IK_REAL_MIN && det * det > tiny * tiny * col_product)) return 0;
+    flip = simd4_splat(IK_COPYSIGN(1, det));
+    *k0 = simd4_mul(*k0, flip);
+    *k1 = simd4_mul(*k1, flip);
+    *k2 = simd4_mul(*k2, flip);
+    *g = IK_FABS(det) / h;
+    return 1;
 }
 
 ik_result ik_aim_run(const ik_aim *job) {
@@ -157,7 +161,7 @@ ik_result ik_aim_run(const ik_aim *job) {
     if (!joint_frame(job->joint_ms->m, &k0, &k1, &k2, &g)) return IK_ERR_DEGENERATE;
 
     /* The target in the joint's frame, T = L^-1 d, is kept as t = K d = g T
-     * (no division), the pole as P = sgn(g) K p. The point on the ray
+     * (no division), the pole as P = K p. The point on the ray
      * o + s f (f unit) at the target's distance from the origin: |o + s f| = |T|
      * gives s = -(o.f) + sqrt(disc), disc = |T|^2 - |o_perp|^2, o_perp = o - (o.f) f,
      * so o + s f = o_perp + sqrt(disc) f, a point |T| long. With disc < 0 the
@@ -165,10 +169,10 @@ ik_result ik_aim_run(const ik_aim *job) {
      * is turned toward it, which leaves the least miss |o_perp| - |T|. Reached
      * needs s >= 0: the target ahead of the offset, not between it and the joint.
      * In t's units, g^2 disc = |t|^2 - g^2 |o_perp|^2, and the unit aim direction
-     * is x = (|g| o_perp + sqrt(g^2 disc) f) / |t| (or o_perp / |o_perp| when
-     * disc < 0); the target direction is n = sgn(g) t / |t|. */
+     * is x = (g o_perp + sqrt(g^2 disc) f) / |t| (or o_perp / |o_perp| when
+     * disc < 0); the target direction is n = t / |t|. */
     t = simd4_combine3(k0, k1, k2, to_target);
-    p = simd4_mul(simd4_combine3(k0, k1, k2, pole), simd4_splat(IK_COPYSIGN(1, g)));
+    p = simd4_combine3(k0, k1, k2, pole);
     of = simd4_splat(simd4_dot3(offset, forward));
     offset_perp = simd4_sub(offset, simd4_mul(forward, of));
     pp = simd4_dot3(offset_perp, offset_perp);
@@ -177,17 +181,17 @@ ik_result ik_aim_run(const ik_aim *job) {
     disc = tt - pp * g * g;
     if (!ik_finite(tt + disc + pole_sq)) return IK_ERR_DEGENERATE;
     along = IK_SQRT(disc > 0 ? disc : 0);
-    reached = disc >= 0 && along >= simd4_x(of) * IK_FABS(g);
+    reached = disc >= 0 && along >= simd4_x(of) * g;
     inv_len = simd4_rsqrt(simd4_set(tt, pp, 1, 1));
     if (disc >= 0) {
-        x_offset = IK_FABS(g) * simd4_x(inv_len);
+        x_offset = g * simd4_x(inv_len);
         x_forward = along * simd4_x(inv_len);
     } else {
         x_offset = simd4_x(simd4_yyyy(inv_len));
         x_forward = 0;
     }
     x = simd4_add(simd4_mul(offset_perp, simd4_splat(x_offset)), simd4_mul(forward, simd4_splat(x_forward)));
-    n = simd4_mul(t, simd4_splat(IK_COPYSIGN(simd4_x(inv_len), g)));
+    n = simd4_mul(t, simd4_xxxx(inv_len));
 
     /* Swing: the minimum rotation from x to n, the half-angle quaternion
      * q1 = (k, 1 + c) with k = x x n, c = x . n, unnormalised (length^2

@@ -540,21 +540,32 @@ static void test_aim_bad_input(void) {
     CHECK(ik_aim_run(&job) == IK_OK && ik_quat_finite(corr), "correction only is fine");
     corr = ik_q(9, 9, 9, 9);
     for (b = 0; b < 2; ++b) {
-        for (field = 0; field < 11; ++field) {
-            /* Fields 0 to 9 get the bad value; 10 is a finite weight outside [0, 1]. */
+        for (field = 0; field < 13; ++field) {
+            /* Fields 0 to 11 get the bad value (the twist once with weight 0,
+             * which leaves the pose as it is); 12 is a finite weight outside
+             * [0, 1]. */
             aim_case d = simple_case();
             ik_quat r2 = ik_quat_identity();
-            ik_real *const slots[10] = {&d.joint_ms.m[5],  &d.joint_ms.m[13], &job.target_ms.y,
-                                        &job.forward_ls.x, &job.up_ls.z,      &job.pole_ms.x,
-                                        &job.offset_ls.y,  &job.twist,        &r2.x,
+            ik_real *const slots[12] = {&d.joint_ms.m[5],
+                                        &d.joint_ms.m[13],
+                                        &d.joint_ms.m[15],
+                                        &job.target_ms.y,
+                                        &job.forward_ls.x,
+                                        &job.up_ls.z,
+                                        &job.pole_ms.x,
+                                        &job.offset_ls.y,
+                                        &job.twist,
+                                        &job.twist,
+                                        &r2.x,
                                         &job.weight};
             job = job_for(&d, &r2, &corr, &reached);
-            if (field < 10)
+            if (field == 9) job.weight = 0;
+            if (field < 12)
                 *slots[field] = bad[b];
             else
                 job.weight = b ? (ik_real)1.5 : (ik_real)-0.25;
-            if (ik_aim_run(&job) != (field < 10 ? IK_ERR_NONFINITE : IK_ERR_RANGE)) ++failures;
-            if (corr.x != 9 || reached != 7 || (field != 8 && (r2.w != 1 || r2.x != 0))) ++failures;
+            if (ik_aim_run(&job) != (field < 12 ? IK_ERR_NONFINITE : IK_ERR_RANGE)) ++failures;
+            if (corr.x != 9 || reached != 7 || (field != 10 && (r2.w != 1 || r2.x != 0))) ++failures;
         }
     }
     CHECK(failures == 0,

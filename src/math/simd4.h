@@ -66,11 +66,6 @@ static inline ik_bool simd4_le3(simd4 a, simd4 b) { return (_mm_movemask_ps(_mm_
 static inline simd4 simd4_vec3_in_struct(const ik_vec3 *v) {
     return _mm_and_ps(_mm_loadu_ps(&v->x), _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
 }
-/* 1 when all four lanes are finite: x - x is 0 for finite x, NaN otherwise. */
-static inline ik_bool simd4_all_finite(simd4 a) {
-    simd4 zero = _mm_setzero_ps();
-    return _mm_movemask_ps(_mm_cmpeq_ps(_mm_sub_ps(a, a), zero)) == 15;
-}
 
 #else
 
@@ -124,9 +119,6 @@ static inline simd4 simd4_max(simd4 a, simd4 b) {
 }
 static inline ik_bool simd4_le3(simd4 a, simd4 b) {
     return a.v[0] <= b.v[0] && a.v[1] <= b.v[1] && a.v[2] <= b.v[2];
-}
-static inline ik_bool simd4_all_finite(simd4 a) {
-    return ik_finite(a.v[0]) && ik_finite(a.v[1]) && ik_finite(a.v[2]) && ik_finite(a.v[3]);
 }
 
 #endif

@@ -22,11 +22,18 @@ ik_aim ik_aim_def(void) {
     return job;
 }
 
-static ik_bool inputs_finite_each(const ik_aim *job) {
+static ik_bool inputs_finite(const ik_aim *job) {
     return ik_mat4_finite(job->joint_ms) && ik_vec3_finite(job->target_ms) &&
            ik_vec3_finite(job->forward_ls) && ik_vec3_finite(job->up_ls) && ik_vec3_finite(job->pole_ms) &&
            ik_vec3_finite(job->offset_ls) && ik_finite(job->twist) && ik_finite(job->weight) &&
            (!job->rotation_ls || ik_quat_finite(*job->rotation_ls));
+}
+
+/* A failure with code `code`, or IK_ERR_NONFINITE when an input is not
+ * finite: NaN and infinity spread through every step, so the solve checks
+ * for them only where it stops. */
+static ik_result failure(const ik_aim *job, ik_result code) {
+    return inputs_finite(job) ? code : IK_ERR_NONFINITE;
 }
 
 /* v / |v|, dividing by the largest component first when |v|^2 would
@@ -118,10 +125,11 @@ static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik
 
 ik_result ik_aim_run(const ik_aim *job) {
     const ik_real tiny = 16 * IK_REAL_EPSILON, small = 64 * IK_REAL_EPSILON;
-    simd4 origin, target, forward, up, pole, offset, old, sum, k0, k1, k2, to_target, t, p, of, offset_perp,
-        inv_len, x, n, k, q1, q2, correction;
+    const ik_real *m;
+    simd4 origin, target, forward, up, pole, offset, old, k0, k1, k2, to_target, t, p, of, offset_perp,
+        inv_len, x, n, k, q1, q2, correction, rotation;
     ik_real roll_scale, ff, uu, pole_sq, qq, dd, g, tt, pp, disc, along, x_offset, x_forward, swing_w, c, s,
-        cs_sq, roll_cos, roll_sin, hemisphere;
+        cs_sq, roll_cos, roll_sin, hemisphere, rotation_sq, correction_sq;
     ik_bool reached, near_half_turn;
 
     if (!job || !job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
@@ -133,32 +141,31 @@ ik_result ik_aim_run(const ik_aim *job) {
     offset = simd4_vec3_in_struct(&job->offset_ls);
     old = job->rotation_ls ? simd4_quat(*job->rotation_ls) : simd4_set(0, 0, 0, 1);
 
-    /* A sum of terms is finite only when every term is (NaN and infinities
-     * survive addition), so one sum checks them all; only when a sum of
-     * finite terms overflows does each get checked on its own. */
-    sum = simd4_add(simd4_add(simd4_load(job->joint_ms->m), simd4_load(job->joint_ms->m + 4)),
-                    simd4_add(simd4_load(job->joint_ms->m + 8), origin));
-    sum = simd4_add(sum, simd4_add(simd4_add(target, forward), simd4_add(up, pole)));
-    sum = simd4_add(sum, simd4_add(simd4_add(offset, old), simd4_set(job->twist, job->weight, 0, 0)));
-    if (!simd4_all_finite(sum) && !inputs_finite_each(job)) return IK_ERR_NONFINITE;
-    if (!(job->weight >= 0 && job->weight <= 1)) return IK_ERR_RANGE;
+    /* The bottom row of joint_ms is the one input no later step reads. */
+    m = job->joint_ms->m;
+    if (!ik_finite(m[3] + m[7] + m[11] + m[15]) && !inputs_finite(job)) return IK_ERR_NONFINITE;
+    if (!(job->weight >= 0 && job->weight <= 1)) return failure(job, IK_ERR_RANGE);
     ff = simd4_dot3(forward, forward);
-    if (!(IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON)) forward = simd4_vec3(unit_or_zero(job->forward_ls));
+    if (!(IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON)) {
+        if (!ik_vec3_finite(job->forward_ls)) return IK_ERR_NONFINITE;
+        forward = simd4_vec3(unit_or_zero(job->forward_ls));
+    }
     uu = simd4_dot3(up, up);
     qq = simd4_dot4(old, old);
     if ((!(ff > 0) && ik_vec3_is_zero(job->forward_ls)) || (!(uu > 0) && ik_vec3_is_zero(job->up_ls)) ||
         !(qq > 0) || !ik_finite(qq))
-        return IK_ERR_DEGENERATE;
+        return failure(job, IK_ERR_DEGENERATE);
 
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
     to_target = simd4_sub(target, origin);
     dd = simd4_dot3(to_target, to_target);
     if (!(dd > 2 * tiny * tiny * simd4_dot3(origin, origin))) {
+        if (!inputs_finite(job)) return IK_ERR_NONFINITE;
         if (job->correction_ls) *job->correction_ls = ik_quat_identity();
         if (job->reached) *job->reached = 0;
         return IK_OK;
     }
-    if (!joint_frame(job->joint_ms->m, &k0, &k1, &k2, &g)) return IK_ERR_DEGENERATE;
+    if (!joint_frame(m, &k0, &k1, &k2, &g)) return failure(job, IK_ERR_DEGENERATE);
 
     /* The target in the joint's frame, T = L^-1 d, is kept as t = K d = g T
      * (no division), the pole as P = K p. The point on the ray
@@ -179,7 +186,7 @@ ik_result ik_aim_run(const ik_aim *job) {
     tt = simd4_dot3(t, t);
     pole_sq = simd4_dot3(p, p);
     disc = tt - pp * g * g;
-    if (!ik_finite(tt + disc + pole_sq)) return IK_ERR_DEGENERATE;
+    if (!ik_finite(tt + disc + pole_sq)) return failure(job, IK_ERR_DEGENERATE);
     along = IK_SQRT(disc > 0 ? disc : 0);
     reached = disc >= 0 && along >= simd4_x(of) * g;
     inv_len = simd4_rsqrt(simd4_set(tt, pp, 1, 1));
@@ -243,7 +250,7 @@ ik_result ik_aim_run(const ik_aim *job) {
         roll_scale = 1;
     }
     cs_sq = c * c + s * s;
-    if (!ik_finite(cs_sq)) return IK_ERR_DEGENERATE;
+    if (!ik_finite(cs_sq)) return failure(job, IK_ERR_DEGENERATE);
     roll_cos = 1;
     roll_sin = 0;
     if (cs_sq > small * small * roll_scale * roll_scale * uu * pole_sq) {
@@ -273,19 +280,24 @@ ik_result ik_aim_run(const ik_aim *job) {
      * a twist or the half-turn swing is in C), and the one normalisation
      * happens here. */
     hemisphere = 1;
-    if (job->weight < 1)
-        correction = simd4_quat(job->weight > 0
-                                    ? quat_power(ik_quat_positive_w(simd4_to_quat(correction)), job->weight)
-                                    : ik_quat_identity());
-    else if (job->twist != 0 || near_half_turn)
+    if (job->weight <= 0) {
+        if (!inputs_finite(job)) return IK_ERR_NONFINITE;
+        correction = simd4_set(0, 0, 0, 1);
+    } else if (job->weight < 1) {
+        correction = simd4_quat(quat_power(ik_quat_positive_w(simd4_to_quat(correction)), job->weight));
+    } else if (job->twist != 0 || near_half_turn) {
         hemisphere = IK_COPYSIGN(1, simd4_x(simd4_wwww(correction)));
-    if (job->rotation_ls && job->weight > 0) {
-        simd4 q = simd4_quat_mul(old, correction);
-        *job->rotation_ls = simd4_to_quat(simd4_mul(q, simd4_splat(hemisphere / IK_SQRT(simd4_dot4(q, q)))));
     }
+    rotation = simd4_quat_mul(old, correction);
+    rotation_sq = job->rotation_ls && job->weight > 0 ? simd4_dot4(rotation, rotation) : 1;
+    correction_sq = job->correction_ls ? simd4_dot4(correction, correction) : 1;
+    if (!ik_finite(rotation_sq + correction_sq)) return failure(job, IK_ERR_DEGENERATE);
+    if (job->rotation_ls && job->weight > 0)
+        *job->rotation_ls =
+            simd4_to_quat(simd4_mul(rotation, simd4_splat(hemisphere / IK_SQRT(rotation_sq))));
     if (job->correction_ls)
-        *job->correction_ls = simd4_to_quat(
-            simd4_mul(correction, simd4_splat(hemisphere / IK_SQRT(simd4_dot4(correction, correction)))));
+        *job->correction_ls =
+            simd4_to_quat(simd4_mul(correction, simd4_splat(hemisphere / IK_SQRT(correction_sq))));
     if (job->reached) *job->reached = reached;
     return IK_OK;
 }

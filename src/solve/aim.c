@@ -288,7 +288,13 @@ ik_result ik_aim_run(const ik_aim *job) {
     } else if (job->twist != 0 || near_half_turn) {
         hemisphere = IK_COPYSIGN(1, simd4_x(simd4_wwww(correction)));
     }
-    rotation = simd4_quat_mul(old, correction);
+    /* At full weight, old C = cos (old q1) + sin (old q2): the two products
+     * need only the swing, so they run while the roll is worked out. */
+    if (job->weight == 1 && !near_half_turn)
+        rotation = simd4_add(simd4_mul(simd4_quat_mul(old, q1), simd4_splat(roll_cos)),
+                             simd4_mul(simd4_quat_mul(old, q2), simd4_splat(roll_sin)));
+    else
+        rotation = simd4_quat_mul(old, correction);
     rotation_sq = job->rotation_ls && job->weight > 0 ? simd4_dot4(rotation, rotation) : 1;
     correction_sq = job->correction_ls ? simd4_dot4(correction, correction) : 1;
     if (!ik_finite(rotation_sq + correction_sq)) return failure(job, IK_ERR_DEGENERATE);

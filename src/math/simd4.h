@@ -127,6 +127,12 @@ static inline ik_bool simd4_le3(simd4 a, simd4 b) {
 
 static inline simd4 simd4_vec3(ik_vec3 v) { return simd4_set(v.x, v.y, v.z, 0); }
 static inline simd4 simd4_quat(ik_quat q) { return simd4_set(q.x, q.y, q.z, q.w); }
+/* Lanes 0..2 as an ik_vec3. */
+static inline ik_vec3 simd4_to_vec3(simd4 a) {
+    ik_real lanes[4];
+    simd4_store(lanes, a);
+    return ik_v3(lanes[0], lanes[1], lanes[2]);
+}
 static inline ik_quat simd4_to_quat(simd4 a) {
     ik_quat q;
     simd4_store(&q.x, a);

@@ -58,21 +58,22 @@ static ik_quat quat_power(ik_quat q, ik_real w) {
     return ik_q(q.x * s, q.y * s, q.z * s, IK_COS(half));
 }
 
-/* Lanes 0..2 as an ik_vec3. */
-static ik_vec3 to_vec3(simd4 v) {
-    ik_real lanes[4];
-    simd4_store(lanes, v);
-    return ik_v3(lanes[0], lanes[1], lanes[2]);
+/* (|c0|^2, |c1|^2, |c2|^2) for the columns c_i of the matrix with rows r_i. */
+static simd4 column_lengths_sq(simd4 r0, simd4 r1, simd4 r2) {
+    return simd4_add(simd4_add(simd4_mul(r0, r0), simd4_mul(r1, r1)), simd4_mul(r2, r2));
+}
+
+/* v0 v1 v2 */
+static ik_real lane_product3(simd4 v) {
+    return simd4_x(simd4_mul(simd4_mul(v, simd4_yzxw(v)), simd4_zxyw(v)));
 }
 
 /* adj(L) = det L^-1 = [r1 x r2, r2 x r0, r0 x r1] (columns) for the rows r_i
- * of L, det = r0 . (r1 x r2); and |c0|^2 |c1|^2 |c2|^2 for the columns. */
-static ik_real adjugate(simd4 r0, simd4 r1, simd4 r2, simd4 *k0, simd4 *k1, simd4 *k2, ik_real *col_product) {
-    simd4 col_sq = simd4_add(simd4_add(simd4_mul(r0, r0), simd4_mul(r1, r1)), simd4_mul(r2, r2));
+ * of L; returns det = r0 . (r1 x r2). */
+static ik_real adjugate(simd4 r0, simd4 r1, simd4 r2, simd4 *k0, simd4 *k1, simd4 *k2) {
     *k0 = simd4_cross3(r1, r2);
     *k1 = simd4_cross3(r2, r0);
     *k2 = simd4_cross3(r0, r1);
-    *col_product = simd4_x(simd4_mul(simd4_mul(col_sq, simd4_yzxw(col_sq)), simd4_zxyw(col_sq)));
     return simd4_dot3(r0, *k0);
 }
 
@@ -92,7 +93,7 @@ static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik
     simd4 r0, r1, r2, col_sq, col_dots, flip;
     ik_real l0, det, col_product, h = 1;
     simd4_transpose3(simd4_load(m), simd4_load(m + 4), simd4_load(m + 8), &r0, &r1, &r2);
-    col_sq = simd4_add(simd4_add(simd4_mul(r0, r0), simd4_mul(r1, r1)), simd4_mul(r2, r2));
+    col_sq = column_lengths_sq(r0, r1, r2);
     col_dots = simd4_add(simd4_add(simd4_mul(r0, simd4_yzxw(r0)), simd4_mul(r1, simd4_yzxw(r1))),
                          simd4_mul(r2, simd4_yzxw(r2))); /* c0 . c1, c1 . c2, c2 . c0 */
     l0 = simd4_x(col_sq);
@@ -104,15 +105,19 @@ static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik
         *g = l0;
         return 1;
     }
-    det = adjugate(r0, r1, r2, k0, k1, k2, &col_product);
+    det = adjugate(r0, r1, r2, k0, k1, k2);
+    col_product = lane_product3(col_sq);
     if (!(col_product >= IK_REAL_MIN && col_product <= IK_REAL_MAX)) {
         ik_real longest = ik_maxr(l0, ik_maxr(simd4_x(simd4_yzxw(col_sq)), simd4_x(simd4_zxyw(col_sq))));
         simd4 shrink;
         if (!(longest > 0) || !ik_finite(longest)) return 0;
         h = 1 / IK_SQRT(longest);
         shrink = simd4_splat(h);
-        det = adjugate(simd4_mul(r0, shrink), simd4_mul(r1, shrink), simd4_mul(r2, shrink), k0, k1, k2,
-                       &col_product);
+        r0 = simd4_mul(r0, shrink);
+        r1 = simd4_mul(r1, shrink);
+        r2 = simd4_mul(r2, shrink);
+        det = adjugate(r0, r1, r2, k0, k1, k2);
+        col_product = lane_product3(column_lengths_sq(r0, r1, r2));
     }
     if (!(col_product >= IK_REAL_MIN && det * det > tiny * tiny * col_product)) return 0;
     flip = simd4_splat(IK_COPYSIGN(1, det));
@@ -130,7 +135,7 @@ ik_result ik_aim_run(const ik_aim *job) {
         inv_len, x, n, k, q1, q2, correction, rotation;
     ik_real roll_scale, ff, uu, pole_sq, qq, dd, g, tt, pp, disc, along, x_offset, x_forward, swing_w, c, s,
         cs_sq, roll_cos, roll_sin, hemisphere, rotation_sq, correction_sq;
-    ik_bool reached, near_half_turn;
+    ik_bool reached, near_half_turn, write_rotation;
 
     if (!job || !job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
     origin = simd4_load(job->joint_ms->m + 12);
@@ -241,9 +246,9 @@ ik_result ik_aim_run(const ik_aim *job) {
         s = swing_w * n_ap + a_n * p_k;
         roll_scale = swing_w;
     } else {
-        ik_vec3 xv = to_vec3(x), a = ik_vec3_reject(to_vec3(up), xv);
-        ik_quat swing = ik_quat_from_to(xv, to_vec3(n));
-        ik_vec3 pole_back = ik_quat_rotate(ik_quat_conjugate(swing), to_vec3(p));
+        ik_vec3 xv = simd4_to_vec3(x), a = ik_vec3_reject(simd4_to_vec3(up), xv);
+        ik_quat swing = ik_quat_from_to(xv, simd4_to_vec3(n));
+        ik_vec3 pole_back = ik_quat_rotate(ik_quat_conjugate(swing), simd4_to_vec3(p));
         c = ik_vec3_dot(a, pole_back);
         s = ik_vec3_dot(xv, ik_vec3_cross(a, pole_back));
         q1 = simd4_quat(swing);
@@ -290,15 +295,20 @@ ik_result ik_aim_run(const ik_aim *job) {
     }
     /* At full weight, old C = cos (old q1) + sin (old q2): the two products
      * need only the swing, so they run while the roll is worked out. */
-    if (job->weight == 1 && !near_half_turn)
-        rotation = simd4_add(simd4_mul(simd4_quat_mul(old, q1), simd4_splat(roll_cos)),
-                             simd4_mul(simd4_quat_mul(old, q2), simd4_splat(roll_sin)));
-    else
-        rotation = simd4_quat_mul(old, correction);
-    rotation_sq = job->rotation_ls && job->weight > 0 ? simd4_dot4(rotation, rotation) : 1;
+    write_rotation = job->rotation_ls && job->weight > 0;
+    rotation = old;
+    rotation_sq = 1;
+    if (write_rotation) {
+        if (job->weight == 1 && !near_half_turn)
+            rotation = simd4_add(simd4_mul(simd4_quat_mul(old, q1), simd4_splat(roll_cos)),
+                                 simd4_mul(simd4_quat_mul(old, q2), simd4_splat(roll_sin)));
+        else
+            rotation = simd4_quat_mul(old, correction);
+        rotation_sq = simd4_dot4(rotation, rotation);
+    }
     correction_sq = job->correction_ls ? simd4_dot4(correction, correction) : 1;
     if (!ik_finite(rotation_sq + correction_sq)) return failure(job, IK_ERR_DEGENERATE);
-    if (job->rotation_ls && job->weight > 0)
+    if (write_rotation)
         *job->rotation_ls =
             simd4_to_quat(simd4_mul(rotation, simd4_splat(hemisphere / IK_SQRT(rotation_sq))));
     if (job->correction_ls)

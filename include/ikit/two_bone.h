@@ -82,10 +82,10 @@ void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *p
 
 /* Solve. Returns IK_ERR_NULL for missing pointers, IK_ERR_NONFINITE for NaN or
  * infinite inputs, IK_ERR_RANGE for min_bend > max_bend or soften outside
- * [0, 1), IK_ERR_DEGENERATE for a singular joint matrix (a zero or flattened axis); on any error the
- * rotations are left as they were. Zero-length bones, a target on the start
- * joint, a straight chain and a pole on the start-to-target line all give
- * defined, finite results. */
+ * [0, 1), IK_ERR_DEGENERATE for a singular joint matrix (a zero or
+ * flattened axis); on any error the rotations are left as they were.
+ * Zero-length bones, a target on the start joint, a straight chain and a
+ * pole on the start-to-target line all give defined, finite results. */
 ik_result ik_two_bone_run(const ik_two_bone *job);
 
 #ifdef __cplusplus

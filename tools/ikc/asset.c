@@ -253,20 +253,24 @@ static int limb_chain(const ik_skeleton *s, int end, ik_real min_length, ikc_cha
     return 1;
 }
 
+/* Children come after their parent (parents-first order). */
+static int child_count(const ik_skeleton *s, int joint) {
+    int children = 0, c;
+    for (c = joint + 1; c < s->joint_count; ++c) children += s->parents[c] == joint;
+    return children;
+}
+
 /* From `end` up to the joint where the limbs meet (the first ancestor with
  * two or more children), capped at IKC_MAX_CHAIN joints. */
 static int up_to_branch(const ik_skeleton *s, int end, ikc_chain *out) {
-    int path[IKC_MAX_CHAIN], n = 0, j = end, k;
-    while (j >= 0 && n < IKC_MAX_CHAIN) {
-        int children = 0, c;
-        path[n++] = j;
-        if (j != end)
-            for (c = j + 1; c < s->joint_count; ++c) children += s->parents[c] == j;
-        if (children >= 2) break;
+    int n = 1, j = end;
+    while (n < IKC_MAX_CHAIN && s->parents[j] >= 0) {
         j = s->parents[j];
+        ++n;
+        if (child_count(s, j) >= 2) break;
     }
     if (n < 2) return 0;
-    for (k = 0; k < n; ++k) out->joints[k] = path[n - 1 - k];
+    ik_skeleton_chain(s, end, n, out->joints);
     out->count = n;
     return 1;
 }
@@ -347,11 +351,8 @@ int ikc_find_chains(const ik_skeleton *s, ikc_chain *chains, int max_chains) {
     /* A tail: from its tip up to where it joins the body. */
     for (j = 0; j < s->joint_count && count < max_chains; ++j) {
         const char *name = ik_skeleton_name(s, j);
-        int c, is_tip = 1;
         if (!(has_word(name, "tail") || has_word(name, "tentacle"))) continue;
-        for (c = j + 1; c < s->joint_count; ++c)
-            if (s->parents[c] == j) is_tip = 0;
-        if (is_tip && up_to_branch(s, j, &chains[count])) chains[count++].kind = "tail";
+        if (child_count(s, j) == 0 && up_to_branch(s, j, &chains[count])) chains[count++].kind = "tail";
     }
     return count;
 }
@@ -364,13 +365,10 @@ int ikc_asset_chains(const ikc_asset *asset, ikc_chain *chains, int max_chains) 
      * to a tip, named after the file's chain. */
     count = 0;
     for (j = 0; j < s->joint_count && count < max_chains; ++j) {
-        int c, is_tip = 1, n = 0, k, path[IKC_MAX_CHAIN], walk;
-        for (c = j + 1; c < s->joint_count; ++c)
-            if (s->parents[c] == j) is_tip = 0;
-        if (!is_tip) continue;
-        for (walk = j; walk >= 0 && n < IKC_MAX_CHAIN; walk = s->parents[walk]) path[n++] = walk;
-        if (n < 2) continue;
-        for (k = 0; k < n; ++k) chains[count].joints[k] = path[n - 1 - k];
+        int n = ik_skeleton_depth(s, j);
+        if (n > IKC_MAX_CHAIN) n = IKC_MAX_CHAIN;
+        if (child_count(s, j) > 0 || n < 2) continue;
+        ik_skeleton_chain(s, j, n, chains[count].joints);
         chains[count].count = n;
         chains[count].kind = asset->chain_file->name;
         ++count;

@@ -17,21 +17,19 @@
 
 #define TWO_PI 6.283185307179586
 
+static const char *const view_names[] = {"front", "side", "top", "persp"};
+
 int ikc_view_parse(const char *text, ikc_view *view) {
-    static const char *const names[] = {"front", "side", "top", "persp"};
     int i;
     for (i = 0; i < 4; ++i)
-        if (strcmp(text, names[i]) == 0) {
+        if (strcmp(text, view_names[i]) == 0) {
             *view = (ikc_view)i;
             return 1;
         }
     return 0;
 }
 
-const char *ikc_view_name(ikc_view view) {
-    static const char *const names[] = {"front", "side", "top", "persp"};
-    return names[view];
-}
+const char *ikc_view_name(ikc_view view) { return view_names[view]; }
 
 /* ---- camera ----------------------------------------------------------------- */
 
@@ -134,6 +132,11 @@ static bounds scene_bounds(const ikc_picture *pic) {
     }
     if (!b.any) b.lo = b.hi = ik_vec3_zero();
     return b;
+}
+
+/* The box's largest side. */
+static ik_real bounds_extent(bounds b) {
+    return ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
 }
 
 ik_real ikc_picture_lowest(const ikc_picture *pic) {
@@ -358,7 +361,7 @@ static ground_face *face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_v
 
 /* The region of the ground drawn: the scene's box on x and z with a margin. */
 static void ground_region(bounds b, ik_real *x0, ik_real *x1, ik_real *z0, ik_real *z1) {
-    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_real extent = bounds_extent(b);
     ik_real margin = extent * (ik_real)0.15;
     *x0 = b.lo.x - margin;
     *x1 = b.hi.x + margin;
@@ -503,7 +506,7 @@ static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, doub
 
 static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, bounds b, double px, double py,
                         double pw, double ph) {
-    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_real extent = bounds_extent(b);
     ik_real step = grid_step(extent), margin = extent * (ik_real)0.1, x, z;
     ik_real x0 = (ik_real)floor((double)((b.lo.x - margin) / step)) * step;
     ik_real z0 = (ik_real)floor((double)((b.lo.z - margin) / step)) * step;
@@ -676,13 +679,29 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
     cairo_stroke(cr);
 }
 
+/* A box on the camera plane. */
+typedef struct uv_box {
+    double umin, umax, vmin, vmax;
+} uv_box;
+
+/* Grow `box` to hold `q`'s projection. */
+static void uv_box_add(const camera *cam, ik_vec3 q, uv_box *box) {
+    double u, v;
+    project_uv(cam, q, &u, &v);
+    box->umin = fmin(box->umin, u);
+    box->umax = fmax(box->umax, u);
+    box->vmin = fmin(box->vmin, v);
+    box->vmax = fmax(box->vmax, v);
+}
+
 /* Fit every panel's content into a panel box with one scale: the projected
  * bounding box of the joints, targets, guide lines and ground. */
 static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, const face_list *faces, double w, double h,
                        double title_room) {
-    double umin = 1e300, umax = -1e300, vmin = 1e300, vmax = -1e300, u, v, su, sv;
+    uv_box box = {1e300, -1e300, 1e300, -1e300};
+    double su, sv;
     int i, j, k;
-    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_real extent = bounds_extent(b);
     for (i = 0; i < pic->panel_count; ++i) {
         const ikc_panel *p = &pic->panels[i];
         int joints = p->skeleton->joint_count, lines = joints + p->target_count, rods = lines + 2 * p->line_count;
@@ -691,39 +710,24 @@ static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, const face
                         : j < lines ? p->targets_ms[j - joints]
                         : j < rods  ? p->lines_ms[j - lines]
                                     : p->rods_ms[j - rods];
-            if (!ik_vec3_finite(q)) continue;
-            project_uv(cam, q, &u, &v);
-            umin = fmin(umin, u);
-            umax = fmax(umax, u);
-            vmin = fmin(vmin, v);
-            vmax = fmax(vmax, v);
+            if (ik_vec3_finite(q)) uv_box_add(cam, q, &box);
         }
     }
     for (i = 0; i < faces->count; ++i)
-        for (k = 0; k < 4; ++k) {
-            project_uv(cam, faces->faces[i].corner[k], &u, &v);
-            umin = fmin(umin, u);
-            umax = fmax(umax, u);
-            vmin = fmin(vmin, v);
-            vmax = fmax(vmax, v);
-        }
+        for (k = 0; k < 4; ++k) uv_box_add(cam, faces->faces[i].corner[k], &box);
     if (pic->show_ground && faces->count == 0)
         for (k = 0; k < 4; ++k) {
             ik_real m = extent * (ik_real)0.1;
             ik_vec3 q = ik_v3(k & 1 ? b.hi.x + m : b.lo.x - m, pic->ground_y, k & 2 ? b.hi.z + m : b.lo.z - m);
-            project_uv(cam, q, &u, &v);
-            umin = fmin(umin, u);
-            umax = fmax(umax, u);
-            vmin = fmin(vmin, v);
-            vmax = fmax(vmax, v);
+            uv_box_add(cam, q, &box);
         }
-    if (umax < umin) umin = umax = vmin = vmax = 0;
-    su = (w * 0.86) / fmax(umax - umin, 1e-9);
-    sv = (h * 0.86 - title_room) / fmax(vmax - vmin, 1e-9);
+    if (box.umax < box.umin) box.umin = box.umax = box.vmin = box.vmax = 0;
+    su = (w * 0.86) / fmax(box.umax - box.umin, 1e-9);
+    sv = (h * 0.86 - title_room) / fmax(box.vmax - box.vmin, 1e-9);
     cam->scale = fmin(su, sv);
     /* centred horizontally; vertically centred in the room under the title */
-    cam->offset_u = (umin + umax) / 2 - (w / 2) / cam->scale;
-    cam->offset_v = (vmin + vmax) / 2 - ((h - title_room) / 2) / cam->scale;
+    cam->offset_u = (box.umin + box.umax) / 2 - (w / 2) / cam->scale;
+    cam->offset_v = (box.vmin + box.vmax) / 2 - ((h - title_room) / 2) / cam->scale;
 }
 
 static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
@@ -733,7 +737,7 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     double pw = (double)pic->width / columns, ph = ((double)pic->height - header) / (rows > 0 ? rows : 1);
     double unit = fmax(1.0, fmin(pw, ph) / 220.0);
     bounds b = scene_bounds(pic);
-    ik_real extent = ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
+    ik_real extent = bounds_extent(b);
     ik_vec3 center = ik_vec3_scale(ik_vec3_add(b.lo, b.hi), (ik_real)0.5);
     camera cam = make_camera(pic->view, center, extent > 0 ? extent : 1);
     face_list faces = ground_faces(pic, b);

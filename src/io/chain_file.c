@@ -283,7 +283,7 @@ static ik_result read_target_key(chain_parser *p, const ik_text_token *key)
 
 static ik_result finish_target(chain_parser *p)
 {
-    if (p->chain->target_count > 0 && !p->target_has_position)
+    if (!p->target_has_position)
         return fail(p, IK_ERR_PARSE, &p->target_at, "target '%s' has no position",
                     p->chain->targets[p->chain->target_count - 1].name);
     return IK_OK;
@@ -310,8 +310,6 @@ static ik_result read_statements(chain_parser *p)
             if (r != IK_OK) return r;
         }
         if (ik_text_is(&t, "joint")) {
-            if (section == TARGET)
-                return fail(p, IK_ERR_PARSE, &t, "joints must come before targets");
             section = JOINT;
             r = start_joint(p);
         } else if (ik_text_is(&t, "target")) {

@@ -61,20 +61,14 @@ typedef ikc_demo_state demo;
 /* Microseconds per solve: the median over 9 runs of `reps` solves each. The
  * callback restores its start pose before every solve. */
 double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps) {
-    double samples[9], swap;
-    int run, k, i, j;
+    double samples[9];
+    int run, k;
     for (run = 0; run < 9; ++run) {
         double t0 = ikc_now();
         for (k = 0; k < reps; ++k) fn(context);
         samples[run] = (ikc_now() - t0) * 1e6 / reps;
     }
-    for (i = 1; i < 9; ++i)
-        for (j = i; j > 0 && samples[j - 1] > samples[j]; --j) {
-            swap = samples[j];
-            samples[j] = samples[j - 1];
-            samples[j - 1] = swap;
-        }
-    return samples[4];
+    return ikc_median(samples, 9);
 }
 
 /* ---- output ------------------------------------------------------------------ */

@@ -105,5 +105,7 @@ char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes
 
 /* Monotonic seconds. */
 double ikc_now(void);
+/* The median of `count` timings (sorts `values` in place). */
+double ikc_median(double *values, int count);
 
 #endif

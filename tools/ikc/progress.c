@@ -1,6 +1,7 @@
 /* A one-line progress bar on stderr, redrawn in place with '\r'; shown only
  * when stderr is a terminal and --quiet was not given. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +13,16 @@ double ikc_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double ikc_median(double *values, int count) {
+    qsort(values, (size_t)count, sizeof *values, cmp_double);
+    return values[count / 2];
 }
 
 void ikc_progress_begin(ikc_progress *p, const char *label, long total, int quiet) {

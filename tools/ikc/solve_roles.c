@@ -188,11 +188,6 @@ static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int l
     return end >= 0 ? ik_skeleton_name(s, end) : "(virtual ankle)";
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     const ik_humanoid *rig = &r->humanoid.rig;
@@ -263,8 +258,7 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
         fprintf(stderr, "ikc solve: the humanoid solve failed: %s\n", ik_result_str(result));
         return IKC_EXIT_FAILURE;
     }
-    qsort(times, TIMED_SOLVES, sizeof times[0], cmp_double);
-    r->microseconds = times[TIMED_SOLVES / 2];
+    r->microseconds = ikc_median(times, TIMED_SOLVES);
 
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         const ik_humanoid_limb *limb = &rig->limb[k];

@@ -242,6 +242,18 @@ static void leg_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_
 
 /* ---- scene 2: head look-at -------------------------------------------------------- */
 
+typedef struct head_timing {
+    const ik_aim *job;
+    ik_quat start;
+} head_timing;
+
+/* The aim turns the head's rotation in place: each solve starts from `start`. */
+static void head_solve_once(void *context) {
+    const head_timing *t = (const head_timing *)context;
+    *t->job->rotation_ls = t->start;
+    ik_aim_run(t->job);
+}
+
 static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
     enum { STEPS = 8, SHOWN = 4 };
     static ik_transform pose[SHOWN][HUMANOID_JOINT_COUNT];
@@ -263,19 +275,23 @@ static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene
         ik_vec3 target = ik_v3(IK_COS(angle) * 0.8f, 1.6f + IK_SIN(angle) * 0.4f, 1.5f), eye, dir;
         ik_aim job = ik_aim_def();
         ik_bool reached = 0;
-        ik_quat start = current[HUMANOID_HEAD].rotation;
-        double t0;
-        int k;
+        head_timing timing;
+        ik_result result;
+        double us;
         job.joint_ms = &current_model[HUMANOID_HEAD];
         job.target_ms = target;
         job.pole_ms = ik_v3(0, 1, 0);
         job.offset_ls = ik_v3(0, 0.05f, 0.08f);
         job.rotation_ls = &current[HUMANOID_HEAD].rotation;
         job.reached = &reached;
-        t0 = ikc_now();
-        for (k = 0; k < 2000; ++k) {
-            current[HUMANOID_HEAD].rotation = start;
-            ik_aim_run(&job);
+        timing.job = &job;
+        timing.start = current[HUMANOID_HEAD].rotation;
+        us = ikc_demo_median_us(head_solve_once, &timing, 2000);
+        current[HUMANOID_HEAD].rotation = timing.start;
+        result = ik_aim_run(&job);
+        if (result != IK_OK) {
+            fprintf(stderr, "ikc demo: aim failed: %s\n", ik_result_str(result));
+            ++d->solve_failures;
         }
         ik_skeleton_fk(skeleton, current, NULL, current_model);
         eye = ik_mat4_transform_point(&current_model[HUMANOID_HEAD], job.offset_ls);
@@ -283,7 +299,7 @@ static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene
         printf("%-6d (%6.2f, %5.2f, %5.2f)  %-8s %14.4f %10.3f\n", step, (double)target.x, (double)target.y,
                (double)target.z, reached ? "yes" : "no",
                (double)ik_deg(ik_acos_safe(ik_vec3_dot(dir, ik_vec3_normalize(ik_vec3_sub(target, eye))))),
-               (ikc_now() - t0) * 1e6 / 2000);
+               us);
         if (step % 2 == 0) {
             int s = step / 2;
             memcpy(pose[s], current, sizeof current);

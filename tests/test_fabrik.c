@@ -249,8 +249,7 @@ static void test_determinism(void) {
     for (i = 0; i < 200; ++i) {
         ik_vec3 target = rng_in_ball(&r, 12);
         ik_fabrik ja = chain_job(&a, &target, 20, NULL, NULL), jb = chain_job(&b, &target, 20, NULL, NULL);
-        ik_fabrik_run(&ja);
-        ik_fabrik_run(&jb);
+        CHECK(ik_fabrik_run(&ja) == IK_OK && ik_fabrik_run(&jb) == IK_OK, "run");
         same = same && memcmp(a.pose_ls, b.pose_ls, sizeof(ik_transform) * (size_t)a.count) == 0;
     }
     CHECK(same, "same input, same output, bit for bit");

@@ -376,6 +376,15 @@ int ikc_asset_chains(const ikc_asset *asset, ikc_chain *chains, int max_chains) 
     return count;
 }
 
+ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count) {
+    ik_real reach = 0;
+    int k;
+    for (k = 1; k < count; ++k)
+        reach += ik_vec3_distance(ik_mat4_translation(&model_ms[joints[k - 1]]),
+                                  ik_mat4_translation(&model_ms[joints[k]]));
+    return reach;
+}
+
 /* A chain file's limits are degrees about the rest pose (identity rotations):
  * a hinge about its axis, a ball as a cone about its twist axis with the
  * twist range; fixed joints are hinges locked at 0. */

@@ -60,6 +60,9 @@ int ikc_find_chains(const ik_skeleton *skeleton, ikc_chain *chains, int max_chai
 /* As ikc_find_chains; for a chain file, every path from the root to a tip. */
 int ikc_asset_chains(const ikc_asset *asset, ikc_chain *chains, int max_chains);
 
+/* How far a chain reaches: the sum of its bone lengths in `model_ms`. */
+ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count);
+
 /* Joint limits from a chain file: hinges and cone-twists about the rest
  * pose, one per joint, into `constraints` [joint_count]. */
 void ikc_chain_file_constraints(const ik_chain_file *chain, ik_constraint *constraints);

@@ -60,15 +60,12 @@ static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, k;
     printf("\nchains found by name: %d\n", n);
     for (c = 0; c < n; ++c) {
-        ik_real length = 0;
         printf("  %-9s ", chains[c].kind);
         for (k = 0; k < chains[c].count; ++k) {
             printf("%s%s", k ? " > " : "", ik_skeleton_name(asset->skeleton, chains[c].joints[k]));
         }
-        for (k = 1; k < chains[c].count; ++k)
-            length += ik_vec3_distance(ik_mat4_translation(&model_ms[chains[c].joints[k - 1]]),
-                                       ik_mat4_translation(&model_ms[chains[c].joints[k]]));
-        printf("   (%d joints, reach %.3f)\n", chains[c].count, (double)length);
+        printf("   (%d joints, reach %.3f)\n", chains[c].count,
+               (double)ikc_chain_reach(model_ms, chains[c].joints, chains[c].count));
     }
     if (n == 0) printf("  (none: no joint named like foot, ankle, hand, wrist, palm, head, tail)\n");
 }

@@ -142,15 +142,6 @@ static int choose_chain(const ikc_asset *asset, const solve_options *opt, target
     return IKC_EXIT_OK;
 }
 
-static ik_real chain_reach(const ik_mat4 *model_ms, const target_request *t) {
-    ik_real reach = 0;
-    int k;
-    for (k = 1; k < t->chain_count; ++k)
-        reach += ik_vec3_distance(ik_mat4_translation(&model_ms[t->chain[k - 1]]),
-                                  ik_mat4_translation(&model_ms[t->chain[k]]));
-    return reach;
-}
-
 static ik_jacobian_method jacobian_method(solver_kind s) {
     switch (s) {
     case SOLVER_SDLS: return IK_JACOBIAN_SDLS;
@@ -607,7 +598,7 @@ int ikc_solve(int argc, char **argv) {
     for (i = 0; i < target_count; ++i) {
         target_request *t = &targets[i];
         double t0;
-        t->reach = chain_reach(model, t);
+        t->reach = ikc_chain_reach(model, t->chain, t->chain_count);
         t->tolerance = opt.tolerance > 0 ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
         t0 = ikc_now();
         t->result = run_solver(&asset, &opt, t, pose, model);

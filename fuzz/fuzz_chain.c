@@ -1,6 +1,7 @@
 /* libFuzzer entry point for the chain-file reader: any bytes must give IK_OK
  * or a located error, never a crash, a hang or unbounded memory; what loads
- * must have a valid skeleton, nested ranges, unit axes and finite rest poses. */
+ * must have a valid skeleton, nested ranges, unit axes and a rest pose finite
+ * in local and model space. */
 #include <ikit/chain_file.h>
 
 #include <stdint.h>
@@ -18,7 +19,9 @@ static void check_loaded(const ik_chain_file *chain)
         ik_skeleton_fk(&chain->skeleton, pose, NULL, model);
         for (i = 0; i < chain->joint_count; ++i) {
             const ik_chain_joint *j = &chain->joints[i];
-            if (!ik_transform_finite(pose[i]) || j->parent >= i) abort();
+            if (!ik_transform_finite(pose[i]) || !ik_vec3_finite(ik_mat4_translation(&model[i])) ||
+                j->parent >= i)
+                abort();
             if (!(j->limit_min_deg <= j->comfort_min_deg && j->comfort_min_deg <= j->comfort_max_deg &&
                   j->comfort_max_deg <= j->limit_max_deg && j->comfort_cone_deg <= j->cone_deg))
                 abort();

@@ -13,8 +13,10 @@
 
 #ifdef IKIT_DOUBLE
 #define TOL 1e-9
+#define HALF_REAL_MAX "1e308" /* two of these overflow ik_real */
 #else
 #define TOL 1e-5
+#define HALF_REAL_MAX "3e38"
 #endif
 
 /* examples/ beside tests/, found from this file's own path. */
@@ -220,6 +222,8 @@ static void test_broken_inputs(void)
         {"chain c\njoint a\njoint b length nan\n", IK_ERR_NONFINITE, 3, "NaN length"},
         {"chain c\njoint a\njoint b\n offset 0 inf 0\n", IK_ERR_NONFINITE, 4, "infinite offset"},
         {"chain c\njoint a\njoint b\n offset 1e300 1e300 0\n", IK_ERR_NONFINITE, 4, "offset beyond ik_real"},
+        {"chain c\njoint a length " HALF_REAL_MAX "\njoint b length " HALF_REAL_MAX "\n", IK_ERR_NONFINITE, 3,
+         "rest position beyond ik_real"},
         {"chain c\njoint a stiffness 1.5\n", IK_ERR_RANGE, 2, "stiffness above 1"},
         {"chain c\njoint a limit 30 -30\n", IK_ERR_RANGE, 2, "limit min above max"},
         {"chain c\njoint a limit -200 0\n", IK_ERR_RANGE, 2, "limit beyond 180"},

@@ -375,6 +375,24 @@ static ik_result resolve(chain_parser *p)
     return IK_OK;
 }
 
+/* Every bone length fits ik_real, but their sum along a chain may not: the
+ * rest pose's model-space positions (forward kinematics) must be finite. */
+static ik_result check_rest_positions(chain_parser *p)
+{
+    const ik_chain_file *chain = p->chain;
+    ik_mat4 *model_ms = (ik_mat4 *)malloc((size_t)chain->joint_count * sizeof *model_ms);
+    int i;
+    if (!model_ms) return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the rest pose");
+    ik_skeleton_fk(&chain->skeleton, chain->rest_ls, NULL, model_ms);
+    for (i = 0; i < chain->joint_count; ++i)
+        if (!ik_vec3_finite(ik_mat4_translation(&model_ms[i]))) break;
+    free(model_ms);
+    if (i < chain->joint_count)
+        return fail(p, IK_ERR_NONFINITE, &p->given[i].at, "joint '%s': rest position overflows",
+                    chain->joints[i].name);
+    return IK_OK;
+}
+
 static ik_result build_skeleton(chain_parser *p)
 {
     ik_chain_file *chain = p->chain;
@@ -399,7 +417,7 @@ static ik_result build_skeleton(chain_parser *p)
         int at = skeleton_error.joint >= 0 ? skeleton_error.joint : 0;
         return fail(p, r, &p->given[at].at, "joint '%s': %s", chain->joints[at].name, skeleton_error.message);
     }
-    return IK_OK;
+    return check_rest_positions(p);
 }
 
 void ik_chain_file_free(ik_chain_file *chain)

@@ -179,17 +179,12 @@ static void uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep)
     static ik_mat4 model[2][JOINTS];
     static char captions[2][120];
     static int highlight[10];
-    stance stances[2];
+    const stance stances[2] = {{"standing where it stood", &ground, 0},
+                               {"left foot a step ahead", &ground, 0.32f}};
     ikc_panel panels[2];
     ikc_picture pic;
     int n = leg_highlight(f, highlight);
     ground = uneven_ground();
-    stances[0].name = "standing where it stood";
-    stances[0].ground = &ground;
-    stances[0].step_forward = 0;
-    stances[1].name = "left foot a step ahead";
-    stances[1].ground = &ground;
-    stances[1].step_forward = 0.32f;
     printf("\nScene 5: standing on uneven ground (a height field), both feet planted (humanoid rig, seed 001/004)\n");
     table_header("residual");
     ground_scene(d, f, stances, 2, panels, pose, model, captions, highlight, n);
@@ -205,7 +200,8 @@ static void stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep)
     static ik_mat4 model[2][JOINTS];
     static char captions[2][120];
     static int highlight[10];
-    stance stances[2];
+    const stance stances[2] = {{"stepping up: left foot on the first step", &ahead, 0.36f},
+                               {"across the stairs: left foot a step higher", &sideways, 0}};
     ikc_panel panels[2];
     ikc_picture pic;
     int n = leg_highlight(f, highlight);
@@ -213,12 +209,6 @@ static void stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep)
      * (stepping up), and one riser between the feet (climbing left) */
     ahead = ik_ground_stairs(ik_v3(0, 0, 0.26f), ik_v3(0, 0, 1), 0.16f, 0.35f, 4);
     sideways = ik_ground_stairs(ik_v3(0, 0, 0), ik_v3(1, 0, 0), 0.16f, 0.35f, 4);
-    stances[0].name = "stepping up: left foot on the first step";
-    stances[0].ground = &ahead;
-    stances[0].step_forward = 0.36f;
-    stances[1].name = "across the stairs: left foot a step higher";
-    stances[1].ground = &sideways;
-    stances[1].step_forward = 0;
     printf("\nScene 6: standing on stairs (16 cm rise, 35 cm run), both feet planted\n");
     table_header("residual");
     ground_scene(d, f, stances, 2, panels, pose, model, captions, highlight, n);

@@ -54,8 +54,6 @@ static const char tail_chain_text[] =
     "# The spinning cube the tail tries to touch.\n"
     "target cube  joint tip  position 0.8 0.6 -2.2\n";
 
-typedef ikc_demo_state demo;
-
 /* ---- timing --------------------------------------------------------------- */
 
 /* Microseconds per solve: the median over 9 runs of `reps` solves each. The
@@ -132,7 +130,7 @@ static void table_row(const char *name, ik_vec3 target, int reached, ik_real res
 
 /* ---- scene 0: the humanoid and its limits ---------------------------------------- */
 
-static void humanoid_scene(demo *d, const ik_skeleton *skeleton) {
+static void humanoid_scene(ikc_demo_state *d, const ik_skeleton *skeleton) {
     static ik_transform pose[HUMANOID_JOINT_COUNT];
     static ik_mat4 model[HUMANOID_JOINT_COUNT];
     ikc_panel panels[2];
@@ -170,7 +168,7 @@ static void leg_solve_once(void *context) {
     ik_two_bone_run(&job);
 }
 
-static void leg_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+static void leg_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
     static const struct {
         const char *name;
         ik_real x, y, z;
@@ -254,7 +252,7 @@ static void head_solve_once(void *context) {
     ik_aim_run(t->job);
 }
 
-static void head_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
     enum { STEPS = 8, SHOWN = 4 };
     static ik_transform pose[SHOWN][HUMANOID_JOINT_COUNT];
     static ik_mat4 model[SHOWN][HUMANOID_JOINT_COUNT];
@@ -386,7 +384,7 @@ static void tail_solve_once(void *context) {
     tail_solve(t->setup, pose, t->target, t->scratch, t->bytes, NULL, NULL);
 }
 
-static void tail_scene(demo *d, ik_chain_file **tail_out, ik_transform *tail_pose_out) {
+static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform *tail_pose_out) {
     enum { FRAMES = 6 };
     static ik_transform pose[FRAMES][64];
     static ik_mat4 model[FRAMES][64];
@@ -520,7 +518,7 @@ static void arm_solve_once(void *context) {
     arm_solve(t->use_fabrik, t->joints, t->limits, t->target, pose, NULL, NULL);
 }
 
-static void arm_scene(demo *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+static void arm_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
     static const struct {
         const char *name;
         ik_real x, y, z;
@@ -610,7 +608,7 @@ int ikc_demo(int argc, char **argv) {
     const ik_skeleton *skeleton = humanoid_model();
     static ik_transform scene_pose[HUMANOID_JOINT_COUNT], tail_pose[64];
     ik_chain_file *tail = NULL;
-    demo d;
+    ikc_demo_state d;
     int i;
     memset(&d, 0, sizeof d);
     d.dir = "out";

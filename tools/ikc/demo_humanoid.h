@@ -9,7 +9,7 @@
 #include "scene_gltf.h"
 
 /* What `ikc demo` writes and counts; shared by its scenes. */
-typedef struct ikc_demo {
+typedef struct ikc_demo_state {
     const char *dir;
     int write_failures;
     int solve_failures;

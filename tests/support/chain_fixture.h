@@ -71,6 +71,12 @@ static inline ik_bool chain_lengths_kept(chain_fixture *f, ik_real scale) {
     return 1;
 }
 
+/* Distance from the chain's end joint to `target` (by forward kinematics). */
+static inline ik_real chain_end_distance(chain_fixture *f, ik_vec3 target) {
+    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
+    return ik_vec3_distance(chain_joint_ms(f, f->count - 1), target);
+}
+
 static inline ik_bool chain_pose_finite(const chain_fixture *f) {
     int i;
     for (i = 0; i < f->count; ++i)

@@ -79,7 +79,7 @@ static inline void chain_stress_test(chain_stress_solve solve) {
               "run %d", i);
         if (constraints) inside = chain_limits_held(&f);
         kept = chain_pose_finite(&f) && chain_lengths_kept(&f, 30);
-        end_distance = ik_vec3_distance(chain_joint_ms(&f, f.count - 1), target);
+        end_distance = chain_end_distance(&f, target);
         PROPERTY_CASE(ok,
                       inside && kept && iters >= 0 && iters <= cap &&
                           IK_FABS(err - end_distance) <= (ik_real)LEN_TOL * 30 * (1 + end_distance),

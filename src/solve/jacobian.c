@@ -313,31 +313,45 @@ static ik_bool has_orientation_rows(const ik_jacobian_effector *e) {
     return e->use_orientation && e->orientation_weight > 0;
 }
 
-/* Largest position and orientation errors; returns 1 when every weighted
- * goal is within tolerance of what it can reach: a target out of reach
- * counts as met once the effector is within tolerance of its reachable
- * target (the target pulled into its reach ball, the closest point it can
- * touch), since no pose comes closer. */
-static ik_bool measure(const ik_jacobian *job, const workspace *ws, ik_real *max_distance, ik_real *max_angle) {
-    ik_bool converged = 1;
+/* Where the goals stand in one pose, measured once per pose: the largest
+ * distance of an effector from its target and the largest orientation
+ * error (what the solve reports); `met` when every weighted goal is within
+ * tolerance of what it can reach (a target out of reach counts as met once
+ * the effector is within tolerance of its reachable target, the target
+ * pulled into its reach ball, since no pose comes closer); and `gap`, what
+ * is left of the weighted goals: the largest distance of an effector from
+ * its reachable target plus the largest weighted orientation error times
+ * the reach (zero once the chain touches every target it can). */
+typedef struct goals {
+    ik_real distance, angle, gap;
+    ik_bool met;
+} goals;
+
+static void measure(const ik_jacobian *job, const workspace *ws, goals *g) {
+    ik_real reachable_distance = 0, weighted_angle = 0;
     int i;
-    *max_distance = 0;
-    *max_angle = 0;
+    g->distance = 0;
+    g->angle = 0;
+    g->met = 1;
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
         ik_vec3 s_ms = effector_position(ws, e);
-        ik_real distance = ik_vec3_distance(e->target_ms, s_ms);
-        *max_distance = ik_maxr(*max_distance, distance);
+        g->distance = ik_maxr(g->distance, ik_vec3_distance(e->target_ms, s_ms));
         if (has_position_rows(e)) {
-            if (ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms) > job->tolerance) converged = 0;
+            ik_real distance = ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms);
+            reachable_distance = ik_maxr(reachable_distance, distance);
+            if (distance > job->tolerance) g->met = 0;
         }
         if (e->use_orientation) {
             ik_real angle = ik_vec3_length(orientation_error(ws, e));
-            *max_angle = ik_maxr(*max_angle, angle);
-            if (has_orientation_rows(e) && angle > job->angle_tolerance) converged = 0;
+            g->angle = ik_maxr(g->angle, angle);
+            if (has_orientation_rows(e)) {
+                weighted_angle = ik_maxr(weighted_angle, angle);
+                if (angle > job->angle_tolerance) g->met = 0;
+            }
         }
     }
-    return converged;
+    g->gap = reachable_distance + weighted_angle * ws->reach;
 }
 
 static ik_vec3 world_axis(const workspace *ws, int joint, ik_vec3 axis_ls) {
@@ -884,61 +898,45 @@ static void restore_rotations(const ik_jacobian *job, const workspace *ws) {
 }
 
 /* The secondary share below which a guarded step drops the secondary part,
- * and the factor by which a guarded step must shrink goal_gap while the
- * goals are not met yet. */
+ * and the factor by which a guarded step must shrink the goals' gap while
+ * they are not met yet. */
 #define GUARD_MIN_SHARE ((ik_real)1.0 / 16)
 #define GUARD_DECREASE ((ik_real)0.75)
 
-/* What is left of the weighted goals: the largest distance of an effector
- * from its reachable target plus the largest orientation error times the
- * reach (zero once the chain touches every target it can). */
-static ik_real goal_gap(const ik_jacobian *job, const workspace *ws) {
-    ik_real distance = 0, angle = 0;
-    int i;
-    for (i = 0; i < job->effector_count; ++i) {
-        const ik_jacobian_effector *e = &job->effectors[i];
-        if (has_position_rows(e)) {
-            ik_vec3 target_ms = reachable_target(ws, i, e->target_ms);
-            distance = ik_maxr(distance, ik_vec3_distance(target_ms, effector_position(ws, e)));
-        }
-        if (has_orientation_rows(e)) angle = ik_maxr(angle, ik_vec3_length(orientation_error(ws, e)));
-    }
-    return distance + angle * ws->reach;
-}
-
-/* Applies step + share * secondary (capped by max_step) and updates forward
- * kinematics; returns 0 when the solve stops instead (a non-finite step, or
- * one under min_step that escape_stall does not replace). The secondary
+/* Applies step + share * secondary (capped by max_step), updates forward
+ * kinematics and measures the new pose into `now`; returns 0 when the solve
+ * stops instead (a non-finite step, or one under min_step that escape_stall
+ * does not replace), with the pose and `now` as they were. The secondary
  * move holds the effectors only to first order (and up to the damped
  * compensation of limit turns), so for DLS and SDLS every step with a
  * secondary part is guarded, a backtracking line search on that part only:
  * it is accepted when afterwards every goal is met, or, while the goals are
- * not met yet, when goal_gap fell to GUARD_DECREASE of what it was;
+ * not met yet, when their gap fell to GUARD_DECREASE of what it was;
  * otherwise the pose is restored and the step retried with the secondary
  * share halved (1, 1/2, ..., 1/16, then 0: the primary step alone, always
  * taken). So relaxing never takes an effector out of tolerance nor stalls
  * the approach (the task priority of Baerlocher & Boulic 2004: the
  * secondary objective acts only where it leaves the primary task's
  * solution intact). */
-static ik_bool take_step(const ik_jacobian *job, workspace *ws, ik_bool converged, ik_bool pulled) {
+static ik_bool take_step(const ik_jacobian *job, workspace *ws, goals *now, ik_bool pulled) {
     const ik_bool guarded =
         pulled && (job->method == IK_JACOBIAN_DLS || job->method == IK_JACOBIAN_SDLS);
-    ik_real share = 1, gap_before = 0, distance, angle;
+    ik_real share = 1;
+    goals after;
     int c;
-    if (guarded) {
-        save_rotations(job, ws);
-        gap_before = goal_gap(job, ws);
-    }
+    if (guarded) save_rotations(job, ws);
     for (;;) {
         for (c = 0; c < ws->axes; ++c) ws->total[c] = ws->step[c] + share * ws->secondary[c];
         clamp_max_abs(ws->total, ws->axes, job->max_step);
         if (!all_finite(ws->total, ws->axes)) return 0;
-        if (max_abs(ws->total, ws->axes) <= job->min_step && (converged || !escape_stall(job, ws))) return 0;
+        if (max_abs(ws->total, ws->axes) <= job->min_step && (now->met || !escape_stall(job, ws))) return 0;
         apply_step(job, ws->total);
         update_active_fk(job, ws);
-        if (!guarded || share == 0) return 1;
-        if (measure(job, ws, &distance, &angle)) return 1;
-        if (!converged && goal_gap(job, ws) <= gap_before * GUARD_DECREASE) return 1;
+        measure(job, ws, &after);
+        if (!guarded || share == 0 || after.met || (!now->met && after.gap <= now->gap * GUARD_DECREASE)) {
+            *now = after;
+            return 1;
+        }
         restore_rotations(job, ws);
         update_active_fk(job, ws);
         share = share > GUARD_MIN_SHARE ? share / 2 : 0;
@@ -977,7 +975,8 @@ static ik_bool any_out_of_reach(const ik_jacobian *job, const workspace *ws) {
 
 ik_result ik_jacobian_run(const ik_jacobian *job) {
     workspace ws;
-    ik_real max_distance, max_angle, remaining, checkpoint = 0, stall_fraction;
+    goals now;
+    ik_real remaining, checkpoint = 0, stall_fraction;
     int iteration = 0;
     ik_bool relaxing;
     ik_result result = validate(job);
@@ -992,23 +991,24 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     effector_reach_balls(job, &ws);
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
 
+    measure(job, &ws, &now);
     for (;;) {
-        ik_bool converged = measure(job, &ws, &max_distance, &max_angle), pulled;
+        ik_bool pulled;
         if (iteration >= job->max_iterations) break;
         pulled = relaxing && build_secondary(job, &ws);
-        if (converged && !pulled) break;
-        remaining = max_distance + max_angle * ws.reach;
-        if (!converged && iteration % STALL_WINDOW == 0) {
+        if (now.met && !pulled) break;
+        remaining = now.distance + now.angle * ws.reach;
+        if (!now.met && iteration % STALL_WINDOW == 0) {
             if (iteration > 0 && !(checkpoint - remaining >= ik_minr(job->tolerance, stall_fraction * remaining))) break;
             checkpoint = remaining;
         }
         build_system(job, &ws);
         solve_step(job, &ws, pulled);
-        if (!take_step(job, &ws, converged, pulled)) break;
+        if (!take_step(job, &ws, &now, pulled)) break;
         ++iteration;
     }
     if (job->iterations) *job->iterations = iteration;
-    if (job->error) *job->error = max_distance;
-    if (job->angle_error) *job->angle_error = max_angle;
+    if (job->error) *job->error = now.distance;
+    if (job->angle_error) *job->angle_error = now.angle;
     return IK_OK;
 }

@@ -61,6 +61,15 @@ static ik_vec3 tip(tail *t) {
     return ik_mat4_translation(&t->model_ms[MOVERS]);
 }
 
+/* Sum of the heights (y) of the joints past the root, by forward kinematics. */
+static ik_real joint_heights(tail *t) {
+    ik_real sum = 0;
+    int k;
+    tip(t);
+    for (k = 1; k <= MOVERS; ++k) sum += t->model_ms[k].m[13];
+    return sum;
+}
+
 static void test_step_shape(void) {
     ik_spring plain = ik_spring_toward((ik_real)0.2, (ik_real)0.5);
     ik_spring comfort = ik_spring_comfort(-(ik_real)0.5, (ik_real)0.5, -1, 1, (ik_real)0.2);
@@ -208,7 +217,6 @@ static void test_gravity_and_limits(void) {
         ik_spring springs[MOVERS];
         ik_jacobian_effector effector = ik_jacobian_effector_def(MOVERS, ik_v3(rng_range(&g, 2.5, 4.5), rng_range(&g, -1, 1), 0));
         ik_jacobian job;
-        ik_real height_a = 0, height_b = 0;
         int k;
         for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_comfort(-(ik_real)0.3, (ik_real)0.3, -(ik_real)0.9, (ik_real)0.9, (ik_real)0.1);
         make_tail(&a);
@@ -224,13 +232,7 @@ static void test_gravity_and_limits(void) {
         job.springs = springs;
         job.gravity = (ik_real)0.5;
         CHECK(ik_jacobian_run(&job) == IK_OK, "run");
-        tip(&a);
-        tip(&b);
-        for (k = 1; k <= MOVERS; ++k) {
-            height_a += a.model_ms[k].m[13];
-            height_b += b.model_ms[k].m[13];
-        }
-        if (height_b < height_a - (ik_real)1e-3) ++lower;
+        if (joint_heights(&b) < joint_heights(&a) - (ik_real)1e-3) ++lower;
         if (ik_vec3_distance(tip(&a), effector.target_ms) <= job.tolerance)
             PROPERTY_CASE(reach, ik_vec3_distance(tip(&b), effector.target_ms) <= job.tolerance, "case %d: %g off", i,
                           (double)ik_vec3_distance(tip(&b), effector.target_ms));
@@ -248,14 +250,6 @@ static void test_gravity_and_limits(void) {
 static ik_real axis_angle(const tail *t, int joint, int k) {
     return ik_spring_angle(t->rest_ls[joint].rotation, t->pose_ls[joint].rotation,
                            ik_vec3_normalize(t->joints[joint].axes_ls[k]));
-}
-
-static ik_real mean_joint_height(tail *t) {
-    ik_real sum = 0;
-    int k;
-    tip(t);
-    for (k = 1; k <= MOVERS; ++k) sum += t->model_ms[k].m[13];
-    return sum / MOVERS;
 }
 
 /* Solver joints of a test shape: 0 a planar tail of z hinges; 1 seed 002's
@@ -342,7 +336,7 @@ static void test_gravity_keeps_reach(void) {
                 gap = ik_vec3_distance(tip(&heavy), effector.target_ms);
                 PROPERTY_CASE(reach, gap <= tolerance, "shape %d method %d case %d: %g off with gravity", shape, m, i,
                               (double)gap);
-                gap = mean_joint_height(&heavy) - mean_joint_height(&free_tail);
+                gap = joint_heights(&heavy) / MOVERS - joint_heights(&free_tail) / MOVERS;
                 height_change += (double)gap;
                 if (gap < 0) ++lower;
             }

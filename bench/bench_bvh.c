@@ -3,7 +3,6 @@
 #include "bench_util.h"
 
 #include <ikit/bvh.h>
-#include <string.h>
 
 #define LOAD_REPEATS 21
 #define SAMPLE_REPEATS 31
@@ -11,7 +10,6 @@
 
 int main(int argc, char **argv)
 {
-    const char *data = getenv("IKIT_DATA");
     char path[1024];
     double load[LOAD_REPEATS], memory[LOAD_REPEATS], sample[SAMPLE_REPEATS];
     double load_ms, memory_ms, sample_us;
@@ -22,15 +20,10 @@ int main(int argc, char **argv)
     size_t text_size;
     FILE *csv;
     int i, k;
-    if (argc > 1) {
+    if (argc > 1)
         snprintf(path, sizeof path, "%s", argv[1]);
-    } else if (data) {
-        snprintf(path, sizeof path, "%s/bvh/01_01.bvh", data);
-    } else {
-        /* ../shared/data beside the project root, found from this file's path. */
-        const char *here = __FILE__, *cut = strstr(here, "bench/bench_bvh.c");
-        snprintf(path, sizeof path, "%.*s../shared/data/bvh/01_01.bvh", cut ? (int)(cut - here) : 0, here);
-    }
+    else
+        bench_data_path(path, sizeof path, "bvh", "01_01.bvh");
     for (i = 0; i < LOAD_REPEATS; ++i) {
         double t0 = bench_now();
         if (ik_bvh_read_file(path, &bvh, &err) != IK_OK) {

@@ -31,13 +31,11 @@ static unsigned char *read_file(const char *path, size_t *size) {
 int main(void) {
     static const char *const files[] = {"robot.glb", "girl.glb", "rigged_figure.glb", "male_base_mesh.glb",
                                         "SimpleSkin.gltf"};
-    const char *dir = getenv("IKIT_DATA");
     char path[600];
     double samples[REPEATS];
     FILE *csv;
     size_t i;
     int k;
-    if (!dir) dir = "../shared/data";
     csv = fopen("bench_gltf.csv", "w");
     if (!csv) return 1;
     fprintf(csv, "case,scalar,bytes,median_ms,min_ms,repeats\n");
@@ -47,7 +45,7 @@ int main(void) {
         unsigned char *data;
         ik_gltf *g = NULL;
         ik_io_error e;
-        snprintf(path, sizeof path, "%s/gltf/%s", dir, files[i]);
+        bench_data_path(path, sizeof path, "gltf", files[i]);
         if (!(data = read_file(path, &size))) {
             printf("skipped: %s not found\n", path);
             continue;

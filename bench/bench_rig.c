@@ -1,8 +1,8 @@
 /* Full-body solve time: both feet on the ground (a 10 degree slope, and a
  * 35 degree one where the heels lift and the toes bend), both hands
  * reaching ahead, look-at; on the procedural humanoid and on robot.glb and
- * male_base_mesh.glb (when $IKIT_DATA is set). Medians over repeats; CSV in
- * bench_rig.csv. */
+ * male_base_mesh.glb (from the real-asset corpus, where present). Medians
+ * over repeats; CSV in bench_rig.csv. */
 #include "bench_util.h"
 
 #include <ikit/gltf.h>
@@ -76,7 +76,6 @@ int main(void) {
     const char *names[IK_HUMANOID_BUILT_JOINTS];
     ik_transform rest[IK_HUMANOID_BUILT_JOINTS];
     ik_skeleton s;
-    const char *dir = getenv("IKIT_DATA");
     if (csv) fprintf(csv, "rig,joints,scalar,slope_deg,us_per_solve\n");
     ik_humanoid_build_skeleton((ik_real)1.8, IK_HUMANOID_BUILT_JOINTS, parents, names, rest);
     ik_skeleton_init(&s, IK_HUMANOID_BUILT_JOINTS, parents, names, rest, NULL);
@@ -84,16 +83,15 @@ int main(void) {
     for (i = 0; i < 2; ++i) {
         char path[1024];
         ik_gltf *g;
-        if (!dir) {
-            printf("%s: skipped (IKIT_DATA unset)\n", files[i]);
+        const ik_gltf_skin *skin;
+        bench_data_path(path, sizeof path, "gltf", files[i]);
+        if (ik_gltf_read_file(path, &g, NULL) != IK_OK) {
+            printf("skipped: cannot read %s\n", path);
             continue;
         }
-        snprintf(path, sizeof path, "%s/gltf/%s", dir, files[i]);
-        if (ik_gltf_read_file(path, &g, NULL) == IK_OK) {
-            const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
-            if (skin) report(csv, files[i], &skin->skeleton, &skin->root_ms);
-            ik_gltf_free(g);
-        }
+        skin = ik_gltf_skeleton(g, 0);
+        if (skin) report(csv, files[i], &skin->skeleton, &skin->root_ms);
+        ik_gltf_free(g);
     }
     if (csv) fclose(csv);
     return 0;

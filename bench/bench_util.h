@@ -1,11 +1,12 @@
-/* Timing helpers shared by the benchmarks: a monotonic clock, medians over
- * repeats, and a CSV file beside the benchmark's output. */
+/* Helpers shared by the benchmarks: a monotonic clock, medians over
+ * repeats, and where the real-asset corpus is. */
 #ifndef IKIT_BENCH_UTIL_H
 #define IKIT_BENCH_UTIL_H
 
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Benchmarks time the CPU spent by their own thread, so figures hold on a
@@ -31,6 +32,17 @@ static int bench_compare_doubles(const void *a, const void *b) {
 static inline double bench_median(double *samples, int count) {
     qsort(samples, (size_t)count, sizeof *samples, bench_compare_doubles);
     return count % 2 ? samples[count / 2] : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+}
+
+/* The path of `file` in `folder` (such as "bvh") of the real-asset corpus:
+ * under $IKIT_DATA, else in ../shared/data beside the project root, found
+ * from this header's own path so that any working directory will do. */
+static inline void bench_data_path(char *path, size_t size, const char *folder, const char *file) {
+    const char *data = getenv("IKIT_DATA"), *here = __FILE__, *cut = strstr(here, "bench/bench_util.h");
+    if (data)
+        snprintf(path, size, "%s/%s/%s", data, folder, file);
+    else
+        snprintf(path, size, "%.*s../shared/data/%s/%s", cut ? (int)(cut - here) : 0, here, folder, file);
 }
 
 /* Keeps the optimiser from dropping work whose result is otherwise unused. */

@@ -506,20 +506,21 @@ static void gram(workspace *ws) {
 
 /* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
  * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
- * away from exact singularities. */
-static void step_dls(const ik_jacobian *job, workspace *ws, const ik_real *error, ik_real *out) {
+ * away from exact singularities. factor_dls leaves the factor in square
+ * (0 when it fails: the step is then zero); solve_dls takes one error. */
+static ik_bool factor_dls(const ik_jacobian *job, workspace *ws) {
     const int m = ws->rows;
     ik_real lambda = job->damping * ws->reach, trace = 0;
-    int i, c;
+    int i;
     gram(ws);
     for (i = 0; i < m; ++i) trace += ws->square[i * m + i];
     for (i = 0; i < m; ++i) ws->square[i * m + i] += lambda * lambda + trace * IK_REAL_EPSILON * 16;
-    if (!ik_dense_cholesky_factor(ws->square, m)) {
-        for (c = 0; c < ws->axes; ++c) out[c] = 0;
-        return;
-    }
-    memcpy(ws->row_tmp, error, (size_t)m * sizeof(ik_real));
-    ik_dense_cholesky_solve(ws->square, m, ws->row_tmp);
+    return ik_dense_cholesky_factor(ws->square, m);
+}
+
+static void solve_dls(workspace *ws, const ik_real *error, ik_real *out) {
+    memcpy(ws->row_tmp, error, (size_t)ws->rows * sizeof(ik_real));
+    ik_dense_cholesky_solve(ws->square, ws->rows, ws->row_tmp);
     mul_jt(ws, ws->row_tmp, out);
 }
 
@@ -536,11 +537,12 @@ static ik_bool singular_value_used(const workspace *ws, int i, ik_real sigma_max
  * and dtheta = ClampMaxAbs(sum phi_i, gamma_max) (the final clamp is the
  * common max_step clamp). The SVD is one-sided Jacobi on J^T, giving
  * J^T = V diag(sigma) U^T: V in jac_t's columns, U in square. Orientation
- * rows count as one more 3-row "effector". */
-static void step_sdls(const ik_jacobian *job, workspace *ws, const ik_real *error, ik_real *out) {
+ * rows count as one more 3-row "effector". decompose_sdls leaves the SVD
+ * and each column's sum of rho_lj (in axis_tmp); solve_sdls takes one
+ * error. */
+static void decompose_sdls(workspace *ws) {
     const int m = ws->rows, n = ws->axes;
-    ik_real sigma_max = 0;
-    int i, r, c, b;
+    int r, c, b;
     for (r = 0; r < m; ++r)
         for (c = 0; c < n; ++c) ws->jac_t[(size_t)r * (size_t)n + (size_t)c] = jac_at(ws, r, c);
     ik_dense_svd_jacobi(ws->jac_t, n, m, ws->square, ws->sigma);
@@ -550,8 +552,14 @@ static void step_sdls(const ik_jacobian *job, workspace *ws, const ik_real *erro
             rho += IK_SQRT(jac_at(ws, b, c) * jac_at(ws, b, c) + jac_at(ws, b + 1, c) * jac_at(ws, b + 1, c) +
                            jac_at(ws, b + 2, c) * jac_at(ws, b + 2, c));
         ws->axis_tmp[c] = rho;
-        out[c] = 0;
     }
+}
+
+static void solve_sdls(const ik_jacobian *job, const workspace *ws, const ik_real *error, ik_real *out) {
+    const int m = ws->rows, n = ws->axes;
+    ik_real sigma_max = 0;
+    int i, c, b;
+    for (c = 0; c < n; ++c) out[c] = 0;
     for (i = 0; i < m; ++i) sigma_max = ik_maxr(sigma_max, ws->sigma[i]);
     for (i = 0; i < m; ++i) {
         const ik_real *u = ws->square + (size_t)i * (size_t)m;
@@ -704,18 +712,25 @@ static ik_bool lock_limit_axes(const ik_jacobian *job, workspace *ws) {
     return any;
 }
 
-static void primary_step(const ik_jacobian *job, workspace *ws) {
+/* The method's step toward ws->err into ws->step and, when `locked`, the
+ * damped step S(J, lock_error) into ws->total, both from one factorisation
+ * of J (DLS's Cholesky factor, SDLS's SVD). */
+static void primary_step(const ik_jacobian *job, workspace *ws, ik_bool locked) {
     int c;
-    if (ws->rows == 0)
-        for (c = 0; c < ws->axes; ++c) ws->step[c] = 0;
-    else if (job->method == IK_JACOBIAN_TRANSPOSE)
+    if (ws->rows == 0 || (job->method == IK_JACOBIAN_DLS && !factor_dls(job, ws))) {
+        for (c = 0; c < ws->axes; ++c) ws->step[c] = ws->total[c] = 0;
+    } else if (job->method == IK_JACOBIAN_TRANSPOSE) {
         step_transpose(ws);
-    else if (job->method == IK_JACOBIAN_GRADIENT)
+    } else if (job->method == IK_JACOBIAN_GRADIENT) {
         step_gradient(job, ws);
-    else if (job->method == IK_JACOBIAN_DLS)
-        step_dls(job, ws, ws->err, ws->step);
-    else
-        step_sdls(job, ws, ws->err, ws->step);
+    } else if (job->method == IK_JACOBIAN_DLS) {
+        solve_dls(ws, ws->err, ws->step);
+        if (locked) solve_dls(ws, ws->lock_error, ws->total);
+    } else {
+        decompose_sdls(ws);
+        solve_sdls(job, ws, ws->err, ws->step);
+        if (locked) solve_sdls(job, ws, ws->lock_error, ws->total);
+    }
 }
 
 /* The primary step into ws->step and, when `pulled`, the secondary one into
@@ -739,14 +754,10 @@ static void solve_step(const ik_jacobian *job, workspace *ws, ik_bool pulled) {
     for (c = 0; c < ws->axes; ++c) ws->locked[c] = 0;
     for (c = 0; c < ws->rows; ++c) ws->lock_error[c] = 0;
     for (;;) {
-        primary_step(job, ws);
+        primary_step(job, ws, any_locked);
         for (c = 0; c < ws->axes; ++c) ws->secondary[c] = pulled && !ws->locked[c] ? ws->pull[c] : 0;
         if (pulled) project_secondary(job, ws);
         if (any_locked) {
-            if (job->method == IK_JACOBIAN_DLS)
-                step_dls(job, ws, ws->lock_error, ws->total);
-            else
-                step_sdls(job, ws, ws->lock_error, ws->total);
             for (c = 0; c < ws->axes; ++c)
                 ws->secondary[c] = ws->locked[c] ? ws->lock_step[c] : ws->secondary[c] + ws->total[c];
         }

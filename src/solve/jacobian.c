@@ -388,30 +388,36 @@ static void build_system(const ik_jacobian *job, workspace *ws) {
         }
     }
     ws->rows = row;
+    /* A joint's axes share its pivot and which effectors it moves, so the
+     * effectors are walked once per joint, filling all its columns. */
     for (i = 0; i < job->joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
-        for (k = 0; k < joint->axis_count; ++k, ++column) {
-            ik_vec3 axis_ms = world_axis(ws, joint->joint, joint->axes_ls[k]);
-            ik_real *col = ws->jac + (size_t)column * (size_t)ws->rows;
-            int e_index;
-            row = 0;
-            for (e_index = 0; e_index < job->effector_count; ++e_index) {
-                const ik_jacobian_effector *e = &job->effectors[e_index];
-                ik_bool moves = ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint);
-                if (has_position_rows(e)) {
-                    ik_vec3 lever = ik_vec3_sub(effector_position(ws, e), pivot_ms);
-                    put3(col, row, moves ? ik_vec3_scale(ik_vec3_cross(axis_ms, lever), IK_SQRT(e->weight))
-                                         : ik_vec3_zero());
-                    row += 3;
-                }
-                if (has_orientation_rows(e)) {
-                    put3(col, row, moves ? ik_vec3_scale(axis_ms, IK_SQRT(e->orientation_weight) * ws->reach)
-                                         : ik_vec3_zero());
-                    row += 3;
-                }
+        ik_vec3 axes_ms[IK_JACOBIAN_MAX_AXES];
+        ik_real *cols = ws->jac + (size_t)column * (size_t)ws->rows;
+        int e_index;
+        for (k = 0; k < joint->axis_count; ++k) axes_ms[k] = world_axis(ws, joint->joint, joint->axes_ls[k]);
+        row = 0;
+        for (e_index = 0; e_index < job->effector_count; ++e_index) {
+            const ik_jacobian_effector *e = &job->effectors[e_index];
+            ik_bool moves = ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint);
+            if (has_position_rows(e)) {
+                ik_vec3 lever = ik_vec3_sub(effector_position(ws, e), pivot_ms);
+                for (k = 0; k < joint->axis_count; ++k)
+                    put3(cols + (size_t)k * (size_t)ws->rows, row,
+                         moves ? ik_vec3_scale(ik_vec3_cross(axes_ms[k], lever), IK_SQRT(e->weight))
+                               : ik_vec3_zero());
+                row += 3;
+            }
+            if (has_orientation_rows(e)) {
+                for (k = 0; k < joint->axis_count; ++k)
+                    put3(cols + (size_t)k * (size_t)ws->rows, row,
+                         moves ? ik_vec3_scale(axes_ms[k], IK_SQRT(e->orientation_weight) * ws->reach)
+                               : ik_vec3_zero());
+                row += 3;
             }
         }
+        column += joint->axis_count;
     }
 }
 

@@ -65,8 +65,11 @@ static ik_result validate(const ik_chain2d *job) {
     return IK_OK;
 }
 
-/* An angle in (-pi, pi]. */
+/* An angle in (-pi, pi]: whole turns taken off one at a time, after a
+ * huge angle (which a step of 2 pi cannot change) is brought into
+ * [-pi, pi] as atan2(sin a, cos a). */
 static ik_real wrap_angle(ik_real a) {
+    if (!(IK_FABS(a) <= 4 * IK_PI)) a = IK_ATAN2(IK_SIN(a), IK_COS(a));
     while (a > IK_PI) a -= 2 * IK_PI;
     while (a <= -IK_PI) a += 2 * IK_PI;
     return a;

@@ -374,23 +374,29 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
     return IK_OK;
 }
 
-/* One table of item pointers per array, so an index is one step. */
+const cJSON **gltf_array_items(const cJSON *array, int *count) {
+    const cJSON *item, **items;
+    int n = 0;
+    *count = 0;
+    cJSON_ArrayForEach(item, array) ++n;
+    items = (const cJSON **)malloc(((size_t)n + 1) * sizeof *items);
+    if (!items) return NULL;
+    cJSON_ArrayForEach(item, array) items[(*count)++] = item;
+    return items;
+}
+
+/* The table over root[key], which must be an array when present. */
 static ik_result index_array(const cJSON *root, const char *key, const cJSON ***items, int *count,
                              ik_io_error *error) {
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key), *item;
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
     char where[32];
-    int n = 0;
     snprintf(where, sizeof where, "/%s", key);
     free((void *)*items);
     *items = NULL;
     *count = 0;
     if (arr && !cJSON_IsArray(arr)) return gltf_fail(error, IK_ERR_PARSE, where, "must be an array");
-    cJSON_ArrayForEach(item, arr) ++n;
-    *items = (const cJSON **)malloc(((size_t)n + 1) * sizeof **items);
+    *items = gltf_array_items(arr, count);
     if (!*items) return gltf_fail(error, IK_ERR_NO_MEMORY, where, "out of memory");
-    n = 0;
-    cJSON_ArrayForEach(item, arr) (*items)[n++] = item;
-    *count = n;
     return IK_OK;
 }
 

@@ -82,7 +82,6 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
     const cJSON *animations = cJSON_GetObjectItemCaseSensitive(g->root, "animations");
     const cJSON *anim;
     pending_channel *pending;
-    const cJSON **sampler_items = NULL;
     long total = 0, n = 0;
     int a = 0;
     ik_result r;
@@ -93,28 +92,25 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
     cJSON_ArrayForEach(anim, animations) {
         const cJSON *channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
         const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
-        const cJSON *channel, *item;
-        int c = 0, sampler_count = 0;
+        const cJSON *channel, **sampler_items;
+        int c = 0, sampler_count;
         if (!cJSON_IsObject(anim) || !cJSON_IsArray(channels) || !cJSON_IsArray(samplers)) {
             free(pending);
-            free((void *)sampler_items);
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, NULL),
                              "must be an object with channels and samplers arrays");
         }
-        free((void *)sampler_items);
-        sampler_items = (const cJSON **)malloc(((size_t)cJSON_GetArraySize(samplers) + 1) * sizeof *sampler_items);
+        sampler_items = gltf_array_items(samplers, &sampler_count);
         if (!sampler_items) {
             free(pending);
             return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
         }
-        cJSON_ArrayForEach(item, samplers) sampler_items[sampler_count++] = item;
+        r = IK_OK;
         cJSON_ArrayForEach(channel, channels) {
             const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
             const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
             long sampler, node;
             ik_channel_path kind = IK_CHANNEL_TRANSLATION;
             int drives_node = 1;
-            r = IK_OK;
             if (!cJSON_IsObject(channel) || !cJSON_IsObject(target) || !cJSON_IsString(path) ||
                 !cJSON_GetObjectItemCaseSensitive(channel, "sampler"))
                 r = gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/animations/%ld/channels/%ld", a, c, NULL),
@@ -143,16 +139,16 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
                 r = read_sampler(g, a, sampler_items[sampler], sampler, kind, &pending[n].channel, error);
                 ++n;
             }
-            if (r != IK_OK) {
-                free(pending);
-                free((void *)sampler_items);
-                return r;
-            }
+            if (r != IK_OK) break;
             ++c;
+        }
+        free((void *)sampler_items);
+        if (r != IK_OK) {
+            free(pending);
+            return r;
         }
         ++a;
     }
-    free((void *)sampler_items);
     *out = pending;
     *out_count = n;
     return IK_OK;

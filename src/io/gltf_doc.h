@@ -90,6 +90,11 @@ ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallb
 ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
 char *gltf_base64_encode(const unsigned char *data, size_t size);
 
+/* A malloc'ed table of the items of a JSON array (cJSON arrays are linked
+ * lists), so an index is one step; *count items (0 for NULL).
+ * NULL when out of memory. */
+const cJSON **gltf_array_items(const cJSON *array, int *count);
+
 /* Fill the direct tables over nodes, accessors and bufferViews. */
 ik_result gltf_index_tree(ik_gltf *gltf, ik_io_error *error);
 

@@ -111,15 +111,17 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, "children"), "must be an array");
         cJSON_ArrayForEach(child, children) {
             double v = cJSON_IsNumber(child) ? child->valuedouble : -1;
-            if (!(v >= 0 && v < g->node_count && v == (double)(int)v) || (int)v == i || g->node_parent[(int)v] >= 0)
+            int c = v >= 0 && v < g->node_count && v == (double)(int)v ? (int)v : -1;
+            if (c < 0 || c == i || g->node_parent[c] >= 0) {
                 gltf_path_format(&p, "/nodes/%ld/children/%ld", i, k, NULL);
-            if (!(v >= 0 && v < g->node_count && v == (double)(int)v))
-                return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)", g->node_count - 1);
-            if ((int)v == i) return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d is its own child", i);
-            if (g->node_parent[(int)v] >= 0)
-                return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d already has parent %d", (int)v,
-                                 g->node_parent[(int)v]);
-            g->node_parent[(int)v] = i;
+                if (c < 0)
+                    return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)",
+                                     g->node_count - 1);
+                if (c == i) return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d is its own child", i);
+                return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d already has parent %d", c,
+                                 g->node_parent[c]);
+            }
+            g->node_parent[c] = i;
             ++k;
         }
         if ((r = check_node_member(node, "skin", skins, i, error)) != IK_OK) return r;

@@ -107,12 +107,6 @@ static ik_real roll_about(ik_vec3 a, ik_vec3 b, ik_vec3 n, ik_real min_sin, ik_b
     return IK_ATAN2(ik_vec3_dot(n, ik_vec3_cross(pb, pa)), ik_vec3_dot(pb, pa));
 }
 
-static ik_real wrap_angle(ik_real a) {
-    while (a > IK_PI) a -= 2 * IK_PI;
-    while (a < -IK_PI) a += 2 * IK_PI;
-    return a;
-}
-
 /* Angle of the rotation taking a to b (q and -q alike). */
 static ik_real rotation_between(ik_quat a, ik_quat b) {
     return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b));
@@ -174,8 +168,8 @@ static void test_aim_random(void) {
                           &roll_ok);
         if (roll_ok) {
             ++up_checked;
-            worst_roll = ik_maxr(worst_roll, IK_FABS(wrap_angle(roll - c.twist)));
-            PROPERTY_CASE(up_side, IK_FABS(wrap_angle(roll - c.twist)) < TOL_ANGLE, "roll %g, twist %g",
+            worst_roll = ik_maxr(worst_roll, IK_FABS(ik_wrap_angle(roll - c.twist)));
+            PROPERTY_CASE(up_side, IK_FABS(ik_wrap_angle(roll - c.twist)) < TOL_ANGLE, "roll %g, twist %g",
                           (double)roll, (double)c.twist);
         }
     }
@@ -671,7 +665,7 @@ static void test_chain_random(void) {
                           ik_vec3_normalize(ik_vec3_sub(job.target_ms, ik_mat4_translation(&head_ms))),
                           (ik_real)0.05, &roll_ok);
         if (roll_ok)
-            PROPERTY_CASE(up_side, IK_FABS(wrap_angle(roll - job.twist)) < TOL_ANGLE, "roll %g",
+            PROPERTY_CASE(up_side, IK_FABS(ik_wrap_angle(roll - job.twist)) < TOL_ANGLE, "roll %g",
                           (double)roll);
 
         for (k = 1; k < BODY_JOINTS; ++k) {

@@ -30,7 +30,10 @@ static void test_fk_and_gradient(void) {
             sy += sin(beta) * (double)lengths[k];
         }
         ik_chain2d_fk(BONES, lengths, angles, 1, -2, xy);
-        PROPERTY_CASE(fk, fabs((double)xy[2 * BONES] - sx) < TOL * 10 && fabs((double)xy[2 * BONES + 1] - sy) < TOL * 10, "");
+        PROPERTY_CASE(
+            fk,
+            fabs((double)xy[2 * BONES] - sx) < TOL * 10 && fabs((double)xy[2 * BONES + 1] - sy) < TOL * 10,
+            "");
         ik_chain2d_gradient(BONES, xy, tx, ty, g);
         for (j = 0; j < BONES; ++j) {
             double h = 1e-3, d[2];
@@ -45,7 +48,8 @@ static void test_fk_and_gradient(void) {
                 ey = (double)p[2 * BONES + 1] - (double)ty;
                 d[s] = 0.5 * (ex * ex + ey * ey);
             }
-            if (fabs((d[0] - d[1]) / (2 * h) - (double)g[j]) > worst) worst = fabs((d[0] - d[1]) / (2 * h) - (double)g[j]);
+            if (fabs((d[0] - d[1]) / (2 * h) - (double)g[j]) > worst)
+                worst = fabs((d[0] - d[1]) / (2 * h) - (double)g[j]);
         }
         PROPERTY_CASE(grad, worst < (sizeof(ik_real) == 4 ? 0.05 : 1e-4), "worst %g", worst);
     }
@@ -85,9 +89,13 @@ static void test_reach(ik_chain2d_method method, int iterations, int percent, co
         }
         CHECK(ik_chain2d_run(&job) == IK_OK, "run");
         ik_chain2d_fk(BONES, lengths, angles, 0, 0, xy);
-        for (k = 0; k < BONES; ++k) inside = inside && ik_finite(angles[k]) && (!limited || (angles[k] >= lo[k] && angles[k] <= hi[k]));
-        PROPERTY_CASE(ok, inside && IK_FABS(ik_vec3_distance(ik_v3(xy[2 * BONES], xy[2 * BONES + 1], 0),
-                                                            ik_v3(job.target_x, job.target_y, 0)) - err) < (ik_real)TOL * 10,
+        for (k = 0; k < BONES; ++k)
+            inside =
+                inside && ik_finite(angles[k]) && (!limited || (angles[k] >= lo[k] && angles[k] <= hi[k]));
+        PROPERTY_CASE(ok,
+                      inside && IK_FABS(ik_vec3_distance(ik_v3(xy[2 * BONES], xy[2 * BONES + 1], 0),
+                                                         ik_v3(job.target_x, job.target_y, 0)) -
+                                        err) < (ik_real)TOL * 10,
                       "case %d", i);
         if (!limited && err <= (ik_real)1e-2) ++reached;
     }
@@ -107,13 +115,33 @@ static void test_degenerate(void) {
         job.method = (ik_chain2d_method)m;
         job.target_x = job.target_y = 0;
         angles[0] = angles[1] = angles[2] = 0;
-        CHECK(ik_chain2d_run(&job) == IK_OK && ik_finite(angles[0]) && ik_finite(angles[1]) && ik_finite(angles[2]),
+        CHECK(ik_chain2d_run(&job) == IK_OK && ik_finite(angles[0]) && ik_finite(angles[1]) &&
+                  ik_finite(angles[2]),
               "target on the base, zero-length bone, method %d", m);
         job.target_x = -5;
         angles[0] = angles[1] = angles[2] = 0;
         CHECK(ik_chain2d_run(&job) == IK_OK && ik_finite(angles[0]) && ik_finite(angles[2]),
               "straight chain, target behind, method %d", m);
     }
+    /* A huge but finite start angle (1e20 rad): once looped forever, as a
+     * step of 2 pi leaves such a float unchanged. The tip must still land. */
+    lengths[1] = 1;
+    for (m = 0; m < 3; ++m) {
+        ik_real xy[8], miss;
+        job.method = (ik_chain2d_method)m;
+        job.max_iterations = m == IK_CHAIN2D_GRADIENT ? 2000 : 300;
+        job.target_x = 1.5f;
+        job.target_y = 1;
+        angles[0] = (ik_real)1e20;
+        angles[1] = angles[2] = (ik_real)0.3;
+        CHECK(ik_chain2d_run(&job) == IK_OK, "huge start angle, method %d", m);
+        ik_chain2d_fk(3, lengths, angles, job.base_x, job.base_y, xy);
+        miss = IK_SQRT((xy[6] - job.target_x) * (xy[6] - job.target_x) +
+                       (xy[7] - job.target_y) * (xy[7] - job.target_y));
+        CHECK(miss < 1e-2f, "huge start angle, method %d: tip misses by %g", m, (double)miss);
+    }
+    lengths[1] = 0;
+    job.max_iterations = ik_chain2d_def().max_iterations;
     job.target_x = (ik_real)NAN;
     CHECK(ik_chain2d_run(&job) == IK_ERR_NONFINITE, "NaN target");
     job.target_x = 1;

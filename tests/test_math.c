@@ -38,11 +38,16 @@ static void test_quaternion_identities(void) {
         ik_vec3 axis;
         ik_real angle;
         PROPERTY_CASE(inverse, quat_distance(id, ik_quat_identity()) < TOL, "w=%g", (double)id.w);
-        PROPERTY_CASE(roundtrip, vec_err(back, v) < TOL * 10 * ik_vec3_length(v), "err=%g", (double)vec_err(back, v));
-        PROPERTY_CASE(length, IK_FABS(ik_vec3_length(ik_quat_rotate(a, v)) - ik_vec3_length(v)) < TOL * 10 * ik_vec3_length(v), "");
+        PROPERTY_CASE(roundtrip, vec_err(back, v) < TOL * 10 * ik_vec3_length(v), "err=%g",
+                      (double)vec_err(back, v));
+        PROPERTY_CASE(
+            length,
+            IK_FABS(ik_vec3_length(ik_quat_rotate(a, v)) - ik_vec3_length(v)) < TOL * 10 * ik_vec3_length(v),
+            "");
         PROPERTY_CASE(compose,
                       vec_err(ik_quat_rotate(ik_quat_mul(a, b), v), ik_quat_rotate(a, ik_quat_rotate(b, v))) <
-                          TOL * 10 * ik_vec3_length(v), "");
+                          TOL * 10 * ik_vec3_length(v),
+                      "");
         ik_quat_to_axis_angle(a, &axis, &angle);
         PROPERTY_CASE(axis_angle, quat_distance(ik_quat_from_axis_angle(axis, angle), a) < TOL * 10,
                       "angle=%g", (double)angle);
@@ -67,13 +72,15 @@ static void test_from_to(void) {
         ik_quat q = ik_quat_from_to(u, v);
         ik_vec3 got = ik_vec3_normalize(ik_quat_rotate(q, u));
         ik_real expected_angle = ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(u), ik_vec3_normalize(v)));
-        PROPERTY_CASE(maps, vec_err(got, ik_vec3_normalize(v)) < TOL * 20, "err=%g", (double)vec_err(got, ik_vec3_normalize(v)));
-        PROPERTY_CASE(minimal, IK_FABS(ik_quat_angle(q) - expected_angle) < (ik_real)(TOL * 200), "angle %g vs %g",
-                      (double)ik_quat_angle(q), (double)expected_angle);
+        PROPERTY_CASE(maps, vec_err(got, ik_vec3_normalize(v)) < TOL * 20, "err=%g",
+                      (double)vec_err(got, ik_vec3_normalize(v)));
+        PROPERTY_CASE(minimal, IK_FABS(ik_quat_angle(q) - expected_angle) < (ik_real)(TOL * 200),
+                      "angle %g vs %g", (double)ik_quat_angle(q), (double)expected_angle);
         {
             ik_quat h = ik_quat_from_to(u, ik_vec3_neg(u));
             ik_vec3 w = ik_vec3_normalize(ik_quat_rotate(h, u));
-            PROPERTY_CASE(opposite, vec_err(w, ik_vec3_neg(ik_vec3_normalize(u))) < TOL * 20 && ik_quat_finite(h), "");
+            PROPERTY_CASE(opposite,
+                          vec_err(w, ik_vec3_neg(ik_vec3_normalize(u))) < TOL * 20 && ik_quat_finite(h), "");
         }
         {
             /* -u turned by 1e-6 to 0.3 rad about an axis perpendicular to u:
@@ -84,17 +91,21 @@ static void test_from_to(void) {
             ik_quat h = ik_quat_from_to(u, t);
             ik_vec3 axis = ik_v3(h.x, h.y, h.z);
             ik_real err = vec_err(ik_vec3_normalize(ik_quat_rotate(h, u)), ik_vec3_normalize(t));
-            PROPERTY_CASE(nearly, err < TOL && IK_FABS(ik_vec3_dot(ik_vec3_normalize(axis), ik_vec3_normalize(u))) < TOL * 10,
-                          "off %g: err %g", (double)off, (double)err);
+            PROPERTY_CASE(
+                nearly,
+                err < TOL && IK_FABS(ik_vec3_dot(ik_vec3_normalize(axis), ik_vec3_normalize(u))) < TOL * 10,
+                "off %g: err %g", (double)off, (double)err);
         }
     }
     property_end(&nearly);
     property_end(&maps);
     property_end(&minimal);
     property_end(&opposite);
-    CHECK(ik_quat_dot(ik_quat_from_to(ik_vec3_zero(), ik_v3(1, 0, 0)), ik_quat_identity()) == 1, "zero vector gives identity");
+    CHECK(ik_quat_dot(ik_quat_from_to(ik_vec3_zero(), ik_v3(1, 0, 0)), ik_quat_identity()) == 1,
+          "zero vector gives identity");
     CHECK(ik_vec3_distance(ik_quat_rotate(ik_quat_from_to(ik_v3(0, 0, 1), ik_v3(0, 0, -1)), ik_v3(0, 0, 1)),
-                           ik_v3(0, 0, -1)) < TOL * 10, "exact opposite z");
+                           ik_v3(0, 0, -1)) < TOL * 10,
+          "exact opposite z");
 }
 
 static void test_swing_twist(void) {
@@ -128,10 +139,13 @@ static void test_interpolation(void) {
         ik_real full = ik_quat_angle(d);
         ik_real half = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), m));
         PROPERTY_CASE(ends,
-                      quat_distance(ik_quat_slerp(a, b, 0), a) < TOL && quat_distance(ik_quat_slerp(a, b, 1), b) < TOL &&
-                          quat_distance(ik_quat_nlerp(a, b, 0), a) < TOL && quat_distance(ik_quat_nlerp(a, b, 1), b) < TOL,
+                      quat_distance(ik_quat_slerp(a, b, 0), a) < TOL &&
+                          quat_distance(ik_quat_slerp(a, b, 1), b) < TOL &&
+                          quat_distance(ik_quat_nlerp(a, b, 0), a) < TOL &&
+                          quat_distance(ik_quat_nlerp(a, b, 1), b) < TOL,
                       "");
-        PROPERTY_CASE(halfway, IK_FABS(half * 2 - full) < (ik_real)(TOL * 50), "half %g full %g", (double)half, (double)full);
+        PROPERTY_CASE(halfway, IK_FABS(half * 2 - full) < (ik_real)(TOL * 50), "half %g full %g",
+                      (double)half, (double)full);
     }
     property_end(&ends);
     property_end(&halfway);
@@ -152,7 +166,8 @@ static void test_look(void) {
         /* Away from the fade zone the up axis lies in the (f, u) plane on u's side. */
         if (s > (ik_real)0.2) {
             ik_vec3 pu = ik_vec3_normalize(ik_vec3_reject(u, f));
-            PROPERTY_CASE(up, ik_vec3_dot(up_now, pu) > 1 - (ik_real)(TOL * 100), "dot=%g", (double)ik_vec3_dot(up_now, pu));
+            PROPERTY_CASE(up, ik_vec3_dot(up_now, pu) > 1 - (ik_real)(TOL * 100), "dot=%g",
+                          (double)ik_vec3_dot(up_now, pu));
         }
     }
     property_end(&forward);
@@ -193,7 +208,9 @@ static void test_matrices(void) {
         ik_vec3 p = rng_in_ball(&r, 5);
         ik_transform d;
         ik_bool ok = ik_mat4_inverse(&m, &mi);
-        PROPERTY_CASE(inv, ok && vec_err(ik_mat4_transform_point(&mi, ik_mat4_transform_point(&m, p)), p) < TOL * 200, "");
+        PROPERTY_CASE(
+            inv, ok && vec_err(ik_mat4_transform_point(&mi, ik_mat4_transform_point(&m, p)), p) < TOL * 200,
+            "");
         PROPERTY_CASE(trs, vec_err(ik_mat4_transform_point(&m, p), ik_transform_point(a, p)) < TOL * 200, "");
         d = ik_transform_from_mat4(&m);
         PROPERTY_CASE(decompose,
@@ -205,8 +222,12 @@ static void test_matrices(void) {
             ik_mat4 mb = ik_transform_to_mat4(b);
             ik_mat4 prod = ik_mat4_mul(&mb, &m);
             ik_transform ba = ik_transform_mul(b, a);
-            PROPERTY_CASE(tmul, vec_err(ik_mat4_transform_point(&prod, p), ik_transform_point(ba, p)) < TOL * 300, "");
-            PROPERTY_CASE(tinv, vec_err(ik_transform_point(ik_transform_inverse(b), ik_transform_point(b, p)), p) < TOL * 300, "");
+            PROPERTY_CASE(
+                tmul, vec_err(ik_mat4_transform_point(&prod, p), ik_transform_point(ba, p)) < TOL * 300, "");
+            PROPERTY_CASE(
+                tinv,
+                vec_err(ik_transform_point(ik_transform_inverse(b), ik_transform_point(b, p)), p) < TOL * 300,
+                "");
         }
     }
     property_end(&inv);
@@ -230,7 +251,8 @@ static void test_misc(void) {
     for (i = 0; i < CASES; ++i) {
         ik_vec3 n = rng_direction(&r);
         ik_vec3 p = ik_vec3_any_perpendicular(n);
-        PROPERTY_CASE(perp, IK_FABS(ik_vec3_dot(n, p)) < TOL * 10 && IK_FABS(ik_vec3_length(p) - 1) < TOL * 10, "");
+        PROPERTY_CASE(perp,
+                      IK_FABS(ik_vec3_dot(n, p)) < TOL * 10 && IK_FABS(ik_vec3_length(p) - 1) < TOL * 10, "");
     }
     property_end(&perp);
     CHECK(!ik_finite((ik_real)NAN) && !ik_finite((ik_real)INFINITY) && ik_finite(1), "ik_finite");
@@ -244,6 +266,27 @@ static void test_misc(void) {
           "twist angle");
 }
 
+/* Wrapping keeps the angle's sine and cosine and lands in (-pi, pi], also
+ * for angles so large that a step of 2 pi leaves them unchanged (which
+ * used to loop forever). */
+static void test_wrap_angle(void) {
+    rng r = rng_seeded(9);
+    check_property same = {"wrap keeps sin and cos, lands in (-pi, pi]", 0, 0};
+    int i;
+    for (i = 0; i < CASES; ++i) {
+        ik_real a = (ik_real)(rng_range(&r, -1, 1) * pow(10.0, rng_range(&r, 0, 20))), w = ik_wrap_angle(a);
+        PROPERTY_CASE(same,
+                      w > -IK_PI && w <= IK_PI && IK_FABS(IK_SIN(w) - IK_SIN(a)) < 1e-5f &&
+                          IK_FABS(IK_COS(w) - IK_COS(a)) < 1e-5f,
+                      "a %g -> %g", (double)a, (double)w);
+    }
+    property_end(&same);
+    CHECK(ik_wrap_angle(IK_PI) == IK_PI && ik_wrap_angle(-IK_PI) == IK_PI && ik_wrap_angle(0) == 0,
+          "pi stays, -pi becomes pi");
+    CHECK(!ik_finite(ik_wrap_angle((ik_real)INFINITY)) && !ik_finite(ik_wrap_angle((ik_real)NAN)),
+          "infinity and NaN give NaN, and return");
+}
+
 int main(void) {
     test_quaternion_identities();
     test_from_to();
@@ -252,5 +295,6 @@ int main(void) {
     test_look();
     test_matrices();
     test_misc();
+    test_wrap_angle();
     return check_summary("math");
 }

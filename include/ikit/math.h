@@ -59,6 +59,15 @@ static inline ik_real ik_clampr(ik_real x, ik_real lo, ik_real hi) {
 static inline ik_bool ik_finite(ik_real x) { return (x - x) == (x - x); }
 static inline ik_real ik_deg(ik_real radians) { return radians * ((ik_real)180 / IK_PI); }
 static inline ik_real ik_rad(ik_real degrees) { return degrees * (IK_PI / (ik_real)180); }
+/* a wrapped to (-pi, pi]. Angles past 4 pi are first reduced through
+ * atan2(sin a, cos a), as subtracting 2 pi leaves a large float unchanged;
+ * NaN and infinity give NaN. */
+static inline ik_real ik_wrap_angle(ik_real a) {
+    if (!(IK_FABS(a) <= 4 * IK_PI)) a = IK_ATAN2(IK_SIN(a), IK_COS(a));
+    while (a > IK_PI) a -= 2 * IK_PI;
+    while (a <= -IK_PI) a += 2 * IK_PI;
+    return a;
+}
 /* acos with its argument clamped to [-1, 1], so rounding never gives NaN. */
 static inline ik_real ik_acos_safe(ik_real c) { return IK_ACOS(ik_clampr(c, -1, 1)); }
 

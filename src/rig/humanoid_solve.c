@@ -366,13 +366,6 @@ static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb)
     return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
 }
 
-/* An angle brought into (-pi, pi]. */
-static ik_real wrap_angle(ik_real a) {
-    while (a > IK_PI) a -= 2 * IK_PI;
-    while (a <= -IK_PI) a += 2 * IK_PI;
-    return a;
-}
-
 /* Seed 001's toes "bend to stay even with the ground": the toes turn about
  * the foot's lateral axis a through the toe joint T so that their tip
  * contact P meets the surface under it (hit g, normal n). With r = P - T
@@ -410,8 +403,8 @@ static void place_toes(const solve_state *st, int which, const foot_plan *plan) 
         if (!(R > 0)) return;
         base = IK_ATAN2(B, A);
         spread = ik_acos_safe(-C / R);
-        phi = wrap_angle(base - spread);
-        if (IK_FABS(wrap_angle(base + spread)) < IK_FABS(phi)) phi = wrap_angle(base + spread);
+        phi = ik_wrap_angle(base - spread);
+        if (IK_FABS(ik_wrap_angle(base + spread)) < IK_FABS(phi)) phi = ik_wrap_angle(base + spread);
         if (plan->airborne) phi = ik_minr(phi, 0);
         phi = ik_clampr(total + phi, -lim->toe_bend, lim->toe_curl) - total;
         total += phi;

@@ -65,20 +65,10 @@ static ik_result validate(const ik_chain2d *job) {
     return IK_OK;
 }
 
-/* An angle in (-pi, pi]: whole turns taken off one at a time, after a
- * huge angle (which a step of 2 pi cannot change) is brought into
- * [-pi, pi] as atan2(sin a, cos a). */
-static ik_real wrap_angle(ik_real a) {
-    if (!(IK_FABS(a) <= 4 * IK_PI)) a = IK_ATAN2(IK_SIN(a), IK_COS(a));
-    while (a > IK_PI) a -= 2 * IK_PI;
-    while (a <= -IK_PI) a += 2 * IK_PI;
-    return a;
-}
-
 /* alpha_i within its limits; without limits, wrapped to (-pi, pi]. */
 static ik_real limit(const ik_chain2d *job, int i, ik_real alpha) {
     if (job->min_angles) return ik_clampr(alpha, job->min_angles[i], job->max_angles[i]);
-    return wrap_angle(alpha);
+    return ik_wrap_angle(alpha);
 }
 
 static ik_real tip_error(const ik_chain2d *job, const ik_real *xy) {
@@ -128,7 +118,7 @@ static void fabrik_iteration(const ik_chain2d *job, ik_real *angles, ik_real *xy
     xy[1] = job->base_y;
     for (i = 0; i < n; ++i) {
         ik_real dx = xy[2 * i + 2] - xy[2 * i], dy = xy[2 * i + 3] - xy[2 * i + 1];
-        if (dx != 0 || dy != 0) angles[i] = limit(job, i, wrap_angle(IK_ATAN2(dy, dx) - beta));
+        if (dx != 0 || dy != 0) angles[i] = limit(job, i, ik_wrap_angle(IK_ATAN2(dy, dx) - beta));
         beta += angles[i];
         xy[2 * i + 2] = xy[2 * i] + IK_COS(beta) * job->lengths[i];
         xy[2 * i + 3] = xy[2 * i + 1] + IK_SIN(beta) * job->lengths[i];

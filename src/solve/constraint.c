@@ -82,27 +82,20 @@ ik_result ik_constraint_validate(const ik_constraint *c) {
     return IK_OK;
 }
 
-/* An angle in (-pi, pi]. */
-static ik_real wrap_angle(ik_real a) {
-    while (a > IK_PI) a -= 2 * IK_PI;
-    while (a <= -IK_PI) a += 2 * IK_PI;
-    return a;
-}
-
 /* How far the angle a lies outside [lo, hi], measured around the circle to
  * the nearer end (0 inside). */
 static ik_real range_excess(ik_real a, ik_real lo, ik_real hi) {
     ik_real to_lo, to_hi;
     if (a >= lo && a <= hi) return 0;
-    to_lo = IK_FABS(wrap_angle(a - lo));
-    to_hi = IK_FABS(wrap_angle(a - hi));
+    to_lo = IK_FABS(ik_wrap_angle(a - lo));
+    to_hi = IK_FABS(ik_wrap_angle(a - hi));
     return ik_minr(to_lo, to_hi);
 }
 
 /* a clamped to [lo, hi]; outside, the end nearer around the circle. */
 static ik_real clamp_angle(ik_real a, ik_real lo, ik_real hi) {
     if (a >= lo && a <= hi) return a;
-    return IK_FABS(wrap_angle(a - lo)) <= IK_FABS(wrap_angle(a - hi)) ? lo : hi;
+    return IK_FABS(ik_wrap_angle(a - lo)) <= IK_FABS(ik_wrap_angle(a - hi)) ? lo : hi;
 }
 
 ik_quat ik_constraint_delta(const ik_constraint *c, ik_quat rotation_ls) {
@@ -165,7 +158,7 @@ static ik_quat apply_euler(const ik_constraint *c, ik_quat delta) {
     ik_vec3 e = ik_euler_from_quat(delta);
     if (e.x == 0 && IK_FABS(e.y) > IK_PI / 2 * (ik_real)0.999) {
         e.x = ik_clampr(0, c->euler_min.x, c->euler_max.x);
-        e.z = wrap_angle(e.y > 0 ? e.z + e.x : e.z - e.x);
+        e.z = ik_wrap_angle(e.y > 0 ? e.z + e.x : e.z - e.x);
     }
     e.x = clamp_angle(e.x, c->euler_min.x, c->euler_max.x);
     e.y = ik_clampr(e.y, c->euler_min.y, c->euler_max.y);

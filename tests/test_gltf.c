@@ -487,6 +487,8 @@ static void test_broken_documents(void) {
         {"{\"bufferView\":2,", "{\"bufferView\":9,", IK_ERR_PARSE, "/accessors/2/bufferView"},
         {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":3,\"byteLength\":8}", IK_ERR_PARSE, "/bufferViews/0/buffer"},
         {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":41,\"byteLength\":128", IK_ERR_PARSE, "/bufferViews/2/byteLength"},
+        /* 2^63: LONG_MAX as a double, but one past it as an integer. */
+        {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":9223372036854775808,\"byteLength\":128", IK_ERR_PARSE, "/bufferViews/2/byteOffset"},
         {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":0,\"byteLength\":8,\"byteStride\":3}", IK_ERR_PARSE, "/bufferViews/0"},
         {"\"byteLength\":168", "\"byteLength\":169", IK_ERR_PARSE, "/buffers/0/byteLength"},
         {"base64,AAAAAAAAgD8", "base64,!AAAAAAAgD8", IK_ERR_PARSE, "/buffers/0/uri"},

@@ -45,25 +45,26 @@ ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallb
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
     gltf_path p;
     const char *path;
-    double v;
+    double v = 0;
     if (!item) {
         *out = fallback;
         return IK_OK;
     }
-    v = cJSON_IsNumber(item) ? item->valuedouble : 0;
-    if (cJSON_IsNumber(item) && v >= 0 && v <= (double)max && v == (double)(long)v) {
-        *out = (long)v;
-        return IK_OK;
+    /* v < max + 1 rather than v <= max: LONG_MAX rounds up to 2^63 as a
+     * double, and (long)2^63 is undefined. */
+    if (cJSON_IsNumber(item)) {
+        v = item->valuedouble;
+        if (v >= 0 && v < (double)max + 1 && v == (double)(long)v) {
+            *out = (long)v;
+            return IK_OK;
+        }
     }
     path = gltf_path_format(&p, parent_fmt, i, j, key);
     if (!cJSON_IsNumber(item))
         return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be a number", key);
     if (!(v - v == 0)) return gltf_fail(error, IK_ERR_NONFINITE, path, "\"%s\" is not finite", key);
-    if (v < 0 || v > (double)max || v != (double)(long)v)
-        return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be an integer from 0 to %ld, got %.17g",
-                         key, max, v);
-    *out = (long)v;
-    return IK_OK;
+    return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be an integer from 0 to %ld, got %.17g", key, max,
+                     v);
 }
 
 /* ---- base64 (RFC 4648 section 4) ----------------------------------------- */

@@ -87,7 +87,7 @@ static void test_lookup_and_chains(void) {
 static void test_forward_kinematics(void) {
     rng r = rng_seeded(11);
     check_property manual = {"fk = product of local matrices", 0, 0};
-    check_property subtree = {"subtree fk matches full fk", 0, 0};
+    check_property subtree = {"subtree fk and joint-by-joint fk match full fk", 0, 0};
     check_property back = {"model to local round trip", 0, 0};
     ik_transform rest[7], pose[7], recovered[7];
     ik_mat4 model[7], model2[7], root;
@@ -116,6 +116,10 @@ static void test_forward_kinematics(void) {
         ik_skeleton_fk(&s, pose, &root, model);
         {
             int same = 1;
+            for (i = 0; i < 7; ++i) same = same && mat_distance(&model[i], &model2[i]) == 0;
+            /* Joint by joint in parents-first order: the same matrices again. */
+            memset(model2, 0, sizeof model2);
+            for (i = 0; i < 7; ++i) ik_skeleton_fk_joint(&s, i, pose, &root, model2);
             for (i = 0; i < 7; ++i) same = same && mat_distance(&model[i], &model2[i]) == 0;
             PROPERTY_CASE(subtree, same, "case %d", k);
         }

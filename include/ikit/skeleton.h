@@ -53,6 +53,10 @@ void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls);
  * with `root_ms` (NULL for the identity) above every root. */
 void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
                     const ik_mat4 *root_ms, ik_mat4 *model_ms);
+/* Forward kinematics of one joint: model_ms[joint] from its parent's
+ * model_ms (which must be current) and pose_ls[joint]. */
+void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
+                          const ik_mat4 *root_ms, ik_mat4 *model_ms);
 /* Forward kinematics for `joint` and everything below it only; model_ms of
  * `joint`'s ancestors must already be current. */
 void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,

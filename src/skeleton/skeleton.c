@@ -90,20 +90,20 @@ void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls) {
     memcpy(pose_ls, skeleton->rest_ls, (size_t)skeleton->joint_count * sizeof *pose_ls);
 }
 
-static void fk_joint(const ik_skeleton *skeleton, int i, const ik_transform *pose_ls,
-                     const ik_mat4 *root_ms, ik_mat4 *model_ms) {
-    ik_mat4 local = ik_transform_to_mat4(pose_ls[i]);
-    int p = skeleton->parents[i];
+void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
+                          const ik_mat4 *root_ms, ik_mat4 *model_ms) {
+    ik_mat4 local = ik_transform_to_mat4(pose_ls[joint]);
+    int p = skeleton->parents[joint];
     if (p >= 0)
-        model_ms[i] = ik_mat4_mul(&model_ms[p], &local);
+        model_ms[joint] = ik_mat4_mul(&model_ms[p], &local);
     else
-        model_ms[i] = root_ms ? ik_mat4_mul(root_ms, &local) : local;
+        model_ms[joint] = root_ms ? ik_mat4_mul(root_ms, &local) : local;
 }
 
 void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
                     const ik_mat4 *root_ms, ik_mat4 *model_ms) {
     int i;
-    for (i = 0; i < skeleton->joint_count; ++i) fk_joint(skeleton, i, pose_ls, root_ms, model_ms);
+    for (i = 0; i < skeleton->joint_count; ++i) ik_skeleton_fk_joint(skeleton, i, pose_ls, root_ms, model_ms);
 }
 
 /* Descendants of j have larger indices; a joint k > j is one when walking up
@@ -112,9 +112,9 @@ void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_tra
                             const ik_mat4 *root_ms, ik_mat4 *model_ms) {
     int k;
     if (joint < 0 || joint >= skeleton->joint_count) return;
-    fk_joint(skeleton, joint, pose_ls, root_ms, model_ms);
+    ik_skeleton_fk_joint(skeleton, joint, pose_ls, root_ms, model_ms);
     for (k = joint + 1; k < skeleton->joint_count; ++k)
-        if (ik_skeleton_is_descendant(skeleton, k, joint)) fk_joint(skeleton, k, pose_ls, root_ms, model_ms);
+        if (ik_skeleton_is_descendant(skeleton, k, joint)) ik_skeleton_fk_joint(skeleton, k, pose_ls, root_ms, model_ms);
 }
 
 ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms,

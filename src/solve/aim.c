@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../math/simd4.h"
+#include "aim_frame.h"
 
 ik_aim ik_aim_def(void) {
     ik_aim job;
@@ -126,6 +127,12 @@ static ik_bool joint_frame(const ik_real *m, simd4 *k0, simd4 *k1, simd4 *k2, ik
     *k2 = simd4_mul(*k2, flip);
     *g = IK_FABS(det) / h;
     return 1;
+}
+
+ik_bool ik_aim_frame_usable(const ik_mat4 *joint_ms) {
+    simd4 k0, k1, k2;
+    ik_real g;
+    return joint_frame(joint_ms->m, &k0, &k1, &k2, &g);
 }
 
 ik_result ik_aim_run(const ik_aim *job) {

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "aim_frame.h"
+
 ik_look_at_chain ik_look_at_chain_def(void) {
     ik_aim aim = ik_aim_def();
     ik_look_at_chain job;
@@ -24,24 +26,14 @@ ik_look_at_chain ik_look_at_chain_def(void) {
     return job;
 }
 
-
-/* model[k] = model[parent] * local(pose[k]), the same product ik_skeleton_fk forms. */
-static void refresh_joint(const ik_look_at_chain *job, int k) {
-    ik_mat4 local = ik_transform_to_mat4(job->pose_ls[k]);
-    int p = job->skeleton->parents[k];
-    if (p >= 0)
-        job->model_ms[k] = ik_mat4_mul(&job->model_ms[p], &local);
-    else
-        job->model_ms[k] = job->root_ms ? ik_mat4_mul(job->root_ms, &local) : local;
-}
-
 /* Only the joints on the path from `top` down to `bottom` matter to the next
  * step; they are the ancestors of `bottom` with indices from `top` up, and
  * parents-first order makes increasing index a valid update order. */
 static void refresh_path(const ik_look_at_chain *job, int top, int bottom) {
     int k;
     for (k = top; k <= bottom; ++k)
-        if (ik_skeleton_is_descendant(job->skeleton, bottom, k)) refresh_joint(job, k);
+        if (ik_skeleton_is_descendant(job->skeleton, bottom, k))
+            ik_skeleton_fk_joint(job->skeleton, k, job->pose_ls, job->root_ms, job->model_ms);
 }
 
 /* After the last step: everything below the first joint, except the path
@@ -51,16 +43,7 @@ static void refresh_rest(const ik_look_at_chain *job, int first, int last) {
     int k;
     for (k = first; k < sk->joint_count; ++k)
         if (ik_skeleton_is_descendant(sk, k, first) && (k >= last || !ik_skeleton_is_descendant(sk, last, k)))
-            refresh_joint(job, k);
-}
-
-/* ik_aim_run's test for a usable joint frame: with columns c0, c1, c2 of
- * the linear part, |det| > 16 eps |c0| |c1| |c2|. */
-static ik_bool aim_frame_regular(const ik_mat4 *m) {
-    const ik_real tiny = 16 * IK_REAL_EPSILON;
-    ik_vec3 c0 = ik_mat4_column(m, 0), c1 = ik_mat4_column(m, 1), c2 = ik_mat4_column(m, 2);
-    ik_real det = ik_vec3_dot(c0, ik_vec3_cross(c1, c2));
-    return det * det > tiny * tiny * ik_vec3_dot(c0, c0) * ik_vec3_dot(c1, c1) * ik_vec3_dot(c2, c2);
+            ik_skeleton_fk_joint(job->skeleton, k, job->pose_ls, job->root_ms, job->model_ms);
 }
 
 static ik_result validate(const ik_look_at_chain *job) {
@@ -99,7 +82,7 @@ static ik_result validate(const ik_look_at_chain *job) {
      * step too, and no step fails after earlier joints were written. */
     for (i = 0; i < job->count; ++i) {
         ik_quat q = job->pose_ls[job->joints[i]].rotation;
-        if (!(ik_quat_dot(q, q) > 0) || !aim_frame_regular(&job->model_ms[job->joints[i]])) return IK_ERR_DEGENERATE;
+        if (!(ik_quat_dot(q, q) > 0) || !ik_aim_frame_usable(&job->model_ms[job->joints[i]])) return IK_ERR_DEGENERATE;
     }
     return IK_OK;
 }

@@ -376,6 +376,123 @@ static void test_look_at(void) {
     fixture_free(&f);
 }
 
+/* The angle between two directions, by atan2 (exact near 0 and pi). */
+static ik_real angle_between(ik_vec3 a, ik_vec3 b) {
+    return IK_ATAN2(ik_vec3_length(ik_vec3_cross(a, b)), ik_vec3_dot(a, b));
+}
+
+/* Elevation of a direction above the plane perpendicular to the unit up. */
+static ik_real elevation(ik_vec3 d, ik_vec3 up) {
+    return IK_PI / 2 - angle_between(d, up);
+}
+
+/* Look-at with targets all around a rig (every 45 degrees of azimuth from
+ * the body's forward, elevations -45, 0, 45, straight up and down), each
+ * checked by forward kinematics: the residual is the angle between the
+ * head's forward after the solve and the direction from the head to the
+ * target; the report gives that angle and reached iff it is within the
+ * tolerance; targets inside the limits are reached; a target behind turns
+ * the head toward its side by yaw, and the head's elevation ends between
+ * where it started and the target's elevation (never arching back). */
+static void look_around_rig(fixture *f, int built, void *context) {
+    int h = f->rig.map.joint[IK_ROLE_HEAD], az, el;
+    ik_vec3 up = fixture_up(f), fwd = fixture_forward(f), left = fixture_left(f);
+    ik_real dist = 2 * fixture_limb_length(f, IK_LIMB_LEG_L);
+    ik_mat4 *rest_model = (ik_mat4 *)malloc(sizeof(ik_mat4) * (size_t)f->skeleton->joint_count);
+    (void)built;
+    (void)context;
+    if (!rest_model) return;
+    fixture_reset(f);
+    memcpy(rest_model, f->model, sizeof(ik_mat4) * (size_t)f->skeleton->joint_count);
+    for (az = -135; az <= 180; az += 45)
+        for (el = -2; el <= 2; ++el) {
+            ik_humanoid_solve job = ik_humanoid_solve_def();
+            ik_humanoid_report report;
+            ik_real a = ik_rad((ik_real)az), e = el == -2 ? -IK_PI / 2 : el == 2 ? IK_PI / 2 : ik_rad((ik_real)(45 * el));
+            ik_vec3 eye0 = fixture_pos(f, h), gaze0, gaze, to, target, dir;
+            ik_real residual, gaze_yaw;
+            if ((el == -2 || el == 2) && az != 0) continue; /* straight up and down once */
+            fixture_reset(f);
+            eye0 = fixture_pos(f, h);
+            gaze0 = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[h], f->rig.head_forward_ls));
+            dir = ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(fwd, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
+                                            IK_COS(e)),
+                              ik_vec3_scale(up, IK_SIN(e)));
+            target = ik_vec3_mad(eye0, dir, dist);
+            job.rig = &f->rig;
+            job.pose_ls = f->pose;
+            job.model_ms = f->model;
+            job.root_ms = &f->root_ms;
+            job.look_at = 1;
+            job.look_target_ms = target;
+            job.report = &report;
+            CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s look (%d, %d): solve", f->label,
+                  az, el);
+            CHECK(fixture_lengths_kept(f, rest_model, (ik_real)1e-4), "%s look (%d, %d): bone lengths kept", f->label,
+                  az, el);
+            gaze = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[h], f->rig.head_forward_ls));
+            to = ik_vec3_sub(target, fixture_pos(f, h));
+            residual = angle_between(gaze, to);
+            CHECK(IK_FABS(report.look_error - residual) <= (ik_real)1e-3,
+                  "%s look (%d, %d): reported residual %g deg, measured %g deg", f->label, az, el,
+                  (double)ik_deg(report.look_error), (double)ik_deg(residual));
+            CHECK(report.look_reached == (report.look_error <= job.look_tolerance),
+                  "%s look (%d, %d): reached %d with residual %g deg (tolerance %g deg)", f->label, az, el,
+                  (int)report.look_reached, (double)ik_deg(report.look_error), (double)ik_deg(job.look_tolerance));
+            if (IK_FABS(a) <= ik_rad(45) && IK_FABS(e) <= ik_rad(45))
+                CHECK(residual <= ik_rad(1) && report.look_reached, "%s look (%d, %d): within the limits, %g deg off",
+                      f->label, az, el, (double)ik_deg(residual));
+            if (IK_FABS(a) > ik_rad(90) && IK_FABS(e) < ik_rad(80)) {
+                /* behind: pitch toward the target's elevation and no further */
+                ik_real e0 = elevation(gaze0, up), e1 = elevation(gaze, up), et = elevation(to, up);
+                CHECK(e1 >= ik_minr(e0, et) - ik_rad(2) && e1 <= ik_maxr(e0, et) + ik_rad(2),
+                      "%s look (%d, %d): head elevation %g deg, target's %g deg, before %g deg", f->label, az, el,
+                      (double)ik_deg(e1), (double)ik_deg(et), (double)ik_deg(e0));
+                gaze_yaw = IK_ATAN2(ik_vec3_dot(gaze, left), ik_vec3_dot(gaze, fwd));
+                if (az != 180)
+                    CHECK(gaze_yaw * a > 0 && IK_FABS(gaze_yaw) >= ik_rad(60),
+                          "%s look (%d, %d): the head turns to the target's side by yaw (%g deg)", f->label, az, el,
+                          (double)ik_deg(gaze_yaw));
+                else
+                    CHECK(IK_FABS(gaze_yaw) >= ik_rad(60), "%s look (%d, %d): the head turns by yaw (%g deg)",
+                          f->label, az, el, (double)ik_deg(gaze_yaw));
+            }
+        }
+    free(rest_model);
+}
+
+static void test_look_around(void) { fixture_each_rig(look_around_rig, NULL); }
+
+/* A looser and a tighter tolerance move only the reached flag. */
+static void test_look_tolerance(void) {
+    fixture f;
+    ik_humanoid_solve job;
+    ik_humanoid_report report;
+    int h;
+    CHECK(fixture_built(&f), "built");
+    h = f.map.joint[IK_ROLE_HEAD];
+    job = ik_humanoid_solve_def();
+    CHECK(IK_FABS(job.look_tolerance - ik_rad(1)) < 1e-6, "default look tolerance 1 deg");
+    job.rig = &f.rig;
+    job.pose_ls = f.pose;
+    job.model_ms = f.model;
+    job.look_at = 1;
+    job.report = &report;
+    /* 100 degrees to the side: 20 beyond the yaw limit */
+    job.look_target_ms = ik_vec3_add(fixture_pos(&f, h), ik_v3(IK_SIN(ik_rad(100)), 0, IK_COS(ik_rad(100))));
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && !report.look_reached && report.look_error > ik_rad(10),
+          "beyond the limit: not reached (%g deg)", (double)ik_deg(report.look_error));
+    fixture_reset(&f);
+    job.look_tolerance = ik_rad(45);
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && report.look_reached, "a 45 degree tolerance accepts it (%g deg)",
+          (double)ik_deg(report.look_error));
+    job.look_tolerance = -1;
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "negative tolerance refused");
+    job.look_tolerance = NAN;
+    CHECK(ik_humanoid_solve_run(&job) == IK_ERR_NONFINITE, "NaN tolerance refused");
+    fixture_free(&f);
+}
+
 static void test_bad_input(void) {
     fixture f;
     ik_humanoid_solve job;
@@ -441,6 +558,8 @@ int main(void) {
     test_limbs();
     test_shoulders();
     test_look_at();
+    test_look_around();
+    test_look_tolerance();
     test_bad_input();
     return check_summary("test_humanoid");
 }

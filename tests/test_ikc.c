@@ -674,6 +674,102 @@ static void test_solve_ground_files(void) {
     cJSON_Delete(doc);
 }
 
+/* The elevation of the unit d above the plane across the unit up, radians. */
+static ik_real elevation_of(ik_vec3 d, ik_vec3 up) {
+    return IK_ATAN2(ik_vec3_dot(d, up), ik_vec3_length(ik_vec3_reject(d, up)));
+}
+
+/* --look-at on real rigs, targets in front, to a side, behind (at eye
+ * height and above), above and below: the reloaded file's head forward is
+ * measured against the direction to the target; --json's residual_degrees
+ * is that angle, reached is true iff it is within the tolerance (the
+ * default 1 degree, and --look-tolerance 30 once), a miss is a warning on
+ * stderr with its residual, and a target behind at eye height leaves the
+ * head level (no arching back) while it turns to the target's side. */
+static void test_solve_look_at(void) {
+    static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "gltf/rigged_figure.glb",
+                                        "gltf/girl.glb",  "bvh/131_01.bvh",         "bvh/01_01.bvh"};
+    static const struct {
+        ik_real azimuth, elevation, tolerance; /* degrees from forward toward left, above level; 0: default */
+    } looks[] = {{0, 0, 0}, {30, 20, 0}, {-100, 0, 0}, {180, 0, 0}, {150, 0, 0}, {-160, 40, 0}, {0, 85, 0},
+                 {0, -60, 0}, {95, 0, 30}};
+    int i, k;
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
+        character before, after;
+        char path[900], out[300], args[2000], tolerance[40];
+        int head;
+        ik_vec3 eye, left;
+        ik_real dist;
+        if (!real_asset(files[i], path, sizeof path)) continue;
+        if (!character_load(&before, path, 0)) {
+            CHECK(0, "%s: the library finds its humanoid", files[i]);
+            character_free(&before);
+            continue;
+        }
+        head = before.rig.map.joint[IK_ROLE_HEAD];
+        eye = joint_ms(&before, head);
+        left = ik_vec3_normalize(ik_mat4_transform_vector(&before.root_ms, before.rig.left_rs));
+        dist = 2 * limb_length_ms(&before, IK_LIMB_LEG_L);
+        for (k = 0; k < (int)(sizeof looks / sizeof looks[0]); ++k) {
+            ik_real a = ik_rad(looks[k].azimuth), e = ik_rad(looks[k].elevation), tol = looks[k].tolerance;
+            ik_vec3 dir = ik_vec3_add(
+                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(before.forward, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
+                              IK_COS(e)),
+                ik_vec3_scale(before.up, IK_SIN(e)));
+            ik_vec3 target = ik_vec3_mad(eye, dir, dist), gaze, to;
+            cJSON *doc, *look;
+            ik_real residual, reported;
+            int reached, solved_head;
+            snprintf(out, sizeof out, "%s/look%d_%d.%s", work_dir, i, k, strstr(files[i], ".bvh") ? "bvh" : "glb");
+            if (tol > 0) snprintf(tolerance, sizeof tolerance, " --look-tolerance %g", (double)tol);
+            else tolerance[0] = '\0';
+            snprintf(args, sizeof args, "solve '%s' --look-at %.6f,%.6f,%.6f%s --json -o '%s'", path,
+                     (double)target.x, (double)target.y, (double)target.z, tolerance, out);
+            CHECK(run(args) == 0, "%s look %d: solve --look-at: %s", files[i], k, err_text);
+            doc = cJSON_Parse(out_text);
+            look = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "look_at") : NULL;
+            if (!look || !cJSON_GetObjectItem(look, "residual_degrees")) {
+                CHECK(0, "%s look %d: --json reports the look: %.300s", files[i], k, out_text);
+                cJSON_Delete(doc);
+                continue;
+            }
+            reported = (ik_real)cJSON_GetObjectItem(look, "residual_degrees")->valuedouble;
+            reached = cJSON_IsTrue(cJSON_GetObjectItem(look, "reached"));
+            cJSON_Delete(doc);
+            if (!character_load(&after, out, 1)) {
+                CHECK(0, "%s look %d: the written file loads back", files[i], k);
+                character_free(&after);
+                continue;
+            }
+            solved_head = ik_skeleton_find(after.skeleton, ik_skeleton_name(before.skeleton, head));
+            gaze = ik_vec3_normalize(ik_mat4_transform_vector(&after.model[solved_head], before.rig.head_forward_ls));
+            to = ik_vec3_normalize(ik_vec3_sub(target, joint_ms(&after, solved_head)));
+            residual = ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(gaze, to)), ik_vec3_dot(gaze, to)));
+            CHECK(IK_FABS(residual - reported) <= 0.05f, "%s look %d: residual %g deg reported, %g measured", files[i],
+                  k, (double)reported, (double)residual);
+            CHECK(reached == (residual <= (tol > 0 ? tol : 1) + 0.01f),
+                  "%s look %d: reached %d with a residual of %g deg (tolerance %g)", files[i], k, reached,
+                  (double)residual, (double)(tol > 0 ? tol : 1));
+            CHECK(reached || (strstr(err_text, "warning") && strstr(err_text, "residual")),
+                  "%s look %d: a miss is a warning with its residual: %s", files[i], k, err_text);
+            if (IK_FABS(looks[k].azimuth) <= 30 && IK_FABS(looks[k].elevation) <= 30)
+                CHECK(reached, "%s look %d: a target in front is reached (%g deg)", files[i], k, (double)residual);
+            if (IK_FABS(looks[k].azimuth) > 90) {
+                ik_real gaze_elevation = ik_deg(elevation_of(gaze, before.up));
+                ik_real side = ik_vec3_dot(gaze, left);
+                CHECK(gaze_elevation <= looks[k].elevation + 3 && gaze_elevation >= -3,
+                      "%s look %d: behind at %g deg of elevation, the head pitches to %g deg", files[i], k,
+                      (double)looks[k].elevation, (double)gaze_elevation);
+                if (looks[k].azimuth != 180)
+                    CHECK(side * looks[k].azimuth > 0, "%s look %d: the head turns to the target's side (%g)",
+                          files[i], k, (double)side);
+            }
+            character_free(&after);
+        }
+        character_free(&before);
+    }
+}
+
 static void test_role_errors(void) {
     static const struct {
         const char *args, *message;
@@ -775,6 +871,7 @@ int main(void) {
     test_solve_left_hand();
     test_solve_slope();
     test_solve_ground_files();
+    test_solve_look_at();
     test_role_errors();
     test_demo();
     test_no_temporary_files_left();

@@ -149,7 +149,8 @@ typedef struct ik_humanoid_limits {
     ik_real toe_curl;               /* and curl down up to 30 deg to reach it */
     ik_real clavicle_forward;       /* largest forward turn of a clavicle, 30 deg */
     ik_real clavicle_up;            /* largest upward turn, 30 deg */
-    ik_real look_max;               /* the look direction stays within 80 deg of the chest's forward */
+    ik_real look_max;               /* the look turns at most 80 deg from the chest's forward, in yaw
+                                       (about up) and in pitch, each on its own */
     ik_real pelvis_drop;            /* the pelvis lowers at most this fraction of the leg length: 0.4 */
     ik_real pelvis_raise;           /* and rises at most this fraction: 0.2 */
     ik_real contact_height;         /* a sole within this fraction of the leg length above the
@@ -226,6 +227,10 @@ typedef struct ik_humanoid_report {
     ik_vec3 ground_point_ms[2];       /* where, and its normal */
     ik_vec3 ground_normal_ms[2];
     ik_real pelvis_offset;            /* how far the pelvis moved along up (negative: down) */
+    /* look-at: the angle (radians) between the head's forward after the solve
+     * and the direction from the head to the target, and whether it is
+     * within look_tolerance */
+    ik_real look_error;
     ik_bool look_reached;
 } ik_humanoid_report;
 
@@ -241,9 +246,15 @@ typedef struct ik_humanoid_solve {
     /* Seed 001's shoulder adjustment before the arms solve. Default on. */
     ik_bool adjust_shoulders;
 
-    /* Look-at: the spine, neck and head share the turn toward look_target_ms. */
+    /* Look-at: the spine, neck and head share the turn toward look_target_ms.
+     * A target beyond limits.look_max turns the head toward it as far as the
+     * limits allow, yaw and pitch each clamped on its own: one behind turns
+     * the head to its side and pitches it no further than the target's own
+     * elevation. The report's look_reached is 1 only when the head's forward
+     * ends within look_tolerance (radians, default 1 degree) of the target. */
     ik_bool look_at;
     ik_vec3 look_target_ms;
+    ik_real look_tolerance;
 
     /* Feet on the ground (NULL: off). Each foot is cast down onto the ground
      * under its goal (when the leg's goal is enabled) or under the animated
@@ -263,12 +274,12 @@ typedef struct ik_humanoid_solve {
 } ik_humanoid_solve;
 
 /* Defaults: every goal off with weight 1, shoulders and pelvis adjusted, no
- * look-at, no ground, one pass, every pointer NULL. */
+ * look-at (tolerance 1 degree), no ground, one pass, every pointer NULL. */
 ik_humanoid_solve ik_humanoid_solve_def(void);
 
 /* Validate, then solve in seed 001's order. IK_ERR_NULL, IK_ERR_NONFINITE
  * for NaN or infinity in an enabled input or the pose, IK_ERR_RANGE for a
- * weight outside [0, 1] or passes outside 1..2, ground errors as
+ * weight outside [0, 1], passes outside 1..2 or a negative look_tolerance, ground errors as
  * ik_ground_validate. On error nothing is written. On success model_ms
  * holds the forward kinematics of the new pose. */
 ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);

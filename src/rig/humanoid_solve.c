@@ -31,6 +31,7 @@ ik_humanoid_solve ik_humanoid_solve_def(void) {
     job.adjust_shoulders = 1;
     job.look_at = 0;
     job.look_target_ms = ik_vec3_zero();
+    job.look_tolerance = ik_rad(1);
     job.ground = NULL;
     job.adjust_pelvis = 1;
     job.passes = 1;
@@ -56,7 +57,9 @@ static ik_result validate(const ik_humanoid_solve *job) {
         if (!(g->weight >= 0 && g->weight <= 1)) return IK_ERR_RANGE;
         if (g->use_rotation && !(ik_quat_dot(g->rotation_ms, g->rotation_ms) > 0)) return IK_ERR_DEGENERATE;
     }
-    if (job->look_at && !ik_vec3_finite(job->look_target_ms)) return IK_ERR_NONFINITE;
+    if (job->look_at && (!ik_vec3_finite(job->look_target_ms) || !ik_finite(job->look_tolerance)))
+        return IK_ERR_NONFINITE;
+    if (job->look_at && job->look_tolerance < 0) return IK_ERR_RANGE;
     if (job->ground) return ik_ground_validate(job->ground);
     return IK_OK;
 }
@@ -553,18 +556,47 @@ static ik_real adjust_pelvis(const solve_state *st, const foot_plan plans[2]) {
 
 /* ---- look-at ------------------------------------------------------------------- */
 
+/* The chest's forward before the look turns it, flattened onto the plane
+ * across `up` (the body's forward when the chest points along up). */
+static ik_vec3 look_reference(const solve_state *st) {
+    int chest = st->rig->map.joint[IK_ROLE_CHEST];
+    ik_vec3 f = ik_mat4_transform_vector(&st->job->model_ms[chest], st->rig->chest_forward_ls);
+    return ik_vec3_normalize_or(ik_vec3_reject(f, st->up), st->forward);
+}
+
+/* The direction the head turns to for a target along d: with f the
+ * reference forward (look_reference) and l = up x f, the target's
+ * yaw a = atan2(d.l, d.f) and elevation e = atan2(d.up, |d - (d.up) up|) are
+ * each clamped to +-look_max and the direction rebuilt as
+ * cos e (cos a f + sin a l) + sin e up. A target behind thus turns the head
+ * to its side as far as the yaw allows, pitched by the target's own
+ * elevation and no more (a cone clamp about the forward tips a direction
+ * straight behind over the top of the head instead). */
+static ik_vec3 look_direction(const solve_state *st, ik_vec3 f, ik_vec3 d) {
+    ik_vec3 l = ik_vec3_cross(st->up, f), flat;
+    ik_real limit = st->rig->limits.look_max, a, e;
+    flat = ik_vec3_reject(d, st->up);
+    a = ik_clampr(IK_ATAN2(ik_vec3_dot(d, l), ik_vec3_dot(d, f)), -limit, limit);
+    e = ik_clampr(IK_ATAN2(ik_vec3_dot(d, st->up), ik_vec3_length(flat)), -limit, limit);
+    return ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(f, IK_COS(a)), ik_vec3_scale(l, IK_SIN(a))), IK_COS(e)),
+                       ik_vec3_scale(st->up, IK_SIN(e)));
+}
+
 /* Spine, neck and head share the turn (ik_look_at_chain with the rig's
- * shares); the look direction is first kept within look_max of the chest's
- * forward (ik_direction_clamp_cone). */
-static void look_at(const solve_state *st) {
+ * shares) toward the direction look_direction allows, measured from the
+ * chest's forward before the turn. The turns below the head move the eye,
+ * which changes the direction a clamped target is seen in, so the head
+ * alone then aims once more (ik_aim) along the direction allowed from where
+ * it now is; a target within the limits is already on its line and stays
+ * there. */
+static void look_turn(const solve_state *st) {
     const ik_humanoid *rig = st->rig;
     ik_look_at_chain chain = ik_look_at_chain_def();
-    int head = rig->map.joint[IK_ROLE_HEAD], chest = rig->map.joint[IK_ROLE_CHEST];
-    ik_vec3 eye = position(st, head), dir = ik_vec3_sub(st->job->look_target_ms, eye);
-    ik_vec3 chest_fwd = ik_mat4_transform_vector(&st->job->model_ms[chest], rig->chest_forward_ls);
-    ik_bool reached = 0;
+    ik_aim aim = ik_aim_def();
+    int head = rig->map.joint[IK_ROLE_HEAD];
+    ik_vec3 eye = position(st, head), dir = ik_vec3_sub(st->job->look_target_ms, eye), reference;
     if (rig->look_count < 1 || !(ik_vec3_length_sq(dir) > 0)) return;
-    dir = ik_direction_clamp_cone(dir, ik_vec3_normalize_or(chest_fwd, st->forward), rig->limits.look_max);
+    reference = look_reference(st);
     chain.skeleton = st->s;
     chain.pose_ls = st->job->pose_ls;
     chain.model_ms = st->job->model_ms;
@@ -572,12 +604,37 @@ static void look_at(const solve_state *st) {
     chain.joints = rig->look_chain;
     chain.weights = rig->look_weights;
     chain.count = rig->look_count;
-    chain.target_ms = ik_vec3_add(eye, dir);
+    chain.target_ms = ik_vec3_mad(eye, look_direction(st, reference, dir), ik_vec3_length(dir));
     chain.pole_ms = st->up;
     chain.forward_ls = rig->head_forward_ls;
     chain.up_ls = rig->head_up_ls;
-    chain.reached = &reached;
-    if (ik_look_at_chain_run(&chain) == IK_OK && st->job->report) st->job->report->look_reached = reached;
+    if (ik_look_at_chain_run(&chain) != IK_OK) return;
+    eye = position(st, head);
+    dir = ik_vec3_sub(st->job->look_target_ms, eye);
+    if (!(ik_vec3_length_sq(dir) > 0)) return;
+    aim.joint_ms = &st->job->model_ms[head];
+    aim.target_ms = ik_vec3_mad(eye, look_direction(st, reference, dir), ik_vec3_length(dir));
+    aim.pole_ms = st->up;
+    aim.forward_ls = rig->head_forward_ls;
+    aim.up_ls = rig->head_up_ls;
+    aim.rotation_ls = &st->job->pose_ls[head].rotation;
+    if (ik_aim_run(&aim) == IK_OK) refresh(st, head);
+}
+
+/* The look, then its result measured by forward kinematics: the residual
+ * is the angle between the head's forward g and the direction t from the
+ * head to the target, atan2(|g x t|, g.t) (0 for a target on the head),
+ * and the look is reached when it is within the tolerance. */
+static void look_at(const solve_state *st) {
+    ik_humanoid_report *rep = st->job->report;
+    int head = st->rig->map.joint[IK_ROLE_HEAD];
+    ik_vec3 gaze, to;
+    look_turn(st);
+    if (!rep) return;
+    gaze = ik_mat4_transform_vector(&st->job->model_ms[head], st->rig->head_forward_ls);
+    to = ik_vec3_sub(st->job->look_target_ms, position(st, head));
+    rep->look_error = IK_ATAN2(ik_vec3_length(ik_vec3_cross(gaze, to)), ik_vec3_dot(gaze, to));
+    rep->look_reached = rep->look_error <= st->job->look_tolerance;
 }
 
 /* ---- the run --------------------------------------------------------------------- */

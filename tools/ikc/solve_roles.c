@@ -14,6 +14,7 @@ static const int goal_roles[IK_LIMB_COUNT] = {IK_ROLE_HAND_L, IK_ROLE_HAND_R, IK
 void ikc_roles_init(ikc_roles *r) {
     memset(r, 0, sizeof *r);
     r->stairs_azimuth_deg = 90;
+    r->look_tolerance_deg = 1;
 }
 
 void ikc_roles_usage(FILE *out) {
@@ -21,7 +22,13 @@ void ikc_roles_usage(FILE *out) {
             "humanoid targets by role (the rig finds the body's joints by name, see `ikc info`):\n"
             "  --left-hand x,y,z   the left wrist goes to (x, y, z); also --right-hand,\n"
             "  --left-foot x,y,z   --left-foot and --right-foot (the ankle)\n"
-            "  --look-at x,y,z     spine, neck and head turn so the face looks at the point\n"
+            "  --look-at x,y,z     spine, neck and head turn so the face looks at the point;\n"
+            "                      one beyond the neck's range (80 deg of yaw and of pitch\n"
+            "                      from the chest's forward) turns the head toward it as far\n"
+            "                      as the limits allow, pitched no further than the target's\n"
+            "                      elevation; the residual is the angle between the face's\n"
+            "                      forward and the direction to the target\n"
+            "  --look-tolerance DEG  the look is reached within DEG degrees (default 1)\n"
             "  --map FILE          'role = joint name' lines for joints not found by name\n"
             "                      (roles: hips spine chest neck head, left_/right_ + clavicle\n"
             "                      upper_arm forearm hand thigh shin foot toe)\n"
@@ -61,6 +68,15 @@ static int set_ground(ikc_roles *r, ikc_ground_kind kind, const char *option) {
     return 1;
 }
 
+static int parse_look_tolerance(ikc_roles *r, const char *value) {
+    if (!ikc_parse_real(value, &r->look_tolerance_deg) || !(r->look_tolerance_deg >= 0) ||
+        r->look_tolerance_deg > 180) {
+        fprintf(stderr, "ikc solve: --look-tolerance: want degrees 0..180, got '%s'\n", value);
+        return -1;
+    }
+    return 1;
+}
+
 int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     const char *a = argv[*i], *value;
     ik_real v[3];
@@ -68,9 +84,10 @@ int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     for (k = 0; k < IK_LIMB_COUNT; ++k)
         if (strcmp(a, goal_options[k]) == 0) break;
     if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 && strcmp(a, "--slope") != 0 &&
-        strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0)
+        strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0 && strcmp(a, "--look-tolerance") != 0)
         return 0;
     if (!(value = ikc_option_value("solve", argc, argv, i))) return -1;
+    if (strcmp(a, "--look-tolerance") == 0) return parse_look_tolerance(r, value);
     if (k < IK_LIMB_COUNT || strcmp(a, "--look-at") == 0) {
         ik_vec3 p;
         if (!ikc_parse_vec3(value, &p)) {
@@ -238,6 +255,7 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
     }
     job.look_at = r->look_given;
     job.look_target_ms = r->look_ms;
+    job.look_tolerance = ik_rad(r->look_tolerance_deg);
 
     /* Time the solve from the same start pose a few times; keep the last. */
     start = (ik_transform *)malloc((size_t)s->joint_count * sizeof *start);
@@ -274,13 +292,12 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
         int head = rig->map.joint[IK_ROLE_HEAD];
         r->head_ms = ik_mat4_translation(&model_ms[head]);
         r->gaze_ms = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[head], rig->head_forward_ls));
-        if (r->look_given) {
-            ik_vec3 to = ik_vec3_normalize(ik_vec3_sub(r->look_ms, r->head_ms));
-            r->look_error_deg = ik_deg(ik_acos_safe(ik_vec3_dot(to, r->gaze_ms)));
-            if (!r->report.look_reached)
-                fprintf(stderr, "ikc solve: warning: the head turned only within its limits: %.1f deg off the target\n",
-                        (double)r->look_error_deg);
-        }
+        if (r->look_given && !r->report.look_reached)
+            fprintf(stderr,
+                    "ikc solve: warning: the head did not reach the look-at target (%g, %g, %g): residual %.2f deg "
+                    "(tolerance %g deg): it turned as far as its limits allow\n",
+                    (double)r->look_ms.x, (double)r->look_ms.y, (double)r->look_ms.z,
+                    (double)ik_deg(r->report.look_error), (double)r->look_tolerance_deg);
     }
     for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k)
         if (!r->report.grounded[k])
@@ -354,7 +371,8 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
         cJSON *o = cJSON_AddObjectToObject(h, "look_at");
         cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->look_ms));
         cJSON_AddBoolToObject(o, "reached", r->report.look_reached);
-        cJSON_AddNumberToObject(o, "error_degrees", (double)r->look_error_deg);
+        cJSON_AddNumberToObject(o, "residual_degrees", (double)ik_deg(r->report.look_error));
+        cJSON_AddNumberToObject(o, "tolerance_degrees", (double)r->look_tolerance_deg);
     } else {
         cJSON_AddNullToObject(h, "look_at");
     }
@@ -400,7 +418,7 @@ void ikc_roles_table(const ikc_roles *r, const ik_skeleton *skeleton) {
         printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %8.2f deg %6d %10.1f\n",
                ik_skeleton_name(skeleton, r->humanoid.rig.map.joint[IK_ROLE_HEAD]), "look-at", (double)r->look_ms.x,
                (double)r->look_ms.y, (double)r->look_ms.z, r->report.look_reached ? "yes" : "no",
-               (double)r->look_error_deg, 1, r->microseconds);
+               (double)ik_deg(r->report.look_error), 1, r->microseconds);
     if (r->ground_kind != IKC_GROUND_NONE) printf("pelvis moved %.4g along up\n", (double)r->report.pelvis_offset);
 }
 

@@ -22,6 +22,7 @@ typedef struct ikc_roles {
     ik_vec3 goal_ms[IK_LIMB_COUNT];
     int look_given;
     ik_vec3 look_ms;
+    ik_real look_tolerance_deg;      /* --look-tolerance, default 1 */
     const char *map_path;
     ikc_ground_kind ground_kind;
     ik_real slope_deg, slope_azimuth_deg;
@@ -36,7 +37,6 @@ typedef struct ikc_roles {
     double microseconds;
     ik_vec3 end_ms[IK_LIMB_COUNT];   /* where each wrist and ankle ended */
     ik_real limb_length[IK_LIMB_COUNT];
-    ik_real look_error_deg;          /* angle between the face's forward and the target */
     ik_vec3 head_ms, gaze_ms;        /* the head and its forward, for pictures */
 } ikc_roles;
 

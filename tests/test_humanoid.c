@@ -382,9 +382,7 @@ static ik_real angle_between(ik_vec3 a, ik_vec3 b) {
 }
 
 /* Elevation of a direction above the plane perpendicular to the unit up. */
-static ik_real elevation(ik_vec3 d, ik_vec3 up) {
-    return IK_PI / 2 - angle_between(d, up);
-}
+static ik_real elevation(ik_vec3 d, ik_vec3 up) { return IK_PI / 2 - angle_between(d, up); }
 
 /* Look-at with targets all around a rig (every 45 degrees of azimuth from
  * the body's forward, elevations -45, 0, 45, straight up and down), each
@@ -399,8 +397,8 @@ static void look_around_rig(fixture *f, int built, void *context) {
     ik_vec3 up = fixture_up(f), fwd = fixture_forward(f), left = fixture_left(f);
     ik_real dist = 2 * fixture_limb_length(f, IK_LIMB_LEG_L);
     ik_mat4 *rest_model = (ik_mat4 *)malloc(sizeof(ik_mat4) * (size_t)f->skeleton->joint_count);
+    int variant = context ? *(const int *)context : 0;
     (void)built;
-    (void)context;
     if (!rest_model) return;
     fixture_reset(f);
     memcpy(rest_model, f->model, sizeof(ik_mat4) * (size_t)f->skeleton->joint_count);
@@ -408,16 +406,19 @@ static void look_around_rig(fixture *f, int built, void *context) {
         for (el = -2; el <= 2; ++el) {
             ik_humanoid_solve job = ik_humanoid_solve_def();
             ik_humanoid_report report;
-            ik_real a = ik_rad((ik_real)az), e = el == -2 ? -IK_PI / 2 : el == 2 ? IK_PI / 2 : ik_rad((ik_real)(45 * el));
+            ik_real a = ik_rad((ik_real)az), e = el == -2  ? -IK_PI / 2
+                                                 : el == 2 ? IK_PI / 2
+                                                           : ik_rad((ik_real)(45 * el));
             ik_vec3 eye0 = fixture_pos(f, h), gaze0, gaze, to, target, dir;
             ik_real residual, gaze_yaw;
             if ((el == -2 || el == 2) && az != 0) continue; /* straight up and down once */
             fixture_reset(f);
             eye0 = fixture_pos(f, h);
             gaze0 = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[h], f->rig.head_forward_ls));
-            dir = ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(fwd, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
-                                            IK_COS(e)),
-                              ik_vec3_scale(up, IK_SIN(e)));
+            dir = ik_vec3_add(
+                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(fwd, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
+                              IK_COS(e)),
+                ik_vec3_scale(up, IK_SIN(e)));
             target = ik_vec3_mad(eye0, dir, dist);
             job.rig = &f->rig;
             job.pose_ls = f->pose;
@@ -426,42 +427,63 @@ static void look_around_rig(fixture *f, int built, void *context) {
             job.look_at = 1;
             job.look_target_ms = target;
             job.report = &report;
-            CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s look (%d, %d): solve", f->label,
-                  az, el);
-            CHECK(fixture_lengths_kept(f, rest_model, (ik_real)1e-4), "%s look (%d, %d): bone lengths kept", f->label,
-                  az, el);
+            CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f),
+                  "%s/%d look (%d, %d): solve", f->label, variant, az, el);
+            CHECK(fixture_lengths_kept(f, rest_model, (ik_real)1e-4),
+                  "%s/%d look (%d, %d): bone lengths kept", f->label, variant, az, el);
             gaze = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[h], f->rig.head_forward_ls));
             to = ik_vec3_sub(target, fixture_pos(f, h));
             residual = angle_between(gaze, to);
             CHECK(IK_FABS(report.look_error - residual) <= (ik_real)1e-3,
-                  "%s look (%d, %d): reported residual %g deg, measured %g deg", f->label, az, el,
+                  "%s/%d look (%d, %d): reported residual %g deg, measured %g deg", f->label, variant, az, el,
                   (double)ik_deg(report.look_error), (double)ik_deg(residual));
             CHECK(report.look_reached == (report.look_error <= job.look_tolerance),
-                  "%s look (%d, %d): reached %d with residual %g deg (tolerance %g deg)", f->label, az, el,
-                  (int)report.look_reached, (double)ik_deg(report.look_error), (double)ik_deg(job.look_tolerance));
+                  "%s/%d look (%d, %d): reached %d with residual %g deg (tolerance %g deg)", f->label,
+                  variant, az, el, (int)report.look_reached, (double)ik_deg(report.look_error),
+                  (double)ik_deg(job.look_tolerance));
             if (IK_FABS(a) <= ik_rad(45) && IK_FABS(e) <= ik_rad(45))
-                CHECK(residual <= ik_rad(1) && report.look_reached, "%s look (%d, %d): within the limits, %g deg off",
-                      f->label, az, el, (double)ik_deg(residual));
+                CHECK(residual <= ik_rad(1) && report.look_reached,
+                      "%s/%d look (%d, %d): within the limits, %g deg off", f->label, variant, az, el,
+                      (double)ik_deg(residual));
             if (IK_FABS(a) > ik_rad(90) && IK_FABS(e) < ik_rad(80)) {
                 /* behind: pitch toward the target's elevation and no further */
                 ik_real e0 = elevation(gaze0, up), e1 = elevation(gaze, up), et = elevation(to, up);
                 CHECK(e1 >= ik_minr(e0, et) - ik_rad(2) && e1 <= ik_maxr(e0, et) + ik_rad(2),
-                      "%s look (%d, %d): head elevation %g deg, target's %g deg, before %g deg", f->label, az, el,
-                      (double)ik_deg(e1), (double)ik_deg(et), (double)ik_deg(e0));
+                      "%s/%d look (%d, %d): head elevation %g deg, target's %g deg, before %g deg", f->label,
+                      variant, az, el, (double)ik_deg(e1), (double)ik_deg(et), (double)ik_deg(e0));
                 gaze_yaw = IK_ATAN2(ik_vec3_dot(gaze, left), ik_vec3_dot(gaze, fwd));
                 if (az != 180)
                     CHECK(gaze_yaw * a > 0 && IK_FABS(gaze_yaw) >= ik_rad(60),
-                          "%s look (%d, %d): the head turns to the target's side by yaw (%g deg)", f->label, az, el,
-                          (double)ik_deg(gaze_yaw));
+                          "%s/%d look (%d, %d): the head turns to the target's side by yaw (%g deg)",
+                          f->label, variant, az, el, (double)ik_deg(gaze_yaw));
                 else
-                    CHECK(IK_FABS(gaze_yaw) >= ik_rad(60), "%s look (%d, %d): the head turns by yaw (%g deg)",
-                          f->label, az, el, (double)ik_deg(gaze_yaw));
+                    CHECK(IK_FABS(gaze_yaw) >= ik_rad(60),
+                          "%s/%d look (%d, %d): the head turns by yaw (%g deg)", f->label, variant, az, el,
+                          (double)ik_deg(gaze_yaw));
             }
         }
     free(rest_model);
 }
 
-static void test_look_around(void) { fixture_each_rig(look_around_rig, NULL); }
+/* The same above the rig's own root transform: as found, re-oriented Z-up,
+ * scaled 100 times and mirrored (x negated). */
+static void look_around_variants(fixture *f, int built, void *context) {
+    ik_mat4 original = f->root_ms, variants[4];
+    int v;
+    variants[0] = ik_mat4_identity();
+    variants[1] =
+        ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+    variants[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
+    variants[3] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    (void)context;
+    for (v = 0; v < 4; ++v) {
+        f->root_ms = ik_mat4_mul(&variants[v], &original);
+        look_around_rig(f, built, (void *)&v);
+    }
+    f->root_ms = original;
+}
+
+static void test_look_around(void) { fixture_each_rig(look_around_variants, NULL); }
 
 /* A looser and a tighter tolerance move only the reached flag. */
 static void test_look_tolerance(void) {

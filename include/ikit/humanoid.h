@@ -267,6 +267,19 @@ typedef struct ik_humanoid_solve {
      * continuously); one closer stands on the ground. */
     const ik_ground *ground;
     ik_bool adjust_pelvis;  /* default on (used with ground or leg goals) */
+    /* The floor the animated pose stands on: with use_floor, a point on it
+     * (model space; ik_humanoid_floor_point finds a pose's own); off
+     * (default): the rig's rest floor. Feet's lifts are measured from it. */
+    ik_bool use_floor;
+    ik_vec3 floor_ms;
+    /* On: a foot without a goal is carried onto the ground as animated
+     * instead: its heel keeps its height above the floor over the ground
+     * under it, its ball and toes' tip keep theirs, it turns by the ground's
+     * tilt (the rotation taking up onto the normal, faded out over 0.05 leg
+     * lengths of lift) and its ankle may flex as far as the animation does,
+     * so a flat ground through the floor leaves every foot where it is. Off
+     * (default): as above, soles near the floor stand flat on the ground. */
+    ik_bool feet_relative;
 
     int passes;             /* 1 (default) or 2: repeat clavicles, arms and legs */
 
@@ -274,8 +287,16 @@ typedef struct ik_humanoid_solve {
 } ik_humanoid_solve;
 
 /* Defaults: every goal off with weight 1, shoulders and pelvis adjusted, no
- * look-at (tolerance 1 degree), no ground, one pass, every pointer NULL. */
+ * look-at (tolerance 1 degree), no ground, the rest floor, feet not
+ * relative, one pass, every pointer NULL. */
 ik_humanoid_solve ik_humanoid_solve_def(void);
+
+/* A point on the floor a pose stands on: along the body's up, at the height
+ * of the pose's lowest sole contact (each foot's heel and ball, a virtual
+ * ankle's ankle_height below it), under the hips. `model_ms` holds the
+ * pose's forward kinematics under `root_ms` (NULL: identity). For the rest
+ * pose it is on the rest floor. */
+ik_vec3 ik_humanoid_floor_point(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms);
 
 /* Validate, then solve in seed 001's order. IK_ERR_NULL, IK_ERR_NONFINITE
  * for NaN or infinity in an enabled input or the pose, IK_ERR_RANGE for a

@@ -33,6 +33,9 @@ ik_humanoid_solve ik_humanoid_solve_def(void) {
     job.look_target_ms = ik_vec3_zero();
     job.look_tolerance = ik_rad(1);
     job.ground = NULL;
+    job.use_floor = 0;
+    job.floor_ms = ik_vec3_zero();
+    job.feet_relative = 0;
     job.adjust_pelvis = 1;
     job.passes = 1;
     job.report = NULL;
@@ -60,6 +63,7 @@ static ik_result validate(const ik_humanoid_solve *job) {
     if (job->look_at && (!ik_vec3_finite(job->look_target_ms) || !ik_finite(job->look_tolerance)))
         return IK_ERR_NONFINITE;
     if (job->look_at && job->look_tolerance < 0) return IK_ERR_RANGE;
+    if (job->use_floor && !ik_vec3_finite(job->floor_ms)) return IK_ERR_NONFINITE;
     if (job->ground) return ik_ground_validate(job->ground);
     return IK_OK;
 }
@@ -239,6 +243,8 @@ typedef struct foot_plan {
     ik_vec3 normal;     /* ground normal */
     ik_real lift_angle; /* heel lift so far, radians */
     ik_bool airborne;   /* held above the ground (a swinging foot): no heel pivot */
+    ik_real flex_up, flex_down; /* the ankle's limits (the animation's own flexion when feet_relative) */
+    ik_real toe_clearance;      /* the toes' tip stays this far above the ground */
 } foot_plan;
 
 /* The animated sole's height above the rest floor, kept as a lift: a sole
@@ -258,6 +264,19 @@ static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_groun
     return 1;
 }
 
+/* The ankle's dorsiflexion (ik_humanoid_ankle_angle: sole heel-to-ball and
+ * shin ankle-to-knee seen along the foot's lateral axis, 0 when they are
+ * perpendicular). Measured on the bones themselves, so the leg's turn about
+ * its own length (a hip rotated in or out) does not count as flexion, as it
+ * would in a swing-twist split of the foot's rotation relative to the shin,
+ * and a rest pose with a pointed foot (girl.glb's) is not taken as neutral. */
+static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
+    const ik_mat4 *foot = &st->job->model_ms[limb->end];
+    ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls), ik_mat4_transform_point(foot, limb->heel_ls));
+    ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
+    return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
+}
+
 /* Plan one foot on the ground (seed 004: ray casts place the target on the
  * ground; FinalIK's grounder): cast under the heel; turn the foot by the
  * minimum rotation taking its sole normal onto the ground normal; put the
@@ -265,11 +284,19 @@ static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_groun
  * under the ground (a higher stair), raise the foot by that much along the
  * normal; keep the height a goal or the animation holds above the floor
  * (a swinging foot), fading the alignment out over 0.05 leg lengths of lift.
+ * With feet_relative (and no goal) the foot is carried instead: the heel
+ * keeps its height d above the floor over the hit, the turn is the one
+ * taking up onto the ground normal (the ground's tilt, not the sole's), and
+ * the ball keeps its own height b above the floor over the ground under it
+ * (the ball is raised along the normal n by the depth below that, with both
+ * heights measured across the ground as b (up.n) and d (up.n)), so a flat
+ * ground through the floor gives back the animated foot.
  * Returns 0 when no ground lies under the heel. */
 static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_goal *goal = &st->job->goal[which];
-    ik_real leg = limb_length(st, limb), lift, h = limb->ankle_height * st->root_scale, pen;
+    ik_real leg = limb_length(st, limb), lift, ball_lift, h = limb->ankle_height * st->root_scale, pen;
+    ik_bool relative = st->job->feet_relative && !goal->enabled;
     ik_mat4 end_ms = end_matrix(st, limb);
     ik_vec3 ankle = ik_mat4_translation(&end_ms), heel_off, ball_off, probe;
     ik_quat foot_rot = limb->end >= 0 ? rotation(st, limb->end) : ik_quat_identity(), align;
@@ -284,12 +311,17 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     probe = goal->enabled ? goal->position_ms : ankle;
     if (goal->enabled && goal->use_rotation && limb->end >= 0) foot_rot = goal->rotation_ms;
     if (!cast_down(st, ik_vec3_add(probe, heel_off), leg, &hit)) return 0;
-    if (goal->enabled) lift = ik_vec3_dot(ik_vec3_sub(goal->position_ms, hit.point_ms), st->up) - h;
-    else lift = contact_lift(st, ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h, leg);
-    lift = ik_maxr(lift, 0);
+    if (relative) {
+        lift = ik_vec3_dot(ik_vec3_sub(ik_vec3_add(ankle, heel_off), st->floor_point), st->up);
+        ball_lift = ik_vec3_dot(ik_vec3_sub(ik_vec3_add(ankle, ball_off), st->floor_point), st->up);
+    } else {
+        if (goal->enabled) lift = ik_vec3_dot(ik_vec3_sub(goal->position_ms, hit.point_ms), st->up) - h;
+        else lift = contact_lift(st, ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h, leg);
+        lift = ball_lift = ik_maxr(lift, 0);
+    }
     align = ik_quat_identity();
     if (limb->end >= 0) {
-        ik_vec3 sole = ik_quat_rotate(foot_rot, limb->sole_up_ls);
+        ik_vec3 sole = relative ? st->up : ik_quat_rotate(foot_rot, limb->sole_up_ls);
         ik_real fade = ik_clampr(1 - lift / ((ik_real)0.05 * leg), 0, 1);
         align = ik_quat_slerp(ik_quat_identity(), ik_quat_from_to(sole, hit.normal_ms), fade);
         if (goal->enabled && goal->use_rotation) {
@@ -303,7 +335,8 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     plan->ankle = ik_vec3_sub(hit.point_ms, heel_off);
     plan->ball = ik_vec3_add(plan->ankle, ball_off);
     if (limb->end >= 0 && cast_down(st, plan->ball, leg, &ball_hit)) {
-        pen = ik_vec3_dot(ik_vec3_sub(ball_hit.point_ms, plan->ball), hit.normal_ms);
+        pen = ik_vec3_dot(ik_vec3_sub(ball_hit.point_ms, plan->ball), hit.normal_ms) +
+              (ball_lift - lift) * ik_vec3_dot(st->up, hit.normal_ms);
         if (pen > 0) {
             plan->ankle = ik_vec3_mad(plan->ankle, hit.normal_ms, pen);
             plan->ball = ik_vec3_mad(plan->ball, hit.normal_ms, pen);
@@ -315,8 +348,22 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     plan->has_rotation = limb->end >= 0;
     plan->normal = hit.normal_ms;
     plan->lift_angle = 0;
-    plan->airborne = lift > 0;
-    if (limb->toe >= 0) plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
+    plan->airborne = relative ? ik_minr(lift, ball_lift) > st->rig->limits.contact_height * leg : lift > 0;
+    plan->flex_up = st->rig->limits.ankle_up;
+    plan->flex_down = st->rig->limits.ankle_down;
+    plan->toe_clearance = 0;
+    if (relative && limb->end >= 0) {
+        ik_real flex = dorsiflexion(st, limb);
+        plan->flex_up = ik_maxr(plan->flex_up, flex);
+        plan->flex_down = ik_maxr(plan->flex_down, -flex);
+    }
+    if (limb->toe >= 0) {
+        plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
+        if (relative)
+            plan->toe_clearance = ik_vec3_dot(
+                ik_vec3_sub(ik_mat4_transform_point(&st->job->model_ms[limb->toe], limb->toe_tip_ls), st->floor_point),
+                st->up);
+    }
     if (st->job->report) {
         st->job->report->grounded[which - IK_LIMB_LEG_L] = 1;
         st->job->report->ground_point_ms[which - IK_LIMB_LEG_L] = hit.point_ms;
@@ -356,30 +403,20 @@ static void lift_for_reach(const solve_state *st, int which, foot_plan *plan) {
     lift_heel(st, which, plan, hi);
 }
 
-/* The ankle's dorsiflexion (ik_humanoid_ankle_angle: sole heel-to-ball and
- * shin ankle-to-knee seen along the foot's lateral axis, 0 when they are
- * perpendicular). Measured on the bones themselves, so the leg's turn about
- * its own length (a hip rotated in or out) does not count as flexion, as it
- * would in a swing-twist split of the foot's rotation relative to the shin,
- * and a rest pose with a pointed foot (girl.glb's) is not taken as neutral. */
-static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
-    const ik_mat4 *foot = &st->job->model_ms[limb->end];
-    ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls), ik_mat4_transform_point(foot, limb->heel_ls));
-    ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
-    return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
-}
-
 /* Seed 001's toes "bend to stay even with the ground": the toes turn about
  * the foot's lateral axis a through the toe joint T so that their tip
- * contact P meets the surface under it (hit g, normal n). With r = P - T
- * split into r_a along a and r_p across it, the tip's height over the
- * surface after a turn phi is C + A cos phi + B sin phi, C = n.(T + r_a - g),
+ * contact P meets the surface under it (hit g, normal n), or with
+ * feet_relative stands its animated height c above the floor over it
+ * (c (up.n) across the surface). With r = P - T split into r_a along a and
+ * r_p across it, the tip's height over that after a turn phi is
+ * C + A cos phi + B sin phi, C = n.(T + r_a - g) - c (up.n),
  * A = n.r_p, B = n.(a x r_p); of the two roots phi = atan2(B, A) +- acos(-C /
  * sqrt(A^2 + B^2)) the smaller turn is taken (the closest approach when
  * there is none), limited to toe_bend up and toe_curl down, twice with a
  * fresh cast for curved ground. The turn starts from the toe's input
  * rotation; a foot held in the air only bends its toes up out of the
- * ground. */
+ * ground (the nearer of the upward roots: toes pointing down rise either
+ * way). */
 static void place_toes(const solve_state *st, int which, const foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_limits *lim = &st->rig->limits;
@@ -392,23 +429,30 @@ static void place_toes(const solve_state *st, int which, const foot_plan *plan) 
         const ik_mat4 *toe = &st->job->model_ms[limb->toe];
         ik_vec3 t = ik_mat4_translation(toe), p = ik_mat4_transform_point(toe, limb->toe_tip_ls), r, rp, n;
         ik_vec3 a = ik_vec3_normalize(ik_mat4_transform_vector(&st->job->model_ms[limb->end], limb->lateral_ls));
-        ik_real A, B, C, R, base, spread, phi;
+        ik_real A, B, C, R, base, spread, phi, other, clear;
         ik_ground_hit hit;
         if (!cast_down(st, p, limb_length(st, limb), &hit)) return;
         n = hit.normal_ms;
-        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= 0) return;
+        clear = plan->toe_clearance * ik_vec3_dot(st->up, n);
+        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= clear) return;
         r = ik_vec3_sub(p, t);
         rp = ik_vec3_reject(r, a);
         A = ik_vec3_dot(n, rp);
         B = ik_vec3_dot(n, ik_vec3_cross(a, rp));
-        C = ik_vec3_dot(n, ik_vec3_sub(ik_vec3_add(t, ik_vec3_sub(r, rp)), hit.point_ms));
+        C = ik_vec3_dot(n, ik_vec3_sub(ik_vec3_add(t, ik_vec3_sub(r, rp)), hit.point_ms)) - clear;
         R = IK_SQRT(A * A + B * B);
         if (!(R > 0)) return;
         base = IK_ATAN2(B, A);
         spread = ik_acos_safe(-C / R);
         phi = ik_wrap_angle(base - spread);
-        if (IK_FABS(ik_wrap_angle(base + spread)) < IK_FABS(phi)) phi = ik_wrap_angle(base + spread);
-        if (plan->airborne) phi = ik_minr(phi, 0);
+        other = ik_wrap_angle(base + spread);
+        if (plan->airborne) {
+            /* only upward (negative) turns: the nearer upward root, else none */
+            if (phi > 0 || (other <= 0 && other > phi)) phi = other;
+            phi = ik_minr(phi, 0);
+        } else if (IK_FABS(other) < IK_FABS(phi)) {
+            phi = other;
+        }
         phi = ik_clampr(total + phi, -lim->toe_bend, lim->toe_curl) - total;
         total += phi;
         turn_joint(st, limb->toe, ik_quat_from_axis_angle(a, phi));
@@ -462,28 +506,28 @@ static void keep_ball_above(const solve_state *st, const ik_humanoid_limb *limb,
  * input pose; the ankle is then kept within reach and the leg solved at the
  * final plan. Past the plantarflexion limit the foot is turned back to the
  * limit (its toes leave the ground); a foot held in the air turns about the
- * ankle to either limit, its ankle staying at the goal. */
+ * ankle to either limit, its ankle staying at the goal. The limits are the
+ * plan's: the rig's, widened to the animated flexion with feet_relative. */
 static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
-    const ik_humanoid_limits *lim = &st->rig->limits;
     ik_quat saved[3];
     ik_real flex;
     saved[0] = st->job->pose_ls[limb->start].rotation;
     saved[1] = st->job->pose_ls[limb->mid].rotation;
     saved[2] = limb->end >= 0 ? st->job->pose_ls[limb->end].rotation : ik_quat_identity();
     flex = solve_leg_to(st, which, plan, saved);
-    if (limb->end >= 0 && !plan->airborne && flex > lim->ankle_up + (ik_real)1e-4 && plan->lift_angle < lim->ankle_down) {
-        ik_real lo = 0, hi = lim->ankle_down - plan->lift_angle, f_lo = flex - lim->ankle_up, f_hi;
+    if (limb->end >= 0 && !plan->airborne && flex > plan->flex_up + (ik_real)1e-4 && plan->lift_angle < plan->flex_down) {
+        ik_real lo = 0, hi = plan->flex_down - plan->lift_angle, f_lo = flex - plan->flex_up, f_hi;
         int i, kept = 0;
         foot_plan trial = *plan;
         lift_heel(st, which, &trial, hi);
-        f_hi = solve_leg_to(st, which, &trial, saved) - lim->ankle_up;
+        f_hi = solve_leg_to(st, which, &trial, saved) - plan->flex_up;
         for (i = 0; i < 40 && f_hi < -(ik_real)1e-5 && hi - lo > (ik_real)1e-6; ++i) {
             ik_real mid = hi - f_hi * (hi - lo) / (f_hi - f_lo), f_mid;
             if (!(mid > lo && mid < hi)) mid = (ik_real)0.5 * (lo + hi);
             trial = *plan;
             lift_heel(st, which, &trial, mid);
-            f_mid = solve_leg_to(st, which, &trial, saved) - lim->ankle_up;
+            f_mid = solve_leg_to(st, which, &trial, saved) - plan->flex_up;
             if (f_mid > 0) {
                 lo = mid;
                 f_lo = f_mid;
@@ -500,9 +544,9 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
         lift_for_reach(st, which, plan);
         flex = solve_leg_to(st, which, plan, saved);
     }
-    if (limb->end >= 0 && (flex < -lim->ankle_down || (plan->airborne && flex > lim->ankle_up))) {
+    if (limb->end >= 0 && (flex < -plan->flex_down || (plan->airborne && flex > plan->flex_up))) {
         ik_vec3 lateral = ik_vec3_normalize(ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls));
-        ik_real excess = flex < 0 ? flex + lim->ankle_down : flex - lim->ankle_up;
+        ik_real excess = flex < 0 ? flex + plan->flex_down : flex - plan->flex_up;
         turn_joint(st, limb->end, ik_quat_from_axis_angle(lateral, excess));
         if (excess > 0) keep_ball_above(st, limb, excess);
     }
@@ -514,7 +558,10 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
  * the smaller of the two feet's height changes (so the lower foot can
  * reach, and both raised feet raise the body), then lower further until
  * both ankles are within reach of their hips, s = -(D.up) - sqrt((D.up)^2 -
- * |D|^2 + L^2) for the hip-to-ankle vector D; clamped to the limits. */
+ * |D|^2 + L^2) for the hip-to-ankle vector D; clamped to the limits. L is
+ * 0.9999 of the leg, or for a foot carried with feet_relative at least the
+ * animated hip-to-ankle distance (a straight leg stays straight, not bent by
+ * the margin). */
 static ik_real adjust_pelvis(const solve_state *st, const foot_plan plans[2]) {
     const ik_humanoid_limits *lim = &st->rig->limits;
     ik_real offset = 0, leg = 0, extra = 0;
@@ -538,6 +585,10 @@ static ik_real adjust_pelvis(const solve_state *st, const foot_plan plans[2]) {
         ik_real reach = limb_length(st, limb) * (ik_real)0.9999, du, disc;
         ik_vec3 d;
         if (!plans[side].active) continue;
+        if (st->job->feet_relative && !st->job->goal[IK_LIMB_LEG_L + side].enabled) {
+            ik_mat4 end_ms = end_matrix(st, limb);
+            reach = ik_maxr(reach, ik_vec3_distance(position(st, limb->start), ik_mat4_translation(&end_ms)));
+        }
         d = ik_vec3_sub(plans[side].ankle, ik_vec3_mad(position(st, limb->start), st->up, offset));
         if (ik_vec3_length(d) <= reach) continue;
         du = ik_vec3_dot(d, st->up);
@@ -637,6 +688,30 @@ static void look_at(const solve_state *st) {
     rep->look_reached = rep->look_error <= st->job->look_tolerance;
 }
 
+/* ---- the floor of a pose ------------------------------------------------------- */
+
+ik_vec3 ik_humanoid_floor_point(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms) {
+    ik_mat4 root = root_ms ? *root_ms : ik_mat4_identity();
+    ik_vec3 up = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->up_rs), rig->up_rs);
+    ik_vec3 hips = ik_mat4_translation(&model_ms[rig->map.joint[IK_ROLE_HIPS]]);
+    ik_real scale = IK_CBRT(IK_FABS(ik_mat4_det3(&root))), low = 0;
+    int side;
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *limb = &rig->limb[IK_LIMB_LEG_L + side];
+        ik_real foot;
+        if (limb->end >= 0) {
+            const ik_mat4 *m = &model_ms[limb->end];
+            foot = ik_minr(ik_vec3_dot(ik_mat4_transform_point(m, limb->heel_ls), up),
+                           ik_vec3_dot(ik_mat4_transform_point(m, limb->ball_ls), up));
+        } else {
+            foot = ik_vec3_dot(ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls), up) -
+                   limb->ankle_height * scale;
+        }
+        low = side == 0 ? foot : ik_minr(low, foot);
+    }
+    return ik_vec3_mad(hips, up, low - ik_vec3_dot(hips, up));
+}
+
 /* ---- the run --------------------------------------------------------------------- */
 
 static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
@@ -649,7 +724,7 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
     st->up = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->up_rs), rig->up_rs);
     st->forward = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->forward_rs), rig->forward_rs);
     st->left = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->left_rs), rig->left_rs);
-    st->floor_point = ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
+    st->floor_point = job->use_floor ? job->floor_ms : ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
     st->root_scale = IK_CBRT(IK_FABS(det));
     if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
 }

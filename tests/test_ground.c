@@ -326,7 +326,8 @@ static void relative_rig(fixture *f, int built, void *context) {
     (void)context;
     if (!before) return;
     variants[0] = ik_mat4_identity();
-    variants[1] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+    variants[1] =
+        ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     variants[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
     for (v = 0; v < 3; ++v)
         for (k = 0; k < frames; ++k) {
@@ -353,13 +354,22 @@ static void relative_rig(fixture *f, int built, void *context) {
                 memcpy(before, f->model, sizeof(ik_mat4) * n);
                 floor = ik_humanoid_floor_point(&f->rig, f->model, &f->root_ms);
                 s = ik_rad(slope ? 10 : 0);
-                g = ik_ground_plane(floor, ik_vec3_sub(ik_vec3_scale(up, IK_COS(s)), ik_vec3_scale(fwd, IK_SIN(s))));
+                g = ik_ground_plane(floor,
+                                    ik_vec3_sub(ik_vec3_scale(up, IK_COS(s)), ik_vec3_scale(fwd, IK_SIN(s))));
                 for (side = 0; side < 2; ++side) {
                     const ik_humanoid_limb *l = &f->rig.limb[IK_LIMB_LEG_L + side];
                     if (l->end < 0) continue;
-                    foot_clear[side][0] = ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->heel_ls), floor), up);
-                    foot_clear[side][1] = ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->ball_ls), floor), up);
-                    foot_clear[side][2] = l->toe >= 0 ? ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls), floor), up) : 0;
+                    foot_clear[side][0] = ik_vec3_dot(
+                        ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->heel_ls), floor), up);
+                    foot_clear[side][1] = ik_vec3_dot(
+                        ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->ball_ls), floor), up);
+                    foot_clear[side][2] =
+                        l->toe >= 0
+                            ? ik_vec3_dot(
+                                  ik_vec3_sub(ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls),
+                                              floor),
+                                  up)
+                            : 0;
                 }
                 job.rig = &f->rig;
                 job.pose_ls = f->pose;
@@ -370,33 +380,42 @@ static void relative_rig(fixture *f, int built, void *context) {
                 job.floor_ms = floor;
                 job.feet_relative = 1;
                 job.report = &report;
-                CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s/%d t %g: solve", f->label, v,
-                      (double)time);
+                CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s/%d t %g: solve",
+                      f->label, v, (double)time);
                 if (!slope) {
                     for (i = 0; i < (int)n; ++i)
                         worst = ik_maxr(worst, ik_vec3_distance(ik_mat4_translation(&f->model[i]),
                                                                 ik_mat4_translation(&before[i])));
-                    CHECK(worst <= (ik_real)5e-4 * leg, "%s/%d t %g: flat ground through the floor moved a joint by %g (leg %g)",
-                          f->label, v, (double)time, (double)worst, (double)leg);
+                    CHECK(worst <= (ik_real)5e-4 * leg,
+                          "%s/%d t %g: flat ground through the floor moved a joint by %g (leg %g)", f->label,
+                          v, (double)time, (double)worst, (double)leg);
                     continue;
                 }
                 for (side = 0; side < 2; ++side) {
                     const ik_humanoid_limb *l = &f->rig.limb[IK_LIMB_LEG_L + side];
                     ik_real tol = (ik_real)1e-3 * leg;
-                    CHECK(report.reached[IK_LIMB_LEG_L + side], "%s/%d t %g leg %d: reached on a 10 degree slope (%g)",
-                          f->label, v, (double)time, side, (double)report.residual[IK_LIMB_LEG_L + side]);
+                    CHECK(report.reached[IK_LIMB_LEG_L + side],
+                          "%s/%d t %g leg %d: reached on a 10 degree slope (%g)", f->label, v, (double)time,
+                          side, (double)report.residual[IK_LIMB_LEG_L + side]);
                     if (l->end < 0) continue;
                     {
-                        ik_real heel = clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->heel_ls), up, leg);
-                        ik_real ball = clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->ball_ls), up, leg);
-                        ik_real tip = l->toe >= 0 ? clearance(&g, ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls),
-                                                              up, leg)
-                                                  : 0;
-                        CHECK(heel >= ik_minr(foot_clear[side][0], 0) - tol && ball >= ik_minr(foot_clear[side][1], 0) - tol &&
+                        ik_real heel =
+                            clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->heel_ls), up, leg);
+                        ik_real ball =
+                            clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->ball_ls), up, leg);
+                        ik_real tip =
+                            l->toe >= 0
+                                ? clearance(&g, ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls), up,
+                                            leg)
+                                : 0;
+                        CHECK(heel >= ik_minr(foot_clear[side][0], 0) - tol &&
+                                  ball >= ik_minr(foot_clear[side][1], 0) - tol &&
                                   tip >= ik_minr(foot_clear[side][2], 0) - tol,
-                              "%s/%d t %g leg %d: under the slope: heel %g ball %g tip %g (above the floor before: %g %g %g)",
+                              "%s/%d t %g leg %d: under the slope: heel %g ball %g tip %g (above the floor "
+                              "before: %g %g %g)",
                               f->label, v, (double)time, side, (double)heel, (double)ball, (double)tip,
-                              (double)foot_clear[side][0], (double)foot_clear[side][1], (double)foot_clear[side][2]);
+                              (double)foot_clear[side][0], (double)foot_clear[side][1],
+                              (double)foot_clear[side][2]);
                     }
                 }
             }

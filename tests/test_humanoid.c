@@ -506,8 +506,8 @@ static void test_look_tolerance(void) {
           "beyond the limit: not reached (%g deg)", (double)ik_deg(report.look_error));
     fixture_reset(&f);
     job.look_tolerance = ik_rad(45);
-    CHECK(ik_humanoid_solve_run(&job) == IK_OK && report.look_reached, "a 45 degree tolerance accepts it (%g deg)",
-          (double)ik_deg(report.look_error));
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && report.look_reached,
+          "a 45 degree tolerance accepts it (%g deg)", (double)ik_deg(report.look_error));
     job.look_tolerance = -1;
     CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "negative tolerance refused");
     job.look_tolerance = NAN;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <ikit/bvh.h>
+#include <ikit/clip.h>
 #include <ikit/gltf.h>
 #include <ikit/humanoid.h>
 #include <ikit/skeleton.h>
@@ -712,15 +713,16 @@ static void test_solve_look_at(void) {
         dist = 2 * limb_length_ms(&before, IK_LIMB_LEG_L);
         for (k = 0; k < (int)(sizeof looks / sizeof looks[0]); ++k) {
             ik_real a = ik_rad(looks[k].azimuth), e = ik_rad(looks[k].elevation), tol = looks[k].tolerance;
-            ik_vec3 dir = ik_vec3_add(
-                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(before.forward, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
-                              IK_COS(e)),
-                ik_vec3_scale(before.up, IK_SIN(e)));
+            ik_vec3 dir = ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(before.forward, IK_COS(a)),
+                                                                ik_vec3_scale(left, IK_SIN(a))),
+                                                    IK_COS(e)),
+                                      ik_vec3_scale(before.up, IK_SIN(e)));
             ik_vec3 target = ik_vec3_mad(eye, dir, dist), gaze, to;
             cJSON *doc, *look;
             ik_real residual, reported;
             int reached, solved_head;
-            snprintf(out, sizeof out, "%s/look%d_%d.%s", work_dir, i, k, strstr(files[i], ".bvh") ? "bvh" : "glb");
+            snprintf(out, sizeof out, "%s/look%d_%d.%s", work_dir, i, k,
+                     strstr(files[i], ".bvh") ? "bvh" : "glb");
             if (tol > 0) snprintf(tolerance, sizeof tolerance, " --look-tolerance %g", (double)tol);
             else tolerance[0] = '\0';
             snprintf(args, sizeof args, "solve '%s' --look-at %.6f,%.6f,%.6f%s --json -o '%s'", path,
@@ -742,18 +744,20 @@ static void test_solve_look_at(void) {
                 continue;
             }
             solved_head = ik_skeleton_find(after.skeleton, ik_skeleton_name(before.skeleton, head));
-            gaze = ik_vec3_normalize(ik_mat4_transform_vector(&after.model[solved_head], before.rig.head_forward_ls));
+            gaze = ik_vec3_normalize(
+                ik_mat4_transform_vector(&after.model[solved_head], before.rig.head_forward_ls));
             to = ik_vec3_normalize(ik_vec3_sub(target, joint_ms(&after, solved_head)));
             residual = ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(gaze, to)), ik_vec3_dot(gaze, to)));
-            CHECK(IK_FABS(residual - reported) <= 0.05f, "%s look %d: residual %g deg reported, %g measured", files[i],
-                  k, (double)reported, (double)residual);
+            CHECK(IK_FABS(residual - reported) <= 0.05f, "%s look %d: residual %g deg reported, %g measured",
+                  files[i], k, (double)reported, (double)residual);
             CHECK(reached == (residual <= (tol > 0 ? tol : 1) + 0.01f),
                   "%s look %d: reached %d with a residual of %g deg (tolerance %g)", files[i], k, reached,
                   (double)residual, (double)(tol > 0 ? tol : 1));
             CHECK(reached || (strstr(err_text, "warning") && strstr(err_text, "residual")),
                   "%s look %d: a miss is a warning with its residual: %s", files[i], k, err_text);
             if (IK_FABS(looks[k].azimuth) <= 30 && IK_FABS(looks[k].elevation) <= 30)
-                CHECK(reached, "%s look %d: a target in front is reached (%g deg)", files[i], k, (double)residual);
+                CHECK(reached, "%s look %d: a target in front is reached (%g deg)", files[i], k,
+                      (double)residual);
             if (IK_FABS(looks[k].azimuth) > 90) {
                 ik_real gaze_elevation = ik_deg(elevation_of(gaze, before.up));
                 ik_real side = ik_vec3_dot(gaze, left);
@@ -768,6 +772,169 @@ static void test_solve_look_at(void) {
         }
         character_free(&before);
     }
+}
+
+/* The character's pose at `time` in the clip named `clip` (its forward
+ * kinematics in c->model); 0 when there is no such clip. */
+static int character_pose_at(character *c, const char *clip, ik_real time) {
+    const ik_clip *found = NULL;
+    int k;
+    if (c->bvh) found = &c->bvh->clip;
+    for (k = 0; c->gltf && k < ik_gltf_clip_count(c->gltf); ++k) {
+        const ik_clip *candidate = ik_gltf_clip(c->gltf, k, 0);
+        if (candidate && candidate->name && strcmp(candidate->name, clip) == 0) found = candidate;
+    }
+    if (!found) return 0;
+    ik_skeleton_rest_pose(c->skeleton, c->pose);
+    ik_clip_sample(found, time, c->pose);
+    ik_skeleton_fk(c->skeleton, c->pose, &c->root_ms, c->model);
+    return 1;
+}
+
+/* The ground under a clip's frame (--clip --time with --slope): the ground
+ * is laid at the frame's floor (its lower sole), so --slope 0 leaves every
+ * joint of the frame where it was (within 1e-4 leg lengths: 0.09 mm on a
+ * 0.9 m leg), in the --json positions and in the written file, with no
+ * warning; on a 10 degree slope both feet reach, and a swinging foot (its
+ * heel more than 0.1 leg lengths above the floor) keeps its height above
+ * the ground under it: neither heel nor ball lower above the slope than
+ * above the floor, the nearer one as high (within 2e-3 leg lengths). Frames: 131_01 standing at 0 s, left
+ * foot planted and right swinging at 1.25 s, mid-stride at 2 s; 131_02; 01_01 mid-jump; robot.glb's and
+ * girl.glb's walk and run (Y-up, scaled root). */
+static void test_solve_clip_ground(void) {
+    static const struct {
+        const char *file, *clip;
+        ik_real time;
+    } frames[] = {{"bvh/131_01.bvh", "motion", 0},      {"bvh/131_01.bvh", "motion", 1.25f},
+                  {"bvh/131_01.bvh", "motion", 2},      {"bvh/131_02.bvh", "motion", 3.5f},
+                  {"bvh/01_01.bvh", "motion", 5},       {"bvh/01_01.bvh", "motion", 12.4f},
+                  {"gltf/robot.glb", "Robot_Walking", 0.3f}, {"gltf/girl.glb", "RunTrack", 0.4f}};
+    int i;
+    for (i = 0; i < (int)(sizeof frames / sizeof frames[0]); ++i) {
+        character before, after;
+        char path[900], out[300], args[2000];
+        cJSON *doc, *joints, *feet;
+        ik_vec3 floor, up;
+        ik_real leg, worst = 0, heel_clear[2], ball_clear[2];
+        int slope, j, side;
+        if (!real_asset(frames[i].file, path, sizeof path)) continue;
+        if (!character_load(&before, path, 0) ||
+            !character_pose_at(&before, frames[i].clip, frames[i].time)) {
+            CHECK(0, "%s: the library finds its humanoid and clip %s", frames[i].file, frames[i].clip);
+            character_free(&before);
+            continue;
+        }
+        leg = limb_length_ms(&before, IK_LIMB_LEG_L);
+        up = before.up;
+        floor = ik_humanoid_floor_point(&before.rig, before.model, &before.root_ms);
+        for (side = 0; side < 2; ++side) {
+            const ik_humanoid_limb *l = &before.rig.limb[IK_LIMB_LEG_L + side];
+            heel_clear[side] = ball_clear[side] = 0;
+            if (l->end < 0) continue;
+            heel_clear[side] = ik_vec3_dot(
+                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->heel_ls), floor), up);
+            ball_clear[side] = ik_vec3_dot(
+                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->ball_ls), floor), up);
+        }
+        for (slope = 0; slope <= 10; slope += 10) {
+            snprintf(out, sizeof out, "%s/clip_ground%d_%d.%s", work_dir, i, slope,
+                     strstr(frames[i].file, ".bvh") ? "bvh" : "glb");
+            snprintf(args, sizeof args, "solve '%s' --clip %s --time %g --slope %d --json -o '%s'", path,
+                     frames[i].clip, (double)frames[i].time, slope, out);
+            CHECK(run(args) == 0, "%s t %g: %s", frames[i].file, (double)frames[i].time, err_text);
+            CHECK(!strstr(err_text, "warning"), "%s t %g slope %d: no warning: %s", frames[i].file,
+                  (double)frames[i].time, slope, err_text);
+            doc = cJSON_Parse(out_text);
+            joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+            feet = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "feet") : NULL;
+            if (cJSON_GetArraySize(joints) != before.skeleton->joint_count || cJSON_GetArraySize(feet) != 2) {
+                CHECK(0, "%s: --json lists the joints and feet: %.300s", frames[i].file, out_text);
+                cJSON_Delete(doc);
+                continue;
+            }
+            for (side = 0; side < 2; ++side)
+                CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(feet, side), "reached")),
+                      "%s t %g slope %d: foot %d reached", frames[i].file, (double)frames[i].time, slope,
+                      side);
+            if (slope == 0) {
+                worst = 0;
+                for (j = 0; j < before.skeleton->joint_count; ++j) {
+                    ik_vec3 p = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position"));
+                    worst = ik_maxr(worst, ik_vec3_distance(p, joint_ms(&before, j)));
+                }
+                CHECK(worst <= 1e-4f * leg, "%s t %g: --slope 0 moved a joint by %g (leg %g)", frames[i].file,
+                      (double)frames[i].time, (double)worst, (double)leg);
+                if (character_load(&after, out, 1)) {
+                    worst = 0;
+                    for (j = 0; j < before.skeleton->joint_count; ++j)
+                        worst = ik_maxr(worst, ik_vec3_distance(joint_ms(&after, j), joint_ms(&before, j)));
+                    CHECK(worst <= 1e-4f * leg, "%s t %g: the written frame moved a joint by %g (leg %g)",
+                          frames[i].file, (double)frames[i].time, (double)worst, (double)leg);
+                } else {
+                    CHECK(0, "%s: the written file loads back", frames[i].file);
+                }
+                character_free(&after);
+            } else {
+                /* the plane through the frame's floor; a swinging heel keeps its height above it */
+                ik_vec3 point = json_vec3(cJSON_GetObjectItem(
+                    cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "point"));
+                ik_vec3 normal = json_vec3(cJSON_GetObjectItem(
+                    cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "normal"));
+                CHECK(IK_FABS(above_plane(floor, point, normal)) <= 1e-4f * leg,
+                      "%s t %g: the slope passes through the frame's floor (%g off)", frames[i].file,
+                      (double)frames[i].time, (double)above_plane(floor, point, normal));
+                for (side = 0; side < 2; ++side) {
+                    const ik_humanoid_limb *l = &before.rig.limb[IK_LIMB_LEG_L + side];
+                    int foot = l->end >= 0 ? ik_skeleton_find(before.skeleton,
+                                                              ik_skeleton_name(before.skeleton, l->end))
+                                           : -1;
+                    if (foot < 0 || heel_clear[side] <= 0.1f * leg) continue;
+                    if (!character_load(&after, out, 1)) {
+                        CHECK(0, "%s: the written file loads back", frames[i].file);
+                    } else {
+                        ik_real cos_slope = ik_vec3_dot(normal, up);
+                        ik_real heel = above_plane(ik_mat4_transform_point(&after.model[foot], l->heel_ls),
+                                                   point, normal) /
+                                           cos_slope -
+                                       heel_clear[side];
+                        ik_real ball = above_plane(ik_mat4_transform_point(&after.model[foot], l->ball_ls),
+                                                   point, normal) /
+                                           cos_slope -
+                                       ball_clear[side];
+                        CHECK(heel >= -2e-3f * leg && ball >= -2e-3f * leg &&
+                                  ik_minr(heel, ball) <= 2e-3f * leg,
+                              "%s t %g foot %d: the swinging heel and ball are %g and %g higher above the "
+                              "slope than "
+                              "above the floor",
+                              frames[i].file, (double)frames[i].time, side, (double)heel, (double)ball);
+                    }
+                    character_free(&after);
+                }
+            }
+            cJSON_Delete(doc);
+        }
+        character_free(&before);
+    }
+}
+
+/* A foot that cannot reach the ground is a warning naming it with its
+ * residual, on stderr and in --json, and the exit code stays 0. */
+static void test_solve_foot_cannot_reach(void) {
+    char path[900], args[2000];
+    cJSON *doc, *feet, *right;
+    if (!real_asset("bvh/131_01.bvh", path, sizeof path)) return;
+    snprintf(args, sizeof args, "solve '%s' --clip motion --time 2 --slope 70,90 --json", path);
+    CHECK(run(args) == 0, "a 70 degree slope across the body: exit 0: %s", err_text);
+    CHECK(strstr(err_text, "warning: the right foot (RightAnkle) cannot reach the ground: residual") != NULL,
+          "the right foot's warning: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    feet = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "feet") : NULL;
+    right = cJSON_GetArrayItem(feet, 1);
+    CHECK(right && cJSON_IsFalse(cJSON_GetObjectItem(right, "reached")) &&
+              cJSON_GetObjectItem(right, "residual")->valuedouble > 1 &&
+              cJSON_GetObjectItem(right, "warning"),
+          "--json: the right foot not reached, with its residual and a warning: %.500s", out_text);
+    cJSON_Delete(doc);
 }
 
 static void test_role_errors(void) {
@@ -872,6 +1039,8 @@ int main(void) {
     test_solve_slope();
     test_solve_ground_files();
     test_solve_look_at();
+    test_solve_clip_ground();
+    test_solve_foot_cannot_reach();
     test_role_errors();
     test_demo();
     test_no_temporary_files_left();

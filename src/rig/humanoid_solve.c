@@ -257,9 +257,12 @@ static ik_real contact_lift(const solve_state *st, ik_real height, ik_real leg) 
     return ik_clampr(2 * (height - c), 0, ik_maxr(height, 0));
 }
 
+/* The ground under p along -up: the first surface met coming down from two
+ * leg lengths above p (ground higher than that is out of any reach and is
+ * reported as such, not missed), at most four leg lengths below p. */
 static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_ground_hit *hit) {
-    ik_vec3 from = ik_vec3_mad(p, st->up, leg);
-    if (!ik_ground_cast(st->job->ground, from, ik_vec3_neg(st->up), 4 * leg, hit)) return 0;
+    ik_vec3 from = ik_vec3_mad(p, st->up, 2 * leg);
+    if (!ik_ground_cast(st->job->ground, from, ik_vec3_neg(st->up), 6 * leg, hit)) return 0;
     if (ik_vec3_dot(hit->normal_ms, st->up) < 0) hit->normal_ms = ik_vec3_neg(hit->normal_ms);
     return 1;
 }
@@ -272,7 +275,8 @@ static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_groun
  * and a rest pose with a pointed foot (girl.glb's) is not taken as neutral. */
 static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
     const ik_mat4 *foot = &st->job->model_ms[limb->end];
-    ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls), ik_mat4_transform_point(foot, limb->heel_ls));
+    ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls),
+                               ik_mat4_transform_point(foot, limb->heel_ls));
     ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
     return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
 }
@@ -361,7 +365,8 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
         plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
         if (relative)
             plan->toe_clearance = ik_vec3_dot(
-                ik_vec3_sub(ik_mat4_transform_point(&st->job->model_ms[limb->toe], limb->toe_tip_ls), st->floor_point),
+                ik_vec3_sub(ik_mat4_transform_point(&st->job->model_ms[limb->toe], limb->toe_tip_ls),
+                            st->floor_point),
                 st->up);
     }
     if (st->job->report) {
@@ -416,11 +421,11 @@ static void lift_for_reach(const solve_state *st, int which, foot_plan *plan) {
  * fresh cast for curved ground. The turn starts from the toe's input
  * rotation; a foot held in the air only bends its toes up out of the
  * ground (the nearer of the upward roots: toes pointing down rise either
- * way). */
+ * way), and not for less than 1e-5 leg lengths of depth. */
 static void place_toes(const solve_state *st, int which, const foot_plan *plan) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     const ik_humanoid_limits *lim = &st->rig->limits;
-    ik_real total = 0;
+    ik_real total = 0, leg = limb_length(st, limb);
     int i;
     if (limb->toe < 0) return;
     st->job->pose_ls[limb->toe].rotation = plan->toe_input_ls;
@@ -431,10 +436,11 @@ static void place_toes(const solve_state *st, int which, const foot_plan *plan) 
         ik_vec3 a = ik_vec3_normalize(ik_mat4_transform_vector(&st->job->model_ms[limb->end], limb->lateral_ls));
         ik_real A, B, C, R, base, spread, phi, other, clear;
         ik_ground_hit hit;
-        if (!cast_down(st, p, limb_length(st, limb), &hit)) return;
+        if (!cast_down(st, p, leg, &hit)) return;
         n = hit.normal_ms;
         clear = plan->toe_clearance * ik_vec3_dot(st->up, n);
-        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= clear) return;
+        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= clear - (ik_real)1e-5 * leg)
+            return;
         r = ik_vec3_sub(p, t);
         rp = ik_vec3_reject(r, a);
         A = ik_vec3_dot(n, rp);
@@ -496,6 +502,23 @@ static void keep_ball_above(const solve_state *st, const ik_humanoid_limb *limb,
     }
 }
 
+/* Whether the plan is where the foot already is, within 1e-5 leg lengths
+ * and 1e-5 radians, with the ankle inside the plan's limits (a carried foot
+ * on ground through its floor): then the leg is left as it is, since
+ * solving a straight leg again only adds rounding at its knee (the law of
+ * cosines is ill-conditioned there: 1e-7 in the cosine is 5e-4 rad). */
+static ik_bool plan_is_foot(const solve_state *st, const ik_humanoid_limb *limb, const foot_plan *plan) {
+    ik_mat4 end_ms = end_matrix(st, limb);
+    ik_real flex;
+    if (ik_vec3_distance(ik_mat4_translation(&end_ms), plan->ankle) > (ik_real)1e-5 * limb_length(st, limb))
+        return 0;
+    if (limb->end < 0) return 1;
+    flex = dorsiflexion(st, limb);
+    return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(rotation(st, limb->end)), plan->rotation)) <=
+               (ik_real)1e-5 &&
+           flex <= plan->flex_up && flex >= -plan->flex_down;
+}
+
 /* Solve a planted leg: the leg to the plan, the foot to the plan's rotation.
  * Past the ankle's dorsiflexion limit the heel lifts about the ball (seed
  * 001) by the smallest extra angle that brings the ankle back inside it:
@@ -512,11 +535,16 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
     const ik_humanoid_limb *limb = &st->rig->limb[which];
     ik_quat saved[3];
     ik_real flex;
+    if (plan_is_foot(st, limb, plan)) {
+        place_toes(st, which, plan);
+        return;
+    }
     saved[0] = st->job->pose_ls[limb->start].rotation;
     saved[1] = st->job->pose_ls[limb->mid].rotation;
     saved[2] = limb->end >= 0 ? st->job->pose_ls[limb->end].rotation : ik_quat_identity();
     flex = solve_leg_to(st, which, plan, saved);
-    if (limb->end >= 0 && !plan->airborne && flex > plan->flex_up + (ik_real)1e-4 && plan->lift_angle < plan->flex_down) {
+    if (limb->end >= 0 && !plan->airborne && flex > plan->flex_up + (ik_real)1e-4 &&
+        plan->lift_angle < plan->flex_down) {
         ik_real lo = 0, hi = plan->flex_down - plan->lift_angle, f_lo = flex - plan->flex_up, f_hi;
         int i, kept = 0;
         foot_plan trial = *plan;
@@ -629,8 +657,9 @@ static ik_vec3 look_direction(const solve_state *st, ik_vec3 f, ik_vec3 d) {
     flat = ik_vec3_reject(d, st->up);
     a = ik_clampr(IK_ATAN2(ik_vec3_dot(d, l), ik_vec3_dot(d, f)), -limit, limit);
     e = ik_clampr(IK_ATAN2(ik_vec3_dot(d, st->up), ik_vec3_length(flat)), -limit, limit);
-    return ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(f, IK_COS(a)), ik_vec3_scale(l, IK_SIN(a))), IK_COS(e)),
-                       ik_vec3_scale(st->up, IK_SIN(e)));
+    return ik_vec3_add(
+        ik_vec3_scale(ik_vec3_add(ik_vec3_scale(f, IK_COS(a)), ik_vec3_scale(l, IK_SIN(a))), IK_COS(e)),
+        ik_vec3_scale(st->up, IK_SIN(e)));
 }
 
 /* Spine, neck and head share the turn (ik_look_at_chain with the rig's
@@ -724,7 +753,9 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
     st->up = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->up_rs), rig->up_rs);
     st->forward = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->forward_rs), rig->forward_rs);
     st->left = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->left_rs), rig->left_rs);
-    st->floor_point = job->use_floor ? job->floor_ms : ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
+    st->floor_point = job->use_floor
+                          ? job->floor_ms
+                          : ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
     st->root_scale = IK_CBRT(IK_FABS(det));
     if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
 }

@@ -593,6 +593,7 @@ int ikc_solve(int argc, char **argv) {
         if (!used)
             fprintf(stderr, "ikc solve: warning: --pole %s is on no target's chain; ignored\n", pole_names[k]);
     }
+    roles.animated = clip_name != NULL;
     if (ikc_roles_any(&roles) && (code = ikc_roles_solve(&roles, &asset, pose, model)) != IKC_EXIT_OK) goto done;
 
     for (i = 0; i < target_count; ++i) {

@@ -32,10 +32,17 @@ void ikc_roles_usage(FILE *out) {
             "  --map FILE          'role = joint name' lines for joints not found by name\n"
             "                      (roles: hips spine chest neck head, left_/right_ + clavicle\n"
             "                      upper_arm forearm hand thigh shin foot toe)\n"
-            "feet on the ground (one of): both feet are planted on it where they stand (a\n"
-            "foot the pose holds up too), soles along the surface, the pelvis lowered so\n"
-            "both reach; a heel lifts when the ankle cannot bend further:\n"
-            "  --slope DEG[,AZ]    a plane through the rest floor under the hips, rising DEG\n"
+            "feet on the ground (one of). The ground is laid under the pose being solved:\n"
+            "its height 0 is that pose's floor, the lower of its soles (the rest floor for\n"
+            "the rest pose; with --clip, the frame's lower foot), under the hips. Without\n"
+            "--clip both feet are planted on it where they stand (a foot the rest pose\n"
+            "holds up too), soles along the surface; with --clip each foot keeps the\n"
+            "frame's pose relative to its floor (its height above it, its tilt, its\n"
+            "ankle), carried onto the ground and turned by its slope, so a flat ground\n"
+            "(--slope 0) leaves the frame as it is and a swinging foot keeps swinging.\n"
+            "The pelvis is lowered so both feet reach; a heel lifts when the ankle cannot\n"
+            "bend further; a foot that still cannot reach is a warning with its residual:\n"
+            "  --slope DEG[,AZ]    a plane through the floor under the hips, rising DEG\n"
             "                      degrees toward azimuth AZ (degrees from the figure's\n"
             "                      forward toward its left; default 0: uphill ahead)\n"
             "  --stairs RISE,RUN[,AZ]  steps RISE high and RUN deep (model units), the first\n"
@@ -48,7 +55,7 @@ void ikc_roles_usage(FILE *out) {
             "                        origin -0.25 0 -0.2  optional: the first sample's\n"
             "                                             position; without it the grid is\n"
             "                                             centred under the hips, heights\n"
-            "                                             from the rest floor\n"
+            "                                             from the pose's floor\n"
             "                        heights              then 4 rows of 6 heights (y):\n"
             "                        0 0 0.01 0.02 0.03 0.04\n"
             "                        ...\n"
@@ -83,8 +90,9 @@ int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     int k, n;
     for (k = 0; k < IK_LIMB_COUNT; ++k)
         if (strcmp(a, goal_options[k]) == 0) break;
-    if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 && strcmp(a, "--slope") != 0 &&
-        strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0 && strcmp(a, "--look-tolerance") != 0)
+    if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 &&
+        strcmp(a, "--slope") != 0 && strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0 &&
+        strcmp(a, "--look-tolerance") != 0)
         return 0;
     if (!(value = ikc_option_value("solve", argc, argv, i))) return -1;
     if (strcmp(a, "--look-tolerance") == 0) return parse_look_tolerance(r, value);
@@ -147,14 +155,14 @@ typedef struct body_frame {
     ik_vec3 up, forward, left, floor_ms; /* model space; floor_ms under the hips */
 } body_frame;
 
+/* The body's axes, and the floor of the pose being solved (its lower sole,
+ * under the hips: ik_humanoid_floor_point), where the ground is laid. */
 static body_frame body_axes(const ik_humanoid *rig, const ik_mat4 *root_ms, const ik_mat4 *model_ms) {
     body_frame b;
-    ik_vec3 floor = ik_mat4_transform_point(root_ms, ik_vec3_scale(rig->up_rs, rig->floor_rs));
-    ik_vec3 hips = ik_mat4_translation(&model_ms[rig->map.joint[IK_ROLE_HIPS]]);
     b.up = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->up_rs));
     b.forward = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->forward_rs));
     b.left = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->left_rs));
-    b.floor_ms = ik_vec3_mad(hips, b.up, -ik_vec3_dot(ik_vec3_sub(hips, floor), b.up));
+    b.floor_ms = ik_humanoid_floor_point(rig, model_ms, root_ms);
     return b;
 }
 
@@ -223,6 +231,7 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
         return r->humanoid.map_result != IK_OK ? IKC_EXIT_NOT_FOUND : IKC_EXIT_FORMAT;
     ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
     body = body_axes(rig, &asset->root_ms, model_ms);
+    r->floor_ms = body.floor_ms;
     if (r->ground_kind != IKC_GROUND_NONE) {
         ik_result g;
         if ((code = build_ground(r, &body)) != IKC_EXIT_OK) return code;
@@ -231,6 +240,9 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
             return IKC_EXIT_USAGE;
         }
         job.ground = &r->ground;
+        job.use_floor = 1;
+        job.floor_ms = body.floor_ms;
+        job.feet_relative = r->animated;
     }
     job.rig = rig;
     job.pose_ls = pose_ls;
@@ -240,10 +252,11 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         job.goal[k].enabled = r->goal_given[k];
         job.goal[k].position_ms = r->goal_ms[k];
-        /* "Feet on the ground" plants a foot the pose holds up (a step in a
-         * clip, a raised rest pose) too: a goal on the ground under its
-         * ankle is not above the ground, so the solve stands the foot on it. */
-        if (k >= IK_LIMB_LEG_L && !r->goal_given[k] && job.ground) {
+        /* "Feet on the ground" under a rest pose plants a foot the pose
+         * holds up too: a goal on the ground under its ankle is not above
+         * the ground, so the solve stands the foot on it. A clip's frame
+         * keeps its feet as animated (feet_relative). */
+        if (k >= IK_LIMB_LEG_L && !r->goal_given[k] && job.ground && !r->animated) {
             ik_vec3 ankle = limb_end(&rig->limb[k], model_ms);
             ik_real leg = ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[k].start]), ankle);
             ik_ground_hit hit;
@@ -294,14 +307,23 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
         r->gaze_ms = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[head], rig->head_forward_ls));
         if (r->look_given && !r->report.look_reached)
             fprintf(stderr,
-                    "ikc solve: warning: the head did not reach the look-at target (%g, %g, %g): residual %.2f deg "
+                    "ikc solve: warning: the head did not reach the look-at target (%g, %g, %g): residual "
+                    "%.2f deg "
                     "(tolerance %g deg): it turned as far as its limits allow\n",
                     (double)r->look_ms.x, (double)r->look_ms.y, (double)r->look_ms.z,
                     (double)ik_deg(r->report.look_error), (double)r->look_tolerance_deg);
     }
-    for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k)
+    for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k) {
+        int limb = IK_LIMB_LEG_L + k;
         if (!r->report.grounded[k])
             fprintf(stderr, "ikc solve: warning: no ground found under the %s foot\n", k == 0 ? "left" : "right");
+        else if (!r->goal_given[limb] && !r->report.reached[limb])
+            fprintf(stderr,
+                    "ikc solve: warning: the %s foot (%s) cannot reach the ground: residual %.4g (limb "
+                    "length %.4g)\n",
+                    k == 0 ? "left" : "right", limb_end_name(r, s, limb), (double)r->report.residual[limb],
+                    (double)r->limb_length[limb]);
+    }
     return IKC_EXIT_OK;
 }
 
@@ -322,6 +344,7 @@ static void ground_json(const ikc_roles *r, cJSON *h) {
         return;
     }
     g = cJSON_AddObjectToObject(h, "ground");
+    cJSON_AddItemToObject(g, "floor", ikc_vec3_json(r->floor_ms));
     if (r->ground_kind == IKC_GROUND_SLOPE) {
         cJSON_AddStringToObject(g, "type", "plane");
         cJSON_AddNumberToObject(g, "degrees", (double)r->slope_deg);
@@ -393,6 +416,8 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
         cJSON_AddNumberToObject(o, "residual", (double)r->report.residual[limb]);
         cJSON_AddBoolToObject(o, "reached", r->report.reached[limb]);
         cJSON_AddNumberToObject(o, "limb_length", (double)r->limb_length[limb]);
+        if (r->report.grounded[k] && !r->report.reached[limb])
+            cJSON_AddStringToObject(o, "warning", "cannot reach the ground");
         cJSON_AddItemToArray(feet, o);
     }
     cJSON_AddNumberToObject(h, "pelvis_offset", (double)r->report.pelvis_offset);

@@ -28,11 +28,13 @@ typedef struct ikc_roles {
     ik_real slope_deg, slope_azimuth_deg;
     ik_real stairs_rise, stairs_run, stairs_azimuth_deg;
     const char *field_path;
+    int animated; /* the pose is a clip's frame (--clip): feet are carried onto the ground, not planted */
 
     /* filled by ikc_roles_solve */
     ikc_humanoid humanoid;
     ikc_height_field field;
     ik_ground ground;
+    ik_vec3 floor_ms;                /* the floor of the pose being solved, under the hips */
     ik_humanoid_report report;
     double microseconds;
     ik_vec3 end_ms[IK_LIMB_COUNT];   /* where each wrist and ankle ended */

@@ -667,16 +667,16 @@ static ik_vec3 look_direction(const solve_state *st, ik_vec3 f, ik_vec3 d) {
  * chest's forward before the turn. The turns below the head move the eye,
  * which changes the direction a clamped target is seen in, so the head
  * alone then aims once more (ik_aim) along the direction allowed from where
- * it now is; a target within the limits is already on its line and stays
- * there. */
+ * it now is; a target within the limits is already on its line. */
 static void look_turn(const solve_state *st) {
     const ik_humanoid *rig = st->rig;
     ik_look_at_chain chain = ik_look_at_chain_def();
     ik_aim aim = ik_aim_def();
     int head = rig->map.joint[IK_ROLE_HEAD];
-    ik_vec3 eye = position(st, head), dir = ik_vec3_sub(st->job->look_target_ms, eye), reference;
+    ik_vec3 eye = position(st, head), dir = ik_vec3_sub(st->job->look_target_ms, eye), reference, allowed;
     if (rig->look_count < 1 || !(ik_vec3_length_sq(dir) > 0)) return;
     reference = look_reference(st);
+    allowed = look_direction(st, reference, dir);
     chain.skeleton = st->s;
     chain.pose_ls = st->job->pose_ls;
     chain.model_ms = st->job->model_ms;
@@ -684,11 +684,13 @@ static void look_turn(const solve_state *st) {
     chain.joints = rig->look_chain;
     chain.weights = rig->look_weights;
     chain.count = rig->look_count;
-    chain.target_ms = ik_vec3_mad(eye, look_direction(st, reference, dir), ik_vec3_length(dir));
+    chain.target_ms = ik_vec3_mad(eye, allowed, ik_vec3_length(dir));
     chain.pole_ms = st->up;
     chain.forward_ls = rig->head_forward_ls;
     chain.up_ls = rig->head_up_ls;
-    if (ik_look_at_chain_run(&chain) != IK_OK) return;
+    if (ik_look_at_chain_run(&chain) != IK_OK ||
+        ik_vec3_distance(chain.target_ms, st->job->look_target_ms) <= (ik_real)1e-6 * ik_vec3_length(dir))
+        return;
     eye = position(st, head);
     dir = ik_vec3_sub(st->job->look_target_ms, eye);
     if (!(ik_vec3_length_sq(dir) > 0)) return;

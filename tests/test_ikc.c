@@ -798,8 +798,9 @@ static int character_pose_at(character *c, const char *clip, ik_real time) {
  * warning; on a 10 degree slope both feet reach, and a swinging foot (its
  * heel more than 0.1 leg lengths above the floor) keeps its height above
  * the ground under it: neither heel nor ball lower above the slope than
- * above the floor, the nearer one as high (within 2e-3 leg lengths). Frames: 131_01 standing at 0 s, left
- * foot planted and right swinging at 1.25 s, mid-stride at 2 s; 131_02; 01_01 mid-jump; robot.glb's and
+ * above the floor, the nearer one as high (within 2e-3 leg lengths).
+ * Frames: 131_01 standing at 0 s, left foot planted and right swinging at
+ * 1.25 s, mid-stride at 2 s; 131_02; 01_01 mid-jump; robot.glb's and
  * girl.glb's walk and run (Y-up, scaled root). */
 static void test_solve_clip_ground(void) {
     static const struct {
@@ -814,7 +815,7 @@ static void test_solve_clip_ground(void) {
         character before, after;
         char path[900], out[300], args[2000];
         cJSON *doc, *joints, *feet;
-        ik_vec3 floor, up;
+        ik_vec3 floor_ms, up;
         ik_real leg, worst = 0, heel_clear[2], ball_clear[2];
         int slope, j, side;
         if (!real_asset(frames[i].file, path, sizeof path)) continue;
@@ -826,15 +827,15 @@ static void test_solve_clip_ground(void) {
         }
         leg = limb_length_ms(&before, IK_LIMB_LEG_L);
         up = before.up;
-        floor = ik_humanoid_floor_point(&before.rig, before.model, &before.root_ms);
+        floor_ms = ik_humanoid_floor_point(&before.rig, before.model, &before.root_ms);
         for (side = 0; side < 2; ++side) {
             const ik_humanoid_limb *l = &before.rig.limb[IK_LIMB_LEG_L + side];
             heel_clear[side] = ball_clear[side] = 0;
             if (l->end < 0) continue;
             heel_clear[side] = ik_vec3_dot(
-                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->heel_ls), floor), up);
+                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->heel_ls), floor_ms), up);
             ball_clear[side] = ik_vec3_dot(
-                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->ball_ls), floor), up);
+                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->ball_ls), floor_ms), up);
         }
         for (slope = 0; slope <= 10; slope += 10) {
             snprintf(out, sizeof out, "%s/clip_ground%d_%d.%s", work_dir, i, slope,
@@ -880,9 +881,9 @@ static void test_solve_clip_ground(void) {
                     cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "point"));
                 ik_vec3 normal = json_vec3(cJSON_GetObjectItem(
                     cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "normal"));
-                CHECK(IK_FABS(above_plane(floor, point, normal)) <= 1e-4f * leg,
-                      "%s t %g: the slope passes through the frame's floor (%g off)", frames[i].file,
-                      (double)frames[i].time, (double)above_plane(floor, point, normal));
+                CHECK(IK_FABS(above_plane(floor_ms, point, normal)) <= 1e-4f * leg,
+                      "%s t %g: the slope passes through the frame's floor_ms (%g off)", frames[i].file,
+                      (double)frames[i].time, (double)above_plane(floor_ms, point, normal));
                 for (side = 0; side < 2; ++side) {
                     const ik_humanoid_limb *l = &before.rig.limb[IK_LIMB_LEG_L + side];
                     int foot = l->end >= 0 ? ik_skeleton_find(before.skeleton,
@@ -905,7 +906,7 @@ static void test_solve_clip_ground(void) {
                                   ik_minr(heel, ball) <= 2e-3f * leg,
                               "%s t %g foot %d: the swinging heel and ball are %g and %g higher above the "
                               "slope than "
-                              "above the floor",
+                              "above the floor_ms",
                               frames[i].file, (double)frames[i].time, side, (double)heel, (double)ball);
                     }
                     character_free(&after);
@@ -915,6 +916,58 @@ static void test_solve_clip_ground(void) {
         }
         character_free(&before);
     }
+}
+
+/* Stairs and a height field under a clip's frame (131_01, whose rest floor_ms
+ * is 17 units under its frames' feet): the stairs' treads are counted from
+ * the frame's floor_ms (each foot's ground point is a whole number of rises
+ * above it) and both feet reach them; a flat height field (no origin) leaves
+ * the frame where it was. */
+static void test_solve_clip_terrain(void) {
+    char path[900], field[300], args[2000];
+    character before;
+    cJSON *doc, *feet, *joints;
+    ik_vec3 floor_ms;
+    ik_real leg, worst = 0;
+    int side, j;
+    if (!real_asset("bvh/131_01.bvh", path, sizeof path)) return;
+    if (!character_load(&before, path, 0) || !character_pose_at(&before, "motion", 2)) {
+        CHECK(0, "131_01.bvh loads with its humanoid");
+        character_free(&before);
+        return;
+    }
+    leg = limb_length_ms(&before, IK_LIMB_LEG_L);
+    floor_ms = ik_humanoid_floor_point(&before.rig, before.model, &before.root_ms);
+    snprintf(args, sizeof args, "solve '%s' --clip motion --time 2 --stairs 1,6 --json", path);
+    CHECK(run(args) == 0 && !strstr(err_text, "warning"), "stairs under a frame: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    feet = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "feet") : NULL;
+    for (side = 0; side < 2 && cJSON_GetArraySize(feet) == 2; ++side) {
+        cJSON *foot = cJSON_GetArrayItem(feet, side);
+        ik_real rises = json_vec3(cJSON_GetObjectItem(foot, "ground_point")).y - floor_ms.y;
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItem(foot, "reached")) && rises > -1e-3f &&
+                  fabs((double)rises - floor((double)rises + 0.5)) < 1e-3,
+              "foot %d: on a tread %g rises above the frame's floor_ms", side, (double)rises);
+    }
+    CHECK(cJSON_GetArraySize(feet) == 2, "--json lists the feet: %.300s", out_text);
+    cJSON_Delete(doc);
+    path_in(field, sizeof field, "flat_field.txt");
+    write_text(field, "cell 2\nsize 3 3\nheights\n0 0 0\n0 0 0\n0 0 0\n");
+    snprintf(args, sizeof args, "solve '%s' --clip motion --time 2 --feet-on-ground '%s' --json", path,
+             field);
+    CHECK(run(args) == 0 && !strstr(err_text, "warning"), "a flat height field under a frame: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+    CHECK(cJSON_GetArraySize(joints) == before.skeleton->joint_count, "--json lists the joints");
+    for (j = 0;
+         j < before.skeleton->joint_count && cJSON_GetArraySize(joints) == before.skeleton->joint_count; ++j)
+        worst = ik_maxr(
+            worst, ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")),
+                                    joint_ms(&before, j)));
+    CHECK(worst <= 1e-4f * leg, "a flat height field moved a joint by %g (leg %g)", (double)worst,
+          (double)leg);
+    cJSON_Delete(doc);
+    character_free(&before);
 }
 
 /* A foot that cannot reach the ground is a warning naming it with its
@@ -1040,6 +1093,7 @@ int main(void) {
     test_solve_ground_files();
     test_solve_look_at();
     test_solve_clip_ground();
+    test_solve_clip_terrain();
     test_solve_foot_cannot_reach();
     test_role_errors();
     test_demo();

@@ -23,7 +23,7 @@ typedef struct axis_chain {
     ik_skeleton skeleton;
     int joint_count; /* solver joints 0..joint_count-1; joint joint_count is the tip */
     int axis_count;
-    ik_real length;  /* summed bone lengths */
+    ik_real length; /* summed bone lengths */
 } axis_chain;
 
 /* `axes` (1..AXIS_CHAIN_MAX_AXES) axes in joints of 1-3 axes each, bones of
@@ -33,8 +33,8 @@ typedef struct axis_chain {
  * Jacobian columns do not have. A chain with no redundancy for a
  * 6-coordinate goal (position and orientation: 6 axes or fewer) cannot
  * undo that drift, and no Jacobian method meets such goals reliably (DLS
- * and SDLS stall a little short of a third of 5-axis and a few % of 6-axis
- * goals), so those chains get joints of 1 and 3 axes only. */
+ * and SDLS both end short of over a third of 5-axis goals and a few % of
+ * 6-axis ones), so those chains get joints of 1 and 3 axes only. */
 static inline void axis_chain_make(axis_chain *c, rng *g, int axes) {
     int left = axes, i, k;
     c->joint_count = 0;
@@ -99,9 +99,10 @@ static inline ik_jacobian_effector axis_chain_goal(axis_chain *c, rng *g, double
         ik_quat *rotation = &c->pose_ls[joint->joint].rotation;
         ik_vec3 turn = ik_vec3_zero();
         for (k = 0; k < joint->axis_count; ++k)
-            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]), rng_range(g, -perturbation, perturbation));
-        *rotation = ik_quat_normalize(ik_quat_mul(*rotation, ik_quat_from_axis_angle(ik_vec3_normalize(turn),
-                                                                                     ik_vec3_length(turn))));
+            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]),
+                               rng_range(g, -perturbation, perturbation));
+        *rotation = ik_quat_normalize(
+            ik_quat_mul(*rotation, ik_quat_from_axis_angle(ik_vec3_normalize(turn), ik_vec3_length(turn))));
     }
     return effector;
 }

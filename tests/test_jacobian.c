@@ -379,6 +379,56 @@ static void test_unreachable_stops_early(void) {
     }
 }
 
+/* The error-adaptive DLS damping near singularities: a straight 10-ball
+ * chain (singular) with position + orientation goals at full reach with a
+ * bend the straight pose cannot give, beyond reach with a twist it can, and
+ * on its own base. Solved one iteration at a time, no joint turns by more
+ * than max_step per axis (sqrt(3) max_step for a ball joint), the pose stays
+ * finite with its bone lengths, and the reachable parts are met: beyond
+ * reach the tip ends stretched toward the target with the twist done. */
+static void test_singular_goals_bounded(void) {
+    static const double goals[3][4] = {{0, 10, 0, 1}, {0, 15, 0, 1}, {0, 0, 0, 1}};
+    static const ik_vec3 turn_axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int m, k;
+    for (m = 2; m < 4; ++m)
+        for (k = 0; k < 3; ++k) {
+            rig r;
+            ik_jacobian_effector effector;
+            ik_jacobian job;
+            ik_transform before[MAX_JOINTS];
+            ik_real error = -1, angle_error = -1, largest_turn = 0;
+            int iteration, j;
+            ik_bool finite = 1;
+            equal_chain(&r, CHAIN_MOVERS, 1, 1);
+            effector = ik_jacobian_effector_def(
+                CHAIN_MOVERS, ik_v3((ik_real)goals[k][0], (ik_real)goals[k][1], (ik_real)goals[k][2]));
+            effector.use_orientation = 1;
+            effector.target_rotation_ms = ik_quat_from_axis_angle(turn_axes[k], (ik_real)goals[k][3]);
+            job = job_for(&r, &effector, 1, all_methods[m]);
+            job.max_iterations = 1;
+            job.error = &error;
+            job.angle_error = &angle_error;
+            for (iteration = 0; iteration < 200; ++iteration) {
+                memcpy(before, r.pose_ls, sizeof before);
+                CHECK(ik_jacobian_run(&job) == IK_OK, "run");
+                finite = finite && pose_finite(&r);
+                for (j = 0; j < CHAIN_MOVERS; ++j)
+                    largest_turn = ik_maxr(largest_turn, ik_quat_angle(ik_quat_mul(ik_quat_conjugate(before[j].rotation),
+                                                                                   r.pose_ls[j].rotation)));
+            }
+            CHECK(finite && bones_kept(&r, (ik_real)1e-4), "%s goal %d: finite, lengths kept", method_names[m], k);
+            CHECK(largest_turn <= IK_SQRT(3) * job.max_step * (1 + (ik_real)1e-4), "%s goal %d: a joint turned %g",
+                  method_names[m], k, (double)largest_turn);
+            if (k == 1)
+                CHECK(error <= 5 + (ik_real)0.01 && angle_error <= (ik_real)0.01,
+                      "%s beyond reach: %g from the target (best 5), twist %g short", method_names[m], (double)error,
+                      (double)angle_error);
+            if (k == 2)
+                CHECK(error <= job.tolerance && angle_error <= job.angle_tolerance,
+                      "%s target on the base: %g away, %g rad", method_names[m], (double)error, (double)angle_error);
+        }
+}
+
 /* Hinge chains with limits from both sources (an ik_constraint on even
  * joints, a spring's hard limit on odd joints), random targets in and out of
  * reach: the hinge angle, measured as the twist of rest^-1 * pose about the
@@ -754,6 +804,7 @@ int main(void) {
     test_descent_lowers_error();
     test_unreachable_settles();
     test_unreachable_stops_early();
+    test_singular_goals_bounded();
     test_limits_never_violated();
     test_orientation_with_twist();
     test_twist_joint_turns();

@@ -1,7 +1,9 @@
 /* Jacobian solver benchmarks: the FABRIK paper's 10-joint test for the
- * transpose, gradient, DLS and SDLS methods, and tracking moving targets on
- * Y and double-Y trees (Buss & Kim 2005's figures) with one update per
- * step. Medians over repeats; CSV in bench_jacobian.csv. */
+ * transpose, gradient, DLS and SDLS methods, tracking moving targets on Y
+ * and double-Y trees (Buss & Kim 2005's figures) with one update per step,
+ * and issue 11's tight-tolerance test for DLS and SDLS (5-8 axis chains,
+ * position + orientation goals). Medians over repeats; CSV in
+ * bench_jacobian.csv. */
 #include "bench_util.h"
 
 #include <ikit/jacobian.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "bench_trees.h"
+#include "support/axis_chain.h"
 #include "support/rng.h"
 
 #define REPEATS 5
@@ -180,7 +183,74 @@ static void tracking_test(FILE *csv) {
         }
 }
 
-/* With an argument (paper or tracking), only that benchmark runs. */
+/* Issue 11, item 10 (test_jacobian's test_tight_tolerance): random chains
+ * of 5 to 8 axes in joints of 1-3 axes, a tip goal with position and
+ * orientation from forward kinematics of a random pose, the chain started up
+ * to 0.1 rad per axis from it, default settings but the tolerance: 1e-6 of
+ * the chain length and 1e-6 rad in double, 1e-4 in float. Success is ending
+ * within both tolerances as the solver reports them (test_jacobian checks
+ * those reports by forward kinematics). */
+#define TIGHT_GOALS 2000
+
+static void tight_tolerance_test(FILE *csv) {
+    static axis_chain chains[TIGHT_GOALS];
+    static ik_jacobian_effector goals[TIGHT_GOALS];
+    static ik_transform starts[TIGHT_GOALS][AXIS_CHAIN_MAX_JOINTS];
+    const ik_real tolerance = (ik_real)(sizeof(ik_real) == sizeof(double) ? 1e-6 : 1e-4);
+    rng r = rng_seeded(21);
+    int i, m;
+    for (i = 0; i < TIGHT_GOALS; ++i) {
+        axis_chain_make(&chains[i], &r, 5 + i % 4);
+        goals[i] = axis_chain_goal(&chains[i], &r, 0.1);
+        memcpy(starts[i], chains[i].pose_ls, sizeof starts[i]);
+    }
+    printf("\n3. Tight tolerance: %d random 5-8 axis chains (1-3 axis joints), position + orientation goal from a\n"
+           "   random pose, start within 0.1 rad per axis, tolerance %g of the length and %g rad (%s)\n",
+           TIGHT_GOALS, (double)tolerance, (double)tolerance, BENCH_SCALAR);
+    printf("   %-6s %12s %12s %10s\n", "method", "us/solve", "iterations", "success");
+    for (m = 2; m < 4; ++m) {
+        double times[REPEATS], iterations = 0, success = 0;
+        int rep;
+        for (rep = 0; rep < REPEATS; ++rep) {
+            double elapsed = 0;
+            iterations = success = 0;
+            for (i = 0; i < TIGHT_GOALS; ++i) {
+                axis_chain *c = &chains[i];
+                ik_jacobian job = ik_jacobian_def();
+                ik_real error = 0, angle_error = 0;
+                int used = 0;
+                double start;
+                memcpy(c->pose_ls, starts[i], sizeof starts[i]);
+                job.skeleton = &c->skeleton;
+                job.pose_ls = c->pose_ls;
+                job.joints = c->joints;
+                job.joint_count = c->joint_count;
+                job.effectors = &goals[i];
+                job.effector_count = 1;
+                job.method = methods[m];
+                job.scratch = g_scratch;
+                job.scratch_bytes = sizeof g_scratch;
+                job.tolerance = tolerance * c->length;
+                job.angle_tolerance = tolerance;
+                job.iterations = &used;
+                job.error = &error;
+                job.angle_error = &angle_error;
+                start = bench_now();
+                ik_jacobian_run(&job);
+                elapsed += bench_now() - start;
+                iterations += used;
+                success += error <= job.tolerance && angle_error <= job.angle_tolerance;
+            }
+            times[rep] = elapsed / TIGHT_GOALS * 1e6;
+        }
+        printf("   %-6s %12.2f %12.2f %9.2f%%\n", method_names[m], bench_median(times, REPEATS),
+               iterations / TIGHT_GOALS, 100 * success / TIGHT_GOALS);
+        fprintf(csv, "tight_tolerance,%s,%s,5-8 axes,%d,%.3f,%.4f,%.5f,\n", method_names[m], BENCH_SCALAR,
+                TIGHT_GOALS, iterations / TIGHT_GOALS, bench_median(times, REPEATS), success / TIGHT_GOALS);
+    }
+}
+
+/* With an argument (paper, tracking or tight), only that benchmark runs. */
 int main(int argc, char **argv) {
     const char *only = argc > 1 ? argv[1] : NULL;
     FILE *csv = fopen("bench_jacobian.csv", "w");
@@ -191,6 +261,7 @@ int main(int argc, char **argv) {
     fprintf(csv, "test,method,scalar,case,size,mean_iterations,us_per_solve,success_rate,mean_error\n");
     if (!only || !strcmp(only, "paper")) fabrik_paper_test(csv);
     if (!only || !strcmp(only, "tracking")) tracking_test(csv);
+    if (!only || !strcmp(only, "tight")) tight_tolerance_test(csv);
     fclose(csv);
     printf("\nwrote bench_jacobian.csv\n");
     return 0;

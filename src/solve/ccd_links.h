@@ -1,0 +1,27 @@
+/* Library-private: CCD sweeps on gathered chain links, with restarts under
+ * limits, for ik_ccd_run and for FABRIK's end-game on limited chains. */
+#ifndef IKIT_SOLVE_CCD_LINKS_H
+#define IKIT_SOLVE_CCD_LINKS_H
+
+#include <ikit/chain.h>
+#include <ikit/constraint.h>
+#include <ikit/math.h>
+
+typedef struct ik_ccd_links {
+    ik_chain_link *links;             /* [count] gathered, root-first chain; the last is the effector */
+    int count;
+    const int *joints;                /* [count] skeleton joints, for keeping the best pose in pose_ls */
+    ik_transform *pose_ls;            /* receives the best pose found when the solve restarts */
+    ik_vec3 target_ms;
+    const ik_constraint *constraints; /* [count] or NULL */
+    ik_real max_step_angle;           /* (0, pi] */
+    ik_real tolerance;
+    int max_sweeps;
+} ik_ccd_links;
+
+/* Sweeps as ik_ccd_run documents (ccd.h), restarts included; returns the
+ * effector's distance to the target with the links holding the best pose
+ * found, and the sweeps run in `sweeps`. */
+ik_real ik_ccd_links_solve(const ik_ccd_links *job, int *sweeps);
+
+#endif

@@ -43,31 +43,38 @@ static ik_result validate(const ik_ccd *job) {
                                     job->pose_ls);
 }
 
-/* One joint step. In the parent frame P of joint k at p_k:
- * turn = from_to(P^-1 (e - p_k), P^-1 (t - p_k)), its angle capped;
- * R' = constrain(turn R). The effector then moves rigidly with the joint:
- * e' = p_k + P R' R^-1 P^-1 (e - p_k). Joints above k are unchanged, so each
- * step costs O(1); the chain is refreshed once per sweep. */
+/* One joint step, in model space: with p_k the joint, e the effector, t
+ * the target, T = from_to(e - p_k, t - p_k) (its angle capped). The joint's
+ * model rotation Q_k becomes T Q_k, so its local rotation becomes
+ * R' = (P B)^-1 T Q_k (P its parent's model rotation, B between_ls;
+ * Q_k = P B R), then R' = constrain(R'). The effector moves rigidly with the
+ * joint: e' = p_k + T (e - p_k), or, when the constraint changed R',
+ * e' = p_k + Q' Q_k^-1 (e - p_k) with Q' = P B R'. Joints above k are
+ * unchanged during the sweep (it runs from the end back), so P and Q_k are
+ * those of the last refresh and each step costs O(1); the chain is
+ * refreshed once per sweep. Working in model space saves taking both
+ * directions into the parent's frame and the turn back out of it; R' is a
+ * product of unit quaternions, so one Newton step keeps it unit. */
 static ik_vec3 turn_joint(const ik_ccd_links *job, int k, ik_vec3 effector_ms) {
     ik_chain_link *links = job->links, *l = &links[k];
     ik_quat parent_rot = ik_chain_parent_rotation_ms(links, k);
-    ik_quat inv_parent = ik_quat_conjugate(parent_rot);
     ik_vec3 origin = l->model_ms.translation;
-    ik_vec3 to_effector = ik_quat_rotate(inv_parent, ik_vec3_sub(effector_ms, origin));
-    ik_vec3 to_target = ik_quat_rotate(inv_parent, ik_vec3_sub(job->target_ms, origin));
-    ik_quat turn = ik_quat_from_to(to_effector, to_target);
-    ik_quat rot, moved;
+    ik_vec3 to_effector = ik_vec3_sub(effector_ms, origin);
+    ik_quat turn = ik_quat_from_to(to_effector, ik_vec3_sub(job->target_ms, origin));
+    ik_quat rot;
     if (job->max_step_angle < IK_PI && ik_quat_angle(turn) > job->max_step_angle) {
         ik_vec3 axis;
         ik_real angle;
         ik_quat_to_axis_angle(turn, &axis, &angle);
         turn = ik_quat_from_axis_angle(axis, job->max_step_angle);
     }
-    rot = ik_quat_normalize(ik_quat_mul(turn, l->rotation_ls));
-    if (job->constraints) rot = ik_constraint_apply(&job->constraints[k], rot);
-    moved = ik_quat_mul(rot, ik_quat_conjugate(l->rotation_ls));
+    rot = ik_quat_renormalize(ik_quat_mul(ik_quat_conjugate(parent_rot), ik_quat_mul(turn, l->model_ms.rotation)));
+    if (job->constraints && job->constraints[k].type != IK_CONSTRAINT_NONE) {
+        rot = ik_constraint_apply(&job->constraints[k], rot);
+        turn = ik_quat_mul(ik_quat_mul(parent_rot, rot), ik_quat_conjugate(l->model_ms.rotation));
+    }
     l->rotation_ls = rot;
-    return ik_vec3_add(origin, ik_quat_rotate(parent_rot, ik_quat_rotate(moved, to_effector)));
+    return ik_vec3_add(origin, ik_quat_rotate(turn, to_effector));
 }
 
 /* The stall test: every STALL_WINDOW sweeps, the error must have dropped by

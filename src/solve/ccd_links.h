@@ -1,11 +1,20 @@
 /* Library-private: CCD sweeps on gathered chain links, with restarts under
- * limits, for ik_ccd_run and for FABRIK's end-game on limited chains. */
+ * limits, for ik_ccd_run and for FABRIK's end-game on limited chains; and
+ * the cheap renormalisation both solvers use on their hot paths. */
 #ifndef IKIT_SOLVE_CCD_LINKS_H
 #define IKIT_SOLVE_CCD_LINKS_H
 
 #include <ikit/chain.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
+
+/* q (3 - |q|^2) / 2: one Newton step of 1 / sqrt(|q|^2) about 1, which
+ * brings a quaternion that is unit up to rounding back to unit length to
+ * second order, without a square root or a division. */
+static inline ik_quat ik_quat_renormalize(ik_quat q) {
+    ik_real s = ((ik_real)3 - ik_quat_dot(q, q)) * (ik_real)0.5;
+    return ik_q(q.x * s, q.y * s, q.z * s, q.w * s);
+}
 
 typedef struct ik_ccd_links {
     ik_chain_link *links;             /* [count] gathered, root-first chain; the last is the effector */

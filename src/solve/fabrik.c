@@ -398,14 +398,6 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     return it;
 }
 
-/* q (3 - |q|^2) / 2: one Newton step of 1 / sqrt(|q|^2) about 1, which
- * brings a quaternion that is unit up to rounding back to unit length to
- * second order, without a square root or a division. */
-static ik_quat renormalize(ik_quat q) {
-    ik_real s = ((ik_real)3 - ik_quat_dot(q, q)) * (ik_real)0.5;
-    return ik_q(q.x * s, q.y * s, q.z * s, q.w * s);
-}
-
 /* (minimum rotation taking direction a onto direction w) * d, given
  * m = |a| |w|: the half-way quaternion (a x w, m + a . w) times d, scaled
  * by 1 / |(a x w, m + a . w)| = sqrt(n) / n; the product and the scale
@@ -451,12 +443,12 @@ static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
             ik_vec3 wanted = ik_vec3_sub(child->model_ms.translation, l->model_ms.translation);
             ik_real m = child->length * IK_SQRT(ik_vec3_dot(wanted, wanted));
             ik_vec3 bone = ik_quat_rotate(turn_ms, ik_vec3_scale(child->work_ms, child->length));
-            turn_ms = turn_between(bone, wanted, m, renormalize(turn_ms));
+            turn_ms = turn_between(bone, wanted, m, ik_quat_renormalize(turn_ms));
             model_ms = ik_quat_normalize(ik_quat_mul(turn_ms, l->model_ms.rotation));
-            l->rotation_ls = renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
+            l->rotation_ls = ik_quat_renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
         } else if (job->target_rotations_ms) {
             model_ms = ik_quat_normalize(job->target_rotations_ms[0]);
-            l->rotation_ls = renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
+            l->rotation_ls = ik_quat_renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
         } else {
             model_ms = ik_quat_mul(parent_ms, l->rotation_ls);
         }

@@ -54,14 +54,27 @@ static ik_result validate(const ik_ccd *job) {
  * those of the last refresh and each step costs O(1); the chain is
  * refreshed once per sweep. Working in model space saves taking both
  * directions into the parent's frame and the turn back out of it; R' is a
- * product of unit quaternions, so one Newton step keeps it unit. */
+ * product of unit quaternions, so one Newton step keeps it unit. A free
+ * joint (no limit, no step cap) forms T Q_k in one product with one
+ * normalisation (ik_quat_turn_between), and its effector lands exactly on
+ * the ray to the target, e' = p_k + (t - p_k) |e - p_k| / |t - p_k|, with
+ * |e - p_k| / |t - p_k| = m / |t - p_k|^2, m = |e - p_k| |t - p_k|. */
 static ik_vec3 turn_joint(const ik_ccd_links *job, int k, ik_vec3 effector_ms) {
     ik_chain_link *links = job->links, *l = &links[k];
     ik_quat parent_rot = ik_chain_parent_rotation_ms(links, k);
     ik_vec3 origin = l->model_ms.translation;
-    ik_vec3 to_effector = ik_vec3_sub(effector_ms, origin);
-    ik_quat turn = ik_quat_from_to(to_effector, ik_vec3_sub(job->target_ms, origin));
-    ik_quat rot;
+    ik_vec3 to_effector = ik_vec3_sub(effector_ms, origin), to_target = ik_vec3_sub(job->target_ms, origin);
+    ik_quat turn, rot;
+    if (job->max_step_angle >= IK_PI && (!job->constraints || job->constraints[k].type == IK_CONSTRAINT_NONE)) {
+        ik_real target_sq = ik_vec3_dot(to_target, to_target);
+        ik_real m = IK_SQRT(ik_vec3_dot(to_effector, to_effector) * target_sq);
+        if (m > 0 && m < IK_REAL_MAX) {
+            l->rotation_ls = ik_quat_renormalize(ik_quat_mul(
+                ik_quat_conjugate(parent_rot), ik_quat_turn_between(to_effector, to_target, m, l->model_ms.rotation)));
+            return ik_vec3_mad(origin, to_target, m / target_sq);
+        }
+    }
+    turn = ik_quat_from_to(to_effector, to_target);
     if (job->max_step_angle < IK_PI && ik_quat_angle(turn) > job->max_step_angle) {
         ik_vec3 axis;
         ik_real angle;

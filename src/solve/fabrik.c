@@ -499,22 +499,6 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     return it;
 }
 
-/* (minimum rotation taking direction a onto direction w) * d, given
- * m = |a| |w|: the half-way quaternion (a x w, m + a . w) times d, scaled
- * by 1 / |(a x w, m + a . w)| = sqrt(n) / n; the product and the scale
- * factor are computed side by side. Nearly opposite directions go to
- * ik_quat_from_to, which splits them; a zero direction leaves d. */
-static ik_quat turn_between(ik_vec3 a, ik_vec3 w, ik_real m, ik_quat d) {
-    ik_vec3 c = ik_vec3_cross(a, w);
-    ik_real cw = m + ik_vec3_dot(a, w), n, inv;
-    ik_quat turned;
-    if (!(cw > m * (ik_real)(1.0 / 64))) return m > 0 ? ik_quat_mul(ik_quat_from_to(a, w), d) : d;
-    n = ik_vec3_dot(c, c) + cw * cw;
-    inv = IK_SQRT(n) * (1 / n);
-    turned = ik_quat_mul(ik_q(c.x, c.y, c.z, cw), d);
-    return ik_q(turned.x * inv, turned.y * inv, turned.z * inv, turned.w * inv);
-}
-
 static ik_bool is_identity(ik_quat q) { return q.x == 0 && q.y == 0 && q.z == 0 && q.w == 1; }
 
 /* Rotations from the solved positions, base outwards, each joint turning by
@@ -544,7 +528,7 @@ static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
             ik_vec3 wanted = ik_vec3_sub(child->model_ms.translation, l->model_ms.translation);
             ik_real m = child->length * IK_SQRT(ik_vec3_dot(wanted, wanted));
             ik_vec3 bone = ik_quat_rotate(turn_ms, ik_vec3_scale(child->work_ms, child->length));
-            turn_ms = turn_between(bone, wanted, m, ik_quat_renormalize(turn_ms));
+            turn_ms = ik_quat_turn_between(bone, wanted, m, ik_quat_renormalize(turn_ms));
             model_ms = ik_quat_normalize(ik_quat_mul(turn_ms, l->model_ms.rotation));
             l->rotation_ls = ik_quat_renormalize(ik_quat_mul(ik_quat_conjugate(parent_ms), model_ms));
         } else if (job->target_rotations_ms) {

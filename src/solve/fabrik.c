@@ -340,7 +340,7 @@ static ik_vec3 bone_step(ik_vec3 d, ik_real length, ik_vec3 fallback, ik_real ti
  * [0, 2 pi / bones] (|S| = 0 there for equal bones; for unequal bones the
  * bracket doubles up to pi, and where even pi leaves |S| > D there is no
  * bent start), from the guess of the small-angle expansion for equal
- * bones, |S| / L = 1 - (m^2 - 1) phi^2 / 24.
+ * bones (m of them), |S| / L = 1 - (m^2 - 1) phi^2 / 24.
  * Then c = (t / D) (conj(S) / |S|) turns S onto the target. Newton stops
  * with the arc's end ||S| - D| < tolerance / 20 from t (or after 40
  * steps); the iterations remove whatever is left. */

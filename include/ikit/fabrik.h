@@ -35,13 +35,13 @@
  * backward position used to stop half an iteration early when it is
  * already within tolerance (the chain shifted back onto its base is then a
  * solution), a target out of reach met in one pass by laying the chain
- * straight towards it (the paper's algorithm 1), a straight chain (every
- * bone within 0.1 degree of one line) with a target from 0.7 of its length
- * out bent first into a plane arc that spans the target (every joint
- * turning by the same angle, found by Newton's method; this placement
- * counts as one iteration), which removes FABRIK's slow approach to nearly
- * full extension from a straight start, and the rotations recovered once at
- * the end by the same minimum-rotation rule.
+ * straight towards it (the paper's algorithm 1), an end-game for targets
+ * from 0.8 of the chain's length out, where FABRIK crawls (the chain is
+ * bent into a plane arc that spans the target, bulging to the side the
+ * chain does, every joint turning by the same angle found by Newton's
+ * method; at once for a straight chain, else once an iteration leaves more
+ * than half the error; the arc counts as one iteration), and the rotations
+ * recovered once at the end by the same minimum-rotation rule.
  *
  * The loop stops when every effector is within `tolerance` of its target,
  * when the largest effector error improves by less than tolerance / 1000 in

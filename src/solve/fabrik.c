@@ -327,23 +327,26 @@ static ik_vec3 bone_step(ik_vec3 d, ik_real length, ik_vec3 fallback, ik_real ti
     return ik_vec3_scale(ik_vec3_scale(d, length / len_sq), IK_SQRT(len_sq));
 }
 
-/* The bent start for a straight chain and a target near full extension,
- * where FABRIK is slowest (on 10 unit bones from a straight start, targets
- * beyond 0.9 L take 42 iterations on average and 1 in 8 stalls short): the
- * chain is bent into a plane arc, every joint turning by the same angle
- * phi in the plane of the chain's line u and the target, so that the arc
- * spans the target. In that plane's complex coordinate (u real, w
- * imaginary) bone k points along c z^(k-1), z = e^(i phi), and the end sits
- * at c S(phi), S(phi) = sum_k l_k z^(k-1). |S| falls from L at phi = 0;
- * f(phi) = |S|^2 - D^2 is solved by Newton's method, f' = -2 Im(conj(S) C)
- * with C = sum_k (k - 1) l_k z^(k-1), kept inside a bisection bracket on
- * [0, 2 pi / bones] (|S| = 0 there for equal bones; for unequal bones the
- * bracket doubles up to pi, and where even pi leaves |S| > D there is no
- * bent start), from the guess of the small-angle expansion for equal
- * bones (m of them), |S| / L = 1 - (m^2 - 1) phi^2 / 24.
- * Then c = (t / D) (conj(S) / |S|) turns S onto the target. Newton stops
- * with the arc's end ||S| - D| < tolerance / 20 from t (or after 40
- * steps); the iterations remove whatever is left. */
+/* The end-game for targets near full extension, where FABRIK is slowest
+ * (on 10 unit bones, from a straight or a bent start, targets beyond 0.9 L
+ * take 42 iterations on average and 1 in 8 stalls short): near full
+ * extension every solution is nearly straight, and FABRIK's error falls
+ * there by a factor near 1 per iteration. The chain is bent into a plane
+ * arc that spans the target instead, every joint turning by the same
+ * angle phi, in the plane of the target line u and the side w the chain's
+ * joints bulge to (so the arc bulges the same way). In that plane's
+ * complex coordinate (u real, w imaginary) bone k points along c z^(k-1),
+ * z = e^(i phi), and the end sits at c S(phi), S(phi) = sum_k l_k z^(k-1).
+ * |S| falls from L at phi = 0; f(phi) = |S|^2 - D^2 is solved by Newton's
+ * method, f' = -2 Im(conj(S) C) with C = sum_k (k - 1) l_k z^(k-1), kept
+ * inside a bisection bracket on [0, 2 pi / m] for m bones (|S| = 0 there
+ * for equal bones; for unequal bones the bracket doubles up to pi, and
+ * where even pi leaves |S| > D the chain is left as it is), from the guess
+ * of the small-angle expansion for equal bones, |S| / L = 1 - (m^2 - 1)
+ * phi^2 / 24. Then c = conj(S) / |S| turns S onto the target line, and the
+ * bulge lies on the chord's right, -w. Newton stops with the arc's end
+ * ||S| - D| < tolerance / 20 from t (or after 40 steps); the iterations
+ * remove whatever is left. */
 static ik_real arc_span(const ik_chain_link *links, int bones, ik_real phi, ik_real *sx, ik_real *sy, ik_real *df) {
     ik_real zr = 1, zi = 0, rr = IK_COS(phi), ri = IK_SIN(phi), cx = 0, cy = 0;
     int k;
@@ -362,11 +365,14 @@ static ik_real arc_span(const ik_chain_link *links, int bones, ik_real phi, ik_r
     return *sx * *sx + *sy * *sy;
 }
 
-/* Targets from ARC_FROM of the chain's length get the bent start, when
- * every bone points within asin(STRAIGHT_SIN) (about 0.1 degree) of the
- * first (the directions are unit only to rounding, hence the sine test:
- * |a x b|^2 <= s^2 |a|^2 |b|^2 with a . b > 0). */
-#define ARC_FROM ((ik_real)0.7)
+/* The arc is used for targets from ARC_FROM of the chain's length: at once
+ * when every bone points within asin(STRAIGHT_SIN) (about 0.1 degree) of
+ * the first (a straight chain, FABRIK's worst start), otherwise once an
+ * iteration leaves more than ARC_CRAWL of the error it started with. The
+ * directions are unit only to rounding, hence the sine test
+ * |a x b|^2 <= s^2 |a|^2 |b|^2 with a . b > 0. */
+#define ARC_FROM ((ik_real)0.8)
+#define ARC_CRAWL ((ik_real)0.5)
 #define STRAIGHT_SIN ((ik_real)2e-3)
 
 static ik_bool is_parallel(ik_vec3 a, ik_vec3 b) {
@@ -377,16 +383,18 @@ static ik_bool is_parallel(ik_vec3 a, ik_vec3 b) {
 static void bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 to_target, ik_real reach,
                           ik_real tolerance) {
     const int bones = n - 1;
-    const ik_vec3 u = links[1].work_ms;
-    const ik_vec3 side = ik_vec3_reject(to_target, u);
-    /* a target on the chain's line (to rounding) leaves any plane through it */
-    const ik_vec3 w = ik_vec3_length_sq(side) > (ik_real)1e-6 * reach * reach ? ik_vec3_normalize(side)
-                                                                               : ik_vec3_any_perpendicular(u);
-    ik_real total_length = 0, lo = 0, hi = 2 * IK_PI / (ik_real)bones, phi, sx, sy, df, f, s_len, tu, tw, zr, zi,
-            rr, ri;
+    const ik_vec3 u = ik_vec3_scale(to_target, 1 / reach);
+    ik_vec3 bulge = ik_vec3_zero(), w;
+    ik_real total_length = 0, lo = 0, hi = 2 * IK_PI / (ik_real)bones, phi, sx, sy, df, f, s_len, zr, zi, rr, ri;
     ik_vec3 p = base;
     int k, step;
-    for (k = 1; k <= bones; ++k) total_length += links[k].length;
+    for (k = 1; k <= bones; ++k) {
+        total_length += links[k].length;
+        bulge = ik_vec3_add(bulge, ik_vec3_reject(ik_vec3_sub(links[k].model_ms.translation, base), u));
+    }
+    /* w = -(bulge side), so that the arc bulges where the chain does */
+    w = ik_vec3_length_sq(bulge) > (ik_real)1e-6 * total_length * total_length ? ik_vec3_normalize(ik_vec3_neg(bulge))
+                                                                               : ik_vec3_any_perpendicular(u);
     /* unequal bones may need more turn than 2 pi / bones: widen up to pi */
     while (arc_span(links, bones, hi, &sx, &sy, &df) > reach * reach) {
         if (hi >= IK_PI) return;
@@ -407,10 +415,8 @@ static void bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 to_
     }
     s_len = IK_SQRT(sx * sx + sy * sy);
     if (!(s_len > 0)) return;
-    tu = ik_vec3_dot(to_target, u) / reach;
-    tw = ik_vec3_dot(to_target, w) / reach;
-    zr = (tu * sx + tw * sy) / s_len;
-    zi = (tw * sx - tu * sy) / s_len;
+    zr = sx / s_len;
+    zi = -sy / s_len;
     rr = IK_COS(phi);
     ri = IK_SIN(phi);
     for (k = 1; k <= bones; ++k) {
@@ -451,6 +457,7 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     ik_real scale = IK_SQRT(ik_vec3_dot(base, base)) + total_length + IK_SQRT(reach_sq);
     ik_real tiny_sq = scale * scale * IK_REAL_EPSILON * IK_REAL_EPSILON;
     ik_real err_sq, err, previous;
+    ik_bool near;
     int k, it = 0;
     err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
     if (!(err_sq > tolerance_sq) || job->max_iterations == 0 || n < 2) return 0;
@@ -459,7 +466,9 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
         for (k = 1; k < n; ++k) links[k].model_ms.translation = ik_vec3_mad(links[k - 1].model_ms.translation, u, links[k].length);
         return 1;
     }
-    if (straight && reach_sq >= ARC_FROM * ARC_FROM * total_length * total_length) {
+    near = n > 2 && reach_sq >= ARC_FROM * ARC_FROM * total_length * total_length;
+    if (straight && near) {
+        near = 0;
         bend_into_arc(links, n, base, to_target, IK_SQRT(reach_sq), job->tolerance);
         err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
         if (!(err_sq > tolerance_sq) || job->max_iterations == 1) return 1;
@@ -495,6 +504,14 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
         err_sq = ik_vec3_length_sq(ik_vec3_sub(p, target));
         if (!(err_sq > tolerance_sq)) break;
         err = IK_SQRT(err_sq);
+        if (near && err > ARC_CRAWL * previous && it < job->max_iterations) {
+            near = 0;
+            ++it;
+            bend_into_arc(links, n, base, to_target, IK_SQRT(reach_sq), job->tolerance);
+            err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
+            if (!(err_sq > tolerance_sq)) break;
+            err = IK_SQRT(err_sq);
+        }
     } while (it < job->max_iterations && previous - err >= job->tolerance * (ik_real)1e-3);
     return it;
 }

@@ -144,6 +144,8 @@ static void print_outcome(FILE *csv, const char *solver, const char *targets, ou
  *   full-reach:  uniform in the ball of radius L about the base, the
  *                protocol of Aristidou and Lasenby 2011 (targets anywhere
  *                within reach);
+ *   full-bent:   the full-reach targets from a chain bent at every joint by
+ *                up to 0.3 rad at rest instead of straight (ours; FABRIK);
  *   ball-0.9L:   uniform in a ball of 0.9 L, an easier set (no target near
  *                full extension, where FABRIK and CCD are slowest);
  *   unreachable: 1.1 L to 2 L away; success is ending within tolerance of
@@ -151,11 +153,13 @@ static void print_outcome(FILE *csv, const char *solver, const char *targets, ou
 static void paper_test(FILE *csv) {
     static ik_vec3 full[10000], ball[10000], unreachable[10000];
     static ik_real unreachable_best[10000];
+    static chain_fixture bent;
     const char *names[2] = {"fabrik", "ccd"};
-    rng r = rng_seeded(2011);
+    rng r = rng_seeded(2011), bends = rng_seeded(2012);
     ik_real length = 10, tolerance = length * (ik_real)1e-3;
     int i, s;
     chain_make(&g_rig, 10, 1, NULL, 0);
+    chain_make(&bent, 10, 1, &bends, (ik_real)0.3);
     for (i = 0; i < 10000; ++i) {
         ball[i] = rng_in_ball(&r, 0.9 * length);
         unreachable[i] = ik_vec3_scale(rng_direction(&r), rng_range(&r, 1.1 * length, 2 * length));
@@ -164,12 +168,15 @@ static void paper_test(FILE *csv) {
     for (i = 0; i < 10000; ++i) full[i] = rng_in_ball(&r, length);
     printf("1. Chain of 10 bones of length 1, straight before each target, tolerance 1e-3 L;\n"
            "   full-reach = Aristidou & Lasenby 2011's protocol (targets uniform within reach), ball-0.9L = ours\n"
-           "   (targets in a ball of 0.9 L); cap 100 (FABRIK) / 1000 (CCD); plain-ccd = positions-only CCD peer\n");
+           "   (targets in a ball of 0.9 L), full-bent = full-reach targets from a bent start (rest bends up to 0.3 rad);\n"
+           "   cap 100 (FABRIK) / 1000 (CCD); plain-ccd = positions-only CCD peer\n");
     printf("   %-10s %-12s %10s %10s %10s %10s %12s\n", "solver", "targets", "iters", "us/solve", "us/iter", "success",
            "mean error");
     for (s = 0; s < 2; ++s) {
         int cap = s == 0 ? 100 : ik_ccd_def().max_iterations;
         print_outcome(csv, names[s], "full-reach", run_targets(&g_rig, s, full, NULL, 10000, tolerance, cap, NULL));
+        if (s == 0)
+            print_outcome(csv, names[s], "full-bent", run_targets(&bent, s, full, NULL, 10000, tolerance, cap, NULL));
         print_outcome(csv, names[s], "ball-0.9L", run_targets(&g_rig, s, ball, NULL, 10000, tolerance, cap, NULL));
         print_outcome(csv, names[s], "unreachable",
                       run_targets(&g_rig, s, unreachable, unreachable_best, 10000, tolerance, cap, NULL));

@@ -114,6 +114,39 @@ static void test_unreachable_straight(void) {
     property_end(&straight);
 }
 
+/* Targets near full extension (0.9 L to just short of L), FABRIK's slowest
+ * case, from a straight chain (one case in two) or one bent at every joint
+ * by up to 0.3 rad: with 20 iterations (the old default cap) each is
+ * reached, lengths kept, also with bones of unequal lengths, a target on
+ * the chain's own line, and the chain pointing away from the target. */
+static void test_near_full_extension(void) {
+    chain_fixture f;
+    rng r = rng_seeded(170);
+    check_property reach = {"fabrik: target near full extension, reached in 20 iterations", 0, 0};
+    int i, k;
+    for (i = 0; i < 8000; ++i) {
+        ik_real length = 0, dist;
+        ik_vec3 target;
+        ik_fabrik job;
+        chain_make(&f, 2 + i % 12, 1, i % 4 < 2 ? NULL : &r, (ik_real)0.3);
+        if (i % 2)
+            for (k = 1; k < f.count; ++k) f.rest_ls[k].translation = ik_v3(0, rng_range(&r, 0.2, 3), 0);
+        for (k = 1; k < f.count; ++k) length += f.rest_ls[k].translation.y;
+        dist = length * rng_range(&r, 0.9, 0.9995);
+        target = i % 5 == 0 ? ik_v3(0, i % 10 == 0 ? dist : -dist, 0) : ik_vec3_scale(rng_direction(&r), dist);
+        job = chain_job(&f, &target, 20, NULL, NULL);
+        job.tolerance = length * (ik_real)1e-3;
+        ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        PROPERTY_CASE(reach,
+                      chain_pose_finite(&f) && chain_lengths_kept(&f, length) &&
+                          chain_end_distance(&f, target) <= job.tolerance,
+                      "case %d: %d bones, target at %g L, end %g away", i, f.count - 1, (double)(dist / length),
+                      (double)chain_end_distance(&f, target));
+    }
+    property_end(&reach);
+}
+
 /* A planar hinge chain (all axes z, +-90 degrees) and a cone-twist chain
  * (45 degree cones, +-30 degree twist): targets made by forward kinematics
  * of random allowed poses, so each is reachable within the limits. */
@@ -360,6 +393,7 @@ int main(void) {
     test_reach_unconstrained();
     test_plain_chain_paths();
     test_unreachable_straight();
+    test_near_full_extension();
     test_reach_constrained(IK_CONSTRAINT_HINGE, "fabrik hinge chain: limits, lengths, finite");
     test_reach_constrained(IK_CONSTRAINT_CONE_TWIST, "fabrik cone-twist chain: limits, lengths, finite");
     test_tree(0);

@@ -20,6 +20,7 @@
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,13 @@ static inline ik_quat ik_chain_parent_rotation_ms(const ik_chain_link *links, in
 /* Forward kinematics over the links after their local rotations changed:
  * Q_k = Q_parent between_k R_k, p_k = p_parent + Q_parent offset_k. */
 void ik_chain_update(ik_chain_link *links, int count);
+
+/* A fresh start for a solver stuck short of a reachable target by its
+ * limits (a local minimum): every constrained link's local rotation becomes
+ * ik_constraint_sample at pseudo-random numbers drawn from `*seed`
+ * (splitmix64, so solves are repeatable), other links keep theirs; then
+ * ik_chain_update. */
+void ik_chain_restart(ik_chain_link *links, int count, const ik_constraint *constraints, uint64_t *seed);
 
 /* Copy the links' local rotations into pose_ls. */
 void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls);

@@ -82,6 +82,15 @@ ik_quat ik_constraint_apply(const ik_constraint *constraint, ik_quat rotation_ls
  * every angle. NULL or NONE is always inside. */
 ik_bool ik_constraint_check(const ik_constraint *constraint, ik_quat rotation_ls, ik_real tolerance);
 
+/* A rotation inside the limits from three numbers `u` in [0, 1), each range
+ * covered uniformly: a hinge angle min + u.x (max - min); a cone-twist swing
+ * about the direction at angle 2 pi u.x around the axis (from
+ * ik_vec3_any_perpendicular) by cone * u.y, times a twist min + u.z
+ * (max - min); Euler angles min + u (max - min) per axis. NULL or NONE
+ * gives the reference (identity for NULL). Solvers use it to restart from
+ * a fresh pose inside the limits; tests to make reachable targets. */
+ik_quat ik_constraint_sample(const ik_constraint *constraint, ik_vec3 u);
+
 /* delta = reference^-1 rotation: the rotation the limits are measured on. */
 ik_quat ik_constraint_delta(const ik_constraint *constraint, ik_quat rotation_ls);
 

@@ -171,7 +171,11 @@ size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effecto
  * iterations it must drop by 0.5% of itself while some target is out of
  * reach, by 0.05% otherwise), or max_iterations is reached. With springs
  * (stiffness > 0) or gravity the solve goes on relaxing after the goals are
- * met, until the step falls under min_step (seed 002's tail settling). Returns
+ * met, until the step falls under min_step (seed 002's tail settling). With
+ * ik_constraint limits, no springs or gravity and every target in reach, a
+ * stall short of the targets (an 8-iteration window gaining under 5% of
+ * the error) restarts from a fresh pose inside the limits, up to 8 times
+ * within max_iterations, and the best pose found is returned. Returns
  * IK_OK when it ran (whether or not the targets were reached: see `error`),
  * IK_ERR_NULL, IK_ERR_NONFINITE, IK_ERR_RANGE, IK_ERR_DEGENERATE (a zero
  * axis) or IK_ERR_CAPACITY (scratch too small); on an error the pose is

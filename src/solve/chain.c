@@ -136,6 +136,28 @@ void ik_chain_update(ik_chain_link *links, int count) {
     }
 }
 
+/* splitmix64 (Steele, Lea and Flood 2014), scaled to [0, 1). */
+static ik_real next_unit(uint64_t *seed) {
+    uint64_t z = (*seed += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (ik_real)((double)(z >> 11) * (1.0 / 9007199254740992.0) * (1 - (double)IK_REAL_EPSILON));
+}
+
+void ik_chain_restart(ik_chain_link *links, int count, const ik_constraint *constraints, uint64_t *seed) {
+    int k;
+    for (k = 0; k < count; ++k) {
+        ik_vec3 u;
+        if (constraints[k].type == IK_CONSTRAINT_NONE) continue;
+        u.x = next_unit(seed);
+        u.y = next_unit(seed);
+        u.z = next_unit(seed);
+        links[k].rotation_ls = ik_constraint_sample(&constraints[k], u);
+    }
+    ik_chain_update(links, count);
+}
+
 void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls) {
     int k;
     for (k = 0; k < count; ++k) pose_ls[joints[k]].rotation = links[k].rotation_ls;

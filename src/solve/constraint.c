@@ -179,6 +179,31 @@ ik_quat ik_constraint_apply(const ik_constraint *c, ik_quat rotation_ls) {
     return ik_quat_normalize(ik_quat_mul(c->reference_ls, limited));
 }
 
+/* reference * delta with delta = swing * twist (cone-twist), a hinge turn,
+ * or Rz Ry Rx (Euler), each parameter at its place u in its range. */
+ik_quat ik_constraint_sample(const ik_constraint *c, ik_vec3 u) {
+    ik_quat delta;
+    if (!c) return ik_quat_identity();
+    switch (c->type) {
+    case IK_CONSTRAINT_HINGE:
+        delta = ik_quat_from_axis_angle(c->axis, c->min_angle + u.x * (c->max_angle - c->min_angle));
+        break;
+    case IK_CONSTRAINT_CONE_TWIST: {
+        ik_vec3 side = ik_vec3_any_perpendicular(c->axis), up = ik_vec3_cross(c->axis, side);
+        ik_real phi = 2 * IK_PI * u.x;
+        ik_vec3 swing_axis = ik_vec3_add(ik_vec3_scale(side, IK_COS(phi)), ik_vec3_scale(up, IK_SIN(phi)));
+        delta = ik_quat_mul(ik_quat_from_axis_angle(swing_axis, c->cone_angle * u.y),
+                            ik_quat_from_axis_angle(c->axis, c->min_angle + u.z * (c->max_angle - c->min_angle)));
+        break;
+    }
+    case IK_CONSTRAINT_EULER:
+        delta = ik_quat_from_euler(ik_vec3_add(c->euler_min, ik_vec3_mul(u, ik_vec3_sub(c->euler_max, c->euler_min))));
+        break;
+    default: return c->reference_ls;
+    }
+    return ik_quat_normalize(ik_quat_mul(c->reference_ls, delta));
+}
+
 ik_bool ik_constraint_check(const ik_constraint *c, ik_quat rotation_ls, ik_real tolerance) {
     ik_quat delta, swing, twist;
     ik_real twist_angle;

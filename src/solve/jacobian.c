@@ -1030,12 +1030,43 @@ static ik_bool any_out_of_reach(const ik_jacobian *job, const workspace *ws) {
     return 0;
 }
 
+/* Restarts: limits make local minima (an elbow hinge bent the wrong way
+ * for a target behind the arm, a twist range that holds the bend plane),
+ * where every method stalls or crawls short of a target it could reach. A
+ * solve with ik_constraint limits and no secondary objective whose targets
+ * all lie in reach starts again from a fresh pose inside the limits, up to
+ * RESTARTS times, when a stall window gains less than RESTART_FRACTION of
+ * the error (after the last restart, the usual stall test); the best pose
+ * found is kept (in ws->saved, which only guarded secondary steps use).
+ * The fresh poses are ik_constraint_sample at points of the R3 sequence
+ * u_m = frac(1/2 + m (1/g, 1/g^2, 1/g^3)), g = 1.22074408 the positive
+ * root of x^4 = x + 1 (Roberts 2018), m counting over restarts and joints:
+ * repeatable, and spread over each joint's range. As ccd.h does for CCD. */
+#define RESTARTS 8
+#define RESTART_FRACTION ((ik_real)0.05)
+
+/* x - floor(x) for x >= 0 */
+static ik_real fraction(ik_real x) { return x - (ik_real)(long)x; }
+
+static void restart_pose(const ik_jacobian *job, int attempt) {
+    const ik_real a1 = (ik_real)0.8191725134, a2 = (ik_real)0.6710436067, a3 = (ik_real)0.5497004779;
+    int i;
+    for (i = 0; i < job->joint_count; ++i) {
+        const ik_constraint *c = &job->constraints[i];
+        ik_real m = (ik_real)(attempt * job->joint_count + i);
+        if (c->type == IK_CONSTRAINT_NONE) continue;
+        job->pose_ls[job->joints[i].joint].rotation =
+            ik_constraint_sample(c, ik_v3(fraction((ik_real)0.5 + m * a1), fraction((ik_real)0.5 + m * a2),
+                                          fraction((ik_real)0.5 + m * a3)));
+    }
+}
+
 ik_result ik_jacobian_run(const ik_jacobian *job) {
     workspace ws;
-    goals now;
+    goals now, best;
     ik_real remaining, checkpoint = 0, stall_fraction;
-    int iteration = 0;
-    ik_bool relaxing;
+    int iteration = 0, attempt = 0, from = 0;
+    ik_bool relaxing, restartable;
     ik_result result = validate(job);
     if (result != IK_OK) return result;
     relaxing = has_secondary(job);
@@ -1047,22 +1078,42 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     ws.reach = moving_reach(job, &ws);
     effector_reach_balls(job, &ws);
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
+    restartable = job->constraints && !relaxing && stall_fraction == STALL_NEAR;
 
     measure(job, &ws, &now);
+    best = now;
     for (;;) {
         ik_bool pulled;
         if (iteration >= job->max_iterations) break;
         pulled = relaxing && build_secondary(job, &ws);
         if (now.met && !pulled) break;
         remaining = now.distance + now.angle * ws.reach;
-        if (!now.met && iteration % STALL_WINDOW == 0) {
-            if (iteration > 0 && !(checkpoint - remaining >= ik_minr(job->tolerance, stall_fraction * remaining))) break;
+        if (!now.met && (iteration - from) % STALL_WINDOW == 0) {
+            ik_real needed = restartable && attempt < RESTARTS ? RESTART_FRACTION * remaining
+                                                               : ik_minr(job->tolerance, stall_fraction * remaining);
+            if (iteration > from && !(checkpoint - remaining >= needed)) {
+                if (!restartable || attempt == RESTARTS) break;
+                if (attempt == 0 || now.gap < best.gap) {
+                    save_rotations(job, &ws);
+                    best = now;
+                }
+                restart_pose(job, attempt++);
+                enforce_all_limits(job);
+                ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
+                measure(job, &ws, &now);
+                from = iteration;
+                continue;
+            }
             checkpoint = remaining;
         }
         build_system(job, &ws);
         solve_step(job, &ws, pulled);
         if (!take_step(job, &ws, &now, pulled)) break;
         ++iteration;
+    }
+    if (attempt > 0 && !now.met && !(now.gap < best.gap)) {
+        restore_rotations(job, &ws);
+        now = best;
     }
     if (job->iterations) *job->iterations = iteration;
     if (job->error) *job->error = now.distance;

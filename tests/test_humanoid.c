@@ -275,10 +275,112 @@ static void sweep_no_flip(fixture *f) {
     property_end(&jump);
 }
 
+/* Each foot lifted from hanging down to 80 degrees forward, each hand to 62
+ * (near shoulder height an elbow out to the side is as natural as one
+ * behind), in 3-degree steps at 0.85 limb lengths from the hip or shoulder,
+ * each solve from the standing pose: the knee stays on the forward side of
+ * the hip-ankle line, the elbow on the backward side. A pole fixed where the
+ * knee was put it on the other side (the leg rolled 180 degrees) past 63
+ * degrees on a straight-legged rig, and left a T-pose's elbows out
+ * sideways. */
+static void lift_no_roll(fixture *f) {
+    check_property side = {"lift keeps the bend side", 0, 0};
+    int limb, step;
+    for (limb = 0; limb < IK_LIMB_COUNT; ++limb)
+        for (step = 0; step <= (limb >= IK_LIMB_LEG_L ? 25 : 19); ++step) {
+            const ik_humanoid_limb *l = &f->rig.limb[limb];
+            ik_humanoid_solve job = ik_humanoid_solve_def();
+            ik_real angle = ik_rad((ik_real)(5 + 3 * step)), len;
+            ik_vec3 base, target, off, fwd = fixture_forward(f);
+            fixture_reset(f);
+            len = fixture_limb_length(f, limb);
+            base = fixture_pos(f, l->start);
+            target = ik_vec3_mad(base, ik_vec3_neg(fixture_up(f)), (ik_real)0.85 * len * IK_COS(angle));
+            target = ik_vec3_mad(target, fwd, (ik_real)0.85 * len * IK_SIN(angle));
+            job.rig = &f->rig;
+            job.pose_ls = f->pose;
+            job.model_ms = f->model;
+            job.root_ms = &f->root_ms;
+            job.adjust_shoulders = 0;
+            job.adjust_pelvis = 0;
+            job.goal[limb].enabled = 1;
+            job.goal[limb].position_ms = target;
+            if (ik_humanoid_solve_run(&job) != IK_OK) {
+                PROPERTY_CASE(side, 0, "%s limb %d: solve failed", f->label, limb);
+                continue;
+            }
+            off = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)),
+                                 ik_vec3_normalize(ik_vec3_sub(fixture_end(f, limb), fixture_pos(f, l->start))));
+            PROPERTY_CASE(side,
+                          (limb >= IK_LIMB_LEG_L ? 1 : -1) * ik_vec3_dot(off, fwd) > (ik_real)0.05 * ik_vec3_length(off),
+                          "%s limb %d at %g deg: middle joint %g of its offset forward", f->label, limb,
+                          (double)ik_deg(angle), (double)(ik_vec3_dot(off, fwd) / ik_vec3_length(off)));
+        }
+    fixture_reset(f);
+    property_end(&side);
+}
+
 /* 300 reach cases on the built rig, 60 on each real one. */
 static void limbs_rig(fixture *f, int built, void *context) {
     reach_cases(f, built ? 300 : 60, (rng *)context);
     sweep_no_flip(f);
+    lift_no_roll(f);
+}
+
+/* The built humanoid mirrored (every rest offset's x negated: its "left"
+ * joints now on the figure's right): it still faces +Z, where its toes
+ * point, and its straight knees still bend forward (left x up alone said
+ * -Z and bent them backward). */
+static void test_mirrored_rig(void) {
+    fixture f;
+    int i, feet[2];
+    ik_vec3 forward = ik_vec3_zero();
+    CHECK(fixture_built(&f), "built skeleton");
+    fixture_free(&f);
+    for (i = 0; i < f.built.joint_count; ++i) f.built_rest[i].translation.x = -f.built_rest[i].translation.x;
+    CHECK(ik_skeleton_init(&f.built, f.built.joint_count, f.built_parents, f.built_names, f.built_rest, NULL) == IK_OK,
+          "mirrored skeleton");
+    f.skeleton = &f.built;
+    f.label = "built, mirrored";
+    fixture_finish(&f);
+    CHECK(f.init_result == IK_OK, "mirrored rig: %s", ik_result_str(f.init_result));
+    CHECK(ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 && ik_vec3_distance(f.rig.left_rs, ik_v3(-1, 0, 0)) < 1e-6,
+          "mirrored rig faces +Z (forward %g %g %g), its left on -X", (double)f.rig.forward_rs.x,
+          (double)f.rig.forward_rs.y, (double)f.rig.forward_rs.z);
+    feet[0] = f.map.joint[IK_ROLE_FOOT_L];
+    feet[1] = f.map.joint[IK_ROLE_FOOT_R];
+    CHECK(ik_figure_forward(f.skeleton, feet, 2, -1, ik_v3(0, 1, 0), &forward) &&
+              ik_vec3_distance(forward, ik_v3(0, 0, 1)) < 1e-6,
+          "ik_figure_forward from the toes");
+    forward = ik_vec3_zero();
+    CHECK(!ik_figure_forward(f.skeleton, NULL, 0, f.map.joint[IK_ROLE_HEAD], ik_v3(0, 1, 0), &forward) &&
+              ik_vec3_length(forward) == 0,
+          "no toes and a head with nothing off its axis: no forward, untouched");
+    lift_no_roll(&f);
+    fixture_free(&f);
+}
+
+/* ik_limb_hinge: a limb bent the way its joint bends keeps its own plane; a
+ * straight one, or one bent against the way, gets the default from forward
+ * (knee forward, elbow back), from up when the upper bone lies along
+ * forward. */
+static void test_limb_hinge(void) {
+    ik_vec3 fwd = ik_v3(0, 0, 1), up = ik_v3(0, 1, 0), a = ik_v3(0, 1, 0), b = ik_v3(0, (ik_real)0.5, 0);
+    ik_vec3 h = ik_limb_hinge(a, b, ik_v3(0, 0, 0), fwd, up, 1), k;
+    k = ik_vec3_cross(ik_vec3_sub(b, a), h);
+    CHECK(ik_vec3_dot(k, fwd) > (ik_real)0.49, "a straight leg's knee bends forward");
+    h = ik_limb_hinge(a, b, ik_v3(0, 0, 0), fwd, up, 0);
+    CHECK(ik_vec3_dot(ik_vec3_cross(ik_vec3_sub(b, a), h), fwd) < (ik_real)-0.49, "a straight arm's elbow points back");
+    h = ik_limb_hinge(a, ik_v3(0, (ik_real)0.5, (ik_real)0.1), ik_v3(0, 0, 0), fwd, up, 1);
+    CHECK(ik_vec3_distance(h, ik_v3(1, 0, 0)) < 1e-5, "a knee bent forward keeps its plane");
+    h = ik_limb_hinge(a, ik_v3(0, (ik_real)0.5, (ik_real)-0.1), ik_v3(0, 0, 0), fwd, up, 1);
+    CHECK(ik_vec3_distance(h, ik_v3(1, 0, 0)) < 1e-5, "a knee bent backward gets the default");
+    h = ik_limb_hinge(ik_v3(0, 0, 0), ik_v3(0, 0, (ik_real)0.5), ik_v3(0, 0, 1), fwd, up, 1);
+    CHECK(ik_vec3_dot(ik_vec3_cross(ik_v3(0, 0, (ik_real)0.5), h), up) > (ik_real)0.49,
+          "a thigh along forward: the knee bends up");
+    k = ik_limb_natural_pole(a, b, ik_v3(0, 0, 0), ik_v3(0, 1, 1), ik_v3(1, 0, 0), 1);
+    CHECK(ik_vec3_dot(ik_vec3_sub(k, ik_v3(0, 1, (ik_real)0.5)), ik_v3(0, 1, 0)) > (ik_real)0.99,
+          "a leg lifted to hip height: the pole above the thigh");
 }
 
 static void test_limbs(void) {
@@ -439,6 +541,8 @@ int main(void) {
     test_mirror_names();
     test_mapping_file();
     test_limbs();
+    test_mirrored_rig();
+    test_limb_hinge();
     test_shoulders();
     test_look_at();
     test_bad_input();

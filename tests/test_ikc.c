@@ -543,6 +543,179 @@ static void test_solve_left_hand(void) {
     }
 }
 
+/* ---- limbs found by name bend their natural way (issue 11, item 4) ---------- */
+
+/* A rig to sweep targets on: a file and where its figure faces and stands
+ * in model space, known from how it was made (not from what ikc finds). */
+typedef struct bend_rig {
+    char label[64], path[900];
+    ik_vec3 forward, up;
+} bend_rig;
+
+/* A variant of a BVH: every OFFSET mapped by (x, y, z) -> scale * (x, y, z)
+ * with x negated (mirror), or turned Z-up ((x, -z, y)). */
+static int bvh_variant(const char *from, const char *to, int mirror, int z_up, double scale) {
+    ik_bvh *b = NULL;
+    int i, ok;
+    if (ik_bvh_read_file(from, &b, NULL) != IK_OK) return 0;
+    for (i = 0; i < b->joint_count; ++i) {
+        double *o = b->joints[i].offset, y = o[1];
+        if (mirror) o[0] = -o[0];
+        if (z_up) o[1] = -o[2], o[2] = y;
+        o[0] *= scale, o[1] *= scale, o[2] *= scale;
+    }
+    ok = ik_bvh_write_file(b, to, NULL) == IK_OK;
+    ik_bvh_free(b);
+    return ok;
+}
+
+/* A variant of a glTF rig: its root joint's rest transform times `local`
+ * (a mirror as the scale (-1, 1, 1), a quarter turn, a scale of 100); the
+ * figure's axes follow: v -> A local A^-1 v with A the root's model matrix. */
+static int gltf_variant(const char *from, const char *to, ik_vec3 scale, ik_quat turn, bend_rig *rig) {
+    ik_gltf *g = NULL;
+    const ik_gltf_skin *skin;
+    ik_transform *pose;
+    ik_mat4 a, a_inv, local = ik_mat4_from_trs(ik_vec3_zero(), turn, scale), m;
+    int ok = 0, root = -1, i;
+    if (ik_gltf_read_file(from, &g, NULL) != IK_OK) return 0;
+    skin = ik_gltf_skeleton(g, 0);
+    for (i = 0; i < skin->skeleton.joint_count; ++i)
+        if (skin->skeleton.parents[i] < 0) root = root < 0 ? i : -2;
+    pose = (ik_transform *)malloc((size_t)skin->skeleton.joint_count * sizeof *pose);
+    if (root >= 0 && pose) {
+        ik_skeleton_rest_pose(&skin->skeleton, pose);
+        a = ik_transform_to_mat4(pose[root]);
+        a = ik_mat4_mul(&skin->root_ms, &a);
+        pose[root].rotation = ik_quat_normalize(ik_quat_mul(pose[root].rotation, turn));
+        pose[root].scale = ik_vec3_mul(pose[root].scale, scale);
+        if (ik_mat4_inverse(&a, &a_inv)) {
+            m = ik_mat4_mul(&a, &local);
+            m = ik_mat4_mul(&m, &a_inv);
+            rig->forward = ik_vec3_normalize(ik_mat4_transform_vector(&m, rig->forward));
+            rig->up = ik_vec3_normalize(ik_mat4_transform_vector(&m, rig->up));
+            ok = ik_gltf_set_pose(g, 0, pose, NULL) == IK_OK && ik_gltf_write_file(g, to, NULL) == IK_OK;
+        }
+    }
+    free(pose);
+    ik_gltf_free(g);
+    return ok;
+}
+
+/* Sweep one limb's end from hanging down to `top` degrees forward, and 30
+ * degrees out to its side, at 0.85 limb lengths from its start, each target
+ * one `ikc solve --target` from the rest pose, 3 degrees (0.045 limb lengths,
+ * 4 cm on a man's leg) apart: the end reaches, the knee stays on the forward
+ * side of the hip-ankle line (the elbow on the backward side), and the bend
+ * never flips (successive middle-joint offsets within 20 degrees). */
+static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real top) {
+    const ik_humanoid_limb *l = &c->rig.limb[limb];
+    const ik_humanoid_limb *other = &c->rig.limb[limb ^ 1];
+    ik_real len = limb_length_ms(c, limb), sign = limb >= IK_LIMB_LEG_L ? 1 : -1;
+    ik_vec3 start = joint_ms(c, l->start), out;
+    check_property reach = {"natural bend: the end reaches", 0, 0}, side = {"natural bend: side", 0, 0},
+                   flip = {"natural bend: no flip", 0, 0};
+    int az;
+    out = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(start, joint_ms(c, other->start)), r->up));
+    for (az = 0; az < 2; ++az) {
+        ik_vec3 prev = ik_vec3_zero(), ahead = ik_vec3_normalize(ik_vec3_mad(r->forward, out, az ? 0.577f : 0));
+        ik_real el;
+        for (el = 5; el <= top; el += 3) {
+            ik_real a = ik_rad(el);
+            ik_vec3 dir = ik_vec3_add(ik_vec3_scale(r->up, -IK_COS(a)), ik_vec3_scale(ahead, IK_SIN(a)));
+            ik_vec3 target = ik_vec3_mad(start, dir, 0.85f * len), p[3], off;
+            char args[1200];
+            cJSON *doc, *joints, *t0;
+            int k, joint[3];
+            joint[0] = l->start, joint[1] = l->mid, joint[2] = l->end;
+            snprintf(args, sizeof args, "solve '%s' --target '%s=%.7g,%.7g,%.7g' --json", r->path,
+                     ik_skeleton_name(c->skeleton, l->end), (double)target.x, (double)target.y, (double)target.z);
+            doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL;
+            joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+            t0 = doc ? cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0) : NULL;
+            if (cJSON_GetArraySize(joints) != c->skeleton->joint_count || !t0) {
+                PROPERTY_CASE(reach, 0, "%s: %s: %s", r->label, args, err_text);
+                cJSON_Delete(doc);
+                continue;
+            }
+            for (k = 0; k < 3; ++k)
+                p[k] = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, joint[k]), "position"));
+            PROPERTY_CASE(reach,
+                          ik_vec3_distance(p[2], target) < 2e-3f * len &&
+                              strcmp(cJSON_GetObjectItem(t0, "solver")->valuestring, "two-bone") == 0,
+                          "%s %s at %g deg: %g off", r->label, ik_skeleton_name(c->skeleton, l->end), (double)el,
+                          (double)ik_vec3_distance(p[2], target));
+            off = ik_vec3_normalize(
+                ik_vec3_reject(ik_vec3_sub(p[1], p[0]), ik_vec3_normalize(ik_vec3_sub(p[2], p[0]))));
+            PROPERTY_CASE(side, sign * ik_vec3_dot(off, r->forward) > 0.05f, "%s %s at %g deg, %d: %s %g forward",
+                          r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el, az,
+                          sign > 0 ? "knee" : "elbow", (double)ik_vec3_dot(off, r->forward));
+            if (el > 5)
+                PROPERTY_CASE(flip, ik_vec3_dot(off, prev) > IK_COS(ik_rad(20)), "%s %s at %g deg: turned %g deg",
+                              r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el,
+                              (double)ik_deg(ik_acos_safe(ik_vec3_dot(off, prev))));
+            prev = off;
+            cJSON_Delete(doc);
+        }
+    }
+    property_end(&reach);
+    property_end(&side);
+    property_end(&flip);
+}
+
+/* `--target FOOT` / `--target HAND` with no --pole on every real rig and
+ * variants of them (mirrored, Z-up, scaled by 100): knees bend forward and
+ * elbows back across the front half-space, and small moves never flip them.
+ * Before, a straight CMU leg bent backward with its shin turned round. */
+static void test_solve_natural_bend(void) {
+    static const struct {
+        const char *file;
+        ik_vec3 forward;
+        int mirror, z_up;
+        double scale;
+    } rigs[] = {
+        {"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1},   {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
+        {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}, {"bvh/01_01.bvh", {0, 0, 1}, 0, 0, 1},
+        {"gltf/girl.glb", {0, 0, 1}, 0, 0, 1},    {"gltf/girl.glb", {0, 0, 1}, 1, 0, 1},
+        {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 0, 1}, {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 1, 1},
+        {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 1},  {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 100},
+        {"gltf/robot.glb", {0, 0, 1}, 0, 0, 1},
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof rigs / sizeof rigs[0]); ++i) {
+        bend_rig r;
+        character c;
+        char source[900];
+        int made = 1;
+        if (!real_asset(rigs[i].file, source, sizeof source)) continue;
+        snprintf(r.label, sizeof r.label, "%s%s%s%s", rigs[i].file, rigs[i].mirror ? " mirrored" : "",
+                 rigs[i].z_up ? " Z-up" : "", rigs[i].scale != 1 ? " x100" : "");
+        r.forward = rigs[i].forward;
+        r.up = ik_v3(0, 1, 0);
+        if (!rigs[i].mirror && !rigs[i].z_up && rigs[i].scale == 1) {
+            snprintf(r.path, sizeof r.path, "%s", source);
+        } else if (strstr(source, ".bvh")) {
+            snprintf(r.path, sizeof r.path, "%s/variant%d.bvh", work_dir, i);
+            made = bvh_variant(source, r.path, rigs[i].mirror, rigs[i].z_up, rigs[i].scale);
+            if (rigs[i].z_up) r.forward = ik_v3(r.forward.x, -r.forward.z, r.forward.y), r.up = ik_v3(0, 0, 1);
+        } else {
+            ik_real s = (ik_real)rigs[i].scale;
+            snprintf(r.path, sizeof r.path, "%s/variant%d.glb", work_dir, i);
+            made = gltf_variant(source, r.path, ik_v3(rigs[i].mirror ? -s : s, s, s),
+                                rigs[i].z_up ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
+                                &r);
+        }
+        if (!made || !character_load(&c, r.path, 0)) {
+            CHECK(0, "%s: the variant is written and loads as a humanoid", r.label);
+            character_free(&c);
+            continue;
+        }
+        if (c.rig.limb[IK_LIMB_LEG_L].end >= 0) sweep_limb(&r, &c, IK_LIMB_LEG_L, 71);
+        sweep_limb(&r, &c, IK_LIMB_ARM_L, 59);
+        character_free(&c);
+    }
+}
+
 /* Signed height of p above the plane (point, unit normal). */
 static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) { return ik_vec3_dot(ik_vec3_sub(p, point), normal); }
 
@@ -773,6 +946,7 @@ int main(void) {
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();
+    test_solve_natural_bend();
     test_solve_slope();
     test_solve_ground_files();
     test_role_errors();

@@ -15,6 +15,7 @@
 #include "bvh_pose.h"
 #include "draw.h"
 #include "ikc.h"
+#include "limb_bend.h"
 #include "solve_roles.h"
 
 #define MAX_TARGETS 32
@@ -35,6 +36,8 @@ typedef struct target_request {
     int chain_count;
     int has_pole;
     ik_vec3 pole_ms;
+    int has_hinge; /* a limb found by name: its natural bend (limb_bend.h) when no --pole */
+    ik_vec3 hinge_ls;
     solver_kind solver;
     ik_real tolerance; /* --tolerance, else 1e-3 of the chain's reach */
     /* results */
@@ -125,8 +128,10 @@ static int choose_chain(const ikc_asset *asset, const solve_options *opt, target
     if (count == 0) {
         for (c = 0; c < n; ++c)
             if (chains[c].joints[chains[c].count - 1] == t->joint) {
+                ikc_figure figure = ikc_figure_axes(asset, chains, n);
                 memcpy(t->chain, chains[c].joints, (size_t)chains[c].count * sizeof(int));
                 t->chain_count = chains[c].count;
+                t->has_hinge = ikc_limb_hinge_ls(asset, &figure, &chains[c], &t->hinge_ls);
                 return IKC_EXIT_OK;
             }
         count = 3;
@@ -151,6 +156,22 @@ static ik_jacobian_method jacobian_method(solver_kind s) {
     }
 }
 
+/* A limb found by name bends its natural way (a knee forward, an elbow
+ * back): about its rest hinge, 0 to 150 degrees (the humanoid's limits),
+ * swinging in the plane of its hinge as the end goes to the target
+ * (ik_limb_natural_pole). */
+static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat4 *model_ms) {
+    ik_vec3 a = ik_mat4_translation(&model_ms[t->chain[0]]), b = ik_mat4_translation(&model_ms[t->chain[1]]);
+    ik_vec3 c = ik_mat4_translation(&model_ms[t->chain[2]]);
+    job->use_hinge = 1;
+    job->hinge_axis_ls = t->hinge_ls;
+    job->min_bend = 0;
+    job->max_bend = ik_rad(150);
+    job->use_pole = 1;
+    job->pole_ms = ik_limb_natural_pole(a, b, c, t->target_ms, ik_mat4_transform_vector(&model_ms[t->chain[1]], t->hinge_ls),
+                                        ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
+}
+
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
  * refresh `model_ms`. */
 static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
@@ -170,6 +191,7 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         job.target_ms = t->target_ms;
         job.use_pole = t->has_pole;
         job.pole_ms = t->pole_ms;
+        if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
         r = ik_two_bone_run(&job);
         break;
     }

@@ -716,6 +716,170 @@ static void test_solve_natural_bend(void) {
     }
 }
 
+/* ---- default chains stay on their own limb (issue 11, item 7) ---------------- */
+
+/* BVH text for one joint with 3 rotation channels (6 for a root). */
+#define BVH_JOINT(kind, name, x, y, z) kind " " name "\n{\nOFFSET " #x " " #y " " #z "\nCHANNELS 3 Zrotation Xrotation Yrotation\n"
+#define BVH_END(x, y, z) "End Site\n{\nOFFSET " #x " " #y " " #z "\n}\n"
+
+/* A fox in the Khronos sample's names (b_Hip_01, b_Head_05, ...), facing +Z:
+ * spine, neck and head, front legs named as arms, hind legs with two foot
+ * joints, a tail. */
+static const char fox_bvh[] =
+    "HIERARCHY\nROOT b_Root_00\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    BVH_JOINT("JOINT", "b_Hip_01", 0, 0.5, 0)
+    BVH_JOINT("JOINT", "b_Spine01_02", 0, 0, 0.2)
+    BVH_JOINT("JOINT", "b_Spine02_03", 0, 0, 0.2)
+    BVH_JOINT("JOINT", "b_Neck_04", 0, 0.1, 0.1)
+    BVH_JOINT("JOINT", "b_Head_05", 0, 0.1, 0.1) BVH_END(0, 0, 0.15) "}\n}\n"
+    BVH_JOINT("JOINT", "b_RightUpperArm_06", -0.08, -0.05, 0)
+    BVH_JOINT("JOINT", "b_RightForeArm_07", 0, -0.2, -0.02)
+    BVH_JOINT("JOINT", "b_RightHand_08", 0, -0.2, 0.02) BVH_END(0, -0.02, 0.05) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "b_LeftUpperArm_09", 0.08, -0.05, 0)
+    BVH_JOINT("JOINT", "b_LeftForeArm_010", 0, -0.2, -0.02)
+    BVH_JOINT("JOINT", "b_LeftHand_011", 0, -0.2, 0.02) BVH_END(0, -0.02, 0.05) "}\n}\n}\n"
+    "}\n}\n"
+    BVH_JOINT("JOINT", "b_Tail01_012", 0, 0.02, -0.1)
+    BVH_JOINT("JOINT", "b_Tail02_013", 0, 0, -0.15)
+    BVH_JOINT("JOINT", "b_Tail03_014", 0, 0, -0.15) BVH_END(0, 0, -0.1) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "b_LeftLeg01_015", 0.08, -0.05, -0.02)
+    BVH_JOINT("JOINT", "b_LeftLeg02_016", 0, -0.2, 0.05)
+    BVH_JOINT("JOINT", "b_LeftFoot01_017", 0, -0.2, -0.05)
+    BVH_JOINT("JOINT", "b_LeftFoot02_018", 0, -0.04, 0.05) BVH_END(0, 0, 0.03) "}\n}\n}\n}\n"
+    BVH_JOINT("JOINT", "b_RightLeg01_019", -0.08, -0.05, -0.02)
+    BVH_JOINT("JOINT", "b_RightLeg02_020", 0, -0.2, 0.05)
+    BVH_JOINT("JOINT", "b_RightFoot01_021", 0, -0.2, -0.05)
+    BVH_JOINT("JOINT", "b_RightFoot02_022", 0, -0.04, 0.05) BVH_END(0, 0, 0.03) "}\n}\n}\n}\n"
+    "}\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n"
+    "0 0 0 0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  "
+    "0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0\n";
+
+/* A figure whose hands hang straight from the body's lower joint, under a
+ * root: root > body_low > hand_L, with legs and a head. */
+static const char hands_bvh[] =
+    "HIERARCHY\nROOT root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    BVH_JOINT("JOINT", "body_low", 0, 1, 0)
+    BVH_JOINT("JOINT", "hand_L", 0.3, 0, 0.1) BVH_END(0.1, 0, 0) "}\n"
+    BVH_JOINT("JOINT", "hand_R", -0.3, 0, 0.1) BVH_END(-0.1, 0, 0) "}\n"
+    BVH_JOINT("JOINT", "thigh_L", 0.1, -0.05, 0)
+    BVH_JOINT("JOINT", "shin_L", 0, -0.45, 0.01)
+    BVH_JOINT("JOINT", "foot_L", 0, -0.45, -0.01) BVH_END(0, -0.05, 0.12) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "thigh_R", -0.1, -0.05, 0)
+    BVH_JOINT("JOINT", "shin_R", 0, -0.45, 0.01)
+    BVH_JOINT("JOINT", "foot_R", 0, -0.45, -0.01) BVH_END(0, -0.05, 0.12) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "chest", 0, 0.4, 0)
+    BVH_JOINT("JOINT", "head", 0, 0.3, 0) BVH_END(0, 0.2, 0) "}\n}\n"
+    "}\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n"
+    "0 0 0 0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0\n";
+
+/* Solve `args` (with --json) and check which joints moved from `rest`
+ * [count] model positions: those in `may_move` (a joint index bitmask up to
+ * 64) may, the others must stay within 1e-6. Returns the parsed document. */
+static cJSON *solve_moving(const char *args, const ik_vec3 *rest, int count, unsigned long long may_move,
+                           const char *what) {
+    cJSON *doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL, *joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+    int j, moved = -1;
+    CHECK(cJSON_GetArraySize(joints) == count, "%s: --json lists every joint: %s", what, err_text);
+    if (cJSON_GetArraySize(joints) != count) return doc;
+    for (j = 0; j < count && moved < 0; ++j)
+        if (!((may_move >> j) & 1) &&
+            ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")), rest[j]) > 1e-6f)
+            moved = j;
+    CHECK(moved < 0, "%s: joint %d (%s) moved", what, moved,
+          moved >= 0 ? cJSON_GetObjectItem(cJSON_GetArrayItem(joints, moved), "name")->valuestring : "");
+    return doc;
+}
+
+/* Rest model positions of a BVH's joints, and its skeleton for names. */
+static int bvh_rest(const char *path, ik_bvh **bvh, ik_vec3 *rest, int capacity) {
+    ik_transform pose[64];
+    ik_mat4 model[64];
+    int j;
+    if (ik_bvh_read_file(path, bvh, NULL) != IK_OK || (*bvh)->skeleton.joint_count > capacity) return 0;
+    ik_skeleton_rest_pose(&(*bvh)->skeleton, pose);
+    ik_skeleton_fk(&(*bvh)->skeleton, pose, NULL, model);
+    for (j = 0; j < (*bvh)->skeleton.joint_count; ++j) rest[j] = ik_mat4_translation(&model[j]);
+    return 1;
+}
+
+/* A tail target turns the tail only (before, the chain climbed to the hips
+ * and moved the whole fox); `info` names the tail and the neck without the
+ * joints that carry other limbs. */
+static void test_chain_stops_fox(void) {
+    char fox[300], args[1200];
+    ik_bvh *b = NULL;
+    ik_vec3 rest[64], target;
+    unsigned long long tail = 0;
+    cJSON *doc;
+    int j, tip;
+    path_in(fox, sizeof fox, "fox.bvh");
+    write_text(fox, fox_bvh);
+    if (!bvh_rest(fox, &b, rest, 64)) {
+        CHECK(0, "the fox loads");
+        ik_bvh_free(b);
+        return;
+    }
+    snprintf(args, sizeof args, "info '%s'", fox);
+    CHECK(run(args) == 0 && strstr(out_text, "tail      b_Tail01_012 > b_Tail02_013 > b_Tail03_014 > b_Tail03_014_End") &&
+              strstr(out_text, "spine     b_Neck_04 > b_Head_05") &&
+              strstr(out_text, "leg       b_LeftLeg01_015 > b_LeftLeg02_016 > b_LeftFoot01_017"),
+          "info names the fox's tail and neck below the joints carrying other limbs: %s", out_text);
+    tip = ik_skeleton_find(&b->skeleton, "b_Tail03_014_End");
+    for (j = 0; j < b->skeleton.joint_count; ++j)
+        if (strstr(ik_skeleton_name(&b->skeleton, j), "Tail")) tail |= 1ull << j;
+    /* the tip swung a quarter of the tail's length up and to the side */
+    target = ik_vec3_add(rest[tip], ik_v3(0.08f, 0.08f, 0.05f));
+    snprintf(args, sizeof args, "solve '%s' --target 'b_Tail03_014_End=%.6f,%.6f,%.6f' --json", fox, (double)target.x,
+             (double)target.y, (double)target.z);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, tail, "tail target");
+    if (doc) {
+        cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0);
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t0, "reached")) &&
+                  cJSON_GetArraySize(cJSON_GetObjectItem(t0, "chain")) == 4,
+              "the tail's four joints reach the target: %.400s", out_text);
+    }
+    cJSON_Delete(doc);
+    ik_bvh_free(b);
+}
+
+/* Hands hanging straight from the body's lower joint: --target hand_L has
+ * no joint of its own to turn, and says so, naming body_low and --chain
+ * (before, it turned root > body_low and toppled the figure); --chain 3
+ * turns them when asked; a foot still moves its leg alone. */
+static void test_chain_stops_hands(void) {
+    char path[300], args[1200];
+    ik_bvh *b = NULL;
+    ik_vec3 rest[64];
+    cJSON *doc;
+    int j;
+    unsigned long long leg = 0;
+    path_in(path, sizeof path, "hands.bvh");
+    write_text(path, hands_bvh);
+    if (!bvh_rest(path, &b, rest, 64)) {
+        CHECK(0, "the hands rig loads");
+        ik_bvh_free(b);
+        return;
+    }
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(run(args) == 0 && strstr(out_text, "hand_L   (hangs from body_low, which carries other limbs"),
+          "info: hand_L hangs from body_low: %s", out_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand_L=0.4,0.9,0.3 --json", path);
+    CHECK(run(args) == 2 && strstr(err_text, "'hand_L' hangs from 'body_low'") && strstr(err_text, "--chain"),
+          "--target hand_L: no chain of its own, a usage error that names body_low: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand_L=0.4,0.9,0.3 --chain 3 --json", path);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, ~0ull, "--chain 3");
+    CHECK(doc && cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0), "reached")),
+          "--chain 3 turns root and body_low when asked");
+    cJSON_Delete(doc);
+    for (j = 0; j < b->skeleton.joint_count; ++j)
+        if (strstr(ik_skeleton_name(&b->skeleton, j), "_L") && !strstr(ik_skeleton_name(&b->skeleton, j), "hand"))
+            leg |= 1ull << j;
+    snprintf(args, sizeof args, "solve '%s' --target foot_L=0.1,0.2,0.2 --json", path);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, leg, "--target foot_L");
+    cJSON_Delete(doc);
+    ik_bvh_free(b);
+}
+
 /* Signed height of p above the plane (point, unit normal). */
 static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) { return ik_vec3_dot(ik_vec3_sub(p, point), normal); }
 
@@ -947,6 +1111,8 @@ int main(void) {
     test_info_humanoid();
     test_solve_left_hand();
     test_solve_natural_bend();
+    test_chain_stops_fox();
+    test_chain_stops_hands();
     test_solve_slope();
     test_solve_ground_files();
     test_role_errors();

@@ -120,8 +120,21 @@ static int parse_solver(const char *text, solver_kind *out) {
     return 0;
 }
 
+/* A default chain left with the target joint alone: it hangs from a joint
+ * that carries other limbs (ikc_chain_own_limb). */
+static int explain_own_limb(const ikc_asset *asset, const target_request *t) {
+    const ik_skeleton *s = asset->skeleton;
+    int parent = s->parents[t->joint];
+    fprintf(stderr,
+            "ikc solve: '%s' hangs from '%s', which carries other limbs: turning it would move them too, and "
+            "'%s' has no joint of its own to turn; give --chain N to turn N joints up from it anyway\n",
+            t->joint_name, parent >= 0 ? ik_skeleton_name(s, parent) : "(none)", t->joint_name);
+    return IKC_EXIT_USAGE;
+}
+
 /* The chain for a target: --chain N joints up from it; else the limb found
- * by name that ends at it; else 3 joints. */
+ * by name that ends at it; else 3 joints, not climbing through a joint that
+ * carries other limbs. */
 static int choose_chain(const ikc_asset *asset, const solve_options *opt, target_request *t) {
     ikc_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, count = opt->chain_count;
@@ -129,12 +142,13 @@ static int choose_chain(const ikc_asset *asset, const solve_options *opt, target
         for (c = 0; c < n; ++c)
             if (chains[c].joints[chains[c].count - 1] == t->joint) {
                 ikc_figure figure = ikc_figure_axes(asset, chains, n);
+                if (chains[c].count < 2) return explain_own_limb(asset, t);
                 memcpy(t->chain, chains[c].joints, (size_t)chains[c].count * sizeof(int));
                 t->chain_count = chains[c].count;
                 t->has_hinge = ikc_limb_hinge_ls(asset, &figure, &chains[c], &t->hinge_ls);
                 return IKC_EXIT_OK;
             }
-        count = 3;
+        count = ik_skeleton_depth(asset->skeleton, t->joint) < 3 ? ik_skeleton_depth(asset->skeleton, t->joint) : 3;
     }
     if (count > ik_skeleton_depth(asset->skeleton, t->joint)) {
         fprintf(stderr, "ikc solve: joint '%s' has only %d joint%s from the root down to it; --chain %d is too long\n",
@@ -143,7 +157,8 @@ static int choose_chain(const ikc_asset *asset, const solve_options *opt, target
         return IKC_EXIT_USAGE;
     }
     ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
-    t->chain_count = count;
+    t->chain_count = opt->chain_count == 0 ? ikc_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
+    if (t->chain_count < 2) return explain_own_limb(asset, t);
     return IKC_EXIT_OK;
 }
 

@@ -176,7 +176,7 @@ static void test_solve_bvh(void) {
     /* Reload what was written and check it with the library's FK. */
     CHECK(ik_bvh_read_file(bvh, &before, NULL) == IK_OK && ik_bvh_read_file(out, &after, NULL) == IK_OK,
           "input and output BVH load");
-    if (before && after && after->skeleton.joint_count == 5 && after->frame_count == 1) {
+    if (before && after && after->skeleton.joint_count == 5 && after->frame_count == before->frame_count) {
         ik_skeleton_rest_pose(&before->skeleton, pose);
         ik_skeleton_fk(&before->skeleton, pose, NULL, model_before);
         ik_skeleton_rest_pose(&after->skeleton, pose);
@@ -196,7 +196,7 @@ static void test_solve_bvh(void) {
                   "--json position of joint %d matches the written file", j);
         }
     } else {
-        CHECK(0, "written BVH has the input's joints and one frame");
+        CHECK(0, "written BVH has the input's joints and frames");
     }
     ik_bvh_free(before);
     ik_bvh_free(after);
@@ -541,6 +541,66 @@ static void test_solve_left_hand(void) {
         character_free(&before);
         character_free(&after);
     }
+}
+
+/* `solve TAKE.bvh --clip motion --time T -o out.bvh` writes the whole take:
+ * as many frames, every other frame's values as they were, the solved
+ * frame's ankle on the target (before, one frame of 994 was written). */
+static void test_solve_bvh_take(void) {
+    char path[900], out[300], args[2000];
+    ik_bvh *before = NULL, *after = NULL;
+    ik_transform *pose = NULL;
+    ik_mat4 *model = NULL;
+    const double time = 2.0;
+    int frame, ankle, hip, i, changed = 0;
+    ik_vec3 target;
+    if (!real_asset("bvh/131_01.bvh", path, sizeof path)) return;
+    if (ik_bvh_read_file(path, &before, NULL) != IK_OK) {
+        CHECK(0, "131_01.bvh loads");
+        return;
+    }
+    frame = (int)(time / before->frame_time + 0.5);
+    ankle = ik_skeleton_find(&before->skeleton, "LeftAnkle");
+    hip = ik_skeleton_find(&before->skeleton, "LeftHip");
+    pose = (ik_transform *)malloc((size_t)before->skeleton.joint_count * sizeof *pose);
+    model = (ik_mat4 *)malloc((size_t)before->skeleton.joint_count * sizeof *model);
+    ik_skeleton_rest_pose(&before->skeleton, pose);
+    ik_clip_sample(&before->clip, (ik_real)time, pose);
+    ik_skeleton_fk(&before->skeleton, pose, NULL, model);
+    /* the ankle pulled a third of the way toward its hip: a bent knee */
+    target = ik_vec3_lerp(ik_mat4_translation(&model[ankle]), ik_mat4_translation(&model[hip]), 0.3f);
+    path_in(out, sizeof out, "take.bvh");
+    snprintf(args, sizeof args, "solve '%s' --clip motion --time %g --target 'LeftAnkle=%.6f,%.6f,%.6f' -o '%s' --quiet",
+             path, time, (double)target.x, (double)target.y, (double)target.z, out);
+    CHECK(run(args) == 0, "solve a take: %s", err_text);
+    if (ik_bvh_read_file(out, &after, NULL) != IK_OK || after->frame_count != before->frame_count ||
+        after->values_per_frame != before->values_per_frame) {
+        CHECK(0, "the written take has all %d frames (%d)", before->frame_count, after ? after->frame_count : -1);
+    } else {
+        for (i = 0; i < before->frame_count; ++i) {
+            int k;
+            for (k = 0; k < before->values_per_frame; ++k) {
+                size_t at = (size_t)i * (size_t)before->values_per_frame + (size_t)k;
+                if (i != frame && fabs(after->values[at] - before->values[at]) > 1e-4) {
+                    CHECK(0, "frame %d value %d changed: %g -> %g", i, k, before->values[at], after->values[at]);
+                    i = before->frame_count;
+                    break;
+                }
+                changed += i == frame && fabs(after->values[at] - before->values[at]) > 1e-4;
+            }
+        }
+        CHECK(changed > 0, "the solved frame %d changed", frame);
+        ik_skeleton_rest_pose(&after->skeleton, pose);
+        ik_clip_sample(&after->clip, (ik_real)(frame * after->frame_time), pose);
+        ik_skeleton_fk(&after->skeleton, pose, NULL, model);
+        CHECK(ik_vec3_distance(ik_mat4_translation(&model[ankle]), target) < 2e-3f,
+              "the solved frame puts LeftAnkle on the target (%g away)",
+              (double)ik_vec3_distance(ik_mat4_translation(&model[ankle]), target));
+    }
+    free(pose);
+    free(model);
+    ik_bvh_free(before);
+    ik_bvh_free(after);
 }
 
 /* ---- limbs found by name bend their natural way (issue 11, item 4) ---------- */
@@ -1110,6 +1170,7 @@ int main(void) {
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();
+    test_solve_bvh_take();
     test_solve_natural_bend();
     test_chain_stops_fox();
     test_chain_stops_hands();

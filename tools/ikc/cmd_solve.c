@@ -67,7 +67,8 @@ static void usage(FILE *out) {
             "\n"
             "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
             "`ikc info` prints) and writes the pose in FILE's format: glTF/GLB (the nodes'\n"
-            "transforms) or BVH (one frame). Targets are solved in the order given, after\n"
+            "transforms) or BVH (every frame of the take, the one at --time replaced; frame 0\n"
+            "without --clip). Targets are solved in the order given, after\n"
             "the humanoid's roles (one full-body solve) when any are given.\n"
             "\n"
             "  --target J=x,y,z  the joint J should reach (x, y, z); may repeat (up to %d)\n"
@@ -334,6 +335,28 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     cJSON_Delete(root);
 }
 
+/* A BVH take's values with the frame nearest `time` (frame 0 without
+ * --clip) replaced by the solved pose; every other frame as it was. A take
+ * without frames gets one. NULL when out of memory. */
+static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pose_ls, ik_real time, int *frame_count) {
+    size_t per = (size_t)(bvh->values_per_frame > 0 ? bvh->values_per_frame : 1);
+    int frames = bvh->frame_count > 0 ? bvh->frame_count : 1;
+    int frame = (int)((double)time / bvh->frame_time + 0.5);
+    double *values = (double *)calloc((size_t)frames * per + per, sizeof *values), *fallback;
+    if (!values) return NULL;
+    fallback = values + (size_t)frames * per; /* zeros for a take without frames */
+    if (bvh->frame_count > 0) {
+        memcpy(values, bvh->values, (size_t)frames * per * sizeof *values);
+        if (frame >= frames) frame = frames - 1;
+        memcpy(fallback, values + (size_t)frame * per, per * sizeof *values);
+    } else {
+        frame = 0;
+    }
+    ikc_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
+    *frame_count = frames;
+    return values;
+}
+
 /* Write the solved pose in the input's format, atomically. */
 static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time) {
     char ext[8];
@@ -357,29 +380,22 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
         if (!ikc_atomic_begin(&atomic, out)) return IKC_EXIT_WRITE;
         r = ik_gltf_write_file(asset->gltf, atomic.temp_path, &err);
     } else if (asset->bvh) {
-        ik_bvh one = *asset->bvh;
+        ik_bvh take = *asset->bvh;
         double *values;
-        int frame;
         if (strcmp(ext, "bvh") != 0) {
             fprintf(stderr, "ikc solve: '%s': a BVH input is written as .bvh\n", out);
             return IKC_EXIT_USAGE;
         }
-        frame = asset->bvh->frame_count > 0 ? (int)((double)time / asset->bvh->frame_time + 0.5) : 0;
-        if (frame >= asset->bvh->frame_count) frame = asset->bvh->frame_count - 1;
-        if (frame < 0) frame = 0;
-        values = (double *)calloc((size_t)(asset->bvh->values_per_frame > 0 ? asset->bvh->values_per_frame : 1),
-                                  sizeof *values);
-        if (!values) return IKC_EXIT_FAILURE;
-        if (asset->bvh->frame_count > 0)
-            ikc_bvh_frame_from_pose(asset->bvh, pose_ls,
-                                    asset->bvh->values + (size_t)frame * (size_t)asset->bvh->values_per_frame, values);
-        one.frame_count = 1;
-        one.values = values;
+        if (!(values = take_with_solved_frame(asset->bvh, pose_ls, time, &take.frame_count))) {
+            fprintf(stderr, "ikc solve: out of memory\n");
+            return IKC_EXIT_FAILURE;
+        }
+        take.values = values;
         if (!ikc_atomic_begin(&atomic, out)) {
             free(values);
             return IKC_EXIT_WRITE;
         }
-        r = ik_bvh_write_file(&one, atomic.temp_path, &err);
+        r = ik_bvh_write_file(&take, atomic.temp_path, &err);
         free(values);
     } else {
         fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");

@@ -603,6 +603,33 @@ static void test_solve_bvh_take(void) {
     ik_bvh_free(after);
 }
 
+/* Messages name what went wrong: the joint whose zero scale made the
+ * geometry degenerate; a one-bone chain whose target is inside its reach
+ * can only turn (before: "limits or iterations"); a knee held by its bend
+ * limit. */
+static void test_solve_messages(void) {
+    char leg[300], zero[300], args[1200];
+    path_in(leg, sizeof leg, "leg.bvh");
+    path_in(zero, sizeof zero, "zero_scale.gltf");
+    write_text(zero, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
+                     "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[1]},"
+                     "{\"name\":\"UpperLeg.L\",\"translation\":[0.1,0,0],\"children\":[2]},"
+                     "{\"name\":\"LowerLeg.L\",\"translation\":[0,-0.45,0],\"scale\":[0,0,0],\"children\":[3]},"
+                     "{\"name\":\"Foot.L\",\"translation\":[0,-0.45,0]}],\"skins\":[{\"joints\":[0,1,2,3]}]}");
+    snprintf(args, sizeof args, "solve '%s' --target Foot.L=0.1,0.3,0.1 --json", zero);
+    CHECK(run(args) == 1 && strstr(err_text, "degenerate geometry") && strstr(err_text, "joint 'LowerLeg.L' has a zero scale"),
+          "degenerate geometry names the joint: %s", err_text);
+    /* LeftLeg's bone is 0.43 long; the target 0.2 from it */
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.1,0.3,0.1 --chain 2 --json", leg);
+    CHECK(run(args) == 0 && strstr(err_text, "a single bone can only turn") && strstr(err_text, "'LeftLeg'") &&
+              strstr(err_text, "0.43 long") && !strstr(err_text, "iterations"),
+          "one bone, target inside its reach: %s", err_text);
+    /* the foot pulled up to the hip: the knee stops at its 150 degrees */
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.1,0.94,0.02 --json", leg);
+    CHECK(run(args) == 0 && strstr(err_text, "'LeftLeg' bends at most 150 degrees") && strstr(err_text, "--pole"),
+          "a knee at its bend limit: %s", err_text);
+}
+
 /* ---- limbs found by name bend their natural way (issue 11, item 4) ---------- */
 
 /* A rig to sweep targets on: a file and where its figure faces and stands
@@ -1171,6 +1198,7 @@ int main(void) {
     test_info_humanoid();
     test_solve_left_hand();
     test_solve_bvh_take();
+    test_solve_messages();
     test_solve_natural_bend();
     test_chain_stops_fox();
     test_chain_stops_hands();

@@ -16,10 +16,12 @@
 #include "draw.h"
 #include "ikc.h"
 #include "limb_bend.h"
+#include "solve_explain.h"
 #include "solve_roles.h"
 
 #define MAX_TARGETS 32
 #define NAME_SIZE 128
+#define NATURAL_MAX_BEND_DEG 150 /* a limb's natural bend: the humanoid's knee and elbow limit */
 
 typedef enum solver_kind {
     SOLVER_AUTO, SOLVER_TWO_BONE, SOLVER_CCD, SOLVER_FABRIK,
@@ -182,7 +184,7 @@ static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat
     job->use_hinge = 1;
     job->hinge_axis_ls = t->hinge_ls;
     job->min_bend = 0;
-    job->max_bend = ik_rad(150);
+    job->max_bend = ik_rad(NATURAL_MAX_BEND_DEG);
     job->use_pole = 1;
     job->pole_ms = ik_limb_natural_pole(a, b, c, t->target_ms, ik_mat4_transform_vector(&model_ms[t->chain[1]], t->hinge_ls),
                                         ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
@@ -657,8 +659,11 @@ int ikc_solve(int argc, char **argv) {
         t->result = run_solver(&asset, &opt, t, pose, model);
         t->microseconds = (ikc_now() - t0) * 1e6;
         if (t->result != IK_OK) {
-            fprintf(stderr, "ikc solve: %s solver failed on '%s': %s\n", solver_names[t->solver], t->joint_name,
-                    ik_result_str(t->result));
+            char why[512] = "";
+            if (t->result == IK_ERR_DEGENERATE)
+                ikc_explain_degenerate(asset.skeleton, model, t->chain, t->chain_count, why, sizeof why);
+            fprintf(stderr, "ikc solve: %s solver failed on '%s': %s%s%s\n", solver_names[t->solver], t->joint_name,
+                    ik_result_str(t->result), why[0] ? ": " : "", why);
             code = IKC_EXIT_FAILURE;
             goto done;
         }
@@ -666,16 +671,19 @@ int ikc_solve(int argc, char **argv) {
     /* Residuals after every chain moved (a later chain may move an earlier one's root). */
     for (i = 0; i < target_count; ++i) {
         target_request *t = &targets[i];
+        char why[512] = "the target is out of reach";
         t->residual = ik_vec3_distance(ik_mat4_translation(&model[t->joint]), t->target_ms);
         t->reached = t->residual <= t->tolerance * (ik_real)1.01;
-        if (!t->reached)
-            fprintf(stderr,
-                    "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",
-                    t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
-                    (double)t->residual, (double)t->reach,
-                    ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach
-                        ? "the target is out of reach"
-                        : "stopped short: limits or iterations");
+        if (t->reached) continue;
+        if (!(ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach))
+            ikc_explain_short(asset.skeleton, model, t->chain, t->chain_count, t->target_ms,
+                              t->solver == SOLVER_TWO_BONE && t->has_hinge && !t->has_pole
+                                  ? ik_rad((ik_real)NATURAL_MAX_BEND_DEG)
+                                  : 0,
+                              why, sizeof why);
+        fprintf(stderr, "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",
+                t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
+                (double)t->residual, (double)t->reach, why);
     }
     if (out && (code = write_output(&asset, out, pose, time)) != IKC_EXIT_OK) goto done;
     if (picture && (code = render_result(&asset, picture, targets, target_count,

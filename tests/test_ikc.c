@@ -926,6 +926,11 @@ static void test_chain_stops_fox(void) {
               "the tail's four joints reach the target: %.400s", out_text);
     }
     cJSON_Delete(doc);
+    /* no humanoid, for the right reason: the hips and head are found */
+    snprintf(args, sizeof args, "solve '%s' --left-hand 0,0.3,0.5 --json", fox);
+    CHECK(run(args) == 5 && strstr(err_text, "does not stand upright") && strstr(err_text, "hips = b_Hip_01") &&
+              strstr(err_text, "head = b_Head_05") && !strstr(err_text, "missing hips"),
+          "the fox is no humanoid, its hips and head found: %s", err_text);
     ik_bvh_free(b);
 }
 

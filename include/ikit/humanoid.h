@@ -194,7 +194,9 @@ typedef struct ik_humanoid {
  * rest pose, read in the skeleton's root space (root_ms is applied at solve
  * time, so one rig serves any placement). The skeleton must outlive the rig. IK_ERR_NULL; IK_ERR_NOT_FOUND when a required role
  * is missing; IK_ERR_HIERARCHY when the roles are not in body order;
- * IK_ERR_DEGENERATE for zero-length limbs or a body with no width. */
+ * IK_ERR_DEGENERATE for zero-length limbs or a body with no width;
+ * IK_ERR_UNSUPPORTED for a figure that does not stand (its legs not
+ * hanging within 60 degrees of away from its head: a quadruped). */
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
 
 /* The ankle's dorsiflexion (toes toward the shin positive), radians: the

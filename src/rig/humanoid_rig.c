@@ -317,6 +317,20 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
                           j[IK_ROLE_FOOT_L + side], j[IK_ROLE_TOE_L + side], map->rejected[IK_ROLE_FOOT_L + side]);
         if (r != IK_OK) return r;
     }
+    /* A figure that stands: its legs hang away from its head (hips to
+     * ankles within 60 degrees of -up); a quadruped's spine lies along the
+     * ground, its legs hang across it. */
+    {
+        ik_vec3 down = ik_vec3_zero();
+        for (side = 0; side < 2; ++side) {
+            const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
+            ik_mat4 shin = rest_model(skeleton, leg->mid);
+            ik_vec3 ankle = ik_mat4_transform_point(&shin, leg->end_offset_ls);
+            down = ik_vec3_add(down, ik_vec3_normalize(ik_vec3_sub(ankle, rest_position(skeleton, leg->start))));
+        }
+        if (!(ik_vec3_dot(ik_vec3_normalize_or(down, ik_vec3_zero()), rig->up_rs) < (ik_real)-0.5))
+            return IK_ERR_UNSUPPORTED;
+    }
     /* Each ankle's height is measured above its own leg's lowest rest point
      * (a virtual ankle counts), so feet of rigs whose rest legs differ in
      * length (CMU subjects) each get their own sole; a foot joint with

@@ -128,10 +128,22 @@ static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) 
  * it), the side the middle joint is on now, k = reject(b - a, d); for a
  * straight limb, u x h. */
 ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik_vec3 hinge_ms, ik_real length) {
-    ik_vec3 u = ik_vec3_sub(b, a), d = ik_vec3_sub(c, a), e = ik_vec3_sub(target, a);
-    ik_vec3 k = ik_vec3_cross(e, ik_quat_rotate(ik_quat_from_to(d, e), hinge_ms));
-    if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(e) * ik_vec3_length_sq(hinge_ms)))
-        k = ik_vec3_reject(u, ik_vec3_normalize_or(d, ik_vec3_zero()));
+    ik_vec3 u = ik_vec3_sub(b, a), d = ik_vec3_sub(c, a), e = ik_vec3_sub(target, a), k = ik_vec3_zero();
+    ik_real dd = ik_vec3_length_sq(d) * ik_vec3_length_sq(e), de = IK_SQRT(dd), cos_de = ik_vec3_dot(d, e);
+    ik_real w = de + cos_de;
+    /* Rodrigues for the shortest turn taking d to e, scaled by |d||e|, with
+     * v = d x e: |d||e| h' = (d . e) h + v x h + v (v . h) / (|d||e| + d . e)
+     * (one square root; nearly opposite lines, past about 165 degrees, have
+     * no shortest turn to speak of). */
+    if (w > de * (ik_real)(1.0 / 64)) {
+        ik_vec3 v = ik_vec3_cross(d, e);
+        ik_vec3 turned = ik_vec3_mad(ik_vec3_add(ik_vec3_scale(hinge_ms, cos_de), ik_vec3_cross(v, hinge_ms)), v,
+                                     ik_vec3_dot(v, hinge_ms) / w);
+        k = ik_vec3_cross(e, turned);
+        if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(e) * ik_vec3_length_sq(hinge_ms) * dd))
+            k = ik_vec3_zero();
+    }
+    if (ik_vec3_length_sq(k) == 0) k = ik_vec3_reject(u, ik_vec3_normalize_or(d, ik_vec3_zero()));
     if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) k = ik_vec3_cross(u, hinge_ms);
     return ik_vec3_mad(ik_vec3_lerp(a, target, (ik_real)0.5), ik_vec3_normalize_or(k, ik_vec3_zero()), length);
 }

@@ -125,19 +125,19 @@ static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) 
  * the other side of the target line once the line swings past it -- a leg
  * lifted forward rolled 180 degrees -- and a T-pose arm lowered to hang
  * would keep its elbow out sideways. When e lies along h' (under 1% off
- * it), the side the middle joint is on now, k = reject(b - a, d); for a
- * straight limb, u x h. */
+ * it) or nearly opposite d, the side the middle joint is on now,
+ * k = reject(b - a, d); for a straight limb, u x h. */
 ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik_vec3 hinge_ms, ik_real length) {
     ik_vec3 u = ik_vec3_sub(b, a), d = ik_vec3_sub(c, a), e = ik_vec3_sub(target, a), k = ik_vec3_zero();
-    ik_real dd = ik_vec3_length_sq(d) * ik_vec3_length_sq(e), de = IK_SQRT(dd), cos_de = ik_vec3_dot(d, e);
-    ik_real w = de + cos_de;
+    ik_real dd = ik_vec3_length_sq(d) * ik_vec3_length_sq(e), de = IK_SQRT(dd), dot_de = ik_vec3_dot(d, e);
+    ik_real w = de + dot_de;
     /* Rodrigues for the shortest turn taking d to e, scaled by |d||e|, with
      * v = d x e: |d||e| h' = (d . e) h + v x h + v (v . h) / (|d||e| + d . e)
      * (one square root; nearly opposite lines, past about 165 degrees, have
      * no shortest turn to speak of). */
     if (w > de * (ik_real)(1.0 / 64)) {
         ik_vec3 v = ik_vec3_cross(d, e);
-        ik_vec3 turned = ik_vec3_mad(ik_vec3_add(ik_vec3_scale(hinge_ms, cos_de), ik_vec3_cross(v, hinge_ms)), v,
+        ik_vec3 turned = ik_vec3_mad(ik_vec3_add(ik_vec3_scale(hinge_ms, dot_de), ik_vec3_cross(v, hinge_ms)), v,
                                      ik_vec3_dot(v, hinge_ms) / w);
         k = ik_vec3_cross(e, turned);
         if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(e) * ik_vec3_length_sq(hinge_ms) * dd))

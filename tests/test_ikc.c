@@ -926,6 +926,28 @@ static void test_chain_stops_fox(void) {
               "the tail's four joints reach the target: %.400s", out_text);
     }
     cJSON_Delete(doc);
+    /* a hind paw pulled up and forward: the knee (b_LeftLeg02_016) bends
+     * forward, found from the paws, with no humanoid to ask */
+    target = ik_vec3_add(rest[ik_skeleton_find(&b->skeleton, "b_LeftFoot01_017")], ik_v3(0, 0.12f, 0.08f));
+    snprintf(args, sizeof args, "solve '%s' --target 'b_LeftFoot01_017=%.6f,%.6f,%.6f' --json", fox, (double)target.x,
+             (double)target.y, (double)target.z);
+    doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL;
+    if (doc) {
+        cJSON *joints = cJSON_GetObjectItem(doc, "joints");
+        ik_vec3 hip = json_vec3(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(joints, ik_skeleton_find(&b->skeleton, "b_LeftLeg01_015")), "position"));
+        ik_vec3 knee = json_vec3(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(joints, ik_skeleton_find(&b->skeleton, "b_LeftLeg02_016")), "position"));
+        ik_vec3 paw = json_vec3(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(joints, ik_skeleton_find(&b->skeleton, "b_LeftFoot01_017")), "position"));
+        ik_vec3 off = ik_vec3_reject(ik_vec3_sub(knee, hip), ik_vec3_normalize(ik_vec3_sub(paw, hip)));
+        CHECK(ik_vec3_distance(paw, target) < 1e-3f && off.z > 0.2f * ik_vec3_length(off),
+              "the fox's hind knee bends forward (%g %g %g off the hip-paw line)", (double)off.x, (double)off.y,
+              (double)off.z);
+    } else {
+        CHECK(0, "the fox's hind paw solves: %s", err_text);
+    }
+    cJSON_Delete(doc);
     /* no humanoid, for the right reason: the hips and head are found */
     snprintf(args, sizeof args, "solve '%s' --left-hand 0,0.3,0.5 --json", fox);
     CHECK(run(args) == 5 && strstr(err_text, "does not stand upright") && strstr(err_text, "hips = b_Hip_01") &&

@@ -57,7 +57,7 @@ int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ik
     ik_mat4 *model, mid_inverse;
     ik_vec3 h;
     int ok;
-    if (!figure->known || !(is_kind(limb, "leg") || is_kind(limb, "arm"))) return 0;
+    if (asset->chain_file || !figure->known || !(is_kind(limb, "leg") || is_kind(limb, "arm"))) return 0;
     pose = (ik_transform *)malloc((size_t)s->joint_count * sizeof *pose);
     model = (ik_mat4 *)malloc((size_t)s->joint_count * sizeof *model);
     ok = pose && model;

@@ -183,13 +183,14 @@ static ik_jacobian_method jacobian_method(solver_kind s) {
 static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat4 *model_ms) {
     ik_vec3 a = ik_mat4_translation(&model_ms[t->chain[0]]), b = ik_mat4_translation(&model_ms[t->chain[1]]);
     ik_vec3 c = ik_mat4_translation(&model_ms[t->chain[2]]);
+    ik_vec3 hinge_ms = ik_mat4_transform_vector(&model_ms[t->chain[1]], t->hinge_ls);
     job->use_hinge = 1;
     job->hinge_axis_ls = t->hinge_ls;
     job->min_bend = 0;
     job->max_bend = ik_rad(NATURAL_MAX_BEND_DEG);
     job->use_pole = 1;
-    job->pole_ms = ik_limb_natural_pole(a, b, c, t->target_ms, ik_mat4_transform_vector(&model_ms[t->chain[1]], t->hinge_ls),
-                                        ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
+    job->pole_ms =
+        ik_limb_natural_pole(a, b, c, t->target_ms, hinge_ms, ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
 }
 
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
@@ -343,18 +344,16 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
  * --clip) replaced by the solved pose; every other frame as it was. A take
  * without frames gets one. NULL when out of memory. */
 static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pose_ls, ik_real time, int *frame_count) {
-    size_t per = (size_t)(bvh->values_per_frame > 0 ? bvh->values_per_frame : 1);
-    int frames = bvh->frame_count > 0 ? bvh->frame_count : 1;
-    int frame = (int)((double)time / bvh->frame_time + 0.5);
-    double *values = (double *)calloc((size_t)frames * per + per, sizeof *values), *fallback;
+    size_t per = (size_t)(bvh->values_per_frame > 0 ? bvh->values_per_frame : 0);
+    int frames = bvh->frame_count > 0 ? bvh->frame_count : 1, frame = 0;
+    double at = (double)time / bvh->frame_time + 0.5; /* clamped before the cast: --time may be huge */
+    double *values = (double *)calloc((size_t)frames * per + per + 1, sizeof *values), *fallback;
     if (!values) return NULL;
     fallback = values + (size_t)frames * per; /* zeros for a take without frames */
     if (bvh->frame_count > 0) {
+        frame = at >= (double)frames ? frames - 1 : (int)at;
         memcpy(values, bvh->values, (size_t)frames * per * sizeof *values);
-        if (frame >= frames) frame = frames - 1;
         memcpy(fallback, values + (size_t)frame * per, per * sizeof *values);
-    } else {
-        frame = 0;
     }
     ikc_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
     *frame_count = frames;

@@ -11,7 +11,9 @@ static ik_vec3 rest_position_rs(const ik_skeleton *s, int joint) {
     return p;
 }
 
-static int is_kind(const ikc_chain *c, const char *kind) { return c->count == 3 && strcmp(c->kind, kind) == 0; }
+static int is_kind(const ikc_chain *c, const char *kind) {
+    return c->count == 3 && strcmp(c->kind, kind) == 0;
+}
 
 ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int chain_count) {
     const ik_skeleton *s = asset->skeleton;
@@ -33,10 +35,14 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
         }
     }
     if (humanoid) head = map.joint[IK_ROLE_HEAD];
-    if (ik_vec3_length_sq(up) > 0) up = ik_vec3_normalize(up);
-    else if (humanoid) up = rig.up_rs;
-    else if (head >= 0) up = ik_vec3_normalize_or(rest_position_rs(s, head), ik_v3(0, 1, 0));
-    else up = ik_v3(0, 1, 0);
+    if (ik_vec3_length_sq(up) > 0)
+        up = ik_vec3_normalize(up);
+    else if (humanoid)
+        up = rig.up_rs;
+    else if (head >= 0)
+        up = ik_vec3_normalize_or(rest_position_rs(s, head), ik_v3(0, 1, 0));
+    else
+        up = ik_v3(0, 1, 0);
     known = ik_figure_forward(s, feet, foot_count, head, up, &forward);
     if (!known && humanoid) {
         forward = ik_vec3_normalize_or(ik_vec3_reject(rig.forward_rs, up), rig.forward_rs);
@@ -51,7 +57,8 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
 
 /* The hinge is worked out in model space (root_ms applied), where the
  * solver measures the bend: a mirroring root_ms turns u x v around. */
-int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb, ik_vec3 *hinge_ls) {
+int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb,
+                      ik_vec3 *hinge_ls) {
     const ik_skeleton *s = asset->skeleton;
     ik_transform *pose;
     ik_mat4 *model, mid_inverse;
@@ -64,7 +71,8 @@ int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ik
     if (ok) {
         ik_skeleton_rest_pose(s, pose);
         ik_skeleton_fk(s, pose, &asset->root_ms, model);
-        h = ik_limb_hinge(ik_mat4_translation(&model[limb->joints[0]]), ik_mat4_translation(&model[limb->joints[1]]),
+        h = ik_limb_hinge(ik_mat4_translation(&model[limb->joints[0]]),
+                          ik_mat4_translation(&model[limb->joints[1]]),
                           ik_mat4_translation(&model[limb->joints[2]]), figure->forward_ms, figure->up_ms,
                           strcmp(limb->kind, "leg") == 0);
         ok = ik_mat4_inverse(&model[limb->joints[1]], &mid_inverse);

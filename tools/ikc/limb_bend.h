@@ -10,7 +10,7 @@
 
 /* The figure's axes at rest, in model space (root_ms applied). */
 typedef struct ikc_figure {
-    int known;          /* 0: nothing tells where the figure faces */
+    int known; /* 0: nothing tells where the figure faces */
     ik_vec3 up_ms, forward_ms;
 } ikc_figure;
 
@@ -22,6 +22,7 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
 /* The hinge (in the middle joint's own frame, for ik_two_bone's
  * hinge_axis_ls) of a three-joint "leg" or "arm" found by name, from the
  * rest pose (ik_limb_hinge); 0 for other chains or an unknown figure. */
-int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb, ik_vec3 *hinge_ls);
+int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb,
+                      ik_vec3 *hinge_ls);
 
 #endif

@@ -56,27 +56,44 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
 }
 
 /* The hinge is worked out in model space (root_ms applied), where the
- * solver measures the bend: a mirroring root_ms turns u x v around. */
+ * solver measures the bend: a mirroring root_ms turns u x v around. For a
+ * figure whose forward is unknown, the rest bend alone: the middle joint's
+ * rest offset k off the start-to-end line stands in for forward (a knee
+ * points forward, an elbow back), so ik_limb_hinge keeps the rest plane when
+ * bent over 2 degrees; a straight limb then has no natural bend. */
 int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb,
                       ik_vec3 *hinge_ls) {
     const ik_skeleton *s = asset->skeleton;
     ik_transform *pose;
     ik_mat4 *model, mid_inverse;
-    ik_vec3 h;
-    int ok;
-    if (asset->chain_file || !figure->known || !(is_kind(limb, "leg") || is_kind(limb, "arm"))) return 0;
+    ik_vec3 a, b, c, forward, up;
+    int ok, knee = is_kind(limb, "leg");
+    if (asset->chain_file || !(knee || is_kind(limb, "arm"))) return 0;
     pose = (ik_transform *)malloc((size_t)s->joint_count * sizeof *pose);
     model = (ik_mat4 *)malloc((size_t)s->joint_count * sizeof *model);
     ok = pose && model;
     if (ok) {
         ik_skeleton_rest_pose(s, pose);
         ik_skeleton_fk(s, pose, &asset->root_ms, model);
-        h = ik_limb_hinge(ik_mat4_translation(&model[limb->joints[0]]),
-                          ik_mat4_translation(&model[limb->joints[1]]),
-                          ik_mat4_translation(&model[limb->joints[2]]), figure->forward_ms, figure->up_ms,
-                          strcmp(limb->kind, "leg") == 0);
-        ok = ik_mat4_inverse(&model[limb->joints[1]], &mid_inverse);
-        if (ok) *hinge_ls = ik_vec3_normalize(ik_mat4_transform_vector(&mid_inverse, h));
+        a = ik_mat4_translation(&model[limb->joints[0]]);
+        b = ik_mat4_translation(&model[limb->joints[1]]);
+        c = ik_mat4_translation(&model[limb->joints[2]]);
+        forward = figure->forward_ms;
+        up = figure->up_ms;
+        if (!figure->known) {
+            ik_vec3 k =
+                ik_vec3_reject(ik_vec3_sub(b, a), ik_vec3_normalize_or(ik_vec3_sub(c, a), ik_vec3_zero()));
+            forward = ik_vec3_normalize_or(knee ? k : ik_vec3_neg(k), ik_vec3_zero());
+            up = ik_vec3_zero();
+            ok = ik_vec3_length_sq(forward) > 0 &&
+                 ik_vec3_length_sq(ik_vec3_cross(ik_vec3_sub(b, a), ik_vec3_sub(c, b))) >
+                     (ik_real)1.2e-3 * ik_vec3_length_sq(ik_vec3_sub(b, a)) *
+                         ik_vec3_length_sq(ik_vec3_sub(c, b));
+        }
+        ok = ok && ik_mat4_inverse(&model[limb->joints[1]], &mid_inverse);
+        if (ok)
+            *hinge_ls = ik_vec3_normalize(
+                ik_mat4_transform_vector(&mid_inverse, ik_limb_hinge(a, b, c, forward, up, knee)));
     }
     free(pose);
     free(model);

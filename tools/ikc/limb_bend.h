@@ -21,7 +21,8 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
 
 /* The hinge (in the middle joint's own frame, for ik_two_bone's
  * hinge_axis_ls) of a three-joint "leg" or "arm" found by name, from the
- * rest pose (ik_limb_hinge); 0 for other chains or an unknown figure. */
+ * rest pose (ik_limb_hinge); 0 for other chains, a chain file's, or a
+ * straight limb of a figure whose forward is unknown. */
 int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb,
                       ik_vec3 *hinge_ls);
 

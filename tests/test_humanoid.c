@@ -103,7 +103,9 @@ static void test_mirror_names(void) {
     static const char *const pairs[][2] = {
         {"LeftUpLeg", "RightUpLeg"}, {"thigh.L", "thigh.R"},       {"leg_joint_L_1", "leg_joint_R_1"},
         {"hand_l", "hand_r"},        {"mixamorig:LeftHand", "mixamorig:RightHand"}, {"LEFTFOOT", "RIGHTFOOT"},
-        {"leftArm", "rightArm"},     {"ShoulderLeft", "ShoulderRight"}, {"UpperLeg.R", "UpperLeg.L"}};
+        {"leftArm", "rightArm"},     {"ShoulderLeft", "ShoulderRight"}, {"UpperLeg.R", "UpperLeg.L"},
+        {"Skeleton_arm_joint_L__4_", "Skeleton_arm_joint_R__4_"}, {"b_LeftLeg01_015", "b_RightLeg01_015"},
+        {"Bip01 L Thigh", "Bip01 R Thigh"}, {"DEF-thigh.L", "DEF-thigh.R"}};
     char out[64];
     int i;
     fixture f;
@@ -125,6 +127,104 @@ static void test_mirror_names(void) {
                   ik_humanoid_role_name(i));
         fixture_free(&f);
     }
+}
+
+/* A skeleton from a table of names, parents and offsets (rest rotations
+ * identity), in caller arrays of at least `count`. */
+typedef struct named_joint {
+    const char *name;
+    int parent;
+    ik_real x, y, z;
+} named_joint;
+
+static int table_skeleton(const named_joint *table, int count, ik_skeleton *s, int *parents, const char **names,
+                          ik_transform *rest) {
+    int i;
+    for (i = 0; i < count; ++i) {
+        parents[i] = table[i].parent;
+        names[i] = table[i].name;
+        rest[i] = ik_transform_identity();
+        rest[i].translation = ik_v3(table[i].x, table[i].y, table[i].z);
+    }
+    return ik_skeleton_init(s, count, parents, names, rest, NULL) == IK_OK;
+}
+
+/* Khronos CesiumMan's names ("Skeleton_" prefixes, arms numbered against
+ * the hierarchy on the left: __4_ > __3_ > __2_), facing +Z: every role
+ * found, each limb in hierarchy order; a rig is built. */
+static void test_map_khronos_names(void) {
+    static const named_joint man[] = {
+        {"Skeleton_torso_joint_1", -1, 0, 0.9f, 0},         {"leg_joint_R_1", 0, -0.09f, -0.05f, 0},
+        {"leg_joint_R_2", 1, 0, -0.4f, 0.02f},               {"leg_joint_R_3", 2, 0, -0.4f, -0.02f},
+        {"leg_joint_R_5", 3, 0, -0.07f, 0.1f},               {"leg_joint_L_1", 0, 0.09f, -0.05f, 0},
+        {"leg_joint_L_2", 5, 0, -0.4f, 0.02f},               {"leg_joint_L_3", 6, 0, -0.4f, -0.02f},
+        {"leg_joint_L_5", 7, 0, -0.07f, 0.1f},               {"Skeleton_torso_joint_2", 0, 0, 0.2f, 0},
+        {"torso_joint_3", 9, 0, 0.25f, 0},                   {"Skeleton_arm_joint_R", 10, -0.15f, 0.05f, 0},
+        {"Skeleton_arm_joint_R__2_", 11, -0.25f, -0.1f, 0},  {"Skeleton_arm_joint_R__3_", 12, -0.22f, -0.1f, 0.03f},
+        {"Skeleton_arm_joint_L__4_", 10, 0.15f, 0.05f, 0},   {"Skeleton_arm_joint_L__3_", 14, 0.25f, -0.1f, 0},
+        {"Skeleton_arm_joint_L__2_", 15, 0.22f, -0.1f, 0.03f}, {"Skeleton_neck_joint_1", 10, 0, 0.1f, 0},
+        {"Skeleton_neck_joint_2", 17, 0, 0.1f, 0.02f}};
+    static const struct {
+        int role;
+        const char *joint;
+    } expected[] = {{IK_ROLE_HIPS, "Skeleton_torso_joint_1"},        {IK_ROLE_SPINE, "Skeleton_torso_joint_2"},
+                    {IK_ROLE_CHEST, "torso_joint_3"},                {IK_ROLE_NECK, "Skeleton_neck_joint_1"},
+                    {IK_ROLE_HEAD, "Skeleton_neck_joint_2"},         {IK_ROLE_UPPER_ARM_L, "Skeleton_arm_joint_L__4_"},
+                    {IK_ROLE_FOREARM_L, "Skeleton_arm_joint_L__3_"}, {IK_ROLE_HAND_L, "Skeleton_arm_joint_L__2_"},
+                    {IK_ROLE_UPPER_ARM_R, "Skeleton_arm_joint_R"},   {IK_ROLE_FOREARM_R, "Skeleton_arm_joint_R__2_"},
+                    {IK_ROLE_HAND_R, "Skeleton_arm_joint_R__3_"},    {IK_ROLE_THIGH_L, "leg_joint_L_1"},
+                    {IK_ROLE_SHIN_L, "leg_joint_L_2"},               {IK_ROLE_FOOT_L, "leg_joint_L_3"},
+                    {IK_ROLE_TOE_R, "leg_joint_R_5"}};
+    enum { N = sizeof man / sizeof man[0] };
+    int parents[N], i;
+    const char *names[N];
+    ik_transform rest[N];
+    ik_skeleton s;
+    ik_humanoid_map map;
+    ik_humanoid rig;
+    CHECK(table_skeleton(man, N, &s, parents, names, rest), "CesiumMan skeleton");
+    CHECK(ik_humanoid_map_find(&s, NULL, 0, &map) == IK_OK, "CesiumMan's names: a humanoid (missing %lx)", map.missing);
+    for (i = 0; i < (int)(sizeof expected / sizeof expected[0]); ++i) {
+        int j = map.joint[expected[i].role];
+        CHECK(j >= 0 && strcmp(ik_skeleton_name(&s, j), expected[i].joint) == 0, "%s = %s, not %s",
+              ik_humanoid_role_name(expected[i].role), expected[i].joint, j >= 0 ? ik_skeleton_name(&s, j) : "-");
+    }
+    CHECK(ik_humanoid_init(&rig, &s, &map) == IK_OK && ik_vec3_distance(rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6,
+          "CesiumMan's rig faces +Z");
+}
+
+/* A fox in the Khronos Fox's names (b_Hip_01, b_Head_05, b_LeftLeg01_015 >
+ * b_LeftLeg02_016 > b_LeftFoot01_017): its hips and head are found (they
+ * were reported missing), the hind legs in hierarchy order; it does not
+ * stand, so it is no humanoid: IK_ERR_UNSUPPORTED. */
+static void test_map_fox(void) {
+    static const named_joint fox[] = {
+        {"b_Root_00", -1, 0, 0, 0},                  {"b_Hip_01", 0, 0, 0.5f, 0},
+        {"b_Spine01_02", 1, 0, 0, 0.2f},             {"b_Spine02_03", 2, 0, 0, 0.2f},
+        {"b_Neck_04", 3, 0, 0.1f, 0.1f},             {"b_Head_05", 4, 0, 0.1f, 0.1f},
+        {"b_RightUpperArm_06", 3, -0.08f, -0.05f, 0}, {"b_RightForeArm_07", 6, 0, -0.2f, -0.02f},
+        {"b_RightHand_08", 7, 0, -0.2f, 0.02f},       {"b_LeftUpperArm_09", 3, 0.08f, -0.05f, 0},
+        {"b_LeftForeArm_010", 9, 0, -0.2f, -0.02f},   {"b_LeftHand_011", 10, 0, -0.2f, 0.02f},
+        {"b_Tail01_012", 1, 0, 0.02f, -0.1f},         {"b_Tail02_013", 12, 0, 0, -0.15f},
+        {"b_LeftLeg01_015", 1, 0.08f, -0.05f, -0.02f}, {"b_LeftLeg02_016", 14, 0, -0.2f, 0.05f},
+        {"b_LeftFoot01_017", 15, 0, -0.2f, -0.05f},   {"b_RightLeg01_019", 1, -0.08f, -0.05f, -0.02f},
+        {"b_RightLeg02_020", 17, 0, -0.2f, 0.05f},    {"b_RightFoot01_021", 18, 0, -0.2f, -0.05f}};
+    enum { N = sizeof fox / sizeof fox[0] };
+    int parents[N];
+    const char *names[N];
+    ik_transform rest[N];
+    ik_skeleton s;
+    ik_humanoid_map map;
+    ik_humanoid rig;
+    char report[2048];
+    CHECK(table_skeleton(fox, N, &s, parents, names, rest), "fox skeleton");
+    ik_humanoid_map_find(&s, NULL, 0, &map);
+    ik_humanoid_map_describe(&map, &s, report, sizeof report);
+    CHECK(strstr(report, "hips = b_Hip_01\n") && strstr(report, "head = b_Head_05\n") &&
+              strstr(report, "left_thigh = b_LeftLeg01_015\n") && strstr(report, "left_shin = b_LeftLeg02_016\n") &&
+              strstr(report, "left_upper_arm = b_LeftUpperArm_09\n"),
+          "the fox's roles by name: %s", report);
+    CHECK(ik_humanoid_init(&rig, &s, &map) == IK_ERR_UNSUPPORTED, "a fox does not stand: no humanoid");
 }
 
 /* A skeleton with unusual names mapped by a mapping file. */
@@ -275,10 +375,112 @@ static void sweep_no_flip(fixture *f) {
     property_end(&jump);
 }
 
+/* Each foot lifted from hanging down to 80 degrees forward, each hand to 62
+ * (near shoulder height an elbow out to the side is as natural as one
+ * behind), in 3-degree steps at 0.85 limb lengths from the hip or shoulder,
+ * each solve from the standing pose: the knee stays on the forward side of
+ * the hip-ankle line, the elbow on the backward side. A pole fixed where the
+ * knee was put it on the other side (the leg rolled 180 degrees) past 63
+ * degrees on a straight-legged rig, and left a T-pose's elbows out
+ * sideways. */
+static void lift_no_roll(fixture *f) {
+    check_property side = {"lift keeps the bend side", 0, 0};
+    int limb, step;
+    for (limb = 0; limb < IK_LIMB_COUNT; ++limb)
+        for (step = 0; step <= (limb >= IK_LIMB_LEG_L ? 25 : 19); ++step) {
+            const ik_humanoid_limb *l = &f->rig.limb[limb];
+            ik_humanoid_solve job = ik_humanoid_solve_def();
+            ik_real angle = ik_rad((ik_real)(5 + 3 * step)), len;
+            ik_vec3 base, target, off, fwd = fixture_forward(f);
+            fixture_reset(f);
+            len = fixture_limb_length(f, limb);
+            base = fixture_pos(f, l->start);
+            target = ik_vec3_mad(base, ik_vec3_neg(fixture_up(f)), (ik_real)0.85 * len * IK_COS(angle));
+            target = ik_vec3_mad(target, fwd, (ik_real)0.85 * len * IK_SIN(angle));
+            job.rig = &f->rig;
+            job.pose_ls = f->pose;
+            job.model_ms = f->model;
+            job.root_ms = &f->root_ms;
+            job.adjust_shoulders = 0;
+            job.adjust_pelvis = 0;
+            job.goal[limb].enabled = 1;
+            job.goal[limb].position_ms = target;
+            if (ik_humanoid_solve_run(&job) != IK_OK) {
+                PROPERTY_CASE(side, 0, "%s limb %d: solve failed", f->label, limb);
+                continue;
+            }
+            off = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)),
+                                 ik_vec3_normalize(ik_vec3_sub(fixture_end(f, limb), fixture_pos(f, l->start))));
+            PROPERTY_CASE(side,
+                          (limb >= IK_LIMB_LEG_L ? 1 : -1) * ik_vec3_dot(off, fwd) > (ik_real)0.05 * ik_vec3_length(off),
+                          "%s limb %d at %g deg: middle joint %g of its offset forward", f->label, limb,
+                          (double)ik_deg(angle), (double)(ik_vec3_dot(off, fwd) / ik_vec3_length(off)));
+        }
+    fixture_reset(f);
+    property_end(&side);
+}
+
 /* 300 reach cases on the built rig, 60 on each real one. */
 static void limbs_rig(fixture *f, int built, void *context) {
     reach_cases(f, built ? 300 : 60, (rng *)context);
     sweep_no_flip(f);
+    lift_no_roll(f);
+}
+
+/* The built humanoid mirrored (every rest offset's x negated: its "left"
+ * joints now on the figure's right): it still faces +Z, where its toes
+ * point, and its straight knees still bend forward (left x up alone said
+ * -Z and bent them backward). */
+static void test_mirrored_rig(void) {
+    fixture f;
+    int i, feet[2];
+    ik_vec3 forward = ik_vec3_zero();
+    CHECK(fixture_built(&f), "built skeleton");
+    fixture_free(&f);
+    for (i = 0; i < f.built.joint_count; ++i) f.built_rest[i].translation.x = -f.built_rest[i].translation.x;
+    CHECK(ik_skeleton_init(&f.built, f.built.joint_count, f.built_parents, f.built_names, f.built_rest, NULL) == IK_OK,
+          "mirrored skeleton");
+    f.skeleton = &f.built;
+    f.label = "built, mirrored";
+    fixture_finish(&f);
+    CHECK(f.init_result == IK_OK, "mirrored rig: %s", ik_result_str(f.init_result));
+    CHECK(ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 && ik_vec3_distance(f.rig.left_rs, ik_v3(-1, 0, 0)) < 1e-6,
+          "mirrored rig faces +Z (forward %g %g %g), its left on -X", (double)f.rig.forward_rs.x,
+          (double)f.rig.forward_rs.y, (double)f.rig.forward_rs.z);
+    feet[0] = f.map.joint[IK_ROLE_FOOT_L];
+    feet[1] = f.map.joint[IK_ROLE_FOOT_R];
+    CHECK(ik_figure_forward(f.skeleton, feet, 2, -1, ik_v3(0, 1, 0), &forward) &&
+              ik_vec3_distance(forward, ik_v3(0, 0, 1)) < 1e-6,
+          "ik_figure_forward from the toes");
+    forward = ik_vec3_zero();
+    CHECK(!ik_figure_forward(f.skeleton, NULL, 0, f.map.joint[IK_ROLE_HEAD], ik_v3(0, 1, 0), &forward) &&
+              ik_vec3_length(forward) == 0,
+          "no toes and a head with nothing off its axis: no forward, untouched");
+    lift_no_roll(&f);
+    fixture_free(&f);
+}
+
+/* ik_limb_hinge: a limb bent the way its joint bends keeps its own plane; a
+ * straight one, or one bent against the way, gets the default from forward
+ * (knee forward, elbow back), from up when the upper bone lies along
+ * forward. */
+static void test_limb_hinge(void) {
+    ik_vec3 fwd = ik_v3(0, 0, 1), up = ik_v3(0, 1, 0), a = ik_v3(0, 1, 0), b = ik_v3(0, (ik_real)0.5, 0);
+    ik_vec3 h = ik_limb_hinge(a, b, ik_v3(0, 0, 0), fwd, up, 1), k;
+    k = ik_vec3_cross(ik_vec3_sub(b, a), h);
+    CHECK(ik_vec3_dot(k, fwd) > (ik_real)0.49, "a straight leg's knee bends forward");
+    h = ik_limb_hinge(a, b, ik_v3(0, 0, 0), fwd, up, 0);
+    CHECK(ik_vec3_dot(ik_vec3_cross(ik_vec3_sub(b, a), h), fwd) < (ik_real)-0.49, "a straight arm's elbow points back");
+    h = ik_limb_hinge(a, ik_v3(0, (ik_real)0.5, (ik_real)0.1), ik_v3(0, 0, 0), fwd, up, 1);
+    CHECK(ik_vec3_distance(h, ik_v3(1, 0, 0)) < 1e-5, "a knee bent forward keeps its plane");
+    h = ik_limb_hinge(a, ik_v3(0, (ik_real)0.5, (ik_real)-0.1), ik_v3(0, 0, 0), fwd, up, 1);
+    CHECK(ik_vec3_distance(h, ik_v3(1, 0, 0)) < 1e-5, "a knee bent backward gets the default");
+    h = ik_limb_hinge(ik_v3(0, 0, 0), ik_v3(0, 0, (ik_real)0.5), ik_v3(0, 0, 1), fwd, up, 1);
+    CHECK(ik_vec3_dot(ik_vec3_cross(ik_v3(0, 0, (ik_real)0.5), h), up) > (ik_real)0.49,
+          "a thigh along forward: the knee bends up");
+    k = ik_limb_natural_pole(a, b, ik_v3(0, 0, 0), ik_v3(0, 1, 1), ik_v3(1, 0, 0), 1);
+    CHECK(ik_vec3_dot(ik_vec3_sub(k, ik_v3(0, 1, (ik_real)0.5)), ik_v3(0, 1, 0)) > (ik_real)0.99,
+          "a leg lifted to hip height: the pole above the thigh");
 }
 
 static void test_limbs(void) {
@@ -577,7 +779,11 @@ int main(void) {
     test_map_real();
     test_mirror_names();
     test_mapping_file();
+    test_map_khronos_names();
+    test_map_fox();
     test_limbs();
+    test_mirrored_rig();
+    test_limb_hinge();
     test_shoulders();
     test_look_at();
     test_look_around();

@@ -177,7 +177,7 @@ static void test_solve_bvh(void) {
     /* Reload what was written and check it with the library's FK. */
     CHECK(ik_bvh_read_file(bvh, &before, NULL) == IK_OK && ik_bvh_read_file(out, &after, NULL) == IK_OK,
           "input and output BVH load");
-    if (before && after && after->skeleton.joint_count == 5 && after->frame_count == 1) {
+    if (before && after && after->skeleton.joint_count == 5 && after->frame_count == before->frame_count) {
         ik_skeleton_rest_pose(&before->skeleton, pose);
         ik_skeleton_fk(&before->skeleton, pose, NULL, model_before);
         ik_skeleton_rest_pose(&after->skeleton, pose);
@@ -197,7 +197,7 @@ static void test_solve_bvh(void) {
                   "--json position of joint %d matches the written file", j);
         }
     } else {
-        CHECK(0, "written BVH has the input's joints and one frame");
+        CHECK(0, "written BVH has the input's joints and frames");
     }
     ik_bvh_free(before);
     ik_bvh_free(after);
@@ -542,6 +542,457 @@ static void test_solve_left_hand(void) {
         character_free(&before);
         character_free(&after);
     }
+}
+
+/* `solve TAKE.bvh --clip motion --time T -o out.bvh` writes the whole take:
+ * as many frames, every other frame's values as they were, the solved
+ * frame's ankle on the target (before, one frame of 994 was written). */
+static void test_solve_bvh_take(void) {
+    char path[900], out[300], args[2000];
+    ik_bvh *before = NULL, *after = NULL;
+    ik_transform *pose = NULL;
+    ik_mat4 *model = NULL;
+    const double time = 2.0;
+    int frame, ankle, hip, i, changed = 0;
+    ik_vec3 target;
+    if (!real_asset("bvh/131_01.bvh", path, sizeof path)) return;
+    if (ik_bvh_read_file(path, &before, NULL) != IK_OK) {
+        CHECK(0, "131_01.bvh loads");
+        return;
+    }
+    frame = (int)(time / before->frame_time + 0.5);
+    ankle = ik_skeleton_find(&before->skeleton, "LeftAnkle");
+    hip = ik_skeleton_find(&before->skeleton, "LeftHip");
+    pose = (ik_transform *)malloc((size_t)before->skeleton.joint_count * sizeof *pose);
+    model = (ik_mat4 *)malloc((size_t)before->skeleton.joint_count * sizeof *model);
+    ik_skeleton_rest_pose(&before->skeleton, pose);
+    ik_clip_sample(&before->clip, (ik_real)time, pose);
+    ik_skeleton_fk(&before->skeleton, pose, NULL, model);
+    /* the ankle pulled a third of the way toward its hip: a bent knee */
+    target = ik_vec3_lerp(ik_mat4_translation(&model[ankle]), ik_mat4_translation(&model[hip]), 0.3f);
+    path_in(out, sizeof out, "take.bvh");
+    snprintf(args, sizeof args, "solve '%s' --clip motion --time %g --target 'LeftAnkle=%.6f,%.6f,%.6f' -o '%s' --quiet",
+             path, time, (double)target.x, (double)target.y, (double)target.z, out);
+    CHECK(run(args) == 0, "solve a take: %s", err_text);
+    if (ik_bvh_read_file(out, &after, NULL) != IK_OK || after->frame_count != before->frame_count ||
+        after->values_per_frame != before->values_per_frame) {
+        CHECK(0, "the written take has all %d frames (%d)", before->frame_count, after ? after->frame_count : -1);
+    } else {
+        for (i = 0; i < before->frame_count; ++i) {
+            int k;
+            for (k = 0; k < before->values_per_frame; ++k) {
+                size_t at = (size_t)i * (size_t)before->values_per_frame + (size_t)k;
+                if (i != frame && fabs(after->values[at] - before->values[at]) > 1e-4) {
+                    CHECK(0, "frame %d value %d changed: %g -> %g", i, k, before->values[at], after->values[at]);
+                    i = before->frame_count;
+                    break;
+                }
+                changed += i == frame && fabs(after->values[at] - before->values[at]) > 1e-4;
+            }
+        }
+        CHECK(changed > 0, "the solved frame %d changed", frame);
+        ik_skeleton_rest_pose(&after->skeleton, pose);
+        ik_clip_sample(&after->clip, (ik_real)(frame * after->frame_time), pose);
+        ik_skeleton_fk(&after->skeleton, pose, NULL, model);
+        CHECK(ik_vec3_distance(ik_mat4_translation(&model[ankle]), target) < 2e-3f,
+              "the solved frame puts LeftAnkle on the target (%g away)",
+              (double)ik_vec3_distance(ik_mat4_translation(&model[ankle]), target));
+    }
+    free(pose);
+    free(model);
+    ik_bvh_free(before);
+    ik_bvh_free(after);
+}
+
+/* Messages name what went wrong: the joint whose zero scale made the
+ * geometry degenerate; a one-bone chain whose target is inside its reach
+ * can only turn (before: "limits or iterations"); a knee held by its bend
+ * limit. */
+static void test_solve_messages(void) {
+    char leg[300], zero[300], args[1200];
+    path_in(leg, sizeof leg, "leg.bvh");
+    path_in(zero, sizeof zero, "zero_scale.gltf");
+    write_text(zero, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
+                     "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[1]},"
+                     "{\"name\":\"UpperLeg.L\",\"translation\":[0.1,0,0],\"children\":[2]},"
+                     "{\"name\":\"LowerLeg.L\",\"translation\":[0,-0.45,0],\"scale\":[0,0,0],\"children\":[3]},"
+                     "{\"name\":\"Foot.L\",\"translation\":[0,-0.45,0]}],\"skins\":[{\"joints\":[0,1,2,3]}]}");
+    snprintf(args, sizeof args, "solve '%s' --target Foot.L=0.1,0.3,0.1 --json", zero);
+    CHECK(run(args) == 1 && strstr(err_text, "degenerate geometry") && strstr(err_text, "joint 'LowerLeg.L' has a zero scale"),
+          "degenerate geometry names the joint: %s", err_text);
+    /* LeftLeg's bone is 0.43 long; the target 0.2 from it */
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.1,0.3,0.1 --chain 2 --json", leg);
+    CHECK(run(args) == 0 && strstr(err_text, "a single bone can only turn") && strstr(err_text, "'LeftLeg'") &&
+              strstr(err_text, "0.43 long") && !strstr(err_text, "iterations"),
+          "one bone, target inside its reach: %s", err_text);
+    /* the foot pulled up to the hip: the knee stops at its 150 degrees */
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.1,0.94,0.02 --json", leg);
+    CHECK(run(args) == 0 && strstr(err_text, "'LeftLeg' bends at most 150 degrees") && strstr(err_text, "--pole"),
+          "a knee at its bend limit: %s", err_text);
+}
+
+/* ---- limbs found by name bend their natural way (issue 11, item 4) ---------- */
+
+/* A rig to sweep targets on: a file and where its figure faces and stands
+ * in model space, known from how it was made (not from what ikc finds). */
+typedef struct bend_rig {
+    char label[64], path[900];
+    ik_vec3 forward, up;
+} bend_rig;
+
+/* A variant of a BVH: every OFFSET mapped by (x, y, z) -> scale * (x, y, z)
+ * with x negated (mirror), or turned Z-up ((x, -z, y)). */
+static int bvh_variant(const char *from, const char *to, int mirror, int z_up, double scale) {
+    ik_bvh *b = NULL;
+    int i, ok;
+    if (ik_bvh_read_file(from, &b, NULL) != IK_OK) return 0;
+    for (i = 0; i < b->joint_count; ++i) {
+        double *o = b->joints[i].offset, y = o[1];
+        if (mirror) o[0] = -o[0];
+        if (z_up) o[1] = -o[2], o[2] = y;
+        o[0] *= scale, o[1] *= scale, o[2] *= scale;
+    }
+    ok = ik_bvh_write_file(b, to, NULL) == IK_OK;
+    ik_bvh_free(b);
+    return ok;
+}
+
+/* A variant of a glTF rig: its root joint's rest transform times `local`
+ * (a mirror as the scale (-1, 1, 1), a quarter turn, a scale of 100); the
+ * figure's axes follow: v -> A local A^-1 v with A the root's model matrix. */
+static int gltf_variant(const char *from, const char *to, ik_vec3 scale, ik_quat turn, bend_rig *rig) {
+    ik_gltf *g = NULL;
+    const ik_gltf_skin *skin;
+    ik_transform *pose;
+    ik_mat4 a, a_inv, local = ik_mat4_from_trs(ik_vec3_zero(), turn, scale), m;
+    int ok = 0, root = -1, i;
+    if (ik_gltf_read_file(from, &g, NULL) != IK_OK) return 0;
+    skin = ik_gltf_skeleton(g, 0);
+    for (i = 0; i < skin->skeleton.joint_count; ++i)
+        if (skin->skeleton.parents[i] < 0) root = root < 0 ? i : -2;
+    pose = (ik_transform *)malloc((size_t)skin->skeleton.joint_count * sizeof *pose);
+    if (root >= 0 && pose) {
+        ik_skeleton_rest_pose(&skin->skeleton, pose);
+        a = ik_transform_to_mat4(pose[root]);
+        a = ik_mat4_mul(&skin->root_ms, &a);
+        pose[root].rotation = ik_quat_normalize(ik_quat_mul(pose[root].rotation, turn));
+        pose[root].scale = ik_vec3_mul(pose[root].scale, scale);
+        if (ik_mat4_inverse(&a, &a_inv)) {
+            m = ik_mat4_mul(&a, &local);
+            m = ik_mat4_mul(&m, &a_inv);
+            rig->forward = ik_vec3_normalize(ik_mat4_transform_vector(&m, rig->forward));
+            rig->up = ik_vec3_normalize(ik_mat4_transform_vector(&m, rig->up));
+            ok = ik_gltf_set_pose(g, 0, pose, NULL) == IK_OK && ik_gltf_write_file(g, to, NULL) == IK_OK;
+        }
+    }
+    free(pose);
+    ik_gltf_free(g);
+    return ok;
+}
+
+/* Sweep one limb's end from hanging down to `top` degrees forward, and 30
+ * degrees out to its side, at 0.85 limb lengths from its start, each target
+ * one `ikc solve --target` from the rest pose, 3 degrees (0.045 limb lengths,
+ * 4 cm on a man's leg) apart: the end reaches, the knee stays on the forward
+ * side of the hip-ankle line (the elbow on the backward side), and the bend
+ * never flips (successive middle-joint offsets within 20 degrees). */
+static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real top) {
+    const ik_humanoid_limb *l = &c->rig.limb[limb];
+    const ik_humanoid_limb *other = &c->rig.limb[limb ^ 1];
+    ik_real len = limb_length_ms(c, limb), sign = limb >= IK_LIMB_LEG_L ? 1 : -1;
+    ik_vec3 start = joint_ms(c, l->start), out;
+    check_property reach = {"natural bend: the end reaches", 0, 0}, side = {"natural bend: side", 0, 0},
+                   flip = {"natural bend: no flip", 0, 0};
+    int az;
+    out = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(start, joint_ms(c, other->start)), r->up));
+    for (az = 0; az < 2; ++az) {
+        ik_vec3 prev = ik_vec3_zero(), ahead = ik_vec3_normalize(ik_vec3_mad(r->forward, out, az ? 0.577f : 0));
+        ik_real el;
+        for (el = 5; el <= top; el += 3) {
+            ik_real a = ik_rad(el);
+            ik_vec3 dir = ik_vec3_add(ik_vec3_scale(r->up, -IK_COS(a)), ik_vec3_scale(ahead, IK_SIN(a)));
+            ik_vec3 target = ik_vec3_mad(start, dir, 0.85f * len), p[3], off;
+            char args[1200];
+            cJSON *doc, *joints, *t0;
+            int k, joint[3];
+            joint[0] = l->start, joint[1] = l->mid, joint[2] = l->end;
+            snprintf(args, sizeof args, "solve '%s' --target '%s=%.7g,%.7g,%.7g' --json", r->path,
+                     ik_skeleton_name(c->skeleton, l->end), (double)target.x, (double)target.y, (double)target.z);
+            doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL;
+            joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+            t0 = doc ? cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0) : NULL;
+            if (cJSON_GetArraySize(joints) != c->skeleton->joint_count || !t0) {
+                PROPERTY_CASE(reach, 0, "%s: %s: %s", r->label, args, err_text);
+                cJSON_Delete(doc);
+                continue;
+            }
+            for (k = 0; k < 3; ++k)
+                p[k] = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, joint[k]), "position"));
+            PROPERTY_CASE(reach,
+                          ik_vec3_distance(p[2], target) < 2e-3f * len &&
+                              strcmp(cJSON_GetObjectItem(t0, "solver")->valuestring, "two-bone") == 0,
+                          "%s %s at %g deg: %g off", r->label, ik_skeleton_name(c->skeleton, l->end), (double)el,
+                          (double)ik_vec3_distance(p[2], target));
+            off = ik_vec3_normalize(
+                ik_vec3_reject(ik_vec3_sub(p[1], p[0]), ik_vec3_normalize(ik_vec3_sub(p[2], p[0]))));
+            PROPERTY_CASE(side, sign * ik_vec3_dot(off, r->forward) > 0.05f, "%s %s at %g deg, %d: %s %g forward",
+                          r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el, az,
+                          sign > 0 ? "knee" : "elbow", (double)ik_vec3_dot(off, r->forward));
+            if (el > 5)
+                PROPERTY_CASE(flip, ik_vec3_dot(off, prev) > IK_COS(ik_rad(20)), "%s %s at %g deg: turned %g deg",
+                              r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el,
+                              (double)ik_deg(ik_acos_safe(ik_vec3_dot(off, prev))));
+            prev = off;
+            cJSON_Delete(doc);
+        }
+    }
+    property_end(&reach);
+    property_end(&side);
+    property_end(&flip);
+}
+
+/* `--target FOOT` / `--target HAND` with no --pole on every real rig and
+ * variants of them (mirrored, Z-up, scaled by 100): knees bend forward and
+ * elbows back across the front half-space, and small moves never flip them.
+ * Before, a straight CMU leg bent backward with its shin turned round. */
+static void test_solve_natural_bend(void) {
+    static const struct {
+        const char *file;
+        ik_vec3 forward;
+        int mirror, z_up;
+        double scale;
+    } rigs[] = {
+        {"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1},   {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
+        {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}, {"bvh/01_01.bvh", {0, 0, 1}, 0, 0, 1},
+        {"gltf/girl.glb", {0, 0, 1}, 0, 0, 1},    {"gltf/girl.glb", {0, 0, 1}, 1, 0, 1},
+        {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 0, 1}, {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 1, 1},
+        {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 1},  {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 100},
+        {"gltf/robot.glb", {0, 0, 1}, 0, 0, 1},
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof rigs / sizeof rigs[0]); ++i) {
+        bend_rig r;
+        character c;
+        char source[900];
+        int made = 1;
+        if (!real_asset(rigs[i].file, source, sizeof source)) continue;
+        snprintf(r.label, sizeof r.label, "%s%s%s%s", rigs[i].file, rigs[i].mirror ? " mirrored" : "",
+                 rigs[i].z_up ? " Z-up" : "", rigs[i].scale != 1 ? " x100" : "");
+        r.forward = rigs[i].forward;
+        r.up = ik_v3(0, 1, 0);
+        if (!rigs[i].mirror && !rigs[i].z_up && rigs[i].scale == 1) {
+            snprintf(r.path, sizeof r.path, "%s", source);
+        } else if (strstr(source, ".bvh")) {
+            snprintf(r.path, sizeof r.path, "%s/variant%d.bvh", work_dir, i);
+            made = bvh_variant(source, r.path, rigs[i].mirror, rigs[i].z_up, rigs[i].scale);
+            if (rigs[i].z_up) r.forward = ik_v3(r.forward.x, -r.forward.z, r.forward.y), r.up = ik_v3(0, 0, 1);
+        } else {
+            ik_real s = (ik_real)rigs[i].scale;
+            snprintf(r.path, sizeof r.path, "%s/variant%d.glb", work_dir, i);
+            made = gltf_variant(source, r.path, ik_v3(rigs[i].mirror ? -s : s, s, s),
+                                rigs[i].z_up ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
+                                &r);
+        }
+        if (!made || !character_load(&c, r.path, 0)) {
+            CHECK(0, "%s: the variant is written and loads as a humanoid", r.label);
+            character_free(&c);
+            continue;
+        }
+        if (c.rig.limb[IK_LIMB_LEG_L].end >= 0) sweep_limb(&r, &c, IK_LIMB_LEG_L, 71);
+        sweep_limb(&r, &c, IK_LIMB_ARM_L, 59);
+        character_free(&c);
+    }
+}
+
+/* ---- default chains stay on their own limb (issue 11, item 7) ---------------- */
+
+/* BVH text for one joint with 3 rotation channels (6 for a root). */
+#define BVH_JOINT(kind, name, x, y, z) kind " " name "\n{\nOFFSET " #x " " #y " " #z "\nCHANNELS 3 Zrotation Xrotation Yrotation\n"
+#define BVH_END(x, y, z) "End Site\n{\nOFFSET " #x " " #y " " #z "\n}\n"
+
+/* A fox in the Khronos sample's names (b_Hip_01, b_Head_05, ...), facing +Z:
+ * spine, neck and head, front legs named as arms, hind legs with two foot
+ * joints, a tail. */
+static const char fox_bvh[] =
+    "HIERARCHY\nROOT b_Root_00\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    BVH_JOINT("JOINT", "b_Hip_01", 0, 0.5, 0)
+    BVH_JOINT("JOINT", "b_Spine01_02", 0, 0, 0.2)
+    BVH_JOINT("JOINT", "b_Spine02_03", 0, 0, 0.2)
+    BVH_JOINT("JOINT", "b_Neck_04", 0, 0.1, 0.1)
+    BVH_JOINT("JOINT", "b_Head_05", 0, 0.1, 0.1) BVH_END(0, 0, 0.15) "}\n}\n"
+    BVH_JOINT("JOINT", "b_RightUpperArm_06", -0.08, -0.05, 0)
+    BVH_JOINT("JOINT", "b_RightForeArm_07", 0, -0.2, -0.02)
+    BVH_JOINT("JOINT", "b_RightHand_08", 0, -0.2, 0.02) BVH_END(0, -0.02, 0.05) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "b_LeftUpperArm_09", 0.08, -0.05, 0)
+    BVH_JOINT("JOINT", "b_LeftForeArm_010", 0, -0.2, -0.02)
+    BVH_JOINT("JOINT", "b_LeftHand_011", 0, -0.2, 0.02) BVH_END(0, -0.02, 0.05) "}\n}\n}\n"
+    "}\n}\n"
+    BVH_JOINT("JOINT", "b_Tail01_012", 0, 0.02, -0.1)
+    BVH_JOINT("JOINT", "b_Tail02_013", 0, 0, -0.15)
+    BVH_JOINT("JOINT", "b_Tail03_014", 0, 0, -0.15) BVH_END(0, 0, -0.1) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "b_LeftLeg01_015", 0.08, -0.05, -0.02)
+    BVH_JOINT("JOINT", "b_LeftLeg02_016", 0, -0.2, 0.05)
+    BVH_JOINT("JOINT", "b_LeftFoot01_017", 0, -0.2, -0.05)
+    BVH_JOINT("JOINT", "b_LeftFoot02_018", 0, -0.04, 0.05) BVH_END(0, 0, 0.03) "}\n}\n}\n}\n"
+    BVH_JOINT("JOINT", "b_RightLeg01_019", -0.08, -0.05, -0.02)
+    BVH_JOINT("JOINT", "b_RightLeg02_020", 0, -0.2, 0.05)
+    BVH_JOINT("JOINT", "b_RightFoot01_021", 0, -0.2, -0.05)
+    BVH_JOINT("JOINT", "b_RightFoot02_022", 0, -0.04, 0.05) BVH_END(0, 0, 0.03) "}\n}\n}\n}\n"
+    "}\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n"
+    "0 0 0 0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  "
+    "0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0\n";
+
+/* A figure whose hands hang straight from the body's lower joint, under a
+ * root: root > body_low > hand_L, with legs and a head. */
+static const char hands_bvh[] =
+    "HIERARCHY\nROOT root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    BVH_JOINT("JOINT", "body_low", 0, 1, 0)
+    BVH_JOINT("JOINT", "hand_L", 0.3, 0, 0.1) BVH_END(0.1, 0, 0) "}\n"
+    BVH_JOINT("JOINT", "hand_R", -0.3, 0, 0.1) BVH_END(-0.1, 0, 0) "}\n"
+    BVH_JOINT("JOINT", "thigh_L", 0.1, -0.05, 0)
+    BVH_JOINT("JOINT", "shin_L", 0, -0.45, 0.01)
+    BVH_JOINT("JOINT", "foot_L", 0, -0.45, -0.01) BVH_END(0, -0.05, 0.12) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "thigh_R", -0.1, -0.05, 0)
+    BVH_JOINT("JOINT", "shin_R", 0, -0.45, 0.01)
+    BVH_JOINT("JOINT", "foot_R", 0, -0.45, -0.01) BVH_END(0, -0.05, 0.12) "}\n}\n}\n"
+    BVH_JOINT("JOINT", "chest", 0, 0.4, 0)
+    BVH_JOINT("JOINT", "head", 0, 0.3, 0) BVH_END(0, 0.2, 0) "}\n}\n"
+    "}\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n"
+    "0 0 0 0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0  0 0 0\n";
+
+/* Solve `args` (with --json) and check which joints moved from `rest`
+ * [count] model positions: those in `may_move` (a joint index bitmask up to
+ * 64) may, the others must stay within 1e-6. Returns the parsed document. */
+static cJSON *solve_moving(const char *args, const ik_vec3 *rest, int count, unsigned long long may_move,
+                           const char *what) {
+    cJSON *doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL, *joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+    int j, moved = -1;
+    CHECK(cJSON_GetArraySize(joints) == count, "%s: --json lists every joint: %s", what, err_text);
+    if (cJSON_GetArraySize(joints) != count) return doc;
+    for (j = 0; j < count && moved < 0; ++j)
+        if (!((may_move >> j) & 1) &&
+            ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")), rest[j]) > 1e-6f)
+            moved = j;
+    CHECK(moved < 0, "%s: joint %d (%s) moved", what, moved,
+          moved >= 0 ? cJSON_GetObjectItem(cJSON_GetArrayItem(joints, moved), "name")->valuestring : "");
+    return doc;
+}
+
+/* Rest model positions of a BVH's joints, and its skeleton for names. */
+static int bvh_rest(const char *path, ik_bvh **bvh, ik_vec3 *rest, int capacity) {
+    ik_transform pose[64];
+    ik_mat4 model[64];
+    int j;
+    if (ik_bvh_read_file(path, bvh, NULL) != IK_OK || (*bvh)->skeleton.joint_count > capacity) return 0;
+    ik_skeleton_rest_pose(&(*bvh)->skeleton, pose);
+    ik_skeleton_fk(&(*bvh)->skeleton, pose, NULL, model);
+    for (j = 0; j < (*bvh)->skeleton.joint_count; ++j) rest[j] = ik_mat4_translation(&model[j]);
+    return 1;
+}
+
+/* A tail target turns the tail only (before, the chain climbed to the hips
+ * and moved the whole fox); `info` names the tail and the neck without the
+ * joints that carry other limbs. */
+static void test_chain_stops_fox(void) {
+    char fox[300], args[1200];
+    ik_bvh *b = NULL;
+    ik_vec3 rest[64], target;
+    unsigned long long tail = 0;
+    cJSON *doc;
+    int j, tip;
+    path_in(fox, sizeof fox, "fox.bvh");
+    write_text(fox, fox_bvh);
+    if (!bvh_rest(fox, &b, rest, 64)) {
+        CHECK(0, "the fox loads");
+        ik_bvh_free(b);
+        return;
+    }
+    snprintf(args, sizeof args, "info '%s'", fox);
+    CHECK(run(args) == 0 && strstr(out_text, "tail      b_Tail01_012 > b_Tail02_013 > b_Tail03_014 > b_Tail03_014_End") &&
+              strstr(out_text, "spine     b_Neck_04 > b_Head_05") &&
+              strstr(out_text, "leg       b_LeftLeg01_015 > b_LeftLeg02_016 > b_LeftFoot01_017"),
+          "info names the fox's tail and neck below the joints carrying other limbs: %s", out_text);
+    tip = ik_skeleton_find(&b->skeleton, "b_Tail03_014_End");
+    for (j = 0; j < b->skeleton.joint_count; ++j)
+        if (strstr(ik_skeleton_name(&b->skeleton, j), "Tail")) tail |= 1ull << j;
+    /* the tip swung a quarter of the tail's length up and to the side */
+    target = ik_vec3_add(rest[tip], ik_v3(0.08f, 0.08f, 0.05f));
+    snprintf(args, sizeof args, "solve '%s' --target 'b_Tail03_014_End=%.6f,%.6f,%.6f' --json", fox, (double)target.x,
+             (double)target.y, (double)target.z);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, tail, "tail target");
+    if (doc) {
+        cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0);
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t0, "reached")) &&
+                  cJSON_GetArraySize(cJSON_GetObjectItem(t0, "chain")) == 4,
+              "the tail's four joints reach the target: %.400s", out_text);
+    }
+    cJSON_Delete(doc);
+    /* a hind paw pulled up and forward: the knee (b_LeftLeg02_016) bends
+     * forward, found from the paws, with no humanoid to ask */
+    target = ik_vec3_add(rest[ik_skeleton_find(&b->skeleton, "b_LeftFoot01_017")], ik_v3(0, 0.12f, 0.08f));
+    snprintf(args, sizeof args, "solve '%s' --target 'b_LeftFoot01_017=%.6f,%.6f,%.6f' --json", fox, (double)target.x,
+             (double)target.y, (double)target.z);
+    doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL;
+    if (doc) {
+        cJSON *joints = cJSON_GetObjectItem(doc, "joints");
+        ik_vec3 hip = json_vec3(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(joints, ik_skeleton_find(&b->skeleton, "b_LeftLeg01_015")), "position"));
+        ik_vec3 knee = json_vec3(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(joints, ik_skeleton_find(&b->skeleton, "b_LeftLeg02_016")), "position"));
+        ik_vec3 paw = json_vec3(cJSON_GetObjectItem(
+            cJSON_GetArrayItem(joints, ik_skeleton_find(&b->skeleton, "b_LeftFoot01_017")), "position"));
+        ik_vec3 off = ik_vec3_reject(ik_vec3_sub(knee, hip), ik_vec3_normalize(ik_vec3_sub(paw, hip)));
+        CHECK(ik_vec3_distance(paw, target) < 1e-3f && off.z > 0.2f * ik_vec3_length(off),
+              "the fox's hind knee bends forward (%g %g %g off the hip-paw line)", (double)off.x, (double)off.y,
+              (double)off.z);
+    } else {
+        CHECK(0, "the fox's hind paw solves: %s", err_text);
+    }
+    cJSON_Delete(doc);
+    /* no humanoid, for the right reason: the hips and head are found */
+    snprintf(args, sizeof args, "solve '%s' --left-hand 0,0.3,0.5 --json", fox);
+    CHECK(run(args) == 5 && strstr(err_text, "does not stand upright") && strstr(err_text, "hips = b_Hip_01") &&
+              strstr(err_text, "head = b_Head_05") && !strstr(err_text, "missing hips"),
+          "the fox is no humanoid, its hips and head found: %s", err_text);
+    ik_bvh_free(b);
+}
+
+/* Hands hanging straight from the body's lower joint: --target hand_L has
+ * no joint of its own to turn, and says so, naming body_low and --chain
+ * (before, it turned root > body_low and toppled the figure); --chain 3
+ * turns them when asked; a foot still moves its leg alone. */
+static void test_chain_stops_hands(void) {
+    char path[300], args[1200];
+    ik_bvh *b = NULL;
+    ik_vec3 rest[64];
+    cJSON *doc;
+    int j;
+    unsigned long long leg = 0;
+    path_in(path, sizeof path, "hands.bvh");
+    write_text(path, hands_bvh);
+    if (!bvh_rest(path, &b, rest, 64)) {
+        CHECK(0, "the hands rig loads");
+        ik_bvh_free(b);
+        return;
+    }
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(run(args) == 0 && strstr(out_text, "hand_L   (hangs from body_low, which carries other limbs"),
+          "info: hand_L hangs from body_low: %s", out_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand_L=0.4,0.9,0.3 --json", path);
+    CHECK(run(args) == 2 && strstr(err_text, "'hand_L' hangs from 'body_low'") && strstr(err_text, "--chain"),
+          "--target hand_L: no chain of its own, a usage error that names body_low: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand_L=0.4,0.9,0.3 --chain 3 --json", path);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, ~0ull, "--chain 3");
+    CHECK(doc && cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0), "reached")),
+          "--chain 3 turns root and body_low when asked");
+    cJSON_Delete(doc);
+    for (j = 0; j < b->skeleton.joint_count; ++j)
+        if (strstr(ik_skeleton_name(&b->skeleton, j), "_L") && !strstr(ik_skeleton_name(&b->skeleton, j), "hand"))
+            leg |= 1ull << j;
+    snprintf(args, sizeof args, "solve '%s' --target foot_L=0.1,0.2,0.2 --json", path);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, leg, "--target foot_L");
+    cJSON_Delete(doc);
+    ik_bvh_free(b);
 }
 
 /* Signed height of p above the plane (point, unit normal). */
@@ -1089,6 +1540,11 @@ int main(void) {
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();
+    test_solve_bvh_take();
+    test_solve_messages();
+    test_solve_natural_bend();
+    test_chain_stops_fox();
+    test_chain_stops_hands();
     test_solve_slope();
     test_solve_ground_files();
     test_solve_look_at();

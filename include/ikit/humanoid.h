@@ -195,7 +195,9 @@ typedef struct ik_humanoid {
  * rest pose, read in the skeleton's root space (root_ms is applied at solve
  * time, so one rig serves any placement). The skeleton must outlive the rig. IK_ERR_NULL; IK_ERR_NOT_FOUND when a required role
  * is missing; IK_ERR_HIERARCHY when the roles are not in body order;
- * IK_ERR_DEGENERATE for zero-length limbs or a body with no width. */
+ * IK_ERR_DEGENERATE for zero-length limbs or a body with no width;
+ * IK_ERR_UNSUPPORTED for a figure that does not stand (its legs not
+ * hanging within 60 degrees of away from its head: a quadruped). */
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
 
 /* The ankle's dorsiflexion (toes toward the shin positive), radians: the
@@ -205,6 +207,42 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
  * neutral: the shin perpendicular to the sole. The limits ankle_up and
  * ankle_down bound it. */
 ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
+
+/* ---- a limb's natural bend (any rig, humanoid or not) ---------------------- */
+
+/* The hinge an elbow or knee bends about, from its start a, middle b and end
+ * c at rest, in one space with the figure's unit `forward` and `up`: the
+ * normal n = (b - a) x (c - b) of the limb's plane, so the rest bend is
+ * positive about it, when the limb is bent over 2 degrees the way such a
+ * joint bends; else (straight, or bent against the way) the default:
+ * u x forward for an elbow (the forearm comes forward, the elbow points
+ * back), u x -forward for a knee (the knee points forward), u = b - a; when
+ * u lies along forward (a thigh held forward, as sitting), -forward turned
+ * with it: u x -up for a knee, u x up for an elbow. ik_humanoid_init gives
+ * every limb this hinge. */
+ik_vec3 ik_limb_hinge(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 forward, ik_vec3 up, ik_bool knee);
+
+/* A pole for ik_two_bone (with the hinge h, model space, in use_hinge)
+ * that keeps an elbow or knee on its natural side as the end goes from c
+ * to `target`: the limb swings without rolling, so the hinge turns with the
+ * shortest turn taking c - a onto e = target - a, to h', and the middle
+ * joint goes to k = e x h' off the new line (a positive bend about h' puts
+ * it there); when e lies along h', the side it is on now,
+ * reject(b - a, c - a), or (b - a) x h for a straight limb. Returns the point
+ * `length` along k from the middle of a and target. */
+ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik_vec3 hinge_ms, ik_real length);
+
+/* Where a figure faces at rest, in the skeleton's root space,
+ * perpendicular to the unit `up_rs` (snapped to a root axis when within 30
+ * degrees of one): where the toes point from the ankles (each of `feet`
+ * [foot_count]: the joint's farthest descendant, off the up axis); else,
+ * when `head` >= 0, where the face is (the head's descendants off the up
+ * axis through it: jaw, eyes, nose). Returns 0, leaving *forward_rs
+ * untouched, when neither tells (no toes, the feet disagree, a head with
+ * nothing off its axis). Unlike left x up it holds on a mirrored rig.
+ * ik_humanoid_init turns its forward_rs to agree with it. */
+ik_bool ik_figure_forward(const ik_skeleton *skeleton, const int *feet, int foot_count, int head, ik_vec3 up_rs,
+                          ik_vec3 *forward_rs);
 
 /* ---- the solve ---------------------------------------------------------------- */
 

@@ -44,9 +44,24 @@ static ik_bool starts_with_nocase(const char *s, const char *prefix) {
 
 enum { SIDE_NONE = 0, SIDE_L = 1, SIDE_R = 2 };
 
-/* Where a name says its side: a "Left"/"Right" prefix (CMU, Mixamo), a
- * ".L"/"_l" suffix (Blender, Unreal), an "_L_" infix (Khronos figures) or a
- * "Left"/"Right" suffix, all after any "namespace:" prefix. Sets the token's
+/* Rig-wide prefixes before a joint's own name, dropped with the separator
+ * after them: "Skeleton_arm_joint_L__4_" (Khronos CesiumMan), "DEF-thigh.L"
+ * (Rigify's deform bones), "b_Hip_01" (the Khronos Fox), "Bip01 L Thigh"
+ * (3ds Max Biped), "mixamorig_Hips". */
+static int prefix_length(const char *name) {
+    static const char *const prefixes[] = {"skeleton", "def", "bip001", "bip01", "bn", "b", "mixamorig"};
+    int i;
+    for (i = 0; i < (int)(sizeof prefixes / sizeof prefixes[0]); ++i) {
+        size_t n = strlen(prefixes[i]);
+        if (starts_with_nocase(name, prefixes[i]) && is_separator(name[n]) && is_alnum(name[n + 1])) return (int)n + 1;
+    }
+    return 0;
+}
+
+/* Where a name says its side: a "Left"/"Right" prefix (CMU, Mixamo), an
+ * "L_"/"r " prefix (Biped), a ".L"/"_l" suffix (Blender, Unreal), an "_L_"
+ * infix (Khronos figures) or a "Left"/"Right" suffix, all after any
+ * "namespace:" prefix and rig-wide prefix (prefix_length). Sets the token's
  * position and length in the name. */
 typedef struct name_side {
     int side, pos, len, body_start;
@@ -60,11 +75,14 @@ static name_side find_side(const char *name) {
     r.body_start = 0;
     for (i = 0; i < n; ++i)
         if (name[i] == ':' || name[i] == '|') r.body_start = i + 1;
+    r.body_start += prefix_length(name + r.body_start);
     i = r.body_start;
     if (starts_with_nocase(name + i, "left")) {
         r.side = SIDE_L, r.pos = i, r.len = 4;
     } else if (starts_with_nocase(name + i, "right")) {
         r.side = SIDE_R, r.pos = i, r.len = 5;
+    } else if (n - i >= 3 && (lower(name[i]) == 'l' || lower(name[i]) == 'r') && is_separator(name[i + 1])) {
+        r.side = lower(name[i]) == 'l' ? SIDE_L : SIDE_R, r.pos = i, r.len = 1;
     } else if (n - i >= 3 && is_separator(name[n - 2]) && (lower(name[n - 1]) == 'l' || lower(name[n - 1]) == 'r')) {
         r.side = lower(name[n - 1]) == 'l' ? SIDE_L : SIDE_R, r.pos = n - 1, r.len = 1;
     } else {
@@ -84,12 +102,11 @@ static name_side find_side(const char *name) {
 
 #define BASE_MAX 48
 
-/* The name without namespace, side token and separators, lower case:
- * "mixamorig:LeftUpLeg" -> "upleg", "leg_joint_L_1" -> "legjoint1". A
- * leading "DEF-" (Rigify's deform bones) is dropped too. Returns 0 when too long. */
+/* The name without namespace, rig-wide prefix, side token and separators,
+ * lower case: "mixamorig:LeftUpLeg" -> "upleg", "leg_joint_L_1" ->
+ * "legjoint1", "DEF-thigh.L" -> "thigh". Returns 0 when too long. */
 static ik_bool name_base(const char *name, const name_side *side, char *base) {
     int i = side->body_start, k = 0, n = (int)strlen(name);
-    if (starts_with_nocase(name + i, "def-")) i += 4;
     for (; i < n; ++i) {
         if (side->side != SIDE_NONE && i >= side->pos && i < side->pos + side->len) continue;
         if (!is_alnum(name[i])) continue;
@@ -284,6 +301,35 @@ static placement place(int below, int above, int not_below) {
     return p;
 }
 
+/* Joints `a` and `b` on the same side with names equal but for their
+ * trailing digits ("leg_joint_L_1", "leg_joint_L_2"; "b_LeftLeg01_015",
+ * "b_LeftLeg02_016"). */
+static ik_bool same_stem(const ik_skeleton *s, int a, int b) {
+    const char *na = ik_skeleton_name(s, a), *nb = ik_skeleton_name(s, b);
+    name_side sa = find_side(na), sb = find_side(nb);
+    char ba[BASE_MAX], bb[BASE_MAX];
+    if (sa.side != sb.side || !name_base(na, &sa, ba) || !name_base(nb, &sb, bb)) return 0;
+    strip_digits(ba);
+    strip_digits(bb);
+    return ba[0] && strcmp(ba, bb) == 0;
+}
+
+/* The numbered run through `joint`: from the highest ancestor reached
+ * through parents of the same stem (same_stem) down through the first child
+ * of the same stem at each step, root-first into run [max]; returns its
+ * length. The hierarchy orders it, not the numbers: CesiumMan's left arm is
+ * Skeleton_arm_joint_L__4_ > __3_ > __2_. */
+static int numbered_run(const ik_skeleton *s, int joint, int *run, int max) {
+    int top = joint, n = 0, j, c;
+    while (s->parents[top] >= 0 && same_stem(s, s->parents[top], joint)) top = s->parents[top];
+    for (j = top; j >= 0 && n < max;) {
+        run[n++] = j;
+        for (c = j + 1; c < s->joint_count && !(s->parents[c] == j && same_stem(s, c, joint)); ++c) continue;
+        j = c < s->joint_count ? c : -1;
+    }
+    return n;
+}
+
 /* One role: the user's pair if any, else by name. */
 static void resolve(const ik_skeleton *s, ik_humanoid_map *map, const int *user, int role, placement p) {
     if (user[role] != -2) map->joint[role] = user[role];
@@ -300,6 +346,15 @@ static void resolve_limb(const ik_skeleton *s, ik_humanoid_map *map, const int *
     if (j[upper] < 0) j[upper] = parent_of(s, j[lower]);
     if (extra_above) resolve(s, map, user, extra, place(-1, j[upper], -1));
     else if (j[end] >= 0) resolve(s, map, user, extra, place(j[end], -1, -1));
+    /* A numbered run through the middle joint holds the limb's joints in
+     * hierarchy order: upper, middle, end (and a leg's toe). */
+    if (j[lower] >= 0) {
+        int run[4], roles[4], n, k;
+        roles[0] = upper, roles[1] = lower, roles[2] = end, roles[3] = extra;
+        n = numbered_run(s, j[lower], run, extra_above ? 3 : 4);
+        for (k = 0; n >= 2 && k < n; ++k)
+            if (user[roles[k]] == -2) j[roles[k]] = run[k];
+    }
 }
 
 ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pairs, int pair_count,
@@ -326,9 +381,13 @@ ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pai
         resolve_limb(s, map, user, IK_ROLE_THIGH_L + side, IK_ROLE_SHIN_L + side, IK_ROLE_FOOT_L + side,
                      IK_ROLE_TOE_L + side, 0);
     }
-    /* Centre line: hips hold both thighs, the chest both arms. */
-    j[IK_ROLE_HIPS] = user[IK_ROLE_HIPS] != -2 ? user[IK_ROLE_HIPS]
-                                               : common_ancestor(s, j[IK_ROLE_THIGH_L], j[IK_ROLE_THIGH_R]);
+    /* Centre line: hips hold both thighs, the chest both arms; without both
+     * thighs, the hips by name. */
+    if (user[IK_ROLE_HIPS] != -2) j[IK_ROLE_HIPS] = user[IK_ROLE_HIPS];
+    else if (j[IK_ROLE_THIGH_L] >= 0 && j[IK_ROLE_THIGH_R] >= 0)
+        j[IK_ROLE_HIPS] = common_ancestor(s, j[IK_ROLE_THIGH_L], j[IK_ROLE_THIGH_R]);
+    else
+        resolve(s, map, user, IK_ROLE_HIPS, place(-1, -1, -1));
     if (user[IK_ROLE_CHEST] != -2) {
         j[IK_ROLE_CHEST] = user[IK_ROLE_CHEST];
     } else {
@@ -336,6 +395,7 @@ ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pai
         int arm_r = j[IK_ROLE_CLAVICLE_R] >= 0 ? j[IK_ROLE_CLAVICLE_R] : j[IK_ROLE_UPPER_ARM_R];
         j[IK_ROLE_CHEST] = arm_l >= 0 && arm_r >= 0 ? common_ancestor(s, arm_l, arm_r) : -1;
     }
+    if (j[IK_ROLE_CHEST] < 0) resolve(s, map, user, IK_ROLE_HEAD, place(j[IK_ROLE_HIPS], -1, -1));
     if (j[IK_ROLE_CHEST] >= 0) {
         resolve(s, map, user, IK_ROLE_HEAD, place(j[IK_ROLE_CHEST], -1, -1));
         if (j[IK_ROLE_HEAD] < 0 && user[IK_ROLE_HEAD] == -2)

@@ -65,18 +65,15 @@ static ik_bool has_children(const ik_skeleton *s, int joint) {
     return 0;
 }
 
-/* The elbow's or knee's hinge, from the rest pose: the normal n = u x v of
- * the plane of the upper bone u and lower bone v, so the rest bend is
- * positive about it (seed 001: the elbow bends about one axis). When the
- * limb is (nearly, under 2 degrees) straight, or bent against the way such a
- * joint bends, the default: u x forward for an elbow (the forearm comes
- * forward), u x -forward for a knee (the shin goes back). */
-static ik_vec3 hinge_axis(ik_vec3 u, ik_vec3 v, ik_vec3 forward, ik_vec3 up, ik_bool knee) {
+/* seed 001: the elbow and the knee bend about one axis each. */
+ik_vec3 ik_limb_hinge(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 forward, ik_vec3 up, ik_bool knee) {
+    ik_vec3 u = ik_vec3_sub(b, a), v = ik_vec3_sub(c, b);
     ik_vec3 n = ik_vec3_cross(u, v);
     ik_vec3 fallback = ik_vec3_cross(u, knee ? ik_vec3_neg(forward) : forward);
     if (!(ik_vec3_length_sq(fallback) > (ik_real)1e-6 * ik_vec3_length_sq(u)))
-        fallback = ik_vec3_cross(u, knee ? up : ik_vec3_neg(up));
+        fallback = ik_vec3_cross(u, knee ? ik_vec3_neg(up) : up);
     fallback = ik_vec3_normalize_or(fallback, ik_vec3_any_perpendicular(ik_vec3_normalize(u)));
+    /* |u x v|^2 > 1.2e-3 |u|^2 |v|^2: sin^2 of the bend over 1.2e-3, 2 degrees */
     if (ik_vec3_length_sq(n) > (ik_real)1.2e-3 * ik_vec3_length_sq(u) * ik_vec3_length_sq(v) &&
         ik_vec3_dot(n, fallback) > 0)
         return ik_vec3_normalize(n);
@@ -108,7 +105,7 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->lower_length = ik_vec3_length(v);
     if (!(limb->upper_length > 0) || !(limb->lower_length > 0)) return IK_ERR_DEGENERATE;
     limb->end_offset_ls = to_joint_point(&mid_inv, c);
-    h = hinge_axis(u, v, rig->forward_rs, rig->up_rs, leg);
+    h = ik_limb_hinge(a, b, c, rig->forward_rs, rig->up_rs, leg);
     limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
@@ -187,17 +184,73 @@ static ik_vec3 snap_to_axis(ik_vec3 v) {
     return ik_vec3_dot(axis, v) >= (ik_real)0.866 ? axis : v;
 }
 
+/* The descendant of `joint` farthest from it at rest; -1 when it has none. */
+static int farthest_below(const ik_skeleton *s, int joint) {
+    ik_vec3 base = rest_position(s, joint);
+    ik_real best = 0;
+    int k, far = -1;
+    for (k = joint + 1; k < s->joint_count; ++k)
+        if (ik_skeleton_is_descendant(s, k, joint) && ik_vec3_distance(rest_position(s, k), base) > best) {
+            best = ik_vec3_distance(rest_position(s, k), base);
+            far = k;
+        }
+    return far;
+}
+
+/* Toes: each foot's farthest descendant t off the up axis, d = reject(t -
+ * ankle, up), counts when |d| is over a quarter of |t - ankle| (a toe, not
+ * an End Site straight below); the unit d's are summed and must agree (sum
+ * over half their count). Face: the sum of the head's descendants' offsets
+ * off the up axis through it, when over a fifth of the farthest one's
+ * distance (a jaw, eyes, a nose; a head end straight above gives nothing). */
+ik_bool ik_figure_forward(const ik_skeleton *s, const int *feet, int foot_count, int head, ik_vec3 up_rs,
+                          ik_vec3 *forward_rs) {
+    ik_vec3 sum = ik_vec3_zero(), up = ik_vec3_normalize_or(up_rs, ik_v3(0, 1, 0));
+    ik_real reach = 0;
+    int i, k, used = 0;
+    if (!s || !forward_rs || (foot_count > 0 && !feet)) return 0;
+    for (i = 0; i < foot_count; ++i) {
+        int tip = feet[i] >= 0 && feet[i] < s->joint_count ? farthest_below(s, feet[i]) : -1;
+        ik_vec3 t, d;
+        if (tip < 0) continue;
+        t = ik_vec3_sub(rest_position(s, tip), rest_position(s, feet[i]));
+        d = ik_vec3_reject(t, up);
+        if (!(ik_vec3_length_sq(d) > (ik_real)0.0625 * ik_vec3_length_sq(t))) continue;
+        sum = ik_vec3_add(sum, ik_vec3_normalize(d));
+        ++used;
+    }
+    if (used > 0 && ik_vec3_length(sum) > (ik_real)0.5 * (ik_real)used) {
+        *forward_rs = ik_vec3_normalize(ik_vec3_reject(snap_to_axis(ik_vec3_normalize(sum)), up));
+        return 1;
+    }
+    if (head < 0 || head >= s->joint_count) return 0;
+    sum = ik_vec3_zero();
+    for (k = head + 1; k < s->joint_count; ++k)
+        if (ik_skeleton_is_descendant(s, k, head)) {
+            ik_vec3 t = ik_vec3_sub(rest_position(s, k), rest_position(s, head));
+            sum = ik_vec3_add(sum, ik_vec3_reject(t, up));
+            reach = ik_maxr(reach, ik_vec3_length(t));
+        }
+    if (!(ik_vec3_length(sum) > (ik_real)0.2 * reach)) return 0;
+    *forward_rs = ik_vec3_normalize(ik_vec3_reject(snap_to_axis(ik_vec3_normalize(sum)), up));
+    return 1;
+}
+
 /* Body axes: up from the hips toward the head, left from the right thigh and
  * arm to the left ones (made perpendicular to up), each snapped to a root
  * axis when near one; forward = left x up (a body facing +Z with its left on
- * +X and +Y up, as glTF and CMU figures do). */
+ * +X and +Y up, as glTF and CMU figures do), turned round when the toes or
+ * the face say so (ik_figure_forward). */
 static ik_result init_axes(ik_humanoid *rig) {
     const ik_skeleton *s = rig->skeleton;
     const int *j = rig->map.joint;
     ik_vec3 hips = rest_position(s, j[IK_ROLE_HIPS]);
     ik_vec3 legs = ik_vec3_sub(rest_position(s, j[IK_ROLE_THIGH_L]), rest_position(s, j[IK_ROLE_THIGH_R]));
     ik_vec3 arms = ik_vec3_sub(rest_position(s, j[IK_ROLE_UPPER_ARM_L]), rest_position(s, j[IK_ROLE_UPPER_ARM_R]));
-    ik_vec3 up = ik_vec3_sub(rest_position(s, j[IK_ROLE_HEAD]), hips), left;
+    ik_vec3 up = ik_vec3_sub(rest_position(s, j[IK_ROLE_HEAD]), hips), left, toes;
+    int feet[2];
+    feet[0] = j[IK_ROLE_FOOT_L];
+    feet[1] = j[IK_ROLE_FOOT_R];
     if (!(ik_vec3_length_sq(up) > 0)) return IK_ERR_DEGENERATE;
     up = snap_to_axis(ik_vec3_normalize(up));
     left = ik_vec3_reject(ik_vec3_add(legs, arms), up);
@@ -207,6 +260,10 @@ static ik_result init_axes(ik_humanoid *rig) {
     rig->left_rs = ik_vec3_normalize(ik_vec3_reject(rig->left_rs, up));
     rig->up_rs = up;
     rig->forward_rs = ik_vec3_normalize(ik_vec3_cross(rig->left_rs, up));
+    /* A mirrored rig (a root scaled by -1 on one axis) has its left on the
+     * other side: left x up then points backward, the toes do not. */
+    if (ik_figure_forward(s, feet, 2, j[IK_ROLE_HEAD], up, &toes) && ik_vec3_dot(toes, rig->forward_rs) < 0)
+        rig->forward_rs = ik_vec3_neg(rig->forward_rs);
     return IK_OK;
 }
 
@@ -259,6 +316,20 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
             r = init_limb(rig, IK_LIMB_LEG_L + side, j[IK_ROLE_THIGH_L + side], j[IK_ROLE_SHIN_L + side],
                           j[IK_ROLE_FOOT_L + side], j[IK_ROLE_TOE_L + side], map->rejected[IK_ROLE_FOOT_L + side]);
         if (r != IK_OK) return r;
+    }
+    /* A figure that stands: its legs hang away from its head (hips to
+     * ankles within 60 degrees of -up); a quadruped's spine lies along the
+     * ground, its legs hang across it. */
+    {
+        ik_vec3 down = ik_vec3_zero();
+        for (side = 0; side < 2; ++side) {
+            const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
+            ik_mat4 shin = rest_model(skeleton, leg->mid);
+            ik_vec3 ankle = ik_mat4_transform_point(&shin, leg->end_offset_ls);
+            down = ik_vec3_add(down, ik_vec3_normalize(ik_vec3_sub(ankle, rest_position(skeleton, leg->start))));
+        }
+        if (!(ik_vec3_dot(ik_vec3_normalize_or(down, ik_vec3_zero()), rig->up_rs) < (ik_real)-0.5))
+            return IK_ERR_UNSUPPORTED;
     }
     /* Each ankle's height is measured above its own leg's lowest rest point
      * (a virtual ankle counts), so feet of rigs whose rest legs differ in

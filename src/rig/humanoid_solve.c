@@ -123,22 +123,43 @@ static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) 
 
 /* ---- limbs ------------------------------------------------------------------- */
 
-/* The side the elbow or knee bends to, as a pole for ik_two_bone: where the
- * middle joint sits off the start-to-end line now, k = reject(b - a, c - a).
- * For a (nearly) straight limb, |k| under 1% of the upper bone, k no longer
- * tells the sides apart (a CMU leg at rest is straight; the solver's own
- * fallback, the old upper bone off the new target line, may point anywhere
- * and spin the leg 180 deg); then the hinge decides: a positive bend b about
- * h puts the end at about 2u + b h x u, so the middle joint sits along u x h. */
-static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb) {
-    ik_mat4 end_ms = end_matrix(st, limb);
-    ik_vec3 a = position(st, limb->start), b = position(st, limb->mid), u = ik_vec3_sub(b, a);
-    ik_vec3 k = ik_vec3_reject(u, ik_vec3_normalize_or(ik_vec3_sub(ik_mat4_translation(&end_ms), a), ik_vec3_zero()));
-    if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) {
-        ik_vec3 h = ik_mat4_transform_vector(&st->job->model_ms[limb->mid], limb->hinge_axis_ls);
-        k = ik_vec3_cross(u, h);
+/* The side the elbow or knee bends to, as a pole for ik_two_bone. A
+ * positive bend about the hinge h puts the middle joint off the start-to-end
+ * line e along e x h (the end at about 2u + b h x u). The limb swings from
+ * its line now, d = c - a, to the new one, e = t - a, by the shortest turn
+ * q, without rolling about itself: the hinge goes to h' = q h and the middle
+ * joint to e x h'. A fixed point instead (where the knee is now) falls on
+ * the other side of the target line once the line swings past it -- a leg
+ * lifted forward rolled 180 degrees -- and a T-pose arm lowered to hang
+ * would keep its elbow out sideways. When e lies along h' (under 1% off
+ * it) or nearly opposite d, the side the middle joint is on now,
+ * k = reject(b - a, d); for a straight limb, u x h. */
+ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik_vec3 hinge_ms, ik_real length) {
+    ik_vec3 u = ik_vec3_sub(b, a), d = ik_vec3_sub(c, a), e = ik_vec3_sub(target, a), k = ik_vec3_zero();
+    ik_real dd = ik_vec3_length_sq(d) * ik_vec3_length_sq(e), de = IK_SQRT(dd), dot_de = ik_vec3_dot(d, e);
+    ik_real w = de + dot_de;
+    /* Rodrigues for the shortest turn taking d to e, scaled by |d||e|, with
+     * v = d x e: |d||e| h' = (d . e) h + v x h + v (v . h) / (|d||e| + d . e)
+     * (one square root; nearly opposite lines, past about 165 degrees, have
+     * no shortest turn to speak of). */
+    if (w > de * (ik_real)(1.0 / 64)) {
+        ik_vec3 v = ik_vec3_cross(d, e);
+        ik_vec3 turned = ik_vec3_mad(ik_vec3_add(ik_vec3_scale(hinge_ms, dot_de), ik_vec3_cross(v, hinge_ms)), v,
+                                     ik_vec3_dot(v, hinge_ms) / w);
+        k = ik_vec3_cross(e, turned);
+        if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(e) * ik_vec3_length_sq(hinge_ms) * dd))
+            k = ik_vec3_zero();
     }
-    return ik_vec3_mad(b, ik_vec3_normalize_or(k, ik_vec3_zero()), limb_length(st, limb));
+    if (ik_vec3_length_sq(k) == 0) k = ik_vec3_reject(u, ik_vec3_normalize_or(d, ik_vec3_zero()));
+    if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) k = ik_vec3_cross(u, hinge_ms);
+    return ik_vec3_mad(ik_vec3_lerp(a, target, (ik_real)0.5), ik_vec3_normalize_or(k, ik_vec3_zero()), length);
+}
+
+static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb, ik_vec3 target) {
+    ik_mat4 end_ms = end_matrix(st, limb);
+    return ik_limb_natural_pole(position(st, limb->start), position(st, limb->mid), ik_mat4_translation(&end_ms), target,
+                                ik_mat4_transform_vector(&st->job->model_ms[limb->mid], limb->hinge_axis_ls),
+                                limb_length(st, limb));
 }
 
 /* Two-bone IK with the rig's hinge (ik_two_bone: law of cosines bend about
@@ -161,7 +182,7 @@ static void solve_limb(const solve_state *st, int which, ik_vec3 target, const i
     tb.min_bend = leg ? st->rig->limits.knee_min : st->rig->limits.elbow_min;
     tb.max_bend = leg ? st->rig->limits.knee_max : st->rig->limits.elbow_max;
     tb.use_pole = 1;
-    tb.pole_ms = goal && goal->use_pole ? goal->pole_ms : natural_pole(st, limb);
+    tb.pole_ms = goal && goal->use_pole ? goal->pole_ms : natural_pole(st, limb, target);
     if (goal) tb.twist = goal->twist;
     tb.weight = weight;
     tb.start_rotation_ls = &pose[limb->start].rotation;

@@ -260,6 +260,30 @@ static int child_count(const ik_skeleton *s, int joint) {
     return children;
 }
 
+/* `joint` carries another limb: a chain of `chains` [count] other than the
+ * one ending at `end` ends below it, off the path down to `toward`. */
+static int carries_other_limb(const ik_skeleton *s, const ikc_chain *chains, int count, int end, int joint,
+                              int toward) {
+    int c;
+    for (c = 0; c < count; ++c) {
+        int e = chains[c].joints[chains[c].count - 1];
+        if (e != end && e != joint && ik_skeleton_is_descendant(s, e, joint) && !ik_skeleton_is_descendant(s, e, toward))
+            return 1;
+    }
+    return 0;
+}
+
+int ikc_chain_own_limb(const ik_skeleton *s, const ikc_chain *chains, int chain_count, int *joints, int count) {
+    int end = joints[count - 1], toward = end, j, k;
+    for (j = s->parents[end]; j >= 0 && ik_skeleton_is_descendant(s, j, joints[0]); toward = j, j = s->parents[j]) {
+        if (!carries_other_limb(s, chains, chain_count, end, j, toward)) continue;
+        for (k = 0; k < count && !(joints[k] != j && ik_skeleton_is_descendant(s, joints[k], j)); ++k) continue;
+        memmove(joints, joints + k, (size_t)(count - k) * sizeof *joints);
+        return count - k;
+    }
+    return count;
+}
+
 /* From `end` up to the joint where the limbs meet (the first ancestor with
  * two or more children), capped at IKC_MAX_CHAIN joints. */
 static int up_to_branch(const ik_skeleton *s, int end, ikc_chain *out) {
@@ -354,6 +378,10 @@ int ikc_find_chains(const ik_skeleton *s, ikc_chain *chains, int max_chains) {
         if (!(has_word(name, "tail") || has_word(name, "tentacle"))) continue;
         if (child_count(s, j) == 0 && up_to_branch(s, j, &chains[count])) chains[count++].kind = "tail";
     }
+    /* No chain climbs through a joint that carries another: a tail stops
+     * below the hips, a hand hanging from the body's root is a limb of one
+     * joint. */
+    for (j = 0; j < count; ++j) chains[j].count = ikc_chain_own_limb(s, chains, count, chains[j].joints, chains[j].count);
     return count;
 }
 

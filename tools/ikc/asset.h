@@ -54,7 +54,16 @@ int ikc_asset_find_clip(const char *command, const ikc_asset *asset, const char 
 /* The joint called `name`, or -1 after printing an error with suggestions. */
 int ikc_asset_find_joint(const char *command, const ikc_asset *asset, const char *name);
 
-/* The limb chains in `skeleton`, by joint names; returns how many. */
+/* A default chain stays on its own limb: the joints of `joints` [count]
+ * (root-first) are dropped from the top down to the lowest joint on the
+ * path from the first to the last that carries another limb (one of
+ * `chains` [chain_count] ends below it, off the path), since turning them
+ * would move that limb too. Returns the count left (1 when the end hangs
+ * straight from such a joint). */
+int ikc_chain_own_limb(const ik_skeleton *skeleton, const ikc_chain *chains, int chain_count, int *joints, int count);
+
+/* The limb chains in `skeleton`, by joint names; returns how many (a limb
+ * cut down to its end alone by ikc_chain_own_limb has count 1). */
 int ikc_find_chains(const ik_skeleton *skeleton, ikc_chain *chains, int max_chains);
 
 /* As ikc_find_chains; for a chain file, every path from the root to a tip. */

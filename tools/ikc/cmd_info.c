@@ -64,6 +64,12 @@ static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
         for (k = 0; k < chains[c].count; ++k) {
             printf("%s%s", k ? " > " : "", ik_skeleton_name(asset->skeleton, chains[c].joints[k]));
         }
+        if (chains[c].count < 2) {
+            int parent = asset->skeleton->parents[chains[c].joints[0]];
+            printf("   (hangs from %s, which carries other limbs: no joint of its own to turn)\n",
+                   parent >= 0 ? ik_skeleton_name(asset->skeleton, parent) : "(none)");
+            continue;
+        }
         printf("   (%d joints, reach %.3f)\n", chains[c].count,
                (double)ikc_chain_reach(model_ms, chains[c].joints, chains[c].count));
     }

@@ -15,10 +15,13 @@
 #include "bvh_pose.h"
 #include "draw.h"
 #include "ikc.h"
+#include "limb_bend.h"
+#include "solve_explain.h"
 #include "solve_roles.h"
 
 #define MAX_TARGETS 32
 #define NAME_SIZE 128
+#define NATURAL_MAX_BEND_DEG 150 /* a limb's natural bend: the humanoid's knee and elbow limit */
 
 typedef enum solver_kind {
     SOLVER_AUTO, SOLVER_TWO_BONE, SOLVER_CCD, SOLVER_FABRIK,
@@ -35,6 +38,8 @@ typedef struct target_request {
     int chain_count;
     int has_pole;
     ik_vec3 pole_ms;
+    int has_hinge; /* a limb found by name: its natural bend (limb_bend.h) when no --pole */
+    ik_vec3 hinge_ls;
     solver_kind solver;
     ik_real tolerance; /* --tolerance, else 1e-3 of the chain's reach */
     /* results */
@@ -64,15 +69,18 @@ static void usage(FILE *out) {
             "\n"
             "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
             "`ikc info` prints) and writes the pose in FILE's format: glTF/GLB (the nodes'\n"
-            "transforms) or BVH (one frame). Targets are solved in the order given, after\n"
-            "the humanoid's roles (one full-body solve) when any are given.\n"
+            "transforms) or BVH (every frame of the take, the one at --time replaced; frame\n"
+            "0 without --clip). Targets are solved in the order given, after the humanoid's\n"
+            "roles (one full-body solve) when any are given.\n"
             "\n"
             "  --target J=x,y,z  the joint J should reach (x, y, z); may repeat (up to %d)\n"
             "  --pole J=x,y,z    two-bone: the knee/elbow of the chain ending at (or holding)\n"
-            "                    J bends toward this point\n"
+            "                    J bends toward this point (default: a leg or arm found by\n"
+            "                    name bends its natural way, knee forward, elbow back)\n"
             "  --solver S        default: two-bone for 3-joint chains, fabrik otherwise\n"
             "  --chain N         joints in each chain, counted up from the target joint;\n"
-            "                    default: the limb found by name (`ikc info`), else 3\n"
+            "                    default: the limb found by name (`ikc info`), else 3, never\n"
+            "                    through a joint that carries other limbs\n"
             "  --clip NAME       start from a clip's pose at --time T seconds (default 0)\n"
             "  --tolerance D     reach tolerance, model units (default 1e-3 of the chain's reach)\n"
             "  --iterations N    iteration cap for the iterative solvers\n"
@@ -117,19 +125,35 @@ static int parse_solver(const char *text, solver_kind *out) {
     return 0;
 }
 
+/* A default chain left with the target joint alone: it hangs from a joint
+ * that carries other limbs (ikc_chain_own_limb). */
+static int explain_own_limb(const ikc_asset *asset, const target_request *t) {
+    const ik_skeleton *s = asset->skeleton;
+    int parent = s->parents[t->joint];
+    fprintf(stderr,
+            "ikc solve: '%s' hangs from '%s', which carries other limbs: turning it would move them too, and "
+            "'%s' has no joint of its own to turn; give --chain N to turn N joints up from it anyway\n",
+            t->joint_name, parent >= 0 ? ik_skeleton_name(s, parent) : "(none)", t->joint_name);
+    return IKC_EXIT_USAGE;
+}
+
 /* The chain for a target: --chain N joints up from it; else the limb found
- * by name that ends at it; else 3 joints. */
+ * by name that ends at it; else 3 joints, not climbing through a joint that
+ * carries other limbs. */
 static int choose_chain(const ikc_asset *asset, const solve_options *opt, target_request *t) {
     ikc_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, count = opt->chain_count;
     if (count == 0) {
         for (c = 0; c < n; ++c)
             if (chains[c].joints[chains[c].count - 1] == t->joint) {
+                ikc_figure figure = ikc_figure_axes(asset, chains, n);
+                if (chains[c].count < 2) return explain_own_limb(asset, t);
                 memcpy(t->chain, chains[c].joints, (size_t)chains[c].count * sizeof(int));
                 t->chain_count = chains[c].count;
+                t->has_hinge = ikc_limb_hinge_ls(asset, &figure, &chains[c], &t->hinge_ls);
                 return IKC_EXIT_OK;
             }
-        count = 3;
+        count = ik_skeleton_depth(asset->skeleton, t->joint) < 3 ? ik_skeleton_depth(asset->skeleton, t->joint) : 3;
     }
     if (count > ik_skeleton_depth(asset->skeleton, t->joint)) {
         fprintf(stderr, "ikc solve: joint '%s' has only %d joint%s from the root down to it; --chain %d is too long\n",
@@ -138,7 +162,8 @@ static int choose_chain(const ikc_asset *asset, const solve_options *opt, target
         return IKC_EXIT_USAGE;
     }
     ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
-    t->chain_count = count;
+    t->chain_count = opt->chain_count == 0 ? ikc_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
+    if (t->chain_count < 2) return explain_own_limb(asset, t);
     return IKC_EXIT_OK;
 }
 
@@ -149,6 +174,23 @@ static ik_jacobian_method jacobian_method(solver_kind s) {
     case SOLVER_GRADIENT: return IK_JACOBIAN_GRADIENT;
     default: return IK_JACOBIAN_DLS;
     }
+}
+
+/* A limb found by name bends its natural way (a knee forward, an elbow
+ * back): about its rest hinge, 0 to 150 degrees (the humanoid's limits),
+ * swinging in the plane of its hinge as the end goes to the target
+ * (ik_limb_natural_pole). */
+static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat4 *model_ms) {
+    ik_vec3 a = ik_mat4_translation(&model_ms[t->chain[0]]), b = ik_mat4_translation(&model_ms[t->chain[1]]);
+    ik_vec3 c = ik_mat4_translation(&model_ms[t->chain[2]]);
+    ik_vec3 hinge_ms = ik_mat4_transform_vector(&model_ms[t->chain[1]], t->hinge_ls);
+    job->use_hinge = 1;
+    job->hinge_axis_ls = t->hinge_ls;
+    job->min_bend = 0;
+    job->max_bend = ik_rad(NATURAL_MAX_BEND_DEG);
+    job->use_pole = 1;
+    job->pole_ms =
+        ik_limb_natural_pole(a, b, c, t->target_ms, hinge_ms, ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
 }
 
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
@@ -170,6 +212,7 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         job.target_ms = t->target_ms;
         job.use_pole = t->has_pole;
         job.pole_ms = t->pole_ms;
+        if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
         r = ik_two_bone_run(&job);
         break;
     }
@@ -297,6 +340,26 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     cJSON_Delete(root);
 }
 
+/* A BVH take's values with the frame nearest `time` (frame 0 without
+ * --clip) replaced by the solved pose; every other frame as it was. A take
+ * without frames gets one. NULL when out of memory. */
+static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pose_ls, ik_real time, int *frame_count) {
+    size_t per = (size_t)(bvh->values_per_frame > 0 ? bvh->values_per_frame : 0);
+    int frames = bvh->frame_count > 0 ? bvh->frame_count : 1, frame = 0;
+    double at = (double)time / bvh->frame_time + 0.5; /* clamped before the cast: --time may be huge */
+    double *values = (double *)calloc((size_t)frames * per + per + 1, sizeof *values), *fallback;
+    if (!values) return NULL;
+    fallback = values + (size_t)frames * per; /* zeros for a take without frames */
+    if (bvh->frame_count > 0) {
+        frame = at >= (double)frames ? frames - 1 : (int)at;
+        memcpy(values, bvh->values, (size_t)frames * per * sizeof *values);
+        memcpy(fallback, values + (size_t)frame * per, per * sizeof *values);
+    }
+    ikc_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
+    *frame_count = frames;
+    return values;
+}
+
 /* Write the solved pose in the input's format, atomically. */
 static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time) {
     char ext[8];
@@ -320,29 +383,22 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
         if (!ikc_atomic_begin(&atomic, out)) return IKC_EXIT_WRITE;
         r = ik_gltf_write_file(asset->gltf, atomic.temp_path, &err);
     } else if (asset->bvh) {
-        ik_bvh one = *asset->bvh;
+        ik_bvh take = *asset->bvh;
         double *values;
-        int frame;
         if (strcmp(ext, "bvh") != 0) {
             fprintf(stderr, "ikc solve: '%s': a BVH input is written as .bvh\n", out);
             return IKC_EXIT_USAGE;
         }
-        frame = asset->bvh->frame_count > 0 ? (int)((double)time / asset->bvh->frame_time + 0.5) : 0;
-        if (frame >= asset->bvh->frame_count) frame = asset->bvh->frame_count - 1;
-        if (frame < 0) frame = 0;
-        values = (double *)calloc((size_t)(asset->bvh->values_per_frame > 0 ? asset->bvh->values_per_frame : 1),
-                                  sizeof *values);
-        if (!values) return IKC_EXIT_FAILURE;
-        if (asset->bvh->frame_count > 0)
-            ikc_bvh_frame_from_pose(asset->bvh, pose_ls,
-                                    asset->bvh->values + (size_t)frame * (size_t)asset->bvh->values_per_frame, values);
-        one.frame_count = 1;
-        one.values = values;
+        if (!(values = take_with_solved_frame(asset->bvh, pose_ls, time, &take.frame_count))) {
+            fprintf(stderr, "ikc solve: out of memory\n");
+            return IKC_EXIT_FAILURE;
+        }
+        take.values = values;
         if (!ikc_atomic_begin(&atomic, out)) {
             free(values);
             return IKC_EXIT_WRITE;
         }
-        r = ik_bvh_write_file(&one, atomic.temp_path, &err);
+        r = ik_bvh_write_file(&take, atomic.temp_path, &err);
         free(values);
     } else {
         fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
@@ -605,8 +661,11 @@ int ikc_solve(int argc, char **argv) {
         t->result = run_solver(&asset, &opt, t, pose, model);
         t->microseconds = (ikc_now() - t0) * 1e6;
         if (t->result != IK_OK) {
-            fprintf(stderr, "ikc solve: %s solver failed on '%s': %s\n", solver_names[t->solver], t->joint_name,
-                    ik_result_str(t->result));
+            char why[512] = "";
+            if (t->result == IK_ERR_DEGENERATE)
+                ikc_explain_degenerate(asset.skeleton, model, t->chain, t->chain_count, why, sizeof why);
+            fprintf(stderr, "ikc solve: %s solver failed on '%s': %s%s%s\n", solver_names[t->solver], t->joint_name,
+                    ik_result_str(t->result), why[0] ? ": " : "", why);
             code = IKC_EXIT_FAILURE;
             goto done;
         }
@@ -614,16 +673,19 @@ int ikc_solve(int argc, char **argv) {
     /* Residuals after every chain moved (a later chain may move an earlier one's root). */
     for (i = 0; i < target_count; ++i) {
         target_request *t = &targets[i];
+        char why[512] = "the target is out of reach";
         t->residual = ik_vec3_distance(ik_mat4_translation(&model[t->joint]), t->target_ms);
         t->reached = t->residual <= t->tolerance * (ik_real)1.01;
-        if (!t->reached)
-            fprintf(stderr,
-                    "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",
-                    t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
-                    (double)t->residual, (double)t->reach,
-                    ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach
-                        ? "the target is out of reach"
-                        : "stopped short: limits or iterations");
+        if (t->reached) continue;
+        if (!(ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach))
+            ikc_explain_short(asset.skeleton, model, t->chain, t->chain_count, t->target_ms,
+                              t->solver == SOLVER_TWO_BONE && t->has_hinge && !t->has_pole
+                                  ? ik_rad((ik_real)NATURAL_MAX_BEND_DEG)
+                                  : 0,
+                              why, sizeof why);
+        fprintf(stderr, "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",
+                t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
+                (double)t->residual, (double)t->reach, why);
     }
     if (out && (code = write_output(&asset, out, pose, time)) != IKC_EXIT_OK) goto done;
     if (picture && (code = render_result(&asset, picture, targets, target_count,

@@ -63,6 +63,12 @@ int ikc_humanoid_usable(const char *command, const ikc_humanoid *h, const ik_ske
             }
         fprintf(out, "; give them with --map FILE ('role = joint name' lines). The roles found:\n");
         ikc_humanoid_print_map(out, h, skeleton, "  ");
+    } else if (h->init_result == IK_ERR_UNSUPPORTED) {
+        fprintf(out,
+                "ikc %s: no humanoid found: the figure does not stand upright (its legs do not hang away from its "
+                "head: a quadruped?). The roles found:\n",
+                command);
+        ikc_humanoid_print_map(out, h, skeleton, "  ");
     } else {
         fprintf(out, "ikc %s: the humanoid's rest pose is not usable: %s (%s)\n", command,
                 ik_result_str(h->init_result),

@@ -228,7 +228,8 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
     code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
     if (code != IKC_EXIT_OK) return code;
     if (!ikc_humanoid_usable("solve", &r->humanoid, s, stderr))
-        return r->humanoid.map_result != IK_OK ? IKC_EXIT_NOT_FOUND : IKC_EXIT_FORMAT;
+        return r->humanoid.map_result != IK_OK || r->humanoid.init_result == IK_ERR_UNSUPPORTED ? IKC_EXIT_NOT_FOUND
+                                                                                                : IKC_EXIT_FORMAT;
     ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
     body = body_axes(rig, &asset->root_ms, model_ms);
     r->floor_ms = body.floor_ms;

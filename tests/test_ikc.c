@@ -6,11 +6,15 @@
 #include <cairo.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -306,6 +310,153 @@ static void test_solve_gltf(void) {
     free(model);
     free(model_after);
     ik_gltf_free(before);
+}
+
+
+/* ---- output file safety ------------------------------------------------- */
+
+/* Start ikc with `args` (NULL-terminated, args[0] is the command) in a child
+ * that waits until *release is closed, so the caller knows its process id
+ * before it runs; its output goes to /dev/null. */
+static pid_t spawn_held(const char *const *args, int *release) {
+    int gate[2];
+    pid_t pid;
+    if (pipe(gate) != 0) return -1;
+    pid = fork();
+    if (pid == 0) {
+        char byte;
+        int null = open("/dev/null", O_RDWR);
+        close(gate[1]);
+        while (read(gate[0], &byte, 1) < 0 && errno == EINTR) continue;
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        {
+            char *argv[32];
+            int n = 0;
+            argv[n++] = (char *)ikc_path;
+            while (args[n - 1] && n < 31) {
+                argv[n] = (char *)args[n - 1];
+                ++n;
+            }
+            argv[n] = NULL;
+            execv(ikc_path, argv);
+        }
+        _exit(127);
+    }
+    close(gate[0]);
+    if (pid < 0) {
+        close(gate[1]);
+        return -1;
+    }
+    *release = gate[1];
+    return pid;
+}
+
+static int same_text(const char *path, const char *expected) {
+    static char buf[1 << 16];
+    read_text(path, buf, sizeof buf);
+    return strcmp(buf, expected) == 0;
+}
+
+/* Count directory entries whose name contains `part`. */
+static int count_named(const char *dir, const char *part) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, part)) ++n;
+    closedir(d);
+    return n;
+}
+
+/* A planted symlink at the name temporaries used to get
+ * (".ikc-tmp-<pid>-<name>") is not followed: the file it points to keeps
+ * its bytes, and the output is written. */
+static void test_temporary_not_predictable(void) {
+    char dir[300], bvh[300], out[400], victim[400], planted[500];
+    const char *args[8];
+    int release, status;
+    pid_t pid;
+    path_in(dir, sizeof dir, "planted");
+    mkdir(dir, 0777);
+    path_in(bvh, sizeof bvh, "leg.bvh");
+    write_text(bvh, leg_bvh);
+    snprintf(out, sizeof out, "%s/out.bvh", dir);
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    write_text(victim, "precious\n");
+    args[0] = "solve", args[1] = bvh, args[2] = "--target", args[3] = "LeftFoot=0.15,0.35,0.25", args[4] = "-o",
+    args[5] = out, args[6] = NULL;
+    pid = spawn_held(args, &release);
+    CHECK(pid > 0, "ikc started");
+    if (pid <= 0) return;
+    snprintf(planted, sizeof planted, "%s/.ikc-tmp-%ld-out.bvh", dir, (long)pid);
+    CHECK(symlink(victim, planted) == 0, "symlink planted at %s", planted);
+    close(release);
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "solve succeeds beside a planted symlink (status %d)", status);
+    CHECK(same_text(victim, "precious\n"), "the file the planted symlink names is untouched");
+    CHECK(file_size(out) > 0, "the output is written");
+    unlink(planted);
+    CHECK(count_named(dir, ".ikc-tmp-") == 0, "no temporary left");
+}
+
+/* A skinned three-joint leg whose only buffer is an external file `bin_name`
+ * of `bin_size` bytes (unreferenced data ikc must carry through). */
+static void write_leg_gltf(const char *dir, const char *name, const char *bin_name, long bin_size) {
+    char path[600], text[1500];
+    FILE *f;
+    long i;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(text, sizeof text,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
+             "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[1]},"
+             "{\"name\":\"Knee\",\"translation\":[0,-0.45,0],\"children\":[2]},"
+             "{\"name\":\"Foot\",\"translation\":[0,-0.43,0]}],"
+             "\"skins\":[{\"joints\":[0,1,2]}],\"buffers\":[{\"uri\":\"%s\",\"byteLength\":%ld}]}",
+             bin_name, bin_size);
+    write_text(path, text);
+    snprintf(path, sizeof path, "%s/%s", dir, bin_name);
+    f = fopen(path, "wb");
+    if (!f) return;
+    for (i = 0; i < bin_size; ++i) fputc((int)(i * 7 % 251), f);
+    fclose(f);
+}
+
+/* SIGTERM while the output is being written leaves no temporary behind:
+ * watch the folder, signal the moment a temporary appears. */
+static void test_sigterm_removes_temporary(void) {
+    char dir[300], in[400], out[400];
+    const char *args[10];
+    int attempt, caught = 0;
+    path_in(dir, sizeof dir, "sigterm");
+    mkdir(dir, 0777);
+    write_leg_gltf(dir, "big.gltf", "big.bin", 48L << 20);
+    snprintf(in, sizeof in, "%s/big.gltf", dir);
+    snprintf(out, sizeof out, "%s/out.glb", dir);
+    args[0] = "solve", args[1] = in, args[2] = "--target", args[3] = "Foot=0.1,0.4,0.2", args[4] = "--chain",
+    args[5] = "3", args[6] = "-o", args[7] = out, args[8] = "--quiet", args[9] = NULL;
+    for (attempt = 0; attempt < 5 && !caught; ++attempt) {
+        int release, status = 0, seen = 0;
+        pid_t pid = spawn_held(args, &release);
+        if (pid <= 0) break;
+        close(release);
+        while (!seen && waitpid(pid, &status, WNOHANG) == 0) seen = count_named(dir, ".ikc-tmp-") > 0;
+        if (seen) {
+            kill(pid, SIGTERM);
+            waitpid(pid, &status, 0);
+        }
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) {
+            caught = 1;
+            CHECK(count_named(dir, ".ikc-tmp-") == 0, "SIGTERM mid-write leaves no temporary (attempt %d)",
+                  attempt + 1);
+        }
+        unlink(out);
+    }
+    if (!caught) check_skip("could not signal ikc while it was writing");
 }
 
 /* Pixels that are neither the panel's white nor the page's grey. */
@@ -1097,6 +1248,8 @@ int main(void) {
     test_solve_foot_cannot_reach();
     test_role_errors();
     test_demo();
+    test_temporary_not_predictable();
+    test_sigterm_removes_temporary();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);

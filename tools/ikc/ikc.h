@@ -67,13 +67,17 @@ void ikc_suggest_name(FILE *out, const char *const *names, int count, const char
 typedef struct ikc_atomic {
     char final_path[1024];
     char temp_path[1100];
+    int fd; /* open for writing on the temporary until commit or abort */
 } ikc_atomic;
 
-/* Choose a temporary path in the same directory as `path` that keeps its
- * extension (writers pick the format by it). 0 when the path is too long. */
+/* Create a new, empty temporary file in the same directory as `path`, under
+ * an unpredictable name that keeps its extension (writers pick the format by
+ * it), with O_CREAT | O_EXCL | O_NOFOLLOW and mode 0666 less the umask. It
+ * is removed if SIGINT, SIGTERM or SIGHUP ends the process before commit or
+ * abort. 0 (errno set) when it cannot be created. */
 int ikc_atomic_begin(ikc_atomic *a, const char *path);
-/* Rename the temporary file over the final path; 0 (and the temporary file
- * removed) on failure, with errno set. */
+/* Close the temporary file and rename it over the final path; 0 (and the
+ * temporary file removed) on failure, with errno set. */
 int ikc_atomic_commit(ikc_atomic *a);
 void ikc_atomic_abort(ikc_atomic *a);
 /* Write `size` bytes to `path` atomically; 0 on failure. */

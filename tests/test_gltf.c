@@ -575,6 +575,11 @@ static void test_base_document(void) {
     }
 }
 
+static int file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 static void write_file(const char *path, const char *data, size_t size) {
     FILE *f = fopen(path, "wb");
     CHECK(f && fwrite(data, 1, size, f) == size, "cannot write %s", path);
@@ -582,33 +587,58 @@ static void write_file(const char *path, const char *data, size_t size) {
 }
 
 /* An external buffer whose URI holds a percent escape is read from the
- * decoded file name and, when the document is written into another folder,
- * written beside it under that same decoded name, so the copy reads back. */
+ * decoded file name; written into another folder, it goes beside the copy
+ * under the copy's name ("my copy.gltf" gives "my copy.bin", its URI
+ * percent-encoded), never under the name it was read from, so the copy reads
+ * back and the input's buffer file is never written. */
 static void test_external_buffer(void) {
     static const char doc[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],"
                               "\"skins\":[{\"joints\":[0]}],"
-                              "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"}]}";
+                              "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"},"
+                              "{\"byteLength\":2,\"uri\":\"second.bin\"}]}";
     ik_gltf *g = NULL, *copy = NULL;
+    ik_gltf_output_file *files = NULL;
     ik_io_error e;
     ik_result r;
+    int count = 0;
     write_file("test_gltf_external.gltf", doc, sizeof doc - 1);
     write_file("test gltf buffer.bin", "\1\2\3\4", 4);
+    write_file("second.bin", "\5\6", 2);
     mkdir("test_gltf_out", 0777);
     r = ik_gltf_read_file("test_gltf_external.gltf", &g, &e);
     CHECK(r == IK_OK, "external buffer: %s", e.message);
     if (r == IK_OK) {
-        r = ik_gltf_write_file(g, "test_gltf_out/copy.gltf", &e);
+        CHECK(ik_gltf_buffer_count(g) == 2 && strcmp(ik_gltf_buffer_file(g, 0), "test gltf buffer.bin") == 0 &&
+                  strcmp(ik_gltf_buffer_file(g, 1), "second.bin") == 0 && !ik_gltf_buffer_file(g, 2),
+              "the buffers' files are known");
+        r = ik_gltf_output_files(g, "test_gltf_out/my copy.gltf", &files, &count, &e);
+        CHECK(r == IK_OK && count == 3 && strcmp(files[0].path, "test_gltf_out/my copy.bin") == 0 &&
+                  strcmp(files[1].path, "test_gltf_out/my copy_1.bin") == 0 &&
+                  strcmp(files[2].path, "test_gltf_out/my copy.gltf") == 0 && files[0].size == 4 &&
+                  memcmp(files[0].data, "\1\2\3\4", 4) == 0 && files[1].size == 2,
+              "buffers named after the output: %s", e.message);
+        CHECK(r == IK_OK && count == 3 && strstr((const char *)files[2].data, "\"my%20copy.bin\"") &&
+                  strstr((const char *)files[2].data, "\"my%20copy_1.bin\""),
+              "the written URIs name them, percent-encoded");
+        ik_gltf_output_files_free(files, count);
+        r = ik_gltf_write_file(g, "test_gltf_out/my copy.gltf", &e);
         CHECK(r == IK_OK, "write beside: %s", e.message);
-        r = ik_gltf_read_file("test_gltf_out/copy.gltf", &copy, &e);
-        CHECK(r == IK_OK && ik_gltf_skin_count(copy) == 1, "copy with its external buffer: %s", e.message);
+        r = ik_gltf_read_file("test_gltf_out/my copy.gltf", &copy, &e);
+        CHECK(r == IK_OK && ik_gltf_skin_count(copy) == 1, "copy with its external buffers: %s", e.message);
+        CHECK(file_exists("test_gltf_out/my copy.bin") && !file_exists("test_gltf_out/test gltf buffer.bin") &&
+                  !file_exists("test_gltf_out/second.bin"),
+              "no file is written under the input's buffer names");
     }
     ik_gltf_free(copy);
     ik_gltf_free(g);
-    remove("test_gltf_out/copy.gltf");
+    remove("test_gltf_out/my copy.gltf");
+    remove("test_gltf_out/my copy.bin");
+    remove("test_gltf_out/my copy_1.bin");
     remove("test_gltf_out/test gltf buffer.bin");
-    remove("test_gltf_out/test%20gltf%20buffer.bin");
+    remove("test_gltf_out/second.bin");
     rmdir("test_gltf_out");
     remove("test gltf buffer.bin");
+    remove("second.bin");
     remove("test_gltf_external.gltf");
 }
 

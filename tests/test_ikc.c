@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -424,6 +425,108 @@ static void write_leg_gltf(const char *dir, const char *name, const char *bin_na
     if (!f) return;
     for (i = 0; i < bin_size; ++i) fputc((int)(i * 7 % 251), f);
     fclose(f);
+}
+
+/* 1 when the two files hold the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb, ca, cb;
+    while (same) {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+        if (ca != cb) same = 0;
+        if (ca == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* Set a file's modification time far in the past, so any write shows. */
+static void age_file(const char *path) {
+    struct timeval old[2];
+    old[0].tv_sec = old[1].tv_sec = 1000000000;
+    old[0].tv_usec = old[1].tv_usec = 0;
+    utimes(path, old);
+}
+
+static int still_aged(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && (long)st.st_mtime == 1000000000L;
+}
+
+/* A glTF with an external girl.bin solved into another folder that holds an
+ * unrelated girl.bin: the input's files are never opened for writing (their
+ * bytes and modification times stay; they and their folder are read-only),
+ * the unrelated girl.bin is untouched, and the buffer goes to posed.bin,
+ * named after the output. An existing .bin beside a -o that does not exist
+ * yet, or an input's buffer file, is refused with its name and nothing is
+ * written. */
+static void test_solve_keeps_input_files(void) {
+    char in_dir[300], out_dir[300], in[400], in_bin[400], copy[400], girl[400], out[400], out_bin[400], args[2000];
+    ik_gltf *g = NULL;
+    path_in(in_dir, sizeof in_dir, "keep-in");
+    path_in(out_dir, sizeof out_dir, "keep-out");
+    mkdir(in_dir, 0777);
+    mkdir(out_dir, 0777);
+    write_leg_gltf(in_dir, "in.gltf", "girl.bin", 4096);
+    write_leg_gltf(out_dir, "ref.gltf", "girl-copy.bin", 4096);
+    snprintf(in, sizeof in, "%s/in.gltf", in_dir);
+    snprintf(in_bin, sizeof in_bin, "%s/girl.bin", in_dir);
+    snprintf(copy, sizeof copy, "%s/girl-copy.bin", out_dir);
+    snprintf(girl, sizeof girl, "%s/girl.bin", out_dir);
+    snprintf(out, sizeof out, "%s/posed.gltf", out_dir);
+    snprintf(out_bin, sizeof out_bin, "%s/posed.bin", out_dir);
+    write_text(girl, "unrelated\n");
+    age_file(in);
+    age_file(in_bin);
+    chmod(in, 0444);
+    chmod(in_bin, 0444);
+    chmod(in_dir, 0555);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 0, "solve a read-only glTF with an external buffer: %s", err_text);
+    CHECK(same_bytes(in_bin, copy) && still_aged(in_bin) && still_aged(in),
+          "the input's files are not written (bytes and modification times kept)");
+    CHECK(same_text(girl, "unrelated\n"), "an unrelated girl.bin in the output folder is untouched");
+    CHECK(same_bytes(out_bin, copy), "the buffer is written as posed.bin, named after the output");
+    CHECK(ik_gltf_read_file(out, &g, NULL) == IK_OK, "the output reads back with its posed.bin");
+    if (g) {
+        const ik_gltf_skin *s = ik_gltf_skeleton(g, 0);
+        ik_transform pose[3];
+        ik_mat4 model[3];
+        ik_skeleton_rest_pose(&s->skeleton, pose);
+        ik_skeleton_fk(&s->skeleton, pose, &s->root_ms, model);
+        CHECK(ik_vec3_distance(ik_mat4_translation(&model[2]), ik_v3(0.1f, 0.4f, 0.2f)) < 1e-3,
+              "the written pose puts Foot on its target");
+        ik_gltf_free(g);
+    }
+    /* a second run with the same -o replaces its own earlier pair */
+    CHECK(run(args) == 0, "the same -o again replaces posed.gltf and posed.bin: %s", err_text);
+    chmod(in_dir, 0777);
+    /* the output in the input's own folder: the input's girl.bin is still not written */
+    snprintf(out, sizeof out, "%s/same.gltf", in_dir);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 0 && still_aged(in_bin) && same_bytes(in_bin, copy),
+          "an output beside the input leaves the input's buffer file alone: %s", err_text);
+
+    /* an existing .bin that is not an earlier output: refused, nothing written */
+    snprintf(out, sizeof out, "%s/girl.gltf", out_dir);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 6 && strstr(err_text, girl), "an unrelated existing girl.bin is refused by name: %s",
+          err_text);
+    CHECK(same_text(girl, "unrelated\n") && file_size(out) < 0, "nothing written after the refusal");
+
+    /* writing into the input's folder where the output's .bin is the input's buffer: refused */
+    chmod(in_bin, 0644);
+    write_leg_gltf(in_dir, "in2.gltf", "posed.bin", 64);
+    snprintf(in, sizeof in, "%s/in2.gltf", in_dir);
+    snprintf(in_bin, sizeof in_bin, "%s/posed.bin", in_dir);
+    snprintf(out, sizeof out, "%s/posed.gltf", in_dir);
+    write_text(out, "{}");
+    age_file(in_bin);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 6 && strstr(err_text, "input"), "an input's buffer file as output is refused: %s", err_text);
+    CHECK(still_aged(in_bin) && file_size(in_bin) == 64, "the input's buffer file is kept");
 }
 
 /* SIGTERM while the output is being written leaves no temporary behind:
@@ -1250,6 +1353,7 @@ int main(void) {
     test_demo();
     test_temporary_not_predictable();
     test_sigterm_removes_temporary();
+    test_solve_keeps_input_files();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);

@@ -91,11 +91,38 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_
 ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys,
                            ik_io_error *error);
 
-/* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the BIN
- * chunk), otherwise glTF JSON with buffers embedded as base64 data URIs
- * (buffers that came from external files are written beside it, under the
- * same relative URI, which names the same file). */
+/* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the
+ * BIN chunk), otherwise glTF JSON with buffers embedded as base64 data URIs,
+ * except the buffers that came from external files: those are written
+ * beside `path` under names taken from it (see ik_gltf_output_files), never
+ * under the names they were read from, so writing never touches the input's
+ * files unless `path` names them. Each file is written in place with
+ * fopen(); for atomic replacement write the files of ik_gltf_output_files
+ * to temporaries and rename them. */
 ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
+
+/* One file of a write, in memory. */
+typedef struct ik_gltf_output_file {
+    char *path;          /* `path` itself, or a buffer file beside it */
+    unsigned char *data;
+    size_t size;
+} ik_gltf_output_file;
+
+/* The files ik_gltf_write_file(gltf, path) writes, without touching the
+ * disk: first the buffers read from external files (buffer 0 of a .glb
+ * excepted), named after `path`'s file name without its extension:
+ * "out.gltf" gives "out.bin", then "out_1.bin", "out_2.bin"... in buffer
+ * order, and the document's URIs name them (percent-encoded); the document
+ * itself is the last file. Release with ik_gltf_output_files_free. */
+ik_result ik_gltf_output_files(const ik_gltf *gltf, const char *path, ik_gltf_output_file **files, int *count,
+                               ik_io_error *error);
+void ik_gltf_output_files_free(ik_gltf_output_file *files, int count);
+
+/* The number of buffers, and the file buffer `buffer` was read from (its
+ * URI decoded, relative to the document's folder), or NULL when it was
+ * embedded, came from the GLB BIN chunk, or is out of range. */
+int ik_gltf_buffer_count(const ik_gltf *gltf);
+const char *ik_gltf_buffer_file(const ik_gltf *gltf, int buffer);
 
 /* Serialise to memory as GLB (`binary` = 1) or glTF JSON with embedded
  * buffers. `*out` is allocated with malloc; release it with free(). */

@@ -296,6 +296,13 @@ void ik_gltf_free(ik_gltf *g) {
     free(g);
 }
 
+int ik_gltf_buffer_count(const ik_gltf *g) { return g ? g->buffer_count : 0; }
+
+const char *ik_gltf_buffer_file(const ik_gltf *g, int buffer) {
+    if (!g || buffer < 0 || buffer >= g->buffer_count) return NULL;
+    return g->buffers[buffer].file_name;
+}
+
 int ik_gltf_skin_count(const ik_gltf *g) { return g ? g->skin_count : 0; }
 
 const ik_gltf_skin *ik_gltf_skeleton(const ik_gltf *g, int skin) {

@@ -7,12 +7,18 @@
  * O_NOFOLLOW, as mkstemp() does: a file or symlink planted at the name makes
  * the creation fail and another name is tried, nothing is followed. Every
  * temporary is registered until it is renamed or removed; SIGINT, SIGTERM and
- * SIGHUP remove the registered ones before the signal ends the process. */
+ * SIGHUP remove the registered ones before the signal ends the process.
+ *
+ * A command's outputs (a .gltf and the .bin files beside it) are all
+ * written to temporaries first and renamed only when every one is complete.
+ * A file the run did not create is never replaced by surprise: see
+ * ikc_write_outputs for the rule. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -21,7 +27,7 @@
 
 #include "ikc.h"
 
-#define MAX_TEMPORARIES 16
+#define MAX_TEMPORARIES 64
 #define RANDOM_LETTERS 12
 
 /* The temporaries alive now; the signal handler reads only slots whose flag
@@ -175,6 +181,74 @@ int ikc_write_file_atomic(const char *path, const void *data, size_t size) {
         return 0;
     }
     return ikc_atomic_commit(&a);
+}
+
+/* Print why output i of `count` must not be replaced and return 1, or 0. */
+static int refused(const char *command, const ikc_output *files, int i, int count, const char *const *inputs,
+                   int input_count, int overwrite) {
+    static const char hint[] = "nothing written: choose another -o, or give --overwrite";
+    struct stat st, main_st;
+    int j;
+    if (stat(files[i].path, &st) != 0) return 0;
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "ikc %s: '%s' exists and is not a regular file; nothing written\n", command, files[i].path);
+        return 1;
+    }
+    if (overwrite) return 0;
+    for (j = 0; j < input_count; ++j) {
+        struct stat in;
+        if (stat(inputs[j], &in) != 0 || in.st_dev != st.st_dev || in.st_ino != st.st_ino) continue;
+        if (strcmp(inputs[j], files[i].path) == 0)
+            fprintf(stderr, "ikc %s: '%s' is an input of this run; %s\n", command, files[i].path, hint);
+        else
+            fprintf(stderr, "ikc %s: '%s' is the input '%s' (a link to it); %s\n", command, files[i].path,
+                    inputs[j], hint);
+        return 1;
+    }
+    if (i < count - 1 && stat(files[count - 1].path, &main_st) != 0) {
+        fprintf(stderr, "ikc %s: '%s' exists and '%s' does not, so it is not an earlier output; %s\n", command,
+                files[i].path, files[count - 1].path, hint);
+        return 1;
+    }
+    return 0;
+}
+
+int ikc_write_outputs(const char *command, const ikc_output *files, int count, const char *const *inputs,
+                      int input_count, int overwrite) {
+    ikc_atomic *temps;
+    int i, done = 0;
+    for (i = 0; i < count; ++i)
+        if (refused(command, files, i, count, inputs, input_count, overwrite)) return IKC_EXIT_WRITE;
+    temps = (ikc_atomic *)malloc((size_t)count * sizeof *temps);
+    if (!temps) {
+        fprintf(stderr, "ikc %s: out of memory\n", command);
+        return IKC_EXIT_FAILURE;
+    }
+    for (done = 0; done < count; ++done) {
+        if (!ikc_atomic_begin(&temps[done], files[done].path)) break;
+        if (!write_all(temps[done].fd, (const unsigned char *)files[done].data, files[done].size)) {
+            int saved = errno;
+            ikc_atomic_abort(&temps[done]);
+            errno = saved;
+            break;
+        }
+    }
+    if (done < count) {
+        fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, files[done].path, strerror(errno));
+        for (i = 0; i < done; ++i) ikc_atomic_abort(&temps[i]);
+        free(temps);
+        return IKC_EXIT_WRITE;
+    }
+    /* all written: rename them, the main output last */
+    for (i = 0; i < count; ++i) {
+        if (ikc_atomic_commit(&temps[i])) continue;
+        fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, files[i].path, strerror(errno));
+        while (++i < count) ikc_atomic_abort(&temps[i]);
+        free(temps);
+        return IKC_EXIT_WRITE;
+    }
+    free(temps);
+    return IKC_EXIT_OK;
 }
 
 int ikc_make_dirs(const char *path) {

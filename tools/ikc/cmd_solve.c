@@ -297,12 +297,93 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     cJSON_Delete(root);
 }
 
+/* The glTF document's files (`out` and the buffer files named after it),
+ * written as one set; the input document and its buffer files (the reader
+ * resolved them against the document's folder) are inputs never replaced. */
+static int write_gltf_files(const ikc_asset *asset, const char *out, int overwrite) {
+    const char *slash = strrchr(asset->path, '/');
+    size_t dir = slash ? (size_t)(slash - asset->path + 1) : 0;
+    int buffers = ik_gltf_buffer_count(asset->gltf), input_count = 0, count = 0, code = IKC_EXIT_FAILURE, i;
+    const char **inputs = (const char **)calloc((size_t)buffers + 1, sizeof *inputs);
+    char **joined = (char **)calloc((size_t)buffers + 1, sizeof *joined);
+    ik_gltf_output_file *files = NULL;
+    ikc_output *list = NULL;
+    ik_io_error err;
+    ik_result r;
+    if (!inputs || !joined) goto done;
+    inputs[input_count++] = asset->path;
+    for (i = 0; i < buffers; ++i) {
+        const char *name = ik_gltf_buffer_file(asset->gltf, i);
+        if (!name) continue;
+        if (!(joined[i] = (char *)malloc(dir + strlen(name) + 1))) goto done;
+        memcpy(joined[i], asset->path, dir);
+        strcpy(joined[i] + dir, name);
+        inputs[input_count++] = joined[i];
+    }
+    r = ik_gltf_output_files(asset->gltf, out, &files, &count, &err);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
+        code = IKC_EXIT_WRITE;
+        goto done;
+    }
+    if (!(list = (ikc_output *)malloc((size_t)count * sizeof *list))) goto done;
+    for (i = 0; i < count; ++i) {
+        list[i].path = files[i].path;
+        list[i].data = files[i].data;
+        list[i].size = files[i].size;
+    }
+    code = ikc_write_outputs("solve", list, count, inputs, input_count, overwrite);
+done:
+    if (code == IKC_EXIT_FAILURE) fprintf(stderr, "ikc solve: out of memory\n");
+    for (i = 0; joined && i < buffers; ++i) free(joined[i]);
+    free(joined);
+    free(inputs);
+    free(list);
+    ik_gltf_output_files_free(files, count);
+    return code;
+}
+
+/* One frame of the BVH take (the pose at `time`) as a BVH text. */
+static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+                          int overwrite) {
+    ik_bvh one = *asset->bvh;
+    double *values;
+    char *text = NULL;
+    size_t size = 0;
+    ik_io_error err;
+    ik_result r;
+    ikc_output file;
+    int frame, code;
+    frame = asset->bvh->frame_count > 0 ? (int)((double)time / asset->bvh->frame_time + 0.5) : 0;
+    if (frame >= asset->bvh->frame_count) frame = asset->bvh->frame_count - 1;
+    if (frame < 0) frame = 0;
+    values = (double *)calloc((size_t)(asset->bvh->values_per_frame > 0 ? asset->bvh->values_per_frame : 1),
+                              sizeof *values);
+    if (!values) return IKC_EXIT_FAILURE;
+    if (asset->bvh->frame_count > 0)
+        ikc_bvh_frame_from_pose(asset->bvh, pose_ls,
+                                asset->bvh->values + (size_t)frame * (size_t)asset->bvh->values_per_frame, values);
+    one.frame_count = 1;
+    one.values = values;
+    r = ik_bvh_write_memory(&one, &text, &size, &err);
+    free(values);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
+        return IKC_EXIT_WRITE;
+    }
+    file.path = out;
+    file.data = text;
+    file.size = size;
+    code = ikc_write_outputs("solve", &file, 1, &asset->path, 1, overwrite);
+    ik_bvh_text_free(text);
+    return code;
+}
+
 /* Write the solved pose in the input's format, atomically. */
 static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time) {
     char ext[8];
     ik_io_error err;
     ik_result r;
-    ikc_atomic atomic;
     ikc_extension(out, ext, sizeof ext);
     ik_io_error_clear(&err);
     if (asset->gltf) {
@@ -317,47 +398,17 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
         }
         /* the edit rebuilt the document's skeletons: refresh the view */
         asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
-        if (!ikc_atomic_begin(&atomic, out)) return IKC_EXIT_WRITE;
-        r = ik_gltf_write_file(asset->gltf, atomic.temp_path, &err);
-    } else if (asset->bvh) {
-        ik_bvh one = *asset->bvh;
-        double *values;
-        int frame;
+        return write_gltf_files(asset, out, 0);
+    }
+    if (asset->bvh) {
         if (strcmp(ext, "bvh") != 0) {
             fprintf(stderr, "ikc solve: '%s': a BVH input is written as .bvh\n", out);
             return IKC_EXIT_USAGE;
         }
-        frame = asset->bvh->frame_count > 0 ? (int)((double)time / asset->bvh->frame_time + 0.5) : 0;
-        if (frame >= asset->bvh->frame_count) frame = asset->bvh->frame_count - 1;
-        if (frame < 0) frame = 0;
-        values = (double *)calloc((size_t)(asset->bvh->values_per_frame > 0 ? asset->bvh->values_per_frame : 1),
-                                  sizeof *values);
-        if (!values) return IKC_EXIT_FAILURE;
-        if (asset->bvh->frame_count > 0)
-            ikc_bvh_frame_from_pose(asset->bvh, pose_ls,
-                                    asset->bvh->values + (size_t)frame * (size_t)asset->bvh->values_per_frame, values);
-        one.frame_count = 1;
-        one.values = values;
-        if (!ikc_atomic_begin(&atomic, out)) {
-            free(values);
-            return IKC_EXIT_WRITE;
-        }
-        r = ik_bvh_write_file(&one, atomic.temp_path, &err);
-        free(values);
-    } else {
-        fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
-        return IKC_EXIT_USAGE;
+        return write_bvh_file(asset, out, pose_ls, time, 0);
     }
-    if (r != IK_OK) {
-        ikc_atomic_abort(&atomic);
-        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
-        return IKC_EXIT_WRITE;
-    }
-    if (!ikc_atomic_commit(&atomic)) {
-        fprintf(stderr, "ikc solve: cannot write '%s'\n", out);
-        return IKC_EXIT_WRITE;
-    }
-    return IKC_EXIT_OK;
+    fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
+    return IKC_EXIT_USAGE;
 }
 
 static int render_result(const ikc_asset *asset, const char *picture, const target_request *targets, int count,

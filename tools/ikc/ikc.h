@@ -82,6 +82,24 @@ int ikc_atomic_commit(ikc_atomic *a);
 void ikc_atomic_abort(ikc_atomic *a);
 /* Write `size` bytes to `path` atomically; 0 on failure. */
 int ikc_write_file_atomic(const char *path, const void *data, size_t size);
+/* One output file of a command, in memory. */
+typedef struct ikc_output {
+    const char *path;
+    const void *data;
+    size_t size;
+} ikc_output;
+
+/* Write `files` (the last is the main output, named by -o; the others go
+ * beside it, such as a .gltf's .bin) each to a temporary, then rename them
+ * all, the main output last: they appear whole or not at all. Nothing is
+ * written, with "ikc COMMAND: ..." naming the file and IKC_EXIT_WRITE, when
+ * a path exists and is not a regular file, or, unless `overwrite`, when it is
+ * one of `inputs` (the same file, through a link too: same device and inode)
+ * or when it is an existing companion file while the main output does not
+ * exist (a main output and its companions of the same name may be replaced
+ * together). Returns an IKC_EXIT_ code. */
+int ikc_write_outputs(const char *command, const ikc_output *files, int count, const char *const *inputs,
+                      int input_count, int overwrite);
 /* Create a directory (and its parents); 1 when it exists afterwards. */
 int ikc_make_dirs(const char *path);
 

@@ -529,6 +529,40 @@ static void test_solve_keeps_input_files(void) {
     CHECK(still_aged(in_bin) && file_size(in_bin) == 64, "the input's buffer file is kept");
 }
 
+/* -o naming the input (the same path, a hard link or a symlink to it) is
+ * refused with exit code 6 and the take kept; --overwrite replaces it. */
+static void test_solve_refuses_input_as_output(void) {
+    char dir[300], take[400], hard[400], sym[400], args[1500], gltf[400];
+    const char *outs[3];
+    ik_bvh *b = NULL;
+    int i;
+    path_in(dir, sizeof dir, "same");
+    mkdir(dir, 0777);
+    snprintf(take, sizeof take, "%s/take.bvh", dir);
+    snprintf(hard, sizeof hard, "%s/hard.bvh", dir);
+    snprintf(sym, sizeof sym, "%s/sym.bvh", dir);
+    write_text(take, leg_bvh);
+    unlink(hard);
+    unlink(sym);
+    CHECK(link(take, hard) == 0 && symlink("take.bvh", sym) == 0, "links made");
+    outs[0] = take, outs[1] = hard, outs[2] = sym;
+    for (i = 0; i < 3; ++i) {
+        snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 -o '%s'", take, outs[i]);
+        CHECK(run(args) == 6 && strstr(err_text, "--overwrite"), "-o %s (the input) refused: %s", outs[i],
+              err_text);
+        CHECK(same_text(take, leg_bvh), "the take is kept after -o %s", outs[i]);
+    }
+    write_leg_gltf(dir, "leg.gltf", "leg.bin", 64);
+    snprintf(gltf, sizeof gltf, "%s/leg.gltf", dir);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s'", gltf, gltf);
+    CHECK(run(args) == 6, "a glTF as its own output refused: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 -o '%s' --overwrite", take, take);
+    CHECK(run(args) == 0, "--overwrite replaces the input: %s", err_text);
+    CHECK(ik_bvh_read_file(take, &b, NULL) == IK_OK && b->frame_count == 1, "the input now holds the solved frame");
+    ik_bvh_free(b);
+    CHECK(same_text(hard, leg_bvh), "the hard link still names the old take (replaced by rename, not in place)");
+}
+
 /* SIGTERM while the output is being written leaves no temporary behind:
  * watch the folder, signal the moment a temporary appears. */
 static void test_sigterm_removes_temporary(void) {
@@ -1354,6 +1388,7 @@ int main(void) {
     test_temporary_not_predictable();
     test_sigterm_removes_temporary();
     test_solve_keeps_input_files();
+    test_solve_refuses_input_as_output();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);

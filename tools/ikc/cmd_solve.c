@@ -50,6 +50,7 @@ typedef struct solve_options {
     ik_real tolerance; /* 0: 1e-3 of each chain's reach */
     int max_iterations;
     int json, quiet;
+    int overwrite; /* --overwrite: -o may replace an input file */
 } solve_options;
 
 static void usage(FILE *out) {
@@ -60,7 +61,7 @@ static void usage(FILE *out) {
             "                 --feet-on-ground FILE] [--map FILE]\n"
             "                 [--solver two-bone|ccd|fabrik|dls|sdls|transpose|gradient]\n"
             "                 [--chain N] [--clip NAME --time T] [--tolerance D] [--iterations N]\n"
-            "                 [--json] [--render PICTURE] [--quiet] -o OUT\n"
+            "                 [--json] [--render PICTURE] [--quiet] -o OUT [--overwrite]\n"
             "\n"
             "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
             "`ikc info` prints) and writes the pose in FILE's format: glTF/GLB (the nodes'\n"
@@ -80,7 +81,11 @@ static void usage(FILE *out) {
             "                    residual, reached flag, iterations and time, for scripts\n"
             "  --render PICTURE  also draw the solved pose (.svg, .png or .pdf)\n"
             "  -o OUT            output (.gltf/.glb for glTF input, .bvh for BVH input);\n"
-            "                    optional with --json or --render\n"
+            "                    optional with --json or --render. OUT may not be the input\n"
+            "                    (or a link to it) nor one of its buffer files, and a .gltf's\n"
+            "                    buffers go beside it as OUT's name + .bin\n"
+            "  --overwrite       allow OUT to replace those (still written to a temporary\n"
+            "                    and renamed, so the input is complete until then)\n"
             "\n"
             "A target out of reach is a warning with its residual, not a failure.\n"
             "\n",
@@ -380,7 +385,8 @@ static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_tran
 }
 
 /* Write the solved pose in the input's format, atomically. */
-static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time) {
+static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+                        int overwrite) {
     char ext[8];
     ik_io_error err;
     ik_result r;
@@ -398,14 +404,14 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
         }
         /* the edit rebuilt the document's skeletons: refresh the view */
         asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
-        return write_gltf_files(asset, out, 0);
+        return write_gltf_files(asset, out, overwrite);
     }
     if (asset->bvh) {
         if (strcmp(ext, "bvh") != 0) {
             fprintf(stderr, "ikc solve: '%s': a BVH input is written as .bvh\n", out);
             return IKC_EXIT_USAGE;
         }
-        return write_bvh_file(asset, out, pose_ls, time, 0);
+        return write_bvh_file(asset, out, pose_ls, time, overwrite);
     }
     fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
     return IKC_EXIT_USAGE;
@@ -557,6 +563,8 @@ int ikc_solve(int argc, char **argv) {
             }
         } else if (strcmp(a, "--json") == 0) {
             opt.json = 1;
+        } else if (strcmp(a, "--overwrite") == 0) {
+            opt.overwrite = 1;
         } else if (strcmp(a, "--render") == 0) {
             if (!(picture = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -676,7 +684,7 @@ int ikc_solve(int argc, char **argv) {
                         ? "the target is out of reach"
                         : "stopped short: limits or iterations");
     }
-    if (out && (code = write_output(&asset, out, pose, time)) != IKC_EXIT_OK) goto done;
+    if (out && (code = write_output(&asset, out, pose, time, opt.overwrite)) != IKC_EXIT_OK) goto done;
     if (picture && (code = render_result(&asset, picture, targets, target_count,
                                          ikc_roles_any(&roles) ? &roles : NULL, pose, model, start)) != IKC_EXIT_OK)
         goto done;

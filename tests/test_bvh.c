@@ -1,5 +1,6 @@
 /* BVH reading and writing: the real CMU files, sampling against the file's
  * own numbers, round trips, and a table of broken inputs. */
+#define _POSIX_C_SOURCE 200809L
 #include <ikit/bvh.h>
 #include <ikit/clip.h>
 #include <ikit/skeleton.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/special_files.h"
 #include "support/read_errors.h"
 #include "support/rng.h"
 
@@ -493,6 +495,21 @@ static void test_writer_refuses_bad_data(void)
     CHECK(ik_bvh_read_memory(NULL, 10, &bvh, &err) == IK_ERR_NULL && bvh == NULL, "NULL data");
 }
 
+static ik_result read_bvh_file(const char *path, ik_io_error *err)
+{
+    ik_bvh *bvh = NULL;
+    ik_result r = ik_bvh_read_file(path, &bvh, err);
+    ik_bvh_free(bvh);
+    return r;
+}
+
+/* /dev/urandom, /dev/zero, a FIFO, a symlink to /dev/zero, a directory:
+ * refused at once (issue 18 item 6), not read without end or waited on. */
+static void test_special_files(void)
+{
+    check_special_files_refused("BVH", read_bvh_file);
+}
+
 int main(void)
 {
     test_real_files();
@@ -501,5 +518,6 @@ int main(void)
     test_joint_cap();
     test_truncations_and_corruptions();
     test_writer_refuses_bad_data();
+    test_special_files();
     return check_summary("test_bvh");
 }

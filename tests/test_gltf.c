@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "support/check.h"
+#include "support/special_files.h"
 #include "support/rng.h"
 
 #ifdef IKIT_DOUBLE
@@ -642,6 +643,60 @@ static void test_external_buffer(void) {
     remove("test_gltf_external.gltf");
 }
 
+static ik_result read_gltf_file(const char *path, ik_io_error *err) {
+    ik_gltf *g = NULL;
+    ik_result r = ik_gltf_read_file(path, &g, err);
+    ik_gltf_free(g);
+    return r;
+}
+
+/* Read a document whose only buffer has `uri` and `byte_length`, written into
+ * `dir`; the result, with the error in *e. */
+static ik_result read_with_buffer(const char *dir, const char *uri, const char *byte_length, ik_io_error *e) {
+    char path[200], doc[400];
+    int n = snprintf(doc, sizeof doc,
+                     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],\"skins\":[{\"joints\":[0]}],"
+                     "\"buffers\":[{\"byteLength\":%s,\"uri\":\"%s\"}]}",
+                     byte_length, uri);
+    snprintf(path, sizeof path, "%s/doc.gltf", dir);
+    write_file(path, doc, (size_t)n);
+    return read_gltf_file(path, e);
+}
+
+/* Issue 18 item 6: the document and its buffers are read from regular files
+ * only (a FIFO buffer would hang, a link to /dev/zero would be read until
+ * memory runs out), and a buffer's byteLength is checked against its file
+ * before the file is read. */
+static void test_special_files(void) {
+    char dir[64], fifo[80], zero_link[80], small[120];
+    ik_io_error e;
+    ik_result r;
+    check_special_files_refused("glTF", read_gltf_file);
+    if (!special_files_make(dir, sizeof dir, fifo, zero_link)) {
+        CHECK(0, "special files made");
+        return;
+    }
+    snprintf(small, sizeof small, "%s/small.bin", dir);
+    write_file(small, "\1\2\3\4", 4);
+    r = read_with_buffer(dir, "fifo", "4", &e);
+    CHECK(r == IK_ERR_IO && strcmp(e.path, "/buffers/0/uri") == 0 && strstr(e.message, "not a regular file"),
+          "a FIFO as buffer: %s", e.message);
+    r = read_with_buffer(dir, "zero", "4", &e);
+    CHECK(r == IK_ERR_IO && strstr(e.message, "not a regular file"), "a link to /dev/zero as buffer: %s", e.message);
+    r = read_with_buffer(dir, "small.bin", "1000000", &e);
+    CHECK(r == IK_ERR_PARSE && strstr(e.message, "holds 4 bytes, 1000000 needed"),
+          "byteLength beyond the file: %s", e.message);
+    r = read_with_buffer(dir, "small.bin", "3000000000", &e);
+    CHECK(r == IK_ERR_UNSUPPORTED && strstr(e.message, "limit"), "byteLength beyond the 2 GiB cap: %s", e.message);
+    r = read_with_buffer(dir, "small.bin", "4", &e);
+    CHECK(r == IK_OK, "the same document with a true byteLength reads: %s", e.message);
+    snprintf(small, sizeof small, "%s/doc.gltf", dir);
+    unlink(small);
+    snprintf(small, sizeof small, "%s/small.bin", dir);
+    unlink(small);
+    special_files_remove(dir, fifo, zero_link);
+}
+
 static void put_u32(unsigned char *b, unsigned long v) {
     b[0] = (unsigned char)v, b[1] = (unsigned char)(v >> 8), b[2] = (unsigned char)(v >> 16), b[3] = (unsigned char)(v >> 24);
 }
@@ -736,6 +791,7 @@ int main(void) {
     test_broken_documents();
     test_broken_glb();
     test_external_buffer();
+    test_special_files();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

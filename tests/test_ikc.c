@@ -563,6 +563,25 @@ static void test_solve_refuses_input_as_output(void) {
     CHECK(same_text(hard, leg_bvh), "the hard link still names the old take (replaced by rename, not in place)");
 }
 
+/* Issue 18 item 6: inputs that are not regular files are refused at once
+ * with exit code 3: a device that never ends, a FIFO (as the input and as a
+ * height-field file), never read without end or waited on. */
+static void test_special_inputs(void) {
+    char fifo[300], bvh[300], args[1000];
+    path_in(fifo, sizeof fifo, "input.fifo");
+    path_in(bvh, sizeof bvh, "leg.bvh");
+    write_text(bvh, leg_bvh);
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0, "FIFO made");
+    CHECK(run("info /dev/urandom") == 3 && strstr(err_text, "not a regular file"), "info /dev/urandom: %s",
+          err_text);
+    snprintf(args, sizeof args, "info '%s'", fifo);
+    CHECK(run(args) == 3 && strstr(err_text, "not a regular file"), "info FIFO: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json", bvh, fifo);
+    CHECK(run(args) == 3 && strstr(err_text, "not a regular file"), "a FIFO as height field: %s", err_text);
+    unlink(fifo);
+}
+
 /* SIGTERM while the output is being written leaves no temporary behind:
  * watch the folder, signal the moment a temporary appears. */
 static void test_sigterm_removes_temporary(void) {
@@ -1389,6 +1408,7 @@ int main(void) {
     test_sigterm_removes_temporary();
     test_solve_keeps_input_files();
     test_solve_refuses_input_as_output();
+    test_special_inputs();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);

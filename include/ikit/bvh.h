@@ -32,7 +32,9 @@
  * IK_ERR_HIERARCHY (a joint name used twice), IK_ERR_IO,
  * IK_ERR_NO_MEMORY, IK_ERR_NULL. The ik_io_error gets the line and column.
  * Memory is bounded by the input size: counts are checked against the bytes
- * left before anything is allocated.
+ * left before anything is allocated. ik_bvh_read_file reads regular files
+ * of at most IK_IO_MAX_FILE_BYTES (2 GiB, io_error.h) only: a FIFO or device
+ * is IK_ERR_IO, a larger file IK_ERR_UNSUPPORTED, before anything is read.
  */
 #ifndef IKIT_BVH_H
 #define IKIT_BVH_H

@@ -58,7 +58,11 @@ typedef struct ik_gltf_skin {
 } ik_gltf_skin;
 
 /* Read a .gltf or .glb file (chosen by its content: GLB starts with "glTF").
- * External buffers are resolved against the file's directory. */
+ * External buffers are resolved against the file's directory. The document
+ * and its buffer files must be regular files of at most IK_IO_MAX_FILE_BYTES
+ * (2 GiB, io_error.h): a FIFO or device is IK_ERR_IO, a larger file
+ * IK_ERR_UNSUPPORTED, and a buffer file shorter than its byteLength
+ * IK_ERR_PARSE, each before the file is read. */
 ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error);
 
 /* Read from memory. `base_dir` resolves external buffer URIs; NULL refuses

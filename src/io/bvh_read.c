@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "text_scan.h"
 
 typedef struct bvh_parser {
@@ -528,7 +529,7 @@ ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_io_error *err)
     ik_io_error_clear(err);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_text_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, err);
     if (r != IK_OK) return r;
     r = ik_bvh_read_memory(data, size, out, err);
     free(data);

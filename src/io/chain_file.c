@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "text_scan.h"
 
 /* Returned by the key readers for a word that is not one of their keys. */
@@ -464,7 +465,7 @@ ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_io_e
     ik_io_error_clear(err);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_text_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, err);
     if (r != IK_OK) return r;
     r = ik_chain_file_read_memory(data, size, out, err);
     free(data);

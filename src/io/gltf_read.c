@@ -4,8 +4,8 @@
  * (magic 0x46546C67 "glTF", version 2, total length), then chunks of
  * (uint32 length, uint32 type, data): the JSON chunk (0x4E4F534A) first, then
  * an optional BIN chunk (0x004E4942); all little-endian. */
+#include "file_read.h"
 #include "gltf_doc.h"
-#include "text_scan.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -105,6 +105,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         b->capacity = b->size;
     } else {
         char *path, *bytes;
+        ik_io_error read_error;
         gltf_path_of(&p, "buffers", i, "uri");
         if (!base_dir)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
@@ -114,13 +115,15 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         if (!path)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
                              "\"%.60s\" is not a relative path inside the document's folder", uri->valuestring);
-        r = ik_text_read_file(path, &bytes, &b->size, NULL);
-        b->data = (unsigned char *)bytes;
-        b->capacity = b->size;
+        /* the declared byteLength is checked against the file before reading */
+        ik_io_error_clear(&read_error);
+        r = ik_io_read_file_prefix(path, (size_t)length, &bytes, &read_error);
         if (r != IK_OK) {
             free(path);
-            return gltf_fail(error, r, p.text, "cannot read \"%.60s\"", uri->valuestring);
+            return gltf_fail(error, r, p.text, "%s", read_error.message);
         }
+        b->data = (unsigned char *)bytes;
+        b->size = b->capacity = (size_t)length;
         b->file_name = (char *)malloc(strlen(path) - strlen(base_dir));
         if (b->file_name) strcpy(b->file_name, path + strlen(base_dir) + 1);
         free(path);
@@ -266,7 +269,7 @@ ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error)
     ik_io_error_clear(error);
     if (!path || !out) return IK_ERR_NULL;
     *out = NULL;
-    if ((r = ik_text_read_file(path, &data, &size, error)) != IK_OK) return r;
+    if ((r = ik_io_read_file(path, &data, &size, error)) != IK_OK) return r;
     slash = strrchr(path, '/');
     dir_length = slash ? (size_t)(slash - path) : 1;
     dir = (char *)malloc(dir_length + 1);

@@ -545,6 +545,57 @@ static void test_broken_documents(void) {
     }
 }
 
+/* Read base_doc with `from` replaced by `to` (and `from2` by `to2` when given). */
+static ik_result read_edited(const char *from, const char *to, const char *from2, const char *to2, ik_io_error *e) {
+    char *doc = replace_once(base_doc, from, to), *doc2 = from2 ? replace_once(doc, from2, to2) : NULL;
+    ik_gltf *g = NULL;
+    ik_result r = ik_gltf_read_memory(doc2 ? doc2 : doc, strlen(doc2 ? doc2 : doc), NULL, &g, e);
+    ik_gltf_free(g);
+    free(doc);
+    free(doc2);
+    return r;
+}
+
+/* Issue 18 item 11: a rest pose whose translations sum past the largest
+ * ik_real (each alone fits), a required extension ikit does not support, a
+ * scene index out of range and a NUL escaped into a name are refused with
+ * their place, never accepted or reported as something else. */
+static void test_refused_documents(void) {
+    static const char head[] = "{\"asset\":{\"version\":\"2.0\"},";
+    char big_root[120], big_tip[80];
+    ik_io_error e;
+    ik_result r;
+    double x = 0.75 * (double)IK_REAL_MAX;
+    snprintf(big_root, sizeof big_root, "{\"name\":\"root\",\"translation\":[0,%.9g,0],\"children\":[1]}", x);
+    snprintf(big_tip, sizeof big_tip, "\"translation\":[0,%.9g,0]", x);
+    r = read_edited("{\"name\":\"root\",\"children\":[1]}", big_root, "\"translation\":[0,1,0]", big_tip, &e);
+    CHECK(r == IK_ERR_NONFINITE && strcmp(e.path, "/nodes/1") == 0 && strstr(e.message, "overflows") &&
+              strstr(e.message, "'tip'"),
+          "rest pose overflowing ik_real: %s (%s)", e.message, ik_result_str(r));
+    r = read_edited("{\"name\":\"root\",\"children\":[1]}", big_root, NULL, NULL, &e);
+    CHECK(r == IK_OK, "one large translation alone is kept: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
+                          "\"extensionsRequired\":[\"EXT_meshopt_compression\"],",
+                    NULL, NULL, &e);
+    CHECK(r == IK_ERR_UNSUPPORTED && strcmp(e.path, "/extensionsRequired/0") == 0 &&
+              strstr(e.message, "EXT_meshopt_compression"),
+          "unsupported required extension: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"KHR_materials_unlit\"],", NULL,
+                    NULL, &e);
+    CHECK(r == IK_OK, "a required material extension changes nothing ikit reads: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"scene\":1,\"scenes\":[{\"nodes\":[0]}],", NULL, NULL, &e);
+    CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/scene") == 0, "scene index out of range: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[2]}],", NULL, NULL, &e);
+    CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/scenes/0/nodes/0") == 0, "scene node out of range: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],", NULL, NULL, &e);
+    CHECK(r == IK_OK, "a valid scene: %s", e.message);
+    r = read_edited("\"name\":\"root\"", "\"name\":\"a\\u0000b\"", "\"name\":\"tip\"", "\"name\":\"a\\u0000c\"", &e);
+    CHECK(r == IK_ERR_PARSE && strstr(e.message, "NUL") && !strstr(e.message, "duplicate"),
+          "a NUL escaped into a name: %s", e.message);
+    r = read_edited("\"name\":\"tip\"", "\"name\":\"a\\\\u0000c\"", NULL, NULL, &e);
+    CHECK(r == IK_OK, "an escaped backslash before u0000 is no NUL: %s", e.message);
+}
+
 static void test_base_document(void) {
     ik_gltf *g = NULL;
     ik_io_error e;
@@ -792,6 +843,7 @@ int main(void) {
     test_broken_glb();
     test_external_buffer();
     test_special_files();
+    test_refused_documents();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

@@ -27,7 +27,8 @@
  *   rotation channel (if it has rotation channels), keys at t = f * frame_time.
  *
  * Errors: IK_ERR_PARSE (syntax, truncation, missing or extra values),
- * IK_ERR_NONFINITE (NaN, inf or out-of-range numbers), IK_ERR_RANGE (counts
+ * IK_ERR_NONFINITE (NaN, inf or out-of-range numbers, offsets whose sum
+ * from the root overflows ik_real), IK_ERR_RANGE (counts
  * beyond what the input can hold, or beyond IK_BVH_MAX_JOINTS),
  * IK_ERR_HIERARCHY (a joint name used twice), IK_ERR_IO,
  * IK_ERR_NO_MEMORY, IK_ERR_NULL. The ik_io_error gets the line and column.

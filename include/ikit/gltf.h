@@ -21,10 +21,16 @@
  *   edit are invalid after it.
  *
  * Errors: IK_ERR_PARSE (malformed JSON, GLB framing, missing or mistyped
- * fields, out-of-range indices, accessor overruns), IK_ERR_NONFINITE (NaN or
- * infinite numbers), IK_ERR_HIERARCHY (a node with two parents, cycles,
- * duplicate joint names), IK_ERR_UNSUPPORTED (features outside the reader's
- * scope, over-sized documents), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL.
+ * fields, out-of-range indices including `scene` and scene nodes, accessor
+ * overruns, a "\u0000" escape in a string), IK_ERR_NONFINITE (NaN or
+ * infinite numbers, a rest pose whose transforms multiplied down the
+ * hierarchy overflow ik_real), IK_ERR_HIERARCHY (a node with two parents,
+ * cycles, duplicate joint names), IK_ERR_UNSUPPORTED (features outside the
+ * reader's scope, over-sized documents, an `extensionsRequired` entry other
+ * than KHR_materials_*, KHR_texture_transform, KHR_texture_basisu,
+ * EXT_texture_webp, EXT_texture_avif, KHR_lights_punctual,
+ * KHR_mesh_quantization and KHR_draco_mesh_compression, which change
+ * nothing ikit reads), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL.
  * The ik_io_error gets the JSON path (e.g. "/accessors/3/count") or, for GLB
  * framing, the byte offset, and a message that starts with that place.
  * Memory stays proportional to the input size.

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "rest_check.h"
 #include "text_scan.h"
 
 typedef struct bvh_parser {
@@ -474,6 +475,14 @@ static ik_result build_skeleton(bvh_parser *p)
         ik_io_error_set(p->err, p->joint_line[at], p->joint_column[at], -1, "joint '%s': %s", bvh->joints[at].name,
                         skeleton_error.message);
         return r;
+    }
+    /* each OFFSET fits ik_real, their sum down a chain may not */
+    i = ik_io_rest_overflow(&bvh->skeleton, NULL);
+    if (i == -2) return fail(p, IK_ERR_NO_MEMORY, &here, "out of memory for the rest pose");
+    if (i >= 0) {
+        ik_io_error_set(p->err, p->joint_line[i], p->joint_column[i], -1,
+                        "joint '%s': rest position overflows (its offsets summed from the root)", bvh->joints[i].name);
+        return IK_ERR_NONFINITE;
     }
     return IK_OK;
 }

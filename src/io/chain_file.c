@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "rest_check.h"
 #include "text_scan.h"
 
 /* Returned by the key readers for a word that is not one of their keys. */
@@ -381,14 +382,9 @@ static ik_result resolve(chain_parser *p)
 static ik_result check_rest_positions(chain_parser *p)
 {
     const ik_chain_file *chain = p->chain;
-    ik_mat4 *model_ms = (ik_mat4 *)malloc((size_t)chain->joint_count * sizeof *model_ms);
-    int i;
-    if (!model_ms) return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the rest pose");
-    ik_skeleton_fk(&chain->skeleton, chain->rest_ls, NULL, model_ms);
-    for (i = 0; i < chain->joint_count; ++i)
-        if (!ik_vec3_finite(ik_mat4_translation(&model_ms[i]))) break;
-    free(model_ms);
-    if (i < chain->joint_count)
+    int i = ik_io_rest_overflow(&chain->skeleton, NULL);
+    if (i == -2) return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the rest pose");
+    if (i >= 0)
         return fail(p, IK_ERR_NONFINITE, &p->given[i].at, "joint '%s': rest position overflows",
                     chain->joints[i].name);
     return IK_OK;

@@ -156,10 +156,90 @@ static ik_result load_buffers(ik_gltf *g, const unsigned char *bin, size_t bin_s
 
 /* ---- document ------------------------------------------------------------ */
 
+/* Extensions that change nothing ikit reads (nodes, skins, accessors,
+ * animations, buffers): materials, textures, lights and mesh encodings are
+ * kept and written back untouched. Any other required extension is refused,
+ * as the glTF 2.0 specification (section 3.12) asks of a loader that does
+ * not support it. */
+static int extension_supported(const char *name) {
+    static const char *const kept[] = {"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
+                                       "EXT_texture_avif", "KHR_lights_punctual", "KHR_mesh_quantization",
+                                       "KHR_draco_mesh_compression"};
+    size_t i;
+    if (strncmp(name, "KHR_materials_", 14) == 0) return 1;
+    for (i = 0; i < sizeof kept / sizeof kept[0]; ++i)
+        if (strcmp(name, kept[i]) == 0) return 1;
+    return 0;
+}
+
+static ik_result check_extensions_required(const cJSON *root, ik_io_error *error) {
+    const cJSON *required = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired"), *item;
+    gltf_path p;
+    long k = 0;
+    if (!required) return IK_OK;
+    if (!cJSON_IsArray(required)) return gltf_fail(error, IK_ERR_PARSE, "/extensionsRequired", "must be an array");
+    cJSON_ArrayForEach(item, required) {
+        gltf_path_format(&p, "/extensionsRequired/%ld", k, 0, NULL);
+        if (!cJSON_IsString(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be a string");
+        if (!extension_supported(item->valuestring))
+            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text, "extension \"%.60s\" is required but not supported",
+                             item->valuestring);
+        ++k;
+    }
+    return IK_OK;
+}
+
+/* `scene` names one of `scenes`, whose `nodes` name nodes. */
+static ik_result check_scenes(const cJSON *root, ik_io_error *error) {
+    const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(root, "scenes"), *scene;
+    long node_count = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "nodes"));
+    long scene_count = cJSON_IsArray(scenes) ? cJSON_GetArraySize(scenes) : 0, value, s = 0;
+    gltf_path p;
+    ik_result r;
+    if (scenes && !cJSON_IsArray(scenes)) return gltf_fail(error, IK_ERR_PARSE, "/scenes", "must be an array");
+    if (cJSON_GetObjectItemCaseSensitive(root, "scene") &&
+        (r = gltf_get_index(root, "scene", scene_count - 1, 0, &value, "", 0, 0, error)) != IK_OK)
+        return r;
+    cJSON_ArrayForEach(scene, scenes) {
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(scene, "nodes"), *node;
+        long k = 0;
+        if (!cJSON_IsObject(scene)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, NULL), "must be an object");
+        if (nodes && !cJSON_IsArray(nodes))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, "nodes"), "must be an array");
+        cJSON_ArrayForEach(node, nodes) {
+            double v = cJSON_IsNumber(node) ? node->valuedouble : -1;
+            if (!(v >= 0 && v < (double)node_count && v == (double)(long)v))
+                return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/scenes/%ld/nodes/%ld", s, k, NULL),
+                                 "not a node index (0 to %ld)", node_count - 1);
+            ++k;
+        }
+        ++s;
+    }
+    return IK_OK;
+}
+
+/* A "\u0000" escape would put a NUL inside a string, which cJSON (and any C
+ * name) ends there: "a\u0000b" would read as "a". Refused with its place.
+ * In valid JSON a backslash only occurs in strings, where "\\" is one
+ * escaped backslash, so escapes are walked pairwise. */
+static ik_result check_no_nul_escape(const char *text, size_t length, long file_offset, ik_io_error *error) {
+    size_t i;
+    for (i = 0; i + 1 < length; ++i) {
+        if (text[i] != '\\') continue;
+        if (text[i + 1] == 'u' && i + 5 < length && text[i + 2] == '0' && text[i + 3] == '0' && text[i + 4] == '0' &&
+            text[i + 5] == '0')
+            return fail_at(error, IK_ERR_PARSE, file_offset + (long)i,
+                           "a string holds \\u0000 (a NUL character), which names cannot carry");
+        ++i;
+    }
+    return IK_OK;
+}
+
 static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long file_offset, ik_io_error *error) {
     const char *end = NULL;
     const cJSON *asset, *version;
     char what[120];
+    ik_result r;
     g->root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
     if (!g->root) {
         long at = end ? (long)(end - text) : 0;
@@ -176,7 +256,9 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
     if (strncmp(version->valuestring, "2.", 2) != 0)
         return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x",
                          version->valuestring);
-    return IK_OK;
+    if ((r = check_no_nul_escape(text, length, file_offset, error)) != IK_OK) return r;
+    if ((r = check_extensions_required(g->root, error)) != IK_OK) return r;
+    return check_scenes(g->root, error);
 }
 
 /* The GLB header and chunk table; on success *json and *bin point into data. */

@@ -3,6 +3,7 @@
  * from the glTF 2.0 specification, sections 3.5 (nodes and hierarchy) and 3.7.3
  * (skins). */
 #include "gltf_doc.h"
+#include "rest_check.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -318,6 +319,13 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         return gltf_fail(error, r, at >= 0 ? gltf_path_of(&p, "nodes", at, NULL) : gltf_path_of(&p, "skins", s, NULL),
                          "skin %d: %s", s, skel_error.message);
     }
+    /* each node's transform fits ik_real, their product from root_ms down may not */
+    k = ik_io_rest_overflow(&d->view.skeleton, &d->view.root_ms);
+    if (k == -2) return skin_fail_memory(error, s);
+    if (k >= 0)
+        return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", d->node[k], NULL),
+                         "skin %d: the rest pose overflows at joint '%s' (the transforms above it multiplied)", s,
+                         d->names[k] ? d->names[k] : "(unnamed)");
     d->view.name = cJSON_IsString(name) ? name->valuestring : NULL;
     d->view.inverse_bind = d->inverse_bind;
     d->view.node = d->node;

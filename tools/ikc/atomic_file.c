@@ -63,6 +63,16 @@ static void install_handlers(void) {
     }
 }
 
+/* Hold SIGINT, SIGTERM and SIGHUP until the mask in *saved is restored. */
+static void block_signals(sigset_t *saved) {
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    sigprocmask(SIG_BLOCK, &held, saved);
+}
+
 static int register_temporary(const char *path) {
     int i;
     for (i = 0; i < MAX_TEMPORARIES; ++i)
@@ -103,7 +113,8 @@ static void random_letters(char *out) {
 int ikc_atomic_begin(ikc_atomic *a, const char *path) {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
-    int attempt;
+    int attempt, registered, saved_errno;
+    sigset_t saved_mask;
     a->fd = -1;
     if (strlen(path) >= sizeof a->final_path) {
         errno = ENAMETOOLONG;
@@ -121,20 +132,30 @@ int ikc_atomic_begin(ikc_atomic *a, const char *path) {
             errno = ENAMETOOLONG;
             return 0;
         }
-        /* mode 0666 less the umask, as for any file the user creates */
+        /* mode 0666 less the umask, as for any file the user creates; the
+         * signals wait until the new file is registered for removal */
+        block_signals(&saved_mask);
         a->fd = open(a->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-        if (a->fd >= 0) break;
-        if (errno != EEXIST && errno != ELOOP) return 0;
+        if (a->fd >= 0) {
+            registered = register_temporary(a->temp_path);
+            if (!registered) {
+                close(a->fd);
+                unlink(a->temp_path);
+                a->fd = -1;
+                errno = EMFILE;
+            }
+            sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+            return registered;
+        }
+        saved_errno = errno;
+        sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+        if (saved_errno != EEXIST && saved_errno != ELOOP) {
+            errno = saved_errno;
+            return 0;
+        }
     }
-    if (a->fd < 0) return 0;
-    if (!register_temporary(a->temp_path)) {
-        close(a->fd);
-        unlink(a->temp_path);
-        a->fd = -1;
-        errno = EMFILE;
-        return 0;
-    }
-    return 1;
+    errno = EEXIST;
+    return 0;
 }
 
 int ikc_atomic_commit(ikc_atomic *a) {

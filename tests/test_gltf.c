@@ -3,6 +3,7 @@
  * edited clips and poses, and a table of broken documents. */
 #define _POSIX_C_SOURCE 200809L
 #include <ikit/gltf.h>
+#include <ikit/utf8.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -596,6 +597,40 @@ static void test_refused_documents(void) {
     CHECK(r == IK_OK, "an escaped backslash before u0000 is no NUL: %s", e.message);
 }
 
+/* Issue 18 item 7: glTF is UTF-8 by its specification; a node name with the
+ * bytes 0xFF 0xFE is refused with its JSON path. The UTF-8 check itself:
+ * RFC 3629's well-formed sequences, and one named case per ill-formed kind. */
+static void test_names_utf8(void) {
+    static const struct {
+        const char *bytes;
+        size_t expected;
+        const char *what;
+    } cases[] = {{"A", 1, "ASCII"},
+                 {"\xC3\xA9", 2, "e acute"},
+                 {"\xE2\x82\xAC", 3, "euro sign"},
+                 {"\xF0\x9F\x98\x80", 4, "emoji"},
+                 {"\xF4\x8F\xBF\xBF", 4, "U+10FFFF"},
+                 {"\x80", 0, "stray continuation byte"},
+                 {"\xC0\x80", 0, "overlong NUL"},
+                 {"\xE0\x80\x80", 0, "overlong 3-byte"},
+                 {"\xED\xA0\x80", 0, "surrogate U+D800"},
+                 {"\xF4\x90\x80\x80", 0, "above U+10FFFF"},
+                 {"\xE2\x82", 0, "truncated"},
+                 {"\xFF", 0, "0xFF"}};
+    ik_io_error e;
+    ik_result r;
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        CHECK(ik_utf8_sequence(cases[i].bytes, strlen(cases[i].bytes)) == cases[i].expected, "UTF-8 %s",
+              cases[i].what);
+    CHECK(ik_utf8_valid("Hüfte.L") && !ik_utf8_valid("H\xFC" "fte"), "whole names: UTF-8 and Latin-1");
+    r = read_edited("\"name\":\"tip\"", "\"name\":\"bad\xFF\xFE\"", NULL, NULL, &e);
+    CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/nodes/1/name") == 0 && strstr(e.message, "not valid UTF-8"),
+          "a node name that is not UTF-8: %s", e.message);
+    r = read_edited("\"name\":\"tip\"", "\"name\":\"H\xC3\xBC" "fte\"", NULL, NULL, &e);
+    CHECK(r == IK_OK, "a UTF-8 name reads: %s", e.message);
+}
+
 static void test_base_document(void) {
     ik_gltf *g = NULL;
     ik_io_error e;
@@ -844,6 +879,7 @@ int main(void) {
     test_external_buffer();
     test_special_files();
     test_refused_documents();
+    test_names_utf8();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

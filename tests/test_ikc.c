@@ -24,6 +24,7 @@
 #include <ikit/gltf.h>
 #include <ikit/humanoid.h>
 #include <ikit/skeleton.h>
+#include <ikit/utf8.h>
 
 #include "support/check.h"
 
@@ -580,6 +581,64 @@ static void test_special_inputs(void) {
     snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json", bvh, fifo);
     CHECK(run(args) == 3 && strstr(err_text, "not a regular file"), "a FIFO as height field: %s", err_text);
     unlink(fifo);
+}
+
+/* `text` with its first `from` replaced by `to` (at most 4 KiB). */
+static const char *replaced(const char *text, const char *from, const char *to) {
+    static char buf[4096];
+    const char *at = strstr(text, from);
+    if (!at) return text;
+    snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return buf;
+}
+
+/* Issue 18 item 7: an ANSI escape and a byte that is not UTF-8 (Latin-1
+ * 0xE9) in BVH and chain-file joint names: shown escaped on the terminal
+ * (no ESC byte reaches it, stdout is valid UTF-8), and every --json output
+ * parses and is valid UTF-8; a glTF node name with bytes 0xFF 0xFE is
+ * refused with the node's JSON path. */
+static void test_names_shown_safely(void) {
+    char bvh[300], chain[300], gltf[300], args[1000];
+    cJSON *doc;
+    path_in(bvh, sizeof bvh, "evil.bvh");
+    path_in(chain, sizeof chain, "evil.chain");
+    path_in(gltf, sizeof gltf, "evil.gltf");
+    write_text(bvh, replaced(leg_bvh, "JOINT LeftLeg", "JOINT Left\033[31mLeg\351"));
+    snprintf(args, sizeof args, "info '%s'", bvh);
+    CHECK(run(args) == 0, "info on escape-laden BVH names: %s", err_text);
+    CHECK(!strchr(out_text, '\033') && strstr(out_text, "Left\\x1b[31mLeg\\xe9") && ik_utf8_valid(out_text),
+          "the names are shown escaped: %s", out_text);
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 --json", bvh);
+    CHECK(run(args) == 0, "solve --json: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    CHECK(doc && ik_utf8_valid(out_text), "solve --json output is JSON in UTF-8: %.300s", out_text);
+    if (doc) {
+        const cJSON *name = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "joints"), 2), "name");
+        CHECK(cJSON_IsString(name) && strcmp(name->valuestring, "Left\033[31mLeg\xEF\xBF\xBD") == 0,
+              "the control character is kept (JSON-escaped), the stray byte becomes U+FFFD");
+        cJSON_Delete(doc);
+    }
+    snprintf(args, sizeof args, "solve '%s' --target LeftLg=0,1,0 --json", bvh);
+    CHECK(run(args) == 5 && !strchr(err_text, '\033') && strstr(err_text, "did you mean"),
+          "suggestions are shown escaped: %s", err_text);
+
+    write_text(chain, "chain arm\njoint sh\033]0;owned\007ould\377er type ball cone 90\n"
+                      "joint hand length 0.3 direction 1 0 0 type fixed\n");
+    snprintf(args, sizeof args, "info '%s'", chain);
+    CHECK(run(args) == 0 && !strchr(out_text, '\033') && !strchr(out_text, '\007') && ik_utf8_valid(out_text),
+          "chain-file names shown escaped: %s %s", out_text, err_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand=0,0.3,0 --chain 2 --json", chain);
+    CHECK(run(args) == 0, "chain solve --json: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    CHECK(doc && ik_utf8_valid(out_text), "chain solve --json output is JSON in UTF-8: %.300s", out_text);
+    cJSON_Delete(doc);
+
+    write_text(gltf, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\",\"children\":[1]},"
+                     "{\"name\":\"bad\377\376\",\"translation\":[0,1,0]}],\"skins\":[{\"joints\":[0,1]}]}");
+    snprintf(args, sizeof args, "info '%s'", gltf);
+    CHECK(run(args) == 4 && strstr(err_text, "/nodes/1/name") && strstr(err_text, "not valid UTF-8") &&
+              ik_utf8_valid(err_text),
+          "a glTF name that is not UTF-8 is refused with its path: %s", err_text);
 }
 
 /* SIGTERM while the output is being written leaves no temporary behind:
@@ -1409,6 +1468,7 @@ int main(void) {
     test_solve_keeps_input_files();
     test_solve_refuses_input_as_output();
     test_special_inputs();
+    test_names_shown_safely();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);

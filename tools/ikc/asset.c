@@ -121,7 +121,7 @@ int ikc_asset_load(const char *command, const char *path, ikc_asset *asset) {
     if (r != IK_OK) {
         const char *what = asset->format == IKC_FORMAT_GLTF ? "glTF" : asset->format == IKC_FORMAT_BVH ? "BVH" : "chain";
         fprintf(stderr, "ikc %s: %s: not a readable %s file: %s%s%s\n", command, path, what,
-                err.message[0] ? err.message : ik_result_str(r), err.path[0] ? " at " : "", err.path);
+                err.message[0] ? ikc_shown(err.message) : ik_result_str(r), err.path[0] ? " at " : "", err.path);
         ikc_asset_free(asset);
         return exit_code_for(r);
     }

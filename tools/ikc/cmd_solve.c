@@ -265,17 +265,17 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
     char *text;
     int i, k;
-    cJSON_AddStringToObject(root, "file", asset->path);
+    cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
     cJSON_AddStringToObject(root, "format", ikc_format_name(asset));
-    if (out) cJSON_AddStringToObject(root, "output", out);
+    if (out) cJSON_AddItemToObject(root, "output", ikc_json_text(out));
     else cJSON_AddNullToObject(root, "output");
     for (i = 0; i < target_count; ++i) {
         const target_request *t = &targets[i];
         cJSON *o = cJSON_CreateObject(), *chain = cJSON_AddArrayToObject(o, "chain");
-        cJSON_AddStringToObject(o, "joint", t->joint_name);
+        cJSON_AddItemToObject(o, "joint", ikc_json_text(t->joint_name));
         cJSON_AddStringToObject(o, "solver", solver_names[t->solver]);
         for (k = 0; k < t->chain_count; ++k)
-            cJSON_AddItemToArray(chain, cJSON_CreateString(ik_skeleton_name(asset->skeleton, t->chain[k])));
+            cJSON_AddItemToArray(chain, ikc_json_text(ik_skeleton_name(asset->skeleton, t->chain[k])));
         cJSON_AddItemToObject(o, "target", ikc_vec3_json(t->target_ms));
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[t->joint])));
         cJSON_AddNumberToObject(o, "residual", (double)t->residual);
@@ -289,7 +289,7 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     joints = cJSON_AddArrayToObject(root, "joints");
     for (i = 0; i < asset->skeleton->joint_count; ++i) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", ik_skeleton_name(asset->skeleton, i));
+        cJSON_AddItemToObject(o, "name", ikc_json_text(ik_skeleton_name(asset->skeleton, i)));
         cJSON_AddNumberToObject(o, "parent", asset->skeleton->parents[i]);
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[i])));
         cJSON_AddItemToArray(joints, o);

@@ -123,6 +123,18 @@ void ikc_progress_end(ikc_progress *p);
  * IKC_EXIT_NO_FILE, IKC_EXIT_FORMAT (too large) or IKC_EXIT_FAILURE. */
 char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes, size_t *length, int *code);
 
+/* ---- shown_text.c: names from files, safe to print ---------------------- */
+
+/* `text` for a terminal: control characters (C0, DEL, C1) and bytes that are
+ * not well-formed UTF-8 as \xNN, the rest as it is; NULL shows as "".
+ * Returns one of 8 static buffers used in turn (so several may appear in one
+ * printf), each at most 1 KiB (a longer text ends in "..."). */
+const char *ikc_shown(const char *text);
+/* A new cJSON string of `text` with every byte that is not well-formed UTF-8
+ * replaced by U+FFFD, so printed JSON is valid UTF-8; NULL when out of
+ * memory. */
+struct cJSON *ikc_json_text(const char *text);
+
 /* ---- time ---------------------------------------------------------------- */
 
 /* Monotonic seconds. */

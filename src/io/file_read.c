@@ -54,7 +54,8 @@ static ik_result read_exactly(int fd, const char *path, size_t length, char **da
         ssize_t got = read(fd, buffer + used, length - used);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) {
-            ik_io_error_set(err, 0, 0, -1, got < 0 ? "cannot read '%.180s'" : "'%.180s' shrank while read", path);
+            ik_io_error_set(err, 0, 0, -1, got < 0 ? "cannot read '%.180s'" : "'%.180s' shrank while read",
+                            path);
             free(buffer);
             return IK_ERR_IO;
         }

@@ -205,7 +205,8 @@ static ik_result check_scenes(const cJSON *root, ik_io_error *error) {
     cJSON_ArrayForEach(scene, scenes) {
         const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(scene, "nodes"), *node;
         long k = 0;
-        if (!cJSON_IsObject(scene)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, NULL), "must be an object");
+        if (!cJSON_IsObject(scene))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, NULL), "must be an object");
         if (nodes && !cJSON_IsArray(nodes))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, "nodes"), "must be an array");
         cJSON_ArrayForEach(node, nodes) {

@@ -14,15 +14,23 @@ size_t ik_utf8_sequence(const char *text, size_t size) {
     size_t length, i;
     if (size == 0) return 0;
     if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) length = 2;
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF) length = 3;
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4) length = 4;
-    else return 0;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        length = 2;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        length = 3;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        length = 4;
+    else
+        return 0;
     /* the second byte's range excludes overlongs, surrogates and > U+10FFFF */
-    if (s[0] == 0xE0) lo = 0xA0;
-    else if (s[0] == 0xED) hi = 0x9F;
-    else if (s[0] == 0xF0) lo = 0x90;
-    else if (s[0] == 0xF4) hi = 0x8F;
+    if (s[0] == 0xE0)
+        lo = 0xA0;
+    else if (s[0] == 0xED)
+        hi = 0x9F;
+    else if (s[0] == 0xF0)
+        lo = 0x90;
+    else if (s[0] == 0xF4)
+        hi = 0x8F;
     if (size < length || s[1] < lo || s[1] > hi) return 0;
     for (i = 2; i < length; ++i)
         if (s[i] < 0x80 || s[i] > 0xBF) return 0;

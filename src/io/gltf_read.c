@@ -7,8 +7,6 @@
 #include "file_read.h"
 #include "gltf_doc.h"
 
-#include <ikit/utf8.h>
-
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -221,39 +219,17 @@ static ik_result check_scenes(const cJSON *root, ik_io_error *error) {
     return IK_OK;
 }
 
-/* glTF is UTF-8 (specification section 3.2): the names ikit hands on
- * (nodes, skins, animations) must be well-formed, or they would reach
- * terminals and JSON output as stray bytes. */
-static ik_result check_names_utf8(const cJSON *root, ik_io_error *error) {
-    static const char *const arrays[] = {"nodes", "skins", "animations"};
-    gltf_path p;
-    int a;
-    for (a = 0; a < 3; ++a) {
-        const cJSON *item;
-        long i = 0;
-        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, arrays[a])) {
-            const cJSON *name = cJSON_GetObjectItemCaseSensitive(item, "name");
-            if (cJSON_IsString(name) && !ik_utf8_valid(name->valuestring))
-                return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, arrays[a], i, "name"), "not valid UTF-8");
-            ++i;
-        }
-    }
-    return IK_OK;
-}
-
 /* A "\u0000" escape would put a NUL inside a string, which cJSON (and any C
  * name) ends there: "a\u0000b" would read as "a". Refused with its place.
  * In valid JSON a backslash only occurs in strings, where "\\" is one
  * escaped backslash, so escapes are walked pairwise. */
 static ik_result check_no_nul_escape(const char *text, size_t length, long file_offset, ik_io_error *error) {
-    size_t i;
-    for (i = 0; i + 1 < length; ++i) {
-        if (text[i] != '\\') continue;
-        if (text[i + 1] == 'u' && i + 5 < length && text[i + 2] == '0' && text[i + 3] == '0' && text[i + 4] == '0' &&
-            text[i + 5] == '0')
-            return fail_at(error, IK_ERR_PARSE, file_offset + (long)i,
+    const char *at = text, *end = text + length;
+    while ((at = (const char *)memchr(at, '\\', (size_t)(end - at))) != NULL && end - at >= 2) {
+        if (end - at >= 6 && memcmp(at + 1, "u0000", 5) == 0)
+            return fail_at(error, IK_ERR_PARSE, file_offset + (long)(at - text),
                            "a string holds \\u0000 (a NUL character), which names cannot carry");
-        ++i;
+        at += 2;
     }
     return IK_OK;
 }
@@ -280,7 +256,6 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
         return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x",
                          version->valuestring);
     if ((r = check_no_nul_escape(text, length, file_offset, error)) != IK_OK) return r;
-    if ((r = check_names_utf8(g->root, error)) != IK_OK) return r;
     if ((r = check_extensions_required(g->root, error)) != IK_OK) return r;
     return check_scenes(g->root, error);
 }

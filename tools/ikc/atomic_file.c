@@ -224,7 +224,7 @@ static int refused(const char *command, const ikc_output *files, int i, int coun
         if (strcmp(inputs[j], files[i].path) == 0)
             fprintf(stderr, "ikc %s: '%s' is an input of this run; %s\n", command, files[i].path, hint);
         else
-            fprintf(stderr, "ikc %s: '%s' is the input '%s' (a link to it); %s\n", command, files[i].path,
+            fprintf(stderr, "ikc %s: '%s' names the same file as the input '%s'; %s\n", command, files[i].path,
                     inputs[j], hint);
         return 1;
     }

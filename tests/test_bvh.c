@@ -1,5 +1,6 @@
 /* BVH reading and writing: the real CMU files, sampling against the file's
  * own numbers, round trips, and a table of broken inputs. */
+#define _POSIX_C_SOURCE 200809L
 #include <ikit/bvh.h>
 #include <ikit/clip.h>
 #include <ikit/skeleton.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/special_files.h"
 #include "support/read_errors.h"
 #include "support/rng.h"
 
@@ -493,6 +495,55 @@ static void test_writer_refuses_bad_data(void)
     CHECK(ik_bvh_read_memory(NULL, 10, &bvh, &err) == IK_ERR_NULL && bvh == NULL, "NULL data");
 }
 
+/* Issue 18 item 11: each OFFSET fits ik_real but their sum down the chain
+ * does not: refused on the joint whose rest position overflows, as chain
+ * files are; with one large offset the file reads. */
+static void test_rest_overflow(void)
+{
+    char text[700];
+    double x = 0.75 * (double)IK_REAL_MAX;
+    ik_bvh *bvh = NULL;
+    ik_io_error err;
+    ik_result r;
+    snprintf(text, sizeof text,
+             "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Yposition Zposition\n"
+             "  JOINT Spine\n  {\n    OFFSET 0 %.9g 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+             "    JOINT Neck\n    {\n      OFFSET 0 %.9g 0\n      CHANNELS 3 Zrotation Yrotation Xrotation\n"
+             "      End Site\n      {\n        OFFSET 0 1 0\n      }\n    }\n  }\n}\n"
+             "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0\n",
+             x, x);
+    r = ik_bvh_read_memory(text, strlen(text), &bvh, &err);
+    CHECK(r == IK_ERR_NONFINITE && err.line == 10 && strstr(err.message, "'Neck'") && strstr(err.message, "overflows"),
+          "summed offsets overflowing ik_real: %s (%s)", err.message, ik_result_str(r));
+    CHECK(bvh == NULL, "nothing returned");
+    ik_bvh_free(bvh);
+    bvh = NULL;
+    snprintf(text, sizeof text,
+             "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Yposition Zposition\n"
+             "  JOINT Spine\n  {\n    OFFSET 0 %.9g 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+             "    End Site\n    {\n      OFFSET 0 1 0\n    }\n  }\n}\n"
+             "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0\n",
+             x);
+    r = ik_bvh_read_memory(text, strlen(text), &bvh, &err);
+    CHECK(r == IK_OK, "one large offset reads: %s", err.message);
+    ik_bvh_free(bvh);
+}
+
+static ik_result read_bvh_file(const char *path, ik_io_error *err)
+{
+    ik_bvh *bvh = NULL;
+    ik_result r = ik_bvh_read_file(path, &bvh, err);
+    ik_bvh_free(bvh);
+    return r;
+}
+
+/* /dev/urandom, /dev/zero, a FIFO, a symlink to /dev/zero, a directory:
+ * refused at once (issue 18 item 6), not read without end or waited on. */
+static void test_special_files(void)
+{
+    check_special_files_refused("BVH", read_bvh_file);
+}
+
 int main(void)
 {
     test_real_files();
@@ -501,5 +552,7 @@ int main(void)
     test_joint_cap();
     test_truncations_and_corruptions();
     test_writer_refuses_bad_data();
+    test_special_files();
+    test_rest_overflow();
     return check_summary("test_bvh");
 }

@@ -1,5 +1,6 @@
 /* Chain description files: the shipped examples, the format's defaults,
  * the skeleton they build (checked by forward kinematics), broken inputs. */
+#define _POSIX_C_SOURCE 200809L
 #include <ikit/chain_file.h>
 #include <ikit/skeleton.h>
 
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "support/check.h"
+#include "support/special_files.h"
 #include "support/read_errors.h"
 #include "support/rng.h"
 
@@ -318,6 +320,20 @@ static void test_truncations_and_corruptions(void)
     property_end(&mutants);
 }
 
+static ik_result read_chain_file(const char *path, ik_io_error *err)
+{
+    ik_chain_file *chain = NULL;
+    ik_result r = ik_chain_file_read_file(path, &chain, err);
+    ik_chain_file_free(chain);
+    return r;
+}
+
+/* Devices, a FIFO, a symlink to /dev/zero, a directory: refused at once. */
+static void test_special_files(void)
+{
+    check_special_files_refused("chain file", read_chain_file);
+}
+
 int main(void)
 {
     test_examples();
@@ -325,6 +341,7 @@ int main(void)
     test_broken_inputs();
     test_joint_cap();
     test_truncations_and_corruptions();
+    test_special_files();
     CHECK(ik_chain_file_read_file("/nonexistent-dir/x.chain", NULL, NULL) == IK_ERR_NULL, "NULL out");
     return check_summary("test_chain_file");
 }

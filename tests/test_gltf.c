@@ -3,6 +3,7 @@
  * edited clips and poses, and a table of broken documents. */
 #define _POSIX_C_SOURCE 200809L
 #include <ikit/gltf.h>
+#include <ikit/utf8.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "support/check.h"
+#include "support/special_files.h"
 #include "support/rng.h"
 
 #ifdef IKIT_DOUBLE
@@ -544,6 +546,91 @@ static void test_broken_documents(void) {
     }
 }
 
+/* Read base_doc with `from` replaced by `to` (and `from2` by `to2` when given). */
+static ik_result read_edited(const char *from, const char *to, const char *from2, const char *to2, ik_io_error *e) {
+    char *doc = replace_once(base_doc, from, to), *doc2 = from2 ? replace_once(doc, from2, to2) : NULL;
+    ik_gltf *g = NULL;
+    ik_result r = ik_gltf_read_memory(doc2 ? doc2 : doc, strlen(doc2 ? doc2 : doc), NULL, &g, e);
+    ik_gltf_free(g);
+    free(doc);
+    free(doc2);
+    return r;
+}
+
+/* Issue 18 item 11: a rest pose whose translations sum past the largest
+ * ik_real (each alone fits), a required extension ikit does not support, a
+ * scene index out of range and a NUL escaped into a name are refused with
+ * their place, never accepted or reported as something else. */
+static void test_refused_documents(void) {
+    static const char head[] = "{\"asset\":{\"version\":\"2.0\"},";
+    char big_root[120], big_tip[80];
+    ik_io_error e;
+    ik_result r;
+    double x = 0.75 * (double)IK_REAL_MAX;
+    snprintf(big_root, sizeof big_root, "{\"name\":\"root\",\"translation\":[0,%.9g,0],\"children\":[1]}", x);
+    snprintf(big_tip, sizeof big_tip, "\"translation\":[0,%.9g,0]", x);
+    r = read_edited("{\"name\":\"root\",\"children\":[1]}", big_root, "\"translation\":[0,1,0]", big_tip, &e);
+    CHECK(r == IK_ERR_NONFINITE && strcmp(e.path, "/nodes/1") == 0 && strstr(e.message, "overflows") &&
+              strstr(e.message, "'tip'"),
+          "rest pose overflowing ik_real: %s (%s)", e.message, ik_result_str(r));
+    r = read_edited("{\"name\":\"root\",\"children\":[1]}", big_root, NULL, NULL, &e);
+    CHECK(r == IK_OK, "one large translation alone is kept: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
+                          "\"extensionsRequired\":[\"EXT_meshopt_compression\"],",
+                    NULL, NULL, &e);
+    CHECK(r == IK_ERR_UNSUPPORTED && strcmp(e.path, "/extensionsRequired/0") == 0 &&
+              strstr(e.message, "EXT_meshopt_compression"),
+          "unsupported required extension: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"KHR_materials_unlit\"],", NULL,
+                    NULL, &e);
+    CHECK(r == IK_OK, "a required material extension changes nothing ikit reads: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"scene\":1,\"scenes\":[{\"nodes\":[0]}],", NULL, NULL, &e);
+    CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/scene") == 0, "scene index out of range: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[2]}],", NULL, NULL, &e);
+    CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/scenes/0/nodes/0") == 0, "scene node out of range: %s", e.message);
+    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],", NULL, NULL, &e);
+    CHECK(r == IK_OK, "a valid scene: %s", e.message);
+    r = read_edited("\"name\":\"root\"", "\"name\":\"a\\u0000b\"", "\"name\":\"tip\"", "\"name\":\"a\\u0000c\"", &e);
+    CHECK(r == IK_ERR_PARSE && strstr(e.message, "NUL") && !strstr(e.message, "duplicate"),
+          "a NUL escaped into a name: %s", e.message);
+    r = read_edited("\"name\":\"tip\"", "\"name\":\"a\\\\u0000c\"", NULL, NULL, &e);
+    CHECK(r == IK_OK, "an escaped backslash before u0000 is no NUL: %s", e.message);
+}
+
+/* Issue 18 item 7: glTF is UTF-8 by its specification; a node name with the
+ * bytes 0xFF 0xFE is refused with its JSON path. The UTF-8 check itself:
+ * RFC 3629's well-formed sequences, and one named case per ill-formed kind. */
+static void test_names_utf8(void) {
+    static const struct {
+        const char *bytes;
+        size_t expected;
+        const char *what;
+    } cases[] = {{"A", 1, "ASCII"},
+                 {"\xC3\xA9", 2, "e acute"},
+                 {"\xE2\x82\xAC", 3, "euro sign"},
+                 {"\xF0\x9F\x98\x80", 4, "emoji"},
+                 {"\xF4\x8F\xBF\xBF", 4, "U+10FFFF"},
+                 {"\x80", 0, "stray continuation byte"},
+                 {"\xC0\x80", 0, "overlong NUL"},
+                 {"\xE0\x80\x80", 0, "overlong 3-byte"},
+                 {"\xED\xA0\x80", 0, "surrogate U+D800"},
+                 {"\xF4\x90\x80\x80", 0, "above U+10FFFF"},
+                 {"\xE2\x82", 0, "truncated"},
+                 {"\xFF", 0, "0xFF"}};
+    ik_io_error e;
+    ik_result r;
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        CHECK(ik_utf8_sequence(cases[i].bytes, strlen(cases[i].bytes)) == cases[i].expected, "UTF-8 %s",
+              cases[i].what);
+    CHECK(ik_utf8_valid("Hüfte.L") && !ik_utf8_valid("H\xFC" "fte"), "whole names: UTF-8 and Latin-1");
+    r = read_edited("\"name\":\"tip\"", "\"name\":\"bad\xFF\xFE\"", NULL, NULL, &e);
+    CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/nodes/1/name") == 0 && strstr(e.message, "not valid UTF-8"),
+          "a node name that is not UTF-8: %s", e.message);
+    r = read_edited("\"name\":\"tip\"", "\"name\":\"H\xC3\xBC" "fte\"", NULL, NULL, &e);
+    CHECK(r == IK_OK, "a UTF-8 name reads: %s", e.message);
+}
+
 static void test_base_document(void) {
     ik_gltf *g = NULL;
     ik_io_error e;
@@ -575,6 +662,11 @@ static void test_base_document(void) {
     }
 }
 
+static int file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 static void write_file(const char *path, const char *data, size_t size) {
     FILE *f = fopen(path, "wb");
     CHECK(f && fwrite(data, 1, size, f) == size, "cannot write %s", path);
@@ -582,34 +674,113 @@ static void write_file(const char *path, const char *data, size_t size) {
 }
 
 /* An external buffer whose URI holds a percent escape is read from the
- * decoded file name and, when the document is written into another folder,
- * written beside it under that same decoded name, so the copy reads back. */
+ * decoded file name; written into another folder, it goes beside the copy
+ * under the copy's name ("my copy.gltf" gives "my copy.bin", its URI
+ * percent-encoded), never under the name it was read from, so the copy reads
+ * back and the input's buffer file is never written. */
 static void test_external_buffer(void) {
     static const char doc[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],"
                               "\"skins\":[{\"joints\":[0]}],"
-                              "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"}]}";
+                              "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"},"
+                              "{\"byteLength\":2,\"uri\":\"second.bin\"}]}";
     ik_gltf *g = NULL, *copy = NULL;
+    ik_gltf_output_file *files = NULL;
     ik_io_error e;
     ik_result r;
+    int count = 0;
     write_file("test_gltf_external.gltf", doc, sizeof doc - 1);
     write_file("test gltf buffer.bin", "\1\2\3\4", 4);
+    write_file("second.bin", "\5\6", 2);
     mkdir("test_gltf_out", 0777);
     r = ik_gltf_read_file("test_gltf_external.gltf", &g, &e);
     CHECK(r == IK_OK, "external buffer: %s", e.message);
     if (r == IK_OK) {
-        r = ik_gltf_write_file(g, "test_gltf_out/copy.gltf", &e);
+        CHECK(ik_gltf_buffer_count(g) == 2 && strcmp(ik_gltf_buffer_file(g, 0), "test gltf buffer.bin") == 0 &&
+                  strcmp(ik_gltf_buffer_file(g, 1), "second.bin") == 0 && !ik_gltf_buffer_file(g, 2),
+              "the buffers' files are known");
+        r = ik_gltf_output_files(g, "test_gltf_out/my copy.gltf", &files, &count, &e);
+        CHECK(r == IK_OK && count == 3 && strcmp(files[0].path, "test_gltf_out/my copy.bin") == 0 &&
+                  strcmp(files[1].path, "test_gltf_out/my copy_1.bin") == 0 &&
+                  strcmp(files[2].path, "test_gltf_out/my copy.gltf") == 0 && files[0].size == 4 &&
+                  memcmp(files[0].data, "\1\2\3\4", 4) == 0 && files[1].size == 2,
+              "buffers named after the output: %s", e.message);
+        CHECK(r == IK_OK && count == 3 && strstr((const char *)files[2].data, "\"my%20copy.bin\"") &&
+                  strstr((const char *)files[2].data, "\"my%20copy_1.bin\""),
+              "the written URIs name them, percent-encoded");
+        ik_gltf_output_files_free(files, count);
+        r = ik_gltf_write_file(g, "test_gltf_out/my copy.gltf", &e);
         CHECK(r == IK_OK, "write beside: %s", e.message);
-        r = ik_gltf_read_file("test_gltf_out/copy.gltf", &copy, &e);
-        CHECK(r == IK_OK && ik_gltf_skin_count(copy) == 1, "copy with its external buffer: %s", e.message);
+        r = ik_gltf_read_file("test_gltf_out/my copy.gltf", &copy, &e);
+        CHECK(r == IK_OK && ik_gltf_skin_count(copy) == 1, "copy with its external buffers: %s", e.message);
+        CHECK(file_exists("test_gltf_out/my copy.bin") && !file_exists("test_gltf_out/test gltf buffer.bin") &&
+                  !file_exists("test_gltf_out/second.bin"),
+              "no file is written under the input's buffer names");
     }
     ik_gltf_free(copy);
     ik_gltf_free(g);
-    remove("test_gltf_out/copy.gltf");
+    remove("test_gltf_out/my copy.gltf");
+    remove("test_gltf_out/my copy.bin");
+    remove("test_gltf_out/my copy_1.bin");
     remove("test_gltf_out/test gltf buffer.bin");
-    remove("test_gltf_out/test%20gltf%20buffer.bin");
+    remove("test_gltf_out/second.bin");
     rmdir("test_gltf_out");
     remove("test gltf buffer.bin");
+    remove("second.bin");
     remove("test_gltf_external.gltf");
+}
+
+static ik_result read_gltf_file(const char *path, ik_io_error *err) {
+    ik_gltf *g = NULL;
+    ik_result r = ik_gltf_read_file(path, &g, err);
+    ik_gltf_free(g);
+    return r;
+}
+
+/* Read a document whose only buffer has `uri` and `byte_length`, written into
+ * `dir`; the result, with the error in *e. */
+static ik_result read_with_buffer(const char *dir, const char *uri, const char *byte_length, ik_io_error *e) {
+    char path[200], doc[400];
+    int n = snprintf(doc, sizeof doc,
+                     "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],\"skins\":[{\"joints\":[0]}],"
+                     "\"buffers\":[{\"byteLength\":%s,\"uri\":\"%s\"}]}",
+                     byte_length, uri);
+    snprintf(path, sizeof path, "%s/doc.gltf", dir);
+    write_file(path, doc, (size_t)n);
+    return read_gltf_file(path, e);
+}
+
+/* Issue 18 item 6: the document and its buffers are read from regular files
+ * only (a FIFO buffer would hang, a link to /dev/zero would be read until
+ * memory runs out), and a buffer's byteLength is checked against its file
+ * before the file is read. */
+static void test_special_files(void) {
+    char dir[64], fifo[80], zero_link[80], small[120];
+    ik_io_error e;
+    ik_result r;
+    check_special_files_refused("glTF", read_gltf_file);
+    if (!special_files_make(dir, sizeof dir, fifo, zero_link)) {
+        CHECK(0, "special files made");
+        return;
+    }
+    snprintf(small, sizeof small, "%s/small.bin", dir);
+    write_file(small, "\1\2\3\4", 4);
+    r = read_with_buffer(dir, "fifo", "4", &e);
+    CHECK(r == IK_ERR_IO && strcmp(e.path, "/buffers/0/uri") == 0 && strstr(e.message, "not a regular file"),
+          "a FIFO as buffer: %s", e.message);
+    r = read_with_buffer(dir, "zero", "4", &e);
+    CHECK(r == IK_ERR_IO && strstr(e.message, "not a regular file"), "a link to /dev/zero as buffer: %s", e.message);
+    r = read_with_buffer(dir, "small.bin", "1000000", &e);
+    CHECK(r == IK_ERR_PARSE && strstr(e.message, "holds 4 bytes, 1000000 needed"),
+          "byteLength beyond the file: %s", e.message);
+    r = read_with_buffer(dir, "small.bin", "3000000000", &e);
+    CHECK(r == IK_ERR_UNSUPPORTED && strstr(e.message, "limit"), "byteLength beyond the 2 GiB cap: %s", e.message);
+    r = read_with_buffer(dir, "small.bin", "4", &e);
+    CHECK(r == IK_OK, "the same document with a true byteLength reads: %s", e.message);
+    snprintf(small, sizeof small, "%s/doc.gltf", dir);
+    unlink(small);
+    snprintf(small, sizeof small, "%s/small.bin", dir);
+    unlink(small);
+    special_files_remove(dir, fifo, zero_link);
 }
 
 static void put_u32(unsigned char *b, unsigned long v) {
@@ -706,6 +877,9 @@ int main(void) {
     test_broken_documents();
     test_broken_glb();
     test_external_buffer();
+    test_special_files();
+    test_refused_documents();
+    test_names_utf8();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

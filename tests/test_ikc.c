@@ -6,11 +6,16 @@
 #include <cairo.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +24,7 @@
 #include <ikit/gltf.h>
 #include <ikit/humanoid.h>
 #include <ikit/skeleton.h>
+#include <ikit/utf8.h>
 
 #include "support/check.h"
 
@@ -306,6 +312,367 @@ static void test_solve_gltf(void) {
     free(model);
     free(model_after);
     ik_gltf_free(before);
+}
+
+
+/* ---- output file safety ------------------------------------------------- */
+
+/* Start ikc with `args` (NULL-terminated, args[0] is the command) in a child
+ * that waits until *release is closed, so the caller knows its process id
+ * before it runs; its output goes to /dev/null. */
+static pid_t spawn_held(const char *const *args, int *release) {
+    int gate[2];
+    pid_t pid;
+    if (pipe(gate) != 0) return -1;
+    pid = fork();
+    if (pid == 0) {
+        char byte;
+        int null = open("/dev/null", O_RDWR);
+        close(gate[1]);
+        while (read(gate[0], &byte, 1) < 0 && errno == EINTR) continue;
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        {
+            char *argv[32];
+            int n = 0;
+            argv[n++] = (char *)ikc_path;
+            while (args[n - 1] && n < 31) {
+                argv[n] = (char *)args[n - 1];
+                ++n;
+            }
+            argv[n] = NULL;
+            execv(ikc_path, argv);
+        }
+        _exit(127);
+    }
+    close(gate[0]);
+    if (pid < 0) {
+        close(gate[1]);
+        return -1;
+    }
+    *release = gate[1];
+    return pid;
+}
+
+static int same_text(const char *path, const char *expected) {
+    static char buf[1 << 16];
+    read_text(path, buf, sizeof buf);
+    return strcmp(buf, expected) == 0;
+}
+
+/* Count directory entries whose name contains `part`. */
+static int count_named(const char *dir, const char *part) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, part)) ++n;
+    closedir(d);
+    return n;
+}
+
+/* A planted symlink at the name temporaries used to get
+ * (".ikc-tmp-<pid>-<name>") is not followed: the file it points to keeps
+ * its bytes, and the output is written. */
+static void test_temporary_not_predictable(void) {
+    char dir[300], bvh[300], out[400], victim[400], planted[500];
+    const char *args[8];
+    int release, status;
+    pid_t pid;
+    path_in(dir, sizeof dir, "planted");
+    mkdir(dir, 0777);
+    path_in(bvh, sizeof bvh, "leg.bvh");
+    write_text(bvh, leg_bvh);
+    snprintf(out, sizeof out, "%s/out.bvh", dir);
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    write_text(victim, "precious\n");
+    args[0] = "solve", args[1] = bvh, args[2] = "--target", args[3] = "LeftFoot=0.15,0.35,0.25", args[4] = "-o",
+    args[5] = out, args[6] = NULL;
+    pid = spawn_held(args, &release);
+    CHECK(pid > 0, "ikc started");
+    if (pid <= 0) return;
+    snprintf(planted, sizeof planted, "%s/.ikc-tmp-%ld-out.bvh", dir, (long)pid);
+    CHECK(symlink(victim, planted) == 0, "symlink planted at %s", planted);
+    close(release);
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "solve succeeds beside a planted symlink (status %d)", status);
+    CHECK(same_text(victim, "precious\n"), "the file the planted symlink names is untouched");
+    CHECK(file_size(out) > 0, "the output is written");
+    unlink(planted);
+    CHECK(count_named(dir, ".ikc-tmp-") == 0, "no temporary left");
+}
+
+/* A skinned three-joint leg whose only buffer is an external file `bin_name`
+ * of `bin_size` bytes (unreferenced data ikc must carry through). */
+static void write_leg_gltf(const char *dir, const char *name, const char *bin_name, long bin_size) {
+    char path[600], text[1500];
+    FILE *f;
+    long i;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(text, sizeof text,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
+             "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[1]},"
+             "{\"name\":\"Knee\",\"translation\":[0,-0.45,0],\"children\":[2]},"
+             "{\"name\":\"Foot\",\"translation\":[0,-0.43,0]}],"
+             "\"skins\":[{\"joints\":[0,1,2]}],\"buffers\":[{\"uri\":\"%s\",\"byteLength\":%ld}]}",
+             bin_name, bin_size);
+    write_text(path, text);
+    snprintf(path, sizeof path, "%s/%s", dir, bin_name);
+    f = fopen(path, "wb");
+    if (!f) return;
+    for (i = 0; i < bin_size; ++i) fputc((int)(i * 7 % 251), f);
+    fclose(f);
+}
+
+/* 1 when the two files hold the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb, ca, cb;
+    while (same) {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+        if (ca != cb) same = 0;
+        if (ca == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* Set a file's modification time far in the past, so any write shows. */
+static void age_file(const char *path) {
+    struct timeval old[2];
+    old[0].tv_sec = old[1].tv_sec = 1000000000;
+    old[0].tv_usec = old[1].tv_usec = 0;
+    utimes(path, old);
+}
+
+static int still_aged(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && (long)st.st_mtime == 1000000000L;
+}
+
+/* A glTF with an external girl.bin solved into another folder that holds an
+ * unrelated girl.bin: the input's files are never opened for writing (their
+ * bytes and modification times stay; they and their folder are read-only),
+ * the unrelated girl.bin is untouched, and the buffer goes to posed.bin,
+ * named after the output. An existing .bin beside a -o that does not exist
+ * yet, or an input's buffer file, is refused with its name and nothing is
+ * written. */
+static void test_solve_keeps_input_files(void) {
+    char in_dir[300], out_dir[300], in[400], in_bin[400], copy[400], girl[400], out[400], out_bin[400], args[2000];
+    ik_gltf *g = NULL;
+    path_in(in_dir, sizeof in_dir, "keep-in");
+    path_in(out_dir, sizeof out_dir, "keep-out");
+    mkdir(in_dir, 0777);
+    mkdir(out_dir, 0777);
+    write_leg_gltf(in_dir, "in.gltf", "girl.bin", 4096);
+    write_leg_gltf(out_dir, "ref.gltf", "girl-copy.bin", 4096);
+    snprintf(in, sizeof in, "%s/in.gltf", in_dir);
+    snprintf(in_bin, sizeof in_bin, "%s/girl.bin", in_dir);
+    snprintf(copy, sizeof copy, "%s/girl-copy.bin", out_dir);
+    snprintf(girl, sizeof girl, "%s/girl.bin", out_dir);
+    snprintf(out, sizeof out, "%s/posed.gltf", out_dir);
+    snprintf(out_bin, sizeof out_bin, "%s/posed.bin", out_dir);
+    write_text(girl, "unrelated\n");
+    age_file(in);
+    age_file(in_bin);
+    chmod(in, 0444);
+    chmod(in_bin, 0444);
+    chmod(in_dir, 0555);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 0, "solve a read-only glTF with an external buffer: %s", err_text);
+    CHECK(same_bytes(in_bin, copy) && still_aged(in_bin) && still_aged(in),
+          "the input's files are not written (bytes and modification times kept)");
+    CHECK(same_text(girl, "unrelated\n"), "an unrelated girl.bin in the output folder is untouched");
+    CHECK(same_bytes(out_bin, copy), "the buffer is written as posed.bin, named after the output");
+    CHECK(ik_gltf_read_file(out, &g, NULL) == IK_OK, "the output reads back with its posed.bin");
+    if (g) {
+        const ik_gltf_skin *s = ik_gltf_skeleton(g, 0);
+        ik_transform pose[3];
+        ik_mat4 model[3];
+        ik_skeleton_rest_pose(&s->skeleton, pose);
+        ik_skeleton_fk(&s->skeleton, pose, &s->root_ms, model);
+        CHECK(ik_vec3_distance(ik_mat4_translation(&model[2]), ik_v3(0.1f, 0.4f, 0.2f)) < 1e-3,
+              "the written pose puts Foot on its target");
+        ik_gltf_free(g);
+    }
+    /* a second run with the same -o replaces its own earlier pair */
+    CHECK(run(args) == 0, "the same -o again replaces posed.gltf and posed.bin: %s", err_text);
+    chmod(in_dir, 0777);
+    /* the output in the input's own folder: the input's girl.bin is still not written */
+    snprintf(out, sizeof out, "%s/same.gltf", in_dir);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 0 && still_aged(in_bin) && same_bytes(in_bin, copy),
+          "an output beside the input leaves the input's buffer file alone: %s", err_text);
+
+    /* an existing .bin that is not an earlier output: refused, nothing written */
+    snprintf(out, sizeof out, "%s/girl.gltf", out_dir);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 6 && strstr(err_text, girl), "an unrelated existing girl.bin is refused by name: %s",
+          err_text);
+    CHECK(same_text(girl, "unrelated\n") && file_size(out) < 0, "nothing written after the refusal");
+
+    /* writing into the input's folder where the output's .bin is the input's buffer: refused */
+    chmod(in_bin, 0644);
+    write_leg_gltf(in_dir, "in2.gltf", "posed.bin", 64);
+    snprintf(in, sizeof in, "%s/in2.gltf", in_dir);
+    snprintf(in_bin, sizeof in_bin, "%s/posed.bin", in_dir);
+    snprintf(out, sizeof out, "%s/posed.gltf", in_dir);
+    write_text(out, "{}");
+    age_file(in_bin);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
+    CHECK(run(args) == 6 && strstr(err_text, "input"), "an input's buffer file as output is refused: %s", err_text);
+    CHECK(still_aged(in_bin) && file_size(in_bin) == 64, "the input's buffer file is kept");
+}
+
+/* -o naming the input (the same path, a hard link or a symlink to it) is
+ * refused with exit code 6 and the take kept; --overwrite replaces it. */
+static void test_solve_refuses_input_as_output(void) {
+    char dir[300], take[400], hard[400], sym[400], args[1500], gltf[400];
+    const char *outs[3];
+    ik_bvh *b = NULL;
+    int i;
+    path_in(dir, sizeof dir, "same");
+    mkdir(dir, 0777);
+    snprintf(take, sizeof take, "%s/take.bvh", dir);
+    snprintf(hard, sizeof hard, "%s/hard.bvh", dir);
+    snprintf(sym, sizeof sym, "%s/sym.bvh", dir);
+    write_text(take, leg_bvh);
+    unlink(hard);
+    unlink(sym);
+    CHECK(link(take, hard) == 0 && symlink("take.bvh", sym) == 0, "links made");
+    outs[0] = take, outs[1] = hard, outs[2] = sym;
+    for (i = 0; i < 3; ++i) {
+        snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 -o '%s'", take, outs[i]);
+        CHECK(run(args) == 6 && strstr(err_text, "--overwrite"), "-o %s (the input) refused: %s", outs[i],
+              err_text);
+        CHECK(same_text(take, leg_bvh), "the take is kept after -o %s", outs[i]);
+    }
+    write_leg_gltf(dir, "leg.gltf", "leg.bin", 64);
+    snprintf(gltf, sizeof gltf, "%s/leg.gltf", dir);
+    snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s'", gltf, gltf);
+    CHECK(run(args) == 6, "a glTF as its own output refused: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 -o '%s' --overwrite", take, take);
+    CHECK(run(args) == 0, "--overwrite replaces the input: %s", err_text);
+    CHECK(ik_bvh_read_file(take, &b, NULL) == IK_OK && b->frame_count == 2 && !same_text(take, leg_bvh),
+          "the input now holds the take with the solved frame");
+    ik_bvh_free(b);
+    CHECK(same_text(hard, leg_bvh), "the hard link still names the old take (replaced by rename, not in place)");
+}
+
+/* Issue 18 item 6: inputs that are not regular files are refused at once
+ * with exit code 3: a device that never ends, a FIFO (as the input and as a
+ * height-field file), never read without end or waited on. */
+static void test_special_inputs(void) {
+    char fifo[300], bvh[300], args[1000];
+    path_in(fifo, sizeof fifo, "input.fifo");
+    path_in(bvh, sizeof bvh, "leg.bvh");
+    write_text(bvh, leg_bvh);
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0, "FIFO made");
+    CHECK(run("info /dev/urandom") == 3 && strstr(err_text, "not a regular file"), "info /dev/urandom: %s",
+          err_text);
+    snprintf(args, sizeof args, "info '%s'", fifo);
+    CHECK(run(args) == 3 && strstr(err_text, "not a regular file"), "info FIFO: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json", bvh, fifo);
+    CHECK(run(args) == 3 && strstr(err_text, "not a regular file"), "a FIFO as height field: %s", err_text);
+    unlink(fifo);
+}
+
+/* `text` with its first `from` replaced by `to` (at most 4 KiB). */
+static const char *replaced(const char *text, const char *from, const char *to) {
+    static char buf[4096];
+    const char *at = strstr(text, from);
+    if (!at) return text;
+    snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return buf;
+}
+
+/* Issue 18 item 7: an ANSI escape and a byte that is not UTF-8 (Latin-1
+ * 0xE9) in BVH and chain-file joint names: shown escaped on the terminal
+ * (no ESC byte reaches it, stdout is valid UTF-8), and every --json output
+ * parses and is valid UTF-8; a glTF node name with bytes 0xFF 0xFE is
+ * refused with the node's JSON path. */
+static void test_names_shown_safely(void) {
+    char bvh[300], chain[300], gltf[300], args[1000];
+    cJSON *doc;
+    path_in(bvh, sizeof bvh, "evil.bvh");
+    path_in(chain, sizeof chain, "evil.chain");
+    path_in(gltf, sizeof gltf, "evil.gltf");
+    write_text(bvh, replaced(leg_bvh, "JOINT LeftLeg", "JOINT Left\033[31mLeg\351"));
+    snprintf(args, sizeof args, "info '%s'", bvh);
+    CHECK(run(args) == 0, "info on escape-laden BVH names: %s", err_text);
+    CHECK(!strchr(out_text, '\033') && strstr(out_text, "Left\\x1b[31mLeg\\xe9") && ik_utf8_valid(out_text),
+          "the names are shown escaped: %s", out_text);
+    snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 --json", bvh);
+    CHECK(run(args) == 0, "solve --json: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    CHECK(doc && ik_utf8_valid(out_text), "solve --json output is JSON in UTF-8: %.300s", out_text);
+    if (doc) {
+        const cJSON *name = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "joints"), 2), "name");
+        CHECK(cJSON_IsString(name) && strcmp(name->valuestring, "Left\033[31mLeg\xEF\xBF\xBD") == 0,
+              "the control character is kept (JSON-escaped), the stray byte becomes U+FFFD");
+        cJSON_Delete(doc);
+    }
+    snprintf(args, sizeof args, "solve '%s' --target LeftLg=0,1,0 --json", bvh);
+    CHECK(run(args) == 5 && !strchr(err_text, '\033') && strstr(err_text, "did you mean"),
+          "suggestions are shown escaped: %s", err_text);
+
+    write_text(chain, "chain arm\njoint sh\033]0;owned\007ould\377er type ball cone 90\n"
+                      "joint hand length 0.3 direction 1 0 0 type fixed\n");
+    snprintf(args, sizeof args, "info '%s'", chain);
+    CHECK(run(args) == 0 && !strchr(out_text, '\033') && !strchr(out_text, '\007') && ik_utf8_valid(out_text),
+          "chain-file names shown escaped: %s %s", out_text, err_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand=0,0.3,0 --chain 2 --json", chain);
+    CHECK(run(args) == 0, "chain solve --json: %s", err_text);
+    doc = cJSON_Parse(out_text);
+    CHECK(doc && ik_utf8_valid(out_text), "chain solve --json output is JSON in UTF-8: %.300s", out_text);
+    cJSON_Delete(doc);
+
+    write_text(gltf, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\",\"children\":[1]},"
+                     "{\"name\":\"bad\377\376\",\"translation\":[0,1,0]}],\"skins\":[{\"joints\":[0,1]}]}");
+    snprintf(args, sizeof args, "info '%s'", gltf);
+    CHECK(run(args) == 4 && strstr(err_text, "/nodes/1/name") && strstr(err_text, "not valid UTF-8") &&
+              ik_utf8_valid(err_text),
+          "a glTF name that is not UTF-8 is refused with its path: %s", err_text);
+}
+
+/* SIGTERM while the output is being written leaves no temporary behind:
+ * watch the folder, signal the moment a temporary appears. */
+static void test_sigterm_removes_temporary(void) {
+    char dir[300], in[400], out[400];
+    const char *args[10];
+    int attempt, caught = 0;
+    path_in(dir, sizeof dir, "sigterm");
+    mkdir(dir, 0777);
+    write_leg_gltf(dir, "big.gltf", "big.bin", 48L << 20);
+    snprintf(in, sizeof in, "%s/big.gltf", dir);
+    snprintf(out, sizeof out, "%s/out.glb", dir);
+    args[0] = "solve", args[1] = in, args[2] = "--target", args[3] = "Foot=0.1,0.4,0.2", args[4] = "--chain",
+    args[5] = "3", args[6] = "-o", args[7] = out, args[8] = "--quiet", args[9] = NULL;
+    for (attempt = 0; attempt < 5 && !caught; ++attempt) {
+        int release, status = 0, seen = 0;
+        pid_t pid = spawn_held(args, &release);
+        if (pid <= 0) break;
+        close(release);
+        while (!seen && waitpid(pid, &status, WNOHANG) == 0) seen = count_named(dir, ".ikc-tmp-") > 0;
+        if (seen) {
+            kill(pid, SIGTERM);
+            waitpid(pid, &status, 0);
+        }
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) {
+            caught = 1;
+            CHECK(count_named(dir, ".ikc-tmp-") == 0, "SIGTERM mid-write leaves no temporary (attempt %d)",
+                  attempt + 1);
+        }
+        unlink(out);
+    }
+    if (!caught) check_skip("could not signal ikc while it was writing");
 }
 
 /* Pixels that are neither the panel's white nor the page's grey. */
@@ -1561,6 +1928,12 @@ int main(void) {
     test_solve_foot_cannot_reach();
     test_role_errors();
     test_demo();
+    test_temporary_not_predictable();
+    test_sigterm_removes_temporary();
+    test_solve_keeps_input_files();
+    test_solve_refuses_input_as_output();
+    test_special_inputs();
+    test_names_shown_safely();
     test_no_temporary_files_left();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);

@@ -27,12 +27,15 @@
  *   rotation channel (if it has rotation channels), keys at t = f * frame_time.
  *
  * Errors: IK_ERR_PARSE (syntax, truncation, missing or extra values),
- * IK_ERR_NONFINITE (NaN, inf or out-of-range numbers), IK_ERR_RANGE (counts
+ * IK_ERR_NONFINITE (NaN, inf or out-of-range numbers, offsets whose sum
+ * from the root overflows ik_real), IK_ERR_RANGE (counts
  * beyond what the input can hold, or beyond IK_BVH_MAX_JOINTS),
  * IK_ERR_HIERARCHY (a joint name used twice), IK_ERR_IO,
  * IK_ERR_NO_MEMORY, IK_ERR_NULL. The ik_io_error gets the line and column.
  * Memory is bounded by the input size: counts are checked against the bytes
- * left before anything is allocated.
+ * left before anything is allocated. ik_bvh_read_file reads regular files
+ * of at most IK_IO_MAX_FILE_BYTES (2 GiB, io_error.h) only: a FIFO or device
+ * is IK_ERR_IO, a larger file IK_ERR_UNSUPPORTED, before anything is read.
  */
 #ifndef IKIT_BVH_H
 #define IKIT_BVH_H

@@ -82,6 +82,7 @@ typedef struct ik_chain_file {
  * IK_ERR_HIERARCHY (duplicate joint name), IK_ERR_DEGENERATE (zero-length
  * direction or axis), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL. */
 ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_io_error *err);
+/* Regular files of at most IK_IO_MAX_FILE_BYTES only (io_error.h). */
 ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_io_error *err);
 void ik_chain_file_free(ik_chain_file *chain);
 

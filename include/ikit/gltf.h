@@ -21,10 +21,16 @@
  *   edit are invalid after it.
  *
  * Errors: IK_ERR_PARSE (malformed JSON, GLB framing, missing or mistyped
- * fields, out-of-range indices, accessor overruns), IK_ERR_NONFINITE (NaN or
- * infinite numbers), IK_ERR_HIERARCHY (a node with two parents, cycles,
- * duplicate joint names), IK_ERR_UNSUPPORTED (features outside the reader's
- * scope, over-sized documents), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL.
+ * fields, out-of-range indices including `scene` and scene nodes, accessor
+ * overruns, a "\u0000" escape in a string), IK_ERR_NONFINITE (NaN or
+ * infinite numbers, a rest pose whose transforms multiplied down the
+ * hierarchy overflow ik_real), IK_ERR_HIERARCHY (a node with two parents,
+ * cycles, duplicate joint names), IK_ERR_UNSUPPORTED (features outside the
+ * reader's scope, over-sized documents, an `extensionsRequired` entry other
+ * than KHR_materials_*, KHR_texture_transform, KHR_texture_basisu,
+ * EXT_texture_webp, EXT_texture_avif, KHR_lights_punctual,
+ * KHR_mesh_quantization and KHR_draco_mesh_compression, which change
+ * nothing ikit reads), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL.
  * The ik_io_error gets the JSON path (e.g. "/accessors/3/count") or, for GLB
  * framing, the byte offset, and a message that starts with that place.
  * Memory stays proportional to the input size.
@@ -58,7 +64,11 @@ typedef struct ik_gltf_skin {
 } ik_gltf_skin;
 
 /* Read a .gltf or .glb file (chosen by its content: GLB starts with "glTF").
- * External buffers are resolved against the file's directory. */
+ * External buffers are resolved against the file's directory. The document
+ * and its buffer files must be regular files of at most IK_IO_MAX_FILE_BYTES
+ * (2 GiB, io_error.h): a FIFO or device is IK_ERR_IO, a larger file
+ * IK_ERR_UNSUPPORTED, and a buffer file shorter than its byteLength
+ * IK_ERR_PARSE, each before the file is read. */
 ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error);
 
 /* Read from memory. `base_dir` resolves external buffer URIs; NULL refuses
@@ -91,11 +101,38 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_
 ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys,
                            ik_io_error *error);
 
-/* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the BIN
- * chunk), otherwise glTF JSON with buffers embedded as base64 data URIs
- * (buffers that came from external files are written beside it, under the
- * same relative URI, which names the same file). */
+/* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the
+ * BIN chunk), otherwise glTF JSON with buffers embedded as base64 data URIs,
+ * except the buffers that came from external files: those are written
+ * beside `path` under names taken from it (see ik_gltf_output_files), never
+ * under the names they were read from, so writing never touches the input's
+ * files unless `path` names them. Each file is written in place with
+ * fopen(); for atomic replacement write the files of ik_gltf_output_files
+ * to temporaries and rename them. */
 ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
+
+/* One file of a write, in memory. */
+typedef struct ik_gltf_output_file {
+    char *path;          /* `path` itself, or a buffer file beside it */
+    unsigned char *data;
+    size_t size;
+} ik_gltf_output_file;
+
+/* The files ik_gltf_write_file(gltf, path) writes, without touching the
+ * disk: first the buffers read from external files (buffer 0 of a .glb
+ * excepted), named after `path`'s file name without its extension:
+ * "out.gltf" gives "out.bin", then "out_1.bin", "out_2.bin"... in buffer
+ * order, and the document's URIs name them (percent-encoded); the document
+ * itself is the last file. Release with ik_gltf_output_files_free. */
+ik_result ik_gltf_output_files(const ik_gltf *gltf, const char *path, ik_gltf_output_file **files, int *count,
+                               ik_io_error *error);
+void ik_gltf_output_files_free(ik_gltf_output_file *files, int count);
+
+/* The number of buffers, and the file buffer `buffer` was read from (its
+ * URI decoded, relative to the document's folder), or NULL when it was
+ * embedded, came from the GLB BIN chunk, or is out of range. */
+int ik_gltf_buffer_count(const ik_gltf *gltf);
+const char *ik_gltf_buffer_file(const ik_gltf *gltf, int buffer);
 
 /* Serialise to memory as GLB (`binary` = 1) or glTF JSON with embedded
  * buffers. `*out` is allocated with malloc; release it with free(). */

@@ -8,6 +8,13 @@
 extern "C" {
 #endif
 
+/* The largest file any reader accepts, in bytes (2 GiB). Readers read
+ * regular files only: a FIFO, device or directory is refused (IK_ERR_IO)
+ * without blocking, a larger file is refused (IK_ERR_UNSUPPORTED) before
+ * anything is read, and a glTF buffer's declared byteLength is checked
+ * against its file's size before the file is read. */
+#define IK_IO_MAX_FILE_BYTES (2048UL * 1024UL * 1024UL)
+
 /* The place of a failure and a human message. Text formats fill line and
  * column (1-based; 0 when unknown) and offset (0-based byte offset, -1 when
  * unknown); JSON formats fill path with a JSON path such as

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
+#include "rest_check.h"
 #include "text_scan.h"
 
 typedef struct bvh_parser {
@@ -474,6 +476,14 @@ static ik_result build_skeleton(bvh_parser *p)
                         skeleton_error.message);
         return r;
     }
+    /* each OFFSET fits ik_real, their sum down a chain may not */
+    i = ik_io_rest_overflow(&bvh->skeleton, NULL);
+    if (i == -2) return fail(p, IK_ERR_NO_MEMORY, &here, "out of memory for the rest pose");
+    if (i >= 0) {
+        ik_io_error_set(p->err, p->joint_line[i], p->joint_column[i], -1,
+                        "joint '%s': rest position overflows (its offsets summed from the root)", bvh->joints[i].name);
+        return IK_ERR_NONFINITE;
+    }
     return IK_OK;
 }
 
@@ -528,7 +538,7 @@ ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_io_error *err)
     ik_io_error_clear(err);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_text_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, err);
     if (r != IK_OK) return r;
     r = ik_bvh_read_memory(data, size, out, err);
     free(data);

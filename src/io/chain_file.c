@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
+#include "rest_check.h"
 #include "text_scan.h"
 
 /* Returned by the key readers for a word that is not one of their keys. */
@@ -380,14 +382,9 @@ static ik_result resolve(chain_parser *p)
 static ik_result check_rest_positions(chain_parser *p)
 {
     const ik_chain_file *chain = p->chain;
-    ik_mat4 *model_ms = (ik_mat4 *)malloc((size_t)chain->joint_count * sizeof *model_ms);
-    int i;
-    if (!model_ms) return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the rest pose");
-    ik_skeleton_fk(&chain->skeleton, chain->rest_ls, NULL, model_ms);
-    for (i = 0; i < chain->joint_count; ++i)
-        if (!ik_vec3_finite(ik_mat4_translation(&model_ms[i]))) break;
-    free(model_ms);
-    if (i < chain->joint_count)
+    int i = ik_io_rest_overflow(&chain->skeleton, NULL);
+    if (i == -2) return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the rest pose");
+    if (i >= 0)
         return fail(p, IK_ERR_NONFINITE, &p->given[i].at, "joint '%s': rest position overflows",
                     chain->joints[i].name);
     return IK_OK;
@@ -464,7 +461,7 @@ ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_io_e
     ik_io_error_clear(err);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_text_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, err);
     if (r != IK_OK) return r;
     r = ik_chain_file_read_memory(data, size, out, err);
     free(data);

@@ -6,6 +6,8 @@
  * normalised BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT. */
 #include "gltf_doc.h"
 
+#include <ikit/utf8.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +165,15 @@ ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
     ik_result r;
     if (!animations) return IK_OK;
     if (!cJSON_IsArray(animations)) return gltf_fail(error, IK_ERR_PARSE, "/animations", "must be an array");
+    a = 0;
+    cJSON_ArrayForEach(anim, animations) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(anim, "name");
+        gltf_path p;
+        /* glTF is UTF-8 (specification section 3.2): clip names reach terminals and JSON */
+        if (cJSON_IsString(name) && !ik_utf8_valid(name->valuestring))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, "name"), "not valid UTF-8");
+        ++a;
+    }
     if ((r = read_channels(g, &pending, &pending_count, error)) != IK_OK) return r;
     g->animation_count = cJSON_GetArraySize(animations);
     g->clips = (gltf_clip_data *)calloc((size_t)g->animation_count * (size_t)g->skin_count + 1, sizeof *g->clips);

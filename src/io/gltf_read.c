@@ -4,8 +4,8 @@
  * (magic 0x46546C67 "glTF", version 2, total length), then chunks of
  * (uint32 length, uint32 type, data): the JSON chunk (0x4E4F534A) first, then
  * an optional BIN chunk (0x004E4942); all little-endian. */
+#include "file_read.h"
 #include "gltf_doc.h"
-#include "text_scan.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -105,6 +105,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         b->capacity = b->size;
     } else {
         char *path, *bytes;
+        ik_io_error read_error;
         gltf_path_of(&p, "buffers", i, "uri");
         if (!base_dir)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
@@ -114,13 +115,15 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         if (!path)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
                              "\"%.60s\" is not a relative path inside the document's folder", uri->valuestring);
-        r = ik_text_read_file(path, &bytes, &b->size, NULL);
-        b->data = (unsigned char *)bytes;
-        b->capacity = b->size;
+        /* the declared byteLength is checked against the file before reading */
+        ik_io_error_clear(&read_error);
+        r = ik_io_read_file_prefix(path, (size_t)length, &bytes, &read_error);
         if (r != IK_OK) {
             free(path);
-            return gltf_fail(error, r, p.text, "cannot read \"%.60s\"", uri->valuestring);
+            return gltf_fail(error, r, p.text, "%s", read_error.message);
         }
+        b->data = (unsigned char *)bytes;
+        b->size = b->capacity = (size_t)length;
         b->file_name = (char *)malloc(strlen(path) - strlen(base_dir));
         if (b->file_name) strcpy(b->file_name, path + strlen(base_dir) + 1);
         free(path);
@@ -153,10 +156,89 @@ static ik_result load_buffers(ik_gltf *g, const unsigned char *bin, size_t bin_s
 
 /* ---- document ------------------------------------------------------------ */
 
+/* Extensions that change nothing ikit reads (nodes, skins, accessors,
+ * animations, buffers): materials, textures, lights and mesh encodings are
+ * kept and written back untouched. Any other required extension is refused,
+ * as the glTF 2.0 specification (section 3.12) asks of a loader that does
+ * not support it. */
+static int extension_supported(const char *name) {
+    static const char *const kept[] = {"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
+                                       "EXT_texture_avif", "KHR_lights_punctual", "KHR_mesh_quantization",
+                                       "KHR_draco_mesh_compression"};
+    size_t i;
+    if (strncmp(name, "KHR_materials_", 14) == 0) return 1;
+    for (i = 0; i < sizeof kept / sizeof kept[0]; ++i)
+        if (strcmp(name, kept[i]) == 0) return 1;
+    return 0;
+}
+
+static ik_result check_extensions_required(const cJSON *root, ik_io_error *error) {
+    const cJSON *required = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired"), *item;
+    gltf_path p;
+    long k = 0;
+    if (!required) return IK_OK;
+    if (!cJSON_IsArray(required)) return gltf_fail(error, IK_ERR_PARSE, "/extensionsRequired", "must be an array");
+    cJSON_ArrayForEach(item, required) {
+        gltf_path_format(&p, "/extensionsRequired/%ld", k, 0, NULL);
+        if (!cJSON_IsString(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be a string");
+        if (!extension_supported(item->valuestring))
+            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text, "extension \"%.60s\" is required but not supported",
+                             item->valuestring);
+        ++k;
+    }
+    return IK_OK;
+}
+
+/* `scene` names one of `scenes`, whose `nodes` name nodes. */
+static ik_result check_scenes(const cJSON *root, ik_io_error *error) {
+    const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(root, "scenes"), *scene;
+    long node_count = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "nodes"));
+    long scene_count = cJSON_IsArray(scenes) ? cJSON_GetArraySize(scenes) : 0, value, s = 0;
+    gltf_path p;
+    ik_result r;
+    if (scenes && !cJSON_IsArray(scenes)) return gltf_fail(error, IK_ERR_PARSE, "/scenes", "must be an array");
+    if (cJSON_GetObjectItemCaseSensitive(root, "scene") &&
+        (r = gltf_get_index(root, "scene", scene_count - 1, 0, &value, "", 0, 0, error)) != IK_OK)
+        return r;
+    cJSON_ArrayForEach(scene, scenes) {
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(scene, "nodes"), *node;
+        long k = 0;
+        if (!cJSON_IsObject(scene))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, NULL), "must be an object");
+        if (nodes && !cJSON_IsArray(nodes))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, "nodes"), "must be an array");
+        cJSON_ArrayForEach(node, nodes) {
+            double v = cJSON_IsNumber(node) ? node->valuedouble : -1;
+            if (!(v >= 0 && v < (double)node_count && v == (double)(long)v))
+                return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/scenes/%ld/nodes/%ld", s, k, NULL),
+                                 "not a node index (0 to %ld)", node_count - 1);
+            ++k;
+        }
+        ++s;
+    }
+    return IK_OK;
+}
+
+/* A "\u0000" escape would put a NUL inside a string, which cJSON (and any C
+ * name) ends there: "a\u0000b" would read as "a". Refused with its place.
+ * In valid JSON a backslash only occurs in strings, where "\\" is one
+ * escaped backslash, so escapes are walked pairwise. */
+static ik_result check_no_nul_escape(const char *text, size_t length, long file_offset, ik_io_error *error) {
+    const char *at = text, *end = text + length;
+    while ((at = (const char *)memchr(at, '\\', (size_t)(end - at))) != NULL && end - at >= 2) {
+        if (end - at >= 6 && memcmp(at + 1, "u0000", 5) == 0)
+            return fail_at(error, IK_ERR_PARSE, file_offset + (long)(at - text),
+                           "a string holds \\u0000 (a NUL character), which names cannot carry");
+        at += 2;
+    }
+    return IK_OK;
+}
+
 static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long file_offset, ik_io_error *error) {
     const char *end = NULL;
     const cJSON *asset, *version;
     char what[120];
+    ik_result r;
     g->root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
     if (!g->root) {
         long at = end ? (long)(end - text) : 0;
@@ -173,7 +255,9 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
     if (strncmp(version->valuestring, "2.", 2) != 0)
         return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x",
                          version->valuestring);
-    return IK_OK;
+    if ((r = check_no_nul_escape(text, length, file_offset, error)) != IK_OK) return r;
+    if ((r = check_extensions_required(g->root, error)) != IK_OK) return r;
+    return check_scenes(g->root, error);
 }
 
 /* The GLB header and chunk table; on success *json and *bin point into data. */
@@ -266,7 +350,7 @@ ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error)
     ik_io_error_clear(error);
     if (!path || !out) return IK_ERR_NULL;
     *out = NULL;
-    if ((r = ik_text_read_file(path, &data, &size, error)) != IK_OK) return r;
+    if ((r = ik_io_read_file(path, &data, &size, error)) != IK_OK) return r;
     slash = strrchr(path, '/');
     dir_length = slash ? (size_t)(slash - path) : 1;
     dir = (char *)malloc(dir_length + 1);
@@ -294,6 +378,13 @@ void ik_gltf_free(ik_gltf *g) {
     free(g->buffers);
     cJSON_Delete(g->root);
     free(g);
+}
+
+int ik_gltf_buffer_count(const ik_gltf *g) { return g ? g->buffer_count : 0; }
+
+const char *ik_gltf_buffer_file(const ik_gltf *g, int buffer) {
+    if (!g || buffer < 0 || buffer >= g->buffer_count) return NULL;
+    return g->buffers[buffer].file_name;
 }
 
 int ik_gltf_skin_count(const ik_gltf *g) { return g ? g->skin_count : 0; }

@@ -3,6 +3,9 @@
  * from the glTF 2.0 specification, sections 3.5 (nodes and hierarchy) and 3.7.3
  * (skins). */
 #include "gltf_doc.h"
+#include "rest_check.h"
+
+#include <ikit/utf8.h>
 
 #include <limits.h>
 #include <stdio.h>
@@ -222,6 +225,10 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
     ik_result r;
     gltf_path p;
     ik_skeleton_error skel_error;
+    /* glTF is UTF-8 (specification section 3.2); the names ikit hands on
+     * (skins, joints, animations) are checked, for terminals and JSON */
+    if (cJSON_IsString(name) && !ik_utf8_valid(name->valuestring))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, "name"), "not valid UTF-8");
     if ((r = read_skin_joints(g, skin, s, stamp, sc, &skin_joints, error)) != IK_OK) return r;
     skin_nodes = (int *)malloc((size_t)skin_joints * sizeof(int));
     if (!skin_nodes) return skin_fail_memory(error, s);
@@ -286,6 +293,10 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         ik_mat4 local;
         d->parents[i] = parent >= 0 && sc->mark[parent] == stamp ? sc->joint_of[parent] : -1;
         d->names[i] = cJSON_IsString(node_name) ? node_name->valuestring : NULL;
+        if (d->names[i] && !ik_utf8_valid(d->names[i])) {
+            r = gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", n, "name"), "not valid UTF-8");
+            break;
+        }
         d->skin_joint[i] = -1;
         d->inverse_bind[i] = ik_mat4_identity();
         if ((r = gltf_node_local(g, n, &local, &d->rest_ls[i], error)) != IK_OK) break;
@@ -318,6 +329,13 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         return gltf_fail(error, r, at >= 0 ? gltf_path_of(&p, "nodes", at, NULL) : gltf_path_of(&p, "skins", s, NULL),
                          "skin %d: %s", s, skel_error.message);
     }
+    /* each node's transform fits ik_real, their product from root_ms down may not */
+    k = ik_io_rest_overflow(&d->view.skeleton, &d->view.root_ms);
+    if (k == -2) return skin_fail_memory(error, s);
+    if (k >= 0)
+        return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", d->node[k], NULL),
+                         "skin %d: the rest pose overflows at joint '%s' (the transforms above it multiplied)", s,
+                         d->names[k] ? d->names[k] : "(unnamed)");
     d->view.name = cJSON_IsString(name) ? name->valuestring : NULL;
     d->view.inverse_bind = d->inverse_bind;
     d->view.node = d->node;

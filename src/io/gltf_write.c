@@ -321,10 +321,10 @@ static void put_u32(unsigned char *b, uint32_t v) {
     b[3] = (unsigned char)(v >> 24);
 }
 
-/* Buffer i goes out as the GLB BIN chunk (binary, buffer 0), under its
- * external URI (`keep_external`), or as a base64 data URI. */
-static ik_result serialise(const ik_gltf *g, int binary, int keep_external, unsigned char **out, size_t *size,
-                           ik_io_error *error) {
+/* Buffer i goes out as the GLB BIN chunk (binary, buffer 0), under the URI
+ * external_uri[i] when that is given, or as a base64 data URI. */
+static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out,
+                           size_t *size, ik_io_error *error) {
     cJSON *doc = cJSON_Duplicate(g->root, 1);
     cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers");
     const gltf_buffer *bin = NULL;
@@ -336,12 +336,13 @@ static ik_result serialise(const ik_gltf *g, int binary, int keep_external, unsi
     for (i = 0; i < g->buffer_count; ++i) {
         cJSON *buffer = cJSON_GetArrayItem(buffers, i);
         const gltf_buffer *b = &g->buffers[i];
-        int external = b->file_name && keep_external;
         if (!set_number(buffer, "byteLength", (double)b->size)) goto out_of_memory;
         if (binary && i == 0) {
             cJSON_DeleteItemFromObjectCaseSensitive(buffer, "uri");
             bin = b;
-        } else if (!external) {
+        } else if (external_uri && external_uri[i]) {
+            if (!set_member(buffer, "uri", cJSON_CreateString(external_uri[i]))) goto out_of_memory;
+        } else {
             static const char prefix[] = "data:application/octet-stream;base64,";
             char *text = gltf_base64_encode(b->data, b->size);
             char *uri = text ? (char *)malloc(sizeof prefix + strlen(text)) : NULL;
@@ -402,7 +403,7 @@ out_of_memory:
 ik_result ik_gltf_write_memory(const ik_gltf *g, int binary, unsigned char **out, size_t *size, ik_io_error *error) {
     ik_io_error_clear(error);
     if (!g || !out || !size) return IK_ERR_NULL;
-    return serialise(g, binary, 0, out, size, error);
+    return serialise(g, binary, NULL, out, size, error);
 }
 
 static ik_result write_bytes(const char *path, const unsigned char *data, size_t size, ik_io_error *error) {
@@ -422,32 +423,106 @@ static int ends_with_glb(const char *path) {
     return n >= 4 && ext[0] == '.' && (ext[1] | 32) == 'g' && (ext[2] | 32) == 'l' && (ext[3] | 32) == 'b';
 }
 
-/* External buffers go beside the written file under the file name they were
- * read from (the reader only accepted names inside the document's folder),
- * which the document's unchanged URI still resolves to. */
-ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_io_error *error) {
-    int binary, i;
-    unsigned char *data;
-    size_t size;
-    ik_result r;
-    ik_io_error_clear(error);
-    if (!g || !path) return IK_ERR_NULL;
-    binary = ends_with_glb(path);
-    for (i = 0; i < g->buffer_count; ++i) {
-        const char *slash = strrchr(path, '/');
-        size_t dir = slash ? (size_t)(slash - path + 1) : 0;
-        char *target;
-        if (!g->buffers[i].file_name || (binary && i == 0)) continue;
-        target = (char *)malloc(dir + strlen(g->buffers[i].file_name) + 1);
-        if (!target) return fail_memory(error);
-        memcpy(target, path, dir);
-        strcpy(target + dir, g->buffers[i].file_name);
-        r = write_bytes(target, g->buffers[i].data, g->buffers[i].size, error);
-        free(target);
-        if (r != IK_OK) return r;
+void ik_gltf_output_files_free(ik_gltf_output_file *files, int count) {
+    int i;
+    if (!files) return;
+    for (i = 0; i < count; ++i) {
+        free(files[i].path);
+        free(files[i].data);
     }
-    if ((r = serialise(g, binary, 1, &data, &size, error)) != IK_OK) return r;
-    r = write_bytes(path, data, size, error);
-    free(data);
+    free(files);
+}
+
+/* `name` as a URI path segment: bytes outside RFC 3986's unreserved set
+ * (section 2.3: ALPHA DIGIT - . _ ~) become %XX (section 2.1). */
+static char *uri_of_name(const char *name) {
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = strlen(name), i, k = 0;
+    char *uri = (char *)malloc(3 * n + 1);
+    if (!uri) return NULL;
+    for (i = 0; i < n; ++i) {
+        unsigned char c = (unsigned char)name[i];
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+            c == '_' || c == '~') {
+            uri[k++] = (char)c;
+        } else {
+            uri[k++] = '%';
+            uri[k++] = hex[c >> 4];
+            uri[k++] = hex[c & 15];
+        }
+    }
+    uri[k] = '\0';
+    return uri;
+}
+
+/* The buffers read from external files (except buffer 0 of a .glb, which
+ * becomes the BIN chunk) go beside `path` under names taken from it: the
+ * file name without its .gltf/.glb extension, then ".bin" for the first,
+ * "_1.bin", "_2.bin"... for the next. The document is the last file. */
+ik_result ik_gltf_output_files(const ik_gltf *g, const char *path, ik_gltf_output_file **files, int *count,
+                               ik_io_error *error) {
+    const char *slash, *base, *dot;
+    size_t stem_length;
+    char **uris;
+    ik_gltf_output_file *list;
+    int binary, i, n = 0, external = 0;
+    ik_result r = IK_OK;
+    ik_io_error_clear(error);
+    if (!g || !path || !files || !count) return IK_ERR_NULL;
+    *files = NULL;
+    *count = 0;
+    binary = ends_with_glb(path);
+    slash = strrchr(path, '/');
+    base = slash ? slash + 1 : path;
+    dot = strrchr(base, '.');
+    stem_length = dot && dot != base ? (size_t)(dot - path) : strlen(path);
+    list = (ik_gltf_output_file *)calloc((size_t)g->buffer_count + 1, sizeof *list);
+    uris = (char **)calloc((size_t)g->buffer_count + 1, sizeof *uris);
+    if (!list || !uris) r = IK_ERR_NO_MEMORY;
+    for (i = 0; r == IK_OK && i < g->buffer_count; ++i) {
+        const gltf_buffer *b = &g->buffers[i];
+        char suffix[32];
+        if (!b->file_name || (binary && i == 0)) continue;
+        if (external == 0) strcpy(suffix, ".bin");
+        else snprintf(suffix, sizeof suffix, "_%d.bin", external);
+        ++external;
+        list[n].path = (char *)malloc(stem_length + strlen(suffix) + 1);
+        list[n].data = (unsigned char *)malloc(b->size + 1);
+        if (!list[n].path || !list[n].data) {
+            ++n;
+            r = IK_ERR_NO_MEMORY;
+            break;
+        }
+        memcpy(list[n].path, path, stem_length);
+        strcpy(list[n].path + stem_length, suffix);
+        memcpy(list[n].data, b->data, b->size);
+        list[n].size = b->size;
+        uris[i] = uri_of_name(list[n].path + (size_t)(base - path));
+        ++n;
+        if (!uris[i]) r = IK_ERR_NO_MEMORY;
+    }
+    if (r == IK_OK && !(list[n].path = (char *)malloc(strlen(path) + 1))) r = IK_ERR_NO_MEMORY;
+    if (r == IK_OK) {
+        strcpy(list[n].path, path);
+        r = serialise(g, binary, uris, &list[n].data, &list[n].size, error);
+    }
+    ++n;
+    for (i = 0; uris && i < g->buffer_count; ++i) free(uris[i]);
+    free(uris);
+    if (r != IK_OK) {
+        ik_gltf_output_files_free(list, list ? n : 0);
+        return r == IK_ERR_NO_MEMORY ? fail_memory(error) : r;
+    }
+    *files = list;
+    *count = n;
+    return IK_OK;
+}
+
+ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_io_error *error) {
+    ik_gltf_output_file *files = NULL;
+    int count = 0, i;
+    ik_result r = ik_gltf_output_files(g, path, &files, &count, error);
+    for (i = 0; r == IK_OK && i < count; ++i) r = write_bytes(files[i].path, files[i].data, files[i].size, error);
+    ik_gltf_output_files_free(files, count);
     return r;
 }

@@ -1,7 +1,6 @@
 /* ikit io, private: a line- and column-tracking tokenizer over a text buffer
  * and an exact decimal number parser, shared by the BVH and chain-file
- * readers, and the whole-file read every reader starts from. Not installed;
- * only ik_text_read_file allocates. */
+ * readers. Not installed; nothing here allocates. */
 #ifndef IKIT_IO_TEXT_SCAN_H
 #define IKIT_IO_TEXT_SCAN_H
 
@@ -69,9 +68,5 @@ int ik_text_is(const ik_text_token *t, const char *word);
  * The result is the correctly rounded double, at most IK_TEXT_REAL_MAX in
  * magnitude. */
 ik_text_number ik_text_number_parse(const ik_text_token *t, double *out);
-
-/* Read a whole file into a malloc'ed buffer (*data, released with free).
- * IK_ERR_NULL, IK_ERR_IO or IK_ERR_NO_MEMORY with a message in err. */
-ik_result ik_text_read_file(const char *path, char **data, size_t *size, ik_io_error *err);
 
 #endif

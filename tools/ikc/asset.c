@@ -1,6 +1,10 @@
 /* Loading characters for the commands, and finding their limbs by name. */
+#define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,11 +38,17 @@ static int exit_code_for(ik_result r) {
  * when the file cannot be opened. */
 static int sniff(const char *path, ikc_format *format, int *binary) {
     char head[512];
-    size_t n, i = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    n = fread(head, 1, sizeof head - 1, f);
-    fclose(f);
+    size_t n = 0, i = 0;
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; only a regular
+     * file is looked into (the loaders refuse the rest with a message) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        ssize_t got = read(fd, head, sizeof head - 1);
+        n = got > 0 ? (size_t)got : 0;
+    }
+    close(fd);
     head[n] = '\0';
     *binary = 0;
     if (n >= 4 && memcmp(head, "glTF", 4) == 0) {
@@ -111,7 +121,7 @@ int ikc_asset_load(const char *command, const char *path, ikc_asset *asset) {
     if (r != IK_OK) {
         const char *what = asset->format == IKC_FORMAT_GLTF ? "glTF" : asset->format == IKC_FORMAT_BVH ? "BVH" : "chain";
         fprintf(stderr, "ikc %s: %s: not a readable %s file: %s%s%s\n", command, path, what,
-                err.message[0] ? err.message : ik_result_str(r), err.path[0] ? " at " : "", err.path);
+                err.message[0] ? ikc_shown(err.message) : ik_result_str(r), err.path[0] ? " at " : "", err.path);
         ikc_asset_free(asset);
         return exit_code_for(r);
     }

@@ -37,7 +37,7 @@ static void print_tree(const ikc_asset *asset, const ik_mat4 *model_ms, int join
     int c, pad = depth * 2;
     if (pad > 40) pad = 40;
     printf("  %4d  %*s%-*s (%8.3f, %8.3f, %8.3f)", joint, pad, "", 36 - pad > 8 ? 36 - pad : 8,
-           ik_skeleton_name(s, joint)[0] ? ik_skeleton_name(s, joint) : "(unnamed)", (double)p.x, (double)p.y,
+           ik_skeleton_name(s, joint)[0] ? ikc_shown(ik_skeleton_name(s, joint)) : "(unnamed)", (double)p.x, (double)p.y,
            (double)p.z);
     if (asset->chain_file) {
         const ik_chain_joint *j = &asset->chain_file->joints[joint];
@@ -60,9 +60,9 @@ static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, k;
     printf("\nchains found by name: %d\n", n);
     for (c = 0; c < n; ++c) {
-        printf("  %-9s ", chains[c].kind);
+        printf("  %-9s ", ikc_shown(chains[c].kind));
         for (k = 0; k < chains[c].count; ++k) {
-            printf("%s%s", k ? " > " : "", ik_skeleton_name(asset->skeleton, chains[c].joints[k]));
+            printf("%s%s", k ? " > " : "", ikc_shown(ik_skeleton_name(asset->skeleton, chains[c].joints[k])));
         }
         if (chains[c].count < 2) {
             int parent = asset->skeleton->parents[chains[c].joints[0]];
@@ -111,7 +111,7 @@ static void print_clips(const ikc_asset *asset) {
     printf("\nclips: %d\n", n);
     for (c = 0; c < n; ++c) {
         const ik_clip *clip = ikc_asset_clip(asset, c);
-        printf("  %3d  %-28s %8.3f s  %4d channels", c, ikc_asset_clip_name(asset, c, buf, sizeof buf),
+        printf("  %3d  %-28s %8.3f s  %4d channels", c, ikc_shown(ikc_asset_clip_name(asset, c, buf, sizeof buf)),
                (double)clip->duration, clip->channel_count);
         if (asset->bvh)
             printf("  %d frames at %.1f fps", asset->bvh->frame_count, 1.0 / asset->bvh->frame_time);
@@ -125,8 +125,8 @@ static void print_targets(const ikc_asset *asset) {
     printf("\ntargets: %d\n", asset->chain_file->target_count);
     for (t = 0; t < asset->chain_file->target_count; ++t) {
         const ik_chain_target *tg = &asset->chain_file->targets[t];
-        printf("  %-16s joint %-16s at (%.3f, %.3f, %.3f) weight %g\n", tg->name,
-               ik_skeleton_name(asset->skeleton, tg->joint), (double)tg->position_ms.x, (double)tg->position_ms.y,
+        printf("  %-16s joint %-16s at (%.3f, %.3f, %.3f) weight %g\n", ikc_shown(tg->name),
+               ikc_shown(ik_skeleton_name(asset->skeleton, tg->joint)), (double)tg->position_ms.x, (double)tg->position_ms.y,
                (double)tg->position_ms.z, (double)tg->weight);
     }
 }
@@ -175,14 +175,14 @@ int ikc_info(int argc, char **argv) {
     ik_skeleton_rest_pose(asset.skeleton, pose);
     ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
     for (i = 0; i < asset.skeleton->joint_count; ++i) roots += asset.skeleton->parents[i] < 0;
-    printf("file:   %s\n", path);
+    printf("file:   %s\n", ikc_shown(path));
     printf("format: %s", ikc_format_name(&asset));
     if (asset.gltf) {
         const ik_gltf_skin *skin = ik_gltf_skeleton(asset.gltf, asset.skin);
-        printf(", skin %d%s%s%s of %d", asset.skin, skin->name ? " \"" : "", skin->name ? skin->name : "",
+        printf(", skin %d%s%s%s of %d", asset.skin, skin->name ? " \"" : "", skin->name ? ikc_shown(skin->name) : "",
                skin->name ? "\"" : "", ik_gltf_skin_count(asset.gltf));
     }
-    if (asset.chain_file) printf(", chain \"%s\"", asset.chain_file->name);
+    if (asset.chain_file) printf(", chain \"%s\"", ikc_shown(asset.chain_file->name));
     printf("\njoints: %d (%d root%s); rest positions in model space\n", asset.skeleton->joint_count, roots,
            roots == 1 ? "" : "s");
     for (i = 0; i < asset.skeleton->joint_count; ++i)

@@ -55,6 +55,7 @@ typedef struct solve_options {
     ik_real tolerance; /* 0: 1e-3 of each chain's reach */
     int max_iterations;
     int json, quiet;
+    int overwrite; /* --overwrite: -o may replace an input file */
 } solve_options;
 
 static void usage(FILE *out) {
@@ -65,7 +66,7 @@ static void usage(FILE *out) {
             "                 --feet-on-ground FILE] [--map FILE]\n"
             "                 [--solver two-bone|ccd|fabrik|dls|sdls|transpose|gradient]\n"
             "                 [--chain N] [--clip NAME --time T] [--tolerance D] [--iterations N]\n"
-            "                 [--json] [--render PICTURE] [--quiet] -o OUT\n"
+            "                 [--json] [--render PICTURE] [--quiet] -o OUT [--overwrite]\n"
             "\n"
             "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
             "`ikc info` prints) and writes the pose in FILE's format: glTF/GLB (the nodes'\n"
@@ -88,7 +89,11 @@ static void usage(FILE *out) {
             "                    residual, reached flag, iterations and time, for scripts\n"
             "  --render PICTURE  also draw the solved pose (.svg, .png or .pdf)\n"
             "  -o OUT            output (.gltf/.glb for glTF input, .bvh for BVH input);\n"
-            "                    optional with --json or --render\n"
+            "                    optional with --json or --render. OUT may not be the input\n"
+            "                    (or a link to it) nor one of its buffer files, and a .gltf's\n"
+            "                    buffers go beside it as OUT's name + .bin\n"
+            "  --overwrite       allow OUT to replace those (still written to a temporary\n"
+            "                    and renamed, so the input is complete until then)\n"
             "\n"
             "A target out of reach is a warning with its residual, not a failure.\n"
             "\n",
@@ -303,17 +308,17 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
     char *text;
     int i, k;
-    cJSON_AddStringToObject(root, "file", asset->path);
+    cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
     cJSON_AddStringToObject(root, "format", ikc_format_name(asset));
-    if (out) cJSON_AddStringToObject(root, "output", out);
+    if (out) cJSON_AddItemToObject(root, "output", ikc_json_text(out));
     else cJSON_AddNullToObject(root, "output");
     for (i = 0; i < target_count; ++i) {
         const target_request *t = &targets[i];
         cJSON *o = cJSON_CreateObject(), *chain = cJSON_AddArrayToObject(o, "chain");
-        cJSON_AddStringToObject(o, "joint", t->joint_name);
+        cJSON_AddItemToObject(o, "joint", ikc_json_text(t->joint_name));
         cJSON_AddStringToObject(o, "solver", solver_names[t->solver]);
         for (k = 0; k < t->chain_count; ++k)
-            cJSON_AddItemToArray(chain, cJSON_CreateString(ik_skeleton_name(asset->skeleton, t->chain[k])));
+            cJSON_AddItemToArray(chain, ikc_json_text(ik_skeleton_name(asset->skeleton, t->chain[k])));
         cJSON_AddItemToObject(o, "target", ikc_vec3_json(t->target_ms));
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[t->joint])));
         cJSON_AddNumberToObject(o, "residual", (double)t->residual);
@@ -327,7 +332,7 @@ static void print_json(const ikc_asset *asset, const char *out, const target_req
     joints = cJSON_AddArrayToObject(root, "joints");
     for (i = 0; i < asset->skeleton->joint_count; ++i) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", ik_skeleton_name(asset->skeleton, i));
+        cJSON_AddItemToObject(o, "name", ikc_json_text(ik_skeleton_name(asset->skeleton, i)));
         cJSON_AddNumberToObject(o, "parent", asset->skeleton->parents[i]);
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[i])));
         cJSON_AddItemToArray(joints, o);
@@ -360,12 +365,89 @@ static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pos
     return values;
 }
 
+/* The glTF document's files (`out` and the buffer files named after it),
+ * written as one set; the input document and its buffer files (the reader
+ * resolved them against the document's folder) are inputs never replaced. */
+static int write_gltf_files(const ikc_asset *asset, const char *out, int overwrite) {
+    const char *slash = strrchr(asset->path, '/');
+    size_t dir = slash ? (size_t)(slash - asset->path + 1) : 0;
+    int buffers = ik_gltf_buffer_count(asset->gltf), input_count = 0, count = 0, code = IKC_EXIT_FAILURE, i;
+    const char **inputs = (const char **)calloc((size_t)buffers + 1, sizeof *inputs);
+    char **joined = (char **)calloc((size_t)buffers + 1, sizeof *joined);
+    ik_gltf_output_file *files = NULL;
+    ikc_output *list = NULL;
+    ik_io_error err;
+    ik_result r;
+    if (!inputs || !joined) goto done;
+    inputs[input_count++] = asset->path;
+    for (i = 0; i < buffers; ++i) {
+        const char *name = ik_gltf_buffer_file(asset->gltf, i);
+        if (!name) continue;
+        if (!(joined[i] = (char *)malloc(dir + strlen(name) + 1))) goto done;
+        memcpy(joined[i], asset->path, dir);
+        strcpy(joined[i] + dir, name);
+        inputs[input_count++] = joined[i];
+    }
+    r = ik_gltf_output_files(asset->gltf, out, &files, &count, &err);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
+        code = IKC_EXIT_WRITE;
+        goto done;
+    }
+    if (!(list = (ikc_output *)malloc((size_t)count * sizeof *list))) goto done;
+    for (i = 0; i < count; ++i) {
+        list[i].path = files[i].path;
+        list[i].data = files[i].data;
+        list[i].size = files[i].size;
+    }
+    code = ikc_write_outputs("solve", list, count, inputs, input_count, overwrite);
+done:
+    if (code == IKC_EXIT_FAILURE) fprintf(stderr, "ikc solve: out of memory\n");
+    for (i = 0; joined && i < buffers; ++i) free(joined[i]);
+    free(joined);
+    free(inputs);
+    free(list);
+    ik_gltf_output_files_free(files, count);
+    return code;
+}
+
+/* The BVH take with the solved frame replaced (take_with_solved_frame), as
+ * BVH text, written through a temporary. */
+static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+                          int overwrite) {
+    ik_bvh take = *asset->bvh;
+    double *values;
+    char *text = NULL;
+    size_t size = 0;
+    ik_io_error err;
+    ik_result r;
+    ikc_output file;
+    int code;
+    if (!(values = take_with_solved_frame(asset->bvh, pose_ls, time, &take.frame_count))) {
+        fprintf(stderr, "ikc solve: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    take.values = values;
+    r = ik_bvh_write_memory(&take, &text, &size, &err);
+    free(values);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
+        return IKC_EXIT_WRITE;
+    }
+    file.path = out;
+    file.data = text;
+    file.size = size;
+    code = ikc_write_outputs("solve", &file, 1, &asset->path, 1, overwrite);
+    ik_bvh_text_free(text);
+    return code;
+}
+
 /* Write the solved pose in the input's format, atomically. */
-static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time) {
+static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+                        int overwrite) {
     char ext[8];
     ik_io_error err;
     ik_result r;
-    ikc_atomic atomic;
     ikc_extension(out, ext, sizeof ext);
     ik_io_error_clear(&err);
     if (asset->gltf) {
@@ -380,40 +462,17 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
         }
         /* the edit rebuilt the document's skeletons: refresh the view */
         asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
-        if (!ikc_atomic_begin(&atomic, out)) return IKC_EXIT_WRITE;
-        r = ik_gltf_write_file(asset->gltf, atomic.temp_path, &err);
-    } else if (asset->bvh) {
-        ik_bvh take = *asset->bvh;
-        double *values;
+        return write_gltf_files(asset, out, overwrite);
+    }
+    if (asset->bvh) {
         if (strcmp(ext, "bvh") != 0) {
             fprintf(stderr, "ikc solve: '%s': a BVH input is written as .bvh\n", out);
             return IKC_EXIT_USAGE;
         }
-        if (!(values = take_with_solved_frame(asset->bvh, pose_ls, time, &take.frame_count))) {
-            fprintf(stderr, "ikc solve: out of memory\n");
-            return IKC_EXIT_FAILURE;
-        }
-        take.values = values;
-        if (!ikc_atomic_begin(&atomic, out)) {
-            free(values);
-            return IKC_EXIT_WRITE;
-        }
-        r = ik_bvh_write_file(&take, atomic.temp_path, &err);
-        free(values);
-    } else {
-        fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
-        return IKC_EXIT_USAGE;
+        return write_bvh_file(asset, out, pose_ls, time, overwrite);
     }
-    if (r != IK_OK) {
-        ikc_atomic_abort(&atomic);
-        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
-        return IKC_EXIT_WRITE;
-    }
-    if (!ikc_atomic_commit(&atomic)) {
-        fprintf(stderr, "ikc solve: cannot write '%s'\n", out);
-        return IKC_EXIT_WRITE;
-    }
-    return IKC_EXIT_OK;
+    fprintf(stderr, "ikc solve: a chain file holds no pose to write; use --json or --render\n");
+    return IKC_EXIT_USAGE;
 }
 
 static int render_result(const ikc_asset *asset, const char *picture, const target_request *targets, int count,
@@ -562,6 +621,8 @@ int ikc_solve(int argc, char **argv) {
             }
         } else if (strcmp(a, "--json") == 0) {
             opt.json = 1;
+        } else if (strcmp(a, "--overwrite") == 0) {
+            opt.overwrite = 1;
         } else if (strcmp(a, "--render") == 0) {
             if (!(picture = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -687,7 +748,7 @@ int ikc_solve(int argc, char **argv) {
                 t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
                 (double)t->residual, (double)t->reach, why);
     }
-    if (out && (code = write_output(&asset, out, pose, time)) != IKC_EXIT_OK) goto done;
+    if (out && (code = write_output(&asset, out, pose, time, opt.overwrite)) != IKC_EXIT_OK) goto done;
     if (picture && (code = render_result(&asset, picture, targets, target_count,
                                          ikc_roles_any(&roles) ? &roles : NULL, pose, model, start)) != IKC_EXIT_OK)
         goto done;

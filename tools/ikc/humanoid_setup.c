@@ -46,7 +46,11 @@ void ikc_humanoid_print_map(FILE *out, const ikc_humanoid *h, const ik_skeleton 
     while (*line) {
         const char *end = strchr(line, '\n');
         int n = end ? (int)(end - line) : (int)strlen(line);
-        if (n > 0) fprintf(out, "%s%.*s\n", indent, n, line);
+        if (n > 0) {
+            char text[512];
+            snprintf(text, sizeof text, "%.*s", n, line);
+            fprintf(out, "%s%s\n", indent, ikc_shown(text));
+        }
         line += n + (end != NULL);
     }
 }

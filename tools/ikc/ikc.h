@@ -67,17 +67,39 @@ void ikc_suggest_name(FILE *out, const char *const *names, int count, const char
 typedef struct ikc_atomic {
     char final_path[1024];
     char temp_path[1100];
+    int fd; /* open for writing on the temporary until commit or abort */
 } ikc_atomic;
 
-/* Choose a temporary path in the same directory as `path` that keeps its
- * extension (writers pick the format by it). 0 when the path is too long. */
+/* Create a new, empty temporary file in the same directory as `path`, under
+ * an unpredictable name that keeps its extension (writers pick the format by
+ * it), with O_CREAT | O_EXCL | O_NOFOLLOW and mode 0666 less the umask. It
+ * is removed if SIGINT, SIGTERM or SIGHUP ends the process before commit or
+ * abort. 0 (errno set) when it cannot be created. */
 int ikc_atomic_begin(ikc_atomic *a, const char *path);
-/* Rename the temporary file over the final path; 0 (and the temporary file
- * removed) on failure, with errno set. */
+/* Close the temporary file and rename it over the final path; 0 (and the
+ * temporary file removed) on failure, with errno set. */
 int ikc_atomic_commit(ikc_atomic *a);
 void ikc_atomic_abort(ikc_atomic *a);
 /* Write `size` bytes to `path` atomically; 0 on failure. */
 int ikc_write_file_atomic(const char *path, const void *data, size_t size);
+/* One output file of a command, in memory. */
+typedef struct ikc_output {
+    const char *path;
+    const void *data;
+    size_t size;
+} ikc_output;
+
+/* Write `files` (the last is the main output, named by -o; the others go
+ * beside it, such as a .gltf's .bin) each to a temporary, then rename them
+ * all, the main output last: they appear whole or not at all. Nothing is
+ * written, with "ikc COMMAND: ..." naming the file and IKC_EXIT_WRITE, when
+ * a path exists and is not a regular file, or, unless `overwrite`, when it is
+ * one of `inputs` (the same file, through a link too: same device and inode)
+ * or when it is an existing companion file while the main output does not
+ * exist (a main output and its companions of the same name may be replaced
+ * together). Returns an IKC_EXIT_ code. */
+int ikc_write_outputs(const char *command, const ikc_output *files, int count, const char *const *inputs,
+                      int input_count, int overwrite);
 /* Create a directory (and its parents); 1 when it exists afterwards. */
 int ikc_make_dirs(const char *path);
 
@@ -100,6 +122,18 @@ void ikc_progress_end(ikc_progress *p);
  * length in *length. NULL after printing "ikc CMD: ..." with *code set to
  * IKC_EXIT_NO_FILE, IKC_EXIT_FORMAT (too large) or IKC_EXIT_FAILURE. */
 char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes, size_t *length, int *code);
+
+/* ---- shown_text.c: names from files, safe to print ---------------------- */
+
+/* `text` for a terminal: control characters (C0, DEL, C1) and bytes that are
+ * not well-formed UTF-8 as \xNN, the rest as it is; NULL shows as "".
+ * Returns one of 8 static buffers used in turn (so several may appear in one
+ * printf), each at most 1 KiB (a longer text ends in "..."). */
+const char *ikc_shown(const char *text);
+/* A new cJSON string of `text` with every byte that is not well-formed UTF-8
+ * replaced by U+FFFD, so printed JSON is valid UTF-8; NULL when out of
+ * memory. */
+struct cJSON *ikc_json_text(const char *text);
 
 /* ---- time ---------------------------------------------------------------- */
 

@@ -210,7 +210,7 @@ static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
 
 static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int limb) {
     int end = r->humanoid.rig.limb[limb].end;
-    return end >= 0 ? ik_skeleton_name(s, end) : "(virtual ankle)";
+    return end >= 0 ? ikc_shown(ik_skeleton_name(s, end)) : "(virtual ankle)";
 }
 
 int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
@@ -361,7 +361,7 @@ static void ground_json(const ikc_roles *r, cJSON *h) {
         cJSON_AddNumberToObject(g, "steps", r->ground.step_count);
     } else {
         cJSON_AddStringToObject(g, "type", "height field");
-        cJSON_AddStringToObject(g, "file", r->field_path);
+        cJSON_AddItemToObject(g, "file", ikc_json_text(r->field_path));
         cJSON_AddItemToObject(g, "origin", ikc_vec3_json(r->ground.point_ms));
         cJSON_AddNumberToObject(g, "cell", (double)r->ground.cell);
         cJSON_AddNumberToObject(g, "count_x", r->ground.count_x);
@@ -376,13 +376,13 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
     int role, k;
     for (role = 0; role < IK_ROLE_COUNT; ++role)
         if (rig->map.joint[role] >= 0)
-            cJSON_AddStringToObject(map, ik_humanoid_role_name(role), ik_skeleton_name(skeleton, rig->map.joint[role]));
+            cJSON_AddItemToObject(map, ik_humanoid_role_name(role), ikc_json_text(ik_skeleton_name(skeleton, rig->map.joint[role])));
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         cJSON *o;
         if (!r->goal_given[k]) continue;
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[k]));
-        if (rig->limb[k].end >= 0) cJSON_AddStringToObject(o, "joint", ik_skeleton_name(skeleton, rig->limb[k].end));
+        if (rig->limb[k].end >= 0) cJSON_AddItemToObject(o, "joint", ikc_json_text(ik_skeleton_name(skeleton, rig->limb[k].end)));
         else cJSON_AddNullToObject(o, "joint");
         cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->goal_ms[k]));
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(r->end_ms[k]));
@@ -407,7 +407,7 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[limb]));
         if (rig->limb[limb].end >= 0)
-            cJSON_AddStringToObject(o, "joint", ik_skeleton_name(skeleton, rig->limb[limb].end));
+            cJSON_AddItemToObject(o, "joint", ikc_json_text(ik_skeleton_name(skeleton, rig->limb[limb].end)));
         else cJSON_AddNullToObject(o, "joint");
         cJSON_AddBoolToObject(o, "grounded", r->report.grounded[k]);
         cJSON_AddItemToObject(o, "ground_point", ikc_vec3_json(r->report.ground_point_ms[k]));

@@ -76,7 +76,7 @@ void ikc_suggest_name(FILE *out, const char *const *names, int count, const char
         return;
     }
     fprintf(out, "  did you mean: ");
-    for (k = 0; k < found; ++k) fprintf(out, "%s%s", k ? ", " : "", names[best[k]]);
+    for (k = 0; k < found; ++k) fprintf(out, "%s%s", k ? ", " : "", ikc_shown(names[best[k]]));
     fprintf(out, "?\n");
 }
 

@@ -1,0 +1,106 @@
+/* ikit io: reading input files whole, safely. The file is opened without
+ * blocking (O_NONBLOCK, so opening a FIFO returns at once), checked to be a
+ * regular file (fstat on the open descriptor, so a symlink swapped in after
+ * a check cannot redirect the read), its size checked against the cap and
+ * the caller's need, and then exactly that many bytes are read: a file that
+ * grows while it is read cannot grow the buffer. */
+#define _POSIX_C_SOURCE 200809L
+#include "file_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* Open `path` for reading as a regular file of at most the cap; its size in
+ * *file_size. -1 after filling err. */
+static int open_regular(const char *path, long long *file_size, ik_result *result, ik_io_error *err) {
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        ik_io_error_set(err, 0, 0, -1, "cannot open '%.180s': %s", path, strerror(errno));
+        *result = IK_ERR_IO;
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ik_io_error_set(err, 0, 0, -1, "'%.180s' is not a regular file", path);
+        close(fd);
+        *result = IK_ERR_IO;
+        return -1;
+    }
+    if ((unsigned long long)st.st_size > (unsigned long long)IK_IO_MAX_FILE_BYTES) {
+        ik_io_error_set(err, 0, 0, -1, "'%.160s' holds %lld bytes, more than the %lu-byte limit", path,
+                        (long long)st.st_size, (unsigned long)IK_IO_MAX_FILE_BYTES);
+        close(fd);
+        *result = IK_ERR_UNSUPPORTED;
+        return -1;
+    }
+    *file_size = (long long)st.st_size;
+    return fd;
+}
+
+/* Read `length` bytes from fd into a new buffer of length + 1 bytes. */
+static ik_result read_exactly(int fd, const char *path, size_t length, char **data, ik_io_error *err) {
+    size_t used = 0;
+    char *buffer = (char *)malloc(length + 1);
+    if (!buffer) {
+        ik_io_error_set(err, 0, 0, -1, "out of memory reading '%.180s'", path);
+        return IK_ERR_NO_MEMORY;
+    }
+    while (used < length) {
+        ssize_t got = read(fd, buffer + used, length - used);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            ik_io_error_set(err, 0, 0, -1, got < 0 ? "cannot read '%.180s'" : "'%.180s' shrank while read",
+                            path);
+            free(buffer);
+            return IK_ERR_IO;
+        }
+        used += (size_t)got;
+    }
+    buffer[length] = '\0';
+    *data = buffer;
+    return IK_OK;
+}
+
+ik_result ik_io_read_file(const char *path, char **data, size_t *size, ik_io_error *err) {
+    long long file_size = 0;
+    ik_result r = IK_OK;
+    int fd;
+    if (!data || !size) return IK_ERR_NULL;
+    *data = NULL;
+    *size = 0;
+    if (!path) return IK_ERR_NULL;
+    if ((fd = open_regular(path, &file_size, &r, err)) < 0) return r;
+    r = read_exactly(fd, path, (size_t)file_size, data, err);
+    close(fd);
+    if (r == IK_OK) *size = (size_t)file_size;
+    return r;
+}
+
+ik_result ik_io_read_file_prefix(const char *path, size_t length, char **data, ik_io_error *err) {
+    long long file_size = 0;
+    ik_result r = IK_OK;
+    int fd;
+    if (!data) return IK_ERR_NULL;
+    *data = NULL;
+    if (!path) return IK_ERR_NULL;
+    if (length > (size_t)IK_IO_MAX_FILE_BYTES) {
+        ik_io_error_set(err, 0, 0, -1, "%lu bytes wanted from '%.160s', more than the %lu-byte limit",
+                        (unsigned long)length, path, (unsigned long)IK_IO_MAX_FILE_BYTES);
+        return IK_ERR_UNSUPPORTED;
+    }
+    if ((fd = open_regular(path, &file_size, &r, err)) < 0) return r;
+    if ((unsigned long long)file_size < (unsigned long long)length) {
+        ik_io_error_set(err, 0, 0, -1, "'%.160s' holds %lld bytes, %lu needed", path, file_size,
+                        (unsigned long)length);
+        close(fd);
+        return IK_ERR_PARSE;
+    }
+    r = read_exactly(fd, path, length, data, err);
+    close(fd);
+    return r;
+}

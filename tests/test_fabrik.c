@@ -504,20 +504,22 @@ static void test_tracking_smooth(void) {
     property_end(&smooth);
 }
 
-/* A chain of `bones` unit bones along +y with one 90 degree elbow (about z)
- * at joint `elbow`, posed at rest. */
-static void make_elbow_chain(chain_fixture *f, int bones, int elbow) {
+/* A chain of `bones` unit bones along +y with one elbow turning by `angle`
+ * (about z) at joint `elbow`, posed at rest. */
+static void make_elbow_chain(chain_fixture *f, int bones, int elbow, ik_real angle) {
     chain_make(f, bones, 1, NULL, 0);
-    f->rest_ls[elbow].rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), IK_PI / 2);
+    f->rest_ls[elbow].rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), angle);
     ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
 }
 
 /* A warm-started pose that nearly reaches keeps its shape: a chain with a
  * 90 degree elbow whose end lies 0.79 to 0.92 L out (12 bones, elbow at
- * joint 1, 2 or 3; 8 bones, elbow at 1 or 2), the target 1e-3 to 1e-2 L
- * from that end in a random direction. The end reaches it and no joint moves
- * by more than TRACK_BOUND times the end's gap (both the elbowed pose and an
- * arc are solutions; the solver must not trade one for the other). */
+ * joint 1, 2 or 3; 8 bones, elbow at 1 or 2), or a 40 or 57 degree elbow in
+ * the middle (0.94 or 0.88 L out), the target 1e-3 to 1e-2 L from that end
+ * in a random direction. The end reaches it and no joint moves by more than
+ * TRACK_BOUND times the end's gap (both the elbowed pose and an arc are
+ * solutions; the solver must not trade one for the other). Before the arc
+ * was held to the move budget, it reshaped such poses (27 gaps). */
 static void test_elbow_kept(void) {
     chain_fixture f;
     rng r = rng_seeded(190);
@@ -527,10 +529,12 @@ static void test_elbow_kept(void) {
     int i;
     for (i = 0; i < 500; ++i) {
         int bones = i % 5 < 3 ? 12 : 8, elbow = i % 5 < 3 ? 1 + i % 5 : i % 5 - 2, iters = -1;
+        ik_real angle = i % 3 == 0 ? IK_PI / 2 : (i % 3 == 1 ? (ik_real)0.7 : (ik_real)1.0);
         ik_real gap = (ik_real)bones * rng_range(&r, 1e-3, 1e-2), moved;
         ik_vec3 target;
         ik_fabrik job;
-        make_elbow_chain(&f, bones, elbow);
+        if (angle < 1.5) elbow = bones / 2;
+        make_elbow_chain(&f, bones, elbow, angle);
         chain_positions(&f, before);
         target = ik_vec3_mad(before[f.count - 1], rng_direction(&r), gap);
         job = chain_job(&f, &target, i % 2 ? 20 : ik_fabrik_def().max_iterations, &iters, NULL);
@@ -565,7 +569,7 @@ static void test_elbow_cold(void) {
     ik_real other = 0;
     int k, iters = -1;
     ik_fabrik job;
-    make_elbow_chain(&f, 6, 3);
+    make_elbow_chain(&f, 6, 3, IK_PI / 2);
     chain_positions(&f, p);
     target = ik_vec3_scale(ik_vec3_normalize(p[6]), (ik_real)(0.85 * 6));
     job = chain_job(&f, &target, 20, &iters, NULL);

@@ -49,9 +49,10 @@
  * no joint moves by more than 10 times the end's distance to the target
  * when the solve began. So a cold solve (the end far from the target) is
  * reshaped into the arc, while a pose warm-started from the previous frame
- * of a moving target, which already nearly reaches, keeps its shape (an
- * elbow stays an elbow) and follows smoothly; near full extension it is
- * bent into the arc once the arc is that close to it. Tracking a target
+ * of a moving target, which already nearly reaches, moves by at most that
+ * much (an elbow stays an elbow unless the arc is that close) and follows
+ * smoothly; near full extension it is bent into the arc once the arc is
+ * that close to it. Tracking a target
  * that moves 1e-3 L a frame between 0.7 L and beyond reach and around near
  * full extension (tests/test_fabrik.c, test_tracking_smooth), no joint
  * moves by more than 22 times the target's step in a frame while the

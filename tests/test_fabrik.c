@@ -379,6 +379,211 @@ static void test_degenerate(void) {
     f.joints[2] = 2;
 }
 
+/* ---- tracking a moving target, warm-started -------------------------------- */
+
+/* Joint positions of the posed chain, by forward kinematics. */
+static void chain_positions(chain_fixture *f, ik_vec3 *out) {
+    int k;
+    ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
+    for (k = 0; k < f->count; ++k) out[k] = chain_joint_ms(f, k);
+}
+
+/* The largest distance any joint moved between two poses. */
+static ik_real largest_joint_move(const ik_vec3 *before, const ik_vec3 *after, int count) {
+    ik_real worst = 0;
+    int k;
+    for (k = 0; k < count; ++k) worst = ik_maxr(worst, ik_vec3_distance(before[k], after[k]));
+    return worst;
+}
+
+/* Target paths in units of the chain's length L, moving TRACK_STEP L per
+ * frame in the plane of the unit vectors u and v (about the base):
+ *   0: out along u from 0.7 L to 1.05 L (out of reach) and back;
+ *   1: a straight line passing 0.7 L from the base, from 1.05 L in to
+ *      0.7 L and out to 1.05 L again;
+ *   2, 3: a circle about the base at 0.95 L and 0.995 L (about a radian).
+ * Returns 0 past the path's last frame. */
+#define TRACK_STEP ((ik_real)1e-3)
+#define TRACK_PATHS 4
+
+static ik_bool track_target(int path, int frame, ik_vec3 u, ik_vec3 v, ik_vec3 *target) {
+    const int out_frames = 350; /* 0.35 L / TRACK_STEP */
+    const ik_real line_half = (ik_real)0.7826; /* sqrt(1.05^2 - 0.7^2) */
+    if (path == 0) {
+        int t = frame <= out_frames ? frame : 2 * out_frames - frame;
+        *target = ik_vec3_scale(u, (ik_real)0.7 + (ik_real)t * TRACK_STEP);
+        return frame <= 2 * out_frames;
+    }
+    if (path == 1) {
+        ik_real x = -line_half + (ik_real)frame * TRACK_STEP;
+        *target = ik_vec3_add(ik_vec3_scale(v, (ik_real)0.7), ik_vec3_scale(u, x));
+        return x <= line_half;
+    } else {
+        ik_real radius = path == 2 ? (ik_real)0.95 : (ik_real)0.995, a = (ik_real)frame * TRACK_STEP / radius;
+        *target = ik_vec3_scale(ik_vec3_add(ik_vec3_scale(u, IK_COS(a)), ik_vec3_scale(v, IK_SIN(a))), radius);
+        return frame <= 1000;
+    }
+}
+
+/* Tracks a path frame by frame, each solve warm-started from the previous
+ * frame's pose (the first from rest, with the default cap), tolerance
+ * 1e-4 L so that every frame is solved. Gives the largest per-frame joint
+ * movement divided by the target's movement that frame, over the frames
+ * whose target is within reach (`inside`) and over all (`all`: a target
+ * leaving reach lays the chain straight in one pass, as the paper's
+ * algorithm 1 does, which snaps a chain that lags behind it). */
+static void track_path(chain_fixture *f, ik_real length, int path, int iterations, check_property *kept,
+                       ik_real *inside, ik_real *all) {
+    ik_vec3 before[MAX_JOINTS], after[MAX_JOINTS], target, previous = ik_vec3_zero();
+    ik_vec3 u = ik_vec3_normalize(ik_v3(1, 2, (ik_real)0.5)), v = ik_vec3_normalize(ik_vec3_cross(u, ik_v3(0, 0, 1)));
+    int frame;
+    ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
+    for (frame = 0; track_target(path, frame, u, v, &target); ++frame) {
+        ik_fabrik job;
+        target = ik_vec3_scale(target, length);
+        job = chain_job(f, &target, frame == 0 ? ik_fabrik_def().max_iterations : iterations, NULL, NULL);
+        job.tolerance = length * (ik_real)1e-4;
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        PROPERTY_CASE(*kept, chain_pose_finite(f) && chain_lengths_kept(f, length), "path %d frame %d", path, frame);
+        chain_positions(f, after);
+        if (frame > 0) {
+            ik_real moved = largest_joint_move(before, after, f->count) / ik_vec3_distance(target, previous);
+            *all = ik_maxr(*all, moved);
+            if (ik_vec3_length(target) < length) *inside = ik_maxr(*inside, moved);
+        }
+        memcpy(before, after, sizeof(ik_vec3) * (size_t)f->count);
+        previous = target;
+    }
+}
+
+/* A game tracks a moving target frame by frame, warm-starting from the last
+ * pose with a few iterations: the chain must follow smoothly, no joint
+ * jumping by more than TRACK_BOUND times the target's step while the target
+ * is within reach, on chains of 3 to 12 bones (equal, and unequal from 0.2
+ * to 3), rest bends up to 0.3 rad, on paths crossing from 0.7 L to beyond
+ * reach and back and circling near full extension, with caps of 1, 5, 10,
+ * 20 and the default. The bound leaves room for the singularity at full
+ * extension: a straight chain whose target comes back within reach by one
+ * step (1e-3 L) must bend by about sqrt(3 / 8 * 1e-3) L, 19 steps (the
+ * solution's sagitta). Replacing a warm-started pose by the arc end-game
+ * moved joints by up to 78 steps (0.8 to 0.86 L); FABRIK without the arc
+ * by up to 87 (a straight chain that stays straight while its target comes
+ * in along its line, then breaks). */
+#define TRACK_BOUND 25
+
+static void test_tracking_smooth(void) {
+    static const int caps[5] = {1, 5, 10, 20, 0};
+    chain_fixture f;
+    rng r = rng_seeded(180);
+    check_property kept = {"fabrik tracking: lengths kept, output finite", 0, 0};
+    check_property smooth = {"fabrik tracking: no joint moves more than TRACK_BOUND target steps", 0, 0};
+    ik_real inside[5] = {0, 0, 0, 0, 0}, all[5] = {0, 0, 0, 0, 0};
+    int bones, unequal, c, path, k;
+    for (bones = 3; bones <= 12; ++bones)
+        for (unequal = 0; unequal < 2; ++unequal) {
+            ik_real length = 0;
+            chain_make(&f, bones, 1, &r, (ik_real)0.3);
+            if (unequal)
+                for (k = 1; k < f.count; ++k) f.rest_ls[k].translation = ik_v3(0, rng_range(&r, 0.2, 3), 0);
+            for (k = 1; k < f.count; ++k) length += f.rest_ls[k].translation.y;
+            for (c = 0; c < 5; ++c)
+                for (path = 0; path < TRACK_PATHS; ++path) {
+                    int cap = caps[c] ? caps[c] : ik_fabrik_def().max_iterations;
+                    ik_real moved = 0;
+                    track_path(&f, length, path, cap, &kept, &moved, &all[c]);
+                    inside[c] = ik_maxr(inside[c], moved);
+                    PROPERTY_CASE(smooth, moved <= TRACK_BOUND, "%d bones%s, cap %d, path %d: joint moved %g steps",
+                                  bones, unequal ? " (unequal)" : "", cap, path, (double)moved);
+                }
+        }
+    printf("fabrik tracking, largest joint move per target step, caps 1/5/10/20/default:\n"
+           "  target within reach: %.3g %.3g %.3g %.3g %.3g\n  all frames:          %.3g %.3g %.3g %.3g %.3g\n",
+           (double)inside[0], (double)inside[1], (double)inside[2], (double)inside[3], (double)inside[4],
+           (double)all[0], (double)all[1], (double)all[2], (double)all[3], (double)all[4]);
+    property_end(&kept);
+    property_end(&smooth);
+}
+
+/* A chain of `bones` unit bones along +y with one elbow turning by `angle`
+ * (about z) at joint `elbow`, posed at rest. */
+static void make_elbow_chain(chain_fixture *f, int bones, int elbow, ik_real angle) {
+    chain_make(f, bones, 1, NULL, 0);
+    f->rest_ls[elbow].rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), angle);
+    ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
+}
+
+/* A warm-started pose that nearly reaches keeps its shape: a chain with a
+ * 90 degree elbow whose end lies 0.79 to 0.92 L out (12 bones, elbow at
+ * joint 1, 2 or 3; 8 bones, elbow at 1 or 2), or a 40 or 57 degree elbow in
+ * the middle (0.94 or 0.88 L out), the target 1e-3 to 1e-2 L from that end
+ * in a random direction. The end reaches it and no joint moves by more than
+ * TRACK_BOUND times the end's gap (both the elbowed pose and an arc are
+ * solutions; the solver must not trade one for the other). Before the arc
+ * was held to the move budget, it reshaped such poses (27 gaps). */
+static void test_elbow_kept(void) {
+    chain_fixture f;
+    rng r = rng_seeded(190);
+    check_property kept = {"fabrik: an elbowed pose that nearly reaches is not reshaped", 0, 0};
+    ik_vec3 before[MAX_JOINTS], after[MAX_JOINTS];
+    ik_real worst = 0;
+    int i;
+    for (i = 0; i < 500; ++i) {
+        int bones = i % 5 < 3 ? 12 : 8, elbow = i % 5 < 3 ? 1 + i % 5 : i % 5 - 2, iters = -1;
+        ik_real angle = i % 3 == 0 ? IK_PI / 2 : (i % 3 == 1 ? (ik_real)0.7 : (ik_real)1.0);
+        ik_real gap = (ik_real)bones * rng_range(&r, 1e-3, 1e-2), moved;
+        ik_vec3 target;
+        ik_fabrik job;
+        if (angle < 1.5) elbow = bones / 2;
+        make_elbow_chain(&f, bones, elbow, angle);
+        chain_positions(&f, before);
+        target = ik_vec3_mad(before[f.count - 1], rng_direction(&r), gap);
+        job = chain_job(&f, &target, i % 2 ? 20 : ik_fabrik_def().max_iterations, &iters, NULL);
+        job.tolerance = (ik_real)bones * (ik_real)1e-4;
+        CHECK(ik_fabrik_run(&job) == IK_OK, "run");
+        chain_positions(&f, after);
+        moved = largest_joint_move(before, after, f.count) / gap;
+        worst = ik_maxr(worst, moved);
+        PROPERTY_CASE(kept,
+                      chain_pose_finite(&f) && chain_lengths_kept(&f, (ik_real)bones) &&
+                          chain_end_distance(&f, target) <= job.tolerance && moved <= TRACK_BOUND,
+                      "case %d: %d bones, elbow at %d, gap %g, joint moved %g gaps, end %g away, %d iterations", i,
+                      bones, elbow, (double)gap, (double)moved, (double)chain_end_distance(&f, target), iters);
+    }
+    printf("fabrik elbow kept: largest joint move per gap %.3g\n", (double)worst);
+    property_end(&kept);
+}
+
+/* The turn between bone k (joint k - 1 to k) and bone k + 1. */
+static ik_real joint_turn(const ik_vec3 *p, int k) {
+    ik_vec3 a = ik_vec3_sub(p[k], p[k - 1]), b = ik_vec3_sub(p[k + 1], p[k]);
+    return IK_ATAN2(ik_vec3_length(ik_vec3_cross(a, b)), ik_vec3_dot(a, b));
+}
+
+/* From a cold start far from the target both shapes are valid: 6 unit
+ * bones with a 90 degree elbow at joint 3 (end 0.71 L out), the target
+ * 0.85 L out along the end's direction. Reached, lengths kept; prints
+ * whether the chain kept an elbow (the elbow's turn, the largest other). */
+static void test_elbow_cold(void) {
+    chain_fixture f;
+    ik_vec3 p[MAX_JOINTS], target;
+    ik_real other = 0;
+    int k, iters = -1;
+    ik_fabrik job;
+    make_elbow_chain(&f, 6, 3, IK_PI / 2);
+    chain_positions(&f, p);
+    target = ik_vec3_scale(ik_vec3_normalize(p[6]), (ik_real)(0.85 * 6));
+    job = chain_job(&f, &target, 20, &iters, NULL);
+    job.tolerance = (ik_real)6e-4;
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 6) &&
+              chain_end_distance(&f, target) <= job.tolerance,
+          "elbow, cold, target 0.85 L: end %g away after %d iterations", (double)chain_end_distance(&f, target), iters);
+    chain_positions(&f, p);
+    for (k = 1; k < 6; ++k)
+        if (k != 3) other = ik_maxr(other, joint_turn(p, k));
+    printf("fabrik elbow, cold, target 0.85 L: elbow turns %.1f deg, other joints at most %.1f deg, %d iterations\n",
+           (double)(joint_turn(p, 3) * 180 / IK_PI), (double)(other * 180 / IK_PI), iters);
+}
+
 /* The shared million-case stress test (support/chain_stress.h). */
 static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *end_rotation,
                               const ik_constraint *constraints, int cap, rng *r, int *iterations, ik_real *error) {
@@ -394,6 +599,9 @@ int main(void) {
     test_plain_chain_paths();
     test_unreachable_straight();
     test_near_full_extension();
+    test_tracking_smooth();
+    test_elbow_kept();
+    test_elbow_cold();
     test_reach_constrained(IK_CONSTRAINT_HINGE, "fabrik hinge chain: limits, lengths, finite");
     test_reach_constrained(IK_CONSTRAINT_CONE_TWIST, "fabrik cone-twist chain: limits, lengths, finite");
     test_tree(0);

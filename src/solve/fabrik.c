@@ -346,7 +346,8 @@ static ik_vec3 bone_step(ik_vec3 d, ik_real length, ik_vec3 fallback, ik_real ti
  * phi^2 / 24. Then c = conj(S) / |S| turns S onto the target line, and the
  * bulge lies on the chord's right, -w. Newton stops with the arc's end
  * ||S| - D| < tolerance / 20 from t (or after 40 steps); the iterations
- * remove whatever is left. */
+ * remove whatever is left. Joint k of the arc sits at
+ * p_0 + sum_{j <= k} l_j (Re(c z^(j-1)) u + Im(c z^(j-1)) w). */
 static ik_real arc_span(const ik_chain_link *links, int bones, ik_real phi, ik_real *sx, ik_real *sy, ik_real *df) {
     ik_real zr = 1, zi = 0, rr = IK_COS(phi), ri = IK_SIN(phi), cx = 0, cy = 0;
     int k;
@@ -375,18 +376,48 @@ static ik_real arc_span(const ik_chain_link *links, int bones, ik_real phi, ik_r
 #define ARC_CRAWL ((ik_real)0.5)
 #define STRAIGHT_SIN ((ik_real)2e-3)
 
+/* A chain that is not straight takes the arc only where no joint moves by
+ * more than ARC_MOVE_BUDGET times the end's distance to its target at the
+ * start of the solve: a pose warm-started from the previous frame of a
+ * moving target already nearly reaches, and replacing it by the arc would
+ * make its joints jump (a pop) where FABRIK moves them smoothly (by a small
+ * multiple of the target's step); a pose far from its target moves that
+ * far anyway. */
+#define ARC_MOVE_BUDGET ((ik_real)10)
+
 static ik_bool is_parallel(ik_vec3 a, ik_vec3 b) {
     return ik_vec3_dot(a, b) > 0 &&
            ik_vec3_length_sq(ik_vec3_cross(a, b)) <= STRAIGHT_SIN * STRAIGHT_SIN * ik_vec3_length_sq(a) * ik_vec3_length_sq(b);
 }
 
-static void bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 to_target, ik_real reach,
-                          ik_real tolerance) {
+/* Walks the arc's joints out from the base (c = zr + i zi, z = e^(i phi)):
+ * returns the largest squared distance of a joint from where it is, and
+ * with `place` moves the joints onto the arc. */
+static ik_real walk_arc(ik_chain_link *links, int bones, ik_vec3 base, ik_vec3 u, ik_vec3 w, ik_real zr, ik_real zi,
+                        ik_real phi, ik_bool place) {
+    ik_real rr = IK_COS(phi), ri = IK_SIN(phi), worst_sq = 0;
+    ik_vec3 p = base;
+    int k;
+    for (k = 1; k <= bones; ++k) {
+        ik_real t = zr * rr - zi * ri;
+        p = ik_vec3_mad(p, ik_vec3_add(ik_vec3_scale(u, zr), ik_vec3_scale(w, zi)), links[k].length);
+        worst_sq = ik_maxr(worst_sq, ik_vec3_length_sq(ik_vec3_sub(p, links[k].model_ms.translation)));
+        if (place) links[k].model_ms.translation = p;
+        zi = zr * ri + zi * rr;
+        zr = t;
+    }
+    return worst_sq;
+}
+
+/* Bends the chain into the arc (see above) unless that would move a joint
+ * farther than max_move (IK_REAL_MAX: no limit, nothing measured); returns
+ * 1 when it did. */
+static ik_bool bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 to_target, ik_real reach,
+                             ik_real tolerance, ik_real max_move) {
     const int bones = n - 1;
     const ik_vec3 u = ik_vec3_scale(to_target, 1 / reach);
     ik_vec3 bulge = ik_vec3_zero(), w;
-    ik_real total_length = 0, lo = 0, hi = 2 * IK_PI / (ik_real)bones, phi, sx, sy, df, f, s_len, zr, zi, rr, ri;
-    ik_vec3 p = base;
+    ik_real total_length = 0, lo = 0, hi = 2 * IK_PI / (ik_real)bones, phi, sx, sy, df, f, s_len, zr, zi;
     int k, step;
     for (k = 1; k <= bones; ++k) {
         total_length += links[k].length;
@@ -397,7 +428,7 @@ static void bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 to_
                                                                                : ik_vec3_any_perpendicular(u);
     /* unequal bones may need more turn than 2 pi / bones: widen up to pi */
     while (arc_span(links, bones, hi, &sx, &sy, &df) > reach * reach) {
-        if (hi >= IK_PI) return;
+        if (hi >= IK_PI) return 0;
         lo = hi;
         hi = ik_minr(2 * hi, IK_PI);
     }
@@ -414,18 +445,13 @@ static void bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 to_
         phi = next > lo && next < hi ? next : (lo + hi) / 2;
     }
     s_len = IK_SQRT(sx * sx + sy * sy);
-    if (!(s_len > 0)) return;
+    if (!(s_len > 0)) return 0;
     zr = sx / s_len;
     zi = -sy / s_len;
-    rr = IK_COS(phi);
-    ri = IK_SIN(phi);
-    for (k = 1; k <= bones; ++k) {
-        ik_real t = zr * rr - zi * ri;
-        p = ik_vec3_mad(p, ik_vec3_add(ik_vec3_scale(u, zr), ik_vec3_scale(w, zi)), links[k].length);
-        links[k].model_ms.translation = p;
-        zi = zr * ri + zi * rr;
-        zr = t;
-    }
+    if (max_move < IK_REAL_MAX && !(walk_arc(links, bones, base, u, w, zr, zi, phi, 0) <= max_move * max_move))
+        return 0;
+    walk_arc(links, bones, base, u, w, zr, zi, phi, 1);
+    return 1;
 }
 
 /* Aristidou and Lasenby 2011, algorithm 1, on positions only. work_ms holds
@@ -456,7 +482,7 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     ik_real reach_sq = ik_vec3_dot(to_target, to_target);
     ik_real scale = IK_SQRT(ik_vec3_dot(base, base)) + total_length + IK_SQRT(reach_sq);
     ik_real tiny_sq = scale * scale * IK_REAL_EPSILON * IK_REAL_EPSILON;
-    ik_real err_sq, err, previous;
+    ik_real err_sq, err, previous, move_budget;
     ik_bool near;
     int k, it = 0;
     err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
@@ -469,12 +495,13 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     near = n > 2 && reach_sq >= ARC_FROM * ARC_FROM * total_length * total_length;
     if (straight && near) {
         near = 0;
-        bend_into_arc(links, n, base, to_target, IK_SQRT(reach_sq), job->tolerance);
+        bend_into_arc(links, n, base, to_target, IK_SQRT(reach_sq), job->tolerance, IK_REAL_MAX);
         err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
         if (!(err_sq > tolerance_sq) || job->max_iterations == 1) return 1;
         ++it;
     }
     err = IK_SQRT(err_sq);
+    move_budget = ARC_MOVE_BUDGET * err;
     do {
         ik_vec3 p = target, d = ik_vec3_sub(links[n - 2].model_ms.translation, target), s, shift;
         previous = err;
@@ -506,11 +533,12 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
         err = IK_SQRT(err_sq);
         if (near && err > ARC_CRAWL * previous && it < job->max_iterations) {
             near = 0;
-            ++it;
-            bend_into_arc(links, n, base, to_target, IK_SQRT(reach_sq), job->tolerance);
-            err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
-            if (!(err_sq > tolerance_sq)) break;
-            err = IK_SQRT(err_sq);
+            if (bend_into_arc(links, n, base, to_target, IK_SQRT(reach_sq), job->tolerance, move_budget)) {
+                ++it;
+                err_sq = ik_vec3_length_sq(ik_vec3_sub(links[n - 1].model_ms.translation, target));
+                if (!(err_sq > tolerance_sq)) break;
+                err = IK_SQRT(err_sq);
+            }
         }
     } while (it < job->max_iterations && previous - err >= job->tolerance * (ik_real)1e-3);
     return it;

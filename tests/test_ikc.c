@@ -20,6 +20,7 @@
 #include <ikit/humanoid.h>
 #include <ikit/skeleton.h>
 
+#include "support/big_rig.h"
 #include "support/check.h"
 
 #ifndef IKC_PATH
@@ -145,6 +146,22 @@ static void test_info_generated(void) {
     CHECK(strstr(out_text, "0.500 s") != NULL, "BVH clip duration (2 frames 0.5 s apart)");
     snprintf(args, sizeof args, "info '%s'", chain);
     CHECK(run(args) == 0 && strstr(out_text, "hinge") && strstr(out_text, "cup"), "info chain file: %s", out_text);
+}
+
+/* `ikc info` on a glTF chain 100,000 joints deep (issue 18, item 5): the
+ * tree printer recursed once per level and overflowed the stack. */
+static void test_info_deep_hierarchy(void) {
+    char path[300], args[700];
+    char *doc = big_rig_gltf(100000, 1);
+    CHECK(doc != NULL, "generated document");
+    if (!doc) return;
+    path_in(path, sizeof path, "deep.gltf");
+    write_text(path, doc);
+    free(doc);
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(run(args) == 0, "info on a 100,000-deep hierarchy exits 0: %s", err_text);
+    CHECK(strstr(out_text, "joints: 100000 (1 root)") != NULL, "and lists its joints: %.200s", out_text);
+    remove(path);
 }
 
 static ik_real bone_length_ms(const ik_mat4 *model, int a, int b) {
@@ -1083,6 +1100,7 @@ int main(void) {
     test_help_and_version();
     test_info_real_assets();
     test_info_generated();
+    test_info_deep_hierarchy();
     test_solve_bvh();
     test_solve_gltf();
     test_render();

@@ -43,12 +43,13 @@ static void read_text(const char *path, char *buf, size_t size) {
 
 /* Run ikc with `args` (already shell-quoted); stdout and stderr are kept
  * in out_text and err_text. Returns the exit code, or -1. */
+static const char *run_prefix = ""; /* e.g. "timeout 20 " for a run that must end */
 static int run(const char *args) {
     char cmd[4096], out_path[300], err_path[300];
     int status;
     snprintf(out_path, sizeof out_path, "%s/stdout.txt", work_dir);
     snprintf(err_path, sizeof err_path, "%s/stderr.txt", work_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s' </dev/null", ikc_path, args, out_path, err_path);
+    snprintf(cmd, sizeof cmd, "%s'%s' %s >'%s' 2>'%s' </dev/null", run_prefix, ikc_path, args, out_path, err_path);
     status = system(cmd);
     read_text(out_path, out_text, sizeof out_text);
     read_text(err_path, err_text, sizeof err_text);
@@ -375,6 +376,56 @@ static void test_render(void) {
     read_text(pdf, text, sizeof text);
     CHECK(strncmp(text, "%PDF", 4) == 0, "PDF file written");
     CHECK(strchr(err_text, '\r') == NULL, "no progress bar when stderr is not a terminal");
+}
+
+/* A two-bone leg whose hips sit at (x, 1, 0), with `knee` and `foot` as
+ * those joints' offsets (text), written to `path`. */
+static void write_far_leg(const char *path, const char *x, const char *knee, const char *foot) {
+    char text[1200];
+    snprintf(text, sizeof text,
+             "HIERARCHY\nROOT Hips\n{\n OFFSET %s 1 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation "
+             "Xrotation\n JOINT LeftUpLeg\n {\n  OFFSET 0.1 -0.05 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+             "  JOINT LeftLeg\n  {\n   OFFSET %s\n   CHANNELS 3 Zrotation Yrotation Xrotation\n   JOINT LeftFoot\n"
+             "   {\n    OFFSET %s\n    CHANNELS 3 Zrotation Yrotation Xrotation\n    End Site\n    {\n"
+             "     OFFSET 0 -0.05 0.1\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.5\n"
+             "%s 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+             x, knee, foot, x);
+    write_text(path, text);
+}
+
+/* Far-away figures (issue 18, item 4): a leg at x = 5e6, 1e12 and 1e30
+ * renders in every view and finishes (the ground's grid loop once added a
+ * step that no longer moved a float at 5e6: it never ended), run under
+ * `timeout 20`; at 5e6 the bones are visible. A leg whose offsets add up
+ * past the largest float, or whose joints span more than it, is refused
+ * with a message and exit code 4, nothing written. */
+static void test_render_far(void) {
+    static const char *const far[3] = {"5e6", "1e12", "1e30"};
+    static const char *const views[3] = {"persp", "front", "top"};
+    char bvh[300], png[300], args[1500];
+    int f, v, w, h;
+    long bone;
+    path_in(bvh, sizeof bvh, "far.bvh");
+    path_in(png, sizeof png, "far.png");
+    run_prefix = "timeout 20 ";
+    for (f = 0; f < 3; ++f)
+        for (v = 0; v < 3; ++v) {
+            write_far_leg(bvh, far[f], "0 -0.45 0", "0 -0.43 0");
+            snprintf(args, sizeof args, "render '%s' --view %s --size 300x200 -o '%s'", bvh, views[v], png);
+            CHECK(run(args) == 0, "render a leg at x = %s, %s view, ends: %s", far[f], views[v], err_text);
+            CHECK(drawn_pixels(png, &w, &h, &bone) > 0 && w == 300 && h == 200 && (f > 0 || bone > 20),
+                  "and draws it (%dx%d, %ld bone pixels)", w, h, bone);
+            remove(png);
+        }
+#ifdef IKIT_DOUBLE
+    write_far_leg(bvh, "0", "1.7e308 0 0", "1.7e308 0 0");
+#else
+    write_far_leg(bvh, "0", "3e38 0 0", "3e38 0 0");
+#endif
+    snprintf(args, sizeof args, "render '%s' -o '%s'", bvh, png);
+    CHECK(run(args) == 4 && strstr(err_text, "non-finite position") && file_size(png) < 0,
+          "an overflowing rest pose is refused: %s", err_text);
+    run_prefix = "";
 }
 
 static void test_errors(void) {
@@ -1104,6 +1155,7 @@ int main(void) {
     test_solve_bvh();
     test_solve_gltf();
     test_render();
+    test_render_far();
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();

@@ -534,13 +534,14 @@ static void test_aim_bad_input(void) {
     CHECK(ik_aim_run(&job) == IK_OK && ik_quat_finite(corr), "correction only is fine");
     corr = ik_q(9, 9, 9, 9);
     for (b = 0; b < 2; ++b) {
-        for (field = 0; field < 13; ++field) {
-            /* Fields 0 to 11 get the bad value (the twist once with weight 0,
-             * which leaves the pose as it is); 12 is a finite weight outside
+        for (field = 0; field < 14; ++field) {
+            /* Fields 0 to 12 get the bad value (the twist also with weight 0,
+             * which leaves the pose as it is, and with weight 0.5, whose
+             * partial turn must not hide it); 13 is a finite weight outside
              * [0, 1]. */
             aim_case d = simple_case();
             ik_quat r2 = ik_quat_identity();
-            ik_real *const slots[12] = {&d.joint_ms.m[5],
+            ik_real *const slots[13] = {&d.joint_ms.m[5],
                                         &d.joint_ms.m[13],
                                         &d.joint_ms.m[15],
                                         &job.target_ms.y,
@@ -550,16 +551,18 @@ static void test_aim_bad_input(void) {
                                         &job.offset_ls.y,
                                         &job.twist,
                                         &job.twist,
+                                        &job.twist,
                                         &r2.x,
                                         &job.weight};
             job = job_for(&d, &r2, &corr, &reached);
             if (field == 9) job.weight = 0;
-            if (field < 12)
+            if (field == 10) job.weight = (ik_real)0.5;
+            if (field < 13)
                 *slots[field] = bad[b];
             else
                 job.weight = b ? (ik_real)1.5 : (ik_real)-0.25;
-            if (ik_aim_run(&job) != (field < 12 ? IK_ERR_NONFINITE : IK_ERR_RANGE)) ++failures;
-            if (corr.x != 9 || reached != 7 || (field != 10 && (r2.w != 1 || r2.x != 0))) ++failures;
+            if (ik_aim_run(&job) != (field < 13 ? IK_ERR_NONFINITE : IK_ERR_RANGE)) ++failures;
+            if (corr.x != 9 || reached != 7 || (field != 11 && (r2.w != 1 || r2.x != 0))) ++failures;
         }
     }
     CHECK(failures == 0,
@@ -883,6 +886,36 @@ static void test_chain_bad_input(void) {
     CHECK(ik_look_at_chain_run(&job) == IK_OK, "and the same job is fine once repaired");
 }
 
+/* A neck scaled by IK_REAL_MAX^0.3 (3e11 in float): every check before the
+ * first step passes, the spine turns, and then the neck's frame times the
+ * target's distance overflows at its own step. Nothing may stay written. */
+static void test_chain_late_step_failure(void) {
+    ik_transform rest_ls[BODY_JOINTS], pose_ls[BODY_JOINTS], before_ls[BODY_JOINTS];
+    ik_mat4 model_ms[BODY_JOINTS], before_ms[BODY_JOINTS];
+    const ik_real big = (ik_real)pow((double)IK_REAL_MAX, 0.3);
+    ik_skeleton sk = body_skeleton(rest_ls);
+    int joints[3] = {SPINE, NECK, HEAD};
+    ik_look_at_chain job = ik_look_at_chain_def();
+    ik_result result;
+    rest_ls[NECK].scale = ik_v3(big, big, big);
+    ik_skeleton_rest_pose(&sk, pose_ls);
+    ik_skeleton_fk(&sk, pose_ls, NULL, model_ms);
+    memcpy(before_ls, pose_ls, sizeof pose_ls);
+    memcpy(before_ms, model_ms, sizeof model_ms);
+    job.skeleton = &sk;
+    job.pose_ls = pose_ls;
+    job.model_ms = model_ms;
+    job.joints = joints;
+    job.count = 3;
+    job.target_ms = ik_v3(1, 2, 3);
+    result = ik_look_at_chain_run(&job);
+    CHECK(result == IK_ERR_DEGENERATE, "an overflowing later step is refused (%s)", ik_result_str(result));
+    CHECK(memcmp(pose_ls, before_ls, sizeof pose_ls) == 0 && memcmp(model_ms, before_ms, sizeof model_ms) == 0,
+          "and the spine's turn, made before it, is undone: pose and model as on entry");
+    job.count = IK_LOOK_AT_CHAIN_MAX + 1;
+    CHECK(ik_look_at_chain_run(&job) == IK_ERR_RANGE, "a chain longer than IK_LOOK_AT_CHAIN_MAX is refused");
+}
+
 int main(void) {
     test_aim_defaults();
     test_aim_quarter_turn();
@@ -902,6 +935,7 @@ int main(void) {
     test_aim_extreme_scales();
     test_chain_colocated_shares();
     test_chain_zero_weights();
+    test_chain_late_step_failure();
     test_chain_single_joint();
     test_chain_bad_input();
     test_chain_random();

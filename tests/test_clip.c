@@ -263,6 +263,32 @@ static void test_validation(void) {
     CHECK(ik_clip_validate(&clip, 2, &bad) == IK_ERR_RANGE, "negative channel count");
 }
 
+/* Found by fuzz_glb: finite tangents times a finite key interval past the
+ * largest real (tangent REAL_MAX / 8 over an interval of 1e20 seconds) gave
+ * inf and NaN scales. Such a segment is sampled linearly: finite, between
+ * its two values; an ordinary segment of the same channel is untouched. */
+static void test_cubicspline_overflowing_tangents(void) {
+    const ik_real big = IK_REAL_MAX / 8;
+    ik_real times[3] = {0, (ik_real)1e20, (ik_real)1e20 + (ik_real)1e19};
+    ik_real values[3 * 9] = {0, 0, 0, 1, 2, 3, big, -big, big, /* key 0: in, value, out */
+                             big, big, -big, 5, 6, 7, 0, 0, 0,  /* key 1 */
+                             0, 0, 0, 5, 6, 7, 0, 0, 0};        /* key 2 */
+    ik_channel ch = make_channel(0, IK_CHANNEL_SCALE, IK_INTERP_CUBICSPLINE, 3, times, values);
+    ik_real v[3];
+    int i, ok = 1;
+    for (i = 1; i < 10; ++i) {
+        ik_real u = (ik_real)i / 10;
+        ik_channel_sample(&ch, times[1] * u, v);
+        ok &= ik_finite(v[0]) && ik_finite(v[1]) && ik_finite(v[2]) && IK_FABS(v[0] - (1 + 4 * u)) < 1e-3f &&
+              IK_FABS(v[2] - (3 + 4 * u)) < 1e-3f;
+    }
+    CHECK(ok, "overflowing spline segment: finite, linear between its values (%g %g %g)", (double)v[0],
+          (double)v[1], (double)v[2]);
+    ik_channel_sample(&ch, times[1] + times[1] / 20, v);
+    CHECK(IK_FABS(v[0] - 5) < TOL && IK_FABS(v[1] - 6) < TOL && IK_FABS(v[2] - 7) < TOL,
+          "the flat segment after it: %g %g %g", (double)v[0], (double)v[1], (double)v[2]);
+}
+
 int main(void) {
     test_linear_translation();
     test_linear_rotation_slerp();
@@ -271,6 +297,7 @@ int main(void) {
     test_cubicspline_reproduces_cubics();
     test_cubicspline_layout();
     test_cubicspline_rotation_normalised();
+    test_cubicspline_overflowing_tangents();
     test_repeated_times();
     test_clip_sample_pose();
     test_validation();

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/big_rig.h"
 #include "support/check.h"
 #include "support/special_files.h"
 #include "support/rng.h"
@@ -871,6 +872,54 @@ static void test_damaged_files(void) {
     free(copy);
 }
 
+/* 100,000 joints (issue 18, item 5), one chain 100,000 deep and one root
+ * with 99,999 leaves: both load (the duplicate-name check is no longer
+ * pairwise, nothing recurses on the depth), with every joint, the depth
+ * and the chain's end at 0.01 per joint above the root; a duplicate name
+ * between the first and the last joint is still found and named. */
+static void test_huge_rigs(void) {
+    const int joints = 100000;
+    int deep;
+    for (deep = 1; deep >= 0; --deep) {
+        char *doc = big_rig_gltf(joints, deep), *dup;
+        ik_gltf *g = NULL;
+        ik_io_error e;
+        ik_result r;
+        CHECK(doc != NULL, "generated document");
+        if (!doc) return;
+        r = ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e);
+        CHECK(r == IK_OK, "%s rig of %d joints loads: %s", deep ? "deep" : "wide", joints, e.message);
+        if (r == IK_OK) {
+            const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
+            const ik_skeleton *s = &skin->skeleton;
+            ik_transform *pose = (ik_transform *)malloc((size_t)joints * sizeof *pose);
+            ik_mat4 *model = (ik_mat4 *)malloc((size_t)joints * sizeof *model);
+            int last = joints - 1, depth = deep ? joints : 2;
+            CHECK(s->joint_count == joints && ik_skeleton_depth(s, last) == depth &&
+                      strcmp(ik_skeleton_name(s, last), "joint99999") == 0,
+                  "%d joints, the last %d deep", s->joint_count, ik_skeleton_depth(s, last));
+            if (pose && model) {
+                ik_real y;
+                ik_skeleton_rest_pose(s, pose);
+                ik_skeleton_fk(s, pose, &skin->root_ms, model);
+                y = ik_mat4_translation(&model[last]).y;
+                CHECK(IK_FABS(y - (ik_real)0.01 * (ik_real)depth) < (ik_real)0.01 * (ik_real)depth * (ik_real)1e-2,
+                      "the last joint at %g, expected %g", (double)y, 0.01 * depth);
+            }
+            free(pose);
+            free(model);
+            ik_gltf_free(g);
+        }
+        dup = replace_once(doc, "\"joint99999\"", "\"joint1\"");
+        r = ik_gltf_read_memory(dup, strlen(dup), NULL, &g, &e);
+        CHECK(r == IK_ERR_HIERARCHY && strstr(e.message, "duplicate") && strcmp(e.path, "/nodes/99999") == 0,
+              "a duplicate name 99,998 joints apart: %s at %s", e.message, e.path);
+        if (r == IK_OK) ik_gltf_free(g);
+        free(dup);
+        free(doc);
+    }
+}
+
 int main(void) {
     const char *edited = NULL;
     test_base_document();
@@ -880,6 +929,7 @@ int main(void) {
     test_special_files();
     test_refused_documents();
     test_names_utf8();
+    test_huge_rigs();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

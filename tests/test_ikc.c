@@ -26,6 +26,7 @@
 #include <ikit/skeleton.h>
 #include <ikit/utf8.h>
 
+#include "support/big_rig.h"
 #include "support/check.h"
 
 #ifndef IKC_PATH
@@ -48,12 +49,13 @@ static void read_text(const char *path, char *buf, size_t size) {
 
 /* Run ikc with `args` (already shell-quoted); stdout and stderr are kept
  * in out_text and err_text. Returns the exit code, or -1. */
+static const char *run_prefix = ""; /* e.g. "timeout 20 " for a run that must end */
 static int run(const char *args) {
     char cmd[4096], out_path[300], err_path[300];
     int status;
     snprintf(out_path, sizeof out_path, "%s/stdout.txt", work_dir);
     snprintf(err_path, sizeof err_path, "%s/stderr.txt", work_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s' </dev/null", ikc_path, args, out_path, err_path);
+    snprintf(cmd, sizeof cmd, "%s'%s' %s >'%s' 2>'%s' </dev/null", run_prefix, ikc_path, args, out_path, err_path);
     status = system(cmd);
     read_text(out_path, out_text, sizeof out_text);
     read_text(err_path, err_text, sizeof err_text);
@@ -108,6 +110,23 @@ static const char leg_bvh[] =
     "0 1 0 0 0 0 0 0 5 0 0 10 0 0 0\n"
     "0 1 0.2 0 10 0 0 0 -5 0 0 30 0 0 0\n";
 
+/* scripts/lsan.supp may only name system libraries (issue 18, item 13): a
+ * suppression that matched ikit's own code would hide its leaks. Each rule
+ * is "leak:lib<name>.so" and no rule mentions ikit or ikc. */
+static void test_lsan_suppressions(void) {
+    char path[600], text[4096], *line;
+    int rules = 0, bad = 0;
+    snprintf(path, sizeof path, "%s/scripts/lsan.supp", IKIT_SOURCE_DIR);
+    read_text(path, text, sizeof text);
+    for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || line[0] == '\0') continue;
+        ++rules;
+        if (strncmp(line, "leak:lib", 8) != 0 || !strstr(line, ".so") || strstr(line, "ikit") || strstr(line, "ikc"))
+            ++bad;
+    }
+    CHECK(rules > 0 && bad == 0, "scripts/lsan.supp: %d rules, %d not a system library's", rules, bad);
+}
+
 static void test_help_and_version(void) {
     CHECK(run("--help") == 0 && strstr(out_text, "exit codes") && strstr(out_text, "render"), "ikc --help");
     CHECK(run("--version") == 0 && strncmp(out_text, "ikc ", 4) == 0, "ikc --version: %s", out_text);
@@ -151,6 +170,22 @@ static void test_info_generated(void) {
     CHECK(strstr(out_text, "0.500 s") != NULL, "BVH clip duration (2 frames 0.5 s apart)");
     snprintf(args, sizeof args, "info '%s'", chain);
     CHECK(run(args) == 0 && strstr(out_text, "hinge") && strstr(out_text, "cup"), "info chain file: %s", out_text);
+}
+
+/* `ikc info` on a glTF chain 100,000 joints deep (issue 18, item 5): the
+ * tree printer recursed once per level and overflowed the stack. */
+static void test_info_deep_hierarchy(void) {
+    char path[300], args[700];
+    char *doc = big_rig_gltf(100000, 1);
+    CHECK(doc != NULL, "generated document");
+    if (!doc) return;
+    path_in(path, sizeof path, "deep.gltf");
+    write_text(path, doc);
+    free(doc);
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(run(args) == 0, "info on a 100,000-deep hierarchy exits 0: %s", err_text);
+    CHECK(strstr(out_text, "joints: 100000 (1 root)") != NULL, "and lists its joints: %.200s", out_text);
+    remove(path);
 }
 
 static ik_real bone_length_ms(const ik_mat4 *model, int a, int b) {
@@ -725,6 +760,57 @@ static void test_render(void) {
     read_text(pdf, text, sizeof text);
     CHECK(strncmp(text, "%PDF", 4) == 0, "PDF file written");
     CHECK(strchr(err_text, '\r') == NULL, "no progress bar when stderr is not a terminal");
+}
+
+/* A two-bone leg whose hips sit at (x, 1, 0), with `knee` and `foot` as
+ * those joints' offsets (text), written to `path`. */
+static void write_far_leg(const char *path, const char *x, const char *knee, const char *foot) {
+    char text[1200];
+    snprintf(text, sizeof text,
+             "HIERARCHY\nROOT Hips\n{\n OFFSET %s 1 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation "
+             "Xrotation\n JOINT LeftUpLeg\n {\n  OFFSET 0.1 -0.05 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+             "  JOINT LeftLeg\n  {\n   OFFSET %s\n   CHANNELS 3 Zrotation Yrotation Xrotation\n   JOINT LeftFoot\n"
+             "   {\n    OFFSET %s\n    CHANNELS 3 Zrotation Yrotation Xrotation\n    End Site\n    {\n"
+             "     OFFSET 0 -0.05 0.1\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.5\n"
+             "%s 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+             x, knee, foot, x);
+    write_text(path, text);
+}
+
+/* Far-away figures (issue 18, item 4): a leg at x = 5e6, 1e12 and 1e30
+ * renders in every view and finishes (the ground's grid loop once added a
+ * step that no longer moved a float at 5e6: it never ended), run under
+ * `timeout 20`; at 5e6 the bones are visible. A leg whose offsets add up
+ * past the largest float, or whose joints span more than it, is refused
+ * with a message and exit code 4, nothing written. */
+static void test_render_far(void) {
+    static const char *const far[3] = {"5e6", "1e12", "1e30"};
+    static const char *const views[3] = {"persp", "front", "top"};
+    char bvh[300], png[300], args[1500];
+    int f, v, w, h;
+    long bone;
+    path_in(bvh, sizeof bvh, "far.bvh");
+    path_in(png, sizeof png, "far.png");
+    run_prefix = "timeout 20 ";
+    for (f = 0; f < 3; ++f)
+        for (v = 0; v < 3; ++v) {
+            write_far_leg(bvh, far[f], "0 -0.45 0", "0 -0.43 0");
+            snprintf(args, sizeof args, "render '%s' --view %s --size 300x200 -o '%s'", bvh, views[v], png);
+            CHECK(run(args) == 0, "render a leg at x = %s, %s view, ends: %s", far[f], views[v], err_text);
+            CHECK(drawn_pixels(png, &w, &h, &bone) > 0 && w == 300 && h == 200 && (f > 0 || bone > 20),
+                  "and draws it (%dx%d, %ld bone pixels)", w, h, bone);
+            remove(png);
+        }
+#ifdef IKIT_DOUBLE
+    write_far_leg(bvh, "0", "1.7e308 0 0", "1.7e308 0 0");
+#else
+    write_far_leg(bvh, "0", "3e38 0 0", "3e38 0 0");
+#endif
+    snprintf(args, sizeof args, "render '%s' -o '%s'", bvh, png);
+    /* the reader refuses it (issue 18 item 11), naming the joint */
+    CHECK(run(args) == 4 && strstr(err_text, "'LeftFoot': rest position overflows") && file_size(png) < 0,
+          "an overflowing rest pose is refused: %s", err_text);
+    run_prefix = "";
 }
 
 static void test_errors(void) {
@@ -1897,21 +1983,22 @@ int main(void) {
         perror("mkdtemp");
         return 1;
     }
-    /* Under LeakSanitizer: fontconfig (used by cairo's text) keeps its caches
-     * until exit by design; those are not ikc's leaks. */
+    /* Under LeakSanitizer: the project's suppressions (system libraries
+     * only, see the file), unless the caller set LSAN_OPTIONS itself. */
     {
-        char supp[300], options[400];
-        snprintf(supp, sizeof supp, "%s/lsan.supp", work_dir);
-        write_text(supp, "leak:libfontconfig\nleak:FcValueSave\n");
-        snprintf(options, sizeof options, "suppressions=%s:print_suppressions=0", supp);
+        char options[600];
+        snprintf(options, sizeof options, "suppressions=%s/scripts/lsan.supp:print_suppressions=0", IKIT_SOURCE_DIR);
         setenv("LSAN_OPTIONS", options, 0);
     }
+    test_lsan_suppressions();
     test_help_and_version();
     test_info_real_assets();
     test_info_generated();
+    test_info_deep_hierarchy();
     test_solve_bvh();
     test_solve_gltf();
     test_render();
+    test_render_far();
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();

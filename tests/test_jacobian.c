@@ -792,6 +792,58 @@ static void test_random_inputs(long cases) {
     property_end(&finite);
 }
 
+/* Targets far beyond reach (issue 18, item 10): 1e3 as a control, then
+ * 1e10, 1e20 and a quarter of the largest real, in random directions from a
+ * random bent pose of 10 unit ball joints. Every method ends with the chain
+ * pointing straight at the target: the angle between base-to-tip and
+ * base-to-target under 0.01 rad, the pose finite with its bone lengths, and
+ * the reported error finite and within a few tolerances of the distance
+ * from the target to the best reachable point, |t| - L, relative to |t|. */
+static ik_real angle_between(ik_vec3 a, ik_vec3 b) {
+    return IK_ATAN2(ik_vec3_length(ik_vec3_cross(a, b)), ik_vec3_dot(a, b));
+}
+
+static void test_far_targets(void) {
+    const double distances[4] = {1e3, 1e10, 1e20, (double)IK_REAL_MAX / 4};
+    int m, d;
+    for (m = 0; m < 4; ++m) {
+        rng g = rng_seeded(18);
+        check_property aimed = {"far target: the chain points straight at it", 0, 0};
+        check_property honest = {"far target: pose finite, lengths kept, reported error finite and right", 0, 0};
+        for (d = 0; d < 4; ++d) {
+            int i;
+            for (i = 0; i < 10; ++i) {
+                rig r;
+                ik_jacobian_effector effector;
+                ik_jacobian job;
+                ik_vec3 direction = rng_direction(&g), base, tip;
+                ik_real error = -1, angle;
+                ik_result result;
+                equal_chain(&r, CHAIN_MOVERS, 1, 1);
+                random_pose(&r, &g, 0.5);
+                effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_scale(direction, (ik_real)distances[d]));
+                job = job_for(&r, &effector, 1, all_methods[m]);
+                job.max_iterations = 1000;
+                job.error = &error;
+                result = ik_jacobian_run(&job);
+                ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
+                base = joint_ms(&r, 0);
+                tip = joint_ms(&r, CHAIN_MOVERS);
+                angle = angle_between(ik_vec3_sub(tip, base), direction);
+                PROPERTY_CASE(aimed, result == IK_OK && angle < (ik_real)0.01, "%s at %g: %s, %g rad off",
+                              method_names[m], distances[d], ik_result_str(result), (double)angle);
+                PROPERTY_CASE(honest,
+                              pose_finite(&r) && bones_kept(&r, (ik_real)1e-3) && ik_finite(error) &&
+                                  IK_FABS(error / (ik_real)distances[d] - (1 - r.length / (ik_real)distances[d])) <
+                                      (ik_real)1e-3,
+                              "%s at %g: error %g", method_names[m], distances[d], (double)error);
+            }
+        }
+        property_end(&aimed);
+        property_end(&honest);
+    }
+}
+
 int main(void) {
     int cases = SANITIZED ? 1000 : 10000;
     test_reachable_convergence(IK_JACOBIAN_DLS, "DLS", 0, 0.999, cases);
@@ -804,6 +856,7 @@ int main(void) {
     test_descent_lowers_error();
     test_unreachable_settles();
     test_unreachable_stops_early();
+    test_far_targets();
     test_singular_goals_bounded();
     test_limits_never_violated();
     test_orientation_with_twist();

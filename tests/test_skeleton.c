@@ -1,5 +1,6 @@
 /* Skeletons: validation, lookups, chains, forward kinematics and back. */
 #include <ikit/skeleton.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "support/check.h"
@@ -147,9 +148,61 @@ static void test_forward_kinematics(void) {
     CHECK(memcmp(pose, rest, sizeof rest) == 0, "rest pose copy");
 }
 
+/* The sorted duplicate-name check (ik_skeleton_init_scratch) against the
+ * pairwise one: random name sets of 1 to 300 joints drawn from small
+ * pools (so duplicates are common, and some names are NULL or empty, which
+ * never count), the same result and the same joint named, and the scratch
+ * check finds a duplicate pair placed anywhere in 100,000 unique names. */
+static void test_duplicate_names(void) {
+    enum { MAX_SMALL = 300, BIG = 100000 };
+    static char pool[64][8];
+    static const char *names[BIG];
+    static int parents[BIG], scratch[2 * BIG];
+    static ik_transform rest[BIG];
+    static char big_names[BIG][12];
+    check_property same = {"sorted duplicate check agrees with the pairwise one", 0, 0};
+    rng g = rng_seeded(5);
+    ik_skeleton s;
+    ik_skeleton_error pairwise_error, sorted_error;
+    int i, trial;
+    for (i = 0; i < 64; ++i) snprintf(pool[i], sizeof pool[i], "n%d", i * 37 % 64);
+    pool[0][0] = '\0';
+    for (i = 0; i < BIG; ++i) {
+        parents[i] = i - 1;
+        rest[i] = ik_transform_identity();
+    }
+    for (trial = 0; trial < 2000; ++trial) {
+        int n = 1 + (int)(rng_next(&g) % MAX_SMALL), spread = 1 + (int)(rng_next(&g) % 64);
+        ik_result pairwise, sorted;
+        for (i = 0; i < n; ++i) {
+            int pick = (int)(rng_next(&g) % (uint64_t)(spread + 1));
+            names[i] = pick == spread ? NULL : pool[pick];
+        }
+        pairwise = ik_skeleton_init(&s, n, parents, names, rest, &pairwise_error);
+        sorted = ik_skeleton_init_scratch(&s, n, parents, names, rest, scratch, &sorted_error);
+        PROPERTY_CASE(same, pairwise == sorted && pairwise_error.joint == sorted_error.joint,
+                      "%d joints from %d names: pairwise %d at %d, sorted %d at %d", n, spread, (int)pairwise,
+                      pairwise_error.joint, (int)sorted, sorted_error.joint);
+    }
+    property_end(&same);
+    for (i = 0; i < BIG; ++i) {
+        snprintf(big_names[i], sizeof big_names[i], "b%d", (int)((unsigned)i * 7919u % BIG));
+        names[i] = big_names[i];
+    }
+    CHECK(ik_skeleton_init_scratch(&s, BIG, parents, names, rest, scratch, &sorted_error) == IK_OK &&
+              s.joint_count == BIG,
+          "100,000 unique names: %s", sorted_error.message);
+    names[BIG - 1] = names[BIG / 3];
+    names[BIG / 2] = names[17];
+    CHECK(ik_skeleton_init_scratch(&s, BIG, parents, names, rest, scratch, &sorted_error) == IK_ERR_HIERARCHY &&
+              sorted_error.joint == BIG / 2 && strstr(sorted_error.message, "duplicate"),
+          "two duplicates among 100,000: the earlier second one named (joint %d)", sorted_error.joint);
+}
+
 int main(void) {
     test_validation();
     test_lookup_and_chains();
     test_forward_kinematics();
+    test_duplicate_names();
     return check_summary("skeleton");
 }

@@ -78,10 +78,15 @@ ik_result ik_aim_run(const ik_aim *job);
  * (NULL: identity) on entry; on exit it holds them again for the new pose.
  *
  * Results: as ik_aim_run, plus IK_ERR_NULL for a missing skeleton, pose,
- * model, joint or parent array; IK_ERR_RANGE for count < 1, a joint index out of
- * range or a weight outside [0, 1]; IK_ERR_HIERARCHY when a joint is not a
- * proper ancestor of the next. Inputs are validated before anything is
- * written. */
+ * model, joint or parent array; IK_ERR_RANGE for count < 1 or above
+ * IK_LOOK_AT_CHAIN_MAX, a joint index out of range or a weight outside
+ * [0, 1]; IK_ERR_HIERARCHY when a joint is not a proper ancestor of the
+ * next. Inputs are validated before anything is written; a step that still
+ * fails (a joint frame and target distance whose product overflows) puts
+ * every rotation back and recomputes model_ms from it, so on any error
+ * pose_ls is as it was on entry. */
+#define IK_LOOK_AT_CHAIN_MAX 32
+
 typedef struct ik_look_at_chain {
     const ik_skeleton *skeleton;
     ik_transform *pose_ls;  /* in/out [joint_count] */

@@ -146,7 +146,8 @@ typedef struct ik_jacobian {
 
     /* Outputs (each may be NULL). */
     int *iterations;                   /* iterations taken */
-    ik_real *error;                    /* largest effector position error after the solve */
+    ik_real *error;                    /* largest effector position error after the solve (finite for
+                                          any finite target) */
     ik_real *angle_error;              /* largest orientation error (radians) after the solve */
 } ik_jacobian;
 

@@ -100,9 +100,17 @@ void ik_channel_sample(const ik_channel *ch, ik_real time, ik_real *out) {
         const ik_real *key0 = ch->values + k * stride, *key1 = key0 + stride;
         ik_real u2 = u * u, u3 = u2 * u;
         ik_real h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
-        for (i = 0; i < width; ++i)
+        ik_bool finite = 1;
+        for (i = 0; i < width; ++i) {
             out[i] = h00 * key0[width + i] + h10 * d * key0[2 * width + i] + h01 * key1[width + i] +
                      h11 * d * key1[i];
+            finite = finite && ik_finite(out[i]);
+        }
+        /* Tangents that, times the key interval, pass the largest real
+         * (finite keys all the same) would give inf or NaN: the segment is
+         * then sampled linearly, which stays between its two values. */
+        if (!finite)
+            for (i = 0; i < width; ++i) out[i] = key0[width + i] + (key1[width + i] - key0[width + i]) * u;
         if (ch->path == IK_CHANNEL_ROTATION) normalize_rotation(out);
     }
 }

@@ -10,13 +10,89 @@ static void set_error(ik_skeleton_error *error, int joint, const char *what) {
     snprintf(error->message, sizeof error->message, "joint %d: %s", joint, what);
 }
 
+/* FNV-1a, 32 bits (Fowler, Noll, Vo): spreads names so that most
+ * comparisons in the sort below are of two integers, not two strings. */
+static unsigned name_hash(const char *name) {
+    unsigned h = 2166136261u;
+    for (; *name; ++name) h = (h ^ (unsigned char)*name) * 16777619u;
+    return h & 0x7fffffffu;
+}
+
+/* Entries of the sort are pairs (hash, joint) in one int array; the order
+ * is by hash, then name, then joint. Equal hashes cost a strcmp, so names
+ * made to collide cost n log n of them, never more. */
+static int entry_before(const char *const *names, const int *a, const int *b) {
+    int c;
+    if (a[0] != b[0]) return a[0] < b[0];
+    c = strcmp(names[a[1]], names[b[1]]);
+    return c < 0 || (c == 0 && a[1] < b[1]);
+}
+
+static void copy_entry(int *to, const int *from) {
+    to[0] = from[0];
+    to[1] = from[1];
+}
+
+/* Puts `item` into the max-heap of `count` entries whose slot `at` is free,
+ * bottom-up (Wegener 1993, "Bottom-up heapsort"): the hole goes down to a
+ * leaf along the larger children, one comparison a level, and `item` then
+ * climbs from there, usually a level or two. */
+static void sift_down(const char *const *names, int *heap, int at, int count, const int *item) {
+    int top = at, child;
+    while ((child = 2 * at + 1) < count) {
+        if (child + 1 < count && entry_before(names, heap + 2 * child, heap + 2 * (child + 1))) ++child;
+        copy_entry(heap + 2 * at, heap + 2 * child);
+        at = child;
+    }
+    while (at > top && entry_before(names, heap + 2 * ((at - 1) / 2), item)) {
+        copy_entry(heap + 2 * at, heap + 2 * ((at - 1) / 2));
+        at = (at - 1) / 2;
+    }
+    copy_entry(heap + 2 * at, item);
+}
+
+/* The smallest index i whose name some j < i also has, or -1. With
+ * `scratch` [2 joint_count] the named joints are heap-sorted (Williams
+ * 1964: O(n log n) comparisons, no recursion, no allocation) and each group
+ * of equal names gives its second joint; without it every pair of names is
+ * compared, O(n^2). */
+static int first_duplicate_name(const char *const *names, int joint_count, int *scratch) {
+    int i, j, count = 0, found = -1, item[2];
+    if (!scratch) {
+        for (i = 0; i < joint_count; ++i)
+            for (j = 0; names[i] && names[i][0] && j < i; ++j)
+                if (names[j] && strcmp(names[i], names[j]) == 0) return i;
+        return -1;
+    }
+    for (i = 0; i < joint_count; ++i) {
+        if (!names[i] || !names[i][0]) continue;
+        scratch[2 * count] = (int)name_hash(names[i]);
+        scratch[2 * count + 1] = i;
+        ++count;
+    }
+    for (i = count / 2 - 1; i >= 0; --i) {
+        copy_entry(item, scratch + 2 * i);
+        sift_down(names, scratch, i, count, item);
+    }
+    for (i = count - 1; i > 0; --i) {
+        copy_entry(item, scratch + 2 * i);
+        copy_entry(scratch + 2 * i, scratch);
+        sift_down(names, scratch, 0, i, item);
+    }
+    for (i = 1; i < count; ++i) {
+        const int *a = scratch + 2 * (i - 1), *b = scratch + 2 * i;
+        if (a[0] == b[0] && strcmp(names[a[1]], names[b[1]]) == 0 && (found < 0 || b[1] < found)) found = b[1];
+    }
+    return found;
+}
+
 /* Parents-first (p < i) means every walk up strictly decreases the index, so
  * it ends at a root: a cycle cannot exist. Rotations must be unit within
  * 1e-3 (they are normalised by the caller's exporter, not here). */
-ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
-                           const char *const *names, const ik_transform *rest_ls,
-                           ik_skeleton_error *error) {
-    int i, j;
+ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
+                                   const char *const *names, const ik_transform *rest_ls, int *scratch,
+                                   ik_skeleton_error *error) {
+    int i;
     if (error) {
         error->joint = -1;
         error->message[0] = '\0';
@@ -49,22 +125,21 @@ ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *pa
             return IK_ERR_DEGENERATE;
         }
     }
-    if (names) {
-        for (i = 0; i < joint_count; ++i) {
-            if (!names[i] || !names[i][0]) continue;
-            for (j = 0; j < i; ++j) {
-                if (names[j] && strcmp(names[i], names[j]) == 0) {
-                    set_error(error, i, "duplicate joint name");
-                    return IK_ERR_HIERARCHY;
-                }
-            }
-        }
+    if (names && (i = first_duplicate_name(names, joint_count, scratch)) >= 0) {
+        set_error(error, i, "duplicate joint name");
+        return IK_ERR_HIERARCHY;
     }
     skeleton->joint_count = joint_count;
     skeleton->parents = parents;
     skeleton->names = names;
     skeleton->rest_ls = rest_ls;
     return IK_OK;
+}
+
+ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
+                           const char *const *names, const ik_transform *rest_ls,
+                           ik_skeleton_error *error) {
+    return ik_skeleton_init_scratch(skeleton, joint_count, parents, names, rest_ls, NULL, error);
 }
 
 int ik_skeleton_find(const ik_skeleton *skeleton, const char *name) {

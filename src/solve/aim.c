@@ -276,8 +276,11 @@ ik_result ik_aim_run(const ik_aim *job) {
      * roll about x, q1 r = (sin (x + n) + cos k, cos (1 + c)) = cos q1 + sin q2
      * for q1 = (k, 1 + c), q2 = (x + n, 0), as k . x = 0 and k x x = n - c x. */
     if (job->twist != 0) {
-        ik_real tc = IK_COS(job->twist * (ik_real)0.5), ts = IK_SIN(job->twist * (ik_real)0.5);
-        ik_real rc = roll_cos * tc - roll_sin * ts;
+        ik_real tc, ts, rc;
+        if (!ik_finite(job->twist)) return IK_ERR_NONFINITE; /* the weight's power below would hide its NaN */
+        tc = IK_COS(job->twist * (ik_real)0.5);
+        ts = IK_SIN(job->twist * (ik_real)0.5);
+        rc = roll_cos * tc - roll_sin * ts;
         roll_sin = roll_sin * tc + roll_cos * ts;
         roll_cos = rc;
     }

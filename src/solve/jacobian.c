@@ -282,6 +282,16 @@ static void effector_reach_balls(const ik_jacobian *job, workspace *ws) {
     }
 }
 
+/* |v|, also when |v|^2 would overflow (targets past 1e19 in float) or
+ * underflow: then v is divided by its largest component first. */
+static ik_real length_unscaled(ik_vec3 v) {
+    ik_real sq = ik_vec3_length_sq(v), big;
+    if (sq >= IK_REAL_MIN && sq <= IK_REAL_MAX) return IK_SQRT(sq);
+    big = ik_maxr(IK_FABS(v.x), ik_maxr(IK_FABS(v.y), IK_FABS(v.z)));
+    if (!(big > 0) || !ik_finite(big)) return big;
+    return big * ik_vec3_length(ik_vec3_scale(v, 1 / big));
+}
+
 /* The target pulled into the effector's reach ball: an out-of-reach target
  * becomes the nearest point the chain could touch, so the error shrinks to
  * zero as the chain stretches toward it instead of pulling sideways on a
@@ -291,7 +301,7 @@ static ik_vec3 reachable_target(const workspace *ws, int index, ik_vec3 target_m
     const ik_real *ball = ws->reach_ball + 4 * index;
     ik_vec3 centre = ik_v3(ball[0], ball[1], ball[2]);
     ik_vec3 offset = ik_vec3_sub(target_ms, centre);
-    ik_real distance = ik_vec3_length(offset);
+    ik_real distance = length_unscaled(offset);
     if (distance <= ball[3]) return target_ms;
     return ik_vec3_mad(centre, offset, ball[3] / distance);
 }
@@ -336,7 +346,7 @@ static void measure(const ik_jacobian *job, const workspace *ws, goals *g) {
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
         ik_vec3 s_ms = effector_position(ws, e);
-        g->distance = ik_maxr(g->distance, ik_vec3_distance(e->target_ms, s_ms));
+        g->distance = ik_maxr(g->distance, length_unscaled(ik_vec3_sub(e->target_ms, s_ms)));
         if (has_position_rows(e)) {
             ik_real distance = ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms);
             reachable_distance = ik_maxr(reachable_distance, distance);
@@ -1002,10 +1012,13 @@ static ik_bool take_step(const ik_jacobian *job, workspace *ws, goals *now, ik_b
 
 /* ---- the solve -------------------------------------------------------------- */
 
-/* No-progress stop: every STALL_WINDOW iterations the error E (the largest
- * effector distance plus the largest orientation error times the reach)
- * must have dropped by min(tolerance, fraction * E): the solve stops when it
- * gains less than one tolerance and less than a fraction of what is left.
+/* No-progress stop: every STALL_WINDOW iterations the gap (see `goals`)
+ * must have dropped by min(tolerance, fraction * E), E the error (the
+ * largest effector distance plus the largest orientation error times the
+ * reach): the solve stops when it gains less than one tolerance and less
+ * than a fraction of what is left. Progress is measured on the gap, not on
+ * E: for a target 1e10 away E is rounded to a float's spacing there (1024),
+ * and every step of the chain would look like no progress at all.
  * When some target lies out of its effector's reach, every method crawls
  * near the stretched chain (singular along the line to the target: the
  * excess over the best distance falls like 1/k for DLS and 1/sqrt(k) for
@@ -1091,7 +1104,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
         if (!now.met && (iteration - from) % STALL_WINDOW == 0) {
             ik_real needed = restartable && attempt < RESTARTS ? RESTART_FRACTION * remaining
                                                                : ik_minr(job->tolerance, stall_fraction * remaining);
-            if (iteration > from && !(checkpoint - remaining >= needed)) {
+            if (iteration > from && !(checkpoint - now.gap >= needed)) {
                 if (!restartable || attempt == RESTARTS) break;
                 if (attempt == 0 || now.gap < best.gap) {
                     save_rotations(job, &ws);
@@ -1104,7 +1117,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
                 from = iteration;
                 continue;
             }
-            checkpoint = remaining;
+            checkpoint = now.gap;
         }
         build_system(job, &ws);
         solve_step(job, &ws, pulled);

@@ -52,7 +52,7 @@ static ik_result validate(const ik_look_at_chain *job) {
     if (!job || !job->skeleton || !job->pose_ls || !job->model_ms || !job->joints) return IK_ERR_NULL;
     sk = job->skeleton;
     if (!sk->parents) return IK_ERR_NULL;
-    if (job->count < 1) return IK_ERR_RANGE;
+    if (job->count < 1 || job->count > IK_LOOK_AT_CHAIN_MAX) return IK_ERR_RANGE;
     for (i = 0; i < job->count; ++i)
         if (job->joints[i] < 0 || job->joints[i] >= sk->joint_count) return IK_ERR_RANGE;
     for (i = 1; i < job->count; ++i)
@@ -90,12 +90,18 @@ static ik_result validate(const ik_look_at_chain *job) {
 /* Joint i sees the last joint's ray through E = M_i^-1 M_last: offset E o,
  * forward and up E_lin f, E_lin u. It runs ik_aim on that ray with its weight,
  * then the path down to the last joint is brought up to date for the next;
- * the rest of the subtree once, at the end. */
+ * the rest of the subtree once, at the end. A step can still fail after the
+ * checks above when a joint's frame and the target's distance multiply past
+ * the number range (frames scaled by 1e12 and more); the rotations written
+ * so far are then put back from `saved`, so an error never leaves a
+ * half-turned chain. */
 ik_result ik_look_at_chain_run(const ik_look_at_chain *job) {
+    ik_quat saved[IK_LOOK_AT_CHAIN_MAX];
     ik_result result = validate(job);
     int i, last;
     if (result != IK_OK) return result;
     last = job->joints[job->count - 1];
+    for (i = 0; i < job->count; ++i) saved[i] = job->pose_ls[job->joints[i]].rotation;
     for (i = 0; i < job->count && result == IK_OK; ++i) {
         int j = job->joints[i];
         ik_aim aim = ik_aim_def();
@@ -123,7 +129,9 @@ ik_result ik_look_at_chain_run(const ik_look_at_chain *job) {
     }
     if (result == IK_OK)
         refresh_rest(job, job->joints[0], last);
-    else
+    else {
+        for (i = 0; i < job->count; ++i) job->pose_ls[job->joints[i]].rotation = saved[i];
         ik_skeleton_fk_subtree(job->skeleton, job->joints[0], job->pose_ls, job->root_ms, job->model_ms);
+    }
     return result;
 }

@@ -31,10 +31,10 @@ static void usage(FILE *out) {
             "mapping) malformed.\n");
 }
 
-static void print_tree(const ikc_asset *asset, const ik_mat4 *model_ms, int joint, int depth) {
+static void print_joint(const ikc_asset *asset, const ik_mat4 *model_ms, int joint, int depth) {
     const ik_skeleton *s = asset->skeleton;
     ik_vec3 p = ik_mat4_translation(&model_ms[joint]);
-    int c, pad = depth * 2;
+    int pad = depth * 2;
     if (pad > 40) pad = 40;
     printf("  %4d  %*s%-*s (%8.3f, %8.3f, %8.3f)", joint, pad, "", 36 - pad > 8 ? 36 - pad : 8,
            ik_skeleton_name(s, joint)[0] ? ikc_shown(ik_skeleton_name(s, joint)) : "(unnamed)", (double)p.x, (double)p.y,
@@ -51,8 +51,50 @@ static void print_tree(const ikc_asset *asset, const ik_mat4 *model_ms, int join
             printf("  fixed");
     }
     printf("\n");
-    for (c = joint + 1; c < s->joint_count; ++c)
-        if (s->parents[c] == joint) print_tree(asset, model_ms, c, depth + 1);
+}
+
+/* The joint tree depth first, each child under its parent in index order,
+ * without recursion (a file can nest 100,000 joints deep): first_child and
+ * next_sibling lists, built backwards so they keep index order, then a walk
+ * down, across and up. O(joints). Returns 0 when out of memory. */
+static int print_tree(const ikc_asset *asset, const ik_mat4 *model_ms) {
+    const ik_skeleton *s = asset->skeleton;
+    int n = s->joint_count, i, joint, depth;
+    int *first_child = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    int *next_sibling = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (!first_child || !next_sibling) {
+        free(first_child);
+        free(next_sibling);
+        return 0;
+    }
+    for (i = 0; i < n; ++i) first_child[i] = next_sibling[i] = -1;
+    for (i = n - 1; i >= 0; --i) {
+        if (s->parents[i] < 0) continue;
+        next_sibling[i] = first_child[s->parents[i]];
+        first_child[s->parents[i]] = i;
+    }
+    for (i = 0; i < n; ++i) {
+        if (s->parents[i] >= 0) continue;
+        joint = i;
+        depth = 0;
+        for (;;) {
+            print_joint(asset, model_ms, joint, depth);
+            if (first_child[joint] >= 0) {
+                joint = first_child[joint];
+                ++depth;
+                continue;
+            }
+            while (depth > 0 && next_sibling[joint] < 0) {
+                joint = s->parents[joint];
+                --depth;
+            }
+            if (depth == 0) break;
+            joint = next_sibling[joint];
+        }
+    }
+    free(first_child);
+    free(next_sibling);
+    return 1;
 }
 
 static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
@@ -185,8 +227,13 @@ int ikc_info(int argc, char **argv) {
     if (asset.chain_file) printf(", chain \"%s\"", ikc_shown(asset.chain_file->name));
     printf("\njoints: %d (%d root%s); rest positions in model space\n", asset.skeleton->joint_count, roots,
            roots == 1 ? "" : "s");
-    for (i = 0; i < asset.skeleton->joint_count; ++i)
-        if (asset.skeleton->parents[i] < 0) print_tree(&asset, model, i, 0);
+    if (!print_tree(&asset, model)) {
+        free(pose);
+        free(model);
+        ikc_asset_free(&asset);
+        fprintf(stderr, "ikc info: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
     print_chains(&asset, model);
     code = print_humanoid(&asset, map_path);
     print_targets(&asset);

@@ -276,6 +276,11 @@ int ikc_render(int argc, char **argv) {
         for (i = 0; i < n; ++i) reach += ik_vec3_length(asset.skeleton->rest_ls[i].translation);
         pic.ground_y -= reach * (ik_real)0.15;
     }
+    if (!ikc_picture_check(&pic, error, sizeof error)) {
+        fprintf(stderr, "ikc render: %s: %s\n", path, error);
+        code = IKC_EXIT_FORMAT;
+        goto done;
+    }
     if (!ikc_draw_file(&pic, out, error, sizeof error)) {
         fprintf(stderr, "ikc render: %s\n", error);
         code = IKC_EXIT_WRITE;

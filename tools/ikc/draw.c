@@ -139,6 +139,27 @@ static ik_real bounds_extent(bounds b) {
     return ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
 }
 
+int ikc_picture_check(const ikc_picture *pic, char *error, size_t error_size) {
+    bounds b = scene_bounds(pic);
+    int i, j;
+    for (i = 0; i < pic->panel_count; ++i) {
+        const ikc_panel *p = &pic->panels[i];
+        for (j = 0; j < p->skeleton->joint_count; ++j) {
+            if (ik_vec3_finite(ik_mat4_translation(&p->model_ms[j]))) continue;
+            snprintf(error, error_size,
+                     "joint %d ('%s')%s lies at a non-finite position: its offsets add up past the largest "
+                     "number; nothing drawn",
+                     j, ik_skeleton_name(p->skeleton, j), pic->panel_count > 1 ? " of a frame" : "");
+            return 0;
+        }
+    }
+    if (!ik_finite(bounds_extent(b)) || !ik_vec3_finite(ik_vec3_add(b.lo, b.hi))) {
+        snprintf(error, error_size, "the scene spans more than the largest number; nothing drawn");
+        return 0;
+    }
+    return 1;
+}
+
 ik_real ikc_picture_lowest(const ikc_picture *pic) {
     bounds b = scene_bounds(pic);
     return b.lo.y;
@@ -148,6 +169,18 @@ ik_real ikc_picture_lowest(const ikc_picture *pic) {
 static ik_real grid_step(ik_real extent) {
     double raw = (double)extent / 8, p = pow(10, floor(log10(raw > 0 ? raw : 1))), m = raw / p;
     return (ik_real)((m < 1.5 ? 1 : m < 3.5 ? 2 : 5) * p);
+}
+
+/* Every loop over a range of reals counts an integer instead: `t += step`
+ * stops advancing once t's spacing exceeds the step (a figure of 1 unit at
+ * x = 5e6 in float: spacing 0.5, grid step 0.1), and loops forever. The
+ * number of values from + k step, k = 0, 1, ..., up to to (and 1% of a step
+ * past it), at most MAX_GRID_LINES (0 for an empty or non-finite range). */
+#define MAX_GRID_LINES 1000
+static int grid_count(double from, double to, double step) {
+    double n = floor((to - from) / step + 0.01) + 1;
+    if (!(n >= 1)) return 0;
+    return n > MAX_GRID_LINES ? MAX_GRID_LINES : (int)n;
 }
 
 /* ---- drawing primitives ---------------------------------------------------- */
@@ -378,17 +411,24 @@ static void height_faces(face_list *l, const ik_ground *g, bounds b) {
     ground_region(b, &x0, &x1, &z0, &z1);
     if (g->type == IK_GROUND_HEIGHT_FIELD) {
         ik_real cell = g->cell;
+        double cells_x, cells_z;
         x0 = g->point_ms.x + (ik_real)floor((double)((x0 - g->point_ms.x) / cell)) * cell;
         z0 = g->point_ms.z + (ik_real)floor((double)((z0 - g->point_ms.z) / cell)) * cell;
-        nx = (int)ceil((double)((x1 - x0) / cell));
-        nz = (int)ceil((double)((z1 - z0) / cell));
+        cells_x = ceil((double)((x1 - x0) / cell));
+        cells_z = ceil((double)((z1 - z0) / cell));
+        /* as many cells as the region holds, but 2^k of them to a quad so
+         * that at most 120 quads run each way (the double count is checked
+         * before it becomes an int) */
         step_x = step_z = cell;
-        while (nx > 120 || nz > 120) {
-            nx = (nx + 1) / 2;
-            nz = (nz + 1) / 2;
+        if (!(cells_x <= IK_REAL_MAX && cells_z <= IK_REAL_MAX)) return;
+        while (cells_x > 120 || cells_z > 120) {
+            cells_x = ceil(cells_x / 2);
+            cells_z = ceil(cells_z / 2);
             step_x *= 2;
             step_z *= 2;
         }
+        nx = (int)fmax(cells_x, 0);
+        nz = (int)fmax(cells_z, 0);
     } else {
         step_x = (x1 - x0) / (ik_real)nx;
         step_z = (z1 - z0) / (ik_real)nz;
@@ -420,9 +460,12 @@ static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
         t_lo = c ? ik_minr(t_lo, t) : t;
         t_hi = c ? ik_maxr(t_hi, t) : t;
     }
-    first = s_lo < 0 ? 0 : (int)(s_lo / g->run) + 1;
-    last = s_hi < 0 ? 0 : (int)(s_hi / g->run) + 1;
-    if (last > g->step_count) last = g->step_count;
+    /* steps counted in double and clamped before they become ints (a figure
+     * far along the stairs has s / run past any int), and at most
+     * MAX_GRID_LINES of them drawn (a tiny run under a large figure) */
+    first = (int)fmin(s_lo < 0 ? 0 : floor((double)s_lo / (double)g->run) + 1, (double)g->step_count + 1);
+    last = (int)fmin(s_hi < 0 ? 0 : floor((double)s_hi / (double)g->run) + 1, (double)g->step_count);
+    if (last - first > MAX_GRID_LINES) last = first + MAX_GRID_LINES;
     for (k = first; k <= last; ++k) {
         /* step k (0: the ground before the first riser) spans s in
          * [(k-1) run, k run) at height k rise; the top one runs on */
@@ -507,7 +550,8 @@ static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, doub
 static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, bounds b, double px, double py,
                         double pw, double ph) {
     ik_real extent = bounds_extent(b);
-    ik_real step = grid_step(extent), margin = extent * (ik_real)0.1, x, z;
+    ik_real step = grid_step(extent), margin = extent * (ik_real)0.1;
+    int k, count;
     ik_real x0 = (ik_real)floor((double)((b.lo.x - margin) / step)) * step;
     ik_real z0 = (ik_real)floor((double)((b.lo.z - margin) / step)) * step;
     ik_real x1 = b.hi.x + margin, z1 = b.hi.z + margin, gy = pic->ground_y;
@@ -529,8 +573,10 @@ static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, 
         set_rgb(cr, 0xaab2ba, 1);
         cairo_set_line_width(cr, 1);
         {
-            ik_real from = pic->view == IKC_VIEW_FRONT ? x0 : z0, to = pic->view == IKC_VIEW_FRONT ? x1 : z1, t;
-            for (t = from; t <= to + step * (ik_real)0.01; t += step) {
+            ik_real from = pic->view == IKC_VIEW_FRONT ? x0 : z0, to = pic->view == IKC_VIEW_FRONT ? x1 : z1;
+            count = grid_count(from, to, step);
+            for (k = 0; k < count; ++k) {
+                ik_real t = (ik_real)((double)from + k * (double)step);
                 page_point m = to_page(cam, pic->view == IKC_VIEW_FRONT ? ik_v3(t, gy, 0) : ik_v3(0, gy, t), px, py);
                 cairo_move_to(cr, m.x, m.y);
                 cairo_line_to(cr, m.x, m.y + 5);
@@ -540,12 +586,16 @@ static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, 
     } else {
         set_rgb(cr, COLOR_GRID, 1);
         cairo_set_line_width(cr, 0.8);
-        for (x = x0; x <= x1 + step * (ik_real)0.01; x += step) {
+        count = grid_count(x0, x1, step);
+        for (k = 0; k < count; ++k) {
+            ik_real x = (ik_real)((double)x0 + k * (double)step);
             page_point a = to_page(cam, ik_v3(x, gy, z0), px, py), c = to_page(cam, ik_v3(x, gy, z1), px, py);
             cairo_move_to(cr, a.x, a.y);
             cairo_line_to(cr, c.x, c.y);
         }
-        for (z = z0; z <= z1 + step * (ik_real)0.01; z += step) {
+        count = grid_count(z0, z1, step);
+        for (k = 0; k < count; ++k) {
+            ik_real z = (ik_real)((double)z0 + k * (double)step);
             page_point a = to_page(cam, ik_v3(x0, gy, z), px, py), c = to_page(cam, ik_v3(x1, gy, z), px, py);
             cairo_move_to(cr, a.x, a.y);
             cairo_line_to(cr, c.x, c.y);
@@ -766,6 +816,7 @@ int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, siz
         snprintf(error, error_size, "'%s': the picture's name must end in .svg, .png or .pdf", path);
         return 0;
     }
+    if (!ikc_picture_check(picture, error, error_size)) return 0;
     if (!ikc_atomic_begin(&atomic, path)) {
         snprintf(error, error_size, "'%s': path too long", path);
         return 0;

@@ -51,6 +51,11 @@ typedef struct ikc_picture {
 int ikc_view_parse(const char *text, ikc_view *view);
 const char *ikc_view_name(ikc_view view);
 
+/* 1 when the picture can be drawn: every joint at a finite position and
+ * the scene's extent finite; otherwise 0 with a message in `error` (a rest
+ * pose or frame whose offsets overflow). ikc_draw_file checks it too. */
+int ikc_picture_check(const ikc_picture *picture, char *error, size_t error_size);
+
 /* The lowest joint height over all panels: where the ground goes. */
 ik_real ikc_picture_lowest(const ikc_picture *picture);
 

@@ -674,6 +674,7 @@ static void test_mirrored_parents(void) {
     check_property still = {"mirrored parent, hinge: a limb at its target does not move", 0, 0};
     check_property limits = {"mirrored parent, hinge: bend stays in [min, max] in the mid's frame", 0, 0};
     check_property hinge_reach = {"mirrored parent, hinge: reachable inside the range is reached", 0, 0};
+    check_property keep = {"mirrored parent: keep_end_rotation keeps the end's model frame", 0, 0};
     int i;
     for (i = 0; i < CASES / 5; ++i) {
         limb L;
@@ -707,6 +708,7 @@ static void test_mirrored_parents(void) {
     for (i = 0; i < CASES / 5; ++i) {
         limb L;
         ik_vec3 a, t, end_before;
+        ik_mat4 end_frame;
         ik_quat start_before, mid_before;
         ik_real full, dist, bend, d_min;
         ik_two_bone job;
@@ -740,8 +742,16 @@ static void test_mirrored_parents(void) {
         job.max_bend = hi;
         job.use_pole = i % 2;
         job.pole_ms = ik_vec3_add(a, rng_direction(&r));
+        job.keep_end_rotation = i % 3 == 0;
+        end_frame = L.model[L.end];
         CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
         limb_fk(&L);
+        if (job.keep_end_rotation) {
+            ik_real off = 0;
+            int e;
+            for (e = 0; e < 11; ++e) off = ik_maxr(off, IK_FABS(L.model[L.end].m[e] - end_frame.m[e]));
+            PROPERTY_CASE(keep, off <= (ik_real)1e-4 * IK_FABS(L.rest[0].scale.x), "case %d: frame off by %g", i, (double)off);
+        }
         bend = limb_bend(&L);
         PROPERTY_CASE(limits, bend >= lo - (ik_real)1e-4 && bend <= hi + (ik_real)1e-4, "case %d: bend %g deg", i,
                       (double)ik_deg(bend));
@@ -756,6 +766,7 @@ static void test_mirrored_parents(void) {
     property_end(&still);
     property_end(&limits);
     property_end(&hinge_reach);
+    property_end(&keep);
 }
 
 /* The angle, in degrees, between the knee's and the pole's directions off

@@ -769,6 +769,88 @@ static void test_mirrored_parents(void) {
     property_end(&keep);
 }
 
+/* Non-uniform ancestors: a root scaled differently along each axis (0.4 to
+ * 2.5, sometimes mirrored) under a random rotation, so the start joint's
+ * frame is sheared. The limb is rigid in the start's frame y = L^-1 (x - a)
+ * (L its model matrix before the solve; any local rotation keeps the bone
+ * lengths there): the reachable targets are those within |l1 - l2| to
+ * l1 + l2 in y, and the knee bends to the pole's half-plane. Reached and the residual are
+ * measured in model space. A hinged limb at its target does not move. */
+static void test_nonuniform_parents(void) {
+    rng r = rng_seeded(1000);
+    check_property reach = {"non-uniform parent: reachable targets are reached", 0, 0};
+    check_property pole = {"non-uniform parent: knee on the pole's side in the start's frame", 0, 0};
+    check_property flag = {"non-uniform parent: reached and residual measured in model space", 0, 0};
+    check_property still = {"non-uniform parent, hinge: a limb at its target does not move", 0, 0};
+    int i;
+    for (i = 0; i < CASES / 5; ++i) {
+        limb L;
+        ik_mat4 to_start, frame;
+        ik_vec3 a, u_y, v_y, dir, t_y, t, pole_y, k_y;
+        ik_real ly1, ly2, frac, full, residual = -1;
+        ik_bool reached = 0, use_pole = i % 2;
+        ik_two_bone job;
+        ik_vec3 scale = ik_v3(rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5));
+        if (i % 3 == 0) scale.y = -scale.y;
+        limb_random(&L, &r, i % 7 == 0);
+        limb_set_root_scale(&L, scale);
+        a = joint_pos(&L, L.start);
+        frame = L.model[L.start];
+        ik_mat4_inverse(&frame, &to_start);
+        u_y = ik_mat4_transform_vector(&to_start, ik_vec3_sub(joint_pos(&L, L.mid), a));
+        v_y = ik_mat4_transform_vector(&to_start, ik_vec3_sub(joint_pos(&L, L.end), joint_pos(&L, L.mid)));
+        ly1 = ik_vec3_length(u_y);
+        ly2 = ik_vec3_length(v_y);
+        frac = rng_range(&r, 0.05, 0.999);
+        if ((ly1 + ly2) * frac < IK_FABS(ly1 - ly2) * (ik_real)1.01) continue;
+        dir = rng_direction(&r);
+        t_y = ik_vec3_scale(dir, (ly1 + ly2) * frac);
+        t = ik_mat4_transform_point(&frame, t_y);
+        pole_y = ik_vec3_scale(rng_direction(&r), ly1 + ly2);
+        full = L.l1 + L.l2;
+        job = limb_job(&L, t);
+        job.use_pole = use_pole;
+        job.pole_ms = ik_mat4_transform_point(&frame, pole_y);
+        job.reached = &reached;
+        job.residual = &residual;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        PROPERTY_CASE(reach, pose_finite(&L) && ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+                      "case %d: end %g from the target (length %g)", i,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), t), (double)full);
+        k_y = ik_mat4_transform_point(&to_start, joint_pos(&L, L.mid));
+        if (use_pole && frac < (ik_real)0.99)
+            PROPERTY_CASE(pole, ik_vec3_dot(off_line(k_y, ik_vec3_zero(), dir), off_line(pole_y, ik_vec3_zero(), dir)) > 1 - (ik_real)1e-3,
+                          "case %d", i);
+        PROPERTY_CASE(flag, reached && residual >= 0 && residual <= ik_vec3_distance(joint_pos(&L, L.end), t) + REACH_TOL * full,
+                      "case %d: residual %g, off %g", i, (double)residual, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+    }
+    for (i = 0; i < CASES / 10; ++i) {
+        limb L;
+        ik_vec3 end_before;
+        ik_quat start_before, mid_before;
+        ik_two_bone job;
+        limb_hinged(&L, &r, rng_range(&r, 0.2, 2.2));
+        limb_set_root_scale(&L, ik_v3(rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5)));
+        end_before = joint_pos(&L, L.end);
+        start_before = L.pose[L.start].rotation;
+        mid_before = L.pose[L.mid].rotation;
+        job = limb_job(&L, end_before);
+        job.use_hinge = 1;
+        job.min_bend = ik_rad(5);
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        PROPERTY_CASE(still,
+                      IK_FABS(ik_quat_dot(start_before, L.pose[L.start].rotation)) > 1 - (ik_real)1e-5 &&
+                          IK_FABS(ik_quat_dot(mid_before, L.pose[L.mid].rotation)) > 1 - (ik_real)1e-5,
+                      "case %d: end moved %g", i, (double)ik_vec3_distance(joint_pos(&L, L.end), end_before));
+    }
+    property_end(&reach);
+    property_end(&pole);
+    property_end(&flag);
+    property_end(&still);
+}
+
 /* The angle, in degrees, between the knee's and the pole's directions off
  * the start-to-target line (the pole's given by its construction). */
 static ik_real knee_off_pole_deg(const limb *L, ik_vec3 a, ik_vec3 n, ik_vec3 pole_dir) {
@@ -931,6 +1013,7 @@ int main(void) {
     test_degenerate();
     test_deterministic();
     test_mirrored_parents();
+    test_nonuniform_parents();
     test_pole_precision();
     test_roll_continuity();
     return check_summary("two_bone");

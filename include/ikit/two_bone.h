@@ -5,13 +5,16 @@
  * model-space matrices and local rotations (ik_two_bone_bind does both for a
  * skeleton pose), set a target, then call ik_two_bone_run(). Only rotations
  * change, so bone lengths never do. The three joints need not be direct
- * parent and child, only ancestors in order. Corrections are exact for joints
- * whose ancestors have uniform scale of any size, mirrored or not (a negative
- * determinant, as exporters write for mirrored limbs: (-1, 1, 1),
- * (-3, -3, -3)); a joint's own scale may be non-uniform, but not negative (a
- * model matrix cannot tell a joint's own mirror from its parent's; it is
- * taken as the parent's). (keep_end_rotation needs the start and mid scales
- * uniform: a non-uniform scale above the end joint shears its frame.)
+ * parent and child, only ancestors in order. Corrections are exact under any
+ * invertible affine ancestors: uniform scales of any size, mirrored or not (a
+ * negative determinant, as exporters write for mirrored limbs: (-1, 1, 1),
+ * (-3, -3, -3)), and non-uniform ones, under which the limb is solved in the
+ * start joint's own frame (bone lengths and reach are kept there, so the
+ * reachable targets form an ellipsoid in model space). The start joint's own
+ * scale must be uniform (a model matrix cannot tell it from its parent's);
+ * the mid joint's may be non-uniform, but not negative (a mirror is taken as
+ * the parent's). (keep_end_rotation needs the start and mid scales uniform:
+ * a non-uniform scale above the end joint shears its frame.)
  */
 #ifndef IKIT_TWO_BONE_H
 #define IKIT_TWO_BONE_H

@@ -131,7 +131,7 @@ typedef struct joint_frame {
     const ik_mat4 *matrix;
     ik_real k[3], k_w;
     ik_real mirror; /* s_det */
-    ik_bool uniform;
+    ik_bool uniform, similar;
 } joint_frame;
 
 static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
@@ -157,6 +157,10 @@ static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
           a[2] * (a[4] * a[9] - a[5] * a[8]);
     f->mirror = IK_COPYSIGN(1, det);
     f->k_w *= f->mirror;
+    /* A similarity (rotation, mirror, uniform scale): equal column lengths
+     * and det^2 = l0 l1 l2, the bound of Hadamard's inequality, which only
+     * orthogonal columns meet. */
+    f->similar = f->uniform && det * det >= (1 - 128 * IK_REAL_EPSILON) * (l0 * l1 * l2);
     return det * det > (ik_real)1e-12 * (l0 * l1 * l2);
 }
 
@@ -445,9 +449,72 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real 
     return ik_quat_mul(swing, ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin));
 }
 
+/* Kept out of the solve's own code, which it would only crowd. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RARE_PATH __attribute__((noinline, cold))
+#else
+#define RARE_PATH
+#endif
+
+/* The end's offset from the start after a solve in the start joint's own
+ * frame, from the corrections that solve wrote: the start's local turn
+ * c_s = start_before^-1 start_after is a turn of that frame itself, the
+ * mid's c_m one of the mid's frame F_m (its matrix's columns, normalised):
+ * end = c_s (u + F_m c_m F_m^T v). */
+static ik_vec3 end_after_solve(const ik_mat4 *mid, const ik_mat4 *end, ik_quat start_turn, ik_quat mid_turn) {
+    const ik_real *m = mid->m;
+    ik_vec3 col[3], u = ik_mat4_translation(mid), v = ik_vec3_sub(ik_mat4_translation(end), u), v_mid, v_back;
+    int i;
+    for (i = 0; i < 3; ++i) col[i] = ik_vec3_normalize(ik_v3(m[4 * i], m[4 * i + 1], m[4 * i + 2]));
+    v_mid = ik_quat_rotate(mid_turn, ik_v3(ik_vec3_dot(col[0], v), ik_vec3_dot(col[1], v), ik_vec3_dot(col[2], v)));
+    v_back = ik_vec3_add(ik_vec3_scale(col[0], v_mid.x),
+                         ik_vec3_add(ik_vec3_scale(col[1], v_mid.y), ik_vec3_scale(col[2], v_mid.z)));
+    return ik_quat_rotate(start_turn, ik_vec3_add(u, v_back));
+}
+
+/* A start joint whose frame is not a similarity: an ancestor has
+ * non-uniform scale (or shear), and model-space turns are not what its
+ * local rotations do. The start's frame L (its model matrix; its own scale
+ * must be uniform) is where they are turns: the solve runs in the
+ * coordinates y = L^-1 (x - a), in which the start's frame is the identity
+ * and every bone length is kept, on the other joints' matrices, the target
+ * and the pole taken there; a pole's half-plane maps to a half-plane, so
+ * the knee still bends toward it. The reach is measured in y, so it is
+ * exact for any invertible affine ancestor (the reachable targets form an
+ * ellipsoid in model space). `reached` and the residual are measured in
+ * model space. */
+static ik_result solve_in_start_frame(const ik_two_bone *job) RARE_PATH;
+static ik_result solve_in_start_frame(const ik_two_bone *job) {
+    ik_mat4 to_start, start_y = ik_mat4_identity(), mid_y, end_y;
+    ik_two_bone y = *job;
+    ik_quat start_before = *job->start_rotation_ls, mid_before = *job->mid_rotation_ls;
+    ik_result r;
+    if (!ik_mat4_inverse(job->start_ms, &to_start)) return failure(job);
+    mid_y = ik_mat4_mul(&to_start, job->mid_ms);
+    end_y = ik_mat4_mul(&to_start, job->end_ms);
+    y.start_ms = &start_y;
+    y.mid_ms = &mid_y;
+    y.end_ms = &end_y;
+    y.target_ms = ik_mat4_transform_point(&to_start, job->target_ms);
+    y.pole_ms = ik_mat4_transform_point(&to_start, job->pole_ms);
+    y.reached = NULL;
+    y.residual = NULL;
+    r = ik_two_bone_run(&y);
+    if (r == IK_OK && (job->reached || job->residual)) {
+        ik_vec3 a = ik_mat4_translation(job->start_ms), b = ik_mat4_translation(job->mid_ms);
+        ik_real full = ik_vec3_distance(a, b) + ik_vec3_distance(b, ik_mat4_translation(job->end_ms));
+        ik_vec3 end_rel = end_after_solve(&mid_y, &end_y, ik_quat_mul(ik_quat_conjugate(start_before), *job->start_rotation_ls),
+                                          ik_quat_mul(ik_quat_conjugate(mid_before), *job->mid_rotation_ls));
+        ik_real residual = ik_vec3_distance(ik_mat4_transform_point(job->start_ms, end_rel), job->target_ms);
+        if (job->reached) *job->reached = residual <= ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
+        if (job->residual) *job->residual = residual;
+    }
+    return r;
+}
+
 ik_result ik_two_bone_run(const ik_two_bone *job) {
     ik_result r = validate(job);
-    joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1};
+    joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1};
     ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent;
     ik_real l1, l2, full, dist, d, tol;
     ik_quat bend = ik_quat_identity(), swing_twist, new_start, new_mid, new_end = ik_quat_identity();
@@ -469,7 +536,11 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
                  (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
     to_target = ik_vec3_sub(t, a);
     dist = ik_vec3_length(to_target);
-    if (!invertible || !ik_finite(full + dist)) return failure(job);
+    if (!(invertible && start_frame.similar) || !ik_finite(full + dist)) {
+        /* (A weight of 0 needs no frame: it changes nothing.) */
+        if (invertible && ik_finite(full + dist) && job->weight > 0) return solve_in_start_frame(job);
+        if (!invertible || !ik_finite(full + dist)) return failure(job);
+    }
     if (job->weight <= 0) {
         ik_real residual = ik_vec3_distance(c, t);
         if (!inputs_finite(job)) return IK_ERR_NONFINITE;

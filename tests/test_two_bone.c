@@ -6,12 +6,18 @@
 #include "support/check.h"
 #include "support/rng.h"
 
+/* ROLL_TOL_DEG: how far, in degrees, the end joint may turn in one step of
+ * a reach sweep beyond its bone's change of direction; in float the
+ * knee's direction, 1e-3 of the limb off the line there, is itself only
+ * good to about 0.05 degrees. */
 #ifdef IKIT_DOUBLE
 #define REACH_TOL 1e-9
 #define LEN_TOL 1e-9
+#define ROLL_TOL_DEG 1e-3
 #else
 #define REACH_TOL 1e-4f
 #define LEN_TOL 2e-5f
+#define ROLL_TOL_DEG 0.2f
 #endif
 #define CASES 100000
 
@@ -49,6 +55,18 @@ static void limb_random(limb *L, rng *r, int extra_joint) {
                                         ik_v3(rng_range(r, 0.7, 1.3), rng_range(r, 0.7, 1.3), rng_range(r, 0.7, 1.3)));
     L->rest[L->end] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
                                         ik_v3(1, 1, 1));
+    ik_skeleton_init(&L->skeleton, L->count, L->parents, NULL, L->rest, NULL);
+    ik_skeleton_rest_pose(&L->skeleton, L->pose);
+    limb_fk(L);
+    L->l1 = ik_vec3_distance(joint_pos(L, L->start), joint_pos(L, L->mid));
+    L->l2 = ik_vec3_distance(joint_pos(L, L->mid), joint_pos(L, L->end));
+}
+
+/* Gives the root the scale `scale` (its translation scaled by the same
+ * magnitude) and refreshes the pose, matrices and bone lengths. */
+static void limb_set_root_scale(limb *L, ik_vec3 scale) {
+    L->rest[0].scale = scale;
+    L->rest[0].translation = ik_vec3_scale(L->rest[0].translation, IK_FABS(scale.x));
     ik_skeleton_init(&L->skeleton, L->count, L->parents, NULL, L->rest, NULL);
     ik_skeleton_rest_pose(&L->skeleton, L->pose);
     limb_fk(L);
@@ -189,13 +207,17 @@ static void limb_hinged(limb *L, rng *r, ik_real bend) {
     L->l2 = L->rest[3].translation.y;
 }
 
-/* Bend of the hinged limb: angle about the model-space hinge from the upper
- * bone to the lower bone. */
+/* Bend of the hinged limb: the angle about the hinge (local +X) from the
+ * upper bone to the lower bone, both taken into the mid joint's own frame
+ * (by the inverse of its model matrix), so a mirrored frame measures the
+ * bend with the sign its local rotation has. */
 static ik_real limb_bend(const limb *L) {
-    ik_vec3 h = ik_vec3_normalize(ik_mat4_transform_vector(&L->model[L->mid], ik_v3(1, 0, 0)));
-    ik_vec3 u = ik_vec3_sub(joint_pos(L, L->mid), joint_pos(L, L->start));
-    ik_vec3 v = ik_vec3_sub(joint_pos(L, L->end), joint_pos(L, L->mid));
-    return IK_ATAN2(ik_vec3_dot(h, ik_vec3_cross(u, v)), ik_vec3_dot(u, v));
+    ik_mat4 to_mid;
+    ik_vec3 u, v;
+    ik_mat4_inverse(&L->model[L->mid], &to_mid);
+    u = ik_mat4_transform_vector(&to_mid, ik_vec3_sub(joint_pos(L, L->mid), joint_pos(L, L->start)));
+    v = ik_mat4_transform_vector(&to_mid, ik_vec3_sub(joint_pos(L, L->end), joint_pos(L, L->mid)));
+    return IK_ATAN2(ik_vec3_cross(u, v).x, ik_vec3_dot(u, v));
 }
 
 static void test_hinge(void) {
@@ -350,12 +372,7 @@ static void test_units(void) {
         ik_vec3 a, t, n, pole_pt, kp, pp;
         ik_two_bone job;
         limb_random(&L, &r, 0);
-        L.rest[0].scale = ik_v3(s, s, s);
-        L.rest[0].translation = ik_vec3_scale(L.rest[0].translation, s);
-        ik_skeleton_init(&L.skeleton, L.count, L.parents, NULL, L.rest, NULL);
-        limb_fk(&L);
-        L.l1 = ik_vec3_distance(joint_pos(&L, L.start), joint_pos(&L, L.mid));
-        L.l2 = ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&L, L.end));
+        limb_set_root_scale(&L, ik_v3(s, s, s));
         a = joint_pos(&L, L.start);
         full = L.l1 + L.l2;
         t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.3, 0.95)));
@@ -625,6 +642,367 @@ static void test_deterministic(void) {
     CHECK(same, "repeated solves give identical bits");
 }
 
+/* Mirrored parents, as exporters write for mirrored limbs: a root with a
+ * negative determinant, (-1, 1, 1), (-1, -1, -1), (-3, -3, -3) or a random
+ * uniform magnitude with an odd number of negative axes, under a random
+ * rotation. The end lands on reachable targets with the bones' lengths, the
+ * knee on the pole's side; a hinged limb already at its target does not
+ * move, and every hinged solve keeps the bend, measured in the mid joint's
+ * own frame, inside [min, max]. */
+static ik_vec3 mirrored_scale(rng *r, int which) {
+    ik_real s = rng_range(r, 0.3, 3);
+    int axis = (int)(rng_unit(r) * 3);
+    ik_vec3 v = ik_v3(s, s, s);
+    switch (which % 5) {
+    case 0: return ik_v3(-1, 1, 1);
+    case 1: return ik_v3(-1, -1, -1);
+    case 2: return ik_v3(-3, -3, -3);
+    case 3: /* one axis negated */
+        if (axis == 0) v.x = -s;
+        else if (axis == 1) v.y = -s;
+        else v.z = -s;
+        return v;
+    default: /* all three negated */
+        return ik_v3(-s, -s, -s);
+    }
+}
+
+static void test_mirrored_parents(void) {
+    rng r = rng_seeded(700);
+    check_property reach = {"mirrored parent: reachable targets are reached", 0, 0};
+    check_property pole = {"mirrored parent: knee on the pole's side", 0, 0};
+    check_property still = {"mirrored parent, hinge: a limb at its target does not move", 0, 0};
+    check_property limits = {"mirrored parent, hinge: bend stays in [min, max] in the mid's frame", 0, 0};
+    check_property hinge_reach = {"mirrored parent, hinge: reachable inside the range is reached", 0, 0};
+    check_property keep = {"mirrored parent: keep_end_rotation keeps the end's model frame", 0, 0};
+    int i;
+    for (i = 0; i < CASES / 5; ++i) {
+        limb L;
+        ik_vec3 a, t, pole_pt, n;
+        ik_real full, dist;
+        ik_two_bone job;
+        ik_bool use_pole = i % 2;
+        limb_random(&L, &r, i % 7 == 0);
+        limb_set_root_scale(&L, mirrored_scale(&r, i));
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.05, 0.999)));
+        dist = ik_vec3_distance(a, t);
+        pole_pt = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full));
+        job = limb_job(&L, t);
+        job.use_pole = use_pole;
+        job.pole_ms = pole_pt;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        if (dist < IK_FABS(L.l1 - L.l2) * (ik_real)1.01) continue;
+        PROPERTY_CASE(reach,
+                      pose_finite(&L) && lengths_kept(&L) &&
+                          ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+                      "case %d: end %g from the target (length %g)", i,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), t), (double)full);
+        n = ik_vec3_normalize(ik_vec3_sub(t, a));
+        if (use_pole && dist < full * (ik_real)0.99)
+            PROPERTY_CASE(pole, ik_vec3_dot(off_line(joint_pos(&L, L.mid), a, n), off_line(pole_pt, a, n)) > 1 - (ik_real)1e-3,
+                          "case %d", i);
+    }
+    for (i = 0; i < CASES / 5; ++i) {
+        limb L;
+        ik_vec3 a, t, end_before;
+        ik_mat4 end_frame;
+        ik_quat start_before, mid_before;
+        ik_real full, dist, bend, d_min;
+        ik_two_bone job;
+        const ik_real lo = ik_rad(5), hi = ik_rad(133);
+        limb_hinged(&L, &r, rng_range(&r, (double)lo + 0.05, (double)hi - 0.05));
+        limb_set_root_scale(&L, mirrored_scale(&r, i));
+        /* Already at the target: nothing to correct. */
+        end_before = joint_pos(&L, L.end);
+        start_before = L.pose[L.start].rotation;
+        mid_before = L.pose[L.mid].rotation;
+        job = limb_job(&L, end_before);
+        job.use_hinge = 1;
+        job.min_bend = lo;
+        job.max_bend = hi;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        PROPERTY_CASE(still,
+                      IK_FABS(ik_quat_dot(start_before, L.pose[L.start].rotation)) > 1 - (ik_real)1e-5 &&
+                          IK_FABS(ik_quat_dot(mid_before, L.pose[L.mid].rotation)) > 1 - (ik_real)1e-5 &&
+                          ik_vec3_distance(joint_pos(&L, L.end), end_before) <= REACH_TOL * (L.l1 + L.l2) * 10,
+                      "case %d: end moved %g, bend now %g deg", i,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), end_before), (double)ik_deg(limb_bend(&L)));
+        /* A random target. */
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        t = ik_vec3_add(a, ik_vec3_scale(rng_direction(&r), full * rng_range(&r, 0.0, 1.2)));
+        dist = ik_vec3_distance(a, t);
+        job = limb_job(&L, t);
+        job.use_hinge = 1;
+        job.min_bend = lo;
+        job.max_bend = hi;
+        job.use_pole = i % 2;
+        job.pole_ms = ik_vec3_add(a, rng_direction(&r));
+        job.keep_end_rotation = i % 3 == 0;
+        end_frame = L.model[L.end];
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        if (job.keep_end_rotation) {
+            ik_real off = 0;
+            int e;
+            for (e = 0; e < 11; ++e) off = ik_maxr(off, IK_FABS(L.model[L.end].m[e] - end_frame.m[e]));
+            PROPERTY_CASE(keep, off <= (ik_real)1e-4 * IK_FABS(L.rest[0].scale.x), "case %d: frame off by %g", i, (double)off);
+        }
+        bend = limb_bend(&L);
+        PROPERTY_CASE(limits, bend >= lo - (ik_real)1e-4 && bend <= hi + (ik_real)1e-4, "case %d: bend %g deg", i,
+                      (double)ik_deg(bend));
+        d_min = IK_SQRT(L.l1 * L.l1 + L.l2 * L.l2 + 2 * L.l1 * L.l2 * IK_COS(hi));
+        if (dist <= IK_SQRT(L.l1 * L.l1 + L.l2 * L.l2 + 2 * L.l1 * L.l2 * IK_COS(lo)) * (1 - (ik_real)1e-4) &&
+            dist >= d_min * (1 + (ik_real)1e-4))
+            PROPERTY_CASE(hinge_reach, ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+                          "case %d: error %g", i, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+    }
+    property_end(&reach);
+    property_end(&pole);
+    property_end(&still);
+    property_end(&limits);
+    property_end(&hinge_reach);
+    property_end(&keep);
+}
+
+/* Non-uniform ancestors: a root scaled differently along each axis (0.4 to
+ * 2.5, sometimes mirrored) under a random rotation, so the start joint's
+ * frame is sheared. The limb is rigid in the start's frame y = L^-1 (x - a)
+ * (L its model matrix before the solve; any local rotation keeps the bone
+ * lengths there): the reachable targets are those within |l1 - l2| to
+ * l1 + l2 in y, and the knee bends to the pole's half-plane. Reached and the residual are
+ * measured in model space. A hinged limb at its target does not move. */
+static void test_nonuniform_parents(void) {
+    rng r = rng_seeded(1000);
+    check_property reach = {"non-uniform parent: reachable targets are reached", 0, 0};
+    check_property pole = {"non-uniform parent: knee on the pole's side in the start's frame", 0, 0};
+    check_property flag = {"non-uniform parent: reached and residual measured in model space", 0, 0};
+    check_property still = {"non-uniform parent, hinge: a limb at its target does not move", 0, 0};
+    int i;
+    for (i = 0; i < CASES / 5; ++i) {
+        limb L;
+        ik_mat4 to_start, frame;
+        ik_vec3 a, u_y, v_y, dir, t_y, t, pole_y, k_y;
+        ik_real ly1, ly2, frac, full, residual = -1;
+        ik_bool reached = 0, use_pole = i % 2;
+        ik_two_bone job;
+        ik_vec3 scale = ik_v3(rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5));
+        if (i % 3 == 0) scale.y = -scale.y;
+        limb_random(&L, &r, i % 7 == 0);
+        limb_set_root_scale(&L, scale);
+        a = joint_pos(&L, L.start);
+        frame = L.model[L.start];
+        ik_mat4_inverse(&frame, &to_start);
+        u_y = ik_mat4_transform_vector(&to_start, ik_vec3_sub(joint_pos(&L, L.mid), a));
+        v_y = ik_mat4_transform_vector(&to_start, ik_vec3_sub(joint_pos(&L, L.end), joint_pos(&L, L.mid)));
+        ly1 = ik_vec3_length(u_y);
+        ly2 = ik_vec3_length(v_y);
+        frac = rng_range(&r, 0.05, 0.999);
+        if ((ly1 + ly2) * frac < IK_FABS(ly1 - ly2) * (ik_real)1.01) continue;
+        dir = rng_direction(&r);
+        t_y = ik_vec3_scale(dir, (ly1 + ly2) * frac);
+        t = ik_mat4_transform_point(&frame, t_y);
+        pole_y = ik_vec3_scale(rng_direction(&r), ly1 + ly2);
+        full = L.l1 + L.l2;
+        job = limb_job(&L, t);
+        job.use_pole = use_pole;
+        job.pole_ms = ik_mat4_transform_point(&frame, pole_y);
+        job.reached = &reached;
+        job.residual = &residual;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        PROPERTY_CASE(reach, pose_finite(&L) && ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+                      "case %d: end %g from the target (length %g)", i,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), t), (double)full);
+        k_y = ik_mat4_transform_point(&to_start, joint_pos(&L, L.mid));
+        if (use_pole && frac < (ik_real)0.99)
+            PROPERTY_CASE(pole, ik_vec3_dot(off_line(k_y, ik_vec3_zero(), dir), off_line(pole_y, ik_vec3_zero(), dir)) > 1 - (ik_real)1e-3,
+                          "case %d", i);
+        PROPERTY_CASE(flag, reached && residual >= 0 && residual <= ik_vec3_distance(joint_pos(&L, L.end), t) + REACH_TOL * full,
+                      "case %d: residual %g, off %g", i, (double)residual, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+    }
+    for (i = 0; i < CASES / 10; ++i) {
+        limb L;
+        ik_vec3 end_before;
+        ik_quat start_before, mid_before;
+        ik_two_bone job;
+        limb_hinged(&L, &r, rng_range(&r, 0.2, 2.2));
+        limb_set_root_scale(&L, ik_v3(rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5), rng_range(&r, 0.4, 2.5)));
+        end_before = joint_pos(&L, L.end);
+        start_before = L.pose[L.start].rotation;
+        mid_before = L.pose[L.mid].rotation;
+        job = limb_job(&L, end_before);
+        job.use_hinge = 1;
+        job.min_bend = ik_rad(5);
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        PROPERTY_CASE(still,
+                      IK_FABS(ik_quat_dot(start_before, L.pose[L.start].rotation)) > 1 - (ik_real)1e-5 &&
+                          IK_FABS(ik_quat_dot(mid_before, L.pose[L.mid].rotation)) > 1 - (ik_real)1e-5,
+                      "case %d: end moved %g", i, (double)ik_vec3_distance(joint_pos(&L, L.end), end_before));
+    }
+    property_end(&reach);
+    property_end(&pole);
+    property_end(&flag);
+    property_end(&still);
+}
+
+/* The angle, in degrees, between the knee's and the pole's directions off
+ * the start-to-target line (the pole's given by its construction). */
+static ik_real knee_off_pole_deg(const limb *L, ik_vec3 a, ik_vec3 n, ik_vec3 pole_dir) {
+    ik_vec3 k = off_line(joint_pos(L, L->mid), a, n);
+    return ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(k, pole_dir)), ik_vec3_dot(k, pole_dir)));
+}
+
+/* Precision where the twist used to cancel: a pole 0.01 to 0.1 degrees off
+ * the start-to-target line, and targets at 0.99999 to 1.0 of full reach.
+ * The knee must be within 0.5 degrees of the pole's half-plane (in float
+ * too). The limb sits near the origin so that rounding of the positions
+ * the test reads stays far below the angles measured; near full reach the
+ * check applies where the knee is at least 1e-3 of the limb off the line. */
+static void test_pole_precision(void) {
+    rng r = rng_seeded(800);
+    check_property near_line = {"pole 0.01 to 0.1 degrees off the line: knee within 0.5 degrees of its plane", 0, 0};
+    check_property near_full = {"target at 0.99999 to 1 of reach: knee within 0.5 degrees of the pole's plane", 0, 0};
+    ik_real worst[2] = {0, 0};
+    int i;
+    for (i = 0; i < CASES / 5; ++i) {
+        limb L;
+        ik_vec3 a, n, side, t, pole_pt;
+        ik_real full, off, ang, dist;
+        ik_two_bone job;
+        ik_bool at_full = i % 2;
+        limb_random(&L, &r, 0);
+        L.rest[0].translation = ik_vec3_zero();
+        limb_set_root_scale(&L, ik_v3(1, 1, 1));
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        n = rng_direction(&r);
+        side = ik_vec3_normalize(ik_vec3_cross(n, rng_direction(&r)));
+        dist = at_full ? full * rng_range(&r, 0.99999, 1.0) : full * rng_range(&r, 0.3, 0.95);
+        if (dist < IK_FABS(L.l1 - L.l2) * (ik_real)1.1) continue;
+        t = ik_vec3_mad(a, n, dist);
+        off = at_full ? rng_range(&r, 0.2, 3.0) : ik_rad(rng_range(&r, 0.01, 0.1));
+        pole_pt = ik_vec3_add(a, ik_vec3_add(ik_vec3_scale(n, full * IK_COS(off)), ik_vec3_scale(side, full * IK_SIN(off))));
+        job = limb_job(&L, t);
+        job.use_pole = 1;
+        job.pole_ms = pole_pt;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        if (ik_vec3_length(ik_vec3_reject(ik_vec3_sub(joint_pos(&L, L.mid), a), n)) < full * (ik_real)1e-3) continue;
+        ang = knee_off_pole_deg(&L, a, n, side);
+        worst[at_full] = ik_maxr(worst[at_full], ang);
+        if (at_full)
+            PROPERTY_CASE(near_full, ang <= (ik_real)0.5, "case %d: %g degrees off at %.7f of reach", i, (double)ang,
+                          (double)(dist / full));
+        else
+            PROPERTY_CASE(near_line, ang <= (ik_real)0.5, "case %d: %g degrees off, pole %g degrees from the line", i,
+                          (double)ang, (double)ik_deg(off));
+    }
+    property_end(&near_line);
+    property_end(&near_full);
+    printf("pole precision: knee at most %.4f degrees off the pole's plane (pole near the line), %.4f (near full reach)\n",
+           (double)worst[0], (double)worst[1]);
+}
+
+/* The end joint's rotation change from q0 to q1, in degrees. */
+static ik_real turn_deg(ik_quat q0, ik_quat q1) { return ik_deg(ik_quat_angle(ik_quat_mul(q1, ik_quat_conjugate(q0)))); }
+
+/* Roll continuity: a target swept along a fixed line from 0.99 to 1.01 of
+ * full reach and back in steps of 1e-4 of the reach, solved frame to frame
+ * (each solve from the last one's output, as a game does) and from a fixed
+ * start pose. The end joint's model rotation may turn, per step, by no more
+ * than its bone's change of direction (the bend itself, which near full
+ * reach grows as the square root of the distance left, up to 1.4 degrees a
+ * step for these limbs) plus ROLL_TOL_DEG: the limb must not roll about its
+ * own axis, since a straight limb's roll is defined by the pole (or kept).
+ * Before the fix the limb rolled by up to 180 degrees in one step. */
+typedef enum sweep_mode { SWEEP_FRAME_TO_FRAME, SWEEP_FROM_START } sweep_mode;
+
+static ik_real sweep_worst_roll(limb *L, ik_vec3 dir, ik_bool use_pole, ik_vec3 pole_pt, ik_bool hinge,
+                                sweep_mode mode, ik_real *worst_turn) {
+    limb start = *L;
+    ik_vec3 a = joint_pos(L, L->start), bone_prev = ik_vec3_zero();
+    ik_quat end_prev = ik_quat_identity();
+    ik_real full = L->l1 + L->l2, worst = 0;
+    int k;
+    *worst_turn = 0;
+    for (k = 0; k <= 400; ++k) {
+        int step = k <= 200 ? k : 400 - k;
+        ik_real ratio = (ik_real)0.99 + (ik_real)step * (ik_real)1e-4;
+        ik_two_bone job;
+        ik_vec3 bone;
+        ik_quat end_rot;
+        if (mode == SWEEP_FROM_START) {
+            memcpy(L->pose, start.pose, sizeof start.pose);
+            limb_fk(L);
+        }
+        job = limb_job(L, ik_vec3_mad(a, dir, full * ratio));
+        job.use_pole = use_pole;
+        job.pole_ms = pole_pt;
+        job.use_hinge = hinge;
+        ik_two_bone_run(&job);
+        limb_fk(L);
+        end_rot = ik_mat4_rotation(&L->model[L->end]);
+        bone = ik_vec3_normalize(ik_vec3_sub(joint_pos(L, L->end), joint_pos(L, L->mid)));
+        if (k > 0) {
+            ik_real turn = turn_deg(end_prev, end_rot);
+            ik_real swing = ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(bone_prev, bone)), ik_vec3_dot(bone_prev, bone)));
+            worst = ik_maxr(worst, turn - swing);
+            *worst_turn = ik_maxr(*worst_turn, turn);
+        }
+        end_prev = end_rot;
+        bone_prev = bone;
+    }
+    return worst;
+}
+
+static void test_roll_continuity(void) {
+    rng r = rng_seeded(900);
+    static const char *names[8] = {
+        "roll: frame to frame, pole", "roll: frame to frame, no pole", "roll: from a start pose, pole",
+        "roll: from a start pose, no pole", "roll: hinge, frame to frame, pole", "roll: hinge, frame to frame, no pole",
+        "roll: hinge, from a start pose, pole", "roll: hinge, from a start pose, no pole"};
+    check_property props[8];
+    ik_real worst_turn_all = 0, worst_roll_all = 0;
+    int i, c;
+    for (c = 0; c < 8; ++c) {
+        props[c].name = names[c];
+        props[c].cases = props[c].failures = 0;
+    }
+    for (i = 0; i < 1000; ++i) {
+        limb L;
+        ik_vec3 dir, pole_pt;
+        ik_real worst_turn;
+        int hinge = i % 2;
+        if (hinge)
+            limb_hinged(&L, &r, rng_range(&r, 0.2, 2));
+        else
+            limb_random(&L, &r, 0);
+        dir = rng_direction(&r);
+        pole_pt = ik_vec3_add(joint_pos(&L, L.start), ik_vec3_scale(rng_direction(&r), 2));
+        for (c = 0; c < 4; ++c) {
+            limb S = L;
+            ik_real worst;
+            ik_skeleton_init(&S.skeleton, S.count, S.parents, NULL, S.rest, NULL);
+            worst = sweep_worst_roll(&S, dir, c % 2 == 0, pole_pt, hinge, c < 2 ? SWEEP_FRAME_TO_FRAME : SWEEP_FROM_START,
+                                     &worst_turn);
+            worst_turn_all = ik_maxr(worst_turn_all, worst_turn);
+            worst_roll_all = ik_maxr(worst_roll_all, worst);
+            PROPERTY_CASE(props[hinge * 4 + c], worst <= (ik_real)ROLL_TOL_DEG,
+                          "limb %d: the end turned %g degrees beyond its bone's swing in one step (l1 %g, l2 %g)", i,
+                          (double)worst, (double)L.l1, (double)L.l2);
+        }
+    }
+    for (c = 0; c < 8; ++c) property_end(&props[c]);
+    printf("roll sweeps: largest end-joint turn in one step %.3f degrees, largest beyond its bone's swing %.4f\n",
+           (double)worst_turn_all, (double)worst_roll_all);
+}
+
 int main(void) {
     test_random_limbs();
     test_hinge();
@@ -634,5 +1012,9 @@ int main(void) {
     test_weight_and_end_rotation();
     test_degenerate();
     test_deterministic();
+    test_mirrored_parents();
+    test_nonuniform_parents();
+    test_pole_precision();
+    test_roll_continuity();
     return check_summary("two_bone");
 }

@@ -5,10 +5,16 @@
  * model-space matrices and local rotations (ik_two_bone_bind does both for a
  * skeleton pose), set a target, then call ik_two_bone_run(). Only rotations
  * change, so bone lengths never do. The three joints need not be direct
- * parent and child, only ancestors in order. Corrections are exact for joints
- * whose ancestors have uniform scale; a joint's own scale may be non-uniform.
- * (keep_end_rotation needs the start and mid scales uniform: a non-uniform
- * scale above the end joint shears its frame.)
+ * parent and child, only ancestors in order. Corrections are exact under any
+ * invertible affine ancestors: uniform scales of any size, mirrored or not (a
+ * negative determinant, as exporters write for mirrored limbs: (-1, 1, 1),
+ * (-3, -3, -3)), and non-uniform ones, under which the limb is solved in the
+ * start joint's own frame (bone lengths and reach are kept there, so the
+ * reachable targets form an ellipsoid in model space). The start joint's own
+ * scale must be uniform (a model matrix cannot tell it from its parent's);
+ * the mid joint's may be non-uniform, but not negative (a mirror is taken as
+ * the parent's). (keep_end_rotation needs the start and mid scales uniform:
+ * a non-uniform scale above the end joint shears its frame.)
  */
 #ifndef IKIT_TWO_BONE_H
 #define IKIT_TWO_BONE_H
@@ -30,13 +36,17 @@ typedef struct ik_two_bone {
     ik_vec3 target_ms;
 
     /* Pole: when use_pole, the knee bends toward this model-space point
-     * instead of staying as close as it can to where it is. Default off. */
+     * instead of staying as close as it can to where it is; a straight limb
+     * turns about its own axis so that it bends toward the pole when the
+     * target comes closer (without a pole it keeps its roll), so the limb
+     * does not roll as a target crosses full reach. Default off. */
     ik_bool use_pole;
     ik_vec3 pole_ms;
 
     /* Hinge: when use_hinge, the middle joint turns only about hinge_axis_ls
      * (in its own local frame), and its bend -- the signed angle about that
-     * axis from the upper bone's direction to the lower bone's, 0 when
+     * axis from the upper bone's direction to the lower bone's, both in the
+     * mid joint's frame (a mirror does not change its sign), 0 when
      * straight -- stays in [min_bend, max_bend] radians. Of the two mirrored
      * solutions the one inside the range is taken, else the nearest clamped
      * one. Defaults: off, axis +X, 0 to 133 degrees (seed 001's elbow). */

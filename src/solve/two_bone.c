@@ -115,18 +115,23 @@ static ik_quat turn_from_cos_sin(ik_vec3 n, ik_real c, ik_real s) {
 }
 
 /* A joint's rotation frame: its model matrix's columns c_i, each divided by
- * its length s_i, which removes the joint's own (even non-uniform) scale and
- * leaves the rotation R when the ancestors' scale is uniform. A model-space
- * rotation q = (v, w) about the joint is, in the joint's own frame,
- * R^-1 q R = ((c_i . v) / s_i, w). Local corrections are normalised after
- * use, so the frame keeps factors k_i, k_w with that quaternion proportional
- * to ((c_i . v) k_i, w k_w): k_i = 1 / s_i, k_w = 1 in general, and
- * k_i = 1, k_w = s when the scale is uniform to rounding (one square root,
- * no division).
+ * its length s_i, which removes the joint's own (even non-uniform, but
+ * positive) scale and leaves F = s_det R: the rotation R when the ancestors'
+ * scale is uniform, times s_det = sgn(det) = -1 when they mirror (a
+ * negative determinant: F = -R with R proper). A model-space rotation
+ * q = (v, w) about the joint is, in the joint's own frame,
+ * R^-1 q R = (R^T v, w) = (s_det F^T v, w) ~ (F^T v, s_det w)
+ * = ((c_i . v) / s_i, s_det w) (q and -q are the same turn). Local
+ * corrections are normalised after use, so the frame keeps factors k_i, k_w
+ * with that quaternion proportional to ((c_i . v) k_i, w k_w):
+ * k_i = 1 / s_i, k_w = s_det in general, and k_i = 1, k_w = s_det s when
+ * the scale is uniform to rounding (one square root, no division).
  * Singular when a column is zero or det^2 < 1e-12 s_0^2 s_1^2 s_2^2. */
 typedef struct joint_frame {
     const ik_mat4 *matrix;
     ik_real k[3], k_w;
+    ik_real mirror; /* s_det */
+    ik_bool uniform, similar;
 } joint_frame;
 
 static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
@@ -137,7 +142,8 @@ static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
     ik_real det, spread = 64 * IK_REAL_EPSILON * l0;
     if (!(l0 > 0 && l1 > 0 && l2 > 0)) return 0;
     f->matrix = m;
-    if (IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread) {
+    f->uniform = IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread;
+    if (f->uniform) {
         f->k[0] = f->k[1] = f->k[2] = 1;
         f->k_w = IK_SQRT(l0);
     } else {
@@ -149,7 +155,23 @@ static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
     /* det = c0 . (c1 x c2) */
     det = a[0] * (a[5] * a[10] - a[6] * a[9]) + a[1] * (a[6] * a[8] - a[4] * a[10]) +
           a[2] * (a[4] * a[9] - a[5] * a[8]);
+    f->mirror = IK_COPYSIGN(1, det);
+    f->k_w *= f->mirror;
+    /* A similarity (rotation, mirror, uniform scale): equal column lengths
+     * and det^2 = l0 l1 l2, the bound of Hadamard's inequality, which only
+     * orthogonal columns meet. */
+    f->similar = f->uniform && det * det >= (1 - 128 * IK_REAL_EPSILON) * (l0 * l1 * l2);
     return det * det > (ik_real)1e-12 * (l0 * l1 * l2);
+}
+
+/* A local axis x in model space, F x = sum x_i k_i c_i, up to a positive
+ * factor. A turn by an angle about x in the joint's frame is a turn by
+ * s_det times that angle about F x in model space (a mirror flips the
+ * sense of turning). With a uniform scale the k_i are 1 and the sum is the
+ * matrix's own product, which need not wait for them. */
+static ik_vec3 axis_to_model(ik_vec3 x, const joint_frame *f) {
+    if (!f->uniform) x = ik_vec3_mul(x, ik_v3(f->k[0], f->k[1], f->k[2]));
+    return ik_mat4_transform_vector(f->matrix, x);
 }
 
 static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
@@ -277,13 +299,16 @@ static ik_quat solve_free_bend(const bend_problem *p, ik_real k) {
  * nearer end of the range and keep the one whose reach comes closer to d
  * (seed 001). With the range's middle m and half width w, beta is inside
  * when cos(beta - m) >= cos(w) (a range of a whole turn holds everything);
- * the ends are m -+ w. Two sines and cosines in all. */
-static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_real lo, ik_real hi) {
+ * the ends are m -+ w. Two sines and cosines in all. The bends are measured
+ * about the model-space axis, so where the mid joint's frame is mirrored
+ * (`mirror` = -1; a local turn by beta is a model-space turn by -beta) the
+ * range is [-hi, -lo]: the middle -m, the same half width. */
+static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_real lo, ik_real hi, ik_real mirror) {
     turn_cs beta0 = bend_angle(p->h, p->u, p->v), delta[2], beta[2], mid, half, chosen;
     ik_bool whole_turn = hi - lo >= 2 * IK_PI, inside[2];
     int i;
     mirrored_turns(p, k, delta);
-    mid = turn_cs_make(IK_COS((lo + hi) * (ik_real)0.5), IK_SIN((lo + hi) * (ik_real)0.5));
+    mid = turn_cs_make(IK_COS((lo + hi) * (ik_real)0.5), IK_SIN((lo + hi) * (ik_real)0.5) * mirror);
     half = turn_cs_make(IK_COS((hi - lo) * (ik_real)0.5), IK_SIN((hi - lo) * (ik_real)0.5));
     for (i = 0; i < 2; ++i) {
         beta[i] = turn_cs_add(beta0, delta[i]);
@@ -314,9 +339,8 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
  * to h, so v' = v cos(delta) + (h x v) sin(delta) / |h| with
  * h x v = (u . v) v - (v . v) u, and the end lands at u + v' from the start.
  * Returns 0 for a straight or folded limb, where h gives no axis. */
-static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real l2, ik_real d, ik_quat *bend,
-                                      ik_vec3 *end_rel) {
-    ik_vec3 h = ik_vec3_cross(u, v);
+static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_vec3 h, ik_real l1, ik_real l2, ik_real d,
+                                      ik_quat *bend, ik_vec3 *end_rel) {
     ik_real len = l1 * l2, h_sq = ik_vec3_length_sq(h), uv = ik_vec3_dot(u, v);
     ik_real inv_h, inv_len, k, cos0, sin0, sin1, c, s;
     if (!(h_sq > len * len * (ik_real)1e-10)) return 0;
@@ -336,86 +360,162 @@ static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_real l1, ik_real 
     return 1;
 }
 
-/* The axis the knee bends about, in model space: the hinge; else (a free
- * limb that is straight or folded, so the bones give no plane) the normal of
- * the plane through the pole or the target; else any perpendicular. */
-static ik_vec3 bend_axis(const ik_two_bone *job, ik_vec3 a, ik_vec3 u) {
+/* The axis the knee bends about, in model space: the hinge (turned by the
+ * mid joint's frame; bends about it are measured in model space, so a
+ * mirrored frame reverses the range: solve_hinge_bend()); else (a free limb that is straight or
+ * folded, so the bones give no plane) the normal of the plane through the
+ * pole or the target, p x u or u x t, so that a positive bend takes the knee
+ * toward the pole, or away from the target as a knee already off the target
+ * line is (the twist then has nothing to undo); else any perpendicular. */
+static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, ik_vec3 a, ik_vec3 u) {
     ik_vec3 h;
     if (job->use_hinge) {
-        h = ik_mat4_transform_vector(job->mid_ms, job->hinge_axis_ls);
+        h = axis_to_model(job->hinge_axis_ls, mid_frame);
         if (ik_vec3_length_sq(h) > 0) return ik_vec3_normalize(h);
         return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
     }
-    h = ik_vec3_cross(u, ik_vec3_sub(job->use_pole ? job->pole_ms : job->target_ms, a));
+    h = job->use_pole ? ik_vec3_cross(ik_vec3_sub(job->pole_ms, a), u)
+                      : ik_vec3_cross(u, ik_vec3_sub(job->target_ms, a));
     if (ik_vec3_length_sq(h) > ik_vec3_length_sq(u) * (ik_real)1e-12) return ik_vec3_normalize(h);
     return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
 }
 
 /* The swing: the minimum rotation taking the end (end_rel from the start,
  * after the bend) onto the target line e, (end_rel x e, |end_rel||e| +
- * end_rel . e) / (|end_rel||e|), unnormalised (its length^2 g is
+ * end_rel . e) / (reach |e|), unnormalised (its length^2 g is about
  * 2 (1 + cos angle)); past about 170 degrees, where the cross product is
- * mostly rounding, ik_quat_from_to's exact turn.
- * Then the twist that brings the knee (u) into the half-plane of the pole,
- * or of the knee as it was, about the target line. It is worked out before
- * the swing, about m = end_rel / |end_rel| (the swing takes m onto
- * n = e / |e|), with the reference r turned back by the swing; so the knee
- * is u itself and the lengths of the projections off the line,
- * |p|^2 = |u|^2 - (u . m)^2 and |r|^2 - (r . n)^2, need no swing. With
- * S = m . (p x r) = |p||r| sin(phi) and C = p . r = |p||r| cos(phi) (the
- * triple product is the same for the unprojected vectors, and x . y for
- * projections is x . y - (x . m)(y . m)), the half angle (cos(phi/2),
- * sin(phi/2)) lies along (|p||r| + C + |S|, sgn(S) (|p||r| - C + |S|)): the
- * sum of (|p||r| + C, S), which cancels near a half turn, and
- * (S, |p||r| - C), which cancels near none, so it is never short. All three
- * carry the factor g of the unnormalised turn-back. A knee or reference on
- * the line gives no twist (a degenerate pole falls back to the knee). The
- * product swing * twist is left unnormalised; its length is about |p||r|,
- * whose square the solve already needs to be a finite, normal number. */
-static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_vec3 e, ik_real e_len, ik_vec3 a,
-                               ik_vec3 u) {
-    ik_real end_len = ik_vec3_length(end_rel), len = end_len * e_len, w = len + ik_vec3_dot(end_rel, e), inv_len;
-    ik_real inv_e = 1 / e_len, knee_m, u_sq, ref_n, ref_sq, kk, rr, root, g, cos_part, sin_part, abs_sin;
-    ik_vec3 axis, n, m, ref, ref_back;
+ * mostly rounding, ik_quat_from_to's exact turn. `reach` is |end_rel| to
+ * within rounding (the distance the bend was solved for, known long before
+ * end_rel is): dividing by it only scales the quaternion, and leaves the
+ * square root of |end_rel|^2 the one step the turn waits for.
+ * Then the twist that brings the knee into the half-plane of the pole, or
+ * of the knee as it was, about the target line. It is worked out before the
+ * swing, about m = end_rel / reach (the swing takes m onto n = e / |e|),
+ * with the reference r turned back by the swing. The knee's direction off
+ * the line is k = m x b for the bend normal b: u x v of the bent limb,
+ * which the bend leaves in place (u x (u + v) = u x v = b, so the knee's
+ * offset p = u - (u . m) m has p x m = b / |u + v|: k is along p). Unlike
+ * p, k needs no difference of nearly equal lengths (|u|^2 - (u . m)^2
+ * loses every digit as the limb straightens), and it stays defined for a
+ * straight limb, whose b is the axis it would bend about: so a straight
+ * limb's roll is set by the pole (or kept), and it bends again the way it
+ * straightened. With C = k . r = |k||r_perp| cos(phi),
+ * S = m . (k x r) = j . r = |k||r_perp| sin(phi) for j = m x k =
+ * (b . m) m - b (only the part of r off the line counts, as k and j are
+ * perpendicular to m; j needs no wait for the swing) and
+ * R = |k||r_perp| g (|r_perp| = |r x n|), the half angle
+ * (cos(phi/2), sin(phi/2)) lies along (R + C + |S|, sgn(S) (R - C + |S|)):
+ * the sum of (R + C, S), which cancels near a half turn, and (S, R - C),
+ * which cancels near none, so it is never short. No twist for a bend normal
+ * within 1e-5 radians of the line or a reference that close to it (a pole
+ * there falls back to the knee). The product swing * twist is left
+ * unnormalised; its length is about R, whose square the solve already
+ * needs to be a finite, normal number. */
+static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real reach, ik_vec3 e, ik_real e_len,
+                               ik_vec3 a, ik_vec3 u, ik_vec3 bend_normal) {
+    ik_real inv_len = 1 / (reach * e_len), len = IK_SQRT(ik_vec3_length_sq(end_rel)) * e_len;
+    ik_real w = len + ik_vec3_dot(end_rel, e);
+    ik_real kk, ref_sq, rr, root, g, cos_part, sin_part, abs_sin;
+    ik_vec3 axis, n, m, k, j, ref, ref_back;
     ik_quat swing;
     if (w > len * (ik_real)(1.0 / 64)) {
-        inv_len = 1 / len;
         axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
         swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);
     } else {
         swing = ik_quat_from_to(end_rel, e);
     }
-    m = ik_vec3_scale(end_rel, 1 / end_len);
-    n = ik_vec3_scale(e, inv_e);
-    u_sq = ik_vec3_length_sq(u);
-    knee_m = ik_vec3_dot(u, m);
-    kk = u_sq - knee_m * knee_m;
-    if (!(kk > u_sq * (ik_real)1e-10)) return swing;
+    m = ik_vec3_scale(end_rel, inv_len * e_len);
+    n = ik_vec3_scale(e, 1 / e_len);
+    k = ik_vec3_cross(m, bend_normal);
+    kk = ik_vec3_length_sq(k);
+    if (!(kk > ik_vec3_length_sq(bend_normal) * (ik_real)1e-10)) return swing;
+    j = ik_vec3_sub(ik_vec3_scale(m, ik_vec3_dot(bend_normal, m)), bend_normal);
     ref = job->use_pole ? ik_vec3_sub(job->pole_ms, a) : u;
-    ref_n = ik_vec3_dot(ref, n);
     ref_sq = ik_vec3_length_sq(ref);
-    rr = ref_sq - ref_n * ref_n;
+    rr = ik_vec3_length_sq(ik_vec3_cross(ref, n));
     if (job->use_pole && !(rr > ref_sq * (ik_real)1e-10)) {
         ref = u;
-        ref_n = ik_vec3_dot(ref, n);
         ref_sq = ik_vec3_length_sq(ref);
-        rr = ref_sq - ref_n * ref_n;
+        rr = ik_vec3_length_sq(ik_vec3_cross(ref, n));
     }
     if (!(rr > ref_sq * (ik_real)1e-10)) return swing;
     g = ik_quat_dot(swing, swing);
     root = IK_SQRT(kk * rr) * g;
     ref_back = ik_quat_rotate_scaled(ik_quat_conjugate(swing), ref);
-    cos_part = ik_vec3_dot(u, ref_back) - knee_m * ref_n * g;
-    sin_part = ik_vec3_dot(m, ik_vec3_cross(u, ref_back));
+    cos_part = ik_vec3_dot(k, ref_back);
+    sin_part = ik_vec3_dot(j, ref_back);
     abs_sin = IK_FABS(sin_part);
     axis = ik_vec3_scale(m, IK_COPYSIGN(root - cos_part + abs_sin, sin_part));
     return ik_quat_mul(swing, ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin));
 }
 
+/* Kept out of the solve's own code, which it would only crowd. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RARE_PATH __attribute__((noinline, cold))
+#else
+#define RARE_PATH
+#endif
+
+/* The end's offset from the start after a solve in the start joint's own
+ * frame, from the corrections that solve wrote: the start's local turn
+ * c_s = start_before^-1 start_after is a turn of that frame itself, the
+ * mid's c_m one of the mid's frame F_m (its matrix's columns, normalised):
+ * end = c_s (u + F_m c_m F_m^T v). */
+static ik_vec3 end_after_solve(const ik_mat4 *mid, const ik_mat4 *end, ik_quat start_turn, ik_quat mid_turn) {
+    const ik_real *m = mid->m;
+    ik_vec3 col[3], u = ik_mat4_translation(mid), v = ik_vec3_sub(ik_mat4_translation(end), u), v_mid, v_back;
+    int i;
+    for (i = 0; i < 3; ++i) col[i] = ik_vec3_normalize(ik_v3(m[4 * i], m[4 * i + 1], m[4 * i + 2]));
+    v_mid = ik_quat_rotate(mid_turn, ik_v3(ik_vec3_dot(col[0], v), ik_vec3_dot(col[1], v), ik_vec3_dot(col[2], v)));
+    v_back = ik_vec3_add(ik_vec3_scale(col[0], v_mid.x),
+                         ik_vec3_add(ik_vec3_scale(col[1], v_mid.y), ik_vec3_scale(col[2], v_mid.z)));
+    return ik_quat_rotate(start_turn, ik_vec3_add(u, v_back));
+}
+
+/* A start joint whose frame is not a similarity: an ancestor has
+ * non-uniform scale (or shear), and model-space turns are not what its
+ * local rotations do. The start's frame L (its model matrix; its own scale
+ * must be uniform) is where they are turns: the solve runs in the
+ * coordinates y = L^-1 (x - a), in which the start's frame is the identity
+ * and every bone length is kept, on the other joints' matrices, the target
+ * and the pole taken there; a pole's half-plane maps to a half-plane, so
+ * the knee still bends toward it. The reach is measured in y, so it is
+ * exact for any invertible affine ancestor (the reachable targets form an
+ * ellipsoid in model space). `reached` and the residual are measured in
+ * model space. */
+static ik_result solve_in_start_frame(const ik_two_bone *job) RARE_PATH;
+static ik_result solve_in_start_frame(const ik_two_bone *job) {
+    ik_mat4 to_start, start_y = ik_mat4_identity(), mid_y, end_y;
+    ik_two_bone y = *job;
+    ik_quat start_before = *job->start_rotation_ls, mid_before = *job->mid_rotation_ls;
+    ik_result r;
+    if (!ik_mat4_inverse(job->start_ms, &to_start)) return failure(job);
+    mid_y = ik_mat4_mul(&to_start, job->mid_ms);
+    end_y = ik_mat4_mul(&to_start, job->end_ms);
+    y.start_ms = &start_y;
+    y.mid_ms = &mid_y;
+    y.end_ms = &end_y;
+    y.target_ms = ik_mat4_transform_point(&to_start, job->target_ms);
+    y.pole_ms = ik_mat4_transform_point(&to_start, job->pole_ms);
+    y.reached = NULL;
+    y.residual = NULL;
+    r = ik_two_bone_run(&y);
+    if (r == IK_OK && (job->reached || job->residual)) {
+        ik_vec3 a = ik_mat4_translation(job->start_ms), b = ik_mat4_translation(job->mid_ms);
+        ik_real full = ik_vec3_distance(a, b) + ik_vec3_distance(b, ik_mat4_translation(job->end_ms));
+        ik_vec3 end_rel = end_after_solve(&mid_y, &end_y, ik_quat_mul(ik_quat_conjugate(start_before), *job->start_rotation_ls),
+                                          ik_quat_mul(ik_quat_conjugate(mid_before), *job->mid_rotation_ls));
+        ik_real residual = ik_vec3_distance(ik_mat4_transform_point(job->start_ms, end_rel), job->target_ms);
+        if (job->reached) *job->reached = residual <= ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
+        if (job->residual) *job->residual = residual;
+    }
+    return r;
+}
+
 ik_result ik_two_bone_run(const ik_two_bone *job) {
     ik_result r = validate(job);
-    joint_frame start_frame, mid_frame, end_frame = {NULL, {1, 1, 1}, 1};
-    ik_vec3 a, b, c, t, u, v, to_target, end_rel;
+    joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1};
+    ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent;
     ik_real l1, l2, full, dist, d, tol;
     ik_quat bend = ik_quat_identity(), swing_twist, new_start, new_mid, new_end = ik_quat_identity();
     bend_problem problem;
@@ -436,7 +536,11 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
                  (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
     to_target = ik_vec3_sub(t, a);
     dist = ik_vec3_length(to_target);
-    if (!invertible || !ik_finite(full + dist)) return failure(job);
+    if (!(invertible && start_frame.similar) || !ik_finite(full + dist)) {
+        /* (A weight of 0 needs no frame: it changes nothing.) */
+        if (invertible && ik_finite(full + dist) && job->weight > 0) return solve_in_start_frame(job);
+        if (!invertible || !ik_finite(full + dist)) return failure(job);
+    }
     if (job->weight <= 0) {
         ik_real residual = ik_vec3_distance(c, t);
         if (!inputs_finite(job)) return IK_ERR_NONFINITE;
@@ -450,21 +554,40 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     d = ik_clampr(soften_reach(dist, full, job->soften), IK_FABS(l1 - l2), full);
 
     /* 1. bend: by the law of cosines for a free, bent limb; else through the
-     * general hinge problem. */
+     * general hinge problem. Also the bend normal b, whose m x b points to
+     * the knee (swing_and_twist): u x v for a bent free limb; else the bend
+     * axis h, or for a hinge u x v' of the bent limb (a hinge need not be
+     * perpendicular to the bones) while that is more than rounding, else h
+     * turned to the side the range bends to. */
+    bend_normal = ik_vec3_cross(u, v);
     free_bent = l1 > 0 && l2 > 0 && !job->use_hinge &&
-                free_bend_of_bent_limb(u, v, l1, l2, d, &bend, &end_rel);
+                free_bend_of_bent_limb(u, v, bend_normal, l1, l2, d, &bend, &end_rel);
     if (!free_bent) {
-        if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, a, u), u, v)) {
+        bend_normal = ik_vec3_zero();
+        if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, &mid_frame, a, u), u, v)) {
             ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
-            bend = job->use_hinge ? solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend)
-                                  : solve_free_bend(&problem, k);
+            bend_normal = problem.h;
+            if (job->use_hinge) {
+                bend = solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend, mid_frame.mirror);
+                if ((job->min_bend + job->max_bend) * mid_frame.mirror < 0) bend_normal = ik_vec3_neg(bend_normal);
+            } else {
+                bend = solve_free_bend(&problem, k);
+            }
         }
-        end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
+        v_bent = ik_quat_rotate(bend, v);
+        end_rel = ik_vec3_add(u, v_bent);
+        if (job->use_hinge) {
+            ik_vec3 bent_normal = ik_vec3_cross(u, v_bent);
+            if (ik_vec3_length_sq(bent_normal) > (ik_real)1e-8 * l1 * l1 * l2 * l2) bend_normal = bent_normal;
+        }
     }
 
-    /* 2. swing and 3. twist (plus the user's twist) about the target line. */
+    /* 2. swing and 3. twist (plus the user's twist) about the target line.
+     * The free bend lands the end d from the start, to rounding relative to
+     * the limb's length: relative to d too unless d is short. */
     if (dist > IK_REAL_EPSILON * full) {
-        swing_twist = swing_and_twist(job, end_rel, to_target, dist, a, u);
+        ik_real reach = free_bent && d >= full * (ik_real)0.25 ? d : ik_vec3_length(end_rel);
+        swing_twist = swing_and_twist(job, end_rel, reach, to_target, dist, a, u, bend_normal);
         if (job->twist != 0)
             swing_twist = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist),
                                       swing_twist);

@@ -34,7 +34,7 @@ typedef struct workspace {
     ik_real *lock_step;  /* axes: the turn of a locked axis onto its limit */
     ik_real *saved;      /* 4 per solver joint: rotations before a guarded step */
     ik_real *axis_tmp;   /* axes */
-    ik_real *reach_ball; /* 4 per effector: centre (x, y, z) and radius */
+    ik_real *reach_point; /* 4 per effector: reachable target (x, y, z), 1 when the target is out of reach */
     ik_real reach;
 } workspace;
 
@@ -78,7 +78,7 @@ static size_t lay_out(workspace *ws, char *base, size_t joints, size_t effectors
     ws->lock_step = (ik_real *)carve(&c, axes * real);
     ws->saved = (ik_real *)carve(&c, 4 * axes * real); /* every solver joint has an axis */
     ws->axis_tmp = (ik_real *)carve(&c, axes * real);
-    ws->reach_ball = (ik_real *)carve(&c, 4 * effectors * real);
+    ws->reach_point = (ik_real *)carve(&c, 4 * effectors * real);
     ws->axes = (int)axes;
     return c.used;
 }
@@ -259,15 +259,31 @@ static ik_real moving_reach(const ik_jacobian *job, const workspace *ws) {
     return reach > 0 && ik_finite(reach) ? reach : 1;
 }
 
+/* |v|, also when |v|^2 would overflow (targets past 1e19 in float): then
+ * v is divided by its largest component first. */
+static ik_real length_unscaled(ik_vec3 v) {
+    ik_real length = ik_vec3_length(v), big;
+    if (length < IK_REAL_MAX) return length; /* |v|^2 underflows only for lengths far below any tolerance */
+    big = ik_maxr(IK_FABS(v.x), ik_maxr(IK_FABS(v.y), IK_FABS(v.z)));
+    if (!ik_finite(big)) return big;
+    return big * ik_vec3_length(ik_vec3_scale(v, 1 / big));
+}
+
 /* Each effector can only ever be within the ball around its topmost moving
  * pivot whose radius is the summed length of the bones (and offset) below
- * it: that pivot does not move during the solve, and bone lengths are kept. */
-static void effector_reach_balls(const ik_jacobian *job, workspace *ws) {
+ * it: that pivot does not move during the solve, and bone lengths are kept.
+ * Its target pulled into that ball is its reachable target: an out-of-reach
+ * target becomes the nearest point the chain could touch, so the error
+ * shrinks to zero as the chain stretches toward it instead of pulling
+ * sideways on a straight, singular chain (the oscillation Buss & Kim 2005
+ * address by clamping target distance). Neither moves during the solve, so
+ * both are worked out once, here. */
+static void effector_reachable_targets(const ik_jacobian *job, workspace *ws) {
     int i;
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
-        ik_vec3 previous = effector_position(ws, e), centre = previous;
-        ik_real radius = 0;
+        ik_vec3 previous = effector_position(ws, e), centre = previous, offset, point = e->target_ms;
+        ik_real radius = 0, distance;
         int j;
         for (j = e->joint; j >= 0 && (ws->flags[j] & FLAG_BELOW_SOLVER_JOINT); j = job->skeleton->parents[j]) {
             ik_vec3 here = ik_mat4_translation(&ws->model_ms[j]);
@@ -275,35 +291,19 @@ static void effector_reach_balls(const ik_jacobian *job, workspace *ws) {
             previous = here;
             centre = here;
         }
-        ws->reach_ball[4 * i] = centre.x;
-        ws->reach_ball[4 * i + 1] = centre.y;
-        ws->reach_ball[4 * i + 2] = centre.z;
-        ws->reach_ball[4 * i + 3] = radius;
+        offset = ik_vec3_sub(e->target_ms, centre);
+        distance = length_unscaled(offset);
+        if (!(distance <= radius)) point = ik_vec3_mad(centre, offset, radius / distance);
+        ws->reach_point[4 * i] = point.x;
+        ws->reach_point[4 * i + 1] = point.y;
+        ws->reach_point[4 * i + 2] = point.z;
+        ws->reach_point[4 * i + 3] = !(distance <= radius);
     }
 }
 
-/* |v|, also when |v|^2 would overflow (targets past 1e19 in float) or
- * underflow: then v is divided by its largest component first. */
-static ik_real length_unscaled(ik_vec3 v) {
-    ik_real sq = ik_vec3_length_sq(v), big;
-    if (sq >= IK_REAL_MIN && sq <= IK_REAL_MAX) return IK_SQRT(sq);
-    big = ik_maxr(IK_FABS(v.x), ik_maxr(IK_FABS(v.y), IK_FABS(v.z)));
-    if (!(big > 0) || !ik_finite(big)) return big;
-    return big * ik_vec3_length(ik_vec3_scale(v, 1 / big));
-}
-
-/* The target pulled into the effector's reach ball: an out-of-reach target
- * becomes the nearest point the chain could touch, so the error shrinks to
- * zero as the chain stretches toward it instead of pulling sideways on a
- * straight, singular chain (the oscillation Buss & Kim 2005 address by
- * clamping target distance). */
-static ik_vec3 reachable_target(const workspace *ws, int index, ik_vec3 target_ms) {
-    const ik_real *ball = ws->reach_ball + 4 * index;
-    ik_vec3 centre = ik_v3(ball[0], ball[1], ball[2]);
-    ik_vec3 offset = ik_vec3_sub(target_ms, centre);
-    ik_real distance = length_unscaled(offset);
-    if (distance <= ball[3]) return target_ms;
-    return ik_vec3_mad(centre, offset, ball[3] / distance);
+static ik_vec3 reachable_target(const workspace *ws, int index) {
+    const ik_real *point = ws->reach_point + 4 * index;
+    return ik_v3(point[0], point[1], point[2]);
 }
 
 /* ---- effector errors and the Jacobian ------------------------------------- */
@@ -348,7 +348,7 @@ static void measure(const ik_jacobian *job, const workspace *ws, goals *g) {
         ik_vec3 s_ms = effector_position(ws, e);
         g->distance = ik_maxr(g->distance, length_unscaled(ik_vec3_sub(e->target_ms, s_ms)));
         if (has_position_rows(e)) {
-            ik_real distance = ik_vec3_distance(reachable_target(ws, i, e->target_ms), s_ms);
+            ik_real distance = ik_vec3_distance(reachable_target(ws, i), s_ms);
             reachable_distance = ik_maxr(reachable_distance, distance);
             if (distance > job->tolerance) g->met = 0;
         }
@@ -386,7 +386,7 @@ static void build_system(const ik_jacobian *job, workspace *ws) {
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
         if (has_position_rows(e)) {
-            ik_vec3 delta = ik_vec3_sub(reachable_target(ws, i, e->target_ms), effector_position(ws, e));
+            ik_vec3 delta = ik_vec3_sub(reachable_target(ws, i), effector_position(ws, e));
             ik_real length = ik_vec3_length(delta);
             if (length > clamp_length) delta = ik_vec3_scale(delta, clamp_length / length);
             put3(ws->err, row, ik_vec3_scale(delta, IK_SQRT(e->weight)));
@@ -874,7 +874,7 @@ static ik_real cost_after_turn(const ik_jacobian *job, const workspace *ws, int 
         if (!has_position_rows(e)) continue;
         if (angle != 0 && ik_skeleton_is_descendant(job->skeleton, e->joint, joint))
             s_ms = ik_vec3_add(pivot_ms, ik_quat_rotate(turn, ik_vec3_sub(s_ms, pivot_ms)));
-        cost += e->weight * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i, e->target_ms), s_ms));
+        cost += e->weight * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i), s_ms));
     }
     return cost;
 }
@@ -907,7 +907,7 @@ static ik_bool escape_stall(const ik_jacobian *job, workspace *ws) {
                 ik_real turn, gain;
                 if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint)) continue;
                 u = ik_vec3_reject(ik_vec3_sub(effector_position(ws, e), pivot_ms), axis_ms);
-                v = ik_vec3_reject(ik_vec3_sub(reachable_target(ws, e_index, e->target_ms), pivot_ms), axis_ms);
+                v = ik_vec3_reject(ik_vec3_sub(reachable_target(ws, e_index), pivot_ms), axis_ms);
                 turn = ik_clampr(IK_ATAN2(ik_vec3_dot(axis_ms, ik_vec3_cross(u, v)), ik_vec3_dot(u, v)),
                                  -job->max_step, job->max_step);
                 gain = cost_now - cost_after_turn(job, ws, joint->joint, pivot_ms, axis_ms, turn);
@@ -1036,9 +1036,7 @@ static ik_bool take_step(const ik_jacobian *job, workspace *ws, goals *now, ik_b
 static ik_bool any_out_of_reach(const ik_jacobian *job, const workspace *ws) {
     int i;
     for (i = 0; i < job->effector_count; ++i) {
-        const ik_real *ball = ws->reach_ball + 4 * i;
-        ik_vec3 offset = ik_vec3_sub(job->effectors[i].target_ms, ik_v3(ball[0], ball[1], ball[2]));
-        if (has_position_rows(&job->effectors[i]) && ik_vec3_length_sq(offset) > ball[3] * ball[3]) return 1;
+        if (has_position_rows(&job->effectors[i]) && ws->reach_point[4 * i + 3] != 0) return 1;
     }
     return 0;
 }
@@ -1089,7 +1087,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
     mark_active(job, &ws);
     ws.reach = moving_reach(job, &ws);
-    effector_reach_balls(job, &ws);
+    effector_reachable_targets(job, &ws);
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
     restartable = job->constraints && !relaxing && stall_fraction == STALL_NEAR;
 

@@ -64,11 +64,19 @@ static int fail(const char *command, const char *path, int line, const char *wha
 
 int ikc_height_field_read(const char *command, const char *path, ikc_height_field *field) {
     size_t length;
-    int code, rows = 0, have_size = 0;
+    int code;
     char *text = ikc_read_text_file(command, path, HEIGHT_FIELD_MAX_BYTES, &length, &code);
-    line_reader r;
     memset(field, 0, sizeof *field);
     if (!text) return code;
+    code = ikc_height_field_parse(command, path, text, field);
+    free(text);
+    return code;
+}
+
+int ikc_height_field_parse(const char *command, const char *path, char *text, ikc_height_field *field) {
+    int code, rows = 0, have_size = 0;
+    line_reader r;
+    memset(field, 0, sizeof *field);
     r.next = text;
     r.number = 0;
     r.words = NULL;
@@ -136,7 +144,6 @@ int ikc_height_field_read(const char *command, const char *path, ikc_height_fiel
         snprintf(what, sizeof what, "%d rows of heights; 'size' wants %d", rows, field->count_z);
         code = fail(command, path, r.number, what);
     }
-    free(text);
     if (code != IKC_EXIT_OK) ikc_height_field_free(field);
     return code;
 }

@@ -30,6 +30,9 @@ typedef struct ikc_height_field {
 /* Read `path`. Returns an IKC_EXIT_ code after printing "ikc CMD: ..."
  * (FILE:LINE: what is wrong, for a malformed file). */
 int ikc_height_field_read(const char *command, const char *path, ikc_height_field *field);
+/* The same from `text` (NUL-terminated; its lines are cut in place),
+ * `path` naming it in messages. */
+int ikc_height_field_parse(const char *command, const char *path, char *text, ikc_height_field *field);
 void ikc_height_field_free(ikc_height_field *field);
 
 #endif

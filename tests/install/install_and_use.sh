@@ -20,15 +20,19 @@ libdir=$(dirname "$(find "$prefix" -name ikit.pc)")/..
 for f in include/ikit/ikit.h include/ikit/version.h include/ikit/gltf.h; do
     [ -f "$prefix/$f" ] || fail "$f not installed"
 done
-[ -f "$libdir/libikit.a" ] && [ -f "$libdir/libikit_io.a" ] || fail "static libraries not installed"
+for f in libikit.a libikit_io.a; do
+    [ -f "$libdir/$f" ] || fail "$f not installed"
+done
 [ -f "$libdir/cmake/ikit/ikitConfig.cmake" ] || fail "CMake package not installed"
 kinds=static
 if [ "$shared" = 1 ]; then
     kinds="static shared"
     minor=$(echo "$version" | cut -d. -f1-2)
-    [ -f "$libdir/libikit.so.$version" ] && [ -L "$libdir/libikit.so.$minor" ] && [ -L "$libdir/libikit.so" ] ||
-        fail "libikit.so.$version with its links libikit.so.$minor and libikit.so not installed"
-    [ -f "$libdir/libikit_io.so.$version" ] || fail "libikit_io.so.$version not installed"
+    for lib in libikit libikit_io; do
+        [ -f "$libdir/$lib.so.$version" ] || fail "$lib.so.$version not installed"
+        [ -L "$libdir/$lib.so.$minor" ] || fail "$lib.so.$minor (the soname link) not installed"
+        [ -L "$libdir/$lib.so" ] || fail "$lib.so (the link for -l) not installed"
+    done
 else
     echo "note: shared libraries not built (configure with -DIKIT_SHARED=ON); checking static only"
 fi

@@ -19,8 +19,10 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export LSAN_OPTIONS="suppressions=$(pwd)/scripts/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Benchmarks are built (not run) once, so their code stays warning-free too.
-run test-float
-run test-double -DIKIT_DOUBLE=ON -DIKIT_BENCH=OFF
+# The shared libraries too, so that the install test (tests/install/) links
+# the example against both kinds, in float and in double.
+run test-float -DIKIT_SHARED=ON
+run test-double -DIKIT_DOUBLE=ON -DIKIT_BENCH=OFF -DIKIT_SHARED=ON
 run test-float-asan -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 run test-double-asan -DIKIT_DOUBLE=ON -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 # The core layers (math to rig) must build unchanged for WebAssembly.

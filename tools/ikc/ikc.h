@@ -9,8 +9,10 @@
 
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
+#include <ikit/version.h>
 
-#define IKC_VERSION "0.2.0"
+/* ikc's version is the library's: one number, set in CMakeLists.txt. */
+#define IKC_VERSION IK_VERSION_STRING
 
 /* Exit codes, documented in `ikc --help`. */
 enum {

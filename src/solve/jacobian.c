@@ -615,6 +615,10 @@ static ik_bool any_out_of_reach(const ik_jacobian *job, const jacobian_workspace
     return 0;
 }
 
+/* Each iteration: the secondary pull, the stall test on the gap (with a
+ * limited, reachable, unpulled solve restarting from a fresh pose, see
+ * jacobian_limits.c, and keeping the best pose in ws->saved), the system,
+ * the step with its clamping loop, and the guarded application. */
 ik_result ik_jacobian_run(const ik_jacobian *job) {
     jacobian_workspace ws;
     goals now, best;

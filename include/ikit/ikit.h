@@ -15,6 +15,7 @@
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
+#include <ikit/ls_step.h>
 #include <ikit/spring.h>
 #include <ikit/chain2d.h>
 

@@ -53,6 +53,9 @@
  *
  * Everything runs in caller memory: `scratch` must hold
  * ik_jacobian_scratch_size(...) bytes, aligned for ik_real.
+ *
+ * The step of each method over the Jacobian and error rows is ik_ls's
+ * (ls_step.h), for solvers over other kinematic models.
  */
 #ifndef IKIT_JACOBIAN_H
 #define IKIT_JACOBIAN_H

@@ -1,5 +1,5 @@
 /* Cholesky factorisation and one-sided Jacobi SVD for the small matrices of
- * the Jacobian solvers (a few rows per effector, one column per degree of
+ * the least-squares steps (a few rows per effector, one column per degree of
  * freedom). */
 #include "dense.h"
 

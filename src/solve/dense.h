@@ -1,4 +1,4 @@
-/* Small dense linear algebra for the Jacobian solvers (library-private).
+/* Small dense linear algebra behind ls_step.h (library-private).
  * Matrices are column-major: a[col * rows + row]. */
 #ifndef IKIT_SOLVE_DENSE_H
 #define IKIT_SOLVE_DENSE_H

@@ -309,16 +309,17 @@ static ik_real clearance(const ik_ground *g, ik_vec3 p, ik_vec3 up, ik_real leg)
 
 /* Feet carried relative to the floor (feet_relative) on frames of each
  * rig's clip (the built rig: its standing pose), above the rig's own root,
- * a Z-up and a x100 one: a flat ground through the pose's
+ * a Z-up and a x100 one, and mirroring ones: scaled (-1, 1, 1), (-1, -1, -1)
+ * (upside down) and (-3, -3, -3): a flat ground through the pose's
  * floor (ik_humanoid_floor_point) leaves every joint within 5e-4 leg
  * lengths (0.45 mm on a 0.9 m leg); on a 10 degree slope through it both
  * feet reach their plans, and no heel, ball or toe tip ends under the
- * ground by more than it was under the floor (plus 1e-3 leg lengths). A
- * mirrored root is not covered: the leg solve does not keep such a pose,
- * with or without feet_relative (a known gap). */
+ * ground by more than it was under the floor (plus 1e-3 leg lengths).
+ * Under the mirroring roots the ankle's flexion came out about 180 degrees
+ * off and the foot was turned over. */
 static void relative_rig(fixture *f, int built, void *context) {
     const ik_clip *clip = rig_clip(f);
-    ik_mat4 original = f->root_ms, variants[3];
+    ik_mat4 original = f->root_ms, variants[6];
     size_t n = (size_t)f->skeleton->joint_count;
     ik_mat4 *before = (ik_mat4 *)malloc(sizeof(ik_mat4) * n);
     int v, k, frames = clip ? 9 : 1;
@@ -329,7 +330,11 @@ static void relative_rig(fixture *f, int built, void *context) {
     variants[1] =
         ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     variants[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
-    for (v = 0; v < 3; ++v)
+    variants[3] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    variants[4] = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
+    variants[5] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)),
+                                   ik_v3(-3, -3, -3));
+    for (v = 0; v < 6; ++v)
         for (k = 0; k < frames; ++k) {
             ik_real time = clip ? clip->duration * (ik_real)k / (ik_real)(frames - 1) : 0;
             ik_real leg = fixture_limb_length(f, IK_LIMB_LEG_L), worst = 0, s;

@@ -105,8 +105,13 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->lower_length = ik_vec3_length(v);
     if (!(limb->upper_length > 0) || !(limb->lower_length > 0)) return IK_ERR_DEGENERATE;
     limb->end_offset_ls = to_joint_point(&mid_inv, c);
+    /* The bend is measured in the mid joint's own frame (ik_two_bone): where
+     * that frame is mirrored at rest (a negative determinant: a mirrored
+     * rig), a turn about M^-1 h is a turn the other way about h, so the axis
+     * is sgn(det M) M^-1 h and the rest bend stays positive. */
     h = ik_limb_hinge(a, b, c, rig->forward_rs, rig->up_rs, leg);
-    limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
+    h = to_joint_vector(&mid_inv, h);
+    limb->hinge_axis_ls = ik_vec3_normalize(ik_mat4_det3(&mid_ms) < 0 ? ik_vec3_neg(h) : h);
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
     return IK_OK;
@@ -161,7 +166,7 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
         ball = ik_vec3_mad(heel, rig->forward_rs, (ik_real)0.2 * (limb->upper_length + limb->lower_length));
     }
     limb->sole_up_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->up_rs));
-    limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->left_rs));
+    limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, ik_vec3_cross(rig->up_rs, rig->forward_rs)));
     limb->heel_ls = to_joint_point(&foot_inv, heel);
     limb->ball_ls = to_joint_point(&foot_inv, ball);
     if (limb->toe >= 0) {

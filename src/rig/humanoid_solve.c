@@ -112,9 +112,23 @@ static void turn_joint(const solve_state *st, int joint, ik_quat q) {
 }
 
 /* Give `joint` the model rotation q as ik_mat4_rotation reads it (M = q D s
- * for a mirrored joint): the turn q R^-1 from its rotation R now. */
+ * for a mirrored M). With a positive own scale S that is L = R_p^-1 q under
+ * a proper parent (R_p its rotation), and under a mirrored one, whose
+ * M = R_p D L S reads as R_p (D L D), L = D R_p^-1 q D; otherwise the turn
+ * q R^-1 from the joint's rotation R now. */
 static void set_joint_rotation(const solve_state *st, int joint, ik_quat q) {
-    turn_joint(st, joint, ik_quat_mul(q, ik_quat_conjugate(rotation(st, joint))));
+    ik_transform *t = &st->job->pose_ls[joint];
+    ik_mat4 parent;
+    ik_quat local;
+    if (!(t->scale.x > 0 && t->scale.y > 0 && t->scale.z > 0)) {
+        turn_joint(st, joint, ik_quat_mul(q, ik_quat_conjugate(rotation(st, joint))));
+        return;
+    }
+    parent = parent_matrix(st, joint);
+    local = ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&parent)), q);
+    if (ik_mat4_det3(&parent) < 0) local = ik_q(local.x, -local.y, -local.z, local.w);
+    t->rotation = ik_quat_normalize(local);
+    refresh(st, joint);
 }
 
 /* A direction of a foot's frame, v_ls, once the foot is turned to the model
@@ -289,6 +303,7 @@ typedef struct foot_plan {
     ik_quat toe_input_ls; /* the toe's local rotation before the solve */
     ik_vec3 ankle;      /* where the ankle goes */
     ik_quat rotation;   /* the foot's model rotation there */
+    ik_vec3 lateral_rf; /* the foot's lateral axis (foot_lateral) in the frame of that rotation */
     ik_bool has_rotation;
     ik_vec3 ball;       /* the ball's contact point (the heel-lift pivot) */
     ik_vec3 normal;     /* ground normal */
@@ -401,6 +416,9 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     plan->ball = ik_vec3_mad(plan->ball, st->up, lift);
     plan->rotation = ik_quat_mul(align, foot_rot);
     plan->has_rotation = limb->end >= 0;
+    plan->lateral_rf = limb->end >= 0 ? ik_quat_rotate(ik_quat_conjugate(rotation(st, limb->end)),
+                                                       foot_lateral(st, limb, &st->job->model_ms[limb->end]))
+                                      : st->lateral;
     plan->normal = hit.normal_ms;
     plan->lift_angle = 0;
     plan->airborne = relative ? ik_minr(lift, ball_lift) > st->rig->limits.contact_height * leg : lift > 0;
@@ -432,9 +450,7 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
  * by `angle` about the foot's lateral axis (positive lifts the heel). */
 static void lift_heel(const solve_state *st, int which, foot_plan *plan, ik_real angle) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
-    ik_vec3 lateral = limb->end >= 0
-                          ? ik_vec3_scale(foot_axis(st, limb, plan->rotation, limb->lateral_ls), st->hand)
-                          : st->lateral;
+    ik_vec3 lateral = limb->end >= 0 ? ik_quat_rotate(plan->rotation, plan->lateral_rf) : st->lateral;
     ik_quat p = ik_quat_from_axis_angle(lateral, angle);
     plan->ankle = ik_vec3_add(plan->ball, ik_quat_rotate(p, ik_vec3_sub(plan->ankle, plan->ball)));
     plan->rotation = ik_quat_normalize(ik_quat_mul(p, plan->rotation));

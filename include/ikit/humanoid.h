@@ -253,7 +253,9 @@ ik_bool ik_figure_forward(const ik_skeleton *skeleton, const int *feet, int foot
 typedef struct ik_humanoid_goal {
     ik_bool enabled;
     ik_vec3 position_ms;   /* where the wrist / ankle goes */
-    ik_bool use_rotation;  /* also turn the hand / foot to rotation_ms (model space) */
+    ik_bool use_rotation;  /* also turn the hand / foot to rotation_ms (model space, as
+                              ik_mat4_rotation reads its matrix: R with M = R diag(-1, 1, 1) s
+                              when mirrored) */
     ik_quat rotation_ms;
     ik_real weight;        /* 0 keeps the input pose, 1 solves fully; default 1 */
     ik_bool use_pole;      /* the elbow / knee bends toward pole_ms */

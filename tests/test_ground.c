@@ -380,21 +380,24 @@ static ik_real clearance(const ik_ground *g, ik_vec3 p, ik_vec3 up, ik_real leg)
 /* Feet carried relative to the floor (feet_relative) on frames of each
  * rig's clip (the built rig: its standing pose), above the rig's own root,
  * a Z-up and a x100 one, and mirroring ones: scaled (-1, 1, 1), (-1, -1, -1)
- * (upside down) and (-3, -3, -3): a flat ground through the pose's
+ * (upside down) and (-3, -3, -3), and as the mirrored rig (the frame's
+ * root joint mirrored, fixture_mirror_x): a flat ground through the pose's
  * floor (ik_humanoid_floor_point) leaves every joint within 5e-4 leg
  * lengths (0.45 mm on a 0.9 m leg); on a 10 degree slope through it both
  * feet reach their plans, and no heel, ball or toe tip ends under the
  * ground by more than it was under the floor (plus 1e-3 leg lengths).
  * Under the mirroring roots the ankle's flexion came out about 180 degrees
  * off and the foot was turned over. */
-static void relative_rig(fixture *f, int built, void *context) {
-    const ik_clip *clip = rig_clip(f);
-    ik_mat4 original = f->root_ms, variants[6];
-    size_t n = (size_t)f->skeleton->joint_count;
+static void relative_rig(fixture *base, int built, void *context) {
+    const ik_clip *clip = rig_clip(base);
+    ik_mat4 original = base->root_ms, variants[6];
+    size_t n = (size_t)base->skeleton->joint_count;
     ik_mat4 *before = (ik_mat4 *)malloc(sizeof(ik_mat4) * n);
+    fixture_twin twin;
     int v, k, frames = clip ? 9 : 1;
     (void)built;
     (void)context;
+    if (!fixture_twin_of(&twin, base, 3)) CHECK(0, "%s: mirrored rig made", base->label);
     if (!before) return;
     variants[0] = ik_mat4_identity();
     variants[1] =
@@ -404,8 +407,9 @@ static void relative_rig(fixture *f, int built, void *context) {
     variants[4] = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
     variants[5] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)),
                                    ik_v3(-3, -3, -3));
-    for (v = 0; v < 6; ++v)
-        for (k = 0; k < frames; ++k) {
+    for (v = 0; v < 7; ++v)
+        for (k = 0; k < frames && (v < 6 || twin.f.pose); ++k) {
+            fixture *f = v < 6 ? base : &twin.f;
             ik_real time = clip ? clip->duration * (ik_real)k / (ik_real)(frames - 1) : 0;
             ik_real leg = fixture_limb_length(f, IK_LIMB_LEG_L), worst = 0, s;
             ik_vec3 up, fwd, floor;
@@ -414,14 +418,16 @@ static void relative_rig(fixture *f, int built, void *context) {
             ik_humanoid_report report;
             ik_ground g;
             int i, side, slope;
-            f->root_ms = ik_mat4_mul(&variants[v], &original);
+            if (v < 6) f->root_ms = ik_mat4_mul(&variants[v], &original);
             leg = fixture_limb_length(f, IK_LIMB_LEG_L);
             up = fixture_up(f);
             fwd = fixture_forward(f);
             for (slope = 0; slope < 2; ++slope) {
                 if (clip) {
-                    ik_skeleton_rest_pose(f->skeleton, f->pose);
+                    /* the original's frame; for the mirrored rig its root then mirrored */
+                    ik_skeleton_rest_pose(base->skeleton, f->pose);
                     ik_clip_sample(clip, time, f->pose);
+                    if (v == 6) f->pose[twin.root] = fixture_mirror_x(f->pose[twin.root]);
                     ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
                 } else {
                     fixture_reset(f);
@@ -495,7 +501,8 @@ static void relative_rig(fixture *f, int built, void *context) {
                 }
             }
         }
-    f->root_ms = original;
+    base->root_ms = original;
+    fixture_twin_free(&twin);
     free(before);
 }
 

@@ -226,7 +226,9 @@ ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
  * every limb this hinge. */
 ik_vec3 ik_limb_hinge(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 forward, ik_vec3 up, ik_bool knee);
 
-/* A pole for ik_two_bone (with the hinge h, model space, in use_hinge)
+/* A pole for ik_two_bone (with the hinge h in use_hinge: the model-space
+ * axis a positive bend turns about, sgn(det M) M hinge_axis_ls for the
+ * middle joint's matrix M, as a mirrored frame turns the sense round)
  * that keeps an elbow or knee on its natural side as the end goes from c
  * to `target`: the limb swings without rolling, so the hinge turns with the
  * shortest turn taking c - a onto e = target - a, to h', and the middle

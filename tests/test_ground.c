@@ -1,7 +1,8 @@
 /* Ground shapes and feet on the ground: ray casts against planes, height
  * fields, stairs and callbacks; then the humanoid standing on a 10 degree
  * slope, a bumpy height field and a stair step (both feet on the ground,
- * soles along the normal), and on a steep slope (heel lift). */
+ * soles along the normal), and on a steep slope (heel lift), also under
+ * mirroring roots and as a mirrored rig. */
 #include <ikit/ground.h>
 #include <ikit/humanoid.h>
 #include <math.h>
@@ -99,6 +100,59 @@ static ik_bool ground_under(const ik_ground *g, ik_vec3 p, ik_real span, ik_grou
     return ik_ground_cast(g, ik_v3(p.x, p.y + span, p.z), ik_v3(0, -1, 0), 4 * span, hit);
 }
 
+/* When set, stand() also solves this mirrored twin (fixture_twin_of) on
+ * the ground seen through its map and checks it (stand_twin_check). */
+static fixture_twin *stand_twin = NULL;
+
+/* The twin's job, the original's mapped: every joint within 1e-3 leg
+ * lengths of the mapped original and the feet turned within 0.5 degrees;
+ * and by forward kinematics in the twin's own space, along its up: both
+ * feet grounded and reached, heel and ball never under the mapped ground
+ * by more than 1e-3 leg lengths and one of them on it, knees bent forward
+ * (or straight), nothing non-finite. */
+static void stand_twin_check(fixture *f, const ik_humanoid_solve *job, const char *what) {
+    fixture_twin *t = stand_twin;
+    fixture_mapped_ground store;
+    ik_ground mapped_ground = fixture_map_ground(job->ground, &t->map, &store);
+    ik_humanoid_report report;
+    ik_humanoid_solve mapped = fixture_map_job(job, t, &mapped_ground);
+    ik_vec3 up = fixture_up(&t->f), fwd = fixture_forward(&t->f);
+    ik_real gap, turn;
+    int side;
+    fixture_reset(&t->f);
+    mapped.report = &report;
+    CHECK(ik_humanoid_solve_run(&mapped) == IK_OK && fixture_pose_finite(&t->f), "%s %s: solve", t->f.label, what);
+    gap = fixture_twin_gap(f, t, &turn);
+    CHECK(gap <= (ik_real)1e-3 && turn <= ik_rad((ik_real)0.5),
+          "%s %s: a joint %g leg lengths off the mapped original, a foot turned %g deg", t->f.label, what,
+          (double)gap, (double)ik_deg(turn));
+    for (side = 0; side < 2; ++side) {
+        int limb = IK_LIMB_LEG_L + side;
+        const ik_humanoid_limb *l = &t->f.rig.limb[limb];
+        ik_real leg = fixture_limb_length(&t->f, limb), tol = (ik_real)1e-3 * leg, gaps[2];
+        ik_vec3 hip = fixture_pos(&t->f, l->start), ankle = fixture_end(&t->f, limb), knee, points[2];
+        int k;
+        CHECK(report.grounded[side] && report.reached[limb], "%s %s leg %d: grounded %d reached %d", t->f.label, what,
+              side, report.grounded[side], report.reached[limb]);
+        knee = ik_vec3_reject(ik_vec3_sub(fixture_pos(&t->f, l->mid), hip),
+                              ik_vec3_normalize(ik_vec3_sub(ankle, hip)));
+        CHECK(ik_vec3_dot(knee, fwd) >= -tol, "%s %s leg %d: knee %g behind the hip-ankle line", t->f.label, what,
+              side, (double)-ik_vec3_dot(knee, fwd));
+        if (l->end < 0) continue;
+        points[0] = ik_mat4_transform_point(&t->f.model[l->end], l->heel_ls);
+        points[1] = ik_mat4_transform_point(&t->f.model[l->end], l->ball_ls);
+        for (k = 0; k < 2; ++k) {
+            ik_ground_hit hit;
+            gaps[k] = ik_ground_cast(&mapped_ground, ik_vec3_mad(points[k], up, leg), ik_vec3_neg(up), 4 * leg, &hit)
+                          ? ik_vec3_dot(ik_vec3_sub(points[k], hit.point_ms), up)
+                          : -1;
+        }
+        CHECK(gaps[0] >= -tol && gaps[1] >= -tol && ik_minr(gaps[0], gaps[1]) <= tol,
+              "%s %s leg %d: heel gap %g, ball gap %g, tolerance %g", t->f.label, what, side, (double)gaps[0],
+              (double)gaps[1], (double)tol);
+    }
+}
+
 /* Stand on `g`: both feet grounded, a contact point (heel or ball) on the
  * surface within 1e-3 of the leg length and none below it; soles along the
  * normal within 2 degrees unless the heel lifted, and then the ball on the
@@ -165,6 +219,7 @@ static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expec
         }
     }
     if (expect_lift) CHECK(lifted > 0, "%s %s: a heel lifted", f->label, what);
+    if (stand_twin) stand_twin_check(f, &job, what);
     return lifted;
 }
 
@@ -217,10 +272,25 @@ static void stand_everywhere(fixture *f) {
     }
 }
 
+/* Each rig, then its mirrored twins on the same grounds seen through their
+ * maps. Before the fix, under a mirroring root a sole aligned to the
+ * ground turned the foot over and the heel lift went the wrong way. */
 static void stand_rig(fixture *f, int built, void *context) {
+    fixture_twin twin;
+    int k;
     (void)built;
     (void)context;
     stand_everywhere(f);
+    for (k = 0; k < FIXTURE_TWINS; ++k) {
+        if (fixture_twin_of(&twin, f, k)) {
+            stand_twin = &twin;
+            stand_everywhere(f);
+            stand_twin = NULL;
+        } else {
+            CHECK(0, "%s: twin %d made", f->label, k);
+        }
+        fixture_twin_free(&twin);
+    }
 }
 
 static void test_standing(void) { fixture_each_rig(stand_rig, NULL); }
@@ -309,28 +379,37 @@ static ik_real clearance(const ik_ground *g, ik_vec3 p, ik_vec3 up, ik_real leg)
 
 /* Feet carried relative to the floor (feet_relative) on frames of each
  * rig's clip (the built rig: its standing pose), above the rig's own root,
- * a Z-up and a x100 one: a flat ground through the pose's
+ * a Z-up and a x100 one, and mirroring ones: scaled (-1, 1, 1), (-1, -1, -1)
+ * (upside down) and (-3, -3, -3), and as the mirrored rig (the frame's
+ * root joint mirrored, fixture_mirror_x): a flat ground through the pose's
  * floor (ik_humanoid_floor_point) leaves every joint within 5e-4 leg
  * lengths (0.45 mm on a 0.9 m leg); on a 10 degree slope through it both
  * feet reach their plans, and no heel, ball or toe tip ends under the
- * ground by more than it was under the floor (plus 1e-3 leg lengths). A
- * mirrored root is not covered: the leg solve does not keep such a pose,
- * with or without feet_relative (a known gap). */
-static void relative_rig(fixture *f, int built, void *context) {
-    const ik_clip *clip = rig_clip(f);
-    ik_mat4 original = f->root_ms, variants[3];
-    size_t n = (size_t)f->skeleton->joint_count;
+ * ground by more than it was under the floor (plus 1e-3 leg lengths).
+ * Under the mirroring roots the ankle's flexion came out about 180 degrees
+ * off and the foot was turned over. */
+static void relative_rig(fixture *base, int built, void *context) {
+    const ik_clip *clip = rig_clip(base);
+    ik_mat4 original = base->root_ms, variants[6];
+    size_t n = (size_t)base->skeleton->joint_count;
     ik_mat4 *before = (ik_mat4 *)malloc(sizeof(ik_mat4) * n);
+    fixture_twin twin;
     int v, k, frames = clip ? 9 : 1;
     (void)built;
     (void)context;
+    if (!fixture_twin_of(&twin, base, 3)) CHECK(0, "%s: mirrored rig made", base->label);
     if (!before) return;
     variants[0] = ik_mat4_identity();
     variants[1] =
         ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     variants[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
-    for (v = 0; v < 3; ++v)
-        for (k = 0; k < frames; ++k) {
+    variants[3] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    variants[4] = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
+    variants[5] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)),
+                                   ik_v3(-3, -3, -3));
+    for (v = 0; v < 7; ++v)
+        for (k = 0; k < frames && (v < 6 || twin.f.pose); ++k) {
+            fixture *f = v < 6 ? base : &twin.f;
             ik_real time = clip ? clip->duration * (ik_real)k / (ik_real)(frames - 1) : 0;
             ik_real leg = fixture_limb_length(f, IK_LIMB_LEG_L), worst = 0, s;
             ik_vec3 up, fwd, floor;
@@ -339,14 +418,16 @@ static void relative_rig(fixture *f, int built, void *context) {
             ik_humanoid_report report;
             ik_ground g;
             int i, side, slope;
-            f->root_ms = ik_mat4_mul(&variants[v], &original);
+            if (v < 6) f->root_ms = ik_mat4_mul(&variants[v], &original);
             leg = fixture_limb_length(f, IK_LIMB_LEG_L);
             up = fixture_up(f);
             fwd = fixture_forward(f);
             for (slope = 0; slope < 2; ++slope) {
                 if (clip) {
-                    ik_skeleton_rest_pose(f->skeleton, f->pose);
+                    /* the original's frame; for the mirrored rig its root then mirrored */
+                    ik_skeleton_rest_pose(base->skeleton, f->pose);
                     ik_clip_sample(clip, time, f->pose);
+                    if (v == 6) f->pose[twin.root] = fixture_mirror_x(f->pose[twin.root]);
                     ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
                 } else {
                     fixture_reset(f);
@@ -420,7 +501,8 @@ static void relative_rig(fixture *f, int built, void *context) {
                 }
             }
         }
-    f->root_ms = original;
+    base->root_ms = original;
+    fixture_twin_free(&twin);
     free(before);
 }
 

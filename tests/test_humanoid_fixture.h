@@ -183,10 +183,13 @@ FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_left(const fixture *f) {
 
 /* The signed bend of a limb's middle joint about its hinge (in model space,
  * from forward kinematics): the angle about h from the upper bone to the
- * lower bone, both projected on the plane perpendicular to h. */
+ * lower bone, both projected on the plane perpendicular to h, with
+ * h = sgn(det M) M hinge_axis_ls (the bend is measured in the middle
+ * joint's own frame, which a mirror turns round). */
 FIXTURE_MAYBE_UNUSED static ik_real fixture_bend(const fixture *f, int limb) {
     const ik_humanoid_limb *l = &f->rig.limb[limb];
-    ik_vec3 h = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[l->mid], l->hinge_axis_ls));
+    ik_vec3 h = ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&f->model[l->mid], l->hinge_axis_ls)),
+                              ik_mat4_det3(&f->model[l->mid]) < 0 ? -1 : 1);
     ik_vec3 u = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)), h);
     ik_vec3 v = ik_vec3_reject(ik_vec3_sub(fixture_end(f, limb), fixture_pos(f, l->mid)), h);
     return (ik_real)atan2((double)ik_vec3_dot(h, ik_vec3_cross(u, v)), (double)ik_vec3_dot(u, v));
@@ -211,6 +214,192 @@ FIXTURE_MAYBE_UNUSED static ik_bool fixture_lengths_kept(const fixture *f, const
         if (fabs((double)(a - b)) > (double)tol * (1 + (double)a)) return 0;
     }
     return 1;
+}
+
+/* ---- mirrored twins (issue 11: mirrored roots and mirrored rigs) ----------- */
+
+/* A twin of a fixture whose model space is the original's seen through the
+ * affine `map`: kind FIXTURE_TWIN_ROOT shares the skeleton and rig and
+ * stands above the root map * root_ms (a mirror, a flip, a scale); kind
+ * FIXTURE_TWIN_RIG has its own skeleton whose body's root joint is
+ * mirrored, D = diag(-1, 1, 1) times its rest and start transforms
+ * (fixture_mirror_x: a mirrored parent frame for everything below it, its
+ * "left" limbs on the figure's right; other roots, such as IK controls,
+ * are left as they are) and its own rig from ik_humanoid_init, and
+ * map = root_ms D root_ms^-1. Either way the twin's start pose has forward
+ * kinematics map * the original's. */
+enum { FIXTURE_TWIN_ROOT, FIXTURE_TWIN_RIG };
+
+typedef struct fixture_twin {
+    fixture f;
+    char label[200];
+    ik_mat4 map;
+    ik_skeleton skeleton;
+    ik_transform *rest;
+    int root;
+} fixture_twin;
+
+FIXTURE_MAYBE_UNUSED static void fixture_twin_free(fixture_twin *t) {
+    free(t->f.pose);
+    free(t->f.model);
+    free(t->f.start);
+    free(t->rest);
+    t->f.pose = t->f.start = NULL;
+    t->f.model = NULL;
+    t->rest = NULL;
+}
+
+/* D t for D = diag(-1, 1, 1): D T R S = (D T) (D R D) (D S), so the
+ * translation's x, the rotation's y and z and the scale's x are negated. */
+FIXTURE_MAYBE_UNUSED static ik_transform fixture_mirror_x(ik_transform t) {
+    t.translation.x = -t.translation.x;
+    t.rotation = ik_q(t.rotation.x, -t.rotation.y, -t.rotation.z, t.rotation.w);
+    t.scale.x = -t.scale.x;
+    return t;
+}
+
+/* 0 when the twin cannot be made (a rig with several roots, a mirrored rig
+ * that does not set up). */
+FIXTURE_MAYBE_UNUSED static int fixture_twin_make(fixture_twin *t, const fixture *f, int kind, const ik_mat4 *map) {
+    size_t n = (size_t)f->skeleton->joint_count;
+    memset(t, 0, sizeof *t);
+    t->f = *f;
+    t->f.gltf = NULL;
+    t->f.bvh = NULL;
+    t->f.pose = (ik_transform *)malloc(sizeof(ik_transform) * n);
+    t->f.model = (ik_mat4 *)malloc(sizeof(ik_mat4) * n);
+    t->f.start = (ik_transform *)malloc(sizeof(ik_transform) * n);
+    t->root = -1;
+    if (!t->f.pose || !t->f.model || !t->f.start) return 0;
+    memcpy(t->f.start, f->start, sizeof(ik_transform) * n);
+    t->f.label = t->label;
+    if (kind == FIXTURE_TWIN_ROOT) {
+        snprintf(t->label, sizeof t->label, "%s, mirroring root", f->label);
+        t->map = *map;
+        t->f.root_ms = ik_mat4_mul(map, &f->root_ms);
+    } else {
+        ik_mat4 root_inv, mirror = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+        for (t->root = f->map.joint[IK_ROLE_HIPS]; f->skeleton->parents[t->root] >= 0;)
+            t->root = f->skeleton->parents[t->root];
+        t->rest = (ik_transform *)malloc(sizeof(ik_transform) * n);
+        if (t->root < 0 || !t->rest) return 0;
+        memcpy(t->rest, f->skeleton->rest_ls, sizeof(ik_transform) * n);
+        t->rest[t->root] = fixture_mirror_x(t->rest[t->root]);
+        t->f.start[t->root] = fixture_mirror_x(t->f.start[t->root]);
+        t->skeleton = *f->skeleton;
+        t->skeleton.rest_ls = t->rest;
+        t->f.skeleton = &t->skeleton;
+        snprintf(t->label, sizeof t->label, "%s, mirrored rig", f->label);
+        t->f.map_result = ik_humanoid_map_find(t->f.skeleton, NULL, 0, &t->f.map);
+        t->f.init_result =
+            t->f.map_result == IK_OK ? ik_humanoid_init(&t->f.rig, t->f.skeleton, &t->f.map) : t->f.map_result;
+        if (t->f.init_result != IK_OK) return 0;
+        if (!ik_mat4_inverse(&f->root_ms, &root_inv)) return 0;
+        t->map = ik_mat4_mul(&f->root_ms, &mirror);
+        t->map = ik_mat4_mul(&t->map, &root_inv);
+    }
+    memcpy(t->f.pose, t->f.start, sizeof(ik_transform) * n);
+    ik_skeleton_fk(t->f.skeleton, t->f.pose, &t->f.root_ms, t->f.model);
+    return 1;
+}
+
+/* The twins every rig is tried as (k = 0 .. FIXTURE_TWINS - 1): above roots
+ * scaled (-1, 1, 1), (-1, -1, -1) (upside down, moved) and (-3, -3, -3)
+ * (turned 30 degrees about y), and as the mirrored rig. */
+#define FIXTURE_TWINS 4
+FIXTURE_MAYBE_UNUSED static int fixture_twin_of(fixture_twin *t, const fixture *f, int k) {
+    ik_mat4 map;
+    static const char *const names[3] = {"root (-1, 1, 1)", "root (-1, -1, -1)", "root (-3, -3, -3)"};
+    int made;
+    if (k == 3) return fixture_twin_make(t, f, FIXTURE_TWIN_RIG, NULL);
+    if (k == 0) map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    else if (k == 1) map = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
+    else map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)), ik_v3(-3, -3, -3));
+    made = fixture_twin_make(t, f, FIXTURE_TWIN_ROOT, &map);
+    snprintf(t->label, sizeof t->label, "%s, %s", f->label, names[k]);
+    return made;
+}
+
+/* A rotation seen through the map as ik_mat4_rotation reads it: with the
+ * map's R = ik_mat4_rotation(map), R q for a map that keeps handedness,
+ * R D q D = R (q.x, -q.y, -q.z, q.w) for a mirroring one. */
+FIXTURE_MAYBE_UNUSED static ik_quat fixture_map_rotation(const ik_mat4 *map, ik_quat q) {
+    if (ik_mat4_det3(map) < 0) q = ik_q(q.x, -q.y, -q.z, q.w);
+    return ik_quat_normalize(ik_quat_mul(ik_mat4_rotation(map), q));
+}
+
+/* A ground seen through a similarity map: a cast is the original's cast
+ * along the ray mapped back, its hit mapped forward (distances scale by
+ * the map's scale). */
+typedef struct fixture_mapped_ground {
+    const ik_ground *ground;
+    ik_mat4 map, inverse;
+} fixture_mapped_ground;
+
+FIXTURE_MAYBE_UNUSED static ik_bool fixture_mapped_cast(void *user, ik_vec3 origin, ik_vec3 direction,
+                                                       ik_real max_distance, ik_ground_hit *hit) {
+    const fixture_mapped_ground *m = (const fixture_mapped_ground *)user;
+    ik_vec3 o = ik_mat4_transform_point(&m->inverse, origin), d = ik_mat4_transform_vector(&m->inverse, direction);
+    ik_real k = ik_vec3_length(d);
+    ik_ground_hit h;
+    if (!(k > 0) || !ik_ground_cast(m->ground, o, ik_vec3_scale(d, 1 / k), max_distance * k, &h)) return 0;
+    hit->point_ms = ik_mat4_transform_point(&m->map, h.point_ms);
+    hit->normal_ms = ik_vec3_normalize(ik_mat4_transform_vector(&m->map, h.normal_ms));
+    hit->distance = h.distance / k;
+    return 1;
+}
+
+FIXTURE_MAYBE_UNUSED static ik_ground fixture_map_ground(const ik_ground *g, const ik_mat4 *map,
+                                                        fixture_mapped_ground *store) {
+    store->ground = g;
+    store->map = *map;
+    if (!ik_mat4_inverse(map, &store->inverse)) store->inverse = ik_mat4_identity();
+    return ik_ground_callback(fixture_mapped_cast, store);
+}
+
+/* The job seen through the map: targets, poles, the look target and the
+ * floor point mapped, rotation goals as fixture_map_rotation; the twin's
+ * buffers and root. */
+FIXTURE_MAYBE_UNUSED static ik_humanoid_solve fixture_map_job(const ik_humanoid_solve *job, fixture_twin *t,
+                                                             const ik_ground *mapped_ground) {
+    ik_humanoid_solve m = *job;
+    int i;
+    m.rig = &t->f.rig;
+    m.pose_ls = t->f.pose;
+    m.model_ms = t->f.model;
+    m.root_ms = &t->f.root_ms;
+    m.ground = job->ground ? mapped_ground : NULL;
+    for (i = 0; i < IK_LIMB_COUNT; ++i) {
+        m.goal[i].position_ms = ik_mat4_transform_point(&t->map, job->goal[i].position_ms);
+        m.goal[i].pole_ms = ik_mat4_transform_point(&t->map, job->goal[i].pole_ms);
+        m.goal[i].rotation_ms = fixture_map_rotation(&t->map, job->goal[i].rotation_ms);
+    }
+    m.look_target_ms = ik_mat4_transform_point(&t->map, job->look_target_ms);
+    m.floor_ms = ik_mat4_transform_point(&t->map, job->floor_ms);
+    return m;
+}
+
+/* After solving the original and the twin: the largest distance between a
+ * twin joint (of the mirrored subtree for a mirrored rig) and the mapped
+ * original one, in the original's leg lengths,
+ * and the largest angle (radians) between a limb end's rotation and the
+ * mapped original's. */
+FIXTURE_MAYBE_UNUSED static ik_real fixture_twin_gap(const fixture *f, const fixture_twin *t, ik_real *turn) {
+    ik_real worst = 0, leg = fixture_limb_length(f, IK_LIMB_LEG_L);
+    int i;
+    *turn = 0;
+    for (i = 0; i < f->skeleton->joint_count; ++i)
+        if (t->root < 0 || i == t->root || ik_skeleton_is_descendant(f->skeleton, i, t->root))
+            worst = ik_maxr(worst, ik_vec3_distance(ik_mat4_transform_point(&t->map, ik_mat4_translation(&f->model[i])),
+                                                    ik_mat4_translation(&t->f.model[i])));
+    for (i = 0; i < IK_LIMB_COUNT; ++i) {
+        int end = f->rig.limb[i].end;
+        ik_quat want;
+        if (end < 0) continue;
+        want = fixture_map_rotation(&t->map, ik_mat4_rotation(&f->model[end]));
+        *turn = ik_maxr(*turn, ik_quat_angle(ik_quat_mul(ik_quat_conjugate(want), ik_mat4_rotation(&t->f.model[end]))));
+    }
+    return worst / leg;
 }
 
 /* Runs `check` on the built rig (built = 1), then on each real rig that

@@ -1114,19 +1114,26 @@ static int bvh_variant(const char *from, const char *to, int mirror, int z_up, d
     return ok;
 }
 
-/* A variant of a glTF rig: its root joint's rest transform times `local`
- * (a mirror as the scale (-1, 1, 1), a quarter turn, a scale of 100); the
- * figure's axes follow: v -> A local A^-1 v with A the root's model matrix. */
-static int gltf_variant(const char *from, const char *to, ik_vec3 scale, ik_quat turn, bend_rig *rig) {
+/* A variant of a glTF rig: its body's root joint's rest transform times
+ * `local` (a mirror as the scale (-1, 1, 1), a quarter turn, a scale of
+ * 100); the figure's axes follow: v -> A local A^-1 v with A the root's
+ * model matrix, which `map` gets. The body's root is the root with the most joints below it
+ * (girl.glb's IK controls are roots of their own: one of those was
+ * mirrored before, leaving the figure as it was). */
+static int gltf_variant(const char *from, const char *to, ik_vec3 scale, ik_quat turn, bend_rig *rig, ik_mat4 *map) {
     ik_gltf *g = NULL;
     const ik_gltf_skin *skin;
     ik_transform *pose;
     ik_mat4 a, a_inv, local = ik_mat4_from_trs(ik_vec3_zero(), turn, scale), m;
-    int ok = 0, root = -1, i;
+    int ok = 0, root = -1, most = 0, i, k;
     if (ik_gltf_read_file(from, &g, NULL) != IK_OK) return 0;
     skin = ik_gltf_skeleton(g, 0);
-    for (i = 0; i < skin->skeleton.joint_count; ++i)
-        if (skin->skeleton.parents[i] < 0) root = root < 0 ? i : -2;
+    for (i = 0; i < skin->skeleton.joint_count; ++i) {
+        int below = 0;
+        if (skin->skeleton.parents[i] >= 0) continue;
+        for (k = i + 1; k < skin->skeleton.joint_count; ++k) below += ik_skeleton_is_descendant(&skin->skeleton, k, i);
+        if (root < 0 || below > most) root = i, most = below;
+    }
     pose = (ik_transform *)malloc((size_t)skin->skeleton.joint_count * sizeof *pose);
     if (root >= 0 && pose) {
         ik_skeleton_rest_pose(&skin->skeleton, pose);
@@ -1137,6 +1144,7 @@ static int gltf_variant(const char *from, const char *to, ik_vec3 scale, ik_quat
         if (ik_mat4_inverse(&a, &a_inv)) {
             m = ik_mat4_mul(&a, &local);
             m = ik_mat4_mul(&m, &a_inv);
+            *map = m;
             rig->forward = ik_vec3_normalize(ik_mat4_transform_vector(&m, rig->forward));
             rig->up = ik_vec3_normalize(ik_mat4_transform_vector(&m, rig->up));
             ok = ik_gltf_set_pose(g, 0, pose, NULL) == IK_OK && ik_gltf_write_file(g, to, NULL) == IK_OK;
@@ -1147,20 +1155,56 @@ static int gltf_variant(const char *from, const char *to, ik_vec3 scale, ik_quat
     return ok;
 }
 
+/* `ikc solve PATH --target END=target --json` from the rest pose: every
+ * joint's position into p [count]; `solver` gets the target's solver name.
+ * 0 (with `args` for the message) when it does not run or lists other
+ * joints. */
+static int solve_joints(const char *path, const char *end, ik_vec3 target, ik_vec3 *p, int count, char *solver,
+                        size_t solver_size, char *args, size_t args_size) {
+    cJSON *doc, *joints, *t0;
+    int k, ok;
+    snprintf(args, args_size, "solve '%s' --target '%s=%.7g,%.7g,%.7g' --json", path, end, (double)target.x,
+             (double)target.y, (double)target.z);
+    doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL;
+    joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+    t0 = doc ? cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0) : NULL;
+    ok = cJSON_GetArraySize(joints) == count && t0;
+    for (k = 0; ok && k < count; ++k) p[k] = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, k), "position"));
+    if (ok) snprintf(solver, solver_size, "%s", cJSON_GetObjectItem(t0, "solver")->valuestring);
+    cJSON_Delete(doc);
+    return ok;
+}
+
 /* Sweep one limb's end from hanging down to `top` degrees forward, and 30
  * degrees out to its side, at 0.85 limb lengths from its start, each target
  * one `ikc solve --target` from the rest pose, 3 degrees (0.045 limb lengths,
  * 4 cm on a man's leg) apart: the end reaches, the knee stays on the forward
  * side of the hip-ankle line (the elbow on the backward side), and the bend
- * never flips (successive middle-joint offsets within 20 degrees). */
-static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real top) {
+ * never flips (successive middle-joint offsets within 20 degrees). A
+ * mirrored variant (`original` not NULL: the file it was made from, whose
+ * model space `map` takes to the variant's) is also solved as the original
+ * at the target mapped back: the limb and everything below its end (a foot
+ * and its toes, a hand and its fingers) must be the mirror image of the
+ * original's within 2e-3 limb lengths. The knee alone does not show a limb
+ * rolled half a turn about its hip, bent the other way about its hinge: a
+ * mirrored male_base_mesh's toes pointed backward. */
+static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real top, const char *original,
+                       const ik_mat4 *map) {
     const ik_humanoid_limb *l = &c->rig.limb[limb];
     const ik_humanoid_limb *other = &c->rig.limb[limb ^ 1];
     ik_real len = limb_length_ms(c, limb), sign = limb >= IK_LIMB_LEG_L ? 1 : -1;
     ik_vec3 start = joint_ms(c, l->start), out;
+    ik_vec3 *p = (ik_vec3 *)malloc(2 * (size_t)c->skeleton->joint_count * sizeof *p), *q;
+    ik_mat4 map_inv;
     check_property reach = {"natural bend: the end reaches", 0, 0}, side = {"natural bend: side", 0, 0},
-                   flip = {"natural bend: no flip", 0, 0};
-    int az;
+                   flip = {"natural bend: no flip", 0, 0}, image = {"natural bend: the original's mirror image", 0, 0};
+    int az, n = c->skeleton->joint_count;
+    if (!p || (map && !ik_mat4_inverse(map, &map_inv))) {
+        CHECK(0, "%s: scratch and the map's inverse", r->label);
+        free(p);
+        return;
+    }
+    q = p + n;
     out = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(start, joint_ms(c, other->start)), r->up));
     for (az = 0; az < 2; ++az) {
         ik_vec3 prev = ik_vec3_zero(), ahead = ik_vec3_normalize(ik_vec3_mad(r->forward, out, az ? 0.577f : 0));
@@ -1168,30 +1212,19 @@ static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real 
         for (el = 5; el <= top; el += 3) {
             ik_real a = ik_rad(el);
             ik_vec3 dir = ik_vec3_add(ik_vec3_scale(r->up, -IK_COS(a)), ik_vec3_scale(ahead, IK_SIN(a)));
-            ik_vec3 target = ik_vec3_mad(start, dir, 0.85f * len), p[3], off;
-            char args[1200];
-            cJSON *doc, *joints, *t0;
-            int k, joint[3];
-            joint[0] = l->start, joint[1] = l->mid, joint[2] = l->end;
-            snprintf(args, sizeof args, "solve '%s' --target '%s=%.7g,%.7g,%.7g' --json", r->path,
-                     ik_skeleton_name(c->skeleton, l->end), (double)target.x, (double)target.y, (double)target.z);
-            doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL;
-            joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
-            t0 = doc ? cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0) : NULL;
-            if (cJSON_GetArraySize(joints) != c->skeleton->joint_count || !t0) {
+            ik_vec3 target = ik_vec3_mad(start, dir, 0.85f * len), off;
+            const char *end_name = ik_skeleton_name(c->skeleton, l->end);
+            char args[1200], solver[32];
+            int k;
+            if (!solve_joints(r->path, end_name, target, p, n, solver, sizeof solver, args, sizeof args)) {
                 PROPERTY_CASE(reach, 0, "%s: %s: %s", r->label, args, err_text);
-                cJSON_Delete(doc);
                 continue;
             }
-            for (k = 0; k < 3; ++k)
-                p[k] = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, joint[k]), "position"));
-            PROPERTY_CASE(reach,
-                          ik_vec3_distance(p[2], target) < 2e-3f * len &&
-                              strcmp(cJSON_GetObjectItem(t0, "solver")->valuestring, "two-bone") == 0,
-                          "%s %s at %g deg: %g off", r->label, ik_skeleton_name(c->skeleton, l->end), (double)el,
-                          (double)ik_vec3_distance(p[2], target));
-            off = ik_vec3_normalize(
-                ik_vec3_reject(ik_vec3_sub(p[1], p[0]), ik_vec3_normalize(ik_vec3_sub(p[2], p[0]))));
+            PROPERTY_CASE(reach, ik_vec3_distance(p[l->end], target) < 2e-3f * len && strcmp(solver, "two-bone") == 0,
+                          "%s %s at %g deg: %g off", r->label, end_name, (double)el,
+                          (double)ik_vec3_distance(p[l->end], target));
+            off = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(p[l->mid], p[l->start]),
+                                                   ik_vec3_normalize(ik_vec3_sub(p[l->end], p[l->start]))));
             PROPERTY_CASE(side, sign * ik_vec3_dot(off, r->forward) > 0.05f, "%s %s at %g deg, %d: %s %g forward",
                           r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el, az,
                           sign > 0 ? "knee" : "elbow", (double)ik_vec3_dot(off, r->forward));
@@ -1200,18 +1233,36 @@ static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real 
                               r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el,
                               (double)ik_deg(ik_acos_safe(ik_vec3_dot(off, prev))));
             prev = off;
-            cJSON_Delete(doc);
+            if (!original) continue;
+            if (!solve_joints(original, end_name, ik_mat4_transform_point(&map_inv, target), q, n, solver,
+                              sizeof solver, args, sizeof args)) {
+                PROPERTY_CASE(image, 0, "%s: %s: %s", r->label, args, err_text);
+                continue;
+            }
+            for (k = 0; k < n; ++k) {
+                ik_real gap;
+                if (k != l->start && !ik_skeleton_is_descendant(c->skeleton, k, l->start)) continue;
+                gap = ik_vec3_distance(ik_mat4_transform_point(map, q[k]), p[k]);
+                if (gap > 2e-3f * len) break;
+            }
+            PROPERTY_CASE(image, k == n, "%s %s at %g deg, %d: %s %g limb lengths off the original's mirror image",
+                          r->label, end_name, (double)el, az, k < n ? ik_skeleton_name(c->skeleton, k) : "",
+                          k < n ? (double)(ik_vec3_distance(ik_mat4_transform_point(map, q[k]), p[k]) / len) : 0.0);
         }
     }
     property_end(&reach);
     property_end(&side);
     property_end(&flip);
+    if (original) property_end(&image);
+    free(p);
 }
 
 /* `--target FOOT` / `--target HAND` with no --pole on every real rig and
- * variants of them (mirrored, Z-up, scaled by 100): knees bend forward and
- * elbows back across the front half-space, and small moves never flip them.
- * Before, a straight CMU leg bent backward with its shin turned round. */
+ * variants of them (Z-up, scaled by 100, and every one mirrored): knees
+ * bend forward and elbows back across the front half-space, small moves
+ * never flip them, and a mirrored variant's limb is the mirror image of
+ * the original's. Before, a straight CMU leg bent backward with its shin
+ * turned round. */
 static void test_solve_natural_bend(void) {
     static const struct {
         const char *file;
@@ -1221,10 +1272,12 @@ static void test_solve_natural_bend(void) {
     } rigs[] = {
         {"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1},   {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
         {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}, {"bvh/01_01.bvh", {0, 0, 1}, 0, 0, 1},
-        {"gltf/girl.glb", {0, 0, 1}, 0, 0, 1},    {"gltf/girl.glb", {0, 0, 1}, 1, 0, 1},
-        {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 0, 1}, {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 1, 1},
+        {"bvh/01_01.bvh", {0, 0, 1}, 1, 0, 1},    {"gltf/girl.glb", {0, 0, 1}, 0, 0, 1},
+        {"gltf/girl.glb", {0, 0, 1}, 1, 0, 1},    {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 0, 1},
+        {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 1, 1}, {"gltf/male_base_mesh.glb", {1, 0, 0}, 1, 0, 1},
         {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 1},  {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 100},
-        {"gltf/robot.glb", {0, 0, 1}, 0, 0, 1},
+        {"gltf/rigged_figure.glb", {0, 0, 1}, 1, 0, 100}, {"gltf/robot.glb", {0, 0, 1}, 0, 0, 1},
+        {"gltf/robot.glb", {0, 0, 1}, 1, 0, 1},
     };
     int i;
     for (i = 0; i < (int)(sizeof rigs / sizeof rigs[0]); ++i) {
@@ -1232,6 +1285,7 @@ static void test_solve_natural_bend(void) {
         character c;
         char source[900];
         int made = 1;
+        ik_mat4 map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
         if (!real_asset(rigs[i].file, source, sizeof source)) continue;
         snprintf(r.label, sizeof r.label, "%s%s%s%s", rigs[i].file, rigs[i].mirror ? " mirrored" : "",
                  rigs[i].z_up ? " Z-up" : "", rigs[i].scale != 1 ? " x100" : "");
@@ -1248,15 +1302,16 @@ static void test_solve_natural_bend(void) {
             snprintf(r.path, sizeof r.path, "%s/variant%d.glb", work_dir, i);
             made = gltf_variant(source, r.path, ik_v3(rigs[i].mirror ? -s : s, s, s),
                                 rigs[i].z_up ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
-                                &r);
+                                &r, &map);
         }
         if (!made || !character_load(&c, r.path, 0)) {
             CHECK(0, "%s: the variant is written and loads as a humanoid", r.label);
             character_free(&c);
             continue;
         }
-        if (c.rig.limb[IK_LIMB_LEG_L].end >= 0) sweep_limb(&r, &c, IK_LIMB_LEG_L, 71);
-        sweep_limb(&r, &c, IK_LIMB_ARM_L, 59);
+        if (c.rig.limb[IK_LIMB_LEG_L].end >= 0)
+            sweep_limb(&r, &c, IK_LIMB_LEG_L, 71, rigs[i].mirror ? source : NULL, &map);
+        sweep_limb(&r, &c, IK_LIMB_ARM_L, 59, rigs[i].mirror ? source : NULL, &map);
         character_free(&c);
     }
 }

@@ -1,6 +1,7 @@
 /* Props: grips map back exactly; two hands on a staff turned through 360
  * degrees over 10,000 frames stay on it, with no drift at the end, on the
- * built humanoid and every real rig. */
+ * built humanoid and every real rig, also under mirroring roots and as
+ * mirrored rigs. */
 #include <ikit/humanoid.h>
 #include <ikit/prop.h>
 #include <math.h>
@@ -84,10 +85,21 @@ static void staff(fixture *f) {
     property_end(&on);
 }
 
+/* Each rig, then its mirrored twins (fixture_twin_of: mirroring roots and
+ * the mirrored rig), whose hands must follow the staff the same way in
+ * their own model space (rotations as ik_mat4_rotation reads a mirrored
+ * hand). */
 static void staff_rig(fixture *f, int built, void *context) {
+    fixture_twin twin;
+    int k;
     (void)built;
     (void)context;
     staff(f);
+    for (k = 0; k < FIXTURE_TWINS; ++k) {
+        if (fixture_twin_of(&twin, f, k)) staff(&twin.f);
+        else CHECK(0, "%s: twin %d made", f->label, k);
+        fixture_twin_free(&twin);
+    }
 }
 
 static void test_staff(void) { fixture_each_rig(staff_rig, NULL); }

@@ -162,11 +162,14 @@ typedef struct ik_humanoid_limb {
     int clavicle;            /* arms: the clavicle or -1 */
     int toe;                 /* legs: the toe joint or -1 */
     ik_vec3 end_offset_ls;   /* the end's position in mid's frame (used when end is -1) */
-    ik_vec3 hinge_axis_ls;   /* in mid's frame; bend positive about it */
+    ik_vec3 hinge_axis_ls;   /* in mid's frame; bend positive about it (measured in that frame:
+                                in model space about sgn(det M) M hinge_axis_ls) */
     ik_real upper_length, lower_length;
     /* legs: sole geometry in the foot's frame (model units at rest) */
     ik_vec3 sole_up_ls;      /* the sole's normal */
-    ik_vec3 lateral_ls;      /* the foot's left axis (dorsiflexion turns negative about it) */
+    ik_vec3 lateral_ls;      /* the foot's axis up x forward: its left, on a rig that is not
+                                mirrored (dorsiflexion turns negative about it; under a
+                                mirroring root_ms, about its opposite) */
     ik_vec3 heel_ls;         /* the contact point below the ankle */
     ik_vec3 ball_ls;         /* the contact point below the ball of the foot */
     ik_vec3 toe_tip_ls;      /* in the toe's frame: the contact point below the toes' tip */
@@ -201,11 +204,12 @@ typedef struct ik_humanoid {
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
 
 /* The ankle's dorsiflexion (toes toward the shin positive), radians: the
- * signed angle about `lateral` (the foot's left axis) from `sole` (heel to
- * ball) to `shin` (ankle to knee), both projected on the plane
- * perpendicular to `lateral`, plus 90 degrees, so 0 is the anatomical
- * neutral: the shin perpendicular to the sole. The limits ankle_up and
- * ankle_down bound it. */
+ * signed angle about `lateral` (the foot's left axis: up x forward in the
+ * space of the vectors, which a mirroring transform of the rig's
+ * lateral_ls turns round) from `sole` (heel to ball) to `shin` (ankle to
+ * knee), both projected on the plane perpendicular to `lateral`, plus 90
+ * degrees, so 0 is the anatomical neutral: the shin perpendicular to the
+ * sole. The limits ankle_up and ankle_down bound it. */
 ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
 
 /* ---- a limb's natural bend (any rig, humanoid or not) ---------------------- */
@@ -222,7 +226,9 @@ ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
  * every limb this hinge. */
 ik_vec3 ik_limb_hinge(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 forward, ik_vec3 up, ik_bool knee);
 
-/* A pole for ik_two_bone (with the hinge h, model space, in use_hinge)
+/* A pole for ik_two_bone (with the hinge h in use_hinge: the model-space
+ * axis a positive bend turns about, sgn(det M) M hinge_axis_ls for the
+ * middle joint's matrix M, as a mirrored frame turns the sense round)
  * that keeps an elbow or knee on its natural side as the end goes from c
  * to `target`: the limb swings without rolling, so the hinge turns with the
  * shortest turn taking c - a onto e = target - a, to h', and the middle
@@ -249,7 +255,9 @@ ik_bool ik_figure_forward(const ik_skeleton *skeleton, const int *feet, int foot
 typedef struct ik_humanoid_goal {
     ik_bool enabled;
     ik_vec3 position_ms;   /* where the wrist / ankle goes */
-    ik_bool use_rotation;  /* also turn the hand / foot to rotation_ms (model space) */
+    ik_bool use_rotation;  /* also turn the hand / foot to rotation_ms (model space, as
+                              ik_mat4_rotation reads its matrix: R with M = R diag(-1, 1, 1) s
+                              when mirrored) */
     ik_quat rotation_ms;
     ik_real weight;        /* 0 keeps the input pose, 1 solves fully; default 1 */
     ik_bool use_pole;      /* the elbow / knee bends toward pole_ms */

@@ -105,8 +105,13 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->lower_length = ik_vec3_length(v);
     if (!(limb->upper_length > 0) || !(limb->lower_length > 0)) return IK_ERR_DEGENERATE;
     limb->end_offset_ls = to_joint_point(&mid_inv, c);
+    /* The bend is measured in the mid joint's own frame (ik_two_bone): where
+     * that frame is mirrored at rest (a negative determinant: a mirrored
+     * rig), a turn about M^-1 h is a turn the other way about h, so the axis
+     * is sgn(det M) M^-1 h and the rest bend stays positive. */
     h = ik_limb_hinge(a, b, c, rig->forward_rs, rig->up_rs, leg);
-    limb->hinge_axis_ls = ik_vec3_normalize(to_joint_vector(&mid_inv, h));
+    h = to_joint_vector(&mid_inv, h);
+    limb->hinge_axis_ls = ik_vec3_normalize(ik_mat4_det3(&mid_ms) < 0 ? ik_vec3_neg(h) : h);
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
     return IK_OK;
@@ -161,7 +166,7 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
         ball = ik_vec3_mad(heel, rig->forward_rs, (ik_real)0.2 * (limb->upper_length + limb->lower_length));
     }
     limb->sole_up_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->up_rs));
-    limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->left_rs));
+    limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, ik_vec3_cross(rig->up_rs, rig->forward_rs)));
     limb->heel_ls = to_joint_point(&foot_inv, heel);
     limb->ball_ls = to_joint_point(&foot_inv, ball);
     if (limb->toe >= 0) {
@@ -239,8 +244,11 @@ ik_bool ik_figure_forward(const ik_skeleton *s, const int *feet, int foot_count,
 /* Body axes: up from the hips toward the head, left from the right thigh and
  * arm to the left ones (made perpendicular to up), each snapped to a root
  * axis when near one; forward = left x up (a body facing +Z with its left on
- * +X and +Y up, as glTF and CMU figures do), turned round when the toes or
- * the face say so (ik_figure_forward). */
+ * +X and +Y up, as glTF and CMU figures do), turned round where the left
+ * thigh's rest frame is mirrored (a negative determinant: a rig made that
+ * way and then mirrored by a joint's scale has its left on the other side,
+ * and left x up points backward), and turned to agree with the toes or the
+ * face when they tell (ik_figure_forward). */
 static ik_result init_axes(ik_humanoid *rig) {
     const ik_skeleton *s = rig->skeleton;
     const int *j = rig->map.joint;
@@ -248,6 +256,7 @@ static ik_result init_axes(ik_humanoid *rig) {
     ik_vec3 legs = ik_vec3_sub(rest_position(s, j[IK_ROLE_THIGH_L]), rest_position(s, j[IK_ROLE_THIGH_R]));
     ik_vec3 arms = ik_vec3_sub(rest_position(s, j[IK_ROLE_UPPER_ARM_L]), rest_position(s, j[IK_ROLE_UPPER_ARM_R]));
     ik_vec3 up = ik_vec3_sub(rest_position(s, j[IK_ROLE_HEAD]), hips), left, toes;
+    ik_mat4 thigh;
     int feet[2];
     feet[0] = j[IK_ROLE_FOOT_L];
     feet[1] = j[IK_ROLE_FOOT_R];
@@ -260,8 +269,8 @@ static ik_result init_axes(ik_humanoid *rig) {
     rig->left_rs = ik_vec3_normalize(ik_vec3_reject(rig->left_rs, up));
     rig->up_rs = up;
     rig->forward_rs = ik_vec3_normalize(ik_vec3_cross(rig->left_rs, up));
-    /* A mirrored rig (a root scaled by -1 on one axis) has its left on the
-     * other side: left x up then points backward, the toes do not. */
+    thigh = rest_model(s, j[IK_ROLE_THIGH_L]);
+    if (ik_mat4_det3(&thigh) < 0) rig->forward_rs = ik_vec3_neg(rig->forward_rs);
     if (ik_figure_forward(s, feet, 2, j[IK_ROLE_HEAD], up, &toes) && ik_vec3_dot(toes, rig->forward_rs) < 0)
         rig->forward_rs = ik_vec3_neg(rig->forward_rs);
     return IK_OK;

@@ -1,8 +1,8 @@
 /* The full-body solve, in seed 001's order: pelvis, spine and head, clavicles,
  * arms and legs, wrists and ankles, toes; optionally a second pass over
  * clavicles and limbs. Each stage turns joints in model space and writes the
- * turn back into the local pose as new_local = local * R^-1 q R (R the
- * joint's model rotation), exact for joints with uniform scale. */
+ * turn back into the local pose (turn_joint), exact under uniformly scaled
+ * parents, mirrored ones included. */
 #include <ikit/aim.h>
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
@@ -75,6 +75,8 @@ typedef struct solve_state {
     const ik_humanoid *rig;
     const ik_skeleton *s;
     ik_vec3 up, forward, left; /* body axes in model space */
+    ik_vec3 lateral;           /* up x forward: left, unless the root mirrors */
+    ik_real hand;              /* sgn(det root_ms): -1 under a mirroring root */
     ik_vec3 floor_point;       /* a point of the rest floor in model space */
     ik_real root_scale;        /* model units per root-space unit */
 } solve_state;
@@ -92,21 +94,59 @@ static ik_mat4 parent_matrix(const solve_state *st, int joint) {
     return st->job->root_ms ? *st->job->root_ms : ik_mat4_identity();
 }
 
-/* Turn `joint` by the model-space rotation q about its own origin. */
+/* Turn `joint` by the model-space rotation q about its own origin, M' = q M:
+ * its local rotation L becomes F^-1 q F L, F the parent's frame (P = s F, F
+ * orthogonal). With R = ik_mat4_rotation(P), F = R for a proper P and
+ * F = R D, D = diag(-1, 1, 1), for a mirrored one, whose conjugation
+ * D (v, w) D = ((v.x, -v.y, -v.z), w) turns the axis the mirror's way and
+ * the sense round. (R_j^-1 q R_j applied after L, R_j the joint's own
+ * rotation, is the same turn only when nothing above mirrors.) */
 static void turn_joint(const solve_state *st, int joint, ik_quat q) {
-    ik_quat r = rotation(st, joint);
+    ik_mat4 parent = parent_matrix(st, joint);
+    ik_quat r = ik_mat4_rotation(&parent);
     ik_quat local = ik_quat_mul(ik_quat_conjugate(r), ik_quat_mul(q, r));
     ik_transform *t = &st->job->pose_ls[joint];
-    t->rotation = ik_quat_normalize(ik_quat_mul(t->rotation, local));
+    if (ik_mat4_det3(&parent) < 0) local = ik_q(local.x, -local.y, -local.z, local.w);
+    t->rotation = ik_quat_normalize(ik_quat_mul(local, t->rotation));
     refresh(st, joint);
 }
 
-/* Give `joint` the model-space rotation q: local = P^-1 q (P the parent's). */
+/* Give `joint` the model rotation q as ik_mat4_rotation reads it (M = q D s
+ * for a mirrored M). With a positive own scale S that is L = R_p^-1 q under
+ * a proper parent (R_p its rotation), and under a mirrored one, whose
+ * M = R_p D L S reads as R_p (D L D), L = D R_p^-1 q D; otherwise the turn
+ * q R^-1 from the joint's rotation R now. */
 static void set_joint_rotation(const solve_state *st, int joint, ik_quat q) {
-    ik_mat4 parent = parent_matrix(st, joint);
     ik_transform *t = &st->job->pose_ls[joint];
-    t->rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&parent)), q));
+    ik_mat4 parent;
+    ik_quat local;
+    if (!(t->scale.x > 0 && t->scale.y > 0 && t->scale.z > 0)) {
+        turn_joint(st, joint, ik_quat_mul(q, ik_quat_conjugate(rotation(st, joint))));
+        return;
+    }
+    parent = parent_matrix(st, joint);
+    local = ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&parent)), q);
+    if (ik_mat4_det3(&parent) < 0) local = ik_q(local.x, -local.y, -local.z, local.w);
+    t->rotation = ik_quat_normalize(local);
     refresh(st, joint);
+}
+
+/* A direction of a foot's frame, v_ls, once the foot is turned to the model
+ * rotation `rotation_ms` (ik_mat4_rotation's reading): M v_ls turned by the
+ * turn taking the foot there; unit. Right for a mirrored foot, whose
+ * rotation alone would take v_ls to the mirror image of the direction. */
+static ik_vec3 foot_axis(const solve_state *st, const ik_humanoid_limb *limb, ik_quat rotation_ms, ik_vec3 v_ls) {
+    const ik_mat4 *foot = &st->job->model_ms[limb->end];
+    ik_quat turn = ik_quat_mul(rotation_ms, ik_quat_conjugate(ik_mat4_rotation(foot)));
+    return ik_vec3_normalize(ik_quat_rotate(turn, ik_mat4_transform_vector(foot, v_ls)));
+}
+
+/* The foot's lateral axis up x forward in model space, for the foot at
+ * `foot` (model matrix): the rig's lateral_ls through it, turned round
+ * under a mirroring root (a mirror takes a x b to -(Ma x Mb)), so the
+ * ankle's flexion and the heel's and toes' turns keep their sense. */
+static ik_vec3 foot_lateral(const solve_state *st, const ik_humanoid_limb *limb, const ik_mat4 *foot) {
+    return ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(foot, limb->lateral_ls)), st->hand);
 }
 
 /* Where a limb's end (wrist, ankle) is: its joint, or the virtual end. */
@@ -155,11 +195,15 @@ ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik
     return ik_vec3_mad(ik_vec3_lerp(a, target, (ik_real)0.5), ik_vec3_normalize_or(k, ik_vec3_zero()), length);
 }
 
+/* The hinge in model space is sgn(det M) M h for the mid joint's matrix M
+ * (the bend is positive about h in M's own frame, which a mirror turns). */
 static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb, ik_vec3 target) {
+    const ik_mat4 *mid = &st->job->model_ms[limb->mid];
     ik_mat4 end_ms = end_matrix(st, limb);
+    ik_vec3 hinge = ik_mat4_transform_vector(mid, limb->hinge_axis_ls);
+    if (ik_mat4_det3(mid) < 0) hinge = ik_vec3_neg(hinge);
     return ik_limb_natural_pole(position(st, limb->start), position(st, limb->mid), ik_mat4_translation(&end_ms), target,
-                                ik_mat4_transform_vector(&st->job->model_ms[limb->mid], limb->hinge_axis_ls),
-                                limb_length(st, limb));
+                                hinge, limb_length(st, limb));
 }
 
 /* Two-bone IK with the rig's hinge (ik_two_bone: law of cosines bend about
@@ -259,6 +303,7 @@ typedef struct foot_plan {
     ik_quat toe_input_ls; /* the toe's local rotation before the solve */
     ik_vec3 ankle;      /* where the ankle goes */
     ik_quat rotation;   /* the foot's model rotation there */
+    ik_vec3 lateral_rf; /* the foot's lateral axis (foot_lateral) in the frame of that rotation */
     ik_bool has_rotation;
     ik_vec3 ball;       /* the ball's contact point (the heel-lift pivot) */
     ik_vec3 normal;     /* ground normal */
@@ -299,7 +344,7 @@ static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb)
     ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls),
                                ik_mat4_transform_point(foot, limb->heel_ls));
     ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
-    return ik_humanoid_ankle_angle(sole, shin, ik_mat4_transform_vector(foot, limb->lateral_ls));
+    return ik_humanoid_ankle_angle(sole, shin, foot_lateral(st, limb, foot));
 }
 
 /* Plan one foot on the ground (seed 004: ray casts place the target on the
@@ -346,7 +391,7 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     }
     align = ik_quat_identity();
     if (limb->end >= 0) {
-        ik_vec3 sole = relative ? st->up : ik_quat_rotate(foot_rot, limb->sole_up_ls);
+        ik_vec3 sole = relative ? st->up : foot_axis(st, limb, foot_rot, limb->sole_up_ls);
         ik_real fade = ik_clampr(1 - lift / ((ik_real)0.05 * leg), 0, 1);
         align = ik_quat_slerp(ik_quat_identity(), ik_quat_from_to(sole, hit.normal_ms), fade);
         if (goal->enabled && goal->use_rotation) {
@@ -371,6 +416,9 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
     plan->ball = ik_vec3_mad(plan->ball, st->up, lift);
     plan->rotation = ik_quat_mul(align, foot_rot);
     plan->has_rotation = limb->end >= 0;
+    plan->lateral_rf = limb->end >= 0 ? ik_quat_rotate(ik_quat_conjugate(rotation(st, limb->end)),
+                                                       foot_lateral(st, limb, &st->job->model_ms[limb->end]))
+                                      : st->lateral;
     plan->normal = hit.normal_ms;
     plan->lift_angle = 0;
     plan->airborne = relative ? ik_minr(lift, ball_lift) > st->rig->limits.contact_height * leg : lift > 0;
@@ -402,8 +450,8 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
  * by `angle` about the foot's lateral axis (positive lifts the heel). */
 static void lift_heel(const solve_state *st, int which, foot_plan *plan, ik_real angle) {
     const ik_humanoid_limb *limb = &st->rig->limb[which];
-    ik_vec3 lateral = limb->end >= 0 ? ik_quat_rotate(plan->rotation, limb->lateral_ls) : st->left;
-    ik_quat p = ik_quat_from_axis_angle(ik_vec3_normalize(lateral), angle);
+    ik_vec3 lateral = limb->end >= 0 ? ik_quat_rotate(plan->rotation, plan->lateral_rf) : st->lateral;
+    ik_quat p = ik_quat_from_axis_angle(lateral, angle);
     plan->ankle = ik_vec3_add(plan->ball, ik_quat_rotate(p, ik_vec3_sub(plan->ankle, plan->ball)));
     plan->rotation = ik_quat_normalize(ik_quat_mul(p, plan->rotation));
     plan->lift_angle += angle;
@@ -454,7 +502,7 @@ static void place_toes(const solve_state *st, int which, const foot_plan *plan) 
     for (i = 0; i < 2; ++i) {
         const ik_mat4 *toe = &st->job->model_ms[limb->toe];
         ik_vec3 t = ik_mat4_translation(toe), p = ik_mat4_transform_point(toe, limb->toe_tip_ls), r, rp, n;
-        ik_vec3 a = ik_vec3_normalize(ik_mat4_transform_vector(&st->job->model_ms[limb->end], limb->lateral_ls));
+        ik_vec3 a = foot_lateral(st, limb, &st->job->model_ms[limb->end]);
         ik_real A, B, C, R, base, spread, phi, other, clear;
         ik_ground_hit hit;
         if (!cast_down(st, p, leg, &hit)) return;
@@ -517,8 +565,7 @@ static void keep_ball_above(const solve_state *st, const ik_humanoid_limb *limb,
         if (!(depth > 0)) return;
         depth = ik_minr(depth, reach);
         angle = ik_minr(limit, IK_ATAN2(depth, IK_SQRT(reach * reach - depth * depth)));
-        turn_joint(st, limb->end, ik_quat_from_axis_angle(
-                                      ik_vec3_normalize(ik_mat4_transform_vector(foot, limb->lateral_ls)), -angle));
+        turn_joint(st, limb->end, ik_quat_from_axis_angle(foot_lateral(st, limb, foot), -angle));
         limit -= angle;
     }
 }
@@ -594,7 +641,7 @@ static void solve_planted_leg(const solve_state *st, int which, foot_plan *plan)
         flex = solve_leg_to(st, which, plan, saved);
     }
     if (limb->end >= 0 && (flex < -plan->flex_down || (plan->airborne && flex > plan->flex_up))) {
-        ik_vec3 lateral = ik_vec3_normalize(ik_quat_rotate(rotation(st, limb->end), limb->lateral_ls));
+        ik_vec3 lateral = foot_lateral(st, limb, &st->job->model_ms[limb->end]);
         ik_real excess = flex < 0 ? flex + plan->flex_down : flex - plan->flex_up;
         turn_joint(st, limb->end, ik_quat_from_axis_angle(lateral, excess));
         if (excess > 0) keep_ball_above(st, limb, excess);
@@ -776,6 +823,8 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
     st->up = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->up_rs), rig->up_rs);
     st->forward = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->forward_rs), rig->forward_rs);
     st->left = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->left_rs), rig->left_rs);
+    st->lateral = ik_vec3_normalize_or(ik_vec3_cross(st->up, st->forward), st->left);
+    st->hand = det < 0 ? -1 : 1;
     st->floor_point = job->use_floor
                           ? job->floor_ms
                           : ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));

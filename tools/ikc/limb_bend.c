@@ -55,8 +55,12 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
     return f;
 }
 
-/* The hinge is worked out in model space (root_ms applied), where the
- * solver measures the bend: a mirroring root_ms turns u x v around. For a
+/* The hinge is worked out in model space (root_ms applied): a mirroring
+ * root_ms turns u x v around. ik_two_bone measures the bend in the middle
+ * joint's own frame, so where that frame is mirrored (a negative
+ * determinant) the local axis is -M^-1 h: a turn about M^-1 h is a turn the
+ * other way about h, and the limb would reach the pole only by rolling
+ * half a turn about its hip (a mirrored glTF's toes pointed backward). For a
  * figure whose forward is unknown, the rest bend alone: the middle joint's
  * rest offset k off the start-to-end line stands in for forward (a knee
  * points forward, an elbow back), so ik_limb_hinge keeps the rest plane when
@@ -92,8 +96,9 @@ int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ik
         }
         ok = ok && ik_mat4_inverse(&model[limb->joints[1]], &mid_inverse);
         if (ok)
-            *hinge_ls = ik_vec3_normalize(
-                ik_mat4_transform_vector(&mid_inverse, ik_limb_hinge(a, b, c, forward, up, knee)));
+            *hinge_ls = ik_vec3_scale(
+                ik_vec3_normalize(ik_mat4_transform_vector(&mid_inverse, ik_limb_hinge(a, b, c, forward, up, knee))),
+                ik_mat4_det3(&model[limb->joints[1]]) < 0 ? -1 : 1);
     }
     free(pose);
     free(model);

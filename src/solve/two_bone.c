@@ -81,6 +81,11 @@ static ik_bool norm_sq_usable(ik_real n) { return n >= IK_REAL_MIN && n <= IK_RE
 
 static ik_quat quat_times(ik_quat q, ik_real s) { return ik_q(q.x * s, q.y * s, q.z * s, q.w * s); }
 
+/* p s + q t */
+static ik_quat quat_sum_scaled(ik_quat p, ik_real s, ik_quat q, ik_real t) {
+    return ik_q(p.x * s + q.x * t, p.y * s + q.y * t, p.z * s + q.z * t, p.w * s + q.w * t);
+}
+
 /* Pointers, ranges, and the finiteness of the options and the pole. The
  * matrices, the target and the input rotations are not scanned up front:
  * any NaN or infinity there reaches a bone length, the target distance, a
@@ -191,10 +196,15 @@ static ik_vec3 axis_to_model(ik_vec3 x, const joint_frame *f) {
     return ik_mat4_transform_vector(f->matrix, x);
 }
 
-static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
+static inline ik_vec3 vector_to_local(ik_vec3 v, const joint_frame *f) {
     const ik_real *a = f->matrix->m;
-    return ik_q((a[0] * q.x + a[1] * q.y + a[2] * q.z) * f->k[0], (a[4] * q.x + a[5] * q.y + a[6] * q.z) * f->k[1],
-                (a[8] * q.x + a[9] * q.y + a[10] * q.z) * f->k[2], q.w * f->k_w);
+    return ik_v3((a[0] * v.x + a[1] * v.y + a[2] * v.z) * f->k[0], (a[4] * v.x + a[5] * v.y + a[6] * v.z) * f->k[1],
+                 (a[8] * v.x + a[9] * v.y + a[10] * v.z) * f->k[2]);
+}
+
+static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
+    ik_vec3 v = vector_to_local(ik_v3(q.x, q.y, q.z), f);
+    return ik_q(v.x, v.y, v.z, q.w * f->k_w);
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
@@ -402,8 +412,12 @@ static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, i
  * 2 (1 + cos angle)); past about 170 degrees, where the cross product is
  * mostly rounding, ik_quat_from_to's exact turn. `reach` is |end_rel| to
  * within rounding (the distance the bend was solved for, known long before
- * end_rel is): dividing by it only scales the quaternion, and leaves the
- * square root of |end_rel|^2 the one step the turn waits for.
+ * end_rel is): dividing by it only scales the quaternion. But w needs
+ * |end_rel| itself (near the pole line the twist is worked out against
+ * this swing, and feels its rounding): one Newton step from reach,
+ * sqrt(q) = reach + (q - reach^2) / (2 reach) to within
+ * (q - reach^2)^2 / (8 reach^3), rounding squared, so the turn need not
+ * wait for a square root.
  * Then the twist that brings the knee into the half-plane of the pole, or
  * of the knee as it was, about the target line. It is worked out before the
  * swing, about m = end_rel / reach (the swing takes m onto n = e / |e|),
@@ -424,16 +438,39 @@ static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, i
  * the sum of (R + C, S), which cancels near a half turn, and (S, R - C),
  * which cancels near none, so it is never short. No twist for a bend normal
  * within 1e-5 radians of the line or a reference that close to it (a pole
- * there falls back to the knee). The product swing * twist is left
- * unnormalised; its length is about R, whose square the solve already
- * needs to be a finite, normal number. */
-static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real reach, ik_vec3 e, ik_real e_len,
-                               ik_vec3 pole_rel, ik_vec3 u, ik_vec3 bend_normal) {
-    ik_real inv_len = 1 / (reach * e_len), len = IK_SQRT(ik_vec3_length_sq(end_rel)) * e_len;
+ * there falls back to the knee). Both turns are left unnormalised, and
+ * kept apart (limb_turn): the twist's axis m is known long before its
+ * angle, so the start's new rotation can be formed around it meanwhile. */
+typedef struct limb_turn {
+    ik_quat swing;
+    ik_vec3 twist_axis; /* the twist is (twist_axis twist_sin, twist_cos) */
+    ik_real twist_sin, twist_cos;
+} limb_turn;
+
+static limb_turn turn_of_swing(ik_quat swing) {
+    limb_turn t;
+    t.swing = swing;
+    t.twist_axis = ik_vec3_zero();
+    t.twist_sin = 0;
+    t.twist_cos = 1;
+    return t;
+}
+
+/* swing * twist, one quaternion. */
+static ik_quat turn_product(limb_turn t) {
+    ik_vec3 s = ik_vec3_scale(t.twist_axis, t.twist_sin);
+    return ik_quat_mul(t.swing, ik_q(s.x, s.y, s.z, t.twist_cos));
+}
+
+static limb_turn swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real reach, ik_vec3 e, ik_real e_len,
+                                 ik_vec3 pole_rel, ik_vec3 u, ik_vec3 bend_normal) {
+    ik_real inv_len = 1 / (reach * e_len), half_inv_reach = (ik_real)0.5 * inv_len * e_len;
+    ik_real len = (reach + (ik_vec3_length_sq(end_rel) - reach * reach) * half_inv_reach) * e_len;
     ik_real w = len + ik_vec3_dot(end_rel, e);
     ik_real kk, ref_sq, rr, root, g, cos_part, sin_part, abs_sin;
     ik_vec3 axis, n, m, k, j, ref, ref_back;
     ik_quat swing;
+    limb_turn turn;
     if (w > len * (ik_real)(1.0 / 64)) {
         axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
         swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);
@@ -444,7 +481,7 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real 
     n = ik_vec3_scale(e, 1 / e_len);
     k = ik_vec3_cross(m, bend_normal);
     kk = ik_vec3_length_sq(k);
-    if (!(kk > ik_vec3_length_sq(bend_normal) * (ik_real)1e-10)) return swing;
+    if (!(kk > ik_vec3_length_sq(bend_normal) * (ik_real)1e-10)) return turn_of_swing(swing);
     j = ik_vec3_sub(ik_vec3_scale(m, ik_vec3_dot(bend_normal, m)), bend_normal);
     ref = job->use_pole ? pole_rel : u;
     ref_sq = ik_vec3_length_sq(ref);
@@ -454,15 +491,18 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real 
         ref_sq = ik_vec3_length_sq(ref);
         rr = ik_vec3_length_sq(ik_vec3_cross(ref, n));
     }
-    if (!(rr > ref_sq * (ik_real)1e-10)) return swing;
+    if (!(rr > ref_sq * (ik_real)1e-10)) return turn_of_swing(swing);
     g = ik_quat_dot(swing, swing);
     root = IK_SQRT(kk * rr) * g;
     ref_back = ik_quat_rotate_scaled(ik_quat_conjugate(swing), ref);
     cos_part = ik_vec3_dot(k, ref_back);
     sin_part = ik_vec3_dot(j, ref_back);
     abs_sin = IK_FABS(sin_part);
-    axis = ik_vec3_scale(m, IK_COPYSIGN(root - cos_part + abs_sin, sin_part));
-    return ik_quat_mul(swing, ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin));
+    turn.swing = swing;
+    turn.twist_axis = m;
+    turn.twist_sin = IK_COPYSIGN(root - cos_part + abs_sin, sin_part);
+    turn.twist_cos = root + cos_part + abs_sin;
+    return turn;
 }
 
 /* Kept out of the solve's own code, which it would only crowd. */
@@ -615,7 +655,9 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1};
     ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent, pole_rel = ik_vec3_zero();
     ik_real l1, l2, full, dist, d, tol, start_sq, mid_sq, end_sq = 1;
-    ik_quat bend = ik_quat_identity(), swing_twist, new_start, new_mid, new_end = ik_quat_identity();
+    ik_quat bend = ik_quat_identity(), start_swung, start_axis, new_start, new_mid, new_end = ik_quat_identity();
+    ik_vec3 axis_ls;
+    limb_turn turn;
     bend_problem problem;
     ik_bool invertible, free_bent;
 
@@ -695,41 +737,48 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
      * the limb's length: relative to d too unless d is short. */
     if (dist > IK_REAL_EPSILON * full) {
         ik_real reach = free_bent && d >= full * (ik_real)0.25 ? d : ik_vec3_length(end_rel);
-        swing_twist = swing_and_twist(job, end_rel, reach, to_target, dist, pole_rel, u, bend_normal);
+        turn = swing_and_twist(job, end_rel, reach, to_target, dist, pole_rel, u, bend_normal);
         if (job->twist != 0)
-            swing_twist = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist),
-                                      swing_twist);
+            turn.swing = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist), turn.swing);
     } else {
-        swing_twist = ik_quat_from_to(end_rel, to_target);
+        turn = turn_of_swing(ik_quat_from_to(end_rel, to_target));
     }
 
     if (job->weight < 1) {
-        swing_twist = ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(swing_twist), job->weight);
+        turn = turn_of_swing(ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(turn_product(turn)), job->weight));
         bend = ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(bend), job->weight);
         end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
     }
 
     /* Model-space turns to local corrections: new local = old local * R^T q R.
-     * The end's model rotation picked up swing_twist * bend; keeping it means
+     * The end's model rotation picked up swing * twist * bend; keeping it means
      * undoing that locally. The turns may be unnormalised: the products are
      * normalised last. Nothing is written unless each has a squared norm in
      * the normal range: a zero input rotation (or one whose norm overflows
-     * or underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does. */
-    new_start = ik_quat_mul(*job->start_rotation_ls, to_local(swing_twist, &start_frame));
+     * or underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does.
+     * The start's is old L(swing) L(twist), L(twist) = (a s, c k_w) with a
+     * the twist's axis taken locally: B = old L(swing) and A = B (a, 0) are
+     * formed while the twist's angle (s, c) is worked out, and
+     * new = s A + c k_w B. */
+    start_swung = ik_quat_mul(*job->start_rotation_ls, to_local(turn.swing, &start_frame));
+    axis_ls = vector_to_local(turn.twist_axis, &start_frame);
+    start_axis = ik_quat_mul(start_swung, ik_q(axis_ls.x, axis_ls.y, axis_ls.z, 0));
+    new_start = quat_sum_scaled(start_axis, turn.twist_sin, start_swung, turn.twist_cos * start_frame.k_w);
+    start_sq = ik_quat_dot(new_start, new_start);
     new_mid = ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame));
     if (job->keep_end_rotation) {
-        ik_quat undo = ik_quat_conjugate(ik_quat_mul(swing_twist, bend));
+        ik_quat undo = ik_quat_conjugate(ik_quat_mul(turn_product(turn), bend));
         new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
+        end_sq = ik_quat_dot(new_end, new_end);
     }
-    start_sq = ik_quat_dot(new_start, new_start);
     mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (job->keep_end_rotation) end_sq = ik_quat_dot(new_end, new_end);
     if (!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))) return failure(job);
     *job->start_rotation_ls = quat_times(new_start, 1 / IK_SQRT(start_sq));
     *job->mid_rotation_ls = quat_times(new_mid, 1 / IK_SQRT(mid_sq));
     if (job->keep_end_rotation) *job->end_rotation_ls = quat_times(new_end, 1 / IK_SQRT(end_sq));
 
     if (job->reached || job->residual) {
+        ik_quat swing_twist = turn_product(turn);
         ik_vec3 end_turned = ik_quat_rotate_scaled(swing_twist, end_rel);
         ik_real residual = ik_vec3_distance(ik_vec3_mad(a, end_turned, 1 / ik_quat_dot(swing_twist, swing_twist)), t);
         if (job->reached) *job->reached = residual <= tol;

@@ -645,6 +645,7 @@ static ik_result solve_rescaled(const ik_two_bone *job, ik_real full) {
     y.reached = &reached;
     y.residual = &residual;
     r = ik_two_bone_run(&y);
+    if (r == IK_ERR_NONFINITE && inputs_finite(job)) r = IK_ERR_DEGENERATE; /* the scaling overflowed a position */
     if (job->reached) *job->reached = r == IK_OK && reached;
     if (r == IK_OK && job->residual) *job->residual = residual / scale;
     return r;

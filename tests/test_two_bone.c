@@ -1,6 +1,7 @@
 /* Two-bone IK: solve, run forward kinematics, check where the joints landed. */
 #include <ikit/skeleton.h>
 #include <ikit/two_bone.h>
+#include <math.h>
 #include <string.h>
 
 #include "support/check.h"
@@ -1003,6 +1004,189 @@ static void test_roll_continuity(void) {
            (double)worst_turn_all, (double)worst_roll_all);
 }
 
+/* What a solve reports must be what happened: `reached` and the residual are
+ * compared with the end joint's distance from the target after forward
+ * kinematics, `residual` within rounding of positions `size` large. */
+static ik_bool report_true(const limb *L, ik_vec3 t, ik_bool reached, ik_real residual, ik_real size) {
+    ik_real full = L->l1 + L->l2, off = ik_vec3_distance(joint_pos(L, L->end), t), slack = size * REACH_TOL;
+    if (!ik_finite(residual) || IK_FABS(residual - off) > slack) return 0;
+    return reached ? off <= (ik_real)1e-3 * full + slack : off >= (ik_real)1e-3 * full - slack;
+}
+
+/* A pole far from the limb (1e18 to 1e30 in float, 1e150 to 1e300 in
+ * double: squared, its offset overflows): the solve is the one for the pole
+ * two lengths away in the same direction, and reports what it did. Before
+ * the fix a pole near 1e19 in float gave IK_OK with a NaN residual and the
+ * identity rotation, and past 2e19 was ignored. */
+static void test_far_pole(void) {
+    rng r = rng_seeded(1100);
+    check_property same = {"far pole: the pose of a near pole in the same direction", 0, 0};
+    check_property told = {"far pole: reached and residual are what happened", 0, 0};
+    int i;
+    for (i = 0; i < 2000; ++i) {
+        limb L, N;
+        ik_vec3 a, dir, t;
+        ik_real full, reach_far = -1, reach_near = -1;
+        ik_bool got_far = 0, got_near = 0;
+        ik_two_bone job;
+#ifdef IKIT_DOUBLE
+        ik_real far = (ik_real)pow(10.0, rng_range(&r, 150, 300));
+#else
+        ik_real far = (ik_real)pow(10.0, rng_range(&r, 18, 30));
+#endif
+        limb_random(&L, &r, 0);
+        N = L;
+        ik_skeleton_init(&N.skeleton, N.count, N.parents, NULL, N.rest, NULL);
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        dir = rng_direction(&r);
+        t = ik_vec3_mad(a, rng_direction(&r), full * rng_range(&r, 0.3, 0.95));
+        if (ik_vec3_distance(a, t) < IK_FABS(L.l1 - L.l2) * (ik_real)1.01) continue;
+        job = limb_job(&L, t);
+        job.use_pole = 1;
+        job.pole_ms = ik_vec3_scale(dir, far);
+        job.reached = &got_far;
+        job.residual = &reach_far;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        job = limb_job(&N, t);
+        job.use_pole = 1;
+        job.pole_ms = ik_vec3_mad(a, dir, 2 * full); /* seen from a, the far pole is along dir to 1e-18 */
+        job.reached = &got_near;
+        job.residual = &reach_near;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&N);
+        PROPERTY_CASE(same, pose_finite(&L) && ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&N, N.mid)) <= full * (ik_real)1e-3,
+                      "case %d: knee %g from the near pole's (pole %g away)", i,
+                      (double)ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&N, N.mid)), (double)far);
+        PROPERTY_CASE(told, got_far && report_true(&L, t, got_far, reach_far, full), "case %d: residual %g, off %g", i,
+                      (double)reach_far, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+    }
+    property_end(&same);
+    property_end(&told);
+}
+
+/* Limbs far outside the usual sizes, scaled by their root (1e-12 to 1e12 in
+ * float, 1e-150 to 1e150 in double) or by their bone lengths alone: they
+ * reach, keep their lengths and report what they did. Before the fix a
+ * float limb under a root scale of 1e6 gave IK_OK with a NaN residual and
+ * a wrong pose, from 1e7 IK_ERR_DEGENERATE, and limbs 1e10 long an
+ * infinite or NaN residual. */
+static void test_huge_and_tiny_limbs(void) {
+    rng r = rng_seeded(1200);
+    check_property reach = {"limbs 1e-12 to 1e12 (float) in size: reachable targets reached, lengths kept", 0, 0};
+    check_property told = {"limbs 1e-12 to 1e12 (float) in size: reached and residual are what happened", 0, 0};
+    int i, j;
+    for (i = 0; i < 2000; ++i) {
+        limb L;
+        ik_vec3 a, t;
+        ik_real full, residual = -1;
+        ik_bool reached = 0;
+        ik_two_bone job;
+#ifdef IKIT_DOUBLE
+        ik_real size = (ik_real)pow(10.0, rng_range(&r, -150, 150));
+#else
+        ik_real size = (ik_real)pow(10.0, rng_range(&r, -12, 12));
+#endif
+        limb_random(&L, &r, i % 5 == 0);
+        if (i % 2) {
+            limb_set_root_scale(&L, ik_v3(size, size, size));
+        } else {
+            for (j = 1; j < L.count; ++j) L.rest[j].translation = ik_vec3_scale(L.rest[j].translation, size);
+            L.rest[0].translation = ik_vec3_scale(L.rest[0].translation, size);
+            limb_set_root_scale(&L, L.rest[0].scale);
+        }
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        if (!(full > 0) || !ik_finite(full)) continue;
+        t = ik_vec3_mad(a, rng_direction(&r), full * rng_range(&r, 0.3, 0.95));
+        if (ik_vec3_distance(a, t) < IK_FABS(L.l1 - L.l2) * (ik_real)1.01) continue;
+        job = limb_job(&L, t);
+        job.use_pole = i % 3 != 0;
+        job.pole_ms = ik_vec3_mad(joint_pos(&L, L.mid), rng_direction(&r), full);
+        job.reached = &reached;
+        job.residual = &residual;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d: size %g", i, (double)size);
+        limb_fk(&L);
+        PROPERTY_CASE(reach, pose_finite(&L) && lengths_kept(&L) &&
+                                 ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+                      "case %d: size %g, end %g of its length from the target", i, (double)size,
+                      (double)(ik_vec3_distance(joint_pos(&L, L.end), t) / full));
+        PROPERTY_CASE(told, report_true(&L, t, reached, residual, full + ik_vec3_length(a)),
+                      "case %d: size %g, residual %g, off %g", i, (double)size, (double)residual,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+    }
+    property_end(&reach);
+    property_end(&told);
+}
+
+/* A zero input rotation (or one whose squared norm overflows or
+ * underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does, and
+ * nothing is written. Before the fix a zero start rotation gave IK_OK,
+ * reached 1 and the identity, with the end far from the target. */
+static void test_unusable_input_rotation(void) {
+#ifdef IKIT_DOUBLE
+    const ik_real huge = 1e200, tiny = 1e-200;
+#else
+    const ik_real huge = 1e30f, tiny = 1e-30f;
+#endif
+    const ik_quat bad[3] = {{0, 0, 0, 0}, {huge, huge, 0, huge}, {tiny, 0, 0, tiny}};
+    rng r = rng_seeded(1300);
+    int k, joint;
+    for (k = 0; k < 3; ++k)
+        for (joint = 0; joint < 2; ++joint) {
+            limb L;
+            ik_transform before[5];
+            ik_bool reached = 1;
+            ik_two_bone job;
+            limb_random(&L, &r, 0);
+            L.pose[joint ? L.mid : L.start].rotation = bad[k];
+            memcpy(before, L.pose, sizeof before);
+            job = limb_job(&L, ik_vec3_mad(joint_pos(&L, L.start), rng_direction(&r), (L.l1 + L.l2) * (ik_real)0.7));
+            job.reached = &reached;
+            CHECK(ik_two_bone_run(&job) == IK_ERR_DEGENERATE && !reached && memcmp(before, L.pose, sizeof before) == 0,
+                  "%s input rotation %d of the %s joint refused, nothing written", k ? "unusable" : "zero", k,
+                  joint ? "mid" : "start");
+        }
+}
+
+/* A start joint with its own non-uniform scale (under a parent that is a
+ * similarity): the solve is approximate (the mid's frame is sheared), but
+ * `reached` and the residual say where the end landed. Before the fix
+ * reached was 1 with the end up to 1.7 lengths away. */
+static void test_nonuniform_start_scale(void) {
+    rng r = rng_seeded(1400);
+    check_property told = {"start's own scale non-uniform: reached and residual are what happened", 0, 0};
+    int i, hits = 0;
+    for (i = 0; i < 5000; ++i) {
+        limb L;
+        ik_vec3 a, t;
+        ik_real full, residual = -1;
+        ik_bool reached = 0;
+        ik_two_bone job;
+        limb_random(&L, &r, i % 4 == 0);
+        L.rest[L.start].scale = ik_v3(rng_range(&r, 0.3, 3), rng_range(&r, 0.3, 3), rng_range(&r, 0.3, 3));
+        limb_set_root_scale(&L, L.rest[0].scale);
+        a = joint_pos(&L, L.start);
+        full = L.l1 + L.l2;
+        t = ik_vec3_mad(a, rng_direction(&r), full * rng_range(&r, 0.1, 1.1));
+        job = limb_job(&L, t);
+        job.use_pole = i % 2;
+        job.pole_ms = ik_vec3_mad(joint_pos(&L, L.mid), rng_direction(&r), full);
+        job.use_hinge = i % 3 == 0;
+        job.reached = &reached;
+        job.residual = &residual;
+        CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
+        limb_fk(&L);
+        hits += reached;
+        PROPERTY_CASE(told, pose_finite(&L) && report_true(&L, t, reached, residual, full + ik_vec3_length(a)),
+                      "case %d: reached %d, residual %g, off %g", i, reached, (double)residual,
+                      (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+    }
+    property_end(&told);
+    printf("non-uniform start scale: %d of 5000 reached\n", hits);
+}
+
 int main(void) {
     test_random_limbs();
     test_hinge();
@@ -1016,5 +1200,9 @@ int main(void) {
     test_nonuniform_parents();
     test_pole_precision();
     test_roll_continuity();
+    test_far_pole();
+    test_huge_and_tiny_limbs();
+    test_unusable_input_rotation();
+    test_nonuniform_start_scale();
     return check_summary("two_bone");
 }

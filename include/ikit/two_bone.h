@@ -10,11 +10,16 @@
  * negative determinant, as exporters write for mirrored limbs: (-1, 1, 1),
  * (-3, -3, -3)), and non-uniform ones, under which the limb is solved in the
  * start joint's own frame (bone lengths and reach are kept there, so the
- * reachable targets form an ellipsoid in model space). The start joint's own
- * scale must be uniform (a model matrix cannot tell it from its parent's);
- * the mid joint's may be non-uniform, but not negative (a mirror is taken as
- * the parent's). (keep_end_rotation needs the start and mid scales uniform:
- * a non-uniform scale above the end joint shears its frame.)
+ * reachable targets form an ellipsoid in model space). The mid joint's own
+ * scale may be non-uniform, but not negative (a mirror is taken as the
+ * parent's). The start joint's own scale should be uniform: a non-uniform
+ * one (told from a parent's by columns of its matrix that are orthogonal
+ * but of unequal lengths) shears the mid's frame, so the solve is only
+ * approximate there, and `reached` and `residual` say where the end
+ * actually lands. (keep_end_rotation needs the start and mid scales
+ * uniform: a non-uniform scale above the end joint shears its frame.)
+ * Limbs of any size are solved (those outside 1.5e-5 to 6.5e4 in float, 1e-36
+ * to 1e36 in double, a little slower), and a pole of any distance.
  */
 #ifndef IKIT_TWO_BONE_H
 #define IKIT_TWO_BONE_H
@@ -93,7 +98,10 @@ void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *p
 /* Solve. Returns IK_ERR_NULL for missing pointers, IK_ERR_NONFINITE for NaN or
  * infinite inputs, IK_ERR_RANGE for min_bend > max_bend or soften outside
  * [0, 1), IK_ERR_DEGENERATE for a singular joint matrix (a zero or
- * flattened axis); on any error the rotations are left as they were.
+ * flattened axis) or an input rotation that is zero or whose squared norm
+ * leaves the normal number range (as ik_aim_run); on any error the
+ * rotations are left as they were and `reached` is 0. `reached` and
+ * `residual` are measured from where the solve put the end joint.
  * Zero-length bones, a target on the start joint, a straight chain and a
  * pole on the start-to-target line all give defined, finite results. */
 ik_result ik_two_bone_run(const ik_two_bone *job);

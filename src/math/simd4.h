@@ -5,7 +5,7 @@
  * SSE is the hardware estimate refined once (about 2 float ulps).
  *
  * A vec3 lives in lanes 0..2. Lane 3 of a vec3 is 0 when it is loaded
- * (simd4_vec3, simd4_vec3_in_struct) and the vec3 operations (dot3,
+ * (simd4_vec3, simd4_vec3_load) and the vec3 operations (dot3,
  * cross3, combine3) never mix it into lanes 0..2. */
 #ifndef IKIT_SIMD4_H
 #define IKIT_SIMD4_H
@@ -16,6 +16,7 @@
     (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define IKIT_SIMD4_SSE 1
 #include <emmintrin.h>
+#include <string.h>
 #endif
 
 #ifdef IKIT_SIMD4_SSE
@@ -58,13 +59,25 @@ static inline void simd4_transpose3(simd4 c0, simd4 c1, simd4 c2, simd4 *r0, sim
 }
 static inline simd4 simd4_abs(simd4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 static inline simd4 simd4_max(simd4 a, simd4 b) { return _mm_max_ps(a, b); }
+/* 1 when lanes 0..2 are all zero. */
+static inline ik_bool simd4_is_zero3(simd4 a) { return (_mm_movemask_ps(_mm_cmpeq_ps(a, _mm_setzero_ps())) & 7) == 7; }
 /* 1 when a <= b in each of lanes 0..2 (0 for NaN). */
 static inline ik_bool simd4_le3(simd4 a, simd4 b) { return (_mm_movemask_ps(_mm_cmple_ps(a, b)) & 7) == 7; }
-/* *v in lanes 0..2, 0 in lane 3, read as one 16-byte load: v must be
- * followed in the same object by at least one more ik_real (a member of a
- * struct with more members after it), whose value is then masked off. */
-static inline simd4 simd4_vec3_in_struct(const ik_vec3 *v) {
-    return _mm_and_ps(_mm_loadu_ps(&v->x), _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
+/* *v in lanes 0..2, 0 in lane 3, from three 4-byte loads. One 16-byte load
+ * across the fields would be a cycle or two cheaper, but where the caller
+ * has just written them one by one (a job filled per call) it cannot take
+ * its data from those pending stores and waits for them to reach the cache
+ * (a store-forwarding stall, about 14 ns a job in bench_aim). The loads are
+ * integer ones (movd), which the compiler keeps apart from scalar float
+ * reads of the same fields: merged with those, it zeroes the upper lanes
+ * through general registers. */
+static inline simd4 simd4_vec3_load(const ik_vec3 *v) {
+    int x, y, z;
+    memcpy(&x, &v->x, sizeof x);
+    memcpy(&y, &v->y, sizeof y);
+    memcpy(&z, &v->z, sizeof z);
+    return _mm_castsi128_ps(
+        _mm_unpacklo_epi64(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)), _mm_cvtsi32_si128(z)));
 }
 
 #else
@@ -109,7 +122,7 @@ static inline void simd4_transpose3(simd4 c0, simd4 c1, simd4 c2, simd4 *r0, sim
     *r1 = simd4_set(c0.v[1], c1.v[1], c2.v[1], 0);
     *r2 = simd4_set(c0.v[2], c1.v[2], c2.v[2], 0);
 }
-static inline simd4 simd4_vec3_in_struct(const ik_vec3 *v) { return simd4_set(v->x, v->y, v->z, 0); }
+static inline simd4 simd4_vec3_load(const ik_vec3 *v) { return simd4_set(v->x, v->y, v->z, 0); }
 static inline simd4 simd4_abs(simd4 a) {
     return simd4_set(IK_FABS(a.v[0]), IK_FABS(a.v[1]), IK_FABS(a.v[2]), IK_FABS(a.v[3]));
 }
@@ -117,6 +130,7 @@ static inline simd4 simd4_max(simd4 a, simd4 b) {
     return simd4_set(ik_maxr(a.v[0], b.v[0]), ik_maxr(a.v[1], b.v[1]), ik_maxr(a.v[2], b.v[2]),
                      ik_maxr(a.v[3], b.v[3]));
 }
+static inline ik_bool simd4_is_zero3(simd4 a) { return a.v[0] == 0 && a.v[1] == 0 && a.v[2] == 0; }
 static inline ik_bool simd4_le3(simd4 a, simd4 b) {
     return a.v[0] <= b.v[0] && a.v[1] <= b.v[1] && a.v[2] <= b.v[2];
 }

@@ -145,30 +145,30 @@ ik_result ik_aim_run(const ik_aim *job) {
     ik_bool reached, near_half_turn, write_rotation;
 
     if (!job || !job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
+    /* Each of the job's vectors is read where it is first used. */
     origin = simd4_load(job->joint_ms->m + 12);
-    target = simd4_vec3_in_struct(&job->target_ms);
-    forward = simd4_vec3_in_struct(&job->forward_ls);
-    up = simd4_vec3_in_struct(&job->up_ls);
-    pole = simd4_vec3_in_struct(&job->pole_ms);
-    offset = simd4_vec3_in_struct(&job->offset_ls);
     old = job->rotation_ls ? simd4_quat(*job->rotation_ls) : simd4_set(0, 0, 0, 1);
 
     /* The bottom row of joint_ms is the one input no later step reads. */
     m = job->joint_ms->m;
     if (!ik_finite(m[3] + m[7] + m[11] + m[15]) && !inputs_finite(job)) return IK_ERR_NONFINITE;
     if (!(job->weight >= 0 && job->weight <= 1)) return failure(job, IK_ERR_RANGE);
+    forward = simd4_vec3_load(&job->forward_ls);
     ff = simd4_dot3(forward, forward);
     if (!(IK_FABS(ff - 1) <= 4 * IK_REAL_EPSILON)) {
-        if (!ik_vec3_finite(job->forward_ls)) return IK_ERR_NONFINITE;
-        forward = simd4_vec3(unit_or_zero(job->forward_ls));
+        ik_vec3 f = simd4_to_vec3(forward);
+        if (!ik_vec3_finite(f)) return IK_ERR_NONFINITE;
+        forward = simd4_vec3(unit_or_zero(f));
     }
+    up = simd4_vec3_load(&job->up_ls);
     uu = simd4_dot3(up, up);
     qq = simd4_dot4(old, old);
-    if ((!(ff > 0) && ik_vec3_is_zero(job->forward_ls)) || (!(uu > 0) && ik_vec3_is_zero(job->up_ls)) ||
+    if ((!(ff > 0) && simd4_is_zero3(forward)) || (!(uu > 0) && simd4_is_zero3(up)) ||
         !(qq > 0) || !ik_finite(qq))
         return failure(job, IK_ERR_DEGENERATE);
 
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
+    target = simd4_vec3_load(&job->target_ms);
     to_target = simd4_sub(target, origin);
     dd = simd4_dot3(to_target, to_target);
     if (!(dd > 2 * tiny * tiny * simd4_dot3(origin, origin))) {
@@ -190,6 +190,8 @@ ik_result ik_aim_run(const ik_aim *job) {
      * In t's units, g^2 disc = |t|^2 - g^2 |o_perp|^2, and the unit aim direction
      * is x = (g o_perp + sqrt(g^2 disc) f) / |t| (or o_perp / |o_perp| when
      * disc < 0); the target direction is n = t / |t|. */
+    pole = simd4_vec3_load(&job->pole_ms);
+    offset = simd4_vec3_load(&job->offset_ls);
     t = simd4_combine3(k0, k1, k2, to_target);
     p = simd4_combine3(k0, k1, k2, pole);
     of = simd4_splat(simd4_dot3(offset, forward));

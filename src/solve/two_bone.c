@@ -63,11 +63,28 @@ static ik_real finite_probe(const ik_real *v, int count) {
     return (s0 + s1) + (s2 + s3);
 }
 
-/* The sum of a quaternion's components, finite exactly when all of them
- * are: the solve's quaternions are at most about (limb length)^2 times the
- * joint scale in size, far from overflowing wherever the squared lengths the
- * solve needs are finite. */
-static ik_real quat_sum(ik_quat q) { return (q.x + q.y) + (q.z + q.w); }
+/* The limb sizes (l1 + l2) the solve takes directly: the squared norm of
+ * its unnormalised turns grows as the sixth power of the size (the twist's
+ * length is about |k||r| g with k and r of sizes l^2 and l), so beyond these, in both directions, the problem is first scaled
+ * by a power of two (solve_rescaled()), which is exact. A pole further than LIMB_SIZE_MAX
+ * from the start joint is brought in along its direction. */
+#ifdef IKIT_DOUBLE
+#define LIMB_SIZE_MIN 0x1p-120
+#define LIMB_SIZE_MAX 0x1p120
+#else
+#define LIMB_SIZE_MIN 0x1p-16f
+#define LIMB_SIZE_MAX 0x1p16f
+#endif
+
+/* A squared norm in the normal range (not zero, subnormal, infinite or NaN). */
+static ik_bool norm_sq_usable(ik_real n) { return n >= IK_REAL_MIN && n <= IK_REAL_MAX; }
+
+static ik_quat quat_times(ik_quat q, ik_real s) { return ik_q(q.x * s, q.y * s, q.z * s, q.w * s); }
+
+/* p s + q t */
+static ik_quat quat_sum_scaled(ik_quat p, ik_real s, ik_quat q, ik_real t) {
+    return ik_q(p.x * s + q.x * t, p.y * s + q.y * t, p.z * s + q.z * t, p.w * s + q.w * t);
+}
 
 /* Pointers, ranges, and the finiteness of the options and the pole. The
  * matrices, the target and the input rotations are not scanned up front:
@@ -123,10 +140,14 @@ static ik_quat turn_from_cos_sin(ik_vec3 n, ik_real c, ik_real s) {
  * R^-1 q R = (R^T v, w) = (s_det F^T v, w) ~ (F^T v, s_det w)
  * = ((c_i . v) / s_i, s_det w) (q and -q are the same turn). Local
  * corrections are normalised after use, so the frame keeps factors k_i, k_w
- * with that quaternion proportional to ((c_i . v) k_i, w k_w):
- * k_i = 1 / s_i, k_w = s_det in general, and k_i = 1, k_w = s_det s when
- * the scale is uniform to rounding (one square root, no division).
- * Singular when a column is zero or det^2 < 1e-12 s_0^2 s_1^2 s_2^2. */
+ * with that quaternion proportional to ((c_i . v) k_i, w k_w): k_i = 1 / s_i
+ * (one square root and division when the scale is uniform to rounding),
+ * k_w = s_det. So the scale never enters the turns' size, and the tests
+ * below are made on the normalised determinant det / (s_0 s_1 s_2), which
+ * no scale of the frame whose squares are normal numbers can overflow or
+ * underflow (det^2 and s_0^2 s_1^2 s_2^2 are sixth powers of it: in
+ * float, past 2.6e6). Singular when a column is zero or
+ * det^2 < 1e-12 s_0^2 s_1^2 s_2^2. */
 typedef struct joint_frame {
     const ik_mat4 *matrix;
     ik_real k[3], k_w;
@@ -139,45 +160,51 @@ static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
     ik_real l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
     ik_real l1 = a[4] * a[4] + a[5] * a[5] + a[6] * a[6];
     ik_real l2 = a[8] * a[8] + a[9] * a[9] + a[10] * a[10];
-    ik_real det, spread = 64 * IK_REAL_EPSILON * l0;
+    ik_real unit_det, k12, spread = 64 * IK_REAL_EPSILON * l0;
     if (!(l0 > 0 && l1 > 0 && l2 > 0)) return 0;
     f->matrix = m;
     f->uniform = IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread;
     if (f->uniform) {
-        f->k[0] = f->k[1] = f->k[2] = 1;
-        f->k_w = IK_SQRT(l0);
+        f->k[0] = f->k[1] = f->k[2] = 1 / IK_SQRT(l0);
     } else {
         f->k[0] = 1 / IK_SQRT(l0);
         f->k[1] = 1 / IK_SQRT(l1);
         f->k[2] = 1 / IK_SQRT(l2);
-        f->k_w = 1;
     }
-    /* det = c0 . (c1 x c2) */
-    det = a[0] * (a[5] * a[10] - a[6] * a[9]) + a[1] * (a[6] * a[8] - a[4] * a[10]) +
-          a[2] * (a[4] * a[9] - a[5] * a[8]);
-    f->mirror = IK_COPYSIGN(1, det);
-    f->k_w *= f->mirror;
+    /* det / (s_0 s_1 s_2) = c0 . (c1 x c2) k_0 k_1 k_2, scaled back before
+     * the third power of the scale can leave the number range */
+    k12 = f->k[1] * f->k[2];
+    unit_det = (a[0] * ((a[5] * a[10] - a[6] * a[9]) * k12) + a[1] * ((a[6] * a[8] - a[4] * a[10]) * k12) +
+                a[2] * ((a[4] * a[9] - a[5] * a[8]) * k12)) *
+               f->k[0];
+    f->mirror = IK_COPYSIGN(1, unit_det);
+    f->k_w = f->mirror;
     /* A similarity (rotation, mirror, uniform scale): equal column lengths
-     * and det^2 = l0 l1 l2, the bound of Hadamard's inequality, which only
-     * orthogonal columns meet. */
-    f->similar = f->uniform && det * det >= (1 - 128 * IK_REAL_EPSILON) * (l0 * l1 * l2);
-    return det * det > (ik_real)1e-12 * (l0 * l1 * l2);
+     * and a normalised det^2 of 1, the bound of Hadamard's inequality, which
+     * only orthogonal columns meet. */
+    f->similar = f->uniform && unit_det * unit_det >= 1 - 128 * IK_REAL_EPSILON;
+    return unit_det * unit_det > (ik_real)1e-12;
 }
 
 /* A local axis x in model space, F x = sum x_i k_i c_i, up to a positive
  * factor. A turn by an angle about x in the joint's frame is a turn by
  * s_det times that angle about F x in model space (a mirror flips the
- * sense of turning). With a uniform scale the k_i are 1 and the sum is the
- * matrix's own product, which need not wait for them. */
+ * sense of turning). With a uniform scale the k_i are equal and the sum is
+ * the matrix's own product, which need not wait for them. */
 static ik_vec3 axis_to_model(ik_vec3 x, const joint_frame *f) {
     if (!f->uniform) x = ik_vec3_mul(x, ik_v3(f->k[0], f->k[1], f->k[2]));
     return ik_mat4_transform_vector(f->matrix, x);
 }
 
-static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
+static inline ik_vec3 vector_to_local(ik_vec3 v, const joint_frame *f) {
     const ik_real *a = f->matrix->m;
-    return ik_q((a[0] * q.x + a[1] * q.y + a[2] * q.z) * f->k[0], (a[4] * q.x + a[5] * q.y + a[6] * q.z) * f->k[1],
-                (a[8] * q.x + a[9] * q.y + a[10] * q.z) * f->k[2], q.w * f->k_w);
+    return ik_v3((a[0] * v.x + a[1] * v.y + a[2] * v.z) * f->k[0], (a[4] * v.x + a[5] * v.y + a[6] * v.z) * f->k[1],
+                 (a[8] * v.x + a[9] * v.y + a[10] * v.z) * f->k[2]);
+}
+
+static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
+    ik_vec3 v = vector_to_local(ik_v3(q.x, q.y, q.z), f);
+    return ik_q(v.x, v.y, v.z, q.w * f->k_w);
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
@@ -367,15 +394,14 @@ static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_vec3 h, ik_real l
  * pole or the target, p x u or u x t, so that a positive bend takes the knee
  * toward the pole, or away from the target as a knee already off the target
  * line is (the twist then has nothing to undo); else any perpendicular. */
-static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, ik_vec3 a, ik_vec3 u) {
+static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, ik_vec3 a, ik_vec3 u, ik_vec3 pole_rel) {
     ik_vec3 h;
     if (job->use_hinge) {
         h = axis_to_model(job->hinge_axis_ls, mid_frame);
         if (ik_vec3_length_sq(h) > 0) return ik_vec3_normalize(h);
         return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
     }
-    h = job->use_pole ? ik_vec3_cross(ik_vec3_sub(job->pole_ms, a), u)
-                      : ik_vec3_cross(u, ik_vec3_sub(job->target_ms, a));
+    h = job->use_pole ? ik_vec3_cross(pole_rel, u) : ik_vec3_cross(u, ik_vec3_sub(job->target_ms, a));
     if (ik_vec3_length_sq(h) > ik_vec3_length_sq(u) * (ik_real)1e-12) return ik_vec3_normalize(h);
     return ik_vec3_any_perpendicular(ik_vec3_normalize(u));
 }
@@ -386,8 +412,12 @@ static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, i
  * 2 (1 + cos angle)); past about 170 degrees, where the cross product is
  * mostly rounding, ik_quat_from_to's exact turn. `reach` is |end_rel| to
  * within rounding (the distance the bend was solved for, known long before
- * end_rel is): dividing by it only scales the quaternion, and leaves the
- * square root of |end_rel|^2 the one step the turn waits for.
+ * end_rel is): dividing by it only scales the quaternion. But w needs
+ * |end_rel| itself (near the pole line the twist is worked out against
+ * this swing, and feels its rounding): one Newton step from reach,
+ * sqrt(q) = reach + (q - reach^2) / (2 reach) to within
+ * (q - reach^2)^2 / (8 reach^3), rounding squared, so the turn need not
+ * wait for a square root.
  * Then the twist that brings the knee into the half-plane of the pole, or
  * of the knee as it was, about the target line. It is worked out before the
  * swing, about m = end_rel / reach (the swing takes m onto n = e / |e|),
@@ -408,16 +438,39 @@ static ik_vec3 bend_axis(const ik_two_bone *job, const joint_frame *mid_frame, i
  * the sum of (R + C, S), which cancels near a half turn, and (S, R - C),
  * which cancels near none, so it is never short. No twist for a bend normal
  * within 1e-5 radians of the line or a reference that close to it (a pole
- * there falls back to the knee). The product swing * twist is left
- * unnormalised; its length is about R, whose square the solve already
- * needs to be a finite, normal number. */
-static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real reach, ik_vec3 e, ik_real e_len,
-                               ik_vec3 a, ik_vec3 u, ik_vec3 bend_normal) {
-    ik_real inv_len = 1 / (reach * e_len), len = IK_SQRT(ik_vec3_length_sq(end_rel)) * e_len;
+ * there falls back to the knee). Both turns are left unnormalised, and
+ * kept apart (limb_turn): the twist's axis m is known long before its
+ * angle, so the start's new rotation can be formed around it meanwhile. */
+typedef struct limb_turn {
+    ik_quat swing;
+    ik_vec3 twist_axis; /* the twist is (twist_axis twist_sin, twist_cos) */
+    ik_real twist_sin, twist_cos;
+} limb_turn;
+
+static limb_turn turn_of_swing(ik_quat swing) {
+    limb_turn t;
+    t.swing = swing;
+    t.twist_axis = ik_vec3_zero();
+    t.twist_sin = 0;
+    t.twist_cos = 1;
+    return t;
+}
+
+/* swing * twist, one quaternion. */
+static ik_quat turn_product(limb_turn t) {
+    ik_vec3 s = ik_vec3_scale(t.twist_axis, t.twist_sin);
+    return ik_quat_mul(t.swing, ik_q(s.x, s.y, s.z, t.twist_cos));
+}
+
+static limb_turn swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real reach, ik_vec3 e, ik_real e_len,
+                                 ik_vec3 pole_rel, ik_vec3 u, ik_vec3 bend_normal) {
+    ik_real inv_len = 1 / (reach * e_len), half_inv_reach = (ik_real)0.5 * inv_len * e_len;
+    ik_real len = (reach + (ik_vec3_length_sq(end_rel) - reach * reach) * half_inv_reach) * e_len;
     ik_real w = len + ik_vec3_dot(end_rel, e);
     ik_real kk, ref_sq, rr, root, g, cos_part, sin_part, abs_sin;
     ik_vec3 axis, n, m, k, j, ref, ref_back;
     ik_quat swing;
+    limb_turn turn;
     if (w > len * (ik_real)(1.0 / 64)) {
         axis = ik_vec3_scale(ik_vec3_cross(end_rel, e), inv_len);
         swing = ik_q(axis.x, axis.y, axis.z, w * inv_len);
@@ -428,9 +481,9 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real 
     n = ik_vec3_scale(e, 1 / e_len);
     k = ik_vec3_cross(m, bend_normal);
     kk = ik_vec3_length_sq(k);
-    if (!(kk > ik_vec3_length_sq(bend_normal) * (ik_real)1e-10)) return swing;
+    if (!(kk > ik_vec3_length_sq(bend_normal) * (ik_real)1e-10)) return turn_of_swing(swing);
     j = ik_vec3_sub(ik_vec3_scale(m, ik_vec3_dot(bend_normal, m)), bend_normal);
-    ref = job->use_pole ? ik_vec3_sub(job->pole_ms, a) : u;
+    ref = job->use_pole ? pole_rel : u;
     ref_sq = ik_vec3_length_sq(ref);
     rr = ik_vec3_length_sq(ik_vec3_cross(ref, n));
     if (job->use_pole && !(rr > ref_sq * (ik_real)1e-10)) {
@@ -438,15 +491,18 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real 
         ref_sq = ik_vec3_length_sq(ref);
         rr = ik_vec3_length_sq(ik_vec3_cross(ref, n));
     }
-    if (!(rr > ref_sq * (ik_real)1e-10)) return swing;
+    if (!(rr > ref_sq * (ik_real)1e-10)) return turn_of_swing(swing);
     g = ik_quat_dot(swing, swing);
     root = IK_SQRT(kk * rr) * g;
     ref_back = ik_quat_rotate_scaled(ik_quat_conjugate(swing), ref);
     cos_part = ik_vec3_dot(k, ref_back);
     sin_part = ik_vec3_dot(j, ref_back);
     abs_sin = IK_FABS(sin_part);
-    axis = ik_vec3_scale(m, IK_COPYSIGN(root - cos_part + abs_sin, sin_part));
-    return ik_quat_mul(swing, ik_q(axis.x, axis.y, axis.z, root + cos_part + abs_sin));
+    turn.swing = swing;
+    turn.twist_axis = m;
+    turn.twist_sin = IK_COPYSIGN(root - cos_part + abs_sin, sin_part);
+    turn.twist_cos = root + cos_part + abs_sin;
+    return turn;
 }
 
 /* Kept out of the solve's own code, which it would only crowd. */
@@ -456,40 +512,77 @@ static ik_quat swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_real 
 #define RARE_PATH
 #endif
 
-/* The end's offset from the start after a solve in the start joint's own
- * frame, from the corrections that solve wrote: the start's local turn
- * c_s = start_before^-1 start_after is a turn of that frame itself, the
- * mid's c_m one of the mid's frame F_m (its matrix's columns, normalised):
- * end = c_s (u + F_m c_m F_m^T v). */
-static ik_vec3 end_after_solve(const ik_mat4 *mid, const ik_mat4 *end, ik_quat start_turn, ik_quat mid_turn) {
+/* The end's offset from the start after a solve in the start joint's frame
+ * G (its model matrix without the start's own scale S, diagonal), from the
+ * corrections that solve wrote, in the coordinates y = G^-1 (x - a): the
+ * start's local turn c_s = start_before^-1 start_after turns G S into
+ * G c_s S, so everything below it by c_s in y; the mid's c_m turns its
+ * frame K (the columns of S^-1 times its matrix in y, normalised: the mid's
+ * rotation and those between it and the start, without the mid's own
+ * scale) into K c_m, which S then stretches:
+ * end = c_s (u + S K c_m K^T S^-1 v). With S uniform this is the turn the
+ * solve meant; otherwise the mid's turn is stretched and the end lands
+ * where this says, not on the target. */
+static ik_vec3 end_after_solve(const ik_mat4 *mid, const ik_mat4 *end, ik_vec3 own_scale, ik_quat start_turn,
+                               ik_quat mid_turn) {
     const ik_real *m = mid->m;
     ik_vec3 col[3], u = ik_mat4_translation(mid), v = ik_vec3_sub(ik_mat4_translation(end), u), v_mid, v_back;
+    ik_vec3 shrink = ik_v3(1 / own_scale.x, 1 / own_scale.y, 1 / own_scale.z);
     int i;
-    for (i = 0; i < 3; ++i) col[i] = ik_vec3_normalize(ik_v3(m[4 * i], m[4 * i + 1], m[4 * i + 2]));
+    for (i = 0; i < 3; ++i) col[i] = ik_vec3_normalize(ik_vec3_mul(ik_v3(m[4 * i], m[4 * i + 1], m[4 * i + 2]), shrink));
+    v = ik_vec3_mul(v, shrink);
     v_mid = ik_quat_rotate(mid_turn, ik_v3(ik_vec3_dot(col[0], v), ik_vec3_dot(col[1], v), ik_vec3_dot(col[2], v)));
     v_back = ik_vec3_add(ik_vec3_scale(col[0], v_mid.x),
                          ik_vec3_add(ik_vec3_scale(col[1], v_mid.y), ik_vec3_scale(col[2], v_mid.z)));
-    return ik_quat_rotate(start_turn, ik_vec3_add(u, v_back));
+    return ik_quat_rotate(start_turn, ik_vec3_add(u, ik_vec3_mul(v_back, own_scale)));
 }
 
-/* A start joint whose frame is not a similarity: an ancestor has
- * non-uniform scale (or shear), and model-space turns are not what its
- * local rotations do. The start's frame L (its model matrix; its own scale
- * must be uniform) is where they are turns: the solve runs in the
- * coordinates y = L^-1 (x - a), in which the start's frame is the identity
- * and every bone length is kept, on the other joints' matrices, the target
- * and the pole taken there; a pole's half-plane maps to a half-plane, so
- * the knee still bends toward it. The reach is measured in y, so it is
- * exact for any invertible affine ancestor (the reachable targets form an
- * ellipsoid in model space). `reached` and the residual are measured in
- * model space. */
-static ik_result solve_in_start_frame(const ik_two_bone *job) RARE_PATH;
-static ik_result solve_in_start_frame(const ik_two_bone *job) {
-    ik_mat4 to_start, start_y = ik_mat4_identity(), mid_y, end_y;
+/* The turn from unit-less rotation `before` to `after`: before^-1 after. */
+static ik_quat local_turn(ik_quat before, ik_quat after) {
+    return ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(before), after));
+}
+
+/* 1 when the frame's columns are orthogonal to a few roundings: each
+ * pair's cosine within 16 eps (a first-order test, unlike Hadamard's
+ * bound, so a nearly uniform non-uniform scale above the joint fails it). */
+static ik_bool columns_orthogonal(const joint_frame *f) {
+    const ik_real *a = f->matrix->m;
+    ik_real c01 = (a[0] * a[4] + a[1] * a[5] + a[2] * a[6]) * f->k[0] * f->k[1];
+    ik_real c12 = (a[4] * a[8] + a[5] * a[9] + a[6] * a[10]) * f->k[1] * f->k[2];
+    ik_real c20 = (a[8] * a[0] + a[9] * a[1] + a[10] * a[2]) * f->k[2] * f->k[0];
+    return ik_maxr(IK_FABS(c01), ik_maxr(IK_FABS(c12), IK_FABS(c20))) <= 16 * IK_REAL_EPSILON;
+}
+
+/* A start joint whose frame is not a similarity. When the columns of its
+ * matrix L are orthogonal but of unequal lengths, that is the start's own
+ * scale S (under a parent that is a similarity, L^T L = s^2 S^2 is
+ * diagonal): the start's frame G is L with its columns normalised, and
+ * the solve is approximate, as the mid's frame is sheared by S. Otherwise
+ * an ancestor has non-uniform scale (or shear) and the start's own scale
+ * must be uniform: G = L. Model-space turns are not what the local
+ * rotations do; G is where they are turns: the solve runs in the
+ * coordinates y = G^-1 (x - a), in which the start's frame is the identity
+ * and, with S uniform, every bone length is kept, on the other joints'
+ * matrices, the target and the pole taken there; a pole's half-plane maps
+ * to a half-plane, so the knee still bends toward it. The reach is
+ * measured in y, so it is exact for any invertible affine ancestor (the
+ * reachable targets form an ellipsoid in model space). `reached` and the
+ * residual are measured in model space, where the end lands
+ * (end_after_solve()). */
+static ik_result solve_in_start_frame(const ik_two_bone *job, const joint_frame *start_frame) RARE_PATH;
+static ik_result solve_in_start_frame(const ik_two_bone *job, const joint_frame *start_frame) {
+    ik_mat4 frame = *job->start_ms, to_start, start_y = ik_mat4_identity(), mid_y, end_y;
+    ik_vec3 own_scale = ik_v3(1, 1, 1);
     ik_two_bone y = *job;
     ik_quat start_before = *job->start_rotation_ls, mid_before = *job->mid_rotation_ls;
     ik_result r;
-    if (!ik_mat4_inverse(job->start_ms, &to_start)) return failure(job);
+    int i, k;
+    if (columns_orthogonal(start_frame)) {
+        own_scale = ik_v3(1 / start_frame->k[0], 1 / start_frame->k[1], 1 / start_frame->k[2]);
+        for (i = 0; i < 3; ++i)
+            for (k = 0; k < 3; ++k) frame.m[4 * i + k] *= start_frame->k[i];
+    }
+    if (!ik_mat4_inverse(&frame, &to_start)) return failure(job);
     mid_y = ik_mat4_mul(&to_start, job->mid_ms);
     end_y = ik_mat4_mul(&to_start, job->end_ms);
     y.start_ms = &start_y;
@@ -500,24 +593,72 @@ static ik_result solve_in_start_frame(const ik_two_bone *job) {
     y.reached = NULL;
     y.residual = NULL;
     r = ik_two_bone_run(&y);
+    if (r != IK_OK && job->reached) *job->reached = 0;
     if (r == IK_OK && (job->reached || job->residual)) {
         ik_vec3 a = ik_mat4_translation(job->start_ms), b = ik_mat4_translation(job->mid_ms);
         ik_real full = ik_vec3_distance(a, b) + ik_vec3_distance(b, ik_mat4_translation(job->end_ms));
-        ik_vec3 end_rel = end_after_solve(&mid_y, &end_y, ik_quat_mul(ik_quat_conjugate(start_before), *job->start_rotation_ls),
-                                          ik_quat_mul(ik_quat_conjugate(mid_before), *job->mid_rotation_ls));
-        ik_real residual = ik_vec3_distance(ik_mat4_transform_point(job->start_ms, end_rel), job->target_ms);
+        ik_vec3 end_rel = end_after_solve(&mid_y, &end_y, own_scale, local_turn(start_before, *job->start_rotation_ls),
+                                          local_turn(mid_before, *job->mid_rotation_ls));
+        ik_real residual = ik_vec3_distance(ik_mat4_transform_point(&frame, end_rel), job->target_ms);
         if (job->reached) *job->reached = residual <= ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
         if (job->residual) *job->residual = residual;
     }
     return r;
 }
 
+/* A pole offset p further than LIMB_SIZE_MAX (whose square may overflow),
+ * brought in to `length` along its direction: divided by its largest
+ * component first, so that nothing overflows. */
+static ik_vec3 pole_brought_in(ik_vec3 p, ik_real length) RARE_PATH;
+static ik_vec3 pole_brought_in(ik_vec3 p, ik_real length) {
+    ik_real big = ik_maxr(IK_FABS(p.x), ik_maxr(IK_FABS(p.y), IK_FABS(p.z)));
+    p = ik_vec3_scale(p, 1 / big);
+    return ik_vec3_scale(p, length / IK_SQRT(ik_vec3_length_sq(p)));
+}
+
+/* A limb longer than LIMB_SIZE_MAX or shorter than LIMB_SIZE_MIN: solved on
+ * copies of its matrices whose translations, and on a target and pole,
+ * scaled about the origin by a power of two (exact) into that range. The
+ * joint frames are kept (the turns do not depend on their scale), the
+ * turns do not change with the scale of the positions, and the residual is
+ * scaled back. */
+static ik_result solve_rescaled(const ik_two_bone *job, ik_real full) RARE_PATH;
+static ik_result solve_rescaled(const ik_two_bone *job, ik_real full) {
+    ik_mat4 m[3];
+    const ik_mat4 *in[3] = {job->start_ms, job->mid_ms, job->end_ms};
+    ik_two_bone y = *job;
+    ik_real scale = 1, residual = 0;
+    ik_bool reached = 0;
+    ik_result r;
+    int i, k;
+    while (full * scale > LIMB_SIZE_MAX) scale *= (ik_real)0x1p-16;
+    while (full * scale < LIMB_SIZE_MIN) scale *= (ik_real)0x1p16;
+    for (i = 0; i < 3; ++i) {
+        m[i] = *in[i];
+        for (k = 12; k < 15; ++k) m[i].m[k] *= scale;
+    }
+    y.start_ms = &m[0];
+    y.mid_ms = &m[1];
+    y.end_ms = &m[2];
+    y.target_ms = ik_vec3_scale(job->target_ms, scale);
+    y.pole_ms = ik_vec3_scale(job->pole_ms, scale);
+    y.reached = &reached;
+    y.residual = &residual;
+    r = ik_two_bone_run(&y);
+    if (r == IK_ERR_NONFINITE && inputs_finite(job)) r = IK_ERR_DEGENERATE; /* the scaling overflowed a position */
+    if (job->reached) *job->reached = r == IK_OK && reached;
+    if (r == IK_OK && job->residual) *job->residual = residual / scale;
+    return r;
+}
+
 ik_result ik_two_bone_run(const ik_two_bone *job) {
     ik_result r = validate(job);
     joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1};
-    ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent;
-    ik_real l1, l2, full, dist, d, tol;
-    ik_quat bend = ik_quat_identity(), swing_twist, new_start, new_mid, new_end = ik_quat_identity();
+    ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent, pole_rel = ik_vec3_zero();
+    ik_real l1, l2, full, dist, d, tol, start_sq, mid_sq, end_sq = 1;
+    ik_quat bend = ik_quat_identity(), start_swung, start_axis, new_start, new_mid, new_end = ik_quat_identity();
+    ik_vec3 axis_ls;
+    limb_turn turn;
     bend_problem problem;
     ik_bool invertible, free_bent;
 
@@ -536,10 +677,15 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
                  (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
     to_target = ik_vec3_sub(t, a);
     dist = ik_vec3_length(to_target);
-    if (!(invertible && start_frame.similar) || !ik_finite(full + dist)) {
-        /* (A weight of 0 needs no frame: it changes nothing.) */
-        if (invertible && ik_finite(full + dist) && job->weight > 0) return solve_in_start_frame(job);
+    if (!(invertible && start_frame.similar) || !ik_finite(full + dist) ||
+        !(full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX)) {
+        /* (The frames' own test squares the scale three times: a limb out
+         * of range is rescaled before it is believed. A zero-length limb
+         * stays, and a weight of 0 needs no frame: it changes nothing.) */
+        if (full > 0 && ik_finite(full + dist) && !(full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX))
+            return solve_rescaled(job, full);
         if (!invertible || !ik_finite(full + dist)) return failure(job);
+        if (!start_frame.similar && job->weight > 0) return solve_in_start_frame(job, &start_frame);
     }
     if (job->weight <= 0) {
         ik_real residual = ik_vec3_distance(c, t);
@@ -547,6 +693,11 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         if (job->reached) *job->reached = residual <= tol;
         if (job->residual) *job->residual = residual;
         return IK_OK;
+    }
+
+    if (job->use_pole) {
+        pole_rel = ik_vec3_sub(job->pole_ms, a);
+        if (!(ik_vec3_length_sq(pole_rel) <= LIMB_SIZE_MAX * LIMB_SIZE_MAX)) pole_rel = pole_brought_in(pole_rel, full);
     }
 
     /* The distance wanted: softened, then clamped to what two bones can span,
@@ -564,7 +715,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
                 free_bend_of_bent_limb(u, v, bend_normal, l1, l2, d, &bend, &end_rel);
     if (!free_bent) {
         bend_normal = ik_vec3_zero();
-        if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, &mid_frame, a, u), u, v)) {
+        if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, &mid_frame, a, u, pole_rel), u, v)) {
             ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
             bend_normal = problem.h;
             if (job->use_hinge) {
@@ -587,36 +738,48 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
      * the limb's length: relative to d too unless d is short. */
     if (dist > IK_REAL_EPSILON * full) {
         ik_real reach = free_bent && d >= full * (ik_real)0.25 ? d : ik_vec3_length(end_rel);
-        swing_twist = swing_and_twist(job, end_rel, reach, to_target, dist, a, u, bend_normal);
+        turn = swing_and_twist(job, end_rel, reach, to_target, dist, pole_rel, u, bend_normal);
         if (job->twist != 0)
-            swing_twist = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist),
-                                      swing_twist);
+            turn.swing = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist), turn.swing);
     } else {
-        swing_twist = ik_quat_from_to(end_rel, to_target);
+        turn = turn_of_swing(ik_quat_from_to(end_rel, to_target));
     }
 
     if (job->weight < 1) {
-        swing_twist = ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(swing_twist), job->weight);
+        turn = turn_of_swing(ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(turn_product(turn)), job->weight));
         bend = ik_quat_slerp(ik_quat_identity(), ik_quat_normalize(bend), job->weight);
         end_rel = ik_vec3_add(u, ik_quat_rotate(bend, v));
     }
 
     /* Model-space turns to local corrections: new local = old local * R^T q R.
-     * The end's model rotation picked up swing_twist * bend; keeping it means
+     * The end's model rotation picked up swing * twist * bend; keeping it means
      * undoing that locally. The turns may be unnormalised: the products are
-     * normalised last. Nothing is written unless all of it is finite. */
-    new_start = ik_quat_mul(*job->start_rotation_ls, to_local(swing_twist, &start_frame));
+     * normalised last. Nothing is written unless each has a squared norm in
+     * the normal range: a zero input rotation (or one whose norm overflows
+     * or underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does.
+     * The start's is old L(swing) L(twist), L(twist) = (a s, c k_w) with a
+     * the twist's axis taken locally: B = old L(swing) and A = B (a, 0) are
+     * formed while the twist's angle (s, c) is worked out, and
+     * new = s A + c k_w B. */
+    start_swung = ik_quat_mul(*job->start_rotation_ls, to_local(turn.swing, &start_frame));
+    axis_ls = vector_to_local(turn.twist_axis, &start_frame);
+    start_axis = ik_quat_mul(start_swung, ik_q(axis_ls.x, axis_ls.y, axis_ls.z, 0));
+    new_start = quat_sum_scaled(start_axis, turn.twist_sin, start_swung, turn.twist_cos * start_frame.k_w);
+    start_sq = ik_quat_dot(new_start, new_start);
     new_mid = ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame));
     if (job->keep_end_rotation) {
-        ik_quat undo = ik_quat_conjugate(ik_quat_mul(swing_twist, bend));
+        ik_quat undo = ik_quat_conjugate(ik_quat_mul(turn_product(turn), bend));
         new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
+        end_sq = ik_quat_dot(new_end, new_end);
     }
-    if (!ik_finite(quat_sum(new_start) + quat_sum(new_mid) + quat_sum(new_end))) return failure(job);
-    *job->start_rotation_ls = ik_quat_normalize(new_start);
-    *job->mid_rotation_ls = ik_quat_normalize(new_mid);
-    if (job->keep_end_rotation) *job->end_rotation_ls = ik_quat_normalize(new_end);
+    mid_sq = ik_quat_dot(new_mid, new_mid);
+    if (!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))) return failure(job);
+    *job->start_rotation_ls = quat_times(new_start, 1 / IK_SQRT(start_sq));
+    *job->mid_rotation_ls = quat_times(new_mid, 1 / IK_SQRT(mid_sq));
+    if (job->keep_end_rotation) *job->end_rotation_ls = quat_times(new_end, 1 / IK_SQRT(end_sq));
 
     if (job->reached || job->residual) {
+        ik_quat swing_twist = turn_product(turn);
         ik_vec3 end_turned = ik_quat_rotate_scaled(swing_twist, end_rel);
         ik_real residual = ik_vec3_distance(ik_vec3_mad(a, end_turned, 1 / ik_quat_dot(swing_twist, swing_twist)), t);
         if (job->reached) *job->reached = residual <= tol;

@@ -188,8 +188,7 @@ FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_left(const fixture *f) {
  * joint's own frame, which a mirror turns round). */
 FIXTURE_MAYBE_UNUSED static ik_real fixture_bend(const fixture *f, int limb) {
     const ik_humanoid_limb *l = &f->rig.limb[limb];
-    ik_vec3 h = ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&f->model[l->mid], l->hinge_axis_ls)),
-                              ik_mat4_det3(&f->model[l->mid]) < 0 ? -1 : 1);
+    ik_vec3 h = ik_vec3_normalize(ik_mat4_transform_turn_axis(&f->model[l->mid], l->hinge_axis_ls));
     ik_vec3 u = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)), h);
     ik_vec3 v = ik_vec3_reject(ik_vec3_sub(fixture_end(f, limb), fixture_pos(f, l->mid)), h);
     return (ik_real)atan2((double)ik_vec3_dot(h, ik_vec3_cross(u, v)), (double)ik_vec3_dot(u, v));

@@ -244,6 +244,38 @@ static void test_matrices(void) {
     }
 }
 
+/* A turn about axis a inside a frame M (rotation, uniform scale, possibly a
+ * mirror) seen from outside, M R(a, theta) M^-1, is the turn by theta
+ * about ik_mat4_transform_turn_axis(M, a) (normalised); and the axis goes
+ * back in through M^-1. Under a mirror the plain M a turns the wrong way. */
+static void test_turn_axis(void) {
+    static const ik_real mirrors[4][3] = {{1, 1, 1}, {-1, 1, 1}, {-1, -1, -1}, {1, -1, 1}};
+    rng r = rng_seeded(8);
+    check_property outside = {"M R(a) M^-1 = R(turn axis)", 0, 0}, inside = {"the turn axis goes back in", 0, 0};
+    int i;
+    for (i = 0; i < CASES / 10; ++i) {
+        const ik_real *m = mirrors[i % 4];
+        ik_real s = rng_range(&r, 0.1, 10), theta = rng_range(&r, -3, 3);
+        ik_mat4 frame = ik_mat4_from_trs(rng_in_ball(&r, 5), rng_rotation(&r), ik_v3(s * m[0], s * m[1], s * m[2]));
+        ik_mat4 frame_inverse;
+        ik_vec3 a = rng_direction(&r), p = rng_in_ball(&r, 3), axis_out, seen, expected;
+        ik_bool ok = ik_mat4_inverse(&frame, &frame_inverse);
+        axis_out = ik_vec3_normalize(ik_mat4_transform_turn_axis(&frame, a));
+        seen = ik_mat4_transform_point(
+            &frame, ik_quat_rotate(ik_quat_from_axis_angle(a, theta), ik_mat4_transform_point(&frame_inverse, p)));
+        expected = ik_vec3_add(ik_mat4_translation(&frame),
+                               ik_quat_rotate(ik_quat_from_axis_angle(axis_out, theta),
+                                              ik_vec3_sub(p, ik_mat4_translation(&frame))));
+        PROPERTY_CASE(outside, ok && vec_err(seen, expected) < TOL * 300, "mirror %d", i % 4);
+        PROPERTY_CASE(inside,
+                      ok && vec_err(ik_vec3_normalize(ik_mat4_transform_turn_axis(&frame_inverse, axis_out)), a) <
+                                TOL * 100,
+                      "mirror %d", i % 4);
+    }
+    property_end(&outside);
+    property_end(&inside);
+}
+
 static void test_misc(void) {
     rng r = rng_seeded(7);
     check_property perp = {"any_perpendicular", 0, 0};
@@ -294,6 +326,7 @@ int main(void) {
     test_interpolation();
     test_look();
     test_matrices();
+    test_turn_axis();
     test_misc();
     test_wrap_angle();
     return check_summary("math");

@@ -250,6 +250,11 @@ static inline ik_vec3 ik_mat4_transform_vector(const ik_mat4 *a, ik_vec3 v) {
 ik_bool ik_mat4_finite(const ik_mat4 *a);
 /* Determinant of the 3x3 linear part. */
 ik_real ik_mat4_det3(const ik_mat4 *a);
+/* The axis of a turn: a turn about `axis` in the frame of `a` is a turn
+ * about sgn(det A) A axis outside it. A rotation axis is a pseudo-vector:
+ * where A mirrors (a negative determinant) the turn's sense goes round, so
+ * the axis flips. With A's inverse it takes an outside axis in. */
+ik_vec3 ik_mat4_transform_turn_axis(const ik_mat4 *a, ik_vec3 axis);
 /* The rotation of the 3x3 part after removing scale (columns normalised and
  * re-orthogonalised); a mirrored matrix gives the rotation of its unmirrored part. */
 ik_quat ik_mat4_rotation(const ik_mat4 *a);

@@ -27,6 +27,11 @@ ik_real ik_mat4_det3(const ik_mat4 *a) {
            m[8] * (m[1] * m[6] - m[5] * m[2]);
 }
 
+ik_vec3 ik_mat4_transform_turn_axis(const ik_mat4 *a, ik_vec3 axis) {
+    ik_vec3 v = ik_mat4_transform_vector(a, axis);
+    return ik_mat4_det3(a) < 0 ? ik_vec3_neg(v) : v;
+}
+
 /* [L t]^-1 = [L^-1  -L^-1 t], with L^-1 = adj(L) / det(L). A determinant
  * below 16 eps max|L_ij|^3 counts as singular. */
 ik_bool ik_mat4_inverse(const ik_mat4 *a, ik_mat4 *out) {

@@ -110,8 +110,7 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
      * rig), a turn about M^-1 h is a turn the other way about h, so the axis
      * is sgn(det M) M^-1 h and the rest bend stays positive. */
     h = ik_limb_hinge(a, b, c, rig->forward_rs, rig->up_rs, leg);
-    h = to_joint_vector(&mid_inv, h);
-    limb->hinge_axis_ls = ik_vec3_normalize(ik_mat4_det3(&mid_ms) < 0 ? ik_vec3_neg(h) : h);
+    limb->hinge_axis_ls = ik_vec3_normalize(ik_mat4_transform_turn_axis(&mid_inv, h));
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
     return IK_OK;

@@ -200,8 +200,7 @@ ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik
 static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb, ik_vec3 target) {
     const ik_mat4 *mid = &st->job->model_ms[limb->mid];
     ik_mat4 end_ms = end_matrix(st, limb);
-    ik_vec3 hinge = ik_mat4_transform_vector(mid, limb->hinge_axis_ls);
-    if (ik_mat4_det3(mid) < 0) hinge = ik_vec3_neg(hinge);
+    ik_vec3 hinge = ik_mat4_transform_turn_axis(mid, limb->hinge_axis_ls);
     return ik_limb_natural_pole(position(st, limb->start), position(st, limb->mid), ik_mat4_translation(&end_ms), target,
                                 hinge, limb_length(st, limb));
 }

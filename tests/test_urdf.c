@@ -235,6 +235,46 @@ static void test_chains_between_links(const char *file)
     ik_urdf_free(u);
 }
 
+/* The geometric Jacobian against central differences of the forward
+ * kinematics at random configurations of each arm (and of the mimic arm in
+ * test_mimic): linear columns d p_tip / d q_v, angular columns the rotation
+ * vector of R(q + h) R(q - h)^-1 over 2h. */
+static void check_jacobian(const ik_robot_chain *chain, const ik_real *q0, check_property *prop, const char *what)
+{
+#ifdef IKIT_DOUBLE
+    const double h = 1e-6, tol = 1e-6;
+#else
+    const double h = 1e-2, tol = 2e-3;
+#endif
+    ik_real jac[6 * IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
+    int v, r;
+    PROPERTY_CASE(*prop, ik_robot_jacobian(chain, q0, jac) == IK_OK, "%s", what);
+    for (v = 0; v < chain->variable_count; ++v) {
+        ik_transform plus, minus;
+        ik_quat turn;
+        ik_real fd[6], angle;
+        memcpy(q, q0, (size_t)chain->variable_count * sizeof *q);
+        q[v] = q0[v] + (ik_real)h;
+        ik_robot_fk(chain, q, &plus, NULL);
+        q[v] = q0[v] - (ik_real)h;
+        ik_robot_fk(chain, q, &minus, NULL);
+        turn = ik_quat_positive_w(ik_quat_mul(plus.rotation, ik_quat_conjugate(minus.rotation)));
+        angle = ik_quat_angle(turn);
+        fd[0] = (plus.translation.x - minus.translation.x) / (ik_real)(2 * h);
+        fd[1] = (plus.translation.y - minus.translation.y) / (ik_real)(2 * h);
+        fd[2] = (plus.translation.z - minus.translation.z) / (ik_real)(2 * h);
+        {
+            ik_vec3 axis = ik_vec3_normalize_or(ik_v3(turn.x, turn.y, turn.z), ik_vec3_zero());
+            fd[3] = axis.x * angle / (ik_real)(2 * h);
+            fd[4] = axis.y * angle / (ik_real)(2 * h);
+            fd[5] = axis.z * angle / (ik_real)(2 * h);
+        }
+        for (r = 0; r < 6; ++r)
+            PROPERTY_CASE(*prop, fabs(jac[v * 6 + r] - fd[r]) < tol, "%s: variable %d row %d: %g vs %g", what, v, r,
+                          (double)jac[v * 6 + r], (double)fd[r]);
+    }
+}
+
 /* Random configurations within limits: the chain skeleton's rest pose is the
  * zero configuration (ik_skeleton_fk agrees with ik_robot_fk at zero), and
  * revolute joints keep every link's distance to its joint's parent frame. */
@@ -245,6 +285,7 @@ static void test_fk_properties(void)
                                            {"abb_irb2400.urdf", "base_link", "tool0"}};
     check_property lengths = {"link lengths kept at random configurations", 0, 0};
     check_property rest = {"skeleton rest pose = zero configuration", 0, 0};
+    check_property jacobian = {"Jacobian vs central differences of FK", 0, 0};
     rng r = rng_seeded(12);
     int a, trial, k;
     for (a = 0; a < 3; ++a) {
@@ -281,11 +322,13 @@ static void test_fk_properties(void)
                               "%s joint %d: %g", arms[a][0], k, d);
             }
             PROPERTY_CASE(lengths, fabs(ik_quat_length(tip.rotation) - 1) < TOL, "unit rotation");
+            if (trial < 20) check_jacobian(&chain, q, &jacobian, arms[a][0]);
         }
         ik_urdf_free(u);
     }
     property_end(&lengths);
     property_end(&rest);
+    property_end(&jacobian);
 }
 
 /* A chain with a mimic joint: j2 follows j1 with multiplier 2 and offset
@@ -313,6 +356,17 @@ static void test_mimic(void)
           "j2 shares j1's variable");
     CHECK(ik_robot_fk(&chain, &q, &t, NULL) == IK_OK, "fk");
     CHECK_AT(t.translation, cos(0.3) + cos(1.0), sin(0.3) + sin(1.0), 0, "mimic tip");
+    {
+        /* tip = (cos q + cos(3q + 0.1), sin q + sin(3q + 0.1)): d tip / dq =
+         * (-(sin 0.3 + 3 sin 1.0), cos 0.3 + 3 cos 1.0); angular 1 + 2 = 3 about z. */
+        ik_real jac[6];
+        check_property prop = {"mimic Jacobian vs central differences", 0, 0};
+        CHECK(ik_robot_jacobian(&chain, &q, jac) == IK_OK && fabs(jac[0] + sin(0.3) + 3 * sin(1.0)) < TOL &&
+                  fabs(jac[1] - cos(0.3) - 3 * cos(1.0)) < TOL && fabs(jac[5] - 3) < TOL,
+              "mimic Jacobian (%g, %g, %g)", (double)jac[0], (double)jac[1], (double)jac[5]);
+        check_jacobian(&chain, &q, &prop, "mimic");
+        property_end(&prop);
+    }
     ik_urdf_free(u);
 }
 

@@ -58,6 +58,15 @@ typedef struct ik_robot_chain {
  * or infinity); outputs are untouched on error. */
 ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs);
 
+/* The geometric Jacobian of the tip at q: jac [6 * variable_count],
+ * column-major as ik_ls takes it (jac[v * 6 + r]); rows 0-2 the tip's
+ * linear velocity, rows 3-5 its angular velocity, both in the base frame,
+ * per unit of q[v]. A revolute or continuous joint k with base-frame axis
+ * a_k through p_k adds m_k (a_k x (p_tip - p_k)) and m_k a_k; a prismatic
+ * one adds m_k a_k and 0 (m_k its multiplier; joints sharing a variable
+ * add up). Errors as ik_robot_fk; jac is untouched on error. */
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac);
+
 #ifdef __cplusplus
 }
 #endif

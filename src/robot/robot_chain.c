@@ -1,4 +1,5 @@
-/* ikit robot chains: forward kinematics of a serial chain (see robot.h). */
+/* ikit robot chains: forward kinematics and the geometric Jacobian of a
+ * serial chain (see robot.h). */
 #include <ikit/robot.h>
 
 #include <stddef.h>
@@ -46,5 +47,39 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
         if (links_bs) links_bs[k] = frame;
     }
     *tip_bs = frame;
+    return IK_OK;
+}
+
+/* Column of variable v: sum over its joints k of m_k [a_k x (p_tip - p_k); a_k]
+ * (revolute) or m_k [a_k; 0] (prismatic), with a_k = R_k axis_k in the base
+ * frame and p_k joint k's origin (a rotation about the axis moves neither). */
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
+{
+    ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
+    ik_result r;
+    int k, i;
+    if (!chain || !jac) return IK_ERR_NULL;
+    r = ik_robot_fk(chain, q, &tip, links_bs);
+    if (r != IK_OK) return r;
+    for (i = 0; i < 6 * chain->variable_count; ++i) jac[i] = 0;
+    for (k = 0; k < chain->joint_count; ++k) {
+        const ik_robot_joint *joint = &chain->joints[k];
+        ik_real *column = jac + 6 * joint->variable;
+        ik_vec3 axis, linear, angular = ik_vec3_zero();
+        if (joint->type == IK_ROBOT_FIXED) continue;
+        axis = ik_vec3_scale(ik_quat_rotate(links_bs[k].rotation, joint->axis), joint->multiplier);
+        if (joint->type == IK_ROBOT_PRISMATIC) {
+            linear = axis;
+        } else {
+            linear = ik_vec3_cross(axis, ik_vec3_sub(tip.translation, links_bs[k].translation));
+            angular = axis;
+        }
+        column[0] += linear.x;
+        column[1] += linear.y;
+        column[2] += linear.z;
+        column[3] += angular.x;
+        column[4] += angular.y;
+        column[5] += angular.z;
+    }
     return IK_OK;
 }

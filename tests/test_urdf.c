@@ -479,6 +479,26 @@ static void test_huge_and_empty(void)
     for (i = 0; i <= IK_URDF_MAX_ITEMS; ++i) n += (size_t)sprintf(big + n, "<link name=\"l%d\"/>", i);
     n += (size_t)sprintf(big + n, "</robot>");
     CHECK(ik_urdf_read_memory(big, n, &u, &err) == IK_ERR_RANGE && !u, "too many links: %s", err.message);
+    /* The most links allowed, as one long chain: loads, one tree, every link in the chain. */
+    n = (size_t)sprintf(big, "<robot>");
+    for (i = 0; i < IK_URDF_MAX_ITEMS; ++i) n += (size_t)sprintf(big + n, "<link name=\"l%d\"/>", i);
+    for (i = 1; i < IK_URDF_MAX_ITEMS; ++i)
+        n += (size_t)sprintf(big + n,
+                             "<joint name=\"j%d\" type=\"continuous\"><parent link=\"l%d\"/><child link=\"l%d\"/>"
+                             "<origin xyz=\"0 0 0.001\"/></joint>",
+                             i, i - 1, i);
+    n += (size_t)sprintf(big + n, "</robot>");
+    CHECK(ik_urdf_read_memory(big, n, &u, &err) == IK_OK && u && u->joint_count == IK_URDF_MAX_ITEMS - 1,
+          "the largest robot: %s", err.message);
+    if (u) {
+        int count = 0;
+        char tip[16];
+        snprintf(tip, sizeof tip, "l%d", IK_URDF_MAX_ITEMS - 1);
+        CHECK(ik_urdf_chain(u, "l0", tip, NULL, 0, &count, &err) == IK_ERR_CAPACITY && count == IK_URDF_MAX_ITEMS - 1,
+              "chain through every link: %d", count);
+        ik_urdf_free(u);
+        u = NULL;
+    }
     n = (size_t)sprintf(big, "<robot>");
     for (i = 0; i < 100000; ++i) n += (size_t)sprintf(big + n, "<a>");
     CHECK(ik_urdf_read_memory(big, n, &u, &err) == IK_ERR_PARSE && !u, "deep nesting: %s", err.message);

@@ -96,40 +96,63 @@ static ik_quat quat_from_rpy(const double rpy[3])
                 (ik_real)(cr * cp * sy - sr * sp * cy), (ik_real)(cr * cp * cy + sr * sp * sy));
 }
 
-static int find_name_link(const ik_urdf *u, const char *name)
+/* Names sorted for lookups in O(log n): a robot may have thousands of
+ * links, and every joint names two. */
+typedef struct name_entry {
+    const char *name;
+    int index;
+} name_entry;
+
+static int compare_entries(const void *a, const void *b)
 {
-    int i;
-    for (i = 0; i < u->link_count; ++i)
-        if (strcmp(u->links[i].name, name) == 0) return i;
-    return -1;
+    const name_entry *x = (const name_entry *)a, *y = (const name_entry *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static int find_name_joint(const ik_urdf *u, const char *name)
+static int compare_key(const void *key, const void *entry)
 {
-    int i;
-    for (i = 0; i < u->joint_count; ++i)
-        if (strcmp(u->joints[i].name, name) == 0) return i;
-    return -1;
+    return strcmp((const char *)key, ((const name_entry *)entry)->name);
 }
 
-/* Finds a link or joint named by an element at `line`; the error (with
- * the closest names) is prefixed with the line and the element. */
-static ik_result lookup(const ik_urdf *u, int links, const char *name, long line, const char *owner, int *index,
-                        ik_io_error *err)
+/* Sorts entries [count] by (name, index); returns the smallest index whose
+ * name an earlier item has (the first duplicate in file order), or -1. */
+static int sort_names(name_entry *entries, int count)
 {
-    ik_io_error found;
-    ik_result r = links ? ik_urdf_find_link(u, name, index, &found) : ik_urdf_find_joint(u, name, index, &found);
-    if (r == IK_OK) return IK_OK;
-    return fail_at(err, line, r, "%s: %s", owner, found.message);
+    int k, duplicate = -1;
+    qsort(entries, (size_t)count, sizeof *entries, compare_entries);
+    for (k = 1; k < count; ++k)
+        if (strcmp(entries[k].name, entries[k - 1].name) == 0 && (duplicate < 0 || entries[k].index < duplicate))
+            duplicate = entries[k].index;
+    return duplicate;
 }
 
-/* ---- reading the document ------------------------------------------------ */
+static int find_sorted(const name_entry *entries, int count, const char *name)
+{
+    const name_entry *e =
+        count > 0 ? (const name_entry *)bsearch(name, entries, (size_t)count, sizeof *entries, compare_key) : NULL;
+    return e ? e->index : -1;
+}
 
 typedef struct urdf_reader {
     ik_urdf *u;
     ik_io_error *err;
     char **mimic_names; /* [joint_count]: the leader named by each joint's <mimic>, or NULL */
+    name_entry *link_names, *joint_names; /* sorted by name */
 } urdf_reader;
+
+/* Finds a link or joint named by an element at `line`; the error (with
+ * the closest names) is prefixed with the line and the element. */
+static ik_result lookup(const urdf_reader *rd, int links, const char *name, long line, const char *owner, int *index)
+{
+    ik_io_error found;
+    ik_result r;
+    *index = links ? find_sorted(rd->link_names, rd->u->link_count, name)
+                   : find_sorted(rd->joint_names, rd->u->joint_count, name);
+    if (*index >= 0) return IK_OK;
+    r = links ? ik_urdf_find_link(rd->u, name, index, &found) : ik_urdf_find_joint(rd->u, name, index, &found);
+    return fail_at(rd->err, line, r, "%s: %s", owner, found.message);
+}
 
 static ik_result read_link(urdf_reader *rd, xmlNode *node)
 {
@@ -140,12 +163,6 @@ static ik_result read_link(urdf_reader *rd, xmlNode *node)
     if (!name || !name[0]) {
         free(name);
         return fail_at(rd->err, node_line(node), IK_ERR_PARSE, "<link>: no name");
-    }
-    if (find_name_link(rd->u, name) >= 0) {
-        ik_result r = fail_at(rd->err, node_line(node), IK_ERR_HIERARCHY, "<link name=\"%.60s\">: a second link of that name",
-                              name);
-        free(name);
-        return r;
     }
     link->name = name;
     link->parent_joint = -1;
@@ -180,7 +197,7 @@ static ik_result joint_link(urdf_reader *rd, xmlNode *node, const char *owner, i
     xmlChar *name = xmlGetProp(node, (const xmlChar *)"link");
     ik_result r;
     if (!name) return fail_at(rd->err, node_line(node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner, node->name);
-    r = lookup(rd->u, 1, (const char *)name, node_line(node), owner, index, rd->err);
+    r = lookup(rd, 1, (const char *)name, node_line(node), owner, index);
     xmlFree(name);
     return r;
 }
@@ -242,14 +259,12 @@ static ik_result joint_mimic(urdf_reader *rd, xmlNode *node, const char *owner, 
     return IK_OK;
 }
 
-static ik_result read_joint(urdf_reader *rd, xmlNode *node)
+/* A joint's name and defaults (the first pass, so joint names can be
+ * checked for duplicates and looked up by mimic joints). */
+static ik_result read_joint_name(urdf_reader *rd, xmlNode *node)
 {
-    int no_memory = 0, index = rd->u->joint_count, has_parent = 0, has_child = 0;
-    ik_urdf_joint *joint = &rd->u->joints[index];
-    char owner[96];
-    xmlChar *type;
-    ik_result r;
-    xmlNode *c;
+    int no_memory = 0;
+    ik_urdf_joint *joint = &rd->u->joints[rd->u->joint_count];
     memset(joint, 0, sizeof *joint);
     joint->name = attribute_copy(node, "name", &no_memory);
     if (no_memory) return IK_ERR_NO_MEMORY;
@@ -260,9 +275,19 @@ static ik_result read_joint(urdf_reader *rd, xmlNode *node)
     joint->mimic_joint = -1;
     joint->mimic_multiplier = 1;
     if (!joint->name || !joint->name[0]) return fail_at(rd->err, joint->line, IK_ERR_PARSE, "<joint>: no name");
+    return IK_OK;
+}
+
+/* The rest of joint `index`: type, origin, links, axis, limit, mimic. */
+static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index)
+{
+    int has_parent = 0, has_child = 0;
+    ik_urdf_joint *joint = &rd->u->joints[index];
+    char owner[96];
+    xmlChar *type;
+    ik_result r;
+    xmlNode *c;
     snprintf(owner, sizeof owner, "<joint name=\"%.60s\">", joint->name);
-    if (find_name_joint(rd->u, joint->name) != index)
-        return fail_at(rd->err, joint->line, IK_ERR_HIERARCHY, "%s: a second joint of that name", owner);
     type = xmlGetProp(node, (const xmlChar *)"type");
     if (!type) return fail_at(rd->err, joint->line, IK_ERR_PARSE, "%s: no type", owner);
     r = joint_type((const char *)type, joint->line, owner, &joint->type, rd->err);
@@ -355,7 +380,7 @@ static ik_result resolve_mimics(urdf_reader *rd)
         ik_result r;
         if (!rd->mimic_names[i]) continue;
         snprintf(owner, sizeof owner, "<joint name=\"%.60s\"> <mimic>", u->joints[i].name);
-        r = lookup(u, 0, rd->mimic_names[i], u->joints[i].line, owner, &u->joints[i].mimic_joint, rd->err);
+        r = lookup(rd, 0, rd->mimic_names[i], u->joints[i].line, owner, &u->joints[i].mimic_joint);
         if (r != IK_OK) return r;
     }
     for (i = 0; i < u->joint_count; ++i) {
@@ -383,10 +408,34 @@ static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_io_erro
     return IK_OK;
 }
 
+/* Sorts the link and joint names; a name used twice is refused. */
+static ik_result index_names(urdf_reader *rd)
+{
+    const ik_urdf *u = rd->u;
+    int i, duplicate;
+    for (i = 0; i < u->link_count; ++i) {
+        rd->link_names[i].name = u->links[i].name;
+        rd->link_names[i].index = i;
+    }
+    for (i = 0; i < u->joint_count; ++i) {
+        rd->joint_names[i].name = u->joints[i].name;
+        rd->joint_names[i].index = i;
+    }
+    duplicate = sort_names(rd->link_names, u->link_count);
+    if (duplicate >= 0)
+        return fail_at(rd->err, u->links[duplicate].line, IK_ERR_HIERARCHY,
+                       "<link name=\"%.60s\">: a second link of that name", u->links[duplicate].name);
+    duplicate = sort_names(rd->joint_names, u->joint_count);
+    if (duplicate >= 0)
+        return fail_at(rd->err, u->joints[duplicate].line, IK_ERR_HIERARCHY,
+                       "<joint name=\"%.60s\">: a second joint of that name", u->joints[duplicate].name);
+    return IK_OK;
+}
+
 static ik_result read_robot(urdf_reader *rd, xmlNode *robot)
 {
     ik_urdf *u = rd->u;
-    int links, joints, no_memory = 0, *visit;
+    int links, joints, no_memory = 0, k, *visit;
     ik_result r = count_items(robot, &links, &joints, rd->err);
     xmlNode *c;
     if (r != IK_OK) return r;
@@ -395,10 +444,17 @@ static ik_result read_robot(urdf_reader *rd, xmlNode *robot)
     u->joints = (ik_urdf_joint *)calloc((size_t)joints + 1, sizeof *u->joints);
     rd->mimic_names = (char **)calloc((size_t)joints + 1, sizeof *rd->mimic_names);
     if (no_memory || !u->links || !u->joints || !rd->mimic_names) return IK_ERR_NO_MEMORY;
+    rd->link_names = (name_entry *)malloc(((size_t)links + 1) * sizeof *rd->link_names);
+    rd->joint_names = (name_entry *)malloc(((size_t)joints + 1) * sizeof *rd->joint_names);
+    if (!rd->link_names || !rd->joint_names) return IK_ERR_NO_MEMORY;
     for (c = robot->children; c && r == IK_OK; c = c->next)
         if (is_element(c, "link")) r = read_link(rd, c);
     for (c = robot->children; c && r == IK_OK; c = c->next)
-        if (is_element(c, "joint")) r = read_joint(rd, c);
+        if (is_element(c, "joint")) r = read_joint_name(rd, c);
+    if (r != IK_OK) return r;
+    r = index_names(rd);
+    for (c = robot->children, k = 0; c && r == IK_OK; c = c->next)
+        if (is_element(c, "joint")) r = read_joint(rd, c, k++);
     if (r != IK_OK) return r;
     visit = (int *)malloc(((size_t)links + 1) * sizeof *visit);
     if (!visit) return IK_ERR_NO_MEMORY;
@@ -485,6 +541,8 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_i
     if (rd.mimic_names)
         for (i = 0; i < rd.u->joint_count; ++i) free(rd.mimic_names[i]);
     free(rd.mimic_names);
+    free(rd.link_names);
+    free(rd.joint_names);
     xmlFreeDoc(doc);
     if (r == IK_ERR_NO_MEMORY && (!err || !err->message[0])) fail_at(err, 0, r, "out of memory");
     if (r != IK_OK) {

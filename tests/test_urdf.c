@@ -186,9 +186,9 @@ static void test_panda(void)
     t = tip_at(u, "panda_link0", "panda_link8", q);
     CHECK_AT(t.translation, 0.3595, 0, 0.6435, "Panda joint4 = -90");
     /* The right finger follows finger 1, which is outside its chain: one
-     * variable standing for finger 1's value, moving along -y of the hand
-     * (turned -45 deg about z): 0.03 * (-sin 45, -cos 45, 0)... in link8's
-     * frame, at 0.0584 below... checked as the distance from the hand. */
+     * variable standing for finger 1's value. In the hand's frame the finger
+     * joint sits at (0, 0, 0.0584) and slides along (0, -1, 0), so finger 1
+     * at 0.03 puts the right finger at (0, -0.03, 0.0584). */
     CHECK(ik_urdf_robot_chain(u, "panda_hand", "panda_rightfinger", &chain, variable_joints, NULL) == IK_OK &&
               chain.variable_count == 1 && strcmp(u->joints[variable_joints[0]].name, "panda_finger_joint1") == 0,
           "right finger's variable is finger 1's value");
@@ -387,6 +387,8 @@ static void test_malformed(void)
         {ROBOT JOINT("fixed", "<origin xyz=\"1 2 3 4\"/>\n") "</robot>", IK_ERR_PARSE, 7, "four numbers for xyz"},
         {ROBOT JOINT("fixed", "<origin xyz=\"1 x 3\"/>\n") "</robot>", IK_ERR_PARSE, 7, "a word for a number"},
         {ROBOT JOINT("fixed", "<origin rpy=\"0 nan 0\"/>\n") "</robot>", IK_ERR_NONFINITE, 7, "NaN angle"},
+        {ROBOT JOINT("fixed", "<origin xyz=\"0x1p3 0 0\"/>\n") "</robot>", IK_ERR_PARSE, 7, "a hexadecimal number"},
+        {ROBOT JOINT("fixed", "<origin xyz=\"1,5 0 0\"/>\n") "</robot>", IK_ERR_PARSE, 7, "a decimal comma"},
         {ROBOT JOINT("fixed", "<origin xyz=\"1e999 0 0\"/>\n") "</robot>", IK_ERR_NONFINITE, 7, "overflowing number"},
         {ROBOT JOINT("continuous", "<axis xyz=\"0 0 0\"/>\n") "</robot>", IK_ERR_DEGENERATE, 7, "zero axis"},
         {ROBOT JOINT("prismatic", "<limit lower=\"1\" upper=\"0\"/>\n") "</robot>", IK_ERR_RANGE, 7, "lower above upper"},

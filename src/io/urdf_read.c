@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "text_scan.h"
 
 /* Records a failure at an element's line: "line L, column 0: <msg>". */
 static ik_result fail_at(ik_io_error *err, long line, ik_result r, const char *fmt, ...)
@@ -51,33 +52,29 @@ static char *attribute_copy(xmlNode *node, const char *name, int *no_memory)
     return copy;
 }
 
-/* Exactly `count` whitespace-separated numbers of attribute `attr` into
- * out [count]; an absent attribute leaves out as it is. */
+/* Exactly `count` blank-separated decimal numbers of attribute `attr` into
+ * out [count] (the BVH and chain readers' exact, locale-free parser); an
+ * absent attribute leaves out as it is. */
 static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int count, const char *owner,
                               ik_io_error *err)
 {
     xmlChar *value = xmlGetProp(node, (const xmlChar *)attr);
-    const char *p;
+    ik_text_scan scan;
+    ik_text_token token;
     ik_result r = IK_OK;
     int k;
     if (!value) return IK_OK;
-    p = (const char *)value;
+    ik_text_scan_init(&scan, (const char *)value, strlen((const char *)value), 0);
     for (k = 0; k < count && r == IK_OK; ++k) {
-        char *end;
-        double x;
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
-        x = strtod(p, &end);
-        if (end == p)
+        ik_text_number n = ik_text_next(&scan, &token, 1) ? ik_text_number_parse(&token, &out[k]) : IK_TEXT_NUMBER_SYNTAX;
+        if (n == IK_TEXT_NUMBER_SYNTAX)
             r = fail_at(err, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
                         (const char *)node->name, attr, (const char *)value, count);
-        else if (!isfinite(x))
+        else if (n == IK_TEXT_NUMBER_NONFINITE)
             r = fail_at(err, node_line(node), IK_ERR_NONFINITE, "%s <%s %s=\"%.40s\">: number %d is not finite",
                         owner, (const char *)node->name, attr, (const char *)value, k + 1);
-        out[k] = x;
-        p = end;
     }
-    while (r == IK_OK && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
-    if (r == IK_OK && *p != '\0')
+    if (r == IK_OK && ik_text_next(&scan, &token, 1))
         r = fail_at(err, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
                     (const char *)node->name, attr, (const char *)value, count);
     xmlFree(value);

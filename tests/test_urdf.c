@@ -498,6 +498,13 @@ static void test_huge_and_empty(void)
         snprintf(tip, sizeof tip, "l%d", IK_URDF_MAX_ITEMS - 1);
         CHECK(ik_urdf_chain(u, "l0", tip, NULL, 0, &count, &err) == IK_ERR_CAPACITY && count == IK_URDF_MAX_ITEMS - 1,
               "chain through every link: %d", count);
+        {
+            ik_urdf_skeleton *skeleton = NULL;
+            CHECK(ik_urdf_chain_skeleton(u, "l0", tip, &skeleton, &err) == IK_OK && skeleton &&
+                      skeleton->skeleton.joint_count == IK_URDF_MAX_ITEMS,
+                  "skeleton through every link: %s", err.message);
+            ik_urdf_skeleton_free(skeleton);
+        }
         ik_urdf_free(u);
         u = NULL;
     }

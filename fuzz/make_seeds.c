@@ -5,13 +5,15 @@
  * fuzz_glb managed 450 executions a second on them).
  *
  *   make_fuzz_seeds DIR   writes DIR/fuzz_gltf/..., DIR/fuzz_glb/...,
- *                         DIR/fuzz_bvh, fuzz_chain, fuzz_map, fuzz_height
+ *                         DIR/fuzz_bvh, fuzz_chain, fuzz_map, fuzz_height,
+ *                         fuzz_urdf
  *
  * Exits 1 when a seed does not load (the seeds themselves would be wrong). */
 #include <ikit/bvh.h>
 #include <ikit/chain_file.h>
 #include <ikit/gltf.h>
 #include <ikit/humanoid.h>
+#include <ikit/urdf.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +79,21 @@ static const char height_field[] =
     "# a 3 x 2 grid\ncell 0.1\nsize 3 2\norigin -0.1 0 -0.05\nheights\n0 0.01 0.02\n0 0 0.05\n";
 
 static const char height_field_centred[] = "cell 0.5\nsize 2 2\nheights\n0 0\n0.1 0.1\n";
+
+/* A two-link arm: a revolute shoulder, a prismatic slide followed by a
+ * mimic, a fixed tool; every element the URDF reader reads. */
+static const char arm_urdf[] =
+    "<?xml version=\"1.0\"?>\n<robot name=\"arm\">\n<link name=\"base\"/>\n<link name=\"upper\"/>\n"
+    "<link name=\"slide\"/>\n<link name=\"twin\"/>\n<link name=\"tool\"/>\n"
+    "<joint name=\"shoulder\" type=\"revolute\"><origin xyz=\"0 0 0.3\" rpy=\"0 1.5708 0\"/>"
+    "<parent link=\"base\"/><child link=\"upper\"/><axis xyz=\"0 1 0\"/>"
+    "<limit lower=\"-2\" upper=\"2\" velocity=\"1\" effort=\"10\"/></joint>\n"
+    "<joint name=\"slide\" type=\"prismatic\"><origin xyz=\"0.4 0 0\"/><parent link=\"upper\"/>"
+    "<child link=\"slide\"/><axis xyz=\"1 0 0\"/><limit lower=\"0\" upper=\"0.2\"/></joint>\n"
+    "<joint name=\"twin\" type=\"continuous\"><parent link=\"slide\"/><child link=\"twin\"/>"
+    "<mimic joint=\"shoulder\" multiplier=\"-1\" offset=\"0.5\"/></joint>\n"
+    "<joint name=\"tool\" type=\"fixed\"><origin xyz=\"0.1 0 0\" rpy=\"-1.5708 0 0\"/>"
+    "<parent link=\"twin\"/><child link=\"tool\"/></joint>\n</robot>\n";
 
 static const char *out_dir;
 static int failures;
@@ -216,6 +233,17 @@ static void map_seed(void) {
     save("fuzz_map", "humanoid.map", mapping, strlen(mapping));
 }
 
+static void urdf_seed(const char *text, const char *name) {
+    ik_urdf *urdf = NULL;
+    ik_io_error e;
+    if (ik_urdf_read_memory(text, strlen(text), &urdf, &e) != IK_OK) {
+        fail(name, &e);
+        return;
+    }
+    save("fuzz_urdf", name, text, strlen(text));
+    ik_urdf_free(urdf);
+}
+
 static void height_seed(const char *text, const char *name) {
     ikc_height_field field;
     char copy[256];
@@ -250,5 +278,6 @@ int main(int argc, char **argv) {
     map_seed();
     height_seed(height_field, "grid.height");
     height_seed(height_field_centred, "centred.height");
+    urdf_seed(arm_urdf, "arm.urdf");
     return failures ? 1 : 0;
 }

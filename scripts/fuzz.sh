@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer entry points with clang and runs each one, from a seed
 # corpus the project writes itself (build/fuzz/make_fuzz_seeds: tiny valid
-# glTF, GLB, BVH, chain, mapping and height-field files, skins and clips
+# glTF, GLB, BVH, chain, mapping, height-field and URDF files, skins and clips
 # included), the project's examples, the real assets under 16 KB in
 # ../shared/data (when present: a 50 KB GLB alone cut fuzz_glb from 38,000
 # to 4,000 executions a second), and a dictionary of the format's keywords
@@ -49,6 +49,7 @@ seeds_for() {
         fuzz_gltf) find "$data"/gltf -name '*.gltf' -size -16k 2>/dev/null || true ;;
         fuzz_glb) find "$data"/gltf -name '*.glb' -size -16k 2>/dev/null || true ;;
         fuzz_chain) ls examples/*.chain 2>/dev/null || true ;;
+        fuzz_urdf) find "$data"/urdf -name '*.urdf' -size -16k 2>/dev/null || true ;;
     esac
 }
 

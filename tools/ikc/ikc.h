@@ -56,8 +56,6 @@ const char *ikc_extension(const char *path, char *buf, size_t size);
 
 /* ---- suggest.c: closest names for "did you mean" ------------------------ */
 
-/* Levenshtein distance between a and b, compared case-insensitively. */
-int ikc_edit_distance(const char *a, const char *b);
 /* Print to `out` up to `max_suggestions` skeleton joint names closest to
  * `wanted` ("did you mean: A, B, C?"), preferring names that contain it. */
 void ikc_suggest_joint(FILE *out, const ik_skeleton *skeleton, const char *wanted, int max_suggestions);

@@ -1,0 +1,73 @@
+/* ikit robot chains: a serial chain of revolute, continuous, prismatic and
+ * fixed joints (as a URDF describes a robot arm), and its forward kinematics.
+ *
+ * A chain is a plain value with fixed arrays (no allocation): joint k moves
+ * link k's frame relative to link k-1's (link 0 is the chain's base). At a
+ * joint value v, joint k's transform is
+ *   T_k(v) = origin_k * motion_k(v)
+ *   revolute, continuous: motion = rotation by v about axis_k (radians)
+ *   prismatic:            motion = translation by v * axis_k
+ *   fixed:                motion = identity
+ * and the tip's pose in the base frame is T_1 T_2 ... T_n.
+ *
+ * Joint values come from the configuration vector q [variable_count]:
+ * v_k = multiplier_k * q[variable_k] + offset_k (multiplier 1 and offset 0
+ * for an ordinary joint; a URDF mimic joint shares its leader's variable).
+ * Fixed joints have variable -1.
+ */
+#ifndef IKIT_ROBOT_H
+#define IKIT_ROBOT_H
+
+#include <ikit/math.h>
+#include <ikit/result.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most joints (fixed ones included) a chain holds. */
+#define IK_ROBOT_MAX_JOINTS 64
+
+typedef enum ik_robot_joint_type {
+    IK_ROBOT_FIXED,
+    IK_ROBOT_REVOLUTE,
+    IK_ROBOT_CONTINUOUS,
+    IK_ROBOT_PRISMATIC
+} ik_robot_joint_type;
+
+typedef struct ik_robot_joint {
+    ik_robot_joint_type type;
+    ik_transform origin;  /* parent link frame to joint frame at value 0 (unit scale) */
+    ik_vec3 axis;         /* unit, in the joint frame */
+    ik_real lower, upper; /* limits of the joint value (continuous, fixed: 0, 0) */
+    int variable;         /* index into q, or -1 for a fixed joint */
+    ik_real multiplier, offset;
+} ik_robot_joint;
+
+typedef struct ik_robot_chain {
+    int joint_count;    /* 0..IK_ROBOT_MAX_JOINTS */
+    int variable_count; /* length of q */
+    ik_robot_joint joints[IK_ROBOT_MAX_JOINTS];
+} ik_robot_chain;
+
+/* Forward kinematics at configuration q [variable_count]: *tip_bs is the
+ * tip link's frame in the base link's frame (`_bs`: base space); when
+ * `links_bs` is not NULL it receives every link's frame [joint_count]
+ * (links_bs[k] is the child link of joint k). IK_ERR_NULL, IK_ERR_RANGE
+ * (a count or variable index out of range), IK_ERR_NONFINITE (q holds NaN
+ * or infinity); outputs are untouched on error. */
+ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs);
+
+/* The geometric Jacobian of the tip at q: jac [6 * variable_count],
+ * column-major as ik_ls takes it (jac[v * 6 + r]); rows 0-2 the tip's
+ * linear velocity, rows 3-5 its angular velocity, both in the base frame,
+ * per unit of q[v]. A revolute or continuous joint k with base-frame axis
+ * a_k through p_k adds m_k (a_k x (p_tip - p_k)) and m_k a_k; a prismatic
+ * one adds m_k a_k and 0 (m_k its multiplier; joints sharing a variable
+ * add up). Errors as ik_robot_fk; jac is untouched on error. */
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

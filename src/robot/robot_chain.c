@@ -1,0 +1,85 @@
+/* ikit robot chains: forward kinematics and the geometric Jacobian of a
+ * serial chain (see robot.h). */
+#include <ikit/robot.h>
+
+#include <stddef.h>
+
+/* Checks the counts and variable indices, and that q is finite. */
+static ik_result check_chain(const ik_robot_chain *chain, const ik_real *q)
+{
+    int k;
+    if (chain->joint_count < 0 || chain->joint_count > IK_ROBOT_MAX_JOINTS || chain->variable_count < 0)
+        return IK_ERR_RANGE;
+    for (k = 0; k < chain->joint_count; ++k) {
+        int v = chain->joints[k].variable;
+        if (chain->joints[k].type != IK_ROBOT_FIXED && (v < 0 || v >= chain->variable_count)) return IK_ERR_RANGE;
+    }
+    for (k = 0; k < chain->variable_count; ++k)
+        if (!ik_finite(q[k])) return IK_ERR_NONFINITE;
+    return IK_OK;
+}
+
+/* motion(v): a rotation by v about the axis, or a translation by v * axis. */
+static ik_transform joint_motion(const ik_robot_joint *joint, ik_real value)
+{
+    ik_transform motion = ik_transform_identity();
+    if (joint->type == IK_ROBOT_REVOLUTE || joint->type == IK_ROBOT_CONTINUOUS)
+        motion.rotation = ik_quat_from_axis_angle(joint->axis, value);
+    else if (joint->type == IK_ROBOT_PRISMATIC)
+        motion.translation = ik_vec3_scale(joint->axis, value);
+    return motion;
+}
+
+/* tip = T_1 ... T_n with T_k = origin_k * motion_k(multiplier_k q[variable_k] + offset_k). */
+ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs)
+{
+    ik_transform frame = ik_transform_identity();
+    ik_result r;
+    int k;
+    if (!chain || !tip_bs || (!q && chain->variable_count > 0)) return IK_ERR_NULL;
+    r = check_chain(chain, q);
+    if (r != IK_OK) return r;
+    for (k = 0; k < chain->joint_count; ++k) {
+        const ik_robot_joint *joint = &chain->joints[k];
+        frame = ik_transform_mul(frame, joint->origin);
+        if (joint->type != IK_ROBOT_FIXED)
+            frame = ik_transform_mul(frame, joint_motion(joint, joint->multiplier * q[joint->variable] + joint->offset));
+        if (links_bs) links_bs[k] = frame;
+    }
+    *tip_bs = frame;
+    return IK_OK;
+}
+
+/* Column of variable v: sum over its joints k of m_k [a_k x (p_tip - p_k); a_k]
+ * (revolute) or m_k [a_k; 0] (prismatic), with a_k = R_k axis_k in the base
+ * frame and p_k joint k's origin (a rotation about the axis moves neither). */
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
+{
+    ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
+    ik_result r;
+    int k, i;
+    if (!chain || !jac) return IK_ERR_NULL;
+    r = ik_robot_fk(chain, q, &tip, links_bs);
+    if (r != IK_OK) return r;
+    for (i = 0; i < 6 * chain->variable_count; ++i) jac[i] = 0;
+    for (k = 0; k < chain->joint_count; ++k) {
+        const ik_robot_joint *joint = &chain->joints[k];
+        ik_real *column = jac + 6 * joint->variable;
+        ik_vec3 axis, linear, angular = ik_vec3_zero();
+        if (joint->type == IK_ROBOT_FIXED) continue;
+        axis = ik_vec3_scale(ik_quat_rotate(links_bs[k].rotation, joint->axis), joint->multiplier);
+        if (joint->type == IK_ROBOT_PRISMATIC) {
+            linear = axis;
+        } else {
+            linear = ik_vec3_cross(axis, ik_vec3_sub(tip.translation, links_bs[k].translation));
+            angular = axis;
+        }
+        column[0] += linear.x;
+        column[1] += linear.y;
+        column[2] += linear.z;
+        column[3] += angular.x;
+        column[4] += angular.y;
+        column[5] += angular.z;
+    }
+    return IK_OK;
+}

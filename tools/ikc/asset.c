@@ -1,29 +1,12 @@
-/* Loading characters for the commands, and finding their limbs by name. */
+/* Loading characters for the commands (printing the loader's message), and
+ * finding their limbs by name. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asset.h"
 #include "ikc.h"
-
-/* A glTF document may hold several skins; the one with the most joints is
- * the character. */
-static int largest_skin(const ik_gltf *gltf) {
-    int best = 0, best_count = -1, i;
-    for (i = 0; i < ik_gltf_skin_count(gltf); ++i) {
-        const ik_gltf_skin *s = ik_gltf_skeleton(gltf, i);
-        if (s && s->skeleton.joint_count > best_count) {
-            best = i;
-            best_count = s->skeleton.joint_count;
-        }
-    }
-    return best;
-}
 
 static int exit_code_for(ik_result r) {
     switch (r) {
@@ -33,139 +16,35 @@ static int exit_code_for(ik_result r) {
     }
 }
 
-/* The format is chosen by content: GLB starts with "glTF", BVH with
- * HIERARCHY, a chain file with `chain`, glTF JSON with '{'. 0 (errno set)
- * when the file cannot be opened. */
-static int sniff(const char *path, ikc_format *format, int *binary) {
-    char head[512];
-    size_t n = 0, i = 0;
-    struct stat st;
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer; only a regular
-     * file is looked into (the loaders refuse the rest with a message) */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        ssize_t got = read(fd, head, sizeof head - 1);
-        n = got > 0 ? (size_t)got : 0;
-    }
-    close(fd);
-    head[n] = '\0';
-    *binary = 0;
-    if (n >= 4 && memcmp(head, "glTF", 4) == 0) {
-        *format = IKC_FORMAT_GLTF;
-        *binary = 1;
-        return 1;
-    }
-    for (;;) {
-        while (i < n && isspace((unsigned char)head[i])) ++i;
-        if (i < n && head[i] == '#') {
-            while (i < n && head[i] != '\n') ++i;
-            continue;
-        }
-        break;
-    }
-    if (i < n && head[i] == '{') *format = IKC_FORMAT_GLTF;
-    else if (n - i >= 9 && strncmp(head + i, "HIERARCHY", 9) == 0) *format = IKC_FORMAT_BVH;
-    else if (n - i >= 5 && strncmp(head + i, "chain", 5) == 0) *format = IKC_FORMAT_CHAIN;
-    else {
-        char ext[16];
-        ikc_extension(path, ext, sizeof ext);
-        if (strcmp(ext, "bvh") == 0) *format = IKC_FORMAT_BVH;
-        else if (strcmp(ext, "chain") == 0) *format = IKC_FORMAT_CHAIN;
-        else *format = IKC_FORMAT_GLTF;
-    }
-    return 1;
-}
-
-int ikc_asset_load(const char *command, const char *path, ikc_asset *asset) {
+int ikc_asset_load(const char *command, const char *path, ik_asset *asset) {
     ik_io_error err;
-    ik_result r;
-    memset(asset, 0, sizeof *asset);
-    asset->path = path;
-    asset->root_ms = ik_mat4_identity();
-    if (!sniff(path, &asset->format, &asset->binary)) {
-        fprintf(stderr, "ikc %s: cannot open '%s': %s\n", command, path, strerror(errno));
-        return IKC_EXIT_NO_FILE;
-    }
-    ik_io_error_clear(&err);
-    switch (asset->format) {
-    case IKC_FORMAT_GLTF: {
-        const ik_gltf_skin *skin;
-        r = ik_gltf_read_file(path, &asset->gltf, &err);
-        if (r != IK_OK) break;
-        if (ik_gltf_skin_count(asset->gltf) == 0) {
-            fprintf(stderr, "ikc %s: %s: the glTF file has no skin, so no skeleton to work on\n", command, path);
-            ikc_asset_free(asset);
-            return IKC_EXIT_FORMAT;
-        }
-        asset->skin = largest_skin(asset->gltf);
-        skin = ik_gltf_skeleton(asset->gltf, asset->skin);
-        asset->skeleton = &skin->skeleton;
-        asset->root_ms = skin->root_ms;
-        break;
-    }
-    case IKC_FORMAT_BVH:
-        r = ik_bvh_read_file(path, &asset->bvh, &err);
-        if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
-        break;
-    case IKC_FORMAT_CHAIN:
-        r = ik_chain_file_read_file(path, &asset->chain_file, &err);
-        if (r != IK_OK) break;
-        asset->skeleton = &asset->chain_file->skeleton;
-        asset->constraints = (ik_constraint *)calloc((size_t)asset->skeleton->joint_count, sizeof(ik_constraint));
-        if (!asset->constraints) r = IK_ERR_NO_MEMORY;
-        else ikc_chain_file_constraints(asset->chain_file, asset->constraints);
-        break;
-    default: r = IK_ERR_UNSUPPORTED;
-    }
-    if (r != IK_OK) {
-        const char *what = asset->format == IKC_FORMAT_GLTF ? "glTF" : asset->format == IKC_FORMAT_BVH ? "BVH" : "chain";
-        fprintf(stderr, "ikc %s: %s: not a readable %s file: %s%s%s\n", command, path, what,
-                err.message[0] ? ikc_shown(err.message) : ik_result_str(r), err.path[0] ? " at " : "", err.path);
-        ikc_asset_free(asset);
+    ik_result r = ik_asset_load(path, asset, &err);
+    const char *what;
+    if (r == IK_OK) return IKC_EXIT_OK;
+    if (asset->format == IK_ASSET_UNKNOWN) {
+        fprintf(stderr, "ikc %s: %s\n", command, ikc_shown(err.message));
         return exit_code_for(r);
     }
-    return IKC_EXIT_OK;
-}
-
-void ikc_asset_free(ikc_asset *asset) {
-    if (asset->gltf) ik_gltf_free(asset->gltf);
-    if (asset->bvh) ik_bvh_free(asset->bvh);
-    if (asset->chain_file) ik_chain_file_free(asset->chain_file);
-    free(asset->constraints);
-    memset(asset, 0, sizeof *asset);
-}
-
-const char *ikc_format_name(const ikc_asset *asset) {
-    switch (asset->format) {
-    case IKC_FORMAT_GLTF: return asset->binary ? "glTF binary (GLB)" : "glTF 2.0";
-    case IKC_FORMAT_BVH: return "BVH motion capture";
-    default: return "chain description";
+    if (asset->format == IK_ASSET_GLTF && r == IK_ERR_NOT_FOUND) {
+        fprintf(stderr, "ikc %s: %s: %s\n", command, path, err.message);
+        return exit_code_for(r);
     }
+    what = asset->format == IK_ASSET_GLTF ? "glTF" : asset->format == IK_ASSET_BVH ? "BVH" : "chain";
+    fprintf(stderr, "ikc %s: %s: not a readable %s file: %s%s%s\n", command, path, what,
+            err.message[0] ? ikc_shown(err.message) : ik_result_str(r), err.path[0] ? " at " : "", err.path);
+    return exit_code_for(r);
 }
 
-int ikc_asset_clip_count(const ikc_asset *asset) {
-    if (asset->gltf) return ik_gltf_clip_count(asset->gltf);
-    if (asset->bvh) return asset->bvh->frame_count > 0 ? 1 : 0;
-    return 0;
-}
-
-const ik_clip *ikc_asset_clip(const ikc_asset *asset, int clip) {
-    if (clip < 0 || clip >= ikc_asset_clip_count(asset)) return NULL;
-    if (asset->gltf) return ik_gltf_clip(asset->gltf, clip, asset->skin);
-    return &asset->bvh->clip;
-}
-
-const char *ikc_asset_clip_name(const ikc_asset *asset, int clip, char *buf, size_t size) {
-    const ik_clip *c = ikc_asset_clip(asset, clip);
+const char *ikc_asset_clip_name(const ik_asset *asset, int clip, char *buf, size_t size) {
+    const ik_clip *c = ik_asset_clip(asset, clip);
     if (c && c->name && *c->name) return c->name;
     if (asset->bvh) return "motion";
     snprintf(buf, size, "clip %d", clip);
     return buf;
 }
 
-int ikc_asset_find_clip(const char *command, const ikc_asset *asset, const char *name) {
-    int count = ikc_asset_clip_count(asset), i, number;
+int ikc_asset_find_clip(const char *command, const ik_asset *asset, const char *name) {
+    int count = ik_asset_clip_count(asset), i, number;
     char buf[32];
     const char *names[256];
     for (i = 0; i < count; ++i)
@@ -178,14 +57,14 @@ int ikc_asset_find_clip(const char *command, const ikc_asset *asset, const char 
     fprintf(stderr, "ikc %s: no clip '%s' in %s (it has %d; give a name or a number 0..%d)\n", command, name,
             asset->path, count, count - 1);
     for (i = 0; i < count && i < 256; ++i) {
-        const ik_clip *c = ikc_asset_clip(asset, i);
+        const ik_clip *c = ik_asset_clip(asset, i);
         names[i] = c && c->name ? c->name : "";
     }
     ikc_suggest_name(stderr, names, i, name, 3);
     return -1;
 }
 
-int ikc_asset_find_joint(const char *command, const ikc_asset *asset, const char *name) {
+int ikc_asset_find_joint(const char *command, const ik_asset *asset, const char *name) {
     int j = ik_skeleton_find(asset->skeleton, name);
     if (j >= 0) return j;
     fprintf(stderr, "ikc %s: no joint '%s' in %s\n", command, name, asset->path);
@@ -395,7 +274,7 @@ int ikc_find_chains(const ik_skeleton *s, ikc_chain *chains, int max_chains) {
     return count;
 }
 
-int ikc_asset_chains(const ikc_asset *asset, ikc_chain *chains, int max_chains) {
+int ikc_asset_chains(const ik_asset *asset, ikc_chain *chains, int max_chains) {
     const ik_skeleton *s = asset->skeleton;
     int count, j;
     if (!asset->chain_file) return ikc_find_chains(s, chains, max_chains);
@@ -421,25 +300,4 @@ ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count) {
         reach += ik_vec3_distance(ik_mat4_translation(&model_ms[joints[k - 1]]),
                                   ik_mat4_translation(&model_ms[joints[k]]));
     return reach;
-}
-
-/* A chain file's limits are degrees about the rest pose (identity rotations):
- * a hinge about its axis, a ball as a cone about its twist axis with the
- * twist range; fixed joints are hinges locked at 0. */
-void ikc_chain_file_constraints(const ik_chain_file *chain, ik_constraint *constraints) {
-    int i;
-    for (i = 0; i < chain->joint_count; ++i) {
-        const ik_chain_joint *j = &chain->joints[i];
-        switch (j->type) {
-        case IK_CHAIN_HINGE:
-            constraints[i] = ik_constraint_hinge(ik_quat_identity(), j->axis_ls, ik_rad(j->limit_min_deg),
-                                                 ik_rad(j->limit_max_deg));
-            break;
-        case IK_CHAIN_BALL:
-            constraints[i] = ik_constraint_cone_twist(ik_quat_identity(), j->axis_ls, ik_rad(j->cone_deg),
-                                                      ik_rad(j->limit_min_deg), ik_rad(j->limit_max_deg));
-            break;
-        default: constraints[i] = ik_constraint_hinge(ik_quat_identity(), ik_v3(1, 0, 0), 0, 0);
-        }
-    }
 }

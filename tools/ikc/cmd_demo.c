@@ -17,6 +17,7 @@
 #include <ikit/aim.h>
 #include <ikit/ccd.h>
 #include <ikit/chain_file.h>
+#include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
 #include <ikit/spring.h>
@@ -327,26 +328,18 @@ static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transf
 typedef struct tail_setup {
     const ik_chain_file *chain;
     ik_jacobian_joint joints[IKC_MAX_CHAIN];
-    ik_spring springs[IKC_MAX_CHAIN];
+    ik_spring springs[3 * IKC_MAX_CHAIN];
     ik_constraint limits[IKC_MAX_CHAIN];
     int count;
 } tail_setup;
 
 /* Seed 002's springs: each hinge pulls toward its comfort range with the
  * file's stiffness, and never passes its limits. */
-static void tail_bind(tail_setup *t, const ik_chain_file *chain, const ik_constraint *constraints) {
-    int j;
+static void tail_bind(tail_setup *t, const ik_chain_file *chain) {
+    int all[IKC_MAX_CHAIN], j, n = chain->joint_count < IKC_MAX_CHAIN ? chain->joint_count : IKC_MAX_CHAIN;
+    for (j = 0; j < n; ++j) all[j] = j;
     t->chain = chain;
-    t->count = 0;
-    for (j = 0; j < chain->joint_count && t->count < IKC_MAX_CHAIN; ++j) {
-        const ik_chain_joint *cj = &chain->joints[j];
-        if (cj->type != IK_CHAIN_HINGE) continue;
-        t->joints[t->count] = ik_jacobian_hinge(j, cj->axis_ls);
-        t->springs[t->count] = ik_spring_comfort(ik_rad(cj->comfort_min_deg), ik_rad(cj->comfort_max_deg),
-                                                 ik_rad(cj->limit_min_deg), ik_rad(cj->limit_max_deg), cj->stiffness);
-        t->limits[t->count] = constraints[j];
-        ++t->count;
-    }
+    t->count = ik_chain_file_jacobian_joints(chain, all, n, t->joints, t->limits, t->springs);
 }
 
 typedef struct tail_timing {
@@ -410,8 +403,8 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
         return;
     }
     n = chain->joint_count;
-    ikc_chain_file_constraints(chain, constraints);
-    tail_bind(&setup, chain, constraints);
+    ik_chain_file_constraints(chain, constraints);
+    tail_bind(&setup, chain);
     bytes = ik_jacobian_scratch_size(n, setup.count, 1);
     scratch = malloc(bytes);
     if (!scratch) {

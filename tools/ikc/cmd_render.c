@@ -69,7 +69,7 @@ int ikc_render(int argc, char **argv) {
     ik_real time = 0, fa = 0, fb = 0, fstep = 1;
     int have_time = 0, have_frames = 0, width = 0, height = 0, columns = 0, labels = 1, follow = 1, quiet = 0;
     ikc_view view = IKC_VIEW_PERSP;
-    ikc_asset asset;
+    ik_asset asset;
     const ik_clip *clip = NULL;
     ik_real times[MAX_FRAMES];
     int frame_count = 1, i, code, n;
@@ -171,10 +171,10 @@ int ikc_render(int argc, char **argv) {
     if (clip_name) {
         int c = ikc_asset_find_clip("render", &asset, clip_name);
         if (c < 0) {
-            ikc_asset_free(&asset);
+            ik_asset_free(&asset);
             return IKC_EXIT_NOT_FOUND;
         }
-        clip = ikc_asset_clip(&asset, c);
+        clip = ik_asset_clip(&asset, c);
         snprintf(title, sizeof title, "%s: %s", path, ikc_asset_clip_name(&asset, c, clip_buf, sizeof clip_buf));
         if (have_frames) {
             frame_count = 0;
@@ -294,6 +294,6 @@ done:
     free(models);
     free(targets);
     free(target_reached);
-    ikc_asset_free(&asset);
+    ik_asset_free(&asset);
     return code;
 }

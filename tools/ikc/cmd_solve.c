@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <ikit/ccd.h>
+#include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
 #include <ikit/two_bone.h>
@@ -132,7 +133,7 @@ static int parse_solver(const char *text, solver_kind *out) {
 
 /* A default chain left with the target joint alone: it hangs from a joint
  * that carries other limbs (ikc_chain_own_limb). */
-static int explain_own_limb(const ikc_asset *asset, const target_request *t) {
+static int explain_own_limb(const ik_asset *asset, const target_request *t) {
     const ik_skeleton *s = asset->skeleton;
     int parent = s->parents[t->joint];
     fprintf(stderr,
@@ -145,7 +146,7 @@ static int explain_own_limb(const ikc_asset *asset, const target_request *t) {
 /* The chain for a target: --chain N joints up from it; else the limb found
  * by name that ends at it; else 3 joints, not climbing through a joint that
  * carries other limbs. */
-static int choose_chain(const ikc_asset *asset, const solve_options *opt, target_request *t) {
+static int choose_chain(const ik_asset *asset, const solve_options *opt, target_request *t) {
     ikc_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, count = opt->chain_count;
     if (count == 0) {
@@ -200,7 +201,7 @@ static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat
 
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
  * refresh `model_ms`. */
-static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
+static ik_result run_solver(const ik_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
                             ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     ik_constraint limits[IKC_MAX_CHAIN];
@@ -267,15 +268,12 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         int count = 0, axes = 0;
         size_t bytes;
         void *scratch;
-        for (k = 0; k + 1 < t->chain_count; ++k) {
-            const ik_chain_joint *cj = asset->chain_file ? &asset->chain_file->joints[t->chain[k]] : NULL;
-            if (cj && cj->type == IK_CHAIN_FIXED) continue;
-            joints[count] = cj && cj->type == IK_CHAIN_HINGE ? ik_jacobian_hinge(t->chain[k], cj->axis_ls)
-                                                             : ik_jacobian_ball(t->chain[k]);
-            joint_limits[count] = limits[k];
-            axes += joints[count].axis_count;
-            ++count;
-        }
+        if (asset->chain_file)
+            count = ik_chain_file_jacobian_joints(asset->chain_file, t->chain, t->chain_count - 1, joints, joint_limits,
+                                                  NULL);
+        else
+            for (count = 0; count + 1 < t->chain_count; ++count) joints[count] = ik_jacobian_ball(t->chain[count]);
+        for (k = 0; k < count; ++k) axes += joints[k].axis_count;
         if (count == 0) return IK_ERR_RANGE;
         bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
         scratch = malloc(bytes);
@@ -303,13 +301,13 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
     return r;
 }
 
-static void print_json(const ikc_asset *asset, const char *out, const target_request *targets, int target_count,
+static void print_json(const ik_asset *asset, const char *out, const target_request *targets, int target_count,
                        const ikc_roles *roles, const ik_mat4 *model_ms) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
     char *text;
     int i, k;
     cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
-    cJSON_AddStringToObject(root, "format", ikc_format_name(asset));
+    cJSON_AddStringToObject(root, "format", ik_asset_format_name(asset));
     if (out) cJSON_AddItemToObject(root, "output", ikc_json_text(out));
     else cJSON_AddNullToObject(root, "output");
     for (i = 0; i < target_count; ++i) {
@@ -368,7 +366,7 @@ static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pos
 /* The glTF document's files (`out` and the buffer files named after it),
  * written as one set; the input document and its buffer files (the reader
  * resolved them against the document's folder) are inputs never replaced. */
-static int write_gltf_files(const ikc_asset *asset, const char *out, int overwrite) {
+static int write_gltf_files(const ik_asset *asset, const char *out, int overwrite) {
     const char *slash = strrchr(asset->path, '/');
     size_t dir = slash ? (size_t)(slash - asset->path + 1) : 0;
     int buffers = ik_gltf_buffer_count(asset->gltf), input_count = 0, count = 0, code = IKC_EXIT_FAILURE, i;
@@ -413,7 +411,7 @@ done:
 
 /* The BVH take with the solved frame replaced (take_with_solved_frame), as
  * BVH text, written through a temporary. */
-static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+static int write_bvh_file(const ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
                           int overwrite) {
     ik_bvh take = *asset->bvh;
     double *values;
@@ -443,7 +441,7 @@ static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_tran
 }
 
 /* Write the solved pose in the input's format, atomically. */
-static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+static int write_output(ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
                         int overwrite) {
     char ext[8];
     ik_io_error err;
@@ -475,7 +473,7 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
     return IKC_EXIT_USAGE;
 }
 
-static int render_result(const ikc_asset *asset, const char *picture, const target_request *targets, int count,
+static int render_result(const ik_asset *asset, const char *picture, const target_request *targets, int count,
                          const ikc_roles *roles, const ik_transform *pose_ls, const ik_mat4 *model_ms,
                          const ik_mat4 *start_ms) {
     ik_vec3 points[MAX_TARGETS + IK_LIMB_COUNT + 1], gaze[2];
@@ -552,7 +550,7 @@ int ikc_solve(int argc, char **argv) {
     ik_real time = 0;
     solve_options opt;
     ikc_roles roles;
-    ikc_asset asset;
+    ik_asset asset;
     ik_transform *pose = NULL;
     ik_mat4 *model = NULL, *start = NULL;
 
@@ -670,7 +668,7 @@ int ikc_solve(int argc, char **argv) {
             code = IKC_EXIT_NOT_FOUND;
             goto done;
         }
-        ik_clip_sample(ikc_asset_clip(&asset, c), time, pose);
+        ik_clip_sample(ik_asset_clip(&asset, c), time, pose);
     }
     ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
     memcpy(start, model, (size_t)asset.skeleton->joint_count * sizeof *model);
@@ -773,6 +771,6 @@ done:
     free(model);
     free(start);
     ikc_roles_free(&roles);
-    ikc_asset_free(&asset);
+    ik_asset_free(&asset);
     return code;
 }

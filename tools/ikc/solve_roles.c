@@ -213,7 +213,7 @@ static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int l
     return end >= 0 ? ikc_shown(ik_skeleton_name(s, end)) : "(virtual ankle)";
 }
 
-int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
+int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     const ik_humanoid *rig = &r->humanoid.rig;
     ik_humanoid_solve job = ik_humanoid_solve_def();

@@ -55,7 +55,7 @@ void ikc_roles_usage(FILE *out);
 /* Find the humanoid, build the ground, solve `pose_ls` in place and leave
  * its forward kinematics in model_ms. Returns an IKC_EXIT_ code (after
  * printing the reason); unreached goals are warnings on stderr. */
-int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms);
+int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms);
 
 /* A vector as a JSON array [x, y, z] (for --json output). */
 cJSON *ikc_vec3_json(ik_vec3 v);

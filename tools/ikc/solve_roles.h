@@ -8,10 +8,10 @@
 #include <stdio.h>
 
 #include <ikit/ground.h>
+#include <ikit/height_field_file.h>
 #include <ikit/humanoid.h>
 
 #include "asset.h"
-#include "height_field.h"
 #include "humanoid_setup.h"
 
 typedef enum ikc_ground_kind { IKC_GROUND_NONE, IKC_GROUND_SLOPE, IKC_GROUND_STAIRS, IKC_GROUND_FILE } ikc_ground_kind;
@@ -32,7 +32,7 @@ typedef struct ikc_roles {
 
     /* filled by ikc_roles_solve */
     ikc_humanoid humanoid;
-    ikc_height_field field;
+    ik_height_field_file field;
     ik_ground ground;
     ik_vec3 floor_ms;                /* the floor of the pose being solved, under the hips */
     ik_humanoid_report report;

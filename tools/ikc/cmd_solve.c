@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/bvh.h>
 #include <ikit/ccd.h>
 #include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
@@ -13,7 +14,6 @@
 #include <ikit/two_bone.h>
 
 #include "asset.h"
-#include "bvh_pose.h"
 #include "draw.h"
 #include "ikc.h"
 #include "limb_bend.h"
@@ -358,7 +358,7 @@ static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pos
         memcpy(values, bvh->values, (size_t)frames * per * sizeof *values);
         memcpy(fallback, values + (size_t)frame * per, per * sizeof *values);
     }
-    ikc_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
+    ik_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
     *frame_count = frames;
     return values;
 }

@@ -98,7 +98,7 @@ static int print_tree(const ik_asset *asset, const ik_mat4 *model_ms) {
 }
 
 static void print_chains(const ik_asset *asset, const ik_mat4 *model_ms) {
-    ikc_chain chains[IKC_MAX_CHAINS];
+    ik_named_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, k;
     printf("\nchains found by name: %d\n", n);
     for (c = 0; c < n; ++c) {

@@ -79,7 +79,7 @@ int ikc_render(int argc, char **argv) {
     char titles[MAX_FRAMES][48], title[256], error[512], clip_buf[32];
     ikc_picture pic;
     ikc_progress progress;
-    ikc_chain chains[IKC_MAX_CHAINS];
+    ik_named_chain chains[IKC_MAX_CHAINS];
     int highlight[IKC_MAX_CHAINS * IKC_MAX_CHAIN], highlight_count = 0, chain_count;
     ik_vec3 *targets = NULL;
     int *target_reached = NULL, target_count = 0;

@@ -132,7 +132,7 @@ static int parse_solver(const char *text, solver_kind *out) {
 }
 
 /* A default chain left with the target joint alone: it hangs from a joint
- * that carries other limbs (ikc_chain_own_limb). */
+ * that carries other limbs (ik_named_chain_own_limb). */
 static int explain_own_limb(const ik_asset *asset, const target_request *t) {
     const ik_skeleton *s = asset->skeleton;
     int parent = s->parents[t->joint];
@@ -147,7 +147,7 @@ static int explain_own_limb(const ik_asset *asset, const target_request *t) {
  * by name that ends at it; else 3 joints, not climbing through a joint that
  * carries other limbs. */
 static int choose_chain(const ik_asset *asset, const solve_options *opt, target_request *t) {
-    ikc_chain chains[IKC_MAX_CHAINS];
+    ik_named_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, count = opt->chain_count;
     if (count == 0) {
         for (c = 0; c < n; ++c)
@@ -168,7 +168,7 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
         return IKC_EXIT_USAGE;
     }
     ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
-    t->chain_count = opt->chain_count == 0 ? ikc_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
+    t->chain_count = opt->chain_count == 0 ? ik_named_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
     if (t->chain_count < 2) return explain_own_limb(asset, t);
     return IKC_EXIT_OK;
 }

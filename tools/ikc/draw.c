@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/ground_mesh.h>
+
 #include "draw.h"
 #include "ikc.h"
 
@@ -355,158 +357,48 @@ static int is_tip(const ik_skeleton *s, int joint) {
 
 /* ---- ground surfaces ------------------------------------------------------- */
 
-/* A quad of a ground surface and its unit normal. A side face of stairs
- * (side = 1, normal pointing out) is drawn before everything else when it
- * faces away from the camera and after everything when it faces it: the
- * painter's sort by centre depth cannot order a wall that long. */
+/* A quad of a ground surface (ik_ground_mesh) with its place in the
+ * painter's order. A side face of stairs is drawn before everything else
+ * when it faces away from the camera and after everything when it faces it:
+ * the painter's sort by centre depth cannot order a wall that long. */
 typedef struct ground_face {
-    ik_vec3 corner[4];
-    ik_vec3 normal;
-    int side;
+    ik_ground_quad quad;
     int layer; /* 0 far side, 1 treads and risers, 2 near side */
     double depth;
 } ground_face;
 
 typedef struct face_list {
     ground_face *faces;
-    int count, capacity;
+    int count;
 } face_list;
 
-static ground_face *face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d) {
-    ground_face *f;
-    ik_vec3 n = ik_vec3_cross(ik_vec3_sub(c, a), ik_vec3_sub(d, b));
-    if (l->count == l->capacity) {
-        int cap = l->capacity ? 2 * l->capacity : 256;
-        ground_face *grown = (ground_face *)realloc(l->faces, (size_t)cap * sizeof *grown);
-        if (!grown) return NULL;
-        l->faces = grown;
-        l->capacity = cap;
-    }
-    f = &l->faces[l->count++];
-    f->corner[0] = a;
-    f->corner[1] = b;
-    f->corner[2] = c;
-    f->corner[3] = d;
-    f->normal = ik_vec3_normalize_or(n, ik_v3(0, 1, 0));
-    f->side = 0;
-    return f;
-}
-
-/* The region of the ground drawn: the scene's box on x and z with a margin. */
-static void ground_region(bounds b, ik_real *x0, ik_real *x1, ik_real *z0, ik_real *z1) {
-    ik_real extent = bounds_extent(b);
-    ik_real margin = extent * (ik_real)0.15;
-    *x0 = b.lo.x - margin;
-    *x1 = b.hi.x + margin;
-    *z0 = b.lo.z - margin;
-    *z1 = b.hi.z + margin;
-}
-
-/* Planes and height fields: a grid of quads over the region, heights from
- * ik_ground_height_at (a height field's samples where the grid falls on
- * them: its own cells, or every few cells when they are many). */
-static void height_faces(face_list *l, const ik_ground *g, bounds b) {
-    ik_real x0, x1, z0, z1, step_x, step_z, h[4];
-    int nx = 16, nz = 16, i, k, c;
-    ground_region(b, &x0, &x1, &z0, &z1);
-    if (g->type == IK_GROUND_HEIGHT_FIELD) {
-        ik_real cell = g->cell;
-        double cells_x, cells_z;
-        x0 = g->point_ms.x + (ik_real)floor((double)((x0 - g->point_ms.x) / cell)) * cell;
-        z0 = g->point_ms.z + (ik_real)floor((double)((z0 - g->point_ms.z) / cell)) * cell;
-        cells_x = ceil((double)((x1 - x0) / cell));
-        cells_z = ceil((double)((z1 - z0) / cell));
-        /* as many cells as the region holds, but 2^k of them to a quad so
-         * that at most 120 quads run each way (the double count is checked
-         * before it becomes an int) */
-        step_x = step_z = cell;
-        if (!(cells_x <= IK_REAL_MAX && cells_z <= IK_REAL_MAX)) return;
-        while (cells_x > 120 || cells_z > 120) {
-            cells_x = ceil(cells_x / 2);
-            cells_z = ceil(cells_z / 2);
-            step_x *= 2;
-            step_z *= 2;
-        }
-        nx = (int)fmax(cells_x, 0);
-        nz = (int)fmax(cells_z, 0);
-    } else {
-        step_x = (x1 - x0) / (ik_real)nx;
-        step_z = (z1 - z0) / (ik_real)nz;
-    }
-    for (k = 0; k < nz; ++k)
-        for (i = 0; i < nx; ++i) {
-            ik_vec3 q[4];
-            for (c = 0; c < 4; ++c) {
-                ik_real x = x0 + (ik_real)(i + (c == 1 || c == 2)) * step_x, z = z0 + (ik_real)(k + (c >= 2)) * step_z;
-                if (!ik_ground_height_at(g, x, z, &h[c], NULL)) return;
-                q[c] = ik_v3(x, h[c], z);
-            }
-            face_add(l, q[0], q[3], q[2], q[1]);
-        }
-}
-
-/* Stairs: per step its tread, its riser and its two side faces down to the
- * floor, over the region measured along the stairs (s) and across (t). */
-static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
-    ik_real x0, x1, z0, z1, s_lo = 0, s_hi = 0, t_lo = 0, t_hi = 0, base = g->point_ms.y;
-    ik_vec3 d = g->direction_ms, across = ik_v3(-g->direction_ms.z, 0, g->direction_ms.x), o = g->point_ms;
-    int k, c, first, last;
-    ground_region(b, &x0, &x1, &z0, &z1);
-    for (c = 0; c < 4; ++c) {
-        ik_vec3 p = ik_vec3_sub(ik_v3(c & 1 ? x1 : x0, o.y, c & 2 ? z1 : z0), o);
-        ik_real s = ik_vec3_dot(p, d), t = ik_vec3_dot(p, across);
-        s_lo = c ? ik_minr(s_lo, s) : s;
-        s_hi = c ? ik_maxr(s_hi, s) : s;
-        t_lo = c ? ik_minr(t_lo, t) : t;
-        t_hi = c ? ik_maxr(t_hi, t) : t;
-    }
-    /* steps counted in double and clamped before they become ints (a figure
-     * far along the stairs has s / run past any int), and at most
-     * MAX_GRID_LINES of them drawn (a tiny run under a large figure) */
-    first = (int)fmin(s_lo < 0 ? 0 : floor((double)s_lo / (double)g->run) + 1, (double)g->step_count + 1);
-    last = (int)fmin(s_hi < 0 ? 0 : floor((double)s_hi / (double)g->run) + 1, (double)g->step_count);
-    if (last - first > MAX_GRID_LINES) last = first + MAX_GRID_LINES;
-    for (k = first; k <= last; ++k) {
-        /* step k (0: the ground before the first riser) spans s in
-         * [(k-1) run, k run) at height k rise; the top one runs on */
-        ik_real a = k == 0 ? s_lo : ik_maxr((ik_real)(k - 1) * g->run, s_lo);
-        ik_real e = k == 0 ? ik_minr(0, s_hi) : k == g->step_count ? s_hi : ik_minr((ik_real)k * g->run, s_hi);
-        ik_real y = o.y + (ik_real)k * g->rise;
-#define STAIR_POINT(s_, t_, y_) ik_v3(o.x + d.x * (s_) + across.x * (t_), (y_), o.z + d.z * (s_) + across.z * (t_))
-        if (e <= a) continue;
-        face_add(l, STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y), STAIR_POINT(e, t_lo, y));
-        if (k > 0 && (ik_real)(k - 1) * g->run >= s_lo)
-            face_add(l, STAIR_POINT(a, t_lo, y - g->rise), STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y),
-                     STAIR_POINT(a, t_hi, y - g->rise));
-        if (k > 0) {
-            ground_face *lo = face_add(l, STAIR_POINT(a, t_lo, base), STAIR_POINT(e, t_lo, base), STAIR_POINT(e, t_lo, y),
-                                       STAIR_POINT(a, t_lo, y));
-            ground_face *hi = face_add(l, STAIR_POINT(a, t_hi, base), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y),
-                                       STAIR_POINT(e, t_hi, base));
-            if (lo) {
-                lo->side = 1;
-                lo->normal = ik_vec3_neg(across);
-            }
-            if (hi) {
-                hi->side = 1;
-                hi->normal = across;
-            }
-        }
-#undef STAIR_POINT
-    }
-}
-
+/* The ground's quads over the scene's box on x and z with a margin; none
+ * when there is no ground to show (or no memory for it). */
 static face_list ground_faces(const ikc_picture *pic, bounds b) {
+    ik_real margin = bounds_extent(b) * (ik_real)0.15;
+    ik_real x0 = b.lo.x - margin, x1 = b.hi.x + margin, z0 = b.lo.z - margin, z1 = b.hi.z + margin;
+    ik_ground_quad *quads;
     face_list l;
+    int n, i;
     memset(&l, 0, sizeof l);
     if (!pic->show_ground || !pic->ground) return l;
-    if (pic->ground->type == IK_GROUND_STAIRS) stairs_faces(&l, pic->ground, b);
-    else if (pic->ground->type != IK_GROUND_CALLBACK) height_faces(&l, pic->ground, b);
+    n = ik_ground_mesh(pic->ground, x0, x1, z0, z1, NULL, 0);
+    quads = n > 0 ? (ik_ground_quad *)malloc((size_t)n * sizeof *quads) : NULL;
+    l.faces = n > 0 ? (ground_face *)malloc((size_t)n * sizeof *l.faces) : NULL;
+    if (quads && l.faces) {
+        n = ik_ground_mesh(pic->ground, x0, x1, z0, z1, quads, n);
+        for (i = 0; i < n; ++i) l.faces[i].quad = quads[i];
+        l.count = n;
+    } else {
+        free(l.faces);
+        l.faces = NULL;
+    }
+    free(quads);
     return l;
 }
 
 static ik_vec3 face_center(const ground_face *f) {
-    return ik_vec3_scale(ik_vec3_add(ik_vec3_add(f->corner[0], f->corner[1]), ik_vec3_add(f->corner[2], f->corner[3])),
+    return ik_vec3_scale(ik_vec3_add(ik_vec3_add(f->quad.corner_ms[0], f->quad.corner_ms[1]), ik_vec3_add(f->quad.corner_ms[2], f->quad.corner_ms[3])),
                          (ik_real)0.25);
 }
 
@@ -525,16 +417,16 @@ static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, doub
         ground_face *f = &l->faces[i];
         ik_vec3 rel = ik_vec3_sub(face_center(f), cam->eye);
         f->depth = -(double)ik_vec3_dot(rel, cam->forward);
-        f->layer = !f->side ? 1 : ik_vec3_dot(f->normal, cam->forward) > 0 ? 2 : 0;
+        f->layer = !f->quad.side ? 1 : ik_vec3_dot(f->quad.normal_ms, cam->forward) > 0 ? 2 : 0;
     }
     qsort(l->faces, (size_t)l->count, sizeof *l->faces, farther_first);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (i = 0; i < l->count; ++i) {
         const ground_face *f = &l->faces[i];
-        double shade = 0.55 + 0.45 * fabs((double)ik_vec3_dot(f->normal, light));
+        double shade = 0.55 + 0.45 * fabs((double)ik_vec3_dot(f->quad.normal_ms, light));
         cairo_new_path(cr);
         for (c = 0; c < 4; ++c) {
-            page_point q = to_page(cam, f->corner[c], px, py);
+            page_point q = to_page(cam, f->quad.corner_ms[c], px, py);
             if (c == 0) cairo_move_to(cr, q.x, q.y);
             else cairo_line_to(cr, q.x, q.y);
         }
@@ -764,7 +656,7 @@ static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, const face
         }
     }
     for (i = 0; i < faces->count; ++i)
-        for (k = 0; k < 4; ++k) uv_box_add(cam, faces->faces[i].corner[k], &box);
+        for (k = 0; k < 4; ++k) uv_box_add(cam, faces->faces[i].quad.corner_ms[k], &box);
     if (pic->show_ground && faces->count == 0)
         for (k = 0; k < 4; ++k) {
             ik_real m = extent * (ik_real)0.1;

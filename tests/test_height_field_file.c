@@ -35,7 +35,7 @@ static void test_grid(void) {
     CHECK(f.cell == (ik_real)0.5 && f.count_x == 3 && f.count_z == 2 && f.has_origin, "header");
     CHECK(ik_vec3_distance(f.origin_ms, ik_v3(-1, 0.25f, 2)) < TOL, "origin");
     {
-        static const ik_real want[6] = {0, 0.1f, 0.2f, 0.3f, -0.4f, 0.5f};
+        static const ik_real want[6] = {0, (ik_real)0.1, (ik_real)0.2, (ik_real)0.3, (ik_real)-0.4, (ik_real)0.5};
         ik_ground g = ik_ground_height_field(f.origin_ms, f.cell, f.count_x, f.count_z, f.heights);
         for (iz = 0; iz < 2; ++iz)
             for (ix = 0; ix < 3; ++ix) {

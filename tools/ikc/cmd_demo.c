@@ -24,9 +24,10 @@
 #include <ikit/two_bone.h>
 
 #include "asset.h"
-#include "demo_humanoid.h"
-#include "draw.h"
 #include "demo_figure.h"
+#include "demo_humanoid.h"
+#include "demo_output.h"
+#include "draw.h"
 #include "ikc.h"
 #include "scene_gltf.h"
 
@@ -54,56 +55,6 @@ static const char tail_chain_text[] =
     "joint tip         length 0.3  type fixed\n"
     "# The spinning cube the tail tries to touch.\n"
     "target cube  joint tip  position 0.8 0.6 -2.2\n";
-
-/* ---- timing --------------------------------------------------------------- */
-
-/* Microseconds per solve: the median over 9 runs of `reps` solves each. The
- * callback restores its start pose before every solve. */
-double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps) {
-    double samples[9];
-    int run, k;
-    for (run = 0; run < 9; ++run) {
-        double t0 = ikc_now();
-        for (k = 0; k < reps; ++k) fn(context);
-        samples[run] = (ikc_now() - t0) * 1e6 / reps;
-    }
-    return ikc_median(samples, 9);
-}
-
-/* ---- output ------------------------------------------------------------------ */
-
-void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic) {
-    static const char *const exts[] = {"png", "svg"};
-    char path[1100], error[600];
-    int e;
-    for (e = 0; e < 2; ++e) {
-        snprintf(path, sizeof path, "%s/%s.%s", d->dir, base, exts[e]);
-        if (ikc_draw_file(pic, path, error, sizeof error)) {
-            ++d->files;
-            printf("  wrote %s\n", path);
-        } else {
-            fprintf(stderr, "ikc demo: %s\n", error);
-            ++d->write_failures;
-        }
-    }
-}
-
-ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
-                             int width, int height, const ik_ground *ground) {
-    ikc_picture pic;
-    memset(&pic, 0, sizeof pic);
-    pic.title = title;
-    pic.panels = panels;
-    pic.panel_count = count;
-    pic.columns = columns;
-    pic.view = view;
-    pic.width = width;
-    pic.height = height;
-    pic.show_ground = 1;
-    pic.ground_y = 0;
-    pic.ground = ground;
-    return pic;
-}
 
 static ikc_panel humanoid_panel(const ikc_figure *f, const ik_transform *pose, const ik_mat4 *model, const ik_mat4 *ghost,
                                 const int *highlight, int highlight_count) {

@@ -1,28 +1,24 @@
-/* libFuzzer entry point for ikc's height-field reader (tools/ikc/
- * height_field.c): any bytes give IKC_EXIT_OK or IKC_EXIT_FORMAT with a
- * located message, never a crash, a hang or unbounded memory; what loads
- * has a positive cell, a size within 1..1024 each way and finite heights,
- * and the ground made of it answers finitely inside, on and beyond the
- * grid. Run with -close_fd_mask=2: every rejected input prints its
- * message. */
+/* libFuzzer entry point for the height-field reader (src/io/
+ * height_field_file.c): any bytes give IK_OK or a reader's error code with
+ * a message, never a crash, a hang or unbounded memory; what loads has a
+ * positive cell, a size within 1..1024 each way and finite heights, and the
+ * ground made of it answers finitely inside, on and beyond the grid; what
+ * fails holds nothing. */
 #include <ikit/ground.h>
+#include <ikit/height_field_file.h>
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "../tools/ikc/height_field.h"
-#include "../tools/ikc/ikc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_loaded(const ikc_height_field *f) {
+static void check_loaded(const ik_height_field_file *f) {
     static const ik_real probes[5] = {-1e6f, -0.5f, 0, 0.37f, 1e6f};
     ik_ground g;
     size_t i, n;
     int a, b;
-    if (!(f->cell > 0) || f->count_x < 1 || f->count_z < 1 || f->count_x > IKC_HEIGHT_FIELD_MAX_SIZE ||
-        f->count_z > IKC_HEIGHT_FIELD_MAX_SIZE || !f->heights)
+    if (!(f->cell > 0) || f->count_x < 1 || f->count_z < 1 || f->count_x > IK_HEIGHT_FIELD_MAX_SIZE ||
+        f->count_z > IK_HEIGHT_FIELD_MAX_SIZE || !f->heights)
         abort();
     n = (size_t)f->count_x * (size_t)f->count_z;
     for (i = 0; i < n; ++i)
@@ -41,21 +37,16 @@ static void check_loaded(const ikc_height_field *f) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    ikc_height_field field;
-    char *text = (char *)malloc(size + 1);
-    int code;
-    if (!text) return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-    code = ikc_height_field_parse("fuzz", "input", text, &field);
-    if (code == IKC_EXIT_OK) {
+    ik_height_field_file field;
+    ik_io_error err;
+    ik_result r = ik_height_field_file_read_memory((const char *)data, size, &field, &err);
+    if (r == IK_OK) {
         check_loaded(&field);
-        ikc_height_field_free(&field);
-    } else if (code != IKC_EXIT_FORMAT && code != IKC_EXIT_FAILURE) {
+        ik_height_field_file_free(&field);
+    } else if (r != IK_ERR_PARSE && r != IK_ERR_NONFINITE && r != IK_ERR_RANGE && r != IK_ERR_NO_MEMORY) {
         abort();
-    } else if (field.heights) {
-        abort(); /* a failed read frees what it had */
+    } else if (field.heights || !err.message[0]) {
+        abort(); /* a failed read frees what it had and says why */
     }
-    free(text);
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <ikit/bvh.h>
 #include <ikit/chain_file.h>
 #include <ikit/gltf.h>
+#include <ikit/height_field_file.h>
 #include <ikit/humanoid.h>
 #include <ikit/urdf.h>
 
@@ -20,8 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../tools/ikc/height_field.h"
-#include "../tools/ikc/ikc.h"
 
 /* Three joints in a line (hips, knee, foot) with their inverse bind
  * matrices, no animation. The buffer holds three MAT4 (192 bytes). */
@@ -245,14 +244,13 @@ static void urdf_seed(const char *text, const char *name) {
 }
 
 static void height_seed(const char *text, const char *name) {
-    ikc_height_field field;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", text);
-    if (ikc_height_field_parse("make_fuzz_seeds", name, copy, &field) != IKC_EXIT_OK) {
-        ++failures;
+    ik_height_field_file field;
+    ik_io_error e;
+    if (ik_height_field_file_read_memory(text, strlen(text), &field, &e) != IK_OK) {
+        fail(name, &e);
         return;
     }
-    ikc_height_field_free(&field);
+    ik_height_field_file_free(&field);
     save("fuzz_height", name, text, strlen(text));
 }
 

@@ -107,6 +107,19 @@ void ik_bvh_free(ik_bvh *bvh);
  * degrees about the axes of `channels` (position channels are skipped). */
 ik_quat ik_bvh_euler_to_quat(const unsigned char *channels, const double *degrees, int count);
 
+/* The inverse, for writing solved poses: Euler angles in degrees, in the
+ * order of the three rotation channels `axes` (0 x, 1 y, 2 z, all
+ * different), such that R_axes[0](a0) R_axes[1](a1) R_axes[2](a2) = q, as
+ * BVH composes them (the middle angle within -90..90). */
+void ik_bvh_quat_to_euler(ik_quat q, const int axes[3], double degrees[3]);
+
+/* One frame of channel values `values` [bvh->values_per_frame] from
+ * `pose_ls` [joint_count]: position channels from translations, rotation
+ * channels from rotations. A joint with other than three distinct rotation
+ * channels keeps the values of `fallback` [values_per_frame] on them (as does
+ * every slot no channel of a joint writes). */
+void ik_bvh_frame_from_pose(const ik_bvh *bvh, const ik_transform *pose_ls, const double *fallback, double *values);
+
 /* Write `bvh` as BVH text: joints in depth-first order from each root
  * (children in index order), End Sites as "End Site" blocks, then the MOTION
  * section. Only joints, values_per_frame, frame_count, frame_time and values

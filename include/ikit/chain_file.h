@@ -6,7 +6,8 @@
  * documented in docs/chain-format.md.
  *
  * Limits and comfort ranges are kept as plain numbers in degrees, exactly as
- * written; turning them into solver constraints is the caller's business.
+ * written; chain_file_solve.h turns them into constraints, Jacobian joints
+ * and springs.
  */
 #ifndef IKIT_CHAIN_FILE_H
 #define IKIT_CHAIN_FILE_H

@@ -1,5 +1,5 @@
 /* `ikc demo [-o DIR]`: the showcase on built-in data, needing no files.
- *   1. a procedural humanoid with joint limits (humanoid_model.c);
+ *   1. the procedural humanoid with joint limits (demo_figure.c);
  *   2. its left leg placed by two-bone IK in seed 000's three cases
  *      (reachable, too far, too close), the knee a hinge;
  *   3. its head looking at a point moving round in front of it (aim IK);
@@ -17,15 +17,17 @@
 #include <ikit/aim.h>
 #include <ikit/ccd.h>
 #include <ikit/chain_file.h>
+#include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
 #include <ikit/spring.h>
 #include <ikit/two_bone.h>
 
 #include "asset.h"
+#include "demo_figure.h"
 #include "demo_humanoid.h"
+#include "demo_output.h"
 #include "draw.h"
-#include "humanoid_model.h"
 #include "ikc.h"
 #include "scene_gltf.h"
 
@@ -54,64 +56,14 @@ static const char tail_chain_text[] =
     "# The spinning cube the tail tries to touch.\n"
     "target cube  joint tip  position 0.8 0.6 -2.2\n";
 
-/* ---- timing --------------------------------------------------------------- */
-
-/* Microseconds per solve: the median over 9 runs of `reps` solves each. The
- * callback restores its start pose before every solve. */
-double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps) {
-    double samples[9];
-    int run, k;
-    for (run = 0; run < 9; ++run) {
-        double t0 = ikc_now();
-        for (k = 0; k < reps; ++k) fn(context);
-        samples[run] = (ikc_now() - t0) * 1e6 / reps;
-    }
-    return ikc_median(samples, 9);
-}
-
-/* ---- output ------------------------------------------------------------------ */
-
-void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic) {
-    static const char *const exts[] = {"png", "svg"};
-    char path[1100], error[600];
-    int e;
-    for (e = 0; e < 2; ++e) {
-        snprintf(path, sizeof path, "%s/%s.%s", d->dir, base, exts[e]);
-        if (ikc_draw_file(pic, path, error, sizeof error)) {
-            ++d->files;
-            printf("  wrote %s\n", path);
-        } else {
-            fprintf(stderr, "ikc demo: %s\n", error);
-            ++d->write_failures;
-        }
-    }
-}
-
-ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
-                             int width, int height, const ik_ground *ground) {
-    ikc_picture pic;
-    memset(&pic, 0, sizeof pic);
-    pic.title = title;
-    pic.panels = panels;
-    pic.panel_count = count;
-    pic.columns = columns;
-    pic.view = view;
-    pic.width = width;
-    pic.height = height;
-    pic.show_ground = 1;
-    pic.ground_y = 0;
-    pic.ground = ground;
-    return pic;
-}
-
-static ikc_panel humanoid_panel(const ik_transform *pose, const ik_mat4 *model, const ik_mat4 *ghost,
+static ikc_panel humanoid_panel(const ikc_figure *f, const ik_transform *pose, const ik_mat4 *model, const ik_mat4 *ghost,
                                 const int *highlight, int highlight_count) {
     ikc_panel p;
     memset(&p, 0, sizeof p);
-    p.skeleton = humanoid_model();
+    p.skeleton = &f->skeleton;
     p.pose_ls = pose;
     p.model_ms = model;
-    p.constraints = humanoid_constraints();
+    p.constraints = f->limits;
     p.ghost_ms = ghost;
     p.highlight = highlight;
     p.highlight_count = highlight_count;
@@ -130,20 +82,22 @@ static void table_row(const char *name, ik_vec3 target, int reached, ik_real res
 
 /* ---- scene 0: the humanoid and its limits ---------------------------------------- */
 
-static void humanoid_scene(ikc_demo_state *d, const ik_skeleton *skeleton) {
-    static ik_transform pose[HUMANOID_JOINT_COUNT];
-    static ik_mat4 model[HUMANOID_JOINT_COUNT];
+static void humanoid_scene(ikc_demo_state *d, const ikc_figure *f) {
+    const ik_skeleton *skeleton = &f->skeleton;
+    static ik_transform pose[IKC_FIGURE_JOINTS];
+    static ik_mat4 model[IKC_FIGURE_JOINTS];
     ikc_panel panels[2];
     ikc_picture pic;
     ik_skeleton_rest_pose(skeleton, pose);
     ik_skeleton_fk(skeleton, pose, NULL, model);
-    panels[0] = humanoid_panel(pose, model, NULL, NULL, 0);
+    panels[0] = humanoid_panel(f, pose, model, NULL, NULL, 0);
     panels[0].title = "front, with joint names";
     panels[0].label_joints = 2;
     panels[1] = panels[0];
     panels[1].title = "joint limits: hinge arcs (knees, elbows, toes), cones (hips, shoulders, spine, head)";
     panels[1].label_joints = 0;
-    printf("\nScene 0: the procedural humanoid, %d joints, 1.75 m, Y up, facing +Z\n", skeleton->joint_count);
+    printf("\nScene 0: the procedural humanoid (ik_humanoid_build_skeleton), %d joints, %.1f m, Y up, facing +Z\n",
+           skeleton->joint_count, (double)IKC_FIGURE_HEIGHT);
     pic = ikc_demo_picture("ikit demo: procedural humanoid", panels, 1, 1, IKC_VIEW_FRONT, 900, 800, NULL);
     ikc_demo_save_picture(d, "humanoid", &pic);
     pic = ikc_demo_picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900, 800, NULL);
@@ -155,20 +109,22 @@ static void humanoid_scene(ikc_demo_state *d, const ik_skeleton *skeleton) {
 typedef struct leg_timing {
     const ik_two_bone *job;
     const ik_transform *rest;
+    const int *leg; /* thigh, shin, foot */
 } leg_timing;
 
 static void leg_solve_once(void *context) {
     const leg_timing *t = (const leg_timing *)context;
-    ik_transform pose[HUMANOID_JOINT_COUNT];
+    ik_transform pose[IKC_FIGURE_JOINTS];
     ik_two_bone job = *t->job;
     memcpy(pose, t->rest, sizeof pose);
-    job.start_rotation_ls = &pose[HUMANOID_THIGH_L].rotation;
-    job.mid_rotation_ls = &pose[HUMANOID_SHIN_L].rotation;
-    job.end_rotation_ls = &pose[HUMANOID_FOOT_L].rotation;
+    job.start_rotation_ls = &pose[t->leg[0]].rotation;
+    job.mid_rotation_ls = &pose[t->leg[1]].rotation;
+    job.end_rotation_ls = &pose[t->leg[2]].rotation;
     ik_two_bone_run(&job);
 }
 
-static void leg_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+static void leg_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scene_pose) {
+    const ik_skeleton *skeleton = &f->skeleton;
     static const struct {
         const char *name;
         ik_real x, y, z;
@@ -179,19 +135,25 @@ static void leg_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
         {"too close: knee at its limit", 0.09f, 0.85f, 0.05f},
     };
     enum { CASES = 4 };
-    static ik_transform pose[CASES][HUMANOID_JOINT_COUNT];
-    static ik_mat4 model[CASES][HUMANOID_JOINT_COUNT], rest_model[HUMANOID_JOINT_COUNT];
+    static ik_transform pose[CASES][IKC_FIGURE_JOINTS];
+    static ik_mat4 model[CASES][IKC_FIGURE_JOINTS], rest_model[IKC_FIGURE_JOINTS];
     static ik_vec3 targets[CASES];
     static int reached_flags[CASES];
     static char captions[CASES][96];
-    static const int leg[3] = {HUMANOID_THIGH_L, HUMANOID_SHIN_L, HUMANOID_FOOT_L};
+    static int leg[3];
+    const ik_humanoid_limb *limb = &f->rig.limb[IK_LIMB_LEG_L];
     ikc_panel panels[CASES];
     ikc_picture pic;
+    ik_real hip_x;
     int c;
-    printf("\nScene 1: left leg, two-bone IK, knee hinge 0..%d deg (seed 000's three cases)\n", HUMANOID_KNEE_MAX_DEG);
+    leg[0] = limb->start;
+    leg[1] = limb->mid;
+    leg[2] = limb->end;
+    printf("\nScene 1: left leg, two-bone IK, knee hinge 0..%d deg (seed 000's three cases)\n", IKC_FIGURE_KNEE_MAX_DEG);
     table_header();
     ik_skeleton_rest_pose(skeleton, pose[0]);
     ik_skeleton_fk(skeleton, pose[0], NULL, rest_model);
+    hip_x = ik_mat4_translation(&rest_model[leg[0]]).x;
     for (c = 0; c < CASES; ++c) {
         ik_two_bone job = ik_two_bone_def();
         ik_bool reached = 0;
@@ -199,21 +161,22 @@ static void leg_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
         ik_result result;
         leg_timing timing;
         double us;
-        targets[c] = ik_v3(cases[c].x, cases[c].y, cases[c].z);
+        targets[c] = ik_v3(hip_x, cases[c].y, cases[c].z);
         ik_skeleton_rest_pose(skeleton, pose[c]);
         ik_skeleton_fk(skeleton, pose[c], NULL, model[c]);
-        ik_two_bone_bind(&job, model[c], pose[c], HUMANOID_THIGH_L, HUMANOID_SHIN_L, HUMANOID_FOOT_L);
+        ik_two_bone_bind(&job, model[c], pose[c], leg[0], leg[1], leg[2]);
         job.target_ms = targets[c];
         job.use_hinge = 1;
-        job.hinge_axis_ls = ik_v3(1, 0, 0);
+        job.hinge_axis_ls = limb->hinge_axis_ls;
         job.min_bend = 0;
-        job.max_bend = ik_rad(HUMANOID_KNEE_MAX_DEG);
+        job.max_bend = ik_rad(IKC_FIGURE_KNEE_MAX_DEG);
         job.use_pole = 1;
-        job.pole_ms = ik_v3(0.09f, 0.5f, 2);
+        job.pole_ms = ik_v3(hip_x, 0.5f, 2);
         job.reached = &reached;
         job.residual = &residual;
         timing.job = &job;
         timing.rest = skeleton->rest_ls;
+        timing.leg = leg;
         us = ikc_demo_median_us(leg_solve_once, &timing, 2000);
         result = ik_two_bone_run(&job);
         if (result != IK_OK) {
@@ -223,7 +186,7 @@ static void leg_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
         ik_skeleton_fk(skeleton, pose[c], NULL, model[c]);
         reached_flags[c] = reached;
         table_row(cases[c].name, targets[c], reached, residual, 1, us);
-        panels[c] = humanoid_panel(pose[c], model[c], rest_model, leg, 3);
+        panels[c] = humanoid_panel(f, pose[c], model[c], rest_model, leg, 3);
         panels[c].title = cases[c].name;
         panels[c].targets_ms = &targets[c];
         panels[c].target_reached = &reached_flags[c];
@@ -252,18 +215,22 @@ static void head_solve_once(void *context) {
     ik_aim_run(t->job);
 }
 
-static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+static void head_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scene_pose) {
+    const ik_skeleton *skeleton = &f->skeleton;
     enum { STEPS = 8, SHOWN = 4 };
-    static ik_transform pose[SHOWN][HUMANOID_JOINT_COUNT];
-    static ik_mat4 model[SHOWN][HUMANOID_JOINT_COUNT];
+    static ik_transform pose[SHOWN][IKC_FIGURE_JOINTS];
+    static ik_mat4 model[SHOWN][IKC_FIGURE_JOINTS];
     static ik_vec3 targets[SHOWN], gaze[SHOWN][2];
     static char titles[SHOWN][48];
-    static const int head[2] = {HUMANOID_NECK, HUMANOID_HEAD};
-    ik_transform current[HUMANOID_JOINT_COUNT];
-    ik_mat4 current_model[HUMANOID_JOINT_COUNT];
+    static int head[2];
+    const int head_joint = ikc_figure_joint(f, IK_ROLE_HEAD);
+    ik_transform current[IKC_FIGURE_JOINTS];
+    ik_mat4 current_model[IKC_FIGURE_JOINTS];
     ikc_panel panels[SHOWN];
     ikc_picture pic;
     int step;
+    head[0] = ikc_figure_joint(f, IK_ROLE_NECK);
+    head[1] = head_joint;
     printf("\nScene 2: head looks at a point circling in front of the figure (aim IK, eyes 0.08 m forward)\n");
     printf("%-6s %-24s %-8s %14s %10s\n", "step", "target (m)", "reached", "aim error deg", "us/solve");
     ik_skeleton_rest_pose(skeleton, current);
@@ -276,24 +243,24 @@ static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transf
         head_timing timing;
         ik_result result;
         double us;
-        job.joint_ms = &current_model[HUMANOID_HEAD];
+        job.joint_ms = &current_model[head_joint];
         job.target_ms = target;
         job.pole_ms = ik_v3(0, 1, 0);
         job.offset_ls = ik_v3(0, 0.05f, 0.08f);
-        job.rotation_ls = &current[HUMANOID_HEAD].rotation;
+        job.rotation_ls = &current[head_joint].rotation;
         job.reached = &reached;
         timing.job = &job;
-        timing.start = current[HUMANOID_HEAD].rotation;
+        timing.start = current[head_joint].rotation;
         us = ikc_demo_median_us(head_solve_once, &timing, 2000);
-        current[HUMANOID_HEAD].rotation = timing.start;
+        current[head_joint].rotation = timing.start;
         result = ik_aim_run(&job);
         if (result != IK_OK) {
             fprintf(stderr, "ikc demo: aim failed: %s\n", ik_result_str(result));
             ++d->solve_failures;
         }
         ik_skeleton_fk(skeleton, current, NULL, current_model);
-        eye = ik_mat4_transform_point(&current_model[HUMANOID_HEAD], job.offset_ls);
-        dir = ik_vec3_normalize(ik_mat4_transform_vector(&current_model[HUMANOID_HEAD], job.forward_ls));
+        eye = ik_mat4_transform_point(&current_model[head_joint], job.offset_ls);
+        dir = ik_vec3_normalize(ik_mat4_transform_vector(&current_model[head_joint], job.forward_ls));
         printf("%-6d (%6.2f, %5.2f, %5.2f)  %-8s %14.4f %10.3f\n", step, (double)target.x, (double)target.y,
                (double)target.z, reached ? "yes" : "no",
                (double)ik_deg(ik_acos_safe(ik_vec3_dot(dir, ik_vec3_normalize(ik_vec3_sub(target, eye))))),
@@ -307,7 +274,7 @@ static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transf
             gaze[s][1] = target;
             snprintf(titles[s], sizeof titles[s], "step %d: looking at (%.2f, %.2f, %.2f)", step, (double)target.x,
                      (double)target.y, (double)target.z);
-            panels[s] = humanoid_panel(pose[s], model[s], NULL, head, 2);
+            panels[s] = humanoid_panel(f, pose[s], model[s], NULL, head, 2);
             panels[s].title = titles[s];
             panels[s].targets_ms = &targets[s];
             panels[s].target_count = 1;
@@ -315,7 +282,7 @@ static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transf
             panels[s].line_count = 1;
             panels[s].constraints = NULL;
         }
-        if (step == 1) scene_pose[HUMANOID_HEAD].rotation = current[HUMANOID_HEAD].rotation;
+        if (step == 1) scene_pose[head_joint].rotation = current[head_joint].rotation;
     }
     pic = ikc_demo_picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 4, IKC_VIEW_PERSP, 1400,
                   520, NULL);
@@ -327,26 +294,18 @@ static void head_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transf
 typedef struct tail_setup {
     const ik_chain_file *chain;
     ik_jacobian_joint joints[IKC_MAX_CHAIN];
-    ik_spring springs[IKC_MAX_CHAIN];
+    ik_spring springs[3 * IKC_MAX_CHAIN];
     ik_constraint limits[IKC_MAX_CHAIN];
     int count;
 } tail_setup;
 
 /* Seed 002's springs: each hinge pulls toward its comfort range with the
  * file's stiffness, and never passes its limits. */
-static void tail_bind(tail_setup *t, const ik_chain_file *chain, const ik_constraint *constraints) {
-    int j;
+static void tail_bind(tail_setup *t, const ik_chain_file *chain) {
+    int all[IKC_MAX_CHAIN], j, n = chain->joint_count < IKC_MAX_CHAIN ? chain->joint_count : IKC_MAX_CHAIN;
+    for (j = 0; j < n; ++j) all[j] = j;
     t->chain = chain;
-    t->count = 0;
-    for (j = 0; j < chain->joint_count && t->count < IKC_MAX_CHAIN; ++j) {
-        const ik_chain_joint *cj = &chain->joints[j];
-        if (cj->type != IK_CHAIN_HINGE) continue;
-        t->joints[t->count] = ik_jacobian_hinge(j, cj->axis_ls);
-        t->springs[t->count] = ik_spring_comfort(ik_rad(cj->comfort_min_deg), ik_rad(cj->comfort_max_deg),
-                                                 ik_rad(cj->limit_min_deg), ik_rad(cj->limit_max_deg), cj->stiffness);
-        t->limits[t->count] = constraints[j];
-        ++t->count;
-    }
+    t->count = ik_chain_file_jacobian_joints(chain, all, n, t->joints, t->limits, t->springs);
 }
 
 typedef struct tail_timing {
@@ -410,8 +369,8 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
         return;
     }
     n = chain->joint_count;
-    ikc_chain_file_constraints(chain, constraints);
-    tail_bind(&setup, chain, constraints);
+    ik_chain_file_constraints(chain, constraints);
+    tail_bind(&setup, chain);
     bytes = ik_jacobian_scratch_size(n, setup.count, 1);
     scratch = malloc(bytes);
     if (!scratch) {
@@ -475,18 +434,19 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
 /* ---- scene 4: FABRIK and CCD arms --------------------------------------------------- */
 
 typedef struct arm_timing {
+    const ik_skeleton *skeleton;
     int use_fabrik;
     const int *joints;
     const ik_constraint *limits;
     ik_vec3 target;
 } arm_timing;
 
-static ik_result arm_solve(int use_fabrik, const int *joints, const ik_constraint *limits, ik_vec3 target,
+static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const int *joints, const ik_constraint *limits, ik_vec3 target,
                            ik_transform *pose, int *iterations, ik_real *error) {
     ik_chain_link scratch[4];
     if (use_fabrik) {
         ik_fabrik job = ik_fabrik_def();
-        job.skeleton = humanoid_model();
+        job.skeleton = skeleton;
         job.joints = joints;
         job.joint_count = 4;
         job.targets_ms = &target;
@@ -498,7 +458,7 @@ static ik_result arm_solve(int use_fabrik, const int *joints, const ik_constrain
         return ik_fabrik_run(&job);
     } else {
         ik_ccd job = ik_ccd_def();
-        job.skeleton = humanoid_model();
+        job.skeleton = skeleton;
         job.joints = joints;
         job.joint_count = 4;
         job.target_ms = target;
@@ -513,12 +473,13 @@ static ik_result arm_solve(int use_fabrik, const int *joints, const ik_constrain
 
 static void arm_solve_once(void *context) {
     const arm_timing *t = (const arm_timing *)context;
-    ik_transform pose[HUMANOID_JOINT_COUNT];
-    ik_skeleton_rest_pose(humanoid_model(), pose);
-    arm_solve(t->use_fabrik, t->joints, t->limits, t->target, pose, NULL, NULL);
+    ik_transform pose[IKC_FIGURE_JOINTS];
+    ik_skeleton_rest_pose(t->skeleton, pose);
+    arm_solve(t->skeleton, t->use_fabrik, t->joints, t->limits, t->target, pose, NULL, NULL);
 }
 
-static void arm_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transform *scene_pose) {
+static void arm_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scene_pose) {
+    const ik_skeleton *skeleton = &f->skeleton;
     static const struct {
         const char *name;
         ik_real x, y, z;
@@ -528,9 +489,9 @@ static void arm_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
         {"out of reach", 1.20f, 1.50f, 0.50f},
     };
     enum { CASES = 3 };
-    static const int arm[4] = {HUMANOID_SHOULDER_L, HUMANOID_UPPER_ARM_L, HUMANOID_FOREARM_L, HUMANOID_HAND_L};
-    static ik_transform pose[CASES * 2][HUMANOID_JOINT_COUNT];
-    static ik_mat4 model[CASES * 2][HUMANOID_JOINT_COUNT], rest_model[HUMANOID_JOINT_COUNT];
+    static int arm[4];
+    static ik_transform pose[CASES * 2][IKC_FIGURE_JOINTS];
+    static ik_mat4 model[CASES * 2][IKC_FIGURE_JOINTS], rest_model[IKC_FIGURE_JOINTS];
     static ik_vec3 targets[CASES];
     static int reached_flags[CASES * 2];
     static char titles[CASES * 2][96];
@@ -538,7 +499,11 @@ static void arm_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
     ikc_panel panels[CASES * 2];
     ikc_picture pic;
     int c, s, k;
-    for (k = 0; k < 4; ++k) limits[k] = humanoid_constraints()[arm[k]];
+    arm[0] = ikc_figure_joint(f, IK_ROLE_CLAVICLE_L);
+    arm[1] = ikc_figure_joint(f, IK_ROLE_UPPER_ARM_L);
+    arm[2] = ikc_figure_joint(f, IK_ROLE_FOREARM_L);
+    arm[3] = ikc_figure_joint(f, IK_ROLE_HAND_L);
+    for (k = 0; k < 4; ++k) limits[k] = f->limits[arm[k]];
     printf("\nScene 4: left arm (shoulder, upper arm, forearm, hand) with limits: FABRIK and CCD on the same targets\n");
     table_header();
     ik_skeleton_rest_pose(skeleton, pose[0]);
@@ -552,13 +517,14 @@ static void arm_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
             char name[64];
             double us;
             ik_result r;
+            timing.skeleton = skeleton;
             timing.use_fabrik = s == 0;
             timing.joints = arm;
             timing.limits = limits;
             timing.target = targets[c];
             us = ikc_demo_median_us(arm_solve_once, &timing, 200);
             ik_skeleton_rest_pose(skeleton, pose[index]);
-            r = arm_solve(s == 0, arm, limits, targets[c], pose[index], &iterations, &error);
+            r = arm_solve(skeleton, s == 0, arm, limits, targets[c], pose[index], &iterations, &error);
             if (r != IK_OK) {
                 fprintf(stderr, "ikc demo: %s failed: %s\n", s == 0 ? "FABRIK" : "CCD", ik_result_str(r));
                 ++d->solve_failures;
@@ -567,7 +533,7 @@ static void arm_scene(ikc_demo_state *d, const ik_skeleton *skeleton, ik_transfo
             reached_flags[index] = error <= (ik_real)1e-3 * (ik_real)1.01;
             snprintf(name, sizeof name, "%s: %s", s == 0 ? "FABRIK" : "CCD", cases[c].name);
             table_row(name, targets[c], reached_flags[index], error, iterations, us);
-            panels[index] = humanoid_panel(pose[index], model[index], rest_model, arm, 4);
+            panels[index] = humanoid_panel(f, pose[index], model[index], rest_model, arm, 4);
             panels[index].targets_ms = &targets[c];
             panels[index].target_reached = &reached_flags[index];
             panels[index].target_count = 1;
@@ -605,8 +571,9 @@ static void usage(FILE *out) {
 }
 
 int ikc_demo(int argc, char **argv) {
-    const ik_skeleton *skeleton = humanoid_model();
-    static ik_transform scene_pose[HUMANOID_JOINT_COUNT], tail_pose[64];
+    static ikc_figure figure;
+    const ik_skeleton *skeleton = &figure.skeleton;
+    static ik_transform scene_pose[IKC_FIGURE_JOINTS], tail_pose[64];
     ik_chain_file *tail = NULL;
     ikc_demo_state d;
     int i;
@@ -623,7 +590,7 @@ int ikc_demo(int argc, char **argv) {
             return IKC_EXIT_USAGE;
         }
     }
-    if (!skeleton) {
+    if (!ikc_figure_init(&figure)) {
         fprintf(stderr, "ikc demo: the built-in humanoid failed validation\n");
         return IKC_EXIT_FAILURE;
     }
@@ -633,11 +600,11 @@ int ikc_demo(int argc, char **argv) {
     }
     printf("ikit %s demo: a %d-joint procedural humanoid, Y up, metres; pictures go to %s/\n", IKC_VERSION,
            skeleton->joint_count, d.dir);
-    humanoid_scene(&d, skeleton);
-    leg_scene(&d, skeleton, scene_pose);
-    head_scene(&d, skeleton, scene_pose);
+    humanoid_scene(&d, &figure);
+    leg_scene(&d, &figure, scene_pose);
+    head_scene(&d, &figure, scene_pose);
     tail_scene(&d, &tail, tail_pose);
-    arm_scene(&d, skeleton, scene_pose);
+    arm_scene(&d, &figure, scene_pose);
     {
         ikc_scene_skeleton list[6];
         char path[1100], error[600];

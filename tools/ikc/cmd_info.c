@@ -31,7 +31,7 @@ static void usage(FILE *out) {
             "mapping) malformed.\n");
 }
 
-static void print_joint(const ikc_asset *asset, const ik_mat4 *model_ms, int joint, int depth) {
+static void print_joint(const ik_asset *asset, const ik_mat4 *model_ms, int joint, int depth) {
     const ik_skeleton *s = asset->skeleton;
     ik_vec3 p = ik_mat4_translation(&model_ms[joint]);
     int pad = depth * 2;
@@ -57,7 +57,7 @@ static void print_joint(const ikc_asset *asset, const ik_mat4 *model_ms, int joi
  * without recursion (a file can nest 100,000 joints deep): first_child and
  * next_sibling lists, built backwards so they keep index order, then a walk
  * down, across and up. O(joints). Returns 0 when out of memory. */
-static int print_tree(const ikc_asset *asset, const ik_mat4 *model_ms) {
+static int print_tree(const ik_asset *asset, const ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     int n = s->joint_count, i, joint, depth;
     int *first_child = (int *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
@@ -97,8 +97,8 @@ static int print_tree(const ikc_asset *asset, const ik_mat4 *model_ms) {
     return 1;
 }
 
-static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
-    ikc_chain chains[IKC_MAX_CHAINS];
+static void print_chains(const ik_asset *asset, const ik_mat4 *model_ms) {
+    ik_named_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, k;
     printf("\nchains found by name: %d\n", n);
     for (c = 0; c < n; ++c) {
@@ -120,7 +120,7 @@ static void print_chains(const ikc_asset *asset, const ik_mat4 *model_ms) {
 
 /* The humanoid's roles, for skeletons where one is found (or a mapping
  * file was given); a chain file is never a humanoid. */
-static int print_humanoid(const ikc_asset *asset, const char *map_path) {
+static int print_humanoid(const ik_asset *asset, const char *map_path) {
     ikc_humanoid h;
     int code, role, found = 0;
     if (asset->chain_file && !map_path) return IKC_EXIT_OK;
@@ -147,12 +147,12 @@ static int print_humanoid(const ikc_asset *asset, const char *map_path) {
     return IKC_EXIT_OK;
 }
 
-static void print_clips(const ikc_asset *asset) {
-    int n = ikc_asset_clip_count(asset), c;
+static void print_clips(const ik_asset *asset) {
+    int n = ik_asset_clip_count(asset), c;
     char buf[32];
     printf("\nclips: %d\n", n);
     for (c = 0; c < n; ++c) {
-        const ik_clip *clip = ikc_asset_clip(asset, c);
+        const ik_clip *clip = ik_asset_clip(asset, c);
         printf("  %3d  %-28s %8.3f s  %4d channels", c, ikc_shown(ikc_asset_clip_name(asset, c, buf, sizeof buf)),
                (double)clip->duration, clip->channel_count);
         if (asset->bvh)
@@ -161,7 +161,7 @@ static void print_clips(const ikc_asset *asset) {
     }
 }
 
-static void print_targets(const ikc_asset *asset) {
+static void print_targets(const ik_asset *asset) {
     int t;
     if (!asset->chain_file) return;
     printf("\ntargets: %d\n", asset->chain_file->target_count);
@@ -175,7 +175,7 @@ static void print_targets(const ikc_asset *asset) {
 
 int ikc_info(int argc, char **argv) {
     const char *path = NULL, *map_path = NULL;
-    ikc_asset asset;
+    ik_asset asset;
     ik_transform *pose;
     ik_mat4 *model;
     int i, code, roots = 0;
@@ -210,7 +210,7 @@ int ikc_info(int argc, char **argv) {
     if (!pose || !model) {
         free(pose);
         free(model);
-        ikc_asset_free(&asset);
+        ik_asset_free(&asset);
         fprintf(stderr, "ikc info: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
@@ -218,7 +218,7 @@ int ikc_info(int argc, char **argv) {
     ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
     for (i = 0; i < asset.skeleton->joint_count; ++i) roots += asset.skeleton->parents[i] < 0;
     printf("file:   %s\n", ikc_shown(path));
-    printf("format: %s", ikc_format_name(&asset));
+    printf("format: %s", ik_asset_format_name(&asset));
     if (asset.gltf) {
         const ik_gltf_skin *skin = ik_gltf_skeleton(asset.gltf, asset.skin);
         printf(", skin %d%s%s%s of %d", asset.skin, skin->name ? " \"" : "", skin->name ? ikc_shown(skin->name) : "",
@@ -230,7 +230,7 @@ int ikc_info(int argc, char **argv) {
     if (!print_tree(&asset, model)) {
         free(pose);
         free(model);
-        ikc_asset_free(&asset);
+        ik_asset_free(&asset);
         fprintf(stderr, "ikc info: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
@@ -240,6 +240,6 @@ int ikc_info(int argc, char **argv) {
     print_clips(&asset);
     free(pose);
     free(model);
-    ikc_asset_free(&asset);
+    ik_asset_free(&asset);
     return code;
 }

@@ -64,181 +64,175 @@ static int parse_frames(const char *text, ik_real *a, ik_real *b, ik_real *step)
     return 1;
 }
 
-int ikc_render(int argc, char **argv) {
-    const char *path = NULL, *out = NULL, *clip_name = NULL, *value;
-    ik_real time = 0, fa = 0, fb = 0, fstep = 1;
-    int have_time = 0, have_frames = 0, width = 0, height = 0, columns = 0, labels = 1, follow = 1, quiet = 0;
-    ikc_view view = IKC_VIEW_PERSP;
-    ikc_asset asset;
-    const ik_clip *clip = NULL;
-    ik_real times[MAX_FRAMES];
-    int frame_count = 1, i, code, n;
-    ik_transform *poses = NULL;
-    ik_mat4 *models = NULL;
-    ikc_panel panels[MAX_FRAMES];
-    char titles[MAX_FRAMES][48], title[256], error[512], clip_buf[32];
-    ikc_picture pic;
-    ikc_progress progress;
-    ikc_chain chains[IKC_MAX_CHAINS];
-    int highlight[IKC_MAX_CHAINS * IKC_MAX_CHAIN], highlight_count = 0, chain_count;
-    ik_vec3 *targets = NULL;
-    int *target_reached = NULL, target_count = 0;
+/* What the command line asked for. */
+typedef struct render_options {
+    const char *path, *out, *clip_name;
+    ik_real time, frames_from, frames_to, frames_step;
+    int have_time, have_frames, width, height, columns, labels, follow, quiet;
+    ikc_view view;
+} render_options;
 
+/* The value of an option that takes one ("--labels ends"); 0 after an error. */
+static int option_value(const char *option, const char *value, render_options *o) {
+    if (strcmp(option, "--time") == 0) {
+        if (ikc_parse_real(value, &o->time)) return o->have_time = 1;
+        fprintf(stderr, "ikc render: --time: bad number '%s'\n", value);
+    } else if (strcmp(option, "--frames") == 0) {
+        if (parse_frames(value, &o->frames_from, &o->frames_to, &o->frames_step)) return o->have_frames = 1;
+        fprintf(stderr, "ikc render: --frames: want A:B:STEP seconds with A <= B and STEP > 0, got '%s'\n", value);
+    } else if (strcmp(option, "--view") == 0) {
+        if (ikc_view_parse(value, &o->view)) return 1;
+        fprintf(stderr, "ikc render: --view: unknown view '%s' (front, side, top, persp)\n", value);
+    } else if (strcmp(option, "--size") == 0) {
+        if (parse_size(value, &o->width, &o->height)) return 1;
+        fprintf(stderr, "ikc render: --size: want WxH between 64 and 16384, got '%s'\n", value);
+    } else if (strcmp(option, "--columns") == 0) {
+        if (ikc_parse_int(value, &o->columns) && o->columns >= 1 && o->columns <= MAX_FRAMES) return 1;
+        fprintf(stderr, "ikc render: --columns: want 1..%d, got '%s'\n", MAX_FRAMES, value);
+    } else if (strcmp(option, "--labels") == 0) {
+        o->labels = strcmp(value, "none") == 0 ? 0 : strcmp(value, "ends") == 0 ? 1 : strcmp(value, "all") == 0 ? 2 : -1;
+        if (o->labels >= 0) return 1;
+        fprintf(stderr, "ikc render: --labels: want none, ends or all, got '%s'\n", value);
+    } else if (strcmp(option, "-o") == 0 || strcmp(option, "--output") == 0) {
+        o->out = value;
+        return 1;
+    } else { /* --clip */
+        o->clip_name = value;
+        return 1;
+    }
+    return 0;
+}
+
+/* The options valued by option_value. */
+static int takes_value(const char *a) {
+    static const char *const options[] = {"-o", "--output", "--clip", "--time", "--frames",
+                                          "--view", "--size", "--columns", "--labels"};
+    size_t k;
+    for (k = 0; k < sizeof options / sizeof options[0]; ++k)
+        if (strcmp(a, options[k]) == 0) return 1;
+    return 0;
+}
+
+/* Parse and check the command line; -1 to go on, else an exit code. */
+static int parse_options(int argc, char **argv, render_options *o) {
+    const char *value;
+    char ext[8];
+    int i;
+    memset(o, 0, sizeof *o);
+    o->frames_step = 1;
+    o->labels = o->follow = 1;
+    o->view = IKC_VIEW_PERSP;
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i];
         if (ikc_is_help(a)) {
             usage(stdout);
             return IKC_EXIT_OK;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (!(out = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-        } else if (strcmp(a, "--clip") == 0) {
-            if (!(clip_name = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-        } else if (strcmp(a, "--time") == 0) {
-            if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_parse_real(value, &time)) {
-                fprintf(stderr, "ikc render: --time: bad number '%s'\n", value);
+        } else if (takes_value(a)) {
+            if (!(value = ikc_option_value("render", argc, argv, &i)) || !option_value(a, value, o))
                 return IKC_EXIT_USAGE;
-            }
-            have_time = 1;
-        } else if (strcmp(a, "--frames") == 0) {
-            if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!parse_frames(value, &fa, &fb, &fstep)) {
-                fprintf(stderr, "ikc render: --frames: want A:B:STEP seconds with A <= B and STEP > 0, got '%s'\n",
-                        value);
-                return IKC_EXIT_USAGE;
-            }
-            have_frames = 1;
-        } else if (strcmp(a, "--view") == 0) {
-            if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_view_parse(value, &view)) {
-                fprintf(stderr, "ikc render: --view: unknown view '%s' (front, side, top, persp)\n", value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--size") == 0) {
-            if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!parse_size(value, &width, &height)) {
-                fprintf(stderr, "ikc render: --size: want WxH between 64 and 16384, got '%s'\n", value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--columns") == 0) {
-            if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_parse_int(value, &columns) || columns < 1 || columns > MAX_FRAMES) {
-                fprintf(stderr, "ikc render: --columns: want 1..%d, got '%s'\n", MAX_FRAMES, value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--labels") == 0) {
-            if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (strcmp(value, "none") == 0) labels = 0;
-            else if (strcmp(value, "ends") == 0) labels = 1;
-            else if (strcmp(value, "all") == 0) labels = 2;
-            else {
-                fprintf(stderr, "ikc render: --labels: want none, ends or all, got '%s'\n", value);
-                return IKC_EXIT_USAGE;
-            }
         } else if (strcmp(a, "--no-follow") == 0) {
-            follow = 0;
+            o->follow = 0;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            quiet = 1;
+            o->quiet = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc render: unknown option '%s' (see ikc render --help)\n", a);
             return IKC_EXIT_USAGE;
-        } else if (path) {
-            fprintf(stderr, "ikc render: one file at a time ('%s' and '%s')\n", path, a);
+        } else if (o->path) {
+            fprintf(stderr, "ikc render: one file at a time ('%s' and '%s')\n", o->path, a);
             return IKC_EXIT_USAGE;
         } else {
-            path = a;
+            o->path = a;
         }
     }
-    if (!path || !out) {
-        fprintf(stderr, "ikc render: %s\n", !path ? "no input FILE given" : "no output given (-o OUT.png)");
+    if (!o->path || !o->out) {
+        fprintf(stderr, "ikc render: %s\n", !o->path ? "no input FILE given" : "no output given (-o OUT.png)");
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
-    if ((have_time || have_frames) && !clip_name) {
+    if ((o->have_time || o->have_frames) && !o->clip_name) {
         fprintf(stderr, "ikc render: --time and --frames need --clip NAME\n");
         return IKC_EXIT_USAGE;
     }
-    {
-        char ext[8];
-        ikc_extension(out, ext, sizeof ext);
-        if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf")) {
-            fprintf(stderr, "ikc render: '%s': the output name must end in .svg, .png or .pdf\n", out);
-            return IKC_EXIT_USAGE;
-        }
+    ikc_extension(o->out, ext, sizeof ext);
+    if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf")) {
+        fprintf(stderr, "ikc render: '%s': the output name must end in .svg, .png or .pdf\n", o->out);
+        return IKC_EXIT_USAGE;
     }
-    code = ikc_asset_load("render", path, &asset);
-    if (code != IKC_EXIT_OK) return code;
-    if (clip_name) {
-        int c = ikc_asset_find_clip("render", &asset, clip_name);
-        if (c < 0) {
-            ikc_asset_free(&asset);
-            return IKC_EXIT_NOT_FOUND;
-        }
-        clip = ikc_asset_clip(&asset, c);
-        snprintf(title, sizeof title, "%s: %s", path, ikc_asset_clip_name(&asset, c, clip_buf, sizeof clip_buf));
-        if (have_frames) {
-            frame_count = 0;
-            for (n = 0; n < MAX_FRAMES; ++n) {
-                ik_real t = fa + fstep * (ik_real)n;
-                if (t > fb + fstep * (ik_real)1e-4) break;
-                times[frame_count++] = t;
-            }
-            if (fa + fstep * (ik_real)MAX_FRAMES <= fb)
-                fprintf(stderr, "ikc render: warning: --frames gives more than %d frames; drawing the first %d\n",
-                        MAX_FRAMES, MAX_FRAMES);
-        } else if (have_time) {
-            times[0] = time;
-        } else {
-            frame_count = 8;
-            for (n = 0; n < frame_count; ++n) times[n] = clip->duration * (ik_real)n / (ik_real)(frame_count - 1);
-        }
-    } else {
-        times[0] = 0;
-        snprintf(title, sizeof title, "%s: rest pose", path);
-    }
+    return -1;
+}
 
-    n = asset.skeleton->joint_count;
-    poses = (ik_transform *)malloc((size_t)frame_count * (size_t)n * sizeof *poses);
-    models = (ik_mat4 *)malloc((size_t)frame_count * (size_t)n * sizeof *models);
-    if (asset.chain_file && asset.chain_file->target_count > 0) {
-        target_count = asset.chain_file->target_count;
-        targets = (ik_vec3 *)malloc((size_t)target_count * sizeof *targets);
-        target_reached = (int *)malloc((size_t)target_count * sizeof *target_reached);
+/* The frames to draw: the rest pose, one time, A:B:STEP, or eight across
+ * the clip. Fills `times` [MAX_FRAMES], *clip and the picture's title;
+ * returns the frame count, or 0 after an error (an unknown clip). */
+static int choose_frames(const render_options *o, const ik_asset *asset, const ik_clip **clip, ik_real *times,
+                         char *title, size_t title_size) {
+    char clip_buf[32];
+    int c, n, count = 0;
+    *clip = NULL;
+    if (!o->clip_name) {
+        times[0] = 0;
+        snprintf(title, title_size, "%s: rest pose", o->path);
+        return 1;
     }
-    if (!poses || !models || (target_count && (!targets || !target_reached))) {
-        fprintf(stderr, "ikc render: out of memory\n");
-        code = IKC_EXIT_FAILURE;
-        goto done;
+    if ((c = ikc_asset_find_clip("render", asset, o->clip_name)) < 0) return 0;
+    *clip = ik_asset_clip(asset, c);
+    snprintf(title, title_size, "%s: %s", o->path, ikc_asset_clip_name(asset, c, clip_buf, sizeof clip_buf));
+    if (o->have_time) {
+        times[0] = o->time;
+        return 1;
     }
-    chain_count = ikc_asset_chains(&asset, chains, IKC_MAX_CHAINS);
-    for (i = 0; i < chain_count; ++i) {
-        int k;
-        for (k = 0; k < chains[i].count; ++k) highlight[highlight_count++] = chains[i].joints[k];
+    if (!o->have_frames) {
+        for (n = 0; n < 8; ++n) times[n] = (*clip)->duration * (ik_real)n / 7;
+        return 8;
     }
-    memset(panels, 0, sizeof panels);
-    ikc_progress_begin(&progress, "posing frames", frame_count, quiet);
+    for (n = 0; n < MAX_FRAMES; ++n) {
+        ik_real t = o->frames_from + o->frames_step * (ik_real)n;
+        if (t > o->frames_to + o->frames_step * (ik_real)1e-4) break;
+        times[count++] = t;
+    }
+    if (o->frames_from + o->frames_step * (ik_real)MAX_FRAMES <= o->frames_to)
+        fprintf(stderr, "ikc render: warning: --frames gives more than %d frames; drawing the first %d\n", MAX_FRAMES,
+                MAX_FRAMES);
+    return count;
+}
+
+/* Every chain's joints, for highlighting; returns how many. */
+static int chain_joints(const ik_asset *asset, int *highlight) {
+    ik_named_chain chains[IKC_MAX_CHAINS];
+    int chain_count = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), count = 0, i, k;
+    for (i = 0; i < chain_count; ++i)
+        for (k = 0; k < chains[i].count; ++k) highlight[count++] = chains[i].joints[k];
+    return count;
+}
+
+/* Pose frame i at times[i] into poses/models [frame_count * joint_count]
+ * and its panel; with `follow`, each frame recentred on the first root
+ * across the ground. */
+static void pose_frames(const render_options *o, const ik_asset *asset, const ik_clip *clip, const ik_real *times,
+                        int frame_count, ik_transform *poses, ik_mat4 *models, ikc_panel *panels,
+                        char titles[][48]) {
+    int n = asset->skeleton->joint_count, i;
+    ikc_progress progress;
+    ikc_progress_begin(&progress, "posing frames", frame_count, o->quiet);
     for (i = 0; i < frame_count; ++i) {
         ik_transform *pose = poses + (size_t)i * (size_t)n;
         ik_mat4 *model = models + (size_t)i * (size_t)n;
-        ik_mat4 root = asset.root_ms;
-        ik_skeleton_rest_pose(asset.skeleton, pose);
+        ik_mat4 root = asset->root_ms;
+        ik_skeleton_rest_pose(asset->skeleton, pose);
         if (clip) ik_clip_sample(clip, times[i], pose);
-        ik_skeleton_fk(asset.skeleton, pose, &root, model);
-        if (follow && frame_count > 1) {
-            /* recentre on the first root, across the ground only */
+        ik_skeleton_fk(asset->skeleton, pose, &root, model);
+        if (o->follow && frame_count > 1) {
             ik_vec3 r = ik_mat4_translation(&model[0]);
             ik_mat4 shift = ik_mat4_from_trs(ik_v3(-r.x, 0, -r.z), ik_quat_identity(), ik_v3(1, 1, 1));
-            root = ik_mat4_mul(&shift, &asset.root_ms);
-            ik_skeleton_fk(asset.skeleton, pose, &root, model);
+            root = ik_mat4_mul(&shift, &asset->root_ms);
+            ik_skeleton_fk(asset->skeleton, pose, &root, model);
         }
-        panels[i].skeleton = asset.skeleton;
+        panels[i].skeleton = asset->skeleton;
         panels[i].pose_ls = pose;
         panels[i].model_ms = model;
-        panels[i].root_ms = &asset.root_ms;
-        panels[i].constraints = asset.constraints;
-        panels[i].highlight = highlight;
-        panels[i].highlight_count = highlight_count;
-        panels[i].label_joints = frame_count > 1 && labels == 1 ? 0 : labels;
+        panels[i].root_ms = &asset->root_ms;
+        panels[i].constraints = asset->constraints;
+        panels[i].label_joints = frame_count > 1 && o->labels == 1 ? 0 : o->labels;
         if (clip) {
             snprintf(titles[i], sizeof titles[i], "t = %.3f s", (double)times[i]);
             panels[i].title = titles[i];
@@ -246,54 +240,102 @@ int ikc_render(int argc, char **argv) {
         ikc_progress_step(&progress, i + 1);
     }
     ikc_progress_end(&progress);
-    if (target_count) {
-        for (i = 0; i < target_count; ++i) {
-            const ik_chain_target *t = &asset.chain_file->targets[i];
-            ik_vec3 effector = ik_mat4_translation(&models[t->joint]);
-            targets[i] = t->position_ms;
-            target_reached[i] = ik_vec3_distance(effector, t->position_ms) <= (ik_real)1e-3 * (ik_real)10;
-        }
-        panels[0].targets_ms = targets;
-        panels[0].target_reached = target_reached;
-        panels[0].target_count = target_count;
+}
+
+/* A chain file's targets on the first panel, each marked reached when its
+ * joint is within 1 cm of it in the first frame. */
+static void mark_targets(const ik_asset *asset, const ik_mat4 *models, ik_vec3 *targets, int *reached,
+                         ikc_panel *panel) {
+    int i, count = asset->chain_file->target_count;
+    for (i = 0; i < count; ++i) {
+        const ik_chain_target *t = &asset->chain_file->targets[i];
+        targets[i] = t->position_ms;
+        reached[i] = ik_vec3_distance(ik_mat4_translation(&models[t->joint]), t->position_ms) <= (ik_real)1e-3 * 10;
     }
+    panel->targets_ms = targets;
+    panel->target_reached = reached;
+    panel->target_count = count;
+}
+
+/* The picture of `frame_count` panels: columns, size, the ground under the
+ * lowest point (a chain floats a little above it). */
+static ikc_picture lay_out(const render_options *o, const ik_asset *asset, const char *title, const ikc_panel *panels,
+                           int frame_count) {
+    ikc_picture pic;
+    int rows, i;
     memset(&pic, 0, sizeof pic);
     pic.title = title;
     pic.panels = panels;
     pic.panel_count = frame_count;
-    pic.columns = columns ? columns : (frame_count < 4 ? frame_count : 4);
-    pic.view = view;
-    {
-        int rows = (frame_count + pic.columns - 1) / pic.columns;
-        pic.width = width ? width : (frame_count == 1 ? 1000 : 300 * pic.columns);
-        pic.height = height ? height : (frame_count == 1 ? 800 : 34 + 360 * rows);
-    }
+    pic.columns = o->columns ? o->columns : (frame_count < 4 ? frame_count : 4);
+    pic.view = o->view;
+    rows = (frame_count + pic.columns - 1) / pic.columns;
+    pic.width = o->width ? o->width : (frame_count == 1 ? 1000 : 300 * pic.columns);
+    pic.height = o->height ? o->height : (frame_count == 1 ? 800 : 34 + 360 * rows);
     pic.show_ground = 1;
     pic.ground_y = ikc_picture_lowest(&pic);
-    if (asset.chain_file) {
-        /* a chain floats: its ground sits a little below its lowest point */
+    if (asset->chain_file) {
         ik_real reach = 0;
-        for (i = 0; i < n; ++i) reach += ik_vec3_length(asset.skeleton->rest_ls[i].translation);
+        for (i = 0; i < asset->skeleton->joint_count; ++i)
+            reach += ik_vec3_length(asset->skeleton->rest_ls[i].translation);
         pic.ground_y -= reach * (ik_real)0.15;
     }
-    if (!ikc_picture_check(&pic, error, sizeof error)) {
-        fprintf(stderr, "ikc render: %s: %s\n", path, error);
-        code = IKC_EXIT_FORMAT;
-        goto done;
+    return pic;
+}
+
+/* Pose, lay out and draw the loaded asset; returns an exit code. */
+static int render_asset(const render_options *o, const ik_asset *asset) {
+    static ikc_panel panels[MAX_FRAMES];
+    static char titles[MAX_FRAMES][48];
+    static int highlight[IKC_MAX_CHAINS * IKC_MAX_CHAIN];
+    const ik_clip *clip;
+    ik_real times[MAX_FRAMES];
+    char title[256], error[512];
+    int n = asset->skeleton->joint_count, targets = asset->chain_file ? asset->chain_file->target_count : 0;
+    int frame_count = choose_frames(o, asset, &clip, times, title, sizeof title), code = IKC_EXIT_OK, i;
+    ik_transform *poses = (ik_transform *)malloc((size_t)(frame_count ? frame_count : 1) * (size_t)n * sizeof *poses);
+    ik_mat4 *models = (ik_mat4 *)malloc((size_t)(frame_count ? frame_count : 1) * (size_t)n * sizeof *models);
+    ik_vec3 *target_ms = (ik_vec3 *)malloc((size_t)(targets ? targets : 1) * sizeof *target_ms);
+    int *reached = (int *)malloc((size_t)(targets ? targets : 1) * sizeof *reached);
+    ikc_picture pic;
+    if (frame_count == 0) code = IKC_EXIT_NOT_FOUND;
+    else if (!poses || !models || !target_ms || !reached) {
+        fprintf(stderr, "ikc render: out of memory\n");
+        code = IKC_EXIT_FAILURE;
+    } else {
+        memset(panels, 0, sizeof panels);
+        pose_frames(o, asset, clip, times, frame_count, poses, models, panels, titles);
+        for (i = 0; i < frame_count; ++i) panels[i].highlight = highlight;
+        panels[0].highlight_count = chain_joints(asset, highlight);
+        for (i = 1; i < frame_count; ++i) panels[i].highlight_count = panels[0].highlight_count;
+        if (targets) mark_targets(asset, models, target_ms, reached, &panels[0]);
+        pic = lay_out(o, asset, title, panels, frame_count);
+        if (!ikc_picture_check(&pic, error, sizeof error)) {
+            fprintf(stderr, "ikc render: %s: %s\n", o->path, error);
+            code = IKC_EXIT_FORMAT;
+        } else if (!ikc_draw_file(&pic, o->out, error, sizeof error)) {
+            fprintf(stderr, "ikc render: %s\n", error);
+            code = IKC_EXIT_WRITE;
+        } else if (!o->quiet) {
+            printf("wrote %s (%d frame%s, %s view)\n", o->out, frame_count, frame_count == 1 ? "" : "s",
+                   ikc_view_name(o->view));
+        }
     }
-    if (!ikc_draw_file(&pic, out, error, sizeof error)) {
-        fprintf(stderr, "ikc render: %s\n", error);
-        code = IKC_EXIT_WRITE;
-        goto done;
-    }
-    if (!quiet) printf("wrote %s (%d frame%s, %s view)\n", out, frame_count, frame_count == 1 ? "" : "s",
-                       ikc_view_name(view));
-    code = IKC_EXIT_OK;
-done:
     free(poses);
     free(models);
-    free(targets);
-    free(target_reached);
-    ikc_asset_free(&asset);
+    free(target_ms);
+    free(reached);
+    return code;
+}
+
+int ikc_render(int argc, char **argv) {
+    render_options o;
+    ik_asset asset;
+    int code = parse_options(argc, argv, &o);
+    if (code >= 0) return code;
+    code = ikc_asset_load("render", o.path, &asset);
+    if (code != IKC_EXIT_OK) return code;
+    code = render_asset(&o, &asset);
+    ik_asset_free(&asset);
     return code;
 }

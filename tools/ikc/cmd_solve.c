@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/bvh.h>
 #include <ikit/ccd.h>
+#include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
 #include <ikit/two_bone.h>
 
 #include "asset.h"
-#include "bvh_pose.h"
 #include "draw.h"
 #include "ikc.h"
 #include "limb_bend.h"
@@ -131,8 +132,8 @@ static int parse_solver(const char *text, solver_kind *out) {
 }
 
 /* A default chain left with the target joint alone: it hangs from a joint
- * that carries other limbs (ikc_chain_own_limb). */
-static int explain_own_limb(const ikc_asset *asset, const target_request *t) {
+ * that carries other limbs (ik_named_chain_own_limb). */
+static int explain_own_limb(const ik_asset *asset, const target_request *t) {
     const ik_skeleton *s = asset->skeleton;
     int parent = s->parents[t->joint];
     fprintf(stderr,
@@ -145,8 +146,8 @@ static int explain_own_limb(const ikc_asset *asset, const target_request *t) {
 /* The chain for a target: --chain N joints up from it; else the limb found
  * by name that ends at it; else 3 joints, not climbing through a joint that
  * carries other limbs. */
-static int choose_chain(const ikc_asset *asset, const solve_options *opt, target_request *t) {
-    ikc_chain chains[IKC_MAX_CHAINS];
+static int choose_chain(const ik_asset *asset, const solve_options *opt, target_request *t) {
+    ik_named_chain chains[IKC_MAX_CHAINS];
     int n = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), c, count = opt->chain_count;
     if (count == 0) {
         for (c = 0; c < n; ++c)
@@ -167,7 +168,7 @@ static int choose_chain(const ikc_asset *asset, const solve_options *opt, target
         return IKC_EXIT_USAGE;
     }
     ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
-    t->chain_count = opt->chain_count == 0 ? ikc_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
+    t->chain_count = opt->chain_count == 0 ? ik_named_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
     if (t->chain_count < 2) return explain_own_limb(asset, t);
     return IKC_EXIT_OK;
 }
@@ -203,7 +204,7 @@ static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat
 
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
  * refresh `model_ms`. */
-static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
+static ik_result run_solver(const ik_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
                             ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     ik_constraint limits[IKC_MAX_CHAIN];
@@ -270,15 +271,12 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
         int count = 0, axes = 0;
         size_t bytes;
         void *scratch;
-        for (k = 0; k + 1 < t->chain_count; ++k) {
-            const ik_chain_joint *cj = asset->chain_file ? &asset->chain_file->joints[t->chain[k]] : NULL;
-            if (cj && cj->type == IK_CHAIN_FIXED) continue;
-            joints[count] = cj && cj->type == IK_CHAIN_HINGE ? ik_jacobian_hinge(t->chain[k], cj->axis_ls)
-                                                             : ik_jacobian_ball(t->chain[k]);
-            joint_limits[count] = limits[k];
-            axes += joints[count].axis_count;
-            ++count;
-        }
+        if (asset->chain_file)
+            count = ik_chain_file_jacobian_joints(asset->chain_file, t->chain, t->chain_count - 1, joints, joint_limits,
+                                                  NULL);
+        else
+            for (count = 0; count + 1 < t->chain_count; ++count) joints[count] = ik_jacobian_ball(t->chain[count]);
+        for (k = 0; k < count; ++k) axes += joints[k].axis_count;
         if (count == 0) return IK_ERR_RANGE;
         bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
         scratch = malloc(bytes);
@@ -306,13 +304,13 @@ static ik_result run_solver(const ikc_asset *asset, const solve_options *opt, ta
     return r;
 }
 
-static void print_json(const ikc_asset *asset, const char *out, const target_request *targets, int target_count,
+static void print_json(const ik_asset *asset, const char *out, const target_request *targets, int target_count,
                        const ikc_roles *roles, const ik_mat4 *model_ms) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
     char *text;
     int i, k;
     cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
-    cJSON_AddStringToObject(root, "format", ikc_format_name(asset));
+    cJSON_AddStringToObject(root, "format", ik_asset_format_name(asset));
     if (out) cJSON_AddItemToObject(root, "output", ikc_json_text(out));
     else cJSON_AddNullToObject(root, "output");
     for (i = 0; i < target_count; ++i) {
@@ -363,7 +361,7 @@ static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pos
         memcpy(values, bvh->values, (size_t)frames * per * sizeof *values);
         memcpy(fallback, values + (size_t)frame * per, per * sizeof *values);
     }
-    ikc_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
+    ik_bvh_frame_from_pose(bvh, pose_ls, fallback, values + (size_t)frame * per);
     *frame_count = frames;
     return values;
 }
@@ -371,7 +369,7 @@ static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pos
 /* The glTF document's files (`out` and the buffer files named after it),
  * written as one set; the input document and its buffer files (the reader
  * resolved them against the document's folder) are inputs never replaced. */
-static int write_gltf_files(const ikc_asset *asset, const char *out, int overwrite) {
+static int write_gltf_files(const ik_asset *asset, const char *out, int overwrite) {
     const char *slash = strrchr(asset->path, '/');
     size_t dir = slash ? (size_t)(slash - asset->path + 1) : 0;
     int buffers = ik_gltf_buffer_count(asset->gltf), input_count = 0, count = 0, code = IKC_EXIT_FAILURE, i;
@@ -416,7 +414,7 @@ done:
 
 /* The BVH take with the solved frame replaced (take_with_solved_frame), as
  * BVH text, written through a temporary. */
-static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+static int write_bvh_file(const ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
                           int overwrite) {
     ik_bvh take = *asset->bvh;
     double *values;
@@ -446,7 +444,7 @@ static int write_bvh_file(const ikc_asset *asset, const char *out, const ik_tran
 }
 
 /* Write the solved pose in the input's format, atomically. */
-static int write_output(ikc_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
+static int write_output(ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
                         int overwrite) {
     char ext[8];
     ik_io_error err;
@@ -478,7 +476,7 @@ static int write_output(ikc_asset *asset, const char *out, const ik_transform *p
     return IKC_EXIT_USAGE;
 }
 
-static int render_result(const ikc_asset *asset, const char *picture, const target_request *targets, int count,
+static int render_result(const ik_asset *asset, const char *picture, const target_request *targets, int count,
                          const ikc_roles *roles, const ik_transform *pose_ls, const ik_mat4 *model_ms,
                          const ik_mat4 *start_ms) {
     ik_vec3 points[MAX_TARGETS + IK_LIMB_COUNT + 1], gaze[2];
@@ -546,203 +544,210 @@ static int render_result(const ikc_asset *asset, const char *picture, const targ
     return IKC_EXIT_OK;
 }
 
-int ikc_solve(int argc, char **argv) {
-    const char *path = NULL, *out = NULL, *clip_name = NULL, *picture = NULL, *value;
+/* What the command line asked for. */
+typedef struct solve_command {
+    const char *path, *out, *clip_name, *picture;
     target_request targets[MAX_TARGETS];
+    int target_count;
     char pole_names[MAX_TARGETS][NAME_SIZE];
     ik_vec3 poles[MAX_TARGETS];
-    int target_count = 0, pole_count = 0, i, k, code;
-    ik_real time = 0;
+    int pole_count;
+    ik_real time;
     solve_options opt;
     ikc_roles roles;
-    ikc_asset asset;
-    ik_transform *pose = NULL;
-    ik_mat4 *model = NULL, *start = NULL;
+} solve_command;
 
-    memset(&opt, 0, sizeof opt);
-    memset(targets, 0, sizeof targets);
-    ikc_roles_init(&roles);
+/* One JOINT=x,y,z option (--target or --pole) into name/point, counting it
+ * in *count (at most MAX_TARGETS); 0 after an error. */
+static int named_point(const char *option, const char *value, char *name, ik_vec3 *point, int *count) {
+    if (*count == MAX_TARGETS) {
+        fprintf(stderr, "ikc solve: at most %d %s\n", MAX_TARGETS, strcmp(option, "--pole") == 0 ? "poles" : "targets");
+        return 0;
+    }
+    if (!ikc_parse_named_vec3("solve", strcmp(option, "-t") == 0 ? "--target" : option, value, name, NAME_SIZE, point))
+        return 0;
+    ++*count;
+    return 1;
+}
+
+/* The value of an option that takes one; 0 after an error. */
+static int option_value(const char *a, const char *value, solve_command *c) {
+    solve_options *opt = &c->opt;
+    if (strcmp(a, "--target") == 0 || strcmp(a, "-t") == 0) {
+        target_request *t = &c->targets[c->target_count < MAX_TARGETS ? c->target_count : 0];
+        return named_point(a, value, t->joint_name, &t->target_ms, &c->target_count);
+    } else if (strcmp(a, "--pole") == 0) {
+        int k = c->pole_count < MAX_TARGETS ? c->pole_count : 0;
+        return named_point(a, value, c->pole_names[k], &c->poles[k], &c->pole_count);
+    } else if (strcmp(a, "--solver") == 0) {
+        if (parse_solver(value, &opt->solver)) return 1;
+        fprintf(stderr, "ikc solve: unknown solver '%s'\n", value);
+        ikc_suggest_name(stderr, solver_names + 1, 7, value, 2);
+    } else if (strcmp(a, "--chain") == 0) {
+        if (ikc_parse_int(value, &opt->chain_count) && opt->chain_count >= 2 && opt->chain_count <= IKC_MAX_CHAIN)
+            return 1;
+        fprintf(stderr, "ikc solve: --chain: want a whole number 2..%d, got '%s'\n", IKC_MAX_CHAIN, value);
+    } else if (strcmp(a, "--time") == 0) {
+        if (ikc_parse_real(value, &c->time) && c->time >= 0) return 1;
+        fprintf(stderr, "ikc solve: --time: bad number '%s' (want seconds >= 0)\n", value);
+    } else if (strcmp(a, "--tolerance") == 0) {
+        if (ikc_parse_real(value, &opt->tolerance) && opt->tolerance > 0) return 1;
+        fprintf(stderr, "ikc solve: --tolerance: bad number '%s' (want > 0)\n", value);
+    } else if (strcmp(a, "--iterations") == 0) {
+        if (ikc_parse_int(value, &opt->max_iterations) && opt->max_iterations >= 1) return 1;
+        fprintf(stderr, "ikc solve: --iterations: want a whole number >= 1, got '%s'\n", value);
+    } else {
+        const char **slot = strcmp(a, "--clip") == 0 ? &c->clip_name : strcmp(a, "--render") == 0 ? &c->picture : &c->out;
+        *slot = value;
+        return 1;
+    }
+    return 0;
+}
+
+/* The options valued by option_value. */
+static int takes_value(const char *a) {
+    static const char *const options[] = {"-o",     "--output", "--target",    "-t",        "--pole",       "--solver",
+                                          "--chain", "--clip",  "--time",      "--tolerance", "--iterations", "--render"};
+    size_t k;
+    for (k = 0; k < sizeof options / sizeof options[0]; ++k)
+        if (strcmp(a, options[k]) == 0) return 1;
+    return 0;
+}
+
+/* What is missing from a command line, or NULL. */
+static const char *missing(const solve_command *c) {
+    if (!c->path) return "no input FILE given";
+    if (c->target_count == 0 && !ikc_roles_any(&c->roles)) return "no --target JOINT=x,y,z and no humanoid role given";
+    if (!c->out && !c->opt.json && !c->picture) return "no output: give -o OUT, --json or --render";
+    return NULL;
+}
+
+/* Parse and check the command line; -1 to go on, else an exit code. */
+static int parse_options(int argc, char **argv, solve_command *c) {
+    const char *value, *lack;
+    int i, role_option;
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i];
-        int role_option;
         if (ikc_is_help(a)) {
             usage(stdout);
             return IKC_EXIT_OK;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (!(out = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-        } else if (strcmp(a, "--target") == 0 || strcmp(a, "-t") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (target_count == MAX_TARGETS) {
-                fprintf(stderr, "ikc solve: at most %d targets\n", MAX_TARGETS);
-                return IKC_EXIT_USAGE;
-            }
-            if (!ikc_parse_named_vec3("solve", "--target", value, targets[target_count].joint_name, NAME_SIZE,
-                                      &targets[target_count].target_ms))
-                return IKC_EXIT_USAGE;
-            ++target_count;
-        } else if (strcmp(a, "--pole") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (pole_count == MAX_TARGETS) {
-                fprintf(stderr, "ikc solve: at most %d poles\n", MAX_TARGETS);
-                return IKC_EXIT_USAGE;
-            }
-            if (!ikc_parse_named_vec3("solve", "--pole", value, pole_names[pole_count], NAME_SIZE, &poles[pole_count]))
-                return IKC_EXIT_USAGE;
-            ++pole_count;
-        } else if (strcmp(a, "--solver") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!parse_solver(value, &opt.solver)) {
-                fprintf(stderr, "ikc solve: unknown solver '%s'\n", value);
-                ikc_suggest_name(stderr, solver_names + 1, 7, value, 2);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--chain") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_parse_int(value, &opt.chain_count) || opt.chain_count < 2 || opt.chain_count > IKC_MAX_CHAIN) {
-                fprintf(stderr, "ikc solve: --chain: want a whole number 2..%d, got '%s'\n", IKC_MAX_CHAIN, value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--clip") == 0) {
-            if (!(clip_name = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-        } else if (strcmp(a, "--time") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_parse_real(value, &time) || time < 0) {
-                fprintf(stderr, "ikc solve: --time: bad number '%s' (want seconds >= 0)\n", value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--tolerance") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_parse_real(value, &opt.tolerance) || opt.tolerance <= 0) {
-                fprintf(stderr, "ikc solve: --tolerance: bad number '%s' (want > 0)\n", value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--iterations") == 0) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-            if (!ikc_parse_int(value, &opt.max_iterations) || opt.max_iterations < 1) {
-                fprintf(stderr, "ikc solve: --iterations: want a whole number >= 1, got '%s'\n", value);
-                return IKC_EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--json") == 0) {
-            opt.json = 1;
-        } else if (strcmp(a, "--overwrite") == 0) {
-            opt.overwrite = 1;
-        } else if (strcmp(a, "--render") == 0) {
-            if (!(picture = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (takes_value(a)) {
+            if (!(value = ikc_option_value("solve", argc, argv, &i)) || !option_value(a, value, c)) return IKC_EXIT_USAGE;
+        } else if (strcmp(a, "--json") == 0 || strcmp(a, "--overwrite") == 0) {
+            *(a[2] == 'j' ? &c->opt.json : &c->opt.overwrite) = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            opt.quiet = 1;
-        } else if ((role_option = ikc_roles_option(&roles, argc, argv, &i)) != 0) {
+            c->opt.quiet = 1;
+        } else if ((role_option = ikc_roles_option(&c->roles, argc, argv, &i)) != 0) {
             if (role_option < 0) return IKC_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc solve: unknown option '%s' (see ikc solve --help)\n", a);
             return IKC_EXIT_USAGE;
-        } else if (path) {
-            fprintf(stderr, "ikc solve: one file at a time ('%s' and '%s')\n", path, a);
+        } else if (c->path) {
+            fprintf(stderr, "ikc solve: one file at a time ('%s' and '%s')\n", c->path, a);
             return IKC_EXIT_USAGE;
         } else {
-            path = a;
+            c->path = a;
         }
     }
-    if (!path || (target_count == 0 && !ikc_roles_any(&roles)) || (!out && !opt.json && !picture)) {
-        fprintf(stderr, "ikc solve: %s\n",
-                !path                                          ? "no input FILE given"
-                : target_count == 0 && !ikc_roles_any(&roles) ? "no --target JOINT=x,y,z and no humanoid role given"
-                                                               : "no output: give -o OUT, --json or --render");
+    if ((lack = missing(c)) != NULL) {
+        fprintf(stderr, "ikc solve: %s\n", lack);
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
-
-    if (roles.map_path && !ikc_roles_any(&roles)) {
+    if (c->roles.map_path && !ikc_roles_any(&c->roles)) {
         fprintf(stderr, "ikc solve: --map only names the humanoid's joints; give a role too (--left-hand, --slope, ...)\n");
         return IKC_EXIT_USAGE;
     }
+    return -1;
+}
 
-    code = ikc_asset_load("solve", path, &asset);
-    if (code != IKC_EXIT_OK) return code;
-    pose = (ik_transform *)malloc((size_t)asset.skeleton->joint_count * sizeof *pose);
-    model = (ik_mat4 *)malloc((size_t)asset.skeleton->joint_count * sizeof *model);
-    start = (ik_mat4 *)malloc((size_t)asset.skeleton->joint_count * sizeof *start);
-    if (!pose || !model || !start) {
-        fprintf(stderr, "ikc solve: out of memory\n");
-        code = IKC_EXIT_FAILURE;
-        goto done;
+/* The pose to start from (rest, or the clip at --time) and its forward
+ * kinematics in model and start; returns an exit code. */
+static int start_pose(const solve_command *c, const ik_asset *asset, ik_transform *pose, ik_mat4 *model,
+                      ik_mat4 *start) {
+    ik_skeleton_rest_pose(asset->skeleton, pose);
+    if (c->clip_name) {
+        int clip = ikc_asset_find_clip("solve", asset, c->clip_name);
+        if (clip < 0) return IKC_EXIT_NOT_FOUND;
+        ik_clip_sample(ik_asset_clip(asset, clip), c->time, pose);
     }
-    ik_skeleton_rest_pose(asset.skeleton, pose);
-    if (clip_name) {
-        int c = ikc_asset_find_clip("solve", &asset, clip_name);
-        if (c < 0) {
-            code = IKC_EXIT_NOT_FOUND;
-            goto done;
-        }
-        ik_clip_sample(ikc_asset_clip(&asset, c), time, pose);
-    }
-    ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
-    memcpy(start, model, (size_t)asset.skeleton->joint_count * sizeof *model);
+    ik_skeleton_fk(asset->skeleton, pose, &asset->root_ms, model);
+    memcpy(start, model, (size_t)asset->skeleton->joint_count * sizeof *model);
+    return IKC_EXIT_OK;
+}
 
-    /* Resolve names and chains before solving anything. */
-    for (i = 0; i < target_count; ++i) {
-        target_request *t = &targets[i];
-        t->joint = ikc_asset_find_joint("solve", &asset, t->joint_name);
-        if (t->joint < 0) {
-            code = IKC_EXIT_NOT_FOUND;
-            goto done;
-        }
-        if ((code = choose_chain(&asset, &opt, t)) != IKC_EXIT_OK) goto done;
-        t->solver = opt.solver != SOLVER_AUTO ? opt.solver : t->chain_count == 3 ? SOLVER_TWO_BONE : SOLVER_FABRIK;
+/* Each target's joint, chain and solver, before solving anything. */
+static int resolve_targets(solve_command *c, const ik_asset *asset) {
+    int i, code;
+    for (i = 0; i < c->target_count; ++i) {
+        target_request *t = &c->targets[i];
+        t->joint = ikc_asset_find_joint("solve", asset, t->joint_name);
+        if (t->joint < 0) return IKC_EXIT_NOT_FOUND;
+        if ((code = choose_chain(asset, &c->opt, t)) != IKC_EXIT_OK) return code;
+        t->solver = c->opt.solver != SOLVER_AUTO ? c->opt.solver : t->chain_count == 3 ? SOLVER_TWO_BONE : SOLVER_FABRIK;
         if (t->solver == SOLVER_TWO_BONE && t->chain_count != 3) {
             fprintf(stderr, "ikc solve: two-bone needs a chain of 3 joints; the chain for '%s' has %d (use --chain 3)\n",
                     t->joint_name, t->chain_count);
-            code = IKC_EXIT_USAGE;
-            goto done;
+            return IKC_EXIT_USAGE;
         }
     }
-    for (k = 0; k < pole_count; ++k) {
-        int joint = ikc_asset_find_joint("solve", &asset, pole_names[k]), used = 0;
-        if (joint < 0) {
-            code = IKC_EXIT_NOT_FOUND;
-            goto done;
-        }
-        for (i = 0; i < target_count; ++i) {
-            int c;
-            for (c = 0; c < targets[i].chain_count; ++c)
-                if (targets[i].chain[c] == joint) {
-                    targets[i].has_pole = 1;
-                    targets[i].pole_ms = poles[k];
+    return IKC_EXIT_OK;
+}
+
+/* Each --pole on the chains that hold its joint (a warning when none does). */
+static int attach_poles(solve_command *c, const ik_asset *asset) {
+    int i, k, j;
+    for (k = 0; k < c->pole_count; ++k) {
+        int joint = ikc_asset_find_joint("solve", asset, c->pole_names[k]), used = 0;
+        if (joint < 0) return IKC_EXIT_NOT_FOUND;
+        for (i = 0; i < c->target_count; ++i)
+            for (j = 0; j < c->targets[i].chain_count; ++j)
+                if (c->targets[i].chain[j] == joint) {
+                    c->targets[i].has_pole = 1;
+                    c->targets[i].pole_ms = c->poles[k];
                     used = 1;
                 }
-        }
         if (!used)
-            fprintf(stderr, "ikc solve: warning: --pole %s is on no target's chain; ignored\n", pole_names[k]);
+            fprintf(stderr, "ikc solve: warning: --pole %s is on no target's chain; ignored\n", c->pole_names[k]);
     }
-    roles.animated = clip_name != NULL;
-    if (ikc_roles_any(&roles) && (code = ikc_roles_solve(&roles, &asset, pose, model)) != IKC_EXIT_OK) goto done;
+    return IKC_EXIT_OK;
+}
 
-    for (i = 0; i < target_count; ++i) {
-        target_request *t = &targets[i];
+/* Solve the targets in order, timing each; an exit code. */
+static int solve_targets(solve_command *c, const ik_asset *asset, ik_transform *pose, ik_mat4 *model) {
+    int i;
+    for (i = 0; i < c->target_count; ++i) {
+        target_request *t = &c->targets[i];
         double t0;
         t->reach = ikc_chain_reach(model, t->chain, t->chain_count);
-        t->tolerance = opt.tolerance > 0 ? opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
+        t->tolerance = c->opt.tolerance > 0 ? c->opt.tolerance : ik_maxr(t->reach * (ik_real)1e-3, (ik_real)1e-6);
         t0 = ikc_now();
-        t->result = run_solver(&asset, &opt, t, pose, model);
+        t->result = run_solver(asset, &c->opt, t, pose, model);
         t->microseconds = (ikc_now() - t0) * 1e6;
         if (t->result != IK_OK) {
             char why[512] = "";
             if (t->result == IK_ERR_DEGENERATE)
-                ikc_explain_degenerate(asset.skeleton, model, t->chain, t->chain_count, why, sizeof why);
+                ikc_explain_degenerate(asset->skeleton, model, t->chain, t->chain_count, why, sizeof why);
             fprintf(stderr, "ikc solve: %s solver failed on '%s': %s%s%s\n", solver_names[t->solver], t->joint_name,
                     ik_result_str(t->result), why[0] ? ": " : "", why);
-            code = IKC_EXIT_FAILURE;
-            goto done;
+            return IKC_EXIT_FAILURE;
         }
     }
-    /* Residuals after every chain moved (a later chain may move an earlier one's root). */
-    for (i = 0; i < target_count; ++i) {
-        target_request *t = &targets[i];
+    return IKC_EXIT_OK;
+}
+
+/* Residuals after every chain moved (a later chain may move an earlier
+ * one's root), with a warning that says why for each target missed. */
+static void check_residuals(solve_command *c, const ik_asset *asset, const ik_mat4 *model) {
+    int i;
+    for (i = 0; i < c->target_count; ++i) {
+        target_request *t = &c->targets[i];
         char why[512] = "the target is out of reach";
         t->residual = ik_vec3_distance(ik_mat4_translation(&model[t->joint]), t->target_ms);
         t->reached = t->residual <= t->tolerance * (ik_real)1.01;
         if (t->reached) continue;
         if (!(ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach))
-            ikc_explain_short(asset.skeleton, model, t->chain, t->chain_count, t->target_ms,
+            ikc_explain_short(asset->skeleton, model, t->chain, t->chain_count, t->target_ms,
                               t->solver == SOLVER_TWO_BONE && t->has_hinge && !t->has_pole
                                   ? ik_rad((ik_real)NATURAL_MAX_BEND_DEG)
                                   : 0,
@@ -751,31 +756,67 @@ int ikc_solve(int argc, char **argv) {
                 t->joint_name, (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z,
                 (double)t->residual, (double)t->reach, why);
     }
-    if (out && (code = write_output(&asset, out, pose, time, opt.overwrite)) != IKC_EXIT_OK) goto done;
-    if (picture && (code = render_result(&asset, picture, targets, target_count,
-                                         ikc_roles_any(&roles) ? &roles : NULL, pose, model, start)) != IKC_EXIT_OK)
-        goto done;
-    if (opt.json) {
-        print_json(&asset, out, targets, target_count, ikc_roles_any(&roles) ? &roles : NULL, model);
-    } else if (!opt.quiet) {
-        printf("%-20s %-9s %-26s %-7s %11s %6s %10s\n", "joint", "solver", "target", "reached", "residual", "iter",
-               "us");
-        for (i = 0; i < target_count; ++i) {
-            const target_request *t = &targets[i];
-            printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %11.3e %6d %10.1f\n", t->joint_name, solver_names[t->solver],
-                   (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z, t->reached ? "yes" : "no",
-                   (double)t->residual, t->iterations, t->microseconds);
-        }
-        if (ikc_roles_any(&roles)) ikc_roles_table(&roles, asset.skeleton);
-        if (out) printf("wrote %s\n", out);
-        if (picture) printf("wrote %s\n", picture);
+}
+
+static void print_table(const solve_command *c, const ik_asset *asset) {
+    int i;
+    printf("%-20s %-9s %-26s %-7s %11s %6s %10s\n", "joint", "solver", "target", "reached", "residual", "iter", "us");
+    for (i = 0; i < c->target_count; ++i) {
+        const target_request *t = &c->targets[i];
+        printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %11.3e %6d %10.1f\n", t->joint_name, solver_names[t->solver],
+               (double)t->target_ms.x, (double)t->target_ms.y, (double)t->target_ms.z, t->reached ? "yes" : "no",
+               (double)t->residual, t->iterations, t->microseconds);
     }
-    code = IKC_EXIT_OK;
-done:
+    if (ikc_roles_any(&c->roles)) ikc_roles_table(&c->roles, asset->skeleton);
+    if (c->out) printf("wrote %s\n", c->out);
+    if (c->picture) printf("wrote %s\n", c->picture);
+}
+
+/* Every step from the start pose to the outputs on the loaded asset. */
+static int solve_asset(solve_command *c, ik_asset *asset, ik_transform *pose, ik_mat4 *model, ik_mat4 *start) {
+    const ikc_roles *roles = ikc_roles_any(&c->roles) ? &c->roles : NULL;
+    int code;
+    if ((code = start_pose(c, asset, pose, model, start)) != IKC_EXIT_OK) return code;
+    if ((code = resolve_targets(c, asset)) != IKC_EXIT_OK) return code;
+    if ((code = attach_poles(c, asset)) != IKC_EXIT_OK) return code;
+    c->roles.animated = c->clip_name != NULL;
+    if (roles && (code = ikc_roles_solve(&c->roles, asset, pose, model)) != IKC_EXIT_OK) return code;
+    if ((code = solve_targets(c, asset, pose, model)) != IKC_EXIT_OK) return code;
+    check_residuals(c, asset, model);
+    if (c->out && (code = write_output(asset, c->out, pose, c->time, c->opt.overwrite)) != IKC_EXIT_OK) return code;
+    if (c->picture && (code = render_result(asset, c->picture, c->targets, c->target_count, roles, pose, model,
+                                            start)) != IKC_EXIT_OK)
+        return code;
+    if (c->opt.json) print_json(asset, c->out, c->targets, c->target_count, roles, model);
+    else if (!c->opt.quiet) print_table(c, asset);
+    return IKC_EXIT_OK;
+}
+
+int ikc_solve(int argc, char **argv) {
+    static solve_command c;
+    ik_asset asset;
+    ik_transform *pose;
+    ik_mat4 *model, *start;
+    size_t n;
+    int code;
+    memset(&c, 0, sizeof c);
+    ikc_roles_init(&c.roles);
+    if ((code = parse_options(argc, argv, &c)) >= 0) return code;
+    if ((code = ikc_asset_load("solve", c.path, &asset)) != IKC_EXIT_OK) return code;
+    n = (size_t)asset.skeleton->joint_count;
+    pose = (ik_transform *)malloc(n * sizeof *pose);
+    model = (ik_mat4 *)malloc(n * sizeof *model);
+    start = (ik_mat4 *)malloc(n * sizeof *start);
+    if (!pose || !model || !start) {
+        fprintf(stderr, "ikc solve: out of memory\n");
+        code = IKC_EXIT_FAILURE;
+    } else {
+        code = solve_asset(&c, &asset, pose, model, start);
+    }
     free(pose);
     free(model);
     free(start);
-    ikc_roles_free(&roles);
-    ikc_asset_free(&asset);
+    ikc_roles_free(&c.roles);
+    ik_asset_free(&asset);
     return code;
 }

@@ -7,27 +7,11 @@
 #include <ikit/humanoid.h>
 #include <ikit/prop.h>
 
+#include "demo_figure.h"
 #include "demo_humanoid.h"
 #include "ikc.h"
 
-#define JOINTS IK_HUMANOID_BUILT_JOINTS
-#define FIGURE_HEIGHT 1.8f
-
-typedef struct figure {
-    ik_skeleton skeleton;
-    int parents[JOINTS];
-    const char *names[JOINTS];
-    ik_transform rest_ls[JOINTS];
-    ik_humanoid_map map;
-    ik_humanoid rig;
-} figure;
-
-static int figure_init(figure *f) {
-    int n = ik_humanoid_build_skeleton(FIGURE_HEIGHT, JOINTS, f->parents, f->names, f->rest_ls);
-    return n == JOINTS && ik_skeleton_init(&f->skeleton, n, f->parents, f->names, f->rest_ls, NULL) == IK_OK &&
-           ik_humanoid_map_find(&f->skeleton, NULL, 0, &f->map) == IK_OK &&
-           ik_humanoid_init(&f->rig, &f->skeleton, &f->map) == IK_OK;
-}
+#define JOINTS IKC_FIGURE_JOINTS
 
 /* One frame: the job's template solved from `start`, timed from the same
  * start pose. */
@@ -70,7 +54,7 @@ static double solve_frame(ikc_demo_state *d, ik_humanoid_solve *job, const ik_tr
     return us;
 }
 
-static ikc_panel figure_panel(const figure *f, const ik_transform *pose, const ik_mat4 *model, const int *highlight,
+static ikc_panel figure_panel(const ikc_figure *f, const ik_transform *pose, const ik_mat4 *model, const int *highlight,
                               int highlight_count) {
     ikc_panel p;
     memset(&p, 0, sizeof p);
@@ -99,7 +83,7 @@ static ik_vec3 on_ground(const ik_ground *g, ik_real x, ik_real z) {
     return ik_v3(x, h, z);
 }
 
-static int leg_highlight(const figure *f, int *joints) {
+static int leg_highlight(const ikc_figure *f, int *joints) {
     int n = 0, k;
     for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
         joints[n++] = f->rig.limb[k].start;
@@ -120,7 +104,7 @@ typedef struct stance {
 
 /* Solve each stance with both feet on its ground; panels show the result
  * over the rest pose. */
-static void ground_scene(ikc_demo_state *d, const figure *f, const stance *stances, int count, ikc_panel *panels,
+static void ground_scene(ikc_demo_state *d, const ikc_figure *f, const stance *stances, int count, ikc_panel *panels,
                          ik_transform (*pose)[JOINTS], ik_mat4 (*model)[JOINTS],
                          char (*captions)[120], const int *highlight, int highlight_count) {
     static ik_mat4 rest_model[JOINTS];
@@ -173,7 +157,7 @@ static ik_ground uneven_ground(void) {
     return ik_ground_height_field(ik_v3(x0, 0, z0), cell, FIELD_N, FIELD_N, field_heights);
 }
 
-static void uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void uneven_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *keep) {
     static ik_ground ground;
     static ik_transform pose[2][JOINTS];
     static ik_mat4 model[2][JOINTS];
@@ -194,7 +178,7 @@ static void uneven_scene(ikc_demo_state *d, const figure *f, ik_transform *keep)
     memcpy(keep, pose[1], sizeof pose[1]);
 }
 
-static void stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void stairs_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *keep) {
     static ik_ground ahead, sideways;
     static ik_transform pose[2][JOINTS];
     static ik_mat4 model[2][JOINTS];
@@ -225,7 +209,7 @@ static void stairs_scene(ikc_demo_state *d, const figure *f, ik_transform *keep)
 
 #define STAFF_FRAMES 6
 
-static void staff_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void staff_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *keep) {
     static ik_transform pose[STAFF_FRAMES][JOINTS];
     static ik_mat4 model[STAFF_FRAMES][JOINTS], rest_model[JOINTS];
     static ik_vec3 rods[STAFF_FRAMES][2];
@@ -302,7 +286,7 @@ static void staff_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) 
 
 #define LOOK_FRAMES 6
 
-static void look_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
+static void look_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *keep) {
     static ik_transform pose[LOOK_FRAMES][JOINTS];
     static ik_mat4 model[LOOK_FRAMES][JOINTS], rest_model[JOINTS];
     static ik_vec3 marks[LOOK_FRAMES], gaze[LOOK_FRAMES][2];
@@ -355,12 +339,12 @@ static void look_scene(ikc_demo_state *d, const figure *f, ik_transform *keep) {
 }
 
 int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int capacity) {
-    static figure f;
+    static ikc_figure f;
     static ik_transform kept[4][JOINTS];
     static const char *const names[4] = {"humanoid_uneven_ground", "humanoid_stairs", "humanoid_staff",
                                          "humanoid_look_at"};
     int k, count = 0;
-    if (!figure_init(&f)) {
+    if (!ikc_figure_init(&f)) {
         fprintf(stderr, "ikc demo: the built humanoid has no rig\n");
         ++d->solve_failures;
         return 0;

@@ -5,27 +5,8 @@
 #ifndef IKC_DEMO_HUMANOID_H
 #define IKC_DEMO_HUMANOID_H
 
-#include "draw.h"
+#include "demo_output.h"
 #include "scene_gltf.h"
-
-/* What `ikc demo` writes and counts; shared by its scenes. */
-typedef struct ikc_demo_state {
-    const char *dir;
-    int write_failures;
-    int solve_failures;
-    int files;
-} ikc_demo_state;
-
-/* A picture of `count` panels in `columns` columns, `width` x `height`
- * pixels, showing the ground plane y = 0 and, when not NULL, `ground`. */
-ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
-                             int width, int height, const ik_ground *ground);
-/* Write `pic` as DIR/base.png and DIR/base.svg, counting files and failures. */
-void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic);
-
-typedef void (*ikc_solve_once)(void *context);
-/* Microseconds per solve: the median over 9 runs of `reps` calls. */
-double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps);
 
 /* Run the four scenes (tables on stdout, pictures into d->dir) and add up
  * to `capacity` posed figures to `list` for the glTF; returns how many. */

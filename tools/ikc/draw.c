@@ -3,7 +3,9 @@
  * hinge limits wedges and ball limits cones about the joint's reference
  * direction, props thick rods, the ground a grid on the plane y = ground_y
  * or the faces of a slope, height field or stairs, shaded and drawn back to
- * front (the painter's algorithm). */
+ * front (the painter's algorithm). What is drawn and from where (cameras,
+ * framing, the ground's faces) is scene_view.c; this file makes the cairo
+ * calls. */
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
@@ -16,172 +18,6 @@
 #include "ikc.h"
 
 #define TWO_PI 6.283185307179586
-
-static const char *const view_names[] = {"front", "side", "top", "persp"};
-
-int ikc_view_parse(const char *text, ikc_view *view) {
-    int i;
-    for (i = 0; i < 4; ++i)
-        if (strcmp(text, view_names[i]) == 0) {
-            *view = (ikc_view)i;
-            return 1;
-        }
-    return 0;
-}
-
-const char *ikc_view_name(ikc_view view) { return view_names[view]; }
-
-/* ---- camera ----------------------------------------------------------------- */
-
-/* An orthographic camera looks along -forward with the given right and up
- * axes; the perspective one sits at `eye` and divides by depth. */
-typedef struct camera {
-    ik_vec3 right, up, forward, eye;
-    int perspective;
-    double scale, offset_u, offset_v; /* scene (u, v) to page units */
-} camera;
-
-static camera make_camera(ikc_view view, ik_vec3 center, ik_real extent) {
-    camera c;
-    memset(&c, 0, sizeof c);
-    switch (view) {
-    case IKC_VIEW_FRONT:
-        c.right = ik_v3(1, 0, 0);
-        c.up = ik_v3(0, 1, 0);
-        c.forward = ik_v3(0, 0, 1);
-        break;
-    case IKC_VIEW_SIDE:
-        c.right = ik_v3(0, 0, -1);
-        c.up = ik_v3(0, 1, 0);
-        c.forward = ik_v3(1, 0, 0);
-        break;
-    case IKC_VIEW_TOP:
-        c.right = ik_v3(1, 0, 0);
-        c.up = ik_v3(0, 0, -1);
-        c.forward = ik_v3(0, 1, 0);
-        break;
-    default: {
-        /* 35 degrees round from the front toward the figure's left, 20 up. */
-        ik_real az = ik_rad(35), el = ik_rad(20);
-        c.forward = ik_v3(IK_SIN(az) * IK_COS(el), IK_SIN(el), IK_COS(az) * IK_COS(el));
-        c.right = ik_vec3_normalize(ik_vec3_cross(ik_v3(0, 1, 0), c.forward));
-        c.up = ik_vec3_cross(c.forward, c.right);
-        c.eye = ik_vec3_mad(center, c.forward, extent * (ik_real)3.5);
-        c.perspective = 1;
-    }
-    }
-    return c;
-}
-
-/* Scene point to camera-plane (u, v), v up. */
-static void project_uv(const camera *c, ik_vec3 p, double *u, double *v) {
-    if (c->perspective) {
-        ik_vec3 rel = ik_vec3_sub(p, c->eye);
-        double depth = -(double)ik_vec3_dot(rel, c->forward);
-        if (depth < 1e-6) depth = 1e-6;
-        *u = (double)ik_vec3_dot(rel, c->right) / depth;
-        *v = (double)ik_vec3_dot(rel, c->up) / depth;
-    } else {
-        *u = (double)ik_vec3_dot(p, c->right);
-        *v = (double)ik_vec3_dot(p, c->up);
-    }
-}
-
-/* Scene point to page coordinates inside the panel whose top-left is (px, py). */
-typedef struct page_point {
-    double x, y;
-} page_point;
-
-static page_point to_page(const camera *c, ik_vec3 p, double px, double py) {
-    page_point q;
-    double u, v;
-    project_uv(c, p, &u, &v);
-    q.x = px + (u - c->offset_u) * c->scale;
-    q.y = py - (v - c->offset_v) * c->scale;
-    return q;
-}
-
-/* ---- scene bounds ------------------------------------------------------------ */
-
-typedef struct bounds {
-    ik_vec3 lo, hi;
-    int any;
-} bounds;
-
-static void bounds_add(bounds *b, ik_vec3 p) {
-    if (!ik_vec3_finite(p)) return;
-    if (!b->any) {
-        b->lo = b->hi = p;
-        b->any = 1;
-        return;
-    }
-    b->lo = ik_v3(ik_minr(b->lo.x, p.x), ik_minr(b->lo.y, p.y), ik_minr(b->lo.z, p.z));
-    b->hi = ik_v3(ik_maxr(b->hi.x, p.x), ik_maxr(b->hi.y, p.y), ik_maxr(b->hi.z, p.z));
-}
-
-static bounds scene_bounds(const ikc_picture *pic) {
-    bounds b;
-    int i, j;
-    memset(&b, 0, sizeof b);
-    for (i = 0; i < pic->panel_count; ++i) {
-        const ikc_panel *p = &pic->panels[i];
-        for (j = 0; j < p->skeleton->joint_count; ++j) bounds_add(&b, ik_mat4_translation(&p->model_ms[j]));
-        for (j = 0; j < p->target_count; ++j) bounds_add(&b, p->targets_ms[j]);
-        for (j = 0; j < 2 * p->line_count; ++j) bounds_add(&b, p->lines_ms[j]);
-        for (j = 0; j < 2 * p->rod_count; ++j) bounds_add(&b, p->rods_ms[j]);
-    }
-    if (!b.any) b.lo = b.hi = ik_vec3_zero();
-    return b;
-}
-
-/* The box's largest side. */
-static ik_real bounds_extent(bounds b) {
-    return ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
-}
-
-int ikc_picture_check(const ikc_picture *pic, char *error, size_t error_size) {
-    bounds b = scene_bounds(pic);
-    int i, j;
-    for (i = 0; i < pic->panel_count; ++i) {
-        const ikc_panel *p = &pic->panels[i];
-        for (j = 0; j < p->skeleton->joint_count; ++j) {
-            if (ik_vec3_finite(ik_mat4_translation(&p->model_ms[j]))) continue;
-            snprintf(error, error_size,
-                     "joint %d ('%s')%s lies at a non-finite position: its offsets add up past the largest "
-                     "number; nothing drawn",
-                     j, ik_skeleton_name(p->skeleton, j), pic->panel_count > 1 ? " of a frame" : "");
-            return 0;
-        }
-    }
-    if (!ik_finite(bounds_extent(b)) || !ik_vec3_finite(ik_vec3_add(b.lo, b.hi))) {
-        snprintf(error, error_size, "the scene spans more than the largest number; nothing drawn");
-        return 0;
-    }
-    return 1;
-}
-
-ik_real ikc_picture_lowest(const ikc_picture *pic) {
-    bounds b = scene_bounds(pic);
-    return b.lo.y;
-}
-
-/* A round grid step near extent / 8: 1, 2 or 5 times a power of ten. */
-static ik_real grid_step(ik_real extent) {
-    double raw = (double)extent / 8, p = pow(10, floor(log10(raw > 0 ? raw : 1))), m = raw / p;
-    return (ik_real)((m < 1.5 ? 1 : m < 3.5 ? 2 : 5) * p);
-}
-
-/* Every loop over a range of reals counts an integer instead: `t += step`
- * stops advancing once t's spacing exceeds the step (a figure of 1 unit at
- * x = 5e6 in float: spacing 0.5, grid step 0.1), and loops forever. The
- * number of values from + k step, k = 0, 1, ..., up to to (and 1% of a step
- * past it), at most MAX_GRID_LINES (0 for an empty or non-finite range). */
-#define MAX_GRID_LINES 1000
-static int grid_count(double from, double to, double step) {
-    double n = floor((to - from) / step + 0.01) + 1;
-    if (!(n >= 1)) return 0;
-    return n > MAX_GRID_LINES ? MAX_GRID_LINES : (int)n;
-}
 
 /* ---- drawing primitives ---------------------------------------------------- */
 
@@ -199,7 +35,7 @@ static void set_rgb(cairo_t *cr, unsigned hex, double alpha) {
 #define COLOR_TEXT 0x222222u
 
 /* A bone as a quad tapering from width w0 at a to w1 at b, round at a. */
-static void tapered_bone(cairo_t *cr, page_point a, page_point b, double w0, double w1) {
+static void tapered_bone(cairo_t *cr, ikc_page_point a, ikc_page_point b, double w0, double w1) {
     double dx = b.x - a.x, dy = b.y - a.y, len = sqrt(dx * dx + dy * dy), nx, ny;
     if (len < 1e-9) return;
     nx = -dy / len;
@@ -213,7 +49,7 @@ static void tapered_bone(cairo_t *cr, page_point a, page_point b, double w0, dou
     cairo_arc(cr, a.x, a.y, w0 / 2, 0, TWO_PI);
 }
 
-static void cross_mark(cairo_t *cr, page_point p, double r) {
+static void cross_mark(cairo_t *cr, ikc_page_point p, double r) {
     cairo_new_path(cr);
     cairo_arc(cr, p.x, p.y, r, 0, TWO_PI);
     cairo_move_to(cr, p.x - r * 1.45, p.y - r * 1.45);
@@ -283,7 +119,7 @@ static int bone_direction_ls(const ikc_panel *p, int joint, ik_vec3 *dir_ls, ik_
     return 0;
 }
 
-static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, double px, double py) {
+static void draw_limits(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py) {
     int j, k;
     const int steps = 32;
     if (!p->constraints) return;
@@ -292,7 +128,7 @@ static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, doub
         ik_vec3 dir_ls, origin = ik_mat4_translation(&p->model_ms[j]);
         ik_real length, radius;
         ik_mat4 frame;
-        page_point o = to_page(cam, origin, px, py);
+        ikc_page_point o = ikc_camera_to_page(cam, origin, px, py);
         if (c->type != IK_CONSTRAINT_HINGE && c->type != IK_CONSTRAINT_CONE_TWIST) continue;
         if (p->highlight_count > 0 && !is_highlighted(p, j)) continue;
         if (!bone_direction_ls(p, j, &dir_ls, &length)) continue;
@@ -309,7 +145,7 @@ static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, doub
                 ik_real a = c->min_angle + span * (ik_real)k / (ik_real)steps;
                 ik_vec3 d = ik_quat_rotate(ik_quat_from_axis_angle(c->axis, a), dir_ls);
                 ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
-                page_point pp = to_page(cam, q, px, py);
+                ikc_page_point pp = ikc_camera_to_page(cam, q, px, py);
                 cairo_line_to(cr, pp.x, pp.y);
             }
             cairo_close_path(cr);
@@ -326,7 +162,7 @@ static void draw_limits(cairo_t *cr, const camera *cam, const ikc_panel *p, doub
                                                                   ik_vec3_scale(e2, IK_SIN(t))),
                                                       IK_SIN(cone)));
                 ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
-                page_point pp = to_page(cam, q, px, py);
+                ikc_page_point pp = ikc_camera_to_page(cam, q, px, py);
                 if (k == 0) cairo_move_to(cr, pp.x, pp.y);
                 else cairo_line_to(cr, pp.x, pp.y);
                 if (k % 8 == 0 && k < steps) {
@@ -353,188 +189,19 @@ static int is_tip(const ik_skeleton *s, int joint) {
     return 1;
 }
 
-/* ---- ground surfaces ------------------------------------------------------- */
-
-/* A quad of a ground surface and its unit normal. A side face of stairs
- * (side = 1, normal pointing out) is drawn before everything else when it
- * faces away from the camera and after everything when it faces it: the
- * painter's sort by centre depth cannot order a wall that long. */
-typedef struct ground_face {
-    ik_vec3 corner[4];
-    ik_vec3 normal;
-    int side;
-    int layer; /* 0 far side, 1 treads and risers, 2 near side */
-    double depth;
-} ground_face;
-
-typedef struct face_list {
-    ground_face *faces;
-    int count, capacity;
-} face_list;
-
-static ground_face *face_add(face_list *l, ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d) {
-    ground_face *f;
-    ik_vec3 n = ik_vec3_cross(ik_vec3_sub(c, a), ik_vec3_sub(d, b));
-    if (l->count == l->capacity) {
-        int cap = l->capacity ? 2 * l->capacity : 256;
-        ground_face *grown = (ground_face *)realloc(l->faces, (size_t)cap * sizeof *grown);
-        if (!grown) return NULL;
-        l->faces = grown;
-        l->capacity = cap;
-    }
-    f = &l->faces[l->count++];
-    f->corner[0] = a;
-    f->corner[1] = b;
-    f->corner[2] = c;
-    f->corner[3] = d;
-    f->normal = ik_vec3_normalize_or(n, ik_v3(0, 1, 0));
-    f->side = 0;
-    return f;
-}
-
-/* The region of the ground drawn: the scene's box on x and z with a margin. */
-static void ground_region(bounds b, ik_real *x0, ik_real *x1, ik_real *z0, ik_real *z1) {
-    ik_real extent = bounds_extent(b);
-    ik_real margin = extent * (ik_real)0.15;
-    *x0 = b.lo.x - margin;
-    *x1 = b.hi.x + margin;
-    *z0 = b.lo.z - margin;
-    *z1 = b.hi.z + margin;
-}
-
-/* Planes and height fields: a grid of quads over the region, heights from
- * ik_ground_height_at (a height field's samples where the grid falls on
- * them: its own cells, or every few cells when they are many). */
-static void height_faces(face_list *l, const ik_ground *g, bounds b) {
-    ik_real x0, x1, z0, z1, step_x, step_z, h[4];
-    int nx = 16, nz = 16, i, k, c;
-    ground_region(b, &x0, &x1, &z0, &z1);
-    if (g->type == IK_GROUND_HEIGHT_FIELD) {
-        ik_real cell = g->cell;
-        double cells_x, cells_z;
-        x0 = g->point_ms.x + (ik_real)floor((double)((x0 - g->point_ms.x) / cell)) * cell;
-        z0 = g->point_ms.z + (ik_real)floor((double)((z0 - g->point_ms.z) / cell)) * cell;
-        cells_x = ceil((double)((x1 - x0) / cell));
-        cells_z = ceil((double)((z1 - z0) / cell));
-        /* as many cells as the region holds, but 2^k of them to a quad so
-         * that at most 120 quads run each way (the double count is checked
-         * before it becomes an int) */
-        step_x = step_z = cell;
-        if (!(cells_x <= IK_REAL_MAX && cells_z <= IK_REAL_MAX)) return;
-        while (cells_x > 120 || cells_z > 120) {
-            cells_x = ceil(cells_x / 2);
-            cells_z = ceil(cells_z / 2);
-            step_x *= 2;
-            step_z *= 2;
-        }
-        nx = (int)fmax(cells_x, 0);
-        nz = (int)fmax(cells_z, 0);
-    } else {
-        step_x = (x1 - x0) / (ik_real)nx;
-        step_z = (z1 - z0) / (ik_real)nz;
-    }
-    for (k = 0; k < nz; ++k)
-        for (i = 0; i < nx; ++i) {
-            ik_vec3 q[4];
-            for (c = 0; c < 4; ++c) {
-                ik_real x = x0 + (ik_real)(i + (c == 1 || c == 2)) * step_x, z = z0 + (ik_real)(k + (c >= 2)) * step_z;
-                if (!ik_ground_height_at(g, x, z, &h[c], NULL)) return;
-                q[c] = ik_v3(x, h[c], z);
-            }
-            face_add(l, q[0], q[3], q[2], q[1]);
-        }
-}
-
-/* Stairs: per step its tread, its riser and its two side faces down to the
- * floor, over the region measured along the stairs (s) and across (t). */
-static void stairs_faces(face_list *l, const ik_ground *g, bounds b) {
-    ik_real x0, x1, z0, z1, s_lo = 0, s_hi = 0, t_lo = 0, t_hi = 0, base = g->point_ms.y;
-    ik_vec3 d = g->direction_ms, across = ik_v3(-g->direction_ms.z, 0, g->direction_ms.x), o = g->point_ms;
-    int k, c, first, last;
-    ground_region(b, &x0, &x1, &z0, &z1);
-    for (c = 0; c < 4; ++c) {
-        ik_vec3 p = ik_vec3_sub(ik_v3(c & 1 ? x1 : x0, o.y, c & 2 ? z1 : z0), o);
-        ik_real s = ik_vec3_dot(p, d), t = ik_vec3_dot(p, across);
-        s_lo = c ? ik_minr(s_lo, s) : s;
-        s_hi = c ? ik_maxr(s_hi, s) : s;
-        t_lo = c ? ik_minr(t_lo, t) : t;
-        t_hi = c ? ik_maxr(t_hi, t) : t;
-    }
-    /* steps counted in double and clamped before they become ints (a figure
-     * far along the stairs has s / run past any int), and at most
-     * MAX_GRID_LINES of them drawn (a tiny run under a large figure) */
-    first = (int)fmin(s_lo < 0 ? 0 : floor((double)s_lo / (double)g->run) + 1, (double)g->step_count + 1);
-    last = (int)fmin(s_hi < 0 ? 0 : floor((double)s_hi / (double)g->run) + 1, (double)g->step_count);
-    if (last - first > MAX_GRID_LINES) last = first + MAX_GRID_LINES;
-    for (k = first; k <= last; ++k) {
-        /* step k (0: the ground before the first riser) spans s in
-         * [(k-1) run, k run) at height k rise; the top one runs on */
-        ik_real a = k == 0 ? s_lo : ik_maxr((ik_real)(k - 1) * g->run, s_lo);
-        ik_real e = k == 0 ? ik_minr(0, s_hi) : k == g->step_count ? s_hi : ik_minr((ik_real)k * g->run, s_hi);
-        ik_real y = o.y + (ik_real)k * g->rise;
-#define STAIR_POINT(s_, t_, y_) ik_v3(o.x + d.x * (s_) + across.x * (t_), (y_), o.z + d.z * (s_) + across.z * (t_))
-        if (e <= a) continue;
-        face_add(l, STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y), STAIR_POINT(e, t_lo, y));
-        if (k > 0 && (ik_real)(k - 1) * g->run >= s_lo)
-            face_add(l, STAIR_POINT(a, t_lo, y - g->rise), STAIR_POINT(a, t_lo, y), STAIR_POINT(a, t_hi, y),
-                     STAIR_POINT(a, t_hi, y - g->rise));
-        if (k > 0) {
-            ground_face *lo = face_add(l, STAIR_POINT(a, t_lo, base), STAIR_POINT(e, t_lo, base), STAIR_POINT(e, t_lo, y),
-                                       STAIR_POINT(a, t_lo, y));
-            ground_face *hi = face_add(l, STAIR_POINT(a, t_hi, base), STAIR_POINT(a, t_hi, y), STAIR_POINT(e, t_hi, y),
-                                       STAIR_POINT(e, t_hi, base));
-            if (lo) {
-                lo->side = 1;
-                lo->normal = ik_vec3_neg(across);
-            }
-            if (hi) {
-                hi->side = 1;
-                hi->normal = across;
-            }
-        }
-#undef STAIR_POINT
-    }
-}
-
-static face_list ground_faces(const ikc_picture *pic, bounds b) {
-    face_list l;
-    memset(&l, 0, sizeof l);
-    if (!pic->show_ground || !pic->ground) return l;
-    if (pic->ground->type == IK_GROUND_STAIRS) stairs_faces(&l, pic->ground, b);
-    else if (pic->ground->type != IK_GROUND_CALLBACK) height_faces(&l, pic->ground, b);
-    return l;
-}
-
-static ik_vec3 face_center(const ground_face *f) {
-    return ik_vec3_scale(ik_vec3_add(ik_vec3_add(f->corner[0], f->corner[1]), ik_vec3_add(f->corner[2], f->corner[3])),
-                         (ik_real)0.25);
-}
-
-static int farther_first(const void *a, const void *b) {
-    const ground_face *fa = (const ground_face *)a, *fb = (const ground_face *)b;
-    if (fa->layer != fb->layer) return fa->layer < fb->layer ? -1 : 1;
-    return fa->depth > fb->depth ? -1 : fa->depth < fb->depth;
-}
-
 /* Lambert shading under a light from above, front and left; faces drawn
  * from the farthest to the nearest, so nearer faces cover farther ones. */
-static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, double px, double py, double unit) {
+static void draw_ground_faces(cairo_t *cr, const ikc_camera *cam, ikc_face_list *l, double px, double py, double unit) {
     ik_vec3 light = ik_vec3_normalize(ik_v3((ik_real)0.35, 1, (ik_real)0.55));
     int i, c;
-    for (i = 0; i < l->count; ++i) {
-        ground_face *f = &l->faces[i];
-        ik_vec3 rel = ik_vec3_sub(face_center(f), cam->eye);
-        f->depth = -(double)ik_vec3_dot(rel, cam->forward);
-        f->layer = !f->side ? 1 : ik_vec3_dot(f->normal, cam->forward) > 0 ? 2 : 0;
-    }
-    qsort(l->faces, (size_t)l->count, sizeof *l->faces, farther_first);
+    ikc_ground_faces_order(l, cam);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     for (i = 0; i < l->count; ++i) {
-        const ground_face *f = &l->faces[i];
-        double shade = 0.55 + 0.45 * fabs((double)ik_vec3_dot(f->normal, light));
+        const ikc_ground_face *f = &l->faces[i];
+        double shade = 0.55 + 0.45 * fabs((double)ik_vec3_dot(f->quad.normal_ms, light));
         cairo_new_path(cr);
         for (c = 0; c < 4; ++c) {
-            page_point q = to_page(cam, f->corner[c], px, py);
+            ikc_page_point q = ikc_camera_to_page(cam, f->quad.corner_ms[c], px, py);
             if (c == 0) cairo_move_to(cr, q.x, q.y);
             else cairo_line_to(cr, q.x, q.y);
         }
@@ -547,10 +214,10 @@ static void draw_ground_faces(cairo_t *cr, const camera *cam, face_list *l, doub
     }
 }
 
-static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, bounds b, double px, double py,
+static void draw_ground(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pic, ikc_bounds b, double px, double py,
                         double pw, double ph) {
-    ik_real extent = bounds_extent(b);
-    ik_real step = grid_step(extent), margin = extent * (ik_real)0.1;
+    ik_real extent = ikc_bounds_extent(b);
+    ik_real step = ikc_grid_step(extent), margin = extent * (ik_real)0.1;
     int k, count;
     ik_real x0 = (ik_real)floor((double)((b.lo.x - margin) / step)) * step;
     ik_real z0 = (ik_real)floor((double)((b.lo.z - margin) / step)) * step;
@@ -560,7 +227,7 @@ static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, 
     cairo_clip(cr);
     if (pic->view == IKC_VIEW_FRONT || pic->view == IKC_VIEW_SIDE) {
         /* Edge-on: the ground is a line with a shaded strip below it. */
-        page_point g = to_page(cam, ik_v3(0, gy, 0), px, py);
+        ikc_page_point g = ikc_camera_to_page(cam, ik_v3(0, gy, 0), px, py);
         set_rgb(cr, 0xeef0f3u, 1);
         cairo_rectangle(cr, px, g.y, pw, py - g.y);
         cairo_fill(cr);
@@ -574,10 +241,10 @@ static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, 
         cairo_set_line_width(cr, 1);
         {
             ik_real from = pic->view == IKC_VIEW_FRONT ? x0 : z0, to = pic->view == IKC_VIEW_FRONT ? x1 : z1;
-            count = grid_count(from, to, step);
+            count = ikc_grid_count(from, to, step);
             for (k = 0; k < count; ++k) {
                 ik_real t = (ik_real)((double)from + k * (double)step);
-                page_point m = to_page(cam, pic->view == IKC_VIEW_FRONT ? ik_v3(t, gy, 0) : ik_v3(0, gy, t), px, py);
+                ikc_page_point m = ikc_camera_to_page(cam, pic->view == IKC_VIEW_FRONT ? ik_v3(t, gy, 0) : ik_v3(0, gy, t), px, py);
                 cairo_move_to(cr, m.x, m.y);
                 cairo_line_to(cr, m.x, m.y + 5);
             }
@@ -586,17 +253,17 @@ static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, 
     } else {
         set_rgb(cr, COLOR_GRID, 1);
         cairo_set_line_width(cr, 0.8);
-        count = grid_count(x0, x1, step);
+        count = ikc_grid_count(x0, x1, step);
         for (k = 0; k < count; ++k) {
             ik_real x = (ik_real)((double)x0 + k * (double)step);
-            page_point a = to_page(cam, ik_v3(x, gy, z0), px, py), c = to_page(cam, ik_v3(x, gy, z1), px, py);
+            ikc_page_point a = ikc_camera_to_page(cam, ik_v3(x, gy, z0), px, py), c = ikc_camera_to_page(cam, ik_v3(x, gy, z1), px, py);
             cairo_move_to(cr, a.x, a.y);
             cairo_line_to(cr, c.x, c.y);
         }
-        count = grid_count(z0, z1, step);
+        count = ikc_grid_count(z0, z1, step);
         for (k = 0; k < count; ++k) {
             ik_real z = (ik_real)((double)z0 + k * (double)step);
-            page_point a = to_page(cam, ik_v3(x0, gy, z), px, py), c = to_page(cam, ik_v3(x1, gy, z), px, py);
+            ikc_page_point a = ikc_camera_to_page(cam, ik_v3(x0, gy, z), px, py), c = ikc_camera_to_page(cam, ik_v3(x1, gy, z), px, py);
             cairo_move_to(cr, a.x, a.y);
             cairo_line_to(cr, c.x, c.y);
         }
@@ -605,17 +272,17 @@ static void draw_ground(cairo_t *cr, const camera *cam, const ikc_picture *pic, 
     cairo_restore(cr);
 }
 
-static void draw_skeleton(cairo_t *cr, const camera *cam, const ikc_panel *p, const ik_mat4 *model_ms, double px,
+static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, const ik_mat4 *model_ms, double px,
                           double py, double unit, int ghost) {
     const ik_skeleton *s = p->skeleton;
     int j;
     for (j = 0; j < s->joint_count; ++j) {
         int parent = s->parents[j];
-        page_point a, b;
+        ikc_page_point a, b;
         double len, w0;
         if (parent < 0) continue;
-        a = to_page(cam, ik_mat4_translation(&model_ms[parent]), px, py);
-        b = to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
+        a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[parent]), px, py);
+        b = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
         len = hypot(b.x - a.x, b.y - a.y);
         w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5);
         cairo_new_path(cr);
@@ -629,7 +296,7 @@ static void draw_skeleton(cairo_t *cr, const camera *cam, const ikc_panel *p, co
     }
     if (ghost) return;
     for (j = 0; j < s->joint_count; ++j) {
-        page_point a = to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
+        ikc_page_point a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
         double r = is_highlighted(p, j) ? unit * 2.2 : unit * 1.5;
         cairo_new_path(cr);
         cairo_arc(cr, a.x, a.y, r, 0, TWO_PI);
@@ -643,21 +310,21 @@ static void draw_skeleton(cairo_t *cr, const camera *cam, const ikc_panel *p, co
 
 /* A joint drawn on top of an earlier labelled one (a pitch-yaw pair at one
  * point) keeps only the first label. */
-static int label_hidden(const camera *cam, const ikc_panel *p, int joint, page_point at, double x, double base,
+static int label_hidden(const ikc_camera *cam, const ikc_panel *p, int joint, ikc_page_point at, double x, double base,
                         double unit) {
     int k;
     for (k = 0; k < joint; ++k) {
-        page_point o;
+        ikc_page_point o;
         if (!ik_skeleton_name(p->skeleton, k)[0]) continue;
         if (p->label_joints == 1 && !is_highlighted(p, k) && !is_tip(p->skeleton, k)) continue;
-        o = to_page(cam, ik_mat4_translation(&p->model_ms[k]), x, base);
+        o = ikc_camera_to_page(cam, ik_mat4_translation(&p->model_ms[k]), x, base);
         if (fabs(o.x - at.x) < unit * 3 && fabs(o.y - at.y) < unit * 3) return 1;
     }
     return 0;
 }
 
-static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, const ikc_panel *p, bounds b,
-                       face_list *faces, double x, double y, double w, double h, double unit) {
+static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pic, const ikc_panel *p, ikc_bounds b,
+                       ikc_face_list *faces, double x, double y, double w, double h, double unit) {
     double base = y + h; /* page y of the panel's bottom edge */
     int j;
     cairo_save(cr);
@@ -672,7 +339,7 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
     /* props under the bones, so the hands show on them */
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     for (j = 0; j < p->rod_count; ++j) {
-        page_point a = to_page(cam, p->rods_ms[2 * j], x, base), c = to_page(cam, p->rods_ms[2 * j + 1], x, base);
+        ikc_page_point a = ikc_camera_to_page(cam, p->rods_ms[2 * j], x, base), c = ikc_camera_to_page(cam, p->rods_ms[2 * j + 1], x, base);
         cairo_move_to(cr, a.x, a.y);
         cairo_line_to(cr, c.x, c.y);
         set_rgb(cr, 0x6b4423u, 1);
@@ -693,7 +360,7 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
         cairo_set_dash(cr, dash, 2, 0);
     }
     for (j = 0; j < p->line_count; ++j) {
-        page_point a = to_page(cam, p->lines_ms[2 * j], x, base), c = to_page(cam, p->lines_ms[2 * j + 1], x, base);
+        ikc_page_point a = ikc_camera_to_page(cam, p->lines_ms[2 * j], x, base), c = ikc_camera_to_page(cam, p->lines_ms[2 * j + 1], x, base);
         cairo_move_to(cr, a.x, a.y);
         cairo_line_to(cr, c.x, c.y);
     }
@@ -702,7 +369,7 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
     cairo_set_dash(cr, NULL, 0, 0);
     for (j = 0; j < p->target_count; ++j) {
         int reached = p->target_reached ? p->target_reached[j] : 1;
-        page_point t = to_page(cam, p->targets_ms[j], x, base);
+        ikc_page_point t = ikc_camera_to_page(cam, p->targets_ms[j], x, base);
         cross_mark(cr, t, unit * 3.2);
         cairo_set_line_width(cr, unit * 1.1);
         set_rgb(cr, reached ? COLOR_REACHED : COLOR_MISSED, 1);
@@ -710,11 +377,11 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
     }
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     for (j = 0; j < p->skeleton->joint_count && p->label_joints; ++j) {
-        page_point a;
+        ikc_page_point a;
         const char *name = ik_skeleton_name(p->skeleton, j);
         if (!name[0]) continue;
         if (p->label_joints == 1 && !is_highlighted(p, j) && !is_tip(p->skeleton, j)) continue;
-        a = to_page(cam, ik_mat4_translation(&p->model_ms[j]), x, base);
+        a = ikc_camera_to_page(cam, ik_mat4_translation(&p->model_ms[j]), x, base);
         if (label_hidden(cam, p, j, a, x, base, unit)) continue;
         label(cr, a.x + unit * 3, a.y - unit * 2, name, fmax(9.5, unit * 4.2), 0x44505cu);
     }
@@ -729,69 +396,18 @@ static void draw_panel(cairo_t *cr, const camera *cam, const ikc_picture *pic, c
     cairo_stroke(cr);
 }
 
-/* A box on the camera plane. */
-typedef struct uv_box {
-    double umin, umax, vmin, vmax;
-} uv_box;
-
-/* Grow `box` to hold `q`'s projection. */
-static void uv_box_add(const camera *cam, ik_vec3 q, uv_box *box) {
-    double u, v;
-    project_uv(cam, q, &u, &v);
-    box->umin = fmin(box->umin, u);
-    box->umax = fmax(box->umax, u);
-    box->vmin = fmin(box->vmin, v);
-    box->vmax = fmax(box->vmax, v);
-}
-
-/* Fit every panel's content into a panel box with one scale: the projected
- * bounding box of the joints, targets, guide lines and ground. */
-static void fit_camera(camera *cam, const ikc_picture *pic, bounds b, const face_list *faces, double w, double h,
-                       double title_room) {
-    uv_box box = {1e300, -1e300, 1e300, -1e300};
-    double su, sv;
-    int i, j, k;
-    ik_real extent = bounds_extent(b);
-    for (i = 0; i < pic->panel_count; ++i) {
-        const ikc_panel *p = &pic->panels[i];
-        int joints = p->skeleton->joint_count, lines = joints + p->target_count, rods = lines + 2 * p->line_count;
-        for (j = 0; j < rods + 2 * p->rod_count; ++j) {
-            ik_vec3 q = j < joints ? ik_mat4_translation(&p->model_ms[j])
-                        : j < lines ? p->targets_ms[j - joints]
-                        : j < rods  ? p->lines_ms[j - lines]
-                                    : p->rods_ms[j - rods];
-            if (ik_vec3_finite(q)) uv_box_add(cam, q, &box);
-        }
-    }
-    for (i = 0; i < faces->count; ++i)
-        for (k = 0; k < 4; ++k) uv_box_add(cam, faces->faces[i].corner[k], &box);
-    if (pic->show_ground && faces->count == 0)
-        for (k = 0; k < 4; ++k) {
-            ik_real m = extent * (ik_real)0.1;
-            ik_vec3 q = ik_v3(k & 1 ? b.hi.x + m : b.lo.x - m, pic->ground_y, k & 2 ? b.hi.z + m : b.lo.z - m);
-            uv_box_add(cam, q, &box);
-        }
-    if (box.umax < box.umin) box.umin = box.umax = box.vmin = box.vmax = 0;
-    su = (w * 0.86) / fmax(box.umax - box.umin, 1e-9);
-    sv = (h * 0.86 - title_room) / fmax(box.vmax - box.vmin, 1e-9);
-    cam->scale = fmin(su, sv);
-    /* centred horizontally; vertically centred in the room under the title */
-    cam->offset_u = (box.umin + box.umax) / 2 - (w / 2) / cam->scale;
-    cam->offset_v = (box.vmin + box.vmax) / 2 - ((h - title_room) / 2) / cam->scale;
-}
-
 static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     int columns = pic->columns > 0 ? pic->columns : 1;
     int rows = (pic->panel_count + columns - 1) / columns, i;
     double header = pic->title ? 34 : 0;
     double pw = (double)pic->width / columns, ph = ((double)pic->height - header) / (rows > 0 ? rows : 1);
     double unit = fmax(1.0, fmin(pw, ph) / 220.0);
-    bounds b = scene_bounds(pic);
-    ik_real extent = bounds_extent(b);
+    ikc_bounds b = ikc_scene_bounds(pic);
+    ik_real extent = ikc_bounds_extent(b);
     ik_vec3 center = ik_vec3_scale(ik_vec3_add(b.lo, b.hi), (ik_real)0.5);
-    camera cam = make_camera(pic->view, center, extent > 0 ? extent : 1);
-    face_list faces = ground_faces(pic, b);
-    fit_camera(&cam, pic, b, &faces, pw, ph, fmax(22, unit * 10));
+    ikc_camera cam = ikc_camera_make(pic->view, center, extent > 0 ? extent : 1);
+    ikc_face_list faces = ikc_ground_faces(pic, b);
+    ikc_camera_fit(&cam, pic, b, &faces, pw, ph, fmax(22, unit * 10));
     cairo_set_source_rgb(cr, 0.97, 0.975, 0.98);
     cairo_paint(cr);
     if (pic->title) {

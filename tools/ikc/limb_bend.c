@@ -11,11 +11,11 @@ static ik_vec3 rest_position_rs(const ik_skeleton *s, int joint) {
     return p;
 }
 
-static int is_kind(const ikc_chain *c, const char *kind) {
+static int is_kind(const ik_named_chain *c, const char *kind) {
     return c->count == 3 && strcmp(c->kind, kind) == 0;
 }
 
-ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int chain_count) {
+ikc_figure ikc_figure_axes(const ik_asset *asset, const ik_named_chain *chains, int chain_count) {
     const ik_skeleton *s = asset->skeleton;
     ikc_figure f;
     ik_humanoid_map map;
@@ -65,7 +65,7 @@ ikc_figure ikc_figure_axes(const ikc_asset *asset, const ikc_chain *chains, int 
  * rest offset k off the start-to-end line stands in for forward (a knee
  * points forward, an elbow back), so ik_limb_hinge keeps the rest plane when
  * bent over 2 degrees; a straight limb then has no natural bend. */
-int ikc_limb_hinge_ls(const ikc_asset *asset, const ikc_figure *figure, const ikc_chain *limb,
+int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_named_chain *limb,
                       ik_vec3 *hinge_ls) {
     const ik_skeleton *s = asset->skeleton;
     ik_transform *pose;

@@ -203,6 +203,25 @@ static int build_ground(ikc_roles *r, const body_frame *b) {
 
 /* ---- the solve -------------------------------------------------------------- */
 
+/* The height-field file, or an exit code after "ikc solve: FILE:LINE:COLUMN:
+ * what is wrong" (the reader's message without its own "line L, column C: "). */
+static int read_height_field(const char *path, ik_height_field_file *field) {
+    ik_io_error err;
+    ik_result result = ik_height_field_file_read_file(path, field, &err);
+    const char *what = err.line > 0 && strstr(err.message, ": ") ? strstr(err.message, ": ") + 2 : err.message;
+    if (result == IK_OK) return IKC_EXIT_OK;
+    if (result == IK_ERR_IO) {
+        fprintf(stderr, "ikc solve: %s\n", ikc_shown(err.message));
+        return IKC_EXIT_NO_FILE;
+    }
+    if (result == IK_ERR_NO_MEMORY) {
+        fprintf(stderr, "ikc solve: %s\n", err.message);
+        return IKC_EXIT_FAILURE;
+    }
+    fprintf(stderr, "ikc solve: %s:%ld:%ld: %s\n", path, err.line, err.column, what);
+    return IKC_EXIT_FORMAT;
+}
+
 static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
     if (limb->end >= 0) return ik_mat4_translation(&model_ms[limb->end]);
     return ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls);
@@ -213,7 +232,7 @@ static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int l
     return end >= 0 ? ikc_shown(ik_skeleton_name(s, end)) : "(virtual ankle)";
 }
 
-int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
+int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     const ik_humanoid *rig = &r->humanoid.rig;
     ik_humanoid_solve job = ik_humanoid_solve_def();
@@ -223,7 +242,7 @@ int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls,
     ik_result result = IK_OK;
     int code, k, run;
     if (r->ground_kind == IKC_GROUND_FILE &&
-        (code = ikc_height_field_read("solve", r->field_path, &r->field)) != IKC_EXIT_OK)
+        (code = read_height_field(r->field_path, &r->field)) != IKC_EXIT_OK)
         return code;
     code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
     if (code != IKC_EXIT_OK) return code;
@@ -464,5 +483,5 @@ int ikc_roles_marks(const ikc_roles *r, ik_vec3 *points, int *reached) {
 
 void ikc_roles_free(ikc_roles *r) {
     ikc_humanoid_free(&r->humanoid);
-    ikc_height_field_free(&r->field);
+    ik_height_field_file_free(&r->field);
 }

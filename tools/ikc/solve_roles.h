@@ -8,10 +8,10 @@
 #include <stdio.h>
 
 #include <ikit/ground.h>
+#include <ikit/height_field_file.h>
 #include <ikit/humanoid.h>
 
 #include "asset.h"
-#include "height_field.h"
 #include "humanoid_setup.h"
 
 typedef enum ikc_ground_kind { IKC_GROUND_NONE, IKC_GROUND_SLOPE, IKC_GROUND_STAIRS, IKC_GROUND_FILE } ikc_ground_kind;
@@ -32,7 +32,7 @@ typedef struct ikc_roles {
 
     /* filled by ikc_roles_solve */
     ikc_humanoid humanoid;
-    ikc_height_field field;
+    ik_height_field_file field;
     ik_ground ground;
     ik_vec3 floor_ms;                /* the floor of the pose being solved, under the hips */
     ik_humanoid_report report;
@@ -55,7 +55,7 @@ void ikc_roles_usage(FILE *out);
 /* Find the humanoid, build the ground, solve `pose_ls` in place and leave
  * its forward kinematics in model_ms. Returns an IKC_EXIT_ code (after
  * printing the reason); unreached goals are warnings on stderr. */
-int ikc_roles_solve(ikc_roles *r, const ikc_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms);
+int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms);
 
 /* A vector as a JSON array [x, y, z] (for --json output). */
 cJSON *ikc_vec3_json(ik_vec3 v);

@@ -1,0 +1,60 @@
+/* ikit io: load a character or chain from any supported file (glTF/GLB,
+ * BVH, chain file) and see it one way: a skeleton, the transform above its
+ * roots, its clips and, where the format has them, joint limits. */
+#ifndef IKIT_ASSET_H
+#define IKIT_ASSET_H
+
+#include <ikit/bvh.h>
+#include <ikit/chain_file.h>
+#include <ikit/clip.h>
+#include <ikit/constraint.h>
+#include <ikit/gltf.h>
+#include <ikit/io_error.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ik_asset_format {
+    IK_ASSET_UNKNOWN, /* the file could not be opened */
+    IK_ASSET_GLTF,
+    IK_ASSET_BVH,
+    IK_ASSET_CHAIN
+} ik_asset_format;
+
+typedef struct ik_asset {
+    const char *path;              /* the caller's string, not copied */
+    ik_asset_format format;
+    int binary;                    /* GLB */
+    ik_gltf *gltf;                 /* the document of its format; the others NULL */
+    int skin;                      /* glTF: the skin that is the character (the one with most joints) */
+    ik_bvh *bvh;
+    ik_chain_file *chain_file;
+    const ik_skeleton *skeleton;   /* owned by the document above */
+    ik_mat4 root_ms;               /* above the skeleton's roots */
+    ik_constraint *constraints;    /* [joint_count], or NULL when the format has no limits */
+} ik_asset;
+
+/* Load `path`, its format told by its first bytes (GLB's "glTF", BVH's
+ * HIERARCHY, a chain file's `chain`, JSON's '{', after blank and '#'
+ * lines), else by its extension (.bvh, .chain, otherwise glTF). On success
+ * release with ik_asset_free. On failure nothing is held, asset->format
+ * says what the file was taken for (IK_ASSET_UNKNOWN when it could not be
+ * opened: IK_ERR_IO) and err (may be NULL) says why: the reader's code and
+ * message, or IK_ERR_NOT_FOUND for a glTF file without a skin. */
+ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err);
+void ik_asset_free(ik_asset *asset);
+
+/* "glTF 2.0", "glTF binary (GLB)", "BVH motion capture" or "chain description". */
+const char *ik_asset_format_name(const ik_asset *asset);
+/* glTF: its animations; BVH: one when it has frames; chain files: none. */
+int ik_asset_clip_count(const ik_asset *asset);
+/* Clip `clip` on the skeleton's joints; NULL when out of range. */
+const ik_clip *ik_asset_clip(const ik_asset *asset, int clip);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -191,8 +191,7 @@ static ik_jacobian_method jacobian_method(solver_kind s) {
 static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat4 *model_ms) {
     ik_vec3 a = ik_mat4_translation(&model_ms[t->chain[0]]), b = ik_mat4_translation(&model_ms[t->chain[1]]);
     ik_vec3 c = ik_mat4_translation(&model_ms[t->chain[2]]);
-    ik_vec3 hinge_ms = ik_vec3_scale(ik_mat4_transform_vector(&model_ms[t->chain[1]], t->hinge_ls),
-                                     ik_mat4_det3(&model_ms[t->chain[1]]) < 0 ? -1 : 1);
+    ik_vec3 hinge_ms = ik_mat4_transform_turn_axis(&model_ms[t->chain[1]], t->hinge_ls);
     job->use_hinge = 1;
     job->hinge_axis_ls = t->hinge_ls;
     job->min_bend = 0;

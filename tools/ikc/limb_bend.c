@@ -96,9 +96,8 @@ int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_
         }
         ok = ok && ik_mat4_inverse(&model[limb->joints[1]], &mid_inverse);
         if (ok)
-            *hinge_ls = ik_vec3_scale(
-                ik_vec3_normalize(ik_mat4_transform_vector(&mid_inverse, ik_limb_hinge(a, b, c, forward, up, knee))),
-                ik_mat4_det3(&model[limb->joints[1]]) < 0 ? -1 : 1);
+            *hinge_ls =
+                ik_vec3_normalize(ik_mat4_transform_turn_axis(&mid_inverse, ik_limb_hinge(a, b, c, forward, up, knee)));
     }
     free(pose);
     free(model);

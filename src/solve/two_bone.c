@@ -16,6 +16,17 @@
 
 #include <stddef.h>
 
+/* Kept out of the solve's own code, which it would only crowd: the cold
+ * functions, and the branches to them (UNLIKELY), laid out apart from the
+ * straight path of a usual solve. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RARE_PATH __attribute__((noinline, cold))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define RARE_PATH
+#define UNLIKELY(x) (x)
+#endif
+
 ik_two_bone ik_two_bone_def(void) {
     ik_two_bone job;
     job.start_ms = job.mid_ms = job.end_ms = NULL;
@@ -505,13 +516,6 @@ static limb_turn swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_rea
     return turn;
 }
 
-/* Kept out of the solve's own code, which it would only crowd. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RARE_PATH __attribute__((noinline, cold))
-#else
-#define RARE_PATH
-#endif
-
 /* The end's offset from the start after a solve in the start joint's frame
  * G (its model matrix without the start's own scale S, diagonal), from the
  * corrections that solve wrote, in the coordinates y = G^-1 (x - a): the
@@ -662,7 +666,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     bend_problem problem;
     ik_bool invertible, free_bent;
 
-    if (r != IK_OK) return r;
+    if (UNLIKELY(r != IK_OK)) return r;
     a = ik_mat4_translation(job->start_ms);
     b = ik_mat4_translation(job->mid_ms);
     c = ik_mat4_translation(job->end_ms);
@@ -677,8 +681,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
                  (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
     to_target = ik_vec3_sub(t, a);
     dist = ik_vec3_length(to_target);
-    if (!(invertible && start_frame.similar) || !ik_finite(full + dist) ||
-        !(full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX)) {
+    if (UNLIKELY(!(invertible && start_frame.similar) || !ik_finite(full + dist) ||
+                 !(full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX))) {
         /* (The frames' own test squares the scale three times: a limb out
          * of range is rescaled before it is believed. A zero-length limb
          * stays, and a weight of 0 needs no frame: it changes nothing.) */
@@ -687,7 +691,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         if (!invertible || !ik_finite(full + dist)) return failure(job);
         if (!start_frame.similar && job->weight > 0) return solve_in_start_frame(job, &start_frame);
     }
-    if (job->weight <= 0) {
+    if (UNLIKELY(job->weight <= 0)) {
         ik_real residual = ik_vec3_distance(c, t);
         if (!inputs_finite(job)) return IK_ERR_NONFINITE;
         if (job->reached) *job->reached = residual <= tol;
@@ -697,7 +701,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
 
     if (job->use_pole) {
         pole_rel = ik_vec3_sub(job->pole_ms, a);
-        if (!(ik_vec3_length_sq(pole_rel) <= LIMB_SIZE_MAX * LIMB_SIZE_MAX)) pole_rel = pole_brought_in(pole_rel, full);
+        if (UNLIKELY(!(ik_vec3_length_sq(pole_rel) <= LIMB_SIZE_MAX * LIMB_SIZE_MAX)))
+            pole_rel = pole_brought_in(pole_rel, full);
     }
 
     /* The distance wanted: softened, then clamped to what two bones can span,
@@ -773,7 +778,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         end_sq = ik_quat_dot(new_end, new_end);
     }
     mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))) return failure(job);
+    if (UNLIKELY(!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))))
+        return failure(job);
     *job->start_rotation_ls = quat_times(new_start, 1 / IK_SQRT(start_sq));
     *job->mid_rotation_ls = quat_times(new_mid, 1 / IK_SQRT(mid_sq));
     if (job->keep_end_rotation) *job->end_rotation_ls = quat_times(new_end, 1 / IK_SQRT(end_sq));

@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "../math/simd4.h"
+
 /* Kept out of the solve's own code, which it would only crowd: the cold
  * functions, and the branches to them (UNLIKELY), laid out apart from the
  * straight path of a usual solve. */
@@ -167,27 +169,24 @@ typedef struct joint_frame {
 } joint_frame;
 
 static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
-    const ik_real *a = m->m;
-    ik_real l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-    ik_real l1 = a[4] * a[4] + a[5] * a[5] + a[6] * a[6];
-    ik_real l2 = a[8] * a[8] + a[9] * a[9] + a[10] * a[10];
-    ik_real unit_det, k12, spread = 64 * IK_REAL_EPSILON * l0;
+    /* the columns, in four lanes each: the fourth (the matrix's bottom row)
+     * never enters the vec3 operations dot3 and cross3 */
+    simd4 c0 = simd4_load(m->m), c1 = simd4_load(m->m + 4), c2 = simd4_load(m->m + 8);
+    ik_real l0 = simd4_dot3(c0, c0), l1 = simd4_dot3(c1, c1), l2 = simd4_dot3(c2, c2);
+    ik_real unit_det, spread = 64 * IK_REAL_EPSILON * l0;
     if (!(l0 > 0 && l1 > 0 && l2 > 0)) return 0;
     f->matrix = m;
     f->uniform = IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread;
-    if (f->uniform) {
-        f->k[0] = f->k[1] = f->k[2] = 1 / IK_SQRT(l0);
-    } else {
+    if (UNLIKELY(!f->uniform)) {
         f->k[0] = 1 / IK_SQRT(l0);
         f->k[1] = 1 / IK_SQRT(l1);
         f->k[2] = 1 / IK_SQRT(l2);
+    } else {
+        f->k[0] = f->k[1] = f->k[2] = 1 / IK_SQRT(l0);
     }
     /* det / (s_0 s_1 s_2) = c0 . (c1 x c2) k_0 k_1 k_2, scaled back before
      * the third power of the scale can leave the number range */
-    k12 = f->k[1] * f->k[2];
-    unit_det = (a[0] * ((a[5] * a[10] - a[6] * a[9]) * k12) + a[1] * ((a[6] * a[8] - a[4] * a[10]) * k12) +
-                a[2] * ((a[4] * a[9] - a[5] * a[8]) * k12)) *
-               f->k[0];
+    unit_det = simd4_dot3(c0, simd4_mul(simd4_cross3(c1, c2), simd4_splat(f->k[1] * f->k[2]))) * f->k[0];
     f->mirror = IK_COPYSIGN(1, unit_det);
     f->k_w = f->mirror;
     /* A similarity (rotation, mirror, uniform scale): equal column lengths

@@ -16,6 +16,19 @@
 
 #include <stddef.h>
 
+#include "../math/simd4.h"
+
+/* Kept out of the solve's own code, which it would only crowd: the cold
+ * functions, and the branches to them (UNLIKELY), laid out apart from the
+ * straight path of a usual solve. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RARE_PATH __attribute__((noinline, cold))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define RARE_PATH
+#define UNLIKELY(x) (x)
+#endif
+
 ik_two_bone ik_two_bone_def(void) {
     ik_two_bone job;
     job.start_ms = job.mid_ms = job.end_ms = NULL;
@@ -156,27 +169,24 @@ typedef struct joint_frame {
 } joint_frame;
 
 static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
-    const ik_real *a = m->m;
-    ik_real l0 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-    ik_real l1 = a[4] * a[4] + a[5] * a[5] + a[6] * a[6];
-    ik_real l2 = a[8] * a[8] + a[9] * a[9] + a[10] * a[10];
-    ik_real unit_det, k12, spread = 64 * IK_REAL_EPSILON * l0;
+    /* the columns, in four lanes each: the fourth (the matrix's bottom row)
+     * never enters the vec3 operations dot3 and cross3 */
+    simd4 c0 = simd4_load(m->m), c1 = simd4_load(m->m + 4), c2 = simd4_load(m->m + 8);
+    ik_real l0 = simd4_dot3(c0, c0), l1 = simd4_dot3(c1, c1), l2 = simd4_dot3(c2, c2);
+    ik_real unit_det, spread = 64 * IK_REAL_EPSILON * l0;
     if (!(l0 > 0 && l1 > 0 && l2 > 0)) return 0;
     f->matrix = m;
     f->uniform = IK_FABS(l1 - l0) <= spread && IK_FABS(l2 - l0) <= spread;
-    if (f->uniform) {
-        f->k[0] = f->k[1] = f->k[2] = 1 / IK_SQRT(l0);
-    } else {
+    if (UNLIKELY(!f->uniform)) {
         f->k[0] = 1 / IK_SQRT(l0);
         f->k[1] = 1 / IK_SQRT(l1);
         f->k[2] = 1 / IK_SQRT(l2);
+    } else {
+        f->k[0] = f->k[1] = f->k[2] = 1 / IK_SQRT(l0);
     }
     /* det / (s_0 s_1 s_2) = c0 . (c1 x c2) k_0 k_1 k_2, scaled back before
      * the third power of the scale can leave the number range */
-    k12 = f->k[1] * f->k[2];
-    unit_det = (a[0] * ((a[5] * a[10] - a[6] * a[9]) * k12) + a[1] * ((a[6] * a[8] - a[4] * a[10]) * k12) +
-                a[2] * ((a[4] * a[9] - a[5] * a[8]) * k12)) *
-               f->k[0];
+    unit_det = simd4_dot3(c0, simd4_mul(simd4_cross3(c1, c2), simd4_splat(f->k[1] * f->k[2]))) * f->k[0];
     f->mirror = IK_COPYSIGN(1, unit_det);
     f->k_w = f->mirror;
     /* A similarity (rotation, mirror, uniform scale): equal column lengths
@@ -505,13 +515,6 @@ static limb_turn swing_and_twist(const ik_two_bone *job, ik_vec3 end_rel, ik_rea
     return turn;
 }
 
-/* Kept out of the solve's own code, which it would only crowd. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RARE_PATH __attribute__((noinline, cold))
-#else
-#define RARE_PATH
-#endif
-
 /* The end's offset from the start after a solve in the start joint's frame
  * G (its model matrix without the start's own scale S, diagonal), from the
  * corrections that solve wrote, in the coordinates y = G^-1 (x - a): the
@@ -662,7 +665,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     bend_problem problem;
     ik_bool invertible, free_bent;
 
-    if (r != IK_OK) return r;
+    if (UNLIKELY(r != IK_OK)) return r;
     a = ik_mat4_translation(job->start_ms);
     b = ik_mat4_translation(job->mid_ms);
     c = ik_mat4_translation(job->end_ms);
@@ -677,8 +680,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
                  (!job->keep_end_rotation || joint_frame_make(job->end_ms, &end_frame));
     to_target = ik_vec3_sub(t, a);
     dist = ik_vec3_length(to_target);
-    if (!(invertible && start_frame.similar) || !ik_finite(full + dist) ||
-        !(full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX)) {
+    if (UNLIKELY(!(invertible && start_frame.similar) || !ik_finite(full + dist) ||
+                 !(full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX))) {
         /* (The frames' own test squares the scale three times: a limb out
          * of range is rescaled before it is believed. A zero-length limb
          * stays, and a weight of 0 needs no frame: it changes nothing.) */
@@ -687,7 +690,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         if (!invertible || !ik_finite(full + dist)) return failure(job);
         if (!start_frame.similar && job->weight > 0) return solve_in_start_frame(job, &start_frame);
     }
-    if (job->weight <= 0) {
+    if (UNLIKELY(job->weight <= 0)) {
         ik_real residual = ik_vec3_distance(c, t);
         if (!inputs_finite(job)) return IK_ERR_NONFINITE;
         if (job->reached) *job->reached = residual <= tol;
@@ -697,7 +700,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
 
     if (job->use_pole) {
         pole_rel = ik_vec3_sub(job->pole_ms, a);
-        if (!(ik_vec3_length_sq(pole_rel) <= LIMB_SIZE_MAX * LIMB_SIZE_MAX)) pole_rel = pole_brought_in(pole_rel, full);
+        if (UNLIKELY(!(ik_vec3_length_sq(pole_rel) <= LIMB_SIZE_MAX * LIMB_SIZE_MAX)))
+            pole_rel = pole_brought_in(pole_rel, full);
     }
 
     /* The distance wanted: softened, then clamped to what two bones can span,
@@ -773,7 +777,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         end_sq = ik_quat_dot(new_end, new_end);
     }
     mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))) return failure(job);
+    if (UNLIKELY(!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))))
+        return failure(job);
     *job->start_rotation_ls = quat_times(new_start, 1 / IK_SQRT(start_sq));
     *job->mid_rotation_ls = quat_times(new_mid, 1 / IK_SQRT(mid_sq));
     if (job->keep_end_rotation) *job->end_rotation_ls = quat_times(new_end, 1 / IK_SQRT(end_sq));

@@ -368,6 +368,13 @@ static void test_degenerate(void) {
     job.scratch = NULL;
     CHECK(ik_fabrik_run(&job) == IK_ERR_NULL, "NULL scratch");
     CHECK(ik_fabrik_run(NULL) == IK_ERR_NULL, "NULL job");
+    /* A job not made by ik_fabrik_def: a zeroed one, and a filled one without the tag. */
+    memset(&job, 0, sizeof job);
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NOT_DEFAULTED, "zeroed job refused");
+    job = chain_job(&f, &target, 10, NULL, NULL);
+    job.defaulted = 0;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "untagged job writes nothing");
     job = chain_job(&f, &target, 10, NULL, NULL);
     job.joint_count = 0;
     CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "no joints");

@@ -689,6 +689,14 @@ static void test_bad_input(void) {
     effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(1, 2, 3));
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
     CHECK(ik_jacobian_run(NULL) == IK_ERR_NULL, "NULL job");
+    /* A job not made by ik_jacobian_def: a zeroed one, and a filled one without the tag. */
+    memset(&job, 0, sizeof job);
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NOT_DEFAULTED, "zeroed job refused");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    job.defaulted = 0;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
+    CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "untagged job writes nothing");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
     job.scratch = NULL;
     CHECK(ik_jacobian_run(&job) == IK_ERR_NULL, "NULL scratch");
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);

@@ -38,6 +38,7 @@ extern "C" {
 #endif
 
 typedef struct ik_ccd {
+    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
     /* inputs */
     const ik_skeleton *skeleton;
     const int *joints;                /* [joint_count] root-first, each below the previous; the last is the effector */

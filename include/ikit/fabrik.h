@@ -89,6 +89,7 @@ extern "C" {
 #endif
 
 typedef struct ik_fabrik {
+    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
     /* inputs */
     const ik_skeleton *skeleton;
     const int *joints;              /* [joint_count] see chain.h */

@@ -108,6 +108,7 @@ typedef struct ik_jacobian_effector {
 } ik_jacobian_effector;
 
 typedef struct ik_jacobian {
+    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
     /* Inputs. */
     const ik_skeleton *skeleton;
     ik_transform *pose_ls;             /* [skeleton joint_count], in/out */

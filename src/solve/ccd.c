@@ -9,6 +9,7 @@
 
 ik_ccd ik_ccd_def(void) {
     ik_ccd job;
+    job.defaulted = IK_JOB_DEFAULTED;
     job.skeleton = NULL;
     job.joints = NULL;
     job.joint_count = 0;
@@ -28,7 +29,9 @@ ik_ccd ik_ccd_def(void) {
 
 static ik_result validate(const ik_ccd *job) {
     ik_result r;
-    if (!job || !job->skeleton || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->skeleton || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
     r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 1);
     if (r != IK_OK) return r;
     if (!ik_vec3_finite(job->target_ms) || !ik_finite(job->tolerance) || !ik_finite(job->max_step_angle))

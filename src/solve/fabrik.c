@@ -15,6 +15,7 @@ enum {
 
 ik_fabrik ik_fabrik_def(void) {
     ik_fabrik job;
+    job.defaulted = IK_JOB_DEFAULTED;
     job.skeleton = NULL;
     job.joints = NULL;
     job.joint_count = 0;
@@ -43,7 +44,9 @@ static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weight
 static ik_result validate(const ik_fabrik *job) {
     int i;
     ik_result r;
-    if (!job || !job->skeleton || !job->targets_ms || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->skeleton || !job->targets_ms || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
     r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 0);
     if (r != IK_OK) return r;
     if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1)) return IK_ERR_RANGE;

@@ -72,6 +72,7 @@ size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effecto
 ik_jacobian ik_jacobian_def(void) {
     ik_jacobian job;
     memset(&job, 0, sizeof job);
+    job.defaulted = IK_JOB_DEFAULTED;
     job.down_ms = ik_v3(0, -1, 0);
     job.method = IK_JACOBIAN_DLS;
     job.tolerance = (ik_real)1e-3;
@@ -121,8 +122,9 @@ ik_jacobian_joint ik_jacobian_ball(int joint) {
 static ik_result validate(const ik_jacobian *job) {
     const ik_skeleton *skeleton;
     int i, k, axes;
-    if (!job || !job->skeleton || !job->pose_ls || !job->joints || !job->effectors || !job->scratch)
-        return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->skeleton || !job->pose_ls || !job->joints || !job->effectors || !job->scratch) return IK_ERR_NULL;
     skeleton = job->skeleton;
     if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
     if (job->joint_count < 1 || job->effector_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;

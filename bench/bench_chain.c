@@ -46,6 +46,7 @@ static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets,
                 job.constraints = constraints;
                 job.pose_ls = r->pose_ls;
                 job.scratch = r->scratch;
+                job.scratch_bytes = sizeof r->scratch;
                 job.tolerance = tolerance;
                 job.max_iterations = max_iterations;
                 job.iterations = &iters;
@@ -60,6 +61,7 @@ static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets,
                 job.constraints = constraints;
                 job.pose_ls = r->pose_ls;
                 job.scratch = r->scratch;
+                job.scratch_bytes = sizeof r->scratch;
                 job.tolerance = tolerance;
                 job.max_iterations = max_iterations;
                 job.iterations = &iters;
@@ -257,6 +259,7 @@ static void tracking_test(FILE *csv) {
                 job.targets_ms = targets;
                 job.pose_ls = g_rig.pose_ls;
                 job.scratch = g_rig.scratch;
+                job.scratch_bytes = sizeof g_rig.scratch;
                 job.tolerance = 0;
                 job.max_iterations = 1;
                 ik_fabrik_run(&job);

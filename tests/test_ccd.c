@@ -22,6 +22,7 @@ static ik_ccd chain_job(chain_fixture *f, ik_vec3 target, int iterations, int *i
     job.target_ms = target;
     job.pose_ls = f->pose_ls;
     job.scratch = f->scratch;
+    job.scratch_bytes = sizeof f->scratch;
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;
@@ -216,6 +217,10 @@ static void test_degenerate(void) {
     job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
     job.scratch = NULL;
     CHECK(ik_ccd_run(&job) == IK_ERR_NULL, "NULL scratch");
+    job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
+    job.scratch_bytes = ik_ccd_scratch_size(f.count) - 1;
+    CHECK(ik_ccd_run(&job) == IK_ERR_CAPACITY, "scratch one byte short");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "short scratch writes nothing");
     CHECK(ik_ccd_run(NULL) == IK_ERR_NULL, "NULL job");
     /* A job not made by ik_ccd_def: a zeroed one, and a filled one without the tag. */
     memset(&job, 0, sizeof job);

@@ -16,6 +16,7 @@ static ik_fabrik chain_job(chain_fixture *f, const ik_vec3 *target, int iteratio
     job.targets_ms = target;
     job.pose_ls = f->pose_ls;
     job.scratch = f->scratch;
+    job.scratch_bytes = sizeof f->scratch;
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;
@@ -229,6 +230,7 @@ static void test_tree(ik_bool double_y) {
         job.targets_ms = targets;
         job.pose_ls = f.pose_ls;
         job.scratch = f.scratch;
+        job.scratch_bytes = sizeof f.scratch;
         job.max_iterations = 50;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
         PROPERTY_CASE(kept, chain_pose_finite(&f) && chain_lengths_kept(&f, 5), "case %d", i);
@@ -367,6 +369,10 @@ static void test_degenerate(void) {
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
     job.scratch = NULL;
     CHECK(ik_fabrik_run(&job) == IK_ERR_NULL, "NULL scratch");
+    job = chain_job(&f, &target, 10, NULL, NULL);
+    job.scratch_bytes = ik_fabrik_scratch_size(f.count) - 1;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_CAPACITY, "scratch one byte short");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "short scratch writes nothing");
     CHECK(ik_fabrik_run(NULL) == IK_ERR_NULL, "NULL job");
     /* A job not made by ik_fabrik_def: a zeroed one, and a filled one without the tag. */
     memset(&job, 0, sizeof job);

@@ -32,6 +32,7 @@
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,13 +54,17 @@ typedef struct ik_ccd {
     int max_iterations;               /* sweeps; default 1000 */
     /* in/out */
     ik_transform *pose_ls;            /* [skeleton->joint_count] */
-    ik_chain_link *scratch;           /* [joint_count] */
+    void *scratch;                    /* ik_ccd_scratch_size(joint_count) bytes, aligned for ik_real */
+    size_t scratch_bytes;
     /* outputs (may be NULL) */
     int *iterations;
     ik_real *error;                   /* effector distance to the target at the end */
 } ik_ccd;
 
 ik_ccd ik_ccd_def(void);
+
+/* Bytes of scratch a solve of `joint_count` chain joints needs. */
+size_t ik_ccd_scratch_size(int joint_count);
 
 /* Validates (as ik_fabrik_run, plus IK_ERR_RANGE for max_step_angle outside
  * (0, pi]), then solves. On error nothing is written. */

@@ -83,6 +83,7 @@
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,7 +107,8 @@ typedef struct ik_fabrik {
     int max_iterations;             /* default 1000, as CCD (ccd.h); CCD sweeps of the end-game count */
     /* in/out */
     ik_transform *pose_ls;          /* [skeleton->joint_count]; only listed joints' rotations change */
-    ik_chain_link *scratch;         /* [joint_count] working space */
+    void *scratch;                    /* ik_fabrik_scratch_size(joint_count) bytes, aligned for ik_real */
+    size_t scratch_bytes;
     /* outputs (may be NULL) */
     int *iterations;                /* iterations run */
     ik_real *error;                 /* largest effector distance to its target at the end */
@@ -116,14 +118,15 @@ typedef struct ik_fabrik {
  * every pointer NULL. */
 ik_fabrik ik_fabrik_def(void);
 
-/* Entries of ik_chain_link the job needs in `scratch`. */
-static inline int ik_fabrik_scratch_count(int joint_count) { return joint_count; }
+/* Bytes of scratch a solve of `joint_count` listed joints needs. */
+size_t ik_fabrik_scratch_size(int joint_count);
 
 /* Validates (IK_ERR_NULL, IK_ERR_RANGE for counts, effector positions,
  * weights <= 0, tolerance < 0 or max_iterations < 0, IK_ERR_HIERARCHY,
  * IK_ERR_NONFINITE for targets, target rotations, weights, root_ms or the
  * pose the chain reads, IK_ERR_DEGENERATE for a zero target rotation,
- * constraint errors from ik_constraint_validate), then solves. On error
+ * constraint errors from ik_constraint_validate, IK_ERR_CAPACITY for
+ * scratch_bytes under ik_fabrik_scratch_size), then solves. On error
  * nothing is written. */
 ik_result ik_fabrik_run(const ik_fabrik *job);
 

@@ -22,9 +22,15 @@ ik_ccd ik_ccd_def(void) {
     job.max_iterations = 1000;
     job.pose_ls = NULL;
     job.scratch = NULL;
+    job.scratch_bytes = 0;
     job.iterations = NULL;
     job.error = NULL;
     return job;
+}
+
+/* One working link per listed joint (chain.h). */
+size_t ik_ccd_scratch_size(int joint_count) {
+    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
 }
 
 static ik_result validate(const ik_ccd *job) {
@@ -34,6 +40,7 @@ static ik_result validate(const ik_ccd *job) {
     if (!job->skeleton || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
     r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 1);
     if (r != IK_OK) return r;
+    if (job->scratch_bytes < ik_ccd_scratch_size(job->joint_count)) return IK_ERR_CAPACITY;
     if (!ik_vec3_finite(job->target_ms) || !ik_finite(job->tolerance) || !ik_finite(job->max_step_angle))
         return IK_ERR_NONFINITE;
     if (job->tolerance < 0 || job->max_iterations < 0) return IK_ERR_RANGE;

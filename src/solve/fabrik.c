@@ -30,6 +30,7 @@ ik_fabrik ik_fabrik_def(void) {
     job.max_iterations = 1000;
     job.pose_ls = NULL;
     job.scratch = NULL;
+    job.scratch_bytes = 0;
     job.iterations = NULL;
     job.error = NULL;
     return job;
@@ -41,6 +42,11 @@ static int effector_link(const ik_fabrik *job, int i) {
 
 static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
 
+/* One working link per listed joint (chain.h). */
+size_t ik_fabrik_scratch_size(int joint_count) {
+    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
+}
+
 static ik_result validate(const ik_fabrik *job) {
     int i;
     ik_result r;
@@ -49,6 +55,7 @@ static ik_result validate(const ik_fabrik *job) {
     if (!job->skeleton || !job->targets_ms || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
     r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 0);
     if (r != IK_OK) return r;
+    if (job->scratch_bytes < ik_fabrik_scratch_size(job->joint_count)) return IK_ERR_CAPACITY;
     if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1)) return IK_ERR_RANGE;
     if (!ik_finite(job->tolerance)) return IK_ERR_NONFINITE;
     if (job->tolerance < 0 || job->max_iterations < 0) return IK_ERR_RANGE;

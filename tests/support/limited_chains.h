@@ -105,6 +105,7 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
         job.constraints = f->constraints;
         job.pose_ls = f->pose_ls;
         job.scratch = f->scratch;
+        job.scratch_bytes = sizeof f->scratch;
         job.tolerance = tolerance;
         job.iterations = iterations;
         job.error = error;
@@ -118,6 +119,7 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
         job.constraints = f->constraints;
         job.pose_ls = f->pose_ls;
         job.scratch = f->scratch;
+        job.scratch_bytes = sizeof f->scratch;
         job.tolerance = tolerance;
         job.iterations = iterations;
         job.error = error;

@@ -453,6 +453,7 @@ static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const in
         job.constraints = limits;
         job.pose_ls = pose;
         job.scratch = scratch;
+        job.scratch_bytes = sizeof scratch;
         job.iterations = iterations;
         job.error = error;
         return ik_fabrik_run(&job);
@@ -465,6 +466,7 @@ static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const in
         job.constraints = limits;
         job.pose_ls = pose;
         job.scratch = scratch;
+        job.scratch_bytes = sizeof scratch;
         job.iterations = iterations;
         job.error = error;
         return ik_ccd_run(&job);

@@ -237,6 +237,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
         job.pose_ls = pose_ls;
         job.scratch = scratch;
+        job.scratch_bytes = sizeof scratch;
         job.iterations = &t->iterations;
         job.error = &error;
         r = ik_ccd_run(&job);
@@ -255,6 +256,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
         job.pose_ls = pose_ls;
         job.scratch = scratch;
+        job.scratch_bytes = sizeof scratch;
         job.iterations = &t->iterations;
         job.error = &error;
         r = ik_fabrik_run(&job);

@@ -16,13 +16,13 @@
 
 static ik_ccd chain_job(chain_fixture *f, ik_vec3 target, int iterations, int *iters, ik_real *err) {
     ik_ccd job = ik_ccd_def();
-    job.skeleton = &f->skeleton;
+    job.base.skeleton = &f->skeleton;
     job.joints = f->joints;
-    job.joint_count = f->count;
+    job.base.joint_count = f->count;
     job.target_ms = target;
-    job.pose_ls = f->pose_ls;
-    job.scratch = f->scratch;
-    job.scratch_bytes = sizeof f->scratch;
+    job.base.pose_ls = f->pose_ls;
+    job.base.scratch = f->scratch;
+    job.base.scratch_bytes = sizeof f->scratch;
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;
@@ -93,7 +93,7 @@ static void test_reach_constrained(int type, const char *name) {
         ik_ccd job;
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         job = chain_job(&f, target, 200, NULL, NULL);
-        job.constraints = f.constraints;
+        job.base.constraints = f.constraints;
         job.tolerance = (ik_real)8e-3;
         CHECK(ik_ccd_run(&job) == IK_OK, "run");
         PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d", i);
@@ -199,7 +199,7 @@ static void test_degenerate(void) {
     {
         /* Joints above the first listed one, and between two listed ones, are read too. */
         const int from_second[3] = {1, 2, 3}, skipping[3] = {0, 1, 3};
-        job.joint_count = 3;
+        job.base.joint_count = 3;
         job.joints = from_second;
         f.pose_ls[0].translation.y = (ik_real)INFINITY;
         CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "infinite pose above the first joint");
@@ -209,16 +209,16 @@ static void test_degenerate(void) {
         CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "NaN pose between two listed joints");
         f.pose_ls[2] = saved[2];
         job.joints = f.joints;
-        job.joint_count = f.count;
+        job.base.joint_count = f.count;
     }
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
     job.max_step_angle = 0;
     CHECK(ik_ccd_run(&job) == IK_ERR_RANGE, "zero step cap");
     job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
-    job.scratch = NULL;
+    job.base.scratch = NULL;
     CHECK(ik_ccd_run(&job) == IK_ERR_NULL, "NULL scratch");
     job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
-    job.scratch_bytes = ik_ccd_scratch_size(f.count) - 1;
+    job.base.scratch_bytes = ik_ccd_scratch_size(f.count) - 1;
     CHECK(ik_ccd_run(&job) == IK_ERR_CAPACITY, "scratch one byte short");
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "short scratch writes nothing");
     CHECK(ik_ccd_run(NULL) == IK_ERR_NULL, "NULL job");
@@ -226,7 +226,7 @@ static void test_degenerate(void) {
     memset(&job, 0, sizeof job);
     CHECK(ik_ccd_run(&job) == IK_ERR_NOT_DEFAULTED, "zeroed job refused");
     job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
-    job.defaulted = 0;
+    job.base.defaulted = 0;
     CHECK(ik_ccd_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "untagged job writes nothing");
 }
@@ -236,7 +236,7 @@ static void test_degenerate(void) {
 static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *end_rotation,
                               const ik_constraint *constraints, int cap, rng *r, int *iterations, ik_real *error) {
     ik_ccd job = chain_job(f, target, cap, iterations, error);
-    job.constraints = constraints;
+    job.base.constraints = constraints;
     job.target_rotation_ms = end_rotation;
     if (rng_next(r) % 2) job.max_step_angle = rng_range(r, 0.01, IK_PI);
     return ik_ccd_run(&job);

@@ -28,6 +28,7 @@
 #define IKIT_CCD_H
 
 #include <ikit/chain.h>
+#include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
@@ -39,23 +40,15 @@ extern "C" {
 #endif
 
 typedef struct ik_ccd {
-    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
+    ik_chain_base base;               /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const ik_skeleton *skeleton;
-    const int *joints;                /* [joint_count] root-first, each below the previous; the last is the effector */
-    int joint_count;                  /* >= 1 */
+    const int *joints;                /* [base.joint_count] root-first, each below the previous; the last is the effector */
     ik_vec3 target_ms;
     const ik_quat *target_rotation_ms; /* NULL, or the end joint's wanted model rotation */
-    const ik_constraint *constraints; /* [joint_count] or NULL */
-    const ik_mat4 *root_ms;           /* above the skeleton roots; NULL: identity */
     /* options */
     ik_real max_step_angle;           /* radians per joint step, in (0, pi]; default pi (no cap) */
     ik_real tolerance;                /* default 1e-3 */
     int max_iterations;               /* sweeps; default 1000 */
-    /* in/out */
-    ik_transform *pose_ls;            /* [skeleton->joint_count] */
-    void *scratch;                    /* ik_ccd_scratch_size(joint_count) bytes, aligned for ik_real */
-    size_t scratch_bytes;
     /* outputs (may be NULL) */
     int *iterations;
     ik_real *error;                   /* effector distance to the target at the end */

@@ -79,6 +79,7 @@
 #define IKIT_FABRIK_H
 
 #include <ikit/chain.h>
+#include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
@@ -90,25 +91,17 @@ extern "C" {
 #endif
 
 typedef struct ik_fabrik {
-    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
+    ik_chain_base base;             /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const ik_skeleton *skeleton;
-    const int *joints;              /* [joint_count] see chain.h */
-    int joint_count;
+    const int *joints;              /* [base.joint_count] see chain.h */
     const int *effectors;           /* [effector_count] positions in `joints`; NULL: the last joint */
     int effector_count;             /* default 1 */
     const ik_vec3 *targets_ms;      /* [effector_count] */
     const ik_quat *target_rotations_ms; /* [effector_count] or NULL; unit rotations */
     const ik_real *weights;         /* [effector_count] > 0, or NULL for all 1 */
-    const ik_constraint *constraints; /* [joint_count] or NULL, per listed joint */
-    const ik_mat4 *root_ms;         /* above the skeleton roots; NULL: identity */
     /* options */
     ik_real tolerance;              /* model units; default 1e-3 */
     int max_iterations;             /* default 1000, as CCD (ccd.h); CCD sweeps of the end-game count */
-    /* in/out */
-    ik_transform *pose_ls;          /* [skeleton->joint_count]; only listed joints' rotations change */
-    void *scratch;                    /* ik_fabrik_scratch_size(joint_count) bytes, aligned for ik_real */
-    size_t scratch_bytes;
     /* outputs (may be NULL) */
     int *iterations;                /* iterations run */
     ik_real *error;                 /* largest effector distance to its target at the end */

@@ -72,7 +72,7 @@ size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effecto
 ik_jacobian ik_jacobian_def(void) {
     ik_jacobian job;
     memset(&job, 0, sizeof job);
-    job.defaulted = IK_JOB_DEFAULTED;
+    job.base.defaulted = IK_JOB_DEFAULTED;
     job.down_ms = ik_v3(0, -1, 0);
     job.method = IK_JACOBIAN_DLS;
     job.tolerance = (ik_real)1e-3;
@@ -123,11 +123,11 @@ static ik_result validate(const ik_jacobian *job) {
     const ik_skeleton *skeleton;
     int i, k, axes;
     if (!job) return IK_ERR_NULL;
-    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    if (!job->skeleton || !job->pose_ls || !job->joints || !job->effectors || !job->scratch) return IK_ERR_NULL;
-    skeleton = job->skeleton;
+    if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->base.skeleton || !job->base.pose_ls || !job->joints || !job->effectors || !job->base.scratch) return IK_ERR_NULL;
+    skeleton = job->base.skeleton;
     if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
-    if (job->joint_count < 1 || job->effector_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
+    if (job->base.joint_count < 1 || job->effector_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
     if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS) return IK_ERR_RANGE;
     if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
         !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
@@ -136,10 +136,10 @@ static ik_result validate(const ik_jacobian *job) {
     if (job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
         !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
         return IK_ERR_RANGE;
-    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
+    if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms)) return IK_ERR_NONFINITE;
     for (i = 0; i < skeleton->joint_count; ++i)
-        if (!ik_transform_finite(job->pose_ls[i])) return IK_ERR_NONFINITE;
-    for (i = 0; i < job->joint_count; ++i) {
+        if (!ik_transform_finite(job->base.pose_ls[i])) return IK_ERR_NONFINITE;
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         if (joint->joint < 0 || joint->joint >= skeleton->joint_count) return IK_ERR_RANGE;
         if (joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES) return IK_ERR_RANGE;
@@ -163,13 +163,13 @@ static ik_result validate(const ik_jacobian *job) {
             if (r != IK_OK) return r;
         }
     }
-    if (job->constraints) {
-        for (i = 0; i < job->joint_count; ++i) {
-            ik_result r = ik_constraint_validate(&job->constraints[i]);
+    if (job->base.constraints) {
+        for (i = 0; i < job->base.joint_count; ++i) {
+            ik_result r = ik_constraint_validate(&job->base.constraints[i]);
             if (r != IK_OK) return r;
         }
     }
-    if (job->scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
+    if (job->base.scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
         return IK_ERR_CAPACITY;
     return IK_OK;
 }
@@ -177,7 +177,7 @@ static ik_result validate(const ik_jacobian *job) {
 /* ---- forward kinematics over the moving joints ---------------------------- */
 
 static void carve_scratch(const ik_jacobian *job, jacobian_workspace *ws) {
-    lay_out(ws, (char *)job->scratch, (size_t)job->skeleton->joint_count, (size_t)job->effector_count,
+    lay_out(ws, (char *)job->base.scratch, (size_t)job->base.skeleton->joint_count, (size_t)job->effector_count,
             (size_t)ik_jacobian_total_axes(job));
 }
 
@@ -185,14 +185,14 @@ static void carve_scratch(const ik_jacobian *job, jacobian_workspace *ws) {
  * and at or below some solver joint; everything else keeps its model
  * matrix from the one full forward-kinematics pass. */
 static void mark_active(const ik_jacobian *job, jacobian_workspace *ws) {
-    const ik_skeleton *skeleton = job->skeleton;
+    const ik_skeleton *skeleton = job->base.skeleton;
     int i, j;
     memset(ws->flags, 0, (size_t)skeleton->joint_count * sizeof(int));
     for (i = 0; i < job->effector_count; ++i)
         for (j = job->effectors[i].joint; j >= 0 && !(ws->flags[j] & FLAG_ON_EFFECTOR_PATH);
              j = skeleton->parents[j])
             ws->flags[j] |= FLAG_ON_EFFECTOR_PATH;
-    for (i = 0; i < job->joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
+    for (i = 0; i < job->base.joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
     ws->active_count = 0;
     for (j = 0; j < skeleton->joint_count; ++j) {
         int parent = skeleton->parents[j];
@@ -204,12 +204,12 @@ static void mark_active(const ik_jacobian *job, jacobian_workspace *ws) {
 static void update_active_fk(const ik_jacobian *job, jacobian_workspace *ws) {
     int i;
     for (i = 0; i < ws->active_count; ++i) {
-        int j = ws->active[i], parent = job->skeleton->parents[j];
-        ik_mat4 local = ik_transform_to_mat4(job->pose_ls[j]);
+        int j = ws->active[i], parent = job->base.skeleton->parents[j];
+        ik_mat4 local = ik_transform_to_mat4(job->base.pose_ls[j]);
         if (parent >= 0)
             ws->model_ms[j] = ik_mat4_mul(&ws->model_ms[parent], &local);
         else
-            ws->model_ms[j] = job->root_ms ? ik_mat4_mul(job->root_ms, &local) : local;
+            ws->model_ms[j] = job->base.root_ms ? ik_mat4_mul(job->base.root_ms, &local) : local;
     }
 }
 
@@ -224,7 +224,7 @@ static ik_real moving_reach(const ik_jacobian *job, const jacobian_workspace *ws
     ik_real reach = 0;
     int i;
     for (i = 0; i < ws->active_count; ++i) {
-        int j = ws->active[i], parent = job->skeleton->parents[j];
+        int j = ws->active[i], parent = job->base.skeleton->parents[j];
         if (parent >= 0 && (ws->flags[parent] & FLAG_ACTIVE) == FLAG_ACTIVE)
             reach += ik_vec3_distance(ik_mat4_translation(&ws->model_ms[j]), ik_mat4_translation(&ws->model_ms[parent]));
     }
@@ -261,7 +261,7 @@ static void effector_reachable_targets(const ik_jacobian *job, jacobian_workspac
         ik_vec3 previous = effector_position(ws, e), centre = previous, offset, point = e->target_ms;
         ik_real radius = 0, distance;
         int j;
-        for (j = e->joint; j >= 0 && (ws->flags[j] & FLAG_BELOW_SOLVER_JOINT); j = job->skeleton->parents[j]) {
+        for (j = e->joint; j >= 0 && (ws->flags[j] & FLAG_BELOW_SOLVER_JOINT); j = job->base.skeleton->parents[j]) {
             ik_vec3 here = ik_mat4_translation(&ws->model_ms[j]);
             radius += ik_vec3_distance(previous, here);
             previous = here;
@@ -372,7 +372,7 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
     ws->rows = row;
     /* A joint's axes share its pivot and which effectors it moves, so the
      * effectors are walked once per joint, filling all its columns. */
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
         ik_vec3 axes_ms[IK_JACOBIAN_MAX_AXES];
@@ -383,7 +383,7 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
         row = 0;
         for (e_index = 0; e_index < job->effector_count; ++e_index) {
             const ik_jacobian_effector *e = &job->effectors[e_index];
-            ik_bool moves = ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint);
+            ik_bool moves = ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint->joint);
             if (has_position_rows(e)) {
                 ik_vec3 lever = ik_vec3_sub(effector_position(ws, e), pivot_ms);
                 for (k = 0; k < joint->axis_count; ++k)
@@ -410,9 +410,9 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
  * then the joint's limits are enforced. */
 static void apply_step(const ik_jacobian *job, const ik_real *turns) {
     int i, k, column = 0;
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
-        ik_transform *pose = &job->pose_ls[joint->joint];
+        ik_transform *pose = &job->base.pose_ls[joint->joint];
         ik_vec3 turn = ik_vec3_zero();
         ik_real angle;
         for (k = 0; k < joint->axis_count; ++k)
@@ -445,7 +445,7 @@ static ik_real cost_after_turn(const ik_jacobian *job, const jacobian_workspace 
         const ik_jacobian_effector *e = &job->effectors[i];
         ik_vec3 s_ms = effector_position(ws, e);
         if (!has_position_rows(e)) continue;
-        if (angle != 0 && ik_skeleton_is_descendant(job->skeleton, e->joint, joint))
+        if (angle != 0 && ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint))
             s_ms = ik_vec3_add(pivot_ms, ik_quat_rotate(turn, ik_vec3_sub(s_ms, pivot_ms)));
         cost += e->weight * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i), s_ms));
     }
@@ -469,7 +469,7 @@ static ik_bool escape_stall(const ik_jacobian *job, jacobian_workspace *ws) {
     ik_real cost_now = cost_after_turn(job, ws, 0, ik_vec3_zero(), ik_v3(1, 0, 0), 0);
     ik_real best_gain = job->tolerance * IK_SQRT(cost_now), best_turn = 0;
     int best_column = -1, i, k, e_index, column = 0;
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
         for (k = 0; k < joint->axis_count; ++k, ++column) {
@@ -478,7 +478,7 @@ static ik_bool escape_stall(const ik_jacobian *job, jacobian_workspace *ws) {
                 const ik_jacobian_effector *e = &job->effectors[e_index];
                 ik_vec3 u, v;
                 ik_real turn, gain;
-                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint)) continue;
+                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint->joint)) continue;
                 u = ik_vec3_reject(ik_vec3_sub(effector_position(ws, e), pivot_ms), axis_ms);
                 v = ik_vec3_reject(ik_vec3_sub(reachable_target(ws, e_index), pivot_ms), axis_ms);
                 turn = ik_clampr(IK_ATAN2(ik_vec3_dot(axis_ms, ik_vec3_cross(u, v)), ik_vec3_dot(u, v)),
@@ -513,8 +513,8 @@ static ik_bool step_closes_gap(jacobian_workspace *ws) {
 
 static void save_rotations(const ik_jacobian *job, jacobian_workspace *ws) {
     int i;
-    for (i = 0; i < job->joint_count; ++i) {
-        ik_quat q = job->pose_ls[job->joints[i].joint].rotation;
+    for (i = 0; i < job->base.joint_count; ++i) {
+        ik_quat q = job->base.pose_ls[job->joints[i].joint].rotation;
         ik_real *slot = ws->saved + 4 * i;
         slot[0] = q.x;
         slot[1] = q.y;
@@ -526,9 +526,9 @@ static void save_rotations(const ik_jacobian *job, jacobian_workspace *ws) {
 /* In reverse order, so a joint listed twice ends with its first saved value. */
 static void restore_rotations(const ik_jacobian *job, const jacobian_workspace *ws) {
     int i;
-    for (i = job->joint_count - 1; i >= 0; --i) {
+    for (i = job->base.joint_count - 1; i >= 0; --i) {
         const ik_real *slot = ws->saved + 4 * i;
-        ik_quat *q = &job->pose_ls[job->joints[i].joint].rotation;
+        ik_quat *q = &job->base.pose_ls[job->joints[i].joint].rotation;
         q->x = slot[0];
         q->y = slot[1];
         q->z = slot[2];
@@ -631,12 +631,12 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     memset(&ws, 0, sizeof ws);
     carve_scratch(job, &ws);
     ik_jacobian_enforce_all_limits(job);
-    ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
+    ik_skeleton_fk(job->base.skeleton, job->base.pose_ls, job->base.root_ms, ws.model_ms);
     mark_active(job, &ws);
     ws.reach = moving_reach(job, &ws);
     effector_reachable_targets(job, &ws);
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
-    restartable = job->constraints && !relaxing && stall_fraction == STALL_NEAR;
+    restartable = job->base.constraints && !relaxing && stall_fraction == STALL_NEAR;
 
     measure(job, &ws, &now);
     best = now;
@@ -658,7 +658,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
                 }
                 ik_jacobian_restart_pose(job, attempt++);
                 ik_jacobian_enforce_all_limits(job);
-                ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
+                ik_skeleton_fk(job->base.skeleton, job->base.pose_ls, job->base.root_ms, ws.model_ms);
                 measure(job, &ws, &now);
                 from = iteration;
                 continue;

@@ -1,0 +1,42 @@
+/* ikit: the fields every chain solver job (CCD, FABRIK, Jacobian) shares.
+ *
+ * Each job embeds one ik_chain_base as its first member, `base`, filled by
+ * the job's _def() (every pointer NULL, `defaulted` set to
+ * IK_JOB_DEFAULTED) and then pointed at the caller's data:
+ *   job.base.skeleton = &skeleton;
+ *   job.base.pose_ls = pose;                       (in/out)
+ *   job.base.scratch = buffer;                     (caller memory, no allocation)
+ *   job.base.scratch_bytes = ik_ccd_scratch_size(n);
+ * The solved joints list itself (`joints`, base.joint_count entries) stays in
+ * each job, because its entries differ: skeleton indices for CCD and FABRIK,
+ * joints with turning axes for the Jacobian solvers.
+ */
+#ifndef IKIT_CHAIN_BASE_H
+#define IKIT_CHAIN_BASE_H
+
+#include <stddef.h>
+
+#include <ikit/constraint.h>
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/skeleton.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_chain_base {
+    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
+    const ik_skeleton *skeleton;
+    int joint_count;                  /* entries of the job's `joints` list, >= 1 */
+    const ik_constraint *constraints; /* [joint_count] (one per listed joint) or NULL */
+    const ik_mat4 *root_ms;           /* above the skeleton roots; NULL: identity */
+    ik_transform *pose_ls;            /* [skeleton->joint_count], in/out; only listed joints' rotations change */
+    void *scratch;                    /* ik_X_scratch_size(...) bytes, aligned for ik_real */
+    size_t scratch_bytes;
+} ik_chain_base;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -27,7 +27,6 @@
 #ifndef IKIT_CCD_H
 #define IKIT_CCD_H
 
-#include <ikit/chain.h>
 #include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>

@@ -7,6 +7,13 @@
  *   job.base.pose_ls = pose;                       (in/out)
  *   job.base.scratch = buffer;                     (caller memory, no allocation)
  *   job.base.scratch_bytes = ik_ccd_scratch_size(n);
+ * CCD and FABRIK's joints list: skeleton joint indices in ascending order
+ * (parents first). The first is the root of the solved set; every other
+ * joint must descend from an earlier one, and its "link parent" is its
+ * nearest ancestor in the list (joints of the skeleton in between are not
+ * moved). A chain root-first (seed 004's IK chain, as made by
+ * ik_skeleton_chain) is the simple case; CCD needs one.
+ *
  * The solved joints list itself (`joints`, base.joint_count entries) stays in
  * each job, because its entries differ: skeleton indices for CCD and FABRIK,
  * joints with turning axes for the Jacobian solvers.
@@ -24,6 +31,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* At most this many ik_real of CCD or FABRIK scratch per listed joint, for
+ * buffers sized at compile time (ik_real buf[N * IK_CHAIN_SCRATCH_REALS_PER_JOINT]);
+ * ik_ccd_scratch_size and ik_fabrik_scratch_size give the exact bytes. */
+#define IK_CHAIN_SCRATCH_REALS_PER_JOINT 34
 
 typedef struct ik_chain_base {
     unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */

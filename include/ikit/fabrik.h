@@ -2,7 +2,7 @@
  * and Lasenby 2011; seed 004), on a single chain or on a joint tree with
  * several end effectors.
  *
- * The solved joints are a list as described in chain.h (ascending skeleton
+ * The solved joints are a list as described in chain_base.h (ascending skeleton
  * indices, the first is the fixed base). Effectors are positions in that list;
  * each gets a model-space target. Per iteration:
  *   backward pass (tips to base): each effector is put on its target, then
@@ -78,7 +78,6 @@
 #ifndef IKIT_FABRIK_H
 #define IKIT_FABRIK_H
 
-#include <ikit/chain.h>
 #include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
@@ -93,7 +92,7 @@ extern "C" {
 typedef struct ik_fabrik {
     ik_chain_base base;             /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const int *joints;              /* [base.joint_count] see chain.h */
+    const int *joints;              /* [base.joint_count] see chain_base.h */
     const int *effectors;           /* [effector_count] positions in `joints`; NULL: the last joint */
     int effector_count;             /* default 1 */
     const ik_vec3 *targets_ms;      /* [effector_count] */

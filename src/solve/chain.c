@@ -1,6 +1,6 @@
 /* Chains and joint trees for the iterative solvers: validation, gathering
  * model-space frames and offsets from a pose, writing rotations back. */
-#include <ikit/chain.h>
+#include "chain_links.h"
 
 /* Nearest ancestor of joints[k] among joints[0..k-1]: walk up the skeleton
  * while scanning the ascending list downwards. */

@@ -443,7 +443,7 @@ typedef struct arm_timing {
 
 static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const int *joints, const ik_constraint *limits, ik_vec3 target,
                            ik_transform *pose, int *iterations, ik_real *error) {
-    ik_chain_link scratch[4];
+    ik_real scratch[4 * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
     if (use_fabrik) {
         ik_fabrik job = ik_fabrik_def();
         job.base.skeleton = skeleton;

@@ -225,7 +225,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         break;
     }
     case SOLVER_CCD: {
-        ik_chain_link scratch[IKC_MAX_CHAIN];
+        ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
         ik_ccd job = ik_ccd_def();
         job.base.skeleton = s;
         job.joints = t->chain;
@@ -244,7 +244,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         break;
     }
     case SOLVER_FABRIK: {
-        ik_chain_link scratch[IKC_MAX_CHAIN];
+        ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
         ik_fabrik job = ik_fabrik_def();
         job.base.skeleton = s;
         job.joints = t->chain;

@@ -15,6 +15,7 @@
 #define IKIT_SOLVE_CHAIN_LINKS_H
 
 #include <ikit/chain_base.h>
+#include "field_error.h"
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
@@ -45,9 +46,10 @@ typedef char ik_chain_link_fits_scratch_bound[sizeof(ik_chain_link) <= IK_CHAIN_
 
 /* IK_ERR_NULL, IK_ERR_RANGE (count < 1, index outside the skeleton, list not
  * strictly ascending) or IK_ERR_HIERARCHY (a joint not below the first one).
- * With `require_chain`, each joint must descend from the one before it. */
+ * With `require_chain`, each joint must descend from the one before it.
+ * The bad field (of a job's base, or "joints") is named in `*where`. */
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain);
+                            ik_bool require_chain, ik_field_error *where);
 
 /* The rest of what the chain solvers read, for a list that passed
  * ik_chain_validate: the first error of ik_constraint_validate over
@@ -57,7 +59,7 @@ ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int 
  * parent, or a joint above the first (all that ik_chain_gather reads). */
 ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
                                    const ik_constraint *constraints, const ik_mat4 *root_ms,
-                                   const ik_transform *pose_ls);
+                                   const ik_transform *pose_ls, ik_field_error *where);
 
 /* Fill `links` [count] from `pose_ls` [skeleton->joint_count]; `root_ms`
  * (NULL for the identity) sits above every skeleton root, as in

@@ -31,6 +31,7 @@ ik_fabrik ik_fabrik_def(void) {
     job.base.pose_ls = NULL;
     job.base.scratch = NULL;
     job.base.scratch_bytes = 0;
+    job.base.error_field = NULL;
     job.iterations = NULL;
     job.error = NULL;
     return job;
@@ -48,30 +49,40 @@ size_t ik_fabrik_scratch_size(int joint_count) {
 }
 
 static ik_result validate(const ik_fabrik *job) {
+    ik_field_error *where;
     int i;
     ik_result r;
     if (!job) return IK_ERR_NULL;
     if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    if (!job->base.skeleton || !job->targets_ms || !job->base.pose_ls || !job->base.scratch) return IK_ERR_NULL;
-    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 0);
+    where = job->base.error_field;
+    ik_field_fail(where, IK_OK, NULL, -1);
+    if (!job->targets_ms) return ik_field_fail(where, IK_ERR_NULL, "targets_ms", -1);
+    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
+    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 0, where);
     if (r != IK_OK) return r;
-    if (job->base.scratch_bytes < ik_fabrik_scratch_size(job->base.joint_count)) return IK_ERR_CAPACITY;
-    if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1)) return IK_ERR_RANGE;
-    if (!ik_finite(job->tolerance)) return IK_ERR_NONFINITE;
-    if (job->tolerance < 0 || job->max_iterations < 0) return IK_ERR_RANGE;
+    if (job->base.scratch_bytes < ik_fabrik_scratch_size(job->base.joint_count))
+        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
+    if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1))
+        return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
+    if (!ik_finite(job->tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "tolerance", -1);
+    if (job->tolerance < 0) return ik_field_fail(where, IK_ERR_RANGE, "tolerance", -1);
+    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
     for (i = 0; i < job->effector_count; ++i) {
         int e = effector_link(job, i);
-        if (e < 0 || e >= job->base.joint_count) return IK_ERR_RANGE;
-        if (!ik_vec3_finite(job->targets_ms[i])) return IK_ERR_NONFINITE;
-        if (job->weights && !ik_finite(job->weights[i])) return IK_ERR_NONFINITE;
-        if (job->weights && !(job->weights[i] > 0)) return IK_ERR_RANGE;
+        if (e < 0 || e >= job->base.joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
+        if (!ik_vec3_finite(job->targets_ms[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "targets_ms", i);
+        if (job->weights && !ik_finite(job->weights[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "weights", i);
+        if (job->weights && !(job->weights[i] > 0)) return ik_field_fail(where, IK_ERR_RANGE, "weights", i);
         if (job->target_rotations_ms) {
-            if (!ik_quat_finite(job->target_rotations_ms[i])) return IK_ERR_NONFINITE;
-            if (!(ik_quat_length(job->target_rotations_ms[i]) > 0)) return IK_ERR_DEGENERATE;
+            if (!ik_quat_finite(job->target_rotations_ms[i]))
+                return ik_field_fail(where, IK_ERR_NONFINITE, "target_rotations_ms", i);
+            if (!(ik_quat_length(job->target_rotations_ms[i]) > 0))
+                return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotations_ms", i);
         }
     }
-    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.joint_count, job->base.constraints, job->base.root_ms,
-                                    job->base.pose_ls);
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.joint_count, job->base.constraints,
+                                    job->base.root_ms, job->base.pose_ls, where);
 }
 
 /* Flags, targets and branch weights: an effector's target is the weighted

@@ -7,6 +7,7 @@
  * are jacobian_limits.c. See include/ikit/jacobian.h for the model. */
 #include <string.h>
 
+#include "field_error.h"
 #include "jacobian_workspace.h"
 
 #define FLAG_ON_EFFECTOR_PATH 1
@@ -120,57 +121,83 @@ ik_jacobian_joint ik_jacobian_ball(int joint) {
 /* ---- validation ----------------------------------------------------------- */
 
 static ik_result validate(const ik_jacobian *job) {
+    /* The options in the order they are checked: every one finite first, then in range. */
+    const struct {
+        const char *name;
+        ik_real value;
+        ik_bool in_range;
+    } options[] = {{"tolerance", job ? job->tolerance : 0, job && job->tolerance >= 0},
+                   {"angle_tolerance", job ? job->angle_tolerance : 0, job && job->angle_tolerance >= 0},
+                   {"damping", job ? job->damping : 0, job && job->damping >= 0},
+                   {"max_step", job ? job->max_step : 0, job && job->max_step > 0},
+                   {"error_clamp", job ? job->error_clamp : 0, job && job->error_clamp > 0},
+                   {"gradient_rate", job ? job->gradient_rate : 0, job && job->gradient_rate > 0},
+                   {"min_step", job ? job->min_step : 0, job && job->min_step >= 0},
+                   {"gravity", job ? job->gravity : 0, 1}};
+    const int option_count = (int)(sizeof options / sizeof options[0]);
     const ik_skeleton *skeleton;
+    ik_field_error *where;
     int i, k, axes;
     if (!job) return IK_ERR_NULL;
     if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    if (!job->base.skeleton || !job->base.pose_ls || !job->joints || !job->effectors || !job->base.scratch) return IK_ERR_NULL;
+    where = job->base.error_field;
+    ik_field_fail(where, IK_OK, NULL, -1);
+    if (!job->base.skeleton) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
+    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!job->joints) return ik_field_fail(where, IK_ERR_NULL, "joints", -1);
+    if (!job->effectors) return ik_field_fail(where, IK_ERR_NULL, "effectors", -1);
+    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
     skeleton = job->base.skeleton;
-    if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
-    if (job->base.joint_count < 1 || job->effector_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
-    if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS) return IK_ERR_RANGE;
-    if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
-        !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
-        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms))
-        return IK_ERR_NONFINITE;
-    if (job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
-        !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
-        return IK_ERR_RANGE;
-    if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms)) return IK_ERR_NONFINITE;
+    if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls)
+        return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
+    if (job->base.joint_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.joint_count", -1);
+    if (job->effector_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
+    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+    if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS)
+        return ik_field_fail(where, IK_ERR_RANGE, "method", -1);
+    for (i = 0; i < option_count; ++i)
+        if (!ik_finite(options[i].value)) return ik_field_fail(where, IK_ERR_NONFINITE, options[i].name, -1);
+    if (!ik_vec3_finite(job->down_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "down_ms", -1);
+    for (i = 0; i < option_count; ++i)
+        if (!options[i].in_range) return ik_field_fail(where, IK_ERR_RANGE, options[i].name, -1);
+    if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms))
+        return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (i = 0; i < skeleton->joint_count; ++i)
-        if (!ik_transform_finite(job->base.pose_ls[i])) return IK_ERR_NONFINITE;
+        if (!ik_transform_finite(job->base.pose_ls[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "base.pose_ls", i);
     for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
-        if (joint->joint < 0 || joint->joint >= skeleton->joint_count) return IK_ERR_RANGE;
-        if (joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES) return IK_ERR_RANGE;
+        if (joint->joint < 0 || joint->joint >= skeleton->joint_count ||
+            joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES)
+            return ik_field_fail(where, IK_ERR_RANGE, "joints", i);
         for (k = 0; k < joint->axis_count; ++k) {
-            if (!ik_vec3_finite(joint->axes_ls[k])) return IK_ERR_NONFINITE;
-            if (!(ik_vec3_length_sq(joint->axes_ls[k]) > IK_REAL_EPSILON)) return IK_ERR_DEGENERATE;
+            if (!ik_vec3_finite(joint->axes_ls[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "joints", i);
+            if (!(ik_vec3_length_sq(joint->axes_ls[k]) > IK_REAL_EPSILON))
+                return ik_field_fail(where, IK_ERR_DEGENERATE, "joints", i);
         }
     }
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
-        if (e->joint < 0 || e->joint >= skeleton->joint_count) return IK_ERR_RANGE;
+        if (e->joint < 0 || e->joint >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
         if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->weight) ||
             !ik_finite(e->orientation_weight) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
-            return IK_ERR_NONFINITE;
-        if (e->weight < 0 || e->orientation_weight < 0) return IK_ERR_RANGE;
+            return ik_field_fail(where, IK_ERR_NONFINITE, "effectors", i);
+        if (e->weight < 0 || e->orientation_weight < 0) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
     }
     axes = ik_jacobian_total_axes(job);
     if (job->springs) {
         for (i = 0; i < axes; ++i) {
             ik_result r = ik_spring_validate(&job->springs[i]);
-            if (r != IK_OK) return r;
+            if (r != IK_OK) return ik_field_fail(where, r, "springs", i);
         }
     }
     if (job->base.constraints) {
         for (i = 0; i < job->base.joint_count; ++i) {
             ik_result r = ik_constraint_validate(&job->base.constraints[i]);
-            if (r != IK_OK) return r;
+            if (r != IK_OK) return ik_field_fail(where, r, "base.constraints", i);
         }
     }
     if (job->base.scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
-        return IK_ERR_CAPACITY;
+        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     return IK_OK;
 }
 

@@ -48,6 +48,7 @@ typedef struct target_request {
     int reached, iterations;
     double microseconds;
     ik_result result;
+    ik_field_error bad_field; /* the job field a chain solver refused */
 } target_request;
 
 typedef struct solve_options {
@@ -213,6 +214,8 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
     for (k = 0; k < t->chain_count; ++k)
         limits[k] = has_limits ? asset->constraints[t->chain[k]] : ik_constraint_none();
     t->iterations = 1;
+    t->bad_field.field = NULL;
+    t->bad_field.index = -1;
     switch (t->solver) {
     case SOLVER_TWO_BONE: {
         ik_two_bone job = ik_two_bone_def();
@@ -240,6 +243,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         job.base.scratch_bytes = sizeof scratch;
         job.iterations = &t->iterations;
         job.error = &error;
+        job.base.error_field = &t->bad_field;
         r = ik_ccd_run(&job);
         break;
     }
@@ -259,6 +263,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         job.base.scratch_bytes = sizeof scratch;
         job.iterations = &t->iterations;
         job.error = &error;
+        job.base.error_field = &t->bad_field;
         r = ik_fabrik_run(&job);
         break;
     }
@@ -297,6 +302,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         job.base.scratch_bytes = bytes;
         job.iterations = &t->iterations;
         job.error = &error;
+        job.base.error_field = &t->bad_field;
         r = ik_jacobian_run(&job);
         free(scratch);
     }
@@ -729,6 +735,10 @@ static int solve_targets(solve_command *c, const ik_asset *asset, ik_transform *
             char why[512] = "";
             if (t->result == IK_ERR_DEGENERATE)
                 ikc_explain_degenerate(asset->skeleton, model, t->chain, t->chain_count, why, sizeof why);
+            else if (t->bad_field.field && t->bad_field.index >= 0)
+                snprintf(why, sizeof why, "in %s[%d]", t->bad_field.field, t->bad_field.index);
+            else if (t->bad_field.field)
+                snprintf(why, sizeof why, "in %s", t->bad_field.field);
             fprintf(stderr, "ikc solve: %s solver failed on '%s': %s%s%s\n", solver_names[t->solver], t->joint_name,
                     ik_result_str(t->result), why[0] ? ": " : "", why);
             return IKC_EXIT_FAILURE;

@@ -120,21 +120,33 @@ ik_jacobian_joint ik_jacobian_ball(int joint) {
 
 /* ---- validation ----------------------------------------------------------- */
 
-static ik_result validate(const ik_jacobian *job) {
-    /* The options in the order they are checked: every one finite first, then in range. */
+/* For a job whose options failed validate's combined test (kept apart so
+ * a good job pays only for that test): names the first non-finite option,
+ * else the first out of range, in the order of the struct. */
+static ik_result bad_option(const ik_jacobian *job, ik_field_error *where) {
     const struct {
         const char *name;
         ik_real value;
         ik_bool in_range;
-    } options[] = {{"tolerance", job ? job->tolerance : 0, job && job->tolerance >= 0},
-                   {"angle_tolerance", job ? job->angle_tolerance : 0, job && job->angle_tolerance >= 0},
-                   {"damping", job ? job->damping : 0, job && job->damping >= 0},
-                   {"max_step", job ? job->max_step : 0, job && job->max_step > 0},
-                   {"error_clamp", job ? job->error_clamp : 0, job && job->error_clamp > 0},
-                   {"gradient_rate", job ? job->gradient_rate : 0, job && job->gradient_rate > 0},
-                   {"min_step", job ? job->min_step : 0, job && job->min_step >= 0},
-                   {"gravity", job ? job->gravity : 0, 1}};
-    const int option_count = (int)(sizeof options / sizeof options[0]);
+    } options[] = {{"tolerance", job->tolerance, job->tolerance >= 0},
+                   {"angle_tolerance", job->angle_tolerance, job->angle_tolerance >= 0},
+                   {"damping", job->damping, job->damping >= 0},
+                   {"max_step", job->max_step, job->max_step > 0},
+                   {"error_clamp", job->error_clamp, job->error_clamp > 0},
+                   {"gradient_rate", job->gradient_rate, job->gradient_rate > 0},
+                   {"min_step", job->min_step, job->min_step >= 0},
+                   {"gravity", job->gravity, 1}};
+    const int count = (int)(sizeof options / sizeof options[0]);
+    int i;
+    for (i = 0; i < count; ++i)
+        if (!ik_finite(options[i].value)) return ik_field_fail(where, IK_ERR_NONFINITE, options[i].name, -1);
+    if (!ik_vec3_finite(job->down_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "down_ms", -1);
+    for (i = 0; i < count; ++i)
+        if (!options[i].in_range) return ik_field_fail(where, IK_ERR_RANGE, options[i].name, -1);
+    return ik_field_fail(where, IK_ERR_RANGE, "options", -1);
+}
+
+static ik_result validate(const ik_jacobian *job) {
     const ik_skeleton *skeleton;
     ik_field_error *where;
     int i, k, axes;
@@ -155,11 +167,12 @@ static ik_result validate(const ik_jacobian *job) {
     if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
     if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS)
         return ik_field_fail(where, IK_ERR_RANGE, "method", -1);
-    for (i = 0; i < option_count; ++i)
-        if (!ik_finite(options[i].value)) return ik_field_fail(where, IK_ERR_NONFINITE, options[i].name, -1);
-    if (!ik_vec3_finite(job->down_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "down_ms", -1);
-    for (i = 0; i < option_count; ++i)
-        if (!options[i].in_range) return ik_field_fail(where, IK_ERR_RANGE, options[i].name, -1);
+    if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
+        !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
+        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms) ||
+        job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
+        !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
+        return bad_option(job, where);
     if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms))
         return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (i = 0; i < skeleton->joint_count; ++i)

@@ -13,6 +13,9 @@
 #define REPEATS 5
 
 #include "bench_trees.h"
+/* The tracking benchmark reads the effectors' places from FABRIK's working
+ * links (private), as running forward kinematics would add to the timed loop. */
+#include "../src/solve/chain_links.h"
 #include "support/chain_fixture.h"
 #include "support/rng.h"
 
@@ -39,13 +42,14 @@ static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets,
             ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
             if (solver == 0) {
                 ik_fabrik job = ik_fabrik_def();
-                job.skeleton = &r->skeleton;
+                job.base.skeleton = &r->skeleton;
                 job.joints = r->joints;
-                job.joint_count = r->count;
+                job.base.joint_count = r->count;
                 job.targets_ms = &targets[i];
-                job.constraints = constraints;
-                job.pose_ls = r->pose_ls;
-                job.scratch = r->scratch;
+                job.base.constraints = constraints;
+                job.base.pose_ls = r->pose_ls;
+                job.base.scratch = r->scratch;
+                job.base.scratch_bytes = sizeof r->scratch;
                 job.tolerance = tolerance;
                 job.max_iterations = max_iterations;
                 job.iterations = &iters;
@@ -53,13 +57,14 @@ static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets,
                 ik_fabrik_run(&job);
             } else {
                 ik_ccd job = ik_ccd_def();
-                job.skeleton = &r->skeleton;
+                job.base.skeleton = &r->skeleton;
                 job.joints = r->joints;
-                job.joint_count = r->count;
+                job.base.joint_count = r->count;
                 job.target_ms = targets[i];
-                job.constraints = constraints;
-                job.pose_ls = r->pose_ls;
-                job.scratch = r->scratch;
+                job.base.constraints = constraints;
+                job.base.pose_ls = r->pose_ls;
+                job.base.scratch = r->scratch;
+                job.base.scratch_bytes = sizeof r->scratch;
                 job.tolerance = tolerance;
                 job.max_iterations = max_iterations;
                 job.iterations = &iters;
@@ -249,20 +254,21 @@ static void tracking_test(FILE *csv) {
                 ik_fabrik job = ik_fabrik_def();
                 if (step == 400) start = bench_now();
                 for (k = 0; k < ne; ++k) targets[k] = bench_tracking_target(rest_tip[k], t, k);
-                job.skeleton = &g_rig.skeleton;
+                job.base.skeleton = &g_rig.skeleton;
                 job.joints = g_rig.joints;
-                job.joint_count = g_rig.count;
+                job.base.joint_count = g_rig.count;
                 job.effectors = effectors;
                 job.effector_count = ne;
                 job.targets_ms = targets;
-                job.pose_ls = g_rig.pose_ls;
-                job.scratch = g_rig.scratch;
+                job.base.pose_ls = g_rig.pose_ls;
+                job.base.scratch = g_rig.scratch;
+                job.base.scratch_bytes = sizeof g_rig.scratch;
                 job.tolerance = 0;
                 job.max_iterations = 1;
                 ik_fabrik_run(&job);
                 if (step >= 400) {
                     for (k = 0; k < ne; ++k)
-                        error_sum += (double)ik_vec3_distance(g_rig.scratch[effectors[k]].model_ms.translation, targets[k]);
+                        error_sum += (double)ik_vec3_distance(((const ik_chain_link *)(const void *)g_rig.scratch)[effectors[k]].model_ms.translation, targets[k]);
                 }
             }
             times[rep] = (bench_now() - start) / 2000 * 1e6;

@@ -49,15 +49,15 @@ static void make_chain(rig *r, int bones) {
 
 static ik_jacobian base_job(rig *r, const ik_jacobian_effector *effectors, int count, ik_jacobian_method method) {
     ik_jacobian job = ik_jacobian_def();
-    job.skeleton = &r->skeleton;
-    job.pose_ls = r->pose_ls;
+    job.base.skeleton = &r->skeleton;
+    job.base.pose_ls = r->pose_ls;
     job.joints = r->joints;
-    job.joint_count = r->joint_count;
+    job.base.joint_count = r->joint_count;
     job.effectors = effectors;
     job.effector_count = count;
     job.method = method;
-    job.scratch = g_scratch;
-    job.scratch_bytes = sizeof g_scratch;
+    job.base.scratch = g_scratch;
+    job.base.scratch_bytes = sizeof g_scratch;
     return job;
 }
 
@@ -221,15 +221,15 @@ static void tight_tolerance_test(FILE *csv) {
                 int used = 0;
                 double start;
                 memcpy(c->pose_ls, starts[i], sizeof starts[i]);
-                job.skeleton = &c->skeleton;
-                job.pose_ls = c->pose_ls;
+                job.base.skeleton = &c->skeleton;
+                job.base.pose_ls = c->pose_ls;
                 job.joints = c->joints;
-                job.joint_count = c->joint_count;
+                job.base.joint_count = c->joint_count;
                 job.effectors = &goals[i];
                 job.effector_count = 1;
                 job.method = methods[m];
-                job.scratch = g_scratch;
-                job.scratch_bytes = sizeof g_scratch;
+                job.base.scratch = g_scratch;
+                job.base.scratch_bytes = sizeof g_scratch;
                 job.tolerance = tolerance * c->length;
                 job.angle_tolerance = tolerance;
                 job.iterations = &used;

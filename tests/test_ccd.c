@@ -16,12 +16,13 @@
 
 static ik_ccd chain_job(chain_fixture *f, ik_vec3 target, int iterations, int *iters, ik_real *err) {
     ik_ccd job = ik_ccd_def();
-    job.skeleton = &f->skeleton;
+    job.base.skeleton = &f->skeleton;
     job.joints = f->joints;
-    job.joint_count = f->count;
+    job.base.joint_count = f->count;
     job.target_ms = target;
-    job.pose_ls = f->pose_ls;
-    job.scratch = f->scratch;
+    job.base.pose_ls = f->pose_ls;
+    job.base.scratch = f->scratch;
+    job.base.scratch_bytes = sizeof f->scratch;
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;
@@ -92,7 +93,7 @@ static void test_reach_constrained(int type, const char *name) {
         ik_ccd job;
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         job = chain_job(&f, target, 200, NULL, NULL);
-        job.constraints = f.constraints;
+        job.base.constraints = f.constraints;
         job.tolerance = (ik_real)8e-3;
         CHECK(ik_ccd_run(&job) == IK_OK, "run");
         PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d", i);
@@ -191,6 +192,32 @@ static void test_degenerate(void) {
     memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
     job = chain_job(&f, ik_v3((ik_real)NAN, 0, 0), 10, &iters, &err);
     CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "NaN target");
+    {
+        /* The bad field is named, with its entry for an array. */
+        ik_field_error where;
+        job.base.error_field = &where;
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "target_ms") == 0 &&
+                  where.index == -1,
+              "NaN target named: %s", where.field ? where.field : "(none)");
+        job.target_ms = ik_v3(1, 1, 1);
+        f.pose_ls[2].rotation.x = (ik_real)INFINITY;
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "base.pose_ls") == 0 &&
+                  where.index == f.joints[2],
+              "infinite pose named: %s [%d]", where.field ? where.field : "(none)", where.index);
+        f.pose_ls[2] = saved[2];
+        job.base.scratch_bytes = 1;
+        CHECK(ik_ccd_run(&job) == IK_ERR_CAPACITY && where.field && strcmp(where.field, "base.scratch_bytes") == 0,
+              "short scratch named");
+        job.base.scratch_bytes = sizeof f.scratch;
+        job.joints = NULL;
+        CHECK(ik_ccd_run(&job) == IK_ERR_NULL && where.field && strcmp(where.field, "joints") == 0, "NULL joints named");
+        job.joints = f.joints;
+        job.max_iterations = 0;
+        CHECK(ik_ccd_run(&job) == IK_OK && where.field == NULL && where.index == -1, "nothing named on success");
+        memcpy(f.pose_ls, saved, sizeof(ik_transform) * (size_t)f.count);
+        job.max_iterations = 10;
+        job.base.error_field = NULL;
+    }
     job.target_ms = ik_v3(1, 1, 1);
     f.pose_ls[1].rotation.x = (ik_real)INFINITY;
     CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "infinite pose");
@@ -198,7 +225,7 @@ static void test_degenerate(void) {
     {
         /* Joints above the first listed one, and between two listed ones, are read too. */
         const int from_second[3] = {1, 2, 3}, skipping[3] = {0, 1, 3};
-        job.joint_count = 3;
+        job.base.joint_count = 3;
         job.joints = from_second;
         f.pose_ls[0].translation.y = (ik_real)INFINITY;
         CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "infinite pose above the first joint");
@@ -208,15 +235,26 @@ static void test_degenerate(void) {
         CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "NaN pose between two listed joints");
         f.pose_ls[2] = saved[2];
         job.joints = f.joints;
-        job.joint_count = f.count;
+        job.base.joint_count = f.count;
     }
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
     job.max_step_angle = 0;
     CHECK(ik_ccd_run(&job) == IK_ERR_RANGE, "zero step cap");
     job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
-    job.scratch = NULL;
+    job.base.scratch = NULL;
     CHECK(ik_ccd_run(&job) == IK_ERR_NULL, "NULL scratch");
+    job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
+    job.base.scratch_bytes = ik_ccd_scratch_size(f.count) - 1;
+    CHECK(ik_ccd_run(&job) == IK_ERR_CAPACITY, "scratch one byte short");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "short scratch writes nothing");
     CHECK(ik_ccd_run(NULL) == IK_ERR_NULL, "NULL job");
+    /* A job not made by ik_ccd_def: a zeroed one, and a filled one without the tag. */
+    memset(&job, 0, sizeof job);
+    CHECK(ik_ccd_run(&job) == IK_ERR_NOT_DEFAULTED, "zeroed job refused");
+    job = chain_job(&f, ik_v3(1, 1, 1), 10, NULL, NULL);
+    job.base.defaulted = 0;
+    CHECK(ik_ccd_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "untagged job writes nothing");
 }
 
 /* The shared million-case stress test (support/chain_stress.h), with a
@@ -224,7 +262,7 @@ static void test_degenerate(void) {
 static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *end_rotation,
                               const ik_constraint *constraints, int cap, rng *r, int *iterations, ik_real *error) {
     ik_ccd job = chain_job(f, target, cap, iterations, error);
-    job.constraints = constraints;
+    job.base.constraints = constraints;
     job.target_rotation_ms = end_rotation;
     if (rng_next(r) % 2) job.max_step_angle = rng_range(r, 0.01, IK_PI);
     return ik_ccd_run(&job);

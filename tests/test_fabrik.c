@@ -10,12 +10,13 @@
 
 static ik_fabrik chain_job(chain_fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
     ik_fabrik job = ik_fabrik_def();
-    job.skeleton = &f->skeleton;
+    job.base.skeleton = &f->skeleton;
     job.joints = f->joints;
-    job.joint_count = f->count;
+    job.base.joint_count = f->count;
     job.targets_ms = target;
-    job.pose_ls = f->pose_ls;
-    job.scratch = f->scratch;
+    job.base.pose_ls = f->pose_ls;
+    job.base.scratch = f->scratch;
+    job.base.scratch_bytes = sizeof f->scratch;
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;
@@ -70,11 +71,11 @@ static void test_plain_chain_paths(void) {
             ik_real reached;
             ik_quat got;
             job.joints = listed;
-            job.joint_count = count;
-            job.root_ms = &root;
+            job.base.joint_count = count;
+            job.base.root_ms = &root;
             job.target_rotations_ms = &end_rotation;
             job.tolerance = (ik_real)1e-3;
-            job.constraints = path ? free_limits : NULL;
+            job.base.constraints = path ? free_limits : NULL;
             ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
             CHECK(ik_fabrik_run(&job) == IK_OK, "run");
             ik_skeleton_fk(&f.skeleton, f.pose_ls, &root, f.model_ms);
@@ -163,7 +164,7 @@ static void test_reach_constrained(int type, const char *name) {
         ik_fabrik job;
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         job = chain_job(&f, &target, 100, NULL, NULL);
-        job.constraints = f.constraints;
+        job.base.constraints = f.constraints;
         job.tolerance = (ik_real)8e-3;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
         PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d", i);
@@ -221,14 +222,15 @@ static void test_tree(ik_bool double_y) {
             targets[k] = chain_joint_ms(&g, effectors[k]);
             before += ik_vec3_distance(chain_joint_ms(&f, effectors[k]), targets[k]);
         }
-        job.skeleton = &f.skeleton;
+        job.base.skeleton = &f.skeleton;
         job.joints = f.joints;
-        job.joint_count = f.count;
+        job.base.joint_count = f.count;
         job.effectors = effectors;
         job.effector_count = ne;
         job.targets_ms = targets;
-        job.pose_ls = f.pose_ls;
-        job.scratch = f.scratch;
+        job.base.pose_ls = f.pose_ls;
+        job.base.scratch = f.scratch;
+        job.base.scratch_bytes = sizeof f.scratch;
         job.max_iterations = 50;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
         PROPERTY_CASE(kept, chain_pose_finite(&f) && chain_lengths_kept(&f, 5), "case %d", i);
@@ -352,7 +354,7 @@ static void test_degenerate(void) {
     {
         /* Joints above the first listed one, and between two listed ones, are read too. */
         const int from_second[3] = {1, 2, 3}, skipping[3] = {0, 1, 3};
-        job.joint_count = 3;
+        job.base.joint_count = 3;
         job.joints = from_second;
         f.pose_ls[0].translation.y = (ik_real)INFINITY;
         CHECK(ik_fabrik_run(&job) == IK_ERR_NONFINITE, "infinite pose above the first joint");
@@ -362,14 +364,25 @@ static void test_degenerate(void) {
         CHECK(ik_fabrik_run(&job) == IK_ERR_NONFINITE, "NaN pose between two listed joints");
         f.pose_ls[2] = saved[2];
         job.joints = f.joints;
-        job.joint_count = f.count;
+        job.base.joint_count = f.count;
     }
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
-    job.scratch = NULL;
+    job.base.scratch = NULL;
     CHECK(ik_fabrik_run(&job) == IK_ERR_NULL, "NULL scratch");
-    CHECK(ik_fabrik_run(NULL) == IK_ERR_NULL, "NULL job");
     job = chain_job(&f, &target, 10, NULL, NULL);
-    job.joint_count = 0;
+    job.base.scratch_bytes = ik_fabrik_scratch_size(f.count) - 1;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_CAPACITY, "scratch one byte short");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "short scratch writes nothing");
+    CHECK(ik_fabrik_run(NULL) == IK_ERR_NULL, "NULL job");
+    /* A job not made by ik_fabrik_def: a zeroed one, and a filled one without the tag. */
+    memset(&job, 0, sizeof job);
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NOT_DEFAULTED, "zeroed job refused");
+    job = chain_job(&f, &target, 10, NULL, NULL);
+    job.base.defaulted = 0;
+    CHECK(ik_fabrik_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
+    CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "untagged job writes nothing");
+    job = chain_job(&f, &target, 10, NULL, NULL);
+    job.base.joint_count = 0;
     CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "no joints");
     job = chain_job(&f, &target, -1, NULL, NULL);
     CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "negative iterations");
@@ -589,7 +602,7 @@ static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *e
                               const ik_constraint *constraints, int cap, rng *r, int *iterations, ik_real *error) {
     ik_fabrik job = chain_job(f, &target, cap, iterations, error);
     (void)r;
-    job.constraints = constraints;
+    job.base.constraints = constraints;
     job.target_rotations_ms = end_rotation;
     return ik_fabrik_run(&job);
 }

@@ -75,15 +75,15 @@ static int axis_total(const rig *r) {
 static ik_jacobian job_for(rig *r, const ik_jacobian_effector *effectors, int effector_count,
                            ik_jacobian_method method) {
     ik_jacobian job = ik_jacobian_def();
-    job.skeleton = &r->skeleton;
-    job.pose_ls = r->pose_ls;
+    job.base.skeleton = &r->skeleton;
+    job.base.pose_ls = r->pose_ls;
     job.joints = r->joints;
-    job.joint_count = r->joint_count;
+    job.base.joint_count = r->joint_count;
     job.effectors = effectors;
     job.effector_count = effector_count;
     job.method = method;
-    job.scratch = scratch_store;
-    job.scratch_bytes = sizeof scratch_store;
+    job.base.scratch = scratch_store;
+    job.base.scratch_bytes = sizeof scratch_store;
     CHECK(ik_jacobian_scratch_size(r->skeleton.joint_count, axis_total(r), effector_count) <= sizeof scratch_store,
           "test scratch is big enough");
     return job;
@@ -194,15 +194,15 @@ static void test_tight_tolerance(ik_jacobian_method method, const char *name, do
         int iterations = -1, k;
         axis_chain_make(&c, &g, 5 + i % 4);
         effector = axis_chain_goal(&c, &g, 0.1);
-        job.skeleton = &c.skeleton;
-        job.pose_ls = c.pose_ls;
+        job.base.skeleton = &c.skeleton;
+        job.base.pose_ls = c.pose_ls;
         job.joints = c.joints;
-        job.joint_count = c.joint_count;
+        job.base.joint_count = c.joint_count;
         job.effectors = &effector;
         job.effector_count = 1;
         job.method = method;
-        job.scratch = scratch_store;
-        job.scratch_bytes = sizeof scratch_store;
+        job.base.scratch = scratch_store;
+        job.base.scratch_bytes = sizeof scratch_store;
         job.tolerance = (ik_real)TIGHT_TOLERANCE * c.length;
         job.angle_tolerance = (ik_real)TIGHT_TOLERANCE;
         job.iterations = &iterations;
@@ -464,7 +464,7 @@ static void test_limits_never_violated(void) {
             effector.target_ms.z = 0;
             start = tip_distance(&r, CHAIN_MOVERS, effector.target_ms);
             job = job_for(&r, &effector, 1, all_methods[m]);
-            job.constraints = constraints;
+            job.base.constraints = constraints;
             job.springs = springs;
             job.max_iterations = 60;
             CHECK(ik_jacobian_run(&job) == IK_OK, "run");
@@ -689,11 +689,39 @@ static void test_bad_input(void) {
     effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(1, 2, 3));
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
     CHECK(ik_jacobian_run(NULL) == IK_ERR_NULL, "NULL job");
-    job.scratch = NULL;
+    /* A job not made by ik_jacobian_def: a zeroed one, and a filled one without the tag. */
+    memset(&job, 0, sizeof job);
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NOT_DEFAULTED, "zeroed job refused");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    job.base.defaulted = 0;
+    CHECK(ik_jacobian_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
+    CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "untagged job writes nothing");
+    job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+    job.base.scratch = NULL;
     CHECK(ik_jacobian_run(&job) == IK_ERR_NULL, "NULL scratch");
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
-    job.scratch_bytes = 64;
+    job.base.scratch_bytes = 64;
     CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY, "small scratch");
+    {
+        /* The bad field is named, with its entry for an array. */
+        ik_field_error where;
+        job.base.error_field = &where;
+        CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY && where.field && strcmp(where.field, "base.scratch_bytes") == 0,
+              "small scratch named: %s", where.field ? where.field : "(none)");
+        job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+        job.base.error_field = &where;
+        job.max_step = 0;
+        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && where.field && strcmp(where.field, "max_step") == 0,
+              "zero max_step named: %s", where.field ? where.field : "(none)");
+        job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
+        job.base.error_field = &where;
+        effector.target_ms.y = (ik_real)NAN;
+        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "effectors") == 0 &&
+                  where.index == 0,
+              "NaN target named: %s [%d]", where.field ? where.field : "(none)", where.index);
+        effector.target_ms.y = 2;
+        CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "named errors write nothing");
+    }
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
     effector.target_ms.x = (ik_real)NAN;
     CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE, "NaN target");
@@ -714,7 +742,7 @@ static void test_bad_input(void) {
     r.pose_ls[3].rotation.w = 1;
     zero_axis = ik_jacobian_hinge(0, ik_vec3_zero());
     job.joints = &zero_axis;
-    job.joint_count = 1;
+    job.base.joint_count = 1;
     CHECK(ik_jacobian_run(&job) == IK_ERR_DEGENERATE, "zero axis");
     CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "pose untouched by rejected jobs");
 }
@@ -778,12 +806,12 @@ static void test_random_inputs(long cases) {
         }
         job = job_for(&r, effectors, effector_count, all_methods[rng_next(&g) % 4]);
         job.springs = rng_next(&g) % 2 ? springs : NULL;
-        job.constraints = rng_next(&g) % 2 ? constraints : NULL;
+        job.base.constraints = rng_next(&g) % 2 ? constraints : NULL;
         job.gravity = rng_next(&g) % 2 ? rng_range(&g, 0, 1) : 0;
         job.damping = rng_range(&g, 0, 0.5);
         job.max_iterations = (int)(rng_next(&g) % 4);
         ok = ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-3);
-        if (ok && job.constraints)
+        if (ok && job.base.constraints)
             for (k = 0; k < movers; ++k)
                 if (!ik_constraint_check(&constraints[k], r.pose_ls[k].rotation, (ik_real)1e-3)) ok = 0;
         PROPERTY_CASE(finite, ok, "case %ld: method %d, finite %d, lengths %d", i, (int)job.method, pose_finite(&r),

@@ -33,15 +33,15 @@ static void make_tail(tail *t) {
 
 static ik_jacobian tail_job(tail *t, const ik_jacobian_effector *effector, ik_jacobian_method method) {
     ik_jacobian job = ik_jacobian_def();
-    job.skeleton = &t->skeleton;
-    job.pose_ls = t->pose_ls;
+    job.base.skeleton = &t->skeleton;
+    job.base.pose_ls = t->pose_ls;
     job.joints = t->joints;
-    job.joint_count = MOVERS;
+    job.base.joint_count = MOVERS;
     job.effectors = effector;
     job.effector_count = 1;
     job.method = method;
-    job.scratch = scratch_store;
-    job.scratch_bytes = sizeof scratch_store;
+    job.base.scratch = scratch_store;
+    job.base.scratch_bytes = sizeof scratch_store;
     return job;
 }
 

@@ -27,38 +27,36 @@
 #ifndef IKIT_CCD_H
 #define IKIT_CCD_H
 
-#include <ikit/chain.h>
+#include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct ik_ccd {
+    ik_chain_base base;               /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const ik_skeleton *skeleton;
-    const int *joints;                /* [joint_count] root-first, each below the previous; the last is the effector */
-    int joint_count;                  /* >= 1 */
+    const int *joints;                /* [base.joint_count] root-first, each below the previous; the last is the effector */
     ik_vec3 target_ms;
     const ik_quat *target_rotation_ms; /* NULL, or the end joint's wanted model rotation */
-    const ik_constraint *constraints; /* [joint_count] or NULL */
-    const ik_mat4 *root_ms;           /* above the skeleton roots; NULL: identity */
     /* options */
     ik_real max_step_angle;           /* radians per joint step, in (0, pi]; default pi (no cap) */
     ik_real tolerance;                /* default 1e-3 */
     int max_iterations;               /* sweeps; default 1000 */
-    /* in/out */
-    ik_transform *pose_ls;            /* [skeleton->joint_count] */
-    ik_chain_link *scratch;           /* [joint_count] */
     /* outputs (may be NULL) */
     int *iterations;
     ik_real *error;                   /* effector distance to the target at the end */
 } ik_ccd;
 
 ik_ccd ik_ccd_def(void);
+
+/* Bytes of scratch a solve of `joint_count` chain joints needs. */
+size_t ik_ccd_scratch_size(int joint_count);
 
 /* Validates (as ik_fabrik_run, plus IK_ERR_RANGE for max_step_angle outside
  * (0, pi]), then solves. On error nothing is written. */

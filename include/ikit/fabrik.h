@@ -2,7 +2,7 @@
  * and Lasenby 2011; seed 004), on a single chain or on a joint tree with
  * several end effectors.
  *
- * The solved joints are a list as described in chain.h (ascending skeleton
+ * The solved joints are a list as described in chain_base.h (ascending skeleton
  * indices, the first is the fixed base). Effectors are positions in that list;
  * each gets a model-space target. Per iteration:
  *   backward pass (tips to base): each effector is put on its target, then
@@ -78,34 +78,29 @@
 #ifndef IKIT_FABRIK_H
 #define IKIT_FABRIK_H
 
-#include <ikit/chain.h>
+#include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct ik_fabrik {
+    ik_chain_base base;             /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const ik_skeleton *skeleton;
-    const int *joints;              /* [joint_count] see chain.h */
-    int joint_count;
+    const int *joints;              /* [base.joint_count] see chain_base.h */
     const int *effectors;           /* [effector_count] positions in `joints`; NULL: the last joint */
     int effector_count;             /* default 1 */
     const ik_vec3 *targets_ms;      /* [effector_count] */
     const ik_quat *target_rotations_ms; /* [effector_count] or NULL; unit rotations */
     const ik_real *weights;         /* [effector_count] > 0, or NULL for all 1 */
-    const ik_constraint *constraints; /* [joint_count] or NULL, per listed joint */
-    const ik_mat4 *root_ms;         /* above the skeleton roots; NULL: identity */
     /* options */
     ik_real tolerance;              /* model units; default 1e-3 */
     int max_iterations;             /* default 1000, as CCD (ccd.h); CCD sweeps of the end-game count */
-    /* in/out */
-    ik_transform *pose_ls;          /* [skeleton->joint_count]; only listed joints' rotations change */
-    ik_chain_link *scratch;         /* [joint_count] working space */
     /* outputs (may be NULL) */
     int *iterations;                /* iterations run */
     ik_real *error;                 /* largest effector distance to its target at the end */
@@ -115,14 +110,15 @@ typedef struct ik_fabrik {
  * every pointer NULL. */
 ik_fabrik ik_fabrik_def(void);
 
-/* Entries of ik_chain_link the job needs in `scratch`. */
-static inline int ik_fabrik_scratch_count(int joint_count) { return joint_count; }
+/* Bytes of scratch a solve of `joint_count` listed joints needs. */
+size_t ik_fabrik_scratch_size(int joint_count);
 
 /* Validates (IK_ERR_NULL, IK_ERR_RANGE for counts, effector positions,
  * weights <= 0, tolerance < 0 or max_iterations < 0, IK_ERR_HIERARCHY,
  * IK_ERR_NONFINITE for targets, target rotations, weights, root_ms or the
  * pose the chain reads, IK_ERR_DEGENERATE for a zero target rotation,
- * constraint errors from ik_constraint_validate), then solves. On error
+ * constraint errors from ik_constraint_validate, IK_ERR_CAPACITY for
+ * scratch_bytes under ik_fabrik_scratch_size), then solves. On error
  * nothing is written. */
 ik_result ik_fabrik_run(const ik_fabrik *job);
 

@@ -11,7 +11,7 @@
 #include <ikit/constraint.h>
 #include <ikit/two_bone.h>
 #include <ikit/aim.h>
-#include <ikit/chain.h>
+#include <ikit/chain_base.h>
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>

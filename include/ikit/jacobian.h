@@ -62,6 +62,7 @@
 
 #include <stddef.h>
 
+#include <ikit/chain_base.h>
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
@@ -108,20 +109,17 @@ typedef struct ik_jacobian_effector {
 } ik_jacobian_effector;
 
 typedef struct ik_jacobian {
+    /* skeleton, pose_ls, root_ms, scratch (ik_jacobian_scratch_size bytes) and
+     * constraints: one per entry of joints[] (NULL: none), applied with
+     * ik_constraint_apply after every step, after the spring limits. */
+    ik_chain_base base;
     /* Inputs. */
-    const ik_skeleton *skeleton;
-    ik_transform *pose_ls;             /* [skeleton joint_count], in/out */
-    const ik_mat4 *root_ms;            /* NULL: identity */
-    const ik_jacobian_joint *joints;   /* [joint_count] */
-    int joint_count;
+    const ik_jacobian_joint *joints;   /* [base.joint_count] */
     const ik_jacobian_effector *effectors; /* [effector_count] */
     int effector_count;
     /* Optional: one spring per axis, in the order of joints[] and their axes
      * (NULL: none). Hard limits are always enforced when given. */
     const ik_spring *springs;
-    /* Optional: one constraint per entry of joints[] (NULL: none), applied
-     * with ik_constraint_apply after every step, after the spring limits. */
-    const ik_constraint *constraints;
     /* Seed 002's preference for low poses: each iteration turns every axis
      * by gravity * (lowering of the moved joints' mean height per radian) /
      * reach. 0 (default) disables it. */
@@ -142,10 +140,6 @@ typedef struct ik_jacobian {
     ik_real error_clamp;               /* position error clamp as a fraction of the reach; default 0.5 */
     ik_real gradient_rate;             /* IK_JACOBIAN_GRADIENT step rate in (0, 2); default 1 */
     ik_real min_step;                  /* stop when no angle changes more than this; default 1e-6 */
-
-    /* Caller memory. */
-    void *scratch;
-    size_t scratch_bytes;
 
     /* Outputs (each may be NULL). */
     int *iterations;                   /* iterations taken */

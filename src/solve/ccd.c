@@ -9,38 +9,58 @@
 
 ik_ccd ik_ccd_def(void) {
     ik_ccd job;
-    job.skeleton = NULL;
+    job.base.defaulted = IK_JOB_DEFAULTED;
+    job.base.skeleton = NULL;
     job.joints = NULL;
-    job.joint_count = 0;
+    job.base.joint_count = 0;
     job.target_ms = ik_vec3_zero();
     job.target_rotation_ms = NULL;
-    job.constraints = NULL;
-    job.root_ms = NULL;
+    job.base.constraints = NULL;
+    job.base.root_ms = NULL;
     job.max_step_angle = IK_PI;
     job.tolerance = (ik_real)1e-3;
     job.max_iterations = 1000;
-    job.pose_ls = NULL;
-    job.scratch = NULL;
+    job.base.pose_ls = NULL;
+    job.base.scratch = NULL;
+    job.base.scratch_bytes = 0;
+    job.base.error_field = NULL;
     job.iterations = NULL;
     job.error = NULL;
     return job;
 }
 
+/* One working link per listed joint (chain.h). */
+size_t ik_ccd_scratch_size(int joint_count) {
+    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
+}
+
 static ik_result validate(const ik_ccd *job) {
+    ik_field_error *where;
     ik_result r;
-    if (!job || !job->skeleton || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
-    r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 1);
+    if (!job) return IK_ERR_NULL;
+    if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    where = job->base.error_field;
+    ik_field_fail(where, IK_OK, NULL, -1);
+    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
+    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 1, where);
     if (r != IK_OK) return r;
-    if (!ik_vec3_finite(job->target_ms) || !ik_finite(job->tolerance) || !ik_finite(job->max_step_angle))
-        return IK_ERR_NONFINITE;
-    if (job->tolerance < 0 || job->max_iterations < 0) return IK_ERR_RANGE;
-    if (!(job->max_step_angle > 0) || job->max_step_angle > IK_PI * (1 + (ik_real)1e-6)) return IK_ERR_RANGE;
+    if (job->base.scratch_bytes < ik_ccd_scratch_size(job->base.joint_count))
+        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
+    if (!ik_vec3_finite(job->target_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "target_ms", -1);
+    if (!ik_finite(job->tolerance) || job->tolerance < 0)
+        return ik_field_fail(where, ik_finite(job->tolerance) ? IK_ERR_RANGE : IK_ERR_NONFINITE, "tolerance", -1);
+    if (!ik_finite(job->max_step_angle)) return ik_field_fail(where, IK_ERR_NONFINITE, "max_step_angle", -1);
+    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+    if (!(job->max_step_angle > 0) || job->max_step_angle > IK_PI * (1 + (ik_real)1e-6))
+        return ik_field_fail(where, IK_ERR_RANGE, "max_step_angle", -1);
     if (job->target_rotation_ms) {
-        if (!ik_quat_finite(*job->target_rotation_ms)) return IK_ERR_NONFINITE;
-        if (!(ik_quat_length(*job->target_rotation_ms) > 0)) return IK_ERR_DEGENERATE;
+        if (!ik_quat_finite(*job->target_rotation_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "target_rotation_ms", -1);
+        if (!(ik_quat_length(*job->target_rotation_ms) > 0))
+            return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotation_ms", -1);
     }
-    return ik_chain_validate_inputs(job->skeleton, job->joints, job->joint_count, job->constraints, job->root_ms,
-                                    job->pose_ls);
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.joint_count, job->base.constraints,
+                                    job->base.root_ms, job->base.pose_ls, where);
 }
 
 /* One joint step, in model space: with p_k the joint, e the effector, t
@@ -188,19 +208,19 @@ ik_result ik_ccd_run(const ik_ccd *job) {
     ik_real err;
     int n, k, it = 0;
     if (r != IK_OK) return r;
-    n = job->joint_count;
-    links = job->scratch;
-    ik_chain_gather(job->skeleton, job->joints, n, job->pose_ls, job->root_ms, links);
-    if (job->constraints) {
-        for (k = 0; k < n; ++k) links[k].rotation_ls = ik_constraint_apply(&job->constraints[k], links[k].rotation_ls);
+    n = job->base.joint_count;
+    links = job->base.scratch;
+    ik_chain_gather(job->base.skeleton, job->joints, n, job->base.pose_ls, job->base.root_ms, links);
+    if (job->base.constraints) {
+        for (k = 0; k < n; ++k) links[k].rotation_ls = ik_constraint_apply(&job->base.constraints[k], links[k].rotation_ls);
         ik_chain_update(links, n);
     }
     sweeps.links = links;
     sweeps.count = n;
     sweeps.joints = job->joints;
-    sweeps.pose_ls = job->pose_ls;
+    sweeps.pose_ls = job->base.pose_ls;
     sweeps.target_ms = job->target_ms;
-    sweeps.constraints = job->constraints;
+    sweeps.constraints = job->base.constraints;
     sweeps.max_step_angle = job->max_step_angle;
     sweeps.tolerance = job->tolerance;
     sweeps.max_sweeps = job->max_iterations;
@@ -210,11 +230,11 @@ ik_result ik_ccd_run(const ik_ccd *job) {
         ik_chain_link *end = &links[n - 1];
         ik_quat rot = ik_quat_mul(ik_quat_conjugate(ik_chain_parent_rotation_ms(links, n - 1)),
                                   ik_quat_normalize(*job->target_rotation_ms));
-        if (job->constraints) rot = ik_constraint_apply(&job->constraints[n - 1], rot);
+        if (job->base.constraints) rot = ik_constraint_apply(&job->base.constraints[n - 1], rot);
         end->rotation_ls = ik_quat_normalize(rot);
     }
     if (!ik_finite(err)) return IK_ERR_NONFINITE;
-    ik_chain_scatter(job->joints, n, links, job->pose_ls);
+    ik_chain_scatter(job->joints, n, links, job->base.pose_ls);
     if (job->iterations) *job->iterations = it;
     if (job->error) *job->error = err;
     return IK_OK;

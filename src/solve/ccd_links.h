@@ -4,7 +4,7 @@
 #ifndef IKIT_SOLVE_CCD_LINKS_H
 #define IKIT_SOLVE_CCD_LINKS_H
 
-#include <ikit/chain.h>
+#include "chain_links.h"
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 

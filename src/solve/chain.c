@@ -1,6 +1,6 @@
 /* Chains and joint trees for the iterative solvers: validation, gathering
  * model-space frames and offsets from a pose, writing rotations back. */
-#include <ikit/chain.h>
+#include "chain_links.h"
 
 /* Nearest ancestor of joints[k] among joints[0..k-1]: walk up the skeleton
  * while scanning the ascending list downwards. */
@@ -20,17 +20,19 @@ static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
  * `require_chain` the link parent must be the joint listed just before.
  * One link_parent walk per joint: O(count + skeleton depth spanned). */
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain) {
+                            ik_bool require_chain, ik_field_error *where) {
     int k;
-    if (!skeleton || !joints || !skeleton->parents) return IK_ERR_NULL;
-    if (count < 1) return IK_ERR_RANGE;
+    if (!skeleton) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
+    if (!skeleton->parents) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton->parents", -1);
+    if (!joints) return ik_field_fail(where, IK_ERR_NULL, "joints", -1);
+    if (count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.joint_count", -1);
     for (k = 0; k < count; ++k) {
-        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return IK_ERR_RANGE;
-        if (k > 0 && joints[k] <= joints[k - 1]) return IK_ERR_RANGE;
+        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "joints", k);
+        if (k > 0 && joints[k] <= joints[k - 1]) return ik_field_fail(where, IK_ERR_RANGE, "joints", k);
     }
     for (k = 1; k < count; ++k) {
         int up = link_parent(skeleton, joints, k);
-        if (up < 0 || (require_chain && up != k - 1)) return IK_ERR_HIERARCHY;
+        if (up < 0 || (require_chain && up != k - 1)) return ik_field_fail(where, IK_ERR_HIERARCHY, "joints", k);
     }
     return IK_OK;
 }
@@ -40,19 +42,19 @@ ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int 
  * skeleton root). */
 ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
                                    const ik_constraint *constraints, const ik_mat4 *root_ms,
-                                   const ik_transform *pose_ls) {
+                                   const ik_transform *pose_ls, ik_field_error *where) {
     int k, a;
     if (constraints) {
         for (k = 0; k < count; ++k) {
             ik_result r = ik_constraint_validate(&constraints[k]);
-            if (r != IK_OK) return r;
+            if (r != IK_OK) return ik_field_fail(where, r, "base.constraints", k);
         }
     }
-    if (root_ms && !ik_mat4_finite(root_ms)) return IK_ERR_NONFINITE;
+    if (root_ms && !ik_mat4_finite(root_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (k = 0; k < count; ++k) {
         int stop = k == 0 ? -1 : joints[link_parent(skeleton, joints, k)];
         for (a = joints[k]; a != stop; a = skeleton->parents[a])
-            if (!ik_transform_finite(pose_ls[a])) return IK_ERR_NONFINITE;
+            if (!ik_transform_finite(pose_ls[a])) return ik_field_fail(where, IK_ERR_NONFINITE, "base.pose_ls", a);
     }
     return IK_OK;
 }

@@ -15,53 +15,74 @@ enum {
 
 ik_fabrik ik_fabrik_def(void) {
     ik_fabrik job;
-    job.skeleton = NULL;
+    job.base.defaulted = IK_JOB_DEFAULTED;
+    job.base.skeleton = NULL;
     job.joints = NULL;
-    job.joint_count = 0;
+    job.base.joint_count = 0;
     job.effectors = NULL;
     job.effector_count = 1;
     job.targets_ms = NULL;
     job.target_rotations_ms = NULL;
     job.weights = NULL;
-    job.constraints = NULL;
-    job.root_ms = NULL;
+    job.base.constraints = NULL;
+    job.base.root_ms = NULL;
     job.tolerance = (ik_real)1e-3;
     job.max_iterations = 1000;
-    job.pose_ls = NULL;
-    job.scratch = NULL;
+    job.base.pose_ls = NULL;
+    job.base.scratch = NULL;
+    job.base.scratch_bytes = 0;
+    job.base.error_field = NULL;
     job.iterations = NULL;
     job.error = NULL;
     return job;
 }
 
 static int effector_link(const ik_fabrik *job, int i) {
-    return job->effectors ? job->effectors[i] : job->joint_count - 1;
+    return job->effectors ? job->effectors[i] : job->base.joint_count - 1;
 }
 
 static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
 
+/* One working link per listed joint (chain.h). */
+size_t ik_fabrik_scratch_size(int joint_count) {
+    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
+}
+
 static ik_result validate(const ik_fabrik *job) {
+    ik_field_error *where;
     int i;
     ik_result r;
-    if (!job || !job->skeleton || !job->targets_ms || !job->pose_ls || !job->scratch) return IK_ERR_NULL;
-    r = ik_chain_validate(job->skeleton, job->joints, job->joint_count, 0);
+    if (!job) return IK_ERR_NULL;
+    if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    where = job->base.error_field;
+    ik_field_fail(where, IK_OK, NULL, -1);
+    if (!job->targets_ms) return ik_field_fail(where, IK_ERR_NULL, "targets_ms", -1);
+    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
+    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 0, where);
     if (r != IK_OK) return r;
-    if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1)) return IK_ERR_RANGE;
-    if (!ik_finite(job->tolerance)) return IK_ERR_NONFINITE;
-    if (job->tolerance < 0 || job->max_iterations < 0) return IK_ERR_RANGE;
+    if (job->base.scratch_bytes < ik_fabrik_scratch_size(job->base.joint_count))
+        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
+    if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1))
+        return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
+    if (!ik_finite(job->tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "tolerance", -1);
+    if (job->tolerance < 0) return ik_field_fail(where, IK_ERR_RANGE, "tolerance", -1);
+    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
     for (i = 0; i < job->effector_count; ++i) {
         int e = effector_link(job, i);
-        if (e < 0 || e >= job->joint_count) return IK_ERR_RANGE;
-        if (!ik_vec3_finite(job->targets_ms[i])) return IK_ERR_NONFINITE;
-        if (job->weights && !ik_finite(job->weights[i])) return IK_ERR_NONFINITE;
-        if (job->weights && !(job->weights[i] > 0)) return IK_ERR_RANGE;
+        if (e < 0 || e >= job->base.joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
+        if (!ik_vec3_finite(job->targets_ms[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "targets_ms", i);
+        if (job->weights && !ik_finite(job->weights[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "weights", i);
+        if (job->weights && !(job->weights[i] > 0)) return ik_field_fail(where, IK_ERR_RANGE, "weights", i);
         if (job->target_rotations_ms) {
-            if (!ik_quat_finite(job->target_rotations_ms[i])) return IK_ERR_NONFINITE;
-            if (!(ik_quat_length(job->target_rotations_ms[i]) > 0)) return IK_ERR_DEGENERATE;
+            if (!ik_quat_finite(job->target_rotations_ms[i]))
+                return ik_field_fail(where, IK_ERR_NONFINITE, "target_rotations_ms", i);
+            if (!(ik_quat_length(job->target_rotations_ms[i]) > 0))
+                return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotations_ms", i);
         }
     }
-    return ik_chain_validate_inputs(job->skeleton, job->joints, job->joint_count, job->constraints, job->root_ms,
-                                    job->pose_ls);
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.joint_count, job->base.constraints,
+                                    job->base.root_ms, job->base.pose_ls, where);
 }
 
 /* Flags, targets and branch weights: an effector's target is the weighted
@@ -69,7 +90,7 @@ static ik_result validate(const ik_fabrik *job) {
  * weight is the sum of the effector weights at or below it. Returns 1 when
  * the rotational forward pass is needed (constraints or sub-bases). */
 static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
-    int n = job->joint_count, i, k;
+    int n = job->base.joint_count, i, k;
     ik_bool rigid = 0;
     for (i = 0; i < job->effector_count; ++i) {
         ik_chain_link *l = &links[effector_link(job, i)];
@@ -91,7 +112,7 @@ static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
             up->flags |= FLAG_ACTIVE;
             up->branch_weight += l->branch_weight;
         }
-        if (job->constraints && job->constraints[k].type != IK_CONSTRAINT_NONE) l->flags |= FLAG_RIGID;
+        if (job->base.constraints && job->base.constraints[k].type != IK_CONSTRAINT_NONE) l->flags |= FLAG_RIGID;
         if (l->flags & FLAG_RIGID) rigid = 1;
     }
     return rigid;
@@ -254,7 +275,7 @@ static void apply_target_rotations(const ik_fabrik *job, ik_chain_link *links) {
         int k = effector_link(job, i);
         ik_quat parent_rot = ik_chain_parent_rotation_ms(links, k);
         ik_quat rot = ik_quat_mul(ik_quat_conjugate(parent_rot), ik_quat_normalize(job->target_rotations_ms[i]));
-        if (job->constraints) rot = ik_constraint_apply(&job->constraints[k], rot);
+        if (job->base.constraints) rot = ik_constraint_apply(&job->base.constraints[k], rot);
         links[k].rotation_ls = ik_quat_normalize(rot);
         links[k].model_ms.rotation = ik_quat_normalize(ik_quat_mul(parent_rot, links[k].rotation_ls));
     }
@@ -263,11 +284,11 @@ static void apply_target_rotations(const ik_fabrik *job, ik_chain_link *links) {
 /* A chain with one effector at its end (each listed joint's link parent
  * the one before it) and some constraint set. */
 static ik_bool is_limited_chain(const ik_fabrik *job, const ik_chain_link *links) {
-    int k, n = job->joint_count, limited = 0;
-    if (!job->constraints || job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
+    int k, n = job->base.joint_count, limited = 0;
+    if (!job->base.constraints || job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
     for (k = 0; k < n; ++k) {
         if (k > 0 && links[k].parent != k - 1) return 0;
-        limited |= job->constraints[k].type != IK_CONSTRAINT_NONE;
+        limited |= job->base.constraints[k].type != IK_CONSTRAINT_NONE;
     }
     return limited;
 }
@@ -287,11 +308,11 @@ static int finish_with_ccd(const ik_fabrik *job, ik_chain_link *links, int used)
     ik_ccd_links sweeps;
     int it = 0;
     sweeps.links = links;
-    sweeps.count = job->joint_count;
+    sweeps.count = job->base.joint_count;
     sweeps.joints = job->joints;
-    sweeps.pose_ls = job->pose_ls;
+    sweeps.pose_ls = job->base.pose_ls;
     sweeps.target_ms = job->targets_ms[0];
-    sweeps.constraints = job->constraints;
+    sweeps.constraints = job->base.constraints;
     sweeps.max_step_angle = IK_PI;
     sweeps.tolerance = job->tolerance;
     sweeps.max_sweeps = job->max_iterations - used;
@@ -305,13 +326,13 @@ static int finish_with_ccd(const ik_fabrik *job, ik_chain_link *links, int used)
  * link parent is the joint before it and no constraint is set. Such chains
  * take the positions-only solver below. */
 static ik_bool is_plain_chain(const ik_fabrik *job, const ik_chain_link *links) {
-    int k, n = job->joint_count;
+    int k, n = job->base.joint_count;
     if (job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
     for (k = 1; k < n; ++k)
         if (links[k].parent != k - 1) return 0;
-    if (job->constraints)
+    if (job->base.constraints)
         for (k = 0; k < n; ++k)
-            if (job->constraints[k].type != IK_CONSTRAINT_NONE) return 0;
+            if (job->base.constraints[k].type != IK_CONSTRAINT_NONE) return 0;
     return 1;
 }
 
@@ -475,7 +496,7 @@ static ik_bool bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 
  * (old - p) - s, where old - p was formed while s was being computed, so
  * one subtraction after s replaces an addition and a subtraction. */
 static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_real total_length, ik_bool straight) {
-    const int n = job->joint_count;
+    const int n = job->base.joint_count;
     const ik_vec3 target = job->targets_ms[0], base = links[0].model_ms.translation;
     const ik_real tolerance_sq = job->tolerance * job->tolerance;
     ik_vec3 to_target = ik_vec3_sub(target, base);
@@ -561,7 +582,7 @@ static ik_bool is_identity(ik_quat q) { return q.x == 0 && q.y == 0 && q.z == 0 
  * listed parent is the skeleton parent) is not multiplied in. The end joint
  * keeps its local rotation (or takes its target rotation). */
 static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
-    const int n = job->joint_count;
+    const int n = job->base.joint_count;
     ik_quat turn_ms = ik_quat_identity(), parent_ms = ik_quat_normalize(links[0].between_ls);
     int k;
     for (k = 0; k < n; ++k) {
@@ -590,7 +611,7 @@ static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
 /* The plain-chain solve: unit bone directions and the summed length, the
  * positions-only iterations, then rotations (only when something moved). */
 static ik_result solve_plain_chain(const ik_fabrik *job, ik_chain_link *links) {
-    const int n = job->joint_count;
+    const int n = job->base.joint_count;
     ik_real total_length = 0, err;
     ik_bool straight = n > 2;
     int k, it;
@@ -609,7 +630,7 @@ static ik_result solve_plain_chain(const ik_fabrik *job, ik_chain_link *links) {
     else
         apply_target_rotations(job, links);
     if (!ik_finite(err)) return IK_ERR_NONFINITE;
-    if (it > 0 || job->target_rotations_ms) ik_chain_scatter(job->joints, n, links, job->pose_ls);
+    if (it > 0 || job->target_rotations_ms) ik_chain_scatter(job->joints, n, links, job->base.pose_ls);
     if (job->iterations) *job->iterations = it;
     if (job->error) *job->error = err;
     return IK_OK;
@@ -623,22 +644,22 @@ ik_result ik_fabrik_run(const ik_fabrik *job) {
     ik_bool rigid, limited;
     int n, it = 0;
     if (r != IK_OK) return r;
-    n = job->joint_count;
-    links = job->scratch;
-    ik_chain_gather(job->skeleton, job->joints, n, job->pose_ls, job->root_ms, links);
+    n = job->base.joint_count;
+    links = job->base.scratch;
+    ik_chain_gather(job->base.skeleton, job->joints, n, job->base.pose_ls, job->base.root_ms, links);
     if (is_plain_chain(job, links)) return solve_plain_chain(job, links);
     rigid = prepare(job, links);
     limited = is_limited_chain(job, links);
     base_ms = links[0].model_ms.translation;
     /* Constraints also hold when the loop does not run. */
-    if (job->constraints) forward_pass_rotations(links, n, base_ms, job->constraints);
+    if (job->base.constraints) forward_pass_rotations(links, n, base_ms, job->base.constraints);
     err = largest_error(job, links);
     while (err > job->tolerance && it < job->max_iterations) {
         previous = err;
         ++it;
-        backward_pass(links, n, job->constraints);
+        backward_pass(links, n, job->base.constraints);
         if (rigid)
-            forward_pass_rotations(links, n, base_ms, job->constraints);
+            forward_pass_rotations(links, n, base_ms, job->base.constraints);
         else
             forward_pass_positions(links, n, base_ms);
         err = largest_error(job, links);
@@ -650,7 +671,7 @@ ik_result ik_fabrik_run(const ik_fabrik *job) {
     apply_target_rotations(job, links);
     err = largest_error(job, links);
     if (!ik_finite(err)) return IK_ERR_NONFINITE;
-    ik_chain_scatter(job->joints, n, links, job->pose_ls);
+    ik_chain_scatter(job->joints, n, links, job->base.pose_ls);
     if (job->iterations) *job->iterations = it;
     if (job->error) *job->error = err;
     return IK_OK;

@@ -7,6 +7,7 @@
  * are jacobian_limits.c. See include/ikit/jacobian.h for the model. */
 #include <string.h>
 
+#include "field_error.h"
 #include "jacobian_workspace.h"
 
 #define FLAG_ON_EFFECTOR_PATH 1
@@ -72,6 +73,7 @@ size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effecto
 ik_jacobian ik_jacobian_def(void) {
     ik_jacobian job;
     memset(&job, 0, sizeof job);
+    job.base.defaulted = IK_JOB_DEFAULTED;
     job.down_ms = ik_v3(0, -1, 0);
     job.method = IK_JACOBIAN_DLS;
     job.tolerance = (ik_real)1e-3;
@@ -118,64 +120,104 @@ ik_jacobian_joint ik_jacobian_ball(int joint) {
 
 /* ---- validation ----------------------------------------------------------- */
 
+/* For a job whose options failed validate's combined test (kept apart so
+ * a good job pays only for that test): names the first non-finite option,
+ * else the first out of range, in the order of the struct. */
+static ik_result bad_option(const ik_jacobian *job, ik_field_error *where) {
+    const struct {
+        const char *name;
+        ik_real value;
+        ik_bool in_range;
+    } options[] = {{"tolerance", job->tolerance, job->tolerance >= 0},
+                   {"angle_tolerance", job->angle_tolerance, job->angle_tolerance >= 0},
+                   {"damping", job->damping, job->damping >= 0},
+                   {"max_step", job->max_step, job->max_step > 0},
+                   {"error_clamp", job->error_clamp, job->error_clamp > 0},
+                   {"gradient_rate", job->gradient_rate, job->gradient_rate > 0},
+                   {"min_step", job->min_step, job->min_step >= 0},
+                   {"gravity", job->gravity, 1}};
+    const int count = (int)(sizeof options / sizeof options[0]);
+    int i;
+    for (i = 0; i < count; ++i)
+        if (!ik_finite(options[i].value)) return ik_field_fail(where, IK_ERR_NONFINITE, options[i].name, -1);
+    if (!ik_vec3_finite(job->down_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "down_ms", -1);
+    for (i = 0; i < count; ++i)
+        if (!options[i].in_range) return ik_field_fail(where, IK_ERR_RANGE, options[i].name, -1);
+    return ik_field_fail(where, IK_ERR_RANGE, "options", -1);
+}
+
 static ik_result validate(const ik_jacobian *job) {
     const ik_skeleton *skeleton;
+    ik_field_error *where;
     int i, k, axes;
-    if (!job || !job->skeleton || !job->pose_ls || !job->joints || !job->effectors || !job->scratch)
-        return IK_ERR_NULL;
-    skeleton = job->skeleton;
-    if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls) return IK_ERR_NULL;
-    if (job->joint_count < 1 || job->effector_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
-    if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS) return IK_ERR_RANGE;
+    if (!job) return IK_ERR_NULL;
+    if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    where = job->base.error_field;
+    ik_field_fail(where, IK_OK, NULL, -1);
+    if (!job->base.skeleton) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
+    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!job->joints) return ik_field_fail(where, IK_ERR_NULL, "joints", -1);
+    if (!job->effectors) return ik_field_fail(where, IK_ERR_NULL, "effectors", -1);
+    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
+    skeleton = job->base.skeleton;
+    if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls)
+        return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
+    if (job->base.joint_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.joint_count", -1);
+    if (job->effector_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
+    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+    if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS)
+        return ik_field_fail(where, IK_ERR_RANGE, "method", -1);
     if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
         !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
-        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms))
-        return IK_ERR_NONFINITE;
-    if (job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
+        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms) ||
+        job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
         !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
-        return IK_ERR_RANGE;
-    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
+        return bad_option(job, where);
+    if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms))
+        return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (i = 0; i < skeleton->joint_count; ++i)
-        if (!ik_transform_finite(job->pose_ls[i])) return IK_ERR_NONFINITE;
-    for (i = 0; i < job->joint_count; ++i) {
+        if (!ik_transform_finite(job->base.pose_ls[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "base.pose_ls", i);
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
-        if (joint->joint < 0 || joint->joint >= skeleton->joint_count) return IK_ERR_RANGE;
-        if (joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES) return IK_ERR_RANGE;
+        if (joint->joint < 0 || joint->joint >= skeleton->joint_count ||
+            joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES)
+            return ik_field_fail(where, IK_ERR_RANGE, "joints", i);
         for (k = 0; k < joint->axis_count; ++k) {
-            if (!ik_vec3_finite(joint->axes_ls[k])) return IK_ERR_NONFINITE;
-            if (!(ik_vec3_length_sq(joint->axes_ls[k]) > IK_REAL_EPSILON)) return IK_ERR_DEGENERATE;
+            if (!ik_vec3_finite(joint->axes_ls[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "joints", i);
+            if (!(ik_vec3_length_sq(joint->axes_ls[k]) > IK_REAL_EPSILON))
+                return ik_field_fail(where, IK_ERR_DEGENERATE, "joints", i);
         }
     }
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
-        if (e->joint < 0 || e->joint >= skeleton->joint_count) return IK_ERR_RANGE;
+        if (e->joint < 0 || e->joint >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
         if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->weight) ||
             !ik_finite(e->orientation_weight) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
-            return IK_ERR_NONFINITE;
-        if (e->weight < 0 || e->orientation_weight < 0) return IK_ERR_RANGE;
+            return ik_field_fail(where, IK_ERR_NONFINITE, "effectors", i);
+        if (e->weight < 0 || e->orientation_weight < 0) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
     }
     axes = ik_jacobian_total_axes(job);
     if (job->springs) {
         for (i = 0; i < axes; ++i) {
             ik_result r = ik_spring_validate(&job->springs[i]);
-            if (r != IK_OK) return r;
+            if (r != IK_OK) return ik_field_fail(where, r, "springs", i);
         }
     }
-    if (job->constraints) {
-        for (i = 0; i < job->joint_count; ++i) {
-            ik_result r = ik_constraint_validate(&job->constraints[i]);
-            if (r != IK_OK) return r;
+    if (job->base.constraints) {
+        for (i = 0; i < job->base.joint_count; ++i) {
+            ik_result r = ik_constraint_validate(&job->base.constraints[i]);
+            if (r != IK_OK) return ik_field_fail(where, r, "base.constraints", i);
         }
     }
-    if (job->scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
-        return IK_ERR_CAPACITY;
+    if (job->base.scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
+        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     return IK_OK;
 }
 
 /* ---- forward kinematics over the moving joints ---------------------------- */
 
 static void carve_scratch(const ik_jacobian *job, jacobian_workspace *ws) {
-    lay_out(ws, (char *)job->scratch, (size_t)job->skeleton->joint_count, (size_t)job->effector_count,
+    lay_out(ws, (char *)job->base.scratch, (size_t)job->base.skeleton->joint_count, (size_t)job->effector_count,
             (size_t)ik_jacobian_total_axes(job));
 }
 
@@ -183,14 +225,14 @@ static void carve_scratch(const ik_jacobian *job, jacobian_workspace *ws) {
  * and at or below some solver joint; everything else keeps its model
  * matrix from the one full forward-kinematics pass. */
 static void mark_active(const ik_jacobian *job, jacobian_workspace *ws) {
-    const ik_skeleton *skeleton = job->skeleton;
+    const ik_skeleton *skeleton = job->base.skeleton;
     int i, j;
     memset(ws->flags, 0, (size_t)skeleton->joint_count * sizeof(int));
     for (i = 0; i < job->effector_count; ++i)
         for (j = job->effectors[i].joint; j >= 0 && !(ws->flags[j] & FLAG_ON_EFFECTOR_PATH);
              j = skeleton->parents[j])
             ws->flags[j] |= FLAG_ON_EFFECTOR_PATH;
-    for (i = 0; i < job->joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
+    for (i = 0; i < job->base.joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
     ws->active_count = 0;
     for (j = 0; j < skeleton->joint_count; ++j) {
         int parent = skeleton->parents[j];
@@ -202,12 +244,12 @@ static void mark_active(const ik_jacobian *job, jacobian_workspace *ws) {
 static void update_active_fk(const ik_jacobian *job, jacobian_workspace *ws) {
     int i;
     for (i = 0; i < ws->active_count; ++i) {
-        int j = ws->active[i], parent = job->skeleton->parents[j];
-        ik_mat4 local = ik_transform_to_mat4(job->pose_ls[j]);
+        int j = ws->active[i], parent = job->base.skeleton->parents[j];
+        ik_mat4 local = ik_transform_to_mat4(job->base.pose_ls[j]);
         if (parent >= 0)
             ws->model_ms[j] = ik_mat4_mul(&ws->model_ms[parent], &local);
         else
-            ws->model_ms[j] = job->root_ms ? ik_mat4_mul(job->root_ms, &local) : local;
+            ws->model_ms[j] = job->base.root_ms ? ik_mat4_mul(job->base.root_ms, &local) : local;
     }
 }
 
@@ -222,7 +264,7 @@ static ik_real moving_reach(const ik_jacobian *job, const jacobian_workspace *ws
     ik_real reach = 0;
     int i;
     for (i = 0; i < ws->active_count; ++i) {
-        int j = ws->active[i], parent = job->skeleton->parents[j];
+        int j = ws->active[i], parent = job->base.skeleton->parents[j];
         if (parent >= 0 && (ws->flags[parent] & FLAG_ACTIVE) == FLAG_ACTIVE)
             reach += ik_vec3_distance(ik_mat4_translation(&ws->model_ms[j]), ik_mat4_translation(&ws->model_ms[parent]));
     }
@@ -259,7 +301,7 @@ static void effector_reachable_targets(const ik_jacobian *job, jacobian_workspac
         ik_vec3 previous = effector_position(ws, e), centre = previous, offset, point = e->target_ms;
         ik_real radius = 0, distance;
         int j;
-        for (j = e->joint; j >= 0 && (ws->flags[j] & FLAG_BELOW_SOLVER_JOINT); j = job->skeleton->parents[j]) {
+        for (j = e->joint; j >= 0 && (ws->flags[j] & FLAG_BELOW_SOLVER_JOINT); j = job->base.skeleton->parents[j]) {
             ik_vec3 here = ik_mat4_translation(&ws->model_ms[j]);
             radius += ik_vec3_distance(previous, here);
             previous = here;
@@ -370,7 +412,7 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
     ws->rows = row;
     /* A joint's axes share its pivot and which effectors it moves, so the
      * effectors are walked once per joint, filling all its columns. */
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
         ik_vec3 axes_ms[IK_JACOBIAN_MAX_AXES];
@@ -381,7 +423,7 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
         row = 0;
         for (e_index = 0; e_index < job->effector_count; ++e_index) {
             const ik_jacobian_effector *e = &job->effectors[e_index];
-            ik_bool moves = ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint);
+            ik_bool moves = ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint->joint);
             if (has_position_rows(e)) {
                 ik_vec3 lever = ik_vec3_sub(effector_position(ws, e), pivot_ms);
                 for (k = 0; k < joint->axis_count; ++k)
@@ -408,9 +450,9 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
  * then the joint's limits are enforced. */
 static void apply_step(const ik_jacobian *job, const ik_real *turns) {
     int i, k, column = 0;
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
-        ik_transform *pose = &job->pose_ls[joint->joint];
+        ik_transform *pose = &job->base.pose_ls[joint->joint];
         ik_vec3 turn = ik_vec3_zero();
         ik_real angle;
         for (k = 0; k < joint->axis_count; ++k)
@@ -443,7 +485,7 @@ static ik_real cost_after_turn(const ik_jacobian *job, const jacobian_workspace 
         const ik_jacobian_effector *e = &job->effectors[i];
         ik_vec3 s_ms = effector_position(ws, e);
         if (!has_position_rows(e)) continue;
-        if (angle != 0 && ik_skeleton_is_descendant(job->skeleton, e->joint, joint))
+        if (angle != 0 && ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint))
             s_ms = ik_vec3_add(pivot_ms, ik_quat_rotate(turn, ik_vec3_sub(s_ms, pivot_ms)));
         cost += e->weight * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i), s_ms));
     }
@@ -467,7 +509,7 @@ static ik_bool escape_stall(const ik_jacobian *job, jacobian_workspace *ws) {
     ik_real cost_now = cost_after_turn(job, ws, 0, ik_vec3_zero(), ik_v3(1, 0, 0), 0);
     ik_real best_gain = job->tolerance * IK_SQRT(cost_now), best_turn = 0;
     int best_column = -1, i, k, e_index, column = 0;
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
         for (k = 0; k < joint->axis_count; ++k, ++column) {
@@ -476,7 +518,7 @@ static ik_bool escape_stall(const ik_jacobian *job, jacobian_workspace *ws) {
                 const ik_jacobian_effector *e = &job->effectors[e_index];
                 ik_vec3 u, v;
                 ik_real turn, gain;
-                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->skeleton, e->joint, joint->joint)) continue;
+                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint->joint)) continue;
                 u = ik_vec3_reject(ik_vec3_sub(effector_position(ws, e), pivot_ms), axis_ms);
                 v = ik_vec3_reject(ik_vec3_sub(reachable_target(ws, e_index), pivot_ms), axis_ms);
                 turn = ik_clampr(IK_ATAN2(ik_vec3_dot(axis_ms, ik_vec3_cross(u, v)), ik_vec3_dot(u, v)),
@@ -511,8 +553,8 @@ static ik_bool step_closes_gap(jacobian_workspace *ws) {
 
 static void save_rotations(const ik_jacobian *job, jacobian_workspace *ws) {
     int i;
-    for (i = 0; i < job->joint_count; ++i) {
-        ik_quat q = job->pose_ls[job->joints[i].joint].rotation;
+    for (i = 0; i < job->base.joint_count; ++i) {
+        ik_quat q = job->base.pose_ls[job->joints[i].joint].rotation;
         ik_real *slot = ws->saved + 4 * i;
         slot[0] = q.x;
         slot[1] = q.y;
@@ -524,9 +566,9 @@ static void save_rotations(const ik_jacobian *job, jacobian_workspace *ws) {
 /* In reverse order, so a joint listed twice ends with its first saved value. */
 static void restore_rotations(const ik_jacobian *job, const jacobian_workspace *ws) {
     int i;
-    for (i = job->joint_count - 1; i >= 0; --i) {
+    for (i = job->base.joint_count - 1; i >= 0; --i) {
         const ik_real *slot = ws->saved + 4 * i;
-        ik_quat *q = &job->pose_ls[job->joints[i].joint].rotation;
+        ik_quat *q = &job->base.pose_ls[job->joints[i].joint].rotation;
         q->x = slot[0];
         q->y = slot[1];
         q->z = slot[2];
@@ -629,12 +671,12 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
     memset(&ws, 0, sizeof ws);
     carve_scratch(job, &ws);
     ik_jacobian_enforce_all_limits(job);
-    ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
+    ik_skeleton_fk(job->base.skeleton, job->base.pose_ls, job->base.root_ms, ws.model_ms);
     mark_active(job, &ws);
     ws.reach = moving_reach(job, &ws);
     effector_reachable_targets(job, &ws);
     stall_fraction = any_out_of_reach(job, &ws) ? STALL_FAR : STALL_NEAR;
-    restartable = job->constraints && !relaxing && stall_fraction == STALL_NEAR;
+    restartable = job->base.constraints && !relaxing && stall_fraction == STALL_NEAR;
 
     measure(job, &ws, &now);
     best = now;
@@ -656,7 +698,7 @@ ik_result ik_jacobian_run(const ik_jacobian *job) {
                 }
                 ik_jacobian_restart_pose(job, attempt++);
                 ik_jacobian_enforce_all_limits(job);
-                ik_skeleton_fk(job->skeleton, job->pose_ls, job->root_ms, ws.model_ms);
+                ik_skeleton_fk(job->base.skeleton, job->base.pose_ls, job->base.root_ms, ws.model_ms);
                 measure(job, &ws, &now);
                 from = iteration;
                 continue;

@@ -15,7 +15,7 @@ static ik_vec3 moving_offsets_below(const ik_jacobian *job, const jacobian_works
     int a;
     for (a = 0; a < ws->active_count; ++a) {
         int j = ws->active[a];
-        if (j != joint && ik_skeleton_is_descendant(job->skeleton, j, joint))
+        if (j != joint && ik_skeleton_is_descendant(job->base.skeleton, j, joint))
             sum = ik_vec3_add(sum, ik_vec3_sub(ik_mat4_translation(&ws->model_ms[j]), pivot_ms));
     }
     return sum;
@@ -34,7 +34,7 @@ ik_bool ik_jacobian_build_secondary(const ik_jacobian *job, jacobian_workspace *
         ws->active_count > 0 ? job->gravity / ((ik_real)ws->active_count * ws->reach) : 0;
     ik_bool any = 0;
     int i, k, column = 0;
-    for (i = 0; i < job->joint_count; ++i) {
+    for (i = 0; i < job->base.joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         int d = joint->joint;
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[d]);
@@ -45,7 +45,7 @@ ik_bool ik_jacobian_build_secondary(const ik_jacobian *job, jacobian_workspace *
             if (job->springs) {
                 ik_vec3 axis_ls = ik_vec3_normalize(joint->axes_ls[k]);
                 ws->angle[column] =
-                    ik_spring_angle(job->skeleton->rest_ls[d].rotation, job->pose_ls[d].rotation, axis_ls);
+                    ik_spring_angle(job->base.skeleton->rest_ls[d].rotation, job->base.pose_ls[d].rotation, axis_ls);
                 z += ik_spring_step(&job->springs[column], ws->angle[column]);
             }
             if (gravity_scale != 0)
@@ -197,20 +197,20 @@ void ik_jacobian_solve_step(const ik_jacobian *job, jacobian_workspace *ws, ik_b
  * the joint projected into its constraint. */
 void ik_jacobian_enforce_limits(const ik_jacobian *job, int joint_index, int first_column) {
     const ik_jacobian_joint *joint = &job->joints[joint_index];
-    ik_transform *pose = &job->pose_ls[joint->joint];
-    ik_quat rest = job->skeleton->rest_ls[joint->joint].rotation;
+    ik_transform *pose = &job->base.pose_ls[joint->joint];
+    ik_quat rest = job->base.skeleton->rest_ls[joint->joint].rotation;
     int k;
     if (job->springs)
         for (k = 0; k < joint->axis_count; ++k)
             pose->rotation = ik_spring_clamp(&job->springs[first_column + k], rest, pose->rotation,
                                              ik_vec3_normalize(joint->axes_ls[k]));
-    if (job->constraints) pose->rotation = ik_constraint_apply(&job->constraints[joint_index], pose->rotation);
+    if (job->base.constraints) pose->rotation = ik_constraint_apply(&job->base.constraints[joint_index], pose->rotation);
 }
 
 void ik_jacobian_enforce_all_limits(const ik_jacobian *job) {
     int i, column = 0;
-    if (!job->springs && !job->constraints) return;
-    for (i = 0; i < job->joint_count; ++i) {
+    if (!job->springs && !job->base.constraints) return;
+    for (i = 0; i < job->base.joint_count; ++i) {
         ik_jacobian_enforce_limits(job, i, column);
         column += job->joints[i].axis_count;
     }
@@ -238,11 +238,11 @@ static ik_real fraction(ik_real x) { return x - (ik_real)(long)x; }
 void ik_jacobian_restart_pose(const ik_jacobian *job, int attempt) {
     const ik_real a1 = (ik_real)0.8191725134, a2 = (ik_real)0.6710436067, a3 = (ik_real)0.5497004779;
     int i;
-    for (i = 0; i < job->joint_count; ++i) {
-        const ik_constraint *c = &job->constraints[i];
-        ik_real m = (ik_real)(attempt * job->joint_count + i);
+    for (i = 0; i < job->base.joint_count; ++i) {
+        const ik_constraint *c = &job->base.constraints[i];
+        ik_real m = (ik_real)(attempt * job->base.joint_count + i);
         if (c->type == IK_CONSTRAINT_NONE) continue;
-        job->pose_ls[job->joints[i].joint].rotation =
+        job->base.pose_ls[job->joints[i].joint].rotation =
             ik_constraint_sample(c, ik_v3(fraction((ik_real)0.5 + m * a1), fraction((ik_real)0.5 + m * a2),
                                           fraction((ik_real)0.5 + m * a3)));
     }

@@ -5,7 +5,6 @@
 #ifndef IKIT_TEST_CHAIN_FIXTURE_H
 #define IKIT_TEST_CHAIN_FIXTURE_H
 
-#include <ikit/chain.h>
 #include <ikit/constraint.h>
 #include <ikit/skeleton.h>
 
@@ -29,7 +28,7 @@ typedef struct chain_fixture {
     ik_transform pose_ls[MAX_JOINTS];
     ik_mat4 model_ms[MAX_JOINTS];
     int joints[MAX_JOINTS];
-    ik_chain_link scratch[MAX_JOINTS];
+    ik_real scratch[MAX_JOINTS * IK_CHAIN_SCRATCH_REALS_PER_JOINT]; /* CCD and FABRIK scratch */
     ik_constraint constraints[MAX_JOINTS];
     ik_skeleton skeleton;
     int count;

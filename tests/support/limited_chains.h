@@ -98,26 +98,28 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
     ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
     if (solver == LIMITED_FABRIK) {
         ik_fabrik job = ik_fabrik_def();
-        job.skeleton = &f->skeleton;
+        job.base.skeleton = &f->skeleton;
         job.joints = f->joints;
-        job.joint_count = f->count;
+        job.base.joint_count = f->count;
         job.targets_ms = &target;
-        job.constraints = f->constraints;
-        job.pose_ls = f->pose_ls;
-        job.scratch = f->scratch;
+        job.base.constraints = f->constraints;
+        job.base.pose_ls = f->pose_ls;
+        job.base.scratch = f->scratch;
+        job.base.scratch_bytes = sizeof f->scratch;
         job.tolerance = tolerance;
         job.iterations = iterations;
         job.error = error;
         return ik_fabrik_run(&job);
     } else if (solver == LIMITED_CCD) {
         ik_ccd job = ik_ccd_def();
-        job.skeleton = &f->skeleton;
+        job.base.skeleton = &f->skeleton;
         job.joints = f->joints;
-        job.joint_count = f->count;
+        job.base.joint_count = f->count;
         job.target_ms = target;
-        job.constraints = f->constraints;
-        job.pose_ls = f->pose_ls;
-        job.scratch = f->scratch;
+        job.base.constraints = f->constraints;
+        job.base.pose_ls = f->pose_ls;
+        job.base.scratch = f->scratch;
+        job.base.scratch_bytes = sizeof f->scratch;
         job.tolerance = tolerance;
         job.iterations = iterations;
         job.error = error;
@@ -127,20 +129,20 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
         ik_jacobian_effector effector = ik_jacobian_effector_def(f->count - 1, target);
         int axes = 0, k;
         for (k = 0; k + 1 < f->count; ++k) axes += c->jacobian_joints[k].axis_count;
-        job.skeleton = &f->skeleton;
-        job.pose_ls = f->pose_ls;
+        job.base.skeleton = &f->skeleton;
+        job.base.pose_ls = f->pose_ls;
         job.joints = c->jacobian_joints;
-        job.joint_count = f->count - 1;
+        job.base.joint_count = f->count - 1;
         job.effectors = &effector;
         job.effector_count = 1;
-        job.constraints = f->constraints;
+        job.base.constraints = f->constraints;
         job.method = solver == LIMITED_DLS ? IK_JACOBIAN_DLS : IK_JACOBIAN_SDLS;
         job.tolerance = tolerance;
-        job.scratch = c->jacobian_scratch;
-        job.scratch_bytes = sizeof c->jacobian_scratch;
+        job.base.scratch = c->jacobian_scratch;
+        job.base.scratch_bytes = sizeof c->jacobian_scratch;
         job.iterations = iterations;
         job.error = error;
-        if (ik_jacobian_scratch_size(f->count, axes, 1) > job.scratch_bytes) return IK_ERR_CAPACITY;
+        if (ik_jacobian_scratch_size(f->count, axes, 1) > job.base.scratch_bytes) return IK_ERR_CAPACITY;
         return ik_jacobian_run(&job);
     }
 }

@@ -320,17 +320,17 @@ static ik_result tail_solve(const tail_setup *t, ik_transform *pose, ik_vec3 tar
                             int *iterations, ik_real *error) {
     ik_jacobian job = ik_jacobian_def();
     ik_jacobian_effector effector = ik_jacobian_effector_def(t->chain->joint_count - 1, target);
-    job.skeleton = &t->chain->skeleton;
-    job.pose_ls = pose;
+    job.base.skeleton = &t->chain->skeleton;
+    job.base.pose_ls = pose;
     job.joints = t->joints;
-    job.joint_count = t->count;
+    job.base.joint_count = t->count;
     job.springs = t->springs;
-    job.constraints = t->limits;
+    job.base.constraints = t->limits;
     job.effectors = &effector;
     job.effector_count = 1;
     job.method = IK_JACOBIAN_DLS;
-    job.scratch = scratch;
-    job.scratch_bytes = bytes;
+    job.base.scratch = scratch;
+    job.base.scratch_bytes = bytes;
     job.iterations = iterations;
     job.error = error;
     return ik_jacobian_run(&job);
@@ -443,28 +443,30 @@ typedef struct arm_timing {
 
 static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const int *joints, const ik_constraint *limits, ik_vec3 target,
                            ik_transform *pose, int *iterations, ik_real *error) {
-    ik_chain_link scratch[4];
+    ik_real scratch[4 * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
     if (use_fabrik) {
         ik_fabrik job = ik_fabrik_def();
-        job.skeleton = skeleton;
+        job.base.skeleton = skeleton;
         job.joints = joints;
-        job.joint_count = 4;
+        job.base.joint_count = 4;
         job.targets_ms = &target;
-        job.constraints = limits;
-        job.pose_ls = pose;
-        job.scratch = scratch;
+        job.base.constraints = limits;
+        job.base.pose_ls = pose;
+        job.base.scratch = scratch;
+        job.base.scratch_bytes = sizeof scratch;
         job.iterations = iterations;
         job.error = error;
         return ik_fabrik_run(&job);
     } else {
         ik_ccd job = ik_ccd_def();
-        job.skeleton = skeleton;
+        job.base.skeleton = skeleton;
         job.joints = joints;
-        job.joint_count = 4;
+        job.base.joint_count = 4;
         job.target_ms = target;
-        job.constraints = limits;
-        job.pose_ls = pose;
-        job.scratch = scratch;
+        job.base.constraints = limits;
+        job.base.pose_ls = pose;
+        job.base.scratch = scratch;
+        job.base.scratch_bytes = sizeof scratch;
         job.iterations = iterations;
         job.error = error;
         return ik_ccd_run(&job);

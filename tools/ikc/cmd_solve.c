@@ -48,6 +48,7 @@ typedef struct target_request {
     int reached, iterations;
     double microseconds;
     ik_result result;
+    ik_field_error bad_field; /* the job field a chain solver refused */
 } target_request;
 
 typedef struct solve_options {
@@ -213,6 +214,8 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
     for (k = 0; k < t->chain_count; ++k)
         limits[k] = has_limits ? asset->constraints[t->chain[k]] : ik_constraint_none();
     t->iterations = 1;
+    t->bad_field.field = NULL;
+    t->bad_field.index = -1;
     switch (t->solver) {
     case SOLVER_TWO_BONE: {
         ik_two_bone job = ik_two_bone_def();
@@ -225,38 +228,42 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         break;
     }
     case SOLVER_CCD: {
-        ik_chain_link scratch[IKC_MAX_CHAIN];
+        ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
         ik_ccd job = ik_ccd_def();
-        job.skeleton = s;
+        job.base.skeleton = s;
         job.joints = t->chain;
-        job.joint_count = t->chain_count;
+        job.base.joint_count = t->chain_count;
         job.target_ms = t->target_ms;
-        job.constraints = has_limits ? limits : NULL;
-        job.root_ms = &asset->root_ms;
+        job.base.constraints = has_limits ? limits : NULL;
+        job.base.root_ms = &asset->root_ms;
         job.tolerance = t->tolerance;
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-        job.pose_ls = pose_ls;
-        job.scratch = scratch;
+        job.base.pose_ls = pose_ls;
+        job.base.scratch = scratch;
+        job.base.scratch_bytes = sizeof scratch;
         job.iterations = &t->iterations;
         job.error = &error;
+        job.base.error_field = &t->bad_field;
         r = ik_ccd_run(&job);
         break;
     }
     case SOLVER_FABRIK: {
-        ik_chain_link scratch[IKC_MAX_CHAIN];
+        ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
         ik_fabrik job = ik_fabrik_def();
-        job.skeleton = s;
+        job.base.skeleton = s;
         job.joints = t->chain;
-        job.joint_count = t->chain_count;
+        job.base.joint_count = t->chain_count;
         job.targets_ms = &t->target_ms;
-        job.constraints = has_limits ? limits : NULL;
-        job.root_ms = &asset->root_ms;
+        job.base.constraints = has_limits ? limits : NULL;
+        job.base.root_ms = &asset->root_ms;
         job.tolerance = t->tolerance;
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-        job.pose_ls = pose_ls;
-        job.scratch = scratch;
+        job.base.pose_ls = pose_ls;
+        job.base.scratch = scratch;
+        job.base.scratch_bytes = sizeof scratch;
         job.iterations = &t->iterations;
         job.error = &error;
+        job.base.error_field = &t->bad_field;
         r = ik_fabrik_run(&job);
         break;
     }
@@ -280,21 +287,22 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
         scratch = malloc(bytes);
         if (!scratch) return IK_ERR_NO_MEMORY;
-        job.skeleton = s;
-        job.pose_ls = pose_ls;
-        job.root_ms = &asset->root_ms;
+        job.base.skeleton = s;
+        job.base.pose_ls = pose_ls;
+        job.base.root_ms = &asset->root_ms;
         job.joints = joints;
-        job.joint_count = count;
+        job.base.joint_count = count;
         job.effectors = &effector;
         job.effector_count = 1;
-        job.constraints = has_limits ? joint_limits : NULL;
+        job.base.constraints = has_limits ? joint_limits : NULL;
         job.method = jacobian_method(t->solver);
         job.tolerance = t->tolerance;
         if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-        job.scratch = scratch;
-        job.scratch_bytes = bytes;
+        job.base.scratch = scratch;
+        job.base.scratch_bytes = bytes;
         job.iterations = &t->iterations;
         job.error = &error;
+        job.base.error_field = &t->bad_field;
         r = ik_jacobian_run(&job);
         free(scratch);
     }
@@ -727,6 +735,10 @@ static int solve_targets(solve_command *c, const ik_asset *asset, ik_transform *
             char why[512] = "";
             if (t->result == IK_ERR_DEGENERATE)
                 ikc_explain_degenerate(asset->skeleton, model, t->chain, t->chain_count, why, sizeof why);
+            else if (t->bad_field.field && t->bad_field.index >= 0)
+                snprintf(why, sizeof why, "in %s[%d]", t->bad_field.field, t->bad_field.index);
+            else if (t->bad_field.field)
+                snprintf(why, sizeof why, "in %s", t->bad_field.field);
             fprintf(stderr, "ikc solve: %s solver failed on '%s': %s%s%s\n", solver_names[t->solver], t->joint_name,
                     ik_result_str(t->result), why[0] ? ": " : "", why);
             return IKC_EXIT_FAILURE;

@@ -1,30 +1,27 @@
-/* ikit chains and joint trees seen by the iterative solvers (CCD, FABRIK).
+/* ikit private: the working links of the iterative chain solvers (CCD,
+ * FABRIK), kept out of the public headers; callers see only the scratch
+ * bytes (chain_base.h, ik_ccd_scratch_size, ik_fabrik_scratch_size).
  *
- * The solved joints are given as a list of skeleton joint indices in
- * ascending order (parents first). The first is the root of the solved set;
- * every other joint must descend from an earlier one, and its "link parent"
- * is its nearest ancestor in the list. Joints of the skeleton between a joint
- * and its link parent are not moved: their local transforms enter as a fixed
- * rotation (`between_ls`). A chain root-first (seed 004's IK chain, as made
- * by ik_skeleton_chain) is the simple case.
+ * The solved joints list is described in chain_base.h. Joints of the
+ * skeleton between a joint and its link parent are not moved: their local
+ * transforms enter as a fixed rotation (`between_ls`).
  *
  * `ik_chain_gather` fills one `ik_chain_link` per listed joint from a pose:
  * model-space frames by TRS composition (exact for uniform scales, like
  * ik_transform_mul), offsets and lengths. The solvers then work on the links
  * and write back only the local rotations of the listed joints.
  */
-#ifndef IKIT_CHAIN_H
-#define IKIT_CHAIN_H
+#ifndef IKIT_SOLVE_CHAIN_LINKS_H
+#define IKIT_SOLVE_CHAIN_LINKS_H
 
+#include <ikit/chain_base.h>
+#include "field_error.h"
 #include <ikit/constraint.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 typedef struct ik_chain_link {
     ik_transform model_ms;  /* the joint's frame in model space */
@@ -44,11 +41,15 @@ typedef struct ik_chain_link {
     int flags;
 } ik_chain_link;
 
+/* The public bound on a link's size (chain_base.h) holds. */
+typedef char ik_chain_link_fits_scratch_bound[sizeof(ik_chain_link) <= IK_CHAIN_SCRATCH_REALS_PER_JOINT * sizeof(ik_real) ? 1 : -1];
+
 /* IK_ERR_NULL, IK_ERR_RANGE (count < 1, index outside the skeleton, list not
  * strictly ascending) or IK_ERR_HIERARCHY (a joint not below the first one).
- * With `require_chain`, each joint must descend from the one before it. */
+ * With `require_chain`, each joint must descend from the one before it.
+ * The bad field (of a job's base, or "joints") is named in `*where`. */
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain);
+                            ik_bool require_chain, ik_field_error *where);
 
 /* The rest of what the chain solvers read, for a list that passed
  * ik_chain_validate: the first error of ik_constraint_validate over
@@ -58,7 +59,7 @@ ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int 
  * parent, or a joint above the first (all that ik_chain_gather reads). */
 ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
                                    const ik_constraint *constraints, const ik_mat4 *root_ms,
-                                   const ik_transform *pose_ls);
+                                   const ik_transform *pose_ls, ik_field_error *where);
 
 /* Fill `links` [count] from `pose_ls` [skeleton->joint_count]; `root_ms`
  * (NULL for the identity) sits above every skeleton root, as in
@@ -87,7 +88,4 @@ void ik_chain_restart(ik_chain_link *links, int count, const ik_constraint *cons
 /* Copy the links' local rotations into pose_ls. */
 void ik_chain_scatter(const int *joints, int count, const ik_chain_link *links, ik_transform *pose_ls);
 
-#ifdef __cplusplus
-}
-#endif
 #endif

@@ -525,6 +525,19 @@ static void test_aim_bad_input(void) {
     ik_aim job;
     int field, b, failures = 0;
     CHECK(ik_aim_run(NULL) == IK_ERR_NULL, "NULL job");
+    {
+        /* a job not made by ik_aim_def() (zeroed, then filled) is refused */
+        ik_aim zeroed, filled = job_for(&c, &rot, &corr, &reached);
+        memset(&zeroed, 0, sizeof zeroed);
+        zeroed.joint_ms = filled.joint_ms;
+        zeroed.target_ms = filled.target_ms;
+        zeroed.forward_ls = filled.forward_ls;
+        zeroed.up_ls = filled.up_ls;
+        zeroed.weight = 1;
+        zeroed.rotation_ls = &rot;
+        CHECK(ik_aim_run(&zeroed) == IK_ERR_NOT_DEFAULTED && rot.w == 1 && rot.x == 0,
+              "a zeroed job is refused, rotation untouched");
+    }
     job = job_for(&c, &rot, &corr, &reached);
     job.joint_ms = NULL;
     CHECK(ik_aim_run(&job) == IK_ERR_NULL, "NULL joint matrix");

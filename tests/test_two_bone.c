@@ -617,6 +617,19 @@ static void test_degenerate(void) {
         job.mid_rotation_ls = NULL;
         CHECK(ik_two_bone_run(&job) == IK_ERR_NULL, "missing output");
         CHECK(ik_two_bone_run(NULL) == IK_ERR_NULL, "NULL job");
+        {
+            /* a job not made by ik_two_bone_def(): zeroed, then pointed at
+             * the limb, or with the tag cleared, is refused untouched */
+            ik_two_bone zeroed;
+            memset(&zeroed, 0, sizeof zeroed);
+            ik_two_bone_bind(&zeroed, L.model, L.pose, L.start, L.mid, L.end);
+            zeroed.target_ms = job.target_ms;
+            zeroed.weight = 1;
+            CHECK(ik_two_bone_run(&zeroed) == IK_ERR_NOT_DEFAULTED, "a zeroed job is refused");
+            job.mid_rotation_ls = &L.pose[L.mid].rotation;
+            job.defaulted = 0;
+            CHECK(ik_two_bone_run(&job) == IK_ERR_NOT_DEFAULTED, "a job without the _def() tag is refused");
+        }
         for (j = 0; j < 4; ++j)
             CHECK(L.pose[j].rotation.x == saved[j].rotation.x && L.pose[j].rotation.w == saved[j].rotation.w,
                   "rejected input leaves joint %d untouched", j);

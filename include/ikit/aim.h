@@ -33,7 +33,8 @@ extern "C" {
  * Defaults (ik_aim_def): forward +Z (seed 001's QuatAim aims z, glTF models
  * face +Z), up +Y, pole +Y, offset 0, twist 0, weight 1, every pointer NULL.
  *
- * Results: IK_ERR_NULL when the job or joint_ms is NULL or both
+ * Results: IK_ERR_NOT_DEFAULTED for a job not made by ik_aim_def() (a
+ * zeroed one); IK_ERR_NULL when the job or joint_ms is NULL or both
  * rotation_ls and correction_ls are NULL; IK_ERR_NONFINITE for NaN or
  * infinity in any input; IK_ERR_RANGE when weight is outside [0, 1];
  * IK_ERR_DEGENERATE for a zero forward or up axis, a zero input rotation, a
@@ -60,6 +61,8 @@ typedef struct ik_aim {
     /* out, optional: 1 when the ray can pass through the target ahead of the
      * offset (whatever the weight) */
     ik_bool *reached;
+
+    unsigned long defaulted; /* IK_JOB_DEFAULTED, set by ik_aim_def(); do not touch */
 } ik_aim;
 
 ik_aim ik_aim_def(void);

@@ -84,6 +84,8 @@ typedef struct ik_two_bone {
     /* Optional outputs. */
     ik_bool *reached;
     ik_real *residual; /* distance from the end joint to the target after the solve */
+
+    unsigned long defaulted; /* IK_JOB_DEFAULTED, set by ik_two_bone_def(); do not touch */
 } ik_two_bone;
 
 /* A job with the documented defaults and no joints bound. */
@@ -95,7 +97,8 @@ ik_two_bone ik_two_bone_def(void);
 void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *pose_ls, int start,
                       int mid, int end);
 
-/* Solve. Returns IK_ERR_NULL for missing pointers, IK_ERR_NONFINITE for NaN or
+/* Solve. Returns IK_ERR_NOT_DEFAULTED for a job not made by
+ * ik_two_bone_def() (a zeroed one), IK_ERR_NULL for missing pointers, IK_ERR_NONFINITE for NaN or
  * infinite inputs, IK_ERR_RANGE for min_bend > max_bend or soften outside
  * [0, 1), IK_ERR_DEGENERATE for a singular joint matrix (a zero or
  * flattened axis) or an input rotation that is zero or whose squared norm

@@ -20,6 +20,7 @@ ik_aim ik_aim_def(void) {
     job.rotation_ls = NULL;
     job.correction_ls = NULL;
     job.reached = NULL;
+    job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
 
@@ -144,7 +145,9 @@ ik_result ik_aim_run(const ik_aim *job) {
         cs_sq, roll_cos, roll_sin, hemisphere, rotation_sq, correction_sq;
     ik_bool reached, near_half_turn, write_rotation;
 
-    if (!job || !job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->joint_ms || (!job->rotation_ls && !job->correction_ls)) return IK_ERR_NULL;
     /* Each of the job's vectors is read where it is first used. */
     origin = simd4_load(job->joint_ms->m + 12);
     old = job->rotation_ls ? simd4_quat(*job->rotation_ls) : simd4_set(0, 0, 0, 1);

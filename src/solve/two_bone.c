@@ -47,6 +47,7 @@ ik_two_bone ik_two_bone_def(void) {
     job.start_rotation_ls = job.mid_rotation_ls = job.end_rotation_ls = NULL;
     job.reached = NULL;
     job.residual = NULL;
+    job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
 
@@ -106,7 +107,9 @@ static ik_quat quat_sum_scaled(ik_quat p, ik_real s, ik_quat q, ik_real t) {
  * inputs_finite() tell a non-finite input from a degenerate one. */
 static ik_result validate(const ik_two_bone *job) {
     ik_real probe;
-    if (!job || !job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
         !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
     probe = (job->soften + job->twist + job->weight + job->reach_tolerance) * 0;

@@ -1,5 +1,6 @@
-/* `ikc render FILE`: a picture of the skeleton -- bones, joints, joint
- * limits, targets, the ground -- and, for a clip, a filmstrip of frames. */
+/* `ikc render FILE`: a picture of the character -- its skinned mesh when the
+ * glTF file has one, else bones and joints; joint limits, targets, the
+ * ground -- and, for a clip, a filmstrip of frames. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "asset.h"
 #include "draw.h"
 #include "ikc.h"
+#include "mesh_view.h"
 
 #define MAX_FRAMES 64
 
@@ -14,11 +16,14 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc render FILE [--clip NAME] [--time T | --frames A:B:STEP]\n"
             "                  [--view front|side|top|persp] [--size WxH] [--columns N]\n"
-            "                  [--labels none|ends|all] [--no-follow] [--quiet] -o OUT.svg|.png|.pdf\n"
+            "                  [--labels none|ends|all] [--bones | --no-bones] [--no-follow] [--quiet]\n"
+            "                  -o OUT.svg|.png|.pdf\n"
             "\n"
-            "Draws FILE's skeleton: bones as tapered lines, joints as dots, hinge limits as\n"
-            "arcs and ball limits as cones (chain files), targets as crosses (green when the\n"
-            "effector is on them, red when not), and a ground grid under the lowest joint.\n"
+            "Draws FILE's character: a glTF file's skinned mesh, posed and flat shaded in its\n"
+            "material's colour; otherwise (BVH, chain files, glTF skins without a mesh) bones\n"
+            "as tapered lines and joints as dots. Hinge limits as arcs and ball limits as\n"
+            "cones (chain files), targets as crosses (green when the effector is on them, red\n"
+            "when not), and a ground grid under the lowest point.\n"
             "\n"
             "  --clip NAME      pose from a clip (a name or number from `ikc info`)\n"
             "  --time T         one frame at T seconds (default 0)\n"
@@ -29,6 +34,8 @@ static void usage(FILE *out) {
             "  --size WxH       picture size in pixels (PNG) or points (SVG, PDF)\n"
             "  --columns N      filmstrip panels per row (default: up to 4)\n"
             "  --labels L       joint names: none, ends (default: chain joints and tips), all\n"
+            "  --bones          draw the bones, thinner, over the mesh (default: bones only\n"
+            "                   without a mesh); --no-bones: the mesh alone\n"
             "  --no-follow      keep the world fixed in a filmstrip (default: each panel is\n"
             "                   centred on the root, so a walk stays in view)\n"
             "  --quiet          no progress bar\n"
@@ -68,7 +75,7 @@ static int parse_frames(const char *text, ik_real *a, ik_real *b, ik_real *step)
 typedef struct render_options {
     const char *path, *out, *clip_name;
     ik_real time, frames_from, frames_to, frames_step;
-    int have_time, have_frames, width, height, columns, labels, follow, quiet;
+    int have_time, have_frames, width, height, columns, labels, follow, quiet, bones;
     ikc_view view;
 } render_options;
 
@@ -130,6 +137,8 @@ static int parse_options(int argc, char **argv, render_options *o) {
         } else if (takes_value(a)) {
             if (!(value = ikc_option_value("render", argc, argv, &i)) || !option_value(a, value, o))
                 return IKC_EXIT_USAGE;
+        } else if (strcmp(a, "--bones") == 0 || strcmp(a, "--no-bones") == 0) {
+            o->bones = strcmp(a, "--bones") == 0;
         } else if (strcmp(a, "--no-follow") == 0) {
             o->follow = 0;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -283,6 +292,23 @@ static ikc_picture lay_out(const render_options *o, const ik_asset *asset, const
     return pic;
 }
 
+/* The mesh in every frame's pose: posed [frame_count * vertex_count], each
+ * panel pointed at its own; 0 (and no mesh on the panels) when a frame's
+ * weights are unusable. */
+static int pose_mesh(ikc_mesh *mesh, int frame_count, const ik_mat4 *models, int joint_count, ik_vec3 *posed,
+                     ikc_panel *panels) {
+    int i;
+    for (i = 0; i < frame_count; ++i) {
+        panels[i].mesh = mesh;
+        panels[i].mesh_ms = posed + (size_t)i * (size_t)mesh->vertex_count;
+        if (!ikc_mesh_pose(mesh, models + (size_t)i * (size_t)joint_count, posed + (size_t)i * (size_t)mesh->vertex_count))
+            break;
+    }
+    if (i == frame_count) return 1;
+    for (i = 0; i < frame_count; ++i) panels[i].mesh = NULL;
+    return 0;
+}
+
 /* Pose, lay out and draw the loaded asset; returns an exit code. */
 static int render_asset(const render_options *o, const ik_asset *asset) {
     static ikc_panel panels[MAX_FRAMES];
@@ -298,8 +324,13 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     ik_vec3 *target_ms = (ik_vec3 *)malloc((size_t)(targets ? targets : 1) * sizeof *target_ms);
     int *reached = (int *)malloc((size_t)(targets ? targets : 1) * sizeof *reached);
     ikc_picture pic;
+    ikc_mesh mesh;
+    int have_mesh = ikc_mesh_load(asset, &mesh, error, sizeof error);
+    ik_vec3 *posed = have_mesh > 0 ? (ik_vec3 *)malloc((size_t)(frame_count ? frame_count : 1) *
+                                                       (size_t)mesh.vertex_count * sizeof *posed)
+                                   : NULL;
     if (frame_count == 0) code = IKC_EXIT_NOT_FOUND;
-    else if (!poses || !models || !target_ms || !reached) {
+    else if (!poses || !models || !target_ms || !reached || have_mesh < 0 || (have_mesh > 0 && !posed)) {
         fprintf(stderr, "ikc render: out of memory\n");
         code = IKC_EXIT_FAILURE;
     } else {
@@ -309,7 +340,10 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
         panels[0].highlight_count = chain_joints(asset, highlight);
         for (i = 1; i < frame_count; ++i) panels[i].highlight_count = panels[0].highlight_count;
         if (targets) mark_targets(asset, models, target_ms, reached, &panels[0]);
+        if (have_mesh > 0 && !pose_mesh(&mesh, frame_count, models, n, posed, panels))
+            fprintf(stderr, "ikc render: warning: %s: the mesh's weights are unusable; drawing the bones\n", o->path);
         pic = lay_out(o, asset, title, panels, frame_count);
+        pic.bones = o->bones;
         if (!ikc_picture_check(&pic, error, sizeof error)) {
             fprintf(stderr, "ikc render: %s: %s\n", o->path, error);
             code = IKC_EXIT_FORMAT;
@@ -325,6 +359,8 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     free(models);
     free(target_ms);
     free(reached);
+    free(posed);
+    if (have_mesh > 0) ikc_mesh_free(&mesh);
     return code;
 }
 

@@ -16,6 +16,7 @@
 
 #include "draw.h"
 #include "ikc.h"
+#include "mesh_view.h"
 
 #define TWO_PI 6.283185307179586
 
@@ -272,8 +273,9 @@ static void draw_ground(cairo_t *cr, const ikc_camera *cam, const ikc_picture *p
     cairo_restore(cr);
 }
 
+/* Bones over a mesh are drawn at `thin` times their width (1 without one). */
 static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, const ik_mat4 *model_ms, double px,
-                          double py, double unit, int ghost) {
+                          double py, double unit, int ghost, double thin) {
     const ik_skeleton *s = p->skeleton;
     int j;
     for (j = 0; j < s->joint_count; ++j) {
@@ -284,7 +286,7 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
         a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[parent]), px, py);
         b = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
         len = hypot(b.x - a.x, b.y - a.y);
-        w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5);
+        w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5) * thin;
         cairo_new_path(cr);
         tapered_bone(cr, a, b, w0, w0 * 0.35);
         if (ghost) {
@@ -297,15 +299,38 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
     if (ghost) return;
     for (j = 0; j < s->joint_count; ++j) {
         ikc_page_point a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
-        double r = is_highlighted(p, j) ? unit * 2.2 : unit * 1.5;
+        double r = (is_highlighted(p, j) ? unit * 2.2 : unit * 1.5) * thin;
         cairo_new_path(cr);
         cairo_arc(cr, a.x, a.y, r, 0, TWO_PI);
         cairo_set_source_rgb(cr, 1, 1, 1);
         cairo_fill_preserve(cr);
         set_rgb(cr, is_highlighted(p, j) ? COLOR_ACCENT : 0x1d2d44u, 1);
-        cairo_set_line_width(cr, unit * 0.7);
+        cairo_set_line_width(cr, unit * 0.7 * thin);
         cairo_stroke(cr);
     }
+}
+
+/* The skinned mesh's visible faces, farthest first, each filled in its
+ * shade; a hairline of the same colour closes the seams antialiasing would
+ * leave between neighbours. */
+static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py) {
+    ikc_mesh_face *faces = (ikc_mesh_face *)malloc(((size_t)p->mesh->triangle_count + 1) * sizeof *faces);
+    int count, i;
+    if (!faces) return;
+    count = ikc_mesh_faces(p->mesh, p->mesh_ms, cam, px, py, faces);
+    cairo_set_line_width(cr, 0.6);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL);
+    for (i = 0; i < count; ++i) {
+        const ikc_mesh_face *f = &faces[i];
+        cairo_move_to(cr, f->x[0], f->y[0]);
+        cairo_line_to(cr, f->x[1], f->y[1]);
+        cairo_line_to(cr, f->x[2], f->y[2]);
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, f->rgb[0], f->rgb[1], f->rgb[2]);
+        cairo_fill_preserve(cr);
+        cairo_stroke(cr);
+    }
+    free(faces);
 }
 
 /* A joint drawn on top of an earlier labelled one (a pitch-yaw pair at one
@@ -334,7 +359,7 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     cairo_paint(cr);
     if (faces->count > 0) draw_ground_faces(cr, cam, faces, x, base, unit);
     else if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
-    if (p->ghost_ms) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1);
+    if (p->ghost_ms) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 1);
     draw_limits(cr, cam, p, x, base);
     /* props under the bones, so the hands show on them */
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
@@ -350,7 +375,8 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
         cairo_stroke(cr);
     }
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0);
+    if (p->mesh) draw_mesh(cr, cam, p, x, base);
+    if (!p->mesh || pic->bones) draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1);
     /* dashed guide lines: gaze rays, poles */
     cairo_set_line_width(cr, unit * 0.8);
     {

@@ -15,6 +15,7 @@
 #include <ikit/skeleton.h>
 
 struct ikc_mesh;
+struct ikc_panel_layout;
 
 typedef enum ikc_view { IKC_VIEW_FRONT, IKC_VIEW_SIDE, IKC_VIEW_TOP, IKC_VIEW_PERSP } ikc_view;
 
@@ -36,7 +37,10 @@ typedef struct ikc_panel {
     int rod_count;
     const char *title;
     const char *caption;
-    int label_joints;                 /* 0: none, 1: highlighted joints and tips, 2: all */
+    int label_joints;                 /* 0: none, 1: roles (role_joints, or else the highlighted
+                                         joints and tips), 2: all; placed apart (label_layout.h) */
+    const int *role_joints;           /* the joints that matter, most important first */
+    int role_joint_count;
     const struct ikc_mesh *mesh;      /* or NULL: the character's skinned mesh (mesh_view.h) */
     const ik_vec3 *mesh_ms;           /* [mesh->vertex_count]: the mesh in this panel's pose */
 } ikc_panel;
@@ -50,6 +54,8 @@ typedef struct ikc_picture {
     int width, height;    /* pixels for PNG, points for SVG and PDF */
     int show_ground;
     int bones;            /* with a mesh: draw the bones, thinner, over it (always drawn without one) */
+    struct ikc_panel_layout *layouts; /* [panel_count] or NULL: filled while drawing with where every
+                                         joint and label went (ikc_panel_layout_free each) */
     ik_real ground_y;     /* height of the ground plane (model space, Y up) */
     const ik_ground *ground; /* or NULL: a plane, height field or stairs drawn as shaded
                                 faces under the whole scene (instead of ground_y's grid) */

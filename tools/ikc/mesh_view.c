@@ -113,6 +113,27 @@ int ikc_mesh_pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) {
                             posed_ms) == IK_OK;
 }
 
+int ikc_mesh_attach(const ik_asset *asset, const ik_mat4 *model_ms, ikc_mesh *mesh, ik_vec3 **posed_ms,
+                    ikc_panel *panel) {
+    char why[200];
+    *posed_ms = NULL;
+    if (ikc_mesh_load(asset, mesh, why, sizeof why) <= 0) return 0;
+    *posed_ms = (ik_vec3 *)malloc(((size_t)mesh->vertex_count + 1) * sizeof **posed_ms);
+    if (!*posed_ms || !ikc_mesh_pose(mesh, model_ms, *posed_ms)) {
+        ikc_mesh_detach(mesh, *posed_ms);
+        *posed_ms = NULL;
+        return 0;
+    }
+    panel->mesh = mesh;
+    panel->mesh_ms = *posed_ms;
+    return 1;
+}
+
+void ikc_mesh_detach(ikc_mesh *mesh, ik_vec3 *posed_ms) {
+    free(posed_ms);
+    ikc_mesh_free(mesh);
+}
+
 static int farther_first(const void *a, const void *b) {
     float da = ((const ikc_mesh_face *)a)->depth, db = ((const ikc_mesh_face *)b)->depth;
     return da > db ? -1 : da < db;

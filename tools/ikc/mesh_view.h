@@ -33,6 +33,14 @@ void ikc_mesh_free(ikc_mesh *mesh);
  * posed_ms[vertex_count]. Returns 0 when the weights are unusable. */
 int ikc_mesh_pose(ikc_mesh *mesh, const ik_mat4 *model_ms, ik_vec3 *posed_ms);
 
+/* The asset's mesh in the pose `model_ms` on `panel` (one picture of one
+ * pose): loads `mesh` and allocates *posed_ms; release both with
+ * ikc_mesh_detach. Returns 1 with a mesh on the panel, else 0 (none, or no
+ * memory: the panel keeps its bones). */
+int ikc_mesh_attach(const ik_asset *asset, const ik_mat4 *model_ms, ikc_mesh *mesh, ik_vec3 **posed_ms,
+                    ikc_panel *panel);
+void ikc_mesh_detach(ikc_mesh *mesh, ik_vec3 *posed_ms);
+
 /* One visible triangle on the page. */
 typedef struct ikc_mesh_face {
     float x[3], y[3];

@@ -115,12 +115,12 @@ ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent);
 void ikc_camera_project(const ikc_camera *camera, ik_vec3 p, double *u, double *v);
 /* Scene point to page coordinates in the panel whose top-left is (px, py). */
 ikc_page_point ikc_camera_to_page(const ikc_camera *camera, ik_vec3 p, double px, double py);
-/* Fit every panel's content (joints, targets, lines, rods, mesh, ground) into a
+/* Fit every panel's content (joints, ghost joints, targets, lines, rods, mesh, ground) into a
  * w x h panel with one scale, leaving `title_room` at the top. */
 void ikc_camera_fit(ikc_camera *camera, const ikc_picture *picture, ikc_bounds b, const ikc_face_list *faces, double w,
                     double h, double title_room);
 
-/* The box round every panel's finite joints, targets, lines, rods and mesh vertices. */
+/* The box round every panel's finite joints, ghost joints, targets, lines, rods and mesh vertices. */
 ikc_bounds ikc_scene_bounds(const ikc_picture *picture);
 /* The box's largest side. */
 ik_real ikc_bounds_extent(ikc_bounds b);

@@ -305,15 +305,13 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
 }
 
 /* The skinned mesh's visible faces, farthest first, each filled in its
- * shade; a hairline of the same colour closes the seams antialiasing would
- * leave between neighbours. */
+ * shade (grown by half a pixel, mesh_view.c, so that antialiasing leaves no
+ * seams between neighbours). */
 static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py) {
     ikc_mesh_face *faces = (ikc_mesh_face *)malloc(((size_t)p->mesh->triangle_count + 1) * sizeof *faces);
     int count, i;
     if (!faces) return;
     count = ikc_mesh_faces(p->mesh, p->mesh_ms, cam, px, py, faces);
-    cairo_set_line_width(cr, 0.6);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL);
     for (i = 0; i < count; ++i) {
         const ikc_mesh_face *f = &faces[i];
         cairo_move_to(cr, f->x[0], f->y[0]);
@@ -321,8 +319,7 @@ static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, do
         cairo_line_to(cr, f->x[2], f->y[2]);
         cairo_close_path(cr);
         cairo_set_source_rgb(cr, f->rgb[0], f->rgb[1], f->rgb[2]);
-        cairo_fill_preserve(cr);
-        cairo_stroke(cr);
+        cairo_fill(cr);
     }
     free(faces);
 }

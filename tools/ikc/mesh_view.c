@@ -134,6 +134,9 @@ void ikc_mesh_detach(ikc_mesh *mesh, ik_vec3 *posed_ms) {
     ikc_mesh_free(mesh);
 }
 
+/* Page units each face's corners move out from its centre. */
+#define SEAM_GROW 0.5
+
 static int farther_first(const void *a, const void *b) {
     float da = ((const ikc_mesh_face *)a)->depth, db = ((const ikc_mesh_face *)b)->depth;
     return da > db ? -1 : da < db;
@@ -154,7 +157,7 @@ int ikc_mesh_faces(const ikc_mesh *m, const ik_vec3 *posed, const ikc_camera *ca
         ik_vec3 a = posed[ix[0]], b = posed[ix[1]], c = posed[ix[2]], n;
         ikc_mesh_face *f = &faces[count];
         ikc_page_point q[3];
-        double area, shade, len;
+        double area, shade, len, cx, cy;
         q[0] = ikc_camera_to_page(cam, a, px, py);
         q[1] = ikc_camera_to_page(cam, b, px, py);
         q[2] = ikc_camera_to_page(cam, c, px, py);
@@ -164,9 +167,15 @@ int ikc_mesh_faces(const ikc_mesh *m, const ik_vec3 *posed, const ikc_camera *ca
         len = (double)ik_vec3_length(n);
         shade = len > 0 ? (double)ik_vec3_dot(n, light) / len : 0;
         shade = 0.35 + 0.65 * (shade > 0 ? shade : 0);
+        cx = (q[0].x + q[1].x + q[2].x) / 3;
+        cy = (q[0].y + q[1].y + q[2].y) / 3;
         for (k = 0; k < 3; ++k) {
-            f->x[k] = (float)q[k].x;
-            f->y[k] = (float)q[k].y;
+            /* each corner half a pixel farther from the centre: neighbours
+             * overlap instead of leaving an antialiased seam */
+            double dx = q[k].x - cx, dy = q[k].y - cy, d = sqrt(dx * dx + dy * dy);
+            double grow = d > 0 ? SEAM_GROW / d : 0;
+            f->x[k] = (float)(q[k].x + dx * grow);
+            f->y[k] = (float)(q[k].y + dy * grow);
             f->rgb[k] = (float)(m->color[(size_t)t * 3 + k] * shade);
         }
         f->depth = (float)-ik_vec3_dot(ik_vec3_sub(ik_vec3_scale(ik_vec3_add(ik_vec3_add(a, b), c), (ik_real)(1.0 / 3)),

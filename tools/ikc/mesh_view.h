@@ -51,7 +51,8 @@ typedef struct ikc_mesh_face {
 /* The faces of the posed mesh seen by `camera` in the panel whose bottom-left
  * is (px, py): front faces only (counter-clockwise in glTF, clockwise on the
  * page, whose y points down), shaded by a light fixed to the camera
- * (ambient + Lambert), sorted farthest first. `faces` holds
+ * (ambient + Lambert), sorted farthest first, each grown by half a page
+ * unit about its centre so that neighbours leave no seam. `faces` holds
  * triangle_count; returns how many are visible. */
 int ikc_mesh_faces(const ikc_mesh *mesh, const ik_vec3 *posed_ms, const ikc_camera *camera, double px, double py,
                    ikc_mesh_face *faces);

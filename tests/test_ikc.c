@@ -842,6 +842,82 @@ static int label_collisions(const cJSON *panel, int *count) {
     return bad;
 }
 
+/* A warm pixel: the robot's orange or the clay of the other rigs, never the
+ * ground's cool greys and blue-greys (whose blue exceeds their red). */
+static int warm_pixel(const unsigned char *data, int stride, int x, int y) {
+    unsigned px = *(const unsigned *)(data + y * stride + x * 4);
+    return (int)((px >> 16) & 255) > (int)(px & 255) + 8;
+}
+
+/* Mesh (warm) pixels on the left, right and top edges of the picture (two
+ * pixels in), where a framed figure never reaches. */
+static long mesh_on_edges(const char *png) {
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    const unsigned char *data;
+    int w, h, stride, x, y;
+    long on = 0;
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return -1;
+    }
+    data = cairo_image_surface_get_data(s);
+    w = cairo_image_surface_get_width(s);
+    h = cairo_image_surface_get_height(s);
+    stride = cairo_image_surface_get_stride(s);
+    for (y = 36; y < h; ++y) on += warm_pixel(data, stride, 2, y) + warm_pixel(data, stride, w - 3, y);
+    for (x = 0; x < w; ++x) on += warm_pixel(data, stride, x, 37);
+    cairo_surface_destroy(s);
+    return on;
+}
+
+/* The page y of joint `name` in the sidecar's panel, or NAN. */
+static double joint_page_y(const cJSON *panel, const char *name) {
+    const cJSON *j;
+    cJSON_ArrayForEach(j, cJSON_GetObjectItem(panel, "joints")) {
+        if (strcmp(cJSON_GetObjectItem(j, "name")->valuestring, name) == 0)
+            return cJSON_GetObjectItem(j, "y")->valuedouble;
+    }
+    return NAN;
+}
+
+/* Framing: in every view each rig's joints lie inside the panel with a
+ * margin of 3% and its mesh touches no edge; the Z-up RiggedFigure stands
+ * upright (its neck above its feet on the page). */
+static void test_render_framing(void) {
+    static const char *const rigs[] = {"gltf/robot.glb", "gltf/girl.glb", "gltf/rigged_figure.glb",
+                                       "gltf/male_base_mesh.glb"};
+    static const char *const views[] = {"front", "side", "top", "persp"};
+    char path[600], png[300], json[300], args[1600], *text = (char *)malloc(1 << 22);
+    size_t i, v;
+    path_in(png, sizeof png, "frame.png");
+    path_in(json, sizeof json, "frame.json");
+    for (i = 0; i < sizeof rigs / sizeof rigs[0] && text; ++i) {
+        if (!real_asset(rigs[i], path, sizeof path)) break;
+        for (v = 0; v < 4; ++v) {
+            cJSON *doc, *panel;
+            const cJSON *j;
+            int outside = 0;
+            snprintf(args, sizeof args, "render '%s' --view %s --size 600x500 --layout '%s' -q -o '%s'", path,
+                     views[v], json, png);
+            CHECK(run(args) == 0, "%s: %s", args, err_text);
+            read_text(json, text, 1 << 22);
+            doc = cJSON_Parse(text);
+            panel = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "panels"), 0);
+            cJSON_ArrayForEach(j, cJSON_GetObjectItem(panel, "joints")) {
+                double x = cJSON_GetObjectItem(j, "x")->valuedouble, y = cJSON_GetObjectItem(j, "y")->valuedouble;
+                outside += !(x > 600 * 0.03 && x < 600 * 0.97 && y > 34 + 466 * 0.03 && y < 500 * 0.97);
+            }
+            CHECK(panel && outside == 0, "%s --view %s: %d joints outside the margin", rigs[i], views[v], outside);
+            CHECK(mesh_on_edges(png) == 0, "%s --view %s: the mesh reaches the picture's edge", rigs[i], views[v]);
+            if (i == 2 && v != 2)
+                CHECK(joint_page_y(panel, "neck_joint_2") < joint_page_y(panel, "leg_joint_L_5"),
+                      "RiggedFigure --view %s stands upright", views[v]);
+            cJSON_Delete(doc);
+        }
+    }
+    free(text);
+}
+
 /* Issue 17: every glTF rig drawn with its skinned mesh over its bones (at
  * least 75% of the points along the bones are mesh pixels: pole targets and
  * other helper bones stick out of some bodies), a picture that is not blank,
@@ -2184,6 +2260,7 @@ int main(void) {
     test_render();
     test_render_far();
     test_render_meshes();
+    test_render_framing();
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();

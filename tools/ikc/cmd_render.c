@@ -239,8 +239,8 @@ static int chain_joints(const ik_asset *asset, int *highlight, int *roles, int *
     return count;
 }
 
-/* The --layout sidecar: per panel, every joint's page point (and whether a
- * marker is drawn there), the marker radius, and each label's joint, name
+/* The --layout sidecar: per panel, every joint's name, page point, parent
+ * and whether a marker is drawn there, the marker radius, and each label's joint, name
  * and box [x0, y0, x1, y1], y down. */
 static int write_layout(const char *path, const ikc_picture *pic) {
     cJSON *doc = cJSON_CreateObject(), *panels = cJSON_AddArrayToObject(doc, "panels");
@@ -255,6 +255,7 @@ static int write_layout(const char *path, const ikc_picture *pic) {
         cJSON_AddNumberToObject(panel, "marker_radius", l->marker_radius);
         for (k = 0; k < l->joint_count; ++k) {
             cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "name", ik_skeleton_name(s, k));
             cJSON_AddNumberToObject(j, "x", l->joints[k].x);
             cJSON_AddNumberToObject(j, "y", l->joints[k].y);
             cJSON_AddNumberToObject(j, "parent", s->parents[k]);

@@ -3,6 +3,7 @@
  * with it, weights are normalised, blends are the weighted mean of the rigid
  * motions, the bind pose gives back the mesh's own positions, and bad
  * influences are refused. */
+#define _POSIX_C_SOURCE 200809L
 #include <ikit/gltf.h>
 #include <ikit/skinning.h>
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support/check.h"
 #include "support/rng.h"
@@ -119,6 +121,80 @@ static void test_bad_influences(void) {
     CHECK(ik_skin_vertices(skin_ms, 2, joints, half, &p, 0, &out) == IK_OK, "no vertices");
 }
 
+/* ---- malformed skinned meshes ------------------------------------------------ */
+
+/* A one-triangle skinned mesh on a one-joint skin, written to a temporary
+ * .gltf and .bin with JOINTS_0 of vertex 0 set to `joint` and index 2 set
+ * to `index`; the reader's answer. */
+static ik_result read_triangle(unsigned char joint, unsigned short index, int *triangles) {
+    char dir[] = "/tmp/ikit-test-skinning-XXXXXX", gltf_path[80], bin_path[80];
+    unsigned char bin[36 + 12 + 48 + 8 + 64];
+    float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    float ibm[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    unsigned short indices[4] = {0, 1, 0, 0};
+    ik_gltf *g = NULL;
+    ik_gltf_skinned_mesh mesh;
+    ik_io_error e;
+    ik_result r;
+    FILE *f;
+    indices[2] = index;
+    memset(bin, 0, sizeof bin);
+    memcpy(bin, positions, 36);
+    bin[36] = joint;
+    memcpy(bin + 48, weights, 48);
+    memcpy(bin + 96, indices, 8);
+    memcpy(bin + 104, ibm, 64);
+    if (!mkdtemp(dir)) return IK_ERR_IO;
+    snprintf(gltf_path, sizeof gltf_path, "%s/t.gltf", dir);
+    snprintf(bin_path, sizeof bin_path, "%s/t.bin", dir);
+    f = fopen(bin_path, "wb");
+    if (f) {
+        fwrite(bin, 1, sizeof bin, f);
+        fclose(f);
+    }
+    f = fopen(gltf_path, "w");
+    if (f) {
+        fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"skin\":0},{\"name\":\"j\"}],"
+                   "\"skins\":[{\"joints\":[1],\"inverseBindMatrices\":4}],"
+                   "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
+                   "\"indices\":3}]}],\"accessors\":["
+                   "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                   "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+                   "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+                   "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
+                   "{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}],"
+                   "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+                   "\"byteLength\":12},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},{\"buffer\":0,"
+                   "\"byteOffset\":96,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":64}],"
+                   "\"buffers\":[{\"byteLength\":168,\"uri\":\"t.bin\"}]}\n");
+        fclose(f);
+    }
+    r = ik_gltf_read_file(gltf_path, &g, &e);
+    *triangles = -1;
+    if (r == IK_OK) {
+        r = ik_gltf_skinned_mesh_read(g, 0, &mesh, &e);
+        if (r == IK_OK) {
+            *triangles = mesh.triangle_count;
+            ik_gltf_skinned_mesh_free(&mesh);
+        }
+        ik_gltf_free(g);
+    }
+    remove(gltf_path);
+    remove(bin_path);
+    rmdir(dir);
+    return r;
+}
+
+static void test_malformed_meshes(void) {
+    int triangles;
+    ik_result r = read_triangle(0, 2, &triangles);
+    CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r), triangles);
+    r = read_triangle(1, 2, &triangles);
+    CHECK(r == IK_ERR_PARSE, "JOINTS_0 naming joint 1 of a one-joint skin: %s", ik_result_str(r));
+    r = read_triangle(0, 3, &triangles);
+    CHECK(r == IK_ERR_PARSE, "an index beyond the three vertices: %s", ik_result_str(r));
+}
+
 /* ---- real rigs ------------------------------------------------------------ */
 
 static const char *const rigs[] = {"robot.glb", "girl.glb", "rigged_figure.glb", "male_base_mesh.glb",
@@ -225,6 +301,7 @@ int main(void) {
     test_rigid();
     test_blend_and_normalisation();
     test_bad_influences();
+    test_malformed_meshes();
     test_real_rigs();
     return check_summary("test_skinning");
 }

@@ -766,6 +766,207 @@ static void test_render(void) {
     CHECK(strchr(err_text, '\r') == NULL, "no progress bar when stderr is not a terminal");
 }
 
+/* A pixel of the mesh: not the panel's white, not the ground grid's grey. */
+static int mesh_pixel(const unsigned char *data, int stride, int width, int height, double x, double y) {
+    int ix = (int)floor(x), iy = (int)floor(y);
+    unsigned px, r, g, b;
+    if (ix < 0 || iy < 0 || ix >= width || iy >= height) return 0;
+    px = *(const unsigned *)(data + iy * stride + ix * 4);
+    r = (px >> 16) & 255;
+    g = (px >> 8) & 255;
+    b = px & 255;
+    if (r >= 235 && g >= 235 && b >= 235) return 0;
+    return !(abs((int)r - 0xd5) < 12 && abs((int)g - 0xd9) < 12 && abs((int)b - 0xde) < 12);
+}
+
+/* The share of the joints and of the points along the bones (every 2 px,
+ * the middle 80% of each bone) drawn in the mesh's colours, from the
+ * joints' page points of the --layout sidecar. */
+static double bone_coverage(const char *png, const cJSON *joints, long *samples) {
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    long covered = 0;
+    int n = cJSON_GetArraySize(joints), j, k;
+    *samples = 0;
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return 0;
+    }
+    for (j = 0; j < n; ++j) {
+        const cJSON *c = cJSON_GetArrayItem(joints, j);
+        int parent = cJSON_GetObjectItem(c, "parent")->valueint;
+        double x1 = cJSON_GetObjectItem(c, "x")->valuedouble, y1 = cJSON_GetObjectItem(c, "y")->valuedouble, x0, y0,
+               len;
+        int steps;
+        ++*samples;
+        covered += mesh_pixel(cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s),
+                              cairo_image_surface_get_width(s), cairo_image_surface_get_height(s), x1, y1);
+        if (parent < 0) continue;
+        x0 = cJSON_GetObjectItem(cJSON_GetArrayItem(joints, parent), "x")->valuedouble;
+        y0 = cJSON_GetObjectItem(cJSON_GetArrayItem(joints, parent), "y")->valuedouble;
+        len = hypot(x1 - x0, y1 - y0);
+        steps = (int)(len * 0.8 / 2);
+        for (k = 0; k <= steps && steps > 0; ++k) {
+            double t = 0.1 + 0.8 * k / steps;
+            ++*samples;
+            covered += mesh_pixel(cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s),
+                                  cairo_image_surface_get_width(s), cairo_image_surface_get_height(s),
+                                  x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
+        }
+    }
+    cairo_surface_destroy(s);
+    return *samples ? (double)covered / (double)*samples : 0;
+}
+
+/* Labels of the sidecar that overlap another label or a drawn joint
+ * marker; *count gets how many labels there are. */
+static int label_collisions(const cJSON *panel, int *count) {
+    const cJSON *labels = cJSON_GetObjectItem(panel, "labels"), *joints = cJSON_GetObjectItem(panel, "joints");
+    double r = cJSON_GetObjectItem(panel, "marker_radius")->valuedouble, a[4], b[4];
+    int i, k, m, bad = 0;
+    *count = cJSON_GetArraySize(labels);
+    for (i = 0; i < *count; ++i) {
+        const cJSON *box = cJSON_GetObjectItem(cJSON_GetArrayItem(labels, i), "box");
+        for (m = 0; m < 4; ++m) a[m] = cJSON_GetArrayItem(box, m)->valuedouble;
+        for (k = i + 1; k < *count; ++k) {
+            const cJSON *other = cJSON_GetObjectItem(cJSON_GetArrayItem(labels, k), "box");
+            for (m = 0; m < 4; ++m) b[m] = cJSON_GetArrayItem(other, m)->valuedouble;
+            bad += a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+        }
+        for (k = 0; k < cJSON_GetArraySize(joints); ++k) {
+            const cJSON *j = cJSON_GetArrayItem(joints, k);
+            double x = cJSON_GetObjectItem(j, "x")->valuedouble, y = cJSON_GetObjectItem(j, "y")->valuedouble;
+            if (!cJSON_IsTrue(cJSON_GetObjectItem(j, "marked"))) continue;
+            bad += a[0] < x + r && x - r < a[2] && a[1] < y + r && y - r < a[3];
+        }
+    }
+    return bad;
+}
+
+/* A warm pixel: the robot's orange or the clay of the other rigs, never the
+ * ground's cool greys and blue-greys (whose blue exceeds their red). */
+static int warm_pixel(const unsigned char *data, int stride, int x, int y) {
+    unsigned px = *(const unsigned *)(data + y * stride + x * 4);
+    return (int)((px >> 16) & 255) > (int)(px & 255) + 8;
+}
+
+/* Mesh (warm) pixels on the left, right and top edges of the picture (two
+ * pixels in), where a framed figure never reaches. */
+static long mesh_on_edges(const char *png) {
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    const unsigned char *data;
+    int w, h, stride, x, y;
+    long on = 0;
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return -1;
+    }
+    data = cairo_image_surface_get_data(s);
+    w = cairo_image_surface_get_width(s);
+    h = cairo_image_surface_get_height(s);
+    stride = cairo_image_surface_get_stride(s);
+    for (y = 36; y < h; ++y) on += warm_pixel(data, stride, 2, y) + warm_pixel(data, stride, w - 3, y);
+    for (x = 0; x < w; ++x) on += warm_pixel(data, stride, x, 37);
+    cairo_surface_destroy(s);
+    return on;
+}
+
+/* The page y of joint `name` in the sidecar's panel, or NAN. */
+static double joint_page_y(const cJSON *panel, const char *name) {
+    const cJSON *j;
+    cJSON_ArrayForEach(j, cJSON_GetObjectItem(panel, "joints")) {
+        if (strcmp(cJSON_GetObjectItem(j, "name")->valuestring, name) == 0)
+            return cJSON_GetObjectItem(j, "y")->valuedouble;
+    }
+    return NAN;
+}
+
+/* Framing: in every view each rig's joints lie inside the panel with a
+ * margin of 3% and its mesh touches no edge; the Z-up RiggedFigure stands
+ * upright (its neck above its feet on the page). */
+static void test_render_framing(void) {
+    static const char *const rigs[] = {"gltf/robot.glb", "gltf/girl.glb", "gltf/rigged_figure.glb",
+                                       "gltf/male_base_mesh.glb"};
+    static const char *const views[] = {"front", "side", "top", "persp"};
+    char path[600], png[300], json[300], args[1600], *text = (char *)malloc(1 << 22);
+    size_t i, v;
+    path_in(png, sizeof png, "frame.png");
+    path_in(json, sizeof json, "frame.json");
+    for (i = 0; i < sizeof rigs / sizeof rigs[0] && text; ++i) {
+        if (!real_asset(rigs[i], path, sizeof path)) break;
+        for (v = 0; v < 4; ++v) {
+            cJSON *doc, *panel;
+            const cJSON *j;
+            int outside = 0;
+            snprintf(args, sizeof args, "render '%s' --view %s --size 600x500 --layout '%s' -q -o '%s'", path,
+                     views[v], json, png);
+            CHECK(run(args) == 0, "%s: %s", args, err_text);
+            read_text(json, text, 1 << 22);
+            doc = cJSON_Parse(text);
+            panel = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "panels"), 0);
+            cJSON_ArrayForEach(j, cJSON_GetObjectItem(panel, "joints")) {
+                double x = cJSON_GetObjectItem(j, "x")->valuedouble, y = cJSON_GetObjectItem(j, "y")->valuedouble;
+                outside += !(x > 600 * 0.03 && x < 600 * 0.97 && y > 34 + 466 * 0.03 && y < 500 * 0.97);
+            }
+            CHECK(panel && outside == 0, "%s --view %s: %d joints outside the margin", rigs[i], views[v], outside);
+            CHECK(mesh_on_edges(png) == 0, "%s --view %s: the mesh reaches the picture's edge", rigs[i], views[v]);
+            if (i == 2 && v != 2)
+                CHECK(joint_page_y(panel, "neck_joint_2") < joint_page_y(panel, "leg_joint_L_5"),
+                      "RiggedFigure --view %s stands upright", views[v]);
+            cJSON_Delete(doc);
+        }
+    }
+    free(text);
+}
+
+/* Issue 17: every glTF rig drawn with its skinned mesh over its bones (at
+ * least 75% of the points along the bones are mesh pixels: pole targets and
+ * other helper bones stick out of some bodies), a picture that is not blank,
+ * and labels, named by role or all of them, that overlap neither each other
+ * nor a joint marker. */
+static void test_render_meshes(void) {
+    static const char *const rigs[] = {"gltf/robot.glb", "gltf/girl.glb", "gltf/rigged_figure.glb",
+                                       "gltf/male_base_mesh.glb", "gltf/SimpleSkin.gltf"};
+    static const char *const label_modes[] = {"none", "roles", "all"};
+    char path[600], png[300], json[300], args[1600], *text;
+    size_t i, m;
+    path_in(png, sizeof png, "rig.png");
+    path_in(json, sizeof json, "rig.json");
+    for (i = 0; i < sizeof rigs / sizeof rigs[0]; ++i) {
+        if (!real_asset(rigs[i], path, sizeof path)) return;
+        for (m = 0; m < 3; ++m) {
+            cJSON *doc, *panel;
+            int w, h, labels, bad;
+            long drawn, bone, samples;
+            snprintf(args, sizeof args, "render '%s' --labels %s --layout '%s' -q -o '%s'", path, label_modes[m],
+                     json, png);
+            CHECK(run(args) == 0, "%s: %s", args, err_text);
+            drawn = drawn_pixels(png, &w, &h, &bone);
+            CHECK(drawn > (long)w * h / 20, "%s: not blank (%ld of %d pixels drawn)", rigs[i], drawn, w * h);
+            text = (char *)malloc(1 << 22);
+            read_text(json, text, 1 << 22);
+            doc = cJSON_Parse(text);
+            free(text);
+            panel = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "panels"), 0);
+            CHECK(panel != NULL, "%s: layout sidecar", rigs[i]);
+            if (!panel) {
+                cJSON_Delete(doc);
+                continue;
+            }
+            if (m == 0) {
+                double cover = bone_coverage(png, cJSON_GetObjectItem(panel, "joints"), &samples);
+                CHECK(samples >= 2 && cover >= 0.75, "%s: the mesh covers %.0f%% of %ld points along the bones",
+                      rigs[i], cover * 100, samples);
+                printf("%s: mesh over %.1f%% of %ld bone points\n", rigs[i], cover * 100, samples);
+            }
+            bad = label_collisions(panel, &labels);
+            CHECK(bad == 0, "%s --labels %s: %d collisions among %d labels", rigs[i], label_modes[m], bad, labels);
+            CHECK(m == 0 ? labels == 0 : labels > 0 || i == 4, "%s --labels %s: %d labels", rigs[i],
+                  label_modes[m], labels);
+            cJSON_Delete(doc);
+        }
+    }
+}
+
 /* A two-bone leg whose hips sit at (x, 1, 0), with `knee` and `foot` as
  * those joints' offsets (text), written to `path`. */
 static void write_far_leg(const char *path, const char *x, const char *knee, const char *foot) {
@@ -2058,6 +2259,8 @@ int main(void) {
     test_solve_gltf();
     test_render();
     test_render_far();
+    test_render_meshes();
+    test_render_framing();
     test_errors();
     test_info_humanoid();
     test_solve_left_hand();

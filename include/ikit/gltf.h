@@ -87,6 +87,41 @@ int ik_gltf_clip_count(const ik_gltf *gltf);
  * The clip's name is the animation's name (NULL when it has none). */
 const ik_clip *ik_gltf_clip(const ik_gltf *gltf, int clip, int skin);
 
+/* A skinned mesh: a node with both `mesh` and `skin`, its triangle
+ * primitives (mode 4) that carry POSITION, JOINTS_0 and WEIGHTS_0 merged into
+ * one vertex and index list. Positions are the bind-pose positions in the
+ * mesh's own space (the node's transform does not apply to a skinned mesh,
+ * glTF 2.0 section 3.7.3); skin them with ik_skin_vertices (skinning.h) and
+ * the matrices ik_skin_matrices(model_ms of the skin's skeleton with its
+ * root_ms, inverse_bind). */
+typedef struct ik_gltf_mesh_part {
+    int first_triangle;
+    int triangle_count;
+    ik_real base_color[4]; /* the material's baseColorFactor (RGBA), white without one */
+} ik_gltf_mesh_part;
+
+typedef struct ik_gltf_skinned_mesh {
+    int skin;             /* the skin (ik_gltf_skeleton index) */
+    int vertex_count;
+    ik_vec3 *positions;   /* [vertex_count] */
+    int *joints;          /* [vertex_count * 4] joint indices of the skin's skeleton */
+    ik_real *weights;     /* [vertex_count * 4] */
+    int triangle_count;
+    int *indices;         /* [triangle_count * 3], counter-clockwise front faces */
+    int part_count;
+    ik_gltf_mesh_part *parts; /* one per primitive, in order */
+} ik_gltf_skinned_mesh;
+
+/* The number of skinned mesh nodes (in node order). */
+int ik_gltf_skinned_mesh_count(const ik_gltf *gltf);
+
+/* Read skinned mesh `index` into `out` (allocated; release with
+ * ik_gltf_skinned_mesh_free). IK_ERR_RANGE for an index out of range;
+ * IK_ERR_PARSE for accessors of the wrong shape, vertex indices beyond
+ * POSITION's count, or JOINTS_0 entries beyond the skin's joints. */
+ik_result ik_gltf_skinned_mesh_read(ik_gltf *gltf, int index, ik_gltf_skinned_mesh *out, ik_io_error *error);
+void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh);
+
 /* Write `pose_ls` [joint_count of the skin] into the nodes' translation,
  * rotation and scale (a node given by `matrix` gets TRS instead). */
 ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_io_error *error);

@@ -1,12 +1,17 @@
-/* `ikc render FILE`: a picture of the skeleton -- bones, joints, joint
- * limits, targets, the ground -- and, for a clip, a filmstrip of frames. */
+/* `ikc render FILE`: a picture of the character -- its skinned mesh when the
+ * glTF file has one, else bones and joints; joint limits, targets, the
+ * ground -- and, for a clip, a filmstrip of frames. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asset.h"
 #include "draw.h"
+#include <cjson/cJSON.h>
+
 #include "ikc.h"
+#include "label_layout.h"
+#include "mesh_view.h"
 
 #define MAX_FRAMES 64
 
@@ -14,11 +19,14 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc render FILE [--clip NAME] [--time T | --frames A:B:STEP]\n"
             "                  [--view front|side|top|persp] [--size WxH] [--columns N]\n"
-            "                  [--labels none|ends|all] [--no-follow] [--quiet] -o OUT.svg|.png|.pdf\n"
+            "                  [--labels roles|all|none] [--bones | --no-bones] [--no-follow] [--quiet]\n"
+            "                  [--layout OUT.json] -o OUT.svg|.png|.pdf\n"
             "\n"
-            "Draws FILE's skeleton: bones as tapered lines, joints as dots, hinge limits as\n"
-            "arcs and ball limits as cones (chain files), targets as crosses (green when the\n"
-            "effector is on them, red when not), and a ground grid under the lowest joint.\n"
+            "Draws FILE's character: a glTF file's skinned mesh, posed and flat shaded in its\n"
+            "material's colour; otherwise (BVH, chain files, glTF skins without a mesh) bones\n"
+            "as tapered lines and joints as dots. Hinge limits as arcs and ball limits as\n"
+            "cones (chain files), targets as crosses (green when the effector is on them, red\n"
+            "when not), and a ground grid under the lowest point.\n"
             "\n"
             "  --clip NAME      pose from a clip (a name or number from `ikc info`)\n"
             "  --time T         one frame at T seconds (default 0)\n"
@@ -28,7 +36,13 @@ static void usage(FILE *out) {
             "                   top, or persp (default)\n"
             "  --size WxH       picture size in pixels (PNG) or points (SVG, PDF)\n"
             "  --columns N      filmstrip panels per row (default: up to 4)\n"
-            "  --labels L       joint names: none, ends (default: chain joints and tips), all\n"
+            "  --labels L       joint names: roles (default: the limbs' joints, chain ends,\n"
+            "                   targets' joints), all, or none; placed so that no two overlap\n"
+            "                   and none covers a joint or target (a label with no room is left\n"
+            "                   out); a filmstrip names joints only when asked\n"
+            "  --layout FILE    also write where every joint and label went, as JSON\n"
+            "  --bones          draw the bones, thinner, over the mesh (default: bones only\n"
+            "                   without a mesh); --no-bones: the mesh alone\n"
             "  --no-follow      keep the world fixed in a filmstrip (default: each panel is\n"
             "                   centred on the root, so a walk stays in view)\n"
             "  --quiet          no progress bar\n"
@@ -66,9 +80,9 @@ static int parse_frames(const char *text, ik_real *a, ik_real *b, ik_real *step)
 
 /* What the command line asked for. */
 typedef struct render_options {
-    const char *path, *out, *clip_name;
+    const char *path, *out, *clip_name, *layout;
     ik_real time, frames_from, frames_to, frames_step;
-    int have_time, have_frames, width, height, columns, labels, follow, quiet;
+    int have_time, have_frames, width, height, columns, labels, follow, quiet, bones;
     ikc_view view;
 } render_options;
 
@@ -90,9 +104,16 @@ static int option_value(const char *option, const char *value, render_options *o
         if (ikc_parse_int(value, &o->columns) && o->columns >= 1 && o->columns <= MAX_FRAMES) return 1;
         fprintf(stderr, "ikc render: --columns: want 1..%d, got '%s'\n", MAX_FRAMES, value);
     } else if (strcmp(option, "--labels") == 0) {
-        o->labels = strcmp(value, "none") == 0 ? 0 : strcmp(value, "ends") == 0 ? 1 : strcmp(value, "all") == 0 ? 2 : -1;
+        /* "ends" is the old name of "roles" */
+        o->labels = strcmp(value, "none") == 0                                    ? 0
+                    : strcmp(value, "roles") == 0 || strcmp(value, "ends") == 0 ? 1
+                    : strcmp(value, "all") == 0                                 ? 2
+                                                                                : -1;
         if (o->labels >= 0) return 1;
-        fprintf(stderr, "ikc render: --labels: want none, ends or all, got '%s'\n", value);
+        fprintf(stderr, "ikc render: --labels: want roles, all or none, got '%s'\n", value);
+    } else if (strcmp(option, "--layout") == 0) {
+        o->layout = value;
+        return 1;
     } else if (strcmp(option, "-o") == 0 || strcmp(option, "--output") == 0) {
         o->out = value;
         return 1;
@@ -106,7 +127,7 @@ static int option_value(const char *option, const char *value, render_options *o
 /* The options valued by option_value. */
 static int takes_value(const char *a) {
     static const char *const options[] = {"-o", "--output", "--clip", "--time", "--frames",
-                                          "--view", "--size", "--columns", "--labels"};
+                                          "--view", "--size", "--columns", "--labels", "--layout"};
     size_t k;
     for (k = 0; k < sizeof options / sizeof options[0]; ++k)
         if (strcmp(a, options[k]) == 0) return 1;
@@ -120,7 +141,8 @@ static int parse_options(int argc, char **argv, render_options *o) {
     int i;
     memset(o, 0, sizeof *o);
     o->frames_step = 1;
-    o->labels = o->follow = 1;
+    o->labels = -1; /* roles for one frame, none for a filmstrip */
+    o->follow = 1;
     o->view = IKC_VIEW_PERSP;
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i];
@@ -130,6 +152,8 @@ static int parse_options(int argc, char **argv, render_options *o) {
         } else if (takes_value(a)) {
             if (!(value = ikc_option_value("render", argc, argv, &i)) || !option_value(a, value, o))
                 return IKC_EXIT_USAGE;
+        } else if (strcmp(a, "--bones") == 0 || strcmp(a, "--no-bones") == 0) {
+            o->bones = strcmp(a, "--bones") == 0;
         } else if (strcmp(a, "--no-follow") == 0) {
             o->follow = 0;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -196,13 +220,66 @@ static int choose_frames(const render_options *o, const ik_asset *asset, const i
     return count;
 }
 
-/* Every chain's joints, for highlighting; returns how many. */
-static int chain_joints(const ik_asset *asset, int *highlight) {
+/* Every chain's joints, for highlighting; returns how many. The joints
+ * that matter, for labels, go to `roles` (*role_count): the targets'
+ * joints, every joint of a leg or an arm, the ends of other chains. */
+static int chain_joints(const ik_asset *asset, int *highlight, int *roles, int *role_count) {
     ik_named_chain chains[IKC_MAX_CHAINS];
     int chain_count = ikc_asset_chains(asset, chains, IKC_MAX_CHAINS), count = 0, i, k;
-    for (i = 0; i < chain_count; ++i)
-        for (k = 0; k < chains[i].count; ++k) highlight[count++] = chains[i].joints[k];
+    *role_count = 0;
+    for (i = 0; asset->chain_file && i < asset->chain_file->target_count; ++i)
+        roles[(*role_count)++] = asset->chain_file->targets[i].joint;
+    for (i = 0; i < chain_count; ++i) {
+        int limb = strcmp(chains[i].kind, "leg") == 0 || strcmp(chains[i].kind, "arm") == 0;
+        for (k = 0; k < chains[i].count; ++k) {
+            highlight[count++] = chains[i].joints[k];
+            if (limb || k == 0 || k == chains[i].count - 1) roles[(*role_count)++] = chains[i].joints[k];
+        }
+    }
     return count;
+}
+
+/* The --layout sidecar: per panel, every joint's name, page point, parent
+ * and whether a marker is drawn there, the marker radius, and each label's joint, name
+ * and box [x0, y0, x1, y1], y down. */
+static int write_layout(const char *path, const ikc_picture *pic) {
+    cJSON *doc = cJSON_CreateObject(), *panels = cJSON_AddArrayToObject(doc, "panels");
+    char *text;
+    int i, k, ok;
+    for (i = 0; i < pic->panel_count; ++i) {
+        const ikc_panel_layout *l = &pic->layouts[i];
+        const ik_skeleton *s = pic->panels[i].skeleton;
+        cJSON *panel = cJSON_CreateObject(), *joints = cJSON_AddArrayToObject(panel, "joints");
+        cJSON *labels = cJSON_AddArrayToObject(panel, "labels");
+        cJSON_AddItemToArray(panels, panel);
+        cJSON_AddNumberToObject(panel, "marker_radius", l->marker_radius);
+        for (k = 0; k < l->joint_count; ++k) {
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "name", ik_skeleton_name(s, k));
+            cJSON_AddNumberToObject(j, "x", l->joints[k].x);
+            cJSON_AddNumberToObject(j, "y", l->joints[k].y);
+            cJSON_AddNumberToObject(j, "parent", s->parents[k]);
+            cJSON_AddBoolToObject(j, "marked", l->marked[k]);
+            cJSON_AddItemToArray(joints, j);
+        }
+        for (k = 0; k < l->label_count; ++k) {
+            cJSON *lab = cJSON_CreateObject();
+            double box[4];
+            box[0] = l->labels[k].box.x0;
+            box[1] = l->labels[k].box.y0;
+            box[2] = l->labels[k].box.x1;
+            box[3] = l->labels[k].box.y1;
+            cJSON_AddNumberToObject(lab, "joint", l->labels[k].joint);
+            cJSON_AddStringToObject(lab, "name", ik_skeleton_name(s, l->labels[k].joint));
+            cJSON_AddItemToObject(lab, "box", cJSON_CreateDoubleArray(box, 4));
+            cJSON_AddItemToArray(labels, lab);
+        }
+    }
+    text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    ok = text && ikc_write_file_atomic(path, text, strlen(text));
+    cJSON_free(text);
+    return ok;
 }
 
 /* Pose frame i at times[i] into poses/models [frame_count * joint_count]
@@ -232,7 +309,7 @@ static void pose_frames(const render_options *o, const ik_asset *asset, const ik
         panels[i].model_ms = model;
         panels[i].root_ms = &asset->root_ms;
         panels[i].constraints = asset->constraints;
-        panels[i].label_joints = frame_count > 1 && o->labels == 1 ? 0 : o->labels;
+        panels[i].label_joints = o->labels >= 0 ? o->labels : frame_count > 1 ? 0 : 1;
         if (clip) {
             snprintf(titles[i], sizeof titles[i], "t = %.3f s", (double)times[i]);
             panels[i].title = titles[i];
@@ -283,11 +360,30 @@ static ikc_picture lay_out(const render_options *o, const ik_asset *asset, const
     return pic;
 }
 
+/* The mesh in every frame's pose: posed [frame_count * vertex_count], each
+ * panel pointed at its own; 0 (and no mesh on the panels) when a frame's
+ * weights are unusable. */
+static int pose_mesh(ikc_mesh *mesh, int frame_count, const ik_mat4 *models, int joint_count, ik_vec3 *posed,
+                     ikc_panel *panels) {
+    int i;
+    for (i = 0; i < frame_count; ++i) {
+        panels[i].mesh = mesh;
+        panels[i].mesh_ms = posed + (size_t)i * (size_t)mesh->vertex_count;
+        if (!ikc_mesh_pose(mesh, models + (size_t)i * (size_t)joint_count, posed + (size_t)i * (size_t)mesh->vertex_count))
+            break;
+    }
+    if (i == frame_count) return 1;
+    for (i = 0; i < frame_count; ++i) panels[i].mesh = NULL;
+    return 0;
+}
+
 /* Pose, lay out and draw the loaded asset; returns an exit code. */
 static int render_asset(const render_options *o, const ik_asset *asset) {
     static ikc_panel panels[MAX_FRAMES];
     static char titles[MAX_FRAMES][48];
-    static int highlight[IKC_MAX_CHAINS * IKC_MAX_CHAIN];
+    static int highlight[IKC_MAX_CHAINS * IKC_MAX_CHAIN], roles[IKC_MAX_CHAINS * IKC_MAX_CHAIN + IK_CHAIN_MAX_TARGETS];
+    static ikc_panel_layout layouts[MAX_FRAMES];
+    int role_count;
     const ik_clip *clip;
     ik_real times[MAX_FRAMES];
     char title[256], error[512];
@@ -298,23 +394,40 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     ik_vec3 *target_ms = (ik_vec3 *)malloc((size_t)(targets ? targets : 1) * sizeof *target_ms);
     int *reached = (int *)malloc((size_t)(targets ? targets : 1) * sizeof *reached);
     ikc_picture pic;
+    ikc_mesh mesh;
+    int have_mesh = ikc_mesh_load(asset, &mesh, error, sizeof error);
+    ik_vec3 *posed = have_mesh > 0 ? (ik_vec3 *)malloc((size_t)(frame_count ? frame_count : 1) *
+                                                       (size_t)mesh.vertex_count * sizeof *posed)
+                                   : NULL;
     if (frame_count == 0) code = IKC_EXIT_NOT_FOUND;
-    else if (!poses || !models || !target_ms || !reached) {
+    else if (!poses || !models || !target_ms || !reached || have_mesh < 0 || (have_mesh > 0 && !posed)) {
         fprintf(stderr, "ikc render: out of memory\n");
         code = IKC_EXIT_FAILURE;
     } else {
         memset(panels, 0, sizeof panels);
         pose_frames(o, asset, clip, times, frame_count, poses, models, panels, titles);
-        for (i = 0; i < frame_count; ++i) panels[i].highlight = highlight;
-        panels[0].highlight_count = chain_joints(asset, highlight);
-        for (i = 1; i < frame_count; ++i) panels[i].highlight_count = panels[0].highlight_count;
+        panels[0].highlight_count = chain_joints(asset, highlight, roles, &role_count);
+        for (i = 0; i < frame_count; ++i) {
+            panels[i].highlight = highlight;
+            panels[i].highlight_count = panels[0].highlight_count;
+            panels[i].role_joints = roles;
+            panels[i].role_joint_count = role_count;
+        }
         if (targets) mark_targets(asset, models, target_ms, reached, &panels[0]);
+        if (have_mesh > 0 && !pose_mesh(&mesh, frame_count, models, n, posed, panels))
+            fprintf(stderr, "ikc render: warning: %s: the mesh's weights are unusable; drawing the bones\n", o->path);
         pic = lay_out(o, asset, title, panels, frame_count);
+        pic.bones = o->bones;
+        memset(layouts, 0, sizeof layouts);
+        if (o->layout) pic.layouts = layouts;
         if (!ikc_picture_check(&pic, error, sizeof error)) {
             fprintf(stderr, "ikc render: %s: %s\n", o->path, error);
             code = IKC_EXIT_FORMAT;
         } else if (!ikc_draw_file(&pic, o->out, error, sizeof error)) {
             fprintf(stderr, "ikc render: %s\n", error);
+            code = IKC_EXIT_WRITE;
+        } else if (o->layout && !write_layout(o->layout, &pic)) {
+            fprintf(stderr, "ikc render: cannot write '%s'\n", o->layout);
             code = IKC_EXIT_WRITE;
         } else if (!o->quiet) {
             printf("wrote %s (%d frame%s, %s view)\n", o->out, frame_count, frame_count == 1 ? "" : "s",
@@ -325,6 +438,9 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     free(models);
     free(target_ms);
     free(reached);
+    free(posed);
+    if (have_mesh > 0) ikc_mesh_free(&mesh);
+    for (i = 0; o->layout && i < frame_count; ++i) ikc_panel_layout_free(&layouts[i]);
     return code;
 }
 

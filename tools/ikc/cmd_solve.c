@@ -15,6 +15,7 @@
 
 #include "asset.h"
 #include "draw.h"
+#include "mesh_view.h"
 #include "ikc.h"
 #include "limb_bend.h"
 #include "solve_explain.h"
@@ -491,7 +492,10 @@ static int render_result(const ik_asset *asset, const char *picture, const targe
     int highlight_count = 0, point_count = count, i, k;
     ikc_panel panel;
     ikc_picture pic;
+    ikc_mesh mesh;
+    ik_vec3 *mesh_ms = NULL;
     char error[512], title[300];
+    int code = IKC_EXIT_OK;
     for (i = 0; i < count; ++i) {
         points[i] = targets[i].target_ms;
         reached[i] = targets[i].reached;
@@ -529,6 +533,9 @@ static int render_result(const ik_asset *asset, const char *picture, const targe
         panel.line_count = 1;
     }
     panel.label_joints = 1;
+    panel.role_joints = highlight;
+    panel.role_joint_count = highlight_count;
+    ikc_mesh_attach(asset, model_ms, &mesh, &mesh_ms, &panel);
     panel.caption = roles && roles->look_given
                         ? "grey: the pose before solving; orange: solved chains; crosses: targets; dashed: gaze"
                         : "grey: the pose before solving; orange: solved chains; crosses: targets";
@@ -542,13 +549,15 @@ static int render_result(const ik_asset *asset, const char *picture, const targe
     pic.width = 1000;
     pic.height = 800;
     pic.show_ground = 1;
+    pic.bones = 1; /* the solved chains show over the mesh */
     pic.ground_y = ikc_picture_lowest(&pic);
     if (roles && roles->ground_kind != IKC_GROUND_NONE) pic.ground = &roles->ground;
     if (!ikc_draw_file(&pic, picture, error, sizeof error)) {
         fprintf(stderr, "ikc solve: %s\n", error);
-        return IKC_EXIT_WRITE;
+        code = IKC_EXIT_WRITE;
     }
-    return IKC_EXIT_OK;
+    if (panel.mesh) ikc_mesh_detach(&mesh, mesh_ms);
+    return code;
 }
 
 /* What the command line asked for. */

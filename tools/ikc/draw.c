@@ -16,6 +16,8 @@
 
 #include "draw.h"
 #include "ikc.h"
+#include "label_layout.h"
+#include "mesh_view.h"
 
 #define TWO_PI 6.283185307179586
 
@@ -182,13 +184,6 @@ static void draw_limits(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, 
 
 /* ---- panels ------------------------------------------------------------------ */
 
-static int is_tip(const ik_skeleton *s, int joint) {
-    int c;
-    for (c = joint + 1; c < s->joint_count; ++c)
-        if (s->parents[c] == joint) return 0;
-    return 1;
-}
-
 /* Lambert shading under a light from above, front and left; faces drawn
  * from the farthest to the nearest, so nearer faces cover farther ones. */
 static void draw_ground_faces(cairo_t *cr, const ikc_camera *cam, ikc_face_list *l, double px, double py, double unit) {
@@ -272,8 +267,9 @@ static void draw_ground(cairo_t *cr, const ikc_camera *cam, const ikc_picture *p
     cairo_restore(cr);
 }
 
+/* Bones over a mesh are drawn at `thin` times their width (1 without one). */
 static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, const ik_mat4 *model_ms, double px,
-                          double py, double unit, int ghost) {
+                          double py, double unit, int ghost, double thin) {
     const ik_skeleton *s = p->skeleton;
     int j;
     for (j = 0; j < s->joint_count; ++j) {
@@ -284,7 +280,7 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
         a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[parent]), px, py);
         b = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
         len = hypot(b.x - a.x, b.y - a.y);
-        w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5);
+        w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5) * thin;
         cairo_new_path(cr);
         tapered_bone(cr, a, b, w0, w0 * 0.35);
         if (ghost) {
@@ -297,34 +293,87 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
     if (ghost) return;
     for (j = 0; j < s->joint_count; ++j) {
         ikc_page_point a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
-        double r = is_highlighted(p, j) ? unit * 2.2 : unit * 1.5;
+        double r = (is_highlighted(p, j) ? unit * 2.2 : unit * 1.5) * thin;
         cairo_new_path(cr);
         cairo_arc(cr, a.x, a.y, r, 0, TWO_PI);
         cairo_set_source_rgb(cr, 1, 1, 1);
         cairo_fill_preserve(cr);
         set_rgb(cr, is_highlighted(p, j) ? COLOR_ACCENT : 0x1d2d44u, 1);
-        cairo_set_line_width(cr, unit * 0.7);
+        cairo_set_line_width(cr, unit * 0.7 * thin);
         cairo_stroke(cr);
     }
 }
 
-/* A joint drawn on top of an earlier labelled one (a pitch-yaw pair at one
- * point) keeps only the first label. */
-static int label_hidden(const ikc_camera *cam, const ikc_panel *p, int joint, ikc_page_point at, double x, double base,
-                        double unit) {
-    int k;
-    for (k = 0; k < joint; ++k) {
-        ikc_page_point o;
-        if (!ik_skeleton_name(p->skeleton, k)[0]) continue;
-        if (p->label_joints == 1 && !is_highlighted(p, k) && !is_tip(p->skeleton, k)) continue;
-        o = ikc_camera_to_page(cam, ik_mat4_translation(&p->model_ms[k]), x, base);
-        if (fabs(o.x - at.x) < unit * 3 && fabs(o.y - at.y) < unit * 3) return 1;
+/* The skinned mesh's visible faces, farthest first, each filled in its
+ * shade (grown by half a pixel, mesh_view.c, so that antialiasing leaves no
+ * seams between neighbours). */
+static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py) {
+    ikc_mesh_face *faces = (ikc_mesh_face *)malloc(((size_t)p->mesh->triangle_count + 1) * sizeof *faces);
+    int count, i;
+    if (!faces) return;
+    count = ikc_mesh_faces(p->mesh, p->mesh_ms, cam, px, py, faces);
+    for (i = 0; i < count; ++i) {
+        const ikc_mesh_face *f = &faces[i];
+        cairo_move_to(cr, f->x[0], f->y[0]);
+        cairo_line_to(cr, f->x[1], f->y[1]);
+        cairo_line_to(cr, f->x[2], f->y[2]);
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, f->rgb[0], f->rgb[1], f->rgb[2]);
+        cairo_fill(cr);
     }
-    return 0;
+    free(faces);
+}
+
+/* Text width and height at the current font size (ikc_measure_text). */
+static void measure_text(void *context, const char *text, double *width, double *height) {
+    cairo_t *cr = (cairo_t *)context;
+    cairo_text_extents_t ext;
+    cairo_font_extents_t font;
+    cairo_text_extents(cr, text, &ext);
+    cairo_font_extents(cr, &font);
+    *width = ext.x_advance;
+    *height = font.ascent + font.descent;
+}
+
+/* Joint names placed apart (label_layout.h); without bones, a dot marks
+ * each named joint. The layout goes to `report` when asked for, else it is
+ * freed. */
+static void draw_labels(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, int bones_drawn, double x, double y,
+                        double w, double h, double unit, ikc_panel_layout *report) {
+    ikc_panel_layout l;
+    int i;
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, fmax(9.5, unit * 4.2));
+    if (!ikc_label_layout(cam, p, x, y, w, h, unit * 2.2, bones_drawn, measure_text, cr, &l)) return;
+    for (i = 0; i < l.label_count; ++i) {
+        const ikc_label *lab = &l.labels[i];
+        ikc_page_point a = l.joints[lab->joint];
+        /* a label pushed out to a farther ring gets a leader line to its joint */
+        double nx = fmin(fmax(a.x, lab->box.x0), lab->box.x1), ny = fmin(fmax(a.y, lab->box.y0), lab->box.y1);
+        if (hypot(nx - a.x, ny - a.y) > unit * 4.5) {
+            cairo_new_path(cr);
+            cairo_move_to(cr, a.x, a.y);
+            cairo_line_to(cr, nx, ny);
+            set_rgb(cr, 0x44505cu, 0.6);
+            cairo_set_line_width(cr, fmax(0.6, unit * 0.3));
+            cairo_stroke(cr);
+        }
+        if (!bones_drawn) {
+            cairo_new_path(cr);
+            cairo_arc(cr, a.x, a.y, unit * 1.3, 0, TWO_PI);
+            set_rgb(cr, 0x1d2d44u, 0.85);
+            cairo_fill(cr);
+        }
+        label(cr, lab->text_x, lab->text_y, ik_skeleton_name(p->skeleton, lab->joint), fmax(9.5, unit * 4.2),
+              0x44505cu);
+    }
+    if (report) *report = l;
+    else ikc_panel_layout_free(&l);
 }
 
 static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pic, const ikc_panel *p, ikc_bounds b,
-                       ikc_face_list *faces, double x, double y, double w, double h, double unit) {
+                       ikc_face_list *faces, double x, double y, double w, double h, double unit,
+                       ikc_panel_layout *report) {
     double base = y + h; /* page y of the panel's bottom edge */
     int j;
     cairo_save(cr);
@@ -334,7 +383,7 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     cairo_paint(cr);
     if (faces->count > 0) draw_ground_faces(cr, cam, faces, x, base, unit);
     else if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
-    if (p->ghost_ms) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1);
+    if (p->ghost_ms && !p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 1);
     draw_limits(cr, cam, p, x, base);
     /* props under the bones, so the hands show on them */
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
@@ -350,7 +399,10 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
         cairo_stroke(cr);
     }
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0);
+    if (p->mesh) draw_mesh(cr, cam, p, x, base);
+    /* over a mesh, the earlier pose shows through it, faint */
+    if (p->ghost_ms && p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 0.6);
+    if (!p->mesh || pic->bones) draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1);
     /* dashed guide lines: gaze rays, poles */
     cairo_set_line_width(cr, unit * 0.8);
     {
@@ -375,16 +427,7 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
         set_rgb(cr, reached ? COLOR_REACHED : COLOR_MISSED, 1);
         cairo_stroke(cr);
     }
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    for (j = 0; j < p->skeleton->joint_count && p->label_joints; ++j) {
-        ikc_page_point a;
-        const char *name = ik_skeleton_name(p->skeleton, j);
-        if (!name[0]) continue;
-        if (p->label_joints == 1 && !is_highlighted(p, j) && !is_tip(p->skeleton, j)) continue;
-        a = ikc_camera_to_page(cam, ik_mat4_translation(&p->model_ms[j]), x, base);
-        if (label_hidden(cam, p, j, a, x, base, unit)) continue;
-        label(cr, a.x + unit * 3, a.y - unit * 2, name, fmax(9.5, unit * 4.2), 0x44505cu);
-    }
+    draw_labels(cr, cam, p, !p->mesh || pic->bones, x, y, w, h, unit, report);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     if (p->title) label(cr, x + 6, y + fmax(15, unit * 7), p->title, fmax(12, unit * 5.2), COLOR_TEXT);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -416,7 +459,8 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     }
     for (i = 0; i < pic->panel_count; ++i) {
         double x = (i % columns) * pw, y = header + (i / columns) * ph;
-        draw_panel(cr, &cam, pic, &pic->panels[i], b, &faces, x, y, pw, ph, unit);
+        draw_panel(cr, &cam, pic, &pic->panels[i], b, &faces, x, y, pw, ph, unit,
+                   pic->layouts ? &pic->layouts[i] : NULL);
     }
     free(faces.faces);
 }

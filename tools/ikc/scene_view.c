@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh_view.h"
 #include "scene_view.h"
 
 static const char *const view_names[] = {"front", "side", "top", "persp"};
@@ -104,6 +105,9 @@ ikc_bounds ikc_scene_bounds(const ikc_picture *pic) {
         for (j = 0; j < p->target_count; ++j) bounds_add(&b, p->targets_ms[j]);
         for (j = 0; j < 2 * p->line_count; ++j) bounds_add(&b, p->lines_ms[j]);
         for (j = 0; j < 2 * p->rod_count; ++j) bounds_add(&b, p->rods_ms[j]);
+        for (j = 0; p->mesh && j < p->mesh->vertex_count; ++j) bounds_add(&b, p->mesh_ms[j]);
+        for (j = 0; p->ghost_ms && j < p->skeleton->joint_count; ++j)
+            bounds_add(&b, ik_mat4_translation(&p->ghost_ms[j]));
     }
     if (!b.any) b.lo = b.hi = ik_vec3_zero();
     return b;
@@ -220,7 +224,8 @@ static void uv_box_add(const ikc_camera *cam, ik_vec3 q, uv_box *box) {
 }
 
 /* Fit every panel's content into a panel box with one scale: the projected
- * bounding box of the joints, targets, guide lines and ground. */
+ * bounding box of the joints (and the earlier pose's), targets, guide lines,
+ * mesh and ground. */
 void ikc_camera_fit(ikc_camera *cam, const ikc_picture *pic, ikc_bounds b, const ikc_face_list *faces, double w, double h,
                        double title_room) {
     uv_box box = {1e300, -1e300, 1e300, -1e300};
@@ -237,6 +242,11 @@ void ikc_camera_fit(ikc_camera *cam, const ikc_picture *pic, ikc_bounds b, const
                                     : p->rods_ms[j - rods];
             if (ik_vec3_finite(q)) uv_box_add(cam, q, &box);
         }
+        for (j = 0; p->mesh && j < p->mesh->vertex_count; ++j)
+            if (ik_vec3_finite(p->mesh_ms[j])) uv_box_add(cam, p->mesh_ms[j], &box);
+        for (j = 0; p->ghost_ms && j < joints; ++j)
+            if (ik_vec3_finite(ik_mat4_translation(&p->ghost_ms[j])))
+                uv_box_add(cam, ik_mat4_translation(&p->ghost_ms[j]), &box);
     }
     for (i = 0; i < faces->count; ++i)
         for (k = 0; k < 4; ++k) uv_box_add(cam, faces->faces[i].quad.corner_ms[k], &box);

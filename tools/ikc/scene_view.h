@@ -14,6 +14,9 @@
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
 
+struct ikc_mesh;
+struct ikc_panel_layout;
+
 typedef enum ikc_view { IKC_VIEW_FRONT, IKC_VIEW_SIDE, IKC_VIEW_TOP, IKC_VIEW_PERSP } ikc_view;
 
 typedef struct ikc_panel {
@@ -34,7 +37,12 @@ typedef struct ikc_panel {
     int rod_count;
     const char *title;
     const char *caption;
-    int label_joints;                 /* 0: none, 1: highlighted joints and tips, 2: all */
+    int label_joints;                 /* 0: none, 1: roles (role_joints, or else the highlighted
+                                         joints and tips), 2: all; placed apart (label_layout.h) */
+    const int *role_joints;           /* the joints that matter, most important first */
+    int role_joint_count;
+    const struct ikc_mesh *mesh;      /* or NULL: the character's skinned mesh (mesh_view.h) */
+    const ik_vec3 *mesh_ms;           /* [mesh->vertex_count]: the mesh in this panel's pose */
 } ikc_panel;
 
 typedef struct ikc_picture {
@@ -45,6 +53,9 @@ typedef struct ikc_picture {
     ikc_view view;
     int width, height;    /* pixels for PNG, points for SVG and PDF */
     int show_ground;
+    int bones;            /* with a mesh: draw the bones, thinner, over it (always drawn without one) */
+    struct ikc_panel_layout *layouts; /* [panel_count] or NULL: filled while drawing with where every
+                                         joint and label went (ikc_panel_layout_free each) */
     ik_real ground_y;     /* height of the ground plane (model space, Y up) */
     const ik_ground *ground; /* or NULL: a plane, height field or stairs drawn as shaded
                                 faces under the whole scene (instead of ground_y's grid) */
@@ -104,12 +115,12 @@ ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent);
 void ikc_camera_project(const ikc_camera *camera, ik_vec3 p, double *u, double *v);
 /* Scene point to page coordinates in the panel whose top-left is (px, py). */
 ikc_page_point ikc_camera_to_page(const ikc_camera *camera, ik_vec3 p, double px, double py);
-/* Fit every panel's content (joints, targets, lines, rods, ground) into a
+/* Fit every panel's content (joints, ghost joints, targets, lines, rods, mesh, ground) into a
  * w x h panel with one scale, leaving `title_room` at the top. */
 void ikc_camera_fit(ikc_camera *camera, const ikc_picture *picture, ikc_bounds b, const ikc_face_list *faces, double w,
                     double h, double title_room);
 
-/* The box round every panel's finite joints, targets, lines and rods. */
+/* The box round every panel's finite joints, ghost joints, targets, lines, rods and mesh vertices. */
 ikc_bounds ikc_scene_bounds(const ikc_picture *picture);
 /* The box's largest side. */
 ik_real ikc_bounds_extent(ikc_bounds b);

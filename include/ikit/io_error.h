@@ -43,10 +43,6 @@ void ik_io_error_set(ik_io_error *e, long line, long column, long offset, const 
 /* Same as ik_io_error_set with a va_list. */
 void ik_io_error_setv(ik_io_error *e, long line, long column, long offset, const char *fmt, va_list args);
 
-/* Levenshtein edit distance between a and b, compared case-insensitively
- * (names beyond 256 bytes are compared on their first 256). */
-int ik_io_edit_distance(const char *a, const char *b);
-
 /* "Did you mean": the indices of up to `max` (at most 8) of names [count]
  * closest to `wanted`, best first, into best [max]; returns how many.
  * Names containing `wanted` (or contained in it) come first, then by edit

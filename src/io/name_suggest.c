@@ -10,7 +10,8 @@
 #define IK_SUGGEST_NAME_MAX 256
 #define IK_SUGGEST_MAX 8
 
-int ik_io_edit_distance(const char *a, const char *b)
+/* Names beyond 256 bytes are compared on their first 256. */
+static int edit_distance(const char *a, const char *b)
 {
     int row[IK_SUGGEST_NAME_MAX + 1];
     size_t la = strlen(a), lb = strlen(b), i, j;
@@ -49,7 +50,7 @@ static int contains_ignoring_case(const char *haystack, const char *needle)
  * their length away are not suggested (-1). */
 static int score(const char *name, const char *wanted)
 {
-    int d = ik_io_edit_distance(name, wanted);
+    int d = edit_distance(name, wanted);
     int limit = (int)(strlen(wanted) > strlen(name) ? strlen(wanted) : strlen(name)) / 2 + 1;
     if (contains_ignoring_case(name, wanted) || contains_ignoring_case(wanted, name)) return d;
     return d <= limit ? 1000 + d : -1;

@@ -178,26 +178,26 @@ static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_
     return IK_ERR_NOT_FOUND;
 }
 
-ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err)
+/* The index of the link (links != 0) or joint called `name`. */
+static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int *index, ik_io_error *err)
 {
-    int i;
+    int count, i;
     if (!urdf || !name || !index) return IK_ERR_NULL;
-    for (*index = -1, i = 0; i < urdf->link_count; ++i)
-        if (strcmp(urdf->links[i].name, name) == 0) {
+    count = links ? urdf->link_count : urdf->joint_count;
+    for (*index = -1, i = 0; i < count; ++i)
+        if (strcmp(links ? urdf->links[i].name : urdf->joints[i].name, name) == 0) {
             *index = i;
             return IK_OK;
         }
-    return not_found(urdf, 1, name, err);
+    return not_found(urdf, links, name, err);
+}
+
+ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err)
+{
+    return find_name(urdf, 1, name, index, err);
 }
 
 ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err)
 {
-    int i;
-    if (!urdf || !name || !index) return IK_ERR_NULL;
-    for (*index = -1, i = 0; i < urdf->joint_count; ++i)
-        if (strcmp(urdf->joints[i].name, name) == 0) {
-            *index = i;
-            return IK_OK;
-        }
-    return not_found(urdf, 0, name, err);
+    return find_name(urdf, 0, name, index, err);
 }

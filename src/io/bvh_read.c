@@ -452,7 +452,6 @@ static ik_result build_skeleton(bvh_parser *p)
 {
     ik_bvh *bvh = p->bvh;
     ik_skeleton_error skeleton_error;
-    int *name_order;
     ik_result r;
     int i;
     ik_text_token here = ik_text_here(&p->scan);
@@ -469,11 +468,9 @@ static ik_result build_skeleton(bvh_parser *p)
         bvh->rest_ls[i] = ik_transform_make(ik_v3((ik_real)j->offset[0], (ik_real)j->offset[1], (ik_real)j->offset[2]),
                                             ik_quat_identity(), ik_v3(1, 1, 1));
     }
-    if (!(name_order = (int *)malloc(2 * n * sizeof *name_order)))
-        return fail(p, IK_ERR_NO_MEMORY, &here, "out of memory for the skeleton");
-    r = ik_skeleton_init_scratch(&bvh->skeleton, bvh->joint_count, bvh->parents, (const char *const *)bvh->names,
-                                 bvh->rest_ls, name_order, &skeleton_error);
-    free(name_order);
+    r = ik_io_skeleton_init(&bvh->skeleton, bvh->joint_count, bvh->parents, (const char *const *)bvh->names,
+                            bvh->rest_ls, &skeleton_error);
+    if (r == IK_ERR_NO_MEMORY) return fail(p, r, &here, "out of memory for the skeleton");
     if (r != IK_OK) {
         int at = skeleton_error.joint >= 0 ? skeleton_error.joint : 0;
         ik_io_error_set(p->err, p->joint_line[at], p->joint_column[at], -1, "joint '%s': %s", bvh->joints[at].name,

@@ -395,7 +395,6 @@ static ik_result build_skeleton(chain_parser *p)
     ik_chain_file *chain = p->chain;
     size_t n = (size_t)chain->joint_count;
     ik_skeleton_error skeleton_error;
-    int *name_order;
     ik_result r;
     int i;
     chain->names = (const char **)malloc(n * sizeof *chain->names);
@@ -409,11 +408,9 @@ static ik_result build_skeleton(chain_parser *p)
         chain->parents[i] = j->parent;
         chain->rest_ls[i] = ik_transform_make(ik_vec3_scale(j->direction_ls, j->length), ik_quat_identity(), ik_v3(1, 1, 1));
     }
-    if (!(name_order = (int *)malloc(2 * n * sizeof *name_order)))
-        return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the skeleton");
-    r = ik_skeleton_init_scratch(&chain->skeleton, chain->joint_count, chain->parents,
-                                 (const char *const *)chain->names, chain->rest_ls, name_order, &skeleton_error);
-    free(name_order);
+    r = ik_io_skeleton_init(&chain->skeleton, chain->joint_count, chain->parents, (const char *const *)chain->names,
+                            chain->rest_ls, &skeleton_error);
+    if (r == IK_ERR_NO_MEMORY) return fail(p, r, &p->given[0].at, "out of memory for the skeleton");
     if (r != IK_OK) {
         int at = skeleton_error.joint >= 0 ? skeleton_error.joint : 0;
         return fail(p, r, &p->given[at].at, "joint '%s': %s", chain->joints[at].name, skeleton_error.message);

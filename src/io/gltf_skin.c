@@ -225,7 +225,6 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
     ik_result r;
     gltf_path p;
     ik_skeleton_error skel_error;
-    int *name_order;
     /* glTF is UTF-8 (specification section 3.2); the names ikit hands on
      * (skins, joints, animations) are checked, for terminals and JSON */
     if (cJSON_IsString(name) && !ik_utf8_valid(name->valuestring))
@@ -324,11 +323,8 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
     for (i = 0; i < count; ++i) sc->joint_of[d->node[i]] = -1;
     free(skin_nodes);
     if (r != IK_OK) return r;
-    if (!(name_order = (int *)malloc(2 * (size_t)count * sizeof *name_order)))
-        return gltf_fail(error, IK_ERR_NO_MEMORY, gltf_path_of(&p, "skins", s, NULL), "out of memory");
-    r = ik_skeleton_init_scratch(&d->view.skeleton, count, d->parents, d->names, d->rest_ls, name_order,
-                                 &skel_error);
-    free(name_order);
+    r = ik_io_skeleton_init(&d->view.skeleton, count, d->parents, d->names, d->rest_ls, &skel_error);
+    if (r == IK_ERR_NO_MEMORY) return gltf_fail(error, r, gltf_path_of(&p, "skins", s, NULL), "out of memory");
     if (r != IK_OK) {
         int at = skel_error.joint >= 0 && skel_error.joint < count ? d->node[skel_error.joint] : -1;
         return gltf_fail(error, r, at >= 0 ? gltf_path_of(&p, "nodes", at, NULL) : gltf_path_of(&p, "skins", s, NULL),

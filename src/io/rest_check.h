@@ -1,10 +1,18 @@
-/* ikit io, private: the check every reader makes of a skeleton's rest pose.
+/* ikit io, private: the checks every reader makes of the skeleton it builds.
  * Not installed. */
 #ifndef IKIT_IO_REST_CHECK_H
 #define IKIT_IO_REST_CHECK_H
 
 #include <ikit/math.h>
+#include <ikit/result.h>
 #include <ikit/skeleton.h>
+
+/* ik_skeleton_init_scratch with its scratch allocated here (the readers'
+ * O(n log n) duplicate-name check); IK_ERR_NO_MEMORY, with "out of memory"
+ * in `error` and its joint -1, when that allocation fails (the init itself
+ * never returns it). */
+ik_result ik_io_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
+                              const ik_transform *rest_ls, ik_skeleton_error *error);
 
 /* Each rest transform may fit ik_real while their product down a chain does
  * not: the first joint (parents-first order) whose model-space rest

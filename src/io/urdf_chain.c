@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rest_check.h"
+
 /* Walks up from the tip to the base; joints_out receives the joints base
  * first. *count is the chain's length even when it exceeds max. */
 ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, int *joints_out, int max,
@@ -95,7 +97,7 @@ ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const 
 ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, const char *tip_link,
                                  ik_urdf_skeleton **out, ik_io_error *err)
 {
-    int count, k, *joints, *scratch;
+    int count, k, *joints;
     ik_urdf_skeleton *s;
     ik_skeleton_error skeleton_error;
     ik_result r;
@@ -127,13 +129,7 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
         s->rest_ls[k + 1] = urdf->joints[joints[k]].origin;
         s->names[k + 1] = urdf->links[urdf->joints[joints[k]].child_link].name;
     }
-    /* Scratch for the O(n log n) duplicate-name check (the readers' way). */
-    scratch = (int *)malloc((size_t)(count + 1) * 2 * sizeof *scratch);
-    r = scratch ? ik_skeleton_init_scratch(&s->skeleton, count + 1, s->parents, s->names, s->rest_ls, scratch,
-                                           &skeleton_error)
-                : IK_ERR_NO_MEMORY;
-    free(scratch);
-    if (r == IK_ERR_NO_MEMORY) snprintf(skeleton_error.message, sizeof skeleton_error.message, "out of memory");
+    r = ik_io_skeleton_init(&s->skeleton, count + 1, s->parents, s->names, s->rest_ls, &skeleton_error);
     if (r != IK_OK) {
         ik_io_error_set(err, 0, 0, -1, "chain skeleton: %s", skeleton_error.message);
         ik_urdf_skeleton_free(s);

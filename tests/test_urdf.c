@@ -464,6 +464,34 @@ static void test_suggestions(void)
     ik_urdf_free(u);
 }
 
+/* Each joint origin fits ik_real, their product down a chain may not: the
+ * chain skeleton is refused, naming the first link whose rest position
+ * overflows, as the BVH, chain-file and glTF readers refuse theirs. */
+static void test_rest_overflow(void)
+{
+    char doc[1024];
+    double big = 0.75 * (double)IK_REAL_MAX;
+    ik_urdf *u = NULL;
+    ik_urdf_skeleton *s = NULL;
+    ik_io_error err;
+    int n = snprintf(doc, sizeof doc,
+                     "<robot name=\"far\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>"
+                     "<joint name=\"ab\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/>"
+                     "<origin xyz=\"%.17g 0 0\"/></joint>"
+                     "<joint name=\"bc\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/>"
+                     "<origin xyz=\"%.17g 0 0\"/></joint></robot>",
+                     big, big);
+    CHECK(ik_urdf_read_memory(doc, (size_t)n, &u, &err) == IK_OK && u, "%s", err.message);
+    if (!u) return;
+    CHECK(ik_urdf_chain_skeleton(u, "a", "b", &s, &err) == IK_OK && s, "one origin fits: %s", err.message);
+    ik_urdf_skeleton_free(s);
+    s = NULL;
+    CHECK(ik_urdf_chain_skeleton(u, "a", "c", &s, &err) == IK_ERR_NONFINITE && !s && strstr(err.message, "'c'"),
+          "two overflow: %s", err.message);
+    ik_urdf_skeleton_free(s);
+    ik_urdf_free(u);
+}
+
 /* Huge documents: above the byte cap, too many links, nesting deeper than
  * libxml2's limit; an empty file. All refused, none crash. */
 static void test_huge_and_empty(void)
@@ -553,6 +581,7 @@ int main(void)
     test_mimic();
     test_malformed();
     test_suggestions();
+    test_rest_overflow();
     test_huge_and_empty();
     test_corruptions();
     if (have_data()) {

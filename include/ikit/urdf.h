@@ -115,7 +115,8 @@ ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const 
  * child link of each chain joint), named after the links, whose rest pose
  * is the zero configuration (rest_ls[k] = the origin of the joint above
  * link k; identity for the base). Owns its arrays; names point into the
- * urdf, which must outlive it. */
+ * urdf, which must outlive it. IK_ERR_NONFINITE, naming the link, when the
+ * origins multiplied down the chain overflow ik_real. */
 typedef struct ik_urdf_skeleton {
     ik_skeleton skeleton;
     int *parents;

@@ -135,6 +135,18 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
         ik_urdf_skeleton_free(s);
         return r;
     }
+    /* each origin fits ik_real, their product down the chain may not */
+    k = ik_io_rest_overflow(&s->skeleton, NULL);
+    if (k != -1) {
+        if (k == -2)
+            ik_io_error_set(err, 0, 0, -1, "chain skeleton: out of memory");
+        else
+            ik_io_error_set(err, 0, 0, -1,
+                            "link '%.60s': rest position overflows (the joint origins above it multiplied)",
+                            s->names[k]);
+        ik_urdf_skeleton_free(s);
+        return k == -2 ? IK_ERR_NO_MEMORY : IK_ERR_NONFINITE;
+    }
     *out = s;
     return IK_OK;
 }

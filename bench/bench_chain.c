@@ -41,30 +41,16 @@ static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets,
             ik_real err = 0;
             ik_skeleton_rest_pose(&r->skeleton, r->pose_ls);
             if (solver == 0) {
-                ik_fabrik job = ik_fabrik_def();
-                job.base.skeleton = &r->skeleton;
-                job.joints = r->joints;
-                job.base.joint_count = r->count;
-                job.targets_ms = &targets[i];
+                ik_fabrik job = chain_fabrik_job(r, &targets[i]);
                 job.base.constraints = constraints;
-                job.base.pose_ls = r->pose_ls;
-                job.base.scratch = r->scratch;
-                job.base.scratch_bytes = sizeof r->scratch;
                 job.tolerance = tolerance;
                 job.max_iterations = max_iterations;
                 job.iterations = &iters;
                 job.error = &err;
                 ik_fabrik_run(&job);
             } else {
-                ik_ccd job = ik_ccd_def();
-                job.base.skeleton = &r->skeleton;
-                job.joints = r->joints;
-                job.base.joint_count = r->count;
-                job.target_ms = targets[i];
+                ik_ccd job = chain_ccd_job(r, targets[i]);
                 job.base.constraints = constraints;
-                job.base.pose_ls = r->pose_ls;
-                job.base.scratch = r->scratch;
-                job.base.scratch_bytes = sizeof r->scratch;
                 job.tolerance = tolerance;
                 job.max_iterations = max_iterations;
                 job.iterations = &iters;
@@ -251,18 +237,11 @@ static void tracking_test(FILE *csv) {
             ik_skeleton_rest_pose(&g_rig.skeleton, g_rig.pose_ls);
             for (step = 0; step < 2400; ++step) {
                 double t = step * 0.01;
-                ik_fabrik job = ik_fabrik_def();
+                ik_fabrik job = chain_fabrik_job(&g_rig, targets);
                 if (step == 400) start = bench_now();
                 for (k = 0; k < ne; ++k) targets[k] = bench_tracking_target(rest_tip[k], t, k);
-                job.base.skeleton = &g_rig.skeleton;
-                job.joints = g_rig.joints;
-                job.base.joint_count = g_rig.count;
                 job.effectors = effectors;
                 job.effector_count = ne;
-                job.targets_ms = targets;
-                job.base.pose_ls = g_rig.pose_ls;
-                job.base.scratch = g_rig.scratch;
-                job.base.scratch_bytes = sizeof g_rig.scratch;
                 job.tolerance = 0;
                 job.max_iterations = 1;
                 ik_fabrik_run(&job);

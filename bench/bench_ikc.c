@@ -3,43 +3,15 @@
  * skeleton and humanoid map, printing to /dev/null), beside the library's
  * own load figures in bench_bvh and bench_gltf, which time the read and
  * parse only. Medians over repeats; bench_ikc.csv. */
-#include "bench_util.h"
-
-#include <fcntl.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#ifndef IKC_PATH
-#define IKC_PATH "ikc"
-#endif
+#include "bench_ikc_run.h"
 
 #define RUNS 15
 
-static double wall_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* One `ikc info path` with its output sent to /dev/null: the wall time in
- * seconds, or a negative number when it could not run or failed. */
+/* One `ikc info path`: seconds, or negative when it failed. */
 static double time_info_run(const char *path) {
-    double t0 = wall_now();
-    int status;
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) {
-            dup2(null, 1);
-            dup2(null, 2);
-        }
-        execl(IKC_PATH, "ikc", "info", path, (char *)NULL);
-        _exit(127);
-    }
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    return wall_now() - t0;
+    char *argv[] = {(char *)"ikc", (char *)"info", NULL, NULL};
+    argv[2] = (char *)path;
+    return bench_time_ikc_run(argv);
 }
 
 int main(void) {

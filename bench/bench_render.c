@@ -4,49 +4,15 @@
  * robot.glb (3,238 triangles) and for a generated skinned tube of 10,100
  * triangles (no real rig of 10,000 is in the corpus). Medians over
  * repeats; bench_render.csv. */
-#include "bench_util.h"
+#include "bench_ikc_run.h"
 
-#include <fcntl.h>
 #include <math.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#ifndef IKC_PATH
-#define IKC_PATH "ikc"
-#endif
 
 #define RUNS 9
 #define RINGS 102
 #define SEGMENTS 50
 #define VERTICES (RINGS * SEGMENTS)
 #define TRIANGLES (2 * SEGMENTS * (RINGS - 1))
-
-static double wall_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* One ikc run with `argv` and its output sent to /dev/null: seconds, or
- * negative when it failed. */
-static double time_run(char *const *argv) {
-    double t0 = wall_now();
-    int status;
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) {
-            dup2(null, 1);
-            dup2(null, 2);
-        }
-        execv(IKC_PATH, argv);
-        _exit(127);
-    }
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    return wall_now() - t0;
-}
 
 static void base64_write(FILE *f, const unsigned char *data, size_t size) {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -166,7 +132,7 @@ static double median_render(const char *path, const char *clip, const char *fram
     argv[a++] = (char *)"bench_render.png";
     argv[a] = NULL;
     for (i = 0; i < RUNS; ++i)
-        if ((runs[i] = time_run(argv)) < 0) return -1;
+        if ((runs[i] = bench_time_ikc_run(argv)) < 0) return -1;
     return bench_median(runs, RUNS);
 }
 

@@ -15,14 +15,7 @@
 #endif
 
 static ik_ccd chain_job(chain_fixture *f, ik_vec3 target, int iterations, int *iters, ik_real *err) {
-    ik_ccd job = ik_ccd_def();
-    job.base.skeleton = &f->skeleton;
-    job.joints = f->joints;
-    job.base.joint_count = f->count;
-    job.target_ms = target;
-    job.base.pose_ls = f->pose_ls;
-    job.base.scratch = f->scratch;
-    job.base.scratch_bytes = sizeof f->scratch;
+    ik_ccd job = chain_ccd_job(f, target);
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;

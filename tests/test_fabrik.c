@@ -9,14 +9,7 @@
 #include "support/rng.h"
 
 static ik_fabrik chain_job(chain_fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
-    ik_fabrik job = ik_fabrik_def();
-    job.base.skeleton = &f->skeleton;
-    job.joints = f->joints;
-    job.base.joint_count = f->count;
-    job.targets_ms = target;
-    job.base.pose_ls = f->pose_ls;
-    job.base.scratch = f->scratch;
-    job.base.scratch_bytes = sizeof f->scratch;
+    ik_fabrik job = chain_fabrik_job(f, target);
     job.max_iterations = iterations;
     job.iterations = iters;
     job.error = err;
@@ -212,7 +205,7 @@ static void test_tree(ik_bool double_y) {
     for (i = 0; i < total; ++i) {
         ik_vec3 targets[4];
         ik_real before = 0, after = 0;
-        ik_fabrik job = ik_fabrik_def();
+        ik_fabrik job;
         for (k = 1; k < g.count; ++k)
             g.pose_ls[k].rotation = ik_quat_from_axis_angle(rng_direction(&r), rng_range(&r, 0, 0.6));
         ik_skeleton_fk(&g.skeleton, g.pose_ls, NULL, g.model_ms);
@@ -222,15 +215,9 @@ static void test_tree(ik_bool double_y) {
             targets[k] = chain_joint_ms(&g, effectors[k]);
             before += ik_vec3_distance(chain_joint_ms(&f, effectors[k]), targets[k]);
         }
-        job.base.skeleton = &f.skeleton;
-        job.joints = f.joints;
-        job.base.joint_count = f.count;
+        job = chain_fabrik_job(&f, targets);
         job.effectors = effectors;
         job.effector_count = ne;
-        job.targets_ms = targets;
-        job.base.pose_ls = f.pose_ls;
-        job.base.scratch = f.scratch;
-        job.base.scratch_bytes = sizeof f.scratch;
         job.max_iterations = 50;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
         PROPERTY_CASE(kept, chain_pose_finite(&f) && chain_lengths_kept(&f, 5), "case %d", i);

@@ -164,10 +164,7 @@ static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expec
     ik_humanoid_report report;
     int side, lifted = 0;
     fixture_reset(f);
-    job.rig = &f->rig;
-    job.pose_ls = f->pose;
-    job.model_ms = f->model;
-    job.root_ms = &f->root_ms;
+    fixture_bind_job(f, &job);
     job.ground = g;
     job.report = &report;
     CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s %s: solve", f->label, what);
@@ -452,10 +449,7 @@ static void relative_rig(fixture *base, int built, void *context) {
                                   up)
                             : 0;
                 }
-                job.rig = &f->rig;
-                job.pose_ls = f->pose;
-                job.model_ms = f->model;
-                job.root_ms = &f->root_ms;
+                fixture_bind_job(f, &job);
                 job.ground = &g;
                 job.use_floor = 1;
                 job.floor_ms = floor;

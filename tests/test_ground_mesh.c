@@ -30,6 +30,19 @@ static ik_real xz_area(const ik_ground_quad *q) {
     return a / 2;
 }
 
+/* 1 when (x, z) lies strictly inside the quad's xz outline (convex, either
+ * winding): the same side of all four edges. */
+static int xz_inside(const ik_ground_quad *q, ik_real x, ik_real z) {
+    int c, positive = 0, negative = 0;
+    for (c = 0; c < 4; ++c) {
+        ik_vec3 p = q->corner_ms[c], n = q->corner_ms[(c + 1) & 3];
+        ik_real cross = (n.x - p.x) * (z - p.z) - (n.z - p.z) * (x - p.x);
+        positive += cross > 0;
+        negative += cross < 0;
+    }
+    return positive == 4 || negative == 4;
+}
+
 static void test_plane(void) {
     ik_ground g = ik_ground_plane(ik_v3(0, 0.5f, 0), ik_v3(0.2f, 1, -0.1f));
     int n = ik_ground_mesh(&g, -1, 3, -2, 2, NULL, 0), i, c, off = 0;
@@ -43,6 +56,19 @@ static void test_plane(void) {
     }
     CHECK(off == 0, "%d corners or normals off the plane", off);
     CHECK(IK_FABS(area - 16) < 1e-3f, "the quads cover the 4 x 4 region: %g", (double)area);
+    /* covered once: points spread over the region (off the cell edges) each
+     * lie in exactly one quad, and no corner lies outside the region */
+    for (i = 0; i < 17 * 17; ++i) {
+        ik_real x = -1 + ((ik_real)(i % 17) + 0.37f) * 4 / 17, z = -2 + ((ik_real)(i / 17) + 0.61f) * 4 / 17;
+        int k, holders = 0;
+        for (k = 0; k < n; ++k) holders += xz_inside(&quads[k], x, z);
+        off += holders != 1;
+    }
+    for (i = 0; i < n; ++i)
+        for (c = 0; c < 4; ++c)
+            off += quads[i].corner_ms[c].x < -1 - 1e-4f || quads[i].corner_ms[c].x > 3 + 1e-4f ||
+                   quads[i].corner_ms[c].z < -2 - 1e-4f || quads[i].corner_ms[c].z > 2 + 1e-4f;
+    CHECK(off == 0, "%d points of the region not covered exactly once, or corners outside it", off);
 }
 
 static void test_height_field(void) {

@@ -295,10 +295,7 @@ static void reach_cases(fixture *f, int cases, rng *r) {
             fixture_reset(f);
             d = rng_range(r, (double)d_min * 1.05 + 1e-6, 0.98 * (double)(l1 + l2));
             target = ik_vec3_mad(fixture_pos(f, l->start), rng_direction(r), d);
-            job.rig = &f->rig;
-            job.pose_ls = f->pose;
-            job.model_ms = f->model;
-            job.root_ms = &f->root_ms;
+            fixture_bind_job(f, &job);
             job.adjust_shoulders = 0;
             job.goal[limb].enabled = 1;
             job.goal[limb].position_ms = target;
@@ -339,10 +336,7 @@ static void sweep_no_flip(fixture *f) {
     for (frame = 0; frame <= frames; ++frame) {
         ik_humanoid_solve job = ik_humanoid_solve_def();
         ik_real t = (ik_real)frame / frames * 2 * IK_PI;
-        job.rig = &f->rig;
-        job.pose_ls = f->pose;
-        job.model_ms = f->model;
-        job.root_ms = &f->root_ms;
+        fixture_bind_job(f, &job);
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             const ik_humanoid_limb *l = &f->rig.limb[limb];
             ik_real len = fixture_limb_length(f, limb);
@@ -397,10 +391,7 @@ static void lift_no_roll(fixture *f) {
             base = fixture_pos(f, l->start);
             target = ik_vec3_mad(base, ik_vec3_neg(fixture_up(f)), (ik_real)0.85 * len * IK_COS(angle));
             target = ik_vec3_mad(target, fwd, (ik_real)0.85 * len * IK_SIN(angle));
-            job.rig = &f->rig;
-            job.pose_ls = f->pose;
-            job.model_ms = f->model;
-            job.root_ms = &f->root_ms;
+            fixture_bind_job(f, &job);
             job.adjust_shoulders = 0;
             job.adjust_pelvis = 0;
             job.goal[limb].enabled = 1;
@@ -478,10 +469,7 @@ static void twin_jobs(fixture *f, fixture_twin *t, rng *r, int cases) {
         ik_real gap, turn;
         fixture_reset(f);
         fixture_reset(&t->f);
-        job.rig = &f->rig;
-        job.pose_ls = f->pose;
-        job.model_ms = f->model;
-        job.root_ms = &f->root_ms;
+        fixture_bind_job(f, &job);
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             const ik_humanoid_limb *l = &f->rig.limb[limb];
             ik_real len = fixture_limb_length(f, limb);
@@ -704,10 +692,7 @@ static void look_around_rig(fixture *f, int built, void *context) {
                               IK_COS(e)),
                 ik_vec3_scale(up, IK_SIN(e)));
             target = ik_vec3_mad(eye0, dir, dist);
-            job.rig = &f->rig;
-            job.pose_ls = f->pose;
-            job.model_ms = f->model;
-            job.root_ms = &f->root_ms;
+            fixture_bind_job(f, &job);
             job.look_at = 1;
             job.look_target_ms = target;
             job.report = &report;

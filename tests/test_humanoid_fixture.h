@@ -43,6 +43,14 @@ static const char *const fixture_files[] = {"gltf/robot.glb", "gltf/girl.glb", "
                                             "bvh/01_01.bvh"};
 #define FIXTURE_FILE_COUNT ((int)(sizeof fixture_files / sizeof fixture_files[0]))
 
+/* A humanoid job on the fixture's rig, pose, model matrices and root. */
+static inline void fixture_bind_job(fixture *f, ik_humanoid_solve *job) {
+    job->rig = &f->rig;
+    job->pose_ls = f->pose;
+    job->model_ms = f->model;
+    job->root_ms = &f->root_ms;
+}
+
 /* Where a rest pose cannot stand (girl.glb's is mid-stride: a foot held
  * above the floor by more than the rig's contact height), a standing pose
  * made from it by IK: each raised ankle goes to the mirror image of the
@@ -56,10 +64,7 @@ FIXTURE_MAYBE_UNUSED static void fixture_make_standing(fixture *f) {
     ik_vec3 hips = ik_mat4_translation(&f->model[f->rig.map.joint[IK_ROLE_HIPS]]);
     ik_real scale = (ik_real)cbrt(fabs((double)ik_mat4_det3(&f->root_ms)));
     int side;
-    job.rig = &f->rig;
-    job.pose_ls = f->pose;
-    job.model_ms = f->model;
-    job.root_ms = &f->root_ms;
+    fixture_bind_job(f, &job);
     job.adjust_pelvis = 0;
     for (side = 0; side < 2; ++side) {
         const ik_humanoid_limb *l = &f->rig.limb[IK_LIMB_LEG_L + side], *o = &f->rig.limb[IK_LIMB_LEG_R - side];

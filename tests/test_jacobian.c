@@ -396,7 +396,7 @@ static void test_singular_goals_bounded(void) {
             ik_jacobian_effector effector;
             ik_jacobian job;
             ik_transform before[MAX_JOINTS];
-            ik_real error = -1, angle_error = -1, largest_turn = 0;
+            ik_real error = -1, angle_error = -1, largest_turn = 0, landed, landed_turn;
             int iteration, j;
             ik_bool finite = 1;
             equal_chain(&r, CHAIN_MOVERS, 1, 1);
@@ -417,15 +417,22 @@ static void test_singular_goals_bounded(void) {
                                                                                    r.pose_ls[j].rotation)));
             }
             CHECK(finite && bones_kept(&r, (ik_real)1e-4), "%s goal %d: finite, lengths kept", method_names[m], k);
+            /* where the tip landed, by forward kinematics (bones_kept ran it) */
+            landed = ik_vec3_distance(joint_ms(&r, CHAIN_MOVERS), effector.target_ms);
+            landed_turn = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(effector.target_rotation_ms),
+                                                    ik_mat4_rotation(&r.model_ms[CHAIN_MOVERS])));
             CHECK(largest_turn <= IK_SQRT(3) * job.max_step * (1 + (ik_real)1e-4), "%s goal %d: a joint turned %g",
                   method_names[m], k, (double)largest_turn);
             if (k == 1)
-                CHECK(error <= 5 + (ik_real)0.01 && angle_error <= (ik_real)0.01,
-                      "%s beyond reach: %g from the target (best 5), twist %g short", method_names[m], (double)error,
-                      (double)angle_error);
+                CHECK(error <= 5 + (ik_real)0.01 && angle_error <= (ik_real)0.01 && landed <= 5 + (ik_real)0.01 &&
+                          landed_turn <= (ik_real)0.01,
+                      "%s beyond reach: %g from the target (best 5; reported %g), twist %g short (reported %g)",
+                      method_names[m], (double)landed, (double)error, (double)landed_turn, (double)angle_error);
             if (k == 2)
-                CHECK(error <= job.tolerance && angle_error <= job.angle_tolerance,
-                      "%s target on the base: %g away, %g rad", method_names[m], (double)error, (double)angle_error);
+                CHECK(error <= job.tolerance && angle_error <= job.angle_tolerance && landed <= job.tolerance &&
+                          landed_turn <= job.angle_tolerance,
+                      "%s target on the base: %g away (reported %g), %g rad (reported %g)", method_names[m],
+                      (double)landed, (double)error, (double)landed_turn, (double)angle_error);
         }
 }
 

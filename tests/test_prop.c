@@ -52,10 +52,7 @@ static void staff(fixture *f) {
         ik_real angle = 2 * IK_PI * (ik_real)frame / frames;
         prop = prop0;
         prop.rotation = ik_quat_from_axis_angle(fwd, angle);
-        job.rig = &f->rig;
-        job.pose_ls = f->pose;
-        job.model_ms = f->model;
-        job.root_ms = &f->root_ms;
+        fixture_bind_job(f, &job);
         for (side = 0; side < 2; ++side) {
             job.goal[side].enabled = 1;
             job.goal[side].use_rotation = f->rig.limb[side].end >= 0;

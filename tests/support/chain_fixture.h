@@ -5,7 +5,9 @@
 #ifndef IKIT_TEST_CHAIN_FIXTURE_H
 #define IKIT_TEST_CHAIN_FIXTURE_H
 
+#include <ikit/ccd.h>
 #include <ikit/constraint.h>
+#include <ikit/fabrik.h>
 #include <ikit/skeleton.h>
 
 #include "rng.h"
@@ -128,6 +130,35 @@ static inline void chain_randomize(chain_fixture *f, int bones, rng *r) {
                                         : ik_constraint_euler(f->rest_ls[k].rotation, ik_v3(-1, -1, -1), ik_v3(1, 1, 1));
     }
     ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
+}
+
+/* A FABRIK job over the whole chain from the fixture's skeleton, joints,
+ * pose and scratch, toward `targets_ms` (the end joint's, or one per
+ * effector once the caller sets effectors); no limits, the solver's
+ * defaults otherwise. */
+static inline ik_fabrik chain_fabrik_job(chain_fixture *f, const ik_vec3 *targets_ms) {
+    ik_fabrik job = ik_fabrik_def();
+    job.base.skeleton = &f->skeleton;
+    job.joints = f->joints;
+    job.base.joint_count = f->count;
+    job.targets_ms = targets_ms;
+    job.base.pose_ls = f->pose_ls;
+    job.base.scratch = f->scratch;
+    job.base.scratch_bytes = sizeof f->scratch;
+    return job;
+}
+
+/* The same for CCD toward `target_ms`. */
+static inline ik_ccd chain_ccd_job(chain_fixture *f, ik_vec3 target_ms) {
+    ik_ccd job = ik_ccd_def();
+    job.base.skeleton = &f->skeleton;
+    job.joints = f->joints;
+    job.base.joint_count = f->count;
+    job.target_ms = target_ms;
+    job.base.pose_ls = f->pose_ls;
+    job.base.scratch = f->scratch;
+    job.base.scratch_bytes = sizeof f->scratch;
+    return job;
 }
 
 #endif

@@ -97,29 +97,15 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
     ik_real tolerance = c->length * (ik_real)1e-3;
     ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
     if (solver == LIMITED_FABRIK) {
-        ik_fabrik job = ik_fabrik_def();
-        job.base.skeleton = &f->skeleton;
-        job.joints = f->joints;
-        job.base.joint_count = f->count;
-        job.targets_ms = &target;
+        ik_fabrik job = chain_fabrik_job(f, &target);
         job.base.constraints = f->constraints;
-        job.base.pose_ls = f->pose_ls;
-        job.base.scratch = f->scratch;
-        job.base.scratch_bytes = sizeof f->scratch;
         job.tolerance = tolerance;
         job.iterations = iterations;
         job.error = error;
         return ik_fabrik_run(&job);
     } else if (solver == LIMITED_CCD) {
-        ik_ccd job = ik_ccd_def();
-        job.base.skeleton = &f->skeleton;
-        job.joints = f->joints;
-        job.base.joint_count = f->count;
-        job.target_ms = target;
+        ik_ccd job = chain_ccd_job(f, target);
         job.base.constraints = f->constraints;
-        job.base.pose_ls = f->pose_ls;
-        job.base.scratch = f->scratch;
-        job.base.scratch_bytes = sizeof f->scratch;
         job.tolerance = tolerance;
         job.iterations = iterations;
         job.error = error;

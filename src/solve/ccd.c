@@ -162,14 +162,6 @@ static ik_real sweep(const ik_ccd_links *job, ik_real floor_err, int budget, ik_
     return err;
 }
 
-static ik_bool any_limit(const ik_constraint *constraints, int count) {
-    int k;
-    if (constraints)
-        for (k = 0; k < count; ++k)
-            if (constraints[k].type != IK_CONSTRAINT_NONE) return 1;
-    return 0;
-}
-
 /* Attempts from the given pose, then (limited chains, reachable targets)
  * from up to RESTARTS fresh poses (ik_chain_restart) while sweeps remain.
  * The best attempt's rotations wait in pose_ls; when a later attempt does
@@ -183,7 +175,7 @@ ik_real ik_ccd_links_solve(const ik_ccd_links *job, int *sweeps) {
     int k, it = 0, attempt, used;
     for (k = 1; k < n; ++k) reach += links[k].length;
     floor_err = ik_maxr(0, ik_vec3_distance(links[0].model_ms.translation, job->target_ms) - reach);
-    restartable = floor_err == 0 && any_limit(job->constraints, n);
+    restartable = floor_err == 0 && ik_chain_any_limit(job->constraints, n);
     for (attempt = 0;; ++attempt) {
         err = sweep(job, floor_err, job->max_sweeps - it, restartable && attempt < RESTARTS, &used);
         it += used;

@@ -138,6 +138,14 @@ void ik_chain_update(ik_chain_link *links, int count) {
     }
 }
 
+ik_bool ik_chain_any_limit(const ik_constraint *constraints, int count) {
+    int k;
+    if (constraints)
+        for (k = 0; k < count; ++k)
+            if (constraints[k].type != IK_CONSTRAINT_NONE) return 1;
+    return 0;
+}
+
 /* splitmix64 (Steele, Lea and Flood 2014), scaled to [0, 1). */
 static ik_real next_unit(uint64_t *seed) {
     uint64_t z = (*seed += 0x9E3779B97F4A7C15ull);

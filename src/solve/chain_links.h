@@ -78,6 +78,9 @@ static inline ik_quat ik_chain_parent_rotation_ms(const ik_chain_link *links, in
  * Q_k = Q_parent between_k R_k, p_k = p_parent + Q_parent offset_k. */
 void ik_chain_update(ik_chain_link *links, int count);
 
+/* 1 when `constraints` [count] (may be NULL) sets a limit on some link. */
+ik_bool ik_chain_any_limit(const ik_constraint *constraints, int count);
+
 /* A fresh start for a solver stuck short of a reachable target by its
  * limits (a local minimum): every constrained link's local rotation becomes
  * ik_constraint_sample at pseudo-random numbers drawn from `*seed`

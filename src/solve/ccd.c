@@ -29,7 +29,7 @@ ik_ccd ik_ccd_def(void) {
     return job;
 }
 
-/* One working link per listed joint (chain.h). */
+/* One working link per listed joint (chain_links.h). */
 size_t ik_ccd_scratch_size(int joint_count) {
     return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
 }

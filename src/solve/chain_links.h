@@ -22,7 +22,6 @@
 #include <ikit/skeleton.h>
 #include <stdint.h>
 
-
 typedef struct ik_chain_link {
     ik_transform model_ms;  /* the joint's frame in model space */
     ik_quat rotation_ls;    /* the joint's local rotation (what solvers change) */

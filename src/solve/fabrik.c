@@ -43,7 +43,7 @@ static int effector_link(const ik_fabrik *job, int i) {
 
 static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
 
-/* One working link per listed joint (chain.h). */
+/* One working link per listed joint (chain_links.h). */
 size_t ik_fabrik_scratch_size(int joint_count) {
     return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
 }

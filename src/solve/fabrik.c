@@ -43,10 +43,7 @@ static int effector_link(const ik_fabrik *job, int i) {
 
 static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
 
-/* One working link per listed joint (chain_links.h). */
-size_t ik_fabrik_scratch_size(int joint_count) {
-    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
-}
+size_t ik_fabrik_scratch_size(int joint_count) { return ik_chain_scratch_bytes(joint_count); }
 
 static ik_result validate(const ik_fabrik *job) {
     ik_field_error *where;
@@ -57,12 +54,8 @@ static ik_result validate(const ik_fabrik *job) {
     where = job->base.error_field;
     ik_field_fail(where, IK_OK, NULL, -1);
     if (!job->targets_ms) return ik_field_fail(where, IK_ERR_NULL, "targets_ms", -1);
-    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
-    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
-    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 0, where);
+    r = ik_chain_validate_base(&job->base, job->joints, 0);
     if (r != IK_OK) return r;
-    if (job->base.scratch_bytes < ik_fabrik_scratch_size(job->base.joint_count))
-        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1))
         return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
     if (!ik_finite(job->tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "tolerance", -1);

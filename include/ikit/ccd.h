@@ -19,10 +19,11 @@
  * hence the default cap of 1000. On a chain with limits and a target inside
  * the reach ball, a stall short of the target (the error falling by less
  * than 1% in 8 sweeps) starts the sweeps again from a fresh pose inside the
- * limits (ik_chain_restart, repeatable), up to 16 times within the sweep
- * cap, and the best pose found is kept: limits make local minima that
- * sweeps from one start cannot leave. A target rotation, when given, sets the end
- * joint's model rotation at the end (then its constraint applies).
+ * limits (ik_constraint_sample at repeatable pseudo-random points), up to
+ * 16 times within the sweep cap, and the best pose found is kept: limits
+ * make local minima that sweeps from one start cannot leave. A target
+ * rotation, when given, sets the end joint's model rotation at the end
+ * (then its constraint applies).
  */
 #ifndef IKIT_CCD_H
 #define IKIT_CCD_H

@@ -29,10 +29,7 @@ ik_ccd ik_ccd_def(void) {
     return job;
 }
 
-/* One working link per listed joint (chain.h). */
-size_t ik_ccd_scratch_size(int joint_count) {
-    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
-}
+size_t ik_ccd_scratch_size(int joint_count) { return ik_chain_scratch_bytes(joint_count); }
 
 static ik_result validate(const ik_ccd *job) {
     ik_field_error *where;
@@ -41,12 +38,8 @@ static ik_result validate(const ik_ccd *job) {
     if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
     where = job->base.error_field;
     ik_field_fail(where, IK_OK, NULL, -1);
-    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
-    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
-    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 1, where);
+    r = ik_chain_validate_base(&job->base, job->joints, 1);
     if (r != IK_OK) return r;
-    if (job->base.scratch_bytes < ik_ccd_scratch_size(job->base.joint_count))
-        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     if (!ik_vec3_finite(job->target_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "target_ms", -1);
     if (!ik_finite(job->tolerance) || job->tolerance < 0)
         return ik_field_fail(where, ik_finite(job->tolerance) ? IK_ERR_RANGE : IK_ERR_NONFINITE, "tolerance", -1);
@@ -162,14 +155,6 @@ static ik_real sweep(const ik_ccd_links *job, ik_real floor_err, int budget, ik_
     return err;
 }
 
-static ik_bool any_limit(const ik_constraint *constraints, int count) {
-    int k;
-    if (constraints)
-        for (k = 0; k < count; ++k)
-            if (constraints[k].type != IK_CONSTRAINT_NONE) return 1;
-    return 0;
-}
-
 /* Attempts from the given pose, then (limited chains, reachable targets)
  * from up to RESTARTS fresh poses (ik_chain_restart) while sweeps remain.
  * The best attempt's rotations wait in pose_ls; when a later attempt does
@@ -183,7 +168,7 @@ ik_real ik_ccd_links_solve(const ik_ccd_links *job, int *sweeps) {
     int k, it = 0, attempt, used;
     for (k = 1; k < n; ++k) reach += links[k].length;
     floor_err = ik_maxr(0, ik_vec3_distance(links[0].model_ms.translation, job->target_ms) - reach);
-    restartable = floor_err == 0 && any_limit(job->constraints, n);
+    restartable = floor_err == 0 && ik_chain_any_limit(job->constraints, n);
     for (attempt = 0;; ++attempt) {
         err = sweep(job, floor_err, job->max_sweeps - it, restartable && attempt < RESTARTS, &used);
         it += used;

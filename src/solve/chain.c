@@ -138,6 +138,26 @@ void ik_chain_update(ik_chain_link *links, int count) {
     }
 }
 
+ik_result ik_chain_validate_base(const ik_chain_base *base, const int *joints, ik_bool require_chain) {
+    ik_field_error *where = base->error_field;
+    ik_result r;
+    if (!base->pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!base->scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
+    r = ik_chain_validate(base->skeleton, joints, base->joint_count, require_chain, where);
+    if (r != IK_OK) return r;
+    if (base->scratch_bytes < ik_chain_scratch_bytes(base->joint_count))
+        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
+    return IK_OK;
+}
+
+ik_bool ik_chain_any_limit(const ik_constraint *constraints, int count) {
+    int k;
+    if (constraints)
+        for (k = 0; k < count; ++k)
+            if (constraints[k].type != IK_CONSTRAINT_NONE) return 1;
+    return 0;
+}
+
 /* splitmix64 (Steele, Lea and Flood 2014), scaled to [0, 1). */
 static ik_real next_unit(uint64_t *seed) {
     uint64_t z = (*seed += 0x9E3779B97F4A7C15ull);

@@ -20,8 +20,8 @@
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <stddef.h>
 #include <stdint.h>
-
 
 typedef struct ik_chain_link {
     ik_transform model_ms;  /* the joint's frame in model space */
@@ -51,6 +51,18 @@ typedef char ik_chain_link_fits_scratch_bound[sizeof(ik_chain_link) <= IK_CHAIN_
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
                             ik_bool require_chain, ik_field_error *where);
 
+/* The bytes of working links for `joint_count` listed joints (0 for none):
+ * ik_ccd_scratch_size and ik_fabrik_scratch_size. */
+static inline size_t ik_chain_scratch_bytes(int joint_count) {
+    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
+}
+
+/* The base checks CCD and FABRIK share, in this order: base.pose_ls and
+ * base.scratch given (IK_ERR_NULL), the joints list (ik_chain_validate),
+ * then base.scratch_bytes at least ik_chain_scratch_bytes (IK_ERR_CAPACITY);
+ * the bad field is named in base->error_field. */
+ik_result ik_chain_validate_base(const ik_chain_base *base, const int *joints, ik_bool require_chain);
+
 /* The rest of what the chain solvers read, for a list that passed
  * ik_chain_validate: the first error of ik_constraint_validate over
  * `constraints` [count] (may be NULL), then IK_ERR_NONFINITE for a
@@ -77,6 +89,9 @@ static inline ik_quat ik_chain_parent_rotation_ms(const ik_chain_link *links, in
 /* Forward kinematics over the links after their local rotations changed:
  * Q_k = Q_parent between_k R_k, p_k = p_parent + Q_parent offset_k. */
 void ik_chain_update(ik_chain_link *links, int count);
+
+/* 1 when `constraints` [count] (may be NULL) sets a limit on some link. */
+ik_bool ik_chain_any_limit(const ik_constraint *constraints, int count);
 
 /* A fresh start for a solver stuck short of a reachable target by its
  * limits (a local minimum): every constrained link's local rotation becomes

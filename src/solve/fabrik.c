@@ -43,10 +43,7 @@ static int effector_link(const ik_fabrik *job, int i) {
 
 static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
 
-/* One working link per listed joint (chain.h). */
-size_t ik_fabrik_scratch_size(int joint_count) {
-    return joint_count > 0 ? (size_t)joint_count * sizeof(ik_chain_link) : 0;
-}
+size_t ik_fabrik_scratch_size(int joint_count) { return ik_chain_scratch_bytes(joint_count); }
 
 static ik_result validate(const ik_fabrik *job) {
     ik_field_error *where;
@@ -57,12 +54,8 @@ static ik_result validate(const ik_fabrik *job) {
     where = job->base.error_field;
     ik_field_fail(where, IK_OK, NULL, -1);
     if (!job->targets_ms) return ik_field_fail(where, IK_ERR_NULL, "targets_ms", -1);
-    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
-    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
-    r = ik_chain_validate(job->base.skeleton, job->joints, job->base.joint_count, 0, where);
+    r = ik_chain_validate_base(&job->base, job->joints, 0);
     if (r != IK_OK) return r;
-    if (job->base.scratch_bytes < ik_fabrik_scratch_size(job->base.joint_count))
-        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1))
         return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
     if (!ik_finite(job->tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "tolerance", -1);
@@ -281,16 +274,16 @@ static void apply_target_rotations(const ik_fabrik *job, ik_chain_link *links) {
     }
 }
 
-/* A chain with one effector at its end (each listed joint's link parent
- * the one before it) and some constraint set. */
-static ik_bool is_limited_chain(const ik_fabrik *job, const ik_chain_link *links) {
-    int k, n = job->base.joint_count, limited = 0;
-    if (!job->base.constraints || job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
-    for (k = 0; k < n; ++k) {
-        if (k > 0 && links[k].parent != k - 1) return 0;
-        limited |= job->base.constraints[k].type != IK_CONSTRAINT_NONE;
-    }
-    return limited;
+/* A chain with one effector at its end: each listed joint's link parent is
+ * the joint before it. Without limits it takes the positions-only solver
+ * (solve_plain_chain); with some, FABRIK's passes hand over to CCD sweeps
+ * (finish_with_ccd). */
+static ik_bool is_single_chain(const ik_fabrik *job, const ik_chain_link *links) {
+    int k, n = job->base.joint_count;
+    if (job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
+    for (k = 1; k < n; ++k)
+        if (links[k].parent != k - 1) return 0;
+    return 1;
 }
 
 /* The end-game on a limited chain that FABRIK's passes left short of its
@@ -321,20 +314,6 @@ static int finish_with_ccd(const ik_fabrik *job, ik_chain_link *links, int used)
 }
 
 /* ---- plain chains ----------------------------------------------------------- */
-
-/* A chain with one effector at its end and no limits: each listed joint's
- * link parent is the joint before it and no constraint is set. Such chains
- * take the positions-only solver below. */
-static ik_bool is_plain_chain(const ik_fabrik *job, const ik_chain_link *links) {
-    int k, n = job->base.joint_count;
-    if (job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
-    for (k = 1; k < n; ++k)
-        if (links[k].parent != k - 1) return 0;
-    if (job->base.constraints)
-        for (k = 0; k < n; ++k)
-            if (job->base.constraints[k].type != IK_CONSTRAINT_NONE) return 0;
-    return 1;
-}
 
 /* The step from a joint to its neighbour placed at distance `length`
  * towards where that neighbour was: length d / |d|, d = neighbour - joint.
@@ -647,9 +626,10 @@ ik_result ik_fabrik_run(const ik_fabrik *job) {
     n = job->base.joint_count;
     links = job->base.scratch;
     ik_chain_gather(job->base.skeleton, job->joints, n, job->base.pose_ls, job->base.root_ms, links);
-    if (is_plain_chain(job, links)) return solve_plain_chain(job, links);
+    /* a single chain that gets past the plain solver has a limit */
+    limited = is_single_chain(job, links);
+    if (limited && !ik_chain_any_limit(job->base.constraints, n)) return solve_plain_chain(job, links);
     rigid = prepare(job, links);
-    limited = is_limited_chain(job, links);
     base_ms = links[0].model_ms.translation;
     /* Constraints also hold when the loop does not run. */
     if (job->base.constraints) forward_pass_rotations(links, n, base_ms, job->base.constraints);

@@ -230,7 +230,8 @@ void ik_jacobian_enforce_all_limits(const ik_jacobian *job) {
  * at points of the R3 sequence u_m = frac(1/2 + m (1/g, 1/g^2, 1/g^3)),
  * g = 1.22074408 the positive root of x^4 = x + 1 (Roberts 2018), m
  * counting over restarts and joints: repeatable, and spread over each
- * joint's range. As ccd.h does for CCD. */
+ * joint's range. CCD restarts the same way but draws its points from
+ * splitmix64 (ik_chain_restart, chain.c). */
 
 /* x - floor(x) for x >= 0 */
 static ik_real fraction(ik_real x) { return x - (ik_real)(long)x; }

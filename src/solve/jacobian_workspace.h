@@ -26,7 +26,8 @@ typedef struct jacobian_workspace {
     ik_real *total;      /* axes: the step applied */
     ik_real *angle;      /* axes: each axis's spring angle this iteration */
     ik_real *lock_step;  /* axes: the turn of a locked axis onto its limit */
-    ik_real *saved;      /* 4 per solver joint: rotations before a guarded step */
+    ik_real *saved;      /* 4 per solver joint: rotations before a guarded step, or (restarts,
+                          * never with a guarded step) the best pose so far */
     ik_real *reach_point; /* 4 per effector: reachable target (x, y, z), 1 when the target is out of reach */
     ik_real reach;
 } jacobian_workspace;

@@ -166,8 +166,7 @@ static ik_quat turn_from_cos_sin(ik_vec3 n, ik_real c, ik_real s) {
  * det^2 < 1e-12 s_0^2 s_1^2 s_2^2. */
 typedef struct joint_frame {
     const ik_mat4 *matrix;
-    ik_real k[3], k_w;
-    ik_real mirror; /* s_det */
+    ik_real k[3], k_w; /* k_w = s_det, also the frame's mirror sign */
     ik_bool uniform, similar;
 } joint_frame;
 
@@ -190,8 +189,7 @@ static inline ik_bool joint_frame_make(const ik_mat4 *m, joint_frame *f) {
     /* det / (s_0 s_1 s_2) = c0 . (c1 x c2) k_0 k_1 k_2, scaled back before
      * the third power of the scale can leave the number range */
     unit_det = simd4_dot3(c0, simd4_mul(simd4_cross3(c1, c2), simd4_splat(f->k[1] * f->k[2]))) * f->k[0];
-    f->mirror = IK_COPYSIGN(1, unit_det);
-    f->k_w = f->mirror;
+    f->k_w = IK_COPYSIGN(1, unit_det);
     /* A similarity (rotation, mirror, uniform scale): equal column lengths
      * and a normalised det^2 of 1, the bound of Hadamard's inequality, which
      * only orthogonal columns meet. */
@@ -659,7 +657,7 @@ static ik_result solve_rescaled(const ik_two_bone *job, ik_real full) {
 
 ik_result ik_two_bone_run(const ik_two_bone *job) {
     ik_result r = validate(job);
-    joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1, 1};
+    joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1};
     ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent, pole_rel = ik_vec3_zero();
     ik_real l1, l2, full, dist, d, tol, start_sq, mid_sq, end_sq = 1;
     ik_quat bend = ik_quat_identity(), start_swung, start_axis, new_start, new_mid, new_end = ik_quat_identity();
@@ -726,8 +724,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
             ik_real k = bend_cosine(&problem, d, IK_FABS(l1 - l2), full);
             bend_normal = problem.h;
             if (job->use_hinge) {
-                bend = solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend, mid_frame.mirror);
-                if ((job->min_bend + job->max_bend) * mid_frame.mirror < 0) bend_normal = ik_vec3_neg(bend_normal);
+                bend = solve_hinge_bend(&problem, k, d, job->min_bend, job->max_bend, mid_frame.k_w);
+                if ((job->min_bend + job->max_bend) * mid_frame.k_w < 0) bend_normal = ik_vec3_neg(bend_normal);
             } else {
                 bend = solve_free_bend(&problem, k);
             }

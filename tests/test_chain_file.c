@@ -334,6 +334,38 @@ static void test_special_files(void)
     check_special_files_refused("chain file", read_chain_file);
 }
 
+/* The io layer's capped reader (what ikc reads mapping files with): a file
+ * of exactly the cap is read whole and NUL-terminated, one byte over is
+ * refused before reading, and special files are refused like every reader's. */
+static ik_result read_at_most_64k(const char *path, ik_io_error *err)
+{
+    char *data = NULL;
+    size_t size = 0;
+    ik_result r = ik_io_read_file_at_most(path, 65536, &data, &size, err);
+    free(data);
+    return r;
+}
+
+static void test_read_file_at_most(void)
+{
+    char path[] = "/tmp/ikit-at-most-XXXXXX", *data = NULL;
+    size_t size = 7;
+    ik_io_error err;
+    int fd = mkstemp(path);
+    CHECK(fd >= 0 && write(fd, "0123456789", 10) == 10, "a 10-byte file is written");
+    if (fd >= 0) close(fd);
+    CHECK(ik_io_read_file_at_most(path, 10, &data, &size, &err) == IK_OK && size == 10 && data &&
+              memcmp(data, "0123456789", 10) == 0 && data[10] == '\0',
+          "a file of exactly the cap is read whole: %s", err.message);
+    free(data);
+    data = NULL;
+    CHECK(ik_io_read_file_at_most(path, 9, &data, &size, &err) == IK_ERR_UNSUPPORTED && !data && size == 0 &&
+              strstr(err.message, "9-byte limit"),
+          "one byte over the cap is refused: %s", err.message);
+    remove(path);
+    check_special_files_refused("capped reader", read_at_most_64k);
+}
+
 int main(void)
 {
     test_examples();
@@ -342,6 +374,7 @@ int main(void)
     test_joint_cap();
     test_truncations_and_corruptions();
     test_special_files();
+    test_read_file_at_most();
     CHECK(ik_chain_file_read_file("/nonexistent-dir/x.chain", NULL, NULL) == IK_ERR_NULL, "NULL out");
     return check_summary("test_chain_file");
 }

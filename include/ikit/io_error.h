@@ -3,6 +3,9 @@
 #define IKIT_IO_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
+
+#include <ikit/result.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,6 +51,13 @@ void ik_io_error_setv(ik_io_error *e, long line, long column, long offset, const
  * Names containing `wanted` (or contained in it) come first, then by edit
  * distance; names more than about half their length away are left out. */
 int ik_io_closest_names(const char *const *names, int count, const char *wanted, int *best, int max);
+
+/* A whole file, read as the readers read theirs: a regular file only
+ * (opened without blocking, so a FIFO or a device is refused at once with
+ * IK_ERR_IO), of at most max_bytes (itself at most IK_IO_MAX_FILE_BYTES;
+ * a larger file is IK_ERR_UNSUPPORTED before anything is read). On IK_OK
+ * *data is a new buffer of *size bytes plus a terminating NUL, to free(). */
+ik_result ik_io_read_file_at_most(const char *path, size_t max_bytes, char **data, size_t *size, ik_io_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,9 +15,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-/* Open `path` for reading as a regular file of at most the cap; its size in
- * *file_size. -1 after filling err. */
-static int open_regular(const char *path, long long *file_size, ik_result *result, ik_io_error *err) {
+/* Open `path` for reading as a regular file of at most `cap` bytes; its
+ * size in *file_size. -1 after filling err. */
+static int open_regular(const char *path, size_t cap, long long *file_size, ik_result *result, ik_io_error *err) {
     struct stat st;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
@@ -31,9 +31,9 @@ static int open_regular(const char *path, long long *file_size, ik_result *resul
         *result = IK_ERR_IO;
         return -1;
     }
-    if ((unsigned long long)st.st_size > (unsigned long long)IK_IO_MAX_FILE_BYTES) {
+    if ((unsigned long long)st.st_size > (unsigned long long)cap) {
         ik_io_error_set(err, 0, 0, -1, "'%.160s' holds %lld bytes, more than the %lu-byte limit", path,
-                        (long long)st.st_size, (unsigned long)IK_IO_MAX_FILE_BYTES);
+                        (long long)st.st_size, (unsigned long)cap);
         close(fd);
         *result = IK_ERR_UNSUPPORTED;
         return -1;
@@ -66,7 +66,7 @@ static ik_result read_exactly(int fd, const char *path, size_t length, char **da
     return IK_OK;
 }
 
-ik_result ik_io_read_file(const char *path, char **data, size_t *size, ik_io_error *err) {
+ik_result ik_io_read_file_at_most(const char *path, size_t max_bytes, char **data, size_t *size, ik_io_error *err) {
     long long file_size = 0;
     ik_result r = IK_OK;
     int fd;
@@ -74,11 +74,16 @@ ik_result ik_io_read_file(const char *path, char **data, size_t *size, ik_io_err
     *data = NULL;
     *size = 0;
     if (!path) return IK_ERR_NULL;
-    if ((fd = open_regular(path, &file_size, &r, err)) < 0) return r;
+    if (max_bytes > (size_t)IK_IO_MAX_FILE_BYTES) max_bytes = (size_t)IK_IO_MAX_FILE_BYTES;
+    if ((fd = open_regular(path, max_bytes, &file_size, &r, err)) < 0) return r;
     r = read_exactly(fd, path, (size_t)file_size, data, err);
     close(fd);
     if (r == IK_OK) *size = (size_t)file_size;
     return r;
+}
+
+ik_result ik_io_read_file(const char *path, char **data, size_t *size, ik_io_error *err) {
+    return ik_io_read_file_at_most(path, (size_t)IK_IO_MAX_FILE_BYTES, data, size, err);
 }
 
 ik_result ik_io_read_file_prefix(const char *path, size_t length, char **data, ik_io_error *err) {
@@ -93,7 +98,7 @@ ik_result ik_io_read_file_prefix(const char *path, size_t length, char **data, i
                         (unsigned long)length, path, (unsigned long)IK_IO_MAX_FILE_BYTES);
         return IK_ERR_UNSUPPORTED;
     }
-    if ((fd = open_regular(path, &file_size, &r, err)) < 0) return r;
+    if ((fd = open_regular(path, (size_t)IK_IO_MAX_FILE_BYTES, &file_size, &r, err)) < 0) return r;
     if ((unsigned long long)file_size < (unsigned long long)length) {
         ik_io_error_set(err, 0, 0, -1, "'%.160s' holds %lld bytes, %lu needed", path, file_size,
                         (unsigned long)length);

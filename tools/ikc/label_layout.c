@@ -9,7 +9,8 @@
 
 #include "label_layout.h"
 
-int ikc_box_overlap(ikc_box a, ikc_box b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+/* 1 when the boxes share any area. */
+static int box_overlap(ikc_box a, ikc_box b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
 
 void ikc_panel_layout_free(ikc_panel_layout *l) {
     free(l->joints);
@@ -85,11 +86,11 @@ static int spot_free(ikc_box b, const ikc_panel_layout *l, const ikc_box *target
     int k;
     if (b.x0 < panel.x0 || b.y0 < panel.y0 || b.x1 > panel.x1 || b.y1 > panel.y1) return 0;
     for (k = 0; k < l->label_count; ++k)
-        if (ikc_box_overlap(b, l->labels[k].box)) return 0;
+        if (box_overlap(b, l->labels[k].box)) return 0;
     for (k = 0; k < l->joint_count; ++k)
-        if (l->marked[k] && ikc_box_overlap(b, marker_box(l->joints[k], l->marker_radius))) return 0;
+        if (l->marked[k] && box_overlap(b, marker_box(l->joints[k], l->marker_radius))) return 0;
     for (k = 0; k < target_count; ++k)
-        if (ikc_box_overlap(b, targets[k])) return 0;
+        if (box_overlap(b, targets[k])) return 0;
     return 1;
 }
 

@@ -43,7 +43,4 @@ int ikc_label_layout(const ikc_camera *camera, const ikc_panel *p, double x, dou
                      ikc_panel_layout *layout);
 void ikc_panel_layout_free(ikc_panel_layout *layout);
 
-/* 1 when the boxes share any area. */
-int ikc_box_overlap(ikc_box a, ikc_box b);
-
 #endif

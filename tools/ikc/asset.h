@@ -5,6 +5,7 @@
 
 #include <ikit/asset.h>
 #include <ikit/named_chains.h>
+#include <ikit/take.h>
 
 #define IKC_MAX_CHAIN IK_NAMED_CHAIN_MAX_JOINTS
 #define IKC_MAX_CHAINS 16
@@ -23,6 +24,23 @@ int ikc_asset_find_joint(const char *command, const ik_asset *asset, const char 
 /* The limbs by name (ik_named_chains_find); for a chain file, every path
  * from the root to a tip, named after the file's chain. */
 int ikc_asset_chains(const ik_asset *asset, ik_named_chain *chains, int max_chains);
+
+/* ---- asset_output.c: writing it back, atomically (ikc_write_outputs) ---- */
+
+/* The glTF document's files (`out` and the buffer files named after it),
+ * written as one set; the input document and its buffer files (the reader
+ * resolved them against the document's folder) are inputs never replaced.
+ * Messages start "ikc COMMAND:". Returns an IKC_EXIT_ code. */
+int ikc_write_gltf(const char *command, const ik_asset *asset, const char *out, int overwrite);
+/* `take` (the input's BVH with other frames or values) as BVH text. */
+int ikc_write_bvh(const char *command, const ik_asset *asset, const ik_bvh *take, const char *out, int overwrite);
+/* A take of poses (ikit/take.h, one pose of the asset's skeleton per frame)
+ * in the input's format: glTF as animation `clip`'s new keys on the
+ * character's skin (or a new animation called `name` when clip < 0), BVH as
+ * the input's hierarchy with one frame per pose at the take's frame time.
+ * The output's extension must match the input's format. */
+int ikc_write_take(const char *command, ik_asset *asset, const ik_take *take, int clip, const char *name,
+                   const char *out, int overwrite);
 
 /* How far a chain reaches: the sum of its bone lengths in `model_ms`. */
 ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count);

@@ -374,80 +374,20 @@ static double *take_with_solved_frame(const ik_bvh *bvh, const ik_transform *pos
     return values;
 }
 
-/* The glTF document's files (`out` and the buffer files named after it),
- * written as one set; the input document and its buffer files (the reader
- * resolved them against the document's folder) are inputs never replaced. */
-static int write_gltf_files(const ik_asset *asset, const char *out, int overwrite) {
-    const char *slash = strrchr(asset->path, '/');
-    size_t dir = slash ? (size_t)(slash - asset->path + 1) : 0;
-    int buffers = ik_gltf_buffer_count(asset->gltf), input_count = 0, count = 0, code = IKC_EXIT_FAILURE, i;
-    const char **inputs = (const char **)calloc((size_t)buffers + 1, sizeof *inputs);
-    char **joined = (char **)calloc((size_t)buffers + 1, sizeof *joined);
-    ik_gltf_output_file *files = NULL;
-    ikc_output *list = NULL;
-    ik_io_error err;
-    ik_result r;
-    if (!inputs || !joined) goto done;
-    inputs[input_count++] = asset->path;
-    for (i = 0; i < buffers; ++i) {
-        const char *name = ik_gltf_buffer_file(asset->gltf, i);
-        if (!name) continue;
-        if (!(joined[i] = (char *)malloc(dir + strlen(name) + 1))) goto done;
-        memcpy(joined[i], asset->path, dir);
-        strcpy(joined[i] + dir, name);
-        inputs[input_count++] = joined[i];
-    }
-    r = ik_gltf_output_files(asset->gltf, out, &files, &count, &err);
-    if (r != IK_OK) {
-        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
-        code = IKC_EXIT_WRITE;
-        goto done;
-    }
-    if (!(list = (ikc_output *)malloc((size_t)count * sizeof *list))) goto done;
-    for (i = 0; i < count; ++i) {
-        list[i].path = files[i].path;
-        list[i].data = files[i].data;
-        list[i].size = files[i].size;
-    }
-    code = ikc_write_outputs("solve", list, count, inputs, input_count, overwrite);
-done:
-    if (code == IKC_EXIT_FAILURE) fprintf(stderr, "ikc solve: out of memory\n");
-    for (i = 0; joined && i < buffers; ++i) free(joined[i]);
-    free(joined);
-    free(inputs);
-    free(list);
-    ik_gltf_output_files_free(files, count);
-    return code;
-}
-
 /* The BVH take with the solved frame replaced (take_with_solved_frame), as
  * BVH text, written through a temporary. */
 static int write_bvh_file(const ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
                           int overwrite) {
     ik_bvh take = *asset->bvh;
     double *values;
-    char *text = NULL;
-    size_t size = 0;
-    ik_io_error err;
-    ik_result r;
-    ikc_output file;
     int code;
     if (!(values = take_with_solved_frame(asset->bvh, pose_ls, time, &take.frame_count))) {
         fprintf(stderr, "ikc solve: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
     take.values = values;
-    r = ik_bvh_write_memory(&take, &text, &size, &err);
+    code = ikc_write_bvh("solve", asset, &take, out, overwrite);
     free(values);
-    if (r != IK_OK) {
-        fprintf(stderr, "ikc solve: cannot write '%s': %s\n", out, err.message[0] ? err.message : ik_result_str(r));
-        return IKC_EXIT_WRITE;
-    }
-    file.path = out;
-    file.data = text;
-    file.size = size;
-    code = ikc_write_outputs("solve", &file, 1, &asset->path, 1, overwrite);
-    ik_bvh_text_free(text);
     return code;
 }
 
@@ -471,7 +411,7 @@ static int write_output(ik_asset *asset, const char *out, const ik_transform *po
         }
         /* the edit rebuilt the document's skeletons: refresh the view */
         asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
-        return write_gltf_files(asset, out, overwrite);
+        return ikc_write_gltf("solve", asset, out, overwrite);
     }
     if (asset->bvh) {
         if (strcmp(ext, "bvh") != 0) {

@@ -1,10 +1,14 @@
 /* Shared by the glTF fuzz entry points: what loads must sample finitely,
- * take its rest pose back, write as .glb and .gltf, and read back with the
- * same skins and clips; anything else aborts (a finding). */
+ * give skinned meshes whose indices stay in range and that skin in the rest
+ * pose to finite points (or a clear error), take its rest pose back, write
+ * as .glb and .gltf, and read back with the same skins and clips; anything
+ * else aborts (a finding). */
 #ifndef IKIT_FUZZ_GLTF_CHECK_H
 #define IKIT_FUZZ_GLTF_CHECK_H
 
 #include <ikit/gltf.h>
+#include <ikit/skeleton.h>
+#include <ikit/skinning.h>
 
 #include <stdlib.h>
 
@@ -24,6 +28,52 @@ static void fuzz_check_sampling(const ik_gltf *g) {
                 if (!ik_transform_finite(pose[j])) abort();
         }
         free(pose);
+    }
+}
+
+/* A read mesh: triangle indices below the vertex count, parts inside the
+ * triangles, influences on the skin's joints; skinned at the rest pose,
+ * finite points or a refusal (a NaN weight, weights summing to 0). */
+static void fuzz_check_mesh(const ik_gltf *g, const ik_gltf_skinned_mesh *m) {
+    const ik_gltf_skin *skin = ik_gltf_skeleton(g, m->skin);
+    int n = skin ? skin->skeleton.joint_count : 0, i;
+    ik_mat4 *model_ms, *skin_ms;
+    ik_vec3 *posed;
+    if (!skin || m->vertex_count < 0 || m->triangle_count < 0) abort();
+    for (i = 0; i < 3 * m->triangle_count; ++i)
+        if (m->indices[i] < 0 || m->indices[i] >= m->vertex_count) abort();
+    for (i = 0; i < m->part_count; ++i)
+        if (m->parts[i].first_triangle < 0 || m->parts[i].triangle_count < 0 ||
+            m->parts[i].first_triangle + m->parts[i].triangle_count > m->triangle_count)
+            abort();
+    for (i = 0; i < IK_SKIN_INFLUENCES * m->vertex_count; ++i)
+        if (m->weights[i] != 0 && (m->joints[i] < 0 || m->joints[i] >= n)) abort();
+    model_ms = (ik_mat4 *)malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *model_ms);
+    posed = (ik_vec3 *)malloc((size_t)(m->vertex_count > 0 ? m->vertex_count : 1) * sizeof *posed);
+    if (model_ms && posed) {
+        skin_ms = model_ms + n;
+        ik_skeleton_fk(&skin->skeleton, skin->skeleton.rest_ls, &skin->root_ms, model_ms);
+        ik_skin_matrices(model_ms, skin->inverse_bind, n, skin_ms);
+        if (ik_skin_vertices(skin_ms, n, m->joints, m->weights, m->positions, m->vertex_count, posed) == IK_OK)
+            for (i = 0; i < m->vertex_count; ++i)
+                if (!ik_vec3_finite(posed[i]) && ik_vec3_finite(m->positions[i])) abort();
+    }
+    free(model_ms);
+    free(posed);
+}
+
+static void fuzz_check_meshes(ik_gltf *g) {
+    int i;
+    for (i = 0; i < ik_gltf_skinned_mesh_count(g) && i < 4; ++i) {
+        ik_gltf_skinned_mesh m;
+        ik_io_error err;
+        ik_result r = ik_gltf_skinned_mesh_read(g, i, &m, &err);
+        if (r != IK_OK) {
+            if (!err.message[0]) abort();
+            continue;
+        }
+        fuzz_check_mesh(g, &m);
+        ik_gltf_skinned_mesh_free(&m);
     }
 }
 
@@ -56,6 +106,7 @@ static int fuzz_gltf_input(const unsigned char *data, size_t size, int binary) {
         return 0;
     }
     fuzz_check_sampling(g);
+    fuzz_check_meshes(g);
     fuzz_check_round_trip(g, binary);
     ik_gltf_free(g);
     return 0;

@@ -37,6 +37,35 @@ static const char skin_doc[] =
     "{\"name\":\"foot\",\"translation\":[0,-0.5,0],\"scale\":[1,1,1]}],"
     "\"skins\":[{\"name\":\"leg\",\"joints\":[0,1,2],\"inverseBindMatrices\":0}]}";
 
+/* The leg of skin_doc with a skinned triangle (hips, knee, and a vertex
+ * shared half and half by hips and knee; counter-clockwise seen from +z) in a second buffer: POSITION (three
+ * VEC3 floats), JOINTS_0 (VEC4 unsigned bytes), WEIGHTS_0 (VEC4 floats) and
+ * unsigned-short indices, and a material colour. */
+static const char skinned_mesh_doc[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,3]}],"
+    "\"buffers\":[{\"byteLength\":192,\"uri\":\"data:application/octet-stream;base64,"
+    "AACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAgL8AAAAAAACAPwAAgD8AAAAAAAAA"
+    "AAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAC/AAAAAAAAgD8AAIA/AAAAAAAAAAAAAAAAAAAAAAAA"
+    "gD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/\"},"
+    "{\"byteLength\":104,\"uri\":\"data:application/octet-stream;base64,"
+    "AAAAAAAAgD8AAAAAzcxMPgAAAD8AAAAAAAAAAAAAAAAAAAAAAAAAAAEAAAACAQAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAA"
+    "AAAAAAAAAAA/AAAAPwAAAAAAAAAAAAACAAEAAAA=\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":192},{\"buffer\":1,\"byteLength\":36},"
+    "{\"buffer\":1,\"byteOffset\":36,\"byteLength\":12},{\"buffer\":1,\"byteOffset\":48,\"byteLength\":48},"
+    "{\"buffer\":1,\"byteOffset\":96,\"byteLength\":6}],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"MAT4\"},"
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0.2,1,0]},"
+    "{\"bufferView\":2,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+    "{\"bufferView\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+    "{\"bufferView\":4,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],"
+    "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.8,0.5,0.3,1]}}],"
+    "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":1,\"JOINTS_0\":2,\"WEIGHTS_0\":3},"
+    "\"indices\":4,\"material\":0,\"mode\":4}]}],"
+    "\"nodes\":[{\"name\":\"hips\",\"translation\":[0,1,0],\"children\":[1]},"
+    "{\"name\":\"knee\",\"translation\":[0,-0.5,0],\"children\":[2]},"
+    "{\"name\":\"foot\",\"translation\":[0,-0.5,0]},{\"name\":\"body\",\"mesh\":0,\"skin\":0}],"
+    "\"skins\":[{\"name\":\"leg\",\"joints\":[0,1,2],\"inverseBindMatrices\":0}]}";
+
 /* Two skins over separate hierarchies, one node given by a matrix. */
 static const char two_skins_doc[] =
     "{\"asset\":{\"version\":\"2.0\"},"
@@ -269,6 +298,7 @@ int main(int argc, char **argv) {
         ik_gltf_free(leg);
     }
     ik_gltf_free(gltf_seeds(two_skins_doc, "two_skins"));
+    ik_gltf_free(gltf_seeds(skinned_mesh_doc, "skinned_mesh"));
     bvh_seeds(leg_bvh, "legs");
     bvh_seeds(one_joint_bvh, "one_joint");
     chain_seed(arm_chain, "arm.chain");

@@ -121,6 +121,27 @@ static void test_bad_influences(void) {
     CHECK(ik_skin_vertices(skin_ms, 2, joints, half, &p, 0, &out) == IK_OK, "no vertices");
 }
 
+/* Weights are divided by their sum: a lone subnormal weight (a fuzzer's
+ * find: 1 / 9e-41 overflowed the float build to infinity) is still the
+ * whole influence; a point whose skinning overflows is refused, not
+ * returned as infinity. */
+static void test_extreme_weights_and_points(void) {
+    ik_mat4 skin_ms[2] = {ik_mat4_from_trs(ik_v3(1, 0, 0), ik_quat_identity(), ik_v3(2, 2, 2)),
+                          ik_mat4_identity()};
+    ik_vec3 p = ik_v3(1, 2, 3), huge = ik_v3((ik_real)(sizeof(ik_real) == 4 ? 3e38 : 1e308), 0, 0), out = ik_v3(0, 0, 0);
+    int joints[4] = {0, 1, 0, 0};
+    ik_real tiny[4] = {(ik_real)9.18355e-41, 0, 0, 0}, two_tiny[4] = {(ik_real)1e-40, (ik_real)1e-40, 0, 0};
+    ik_real one[4] = {1, 0, 0, 0};
+    CHECK(ik_skin_vertices(skin_ms, 2, joints, tiny, &p, 1, &out) == IK_OK &&
+              ik_vec3_distance(out, ik_v3(3, 4, 6)) < (ik_real)1e-5,
+          "a subnormal lone weight follows its joint: (%g %g %g)", (double)out.x, (double)out.y, (double)out.z);
+    CHECK(ik_skin_vertices(skin_ms, 2, joints, two_tiny, &p, 1, &out) == IK_OK &&
+              ik_vec3_distance(out, ik_v3(2, 3, 4.5)) < (ik_real)1e-4,
+          "two subnormal weights blend half and half: (%g %g %g)", (double)out.x, (double)out.y, (double)out.z);
+    CHECK(ik_skin_vertices(skin_ms, 2, joints, one, &huge, 1, &out) == IK_ERR_NONFINITE,
+          "a point scaled past the largest number is refused");
+}
+
 /* ---- malformed skinned meshes ------------------------------------------------ */
 
 /* A one-triangle skinned mesh on a one-joint skin, written to a temporary
@@ -301,6 +322,7 @@ int main(void) {
     test_rigid();
     test_blend_and_normalisation();
     test_bad_influences();
+    test_extreme_weights_and_points();
     test_malformed_meshes();
     test_real_rigs();
     return check_summary("test_skinning");

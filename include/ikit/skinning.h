@@ -27,7 +27,8 @@ void ik_skin_matrices(const ik_mat4 *joint_ms, const ik_mat4 *inverse_bind, int 
  * whatever its joint. `positions_out` may not alias `positions_in`.
  * Errors: IK_ERR_NULL, IK_ERR_RANGE (a weighted joint outside
  * [0, joint_count), or a negative count), IK_ERR_NONFINITE (a NaN or
- * infinite weight or position), IK_ERR_DEGENERATE (a negative weight or a
+ * infinite weight or position, or a skinned point that overflows to
+ * infinity), IK_ERR_DEGENERATE (a negative weight or a
  * vertex whose weights sum to 0). On error `positions_out` is unspecified. */
 ik_result ik_skin_vertices(const ik_mat4 *skin_ms, int joint_count, const int *joints, const ik_real *weights,
                            const ik_vec3 *positions_in, int vertex_count, ik_vec3 *positions_out);

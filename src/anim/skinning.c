@@ -24,7 +24,9 @@ static ik_result check_influences(const int *joints, const ik_real *weights, int
 }
 
 /* v' = (sum_k w_k M_k) v / sum_k w_k: the blended matrix is built once per
- * vertex, then applied to the point. */
+ * vertex, then applied to the point. Each weight is divided by the sum
+ * rather than multiplied by 1 / sum, which overflows for a subnormal sum
+ * (a lone weight of 1e-40 is still the whole influence). */
 ik_result ik_skin_vertices(const ik_mat4 *skin_ms, int joint_count, const int *joints, const ik_real *weights,
                            const ik_vec3 *positions_in, int vertex_count, ik_vec3 *positions_out) {
     int v, k, i;
@@ -35,18 +37,18 @@ ik_result ik_skin_vertices(const ik_mat4 *skin_ms, int joint_count, const int *j
         const ik_real *wv = weights + (size_t)v * IK_SKIN_INFLUENCES;
         ik_vec3 p = positions_in[v];
         ik_mat4 blend;
-        ik_real sum, scale;
+        ik_real sum;
         ik_result r = check_influences(jv, wv, joint_count, &sum);
         if (r != IK_OK) return r;
         if (!ik_finite(p.x) || !ik_finite(p.y) || !ik_finite(p.z)) return IK_ERR_NONFINITE;
-        scale = 1 / sum;
         for (i = 0; i < 16; ++i) blend.m[i] = 0;
         for (k = 0; k < IK_SKIN_INFLUENCES; ++k) {
-            const ik_real w = wv[k] * scale;
+            const ik_real w = wv[k] / sum;
             if (w == 0) continue;
             for (i = 0; i < 16; ++i) blend.m[i] += w * skin_ms[jv[k]].m[i];
         }
         positions_out[v] = ik_mat4_transform_point(&blend, p);
+        if (!ik_vec3_finite(positions_out[v])) return IK_ERR_NONFINITE;
     }
     return IK_OK;
 }

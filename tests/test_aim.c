@@ -854,6 +854,9 @@ static void test_chain_bad_input(void) {
     base = job;
 
     CHECK(ik_look_at_chain_run(NULL) == IK_ERR_NULL, "NULL job");
+    job.defaulted = 0;
+    CHECK(ik_look_at_chain_run(&job) == IK_ERR_NOT_DEFAULTED, "a job without the _def() tag is refused");
+    job = base;
     job.model_ms = NULL;
     CHECK(ik_look_at_chain_run(&job) == IK_ERR_NULL, "NULL model");
     job = base;

@@ -111,6 +111,12 @@ static void test_degenerate(void) {
     job.lengths = lengths;
     job.angles = angles;
     job.scratch = scratch;
+    {
+        ik_chain2d zeroed;
+        memset(&zeroed, 0, sizeof zeroed);
+        zeroed.bone_count = 3, zeroed.lengths = lengths, zeroed.angles = angles, zeroed.scratch = scratch;
+        CHECK(ik_chain2d_run(&zeroed) == IK_ERR_NOT_DEFAULTED, "a zeroed job (0 iterations) is refused");
+    }
     for (m = 0; m < 3; ++m) {
         job.method = (ik_chain2d_method)m;
         job.target_x = job.target_y = 0;

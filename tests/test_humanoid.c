@@ -793,6 +793,15 @@ static void test_bad_input(void) {
     CHECK(fixture_built(&f), "built");
     job = ik_humanoid_solve_def();
     CHECK(ik_humanoid_solve_run(NULL) == IK_ERR_NULL && ik_humanoid_solve_run(&job) == IK_ERR_NULL, "null");
+    {
+        /* a zeroed job pointed at the rig is refused, not run on zero weights */
+        ik_humanoid_solve zeroed;
+        memset(&zeroed, 0, sizeof zeroed);
+        zeroed.rig = &f.rig;
+        zeroed.pose_ls = f.pose;
+        zeroed.model_ms = f.model;
+        CHECK(ik_humanoid_solve_run(&zeroed) == IK_ERR_NOT_DEFAULTED, "a zeroed job is refused");
+    }
     job.rig = &f.rig;
     job.pose_ls = f.pose;
     job.model_ms = f.model;

@@ -107,9 +107,11 @@ typedef struct ik_look_at_chain {
     ik_real twist;
 
     ik_bool *reached; /* out, optional: the last joint's `reached` */
+    unsigned long defaulted; /* IK_JOB_DEFAULTED, set by ik_look_at_chain_def(); do not touch */
 } ik_look_at_chain;
 
-/* Defaults as ik_aim_def, with count 0 and every pointer NULL. */
+/* Defaults as ik_aim_def, with count 0 and every pointer NULL. Run refuses
+ * a job not made by it (IK_ERR_NOT_DEFAULTED). */
 ik_look_at_chain ik_look_at_chain_def(void);
 ik_result ik_look_at_chain_run(const ik_look_at_chain *job);
 

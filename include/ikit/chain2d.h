@@ -52,6 +52,7 @@ typedef struct ik_chain2d {
     /* outputs (may be NULL) */
     int *iterations;
     ik_real *error;              /* |p_n - p*| at the end */
+    unsigned long defaulted;     /* IK_JOB_DEFAULTED, set by ik_chain2d_def(); do not touch */
 } ik_chain2d;
 
 ik_chain2d ik_chain2d_def(void);
@@ -59,7 +60,8 @@ ik_chain2d ik_chain2d_def(void);
 /* Reals `scratch` must hold. */
 static inline int ik_chain2d_scratch_count(int bone_count) { return 3 * bone_count + 2; }
 
-/* Validates (IK_ERR_NULL, IK_ERR_NONFINITE, IK_ERR_RANGE for counts, negative
+/* Validates (IK_ERR_NOT_DEFAULTED for a job not made by ik_chain2d_def(),
+ * IK_ERR_NULL, IK_ERR_NONFINITE, IK_ERR_RANGE for counts, negative
  * lengths, min > max, unknown method, negative tolerance or iterations,
  * step <= 0), then solves. Angles start inside their limits (clamped) and
  * stay inside. On error nothing is written. */

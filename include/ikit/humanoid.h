@@ -330,6 +330,7 @@ typedef struct ik_humanoid_solve {
     int passes;             /* 1 (default) or 2: repeat clavicles, arms and legs */
 
     ik_humanoid_report *report; /* optional */
+    unsigned long defaulted;    /* IK_JOB_DEFAULTED, set by ik_humanoid_solve_def(); do not touch */
 } ik_humanoid_solve;
 
 /* Defaults: every goal off with weight 1, shoulders and pelvis adjusted, no
@@ -344,7 +345,8 @@ ik_humanoid_solve ik_humanoid_solve_def(void);
  * pose it is on the rest floor. */
 ik_vec3 ik_humanoid_floor_point(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms);
 
-/* Validate, then solve in seed 001's order. IK_ERR_NULL, IK_ERR_NONFINITE
+/* Validate, then solve in seed 001's order. IK_ERR_NOT_DEFAULTED for a job
+ * not made by ik_humanoid_solve_def(), IK_ERR_NULL, IK_ERR_NONFINITE
  * for NaN or infinity in an enabled input or the pose, IK_ERR_RANGE for a
  * weight outside [0, 1], passes outside 1..2 or a negative look_tolerance, ground errors as
  * ik_ground_validate. On error nothing is written. On success model_ms

@@ -39,13 +39,16 @@ ik_humanoid_solve ik_humanoid_solve_def(void) {
     job.adjust_pelvis = 1;
     job.passes = 1;
     job.report = NULL;
+    job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
 
 static ik_result validate(const ik_humanoid_solve *job) {
     const ik_skeleton *s;
     int i;
-    if (!job || !job->rig || !job->pose_ls || !job->model_ms || !job->rig->skeleton) return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->rig || !job->pose_ls || !job->model_ms || !job->rig->skeleton) return IK_ERR_NULL;
     s = job->rig->skeleton;
     if (job->passes < 1 || job->passes > 2) return IK_ERR_RANGE;
     for (i = 0; i < s->joint_count; ++i)

@@ -40,12 +40,15 @@ ik_chain2d ik_chain2d_def(void) {
     job.scratch = NULL;
     job.iterations = NULL;
     job.error = NULL;
+    job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
 
 static ik_result validate(const ik_chain2d *job) {
     int i;
-    if (!job || !job->lengths || !job->angles || !job->scratch) return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->lengths || !job->angles || !job->scratch) return IK_ERR_NULL;
     if (!job->min_angles != !job->max_angles) return IK_ERR_NULL;
     if (job->bone_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
     if (job->method != IK_CHAIN2D_CCD && job->method != IK_CHAIN2D_FABRIK && job->method != IK_CHAIN2D_GRADIENT)

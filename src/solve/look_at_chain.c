@@ -23,6 +23,7 @@ ik_look_at_chain ik_look_at_chain_def(void) {
     job.offset_ls = aim.offset_ls;
     job.twist = aim.twist;
     job.reached = NULL;
+    job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
 
@@ -49,7 +50,9 @@ static void refresh_rest(const ik_look_at_chain *job, int first, int last) {
 static ik_result validate(const ik_look_at_chain *job) {
     const ik_skeleton *sk;
     int i, k, first;
-    if (!job || !job->skeleton || !job->pose_ls || !job->model_ms || !job->joints) return IK_ERR_NULL;
+    if (!job) return IK_ERR_NULL;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->skeleton || !job->pose_ls || !job->model_ms || !job->joints) return IK_ERR_NULL;
     sk = job->skeleton;
     if (!sk->parents) return IK_ERR_NULL;
     if (job->count < 1 || job->count > IK_LOOK_AT_CHAIN_MAX) return IK_ERR_RANGE;

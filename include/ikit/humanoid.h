@@ -366,6 +366,11 @@ ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);
  * The names are string constants. */
 int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names,
                                ik_transform *rest_ls);
+/* The body of that skeleton for ik_bone_mesh_build (bone_mesh.h): each
+ * joint's radius and, for the head and hands, a leaf capsule's length, in
+ * caller arrays of at least IK_HUMANOID_BUILT_JOINTS entries. Returns the
+ * joint count, or 0 as above. */
+int ik_humanoid_build_body(ik_real height, int capacity, ik_real *radius, ik_real *leaf_length);
 
 #ifdef __cplusplus
 }

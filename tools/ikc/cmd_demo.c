@@ -27,6 +27,7 @@
 #include "demo_figure.h"
 #include "demo_humanoid.h"
 #include "demo_output.h"
+#include "mesh_view.h"
 #include "draw.h"
 #include "ikc.h"
 #include "scene_gltf.h"
@@ -574,6 +575,7 @@ static void usage(FILE *out) {
 
 int ikc_demo(int argc, char **argv) {
     static ikc_figure figure;
+    ikc_mesh body;
     const ik_skeleton *skeleton = &figure.skeleton;
     static ik_transform scene_pose[IKC_FIGURE_JOINTS], tail_pose[64];
     ik_chain_file *tail = NULL;
@@ -596,6 +598,8 @@ int ikc_demo(int argc, char **argv) {
         fprintf(stderr, "ikc demo: the built-in humanoid failed validation\n");
         return IKC_EXIT_FAILURE;
     }
+    d.figure = &figure;
+    if (ikc_figure_body(&figure, &body) > 0) d.body = &body;
     if (!ikc_make_dirs(d.dir)) {
         fprintf(stderr, "ikc demo: cannot create the directory '%s'\n", d.dir);
         return IKC_EXIT_WRITE;
@@ -635,6 +639,7 @@ int ikc_demo(int argc, char **argv) {
         }
     }
     if (tail) ik_chain_file_free(tail);
+    if (d.body) ikc_mesh_free(d.body);
     printf("\n%d files in %s/ -- open %s/*.png or %s/*.svg to see the scenes.\n", d.files, d.dir, d.dir, d.dir);
     if (d.write_failures) return IKC_EXIT_WRITE;
     return d.solve_failures ? IKC_EXIT_FAILURE : IKC_EXIT_OK;

@@ -2,6 +2,7 @@
 #include <ikit/math.h>
 
 #include "demo_figure.h"
+#include "mesh_view.h"
 
 /* The direction of joint j's bone in its own frame: toward its first child
  * (parents-first order), or along its own offset when it has none. */
@@ -60,6 +61,15 @@ int ikc_figure_init(ikc_figure *f) {
     leg_limits(f, 0);
     leg_limits(f, 1);
     return 1;
+}
+
+int ikc_figure_body(const ikc_figure *f, ikc_mesh *body) {
+    static const float clay[3] = {0.78f, 0.72f, 0.64f};
+    ik_real radius[IKC_FIGURE_JOINTS], leaf[IKC_FIGURE_JOINTS];
+    ik_mat4 rest_ms[IKC_FIGURE_JOINTS];
+    if (ik_humanoid_build_body(IKC_FIGURE_HEIGHT, IKC_FIGURE_JOINTS, radius, leaf) != IKC_FIGURE_JOINTS) return 0;
+    ik_skeleton_fk(&f->skeleton, f->rest_ls, NULL, rest_ms);
+    return ikc_mesh_from_bones(&f->skeleton, rest_ms, radius, leaf, clay, body);
 }
 
 int ikc_figure_joint(const ikc_figure *f, ik_humanoid_role role) { return f->map.joint[role]; }

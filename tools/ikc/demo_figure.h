@@ -31,6 +31,11 @@ typedef struct ikc_figure {
 /* Build, map and rig the figure and its limits; 0 when any step fails. */
 int ikc_figure_init(ikc_figure *f);
 
+struct ikc_mesh;
+/* The figure's body (ikit/bone_mesh.h with ik_humanoid_build_body's radii)
+ * at its rest pose, in clay: 1, or 0 / -1 as ikc_mesh_from_bones. */
+int ikc_figure_body(const ikc_figure *f, struct ikc_mesh *body);
+
 /* The joint of `role`. */
 int ikc_figure_joint(const ikc_figure *f, ik_humanoid_role role);
 

@@ -339,23 +339,18 @@ static void look_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *kee
 }
 
 int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int capacity) {
-    static ikc_figure f;
+    const ikc_figure *f = d->figure;
     static ik_transform kept[4][JOINTS];
     static const char *const names[4] = {"humanoid_uneven_ground", "humanoid_stairs", "humanoid_staff",
                                          "humanoid_look_at"};
     int k, count = 0;
-    if (!ikc_figure_init(&f)) {
-        fprintf(stderr, "ikc demo: the built humanoid has no rig\n");
-        ++d->solve_failures;
-        return 0;
-    }
-    uneven_scene(d, &f, kept[0]);
-    stairs_scene(d, &f, kept[1]);
-    staff_scene(d, &f, kept[2]);
-    look_scene(d, &f, kept[3]);
+    uneven_scene(d, f, kept[0]);
+    stairs_scene(d, f, kept[1]);
+    staff_scene(d, f, kept[2]);
+    look_scene(d, f, kept[3]);
     for (k = 0; k < 4 && count < capacity; ++k) {
         list[count].name = names[k];
-        list[count].skeleton = &f.skeleton;
+        list[count].skeleton = &f->skeleton;
         list[count].pose_ls = kept[k];
         list[count].placement = ik_v3(-2.0f * (ik_real)(k + 1), 0, 0);
         ++count;

@@ -8,8 +8,9 @@
 #include "demo_output.h"
 #include "scene_gltf.h"
 
-/* Run the four scenes (tables on stdout, pictures into d->dir) and add up
- * to `capacity` posed figures to `list` for the glTF; returns how many. */
+/* Run the four scenes on d->figure (tables on stdout, pictures into d->dir)
+ * and add up to `capacity` posed figures to `list` for the glTF; returns
+ * how many. */
 int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int capacity);
 
 #endif

@@ -1,10 +1,13 @@
 /* What `ikc demo` writes and counts, shared by its scenes (cmd_demo.c and
  * demo_humanoid.c): pictures saved as PNG and SVG, solve timings. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "demo_output.h"
+#include "demo_figure.h"
 #include "ikc.h"
+#include "mesh_view.h"
 
 /* ---- timing --------------------------------------------------------------- */
 
@@ -23,9 +26,45 @@ double ikc_demo_median_us(ikc_solve_once fn, void *context, int reps) {
 
 /* ---- output ------------------------------------------------------------------ */
 
-void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic) {
+/* `pic` with the figure's body posed on each panel of the figure (in
+ * `panels` and `posed`, to free; both NULL when there is nothing to dress
+ * or no memory: the picture keeps its bones), the bones drawn over it. */
+static ikc_picture dressed(const ikc_demo_state *d, const ikc_picture *pic, ikc_panel **panels, ik_vec3 **posed) {
+    ikc_picture out = *pic;
+    size_t per = d->body ? (size_t)d->body->vertex_count : 0;
+    int i;
+    *panels = NULL;
+    *posed = NULL;
+    if (!d->body || pic->panel_count < 1) return out;
+    *panels = (ikc_panel *)malloc((size_t)pic->panel_count * sizeof **panels);
+    *posed = (ik_vec3 *)malloc((size_t)pic->panel_count * per * sizeof **posed + 1);
+    if (!*panels || !*posed) {
+        free(*panels);
+        free(*posed);
+        *panels = NULL;
+        *posed = NULL;
+        return out;
+    }
+    memcpy(*panels, pic->panels, (size_t)pic->panel_count * sizeof **panels);
+    for (i = 0; i < pic->panel_count; ++i) {
+        ikc_panel *p = &(*panels)[i];
+        if (p->skeleton != &d->figure->skeleton || p->mesh || !p->model_ms) continue;
+        if (!ikc_mesh_pose(d->body, p->model_ms, *posed + (size_t)i * per)) continue;
+        p->mesh = d->body;
+        p->mesh_ms = *posed + (size_t)i * per;
+    }
+    out.panels = *panels;
+    out.bones = 1;
+    return out;
+}
+
+void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *picture) {
     static const char *const exts[] = {"png", "svg"};
     char path[1100], error[600];
+    ikc_panel *panels;
+    ik_vec3 *posed;
+    ikc_picture dressed_picture = dressed(d, picture, &panels, &posed);
+    const ikc_picture *pic = &dressed_picture;
     int e;
     for (e = 0; e < 2; ++e) {
         snprintf(path, sizeof path, "%s/%s.%s", d->dir, base, exts[e]);
@@ -37,6 +76,8 @@ void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_pictur
             ++d->write_failures;
         }
     }
+    free(panels);
+    free(posed);
 }
 
 ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,

@@ -11,6 +11,10 @@ typedef struct ikc_demo_state {
     int write_failures;
     int solve_failures;
     int files;
+    const struct ikc_figure *figure; /* the built humanoid every scene poses */
+    /* Its body (or NULL): every panel showing the figure without a mesh of
+     * its own is drawn with it. */
+    struct ikc_mesh *body;
 } ikc_demo_state;
 
 /* A picture of `count` panels in `columns` columns, `width` x `height`

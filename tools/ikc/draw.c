@@ -384,7 +384,7 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     if (faces->count > 0) draw_ground_faces(cr, cam, faces, x, base, unit);
     else if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
     if (p->ghost_ms && !p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 1);
-    draw_limits(cr, cam, p, x, base);
+    if (!p->mesh) draw_limits(cr, cam, p, x, base);
     /* props under the bones, so the hands show on them */
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     for (j = 0; j < p->rod_count; ++j) {
@@ -400,7 +400,8 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     }
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     if (p->mesh) draw_mesh(cr, cam, p, x, base);
-    /* over a mesh, the earlier pose shows through it, faint */
+    /* over a mesh, the limits and the earlier pose show through it, faint */
+    if (p->mesh) draw_limits(cr, cam, p, x, base);
     if (p->ghost_ms && p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 0.6);
     if (!p->mesh || pic->bones) draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1);
     /* dashed guide lines: gaze rays, poles */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/bone_mesh.h>
 #include <ikit/skinning.h>
 
 #include "mesh_view.h"
@@ -16,6 +17,7 @@ void ikc_mesh_free(ikc_mesh *m) {
     free(m->weights);
     free(m->indices);
     free(m->color);
+    free(m->inverse_bind_own);
     free(m->skin_ms);
     memset(m, 0, sizeof *m);
 }
@@ -104,6 +106,40 @@ int ikc_mesh_load(const ik_asset *asset, ikc_mesh *m, char *why, size_t why_size
         ikc_mesh_free(m);
         return -1;
     }
+    return 1;
+}
+
+int ikc_mesh_from_bones(const ik_skeleton *skeleton, const ik_mat4 *rest_ms, const ik_real *radius,
+                        const ik_real *leaf_length, const float rgb[3], ikc_mesh *m) {
+    ik_bone_mesh_shape shape = ik_bone_mesh_shape_def();
+    ik_bone_mesh body;
+    int vertices, triangles, n = skeleton->joint_count, i;
+    memset(m, 0, sizeof *m);
+    shape.radius = radius;
+    shape.leaf_length = leaf_length;
+    if (ik_bone_mesh_count(skeleton, rest_ms, &shape, &vertices, &triangles) != IK_OK || triangles == 0) return 0;
+    if (!grow(m, vertices, triangles) || !(m->inverse_bind_own = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4))) ||
+        !(m->skin_ms = (ik_mat4 *)malloc((size_t)n * sizeof *m->skin_ms))) {
+        ikc_mesh_free(m);
+        return -1;
+    }
+    body.positions_ms = m->positions_bind;
+    body.joints = m->joints;
+    body.weights = m->weights;
+    body.indices = m->indices;
+    body.triangle_joint = NULL;
+    if (ik_bone_mesh_build(skeleton, rest_ms, &shape, vertices, triangles, &body) != IK_OK) {
+        ikc_mesh_free(m);
+        return 0;
+    }
+    /* the bind pose is the rest pose: inverse_bind[j] = rest_ms[j]^-1 */
+    for (i = 0; i < n; ++i)
+        if (!ik_mat4_inverse(&rest_ms[i], &m->inverse_bind_own[i])) m->inverse_bind_own[i] = ik_mat4_identity();
+    for (i = 0; i < 3 * triangles; ++i) m->color[i] = rgb[i % 3];
+    m->vertex_count = vertices;
+    m->triangle_count = triangles;
+    m->joint_count = n;
+    m->inverse_bind = m->inverse_bind_own;
     return 1;
 }
 

@@ -18,7 +18,8 @@ typedef struct ikc_mesh {
     ik_real *weights;        /* [vertex_count * 4] */
     int *indices;            /* [triangle_count * 3] */
     float *color;            /* [triangle_count * 3]: the part's base colour, RGB */
-    const ik_mat4 *inverse_bind; /* the skin's, [joint_count] */
+    const ik_mat4 *inverse_bind; /* the skin's, or inverse_bind_own: [joint_count] */
+    ik_mat4 *inverse_bind_own;   /* a generated body's, or NULL */
     ik_mat4 *skin_ms;        /* scratch [joint_count] */
 } ikc_mesh;
 
@@ -28,6 +29,12 @@ typedef struct ikc_mesh {
  * -1 when out of memory. */
 int ikc_mesh_load(const ik_asset *asset, ikc_mesh *mesh, char *why, size_t why_size);
 void ikc_mesh_free(ikc_mesh *mesh);
+/* A body for a skeleton without a mesh (ikit/bone_mesh.h: a capsule round
+ * each bone, skinned to it) at the rest pose `rest_ms`, with the joints'
+ * `radius` and leaves' `leaf_length` [joint_count], in one colour. Returns 1,
+ * 0 when the shape is refused, -1 when out of memory. */
+int ikc_mesh_from_bones(const ik_skeleton *skeleton, const ik_mat4 *rest_ms, const ik_real *radius,
+                        const ik_real *leaf_length, const float rgb[3], ikc_mesh *mesh);
 
 /* The mesh posed by the joints' model matrices (with root_ms):
  * posed_ms[vertex_count]. Returns 0 when the weights are unusable. */

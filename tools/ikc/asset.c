@@ -58,7 +58,8 @@ int ikc_asset_find_clip(const char *command, const ik_asset *asset, const char *
         const ik_clip *c = ik_asset_clip(asset, i);
         names[i] = c && c->name ? c->name : "";
     }
-    ikc_suggest_name(stderr, names, i, name, 3);
+    if (!ikc_suggest_name(stderr, names, i, name, 3))
+        fprintf(stderr, "  (no similar name; `ikc info FILE` lists the clips)\n");
     return -1;
 }
 

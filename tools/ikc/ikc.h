@@ -30,6 +30,7 @@ int ikc_info(int argc, char **argv);
 int ikc_solve(int argc, char **argv);
 int ikc_render(int argc, char **argv);
 int ikc_demo(int argc, char **argv);
+int ikc_batch(int argc, char **argv);
 
 /* ---- args.c: strict parsing of numbers and option values ---------------- */
 
@@ -59,8 +60,9 @@ const char *ikc_extension(const char *path, char *buf, size_t size);
 /* Print to `out` up to `max_suggestions` skeleton joint names closest to
  * `wanted` ("did you mean: A, B, C?"), preferring names that contain it. */
 void ikc_suggest_joint(FILE *out, const ik_skeleton *skeleton, const char *wanted, int max_suggestions);
-/* The same over any list of names. */
-void ikc_suggest_name(FILE *out, const char *const *names, int count, const char *wanted, int max_suggestions);
+/* The same over any list of names; prints nothing and returns 0 when no
+ * name is close, else the number suggested. */
+int ikc_suggest_name(FILE *out, const char *const *names, int count, const char *wanted, int max_suggestions);
 
 /* ---- atomic_file.c: write to a temporary file, then rename -------------- */
 

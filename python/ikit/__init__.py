@@ -1,0 +1,22 @@
+"""ikit: inverse kinematics for skeletons, over the C library's public API.
+
+Poses are numpy arrays of the library's own memory layout and scalar type
+(`real_dtype`: float32, or float64 when built with IKIT_DOUBLE=1), passed to
+C without copies; see ikit.arrays for the layouts. Every failure raises
+IkitError with the library's message."""
+from ._ikit import ffi as _ffi, lib as _lib
+from .arrays import (POSE_ROTATION, POSE_SCALE, POSE_TRANSLATION, built_double, new_matrices, new_pose,
+                     real_dtype)
+from .assets import Asset, UrdfChain, load, load_urdf_chain
+from .errors import IkitError, IkitIoError
+from .humanoid import LIMBS, ROLES, Humanoid
+from .skeleton import Skeleton
+from .solvers import aim, ccd, fabrik, jacobian, two_bone, two_bone_batch
+
+__version__ = _ffi.string(_lib.ik_version()).decode()
+
+__all__ = [
+    "Asset", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "POSE_ROTATION", "POSE_SCALE", "POSE_TRANSLATION",
+    "ROLES", "Skeleton", "UrdfChain", "aim", "built_double", "ccd", "fabrik", "jacobian", "load",
+    "load_urdf_chain", "new_matrices", "new_pose", "real_dtype", "two_bone", "two_bone_batch",
+]

@@ -227,8 +227,10 @@ def jacobian(skeleton, pose, joints, effectors, *, method="dls", root=None, tole
             cell.axes_ls[k] = arrays.vec3(axis, "axis")
         axis_total += len(axes)
     solver_effectors = ffi.new("ik_jacobian_effector[]", len(effectors))
-    for cell, goal in zip(solver_effectors, effectors):
-        cell[0] = lib.ik_jacobian_effector_def(skeleton.index(goal["joint"]), arrays.vec3(goal["target"], "target"))
+    for i, goal in enumerate(effectors):
+        solver_effectors[i] = lib.ik_jacobian_effector_def(skeleton.index(goal["joint"]),
+                                                           arrays.vec3(goal["target"], "target"))
+        cell = solver_effectors[i]
         if goal.get("offset") is not None:
             cell.offset_ls = arrays.vec3(goal["offset"], "offset")
         if goal.get("weight") is not None:

@@ -1,0 +1,93 @@
+"""CCD, FABRIK, the Jacobian solvers and aim from Python: solve, forward
+kinematics by the library, end on target, bone lengths kept."""
+import numpy as np
+import pytest
+
+import ikit
+from conftest import LEN_TOL, bone_lengths, chain_skeleton, positions
+
+LINKS = 6
+CASES = 30
+
+
+def target_in_reach(rng, skeleton, pose, fraction=0.7):
+    p = positions(skeleton.fk(pose))
+    reach = bone_lengths(skeleton, skeleton.fk(pose)).sum()
+    direction = rng.normal(size=3)
+    return p[0] + rng.uniform(0.2, fraction) * reach * direction / np.linalg.norm(direction), reach
+
+
+def check_solved(skeleton, pose, target, lengths, tolerance, error):
+    model = skeleton.fk(pose)
+    landed = positions(model)[-1]
+    assert np.isfinite(pose).all()
+    assert np.linalg.norm(landed - target) <= tolerance * 1.01 + 1e-5
+    assert abs(np.linalg.norm(landed - target) - error) <= 1e-4
+    assert np.allclose(bone_lengths(skeleton, model), lengths, atol=LEN_TOL * lengths.sum() * 10)
+
+
+@pytest.mark.parametrize("solver", ["ccd", "fabrik", "dls", "sdls"])
+def test_chain_solvers_reach_random_targets(rng, solver):
+    for case in range(CASES):
+        skeleton = chain_skeleton(LINKS, rng)
+        pose = skeleton.rest_pose()
+        lengths = bone_lengths(skeleton, skeleton.fk(pose))
+        target, reach = target_in_reach(rng, skeleton, pose)
+        tolerance = 1e-3 * reach
+        joints = list(range(LINKS))
+        if solver == "ccd":
+            iterations, error = ikit.ccd(skeleton, pose, joints, target, tolerance=tolerance)
+        elif solver == "fabrik":
+            iterations, error = ikit.fabrik(skeleton, pose, joints, [target], tolerance=tolerance)
+        else:
+            effector = {"joint": LINKS - 1, "target": target}
+            iterations, error, _ = ikit.jacobian(skeleton, pose, joints[:-1], [effector], method=solver,
+                                                 tolerance=tolerance, max_iterations=500)
+        assert iterations >= 1
+        check_solved(skeleton, pose, target, lengths, tolerance, error)
+
+
+def test_jacobian_hinge_axes_and_names(rng):
+    rest = ikit.new_pose(3)
+    rest[1, ikit.POSE_TRANSLATION] = [1, 0, 0]
+    rest[2, ikit.POSE_TRANSLATION] = [1, 0, 0]
+    skeleton = ikit.Skeleton.from_arrays([-1, 0, 1], rest, ["shoulder", "elbow", "hand"])
+    pose = skeleton.rest_pose()
+    target = [np.sqrt(2), np.sqrt(2) * 0.5, 0]   # in the plane the z hinges turn in
+    _, error, _ = ikit.jacobian(skeleton, pose, [("shoulder", [[0, 0, 1]]), ("elbow", [[0, 0, 1]])],
+                                [{"joint": "hand", "target": target}], tolerance=1e-4)
+    model = skeleton.fk(pose)
+    assert np.linalg.norm(positions(model)[2] - target) <= 1e-4 + 1e-6
+    assert np.allclose(positions(model)[:, 2], 0, atol=1e-6)      # z hinges keep the plane
+
+
+def test_aim_points_the_forward_axis_at_the_target(rng):
+    skeleton = chain_skeleton(3, rng)
+    for _ in range(CASES):
+        pose = skeleton.rest_pose()
+        target = rng.uniform(-3, 3, size=3)
+        reached = ikit.aim(skeleton, pose, 1, target, forward=[0, 0, 1])
+        model = skeleton.fk(pose)
+        forward = np.asarray(model[1][:3, 2], dtype=np.float64)
+        to_target = target - positions(model)[1]
+        assert reached
+        assert np.dot(forward / np.linalg.norm(forward), to_target / np.linalg.norm(to_target)) > 1 - 1e-5
+
+
+def test_chain_errors_name_the_field(rng):
+    skeleton = chain_skeleton(4, rng)
+    pose = skeleton.rest_pose()
+    with pytest.raises(ikit.IkitError, match="NaN") as caught:
+        ikit.fabrik(skeleton, pose, [0, 1, 2, 3], [[np.nan, 0, 0]])
+    assert caught.value.code == "IK_ERR_NONFINITE"
+    with pytest.raises(ikit.IkitError, match="field"):
+        ikit.ccd(skeleton, pose, [0, 2, 1, 3], [1, 0, 0])
+    with pytest.raises(ikit.IkitError, match="at least one joint"):
+        ikit.ccd(skeleton, pose, [], [1, 0, 0])
+    with pytest.raises(ikit.IkitError, match="1 to 3 axes"):
+        ikit.jacobian(skeleton, pose, [(0, np.eye(4)[:, :3])], [{"joint": 3, "target": [1, 0, 0]}])
+    with pytest.raises(ValueError, match="method"):
+        ikit.jacobian(skeleton, pose, [0], [{"joint": 3, "target": [1, 0, 0]}], method="newton")
+    with pytest.raises(ikit.IkitError) as caught:
+        ikit.aim(skeleton, pose, 1, [1, 0, 0], forward=[0, 0, 0])
+    assert caught.value.code == "IK_ERR_DEGENERATE"

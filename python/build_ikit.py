@@ -363,7 +363,13 @@ def library_sources():
     return sources + [str(HERE / "csrc" / "two_bone_batch.c")]
 
 
-generated = HERE / "build" / ("generated-double" if DOUBLE else "generated-float")
+def library_headers():
+    """Every header the sources include, so a changed one rebuilds the extension."""
+    headers = list((ROOT / "include" / "ikit").glob("*.h")) + list((ROOT / "src").glob("*/*.h"))
+    return sorted(str(p) for p in headers + list((HERE / "csrc").glob("*.h")))
+
+
+generated = HERE / "build" / ("double" if DOUBLE else "float") / "generated"
 write_version_header(generated)
 cflags = pkg_config("--cflags", "libcjson") + pkg_config("--cflags", "libxml-2.0")
 libs = pkg_config("--libs", "libcjson") + pkg_config("--libs", "libxml-2.0")
@@ -374,6 +380,7 @@ ffibuilder.set_source(
     "ikit._ikit",
     PRELUDE,
     sources=library_sources(),
+    depends=library_headers(),
     include_dirs=[str(ROOT / "include"), str(generated), str(HERE / "csrc")],
     define_macros=[("IKIT_DOUBLE", "1")] if DOUBLE else [],
     # -fno-math-errno as the CMake build compiles the core (src/CMakeLists.txt).

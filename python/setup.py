@@ -6,6 +6,7 @@ python3-cffi and python3-dev:
     pip install --no-build-isolation ./python
 
 IKIT_DOUBLE=1 in the environment builds the double-precision library."""
+import os
 import re
 from pathlib import Path
 
@@ -20,6 +21,10 @@ def project_version():
     return re.search(r"project\(ikit VERSION ([0-9.]+)", text).group(1)
 
 
+# Float and double builds keep their objects apart (build_ext does not see
+# a changed define, only changed files).
+KIND = "double" if os.environ.get("IKIT_DOUBLE", "0") not in ("", "0", "OFF", "off") else "float"
+
 setup(
     name="ikit",
     version=project_version(),
@@ -29,4 +34,5 @@ setup(
     install_requires=["numpy", "cffi"],
     cffi_modules=["build_ikit.py:ffibuilder"],
     zip_safe=False,
+    options={"build": {"build_base": "build/" + KIND}},
 )

@@ -6,6 +6,7 @@ python3-cffi and python3-dev:
     pip install --no-build-isolation ./python
 
 IKIT_DOUBLE=1 in the environment builds the double-precision library."""
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -21,9 +22,12 @@ def project_version():
     return re.search(r"project\(ikit VERSION ([0-9.]+)", text).group(1)
 
 
-# Float and double builds keep their objects apart (build_ext does not see
-# a changed define, only changed files).
+# Float and double builds, and builds with other compiler flags, keep their
+# objects apart: build_ext sees changed files, not a changed define or flag.
 KIND = "double" if os.environ.get("IKIT_DOUBLE", "0") not in ("", "0", "OFF", "off") else "float"
+FLAGS = [os.environ.get(name, "") for name in ("CC", "CFLAGS", "LDFLAGS")]
+if any(FLAGS):
+    KIND += "-" + hashlib.sha1("\0".join(FLAGS).encode()).hexdigest()[:8]
 
 setup(
     name="ikit",

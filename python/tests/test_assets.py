@@ -101,3 +101,15 @@ def test_bad_files_raise_with_the_place(tmp_path):
                         '<child link="b"/></joint></robot>')
     with pytest.raises(ikit.IkitIoError, match="line 1"):
         ikit.load_urdf_chain(bad_urdf, "a", "b")
+
+
+def test_views_outlive_the_asset_and_are_read_only(data):
+    import gc
+    skeleton = ikit.load(asset_path(data, "bvh/131_01.bvh")).skeleton
+    parents, rest = skeleton.parents, skeleton.rest
+    del skeleton
+    gc.collect()
+    assert parents[0] == -1 and all(parents[j] < j for j in range(len(parents)))
+    assert np.isfinite(rest).all() and np.allclose(np.linalg.norm(rest[:, ikit.POSE_ROTATION], axis=1), 1)
+    with pytest.raises(ValueError, match="read-only"):
+        rest[0, 0] = 1

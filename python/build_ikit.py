@@ -65,6 +65,9 @@ ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 
                                      const ik_mat4 *root_ms, ik_transform *pose_ls);
 ik_result ik_skeleton_chain(const ik_skeleton *skeleton, int end_joint, int count, int *chain);
 
+/* constraint.h (the functions are declared with the chain jobs) */
+typedef struct ik_constraint { ...; } ik_constraint;
+
 /* clip.h */
 typedef struct ik_clip { const char *name; ik_real duration; int channel_count; ...; } ik_clip;
 void ik_clip_sample(const ik_clip *clip, ik_real time, ik_transform *pose_ls);
@@ -101,6 +104,7 @@ typedef struct ik_asset {
     ik_bvh *bvh;
     const ik_skeleton *skeleton;
     ik_mat4 root_ms;
+    ik_constraint *constraints;
     ...;
 } ik_asset;
 ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err);
@@ -109,8 +113,18 @@ const char *ik_asset_format_name(const ik_asset *asset);
 int ik_asset_clip_count(const ik_asset *asset);
 const ik_clip *ik_asset_clip(const ik_asset *asset, int clip);
 
-/* urdf.h */
-typedef struct ik_urdf { char *name; int link_count; int joint_count; int root_link; ...; } ik_urdf;
+/* robot.h, urdf.h */
+#define IK_ROBOT_MAX_JOINTS ...
+typedef struct ik_robot_joint { ik_real lower, upper; int variable; ...; } ik_robot_joint;
+typedef struct ik_robot_chain { int joint_count; int variable_count; ik_robot_joint joints[...]; } ik_robot_chain;
+ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs);
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac);
+typedef struct ik_urdf_joint { char *name; ...; } ik_urdf_joint;
+typedef struct ik_urdf {
+    char *name; int link_count; int joint_count; ik_urdf_joint *joints; int root_link; ...;
+} ik_urdf;
+ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link,
+                              ik_robot_chain *chain, int *variable_joints, ik_io_error *err);
 ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_io_error *err);
 void ik_urdf_free(ik_urdf *urdf);
 typedef struct ik_urdf_skeleton { ik_skeleton skeleton; int *urdf_joints; ...; } ik_urdf_skeleton;
@@ -167,7 +181,14 @@ ik_result ik_aim_run(const ik_aim *job);
 
 /* chain_base.h, ccd.h, fabrik.h, jacobian.h */
 typedef struct ik_field_error { const char *field; int index; } ik_field_error;
-typedef struct ik_constraint { ...; } ik_constraint;
+ik_constraint ik_constraint_none(void);
+ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real min_angle, ik_real max_angle);
+ik_constraint ik_constraint_cone_twist(ik_quat reference_ls, ik_vec3 axis, ik_real cone_angle,
+                                       ik_real twist_min, ik_real twist_max);
+ik_constraint ik_constraint_euler(ik_quat reference_ls, ik_vec3 euler_min, ik_vec3 euler_max);
+ik_result ik_constraint_validate(const ik_constraint *constraint);
+ik_quat ik_constraint_apply(const ik_constraint *constraint, ik_quat rotation_ls);
+ik_bool ik_constraint_check(const ik_constraint *constraint, ik_quat rotation_ls, ik_real tolerance);
 typedef struct ik_chain_base {
     const ik_skeleton *skeleton;
     int joint_count;
@@ -312,7 +333,9 @@ int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const
                                ik_transform *rest_ls);
 ik_ground ik_ground_plane(ik_vec3 point_ms, ik_vec3 normal_ms);
 
-/* csrc/two_bone_batch.c: the batch loop. */
+/* csrc/robot_fk_batch.c, csrc/two_bone_batch.c: the batch loops. */
+int ikpy_robot_fk_batch(const ik_robot_chain *chain, int count, const ik_real *q, ik_transform *tip_bs,
+                        ik_result *failure);
 int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *start_ms, const ik_mat4 *mid_ms,
                         const ik_mat4 *end_ms, const ik_vec3 *targets_ms, const ik_vec3 *poles_ms,
                         ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
@@ -326,6 +349,7 @@ PRELUDE = """
 #include <ikit/urdf.h>
 #include <ikit/humanoid.h>
 #include <ikit/ground.h>
+#include "robot_fk_batch.h"
 #include "two_bone_batch.h"
 """
 
@@ -360,7 +384,7 @@ def library_sources():
     sources = [str(ROOT / "src" / "version.c")]
     for layer in LAYERS:
         sources += sorted(str(p) for p in (ROOT / "src" / layer).glob("*.c"))
-    return sources + [str(HERE / "csrc" / "two_bone_batch.c")]
+    return sources + sorted(str(p) for p in (HERE / "csrc").glob("*.c"))
 
 
 def library_headers():

@@ -7,6 +7,7 @@ import numpy as np
 from . import arrays
 from ._ikit import ffi, lib
 from .errors import IkitError, check_io
+from .limits import Limit
 from .skeleton import Skeleton
 
 _FORMATS = {lib.IK_ASSET_GLTF: "gltf", lib.IK_ASSET_BVH: "bvh", lib.IK_ASSET_CHAIN: "chain"}
@@ -38,6 +39,14 @@ class Asset:
     def __repr__(self):
         return "<ikit.Asset %s: %s, %d joints, %d clips>" % (self.path, self.format_name,
                                                             self.skeleton.joint_count, self.clip_count)
+
+    @property
+    def limits(self):
+        """The file's joint limits, a Limit per skeleton joint (chain files),
+        or None for formats without limits."""
+        if self._asset.constraints == ffi.NULL:
+            return None
+        return [Limit(self._asset.constraints[j]) for j in range(self.skeleton.joint_count)]
 
     @property
     def clip_count(self):

@@ -7,6 +7,7 @@ import numpy as np
 from . import arrays
 from ._ikit import ffi, lib
 from .errors import IkitError, check, check_job
+from .limits import constraints_pointer
 
 
 def _set_options(job, options):
@@ -121,7 +122,8 @@ class _ChainJob:
     """The shared part of the chain jobs (chain_base.h): skeleton, pose,
     root, scratch, the joints list and the field a failure names."""
 
-    def __init__(self, job, skeleton, pose, joints, root, scratch_bytes):
+    def __init__(self, job, skeleton, pose, joints, root, scratch_bytes, limits, count):
+        self.constraints = constraints_pointer(limits, count)
         self.joints = ffi.new("int[]", [skeleton.index(j) for j in joints]) if joints is not None else None
         self.pose_ptr = arrays.pose_pointer(pose, skeleton.joint_count)
         self.root_ptr = arrays.root_pointer(root)
@@ -136,6 +138,8 @@ class _ChainJob:
         base.scratch = self.scratch
         base.scratch_bytes = scratch_bytes
         base.error_field = self.field_error
+        base.constraints = self.constraints
+        base.joint_count = count
         job.iterations = self.iterations
         job.error = self.error
 
@@ -146,14 +150,14 @@ def _joint_list(joints):
     return list(joints)
 
 
-def ccd(skeleton, pose, joints, target, *, target_rotation=None, root=None, max_step_angle=None, tolerance=None,
-        max_iterations=None):
+def ccd(skeleton, pose, joints, target, *, limits=None, target_rotation=None, root=None, max_step_angle=None,
+        tolerance=None, max_iterations=None):
     """Cyclic coordinate descent (ik_ccd_run) on `joints` (root-first, the
-    last is the effector) of `pose`, in place. Returns (iterations, error)."""
+    last is the effector) of `pose`, in place; `limits`: a Limit (or None)
+    per joint. Returns (iterations, error)."""
     joints = _joint_list(joints)
     job = ffi.new("ik_ccd *", lib.ik_ccd_def())
-    chain = _ChainJob(job, skeleton, pose, joints, root, lib.ik_ccd_scratch_size(len(joints)))
-    job.base.joint_count = len(joints)
+    chain = _ChainJob(job, skeleton, pose, joints, root, lib.ik_ccd_scratch_size(len(joints)), limits, len(joints))
     job.joints = chain.joints
     job.target_ms = arrays.vec3(target, "target")
     rotation = None
@@ -165,16 +169,17 @@ def ccd(skeleton, pose, joints, target, *, target_rotation=None, root=None, max_
     return int(chain.iterations[0]), float(chain.error[0])
 
 
-def fabrik(skeleton, pose, joints, targets, *, effectors=None, target_rotations=None, weights=None, root=None,
-           tolerance=None, max_iterations=None):
+def fabrik(skeleton, pose, joints, targets, *, limits=None, effectors=None, target_rotations=None, weights=None,
+           root=None, tolerance=None, max_iterations=None):
     """FABRIK (ik_fabrik_run) on `joints` (ascending, the first is the fixed
     base) of `pose`, in place. `targets` (k, 3) for the effectors, given as
-    positions in `joints` (None: the last joint). Returns (iterations, error)."""
+    positions in `joints` (None: the last joint); `limits`: a Limit (or
+    None) per joint. Returns (iterations, error)."""
     joints = _joint_list(joints)
     targets = np.asarray(targets, dtype=arrays.real_dtype).reshape(-1, 3)
     job = ffi.new("ik_fabrik *", lib.ik_fabrik_def())
-    chain = _ChainJob(job, skeleton, pose, joints, root, lib.ik_fabrik_scratch_size(len(joints)))
-    job.base.joint_count = len(joints)
+    chain = _ChainJob(job, skeleton, pose, joints, root, lib.ik_fabrik_scratch_size(len(joints)), limits,
+                      len(joints))
     job.joints = chain.joints
     count = targets.shape[0]
     keep = [arrays.real_pointer("ik_vec3", targets, (count, 3), "targets", writable=False)]
@@ -200,14 +205,15 @@ JACOBIAN_METHODS = {"transpose": lib.IK_JACOBIAN_TRANSPOSE, "gradient": lib.IK_J
                     "dls": lib.IK_JACOBIAN_DLS, "sdls": lib.IK_JACOBIAN_SDLS}
 
 
-def jacobian(skeleton, pose, joints, effectors, *, method="dls", root=None, tolerance=None, angle_tolerance=None,
+def jacobian(skeleton, pose, joints, effectors, *, method="dls", limits=None, root=None, tolerance=None, angle_tolerance=None,
              max_iterations=None, damping=None, max_step=None, error_clamp=None, gradient_rate=None,
              min_step=None, gravity=None, down=None):
     """The Jacobian solvers (ik_jacobian_run) on `pose`, in place.
     `joints`: joint names/indices (ball joints: local x, y, z axes) or
     (joint, [axis, ...]) pairs with 1 to 3 local axes. `effectors`: dicts
     with "joint", "target" and optionally "offset", "weight", "rotation"
-    (a unit quaternion xyzw goal), "orientation_weight". `method`: "dls"
+    (a unit quaternion xyzw goal), "orientation_weight". `limits`: a
+    Limit (or None) per entry of `joints`. `method`: "dls"
     (default), "sdls", "transpose" or "gradient". Returns
     (iterations, error, angle_error)."""
     if method not in JACOBIAN_METHODS:
@@ -241,8 +247,7 @@ def jacobian(skeleton, pose, joints, effectors, *, method="dls", root=None, tole
             cell.orientation_weight = goal.get("orientation_weight", 1.0)
     job = ffi.new("ik_jacobian *", lib.ik_jacobian_def())
     scratch = lib.ik_jacobian_scratch_size(skeleton.joint_count, axis_total, len(effectors))
-    chain = _ChainJob(job, skeleton, pose, None, root, scratch)
-    job.base.joint_count = len(joints)
+    chain = _ChainJob(job, skeleton, pose, None, root, scratch, limits, len(joints))
     job.joints = solver_joints
     job.effectors = solver_effectors
     job.effector_count = len(effectors)

@@ -179,6 +179,55 @@ typedef struct ik_aim {
 ik_aim ik_aim_def(void);
 ik_result ik_aim_run(const ik_aim *job);
 
+typedef struct ik_look_at_chain {
+    const ik_skeleton *skeleton;
+    ik_transform *pose_ls;
+    ik_mat4 *model_ms;
+    const ik_mat4 *root_ms;
+    const int *joints;
+    const ik_real *weights;
+    int count;
+    ik_vec3 target_ms;
+    ik_vec3 pole_ms;
+    ik_vec3 forward_ls;
+    ik_vec3 up_ls;
+    ik_vec3 offset_ls;
+    ik_real twist;
+    ik_bool *reached;
+    ...;
+} ik_look_at_chain;
+ik_look_at_chain ik_look_at_chain_def(void);
+ik_result ik_look_at_chain_run(const ik_look_at_chain *job);
+
+/* chain2d.h */
+typedef enum ik_chain2d_method { IK_CHAIN2D_CCD, IK_CHAIN2D_FABRIK, IK_CHAIN2D_GRADIENT } ik_chain2d_method;
+typedef struct ik_chain2d {
+    int bone_count;
+    const ik_real *lengths;
+    ik_real base_x, base_y;
+    ik_real target_x, target_y;
+    const ik_real *min_angles;
+    const ik_real *max_angles;
+    ik_chain2d_method method;
+    ik_real tolerance;
+    int max_iterations;
+    ik_real step;
+    ik_real *angles;
+    ik_real *scratch;
+    int *iterations;
+    ik_real *error;
+    ...;
+} ik_chain2d;
+ik_chain2d ik_chain2d_def(void);
+ik_result ik_chain2d_run(const ik_chain2d *job);
+void ik_chain2d_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
+                   ik_real base_y, ik_real *xy);
+
+/* named_chains.h */
+#define IK_NAMED_CHAIN_MAX_JOINTS ...
+typedef struct ik_named_chain { const char *kind; int joints[...]; int count; } ik_named_chain;
+int ik_named_chains_find(const ik_skeleton *skeleton, ik_named_chain *chains, int max_chains);
+
 /* chain_base.h, ccd.h, fabrik.h, jacobian.h */
 typedef struct ik_field_error { const char *field; int index; } ik_field_error;
 ik_constraint ik_constraint_none(void);
@@ -349,6 +398,7 @@ PRELUDE = """
 #include <ikit/urdf.h>
 #include <ikit/humanoid.h>
 #include <ikit/ground.h>
+#include <ikit/named_chains.h>
 #include "robot_fk_batch.h"
 #include "two_bone_batch.h"
 """

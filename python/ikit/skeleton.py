@@ -134,6 +134,15 @@ class Skeleton:
         check(lib.ik_skeleton_chain(self._ptr, self.index(end), int(count), joints), "chain")
         return [joints[i] for i in range(count)]
 
+    def named_chains(self):
+        """The limbs found by joint names (ik_named_chains_find): a list of
+        (kind, joints root-first) with kind "leg", "arm", "spine" or "tail"."""
+        capacity = max(self.joint_count, 1)
+        chains = ffi.new("ik_named_chain[]", capacity)
+        count = lib.ik_named_chains_find(self._ptr, chains, capacity)
+        return [(ffi.string(c.kind).decode(), [c.joints[k] for k in range(c.count)])
+                for c in (chains[i] for i in range(count))]
+
 
 def _check_finite_pose(pose):
     """ik_skeleton_fk has no result to report NaN with: refuse it here."""

@@ -118,6 +118,32 @@ def aim(skeleton, pose, joint, target, *, root=None, forward=None, up=None, pole
     return bool(reached[0])
 
 
+def look_at_chain(skeleton, pose, joints, target, *, weights=None, root=None, forward=None, up=None, pole=None,
+                  offset=None, twist=None):
+    """Spread an aim over `joints` (root-first, each an ancestor of the
+    next: spine, neck, head) of `pose`, in place (ik_look_at_chain_run);
+    the ray (`forward`, `up`, `offset`) is in the last joint's frame;
+    `weights` per joint (None: an even split). Returns whether it reached."""
+    joints = _joint_list(joints)
+    model = skeleton.fk(pose, root)
+    job = ffi.new("ik_look_at_chain *", lib.ik_look_at_chain_def())
+    keep = [ffi.new("int[]", [skeleton.index(j) for j in joints]), arrays.root_pointer(root)]
+    job.skeleton = skeleton._ptr
+    job.pose_ls = arrays.pose_pointer(pose, skeleton.joint_count)
+    job.model_ms = arrays.matrices_pointer(model, skeleton.joint_count, "model")
+    job.root_ms = keep[1]
+    job.joints, job.count = keep[0], len(joints)
+    if weights is not None:
+        keep.append(arrays.real_pointer("ik_real", weights, (len(joints),), "weights", writable=False))
+        job.weights = keep[-1]
+    job.target_ms = arrays.vec3(target, "target")
+    _set_options(job, dict(forward_ls=forward, up_ls=up, pole_ms=pole, offset_ls=offset, twist=twist))
+    reached = ffi.new("ik_bool *")
+    job.reached = reached
+    check(lib.ik_look_at_chain_run(job), "look_at_chain")
+    return bool(reached[0])
+
+
 class _ChainJob:
     """The shared part of the chain jobs (chain_base.h): skeleton, pose,
     root, scratch, the joints list and the field a failure names."""

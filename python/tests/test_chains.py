@@ -147,3 +147,46 @@ def test_limit_checks_apply_and_bad_limits():
     skeleton, limits = hinge_chain(3)
     with pytest.raises(ValueError, match="2 limits for 3"):
         ikit.ccd(skeleton, skeleton.rest_pose(), [0, 1, 2], [1, 1, 0], limits=limits[:2])
+
+
+def test_look_at_chain_turns_the_head_onto_the_target():
+    skeleton = ikit.Skeleton.humanoid(1.8)
+    pose = skeleton.rest_pose()
+    lengths = bone_lengths(skeleton, skeleton.fk(pose))
+    joints = ["Spine", "Neck", "Head"]
+    target = np.array([1.0, 1.2, 2.0])
+    assert ikit.look_at_chain(skeleton, pose, joints, target, forward=[0, 0, 1])
+    model = skeleton.fk(pose)
+    head = skeleton.index("Head")
+    forward = np.asarray(model[head][:3, 2], dtype=np.float64)
+    to_target = target - positions(model)[head]
+    assert np.dot(forward / np.linalg.norm(forward), to_target / np.linalg.norm(to_target)) > 1 - 1e-5
+    assert np.allclose(bone_lengths(skeleton, model), lengths, atol=1e-5)
+    with pytest.raises(ikit.IkitError) as caught:
+        ikit.look_at_chain(skeleton, pose, ["Head", "Spine"], target)
+    assert caught.value.code == "IK_ERR_HIERARCHY"
+
+
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "gradient"])
+def test_planar_chains_reach_with_bones_kept(rng, method):
+    for _ in range(CASES):
+        lengths = rng.uniform(0.5, 1.5, size=4).astype(ikit.real_dtype)
+        angles = np.zeros(4, dtype=ikit.real_dtype)
+        radius = rng.uniform(0.3, 0.9) * lengths.sum()
+        heading = rng.uniform(0, 2 * np.pi)
+        target = (radius * np.cos(heading), radius * np.sin(heading))
+        _, error = ikit.chain2d(lengths, angles, target, method=method, tolerance=1e-3,
+                                max_iterations=2000 if method == "gradient" else 200)
+        xy = ikit.chain2d_fk(lengths, angles)
+        assert np.allclose(np.linalg.norm(np.diff(xy, axis=0), axis=1), lengths, atol=1e-5)
+        assert np.linalg.norm(xy[-1] - target) <= 1e-3 * 1.01
+        assert abs(np.linalg.norm(xy[-1] - target) - error) < 1e-5
+
+
+def test_named_chains_find_the_limbs():
+    skeleton = ikit.Skeleton.humanoid()
+    chains = dict()
+    for kind, joints in skeleton.named_chains():
+        chains.setdefault(kind, []).append([skeleton.names[j] for j in joints])
+    assert ["LeftUpLeg", "LeftLeg", "LeftFoot"] in chains["leg"]
+    assert ["LeftArm", "LeftForeArm", "LeftHand"] in chains["arm"]

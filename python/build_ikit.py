@@ -69,7 +69,18 @@ ik_result ik_skeleton_chain(const ik_skeleton *skeleton, int end_joint, int coun
 typedef struct ik_constraint { ...; } ik_constraint;
 
 /* clip.h */
-typedef struct ik_clip { const char *name; ik_real duration; int channel_count; ...; } ik_clip;
+typedef enum ik_channel_path { IK_CHANNEL_TRANSLATION, IK_CHANNEL_ROTATION, IK_CHANNEL_SCALE } ik_channel_path;
+typedef enum ik_interpolation { IK_INTERP_LINEAR, IK_INTERP_STEP, IK_INTERP_CUBICSPLINE } ik_interpolation;
+typedef struct ik_channel {
+    int joint;
+    ik_channel_path path;
+    ik_interpolation interpolation;
+    int key_count;
+    const ik_real *times;
+    const ik_real *values;
+} ik_channel;
+typedef struct ik_clip { const char *name; ik_real duration; int channel_count; const ik_channel *channels; } ik_clip;
+ik_result ik_clip_validate(const ik_clip *clip, int joint_count, int *bad_channel);
 void ik_clip_sample(const ik_clip *clip, ik_real time, ik_transform *pose_ls);
 
 /* io_error.h */
@@ -82,6 +93,7 @@ ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error)
 void ik_gltf_free(ik_gltf *gltf);
 ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_io_error *error);
 ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
+ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys, ik_io_error *error);
 typedef struct ik_bvh_joint { ...; } ik_bvh_joint;
 typedef struct ik_bvh {
     int joint_count;

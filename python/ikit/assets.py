@@ -125,21 +125,64 @@ class Asset:
             raise IkitError(what, lib.IK_ERR_UNSUPPORTED, "%s is not a BVH file" % self.path)
 
     # ---- glTF ---------------------------------------------------------------
-    def save_gltf(self, path, pose):
+    def save_gltf(self, path, pose=None, *, poses=None, times=None, clip_name=None):
         """Write this glTF document again (meshes, materials, animations
-        kept) with `pose` set into the skin's nodes: .glb for binary, else
-        .gltf with embedded buffers (ik_gltf_set_pose, ik_gltf_write_file).
-        The document is read afresh for the edit, so this asset's skeleton
-        and clips stay valid."""
+        kept): .glb for binary, else .gltf with embedded buffers. `pose`
+        (joints, 10) is set into the skin's nodes (ik_gltf_set_pose);
+        `poses` (frames, joints, 10) at `times` (frames,) seconds become a
+        new animation `clip_name` with LINEAR translation, rotation and scale
+        keys for every joint (ik_gltf_add_clip). The document is read afresh
+        for the edit, so this asset's skeleton and clips stay valid."""
         if self.format != "gltf":
             raise IkitError("save_gltf", lib.IK_ERR_UNSUPPORTED, "%s is not a glTF file" % self.path)
-        pose_ptr = arrays.pose_pointer(pose, self.skeleton.joint_count, writable=False)
+        joints = self.skeleton.joint_count
         error = ffi.new("ik_io_error *")
         document = ffi.new("ik_gltf **")
         check_io(lib.ik_gltf_read_file(self._path_cell, document, error), "read %s" % self.path, error)
         gltf = ffi.gc(document[0], lib.ik_gltf_free)
-        check_io(lib.ik_gltf_set_pose(gltf, self._asset.skin, pose_ptr, error), "set pose", error)
+        if pose is not None:
+            pose_ptr = arrays.pose_pointer(pose, joints, writable=False)
+            check_io(lib.ik_gltf_set_pose(gltf, self._asset.skin, pose_ptr, error), "set pose", error)
+        if poses is not None:
+            clip, keep = _clip_from_poses(poses, times, joints, clip_name)
+            check_io(lib.ik_gltf_add_clip(gltf, self._asset.skin, keep[0], clip, error), "add clip", error)
         check_io(lib.ik_gltf_write_file(gltf, os.fsencode(os.fspath(path)), error), "save %s" % path, error)
+
+
+def _clip_from_poses(poses, times, joints, name):
+    """An ik_clip of LINEAR keys: per joint a translation, a rotation and a
+    scale channel over `times`, checked by ik_clip_validate. Returns the
+    clip and the memory it points at."""
+    poses = np.asarray(poses, dtype=arrays.real_dtype)
+    times = np.ascontiguousarray(times, dtype=arrays.real_dtype)
+    if poses.ndim != 3 or poses.shape[1:] != (joints, arrays.REALS_PER_TRANSFORM):
+        raise ValueError("poses must have shape (frames, %d, 10), not %s" % (joints, poses.shape))
+    if times.shape != (poses.shape[0],):
+        raise ValueError("times must have shape (%d,), not %s" % (poses.shape[0], times.shape))
+    parts = ((lib.IK_CHANNEL_TRANSLATION, arrays.POSE_TRANSLATION), (lib.IK_CHANNEL_ROTATION, arrays.POSE_ROTATION),
+             (lib.IK_CHANNEL_SCALE, arrays.POSE_SCALE))
+    channels = ffi.new("ik_channel[]", joints * len(parts))
+    keep = [ffi.new("char[]", (name or "ikit").encode()), channels, times]
+    times_ptr = ffi.from_buffer("ik_real[]", times)   # `times` itself is kept
+    for joint in range(joints):
+        for k, (path, columns) in enumerate(parts):
+            values = np.ascontiguousarray(poses[:, joint, columns])
+            keep.append(values)
+            channel = channels[joint * len(parts) + k]
+            channel.joint, channel.path, channel.interpolation = joint, path, lib.IK_INTERP_LINEAR
+            channel.key_count = len(times)
+            channel.times = times_ptr
+            channel.values = ffi.from_buffer("ik_real[]", values)   # `values` itself is kept
+    clip = ffi.new("ik_clip *")
+    clip.name = keep[0]
+    clip.duration = float(times[-1]) if len(times) else 0.0
+    clip.channel_count = joints * len(parts)
+    clip.channels = channels
+    bad = ffi.new("int *")
+    r = lib.ik_clip_validate(clip, joints, bad)
+    if r != lib.IK_OK:
+        raise IkitError("clip channel %d (joint %d)" % (bad[0], bad[0] // len(parts)), r)
+    return clip, keep
 
 
 class UrdfChain:

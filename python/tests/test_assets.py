@@ -113,3 +113,25 @@ def test_views_outlive_the_asset_and_are_read_only(data):
     assert np.isfinite(rest).all() and np.allclose(np.linalg.norm(rest[:, ikit.POSE_ROTATION], axis=1), 1)
     with pytest.raises(ValueError, match="read-only"):
         rest[0, 0] = 1
+
+
+def test_gltf_solved_animation_saved_as_a_new_clip(data, tmp_path):
+    asset = ikit.load(asset_path(data, "gltf/girl.glb"))
+    skeleton = asset.skeleton
+    times = np.linspace(0, asset.clip_duration(0), 9)
+    poses = np.stack([asset.sample(0, t) for t in times])
+    chain = [skeleton.index(n) for n in ("UpperLeg.L", "LowerLeg.L", "Foot.L")]
+    for pose in poses:                       # lift the left foot a little in every frame
+        foot = positions(skeleton.fk(pose, asset.root))[chain[2]]
+        ikit.two_bone(skeleton, pose, *chain, foot + [0, 0.05, 0], root=asset.root)
+    out = tmp_path / "lifted.glb"
+    asset.save_gltf(out, poses=poses, times=times, clip_name="lifted")
+    again = ikit.load(out)
+    assert again.clip_count == asset.clip_count + 1 and again.clip_names[-1] == "lifted"
+    for k in (0, 4, 8):
+        got = positions(again.skeleton.fk(again.sample(again.clip_count - 1, times[k]), again.root))
+        assert np.allclose(got, positions(skeleton.fk(poses[k], asset.root)), atol=1e-4), k
+    with pytest.raises(ValueError, match="times"):
+        asset.save_gltf(out, poses=poses, times=times[:3])
+    with pytest.raises(ikit.IkitError, match="clip channel"):
+        asset.save_gltf(out, poses=poses, times=times[::-1])

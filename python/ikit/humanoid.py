@@ -1,6 +1,5 @@
 """Humanoids: the body map found by name (ik_humanoid_map_find), the rig
 (ik_humanoid_init) and the whole-body solve (ik_humanoid_solve_run)."""
-import numpy as np
 
 from . import arrays
 from ._ikit import ffi, lib

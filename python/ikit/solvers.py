@@ -231,9 +231,9 @@ JACOBIAN_METHODS = {"transpose": lib.IK_JACOBIAN_TRANSPOSE, "gradient": lib.IK_J
                     "dls": lib.IK_JACOBIAN_DLS, "sdls": lib.IK_JACOBIAN_SDLS}
 
 
-def jacobian(skeleton, pose, joints, effectors, *, method="dls", limits=None, root=None, tolerance=None, angle_tolerance=None,
-             max_iterations=None, damping=None, max_step=None, error_clamp=None, gradient_rate=None,
-             min_step=None, gravity=None, down=None):
+def jacobian(skeleton, pose, joints, effectors, *, method="dls", limits=None, root=None, tolerance=None,
+             angle_tolerance=None, max_iterations=None, damping=None, max_step=None, error_clamp=None,
+             gradient_rate=None, min_step=None, gravity=None, down=None):
     """The Jacobian solvers (ik_jacobian_run) on `pose`, in place.
     `joints`: joint names/indices (ball joints: local x, y, z axes) or
     (joint, [axis, ...]) pairs with 1 to 3 local axes. `effectors`: dicts

@@ -51,7 +51,8 @@ def test_real_rigs_map_and_hold_a_hand_goal(data, name):
     assert "left_thigh = " in body.describe()
     pose = asset.skeleton.rest_pose()
     model = asset.skeleton.fk(pose, asset.root)
-    model, report = body.solve(pose, root=asset.root, goals={"left_arm": positions(model)[body.limb("left_arm")["end"]]})
+    hand = positions(model)[body.limb("left_arm")["end"]]
+    model, report = body.solve(pose, root=asset.root, goals={"left_arm": hand})
     assert np.isfinite(pose).all() and np.isfinite(model).all() and report["reached"]["left_arm"]
 
 

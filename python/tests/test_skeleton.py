@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ikit
-from conftest import LEN_TOL, chain_skeleton, positions, random_rotation
+from conftest import chain_skeleton, positions, random_rotation
 
 
 def quat_rotate(q, v):

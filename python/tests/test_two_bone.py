@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ikit
-from conftest import LEN_TOL, REACH_TOL, bone_lengths, chain_skeleton, positions, random_rotation
+from conftest import LEN_TOL, REACH_TOL, bone_lengths, positions, random_rotation
 
 CASES = 200
 

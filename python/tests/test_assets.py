@@ -27,7 +27,7 @@ def test_gltf_rigs_load_and_pose(data, name, joints):
 def test_bvh_loads_with_end_sites_and_samples_every_frame(data):
     asset = ikit.load(asset_path(data, "bvh/131_01.bvh"))
     assert asset.format == "bvh" and asset.skeleton.joint_count == 38 and asset.frame_count == 994
-    assert abs(asset.frame_time - 1 / 120) < 1e-6
+    assert abs(asset.frame_time - 1 / 120) < 1e-6 and asset.limits is None
     skeleton = asset.skeleton
     lengths = bone_lengths(skeleton, skeleton.fk(skeleton.rest_pose()))
     for frame in (0, 500, 993):

@@ -190,3 +190,33 @@ def test_named_chains_find_the_limbs():
         chains.setdefault(kind, []).append([skeleton.names[j] for j in joints])
     assert ["LeftUpLeg", "LeftLeg", "LeftFoot"] in chains["leg"]
     assert ["LeftArm", "LeftForeArm", "LeftHand"] in chains["arm"]
+
+
+def test_chain_file_limits_hold_on_the_robot_arm():
+    from pathlib import Path
+    asset = ikit.load(Path(__file__).resolve().parents[2] / "examples" / "robot_arm.chain")
+    skeleton, limits = asset.skeleton, asset.limits
+    assert asset.format == "chain" and len(limits) == skeleton.joint_count
+    pose = skeleton.rest_pose()
+    lengths = bone_lengths(skeleton, skeleton.fk(pose))
+    joints = list(range(skeleton.joint_count))
+    target = [0.4, 0.2, 0.3]                       # the file's grasp target
+    _, error = ikit.ccd(skeleton, pose, joints, target, limits=limits, tolerance=1e-3)
+    model = skeleton.fk(pose)
+    assert error <= 1e-3 and np.linalg.norm(positions(model)[-1] - target) <= 1e-3 * 1.01
+    assert all(limits[j].check(pose[j, ikit.POSE_ROTATION], 1e-3) for j in joints)
+    assert np.allclose(bone_lengths(skeleton, model), lengths, atol=1e-5)
+
+
+def test_keep_end_rotation_holds_the_foot():
+    rest = ikit.new_pose(4)
+    rest[1, ikit.POSE_TRANSLATION] = [0, -0.45, 0]
+    rest[2, ikit.POSE_TRANSLATION] = [0, -0.42, 0]
+    rest[3, ikit.POSE_TRANSLATION] = [0, -0.05, 0.12]
+    skeleton = ikit.Skeleton.from_arrays([-1, 0, 1, 2], rest, ["hip", "knee", "ankle", "toe"])
+    pose = skeleton.rest_pose()
+    before = np.asarray(skeleton.fk(pose)[2][:3, :3], dtype=np.float64)
+    reached, _ = ikit.two_bone(skeleton, pose, "hip", "knee", "ankle", [0.1, -0.6, 0.3], keep_end_rotation=True)
+    after = np.asarray(skeleton.fk(pose)[2][:3, :3], dtype=np.float64)
+    assert reached and np.allclose(after, before, atol=1e-5)
+    assert not np.allclose(pose[1, ikit.POSE_ROTATION], [0, 0, 0, 1])     # the leg did move

@@ -7,14 +7,14 @@ IkitError with the library's message."""
 from ._ikit import ffi as _ffi, lib as _lib
 from .arrays import (POSE_ROTATION, POSE_SCALE, POSE_TRANSLATION, built_double, new_matrices, new_pose,
                      real_dtype)
-from .assets import Asset, UrdfChain, load, load_urdf_chain
+from .assets import Asset, load
 from .errors import IkitError, IkitIoError
 from .humanoid import LIMBS, ROLES, Humanoid
 from .limits import Limit
 from .planar import chain2d, chain2d_fk
-from .robot import Robot, load_robot
 from .skeleton import Skeleton
 from .solvers import aim, ccd, fabrik, jacobian, look_at_chain, two_bone, two_bone_batch
+from .urdf import Robot, UrdfChain, load_robot, load_urdf_chain
 
 __version__ = _ffi.string(_lib.ik_version()).decode()
 

@@ -1,5 +1,5 @@
 """Files: characters and motion loaded through ik_asset_load (glTF, GLB,
-BVH, chain files), saved through the glTF and BVH writers; URDF chains."""
+BVH, chain files), saved through the glTF and BVH writers."""
 import os
 
 import numpy as np
@@ -183,25 +183,3 @@ def _clip_from_poses(poses, times, joints, name):
     if r != lib.IK_OK:
         raise IkitError("clip channel %d (joint %d)" % (bad[0], bad[0] // len(parts)), r)
     return clip, keep
-
-
-class UrdfChain:
-    """A URDF robot's chain from `base_link` to `tip_link` as a skeleton
-    (ik_urdf_chain_skeleton): one joint per link, rest = zero configuration."""
-
-    def __init__(self, path, base_link, tip_link):
-        self.path = os.fspath(path)
-        error = ffi.new("ik_io_error *")
-        document = ffi.new("ik_urdf **")
-        check_io(lib.ik_urdf_read_file(os.fsencode(self.path), document, error), "load %s" % self.path, error)
-        self._urdf = ffi.gc(document[0], lib.ik_urdf_free)
-        self.robot_name = ffi.string(self._urdf.name).decode() if self._urdf.name != ffi.NULL else ""
-        chain = ffi.new("ik_urdf_skeleton **")
-        check_io(lib.ik_urdf_chain_skeleton(self._urdf, str(base_link).encode(), str(tip_link).encode(), chain,
-                                            error), "chain %s to %s" % (base_link, tip_link), error)
-        self._chain = ffi.gc(chain[0], lib.ik_urdf_skeleton_free)
-        self.skeleton = Skeleton(ffi.addressof(self._chain, "skeleton"), self)
-
-
-def load_urdf_chain(path, base_link, tip_link):
-    return UrdfChain(path, base_link, tip_link)

@@ -1,6 +1,6 @@
-"""Robot arms from URDF (robot.h, urdf.h): a serial chain of 1-DOF joints,
-its forward kinematics and geometric Jacobian, and forward kinematics over
-many configurations in one call."""
+"""URDF robots (urdf.h, robot.h): a chain between two links as a skeleton
+(UrdfChain), or as a robot arm of 1-DOF joints (Robot) with its forward
+kinematics, over many configurations in one call, and geometric Jacobian."""
 import os
 
 import numpy as np
@@ -8,6 +8,15 @@ import numpy as np
 from . import arrays
 from ._ikit import ffi, lib
 from .errors import check, check_io
+from .skeleton import Skeleton
+
+
+def read_urdf(path):
+    """The parsed URDF document (ik_urdf_read_file), freed with its last reference."""
+    error = ffi.new("ik_io_error *")
+    document = ffi.new("ik_urdf **")
+    check_io(lib.ik_urdf_read_file(os.fsencode(os.fspath(path)), document, error), "load %s" % path, error)
+    return ffi.gc(document[0], lib.ik_urdf_free)
 
 
 class Robot:
@@ -17,10 +26,8 @@ class Robot:
 
     def __init__(self, path, base_link, tip_link):
         self.path = os.fspath(path)
+        urdf = read_urdf(self.path)
         error = ffi.new("ik_io_error *")
-        document = ffi.new("ik_urdf **")
-        check_io(lib.ik_urdf_read_file(os.fsencode(self.path), document, error), "load %s" % self.path, error)
-        urdf = ffi.gc(document[0], lib.ik_urdf_free)
         self._chain = ffi.new("ik_robot_chain *")
         variable_joints = ffi.new("int[]", int(lib.IK_ROBOT_MAX_JOINTS))
         check_io(lib.ik_urdf_robot_chain(urdf, str(base_link).encode(), str(tip_link).encode(), self._chain,
@@ -71,3 +78,22 @@ class Robot:
 def load_robot(path, base_link, tip_link):
     return Robot(path, base_link, tip_link)
 
+
+class UrdfChain:
+    """A URDF robot's chain from `base_link` to `tip_link` as a skeleton
+    (ik_urdf_chain_skeleton): one joint per link, rest = zero configuration."""
+
+    def __init__(self, path, base_link, tip_link):
+        self.path = os.fspath(path)
+        self._urdf = read_urdf(self.path)
+        error = ffi.new("ik_io_error *")
+        self.robot_name = ffi.string(self._urdf.name).decode() if self._urdf.name != ffi.NULL else ""
+        chain = ffi.new("ik_urdf_skeleton **")
+        check_io(lib.ik_urdf_chain_skeleton(self._urdf, str(base_link).encode(), str(tip_link).encode(), chain,
+                                            error), "chain %s to %s" % (base_link, tip_link), error)
+        self._chain = ffi.gc(chain[0], lib.ik_urdf_skeleton_free)
+        self.skeleton = Skeleton(ffi.addressof(self._chain, "skeleton"), self)
+
+
+def load_urdf_chain(path, base_link, tip_link):
+    return UrdfChain(path, base_link, tip_link)

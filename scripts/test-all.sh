@@ -25,6 +25,24 @@ run test-float -DIKIT_SHARED=ON
 run test-double -DIKIT_DOUBLE=ON -DIKIT_BENCH=OFF -DIKIT_SHARED=ON
 run test-float-asan -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 run test-double-asan -DIKIT_DOUBLE=ON -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
+# The Python package (python/), float and double: pip builds it offline into
+# a throwaway folder under the build directory, where Debian's pytest runs
+# python/tests against it.
+python_tests() {
+    kind=$1; shift
+    echo "==> python-$kind"
+    if ! /usr/bin/python3 -c "import numpy, cffi, pytest, setuptools, pip" 2>/dev/null; then
+        echo "skipped: python package tests (needs python3-numpy python3-cffi python3-pytest python3-setuptools python3-pip)"
+        return 0
+    fi
+    rm -rf "$build/python-$kind"
+    env "$@" /usr/bin/python3 -m pip install -q --no-build-isolation --no-deps --no-index \
+        --disable-pip-version-check --root-user-action=ignore --target "$build/python-$kind" ./python
+    PYTHONPATH="$(pwd)/$build/python-$kind" IKIT_DATA="${IKIT_DATA:-$(pwd)/../shared/data}" \
+        /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+}
+python_tests float IKIT_DOUBLE=0
+python_tests double IKIT_DOUBLE=1
 # The core layers (math to motion) must build unchanged for WebAssembly.
 echo "==> core layers for wasm32-wasi"
 for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c src/robot/*.c src/motion/*.c; do

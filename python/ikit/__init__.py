@@ -1,0 +1,26 @@
+"""ikit: inverse kinematics for skeletons, over the C library's public API.
+
+Poses are numpy arrays of the library's own memory layout and scalar type
+(`real_dtype`: float32, or float64 when built with IKIT_DOUBLE=1), passed to
+C without copies; see ikit.arrays for the layouts. Every failure raises
+IkitError with the library's message."""
+from ._ikit import ffi as _ffi, lib as _lib
+from .arrays import (POSE_ROTATION, POSE_SCALE, POSE_TRANSLATION, built_double, new_matrices, new_pose,
+                     real_dtype)
+from .assets import Asset, load
+from .errors import IkitError, IkitIoError
+from .humanoid import LIMBS, ROLES, Humanoid
+from .limits import Limit
+from .planar import chain2d, chain2d_fk
+from .skeleton import Skeleton
+from .solvers import aim, ccd, fabrik, jacobian, look_at_chain, two_bone, two_bone_batch
+from .urdf import Robot, UrdfChain, load_robot, load_urdf_chain
+
+__version__ = _ffi.string(_lib.ik_version()).decode()
+
+__all__ = [
+    "Asset", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
+    "POSE_TRANSLATION", "ROLES", "Robot", "Skeleton", "UrdfChain", "aim", "built_double", "ccd", "chain2d",
+    "chain2d_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
+    "new_pose", "real_dtype", "two_bone", "two_bone_batch",
+]

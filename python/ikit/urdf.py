@@ -1,0 +1,99 @@
+"""URDF robots (urdf.h, robot.h): a chain between two links as a skeleton
+(UrdfChain), or as a robot arm of 1-DOF joints (Robot) with its forward
+kinematics, over many configurations in one call, and geometric Jacobian."""
+import os
+
+import numpy as np
+
+from . import arrays
+from ._ikit import ffi, lib
+from .errors import check, check_io
+from .skeleton import Skeleton
+
+
+def read_urdf(path):
+    """The parsed URDF document (ik_urdf_read_file), freed with its last reference."""
+    error = ffi.new("ik_io_error *")
+    document = ffi.new("ik_urdf **")
+    check_io(lib.ik_urdf_read_file(os.fsencode(os.fspath(path)), document, error), "load %s" % path, error)
+    return ffi.gc(document[0], lib.ik_urdf_free)
+
+
+class Robot:
+    """The chain of a URDF robot from `base_link` to `tip_link`
+    (ik_urdf_robot_chain): `variable_count` joint values, named
+    `variable_names` (their URDF joints), with limits `lower`, `upper`."""
+
+    def __init__(self, path, base_link, tip_link):
+        self.path = os.fspath(path)
+        urdf = read_urdf(self.path)
+        error = ffi.new("ik_io_error *")
+        self._chain = ffi.new("ik_robot_chain *")
+        variable_joints = ffi.new("int[]", int(lib.IK_ROBOT_MAX_JOINTS))
+        check_io(lib.ik_urdf_robot_chain(urdf, str(base_link).encode(), str(tip_link).encode(), self._chain,
+                                         variable_joints, error), "chain %s to %s" % (base_link, tip_link), error)
+        self.variable_count = int(self._chain.variable_count)
+        self.variable_names = [ffi.string(urdf.joints[variable_joints[v]].name).decode()
+                               for v in range(self.variable_count)]
+        self.lower = np.zeros(self.variable_count)
+        self.upper = np.zeros(self.variable_count)
+        for k in range(self._chain.joint_count):
+            joint = self._chain.joints[k]
+            if joint.variable >= 0:
+                self.lower[joint.variable], self.upper[joint.variable] = joint.lower, joint.upper
+
+    def fk(self, q, out=None):
+        """The tip's frame in the base frame as a transform (10,) for one
+        configuration q (variable_count,), or (n, 10) for q (n,
+        variable_count), in one C loop; into `out` when given."""
+        q = np.ascontiguousarray(q, dtype=arrays.real_dtype)
+        if q.ndim not in (1, 2) or q.shape[-1] != self.variable_count:
+            raise ValueError("q must have shape (%d,) or (n, %d), not %s" % (self.variable_count,
+                                                                             self.variable_count, q.shape))
+        count = 1 if q.ndim == 1 else q.shape[0]
+        shape = (arrays.REALS_PER_TRANSFORM,) if q.ndim == 1 else (count, arrays.REALS_PER_TRANSFORM)
+        if out is None:
+            out = arrays.new_pose(count).reshape(shape)
+        if not isinstance(out, np.ndarray) or out.shape != shape or not out.flags.c_contiguous:
+            raise ValueError("out must be a C-contiguous array of shape %s" % (shape,))
+        tips = arrays.pose_pointer(out.reshape(count, arrays.REALS_PER_TRANSFORM), count, "out")
+        failure = ffi.new("ik_result *")
+        bad = lib.ikpy_robot_fk_batch(self._chain, count, ffi.from_buffer("ik_real[]", q), tips, failure)
+        if bad >= 0:
+            check(failure[0], "robot fk, configuration %d" % bad)
+        return out
+
+    def jacobian(self, q):
+        """The geometric Jacobian (6, variable_count) at q: rows 0-2 the tip's
+        linear velocity, 3-5 its angular velocity, per unit of each value."""
+        q = np.ascontiguousarray(q, dtype=arrays.real_dtype)
+        if q.shape != (self.variable_count,):
+            raise ValueError("q must have shape (%d,), not %s" % (self.variable_count, q.shape))
+        storage = np.zeros((self.variable_count, 6), dtype=arrays.real_dtype)   # jac[v * 6 + r]
+        check(lib.ik_robot_jacobian(self._chain, ffi.from_buffer("ik_real[]", q),
+                                    ffi.from_buffer("ik_real[]", storage, require_writable=True)), "robot jacobian")
+        return storage.T
+
+
+def load_robot(path, base_link, tip_link):
+    return Robot(path, base_link, tip_link)
+
+
+class UrdfChain:
+    """A URDF robot's chain from `base_link` to `tip_link` as a skeleton
+    (ik_urdf_chain_skeleton): one joint per link, rest = zero configuration."""
+
+    def __init__(self, path, base_link, tip_link):
+        self.path = os.fspath(path)
+        self._urdf = read_urdf(self.path)
+        error = ffi.new("ik_io_error *")
+        self.robot_name = ffi.string(self._urdf.name).decode() if self._urdf.name != ffi.NULL else ""
+        chain = ffi.new("ik_urdf_skeleton **")
+        check_io(lib.ik_urdf_chain_skeleton(self._urdf, str(base_link).encode(), str(tip_link).encode(), chain,
+                                            error), "chain %s to %s" % (base_link, tip_link), error)
+        self._chain = ffi.gc(chain[0], lib.ik_urdf_skeleton_free)
+        self.skeleton = Skeleton(ffi.addressof(self._chain, "skeleton"), self)
+
+
+def load_urdf_chain(path, base_link, tip_link):
+    return UrdfChain(path, base_link, tip_link)

@@ -39,6 +39,7 @@ python_tests() {
     env "$@" /usr/bin/python3 -m pip install -q --no-build-isolation --no-deps --no-index \
         --disable-pip-version-check --root-user-action=ignore --target "$build/python-$kind" ./python
     PYTHONPATH="$(pwd)/$build/python-$kind" IKIT_DATA="${IKIT_DATA:-$(pwd)/../shared/data}" \
+        IKC="$(pwd)/$build/test-$kind/ikc" \
         /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
 }
 python_tests float IKIT_DOUBLE=0

@@ -217,6 +217,8 @@ static void usage(FILE *out) {
             "  --logs DIR   keep each line's output as DIR/line-L.log (default: kept only for failures)\n"
             "  --json       print the summary as JSON: every line's state, exit code and seconds\n"
             "  --quiet      no progress bar\n"
+            "  --plan       run nothing: print each line's arguments and whether it is up to date, as\n"
+            "               JSON (what python -m ikit.batch hands to a Dask cluster)\n"
             "\n"
             "exit codes: 0 every line done or up to date, 1 a line failed, 2 bad usage, 3 no manifest,\n"
             "4 a malformed manifest.\n");
@@ -224,7 +226,7 @@ static void usage(FILE *out) {
 
 typedef struct batch_options {
     const char *manifest, *logs;
-    int workers, force, json, quiet;
+    int workers, force, json, quiet, plan;
 } batch_options;
 
 static int parse_options(int argc, char **argv, batch_options *o) {
@@ -249,6 +251,8 @@ static int parse_options(int argc, char **argv, batch_options *o) {
             o->force = 1;
         } else if (strcmp(argv[i], "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(argv[i], "--plan") == 0) {
+            o->plan = 1;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             o->quiet = 1;
         } else if (argv[i][0] == '-' || o->manifest) {
@@ -328,6 +332,25 @@ static void run_jobs(job *jobs, int count, const batch_options *o, struct timesp
     ikc_progress_end(&progress);
 }
 
+/* --plan: every line's words and whether it would be skipped, as JSON. */
+static void print_plan(const job *jobs, int count, const batch_options *o, struct timespec tool) {
+    cJSON *root = cJSON_CreateObject(), *list;
+    char *text;
+    int i, k;
+    cJSON_AddItemToObject(root, "manifest", ikc_json_text(o->manifest));
+    list = cJSON_AddArrayToObject(root, "lines");
+    for (i = 0; i < count; ++i) {
+        cJSON *line = cJSON_CreateObject(), *args = cJSON_AddArrayToObject(line, "args");
+        cJSON_AddNumberToObject(line, "line", jobs[i].line);
+        for (k = 1; k < jobs[i].argc; ++k) cJSON_AddItemToArray(args, ikc_json_text(jobs[i].argv[k]));
+        cJSON_AddBoolToObject(line, "up_to_date", !o->force && up_to_date(&jobs[i], tool));
+        cJSON_AddItemToArray(list, line);
+    }
+    if ((text = cJSON_Print(root))) printf("%s\n", text);
+    cJSON_free(text);
+    cJSON_Delete(root);
+}
+
 static void report(const job *jobs, int count, const batch_options *o, double seconds) {
     int done = 0, skipped = 0, failed = 0, i, k;
     for (i = 0; i < count; ++i) {
@@ -400,8 +423,15 @@ int ikc_batch(int argc, char **argv) {
     if (!modified(self, &tool)) tool.tv_sec = 0, tool.tv_nsec = 0;
     if (!(jobs = read_manifest(o.manifest, self, &text, &count, &code))) {
         free(text);
-        if (code == IKC_EXIT_OK) printf("%s: no lines to run\n", ikc_shown(o.manifest));
+        if (code == IKC_EXIT_OK && o.plan) print_plan(NULL, 0, &o, tool);
+        else if (code == IKC_EXIT_OK) printf("%s: no lines to run\n", ikc_shown(o.manifest));
         return code;
+    }
+    if (o.plan) {
+        print_plan(jobs, count, &o, tool);
+        free(jobs);
+        free(text);
+        return IKC_EXIT_OK;
     }
     if (!prepare_logs(&o, jobs, count, temp_dir, sizeof temp_dir)) {
         free(jobs);

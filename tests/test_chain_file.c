@@ -275,6 +275,36 @@ static void test_joint_cap(void)
     free(text);
 }
 
+/* The largest chain with every joint naming a parent three joints back and
+ * a target on each of the last four: every name found (the reader hashes
+ * names), and a name declared again at the end caught. */
+static void test_many_names(void)
+{
+    size_t cap = (size_t)IK_CHAIN_MAX_JOINTS * 40 + 256, n = 0;
+    char *text = (char *)malloc(cap);
+    ik_chain_file *chain = NULL;
+    ik_io_error err;
+    ik_result r;
+    int i, parents_right = 1;
+    n += (size_t)sprintf(text + n, "chain names\njoint j0\n");
+    for (i = 1; i < IK_CHAIN_MAX_JOINTS; ++i) n += (size_t)sprintf(text + n, "joint j%d parent j%d\n", i, i < 3 ? 0 : i - 3);
+    for (i = 1; i <= 4; ++i) n += (size_t)sprintf(text + n, "target t%d joint j%d position 0 1 0\n", i, IK_CHAIN_MAX_JOINTS - i);
+    r = ik_chain_file_read_memory(text, n, &chain, &err);
+    CHECK(r == IK_OK && chain && chain->joint_count == IK_CHAIN_MAX_JOINTS && chain->target_count == 4,
+          "4096 named joints: %s", err.message);
+    for (i = 1; chain && i < chain->joint_count; ++i) parents_right &= chain->joints[i].parent == (i < 3 ? 0 : i - 3);
+    CHECK(parents_right, "every parent found by name");
+    for (i = 0; chain && i < 4; ++i)
+        CHECK(chain->targets[i].joint == IK_CHAIN_MAX_JOINTS - 1 - i, "target %d on its joint", i);
+    ik_chain_file_free(chain);
+    n = (size_t)sprintf(text, "chain twice\n");
+    for (i = 0; i < 100; ++i) n += (size_t)sprintf(text + n, "joint j%d\n", i);
+    n += (size_t)sprintf(text + n, "joint j57\n");
+    r = ik_chain_file_read_memory(text, n, &chain, &err);
+    CHECK(r == IK_ERR_HIERARCHY && err.line == 102 && strstr(err.message, "'j57' declared twice"), "%s", err.message);
+    free(text);
+}
+
 /* Prefixes and seeded corruptions of the tail example never crash and
  * either load consistently or fail with a located message. */
 static void test_truncations_and_corruptions(void)
@@ -372,6 +402,7 @@ int main(void)
     test_defaults();
     test_broken_inputs();
     test_joint_cap();
+    test_many_names();
     test_truncations_and_corruptions();
     test_special_files();
     test_read_file_at_most();

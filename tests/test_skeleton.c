@@ -199,7 +199,51 @@ static void test_duplicate_names(void) {
           "two duplicates among 100,000: the earlier second one named (joint %d)", sorted_error.joint);
 }
 
+static int has_child(const int *parents, int count, int joint) {
+    int i;
+    for (i = joint + 1; i < count; ++i)
+        if (parents[i] == joint) return 1;
+    return 0;
+}
+
+/* Subtree FK on random parents-first trees (not depth-first: a subtree's
+ * joints are interleaved with others) of 9,000 joints, past the subtree
+ * walker's 4,096-joint window: every descendant of the changed joint gets
+ * the full pass's matrix, exactly, and no other joint is touched. */
+static void test_subtree_large(void) {
+    enum { N = 9000 };
+    static int parents[N];
+    static ik_transform rest[N], pose[N];
+    static ik_mat4 full[N], part[N];
+    rng r = rng_seeded(77);
+    ik_skeleton s;
+    int i, k, tops[4] = {0, 3, 1500, 6000};
+    for (i = 0; i < N; ++i) {
+        /* mostly a recent joint, sometimes any earlier one: long interleaved branches */
+        parents[i] = i == 0 ? -1 : (rng_next(&r) % 4 == 0 ? (int)(rng_next(&r) % (uint64_t)i) : i - 1 - (int)(rng_next(&r) % (uint64_t)(i < 8 ? i : 8)));
+        rest[i] = ik_transform_make(ik_v3(0, (ik_real)0.01, 0), ik_quat_identity(), ik_v3(1, 1, 1));
+        pose[i] = rest[i];
+    }
+    CHECK(ik_skeleton_init(&s, N, parents, NULL, rest, NULL) == IK_OK, "random tree");
+    for (k = 0; k < 4; ++k) {
+        int top = tops[k], same = 1, members = 0;
+        while (!has_child(parents, N, top)) ++top;
+        ik_skeleton_fk(&s, pose, NULL, full);
+        memcpy(part, full, sizeof part);
+        pose[top].rotation = rng_rotation(&r);
+        ik_skeleton_fk_subtree(&s, top, pose, NULL, part);
+        ik_skeleton_fk(&s, pose, NULL, full);
+        for (i = 0; i < N; ++i) {
+            int below = i == top || ik_skeleton_is_descendant(&s, i, top);
+            members += below;
+            same = same && mat_distance(&full[i], &part[i]) == 0;
+        }
+        CHECK(same && members > 1, "subtree of joint %d (%d joints): the full pass's matrices", top, members);
+    }
+}
+
 int main(void) {
+    test_subtree_large();
     test_validation();
     test_lookup_and_chains();
     test_forward_kinematics();

@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "render") == 0) return ikc_render(argc - 2, argv + 2);
     if (strcmp(argv[1], "demo") == 0) return ikc_demo(argc - 2, argv + 2);
     if (strcmp(argv[1], "contacts") == 0) return ikc_contacts(argc - 2, argv + 2);
+    if (strcmp(argv[1], "clean") == 0) return ikc_clean(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
     {
         static const char *const commands[] = {"info", "solve", "render", "demo"};

@@ -55,7 +55,7 @@ ik_foot_contacts ik_foot_contacts_def(void) {
     job.height_enter = (ik_real)0.04;
     job.height_exit = (ik_real)0.08;
     job.speed_enter = (ik_real)0.3;
-    job.speed_exit = (ik_real)1.0;
+    job.speed_exit = (ik_real)0.6;
     job.max_gap = (ik_real)0.05;
     job.min_duration = (ik_real)0.1;
     job.defaulted = IK_JOB_DEFAULTED;

@@ -151,43 +151,77 @@ static int overlapping_heel(const ik_footskate *job, const ik_foot_contact *toe)
     return best;
 }
 
+static int contact_leg(const ik_foot_contact *c) { return ik_foot_point_leg(c->point) == IK_LIMB_LEG_L ? 0 : 1; }
+
+static int overlap_of(const ik_foot_contact *a, const ik_foot_contact *b, int *from, int *to) {
+    *from = a->start > b->start ? a->start : b->start;
+    *to = a->end < b->end ? a->end : b->end;
+    return *to - *from + 1;
+}
+
+static ik_real foot_length(const plan *p, const ik_foot_contact *c) {
+    size_t at = 2 * (size_t)c->start + (size_t)contact_leg(c);
+    return ik_vec3_distance(p->toe[at], p->ankle[at]);
+}
+
 /* Where a toe contact holds the toe: its planted position, moved (when a
- * heel contact overlaps it) to lie one foot length from that heel's
- * planted position in the same direction, so heel and toe can both be held
- * exactly by a rigid foot. */
-static ik_vec3 toe_target(const ik_footskate *job, const plan *p, const ik_foot_contact *toe, int *heel) {
-    int k = ik_foot_point_leg(toe->point) == IK_LIMB_LEG_L ? 0 : 1;
-    size_t at = 2 * (size_t)toe->start + (size_t)k;
-    ik_real foot_length = ik_vec3_distance(p->toe[at], p->ankle[at]);
-    *heel = overlapping_heel(job, toe);
-    if (*heel < 0) return toe->planted_ms;
-    return ik_vec3_mad(job->contacts[*heel].planted_ms,
-                       ik_vec3_normalize(ik_vec3_sub(toe->planted_ms, job->contacts[*heel].planted_ms)), foot_length);
+ * heel contact overlaps it) to lie one foot length from the planted
+ * position of the heel contact overlapping it most, in the same direction,
+ * so heel and toe can both be held exactly by a rigid foot. */
+static ik_vec3 toe_target(const ik_footskate *job, const plan *p, const ik_foot_contact *toe) {
+    int heel = overlapping_heel(job, toe);
+    if (heel < 0) return toe->planted_ms;
+    return ik_vec3_mad(job->contacts[heel].planted_ms,
+                       ik_vec3_normalize(ik_vec3_sub(toe->planted_ms, job->contacts[heel].planted_ms)),
+                       foot_length(p, toe));
+}
+
+/* Where a heel contact holds the ankle: its planted position, or, when it
+ * overlaps a toe contact whose target was set by another heel contact (the
+ * heel lifted and came down again while the toe stayed), one foot length
+ * from that toe target toward its planted position. */
+static ik_vec3 heel_target(const ik_footskate *job, const plan *p, int heel) {
+    const ik_foot_contact *h = &job->contacts[heel];
+    int i, from, to;
+    for (i = 0; i < job->contact_count; ++i) {
+        const ik_foot_contact *toe = &job->contacts[i];
+        if (toe->point != h->point + 1 || overlap_of(toe, h, &from, &to) <= 0 || overlapping_heel(job, toe) == heel)
+            continue;
+        {
+            ik_vec3 t = toe_target(job, p, toe);
+            return ik_vec3_mad(t, ik_vec3_normalize(ik_vec3_sub(h->planted_ms, t)), foot_length(p, toe));
+        }
+    }
+    return h->planted_ms;
 }
 
 /* Pass 2, per leg: the foot's added turn, set where heel and toe are both
  * held (the shortest turn taking the animated ankle-to-toe direction onto
  * heel target to toe target), eased to none elsewhere. */
 static void plan_turns(const ik_footskate *job, const plan *p, ik_real window) {
-    int frames = job->take->frame_count, f, i, k;
+    int frames = job->take->frame_count, f, i, h, k;
     for (f = 0; f < 2 * frames; ++f) p->turn[f].x = (ik_real)NAN;
     for (i = 0; i < job->contact_count; ++i) {
         const ik_foot_contact *toe = &job->contacts[i];
-        int heel, from, to;
         ik_vec3 target;
         if (!ik_foot_point_is_toe(toe->point)) continue;
-        target = toe_target(job, p, toe, &heel);
-        if (heel < 0) continue;
-        k = ik_foot_point_leg(toe->point) == IK_LIMB_LEG_L ? 0 : 1;
-        from = toe->start > job->contacts[heel].start ? toe->start : job->contacts[heel].start;
-        to = toe->end < job->contacts[heel].end ? toe->end : job->contacts[heel].end;
-        for (f = from; f <= to; ++f) {
-            size_t at = 2 * (size_t)f + (size_t)k;
-            p->turn[at] = ik_quat_positive_w(ik_quat_from_to(ik_vec3_sub(p->toe[at], p->ankle[at]),
-                                                             ik_vec3_sub(target, job->contacts[heel].planted_ms)));
+        target = toe_target(job, p, toe);
+        k = contact_leg(toe);
+        for (h = 0; h < job->contact_count; ++h) {
+            int from, to;
+            ik_vec3 heel;
+            if (job->contacts[h].point != toe->point - 1 || overlap_of(toe, &job->contacts[h], &from, &to) <= 0)
+                continue;
+            heel = heel_target(job, p, h);
+            for (f = from; f <= to; ++f) {
+                size_t at = 2 * (size_t)f + (size_t)k;
+                p->turn[at] = ik_quat_positive_w(
+                    ik_quat_from_to(ik_vec3_sub(p->toe[at], p->ankle[at]), ik_vec3_sub(target, heel)));
+            }
         }
     }
-    for (k = 0; k < 2; ++k) ease_fill(&p->turn[k].x, frames, (int)(2 * sizeof(ik_quat) / sizeof(ik_real)), 4, window, identity4);
+    for (k = 0; k < 2; ++k)
+        ease_fill(&p->turn[k].x, frames, (int)(2 * sizeof(ik_quat) / sizeof(ik_real)), 4, window, identity4);
     for (f = 0; f < 2 * frames; ++f) p->turn[f] = ik_quat_normalize(p->turn[f]);
 }
 
@@ -201,11 +235,10 @@ static void plan_goals(const ik_footskate *job, const plan *p, ik_real window) {
     for (f = 0; f < 2 * frames; ++f) set_unset_vec3(&p->goal[f]);
     for (i = 0; i < job->contact_count; ++i) {
         const ik_foot_contact *c = &job->contacts[i];
-        int heel;
         ik_vec3 target;
         if (!ik_foot_point_is_toe(c->point)) continue;
-        target = toe_target(job, p, c, &heel);
-        k = ik_foot_point_leg(c->point) == IK_LIMB_LEG_L ? 0 : 1;
+        target = toe_target(job, p, c);
+        k = contact_leg(c);
         for (f = c->start; f <= c->end; ++f) {
             size_t at = 2 * (size_t)f + (size_t)k;
             ik_vec3 foot = ik_quat_rotate(p->turn[at], ik_vec3_sub(p->toe[at], p->ankle[at]));
@@ -214,11 +247,13 @@ static void plan_goals(const ik_footskate *job, const plan *p, ik_real window) {
     }
     for (i = 0; i < job->contact_count; ++i) {
         const ik_foot_contact *c = &job->contacts[i];
+        ik_vec3 target;
         if (ik_foot_point_is_toe(c->point)) continue;
-        k = ik_foot_point_leg(c->point) == IK_LIMB_LEG_L ? 0 : 1;
+        target = heel_target(job, p, i);
+        k = contact_leg(c);
         for (f = c->start; f <= c->end; ++f) {
             size_t at = 2 * (size_t)f + (size_t)k;
-            p->goal[at] = ik_vec3_sub(c->planted_ms, p->ankle[at]);
+            p->goal[at] = ik_vec3_sub(target, p->ankle[at]);
         }
     }
     for (k = 0; k < 2; ++k) ease_fill(&p->goal[k].x, frames, (int)(2 * sizeof(ik_vec3) / sizeof(ik_real)), 3, window, zero4);

@@ -24,6 +24,8 @@ typedef struct motion_fixture {
     ik_mat4 *model_ms;
     ik_vec3 *paths_ms;
     ik_real *scratch;
+    ik_real *speeds; /* [frames * IK_FOOT_CONTACT_POINTS] */
+    ik_real levels[IK_FOOT_CONTACT_POINTS];
     ik_foot_contact contacts[1024];
     int contact_count;
     ik_result contacts_result;
@@ -52,6 +54,7 @@ static int motion_fixture_read(motion_fixture *m, const char *name) {
     m->model_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
     m->paths_ms = (ik_vec3 *)malloc((size_t)m->take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
     m->scratch = (ik_real *)malloc(2 * (size_t)m->take.frame_count * sizeof(ik_real));
+    m->speeds = (ik_real *)malloc((size_t)m->take.frame_count * IK_FOOT_CONTACT_POINTS * sizeof(ik_real));
     ik_take_bake(&m->take, &m->bvh->clip, m->bvh->rest_ls);
     ik_foot_point_joints(&m->rig, m->joints);
     m->root_ms = ik_mat4_identity();
@@ -77,6 +80,8 @@ static void motion_fixture_contacts(motion_fixture *m, const ik_mat4 *root_ms) {
     job.contacts = m->contacts;
     job.capacity = 1024;
     job.count = &m->contact_count;
+    job.speeds = m->speeds;
+    job.levels = m->levels;
     m->contacts_result = ik_foot_contacts_run(&job);
 }
 
@@ -85,6 +90,7 @@ static void motion_fixture_free(motion_fixture *m) {
     free(m->model_ms);
     free(m->paths_ms);
     free(m->scratch);
+    free(m->speeds);
     if (m->bvh) ik_bvh_free(m->bvh);
     memset(m, 0, sizeof *m);
 }

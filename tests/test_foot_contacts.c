@@ -142,7 +142,7 @@ static void test_cmu(const char *name, int left, int right) {
         check_skip("real-asset corpus not found");
         return;
     }
-    for (v = 0; v < 4; ++v) {
+    for (v = 0; v < MOTION_VARIANTS; ++v) {
         ik_mat4 root = motion_variant_root(v);
         motion_fixture_contacts(&m, &root);
         CHECK(m.contacts_result == IK_OK, "%s %s", name, motion_variant_names[v]);

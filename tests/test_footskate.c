@@ -59,7 +59,7 @@ static void clean_and_check(const char *name, int variant) {
     CHECK(ik_skating_measure_run(&measure) == IK_OK, "measure before");
     job.rig = &m.rig, job.root_ms = &m.root_ms, job.take = &m.take, job.contacts = m.contacts;
     job.contact_count = m.contact_count, job.model_ms = m.model_ms;
-    job.scratch_bytes = ik_footskate_scratch_bytes(&m.take);
+    job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
     job.scratch = malloc(job.scratch_bytes);
     CHECK(ik_footskate_plan(&job) == IK_OK, "plan");
     CHECK(ik_footskate_apply(&job, 0, m.take.frame_count / 2) == IK_OK &&
@@ -103,7 +103,7 @@ static void test_refusals(void) {
     memset(&zeroed, 0, sizeof zeroed);
     CHECK(ik_footskate_plan(&zeroed) == IK_ERR_NOT_DEFAULTED, "a zeroed job");
     job.rig = &m.rig, job.take = &m.take, job.contacts = m.contacts, job.contact_count = m.contact_count;
-    job.model_ms = m.model_ms, job.scratch_bytes = ik_footskate_scratch_bytes(&m.take);
+    job.model_ms = m.model_ms, job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
     job.scratch = malloc(job.scratch_bytes);
     job.scratch_bytes -= 1;
     CHECK(ik_footskate_plan(&job) == IK_ERR_CAPACITY, "scratch too small");
@@ -133,7 +133,7 @@ static void test_refusals(void) {
 int main(void) {
     int t, v;
     for (t = 0; t < 3; ++t)
-        for (v = 0; v < 4; ++v) clean_and_check(takes[t], v);
+        for (v = 0; v < MOTION_VARIANTS; ++v) clean_and_check(takes[t], v);
     test_refusals();
     return check_summary("test_footskate");
 }

@@ -9,6 +9,9 @@
  *     toe contact holds the toe joint (the foot turns about the ankle to
  *     put it there while the heel is down, the ankle follows it while the
  *     heel is up);
+ *   - a contact a leg cannot reach from where the animation puts the hips
+ *     moves toward the hips across the up axis (heel and toe together),
+ *     as little as it takes; what remains moves the hips;
  *   - the legs are solved with ik_two_bone, the knee kept on its side by
  *     ik_limb_natural_pole, the foot keeping its animated turn;
  *   - ankle offsets, foot turns and hip shifts are set on the frames that
@@ -48,7 +51,8 @@ typedef struct ik_footskate {
      * as the animation stretches it) before the hips move. Default 0.995. */
     ik_real reach;
 
-    /* Caller's memory: scratch_bytes >= ik_footskate_scratch_bytes(take),
+    /* Caller's memory: scratch_bytes >= ik_footskate_scratch_bytes(take,
+     * contact_count),
      * holding the plan between the two calls; model_ms [joint_count]. */
     void *scratch;
     size_t scratch_bytes;
@@ -58,7 +62,7 @@ typedef struct ik_footskate {
 } ik_footskate;
 
 ik_footskate ik_footskate_def(void);
-size_t ik_footskate_scratch_bytes(const ik_take *take);
+size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
 
 /* Plan every frame's goals from the whole take. IK_ERR_NOT_DEFAULTED,
  * IK_ERR_NULL, IK_ERR_RANGE (a take whose joint count is not the rig's

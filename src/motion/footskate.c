@@ -9,14 +9,19 @@
 
 /* The plan in the caller's scratch, per frame f and leg k (0 left, 1 right)
  * at [2 f + k]: the animated ankle, toe and thigh positions, the ankle's
- * goal and the foot's added turn (model space); per frame the hips' shift. */
+ * goal and the foot's added turn (model space); per frame the hips' shift;
+ * per contact how far its planted position moved to be in reach, the heel
+ * contact a toe contact hangs on (-1: none) and the contact whose move it
+ * shares. */
 typedef struct plan {
     ik_vec3 *ankle, *toe, *thigh, *goal;
     ik_quat *turn;
     ik_vec3 *shift;
+    ik_vec3 *moved;
+    int *primary, *anchor;
 } plan;
 
-static size_t plan_layout(int frames, void *base, plan *p) {
+static size_t plan_layout(int frames, int contacts, void *base, plan *p) {
     size_t legs = 2 * (size_t)frames, at = 0;
     char *b = (char *)base;
     ik_vec3 **vectors[4];
@@ -30,12 +35,19 @@ static size_t plan_layout(int frames, void *base, plan *p) {
     at += legs * sizeof(ik_quat);
     if (b) p->shift = (ik_vec3 *)(void *)(b + at);
     at += (size_t)frames * sizeof(ik_vec3);
+    if (b) p->moved = (ik_vec3 *)(void *)(b + at);
+    at += (size_t)contacts * sizeof(ik_vec3);
+    if (b) p->primary = (int *)(void *)(b + at);
+    at += (size_t)contacts * sizeof(int);
+    if (b) p->anchor = (int *)(void *)(b + at);
+    at += (size_t)contacts * sizeof(int);
     return at;
 }
 
-size_t ik_footskate_scratch_bytes(const ik_take *take) {
+size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count) {
     plan p;
-    return take && take->frame_count > 0 ? plan_layout(take->frame_count, NULL, &p) : 0;
+    return take && take->frame_count > 0 && contact_count >= 0 ? plan_layout(take->frame_count, contact_count, NULL, &p)
+                                                               : 0;
 }
 
 ik_footskate ik_footskate_def(void) {
@@ -58,7 +70,7 @@ static ik_result validate(const ik_footskate *job) {
         return IK_ERR_NULL;
     if (job->take->joint_count != rig->skeleton->joint_count || job->take->frame_count < 2 || job->contact_count < 0)
         return IK_ERR_RANGE;
-    if (job->scratch_bytes < ik_footskate_scratch_bytes(job->take)) return IK_ERR_CAPACITY;
+    if (job->scratch_bytes < ik_footskate_scratch_bytes(job->take, job->contact_count)) return IK_ERR_CAPACITY;
     if (!ik_finite(job->blend_time) || !ik_finite(job->reach)) return IK_ERR_NONFINITE;
     if (job->blend_time < 0 || !(job->reach > 0 && job->reach <= 1)) return IK_ERR_DEGENERATE;
     for (k = 0; k < 2; ++k)
@@ -164,35 +176,75 @@ static ik_real foot_length(const plan *p, const ik_foot_contact *c) {
     return ik_vec3_distance(p->toe[at], p->ankle[at]);
 }
 
-/* Where a toe contact holds the toe: its planted position, moved (when a
- * heel contact overlaps it) to lie one foot length from the planted
- * position of the heel contact overlapping it most, in the same direction,
- * so heel and toe can both be held exactly by a rigid foot. */
-static ik_vec3 toe_target(const ik_footskate *job, const plan *p, const ik_foot_contact *toe) {
-    int heel = overlapping_heel(job, toe);
-    if (heel < 0) return toe->planted_ms;
-    return ik_vec3_mad(job->contacts[heel].planted_ms,
-                       ik_vec3_normalize(ik_vec3_sub(toe->planted_ms, job->contacts[heel].planted_ms)),
-                       foot_length(p, toe));
+/* Which contacts hang together: a toe contact on the heel contact that
+ * overlaps it most (its primary heel); a heel contact overlapping a toe
+ * contact whose primary heel is another shares that heel's move. */
+static void link_contacts(const ik_footskate *job, const plan *p) {
+    int i, t, from, to;
+    for (i = 0; i < job->contact_count; ++i) {
+        const ik_foot_contact *c = &job->contacts[i];
+        p->primary[i] = ik_foot_point_is_toe(c->point) ? overlapping_heel(job, c) : -1;
+        p->moved[i] = ik_vec3_zero();
+    }
+    for (i = 0; i < job->contact_count; ++i) {
+        const ik_foot_contact *c = &job->contacts[i];
+        p->anchor[i] = p->primary[i] >= 0 ? p->primary[i] : i;
+        if (ik_foot_point_is_toe(c->point)) continue;
+        for (t = 0; t < job->contact_count; ++t)
+            if (job->contacts[t].point == c->point + 1 && p->primary[t] >= 0 && p->primary[t] != i &&
+                overlap_of(&job->contacts[t], c, &from, &to) > 0) {
+                p->anchor[i] = p->primary[t];
+                break;
+            }
+    }
 }
 
-/* Where a heel contact holds the ankle: its planted position, or, when it
- * overlaps a toe contact whose target was set by another heel contact (the
- * heel lifted and came down again while the toe stayed), one foot length
- * from that toe target toward its planted position. */
-static ik_vec3 heel_target(const ik_footskate *job, const plan *p, int heel) {
+static ik_vec3 planted(const ik_footskate *job, const plan *p, int i) {
+    return ik_vec3_add(job->contacts[i].planted_ms, p->moved[p->anchor[i]]);
+}
+
+/* Where a toe contact holds the toe: its planted position, moved (when a
+ * heel contact overlaps it) to lie one foot length from where its primary
+ * heel is held, in the same direction, so heel and toe can both be held
+ * exactly by a rigid foot. Where a heel contact holds the ankle: its
+ * planted position, or, when it overlaps a toe contact whose primary heel
+ * is another (the heel lifted and came down again while the toe stayed),
+ * one foot length from that toe's target toward its planted position.
+ * The two refer to each other along a chain of overlapping contacts;
+ * `depth` bounds the chain (past it a contact stands on its own). */
+#define TARGET_DEPTH 4
+static ik_vec3 heel_target_at(const ik_footskate *job, const plan *p, int heel, int depth);
+
+static ik_vec3 toe_target_at(const ik_footskate *job, const plan *p, int toe, int depth) {
+    int heel = p->primary[toe];
+    ik_vec3 h;
+    if (heel < 0 || depth <= 0) return planted(job, p, toe);
+    h = heel_target_at(job, p, heel, depth - 1);
+    return ik_vec3_mad(h, ik_vec3_normalize(ik_vec3_sub(planted(job, p, toe), h)),
+                       foot_length(p, &job->contacts[toe]));
+}
+
+static ik_vec3 heel_target_at(const ik_footskate *job, const plan *p, int heel, int depth) {
     const ik_foot_contact *h = &job->contacts[heel];
-    int i, from, to;
-    for (i = 0; i < job->contact_count; ++i) {
-        const ik_foot_contact *toe = &job->contacts[i];
-        if (toe->point != h->point + 1 || overlap_of(toe, h, &from, &to) <= 0 || overlapping_heel(job, toe) == heel)
-            continue;
-        {
-            ik_vec3 t = toe_target(job, p, toe);
-            return ik_vec3_mad(t, ik_vec3_normalize(ik_vec3_sub(h->planted_ms, t)), foot_length(p, toe));
+    int t, from, to;
+    for (t = 0; depth > 0 && t < job->contact_count; ++t) {
+        const ik_foot_contact *toe = &job->contacts[t];
+        if (toe->point == h->point + 1 && p->primary[t] >= 0 && p->primary[t] != heel &&
+            overlap_of(toe, h, &from, &to) > 0) {
+            ik_vec3 target = toe_target_at(job, p, t, depth - 1);
+            return ik_vec3_mad(target, ik_vec3_normalize(ik_vec3_sub(planted(job, p, heel), target)),
+                               foot_length(p, toe));
         }
     }
-    return h->planted_ms;
+    return planted(job, p, heel);
+}
+
+static ik_vec3 toe_target(const ik_footskate *job, const plan *p, int toe) {
+    return toe_target_at(job, p, toe, TARGET_DEPTH);
+}
+
+static ik_vec3 heel_target(const ik_footskate *job, const plan *p, int heel) {
+    return heel_target_at(job, p, heel, TARGET_DEPTH);
 }
 
 /* Pass 2, per leg: the foot's added turn, set where heel and toe are both
@@ -205,7 +257,7 @@ static void plan_turns(const ik_footskate *job, const plan *p, ik_real window) {
         const ik_foot_contact *toe = &job->contacts[i];
         ik_vec3 target;
         if (!ik_foot_point_is_toe(toe->point)) continue;
-        target = toe_target(job, p, toe);
+        target = toe_target(job, p, i);
         k = contact_leg(toe);
         for (h = 0; h < job->contact_count; ++h) {
             int from, to;
@@ -237,7 +289,7 @@ static void plan_goals(const ik_footskate *job, const plan *p, ik_real window) {
         const ik_foot_contact *c = &job->contacts[i];
         ik_vec3 target;
         if (!ik_foot_point_is_toe(c->point)) continue;
-        target = toe_target(job, p, c);
+        target = toe_target(job, p, i);
         k = contact_leg(c);
         for (f = c->start; f <= c->end; ++f) {
             size_t at = 2 * (size_t)f + (size_t)k;
@@ -260,23 +312,65 @@ static void plan_goals(const ik_footskate *job, const plan *p, ik_real window) {
     for (f = 0; f < 2 * frames; ++f) p->goal[f] = ik_vec3_add(p->goal[f], p->ankle[f]);
 }
 
-/* Pass 4: the hips' shift where a goal is beyond the leg's reach r (the
- * `reach` fraction of its straight length, or the animated stretch when
- * longer): each leg out of reach pulls the hips toward its goal by the
- * excess, |g - (t + s)| - r, a few rounds so both legs settle; eased. */
+/* How far leg k may reach at frame f: the `reach` fraction of its
+ * straight length (in model units under root_ms), or the animated stretch
+ * when that is longer. */
+static ik_real leg_reach(const ik_footskate *job, const plan *p, int f, int k) {
+    const ik_humanoid_limb *l = &job->rig->limb[leg_limb(k)];
+    size_t at = 2 * (size_t)f + (size_t)k;
+    ik_real scale = job->root_ms ? ik_vec3_length(ik_mat4_column(job->root_ms, 0)) : 1;
+    return ik_maxr(job->reach * (l->upper_length + l->lower_length) * scale,
+                   ik_vec3_distance(p->ankle[at], p->thigh[at]));
+}
+
+/* Pass 4: contacts moved into reach. Where a goal is beyond the leg's reach
+ * r, the contact's planted position moves across `up` toward the thigh
+ * until it is in reach: with v = goal - thigh split into v_u along up and
+ * v_a across, the part across must shrink to sqrt(r^2 - v_u^2). The
+ * largest such move over the contact's frames goes to its anchor, so heel
+ * and toe move together and the foot stays still; what cannot be fixed
+ * this way is left to the hips (pass 5). */
+static void pull_into_reach(const ik_footskate *job, const plan *p, ik_vec3 up) {
+    int i, f;
+    for (i = 0; i < job->contact_count; ++i) {
+        const ik_foot_contact *c = &job->contacts[i];
+        int k = contact_leg(c);
+        ik_real worst = 0;
+        ik_vec3 toward = ik_vec3_zero();
+        for (f = c->start; f <= c->end; ++f) {
+            size_t at = 2 * (size_t)f + (size_t)k;
+            ik_vec3 v = ik_vec3_sub(p->goal[at], p->thigh[at]), across;
+            ik_real r = leg_reach(job, p, f, k), v_up, room, move;
+            if (ik_vec3_length(v) <= r) continue;
+            v_up = ik_vec3_dot(v, up);
+            room = r * r - v_up * v_up;
+            if (room <= 0) continue;
+            across = ik_vec3_reject(v, up);
+            move = ik_vec3_length(across) - IK_SQRT(room);
+            if (move > worst) worst = move, toward = ik_vec3_normalize(ik_vec3_neg(across));
+        }
+        if (worst > 0) p->moved[p->anchor[i]] = ik_vec3_mad(p->moved[p->anchor[i]], toward, worst * (ik_real)1.0001);
+    }
+}
+
+/* Pass 5: the hips' shift where a held foot's goal is still beyond the
+ * leg's reach r (a goal in the air is pulled back into reach instead, so
+ * no knee snaps straight):
+ * each leg out of reach pulls the hips toward its goal by the excess,
+ * |g - (t + s)| - r, a few rounds so both legs settle; eased. */
 static void plan_shifts(const ik_footskate *job, const plan *p, ik_real window) {
-    int frames = job->take->frame_count, f, k, round;
+    int frames = job->take->frame_count, f, k, round, i;
     for (f = 0; f < frames; ++f) {
         ik_vec3 s = ik_vec3_zero();
+        ik_bool held[2] = {0, 0};
+        for (i = 0; i < job->contact_count; ++i)
+            if (job->contacts[i].start <= f && f <= job->contacts[i].end) held[contact_leg(&job->contacts[i])] = 1;
         for (round = 0; round < 4; ++round)
             for (k = 0; k < 2; ++k) {
-                const ik_humanoid_limb *l = &job->rig->limb[leg_limb(k)];
                 size_t at = 2 * (size_t)f + (size_t)k;
-                ik_real r = ik_maxr(job->reach * (l->upper_length + l->lower_length) *
-                                        (job->root_ms ? ik_vec3_length(ik_mat4_column(job->root_ms, 0)) : 1),
-                                    ik_vec3_distance(p->ankle[at], p->thigh[at]));
+                if (!held[k]) continue;
                 ik_vec3 to_goal = ik_vec3_sub(p->goal[at], ik_vec3_add(p->thigh[at], s));
-                ik_real excess = ik_vec3_length(to_goal) - r;
+                ik_real excess = ik_vec3_length(to_goal) - leg_reach(job, p, f, k);
                 if (excess > 0) s = ik_vec3_mad(s, ik_vec3_normalize(to_goal), excess * (ik_real)1.0001);
             }
         if (ik_vec3_is_zero(s))
@@ -285,20 +379,37 @@ static void plan_shifts(const ik_footskate *job, const plan *p, ik_real window) 
             p->shift[f] = s;
     }
     ease_fill(&p->shift[0].x, frames, (int)(sizeof(ik_vec3) / sizeof(ik_real)), 3, window, zero4);
+    for (f = 0; f < frames; ++f)
+        for (k = 0; k < 2; ++k) {
+            size_t at = 2 * (size_t)f + (size_t)k;
+            ik_vec3 hip = ik_vec3_add(p->thigh[at], p->shift[f]), v = ik_vec3_sub(p->goal[at], hip);
+            ik_real r = leg_reach(job, p, f, k), d = ik_vec3_length(v);
+            if (d > r) p->goal[at] = ik_vec3_mad(hip, v, r / d);
+        }
 }
+
+/* Rounds of planning the turns and goals and moving contacts into reach. */
+#define REACH_ROUNDS 5
 
 ik_result ik_footskate_plan(const ik_footskate *job) {
     plan p;
+    ik_vec3 up;
+    int round;
     ik_real window;
     ik_result r;
     if (!job) return IK_ERR_NULL;
     r = validate(job);
     if (r != IK_OK) return r;
-    plan_layout(job->take->frame_count, job->scratch, &p);
+    plan_layout(job->take->frame_count, job->contact_count, job->scratch, &p);
     window = ik_maxr(1, job->blend_time / job->take->frame_time);
     record_legs(job, &p);
-    plan_turns(job, &p, window);
-    plan_goals(job, &p, window);
+    link_contacts(job, &p);
+    up = ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs) : job->rig->up_rs);
+    for (round = 0; round < REACH_ROUNDS; ++round) {
+        if (round > 0) pull_into_reach(job, &p, up);
+        plan_turns(job, &p, window);
+        plan_goals(job, &p, window);
+    }
     plan_shifts(job, &p, window);
     return IK_OK;
 }
@@ -337,7 +448,7 @@ ik_result ik_footskate_apply(const ik_footskate *job, int first, int end) {
     if (!job || !job->take || !job->rig || !job->scratch || !job->model_ms) return IK_ERR_NULL;
     if (first < 0 || end > job->take->frame_count || first > end) return IK_ERR_RANGE;
     rig = job->rig;
-    plan_layout(job->take->frame_count, job->scratch, &p);
+    plan_layout(job->take->frame_count, job->contact_count, job->scratch, &p);
     for (f = first; f < end; ++f) {
         ik_transform *pose = ik_take_pose(job->take, f);
         if (!ik_vec3_is_zero(p.shift[f])) {

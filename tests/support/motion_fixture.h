@@ -96,14 +96,17 @@ static void motion_fixture_free(motion_fixture *m) {
 }
 
 /* Root transforms for the variants: CMU units to metres (x 0.0254 as if
- * inches), the figure turned Z-up (+90 degrees about X), mirrored in X. */
+ * inches), the figure turned Z-up (+90 degrees about X), mirrored in X,
+ * and moved 40 leg lengths away from the rest pose's place. */
 static ik_mat4 motion_variant_root(int variant) {
     ik_mat4 m = ik_mat4_identity();
     if (variant == 1) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3((ik_real)0.0254, (ik_real)0.0254, (ik_real)0.0254));
     if (variant == 2) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     if (variant == 3) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    if (variant == 4) m = ik_mat4_from_trs(ik_v3(400, 0, -450), ik_quat_identity(), ik_v3(1, 1, 1));
     return m;
 }
-static const char *const motion_variant_names[4] = {"as read", "x 0.0254", "Z-up", "mirrored"};
+#define MOTION_VARIANTS 5
+static const char *const motion_variant_names[MOTION_VARIANTS] = {"as read", "x 0.0254", "Z-up", "mirrored", "far away"};
 
 #endif

@@ -91,7 +91,7 @@ static int clean(ikc_motion *m, int quiet) {
     job.take = &m->take;
     job.contacts = m->contacts;
     job.contact_count = m->contact_count;
-    job.scratch_bytes = ik_footskate_scratch_bytes(&m->take);
+    job.scratch_bytes = ik_footskate_scratch_bytes(&m->take, m->contact_count);
     job.scratch = malloc(job.scratch_bytes);
     job.model_ms = m->model_ms;
     if (!job.scratch) {

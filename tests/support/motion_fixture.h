@@ -32,7 +32,7 @@ typedef struct motion_fixture {
 } motion_fixture;
 
 /* Read $IKIT_DATA/bvh/NAME; 0 when the corpus is absent (nothing held). */
-static int motion_fixture_read(motion_fixture *m, const char *name) {
+static inline int motion_fixture_read(motion_fixture *m, const char *name) {
     const char *data = getenv("IKIT_DATA");
     char path[1024];
     ik_humanoid_map map;
@@ -63,7 +63,7 @@ static int motion_fixture_read(motion_fixture *m, const char *name) {
 
 /* Record the paths under root_ms and find the contacts with default
  * thresholds (m->contacts_result). */
-static void motion_fixture_contacts(motion_fixture *m, const ik_mat4 *root_ms) {
+static inline void motion_fixture_contacts(motion_fixture *m, const ik_mat4 *root_ms) {
     ik_foot_contacts job = ik_foot_contacts_def();
     m->root_ms = *root_ms;
     m->up_ms = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, m->rig.up_rs));
@@ -85,7 +85,7 @@ static void motion_fixture_contacts(motion_fixture *m, const ik_mat4 *root_ms) {
     m->contacts_result = ik_foot_contacts_run(&job);
 }
 
-static void motion_fixture_free(motion_fixture *m) {
+static inline void motion_fixture_free(motion_fixture *m) {
     free(m->take.poses_ls);
     free(m->model_ms);
     free(m->paths_ms);
@@ -98,7 +98,7 @@ static void motion_fixture_free(motion_fixture *m) {
 /* Root transforms for the variants: CMU units to metres (x 0.0254 as if
  * inches), the figure turned Z-up (+90 degrees about X), mirrored in X,
  * and moved 40 leg lengths away from the rest pose's place. */
-static ik_mat4 motion_variant_root(int variant) {
+static inline ik_mat4 motion_variant_root(int variant) {
     ik_mat4 m = ik_mat4_identity();
     if (variant == 1) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3((ik_real)0.0254, (ik_real)0.0254, (ik_real)0.0254));
     if (variant == 2) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));

@@ -71,8 +71,8 @@ static int find_contacts(const char *command, ikc_motion *m) {
     ik_foot_point_joints(&m->human.rig, m->joints);
     if (m->joints[IK_FOOT_HEEL_L] < 0 || m->joints[IK_FOOT_HEEL_R] < 0) {
         free(scratch);
-        fprintf(stderr, "ikc %s: %s: a leg ends without a foot joint (a virtual ankle): contacts need ankle joints; "
-                        "name them with --map FILE\n", command, m->asset.path);
+        fprintf(stderr, "ikc %s: %s: a leg ends without a foot joint (the humanoid map found no ankle under a "
+                        "shin): contacts need ankle joints (--map FILE names them if they exist under other names)\n", command, m->asset.path);
         return IKC_EXIT_FORMAT;
     }
     r = ik_foot_paths_record(m->asset.skeleton, &m->take, &m->asset.root_ms, m->joints, m->model_ms, m->paths_ms,

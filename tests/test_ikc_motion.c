@@ -136,16 +136,7 @@ static void test_clean_output(const char *data) {
     CHECK(run(args) == 0, "ikc clean: %s", err_text);
     CHECK(strstr(out_text, "% cut") && strstr(out_text, "frames/s"), "the before/after table: %s", out_text);
     /* read back: the same skeleton, the frames of the file */
-    setenv("IKIT_DATA", work_dir, 1);
-    {
-        char sub[600];
-        snprintf(sub, sizeof sub, "%s/bvh", work_dir);
-        mkdir(sub, 0777);
-        snprintf(sub, sizeof sub, "%s/bvh/clean.bvh", work_dir);
-        rename(clean_path, sub);
-    }
-    CHECK(motion_fixture_read(&out, "clean.bvh"), "the cleaned BVH reads back");
-    setenv("IKIT_DATA", data, 1);
+    CHECK(motion_fixture_read_path(&out, clean_path), "the cleaned BVH reads back");
     if (!out.bvh) {
         motion_fixture_free(&m);
         return;

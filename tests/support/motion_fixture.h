@@ -31,14 +31,11 @@ typedef struct motion_fixture {
     ik_result contacts_result;
 } motion_fixture;
 
-/* Read $IKIT_DATA/bvh/NAME; 0 when the corpus is absent (nothing held). */
-static inline int motion_fixture_read(motion_fixture *m, const char *name) {
-    const char *data = getenv("IKIT_DATA");
-    char path[1024];
+/* Read the BVH at `path`; 0 when it cannot be read or is no humanoid
+ * (nothing held). */
+static inline int motion_fixture_read_path(motion_fixture *m, const char *path) {
     ik_humanoid_map map;
     memset(m, 0, sizeof *m);
-    if (!data) return 0;
-    snprintf(path, sizeof path, "%s/bvh/%s", data, name);
     if (ik_bvh_read_file(path, &m->bvh, NULL) != IK_OK) return 0;
     if (ik_humanoid_map_find(&m->bvh->skeleton, NULL, 0, &map) != IK_OK ||
         ik_humanoid_init(&m->rig, &m->bvh->skeleton, &map) != IK_OK) {
@@ -59,6 +56,16 @@ static inline int motion_fixture_read(motion_fixture *m, const char *name) {
     ik_foot_point_joints(&m->rig, m->joints);
     m->root_ms = ik_mat4_identity();
     return 1;
+}
+
+/* Read $IKIT_DATA/bvh/NAME; 0 when the corpus is absent. */
+static inline int motion_fixture_read(motion_fixture *m, const char *name) {
+    const char *data = getenv("IKIT_DATA");
+    char path[1024];
+    memset(m, 0, sizeof *m);
+    if (!data) return 0;
+    snprintf(path, sizeof path, "%s/bvh/%s", data, name);
+    return motion_fixture_read_path(m, path);
 }
 
 /* Record the paths under root_ms and find the contacts with default

@@ -255,6 +255,16 @@ int main(void) {
     const char *data = getenv("IKIT_DATA");
     char tmpl[] = "/tmp/ikit_motion_XXXXXX";
     if (!mkdtemp(tmpl)) return 1;
+#ifdef IKIT_SOURCE_DIR
+    /* ikc draws text through cairo and fontconfig, whose caches live until
+     * exit: the sanitizer builds suppress that system library only (see
+     * the file), unless the caller set LSAN_OPTIONS itself. */
+    {
+        char options[1200];
+        snprintf(options, sizeof options, "suppressions=%s/scripts/lsan.supp:print_suppressions=0", IKIT_SOURCE_DIR);
+        setenv("LSAN_OPTIONS", options, 0);
+    }
+#endif
     snprintf(work_dir, sizeof work_dir, "%s", tmpl);
     if (!data) {
         check_skip("real-asset corpus not found (IKIT_DATA unset)");

@@ -96,9 +96,10 @@ typedef struct ik_foot_contacts {
     /* Hysteresis: a contact begins where the height above the level is
      * below height_enter and the speed below speed_enter, and lasts while
      * they stay below height_exit and speed_exit. Defaults 0.04 and 0.08 leg
-     * lengths, 0.3 and 1.0 leg lengths per second (a swing moves at 2 or
-     * more; a pivot on the ball of the foot stays under 1). The speed is the distance
-     * moved over about 1/30 s, per second. */
+     * lengths, 0.3 and 0.6 leg lengths per second (a swing moves at 2 or
+     * more; a foot shuffling on the floor between 0.5 and 1, so a shuffle
+     * splits into several contacts, each held still where it is). The
+     * speed is the distance moved over about 1/30 s, per second. */
     ik_real height_enter, height_exit;
     ik_real speed_enter, speed_exit;
     /* Gaps between contacts of a point shorter than max_gap seconds are

@@ -59,12 +59,18 @@ static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take
 static void print_table(const ikc_motion *m, const ik_skating *before, const ik_skating *after, double seconds) {
     double mm = 1000.0 / (double)ik_foot_metre(m->leg_length);
     double cut = before->travel > 0 ? 100.0 * (1.0 - (double)(after->travel / before->travel)) : 0;
+    char cut_text[48];
     printf("%s, clip '%s': %d frames, %d contacts, leg length %.4g (1 m = %.4g units)\n", ikc_shown(m->asset.path),
            ikc_shown(m->clip_name), m->take.frame_count, m->contact_count, (double)m->leg_length,
            (double)ik_foot_metre(m->leg_length));
     printf("  %-44s %12s %12s\n", "", "before", "after");
-    printf("  %-44s %12.1f %12.1f   (%.1f %% cut)\n", "planted feet's travel, all contacts (mm)",
-           (double)before->travel * mm, (double)after->travel * mm, cut);
+    /* under 0.1 mm before, there was no skating to cut: a ratio of noise */
+    if ((double)before->travel * mm < 0.1)
+        snprintf(cut_text, sizeof cut_text, "no skating to cut");
+    else
+        snprintf(cut_text, sizeof cut_text, "%.1f %% cut", cut);
+    printf("  %-44s %12.1f %12.1f   (%s)\n", "planted feet's travel, all contacts (mm)", (double)before->travel * mm,
+           (double)after->travel * mm, cut_text);
     printf("  %-44s %12.1f %12.1f\n", "worst contact's travel (mm)", (double)before->worst_travel * mm,
            (double)after->worst_travel * mm);
     printf("  %-44s %11.1f%% %11.1f%%\n", "contact frames sliding over 2 cm/s",

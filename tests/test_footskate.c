@@ -34,6 +34,7 @@ static void clean_and_check(const char *name, int variant) {
     motion_fixture m;
     ik_mat4 root, *ref_ms;
     ik_take reference;
+    ik_vec3 *previous;
     ik_footskate job = ik_footskate_def();
     ik_skating_measure measure = ik_skating_measure_def();
     ik_skating before, after;
@@ -52,6 +53,7 @@ static void clean_and_check(const char *name, int variant) {
     bytes = (size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform);
     reference.poses_ls = (ik_transform *)malloc(bytes);
     ref_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
+    previous = (ik_vec3 *)malloc(2 * (size_t)m.take.joint_count * sizeof(ik_vec3));
     memcpy(reference.poses_ls, m.take.poses_ls, bytes);
     measure.rig = &m.rig, measure.root_ms = &m.root_ms, measure.take = &m.take, measure.contacts = m.contacts;
     measure.contact_count = m.contact_count, measure.up_ms = m.up_ms, measure.slide_speed = (ik_real)0.02 * metre;
@@ -66,14 +68,14 @@ static void clean_and_check(const char *name, int variant) {
               ik_footskate_apply(&job, m.take.frame_count / 2, m.take.frame_count) == IK_OK,
           "apply in two ranges");
     CHECK(ik_take_validate(&m.take, NULL) == IK_OK, "%s: the cleaned take is finite with unit rotations", name);
-    measure.reference = &reference, measure.out = &after;
+    measure.reference = &reference, measure.previous_ms = previous, measure.out = &after;
     CHECK(ik_skating_measure_run(&measure) == IK_OK, "measure after");
     printf("%-10s %-9s travel %7.1f -> %5.1f mm (%.1f %% cut), worst contact %5.1f mm, outside legs %4.1f mm, "
-           "knee straightened %4.1f deg, snaps %d\n",
+           "knee straightened %4.1f deg, snaps %d, speed added %.2f m/s\n",
            name, motion_variant_names[variant], (double)(before.travel / metre * 1000),
            (double)(after.travel / metre * 1000), 100.0 * (double)(1 - after.travel / before.travel),
            (double)(after.worst_travel / metre * 1000), (double)(after.upper_change / metre * 1000),
-           (double)ik_deg(after.knee_straightening), after.knee_snaps);
+           (double)ik_deg(after.knee_straightening), after.knee_snaps, (double)(after.added_speed / metre));
     CHECK(after.travel <= (ik_real)0.1 * before.travel, "%s %s: skating cut by 90 %%", name, motion_variant_names[variant]);
     CHECK(after.worst_travel <= (ik_real)0.005 * metre, "%s %s: worst contact drifts %g mm", name,
           motion_variant_names[variant], (double)(after.worst_travel / metre * 1000));
@@ -85,6 +87,7 @@ static void clean_and_check(const char *name, int variant) {
     free(job.scratch);
     free(reference.poses_ls);
     free(ref_ms);
+    free(previous);
     motion_fixture_free(&m);
 }
 

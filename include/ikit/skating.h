@@ -31,6 +31,11 @@ typedef struct ik_skating {
     int upper_change_joint;    /* which (-1 when none) */
     ik_real knee_straightening;/* largest loss of knee bend from the reference's, radians */
     int knee_snaps;            /* frames where a knee within 2 degrees of straight was bent over 10 in the reference */
+    /* With a reference and previous_ms: the largest speed a change added to
+     * a joint from one frame to the next, |d_take - d_reference| / frame
+     * time (units per second): a pop shows here. */
+    ik_real added_speed;
+    int added_speed_joint, added_speed_frame;
 } ik_skating;
 
 typedef struct ik_skating_measure {
@@ -44,6 +49,7 @@ typedef struct ik_skating_measure {
     ik_real slide_speed;             /* model units per second, > 0 (default 0: set it, e.g.
                                         0.02 * ik_foot_metre(leg length), 2 cm/s) */
     ik_mat4 *model_ms, *reference_ms; /* scratch [joint_count] each (reference_ms only with a reference) */
+    ik_vec3 *previous_ms;            /* optional scratch [2 * joint_count] (with a reference): measure added_speed */
     ik_skating *out;
     unsigned long defaulted;
 } ik_skating_measure;

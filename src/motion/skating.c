@@ -48,13 +48,25 @@ static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
     return ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(ik_vec3_sub(b, a)), ik_vec3_normalize(ik_vec3_sub(c, b))));
 }
 
-/* Compare one frame with the reference: joints outside both legs' subtrees
- * (their distance) and the knees (bend lost). */
-static void compare_frame(const ik_skating_measure *job, ik_skating *out) {
+/* Compare frame f with the reference: joints outside both legs' subtrees
+ * (their distance), the knees (bend lost) and, with previous_ms, every
+ * joint's step since the frame before against the reference's step. */
+static void compare_frame(const ik_skating_measure *job, int f, ik_skating *out) {
     const ik_humanoid *rig = job->rig;
-    int j, k;
-    for (j = 0; j < rig->skeleton->joint_count; ++j) {
+    int j, k, n = rig->skeleton->joint_count;
+    for (j = 0; j < n; ++j) {
         ik_real d;
+        if (job->previous_ms) {
+            ik_vec3 now = ik_mat4_translation(&job->model_ms[j]), was = ik_mat4_translation(&job->reference_ms[j]);
+            if (f > 0) {
+                ik_real added = ik_vec3_distance(ik_vec3_sub(now, job->previous_ms[j]),
+                                                 ik_vec3_sub(was, job->previous_ms[n + j])) /
+                                job->take->frame_time;
+                if (added > out->added_speed)
+                    out->added_speed = added, out->added_speed_joint = j, out->added_speed_frame = f;
+            }
+            job->previous_ms[j] = now, job->previous_ms[n + j] = was;
+        }
         if (ik_skeleton_is_descendant(rig->skeleton, j, rig->limb[IK_LIMB_LEG_L].start) ||
             ik_skeleton_is_descendant(rig->skeleton, j, rig->limb[IK_LIMB_LEG_R].start))
             continue;
@@ -84,13 +96,14 @@ ik_result ik_skating_measure_run(const ik_skating_measure *job) {
     if (r != IK_OK) return r;
     memset(&out, 0, sizeof out);
     out.upper_change_joint = -1;
+    out.added_speed_joint = out.added_speed_frame = -1;
     up = ik_vec3_normalize(job->up_ms);
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) active[p] = -1, travel[p] = 0;
     for (f = 0; f < job->take->frame_count; ++f) {
         ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), job->root_ms, job->model_ms);
         if (job->reference) {
             ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->reference, f), job->root_ms, job->reference_ms);
-            compare_frame(job, &out);
+            compare_frame(job, f, &out);
         }
         for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
             int now = -1, joint = point_joint(job->rig, p);
@@ -116,7 +129,7 @@ ik_result ik_skating_measure_run(const ik_skating_measure *job) {
             active[p] = now, prev[p] = at;
         }
     }
-    if (!ik_finite(out.travel) || !ik_finite(out.upper_change)) return IK_ERR_NONFINITE;
+    if (!ik_finite(out.travel) || !ik_finite(out.upper_change) || !ik_finite(out.added_speed)) return IK_ERR_NONFINITE;
     *job->out = out;
     return IK_OK;
 }

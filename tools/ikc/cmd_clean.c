@@ -40,7 +40,7 @@ static void usage(FILE *out) {
 }
 
 static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take *reference, ik_mat4 *scratch_ms,
-                         ik_skating *out) {
+                         ik_vec3 *previous_ms, ik_skating *out) {
     ik_skating_measure job = ik_skating_measure_def();
     job.rig = &m->human.rig;
     job.root_ms = &m->asset.root_ms;
@@ -52,6 +52,7 @@ static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take
     job.slide_speed = (ik_real)0.02 * ik_foot_metre(m->leg_length);
     job.model_ms = m->model_ms;
     job.reference_ms = scratch_ms;
+    job.previous_ms = previous_ms;
     job.out = out;
     return ik_skating_measure_run(&job);
 }
@@ -83,6 +84,11 @@ static void print_table(const ikc_motion *m, const ik_skating *before, const ik_
     printf("  %-44s %12s %12.2f\n", "largest knee straightening (degrees)", "",
            (double)ik_deg(after->knee_straightening));
     printf("  %-44s %12s %12d\n", "frames a knee snapped straight", "", after->knee_snaps);
+    printf("  %-44s %12s %12.2f   (%s, frame %d)\n", "largest speed added to a joint (m/s)", "",
+           (double)after->added_speed * mm / 1000,
+           after->added_speed_joint >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, after->added_speed_joint))
+                                         : "none",
+           after->added_speed_frame);
     printf("  cleaned in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? m->take.frame_count / seconds : 0.0);
 }
 
@@ -124,6 +130,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite) {
     size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
     ik_take reference = m->take;
     ik_mat4 *reference_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
+    ik_vec3 *previous_ms = (ik_vec3 *)malloc(2 * (size_t)m->take.joint_count * sizeof(ik_vec3));
     ik_skating before, after;
     double t0, seconds;
     int p, code, legs_with_contacts = 0;
@@ -136,21 +143,23 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite) {
         fprintf(stderr, "ikc clean: %s: no foot is ever on the ground (no contacts found): nothing to hold; "
                         "`ikc contacts` shows the feet's heights and speeds\n", m->asset.path);
         free(reference_ms);
+        free(previous_ms);
         return IKC_EXIT_FORMAT;
     }
     reference.poses_ls = (ik_transform *)malloc(pose_bytes);
-    if (!reference.poses_ls || !reference_ms) {
+    if (!reference.poses_ls || !reference_ms || !previous_ms) {
         free(reference.poses_ls);
         free(reference_ms);
+        free(previous_ms);
         fprintf(stderr, "ikc clean: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
     memcpy(reference.poses_ls, m->take.poses_ls, pose_bytes);
-    code = measure(m, &m->take, NULL, reference_ms, &before) == IK_OK ? IKC_EXIT_OK : IKC_EXIT_FAILURE;
+    code = measure(m, &m->take, NULL, reference_ms, NULL, &before) == IK_OK ? IKC_EXIT_OK : IKC_EXIT_FAILURE;
     t0 = ikc_now();
     if (code == IKC_EXIT_OK) code = clean(m, quiet);
     seconds = ikc_now() - t0;
-    if (code == IKC_EXIT_OK && measure(m, &m->take, &reference, reference_ms, &after) != IK_OK) {
+    if (code == IKC_EXIT_OK && measure(m, &m->take, &reference, reference_ms, previous_ms, &after) != IK_OK) {
         fprintf(stderr, "ikc clean: %s: the cleaned take is not finite\n", m->asset.path);
         code = IKC_EXIT_FAILURE;
     }
@@ -158,6 +167,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite) {
     if (code == IKC_EXIT_OK) print_table(m, &before, &after, seconds);
     free(reference.poses_ls);
     free(reference_ms);
+    free(previous_ms);
     return code;
 }
 

@@ -129,6 +129,23 @@ static void test_refusals(void) {
     CHECK(memcmp(&m.take.poses_ls[5], &keep, sizeof keep) == 0, "refused plans leave the take as it was");
     job.reach = (ik_real)0.995;
     CHECK(ik_footskate_plan(&job) == IK_OK && ik_footskate_apply(&job, 3, 2) == IK_ERR_RANGE, "a backwards range");
+    {
+        ik_skating_measure measure = ik_skating_measure_def();
+        ik_skating out;
+        ik_foot_contact swapped[2];
+        int second = 1;
+        while (second < m.contact_count && m.contacts[second].point != m.contacts[0].point) ++second;
+        swapped[0] = m.contacts[0], swapped[1] = m.contacts[second];
+        measure.rig = &m.rig, measure.take = &m.take, measure.contacts = swapped, measure.contact_count = 2;
+        measure.model_ms = m.model_ms, measure.out = &out;
+        CHECK(ik_skating_measure_run(&measure) == IK_ERR_DEGENERATE, "measure: no slide speed");
+        measure.slide_speed = 1;
+        swapped[0] = m.contacts[second], swapped[1] = m.contacts[0];
+        CHECK(second < m.contact_count && ik_skating_measure_run(&measure) == IK_ERR_RANGE,
+              "measure: a point's contacts out of order");
+        swapped[0] = m.contacts[0], swapped[1] = m.contacts[second];
+        CHECK(ik_skating_measure_run(&measure) == IK_OK, "measure: in order");
+    }
     free(job.scratch);
     motion_fixture_free(&m);
 }

@@ -43,7 +43,8 @@ typedef struct ik_skating_measure {
     const ik_mat4 *root_ms;          /* NULL: identity */
     const ik_take *take;             /* measured */
     const ik_take *reference;        /* or NULL: the same skeleton's take before a change */
-    const ik_foot_contact *contacts; /* the contacts the take should hold */
+    const ik_foot_contact *contacts; /* the contacts the take should hold, each point's in order of
+                                        time without overlaps (as ik_foot_contacts gives them) */
     int contact_count;
     ik_vec3 up_ms;                   /* unit; default +Y */
     ik_real slide_speed;             /* model units per second, > 0 (default 0: set it, e.g.
@@ -57,7 +58,8 @@ typedef struct ik_skating_measure {
 ik_skating_measure ik_skating_measure_def(void);
 
 /* IK_ERR_NOT_DEFAULTED, IK_ERR_NULL, IK_ERR_RANGE (takes not of the rig's
- * skeleton or of different frame counts, a contact outside the take),
+ * skeleton or of different frame counts, a contact outside the take or
+ * out of order),
  * IK_ERR_NONFINITE, IK_ERR_DEGENERATE (slide_speed <= 0, zero up). */
 ik_result ik_skating_measure_run(const ik_skating_measure *job);
 

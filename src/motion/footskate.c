@@ -360,17 +360,28 @@ static void pull_into_reach(const ik_footskate *job, const plan *p, ik_vec3 up) 
  * |g - (t + s)| - r, a few rounds so both legs settle; eased. */
 static void plan_shifts(const ik_footskate *job, const plan *p, ik_real window) {
     int frames = job->take->frame_count, f, k, round, i;
+    /* which legs are held, marked first in the shift array itself (x left,
+     * y right), before each frame's shift replaces its marks */
+    for (f = 0; f < frames; ++f) p->shift[f] = ik_vec3_zero();
+    for (i = 0; i < job->contact_count; ++i)
+        for (f = job->contacts[i].start; f <= job->contacts[i].end; ++f) {
+            if (contact_leg(&job->contacts[i]) == 0)
+                p->shift[f].x = 1;
+            else
+                p->shift[f].y = 1;
+        }
     for (f = 0; f < frames; ++f) {
         ik_vec3 s = ik_vec3_zero();
-        ik_bool held[2] = {0, 0};
-        for (i = 0; i < job->contact_count; ++i)
-            if (job->contacts[i].start <= f && f <= job->contacts[i].end) held[contact_leg(&job->contacts[i])] = 1;
+        ik_bool held[2];
+        held[0] = p->shift[f].x != 0, held[1] = p->shift[f].y != 0;
         for (round = 0; round < 4; ++round)
             for (k = 0; k < 2; ++k) {
                 size_t at = 2 * (size_t)f + (size_t)k;
+                ik_vec3 to_goal;
+                ik_real excess;
                 if (!held[k]) continue;
-                ik_vec3 to_goal = ik_vec3_sub(p->goal[at], ik_vec3_add(p->thigh[at], s));
-                ik_real excess = ik_vec3_length(to_goal) - leg_reach(job, p, f, k);
+                to_goal = ik_vec3_sub(p->goal[at], ik_vec3_add(p->thigh[at], s));
+                excess = ik_vec3_length(to_goal) - leg_reach(job, p, f, k);
                 if (excess > 0) s = ik_vec3_mad(s, ik_vec3_normalize(to_goal), excess * (ik_real)1.0001);
             }
         if (ik_vec3_is_zero(s))

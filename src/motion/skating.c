@@ -12,7 +12,7 @@ ik_skating_measure ik_skating_measure_def(void) {
 }
 
 static ik_result validate(const ik_skating_measure *job) {
-    int i, n;
+    int i, n, last_end[IK_FOOT_CONTACT_POINTS] = {-1, -1, -1, -1};
     if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
     if (!job->rig || !job->rig->skeleton || !job->take || !job->take->poses_ls || !job->model_ms || !job->out ||
         (job->contact_count > 0 && !job->contacts) || (job->reference && (!job->reference_ms || !job->reference->poses_ls)))
@@ -24,8 +24,9 @@ static ik_result validate(const ik_skating_measure *job) {
     for (i = 0; i < job->contact_count; ++i) {
         const ik_foot_contact *c = &job->contacts[i];
         if (c->point < 0 || c->point >= IK_FOOT_CONTACT_POINTS || c->start < 0 || c->end < c->start ||
-            c->end >= job->take->frame_count)
+            c->end >= job->take->frame_count || c->start <= last_end[c->point])
             return IK_ERR_RANGE;
+        last_end[c->point] = c->end;
     }
     if (!ik_vec3_finite(job->up_ms) || !ik_finite(job->slide_speed) || !ik_finite(job->take->frame_time))
         return IK_ERR_NONFINITE;
@@ -89,7 +90,7 @@ ik_result ik_skating_measure_run(const ik_skating_measure *job) {
     ik_skating out;
     ik_vec3 up, prev[IK_FOOT_CONTACT_POINTS];
     ik_real travel[IK_FOOT_CONTACT_POINTS];
-    int active[IK_FOOT_CONTACT_POINTS], f, p, i;
+    int active[IK_FOOT_CONTACT_POINTS], cursor[IK_FOOT_CONTACT_POINTS], f, p;
     ik_result r;
     if (!job) return IK_ERR_NULL;
     r = validate(job);
@@ -98,7 +99,7 @@ ik_result ik_skating_measure_run(const ik_skating_measure *job) {
     out.upper_change_joint = -1;
     out.added_speed_joint = out.added_speed_frame = -1;
     up = ik_vec3_normalize(job->up_ms);
-    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) active[p] = -1, travel[p] = 0;
+    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) active[p] = -1, cursor[p] = 0, travel[p] = 0;
     for (f = 0; f < job->take->frame_count; ++f) {
         ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), job->root_ms, job->model_ms);
         if (job->reference) {
@@ -106,10 +107,11 @@ ik_result ik_skating_measure_run(const ik_skating_measure *job) {
             compare_frame(job, f, &out);
         }
         for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
-            int now = -1, joint = point_joint(job->rig, p);
+            int now, joint = point_joint(job->rig, p), *c = &cursor[p];
             ik_vec3 at;
-            for (i = 0; i < job->contact_count; ++i)
-                if (job->contacts[i].point == p && job->contacts[i].start <= f && f <= job->contacts[i].end) now = i;
+            /* the point's contacts come in order: the cursor only advances */
+            while (*c < job->contact_count && (job->contacts[*c].point != p || job->contacts[*c].end < f)) ++*c;
+            now = *c < job->contact_count && job->contacts[*c].start <= f ? *c : -1;
             if (now < 0 || joint < 0) {
                 active[p] = -1;
                 continue;

@@ -466,30 +466,35 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     free(faces.faces);
 }
 
-int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, size_t error_size) {
+/* 1 when `path` ends in .svg, .png or .pdf (its extension, lower case, in
+ * ext [8]); else 0 with a message. */
+static int picture_extension(const char *path, char *ext, char *error, size_t error_size) {
+    ikc_extension(path, ext, 8);
+    if (strcmp(ext, "png") == 0 || strcmp(ext, "svg") == 0 || strcmp(ext, "pdf") == 0) return 1;
+    snprintf(error, error_size, "'%s': the picture's name must end in .svg, .png or .pdf", path);
+    return 0;
+}
+
+int ikc_draw_to_file(const char *path, int width, int height, ikc_paint paint, const void *data, char *error,
+                     size_t error_size) {
     char ext[8];
     ikc_atomic atomic;
     cairo_surface_t *surface;
     cairo_t *cr;
     cairo_status_t status;
-    ikc_extension(path, ext, sizeof ext);
-    if (strcmp(ext, "png") != 0 && strcmp(ext, "svg") != 0 && strcmp(ext, "pdf") != 0) {
-        snprintf(error, error_size, "'%s': the picture's name must end in .svg, .png or .pdf", path);
-        return 0;
-    }
-    if (!ikc_picture_check(picture, error, error_size)) return 0;
+    if (!picture_extension(path, ext, error, error_size)) return 0;
     if (!ikc_atomic_begin(&atomic, path)) {
         snprintf(error, error_size, "'%s': path too long", path);
         return 0;
     }
     if (strcmp(ext, "png") == 0)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, picture->width, picture->height);
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     else if (strcmp(ext, "svg") == 0)
-        surface = cairo_svg_surface_create(atomic.temp_path, picture->width, picture->height);
+        surface = cairo_svg_surface_create(atomic.temp_path, width, height);
     else
-        surface = cairo_pdf_surface_create(atomic.temp_path, picture->width, picture->height);
+        surface = cairo_pdf_surface_create(atomic.temp_path, width, height);
     cr = cairo_create(surface);
-    draw_picture(cr, picture);
+    paint(cr, data);
     status = cairo_status(cr);
     cairo_destroy(cr);
     if (status == CAIRO_STATUS_SUCCESS && strcmp(ext, "png") == 0)
@@ -507,4 +512,13 @@ int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, siz
         return 0;
     }
     return 1;
+}
+
+static void paint_picture(cairo_t *cr, const void *picture) { draw_picture(cr, (const ikc_picture *)picture); }
+
+int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, size_t error_size) {
+    char ext[8];
+    if (!picture_extension(path, ext, error, error_size)) return 0;
+    if (!ikc_picture_check(picture, error, error_size)) return 0;
+    return ikc_draw_to_file(path, picture->width, picture->height, paint_picture, picture, error, error_size);
 }

@@ -30,6 +30,8 @@ int ikc_info(int argc, char **argv);
 int ikc_solve(int argc, char **argv);
 int ikc_render(int argc, char **argv);
 int ikc_demo(int argc, char **argv);
+int ikc_contacts(int argc, char **argv);
+int ikc_clean(int argc, char **argv);
 int ikc_batch(int argc, char **argv);
 
 /* ---- args.c: strict parsing of numbers and option values ---------------- */

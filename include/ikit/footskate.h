@@ -1,0 +1,84 @@
+/* ikit footskate clean-up: planted feet held still over their contacts.
+ *
+ * After Kovar, Schreiner and Gleicher, "Footskate Cleanup for Motion
+ * Capture Editing" (SCA 2002): every contact (ik_foot_contacts) gets one
+ * planted position; each frame the legs are solved to hold it, the hips
+ * move only where a leg cannot reach, and every correction is eased in and
+ * out over the neighbouring frames so nothing pops. Here:
+ *   - a heel contact holds the ankle at the contact's planted position; a
+ *     toe contact holds the toe joint (the foot turns about the ankle to
+ *     put it there while the heel is down, the ankle follows it while the
+ *     heel is up);
+ *   - a contact a leg cannot reach from where the animation puts the hips
+ *     moves toward the hips across the up axis (heel and toe together),
+ *     as little as it takes; what remains moves the hips;
+ *   - the legs are solved with ik_two_bone, the knee kept on its side by
+ *     ik_limb_natural_pole, the foot keeping its animated turn;
+ *   - ankle offsets, foot turns and hip shifts are set on the frames that
+ *     need them and eased (smoothstep) to zero over blend_time on either
+ *     side, or from one to the next across a shorter gap.
+ *
+ * Two calls on the caller's memory: ik_footskate_plan (every frame's
+ * goals, from the whole take) then ik_footskate_apply over any range of
+ * frames (a progress bar can run between ranges). Retargeting uses the same
+ * plan with contacts mapped onto another skeleton.
+ */
+#ifndef IKIT_FOOTSKATE_H
+#define IKIT_FOOTSKATE_H
+
+#include <stddef.h>
+
+#include <ikit/foot_contacts.h>
+#include <ikit/humanoid.h>
+#include <ikit/math.h>
+#include <ikit/result.h>
+#include <ikit/take.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ik_footskate {
+    const ik_humanoid *rig;      /* legs with ankle joints (not virtual ankles) */
+    const ik_mat4 *root_ms;      /* above the roots; NULL: identity */
+    ik_take *take;               /* the take (plan reads it; apply rewrites frames in place) */
+    const ik_foot_contact *contacts; /* on this take, in model space under root_ms */
+    int contact_count;
+
+    /* Corrections ease in and out over this many seconds. Default 0.25. */
+    ik_real blend_time;
+    /* A leg may stretch to this fraction of its straight length (or as far
+     * as the animation stretches it) before the hips move. Default 0.995. */
+    ik_real reach;
+
+    /* Caller's memory: scratch_bytes >= ik_footskate_scratch_bytes(take,
+     * contact_count),
+     * holding the plan between the two calls; model_ms [joint_count]. */
+    void *scratch;
+    size_t scratch_bytes;
+    ik_mat4 *model_ms;
+
+    unsigned long defaulted;     /* set by ik_footskate_def(); do not touch */
+} ik_footskate;
+
+ik_footskate ik_footskate_def(void);
+size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
+
+/* Plan every frame's goals from the whole take. IK_ERR_NOT_DEFAULTED,
+ * IK_ERR_NULL, IK_ERR_RANGE (a take whose joint count is not the rig's
+ * skeleton's, fewer than 2 frames, a contact outside the take, a bad
+ * point), IK_ERR_CAPACITY (scratch too small), IK_ERR_NONFINITE (NaN in the
+ * take, a contact or the options), IK_ERR_UNSUPPORTED (a leg with a virtual
+ * ankle, or a contact on a missing toe), IK_ERR_DEGENERATE (blend_time
+ * < 0, reach outside (0, 1]). Nothing in the take changes. */
+ik_result ik_footskate_plan(const ik_footskate *job);
+
+/* Clean frames [first, end) in place, after ik_footskate_plan. Returns
+ * IK_ERR_RANGE for a bad range, a solver's error otherwise (frames before
+ * it are already cleaned). */
+ik_result ik_footskate_apply(const ik_footskate *job, int first, int end);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,212 @@
+/* `ikc clean TAKE -o OUT`: footskate clean-up (ikit/footskate.h) of a take,
+ * with a table of skating and side effects before and after
+ * (ikit/skating.h), written in the input's format. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <ikit/footskate.h>
+#include <ikit/skating.h>
+
+#include "ikc.h"
+#include "motion_take.h"
+
+/* Frames cleaned between progress bar updates. */
+#define CLEAN_BATCH 256
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: ikc clean TAKE -o OUT [--clip NAME] [--map MAPPING] [--quiet] [--overwrite]\n"
+            "\n"
+            "Footskate clean-up (Kovar, Schreiner and Gleicher 2002): finds the foot\n"
+            "contacts (as `ikc contacts`), gives each one planted position, and solves the\n"
+            "legs every frame to hold it, knees on their side; the hips move only where a\n"
+            "leg cannot reach; corrections ease in and out over 0.25 s. Prints skating\n"
+            "before and after (travel of planted feet, frames sliding faster than 2 cm/s of\n"
+            "the skeleton's scale), how far joints outside the legs moved and whether a\n"
+            "knee straightened. OUT has the input's format (BVH frames, or the glTF clip's\n"
+            "keys replaced).\n"
+            "\n"
+            "  --clip NAME     the clip (name or number; default the first)\n"
+            "  --map MAPPING   'role = joint name' lines for joints not found by name\n"
+            "  --quiet         no progress bar\n"
+            "  --overwrite     allow OUT to replace the input\n"
+            "\n"
+            "example:\n"
+            "  ikc clean 131_01.bvh -o 131_01_clean.bvh\n"
+            "\n"
+            "exit codes: 0 ok, 1 solver failure, 2 bad usage, 3 file missing, 4 file\n"
+            "malformed or not a usable take (one frame, NaN values, no humanoid, upside\n"
+            "down, no foot ever on the ground), 5 unknown clip, 6 output not written.\n");
+}
+
+static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take *reference, ik_mat4 *scratch_ms,
+                         ik_vec3 *previous_ms, ik_skating *out) {
+    ik_skating_measure job = ik_skating_measure_def();
+    job.rig = &m->human.rig;
+    job.root_ms = &m->asset.root_ms;
+    job.take = take;
+    job.reference = reference;
+    job.contacts = m->contacts;
+    job.contact_count = m->contact_count;
+    job.up_ms = m->up_ms;
+    job.slide_speed = (ik_real)0.02 * ik_foot_metre(m->leg_length);
+    job.model_ms = m->model_ms;
+    job.reference_ms = scratch_ms;
+    job.previous_ms = previous_ms;
+    job.out = out;
+    return ik_skating_measure_run(&job);
+}
+
+static void print_table(const ikc_motion *m, const ik_skating *before, const ik_skating *after, double seconds) {
+    double mm = 1000.0 / (double)ik_foot_metre(m->leg_length);
+    double cut = before->travel > 0 ? 100.0 * (1.0 - (double)(after->travel / before->travel)) : 0;
+    char cut_text[48];
+    printf("%s, clip '%s': %d frames, %d contacts, leg length %.4g (1 m = %.4g units)\n", ikc_shown(m->asset.path),
+           ikc_shown(m->clip_name), m->take.frame_count, m->contact_count, (double)m->leg_length,
+           (double)ik_foot_metre(m->leg_length));
+    printf("  %-44s %12s %12s\n", "", "before", "after");
+    /* under 0.1 mm before, there was no skating to cut: a ratio of noise */
+    if ((double)before->travel * mm < 0.1)
+        snprintf(cut_text, sizeof cut_text, "no skating to cut");
+    else
+        snprintf(cut_text, sizeof cut_text, "%.1f %% cut", cut);
+    printf("  %-44s %12.1f %12.1f   (%s)\n", "planted feet's travel, all contacts (mm)", (double)before->travel * mm,
+           (double)after->travel * mm, cut_text);
+    printf("  %-44s %12.1f %12.1f\n", "worst contact's travel (mm)", (double)before->worst_travel * mm,
+           (double)after->worst_travel * mm);
+    printf("  %-44s %11.1f%% %11.1f%%\n", "contact frames sliding over 2 cm/s",
+           before->contact_frames ? 100.0 * before->sliding_frames / before->contact_frames : 0.0,
+           after->contact_frames ? 100.0 * after->sliding_frames / after->contact_frames : 0.0);
+    printf("  %-44s %12s %12.1f   (%s)\n", "largest move of a joint outside the legs (mm)", "",
+           (double)after->upper_change * mm,
+           after->upper_change_joint >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, after->upper_change_joint))
+                                          : "none");
+    printf("  %-44s %12s %12.2f\n", "largest knee straightening (degrees)", "",
+           (double)ik_deg(after->knee_straightening));
+    printf("  %-44s %12s %12d\n", "frames a knee snapped straight", "", after->knee_snaps);
+    printf("  %-44s %12s %12.2f   (%s, frame %d)\n", "largest speed added to a joint (m/s)", "",
+           (double)after->added_speed * mm / 1000,
+           after->added_speed_joint >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, after->added_speed_joint))
+                                         : "none",
+           after->added_speed_frame);
+    printf("  cleaned in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? m->take.frame_count / seconds : 0.0);
+}
+
+/* Plan, then clean in batches with the progress bar between them. */
+static int clean(ikc_motion *m, int quiet) {
+    ik_footskate job = ik_footskate_def();
+    ikc_progress bar;
+    ik_result r;
+    int f;
+    job.rig = &m->human.rig;
+    job.root_ms = &m->asset.root_ms;
+    job.take = &m->take;
+    job.contacts = m->contacts;
+    job.contact_count = m->contact_count;
+    job.scratch_bytes = ik_footskate_scratch_bytes(&m->take, m->contact_count);
+    job.scratch = malloc(job.scratch_bytes);
+    job.model_ms = m->model_ms;
+    if (!job.scratch) {
+        fprintf(stderr, "ikc clean: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    r = ik_footskate_plan(&job);
+    ikc_progress_begin(&bar, "cleaning", m->take.frame_count, quiet);
+    for (f = 0; r == IK_OK && f < m->take.frame_count; f += CLEAN_BATCH) {
+        int end = f + CLEAN_BATCH < m->take.frame_count ? f + CLEAN_BATCH : m->take.frame_count;
+        r = ik_footskate_apply(&job, f, end);
+        ikc_progress_step(&bar, end);
+    }
+    ikc_progress_end(&bar);
+    free(job.scratch);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc clean: %s: the clean-up failed: %s\n", m->asset.path, ik_result_str(r));
+        return IKC_EXIT_FAILURE;
+    }
+    return IKC_EXIT_OK;
+}
+
+static int run(ikc_motion *m, const char *out, int quiet, int overwrite) {
+    size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
+    ik_take reference = m->take;
+    ik_mat4 *reference_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
+    ik_vec3 *previous_ms = (ik_vec3 *)malloc(2 * (size_t)m->take.joint_count * sizeof(ik_vec3));
+    ik_skating before, after;
+    double t0, seconds;
+    int p, code, legs_with_contacts = 0;
+    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
+        if (m->joints[p] >= 0 && ikc_motion_point_contacts(m, p) == 0)
+            fprintf(stderr, "ikc clean: warning: the %s (%s) is never on the ground; it is left as it is\n",
+                    ik_foot_point_name(p), ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[p])));
+    for (p = 0; p < m->contact_count; ++p) legs_with_contacts |= 1 << ik_foot_point_leg(m->contacts[p].point);
+    if (!legs_with_contacts) {
+        fprintf(stderr, "ikc clean: %s: no foot is ever on the ground (no contacts found): nothing to hold; "
+                        "`ikc contacts` shows the feet's heights and speeds\n", m->asset.path);
+        free(reference_ms);
+        free(previous_ms);
+        return IKC_EXIT_FORMAT;
+    }
+    reference.poses_ls = (ik_transform *)malloc(pose_bytes);
+    if (!reference.poses_ls || !reference_ms || !previous_ms) {
+        free(reference.poses_ls);
+        free(reference_ms);
+        free(previous_ms);
+        fprintf(stderr, "ikc clean: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    memcpy(reference.poses_ls, m->take.poses_ls, pose_bytes);
+    code = measure(m, &m->take, NULL, reference_ms, NULL, &before) == IK_OK ? IKC_EXIT_OK : IKC_EXIT_FAILURE;
+    t0 = ikc_now();
+    if (code == IKC_EXIT_OK) code = clean(m, quiet);
+    seconds = ikc_now() - t0;
+    if (code == IKC_EXIT_OK && measure(m, &m->take, &reference, reference_ms, previous_ms, &after) != IK_OK) {
+        fprintf(stderr, "ikc clean: %s: the cleaned take is not finite\n", m->asset.path);
+        code = IKC_EXIT_FAILURE;
+    }
+    if (code == IKC_EXIT_OK) code = ikc_write_take("clean", &m->asset, &m->take, m->clip, NULL, out, overwrite);
+    if (code == IKC_EXIT_OK) print_table(m, &before, &after, seconds);
+    free(reference.poses_ls);
+    free(reference_ms);
+    free(previous_ms);
+    return code;
+}
+
+int ikc_clean(int argc, char **argv) {
+    const char *path = NULL, *clip = NULL, *map = NULL, *out = NULL;
+    int quiet = 0, overwrite = 0, i, code;
+    ikc_motion m;
+    for (i = 0; i < argc; ++i) {
+        if (ikc_is_help(argv[i])) {
+            usage(stdout);
+            return IKC_EXIT_OK;
+        } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            quiet = 1;
+        } else if (strcmp(argv[i], "--overwrite") == 0) {
+            overwrite = 1;
+        } else if (strcmp(argv[i], "--clip") == 0) {
+            if (!(clip = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--map") == 0) {
+            if (!(map = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (!(out = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "ikc clean: unknown option '%s'\n", ikc_shown(argv[i]));
+            usage(stderr);
+            return IKC_EXIT_USAGE;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "ikc clean: one TAKE only ('%s' is extra)\n", ikc_shown(argv[i]));
+            return IKC_EXIT_USAGE;
+        }
+    }
+    if (!path || !out) {
+        if (path) fprintf(stderr, "ikc clean: -o OUT is required\n");
+        usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+    code = ikc_motion_load("clean", path, clip, map, &m);
+    if (code == IKC_EXIT_OK) code = run(&m, out, quiet, overwrite);
+    ikc_motion_free(&m);
+    return code;
+}

@@ -1,0 +1,46 @@
+/* A take for the motion commands (contacts, clean): the file loaded, its
+ * clip baked to one pose per frame, the humanoid found, every frame's feet
+ * recorded and the foot contacts found, with a clear message for each kind
+ * of bad input. */
+#ifndef IKC_MOTION_TAKE_H
+#define IKC_MOTION_TAKE_H
+
+#include <ikit/foot_contacts.h>
+#include <ikit/take.h>
+
+#include "asset.h"
+#include "humanoid_setup.h"
+
+/* glTF clips are baked at this frame time; BVH takes keep their own. */
+#define IKC_MOTION_GLTF_FRAME_TIME (1.0 / 60.0)
+
+typedef struct ikc_motion {
+    ik_asset asset;
+    int loaded;
+    int clip;
+    char clip_name[64];
+    ikc_humanoid human;
+    ik_take take;                      /* poses_ls malloc'ed */
+    ik_vec3 up_ms;                     /* the body's up under the asset's root_ms */
+    ik_real leg_length;
+    int joints[IK_FOOT_PATH_POINTS];   /* ik_foot_point_joints */
+    ik_mat4 *model_ms;                 /* [joint_count] scratch */
+    ik_vec3 *paths_ms;                 /* [frames * IK_FOOT_PATH_POINTS] */
+    ik_foot_contact *contacts;
+    int contact_count;
+    ik_real *heights, *speeds;         /* [frames * IK_FOOT_CONTACT_POINTS] */
+    ik_real levels[IK_FOOT_CONTACT_POINTS];
+} ikc_motion;
+
+/* Load `path`, bake clip `clip_name` (NULL: the first), find the humanoid
+ * (with the mapping file `map_path`, may be NULL), record the feet's paths
+ * and find the contacts. Messages start "ikc COMMAND:". Returns an
+ * IKC_EXIT_ code; free with ikc_motion_free either way. */
+int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path,
+                    ikc_motion *m);
+void ikc_motion_free(ikc_motion *m);
+
+/* How many contacts `point` has. */
+int ikc_motion_point_contacts(const ikc_motion *m, int point);
+
+#endif

@@ -15,38 +15,8 @@
 #include <ikit/skating.h>
 
 #include "support/check.h"
+#include "support/ikc_run.h"
 #include "support/motion_fixture.h"
-
-#ifndef IKC_PATH
-#define IKC_PATH "ikc"
-#endif
-
-static char work_dir[256];
-static char out_text[1 << 20], err_text[1 << 16];
-
-static void read_text(const char *path, char *buf, size_t size) {
-    FILE *f = fopen(path, "rb");
-    size_t n = 0;
-    if (f) {
-        n = fread(buf, 1, size - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
-}
-
-/* Run ikc with `args`; stdout and stderr in out_text and err_text. */
-static int run(const char *args) {
-    char cmd[4096], out_path[300], err_path[300];
-    int status;
-    snprintf(out_path, sizeof out_path, "%s/stdout.txt", work_dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", work_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s' </dev/null", getenv("IKC") ? getenv("IKC") : IKC_PATH, args,
-             out_path, err_path);
-    status = system(cmd);
-    read_text(out_path, out_text, sizeof out_text);
-    read_text(err_path, err_text, sizeof err_text);
-    return status == -1 || !WIFEXITED(status) ? -1 : WEXITSTATUS(status);
-}
 
 /* A copy of BVH text `src` with at most `frames` frames, its frame time
  * line replaced by `frame_time` (NULL: kept), and `edit` applied to each
@@ -253,19 +223,7 @@ static void test_bad_takes(const char *data) {
 
 int main(void) {
     const char *data = getenv("IKIT_DATA");
-    char tmpl[] = "/tmp/ikit_motion_XXXXXX";
-    if (!mkdtemp(tmpl)) return 1;
-#ifdef IKIT_SOURCE_DIR
-    /* ikc draws text through cairo and fontconfig, whose caches live until
-     * exit: the sanitizer builds suppress that system library only (see
-     * the file), unless the caller set LSAN_OPTIONS itself. */
-    {
-        char options[1200];
-        snprintf(options, sizeof options, "suppressions=%s/scripts/lsan.supp:print_suppressions=0", IKIT_SOURCE_DIR);
-        setenv("LSAN_OPTIONS", options, 0);
-    }
-#endif
-    snprintf(work_dir, sizeof work_dir, "%s", tmpl);
+    if (!ikc_run_begin("ikc-motion")) return 1;
     if (!data) {
         check_skip("real-asset corpus not found (IKIT_DATA unset)");
     } else {
@@ -273,10 +231,6 @@ int main(void) {
         test_contacts_json_and_picture(data);
         test_bad_takes(data);
     }
-    {
-        char cmd[400];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
-        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", work_dir);
-    }
+    ikc_run_end();
     return check_summary("test_ikc_motion");
 }

@@ -10,6 +10,7 @@
 #include <ikit/clip.h>
 #include <ikit/constraint.h>
 #include <ikit/two_bone.h>
+#include <ikit/two_bone_batch.h>
 #include <ikit/aim.h>
 #include <ikit/chain_base.h>
 #include <ikit/ccd.h>

@@ -48,6 +48,14 @@ static inline lanes3 lanes3_gather(const ik_vec3 *const p[4]) {
                        simd4_set(p[0]->z, p[1]->z, p[2]->z, p[3]->z));
 }
 
+/* Four vec3s from vec3 i to i + 3 of a packed array, each read with the
+ * real after it: the caller makes sure vec3 i + 4 exists. */
+static inline lanes3 lanes3_load_run(const ik_vec3 *v) {
+    simd4 r0 = simd4_load(&v[0].x), r1 = simd4_load(&v[1].x), r2 = simd4_load(&v[2].x), r3 = simd4_load(&v[3].x);
+    simd4_transpose4(&r0, &r1, &r2, &r3);
+    return lanes3_make(r0, r1, r2);
+}
+
 /* Column `col` of four matrices, lane i from m[i]; with *w the column's
  * fourth row. */
 static inline lanes3 lanes3_matrix_column(const ik_mat4 *const m[4], int col, simd4 *w) {

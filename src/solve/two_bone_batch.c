@@ -139,7 +139,7 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
         mid[lane] = joint_at(job->mid_ms, stride, i);
         end[lane] = joint_at(job->end_ms, stride, i);
         target[lane] = &job->target_ms[i];
-        pole[lane] = job->pole_ms ? &job->pole_ms[i] : &job->target_ms[i];
+        pole[lane] = job->pole_ms ? &job->pole_ms[i] : NULL;
     }
     s0 = lanes3_matrix_column(start, 0, NULL);
     s1 = lanes3_matrix_column(start, 1, NULL);
@@ -152,8 +152,15 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
     L->c = lanes3_matrix_column(end, 3, NULL);
     L->start = frame_lanes_make(s0, s1, s2);
     L->mid = frame_lanes_make(m0, m1, m2);
-    L->target = lanes3_gather(target);
-    L->pole = lanes3_gather(pole);
+    /* a run of four that is not the array's end is read whole */
+    if (first + 4 < job->count) {
+        L->target = lanes3_load_run(&job->target_ms[first]);
+        if (job->pole_ms) L->pole = lanes3_load_run(&job->pole_ms[first]);
+    } else {
+        L->target = lanes3_gather(target);
+        if (job->pole_ms) L->pole = lanes3_gather(pole);
+    }
+    if (!job->pole_ms) L->pole = L->a;
     if (job->weight) {
         /* a weight of 1 or more is the full solve, as in ik_two_bone_run */
         const ik_real *w = job->weight;
@@ -192,10 +199,9 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     simd4 vv = lanes3_dot(v, v), l1 = simd4_sqrt(lanes3_dot(u, u)), l2 = simd4_sqrt(vv), full = simd4_add(l1, l2);
     simd4 dist = simd4_sqrt(lanes3_dot(e, e)), shortest = simd4_abs(simd4_sub(l1, l2)), d, ok;
     simd4 len, h_sq, uv, inv_h, inv_len, kc, cos0, sin0, sin1, c, s, bend_w, half_turn;
-    simd4 end_sq, reach, inv_reach, lw, w, kk, ref_sq, rr, rr_u, pole_sq, has_twist, g, root, cos_part, sin_part,
-        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, st_sq, tol;
-    quat_lanes bend, swing, swung_ls, axis_ls, start_new, mid_new, swing_twist;
-    lanes3 end_turned;
+    simd4 end_sq, end_len, reach, inv_reach, lw, w, kk, ref_sq, rr, pole_sq, has_twist, g, root, cos_part, sin_part,
+        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, tol;
+    quat_lanes bend, swing, start_new, mid_new, swing_twist;
 
     /* The lanes of the common path (ik_two_bone_run's guards): similar
      * frames, a finite limb of usual size and target, a pole near enough,
@@ -245,7 +251,8 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
      * about 170 degrees (w <= |end_rel||e| / 64) leaves the path. */
     ok = simd4_and(ok, simd4_gt(dist, simd4_mul(simd4_splat(IK_REAL_EPSILON), full)));
     end_sq = lanes3_dot(end_rel, end_rel);
-    reach = simd4_select(simd4_ge(d, simd4_mul(full, simd4_splat((ik_real)0.25))), d, simd4_sqrt(end_sq));
+    end_len = simd4_sqrt(end_sq);
+    reach = simd4_select(simd4_ge(d, simd4_mul(full, simd4_splat((ik_real)0.25))), d, end_len);
     inv_reach = simd4_div(one, simd4_mul(reach, dist));
     lw = simd4_mul(simd4_add(reach, simd4_mul(simd4_sub(end_sq, simd4_mul(reach, reach)),
                                               simd4_mul(simd4_mul(simd4_splat((ik_real)0.5), inv_reach), dist))),
@@ -265,17 +272,22 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     k = lanes3_cross(m, h);
     kk = lanes3_dot(k, k);
     j = lanes3_sub(lanes3_scale(m, lanes3_dot(h, m)), h);
-    rr_u = lanes3_dot(lanes3_cross(u, n), lanes3_cross(u, n));
     ref = u;
     ref_sq = lanes3_dot(u, u);
-    rr = rr_u;
     if (job->pole_ms) {
         lanes3 pn = lanes3_cross(pole_rel, n);
-        simd4 rr_p = lanes3_dot(pn, pn);
-        simd4 use_pole = simd4_gt(rr_p, simd4_mul(pole_sq, simd4_splat((ik_real)1e-10)));
+        simd4 use_pole;
+        rr = lanes3_dot(pn, pn);
+        use_pole = simd4_gt(rr, simd4_mul(pole_sq, simd4_splat((ik_real)1e-10)));
         ref = lanes3_select(use_pole, pole_rel, u);
         ref_sq = simd4_select(use_pole, pole_sq, ref_sq);
-        rr = simd4_select(use_pole, rr_p, rr_u);
+        if (simd4_mask_bits(use_pole) != 15) {
+            lanes3 un = lanes3_cross(u, n);
+            rr = simd4_select(use_pole, rr, lanes3_dot(un, un));
+        }
+    } else {
+        lanes3 un = lanes3_cross(u, n);
+        rr = lanes3_dot(un, un);
     }
     has_twist = simd4_and(simd4_gt(kk, simd4_mul(h_sq, simd4_splat((ik_real)1e-10))),
                           simd4_gt(rr, simd4_mul(ref_sq, simd4_splat((ik_real)1e-10))));
@@ -290,16 +302,12 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     m = lanes3_select(has_twist, m, lanes3_make(zero, zero, zero));
 
     /* Model-space turns to local corrections, R^T q R (to_local): the
-     * start's is L(swing) L(twist) = s (L(swing) (a, 0)) + c k_w L(swing),
-     * a the twist's axis in the start's frame; the mid's is L(bend). Each
-     * is normalised; a squared norm outside the normal range leaves the
-     * path. */
-    swung_ls = quat_lanes_to_local(&L->start, swing);
-    axis_ls = quat_lanes_make(frame_to_local(&L->start, m), zero);
-    axis_ls = quat_lanes_mul(swung_ls, axis_ls);
-    start_new = quat_lanes_make(
-        lanes3_add(lanes3_scale(axis_ls.v, twist_sin), lanes3_scale(swung_ls.v, simd4_mul(twist_cos, L->start.k_w))),
-        simd4_add(simd4_mul(axis_ls.w, twist_sin), simd4_mul(swung_ls.w, simd4_mul(twist_cos, L->start.k_w))));
+     * start's of swing * twist, the mid's of the bend (the joint frame's
+     * conjugation is multiplicative, so this is the single solver's
+     * L(swing) L(twist)). Each is normalised; a squared norm outside the
+     * normal range leaves the path. */
+    swing_twist = quat_lanes_mul(swing, quat_lanes_make(lanes3_scale(m, twist_sin), twist_cos));
+    start_new = quat_lanes_to_local(&L->start, swing_twist);
     mid_new = quat_lanes_to_local(&L->mid, bend);
     start_sq = simd4_add(lanes3_dot(start_new.v, start_new.v), simd4_mul(start_new.w, start_new.w));
     mid_sq = simd4_add(lanes3_dot(mid_new.v, mid_new.v), simd4_mul(mid_new.w, mid_new.w));
@@ -312,12 +320,10 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     out->start_correction = quat_lanes_make(lanes3_scale(start_new.v, start_sq), simd4_mul(start_new.w, start_sq));
     out->mid_correction = quat_lanes_make(lanes3_scale(mid_new.v, mid_sq), simd4_mul(mid_new.w, mid_sq));
 
-    /* Where the end lands: a + (swing twist) end_rel (swing twist)* / g'. */
-    swing_twist = quat_lanes_mul(swing, quat_lanes_make(lanes3_scale(m, twist_sin), twist_cos));
-    st_sq = simd4_add(lanes3_dot(swing_twist.v, swing_twist.v), simd4_mul(swing_twist.w, swing_twist.w));
-    end_turned = quat_lanes_rotate_scaled(swing_twist, end_rel);
-    end_turned = lanes3_sub(lanes3_mad(L->a, end_turned, simd4_div(one, simd4_select(ok, st_sq, one))), L->target);
-    out->residual = simd4_sqrt(lanes3_dot(end_turned, end_turned));
+    /* Where the end lands: the swing takes it onto the target line and the
+     * twist turns about that line, so it is |end_rel| from the start along
+     * it, and the residual is ||end_rel| - |e||. */
+    out->residual = simd4_abs(simd4_sub(end_len, dist));
     tol = simd4_max(simd4_mul(simd4_splat(job->reach_tolerance), full), simd4_splat(IK_REAL_EPSILON * 16));
     out->reached = simd4_le(out->residual, tol);
     out->solved = ok;
@@ -349,14 +355,52 @@ static ik_result solve_one(const ik_two_bone_batch *job, int i, size_t stride, i
     return r;
 }
 
-/* Four quaternions back from their lanes. */
-static void quat_lanes_store(quat_lanes q, ik_quat out[4]) {
+/* Four quaternions back from their lanes, into out[0..3]. */
+static void quat_lanes_store(quat_lanes q, ik_quat *out) {
     simd4 x = q.v.x, y = q.v.y, z = q.v.z, w = q.w;
     simd4_transpose4(&x, &y, &z, &w);
     simd4_store(&out[0].x, x);
     simd4_store(&out[1].x, y);
     simd4_store(&out[2].x, z);
     simd4_store(&out[3].x, w);
+}
+
+/* A group of four limbs that all took the common path: written whole. */
+static void store_group(const ik_two_bone_batch *job, int first, const limb_results *out) {
+    int reached = simd4_mask_bits(out->reached), lane;
+    quat_lanes_store(out->start_correction, &job->start_correction_ls[first]);
+    quat_lanes_store(out->mid_correction, &job->mid_correction_ls[first]);
+    if (job->residual) simd4_store(&job->residual[first], out->residual);
+    for (lane = 0; lane < 4; ++lane) {
+        if (job->reached) job->reached[first + lane] = reached >> lane & 1;
+        if (job->status) job->status[first + lane] = IK_OK;
+    }
+}
+
+/* A group with a limb off the path, or past the end: limb by limb, those
+ * off the path through ik_two_bone_run. Returns the first failure. */
+static ik_result store_lanes(const ik_two_bone_batch *job, int first, size_t stride, const limb_results *out) {
+    ik_quat start[4], mid[4];
+    ik_real residual[4];
+    int lane, solved = simd4_mask_bits(out->solved), reached = simd4_mask_bits(out->reached);
+    ik_result first_failure = IK_OK;
+    quat_lanes_store(out->start_correction, start);
+    quat_lanes_store(out->mid_correction, mid);
+    simd4_store(residual, out->residual);
+    for (lane = 0; lane < 4 && first + lane < job->count; ++lane) {
+        int i = first + lane;
+        ik_bool lane_reached = reached >> lane & 1;
+        ik_result lane_result = IK_OK;
+        if (!(solved >> lane & 1))
+            lane_result = solve_one(job, i, stride, &start[lane], &mid[lane], &lane_reached, &residual[lane]);
+        job->start_correction_ls[i] = start[lane];
+        job->mid_correction_ls[i] = mid[lane];
+        if (job->reached) job->reached[i] = lane_reached;
+        if (job->residual && lane_result == IK_OK) job->residual[i] = residual[lane];
+        if (job->status) job->status[i] = lane_result;
+        if (lane_result != IK_OK && first_failure == IK_OK) first_failure = lane_result;
+    }
+    return first_failure;
 }
 
 ik_result ik_two_bone_batch_run(const ik_two_bone_batch *job) {
@@ -368,28 +412,13 @@ ik_result ik_two_bone_batch_run(const ik_two_bone_batch *job) {
     for (first = 0; first < job->count; first += 4) {
         limb_lanes L;
         limb_results out;
-        ik_quat start[4], mid[4];
-        ik_real residual[4];
-        int lane, solved, reached;
         limb_lanes_load(job, first, &L);
         solve_lanes(job, &L, &out);
-        quat_lanes_store(out.start_correction, start);
-        quat_lanes_store(out.mid_correction, mid);
-        simd4_store(residual, out.residual);
-        reached = simd4_mask_bits(out.reached);
-        solved = simd4_mask_bits(out.solved);
-        for (lane = 0; lane < 4 && first + lane < job->count; ++lane) {
-            int i = first + lane;
-            ik_bool lane_reached = reached >> lane & 1;
-            ik_result lane_result = IK_OK;
-            if (!(solved >> lane & 1))
-                lane_result = solve_one(job, i, stride, &start[lane], &mid[lane], &lane_reached, &residual[lane]);
-            job->start_correction_ls[i] = start[lane];
-            job->mid_correction_ls[i] = mid[lane];
-            if (job->reached) job->reached[i] = lane_reached;
-            if (job->residual && lane_result == IK_OK) job->residual[i] = residual[lane];
-            if (job->status) job->status[i] = lane_result;
-            if (lane_result != IK_OK && first_failure == IK_OK) first_failure = lane_result;
+        if (first + 4 <= job->count && simd4_mask_bits(out.solved) == 15) {
+            store_group(job, first, &out);
+        } else {
+            r = store_lanes(job, first, stride, &out);
+            if (first_failure == IK_OK) first_failure = r;
         }
     }
     return first_failure;

@@ -13,6 +13,7 @@
 #include "bench_util.h"
 
 #include <ikit/aim.h>
+#include <ikit/aim_batch.h>
 #include <ikit/two_bone.h>
 #include <ikit/two_bone_batch.h>
 
@@ -108,12 +109,79 @@ static double two_bone_single_ns(int n) {
     return bench_median(samples, REPEATS);
 }
 
+typedef struct head {
+    ik_mat4 joint_ms;
+} head;
+
+static head heads[MAX_N];
+static ik_vec3 head_targets[MAX_N], head_poles[MAX_N];
+static ik_quat corrections[MAX_N];
+static const ik_vec3 eye_offset = {0, (ik_real)0.08, (ik_real)0.1};
+
+static void make_heads(rng *r) {
+    int i;
+    for (i = 0; i < MAX_N; ++i) {
+        ik_real s = rng_range(r, 0.5, 2);
+        ik_mat4 parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), ik_v3(s, s, s)), local;
+        local = ik_mat4_from_trs(rng_in_ball(r, 1), rng_rotation(r), ik_v3(1, 1, 1));
+        heads[i].joint_ms = ik_mat4_mul(&parent, &local);
+        head_targets[i] = ik_vec3_mad(ik_mat4_translation(&heads[i].joint_ms), rng_direction(r), rng_range(r, 0.5, 5));
+        head_poles[i] = rng_direction(r);
+    }
+}
+
+/* offset: the eye offset for every joint (the batch shares its axes) */
+static double aim_batch_ns(int n, ik_bool offset) {
+    ik_aim_batch job = ik_aim_batch_def();
+    double samples[REPEATS];
+    int rep, sweep, sweeps = SOLVES / n;
+    job.count = n;
+    job.joint_ms = &heads[0].joint_ms;
+    job.joint_stride = sizeof(head);
+    job.target_ms = head_targets;
+    job.pole_ms = head_poles;
+    if (offset) job.offset_ls = eye_offset;
+    job.correction_ls = corrections;
+    job.reached = reached;
+    for (rep = 0; rep < REPEATS; ++rep) {
+        double t0 = bench_now();
+        for (sweep = 0; sweep < sweeps; ++sweep) ik_aim_batch_run(&job);
+        samples[rep] = (bench_now() - t0) * 1e9 / ((double)n * sweeps);
+    }
+    bench_sink = (double)corrections[n - 1].w;
+    return bench_median(samples, REPEATS);
+}
+
+static double aim_single_ns(int n, ik_bool offset) {
+    static ik_aim jobs[MAX_N];
+    double samples[REPEATS];
+    int i, rep, sweep, sweeps = SOLVES / n;
+    for (i = 0; i < n; ++i) {
+        jobs[i] = ik_aim_def();
+        jobs[i].joint_ms = &heads[i].joint_ms;
+        jobs[i].target_ms = head_targets[i];
+        jobs[i].pole_ms = head_poles[i];
+        if (offset) jobs[i].offset_ls = eye_offset;
+        jobs[i].correction_ls = &corrections[i];
+        jobs[i].reached = &reached[i];
+    }
+    for (rep = 0; rep < REPEATS; ++rep) {
+        double t0 = bench_now();
+        for (sweep = 0; sweep < sweeps; ++sweep)
+            for (i = 0; i < n; ++i) ik_aim_run(&jobs[i]);
+        samples[rep] = (bench_now() - t0) * 1e9 / ((double)n * sweeps);
+    }
+    bench_sink = (double)corrections[n - 1].w;
+    return bench_median(samples, REPEATS);
+}
+
 int main(int argc, char **argv) {
     const char *only = argc > 1 ? argv[1] : NULL;
     FILE *csv = fopen("bench_batch.csv", "w");
     rng r = rng_seeded(42);
     size_t k;
     make_limbs(&r);
+    make_heads(&r);
     if (csv) fprintf(csv, "solver,form,scalar,n,ns_per_solve\n");
     printf("batch vs single, %s, about %d solves a repeat, median of %d repeats\n", BENCH_SCALAR, SOLVES, REPEATS);
     printf("%-10s %8s %14s %14s %8s\n", "solver", "n", "batch ns", "single ns", "ratio");
@@ -124,6 +192,16 @@ int main(int argc, char **argv) {
             printf("%-10s %8d %14.1f %14.1f %8.2f\n", "two_bone", n, batch, single, single / batch);
             if (csv) fprintf(csv, "two_bone,batch,%s,%d,%.2f\ntwo_bone,single,%s,%d,%.2f\n", BENCH_SCALAR, n, batch,
                              BENCH_SCALAR, n, single);
+        }
+        if (!only || strcmp(only, "aim") == 0) {
+            int offset;
+            for (offset = 0; offset < 2; ++offset) {
+                const char *name = offset ? "aim+eye" : "aim";
+                double batch = aim_batch_ns(n, offset), single = aim_single_ns(n, offset);
+                printf("%-10s %8d %14.1f %14.1f %8.2f\n", name, n, batch, single, single / batch);
+                if (csv) fprintf(csv, "%s,batch,%s,%d,%.2f\n%s,single,%s,%d,%.2f\n", name, BENCH_SCALAR, n, batch, name,
+                                 BENCH_SCALAR, n, single);
+            }
         }
     }
     if (csv) fclose(csv);

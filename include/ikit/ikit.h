@@ -12,6 +12,7 @@
 #include <ikit/two_bone.h>
 #include <ikit/two_bone_batch.h>
 #include <ikit/aim.h>
+#include <ikit/aim_batch.h>
 #include <ikit/chain_base.h>
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>

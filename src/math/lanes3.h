@@ -5,6 +5,8 @@
 #ifndef IKIT_LANES3_H
 #define IKIT_LANES3_H
 
+#include <stddef.h>
+
 #include "simd4.h"
 
 typedef struct lanes3 {
@@ -64,6 +66,48 @@ static inline lanes3 lanes3_matrix_column(const ik_mat4 *const m[4], int col, si
     simd4_transpose4(&r0, &r1, &r2, &r3);
     if (w) *w = r3;
     return lanes3_make(r0, r1, r2);
+}
+
+/* Element i of an array of matrices `stride` bytes apart. */
+static inline const ik_mat4 *lanes3_strided_matrix(const ik_mat4 *base, size_t stride, int i) {
+    return (const ik_mat4 *)(const void *)((const char *)base + (size_t)i * stride);
+}
+
+/* Four quaternions: a vector part and w. */
+typedef struct quat_lanes {
+    lanes3 v;
+    simd4 w;
+} quat_lanes;
+
+static inline quat_lanes quat_lanes_make(lanes3 v, simd4 w) {
+    quat_lanes q;
+    q.v = v;
+    q.w = w;
+    return q;
+}
+
+/* a b = (w_a v_b + w_b v_a + v_a x v_b, w_a w_b - v_a . v_b) */
+static inline quat_lanes quat_lanes_mul(quat_lanes a, quat_lanes b) {
+    lanes3 v = lanes3_add(lanes3_add(lanes3_scale(b.v, a.w), lanes3_scale(a.v, b.w)), lanes3_cross(a.v, b.v));
+    return quat_lanes_make(v, simd4_sub(simd4_mul(a.w, b.w), lanes3_dot(a.v, b.v)));
+}
+
+/* q v q* = (w^2 - |u|^2) v + 2 (u . v) u + 2 w (u x v) (ik_quat_rotate_scaled) */
+static inline lanes3 quat_lanes_rotate_scaled(quat_lanes q, lanes3 v) {
+    simd4 two = simd4_splat(2);
+    lanes3 r = lanes3_scale(v, simd4_sub(simd4_mul(q.w, q.w), lanes3_dot(q.v, q.v)));
+    r = lanes3_mad(r, q.v, simd4_mul(two, lanes3_dot(q.v, v)));
+    return lanes3_mad(r, lanes3_cross(q.v, v), simd4_mul(two, q.w));
+}
+
+/* Four quaternions back from their lanes, into out[0..3]. */
+static inline void quat_lanes_store(quat_lanes q, ik_quat *out) {
+    simd4 x = q.v.x, y = q.v.y, z = q.v.z, w = q.w;
+    simd4_transpose4(&x, &y, &z, &w);
+    simd4_store(&out[0].x, x);
+    simd4_store(&out[1].x, y);
+    simd4_store(&out[2].x, z);
+    simd4_store(&out[3].x, w);
 }
 
 #endif

@@ -49,10 +49,6 @@ static ik_result validate(const ik_two_bone_batch *job) {
     return IK_OK;
 }
 
-static const ik_mat4 *joint_at(const ik_mat4 *base, size_t stride, int i) {
-    return (const ik_mat4 *)(const void *)((const char *)base + (size_t)i * stride);
-}
-
 /* One joint's rotation frame in four lanes (two_bone.c's joint_frame_make
  * for a similarity): the columns c_i, k = 1 / |c_0|, and k_w = sgn(det),
  * det / s^3 = c0 . (c1 x c2) k^3. `usable` holds where the columns have
@@ -85,33 +81,6 @@ static lanes3 frame_to_local(const frame_lanes *f, lanes3 v) {
     return lanes3_scale(lanes3_make(lanes3_dot(f->c0, v), lanes3_dot(f->c1, v), lanes3_dot(f->c2, v)), f->k);
 }
 
-/* Four quaternions: a vector part and w. */
-typedef struct quat_lanes {
-    lanes3 v;
-    simd4 w;
-} quat_lanes;
-
-static quat_lanes quat_lanes_make(lanes3 v, simd4 w) {
-    quat_lanes q;
-    q.v = v;
-    q.w = w;
-    return q;
-}
-
-/* a b = (w_a v_b + w_b v_a + v_a x v_b, w_a w_b - v_a . v_b) */
-static quat_lanes quat_lanes_mul(quat_lanes a, quat_lanes b) {
-    lanes3 v = lanes3_add(lanes3_add(lanes3_scale(b.v, a.w), lanes3_scale(a.v, b.w)), lanes3_cross(a.v, b.v));
-    return quat_lanes_make(v, simd4_sub(simd4_mul(a.w, b.w), lanes3_dot(a.v, b.v)));
-}
-
-/* q v q* = (w^2 - |u|^2) v + 2 (u . v) u + 2 w (u x v) (ik_quat_rotate_scaled) */
-static lanes3 quat_lanes_rotate_scaled(quat_lanes q, lanes3 v) {
-    simd4 two = simd4_splat(2);
-    lanes3 r = lanes3_scale(v, simd4_sub(simd4_mul(q.w, q.w), lanes3_dot(q.v, q.v)));
-    r = lanes3_mad(r, q.v, simd4_mul(two, lanes3_dot(q.v, v)));
-    return lanes3_mad(r, lanes3_cross(q.v, v), simd4_mul(two, q.w));
-}
-
 /* A model-space turn in the joint's frame: (k C^T v, w k_w) (to_local). */
 static quat_lanes quat_lanes_to_local(const frame_lanes *f, quat_lanes q) {
     return quat_lanes_make(frame_to_local(f, q.v), simd4_mul(q.w, f->k_w));
@@ -135,9 +104,9 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
         /* lanes past the end repeat the last limb; their results are not stored */
         int i = first + lane < job->count ? first + lane : job->count - 1;
         L->index[lane] = i;
-        start[lane] = joint_at(job->start_ms, stride, i);
-        mid[lane] = joint_at(job->mid_ms, stride, i);
-        end[lane] = joint_at(job->end_ms, stride, i);
+        start[lane] = lanes3_strided_matrix(job->start_ms, stride, i);
+        mid[lane] = lanes3_strided_matrix(job->mid_ms, stride, i);
+        end[lane] = lanes3_strided_matrix(job->end_ms, stride, i);
         target[lane] = &job->target_ms[i];
         pole[lane] = job->pole_ms ? &job->pole_ms[i] : NULL;
     }
@@ -336,9 +305,9 @@ static ik_result solve_one(const ik_two_bone_batch *job, int i, size_t stride, i
     ik_two_bone single = ik_two_bone_def();
     ik_result r;
     *start_correction = *mid_correction = ik_quat_identity();
-    single.start_ms = joint_at(job->start_ms, stride, i);
-    single.mid_ms = joint_at(job->mid_ms, stride, i);
-    single.end_ms = joint_at(job->end_ms, stride, i);
+    single.start_ms = lanes3_strided_matrix(job->start_ms, stride, i);
+    single.mid_ms = lanes3_strided_matrix(job->mid_ms, stride, i);
+    single.end_ms = lanes3_strided_matrix(job->end_ms, stride, i);
     single.target_ms = job->target_ms[i];
     single.use_pole = job->pole_ms != NULL;
     if (job->pole_ms) single.pole_ms = job->pole_ms[i];
@@ -353,16 +322,6 @@ static ik_result solve_one(const ik_two_bone_batch *job, int i, size_t stride, i
     r = ik_two_bone_run(&single);
     if (r != IK_OK) *start_correction = *mid_correction = ik_quat_identity();
     return r;
-}
-
-/* Four quaternions back from their lanes, into out[0..3]. */
-static void quat_lanes_store(quat_lanes q, ik_quat *out) {
-    simd4 x = q.v.x, y = q.v.y, z = q.v.z, w = q.w;
-    simd4_transpose4(&x, &y, &z, &w);
-    simd4_store(&out[0].x, x);
-    simd4_store(&out[1].x, y);
-    simd4_store(&out[2].x, z);
-    simd4_store(&out[3].x, w);
 }
 
 /* A group of four limbs that all took the common path: written whole. */

@@ -7,6 +7,7 @@
 #include <ikit/result.h>
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
+#include <ikit/skeleton_fk_batch.h>
 #include <ikit/clip.h>
 #include <ikit/constraint.h>
 #include <ikit/two_bone.h>

@@ -37,12 +37,12 @@ static ik_result validate(const ik_aim_batch *job) {
 
 /* The ray, shared by every joint: the unit forward f (aim.c normalises it
  * the same way), the offset's part across it o_perp = o - (o . f) f, its
- * part along it o . f, |o_perp|^2, and the up axis with |up|^2. `usable`
- * is 0 for a zero or non-finite axis or offset: every joint then goes to
- * ik_aim_run, which tells which. */
+ * part along it o . f, |o_perp|^2 and 1 / |o_perp|, and the up axis with
+ * |up|^2. `usable` is 0 for a zero or non-finite axis or offset: every
+ * joint then goes to ik_aim_run, which tells which. */
 typedef struct shared_ray {
     ik_vec3 forward, offset_perp, up;
-    ik_real along, perp_sq, up_sq;
+    ik_real along, perp_sq, inv_perp, up_sq; /* inv_perp 0 for no o_perp */
     ik_bool usable;
 } shared_ray;
 
@@ -56,6 +56,7 @@ static shared_ray shared_ray_make(const ik_aim_batch *job) {
     ray.along = ik_vec3_dot(job->offset_ls, ray.forward);
     ray.offset_perp = ik_vec3_mad(job->offset_ls, ray.forward, -ray.along);
     ray.perp_sq = ik_vec3_dot(ray.offset_perp, ray.offset_perp);
+    ray.inv_perp = ray.perp_sq > 0 ? 1 / IK_SQRT(ray.perp_sq) : 0;
     /* a forward axis too short or long to square is left to aim.c's careful
      * normalisation */
     ray.usable = ff > IK_REAL_EPSILON * IK_REAL_EPSILON && ff <= IK_REAL_MAX && ray.up_sq > 0 &&
@@ -141,9 +142,9 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     ok = simd4_and(ok, simd4_le(simd4_abs(simd4_add(simd4_add(tt, disc), pole_sq)), simd4_splat(IK_REAL_MAX)));
     along = simd4_sqrt(simd4_max(disc, zero));
     out->reached = simd4_and(simd4_ge(disc, zero), simd4_ge(along, simd4_mul(simd4_splat(ray->along), g)));
-    inv_t = simd4_div(one, simd4_sqrt(tt));
+    inv_t = simd4_rsqrt(tt);
     x_offset = simd4_select(simd4_ge(disc, zero), simd4_mul(g, inv_t),
-                            simd4_splat(ray->perp_sq > 0 ? 1 / IK_SQRT(ray->perp_sq) : 0));
+                            simd4_splat(ray->inv_perp));
     x_forward = simd4_select(simd4_ge(disc, zero), simd4_mul(along, inv_t), zero);
     x = lanes3_add(lanes3_scale(lanes3_splat(ray->offset_perp), x_offset), lanes3_scale(lanes3_splat(ray->forward), x_forward));
     n = lanes3_scale(t, inv_t);
@@ -184,7 +185,7 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     correction_sq = simd4_add(lanes3_dot(correction.v, correction.v), simd4_mul(correction.w, correction.w));
     ok = simd4_and(ok, simd4_and(simd4_ge(correction_sq, simd4_splat(IK_REAL_MIN)),
                                  simd4_le(correction_sq, simd4_splat(IK_REAL_MAX))));
-    correction_sq = simd4_div(one, simd4_sqrt(simd4_select(ok, correction_sq, one)));
+    correction_sq = simd4_rsqrt(simd4_select(ok, correction_sq, one));
     out->correction = quat_lanes_make(lanes3_scale(correction.v, correction_sq), simd4_mul(correction.w, correction_sq));
     out->solved = ray->usable ? ok : zero;
 }

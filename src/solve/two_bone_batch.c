@@ -66,7 +66,7 @@ static frame_lanes frame_lanes_make(lanes3 c0, lanes3 c1, lanes3 c2) {
     f.c0 = c0;
     f.c1 = c1;
     f.c2 = c2;
-    f.k = simd4_div(simd4_splat(1), simd4_sqrt(l0));
+    f.k = simd4_rsqrt(l0);
     unit_det = simd4_mul(lanes3_dot(c0, lanes3_scale(lanes3_cross(c1, c2), simd4_mul(f.k, f.k))), f.k);
     f.k_w = simd4_copysign(simd4_splat(1), unit_det);
     f.usable = simd4_and(simd4_and(simd4_gt(l0, simd4_splat(0)), simd4_le(simd4_abs(simd4_sub(l1, l0)), spread)),
@@ -197,7 +197,7 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     h_sq = lanes3_dot(h, h);
     uv = lanes3_dot(u, v);
     ok = simd4_and(ok, simd4_gt(h_sq, simd4_mul(simd4_mul(len, len), simd4_splat((ik_real)1e-10))));
-    inv_h = simd4_div(one, simd4_sqrt(h_sq));
+    inv_h = simd4_rsqrt(h_sq);
     inv_len = simd4_div(one, len);
     kc = simd4_mul(simd4_sub(simd4_mul(d, d), simd4_add(simd4_mul(l1, l1), simd4_mul(l2, l2))),
                    simd4_mul(simd4_splat((ik_real)0.5), inv_len));
@@ -284,8 +284,8 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
                                            simd4_le(start_sq, simd4_splat(IK_REAL_MAX))),
                                  simd4_and(simd4_ge(mid_sq, simd4_splat(IK_REAL_MIN)),
                                            simd4_le(mid_sq, simd4_splat(IK_REAL_MAX)))));
-    start_sq = simd4_div(one, simd4_sqrt(simd4_select(ok, start_sq, one)));
-    mid_sq = simd4_div(one, simd4_sqrt(simd4_select(ok, mid_sq, one)));
+    start_sq = simd4_rsqrt(simd4_select(ok, start_sq, one));
+    mid_sq = simd4_rsqrt(simd4_select(ok, mid_sq, one));
     out->start_correction = quat_lanes_make(lanes3_scale(start_new.v, start_sq), simd4_mul(start_new.w, start_sq));
     out->mid_correction = quat_lanes_make(lanes3_scale(mid_new.v, mid_sq), simd4_mul(mid_new.w, mid_sq));
 

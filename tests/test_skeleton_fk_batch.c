@@ -63,6 +63,38 @@ static void test_random_skeletons(void) {
     property_end(&same);
 }
 
+/* A range after its joints' rotations change: equal to full FK of the new
+ * poses where the rest did not change. */
+static void test_range(void) {
+    rng r = rng_seeded(26);
+    check_property same = {"batch FK of a joint range equals ik_skeleton_fk of the changed poses", 0, 0};
+    int parents[MAX_JOINTS], n = 30, count = 7, c, j, round;
+    ik_transform rest[MAX_JOINTS];
+    ik_skeleton s;
+    for (j = 0; j < n; ++j) {
+        parents[j] = j == 0 ? -1 : j < 15 ? j - 1 : (int)(rng_unit(&r) * j);
+        rest[j] = ik_transform_identity();
+    }
+    CHECK(ik_skeleton_init(&s, n, parents, NULL, rest, NULL) == IK_OK, "%s", "");
+    for (round = 0; round < 20; ++round) {
+        int lo = (int)(rng_unit(&r) * n), hi = lo + (int)(rng_unit(&r) * (n - lo + 1));
+        for (c = 0; c < count * n; ++c) poses[c] = ik_transform_make(rng_in_ball(&r, 1), rng_rotation(&r), ik_v3(1, 1, 1));
+        CHECK(ik_skeleton_fk_batch(&s, count, poses, NULL, batch) == IK_OK, "%s", "");
+        /* turn the range's joints; only they and their descendants inside it are recomputed */
+        for (c = 0; c < count; ++c)
+            for (j = lo; j < hi; ++j) poses[c * n + j].rotation = rng_rotation(&r);
+        CHECK(ik_skeleton_fk_batch_range(&s, lo, hi, count, poses, NULL, batch) == IK_OK, "round %d", round);
+        for (c = 0; c < count; ++c) {
+            ik_skeleton_fk(&s, &poses[c * n], NULL, single);
+            for (j = 0; j < hi; ++j)
+                PROPERTY_CASE(same, same_matrix(&batch[c * n + j], &single[j]), "round %d pose %d joint %d", round, c, j);
+        }
+    }
+    property_end(&same);
+    CHECK(ik_skeleton_fk_batch_range(&s, 5, 4, 1, poses, NULL, batch) == IK_ERR_RANGE, "%s", "");
+    CHECK(ik_skeleton_fk_batch_range(&s, 0, n + 1, 1, poses, NULL, batch) == IK_ERR_RANGE, "%s", "");
+}
+
 static void test_errors(void) {
     int parents[1] = {-1};
     ik_transform rest[1];
@@ -78,6 +110,7 @@ static void test_errors(void) {
 
 int main(void) {
     test_random_skeletons();
+    test_range();
     test_errors();
     return check_summary("skeleton_fk_batch");
 }

@@ -26,6 +26,13 @@ extern "C" {
 ik_result ik_skeleton_fk_batch(const ik_skeleton *skeleton, int count, const ik_transform *poses_ls,
                                const ik_mat4 *roots_ms, ik_mat4 *models_ms);
 
+/* The same for joints first_joint .. last_joint - 1 only (a limb's subtree
+ * after its joints turned, when its parents' model matrices are already
+ * up to date): the other joints' matrices are read, not written. Also
+ * IK_ERR_RANGE for a range outside 0 .. joint_count. */
+ik_result ik_skeleton_fk_batch_range(const ik_skeleton *skeleton, int first_joint, int last_joint, int count,
+                                     const ik_transform *poses_ls, const ik_mat4 *roots_ms, ik_mat4 *models_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -98,18 +98,19 @@ static void store_column(lanes3 v, ik_real w, int col, ik_mat4 *const out[4], in
     }
 }
 
-ik_result ik_skeleton_fk_batch(const ik_skeleton *skeleton, int count, const ik_transform *poses_ls,
-                               const ik_mat4 *roots_ms, ik_mat4 *models_ms) {
+ik_result ik_skeleton_fk_batch_range(const ik_skeleton *skeleton, int first_joint, int last_joint, int count,
+                                     const ik_transform *poses_ls, const ik_mat4 *roots_ms, ik_mat4 *models_ms) {
     int first, joint, n;
     if (count < 0) return IK_ERR_RANGE;
     if (count == 0) return IK_OK;
     if (!skeleton || !skeleton->parents || !poses_ls || !models_ms) return IK_ERR_NULL;
     n = skeleton->joint_count;
+    if (first_joint < 0 || last_joint > n || first_joint > last_joint) return IK_ERR_RANGE;
     for (first = 0; first < count; first += 4) {
         int lanes = count - first < 4 ? count - first : 4, lane;
         size_t pose[4];
         for (lane = 0; lane < 4; ++lane) pose[lane] = (size_t)(lane < lanes ? first + lane : first + lanes - 1);
-        for (joint = 0; joint < n; ++joint) {
+        for (joint = first_joint; joint < last_joint; ++joint) {
             const ik_transform *tr[4];
             const ik_mat4 *parent[4];
             ik_mat4 *out[4];
@@ -136,4 +137,10 @@ ik_result ik_skeleton_fk_batch(const ik_skeleton *skeleton, int count, const ik_
         }
     }
     return IK_OK;
+}
+
+ik_result ik_skeleton_fk_batch(const ik_skeleton *skeleton, int count, const ik_transform *poses_ls,
+                               const ik_mat4 *roots_ms, ik_mat4 *models_ms) {
+    return ik_skeleton_fk_batch_range(skeleton, 0, skeleton ? skeleton->joint_count : 0, count, poses_ls, roots_ms,
+                                      models_ms);
 }

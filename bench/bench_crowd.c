@@ -11,16 +11,19 @@
  *  - "rig": ik_humanoid_solve_run per character (feet on the ground with
  *    heels, toes and ankle limits, pelvis, spine-and-head look-at chain
  *    within look limits, clavicles), after forward kinematics of the pose;
- *  - "batch": the same frame from the batch jobs: forward kinematics, the
- *    ground's height under each ankle (ik_ground_height_at), the pelvis
- *    lowered by the lower foot's need, both legs of the slice in two
- *    ik_two_bone_batch_run calls (pole ahead of the knee), the heads in one
- *    ik_aim_batch_run, the corrections applied and forward kinematics
- *    again. It leaves out what the rig does beyond that: feet aligned to the
- *    ground's slope, heels and toes, ankle and knee limits, the spine's
- *    share of the look and its limits.
- * Wall time per frame, median of 15 frames after 3 warm-up frames; then, on
- * one thread, where a frame's time goes. Writes bench_crowd.csv.
+ *  - "batch": the same frame from the batch jobs, 32 characters at a time
+ *    (while their data is in cache): ik_skeleton_fk_batch, the ground's
+ *    height under each ankle (ik_ground_height_at), the pelvis lowered by
+ *    the lower foot's need, both legs in two ik_two_bone_batch_run calls
+ *    (pole ahead of the knee), the heads in one ik_aim_batch_run, the
+ *    corrections applied and the legs' and head's matrices refreshed
+ *    (ik_skeleton_fk_batch_range). It leaves out what the rig does beyond
+ *    that: feet aligned to the ground's slope, heels and toes, ankle and
+ *    knee limits, the spine's share of the look and its limits.
+ * Per frame, median of 15 frames after 3 warm-up frames: the wall time, and
+ * the slowest thread's CPU time (the frame on cores of its own: the machine
+ * is shared); then, on one thread, where a frame's time goes. Writes
+ * bench_crowd.csv.
  * Usage: bench_crowd [THREADS]. */
 #define _POSIX_C_SOURCE 200112L
 #include "bench_util.h"

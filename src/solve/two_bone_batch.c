@@ -91,7 +91,7 @@ typedef struct limb_lanes {
     int index[4];
     frame_lanes start, mid;
     lanes3 a, b, c, target, pole;
-    simd4 weight_is_one;
+    simd4 full_weight;
 } limb_lanes;
 
 static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes *L) {
@@ -133,10 +133,10 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
     if (job->weight) {
         /* a weight of 1 or more is the full solve, as in ik_two_bone_run */
         const ik_real *w = job->weight;
-        L->weight_is_one = simd4_ge(simd4_set(w[L->index[0]], w[L->index[1]], w[L->index[2]], w[L->index[3]]),
+        L->full_weight = simd4_ge(simd4_set(w[L->index[0]], w[L->index[1]], w[L->index[2]], w[L->index[3]]),
                                     simd4_splat(1));
     } else {
-        L->weight_is_one = simd4_ge(simd4_splat(1), simd4_splat(0));
+        L->full_weight = simd4_ge(simd4_splat(1), simd4_splat(0));
     }
 }
 
@@ -176,7 +176,7 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
      * frames, a finite limb of usual size and target, a pole near enough,
      * full weight. NaN fails every comparison, so it leaves the path. */
     pole_sq = lanes3_dot(pole_rel, pole_rel);
-    ok = simd4_and(simd4_and(L->start.usable, L->mid.usable), L->weight_is_one);
+    ok = simd4_and(simd4_and(L->start.usable, L->mid.usable), L->full_weight);
     ok = simd4_and(ok, simd4_and(simd4_ge(full, simd4_splat(LIMB_SIZE_MIN)), simd4_le(full, simd4_splat(LIMB_SIZE_MAX))));
     ok = simd4_and(ok, simd4_le(simd4_add(full, dist), simd4_splat(IK_REAL_MAX)));
     if (job->pole_ms) ok = simd4_and(ok, simd4_le(pole_sq, simd4_splat(LIMB_SIZE_MAX * LIMB_SIZE_MAX)));

@@ -28,6 +28,7 @@ typedef struct limb {
     ik_transform local[3];
     ik_vec3 target, pole;
     ik_real weight;
+    ik_bool skewed; /* under a non-uniform scale: lengths are kept in the start's frame, not in model space */
 } limb;
 
 static void limb_fk(limb *L) {
@@ -45,7 +46,7 @@ static ik_real limb_length(const limb *L, int bone) {
 
 /* A random limb under a random parent: rotation, position and a uniform
  * scale 0.5 to 2, mirrored on one axis or all three in `mirror` cases out
- * of 3 (mirror 0: never); bones 0.5 to 1.5 long (in the start's frame),
+ * of 3 (mirror 0: never; else also a non-uniform scale in 1 of 16); bones 0.5 to 1.5 long (in the start's frame),
  * random joint rotations, a target 0 to 1.3 times the reach from the start,
  * a pole near the knee. */
 static void limb_random(limb *L, rng *r, int mirror) {
@@ -54,6 +55,10 @@ static void limb_random(limb *L, rng *r, int mirror) {
     ik_vec3 scale = kind == 1 ? ik_v3(-s, s, s) : kind == 2 ? ik_v3(-s, -s, -s) : ik_v3(s, s, s);
     ik_real reach;
     memset(L, 0, sizeof *L);
+    if (mirror && rng_unit(r) < 1.0 / 16) {
+        scale.y *= rng_range(r, 0.5, 2);
+        L->skewed = 1;
+    }
     L->parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), scale);
     L->local[0] = ik_transform_make(rng_in_ball(r, 0.5), rng_rotation(r), ik_v3(1, 1, 1));
     L->local[1] = ik_transform_make(ik_v3(0, rng_range(r, 0.5, 1.5), 0), rng_rotation(r), ik_v3(1, 1, 1));
@@ -172,7 +177,7 @@ static void check_against_single(limb *limbs, int count, ik_bool use_pole, ik_bo
                       "limb %d", i);
         /* applied: the bones keep their lengths, the end lands where the
          * residual says, and on the target when it is well within reach */
-        {
+        if (!L->skewed) {
             limb moved = *L;
             ik_vec3 end;
             moved.local[0].rotation = batch_start;

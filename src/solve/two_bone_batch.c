@@ -50,40 +50,44 @@ static ik_result validate(const ik_two_bone_batch *job) {
 }
 
 /* One joint's rotation frame in four lanes (two_bone.c's joint_frame_make
- * for a similarity): the columns c_i, k = 1 / |c_0|, and k_w = sgn(det),
- * det / s^3 = c0 . (c1 x c2) k^3. `usable` holds where the columns have
- * equal lengths (within 64 eps) and det^2 / s^6 >= 1 - 128 eps (Hadamard's
- * bound, met only by orthogonal columns). */
+ * for a similarity): the columns c_i, s = |c_0| and k_w = sgn(det). Its
+ * turns are taken to the joint's frame as (C^T v, w k_w s), s times
+ * two_bone.c's (k C^T v, w k_w) with k = 1 / s (a positive factor the
+ * normalisation removes). `usable` holds where the columns have equal
+ * lengths (within 64 eps) and det^2 >= (1 - 128 eps) s^6 (Hadamard's
+ * bound, met only by orthogonal columns), with s^6 a normal number. */
 typedef struct frame_lanes {
     lanes3 c0, c1, c2;
-    simd4 k, k_w, usable;
+    simd4 scale, k_w, usable;
 } frame_lanes;
 
 static frame_lanes frame_lanes_make(lanes3 c0, lanes3 c1, lanes3 c2) {
     frame_lanes f;
     simd4 l0 = lanes3_dot(c0, c0), l1 = lanes3_dot(c1, c1), l2 = lanes3_dot(c2, c2);
-    simd4 spread = simd4_mul(simd4_splat(64 * IK_REAL_EPSILON), l0), unit_det;
+    simd4 spread = simd4_mul(simd4_splat(64 * IK_REAL_EPSILON), l0), det, cube;
     f.c0 = c0;
     f.c1 = c1;
     f.c2 = c2;
-    f.k = simd4_rsqrt(l0);
-    unit_det = simd4_mul(lanes3_dot(c0, lanes3_scale(lanes3_cross(c1, c2), simd4_mul(f.k, f.k))), f.k);
-    f.k_w = simd4_copysign(simd4_splat(1), unit_det);
-    f.usable = simd4_and(simd4_and(simd4_gt(l0, simd4_splat(0)), simd4_le(simd4_abs(simd4_sub(l1, l0)), spread)),
-                         simd4_and(simd4_le(simd4_abs(simd4_sub(l2, l0)), spread),
-                                   simd4_ge(simd4_mul(unit_det, unit_det),
-                                            simd4_splat(1 - 128 * IK_REAL_EPSILON))));
+    f.scale = simd4_sqrt(l0);
+    det = lanes3_dot(c0, lanes3_cross(c1, c2));
+    cube = simd4_mul(simd4_mul(l0, l0), l0);
+    f.k_w = simd4_copysign(simd4_splat(1), det);
+    f.usable = simd4_and(simd4_and(simd4_ge(cube, simd4_splat(IK_REAL_MIN)), simd4_le(cube, simd4_splat(IK_REAL_MAX))),
+                         simd4_and(simd4_and(simd4_le(simd4_abs(simd4_sub(l1, l0)), spread),
+                                             simd4_le(simd4_abs(simd4_sub(l2, l0)), spread)),
+                                   simd4_ge(simd4_mul(det, det), simd4_mul(simd4_splat(1 - 128 * IK_REAL_EPSILON), cube))));
     return f;
 }
 
-/* A model-space vector in the joint's frame, k C^T v (vector_to_local). */
+/* A model-space vector in the joint's frame, times s: C^T v. */
 static lanes3 frame_to_local(const frame_lanes *f, lanes3 v) {
-    return lanes3_scale(lanes3_make(lanes3_dot(f->c0, v), lanes3_dot(f->c1, v), lanes3_dot(f->c2, v)), f->k);
+    return lanes3_make(lanes3_dot(f->c0, v), lanes3_dot(f->c1, v), lanes3_dot(f->c2, v));
 }
 
-/* A model-space turn in the joint's frame: (k C^T v, w k_w) (to_local). */
+/* A model-space turn in the joint's frame, times s: (C^T v, w k_w s)
+ * (to_local). */
 static quat_lanes quat_lanes_to_local(const frame_lanes *f, quat_lanes q) {
-    return quat_lanes_make(frame_to_local(f, q.v), simd4_mul(q.w, f->k_w));
+    return quat_lanes_make(frame_to_local(f, q.v), simd4_mul(q.w, simd4_mul(f->k_w, f->scale)));
 }
 
 /* Four limbs' inputs and, per lane, where each came from. */

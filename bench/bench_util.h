@@ -3,7 +3,9 @@
 #ifndef IKIT_BENCH_UTIL_H
 #define IKIT_BENCH_UTIL_H
 
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

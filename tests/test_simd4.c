@@ -132,7 +132,61 @@ static void test_lane_moves(void) {
           "le3 looks at lanes 0..2 and fails on NaN");
 }
 
+/* The lane-wise operations of the batch solvers, each lane against the
+ * scalar operation: division and square root exact (one IEEE rounding
+ * either way), min, comparisons, select and mask bits, copysign, and the
+ * 4x4 transpose; NaN fails every comparison. */
+static void test_batch_lanes(void) {
+    rng r = rng_seeded(12);
+    check_property exact = {"div, sqrt, min, copysign lane by lane equal the scalar ones", 0, 0};
+    check_property masks = {"gt, ge, le, and, or, select and mask_bits lane by lane", 0, 0};
+    check_property transpose = {"transpose4 swaps rows and columns", 0, 0};
+    int i, k;
+    for (i = 0; i < CASES / 10; ++i) {
+        ik_real a[4], b[4], m[4][4];
+        simd4 va, vb, gt, ge, le, sel, rows[4];
+        int bits = 0;
+        for (k = 0; k < 4; ++k) {
+            a[k] = rng_range(&r, -10, 10);
+            b[k] = k == i % 4 ? a[k] : rng_range(&r, -10, 10); /* one lane equal */
+        }
+        if (i % 7 == 0) a[i % 4] = (ik_real)NAN;
+        va = simd4_load(a);
+        vb = simd4_load(b);
+        gt = simd4_gt(va, vb);
+        ge = simd4_ge(va, vb);
+        le = simd4_le(va, vb);
+        sel = simd4_select(gt, va, vb);
+        for (k = 0; k < 4; ++k) {
+            ik_real fa = IK_FABS(a[k]);
+            PROPERTY_CASE(exact, (a[k] != a[k]) || (lane(simd4_div(va, vb), k) == a[k] / b[k] &&
+                                                    lane(simd4_sqrt(simd4_abs(va)), k) == IK_SQRT(fa) &&
+                                                    lane(simd4_min(va, vb), k) == (a[k] < b[k] ? a[k] : b[k]) &&
+                                                    lane(simd4_copysign(vb, va), k) == IK_COPYSIGN(b[k], a[k])),
+                          "case %d lane %d", i, k);
+            PROPERTY_CASE(exact, !(a[k] != a[k]) || lane(simd4_min(va, vb), k) == b[k], "NaN: min gives b, case %d", i);
+            bits |= (a[k] > b[k]) << k;
+            PROPERTY_CASE(masks, lane(sel, k) == (a[k] > b[k] ? a[k] : b[k]) || a[k] != a[k], "case %d lane %d", i, k);
+        }
+        PROPERTY_CASE(masks, simd4_mask_bits(gt) == bits, "case %d: %x vs %x", i, simd4_mask_bits(gt), bits);
+        bits = 0;
+        for (k = 0; k < 4; ++k) bits |= (a[k] >= b[k] && a[k] <= b[k]) << k;
+        PROPERTY_CASE(masks, simd4_mask_bits(simd4_and(ge, le)) == bits, "case %d", i);
+        bits = 0;
+        for (k = 0; k < 4; ++k) bits |= (a[k] > b[k] || a[k] <= b[k]) << k;
+        PROPERTY_CASE(masks, simd4_mask_bits(simd4_or(gt, le)) == bits, "case %d", i);
+        for (k = 0; k < 16; ++k) m[k / 4][k % 4] = rng_range(&r, -1, 1);
+        for (k = 0; k < 4; ++k) rows[k] = simd4_load(m[k]);
+        simd4_transpose4(&rows[0], &rows[1], &rows[2], &rows[3]);
+        for (k = 0; k < 16; ++k) PROPERTY_CASE(transpose, lane(rows[k / 4], k % 4) == m[k % 4][k / 4], "case %d", i);
+    }
+    property_end(&exact);
+    property_end(&masks);
+    property_end(&transpose);
+}
+
 int main(void) {
+    test_batch_lanes();
     test_lane_algebra();
     test_rsqrt();
     test_lane_moves();

@@ -7,10 +7,13 @@
 #include <ikit/result.h>
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
+#include <ikit/skeleton_fk_batch.h>
 #include <ikit/clip.h>
 #include <ikit/constraint.h>
 #include <ikit/two_bone.h>
+#include <ikit/two_bone_batch.h>
 #include <ikit/aim.h>
+#include <ikit/aim_batch.h>
 #include <ikit/chain_base.h>
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>

@@ -80,6 +80,31 @@ static inline simd4 simd4_vec3_load(const ik_vec3 *v) {
         _mm_unpacklo_epi64(_mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y)), _mm_cvtsi32_si128(z)));
 }
 
+/* ---- lane-wise operations for batches (one limb per lane) ---------------- */
+/* Masks are the result of a comparison: all bits set in a lane where it
+ * holds. */
+static inline simd4 simd4_div(simd4 a, simd4 b) { return _mm_div_ps(a, b); }
+static inline simd4 simd4_sqrt(simd4 a) { return _mm_sqrt_ps(a); }
+static inline simd4 simd4_min(simd4 a, simd4 b) { return _mm_min_ps(a, b); }
+static inline simd4 simd4_gt(simd4 a, simd4 b) { return _mm_cmpgt_ps(a, b); }
+static inline simd4 simd4_ge(simd4 a, simd4 b) { return _mm_cmpge_ps(a, b); }
+static inline simd4 simd4_le(simd4 a, simd4 b) { return _mm_cmple_ps(a, b); }
+static inline simd4 simd4_and(simd4 a, simd4 b) { return _mm_and_ps(a, b); }
+static inline simd4 simd4_or(simd4 a, simd4 b) { return _mm_or_ps(a, b); }
+/* a in the lanes where `mask` holds, b elsewhere. */
+static inline simd4 simd4_select(simd4 mask, simd4 a, simd4 b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+/* Bit i set when the mask holds in lane i. */
+static inline int simd4_mask_bits(simd4 mask) { return _mm_movemask_ps(mask); }
+/* |a| with the sign of b, per lane. */
+static inline simd4 simd4_copysign(simd4 a, simd4 b) {
+    simd4 sign = _mm_set1_ps(-0.0f);
+    return _mm_or_ps(_mm_andnot_ps(sign, a), _mm_and_ps(sign, b));
+}
+/* Transpose the 4x4 block whose rows are r0..r3, in place. */
+static inline void simd4_transpose4(simd4 *r0, simd4 *r1, simd4 *r2, simd4 *r3) { _MM_TRANSPOSE4_PS(*r0, *r1, *r2, *r3); }
+
 #else
 
 typedef struct simd4 {
@@ -133,6 +158,55 @@ static inline simd4 simd4_max(simd4 a, simd4 b) {
 static inline ik_bool simd4_is_zero3(simd4 a) { return a.v[0] == 0 && a.v[1] == 0 && a.v[2] == 0; }
 static inline ik_bool simd4_le3(simd4 a, simd4 b) {
     return a.v[0] <= b.v[0] && a.v[1] <= b.v[1] && a.v[2] <= b.v[2];
+}
+
+/* ---- lane-wise operations for batches (one limb per lane) ---------------- */
+/* Masks are the result of a comparison: 1 in a lane where it holds, else 0. */
+static inline simd4 simd4_div(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]);
+}
+static inline simd4 simd4_sqrt(simd4 a) {
+    return simd4_set(IK_SQRT(a.v[0]), IK_SQRT(a.v[1]), IK_SQRT(a.v[2]), IK_SQRT(a.v[3]));
+}
+/* As SSE's minps: b unless a < b (so b where either is NaN). */
+static inline simd4 simd4_min(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] < b.v[0] ? a.v[0] : b.v[0], a.v[1] < b.v[1] ? a.v[1] : b.v[1],
+                     a.v[2] < b.v[2] ? a.v[2] : b.v[2], a.v[3] < b.v[3] ? a.v[3] : b.v[3]);
+}
+static inline simd4 simd4_gt(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] > b.v[0], a.v[1] > b.v[1], a.v[2] > b.v[2], a.v[3] > b.v[3]);
+}
+static inline simd4 simd4_ge(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] >= b.v[0], a.v[1] >= b.v[1], a.v[2] >= b.v[2], a.v[3] >= b.v[3]);
+}
+static inline simd4 simd4_le(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] <= b.v[0], a.v[1] <= b.v[1], a.v[2] <= b.v[2], a.v[3] <= b.v[3]);
+}
+static inline simd4 simd4_and(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] != 0 && b.v[0] != 0, a.v[1] != 0 && b.v[1] != 0, a.v[2] != 0 && b.v[2] != 0,
+                     a.v[3] != 0 && b.v[3] != 0);
+}
+static inline simd4 simd4_or(simd4 a, simd4 b) {
+    return simd4_set(a.v[0] != 0 || b.v[0] != 0, a.v[1] != 0 || b.v[1] != 0, a.v[2] != 0 || b.v[2] != 0,
+                     a.v[3] != 0 || b.v[3] != 0);
+}
+static inline simd4 simd4_select(simd4 mask, simd4 a, simd4 b) {
+    return simd4_set(mask.v[0] != 0 ? a.v[0] : b.v[0], mask.v[1] != 0 ? a.v[1] : b.v[1],
+                     mask.v[2] != 0 ? a.v[2] : b.v[2], mask.v[3] != 0 ? a.v[3] : b.v[3]);
+}
+static inline int simd4_mask_bits(simd4 mask) {
+    return (mask.v[0] != 0) | (mask.v[1] != 0) << 1 | (mask.v[2] != 0) << 2 | (mask.v[3] != 0) << 3;
+}
+static inline simd4 simd4_copysign(simd4 a, simd4 b) {
+    return simd4_set(IK_COPYSIGN(a.v[0], b.v[0]), IK_COPYSIGN(a.v[1], b.v[1]), IK_COPYSIGN(a.v[2], b.v[2]),
+                     IK_COPYSIGN(a.v[3], b.v[3]));
+}
+static inline void simd4_transpose4(simd4 *r0, simd4 *r1, simd4 *r2, simd4 *r3) {
+    simd4 a = *r0, b = *r1, c = *r2, d = *r3;
+    *r0 = simd4_set(a.v[0], b.v[0], c.v[0], d.v[0]);
+    *r1 = simd4_set(a.v[1], b.v[1], c.v[1], d.v[1]);
+    *r2 = simd4_set(a.v[2], b.v[2], c.v[2], d.v[2]);
+    *r3 = simd4_set(a.v[3], b.v[3], c.v[3], d.v[3]);
 }
 
 #endif

@@ -249,6 +249,10 @@ static void stand_everywhere(fixture *f) {
             heights[k * 41 + i] = (ik_real)0.02 * leg * IK_SIN((ik_real)i * (ik_real)0.35) * IK_COS((ik_real)k * (ik_real)0.3);
     g = ik_ground_height_field(ik_v3(mid.x - leg, floor_y, mid.z - leg), leg / 20, 41, 41, heights);
     stand(f, &g, "bumps", 0, 1);
+    /* a NaN sample a leg away from the feet: the solve reads only the
+     * samples under the feet, so it stands as before */
+    heights[0] = (ik_real)NAN;
+    stand(f, &g, "bumps with a NaN sample far from the feet", 0, 1);
     b.amplitude = (ik_real)0.02 * leg;
     b.kx = 6 / leg;
     b.kz = 5 / leg;
@@ -502,8 +506,33 @@ static void relative_rig(fixture *base, int built, void *context) {
 
 static void test_feet_relative(void) { fixture_each_rig(relative_rig, NULL); }
 
+/* A height field of NaN samples under the feet is no ground there: the
+ * solve succeeds, leaves the feet where the pose has them and writes
+ * nothing that is not finite. */
+static void test_nan_under_the_feet(void) {
+    fixture f;
+    ik_humanoid_solve job;
+    ik_real heights[9];
+    ik_vec3 ankle0;
+    ik_ground g;
+    int i;
+    CHECK(fixture_built(&f), "built");
+    ankle0 = fixture_end(&f, IK_LIMB_LEG_L);
+    for (i = 0; i < 9; ++i) heights[i] = (ik_real)NAN;
+    g = ik_ground_height_field(ik_v3(-5, 0, -5), 5, 3, 3, heights);
+    CHECK(ik_ground_validate(&g) == IK_ERR_NONFINITE && ik_ground_check_shape(&g) == IK_OK,
+          "validate sees the NaN samples, the shape check does not read them");
+    job = ik_humanoid_solve_def();
+    fixture_bind_job(&f, &job);
+    job.ground = &g;
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(&f), "solve over NaN samples");
+    ik_skeleton_fk(f.skeleton, f.pose, &f.root_ms, f.model);
+    CHECK(ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), ankle0) < (ik_real)1e-4, "the foot stays where it was");
+}
+
 int main(void) {
     test_casts();
+    test_nan_under_the_feet();
     test_standing();
     test_goals_and_walk();
     test_feet_relative();

@@ -72,6 +72,9 @@ ik_ground ik_ground_callback(ik_ground_ray_fn cast, void *user);
  * below 1, cell, run or rise not positive where they must be),
  * IK_ERR_NONFINITE, IK_ERR_DEGENERATE (zero normal or direction). */
 ik_result ik_ground_validate(const ik_ground *ground);
+/* The same checks except a height field's samples: O(1) whatever the
+ * field's size (the casts below check the samples they read). */
+ik_result ik_ground_check_shape(const ik_ground *ground);
 
 /* Cast a ray against the ground. Planes are cut exactly; height fields and
  * stairs exactly for a vertical ray, otherwise by marching a quarter cell

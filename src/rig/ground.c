@@ -60,7 +60,7 @@ ik_ground ik_ground_callback(ik_ground_ray_fn cast, void *user) {
 
 /* Everything but the height samples: O(1), so the casts can afford it on
  * every call; they check the samples they read through their results. */
-static ik_result validate_shape(const ik_ground *g) {
+ik_result ik_ground_check_shape(const ik_ground *g) {
     if (!g) return IK_ERR_NULL;
     switch (g->type) {
     case IK_GROUND_PLANE:
@@ -85,7 +85,7 @@ static ik_result validate_shape(const ik_ground *g) {
 }
 
 ik_result ik_ground_validate(const ik_ground *g) {
-    ik_result r = validate_shape(g);
+    ik_result r = ik_ground_check_shape(g);
     int i;
     if (r != IK_OK || g->type != IK_GROUND_HEIGHT_FIELD) return r;
     for (i = 0; i < g->count_x * g->count_z; ++i)
@@ -162,7 +162,7 @@ static ik_bool surface_at(const ik_ground *g, ik_real x, ik_real z, ik_real *hei
 ik_bool ik_ground_height_at(const ik_ground *g, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms) {
     ik_real h;
     ik_vec3 n;
-    if (validate_shape(g) != IK_OK || !ik_finite(x) || !ik_finite(z) || !surface_at(g, x, z, &h, &n) ||
+    if (ik_ground_check_shape(g) != IK_OK || !ik_finite(x) || !ik_finite(z) || !surface_at(g, x, z, &h, &n) ||
         !ik_finite(h) || !ik_vec3_finite(n))
         return 0;
     if (height) *height = h;
@@ -208,7 +208,7 @@ ik_bool ik_ground_cast(const ik_ground *g, ik_vec3 origin_ms, ik_vec3 direction_
                        ik_ground_hit *hit) {
     ik_vec3 d;
     ik_ground_hit h;
-    if (!hit || validate_shape(g) != IK_OK || !ik_vec3_finite(origin_ms) || !ik_vec3_finite(direction_ms) ||
+    if (!hit || ik_ground_check_shape(g) != IK_OK || !ik_vec3_finite(origin_ms) || !ik_vec3_finite(direction_ms) ||
         !ik_finite(max_distance) || !(max_distance > 0))
         return 0;
     d = ik_vec3_normalize_or(direction_ms, ik_vec3_zero());

@@ -67,7 +67,7 @@ static ik_result validate(const ik_humanoid_solve *job) {
         return IK_ERR_NONFINITE;
     if (job->look_at && job->look_tolerance < 0) return IK_ERR_RANGE;
     if (job->use_floor && !ik_vec3_finite(job->floor_ms)) return IK_ERR_NONFINITE;
-    if (job->ground) return ik_ground_validate(job->ground);
+    if (job->ground) return ik_ground_check_shape(job->ground);
     return IK_OK;
 }
 

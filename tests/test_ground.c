@@ -528,6 +528,7 @@ static void test_nan_under_the_feet(void) {
     CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(&f), "solve over NaN samples");
     ik_skeleton_fk(f.skeleton, f.pose, &f.root_ms, f.model);
     CHECK(ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), ankle0) < (ik_real)1e-4, "the foot stays where it was");
+    fixture_free(&f);
 }
 
 int main(void) {

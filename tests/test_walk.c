@@ -119,7 +119,7 @@ static void check_walk(walk_run *w) {
         ik_skeleton_fk(s, pose, &f->root_ms, f->model);
         for (j = 0; j < s->joint_count; ++j) {
             if (!ik_transform_finite(pose[j]) || !ik_mat4_finite(&f->model[j])) ++nonfinite;
-            if (s->parents[j] >= 0 && j != f->rig.pelvis)
+            if (s->parents[j] >= 0)
                 worst_length = ik_maxr(worst_length, IK_FABS(ik_vec3_distance(fixture_pos(f, j), fixture_pos(f, s->parents[j])) -
                                                              rest_length[j]));
         }

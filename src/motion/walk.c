@@ -60,7 +60,8 @@ typedef struct walk_setup {
     ik_real period, stance, stride, cadence;
     ik_real ankle_z;          /* the ankles' mean forward place at rest */
     ik_real sway_side;        /* +1 when the left foot is on +X */
-    ik_mat4 pelvis_parent_inv;
+    int mover;                /* the joint carrying the body's move: the root above the hips */
+    ik_mat4 mover_parent_inv; /* model space to the space the mover's translation is in */
     walk_foot foot[2];
     walk_arm arm[2];
 } walk_setup;
@@ -304,7 +305,7 @@ static void setup(walk_setup *w, const ik_walk *job) {
     const ik_skeleton *s = rig->skeleton;
     ik_real scale = root_scale(job->root_ms);
     ik_vec3 pelvis_w;
-    int side, parent;
+    int side;
     memset(w, 0, sizeof *w);
     w->job = job;
     w->rig = rig;
@@ -323,10 +324,13 @@ static void setup(walk_setup *w, const ik_walk *job) {
     w->ankle_z = (ik_real)0.5 * (to_walk(w, limb_end(&rig->limb[IK_LIMB_LEG_L], job->model_ms)).z +
                                  to_walk(w, limb_end(&rig->limb[IK_LIMB_LEG_R], job->model_ms)).z);
     w->sway_side = w->foot[0].ankle_x >= w->foot[1].ankle_x ? 1 : -1;
-    parent = s->parents[rig->pelvis];
+    /* root motion: the topmost joint above the hips moves, so whatever hangs from the same root (IK
+     * controls, props) comes along */
+    w->mover = rig->map.joint[IK_ROLE_HIPS];
+    while (s->parents[w->mover] >= 0) w->mover = s->parents[w->mover];
     {
-        ik_mat4 p = parent >= 0 ? job->model_ms[parent] : (job->root_ms ? *job->root_ms : ik_mat4_identity());
-        if (!ik_mat4_inverse(&p, &w->pelvis_parent_inv)) w->pelvis_parent_inv = ik_mat4_identity();
+        ik_mat4 p = job->root_ms ? *job->root_ms : ik_mat4_identity();
+        if (!ik_mat4_inverse(&p, &w->mover_parent_inv)) w->mover_parent_inv = ik_mat4_identity();
     }
 }
 
@@ -387,26 +391,30 @@ static int riser_within(const ik_ground *g, ik_real a, ik_real b, ik_real margin
 /* On stairs walked along (within 25 degrees of) their direction, a foot
  * whose heel-to-toes span would straddle a riser (or come within 0.03 leg
  * lengths of one) is moved along forward onto one tread: to the nearer of
- * just past the riser and just short of it that straddles nothing, else
- * past it (the heel on the upper tread, the ground layer's stairs rule for
- * the toes). Returns the ankle's new forward place. */
+ * just past the riser and just short of it that straddles nothing; a foot
+ * longer than a tread goes with its toes just short of the next riser, its
+ * heel over the edge (as people climb narrow stairs). Returns the ankle's
+ * new forward place. */
 static ik_real snap_to_tread(const walk_setup *w, const walk_foot *f, ik_real ankle_z) {
     const ik_ground *g = w->job->ground;
-    ik_real dz, x_part, back, front, margin = (ik_real)0.03 * w->leg, best = 0, shifts[2];
+    ik_real dz, x_part, back, front, margin = (ik_real)0.03 * w->leg, sense, best = 0, shifts[3];
     int riser, i, found = 0;
     if (!g || g->type != IK_GROUND_STAIRS || !(IK_FABS(g->direction_ms.z) > (ik_real)0.9)) return ankle_z;
     dz = g->direction_ms.z;
+    sense = dz > 0 ? 1 : -1;
     back = ik_minr(ik_minr(f->heel_w.z, f->ball_w.z), f->tip_w.z);
     front = ik_maxr(ik_maxr(f->heel_w.z, f->ball_w.z), f->tip_w.z);
-    /* q(z) = (x - p.x) d.x + (z - p.z) d.z: the place along the stairs */
+    /* q(z) = (x - p.x) d.x + (z - p.z) d.z: the place along the stairs, risers at q = i run */
     x_part = (f->ankle_x - g->point_ms.x) * g->direction_ms.x - g->point_ms.z * dz;
     {
         ik_real q1 = x_part + (ankle_z + back) * dz, q2 = x_part + (ankle_z + front) * dz;
         riser = riser_within(g, ik_minr(q1, q2), ik_maxr(q1, q2), margin);
         if (riser < 0) return ankle_z;
-        /* shifts (along z) putting the span's back just past the riser, or its front just short of it */
-        shifts[0] = ((ik_real)riser * g->run + margin * (dz > 0 ? 1 : -1) - q1) / dz;
-        shifts[1] = ((ik_real)riser * g->run - margin * (dz > 0 ? 1 : -1) - q2) / dz;
+        /* along z: the span's back just past the riser, its front just short of it, or its front just
+         * short of the next one */
+        shifts[0] = ((ik_real)riser * g->run + margin * sense - q1) / dz;
+        shifts[1] = ((ik_real)riser * g->run - margin * sense - q2) / dz;
+        shifts[2] = ((ik_real)(riser + 1) * g->run - margin * sense - q2) / dz;
     }
     for (i = 0; i < 2; ++i) {
         ik_real z = ankle_z + shifts[i], q1 = x_part + (z + back) * dz, q2 = x_part + (z + front) * dz;
@@ -414,14 +422,14 @@ static ik_real snap_to_tread(const walk_setup *w, const walk_foot *f, ik_real an
         if (!found || IK_FABS(shifts[i]) < IK_FABS(best)) best = shifts[i];
         found = 1;
     }
-    return ankle_z + (found ? best : shifts[0]);
+    return ankle_z + (found ? best : shifts[2]);
 }
 
 /* Foot `f`'s foothold number `step`: it lands at t = (step - offset) P and
  * is planted where the body is over it at mid-stance, z = v (t + stance P /
  * 2) plus the ankles' rest offset; its heel and ball are cast down, the
  * foot pitched about its lateral axis by atan2(ball height - heel height,
- * heel-to-ball run) (at most 35 degrees) so it touches both, its heel on
+ * heel-to-ball run) (at most 35 degrees; none on the flat treads of stairs) so it touches both, its heel on
  * the ground, and raised by whatever of it is still below the ground. */
 static foothold make_foothold(const walk_setup *w, const walk_foot *f, double step) {
     const ik_walk *job = w->job;
@@ -435,7 +443,7 @@ static foothold make_foothold(const walk_setup *w, const walk_foot *f, double st
     heel_y = ground_height(w, heel.x, heel.z);
     ball_y = ground_height(w, f->ankle_x + f->ball_w.x, z + f->ball_w.z);
     run = f->ball_w.z - f->heel_w.z;
-    if (run > (ik_real)1e-6 * w->leg) pitch = ik_clampr(IK_ATAN2(ball_y - heel_y, run), -ik_rad(35), ik_rad(35));
+    if (run > (ik_real)1e-6 * w->leg && job->ground && job->ground->type != IK_GROUND_STAIRS) pitch = ik_clampr(IK_ATAN2(ball_y - heel_y, run), -ik_rad(35), ik_rad(35));
     heel.y = heel_y;
     h.turn_w = ik_quat_from_axis_angle(ik_v3(1, 0, 0), -pitch);
     h.ankle_w = ik_vec3_sub(heel, ik_quat_rotate(h.turn_w, f->heel_w));
@@ -597,8 +605,8 @@ static ik_bool keep_ankle_limit(const walk_setup *w, const walk_foot *f, foot_st
 
 /* ---- a frame ------------------------------------------------------------------------------ */
 
-/* Frame at time t into `pose`: the rest pose, the pelvis moved (its model
- * move taken into its parent's space), the humanoid solve with the four
+/* Frame at time t into `pose`: the rest pose, the body moved (the model
+ * move of the pelvis given to the root above it, in the root's parent space), the humanoid solve with the four
  * limb goals (feet also turned: their flat rest rotation turned by the
  * foot's walk-frame turn, F q F^-1 in model space), then the toes. */
 static ik_result make_frame(const walk_setup *w, double t, ik_transform *pose, ik_walk_report *report) {
@@ -614,8 +622,8 @@ static ik_result make_frame(const walk_setup *w, double t, ik_transform *pose, i
     for (side = 0; side < 2; ++side) feet[side] = foot_at(w, &w->foot[side], t);
     move_w = pelvis_move(w, t, feet, &drop);
     memcpy(pose, s->rest_ls, sizeof(ik_transform) * (size_t)s->joint_count);
-    move_ls = ik_mat4_transform_vector(&w->pelvis_parent_inv, to_model_vector(w, move_w));
-    pose[w->rig->pelvis].translation = ik_vec3_add(pose[w->rig->pelvis].translation, move_ls);
+    move_ls = ik_mat4_transform_vector(&w->mover_parent_inv, to_model_vector(w, move_w));
+    pose[w->mover].translation = ik_vec3_add(pose[w->mover].translation, move_ls);
     solve.rig = w->rig;
     solve.pose_ls = pose;
     solve.model_ms = job->model_ms;

@@ -13,6 +13,7 @@ static void usage(FILE *out) {
             "  solve FILE     pose a character so named joints reach targets; write glTF/BVH\n"
             "  render FILE    draw the skeleton (and a clip as a filmstrip) to SVG, PNG or PDF\n"
             "  demo           the showcase on built-in data (no files needed)\n"
+            "  walk RIG       a procedural walk cycle for a humanoid, written as a new clip\n"
             "\n"
             "FILE is glTF 2.0 (.gltf, .glb), BVH (.bvh) or a chain description (.chain).\n"
             "\n"
@@ -51,10 +52,11 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "solve") == 0) return ikc_solve(argc - 2, argv + 2);
     if (strcmp(argv[1], "render") == 0) return ikc_render(argc - 2, argv + 2);
     if (strcmp(argv[1], "demo") == 0) return ikc_demo(argc - 2, argv + 2);
+    if (strcmp(argv[1], "walk") == 0) return ikc_walk(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
     {
-        static const char *const commands[] = {"info", "solve", "render", "demo"};
-        ikc_suggest_name(stderr, commands, 4, argv[1], 2);
+        static const char *const commands[] = {"info", "solve", "render", "demo", "walk"};
+        ikc_suggest_name(stderr, commands, 5, argv[1], 2);
     }
     fprintf(stderr, "`ikc --help` lists the commands.\n");
     return IKC_EXIT_USAGE;

@@ -6,6 +6,7 @@
  * above the ground, and the distance walked. Then bad input. */
 #include <ikit/walk.h>
 
+#include "support/rng.h"
 #include "test_humanoid_fixture.h"
 
 enum { GROUND_FLAT, GROUND_SLOPE, GROUND_STAIRS, GROUND_KINDS };
@@ -32,18 +33,17 @@ static ik_ground make_ground(int kind, ik_real leg) {
     return ik_ground_plane(ik_vec3_zero(), ik_v3(0, 1, 0));
 }
 
-/* Run a walk of `seconds` at 60 frames per second. */
-static int run_walk(walk_run *w, fixture *f, int kind, ik_real seconds, const char *label) {
-    ik_result r;
+/* A walk job on the fixture with the defaults, a take of `seconds` at 60
+ * frames per second and the ground `ground` (copied into the run); the
+ * caller may change the job before walk_execute. */
+static int walk_prepare(walk_run *w, fixture *f, ik_ground ground, ik_real seconds, const char *label) {
     memset(w, 0, sizeof *w);
     w->f = f;
     w->label = label;
     w->job = ik_walk_def(&f->rig, &f->root_ms);
-    w->leg = fixture_limb_length(f, IK_LIMB_LEG_L);
-    w->leg = ik_maxr(w->leg, fixture_limb_length(f, IK_LIMB_LEG_R));
-    w->ground = make_ground(kind, w->leg);
+    w->leg = ik_maxr(fixture_limb_length(f, IK_LIMB_LEG_L), fixture_limb_length(f, IK_LIMB_LEG_R));
+    w->ground = ground;
     w->job.ground = &w->ground;
-    if (kind == GROUND_STAIRS) w->job.stride = (ik_real)1.2 * w->leg; /* one tread a step */
     w->take.frame_time = (ik_real)1 / 60;
     w->take.frame_count = ik_take_frame_count(seconds, w->take.frame_time, 100000);
     w->take.joint_count = f->skeleton->joint_count;
@@ -51,20 +51,33 @@ static int run_walk(walk_run *w, fixture *f, int kind, ik_real seconds, const ch
                                               (size_t)w->take.joint_count);
     w->job.take = &w->take;
     w->job.model_ms = f->model;
+    return w->take.poses_ls && ik_walk_frame(&f->rig, &f->root_ms, &w->frame) == IK_OK &&
+           ik_mat4_inverse(&w->frame, &w->frame_inv);
+}
+
+static int walk_execute(walk_run *w) {
+    ik_result r;
     w->cadence = ik_walk_cadence(&w->job);
-    if (ik_walk_frame(&f->rig, &f->root_ms, &w->frame) != IK_OK || !ik_mat4_inverse(&w->frame, &w->frame_inv))
-        return 0;
     r = ik_walk_run(&w->job);
-    CHECK(r == IK_OK, "%s: walk runs: %s", label, ik_result_str(r));
+    CHECK(r == IK_OK, "%s: walk runs: %s", w->label, ik_result_str(r));
     return r == IK_OK;
+}
+
+/* Run a walk of `seconds` on ground `kind` (stairs with one tread a step). */
+static int run_walk(walk_run *w, fixture *f, int kind, ik_real seconds, const char *label) {
+    ik_real leg = ik_maxr(fixture_limb_length(f, IK_LIMB_LEG_L), fixture_limb_length(f, IK_LIMB_LEG_R));
+    if (!walk_prepare(w, f, make_ground(kind, leg), seconds, label)) return 0;
+    if (kind == GROUND_STAIRS) w->job.stride = (ik_real)1.2 * w->leg;
+    return walk_execute(w);
 }
 
 static ik_vec3 in_walk(const walk_run *w, ik_vec3 p_ms) { return ik_mat4_transform_point(&w->frame_inv, p_ms); }
 
+/* The ground's height under p; infinite (a foot below it) where there is
+ * none. */
 static ik_real ground_at(const walk_run *w, ik_vec3 p_w) {
     ik_real y = 0;
-    ik_ground_height_at(&w->ground, p_w.x, p_w.z, &y, NULL);
-    return y;
+    return ik_ground_height_at(&w->ground, p_w.x, p_w.z, &y, NULL) ? y : IK_REAL_MAX;
 }
 
 /* A foot's contact points in the walk frame: heel, ball (or, for a virtual
@@ -97,9 +110,13 @@ static ik_real ankle_flexion(const fixture *f, int leg) {
 
 /* Every frame checked by forward kinematics (see the file's comment). A
  * foot is planted from its landing, phase 0 of its cycle (the right foot
- * half a cycle later), to stance_fraction; flat until the toe-off ramp
- * (the last half of stance), where only the toes' tip (the ball without
- * toes) must hold. */
+ * half a cycle later), to stance_fraction: its last contact point (the
+ * toes' tip, or the ball without toes: what a heel lift pivots on) must
+ * hold all through, and its heel wherever it touches the ground (within a
+ * millimetre): a heel may lift, but not slide. On a foot with toes the
+ * ball's contact point is not held: it lies under the toe joint the foot
+ * rolls about, so it rolls back as the heel rises (e sin(angle) for a toe
+ * joint e above it), as the ball of a foot does. */
 static void check_walk(walk_run *w) {
     fixture *f = w->f;
     const ik_skeleton *s = f->skeleton;
@@ -145,14 +162,12 @@ static void check_walk(walk_run *w) {
                     for (k = 0; k < n; ++k) planted[side][k] = p[k];
                 }
             } else if (phase < stance && (int)c == planted_cycle[side]) {
-                ik_bool flat = phase < (ik_real)0.5 * stance;
                 ++stance_frames;
-                for (k = 0; k < n; ++k)
-                    if (flat || (k == n - 1 && n > 1)) {
-                        ik_vec3 d = ik_vec3_sub(p[k], planted[side][k]);
-                        ik_real slide = flat && k < n - 1 ? IK_SQRT(d.x * d.x + d.z * d.z) : ik_vec3_length(d);
-                        worst_slide = ik_maxr(worst_slide, slide);
-                    }
+                for (k = 0; k < n; ++k) {
+                    ik_bool touching = p[k].y - ground_at(w, p[k]) <= mm, pivot = k == n - 1 && n > 1;
+                    if ((touching && (k == 0 || pivot)) || pivot)
+                        worst_slide = ik_maxr(worst_slide, ik_vec3_distance(p[k], planted[side][k]));
+                }
             }
         }
     }
@@ -205,6 +220,90 @@ static void walk_rig(fixture *f, int built, void *context) {
 
 static void test_walks(void) { fixture_each_rig(walk_rig, NULL); }
 
+
+/* Seeded random gaits on random ground (a slope up or down, stairs, a
+ * height field of rolling hills) under a random one of the four roots, on
+ * the built humanoid: the same checks as above. */
+#define HILLS 48
+static ik_real hills[HILLS * HILLS];
+
+static void test_random_walks(void) {
+    fixture f;
+    rng r = rng_seeded(2026);
+    ik_mat4 roots[4];
+    int c;
+    CHECK(fixture_built(&f), "built");
+    roots[0] = ik_mat4_identity();
+    roots[1] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+    roots[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
+    roots[3] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    for (c = 0; c < 48; ++c) {
+        walk_run w;
+        char label[200];
+        ik_real leg, cell;
+        ik_ground ground;
+        int kind = c % 4, i, j;
+        f.root_ms = roots[(c / 4) % 4];
+        leg = fixture_limb_length(&f, IK_LIMB_LEG_L);
+        cell = (ik_real)0.15 * leg;
+        if (kind == 0) {
+            ik_real a = ik_rad(rng_range(&r, -12, 12));
+            ground = ik_ground_plane(ik_vec3_zero(), ik_v3(0, IK_COS(a), -IK_SIN(a)));
+        } else if (kind == 1) {
+            ground = ik_ground_stairs(ik_v3(0, 0, rng_range(&r, 0.2, 0.8) * leg), ik_v3(0, 0, 1),
+                                      rng_range(&r, 0.05, 0.18) * leg, rng_range(&r, 0.45, 0.8) * leg, 8);
+        } else {
+            /* hills: two crossed sine waves, up to 0.04 leg lengths high, a quarter to two legs long */
+            ik_real amp = rng_range(&r, 0.005, 0.04) * leg, kx = rng_range(&r, 0.5, 4) / leg, kz = rng_range(&r, 0.5, 4) / leg;
+            for (j = 0; j < HILLS; ++j)
+                for (i = 0; i < HILLS; ++i)
+                    hills[j * HILLS + i] = amp * (IK_SIN(kx * (ik_real)i * cell) + IK_SIN(kz * (ik_real)j * cell + 1)) +
+                                           (kind == 3 ? (ik_real)j * cell * (ik_real)0.1 : 0);
+            ground = ik_ground_height_field(ik_v3(-(ik_real)0.5 * HILLS * cell, 0, -leg), cell, HILLS, HILLS, hills);
+        }
+        snprintf(label, sizeof label, "random case %d (ground %d, root %d)", c, kind, (c / 4) % 4);
+        if (!walk_prepare(&w, &f, ground, 3, label)) {
+            CHECK(0, "%s: prepared", label);
+            free(w.take.poses_ls);
+            continue;
+        }
+        w.job.speed = rng_range(&r, 0.6, 1.5) * leg;
+        w.job.stride = rng_range(&r, 0.7, 1.4) * leg;
+        if (kind == 1) w.job.stride = 2 * w.ground.run; /* one tread a step */
+        w.job.step_height = rng_range(&r, 0.03, 0.15) * leg;
+        w.job.stance_fraction = rng_range(&r, 0.55, 0.75);
+        w.job.bob = rng_range(&r, 0, 0.04) * leg;
+        w.job.sway = rng_range(&r, 0, 0.04) * leg;
+        w.job.arm_swing = ik_rad(rng_range(&r, 0, 40));
+        w.job.toe_off = ik_rad(rng_range(&r, 0, 35));
+        if (walk_execute(&w)) check_walk(&w);
+        free(w.take.poses_ls);
+    }
+    fixture_free(&f);
+}
+
+/* Degenerate but valid: one frame, no lift, no bob, sway, arm swing or
+ * toe-off, and the slowest stride; each walks and passes the checks. */
+static void test_degenerate_walks(void) {
+    fixture f;
+    walk_run w;
+    CHECK(fixture_built(&f), "built");
+    if (walk_prepare(&w, &f, make_ground(GROUND_FLAT, 1), 0, "one frame") && walk_execute(&w))
+        CHECK(w.take.frame_count == 1 && ik_transform_finite(ik_take_pose(&w.take, 0)[0]), "one frame walks");
+    free(w.take.poses_ls);
+    if (walk_prepare(&w, &f, make_ground(GROUND_FLAT, 1), 2, "still parts")) {
+        w.job.step_height = w.job.bob = w.job.sway = w.job.arm_swing = w.job.toe_off = 0;
+        if (walk_execute(&w)) check_walk(&w);
+    }
+    free(w.take.poses_ls);
+    if (walk_prepare(&w, &f, make_ground(GROUND_FLAT, 1), 2, "tiny stride")) {
+        w.job.stride = (ik_real)0.01 * w.leg;
+        w.job.speed = (ik_real)0.01 * w.leg;
+        if (walk_execute(&w)) check_walk(&w);
+    }
+    free(w.take.poses_ls);
+    fixture_free(&f);
+}
 
 /* Bad input: each gets its error and a message, and the take is untouched. */
 static void test_bad_input(void) {
@@ -304,6 +403,8 @@ static void test_not_humanoid(void) {
 
 int main(void) {
     test_walks();
+    test_random_walks();
+    test_degenerate_walks();
     test_bad_input();
     test_not_humanoid();
     return check_summary("test_walk");

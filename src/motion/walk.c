@@ -459,6 +459,8 @@ typedef struct foot_state {
     ik_vec3 ankle_w;
     ik_quat turn_w;    /* from flat */
     ik_real toe_bend;  /* the toes turned back up by this (radians) */
+    ik_real airborne;  /* 0 planted (the ankle's limit turns the foot about its toes) .. 1 in the air
+                          (about the ankle) */
     ik_real support;   /* the ground height the body follows */
 } foot_state;
 
@@ -474,6 +476,7 @@ static void toe_off(const walk_setup *w, const foothold *h, ik_real phase, foot_
     st->turn_w = ik_quat_normalize(ik_quat_mul(q, h->turn_w));
     st->toe_bend = angle;
     st->support = h->support;
+    st->airborne = 0;
 }
 
 /* Swing, u from 0 (lift-off) to 1 (landing): across the ground along
@@ -494,6 +497,7 @@ static void swing(const walk_setup *w, const walk_foot *f, const foot_state *fro
     st->turn_w = ik_quat_slerp(from->turn_w, to->turn_w, turn);
     st->toe_bend = from->toe_bend * (1 - turn);
     st->support = from->support + (to->support - from->support) * across;
+    st->airborne = smoothstep(5 * u);
     st->ankle_w.y += foot_depth(w, f, st->ankle_w, st->turn_w, st->toe_bend);
 }
 
@@ -576,31 +580,38 @@ static void bend_toes(const walk_setup *w, ik_transform *pose, int toe, int foot
     ik_skeleton_fk_subtree(w->rig->skeleton, toe, pose, job->root_ms, job->model_ms);
 }
 
-/* The ankle's dorsiflexion limit after a solve (the rig's measure,
- * ik_humanoid_ankle_angle: sole heel-to-ball against shin about the foot's
- * lateral axis, turned round under a mirroring root): a foot past it turns
- * toes-down about its toe-off pivot by the excess, as toe-off does, the toes
- * turning back by as much (seed 001's heel lift: the toes stay where they
- * were, the heel and ankle rise). Returns 1 when the foot was moved. */
-static ik_bool keep_ankle_limit(const walk_setup *w, const walk_foot *f, foot_state *st) {
+/* How far past its dorsiflexion limit (less a quarter degree) the ankle
+ * is after a solve, radians (negative inside it): the rig's measure,
+ * ik_humanoid_ankle_angle, sole heel-to-ball against shin about the foot's
+ * lateral axis, turned round under a mirroring root; 0 for a virtual
+ * ankle. */
+static ik_real ankle_excess(const walk_setup *w, const walk_foot *f) {
     const ik_humanoid_limb *limb = &w->rig->limb[f->limb];
     const ik_mat4 *m;
-    ik_real hand = w->job->root_ms && ik_mat4_det3(w->job->root_ms) < 0 ? -1 : 1, excess;
-    ik_vec3 sole, shin, lateral, pivot;
-    ik_quat q;
+    ik_real hand = w->job->root_ms && ik_mat4_det3(w->job->root_ms) < 0 ? -1 : 1;
+    ik_vec3 sole, shin, lateral;
     if (limb->end < 0) return 0;
     m = &w->job->model_ms[limb->end];
     sole = ik_vec3_sub(ik_mat4_transform_point(m, limb->ball_ls), ik_mat4_transform_point(m, limb->heel_ls));
     shin = ik_vec3_sub(joint_position(w->job->model_ms, limb->mid), ik_mat4_translation(m));
     lateral = ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(m, limb->lateral_ls)), hand);
-    excess = ik_humanoid_ankle_angle(sole, shin, lateral) - (w->rig->limits.ankle_up - ik_rad((ik_real)0.25));
-    if (!(excess > (ik_real)1e-4)) return 0;
-    pivot = ik_vec3_add(st->ankle_w, ik_quat_rotate(st->turn_w, f->pivot_w));
-    q = ik_quat_from_axis_angle(ik_v3(1, 0, 0), excess);
-    st->ankle_w = ik_vec3_add(pivot, ik_quat_rotate(q, ik_vec3_sub(st->ankle_w, pivot)));
-    st->turn_w = ik_quat_normalize(ik_quat_mul(q, st->turn_w));
-    st->toe_bend += excess;
-    return 1;
+    return ik_humanoid_ankle_angle(sole, shin, lateral) - (w->rig->limits.ankle_up - ik_rad((ik_real)0.25));
+}
+
+/* The foot `base` turned toes-down by `angle` about a point that goes from
+ * its toe-off pivot while planted (as toe-off does, the toes turning back
+ * by as much: they stay where they were, the heel and ankle rise; seed
+ * 001's heel lift) to its ankle once in the air (the knee then stays where
+ * it is), then raised out of the ground if that put its toes in it. */
+static foot_state lift_heel(const walk_setup *w, const walk_foot *f, const foot_state *base, ik_real angle) {
+    foot_state st = *base;
+    ik_vec3 pivot = ik_vec3_add(st.ankle_w, ik_quat_rotate(st.turn_w, ik_vec3_scale(f->pivot_w, 1 - st.airborne)));
+    ik_quat q = ik_quat_from_axis_angle(ik_v3(1, 0, 0), angle);
+    st.ankle_w = ik_vec3_add(pivot, ik_quat_rotate(q, ik_vec3_sub(st.ankle_w, pivot)));
+    st.turn_w = ik_quat_normalize(ik_quat_mul(q, st.turn_w));
+    st.toe_bend += angle * (1 - st.airborne);
+    if (st.airborne > 0) st.ankle_w.y += foot_depth(w, f, st.ankle_w, st.turn_w, st.toe_bend);
+    return st;
 }
 
 /* ---- a frame ------------------------------------------------------------------------------ */
@@ -614,7 +625,8 @@ static ik_result make_frame(const walk_setup *w, double t, ik_transform *pose, i
     const ik_skeleton *s = w->rig->skeleton;
     ik_humanoid_solve solve = ik_humanoid_solve_def();
     ik_humanoid_report solved;
-    foot_state feet[2];
+    foot_state feet[2], base[2];
+    ik_real angle[2], last_angle[2], last_excess[2];
     ik_vec3 move_w, move_ls;
     ik_real drop;
     ik_result r;
@@ -637,7 +649,14 @@ static ik_result make_frame(const walk_setup *w, double t, ik_transform *pose, i
         g->position_ms = to_model(w, wrist_goal(w, &w->arm[side], t, move_w));
         solve.goal[w->foot[side].limb].enabled = 1;
     }
-    for (pass = 0; pass < 4; ++pass) {
+    /* The ankles' dorsiflexion limit: each foot past it after a solve lifts its heel (lift_heel) by an
+     * angle found by the secant method on the excess, a_{n+1} = a_n + e_n (a_n - a_{n-1}) / (e_{n-1} -
+     * e_n) (the first step the excess itself), and the limbs are solved again, at most 8 solves. */
+    for (side = 0; side < 2; ++side) {
+        base[side] = feet[side];
+        angle[side] = last_angle[side] = last_excess[side] = 0;
+    }
+    for (pass = 0; pass < 8; ++pass) {
         ik_bool again = 0;
         for (side = 0; side < 2; ++side) {
             const walk_foot *f = &w->foot[side];
@@ -648,7 +667,17 @@ static ik_result make_frame(const walk_setup *w, double t, ik_transform *pose, i
         }
         r = ik_humanoid_solve_run(&solve);
         if (r != IK_OK) return r;
-        for (side = 0; side < 2; ++side) again |= keep_ankle_limit(w, &w->foot[side], &feet[side]);
+        for (side = 0; side < 2 && pass < 7; ++side) {
+            ik_real e = ankle_excess(w, &w->foot[side]), step = e;
+            if (!(e > (ik_real)1e-4)) continue;
+            if (angle[side] > 0 && last_excess[side] - e > (ik_real)1e-6)
+                step = ik_clampr(e * (angle[side] - last_angle[side]) / (last_excess[side] - e), e, 4 * e);
+            last_angle[side] = angle[side];
+            last_excess[side] = e;
+            angle[side] = ik_minr(angle[side] + step, ik_rad(60));
+            feet[side] = lift_heel(w, &w->foot[side], &base[side], angle[side]);
+            again = 1;
+        }
         if (!again) break;
     }
     for (side = 0; side < 2; ++side) {

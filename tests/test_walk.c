@@ -3,7 +3,10 @@
  * under a mirroring root, on flat ground, a slope and stairs: every frame's
  * forward kinematics checked for planted feet that stay put, knees that
  * keep their side, joints inside the rig's limits, bone lengths, feet on or
- * above the ground, and the distance walked. Then bad input. */
+ * above the ground, no jolts (no joint's second difference over frames, at
+ * 60 frames per second, above 0.12 leg lengths: a pop shows as its own
+ * size there, smooth walking stays under 0.06) and the distance walked.
+ * Then bad input. */
 #include <ikit/walk.h>
 
 #include "support/rng.h"
@@ -126,6 +129,8 @@ static void check_walk(walk_run *w) {
     int planted_cycle[2] = {-1000, -1000}, frame, j, side;
     ik_real worst_slide = 0, worst_sink = 0, worst_length = 0, worst_bend = 0, worst_flex = 0;
     int flips = 0, nonfinite = 0, stance_frames = 0;
+    ik_vec3 *last = (ik_vec3 *)malloc(sizeof(ik_vec3) * 2 * (size_t)s->joint_count), *before = last + s->joint_count;
+    ik_real worst_jump = 0;
     check_property prop = {w->label, 0, 0};
     ik_skeleton_fk(s, s->rest_ls, &f->root_ms, f->model);
     for (j = 0; j < s->joint_count; ++j)
@@ -141,6 +146,13 @@ static void check_walk(walk_run *w) {
                                                              rest_length[j]));
         }
         if (frame == 0) hips0 = in_walk(w, fixture_pos(f, f->rig.map.joint[IK_ROLE_HIPS]));
+        for (j = 0; j < s->joint_count; ++j) {
+            ik_vec3 q = in_walk(w, fixture_pos(f, j));
+            if (frame > 1)
+                worst_jump = ik_maxr(worst_jump, ik_vec3_length(ik_vec3_add(ik_vec3_sub(q, ik_vec3_scale(last[j], 2)), before[j])));
+            before[j] = last[j];
+            last[j] = q;
+        }
         for (side = 0; side < 2; ++side) {
             int leg = IK_LIMB_LEG_L + side, arm = IK_LIMB_ARM_L + side, n, k;
             double cycle = t / period + 0.5 * side, c = floor(cycle);
@@ -186,9 +198,13 @@ static void check_walk(walk_run *w) {
     PROPERTY_CASE(prop, worst_flex <= ik_rad(1), "%s: an ankle %g deg past its limit", w->label, (double)ik_deg(worst_flex));
     PROPERTY_CASE(prop, worst_length <= (ik_real)1e-4 * w->leg, "%s: a bone's length changed by %g leg lengths", w->label,
                   (double)(worst_length / w->leg));
+    PROPERTY_CASE(prop, worst_jump <= (ik_real)0.12 * w->leg,
+                  "%s: a joint jolts: its position's second difference reached %g leg lengths in a frame", w->label,
+                  (double)(worst_jump / w->leg));
     PROPERTY_CASE(prop, worst_sink <= 2 * mm, "%s: a foot %g mm below the ground", w->label, (double)(worst_sink / mm));
     property_end(&prop);
     free(rest_length);
+    free(last);
 }
 
 /* Each rig as found, Z-up, scaled 100 times and mirrored, on each ground. */

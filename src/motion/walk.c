@@ -64,6 +64,10 @@ typedef struct walk_setup {
     ik_mat4 mover_parent_inv; /* model space to the space the mover's translation is in */
     walk_foot foot[2];
     walk_arm arm[2];
+    /* the extra heel lift each foot's last stance ended with (see liftoff_lift), for one cycle */
+    double liftoff_cycle[2];
+    ik_real liftoff_angle[2];
+    ik_bool liftoff_known[2];
 } walk_setup;
 
 static ik_real root_scale(const ik_mat4 *root_ms) {
@@ -479,56 +483,71 @@ static void toe_off(const walk_setup *w, const foothold *h, ik_real phase, foot_
     st->airborne = 0;
 }
 
-/* Swing, u from 0 (lift-off) to 1 (landing): across the ground along
- * smootherstep(u); up and down by the ground's change along smootherstep
- * over the first half when climbing (the foot rises before it travels over
- * the step) or the second when descending, plus step_height sin^2(pi u);
- * the foot keeps its toe-off turn through the first 30% (the knee is bent
- * most then, and a flattened foot would pass the ankle's dorsiflexion
- * limit), then turns to its landing one by smootherstep up to 90%; then raised out of the ground under its heel, ball
- * and toes' tip, if anything is still in it. */
-static void swing(const walk_setup *w, const walk_foot *f, const foot_state *from, const foothold *to, ik_real u,
-                  foot_state *st) {
+/* The swing's path before clearance, u from 0 (lift-off) to 1 (landing):
+ * across the ground along smootherstep(u); up and down by the ground's
+ * change along smootherstep over the first half when climbing (the foot
+ * rises before it travels over the step) or the second when descending,
+ * plus step_height sin^2(pi u); the foot keeps its toe-off turn through the
+ * first 30% (the knee is bent most then, and a flattened foot would pass
+ * the ankle's dorsiflexion limit), then turns to its landing one by
+ * smootherstep up to 90%. */
+static foot_state swing_path(const walk_setup *w, const foot_state *from, const foothold *to, ik_real u) {
     ik_real across = smootherstep(u), turn = smootherstep((u - (ik_real)0.3) / (ik_real)0.6), climb;
     ik_real lift = IK_SIN(IK_PI * u);
-    climb = to->ankle_w.y >= from->ankle_w.y ? smootherstep(2 * u) : smootherstep(2 * u - 1);
-    st->ankle_w = ik_vec3_lerp(from->ankle_w, to->ankle_w, across);
-    st->ankle_w.y = from->ankle_w.y + (to->ankle_w.y - from->ankle_w.y) * climb + w->job->step_height * lift * lift;
-    st->turn_w = ik_quat_slerp(from->turn_w, to->turn_w, turn);
-    st->toe_bend = from->toe_bend * (1 - turn);
-    st->support = from->support + (to->support - from->support) * across;
-    st->airborne = smoothstep(5 * u);
-    st->ankle_w.y += foot_depth(w, f, st->ankle_w, st->turn_w, st->toe_bend);
-}
-
-/* Where foot `f` is at time t: its cycle c = floor(t / P + offset) and the
- * phase in it; stance on foothold c, then swing to foothold c + 1. */
-static foot_state foot_at(const walk_setup *w, const walk_foot *f, double t) {
-    double cycle = t / (double)w->period + (double)f->phase_offset, c = floor(cycle);
-    ik_real phase = (ik_real)(cycle - c);
-    foothold here = make_foothold(w, f, c);
     foot_state st;
-    if (phase < w->stance) {
-        toe_off(w, &here, phase, &st);
-    } else {
-        foot_state lifted;
-        foothold next = make_foothold(w, f, c + 1);
-        toe_off(w, &here, w->stance, &lifted);
-        swing(w, f, &lifted, &next, (phase - w->stance) / (1 - w->stance), &st);
-    }
+    climb = to->ankle_w.y >= from->ankle_w.y ? smootherstep(2 * u) : smootherstep(2 * u - 1);
+    st.ankle_w = ik_vec3_lerp(from->ankle_w, to->ankle_w, across);
+    st.ankle_w.y = from->ankle_w.y + (to->ankle_w.y - from->ankle_w.y) * climb + w->job->step_height * lift * lift;
+    st.turn_w = ik_quat_slerp(from->turn_w, to->turn_w, turn);
+    st.toe_bend = from->toe_bend * (1 - turn);
+    st.support = from->support + (to->support - from->support) * across;
+    st.airborne = smoothstep(5 * u);
     return st;
 }
 
+#define SWING_SAMPLES 16
+
+/* Swing with clearance (seed 004's ray casts): the path is cast against the
+ * ground at 16 points along it (heel, ball and toes' tip under each), and
+ * raised by c sin(pi u) with the least c that lifts every sample out of the
+ * ground, c = max_i depth_i / sin(pi u_i), so an obstacle on the way (a
+ * step's nose, a bump) is cleared smoothly, the raise growing from lift-off
+ * and easing into the landing; then any depth left at u (between samples)
+ * is raised out directly. */
+static void swing(const walk_setup *w, const walk_foot *f, const foot_state *from, const foothold *to, ik_real u,
+                  foot_state *st) {
+    ik_real raise = 0;
+    int i;
+    for (i = 0; i < SWING_SAMPLES; ++i) {
+        ik_real ui = ((ik_real)i + (ik_real)0.5) / SWING_SAMPLES;
+        foot_state p = swing_path(w, from, to, ui);
+        ik_real depth = foot_depth(w, f, p.ankle_w, p.turn_w, p.toe_bend);
+        if (depth > 0) raise = ik_maxr(raise, depth / IK_SIN(IK_PI * ui));
+    }
+    *st = swing_path(w, from, to, u);
+    st->ankle_w.y += raise * IK_SIN(IK_PI * u);
+    st->ankle_w.y += foot_depth(w, f, st->ankle_w, st->turn_w, st->toe_bend);
+}
+
 /* ---- the body --------------------------------------------------------------------------- */
+
+/* The smooth maximum of a and b, 0.5 (a + b + sqrt((a - b)^2 + w^2)): at
+ * least max(a, b), at most w / 2 above it, without max's kink (a kink in
+ * the pelvis's height is a jolt at the knees). */
+static ik_real smooth_max(ik_real a, ik_real b, ik_real width) {
+    return (ik_real)0.5 * (a + b + IK_SQRT((a - b) * (a - b) + width * width));
+}
 
 /* The pelvis's move from rest (walk frame) at time t: forward by v t, up to
  * the mean of the feet's ground heights, bob cos(4 pi (phi - stance / 2))
  * (highest over each standing foot, lowest in double support), sway
  * cos(2 pi (phi - stance / 2)) toward the left foot while it stands, phi the
- * left foot's phase; then lowered by the least amount that brings each
- * ankle within 0.995 of its leg's length of its hip: with D = ankle - hip,
- * the drop s solves (D.y + s)^2 + D.x^2 + D.z^2 = r^2, s = -D.y - sqrt(r^2 -
- * D.x^2 - D.z^2) (at most 0.4 leg lengths). */
+ * left foot's phase; then lowered so each ankle is within 0.995 of its
+ * leg's length of its hip: with D = ankle - hip, the drop s_i that puts it
+ * there solves (D.y + s)^2 + D.x^2 + D.z^2 = r^2, s_i = -D.y - sqrt(r^2 -
+ * D.x^2 - D.z^2) (negative: room to spare), and the pelvis drops by the
+ * smooth maximum of 0, s_left and s_right over 0.03 leg lengths (at most
+ * 0.4 leg lengths). */
 static ik_vec3 pelvis_move(const walk_setup *w, double t, const foot_state feet[2], ik_real *drop) {
     const ik_walk *job = w->job;
     ik_real phase = fraction((ik_real)(t / (double)w->period)), mid = (ik_real)0.5 * w->stance;
@@ -541,11 +560,11 @@ static ik_vec3 pelvis_move(const walk_setup *w, double t, const foot_state feet[
     for (side = 0; side < 2; ++side) {
         const walk_foot *f = &w->foot[side];
         ik_vec3 D = ik_vec3_sub(feet[side].ankle_w, ik_vec3_add(f->hip_w, d));
-        ik_real r = (ik_real)0.995 * f->leg, across = D.x * D.x + D.z * D.z, s;
-        if (ik_vec3_length_sq(D) <= r * r) continue;
-        s = across < r * r ? -D.y - IK_SQRT(r * r - across) : -D.y;
-        *drop = ik_maxr(*drop, ik_minr(s, (ik_real)0.4 * w->leg));
+        ik_real r = (ik_real)0.995 * f->leg, across = D.x * D.x + D.z * D.z;
+        ik_real s = across < r * r ? -D.y - IK_SQRT(r * r - across) : -D.y;
+        *drop = smooth_max(*drop, s, (ik_real)0.03 * w->leg);
     }
+    *drop = ik_minr(*drop, (ik_real)0.4 * w->leg);
     d.y -= *drop;
     return d;
 }
@@ -614,72 +633,184 @@ static foot_state lift_heel(const walk_setup *w, const walk_foot *f, const foot_
     return st;
 }
 
+/* The search for a heel lift that brings an ankle inside its limit: the
+ * angle tried, and the bracket [lo, hi] with the excess at each end (hi
+ * < 0 until an angle inside the limit is found). */
+typedef struct ankle_seek {
+    ik_real angle, lo, excess_lo, hi, excess_hi;
+    int last_end; /* which end moved last: +1 lo, -1 hi, 0 none (the Illinois rule) */
+    ik_bool done;
+} ankle_seek;
+
+static ankle_seek ankle_seek_start(void) {
+    ankle_seek k;
+    k.angle = k.lo = k.excess_lo = k.excess_hi = 0;
+    k.hi = -1;
+    k.last_end = 0;
+    k.done = 0;
+    return k;
+}
+
+/* Take the excess measured at k->angle; 1 with the next angle to try in
+ * *next, 0 when the search is over (inside the limit by at most 0.25
+ * degrees, or `last`: then the inside end, if any and not the angle just
+ * tried, is the last to try). */
+static ik_bool ankle_seek_step(ankle_seek *k, ik_real excess, ik_bool last, ik_real *next) {
+    const ik_real band = ik_rad((ik_real)0.25), most = ik_rad(60);
+    if (k->done) return 0;
+    if (excess <= 0 && (excess >= -band || k->angle == 0)) {
+        k->done = 1;
+        return 0;
+    }
+    if (excess > 0) {
+        k->lo = k->angle;
+        k->excess_lo = excess;
+        if (k->last_end == 1 && k->hi >= 0) k->excess_hi *= (ik_real)0.5;
+        k->last_end = 1;
+    } else {
+        k->hi = k->angle;
+        k->excess_hi = excess;
+        if (k->last_end == -1) k->excess_lo *= (ik_real)0.5;
+        k->last_end = -1;
+    }
+    if (last || (k->hi < 0 && k->angle >= most)) {
+        k->done = 1;
+        if (k->hi < 0 || k->hi == k->angle) return 0;
+        *next = k->angle = k->hi;
+        return 1;
+    }
+    if (k->hi < 0) *next = ik_minr(k->angle > 0 ? 2 * k->angle : excess, most);
+    else *next = k->lo + k->excess_lo * (k->hi - k->lo) / (k->excess_lo - k->excess_hi);
+    if (!(*next > k->lo && (k->hi < 0 || *next < k->hi))) *next = k->hi < 0 ? most : (ik_real)0.5 * (k->lo + k->hi);
+    k->angle = *next;
+    return 1;
+}
+
 /* ---- a frame ------------------------------------------------------------------------------ */
 
-/* Frame at time t into `pose`: the rest pose, the body moved (the model
- * move of the pelvis given to the root above it, in the root's parent space), the humanoid solve with the four
- * limb goals (feet also turned: their flat rest rotation turned by the
- * foot's walk-frame turn, F q F^-1 in model space), then the toes. */
-static ik_result make_frame(const walk_setup *w, double t, ik_transform *pose, ik_walk_report *report) {
+/* The body posed for the feet at time t into `pose`: the rest pose, the
+ * body moved (the pelvis's model move given to the root above it, in the
+ * root's parent space), the humanoid solve with the four limb goals (feet
+ * also turned: their flat rest rotation turned by the foot's walk-frame
+ * turn, F q F^-1 in model space), the ankles kept inside their limit; the
+ * feet as they ended, the heel lifts the limit took in angle[]. */
+static ik_result solve_frame(const walk_setup *w, double t, foot_state feet[2], ik_transform *pose, ik_real angle[2],
+                             ik_humanoid_report *solved, ik_real *drop) {
     const ik_walk *job = w->job;
     const ik_skeleton *s = w->rig->skeleton;
     ik_humanoid_solve solve = ik_humanoid_solve_def();
-    ik_humanoid_report solved;
-    foot_state feet[2], base[2];
-    ik_real angle[2], last_angle[2], last_excess[2];
+    foot_state base[2];
+    ankle_seek seek[2];
     ik_vec3 move_w, move_ls;
-    ik_real drop;
     ik_result r;
     int side, pass;
-    for (side = 0; side < 2; ++side) feet[side] = foot_at(w, &w->foot[side], t);
-    move_w = pelvis_move(w, t, feet, &drop);
-    memcpy(pose, s->rest_ls, sizeof(ik_transform) * (size_t)s->joint_count);
-    move_ls = ik_mat4_transform_vector(&w->mover_parent_inv, to_model_vector(w, move_w));
-    pose[w->mover].translation = ik_vec3_add(pose[w->mover].translation, move_ls);
     solve.rig = w->rig;
     solve.pose_ls = pose;
     solve.model_ms = job->model_ms;
     solve.root_ms = job->root_ms;
     solve.adjust_shoulders = 0;
     solve.adjust_pelvis = 0;
-    solve.report = &solved;
-    for (side = 0; side < 2; ++side) {
-        ik_humanoid_goal *g = &solve.goal[w->arm[side].limb];
-        g->enabled = 1;
-        g->position_ms = to_model(w, wrist_goal(w, &w->arm[side], t, move_w));
-        solve.goal[w->foot[side].limb].enabled = 1;
-    }
-    /* The ankles' dorsiflexion limit: each foot past it after a solve lifts its heel (lift_heel) by an
-     * angle found by the secant method on the excess, a_{n+1} = a_n + e_n (a_n - a_{n-1}) / (e_{n-1} -
-     * e_n) (the first step the excess itself), and the limbs are solved again, at most 8 solves. */
+    solve.report = solved;
+    /* The ankles' dorsiflexion limit: a foot past it after a solve lifts its heel (lift_heel) by the
+     * smallest angle that brings it back, found on a bracket: the angle doubles (from the excess) until
+     * the ankle is inside the limit, then regula falsi with the Illinois halving closes in until the
+     * excess is within [-0.25, 0] degrees; the body is placed for the feet (the pelvis lowered for
+     * their reach) and solved again after each trial, at most 12 solves, the last at the bracket's
+     * inside end. */
     for (side = 0; side < 2; ++side) {
         base[side] = feet[side];
-        angle[side] = last_angle[side] = last_excess[side] = 0;
+        seek[side] = ankle_seek_start();
     }
-    for (pass = 0; pass < 8; ++pass) {
+    for (pass = 0; pass < 12; ++pass) {
         ik_bool again = 0;
+        move_w = pelvis_move(w, t, feet, drop);
+        memcpy(pose, s->rest_ls, sizeof(ik_transform) * (size_t)s->joint_count);
+        move_ls = ik_mat4_transform_vector(&w->mover_parent_inv, to_model_vector(w, move_w));
+        pose[w->mover].translation = ik_vec3_add(pose[w->mover].translation, move_ls);
         for (side = 0; side < 2; ++side) {
             const walk_foot *f = &w->foot[side];
             ik_humanoid_goal *g = &solve.goal[f->limb];
+            g->enabled = 1;
             g->position_ms = to_model(w, feet[side].ankle_w);
             g->use_rotation = f->has_foot;
             g->rotation_ms = ik_quat_normalize(ik_quat_mul(turn_to_model(w, feet[side].turn_w), f->flat_ms));
+            g = &solve.goal[w->arm[side].limb];
+            g->enabled = 1;
+            g->position_ms = to_model(w, wrist_goal(w, &w->arm[side], t, move_w));
         }
         r = ik_humanoid_solve_run(&solve);
         if (r != IK_OK) return r;
-        for (side = 0; side < 2 && pass < 7; ++side) {
-            ik_real e = ankle_excess(w, &w->foot[side]), step = e;
-            if (!(e > (ik_real)1e-4)) continue;
-            if (angle[side] > 0 && last_excess[side] - e > (ik_real)1e-6)
-                step = ik_clampr(e * (angle[side] - last_angle[side]) / (last_excess[side] - e), e, 4 * e);
-            last_angle[side] = angle[side];
-            last_excess[side] = e;
-            angle[side] = ik_minr(angle[side] + step, ik_rad(60));
-            feet[side] = lift_heel(w, &w->foot[side], &base[side], angle[side]);
+        for (side = 0; side < 2; ++side) {
+            ik_real next;
+            if (!ankle_seek_step(&seek[side], ankle_excess(w, &w->foot[side]), pass >= 10, &next)) continue;
+            feet[side] = lift_heel(w, &w->foot[side], &base[side], next);
             again = 1;
         }
         if (!again) break;
     }
+    for (side = 0; side < 2; ++side) angle[side] = seek[side].angle;
+    return IK_OK;
+}
+
+/* Where foot `f` is at time t, as planned: its cycle c = floor(t / P +
+ * offset) and the phase in it; stance on foothold c (with toe-off), then
+ * swing to foothold c + 1 from the foot as it left the ground: toe-off's
+ * lift, plus, when `lifts` (a frame's `pose` buffer to work in) is given,
+ * the extra heel lift the ankle's limit took at that moment (liftoff_lift),
+ * so the swing starts where the stance ended. */
+static foot_state foot_at(walk_setup *w, int side, double t, ik_transform *lifts);
+
+/* The extra heel lift foot `side` ended stance c with: the frame at its
+ * lift-off time solved (the other foot as planned, without this look back)
+ * and the angle the ankle's limit took, kept for the cycle. */
+static ik_real liftoff_lift(walk_setup *w, int side, double c, ik_transform *pose) {
+    const walk_foot *f = &w->foot[side];
+    double t = (c - (double)f->phase_offset + (double)w->stance) * (double)w->period;
+    foothold here;
+    foot_state feet[2];
+    ik_humanoid_report solved;
+    ik_real angle[2], drop;
+    if (w->liftoff_known[side] && w->liftoff_cycle[side] == c) return w->liftoff_angle[side];
+    here = make_foothold(w, f, c);
+    toe_off(w, &here, w->stance, &feet[side]);
+    feet[1 - side] = foot_at(w, 1 - side, t, NULL);
+    angle[side] = 0;
+    if (solve_frame(w, t, feet, pose, angle, &solved, &drop) != IK_OK) angle[side] = 0;
+    w->liftoff_cycle[side] = c;
+    w->liftoff_angle[side] = angle[side];
+    w->liftoff_known[side] = 1;
+    return angle[side];
+}
+
+static foot_state foot_at(walk_setup *w, int side, double t, ik_transform *lifts) {
+    const walk_foot *f = &w->foot[side];
+    double cycle = t / (double)w->period + (double)f->phase_offset, c = floor(cycle);
+    ik_real phase = (ik_real)(cycle - c);
+    foothold here = make_foothold(w, f, c);
+    foot_state st;
+    if (phase < w->stance) {
+        toe_off(w, &here, phase, &st);
+    } else {
+        foot_state lifted;
+        foothold next = make_foothold(w, f, c + 1);
+        toe_off(w, &here, w->stance, &lifted);
+        if (lifts) lifted = lift_heel(w, f, &lifted, liftoff_lift(w, side, c, lifts));
+        swing(w, f, &lifted, &next, (phase - w->stance) / (1 - w->stance), &st);
+    }
+    return st;
+}
+
+/* Frame at time t into `pose`: the feet (foot_at), the body solved for them
+ * (solve_frame), then the toes turned back up. */
+static ik_result make_frame(walk_setup *w, double t, ik_transform *pose, ik_walk_report *report) {
+    foot_state feet[2];
+    ik_humanoid_report solved;
+    ik_real angle[2], drop;
+    ik_result r;
+    int side;
+    for (side = 0; side < 2; ++side) feet[side] = foot_at(w, side, t, pose);
+    r = solve_frame(w, t, feet, pose, angle, &solved, &drop);
+    if (r != IK_OK) return r;
     for (side = 0; side < 2; ++side) {
         const ik_humanoid_limb *limb = &w->rig->limb[w->foot[side].limb];
         if (limb->toe >= 0 && limb->end >= 0) bend_toes(w, pose, limb->toe, limb->end, feet[side].toe_bend);

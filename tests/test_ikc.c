@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <ikit/asset.h>
 #include <ikit/bvh.h>
 #include <ikit/clip.h>
 #include <ikit/gltf.h>
@@ -26,6 +27,7 @@
 #include <ikit/skeleton.h>
 #include <ikit/utf8.h>
 #include <ikit/version.h>
+#include <ikit/walk.h>
 
 #include "support/big_rig.h"
 #include "support/check.h"
@@ -2172,6 +2174,103 @@ static void test_no_temporary_files_left(void) {
     CHECK(left == 0, "%d temporary files left behind", left);
 }
 
+/* `ikc walk`: a glTF rig gains an animation "walk" whose hips go forward at
+ * the speed asked for (along the rig's forward, by the library's own walk
+ * frame) and which the library reads back; a BVH gets the frames; the
+ * filmstrip is drawn; bad options, a chain and a figure that is not a
+ * humanoid get their messages and exit codes, and nothing is written. */
+static void test_walk_command(void) {
+    char rig[300], bvh_in[300], out[300], picture[300], bvh_out[300], args[1400], leg[300], chain[300];
+    ik_asset asset;
+    if (!real_asset("gltf/male_base_mesh.glb", rig, sizeof rig) || !real_asset("bvh/131_01.bvh", bvh_in, sizeof bvh_in))
+        return;
+    path_in(out, sizeof out, "walk.glb");
+    path_in(picture, sizeof picture, "walk.png");
+    path_in(bvh_out, sizeof bvh_out, "walk.bvh");
+    snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 2 --speed 1.3 --stairs 0.15,0.35 --render '%s'", rig, out,
+             picture);
+    CHECK(run(args) == 0, "walk a glTF rig up stairs: %s", err_text);
+    CHECK(file_size(picture) > 1000, "walk filmstrip written");
+    if (ik_asset_load(out, &asset, NULL) == IK_OK) {
+        int c, found = -1;
+        for (c = 0; c < ik_asset_clip_count(&asset); ++c)
+            if (ik_asset_clip(&asset, c)->name && strcmp(ik_asset_clip(&asset, c)->name, "walk") == 0) found = c;
+        CHECK(found >= 0, "the output has an animation called walk");
+        if (found >= 0) {
+            const ik_clip *clip = ik_asset_clip(&asset, found);
+            const ik_skeleton *s = asset.skeleton;
+            ik_transform *pose = (ik_transform *)malloc(sizeof(ik_transform) * (size_t)s->joint_count);
+            ik_mat4 *model = (ik_mat4 *)malloc(sizeof(ik_mat4) * (size_t)s->joint_count);
+            ik_humanoid_map map;
+            ik_humanoid hum;
+            ik_mat4 frame, inv;
+            ik_vec3 at[2];
+            int k;
+            CHECK(fabs((double)clip->duration - 2) < 1e-3, "walk lasts 2 s: %g", (double)clip->duration);
+            if (pose && model && ik_humanoid_map_find(s, NULL, 0, &map) == IK_OK &&
+                ik_humanoid_init(&hum, s, &map) == IK_OK && ik_walk_frame(&hum, &asset.root_ms, &frame) == IK_OK &&
+                ik_mat4_inverse(&frame, &inv)) {
+                for (k = 0; k < 2; ++k) {
+                    ik_skeleton_rest_pose(s, pose);
+                    ik_clip_sample(clip, (ik_real)(2 * k), pose);
+                    ik_skeleton_fk(s, pose, &asset.root_ms, model);
+                    at[k] = ik_mat4_transform_point(&inv, ik_mat4_translation(&model[map.joint[IK_ROLE_HIPS]]));
+                }
+                CHECK(fabs((double)(at[1].z - at[0].z) - 2.6) < 0.01 && at[1].y > at[0].y + 0.3,
+                      "hips went 2.6 forward (%g) and up the stairs (%g)", (double)(at[1].z - at[0].z),
+                      (double)(at[1].y - at[0].y));
+            } else {
+                CHECK(0, "the written rig maps as a humanoid");
+            }
+            free(pose);
+            free(model);
+        }
+        ik_asset_free(&asset);
+    } else {
+        CHECK(0, "walk output reads back");
+    }
+    snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 1 --fps 60 --slope 8", bvh_in, bvh_out);
+    CHECK(run(args) == 0, "walk a BVH rig up a slope: %s", err_text);
+    if (ik_asset_load(bvh_out, &asset, NULL) == IK_OK) {
+        CHECK(asset.bvh->frame_count == 61, "61 frames at 60 fps: %d", asset.bvh->frame_count);
+        ik_asset_free(&asset);
+    } else {
+        CHECK(0, "walk BVH reads back");
+    }
+    /* bad input: nothing written */
+    path_in(out, sizeof out, "never.glb");
+    {
+        static const struct {
+            const char *options;
+            int code;
+            const char *message;
+        } bad[] = {
+            {"--speed 0", 2, "speed must be positive"},
+            {"--speed nan", 2, "--speed"},
+            {"--stride -1", 2, "must not be negative"},
+            {"--step-height 5", 2, "step height"},
+            {"--slope 5 --stairs 0.1,0.3", 2, "one of"},
+            {"--stairs 0.1", 2, "RISE,RUN"},
+            {"--cadence 9 --stride 1", 2, "disagree"},
+            {"--bogus", 2, "unknown option"},
+        };
+        int i;
+        for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
+            snprintf(args, sizeof args, "walk '%s' -o '%s' %s", rig, out, bad[i].options);
+            CHECK(run(args) == bad[i].code && strstr(err_text, bad[i].message) && file_size(out) < 0,
+                  "walk %s: exit %d, '%s' in: %s", bad[i].options, bad[i].code, bad[i].message, err_text);
+        }
+    }
+    path_in(leg, sizeof leg, "leg-only.bvh");
+    write_text(leg, leg_bvh);
+    snprintf(args, sizeof args, "walk '%s' -o '%s'", leg, bvh_out);
+    CHECK(run(args) == 5 && strstr(err_text, "no humanoid found"), "a leg is not a humanoid: %s", err_text);
+    path_in(chain, sizeof chain, "walk-arm.chain");
+    write_text(chain, "chain arm\njoint shoulder type ball\njoint hand length 0.3 direction 1 0 0 type fixed\n");
+    snprintf(args, sizeof args, "walk '%s' -o '%s'", chain, out);
+    CHECK(run(args) == 4 && strstr(err_text, "not a character"), "a chain cannot walk: %s", err_text);
+}
+
 int main(void) {
     if (!ikc_run_begin("ikc")) return 1;
     test_lsan_suppressions();
@@ -2207,6 +2306,7 @@ int main(void) {
     test_solve_refuses_input_as_output();
     test_special_inputs();
     test_names_shown_safely();
+    test_walk_command();
     test_no_temporary_files_left();
     ikc_run_end();
     return check_summary("ikc");

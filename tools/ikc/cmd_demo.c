@@ -27,6 +27,7 @@
 #include "demo_figure.h"
 #include "demo_humanoid.h"
 #include "demo_output.h"
+#include "demo_walk.h"
 #include "mesh_view.h"
 #include "draw.h"
 #include "ikc.h"
@@ -562,7 +563,8 @@ static void usage(FILE *out) {
             "looking at a moving point; seed 002's spring tail (chain file built in) chasing\n"
             "a cube; a FABRIK arm and a CCD arm on the same targets; the full-body humanoid\n"
             "rig standing on uneven ground and on stairs with both feet planted, both hands\n"
-            "on a swinging staff, and its head tracking a moving point. Prints a table per\n"
+            "on a swinging staff, and its head tracking a moving point; the figure walking\n"
+            "up stairs (a procedural walk, seed 004). Prints a table per\n"
             "scene (target, reached, residual, iterations, microseconds per solve) and\n"
             "writes PNG and SVG pictures plus scene.gltf into DIR (default: out).\n"
             "\n"
@@ -611,6 +613,7 @@ int ikc_demo(int argc, char **argv) {
     head_scene(&d, &figure, scene_pose);
     tail_scene(&d, &tail, tail_pose);
     arm_scene(&d, &figure, scene_pose);
+    ikc_demo_walk_scene(&d, &figure);
     {
         ikc_scene_skeleton list[6];
         char path[1100], error[600];

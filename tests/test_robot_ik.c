@@ -297,6 +297,48 @@ static void test_variants(void) {
     round_trips("SCARA with a prismatic joint", &c, 7, 1);
 }
 
+/* ik_robot_jacobian_tip: its tip is ik_robot_fk's, and each column is the
+ * central difference (FK(q + h e_v) - FK(q - h e_v)) / 2h of the tip's
+ * position and of its rotation (as the rotation vector of R+ R-^-1 / 2h),
+ * on the mimic variant, where a variable moves two joints. */
+static void test_jacobian_tip(void) {
+#ifdef IKIT_DOUBLE
+    const double h = 1e-5, tol = 1e-6;
+#else
+    const double h = 1e-2, tol = 2e-3;
+#endif
+    ik_robot_chain c = with_mimic(ur_shaped());
+    ik_real q[6] = {0.3f, -0.8f, 1.2f, 0.1f, -0.6f, 0.9f}, jac[36];
+    ik_transform tip, fk_tip;
+    int v, r;
+    CHECK(ik_robot_jacobian_tip(&c, q, jac, &tip) == IK_OK && ik_robot_fk(&c, q, &fk_tip, NULL) == IK_OK, "runs");
+    CHECK(memcmp(&tip, &fk_tip, sizeof tip) == 0, "the Jacobian's tip is FK's");
+    for (v = 0; v < 6; ++v) {
+        ik_real plus[6], minus[6];
+        ik_transform a, b;
+        ik_vec3 axis, rv;
+        ik_real angle;
+        double fd[6];
+        memcpy(plus, q, sizeof plus);
+        memcpy(minus, q, sizeof minus);
+        plus[v] += (ik_real)h;
+        minus[v] -= (ik_real)h;
+        ik_robot_fk(&c, plus, &a, NULL);
+        ik_robot_fk(&c, minus, &b, NULL);
+        ik_quat_to_axis_angle(ik_quat_mul(a.rotation, ik_quat_conjugate(b.rotation)), &axis, &angle);
+        rv = ik_vec3_scale(axis, angle);
+        fd[0] = (a.translation.x - b.translation.x) / (2 * h);
+        fd[1] = (a.translation.y - b.translation.y) / (2 * h);
+        fd[2] = (a.translation.z - b.translation.z) / (2 * h);
+        fd[3] = rv.x / (2 * h);
+        fd[4] = rv.y / (2 * h);
+        fd[5] = rv.z / (2 * h);
+        for (r = 0; r < 6; ++r)
+            CHECK(fabs(jac[v * 6 + r] - fd[r]) < tol, "d row %d / d q%d: %g, finite difference %g", r, v,
+                  (double)jac[v * 6 + r], fd[r]);
+    }
+}
+
 /* ---- best effort, budgets, determinism --------------------------------------- */
 
 /* A goal 5 m away from a 1.3 m arm: not reached, the best pose inside the
@@ -527,6 +569,7 @@ static void test_position_only_ignores_rotation(void) {
 }
 
 int main(void) {
+    test_jacobian_tip();
     test_variants();
     test_real_arms();
     test_unreachable();

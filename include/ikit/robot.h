@@ -66,6 +66,9 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
  * one adds m_k a_k and 0 (m_k its multiplier; joints sharing a variable
  * add up). Errors as ik_robot_fk; jac is untouched on error. */
 ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac);
+/* ik_robot_jacobian, and the tip's frame at q in *tip_bs (as ik_robot_fk
+ * gives it), from one forward pass: an iterative solver needs both. */
+ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, ik_real *jac, ik_transform *tip_bs);
 
 #ifdef __cplusplus
 }

@@ -7,15 +7,19 @@
  *   e_r = rotation vector of R_goal R_tip^-1   (axis times angle, base frame)
  * (the error KDL and TRAC-IK measure), and takes one damped least-squares
  * step dq = J^T (J J^T + lambda^2 I)^-1 e over the geometric Jacobian of
- * ik_robot_jacobian (ik_ls_dls_*, with the error-adaptive damping of
- * Sugihara 2011). Position rows are scaled by sqrt(position_weight),
- * orientation rows by sqrt(orientation_weight) * reach (reach: the summed
- * joint offsets of the chain, so radians weigh as lengths at the tip). After
- * the step every variable is brought back inside its limits: a rotational
- * variable whose limits span a full turn or more (continuous joints, and
- * revolute ones such as the UR5's +-pi) is moved by whole turns, which
- * leaves the pose unchanged; any other is clamped. Continuous joints' values
- * are returned wrapped to (-pi, pi].
+ * ik_robot_jacobian_tip (ik_ls_dls_*, with the error-adaptive damping of
+ * Sugihara 2011, lambda^2 = |e|^2 / 2 + 1e-6 (0.1 reach)^2). Position rows
+ * are scaled by sqrt(position_weight), orientation rows by
+ * sqrt(orientation_weight) * reach / 4 (reach: the summed joint offsets of
+ * the chain, so a turn weighs as the distance it moves a point a quarter of
+ * the reach away).
+ *
+ * Limits: a variable the step would push past a limit is held on it and the
+ * step solved again for the others (the clamping loop of Baerlocher and
+ * Boulic 2004). A rotational variable whose limits span a full turn or more
+ * (continuous joints, and revolute ones such as the UR5's +-pi) is never
+ * held: it is moved back by whole turns, which leaves the pose unchanged.
+ * Continuous joints' values are returned wrapped to (-pi, pi].
  *
  * When an attempt stalls (the error has not fallen by 0.1 % for
  * `stall_iterations` iterations, or the attempt has used
@@ -73,8 +77,8 @@ typedef struct ik_robot_ik {
     ik_robot_ik_clock clock_s;  /* NULL (default): no time budget; else read before each iteration */
     void *clock_user;           /* passed to clock_s */
     double time_budget_s;       /* with clock_s: seconds, > 0; default 0.005 (TRAC-IK's) */
-    int attempt_iterations;     /* iterations before an attempt restarts, >= 1; default 60 */
-    int stall_iterations;       /* iterations without a 0.1 % gain before it restarts, >= 1; default 8 */
+    int attempt_iterations;     /* iterations before an attempt restarts, >= 1; default 30 */
+    int stall_iterations;       /* iterations without a 0.1 % gain before it restarts, >= 1; default 6 */
     unsigned long random_seed;  /* restarts' generator; default 1 */
     void *scratch;              /* ik_robot_ik_scratch_size(chain->variable_count) bytes */
     size_t scratch_bytes;

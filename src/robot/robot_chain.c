@@ -53,12 +53,12 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
 /* Column of variable v: sum over its joints k of m_k [a_k x (p_tip - p_k); a_k]
  * (revolute) or m_k [a_k; 0] (prismatic), with a_k = R_k axis_k in the base
  * frame and p_k joint k's origin (a rotation about the axis moves neither). */
-ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
+ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, ik_real *jac, ik_transform *tip_bs)
 {
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
     ik_result r;
     int k, i;
-    if (!chain || !jac) return IK_ERR_NULL;
+    if (!chain || !jac || !tip_bs) return IK_ERR_NULL;
     r = ik_robot_fk(chain, q, &tip, links_bs);
     if (r != IK_OK) return r;
     for (i = 0; i < 6 * chain->variable_count; ++i) jac[i] = 0;
@@ -81,5 +81,12 @@ ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_re
         column[4] += angular.y;
         column[5] += angular.z;
     }
+    *tip_bs = tip;
     return IK_OK;
+}
+
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
+{
+    ik_transform tip;
+    return ik_robot_jacobian_tip(chain, q, jac, &tip);
 }

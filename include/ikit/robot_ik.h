@@ -86,8 +86,9 @@ typedef struct ik_robot_ik {
     /* Outputs (q_out is required, the rest may be NULL). */
     ik_real *q_out;          /* [chain->variable_count]; may be the same array as q_seed */
     ik_bool *reached;        /* 1 when every axis is within tolerance */
-    ik_real *position_error; /* |p_goal - p_tip| at q_out */
-    ik_real *angle_error;    /* angle of R_goal R_tip^-1 at q_out, radians in [0, pi] */
+    ik_real *position_error; /* |p_goal - p_tip| at q_out (0 when position_weight is 0) */
+    ik_real *angle_error;    /* angle of R_goal R_tip^-1 at q_out, radians in [0, pi] (0 when
+                                orientation_weight is 0) */
     int *iterations;         /* iterations taken, over all attempts */
     int *restarts;           /* attempts started from a random configuration */
     ik_field_error *error_field; /* {NULL, -1} on IK_OK, else the bad field ("q_seed", index = variable) */

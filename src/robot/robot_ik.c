@@ -105,50 +105,29 @@ size_t ik_robot_ik_scratch_size(int variable_count) {
 
 /* ---- limits ----------------------------------------------------------------- */
 
-/* Each variable's interval: joint k holds m_k q + o_k in [lower_k, upper_k],
- * so q lies in [(lower_k - o_k) / m_k, (upper_k - o_k) / m_k] (ends swapped
- * for m_k < 0), intersected over the joints sharing it. Continuous joints
- * add no interval. Also the chain's reach: the summed joint offsets and
- * prismatic travel. */
+/* Each variable's limits (ik_robot_variable_limits) and kind: a variable
+ * turns when every joint on it is revolute or continuous with multiplier
+ * +-1. Also the chain's reach: the summed joint offsets and prismatic
+ * travel. */
 static ik_result find_limits(const ik_robot_chain *chain, workspace *ws, ik_real *reach, ik_field_error *where) {
-    const int n = chain->variable_count;
-    int has_limits[IK_ROBOT_MAX_JOINTS], turns[IK_ROBOT_MAX_JOINTS];
-    int k, v;
+    ik_bool limited[IK_ROBOT_MAX_JOINTS], turns[IK_ROBOT_MAX_JOINTS];
+    int k, v, bad;
+    ik_result r = ik_robot_variable_limits(chain, ws->lower, ws->upper, limited, &bad);
+    if (r != IK_OK) return ik_field_fail(where, r, "chain", bad);
     *reach = 0;
-    for (v = 0; v < n; ++v) {
-        has_limits[v] = 0;
-        turns[v] = 1;
-        ws->lower[v] = -IK_PI;
-        ws->upper[v] = IK_PI;
-    }
+    for (v = 0; v < chain->variable_count; ++v) turns[v] = 1;
     for (k = 0; k < chain->joint_count; ++k) {
         const ik_robot_joint *joint = &chain->joints[k];
-        ik_real m = joint->multiplier, a, b;
         *reach += ik_vec3_length(joint->origin.translation);
         if (joint->type == IK_ROBOT_FIXED) continue;
         v = joint->variable;
-        if (!ik_finite(m) || !ik_finite(joint->offset) || !ik_finite(joint->lower) || !ik_finite(joint->upper))
-            return ik_field_fail(where, IK_ERR_NONFINITE, "chain", k);
-        if (m == 0) return ik_field_fail(where, IK_ERR_DEGENERATE, "chain", k);
-        if (joint->type == IK_ROBOT_PRISMATIC || IK_FABS(m) != 1) turns[v] = 0;
-        if (joint->type == IK_ROBOT_CONTINUOUS) continue;
-        if (joint->lower > joint->upper) return ik_field_fail(where, IK_ERR_RANGE, "chain", k);
-        a = (joint->lower - joint->offset) / m;
-        b = (joint->upper - joint->offset) / m;
-        if (m < 0) {
-            ik_real t = a;
-            a = b;
-            b = t;
-        }
-        if (joint->type == IK_ROBOT_PRISMATIC) *reach += ik_maxr(IK_FABS(a), IK_FABS(b)) * IK_FABS(m);
-        ws->lower[v] = has_limits[v] ? ik_maxr(ws->lower[v], a) : a;
-        ws->upper[v] = has_limits[v] ? ik_minr(ws->upper[v], b) : b;
-        has_limits[v] = 1;
-        if (ws->lower[v] > ws->upper[v]) return ik_field_fail(where, IK_ERR_RANGE, "chain", k);
+        if (joint->type == IK_ROBOT_PRISMATIC || IK_FABS(joint->multiplier) != 1) turns[v] = 0;
+        if (joint->type == IK_ROBOT_PRISMATIC)
+            *reach += ik_maxr(IK_FABS(ws->lower[v]), IK_FABS(ws->upper[v])) * IK_FABS(joint->multiplier);
     }
-    for (v = 0; v < n; ++v) {
+    for (v = 0; v < chain->variable_count; ++v) {
         if (!turns[v]) ws->kind[v] = VARIABLE_LIMITED;
-        else if (!has_limits[v]) ws->kind[v] = VARIABLE_FREE_TURNS;
+        else if (!limited[v]) ws->kind[v] = VARIABLE_FREE_TURNS;
         else ws->kind[v] = ws->upper[v] - ws->lower[v] >= TWO_PI ? VARIABLE_TURNS : VARIABLE_LIMITED;
     }
     if (!(*reach > 0)) *reach = 1;
@@ -420,8 +399,8 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
         e = measure(job, tip_bs);
     }
     if (job->reached) *job->reached = reached;
-    if (job->position_error) *job->position_error = ik_vec3_length(e.position);
-    if (job->angle_error) *job->angle_error = ik_vec3_length(e.rotation);
+    if (job->position_error) *job->position_error = job->position_weight > 0 ? ik_vec3_length(e.position) : 0;
+    if (job->angle_error) *job->angle_error = job->orientation_weight > 0 ? ik_vec3_length(e.rotation) : 0;
     if (job->iterations) *job->iterations = iterations;
     if (job->restarts) *job->restarts = restarts;
     if (job->error_field) {

@@ -120,6 +120,10 @@ int main(int argc, char **argv) {
     }
     printf("TRAC-IK protocol: %d random in-limit configurations per arm, mid-range seed, 5 ms, eps 1e-5; "
            "ikit %s build; median over %d repeats\n", queries, BENCH_SCALAR, repeats);
+#ifndef IKIT_BENCH_KDL
+    printf("KDL: not built in (CMake did not find orocos_kdl; Debian: liborocos-kdl-dev)\n");
+#endif
+    if (skip_kdl) printf("KDL: skipped (--no-kdl)\n");
     if (csv) fprintf(csv, "arm,dof,solver,scalar,queries,repeats,success_pct,verified_pct,mean_ms,median_ms,"
                           "published_success_pct,published_mean_ms\n");
     for (a = 0; a < sizeof arms / sizeof arms[0]; ++a) {

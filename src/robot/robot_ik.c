@@ -28,7 +28,6 @@
  * trace and damps near-singular poses). */
 #define ORIENTATION_ARM ((ik_real)0.25)
 /* An attempt gains when its weighted squared error falls below this share of its best. */
-
 #define GAIN_FACTOR ((ik_real)0.999)
 
 ik_robot_ik ik_robot_ik_def(void) {
@@ -52,7 +51,7 @@ ik_robot_ik ik_robot_ik_def(void) {
 
 /* The solve's arrays in the caller's scratch block. */
 typedef struct workspace {
-    ik_real *jac;      /* 6 x n, as ik_robot_jacobian writes it */
+    ik_real *jac;      /* 6 x n, as ik_robot_jacobian_tip writes it */
     ik_real *rows_jac; /* rows x n: the weighted rows the step solves */
     void *ls_scratch;  /* ik_ls_dls_scratch_size(6, n) */
     ik_real *step;     /* n */

@@ -30,8 +30,9 @@
  * random-restart scheme of TRAC-IK's KDL-RR solver (Beeson and Ames,
  * "TRAC-IK: An open-source library for improved solving of generic
  * inverse kinematics", Humanoids 2015). The solve stops at the first
- * configuration whose error is within tolerance on every axis (|e_p.x| <=
- * position_tolerance.x, ..., |e_r.z| <= angle_tolerance.z), or when the
+ * configuration whose error is within tolerance on every axis of each part
+ * with a weight above 0 (|e_p.x| <= position_tolerance.x, ..., |e_r.z| <=
+ * angle_tolerance.z), or when the
  * budget runs out; then it returns the best configuration seen (smallest
  * weighted error) with reached = 0.
  *

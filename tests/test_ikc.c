@@ -24,7 +24,9 @@
 #include <ikit/clip.h>
 #include <ikit/gltf.h>
 #include <ikit/humanoid.h>
+#include <ikit/robot.h>
 #include <ikit/skeleton.h>
+#include <ikit/urdf.h>
 #include <ikit/utf8.h>
 #include <ikit/version.h>
 #include <ikit/walk.h>
@@ -2228,6 +2230,83 @@ static void test_walk_command(void) {
         ik_asset_free(&asset);
     } else {
         CHECK(0, "walk output reads back");
+/* URDF robots: `ikc info` lists the joints, limits and chains; `ikc solve
+ * --pose` of a pose made by FK of a known Panda configuration reaches it
+ * (FK of the printed joints lands there, inside the limits, and the JSON's
+ * last link is the tip at the pose); position only; a pose out of reach
+ * warns and exits 0; unknown links, bad quaternions and seeds are refused. */
+static void test_robot_commands(void) {
+    char path[900], args[2048];
+    ik_urdf *u = NULL;
+    ik_io_error err;
+    ik_robot_chain chain;
+    ik_real q[7] = {0.4f, -0.3f, 0.5f, -2.0f, 0.2f, 1.9f, -0.6f}, solved[7];
+    ik_transform goal, tip;
+    cJSON *root, *joints, *links;
+    int v;
+    if (!real_asset("urdf/ur5_joint_limited_robot.urdf", path, sizeof path)) return;
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(run(args) == 0 && strstr(out_text, "shoulder_pan_joint") && strstr(out_text, "-180.0..180.0 deg") &&
+              strstr(out_text, "wrist_3_link > tool0\n      8 joints, 6 variables"),
+          "info ur5: %s%s", out_text, err_text);
+    if (!real_asset("urdf/panda.urdf", path, sizeof path)) return;
+    if (ik_urdf_read_file(path, &u, &err) != IK_OK ||
+        ik_urdf_robot_chain(u, "panda_link0", "panda_link8", &chain, NULL, &err) != IK_OK) {
+        CHECK(0, "panda: %s", err.message);
+        ik_urdf_free(u);
+        return;
+    }
+    ik_robot_fk(&chain, q, &goal, NULL);
+    snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose %.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g --json", path,
+             (double)goal.translation.x, (double)goal.translation.y, (double)goal.translation.z,
+             (double)goal.rotation.x, (double)goal.rotation.y, (double)goal.rotation.z, (double)goal.rotation.w);
+    CHECK(run(args) == 0, "solve panda: %s", err_text);
+    root = cJSON_Parse(out_text);
+    joints = cJSON_GetObjectItem(root, "joints");
+    links = cJSON_GetObjectItem(root, "links");
+    CHECK(root && cJSON_IsTrue(cJSON_GetObjectItem(root, "reached")) && cJSON_GetArraySize(joints) == 7 &&
+              cJSON_GetArraySize(links) == 8,
+          "solve panda --json: %s", out_text);
+    if (cJSON_GetArraySize(joints) == 7 && cJSON_GetArraySize(links) == 8) {
+        ik_vec3 last = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(links, 7), "position"));
+        for (v = 0; v < 7; ++v) {
+            solved[v] = (ik_real)cJSON_GetObjectItem(cJSON_GetArrayItem(joints, v), "value")->valuedouble;
+            CHECK(solved[v] >= chain.joints[v].lower && solved[v] <= chain.joints[v].upper, "joint %d inside limits",
+                  v);
+        }
+        ik_robot_fk(&chain, solved, &tip, NULL);
+        CHECK(ik_vec3_distance(tip.translation, goal.translation) < 1e-4 &&
+                  ik_quat_angle(ik_quat_mul(goal.rotation, ik_quat_conjugate(tip.rotation))) < 1e-4,
+              "FK of the printed joints: off by %g m", (double)ik_vec3_distance(tip.translation, goal.translation));
+        CHECK(ik_vec3_distance(last, goal.translation) < 1e-4, "the last link listed is the tip, at the pose");
+    }
+    cJSON_Delete(root);
+    snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5", path);
+    CHECK(run(args) == 0 && strstr(out_text, "reached after") && strstr(out_text, "panda_joint7"),
+          "position only: %s%s", out_text, err_text);
+    snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 3,0,0.4 --iterations 500", path);
+    CHECK(run(args) == 0 && strstr(out_text, "NOT reached") && strstr(err_text, "out of reach"),
+          "out of reach: %s%s", out_text, err_text);
+    snprintf(args, sizeof args, "solve '%s' --tip panda_lnk8 --pose 0.4,0.1,0.5", path);
+    CHECK(run(args) == 5 && strstr(err_text, "did you mean") && strstr(err_text, "panda_link8"), "unknown link: %s",
+          err_text);
+    snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5,0,0,0,2", path);
+    CHECK(run(args) == 2 && strstr(err_text, "length 1"), "non-unit quaternion: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5 --seed 0,0,0,0,0,0,0", path);
+    CHECK(run(args) == 2 && strstr(err_text, "panda_joint4") && strstr(err_text, "outside"),
+          "seed outside limits: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --pose 0.4,0.1,0.5", path);
+    CHECK(run(args) == 2 && strstr(err_text, "--tip"), "no --tip: %s", err_text);
+    ik_urdf_free(u);
+}
+
+int main(void) {
+    char cmd[400];
+    ikc_path = getenv("IKC") ? getenv("IKC") : IKC_PATH;
+    snprintf(work_dir, sizeof work_dir, "/tmp/ikit-test-ikc-XXXXXX");
+    if (!mkdtemp(work_dir)) {
+        perror("mkdtemp");
+        return 1;
     }
     snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 1 --fps 60 --slope 8", bvh_in, bvh_out);
     CHECK(run(args) == 0, "walk a BVH rig up a slope: %s", err_text);
@@ -2307,6 +2386,7 @@ int main(void) {
     test_special_inputs();
     test_names_shown_safely();
     test_walk_command();
+    test_robot_commands();
     test_no_temporary_files_left();
     ikc_run_end();
     return check_summary("ikc");

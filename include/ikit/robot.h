@@ -66,6 +66,22 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
  * one adds m_k a_k and 0 (m_k its multiplier; joints sharing a variable
  * add up). Errors as ik_robot_fk; jac is untouched on error. */
 ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac);
+/* ik_robot_jacobian, and the tip's frame at q in *tip_bs (as ik_robot_fk
+ * gives it), from one forward pass: an iterative solver needs both. */
+ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, ik_real *jac, ik_transform *tip_bs);
+
+/* Each variable's limits [variable_count]: joint k holds
+ * v_k = m_k q + o_k in [lower_k, upper_k], so q lies in
+ * [(lower_k - o_k) / m_k, (upper_k - o_k) / m_k] (ends swapped for m_k < 0),
+ * intersected over the joints sharing the variable. A variable moved only
+ * by continuous joints has none: limited[v] = 0 and [-pi, pi] (one turn).
+ * IK_ERR_NULL, IK_ERR_RANGE (a count or variable index out of range, a
+ * joint with lower > upper, limits that leave a variable no value),
+ * IK_ERR_NONFINITE (a limit, multiplier or offset), IK_ERR_DEGENERATE (a
+ * multiplier of 0); *bad_joint (may be NULL) gets the joint at fault, -1
+ * for the counts. Outputs are partly written on error. */
+ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, ik_real *upper, ik_bool *limited,
+                                   int *bad_joint);
 
 #ifdef __cplusplus
 }

@@ -53,12 +53,12 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
 /* Column of variable v: sum over its joints k of m_k [a_k x (p_tip - p_k); a_k]
  * (revolute) or m_k [a_k; 0] (prismatic), with a_k = R_k axis_k in the base
  * frame and p_k joint k's origin (a rotation about the axis moves neither). */
-ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
+ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, ik_real *jac, ik_transform *tip_bs)
 {
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
     ik_result r;
     int k, i;
-    if (!chain || !jac) return IK_ERR_NULL;
+    if (!chain || !jac || !tip_bs) return IK_ERR_NULL;
     r = ik_robot_fk(chain, q, &tip, links_bs);
     if (r != IK_OK) return r;
     for (i = 0; i < 6 * chain->variable_count; ++i) jac[i] = 0;
@@ -81,5 +81,51 @@ ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_re
         column[4] += angular.y;
         column[5] += angular.z;
     }
+    *tip_bs = tip;
     return IK_OK;
+}
+
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
+{
+    ik_transform tip;
+    return ik_robot_jacobian_tip(chain, q, jac, &tip);
+}
+
+/* The intersection over each variable's joints of
+ * [(lower_k - o_k) / m_k, (upper_k - o_k) / m_k], ends swapped for m_k < 0. */
+ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, ik_real *upper, ik_bool *limited,
+                                   int *bad_joint)
+{
+    int k, v, bad = -1;
+    ik_result r = IK_OK;
+    if (!chain || !lower || !upper || !limited) return IK_ERR_NULL;
+    if (chain->joint_count < 0 || chain->joint_count > IK_ROBOT_MAX_JOINTS || chain->variable_count < 0 ||
+        chain->variable_count > IK_ROBOT_MAX_JOINTS)
+        r = IK_ERR_RANGE;
+    for (v = 0; r == IK_OK && v < chain->variable_count; ++v) {
+        lower[v] = -IK_PI;
+        upper[v] = IK_PI;
+        limited[v] = 0;
+    }
+    for (k = 0; r == IK_OK && k < chain->joint_count; ++k) {
+        const ik_robot_joint *joint = &chain->joints[k];
+        ik_real m = joint->multiplier, a, b;
+        bad = k;
+        v = joint->variable;
+        if (joint->type == IK_ROBOT_FIXED) continue;
+        if (v < 0 || v >= chain->variable_count) r = IK_ERR_RANGE;
+        else if (!ik_finite(m) || !ik_finite(joint->offset) || !ik_finite(joint->lower) || !ik_finite(joint->upper))
+            r = IK_ERR_NONFINITE;
+        else if (m == 0) r = IK_ERR_DEGENERATE;
+        else if (joint->type != IK_ROBOT_CONTINUOUS && joint->lower > joint->upper) r = IK_ERR_RANGE;
+        if (r != IK_OK || joint->type == IK_ROBOT_CONTINUOUS) continue;
+        a = (joint->lower - joint->offset) / m;
+        b = (joint->upper - joint->offset) / m;
+        lower[v] = limited[v] ? ik_maxr(lower[v], ik_minr(a, b)) : ik_minr(a, b);
+        upper[v] = limited[v] ? ik_minr(upper[v], ik_maxr(a, b)) : ik_maxr(a, b);
+        limited[v] = 1;
+        if (lower[v] > upper[v]) r = IK_ERR_RANGE;
+    }
+    if (bad_joint) *bad_joint = r == IK_OK ? -1 : bad;
+    return r;
 }

@@ -6,6 +6,7 @@
 #include "asset.h"
 #include "humanoid_setup.h"
 #include "ikc.h"
+#include "robot_arm.h"
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -18,13 +19,16 @@ static void usage(FILE *out) {
             "clips with their durations. For a humanoid, the joint found for each role\n"
             "(hips, spine, chest, neck, head, clavicles, arms, legs, feet, toes), the\n"
             "roles missing, and names passed over (an IK control named like a foot):\n"
-            "what `ikc solve --left-hand ...` will move.\n"
+            "what `ikc solve --left-hand ...` will move. For a URDF robot (.urdf): its\n"
+            "joints (type, links, axis, limits, mimics) and the chains from its root link\n"
+            "to each leaf link.\n"
             "\n"
             "  --map MAPPING  'role = joint name' lines for joints not found by name\n"
             "\n"
             "examples:\n"
             "  ikc info robot.glb\n"
             "  ikc info examples/tail.chain\n"
+            "  ikc info ur5.urdf\n"
             "  ikc info creature.glb --map creature.map\n"
             "\n"
             "exit codes: 0 ok, 2 bad usage, 3 file (or mapping) missing, 4 file (or\n"
@@ -203,6 +207,7 @@ int ikc_info(int argc, char **argv) {
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
+    if (ikc_is_urdf(path)) return ikc_robot_info(path);
     code = ikc_asset_load("info", path, &asset);
     if (code != IKC_EXIT_OK) return code;
     pose = (ik_transform *)malloc((size_t)asset.skeleton->joint_count * sizeof *pose);

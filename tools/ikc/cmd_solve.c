@@ -18,6 +18,7 @@
 #include "mesh_view.h"
 #include "ikc.h"
 #include "limb_bend.h"
+#include "robot_arm.h"
 #include "solve_explain.h"
 #include "solve_roles.h"
 
@@ -76,6 +77,8 @@ static void usage(FILE *out) {
             "transforms) or BVH (every frame of the take, the one at --time replaced; frame\n"
             "0 without --clip). Targets are solved in the order given, after the humanoid's\n"
             "roles (one full-body solve) when any are given.\n"
+            "A URDF robot arm (FILE.urdf, given first) takes other options: see\n"
+            "`ikc solve FILE.urdf --help`.\n"
             "\n"
             "  --target J=x,y,z  the joint J should reach (x, y, z); may repeat (up to %d)\n"
             "  --pole J=x,y,z    two-bone: the knee/elbow of the chain ending at (or holding)\n"
@@ -759,6 +762,8 @@ int ikc_solve(int argc, char **argv) {
     ik_mat4 *model, *start;
     size_t n;
     int code;
+    /* A URDF robot (FILE first): robot_solve.c. */
+    if (argc > 0 && ikc_is_urdf(argv[0])) return ikc_robot_solve(argc, argv);
     memset(&c, 0, sizeof c);
     ikc_roles_init(&c.roles);
     if ((code = parse_options(argc, argv, &c)) >= 0) return code;

@@ -1,0 +1,614 @@
+/* Robot pose IK (issue 12): round trips random in-limit configuration -> FK
+ * -> IK -> FK on the three real arms of $IKIT_DATA/urdf and on hand-built
+ * variants (a UR-shaped 6R arm, with continuous joints, rescaled, with its
+ * base turned Y-up, with a mimic joint, a SCARA with a prismatic joint):
+ * the tip lands within tolerance on every axis, every variable is inside its
+ * limits, everything is finite. Unreachable goals give a best effort inside
+ * the limits; position-only goals; restarts are deterministic; and one
+ * named test per bad input and degenerate case. */
+#define _POSIX_C_SOURCE 200809L
+#include <ikit/robot.h>
+#include <ikit/robot_ik.h>
+#include <ikit/urdf.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support/check.h"
+#include "support/rng.h"
+
+#define TOL ((ik_real)1e-5)
+#define ROUND_TRIPS 200
+#define HALF_PI 1.5707963267948966
+
+static char data_dir[512];
+static double scratch[2048];
+
+static int have_data(void) {
+    const char *dir = getenv("IKIT_DATA");
+    if (!dir) return 0;
+    snprintf(data_dir, sizeof data_dir, "%s/urdf", dir);
+    return access(data_dir, R_OK) == 0;
+}
+
+/* ---- chains ---------------------------------------------------------------- */
+
+static ik_robot_joint joint_at(ik_robot_joint_type type, ik_vec3 origin, ik_vec3 axis, double lo, double hi,
+                               int variable) {
+    ik_robot_joint j;
+    memset(&j, 0, sizeof j);
+    j.type = type;
+    j.origin = ik_transform_identity();
+    j.origin.translation = origin;
+    j.axis = axis;
+    j.lower = (ik_real)lo;
+    j.upper = (ik_real)hi;
+    j.variable = variable;
+    j.multiplier = 1;
+    j.offset = 0;
+    return j;
+}
+
+/* A UR-shaped 6R arm (axes z, y, y, y, z, y, three parallel), with a fixed
+ * flange; limits +-pi except an elbow of [-2.5, 2.5]. */
+static ik_robot_chain ur_shaped(void) {
+    ik_robot_chain c;
+    const ik_vec3 z = ik_v3(0, 0, 1), y = ik_v3(0, 1, 0);
+    memset(&c, 0, sizeof c);
+    c.joints[0] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.1f), z, -IK_PI, IK_PI, 0);
+    c.joints[1] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0.13f, 0), y, -IK_PI, IK_PI, 1);
+    c.joints[2] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, -0.12f, 0.42f), y, -2.5, 2.5, 2);
+    c.joints[3] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.39f), y, -IK_PI, IK_PI, 3);
+    c.joints[4] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0.1f, 0), z, -IK_PI, IK_PI, 4);
+    c.joints[5] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.09f), y, -IK_PI, IK_PI, 5);
+    c.joints[6] = joint_at(IK_ROBOT_FIXED, ik_v3(0, 0.08f, 0), z, 0, 0, -1);
+    c.joint_count = 7;
+    c.variable_count = 6;
+    return c;
+}
+
+/* A SCARA: two turns about z, a prismatic z stroke of [0, 0.3], a turn about z. */
+static ik_robot_chain scara(void) {
+    ik_robot_chain c;
+    const ik_vec3 z = ik_v3(0, 0, 1);
+    memset(&c, 0, sizeof c);
+    c.joints[0] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.4f), z, -2.6, 2.6, 0);
+    c.joints[1] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0.35f, 0, 0), z, -2.6, 2.6, 1);
+    c.joints[2] = joint_at(IK_ROBOT_PRISMATIC, ik_v3(0.3f, 0, 0), ik_v3(0, 0, -1), 0, 0.3, 2);
+    c.joints[3] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, -0.05f), z, -IK_PI, IK_PI, 3);
+    c.joint_count = 4;
+    c.variable_count = 4;
+    return c;
+}
+
+/* Every joint offset times `factor` (a robot drawn in other units). */
+static ik_robot_chain rescaled(ik_robot_chain c, ik_real factor) {
+    int k;
+    for (k = 0; k < c.joint_count; ++k)
+        c.joints[k].origin.translation = ik_vec3_scale(c.joints[k].origin.translation, factor);
+    return c;
+}
+
+/* A fixed joint turning the base first (Z-up to Y-up: -90 degrees about x). */
+static ik_robot_chain base_turned(ik_robot_chain c, ik_quat turn) {
+    int k;
+    for (k = c.joint_count; k > 0; --k) c.joints[k] = c.joints[k - 1];
+    c.joints[0] = joint_at(IK_ROBOT_FIXED, ik_v3(0.2f, -0.1f, 0.05f), ik_v3(1, 0, 0), 0, 0, -1);
+    c.joints[0].origin.rotation = turn;
+    c.joint_count += 1;
+    return c;
+}
+
+/* Every joint continuous (no limits, values wrap). */
+static ik_robot_chain all_continuous(ik_robot_chain c) {
+    int k;
+    for (k = 0; k < c.joint_count; ++k)
+        if (c.joints[k].type == IK_ROBOT_REVOLUTE) {
+            c.joints[k].type = IK_ROBOT_CONTINUOUS;
+            c.joints[k].lower = c.joints[k].upper = 0;
+        }
+    return c;
+}
+
+/* An extra turn about x at the flange that mimics joint 0: value 0.5 q0 +
+ * 0.1 in [-1.2, 1.4], which narrows q0 to [-2.6, 2.6]. */
+static ik_robot_chain with_mimic(ik_robot_chain c) {
+    ik_robot_joint *j = &c.joints[c.joint_count];
+    *j = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.05f), ik_v3(1, 0, 0), -1.2, 1.4, 0);
+    j->multiplier = (ik_real)0.5;
+    j->offset = (ik_real)0.1;
+    c.joint_count += 1;
+    return c;
+}
+
+/* Each variable's range as the tests see it: the intersection over its joints. */
+static void variable_range(const ik_robot_chain *c, int v, double *lo, double *hi, int *wraps) {
+    int k, limited = 0;
+    *lo = -IK_PI;
+    *hi = IK_PI;
+    *wraps = 0;
+    for (k = 0; k < c->joint_count; ++k) {
+        const ik_robot_joint *j = &c->joints[k];
+        double a, b;
+        if (j->variable != v || j->type == IK_ROBOT_FIXED) continue;
+        if (j->type == IK_ROBOT_CONTINUOUS) {
+            *wraps = 1;
+            continue;
+        }
+        a = (j->lower - j->offset) / j->multiplier;
+        b = (j->upper - j->offset) / j->multiplier;
+        if (a > b) {
+            double t = a;
+            a = b;
+            b = t;
+        }
+        *lo = limited ? fmax(*lo, a) : a;
+        *hi = limited ? fmin(*hi, b) : b;
+        limited = 1;
+    }
+    if (limited) *wraps = 0;
+}
+
+static int inside_limits(const ik_robot_chain *c, const ik_real *q) {
+    int v;
+    for (v = 0; v < c->variable_count; ++v) {
+        double lo, hi;
+        int wraps;
+        variable_range(c, v, &lo, &hi, &wraps);
+        if (!ik_finite(q[v])) return 0;
+        if (wraps ? !(q[v] > -IK_PI - 1e-6 && q[v] <= IK_PI + 1e-6) : !(q[v] >= lo && q[v] <= hi)) return 0;
+    }
+    return 1;
+}
+
+static void random_in_limits(const ik_robot_chain *c, rng *r, ik_real *q) {
+    int v;
+    for (v = 0; v < c->variable_count; ++v) {
+        double lo, hi;
+        int wraps;
+        variable_range(c, v, &lo, &hi, &wraps);
+        q[v] = rng_range(r, lo, hi);
+    }
+}
+
+static void mid_range(const ik_robot_chain *c, ik_real *q) {
+    int v;
+    for (v = 0; v < c->variable_count; ++v) {
+        double lo, hi;
+        int wraps;
+        variable_range(c, v, &lo, &hi, &wraps);
+        q[v] = (ik_real)((lo + hi) / 2);
+    }
+}
+
+/* ---- solving --------------------------------------------------------------- */
+
+static ik_robot_ik job_for(const ik_robot_chain *c, ik_transform goal, const ik_real *seed, ik_real *q_out) {
+    ik_robot_ik job = ik_robot_ik_def();
+    job.chain = c;
+    job.goal_position_bs = goal.translation;
+    job.goal_rotation_bs = goal.rotation;
+    job.q_seed = seed;
+    job.q_out = q_out;
+    job.max_iterations = 20000;
+    job.scratch = scratch;
+    job.scratch_bytes = sizeof scratch;
+    return job;
+}
+
+/* The tip at q is within `tolerance` of the goal on each of x, y, z and the
+ * rotation vector of goal * tip^-1 (the orientation only when `oriented`). */
+static int lands_on(const ik_robot_chain *c, const ik_real *q, ik_transform goal, int oriented, double *pos_err,
+                    double *ang_err) {
+    ik_transform tip;
+    ik_vec3 d, axis, rv;
+    ik_real angle;
+    if (ik_robot_fk(c, q, &tip, NULL) != IK_OK) return 0;
+    d = ik_vec3_sub(goal.translation, tip.translation);
+    ik_quat_to_axis_angle(ik_quat_mul(goal.rotation, ik_quat_conjugate(tip.rotation)), &axis, &angle);
+    rv = ik_vec3_scale(axis, angle);
+    *pos_err = ik_vec3_length(d);
+    *ang_err = angle;
+    return fabs(d.x) <= TOL && fabs(d.y) <= TOL && fabs(d.z) <= TOL &&
+           (!oriented || (fabs(rv.x) <= TOL && fabs(rv.y) <= TOL && fabs(rv.z) <= TOL));
+}
+
+/* ROUND_TRIPS random in-limit configurations -> FK -> IK from the mid-range
+ * seed -> FK: within tolerance, inside the limits, finite. */
+static void round_trips(const char *name, const ik_robot_chain *c, uint64_t seed_value, int oriented) {
+    check_property prop = {0, 0, 0};
+    rng r = rng_seeded(seed_value);
+    ik_real truth[IK_ROBOT_MAX_JOINTS], seed[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
+    int i, total_restarts = 0;
+    prop.name = name;
+    mid_range(c, seed);
+    for (i = 0; i < ROUND_TRIPS; ++i) {
+        ik_transform goal;
+        ik_robot_ik job;
+        ik_bool reached = 0;
+        ik_real pe = -1, ae = -1;
+        int restarts = 0;
+        double pos_err = 0, ang_err = 0;
+        ik_result res;
+        random_in_limits(c, &r, truth);
+        ik_robot_fk(c, truth, &goal, NULL);
+        job = job_for(c, goal, seed, q);
+        job.orientation_weight = oriented ? 1 : 0;
+        job.random_seed = (unsigned long)i + 1;
+        job.reached = &reached;
+        job.position_error = &pe;
+        job.angle_error = &ae;
+        job.restarts = &restarts;
+        res = ik_robot_ik_run(&job);
+        total_restarts += restarts;
+        PROPERTY_CASE(prop,
+                      res == IK_OK && reached && lands_on(c, q, goal, oriented, &pos_err, &ang_err) &&
+                          inside_limits(c, q) && fabs(pe - pos_err) < 1e-6 &&
+                          (oriented ? fabs(ae - ang_err) < 1e-6 : ae == 0),
+                      "%s (reached %d, tip off by %g m and %g rad, in limits %d)", ik_result_str(res), (int)reached,
+                      pos_err, ang_err, inside_limits(c, q));
+    }
+    property_end(&prop);
+    printf("%s: %d round trips, %d restarts\n", name, ROUND_TRIPS, total_restarts);
+}
+
+static void test_real_arms(void) {
+    static const char *const arms[3][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "ee_link"},
+                                           {"panda.urdf", "panda_link0", "panda_link8"},
+                                           {"abb_irb2400.urdf", "base_link", "tool0"}};
+    int a;
+    if (!have_data()) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    for (a = 0; a < 3; ++a) {
+        char path[700], name[100];
+        ik_urdf *u = NULL;
+        ik_io_error err;
+        ik_robot_chain chain;
+        snprintf(path, sizeof path, "%s/%s", data_dir, arms[a][0]);
+        CHECK(ik_urdf_read_file(path, &u, &err) == IK_OK, "%s: %s", path, err.message);
+        if (!u) continue;
+        CHECK(ik_urdf_robot_chain(u, arms[a][1], arms[a][2], &chain, NULL, &err) == IK_OK, "%s", err.message);
+        snprintf(name, sizeof name, "%s pose round trips", arms[a][0]);
+        round_trips(name, &chain, 100 + (uint64_t)a, 1);
+        snprintf(name, sizeof name, "%s position-only round trips", arms[a][0]);
+        round_trips(name, &chain, 200 + (uint64_t)a, 0);
+        ik_urdf_free(u);
+    }
+}
+
+static void test_variants(void) {
+    const ik_quat y_up = ik_quat_from_axis_angle(ik_v3(1, 0, 0), (ik_real)-HALF_PI);
+    ik_robot_chain c = ur_shaped();
+    round_trips("UR-shaped 6R", &c, 1, 1);
+    c = all_continuous(ur_shaped());
+    round_trips("UR-shaped 6R, continuous joints", &c, 2, 1);
+    c = rescaled(ur_shaped(), 10);
+    round_trips("UR-shaped 6R, 10 times larger", &c, 3, 1);
+    c = rescaled(ur_shaped(), (ik_real)0.1);
+    round_trips("UR-shaped 6R, 10 times smaller", &c, 4, 1);
+    c = base_turned(ur_shaped(), y_up);
+    round_trips("UR-shaped 6R, base turned Y-up", &c, 5, 1);
+    c = with_mimic(ur_shaped());
+    round_trips("UR-shaped 6R with a mimic joint", &c, 6, 1);
+    c = scara();
+    round_trips("SCARA with a prismatic joint", &c, 7, 1);
+}
+
+/* ik_robot_jacobian_tip: its tip is ik_robot_fk's, and each column is the
+ * central difference (FK(q + h e_v) - FK(q - h e_v)) / 2h of the tip's
+ * position and of its rotation (as the rotation vector of R+ R-^-1 / 2h),
+ * on the mimic variant, where a variable moves two joints. */
+static void test_jacobian_tip(void) {
+#ifdef IKIT_DOUBLE
+    const double h = 1e-5, tol = 1e-6;
+#else
+    const double h = 1e-2, tol = 2e-3;
+#endif
+    ik_robot_chain c = with_mimic(ur_shaped());
+    ik_real q[6] = {0.3f, -0.8f, 1.2f, 0.1f, -0.6f, 0.9f}, jac[36];
+    ik_transform tip, fk_tip;
+    int v, r;
+    CHECK(ik_robot_jacobian_tip(&c, q, jac, &tip) == IK_OK && ik_robot_fk(&c, q, &fk_tip, NULL) == IK_OK, "runs");
+    CHECK(memcmp(&tip, &fk_tip, sizeof tip) == 0, "the Jacobian's tip is FK's");
+    for (v = 0; v < 6; ++v) {
+        ik_real plus[6], minus[6];
+        ik_transform a, b;
+        ik_vec3 axis, rv;
+        ik_real angle;
+        double fd[6];
+        memcpy(plus, q, sizeof plus);
+        memcpy(minus, q, sizeof minus);
+        plus[v] += (ik_real)h;
+        minus[v] -= (ik_real)h;
+        ik_robot_fk(&c, plus, &a, NULL);
+        ik_robot_fk(&c, minus, &b, NULL);
+        ik_quat_to_axis_angle(ik_quat_mul(a.rotation, ik_quat_conjugate(b.rotation)), &axis, &angle);
+        rv = ik_vec3_scale(axis, angle);
+        fd[0] = (a.translation.x - b.translation.x) / (2 * h);
+        fd[1] = (a.translation.y - b.translation.y) / (2 * h);
+        fd[2] = (a.translation.z - b.translation.z) / (2 * h);
+        fd[3] = rv.x / (2 * h);
+        fd[4] = rv.y / (2 * h);
+        fd[5] = rv.z / (2 * h);
+        for (r = 0; r < 6; ++r)
+            CHECK(fabs(jac[v * 6 + r] - fd[r]) < tol, "d row %d / d q%d: %g, finite difference %g", r, v,
+                  (double)jac[v * 6 + r], fd[r]);
+    }
+}
+
+/* ik_robot_variable_limits: a mimic with multiplier -2 and offset 0.5 in
+ * [-1.5, 2.5] holds q in [-1, 1] (ends swapped), intersected with the
+ * leader's [-0.8, 3]; a variable of continuous joints only has none. */
+static void test_variable_limits(void) {
+    ik_robot_chain c;
+    ik_real lower[2], upper[2];
+    ik_bool limited[2];
+    int bad = 7;
+    memset(&c, 0, sizeof c);
+    c.joints[0] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.1f), ik_v3(0, 0, 1), -0.8, 3, 0);
+    c.joints[1] = joint_at(IK_ROBOT_CONTINUOUS, ik_v3(0.3f, 0, 0), ik_v3(0, 0, 1), 0, 0, 1);
+    c.joints[2] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0.3f, 0, 0), ik_v3(0, 1, 0), -1.5, 2.5, 0);
+    c.joints[2].multiplier = -2;
+    c.joints[2].offset = (ik_real)0.5;
+    c.joint_count = 3;
+    c.variable_count = 2;
+    CHECK(ik_robot_variable_limits(&c, lower, upper, limited, &bad) == IK_OK && bad == -1, "limits");
+    CHECK(limited[0] && fabs(lower[0] + 0.8) < 1e-6 && fabs(upper[0] - 1) < 1e-6, "q0 in [%g, %g], expected [-0.8, 1]",
+          (double)lower[0], (double)upper[0]);
+    CHECK(!limited[1] && lower[1] == -IK_PI && upper[1] == IK_PI, "continuous: one turn, no limits");
+    c.joints[2].lower = 2;
+    c.joints[2].upper = 2.5; /* q in [-1, -0.75], which meets [-0.8, 3] in [-0.8, -0.75] */
+    CHECK(ik_robot_variable_limits(&c, lower, upper, limited, &bad) == IK_OK && fabs(upper[0] + 0.75) < 1e-6,
+          "narrow overlap [%g, %g]", (double)lower[0], (double)upper[0]);
+    c.joints[2].lower = 2.4f; /* q in [-1, -0.95]: no common value */
+    CHECK(ik_robot_variable_limits(&c, lower, upper, limited, &bad) == IK_ERR_RANGE && bad == 2, "disjoint limits");
+}
+
+/* ---- best effort, budgets, determinism --------------------------------------- */
+
+/* A goal 5 m away from a 1.3 m arm: not reached, the best pose inside the
+ * limits, its reported error what FK says and no worse than the seed's. */
+static void test_unreachable(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_real seed[6], q[6];
+    ik_transform goal = ik_transform_identity(), at_seed;
+    ik_robot_ik job;
+    ik_bool reached = 1;
+    ik_real pe = -1, ae = -1;
+    int restarts = 0;
+    double pos_err, ang_err;
+    mid_range(&c, seed);
+    goal.translation = ik_v3(5, 0, 0);
+    job = job_for(&c, goal, seed, q);
+    job.max_iterations = 600;
+    job.reached = &reached;
+    job.position_error = &pe;
+    job.angle_error = &ae;
+    job.restarts = &restarts;
+    CHECK(ik_robot_ik_run(&job) == IK_OK, "an unreachable goal still runs");
+    lands_on(&c, q, goal, 1, &pos_err, &ang_err);
+    ik_robot_fk(&c, seed, &at_seed, NULL);
+    CHECK(!reached, "a goal beyond reach is not reached");
+    CHECK(inside_limits(&c, q), "best effort inside the limits");
+    CHECK(fabs(pe - pos_err) < 1e-5 && fabs(ae - ang_err) < 1e-5, "reported %g m %g rad, FK says %g m %g rad",
+          (double)pe, (double)ae, pos_err, ang_err);
+    CHECK(pos_err > 3.5 && pos_err < 5, "closest approach %g m (the arm reaches about 1.3 m)", pos_err);
+    CHECK(restarts > 0, "a stalled solve restarts (%d)", restarts);
+}
+
+/* The same job twice gives the same q to the bit (seeded restarts). */
+static void test_deterministic(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_real seed[6], q1[6], q2[6];
+    ik_transform goal = ik_transform_identity();
+    ik_robot_ik job;
+    int restarts = 0;
+    mid_range(&c, seed);
+    goal.translation = ik_v3(0.3f, 2, 0.4f);
+    job = job_for(&c, goal, seed, q1);
+    job.max_iterations = 300;
+    job.restarts = &restarts;
+    ik_robot_ik_run(&job);
+    job.q_out = q2;
+    ik_robot_ik_run(&job);
+    CHECK(restarts > 0 && memcmp(q1, q2, sizeof q1) == 0, "two runs with %d restarts give the same q", restarts);
+}
+
+/* A goal at the seed's own pose: reached with no iteration. */
+static void test_goal_at_seed(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_real seed[6] = {0.1f, -0.4f, 1, 0.2f, 0.3f, -0.5f}, q[6];
+    ik_transform goal;
+    ik_robot_ik job;
+    ik_bool reached = 0;
+    int iterations = -1;
+    ik_robot_fk(&c, seed, &goal, NULL);
+    job = job_for(&c, goal, seed, q);
+    job.reached = &reached;
+    job.iterations = &iterations;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && iterations == 0 && memcmp(q, seed, sizeof q) == 0,
+          "goal at the seed: reached %d after %d iterations", (int)reached, iterations);
+}
+
+/* The stretched, singular zero configuration's pose, solved from the mid-range
+ * seed of a chain whose limits put zero at the middle: the seed is the
+ * singular pose itself, slightly moved. */
+static void test_singular_goal(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_real zero[6] = {0, 0, 0, 0, 0, 0}, seed[6] = {0.01f, 0.01f, 0.01f, 0.01f, 0.01f, 0.01f}, q[6];
+    ik_transform goal;
+    ik_robot_ik job;
+    ik_bool reached = 0;
+    double pe, ae;
+    ik_robot_fk(&c, zero, &goal, NULL);
+    job = job_for(&c, goal, seed, q);
+    job.reached = &reached;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && lands_on(&c, q, goal, 1, &pe, &ae) && inside_limits(&c, q),
+          "singular goal: reached %d, off by %g m %g rad", (int)reached, pe, ae);
+}
+
+/* A clock that jumps a second per reading: the time budget stops the solve at once. */
+static double jumping_clock(void *user) {
+    double *t = (double *)user;
+    *t += 1;
+    return *t;
+}
+
+static void test_time_budget(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_real seed[6], q[6];
+    ik_transform goal = ik_transform_identity();
+    ik_robot_ik job;
+    ik_bool reached = 1;
+    int iterations = -1;
+    double now = 0;
+    mid_range(&c, seed);
+    goal.translation = ik_v3(0.5f, 0.2f, 0.3f);
+    job = job_for(&c, goal, seed, q);
+    job.clock_s = jumping_clock;
+    job.clock_user = &now;
+    job.time_budget_s = 0.5;
+    job.reached = &reached;
+    job.iterations = &iterations;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && !reached && iterations == 0 && inside_limits(&c, q),
+          "time budget spent: reached %d after %d iterations", (int)reached, iterations);
+}
+
+/* ---- bad input ---------------------------------------------------------------- */
+
+/* Runs `job`, expects `expected` naming `field` [index], and q_out untouched. */
+static void expect_refused(const char *what, ik_robot_ik job, ik_result expected, const char *field, int index) {
+    ik_real q[IK_ROBOT_MAX_JOINTS];
+    ik_field_error where = {NULL, -2};
+    ik_bool reached = 7;
+    ik_result got;
+    int v;
+    for (v = 0; v < IK_ROBOT_MAX_JOINTS; ++v) q[v] = (ik_real)1234.5;
+    if (job.q_out) job.q_out = q;
+    job.error_field = &where;
+    job.reached = &reached;
+    got = ik_robot_ik_run(&job);
+    CHECK(got == expected, "%s: got %s, expected %s", what, ik_result_str(got), ik_result_str(expected));
+    CHECK(where.field && strcmp(where.field, field) == 0 && where.index == index, "%s: field %s [%d]", what,
+          where.field ? where.field : "(none)", where.index);
+    for (v = 0; v < IK_ROBOT_MAX_JOINTS; ++v) CHECK(q[v] == (ik_real)1234.5, "%s: q_out[%d] written", what, v);
+    CHECK(reached == 7, "%s: reached written", what);
+}
+
+static void test_bad_input(void) {
+    ik_robot_chain c = ur_shaped(), bad_chain;
+    ik_real seed[6], q[6], outside[6];
+    ik_transform goal = ik_transform_identity();
+    ik_robot_ik job, base;
+    double now = 0;
+    mid_range(&c, seed);
+    goal.translation = ik_v3(0.4f, 0.1f, 0.3f);
+    base = job_for(&c, goal, seed, q);
+
+    job = base;
+    job.goal_position_bs.y = (ik_real)NAN;
+    expect_refused("NaN goal position", job, IK_ERR_NONFINITE, "goal_position_bs", -1);
+    job = base;
+    job.goal_rotation_bs.w = (ik_real)INFINITY;
+    expect_refused("infinite goal rotation", job, IK_ERR_NONFINITE, "goal_rotation_bs", -1);
+    job = base;
+    job.goal_rotation_bs = ik_q(0, 0, 0, 2);
+    expect_refused("non-unit goal rotation", job, IK_ERR_RANGE, "goal_rotation_bs", -1);
+    job = base;
+    job.goal_rotation_bs = ik_q(0, 0, 0, 0);
+    expect_refused("zero goal rotation", job, IK_ERR_RANGE, "goal_rotation_bs", -1);
+    memcpy(outside, seed, sizeof outside);
+    outside[2] = 2.6f; /* the elbow's limits are [-2.5, 2.5] */
+    job = base;
+    job.q_seed = outside;
+    expect_refused("seed outside its limits", job, IK_ERR_RANGE, "q_seed", 2);
+    outside[2] = (ik_real)NAN;
+    expect_refused("NaN seed", job, IK_ERR_NONFINITE, "q_seed", 2);
+    job = base;
+    job.max_iterations = 0;
+    expect_refused("zero iteration budget", job, IK_ERR_RANGE, "max_iterations", -1);
+    job = base;
+    job.clock_s = jumping_clock;
+    job.clock_user = &now;
+    job.time_budget_s = 0;
+    expect_refused("zero time budget", job, IK_ERR_RANGE, "time_budget_s", -1);
+    job.time_budget_s = NAN;
+    expect_refused("NaN time budget", job, IK_ERR_RANGE, "time_budget_s", -1);
+    job = base;
+    job.position_weight = 0;
+    job.orientation_weight = 0;
+    expect_refused("both weights zero", job, IK_ERR_RANGE, "position_weight", -1);
+    job = base;
+    job.orientation_weight = -1;
+    expect_refused("negative weight", job, IK_ERR_RANGE, "orientation_weight", -1);
+    job = base;
+    job.position_tolerance.z = 0;
+    expect_refused("zero tolerance", job, IK_ERR_RANGE, "position_tolerance", -1);
+    job = base;
+    job.angle_tolerance.x = (ik_real)NAN;
+    expect_refused("NaN tolerance", job, IK_ERR_RANGE, "angle_tolerance", -1);
+    job = base;
+    job.scratch_bytes = ik_robot_ik_scratch_size(6) - 1;
+    expect_refused("scratch too small", job, IK_ERR_CAPACITY, "scratch_bytes", -1);
+    job = base;
+    job.chain = NULL;
+    expect_refused("no chain", job, IK_ERR_NULL, "chain", -1);
+    job = base;
+    job.defaulted = 0;
+    expect_refused("job not from _def()", job, IK_ERR_NOT_DEFAULTED, "defaulted", -1);
+    bad_chain = c;
+    bad_chain.joints[3].lower = 1;
+    bad_chain.joints[3].upper = -1;
+    job = base;
+    job.chain = &bad_chain;
+    expect_refused("lower limit above upper", job, IK_ERR_RANGE, "chain", 3);
+    bad_chain = with_mimic(c);
+    bad_chain.joints[7].multiplier = 0;
+    job.chain = &bad_chain;
+    expect_refused("mimic multiplier 0", job, IK_ERR_DEGENERATE, "chain", 7);
+    bad_chain = c;
+    bad_chain.joints[1].origin.translation.x = (ik_real)INFINITY;
+    job.chain = &bad_chain;
+    expect_refused("infinite joint origin", job, IK_ERR_NONFINITE, "chain", 1);
+    job = base;
+    job.q_out = NULL;
+    expect_refused("no q_out", job, IK_ERR_NULL, "q_out", -1);
+}
+
+/* A position-only goal ignores a non-unit rotation (it is not used). */
+static void test_position_only_ignores_rotation(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_real seed[6], truth[6] = {0.3f, -0.7f, 1.1f, 0.4f, -0.2f, 0.6f}, q[6];
+    ik_transform goal;
+    ik_robot_ik job;
+    ik_bool reached = 0;
+    double pe, ae;
+    mid_range(&c, seed);
+    ik_robot_fk(&c, truth, &goal, NULL);
+    goal.rotation = ik_q(0, 0, 0, 0);
+    job = job_for(&c, goal, seed, q);
+    job.orientation_weight = 0;
+    job.reached = &reached;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && lands_on(&c, q, goal, 0, &pe, &ae),
+          "position only: reached %d, off by %g m", (int)reached, pe);
+}
+
+int main(void) {
+    test_jacobian_tip();
+    test_variable_limits();
+    test_variants();
+    test_real_arms();
+    test_unreachable();
+    test_deterministic();
+    test_goal_at_seed();
+    test_singular_goal();
+    test_time_budget();
+    test_bad_input();
+    test_position_only_ignores_rotation();
+    return check_summary("test_robot_ik");
+}

@@ -1,0 +1,35 @@
+/* ikc: URDF robot arms for `ikc info` and `ikc solve` -- reading a URDF
+ * with ikc's exit codes and messages, and the robot chain between two links. */
+#ifndef IKC_ROBOT_ARM_H
+#define IKC_ROBOT_ARM_H
+
+#include <ikit/robot.h>
+#include <ikit/urdf.h>
+
+/* 1 when `path` names a URDF file (extension .urdf). */
+int ikc_is_urdf(const char *path);
+
+/* Reads `path`; prints "ikc COMMAND: ..." with the place in the file and
+ * returns IKC_EXIT_NO_FILE or IKC_EXIT_FORMAT on failure, IKC_EXIT_OK and
+ * *out otherwise (free it with ik_urdf_free). */
+int ikc_urdf_load(const char *command, const char *path, ik_urdf **out);
+
+/* A chain base..tip of a URDF: the robot chain, the URDF joint of each chain
+ * joint and the URDF joint each variable is the value of. */
+typedef struct ikc_arm {
+    ik_robot_chain chain;
+    int joints[IK_ROBOT_MAX_JOINTS];
+    int variable_joints[IK_ROBOT_MAX_JOINTS];
+} ikc_arm;
+
+/* base NULL: the root link. Prints the reason (with the closest link names)
+ * and returns IKC_EXIT_NOT_FOUND for an unknown link or a tip not below the
+ * base, IKC_EXIT_FORMAT for a chain too long. */
+int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, const char *tip, ikc_arm *arm);
+
+/* `ikc info ROBOT.urdf` (robot_info.c) and `ikc solve ROBOT.urdf ...`
+ * (robot_solve.c; argv as ikc_solve gets it). */
+int ikc_robot_info(const char *path);
+int ikc_robot_solve(int argc, char **argv);
+
+#endif

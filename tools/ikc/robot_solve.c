@@ -1,0 +1,235 @@
+/* `ikc solve ROBOT.urdf --tip LINK --pose x,y,z[,qx,qy,qz,qw]`: the joint
+ * values that put a robot arm's tip link at a pose (ik_robot_ik), printed,
+ * or with --json printed with every link's pose. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ikit/robot_ik.h>
+
+#include "ikc.h"
+#include "robot_arm.h"
+#include "solve_roles.h"
+
+typedef struct robot_request {
+    const char *path, *base, *tip;
+    ik_real pose[7];
+    int pose_count; /* 3: position only; 7: with the orientation */
+    ik_real seed[IK_ROBOT_MAX_JOINTS];
+    int seed_count; /* 0: mid-range */
+    int max_iterations, json;
+} robot_request;
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: ikc solve ROBOT.urdf --tip LINK --pose x,y,z[,qx,qy,qz,qw] [--base LINK]\n"
+            "                 [--seed q1,q2,...] [--iterations N] [--json]\n"
+            "\n"
+            "Finds joint values that put link LINK at the pose (in the frame of the base link,\n"
+            "the robot's root by default): position x, y, z and, when given, the orientation\n"
+            "as a unit quaternion qx, qy, qz, qw (position only without it). Every joint stays\n"
+            "inside its limits; tolerance 1e-5 m and rad per axis; the solve starts from\n"
+            "--seed (one value per variable, in `ikc info`'s chain order) or mid-range, and\n"
+            "restarts from seeded random configurations when it stalls (deterministic).\n"
+            "\n"
+            "  --iterations N  iteration budget (default 20000)\n"
+            "  --json          print the joint values, the errors and every link's pose\n"
+            "\n"
+            "examples:\n"
+            "  ikc solve ur5.urdf --tip tool0 --pose 0.4,0.2,0.3,1,0,0,0\n"
+            "  ikc solve panda.urdf --tip panda_link8 --pose 0.5,0,0.4 --json\n"
+            "\n"
+            "exit codes: 0 ok (a pose out of reach is a warning: the closest pose is\n"
+            "printed), 2 bad usage, 3 file missing, 4 file malformed, 5 unknown link.\n");
+}
+
+static int parse(int argc, char **argv, robot_request *req) {
+    int i;
+    memset(req, 0, sizeof *req);
+    req->max_iterations = 20000;
+    for (i = 0; i < argc; ++i) {
+        const char *a = argv[i], *value;
+        if (ikc_is_help(a)) {
+            usage(stdout);
+            return -1;
+        }
+        if (strcmp(a, "--json") == 0) {
+            req->json = 1;
+            continue;
+        }
+        if (a[0] != '-' || !a[1]) {
+            if (req->path) {
+                fprintf(stderr, "ikc solve: one file at a time ('%s' and '%s')\n", ikc_shown(req->path), ikc_shown(a));
+                return IKC_EXIT_USAGE;
+            }
+            req->path = a;
+            continue;
+        }
+        if (strcmp(a, "--tip") && strcmp(a, "--base") && strcmp(a, "--pose") && strcmp(a, "--seed") &&
+            strcmp(a, "--iterations")) {
+            fprintf(stderr, "ikc solve: unknown option '%s' for a URDF robot\n", ikc_shown(a));
+            usage(stderr);
+            return IKC_EXIT_USAGE;
+        }
+        if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+        if (strcmp(a, "--tip") == 0) req->tip = value;
+        else if (strcmp(a, "--base") == 0) req->base = value;
+        else if (strcmp(a, "--pose") == 0) {
+            req->pose_count = ikc_parse_reals(value, ',', req->pose, 3, 7);
+            if (req->pose_count != 3 && req->pose_count != 7) {
+                fprintf(stderr, "ikc solve: --pose wants x,y,z or x,y,z,qx,qy,qz,qw, not '%s'\n", ikc_shown(value));
+                return IKC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--seed") == 0) {
+            req->seed_count = ikc_parse_reals(value, ',', req->seed, 1, IK_ROBOT_MAX_JOINTS);
+            if (req->seed_count < 1) {
+                fprintf(stderr, "ikc solve: --seed wants numbers split by commas, not '%s'\n", ikc_shown(value));
+                return IKC_EXIT_USAGE;
+            }
+        } else if (!ikc_parse_int(value, &req->max_iterations) || req->max_iterations < 1) {
+            fprintf(stderr, "ikc solve: --iterations wants a whole number >= 1, not '%s'\n", ikc_shown(value));
+            return IKC_EXIT_USAGE;
+        }
+    }
+    if (!req->path || !req->tip || !req->pose_count) {
+        fprintf(stderr, "ikc solve: a URDF robot needs FILE, --tip LINK and --pose\n");
+        usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+    return IKC_EXIT_OK;
+}
+
+/* Mid-range of each variable's limits, or the --seed values (as many as variables). */
+static int seed_for(const robot_request *req, const ikc_arm *arm, ik_real *seed) {
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];
+    ik_bool limited[IK_ROBOT_MAX_JOINTS];
+    int v, n = arm->chain.variable_count;
+    if (ik_robot_variable_limits(&arm->chain, lower, upper, limited, NULL) != IK_OK) {
+        fprintf(stderr, "ikc solve: %s: the chain's joint limits leave a joint no value\n", ikc_shown(req->path));
+        return IKC_EXIT_FORMAT;
+    }
+    if (req->seed_count && req->seed_count != n) {
+        fprintf(stderr, "ikc solve: --seed has %d values; the chain has %d variables\n", req->seed_count, n);
+        return IKC_EXIT_USAGE;
+    }
+    for (v = 0; v < n; ++v) seed[v] = req->seed_count ? req->seed[v] : (lower[v] + upper[v]) / 2;
+    return IKC_EXIT_OK;
+}
+
+static void print_text(const ik_urdf *u, const ikc_arm *arm, const ik_real *q, ik_bool reached, ik_real pos_err,
+                       ik_real ang_err, int iterations, int restarts, double seconds) {
+    int v;
+    printf("%s after %d iterations, %d restarts, %.3f ms: position error %.3g m, angle error %.3g rad\n",
+           reached ? "reached" : "NOT reached (closest pose found)", iterations, restarts, seconds * 1e3,
+           (double)pos_err, (double)ang_err);
+    for (v = 0; v < arm->chain.variable_count; ++v)
+        printf("  %-28s %12.6f  (%.3f deg)\n", ikc_shown(u->joints[arm->variable_joints[v]].name), (double)q[v],
+               (double)ik_deg(q[v]));
+}
+
+static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm *arm, const ik_real *q,
+                       ik_bool reached, ik_real pos_err, ik_real ang_err, int iterations, int restarts) {
+    ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
+    cJSON *root = cJSON_CreateObject(), *joints, *links;
+    char *text;
+    int v, k;
+    ik_robot_fk(&arm->chain, q, &tip, links_bs);
+    cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
+    cJSON_AddItemToObject(root, "base", ikc_json_text(req->base ? req->base : u->links[u->root_link].name));
+    cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
+    cJSON_AddBoolToObject(root, "reached", reached);
+    cJSON_AddNumberToObject(root, "position_error", (double)pos_err);
+    cJSON_AddNumberToObject(root, "angle_error", (double)ang_err);
+    cJSON_AddNumberToObject(root, "iterations", iterations);
+    cJSON_AddNumberToObject(root, "restarts", restarts);
+    joints = cJSON_AddArrayToObject(root, "joints");
+    for (v = 0; v < arm->chain.variable_count; ++v) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, "name", ikc_json_text(u->joints[arm->variable_joints[v]].name));
+        cJSON_AddNumberToObject(o, "value", (double)q[v]);
+        cJSON_AddItemToArray(joints, o);
+    }
+    links = cJSON_AddArrayToObject(root, "links");
+    for (k = 0; k < arm->chain.joint_count; ++k) {
+        cJSON *o = cJSON_CreateObject(), *rotation;
+        const ik_quat r = links_bs[k].rotation;
+        cJSON_AddItemToObject(o, "name", ikc_json_text(u->links[u->joints[arm->joints[k]].child_link].name));
+        cJSON_AddItemToObject(o, "position", ikc_vec3_json(links_bs[k].translation));
+        rotation = cJSON_AddArrayToObject(o, "rotation_xyzw");
+        cJSON_AddItemToArray(rotation, cJSON_CreateNumber((double)r.x));
+        cJSON_AddItemToArray(rotation, cJSON_CreateNumber((double)r.y));
+        cJSON_AddItemToArray(rotation, cJSON_CreateNumber((double)r.z));
+        cJSON_AddItemToArray(rotation, cJSON_CreateNumber((double)r.w));
+        cJSON_AddItemToArray(links, o);
+    }
+    text = cJSON_Print(root);
+    if (text) {
+        printf("%s\n", text);
+        cJSON_free(text);
+    }
+    cJSON_Delete(root);
+}
+
+/* Solves with an iteration budget (no clock: the same answer on every run). */
+static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm, const ik_real *seed) {
+    ik_real q[IK_ROBOT_MAX_JOINTS], pos_err = 0, ang_err = 0;
+    ik_bool reached = 0;
+    int iterations = 0, restarts = 0;
+    void *scratch = malloc(ik_robot_ik_scratch_size(arm->chain.variable_count));
+    ik_robot_ik job = ik_robot_ik_def();
+    ik_field_error bad;
+    ik_result r;
+    double start;
+    if (!scratch) {
+        fprintf(stderr, "ikc solve: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    job.chain = &arm->chain;
+    job.goal_position_bs = ik_v3(req->pose[0], req->pose[1], req->pose[2]);
+    if (req->pose_count == 7) job.goal_rotation_bs = ik_q(req->pose[3], req->pose[4], req->pose[5], req->pose[6]);
+    else job.orientation_weight = 0;
+    job.q_seed = seed;
+    job.q_out = q;
+    job.max_iterations = req->max_iterations;
+    job.scratch = scratch;
+    job.scratch_bytes = ik_robot_ik_scratch_size(arm->chain.variable_count);
+    job.reached = &reached;
+    job.position_error = &pos_err;
+    job.angle_error = &ang_err;
+    job.iterations = &iterations;
+    job.restarts = &restarts;
+    job.error_field = &bad;
+    start = ikc_now();
+    r = ik_robot_ik_run(&job);
+    free(scratch);
+    if (r != IK_OK) {
+        if (bad.field && strcmp(bad.field, "goal_rotation_bs") == 0)
+            fprintf(stderr, "ikc solve: --pose: the quaternion qx,qy,qz,qw must have length 1\n");
+        else if (bad.field && strcmp(bad.field, "q_seed") == 0)
+            fprintf(stderr, "ikc solve: --seed: value %d (%s) is outside its joint limits\n", bad.index + 1,
+                    ikc_shown(u->joints[arm->variable_joints[bad.index]].name));
+        else
+            fprintf(stderr, "ikc solve: %s: %s (%s)\n", ikc_shown(req->path), ik_result_str(r),
+                    bad.field ? bad.field : "");
+        return bad.field && strcmp(bad.field, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
+    }
+    if (req->json) print_json(u, req, arm, q, reached, pos_err, ang_err, iterations, restarts);
+    else print_text(u, arm, q, reached, pos_err, ang_err, iterations, restarts, ikc_now() - start);
+    if (!reached) fprintf(stderr, "ikc solve: warning: the pose is out of reach; the closest pose found is printed\n");
+    return IKC_EXIT_OK;
+}
+
+int ikc_robot_solve(int argc, char **argv) {
+    robot_request req;
+    ik_urdf *u = NULL;
+    ikc_arm arm;
+    ik_real seed[IK_ROBOT_MAX_JOINTS];
+    int code = parse(argc, argv, &req);
+    if (code != IKC_EXIT_OK) return code < 0 ? IKC_EXIT_OK : code;
+    code = ikc_urdf_load("solve", req.path, &u);
+    if (code == IKC_EXIT_OK) code = ikc_arm_chain("solve", u, req.base, req.tip, &arm);
+    if (code == IKC_EXIT_OK) code = seed_for(&req, &arm, seed);
+    if (code == IKC_EXIT_OK) code = solve(u, &req, &arm, seed);
+    ik_urdf_free(u);
+    return code;
+}

@@ -2230,6 +2230,49 @@ static void test_walk_command(void) {
         ik_asset_free(&asset);
     } else {
         CHECK(0, "walk output reads back");
+    }
+    snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 1 --fps 60 --slope 8", bvh_in, bvh_out);
+    CHECK(run(args) == 0, "walk a BVH rig up a slope: %s", err_text);
+    if (ik_asset_load(bvh_out, &asset, NULL) == IK_OK) {
+        CHECK(asset.bvh->frame_count == 61, "61 frames at 60 fps: %d", asset.bvh->frame_count);
+        ik_asset_free(&asset);
+    } else {
+        CHECK(0, "walk BVH reads back");
+    }
+    /* bad input: nothing written */
+    path_in(out, sizeof out, "never.glb");
+    {
+        static const struct {
+            const char *options;
+            int code;
+            const char *message;
+        } bad[] = {
+            {"--speed 0", 2, "speed must be positive"},
+            {"--speed nan", 2, "--speed"},
+            {"--stride -1", 2, "must not be negative"},
+            {"--step-height 5", 2, "step height"},
+            {"--slope 5 --stairs 0.1,0.3", 2, "one of"},
+            {"--stairs 0.1", 2, "RISE,RUN"},
+            {"--cadence 9 --stride 1", 2, "disagree"},
+            {"--bogus", 2, "unknown option"},
+        };
+        int i;
+        for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
+            snprintf(args, sizeof args, "walk '%s' -o '%s' %s", rig, out, bad[i].options);
+            CHECK(run(args) == bad[i].code && strstr(err_text, bad[i].message) && file_size(out) < 0,
+                  "walk %s: exit %d, '%s' in: %s", bad[i].options, bad[i].code, bad[i].message, err_text);
+        }
+    }
+    path_in(leg, sizeof leg, "leg-only.bvh");
+    write_text(leg, leg_bvh);
+    snprintf(args, sizeof args, "walk '%s' -o '%s'", leg, bvh_out);
+    CHECK(run(args) == 5 && strstr(err_text, "no humanoid found"), "a leg is not a humanoid: %s", err_text);
+    path_in(chain, sizeof chain, "walk-arm.chain");
+    write_text(chain, "chain arm\njoint shoulder type ball\njoint hand length 0.3 direction 1 0 0 type fixed\n");
+    snprintf(args, sizeof args, "walk '%s' -o '%s'", chain, out);
+    CHECK(run(args) == 4 && strstr(err_text, "not a character"), "a chain cannot walk: %s", err_text);
+}
+
 /* URDF robots: `ikc info` lists the joints, limits and chains; `ikc solve
  * --pose` of a pose made by FK of a known Panda configuration reaches it
  * (FK of the printed joints lands there, inside the limits, and the JSON's
@@ -2298,56 +2341,6 @@ static void test_robot_commands(void) {
     snprintf(args, sizeof args, "solve '%s' --pose 0.4,0.1,0.5", path);
     CHECK(run(args) == 2 && strstr(err_text, "--tip"), "no --tip: %s", err_text);
     ik_urdf_free(u);
-}
-
-int main(void) {
-    char cmd[400];
-    ikc_path = getenv("IKC") ? getenv("IKC") : IKC_PATH;
-    snprintf(work_dir, sizeof work_dir, "/tmp/ikit-test-ikc-XXXXXX");
-    if (!mkdtemp(work_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 1 --fps 60 --slope 8", bvh_in, bvh_out);
-    CHECK(run(args) == 0, "walk a BVH rig up a slope: %s", err_text);
-    if (ik_asset_load(bvh_out, &asset, NULL) == IK_OK) {
-        CHECK(asset.bvh->frame_count == 61, "61 frames at 60 fps: %d", asset.bvh->frame_count);
-        ik_asset_free(&asset);
-    } else {
-        CHECK(0, "walk BVH reads back");
-    }
-    /* bad input: nothing written */
-    path_in(out, sizeof out, "never.glb");
-    {
-        static const struct {
-            const char *options;
-            int code;
-            const char *message;
-        } bad[] = {
-            {"--speed 0", 2, "speed must be positive"},
-            {"--speed nan", 2, "--speed"},
-            {"--stride -1", 2, "must not be negative"},
-            {"--step-height 5", 2, "step height"},
-            {"--slope 5 --stairs 0.1,0.3", 2, "one of"},
-            {"--stairs 0.1", 2, "RISE,RUN"},
-            {"--cadence 9 --stride 1", 2, "disagree"},
-            {"--bogus", 2, "unknown option"},
-        };
-        int i;
-        for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
-            snprintf(args, sizeof args, "walk '%s' -o '%s' %s", rig, out, bad[i].options);
-            CHECK(run(args) == bad[i].code && strstr(err_text, bad[i].message) && file_size(out) < 0,
-                  "walk %s: exit %d, '%s' in: %s", bad[i].options, bad[i].code, bad[i].message, err_text);
-        }
-    }
-    path_in(leg, sizeof leg, "leg-only.bvh");
-    write_text(leg, leg_bvh);
-    snprintf(args, sizeof args, "walk '%s' -o '%s'", leg, bvh_out);
-    CHECK(run(args) == 5 && strstr(err_text, "no humanoid found"), "a leg is not a humanoid: %s", err_text);
-    path_in(chain, sizeof chain, "walk-arm.chain");
-    write_text(chain, "chain arm\njoint shoulder type ball\njoint hand length 0.3 direction 1 0 0 type fixed\n");
-    snprintf(args, sizeof args, "walk '%s' -o '%s'", chain, out);
-    CHECK(run(args) == 4 && strstr(err_text, "not a character"), "a chain cannot walk: %s", err_text);
 }
 
 int main(void) {

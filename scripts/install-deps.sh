@@ -3,7 +3,7 @@
 # Quick when they are already present; needs root (or sudo) otherwise.
 set -eu
 
-packages="cmake make gcc g++ clang libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev"
+packages="cmake make gcc g++ clang libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,62 @@
+// main.js: the playground page. Loads ikit.wasm and the default tail chain,
+// starts the four views, switches between them with the tabs (the active
+// tab is part of the URL state), and runs the active view once per frame.
+import { Ikit } from './ikit.js';
+import { TailView } from './tail_view.js';
+import { PlanarView } from './planar_view.js';
+import { BodyView } from './body_view.js';
+import { CompareView } from './compare_view.js';
+import * as state from './state.js';
+import { show, message } from './readout.js';
+
+const TABS = ['tail', 'planar', 'body', 'compare'];
+
+async function start() {
+    const ik = await Ikit.load();
+    const response = await fetch('./tail.chain');
+    if (!response.ok) throw new Error(`cannot load tail.chain: HTTP ${response.status}`);
+    const views = {
+        tail: new TailView(ik, await response.text()),
+        planar: new PlanarView(ik),
+        body: new BodyView(ik),
+        compare: new CompareView(ik),
+    };
+    let active = null;
+    const select = (tab) => {
+        active = TABS.includes(tab) ? tab : 'tail';
+        for (const t of TABS) {
+            document.getElementById(`${t}-section`).hidden = t !== active;
+            document.getElementById(`tab-${t}`).classList.toggle('active', t === active);
+            views[t].active = t === active;
+        }
+        state.set('tab', active);
+    };
+    for (const t of TABS) document.getElementById(`tab-${t}`).addEventListener('click', () => select(t));
+    select(state.getString('tab', 'tail'));
+
+    let last = performance.now(), first = true;
+    const tick = (now) => {
+        const dt = Math.min(0.1, (now - last) / 1000);
+        last = now;
+        try {
+            views[active].frame(dt);
+        } catch (err) {
+            message('page-message', `${active}: ${err.message}`);
+        }
+        if (first) {
+            first = false;
+            // Time to interactive: navigation start to the first solved and drawn frame.
+            const ms = performance.now();
+            show('status', `ready in ${ms.toFixed(0)} ms${crossOriginIsolated ? '' : ' (timer coarse: not cross-origin isolated)'}`,
+                { ms: ms.toFixed(1) });
+            document.body.dataset.ready = 'true';
+        }
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}
+
+start().catch((err) => {
+    message('page-message', `The playground could not start: ${err.message}`);
+    document.body.dataset.ready = 'failed';
+});

@@ -128,6 +128,11 @@ export class PlanarView {
 
     frame() {
         const { ctx, canvas } = this;
+        // One canvas pixel per CSS pixel, so pointer positions map directly.
+        if (canvas.width !== canvas.clientWidth || canvas.height !== canvas.clientHeight) {
+            canvas.width = Math.max(1, canvas.clientWidth);
+            canvas.height = Math.max(1, canvas.clientHeight);
+        }
         ctx.fillStyle = '#1d2230';
         ctx.fillRect(0, 0, canvas.width, canvas.height);
         ctx.strokeStyle = '#323a4a';

@@ -21,13 +21,13 @@ for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c sr
 done
 sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c src/io/io_error.c
-src/io/name_suggest.c src/io/file_read.c web/ikit_web.c"
+src/io/name_suggest.c src/io/file_read.c web/ikit_web.c web/bench_cases.c"
 obj="$out/obj"
 mkdir -p "$obj" "$out/three"
 
 # Compile what changed (an object older than its source or any header is rebuilt).
-cflags="--target=wasm32-wasi -std=c99 -O2 -fno-math-errno -Wall -Wextra -Wpedantic -Werror -Iinclude"
-newest_header=$(ls -t include/ikit/*.h src/*/*.h | head -n 1)
+cflags="--target=wasm32-wasi -std=c99 ${IKIT_WASM_OPT:--O2} -fno-math-errno -Wall -Wextra -Wpedantic -Werror -Iinclude"
+newest_header=$(ls -t include/ikit/*.h src/*/*.h web/*.h | head -n 1)
 objects=""
 for f in $sources; do
     o="$obj/$(echo "$f" | tr / _).o"

@@ -27,7 +27,15 @@
 
 #include <string.h>
 
+#include "ikit_web.h"
+
+/* Exported by name from the wasm module; plain functions in a native build
+ * (bench/bench_web.c times the same calls natively). */
+#ifdef __wasm__
 #define IKW_EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define IKW_EXPORT(name)
+#endif
 
 enum { IKW_MAX_JOINTS = 64, IKW_SLOTS = 3, IKW_TEXT_BYTES = 64 * 1024, IKW_SCRATCH_BYTES = 256 * 1024 };
 

@@ -1,5 +1,5 @@
 // main.js: the playground page. Loads ikit.wasm and the default tail chain,
-// starts the four views, switches between them with the tabs (the active
+// starts the views (each when first shown), switches between them with the tabs (the active
 // tab is part of the URL state), and runs the active view once per frame.
 import { Ikit } from './ikit.js';
 import { TailView } from './tail_view.js';
@@ -12,22 +12,24 @@ import { show, message } from './readout.js';
 const TABS = ['tail', 'planar', 'body', 'compare'];
 
 async function start() {
-    const ik = await Ikit.load();
-    const response = await fetch('./tail.chain');
+    // The module and the default chain load side by side (index.html preloads both).
+    const [ik, response] = await Promise.all([Ikit.load(), fetch('./tail.chain')]);
     if (!response.ok) throw new Error(`cannot load tail.chain: HTTP ${response.status}`);
-    const views = {
-        tail: new TailView(ik, await response.text()),
-        planar: new PlanarView(ik),
-        body: new BodyView(ik),
-        compare: new CompareView(ik),
-    };
+    // The tail view always (it loads the chain the side-by-side view uses);
+    // the others when their tab is first shown, so a WebGL context is only
+    // made for a view someone looks at (and the page is interactive sooner).
+    const tailText = await response.text();
+    const makers = { planar: () => new PlanarView(ik), body: () => new BodyView(ik), compare: () => new CompareView(ik) };
+    const views = {};
     let active = null;
     const select = (tab) => {
         active = TABS.includes(tab) ? tab : 'tail';
+        for (const t of TABS) document.getElementById(`${t}-section`).hidden = t !== active;
+        views.tail ??= new TailView(ik, tailText);
+        views[active] ??= makers[active]();
         for (const t of TABS) {
-            document.getElementById(`${t}-section`).hidden = t !== active;
             document.getElementById(`tab-${t}`).classList.toggle('active', t === active);
-            views[t].active = t === active;
+            if (views[t]) views[t].active = t === active;
         }
         state.set('tab', active);
     };

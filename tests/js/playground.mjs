@@ -250,9 +250,12 @@ try {
     await page2.goto(link);
     await page2.waitForSelector('body[data-ready]');
     await frames(page2, 5);
+    const linkedTab = await page2.$eval('#compare-section', (s) => !s.hidden);
     const linkedTarget = await page2.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('ct').split(',').map(Number));
+    await page2.click('#tab-body');
+    await frames(page2, 3);
     const linkedSlope = await page2.$eval('#body-slope', (el) => Number(el.value));
-    check(await page2.$eval('#compare-section', (s) => !s.hidden) && dist(linkedTarget, target) < 1e-4 && linkedSlope === 15,
+    check(linkedTab && dist(linkedTarget, target) < 1e-4 && linkedSlope === 15,
         'URL state: the link of the session opens its tab, target and slope');
     await page2.close();
 

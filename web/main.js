@@ -7,7 +7,7 @@ import { PlanarView } from './planar_view.js';
 import { BodyView } from './body_view.js';
 import { CompareView } from './compare_view.js';
 import * as state from './state.js';
-import { show, message } from './readout.js';
+import { show, message, RunningMedian } from './readout.js';
 
 const TABS = ['tail', 'planar', 'body', 'compare'];
 
@@ -37,11 +37,16 @@ async function start() {
     select(state.getString('tab', 'tail'));
 
     let last = performance.now(), first = true;
+    const frameTime = new RunningMedian(61);
     const tick = (now) => {
         const dt = Math.min(0.1, (now - last) / 1000);
         last = now;
         try {
+            const t0 = performance.now();
             views[active].frame(dt);
+            // The page's own work per frame (solve, scene update, draw calls); 60 frames/s needs < 16.7 ms.
+            const ms = frameTime.add(performance.now() - t0);
+            show('frame-ms', `${ms.toFixed(2)} ms/frame`, { value: ms });
         } catch (err) {
             message('page-message', `${active}: ${err.message}`);
         }

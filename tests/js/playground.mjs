@@ -222,7 +222,8 @@ try {
     check(heights.every((h) => h > 0.02 && h < 0.2), `humanoid: both ankles stand above the 15 degree slope (${heights.map((h) => h.toFixed(3)).join(', ')})`);
     const fps = await page.$eval('#body-fps', (el) => el.textContent);
     const bodyUs = await page.$eval('#body-us', (el) => el.textContent);
-    console.log(`     humanoid: ${bodyUs} us per solve, ${fps} frames/s (headless, software GL)`);
+    const frameMs = await page.$eval('#frame-ms', (el) => Number(el.dataset.value));
+    console.log(`     humanoid: ${bodyUs} us per solve, ${frameMs.toFixed(2)} ms of page work per frame, ${fps} frames/s (headless, software GL)`);
     await page.screenshot({ path: path.join(shots, 'body.png') });
 
     // ---- side by side: both solvers reach the shared target ----

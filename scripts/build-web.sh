@@ -48,4 +48,8 @@ cp web/index.html web/style.css web/*.js "$out/"
 cp examples/tail.chain "$out/tail.chain"
 cp node_modules/three/build/three.module.js node_modules/three/build/three.core.js "$out/three/"
 cp node_modules/three/LICENSE "$out/three/LICENSE"
+mkdir -p "$out/three/addons/loaders" "$out/three/addons/utils"
+cp node_modules/three/examples/jsm/loaders/GLTFLoader.js "$out/three/addons/loaders/"
+cp node_modules/three/examples/jsm/utils/BufferGeometryUtils.js node_modules/three/examples/jsm/utils/SkeletonUtils.js \
+    "$out/three/addons/utils/"
 echo "built $out/ikit.wasm ($(wc -c <"$out/ikit.wasm") bytes)"

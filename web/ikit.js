@@ -92,10 +92,32 @@ export class Ikit {
             count: n,
             parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
             names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
-            limbEnds: [0, 1, 2, 3].map((l) => this.x.ikw_body_limb_end(l)),
         };
         return this.body;
     }
+    // A skeleton read from a file: { names, parents (parents first, -1 for
+    // roots), rest: [tx ty tz qx qy qz qw sx sy sz] per joint }. Returns null
+    // on success, else the reason (a non-humanoid names the missing joints).
+    bodyLoad({ names, parents, rest }) {
+        const n = names.length;
+        if (n > this.x.ikw_body_max_joints()) return `the skeleton has ${n} joints; the playground takes ${this.x.ikw_body_max_joints()}`;
+        const text = new TextEncoder().encode(names.map((s) => `${s}\0`).join(''));
+        if (text.length > this.x.ikw_text_capacity()) return 'the joint names are too long';
+        new Uint8Array(this.x.memory.buffer, this.x.ikw_text_buffer(), text.length).set(text);
+        this.i32(this.x.ikw_body_parent_buffer(), n).set(parents);
+        this.f32(this.x.ikw_body_rest_buffer(), 10 * n).set(rest);
+        const code = this.x.ikw_body_load(n, text.length);
+        if (code !== 0) return this.message() || this.resultString(code);
+        this.body = { count: n, parents: [...parents], names: [...names] };
+        return null;
+    }
+    // The matrix above the roots (16 numbers, column-major as three.js's
+    // Matrix4.elements), or null for none.
+    bodyRoot(elements) {
+        if (elements) this.f32(this.x.ikw_body_root_buffer(), 16).set(elements);
+        this.x.ikw_body_root(elements ? 1 : 0);
+    }
+    bodyRotations() { return Float32Array.from(this.f32(this.x.ikw_body_rotations(), 4 * this.body.count)); }
     bodyPositions() { return Float32Array.from(this.f32(this.x.ikw_body_positions(), 3 * this.body.count)); }
     bodyGoal(limb, enabled, p) { this.check(this.x.ikw_body_goal(limb, enabled ? 1 : 0, p[0], p[1], p[2]), 'goal'); }
     bodyGround(on, slopeDeg) { this.check(this.x.ikw_body_ground(on ? 1 : 0, slopeDeg), 'ground'); }
@@ -110,6 +132,8 @@ export class Ikit {
             grounded: [0, 1].map((l) => this.x.ikw_body_grounded(l)),
             pelvisOffset: this.x.ikw_body_pelvis_offset(),
             positions: this.bodyPositions(),
+            rotations: this.bodyRotations(),
+            ends: [0, 1, 2, 3].map((l) => Array.from(this.f32(this.x.ikw_body_limb_ends() + 12 * l, 3))),
         };
     }
 }

@@ -323,15 +323,23 @@ int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float 
     return ikw_planar_fk(bone_count, base_x, base_y);
 }
 
-/* ---- the built-in humanoid ------------------------------------------------------ */
+/* ---- the humanoid: built in, or a skeleton the page read from a glTF file ---- */
+
+enum { IKW_MAX_FIGURE_JOINTS = 256, IKW_FIGURE_NAME_BYTES = 16 * 1024 };
 
 static struct {
-    int parents[IK_HUMANOID_BUILT_JOINTS];
-    const char *names[IK_HUMANOID_BUILT_JOINTS];
-    ik_transform rest_ls[IK_HUMANOID_BUILT_JOINTS];
-    ik_transform pose_ls[IK_HUMANOID_BUILT_JOINTS];
-    ik_mat4 model_ms[IK_HUMANOID_BUILT_JOINTS];
-    float positions_ms[3 * IK_HUMANOID_BUILT_JOINTS];
+    int parents[IKW_MAX_FIGURE_JOINTS];
+    const char *names[IKW_MAX_FIGURE_JOINTS];
+    char name_text[IKW_FIGURE_NAME_BYTES];
+    float rest_in[10 * IKW_MAX_FIGURE_JOINTS];   /* from JavaScript: translation, rotation (x y z w), scale */
+    float root_in[16];                           /* from JavaScript: root_ms, column-major */
+    ik_mat4 root_ms;
+    ik_transform rest_ls[IKW_MAX_FIGURE_JOINTS];
+    ik_transform pose_ls[IKW_MAX_FIGURE_JOINTS];
+    ik_mat4 model_ms[IKW_MAX_FIGURE_JOINTS];
+    float positions_ms[3 * IKW_MAX_FIGURE_JOINTS];
+    float rotations_ls[4 * IKW_MAX_FIGURE_JOINTS]; /* the solved pose's local rotations (x y z w) */
+    float limb_ends_ms[3 * IK_LIMB_COUNT];       /* hands and feet (a virtual ankle too) */
     ik_skeleton skeleton;
     ik_humanoid rig;
     ik_humanoid_solve job;
@@ -344,23 +352,60 @@ static void body_store(void) {
     int j;
     for (j = 0; j < body.count; ++j) {
         ik_vec3 p = ik_mat4_translation(&body.model_ms[j]);
+        ik_quat q = body.pose_ls[j].rotation;
         body.positions_ms[3 * j] = (float)p.x;
         body.positions_ms[3 * j + 1] = (float)p.y;
         body.positions_ms[3 * j + 2] = (float)p.z;
+        body.rotations_ls[4 * j] = (float)q.x;
+        body.rotations_ls[4 * j + 1] = (float)q.y;
+        body.rotations_ls[4 * j + 2] = (float)q.z;
+        body.rotations_ls[4 * j + 3] = (float)q.w;
+    }
+    for (j = 0; j < IK_LIMB_COUNT; ++j) {
+        const ik_humanoid_limb *limb = &body.rig.limb[j];
+        ik_vec3 p = limb->end >= 0 ? ik_mat4_translation(&body.model_ms[limb->end])
+                                   : ik_mat4_transform_point(&body.model_ms[limb->mid], limb->end_offset_ls);
+        body.limb_ends_ms[3 * j] = (float)p.x;
+        body.limb_ends_ms[3 * j + 1] = (float)p.y;
+        body.limb_ends_ms[3 * j + 2] = (float)p.z;
     }
 }
 
-/* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
-IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
-    ik_humanoid_map map;
-    ik_result r;
-    body.count = ik_humanoid_build_skeleton(height, IK_HUMANOID_BUILT_JOINTS, body.parents, body.names, body.rest_ls);
-    if (body.count == 0) {
-        set_message("the height must be positive and finite");
-        return IK_ERR_RANGE;
+/* "not a humanoid: left_forearm: missing, ..." from the map's report: the
+ * required roles that were not found. */
+static void set_missing_message(const ik_humanoid_map *map) {
+    static char report[4096];
+    char *line, *end;
+    size_t used;
+    ik_humanoid_map_describe(map, &body.skeleton, report, sizeof report);
+    set_message("not a humanoid (the rig needs these joints):");
+    for (line = report; *line; line = end + (*end != '\0')) {
+        end = strchr(line, '\n');
+        if (!end) end = line + strlen(line);
+        used = strlen(message);
+        if (end - line < 200 && strstr(line, ": missing") && strstr(line, ": missing") < end &&
+            !(strstr(line, "optional") && strstr(line, "optional") < end) && used + (size_t)(end - line) + 2 < sizeof message) {
+            message[used] = ' ';
+            memcpy(message + used + 1, line, (size_t)(end - line));
+            message[used + 1 + (size_t)(end - line)] = '\0';
+        }
     }
-    r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, NULL);
-    if (r == IK_OK) r = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
+}
+
+/* Skeleton, map and rig from body.count, parents, names and rest_ls. */
+static int body_rig(void) {
+    ik_humanoid_map map;
+    ik_skeleton_error skeleton_error;
+    ik_result r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
+    if (r != IK_OK) {
+        set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
+        return r;
+    }
+    r = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
+    if (r == IK_ERR_NOT_FOUND) {
+        set_missing_message(&map);
+        return r;
+    }
     if (r == IK_OK) r = ik_humanoid_init(&body.rig, &body.skeleton, &map);
     if (r != IK_OK) {
         set_message(ik_result_str(r));
@@ -376,6 +421,68 @@ IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
     body_store();
     return IK_OK;
 }
+
+/* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
+IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
+    body.count = ik_humanoid_build_skeleton(height, IKW_MAX_FIGURE_JOINTS, body.parents, body.names, body.rest_ls);
+    if (body.count == 0) {
+        set_message("the height must be positive and finite");
+        return IK_ERR_RANGE;
+    }
+    return body_rig();
+}
+
+/* A skeleton from the page: `count` joints, parents in ikw_body_parent_buffer
+ * (parents first), rest transforms in ikw_body_rest_buffer, names in
+ * ikw_text_buffer as `names_length` bytes of NUL-terminated names. On
+ * failure the message says why (a non-humanoid names the missing joints)
+ * and the caller loads a figure again before solving. */
+IKW_EXPORT(ikw_body_parent_buffer) int *ikw_body_parent_buffer(void) { return body.parents; }
+IKW_EXPORT(ikw_body_rest_buffer) float *ikw_body_rest_buffer(void) { return body.rest_in; }
+IKW_EXPORT(ikw_body_max_joints) int ikw_body_max_joints(void) { return IKW_MAX_FIGURE_JOINTS; }
+IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
+    const char *name = body.name_text, *end = body.name_text + names_length;
+    int j;
+    body.count = 0;
+    if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES ||
+        names_length > IKW_TEXT_BYTES) {
+        set_message("the skeleton has too many joints or too long names for the playground");
+        return IK_ERR_RANGE;
+    }
+    memcpy(body.name_text, text_in, (size_t)names_length);
+    for (j = 0; j < count; ++j) {
+        const float *r = &body.rest_in[10 * j];
+        const char *nul = name < end ? memchr(name, '\0', (size_t)(end - name)) : NULL;
+        if (!nul) {
+            set_message("the joint names are cut short");
+            return IK_ERR_RANGE;
+        }
+        body.names[j] = name;
+        name = nul + 1;
+        body.rest_ls[j].translation = ik_v3(r[0], r[1], r[2]);
+        body.rest_ls[j].rotation = ik_q(r[3], r[4], r[5], r[6]);
+        body.rest_ls[j].scale = ik_v3(r[7], r[8], r[9]);
+    }
+    body.count = count;
+    return body_rig();
+}
+
+/* The matrix above the skeleton's roots (ikw_body_root_buffer, column-major),
+ * on or off (identity). Targets and ground are in the space above it. */
+IKW_EXPORT(ikw_body_root_buffer) float *ikw_body_root_buffer(void) { return body.root_in; }
+IKW_EXPORT(ikw_body_root) int ikw_body_root(int on) {
+    int k;
+    if (!on) {
+        body.job.root_ms = NULL;
+        return IK_OK;
+    }
+    for (k = 0; k < 16; ++k) body.root_ms.m[k] = body.root_in[k];
+    body.job.root_ms = &body.root_ms;
+    return IK_OK;
+}
+IKW_EXPORT(ikw_body_rotations) const float *ikw_body_rotations(void) { return body.rotations_ls; }
+/* Where each limb ends after the last solve (or at rest), 3 floats per limb. */
+IKW_EXPORT(ikw_body_limb_ends) const float *ikw_body_limb_ends(void) { return body.limb_ends_ms; }
 
 IKW_EXPORT(ikw_body_joint_count) int ikw_body_joint_count(void) { return body.count; }
 IKW_EXPORT(ikw_body_parents) const int *ikw_body_parents(void) { return body.parents; }

@@ -226,6 +226,48 @@ try {
     console.log(`     humanoid: ${bodyUs} us per solve, ${frameMs.toFixed(2)} ms of page work per frame, ${fps} frames/s (headless, software GL)`);
     await page.screenshot({ path: path.join(shots, 'body.png') });
 
+    // ---- humanoid from a file: a real skinned character, then files that are not ----
+    const dataDir = process.env.IKIT_DATA ?? path.join(root, '../shared/data');
+    const figure = path.join(dataDir, 'gltf/rigged_figure.glb');
+    if (!existsSync(figure)) {
+        console.log('     humanoid from a file: skipped: real-asset corpus not found');
+    } else {
+        await page.uncheck('#body-ground');
+        const loaded = async (name) => {
+            await page.waitForFunction((n) => document.getElementById('body-figure').textContent.startsWith(n) ||
+                /not loaded/.test(document.getElementById('body-message').textContent), name, { timeout: 20000 });
+            await frames(page, 5);
+        };
+        await page.setInputFiles('#body-file', figure);
+        await loaded('rigged_figure.glb');
+        check((await page.textContent('#body-figure')).startsWith('rigged_figure.glb'), 'humanoid: rigged_figure.glb loaded and rigged');
+        // The right arm is held out straight: pull its hand a sixth of the way in toward the body (well in reach).
+        const fileTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        const bodyCenter = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.center));
+        await drag(page, fileTargets[1], fileTargets[1].map((v, i) => v + (bodyCenter[i] - v) / 6));
+        await frames(page, 5);
+        const fileGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const fileEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        check(dist(fileEnds[1], fileGoals[1]) < 1e-3, `humanoid from a file: right hand on its dragged target (${dist(fileEnds[1], fileGoals[1]).toExponential(2)})`);
+        const center = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.center));
+        const meshShot = await page.screenshot({ path: path.join(shots, 'body_file.png') });
+        const background = await inspect(page, meshShot, center, [0x1d, 0x22, 0x30], 25);
+        const bones = await inspect(page, meshShot, center, CHAIN_ORANGE, 25);
+        const mesh = 51 * 51 - background.near - bones.near;
+        check(mesh > 51 * 51 * 0.3, `humanoid from a file: the skinned mesh drawn round the body's centre (${mesh} of ${51 * 51} pixels)`);
+        await page.setInputFiles('#body-file', path.join(dataDir, 'gltf/SimpleSkin.gltf'));
+        await loaded('SimpleSkin');
+        const notHumanoid = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+        check(/not a humanoid/.test(notHumanoid) && /left_forearm/.test(notHumanoid), `humanoid: a skin that is no humanoid gets a message ("${notHumanoid.slice(0, 90)}…")`);
+        await page.check('#body-ground');
+    }
+    await page.setInputFiles('#body-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });
+    await page.waitForFunction(() => /broken\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
+    const brokenGlb = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/broken\.glb was not loaded/.test(brokenGlb), `humanoid: a malformed .glb gets a message ("${brokenGlb}")`);
+    await frames(page, 3);
+    check(Number.isFinite(Number(await page.$eval('#body-us', (el) => el.dataset.value))), 'humanoid: still solving after the bad file');
+
     // ---- side by side: both solvers reach the shared target ----
     await page.click('#tab-compare');
     await frames(page, 20);

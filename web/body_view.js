@@ -5,7 +5,6 @@
 // drags (hands and feet), with the feet planted on a ground plane whose
 // slope is set on the page (ik_ground_plane rising toward +z).
 import { Scene3D, StickFigure, THREE } from './scene3d.js';
-import { parseGltf, skeletonOf, standOnGround } from './figure_file.js';
 import { LIMBS } from './ikit.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
@@ -66,6 +65,8 @@ export class BodyView {
         message('body-message', `reading ${file.name}…`, false);
         let gltf, skeleton;
         try {
+            // The glTF reader (three.js's loader) is fetched the first time a file comes.
+            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
             if (file.size > 64 * 1024 * 1024) throw new Error('the file is larger than 64 MiB');
             gltf = await parseGltf(await file.arrayBuffer());
             standOnGround(gltf.scene, HEIGHT);

@@ -13,15 +13,11 @@
 #include <math.h>
 #include <stddef.h>
 
+#include <ikit/chain2d.h>
+
 #include "ikit_web.h"
 
-#ifdef __wasm__
-#define IKW_EXPORT(name) __attribute__((export_name(#name)))
-#else
-#define IKW_EXPORT(name)
-#endif
-
-enum { SLOT = 0, DLS_SPRINGS = 0, CCD = 1, FABRIK = 2, PLANAR_FABRIK = 1 };
+enum { SLOT = 0 };
 
 IKW_EXPORT(ikw_bench_name) const char *ikw_bench_name(int which) {
     static const char *const names[IKW_BENCH_CASES] = {"tail DLS+springs", "tail CCD", "tail FABRIK",
@@ -52,7 +48,7 @@ static float planar_case(int frames) {
     }
     for (f = 0; f < frames; ++f) {
         float a = 0.05f * (float)f;
-        if (ikw_planar_solve(6, 6, PLANAR_FABRIK, 0, 0, 2 + cosf(a), 0.5f + sinf(a), 50, 1) != 0) return -1;
+        if (ikw_planar_solve(6, 6, IK_CHAIN2D_FABRIK, 0, 0, 2 + cosf(a), 0.5f + sinf(a), 50, 1) != 0) return -1;
     }
     return ikw_planar_error();
 }
@@ -81,9 +77,9 @@ static float humanoid_case(int frames) {
 
 IKW_EXPORT(ikw_bench_case) float ikw_bench_case(int which, int frames) {
     switch (which) {
-    case IKW_BENCH_TAIL_DLS: return tail_case(DLS_SPRINGS, frames);
-    case IKW_BENCH_TAIL_CCD: return tail_case(CCD, frames);
-    case IKW_BENCH_TAIL_FABRIK: return tail_case(FABRIK, frames);
+    case IKW_BENCH_TAIL_DLS: return tail_case(IKW_DLS_SPRINGS, frames);
+    case IKW_BENCH_TAIL_CCD: return tail_case(IKW_CCD, frames);
+    case IKW_BENCH_TAIL_FABRIK: return tail_case(IKW_FABRIK, frames);
     case IKW_BENCH_PLANAR_FABRIK: return planar_case(frames);
     case IKW_BENCH_HUMANOID: return humanoid_case(frames);
     default: return -1;

@@ -12,7 +12,8 @@
  *   - one chain file (the tail by default) and three poses of it ("slots":
  *     the tail view, and the two sides of the side-by-side view);
  *   - one planar chain (seed 003's editor);
- *   - the built-in humanoid with its rig and a ground.
+ *   - a humanoid (the built-in one, or a skeleton the page read from a glTF
+ *     file) with its rig and a ground.
  *
  * Each solve call takes `repeats`: the solve is run that many times from the
  * same starting pose and the last result kept, so the page can time a solve
@@ -29,25 +30,7 @@
 
 #include "ikit_web.h"
 
-/* Exported by name from the wasm module; plain functions in a native build
- * (bench/bench_web.c times the same calls natively). */
-#ifdef __wasm__
-#define IKW_EXPORT(name) __attribute__((export_name(#name)))
-#else
-#define IKW_EXPORT(name)
-#endif
-
 enum { IKW_MAX_JOINTS = 64, IKW_SLOTS = 3, IKW_TEXT_BYTES = 64 * 1024, IKW_SCRATCH_BYTES = 256 * 1024 };
-
-/* The methods a chain slot can solve with (the page's menu, in this order). */
-typedef enum ikw_method {
-    IKW_DLS_SPRINGS, /* seed 002: DLS with the file's springs, comfort ranges and gravity */
-    IKW_CCD,         /* CCD within the file's limits */
-    IKW_FABRIK,      /* FABRIK within the file's limits */
-    IKW_SDLS,        /* selectively damped least squares with the springs */
-    IKW_TRANSPOSE,   /* seed 002's "sum of torques": Jacobian transpose with the springs */
-    IKW_METHOD_COUNT
-} ikw_method;
 
 static union {
     ik_real align;
@@ -444,8 +427,7 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
     const char *name = body.name_text, *end = body.name_text + names_length;
     int j;
     body.count = 0;
-    if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES ||
-        names_length > IKW_TEXT_BYTES) {
+    if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES) {
         set_message("the skeleton has too many joints or too long names for the playground");
         return IK_ERR_RANGE;
     }
@@ -509,8 +491,8 @@ IKW_EXPORT(ikw_body_goal) int ikw_body_goal(int limb, int enabled, float x, floa
     return IK_OK;
 }
 
-/* The ground the feet stand on: off (slope_deg NaN is refused by the rig),
- * or a plane through the origin rising toward +z by `slope_deg` degrees. */
+/* The ground the feet stand on: off, or a plane through the origin rising
+ * toward +z by `slope_deg` degrees (a non-finite slope fails the next solve). */
 IKW_EXPORT(ikw_body_ground) int ikw_body_ground(int on, float slope_deg) {
     ik_real a = (ik_real)slope_deg * IK_PI / 180;
     if (!on) {

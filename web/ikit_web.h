@@ -6,6 +6,24 @@
 
 #include <ikit/math.h>
 
+/* Exported by name from the wasm module; plain functions in a native build
+ * (bench/bench_web.c times the same calls natively). */
+#ifdef __wasm__
+#define IKW_EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define IKW_EXPORT(name)
+#endif
+
+/* The methods a chain slot can solve with (the page's menu, in this order). */
+typedef enum ikw_method {
+    IKW_DLS_SPRINGS, /* seed 002: DLS with the file's springs, comfort ranges and gravity */
+    IKW_CCD,         /* CCD within the file's limits */
+    IKW_FABRIK,      /* FABRIK within the file's limits */
+    IKW_SDLS,        /* selectively damped least squares with the springs */
+    IKW_TRANSPOSE,   /* seed 002's "sum of torques": Jacobian transpose with the springs */
+    IKW_METHOD_COUNT
+} ikw_method;
+
 char *ikw_text_buffer(void);
 int ikw_text_capacity(void);
 const char *ikw_message(void);

@@ -120,8 +120,9 @@ export class StickFigure {
         const ball = new THREE.SphereGeometry(radius * 1.4, 16, 12);
         const rod = new THREE.CylinderGeometry(radius, radius, 1, 10);
         rod.translate(0, 0.5, 0);
-        this.joints = parents.map(() => this.group.add(new THREE.Mesh(ball, material)) && this.group.children.at(-1));
-        this.bones = parents.map((p) => (p < 0 ? null : this.group.add(new THREE.Mesh(rod, material)) && this.group.children.at(-1)));
+        const add = (mesh) => { this.group.add(mesh); return mesh; };
+        this.joints = parents.map(() => add(new THREE.Mesh(ball, material)));
+        this.bones = parents.map((p) => (p < 0 ? null : add(new THREE.Mesh(rod, material))));
         scene.add(this.group);
     }
 

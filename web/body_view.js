@@ -35,12 +35,6 @@ export class BodyView {
         document.getElementById('body-reset').addEventListener('click', () => this.goalsToRest());
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
         document.getElementById('body-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
-        const area = document.getElementById('body-view');
-        area.addEventListener('dragover', (e) => e.preventDefault());
-        area.addEventListener('drop', (e) => {
-            e.preventDefault();
-            if (e.dataTransfer.files[0]) this.loadFile(e.dataTransfer.files[0]);
-        });
         this.timing = new RunningMedian();
         this.fps = new RunningMedian(61);
         this.useBuiltIn('', state.getNumbers('bg', null, 12));

@@ -36,6 +36,24 @@ async function start() {
     for (const t of TABS) document.getElementById(`tab-${t}`).addEventListener('click', () => select(t));
     select(state.getString('tab', 'tail'));
 
+    // A file dropped anywhere on the page goes to the view that reads it.
+    window.addEventListener('dragover', (e) => e.preventDefault());
+    window.addEventListener('drop', (e) => {
+        e.preventDefault();
+        const file = e.dataTransfer.files[0];
+        if (!file) return;
+        message('page-message', '');
+        if (/\.chain$|\.txt$/i.test(file.name)) {
+            select('tail');
+            views.tail.loadFile(file);
+        } else if (/\.(glb|gltf)$/i.test(file.name)) {
+            select('body');
+            views.body.loadFile(file);
+        } else {
+            message('page-message', `${file.name}: the playground reads .chain files (tail tab) and .glb / .gltf characters (humanoid tab)`);
+        }
+    });
+
     let last = performance.now(), first = true;
     const frameTime = new RunningMedian(61);
     const tick = (now) => {

@@ -31,12 +31,7 @@ export class TailView {
         this.text.value = state.getString('chain', defaultText);
         document.getElementById('tail-apply').addEventListener('click', () => this.apply(this.text.value, true));
         document.getElementById('tail-reset').addEventListener('click', () => { this.ik.chainReset(SLOT); });
-        document.getElementById('tail-file').addEventListener('change', async (e) => {
-            const file = e.target.files[0];
-            if (!file) return;
-            this.text.value = await file.text();
-            this.apply(this.text.value, true);
-        });
+        document.getElementById('tail-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
         if (!this.apply(this.text.value, !state.getNumbers('cube', null, 3))) this.apply(defaultText, true);
         const cube = state.getNumbers('cube', null, 3);
         if (cube) this.moveCube(cube);
@@ -58,6 +53,15 @@ export class TailView {
         state.set('chain', text === this.defaultText ? '' : text);
         document.dispatchEvent(new CustomEvent('chain-loaded'));
         return true;
+    }
+
+    async loadFile(file) {
+        if (file.size > this.ik.x.ikw_text_capacity()) {
+            message('tail-message', `${file.name} was not loaded: a chain file is at most 64 KiB`);
+            return;
+        }
+        this.text.value = await file.text();
+        this.apply(this.text.value, true);
     }
 
     moveCube(p) {

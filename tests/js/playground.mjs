@@ -268,6 +268,28 @@ try {
     await frames(page, 3);
     check(Number.isFinite(Number(await page.$eval('#body-us', (el) => el.dataset.value))), 'humanoid: still solving after the bad file');
 
+    // ---- files dropped on the page: routed by their name; a bad one gets a message ----
+    const drop = async (name, text) => {
+        const dt = await page.evaluateHandle(([n, t]) => {
+            const d = new DataTransfer();
+            d.items.add(new File([t], n));
+            return d;
+        }, [name, text]);
+        await page.dispatchEvent('#page-message', 'drop', { dataTransfer: dt });
+        await frames(page, 5);
+    };
+    await drop('notes.pdf', '%PDF-1.4');
+    const wrongType = await page.$eval('#page-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/notes\.pdf/.test(wrongType) && /\.chain/.test(wrongType), `drop: an unknown file type gets a message ("${wrongType}")`);
+    await drop('dropped.chain', 'chain x\njoint a length -1\n');
+    const droppedChain = await page.$eval('#tail-message', (el) => (el.hidden ? '' : el.textContent));
+    check(await page.$eval('#tail-section', (el) => !el.hidden) && /line 2/.test(droppedChain),
+        `drop: a malformed .chain opens the tail tab with the reader's message ("${droppedChain}")`);
+    await drop('dropped.glb', 'not a glb at all');
+    await page.waitForFunction(() => /dropped\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
+    check(await page.$eval('#body-section', (el) => !el.hidden) &&
+        /dropped\.glb was not loaded/.test(await page.$eval('#body-message', (el) => el.textContent)), 'drop: a malformed .glb opens the humanoid tab with a message');
+
     // ---- side by side: both solvers reach the shared target ----
     await page.click('#tab-compare');
     await frames(page, 20);

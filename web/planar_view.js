@@ -119,8 +119,8 @@ export class PlanarView {
 
     showSolve(r, joint) {
         const [jx, jy] = [this.xy[2 * joint], this.xy[2 * joint + 1]];
-        const error = r ? r.error : Math.hypot(jx - this.target[0], jy - this.target[1]);
-        show('planar-error', error.toExponential(2), { value: error });
+        // FK does not aim at the pointer: no error to show.
+        show('planar-error', r ? r.error.toExponential(2) : '-', { value: r ? r.error : '' });
         show('planar-iterations', r ? String(r.iterations) : '-', { value: r ? r.iterations : 0 });
         show('planar-us', r ? this.timing.add(r.us).toFixed(1) : '-', { value: r ? r.us : 0 });
         show('planar-joint', `joint ${joint} at ${jx.toFixed(4)} ${jy.toFixed(4)}`, { index: joint, x: jx, y: jy });

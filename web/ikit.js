@@ -84,7 +84,21 @@ export class Ikit {
         return { error: this.x.ikw_planar_error(), iterations: this.x.ikw_planar_iterations(), us, xy: this.planarXY(count) };
     }
 
-    // ---- the built-in humanoid ----
+    // Keys and curves (web/planar_keys.c): record the current angles at a
+    // time; sample the curves; pose the chain at a time.
+    planarKey(count, time) { return this.x.ikw_planar_key(count, time); }
+    planarKeysClear() { this.x.ikw_planar_keys_clear(); }
+    planarKeyTimes() { return Array.from({ length: this.x.ikw_planar_key_count() }, (_, k) => this.x.ikw_planar_key_time(k)); }
+    planarSample(time) {
+        const n = this.x.ikw_planar_sample(time);
+        return n < 0 ? null : Array.from(this.f32(this.x.ikw_planar_sampled(), n));
+    }
+    planarPoseAt(count, time, base) {
+        if (this.x.ikw_planar_pose_at(time, base[0], base[1]) !== 0) return null;
+        return this.planarXY(count);
+    }
+
+    // ---- the humanoid ----
     bodyInit(height) {
         this.check(this.x.ikw_body_init(height), 'humanoid');
         const n = this.x.ikw_body_joint_count();

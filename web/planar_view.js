@@ -4,7 +4,9 @@
 // (CCD, FABRIK or seed 003's gradient descent, ik_chain2d in wasm); in FK
 // mode the bone ending at the dragged joint turns to point at the pointer
 // (alpha_i = atan2(pointer - p_i) - beta_{i-1}) and the bones after it
-// follow. Dragging the base moves the whole chain.
+// follow. Dragging the base moves the whole chain. Poses can be keyed at
+// times and played back along motion curves (web/planar_keys.c), drawn
+// below the chain.
 import { PLANAR_METHODS } from './ikit.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
@@ -45,6 +47,14 @@ export class PlanarView {
         this.target = null;
         this.dragJoint = -1;
         if (!this.setChain(this.lengthsInput.value, state.getNumbers('pa', null))) this.setChain('1 1 1 0.8 0.6 0.4', null);
+        this.curves = document.getElementById('planar-curves');
+        this.time = document.getElementById('planar-time');
+        this.playing = false;
+        document.getElementById('planar-key').addEventListener('click', () => this.key());
+        document.getElementById('planar-clear').addEventListener('click', () => { this.ik.planarKeysClear(); this.keysChanged(); });
+        document.getElementById('planar-play').addEventListener('click', () => this.togglePlay());
+        this.time.addEventListener('input', () => this.poseAt(Number(this.time.value)));
+        this.restoreKeys(state.getNumbers('pk', []));
         this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
         this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
         this.canvas.addEventListener('pointerup', () => { this.dragJoint = -1; this.target = null; });
@@ -62,9 +72,93 @@ export class PlanarView {
         this.angles = angles && angles.length === this.count ? angles : this.lengths.map((_, i) => (i === 0 ? 0.3 : -0.15));
         this.ik.planarSet(this.lengths, this.angles);
         this.xy = this.ik.planarFK(this.count, this.base);
+        if (this.keyTimes) { this.ik.planarKeysClear(); this.keysChanged(); }
         state.set('pl', this.lengths.join(' '));
         state.set('pa', this.angles);
         return true;
+    }
+
+    // ---- keys ----
+    key() {
+        const t = Number(this.time.value);
+        if (this.ik.planarKey(this.count, t) < 0) {
+            message('planar-message', 'The key was not recorded: at most 64 keys, at times from 0 s');
+            return;
+        }
+        this.keysChanged();
+        this.setTime(t + 1);
+    }
+
+    // Keys from the URL: [t, angle_0 .. angle_n-1] per key.
+    restoreKeys(flat) {
+        const width = this.count + 1;
+        if (flat.length % width !== 0) return;
+        for (let k = 0; k < flat.length; k += width) {
+            this.ik.planarSet(this.lengths, flat.slice(k + 1, k + width));
+            this.ik.planarKey(this.count, flat[k]);
+        }
+        this.ik.planarSet(this.lengths, this.angles);
+        this.keysChanged();
+    }
+
+    keysChanged() {
+        this.keyTimes = this.ik.planarKeyTimes();
+        const keys = this.keyTimes.map((t) => [t, ...this.ik.planarSample(t)]);
+        show('planar-keys', keys.length ? `${keys.length} keys at ${this.keyTimes.map((t) => t.toFixed(2)).join(', ')} s` : 'no keys',
+            { keys: JSON.stringify(keys) });
+        state.set('pk', keys.flat());
+        this.setTime(Number(this.time.value));
+    }
+
+    setTime(t) {
+        const last = this.keyTimes.length ? this.keyTimes.at(-1) : 0;
+        this.time.max = String(Math.max(4, Math.ceil(last + 1)));
+        this.time.value = String(t);
+        show('planar-time-value', `${Number(this.time.value).toFixed(2)} s`);
+    }
+
+    poseAt(t) {
+        this.setTime(t);
+        const xy = this.ik.planarPoseAt(this.count, t, this.base);
+        if (!xy) return;
+        this.xy = xy;
+        this.angles = this.ik.planarAngles(this.count);
+        show('planar-pose', this.angles.map((a) => a.toFixed(4)).join(' '), { time: t, angles: JSON.stringify(this.angles) });
+    }
+
+    togglePlay() {
+        this.playing = !this.playing && this.keyTimes.length > 1;
+        document.getElementById('planar-play').textContent = this.playing ? 'Stop' : 'Play';
+    }
+
+    // The curves: each bone's angle (radians, -pi at the bottom to pi at the top) over time, keys as ticks.
+    drawCurves() {
+        const c = this.curves, g = c.getContext('2d');
+        if (c.width !== c.clientWidth || c.height !== c.clientHeight) {
+            c.width = Math.max(1, c.clientWidth);
+            c.height = Math.max(1, c.clientHeight);
+        }
+        g.fillStyle = '#1d2230';
+        g.fillRect(0, 0, c.width, c.height);
+        const tMax = Number(this.time.max), x = (t) => (t / tMax) * c.width, y = (a) => c.height / 2 - (a / Math.PI) * (c.height / 2 - 4);
+        g.strokeStyle = '#323a4a';
+        g.beginPath(); g.moveTo(0, y(0)); g.lineTo(c.width, y(0)); g.stroke();
+        for (const t of this.keyTimes) { g.beginPath(); g.moveTo(x(t), 0); g.lineTo(x(t), c.height); g.stroke(); }
+        if (this.keyTimes.length) {
+            const samples = [];
+            for (let i = 0; i <= 160; ++i) samples.push(this.ik.planarSample((i / 160) * tMax));
+            for (let b = 0; b < this.count; ++b) {
+                g.strokeStyle = `hsl(${(b * 360) / this.count}, 80%, 65%)`;
+                g.lineWidth = 2;
+                g.beginPath();
+                samples.forEach((a, i) => g[i ? 'lineTo' : 'moveTo'](x((i / 160) * tMax), y(a[b])));
+                g.stroke();
+            }
+        }
+        g.strokeStyle = '#ffffff';
+        g.lineWidth = 1;
+        const now = x(Number(this.time.value));
+        g.beginPath(); g.moveTo(now, 0); g.lineTo(now, c.height); g.stroke();
     }
 
     // Model units to canvas pixels: 70 px per unit, origin at the canvas centre, y up.
@@ -126,7 +220,12 @@ export class PlanarView {
         show('planar-joint', `joint ${joint} at ${jx.toFixed(4)} ${jy.toFixed(4)}`, { index: joint, x: jx, y: jy });
     }
 
-    frame() {
+    frame(dt) {
+        if (this.playing) {
+            const t = Number(this.time.value) + dt;
+            this.poseAt(t > this.keyTimes.at(-1) ? 0 : t);
+        }
+        this.drawCurves();
         const { ctx, canvas } = this;
         // One canvas pixel per CSS pixel, so pointer positions map directly.
         if (canvas.width !== canvas.clientWidth || canvas.height !== canvas.clientHeight) {

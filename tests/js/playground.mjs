@@ -199,6 +199,32 @@ try {
     const mid = lastJoints[1].map((v, i) => (v + lastJoints[2][i]) / 2);
     const planarSeen = await inspect(page, planarShot, mid, CHAIN_ORANGE, 5);
     check(planarSeen.near > 10, `2D screenshot: the chain's orange at the middle of bone 1 (${planarSeen.near} pixels)`);
+    // Keys: the pose now at 0 s, the tip dragged elsewhere at 1 s; halfway the curves (flat
+    // tangents at both ends) give exactly the mean angles; at 1 s the second key.
+    await page.click('#planar-clear');
+    await page.$eval('#planar-time', (el) => { el.value = '0'; el.dispatchEvent(new Event('input')); });
+    await page.click('#planar-key');
+    await page.selectOption('#planar-method', '1');
+    const keyStart = (await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints)));
+    await drag(page, keyStart[tipIndex], [keyStart[tipIndex][0] + 60, keyStart[tipIndex][1] + 100]);
+    await page.click('#planar-key');
+    const keys = await page.$eval('#planar-keys', (el) => JSON.parse(el.dataset.keys));
+    check(keys.length === 2 && keys[0][0] === 0 && Math.abs(keys[1][0] - 1) < 1e-6, `2D keys: two keys, at 0 and 1 s (${keys.map((k) => k[0]).join(', ')})`);
+    const poseAt = async (t) => {
+        await page.$eval('#planar-time', (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input')); }, t);
+        await frames(page, 2);
+        return page.$eval('#planar-pose', (el) => JSON.parse(el.dataset.angles));
+    };
+    const half = await poseAt(0.5), end = await poseAt(1);
+    const meanOff = Math.max(...half.map((a, b) => Math.abs(a - (keys[0][b + 1] + keys[1][b + 1]) / 2)));
+    const endOff = Math.max(...end.map((a, b) => Math.abs(a - keys[1][b + 1])));
+    check(meanOff < 1e-5, `2D keys: at 0.5 s every angle is the mean of the two keys (off by ${meanOff.toExponential(1)})`);
+    check(endOff < 1e-6, `2D keys: at 1 s the pose is the second key (off by ${endOff.toExponential(1)})`);
+    await poseAt(0.5);
+    const halfJoints = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
+    const halfLengths = Math.max(...planarLengths(halfJoints).map((l, i) => Math.abs(l - planarLengths(joints0)[i])));
+    check(halfLengths < 0.01, `2D keys: bone lengths kept in between keys (${halfLengths.toFixed(4)} px)`);
+    await page.screenshot({ path: path.join(shots, 'planar_keys.png') });
     await page.fill('#planar-lengths', '1 -2 x');
     await page.click('#planar-apply');
     const planarMessage = await page.$eval('#planar-message', (el) => (el.hidden ? '' : el.textContent));

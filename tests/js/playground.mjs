@@ -338,6 +338,12 @@ try {
     check(dist(cube2, cube) < 1e-6 && (await page2.$eval('#tail-method', (s) => s.value)) === '1',
         'URL state: cube place and solver from the link');
     await page2.goto('about:blank'); // a hash change alone would not reload the page
+    await page2.goto(`${url}#tab=planar&pl=1%201&pk=0,0,0,2,1.5,-0.5`);
+    await page2.waitForSelector('body[data-ready]');
+    await frames(page2, 3);
+    const linkedKeys = await page2.$eval('#planar-keys', (el) => JSON.parse(el.dataset.keys));
+    check(JSON.stringify(linkedKeys) === JSON.stringify([[0, 0, 0], [2, 1.5, -0.5]]), `URL state: 2D keys from the link (${JSON.stringify(linkedKeys)})`);
+    await page2.goto('about:blank');
     await page2.goto(link);
     await page2.waitForSelector('body[data-ready]');
     await frames(page2, 5);

@@ -375,8 +375,7 @@ static void set_missing_message(const ik_humanoid_map *map) {
     }
 }
 
-/* Skeleton, map and rig from body.count, parents, names and rest_ls. */
-static int body_rig(void) {
+static int body_rig_build(void) {
     ik_humanoid_map map;
     ik_skeleton_error skeleton_error;
     ik_result r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
@@ -405,6 +404,14 @@ static int body_rig(void) {
     return IK_OK;
 }
 
+/* Skeleton, map and rig from body.count, parents, names and rest_ls. On
+ * failure no figure is loaded (body.count 0: solves refuse until one is). */
+static int body_rig(void) {
+    int r = body_rig_build();
+    if (r != IK_OK) body.count = 0;
+    return r;
+}
+
 /* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
 IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
     body.count = ik_humanoid_build_skeleton(height, IKW_MAX_FIGURE_JOINTS, body.parents, body.names, body.rest_ls);
@@ -428,7 +435,7 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
     int j;
     body.count = 0;
     if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES) {
-        set_message("the skeleton has too many joints or too long names for the playground");
+        set_message("the skeleton has no joints, more than 256, or names over 16 KiB: too big for the playground");
         return IK_ERR_RANGE;
     }
     memcpy(body.name_text, text_in, (size_t)names_length);

@@ -189,6 +189,19 @@ static void test_body(void) {
     CHECK(ikw_body_load(3, 6) == IK_ERR_NONFINITE, "NaN rest: %s", ikw_message());
     CHECK(ikw_body_load(0, 0) == IK_ERR_RANGE && ikw_body_load(ikw_body_max_joints() + 1, 0) == IK_ERR_RANGE, "counts");
     CHECK(ikw_body_init(-1) == IK_ERR_RANGE && ikw_body_init(1.8f) == 0, "height");
+    /* Stairs rising toward the figure's left: the left foot a step above the right, both grounded. */
+    ikw_body_goal(IK_LIMB_ARM_L, 0, 0, 0, 0);
+    CHECK(ikw_body_ground(2, 0.15f) == 0 && ikw_body_solve(1) == 0, "stairs: %s", ikw_message());
+    CHECK(ikw_body_grounded(0) && ikw_body_grounded(1), "stairs: both feet on the ground");
+    for (j = 0; j < ikw_body_joint_count(); ++j) {
+        /* The toes' tips touch the tread they stand on (the left heel may lift: the ankle's limit). */
+        const float y = ikw_body_positions()[3 * j + 1];
+        if (strcmp(ikw_body_joint_name(j), "LeftToe_End") == 0) CHECK(fabsf(y - 0.15f) < 2e-3f, "left toes on the step: %g", (double)y);
+        if (strcmp(ikw_body_joint_name(j), "RightToe_End") == 0) CHECK(fabsf(y) < 2e-3f, "right toes on the floor: %g", (double)y);
+    }
+    CHECK(ikw_body_ground(3, 1) == IK_ERR_RANGE, "unknown ground");
+    ikw_body_ground(2, NAN);
+    CHECK(ikw_body_solve(1) != 0, "a NaN step fails the solve");
     ikw_body_ground(1, NAN);
     CHECK(ikw_body_solve(1) != 0, "a NaN slope fails the solve");
     ikw_body_ground(0, 0);

@@ -61,7 +61,7 @@ static float humanoid_case(int frames) {
     rest = ikw_body_positions();
     for (side = 0; side < 2; ++side)
         for (k = 0; k < 3; ++k) hand[side][k] = rest[3 * ikw_body_limb_end(side) + k];
-    ikw_body_ground(1, 10);
+    ikw_body_ground(1, 10); /* a 10 degree slope */
     for (side = 2; side < 4; ++side) {
         const float *p = &rest[3 * ikw_body_limb_end(side)];
         ikw_body_goal(side, 1, p[0], p[1], p[2]);

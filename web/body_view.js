@@ -26,12 +26,20 @@ export class BodyView {
         this.groundMesh = new THREE.Mesh(new THREE.PlaneGeometry(4, 4, 8, 8),
             new THREE.MeshLambertMaterial({ color: 0x4a5a48, side: THREE.DoubleSide }));
         this.view.scene.add(this.groundMesh);
+        this.stairs = new THREE.Group();
+        this.view.scene.add(this.stairs);
         this.groundOn = document.getElementById('body-ground');
+        this.shape = document.getElementById('body-shape');
         this.slope = document.getElementById('body-slope');
+        this.rise = document.getElementById('body-rise');
         this.groundOn.checked = state.getNumber('bo', 1) !== 0;
+        this.shape.value = state.getString('bk', 'slope') === 'stairs' ? 'stairs' : 'slope';
         this.slope.value = String(state.getNumber('bs', 0, -25, 25));
+        this.rise.value = String(state.getNumber('br', 15, 5, 30));
         this.groundOn.addEventListener('change', () => { state.set('bo', this.groundOn.checked ? 1 : 0); this.setGround(); });
+        this.shape.addEventListener('change', () => { state.set('bk', this.shape.value); this.setGround(); });
         this.slope.addEventListener('input', () => { state.set('bs', this.slope.value); this.setGround(); });
+        this.rise.addEventListener('input', () => { state.set('br', this.rise.value); this.setGround(); });
         document.getElementById('body-reset').addEventListener('click', () => this.goalsToRest());
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
         document.getElementById('body-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
@@ -110,12 +118,26 @@ export class BodyView {
 
     saveGoals() { state.set('bg', this.goals.flat()); }
 
+    // The ground in wasm and on screen: a plane tilted by the slope, or six
+    // steps (0.3 deep) rising toward +x from x = 0, as web/ikit_web.c makes them.
     setGround() {
-        const on = this.groundOn.checked, a = (Number(this.slope.value) * Math.PI) / 180;
-        this.ik.bodyGround(on, Number(this.slope.value));
+        const on = this.groundOn.checked, stairs = this.shape.value === 'stairs';
+        const a = (Number(this.slope.value) * Math.PI) / 180, rise = Number(this.rise.value) / 100;
+        this.ik.bodyGround(!on ? 'none' : stairs ? 'stairs' : 'slope', stairs ? rise : Number(this.slope.value));
         this.groundMesh.visible = on;
-        this.groundMesh.rotation.set(-Math.PI / 2 - a, 0, 0);
+        this.groundMesh.rotation.set(-Math.PI / 2 - (stairs ? 0 : a), 0, 0);
+        this.stairs.clear();
+        if (on && stairs) {
+            const material = this.groundMesh.material;
+            for (let k = 0; k < 6; ++k) {
+                const depth = k === 5 ? 1.2 : 0.3, height = (k + 1) * rise;
+                const step = new THREE.Mesh(new THREE.BoxGeometry(depth, height, 4), material);
+                step.position.set(0.3 * k + depth / 2, height / 2, 0);
+                this.stairs.add(step);
+            }
+        }
         show('body-slope-value', `${this.slope.value}°`);
+        show('body-rise-value', `${this.rise.value} cm`);
     }
 
     frame(dt) {

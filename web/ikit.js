@@ -134,7 +134,8 @@ export class Ikit {
     bodyRotations() { return Float32Array.from(this.f32(this.x.ikw_body_rotations(), 4 * this.body.count)); }
     bodyPositions() { return Float32Array.from(this.f32(this.x.ikw_body_positions(), 3 * this.body.count)); }
     bodyGoal(limb, enabled, p) { this.check(this.x.ikw_body_goal(limb, enabled ? 1 : 0, p[0], p[1], p[2]), 'goal'); }
-    bodyGround(on, slopeDeg) { this.check(this.x.ikw_body_ground(on ? 1 : 0, slopeDeg), 'ground'); }
+    // kind: 'none', 'slope' (amount in degrees) or 'stairs' (amount: step height).
+    bodyGround(kind, amount) { this.check(this.x.ikw_body_ground(['none', 'slope', 'stairs'].indexOf(kind), amount), 'ground'); }
     bodySolve({ repeats = 1 } = {}) {
         const t0 = performance.now();
         const code = this.x.ikw_body_solve(repeats);

@@ -498,15 +498,23 @@ IKW_EXPORT(ikw_body_goal) int ikw_body_goal(int limb, int enabled, float x, floa
     return IK_OK;
 }
 
-/* The ground the feet stand on: off, or a plane through the origin rising
- * toward +z by `slope_deg` degrees (a non-finite slope fails the next solve). */
-IKW_EXPORT(ikw_body_ground) int ikw_body_ground(int on, float slope_deg) {
-    ik_real a = (ik_real)slope_deg * IK_PI / 180;
-    if (!on) {
+/* The ground the feet stand on (kind): 0 none; 1 a plane through the origin
+ * rising toward +z by `amount` degrees; 2 stairs of six steps `amount` high
+ * and 0.3 deep rising toward +x (the figure's left) from a first riser
+ * through the origin, so the left foot stands a step above the right. A
+ * non-finite or non-positive amount fails the next solve. */
+IKW_EXPORT(ikw_body_ground) int ikw_body_ground(int kind, float amount) {
+    ik_real a = (ik_real)amount * IK_PI / 180;
+    if (kind == 0) {
         body.job.ground = NULL;
         return IK_OK;
     }
-    body.ground = ik_ground_plane(ik_v3(0, 0, 0), ik_v3(0, IK_COS(a), -IK_SIN(a)));
+    if (kind == 1)
+        body.ground = ik_ground_plane(ik_v3(0, 0, 0), ik_v3(0, IK_COS(a), -IK_SIN(a)));
+    else if (kind == 2)
+        body.ground = ik_ground_stairs(ik_v3(0, 0, 0), ik_v3(1, 0, 0), amount, 0.3f, 6);
+    else
+        return IK_ERR_RANGE;
     body.job.ground = &body.ground;
     return IK_OK;
 }

@@ -81,7 +81,7 @@ float ikw_body_residual(int limb);
 int ikw_body_grounded(int leg);
 float ikw_body_pelvis_offset(void);
 int ikw_body_goal(int limb, int enabled, float x, float y, float z);
-int ikw_body_ground(int on, float slope_deg);
+int ikw_body_ground(int kind, float amount); /* 0 none, 1 slope (degrees), 2 stairs (step height) */
 int ikw_body_solve(int repeats);
 
 /* Scripted cases (web/bench_cases.c). */

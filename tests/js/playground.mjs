@@ -246,6 +246,15 @@ try {
     const a = (15 * Math.PI) / 180, n = [0, Math.cos(a), -Math.sin(a)];
     const heights = sloped.slice(2).map((p) => p[0] * n[0] + p[1] * n[1] + p[2] * n[2]);
     check(heights.every((h) => h > 0.02 && h < 0.2), `humanoid: both ankles stand above the 15 degree slope (${heights.map((h) => h.toFixed(3)).join(', ')})`);
+    // Stairs rising toward the figure's left (+x), steps 0.15 high: the left foot a step above the right.
+    await page.selectOption('#body-shape', 'stairs');
+    await page.click('#body-reset');
+    await frames(page, 5);
+    const onStairs = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+    const stepUp = onStairs[2][1] - onStairs[3][1];
+    check(stepUp > 0.14 && stepUp < 0.2, `humanoid: on the stairs the left ankle stands a step above the right (${stepUp.toFixed(3)})`);
+    await page.screenshot({ path: path.join(shots, 'body_stairs.png') });
+    await page.selectOption('#body-shape', 'slope');
     const fps = await page.$eval('#body-fps', (el) => el.textContent);
     const bodyUs = await page.$eval('#body-us', (el) => el.textContent);
     const frameMs = await page.$eval('#frame-ms', (el) => Number(el.dataset.value));

@@ -21,7 +21,8 @@ for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c sr
 done
 sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c src/io/io_error.c
-src/io/name_suggest.c src/io/file_read.c web/ikit_web.c web/planar_keys.c web/bench_cases.c"
+src/io/name_suggest.c src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c
+    src/io/bvh_read.c src/io/bvh_pose.c"
 obj="$out/obj"
 mkdir -p "$obj" "$out/three"
 

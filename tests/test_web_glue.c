@@ -4,6 +4,7 @@
  * before kept or nothing left half-loaded). The browser test
  * (tests/js/playground.mjs) drives the same calls through the page. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ikit/chain2d.h>
@@ -209,6 +210,49 @@ static void test_body(void) {
     CHECK(ikw_body_solve(1) == IK_ERR_NONFINITE, "infinite goal");
 }
 
+/* A CMU motion from the real-asset corpus as the figure: it plays (the
+ * pose changes with time), a pinned hand holds its goal mid-motion, and a
+ * malformed file is refused with the reader's place, the figure kept. */
+static void test_body_bvh(void) {
+    char path[1024];
+    const char *data = getenv("IKIT_DATA");
+    FILE *f;
+    long size;
+    float at1[3], at2[3], goal[3];
+    int j;
+    snprintf(path, sizeof path, "%s/bvh/131_01.bvh", data ? data : "../shared/data");
+    f = fopen(path, "rb");
+    if (!f) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    rewind(f);
+    CHECK(ikw_input_buffer((int)size) != NULL && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size, "read");
+    fclose(f);
+    CHECK(ikw_body_load_bvh((int)size) == 0, "131_01.bvh: %s", ikw_message());
+    CHECK(ikw_body_clip_duration() > 1, "a clip of %g s", (double)ikw_body_clip_duration());
+    ikw_body_ground(0, 0);
+    for (j = 0; j < 4; ++j) ikw_body_goal(j, 0, 0, 0, 0);
+    ikw_body_time(1);
+    CHECK(ikw_body_solve(1) == 0, "solve at 1 s");
+    memcpy(at1, ikw_body_limb_ends(), sizeof at1);
+    ikw_body_time(2);
+    CHECK(ikw_body_solve(1) == 0, "solve at 2 s");
+    memcpy(at2, ikw_body_limb_ends(), sizeof at2);
+    CHECK(dist3(at1, at2) > 0.5f, "the left hand moves with the motion: %g", (double)dist3(at1, at2));
+    goal[0] = at2[0], goal[1] = at2[1] + 2, goal[2] = at2[2] + 1; /* file units: inches */
+    ikw_body_goal(IK_LIMB_ARM_L, 1, goal[0], goal[1], goal[2]);
+    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends(), goal) < 1e-3f * 30, "pinned hand on its goal: %g",
+          (double)dist3(ikw_body_limb_ends(), goal));
+    static const char broken[] = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n";
+    memcpy(ikw_input_buffer((int)sizeof broken), broken, sizeof broken);
+    CHECK(ikw_body_load_bvh((int)sizeof broken - 1) == IK_ERR_PARSE && strstr(ikw_message(), "line 4") != NULL, "%s", ikw_message());
+    CHECK(ikw_body_solve(1) == 0, "the figure before a malformed file stays");
+    CHECK(ikw_body_load_bvh(-1) == IK_ERR_RANGE && ikw_input_buffer(-1) == NULL, "bad sizes");
+}
+
 int main(void) {
     if (load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -219,5 +263,6 @@ int main(void) {
     test_planar();
     test_planar_keys();
     test_body();
+    test_body_bvh();
     return check_summary("web_glue");
 }

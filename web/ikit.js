@@ -125,6 +125,24 @@ export class Ikit {
         this.body = { count: n, parents: [...parents], names: [...names] };
         return null;
     }
+    // A BVH file (its bytes) as the figure, its motion played by bodyTime.
+    // Returns null on success, else the reason.
+    bodyLoadBvh(bytes) {
+        const ptr = this.x.ikw_input_buffer(bytes.length);
+        if (!ptr) return 'the file is too large';
+        new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+        const code = this.x.ikw_body_load_bvh(bytes.length);
+        if (code !== 0) return this.message() || this.resultString(code);
+        const n = this.x.ikw_body_joint_count();
+        this.body = {
+            count: n,
+            parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
+            names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
+        };
+        return null;
+    }
+    bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
+    bodyTime(seconds) { this.x.ikw_body_time(seconds); }
     // The matrix above the roots (16 numbers, column-major as three.js's
     // Matrix4.elements), or null for none.
     bodyRoot(elements) {

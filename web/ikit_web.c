@@ -20,6 +20,7 @@
  * with a coarse clock (total time / repeats). */
 #include <ikit/ccd.h>
 #include <ikit/chain2d.h>
+#include <ikit/clip.h>
 #include <ikit/chain_file.h>
 #include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
@@ -40,7 +41,7 @@ static union {
 static char text_in[IKW_TEXT_BYTES];
 static char message[320];
 
-static void set_message(const char *text) {
+void ikw_set_message(const char *text) {
     strncpy(message, text, sizeof message - 1);
     message[sizeof message - 1] = '\0';
 }
@@ -98,16 +99,16 @@ IKW_EXPORT(ikw_chain_load) int ikw_chain_load(int length) {
     ik_result r;
     int j, s;
     if (length < 0 || length > IKW_TEXT_BYTES) {
-        set_message("the chain text is longer than 64 KiB");
+        ikw_set_message("the chain text is longer than 64 KiB");
         return IK_ERR_RANGE;
     }
     r = ik_chain_file_read_memory(text_in, (size_t)length, &file, &err);
     if (r != IK_OK) {
-        set_message(err.message[0] ? err.message : ik_result_str(r));
+        ikw_set_message(err.message[0] ? err.message : ik_result_str(r));
         return r;
     }
     if (file->joint_count > IKW_MAX_JOINTS || file->joint_count < 2) {
-        set_message(file->joint_count < 2 ? "the chain needs at least two joints"
+        ikw_set_message(file->joint_count < 2 ? "the chain needs at least two joints"
                                           : "the playground takes chains of at most 64 joints");
         ik_chain_file_free(file);
         return IK_ERR_RANGE;
@@ -121,7 +122,7 @@ IKW_EXPORT(ikw_chain_load) int ikw_chain_load(int length) {
     for (j = 0; j < chain.turning_count; ++j) chain.axis_count += chain.joints[j].axis_count;
     ik_chain_file_constraints(file, chain.joint_limits);
     if (ik_jacobian_scratch_size(file->joint_count, chain.axis_count, 1) > sizeof scratch.bytes) {
-        set_message("the chain needs more solver scratch than the playground has");
+        ikw_set_message("the chain needs more solver scratch than the playground has");
         return IK_ERR_CAPACITY;
     }
     for (s = 0; s < IKW_SLOTS; ++s) ikw_chain_reset(s);
@@ -224,7 +225,7 @@ int ikw_chain_solve(int slot, int method, float x, float y, float z, float gravi
     }
     if (r != IK_OK) {
         memcpy(s->pose_ls, start, (size_t)chain.file->joint_count * sizeof *start);
-        set_message(ik_result_str(r));
+        ikw_set_message(ik_result_str(r));
         return r;
     }
     s->error = (float)error;
@@ -300,7 +301,7 @@ int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float 
         r = ik_chain2d_run(&job);
     }
     if (r != IK_OK) {
-        set_message(ik_result_str(r));
+        ikw_set_message(ik_result_str(r));
         return r;
     }
     return ikw_planar_fk(bone_count, base_x, base_y);
@@ -328,6 +329,8 @@ static struct {
     ik_humanoid_solve job;
     ik_humanoid_report report;
     ik_ground ground;
+    const ik_clip *clip; /* the animation the solve starts from (NULL: the rest pose) */
+    float time;          /* its time, seconds */
     int count;
 } body;
 
@@ -361,7 +364,7 @@ static void set_missing_message(const ik_humanoid_map *map) {
     char *line, *end;
     size_t used;
     ik_humanoid_map_describe(map, &body.skeleton, report, sizeof report);
-    set_message("not a humanoid (the rig needs these joints):");
+    ikw_set_message("not a humanoid (the rig needs these joints):");
     for (line = report; *line; line = end + (*end != '\0')) {
         end = strchr(line, '\n');
         if (!end) end = line + strlen(line);
@@ -380,7 +383,7 @@ static int body_rig_build(void) {
     ik_skeleton_error skeleton_error;
     ik_result r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
     if (r != IK_OK) {
-        set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
+        ikw_set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
         return r;
     }
     r = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
@@ -390,7 +393,7 @@ static int body_rig_build(void) {
     }
     if (r == IK_OK) r = ik_humanoid_init(&body.rig, &body.skeleton, &map);
     if (r != IK_OK) {
-        set_message(ik_result_str(r));
+        ikw_set_message(ik_result_str(r));
         return r;
     }
     body.job = ik_humanoid_solve_def();
@@ -414,9 +417,10 @@ static int body_rig(void) {
 
 /* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
 IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
+    body.clip = NULL;
     body.count = ik_humanoid_build_skeleton(height, IKW_MAX_FIGURE_JOINTS, body.parents, body.names, body.rest_ls);
     if (body.count == 0) {
-        set_message("the height must be positive and finite");
+        ikw_set_message("the height must be positive and finite");
         return IK_ERR_RANGE;
     }
     return body_rig();
@@ -434,8 +438,9 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
     const char *name = body.name_text, *end = body.name_text + names_length;
     int j;
     body.count = 0;
+    body.clip = NULL;
     if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES) {
-        set_message("the skeleton has no joints, more than 256, or names over 16 KiB: too big for the playground");
+        ikw_set_message("the skeleton has no joints, more than 256, or names over 16 KiB: too big for the playground");
         return IK_ERR_RANGE;
     }
     memcpy(body.name_text, text_in, (size_t)names_length);
@@ -443,7 +448,7 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
         const float *r = &body.rest_in[10 * j];
         const char *nul = name < end ? memchr(name, '\0', (size_t)(end - name)) : NULL;
         if (!nul) {
-            set_message("the joint names are cut short");
+            ikw_set_message("the joint names are cut short");
             return IK_ERR_RANGE;
         }
         body.names[j] = name;
@@ -469,6 +474,15 @@ IKW_EXPORT(ikw_body_root) int ikw_body_root(int on) {
     body.job.root_ms = &body.root_ms;
     return IK_OK;
 }
+/* The figure's animation (web/body_clip.c; valid until the next load) and
+ * the time the solve samples it at. Loading a figure clears it. */
+void ikw_body_set_clip(const ik_clip *clip) {
+    body.clip = clip;
+    body.time = 0;
+}
+IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) { return body.clip ? (float)body.clip->duration : 0; }
+IKW_EXPORT(ikw_body_time) void ikw_body_time(float seconds) { body.time = seconds; }
+
 IKW_EXPORT(ikw_body_rotations) const float *ikw_body_rotations(void) { return body.rotations_ls; }
 /* Where each limb ends after the last solve (or at rest), 3 floats per limb. */
 IKW_EXPORT(ikw_body_limb_ends) const float *ikw_body_limb_ends(void) { return body.limb_ends_ms; }
@@ -519,7 +533,7 @@ IKW_EXPORT(ikw_body_ground) int ikw_body_ground(int kind, float amount) {
     return IK_OK;
 }
 
-/* Solve from the rest pose (the "animation" is the standing pose), `repeats` times. */
+/* Solve from the animated pose (the clip at its time, else the rest pose), `repeats` times. */
 IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
     ik_result r = IK_OK;
     int k;
@@ -527,10 +541,11 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
     if (repeats < 1) return IK_ERR_RANGE;
     for (k = 0; k < repeats && r == IK_OK; ++k) {
         ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
+        if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
         r = ik_humanoid_solve_run(&body.job);
     }
     if (r != IK_OK) {
-        set_message(ik_result_str(r));
+        ikw_set_message(ik_result_str(r));
         return r;
     }
     body_store();

@@ -5,6 +5,7 @@
 #ifndef IKIT_WEB_H
 #define IKIT_WEB_H
 
+#include <ikit/clip.h>
 #include <ikit/math.h>
 
 /* Exported by name from the wasm module; plain functions in a native build
@@ -29,6 +30,7 @@ typedef enum ikw_method {
 char *ikw_text_buffer(void);
 int ikw_text_capacity(void);
 const char *ikw_message(void);
+void ikw_set_message(const char *text); /* for the glue's own files, not exported */
 const char *ikw_result_str(int result);
 
 /* A chain file and three poses of it ("slots"). */
@@ -83,6 +85,13 @@ float ikw_body_pelvis_offset(void);
 int ikw_body_goal(int limb, int enabled, float x, float y, float z);
 int ikw_body_ground(int kind, float amount); /* 0 none, 1 slope (degrees), 2 stairs (step height) */
 int ikw_body_solve(int repeats);
+float ikw_body_clip_duration(void);
+void ikw_body_time(float seconds);
+void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
+
+/* A BVH figure with its motion (web/body_clip.c). */
+char *ikw_input_buffer(int size);
+int ikw_body_load_bvh(int length);
 
 /* Scripted cases (web/bench_cases.c). */
 enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,

@@ -46,11 +46,11 @@ async function start() {
         if (/\.chain$|\.txt$/i.test(file.name)) {
             select('tail');
             views.tail.loadFile(file);
-        } else if (/\.(glb|gltf)$/i.test(file.name)) {
+        } else if (/\.(glb|gltf|bvh)$/i.test(file.name)) {
             select('body');
             views.body.loadFile(file);
         } else {
-            message('page-message', `${file.name}: the playground reads .chain files (tail tab) and .glb / .gltf characters (humanoid tab)`);
+            message('page-message', `${file.name}: the playground reads .chain files (tail tab), .glb / .gltf characters and .bvh motions (humanoid tab)`);
         }
     });
 

@@ -294,6 +294,32 @@ try {
         await loaded('SimpleSkin');
         const notHumanoid = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
         check(/not a humanoid/.test(notHumanoid) && /left_forearm/.test(notHumanoid), `humanoid: a skin that is no humanoid gets a message ("${notHumanoid.slice(0, 90)}…")`);
+        // A CMU motion: it plays; paused, a dragged hand target holds the hand; playing again, time moves on.
+        await page.setInputFiles('#body-file', path.join(dataDir, 'bvh/131_01.bvh'));
+        await loaded('131_01.bvh');
+        check((await page.textContent('#body-figure')).startsWith('131_01.bvh'), `humanoid: 131_01.bvh loaded (${await page.textContent('#body-figure')})`);
+        const t0 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        await frames(page, 10);
+        const t1 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        check(t1 !== t0, `humanoid: the motion plays (${t0.toFixed(2)} s, then ${t1.toFixed(2)} s)`);
+        await page.click('#body-play');
+        await frames(page, 3);
+        const bvhTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        // A small lift (the pose is mid-motion: an arm may be near straight or fully bent).
+        await drag(page, bvhTargets[0], [bvhTargets[0][0], bvhTargets[0][1] - 15]);
+        await frames(page, 3);
+        const bvhGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const bvhEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        check(dist(bvhEnds[0], bvhGoals[0]) < 1e-3, `humanoid from a BVH: left hand on its dragged target (${dist(bvhEnds[0], bvhGoals[0]).toExponential(2)})`);
+        await page.click('#body-play');
+        await frames(page, 5);
+        const playing = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        check(playing.flat().every(Number.isFinite), 'humanoid from a BVH: playing on with a pinned hand stays finite');
+        await page.screenshot({ path: path.join(shots, 'body_bvh.png') });
+        await page.setInputFiles('#body-file', { name: 'broken.bvh', mimeType: 'text/plain', buffer: Buffer.from('HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n') });
+        await loaded('broken.bvh');
+        const brokenBvh = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+        check(/broken\.bvh was not loaded: line \d+/.test(brokenBvh), `humanoid: a malformed .bvh gets the reader's message ("${brokenBvh}")`);
         await page.check('#body-ground');
     }
     await page.setInputFiles('#body-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });

@@ -43,7 +43,7 @@ FUZZ_RUNS ?= 10000000
 fuzz-long: deps
 	@FUZZ_RUNS=$(FUZZ_RUNS) ./scripts/fuzz.sh $(BUILD)
 
-# The browser playground: the core layers and web/ikit_web.c compiled to
+# The browser playground: the core layers and the page's C API (web/*.c) compiled to
 # WebAssembly with Debian's clang, the page and three.js (npm) in
 # $(BUILD)/web, served on http://localhost:$(WEB_PORT)/ (Ctrl-C stops it).
 WEB_PORT ?= 8077

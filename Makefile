@@ -3,7 +3,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  = cmake -S . -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps demo test bench fuzz fuzz-long clean
+.PHONY: all deps demo test bench fuzz fuzz-long clean web web-build
 
 all: deps
 	$(CMAKE_GEN) -B $(BUILD)/release >/dev/null
@@ -42,6 +42,16 @@ fuzz: deps
 FUZZ_RUNS ?= 10000000
 fuzz-long: deps
 	@FUZZ_RUNS=$(FUZZ_RUNS) ./scripts/fuzz.sh $(BUILD)
+
+# The browser playground: the core layers and the page's C API (web/*.c) compiled to
+# WebAssembly with Debian's clang, the page and three.js (npm) in
+# $(BUILD)/web, served on http://localhost:$(WEB_PORT)/ (Ctrl-C stops it).
+WEB_PORT ?= 8077
+web-build: deps
+	@./scripts/build-web.sh $(BUILD)/web
+
+web: web-build
+	@node web/serve.mjs $(BUILD)/web $(WEB_PORT)
 
 clean:
 	rm -rf $(BUILD)

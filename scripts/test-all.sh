@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds and runs the whole test suite in four configurations:
 #   float, double (both with -Werror), and both under ASan + UBSan;
-# then compiles the core layers for wasm32-wasi.
+# then compiles the core layers for wasm32-wasi and tests the browser playground.
 set -eu
 build=${1:-build}
 jobs=${2:-2}
@@ -51,4 +51,15 @@ for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c sr
     clang --target=wasm32-wasi -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -Iinclude -c "$f" -o /dev/null
 done
 echo "wasm32-wasi: core layers compile"
+# The browser playground: ikit.wasm and the page built, then driven in
+# headless Chromium (tests/js/playground.mjs says "skipped" without it).
+echo "==> browser playground (web/)"
+if ! command -v node >/dev/null 2>&1; then
+    echo "playground: skipped: node not found"
+elif ! ./scripts/web-deps.sh >/dev/null; then
+    echo "playground: skipped: three and playwright-core could not be installed from npm"
+else
+    ./scripts/build-web.sh "$build/web"
+    node tests/js/playground.mjs "$build/web"
+fi
 echo "all configurations passed"

@@ -1,0 +1,400 @@
+// Browser tests of the playground (web/): Debian's chromium, headless,
+// driven by playwright-core, against the page built in BUILD_DIR (default
+// build/web) and served by web/serve.mjs on a free port. The tests drag with
+// the mouse like a user, then read the page's own readouts and check them
+// against geometry (the end effector on its target, bone lengths kept), check
+// screenshots (not blank; the chain's colour drawn at the tip's place), and
+// check that bad input gets a message on the page.
+//   node tests/js/playground.mjs [BUILD_DIR]
+// Exit 0 when every check passed or the test was skipped (no chromium).
+import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const buildDir = path.resolve(process.argv[2] ?? path.join(root, 'build/web'));
+const shots = path.join(path.dirname(buildDir), 'web-test');
+
+function findChromium() {
+    if (process.env.CHROMIUM) return existsSync(process.env.CHROMIUM) ? process.env.CHROMIUM : null;
+    for (const name of ['chromium', 'chromium-browser']) {
+        try {
+            return execFileSync('sh', ['-c', `command -v ${name}`]).toString().trim() || null;
+        } catch { /* not on PATH */ }
+    }
+    return null;
+}
+
+const chromiumPath = findChromium();
+if (!chromiumPath) {
+    console.log('playground: skipped: chromium not found');
+    process.exit(0);
+}
+let chromium;
+try {
+    ({ chromium } = await import('playwright-core'));
+} catch {
+    console.log('playground: skipped: playwright-core not installed (scripts/web-deps.sh)');
+    process.exit(0);
+}
+if (!existsSync(path.join(buildDir, 'ikit.wasm'))) {
+    console.error(`playground: ${buildDir}/ikit.wasm not found: run scripts/build-web.sh first`);
+    process.exit(1);
+}
+mkdirSync(shots, { recursive: true });
+const { serve } = await import(path.join(root, 'web/serve.mjs'));
+
+let failures = 0;
+function check(ok, what) {
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+    if (!ok) failures += 1;
+}
+const dist = (a, b) => Math.hypot(...a.map((v, i) => v - b[i]));
+const vec = async (page, id) => page.$eval(`#${id}`, (el) => [Number(el.dataset.x), Number(el.dataset.y), Number(el.dataset.z)]);
+const pagePoint = async (page, id) => page.$eval(`#${id}`, (el) => [Number(el.dataset.px), Number(el.dataset.py)]);
+const frames = (page, n) => page.evaluate((count) => new Promise((done) => {
+    const step = () => (--count <= 0 ? done() : requestAnimationFrame(step));
+    requestAnimationFrame(step);
+}), n);
+
+// A drag as a user makes it: press, move in steps (a frame apart), release.
+async function drag(page, from, to, steps = 12) {
+    await page.mouse.move(from[0], from[1]);
+    await page.mouse.down();
+    for (let i = 1; i <= steps; ++i) {
+        await page.mouse.move(from[0] + ((to[0] - from[0]) * i) / steps, from[1] + ((to[1] - from[1]) * i) / steps);
+        await frames(page, 1);
+    }
+    await page.mouse.up();
+}
+
+// Decodes a screenshot in the page (no PNG library needed in node) and
+// returns { spread, near }: the brightness range over the whole image, and
+// how many pixels within `radius` of `at` are within 40 of `color` per channel.
+async function inspect(page, png, at, color, radius) {
+    return page.evaluate(async ({ b64, at, color, radius }) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        let lo = 255, hi = 0, near = 0;
+        for (let y = 0; y < c.height; y += 2) {
+            for (let x = 0; x < c.width; x += 2) {
+                const i = 4 * (y * c.width + x), v = (d[i] + d[i + 1] + d[i + 2]) / 3;
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+        }
+        for (let y = Math.round(at[1] - radius); y <= at[1] + radius; ++y) {
+            for (let x = Math.round(at[0] - radius); x <= at[0] + radius; ++x) {
+                if (x < 0 || y < 0 || x >= c.width || y >= c.height) continue;
+                const i = 4 * (y * c.width + x);
+                if ([0, 1, 2].every((k) => Math.abs(d[i + k] - color[k]) <= 40)) ++near;
+            }
+        }
+        return { spread: hi - lo, near };
+    }, { b64: png.toString('base64'), at, color, radius });
+}
+
+const CHAIN_ORANGE = [0xff, 0x8c, 0x1a];
+
+const server = await serve(buildDir, 0);
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--no-sandbox'],
+});
+try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+    // ---- load ----
+    const started = Date.now();
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+    const ready = await page.$eval('body', (b) => b.dataset.ready);
+    check(ready === 'true', `page started (${ready})`);
+    const tti = await page.$eval('#status', (el) => Number(el.dataset.ms));
+    console.log(`     time to interactive: ${tti.toFixed(0)} ms on the page (${Date.now() - started} ms with the browser's start)`);
+    await frames(page, 10);
+
+    // ---- tail: drag the cube with the mouse ----
+    const cube0 = await vec(page, 'tail-cube');
+    const from = await pagePoint(page, 'tail-cube');
+    await drag(page, from, [from[0] - 70, from[1] - 50]);
+    await frames(page, 30);
+    const cube1 = await vec(page, 'tail-cube'), tip1 = await vec(page, 'tail-tip');
+    const error1 = await page.$eval('#tail-error', (el) => Number(el.dataset.value));
+    check(dist(cube0, cube1) > 0.2, `tail: the drag moved the cube (${dist(cube0, cube1).toFixed(3)})`);
+    check(dist(tip1, cube1) < 2e-3, `tail: tip on the cube after the drag (${dist(tip1, cube1).toExponential(2)})`);
+    check(Math.abs(error1 - dist(tip1, cube1)) < 1e-4, `tail: the error readout is the tip's distance (${error1.toExponential(2)})`);
+    const tipPx = await pagePoint(page, 'tail-tip');
+    const shot = await page.screenshot({ path: path.join(shots, 'tail.png') });
+    // The tip is inside the cube; its last bone (0.3 long) comes out of it within 30 px.
+    const seen = await inspect(page, shot, tipPx, CHAIN_ORANGE, 30);
+    check(seen.spread > 60, `tail screenshot is not blank (brightness range ${seen.spread.toFixed(0)})`);
+    check(seen.near > 20, `tail screenshot: the chain's orange at the tip (${seen.near} pixels within 30 px)`);
+
+    // ---- tail: arrow keys ----
+    await page.click('#tail-view');
+    const before = await vec(page, 'tail-cube');
+    for (let i = 0; i < 3; ++i) await page.keyboard.press('ArrowUp');
+    await frames(page, 20);
+    const after = await vec(page, 'tail-cube'), tipK = await vec(page, 'tail-tip');
+    check(Math.abs(after[1] - before[1] - 0.15) < 1e-4 && Math.abs(after[0] - before[0]) < 1e-6,
+        `tail: three ArrowUp presses raise the cube by 0.15 (${(after[1] - before[1]).toFixed(4)})`);
+    check(dist(tipK, after) < 2e-3, `tail: tip follows the keys (${dist(tipK, after).toExponential(2)})`);
+
+    // ---- tail: a malformed chain (typed, then as a file) gets a message; the old chain stays ----
+    await page.fill('#tail-text', 'chain broken\njoint base type fixed direction 0 0 -1\njoint a length 1 type wobble\n');
+    await page.click('#tail-apply');
+    const typed = await page.$eval('#tail-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/line 3/.test(typed) && /wobble/.test(typed), `tail: malformed chain text gets a message ("${typed}")`);
+    await page.setInputFiles('#tail-file', { name: 'bad.chain', mimeType: 'text/plain', buffer: Buffer.from([0x00, 0xff, 0x13, 0x37, 0x0a]) });
+    await page.waitForFunction((previous) => document.getElementById('tail-message').textContent !== previous, typed,
+        { timeout: 5000 }).catch(() => {});
+    const dropped = await page.$eval('#tail-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/not loaded/.test(dropped) && dropped !== typed, `tail: a binary .chain file gets a message ("${dropped}")`);
+    await frames(page, 5);
+    const stillN = await page.evaluate(() => document.getElementById('tail-error').dataset.value);
+    check(Number.isFinite(Number(stillN)), 'tail: the previous chain keeps solving after bad input');
+
+    // ---- 2D editor: drag the tip (FABRIK), then a middle joint (gradient), then FK ----
+    await page.click('#tab-planar');
+    await frames(page, 3);
+    const joints0 = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
+    const planarLengths = (js) => js.slice(1).map((p, i) => Math.hypot(p[0] - js[i][0], p[1] - js[i][1]));
+    const tipIndex = joints0.length - 1;
+    for (const [method, joint, offset] of [['1', tipIndex, [-120, -90]], ['2', 3, [-40, 70]], ['-1', 2, [30, 50]]]) {
+        await page.selectOption('#planar-method', method);
+        const start = (await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints)))[joint];
+        const goal = [start[0] + offset[0], start[1] + offset[1]];
+        await drag(page, start, goal);
+        await frames(page, 2);
+        const js = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
+        const lengthChange = Math.max(...planarLengths(js).map((l, i) => Math.abs(l - planarLengths(joints0)[i])));
+        if (method === '-1') {
+            // FK: the bone ending at the joint points at the pointer; the joint keeps its distance from the bone's start.
+            const a = js[joint - 1], b = js[joint];
+            const cross = (b[0] - a[0]) * (goal[1] - a[1]) - (b[1] - a[1]) * (goal[0] - a[0]);
+            check(Math.abs(cross) / Math.hypot(goal[0] - a[0], goal[1] - a[1]) < 0.5,
+                `2D FK: bone ${joint - 1} points at the pointer (${(Math.abs(cross) / Math.hypot(goal[0] - a[0], goal[1] - a[1])).toFixed(2)} px off its line)`);
+        } else {
+            const err = await page.$eval('#planar-error', (el) => Number(el.dataset.value));
+            check(dist(js[joint], goal) < 0.5, `2D ${method === '1' ? 'FABRIK' : 'gradient'}: joint ${joint} under the pointer (${dist(js[joint], goal).toFixed(2)} px)`);
+            check(err < 1e-3 + 1e-6, `2D: the error readout is within tolerance (${err.toExponential(2)})`);
+        }
+        check(lengthChange < 0.01, `2D: bone lengths kept on screen (largest change ${lengthChange.toFixed(4)} px)`);
+    }
+    const planarShot = await page.screenshot({ path: path.join(shots, 'planar.png') });
+    const lastJoints = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
+    const mid = lastJoints[1].map((v, i) => (v + lastJoints[2][i]) / 2);
+    const planarSeen = await inspect(page, planarShot, mid, CHAIN_ORANGE, 5);
+    check(planarSeen.near > 10, `2D screenshot: the chain's orange at the middle of bone 1 (${planarSeen.near} pixels)`);
+    // Keys: the pose now at 0 s, the tip dragged elsewhere at 1 s; halfway the curves (flat
+    // tangents at both ends) give exactly the mean angles; at 1 s the second key.
+    await page.click('#planar-clear');
+    await page.$eval('#planar-time', (el) => { el.value = '0'; el.dispatchEvent(new Event('input')); });
+    await page.click('#planar-key');
+    await page.selectOption('#planar-method', '1');
+    const keyStart = (await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints)));
+    await drag(page, keyStart[tipIndex], [keyStart[tipIndex][0] + 60, keyStart[tipIndex][1] + 100]);
+    await page.click('#planar-key');
+    const keys = await page.$eval('#planar-keys', (el) => JSON.parse(el.dataset.keys));
+    check(keys.length === 2 && keys[0][0] === 0 && Math.abs(keys[1][0] - 1) < 1e-6, `2D keys: two keys, at 0 and 1 s (${keys.map((k) => k[0]).join(', ')})`);
+    const poseAt = async (t) => {
+        await page.$eval('#planar-time', (el, v) => { el.value = String(v); el.dispatchEvent(new Event('input')); }, t);
+        await frames(page, 2);
+        return page.$eval('#planar-pose', (el) => JSON.parse(el.dataset.angles));
+    };
+    const half = await poseAt(0.5), end = await poseAt(1);
+    const meanOff = Math.max(...half.map((a, b) => Math.abs(a - (keys[0][b + 1] + keys[1][b + 1]) / 2)));
+    const endOff = Math.max(...end.map((a, b) => Math.abs(a - keys[1][b + 1])));
+    check(meanOff < 1e-5, `2D keys: at 0.5 s every angle is the mean of the two keys (off by ${meanOff.toExponential(1)})`);
+    check(endOff < 1e-6, `2D keys: at 1 s the pose is the second key (off by ${endOff.toExponential(1)})`);
+    await poseAt(0.5);
+    const halfJoints = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
+    const halfLengths = Math.max(...planarLengths(halfJoints).map((l, i) => Math.abs(l - planarLengths(joints0)[i])));
+    check(halfLengths < 0.01, `2D keys: bone lengths kept in between keys (${halfLengths.toFixed(4)} px)`);
+    await page.screenshot({ path: path.join(shots, 'planar_keys.png') });
+    await page.fill('#planar-lengths', '1 -2 x');
+    await page.click('#planar-apply');
+    const planarMessage = await page.$eval('#planar-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/bone 2/.test(planarMessage), `2D: bad bone lengths get a message ("${planarMessage}")`);
+
+    // ---- humanoid: drag the left hand's target up; tilt the ground ----
+    await page.click('#tab-body');
+    await frames(page, 5);
+    const targets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+    await drag(page, targets[0], [targets[0][0] + 30, targets[0][1] - 80]);
+    await frames(page, 5);
+    const goals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+    const ends = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+    check(goals[0][1] > 1.0, `humanoid: the drag raised the left hand's target (y ${goals[0][1].toFixed(3)})`);
+    check(dist(ends[0], goals[0]) < 1e-3, `humanoid: left hand on its target (${dist(ends[0], goals[0]).toExponential(2)})`);
+    await page.$eval('#body-slope', (el) => { el.value = '15'; el.dispatchEvent(new Event('input')); });
+    await frames(page, 5);
+    const sloped = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+    const a = (15 * Math.PI) / 180, n = [0, Math.cos(a), -Math.sin(a)];
+    const heights = sloped.slice(2).map((p) => p[0] * n[0] + p[1] * n[1] + p[2] * n[2]);
+    check(heights.every((h) => h > 0.02 && h < 0.2), `humanoid: both ankles stand above the 15 degree slope (${heights.map((h) => h.toFixed(3)).join(', ')})`);
+    // Stairs rising toward the figure's left (+x), steps 0.15 high: the left foot a step above the right.
+    await page.selectOption('#body-shape', 'stairs');
+    await page.click('#body-reset');
+    await frames(page, 5);
+    const onStairs = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+    const stepUp = onStairs[2][1] - onStairs[3][1];
+    check(stepUp > 0.14 && stepUp < 0.2, `humanoid: on the stairs the left ankle stands a step above the right (${stepUp.toFixed(3)})`);
+    await page.screenshot({ path: path.join(shots, 'body_stairs.png') });
+    await page.selectOption('#body-shape', 'slope');
+    const fps = await page.$eval('#body-fps', (el) => el.textContent);
+    const bodyUs = await page.$eval('#body-us', (el) => el.textContent);
+    const frameMs = await page.$eval('#frame-ms', (el) => Number(el.dataset.value));
+    console.log(`     humanoid: ${bodyUs} us per solve, ${frameMs.toFixed(2)} ms of page work per frame, ${fps} frames/s (headless, software GL)`);
+    await page.screenshot({ path: path.join(shots, 'body.png') });
+
+    // ---- humanoid from a file: a real skinned character, then files that are not ----
+    const dataDir = process.env.IKIT_DATA ?? path.join(root, '../shared/data');
+    const figure = path.join(dataDir, 'gltf/rigged_figure.glb');
+    if (!existsSync(figure)) {
+        console.log('     humanoid from a file: skipped: real-asset corpus not found');
+    } else {
+        await page.uncheck('#body-ground');
+        const loaded = async (name) => {
+            await page.waitForFunction((n) => document.getElementById('body-figure').textContent.startsWith(n) ||
+                /not loaded/.test(document.getElementById('body-message').textContent), name, { timeout: 20000 });
+            await frames(page, 5);
+        };
+        await page.setInputFiles('#body-file', figure);
+        await loaded('rigged_figure.glb');
+        check((await page.textContent('#body-figure')).startsWith('rigged_figure.glb'), 'humanoid: rigged_figure.glb loaded and rigged');
+        // The right arm is held out straight: pull its hand a sixth of the way in toward the body (well in reach).
+        const fileTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        const bodyCenter = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.center));
+        await drag(page, fileTargets[1], fileTargets[1].map((v, i) => v + (bodyCenter[i] - v) / 6));
+        await frames(page, 5);
+        const fileGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const fileEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        check(dist(fileEnds[1], fileGoals[1]) < 1e-3, `humanoid from a file: right hand on its dragged target (${dist(fileEnds[1], fileGoals[1]).toExponential(2)})`);
+        const center = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.center));
+        const meshShot = await page.screenshot({ path: path.join(shots, 'body_file.png') });
+        const background = await inspect(page, meshShot, center, [0x1d, 0x22, 0x30], 25);
+        const bones = await inspect(page, meshShot, center, CHAIN_ORANGE, 25);
+        const mesh = 51 * 51 - background.near - bones.near;
+        check(mesh > 51 * 51 * 0.3, `humanoid from a file: the skinned mesh drawn round the body's centre (${mesh} of ${51 * 51} pixels)`);
+        await page.setInputFiles('#body-file', path.join(dataDir, 'gltf/SimpleSkin.gltf'));
+        await loaded('SimpleSkin');
+        const notHumanoid = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+        check(/not a humanoid/.test(notHumanoid) && /left_forearm/.test(notHumanoid), `humanoid: a skin that is no humanoid gets a message ("${notHumanoid.slice(0, 90)}…")`);
+        // A CMU motion: it plays; paused, a dragged hand target holds the hand; playing again, time moves on.
+        await page.setInputFiles('#body-file', path.join(dataDir, 'bvh/131_01.bvh'));
+        await loaded('131_01.bvh');
+        check((await page.textContent('#body-figure')).startsWith('131_01.bvh'), `humanoid: 131_01.bvh loaded (${await page.textContent('#body-figure')})`);
+        const t0 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        await frames(page, 10);
+        const t1 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        check(t1 !== t0, `humanoid: the motion plays (${t0.toFixed(2)} s, then ${t1.toFixed(2)} s)`);
+        await page.click('#body-play');
+        await frames(page, 3);
+        const bvhTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        // A small lift (the pose is mid-motion: an arm may be near straight or fully bent).
+        await drag(page, bvhTargets[0], [bvhTargets[0][0], bvhTargets[0][1] - 15]);
+        await frames(page, 3);
+        const bvhGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const bvhEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        check(dist(bvhEnds[0], bvhGoals[0]) < 1e-3, `humanoid from a BVH: left hand on its dragged target (${dist(bvhEnds[0], bvhGoals[0]).toExponential(2)})`);
+        await page.click('#body-play');
+        await frames(page, 5);
+        const playing = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        check(playing.flat().every(Number.isFinite), 'humanoid from a BVH: playing on with a pinned hand stays finite');
+        await page.screenshot({ path: path.join(shots, 'body_bvh.png') });
+        await page.setInputFiles('#body-file', { name: 'broken.bvh', mimeType: 'text/plain', buffer: Buffer.from('HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n') });
+        await loaded('broken.bvh');
+        const brokenBvh = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+        check(/broken\.bvh was not loaded: line \d+/.test(brokenBvh), `humanoid: a malformed .bvh gets the reader's message ("${brokenBvh}")`);
+        await page.check('#body-ground');
+    }
+    await page.setInputFiles('#body-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });
+    await page.waitForFunction(() => /broken\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
+    const brokenGlb = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/broken\.glb was not loaded/.test(brokenGlb), `humanoid: a malformed .glb gets a message ("${brokenGlb}")`);
+    await frames(page, 3);
+    check(Number.isFinite(Number(await page.$eval('#body-us', (el) => el.dataset.value))), 'humanoid: still solving after the bad file');
+
+    // ---- files dropped on the page: routed by their name; a bad one gets a message ----
+    const drop = async (name, text) => {
+        const dt = await page.evaluateHandle(([n, t]) => {
+            const d = new DataTransfer();
+            d.items.add(new File([t], n));
+            return d;
+        }, [name, text]);
+        await page.dispatchEvent('#page-message', 'drop', { dataTransfer: dt });
+        await frames(page, 5);
+    };
+    await drop('notes.pdf', '%PDF-1.4');
+    const wrongType = await page.$eval('#page-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/notes\.pdf/.test(wrongType) && /\.chain/.test(wrongType), `drop: an unknown file type gets a message ("${wrongType}")`);
+    await drop('dropped.chain', 'chain x\njoint a length -1\n');
+    const droppedChain = await page.$eval('#tail-message', (el) => (el.hidden ? '' : el.textContent));
+    check(await page.$eval('#tail-section', (el) => !el.hidden) && /line 2/.test(droppedChain),
+        `drop: a malformed .chain opens the tail tab with the reader's message ("${droppedChain}")`);
+    await drop('dropped.glb', 'not a glb at all');
+    await page.waitForFunction(() => /dropped\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
+    check(await page.$eval('#body-section', (el) => !el.hidden) &&
+        /dropped\.glb was not loaded/.test(await page.$eval('#body-message', (el) => el.textContent)), 'drop: a malformed .glb opens the humanoid tab with a message');
+
+    // ---- side by side: both solvers reach the shared target ----
+    await page.click('#tab-compare');
+    await frames(page, 20);
+    const target = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('ct').split(',').map(Number));
+    for (const side of ['a', 'b']) {
+        const tip = await vec(page, `compare-${side}-tip`);
+        check(dist(tip, target) < 2e-3, `side by side ${side.toUpperCase()}: tip on the target (${dist(tip, target).toExponential(2)})`);
+    }
+    await page.screenshot({ path: path.join(shots, 'compare.png') });
+
+    // ---- URL state: a link reproduces the scene ----
+    await page.waitForTimeout(300);
+    const link = page.url();
+    const cube = [0.5, 0.3, -2.0];
+    const page2 = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page2.goto(`${url}#tab=tail&cube=${cube.join(',')}&tm=1`);
+    await page2.waitForSelector('body[data-ready]');
+    await frames(page2, 10);
+    const cube2 = await vec(page2, 'tail-cube');
+    check(dist(cube2, cube) < 1e-6 && (await page2.$eval('#tail-method', (s) => s.value)) === '1',
+        'URL state: cube place and solver from the link');
+    await page2.goto('about:blank'); // a hash change alone would not reload the page
+    await page2.goto(`${url}#tab=planar&pl=1%201&pk=0,0,0,2,1.5,-0.5`);
+    await page2.waitForSelector('body[data-ready]');
+    await frames(page2, 3);
+    const linkedKeys = await page2.$eval('#planar-keys', (el) => JSON.parse(el.dataset.keys));
+    check(JSON.stringify(linkedKeys) === JSON.stringify([[0, 0, 0], [2, 1.5, -0.5]]), `URL state: 2D keys from the link (${JSON.stringify(linkedKeys)})`);
+    await page2.goto('about:blank');
+    await page2.goto(link);
+    await page2.waitForSelector('body[data-ready]');
+    await frames(page2, 5);
+    const linkedTab = await page2.$eval('#compare-section', (s) => !s.hidden);
+    const linkedTarget = await page2.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('ct').split(',').map(Number));
+    await page2.click('#tab-body');
+    await frames(page2, 3);
+    const linkedSlope = await page2.$eval('#body-slope', (el) => Number(el.value));
+    check(linkedTab && dist(linkedTarget, target) < 1e-4 && linkedSlope === 15,
+        'URL state: the link of the session opens its tab, target and slope');
+    await page2.close();
+
+    check(errors.length === 0, `no errors in the console${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+} finally {
+    await browser.close();
+    server.close();
+}
+console.log(failures ? `playground: ${failures} check(s) failed` : 'playground: all checks passed');
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,221 @@
+// body_view.js: a humanoid, the built-in one (ik_humanoid_build_skeleton,
+// 1.8 tall, facing +z), a character from a glTF/GLB file dropped on the
+// page (drawn with its skinned meshes) or a BVH motion (played), rigged by
+// ik_humanoid_init and solved every frame by ik_humanoid_solve_run. A hand
+// or foot target the user drags is pinned: the limb reaches for it; the
+// others follow the figure's own pose (the rest pose or the motion). Feet
+// stand on the ground: a slope or stairs set on the page.
+import { Scene3D, StickFigure, THREE } from './scene3d.js';
+import { LIMBS } from './ikit.js';
+import * as state from './state.js';
+import { show, message, RunningMedian } from './readout.js';
+
+const HEIGHT = 1.8;
+const TARGET_COLORS = [0xff4d6d, 0xff4d6d, 0x6d8bff, 0x6d8bff];
+
+export class BodyView {
+    constructor(ik) {
+        this.ik = ik;
+        this.view = new Scene3D(document.getElementById('body-view'), { center: [0, 0.9, 0], distance: 4.2, yaw: 0.6, pitch: 0.25 });
+        this.goals = [];
+        this.targets = [0, 1, 2, 3].map((l) => {
+            const m = new THREE.Mesh(new THREE.SphereGeometry(0.06, 20, 14), new THREE.MeshLambertMaterial({ color: TARGET_COLORS[l] }));
+            this.view.scene.add(m);
+            this.view.addDraggable(m, (p) => { this.goals[l] = p.toArray(); this.pin(l, true); m.position.copy(p); this.saveGoals(); });
+            return m;
+        });
+        this.groundMesh = new THREE.Mesh(new THREE.PlaneGeometry(4, 4, 8, 8),
+            new THREE.MeshLambertMaterial({ color: 0x4a5a48, side: THREE.DoubleSide }));
+        this.view.scene.add(this.groundMesh);
+        this.stairs = new THREE.Group();
+        this.view.scene.add(this.stairs);
+        this.groundOn = document.getElementById('body-ground');
+        this.shape = document.getElementById('body-shape');
+        this.slope = document.getElementById('body-slope');
+        this.rise = document.getElementById('body-rise');
+        this.groundOn.checked = state.getNumber('bo', 1) !== 0;
+        this.shape.value = state.getString('bk', 'slope') === 'stairs' ? 'stairs' : 'slope';
+        this.slope.value = String(state.getNumber('bs', 0, -25, 25));
+        this.rise.value = String(state.getNumber('br', 15, 5, 30));
+        this.groundOn.addEventListener('change', () => { state.set('bo', this.groundOn.checked ? 1 : 0); this.setGround(); });
+        this.shape.addEventListener('change', () => { state.set('bk', this.shape.value); this.setGround(); });
+        this.slope.addEventListener('input', () => { state.set('bs', this.slope.value); this.setGround(); });
+        this.rise.addEventListener('input', () => { state.set('br', this.rise.value); this.setGround(); });
+        document.getElementById('body-reset').addEventListener('click', () => this.releaseTargets());
+        document.getElementById('body-play').addEventListener('click', () => { if (this.clip) this.clip.playing = !this.clip.playing; });
+        this.pinned = [false, false, false, false];
+        this.clip = null;
+        document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
+        document.getElementById('body-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
+        this.timing = new RunningMedian();
+        this.fps = new RunningMedian(61);
+        this.useBuiltIn('', state.getNumbers('bg', null, 12));
+        const pins = state.getNumber('bp', 0, 0, 15);
+        this.pinned.forEach((_, l) => this.pin(l, (pins >> l) & 1));
+    }
+
+    // A pinned target holds its limb; an unpinned one (drawn faint) follows it.
+    pin(l, on) {
+        this.pinned[l] = !!on;
+        this.targets[l].material.transparent = !on;
+        this.targets[l].material.opacity = on ? 1 : 0.4;
+    }
+
+    // The built-in humanoid, with `note` as the page's message ('' for none).
+    useBuiltIn(note, goals = null) {
+        this.dropModel();
+        this.clip = null;
+        this.ik.bodyInit(HEIGHT);
+        this.ik.bodyRoot(null);
+        this.setFigure(this.ik.body.parents, { opacity: 1 }, goals);
+        show('body-figure', 'built-in humanoid');
+        message('body-message', note);
+    }
+
+    dropModel() {
+        if (this.model) this.view.scene.remove(this.model.scene);
+        this.model = null;
+    }
+
+    async loadFile(file) {
+        message('body-message', `reading ${file.name}…`, false);
+        if (/\.bvh$/i.test(file.name)) {
+            this.loadBvh(file.name, new Uint8Array(await file.arrayBuffer()));
+            return;
+        }
+        let gltf, skeleton;
+        try {
+            // The glTF reader (three.js's loader) is fetched the first time a file comes.
+            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
+            if (file.size > 64 * 1024 * 1024) throw new Error('the file is larger than 64 MiB');
+            gltf = await parseGltf(await file.arrayBuffer());
+            standOnGround(gltf.scene, HEIGHT);
+            skeleton = skeletonOf(gltf);
+        } catch (err) {
+            message('body-message', `${file.name} was not loaded: ${err.message}`);
+            return;
+        }
+        const error = this.ik.bodyLoad(skeleton);
+        if (error) {
+            this.useBuiltIn(`${file.name} was not loaded: ${error}. Back to the built-in humanoid.`);
+            return;
+        }
+        this.dropModel();
+        this.clip = null;
+        this.model = { scene: gltf.scene, bones: skeleton.bones };
+        this.view.scene.add(gltf.scene);
+        this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
+        this.setFigure(skeleton.parents, { opacity: 0.55 }, null);
+        show('body-figure', `${file.name}: ${skeleton.names.length} joints`);
+        message('body-message', '');
+    }
+
+    // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall on
+    // y = 0 (files come in inches, centimetres, anything), its clip playing.
+    loadBvh(name, bytes) {
+        const error = this.ik.bodyLoadBvh(bytes);
+        if (error) {
+            this.useBuiltIn(`${name} was not loaded: ${error}. Back to the built-in humanoid.`);
+            return;
+        }
+        this.dropModel();
+        this.ik.bodyRoot(null);
+        this.ik.bodyGround('none', 0);
+        [0, 1, 2, 3].forEach((l) => this.ik.bodyGoal(l, false, [0, 0, 0]));
+        const p = this.ik.bodySolve().positions;
+        const ys = p.filter((_, i) => i % 3 === 1), lo = Math.min(...ys), k = HEIGHT / Math.max(1e-6, Math.max(...ys) - lo);
+        this.ik.bodyRoot([k, 0, 0, 0, 0, k, 0, 0, 0, 0, k, 0, -p[0] * k, -lo * k, -p[2] * k, 1]);
+        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+        this.setFigure(this.ik.body.parents, { opacity: 1 }, null);
+        show('body-figure', `${name}: ${this.ik.body.count} joints, ${this.clip.duration.toFixed(1)} s of motion`);
+        message('body-message', '');
+    }
+
+    // A new skeleton: its stick figure and the targets on its hands and feet at rest.
+    setFigure(parents, { opacity }, goals) {
+        if (this.figure) this.figure.dispose(this.view.scene);
+        this.figure = new StickFigure(this.view.scene, parents, { radius: 0.02 });
+        const material = this.figure.group.children[0].material;
+        material.transparent = opacity < 1;
+        material.opacity = opacity;
+        material.depthTest = opacity === 1;
+        this.setGround();
+        if (goals) {
+            this.goals = [0, 1, 2, 3].map((l) => goals.slice(3 * l, 3 * l + 3));
+            this.goals.forEach((g, l) => this.targets[l].position.set(...g));
+        } else {
+            this.releaseTargets();
+        }
+    }
+
+    // Every target released, where its hand or foot is with no goal.
+    releaseTargets() {
+        [0, 1, 2, 3].forEach((l) => { this.ik.bodyGoal(l, false, [0, 0, 0]); this.pin(l, false); });
+        this.goals = this.ik.bodySolve().ends;
+        this.goals.forEach((g, l) => this.targets[l].position.set(...g));
+        this.saveGoals();
+    }
+
+    saveGoals() {
+        state.set('bg', this.goals.flat());
+        state.set('bp', this.pinned.reduce((bits, on, l) => bits | (on ? 1 << l : 0), 0));
+    }
+
+    // The ground in wasm and on screen: a plane tilted by the slope, or six
+    // steps (0.3 deep) rising toward +x from x = 0, as web/ikit_web.c makes them.
+    setGround() {
+        const on = this.groundOn.checked, stairs = this.shape.value === 'stairs';
+        const a = (Number(this.slope.value) * Math.PI) / 180, rise = Number(this.rise.value) / 100;
+        this.ik.bodyGround(!on ? 'none' : stairs ? 'stairs' : 'slope', stairs ? rise : Number(this.slope.value));
+        this.groundMesh.visible = on;
+        this.groundMesh.rotation.set(-Math.PI / 2 - (stairs ? 0 : a), 0, 0);
+        this.stairs.clear();
+        if (on && stairs) {
+            const material = this.groundMesh.material;
+            for (let k = 0; k < 6; ++k) {
+                const depth = k === 5 ? 1.2 : 0.3, height = (k + 1) * rise;
+                const step = new THREE.Mesh(new THREE.BoxGeometry(depth, height, 4), material);
+                step.position.set(0.3 * k + depth / 2, height / 2, 0);
+                this.stairs.add(step);
+            }
+        }
+        show('body-slope-value', `${this.slope.value}°`);
+        show('body-rise-value', `${this.rise.value} cm`);
+    }
+
+    frame(dt) {
+        if (this.clip) {
+            if (this.clip.playing) this.clip.time = (this.clip.time + dt) % Math.max(this.clip.duration, 1e-3);
+            this.ik.bodyTime(this.clip.time);
+            show('body-time', `${this.clip.time.toFixed(2)} / ${this.clip.duration.toFixed(2)} s`, { value: this.clip.time });
+        }
+        this.goals.forEach((g, l) => this.ik.bodyGoal(l, this.pinned[l], g));
+        let r;
+        try {
+            r = this.ik.bodySolve();
+        } catch (err) {
+            message('body-message', err.message);
+            return;
+        }
+        this.figure.update(r.positions);
+        r.ends.forEach((e, l) => { if (!this.pinned[l]) { this.goals[l] = e; this.targets[l].position.set(...e); } });
+        if (this.clip) {
+            // Follow the motion with the camera.
+            this.view.orbit.center.set(r.positions[0], this.view.orbit.center.y, r.positions[2]);
+            this.view.placeCamera();
+        }
+        if (this.model) this.model.bones.forEach((b, j) => b.quaternion.fromArray(r.rotations, 4 * j));
+        this.view.render();
+        show('body-residuals', r.residuals.map((v, l) => `${LIMBS[l]} ${v.toExponential(1)}`).join(', '),
+            { values: JSON.stringify(r.residuals) });
+        show('body-us', this.timing.add(r.us).toFixed(0), { value: r.us });
+        if (dt > 0) show('body-fps', this.fps.add(1 / dt).toFixed(0));
+        const ends = r.ends;
+        show('body-ends', ends.map((e) => e.map((v) => v.toFixed(3)).join(' ')).join(' | '), {
+            values: JSON.stringify(ends),
+            goals: JSON.stringify(this.goals),
+            targets: JSON.stringify(this.goals.map((g) => this.view.toPage(g))),
+            center: JSON.stringify(this.view.toPage([0, 1, 2].map((k) => r.positions.reduce((sum, v, i) => sum + (i % 3 === k ? v : 0), 0) / (r.positions.length / 3)))),
+        });
+    }
+}

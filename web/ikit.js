@@ -1,0 +1,172 @@
+// ikit.js: the playground's JavaScript over ikit.wasm (web/ikit_web.c).
+// No Emscripten: the module is a WASI "reactor" (no main); its few WASI
+// imports (stdio, never used by the exported calls) are answered with ENOSYS.
+// Every number crosses as a plain argument; arrays are read and written as
+// typed-array views of the module's memory, made afresh on each access
+// because memory.grow (malloc) detaches old views.
+
+const ENOSYS = 52;
+const wasiStub = new Proxy({}, { get: () => () => ENOSYS });
+
+// Solver menus, in the order of ikw_method and ik_chain2d_method.
+export const CHAIN_METHODS = ['DLS + springs (seed 002)', 'CCD', 'FABRIK', 'SDLS + springs', 'Jacobian transpose + springs'];
+export const PLANAR_METHODS = ['CCD', 'FABRIK', 'gradient descent (seed 003)'];
+export const LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'];
+
+export class Ikit {
+    static async load(url = new URL('./ikit.wasm', import.meta.url)) {
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`cannot load ${url}: HTTP ${response.status}`);
+        const { instance } = await WebAssembly.instantiateStreaming(response, { wasi_snapshot_preview1: wasiStub });
+        return new Ikit(instance.exports);
+    }
+
+    constructor(exports) {
+        this.x = exports;
+    }
+
+    f32(ptr, count) { return new Float32Array(this.x.memory.buffer, ptr, count); }
+    i32(ptr, count) { return new Int32Array(this.x.memory.buffer, ptr, count); }
+    string(ptr) {
+        const bytes = new Uint8Array(this.x.memory.buffer, ptr);
+        return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+    }
+    message() { return this.string(this.x.ikw_message()); }
+    resultString(code) { return this.string(this.x.ikw_result_str(code)); }
+    check(code, what) {
+        if (code !== 0) throw new Error(`${what}: ${this.message() || this.resultString(code)}`);
+    }
+
+    // ---- chain files (three slots of one chain) ----
+    // Returns null on success, else the reader's message (line and column).
+    loadChain(text) {
+        const bytes = new TextEncoder().encode(text);
+        if (bytes.length > this.x.ikw_text_capacity()) return 'the chain text is longer than 64 KiB';
+        new Uint8Array(this.x.memory.buffer, this.x.ikw_text_buffer(), bytes.length).set(bytes);
+        const code = this.x.ikw_chain_load(bytes.length);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    chainJointCount() { return this.x.ikw_chain_joint_count(); }
+    chainParents() { return Array.from(this.i32(this.x.ikw_chain_parents(), this.chainJointCount())); }
+    chainFileTarget() { return Array.from(this.f32(this.x.ikw_chain_file_target(), 3)); }
+    chainReset(slot) { this.x.ikw_chain_reset(slot); }
+    // One solve of `slot` toward `target` [x, y, z], timed over `repeats` runs
+    // from the same start. Returns { error, iterations, us, positions }.
+    chainSolve(slot, method, target, { gravity = 0, repeats = 1 } = {}) {
+        const t0 = performance.now();
+        const code = this.x.ikw_chain_solve(slot, method, target[0], target[1], target[2], gravity, repeats);
+        const us = ((performance.now() - t0) * 1000) / repeats;
+        this.check(code, 'chain solve');
+        return {
+            error: this.x.ikw_chain_error(slot),
+            iterations: this.x.ikw_chain_iterations(slot),
+            us,
+            positions: this.chainPositions(slot),
+        };
+    }
+    chainPositions(slot) { return Float32Array.from(this.f32(this.x.ikw_chain_positions(slot), 3 * this.chainJointCount())); }
+
+    // ---- seed 003's planar chain ----
+    planarSet(lengths, angles) {
+        const max = this.x.ikw_planar_max_bones();
+        if (lengths.length < 1 || lengths.length > max) throw new Error(`a planar chain has 1 to ${max} bones`);
+        this.f32(this.x.ikw_planar_lengths(), lengths.length).set(lengths);
+        this.f32(this.x.ikw_planar_angles(), angles.length).set(angles);
+    }
+    planarAngles(count) { return Array.from(this.f32(this.x.ikw_planar_angles(), count)); }
+    planarXY(count) { return Array.from(this.f32(this.x.ikw_planar_xy(), 2 * (count + 1))); }
+    planarFK(count, base) { this.check(this.x.ikw_planar_fk(count, base[0], base[1]), 'planar FK'); return this.planarXY(count); }
+    planarSolve(count, joint, method, base, target, { maxIterations = 50, repeats = 1 } = {}) {
+        const t0 = performance.now();
+        const code = this.x.ikw_planar_solve(count, joint, method, base[0], base[1], target[0], target[1], maxIterations, repeats);
+        const us = ((performance.now() - t0) * 1000) / repeats;
+        this.check(code, 'planar solve');
+        return { error: this.x.ikw_planar_error(), iterations: this.x.ikw_planar_iterations(), us, xy: this.planarXY(count) };
+    }
+
+    // Keys and curves (web/planar_keys.c): record the current angles at a
+    // time; sample the curves; pose the chain at a time.
+    planarKey(count, time) { return this.x.ikw_planar_key(count, time); }
+    planarKeysClear() { this.x.ikw_planar_keys_clear(); }
+    planarKeyTimes() { return Array.from({ length: this.x.ikw_planar_key_count() }, (_, k) => this.x.ikw_planar_key_time(k)); }
+    planarSample(time) {
+        const n = this.x.ikw_planar_sample(time);
+        return n < 0 ? null : Array.from(this.f32(this.x.ikw_planar_sampled(), n));
+    }
+    planarPoseAt(count, time, base) {
+        if (this.x.ikw_planar_pose_at(time, base[0], base[1]) !== 0) return null;
+        return this.planarXY(count);
+    }
+
+    // ---- the humanoid ----
+    bodyInit(height) {
+        this.check(this.x.ikw_body_init(height), 'humanoid');
+        const n = this.x.ikw_body_joint_count();
+        this.body = {
+            count: n,
+            parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
+            names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
+        };
+        return this.body;
+    }
+    // A skeleton read from a file: { names, parents (parents first, -1 for
+    // roots), rest: [tx ty tz qx qy qz qw sx sy sz] per joint }. Returns null
+    // on success, else the reason (a non-humanoid names the missing joints).
+    bodyLoad({ names, parents, rest }) {
+        const n = names.length;
+        if (n > this.x.ikw_body_max_joints()) return `the skeleton has ${n} joints; the playground takes ${this.x.ikw_body_max_joints()}`;
+        const text = new TextEncoder().encode(names.map((s) => `${s}\0`).join(''));
+        if (text.length > this.x.ikw_text_capacity()) return 'the joint names are too long';
+        new Uint8Array(this.x.memory.buffer, this.x.ikw_text_buffer(), text.length).set(text);
+        this.i32(this.x.ikw_body_parent_buffer(), n).set(parents);
+        this.f32(this.x.ikw_body_rest_buffer(), 10 * n).set(rest);
+        const code = this.x.ikw_body_load(n, text.length);
+        if (code !== 0) return this.message() || this.resultString(code);
+        this.body = { count: n, parents: [...parents], names: [...names] };
+        return null;
+    }
+    // A BVH file (its bytes) as the figure, its motion played by bodyTime.
+    // Returns null on success, else the reason.
+    bodyLoadBvh(bytes) {
+        const ptr = this.x.ikw_input_buffer(bytes.length);
+        if (!ptr) return 'the file is too large';
+        new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+        const code = this.x.ikw_body_load_bvh(bytes.length);
+        if (code !== 0) return this.message() || this.resultString(code);
+        const n = this.x.ikw_body_joint_count();
+        this.body = {
+            count: n,
+            parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
+            names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
+        };
+        return null;
+    }
+    bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
+    bodyTime(seconds) { this.x.ikw_body_time(seconds); }
+    // The matrix above the roots (16 numbers, column-major as three.js's
+    // Matrix4.elements), or null for none.
+    bodyRoot(elements) {
+        if (elements) this.f32(this.x.ikw_body_root_buffer(), 16).set(elements);
+        this.x.ikw_body_root(elements ? 1 : 0);
+    }
+    bodyRotations() { return Float32Array.from(this.f32(this.x.ikw_body_rotations(), 4 * this.body.count)); }
+    bodyPositions() { return Float32Array.from(this.f32(this.x.ikw_body_positions(), 3 * this.body.count)); }
+    bodyGoal(limb, enabled, p) { this.check(this.x.ikw_body_goal(limb, enabled ? 1 : 0, p[0], p[1], p[2]), 'goal'); }
+    // kind: 'none', 'slope' (amount in degrees) or 'stairs' (amount: step height).
+    bodyGround(kind, amount) { this.check(this.x.ikw_body_ground(['none', 'slope', 'stairs'].indexOf(kind), amount), 'ground'); }
+    bodySolve({ repeats = 1 } = {}) {
+        const t0 = performance.now();
+        const code = this.x.ikw_body_solve(repeats);
+        const us = ((performance.now() - t0) * 1000) / repeats;
+        this.check(code, 'humanoid solve');
+        return {
+            us,
+            residuals: [0, 1, 2, 3].map((l) => this.x.ikw_body_residual(l)),
+            grounded: [0, 1].map((l) => this.x.ikw_body_grounded(l)),
+            pelvisOffset: this.x.ikw_body_pelvis_offset(),
+            positions: this.bodyPositions(),
+            rotations: this.bodyRotations(),
+            ends: [0, 1, 2, 3].map((l) => Array.from(this.f32(this.x.ikw_body_limb_ends() + 12 * l, 3))),
+        };
+    }
+}

@@ -1,0 +1,553 @@
+/* ikit_web: the small C API the browser playground calls (web/ikit.js).
+ *
+ * It is glue only: every solve is one of ikit's public jobs (chain files and
+ * the Jacobian, CCD and FABRIK solvers; 2D chains; the humanoid rig), called
+ * exactly as a C user calls them. Inputs and outputs live in static arrays
+ * that JavaScript reads and writes through the pointers exported here, so
+ * nothing crosses the boundary but numbers. The chain-file reader allocates
+ * its parse result (wasi-libc's malloc); the solvers run in a static scratch
+ * arena.
+ *
+ * Three things are held at once:
+ *   - one chain file (the tail by default) and three poses of it ("slots":
+ *     the tail view, and the two sides of the side-by-side view);
+ *   - one planar chain (seed 003's editor);
+ *   - a humanoid (the built-in one, or a skeleton the page read from a glTF
+ *     file) with its rig and a ground.
+ *
+ * Each solve call takes `repeats`: the solve is run that many times from the
+ * same starting pose and the last result kept, so the page can time a solve
+ * with a coarse clock (total time / repeats). */
+#include <ikit/ccd.h>
+#include <ikit/chain2d.h>
+#include <ikit/clip.h>
+#include <ikit/chain_file.h>
+#include <ikit/chain_file_solve.h>
+#include <ikit/fabrik.h>
+#include <ikit/humanoid.h>
+#include <ikit/jacobian.h>
+
+#include <string.h>
+
+#include "ikit_web.h"
+
+enum { IKW_MAX_JOINTS = 64, IKW_SLOTS = 3, IKW_TEXT_BYTES = 64 * 1024, IKW_SCRATCH_BYTES = 256 * 1024 };
+
+static union {
+    ik_real align;
+    unsigned char bytes[IKW_SCRATCH_BYTES];
+} scratch;
+
+static char text_in[IKW_TEXT_BYTES];
+static char message[320];
+
+void ikw_set_message(const char *text) {
+    strncpy(message, text, sizeof message - 1);
+    message[sizeof message - 1] = '\0';
+}
+
+IKW_EXPORT(ikw_text_buffer) char *ikw_text_buffer(void) { return text_in; }
+IKW_EXPORT(ikw_text_capacity) int ikw_text_capacity(void) { return IKW_TEXT_BYTES; }
+IKW_EXPORT(ikw_message) const char *ikw_message(void) { return message; }
+IKW_EXPORT(ikw_result_str) const char *ikw_result_str(int result) { return ik_result_str((ik_result)result); }
+
+/* ---- chains from a chain file ------------------------------------------------ */
+
+typedef struct chain_slot {
+    ik_transform pose_ls[IKW_MAX_JOINTS];
+    ik_mat4 model_ms[IKW_MAX_JOINTS];
+    float positions_ms[3 * IKW_MAX_JOINTS];
+    float error;
+    int iterations;
+} chain_slot;
+
+static struct {
+    ik_chain_file *file;
+    ik_jacobian_joint joints[IKW_MAX_JOINTS];
+    ik_spring springs[3 * IKW_MAX_JOINTS];
+    ik_constraint turn_limits[IKW_MAX_JOINTS];  /* one per Jacobian joint */
+    ik_constraint joint_limits[IKW_MAX_JOINTS]; /* one per skeleton joint (CCD, FABRIK) */
+    int all[IKW_MAX_JOINTS];
+    int turning_count, axis_count;
+    chain_slot slot[IKW_SLOTS];
+} chain;
+
+static void slot_store(chain_slot *s) {
+    int j, n = chain.file->joint_count;
+    ik_skeleton_fk(&chain.file->skeleton, s->pose_ls, NULL, s->model_ms);
+    for (j = 0; j < n; ++j) {
+        ik_vec3 p = ik_mat4_translation(&s->model_ms[j]);
+        s->positions_ms[3 * j] = (float)p.x;
+        s->positions_ms[3 * j + 1] = (float)p.y;
+        s->positions_ms[3 * j + 2] = (float)p.z;
+    }
+}
+
+IKW_EXPORT(ikw_chain_reset) void ikw_chain_reset(int slot) {
+    if (!chain.file || slot < 0 || slot >= IKW_SLOTS) return;
+    ik_chain_file_rest_pose(chain.file, chain.slot[slot].pose_ls);
+    chain.slot[slot].error = 0;
+    chain.slot[slot].iterations = 0;
+    slot_store(&chain.slot[slot]);
+}
+
+/* Parse `length` bytes of ikw_text_buffer() as a chain file. On failure the
+ * chain loaded before stays, and ikw_message() says where and why. */
+IKW_EXPORT(ikw_chain_load) int ikw_chain_load(int length) {
+    ik_chain_file *file = NULL;
+    ik_io_error err;
+    ik_result r;
+    int j, s;
+    if (length < 0 || length > IKW_TEXT_BYTES) {
+        ikw_set_message("the chain text is longer than 64 KiB");
+        return IK_ERR_RANGE;
+    }
+    r = ik_chain_file_read_memory(text_in, (size_t)length, &file, &err);
+    if (r != IK_OK) {
+        ikw_set_message(err.message[0] ? err.message : ik_result_str(r));
+        return r;
+    }
+    if (file->joint_count > IKW_MAX_JOINTS || file->joint_count < 2) {
+        ikw_set_message(file->joint_count < 2 ? "the chain needs at least two joints"
+                                          : "the playground takes chains of at most 64 joints");
+        ik_chain_file_free(file);
+        return IK_ERR_RANGE;
+    }
+    if (chain.file) ik_chain_file_free(chain.file);
+    chain.file = file;
+    for (j = 0; j < file->joint_count; ++j) chain.all[j] = j;
+    chain.turning_count =
+        ik_chain_file_jacobian_joints(file, chain.all, file->joint_count, chain.joints, chain.turn_limits, chain.springs);
+    chain.axis_count = 0;
+    for (j = 0; j < chain.turning_count; ++j) chain.axis_count += chain.joints[j].axis_count;
+    ik_chain_file_constraints(file, chain.joint_limits);
+    if (ik_jacobian_scratch_size(file->joint_count, chain.axis_count, 1) > sizeof scratch.bytes) {
+        ikw_set_message("the chain needs more solver scratch than the playground has");
+        return IK_ERR_CAPACITY;
+    }
+    for (s = 0; s < IKW_SLOTS; ++s) ikw_chain_reset(s);
+    message[0] = '\0';
+    return IK_OK;
+}
+
+IKW_EXPORT(ikw_chain_joint_count) int ikw_chain_joint_count(void) { return chain.file ? chain.file->joint_count : 0; }
+IKW_EXPORT(ikw_chain_parents) const int *ikw_chain_parents(void) { return chain.file ? chain.file->parents : NULL; }
+
+/* The file's first target (where the cube starts), or the tip at rest. */
+IKW_EXPORT(ikw_chain_file_target) const float *ikw_chain_file_target(void) {
+    static float out[3];
+    ik_vec3 p;
+    if (!chain.file) return NULL;
+    if (chain.file->target_count > 0) {
+        p = chain.file->targets[0].position_ms;
+    } else {
+        const float *tip = &chain.slot[0].positions_ms[3 * (chain.file->joint_count - 1)];
+        p = ik_v3(tip[0], tip[1], tip[2]);
+    }
+    out[0] = (float)p.x;
+    out[1] = (float)p.y;
+    out[2] = (float)p.z;
+    return out;
+}
+
+static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target, ik_real gravity, int *iterations,
+                                  ik_real *error) {
+    int n = chain.file->joint_count;
+    if (method == IKW_CCD) {
+        ik_ccd job = ik_ccd_def();
+        job.base.skeleton = &chain.file->skeleton;
+        job.base.joint_count = n;
+        job.base.constraints = chain.joint_limits;
+        job.base.pose_ls = pose;
+        job.base.scratch = scratch.bytes;
+        job.base.scratch_bytes = sizeof scratch.bytes;
+        job.joints = chain.all;
+        job.target_ms = target;
+        job.max_iterations = 100;
+        job.iterations = iterations;
+        job.error = error;
+        return ik_ccd_run(&job);
+    }
+    if (method == IKW_FABRIK) {
+        ik_fabrik job = ik_fabrik_def();
+        job.base.skeleton = &chain.file->skeleton;
+        job.base.joint_count = n;
+        job.base.constraints = chain.joint_limits;
+        job.base.pose_ls = pose;
+        job.base.scratch = scratch.bytes;
+        job.base.scratch_bytes = sizeof scratch.bytes;
+        job.joints = chain.all;
+        job.targets_ms = &target;
+        job.max_iterations = 100;
+        job.iterations = iterations;
+        job.error = error;
+        return ik_fabrik_run(&job);
+    } else {
+        ik_jacobian job = ik_jacobian_def();
+        ik_jacobian_effector effector = ik_jacobian_effector_def(n - 1, target);
+        job.base.skeleton = &chain.file->skeleton;
+        job.base.joint_count = chain.turning_count;
+        job.base.constraints = chain.turn_limits;
+        job.base.pose_ls = pose;
+        job.base.scratch = scratch.bytes;
+        job.base.scratch_bytes = sizeof scratch.bytes;
+        job.joints = chain.joints;
+        job.springs = chain.springs;
+        job.gravity = gravity;
+        job.effectors = &effector;
+        job.effector_count = 1;
+        job.method = method == IKW_SDLS        ? IK_JACOBIAN_SDLS
+                     : method == IKW_TRANSPOSE ? IK_JACOBIAN_TRANSPOSE
+                                               : IK_JACOBIAN_DLS;
+        job.iterations = iterations;
+        job.error = error;
+        return ik_jacobian_run(&job);
+    }
+}
+
+/* Solve slot `slot` toward (x, y, z) with `method` (ikw_method), starting
+ * from the slot's current pose (last frame's answer: the tail follows the
+ * cube smoothly), `repeats` times from that same start. */
+IKW_EXPORT(ikw_chain_solve)
+int ikw_chain_solve(int slot, int method, float x, float y, float z, float gravity, int repeats) {
+    static ik_transform start[IKW_MAX_JOINTS];
+    chain_slot *s;
+    ik_result r = IK_OK;
+    ik_real error = 0;
+    int iterations = 0, k;
+    if (!chain.file) return IK_ERR_NULL;
+    if (slot < 0 || slot >= IKW_SLOTS || method < 0 || method >= IKW_METHOD_COUNT || repeats < 1) return IK_ERR_RANGE;
+    s = &chain.slot[slot];
+    memcpy(start, s->pose_ls, (size_t)chain.file->joint_count * sizeof *start);
+    for (k = 0; k < repeats && r == IK_OK; ++k) {
+        memcpy(s->pose_ls, start, (size_t)chain.file->joint_count * sizeof *start);
+        r = chain_solve_once(method, s->pose_ls, ik_v3(x, y, z), gravity, &iterations, &error);
+    }
+    if (r != IK_OK) {
+        memcpy(s->pose_ls, start, (size_t)chain.file->joint_count * sizeof *start);
+        ikw_set_message(ik_result_str(r));
+        return r;
+    }
+    s->error = (float)error;
+    s->iterations = iterations;
+    slot_store(s);
+    return IK_OK;
+}
+
+IKW_EXPORT(ikw_chain_positions) const float *ikw_chain_positions(int slot) {
+    return slot >= 0 && slot < IKW_SLOTS ? chain.slot[slot].positions_ms : NULL;
+}
+IKW_EXPORT(ikw_chain_error) float ikw_chain_error(int slot) {
+    return slot >= 0 && slot < IKW_SLOTS ? chain.slot[slot].error : -1;
+}
+IKW_EXPORT(ikw_chain_iterations) int ikw_chain_iterations(int slot) {
+    return slot >= 0 && slot < IKW_SLOTS ? chain.slot[slot].iterations : -1;
+}
+
+/* ---- seed 003's planar chain ------------------------------------------------- */
+
+static struct {
+    ik_real lengths[IKW_MAX_JOINTS];
+    ik_real angles[IKW_MAX_JOINTS];
+    ik_real xy[2 * (IKW_MAX_JOINTS + 1)];
+    ik_real scratch[3 * IKW_MAX_JOINTS + 2];
+    ik_real error;
+    int iterations;
+} planar;
+
+/* JavaScript writes bone lengths and angles (radians) here, reads joint
+ * positions (x, y pairs) from ikw_planar_xy after ikw_planar_fk or a solve. */
+IKW_EXPORT(ikw_planar_lengths) ik_real *ikw_planar_lengths(void) { return planar.lengths; }
+IKW_EXPORT(ikw_planar_angles) ik_real *ikw_planar_angles(void) { return planar.angles; }
+IKW_EXPORT(ikw_planar_xy) const ik_real *ikw_planar_xy(void) { return planar.xy; }
+IKW_EXPORT(ikw_planar_max_bones) int ikw_planar_max_bones(void) { return IKW_MAX_JOINTS; }
+IKW_EXPORT(ikw_planar_error) float ikw_planar_error(void) { return (float)planar.error; }
+IKW_EXPORT(ikw_planar_iterations) int ikw_planar_iterations(void) { return planar.iterations; }
+
+IKW_EXPORT(ikw_planar_fk) int ikw_planar_fk(int bone_count, float base_x, float base_y) {
+    if (bone_count < 1 || bone_count > IKW_MAX_JOINTS) return IK_ERR_RANGE;
+    ik_chain2d_fk(bone_count, planar.lengths, planar.angles, base_x, base_y, planar.xy);
+    return IK_OK;
+}
+
+/* Move joint `joint` (1..bone_count: the start of bone `joint`, or the tip)
+ * toward (x, y) by turning bones 0 .. joint - 1 (seed 003: "pick new
+ * relative angles for all of the previous bones"); the bones after it keep
+ * their relative angles. Then the whole chain's positions are refreshed. */
+IKW_EXPORT(ikw_planar_solve)
+int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float base_y, float x, float y,
+                     int max_iterations, int repeats) {
+    static ik_real start[IKW_MAX_JOINTS];
+    ik_chain2d job = ik_chain2d_def();
+    ik_result r = IK_OK;
+    int k;
+    if (bone_count < 1 || bone_count > IKW_MAX_JOINTS || joint < 1 || joint > bone_count || repeats < 1)
+        return IK_ERR_RANGE;
+    job.bone_count = joint;
+    job.lengths = planar.lengths;
+    job.base_x = base_x;
+    job.base_y = base_y;
+    job.target_x = x;
+    job.target_y = y;
+    job.method = (ik_chain2d_method)method;
+    job.max_iterations = max_iterations;
+    job.angles = planar.angles;
+    job.scratch = planar.scratch;
+    job.iterations = &planar.iterations;
+    job.error = &planar.error;
+    memcpy(start, planar.angles, (size_t)joint * sizeof *start);
+    for (k = 0; k < repeats && r == IK_OK; ++k) {
+        memcpy(planar.angles, start, (size_t)joint * sizeof *start);
+        r = ik_chain2d_run(&job);
+    }
+    if (r != IK_OK) {
+        ikw_set_message(ik_result_str(r));
+        return r;
+    }
+    return ikw_planar_fk(bone_count, base_x, base_y);
+}
+
+/* ---- the humanoid: built in, or a skeleton the page read from a glTF file ---- */
+
+enum { IKW_MAX_FIGURE_JOINTS = 256, IKW_FIGURE_NAME_BYTES = 16 * 1024 };
+
+static struct {
+    int parents[IKW_MAX_FIGURE_JOINTS];
+    const char *names[IKW_MAX_FIGURE_JOINTS];
+    char name_text[IKW_FIGURE_NAME_BYTES];
+    float rest_in[10 * IKW_MAX_FIGURE_JOINTS];   /* from JavaScript: translation, rotation (x y z w), scale */
+    float root_in[16];                           /* from JavaScript: root_ms, column-major */
+    ik_mat4 root_ms;
+    ik_transform rest_ls[IKW_MAX_FIGURE_JOINTS];
+    ik_transform pose_ls[IKW_MAX_FIGURE_JOINTS];
+    ik_mat4 model_ms[IKW_MAX_FIGURE_JOINTS];
+    float positions_ms[3 * IKW_MAX_FIGURE_JOINTS];
+    float rotations_ls[4 * IKW_MAX_FIGURE_JOINTS]; /* the solved pose's local rotations (x y z w) */
+    float limb_ends_ms[3 * IK_LIMB_COUNT];       /* hands and feet (a virtual ankle too) */
+    ik_skeleton skeleton;
+    ik_humanoid rig;
+    ik_humanoid_solve job;
+    ik_humanoid_report report;
+    ik_ground ground;
+    const ik_clip *clip; /* the animation the solve starts from (NULL: the rest pose) */
+    float time;          /* its time, seconds */
+    int count;
+} body;
+
+static void body_store(void) {
+    int j;
+    for (j = 0; j < body.count; ++j) {
+        ik_vec3 p = ik_mat4_translation(&body.model_ms[j]);
+        ik_quat q = body.pose_ls[j].rotation;
+        body.positions_ms[3 * j] = (float)p.x;
+        body.positions_ms[3 * j + 1] = (float)p.y;
+        body.positions_ms[3 * j + 2] = (float)p.z;
+        body.rotations_ls[4 * j] = (float)q.x;
+        body.rotations_ls[4 * j + 1] = (float)q.y;
+        body.rotations_ls[4 * j + 2] = (float)q.z;
+        body.rotations_ls[4 * j + 3] = (float)q.w;
+    }
+    for (j = 0; j < IK_LIMB_COUNT; ++j) {
+        const ik_humanoid_limb *limb = &body.rig.limb[j];
+        ik_vec3 p = limb->end >= 0 ? ik_mat4_translation(&body.model_ms[limb->end])
+                                   : ik_mat4_transform_point(&body.model_ms[limb->mid], limb->end_offset_ls);
+        body.limb_ends_ms[3 * j] = (float)p.x;
+        body.limb_ends_ms[3 * j + 1] = (float)p.y;
+        body.limb_ends_ms[3 * j + 2] = (float)p.z;
+    }
+}
+
+/* "not a humanoid: left_forearm: missing, ..." from the map's report: the
+ * required roles that were not found. */
+static void set_missing_message(const ik_humanoid_map *map) {
+    static char report[4096];
+    char *line, *end;
+    size_t used;
+    ik_humanoid_map_describe(map, &body.skeleton, report, sizeof report);
+    ikw_set_message("not a humanoid (the rig needs these joints):");
+    for (line = report; *line; line = end + (*end != '\0')) {
+        end = strchr(line, '\n');
+        if (!end) end = line + strlen(line);
+        used = strlen(message);
+        if (end - line < 200 && strstr(line, ": missing") && strstr(line, ": missing") < end &&
+            !(strstr(line, "optional") && strstr(line, "optional") < end) && used + (size_t)(end - line) + 2 < sizeof message) {
+            message[used] = ' ';
+            memcpy(message + used + 1, line, (size_t)(end - line));
+            message[used + 1 + (size_t)(end - line)] = '\0';
+        }
+    }
+}
+
+static int body_rig_build(void) {
+    ik_humanoid_map map;
+    ik_skeleton_error skeleton_error;
+    ik_result r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
+    if (r != IK_OK) {
+        ikw_set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
+        return r;
+    }
+    r = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
+    if (r == IK_ERR_NOT_FOUND) {
+        set_missing_message(&map);
+        return r;
+    }
+    if (r == IK_OK) r = ik_humanoid_init(&body.rig, &body.skeleton, &map);
+    if (r != IK_OK) {
+        ikw_set_message(ik_result_str(r));
+        return r;
+    }
+    body.job = ik_humanoid_solve_def();
+    body.job.rig = &body.rig;
+    body.job.pose_ls = body.pose_ls;
+    body.job.model_ms = body.model_ms;
+    body.job.report = &body.report;
+    ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
+    ik_skeleton_fk(&body.skeleton, body.pose_ls, NULL, body.model_ms);
+    body_store();
+    return IK_OK;
+}
+
+/* Skeleton, map and rig from body.count, parents, names and rest_ls. On
+ * failure no figure is loaded (body.count 0: solves refuse until one is). */
+static int body_rig(void) {
+    int r = body_rig_build();
+    if (r != IK_OK) body.count = 0;
+    return r;
+}
+
+/* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
+IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
+    body.clip = NULL;
+    body.count = ik_humanoid_build_skeleton(height, IKW_MAX_FIGURE_JOINTS, body.parents, body.names, body.rest_ls);
+    if (body.count == 0) {
+        ikw_set_message("the height must be positive and finite");
+        return IK_ERR_RANGE;
+    }
+    return body_rig();
+}
+
+/* A skeleton from the page: `count` joints, parents in ikw_body_parent_buffer
+ * (parents first), rest transforms in ikw_body_rest_buffer, names in
+ * ikw_text_buffer as `names_length` bytes of NUL-terminated names. On
+ * failure the message says why (a non-humanoid names the missing joints)
+ * and the caller loads a figure again before solving. */
+IKW_EXPORT(ikw_body_parent_buffer) int *ikw_body_parent_buffer(void) { return body.parents; }
+IKW_EXPORT(ikw_body_rest_buffer) float *ikw_body_rest_buffer(void) { return body.rest_in; }
+IKW_EXPORT(ikw_body_max_joints) int ikw_body_max_joints(void) { return IKW_MAX_FIGURE_JOINTS; }
+IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
+    const char *name = body.name_text, *end = body.name_text + names_length;
+    int j;
+    body.count = 0;
+    body.clip = NULL;
+    if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES) {
+        ikw_set_message("the skeleton has no joints, more than 256, or names over 16 KiB: too big for the playground");
+        return IK_ERR_RANGE;
+    }
+    memcpy(body.name_text, text_in, (size_t)names_length);
+    for (j = 0; j < count; ++j) {
+        const float *r = &body.rest_in[10 * j];
+        const char *nul = name < end ? memchr(name, '\0', (size_t)(end - name)) : NULL;
+        if (!nul) {
+            ikw_set_message("the joint names are cut short");
+            return IK_ERR_RANGE;
+        }
+        body.names[j] = name;
+        name = nul + 1;
+        body.rest_ls[j].translation = ik_v3(r[0], r[1], r[2]);
+        body.rest_ls[j].rotation = ik_q(r[3], r[4], r[5], r[6]);
+        body.rest_ls[j].scale = ik_v3(r[7], r[8], r[9]);
+    }
+    body.count = count;
+    return body_rig();
+}
+
+/* The matrix above the skeleton's roots (ikw_body_root_buffer, column-major),
+ * on or off (identity). Targets and ground are in the space above it. */
+IKW_EXPORT(ikw_body_root_buffer) float *ikw_body_root_buffer(void) { return body.root_in; }
+IKW_EXPORT(ikw_body_root) int ikw_body_root(int on) {
+    int k;
+    if (!on) {
+        body.job.root_ms = NULL;
+        return IK_OK;
+    }
+    for (k = 0; k < 16; ++k) body.root_ms.m[k] = body.root_in[k];
+    body.job.root_ms = &body.root_ms;
+    return IK_OK;
+}
+/* The figure's animation (web/body_clip.c; valid until the next load) and
+ * the time the solve samples it at. Loading a figure clears it. */
+void ikw_body_set_clip(const ik_clip *clip) {
+    body.clip = clip;
+    body.time = 0;
+}
+IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) { return body.clip ? (float)body.clip->duration : 0; }
+IKW_EXPORT(ikw_body_time) void ikw_body_time(float seconds) { body.time = seconds; }
+
+IKW_EXPORT(ikw_body_rotations) const float *ikw_body_rotations(void) { return body.rotations_ls; }
+/* Where each limb ends after the last solve (or at rest), 3 floats per limb. */
+IKW_EXPORT(ikw_body_limb_ends) const float *ikw_body_limb_ends(void) { return body.limb_ends_ms; }
+
+IKW_EXPORT(ikw_body_joint_count) int ikw_body_joint_count(void) { return body.count; }
+IKW_EXPORT(ikw_body_parents) const int *ikw_body_parents(void) { return body.parents; }
+IKW_EXPORT(ikw_body_positions) const float *ikw_body_positions(void) { return body.positions_ms; }
+IKW_EXPORT(ikw_body_joint_name) const char *ikw_body_joint_name(int joint) {
+    return joint >= 0 && joint < body.count ? body.names[joint] : "";
+}
+/* The joint a limb ends in (hand or foot), IK_LIMB_ARM_L .. IK_LIMB_LEG_R. */
+IKW_EXPORT(ikw_body_limb_end) int ikw_body_limb_end(int limb) {
+    return limb >= 0 && limb < IK_LIMB_COUNT ? body.rig.limb[limb].end : -1;
+}
+IKW_EXPORT(ikw_body_residual) float ikw_body_residual(int limb) {
+    return limb >= 0 && limb < IK_LIMB_COUNT ? (float)body.report.residual[limb] : -1;
+}
+IKW_EXPORT(ikw_body_grounded) int ikw_body_grounded(int leg) {
+    return leg >= 0 && leg < 2 ? body.report.grounded[leg] : 0;
+}
+IKW_EXPORT(ikw_body_pelvis_offset) float ikw_body_pelvis_offset(void) { return (float)body.report.pelvis_offset; }
+
+IKW_EXPORT(ikw_body_goal) int ikw_body_goal(int limb, int enabled, float x, float y, float z) {
+    if (limb < 0 || limb >= IK_LIMB_COUNT) return IK_ERR_RANGE;
+    body.job.goal[limb].enabled = enabled != 0;
+    body.job.goal[limb].position_ms = ik_v3(x, y, z);
+    return IK_OK;
+}
+
+/* The ground the feet stand on (kind): 0 none; 1 a plane through the origin
+ * rising toward +z by `amount` degrees; 2 stairs of six steps `amount` high
+ * and 0.3 deep rising toward +x (the figure's left) from a first riser
+ * through the origin, so the left foot stands a step above the right. A
+ * non-finite or non-positive amount fails the next solve. */
+IKW_EXPORT(ikw_body_ground) int ikw_body_ground(int kind, float amount) {
+    ik_real a = (ik_real)amount * IK_PI / 180;
+    if (kind == 0) {
+        body.job.ground = NULL;
+        return IK_OK;
+    }
+    if (kind == 1)
+        body.ground = ik_ground_plane(ik_v3(0, 0, 0), ik_v3(0, IK_COS(a), -IK_SIN(a)));
+    else if (kind == 2)
+        body.ground = ik_ground_stairs(ik_v3(0, 0, 0), ik_v3(1, 0, 0), amount, 0.3f, 6);
+    else
+        return IK_ERR_RANGE;
+    body.job.ground = &body.ground;
+    return IK_OK;
+}
+
+/* Solve from the animated pose (the clip at its time, else the rest pose), `repeats` times. */
+IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
+    ik_result r = IK_OK;
+    int k;
+    if (body.count == 0) return IK_ERR_NULL;
+    if (repeats < 1) return IK_ERR_RANGE;
+    for (k = 0; k < repeats && r == IK_OK; ++k) {
+        ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
+        if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
+        r = ik_humanoid_solve_run(&body.job);
+    }
+    if (r != IK_OK) {
+        ikw_set_message(ik_result_str(r));
+        return r;
+    }
+    body_store();
+    return IK_OK;
+}

@@ -1,0 +1,102 @@
+/* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c),
+ * which the page calls through ikit.js; declared here for the scripted
+ * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
+ * the same calls natively. */
+#ifndef IKIT_WEB_H
+#define IKIT_WEB_H
+
+#include <ikit/clip.h>
+#include <ikit/math.h>
+
+/* Exported by name from the wasm module; plain functions in a native build
+ * (bench/bench_web.c times the same calls natively). */
+#ifdef __wasm__
+#define IKW_EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define IKW_EXPORT(name)
+#endif
+
+/* The methods a chain slot can solve with (the page's menu, in this order). */
+typedef enum ikw_method {
+    IKW_DLS_SPRINGS, /* seed 002: DLS with the file's springs, comfort ranges and gravity */
+    IKW_CCD,         /* CCD within the file's limits */
+    IKW_FABRIK,      /* FABRIK within the file's limits */
+    IKW_SDLS,        /* selectively damped least squares with the springs */
+    IKW_TRANSPOSE,   /* seed 002's "sum of torques": Jacobian transpose with the springs */
+    IKW_METHOD_COUNT
+} ikw_method;
+
+/* Text in (chain files, joint names), messages and result names out. */
+char *ikw_text_buffer(void);
+int ikw_text_capacity(void);
+const char *ikw_message(void);
+void ikw_set_message(const char *text); /* for the glue's own files, not exported */
+const char *ikw_result_str(int result);
+
+/* A chain file and three poses of it ("slots"). */
+int ikw_chain_load(int length);
+int ikw_chain_joint_count(void);
+const int *ikw_chain_parents(void);
+const float *ikw_chain_file_target(void);
+void ikw_chain_reset(int slot);
+int ikw_chain_solve(int slot, int method, float x, float y, float z, float gravity, int repeats);
+const float *ikw_chain_positions(int slot);
+float ikw_chain_error(int slot);
+int ikw_chain_iterations(int slot);
+
+/* Seed 003's planar chain. */
+ik_real *ikw_planar_lengths(void);
+ik_real *ikw_planar_angles(void);
+const ik_real *ikw_planar_xy(void);
+int ikw_planar_max_bones(void);
+float ikw_planar_error(void);
+int ikw_planar_iterations(void);
+int ikw_planar_fk(int bone_count, float base_x, float base_y);
+int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float base_y, float x, float y,
+                     int max_iterations, int repeats);
+
+/* Its keys and motion curves (web/planar_keys.c). */
+void ikw_planar_keys_clear(void);
+int ikw_planar_key_count(void);
+float ikw_planar_key_time(int k);
+int ikw_planar_key(int bone_count, float time);
+const ik_real *ikw_planar_sampled(void);
+int ikw_planar_sample(float time);
+int ikw_planar_pose_at(float time, float base_x, float base_y);
+
+/* The humanoid: built in, or a skeleton from the page. */
+int ikw_body_init(float height);
+int *ikw_body_parent_buffer(void);
+float *ikw_body_rest_buffer(void);
+int ikw_body_max_joints(void);
+int ikw_body_load(int count, int names_length);
+float *ikw_body_root_buffer(void);
+int ikw_body_root(int on);
+int ikw_body_joint_count(void);
+const int *ikw_body_parents(void);
+const char *ikw_body_joint_name(int joint);
+const float *ikw_body_positions(void);
+const float *ikw_body_rotations(void);
+const float *ikw_body_limb_ends(void);
+int ikw_body_limb_end(int limb);
+float ikw_body_residual(int limb);
+int ikw_body_grounded(int leg);
+float ikw_body_pelvis_offset(void);
+int ikw_body_goal(int limb, int enabled, float x, float y, float z);
+int ikw_body_ground(int kind, float amount); /* 0 none, 1 slope (degrees), 2 stairs (step height) */
+int ikw_body_solve(int repeats);
+float ikw_body_clip_duration(void);
+void ikw_body_time(float seconds);
+void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
+
+/* A BVH figure with its motion (web/body_clip.c). */
+char *ikw_input_buffer(int size);
+int ikw_body_load_bvh(int length);
+
+/* Scripted cases (web/bench_cases.c). */
+enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,
+       IKW_BENCH_CASES };
+const char *ikw_bench_name(int which);
+float ikw_bench_case(int which, int frames);
+
+#endif

@@ -465,7 +465,8 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     free(faces.faces);
 }
 
-int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, size_t error_size) {
+int ikc_cairo_file(const char *path, int width, int height, ikc_cairo_draw draw, const void *context, char *error,
+                   size_t error_size) {
     char ext[8];
     ikc_atomic atomic;
     cairo_surface_t *surface;
@@ -476,19 +477,18 @@ int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, siz
         snprintf(error, error_size, "'%s': the picture's name must end in .svg, .png or .pdf", path);
         return 0;
     }
-    if (!ikc_picture_check(picture, error, error_size)) return 0;
     if (!ikc_atomic_begin(&atomic, path)) {
         snprintf(error, error_size, "'%s': path too long", path);
         return 0;
     }
     if (strcmp(ext, "png") == 0)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, picture->width, picture->height);
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     else if (strcmp(ext, "svg") == 0)
-        surface = cairo_svg_surface_create(atomic.temp_path, picture->width, picture->height);
+        surface = cairo_svg_surface_create(atomic.temp_path, width, height);
     else
-        surface = cairo_pdf_surface_create(atomic.temp_path, picture->width, picture->height);
+        surface = cairo_pdf_surface_create(atomic.temp_path, width, height);
     cr = cairo_create(surface);
-    draw_picture(cr, picture);
+    draw(cr, context);
     status = cairo_status(cr);
     cairo_destroy(cr);
     if (status == CAIRO_STATUS_SUCCESS && strcmp(ext, "png") == 0)
@@ -506,4 +506,17 @@ int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, siz
         return 0;
     }
     return 1;
+}
+
+static void draw_picture_for_file(cairo_t *cr, const void *picture) { draw_picture(cr, (const ikc_picture *)picture); }
+
+int ikc_draw_file(const ikc_picture *picture, const char *path, char *error, size_t error_size) {
+    char ext[8];
+    ikc_extension(path, ext, sizeof ext);
+    if (strcmp(ext, "png") != 0 && strcmp(ext, "svg") != 0 && strcmp(ext, "pdf") != 0) {
+        snprintf(error, error_size, "'%s': the picture's name must end in .svg, .png or .pdf", path);
+        return 0;
+    }
+    if (!ikc_picture_check(picture, error, error_size)) return 0;
+    return ikc_cairo_file(path, picture->width, picture->height, draw_picture_for_file, picture, error, error_size);
 }

@@ -30,6 +30,7 @@ int ikc_info(int argc, char **argv);
 int ikc_solve(int argc, char **argv);
 int ikc_render(int argc, char **argv);
 int ikc_demo(int argc, char **argv);
+int ikc_fit(int argc, char **argv);
 
 /* ---- args.c: strict parsing of numbers and option values ---------------- */
 

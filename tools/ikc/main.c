@@ -13,6 +13,7 @@ static void usage(FILE *out) {
             "  solve FILE     pose a character so named joints reach targets; write glTF/BVH\n"
             "  render FILE    draw the skeleton (and a clip as a filmstrip) to SVG, PNG or PDF\n"
             "  demo           the showcase on built-in data (no files needed)\n"
+            "  fit TAKE       fit keys with cubic tangents to a take within an error; write glTF/BVH\n"
             "\n"
             "FILE is glTF 2.0 (.gltf, .glb), BVH (.bvh) or a chain description (.chain).\n"
             "\n"
@@ -51,10 +52,11 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "solve") == 0) return ikc_solve(argc - 2, argv + 2);
     if (strcmp(argv[1], "render") == 0) return ikc_render(argc - 2, argv + 2);
     if (strcmp(argv[1], "demo") == 0) return ikc_demo(argc - 2, argv + 2);
+    if (strcmp(argv[1], "fit") == 0) return ikc_fit(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
     {
-        static const char *const commands[] = {"info", "solve", "render", "demo"};
-        ikc_suggest_name(stderr, commands, 4, argv[1], 2);
+        static const char *const commands[] = {"info", "solve", "render", "demo", "fit"};
+        ikc_suggest_name(stderr, commands, 5, argv[1], 2);
     }
     fprintf(stderr, "`ikc --help` lists the commands.\n");
     return IKC_EXIT_USAGE;

@@ -58,17 +58,22 @@ void ik_key_points_ms(const ik_mat4 *model_ms, int joint_count, ik_real offset, 
             points[j * IK_KEY_POINTS + p] = ik_mat4_transform_point(&model_ms[j], ik_key_point_ls(p, offset));
 }
 
+/* The points are the joint's origin o and o + r c_k for its matrix's
+ * columns c_k: compared as squared distances, one square root at the end. */
 ik_real ik_key_joint_error(const ik_mat4 *model_ms, int joint, ik_real offset, const ik_vec3 *want, int *worst_point) {
-    ik_real worst = -1;
+    const ik_mat4 *m = &model_ms[joint];
+    ik_vec3 origin = ik_mat4_translation(m);
+    ik_real worst = ik_vec3_length_sq(ik_vec3_sub(origin, want[0]));
     int p;
-    for (p = 0; p < IK_KEY_POINTS; ++p) {
-        ik_real e = ik_vec3_distance(ik_mat4_transform_point(&model_ms[joint], ik_key_point_ls(p, offset)), want[p]);
+    if (worst_point) *worst_point = 0;
+    for (p = 1; p < IK_KEY_POINTS; ++p) {
+        ik_real e = ik_vec3_length_sq(ik_vec3_sub(ik_vec3_mad(origin, ik_mat4_column(m, p - 1), offset), want[p]));
         if (e > worst) {
             worst = e;
             if (worst_point) *worst_point = p;
         }
     }
-    return worst;
+    return IK_SQRT(worst);
 }
 
 ik_key_basis_sums ik_key_basis_sums_of(int span) {

@@ -33,6 +33,7 @@ typedef struct fit_state {
     const ik_key_fit *job;
     int frames, joints;
     ik_real dt;
+    ik_real target;           /* E less the rounding of a point's position (see ik_key_fit_run) */
     ik_real *curves;          /* [joints * IK_KEY_CURVES * frames] */
     ik_vec3 *want;            /* [frames * joints * IK_KEY_POINTS] the take's points */
     ik_transform *fit_pose;   /* [frames * joints] */
@@ -147,8 +148,10 @@ static void fit_segment(fit_state *s, int joint, int a, int b) {
 }
 
 /* Forward kinematics and errors of frames lo..hi for `root`'s subtree
- * (every joint when root < 0). */
-static void update_frames(fit_state *s, int lo, int hi, int root) {
+ * (every joint when root < 0). With a `limit` >= 0 it stops at the first
+ * frame whose error passes it and returns 0 (the frames from there on are
+ * stale: the caller puts the key back, which updates them); else 1. */
+static ik_bool update_frames(fit_state *s, int lo, int hi, int root, ik_real limit) {
     const ik_skeleton *sk = s->job->skeleton;
     int J = s->joints, start = root < 0 ? 0 : root, f, k;
     for (k = 0; k < J; ++k)
@@ -166,7 +169,9 @@ static void update_frames(fit_state *s, int lo, int hi, int root) {
         }
         for (k = 0; k < J; ++k) worst = ik_maxr(worst, err[k]);
         s->err_frame[f] = worst;
+        if (limit >= 0 && worst > limit) return 0;
     }
+    return 1;
 }
 
 static int key_before(const fit_state *s, int joint, int f) {
@@ -231,26 +236,26 @@ static void remove_key(fit_state *s, int joint, int f, int *lo, int *hi) {
  * back. */
 static void prune_keys(fit_state *s, ik_bool shared) {
     const ik_key_fit *job = s->job;
-    int F = s->frames, J = s->joints, j, f, g, i;
-    for (j = shared ? 0 : J - 1; j >= 0; --j) {
+    int F = s->frames, J = s->joints, n, f, i;
+    for (n = 0; n < J; ++n) {
+        /* shared keys: the first varying joint's stand for all */
+        int j = shared ? n : J - 1 - n;
         unsigned char *keys = s->is_key + (size_t)j * (size_t)F;
         if (!s->varying[j]) continue;
         for (f = 1; f < F - 1; ++f) {
             int lo = F, hi = -1, forced = 0, k;
-            ik_bool within = 1;
             if (!keys[f]) continue;
             for (i = 0; i < job->forced_count; ++i) forced |= job->forced_frames[i] == f;
             if (forced) continue;
             for (k = shared ? 0 : j; k <= (shared ? J - 1 : j); ++k)
                 if (s->varying[k]) remove_key(s, k, f, &lo, &hi);
-            update_frames(s, lo, hi, shared ? -1 : j);
-            for (g = lo; g <= hi && within; ++g) within = s->err_frame[g] <= job->max_error;
-            if (within) continue;
+            if (update_frames(s, lo, hi, shared ? -1 : j, s->target)) continue;
             lo = F, hi = -1;
             for (k = shared ? 0 : j; k <= (shared ? J - 1 : j); ++k)
                 if (s->varying[k]) insert_key(s, k, f, &lo, &hi);
-            update_frames(s, lo, hi, shared ? -1 : j);
+            update_frames(s, lo, hi, shared ? -1 : j, -1);
         }
+        if (shared) return;
     }
 }
 
@@ -274,14 +279,14 @@ static ik_result fit_keys(fit_state *s, ik_bool shared) {
                 a = f;
             }
     }
-    update_frames(s, 0, F - 1, -1);
+    update_frames(s, 0, F - 1, -1, -1);
     for (;;) {
         int worst = 0, q = 0, point = 0, best = -1, lo = F, hi = -1;
         ik_real best_blame = -1;
         ik_vec3 at;
         for (f = 1; f < F; ++f)
             if (s->err_frame[f] > s->err_frame[worst]) worst = f;
-        if (!(s->err_frame[worst] > job->max_error)) {
+        if (!(s->err_frame[worst] > s->target)) {
             prune_keys(s, shared);
             return IK_OK;
         }
@@ -301,12 +306,12 @@ static ik_result fit_keys(fit_state *s, ik_bool shared) {
         if (best < 0) return IK_ERR_RANGE;
         if (!shared) {
             insert_key(s, best, worst, &lo, &hi);
-            update_frames(s, lo, hi, best);
+            update_frames(s, lo, hi, best, -1);
             continue;
         }
         for (j = 0; j < J; ++j)
             if (s->varying[j]) insert_key(s, j, worst, &lo, &hi);
-        update_frames(s, lo, hi, -1);
+        update_frames(s, lo, hi, -1, -1);
     }
 }
 
@@ -461,6 +466,17 @@ ik_result ik_key_fit_run(const ik_key_fit *job) {
     ik_key_curves_extract(job->take, s.curves);
     for (j = 0; j < s.joints; ++j) s.varying[j] = ik_key_channels_varying(s.curves, s.frames, j);
     ik_key_take_points(job, s.fit_model, s.want);
+    /* The search measures points as o + r c_k; sampling the clip and FK
+     * elsewhere round differently, by a few units in the last place of the
+     * largest coordinate: the search stops that much inside E. */
+    {
+        ik_real largest = 0;
+        size_t i, n = (size_t)s.frames * (size_t)s.joints * IK_KEY_POINTS;
+        for (i = 0; i < n; ++i)
+            largest = ik_maxr(largest, ik_maxr(IK_FABS(s.want[i].x), ik_maxr(IK_FABS(s.want[i].y), IK_FABS(s.want[i].z))));
+        s.target = job->max_error - 16 * IK_REAL_EPSILON * largest;
+        if (!(s.target > 0)) return IK_ERR_RANGE;
+    }
     shared = job->sharing == IK_KEY_SHARE_SKELETON;
     if ((r = fit_keys(&s, shared)) != IK_OK) return r;
     if (job->sharing == IK_KEY_SHARE_AUTO) {

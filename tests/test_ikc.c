@@ -2398,6 +2398,29 @@ static void test_fit(void) {
     CHECK(run(args) == 2, "a bad unit refused: %s", err_text);
 }
 
+/* ikc fit refuses takes it cannot fit, with the reason: one frame, a
+ * frame time of 0, a NaN channel; nothing is written. */
+static void test_fit_bad_takes(void) {
+    static const char *const head = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
+                                    " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+                                    " JOINT Knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+                                    "  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\nMOTION\n";
+    static const char *const motions[3] = {"Frames: 1\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n",
+                                           "Frames: 2\nFrame Time: 0\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 0 20 0 0\n",
+                                           "Frames: 2\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 nan 20 0 0\n"};
+    static const char *const why[3] = {"single frame", "frame time must be > 0", "not finite"};
+    char in[300], out[300], text[1000], args[1000];
+    int i;
+    path_in(in, sizeof in, "bad_take.bvh");
+    path_in(out, sizeof out, "bad_take_fit.bvh");
+    for (i = 0; i < 3; ++i) {
+        snprintf(text, sizeof text, "%s%s", head, motions[i]);
+        write_text(in, text);
+        snprintf(args, sizeof args, "fit '%s' --error 1mm -o '%s'", in, out);
+        CHECK(run(args) == 4 && strstr(err_text, why[i]) && file_size(out) < 0, "bad take %d refused: %s", i, err_text);
+    }
+}
+
 int main(void) {
     char cmd[400];
     ikc_path = getenv("IKC") ? getenv("IKC") : IKC_PATH;
@@ -2430,6 +2453,7 @@ int main(void) {
     test_solve_bvh_take();
     test_solve_all_frames();
     test_fit();
+    test_fit_bad_takes();
     test_solve_messages();
     test_solve_natural_bend();
     test_chain_stops_fox();

@@ -10,14 +10,15 @@
  * keys the out-tangent of the first and the in-tangent of the second are
  * fitted by least squares to the frames between them (glTF keeps separate
  * in- and out-tangents, so every segment is fitted on its own). The frame
- * with the largest model-space error then gets a key in the channel group
- * that causes most of it (among the worst point's ancestors: translation
- * error seen through the parent plus rotation angle times the distance to
- * the point), and only that group's two new segments and its subtree on
- * their frames are evaluated again. This repeats until every frame is
- * within E. Chosen over tangent optimisation on a fixed key set because
- * the error bound is the stopping rule itself and each step is local, so
- * a 2,752-frame take fits in a fraction of a second.
+ * with the largest model-space error then gets a key in the joint that
+ * causes most of it (among the worst point's ancestors: translation error
+ * seen through the parent plus rotation angle times the distance to the
+ * point), and only that joint's two new segments and its subtree on their
+ * frames are evaluated again. This repeats until every frame is within E;
+ * then one sweep (leaves up) drops every key whose removal keeps its merged
+ * segment within E. Chosen over tangent optimisation on a fixed key set
+ * because the error bound is the stopping rule itself and each step is
+ * local, so a 2,752-frame take fits in under a second.
  *
  * Sharing: the channels of a joint that vary share one set of key times
  * (a joint group); constant channels keep two keys. With
@@ -59,9 +60,11 @@ typedef struct ik_key_fit_stats {
     int frame_count;
     int channel_count;      /* channels (translation, rotation, scale) */
     int curve_count;        /* scalar curves: 3 or 4 per channel */
-    long key_count;         /* keys summed over channels (ik_key_decimate_run: over curves / 3.5 avg, see curve_key_count) */
-    long curve_key_count;   /* keys summed over scalar curves: a rotation key counts 4, a translation key 3 */
-    long stored_numbers;    /* times (once per shared time array) plus values and tangents */
+    long key_count;         /* keys summed over channels, as glTF stores them (ik_key_decimate_run: a
+                             * channel's key times are the union of its curves') */
+    long curve_key_count;   /* keys summed over scalar curves (Blender's count): a rotation key is 4 */
+    long stored_numbers;    /* times (once per shared time array) plus in-tangent, value, out-tangent
+                             * per key (ik_key_decimate_run: 4 numbers per curve key) */
     ik_real max_error;      /* model units, over every frame, joint and axis point */
     ik_real mean_error;     /* mean over every frame, joint and axis point */
     int worst_frame;

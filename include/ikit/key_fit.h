@@ -5,7 +5,8 @@
  * axes (so a twist about a bone counts as much as a swing).
  *
  * Method (ik_key_fit_run): greedy insertion. Every channel that varies
- * starts with keys at the first and last frames (and at the forced frames);
+ * starts with keys at the first and last frames, at the forced frames and
+ * every 8th frame (a seed the pruning below thins out);
  * key values are the take's values, so keyed frames are exact. Between two
  * keys the out-tangent of the first and the in-tangent of the second are
  * fitted by least squares to the frames between them (glTF keeps separate

@@ -6,6 +6,15 @@
 
 #include "key_curves.h"
 
+/* Every varying channel starts with a key every this many frames (besides
+ * the first, last and forced ones): insertion then starts from segments
+ * that are nearly within E instead of splitting the whole take again and
+ * again, and the pruning sweep drops the seed keys that are not needed.
+ * Measured on the CMU takes at 1 mm (spacing: keys of 01_01, its time):
+ * none: 13,675, 780 ms; 32: 13,655, 350 ms; 16: 13,471, 330 ms;
+ * 8: 13,076, 324 ms; 4: 13,459, 446 ms. */
+#define SEED_KEY_SPACING 8
+
 ik_key_fit ik_key_fit_def(void) {
     ik_key_fit job;
     memset(&job, 0, sizeof job);
@@ -272,6 +281,7 @@ static ik_result fit_keys(fit_state *s, ik_bool shared) {
         int a = 0;
         if (!s->varying[j]) continue;
         keys[0] = keys[F - 1] = 1;
+        for (f = SEED_KEY_SPACING; f < F - 1; f += SEED_KEY_SPACING) keys[f] = 1;
         for (i = 0; i < job->forced_count; ++i) keys[job->forced_frames[i]] = 1;
         for (f = 1; f < F; ++f)
             if (keys[f]) {

@@ -2304,6 +2304,37 @@ static void test_solve_all_frames(void) {
               (double)worst);
         CHECK(moved == 0, "the head stays where the take has it (%d frames moved)", moved);
     }
+    /* a fixed target on a glTF clip that runs in place: every frame of the
+     * written clip (sampled at its 30 fps frame times) has the foot there */
+    if (real_asset("gltf/girl.glb", path, sizeof path)) {
+        ik_gltf *g = NULL;
+        const ik_vec3 fixed = ik_v3(0.1f, 0.2f, 0.1f);
+        path_in(out, sizeof out, "girl_run.glb");
+        snprintf(args, sizeof args, "solve '%s' --clip RunTrack --all-frames --target Foot.L=0.1,0.2,0.1 -o '%s' --quiet",
+                 path, out);
+        CHECK(run(args) == 0, "solve every frame of a glTF clip: %s", err_text);
+        if (ik_gltf_read_file(out, &g, NULL) == IK_OK) {
+            const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
+            const ik_clip *run_clip = NULL;
+            ik_transform girl_pose[64];
+            ik_mat4 girl_model[64];
+            int c, foot = ik_skeleton_find(&skin->skeleton, "Foot.L"), off = 0, n = 0;
+            for (c = 0; c < ik_gltf_clip_count(g); ++c)
+                if (ik_gltf_clip(g, c, 0)->name && strcmp(ik_gltf_clip(g, c, 0)->name, "RunTrack") == 0) run_clip = ik_gltf_clip(g, c, 0);
+            for (f = 0; run_clip && skin->skeleton.joint_count <= 64 && (ik_real)f / 30 <= run_clip->duration; ++f, ++n) {
+                ik_skeleton_rest_pose(&skin->skeleton, girl_pose);
+                ik_clip_sample(run_clip, (ik_real)f / 30, girl_pose);
+                ik_skeleton_fk(&skin->skeleton, girl_pose, &skin->root_ms, girl_model);
+                off += ik_vec3_distance(ik_mat4_translation(&girl_model[foot]), fixed) > 1e-3f;
+            }
+            CHECK(run_clip && n >= 30 && off == 0, "Foot.L on the fixed target in every frame: %d of %d off", off, n);
+            ik_gltf_free(g);
+        } else {
+            CHECK(0, "the solved glTF loads");
+        }
+    }
+    path_in(out, sizeof out, "all_frames.bvh");
+    real_asset("bvh/131_01.bvh", path, sizeof path);
     snprintf(args, sizeof args, "solve '%s' --all-frames --target LeftAnkle=0,0,0 -o '%s' --quiet", path, out);
     CHECK(run(args) == 2 && strstr(err_text, "--all-frames needs --clip"), "--all-frames without --clip: %s", err_text);
     write_text(targets, "0.5 LeftAnkle 1 2 3\n0.25 LeftAnkle 1 2 3\n");

@@ -302,20 +302,18 @@ static int write_plot(const fit_options *o, const ik_asset *asset, const fit_buf
 /* BVH: the fitted keys baked back at the take's frame rate; glTF: the
  * clip's keys replaced by the fitted CUBICSPLINE keys. */
 static int write_fitted(const fit_options *o, ik_asset *asset, const fit_buffers *b, int clip_index) {
-    fit_buffers rebaked;
+    ik_take rebaked = b->take;
     int code;
     if (asset->gltf) return ikc_write_clip("fit", asset, &b->clip, clip_index, b->clip.name, o->out, o->overwrite);
-    memset(&rebaked, 0, sizeof rebaked);
-    rebaked.take = b->take;
-    rebaked.take.poses_ls = (ik_transform *)malloc((size_t)b->take.frame_count * (size_t)b->take.joint_count *
-                                                   sizeof *rebaked.take.poses_ls);
-    if (!rebaked.take.poses_ls || ik_take_bake(&rebaked.take, &b->clip, asset->skeleton->rest_ls) != IK_OK) {
+    rebaked.poses_ls = (ik_transform *)malloc((size_t)b->take.frame_count * (size_t)b->take.joint_count *
+                                              sizeof *rebaked.poses_ls);
+    if (!rebaked.poses_ls || ik_take_bake(&rebaked, &b->clip, asset->skeleton->rest_ls) != IK_OK) {
         fprintf(stderr, "ikc fit: cannot re-bake the fitted keys\n");
-        free(rebaked.take.poses_ls);
+        free(rebaked.poses_ls);
         return IKC_EXIT_FAILURE;
     }
-    code = ikc_write_take("fit", asset, &rebaked.take, clip_index, NULL, o->out, o->overwrite);
-    free(rebaked.take.poses_ls);
+    code = ikc_write_take("fit", asset, &rebaked, clip_index, NULL, o->out, o->overwrite);
+    free(rebaked.poses_ls);
     return code;
 }
 

@@ -2,6 +2,7 @@
  * counts, chains, bind matrices, clips), round trips through .glb and .gltf,
  * edited clips and poses, and a table of broken documents. */
 #define _POSIX_C_SOURCE 200809L
+#include <cjson/cJSON.h>
 #include <ikit/gltf.h>
 #include <ikit/utf8.h>
 
@@ -328,6 +329,37 @@ static void test_round_trip(void) {
     remove("test_gltf_roundtrip.gltf");
 }
 
+/* The sampler input (key times accessor) of the channel of animation
+ * `animation` driving `node`'s `path` in a written GLB, or -1. */
+static int glb_sampler_input(const char *glb_path, int animation, int node, const char *path) {
+    FILE *f = fopen(glb_path, "rb");
+    unsigned char header[20];
+    char *json = NULL;
+    unsigned long length;
+    int input = -1, i;
+    cJSON *doc = NULL, *anim, *channels, *samplers;
+    if (!f) return -1;
+    if (fread(header, 1, 20, f) == 20) {
+        length = header[12] | header[13] << 8 | (unsigned long)header[14] << 16 | (unsigned long)header[15] << 24;
+        json = (char *)calloc(length + 1, 1);
+        if (json && fread(json, 1, length, f) == length) doc = cJSON_Parse(json);
+    }
+    fclose(f);
+    free(json);
+    anim = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "animations"), animation);
+    channels = cJSON_GetObjectItem(anim, "channels");
+    samplers = cJSON_GetObjectItem(anim, "samplers");
+    for (i = 0; i < cJSON_GetArraySize(channels); ++i) {
+        cJSON *ch = cJSON_GetArrayItem(channels, i), *target = cJSON_GetObjectItem(ch, "target");
+        cJSON *sampler = cJSON_GetArrayItem(samplers, cJSON_GetObjectItem(ch, "sampler")->valueint);
+        if (cJSON_GetObjectItem(target, "node")->valueint == node &&
+            strcmp(cJSON_GetObjectItem(target, "path")->valuestring, path) == 0)
+            input = cJSON_GetObjectItem(sampler, "input")->valueint;
+    }
+    cJSON_Delete(doc);
+    return input;
+}
+
 /* Walk keys with one joint's rotation replaced by a CUBICSPLINE curve and
  * a STEP translation; the written document loads back with the same samples.
  * Returns the path written (for the validator), or NULL. */
@@ -399,6 +431,11 @@ static const char *test_edit_clips(void) {
             CHECK(clip_difference(&bs->skeleton, ik_gltf_clip(back, clips, 0), expected_walk) < 1e-6,
                   "added clip samples like the original walk");
             CHECK(strcmp(ik_gltf_clip(back, clips, 0)->name, "Robot_Walking_Copy") == 0, "added clip name");
+            /* the arm's and the foot's channels share one array of key times: one accessor */
+            c = glb_sampler_input(out_path, walk_index, bs->node[arm], "rotation");
+            CHECK(c >= 0 && c == glb_sampler_input(out_path, walk_index, bs->node[foot], "translation"),
+                  "channels with the same key times share their input accessor (%d, %d)", c,
+                  glb_sampler_input(out_path, walk_index, bs->node[foot], "translation"));
             CHECK(quat_distance(bs->skeleton.rest_ls[arm].rotation, pose[arm].rotation) < 1e-6,
                   "pose written into the node");
             CHECK(clip_difference(&bs->skeleton, ik_gltf_clip(back, 0, 0), ik_gltf_clip(copy, 0, 0)) < 1e-6,

@@ -2343,6 +2343,223 @@ static void test_robot_commands(void) {
     ik_urdf_free(u);
 }
 
+/* The model positions of every joint of a BVH's frame f (sampled from its
+ * clip on its rest pose) into model [joint_count]. */
+static void bvh_frame_fk(const ik_bvh *bvh, int f, ik_transform *pose, ik_mat4 *model) {
+    ik_skeleton_rest_pose(&bvh->skeleton, pose);
+    ik_clip_sample(&bvh->clip, (ik_real)(f * bvh->frame_time), pose);
+    ik_skeleton_fk(&bvh->skeleton, pose, NULL, model);
+}
+
+/* solve --all-frames with --targets-file on the CMU walk: the left ankle's
+ * target, keyed every 10th frame at a third of the way from the ankle to
+ * its hip (a bent knee) and moved linearly between, is where FK of every
+ * frame of the written take puts the ankle; the head never moves. */
+static void test_solve_all_frames(void) {
+    char path[900], out[300], targets[300], args[2000];
+    ik_bvh *before = NULL, *after = NULL;
+    ik_transform *pose;
+    ik_mat4 *model, *model_after;
+    ik_vec3 *keyed;
+    int ankle, hip, head, f, frames, J, missed = 0, moved = 0;
+    ik_real worst = 0;
+    FILE *file;
+    if (!real_asset("bvh/131_01.bvh", path, sizeof path)) return;
+    if (ik_bvh_read_file(path, &before, NULL) != IK_OK) {
+        CHECK(0, "131_01.bvh loads");
+        return;
+    }
+    J = before->skeleton.joint_count;
+    frames = before->frame_count;
+    ankle = ik_skeleton_find(&before->skeleton, "LeftAnkle");
+    hip = ik_skeleton_find(&before->skeleton, "LeftHip");
+    head = ik_skeleton_find(&before->skeleton, "Head");
+    pose = (ik_transform *)malloc((size_t)J * sizeof *pose);
+    model = (ik_mat4 *)malloc((size_t)J * sizeof *model);
+    model_after = (ik_mat4 *)malloc((size_t)J * sizeof *model_after);
+    keyed = (ik_vec3 *)malloc((size_t)frames * sizeof *keyed);
+    path_in(targets, sizeof targets, "ankle_targets.txt");
+    file = fopen(targets, "w");
+    fprintf(file, "# time joint x y z\n\n");
+    for (f = 0; f < frames; ++f) {
+        bvh_frame_fk(before, f, pose, model);
+        keyed[f] = ik_vec3_lerp(ik_mat4_translation(&model[ankle]), ik_mat4_translation(&model[hip]), 0.3f);
+        if (f % 10 == 0 || f == frames - 1)
+            fprintf(file, "%.9g LeftAnkle %.9g %.9g %.9g\n", f * before->frame_time, (double)keyed[f].x,
+                    (double)keyed[f].y, (double)keyed[f].z);
+    }
+    fclose(file);
+    path_in(out, sizeof out, "all_frames.bvh");
+    snprintf(args, sizeof args, "solve '%s' --clip motion --all-frames --targets-file '%s' -o '%s' --quiet", path,
+             targets, out);
+    CHECK(run(args) == 0, "solve every frame: %s", err_text);
+    if (ik_bvh_read_file(out, &after, NULL) != IK_OK || after->frame_count != frames) {
+        CHECK(0, "the written take has all %d frames (%d)", frames, after ? after->frame_count : -1);
+    } else {
+        for (f = 0; f < frames; ++f) {
+            int k = f / 10 * 10, next = k + 10 < frames ? k + 10 : frames - 1;
+            /* the file's keys are every 10th frame and the last: linear between */
+            ik_vec3 want = next == k ? keyed[k] : ik_vec3_lerp(keyed[k], keyed[next], (ik_real)(f - k) / (ik_real)(next - k));
+            ik_real miss;
+            bvh_frame_fk(after, f, pose, model_after);
+            miss = ik_vec3_distance(ik_mat4_translation(&model_after[ankle]), want);
+            worst = miss > worst ? miss : worst;
+            missed += miss > 2e-3f;
+            bvh_frame_fk(before, f, pose, model);
+            moved += ik_vec3_distance(ik_mat4_translation(&model_after[head]), ik_mat4_translation(&model[head])) > 1e-3f;
+        }
+        CHECK(missed == 0, "every frame's ankle on its target: %d of %d frames missed (worst %g)", missed, frames,
+              (double)worst);
+        CHECK(moved == 0, "the head stays where the take has it (%d frames moved)", moved);
+    }
+    /* a fixed target on a glTF clip that runs in place: every frame of the
+     * written clip (sampled at its 30 fps frame times) has the foot there */
+    if (real_asset("gltf/girl.glb", path, sizeof path)) {
+        ik_gltf *g = NULL;
+        const ik_vec3 fixed = ik_v3(0.1f, 0.2f, 0.1f);
+        path_in(out, sizeof out, "girl_run.glb");
+        snprintf(args, sizeof args, "solve '%s' --clip RunTrack --all-frames --target Foot.L=0.1,0.2,0.1 -o '%s' --quiet",
+                 path, out);
+        CHECK(run(args) == 0, "solve every frame of a glTF clip: %s", err_text);
+        if (ik_gltf_read_file(out, &g, NULL) == IK_OK) {
+            const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
+            const ik_clip *run_clip = NULL;
+            ik_transform girl_pose[64];
+            ik_mat4 girl_model[64];
+            int c, foot = ik_skeleton_find(&skin->skeleton, "Foot.L"), off = 0, n = 0;
+            for (c = 0; c < ik_gltf_clip_count(g); ++c)
+                if (ik_gltf_clip(g, c, 0)->name && strcmp(ik_gltf_clip(g, c, 0)->name, "RunTrack") == 0) run_clip = ik_gltf_clip(g, c, 0);
+            for (f = 0; run_clip && skin->skeleton.joint_count <= 64 && (ik_real)f / 30 <= run_clip->duration; ++f, ++n) {
+                ik_skeleton_rest_pose(&skin->skeleton, girl_pose);
+                ik_clip_sample(run_clip, (ik_real)f / 30, girl_pose);
+                ik_skeleton_fk(&skin->skeleton, girl_pose, &skin->root_ms, girl_model);
+                off += ik_vec3_distance(ik_mat4_translation(&girl_model[foot]), fixed) > 1e-3f;
+            }
+            CHECK(run_clip && n >= 30 && off == 0, "Foot.L on the fixed target in every frame: %d of %d off", off, n);
+            ik_gltf_free(g);
+        } else {
+            CHECK(0, "the solved glTF loads");
+        }
+    }
+    path_in(out, sizeof out, "all_frames.bvh");
+    real_asset("bvh/131_01.bvh", path, sizeof path);
+    snprintf(args, sizeof args, "solve '%s' --all-frames --target LeftAnkle=0,0,0 -o '%s' --quiet", path, out);
+    CHECK(run(args) == 2 && strstr(err_text, "--all-frames needs --clip"), "--all-frames without --clip: %s", err_text);
+    write_text(targets, "0.5 LeftAnkle 1 2 3\n0.25 LeftAnkle 1 2 3\n");
+    snprintf(args, sizeof args, "solve '%s' --clip motion --all-frames --targets-file '%s' -o '%s' --quiet", path,
+             targets, out);
+    CHECK(run(args) == 4 && strstr(err_text, ":2:") && strstr(err_text, "go back"), "times going back: %s", err_text);
+    write_text(targets, "0.5 LeftAnkle 1 2\n");
+    CHECK(run(args) == 4 && strstr(err_text, ":1:"), "a short line: %s", err_text);
+    free(pose);
+    free(model);
+    free(model_after);
+    free(keyed);
+    ik_bvh_free(before);
+    ik_bvh_free(after);
+}
+
+/* ikc fit on the CMU walk at 1 mm (CMU units given): the written BVH (the
+ * fitted keys re-baked) puts every joint within 1 mm of the take (plus the
+ * BVH text's rounding), the table shows ours under 10 % of the frames and
+ * below the greedy method, the plot is written; glTF keeps CUBICSPLINE
+ * keys that sample within E; bad errors are refused. */
+static void test_fit(void) {
+    char path[900], out[300], plot[300], args[2000];
+    const double unit = 0.0254 / 0.45, E = 0.001 / unit;
+    ik_bvh *before = NULL, *after = NULL;
+    ik_transform *pose;
+    ik_mat4 *model, *model_after;
+    const char *row;
+    long ours_keys = -1, greedy_keys = -1;
+    double ours_percent = 100;
+    int f, j, J, bad = 0;
+    double worst = 0;
+    if (!real_asset("bvh/131_01.bvh", path, sizeof path)) return;
+    path_in(out, sizeof out, "fitted.bvh");
+    path_in(plot, sizeof plot, "fit_keys.png");
+    snprintf(args, sizeof args, "fit '%s' --error 1mm --unit %.9g -o '%s' --plot '%s'", path, unit, out, plot);
+    CHECK(run(args) == 0, "fit the walk: %s", err_text);
+    if ((row = strstr(out_text, "fitted (ours)")) != NULL) sscanf(row + 13, "%ld %lf", &ours_keys, &ours_percent);
+    if ((row = strstr(out_text, "greedy per curve")) != NULL) sscanf(row + 16, "%ld", &greedy_keys);
+    CHECK(ours_keys > 0 && ours_percent <= 10 && greedy_keys > ours_keys,
+          "at most 10 %% of frames and fewer keys than greedy: %ld (%g %%) vs %ld\n%s", ours_keys, ours_percent,
+          greedy_keys, out_text);
+    CHECK(file_size(plot) > 1000, "the plot is written");
+    if (ik_bvh_read_file(path, &before, NULL) != IK_OK || ik_bvh_read_file(out, &after, NULL) != IK_OK ||
+        after->frame_count != before->frame_count) {
+        CHECK(0, "the fitted BVH loads with every frame");
+    } else {
+        J = before->skeleton.joint_count;
+        pose = (ik_transform *)malloc((size_t)J * sizeof *pose);
+        model = (ik_mat4 *)malloc((size_t)J * sizeof *model);
+        model_after = (ik_mat4 *)malloc((size_t)J * sizeof *model_after);
+        for (f = 0; f < before->frame_count; ++f) {
+            bvh_frame_fk(before, f, pose, model);
+            bvh_frame_fk(after, f, pose, model_after);
+            for (j = 0; j < J; ++j) {
+                double d = (double)ik_vec3_distance(ik_mat4_translation(&model[j]), ik_mat4_translation(&model_after[j]));
+                worst = d > worst ? d : worst;
+                /* the BVH keeps 6 decimals of each angle and offset */
+                bad += d > E * 1.02;
+            }
+        }
+        CHECK(bad == 0, "every joint of every frame within 1 mm (worst %.3g mm, %d misses)", worst * unit * 1e3, bad);
+        free(pose);
+        free(model);
+        free(model_after);
+    }
+    ik_bvh_free(before);
+    ik_bvh_free(after);
+    if (real_asset("gltf/robot.glb", path, sizeof path)) {
+        ik_gltf *g = NULL;
+        path_in(out, sizeof out, "fitted.glb");
+        snprintf(args, sizeof args, "fit '%s' --clip Robot_Walking --error 1mm --no-compare -o '%s'", path, out);
+        CHECK(run(args) == 0, "fit a glTF clip: %s", err_text);
+        if (ik_gltf_read_file(out, &g, NULL) == IK_OK) {
+            int clip, c, cubic = 1;
+            const ik_clip *fitted = NULL;
+            for (clip = 0; clip < ik_gltf_clip_count(g); ++clip) {
+                const ik_clip *k = ik_gltf_clip(g, clip, 0);
+                if (k && k->name && strcmp(k->name, "Robot_Walking") == 0) fitted = k;
+            }
+            for (c = 0; fitted && c < fitted->channel_count; ++c)
+                cubic &= fitted->channels[c].interpolation == IK_INTERP_CUBICSPLINE;
+            CHECK(fitted && fitted->channel_count > 0 && cubic, "the glTF clip now has CUBICSPLINE keys");
+            ik_gltf_free(g);
+        } else {
+            CHECK(0, "the fitted glTF loads");
+        }
+    }
+    snprintf(args, sizeof args, "fit '%s' --error 0 -o '%s'", path, out);
+    CHECK(run(args) == 2 && strstr(err_text, "--error"), "--error 0 refused: %s", err_text);
+    snprintf(args, sizeof args, "fit '%s' --error 1furlong -o '%s'", path, out);
+    CHECK(run(args) == 2, "a bad unit refused: %s", err_text);
+}
+
+/* ikc fit refuses takes it cannot fit, with the reason: one frame, a
+ * frame time of 0, a NaN channel; nothing is written. */
+static void test_fit_bad_takes(void) {
+    static const char *const head = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
+                                    " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+                                    " JOINT Knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+                                    "  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\nMOTION\n";
+    static const char *const motions[3] = {"Frames: 1\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n",
+                                           "Frames: 2\nFrame Time: 0\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 0 20 0 0\n",
+                                           "Frames: 2\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 nan 20 0 0\n"};
+    static const char *const why[3] = {"single frame", "frame time must be > 0", "not finite"};
+    char in[300], out[300], text[1000], args[1000];
+    int i;
+    path_in(in, sizeof in, "bad_take.bvh");
+    path_in(out, sizeof out, "bad_take_fit.bvh");
+    for (i = 0; i < 3; ++i) {
+        snprintf(text, sizeof text, "%s%s", head, motions[i]);
+        write_text(in, text);
+        snprintf(args, sizeof args, "fit '%s' --error 1mm -o '%s'", in, out);
+        CHECK(run(args) == 4 && strstr(err_text, why[i]) && file_size(out) < 0, "bad take %d refused: %s", i, err_text);
+    }
+}
+
 int main(void) {
     if (!ikc_run_begin("ikc")) return 1;
     test_lsan_suppressions();
@@ -2380,6 +2597,9 @@ int main(void) {
     test_names_shown_safely();
     test_walk_command();
     test_robot_commands();
+    test_solve_all_frames();
+    test_fit();
+    test_fit_bad_takes();
     test_no_temporary_files_left();
     ikc_run_end();
     return check_summary("ikc");

@@ -169,56 +169,81 @@ static const char *interpolation_name(ik_interpolation interpolation) {
     return interpolation == IK_INTERP_LINEAR ? "LINEAR" : interpolation == IK_INTERP_STEP ? "STEP" : "CUBICSPLINE";
 }
 
-/* One sampler and one channel per clip channel. Rotation keys (not spline
- * tangents) are written normalised, as the specification requires. */
+/* The input accessor already written for an earlier channel of `keys` with
+ * the same key times (the same array and count: channels that share key
+ * times, such as a fitted joint's, share one accessor), or -1. */
+static long shared_input(const ik_clip *keys, int c, const long *inputs) {
+    int k;
+    for (k = 0; k < c; ++k)
+        if (keys->channels[k].times == keys->channels[c].times && keys->channels[k].key_count == keys->channels[c].key_count)
+            return inputs[k];
+    return -1;
+}
+
+/* Channel c of `keys`: its sampler (the input accessor shared when an
+ * earlier channel has the same key times; inputs[c] set) and its channel.
+ * Rotation keys (not spline tangents) are written normalised, as the
+ * specification requires. */
+static ik_result append_channel(ik_gltf *g, const ik_gltf_skin *view, const ik_clip *keys, int c, long *inputs,
+                                cJSON *channels, cJSON *samplers) {
+    const ik_channel *ch = &keys->channels[c];
+    int width = ik_channel_width(ch->path), spline = ch->interpolation == IK_INTERP_CUBICSPLINE;
+    long per_key = spline ? 3 : 1, count = (long)ch->key_count * per_key, input, output, k;
+    ik_real *values = (ik_real *)malloc((size_t)count * (size_t)width * sizeof(ik_real));
+    cJSON *sampler, *channel, *target;
+    ik_result r;
+    if (!values) return IK_ERR_NO_MEMORY;
+    memcpy(values, ch->values, (size_t)count * (size_t)width * sizeof(ik_real));
+    if (ch->path == IK_CHANNEL_ROTATION) {
+        for (k = 0; k < count; ++k) {
+            ik_real *q = values + 4 * k;
+            ik_quat n;
+            if (spline && k % 3 != 1) continue;
+            n = ik_quat_normalize(ik_q(q[0], q[1], q[2], q[3]));
+            q[0] = n.x, q[1] = n.y, q[2] = n.z, q[3] = n.w;
+        }
+    }
+    input = shared_input(keys, c, inputs);
+    r = input >= 0 ? IK_OK : add_float_accessor(g, ch->times, ch->key_count, 1, &input);
+    inputs[c] = input;
+    if (r == IK_OK) r = add_float_accessor(g, values, count, width, &output);
+    free(values);
+    if (r != IK_OK) return r;
+    sampler = cJSON_CreateObject();
+    channel = cJSON_CreateObject();
+    target = cJSON_CreateObject();
+    if (!sampler || !channel || !target || !cJSON_AddItemToArray(samplers, sampler)) {
+        cJSON_Delete(sampler);
+        cJSON_Delete(channel);
+        cJSON_Delete(target);
+        return IK_ERR_NO_MEMORY;
+    }
+    if (!cJSON_AddItemToArray(channels, channel)) {
+        cJSON_Delete(channel);
+        cJSON_Delete(target);
+        return IK_ERR_NO_MEMORY;
+    }
+    if (!set_member(channel, "target", target)) return IK_ERR_NO_MEMORY;
+    if (!set_number(sampler, "input", (double)input) || !set_number(sampler, "output", (double)output) ||
+        !set_member(sampler, "interpolation", cJSON_CreateString(interpolation_name(ch->interpolation))) ||
+        !set_number(channel, "sampler", (double)(cJSON_GetArraySize(samplers) - 1)) ||
+        !set_number(target, "node", (double)view->node[ch->joint]) ||
+        !set_member(target, "path", cJSON_CreateString(path_name(ch->path))))
+        return IK_ERR_NO_MEMORY;
+    return IK_OK;
+}
+
+/* One sampler and one channel per clip channel (append_channel). */
 static ik_result append_clip(ik_gltf *g, const ik_gltf_skin *view, const ik_clip *keys, cJSON *channels,
                              cJSON *samplers) {
+    long *inputs = (long *)malloc(((size_t)keys->channel_count + 1) * sizeof *inputs);
+    ik_result result = IK_OK;
     int c;
-    for (c = 0; c < keys->channel_count; ++c) {
-        const ik_channel *ch = &keys->channels[c];
-        int width = ik_channel_width(ch->path), spline = ch->interpolation == IK_INTERP_CUBICSPLINE;
-        long per_key = spline ? 3 : 1, count = (long)ch->key_count * per_key, input, output, k;
-        ik_real *values = (ik_real *)malloc((size_t)count * (size_t)width * sizeof(ik_real));
-        cJSON *sampler, *channel, *target;
-        ik_result r;
-        if (!values) return IK_ERR_NO_MEMORY;
-        memcpy(values, ch->values, (size_t)count * (size_t)width * sizeof(ik_real));
-        if (ch->path == IK_CHANNEL_ROTATION) {
-            for (k = 0; k < count; ++k) {
-                ik_real *q = values + 4 * k;
-                ik_quat n;
-                if (spline && k % 3 != 1) continue;
-                n = ik_quat_normalize(ik_q(q[0], q[1], q[2], q[3]));
-                q[0] = n.x, q[1] = n.y, q[2] = n.z, q[3] = n.w;
-            }
-        }
-        r = add_float_accessor(g, ch->times, ch->key_count, 1, &input);
-        if (r == IK_OK) r = add_float_accessor(g, values, count, width, &output);
-        free(values);
-        if (r != IK_OK) return r;
-        sampler = cJSON_CreateObject();
-        channel = cJSON_CreateObject();
-        target = cJSON_CreateObject();
-        if (!sampler || !channel || !target || !cJSON_AddItemToArray(samplers, sampler)) {
-            cJSON_Delete(sampler);
-            cJSON_Delete(channel);
-            cJSON_Delete(target);
-            return IK_ERR_NO_MEMORY;
-        }
-        if (!cJSON_AddItemToArray(channels, channel)) {
-            cJSON_Delete(channel);
-            cJSON_Delete(target);
-            return IK_ERR_NO_MEMORY;
-        }
-        if (!set_member(channel, "target", target)) return IK_ERR_NO_MEMORY;
-        if (!set_number(sampler, "input", (double)input) || !set_number(sampler, "output", (double)output) ||
-            !set_member(sampler, "interpolation", cJSON_CreateString(interpolation_name(ch->interpolation))) ||
-            !set_number(channel, "sampler", (double)(cJSON_GetArraySize(samplers) - 1)) ||
-            !set_number(target, "node", (double)view->node[ch->joint]) ||
-            !set_member(target, "path", cJSON_CreateString(path_name(ch->path))))
-            return IK_ERR_NO_MEMORY;
-    }
-    return IK_OK;
+    if (!inputs) return IK_ERR_NO_MEMORY;
+    for (c = 0; c < keys->channel_count && result == IK_OK; ++c)
+        result = append_channel(g, view, keys, c, inputs, channels, samplers);
+    free(inputs);
+    return result;
 }
 
 static ik_result check_keys(const ik_gltf *g, int skin, const ik_clip *keys, ik_io_error *error) {

@@ -42,6 +42,12 @@ int ikc_write_bvh(const char *command, const ik_asset *asset, const ik_bvh *take
 int ikc_write_take(const char *command, ik_asset *asset, const ik_take *take, int clip, const char *name,
                    const char *out, int overwrite);
 
+/* glTF only: `keys` (any interpolation) as animation `clip`'s keys on the
+ * character's skin (other nodes' channels kept), or as a new animation
+ * called `name` when clip < 0, then the document written (ikc_write_gltf). */
+int ikc_write_clip(const char *command, ik_asset *asset, const ik_clip *keys, int clip, const char *name,
+                   const char *out, int overwrite);
+
 /* How far a chain reaches: the sum of its bone lengths in `model_ms`. */
 ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count);
 

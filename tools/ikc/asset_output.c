@@ -105,9 +105,24 @@ static int write_take_bvh(const char *command, const ik_asset *asset, const ik_t
     return code;
 }
 
-/* The glTF document with `take` as animation `clip`'s keys on the
- * character's skin (other nodes' channels kept), or as a new animation
- * called `name` when clip < 0. */
+int ikc_write_clip(const char *command, ik_asset *asset, const ik_clip *keys, int clip, const char *name,
+                   const char *out, int overwrite) {
+    ik_io_error err;
+    ik_result r;
+    ik_io_error_clear(&err);
+    r = clip >= 0 ? ik_gltf_replace_clip_keys(asset->gltf, clip, asset->skin, keys, &err)
+                  : ik_gltf_add_clip(asset->gltf, asset->skin, name, keys, &err);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc %s: cannot store the motion: %s\n", command, err.message[0] ? err.message : ik_result_str(r));
+        return IKC_EXIT_FAILURE;
+    }
+    /* the edit rebuilt the document's skeletons: refresh the view */
+    asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
+    return ikc_write_gltf(command, asset, out, overwrite);
+}
+
+/* The glTF document with `take` as animation `clip`'s keys, one LINEAR key
+ * per frame (ikc_write_clip). */
 static int write_take_gltf(const char *command, ik_asset *asset, const ik_take *take, int clip, const char *name,
                            const char *out, int overwrite) {
     ik_take_clip_size size = ik_take_clip_size_of(take);
@@ -115,20 +130,11 @@ static int write_take_gltf(const char *command, ik_asset *asset, const ik_take *
     ik_real *times = (ik_real *)malloc((size_t)size.time_count * sizeof *times);
     ik_real *values = (ik_real *)malloc(size.value_count * sizeof *values);
     ik_clip keys;
-    ik_io_error err;
-    ik_result r = IK_ERR_NO_MEMORY;
     int code = IKC_EXIT_FAILURE;
-    ik_io_error_clear(&err);
-    if (channels && times && values && (r = ik_take_to_clip(take, name, channels, times, values, &keys)) == IK_OK)
-        r = clip >= 0 ? ik_gltf_replace_clip_keys(asset->gltf, clip, asset->skin, &keys, &err)
-                      : ik_gltf_add_clip(asset->gltf, asset->skin, name, &keys, &err);
-    if (r == IK_OK) {
-        /* the edit rebuilt the document's skeletons: refresh the view */
-        asset->skeleton = &ik_gltf_skeleton(asset->gltf, asset->skin)->skeleton;
-        code = ikc_write_gltf(command, asset, out, overwrite);
-    } else {
-        fprintf(stderr, "ikc %s: cannot store the motion: %s\n", command, err.message[0] ? err.message : ik_result_str(r));
-    }
+    if (channels && times && values && ik_take_to_clip(take, name, channels, times, values, &keys) == IK_OK)
+        code = ikc_write_clip(command, asset, &keys, clip, name, out, overwrite);
+    else
+        fprintf(stderr, "ikc %s: out of memory\n", command);
     free(channels);
     free(times);
     free(values);

@@ -11,6 +11,7 @@
 #include <ikit/chain_file_solve.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
+#include <ikit/take.h>
 #include <ikit/two_bone.h>
 
 #include "asset.h"
@@ -21,9 +22,12 @@
 #include "robot_arm.h"
 #include "solve_explain.h"
 #include "solve_roles.h"
+#include "target_track.h"
 
 #define MAX_TARGETS 32
 #define NAME_SIZE 128
+#define MAX_KEYED_TARGETS 100000 /* --targets-file lines */
+#define MAX_TAKE_FRAMES 10000000
 #define NATURAL_MAX_BEND_DEG 150 /* a limb's natural bend: the humanoid's knee and elbow limit */
 
 typedef enum solver_kind {
@@ -69,7 +73,8 @@ static void usage(FILE *out) {
             "                 [--look-at x,y,z] [--slope DEG[,AZ] | --stairs RISE,RUN[,AZ] |\n"
             "                 --feet-on-ground FILE] [--map FILE]\n"
             "                 [--solver two-bone|ccd|fabrik|dls|sdls|transpose|gradient]\n"
-            "                 [--chain N] [--clip NAME --time T] [--tolerance D] [--iterations N]\n"
+            "                 [--chain N] [--clip NAME [--time T | --all-frames [--fps N]]]\n"
+            "                 [--targets-file FILE] [--tolerance D] [--iterations N]\n"
             "                 [--json] [--render PICTURE] [--quiet] -o OUT [--overwrite]\n"
             "\n"
             "Poses FILE so each JOINT reaches its target (model space: the coordinates\n"
@@ -89,6 +94,14 @@ static void usage(FILE *out) {
             "                    default: the limb found by name (`ikc info`), else 3, never\n"
             "                    through a joint that carries other limbs\n"
             "  --clip NAME       start from a clip's pose at --time T seconds (default 0)\n"
+            "  --all-frames      solve every frame of --clip (the targets held, or moved by\n"
+            "                    --targets-file) and write the whole take: BVH frames, or\n"
+            "                    the glTF clip's keys (one per frame); a summary per target\n"
+            "  --fps N           frames per second of a glTF clip with --all-frames (default\n"
+            "                    30; a BVH keeps its own)\n"
+            "  --targets-file F  with --all-frames: lines `TIME JOINT x y z` (# comments);\n"
+            "                    each joint named is a target, moved linearly between its\n"
+            "                    lines' times and held before the first and after the last\n"
             "  --tolerance D     reach tolerance, model units (default 1e-3 of the chain's reach)\n"
             "  --iterations N    iteration cap for the iterative solvers\n"
             "  --json            print every joint's model-space position and each target's\n"
@@ -114,6 +127,7 @@ static void usage(FILE *out) {
             "  ikc solve examples/tail.chain --target tip=0.8,0.6,-2.2 --solver dls --json\n"
             "  ikc solve robot.glb --left-hand 0.6,2.2,0.9 --look-at 0,2.5,3 -o reach.glb\n"
             "  ikc solve 131_01.bvh --slope 10 --json\n"
+            "  ikc solve 131_01.bvh --clip motion --all-frames --target LeftAnkle=2,-15,10 -o held.bvh\n"
             "  ikc solve girl.glb --feet-on-ground bumps.txt --render bumps.png\n"
             "\n"
             "exit codes: 0 ok (also when a target is out of reach), 1 solver failure,\n"
@@ -514,6 +528,14 @@ typedef struct solve_command {
     ik_real time;
     solve_options opt;
     ikc_roles roles;
+    /* --all-frames */
+    int all_frames;
+    ik_real fps;
+    const char *targets_file;
+    ikc_target_tracks tracks;
+    int track_of[MAX_TARGETS];       /* each target's track in `tracks`, or -1 */
+    int frames_missed[MAX_TARGETS];
+    ik_real worst_residual[MAX_TARGETS];
 } solve_command;
 
 /* One JOINT=x,y,z option (--target or --pole) into name/point, counting it
@@ -555,6 +577,12 @@ static int option_value(const char *a, const char *value, solve_command *c) {
     } else if (strcmp(a, "--iterations") == 0) {
         if (ikc_parse_int(value, &opt->max_iterations) && opt->max_iterations >= 1) return 1;
         fprintf(stderr, "ikc solve: --iterations: want a whole number >= 1, got '%s'\n", value);
+    } else if (strcmp(a, "--fps") == 0) {
+        if (ikc_parse_real(value, &c->fps) && c->fps > 0) return 1;
+        fprintf(stderr, "ikc solve: --fps: bad number '%s' (want > 0)\n", value);
+    } else if (strcmp(a, "--targets-file") == 0) {
+        c->targets_file = value;
+        return 1;
     } else {
         const char **slot = strcmp(a, "--clip") == 0 ? &c->clip_name : strcmp(a, "--render") == 0 ? &c->picture : &c->out;
         *slot = value;
@@ -566,7 +594,8 @@ static int option_value(const char *a, const char *value, solve_command *c) {
 /* The options valued by option_value. */
 static int takes_value(const char *a) {
     static const char *const options[] = {"-o",     "--output", "--target",    "-t",        "--pole",       "--solver",
-                                          "--chain", "--clip",  "--time",      "--tolerance", "--iterations", "--render"};
+                                          "--chain", "--clip",  "--time",      "--tolerance", "--iterations", "--render",
+                                          "--fps",   "--targets-file"};
     size_t k;
     for (k = 0; k < sizeof options / sizeof options[0]; ++k)
         if (strcmp(a, options[k]) == 0) return 1;
@@ -576,7 +605,13 @@ static int takes_value(const char *a) {
 /* What is missing from a command line, or NULL. */
 static const char *missing(const solve_command *c) {
     if (!c->path) return "no input FILE given";
-    if (c->target_count == 0 && !ikc_roles_any(&c->roles)) return "no --target JOINT=x,y,z and no humanoid role given";
+    if (c->target_count == 0 && !ikc_roles_any(&c->roles) && !c->targets_file)
+        return "no --target JOINT=x,y,z and no humanoid role given";
+    if (c->all_frames && !c->clip_name) return "--all-frames needs --clip NAME";
+    if (c->all_frames && !c->out) return "--all-frames writes the take: give -o OUT";
+    if (c->all_frames && (c->opt.json || c->picture))
+        return "--all-frames prints a summary per target; --json and --render are for one frame";
+    if (!c->all_frames && (c->targets_file || c->fps > 0)) return "--targets-file and --fps go with --all-frames";
     if (!c->out && !c->opt.json && !c->picture) return "no output: give -o OUT, --json or --render";
     return NULL;
 }
@@ -596,6 +631,8 @@ static int parse_options(int argc, char **argv, solve_command *c) {
             *(a[2] == 'j' ? &c->opt.json : &c->opt.overwrite) = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             c->opt.quiet = 1;
+        } else if (strcmp(a, "--all-frames") == 0) {
+            c->all_frames = 1;
         } else if ((role_option = ikc_roles_option(&c->roles, argc, argv, &i)) != 0) {
             if (role_option < 0) return IKC_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
@@ -701,14 +738,14 @@ static int solve_targets(solve_command *c, const ik_asset *asset, ik_transform *
 
 /* Residuals after every chain moved (a later chain may move an earlier
  * one's root), with a warning that says why for each target missed. */
-static void check_residuals(solve_command *c, const ik_asset *asset, const ik_mat4 *model) {
+static void check_residuals(solve_command *c, const ik_asset *asset, const ik_mat4 *model, int warn) {
     int i;
     for (i = 0; i < c->target_count; ++i) {
         target_request *t = &c->targets[i];
         char why[512] = "the target is out of reach";
         t->residual = ik_vec3_distance(ik_mat4_translation(&model[t->joint]), t->target_ms);
         t->reached = t->residual <= t->tolerance * (ik_real)1.01;
-        if (t->reached) continue;
+        if (t->reached || !warn) continue;
         if (!(ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach))
             ikc_explain_short(asset->skeleton, model, t->chain, t->chain_count, t->target_ms,
                               t->solver == SOLVER_TWO_BONE && t->has_hinge && !t->has_pole
@@ -735,17 +772,110 @@ static void print_table(const solve_command *c, const ik_asset *asset) {
     if (c->picture) printf("wrote %s\n", c->picture);
 }
 
+/* --targets-file: each joint it names becomes a target (or moves the
+ * --target of that joint), its track remembered in track_of. */
+static int attach_tracks(solve_command *c) {
+    int i, k, code;
+    for (i = 0; i < MAX_TARGETS; ++i) c->track_of[i] = -1;
+    if (!c->targets_file) return IKC_EXIT_OK;
+    code = ikc_target_tracks_read("solve", c->targets_file, MAX_TARGETS, MAX_KEYED_TARGETS, &c->tracks);
+    if (code != IKC_EXIT_OK) return code;
+    for (k = 0; k < c->tracks.count; ++k) {
+        const ikc_target_track *track = &c->tracks.tracks[k];
+        for (i = 0; i < c->target_count && strcmp(c->targets[i].joint_name, track->joint_name) != 0; ++i) {
+        }
+        if (i == c->target_count) {
+            if (c->target_count == MAX_TARGETS) {
+                fprintf(stderr, "ikc solve: at most %d targets with --targets-file\n", MAX_TARGETS);
+                return IKC_EXIT_USAGE;
+            }
+            strcpy(c->targets[c->target_count++].joint_name, track->joint_name);
+        }
+        c->track_of[i] = k;
+        c->targets[i].target_ms = track->keys[0].point_ms;
+    }
+    return IKC_EXIT_OK;
+}
+
+/* One summary line per target over the take: frames reached, worst residual. */
+static void print_frames_table(const solve_command *c, int frames) {
+    int i;
+    printf("%-20s %-9s %-14s %12s\n", "joint", "solver", "frames reached", "worst resid.");
+    for (i = 0; i < c->target_count; ++i)
+        printf("%-20s %-9s %7d/%-6d %12.3e\n", c->targets[i].joint_name, solver_names[c->targets[i].solver],
+               frames - c->frames_missed[i], frames, (double)c->worst_residual[i]);
+    printf("wrote %s (%d frames)\n", c->out, frames);
+}
+
+/* --all-frames: every frame of the clip (at a BVH's frame time, else 1 /
+ * --fps) posed from the clip, solved as one frame is (roles, then targets
+ * in order; tracked targets moved to the frame's time), kept in a take and
+ * written in the input's format. */
+static int solve_all_frames(solve_command *c, ik_asset *asset, ik_transform *pose, ik_mat4 *model) {
+    int clip_index = ikc_asset_find_clip("solve", asset, c->clip_name), J = asset->skeleton->joint_count, f, i, code;
+    const ik_clip *clip;
+    ik_take take;
+    ikc_progress bar;
+    if (clip_index < 0) return IKC_EXIT_NOT_FOUND;
+    clip = ik_asset_clip(asset, clip_index);
+    take.joint_count = J;
+    take.frame_time = asset->bvh ? (ik_real)asset->bvh->frame_time : 1 / (c->fps > 0 ? c->fps : 30);
+    take.frame_count = ik_take_frame_count(clip->duration, take.frame_time, MAX_TAKE_FRAMES);
+    if (take.frame_count < 1) {
+        fprintf(stderr, "ikc solve: clip '%s' has no frames at this frame time\n", c->clip_name);
+        return IKC_EXIT_FORMAT;
+    }
+    if (!(take.poses_ls = (ik_transform *)malloc((size_t)take.frame_count * (size_t)J * sizeof *take.poses_ls))) {
+        fprintf(stderr, "ikc solve: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    ikc_progress_begin(&bar, "solving frames", take.frame_count, c->opt.quiet);
+    for (f = 0, code = IKC_EXIT_OK; f < take.frame_count && code == IKC_EXIT_OK; ++f) {
+        ik_real time = ik_minr((ik_real)f * take.frame_time, clip->duration);
+        ik_skeleton_rest_pose(asset->skeleton, pose);
+        ik_clip_sample(clip, time, pose);
+        ik_skeleton_fk(asset->skeleton, pose, &asset->root_ms, model);
+        for (i = 0; i < c->target_count; ++i)
+            if (c->track_of[i] >= 0) c->targets[i].target_ms = ikc_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
+        if (ikc_roles_any(&c->roles)) code = ikc_roles_solve(&c->roles, asset, pose, model);
+        if (code == IKC_EXIT_OK) code = solve_targets(c, asset, pose, model);
+        if (code != IKC_EXIT_OK) {
+            fprintf(stderr, "ikc solve: stopped at frame %d (%.4g s)\n", f, (double)time);
+            break;
+        }
+        check_residuals(c, asset, model, 0);
+        for (i = 0; i < c->target_count; ++i) {
+            c->frames_missed[i] += !c->targets[i].reached;
+            c->worst_residual[i] = ik_maxr(c->worst_residual[i], c->targets[i].residual);
+        }
+        memcpy(ik_take_pose(&take, f), pose, (size_t)J * sizeof *pose);
+        ikc_progress_step(&bar, f + 1);
+    }
+    ikc_progress_end(&bar);
+    for (i = 0; code == IKC_EXIT_OK && i < c->target_count; ++i)
+        if (c->frames_missed[i] > 0)
+            fprintf(stderr, "ikc solve: warning: '%s' missed its target in %d of %d frames (worst residual %.4g)\n",
+                    c->targets[i].joint_name, c->frames_missed[i], take.frame_count, (double)c->worst_residual[i]);
+    if (code == IKC_EXIT_OK)
+        code = ikc_write_take("solve", asset, &take, clip_index, clip->name, c->out, c->opt.overwrite);
+    if (code == IKC_EXIT_OK && !c->opt.quiet) print_frames_table(c, take.frame_count);
+    free(take.poses_ls);
+    return code;
+}
+
 /* Every step from the start pose to the outputs on the loaded asset. */
 static int solve_asset(solve_command *c, ik_asset *asset, ik_transform *pose, ik_mat4 *model, ik_mat4 *start) {
     const ikc_roles *roles = ikc_roles_any(&c->roles) ? &c->roles : NULL;
     int code;
     if ((code = start_pose(c, asset, pose, model, start)) != IKC_EXIT_OK) return code;
+    if ((code = attach_tracks(c)) != IKC_EXIT_OK) return code;
     if ((code = resolve_targets(c, asset)) != IKC_EXIT_OK) return code;
     if ((code = attach_poles(c, asset)) != IKC_EXIT_OK) return code;
     c->roles.animated = c->clip_name != NULL;
+    if (c->all_frames) return solve_all_frames(c, asset, pose, model);
     if (roles && (code = ikc_roles_solve(&c->roles, asset, pose, model)) != IKC_EXIT_OK) return code;
     if ((code = solve_targets(c, asset, pose, model)) != IKC_EXIT_OK) return code;
-    check_residuals(c, asset, model);
+    check_residuals(c, asset, model, 1);
     if (c->out && (code = write_output(asset, c->out, pose, c->time, c->opt.overwrite)) != IKC_EXIT_OK) return code;
     if (c->picture && (code = render_result(asset, c->picture, c->targets, c->target_count, roles, pose, model,
                                             start)) != IKC_EXIT_OK)
@@ -782,6 +912,7 @@ int ikc_solve(int argc, char **argv) {
     free(model);
     free(start);
     ikc_roles_free(&c.roles);
+    ikc_target_tracks_free(&c.tracks);
     ik_asset_free(&asset);
     return code;
 }

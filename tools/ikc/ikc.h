@@ -33,6 +33,7 @@ int ikc_demo(int argc, char **argv);
 int ikc_contacts(int argc, char **argv);
 int ikc_clean(int argc, char **argv);
 int ikc_walk(int argc, char **argv);
+int ikc_fit(int argc, char **argv);
 int ikc_batch(int argc, char **argv);
 
 /* ---- args.c: strict parsing of numbers and option values ---------------- */

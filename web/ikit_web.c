@@ -150,17 +150,23 @@ IKW_EXPORT(ikw_chain_file_target) const float *ikw_chain_file_target(void) {
     return out;
 }
 
+/* A chain solver's common fields: the loaded chain's skeleton, `pose`,
+ * `count` listed joints with their `limits`, and the glue's scratch. */
+static void bind_base(ik_chain_base *base, ik_transform *pose, int count, const ik_constraint *limits) {
+    base->skeleton = &chain.file->skeleton;
+    base->joint_count = count;
+    base->constraints = limits;
+    base->pose_ls = pose;
+    base->scratch = scratch.bytes;
+    base->scratch_bytes = sizeof scratch.bytes;
+}
+
 static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target, ik_real gravity, int *iterations,
                                   ik_real *error) {
     int n = chain.file->joint_count;
     if (method == IKW_CCD) {
         ik_ccd job = ik_ccd_def();
-        job.base.skeleton = &chain.file->skeleton;
-        job.base.joint_count = n;
-        job.base.constraints = chain.joint_limits;
-        job.base.pose_ls = pose;
-        job.base.scratch = scratch.bytes;
-        job.base.scratch_bytes = sizeof scratch.bytes;
+        bind_base(&job.base, pose, n, chain.joint_limits);
         job.joints = chain.all;
         job.target_ms = target;
         job.max_iterations = 100;
@@ -170,12 +176,7 @@ static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target
     }
     if (method == IKW_FABRIK) {
         ik_fabrik job = ik_fabrik_def();
-        job.base.skeleton = &chain.file->skeleton;
-        job.base.joint_count = n;
-        job.base.constraints = chain.joint_limits;
-        job.base.pose_ls = pose;
-        job.base.scratch = scratch.bytes;
-        job.base.scratch_bytes = sizeof scratch.bytes;
+        bind_base(&job.base, pose, n, chain.joint_limits);
         job.joints = chain.all;
         job.targets_ms = &target;
         job.max_iterations = 100;
@@ -185,12 +186,7 @@ static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target
     } else {
         ik_jacobian job = ik_jacobian_def();
         ik_jacobian_effector effector = ik_jacobian_effector_def(n - 1, target);
-        job.base.skeleton = &chain.file->skeleton;
-        job.base.joint_count = chain.turning_count;
-        job.base.constraints = chain.turn_limits;
-        job.base.pose_ls = pose;
-        job.base.scratch = scratch.bytes;
-        job.base.scratch_bytes = sizeof scratch.bytes;
+        bind_base(&job.base, pose, chain.turning_count, chain.turn_limits);
         job.joints = chain.joints;
         job.springs = chain.springs;
         job.gravity = gravity;

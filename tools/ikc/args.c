@@ -100,3 +100,10 @@ const char *ikc_extension(const char *path, char *buf, size_t size) {
     buf[i] = '\0';
     return buf;
 }
+
+int ikc_is_one_of(const char *word, const char *const *words, size_t count) {
+    size_t k;
+    for (k = 0; k < count; ++k)
+        if (strcmp(word, words[k]) == 0) return 1;
+    return 0;
+}

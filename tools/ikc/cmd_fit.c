@@ -150,10 +150,7 @@ static int option_value(const char *a, const char *v, fit_options *o) {
 static int takes_value(const char *a) {
     static const char *const options[] = {"-o", "--output", "--clip", "--plot", "--plot-joint", "--plot-time", "--error",
                                           "--offset", "--fps", "--unit", "--sharing", "--force"};
-    size_t k;
-    for (k = 0; k < sizeof options / sizeof options[0]; ++k)
-        if (strcmp(a, options[k]) == 0) return 1;
-    return 0;
+    return ikc_is_one_of(a, options, sizeof options / sizeof options[0]);
 }
 
 static int parse_options(int argc, char **argv, fit_options *o) {

@@ -128,10 +128,7 @@ static int option_value(const char *option, const char *value, render_options *o
 static int takes_value(const char *a) {
     static const char *const options[] = {"-o", "--output", "--clip", "--time", "--frames",
                                           "--view", "--size", "--columns", "--labels", "--layout"};
-    size_t k;
-    for (k = 0; k < sizeof options / sizeof options[0]; ++k)
-        if (strcmp(a, options[k]) == 0) return 1;
-    return 0;
+    return ikc_is_one_of(a, options, sizeof options / sizeof options[0]);
 }
 
 /* Parse and check the command line; -1 to go on, else an exit code. */

@@ -596,10 +596,7 @@ static int takes_value(const char *a) {
     static const char *const options[] = {"-o",     "--output", "--target",    "-t",        "--pole",       "--solver",
                                           "--chain", "--clip",  "--time",      "--tolerance", "--iterations", "--render",
                                           "--fps",   "--targets-file"};
-    size_t k;
-    for (k = 0; k < sizeof options / sizeof options[0]; ++k)
-        if (strcmp(a, options[k]) == 0) return 1;
-    return 0;
+    return ikc_is_one_of(a, options, sizeof options / sizeof options[0]);
 }
 
 /* What is missing from a command line, or NULL. */

@@ -54,6 +54,8 @@ int ikc_parse_named_vec3(const char *command, const char *option, const char *te
 /* The value after an option (argv[*i + 1]), advancing *i; prints an error and
  * returns NULL when it is missing. */
 const char *ikc_option_value(const char *command, int argc, char **argv, int *i);
+/* 1 when `word` is one of the `count` strings of `words`. */
+int ikc_is_one_of(const char *word, const char *const *words, size_t count);
 /* 1 when `arg` is -h or --help. */
 int ikc_is_help(const char *arg);
 /* The lower-case file extension of `path` without the dot ("" when none). */

@@ -52,7 +52,7 @@ static ik_jacobian base_job(rig *r, const ik_jacobian_effector *effectors, int c
     job.base.skeleton = &r->skeleton;
     job.base.pose_ls = r->pose_ls;
     job.joints = r->joints;
-    job.base.joint_count = r->joint_count;
+    job.base.listed_joint_count = r->joint_count;
     job.effectors = effectors;
     job.effector_count = count;
     job.method = method;
@@ -224,7 +224,7 @@ static void tight_tolerance_test(FILE *csv) {
                 job.base.skeleton = &c->skeleton;
                 job.base.pose_ls = c->pose_ls;
                 job.joints = c->joints;
-                job.base.joint_count = c->joint_count;
+                job.base.listed_joint_count = c->joint_count;
                 job.effectors = &goals[i];
                 job.effector_count = 1;
                 job.method = methods[m];

@@ -211,16 +211,16 @@ typedef struct ik_look_at_chain {
 ik_look_at_chain ik_look_at_chain_def(void);
 ik_result ik_look_at_chain_run(const ik_look_at_chain *job);
 
-/* chain2d.h */
-typedef enum ik_chain2d_method { IK_CHAIN2D_CCD, IK_CHAIN2D_FABRIK, IK_CHAIN2D_GRADIENT } ik_chain2d_method;
-typedef struct ik_chain2d {
+/* planar_chain.h */
+typedef enum ik_planar_chain_method { IK_PLANAR_CHAIN_CCD, IK_PLANAR_CHAIN_FABRIK, IK_PLANAR_CHAIN_GRADIENT } ik_planar_chain_method;
+typedef struct ik_planar_chain {
     int bone_count;
     const ik_real *lengths;
     ik_real base_x, base_y;
     ik_real target_x, target_y;
     const ik_real *min_angles;
     const ik_real *max_angles;
-    ik_chain2d_method method;
+    ik_planar_chain_method method;
     ik_real tolerance;
     int max_iterations;
     ik_real step;
@@ -229,10 +229,10 @@ typedef struct ik_chain2d {
     int *iterations;
     ik_real *error;
     ...;
-} ik_chain2d;
-ik_chain2d ik_chain2d_def(void);
-ik_result ik_chain2d_run(const ik_chain2d *job);
-void ik_chain2d_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
+} ik_planar_chain;
+ik_planar_chain ik_planar_chain_def(void);
+ik_result ik_planar_chain_run(const ik_planar_chain *job);
+void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
                    ik_real base_y, ik_real *xy);
 
 /* named_chains.h */
@@ -252,7 +252,7 @@ ik_quat ik_constraint_apply(const ik_constraint *constraint, ik_quat rotation_ls
 ik_bool ik_constraint_check(const ik_constraint *constraint, ik_quat rotation_ls, ik_real tolerance);
 typedef struct ik_chain_base {
     const ik_skeleton *skeleton;
-    int joint_count;
+    int listed_joint_count;
     const ik_constraint *constraints;
     const ik_mat4 *root_ms;
     ik_transform *pose_ls;
@@ -283,7 +283,7 @@ typedef struct ik_fabrik {
     int effector_count;
     const ik_vec3 *targets_ms;
     const ik_quat *target_rotations_ms;
-    const ik_real *weights;
+    const ik_real *importances;
     ik_real tolerance;
     int max_iterations;
     int *iterations;
@@ -302,10 +302,10 @@ typedef struct ik_jacobian_effector {
     int joint;
     ik_vec3 offset_ls;
     ik_vec3 target_ms;
-    ik_real weight;
+    ik_real importance;
     ik_bool use_orientation;
     ik_quat target_rotation_ms;
-    ik_real orientation_weight;
+    ik_real orientation_importance;
 } ik_jacobian_effector;
 typedef struct ik_jacobian {
     ik_chain_base base;

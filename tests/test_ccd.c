@@ -218,7 +218,7 @@ static void test_degenerate(void) {
     {
         /* Joints above the first listed one, and between two listed ones, are read too. */
         const int from_second[3] = {1, 2, 3}, skipping[3] = {0, 1, 3};
-        job.base.joint_count = 3;
+        job.base.listed_joint_count = 3;
         job.joints = from_second;
         f.pose_ls[0].translation.y = (ik_real)INFINITY;
         CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "infinite pose above the first joint");
@@ -228,7 +228,7 @@ static void test_degenerate(void) {
         CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "NaN pose between two listed joints");
         f.pose_ls[2] = saved[2];
         job.joints = f.joints;
-        job.base.joint_count = f.count;
+        job.base.listed_joint_count = f.count;
     }
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
     job.max_step_angle = 0;

@@ -126,7 +126,7 @@ static void test_examples(void)
                   tail->joints[seg].limit_min_deg == -40 && tail->joints[seg].comfort_max_deg == 15 &&
                   IK_FABS(tail->joints[seg].stiffness - (ik_real)0.6) < TOL,
               "tail seg3_yaw fields");
-        CHECK(tail->joints[tail->targets[0].joint].name[0] == 't' && tail->targets[0].weight == 1, "tail target");
+        CHECK(tail->joints[tail->targets[0].joint].name[0] == 't' && tail->targets[0].importance == 1, "tail target");
         CHECK(tail->joints[1].line == 10, "tail: seg1_pitch declared on line %ld", tail->joints[1].line);
         check_walk(tail, tail_walk, 14);
         check_consistent(tail, "tail");
@@ -153,7 +153,7 @@ static void test_examples(void)
         CHECK(tree->joint_count == 11 && roots == 1 && tree->target_count == 3, "tree: %d joints, %d roots",
               tree->joint_count, roots);
         CHECK(tree->targets[2].joint == ik_chain_file_find_joint(tree, "right_b_tip") &&
-                  IK_FABS(tree->targets[2].weight - (ik_real)0.25) < TOL && ik_chain_file_find_target(tree, "bird") == 2,
+                  IK_FABS(tree->targets[2].importance - (ik_real)0.25) < TOL && ik_chain_file_find_target(tree, "bird") == 2,
               "tree target 'bird'");
         check_walk(tree, branch_walk, 6);
         check_consistent(tree, "tree");
@@ -196,7 +196,7 @@ static void test_defaults(void)
     CHECK(IK_FABS(c->joints[4].length - IK_SQRT(2)) < TOL, "offset length of a root");
     CHECK(c->joints[5].direction_ls.y == 1 && c->joints[5].comfort_cone_deg == 10 && c->joints[5].comfort_max_deg == 5,
           "ball with comfort ranges; direction inherited from parent b");
-    CHECK(c->targets[0].joint == 5 && c->targets[0].position_ms.z == 3 && c->targets[0].weight == 1,
+    CHECK(c->targets[0].joint == 5 && c->targets[0].position_ms.z == 3 && c->targets[0].importance == 1,
           "target defaults to the last joint, weight 1");
     c_ms = rest_position_ms(c, 2);
     d_ms = rest_position_ms(c, 3);

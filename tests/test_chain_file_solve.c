@@ -102,7 +102,7 @@ static void test_tail_solve(void) {
     job.base.skeleton = &chain->skeleton;
     job.base.pose_ls = pose;
     job.joints = joints;
-    job.base.joint_count = n;
+    job.base.listed_joint_count = n;
     job.base.constraints = limits;
     job.springs = springs;
     job.effectors = &effector;

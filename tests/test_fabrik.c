@@ -64,7 +64,7 @@ static void test_plain_chain_paths(void) {
             ik_real reached;
             ik_quat got;
             job.joints = listed;
-            job.base.joint_count = count;
+            job.base.listed_joint_count = count;
             job.base.root_ms = &root;
             job.target_rotations_ms = &end_rotation;
             job.tolerance = (ik_real)1e-3;
@@ -341,7 +341,7 @@ static void test_degenerate(void) {
     {
         /* Joints above the first listed one, and between two listed ones, are read too. */
         const int from_second[3] = {1, 2, 3}, skipping[3] = {0, 1, 3};
-        job.base.joint_count = 3;
+        job.base.listed_joint_count = 3;
         job.joints = from_second;
         f.pose_ls[0].translation.y = (ik_real)INFINITY;
         CHECK(ik_fabrik_run(&job) == IK_ERR_NONFINITE, "infinite pose above the first joint");
@@ -351,7 +351,7 @@ static void test_degenerate(void) {
         CHECK(ik_fabrik_run(&job) == IK_ERR_NONFINITE, "NaN pose between two listed joints");
         f.pose_ls[2] = saved[2];
         job.joints = f.joints;
-        job.base.joint_count = f.count;
+        job.base.listed_joint_count = f.count;
     }
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "nothing written on error");
     job.base.scratch = NULL;
@@ -369,7 +369,7 @@ static void test_degenerate(void) {
     CHECK(ik_fabrik_run(&job) == IK_ERR_NOT_DEFAULTED, "untagged job refused");
     CHECK(memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0, "untagged job writes nothing");
     job = chain_job(&f, &target, 10, NULL, NULL);
-    job.base.joint_count = 0;
+    job.base.listed_joint_count = 0;
     CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "no joints");
     job = chain_job(&f, &target, -1, NULL, NULL);
     CHECK(ik_fabrik_run(&job) == IK_ERR_RANGE, "negative iterations");

@@ -78,7 +78,7 @@ static ik_jacobian job_for(rig *r, const ik_jacobian_effector *effectors, int ef
     job.base.skeleton = &r->skeleton;
     job.base.pose_ls = r->pose_ls;
     job.joints = r->joints;
-    job.base.joint_count = r->joint_count;
+    job.base.listed_joint_count = r->joint_count;
     job.effectors = effectors;
     job.effector_count = effector_count;
     job.method = method;
@@ -197,7 +197,7 @@ static void test_tight_tolerance(ik_jacobian_method method, const char *name, do
         job.base.skeleton = &c.skeleton;
         job.base.pose_ls = c.pose_ls;
         job.joints = c.joints;
-        job.base.joint_count = c.joint_count;
+        job.base.listed_joint_count = c.joint_count;
         job.effectors = &effector;
         job.effector_count = 1;
         job.method = method;
@@ -738,9 +738,9 @@ static void test_bad_input(void) {
     effector.joint = 99;
     CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE, "bad effector joint");
     effector.joint = CHAIN_MOVERS;
-    effector.weight = -1;
+    effector.importance = -1;
     CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE, "negative weight");
-    effector.weight = 1;
+    effector.importance = 1;
     job.damping = (ik_real)NAN;
     CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE, "NaN damping");
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
@@ -749,7 +749,7 @@ static void test_bad_input(void) {
     r.pose_ls[3].rotation.w = 1;
     zero_axis = ik_jacobian_hinge(0, ik_vec3_zero());
     job.joints = &zero_axis;
-    job.base.joint_count = 1;
+    job.base.listed_joint_count = 1;
     CHECK(ik_jacobian_run(&job) == IK_ERR_DEGENERATE, "zero axis");
     CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "pose untouched by rejected jobs");
 }
@@ -763,7 +763,7 @@ static void test_zero_weight(void) {
     rig_copy(&b, &a);
     effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(2, 5, 1));
     effectors[1] = ik_jacobian_effector_def(4, ik_v3(-50, 0, 7));
-    effectors[1].weight = 0;
+    effectors[1].importance = 0;
     job = job_for(&a, effectors, 1, IK_JACOBIAN_DLS);
     CHECK(ik_jacobian_run(&job) == IK_OK, "run");
     job = job_for(&b, effectors, 2, IK_JACOBIAN_DLS);
@@ -806,7 +806,7 @@ static void test_random_inputs(long cases) {
         for (k = 0; k < effector_count; ++k) {
             effectors[k] = ik_jacobian_effector_def((int)(rng_next(&g) % (unsigned)(movers + 1)),
                                                     ik_vec3_scale(rng_in_ball(&g, 1), rng_range(&g, 0, 100)));
-            effectors[k].weight = rng_range(&g, 0, 2);
+            effectors[k].importance = rng_range(&g, 0, 2);
             effectors[k].use_orientation = rng_next(&g) % 2 == 0;
             effectors[k].target_rotation_ms = rng_rotation(&g);
             effectors[k].offset_ls = rng_next(&g) % 2 ? ik_vec3_zero() : rng_in_ball(&g, 1);

@@ -236,7 +236,7 @@ static void round_trips(const char *name, const ik_robot_chain *c, uint64_t seed
         random_in_limits(c, &r, truth);
         ik_robot_fk(c, truth, &goal, NULL);
         job = job_for(c, goal, seed, q);
-        job.orientation_weight = oriented ? 1 : 0;
+        job.orientation_importance = oriented ? 1 : 0;
         job.random_seed = (unsigned long)i + 1;
         job.reached = &reached;
         job.position_error = &pe;
@@ -540,12 +540,12 @@ static void test_bad_input(void) {
     job.time_budget_s = NAN;
     expect_refused("NaN time budget", job, IK_ERR_RANGE, "time_budget_s", -1);
     job = base;
-    job.position_weight = 0;
-    job.orientation_weight = 0;
-    expect_refused("both weights zero", job, IK_ERR_RANGE, "position_weight", -1);
+    job.position_importance = 0;
+    job.orientation_importance = 0;
+    expect_refused("both weights zero", job, IK_ERR_RANGE, "position_importance", -1);
     job = base;
-    job.orientation_weight = -1;
-    expect_refused("negative weight", job, IK_ERR_RANGE, "orientation_weight", -1);
+    job.orientation_importance = -1;
+    expect_refused("negative weight", job, IK_ERR_RANGE, "orientation_importance", -1);
     job = base;
     job.position_tolerance.z = 0;
     expect_refused("zero tolerance", job, IK_ERR_RANGE, "position_tolerance", -1);
@@ -592,7 +592,7 @@ static void test_position_only_ignores_rotation(void) {
     ik_robot_fk(&c, truth, &goal, NULL);
     goal.rotation = ik_q(0, 0, 0, 0);
     job = job_for(&c, goal, seed, q);
-    job.orientation_weight = 0;
+    job.orientation_importance = 0;
     job.reached = &reached;
     CHECK(ik_robot_ik_run(&job) == IK_OK && reached && lands_on(&c, q, goal, 0, &pe, &ae),
           "position only: reached %d, off by %g m", (int)reached, pe);

@@ -36,7 +36,7 @@ static ik_jacobian tail_job(tail *t, const ik_jacobian_effector *effector, ik_ja
     job.base.skeleton = &t->skeleton;
     job.base.pose_ls = t->pose_ls;
     job.joints = t->joints;
-    job.base.joint_count = MOVERS;
+    job.base.listed_joint_count = MOVERS;
     job.effectors = effector;
     job.effector_count = 1;
     job.method = method;
@@ -168,7 +168,7 @@ static void test_springs_pull_toward_rest(void) {
             springs[k] = ik_spring_toward(0, (ik_real)0.3);
             t.pose_ls[k].rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), (ik_real)0.5);
         }
-        effector.weight = 0;
+        effector.importance = 0;
         job = tail_job(&t, &effector, IK_JACOBIAN_TRANSPOSE);
         job.springs = springs;
         job.tolerance = 0;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ikit/chain2d.h>
+#include <ikit/planar_chain.h>
 #include <ikit/humanoid.h>
 
 #include "../web/ikit_web.h"
@@ -103,7 +103,7 @@ static void test_planar(void) {
             tx = 0.5f + r * cosf(a);
             ty = -0.25f + r * sinf(a);
             memcpy(after, ikw_planar_angles(), sizeof after);
-            CHECK(ikw_planar_solve(6, joint, method, 0.5f, -0.25f, tx, ty, method == IK_CHAIN2D_GRADIENT ? 2000 : 200, 1) == 0,
+            CHECK(ikw_planar_solve(6, joint, method, 0.5f, -0.25f, tx, ty, method == IK_PLANAR_CHAIN_GRADIENT ? 2000 : 200, 1) == 0,
                   "solve");
             xy = ikw_planar_xy();
             PROPERTY_CASE(reach, hypotf((float)xy[2 * joint] - tx, (float)xy[2 * joint + 1] - ty) <= 1.01e-3f,

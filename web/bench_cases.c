@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include <ikit/chain2d.h>
+#include <ikit/planar_chain.h>
 
 #include "ikit_web.h"
 
@@ -48,7 +48,7 @@ static float planar_case(int frames) {
     }
     for (f = 0; f < frames; ++f) {
         float a = 0.05f * (float)f;
-        if (ikw_planar_solve(6, 6, IK_CHAIN2D_FABRIK, 0, 0, 2 + cosf(a), 0.5f + sinf(a), 50, 1) != 0) return -1;
+        if (ikw_planar_solve(6, 6, IK_PLANAR_CHAIN_FABRIK, 0, 0, 2 + cosf(a), 0.5f + sinf(a), 50, 1) != 0) return -1;
     }
     return ikw_planar_error();
 }

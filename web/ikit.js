@@ -8,7 +8,7 @@
 const ENOSYS = 52;
 const wasiStub = new Proxy({}, { get: () => () => ENOSYS });
 
-// Solver menus, in the order of ikw_method and ik_chain2d_method.
+// Solver menus, in the order of ikw_method and ik_planar_chain_method.
 export const CHAIN_METHODS = ['DLS + springs (seed 002)', 'CCD', 'FABRIK', 'SDLS + springs', 'Jacobian transpose + springs'];
 export const PLANAR_METHODS = ['CCD', 'FABRIK', 'gradient descent (seed 003)'];
 export const LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'];

@@ -19,7 +19,7 @@
  * same starting pose and the last result kept, so the page can time a solve
  * with a coarse clock (total time / repeats). */
 #include <ikit/ccd.h>
-#include <ikit/chain2d.h>
+#include <ikit/planar_chain.h>
 #include <ikit/clip.h>
 #include <ikit/chain_file.h>
 #include <ikit/chain_file_solve.h>
@@ -154,7 +154,7 @@ IKW_EXPORT(ikw_chain_file_target) const float *ikw_chain_file_target(void) {
  * `count` listed joints with their `limits`, and the glue's scratch. */
 static void bind_base(ik_chain_base *base, ik_transform *pose, int count, const ik_constraint *limits) {
     base->skeleton = &chain.file->skeleton;
-    base->joint_count = count;
+    base->listed_joint_count = count;
     base->constraints = limits;
     base->pose_ls = pose;
     base->scratch = scratch.bytes;
@@ -262,7 +262,7 @@ IKW_EXPORT(ikw_planar_iterations) int ikw_planar_iterations(void) { return plana
 
 IKW_EXPORT(ikw_planar_fk) int ikw_planar_fk(int bone_count, float base_x, float base_y) {
     if (bone_count < 1 || bone_count > IKW_MAX_JOINTS) return IK_ERR_RANGE;
-    ik_chain2d_fk(bone_count, planar.lengths, planar.angles, base_x, base_y, planar.xy);
+    ik_planar_chain_fk(bone_count, planar.lengths, planar.angles, base_x, base_y, planar.xy);
     return IK_OK;
 }
 
@@ -274,7 +274,7 @@ IKW_EXPORT(ikw_planar_solve)
 int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float base_y, float x, float y,
                      int max_iterations, int repeats) {
     static ik_real start[IKW_MAX_JOINTS];
-    ik_chain2d job = ik_chain2d_def();
+    ik_planar_chain job = ik_planar_chain_def();
     ik_result r = IK_OK;
     int k;
     if (bone_count < 1 || bone_count > IKW_MAX_JOINTS || joint < 1 || joint > bone_count || repeats < 1)
@@ -285,7 +285,7 @@ int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float 
     job.base_y = base_y;
     job.target_x = x;
     job.target_y = y;
-    job.method = (ik_chain2d_method)method;
+    job.method = (ik_planar_chain_method)method;
     job.max_iterations = max_iterations;
     job.angles = planar.angles;
     job.scratch = planar.scratch;
@@ -294,7 +294,7 @@ int ikw_planar_solve(int bone_count, int joint, int method, float base_x, float 
     memcpy(start, planar.angles, (size_t)joint * sizeof *start);
     for (k = 0; k < repeats && r == IK_OK; ++k) {
         memcpy(planar.angles, start, (size_t)joint * sizeof *start);
-        r = ik_chain2d_run(&job);
+        r = ik_planar_chain_run(&job);
     }
     if (r != IK_OK) {
         ikw_set_message(ik_result_str(r));

@@ -1,7 +1,7 @@
 // planar_view.js: seed 003's 2D skeleton editor. A planar chain of bones
 // (lengths typed on the page) is posed by dragging its joints: in IK mode
 // the dragged joint is pulled to the pointer by turning the bones before it
-// (CCD, FABRIK or seed 003's gradient descent, ik_chain2d in wasm); in FK
+// (CCD, FABRIK or seed 003's gradient descent, ik_planar_chain in wasm); in FK
 // mode the bone ending at the dragged joint turns to point at the pointer
 // (alpha_i = atan2(pointer - p_i) - beta_{i-1}) and the bones after it
 // follow. Dragging the base moves the whole chain. Poses can be keyed at

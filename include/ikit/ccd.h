@@ -42,7 +42,7 @@ extern "C" {
 typedef struct ik_ccd {
     ik_chain_base base;               /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const int *joints;                /* [base.joint_count] root-first, each below the previous; the last is the effector */
+    const int *joints;                /* [base.listed_joint_count] root-first, each below the previous; the last is the effector */
     ik_vec3 target_ms;
     const ik_quat *target_rotation_ms; /* NULL, or the end joint's wanted model rotation */
     /* options */

@@ -14,7 +14,7 @@
  * moved). A chain root-first (seed 004's IK chain, as made by
  * ik_skeleton_chain) is the simple case; CCD needs one.
  *
- * The solved joints list itself (`joints`, base.joint_count entries) stays in
+ * The solved joints list itself (`joints`, base.listed_joint_count entries) stays in
  * each job, because its entries differ: skeleton indices for CCD and FABRIK,
  * joints with turning axes for the Jacobian solvers.
  */
@@ -49,8 +49,8 @@ typedef struct ik_field_error {
 typedef struct ik_chain_base {
     unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
     const ik_skeleton *skeleton;
-    int joint_count;                  /* entries of the job's `joints` list, >= 1 */
-    const ik_constraint *constraints; /* [joint_count] (one per listed joint) or NULL */
+    int listed_joint_count;           /* entries of the job's `joints` list, >= 1 */
+    const ik_constraint *constraints; /* [listed_joint_count] (one per listed joint) or NULL */
     const ik_mat4 *root_ms;           /* above the skeleton roots; NULL: identity */
     ik_transform *pose_ls;            /* [skeleton->joint_count], in/out; only listed joints' rotations change */
     void *scratch;                    /* ik_X_scratch_size(...) bytes, aligned for ik_real */

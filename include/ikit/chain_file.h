@@ -56,7 +56,7 @@ typedef struct ik_chain_target {
     char name[IK_CHAIN_MAX_NAME + 1];
     int joint;                 /* the end effector */
     ik_vec3 position_ms;       /* where it should reach, model space */
-    ik_real weight;            /* > 0 */
+    ik_real importance;        /* > 0: the effector's pull against the others (the file's `weight`) */
     long line;
 } ik_chain_target;
 

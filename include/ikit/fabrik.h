@@ -9,7 +9,7 @@
  *     every joint is placed on the line to its previous position at its bone
  *     length from its (already placed) child; at a sub-base where several
  *     branches meet, the placements of all branches are averaged, weighted
- *     by the effector weights below them (the paper's centroid);
+ *     by the effector importances below them (the paper's centroid);
  *   forward pass (base to tips): the base goes back to its start; every joint
  *     is placed at its bone length from its parent, towards its backward-pass
  *     position.
@@ -92,12 +92,12 @@ extern "C" {
 typedef struct ik_fabrik {
     ik_chain_base base;             /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const int *joints;              /* [base.joint_count] see chain_base.h */
+    const int *joints;              /* [base.listed_joint_count] see chain_base.h */
     const int *effectors;           /* [effector_count] positions in `joints`; NULL: the last joint */
     int effector_count;             /* default 1 */
     const ik_vec3 *targets_ms;      /* [effector_count] */
     const ik_quat *target_rotations_ms; /* [effector_count] or NULL; unit rotations */
-    const ik_real *weights;         /* [effector_count] > 0, or NULL for all 1 */
+    const ik_real *importances;     /* [effector_count] > 0, or NULL for all 1 */
     /* options */
     ik_real tolerance;              /* model units; default 1e-3 */
     int max_iterations;             /* default 1000, as CCD (ccd.h); CCD sweeps of the end-game count */

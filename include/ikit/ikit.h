@@ -20,6 +20,6 @@
 #include <ikit/jacobian.h>
 #include <ikit/ls_step.h>
 #include <ikit/spring.h>
-#include <ikit/chain2d.h>
+#include <ikit/planar_chain.h>
 
 #endif

@@ -24,7 +24,7 @@
  * Effector errors: position e = target - effector (clamped to error_clamp *
  * reach, Buss & Kim 2005, so unreachable targets settle instead of
  * jittering); orientation e = rotation vector of target * current^-1, scaled
- * by the reach so both are lengths. Rows are scaled by sqrt(weight).
+ * by the reach so both are lengths. Rows are scaled by sqrt(importance).
  * "reach" is the summed length of the bones the solver moves.
  *
  * Secondary objective: springs and gravity give a per-axis step z. DLS and
@@ -102,10 +102,10 @@ typedef struct ik_jacobian_effector {
     int joint;
     ik_vec3 offset_ls;            /* effector point in the joint's frame (zero: its origin) */
     ik_vec3 target_ms;            /* position goal, in the space of root_ms */
-    ik_real weight;               /* >= 0; 0 ignores the position goal */
+    ik_real importance;           /* >= 0; 0 ignores the position goal */
     ik_bool use_orientation;      /* 0: position only */
     ik_quat target_rotation_ms;   /* orientation goal of the joint (unit) */
-    ik_real orientation_weight;   /* >= 0 */
+    ik_real orientation_importance; /* >= 0 */
 } ik_jacobian_effector;
 
 typedef struct ik_jacobian {
@@ -114,7 +114,7 @@ typedef struct ik_jacobian {
      * ik_constraint_apply after every step, after the spring limits. */
     ik_chain_base base;
     /* Inputs. */
-    const ik_jacobian_joint *joints;   /* [base.joint_count] */
+    const ik_jacobian_joint *joints;   /* [base.listed_joint_count] */
     const ik_jacobian_effector *effectors; /* [effector_count] */
     int effector_count;
     /* Optional: one spring per axis, in the order of joints[] and their axes
@@ -150,7 +150,7 @@ typedef struct ik_jacobian {
 
 /* A job with the defaults documented above and every pointer NULL. */
 ik_jacobian ik_jacobian_def(void);
-/* An effector on `joint` with a position goal and weight 1, no orientation goal. */
+/* An effector on `joint` with a position goal of importance 1, no orientation goal. */
 ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms);
 /* A joint turning about one local axis (a hinge, or the bone axis for a twist). */
 ik_jacobian_joint ik_jacobian_hinge(int joint, ik_vec3 axis_ls);

@@ -9,8 +9,8 @@
  * step dq = J^T (J J^T + lambda^2 I)^-1 e over the geometric Jacobian of
  * ik_robot_jacobian_tip (ik_ls_dls_*, with the error-adaptive damping of
  * Sugihara 2011, lambda^2 = |e|^2 / 2 + 1e-6 (0.1 reach)^2). Position rows
- * are scaled by sqrt(position_weight), orientation rows by
- * sqrt(orientation_weight) * reach / 4 (reach: the summed joint offsets of
+ * are scaled by sqrt(position_importance), orientation rows by
+ * sqrt(orientation_importance) * reach / 4 (reach: the summed joint offsets of
  * the chain, so a turn weighs as the distance it moves a point a quarter of
  * the reach away).
  *
@@ -31,7 +31,7 @@
  * "TRAC-IK: An open-source library for improved solving of generic
  * inverse kinematics", Humanoids 2015). The solve stops at the first
  * configuration whose error is within tolerance on every axis of each part
- * with a weight above 0 (|e_p.x| <= position_tolerance.x, ..., |e_r.z| <=
+ * with an importance above 0 (|e_p.x| <= position_tolerance.x, ..., |e_r.z| <=
  * angle_tolerance.z), or when the
  * budget runs out; then it returns the best configuration seen (smallest
  * weighted error) with reached = 0.
@@ -69,8 +69,8 @@ typedef struct ik_robot_ik {
                                   limits (continuous joints: any finite value) */
 
     /* Options. */
-    ik_real position_weight;    /* >= 0; default 1 */
-    ik_real orientation_weight; /* >= 0; default 1; 0 solves for the position only (and ignores
+    ik_real position_importance;    /* >= 0; default 1 */
+    ik_real orientation_importance; /* >= 0; default 1; 0 solves for the position only (and ignores
                                    angle_tolerance and goal_rotation_bs) */
     ik_vec3 position_tolerance; /* per base axis, > 0; default 1e-5 each (TRAC-IK's default) */
     ik_vec3 angle_tolerance;    /* per axis of e_r, radians, > 0; default 1e-5 each */
@@ -87,9 +87,9 @@ typedef struct ik_robot_ik {
     /* Outputs (q_out is required, the rest may be NULL). */
     ik_real *q_out;          /* [chain->variable_count]; may be the same array as q_seed */
     ik_bool *reached;        /* 1 when every axis is within tolerance */
-    ik_real *position_error; /* |p_goal - p_tip| at q_out (0 when position_weight is 0) */
+    ik_real *position_error; /* |p_goal - p_tip| at q_out (0 when position_importance is 0) */
     ik_real *angle_error;    /* angle of R_goal R_tip^-1 at q_out, radians in [0, pi] (0 when
-                                orientation_weight is 0) */
+                                orientation_importance is 0) */
     int *iterations;         /* iterations taken, over all attempts */
     int *restarts;           /* attempts started from a random configuration */
     ik_field_error *error_field; /* {NULL, -1} on IK_OK, else the bad field ("q_seed", index = variable) */
@@ -103,8 +103,8 @@ size_t ik_robot_ik_scratch_size(int variable_count);
 
 /* Validate, then solve. Returns IK_OK when it ran, reached or not (see
  * *reached); IK_ERR_NOT_DEFAULTED, IK_ERR_NULL (chain, q_seed, q_out,
- * scratch), IK_ERR_NONFINITE (goal, weights, tolerances, seed, chain
- * numbers), IK_ERR_RANGE (a weight < 0 or both 0, a tolerance <= 0, a zero
+ * scratch), IK_ERR_NONFINITE (goal, importances, tolerances, seed, chain
+ * numbers), IK_ERR_RANGE (an importance < 0 or both 0, a tolerance <= 0, a zero
  * budget, a rotation not of unit length, a seed value outside its limits,
  * limits that leave a variable no value, a bad chain), IK_ERR_DEGENERATE (a
  * mimic multiplier of 0), IK_ERR_CAPACITY (scratch too small). On an error

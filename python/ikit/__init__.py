@@ -11,7 +11,7 @@ from .assets import Asset, load
 from .errors import IkitError, IkitIoError
 from .humanoid import LIMBS, ROLES, Humanoid
 from .limits import Limit
-from .planar import chain2d, chain2d_fk
+from .planar import planar_chain, planar_chain_fk
 from .skeleton import Skeleton
 from .solvers import aim, ccd, fabrik, jacobian, look_at_chain, two_bone, two_bone_batch
 from .urdf import Robot, UrdfChain, load_robot, load_urdf_chain
@@ -20,7 +20,7 @@ __version__ = _ffi.string(_lib.ik_version()).decode()
 
 __all__ = [
     "Asset", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
-    "POSE_TRANSLATION", "ROLES", "Robot", "Skeleton", "UrdfChain", "aim", "built_double", "ccd", "chain2d",
-    "chain2d_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
+    "POSE_TRANSLATION", "ROLES", "Robot", "Skeleton", "UrdfChain", "aim", "built_double", "ccd", "planar_chain",
+    "planar_chain_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
     "new_pose", "real_dtype", "two_bone", "two_bone_batch",
 ]

@@ -1,4 +1,4 @@
-"""2D chains (chain2d.h, seed 003): bone lengths and relative angles,
+"""2D chains (planar_chain.h, seed 003): bone lengths and relative angles,
 forward kinematics, and IK by CCD, FABRIK or gradient descent."""
 import numpy as np
 
@@ -6,10 +6,10 @@ from . import arrays
 from ._ikit import ffi, lib
 from .errors import check
 
-METHODS = {"ccd": lib.IK_CHAIN2D_CCD, "fabrik": lib.IK_CHAIN2D_FABRIK, "gradient": lib.IK_CHAIN2D_GRADIENT}
+METHODS = {"ccd": lib.IK_PLANAR_CHAIN_CCD, "fabrik": lib.IK_PLANAR_CHAIN_FABRIK, "gradient": lib.IK_PLANAR_CHAIN_GRADIENT}
 
 
-def chain2d_fk(lengths, angles, base=(0.0, 0.0)):
+def planar_chain_fk(lengths, angles, base=(0.0, 0.0)):
     """Joint positions (n + 1, 2) of a planar chain: p0 = base,
     p_{i+1} = p_i + l_i (cos b_i, sin b_i), b_i = a_0 + ... + a_i."""
     lengths = np.ascontiguousarray(lengths, dtype=arrays.real_dtype)
@@ -17,20 +17,20 @@ def chain2d_fk(lengths, angles, base=(0.0, 0.0)):
     if lengths.ndim != 1 or angles.shape != lengths.shape:
         raise ValueError("lengths and angles must be two (n,) arrays, not %s and %s" % (lengths.shape, angles.shape))
     xy = np.zeros((len(lengths) + 1, 2), dtype=arrays.real_dtype)
-    lib.ik_chain2d_fk(len(lengths), ffi.from_buffer("ik_real[]", lengths), ffi.from_buffer("ik_real[]", angles),
+    lib.ik_planar_chain_fk(len(lengths), ffi.from_buffer("ik_real[]", lengths), ffi.from_buffer("ik_real[]", angles),
                       base[0], base[1], ffi.from_buffer("ik_real[]", xy, require_writable=True))
     return xy
 
 
-def chain2d(lengths, angles, target, *, base=(0.0, 0.0), method="fabrik", min_angles=None, max_angles=None,
+def planar_chain(lengths, angles, target, *, base=(0.0, 0.0), method="fabrik", min_angles=None, max_angles=None,
             tolerance=None, max_iterations=None, step=None):
-    """Solve a planar chain (ik_chain2d_run): `angles` (n,) real_dtype is
+    """Solve a planar chain (ik_planar_chain_run): `angles` (n,) real_dtype is
     solved in place. Returns (iterations, error)."""
     if method not in METHODS:
         raise ValueError("method must be one of %s, not %r" % (", ".join(METHODS), method))
     count = len(lengths)
     keep = [arrays.real_pointer("ik_real", lengths, (count,), "lengths", writable=False)]
-    job = ffi.new("ik_chain2d *", lib.ik_chain2d_def())
+    job = ffi.new("ik_planar_chain *", lib.ik_planar_chain_def())
     job.bone_count = count
     job.lengths = keep[0]
     job.base_x, job.base_y = base
@@ -50,5 +50,5 @@ def chain2d(lengths, angles, target, *, base=(0.0, 0.0), method="fabrik", min_an
     job.scratch = scratch
     iterations, error = ffi.new("int *"), ffi.new("ik_real *")
     job.iterations, job.error = iterations, error
-    check(lib.ik_chain2d_run(job), "chain2d")
+    check(lib.ik_planar_chain_run(job), "planar_chain")
     return int(iterations[0]), float(error[0])

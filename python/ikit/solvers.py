@@ -165,7 +165,7 @@ class _ChainJob:
         base.scratch_bytes = scratch_bytes
         base.error_field = self.field_error
         base.constraints = self.constraints
-        base.joint_count = count
+        base.listed_joint_count = count
         job.iterations = self.iterations
         job.error = self.error
 
@@ -195,7 +195,7 @@ def ccd(skeleton, pose, joints, target, *, limits=None, target_rotation=None, ro
     return int(chain.iterations[0]), float(chain.error[0])
 
 
-def fabrik(skeleton, pose, joints, targets, *, limits=None, effectors=None, target_rotations=None, weights=None,
+def fabrik(skeleton, pose, joints, targets, *, limits=None, effectors=None, target_rotations=None, importances=None,
            root=None, tolerance=None, max_iterations=None):
     """FABRIK (ik_fabrik_run) on `joints` (ascending, the first is the fixed
     base) of `pose`, in place. `targets` (k, 3) for the effectors, given as
@@ -219,9 +219,9 @@ def fabrik(skeleton, pose, joints, targets, *, limits=None, effectors=None, targ
     if target_rotations is not None:
         keep.append(arrays.real_pointer("ik_quat", target_rotations, (count, 4), "target_rotations", False))
         job.target_rotations_ms = keep[-1]
-    if weights is not None:
-        keep.append(arrays.real_pointer("ik_real", weights, (count,), "weights", False))
-        job.weights = keep[-1]
+    if importances is not None:
+        keep.append(arrays.real_pointer("ik_real", importances, (count,), "importances", False))
+        job.importances = keep[-1]
     _set_options(job, dict(tolerance=tolerance, max_iterations=max_iterations))
     check_job(lib.ik_fabrik_run(job), "fabrik", chain.field_error)
     return int(chain.iterations[0]), float(chain.error[0])
@@ -237,8 +237,8 @@ def jacobian(skeleton, pose, joints, effectors, *, method="dls", limits=None, ro
     """The Jacobian solvers (ik_jacobian_run) on `pose`, in place.
     `joints`: joint names/indices (ball joints: local x, y, z axes) or
     (joint, [axis, ...]) pairs with 1 to 3 local axes. `effectors`: dicts
-    with "joint", "target" and optionally "offset", "weight", "rotation"
-    (a unit quaternion xyzw goal), "orientation_weight". `limits`: a
+    with "joint", "target" and optionally "offset", "importance", "rotation"
+    (a unit quaternion xyzw goal), "orientation_importance". `limits`: a
     Limit (or None) per entry of `joints`. `method`: "dls"
     (default), "sdls", "transpose" or "gradient". Returns
     (iterations, error, angle_error)."""
@@ -265,12 +265,12 @@ def jacobian(skeleton, pose, joints, effectors, *, method="dls", limits=None, ro
         cell = solver_effectors[i]
         if goal.get("offset") is not None:
             cell.offset_ls = arrays.vec3(goal["offset"], "offset")
-        if goal.get("weight") is not None:
-            cell.weight = goal["weight"]
+        if goal.get("importance") is not None:
+            cell.importance = goal["importance"]
         if goal.get("rotation") is not None:
             cell.use_orientation = 1
             cell.target_rotation_ms = arrays.quat(goal["rotation"], "rotation")
-            cell.orientation_weight = goal.get("orientation_weight", 1.0)
+            cell.orientation_importance = goal.get("orientation_importance", 1.0)
     job = ffi.new("ik_jacobian *", lib.ik_jacobian_def())
     scratch = lib.ik_jacobian_scratch_size(skeleton.joint_count, axis_total, len(effectors))
     chain = _ChainJob(job, skeleton, pose, None, root, scratch, limits, len(joints))

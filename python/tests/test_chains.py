@@ -175,9 +175,9 @@ def test_planar_chains_reach_with_bones_kept(rng, method):
         radius = rng.uniform(0.3, 0.9) * lengths.sum()
         heading = rng.uniform(0, 2 * np.pi)
         target = (radius * np.cos(heading), radius * np.sin(heading))
-        _, error = ikit.chain2d(lengths, angles, target, method=method, tolerance=1e-3,
+        _, error = ikit.planar_chain(lengths, angles, target, method=method, tolerance=1e-3,
                                 max_iterations=2000 if method == "gradient" else 200)
-        xy = ikit.chain2d_fk(lengths, angles)
+        xy = ikit.planar_chain_fk(lengths, angles)
         assert np.allclose(np.linalg.norm(np.diff(xy, axis=0), axis=1), lengths, atol=1e-5)
         assert np.linalg.norm(xy[-1] - target) <= 1e-3 * 1.01
         assert abs(np.linalg.norm(xy[-1] - target) - error) < 1e-5

@@ -283,7 +283,7 @@ static ik_result start_target(chain_parser *p)
     if (r != IK_OK) return r;
     if (chain->joint_count == 0) return fail(p, IK_ERR_PARSE, &t, "target '%s' before any joint", target->name);
     target->joint = chain->joint_count - 1;
-    target->weight = 1;
+    target->importance = 1;
     target->line = t.line;
     p->target_at = t;
     p->target_has_position = 0;
@@ -307,7 +307,7 @@ static ik_result read_target_key(chain_parser *p, const ik_text_token *key)
         p->target_has_position = 1;
         return read_vec3(p, "target position", &target->position_ms, &t);
     }
-    if (ik_text_is(key, "weight")) return read_real(p, "weight", 1e-9, IK_TEXT_REAL_MAX, &target->weight);
+    if (ik_text_is(key, "weight")) return read_real(p, "weight", 1e-9, IK_TEXT_REAL_MAX, &target->importance);
     return NOT_A_KEY;
 }
 

@@ -35,8 +35,8 @@ ik_robot_ik ik_robot_ik_def(void) {
     memset(&job, 0, sizeof job);
     job.defaulted = IK_JOB_DEFAULTED;
     job.goal_rotation_bs = ik_quat_identity();
-    job.position_weight = 1;
-    job.orientation_weight = 1;
+    job.position_importance = 1;
+    job.orientation_importance = 1;
     job.position_tolerance = ik_v3((ik_real)1e-5, (ik_real)1e-5, (ik_real)1e-5);
     job.angle_tolerance = ik_v3((ik_real)1e-5, (ik_real)1e-5, (ik_real)1e-5);
     job.max_iterations = 2000;
@@ -195,10 +195,10 @@ static ik_bool within(ik_vec3 e, ik_vec3 tolerance) {
     return IK_FABS(e.x) <= tolerance.x && IK_FABS(e.y) <= tolerance.y && IK_FABS(e.z) <= tolerance.z;
 }
 
-/* Every part with a weight is within its per-axis tolerance. */
+/* Every part with an importance is within its per-axis tolerance. */
 static ik_bool reached_goal(const ik_robot_ik *job, const twist_error *e) {
-    return (job->position_weight == 0 || within(e->position, job->position_tolerance)) &&
-           (job->orientation_weight == 0 || within(e->rotation, job->angle_tolerance));
+    return (job->position_importance == 0 || within(e->position, job->position_tolerance)) &&
+           (job->orientation_importance == 0 || within(e->rotation, job->angle_tolerance));
 }
 
 /* The weighted rows of a 6-vector (linear part, then angular part: a twist
@@ -206,11 +206,11 @@ static ik_bool reached_goal(const ik_robot_ik *job, const twist_error *e) {
  * part times sqrt(w_o) reach / 4, each part only when its weight is above 0;
  * returns the number of rows. */
 static int weighted_rows(const ik_robot_ik *job, ik_real reach, const ik_real *six, ik_real *rows) {
-    const ik_real sp = IK_SQRT(job->position_weight), so = IK_SQRT(job->orientation_weight) * reach * ORIENTATION_ARM;
+    const ik_real sp = IK_SQRT(job->position_importance), so = IK_SQRT(job->orientation_importance) * reach * ORIENTATION_ARM;
     int count = 0, i;
-    if (job->position_weight > 0)
+    if (job->position_importance > 0)
         for (i = 0; i < 3; ++i) rows[count++] = six[i] * sp;
-    if (job->orientation_weight > 0)
+    if (job->orientation_importance > 0)
         for (i = 3; i < 6; ++i) rows[count++] = six[i] * so;
     return count;
 }
@@ -299,13 +299,13 @@ static ik_result validate(const ik_robot_ik *job) {
     if (!ik_vec3_finite(job->goal_position_bs)) return ik_field_fail(where, IK_ERR_NONFINITE, "goal_position_bs", -1);
     if (!ik_quat_finite(job->goal_rotation_bs)) return ik_field_fail(where, IK_ERR_NONFINITE, "goal_rotation_bs", -1);
     length = ik_quat_length(job->goal_rotation_bs);
-    if (job->orientation_weight != 0 && IK_FABS(length - 1) > (ik_real)1e-3)
+    if (job->orientation_importance != 0 && IK_FABS(length - 1) > (ik_real)1e-3)
         return ik_field_fail(where, IK_ERR_RANGE, "goal_rotation_bs", -1);
-    if (!ik_finite(job->position_weight)) return ik_field_fail(where, IK_ERR_NONFINITE, "position_weight", -1);
-    if (!ik_finite(job->orientation_weight)) return ik_field_fail(where, IK_ERR_NONFINITE, "orientation_weight", -1);
-    if (job->position_weight < 0 || (job->position_weight == 0 && job->orientation_weight == 0))
-        return ik_field_fail(where, IK_ERR_RANGE, "position_weight", -1);
-    if (job->orientation_weight < 0) return ik_field_fail(where, IK_ERR_RANGE, "orientation_weight", -1);
+    if (!ik_finite(job->position_importance)) return ik_field_fail(where, IK_ERR_NONFINITE, "position_importance", -1);
+    if (!ik_finite(job->orientation_importance)) return ik_field_fail(where, IK_ERR_NONFINITE, "orientation_importance", -1);
+    if (job->position_importance < 0 || (job->position_importance == 0 && job->orientation_importance == 0))
+        return ik_field_fail(where, IK_ERR_RANGE, "position_importance", -1);
+    if (job->orientation_importance < 0) return ik_field_fail(where, IK_ERR_RANGE, "orientation_importance", -1);
     if (!positive_finite(job->position_tolerance)) return ik_field_fail(where, IK_ERR_RANGE, "position_tolerance", -1);
     if (!positive_finite(job->angle_tolerance)) return ik_field_fail(where, IK_ERR_RANGE, "angle_tolerance", -1);
     if (job->max_iterations < 1) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
@@ -398,8 +398,8 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
         e = measure(job, tip_bs);
     }
     if (job->reached) *job->reached = reached;
-    if (job->position_error) *job->position_error = job->position_weight > 0 ? ik_vec3_length(e.position) : 0;
-    if (job->angle_error) *job->angle_error = job->orientation_weight > 0 ? ik_vec3_length(e.rotation) : 0;
+    if (job->position_error) *job->position_error = job->position_importance > 0 ? ik_vec3_length(e.position) : 0;
+    if (job->angle_error) *job->angle_error = job->orientation_importance > 0 ? ik_vec3_length(e.rotation) : 0;
     if (job->iterations) *job->iterations = iterations;
     if (job->restarts) *job->restarts = restarts;
     if (job->error_field) {

@@ -12,7 +12,7 @@ ik_ccd ik_ccd_def(void) {
     job.base.defaulted = IK_JOB_DEFAULTED;
     job.base.skeleton = NULL;
     job.joints = NULL;
-    job.base.joint_count = 0;
+    job.base.listed_joint_count = 0;
     job.target_ms = ik_vec3_zero();
     job.target_rotation_ms = NULL;
     job.base.constraints = NULL;
@@ -52,7 +52,7 @@ static ik_result validate(const ik_ccd *job) {
         if (!(ik_quat_length(*job->target_rotation_ms) > 0))
             return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotation_ms", -1);
     }
-    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.joint_count, job->base.constraints,
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count, job->base.constraints,
                                     job->base.root_ms, job->base.pose_ls, where);
 }
 
@@ -193,7 +193,7 @@ ik_result ik_ccd_run(const ik_ccd *job) {
     ik_real err;
     int n, k, it = 0;
     if (r != IK_OK) return r;
-    n = job->base.joint_count;
+    n = job->base.listed_joint_count;
     links = job->base.scratch;
     ik_chain_gather(job->base.skeleton, job->joints, n, job->base.pose_ls, job->base.root_ms, links);
     if (job->base.constraints) {

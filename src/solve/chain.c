@@ -25,7 +25,7 @@ ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int 
     if (!skeleton) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
     if (!skeleton->parents) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton->parents", -1);
     if (!joints) return ik_field_fail(where, IK_ERR_NULL, "joints", -1);
-    if (count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.joint_count", -1);
+    if (count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.listed_joint_count", -1);
     for (k = 0; k < count; ++k) {
         if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "joints", k);
         if (k > 0 && joints[k] <= joints[k - 1]) return ik_field_fail(where, IK_ERR_RANGE, "joints", k);
@@ -143,9 +143,9 @@ ik_result ik_chain_validate_base(const ik_chain_base *base, const int *joints, i
     ik_result r;
     if (!base->pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
     if (!base->scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
-    r = ik_chain_validate(base->skeleton, joints, base->joint_count, require_chain, where);
+    r = ik_chain_validate(base->skeleton, joints, base->listed_joint_count, require_chain, where);
     if (r != IK_OK) return r;
-    if (base->scratch_bytes < ik_chain_scratch_bytes(base->joint_count))
+    if (base->scratch_bytes < ik_chain_scratch_bytes(base->listed_joint_count))
         return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     return IK_OK;
 }

@@ -18,12 +18,12 @@ ik_fabrik ik_fabrik_def(void) {
     job.base.defaulted = IK_JOB_DEFAULTED;
     job.base.skeleton = NULL;
     job.joints = NULL;
-    job.base.joint_count = 0;
+    job.base.listed_joint_count = 0;
     job.effectors = NULL;
     job.effector_count = 1;
     job.targets_ms = NULL;
     job.target_rotations_ms = NULL;
-    job.weights = NULL;
+    job.importances = NULL;
     job.base.constraints = NULL;
     job.base.root_ms = NULL;
     job.tolerance = (ik_real)1e-3;
@@ -38,10 +38,10 @@ ik_fabrik ik_fabrik_def(void) {
 }
 
 static int effector_link(const ik_fabrik *job, int i) {
-    return job->effectors ? job->effectors[i] : job->base.joint_count - 1;
+    return job->effectors ? job->effectors[i] : job->base.listed_joint_count - 1;
 }
 
-static ik_real effector_weight(const ik_fabrik *job, int i) { return job->weights ? job->weights[i] : 1; }
+static ik_real effector_importance(const ik_fabrik *job, int i) { return job->importances ? job->importances[i] : 1; }
 
 size_t ik_fabrik_scratch_size(int joint_count) { return ik_chain_scratch_bytes(joint_count); }
 
@@ -63,10 +63,10 @@ static ik_result validate(const ik_fabrik *job) {
     if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
     for (i = 0; i < job->effector_count; ++i) {
         int e = effector_link(job, i);
-        if (e < 0 || e >= job->base.joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
+        if (e < 0 || e >= job->base.listed_joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
         if (!ik_vec3_finite(job->targets_ms[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "targets_ms", i);
-        if (job->weights && !ik_finite(job->weights[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "weights", i);
-        if (job->weights && !(job->weights[i] > 0)) return ik_field_fail(where, IK_ERR_RANGE, "weights", i);
+        if (job->importances && !ik_finite(job->importances[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "importances", i);
+        if (job->importances && !(job->importances[i] > 0)) return ik_field_fail(where, IK_ERR_RANGE, "importances", i);
         if (job->target_rotations_ms) {
             if (!ik_quat_finite(job->target_rotations_ms[i]))
                 return ik_field_fail(where, IK_ERR_NONFINITE, "target_rotations_ms", i);
@@ -74,20 +74,20 @@ static ik_result validate(const ik_fabrik *job) {
                 return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotations_ms", i);
         }
     }
-    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.joint_count, job->base.constraints,
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count, job->base.constraints,
                                     job->base.root_ms, job->base.pose_ls, where);
 }
 
 /* Flags, targets and branch weights: an effector's target is the weighted
  * mean of the targets given for it (coincident effectors); a link's branch
- * weight is the sum of the effector weights at or below it. Returns 1 when
+ * weight is the sum of the effector importances at or below it. Returns 1 when
  * the rotational forward pass is needed (constraints or sub-bases). */
 static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
-    int n = job->base.joint_count, i, k;
+    int n = job->base.listed_joint_count, i, k;
     ik_bool rigid = 0;
     for (i = 0; i < job->effector_count; ++i) {
         ik_chain_link *l = &links[effector_link(job, i)];
-        ik_real w = effector_weight(job, i);
+        ik_real w = effector_importance(job, i);
         l->flags |= FLAG_EFFECTOR | FLAG_ACTIVE;
         l->target_ms = ik_vec3_mad(l->target_ms, job->targets_ms[i], w);
         l->work_weight += w;
@@ -279,7 +279,7 @@ static void apply_target_rotations(const ik_fabrik *job, ik_chain_link *links) {
  * (solve_plain_chain); with some, FABRIK's passes hand over to CCD sweeps
  * (finish_with_ccd). */
 static ik_bool is_single_chain(const ik_fabrik *job, const ik_chain_link *links) {
-    int k, n = job->base.joint_count;
+    int k, n = job->base.listed_joint_count;
     if (job->effector_count != 1 || effector_link(job, 0) != n - 1) return 0;
     for (k = 1; k < n; ++k)
         if (links[k].parent != k - 1) return 0;
@@ -301,7 +301,7 @@ static int finish_with_ccd(const ik_fabrik *job, ik_chain_link *links, int used)
     ik_ccd_links sweeps;
     int it = 0;
     sweeps.links = links;
-    sweeps.count = job->base.joint_count;
+    sweeps.count = job->base.listed_joint_count;
     sweeps.joints = job->joints;
     sweeps.pose_ls = job->base.pose_ls;
     sweeps.target_ms = job->targets_ms[0];
@@ -475,7 +475,7 @@ static ik_bool bend_into_arc(ik_chain_link *links, int n, ik_vec3 base, ik_vec3 
  * (old - p) - s, where old - p was formed while s was being computed, so
  * one subtraction after s replaces an addition and a subtraction. */
 static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_real total_length, ik_bool straight) {
-    const int n = job->base.joint_count;
+    const int n = job->base.listed_joint_count;
     const ik_vec3 target = job->targets_ms[0], base = links[0].model_ms.translation;
     const ik_real tolerance_sq = job->tolerance * job->tolerance;
     ik_vec3 to_target = ik_vec3_sub(target, base);
@@ -561,7 +561,7 @@ static ik_bool is_identity(ik_quat q) { return q.x == 0 && q.y == 0 && q.z == 0 
  * listed parent is the skeleton parent) is not multiplied in. The end joint
  * keeps its local rotation (or takes its target rotation). */
 static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
-    const int n = job->base.joint_count;
+    const int n = job->base.listed_joint_count;
     ik_quat turn_ms = ik_quat_identity(), parent_ms = ik_quat_normalize(links[0].between_ls);
     int k;
     for (k = 0; k < n; ++k) {
@@ -590,7 +590,7 @@ static void write_chain_rotations(const ik_fabrik *job, ik_chain_link *links) {
 /* The plain-chain solve: unit bone directions and the summed length, the
  * positions-only iterations, then rotations (only when something moved). */
 static ik_result solve_plain_chain(const ik_fabrik *job, ik_chain_link *links) {
-    const int n = job->base.joint_count;
+    const int n = job->base.listed_joint_count;
     ik_real total_length = 0, err;
     ik_bool straight = n > 2;
     int k, it;
@@ -623,7 +623,7 @@ ik_result ik_fabrik_run(const ik_fabrik *job) {
     ik_bool rigid, limited;
     int n, it = 0;
     if (r != IK_OK) return r;
-    n = job->base.joint_count;
+    n = job->base.listed_joint_count;
     links = job->base.scratch;
     ik_chain_gather(job->base.skeleton, job->joints, n, job->base.pose_ls, job->base.root_ms, links);
     /* a single chain that gets past the plain solver has a limit */

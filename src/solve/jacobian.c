@@ -92,10 +92,10 @@ ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms) {
     e.joint = joint;
     e.offset_ls = ik_vec3_zero();
     e.target_ms = target_ms;
-    e.weight = 1;
+    e.importance = 1;
     e.use_orientation = 0;
     e.target_rotation_ms = ik_quat_identity();
-    e.orientation_weight = 1;
+    e.orientation_importance = 1;
     return e;
 }
 
@@ -162,7 +162,7 @@ static ik_result validate(const ik_jacobian *job) {
     skeleton = job->base.skeleton;
     if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls)
         return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
-    if (job->base.joint_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.joint_count", -1);
+    if (job->base.listed_joint_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.listed_joint_count", -1);
     if (job->effector_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
     if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
     if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS)
@@ -177,7 +177,7 @@ static ik_result validate(const ik_jacobian *job) {
         return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (i = 0; i < skeleton->joint_count; ++i)
         if (!ik_transform_finite(job->base.pose_ls[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "base.pose_ls", i);
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         if (joint->joint < 0 || joint->joint >= skeleton->joint_count ||
             joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES)
@@ -191,10 +191,10 @@ static ik_result validate(const ik_jacobian *job) {
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
         if (e->joint < 0 || e->joint >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
-        if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->weight) ||
-            !ik_finite(e->orientation_weight) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
+        if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->importance) ||
+            !ik_finite(e->orientation_importance) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
             return ik_field_fail(where, IK_ERR_NONFINITE, "effectors", i);
-        if (e->weight < 0 || e->orientation_weight < 0) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
+        if (e->importance < 0 || e->orientation_importance < 0) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
     }
     axes = ik_jacobian_total_axes(job);
     if (job->springs) {
@@ -204,7 +204,7 @@ static ik_result validate(const ik_jacobian *job) {
         }
     }
     if (job->base.constraints) {
-        for (i = 0; i < job->base.joint_count; ++i) {
+        for (i = 0; i < job->base.listed_joint_count; ++i) {
             ik_result r = ik_constraint_validate(&job->base.constraints[i]);
             if (r != IK_OK) return ik_field_fail(where, r, "base.constraints", i);
         }
@@ -232,7 +232,7 @@ static void mark_active(const ik_jacobian *job, jacobian_workspace *ws) {
         for (j = job->effectors[i].joint; j >= 0 && !(ws->flags[j] & FLAG_ON_EFFECTOR_PATH);
              j = skeleton->parents[j])
             ws->flags[j] |= FLAG_ON_EFFECTOR_PATH;
-    for (i = 0; i < job->base.joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
+    for (i = 0; i < job->base.listed_joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
     ws->active_count = 0;
     for (j = 0; j < skeleton->joint_count; ++j) {
         int parent = skeleton->parents[j];
@@ -334,9 +334,9 @@ static ik_vec3 orientation_error(const jacobian_workspace *ws, const ik_jacobian
     return ik_vec3_scale(axis, angle);
 }
 
-static ik_bool has_position_rows(const ik_jacobian_effector *e) { return e->weight > 0; }
+static ik_bool has_position_rows(const ik_jacobian_effector *e) { return e->importance > 0; }
 static ik_bool has_orientation_rows(const ik_jacobian_effector *e) {
-    return e->use_orientation && e->orientation_weight > 0;
+    return e->use_orientation && e->orientation_importance > 0;
 }
 
 /* Where the goals stand in one pose, measured once per pose: the largest
@@ -401,18 +401,18 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
             ik_vec3 delta = ik_vec3_sub(reachable_target(ws, i), effector_position(ws, e));
             ik_real length = ik_vec3_length(delta);
             if (length > clamp_length) delta = ik_vec3_scale(delta, clamp_length / length);
-            put3(ws->err, row, ik_vec3_scale(delta, IK_SQRT(e->weight)));
+            put3(ws->err, row, ik_vec3_scale(delta, IK_SQRT(e->importance)));
             row += 3;
         }
         if (has_orientation_rows(e)) {
-            put3(ws->err, row, ik_vec3_scale(orientation_error(ws, e), IK_SQRT(e->orientation_weight) * ws->reach));
+            put3(ws->err, row, ik_vec3_scale(orientation_error(ws, e), IK_SQRT(e->orientation_importance) * ws->reach));
             row += 3;
         }
     }
     ws->rows = row;
     /* A joint's axes share its pivot and which effectors it moves, so the
      * effectors are walked once per joint, filling all its columns. */
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
         ik_vec3 axes_ms[IK_JACOBIAN_MAX_AXES];
@@ -428,14 +428,14 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
                 ik_vec3 lever = ik_vec3_sub(effector_position(ws, e), pivot_ms);
                 for (k = 0; k < joint->axis_count; ++k)
                     put3(cols + (size_t)k * (size_t)ws->rows, row,
-                         moves ? ik_vec3_scale(ik_vec3_cross(axes_ms[k], lever), IK_SQRT(e->weight))
+                         moves ? ik_vec3_scale(ik_vec3_cross(axes_ms[k], lever), IK_SQRT(e->importance))
                                : ik_vec3_zero());
                 row += 3;
             }
             if (has_orientation_rows(e)) {
                 for (k = 0; k < joint->axis_count; ++k)
                     put3(cols + (size_t)k * (size_t)ws->rows, row,
-                         moves ? ik_vec3_scale(axes_ms[k], IK_SQRT(e->orientation_weight) * ws->reach)
+                         moves ? ik_vec3_scale(axes_ms[k], IK_SQRT(e->orientation_importance) * ws->reach)
                                : ik_vec3_zero());
                 row += 3;
             }
@@ -450,7 +450,7 @@ static void build_system(const ik_jacobian *job, jacobian_workspace *ws) {
  * then the joint's limits are enforced. */
 static void apply_step(const ik_jacobian *job, const ik_real *turns) {
     int i, k, column = 0;
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_transform *pose = &job->base.pose_ls[joint->joint];
         ik_vec3 turn = ik_vec3_zero();
@@ -487,7 +487,7 @@ static ik_real cost_after_turn(const ik_jacobian *job, const jacobian_workspace 
         if (!has_position_rows(e)) continue;
         if (angle != 0 && ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint))
             s_ms = ik_vec3_add(pivot_ms, ik_quat_rotate(turn, ik_vec3_sub(s_ms, pivot_ms)));
-        cost += e->weight * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i), s_ms));
+        cost += e->importance * ik_vec3_length_sq(ik_vec3_sub(reachable_target(ws, i), s_ms));
     }
     return cost;
 }
@@ -509,7 +509,7 @@ static ik_bool escape_stall(const ik_jacobian *job, jacobian_workspace *ws) {
     ik_real cost_now = cost_after_turn(job, ws, 0, ik_vec3_zero(), ik_v3(1, 0, 0), 0);
     ik_real best_gain = job->tolerance * IK_SQRT(cost_now), best_turn = 0;
     int best_column = -1, i, k, e_index, column = 0;
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[joint->joint]);
         for (k = 0; k < joint->axis_count; ++k, ++column) {
@@ -553,7 +553,7 @@ static ik_bool step_closes_gap(jacobian_workspace *ws) {
 
 static void save_rotations(const ik_jacobian *job, jacobian_workspace *ws) {
     int i;
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         ik_quat q = job->base.pose_ls[job->joints[i].joint].rotation;
         ik_real *slot = ws->saved + 4 * i;
         slot[0] = q.x;
@@ -566,7 +566,7 @@ static void save_rotations(const ik_jacobian *job, jacobian_workspace *ws) {
 /* In reverse order, so a joint listed twice ends with its first saved value. */
 static void restore_rotations(const ik_jacobian *job, const jacobian_workspace *ws) {
     int i;
-    for (i = job->base.joint_count - 1; i >= 0; --i) {
+    for (i = job->base.listed_joint_count - 1; i >= 0; --i) {
         const ik_real *slot = ws->saved + 4 * i;
         ik_quat *q = &job->base.pose_ls[job->joints[i].joint].rotation;
         q->x = slot[0];

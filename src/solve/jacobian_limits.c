@@ -34,7 +34,7 @@ ik_bool ik_jacobian_build_secondary(const ik_jacobian *job, jacobian_workspace *
         ws->active_count > 0 ? job->gravity / ((ik_real)ws->active_count * ws->reach) : 0;
     ik_bool any = 0;
     int i, k, column = 0;
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         int d = joint->joint;
         ik_vec3 pivot_ms = ik_mat4_translation(&ws->model_ms[d]);
@@ -210,7 +210,7 @@ void ik_jacobian_enforce_limits(const ik_jacobian *job, int joint_index, int fir
 void ik_jacobian_enforce_all_limits(const ik_jacobian *job) {
     int i, column = 0;
     if (!job->springs && !job->base.constraints) return;
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         ik_jacobian_enforce_limits(job, i, column);
         column += job->joints[i].axis_count;
     }
@@ -239,9 +239,9 @@ static ik_real fraction(ik_real x) { return x - (ik_real)(long)x; }
 void ik_jacobian_restart_pose(const ik_jacobian *job, int attempt) {
     const ik_real a1 = (ik_real)0.8191725134, a2 = (ik_real)0.6710436067, a3 = (ik_real)0.5497004779;
     int i;
-    for (i = 0; i < job->base.joint_count; ++i) {
+    for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_constraint *c = &job->base.constraints[i];
-        ik_real m = (ik_real)(attempt * job->base.joint_count + i);
+        ik_real m = (ik_real)(attempt * job->base.listed_joint_count + i);
         if (c->type == IK_CONSTRAINT_NONE) continue;
         job->base.pose_ls[job->joints[i].joint].rotation =
             ik_constraint_sample(c, ik_v3(fraction((ik_real)0.5 + m * a1), fraction((ik_real)0.5 + m * a2),

@@ -43,7 +43,7 @@ static inline ik_ls ik_jacobian_system(const jacobian_workspace *ws) {
 
 static inline int ik_jacobian_total_axes(const ik_jacobian *job) {
     int i, n = 0;
-    for (i = 0; i < job->base.joint_count; ++i) n += job->joints[i].axis_count;
+    for (i = 0; i < job->base.listed_joint_count; ++i) n += job->joints[i].axis_count;
     return n;
 }
 

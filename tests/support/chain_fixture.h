@@ -140,7 +140,7 @@ static inline ik_fabrik chain_fabrik_job(chain_fixture *f, const ik_vec3 *target
     ik_fabrik job = ik_fabrik_def();
     job.base.skeleton = &f->skeleton;
     job.joints = f->joints;
-    job.base.joint_count = f->count;
+    job.base.listed_joint_count = f->count;
     job.targets_ms = targets_ms;
     job.base.pose_ls = f->pose_ls;
     job.base.scratch = f->scratch;
@@ -153,7 +153,7 @@ static inline ik_ccd chain_ccd_job(chain_fixture *f, ik_vec3 target_ms) {
     ik_ccd job = ik_ccd_def();
     job.base.skeleton = &f->skeleton;
     job.joints = f->joints;
-    job.base.joint_count = f->count;
+    job.base.listed_joint_count = f->count;
     job.target_ms = target_ms;
     job.base.pose_ls = f->pose_ls;
     job.base.scratch = f->scratch;

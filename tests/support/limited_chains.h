@@ -118,7 +118,7 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
         job.base.skeleton = &f->skeleton;
         job.base.pose_ls = f->pose_ls;
         job.joints = c->jacobian_joints;
-        job.base.joint_count = f->count - 1;
+        job.base.listed_joint_count = f->count - 1;
         job.effectors = &effector;
         job.effector_count = 1;
         job.base.constraints = f->constraints;

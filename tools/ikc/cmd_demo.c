@@ -325,7 +325,7 @@ static ik_result tail_solve(const tail_setup *t, ik_transform *pose, ik_vec3 tar
     job.base.skeleton = &t->chain->skeleton;
     job.base.pose_ls = pose;
     job.joints = t->joints;
-    job.base.joint_count = t->count;
+    job.base.listed_joint_count = t->count;
     job.springs = t->springs;
     job.base.constraints = t->limits;
     job.effectors = &effector;
@@ -450,7 +450,7 @@ static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const in
         ik_fabrik job = ik_fabrik_def();
         job.base.skeleton = skeleton;
         job.joints = joints;
-        job.base.joint_count = 4;
+        job.base.listed_joint_count = 4;
         job.targets_ms = &target;
         job.base.constraints = limits;
         job.base.pose_ls = pose;
@@ -463,7 +463,7 @@ static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const in
         ik_ccd job = ik_ccd_def();
         job.base.skeleton = skeleton;
         job.joints = joints;
-        job.base.joint_count = 4;
+        job.base.listed_joint_count = 4;
         job.target_ms = target;
         job.base.constraints = limits;
         job.base.pose_ls = pose;

@@ -173,7 +173,7 @@ static void print_targets(const ik_asset *asset) {
         const ik_chain_target *tg = &asset->chain_file->targets[t];
         printf("  %-16s joint %-16s at (%.3f, %.3f, %.3f) weight %g\n", ikc_shown(tg->name),
                ikc_shown(ik_skeleton_name(asset->skeleton, tg->joint)), (double)tg->position_ms.x, (double)tg->position_ms.y,
-               (double)tg->position_ms.z, (double)tg->weight);
+               (double)tg->position_ms.z, (double)tg->importance);
     }
 }
 

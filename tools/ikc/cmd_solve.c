@@ -250,7 +250,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         ik_ccd job = ik_ccd_def();
         job.base.skeleton = s;
         job.joints = t->chain;
-        job.base.joint_count = t->chain_count;
+        job.base.listed_joint_count = t->chain_count;
         job.target_ms = t->target_ms;
         job.base.constraints = has_limits ? limits : NULL;
         job.base.root_ms = &asset->root_ms;
@@ -270,7 +270,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         ik_fabrik job = ik_fabrik_def();
         job.base.skeleton = s;
         job.joints = t->chain;
-        job.base.joint_count = t->chain_count;
+        job.base.listed_joint_count = t->chain_count;
         job.targets_ms = &t->target_ms;
         job.base.constraints = has_limits ? limits : NULL;
         job.base.root_ms = &asset->root_ms;
@@ -309,7 +309,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         job.base.pose_ls = pose_ls;
         job.base.root_ms = &asset->root_ms;
         job.joints = joints;
-        job.base.joint_count = count;
+        job.base.listed_joint_count = count;
         job.effectors = &effector;
         job.effector_count = 1;
         job.base.constraints = has_limits ? joint_limits : NULL;

@@ -187,7 +187,7 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     job.chain = &arm->chain;
     job.goal_position_bs = ik_v3(req->pose[0], req->pose[1], req->pose[2]);
     if (req->pose_count == 7) job.goal_rotation_bs = ik_q(req->pose[3], req->pose[4], req->pose[5], req->pose[6]);
-    else job.orientation_weight = 0;
+    else job.orientation_importance = 0;
     job.q_seed = seed;
     job.q_out = q;
     job.max_iterations = req->max_iterations;

@@ -1,10 +1,10 @@
 /* Planar chains (seed 003): forward kinematics, the exact gradient of the
  * squared effector distance, and IK by CCD, FABRIK or gradient descent. */
-#include <ikit/chain2d.h>
+#include <ikit/planar_chain.h>
 
 #include <stddef.h>
 
-void ik_chain2d_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
+void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
                    ik_real base_y, ik_real *xy) {
     ik_real beta = 0;
     int i;
@@ -17,7 +17,7 @@ void ik_chain2d_fk(int bone_count, const ik_real *lengths, const ik_real *angles
     }
 }
 
-void ik_chain2d_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik_real target_y,
+void ik_planar_chain_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik_real target_y,
                          ik_real *gradient) {
     ik_real xn = xy[2 * bone_count], yn = xy[2 * bone_count + 1];
     ik_real ex = xn - target_x, ey = yn - target_y;
@@ -25,14 +25,14 @@ void ik_chain2d_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik
     for (j = 0; j < bone_count; ++j) gradient[j] = ex * (xy[2 * j + 1] - yn) + ey * (xn - xy[2 * j]);
 }
 
-ik_chain2d ik_chain2d_def(void) {
-    ik_chain2d job;
+ik_planar_chain ik_planar_chain_def(void) {
+    ik_planar_chain job;
     job.bone_count = 0;
     job.lengths = NULL;
     job.base_x = job.base_y = 0;
     job.target_x = job.target_y = 0;
     job.min_angles = job.max_angles = NULL;
-    job.method = IK_CHAIN2D_FABRIK;
+    job.method = IK_PLANAR_CHAIN_FABRIK;
     job.tolerance = (ik_real)1e-3;
     job.max_iterations = 50;
     job.step = 1;
@@ -44,14 +44,14 @@ ik_chain2d ik_chain2d_def(void) {
     return job;
 }
 
-static ik_result validate(const ik_chain2d *job) {
+static ik_result validate(const ik_planar_chain *job) {
     int i;
     if (!job) return IK_ERR_NULL;
     if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
     if (!job->lengths || !job->angles || !job->scratch) return IK_ERR_NULL;
     if (!job->min_angles != !job->max_angles) return IK_ERR_NULL;
     if (job->bone_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
-    if (job->method != IK_CHAIN2D_CCD && job->method != IK_CHAIN2D_FABRIK && job->method != IK_CHAIN2D_GRADIENT)
+    if (job->method != IK_PLANAR_CHAIN_CCD && job->method != IK_PLANAR_CHAIN_FABRIK && job->method != IK_PLANAR_CHAIN_GRADIENT)
         return IK_ERR_RANGE;
     if (!ik_finite(job->base_x) || !ik_finite(job->base_y) || !ik_finite(job->target_x) ||
         !ik_finite(job->target_y) || !ik_finite(job->tolerance) || !ik_finite(job->step))
@@ -69,19 +69,19 @@ static ik_result validate(const ik_chain2d *job) {
 }
 
 /* alpha_i within its limits; without limits, wrapped to (-pi, pi]. */
-static ik_real limit(const ik_chain2d *job, int i, ik_real alpha) {
+static ik_real limit(const ik_planar_chain *job, int i, ik_real alpha) {
     if (job->min_angles) return ik_clampr(alpha, job->min_angles[i], job->max_angles[i]);
     return ik_wrap_angle(alpha);
 }
 
-static ik_real tip_error(const ik_chain2d *job, const ik_real *xy) {
+static ik_real tip_error(const ik_planar_chain *job, const ik_real *xy) {
     ik_real dx = xy[2 * job->bone_count] - job->target_x, dy = xy[2 * job->bone_count + 1] - job->target_y;
     return IK_SQRT(dx * dx + dy * dy);
 }
 
 /* CCD sweep: at joint j, delta = atan2((e - p_j) x (t - p_j), (e - p_j) . (t - p_j));
  * alpha_j += delta within limits; the tip turns about p_j by the change. */
-static void ccd_sweep(const ik_chain2d *job, ik_real *angles, ik_real *xy) {
+static void ccd_sweep(const ik_planar_chain *job, ik_real *angles, ik_real *xy) {
     int n = job->bone_count, j;
     ik_real ex = xy[2 * n], ey = xy[2 * n + 1];
     for (j = n - 1; j >= 0; --j) {
@@ -94,14 +94,14 @@ static void ccd_sweep(const ik_chain2d *job, ik_real *angles, ik_real *xy) {
         ex = px + c * ax - s * ay;
         ey = py + s * ax + c * ay;
     }
-    ik_chain2d_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
+    ik_planar_chain_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
 }
 
 /* FABRIK (Aristidou and Lasenby 2011) in the plane. Backward:
  * p_n = p*, p_i = p_{i+1} + l_i (p_i - p_{i+1}) / |p_i - p_{i+1}|. Forward,
  * in angles so limits apply inside the pass: alpha_i = angle of
  * (p_{i+1} - p_i) minus beta_{i-1}, limited, then p_{i+1} placed from it. */
-static void fabrik_iteration(const ik_chain2d *job, ik_real *angles, ik_real *xy) {
+static void fabrik_iteration(const ik_planar_chain *job, ik_real *angles, ik_real *xy) {
     int n = job->bone_count, i;
     ik_real beta = 0;
     xy[2 * n] = job->target_x;
@@ -131,10 +131,10 @@ static void fabrik_iteration(const ik_chain2d *job, ik_real *angles, ik_real *xy
 /* Gradient descent (seed 003): alpha_j -= eta dd/dalpha_j with the exact
  * gradient, eta = step / sum_j |p_n - p_j|^2 (the squared Frobenius norm of
  * the position Jacobian, which keeps the step stable at any scale). */
-static void gradient_step(const ik_chain2d *job, ik_real *angles, ik_real *xy, ik_real *gradient) {
+static void gradient_step(const ik_planar_chain *job, ik_real *angles, ik_real *xy, ik_real *gradient) {
     int n = job->bone_count, j;
     ik_real norm = 0, eta;
-    ik_chain2d_gradient(n, xy, job->target_x, job->target_y, gradient);
+    ik_planar_chain_gradient(n, xy, job->target_x, job->target_y, gradient);
     for (j = 0; j < n; ++j) {
         ik_real dx = xy[2 * n] - xy[2 * j], dy = xy[2 * n + 1] - xy[2 * j + 1];
         norm += dx * dx + dy * dy;
@@ -142,10 +142,10 @@ static void gradient_step(const ik_chain2d *job, ik_real *angles, ik_real *xy, i
     if (!(norm > 0)) return;
     eta = job->step / norm;
     for (j = 0; j < n; ++j) angles[j] = limit(job, j, angles[j] - eta * gradient[j]);
-    ik_chain2d_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
+    ik_planar_chain_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
 }
 
-ik_result ik_chain2d_run(const ik_chain2d *job) {
+ik_result ik_planar_chain_run(const ik_planar_chain *job) {
     ik_result r = validate(job);
     ik_real *xy, *angles;
     ik_real err, previous;
@@ -156,19 +156,19 @@ ik_result ik_chain2d_run(const ik_chain2d *job) {
     angles = job->angles;
     if (job->min_angles)
         for (i = 0; i < n; ++i) angles[i] = limit(job, i, angles[i]);
-    ik_chain2d_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
+    ik_planar_chain_fk(n, job->lengths, angles, job->base_x, job->base_y, xy);
     err = tip_error(job, xy);
     while (err > job->tolerance && it < job->max_iterations) {
         previous = err;
         ++it;
-        if (job->method == IK_CHAIN2D_CCD)
+        if (job->method == IK_PLANAR_CHAIN_CCD)
             ccd_sweep(job, angles, xy);
-        else if (job->method == IK_CHAIN2D_FABRIK)
+        else if (job->method == IK_PLANAR_CHAIN_FABRIK)
             fabrik_iteration(job, angles, xy);
         else
             gradient_step(job, angles, xy, xy + 2 * (n + 1));
         err = tip_error(job, xy);
-        if (job->method != IK_CHAIN2D_GRADIENT && previous - err < job->tolerance * (ik_real)1e-3) break;
+        if (job->method != IK_PLANAR_CHAIN_GRADIENT && previous - err < job->tolerance * (ik_real)1e-3) break;
     }
     if (job->iterations) *job->iterations = it;
     if (job->error) *job->error = err;

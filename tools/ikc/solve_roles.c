@@ -232,24 +232,15 @@ static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int l
     return end >= 0 ? ikc_shown(ik_skeleton_name(s, end)) : "(virtual ankle)";
 }
 
-int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
-    const ik_skeleton *s = asset->skeleton;
+/* The rig's job for the roles given: the ground under the pose's floor,
+ * each limb's goal (feet under a rest pose planted on the ground below
+ * them), the look-at. Returns an IKC_EXIT_ code. */
+static int setup_job(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms,
+                     ik_humanoid_solve *job) {
     const ik_humanoid *rig = &r->humanoid.rig;
-    ik_humanoid_solve job = ik_humanoid_solve_def();
-    ik_transform *start = NULL;
-    double times[TIMED_SOLVES];
     body_frame body;
-    ik_result result = IK_OK;
-    int code, k, run;
-    if (r->ground_kind == IKC_GROUND_FILE &&
-        (code = read_height_field(r->field_path, &r->field)) != IKC_EXIT_OK)
-        return code;
-    code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
-    if (code != IKC_EXIT_OK) return code;
-    if (!ikc_humanoid_usable("solve", &r->humanoid, s, stderr))
-        return r->humanoid.map_result != IK_OK || r->humanoid.init_result == IK_ERR_UNSUPPORTED ? IKC_EXIT_NOT_FOUND
-                                                                                                : IKC_EXIT_FORMAT;
-    ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
+    int code, k;
+    ik_skeleton_fk(asset->skeleton, pose_ls, &asset->root_ms, model_ms);
     body = body_axes(rig, &asset->root_ms, model_ms);
     r->floor_ms = body.floor_ms;
     if (r->ground_kind != IKC_GROUND_NONE) {
@@ -259,49 +250,56 @@ int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, 
             fprintf(stderr, "ikc solve: the ground is not valid: %s\n", ik_result_str(g));
             return IKC_EXIT_USAGE;
         }
-        job.ground = &r->ground;
-        job.use_floor = 1;
-        job.floor_ms = body.floor_ms;
-        job.feet_relative = r->animated;
+        job->ground = &r->ground;
+        job->use_floor = 1;
+        job->floor_ms = body.floor_ms;
+        job->feet_relative = r->animated;
     }
-    job.rig = rig;
-    job.pose_ls = pose_ls;
-    job.model_ms = model_ms;
-    job.root_ms = &asset->root_ms;
-    job.report = &r->report;
+    job->rig = rig;
+    job->pose_ls = pose_ls;
+    job->model_ms = model_ms;
+    job->root_ms = &asset->root_ms;
+    job->report = &r->report;
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
-        job.goal[k].enabled = r->goal_given[k];
-        job.goal[k].position_ms = r->goal_ms[k];
+        job->goal[k].enabled = r->goal_given[k];
+        job->goal[k].position_ms = r->goal_ms[k];
         /* "Feet on the ground" under a rest pose plants a foot the pose
          * holds up too: a goal on the ground under its ankle is not above
          * the ground, so the solve stands the foot on it. A clip's frame
          * keeps its feet as animated (feet_relative). */
-        if (k >= IK_LIMB_LEG_L && !r->goal_given[k] && job.ground && !r->animated) {
+        if (k >= IK_LIMB_LEG_L && !r->goal_given[k] && job->ground && !r->animated) {
             ik_vec3 ankle = limb_end(&rig->limb[k], model_ms);
             ik_real leg = ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[k].start]), ankle);
             ik_ground_hit hit;
-            if (ik_ground_cast(job.ground, ik_vec3_mad(ankle, body.up, 2 * leg), ik_vec3_neg(body.up), 6 * leg, &hit)) {
-                job.goal[k].enabled = 1;
-                job.goal[k].position_ms = hit.point_ms;
+            if (ik_ground_cast(job->ground, ik_vec3_mad(ankle, body.up, 2 * leg), ik_vec3_neg(body.up), 6 * leg, &hit)) {
+                job->goal[k].enabled = 1;
+                job->goal[k].position_ms = hit.point_ms;
             }
         }
     }
-    job.look_at = r->look_given;
-    job.look_target_ms = r->look_ms;
-    job.look_tolerance = ik_rad(r->look_tolerance_deg);
+    job->look_at = r->look_given;
+    job->look_target_ms = r->look_ms;
+    job->look_tolerance = ik_rad(r->look_tolerance_deg);
+    return IKC_EXIT_OK;
+}
 
-    /* Time the solve from the same start pose a few times; keep the last. */
-    start = (ik_transform *)malloc((size_t)s->joint_count * sizeof *start);
+/* Run `job` TIMED_SOLVES times from the same start pose, keeping the last
+ * answer and the median time. Returns an IKC_EXIT_ code. */
+static int solve_timed(ikc_roles *r, const ik_skeleton *s, const ik_humanoid_solve *job) {
+    double times[TIMED_SOLVES];
+    ik_transform *start = (ik_transform *)malloc((size_t)s->joint_count * sizeof *start);
+    ik_result result = IK_OK;
+    int run;
     if (!start) {
         fprintf(stderr, "ikc solve: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
-    memcpy(start, pose_ls, (size_t)s->joint_count * sizeof *start);
+    memcpy(start, job->pose_ls, (size_t)s->joint_count * sizeof *start);
     for (run = 0; run < TIMED_SOLVES && result == IK_OK; ++run) {
         double t0 = ikc_now();
-        memcpy(pose_ls, start, (size_t)s->joint_count * sizeof *start);
+        memcpy(job->pose_ls, start, (size_t)s->joint_count * sizeof *start);
         memset(&r->report, 0, sizeof r->report);
-        result = ik_humanoid_solve_run(&job);
+        result = ik_humanoid_solve_run(job);
         times[run] = (ikc_now() - t0) * 1e6;
     }
     free(start);
@@ -310,7 +308,13 @@ int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, 
         return IKC_EXIT_FAILURE;
     }
     r->microseconds = ikc_median(times, TIMED_SOLVES);
+    return IKC_EXIT_OK;
+}
 
+/* Where the limbs and head ended, and a warning for each goal not reached. */
+static void report_results(ikc_roles *r, const ik_skeleton *s, const ik_mat4 *model_ms) {
+    const ik_humanoid *rig = &r->humanoid.rig;
+    int head = rig->map.joint[IK_ROLE_HEAD], k;
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         const ik_humanoid_limb *limb = &rig->limb[k];
         ik_vec3 a = ik_mat4_translation(&model_ms[limb->start]), m = ik_mat4_translation(&model_ms[limb->mid]);
@@ -321,29 +325,40 @@ int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, 
                     ik_humanoid_role_name(goal_roles[k]), (double)r->goal_ms[k].x, (double)r->goal_ms[k].y,
                     (double)r->goal_ms[k].z, (double)r->report.residual[k], (double)r->limb_length[k]);
     }
-    {
-        int head = rig->map.joint[IK_ROLE_HEAD];
-        r->head_ms = ik_mat4_translation(&model_ms[head]);
-        r->gaze_ms = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[head], rig->head_forward_ls));
-        if (r->look_given && !r->report.look_reached)
-            fprintf(stderr,
-                    "ikc solve: warning: the head did not reach the look-at target (%g, %g, %g): residual "
-                    "%.2f deg "
-                    "(tolerance %g deg): it turned as far as its limits allow\n",
-                    (double)r->look_ms.x, (double)r->look_ms.y, (double)r->look_ms.z,
-                    (double)ik_deg(r->report.look_error), (double)r->look_tolerance_deg);
-    }
+    r->head_ms = ik_mat4_translation(&model_ms[head]);
+    r->gaze_ms = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[head], rig->head_forward_ls));
+    if (r->look_given && !r->report.look_reached)
+        fprintf(stderr,
+                "ikc solve: warning: the head did not reach the look-at target (%g, %g, %g): residual %.2f deg "
+                "(tolerance %g deg): it turned as far as its limits allow\n",
+                (double)r->look_ms.x, (double)r->look_ms.y, (double)r->look_ms.z,
+                (double)ik_deg(r->report.look_error), (double)r->look_tolerance_deg);
     for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k) {
         int limb = IK_LIMB_LEG_L + k;
         if (!r->report.grounded[k])
             fprintf(stderr, "ikc solve: warning: no ground found under the %s foot\n", k == 0 ? "left" : "right");
         else if (!r->goal_given[limb] && !r->report.reached[limb])
             fprintf(stderr,
-                    "ikc solve: warning: the %s foot (%s) cannot reach the ground: residual %.4g (limb "
-                    "length %.4g)\n",
+                    "ikc solve: warning: the %s foot (%s) cannot reach the ground: residual %.4g (limb length %.4g)\n",
                     k == 0 ? "left" : "right", limb_end_name(r, s, limb), (double)r->report.residual[limb],
                     (double)r->limb_length[limb]);
     }
+}
+
+int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
+    const ik_skeleton *s = asset->skeleton;
+    ik_humanoid_solve job = ik_humanoid_solve_def();
+    int code;
+    if (r->ground_kind == IKC_GROUND_FILE && (code = read_height_field(r->field_path, &r->field)) != IKC_EXIT_OK)
+        return code;
+    code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
+    if (code != IKC_EXIT_OK) return code;
+    if (!ikc_humanoid_usable("solve", &r->humanoid, s, stderr))
+        return r->humanoid.map_result != IK_OK || r->humanoid.init_result == IK_ERR_UNSUPPORTED ? IKC_EXIT_NOT_FOUND
+                                                                                                : IKC_EXIT_FORMAT;
+    if ((code = setup_job(r, asset, pose_ls, model_ms, &job)) != IKC_EXIT_OK) return code;
+    if ((code = solve_timed(r, s, &job)) != IKC_EXIT_OK) return code;
+    report_results(r, s, model_ms);
     return IKC_EXIT_OK;
 }
 

@@ -93,6 +93,19 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
         target[lane] = &job->target_ms[i];
         pole[lane] = job->pole_ms ? &job->pole_ms[i] : NULL;
     }
+#if defined(__GNUC__) || defined(__clang__)
+    /* in a batch too big for the caches (beyond about 4,096 limbs), the
+     * joints two steps ahead, on their way in (a strided array of poses is
+     * too sparse for the hardware prefetcher); smaller ones lose by it */
+    if (job->count > 4096 && first + 3 * IK_LANES <= job->count) {
+        for (lane = 0; lane < IK_LANES; ++lane) {
+            int ahead = first + 2 * IK_LANES + lane;
+            __builtin_prefetch(lanes3_strided_matrix(job->start_ms, stride, ahead));
+            __builtin_prefetch(lanes3_strided_matrix(job->mid_ms, stride, ahead));
+            __builtin_prefetch(lanes3_strided_matrix(job->end_ms, stride, ahead)->m + 12);
+        }
+    }
+#endif
     s0 = lanes3_matrix_column(start, 0, NULL);
     s1 = lanes3_matrix_column(start, 1, NULL);
     s2 = lanes3_matrix_column(start, 2, NULL);

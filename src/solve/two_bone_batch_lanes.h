@@ -40,22 +40,25 @@ typedef struct frame_lanes {
     simd4 scale, k_w, usable;
 } frame_lanes;
 
-static frame_lanes frame_lanes_make(lanes3 c0, lanes3 c1, lanes3 c2) {
-    frame_lanes f;
-    simd4 l0 = lanes3_dot(c0, c0), l1 = lanes3_dot(c1, c1), l2 = lanes3_dot(c2, c2);
-    simd4 spread = simd4_mul(simd4_splat(64 * IK_REAL_EPSILON), l0), det, cube;
-    f.c0 = c0;
-    f.c1 = c1;
-    f.c2 = c2;
-    f.scale = simd4_sqrt(l0);
-    det = lanes3_dot(c0, lanes3_cross(c1, c2));
+/* The frame of the lanes' matrices m[i], made in place (a frame is too big
+ * to pass around by value). */
+static void frame_lanes_make(frame_lanes *f, const ik_mat4 *const m[IK_LANES]) {
+    simd4 l0, l1, l2, spread, det, cube;
+    f->c0 = lanes3_matrix_column(m, 0, NULL);
+    f->c1 = lanes3_matrix_column(m, 1, NULL);
+    f->c2 = lanes3_matrix_column(m, 2, NULL);
+    l0 = lanes3_dot(f->c0, f->c0);
+    l1 = lanes3_dot(f->c1, f->c1);
+    l2 = lanes3_dot(f->c2, f->c2);
+    spread = simd4_mul(simd4_splat(64 * IK_REAL_EPSILON), l0);
+    f->scale = simd4_sqrt(l0);
+    det = lanes3_dot(f->c0, lanes3_cross(f->c1, f->c2));
     cube = simd4_mul(simd4_mul(l0, l0), l0);
-    f.k_w = simd4_copysign(simd4_splat(1), det);
-    f.usable = simd4_and(simd4_and(simd4_ge(cube, simd4_splat(IK_REAL_MIN)), simd4_le(cube, simd4_splat(IK_REAL_MAX))),
+    f->k_w = simd4_copysign(simd4_splat(1), det);
+    f->usable = simd4_and(simd4_and(simd4_ge(cube, simd4_splat(IK_REAL_MIN)), simd4_le(cube, simd4_splat(IK_REAL_MAX))),
                          simd4_and(simd4_and(simd4_le(simd4_abs(simd4_sub(l1, l0)), spread),
                                              simd4_le(simd4_abs(simd4_sub(l2, l0)), spread)),
                                    simd4_ge(simd4_mul(det, det), simd4_mul(simd4_splat(1 - 128 * IK_REAL_EPSILON), cube))));
-    return f;
 }
 
 /* A model-space vector in the joint's frame, times s: C^T v. */
@@ -81,7 +84,6 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
     size_t stride = job->joint_stride ? job->joint_stride : sizeof(ik_mat4);
     const ik_mat4 *start[IK_LANES], *mid[IK_LANES], *end[IK_LANES];
     const ik_vec3 *target[IK_LANES], *pole[IK_LANES];
-    lanes3 s0, s1, s2, m0, m1, m2;
     int lane;
     for (lane = 0; lane < IK_LANES; ++lane) {
         /* lanes past the end repeat the last limb; their results are not stored */
@@ -106,17 +108,11 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
         }
     }
 #endif
-    s0 = lanes3_matrix_column(start, 0, NULL);
-    s1 = lanes3_matrix_column(start, 1, NULL);
-    s2 = lanes3_matrix_column(start, 2, NULL);
+    frame_lanes_make(&L->start, start);
     L->a = lanes3_matrix_column(start, 3, NULL);
-    m0 = lanes3_matrix_column(mid, 0, NULL);
-    m1 = lanes3_matrix_column(mid, 1, NULL);
-    m2 = lanes3_matrix_column(mid, 2, NULL);
+    frame_lanes_make(&L->mid, mid);
     L->b = lanes3_matrix_column(mid, 3, NULL);
     L->c = lanes3_matrix_column(end, 3, NULL);
-    L->start = frame_lanes_make(s0, s1, s2);
-    L->mid = frame_lanes_make(m0, m1, m2);
     /* a run of lanes that is not the array's end is read whole */
     if (first + IK_LANES < job->count) {
         L->target = lanes3_load_run(&job->target_ms[first]);

@@ -42,7 +42,7 @@ typedef struct frame_lanes {
 
 /* The frame of the lanes' matrices m[i], made in place (a frame is too big
  * to pass around by value). */
-static void frame_lanes_make(frame_lanes *f, const ik_mat4 *const m[IK_LANES]) {
+static inline void frame_lanes_make(frame_lanes *f, const ik_mat4 *const m[IK_LANES]) {
     simd4 l0, l1, l2, spread, det, cube;
     f->c0 = lanes3_matrix_column(m, 0, NULL);
     f->c1 = lanes3_matrix_column(m, 1, NULL);

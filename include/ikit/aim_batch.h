@@ -1,6 +1,8 @@
-/* ikit batch aim: many joints aimed in one call, four at a time (SSE2 lanes
- * in the float build on x86-64; plain scalar code in the double build, on
- * WebAssembly and elsewhere).
+/* ikit batch aim: many joints aimed in one call, eight at a time on AVX
+ * lanes where the processor has AVX (chosen at run time; the float build on
+ * x86-64 with GCC or Clang), else four (SSE2 lanes in the float build on
+ * x86-64; plain scalar code in the double build, on WebAssembly and
+ * elsewhere). The lanes give the same answers either way.
  *
  * Each joint is what an ik_aim job would be with the same joint matrix,
  * target, pole and weight, and the batch's shared forward, up and offset

@@ -62,7 +62,10 @@ def two_bone(skeleton, pose, start, mid, end, target, *, root=None, pole=None, h
 def two_bone_batch(start, mid, end, targets, start_rotations, mid_rotations, *, poles=None, hinge_axis=None,
                    min_bend=None, max_bend=None, soften=None, twist=None, weight=None, reach_tolerance=None,
                    reached=None, residual=None):
-    """Two-bone IK over n limbs in one call (a C loop over ik_two_bone_run):
+    """Two-bone IK over n limbs in one call: ik_two_bone_batch_run (new
+    rotation = old * correction, ik_two_bone_run's answer to rounding) when
+    no hinge, no twist and full weight are asked for, else a C loop over
+    ik_two_bone_run:
     `start`, `mid`, `end` (n, 4, 4) model-space matrices of each limb's
     joints, `targets` (n, 3), optional `poles` (n, 3); `start_rotations`
     and `mid_rotations` (n, 4) are the joints' local rotations, solved in

@@ -1,13 +1,19 @@
-/* Four vec3s in structure-of-arrays form, one per lane of simd4: the
- * batch solvers' vector type (x, y and z each hold the four limbs' values),
+/* IK_LANES vec3s in structure-of-arrays form, one per lane of simd4: the
+ * batch solvers' vector type (x, y and z each hold the limbs' values),
  * private to the library. Every operation is the vec3 one of math.h, lane
- * by lane, in the same order of operations. */
+ * by lane, in the same order of operations. Four lanes (simd4.h), or
+ * eight where IKIT_LANES_WIDE is defined (simd8_avx.h, the same names). */
 #ifndef IKIT_LANES3_H
 #define IKIT_LANES3_H
 
 #include <stddef.h>
 
+#ifdef IKIT_LANES_WIDE
+#include "simd8_avx.h"
+#else
 #include "simd4.h"
+#define IK_LANES 4
+#endif
 
 typedef struct lanes3 {
     simd4 x, y, z;
@@ -43,11 +49,17 @@ static inline lanes3 lanes3_select(simd4 mask, lanes3 a, lanes3 b) {
     return lanes3_make(simd4_select(mask, a.x, b.x), simd4_select(mask, a.y, b.y), simd4_select(mask, a.z, b.z));
 }
 
+#if IK_LANES == 4
 /* Four vec3s, lane i from p[i] (a vec3 that may end the caller's array:
  * no read past its three reals). */
 static inline lanes3 lanes3_gather(const ik_vec3 *const p[4]) {
     return lanes3_make(simd4_set(p[0]->x, p[1]->x, p[2]->x, p[3]->x), simd4_set(p[0]->y, p[1]->y, p[2]->y, p[3]->y),
                        simd4_set(p[0]->z, p[1]->z, p[2]->z, p[3]->z));
+}
+
+/* Four reals, lane i from base[index[i]]. */
+static inline simd4 simd4_gather(const ik_real *base, const int index[4]) {
+    return simd4_set(base[index[0]], base[index[1]], base[index[2]], base[index[3]]);
 }
 
 /* Four vec3s from vec3 i to i + 3 of a packed array, each read with the
@@ -67,6 +79,56 @@ static inline lanes3 lanes3_matrix_column(const ik_mat4 *const m[4], int col, si
     if (w) *w = r3;
     return lanes3_make(r0, r1, r2);
 }
+#else
+/* The same loaders for eight lanes: each half is the four-lane SSE form. */
+static inline void lanes3_transpose_half(__m128 r[4]) { _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]); }
+
+static inline lanes3 lanes3_gather(const ik_vec3 *const p[8]) {
+    __m128 x[2], y[2], z[2];
+    int half;
+    for (half = 0; half < 2; ++half) {
+        const ik_vec3 *const *q = p + 4 * half;
+        x[half] = _mm_set_ps(q[3]->x, q[2]->x, q[1]->x, q[0]->x);
+        y[half] = _mm_set_ps(q[3]->y, q[2]->y, q[1]->y, q[0]->y);
+        z[half] = _mm_set_ps(q[3]->z, q[2]->z, q[1]->z, q[0]->z);
+    }
+    return lanes3_make(simd4_from_halves(x[0], x[1]), simd4_from_halves(y[0], y[1]), simd4_from_halves(z[0], z[1]));
+}
+
+static inline simd4 simd4_gather(const ik_real *base, const int index[8]) {
+    return simd4_from_halves(_mm_set_ps(base[index[3]], base[index[2]], base[index[1]], base[index[0]]),
+                             _mm_set_ps(base[index[7]], base[index[6]], base[index[5]], base[index[4]]));
+}
+
+/* Rows r[0..3] of four 4-vectors per half, transposed and joined. */
+static inline lanes3 lanes3_join_halves(__m128 lo[4], __m128 hi[4], simd4 *w) {
+    lanes3_transpose_half(lo);
+    lanes3_transpose_half(hi);
+    if (w) *w = simd4_from_halves(lo[3], hi[3]);
+    return lanes3_make(simd4_from_halves(lo[0], hi[0]), simd4_from_halves(lo[1], hi[1]),
+                       simd4_from_halves(lo[2], hi[2]));
+}
+
+static inline lanes3 lanes3_load_run(const ik_vec3 *v) {
+    __m128 lo[4], hi[4];
+    int lane;
+    for (lane = 0; lane < 4; ++lane) {
+        lo[lane] = _mm_loadu_ps(&v[lane].x);
+        hi[lane] = _mm_loadu_ps(&v[lane + 4].x);
+    }
+    return lanes3_join_halves(lo, hi, NULL);
+}
+
+static inline lanes3 lanes3_matrix_column(const ik_mat4 *const m[8], int col, simd4 *w) {
+    __m128 lo[4], hi[4];
+    int lane;
+    for (lane = 0; lane < 4; ++lane) {
+        lo[lane] = _mm_loadu_ps(m[lane]->m + 4 * col);
+        hi[lane] = _mm_loadu_ps(m[lane + 4]->m + 4 * col);
+    }
+    return lanes3_join_halves(lo, hi, w);
+}
+#endif
 
 /* Element i of an array of matrices `stride` bytes apart. */
 static inline const ik_mat4 *lanes3_strided_matrix(const ik_mat4 *base, size_t stride, int i) {
@@ -100,6 +162,7 @@ static inline lanes3 quat_lanes_rotate_scaled(quat_lanes q, lanes3 v) {
     return lanes3_mad(r, lanes3_cross(q.v, v), simd4_mul(two, q.w));
 }
 
+#if IK_LANES == 4
 /* Four quaternions back from their lanes, into out[0..3]. */
 static inline void quat_lanes_store(quat_lanes q, ik_quat *out) {
     simd4 x = q.v.x, y = q.v.y, z = q.v.z, w = q.w;
@@ -109,5 +172,20 @@ static inline void quat_lanes_store(quat_lanes q, ik_quat *out) {
     simd4_store(&out[2].x, z);
     simd4_store(&out[3].x, w);
 }
+#else
+/* Eight quaternions back from their lanes, into out[0..7]. */
+static inline void quat_lanes_store(quat_lanes q, ik_quat *out) {
+    __m128 r[4];
+    int half, lane;
+    for (half = 0; half < 2; ++half) {
+        r[0] = half ? simd4_high_half(q.v.x) : simd4_low_half(q.v.x);
+        r[1] = half ? simd4_high_half(q.v.y) : simd4_low_half(q.v.y);
+        r[2] = half ? simd4_high_half(q.v.z) : simd4_low_half(q.v.z);
+        r[3] = half ? simd4_high_half(q.w) : simd4_low_half(q.w);
+        lanes3_transpose_half(r);
+        for (lane = 0; lane < 4; ++lane) _mm_storeu_ps(&out[4 * half + lane].x, r[lane]);
+    }
+}
+#endif
 
 #endif

@@ -1,24 +1,9 @@
-/* Batch two-bone IK: ik_two_bone_run's common path (seed 000's closed form,
- * as two_bone.c works it: bend by the law of cosines, swing onto the target
- * line, twist toward the pole or the knee's side), four limbs per step,
- * one per lane. Each stage below names the two_bone.c function whose
- * formula it repeats lane by lane; a lane whose limb leaves that path is
- * marked and solved afterwards by ik_two_bone_run itself. */
-#include <ikit/two_bone.h>
-#include <ikit/two_bone_batch.h>
-
-#include <stddef.h>
-
-#include "../math/lanes3.h"
-
-/* As two_bone.c: the limb sizes solved directly. */
-#ifdef IKIT_DOUBLE
-#define LIMB_SIZE_MIN 0x1p-120
-#define LIMB_SIZE_MAX 0x1p120
-#else
-#define LIMB_SIZE_MIN 0x1p-16f
-#define LIMB_SIZE_MAX 0x1p16f
-#endif
+/* Batch two-bone IK: the job's defaults and checks, and the choice of
+ * lanes: eight AVX lanes where the processor has AVX (two_bone_batch_wide.c),
+ * else four (SSE2 in the float build on x86, scalar elsewhere). The lane
+ * kernel is two_bone_batch_lanes.h. */
+#include "two_bone_batch_lanes.h"
+#include "batch_wide.h"
 
 ik_two_bone_batch ik_two_bone_batch_def(void) {
     ik_two_bone_batch job;
@@ -49,340 +34,46 @@ static ik_result validate(const ik_two_bone_batch *job) {
     return IK_OK;
 }
 
-/* One joint's rotation frame in four lanes (two_bone.c's joint_frame_make
- * for a similarity): the columns c_i, s = |c_0| and k_w = sgn(det). Its
- * turns are taken to the joint's frame as (C^T v, w k_w s), s times
- * two_bone.c's (k C^T v, w k_w) with k = 1 / s (a positive factor the
- * normalisation removes). `usable` holds where the columns have equal
- * lengths (within 64 eps) and det^2 >= (1 - 128 eps) s^6 (Hadamard's
- * bound, met only by orthogonal columns), with s^6 a normal number. */
-typedef struct frame_lanes {
-    lanes3 c0, c1, c2;
-    simd4 scale, k_w, usable;
-} frame_lanes;
-
-static frame_lanes frame_lanes_make(lanes3 c0, lanes3 c1, lanes3 c2) {
-    frame_lanes f;
-    simd4 l0 = lanes3_dot(c0, c0), l1 = lanes3_dot(c1, c1), l2 = lanes3_dot(c2, c2);
-    simd4 spread = simd4_mul(simd4_splat(64 * IK_REAL_EPSILON), l0), det, cube;
-    f.c0 = c0;
-    f.c1 = c1;
-    f.c2 = c2;
-    f.scale = simd4_sqrt(l0);
-    det = lanes3_dot(c0, lanes3_cross(c1, c2));
-    cube = simd4_mul(simd4_mul(l0, l0), l0);
-    f.k_w = simd4_copysign(simd4_splat(1), det);
-    f.usable = simd4_and(simd4_and(simd4_ge(cube, simd4_splat(IK_REAL_MIN)), simd4_le(cube, simd4_splat(IK_REAL_MAX))),
-                         simd4_and(simd4_and(simd4_le(simd4_abs(simd4_sub(l1, l0)), spread),
-                                             simd4_le(simd4_abs(simd4_sub(l2, l0)), spread)),
-                                   simd4_ge(simd4_mul(det, det), simd4_mul(simd4_splat(1 - 128 * IK_REAL_EPSILON), cube))));
-    return f;
+#if IKIT_BATCH_WIDE
+/* The limbs from `first` on, as a job of their own. */
+static ik_two_bone_batch two_bone_batch_tail(const ik_two_bone_batch *job, int first) {
+    ik_two_bone_batch tail = *job;
+    size_t skip = (size_t)first * (job->joint_stride ? job->joint_stride : sizeof(ik_mat4));
+    tail.count = job->count - first;
+    tail.start_ms = lanes3_strided_matrix(job->start_ms, skip, 1);
+    tail.mid_ms = lanes3_strided_matrix(job->mid_ms, skip, 1);
+    tail.end_ms = lanes3_strided_matrix(job->end_ms, skip, 1);
+    tail.target_ms += first;
+    if (tail.pole_ms) tail.pole_ms += first;
+    if (tail.weight) tail.weight += first;
+    tail.start_correction_ls += first;
+    tail.mid_correction_ls += first;
+    if (tail.reached) tail.reached += first;
+    if (tail.residual) tail.residual += first;
+    if (tail.status) tail.status += first;
+    return tail;
 }
+#endif
 
-/* A model-space vector in the joint's frame, times s: C^T v. */
-static lanes3 frame_to_local(const frame_lanes *f, lanes3 v) {
-    return lanes3_make(lanes3_dot(f->c0, v), lanes3_dot(f->c1, v), lanes3_dot(f->c2, v));
-}
-
-/* A model-space turn in the joint's frame, times s: (C^T v, w k_w s)
- * (to_local). */
-static quat_lanes quat_lanes_to_local(const frame_lanes *f, quat_lanes q) {
-    return quat_lanes_make(frame_to_local(f, q.v), simd4_mul(q.w, simd4_mul(f->k_w, f->scale)));
-}
-
-/* Four limbs' inputs and, per lane, where each came from. */
-typedef struct limb_lanes {
-    int index[4];
-    frame_lanes start, mid;
-    lanes3 a, b, c, target, pole;
-    simd4 full_weight;
-} limb_lanes;
-
-static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes *L) {
-    size_t stride = job->joint_stride ? job->joint_stride : sizeof(ik_mat4);
-    const ik_mat4 *start[4], *mid[4], *end[4];
-    const ik_vec3 *target[4], *pole[4];
-    lanes3 s0, s1, s2, m0, m1, m2;
-    int lane;
-    for (lane = 0; lane < 4; ++lane) {
-        /* lanes past the end repeat the last limb; their results are not stored */
-        int i = first + lane < job->count ? first + lane : job->count - 1;
-        L->index[lane] = i;
-        start[lane] = lanes3_strided_matrix(job->start_ms, stride, i);
-        mid[lane] = lanes3_strided_matrix(job->mid_ms, stride, i);
-        end[lane] = lanes3_strided_matrix(job->end_ms, stride, i);
-        target[lane] = &job->target_ms[i];
-        pole[lane] = job->pole_ms ? &job->pole_ms[i] : NULL;
-    }
-    s0 = lanes3_matrix_column(start, 0, NULL);
-    s1 = lanes3_matrix_column(start, 1, NULL);
-    s2 = lanes3_matrix_column(start, 2, NULL);
-    L->a = lanes3_matrix_column(start, 3, NULL);
-    m0 = lanes3_matrix_column(mid, 0, NULL);
-    m1 = lanes3_matrix_column(mid, 1, NULL);
-    m2 = lanes3_matrix_column(mid, 2, NULL);
-    L->b = lanes3_matrix_column(mid, 3, NULL);
-    L->c = lanes3_matrix_column(end, 3, NULL);
-    L->start = frame_lanes_make(s0, s1, s2);
-    L->mid = frame_lanes_make(m0, m1, m2);
-    /* a run of four that is not the array's end is read whole */
-    if (first + 4 < job->count) {
-        L->target = lanes3_load_run(&job->target_ms[first]);
-        if (job->pole_ms) L->pole = lanes3_load_run(&job->pole_ms[first]);
-    } else {
-        L->target = lanes3_gather(target);
-        if (job->pole_ms) L->pole = lanes3_gather(pole);
-    }
-    if (!job->pole_ms) L->pole = L->a;
-    if (job->weight) {
-        /* a weight of 1 or more is the full solve, as in ik_two_bone_run */
-        const ik_real *w = job->weight;
-        L->full_weight = simd4_ge(simd4_set(w[L->index[0]], w[L->index[1]], w[L->index[2]], w[L->index[3]]),
-                                    simd4_splat(1));
-    } else {
-        L->full_weight = simd4_ge(simd4_splat(1), simd4_splat(0));
-    }
-}
-
-/* Soft reach, lane by lane (two_bone.c's soften_reach; exp has no lane
- * form): beyond ds = (1 - soften) L the distance eases as
- * ds + (L - ds)(1 - exp(-(D - ds) / (L - ds))). */
-static simd4 soften_lanes(simd4 distance, simd4 full, ik_real soften) {
-    ik_real dist[4], len[4];
-    int lane;
-    simd4_store(dist, distance);
-    simd4_store(len, full);
-    for (lane = 0; lane < 4; ++lane) {
-        ik_real ds = len[lane] * (1 - soften), span = len[lane] - ds;
-        if (dist[lane] > ds && span > 0) dist[lane] = ds + span * (1 - IK_EXP(-(dist[lane] - ds) / span));
-    }
-    return simd4_load(dist);
-}
-
-/* What one step of four limbs produces. */
-typedef struct limb_results {
-    quat_lanes start_correction, mid_correction;
-    simd4 residual, reached, solved; /* solved: the lane took the common path */
-} limb_results;
-
-static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_results *out) {
-    const simd4 zero = simd4_splat(0), one = simd4_splat(1);
-    lanes3 u = lanes3_sub(L->b, L->a), v = lanes3_sub(L->c, L->b), e = lanes3_sub(L->target, L->a);
-    lanes3 pole_rel = lanes3_sub(L->pole, L->a), h, end_rel, m, n, k, j, ref, ref_back;
-    simd4 vv = lanes3_dot(v, v), l1 = simd4_sqrt(lanes3_dot(u, u)), l2 = simd4_sqrt(vv), full = simd4_add(l1, l2);
-    simd4 dist = simd4_sqrt(lanes3_dot(e, e)), shortest = simd4_abs(simd4_sub(l1, l2)), d, ok;
-    simd4 len, h_sq, uv, inv_h, inv_len, kc, cos0, sin0, sin1, c, s, bend_w, half_turn;
-    simd4 end_sq, end_len, reach, inv_reach, lw, w, kk, ref_sq, rr, pole_sq, has_twist, g, root, cos_part, sin_part,
-        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, tol;
-    quat_lanes bend, swing, start_new, mid_new, swing_twist;
-
-    /* The lanes of the common path (ik_two_bone_run's guards): similar
-     * frames, a finite limb of usual size and target, a pole near enough,
-     * full weight. NaN fails every comparison, so it leaves the path. */
-    pole_sq = lanes3_dot(pole_rel, pole_rel);
-    ok = simd4_and(simd4_and(L->start.usable, L->mid.usable), L->full_weight);
-    ok = simd4_and(ok, simd4_and(simd4_ge(full, simd4_splat(LIMB_SIZE_MIN)), simd4_le(full, simd4_splat(LIMB_SIZE_MAX))));
-    ok = simd4_and(ok, simd4_le(simd4_add(full, dist), simd4_splat(IK_REAL_MAX)));
-    if (job->pole_ms) ok = simd4_and(ok, simd4_le(pole_sq, simd4_splat(LIMB_SIZE_MAX * LIMB_SIZE_MAX)));
-
-    /* The distance wanted: softened, then clamped to [|l1 - l2|, l1 + l2]. */
-    d = job->soften > 0 ? soften_lanes(dist, full, job->soften) : dist;
-    d = simd4_max(shortest, simd4_min(d, full));
-
-    /* 1. bend (free_bend_of_bent_limb): k = (d^2 - l1^2 - l2^2) / (2 l1 l2),
-     * exactly 1 at full reach and -1 at full fold (reach_cosine); the limb
-     * has cos(alpha0) = u . v / (l1 l2), sin(alpha0) = |h| / (l1 l2),
-     * h = u x v; the turn delta = alpha1 - alpha0 about h is
-     * (h sin(delta) / |h|, 1 + cos(delta)), and the end lands at
-     * u (1 - |v|^2 s) + v (c + (u . v) s). A straight or folded limb (|h|
-     * within 1e-5 of l1 l2) leaves the path. */
-    h = lanes3_cross(u, v);
-    len = simd4_mul(l1, l2);
-    h_sq = lanes3_dot(h, h);
-    uv = lanes3_dot(u, v);
-    ok = simd4_and(ok, simd4_gt(h_sq, simd4_mul(simd4_mul(len, len), simd4_splat((ik_real)1e-10))));
-    inv_h = simd4_rsqrt(h_sq);
-    inv_len = simd4_div(one, len);
-    kc = simd4_mul(simd4_sub(simd4_mul(d, d), simd4_add(simd4_mul(l1, l1), simd4_mul(l2, l2))),
-                   simd4_mul(simd4_splat((ik_real)0.5), inv_len));
-    kc = simd4_max(simd4_splat(-1), simd4_min(kc, one));
-    kc = simd4_select(simd4_ge(d, full), one, simd4_select(simd4_le(d, shortest), simd4_splat(-1), kc));
-    cos0 = simd4_mul(uv, inv_len);
-    sin0 = simd4_mul(simd4_mul(h_sq, inv_h), inv_len);
-    sin1 = simd4_sqrt(simd4_max(simd4_sub(one, simd4_mul(kc, kc)), zero));
-    c = simd4_add(simd4_mul(kc, cos0), simd4_mul(sin1, sin0));
-    s = simd4_mul(simd4_sub(simd4_mul(sin1, cos0), simd4_mul(kc, sin0)), inv_h);
-    end_rel = lanes3_add(lanes3_scale(u, simd4_sub(one, simd4_mul(vv, s))), lanes3_scale(v, simd4_add(c, simd4_mul(uv, s))));
-    bend_w = simd4_add(one, c);
-    half_turn = simd4_le(bend_w, simd4_splat((ik_real)1e-7));
-    bend = quat_lanes_make(lanes3_scale(h, simd4_select(half_turn, inv_h, s)), simd4_select(half_turn, zero, bend_w));
-
-    /* 2. swing (swing_and_twist): the minimum rotation taking end_rel onto
-     * the target line e, (end_rel x e, |end_rel||e| + end_rel . e) / (reach
-     * |e|), with |end_rel| one Newton step from reach = d (or |end_rel|
-     * itself for a short reach). A target on the start or a swing past
-     * about 170 degrees (w <= |end_rel||e| / 64) leaves the path. */
-    ok = simd4_and(ok, simd4_gt(dist, simd4_mul(simd4_splat(IK_REAL_EPSILON), full)));
-    end_sq = lanes3_dot(end_rel, end_rel);
-    end_len = simd4_sqrt(end_sq);
-    reach = simd4_select(simd4_ge(d, simd4_mul(full, simd4_splat((ik_real)0.25))), d, end_len);
-    inv_reach = simd4_div(one, simd4_mul(reach, dist));
-    lw = simd4_mul(simd4_add(reach, simd4_mul(simd4_sub(end_sq, simd4_mul(reach, reach)),
-                                              simd4_mul(simd4_mul(simd4_splat((ik_real)0.5), inv_reach), dist))),
-                   dist);
-    w = simd4_add(lw, lanes3_dot(end_rel, e));
-    ok = simd4_and(ok, simd4_gt(w, simd4_mul(lw, simd4_splat((ik_real)(1.0 / 64)))));
-    swing = quat_lanes_make(lanes3_scale(lanes3_cross(end_rel, e), inv_reach), simd4_mul(w, inv_reach));
-
-    /* 3. twist about m = end_rel / reach toward the pole (or, without one,
-     * or with one on the target line, the knee u): with k = m x h,
-     * j = (h . m) m - h, the reference turned back by the swing r,
-     * C = k . r, S = j . r and R = |k||r x n| g, the half angle lies along
-     * (R + C + |S|, sgn(S) (R - C + |S|)). No twist where k or the
-     * reference is within 1e-5 of the line. */
-    m = lanes3_scale(end_rel, simd4_mul(inv_reach, dist));
-    n = lanes3_scale(e, simd4_div(one, dist));
-    k = lanes3_cross(m, h);
-    kk = lanes3_dot(k, k);
-    j = lanes3_sub(lanes3_scale(m, lanes3_dot(h, m)), h);
-    ref = u;
-    ref_sq = lanes3_dot(u, u);
-    if (job->pole_ms) {
-        lanes3 pn = lanes3_cross(pole_rel, n);
-        simd4 use_pole;
-        rr = lanes3_dot(pn, pn);
-        use_pole = simd4_gt(rr, simd4_mul(pole_sq, simd4_splat((ik_real)1e-10)));
-        ref = lanes3_select(use_pole, pole_rel, u);
-        ref_sq = simd4_select(use_pole, pole_sq, ref_sq);
-        if (simd4_mask_bits(use_pole) != 15) {
-            lanes3 un = lanes3_cross(u, n);
-            rr = simd4_select(use_pole, rr, lanes3_dot(un, un));
-        }
-    } else {
-        lanes3 un = lanes3_cross(u, n);
-        rr = lanes3_dot(un, un);
-    }
-    has_twist = simd4_and(simd4_gt(kk, simd4_mul(h_sq, simd4_splat((ik_real)1e-10))),
-                          simd4_gt(rr, simd4_mul(ref_sq, simd4_splat((ik_real)1e-10))));
-    g = simd4_add(lanes3_dot(swing.v, swing.v), simd4_mul(swing.w, swing.w));
-    root = simd4_mul(simd4_sqrt(simd4_mul(kk, rr)), g);
-    ref_back = quat_lanes_rotate_scaled(quat_lanes_make(lanes3_scale(swing.v, simd4_splat(-1)), swing.w), ref);
-    cos_part = lanes3_dot(k, ref_back);
-    sin_part = lanes3_dot(j, ref_back);
-    abs_sin = simd4_abs(sin_part);
-    twist_sin = simd4_select(has_twist, simd4_copysign(simd4_add(simd4_sub(root, cos_part), abs_sin), sin_part), zero);
-    twist_cos = simd4_select(has_twist, simd4_add(simd4_add(root, cos_part), abs_sin), one);
-    m = lanes3_select(has_twist, m, lanes3_make(zero, zero, zero));
-
-    /* Model-space turns to local corrections, R^T q R (to_local): the
-     * start's of swing * twist, the mid's of the bend (the joint frame's
-     * conjugation is multiplicative, so this is the single solver's
-     * L(swing) L(twist)). Each is normalised; a squared norm outside the
-     * normal range leaves the path. */
-    swing_twist = quat_lanes_mul(swing, quat_lanes_make(lanes3_scale(m, twist_sin), twist_cos));
-    start_new = quat_lanes_to_local(&L->start, swing_twist);
-    mid_new = quat_lanes_to_local(&L->mid, bend);
-    start_sq = simd4_add(lanes3_dot(start_new.v, start_new.v), simd4_mul(start_new.w, start_new.w));
-    mid_sq = simd4_add(lanes3_dot(mid_new.v, mid_new.v), simd4_mul(mid_new.w, mid_new.w));
-    ok = simd4_and(ok, simd4_and(simd4_and(simd4_ge(start_sq, simd4_splat(IK_REAL_MIN)),
-                                           simd4_le(start_sq, simd4_splat(IK_REAL_MAX))),
-                                 simd4_and(simd4_ge(mid_sq, simd4_splat(IK_REAL_MIN)),
-                                           simd4_le(mid_sq, simd4_splat(IK_REAL_MAX)))));
-    start_sq = simd4_rsqrt(simd4_select(ok, start_sq, one));
-    mid_sq = simd4_rsqrt(simd4_select(ok, mid_sq, one));
-    out->start_correction = quat_lanes_make(lanes3_scale(start_new.v, start_sq), simd4_mul(start_new.w, start_sq));
-    out->mid_correction = quat_lanes_make(lanes3_scale(mid_new.v, mid_sq), simd4_mul(mid_new.w, mid_sq));
-
-    /* Where the end lands: the swing takes it onto the target line and the
-     * twist turns about that line, so it is |end_rel| from the start along
-     * it, and the residual is ||end_rel| - |e||. */
-    out->residual = simd4_abs(simd4_sub(end_len, dist));
-    tol = simd4_max(simd4_mul(simd4_splat(job->reach_tolerance), full), simd4_splat(IK_REAL_EPSILON * 16));
-    out->reached = simd4_le(out->residual, tol);
-    out->solved = ok;
-}
-
-/* A limb off the common path: ik_two_bone_run on it, from identity local
- * rotations, so that what it writes is the corrections. */
-static ik_result solve_one(const ik_two_bone_batch *job, int i, size_t stride, ik_quat *start_correction,
-                           ik_quat *mid_correction, ik_bool *reached, ik_real *residual) {
-    ik_two_bone single = ik_two_bone_def();
-    ik_result r;
-    *start_correction = *mid_correction = ik_quat_identity();
-    single.start_ms = lanes3_strided_matrix(job->start_ms, stride, i);
-    single.mid_ms = lanes3_strided_matrix(job->mid_ms, stride, i);
-    single.end_ms = lanes3_strided_matrix(job->end_ms, stride, i);
-    single.target_ms = job->target_ms[i];
-    single.use_pole = job->pole_ms != NULL;
-    if (job->pole_ms) single.pole_ms = job->pole_ms[i];
-    if (job->weight) single.weight = job->weight[i];
-    single.soften = job->soften;
-    single.reach_tolerance = job->reach_tolerance;
-    single.start_rotation_ls = start_correction;
-    single.mid_rotation_ls = mid_correction;
-    single.reached = reached;
-    single.residual = residual;
-    *reached = 0;
-    r = ik_two_bone_run(&single);
-    if (r != IK_OK) *start_correction = *mid_correction = ik_quat_identity();
-    return r;
-}
-
-/* A group of four limbs that all took the common path: written whole. */
-static void store_group(const ik_two_bone_batch *job, int first, const limb_results *out) {
-    int reached = simd4_mask_bits(out->reached), lane;
-    quat_lanes_store(out->start_correction, &job->start_correction_ls[first]);
-    quat_lanes_store(out->mid_correction, &job->mid_correction_ls[first]);
-    if (job->residual) simd4_store(&job->residual[first], out->residual);
-    for (lane = 0; lane < 4; ++lane) {
-        if (job->reached) job->reached[first + lane] = reached >> lane & 1;
-        if (job->status) job->status[first + lane] = IK_OK;
-    }
-}
-
-/* A group with a limb off the path, or past the end: limb by limb, those
- * off the path through ik_two_bone_run. Returns the first failure. */
-static ik_result store_lanes(const ik_two_bone_batch *job, int first, size_t stride, const limb_results *out) {
-    ik_quat start[4], mid[4];
-    ik_real residual[4];
-    int lane, solved = simd4_mask_bits(out->solved), reached = simd4_mask_bits(out->reached);
-    ik_result first_failure = IK_OK;
-    quat_lanes_store(out->start_correction, start);
-    quat_lanes_store(out->mid_correction, mid);
-    simd4_store(residual, out->residual);
-    for (lane = 0; lane < 4 && first + lane < job->count; ++lane) {
-        int i = first + lane;
-        ik_bool lane_reached = reached >> lane & 1;
-        ik_result lane_result = IK_OK;
-        if (!(solved >> lane & 1))
-            lane_result = solve_one(job, i, stride, &start[lane], &mid[lane], &lane_reached, &residual[lane]);
-        job->start_correction_ls[i] = start[lane];
-        job->mid_correction_ls[i] = mid[lane];
-        if (job->reached) job->reached[i] = lane_reached;
-        if (job->residual && lane_result == IK_OK) job->residual[i] = residual[lane];
-        if (job->status) job->status[i] = lane_result;
-        if (lane_result != IK_OK && first_failure == IK_OK) first_failure = lane_result;
-    }
-    return first_failure;
-}
-
+/* With AVX, whole groups of eight on the wide lanes, then the last
+ * count % 8 limbs on four. */
 ik_result ik_two_bone_batch_run(const ik_two_bone_batch *job) {
-    ik_result r = validate(job), first_failure = IK_OK;
-    size_t stride;
-    int first;
+    ik_result r = validate(job);
     if (r != IK_OK) return r;
-    stride = job->joint_stride ? job->joint_stride : sizeof(ik_mat4);
-    for (first = 0; first < job->count; first += 4) {
-        limb_lanes L;
-        limb_results out;
-        limb_lanes_load(job, first, &L);
-        solve_lanes(job, &L, &out);
-        if (first + 4 <= job->count && simd4_mask_bits(out.solved) == 15) {
-            store_group(job, first, &out);
-        } else {
-            r = store_lanes(job, first, stride, &out);
-            if (first_failure == IK_OK) first_failure = r;
+#if IKIT_BATCH_WIDE
+    if (ik_batch_wide_usable() && job->count >= 8) {
+        int wide = job->count - job->count % 8;
+        ik_two_bone_batch part = *job;
+        part.count = wide;
+        r = ik_two_bone_batch_run_wide(&part);
+        if (wide < job->count) {
+            ik_result tail_result;
+            part = two_bone_batch_tail(job, wide);
+            tail_result = two_bone_lanes_run(&part);
+            if (r == IK_OK) r = tail_result;
         }
+        return r;
     }
-    return first_failure;
+#endif
+    return two_bone_lanes_run(job);
 }

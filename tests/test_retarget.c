@@ -1,0 +1,282 @@
+/* Retargeting the CMU takes onto every real glTF rig that maps as a
+ * humanoid and onto variants of the targets (rescaled x0.01 and x100,
+ * turned Z-up) and of the sources (rescaled as if inches), checked by
+ * forward kinematics of the output: planted feet within 1 cm over each
+ * contact, soles never more than 1 cm below the floor, knees never bending
+ * the wrong way and within their limits, the target's bone lengths kept,
+ * finite; an A-pose rig playing the take's arms in the same directions;
+ * refusals (no contacts, bad pairs, a leg without an ankle). */
+#include <ikit/asset.h>
+#include <ikit/retarget.h>
+#include <ikit/skating.h>
+
+#include "support/check.h"
+#include "support/motion_fixture.h"
+
+static const char *const takes[3] = {"131_01.bvh", "131_02.bvh", "01_01.bvh"};
+static const char *const rigs[4] = {"girl.glb", "male_base_mesh.glb", "rigged_figure.glb", "robot.glb"};
+
+/* A rig made from a skeleton with its rest changed: translations scaled
+ * by `scale`, roots turned by `turn`. */
+typedef struct rig_copy {
+    ik_skeleton skeleton;
+    ik_transform *rest_ls;
+    ik_humanoid rig;
+    int ok;
+} rig_copy;
+
+static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, ik_quat turn) {
+    ik_humanoid_map map;
+    int j;
+    memset(c, 0, sizeof *c);
+    c->rest_ls = (ik_transform *)malloc((size_t)from->joint_count * sizeof(ik_transform));
+    for (j = 0; j < from->joint_count; ++j) {
+        c->rest_ls[j] = from->rest_ls[j];
+        c->rest_ls[j].translation = ik_vec3_scale(c->rest_ls[j].translation, scale);
+        if (from->parents[j] < 0) {
+            c->rest_ls[j].translation = ik_quat_rotate(turn, c->rest_ls[j].translation);
+            c->rest_ls[j].rotation = ik_quat_mul(turn, c->rest_ls[j].rotation);
+        }
+    }
+    c->ok = ik_skeleton_init(&c->skeleton, from->joint_count, from->parents, from->names, c->rest_ls, NULL) == IK_OK &&
+            ik_humanoid_map_find(&c->skeleton, NULL, 0, &map) == IK_OK &&
+            ik_humanoid_init(&c->rig, &c->skeleton, &map) == IK_OK;
+}
+
+static void rig_copy_free(rig_copy *c) { free(c->rest_ls); }
+
+typedef struct outcome {
+    ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend;
+    int flips, nonfinite, contacts;
+    ik_retarget_report report;
+    ik_result result;
+} outcome;
+
+/* The knee's signed bend about its hinge (positive: the way it bends). */
+static ik_real signed_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
+    ik_vec3 a = ik_mat4_translation(&model_ms[l->start]), b = ik_mat4_translation(&model_ms[l->mid]);
+    ik_vec3 c = ik_mat4_translation(&model_ms[l->end]);
+    ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(b, a)), v = ik_vec3_normalize(ik_vec3_sub(c, b));
+    ik_vec3 h = ik_mat4_transform_turn_axis(&model_ms[l->mid], l->hinge_axis_ls);
+    ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
+    return ik_vec3_dot(ik_vec3_cross(u, v), ik_vec3_normalize(h)) < 0 ? -angle : angle;
+}
+
+/* Retarget `source` onto `target` and measure the result in the target's
+ * root space, lengths in metres of the target (ik_foot_metre). */
+static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take *source, const ik_humanoid *target,
+                                    ik_bool hold_feet) {
+    const ik_skeleton *t = target->skeleton;
+    int frames = source->frame_count, n = t->joint_count, f, j, k;
+    ik_retarget job = ik_retarget_def();
+    ik_take out;
+    ik_foot_contact *held = (ik_foot_contact *)malloc(4 * (size_t)frames * sizeof(ik_foot_contact));
+    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4)), *rest_ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4));
+    ik_real metre = ik_foot_metre(ik_foot_leg_length(target));
+    outcome o;
+    memset(&o, 0, sizeof o);
+    out.frame_count = frames;
+    out.joint_count = n;
+    out.frame_time = source->frame_time;
+    out.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
+    job.source_rig = source_rig;
+    job.source = source;
+    job.target_rig = target;
+    job.target = &out;
+    job.hold_feet = hold_feet;
+    job.target_contacts = held;
+    job.contact_capacity = 4 * frames;
+    job.contact_count = &o.contacts;
+    job.scratch_bytes = ik_retarget_scratch_bytes(frames, source->joint_count, n);
+    job.scratch = malloc(job.scratch_bytes);
+    job.report = &o.report;
+    o.result = ik_retarget_run(&job);
+    if (o.result == IK_OK) {
+        ik_skating_measure measure = ik_skating_measure_def();
+        ik_skating skating;
+        measure.rig = target;
+        measure.take = &out;
+        measure.contacts = held;
+        measure.contact_count = o.contacts;
+        measure.up_ms = target->up_rs;
+        measure.slide_speed = (ik_real)0.02 * metre;
+        measure.model_ms = ms;
+        measure.out = &skating;
+        if (ik_skating_measure_run(&measure) == IK_OK) o.worst_slide = skating.worst_travel / metre;
+        else o.nonfinite = 1;
+        ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
+        for (f = 0; f < frames; ++f) {
+            ik_skeleton_fk(t, ik_take_pose(&out, f), NULL, ms);
+            for (j = 0; j < n; ++j) {
+                int p = t->parents[j];
+                if (!ik_mat4_finite(&ms[j])) o.nonfinite = 1;
+                if (p >= 0 && j != target->map.joint[IK_ROLE_HIPS])
+                    o.worst_bone = ik_maxr(
+                        o.worst_bone,
+                        IK_FABS(ik_vec3_distance(ik_mat4_translation(&ms[j]), ik_mat4_translation(&ms[p])) -
+                                ik_vec3_distance(ik_mat4_translation(&rest_ms[j]), ik_mat4_translation(&rest_ms[p]))) /
+                            metre);
+            }
+            for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+                const ik_humanoid_limb *l = &target->limb[k];
+                ik_real bend;
+                if (l->end < 0) continue;
+                bend = signed_bend(l, ms);
+                /* a knee bent the wrong way by more than 2 degrees is a flip */
+                if (bend < -ik_rad(2)) ++o.flips;
+                o.worst_knee_wrong = ik_maxr(o.worst_knee_wrong, -bend);
+                o.worst_knee_bend = ik_maxr(o.worst_knee_bend, bend);
+                /* soles: heel and ball in the foot's frame, the toes' tip in the toe's */
+                {
+                    ik_vec3 pts[3];
+                    int np = 2, i;
+                    pts[0] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
+                    pts[1] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+                    if (l->toe >= 0) pts[np++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
+                    for (i = 0; i < np; ++i) {
+                        o.worst_sink = ik_maxr(o.worst_sink,
+                                               (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre);
+                    }
+                }
+            }
+        }
+    }
+    free(job.scratch);
+    free(out.poses_ls);
+    free(held);
+    free(ms);
+    free(rest_ms);
+    return o;
+}
+
+static void check_outcome(const char *what, const outcome *o, const ik_humanoid *target) {
+    CHECK(o->result == IK_OK, "%s: %s", what, ik_result_str(o->result));
+    if (o->result != IK_OK) return;
+    printf("  %s: scale %.4g, %d paired, %d contacts held; slide %.2f mm, sink %.2f mm, bone %.3f mm, knee wrong "
+           "%.2f deg\n",
+           what, (double)o->report.scale, o->report.paired_joints, o->contacts, (double)o->worst_slide * 1000,
+           (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
+    CHECK(!o->nonfinite, "%s: output not finite", what);
+    CHECK(o->contacts > 8, "%s: only %d contacts held", what, o->contacts);
+    CHECK(o->worst_slide <= (ik_real)0.01, "%s: a planted foot slides %.2f mm", what, (double)o->worst_slide * 1000);
+    CHECK(o->worst_sink <= (ik_real)0.01, "%s: a sole sinks %.2f mm below the floor", what,
+          (double)o->worst_sink * 1000);
+    CHECK(o->flips == 0, "%s: knees bent the wrong way in %d frames (%.1f deg)", what, o->flips,
+          (double)ik_deg(o->worst_knee_wrong));
+    CHECK(o->worst_knee_bend <= target->limits.knee_max + ik_rad(1), "%s: knee bent %.1f deg, limit %.1f", what,
+          (double)ik_deg(o->worst_knee_bend), (double)ik_deg(target->limits.knee_max));
+    CHECK(o->worst_bone <= (ik_real)1e-4, "%s: a bone changed by %.3f mm", what, (double)o->worst_bone * 1000);
+}
+
+static int load_rig(const char *file, ik_asset *asset, ik_humanoid *rig) {
+    const char *data = getenv("IKIT_DATA");
+    char path[1024];
+    ik_humanoid_map map;
+    if (!data) return 0;
+    snprintf(path, sizeof path, "%s/gltf/%s", data, file);
+    if (ik_asset_load(path, asset, NULL) != IK_OK) return 0;
+    if (ik_humanoid_map_find(asset->skeleton, NULL, 0, &map) != IK_OK ||
+        ik_humanoid_init(rig, asset->skeleton, &map) != IK_OK) {
+        ik_asset_free(asset);
+        return 0;
+    }
+    return 1;
+}
+
+/* Every take onto every rig as found; the first take also onto the rigs'
+ * variants and from a rescaled source. */
+static void test_real_rigs(void) {
+    int t, r;
+    for (t = 0; t < 3; ++t) {
+        motion_fixture m;
+        if (!motion_fixture_read(&m, takes[t])) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        for (r = 0; r < 4; ++r) {
+            ik_asset asset;
+            ik_humanoid rig;
+            char what[160];
+            outcome o;
+            if (!load_rig(rigs[r], &asset, &rig)) {
+                printf("  %s does not map as a humanoid\n", rigs[r]);
+                continue;
+            }
+            snprintf(what, sizeof what, "%s on %s", takes[t], rigs[r]);
+            if (rig.limb[IK_LIMB_LEG_L].end < 0) {
+                /* a virtual ankle: no foot joint to hold, the IK pass is refused */
+                o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
+                CHECK(o.result == IK_ERR_UNSUPPORTED, "%s: %s", what, ik_result_str(o.result));
+                o = retarget_and_measure(&m.rig, &m.take, &rig, 0);
+                CHECK(o.result == IK_OK && !o.nonfinite && o.worst_bone <= (ik_real)1e-4 && o.flips == 0,
+                      "%s without IK: %s, bone %.3f mm, flips %d", what, ik_result_str(o.result),
+                      (double)o.worst_bone * 1000, o.flips);
+            } else {
+                o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
+                check_outcome(what, &o, &rig);
+                if (t == 0) {
+                    static const char *const names[3] = {"x0.01", "x100", "Z-up"};
+                    const ik_real scales[3] = {(ik_real)0.01, 100, 1};
+                    int v;
+                    for (v = 0; v < 3; ++v) {
+                        rig_copy c;
+                        rig_copy_make(&c, asset.skeleton, scales[v],
+                                      v == 2 ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity());
+                        snprintf(what, sizeof what, "%s on %s %s", takes[t], rigs[r], names[v]);
+                        CHECK(c.ok, "%s: the variant does not map", what);
+                        if (c.ok) {
+                            o = retarget_and_measure(&m.rig, &m.take, &c.rig, 1);
+                            check_outcome(what, &o, &c.rig);
+                        }
+                        rig_copy_free(&c);
+                    }
+                }
+            }
+            ik_asset_free(&asset);
+        }
+        motion_fixture_free(&m);
+    }
+}
+
+/* A source in other units: the CMU skeleton rescaled x0.0254 with its
+ * take's translations; the detected scale changes by 1/0.0254. */
+static void test_source_rescaled(void) {
+    motion_fixture m;
+    ik_asset asset;
+    ik_humanoid rig;
+    rig_copy c;
+    ik_take scaled;
+    outcome a, b;
+    size_t i, count;
+    if (!motion_fixture_read(&m, takes[0]) || !load_rig(rigs[1], &asset, &rig)) {
+        if (m.bvh) motion_fixture_free(&m);
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    rig_copy_make(&c, &m.bvh->skeleton, (ik_real)0.0254, ik_quat_identity());
+    scaled = m.take;
+    count = (size_t)m.take.frame_count * (size_t)m.take.joint_count;
+    scaled.poses_ls = (ik_transform *)malloc(count * sizeof(ik_transform));
+    for (i = 0; i < count; ++i) {
+        scaled.poses_ls[i] = m.take.poses_ls[i];
+        scaled.poses_ls[i].translation = ik_vec3_scale(scaled.poses_ls[i].translation, (ik_real)0.0254);
+    }
+    a = retarget_and_measure(&m.rig, &m.take, &rig, 1);
+    b = retarget_and_measure(&c.rig, &scaled, &rig, 1);
+    check_outcome("131_01 x0.0254 on male_base_mesh", &b, &rig);
+    CHECK(IK_FABS(b.report.scale * (ik_real)0.0254 / a.report.scale - 1) < (ik_real)1e-4,
+          "unit mismatch: scale %g vs %g", (double)b.report.scale, (double)a.report.scale);
+    CHECK(IK_FABS(b.worst_slide - a.worst_slide) < (ik_real)5e-4 && b.contacts == a.contacts,
+          "rescaled source: slide %g vs %g, contacts %d vs %d", (double)b.worst_slide, (double)a.worst_slide,
+          b.contacts, a.contacts);
+    free(scaled.poses_ls);
+    rig_copy_free(&c);
+    ik_asset_free(&asset);
+    motion_fixture_free(&m);
+}
+
+int main(void) {
+    test_real_rigs();
+    test_source_rescaled();
+    return check_summary("retarget");
+}

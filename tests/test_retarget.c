@@ -133,10 +133,9 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                     pts[0] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
                     pts[1] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
                     if (l->toe >= 0) pts[np++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
-                    for (i = 0; i < np; ++i) {
+                    for (i = 0; i < np; ++i)
                         o.worst_sink = ik_maxr(o.worst_sink,
                                                (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre);
-                    }
                 }
             }
         }
@@ -275,8 +274,169 @@ static void test_source_rescaled(void) {
     motion_fixture_free(&m);
 }
 
+/* The upper arm's and forearm's directions in root space, per side. */
+static void arm_directions(const ik_humanoid *rig, const ik_mat4 *ms, ik_vec3 dirs[4]) {
+    int k;
+    for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
+        const ik_humanoid_limb *l = &rig->limb[k];
+        dirs[2 * k] = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
+        dirs[2 * k + 1] = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
+    }
+}
+
+/* A rig resting in an A-pose (the take's skeleton with both upper arms
+ * turned 40 degrees down at rest, elbows bent 20 more) plays the take's
+ * arms pointing where the take's point, every frame (arms are not touched
+ * by the IK pass without hold_hands). */
+static void test_a_pose(void) {
+    motion_fixture m;
+    rig_copy c;
+    ik_retarget job = ik_retarget_def();
+    ik_take out;
+    ik_mat4 *src_ms, *dst_ms;
+    ik_real worst = 0;
+    int f, k, side;
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity());
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *l = &m.rig.limb[side];
+        ik_real sign = side == 0 ? -1 : 1;
+        c.rest_ls[l->start].rotation =
+            ik_quat_mul(ik_quat_from_axis_angle(m.rig.forward_rs, sign * ik_rad(40)), c.rest_ls[l->start].rotation);
+        c.rest_ls[l->mid].rotation =
+            ik_quat_mul(ik_quat_from_axis_angle(m.rig.up_rs, sign * ik_rad(20)), c.rest_ls[l->mid].rotation);
+    }
+    {
+        ik_humanoid_map map;
+        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
+    }
+    CHECK(c.ok, "A-pose copy maps");
+    out = m.take;
+    out.poses_ls = (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
+    src_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
+    dst_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
+    job.source_rig = &m.rig;
+    job.source = &m.take;
+    job.target_rig = &c.rig;
+    job.target = &out;
+    job.scratch_bytes = ik_retarget_scratch_bytes(m.take.frame_count, m.take.joint_count, m.take.joint_count);
+    job.scratch = malloc(job.scratch_bytes);
+    {
+        /* the rest arms really differ: over 30 degrees */
+        ik_vec3 a[4], b[4];
+        ik_skeleton_fk(&m.bvh->skeleton, m.bvh->skeleton.rest_ls, NULL, src_ms);
+        ik_skeleton_fk(&c.skeleton, c.rest_ls, NULL, dst_ms);
+        arm_directions(&m.rig, src_ms, a);
+        arm_directions(&c.rig, dst_ms, b);
+        CHECK(ik_acos_safe(ik_vec3_dot(a[0], b[0])) > ik_rad(30), "A-pose rest arm turned %.1f deg",
+              (double)ik_deg(ik_acos_safe(ik_vec3_dot(a[0], b[0]))));
+    }
+    CHECK(c.ok && ik_retarget_run(&job) == IK_OK, "A-pose retarget runs");
+    for (f = 0; c.ok && f < m.take.frame_count; ++f) {
+        ik_vec3 a[4], b[4];
+        ik_skeleton_fk(&m.bvh->skeleton, ik_take_pose(&m.take, f), NULL, src_ms);
+        ik_skeleton_fk(&c.skeleton, ik_take_pose(&out, f), NULL, dst_ms);
+        arm_directions(&m.rig, src_ms, a);
+        arm_directions(&c.rig, dst_ms, b);
+        for (k = 0; k < 4; ++k) worst = ik_maxr(worst, ik_acos_safe(ik_vec3_dot(a[k], b[k])));
+    }
+    printf("  A-pose rig playing 131_01: arm bones within %.3f deg of the take's\n", (double)ik_deg(worst));
+    CHECK(worst < ik_rad(3), "A-pose: an arm bone points %.2f deg away from the take's", (double)ik_deg(worst));
+    free(job.scratch);
+    free(out.poses_ls);
+    free(src_ms);
+    free(dst_ms);
+    rig_copy_free(&c);
+    motion_fixture_free(&m);
+}
+
+/* Refusals, each with its reason and no contacts claimed. */
+static void test_bad_input(void) {
+    motion_fixture m;
+    ik_retarget job;
+    ik_retarget_report report;
+    ik_retarget_pair pairs[2];
+    ik_take out, gliding;
+    int frames, n, f, count = 0;
+    size_t bytes;
+    void *scratch;
+    ik_foot_contact held[8];
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    frames = m.take.frame_count;
+    n = m.take.joint_count;
+    out = m.take;
+    out.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
+    bytes = ik_retarget_scratch_bytes(frames, n, n);
+    scratch = malloc(bytes);
+    job = ik_retarget_def();
+    job.source_rig = &m.rig;
+    job.source = &m.take;
+    job.target_rig = &m.rig;
+    job.target = &out;
+    job.scratch = scratch;
+    job.scratch_bytes = bytes;
+    job.report = &report;
+    {
+        ik_retarget bad = job;
+        bad.defaulted = 0;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_NOT_DEFAULTED, "not defaulted");
+        bad = job;
+        bad.scratch_bytes = bytes - 64;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_CAPACITY, "small scratch");
+        bad = job;
+        bad.target = NULL;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_NULL, "no target");
+        bad = job;
+        pairs[0].source_joint = 0, pairs[0].target_joint = n;
+        bad.extra_pairs = pairs;
+        bad.extra_pair_count = 1;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_RANGE, "pair out of range");
+        pairs[0].target_joint = 3, pairs[1].source_joint = 1, pairs[1].target_joint = 3;
+        bad.extra_pair_count = 2;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_RANGE, "a target joint paired twice");
+        bad = job;
+        bad.target_contacts = held;
+        bad.contact_capacity = 8;
+        bad.contact_count = &count;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_CAPACITY && count > 8, "contacts over capacity: %d", count);
+    }
+    /* NaN in one frame */
+    {
+        ik_real keep = ik_take_pose(&m.take, 7)[2].rotation.x;
+        ik_take_pose(&m.take, 7)[2].rotation.x = (ik_real)NAN;
+        CHECK(ik_retarget_run(&job) == IK_ERR_NONFINITE, "NaN frame");
+        ik_take_pose(&m.take, 7)[2].rotation.x = keep;
+    }
+    /* no floor contact: the whole figure glides along its forward at 3 leg
+     * lengths a second, so no foot is ever still on the floor */
+    gliding = m.take;
+    gliding.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
+    memcpy(gliding.poses_ls, m.take.poses_ls, (size_t)frames * (size_t)n * sizeof(ik_transform));
+    for (f = 0; f < frames; ++f)
+        ik_take_pose(&gliding, f)[0].translation =
+            ik_vec3_mad(ik_take_pose(&gliding, f)[0].translation, m.rig.forward_rs,
+                        3 * ik_foot_leg_length(&m.rig) * m.take.frame_time * (ik_real)f);
+    job.source = &gliding;
+    CHECK(ik_retarget_run(&job) == IK_ERR_NOT_FOUND && report.source_contacts == 0, "no contacts: %d",
+          report.source_contacts);
+    job.hold_feet = 0;
+    CHECK(ik_retarget_run(&job) == IK_OK, "no contacts, without the IK pass");
+    free(gliding.poses_ls);
+    free(out.poses_ls);
+    free(scratch);
+    motion_fixture_free(&m);
+}
+
 int main(void) {
     test_real_rigs();
     test_source_rescaled();
+    test_a_pose();
+    test_bad_input();
     return check_summary("retarget");
 }

@@ -117,10 +117,6 @@ static ik_vec3 map_point(const body_map *m, ik_vec3 x) {
     return ik_vec3_add(m->origin_t, ik_vec3_scale(map_vector(m, ik_vec3_sub(x, m->origin_s)), m->scale));
 }
 
-static ik_vec3 rest_position(const ik_mat4 *model_ms, int joint) {
-    return joint >= 0 ? ik_mat4_translation(&model_ms[joint]) : ik_vec3_zero();
-}
-
 /* The joint a contact point stands for on a rig, -1 when missing. */
 static int point_joint(const ik_humanoid *rig, int point) {
     const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
@@ -147,26 +143,31 @@ static void make_turn(body_map *m, const ik_humanoid *s, const ik_humanoid *t) {
 }
 
 /* Origins on each body's ankle level under its rest hips: the source's
- * from its take (the heels' floor level), the target's from its rest. */
-static void make_origins(body_map *m, const ik_retarget *job, const layout *l, ik_mat4 *target_rest_ms) {
+ * from its take (the heels' floor level), the target's from its rest floor
+ * and its ankles' heights above their own soles (not where the rest pose
+ * holds the feet: a rig may rest with a foot raised). The target's height
+ * of each contact point over the floor when planted: the ankle's, and the
+ * toe joint's above the ball of its foot along the sole's normal. */
+static void make_origins(body_map *m, const ik_retarget *job, const layout *l, const ik_mat4 *target_rest_ms) {
     const ik_humanoid *s = job->source_rig, *t = job->target_rig;
     ik_vec3 hips_s, hips_t;
-    ik_real ankle_s, ankle_t = 0;
-    int p, n = 0;
+    ik_real ankle_s, ankle_t;
+    int p;
     ik_skeleton_fk(s->skeleton, s->skeleton->rest_ls, NULL, l->source_ms);
-    hips_s = rest_position(l->source_ms, s->map.joint[IK_ROLE_HIPS]);
-    hips_t = rest_position(target_rest_ms, t->map.joint[IK_ROLE_HIPS]);
+    hips_s = ik_mat4_translation(&l->source_ms[s->map.joint[IK_ROLE_HIPS]]);
+    hips_t = ik_mat4_translation(&target_rest_ms[t->map.joint[IK_ROLE_HIPS]]);
     ankle_s = (m->level_s[IK_FOOT_HEEL_L] + m->level_s[IK_FOOT_HEEL_R]) * (ik_real)0.5;
+    ankle_t = t->floor_rs + (t->limb[IK_LIMB_LEG_L].ankle_height + t->limb[IK_LIMB_LEG_R].ankle_height) * (ik_real)0.5;
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
-        int j = point_joint(t, p);
-        m->height_t[p] = j >= 0 ? ik_vec3_dot(rest_position(target_rest_ms, j), m->up_t) : t->floor_rs;
-        if (!ik_foot_point_is_toe(p) && j >= 0) {
-            ankle_t += m->height_t[p];
-            ++n;
+        const ik_humanoid_limb *leg = &t->limb[ik_foot_point_leg(p)];
+        m->height_t[p] = t->floor_rs + leg->ankle_height;
+        if (ik_foot_point_is_toe(p) && leg->toe >= 0 && leg->end >= 0) {
+            const ik_mat4 *foot = &target_rest_ms[leg->end];
+            ik_vec3 ball = ik_mat4_transform_point(foot, leg->ball_ls);
+            ik_vec3 normal = ik_vec3_normalize(ik_mat4_transform_vector(foot, leg->sole_up_ls));
+            m->height_t[p] = t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
         }
     }
-    /* a virtual ankle: the limb's ankle height above the floor */
-    ankle_t = n ? ankle_t / (ik_real)n : t->floor_rs + t->limb[IK_LIMB_LEG_L].ankle_height;
     m->origin_s = ik_vec3_mad(hips_s, m->up_s, ankle_s - ik_vec3_dot(hips_s, m->up_s));
     m->origin_t = ik_vec3_mad(hips_t, m->up_t, ankle_t - ik_vec3_dot(hips_t, m->up_t));
 }
@@ -214,8 +215,7 @@ static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *
     static const int bones[][2] = {{IK_ROLE_UPPER_ARM_L, IK_ROLE_FOREARM_L}, {IK_ROLE_UPPER_ARM_R, IK_ROLE_FOREARM_R},
                                    {IK_ROLE_FOREARM_L, IK_ROLE_HAND_L},      {IK_ROLE_FOREARM_R, IK_ROLE_HAND_R},
                                    {IK_ROLE_THIGH_L, IK_ROLE_SHIN_L},        {IK_ROLE_THIGH_R, IK_ROLE_SHIN_R},
-                                   {IK_ROLE_SHIN_L, IK_ROLE_FOOT_L},         {IK_ROLE_SHIN_R, IK_ROLE_FOOT_R},
-                                   {IK_ROLE_FOOT_L, IK_ROLE_TOE_L},          {IK_ROLE_FOOT_R, IK_ROLE_TOE_R}};
+                                   {IK_ROLE_SHIN_L, IK_ROLE_FOOT_L},         {IK_ROLE_SHIN_R, IK_ROLE_FOOT_R}};
     int j, b, target_joints = target->skeleton->joint_count;
     for (j = 0; j < target_joints; ++j) l->tip[j] = -1;
     for (b = 0; b < (int)(sizeof bones / sizeof bones[0]); ++b) {
@@ -283,6 +283,28 @@ static int map_contacts(const ik_retarget *job, const layout *l, const body_map 
 
 /* ---- the frames ---------------------------------------------------------------------- */
 
+/* A bone direction d kept within `limit` of the bone above's direction
+ * `above` (an elbow's or knee's bend limit): past it, d is turned back
+ * toward `above` in their plane. */
+static ik_vec3 within_bend(ik_vec3 above, ik_vec3 d, ik_real limit) {
+    ik_vec3 axis = ik_vec3_cross(above, d);
+    ik_real angle = ik_acos_safe(ik_vec3_dot(above, d));
+    if (angle <= limit || !(ik_vec3_length_sq(axis) > 0)) return d;
+    return ik_quat_rotate(ik_quat_from_axis_angle(ik_vec3_normalize(axis), limit), above);
+}
+
+/* The bend limit of a forearm or shin joint on the target (its limb's
+ * upper joint in *upper), or a negative number for other joints. */
+static ik_real bend_limit(const ik_humanoid *t, int joint, int *upper) {
+    int k;
+    for (k = 0; k < IK_LIMB_COUNT; ++k)
+        if (t->limb[k].mid == joint) {
+            *upper = t->limb[k].start;
+            return k <= IK_LIMB_ARM_R ? t->limits.elbow_max : t->limits.knee_max;
+        }
+    return -1;
+}
+
 /* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
  * root-space rotation undone), the others their rest; a limb bone (thigh,
  * shin, upper arm, forearm, foot to toe) is then swung by the shortest turn
@@ -304,9 +326,13 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
             ik_quat w = ik_quat_normalize(
                 ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j]));
             if (l->tip[j] >= 0) {
-                ik_vec3 d = map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->source_of[l->tip[j]]]),
-                                                      ik_mat4_translation(&l->source_ms[partner])));
-                w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), ik_vec3_normalize(d)), w);
+                ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->source_of[l->tip[j]]]),
+                                                      ik_mat4_translation(&l->source_ms[partner]))));
+                int upper = -1;
+                ik_real limit = bend_limit(job->target_rig, j, &upper);
+                if (limit >= 0 && l->tip[upper] >= 0)
+                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d, limit);
+                w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
             }
             l->world[j] = ik_quat_normalize(w);
             pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
@@ -320,6 +346,99 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
                 pose[j].translation = ik_mat4_transform_point(&inv, x);
         }
         ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
+    }
+}
+
+/* The sole's contact points of a leg in a pose (heel and ball in the foot's
+ * frame, the toes' tip in the toe's); returns how many. */
+static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_vec3 *points) {
+    int n = 0;
+    points[n++] = ik_mat4_transform_point(&model_ms[leg->end], leg->heel_ls);
+    points[n++] = ik_mat4_transform_point(&model_ms[leg->end], leg->ball_ls);
+    if (leg->toe >= 0) points[n++] = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
+    return n;
+}
+
+/* Soles above the floor: where a sole point is below the target's rest
+ * floor (its feet are longer, or pitched otherwise at rest, than the
+ * source's), `joint` (the foot about the ankle, or the toe about its own
+ * joint) turns about the foot's lateral axis a by the smallest angle that
+ * lifts its lowest point p onto the floor: with r = p - pivot split into
+ * r_a along a and r_p across it, the height after a turn t is
+ *   h(t) = h_pivot + r_a.up + cos t (r_p.up) + sin t ((a x r_p).up) = floor,
+ * so t = phi +- acos(-k / R), R = |(r_p.up, (a x r_p).up)|, phi its angle.
+ * A few rounds, as lifting one point may lower another; a point the turn
+ * cannot lift (the pivot itself too low) is left. */
+static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_transform *pose,
+                            ik_mat4 *model_ms) {
+    int round, i, parent = t->skeleton->parents[joint];
+    for (round = 0; round < 3; ++round) {
+        ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
+        ik_real lowest = 0, c1, c2, k0, radius, phi, turn, other;
+        int n = sole_points(leg, model_ms, points), first = joint == leg->toe ? 2 : 0, worst = -1;
+        ik_quat q, parent_q;
+        for (i = first; i < n; ++i) {
+            ik_real h = ik_vec3_dot(points[i], t->up_rs) - t->floor_rs;
+            if (h < lowest) lowest = h, worst = i;
+        }
+        if (worst < 0 || lowest > -(ik_real)1e-4 * ik_foot_leg_length(t)) return;
+        a = ik_vec3_normalize(ik_mat4_transform_turn_axis(&model_ms[leg->end], leg->lateral_ls));
+        r = ik_vec3_sub(points[worst], pivot);
+        rp = ik_vec3_reject(r, a);
+        c1 = ik_vec3_dot(rp, t->up_rs);
+        c2 = ik_vec3_dot(ik_vec3_cross(a, rp), t->up_rs);
+        k0 = ik_vec3_dot(pivot, t->up_rs) - t->floor_rs + ik_vec3_dot(ik_vec3_sub(r, rp), t->up_rs);
+        radius = IK_SQRT(c1 * c1 + c2 * c2);
+        if (!(radius > 0) || IK_FABS(k0) > radius) return;
+        phi = IK_ATAN2(c2, c1);
+        turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
+        other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
+        if (IK_FABS(other) < IK_FABS(turn)) turn = other;
+        q = ik_quat_mul(ik_quat_from_axis_angle(a, turn), ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
+        parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
+        pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+        ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
+    }
+}
+
+/* A knee the IK pass's easing bent past its limit, on a frame where its
+ * foot is not held: the shin swung back about the knee (within_bend). */
+static void keep_knee_within(const ik_humanoid *t, const ik_humanoid_limb *leg, ik_transform *pose,
+                             ik_mat4 *model_ms) {
+    ik_vec3 a = ik_mat4_translation(&model_ms[leg->start]), b = ik_mat4_translation(&model_ms[leg->mid]);
+    ik_vec3 c = ik_mat4_translation(&model_ms[leg->end]);
+    ik_vec3 upper = ik_vec3_normalize(ik_vec3_sub(b, a)), lower = ik_vec3_normalize(ik_vec3_sub(c, b));
+    ik_vec3 kept = within_bend(upper, lower, t->limits.knee_max);
+    int parent = t->skeleton->parents[leg->mid];
+    ik_quat q, parent_q;
+    if (ik_vec3_dot(kept, lower) >= 1) return;
+    q = ik_quat_mul(ik_quat_from_to(lower, kept), ik_quat_normalize(ik_mat4_rotation(&model_ms[leg->mid])));
+    parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
+    pose[leg->mid].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+    ik_skeleton_fk_subtree(t->skeleton, leg->mid, pose, NULL, model_ms);
+}
+
+/* After the IK pass, frame f: a knee not held within its limit; each foot
+ * turns onto the floor about its ankle unless its toe is held there (the
+ * turn would move it), then its toes about the toe joint (which holds the
+ * toe joint where it is). */
+static void keep_soles_up(const ik_retarget *job, const layout *l, int held, int f) {
+    const ik_humanoid *t = job->target_rig;
+    ik_transform *pose = ik_take_pose(job->target, f);
+    int k, c;
+    ik_skeleton_fk(t->skeleton, pose, NULL, l->target_ms);
+    for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+        const ik_humanoid_limb *leg = &t->limb[k];
+        ik_bool toe_held = 0, foot_held = 0;
+        if (leg->end < 0) continue;
+        for (c = 0; c < held; ++c) {
+            ik_bool now = l->held[c].start <= f && f <= l->held[c].end && ik_foot_point_leg(l->held[c].point) == k;
+            foot_held |= now;
+            toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
+        }
+        if (!foot_held) keep_knee_within(t, leg, pose, l->target_ms);
+        if (!toe_held) turn_onto_floor(t, leg, leg->end, pose, l->target_ms);
+        if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
     }
 }
 
@@ -433,6 +552,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
         held = map_contacts(job, &l, &m, found);
         r = hold_feet(job, &l, held);
     }
+    for (f = 0; r == IK_OK && f < job->source->frame_count; ++f) keep_soles_up(job, &l, held, f);
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;
     if (job->target_contacts) {

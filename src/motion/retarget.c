@@ -552,7 +552,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
         held = map_contacts(job, &l, &m, found);
         r = hold_feet(job, &l, held);
     }
-    for (f = 0; r == IK_OK && f < job->source->frame_count; ++f) keep_soles_up(job, &l, held, f);
+    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_soles_up(job, &l, held, f);
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;
     if (job->target_contacts) {

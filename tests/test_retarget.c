@@ -353,6 +353,99 @@ static void test_a_pose(void) {
     motion_fixture_free(&m);
 }
 
+/* Between two rigs with one scale and the same axes the mapping of hand
+ * positions is a constant shift: the worst change, over frames, of the
+ * target's hand minus the source's from frame 0's, among the arm-frames
+ * where the elbow is not near its limit (10 degrees) and over all; the share
+ * of arm-frames within `close`; the frames with an elbow bent the wrong way. */
+typedef struct hand_result {
+    ik_real worst_free, worst;
+    double share_close;
+    int elbow_flips;
+} hand_result;
+
+static hand_result hand_gap(const motion_fixture *m, const rig_copy *c, ik_bool hands, ik_real close) {
+    hand_result h = {0, 0, 0, 0};
+    int close_count = 0;
+    ik_retarget job = ik_retarget_def();
+    ik_take out = m->take;
+    ik_mat4 *src_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
+    ik_mat4 *dst_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
+    int f, k;
+    ik_real worst = 0;
+    ik_vec3 shift[2] = {{0, 0, 0}, {0, 0, 0}};
+    out.poses_ls = (ik_transform *)malloc((size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform));
+    job.source_rig = &m->rig;
+    job.source = &m->take;
+    job.target_rig = &c->rig;
+    job.target = &out;
+    job.hold_hands = hands;
+    job.scratch_bytes = ik_retarget_scratch_bytes(m->take.frame_count, m->take.joint_count, m->take.joint_count);
+    job.scratch = malloc(job.scratch_bytes);
+    if (ik_retarget_run(&job) != IK_OK) worst = 1e30f;
+    for (f = 0; worst < 1e30f && f < m->take.frame_count; ++f) {
+        ik_skeleton_fk(&m->bvh->skeleton, ik_take_pose(&m->take, f), NULL, src_ms);
+        ik_skeleton_fk(&c->skeleton, ik_take_pose(&out, f), NULL, dst_ms);
+        for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
+            const ik_humanoid_limb *l = &c->rig.limb[k];
+            ik_vec3 d = ik_vec3_sub(ik_mat4_translation(&dst_ms[l->end]), ik_mat4_translation(&src_ms[l->end]));
+            if (f == 0) shift[k] = d;
+            ik_real gap = ik_vec3_distance(shift[k], d), bend = signed_bend(l, dst_ms);
+            worst = ik_maxr(worst, gap);
+            if (bend < c->rig.limits.elbow_max - ik_rad(10)) h.worst_free = ik_maxr(h.worst_free, gap);
+            close_count += gap <= close;
+            h.elbow_flips += bend < -ik_rad(2);
+        }
+    }
+    free(job.scratch);
+    free(out.poses_ls);
+    free(src_ms);
+    free(dst_ms);
+    h.worst = worst;
+    h.share_close = (double)close_count / (2.0 * m->take.frame_count);
+    return h;
+}
+
+/* --hands: a rig with forearms and hands 30 % longer (legs the same, so
+ * the scale is 1) puts its hands where the take's are, elbows on their
+ * side; without the option they are elsewhere. */
+static void test_hands(void) {
+    motion_fixture m;
+    rig_copy c;
+    ik_real metre;
+    hand_result held, loose;
+    int side;
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity());
+    for (side = IK_LIMB_ARM_L; side <= IK_LIMB_ARM_R; ++side) {
+        c.rest_ls[m.rig.limb[side].mid].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].mid].translation, (ik_real)1.3);
+        c.rest_ls[m.rig.limb[side].end].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].end].translation, (ik_real)1.3);
+    }
+    {
+        ik_humanoid_map map;
+        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
+    }
+    CHECK(c.ok, "long-armed copy maps");
+    metre = ik_foot_metre(ik_foot_leg_length(&m.rig));
+    held = hand_gap(&m, &c, 1, (ik_real)0.002 * metre);
+    loose = hand_gap(&m, &c, 0, (ik_real)0.002 * metre);
+    printf("  hands held: %.1f %% of arm-frames within 2 mm, worst %.2f mm where the elbow is not within 10 deg of its "
+           "limit, %.0f mm where it is (without hands: %.0f mm)\n",
+           held.share_close * 100, (double)(held.worst_free / metre * 1000), (double)(held.worst / metre * 1000),
+           (double)(loose.worst / metre * 1000));
+    CHECK(held.worst_free < (ik_real)0.002 * metre && held.share_close > 0.9,
+          "hands held within 2 mm (worst %.2f mm away from the elbow's limit, %.1f %% of frames)",
+          (double)(held.worst_free / metre * 1000), held.share_close * 100);
+    CHECK(loose.worst > (ik_real)0.05 * metre && loose.share_close < 0.5,
+          "without hands the longer arms put them elsewhere: %.1f mm", (double)(loose.worst / metre * 1000));
+    CHECK(held.elbow_flips == 0, "elbows bent the wrong way in %d frames", held.elbow_flips);
+    rig_copy_free(&c);
+    motion_fixture_free(&m);
+}
+
 /* Refusals, each with its reason and no contacts claimed. */
 static void test_bad_input(void) {
     motion_fixture m;
@@ -437,6 +530,7 @@ int main(void) {
     test_real_rigs();
     test_source_rescaled();
     test_a_pose();
+    test_hands();
     test_bad_input();
     return check_summary("retarget");
 }

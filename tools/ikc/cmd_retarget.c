@@ -8,14 +8,12 @@
 
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
-#include <ikit/walk.h>
 
 #include "draw.h"
 #include "ikc.h"
 #include "mesh_view.h"
 #include "motion_take.h"
-
-#define FILM_FRAMES 5
+#include "retarget_view.h"
 
 typedef struct retarget_options {
     const char *source, *target, *out, *clip, *map, *target_map, *render;
@@ -139,84 +137,33 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
     return r;
 }
 
-/* A filmstrip: FILM_FRAMES frames of the source (top row) and the result
- * (bottom row), each body drawn in its walk frame (ik_walk_frame: +Y up,
- * +Z forward) scaled to metres so both stand at their true sizes. */
+/* The filmstrip (retarget_view.h), the target's skinned mesh drawn when
+ * it has one. */
 static int render(const retarget_options *o, const ikc_motion *src, const ik_asset *dst_asset,
                   const ik_humanoid *dst_rig, const ik_take *take) {
-    ikc_panel panels[2 * FILM_FRAMES];
-    char titles[2 * FILM_FRAMES][64], error[300], title[512];
-    ik_mat4 roots[2], *models;
-    ikc_picture pic;
-    ikc_mesh mesh;
-    ik_vec3 *posed = NULL;
     const ik_humanoid *rigs[2];
     const ik_take *takes[2];
-    const ik_asset *assets[2];
-    int have_mesh, i, row, ok = 1;
-    size_t most = (size_t)(src->asset.skeleton->joint_count > dst_rig->skeleton->joint_count
-                               ? src->asset.skeleton->joint_count
-                               : dst_rig->skeleton->joint_count);
+    const ik_constraint *constraints[2];
+    ikc_retarget_picture pic;
+    ikc_mesh mesh;
+    char error[300], title[512];
+    int have_mesh = ikc_mesh_load(dst_asset, &mesh, error, sizeof error), ok = 1;
     rigs[0] = &src->human.rig, rigs[1] = dst_rig;
     takes[0] = &src->take, takes[1] = take;
-    assets[0] = &src->asset, assets[1] = dst_asset;
-    for (row = 0; row < 2; ++row) {
-        ik_mat4 frame, inv, metres;
-        ik_real per_metre = 1 / ik_foot_metre(ik_foot_leg_length(rigs[row]));
-        if (ik_walk_frame(rigs[row], NULL, &frame) != IK_OK || !ik_mat4_inverse(&frame, &inv)) return 0;
-        metres = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(per_metre, per_metre, per_metre));
-        roots[row] = ik_mat4_mul(&metres, &inv);
-    }
-    models = (ik_mat4 *)malloc(2 * FILM_FRAMES * most * sizeof(ik_mat4));
-    have_mesh = ikc_mesh_load(dst_asset, &mesh, error, sizeof error);
-    if (have_mesh > 0) posed = (ik_vec3 *)malloc(FILM_FRAMES * (size_t)mesh.vertex_count * sizeof(ik_vec3));
-    if (!models || have_mesh < 0 || (have_mesh > 0 && !posed)) {
-        free(models);
-        free(posed);
-        if (have_mesh > 0) ikc_mesh_free(&mesh);
-        fprintf(stderr, "ikc retarget: out of memory for the picture\n");
-        return 0;
-    }
-    memset(panels, 0, sizeof panels);
-    for (row = 0; row < 2; ++row)
-        for (i = 0; i < FILM_FRAMES; ++i) {
-            int f = (int)((long)i * (take->frame_count - 1) / (FILM_FRAMES - 1));
-            ikc_panel *p = &panels[row * FILM_FRAMES + i];
-            ik_mat4 *ms = models + (size_t)(row * FILM_FRAMES + i) * most;
-            ik_skeleton_fk(rigs[row]->skeleton, ik_take_pose(takes[row], f), &roots[row], ms);
-            snprintf(titles[row * FILM_FRAMES + i], sizeof titles[0], "%s, t = %.2f s", row ? "retargeted" : "source",
-                     (double)((ik_real)f * take->frame_time));
-            p->skeleton = rigs[row]->skeleton;
-            p->pose_ls = ik_take_pose(takes[row], f);
-            p->model_ms = ms;
-            p->root_ms = &roots[row];
-            p->constraints = assets[row]->constraints;
-            p->title = titles[row * FILM_FRAMES + i];
-            if (row == 1 && have_mesh > 0 && ikc_mesh_pose(&mesh, ms, posed + (size_t)i * (size_t)mesh.vertex_count)) {
-                p->mesh = &mesh;
-                p->mesh_ms = posed + (size_t)i * (size_t)mesh.vertex_count;
-            }
-        }
-    memset(&pic, 0, sizeof pic);
+    constraints[0] = src->asset.constraints, constraints[1] = dst_asset->constraints;
     snprintf(title, sizeof title, "ikc retarget %s onto %s", ikc_shown(o->source), ikc_shown(o->target));
-    pic.title = title;
-    pic.panels = panels;
-    pic.panel_count = 2 * FILM_FRAMES;
-    pic.columns = FILM_FRAMES;
-    pic.view = IKC_VIEW_SIDE;
-    pic.width = 360 * FILM_FRAMES;
-    pic.height = 34 + 2 * 420;
-    pic.show_ground = 1;
-    pic.bones = 1;
-    pic.ground_y = 0;
-    if (!ikc_draw_file(&pic, o->render, error, sizeof error)) {
-        fprintf(stderr, "ikc retarget: %s\n", error);
+    if (have_mesh < 0 || !ikc_retarget_picture_make(&pic, rigs, takes, constraints, have_mesh > 0 ? &mesh : NULL, title)) {
+        fprintf(stderr, "ikc retarget: out of memory for the picture\n");
         ok = 0;
-    } else if (!o->quiet) {
-        printf("wrote %s\n", o->render);
+    } else {
+        if (!ikc_draw_file(&pic.picture, o->render, error, sizeof error)) {
+            fprintf(stderr, "ikc retarget: %s\n", error);
+            ok = 0;
+        } else if (!o->quiet) {
+            printf("wrote %s\n", o->render);
+        }
+        ikc_retarget_picture_free(&pic);
     }
-    free(models);
-    free(posed);
     if (have_mesh > 0) ikc_mesh_free(&mesh);
     return ok;
 }

@@ -46,7 +46,7 @@ static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, i
 static void rig_copy_free(rig_copy *c) { free(c->rest_ls); }
 
 typedef struct outcome {
-    ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend;
+    ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend;
     int flips, nonfinite, contacts;
     ik_retarget_report report;
     ik_result result;
@@ -117,6 +117,9 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                                 ik_vec3_distance(ik_mat4_translation(&rest_ms[j]), ik_mat4_translation(&rest_ms[p]))) /
                             metre);
             }
+            for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k)
+                if (target->limb[k].end >= 0)
+                    o.worst_elbow_bend = ik_maxr(o.worst_elbow_bend, IK_FABS(signed_bend(&target->limb[k], ms)));
             for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
                 const ik_humanoid_limb *l = &target->limb[k];
                 ik_real bend;
@@ -164,6 +167,8 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
           (double)ik_deg(o->worst_knee_wrong));
     CHECK(o->worst_knee_bend <= target->limits.knee_max + ik_rad(1), "%s: knee bent %.1f deg, limit %.1f", what,
           (double)ik_deg(o->worst_knee_bend), (double)ik_deg(target->limits.knee_max));
+    CHECK(o->worst_elbow_bend <= target->limits.elbow_max + ik_rad(1), "%s: elbow bent %.1f deg, limit %.1f", what,
+          (double)ik_deg(o->worst_elbow_bend), (double)ik_deg(target->limits.elbow_max));
     CHECK(o->worst_bone <= (ik_real)1e-4, "%s: a bone changed by %.3f mm", what, (double)o->worst_bone * 1000);
 }
 

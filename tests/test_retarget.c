@@ -17,7 +17,10 @@ static const char *const takes[3] = {"131_01.bvh", "131_02.bvh", "01_01.bvh"};
 static const char *const rigs[4] = {"girl.glb", "male_base_mesh.glb", "rigged_figure.glb", "robot.glb"};
 
 /* A rig made from a skeleton with its rest changed: translations scaled
- * by `scale`, roots turned by `turn`. */
+ * by `scale`, roots turned by `turn`, and with `mirror` every joint
+ * reflected in x (translations x -> -x, rotations R -> S R S, S = diag(-1,
+ * 1, 1): the rig's left-named limbs on its right, a left-handed body frame
+ * with proper rotations). */
 typedef struct rig_copy {
     ik_skeleton skeleton;
     ik_transform *rest_ls;
@@ -25,7 +28,7 @@ typedef struct rig_copy {
     int ok;
 } rig_copy;
 
-static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, ik_quat turn) {
+static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, ik_quat turn, ik_bool mirror) {
     ik_humanoid_map map;
     int j;
     memset(c, 0, sizeof *c);
@@ -36,6 +39,11 @@ static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, i
         if (from->parents[j] < 0) {
             c->rest_ls[j].translation = ik_quat_rotate(turn, c->rest_ls[j].translation);
             c->rest_ls[j].rotation = ik_quat_mul(turn, c->rest_ls[j].rotation);
+        }
+        if (mirror) {
+            c->rest_ls[j].translation.x = -c->rest_ls[j].translation.x;
+            c->rest_ls[j].rotation.y = -c->rest_ls[j].rotation.y;
+            c->rest_ls[j].rotation.z = -c->rest_ls[j].rotation.z;
         }
     }
     c->ok = ik_skeleton_init(&c->skeleton, from->joint_count, from->parents, from->names, c->rest_ls, NULL) == IK_OK &&
@@ -187,6 +195,56 @@ static int load_rig(const char *file, ik_asset *asset, ik_humanoid *rig) {
     return 1;
 }
 
+/* Retarget `source` onto `rig` with the IK pass into `out` (poses
+ * malloc'ed); IK_OK or the job's error. */
+static ik_result retarget_into(const motion_fixture *m, const ik_humanoid *rig, ik_take *out) {
+    ik_retarget job = ik_retarget_def();
+    ik_result r;
+    *out = m->take;
+    out->joint_count = rig->skeleton->joint_count;
+    out->poses_ls = (ik_transform *)malloc((size_t)out->frame_count * (size_t)out->joint_count * sizeof(ik_transform));
+    job.source_rig = &m->rig;
+    job.source = &m->take;
+    job.target_rig = rig;
+    job.target = out;
+    job.scratch_bytes = ik_retarget_scratch_bytes(out->frame_count, m->take.joint_count, out->joint_count);
+    job.scratch = malloc(job.scratch_bytes);
+    r = ik_retarget_run(&job);
+    free(job.scratch);
+    return r;
+}
+
+/* A mirrored rig plays the mirror image of what the rig plays: every
+ * joint of every frame at S p (S = diag(-1, 1, 1)), since its body frame
+ * is the rig's reflected, so the take's left leg drives the limbs named
+ * left, now on the other side. Only where the figure shows where it faces
+ * (toes or a face: ik_figure_forward); without them (girl.glb) a mirrored
+ * body's forward is a guess, left x up, and comes out reversed. */
+static void check_mirror_image(const motion_fixture *m, const ik_humanoid *rig, const ik_humanoid *mirrored,
+                               const char *what) {
+    ik_take a, b;
+    ik_mat4 *ma = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
+    ik_mat4 *mb = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
+    ik_real worst = 0, leg = ik_foot_leg_length(rig);
+    int f, j;
+    CHECK(retarget_into(m, rig, &a) == IK_OK && retarget_into(m, mirrored, &b) == IK_OK, "%s: both run", what);
+    for (f = 0; f < a.frame_count; ++f) {
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(&a, f), NULL, ma);
+        ik_skeleton_fk(mirrored->skeleton, ik_take_pose(&b, f), NULL, mb);
+        for (j = 0; j < rig->skeleton->joint_count; ++j) {
+            ik_vec3 p = ik_mat4_translation(&ma[j]);
+            p.x = -p.x;
+            worst = ik_maxr(worst, ik_vec3_distance(p, ik_mat4_translation(&mb[j])));
+        }
+    }
+    CHECK(worst < (ik_real)1e-3 * leg, "%s: the mirrored rig's joints %.3g legs from the mirror image", what,
+          (double)(worst / leg));
+    free(a.poses_ls);
+    free(b.poses_ls);
+    free(ma);
+    free(mb);
+}
+
 /* Every take onto every rig as found; the first take also onto the rigs'
  * variants and from a rescaled source. */
 static void test_real_rigs(void) {
@@ -219,18 +277,25 @@ static void test_real_rigs(void) {
                 o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
                 check_outcome(what, &o, &rig);
                 if (t == 0) {
-                    static const char *const names[3] = {"x0.01", "x100", "Z-up"};
-                    const ik_real scales[3] = {(ik_real)0.01, 100, 1};
+                    static const char *const names[4] = {"x0.01", "x100", "Z-up", "mirrored"};
+                    const ik_real scales[4] = {(ik_real)0.01, 100, 1, 1};
                     int v;
-                    for (v = 0; v < 3; ++v) {
+                    for (v = 0; v < 4; ++v) {
                         rig_copy c;
                         rig_copy_make(&c, asset.skeleton, scales[v],
-                                      v == 2 ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity());
+                                      v == 2 ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
+                                      v == 3);
                         snprintf(what, sizeof what, "%s on %s %s", takes[t], rigs[r], names[v]);
                         CHECK(c.ok, "%s: the variant does not map", what);
                         if (c.ok) {
                             o = retarget_and_measure(&m.rig, &m.take, &c.rig, 1);
                             check_outcome(what, &o, &c.rig);
+                            ik_vec3 facing;
+                            int feet[2];
+                            feet[0] = rig.map.joint[IK_ROLE_FOOT_L], feet[1] = rig.map.joint[IK_ROLE_FOOT_R];
+                            if (v == 3 && ik_figure_forward(rig.skeleton, feet, 2, rig.map.joint[IK_ROLE_HEAD], rig.up_rs,
+                                                            &facing))
+                                check_mirror_image(&m, &rig, &c.rig, what);
                         }
                         rig_copy_free(&c);
                     }
@@ -257,7 +322,7 @@ static void test_source_rescaled(void) {
         check_skip("real-asset corpus not found");
         return;
     }
-    rig_copy_make(&c, &m.bvh->skeleton, (ik_real)0.0254, ik_quat_identity());
+    rig_copy_make(&c, &m.bvh->skeleton, (ik_real)0.0254, ik_quat_identity(), 0);
     scaled = m.take;
     count = (size_t)m.take.frame_count * (size_t)m.take.joint_count;
     scaled.poses_ls = (ik_transform *)malloc(count * sizeof(ik_transform));
@@ -305,7 +370,7 @@ static void test_a_pose(void) {
         check_skip("real-asset corpus not found");
         return;
     }
-    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity());
+    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity(), 0);
     for (side = 0; side < 2; ++side) {
         const ik_humanoid_limb *l = &m.rig.limb[side];
         ik_real sign = side == 0 ? -1 : 1;
@@ -424,7 +489,7 @@ static void test_hands(void) {
         check_skip("real-asset corpus not found");
         return;
     }
-    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity());
+    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity(), 0);
     for (side = IK_LIMB_ARM_L; side <= IK_LIMB_ARM_R; ++side) {
         c.rest_ls[m.rig.limb[side].mid].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].mid].translation, (ik_real)1.3);
         c.rest_ls[m.rig.limb[side].end].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].end].translation, (ik_real)1.3);

@@ -9,21 +9,27 @@
  *      partner turns relative to its rest, the turn expressed in a frame the
  *      two bodies share (each rig's left, up and forward from the humanoid
  *      map). So a T-pose rig plays an A-pose take: only the motion away from
- *      rest is copied, never the rest itself. Joints without a partner keep
- *      their rest; bone lengths are the target's own.
+ *      rest is copied, never the rest itself. The limb bones (thigh, shin,
+ *      upper arm, forearm) then swing to point where their partners point
+ *      (twist kept), within the rig's knee and elbow limits, so a rig whose
+ *      rest bends a knee does not add that bend. Joints without a partner
+ *      keep their rest; bone lengths are the target's own.
  *   2. Root travel: the hips' path, measured from the source's ankle level
  *      under its rest hips, scaled by the ratio of leg lengths (target over
  *      source, thigh + shin at rest) and turned into the target's frame. A
  *      unit mismatch (inches onto metres, a glTF armature scaled x0.01) is
  *      this same ratio; the report gives it.
- *   3. IK (optional, on by default): the source's foot contacts
- *      (ik_foot_contacts on the source take) mapped the same way, with each
- *      point's height above its floor level scaled onto the target's rest
- *      heights, are held by the footskate job (ik_footskate: two-bone legs,
- *      knees on their side, hips moved only beyond reach, eased). Optionally
- *      the hands go to the source's hand positions mapped the same way, arms
- *      solved by the humanoid solve (elbows on their side, hands keeping
- *      their retargeted turn).
+ *   3. IK (hold_feet, on by default): the source's foot contacts
+ *      (ik_foot_contacts on the source take) mapped the same way, each
+ *      point's height above its floor level scaled onto the target's height
+ *      of that point over its sole, are held by the footskate job
+ *      (ik_footskate: two-bone legs, knees on their side, hips moved only
+ *      beyond reach, eased); then, per frame, a knee whose foot is not held
+ *      is kept within its limit and feet and toes turn by the smallest angle
+ *      that keeps their soles off the floor (not a held toe's foot).
+ *      Optionally the hands go to the source's hand positions mapped the
+ *      same way, arms solved by the humanoid solve (elbows on their side,
+ *      hands keeping their retargeted turn).
  *
  * Everything is computed in each skeleton's root space (below any root
  * transform a file puts above it), so a take shown Z-up or mirrored by its

@@ -27,6 +27,7 @@
 #include "demo_figure.h"
 #include "demo_humanoid.h"
 #include "demo_output.h"
+#include "demo_retarget.h"
 #include "demo_walk.h"
 #include "mesh_view.h"
 #include "draw.h"
@@ -614,6 +615,7 @@ int ikc_demo(int argc, char **argv) {
     tail_scene(&d, &tail, tail_pose);
     arm_scene(&d, &figure, scene_pose);
     ikc_demo_walk_scene(&d, &figure);
+    ikc_demo_retarget_scene(&d, &figure);
     {
         ikc_scene_skeleton list[6];
         char path[1100], error[600];

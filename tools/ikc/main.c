@@ -16,6 +16,7 @@ static void usage(FILE *out) {
             "  contacts TAKE  the frames each foot is planted; JSON and a picture\n"
             "  clean TAKE     footskate clean-up: planted feet held still; before/after table\n"
             "  walk RIG       a procedural walk cycle for a humanoid, written as a new clip\n"
+            "  retarget TAKE RIG  play a take on another humanoid, feet held; write the rig's file\n"
             "  fit TAKE       fit keys with cubic tangents to a take within an error; write glTF/BVH\n"
             "  batch MANIFEST run the commands listed in a file, in parallel, resumable\n"
             "\n"
@@ -59,12 +60,13 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "contacts") == 0) return ikc_contacts(argc - 2, argv + 2);
     if (strcmp(argv[1], "clean") == 0) return ikc_clean(argc - 2, argv + 2);
     if (strcmp(argv[1], "walk") == 0) return ikc_walk(argc - 2, argv + 2);
+    if (strcmp(argv[1], "retarget") == 0) return ikc_retarget(argc - 2, argv + 2);
     if (strcmp(argv[1], "fit") == 0) return ikc_fit(argc - 2, argv + 2);
     if (strcmp(argv[1], "batch") == 0) return ikc_batch(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
     {
         static const char *const commands[] = {"info",     "solve", "render", "demo",
-                                               "contacts", "clean", "walk",   "fit",  "batch"};
+                                               "contacts", "clean", "walk",   "fit",  "batch", "retarget"};
         ikc_suggest_name(stderr, commands, (int)(sizeof commands / sizeof commands[0]), argv[1], 2);
     }
     fprintf(stderr, "`ikc --help` lists the commands.\n");

@@ -1,0 +1,564 @@
+/* Retargeting a take onto another humanoid skeleton: rotations through the
+ * two rest poses in a shared body frame, root travel scaled by the legs,
+ * then the source's foot contacts held by the footskate job. */
+#include <ikit/footskate.h>
+#include <ikit/retarget.h>
+
+#include <string.h>
+
+#define ALIGN 16
+
+/* The job's memory, carved from the caller's scratch. */
+typedef struct layout {
+    int *source_of;         /* [target joints] partner, or -1 */
+    ik_quat *offset;        /* [target joints] K_j of the rotation transfer */
+    ik_quat *world;         /* [target joints] this frame's root-space rotations */
+    int *tip;               /* [target joints] the limb joint a limb bone points at, or -1 */
+    ik_vec3 *tip_ls;        /* [target joints] that direction in the joint's rest frame (unit) */
+    ik_mat4 *source_ms;     /* [source joints] */
+    ik_mat4 *target_ms;     /* [target joints] */
+    ik_vec3 *paths_ms;      /* [frames * IK_FOOT_PATH_POINTS] */
+    ik_real *contact_scratch; /* [2 frames] */
+    ik_foot_contact *found; /* [capacity] on the source */
+    ik_foot_contact *held;  /* [capacity] on the target */
+    void *footskate;        /* footskate's plan */
+    size_t footskate_bytes;
+} layout;
+
+/* Contacts of one point are disjoint, at least a frame long and a frame
+ * apart: at most (frames + 1) / 2 each. */
+static int contact_capacity(int frames) { return 2 * (frames + 1); }
+
+static size_t carve(size_t *at, size_t bytes) {
+    size_t start = (*at + ALIGN - 1) / ALIGN * ALIGN;
+    *at = start + bytes;
+    return start;
+}
+
+static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
+    size_t at = 0, o[11];
+    size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
+    size_t cap = (size_t)contact_capacity(frames);
+    ik_take shape;
+    o[0] = carve(&at, t * sizeof(int));
+    o[1] = carve(&at, t * sizeof(ik_quat));
+    o[2] = carve(&at, t * sizeof(ik_quat));
+    o[3] = carve(&at, s * sizeof(ik_mat4));
+    o[4] = carve(&at, t * sizeof(ik_mat4));
+    o[5] = carve(&at, f * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
+    o[6] = carve(&at, 2 * f * sizeof(ik_real));
+    o[7] = carve(&at, cap * sizeof(ik_foot_contact));
+    o[8] = carve(&at, cap * sizeof(ik_foot_contact));
+    o[9] = carve(&at, t * sizeof(int));
+    o[10] = carve(&at, t * sizeof(ik_vec3));
+    shape.frame_count = frames;
+    shape.joint_count = target_joints;
+    shape.frame_time = 1;
+    shape.poses_ls = NULL;
+    l->footskate_bytes = ik_footskate_scratch_bytes(&shape, (int)cap);
+    l->footskate = NULL;
+    {
+        size_t plan_at = carve(&at, l->footskate_bytes);
+        if (!base) return at;
+        l->footskate = base + plan_at;
+    }
+    l->source_of = (int *)(void *)(base + o[0]);
+    l->offset = (ik_quat *)(void *)(base + o[1]);
+    l->world = (ik_quat *)(void *)(base + o[2]);
+    l->source_ms = (ik_mat4 *)(void *)(base + o[3]);
+    l->target_ms = (ik_mat4 *)(void *)(base + o[4]);
+    l->paths_ms = (ik_vec3 *)(void *)(base + o[5]);
+    l->contact_scratch = (ik_real *)(void *)(base + o[6]);
+    l->found = (ik_foot_contact *)(void *)(base + o[7]);
+    l->held = (ik_foot_contact *)(void *)(base + o[8]);
+    l->tip = (int *)(void *)(base + o[9]);
+    l->tip_ls = (ik_vec3 *)(void *)(base + o[10]);
+    return at;
+}
+
+size_t ik_retarget_scratch_bytes(int frame_count, int source_joints, int target_joints) {
+    layout l;
+    if (frame_count < 1 || source_joints < 1 || target_joints < 1) return 0;
+    return make_layout(frame_count, source_joints, target_joints, NULL, &l) + ALIGN;
+}
+
+ik_retarget ik_retarget_def(void) {
+    ik_retarget job;
+    memset(&job, 0, sizeof job);
+    job.pair_same_names = 1;
+    job.hold_feet = 1;
+    job.contacts = ik_foot_contacts_def();
+    job.blend_time = (ik_real)0.25;
+    job.defaulted = IK_JOB_DEFAULTED;
+    return job;
+}
+
+/* The mapping between the two bodies, in their root spaces:
+ *   x_t = origin_t + scale C (x_s - origin_s),  C = B_t B_s^T,
+ * B = [left up forward] of each rig; origins on the ankle level under the
+ * rest hips. Rotations turn by q_turn = C (or -C when C mirrors: a turn
+ * conjugated by -C is the same as by C, and -C is a rotation then). */
+typedef struct body_map {
+    ik_vec3 c[3];            /* columns of C */
+    ik_quat turn;
+    ik_vec3 origin_s, origin_t;
+    ik_vec3 up_s, up_t;
+    ik_real scale;
+    ik_real level_s[IK_FOOT_CONTACT_POINTS];  /* the source's floor level of each point, along up_s */
+    ik_real height_t[IK_FOOT_CONTACT_POINTS]; /* the target's rest height of each point, along up_t */
+} body_map;
+
+static ik_vec3 map_vector(const body_map *m, ik_vec3 v) {
+    return ik_vec3_add(ik_vec3_add(ik_vec3_scale(m->c[0], v.x), ik_vec3_scale(m->c[1], v.y)),
+                       ik_vec3_scale(m->c[2], v.z));
+}
+
+static ik_vec3 map_point(const body_map *m, ik_vec3 x) {
+    return ik_vec3_add(m->origin_t, ik_vec3_scale(map_vector(m, ik_vec3_sub(x, m->origin_s)), m->scale));
+}
+
+/* The joint a contact point stands for on a rig, -1 when missing. */
+static int point_joint(const ik_humanoid *rig, int point) {
+    const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
+    return ik_foot_point_is_toe(point) ? l->toe : l->end;
+}
+
+/* C = sum_k b_t,k b_s,k^T, column i = sum_k b_t,k (b_s,k)_i. */
+static void make_turn(body_map *m, const ik_humanoid *s, const ik_humanoid *t) {
+    const ik_vec3 bs[3] = {s->left_rs, s->up_rs, s->forward_rs}, bt[3] = {t->left_rs, t->up_rs, t->forward_rs};
+    ik_mat4 r = ik_mat4_identity();
+    ik_real sign;
+    int i, k;
+    for (i = 0; i < 3; ++i) {
+        m->c[i] = ik_vec3_zero();
+        for (k = 0; k < 3; ++k) m->c[i] = ik_vec3_mad(m->c[i], bt[k], (&bs[k].x)[i]);
+    }
+    sign = ik_vec3_dot(m->c[0], ik_vec3_cross(m->c[1], m->c[2])) < 0 ? -1 : 1;
+    for (i = 0; i < 3; ++i) {
+        r.m[4 * i] = sign * m->c[i].x;
+        r.m[4 * i + 1] = sign * m->c[i].y;
+        r.m[4 * i + 2] = sign * m->c[i].z;
+    }
+    m->turn = ik_quat_normalize(ik_mat4_rotation(&r));
+}
+
+/* Origins on each body's ankle level under its rest hips: the source's
+ * from its take (the heels' floor level), the target's from its rest floor
+ * and its ankles' heights above their own soles (not where the rest pose
+ * holds the feet: a rig may rest with a foot raised). The target's height
+ * of each contact point over the floor when planted: the ankle's, and the
+ * toe joint's above the ball of its foot along the sole's normal. */
+static void make_origins(body_map *m, const ik_retarget *job, const layout *l, const ik_mat4 *target_rest_ms) {
+    const ik_humanoid *s = job->source_rig, *t = job->target_rig;
+    ik_vec3 hips_s, hips_t;
+    ik_real ankle_s, ankle_t;
+    int p;
+    ik_skeleton_fk(s->skeleton, s->skeleton->rest_ls, NULL, l->source_ms);
+    hips_s = ik_mat4_translation(&l->source_ms[s->map.joint[IK_ROLE_HIPS]]);
+    hips_t = ik_mat4_translation(&target_rest_ms[t->map.joint[IK_ROLE_HIPS]]);
+    ankle_s = (m->level_s[IK_FOOT_HEEL_L] + m->level_s[IK_FOOT_HEEL_R]) * (ik_real)0.5;
+    ankle_t = t->floor_rs + (t->limb[IK_LIMB_LEG_L].ankle_height + t->limb[IK_LIMB_LEG_R].ankle_height) * (ik_real)0.5;
+    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
+        const ik_humanoid_limb *leg = &t->limb[ik_foot_point_leg(p)];
+        m->height_t[p] = t->floor_rs + leg->ankle_height;
+        if (ik_foot_point_is_toe(p) && leg->toe >= 0 && leg->end >= 0) {
+            const ik_mat4 *foot = &target_rest_ms[leg->end];
+            ik_vec3 ball = ik_mat4_transform_point(foot, leg->ball_ls);
+            ik_vec3 normal = ik_vec3_normalize(ik_mat4_transform_vector(foot, leg->sole_up_ls));
+            m->height_t[p] = t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
+        }
+    }
+    m->origin_s = ik_vec3_mad(hips_s, m->up_s, ankle_s - ik_vec3_dot(hips_s, m->up_s));
+    m->origin_t = ik_vec3_mad(hips_t, m->up_t, ankle_t - ik_vec3_dot(hips_t, m->up_t));
+}
+
+/* ---- pairing --------------------------------------------------------------------- */
+
+static ik_result pair_joints(const ik_retarget *job, const layout *l, int *paired) {
+    const ik_skeleton *s = job->source_rig->skeleton, *t = job->target_rig->skeleton;
+    int hips_s = job->source_rig->map.joint[IK_ROLE_HIPS], hips_t = job->target_rig->map.joint[IK_ROLE_HIPS];
+    int i, r;
+    for (i = 0; i < t->joint_count; ++i) l->source_of[i] = -1;
+    for (i = 0; i < job->extra_pair_count; ++i) {
+        const ik_retarget_pair *p = &job->extra_pairs[i];
+        if (p->source_joint < 0 || p->source_joint >= s->joint_count || p->target_joint < 0 ||
+            p->target_joint >= t->joint_count || l->source_of[p->target_joint] >= 0)
+            return IK_ERR_RANGE;
+        l->source_of[p->target_joint] = p->source_joint;
+    }
+    for (r = 0; r < IK_ROLE_COUNT; ++r) {
+        int js = job->source_rig->map.joint[r], jt = job->target_rig->map.joint[r];
+        if (js >= 0 && jt >= 0 && l->source_of[jt] < 0) l->source_of[jt] = js;
+    }
+    /* same names, below both hips (joints above them, such as an armature
+     * or IK controls, keep their rest) */
+    if (job->pair_same_names && t->names && s->names)
+        for (i = 0; i < t->joint_count; ++i) {
+            int js;
+            if (l->source_of[i] >= 0 || !t->names[i] || !t->names[i][0] || !ik_skeleton_is_descendant(t, i, hips_t))
+                continue;
+            js = ik_skeleton_find(s, t->names[i]);
+            if (js >= 0 && ik_skeleton_is_descendant(s, js, hips_s)) l->source_of[i] = js;
+        }
+    *paired = 0;
+    for (i = 0; i < t->joint_count; ++i) *paired += l->source_of[i] >= 0;
+    return IK_OK;
+}
+
+/* K_j = R_s0^-1 q_turn^-1 R_t0, so that R_t = q_turn R_s K_j is the target's
+ * rest turned by the source's motion away from its rest, carried into the
+ * target's frame: R_t = (q R_s R_s0^-1 q^-1) R_t0. */
+static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *target, const ik_mat4 *source_rest_ms,
+                         const ik_mat4 *target_rest_ms) {
+    /* limb bones and the joint each points at: upper arm to forearm to hand,
+     * thigh to shin to foot, foot to toe */
+    static const int bones[][2] = {{IK_ROLE_UPPER_ARM_L, IK_ROLE_FOREARM_L}, {IK_ROLE_UPPER_ARM_R, IK_ROLE_FOREARM_R},
+                                   {IK_ROLE_FOREARM_L, IK_ROLE_HAND_L},      {IK_ROLE_FOREARM_R, IK_ROLE_HAND_R},
+                                   {IK_ROLE_THIGH_L, IK_ROLE_SHIN_L},        {IK_ROLE_THIGH_R, IK_ROLE_SHIN_R},
+                                   {IK_ROLE_SHIN_L, IK_ROLE_FOOT_L},         {IK_ROLE_SHIN_R, IK_ROLE_FOOT_R}};
+    int j, b, target_joints = target->skeleton->joint_count;
+    for (j = 0; j < target_joints; ++j) l->tip[j] = -1;
+    for (b = 0; b < (int)(sizeof bones / sizeof bones[0]); ++b) {
+        int from = target->map.joint[bones[b][0]], to = target->map.joint[bones[b][1]];
+        ik_vec3 d;
+        if (from < 0 || to < 0 || l->source_of[from] < 0 || l->source_of[to] < 0) continue;
+        d = ik_vec3_sub(ik_mat4_translation(&target_rest_ms[to]), ik_mat4_translation(&target_rest_ms[from]));
+        if (!(ik_vec3_length_sq(d) > 0)) continue;
+        l->tip[from] = to;
+        l->tip_ls[from] = ik_quat_rotate(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[from]))),
+                                         ik_vec3_normalize(d));
+    }
+    for (j = 0; j < target_joints; ++j) {
+        int s = l->source_of[j];
+        if (s < 0) continue;
+        l->offset[j] = ik_quat_normalize(
+            ik_quat_mul(ik_quat_mul(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&source_rest_ms[s]))),
+                                    ik_quat_conjugate(m->turn)),
+                        ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[j]))));
+    }
+}
+
+/* ---- contacts ---------------------------------------------------------------------- */
+
+static ik_result find_source_contacts(const ik_retarget *job, const layout *l, body_map *m, int *count) {
+    const ik_humanoid *s = job->source_rig;
+    ik_foot_contacts c = job->contacts;
+    int joints[IK_FOOT_PATH_POINTS], p;
+    ik_result r;
+    ik_foot_point_joints(s, joints);
+    if (joints[IK_FOOT_HEEL_L] < 0 || joints[IK_FOOT_HEEL_R] < 0) return IK_ERR_UNSUPPORTED;
+    r = ik_foot_paths_record(s->skeleton, job->source, NULL, joints, l->source_ms, l->paths_ms, NULL);
+    if (r != IK_OK) return r;
+    c.paths_ms = l->paths_ms;
+    c.frame_count = job->source->frame_count;
+    c.frame_time = job->source->frame_time;
+    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) c.present[p] = joints[p] >= 0;
+    c.up_ms = s->up_rs;
+    c.leg_length = ik_foot_leg_length(s);
+    c.scratch = l->contact_scratch;
+    c.contacts = l->found;
+    c.capacity = contact_capacity(job->source->frame_count);
+    c.count = count;
+    c.heights = c.speeds = NULL;
+    c.levels = m->level_s;
+    return ik_foot_contacts_run(&c);
+}
+
+/* Each source contact on the target: the planted point mapped, its height
+ * above its floor level scaled onto the target point's rest height,
+ *   h_t = height_t[p] + scale (h_s - level_s[p]).
+ * Points the target lacks (a toe) are left out. */
+static int map_contacts(const ik_retarget *job, const layout *l, const body_map *m, int found) {
+    int i, n = 0;
+    for (i = 0; i < found; ++i) {
+        ik_foot_contact c = l->found[i];
+        ik_vec3 x = map_point(m, c.planted_ms);
+        ik_real h = m->height_t[c.point] + m->scale * (ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
+        if (point_joint(job->target_rig, c.point) < 0) continue;
+        c.planted_ms = ik_vec3_mad(x, m->up_t, h - ik_vec3_dot(x, m->up_t));
+        l->held[n++] = c;
+    }
+    return n;
+}
+
+/* ---- the frames ---------------------------------------------------------------------- */
+
+/* A bone direction d kept within `limit` of the bone above's direction
+ * `above` (an elbow's or knee's bend limit): past it, d is turned back
+ * toward `above` in their plane. */
+static ik_vec3 within_bend(ik_vec3 above, ik_vec3 d, ik_real limit) {
+    ik_vec3 axis = ik_vec3_cross(above, d);
+    ik_real angle = ik_acos_safe(ik_vec3_dot(above, d));
+    if (angle <= limit || !(ik_vec3_length_sq(axis) > 0)) return d;
+    return ik_quat_rotate(ik_quat_from_axis_angle(ik_vec3_normalize(axis), limit), above);
+}
+
+/* The bend limit of a forearm or shin joint on the target (its limb's
+ * upper joint in *upper), or a negative number for other joints. */
+static ik_real bend_limit(const ik_humanoid *t, int joint, int *upper) {
+    int k;
+    for (k = 0; k < IK_LIMB_COUNT; ++k)
+        if (t->limb[k].mid == joint) {
+            *upper = t->limb[k].start;
+            return k <= IK_LIMB_ARM_R ? t->limits.elbow_max : t->limits.knee_max;
+        }
+    return -1;
+}
+
+/* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
+ * root-space rotation undone), the others their rest; a limb bone (thigh,
+ * shin, upper arm, forearm, foot to toe) is then swung by the shortest turn
+ * that points it where its partner points, mapped (so a rig whose rest
+ * bends a knee or lowers the arms still follows the take's limbs; the
+ * twist about the bone stays the rest-relative one). The hips go to the
+ * mapped source hips. Target forward kinematics follows joint by joint. */
+static void transfer_frame(const ik_retarget *job, const layout *l, const body_map *m, int f) {
+    const ik_skeleton *s = job->source_rig->skeleton, *t = job->target_rig->skeleton;
+    int hips_s = job->source_rig->map.joint[IK_ROLE_HIPS], hips_t = job->target_rig->map.joint[IK_ROLE_HIPS];
+    ik_transform *pose = ik_take_pose(job->target, f);
+    int j;
+    ik_skeleton_fk(s, ik_take_pose(job->source, f), NULL, l->source_ms);
+    for (j = 0; j < t->joint_count; ++j) {
+        int parent = t->parents[j], partner = l->source_of[j];
+        ik_quat above = parent >= 0 ? l->world[parent] : ik_quat_identity();
+        pose[j] = t->rest_ls[j];
+        if (partner >= 0) {
+            ik_quat w = ik_quat_normalize(
+                ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j]));
+            if (l->tip[j] >= 0) {
+                ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->source_of[l->tip[j]]]),
+                                                      ik_mat4_translation(&l->source_ms[partner]))));
+                int upper = -1;
+                ik_real limit = bend_limit(job->target_rig, j, &upper);
+                if (limit >= 0 && l->tip[upper] >= 0)
+                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d, limit);
+                w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
+            }
+            l->world[j] = ik_quat_normalize(w);
+            pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+        } else {
+            l->world[j] = ik_quat_normalize(ik_quat_mul(above, pose[j].rotation));
+        }
+        if (j == hips_t) {
+            ik_mat4 inv = ik_mat4_identity();
+            ik_vec3 x = map_point(m, ik_mat4_translation(&l->source_ms[hips_s]));
+            if (parent < 0 || ik_mat4_inverse(&l->target_ms[parent], &inv))
+                pose[j].translation = ik_mat4_transform_point(&inv, x);
+        }
+        ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
+    }
+}
+
+/* The sole's contact points of a leg in a pose (heel and ball in the foot's
+ * frame, the toes' tip in the toe's); returns how many. */
+static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_vec3 *points) {
+    int n = 0;
+    points[n++] = ik_mat4_transform_point(&model_ms[leg->end], leg->heel_ls);
+    points[n++] = ik_mat4_transform_point(&model_ms[leg->end], leg->ball_ls);
+    if (leg->toe >= 0) points[n++] = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
+    return n;
+}
+
+/* Soles above the floor: where a sole point is below the target's rest
+ * floor (its feet are longer, or pitched otherwise at rest, than the
+ * source's), `joint` (the foot about the ankle, or the toe about its own
+ * joint) turns about the foot's lateral axis a by the smallest angle that
+ * lifts its lowest point p onto the floor: with r = p - pivot split into
+ * r_a along a and r_p across it, the height after a turn t is
+ *   h(t) = h_pivot + r_a.up + cos t (r_p.up) + sin t ((a x r_p).up) = floor,
+ * so t = phi +- acos(-k / R), R = |(r_p.up, (a x r_p).up)|, phi its angle.
+ * A few rounds, as lifting one point may lower another; a point the turn
+ * cannot lift (the pivot itself too low) is left. */
+static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_transform *pose,
+                            ik_mat4 *model_ms) {
+    int round, i, parent = t->skeleton->parents[joint];
+    for (round = 0; round < 3; ++round) {
+        ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
+        ik_real lowest = 0, c1, c2, k0, radius, phi, turn, other;
+        int n = sole_points(leg, model_ms, points), first = joint == leg->toe ? 2 : 0, worst = -1;
+        ik_quat q, parent_q;
+        for (i = first; i < n; ++i) {
+            ik_real h = ik_vec3_dot(points[i], t->up_rs) - t->floor_rs;
+            if (h < lowest) lowest = h, worst = i;
+        }
+        if (worst < 0 || lowest > -(ik_real)1e-4 * ik_foot_leg_length(t)) return;
+        a = ik_vec3_normalize(ik_mat4_transform_turn_axis(&model_ms[leg->end], leg->lateral_ls));
+        r = ik_vec3_sub(points[worst], pivot);
+        rp = ik_vec3_reject(r, a);
+        c1 = ik_vec3_dot(rp, t->up_rs);
+        c2 = ik_vec3_dot(ik_vec3_cross(a, rp), t->up_rs);
+        k0 = ik_vec3_dot(pivot, t->up_rs) - t->floor_rs + ik_vec3_dot(ik_vec3_sub(r, rp), t->up_rs);
+        radius = IK_SQRT(c1 * c1 + c2 * c2);
+        if (!(radius > 0) || IK_FABS(k0) > radius) return;
+        phi = IK_ATAN2(c2, c1);
+        turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
+        other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
+        if (IK_FABS(other) < IK_FABS(turn)) turn = other;
+        q = ik_quat_mul(ik_quat_from_axis_angle(a, turn), ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
+        parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
+        pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+        ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
+    }
+}
+
+/* A knee the IK pass's easing bent past its limit, on a frame where its
+ * foot is not held: the shin swung back about the knee (within_bend). */
+static void keep_knee_within(const ik_humanoid *t, const ik_humanoid_limb *leg, ik_transform *pose,
+                             ik_mat4 *model_ms) {
+    ik_vec3 a = ik_mat4_translation(&model_ms[leg->start]), b = ik_mat4_translation(&model_ms[leg->mid]);
+    ik_vec3 c = ik_mat4_translation(&model_ms[leg->end]);
+    ik_vec3 upper = ik_vec3_normalize(ik_vec3_sub(b, a)), lower = ik_vec3_normalize(ik_vec3_sub(c, b));
+    ik_vec3 kept = within_bend(upper, lower, t->limits.knee_max);
+    int parent = t->skeleton->parents[leg->mid];
+    ik_quat q, parent_q;
+    if (ik_vec3_dot(kept, lower) >= 1) return;
+    q = ik_quat_mul(ik_quat_from_to(lower, kept), ik_quat_normalize(ik_mat4_rotation(&model_ms[leg->mid])));
+    parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
+    pose[leg->mid].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+    ik_skeleton_fk_subtree(t->skeleton, leg->mid, pose, NULL, model_ms);
+}
+
+/* After the IK pass, frame f: a knee not held within its limit; each foot
+ * turns onto the floor about its ankle unless its toe is held there (the
+ * turn would move it), then its toes about the toe joint (which holds the
+ * toe joint where it is). */
+static void keep_soles_up(const ik_retarget *job, const layout *l, int held, int f) {
+    const ik_humanoid *t = job->target_rig;
+    ik_transform *pose = ik_take_pose(job->target, f);
+    int k, c;
+    ik_skeleton_fk(t->skeleton, pose, NULL, l->target_ms);
+    for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+        const ik_humanoid_limb *leg = &t->limb[k];
+        ik_bool toe_held = 0, foot_held = 0;
+        if (leg->end < 0) continue;
+        for (c = 0; c < held; ++c) {
+            ik_bool now = l->held[c].start <= f && f <= l->held[c].end && ik_foot_point_leg(l->held[c].point) == k;
+            foot_held |= now;
+            toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
+        }
+        if (!foot_held) keep_knee_within(t, leg, pose, l->target_ms);
+        if (!toe_held) turn_onto_floor(t, leg, leg->end, pose, l->target_ms);
+        if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
+    }
+}
+
+/* Where a limb's end is in a pose: its joint, or a virtual end off the
+ * middle joint. */
+static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
+    return limb->end >= 0 ? ik_mat4_translation(&model_ms[limb->end])
+                          : ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls);
+}
+
+/* Hands to the source's hands, mapped: the humanoid solve with arm goals
+ * only (elbows on their natural side, the hands keeping their turn). */
+static ik_result hold_hands(const ik_retarget *job, const layout *l, const body_map *m, int f) {
+    const ik_humanoid *s = job->source_rig, *t = job->target_rig;
+    ik_humanoid_solve solve = ik_humanoid_solve_def();
+    int k;
+    ik_skeleton_fk(s->skeleton, ik_take_pose(job->source, f), NULL, l->source_ms);
+    ik_skeleton_fk(t->skeleton, ik_take_pose(job->target, f), NULL, l->target_ms);
+    for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
+        ik_humanoid_goal *g = &solve.goal[k];
+        g->enabled = 1;
+        g->position_ms = map_point(m, limb_end(&s->limb[k], l->source_ms));
+        if (t->limb[k].end >= 0) {
+            g->use_rotation = 1;
+            g->rotation_ms = ik_quat_normalize(ik_mat4_rotation(&l->target_ms[t->limb[k].end]));
+        }
+    }
+    solve.rig = t;
+    solve.pose_ls = ik_take_pose(job->target, f);
+    solve.model_ms = l->target_ms;
+    return ik_humanoid_solve_run(&solve);
+}
+
+static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
+    ik_footskate fs = ik_footskate_def();
+    ik_result r;
+    fs.rig = job->target_rig;
+    fs.take = job->target;
+    fs.contacts = l->held;
+    fs.contact_count = held;
+    fs.blend_time = job->blend_time;
+    fs.scratch = l->footskate;
+    fs.scratch_bytes = l->footskate_bytes;
+    fs.model_ms = l->target_ms;
+    r = ik_footskate_plan(&fs);
+    return r == IK_OK ? ik_footskate_apply(&fs, 0, job->target->frame_count) : r;
+}
+
+static ik_result validate(const ik_retarget *job) {
+    const ik_take *src = job->source, *dst = job->target;
+    int bad;
+    if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
+    if (!job->source_rig || !job->source_rig->skeleton || !job->target_rig || !job->target_rig->skeleton || !src ||
+        !dst || !src->poses_ls || !dst->poses_ls || !job->scratch || (job->extra_pair_count > 0 && !job->extra_pairs) ||
+        (job->target_contacts && !job->contact_count))
+        return IK_ERR_NULL;
+    if (src->joint_count != job->source_rig->skeleton->joint_count ||
+        dst->joint_count != job->target_rig->skeleton->joint_count || src->frame_count < 2 ||
+        dst->frame_count != src->frame_count || job->extra_pair_count < 0 || job->contact_capacity < 0)
+        return IK_ERR_RANGE;
+    if (job->scratch_bytes < ik_retarget_scratch_bytes(src->frame_count, src->joint_count, dst->joint_count))
+        return IK_ERR_CAPACITY;
+    if (!ik_finite(dst->frame_time) || !ik_finite(job->blend_time)) return IK_ERR_NONFINITE;
+    if (!(dst->frame_time > 0) || job->blend_time < 0) return IK_ERR_DEGENERATE;
+    if (ik_take_validate(src, &bad) != IK_OK) return IK_ERR_NONFINITE;
+    if (!(ik_foot_leg_length(job->source_rig) > 0) || !(ik_foot_leg_length(job->target_rig) > 0))
+        return IK_ERR_DEGENERATE;
+    if (job->hold_feet &&
+        (job->target_rig->limb[IK_LIMB_LEG_L].end < 0 || job->target_rig->limb[IK_LIMB_LEG_R].end < 0))
+        return IK_ERR_UNSUPPORTED;
+    return IK_OK;
+}
+
+ik_result ik_retarget_run(const ik_retarget *job) {
+    const ik_humanoid *s, *t;
+    ik_retarget_report report;
+    layout l;
+    body_map m;
+    char *base;
+    int paired = 0, found = 0, held = 0, f;
+    ik_result r = job ? validate(job) : IK_ERR_NULL;
+    if (r != IK_OK) return r;
+    s = job->source_rig;
+    t = job->target_rig;
+    base = (char *)job->scratch + (ALIGN - (size_t)job->scratch % ALIGN) % ALIGN;
+    make_layout(job->source->frame_count, s->skeleton->joint_count, t->skeleton->joint_count, base, &l);
+    memset(&report, 0, sizeof report);
+    report.source_leg = ik_foot_leg_length(s);
+    report.target_leg = ik_foot_leg_length(t);
+    report.scale = report.target_leg / report.source_leg;
+    m.scale = report.scale;
+    m.up_s = s->up_rs;
+    m.up_t = t->up_rs;
+    r = pair_joints(job, &l, &paired);
+    report.paired_joints = paired;
+    if (r == IK_OK) r = find_source_contacts(job, &l, &m, &found);
+    report.source_contacts = found;
+    if (job->report) *job->report = report;
+    if (r != IK_OK) return r;
+    if (job->hold_feet && found == 0) return IK_ERR_NOT_FOUND;
+
+    /* rest poses: the target's in target_ms (kept through make_origins),
+     * the source's in source_ms */
+    make_turn(&m, s, t);
+    ik_skeleton_fk(t->skeleton, t->skeleton->rest_ls, NULL, l.target_ms);
+    make_origins(&m, job, &l, l.target_ms);
+    make_offsets(&m, &l, t, l.source_ms, l.target_ms);
+
+    for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, &l, &m, f);
+    if (job->hold_feet) {
+        held = map_contacts(job, &l, &m, found);
+        r = hold_feet(job, &l, held);
+    }
+    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_soles_up(job, &l, held, f);
+    for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
+    if (r != IK_OK) return r;
+    if (job->target_contacts) {
+        *job->contact_count = held;
+        if (held > job->contact_capacity) return IK_ERR_CAPACITY;
+        memcpy(job->target_contacts, l.held, (size_t)held * sizeof *l.held);
+    }
+    return IK_OK;
+}

@@ -1,0 +1,171 @@
+/* `ikc retarget`: the CMU walk onto girl.glb and onto another BVH skeleton,
+ * read back and checked by forward kinematics (the new clip is there, the
+ * hips travel, soles stay on or above the floor, bones keep their lengths),
+ * the glTF validated by the Khronos validator, the filmstrip written; and
+ * refusals that write nothing (a rig without ankles, a take with no foot on
+ * the ground, a rig that is no humanoid, a glTF without a skin). */
+#define _POSIX_C_SOURCE 200809L
+#include <ikit/asset.h>
+#include <ikit/bvh.h>
+#include <ikit/humanoid.h>
+#include <ikit/take.h>
+
+#include "support/ikc_run.h"
+
+/* The last clip of `path` baked at `frame_time`, checked on its rig. */
+static void check_written(const char *path, int clips_before, ik_real frame_time) {
+    ik_asset a;
+    ik_humanoid_map map;
+    ik_humanoid rig;
+    ik_take take;
+    ik_mat4 *ms;
+    const ik_clip *clip;
+    ik_real leg, lowest = 1e30f, travel;
+    ik_vec3 first = ik_vec3_zero(), last = ik_vec3_zero();
+    int f, k;
+    if (!(ik_asset_load(path, &a, NULL) == IK_OK)) {
+        CHECK(0, "%s reads back", path);
+        return;
+    }
+    CHECK(ik_asset_clip_count(&a) == clips_before + 1, "%s: %d clips, %d before", path, ik_asset_clip_count(&a),
+          clips_before);
+    CHECK(ik_humanoid_map_find(a.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&rig, a.skeleton, &map) == IK_OK,
+          "%s still maps", path);
+    clip = ik_asset_clip(&a, ik_asset_clip_count(&a) - 1);
+    take.joint_count = a.skeleton->joint_count;
+    take.frame_time = frame_time;
+    take.frame_count = ik_take_frame_count(clip->duration, frame_time, 100000);
+    take.poses_ls = (ik_transform *)malloc((size_t)take.frame_count * (size_t)take.joint_count * sizeof(ik_transform));
+    ms = (ik_mat4 *)malloc((size_t)take.joint_count * sizeof(ik_mat4));
+    CHECK(take.frame_count > 100 && ik_take_bake(&take, clip, a.skeleton->rest_ls) == IK_OK, "%s: clip bakes (%d frames)",
+          path, take.frame_count);
+    leg = (rig.limb[2].upper_length + rig.limb[2].lower_length + rig.limb[3].upper_length + rig.limb[3].lower_length) * (ik_real)0.5;
+    for (f = 0; f < take.frame_count; ++f) {
+        ik_skeleton_fk(a.skeleton, ik_take_pose(&take, f), NULL, ms);
+        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+            const ik_humanoid_limb *l = &rig.limb[k];
+            ik_vec3 heel = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
+            ik_vec3 ball = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+            lowest = ik_minr(lowest, ik_minr(ik_vec3_dot(heel, rig.up_rs), ik_vec3_dot(ball, rig.up_rs)) - rig.floor_rs);
+        }
+        if (f == 0) first = ik_mat4_translation(&ms[map.joint[IK_ROLE_HIPS]]);
+        last = ik_mat4_translation(&ms[map.joint[IK_ROLE_HIPS]]);
+    }
+    travel = ik_vec3_length(ik_vec3_reject(ik_vec3_sub(last, first), rig.up_rs));
+    /* 1 cm of a 0.85 m leg */
+    CHECK(lowest > -(ik_real)0.01 / (ik_real)0.85 * leg, "%s: a sole %.2f legs below the floor", path,
+          (double)(lowest / leg));
+    CHECK(travel > leg, "%s: the hips travel %.2f legs", path, (double)(travel / leg));
+    free(take.poses_ls);
+    free(ms);
+    ik_asset_free(&a);
+}
+
+static void test_onto_girl(const char *data) {
+    char source[1024], rig[1024], out[400], strip[400], cmd[3000], validator[600];
+    int rc;
+    ik_asset a;
+    int clips;
+    snprintf(source, sizeof source, "%s/bvh/131_01.bvh", data);
+    snprintf(rig, sizeof rig, "%s/gltf/girl.glb", data);
+    if (ik_asset_load(rig, &a, NULL) != IK_OK) {
+        check_skip("girl.glb not found");
+        return;
+    }
+    clips = ik_asset_clip_count(&a);
+    ik_asset_free(&a);
+    path_in(out, sizeof out, "girl_walk.glb");
+    path_in(strip, sizeof strip, "strip.png");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --render '%s'", source, rig, out, strip);
+    rc = run(cmd);
+    CHECK(rc == 0, "retarget onto girl: exit %d: %s", rc, err_text);
+    CHECK(strstr(out_text, "after IK") && strstr(out_text, "unit mismatch") && strstr(out_text, "frames/s"),
+          "the table, with the unit mismatch: %s", out_text);
+    CHECK(file_size(strip) > 10000, "filmstrip written (%ld bytes)", file_size(strip));
+    check_written(out, clips, (ik_real)(1.0 / 60));
+    snprintf(validator, sizeof validator, "%s/scripts/validate-gltf.sh", IKIT_SOURCE_DIR);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' >/dev/null 2>&1", validator, out);
+    rc = system(cmd);
+    rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    if (rc == 2) check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
+    else CHECK(rc == 0, "Khronos validator finds no errors in the retargeted glTF");
+    /* the hands option runs too */
+    path_in(out, sizeof out, "girl_hands.glb");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --hands --quiet", source, rig, out);
+    CHECK(run(cmd) == 0 && file_size(out) > 0, "--hands: %s", err_text);
+}
+
+static void test_onto_bvh(const char *data) {
+    char source[1024], rig[1024], out[400], cmd[3000];
+    ik_bvh *b = NULL;
+    snprintf(source, sizeof source, "%s/bvh/01_01.bvh", data);
+    snprintf(rig, sizeof rig, "%s/bvh/131_01.bvh", data);
+    path_in(out, sizeof out, "01_01_on_131.bvh");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --quiet", source, rig, out);
+    CHECK(run(cmd) == 0, "retarget onto a BVH skeleton: %s", err_text);
+    CHECK(ik_bvh_read_file(out, &b, NULL) == IK_OK && b->frame_count == 2752, "BVH output has the source's frames");
+    if (b) ik_bvh_free(b);
+    check_written(out, 0, (ik_real)(1.0 / 120));
+}
+
+/* Every refusal writes nothing. */
+static void test_refusals(const char *data) {
+    char source[1024], rig[1024], out[400], cmd[3000], path[400];
+    ik_bvh *b = NULL;
+    int f, rc;
+    snprintf(source, sizeof source, "%s/bvh/131_01.bvh", data);
+    path_in(out, sizeof out, "never.glb");
+    /* robot.glb's legs end at virtual ankles: no foot joint to hold */
+    snprintf(rig, sizeof rig, "%s/gltf/robot.glb", data);
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, rig, out);
+    rc = run(cmd);
+    CHECK(rc == 4 && strstr(err_text, "without a foot joint") && file_size(out) < 0, "robot: exit %d: %s", rc, err_text);
+    /* a take gliding 3 leg lengths a second: no foot ever planted */
+    if (ik_bvh_read_file(source, &b, NULL) == IK_OK) {
+        path_in(path, sizeof path, "gliding.bvh");
+        for (f = 0; f < b->frame_count; ++f) b->values[(size_t)f * (size_t)b->values_per_frame] += 43.0 * b->frame_time * f;
+        CHECK(ik_bvh_write_file(b, path, NULL) == IK_OK, "gliding take written");
+        ik_bvh_free(b);
+        snprintf(rig, sizeof rig, "%s/gltf/girl.glb", data);
+        snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", path, rig, out);
+        rc = run(cmd);
+        CHECK(rc == 4 && strstr(err_text, "no foot is ever on the ground") && file_size(out) < 0, "gliding: exit %d: %s",
+              rc, err_text);
+    }
+    /* a target that is no humanoid: its missing roles named */
+    path_in(path, sizeof path, "tail.bvh");
+    write_text(path, "HIERARCHY\nROOT Base\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Tail1\n"
+                     " {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n"
+                     "  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 0 10 0 0\n");
+    path_in(out, sizeof out, "never.bvh");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, path, out);
+    rc = run(cmd);
+    CHECK(rc != 0 && strstr(err_text, "left_thigh") && file_size(out) < 0, "not a humanoid: exit %d: %s", rc, err_text);
+    /* a glTF without a skin */
+    path_in(path, sizeof path, "noskin.gltf");
+    write_text(path, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}],\"scenes\":[{\"nodes\":[0]}]}");
+    path_in(out, sizeof out, "never.gltf");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, path, out);
+    rc = run(cmd);
+    CHECK(rc == 4 && strstr(err_text, "no skin") && file_size(out) < 0, "no skin: exit %d: %s", rc, err_text);
+    /* usage */
+    CHECK(run("retarget") == 2, "no arguments: usage");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s/gltf/girl.glb'", source, data);
+    CHECK(run(cmd) == 2 && strstr(err_text, "-o OUT"), "no -o: %s", err_text);
+    snprintf(cmd, sizeof cmd, "retarget '%s/bvh/none.bvh' '%s/gltf/girl.glb' -o '%s'", data, data, out);
+    CHECK(run(cmd) == 3, "missing source: exit 3");
+}
+
+int main(void) {
+    const char *data = getenv("IKIT_DATA");
+    if (!ikc_run_begin("ikc-retarget")) return 1;
+    if (!data) {
+        check_skip("real-asset corpus not found (IKIT_DATA unset)");
+    } else {
+        test_onto_girl(data);
+        test_onto_bvh(data);
+        test_refusals(data);
+    }
+    ikc_run_end();
+    return check_summary("test_ikc_retarget");
+}

@@ -1,0 +1,606 @@
+/* Retargeting the CMU takes onto every real glTF rig that maps as a
+ * humanoid and onto variants of the targets (rescaled x0.01 and x100,
+ * turned Z-up) and of the sources (rescaled as if inches), checked by
+ * forward kinematics of the output: planted feet within 1 cm over each
+ * contact, soles never more than 1 cm below the floor, knees never bending
+ * the wrong way and within their limits, the target's bone lengths kept,
+ * finite; an A-pose rig playing the take's arms in the same directions;
+ * refusals (no contacts, bad pairs, a leg without an ankle). */
+#include <ikit/asset.h>
+#include <ikit/retarget.h>
+#include <ikit/skating.h>
+
+#include "support/check.h"
+#include "support/motion_fixture.h"
+
+static const char *const takes[3] = {"131_01.bvh", "131_02.bvh", "01_01.bvh"};
+static const char *const rigs[4] = {"girl.glb", "male_base_mesh.glb", "rigged_figure.glb", "robot.glb"};
+
+/* A rig made from a skeleton with its rest changed: translations scaled
+ * by `scale`, roots turned by `turn`, and with `mirror` every joint
+ * reflected in x (translations x -> -x, rotations R -> S R S, S = diag(-1,
+ * 1, 1): the rig's left-named limbs on its right, a left-handed body frame
+ * with proper rotations). */
+typedef struct rig_copy {
+    ik_skeleton skeleton;
+    ik_transform *rest_ls;
+    ik_humanoid rig;
+    int ok;
+} rig_copy;
+
+static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, ik_quat turn, ik_bool mirror) {
+    ik_humanoid_map map;
+    int j;
+    memset(c, 0, sizeof *c);
+    c->rest_ls = (ik_transform *)malloc((size_t)from->joint_count * sizeof(ik_transform));
+    for (j = 0; j < from->joint_count; ++j) {
+        c->rest_ls[j] = from->rest_ls[j];
+        c->rest_ls[j].translation = ik_vec3_scale(c->rest_ls[j].translation, scale);
+        if (from->parents[j] < 0) {
+            c->rest_ls[j].translation = ik_quat_rotate(turn, c->rest_ls[j].translation);
+            c->rest_ls[j].rotation = ik_quat_mul(turn, c->rest_ls[j].rotation);
+        }
+        if (mirror) {
+            c->rest_ls[j].translation.x = -c->rest_ls[j].translation.x;
+            c->rest_ls[j].rotation.y = -c->rest_ls[j].rotation.y;
+            c->rest_ls[j].rotation.z = -c->rest_ls[j].rotation.z;
+        }
+    }
+    c->ok = ik_skeleton_init(&c->skeleton, from->joint_count, from->parents, from->names, c->rest_ls, NULL) == IK_OK &&
+            ik_humanoid_map_find(&c->skeleton, NULL, 0, &map) == IK_OK &&
+            ik_humanoid_init(&c->rig, &c->skeleton, &map) == IK_OK;
+}
+
+static void rig_copy_free(rig_copy *c) { free(c->rest_ls); }
+
+typedef struct outcome {
+    ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend;
+    int flips, nonfinite, contacts;
+    ik_retarget_report report;
+    ik_result result;
+} outcome;
+
+/* The knee's signed bend about its hinge (positive: the way it bends). */
+static ik_real signed_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
+    ik_vec3 a = ik_mat4_translation(&model_ms[l->start]), b = ik_mat4_translation(&model_ms[l->mid]);
+    ik_vec3 c = ik_mat4_translation(&model_ms[l->end]);
+    ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(b, a)), v = ik_vec3_normalize(ik_vec3_sub(c, b));
+    ik_vec3 h = ik_mat4_transform_turn_axis(&model_ms[l->mid], l->hinge_axis_ls);
+    ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
+    return ik_vec3_dot(ik_vec3_cross(u, v), ik_vec3_normalize(h)) < 0 ? -angle : angle;
+}
+
+/* Retarget `source` onto `target` and measure the result in the target's
+ * root space, lengths in metres of the target (ik_foot_metre). */
+static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take *source, const ik_humanoid *target,
+                                    ik_bool hold_feet) {
+    const ik_skeleton *t = target->skeleton;
+    int frames = source->frame_count, n = t->joint_count, f, j, k;
+    ik_retarget job = ik_retarget_def();
+    ik_take out;
+    ik_foot_contact *held = (ik_foot_contact *)malloc(4 * (size_t)frames * sizeof(ik_foot_contact));
+    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4)), *rest_ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4));
+    ik_real metre = ik_foot_metre(ik_foot_leg_length(target));
+    outcome o;
+    memset(&o, 0, sizeof o);
+    out.frame_count = frames;
+    out.joint_count = n;
+    out.frame_time = source->frame_time;
+    out.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
+    job.source_rig = source_rig;
+    job.source = source;
+    job.target_rig = target;
+    job.target = &out;
+    job.hold_feet = hold_feet;
+    job.target_contacts = held;
+    job.contact_capacity = 4 * frames;
+    job.contact_count = &o.contacts;
+    job.scratch_bytes = ik_retarget_scratch_bytes(frames, source->joint_count, n);
+    job.scratch = malloc(job.scratch_bytes);
+    job.report = &o.report;
+    o.result = ik_retarget_run(&job);
+    if (o.result == IK_OK) {
+        ik_skating_measure measure = ik_skating_measure_def();
+        ik_skating skating;
+        measure.rig = target;
+        measure.take = &out;
+        measure.contacts = held;
+        measure.contact_count = o.contacts;
+        measure.up_ms = target->up_rs;
+        measure.slide_speed = (ik_real)0.02 * metre;
+        measure.model_ms = ms;
+        measure.out = &skating;
+        if (ik_skating_measure_run(&measure) == IK_OK) o.worst_slide = skating.worst_travel / metre;
+        else o.nonfinite = 1;
+        ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
+        for (f = 0; f < frames; ++f) {
+            ik_skeleton_fk(t, ik_take_pose(&out, f), NULL, ms);
+            for (j = 0; j < n; ++j) {
+                int p = t->parents[j];
+                if (!ik_mat4_finite(&ms[j])) o.nonfinite = 1;
+                if (p >= 0 && j != target->map.joint[IK_ROLE_HIPS])
+                    o.worst_bone = ik_maxr(
+                        o.worst_bone,
+                        IK_FABS(ik_vec3_distance(ik_mat4_translation(&ms[j]), ik_mat4_translation(&ms[p])) -
+                                ik_vec3_distance(ik_mat4_translation(&rest_ms[j]), ik_mat4_translation(&rest_ms[p]))) /
+                            metre);
+            }
+            for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k)
+                if (target->limb[k].end >= 0)
+                    o.worst_elbow_bend = ik_maxr(o.worst_elbow_bend, IK_FABS(signed_bend(&target->limb[k], ms)));
+            for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+                const ik_humanoid_limb *l = &target->limb[k];
+                ik_real bend;
+                if (l->end < 0) continue;
+                bend = signed_bend(l, ms);
+                /* a knee bent the wrong way by more than 2 degrees is a flip */
+                if (bend < -ik_rad(2)) ++o.flips;
+                o.worst_knee_wrong = ik_maxr(o.worst_knee_wrong, -bend);
+                o.worst_knee_bend = ik_maxr(o.worst_knee_bend, bend);
+                /* soles: heel and ball in the foot's frame, the toes' tip in the toe's */
+                {
+                    ik_vec3 pts[3];
+                    int np = 2, i;
+                    pts[0] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
+                    pts[1] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+                    if (l->toe >= 0) pts[np++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
+                    for (i = 0; i < np; ++i)
+                        o.worst_sink = ik_maxr(o.worst_sink,
+                                               (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre);
+                }
+            }
+        }
+    }
+    free(job.scratch);
+    free(out.poses_ls);
+    free(held);
+    free(ms);
+    free(rest_ms);
+    return o;
+}
+
+static void check_outcome(const char *what, const outcome *o, const ik_humanoid *target) {
+    CHECK(o->result == IK_OK, "%s: %s", what, ik_result_str(o->result));
+    if (o->result != IK_OK) return;
+    printf("  %s: scale %.4g, %d paired, %d contacts held; slide %.2f mm, sink %.2f mm, bone %.3f mm, knee wrong "
+           "%.2f deg\n",
+           what, (double)o->report.scale, o->report.paired_joints, o->contacts, (double)o->worst_slide * 1000,
+           (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
+    CHECK(!o->nonfinite, "%s: output not finite", what);
+    CHECK(o->contacts > 8, "%s: only %d contacts held", what, o->contacts);
+    CHECK(o->worst_slide <= (ik_real)0.01, "%s: a planted foot slides %.2f mm", what, (double)o->worst_slide * 1000);
+    CHECK(o->worst_sink <= (ik_real)0.01, "%s: a sole sinks %.2f mm below the floor", what,
+          (double)o->worst_sink * 1000);
+    CHECK(o->flips == 0, "%s: knees bent the wrong way in %d frames (%.1f deg)", what, o->flips,
+          (double)ik_deg(o->worst_knee_wrong));
+    CHECK(o->worst_knee_bend <= target->limits.knee_max + ik_rad(1), "%s: knee bent %.1f deg, limit %.1f", what,
+          (double)ik_deg(o->worst_knee_bend), (double)ik_deg(target->limits.knee_max));
+    CHECK(o->worst_elbow_bend <= target->limits.elbow_max + ik_rad(1), "%s: elbow bent %.1f deg, limit %.1f", what,
+          (double)ik_deg(o->worst_elbow_bend), (double)ik_deg(target->limits.elbow_max));
+    CHECK(o->worst_bone <= (ik_real)1e-4, "%s: a bone changed by %.3f mm", what, (double)o->worst_bone * 1000);
+}
+
+static int load_rig(const char *file, ik_asset *asset, ik_humanoid *rig) {
+    const char *data = getenv("IKIT_DATA");
+    char path[1024];
+    ik_humanoid_map map;
+    if (!data) return 0;
+    snprintf(path, sizeof path, "%s/gltf/%s", data, file);
+    if (ik_asset_load(path, asset, NULL) != IK_OK) return 0;
+    if (ik_humanoid_map_find(asset->skeleton, NULL, 0, &map) != IK_OK ||
+        ik_humanoid_init(rig, asset->skeleton, &map) != IK_OK) {
+        ik_asset_free(asset);
+        return 0;
+    }
+    return 1;
+}
+
+/* Retarget `source` onto `rig` with the IK pass into `out` (poses
+ * malloc'ed); IK_OK or the job's error. */
+static ik_result retarget_into(const motion_fixture *m, const ik_humanoid *rig, ik_take *out) {
+    ik_retarget job = ik_retarget_def();
+    ik_result r;
+    *out = m->take;
+    out->joint_count = rig->skeleton->joint_count;
+    out->poses_ls = (ik_transform *)malloc((size_t)out->frame_count * (size_t)out->joint_count * sizeof(ik_transform));
+    job.source_rig = &m->rig;
+    job.source = &m->take;
+    job.target_rig = rig;
+    job.target = out;
+    job.scratch_bytes = ik_retarget_scratch_bytes(out->frame_count, m->take.joint_count, out->joint_count);
+    job.scratch = malloc(job.scratch_bytes);
+    r = ik_retarget_run(&job);
+    free(job.scratch);
+    return r;
+}
+
+/* A mirrored rig plays the mirror image of what the rig plays: every
+ * joint of every frame at S p (S = diag(-1, 1, 1)), since its body frame
+ * is the rig's reflected, so the take's left leg drives the limbs named
+ * left, now on the other side. Only where the figure shows where it faces
+ * (toes or a face: ik_figure_forward); without them (girl.glb) a mirrored
+ * body's forward is a guess, left x up, and comes out reversed. */
+static void check_mirror_image(const motion_fixture *m, const ik_humanoid *rig, const ik_humanoid *mirrored,
+                               const char *what) {
+    ik_take a, b;
+    ik_mat4 *ma = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
+    ik_mat4 *mb = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
+    ik_real worst = 0, leg = ik_foot_leg_length(rig);
+    int f, j;
+    CHECK(retarget_into(m, rig, &a) == IK_OK && retarget_into(m, mirrored, &b) == IK_OK, "%s: both run", what);
+    for (f = 0; f < a.frame_count; ++f) {
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(&a, f), NULL, ma);
+        ik_skeleton_fk(mirrored->skeleton, ik_take_pose(&b, f), NULL, mb);
+        for (j = 0; j < rig->skeleton->joint_count; ++j) {
+            ik_vec3 p = ik_mat4_translation(&ma[j]);
+            p.x = -p.x;
+            worst = ik_maxr(worst, ik_vec3_distance(p, ik_mat4_translation(&mb[j])));
+        }
+    }
+    CHECK(worst < (ik_real)1e-3 * leg, "%s: the mirrored rig's joints %.3g legs from the mirror image", what,
+          (double)(worst / leg));
+    free(a.poses_ls);
+    free(b.poses_ls);
+    free(ma);
+    free(mb);
+}
+
+/* Every take onto every rig as found; the first take also onto the rigs'
+ * variants and from a rescaled source. */
+static void test_real_rigs(void) {
+    int t, r;
+    for (t = 0; t < 3; ++t) {
+        motion_fixture m;
+        if (!motion_fixture_read(&m, takes[t])) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        for (r = 0; r < 4; ++r) {
+            ik_asset asset;
+            ik_humanoid rig;
+            char what[160];
+            outcome o;
+            if (!load_rig(rigs[r], &asset, &rig)) {
+                printf("  %s does not map as a humanoid\n", rigs[r]);
+                continue;
+            }
+            snprintf(what, sizeof what, "%s on %s", takes[t], rigs[r]);
+            if (rig.limb[IK_LIMB_LEG_L].end < 0) {
+                /* a virtual ankle: no foot joint to hold, the IK pass is refused */
+                o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
+                CHECK(o.result == IK_ERR_UNSUPPORTED, "%s: %s", what, ik_result_str(o.result));
+                o = retarget_and_measure(&m.rig, &m.take, &rig, 0);
+                CHECK(o.result == IK_OK && !o.nonfinite && o.worst_bone <= (ik_real)1e-4 && o.flips == 0,
+                      "%s without IK: %s, bone %.3f mm, flips %d", what, ik_result_str(o.result),
+                      (double)o.worst_bone * 1000, o.flips);
+            } else {
+                o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
+                check_outcome(what, &o, &rig);
+                if (t == 0) {
+                    static const char *const names[4] = {"x0.01", "x100", "Z-up", "mirrored"};
+                    const ik_real scales[4] = {(ik_real)0.01, 100, 1, 1};
+                    int v;
+                    for (v = 0; v < 4; ++v) {
+                        rig_copy c;
+                        rig_copy_make(&c, asset.skeleton, scales[v],
+                                      v == 2 ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
+                                      v == 3);
+                        snprintf(what, sizeof what, "%s on %s %s", takes[t], rigs[r], names[v]);
+                        CHECK(c.ok, "%s: the variant does not map", what);
+                        if (c.ok) {
+                            o = retarget_and_measure(&m.rig, &m.take, &c.rig, 1);
+                            check_outcome(what, &o, &c.rig);
+                            ik_vec3 facing;
+                            int feet[2];
+                            feet[0] = rig.map.joint[IK_ROLE_FOOT_L], feet[1] = rig.map.joint[IK_ROLE_FOOT_R];
+                            if (v == 3 && ik_figure_forward(rig.skeleton, feet, 2, rig.map.joint[IK_ROLE_HEAD], rig.up_rs,
+                                                            &facing))
+                                check_mirror_image(&m, &rig, &c.rig, what);
+                        }
+                        rig_copy_free(&c);
+                    }
+                }
+            }
+            ik_asset_free(&asset);
+        }
+        motion_fixture_free(&m);
+    }
+}
+
+/* A source in other units: the CMU skeleton rescaled x0.0254 with its
+ * take's translations; the detected scale changes by 1/0.0254. */
+static void test_source_rescaled(void) {
+    motion_fixture m;
+    ik_asset asset;
+    ik_humanoid rig;
+    rig_copy c;
+    ik_take scaled;
+    outcome a, b;
+    size_t i, count;
+    if (!motion_fixture_read(&m, takes[0]) || !load_rig(rigs[1], &asset, &rig)) {
+        if (m.bvh) motion_fixture_free(&m);
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    rig_copy_make(&c, &m.bvh->skeleton, (ik_real)0.0254, ik_quat_identity(), 0);
+    scaled = m.take;
+    count = (size_t)m.take.frame_count * (size_t)m.take.joint_count;
+    scaled.poses_ls = (ik_transform *)malloc(count * sizeof(ik_transform));
+    for (i = 0; i < count; ++i) {
+        scaled.poses_ls[i] = m.take.poses_ls[i];
+        scaled.poses_ls[i].translation = ik_vec3_scale(scaled.poses_ls[i].translation, (ik_real)0.0254);
+    }
+    a = retarget_and_measure(&m.rig, &m.take, &rig, 1);
+    b = retarget_and_measure(&c.rig, &scaled, &rig, 1);
+    check_outcome("131_01 x0.0254 on male_base_mesh", &b, &rig);
+    CHECK(IK_FABS(b.report.scale * (ik_real)0.0254 / a.report.scale - 1) < (ik_real)1e-4,
+          "unit mismatch: scale %g vs %g", (double)b.report.scale, (double)a.report.scale);
+    CHECK(IK_FABS(b.worst_slide - a.worst_slide) < (ik_real)5e-4 && b.contacts == a.contacts,
+          "rescaled source: slide %g vs %g, contacts %d vs %d", (double)b.worst_slide, (double)a.worst_slide,
+          b.contacts, a.contacts);
+    free(scaled.poses_ls);
+    rig_copy_free(&c);
+    ik_asset_free(&asset);
+    motion_fixture_free(&m);
+}
+
+/* The upper arm's and forearm's directions in root space, per side. */
+static void arm_directions(const ik_humanoid *rig, const ik_mat4 *ms, ik_vec3 dirs[4]) {
+    int k;
+    for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
+        const ik_humanoid_limb *l = &rig->limb[k];
+        dirs[2 * k] = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
+        dirs[2 * k + 1] = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
+    }
+}
+
+/* A rig resting in an A-pose (the take's skeleton with both upper arms
+ * turned 40 degrees down at rest, elbows bent 20 more) plays the take's
+ * arms pointing where the take's point, every frame (arms are not touched
+ * by the IK pass without hold_hands). */
+static void test_a_pose(void) {
+    motion_fixture m;
+    rig_copy c;
+    ik_retarget job = ik_retarget_def();
+    ik_take out;
+    ik_mat4 *src_ms, *dst_ms;
+    ik_real worst = 0;
+    int f, k, side;
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity(), 0);
+    for (side = 0; side < 2; ++side) {
+        const ik_humanoid_limb *l = &m.rig.limb[side];
+        ik_real sign = side == 0 ? -1 : 1;
+        c.rest_ls[l->start].rotation =
+            ik_quat_mul(ik_quat_from_axis_angle(m.rig.forward_rs, sign * ik_rad(40)), c.rest_ls[l->start].rotation);
+        c.rest_ls[l->mid].rotation =
+            ik_quat_mul(ik_quat_from_axis_angle(m.rig.up_rs, sign * ik_rad(20)), c.rest_ls[l->mid].rotation);
+    }
+    {
+        ik_humanoid_map map;
+        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
+    }
+    CHECK(c.ok, "A-pose copy maps");
+    out = m.take;
+    out.poses_ls = (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
+    src_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
+    dst_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
+    job.source_rig = &m.rig;
+    job.source = &m.take;
+    job.target_rig = &c.rig;
+    job.target = &out;
+    job.scratch_bytes = ik_retarget_scratch_bytes(m.take.frame_count, m.take.joint_count, m.take.joint_count);
+    job.scratch = malloc(job.scratch_bytes);
+    {
+        /* the rest arms really differ: over 30 degrees */
+        ik_vec3 a[4], b[4];
+        ik_skeleton_fk(&m.bvh->skeleton, m.bvh->skeleton.rest_ls, NULL, src_ms);
+        ik_skeleton_fk(&c.skeleton, c.rest_ls, NULL, dst_ms);
+        arm_directions(&m.rig, src_ms, a);
+        arm_directions(&c.rig, dst_ms, b);
+        CHECK(ik_acos_safe(ik_vec3_dot(a[0], b[0])) > ik_rad(30), "A-pose rest arm turned %.1f deg",
+              (double)ik_deg(ik_acos_safe(ik_vec3_dot(a[0], b[0]))));
+    }
+    CHECK(c.ok && ik_retarget_run(&job) == IK_OK, "A-pose retarget runs");
+    for (f = 0; c.ok && f < m.take.frame_count; ++f) {
+        ik_vec3 a[4], b[4];
+        ik_skeleton_fk(&m.bvh->skeleton, ik_take_pose(&m.take, f), NULL, src_ms);
+        ik_skeleton_fk(&c.skeleton, ik_take_pose(&out, f), NULL, dst_ms);
+        arm_directions(&m.rig, src_ms, a);
+        arm_directions(&c.rig, dst_ms, b);
+        for (k = 0; k < 4; ++k) worst = ik_maxr(worst, ik_acos_safe(ik_vec3_dot(a[k], b[k])));
+    }
+    printf("  A-pose rig playing 131_01: arm bones within %.3f deg of the take's\n", (double)ik_deg(worst));
+    CHECK(worst < ik_rad(3), "A-pose: an arm bone points %.2f deg away from the take's", (double)ik_deg(worst));
+    free(job.scratch);
+    free(out.poses_ls);
+    free(src_ms);
+    free(dst_ms);
+    rig_copy_free(&c);
+    motion_fixture_free(&m);
+}
+
+/* Between two rigs with one scale and the same axes the mapping of hand
+ * positions is a constant shift: the worst change, over frames, of the
+ * target's hand minus the source's from frame 0's, among the arm-frames
+ * where the elbow is not near its limit (10 degrees) and over all; the share
+ * of arm-frames within `close`; the frames with an elbow bent the wrong way. */
+typedef struct hand_result {
+    ik_real worst_free, worst;
+    double share_close;
+    int elbow_flips;
+} hand_result;
+
+static hand_result hand_gap(const motion_fixture *m, const rig_copy *c, ik_bool hands, ik_real close) {
+    hand_result h = {0, 0, 0, 0};
+    int close_count = 0;
+    ik_retarget job = ik_retarget_def();
+    ik_take out = m->take;
+    ik_mat4 *src_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
+    ik_mat4 *dst_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
+    int f, k;
+    ik_real worst = 0;
+    ik_vec3 shift[2] = {{0, 0, 0}, {0, 0, 0}};
+    out.poses_ls = (ik_transform *)malloc((size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform));
+    job.source_rig = &m->rig;
+    job.source = &m->take;
+    job.target_rig = &c->rig;
+    job.target = &out;
+    job.hold_hands = hands;
+    job.scratch_bytes = ik_retarget_scratch_bytes(m->take.frame_count, m->take.joint_count, m->take.joint_count);
+    job.scratch = malloc(job.scratch_bytes);
+    if (ik_retarget_run(&job) != IK_OK) worst = 1e30f;
+    for (f = 0; worst < 1e30f && f < m->take.frame_count; ++f) {
+        ik_skeleton_fk(&m->bvh->skeleton, ik_take_pose(&m->take, f), NULL, src_ms);
+        ik_skeleton_fk(&c->skeleton, ik_take_pose(&out, f), NULL, dst_ms);
+        for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
+            const ik_humanoid_limb *l = &c->rig.limb[k];
+            ik_vec3 d = ik_vec3_sub(ik_mat4_translation(&dst_ms[l->end]), ik_mat4_translation(&src_ms[l->end]));
+            if (f == 0) shift[k] = d;
+            ik_real gap = ik_vec3_distance(shift[k], d), bend = signed_bend(l, dst_ms);
+            worst = ik_maxr(worst, gap);
+            if (bend < c->rig.limits.elbow_max - ik_rad(10)) h.worst_free = ik_maxr(h.worst_free, gap);
+            close_count += gap <= close;
+            h.elbow_flips += bend < -ik_rad(2);
+        }
+    }
+    free(job.scratch);
+    free(out.poses_ls);
+    free(src_ms);
+    free(dst_ms);
+    h.worst = worst;
+    h.share_close = (double)close_count / (2.0 * m->take.frame_count);
+    return h;
+}
+
+/* --hands: a rig with forearms and hands 30 % longer (legs the same, so
+ * the scale is 1) puts its hands where the take's are, elbows on their
+ * side; without the option they are elsewhere. */
+static void test_hands(void) {
+    motion_fixture m;
+    rig_copy c;
+    ik_real metre;
+    hand_result held, loose;
+    int side;
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity(), 0);
+    for (side = IK_LIMB_ARM_L; side <= IK_LIMB_ARM_R; ++side) {
+        c.rest_ls[m.rig.limb[side].mid].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].mid].translation, (ik_real)1.3);
+        c.rest_ls[m.rig.limb[side].end].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].end].translation, (ik_real)1.3);
+    }
+    {
+        ik_humanoid_map map;
+        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
+    }
+    CHECK(c.ok, "long-armed copy maps");
+    metre = ik_foot_metre(ik_foot_leg_length(&m.rig));
+    held = hand_gap(&m, &c, 1, (ik_real)0.002 * metre);
+    loose = hand_gap(&m, &c, 0, (ik_real)0.002 * metre);
+    printf("  hands held: %.1f %% of arm-frames within 2 mm, worst %.2f mm where the elbow is not within 10 deg of its "
+           "limit, %.0f mm where it is (without hands: %.0f mm)\n",
+           held.share_close * 100, (double)(held.worst_free / metre * 1000), (double)(held.worst / metre * 1000),
+           (double)(loose.worst / metre * 1000));
+    CHECK(held.worst_free < (ik_real)0.002 * metre && held.share_close > 0.9,
+          "hands held within 2 mm (worst %.2f mm away from the elbow's limit, %.1f %% of frames)",
+          (double)(held.worst_free / metre * 1000), held.share_close * 100);
+    CHECK(loose.worst > (ik_real)0.05 * metre && loose.share_close < 0.5,
+          "without hands the longer arms put them elsewhere: %.1f mm", (double)(loose.worst / metre * 1000));
+    CHECK(held.elbow_flips == 0, "elbows bent the wrong way in %d frames", held.elbow_flips);
+    rig_copy_free(&c);
+    motion_fixture_free(&m);
+}
+
+/* Refusals, each with its reason and no contacts claimed. */
+static void test_bad_input(void) {
+    motion_fixture m;
+    ik_retarget job;
+    ik_retarget_report report;
+    ik_retarget_pair pairs[2];
+    ik_take out, gliding;
+    int frames, n, f, count = 0;
+    size_t bytes;
+    void *scratch;
+    ik_foot_contact held[8];
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    frames = m.take.frame_count;
+    n = m.take.joint_count;
+    out = m.take;
+    out.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
+    bytes = ik_retarget_scratch_bytes(frames, n, n);
+    scratch = malloc(bytes);
+    job = ik_retarget_def();
+    job.source_rig = &m.rig;
+    job.source = &m.take;
+    job.target_rig = &m.rig;
+    job.target = &out;
+    job.scratch = scratch;
+    job.scratch_bytes = bytes;
+    job.report = &report;
+    {
+        ik_retarget bad = job;
+        bad.defaulted = 0;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_NOT_DEFAULTED, "not defaulted");
+        bad = job;
+        bad.scratch_bytes = bytes - 64;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_CAPACITY, "small scratch");
+        bad = job;
+        bad.target = NULL;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_NULL, "no target");
+        bad = job;
+        pairs[0].source_joint = 0, pairs[0].target_joint = n;
+        bad.extra_pairs = pairs;
+        bad.extra_pair_count = 1;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_RANGE, "pair out of range");
+        pairs[0].target_joint = 3, pairs[1].source_joint = 1, pairs[1].target_joint = 3;
+        bad.extra_pair_count = 2;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_RANGE, "a target joint paired twice");
+        bad = job;
+        bad.target_contacts = held;
+        bad.contact_capacity = 8;
+        bad.contact_count = &count;
+        CHECK(ik_retarget_run(&bad) == IK_ERR_CAPACITY && count > 8, "contacts over capacity: %d", count);
+    }
+    /* NaN in one frame */
+    {
+        ik_real keep = ik_take_pose(&m.take, 7)[2].rotation.x;
+        ik_take_pose(&m.take, 7)[2].rotation.x = (ik_real)NAN;
+        CHECK(ik_retarget_run(&job) == IK_ERR_NONFINITE, "NaN frame");
+        ik_take_pose(&m.take, 7)[2].rotation.x = keep;
+    }
+    /* no floor contact: the whole figure glides along its forward at 3 leg
+     * lengths a second, so no foot is ever still on the floor */
+    gliding = m.take;
+    gliding.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
+    memcpy(gliding.poses_ls, m.take.poses_ls, (size_t)frames * (size_t)n * sizeof(ik_transform));
+    for (f = 0; f < frames; ++f)
+        ik_take_pose(&gliding, f)[0].translation =
+            ik_vec3_mad(ik_take_pose(&gliding, f)[0].translation, m.rig.forward_rs,
+                        3 * ik_foot_leg_length(&m.rig) * m.take.frame_time * (ik_real)f);
+    job.source = &gliding;
+    CHECK(ik_retarget_run(&job) == IK_ERR_NOT_FOUND && report.source_contacts == 0, "no contacts: %d",
+          report.source_contacts);
+    job.hold_feet = 0;
+    CHECK(ik_retarget_run(&job) == IK_OK, "no contacts, without the IK pass");
+    free(gliding.poses_ls);
+    free(out.poses_ls);
+    free(scratch);
+    motion_fixture_free(&m);
+}
+
+int main(void) {
+    test_real_rigs();
+    test_source_rescaled();
+    test_a_pose();
+    test_hands();
+    test_bad_input();
+    return check_summary("retarget");
+}

@@ -1,0 +1,299 @@
+/* `ikc retarget SOURCE TARGET_RIG -o OUT`: a take played on another
+ * humanoid (ikit/retarget.h), with feet held where the source's were
+ * planted; a table of what the IK pass changed, optionally a filmstrip of
+ * the source and the result side by side, and the target rig's file
+ * written with the new clip (glTF) or frames (BVH). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <ikit/retarget.h>
+#include <ikit/skating.h>
+
+#include "draw.h"
+#include "ikc.h"
+#include "mesh_view.h"
+#include "motion_take.h"
+#include "retarget_view.h"
+
+typedef struct retarget_options {
+    const char *source, *target, *out, *clip, *map, *target_map, *render;
+    int hands, overwrite, quiet;
+} retarget_options;
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: ikc retarget SOURCE TARGET_RIG -o OUT [--clip NAME] [--map FILE] [--target-map FILE]\n"
+            "                    [--hands] [--render PICTURE] [--overwrite] [--quiet]\n"
+            "\n"
+            "Plays SOURCE's take (a BVH, or a glTF clip) on TARGET_RIG, another humanoid\n"
+            "with other proportions, rest pose, joint names or units: each joint turns\n"
+            "away from its own rest as its partner turns away from its rest, in a frame\n"
+            "both bodies share; the hips travel by the ratio of leg lengths; the source's\n"
+            "foot contacts are held on the new legs (knees on their side). OUT is the\n"
+            "target's format: glTF with a new animation \"retarget\", or BVH frames.\n"
+            "\n"
+            "  --clip NAME        the source clip (name or number; default the first)\n"
+            "  --map FILE         'role = joint name' lines for the source\n"
+            "  --target-map FILE  the same for the target\n"
+            "  --hands            keep the hands at the source's hand positions, mapped\n"
+            "  --render PICTURE   a filmstrip (.png, .svg, .pdf): source above, result below\n"
+            "  --overwrite        allow OUT to replace an input\n"
+            "  --quiet            no progress messages\n"
+            "\n"
+            "example:\n"
+            "  ikc retarget 131_01.bvh girl.glb -o girl_walk.glb --render walk.png\n"
+            "\n"
+            "exit codes: 0 ok, 1 failure, 2 bad usage, 3 file missing, 4 not a usable take\n"
+            "or rig (one frame, NaN, no foot on the ground, not a humanoid), 5 unknown clip,\n"
+            "6 output not written.\n");
+}
+
+static int parse(int argc, char **argv, retarget_options *o) {
+    int i;
+    memset(o, 0, sizeof *o);
+    for (i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        const char **value = NULL;
+        if (ikc_is_help(a)) {
+            usage(stdout);
+            return -1;
+        }
+        if (strcmp(a, "--hands") == 0) o->hands = 1;
+        else if (strcmp(a, "--overwrite") == 0) o->overwrite = 1;
+        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = 1;
+        else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) value = &o->out;
+        else if (strcmp(a, "--clip") == 0) value = &o->clip;
+        else if (strcmp(a, "--map") == 0) value = &o->map;
+        else if (strcmp(a, "--target-map") == 0) value = &o->target_map;
+        else if (strcmp(a, "--render") == 0) value = &o->render;
+        else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "ikc retarget: unknown option '%s'\n", ikc_shown(a));
+            usage(stderr);
+            return IKC_EXIT_USAGE;
+        } else if (!o->source) o->source = a;
+        else if (!o->target) o->target = a;
+        else {
+            fprintf(stderr, "ikc retarget: one SOURCE and one TARGET_RIG ('%s' is extra)\n", ikc_shown(a));
+            return IKC_EXIT_USAGE;
+        }
+        if (value && !(*value = ikc_option_value("retarget", argc, argv, &i))) return IKC_EXIT_USAGE;
+    }
+    if (!o->source || !o->target || !o->out) {
+        fprintf(stderr, "ikc retarget: %s\n", !o->target ? "SOURCE and TARGET_RIG are required" : "-o OUT is required");
+        usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+    return IKC_EXIT_OK;
+}
+
+/* What the table reports of one take on the target. */
+typedef struct measured {
+    ik_skating skating;
+    ik_real sink;   /* the deepest sole point below the rest floor, target units */
+    int knee_flips; /* frames a knee bends the wrong way by over 2 degrees */
+} measured;
+
+/* A knee's bend about its hinge, negative when bent the wrong way. */
+static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *ms) {
+    ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
+    ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
+    ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
+    return ik_vec3_dot(ik_vec3_cross(u, v), ik_mat4_transform_turn_axis(&ms[l->mid], l->hinge_axis_ls)) < 0 ? -angle
+                                                                                                           : angle;
+}
+
+static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_foot_contact *contacts, int count,
+                         ik_mat4 *ms, measured *out) {
+    ik_skating_measure job = ik_skating_measure_def();
+    int f, k;
+    ik_result r;
+    job.rig = rig;
+    job.take = take;
+    job.contacts = contacts;
+    job.contact_count = count;
+    job.up_ms = rig->up_rs;
+    job.slide_speed = (ik_real)0.02 * ik_foot_metre(ik_foot_leg_length(rig));
+    job.model_ms = ms;
+    job.out = &out->skating;
+    r = ik_skating_measure_run(&job);
+    out->sink = 0;
+    out->knee_flips = 0;
+    for (f = 0; r == IK_OK && f < take->frame_count; ++f) {
+        int flipped = 0;
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, ms);
+        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+            const ik_humanoid_limb *l = &rig->limb[k];
+            ik_vec3 soles[3];
+            int n = 0, i;
+            if (l->end < 0) continue;
+            flipped |= knee_bend(l, ms) < -ik_rad(2);
+            soles[n++] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
+            soles[n++] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+            if (l->toe >= 0) soles[n++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
+            for (i = 0; i < n; ++i) out->sink = ik_maxr(out->sink, rig->floor_rs - ik_vec3_dot(soles[i], rig->up_rs));
+        }
+        out->knee_flips += flipped;
+    }
+    return r;
+}
+
+/* The filmstrip (retarget_view.h), the target's skinned mesh drawn when
+ * it has one. */
+static int render(const retarget_options *o, const ikc_motion *src, const ik_asset *dst_asset,
+                  const ik_humanoid *dst_rig, const ik_take *take) {
+    const ik_humanoid *rigs[2];
+    const ik_take *takes[2];
+    const ik_constraint *constraints[2];
+    ikc_retarget_picture pic;
+    ikc_mesh mesh;
+    char error[300], title[512];
+    int have_mesh = ikc_mesh_load(dst_asset, &mesh, error, sizeof error), ok = 1;
+    rigs[0] = &src->human.rig, rigs[1] = dst_rig;
+    takes[0] = &src->take, takes[1] = take;
+    constraints[0] = src->asset.constraints, constraints[1] = dst_asset->constraints;
+    snprintf(title, sizeof title, "ikc retarget %s onto %s", ikc_shown(o->source), ikc_shown(o->target));
+    if (have_mesh < 0 || !ikc_retarget_picture_make(&pic, rigs, takes, constraints, have_mesh > 0 ? &mesh : NULL, title)) {
+        fprintf(stderr, "ikc retarget: out of memory for the picture\n");
+        ok = 0;
+    } else {
+        if (!ikc_draw_file(&pic.picture, o->render, error, sizeof error)) {
+            fprintf(stderr, "ikc retarget: %s\n", error);
+            ok = 0;
+        } else if (!o->quiet) {
+            printf("wrote %s\n", o->render);
+        }
+        ikc_retarget_picture_free(&pic);
+    }
+    if (have_mesh > 0) ikc_mesh_free(&mesh);
+    return ok;
+}
+
+static void print_table(const retarget_options *o, const ikc_motion *src, const ik_humanoid *dst,
+                        const ik_retarget_report *rep, const measured *before, const measured *after, int held,
+                        double seconds, int frames) {
+    double mm = 1000.0 / (double)ik_foot_metre(rep->target_leg);
+    double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg), unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
+    printf("%s (clip '%s') onto %s: %d frames, %d of %d joints paired, %d contacts held\n", ikc_shown(o->source),
+           ikc_shown(src->clip_name), ikc_shown(o->target), frames, rep->paired_joints, dst->skeleton->joint_count,
+           held);
+    printf("  scale %.5g target units per source unit (legs %.4g and %.4g units: %.3g m and %.3g m per unit "
+           "for %.2f m legs)%s\n",
+           (double)rep->scale, (double)rep->source_leg, (double)rep->target_leg, unit_s, unit_t,
+           (double)IK_FOOT_LEG_METRES,
+           (unit_s / unit_t > 1.5 || unit_t / unit_s > 1.5) ? ": unit mismatch, handled by the scale" : "");
+    printf("  %-44s %12s %12s\n", "", "before IK", "after IK");
+    printf("  %-44s %12.1f %12.1f\n", "planted feet's travel, all contacts (mm)", (double)before->skating.travel * mm,
+           (double)after->skating.travel * mm);
+    printf("  %-44s %12.1f %12.1f\n", "worst contact's travel (mm)", (double)before->skating.worst_travel * mm,
+           (double)after->skating.worst_travel * mm);
+    printf("  %-44s %12.1f %12.1f\n", "deepest sole below the floor (mm)", (double)before->sink * mm,
+           (double)after->sink * mm);
+    printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", before->knee_flips, after->knee_flips);
+    printf("  retargeted in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? frames / seconds : 0.0);
+}
+
+/* Retarget with and without the IK pass (the table's "before"), then
+ * measure both against the contacts held. */
+static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, const ik_humanoid *dst) {
+    int frames = src->take.frame_count, n = dst->skeleton->joint_count, held = 0, capacity = 2 * (frames + 1);
+    size_t pose_bytes = (size_t)frames * (size_t)n * sizeof(ik_transform);
+    ik_retarget job = ik_retarget_def();
+    ik_retarget_report rep;
+    ik_take take, plain;
+    ik_foot_contact *contacts = (ik_foot_contact *)malloc((size_t)capacity * sizeof *contacts);
+    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof *ms);
+    measured before, after;
+    double t0, seconds;
+    ik_result r;
+    int code = IKC_EXIT_OK;
+    take.frame_count = plain.frame_count = frames;
+    take.joint_count = plain.joint_count = n;
+    take.frame_time = plain.frame_time = src->take.frame_time;
+    take.poses_ls = (ik_transform *)malloc(pose_bytes);
+    plain.poses_ls = (ik_transform *)malloc(pose_bytes);
+    job.scratch_bytes = ik_retarget_scratch_bytes(frames, src->take.joint_count, n);
+    job.scratch = malloc(job.scratch_bytes);
+    if (!contacts || !ms || !take.poses_ls || !plain.poses_ls || !job.scratch) {
+        fprintf(stderr, "ikc retarget: out of memory for %d frames\n", frames);
+        code = IKC_EXIT_FAILURE;
+        goto done;
+    }
+    job.source_rig = &src->human.rig;
+    job.source = &src->take;
+    job.target_rig = dst;
+    job.hold_hands = o->hands;
+    job.report = &rep;
+    job.hold_feet = 0;
+    job.target = &plain;
+    r = ik_retarget_run(&job);
+    job.hold_feet = 1;
+    job.target = &take;
+    job.target_contacts = contacts;
+    job.contact_capacity = capacity;
+    job.contact_count = &held;
+    t0 = ikc_now();
+    if (r == IK_OK) r = ik_retarget_run(&job);
+    seconds = ikc_now() - t0;
+    if (r == IK_ERR_NOT_FOUND) {
+        fprintf(stderr, "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on "
+                        "the target; `ikc contacts` shows the feet's heights and speeds\n", ikc_shown(o->source));
+        code = IKC_EXIT_FORMAT;
+    } else if (r == IK_ERR_UNSUPPORTED) {
+        fprintf(stderr, "ikc retarget: %s: a leg ends without a foot joint (a virtual ankle): the feet cannot be "
+                        "held (--target-map FILE names the foot joints if they exist under other names)\n",
+                ikc_shown(o->target));
+        code = IKC_EXIT_FORMAT;
+    } else if (r != IK_OK) {
+        fprintf(stderr, "ikc retarget: the retarget failed: %s\n", ik_result_str(r));
+        code = IKC_EXIT_FAILURE;
+    } else if (measure(dst, &plain, contacts, held, ms, &before) != IK_OK ||
+               measure(dst, &take, contacts, held, ms, &after) != IK_OK) {
+        fprintf(stderr, "ikc retarget: the retargeted take is not finite\n");
+        code = IKC_EXIT_FAILURE;
+    }
+    if (code == IKC_EXIT_OK && o->render && !render(o, src, dst_asset, dst, &take)) code = IKC_EXIT_WRITE;
+    /* the table first: writing the clip into the document rebuilds the skeleton the rig points at */
+    if (code == IKC_EXIT_OK) print_table(o, src, dst, &rep, &before, &after, held, seconds, frames);
+    if (code == IKC_EXIT_OK) code = ikc_write_take("retarget", dst_asset, &take, -1, "retarget", o->out, o->overwrite);
+    if (code == IKC_EXIT_OK && !o->quiet) printf("wrote %s\n", o->out);
+done:
+    free(contacts);
+    free(ms);
+    free(take.poses_ls);
+    free(plain.poses_ls);
+    free(job.scratch);
+    return code;
+}
+
+int ikc_retarget(int argc, char **argv) {
+    retarget_options o;
+    ikc_motion src;
+    ik_asset dst_asset;
+    ikc_humanoid dst;
+    int code = parse(argc, argv, &o), dst_loaded = 0;
+    if (code != IKC_EXIT_OK) return code < 0 ? IKC_EXIT_OK : code;
+    memset(&dst, 0, sizeof dst);
+    code = ikc_motion_load("retarget", o.source, o.clip, o.map, &src);
+    if (code == IKC_EXIT_OK && src.contact_count == 0) {
+        fprintf(stderr, "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on the "
+                        "target; `ikc contacts` shows the feet's heights and speeds\n", ikc_shown(o.source));
+        code = IKC_EXIT_FORMAT;
+    }
+    if (code == IKC_EXIT_OK) {
+        code = ikc_asset_load("retarget", o.target, &dst_asset);
+        dst_loaded = code == IKC_EXIT_OK;
+    }
+    if (code == IKC_EXIT_OK && dst_asset.format == IK_ASSET_CHAIN) {
+        fprintf(stderr, "ikc retarget: %s is a chain file, not a character: the target must be a glTF rig or a BVH\n",
+                ikc_shown(o.target));
+        code = IKC_EXIT_FORMAT;
+    }
+    if (code == IKC_EXIT_OK) code = ikc_humanoid_find("retarget", dst_asset.skeleton, o.target_map, &dst);
+    if (code == IKC_EXIT_OK && !ikc_humanoid_usable("retarget", &dst, dst_asset.skeleton, stderr))
+        code = IKC_EXIT_FORMAT;
+    if (code == IKC_EXIT_OK) code = run(&o, &src, &dst_asset, &dst.rig);
+    ikc_humanoid_free(&dst);
+    if (dst_loaded) ik_asset_free(&dst_asset);
+    ikc_motion_free(&src);
+    return code;
+}

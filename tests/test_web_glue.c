@@ -9,6 +9,8 @@
 
 #include <ikit/planar_chain.h>
 #include <ikit/humanoid.h>
+#include <ikit/robot.h>
+#include <ikit/urdf.h>
 
 #include "../web/ikit_web.h"
 #include "support/check.h"
@@ -253,6 +255,227 @@ static void test_body_bvh(void) {
     CHECK(ikw_body_load_bvh(-1) == IK_ERR_RANGE && ikw_input_buffer(-1) == NULL, "bad sizes");
 }
 
+/* ---- robot arms: a URDF chain as the page hands it in ------------------------ */
+
+/* Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) from its quaternion (the
+ * inverse of ik_urdf_origin's rotation), so a chain the native reader read can
+ * be handed in as the page hands in the numbers of a URDF file. From the
+ * matrix: pitch = atan2(-r20, hypot(r00, r10)) (exact near +-90 degrees, where
+ * the UR5's origins are); there roll and yaw turn about one axis, so yaw = 0
+ * and roll = atan2(-r12, r11). */
+static void rpy_of(ik_quat q, double rpy[3]) {
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    double r00 = 1 - 2 * (y * y + z * z), r10 = 2 * (x * y + w * z), r20 = 2 * (x * z - w * y);
+    double r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x), r21 = 2 * (y * z + w * x), r22 = 1 - 2 * (x * x + y * y);
+    double cp = sqrt(r00 * r00 + r10 * r10);
+    rpy[1] = atan2(-r20, cp);
+    if (cp > 1e-6) {
+        rpy[0] = atan2(r21, r22);
+        rpy[2] = atan2(r10, r00);
+    } else {
+        rpy[0] = atan2(-r12, r11);
+        rpy[2] = 0;
+    }
+}
+
+/* One chain joint's fields into the page's buffer (the layout of ikit_web.h). */
+static void put_joint(int k, int type, const double xyz[3], const double rpy[3], ik_vec3 axis, int has_limit,
+                      double lower, double upper, int leader, double multiplier, double offset) {
+    double *f = ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k;
+    int i;
+    f[0] = type;
+    for (i = 0; i < 3; ++i) f[1 + i] = xyz[i], f[4 + i] = rpy[i];
+    f[7] = axis.x, f[8] = axis.y, f[9] = axis.z;
+    f[10] = has_limit, f[11] = lower, f[12] = upper, f[13] = leader, f[14] = multiplier, f[15] = offset;
+}
+
+/* The chain from `base` to `tip` of a URDF read natively, handed in as the
+ * page hands it in (web/urdf_file.js resolves mimic leaders the same way). */
+static int hand_in_urdf(const ik_urdf *u, const char *base, const char *tip) {
+    int joints[IK_ROBOT_MAX_JOINTS], count, k;
+    ik_io_error err;
+    if (ik_urdf_chain(u, base, tip, joints, IK_ROBOT_MAX_JOINTS, &count, &err) != IK_OK) return -1;
+    for (k = 0; k < count; ++k) {
+        const ik_urdf_joint *j = &u->joints[joints[k]];
+        double xyz[3], rpy[3], multiplier = 1, offset = 0;
+        int leader = joints[k];
+        xyz[0] = j->origin.translation.x, xyz[1] = j->origin.translation.y, xyz[2] = j->origin.translation.z;
+        rpy_of(j->origin.rotation, rpy);
+        while (u->joints[leader].mimic_joint >= 0) {
+            offset = u->joints[leader].mimic_multiplier * offset + u->joints[leader].mimic_offset;
+            multiplier *= u->joints[leader].mimic_multiplier;
+            leader = u->joints[leader].mimic_joint;
+        }
+        put_joint(k, (int)j->type, xyz, rpy, j->axis, j->has_limit, j->lower, j->upper, leader, multiplier, offset);
+    }
+    return ikw_robot_load(count);
+}
+
+/* Frame k (0: base; k: the child link of chain joint k - 1) against a transform. */
+static float frame_distance(int k, const ik_transform *t) {
+    const float *f = ikw_robot_frames() + 7 * k;
+    float p[3];
+    p[0] = (float)t->translation.x, p[1] = (float)t->translation.y, p[2] = (float)t->translation.z;
+    return dist3(f, p);
+}
+
+/* The angle between frame k's rotation and q: 2 atan2(|v|, |w|) of the
+ * relative turn conj(f) q (accurate for small angles, unlike acos). */
+static float frame_angle(int k, ik_quat q) {
+    const float *f = ikw_robot_frames() + 7 * k;
+    double ax = -f[3], ay = -f[4], az = -f[5], aw = f[6], bx = q.x, by = q.y, bz = q.z, bw = q.w;
+    double w = aw * bw - ax * bx - ay * by - az * bz, x = aw * bx + ax * bw + ay * bz - az * by;
+    double y = aw * by - ax * bz + ay * bw + az * bx, z = aw * bz + ax * by - ay * bx + az * bw;
+    return (float)(2 * atan2(sqrt(x * x + y * y + z * z), fabs(w)));
+}
+
+/* Seeded goals reachable by construction (the tip at a random configuration
+ * inside the limits of `reference`, the native reader's chain): from the
+ * last pose each solve lands the tip on the goal (position and turn), every
+ * variable inside its limits, and the native chain's FK at the page's
+ * solution agrees. */
+static void solve_reachable_goals(const ik_robot_chain *reference, const char *name) {
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
+    ik_bool limited[IK_ROBOT_MAX_JOINTS];
+    ik_transform goal, tip;
+    rng random = rng_seeded(15);
+    int n = reference->variable_count, trial, frame, v, tip_frame = reference->joint_count;
+    CHECK(ik_robot_variable_limits(reference, lower, upper, limited, NULL) == IK_OK, "%s: limits", name);
+    for (trial = 0; trial < 20; ++trial) {
+        for (v = 0; v < n; ++v) q[v] = rng_range(&random, lower[v], upper[v]);
+        ik_robot_fk(reference, q, &goal, NULL);
+        /* as the page does: one solve per frame, warm-started, until reached (at most 10 frames) */
+        for (frame = 0; frame < 10 && (frame == 0 || !ikw_robot_reached()); ++frame)
+            CHECK(ikw_robot_solve((float)goal.translation.x, (float)goal.translation.y, (float)goal.translation.z,
+                                  (float)goal.rotation.x, (float)goal.rotation.y, (float)goal.rotation.z,
+                                  (float)goal.rotation.w, 1, 1) == 0, "%s: %s", name, ikw_message());
+        CHECK(frame_distance(tip_frame, &goal) < 1e-3f && frame_angle(tip_frame, goal.rotation) < 2e-3f,
+              "%s trial %d: tip %g from the goal, turned %g", name, trial, (double)frame_distance(tip_frame, &goal),
+              (double)frame_angle(tip_frame, goal.rotation));
+        CHECK(fabsf(ikw_robot_position_error() - frame_distance(tip_frame, &goal)) < 1e-4f, "%s: error readout", name);
+        for (v = 0; v < n; ++v)
+            CHECK(!limited[v] || (ikw_robot_q()[v] >= lower[v] && ikw_robot_q()[v] <= upper[v]),
+                  "%s trial %d: variable %d = %g outside [%g, %g]", name, trial, v, (double)ikw_robot_q()[v],
+                  (double)lower[v], (double)upper[v]);
+        ik_robot_fk(reference, ikw_robot_q(), &tip, NULL);
+        CHECK(frame_distance(tip_frame, &tip) < 1e-4f, "%s: the native chain's FK at the page's solution", name);
+    }
+}
+
+/* A hand-written arm (no files needed): base turn about z, shoulder and
+ * elbow about y, a slide along x mimicked by a second slide at half its
+ * value, a wrist about y, a continuous roll about x, a fixed tool. */
+static void test_robot_hand_written(void) {
+    static const double zero[3] = {0, 0, 0}, lift[3] = {0, 0, 0.3}, arm_length[3] = {0.4, 0, 0};
+    static const double tilt[3] = {0.3, -0.2, 0.5}, tool[3] = {0.1, 0, 0};
+    ik_robot_chain reference;
+    int k;
+    put_joint(0, IK_ROBOT_REVOLUTE, lift, zero, ik_v3(0, 0, 2), 1, -2.5, 2.5, 0, 1, 0);
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, tilt, ik_v3(0, 1, 0), 1, -1.5, 1.5, 1, 1, 0);
+    put_joint(2, IK_ROBOT_REVOLUTE, arm_length, zero, ik_v3(0, 1, 0), 1, -2.4, 2.4, 2, 1, 0);
+    put_joint(3, IK_ROBOT_PRISMATIC, arm_length, zero, ik_v3(1, 0, 0), 1, 0, 0.2, 3, 1, 0);
+    put_joint(4, IK_ROBOT_PRISMATIC, zero, zero, ik_v3(1, 0, 0), 1, 0, 0.1, 3, 0.5, 0);
+    put_joint(5, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -2, 2, 5, 1, 0);
+    put_joint(6, IK_ROBOT_CONTINUOUS, tool, zero, ik_v3(1, 0, 0), 0, 0, 0, 6, 1, 0);
+    put_joint(7, IK_ROBOT_FIXED, tool, tilt, ik_v3(1, 0, 0), 0, 0, 0, 7, 1, 0);
+    CHECK(ikw_robot_load(8) == 0, "hand-written arm: %s", ikw_message());
+    CHECK(ikw_robot_joint_count() == 8 && ikw_robot_variable_count() == 6, "the mimic shares its leader's variable: %d",
+          ikw_robot_variable_count());
+    /* the same chain, written directly as ik_robot_chain values */
+    memset(&reference, 0, sizeof reference);
+    reference.joint_count = 8;
+    reference.variable_count = 6;
+    for (k = 0; k < 8; ++k) {
+        const double *f = ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k;
+        ik_robot_joint *j = &reference.joints[k];
+        double length = sqrt(f[7] * f[7] + f[8] * f[8] + f[9] * f[9]);
+        j->type = (ik_robot_joint_type)(int)f[0];
+        j->origin = ik_urdf_origin(f + 1, f + 4);
+        j->axis = ik_v3((ik_real)(f[7] / length), (ik_real)(f[8] / length), (ik_real)(f[9] / length));
+        j->lower = j->type == IK_ROBOT_CONTINUOUS ? 0 : (ik_real)f[11];
+        j->upper = j->type == IK_ROBOT_CONTINUOUS ? 0 : (ik_real)f[12];
+        j->variable = k < 4 ? k : k == 4 ? 3 : k < 7 ? k - 1 : -1;
+        j->multiplier = k == 4 ? (ik_real)0.5 : 1;
+    }
+    solve_reachable_goals(&reference, "hand-written arm");
+}
+
+/* The UR5 and the Panda (to a finger: its mimic joint's leader is outside
+ * the chain, so it gets a variable of its own) read by the native URDF
+ * reader and handed in as the page's numbers: the same chain as
+ * ik_urdf_robot_chain's (variable count, FK of every link at random
+ * configurations), and solves whose tip lands on the goal. */
+static void test_robot_urdf(void) {
+    static const char *const files[2][3] = {{"ur5_joint_limited_robot.urdf", "world", "tool0"},
+                                             {"panda.urdf", "panda_link0", "panda_rightfinger"}};
+    const char *data = getenv("IKIT_DATA");
+    int which;
+    for (which = 0; which < 2; ++which) {
+        char path[1024];
+        ik_urdf *u = NULL;
+        ik_io_error err;
+        ik_robot_chain reference;
+        ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
+        ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];
+        ik_bool limited[IK_ROBOT_MAX_JOINTS];
+        rng random = rng_seeded(7);
+        int trial, k, v;
+        snprintf(path, sizeof path, "%s/urdf/%s", data ? data : "../shared/data", files[which][0]);
+        if (ik_urdf_read_file(path, &u, &err) == IK_ERR_IO) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        CHECK(u != NULL, "%s: %s", path, err.message);
+        if (!u) return;
+        CHECK(ik_urdf_robot_chain(u, files[which][1], files[which][2], &reference, NULL, &err) == IK_OK, "%s", err.message);
+        CHECK(hand_in_urdf(u, files[which][1], files[which][2]) == 0, "%s: %s", path, ikw_message());
+        CHECK(ikw_robot_joint_count() == reference.joint_count && ikw_robot_variable_count() == reference.variable_count,
+              "%s: %d joints, %d variables (reader: %d, %d)", files[which][0], ikw_robot_joint_count(),
+              ikw_robot_variable_count(), reference.joint_count, reference.variable_count);
+        ik_robot_variable_limits(&reference, lower, upper, limited, NULL);
+        for (trial = 0; trial < 10; ++trial) {
+            for (v = 0; v < reference.variable_count; ++v) ikw_robot_q()[v] = rng_range(&random, lower[v], upper[v]);
+            CHECK(ikw_robot_pose() == 0, "pose");
+            ik_robot_fk(&reference, ikw_robot_q(), &tip, links_bs);
+            for (k = 0; k < reference.joint_count; ++k)
+                CHECK(frame_distance(k + 1, &links_bs[k]) < 1e-5f && frame_angle(k + 1, links_bs[k].rotation) < 1e-4f,
+                      "%s: link %d at %g, turned %g from the reader's", files[which][0], k,
+                      (double)frame_distance(k + 1, &links_bs[k]), (double)frame_angle(k + 1, links_bs[k].rotation));
+        }
+        solve_reachable_goals(&reference, files[which][0]);
+        ik_urdf_free(u);
+    }
+}
+
+/* Bad chains are refused with a message and the loaded arm stays; bad goals
+ * fail the solve and leave the pose. */
+static void test_robot_bad_input(void) {
+    static const double zero[3] = {0, 0, 0};
+    float before[14];
+    int n = ikw_robot_joint_count();
+    double *f = ikw_robot_joint_buffer();
+    memcpy(before, ikw_robot_frames() + 7 * n - 7, sizeof before);
+    put_joint(0, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 1), 1, -1, 1, 0, 1, 0);
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 0), 1, -1, 1, 1, 1, 0);
+    CHECK(ikw_robot_load(2) == IK_ERR_DEGENERATE && strstr(ikw_message(), "joint 1") != NULL, "zero axis: %s", ikw_message());
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, 1, -1, 1, 1, 0);
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE && strstr(ikw_message(), "joint 1") != NULL, "lower > upper: %s", ikw_message());
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -1, 1, 1, 1, 0);
+    f[IKW_ROBOT_FIELDS + 2] = NAN;
+    CHECK(ikw_robot_load(2) == IK_ERR_NONFINITE, "NaN origin: %s", ikw_message());
+    f[IKW_ROBOT_FIELDS + 2] = 0;
+    f[IKW_ROBOT_FIELDS] = 4;
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE, "unknown type: %s", ikw_message());
+    f[IKW_ROBOT_FIELDS] = IK_ROBOT_FIXED, f[0] = IK_ROBOT_FIXED;
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE, "nothing moves: %s", ikw_message());
+    CHECK(ikw_robot_load(0) == IK_ERR_RANGE && ikw_robot_load(IK_ROBOT_MAX_JOINTS + 1) == IK_ERR_RANGE, "counts");
+    CHECK(ikw_robot_joint_count() == n && memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0,
+          "the loaded arm stays after bad chains");
+    CHECK(ikw_robot_solve(NAN, 0, 0, 0, 0, 0, 1, 1, 1) == IK_ERR_NONFINITE, "NaN goal");
+    CHECK(ikw_robot_solve(0, 0, 0, 0, 0, 0, 0, 1, 1) != 0, "a zero goal rotation");
+    CHECK(memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0, "failed solves leave the pose");
+}
+
 int main(void) {
     if (load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -264,5 +487,8 @@ int main(void) {
     test_planar_keys();
     test_body();
     test_body_bvh();
+    test_robot_hand_written();
+    test_robot_urdf();
+    test_robot_bad_input();
     return check_summary("web_glue");
 }

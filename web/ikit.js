@@ -141,6 +141,46 @@ export class Ikit {
         };
         return null;
     }
+    // ---- a robot arm (web/robot_arm.c) ----
+    // The chain's fields (Float64Array, urdf_file.js's chainFields) loaded;
+    // returns null on success, else the reason (the old arm stays).
+    robotLoad(fields, jointCount) {
+        if (jointCount < 1 || jointCount > this.x.ikw_robot_max_joints()) return `the chain has ${jointCount} joints; the playground takes 1 to ${this.x.ikw_robot_max_joints()}`;
+        new Float64Array(this.x.memory.buffer, this.x.ikw_robot_joint_buffer(), fields.length).set(fields);
+        const code = this.x.ikw_robot_load(jointCount);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    // { q, lower, upper, frames (7 per link, base first: x y z qx qy qz qw, base frame) }
+    robotState() {
+        const n = this.x.ikw_robot_variable_count(), links = this.x.ikw_robot_joint_count() + 1;
+        return {
+            q: Array.from(this.f32(this.x.ikw_robot_q(), n)),
+            lower: Array.from(this.f32(this.x.ikw_robot_lower(), n)),
+            upper: Array.from(this.f32(this.x.ikw_robot_upper(), n)),
+            frames: Float32Array.from(this.f32(this.x.ikw_robot_frames(), 7 * links)),
+        };
+    }
+    // A configuration (kept inside the limits by the C side).
+    robotPose(q) {
+        this.f32(this.x.ikw_robot_q(), q.length).set(q);
+        this.check(this.x.ikw_robot_pose(), 'robot pose');
+    }
+    // The tool toward a goal pose (position [3], quaternion [4], base frame).
+    robotSolve(position, rotation, orientation, { repeats = 1 } = {}) {
+        const t0 = performance.now();
+        const code = this.x.ikw_robot_solve(...position, ...rotation, orientation ? 1 : 0, repeats);
+        const us = ((performance.now() - t0) * 1000) / repeats;
+        this.check(code, 'robot solve');
+        return {
+            us,
+            positionError: this.x.ikw_robot_position_error(),
+            angleError: this.x.ikw_robot_angle_error(),
+            iterations: this.x.ikw_robot_iterations(),
+            reached: this.x.ikw_robot_reached() !== 0,
+            ...this.robotState(),
+        };
+    }
+
     bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
     bodyTime(seconds) { this.x.ikw_body_time(seconds); }
     // The matrix above the roots (16 numbers, column-major as three.js's

@@ -1,4 +1,5 @@
-/* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c),
+/* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
+ * web/body_clip.c, web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
  * the same calls natively. */
@@ -92,6 +93,27 @@ void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exporte
 /* A BVH figure with its motion (web/body_clip.c). */
 char *ikw_input_buffer(int size);
 int ikw_body_load_bvh(int length);
+
+/* A robot arm: a URDF chain read by the page (web/robot_arm.c). Each chain
+ * joint is IKW_ROBOT_FIELDS doubles: type (ik_robot_joint_type), origin
+ * xyz, origin rpy, axis xyz, has_limit, lower, upper, the id of its final
+ * mimic leader (its own id when it mimics nothing), multiplier, offset. */
+enum { IKW_ROBOT_FIELDS = 16 };
+double *ikw_robot_joint_buffer(void);
+int ikw_robot_max_joints(void);
+int ikw_robot_load(int joint_count);
+int ikw_robot_joint_count(void);
+int ikw_robot_variable_count(void);
+ik_real *ikw_robot_q(void);
+const ik_real *ikw_robot_lower(void);
+const ik_real *ikw_robot_upper(void);
+const float *ikw_robot_frames(void);
+int ikw_robot_pose(void);
+int ikw_robot_solve(float x, float y, float z, float qx, float qy, float qz, float qw, int orientation, int repeats);
+float ikw_robot_position_error(void);
+float ikw_robot_angle_error(void);
+int ikw_robot_iterations(void);
+int ikw_robot_reached(void);
 
 /* Scripted cases (web/bench_cases.c). */
 enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,

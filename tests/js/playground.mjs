@@ -329,6 +329,70 @@ try {
     await frames(page, 3);
     check(Number.isFinite(Number(await page.$eval('#body-us', (el) => el.dataset.value))), 'humanoid: still solving after the bad file');
 
+
+    // ---- robot arm: a URDF chain; the tool follows the dragged and turned goal, joints inside their limits ----
+    const robotName = async (prefix) => page.waitForFunction((p) => document.getElementById('robot-name').textContent.startsWith(p), prefix, { timeout: 10000 }).catch(() => {});
+    const robotCheck = async (what) => {
+        const err = await page.$eval('#robot-error', (el) => ({ value: Number(el.dataset.value), angle: Number(el.dataset.angle) }));
+        const tip = await page.$eval('#robot-tip', (el) => JSON.parse(el.dataset.values));
+        const goal = await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values));
+        const joints = await page.$eval('#robot-joints', (el) => JSON.parse(el.dataset.values));
+        const inside = joints.q.every((v, i) => v >= joints.lower[i] - 1e-6 && v <= joints.upper[i] + 1e-6);
+        check(dist(tip, goal) < 1e-3 && Math.abs(err.value - dist(tip, goal)) < 1e-4 && err.angle < 1e-3,
+            `${what}: tool on the goal (${dist(tip, goal).toExponential(2)} m, readout ${err.value.toExponential(2)}, turned ${err.angle.toExponential(2)} rad)`);
+        check(inside && joints.q.length > 0, `${what}: ${joints.q.length} joints inside their limits (${joints.q.map((v) => v.toFixed(2)).join(' ')})`);
+    };
+    const dragRobotGoal = async (dx, dy) => {
+        const at = await page.$eval('#robot-error', (el) => JSON.parse(el.dataset.goalPage));
+        await drag(page, at, [at[0] + dx, at[1] + dy]);
+        await frames(page, 10);
+    };
+    await page.click('#tab-robot');
+    await robotName('six_axis_arm.urdf');
+    await frames(page, 5);
+    const goalBefore = await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values));
+    await dragRobotGoal(-70, 50);
+    const goalAfter = await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values));
+    check(dist(goalBefore, goalAfter) > 0.05, `robot: the goal moved with the mouse (${dist(goalBefore, goalAfter).toFixed(3)} m)`);
+    await robotCheck('robot (built-in arm), dragged');
+    await page.keyboard.press('x');
+    await page.keyboard.press('Shift+Z');
+    await frames(page, 10);
+    await robotCheck('robot (built-in arm), goal turned with the keys');
+    const robotShot = await page.screenshot({ path: path.join(shots, 'robot.png') });
+    // The longest link's rod, orange at its middle on screen; the green goal where the page says it is.
+    const linkPages = await page.$eval('#robot-tip', (el) => JSON.parse(el.dataset.links));
+    const longest = linkPages.slice(1).map((p, k) => [dist(p, linkPages[k]), k]).sort((a, b) => b[0] - a[0])[0][1];
+    const rodMiddle = linkPages[longest].map((v, i) => (v + linkPages[longest + 1][i]) / 2);
+    const robotPixels = await inspect(page, robotShot, rodMiddle, CHAIN_ORANGE, 6);
+    const goalPixels = await inspect(page, robotShot, await page.$eval('#robot-error', (el) => JSON.parse(el.dataset.goalPage)), [0x3a, 0xd1, 0x7a], 6);
+    check(robotPixels.spread > 40 && robotPixels.near > 10 && goalPixels.near > 10,
+        `robot: screenshot not blank (spread ${robotPixels.spread}), the longest link's orange at its middle (${robotPixels.near} pixels), the green goal at its place (${goalPixels.near})`);
+    const panda = path.join(process.env.IKIT_DATA ?? path.join(root, '../shared/data'), 'urdf/panda.urdf');
+    if (existsSync(panda)) {
+        await page.setInputFiles('#robot-file', panda);
+        await robotName('panda.urdf');
+        await frames(page, 5);
+        const pandaTip = await page.$eval('#robot-tip-link', (el) => el.options[el.selectedIndex].text);
+        check(pandaTip === 'panda_hand_tcp', `robot: panda.urdf's chain ends at panda_hand_tcp (${pandaTip})`);
+        await dragRobotGoal(40, 40);
+        await robotCheck('robot (panda.urdf), dragged');
+        await page.screenshot({ path: path.join(shots, 'robot_panda.png') });
+    } else {
+        console.log('robot: panda.urdf skipped: real-asset corpus not found');
+    }
+    const nameBefore = await page.textContent('#robot-name');
+    await page.setInputFiles('#robot-file', { name: 'broken.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><joint name="j" type="revolute">') });
+    await page.waitForFunction(() => /broken\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
+    const brokenUrdf = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/broken\.urdf was not loaded: not well-formed XML: .*line \d+/.test(brokenUrdf), `robot: a malformed .urdf gets a message ("${brokenUrdf.slice(0, 90)}…")`);
+    await page.setInputFiles('#robot-file', { name: 'nolimit.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>') });
+    await page.waitForFunction(() => /nolimit\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
+    const noLimit = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/needs a <limit>/.test(noLimit) && (await page.textContent('#robot-name')) === nameBefore, `robot: a revolute joint without limits gets a message, the arm stays ("${noLimit}")`);
+    await frames(page, 3);
+    await robotCheck('robot: still solving after the bad files');
+
     // ---- files dropped on the page: routed by their name; a bad one gets a message ----
     const drop = async (name, text) => {
         const dt = await page.evaluateHandle(([n, t]) => {
@@ -350,6 +414,10 @@ try {
     await page.waitForFunction(() => /dropped\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
     check(await page.$eval('#body-section', (el) => !el.hidden) &&
         /dropped\.glb was not loaded/.test(await page.$eval('#body-message', (el) => el.textContent)), 'drop: a malformed .glb opens the humanoid tab with a message');
+
+    await drop('dropped.urdf', '<robot name="x"><link name="a"/></robot');
+    check(await page.$eval('#robot-section', (el) => !el.hidden) &&
+        /dropped\.urdf was not loaded/.test(await page.$eval('#robot-message', (el) => el.textContent)), 'drop: a malformed .urdf opens the robot tab with a message');
 
     // ---- side by side: both solvers reach the shared target ----
     await page.click('#tab-compare');

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <ikit/planar_chain.h>
+#include <ikit/constraint.h>
 #include <ikit/humanoid.h>
 #include <ikit/robot.h>
 #include <ikit/urdf.h>
@@ -210,6 +211,92 @@ static void test_body(void) {
     ikw_body_ground(0, 0);
     ikw_body_goal(IK_LIMB_LEG_L, 1, INFINITY, 0, 0);
     CHECK(ikw_body_solve(1) == IK_ERR_NONFINITE, "infinite goal");
+}
+
+/* Angle about unit h from a to b (both perpendicular-ish to h). */
+static float signed_angle(const float *a, const float *b, const float *h) {
+    float c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    return atan2f(c[0] * h[0] + c[1] * h[1] + c[2] * h[2], a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+}
+
+/* The humanoid's left arm and right leg solved by FABRIK, CCD and DLS picked
+ * per limb, toward seeded goals reachable by construction (the end where a
+ * random pose inside the limb's constraints puts it): the end on its goal
+ * (and the residual readout equal to that distance), bone lengths kept,
+ * every joint inside its constraint, the elbow's or knee's bend inside the
+ * rig's limits about the drawn hinge, the upper bone inside the drawn cone,
+ * and the drawn bend arc holding the lower bone (the upper bone's direction
+ * turned by the bend about the hinge). */
+static void test_body_limb_solvers(void) {
+    static const int limbs_tested[2] = {IK_LIMB_ARM_L, IK_LIMB_LEG_R};
+    static ik_transform pose[256];
+    static ik_mat4 model[256];
+    rng random = rng_seeded(42);
+    int method, t, trial;
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(0, 0) == 0, "built-in");
+    for (t = 0; t < 2; ++t) {
+        int limb = limbs_tested[t], j;
+        const ik_humanoid *rig = ikw_body_rig();
+        const ik_humanoid_limb *l = &rig->limb[limb];
+        ik_constraint limits[3];
+        float upper_length, lower_length;
+        ikw_limb_constraints(rig, limb, limits);
+        for (j = 0; j < 4; ++j) ikw_body_goal(j, 0, 0, 0, 0);
+        CHECK(ikw_body_solve(1) == 0, "solve");
+        upper_length = dist3(ikw_body_positions() + 3 * l->start, ikw_body_positions() + 3 * l->mid);
+        lower_length = dist3(ikw_body_positions() + 3 * l->mid, ikw_body_positions() + 3 * l->end);
+        for (method = IKW_LIMB_FABRIK; method < IKW_LIMB_METHODS; ++method) {
+            CHECK(ikw_body_limb_solver(limb, method) == 0, "limb %d method %d", limb, method);
+            for (trial = 0; trial < 10; ++trial) {
+                const float *p, *lim = ikw_body_limits() + IKW_LIMIT_FLOATS * limb;
+                float goal[3], u[3], w[3], turned[3], bend, c, s, cone;
+                ik_vec3 end;
+                int k;
+                ik_skeleton_rest_pose(rig->skeleton, pose);
+                pose[l->start].rotation = ik_constraint_sample(&limits[0], ik_v3(rng_range(&random, 0, 1), rng_range(&random, 0, 1), rng_range(&random, 0, 1)));
+                pose[l->mid].rotation = ik_constraint_sample(&limits[1], ik_v3(rng_range(&random, 0, 1), 0, 0));
+                ik_skeleton_fk(rig->skeleton, pose, NULL, model);
+                end = ik_mat4_translation(&model[l->end]);
+                goal[0] = (float)end.x, goal[1] = (float)end.y, goal[2] = (float)end.z;
+                ikw_body_goal(limb, 1, goal[0], goal[1], goal[2]);
+                CHECK(ikw_body_solve(1) == 0, "limb %d method %d: %s", limb, method, ikw_message());
+                p = ikw_body_positions();
+                CHECK(dist3(p + 3 * l->end, goal) < 1e-3f, "limb %d method %d trial %d: end %g from its goal", limb,
+                      method, trial, (double)dist3(p + 3 * l->end, goal));
+                CHECK(fabsf(ikw_body_residual(limb) - dist3(p + 3 * l->end, goal)) < 1e-5f, "residual readout");
+                CHECK(fabsf(dist3(p + 3 * l->start, p + 3 * l->mid) - upper_length) < 1e-4f &&
+                          fabsf(dist3(p + 3 * l->mid, p + 3 * l->end) - lower_length) < 1e-4f,
+                      "limb %d method %d: bone lengths kept", limb, method);
+                for (k = 0; k < 2; ++k) {
+                    const float *q = ikw_body_rotations() + 4 * (k ? l->mid : l->start);
+                    CHECK(ik_constraint_check(&limits[k], ik_q(q[0], q[1], q[2], q[3]), (ik_real)1e-3),
+                          "limb %d method %d trial %d: joint %d inside its constraint", limb, method, trial, k);
+                }
+                for (k = 0; k < 3; ++k) {
+                    u[k] = (p[3 * l->mid + k] - p[3 * l->start + k]) / upper_length;
+                    w[k] = (p[3 * l->end + k] - p[3 * l->mid + k]) / lower_length;
+                }
+                bend = signed_angle(u, w, lim + 3);
+                CHECK(bend >= lim[9] - 1e-3f && bend <= lim[10] + 1e-3f, "limb %d method %d: bend %g outside [%g, %g]",
+                      limb, method, (double)bend, (double)lim[9], (double)lim[10]);
+                c = cosf(bend), s = sinf(bend);
+                /* Rodrigues: u turned by bend about the hinge h (u is perpendicular to h) */
+                turned[0] = c * u[0] + s * (lim[4] * u[2] - lim[5] * u[1]);
+                turned[1] = c * u[1] + s * (lim[5] * u[0] - lim[3] * u[2]);
+                turned[2] = c * u[2] + s * (lim[3] * u[1] - lim[4] * u[0]);
+                CHECK(dist3(turned, w) < 2e-3f, "limb %d method %d: the drawn arc holds the lower bone (%g off)", limb,
+                      method, (double)dist3(turned, w));
+                cone = acosf(fminf(1.f, u[0] * lim[15] + u[1] * lim[16] + u[2] * lim[17]));
+                CHECK(cone <= lim[18] + 1e-3f && (int)lim[19] == method, "limb %d method %d: upper bone %g inside the cone %g",
+                      limb, method, (double)cone, (double)lim[18]);
+            }
+        }
+        CHECK(ikw_body_limb_solver(limb, IKW_LIMB_TWO_BONE) == 0, "back to two-bone");
+        ikw_body_goal(limb, 0, 0, 0, 0);
+    }
+    CHECK(ikw_body_limb_solver(IK_LIMB_COUNT, IKW_LIMB_CCD) == IK_ERR_RANGE &&
+              ikw_body_limb_solver(0, IKW_LIMB_METHODS) == IK_ERR_RANGE && ikw_body_limb_solver(-1, 0) == IK_ERR_RANGE,
+          "bad limb or method");
 }
 
 /* A CMU motion from the real-asset corpus as the figure: it plays (the
@@ -486,6 +573,7 @@ int main(void) {
     test_planar();
     test_planar_keys();
     test_body();
+    test_body_limb_solvers();
     test_body_bvh();
     test_robot_hand_written();
     test_robot_urdf();

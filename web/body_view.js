@@ -6,7 +6,8 @@
 // others follow the figure's own pose (the rest pose or the motion). Feet
 // stand on the ground: a slope or stairs set on the page.
 import { Scene3D, StickFigure, THREE } from './scene3d.js';
-import { LIMBS } from './ikit.js';
+import { LIMBS, LIMB_METHODS } from './ikit.js';
+import { LimitsView } from './limits_view.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
@@ -49,6 +50,19 @@ export class BodyView {
         document.getElementById('body-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
         this.timing = new RunningMedian();
         this.fps = new RunningMedian(61);
+        this.limits = new LimitsView(this.view.scene);
+        this.showLimits = document.getElementById('body-limits');
+        this.showLimits.checked = state.getNumber('bl', 0) !== 0;
+        this.showLimits.addEventListener('change', () => state.set('bl', this.showLimits.checked ? 1 : 0));
+        // Each limb's solver (the rig's two-bone by default), kept in the URL as four digits.
+        const solvers = state.getString('bm', '0000');
+        this.solverMenus = LIMBS.map((_, l) => {
+            const menu = document.getElementById(`body-solver-${l}`);
+            LIMB_METHODS.forEach((name, i) => menu.add(new Option(name, String(i))));
+            menu.value = String(Math.min(LIMB_METHODS.length - 1, Number(solvers[l]) || 0));
+            menu.addEventListener('change', () => this.applySolvers());
+            return menu;
+        });
         this.useBuiltIn('', state.getNumbers('bg', null, 12));
         const pins = state.getNumber('bp', 0, 0, 15);
         this.pinned.forEach((_, l) => this.pin(l, (pins >> l) & 1));
@@ -134,6 +148,8 @@ export class BodyView {
     // A new skeleton: its stick figure and the targets on its hands and feet at rest.
     setFigure(parents, { opacity }, goals) {
         if (this.figure) this.figure.dispose(this.view.scene);
+        this.applySolvers();
+        this.limits.rebuild(this.ik.bodyLimits());
         this.figure = new StickFigure(this.view.scene, parents, { radius: 0.02 });
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;
@@ -146,6 +162,21 @@ export class BodyView {
         } else {
             this.releaseTargets();
         }
+    }
+
+    // The menus' solvers to wasm; a limb that cannot take one (a virtual ankle) goes back to the rig's.
+    applySolvers() {
+        const refused = [];
+        this.solverMenus.forEach((menu, l) => {
+            const error = this.ik.bodyLimbSolver(l, Number(menu.value));
+            if (error) {
+                refused.push(`${LIMBS[l]}: ${error}`);
+                menu.value = '0';
+                this.ik.bodyLimbSolver(l, 0);
+            }
+        });
+        if (refused.length) message('body-message', refused.join('; '));
+        state.set('bm', this.solverMenus.map((m) => m.value).join(''));
     }
 
     // Every target released, where its hand or foot is with no goal.
@@ -205,7 +236,10 @@ export class BodyView {
             this.view.placeCamera();
         }
         if (this.model) this.model.bones.forEach((b, j) => b.quaternion.fromArray(r.rotations, 4 * j));
+        this.limits.group.visible = this.showLimits.checked;
+        const arcs = this.showLimits.checked ? this.limits.update(this.ik.bodyLimits()) : [];
         this.view.render();
+        show('body-limits-drawn', this.showLimits.checked ? 'drawn' : 'hidden', { arcs: JSON.stringify(arcs.map((p) => this.view.toPage(p))) });
         show('body-residuals', r.residuals.map((v, l) => `${LIMBS[l]} ${v.toExponential(1)}`).join(', '),
             { values: JSON.stringify(r.residuals) });
         show('body-us', this.timing.add(r.us).toFixed(0), { value: r.us });

@@ -12,6 +12,9 @@ const wasiStub = new Proxy({}, { get: () => () => ENOSYS });
 export const CHAIN_METHODS = ['DLS + springs (seed 002)', 'CCD', 'FABRIK', 'SDLS + springs', 'Jacobian transpose + springs'];
 export const PLANAR_METHODS = ['CCD', 'FABRIK', 'gradient descent (seed 003)'];
 export const LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'];
+// Each limb's solver menu, in the order of ikw_limb_method (web/ikit_web.h).
+export const LIMB_METHODS = ['two-bone (the rig\'s)', 'FABRIK', 'CCD', 'DLS'];
+export const LIMIT_FLOATS = 20; // IKW_LIMIT_FLOATS
 
 export class Ikit {
     static async load(url = new URL('./ikit.wasm', import.meta.url)) {
@@ -181,6 +184,13 @@ export class Ikit {
         };
     }
 
+    // A limb's solver (LIMB_METHODS index); null on success, else the reason.
+    bodyLimbSolver(limb, method) {
+        const code = this.x.ikw_body_limb_solver(limb, method);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    // Each limb's limits as drawn (LIMIT_FLOATS per limb, see ikw_body_limits).
+    bodyLimits() { return Float32Array.from(this.f32(this.x.ikw_body_limits(), 4 * LIMIT_FLOATS)); }
     bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
     bodyTime(seconds) { this.x.ikw_body_time(seconds); }
     // The matrix above the roots (16 numbers, column-major as three.js's

@@ -351,6 +351,7 @@ static void body_store(void) {
         body.limb_ends_ms[3 * j + 1] = (float)p.y;
         body.limb_ends_ms[3 * j + 2] = (float)p.z;
     }
+    ikw_limbs_store(&body.rig, body.model_ms, body.job.root_ms);
 }
 
 /* "not a humanoid: left_forearm: missing, ..." from the map's report: the
@@ -402,6 +403,8 @@ static int body_rig_build(void) {
     body_store();
     return IK_OK;
 }
+
+const ik_humanoid *ikw_body_rig(void) { return body.count > 0 ? &body.rig : NULL; }
 
 /* Skeleton, map and rig from body.count, parents, names and rest_ls. On
  * failure no figure is loaded (body.count 0: solves refuse until one is). */
@@ -536,9 +539,19 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
     if (body.count == 0) return IK_ERR_NULL;
     if (repeats < 1) return IK_ERR_RANGE;
     for (k = 0; k < repeats && r == IK_OK; ++k) {
+        ik_bool enabled[IK_LIMB_COUNT];
+        int limb;
         ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
         if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
+        /* limbs with a chain solver (web/body_limbs.c) keep the figure's pose here, then solve alone */
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
+            enabled[limb] = body.job.goal[limb].enabled;
+            if (ikw_limb_solver_now(limb) != IKW_LIMB_TWO_BONE) body.job.goal[limb].enabled = 0;
+        }
         r = ik_humanoid_solve_run(&body.job);
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) body.job.goal[limb].enabled = enabled[limb];
+        if (r == IK_OK)
+            r = ikw_limbs_solve(&body.rig, body.pose_ls, body.model_ms, body.job.root_ms, body.job.goal, &body.report);
     }
     if (r != IK_OK) {
         ikw_set_message(ik_result_str(r));

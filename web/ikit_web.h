@@ -7,6 +7,8 @@
 #define IKIT_WEB_H
 
 #include <ikit/clip.h>
+#include <ikit/constraint.h>
+#include <ikit/humanoid.h>
 #include <ikit/math.h>
 
 /* Exported by name from the wasm module; plain functions in a native build
@@ -89,6 +91,29 @@ int ikw_body_solve(int repeats);
 float ikw_body_clip_duration(void);
 void ikw_body_time(float seconds);
 void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
+
+const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */
+
+/* Each limb's solver (web/body_limbs.c; the page's menu, in this order). */
+typedef enum ikw_limb_method {
+    IKW_LIMB_TWO_BONE, /* the rig's own closed-form solve */
+    IKW_LIMB_FABRIK,
+    IKW_LIMB_CCD,
+    IKW_LIMB_DLS,
+    IKW_LIMB_METHODS
+} ikw_limb_method;
+/* Per limb: the middle joint (3), the model-space hinge (3), the upper bone's
+ * direction (3), the bend's min and max (radians, 0 straight), the upper
+ * bone's length, the start joint (3), the cone's axis (3) and half-angle,
+ * the limb's method. */
+enum { IKW_LIMIT_FLOATS = 20 };
+int ikw_body_limb_solver(int limb, int method);
+int ikw_limb_solver_now(int limb);
+void ikw_limb_constraints(const ik_humanoid *rig, int limb, ik_constraint out[3]); /* [start, mid, end] */
+const float *ikw_body_limits(void);
+ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4 *model_ms, const ik_mat4 *root_ms,
+                          const ik_humanoid_goal *goals, ik_humanoid_report *report);
+void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms);
 
 /* A BVH figure with its motion (web/body_clip.c). */
 char *ikw_input_buffer(int size);

@@ -261,6 +261,27 @@ try {
     console.log(`     humanoid: ${bodyUs} us per solve, ${frameMs.toFixed(2)} ms of page work per frame, ${fps} frames/s (headless, software GL)`);
     await page.screenshot({ path: path.join(shots, 'body.png') });
 
+    // ---- humanoid: the right arm solved by FABRIK, CCD, then DLS picked on the page; limits drawn ----
+    await page.check('#body-limits');
+    for (const [method, name] of [['1', 'FABRIK'], ['2', 'CCD'], ['3', 'DLS']]) {
+        await page.selectOption('#body-solver-1', method);
+        const handTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        await drag(page, handTargets[1], [handTargets[1][0] + 12, handTargets[1][1] - 30]);
+        await frames(page, 5);
+        const limbGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const limbEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const residual = await page.$eval('#body-residuals', (el) => JSON.parse(el.dataset.values)[1]);
+        check(dist(limbEnds[1], limbGoals[1]) < 1e-3 && Math.abs(residual - dist(limbEnds[1], limbGoals[1])) < 1e-5,
+            `humanoid, right arm by ${name}: hand on its dragged target (${dist(limbEnds[1], limbGoals[1]).toExponential(2)}, residual readout ${residual.toExponential(2)})`);
+    }
+    const limitsShot = await page.screenshot({ path: path.join(shots, 'body_limits.png') });
+    const arcs = await page.$eval('#body-limits-drawn', (el) => JSON.parse(el.dataset.arcs));
+    const arcPixels = await Promise.all(arcs.map((at) => inspect(page, limitsShot, at, [0xff, 0xd2, 0x3a], 3)));
+    check(arcs.length === 4 && arcPixels.filter((p) => p.near > 5).length >= 3,
+        `humanoid: the elbows' and knees' bend limits drawn where the page says (${arcPixels.map((p) => p.near).join(', ')} yellow pixels of 49)`);
+    await page.selectOption('#body-solver-1', '0');
+    await page.uncheck('#body-limits');
+
     // ---- humanoid from a file: a real skinned character, then files that are not ----
     const dataDir = process.env.IKIT_DATA ?? path.join(root, '../shared/data');
     const figure = path.join(dataDir, 'gltf/rigged_figure.glb');

@@ -146,6 +146,62 @@ static void test_planar_keys(void) {
     CHECK(ikw_planar_key_count() == 2 && ikw_planar_key_time(0) == 0 && ikw_planar_key_time(1) == 2, "keys kept");
 }
 
+/* A tangent set by hand: keys at 0, 1 and 2 s; bone 0's tangent at the
+ * middle key set to slope 2 (both sides), then broken (arriving flat,
+ * leaving at -3): the sampled curve still passes through every key, its
+ * slope there (central, left and right differences) is the one set, the
+ * other bones keep their Catmull-Rom curves, and the pose played at a time
+ * is the sampled curve. A later key leaves the hand-set tangent on its key;
+ * recording that key again resets it. Bad keys, bones and slopes refused. */
+static float sampled_at(float t, int bone) {
+    ikw_planar_sample(t);
+    return (float)ikw_planar_sampled()[bone];
+}
+
+static void test_planar_tangents(void) {
+    static const ik_real poses[3][3] = {{0.1f, 0.2f, -0.3f}, {0.5f, -0.4f, 0.2f}, {-0.2f, 0.3f, 0.6f}};
+    const float h = 1e-3f;
+    float before[3], slope;
+    int k, b;
+    ikw_planar_keys_clear();
+    for (k = 0; k < 3; ++k) {
+        memcpy(ikw_planar_angles(), poses[k], sizeof poses[k]);
+        CHECK(ikw_planar_key(3, (float)k) == k + 1, "key %d", k);
+    }
+    for (b = 0; b < 3; ++b) before[b] = sampled_at(0.6f, b);
+    CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set a tangent");
+    slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
+    CHECK(fabsf(slope - 2) < 2e-2f, "bone 0 leaves key 1 at slope 2: %g", (double)slope);
+    for (k = 0; k < 3; ++k)
+        CHECK(fabsf(sampled_at((float)k, 0) - (float)poses[k][0]) < 1e-6f, "the curve passes through key %d", k);
+    CHECK(fabsf(sampled_at(0.6f, 0) - before[0]) > 1e-3f, "the curve changed between the keys");
+    for (b = 1; b < 3; ++b) CHECK(sampled_at(0.6f, b) == before[b], "bone %d's curve unchanged", b);
+    CHECK(fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()] - 2) < 1e-6f &&
+              fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride() + 2 * ikw_planar_curve_stride()] - 2) < 1e-6f,
+          "the clip's CUBICSPLINE tangents hold the slope");
+    CHECK(ikw_planar_tangent(1, 0, 0, -3) == 0, "a broken tangent");
+    slope = (sampled_at(1, 0) - sampled_at(1 - h, 0)) / h;
+    CHECK(fabsf(slope) < 2e-2f, "arrives flat: %g", (double)slope);
+    slope = (sampled_at(1 + h, 0) - sampled_at(1, 0)) / h;
+    CHECK(fabsf(slope + 3) < 2e-2f, "leaves at -3: %g", (double)slope);
+    CHECK(ikw_planar_pose_at(0.6f, 0, 0) == 0 && ikw_planar_angles()[0] == ikw_planar_sampled()[0], "playback follows the curve");
+    memcpy(ikw_planar_angles(), poses[0], sizeof poses[0]);
+    CHECK(ikw_planar_key(3, 3) == 4 && fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()]) < 1e-6f,
+          "a later key keeps the hand-set tangent on its key");
+    memcpy(ikw_planar_angles(), poses[1], sizeof poses[1]);
+    CHECK(ikw_planar_key(3, 1) == 4, "key 1 recorded again");
+    slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
+    CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "and its tangent is Catmull-Rom again: %g", (double)slope);
+    CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set again");
+    ikw_planar_tangents_auto();
+    slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
+    CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "reset to Catmull-Rom: %g", (double)slope);
+    CHECK(ikw_planar_tangent(4, 0, 1, 1) == -1 && ikw_planar_tangent(-1, 0, 1, 1) == -1 && ikw_planar_tangent(0, 3, 1, 1) == -1 &&
+              ikw_planar_tangent(0, 0, NAN, 1) == -1 && ikw_planar_tangent(0, 0, 1, INFINITY) == -1,
+          "bad key, bone or slope refused");
+    CHECK(ikw_planar_curve(3) == NULL && ikw_planar_curve(-1) == NULL, "no curve for a bone out of range");
+}
+
 /* The built-in humanoid reaching, then the same skeleton handed in as the
  * page hands in a file's (names, parents, rest; a root matrix above it),
  * then skeletons that must be refused, leaving no figure to solve. */
@@ -572,6 +628,7 @@ int main(void) {
     test_chain_bad_input();
     test_planar();
     test_planar_keys();
+    test_planar_tangents();
     test_body();
     test_body_limb_solvers();
     test_body_bvh();

@@ -96,6 +96,16 @@ export class Ikit {
         const n = this.x.ikw_planar_sample(time);
         return n < 0 ? null : Array.from(this.f32(this.x.ikw_planar_sampled(), n));
     }
+    // Tangents (slopes in radians per second): set by hand, back to the computed ones, read.
+    planarTangent(key, bone, inSlope, outSlope) { return this.x.ikw_planar_tangent(key, bone, inSlope, outSlope) === 0; }
+    planarTangentsAuto() { this.x.ikw_planar_tangents_auto(); }
+    // Bone `bone`'s curve: [{ in, value, out }] per key, as the clip's CUBICSPLINE channel holds it.
+    planarCurve(bone) {
+        const ptr = this.x.ikw_planar_curve(bone), stride = this.x.ikw_planar_curve_stride(), n = this.x.ikw_planar_key_count();
+        if (!ptr) return [];
+        const v = this.f32(ptr, 3 * stride * n);
+        return Array.from({ length: n }, (_, k) => ({ in: v[3 * stride * k], value: v[3 * stride * k + stride], out: v[3 * stride * k + 2 * stride] }));
+    }
     planarPoseAt(count, time, base) {
         if (this.x.ikw_planar_pose_at(time, base[0], base[1]) !== 0) return null;
         return this.planarXY(count);

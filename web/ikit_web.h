@@ -66,6 +66,10 @@ int ikw_planar_key(int bone_count, float time);
 const ik_real *ikw_planar_sampled(void);
 int ikw_planar_sample(float time);
 int ikw_planar_pose_at(float time, float base_x, float base_y);
+int ikw_planar_tangent(int key, int bone, float in_slope, float out_slope);
+void ikw_planar_tangents_auto(void);
+const ik_real *ikw_planar_curve(int bone);
+int ikw_planar_curve_stride(void);
 
 /* The humanoid: built in, or a skeleton from the page. */
 int ikw_body_init(float height);

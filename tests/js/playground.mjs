@@ -220,6 +220,24 @@ try {
     const endOff = Math.max(...end.map((a, b) => Math.abs(a - keys[1][b + 1])));
     check(meanOff < 1e-5, `2D keys: at 0.5 s every angle is the mean of the two keys (off by ${meanOff.toExponential(1)})`);
     check(endOff < 1e-6, `2D keys: at 1 s the pose is the second key (off by ${endOff.toExponential(1)})`);
+    // Tangents by hand: bone 1's curve leaves the first key flat; dragging that key's out-handle up
+    // makes the clip's out-tangent positive, and playback follows the Hermite curve it now holds.
+    const handles = await page.$eval('#planar-curves', (c) => JSON.parse(c.dataset.handles));
+    const outHandle = handles.find((h) => h.key === 0 && h.side === 1);
+    await drag(page, outHandle.page, [outHandle.page[0], outHandle.page[1] - 40], 6);
+    const curve = await page.$eval('#planar-curves', (c) => JSON.parse(c.dataset.curve));
+    check(curve.length === 2 && curve[0].out > 0.5 && curve[0].in === curve[0].out,
+        `2D tangents: the dragged handle set the first key's tangent (in ${curve[0].in.toFixed(3)}, out ${curve[0].out.toFixed(3)} rad/s)`);
+    const quarter = await poseAt(0.25);
+    // Hermite on [0, 1] at s = 0.25 (glTF CUBICSPLINE; the interval is 1 s long).
+    const sq = 0.25, h00 = 2 * sq ** 3 - 3 * sq ** 2 + 1, h10 = sq ** 3 - 2 * sq ** 2 + sq, h01 = -2 * sq ** 3 + 3 * sq ** 2, h11 = sq ** 3 - sq ** 2;
+    const expected = h00 * curve[0].value + h10 * curve[0].out + h01 * curve[1].value + h11 * curve[1].in;
+    const flat = h00 * curve[0].value + h01 * curve[1].value;
+    check(Math.abs(quarter[0] - expected) < 1e-5 && Math.abs(expected - flat) > 0.05,
+        `2D tangents: at 0.25 s bone 1 plays the edited curve (${quarter[0].toFixed(4)}, expected ${expected.toFixed(4)}, flat would be ${flat.toFixed(4)})`);
+    await page.click('#planar-tangents-auto');
+    const reset = await page.$eval('#planar-curves', (c) => JSON.parse(c.dataset.curve));
+    check(reset[0].out === 0 && Math.abs((await poseAt(0.25))[0] - flat) < 1e-5, '2D tangents: "Computed tangents" puts the flat ends back');
     await poseAt(0.5);
     const halfJoints = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
     const halfLengths = Math.max(...planarLengths(halfJoints).map((l, i) => Math.abs(l - planarLengths(joints0)[i])));

@@ -355,6 +355,86 @@ static void test_body_limb_solvers(void) {
           "bad limb or method");
 }
 
+/* A glTF file's animation as the page hands it in (tracks of numbers) on
+ * the built-in humanoid: a LINEAR rotation of the left upper arm, a STEP
+ * translation of the root, a CUBICSPLINE rotation of the right forearm. The
+ * clip plays (the left hand moves with time, the root steps at 1 s, the
+ * translations readout follows), a pinned right hand holds its goal
+ * mid-clip, and bad tracks are refused with the clip before kept. */
+static void put_track(int c, int joint, int path, int interpolation, int key_count) {
+    int *h = ikw_tracks_header() + 4 * c;
+    h[0] = joint, h[1] = path, h[2] = interpolation, h[3] = key_count;
+}
+
+static void test_body_tracks(void) {
+    const ik_humanoid *rig;
+    const ik_skeleton *sk;
+    float *times, *values, at0[3], at1[3], goal[3];
+    int arm, forearm, k;
+    ik_quat turned;
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(0, 0) == 0, "built-in");
+    for (k = 0; k < 4; ++k) ikw_body_goal(k, 0, 0, 0, 0);
+    rig = ikw_body_rig();
+    sk = rig->skeleton;
+    arm = rig->limb[IK_LIMB_ARM_L].start, forearm = rig->limb[IK_LIMB_ARM_R].mid;
+    CHECK(ikw_tracks_reserve(3, 6, 8 + 6 + 24) == 0, "reserve");
+    times = ikw_tracks_times(), values = ikw_tracks_values();
+    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
+    put_track(1, 0, IK_CHANNEL_TRANSLATION, IK_INTERP_STEP, 2);
+    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 2);
+    for (k = 0; k < 3; ++k) times[2 * k] = 0, times[2 * k + 1] = 1;
+    turned = ik_quat_mul(sk->rest_ls[arm].rotation, ik_quat_from_axis_angle(ik_v3(0, 0, 1), 1.0f));
+    values[0] = (float)sk->rest_ls[arm].rotation.x, values[1] = (float)sk->rest_ls[arm].rotation.y;
+    values[2] = (float)sk->rest_ls[arm].rotation.z, values[3] = (float)sk->rest_ls[arm].rotation.w;
+    values[4] = (float)turned.x, values[5] = (float)turned.y, values[6] = (float)turned.z, values[7] = (float)turned.w;
+    values[8] = (float)sk->rest_ls[0].translation.x, values[9] = (float)sk->rest_ls[0].translation.y;
+    values[10] = (float)sk->rest_ls[0].translation.z;
+    values[11] = values[8], values[12] = values[9], values[13] = values[10] + 0.3f;
+    for (k = 0; k < 24; ++k) values[14 + k] = 0; /* tangents zero */
+    for (k = 0; k < 2; ++k) {
+        ik_quat q = k ? ik_quat_mul(sk->rest_ls[forearm].rotation, ik_quat_from_axis_angle(ik_v3(1, 0, 0), 0.5f))
+                      : sk->rest_ls[forearm].rotation;
+        float *v = values + 14 + 12 * k + 4; /* the value between the tangents */
+        v[0] = (float)q.x, v[1] = (float)q.y, v[2] = (float)q.z, v[3] = (float)q.w;
+    }
+    CHECK(ikw_body_load_tracks(3) == 0, "tracks: %s", ikw_message());
+    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f, "a clip of 1 s");
+    ikw_body_time(0);
+    CHECK(ikw_body_solve(1) == 0, "solve at 0");
+    memcpy(at0, ikw_body_limb_ends(), sizeof at0);
+    CHECK(fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f, "the root before the step");
+    ikw_body_time(1);
+    CHECK(ikw_body_solve(1) == 0, "solve at 1");
+    memcpy(at1, ikw_body_limb_ends(), sizeof at1);
+    CHECK(dist3(at0, at1) > 0.1f, "the left hand moves with the clip: %g", (double)dist3(at0, at1));
+    CHECK(fabsf(ikw_body_translations()[2] - values[13]) < 1e-6f, "the root stepped 0.3 at 1 s");
+    ikw_body_time(0.5f);
+    CHECK(ikw_body_solve(1) == 0, "solve at 0.5");
+    memcpy(goal, ikw_body_limb_ends() + 3, sizeof goal);
+    goal[1] += 0.15f, goal[2] += 0.1f;
+    ikw_body_goal(IK_LIMB_ARM_R, 1, goal[0], goal[1], goal[2]);
+    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends() + 3, goal) < 1e-3f, "pinned right hand on its goal mid-clip: %g",
+          (double)dist3(ikw_body_limb_ends() + 3, goal));
+    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
+    put_track(0, 999, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "a joint out of range: %s", ikw_message());
+    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
+    times[3] = -1;
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 1") != NULL, "times going back: %s", ikw_message());
+    times[3] = 1;
+    values[5] = NAN;
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "NaN value: %s", ikw_message());
+    values[5] = (float)turned.y;
+    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 3);
+    CHECK(ikw_body_load_tracks(3) == IK_ERR_RANGE, "more keys than reserved: %s", ikw_message());
+    CHECK(ikw_body_load_tracks(4) == IK_ERR_RANGE && ikw_body_load_tracks(0) == IK_ERR_RANGE, "track counts");
+    CHECK(ikw_tracks_reserve(-1, 1, 1) == -1 && ikw_tracks_reserve(1, 0, 1) == -1, "bad reserve");
+    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f && ikw_body_solve(1) == 0 &&
+              fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f,
+          "the clip before the bad tracks still plays (at 0.5 s the root has not stepped)");
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_clip_duration() == 0, "a new figure drops the clip");
+}
+
 /* A CMU motion from the real-asset corpus as the figure: it plays (the
  * pose changes with time), a pinned hand holds its goal mid-motion, and a
  * malformed file is refused with the reader's place, the figure kept. */
@@ -631,6 +711,7 @@ int main(void) {
     test_planar_tangents();
     test_body();
     test_body_limb_solvers();
+    test_body_tracks();
     test_body_bvh();
     test_robot_hand_written();
     test_robot_urdf();

@@ -46,6 +46,8 @@ export class BodyView {
         document.getElementById('body-play').addEventListener('click', () => { if (this.clip) this.clip.playing = !this.clip.playing; });
         this.pinned = [false, false, false, false];
         this.clip = null;
+        this.animationMenu = document.getElementById('body-animation');
+        this.animationMenu.addEventListener('change', () => this.playAnimation(Number(this.animationMenu.value)));
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
         document.getElementById('body-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
         this.timing = new RunningMedian();
@@ -89,6 +91,7 @@ export class BodyView {
     dropModel() {
         if (this.model) this.view.scene.remove(this.model.scene);
         this.model = null;
+        this.animationMenu.hidden = true;
     }
 
     async loadFile(file) {
@@ -110,18 +113,53 @@ export class BodyView {
             return;
         }
         const error = this.ik.bodyLoad(skeleton);
+        skeleton.rootMatrix = skeleton.rootParent.matrixWorld.elements;
         if (error) {
             this.useBuiltIn(`${file.name} was not loaded: ${error}. Back to the built-in humanoid.`);
             return;
         }
         this.dropModel();
         this.clip = null;
-        this.model = { scene: gltf.scene, bones: skeleton.bones };
+        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, rootMatrix: skeleton.rootMatrix };
         this.view.scene.add(gltf.scene);
         this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
         this.setFigure(skeleton.parents, { opacity: 0.55 }, null);
-        show('body-figure', `${file.name}: ${skeleton.names.length} joints`);
+        show('body-figure', `${file.name}: ${skeleton.names.length} joints${gltf.animations.length ? `, ${gltf.animations.length} animations` : ''}`);
         message('body-message', '');
+        this.animationMenu.replaceChildren(new Option('(rest pose)', '-1'),
+            ...gltf.animations.map((a, i) => new Option(`${a.name || `animation ${i + 1}`} (${a.duration.toFixed(2)} s)`, String(i))));
+        this.animationMenu.hidden = gltf.animations.length === 0;
+        if (gltf.animations.length) {
+            this.animationMenu.value = '0';
+            await this.playAnimation(0);
+        }
+    }
+
+    // The file's animation `i` (-1: none) played on the figure, IK applied live.
+    async playAnimation(i) {
+        if (!this.model?.animations) return;
+        if (i < 0) {
+            this.clip = null;
+            this.ik.bodyTime(0);
+            this.useModelRest();
+            return;
+        }
+        const { tracksOf } = await import('./figure_file.js');
+        const error = this.ik.bodyLoadTracks(tracksOf(this.model.animations[i], this.model.bones));
+        if (error) {
+            message('body-message', `animation ${i + 1} was not played: ${error}`);
+            return;
+        }
+        message('body-message', '');
+        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+    }
+
+    // The loaded glTF figure again, without its animation (a figure reload clears the clip).
+    useModelRest() {
+        this.ik.bodyLoad(this.model.skeleton);
+        this.ik.bodyRoot(this.model.rootMatrix);
+        this.applySolvers();
+        this.setGround();
     }
 
     // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall on
@@ -235,7 +273,12 @@ export class BodyView {
             this.view.orbit.center.set(r.positions[0], this.view.orbit.center.y, r.positions[2]);
             this.view.placeCamera();
         }
-        if (this.model) this.model.bones.forEach((b, j) => b.quaternion.fromArray(r.rotations, 4 * j));
+        if (this.model) {
+            this.model.bones.forEach((b, j) => {
+                b.quaternion.fromArray(r.rotations, 4 * j);
+                b.position.fromArray(r.translations, 3 * j);
+            });
+        }
         this.limits.group.visible = this.showLimits.checked;
         const arcs = this.showLimits.checked ? this.limits.update(this.ik.bodyLimits()) : [];
         this.view.render();

@@ -201,6 +201,26 @@ export class Ikit {
     }
     // Each limb's limits as drawn (LIMIT_FLOATS per limb, see ikw_body_limits).
     bodyLimits() { return Float32Array.from(this.f32(this.x.ikw_body_limits(), 4 * LIMIT_FLOATS)); }
+    // A glTF animation's tracks (figure_file.js's tracksOf) as the figure's clip;
+    // null on success, else the reason (the clip before stays).
+    bodyLoadTracks(tracks) {
+        if (!tracks.length) return 'none of its tracks drives the skeleton';
+        const times = tracks.reduce((n, t) => n + t.times.length, 0), values = tracks.reduce((n, t) => n + t.values.length, 0);
+        if (this.x.ikw_tracks_reserve(tracks.length, times, values) !== 0) return 'the animation is too large';
+        const header = this.i32(this.x.ikw_tracks_header(), 4 * tracks.length);
+        const timeView = this.f32(this.x.ikw_tracks_times(), times), valueView = this.f32(this.x.ikw_tracks_values(), values);
+        let t = 0, v = 0;
+        tracks.forEach((track, c) => {
+            header.set([track.joint, track.path, track.interpolation, track.times.length], 4 * c);
+            timeView.set(track.times, t);
+            valueView.set(track.values, v);
+            t += track.times.length;
+            v += track.values.length;
+        });
+        const code = this.x.ikw_body_load_tracks(tracks.length);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    bodyTranslations() { return Float32Array.from(this.f32(this.x.ikw_body_translations(), 3 * this.body.count)); }
     bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
     bodyTime(seconds) { this.x.ikw_body_time(seconds); }
     // The matrix above the roots (16 numbers, column-major as three.js's
@@ -226,6 +246,7 @@ export class Ikit {
             pelvisOffset: this.x.ikw_body_pelvis_offset(),
             positions: this.bodyPositions(),
             rotations: this.bodyRotations(),
+            translations: this.bodyTranslations(),
             ends: [0, 1, 2, 3].map((l) => Array.from(this.f32(this.x.ikw_body_limb_ends() + 12 * l, 3))),
         };
     }

@@ -319,6 +319,7 @@ static struct {
     ik_mat4 model_ms[IKW_MAX_FIGURE_JOINTS];
     float positions_ms[3 * IKW_MAX_FIGURE_JOINTS];
     float rotations_ls[4 * IKW_MAX_FIGURE_JOINTS]; /* the solved pose's local rotations (x y z w) */
+    float translations_ls[3 * IKW_MAX_FIGURE_JOINTS]; /* and translations (animated, pelvis moved) */
     float limb_ends_ms[3 * IK_LIMB_COUNT];       /* hands and feet (a virtual ankle too) */
     ik_skeleton skeleton;
     ik_humanoid rig;
@@ -342,6 +343,9 @@ static void body_store(void) {
         body.rotations_ls[4 * j + 1] = (float)q.y;
         body.rotations_ls[4 * j + 2] = (float)q.z;
         body.rotations_ls[4 * j + 3] = (float)q.w;
+        body.translations_ls[3 * j] = (float)body.pose_ls[j].translation.x;
+        body.translations_ls[3 * j + 1] = (float)body.pose_ls[j].translation.y;
+        body.translations_ls[3 * j + 2] = (float)body.pose_ls[j].translation.z;
     }
     for (j = 0; j < IK_LIMB_COUNT; ++j) {
         const ik_humanoid_limb *limb = &body.rig.limb[j];
@@ -483,6 +487,7 @@ IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) { return b
 IKW_EXPORT(ikw_body_time) void ikw_body_time(float seconds) { body.time = seconds; }
 
 IKW_EXPORT(ikw_body_rotations) const float *ikw_body_rotations(void) { return body.rotations_ls; }
+IKW_EXPORT(ikw_body_translations) const float *ikw_body_translations(void) { return body.translations_ls; }
 /* Where each limb ends after the last solve (or at rest), 3 floats per limb. */
 IKW_EXPORT(ikw_body_limb_ends) const float *ikw_body_limb_ends(void) { return body.limb_ends_ms; }
 

@@ -84,6 +84,7 @@ const int *ikw_body_parents(void);
 const char *ikw_body_joint_name(int joint);
 const float *ikw_body_positions(void);
 const float *ikw_body_rotations(void);
+const float *ikw_body_translations(void);
 const float *ikw_body_limb_ends(void);
 int ikw_body_limb_end(int limb);
 float ikw_body_residual(int limb);
@@ -143,6 +144,16 @@ float ikw_robot_position_error(void);
 float ikw_robot_angle_error(void);
 int ikw_robot_iterations(void);
 int ikw_robot_reached(void);
+
+/* A glTF file's animation handed in as tracks (web/body_tracks.c): per track
+ * joint, path (ik_channel_path), interpolation (ik_interpolation), key count;
+ * times and values (CUBICSPLINE: in-tangent, value, out-tangent per key)
+ * one track after another. */
+int ikw_tracks_reserve(int channels, int times, int values);
+int *ikw_tracks_header(void);
+float *ikw_tracks_times(void);
+float *ikw_tracks_values(void);
+int ikw_body_load_tracks(int channel_count);
 
 /* Scripted cases (web/bench_cases.c). */
 enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,

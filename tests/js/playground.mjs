@@ -333,6 +333,32 @@ try {
         await loaded('SimpleSkin');
         const notHumanoid = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
         check(/not a humanoid/.test(notHumanoid) && /left_forearm/.test(notHumanoid), `humanoid: a skin that is no humanoid gets a message ("${notHumanoid.slice(0, 90)}…")`);
+        // A glTF file's own animation (girl.glb's RunTrack): it plays, the skinned mesh follows, and a
+        // dragged hand target holds the hand while it runs.
+        await page.setInputFiles('#body-file', path.join(dataDir, 'gltf/girl.glb'));
+        await loaded('girl.glb');
+        const animations = await page.$$eval('#body-animation option', (os) => os.map((o) => o.textContent));
+        check(animations.some((a) => a.startsWith('RunTrack')), `humanoid: girl.glb's animations listed (${animations.join(', ')})`);
+        await page.selectOption('#body-animation', { label: animations.find((a) => a.startsWith('RunTrack')) });
+        await frames(page, 3);
+        const run0 = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const runT0 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        await frames(page, 4);
+        const run1 = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const runT1 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        const runMoved = Math.max(...[2, 3].map((l) => dist(run0[l], run1[l])));
+        check(runT1 !== runT0 && runMoved > 0.02, `humanoid: girl.glb's RunTrack plays (${runT0.toFixed(2)} s to ${runT1.toFixed(2)} s, a foot moved ${runMoved.toFixed(3)})`);
+        await page.click('#body-play');
+        await frames(page, 2);
+        const runTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        await drag(page, runTargets[0], [runTargets[0][0], runTargets[0][1] - 12]);
+        await page.click('#body-play');
+        await frames(page, 6);
+        const runGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const runEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const runT2 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        check(dist(runEnds[0], runGoals[0]) < 1e-3 && runT2 !== runT1, `humanoid: girl.glb running, the left hand held on its dragged target (${dist(runEnds[0], runGoals[0]).toExponential(2)})`);
+        await page.screenshot({ path: path.join(shots, 'body_gltf_animation.png') });
         // A CMU motion: it plays; paused, a dragged hand target holds the hand; playing again, time moves on.
         await page.setInputFiles('#body-file', path.join(dataDir, 'bvh/131_01.bvh'));
         await loaded('131_01.bvh');

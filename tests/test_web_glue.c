@@ -304,7 +304,7 @@ static void test_body_limb_solvers(void) {
         for (method = IKW_LIMB_FABRIK; method < IKW_LIMB_METHODS; ++method) {
             CHECK(ikw_body_limb_solver(limb, method) == 0, "limb %d method %d", limb, method);
             for (trial = 0; trial < 10; ++trial) {
-                const float *p, *lim = ikw_body_limits() + IKW_LIMIT_FLOATS * limb;
+                const float *p, *lim;
                 float goal[3], u[3], w[3], turned[3], bend, c, s, cone;
                 ik_vec3 end;
                 int k;
@@ -316,7 +316,7 @@ static void test_body_limb_solvers(void) {
                 goal[0] = (float)end.x, goal[1] = (float)end.y, goal[2] = (float)end.z;
                 ikw_body_goal(limb, 1, goal[0], goal[1], goal[2]);
                 CHECK(ikw_body_solve(1) == 0, "limb %d method %d: %s", limb, method, ikw_message());
-                p = ikw_body_positions();
+                p = ikw_body_positions(), lim = ikw_body_limits() + IKW_LIMIT_FLOATS * limb;
                 CHECK(dist3(p + 3 * l->end, goal) < 1e-3f, "limb %d method %d trial %d: end %g from its goal", limb,
                       method, trial, (double)dist3(p + 3 * l->end, goal));
                 CHECK(fabsf(ikw_body_residual(limb) - dist3(p + 3 * l->end, goal)) < 1e-5f, "residual readout");

@@ -39,6 +39,8 @@ static union {
 static struct {
     int method[IK_LIMB_COUNT]; /* ikw_limb_method */
     float limits[IKW_LIMIT_FLOATS * IK_LIMB_COUNT];
+    const ik_humanoid *rig; /* the pose to draw the limits at (ikw_limbs_store) */
+    const ik_mat4 *model_ms, *root_ms;
 } limbs;
 
 /* Pick limb `limb`'s solver (ikw_limb_method). A limb that ends in a
@@ -189,14 +191,25 @@ ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4
     return IK_OK;
 }
 
+/* The pose the limits are drawn at (the figure's arrays, kept by pointer:
+ * the numbers are worked out only when the page asks, not on every solve). */
+void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms) {
+    limbs.rig = rig;
+    limbs.model_ms = model_ms;
+    limbs.root_ms = root_ms;
+}
+
 /* What the page draws of each limb's limits (IKW_LIMIT_FLOATS per limb, see
- * ikit_web.h), at the pose in model_ms. The bend arc: the lower bone at bend
+ * ikit_web.h), at the last solved pose. The bend arc: the lower bone at bend
  * t points along the upper bone's direction turned by t about the hinge
  * (sgn(det M) M hinge_axis_ls, M the middle joint's matrix: a positive bend
  * turns about it). The cone: about the direction the upper bone has when
  * its joint is at its rest rotation under its parent's current frame. */
-void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms) {
+IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) {
+    const ik_humanoid *rig = limbs.rig;
+    const ik_mat4 *model_ms = limbs.model_ms, *root_ms = limbs.root_ms;
     int limb;
+    if (!rig || !ikw_body_rig()) return limbs.limits;
     for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
         const ik_humanoid_limb *l = &rig->limb[limb];
         const ik_skeleton *skeleton = rig->skeleton;
@@ -223,6 +236,6 @@ void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_m
         values[19] = (ik_real)ikw_limb_solver_now(limb);
         for (k = 0; k < IKW_LIMIT_FLOATS; ++k) f[k] = (float)values[k];
     }
+    return limbs.limits;
 }
 
-IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) { return limbs.limits; }

@@ -157,7 +157,7 @@ int ikw_body_load_tracks(int channel_count);
 
 /* Scripted cases (web/bench_cases.c). */
 enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,
-       IKW_BENCH_CASES };
+       IKW_BENCH_ROBOT, IKW_BENCH_CASES };
 const char *ikw_bench_name(int which);
 float ikw_bench_case(int which, int frames);
 

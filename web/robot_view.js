@@ -42,13 +42,22 @@ export class RobotView {
         this.loadDefault();
     }
 
+    // Each load takes a ticket: a file dropped while the built-in arm is still being fetched wins.
     async loadDefault() {
+        const ticket = this.nextTicket();
         const response = await fetch('./six_axis_arm.urdf');
+        if (ticket !== this.tickets) return;
         if (!response.ok) {
             message('robot-message', `cannot load six_axis_arm.urdf: HTTP ${response.status}`);
             return;
         }
-        this.load('six_axis_arm.urdf', await response.text(), state.getNumbers('rg', null, 7));
+        const text = await response.text();
+        if (ticket === this.tickets) this.load('six_axis_arm.urdf', text, state.getNumbers('rg', null, 7));
+    }
+
+    nextTicket() {
+        this.tickets = (this.tickets ?? 0) + 1;
+        return this.tickets;
     }
 
     async loadFile(file) {
@@ -56,7 +65,9 @@ export class RobotView {
             message('robot-message', `${file.name} was not loaded: a URDF file is at most 16 MiB`);
             return;
         }
-        this.load(file.name, await file.text(), null);
+        const ticket = this.nextTicket();
+        const text = await file.text();
+        if (ticket === this.tickets) this.load(file.name, text, null);
     }
 
     // A URDF document; on any error the message says why and the old arm stays.

@@ -14,7 +14,8 @@ command -v wasm-ld >/dev/null 2>&1 || command -v wasm-ld-14 >/dev/null 2>&1 ||
 ./scripts/web-deps.sh
 
 # The library sources: every core layer, and of the io layer only the
-# chain-file reader and what it needs (the other readers use cJSON and libxml2).
+# chain-file and BVH readers, the URDF chain helpers (the page parses the XML) and
+# what they need (the other readers use cJSON and libxml2).
 sources=""
 for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c src/robot/*.c src/motion/*.c; do
     [ -e "$f" ] && sources="$sources $f"
@@ -22,7 +23,7 @@ done
 sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c src/io/io_error.c
 src/io/name_suggest.c src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c
-    src/io/bvh_read.c src/io/bvh_pose.c"
+    src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c src/io/urdf_chain.c web/body_limbs.c web/body_tracks.c"
 obj="$out/obj"
 mkdir -p "$obj" "$out/three"
 
@@ -47,6 +48,7 @@ clang --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -W
 
 cp web/index.html web/style.css web/*.js "$out/"
 cp examples/tail.chain "$out/tail.chain"
+cp examples/six_axis_arm.urdf "$out/six_axis_arm.urdf"
 cp node_modules/three/build/three.module.js node_modules/three/build/three.core.js "$out/three/"
 cp node_modules/three/LICENSE "$out/three/LICENSE"
 mkdir -p "$out/three/addons/loaders" "$out/three/addons/utils"

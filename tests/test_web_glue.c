@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include <ikit/planar_chain.h>
+#include <ikit/constraint.h>
 #include <ikit/humanoid.h>
+#include <ikit/robot.h>
+#include <ikit/urdf.h>
 
 #include "../web/ikit_web.h"
 #include "support/check.h"
@@ -143,6 +146,62 @@ static void test_planar_keys(void) {
     CHECK(ikw_planar_key_count() == 2 && ikw_planar_key_time(0) == 0 && ikw_planar_key_time(1) == 2, "keys kept");
 }
 
+/* A tangent set by hand: keys at 0, 1 and 2 s; bone 0's tangent at the
+ * middle key set to slope 2 (both sides), then broken (arriving flat,
+ * leaving at -3): the sampled curve still passes through every key, its
+ * slope there (central, left and right differences) is the one set, the
+ * other bones keep their Catmull-Rom curves, and the pose played at a time
+ * is the sampled curve. A later key leaves the hand-set tangent on its key;
+ * recording that key again resets it. Bad keys, bones and slopes refused. */
+static float sampled_at(float t, int bone) {
+    ikw_planar_sample(t);
+    return (float)ikw_planar_sampled()[bone];
+}
+
+static void test_planar_tangents(void) {
+    static const ik_real poses[3][3] = {{0.1f, 0.2f, -0.3f}, {0.5f, -0.4f, 0.2f}, {-0.2f, 0.3f, 0.6f}};
+    const float h = 1e-3f;
+    float before[3], slope;
+    int k, b;
+    ikw_planar_keys_clear();
+    for (k = 0; k < 3; ++k) {
+        memcpy(ikw_planar_angles(), poses[k], sizeof poses[k]);
+        CHECK(ikw_planar_key(3, (float)k) == k + 1, "key %d", k);
+    }
+    for (b = 0; b < 3; ++b) before[b] = sampled_at(0.6f, b);
+    CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set a tangent");
+    slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
+    CHECK(fabsf(slope - 2) < 2e-2f, "bone 0 leaves key 1 at slope 2: %g", (double)slope);
+    for (k = 0; k < 3; ++k)
+        CHECK(fabsf(sampled_at((float)k, 0) - (float)poses[k][0]) < 1e-6f, "the curve passes through key %d", k);
+    CHECK(fabsf(sampled_at(0.6f, 0) - before[0]) > 1e-3f, "the curve changed between the keys");
+    for (b = 1; b < 3; ++b) CHECK(sampled_at(0.6f, b) == before[b], "bone %d's curve unchanged", b);
+    CHECK(fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()] - 2) < 1e-6f &&
+              fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride() + 2 * ikw_planar_curve_stride()] - 2) < 1e-6f,
+          "the clip's CUBICSPLINE tangents hold the slope");
+    CHECK(ikw_planar_tangent(1, 0, 0, -3) == 0, "a broken tangent");
+    slope = (sampled_at(1, 0) - sampled_at(1 - h, 0)) / h;
+    CHECK(fabsf(slope) < 2e-2f, "arrives flat: %g", (double)slope);
+    slope = (sampled_at(1 + h, 0) - sampled_at(1, 0)) / h;
+    CHECK(fabsf(slope + 3) < 2e-2f, "leaves at -3: %g", (double)slope);
+    CHECK(ikw_planar_pose_at(0.6f, 0, 0) == 0 && ikw_planar_angles()[0] == ikw_planar_sampled()[0], "playback follows the curve");
+    memcpy(ikw_planar_angles(), poses[0], sizeof poses[0]);
+    CHECK(ikw_planar_key(3, 3) == 4 && fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()]) < 1e-6f,
+          "a later key keeps the hand-set tangent on its key");
+    memcpy(ikw_planar_angles(), poses[1], sizeof poses[1]);
+    CHECK(ikw_planar_key(3, 1) == 4, "key 1 recorded again");
+    slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
+    CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "and its tangent is Catmull-Rom again: %g", (double)slope);
+    CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set again");
+    ikw_planar_tangents_auto();
+    slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
+    CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "reset to Catmull-Rom: %g", (double)slope);
+    CHECK(ikw_planar_tangent(4, 0, 1, 1) == -1 && ikw_planar_tangent(-1, 0, 1, 1) == -1 && ikw_planar_tangent(0, 3, 1, 1) == -1 &&
+              ikw_planar_tangent(0, 0, NAN, 1) == -1 && ikw_planar_tangent(0, 0, 1, INFINITY) == -1,
+          "bad key, bone or slope refused");
+    CHECK(ikw_planar_curve(3) == NULL && ikw_planar_curve(-1) == NULL, "no curve for a bone out of range");
+}
+
 /* The built-in humanoid reaching, then the same skeleton handed in as the
  * page hands in a file's (names, parents, rest; a root matrix above it),
  * then skeletons that must be refused, leaving no figure to solve. */
@@ -210,6 +269,172 @@ static void test_body(void) {
     CHECK(ikw_body_solve(1) == IK_ERR_NONFINITE, "infinite goal");
 }
 
+/* Angle about unit h from a to b (both perpendicular-ish to h). */
+static float signed_angle(const float *a, const float *b, const float *h) {
+    float c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    return atan2f(c[0] * h[0] + c[1] * h[1] + c[2] * h[2], a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+}
+
+/* The humanoid's left arm and right leg solved by FABRIK, CCD and DLS picked
+ * per limb, toward seeded goals reachable by construction (the end where a
+ * random pose inside the limb's constraints puts it): the end on its goal
+ * (and the residual readout equal to that distance), bone lengths kept,
+ * every joint inside its constraint, the elbow's or knee's bend inside the
+ * rig's limits about the drawn hinge, the upper bone inside the drawn cone,
+ * and the drawn bend arc holding the lower bone (the upper bone's direction
+ * turned by the bend about the hinge). */
+static void test_body_limb_solvers(void) {
+    static const int limbs_tested[2] = {IK_LIMB_ARM_L, IK_LIMB_LEG_R};
+    static ik_transform pose[256];
+    static ik_mat4 model[256];
+    rng random = rng_seeded(42);
+    int method, t, trial;
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(0, 0) == 0, "built-in");
+    for (t = 0; t < 2; ++t) {
+        int limb = limbs_tested[t], j;
+        const ik_humanoid *rig = ikw_body_rig();
+        const ik_humanoid_limb *l = &rig->limb[limb];
+        ik_constraint limits[3];
+        float upper_length, lower_length;
+        ikw_limb_constraints(rig, limb, limits);
+        for (j = 0; j < 4; ++j) ikw_body_goal(j, 0, 0, 0, 0);
+        CHECK(ikw_body_solve(1) == 0, "solve");
+        upper_length = dist3(ikw_body_positions() + 3 * l->start, ikw_body_positions() + 3 * l->mid);
+        lower_length = dist3(ikw_body_positions() + 3 * l->mid, ikw_body_positions() + 3 * l->end);
+        for (method = IKW_LIMB_FABRIK; method < IKW_LIMB_METHODS; ++method) {
+            CHECK(ikw_body_limb_solver(limb, method) == 0, "limb %d method %d", limb, method);
+            for (trial = 0; trial < 10; ++trial) {
+                const float *p, *lim;
+                float goal[3], u[3], w[3], turned[3], bend, c, s, cone;
+                ik_vec3 end;
+                int k;
+                ik_skeleton_rest_pose(rig->skeleton, pose);
+                pose[l->start].rotation = ik_constraint_sample(&limits[0], ik_v3(rng_range(&random, 0, 1), rng_range(&random, 0, 1), rng_range(&random, 0, 1)));
+                pose[l->mid].rotation = ik_constraint_sample(&limits[1], ik_v3(rng_range(&random, 0, 1), 0, 0));
+                ik_skeleton_fk(rig->skeleton, pose, NULL, model);
+                end = ik_mat4_translation(&model[l->end]);
+                goal[0] = (float)end.x, goal[1] = (float)end.y, goal[2] = (float)end.z;
+                ikw_body_goal(limb, 1, goal[0], goal[1], goal[2]);
+                CHECK(ikw_body_solve(1) == 0, "limb %d method %d: %s", limb, method, ikw_message());
+                p = ikw_body_positions(), lim = ikw_body_limits() + IKW_LIMIT_FLOATS * limb;
+                CHECK(dist3(p + 3 * l->end, goal) < 1e-3f, "limb %d method %d trial %d: end %g from its goal", limb,
+                      method, trial, (double)dist3(p + 3 * l->end, goal));
+                CHECK(fabsf(ikw_body_residual(limb) - dist3(p + 3 * l->end, goal)) < 1e-5f, "residual readout");
+                CHECK(fabsf(dist3(p + 3 * l->start, p + 3 * l->mid) - upper_length) < 1e-4f &&
+                          fabsf(dist3(p + 3 * l->mid, p + 3 * l->end) - lower_length) < 1e-4f,
+                      "limb %d method %d: bone lengths kept", limb, method);
+                for (k = 0; k < 2; ++k) {
+                    const float *q = ikw_body_rotations() + 4 * (k ? l->mid : l->start);
+                    CHECK(ik_constraint_check(&limits[k], ik_q(q[0], q[1], q[2], q[3]), (ik_real)1e-3),
+                          "limb %d method %d trial %d: joint %d inside its constraint", limb, method, trial, k);
+                }
+                for (k = 0; k < 3; ++k) {
+                    u[k] = (p[3 * l->mid + k] - p[3 * l->start + k]) / upper_length;
+                    w[k] = (p[3 * l->end + k] - p[3 * l->mid + k]) / lower_length;
+                }
+                bend = signed_angle(u, w, lim + 3);
+                CHECK(bend >= lim[9] - 1e-3f && bend <= lim[10] + 1e-3f, "limb %d method %d: bend %g outside [%g, %g]",
+                      limb, method, (double)bend, (double)lim[9], (double)lim[10]);
+                c = cosf(bend), s = sinf(bend);
+                /* Rodrigues: u turned by bend about the hinge h (u is perpendicular to h) */
+                turned[0] = c * u[0] + s * (lim[4] * u[2] - lim[5] * u[1]);
+                turned[1] = c * u[1] + s * (lim[5] * u[0] - lim[3] * u[2]);
+                turned[2] = c * u[2] + s * (lim[3] * u[1] - lim[4] * u[0]);
+                CHECK(dist3(turned, w) < 2e-3f, "limb %d method %d: the drawn arc holds the lower bone (%g off)", limb,
+                      method, (double)dist3(turned, w));
+                cone = acosf(fminf(1.f, u[0] * lim[15] + u[1] * lim[16] + u[2] * lim[17]));
+                CHECK(cone <= lim[18] + 1e-3f && (int)lim[19] == method, "limb %d method %d: upper bone %g inside the cone %g",
+                      limb, method, (double)cone, (double)lim[18]);
+            }
+        }
+        CHECK(ikw_body_limb_solver(limb, IKW_LIMB_TWO_BONE) == 0, "back to two-bone");
+        ikw_body_goal(limb, 0, 0, 0, 0);
+    }
+    CHECK(ikw_body_limb_solver(IK_LIMB_COUNT, IKW_LIMB_CCD) == IK_ERR_RANGE &&
+              ikw_body_limb_solver(0, IKW_LIMB_METHODS) == IK_ERR_RANGE && ikw_body_limb_solver(-1, 0) == IK_ERR_RANGE,
+          "bad limb or method");
+}
+
+/* A glTF file's animation as the page hands it in (tracks of numbers) on
+ * the built-in humanoid: a LINEAR rotation of the left upper arm, a STEP
+ * translation of the root, a CUBICSPLINE rotation of the right forearm. The
+ * clip plays (the left hand moves with time, the root steps at 1 s, the
+ * translations readout follows), a pinned right hand holds its goal
+ * mid-clip, and bad tracks are refused with the clip before kept. */
+static void put_track(int c, int joint, int path, int interpolation, int key_count) {
+    int *h = ikw_tracks_header() + 4 * c;
+    h[0] = joint, h[1] = path, h[2] = interpolation, h[3] = key_count;
+}
+
+static void test_body_tracks(void) {
+    const ik_humanoid *rig;
+    const ik_skeleton *sk;
+    float *times, *values, at0[3], at1[3], goal[3];
+    int arm, forearm, k;
+    ik_quat turned;
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(0, 0) == 0, "built-in");
+    for (k = 0; k < 4; ++k) ikw_body_goal(k, 0, 0, 0, 0);
+    rig = ikw_body_rig();
+    sk = rig->skeleton;
+    arm = rig->limb[IK_LIMB_ARM_L].start, forearm = rig->limb[IK_LIMB_ARM_R].mid;
+    CHECK(ikw_tracks_reserve(3, 6, 8 + 6 + 24) == 0, "reserve");
+    times = ikw_tracks_times(), values = ikw_tracks_values();
+    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
+    put_track(1, 0, IK_CHANNEL_TRANSLATION, IK_INTERP_STEP, 2);
+    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 2);
+    for (k = 0; k < 3; ++k) times[2 * k] = 0, times[2 * k + 1] = 1;
+    turned = ik_quat_mul(sk->rest_ls[arm].rotation, ik_quat_from_axis_angle(ik_v3(0, 0, 1), 1.0f));
+    values[0] = (float)sk->rest_ls[arm].rotation.x, values[1] = (float)sk->rest_ls[arm].rotation.y;
+    values[2] = (float)sk->rest_ls[arm].rotation.z, values[3] = (float)sk->rest_ls[arm].rotation.w;
+    values[4] = (float)turned.x, values[5] = (float)turned.y, values[6] = (float)turned.z, values[7] = (float)turned.w;
+    values[8] = (float)sk->rest_ls[0].translation.x, values[9] = (float)sk->rest_ls[0].translation.y;
+    values[10] = (float)sk->rest_ls[0].translation.z;
+    values[11] = values[8], values[12] = values[9], values[13] = values[10] + 0.3f;
+    for (k = 0; k < 24; ++k) values[14 + k] = 0; /* tangents zero */
+    for (k = 0; k < 2; ++k) {
+        ik_quat q = k ? ik_quat_mul(sk->rest_ls[forearm].rotation, ik_quat_from_axis_angle(ik_v3(1, 0, 0), 0.5f))
+                      : sk->rest_ls[forearm].rotation;
+        float *v = values + 14 + 12 * k + 4; /* the value between the tangents */
+        v[0] = (float)q.x, v[1] = (float)q.y, v[2] = (float)q.z, v[3] = (float)q.w;
+    }
+    CHECK(ikw_body_load_tracks(3) == 0, "tracks: %s", ikw_message());
+    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f, "a clip of 1 s");
+    ikw_body_time(0);
+    CHECK(ikw_body_solve(1) == 0, "solve at 0");
+    memcpy(at0, ikw_body_limb_ends(), sizeof at0);
+    CHECK(fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f, "the root before the step");
+    ikw_body_time(1);
+    CHECK(ikw_body_solve(1) == 0, "solve at 1");
+    memcpy(at1, ikw_body_limb_ends(), sizeof at1);
+    CHECK(dist3(at0, at1) > 0.1f, "the left hand moves with the clip: %g", (double)dist3(at0, at1));
+    CHECK(fabsf(ikw_body_translations()[2] - values[13]) < 1e-6f, "the root stepped 0.3 at 1 s");
+    ikw_body_time(0.5f);
+    CHECK(ikw_body_solve(1) == 0, "solve at 0.5");
+    memcpy(goal, ikw_body_limb_ends() + 3, sizeof goal);
+    goal[1] += 0.15f, goal[2] += 0.1f;
+    ikw_body_goal(IK_LIMB_ARM_R, 1, goal[0], goal[1], goal[2]);
+    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends() + 3, goal) < 1e-3f, "pinned right hand on its goal mid-clip: %g",
+          (double)dist3(ikw_body_limb_ends() + 3, goal));
+    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
+    put_track(0, 999, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "a joint out of range: %s", ikw_message());
+    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
+    times[3] = -1;
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 1") != NULL, "times going back: %s", ikw_message());
+    times[3] = 1;
+    values[5] = NAN;
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "NaN value: %s", ikw_message());
+    values[5] = (float)turned.y;
+    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 3);
+    CHECK(ikw_body_load_tracks(3) == IK_ERR_RANGE, "more keys than reserved: %s", ikw_message());
+    CHECK(ikw_body_load_tracks(4) == IK_ERR_RANGE && ikw_body_load_tracks(0) == IK_ERR_RANGE, "track counts");
+    CHECK(ikw_tracks_reserve(-1, 1, 1) == -1 && ikw_tracks_reserve(1, 0, 1) == -1, "bad reserve");
+    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f && ikw_body_solve(1) == 0 &&
+              fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f,
+          "the clip before the bad tracks still plays (at 0.5 s the root has not stepped)");
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_clip_duration() == 0, "a new figure drops the clip");
+}
+
 /* A CMU motion from the real-asset corpus as the figure: it plays (the
  * pose changes with time), a pinned hand holds its goal mid-motion, and a
  * malformed file is refused with the reader's place, the figure kept. */
@@ -253,6 +478,227 @@ static void test_body_bvh(void) {
     CHECK(ikw_body_load_bvh(-1) == IK_ERR_RANGE && ikw_input_buffer(-1) == NULL, "bad sizes");
 }
 
+/* ---- robot arms: a URDF chain as the page hands it in ------------------------ */
+
+/* Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) from its quaternion (the
+ * inverse of ik_urdf_origin's rotation), so a chain the native reader read can
+ * be handed in as the page hands in the numbers of a URDF file. From the
+ * matrix: pitch = atan2(-r20, hypot(r00, r10)) (exact near +-90 degrees, where
+ * the UR5's origins are); there roll and yaw turn about one axis, so yaw = 0
+ * and roll = atan2(-r12, r11). */
+static void rpy_of(ik_quat q, double rpy[3]) {
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    double r00 = 1 - 2 * (y * y + z * z), r10 = 2 * (x * y + w * z), r20 = 2 * (x * z - w * y);
+    double r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x), r21 = 2 * (y * z + w * x), r22 = 1 - 2 * (x * x + y * y);
+    double cp = sqrt(r00 * r00 + r10 * r10);
+    rpy[1] = atan2(-r20, cp);
+    if (cp > 1e-6) {
+        rpy[0] = atan2(r21, r22);
+        rpy[2] = atan2(r10, r00);
+    } else {
+        rpy[0] = atan2(-r12, r11);
+        rpy[2] = 0;
+    }
+}
+
+/* One chain joint's fields into the page's buffer (the layout of ikit_web.h). */
+static void put_joint(int k, int type, const double xyz[3], const double rpy[3], ik_vec3 axis, int has_limit,
+                      double lower, double upper, int leader, double multiplier, double offset) {
+    double *f = ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k;
+    int i;
+    f[0] = type;
+    for (i = 0; i < 3; ++i) f[1 + i] = xyz[i], f[4 + i] = rpy[i];
+    f[7] = axis.x, f[8] = axis.y, f[9] = axis.z;
+    f[10] = has_limit, f[11] = lower, f[12] = upper, f[13] = leader, f[14] = multiplier, f[15] = offset;
+}
+
+/* The chain from `base` to `tip` of a URDF read natively, handed in as the
+ * page hands it in (web/urdf_file.js resolves mimic leaders the same way). */
+static int hand_in_urdf(const ik_urdf *u, const char *base, const char *tip) {
+    int joints[IK_ROBOT_MAX_JOINTS], count, k;
+    ik_io_error err;
+    if (ik_urdf_chain(u, base, tip, joints, IK_ROBOT_MAX_JOINTS, &count, &err) != IK_OK) return -1;
+    for (k = 0; k < count; ++k) {
+        const ik_urdf_joint *j = &u->joints[joints[k]];
+        double xyz[3], rpy[3], multiplier = 1, offset = 0;
+        int leader = joints[k];
+        xyz[0] = j->origin.translation.x, xyz[1] = j->origin.translation.y, xyz[2] = j->origin.translation.z;
+        rpy_of(j->origin.rotation, rpy);
+        while (u->joints[leader].mimic_joint >= 0) {
+            offset = u->joints[leader].mimic_multiplier * offset + u->joints[leader].mimic_offset;
+            multiplier *= u->joints[leader].mimic_multiplier;
+            leader = u->joints[leader].mimic_joint;
+        }
+        put_joint(k, (int)j->type, xyz, rpy, j->axis, j->has_limit, j->lower, j->upper, leader, multiplier, offset);
+    }
+    return ikw_robot_load(count);
+}
+
+/* Frame k (0: base; k: the child link of chain joint k - 1) against a transform. */
+static float frame_distance(int k, const ik_transform *t) {
+    const float *f = ikw_robot_frames() + 7 * k;
+    float p[3];
+    p[0] = (float)t->translation.x, p[1] = (float)t->translation.y, p[2] = (float)t->translation.z;
+    return dist3(f, p);
+}
+
+/* The angle between frame k's rotation and q: 2 atan2(|v|, |w|) of the
+ * relative turn conj(f) q (accurate for small angles, unlike acos). */
+static float frame_angle(int k, ik_quat q) {
+    const float *f = ikw_robot_frames() + 7 * k;
+    double ax = -f[3], ay = -f[4], az = -f[5], aw = f[6], bx = q.x, by = q.y, bz = q.z, bw = q.w;
+    double w = aw * bw - ax * bx - ay * by - az * bz, x = aw * bx + ax * bw + ay * bz - az * by;
+    double y = aw * by - ax * bz + ay * bw + az * bx, z = aw * bz + ax * by - ay * bx + az * bw;
+    return (float)(2 * atan2(sqrt(x * x + y * y + z * z), fabs(w)));
+}
+
+/* Seeded goals reachable by construction (the tip at a random configuration
+ * inside the limits of `reference`, the native reader's chain): from the
+ * last pose each solve lands the tip on the goal (position and turn), every
+ * variable inside its limits, and the native chain's FK at the page's
+ * solution agrees. */
+static void solve_reachable_goals(const ik_robot_chain *reference, const char *name) {
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
+    ik_bool limited[IK_ROBOT_MAX_JOINTS];
+    ik_transform goal, tip;
+    rng random = rng_seeded(15);
+    int n = reference->variable_count, trial, frame, v, tip_frame = reference->joint_count;
+    CHECK(ik_robot_variable_limits(reference, lower, upper, limited, NULL) == IK_OK, "%s: limits", name);
+    for (trial = 0; trial < 20; ++trial) {
+        for (v = 0; v < n; ++v) q[v] = rng_range(&random, lower[v], upper[v]);
+        ik_robot_fk(reference, q, &goal, NULL);
+        /* as the page does: one solve per frame, warm-started, until reached (at most 10 frames) */
+        for (frame = 0; frame < 10 && (frame == 0 || !ikw_robot_reached()); ++frame)
+            CHECK(ikw_robot_solve((float)goal.translation.x, (float)goal.translation.y, (float)goal.translation.z,
+                                  (float)goal.rotation.x, (float)goal.rotation.y, (float)goal.rotation.z,
+                                  (float)goal.rotation.w, 1, 1) == 0, "%s: %s", name, ikw_message());
+        CHECK(frame_distance(tip_frame, &goal) < 1e-3f && frame_angle(tip_frame, goal.rotation) < 2e-3f,
+              "%s trial %d: tip %g from the goal, turned %g", name, trial, (double)frame_distance(tip_frame, &goal),
+              (double)frame_angle(tip_frame, goal.rotation));
+        CHECK(fabsf(ikw_robot_position_error() - frame_distance(tip_frame, &goal)) < 1e-4f, "%s: error readout", name);
+        for (v = 0; v < n; ++v)
+            CHECK(!limited[v] || (ikw_robot_q()[v] >= lower[v] && ikw_robot_q()[v] <= upper[v]),
+                  "%s trial %d: variable %d = %g outside [%g, %g]", name, trial, v, (double)ikw_robot_q()[v],
+                  (double)lower[v], (double)upper[v]);
+        ik_robot_fk(reference, ikw_robot_q(), &tip, NULL);
+        CHECK(frame_distance(tip_frame, &tip) < 1e-4f, "%s: the native chain's FK at the page's solution", name);
+    }
+}
+
+/* A hand-written arm (no files needed): base turn about z, shoulder and
+ * elbow about y, a slide along x mimicked by a second slide at half its
+ * value, a wrist about y, a continuous roll about x, a fixed tool. */
+static void test_robot_hand_written(void) {
+    static const double zero[3] = {0, 0, 0}, lift[3] = {0, 0, 0.3}, arm_length[3] = {0.4, 0, 0};
+    static const double tilt[3] = {0.3, -0.2, 0.5}, tool[3] = {0.1, 0, 0};
+    ik_robot_chain reference;
+    int k;
+    put_joint(0, IK_ROBOT_REVOLUTE, lift, zero, ik_v3(0, 0, 2), 1, -2.5, 2.5, 0, 1, 0);
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, tilt, ik_v3(0, 1, 0), 1, -1.5, 1.5, 1, 1, 0);
+    put_joint(2, IK_ROBOT_REVOLUTE, arm_length, zero, ik_v3(0, 1, 0), 1, -2.4, 2.4, 2, 1, 0);
+    put_joint(3, IK_ROBOT_PRISMATIC, arm_length, zero, ik_v3(1, 0, 0), 1, 0, 0.2, 3, 1, 0);
+    put_joint(4, IK_ROBOT_PRISMATIC, zero, zero, ik_v3(1, 0, 0), 1, 0, 0.1, 3, 0.5, 0);
+    put_joint(5, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -2, 2, 5, 1, 0);
+    put_joint(6, IK_ROBOT_CONTINUOUS, tool, zero, ik_v3(1, 0, 0), 0, 0, 0, 6, 1, 0);
+    put_joint(7, IK_ROBOT_FIXED, tool, tilt, ik_v3(1, 0, 0), 0, 0, 0, 7, 1, 0);
+    CHECK(ikw_robot_load(8) == 0, "hand-written arm: %s", ikw_message());
+    CHECK(ikw_robot_joint_count() == 8 && ikw_robot_variable_count() == 6, "the mimic shares its leader's variable: %d",
+          ikw_robot_variable_count());
+    /* the same chain, written directly as ik_robot_chain values */
+    memset(&reference, 0, sizeof reference);
+    reference.joint_count = 8;
+    reference.variable_count = 6;
+    for (k = 0; k < 8; ++k) {
+        const double *f = ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k;
+        ik_robot_joint *j = &reference.joints[k];
+        double length = sqrt(f[7] * f[7] + f[8] * f[8] + f[9] * f[9]);
+        j->type = (ik_robot_joint_type)(int)f[0];
+        j->origin = ik_urdf_origin(f + 1, f + 4);
+        j->axis = ik_v3((ik_real)(f[7] / length), (ik_real)(f[8] / length), (ik_real)(f[9] / length));
+        j->lower = j->type == IK_ROBOT_CONTINUOUS ? 0 : (ik_real)f[11];
+        j->upper = j->type == IK_ROBOT_CONTINUOUS ? 0 : (ik_real)f[12];
+        j->variable = k < 4 ? k : k == 4 ? 3 : k < 7 ? k - 1 : -1;
+        j->multiplier = k == 4 ? (ik_real)0.5 : 1;
+    }
+    solve_reachable_goals(&reference, "hand-written arm");
+}
+
+/* The UR5 and the Panda (to a finger: its mimic joint's leader is outside
+ * the chain, so it gets a variable of its own) read by the native URDF
+ * reader and handed in as the page's numbers: the same chain as
+ * ik_urdf_robot_chain's (variable count, FK of every link at random
+ * configurations), and solves whose tip lands on the goal. */
+static void test_robot_urdf(void) {
+    static const char *const files[2][3] = {{"ur5_joint_limited_robot.urdf", "world", "tool0"},
+                                             {"panda.urdf", "panda_link0", "panda_rightfinger"}};
+    const char *data = getenv("IKIT_DATA");
+    int which;
+    for (which = 0; which < 2; ++which) {
+        char path[1024];
+        ik_urdf *u = NULL;
+        ik_io_error err;
+        ik_robot_chain reference;
+        ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
+        ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];
+        ik_bool limited[IK_ROBOT_MAX_JOINTS];
+        rng random = rng_seeded(7);
+        int trial, k, v;
+        snprintf(path, sizeof path, "%s/urdf/%s", data ? data : "../shared/data", files[which][0]);
+        if (ik_urdf_read_file(path, &u, &err) == IK_ERR_IO) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        CHECK(u != NULL, "%s: %s", path, err.message);
+        if (!u) return;
+        CHECK(ik_urdf_robot_chain(u, files[which][1], files[which][2], &reference, NULL, &err) == IK_OK, "%s", err.message);
+        CHECK(hand_in_urdf(u, files[which][1], files[which][2]) == 0, "%s: %s", path, ikw_message());
+        CHECK(ikw_robot_joint_count() == reference.joint_count && ikw_robot_variable_count() == reference.variable_count,
+              "%s: %d joints, %d variables (reader: %d, %d)", files[which][0], ikw_robot_joint_count(),
+              ikw_robot_variable_count(), reference.joint_count, reference.variable_count);
+        ik_robot_variable_limits(&reference, lower, upper, limited, NULL);
+        for (trial = 0; trial < 10; ++trial) {
+            for (v = 0; v < reference.variable_count; ++v) ikw_robot_q()[v] = rng_range(&random, lower[v], upper[v]);
+            CHECK(ikw_robot_pose() == 0, "pose");
+            ik_robot_fk(&reference, ikw_robot_q(), &tip, links_bs);
+            for (k = 0; k < reference.joint_count; ++k)
+                CHECK(frame_distance(k + 1, &links_bs[k]) < 1e-5f && frame_angle(k + 1, links_bs[k].rotation) < 1e-4f,
+                      "%s: link %d at %g, turned %g from the reader's", files[which][0], k,
+                      (double)frame_distance(k + 1, &links_bs[k]), (double)frame_angle(k + 1, links_bs[k].rotation));
+        }
+        solve_reachable_goals(&reference, files[which][0]);
+        ik_urdf_free(u);
+    }
+}
+
+/* Bad chains are refused with a message and the loaded arm stays; bad goals
+ * fail the solve and leave the pose. */
+static void test_robot_bad_input(void) {
+    static const double zero[3] = {0, 0, 0};
+    float before[14];
+    int n = ikw_robot_joint_count();
+    double *f = ikw_robot_joint_buffer();
+    memcpy(before, ikw_robot_frames() + 7 * n - 7, sizeof before);
+    put_joint(0, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 1), 1, -1, 1, 0, 1, 0);
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 0), 1, -1, 1, 1, 1, 0);
+    CHECK(ikw_robot_load(2) == IK_ERR_DEGENERATE && strstr(ikw_message(), "joint 1") != NULL, "zero axis: %s", ikw_message());
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, 1, -1, 1, 1, 0);
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE && strstr(ikw_message(), "joint 1") != NULL, "lower > upper: %s", ikw_message());
+    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -1, 1, 1, 1, 0);
+    f[IKW_ROBOT_FIELDS + 2] = NAN;
+    CHECK(ikw_robot_load(2) == IK_ERR_NONFINITE, "NaN origin: %s", ikw_message());
+    f[IKW_ROBOT_FIELDS + 2] = 0;
+    f[IKW_ROBOT_FIELDS] = 4;
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE, "unknown type: %s", ikw_message());
+    f[IKW_ROBOT_FIELDS] = IK_ROBOT_FIXED, f[0] = IK_ROBOT_FIXED;
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE, "nothing moves: %s", ikw_message());
+    CHECK(ikw_robot_load(0) == IK_ERR_RANGE && ikw_robot_load(IK_ROBOT_MAX_JOINTS + 1) == IK_ERR_RANGE, "counts");
+    CHECK(ikw_robot_joint_count() == n && memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0,
+          "the loaded arm stays after bad chains");
+    CHECK(ikw_robot_solve(NAN, 0, 0, 0, 0, 0, 1, 1, 1) == IK_ERR_NONFINITE, "NaN goal");
+    CHECK(ikw_robot_solve(0, 0, 0, 0, 0, 0, 0, 1, 1) != 0, "a zero goal rotation");
+    CHECK(memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0, "failed solves leave the pose");
+}
+
 int main(void) {
     if (load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -262,7 +708,13 @@ int main(void) {
     test_chain_bad_input();
     test_planar();
     test_planar_keys();
+    test_planar_tangents();
     test_body();
+    test_body_limb_solvers();
+    test_body_tracks();
     test_body_bvh();
+    test_robot_hand_written();
+    test_robot_urdf();
+    test_robot_bad_input();
     return check_summary("web_glue");
 }

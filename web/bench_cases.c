@@ -8,10 +8,16 @@
  *   planar FABRIK: six bones (1 1 1 0.8 0.6 0.4), the tip on a circle of
  *     radius 1 about (2, 0.5), 0.05 rad a frame;
  *   humanoid: both hands on circles of radius 0.15 in front of the chest,
- *     the feet at rest on a 10 degree slope.
+ *     the feet at rest on a 10 degree slope;
+ *   robot arm: the six-axis arm of examples/six_axis_arm.urdf (its joints
+ *     written out below), the tool's goal pose on a circle of radius 0.1
+ *     about the tool's start place, 0.05 rad a frame, its turn rocking
+ *     0.3 sin(0.05 f) rad about the base's z (pose IK with limits,
+ *     ik_robot_ik_run).
  * Returns the sum of the final errors (a check that the work was done). */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <ikit/planar_chain.h>
 
@@ -21,7 +27,8 @@ enum { SLOT = 0 };
 
 IKW_EXPORT(ikw_bench_name) const char *ikw_bench_name(int which) {
     static const char *const names[IKW_BENCH_CASES] = {"tail DLS+springs", "tail CCD", "tail FABRIK",
-                                                       "planar FABRIK (6 bones)", "humanoid (4 limbs, slope)"};
+                                                       "planar FABRIK (6 bones)", "humanoid (4 limbs, slope)",
+                                                       "robot arm (6R, pose)"};
     return which >= 0 && which < IKW_BENCH_CASES ? names[which] : "";
 }
 
@@ -75,6 +82,35 @@ static float humanoid_case(int frames) {
     return ikw_body_residual(0) + ikw_body_residual(1) + ikw_body_residual(2) + ikw_body_residual(3);
 }
 
+static float robot_case(int frames) {
+    /* type, xyz, rpy, axis, has_limit, lower, upper, leader, multiplier, offset per joint */
+    static const double arm[7][IKW_ROBOT_FIELDS] = {
+        {1, 0, 0, 0.25, 0, 0, 0, 0, 0, 1, 1, -2.9, 2.9, 0, 1, 0},
+        {1, 0.05, 0, 0.15, 0, 0, 0, 0, 1, 0, 1, -1.6, 1.9, 1, 1, 0},
+        {1, 0, 0, 0.45, 0, 0, 0, 0, 1, 0, 1, -2.6, 1.2, 2, 1, 0},
+        {1, 0.2, 0, 0.05, 0, 0, 0, 1, 0, 0, 1, -3.0, 3.0, 3, 1, 0},
+        {1, 0.22, 0, 0, 0, 0, 0, 0, 1, 0, 1, -2.0, 2.0, 4, 1, 0},
+        {1, 0.06, 0, 0, 0, 0, 0, 1, 0, 0, 1, -3.1, 3.1, 5, 1, 0},
+        {0, 0.05, 0, 0, 0, 1.5707963, 0, 1, 0, 0, 0, 0, 0, 6, 1, 0}};
+    const float *tool;
+    float start[7];
+    int f, k;
+    for (k = 0; k < 7; ++k) memcpy(ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k, arm[k], sizeof arm[k]);
+    if (ikw_robot_load(7) != 0) return -1;
+    tool = ikw_robot_frames() + 7 * 7;
+    memcpy(start, tool, sizeof start);
+    for (f = 0; f < frames; ++f) {
+        float a = 0.05f * (float)f, turn = 0.3f * sinf(a);
+        /* the start turn, then a turn about the base's z: q = (0, 0, sin t/2, cos t/2) * start */
+        float s = sinf(turn / 2), c = cosf(turn / 2);
+        float qx = c * start[3] - s * start[4], qy = c * start[4] + s * start[3], qz = c * start[5] + s * start[6];
+        float qw = c * start[6] - s * start[5];
+        if (ikw_robot_solve(start[0] + 0.1f * cosf(a) - 0.1f, start[1] + 0.1f * sinf(a), start[2], qx, qy, qz, qw, 1, 1) != 0)
+            return -1;
+    }
+    return ikw_robot_position_error();
+}
+
 IKW_EXPORT(ikw_bench_case) float ikw_bench_case(int which, int frames) {
     switch (which) {
     case IKW_BENCH_TAIL_DLS: return tail_case(IKW_DLS_SPRINGS, frames);
@@ -82,6 +118,7 @@ IKW_EXPORT(ikw_bench_case) float ikw_bench_case(int which, int frames) {
     case IKW_BENCH_TAIL_FABRIK: return tail_case(IKW_FABRIK, frames);
     case IKW_BENCH_PLANAR_FABRIK: return planar_case(frames);
     case IKW_BENCH_HUMANOID: return humanoid_case(frames);
+    case IKW_BENCH_ROBOT: return robot_case(frames);
     default: return -1;
     }
 }

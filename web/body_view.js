@@ -6,7 +6,8 @@
 // others follow the figure's own pose (the rest pose or the motion). Feet
 // stand on the ground: a slope or stairs set on the page.
 import { Scene3D, StickFigure, THREE } from './scene3d.js';
-import { LIMBS } from './ikit.js';
+import { LIMBS, LIMB_METHODS } from './ikit.js';
+import { LimitsView } from './limits_view.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
@@ -45,10 +46,25 @@ export class BodyView {
         document.getElementById('body-play').addEventListener('click', () => { if (this.clip) this.clip.playing = !this.clip.playing; });
         this.pinned = [false, false, false, false];
         this.clip = null;
+        this.animationMenu = document.getElementById('body-animation');
+        this.animationMenu.addEventListener('change', () => this.playAnimation(Number(this.animationMenu.value)));
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
         document.getElementById('body-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
         this.timing = new RunningMedian();
         this.fps = new RunningMedian(61);
+        this.limits = new LimitsView(this.view.scene);
+        this.showLimits = document.getElementById('body-limits');
+        this.showLimits.checked = state.getNumber('bl', 0) !== 0;
+        this.showLimits.addEventListener('change', () => state.set('bl', this.showLimits.checked ? 1 : 0));
+        // Each limb's solver (the rig's two-bone by default), kept in the URL as four digits.
+        const solvers = state.getString('bm', '0000');
+        this.solverMenus = LIMBS.map((_, l) => {
+            const menu = document.getElementById(`body-solver-${l}`);
+            LIMB_METHODS.forEach((name, i) => menu.add(new Option(name, String(i))));
+            menu.value = String(Math.min(LIMB_METHODS.length - 1, Number(solvers[l]) || 0));
+            menu.addEventListener('change', () => this.applySolvers());
+            return menu;
+        });
         this.useBuiltIn('', state.getNumbers('bg', null, 12));
         const pins = state.getNumber('bp', 0, 0, 15);
         this.pinned.forEach((_, l) => this.pin(l, (pins >> l) & 1));
@@ -75,6 +91,7 @@ export class BodyView {
     dropModel() {
         if (this.model) this.view.scene.remove(this.model.scene);
         this.model = null;
+        this.animationMenu.hidden = true;
     }
 
     async loadFile(file) {
@@ -96,18 +113,53 @@ export class BodyView {
             return;
         }
         const error = this.ik.bodyLoad(skeleton);
+        skeleton.rootMatrix = skeleton.rootParent.matrixWorld.elements;
         if (error) {
             this.useBuiltIn(`${file.name} was not loaded: ${error}. Back to the built-in humanoid.`);
             return;
         }
         this.dropModel();
         this.clip = null;
-        this.model = { scene: gltf.scene, bones: skeleton.bones };
+        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, rootMatrix: skeleton.rootMatrix };
         this.view.scene.add(gltf.scene);
         this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
         this.setFigure(skeleton.parents, { opacity: 0.55 }, null);
-        show('body-figure', `${file.name}: ${skeleton.names.length} joints`);
+        show('body-figure', `${file.name}: ${skeleton.names.length} joints${gltf.animations.length ? `, ${gltf.animations.length} animations` : ''}`);
         message('body-message', '');
+        this.animationMenu.replaceChildren(new Option('(rest pose)', '-1'),
+            ...gltf.animations.map((a, i) => new Option(`${a.name || `animation ${i + 1}`} (${a.duration.toFixed(2)} s)`, String(i))));
+        this.animationMenu.hidden = gltf.animations.length === 0;
+        if (gltf.animations.length) {
+            this.animationMenu.value = '0';
+            await this.playAnimation(0);
+        }
+    }
+
+    // The file's animation `i` (-1: none) played on the figure, IK applied live.
+    async playAnimation(i) {
+        if (!this.model?.animations) return;
+        if (i < 0) {
+            this.clip = null;
+            this.ik.bodyTime(0);
+            this.useModelRest();
+            return;
+        }
+        const { tracksOf } = await import('./figure_file.js');
+        const error = this.ik.bodyLoadTracks(tracksOf(this.model.animations[i], this.model.bones));
+        if (error) {
+            message('body-message', `animation ${i + 1} was not played: ${error}`);
+            return;
+        }
+        message('body-message', '');
+        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+    }
+
+    // The loaded glTF figure again, without its animation (a figure reload clears the clip).
+    useModelRest() {
+        this.ik.bodyLoad(this.model.skeleton);
+        this.ik.bodyRoot(this.model.rootMatrix);
+        this.applySolvers();
+        this.setGround();
     }
 
     // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall on
@@ -134,6 +186,8 @@ export class BodyView {
     // A new skeleton: its stick figure and the targets on its hands and feet at rest.
     setFigure(parents, { opacity }, goals) {
         if (this.figure) this.figure.dispose(this.view.scene);
+        this.applySolvers();
+        this.limits.rebuild(this.ik.bodyLimits());
         this.figure = new StickFigure(this.view.scene, parents, { radius: 0.02 });
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;
@@ -146,6 +200,21 @@ export class BodyView {
         } else {
             this.releaseTargets();
         }
+    }
+
+    // The menus' solvers to wasm; a limb that cannot take one (a virtual ankle) goes back to the rig's.
+    applySolvers() {
+        const refused = [];
+        this.solverMenus.forEach((menu, l) => {
+            const error = this.ik.bodyLimbSolver(l, Number(menu.value));
+            if (error) {
+                refused.push(`${LIMBS[l]}: ${error}`);
+                menu.value = '0';
+                this.ik.bodyLimbSolver(l, 0);
+            }
+        });
+        if (refused.length) message('body-message', refused.join('; '));
+        state.set('bm', this.solverMenus.map((m) => m.value).join(''));
     }
 
     // Every target released, where its hand or foot is with no goal.
@@ -204,8 +273,16 @@ export class BodyView {
             this.view.orbit.center.set(r.positions[0], this.view.orbit.center.y, r.positions[2]);
             this.view.placeCamera();
         }
-        if (this.model) this.model.bones.forEach((b, j) => b.quaternion.fromArray(r.rotations, 4 * j));
+        if (this.model) {
+            this.model.bones.forEach((b, j) => {
+                b.quaternion.fromArray(r.rotations, 4 * j);
+                b.position.fromArray(r.translations, 3 * j);
+            });
+        }
+        this.limits.group.visible = this.showLimits.checked;
+        const arcs = this.showLimits.checked ? this.limits.update(this.ik.bodyLimits()) : [];
         this.view.render();
+        show('body-limits-drawn', this.showLimits.checked ? 'drawn' : 'hidden', { arcs: JSON.stringify(arcs.map((p) => this.view.toPage(p))) });
         show('body-residuals', r.residuals.map((v, l) => `${LIMBS[l]} ${v.toExponential(1)}`).join(', '),
             { values: JSON.stringify(r.residuals) });
         show('body-us', this.timing.add(r.us).toFixed(0), { value: r.us });

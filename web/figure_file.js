@@ -76,3 +76,25 @@ export function standOnGround(scene, height) {
     scene.position.set(-center.x * k, -box.min.y * k, -center.z * k);
     scene.updateMatrixWorld(true);
 }
+
+// A glTF animation (three.js AnimationClip from GLTFLoader) as tracks for
+// Ikit.bodyLoadTracks: the tracks that drive the skeleton's bones (others:
+// morph weights, nodes outside the skeleton, are left out), each with its
+// joint index, path (0 translation, 1 rotation, 2 scale), interpolation
+// (0 LINEAR, 1 STEP, 2 CUBICSPLINE, as ik_interpolation), times and values
+// as the file holds them (GLTFLoader keeps a CUBICSPLINE track's tangents).
+export function tracksOf(clip, bones) {
+    const index = new Map();
+    bones.forEach((b, j) => { index.set(b.name, j); index.set(b.uuid, j); });
+    const paths = { position: 0, quaternion: 1, scale: 2 };
+    const tracks = [];
+    for (const track of clip.tracks) {
+        const dot = track.name.lastIndexOf('.');
+        const joint = index.get(track.name.slice(0, dot)), path = paths[track.name.slice(dot + 1)];
+        if (joint === undefined || path === undefined) continue;
+        const cubic = track.createInterpolant?.isInterpolantFactoryMethodGLTFCubicSpline === true;
+        const interpolation = cubic ? 2 : track.getInterpolation() === THREE.InterpolateDiscrete ? 1 : 0;
+        tracks.push({ joint, path, interpolation, times: track.times, values: track.values });
+    }
+    return tracks;
+}

@@ -12,6 +12,9 @@ const wasiStub = new Proxy({}, { get: () => () => ENOSYS });
 export const CHAIN_METHODS = ['DLS + springs (seed 002)', 'CCD', 'FABRIK', 'SDLS + springs', 'Jacobian transpose + springs'];
 export const PLANAR_METHODS = ['CCD', 'FABRIK', 'gradient descent (seed 003)'];
 export const LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'];
+// Each limb's solver menu, in the order of ikw_limb_method (web/ikit_web.h).
+export const LIMB_METHODS = ['two-bone (the rig\'s)', 'FABRIK', 'CCD', 'DLS'];
+export const LIMIT_FLOATS = 20; // IKW_LIMIT_FLOATS
 
 export class Ikit {
     static async load(url = new URL('./ikit.wasm', import.meta.url)) {
@@ -93,6 +96,16 @@ export class Ikit {
         const n = this.x.ikw_planar_sample(time);
         return n < 0 ? null : Array.from(this.f32(this.x.ikw_planar_sampled(), n));
     }
+    // Tangents (slopes in radians per second): set by hand, back to the computed ones, read.
+    planarTangent(key, bone, inSlope, outSlope) { return this.x.ikw_planar_tangent(key, bone, inSlope, outSlope) === 0; }
+    planarTangentsAuto() { this.x.ikw_planar_tangents_auto(); }
+    // Bone `bone`'s curve: [{ in, value, out }] per key, as the clip's CUBICSPLINE channel holds it.
+    planarCurve(bone) {
+        const ptr = this.x.ikw_planar_curve(bone), stride = this.x.ikw_planar_curve_stride(), n = this.x.ikw_planar_key_count();
+        if (!ptr) return [];
+        const v = this.f32(ptr, 3 * stride * n);
+        return Array.from({ length: n }, (_, k) => ({ in: v[3 * stride * k], value: v[3 * stride * k + stride], out: v[3 * stride * k + 2 * stride] }));
+    }
     planarPoseAt(count, time, base) {
         if (this.x.ikw_planar_pose_at(time, base[0], base[1]) !== 0) return null;
         return this.planarXY(count);
@@ -141,6 +154,73 @@ export class Ikit {
         };
         return null;
     }
+    // ---- a robot arm (web/robot_arm.c) ----
+    // The chain's fields (Float64Array, urdf_file.js's chainFields) loaded;
+    // returns null on success, else the reason (the old arm stays).
+    robotLoad(fields, jointCount) {
+        if (jointCount < 1 || jointCount > this.x.ikw_robot_max_joints()) return `the chain has ${jointCount} joints; the playground takes 1 to ${this.x.ikw_robot_max_joints()}`;
+        new Float64Array(this.x.memory.buffer, this.x.ikw_robot_joint_buffer(), fields.length).set(fields);
+        const code = this.x.ikw_robot_load(jointCount);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    // { q, lower, upper, frames (7 per link, base first: x y z qx qy qz qw, base frame) }
+    robotState() {
+        const n = this.x.ikw_robot_variable_count(), links = this.x.ikw_robot_joint_count() + 1;
+        return {
+            q: Array.from(this.f32(this.x.ikw_robot_q(), n)),
+            lower: Array.from(this.f32(this.x.ikw_robot_lower(), n)),
+            upper: Array.from(this.f32(this.x.ikw_robot_upper(), n)),
+            frames: Float32Array.from(this.f32(this.x.ikw_robot_frames(), 7 * links)),
+        };
+    }
+    // A configuration (kept inside the limits by the C side).
+    robotPose(q) {
+        this.f32(this.x.ikw_robot_q(), q.length).set(q);
+        this.check(this.x.ikw_robot_pose(), 'robot pose');
+    }
+    // The tool toward a goal pose (position [3], quaternion [4], base frame).
+    robotSolve(position, rotation, orientation, { repeats = 1 } = {}) {
+        const t0 = performance.now();
+        const code = this.x.ikw_robot_solve(...position, ...rotation, orientation ? 1 : 0, repeats);
+        const us = ((performance.now() - t0) * 1000) / repeats;
+        this.check(code, 'robot solve');
+        return {
+            us,
+            positionError: this.x.ikw_robot_position_error(),
+            angleError: this.x.ikw_robot_angle_error(),
+            iterations: this.x.ikw_robot_iterations(),
+            reached: this.x.ikw_robot_reached() !== 0,
+            ...this.robotState(),
+        };
+    }
+
+    // A limb's solver (LIMB_METHODS index); null on success, else the reason.
+    bodyLimbSolver(limb, method) {
+        const code = this.x.ikw_body_limb_solver(limb, method);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    // Each limb's limits as drawn (LIMIT_FLOATS per limb, see ikw_body_limits).
+    bodyLimits() { return Float32Array.from(this.f32(this.x.ikw_body_limits(), 4 * LIMIT_FLOATS)); }
+    // A glTF animation's tracks (figure_file.js's tracksOf) as the figure's clip;
+    // null on success, else the reason (the clip before stays).
+    bodyLoadTracks(tracks) {
+        if (!tracks.length) return 'none of its tracks drives the skeleton';
+        const times = tracks.reduce((n, t) => n + t.times.length, 0), values = tracks.reduce((n, t) => n + t.values.length, 0);
+        if (this.x.ikw_tracks_reserve(tracks.length, times, values) !== 0) return 'the animation is too large';
+        const header = this.i32(this.x.ikw_tracks_header(), 4 * tracks.length);
+        const timeView = this.f32(this.x.ikw_tracks_times(), times), valueView = this.f32(this.x.ikw_tracks_values(), values);
+        let t = 0, v = 0;
+        tracks.forEach((track, c) => {
+            header.set([track.joint, track.path, track.interpolation, track.times.length], 4 * c);
+            timeView.set(track.times, t);
+            valueView.set(track.values, v);
+            t += track.times.length;
+            v += track.values.length;
+        });
+        const code = this.x.ikw_body_load_tracks(tracks.length);
+        return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    bodyTranslations() { return Float32Array.from(this.f32(this.x.ikw_body_translations(), 3 * this.body.count)); }
     bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
     bodyTime(seconds) { this.x.ikw_body_time(seconds); }
     // The matrix above the roots (16 numbers, column-major as three.js's
@@ -166,6 +246,7 @@ export class Ikit {
             pelvisOffset: this.x.ikw_body_pelvis_offset(),
             positions: this.bodyPositions(),
             rotations: this.bodyRotations(),
+            translations: this.bodyTranslations(),
             ends: [0, 1, 2, 3].map((l) => Array.from(this.f32(this.x.ikw_body_limb_ends() + 12 * l, 3))),
         };
     }

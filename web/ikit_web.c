@@ -319,6 +319,7 @@ static struct {
     ik_mat4 model_ms[IKW_MAX_FIGURE_JOINTS];
     float positions_ms[3 * IKW_MAX_FIGURE_JOINTS];
     float rotations_ls[4 * IKW_MAX_FIGURE_JOINTS]; /* the solved pose's local rotations (x y z w) */
+    float translations_ls[3 * IKW_MAX_FIGURE_JOINTS]; /* and translations (animated, pelvis moved) */
     float limb_ends_ms[3 * IK_LIMB_COUNT];       /* hands and feet (a virtual ankle too) */
     ik_skeleton skeleton;
     ik_humanoid rig;
@@ -342,6 +343,9 @@ static void body_store(void) {
         body.rotations_ls[4 * j + 1] = (float)q.y;
         body.rotations_ls[4 * j + 2] = (float)q.z;
         body.rotations_ls[4 * j + 3] = (float)q.w;
+        body.translations_ls[3 * j] = (float)body.pose_ls[j].translation.x;
+        body.translations_ls[3 * j + 1] = (float)body.pose_ls[j].translation.y;
+        body.translations_ls[3 * j + 2] = (float)body.pose_ls[j].translation.z;
     }
     for (j = 0; j < IK_LIMB_COUNT; ++j) {
         const ik_humanoid_limb *limb = &body.rig.limb[j];
@@ -351,6 +355,7 @@ static void body_store(void) {
         body.limb_ends_ms[3 * j + 1] = (float)p.y;
         body.limb_ends_ms[3 * j + 2] = (float)p.z;
     }
+    ikw_limbs_store(&body.rig, body.model_ms, body.job.root_ms);
 }
 
 /* "not a humanoid: left_forearm: missing, ..." from the map's report: the
@@ -402,6 +407,8 @@ static int body_rig_build(void) {
     body_store();
     return IK_OK;
 }
+
+const ik_humanoid *ikw_body_rig(void) { return body.count > 0 ? &body.rig : NULL; }
 
 /* Skeleton, map and rig from body.count, parents, names and rest_ls. On
  * failure no figure is loaded (body.count 0: solves refuse until one is). */
@@ -480,6 +487,7 @@ IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) { return b
 IKW_EXPORT(ikw_body_time) void ikw_body_time(float seconds) { body.time = seconds; }
 
 IKW_EXPORT(ikw_body_rotations) const float *ikw_body_rotations(void) { return body.rotations_ls; }
+IKW_EXPORT(ikw_body_translations) const float *ikw_body_translations(void) { return body.translations_ls; }
 /* Where each limb ends after the last solve (or at rest), 3 floats per limb. */
 IKW_EXPORT(ikw_body_limb_ends) const float *ikw_body_limb_ends(void) { return body.limb_ends_ms; }
 
@@ -536,9 +544,19 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
     if (body.count == 0) return IK_ERR_NULL;
     if (repeats < 1) return IK_ERR_RANGE;
     for (k = 0; k < repeats && r == IK_OK; ++k) {
+        ik_bool enabled[IK_LIMB_COUNT];
+        int limb;
         ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
         if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
+        /* limbs with a chain solver (web/body_limbs.c) keep the figure's pose here, then solve alone */
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
+            enabled[limb] = body.job.goal[limb].enabled;
+            if (ikw_limb_solver_now(limb) != IKW_LIMB_TWO_BONE) body.job.goal[limb].enabled = 0;
+        }
         r = ik_humanoid_solve_run(&body.job);
+        for (limb = 0; limb < IK_LIMB_COUNT; ++limb) body.job.goal[limb].enabled = enabled[limb];
+        if (r == IK_OK)
+            r = ikw_limbs_solve(&body.rig, body.pose_ls, body.model_ms, body.job.root_ms, body.job.goal, &body.report);
     }
     if (r != IK_OK) {
         ikw_set_message(ik_result_str(r));

@@ -1,4 +1,5 @@
-/* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c),
+/* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
+ * web/body_clip.c, web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
  * the same calls natively. */
@@ -6,6 +7,8 @@
 #define IKIT_WEB_H
 
 #include <ikit/clip.h>
+#include <ikit/constraint.h>
+#include <ikit/humanoid.h>
 #include <ikit/math.h>
 
 /* Exported by name from the wasm module; plain functions in a native build
@@ -63,6 +66,10 @@ int ikw_planar_key(int bone_count, float time);
 const ik_real *ikw_planar_sampled(void);
 int ikw_planar_sample(float time);
 int ikw_planar_pose_at(float time, float base_x, float base_y);
+int ikw_planar_tangent(int key, int bone, float in_slope, float out_slope);
+void ikw_planar_tangents_auto(void);
+const ik_real *ikw_planar_curve(int bone);
+int ikw_planar_curve_stride(void);
 
 /* The humanoid: built in, or a skeleton from the page. */
 int ikw_body_init(float height);
@@ -77,6 +84,7 @@ const int *ikw_body_parents(void);
 const char *ikw_body_joint_name(int joint);
 const float *ikw_body_positions(void);
 const float *ikw_body_rotations(void);
+const float *ikw_body_translations(void);
 const float *ikw_body_limb_ends(void);
 int ikw_body_limb_end(int limb);
 float ikw_body_residual(int limb);
@@ -89,13 +97,67 @@ float ikw_body_clip_duration(void);
 void ikw_body_time(float seconds);
 void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
 
+const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */
+
+/* Each limb's solver (web/body_limbs.c; the page's menu, in this order). */
+typedef enum ikw_limb_method {
+    IKW_LIMB_TWO_BONE, /* the rig's own closed-form solve */
+    IKW_LIMB_FABRIK,
+    IKW_LIMB_CCD,
+    IKW_LIMB_DLS,
+    IKW_LIMB_METHODS
+} ikw_limb_method;
+/* Per limb: the middle joint (3), the model-space hinge (3), the upper bone's
+ * direction (3), the bend's min and max (radians, 0 straight), the upper
+ * bone's length, the start joint (3), the cone's axis (3) and half-angle,
+ * the limb's method. */
+enum { IKW_LIMIT_FLOATS = 20 };
+int ikw_body_limb_solver(int limb, int method);
+int ikw_limb_solver_now(int limb);
+void ikw_limb_constraints(const ik_humanoid *rig, int limb, ik_constraint out[3]); /* [start, mid, end] */
+const float *ikw_body_limits(void);
+ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4 *model_ms, const ik_mat4 *root_ms,
+                          const ik_humanoid_goal *goals, ik_humanoid_report *report);
+void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms);
+
 /* A BVH figure with its motion (web/body_clip.c). */
 char *ikw_input_buffer(int size);
 int ikw_body_load_bvh(int length);
 
+/* A robot arm: a URDF chain read by the page (web/robot_arm.c). Each chain
+ * joint is IKW_ROBOT_FIELDS doubles: type (ik_robot_joint_type), origin
+ * xyz, origin rpy, axis xyz, has_limit, lower, upper, the id of its final
+ * mimic leader (its own id when it mimics nothing), multiplier, offset. */
+enum { IKW_ROBOT_FIELDS = 16 };
+double *ikw_robot_joint_buffer(void);
+int ikw_robot_max_joints(void);
+int ikw_robot_load(int joint_count);
+int ikw_robot_joint_count(void);
+int ikw_robot_variable_count(void);
+ik_real *ikw_robot_q(void);
+const ik_real *ikw_robot_lower(void);
+const ik_real *ikw_robot_upper(void);
+const float *ikw_robot_frames(void);
+int ikw_robot_pose(void);
+int ikw_robot_solve(float x, float y, float z, float qx, float qy, float qz, float qw, int orientation, int repeats);
+float ikw_robot_position_error(void);
+float ikw_robot_angle_error(void);
+int ikw_robot_iterations(void);
+int ikw_robot_reached(void);
+
+/* A glTF file's animation handed in as tracks (web/body_tracks.c): per track
+ * joint, path (ik_channel_path), interpolation (ik_interpolation), key count;
+ * times and values (CUBICSPLINE: in-tangent, value, out-tangent per key)
+ * one track after another. */
+int ikw_tracks_reserve(int channels, int times, int values);
+int *ikw_tracks_header(void);
+float *ikw_tracks_times(void);
+float *ikw_tracks_values(void);
+int ikw_body_load_tracks(int channel_count);
+
 /* Scripted cases (web/bench_cases.c). */
 enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,
-       IKW_BENCH_CASES };
+       IKW_BENCH_ROBOT, IKW_BENCH_CASES };
 const char *ikw_bench_name(int which);
 float ikw_bench_case(int which, int frames);
 

@@ -6,10 +6,11 @@ import { TailView } from './tail_view.js';
 import { PlanarView } from './planar_view.js';
 import { BodyView } from './body_view.js';
 import { CompareView } from './compare_view.js';
+import { RobotView } from './robot_view.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
-const TABS = ['tail', 'planar', 'body', 'compare'];
+const TABS = ['tail', 'planar', 'body', 'robot', 'compare'];
 
 async function start() {
     // The module and the default chain load side by side (index.html preloads both).
@@ -19,7 +20,7 @@ async function start() {
     // the others when their tab is first shown, so a WebGL context is only
     // made for a view someone looks at (and the page is interactive sooner).
     const tailText = await response.text();
-    const makers = { planar: () => new PlanarView(ik), body: () => new BodyView(ik), compare: () => new CompareView(ik) };
+    const makers = { planar: () => new PlanarView(ik), body: () => new BodyView(ik), robot: () => new RobotView(ik), compare: () => new CompareView(ik) };
     const views = {};
     let active = null;
     const select = (tab) => {
@@ -49,8 +50,11 @@ async function start() {
         } else if (/\.(glb|gltf|bvh)$/i.test(file.name)) {
             select('body');
             views.body.loadFile(file);
+        } else if (/\.(urdf|xml)$/i.test(file.name)) {
+            select('robot');
+            views.robot.loadFile(file);
         } else {
-            message('page-message', `${file.name}: the playground reads .chain files (tail tab), .glb / .gltf characters and .bvh motions (humanoid tab)`);
+            message('page-message', `${file.name}: the playground reads .chain files (tail tab), .glb / .gltf characters and .bvh motions (humanoid tab), .urdf robots (robot arm tab)`);
         }
     });
 

@@ -5,6 +5,11 @@
  *   m_k = (alpha_k+1 - alpha_k-1) / (t_k+1 - t_k-1),
  * and flat tangents (m = 0) at the first and last key, so the motion eases
  * in and out (seed 003, "tangent curve optimization"; Catmull and Rom 1974).
+ * A tangent set by hand (the page drags its handle) replaces the computed
+ * one for that key and bone until the key is recorded again or the
+ * tangents are reset; its in and out slopes may differ (a broken tangent).
+ * Tangents are slopes in radians per second, as glTF's CUBICSPLINE takes
+ * them (the sampler multiplies them by the interval's length).
  * The angle rides in the x of a translation channel: the clip only samples
  * numbers, and a planar angle needs no quaternion. */
 #include <ikit/clip.h>
@@ -19,6 +24,8 @@ static struct {
     int key_count, bone_count;
     ik_real times[MAX_KEYS];
     ik_real angles[MAX_KEYS][MAX_BONES];
+    ik_bool edited[MAX_KEYS][MAX_BONES];    /* the tangents below were set by hand */
+    ik_real slopes[MAX_KEYS][MAX_BONES][2]; /* hand-set in and out slopes */
     /* per bone: key_count keys of (in-tangent, value, out-tangent), WIDTH each */
     ik_real values[MAX_BONES][MAX_KEYS * 3 * WIDTH];
     ik_channel channels[MAX_BONES];
@@ -35,9 +42,9 @@ static void build_curves(void) {
             ik_real m = 0;
             if (k > 0 && k + 1 < keys.key_count)
                 m = (keys.angles[k + 1][b] - keys.angles[k - 1][b]) / (keys.times[k + 1] - keys.times[k - 1]);
-            v[k * 3 * WIDTH] = m;             /* in-tangent */
+            v[k * 3 * WIDTH] = keys.edited[k][b] ? keys.slopes[k][b][0] : m; /* in-tangent */
             v[k * 3 * WIDTH + WIDTH] = keys.angles[k][b];
-            v[k * 3 * WIDTH + 2 * WIDTH] = m; /* out-tangent */
+            v[k * 3 * WIDTH + 2 * WIDTH] = keys.edited[k][b] ? keys.slopes[k][b][1] : m; /* out-tangent */
         }
         keys.channels[b].joint = b;
         keys.channels[b].path = IK_CHANNEL_TRANSLATION;
@@ -70,13 +77,43 @@ IKW_EXPORT(ikw_planar_key) int ikw_planar_key(int bone_count, float time) {
         if (keys.key_count == MAX_KEYS) return -1;
         memmove(&keys.times[k + 1], &keys.times[k], (size_t)(keys.key_count - k) * sizeof keys.times[0]);
         memmove(&keys.angles[k + 1], &keys.angles[k], (size_t)(keys.key_count - k) * sizeof keys.angles[0]);
+        memmove(&keys.edited[k + 1], &keys.edited[k], (size_t)(keys.key_count - k) * sizeof keys.edited[0]);
+        memmove(&keys.slopes[k + 1], &keys.slopes[k], (size_t)(keys.key_count - k) * sizeof keys.slopes[0]);
         ++keys.key_count;
     }
     keys.times[at] = time;
+    memset(keys.edited[at], 0, sizeof keys.edited[at]);
     memcpy(keys.angles[at], angles, (size_t)bone_count * sizeof angles[0]);
     build_curves();
     return keys.key_count;
 }
+
+/* Set key `key`'s tangent on bone `bone`'s curve by hand: the slopes (radians
+ * per second) the curve arrives with and leaves with. 0, or -1 for a key or
+ * bone out of range or a slope that is not finite. */
+IKW_EXPORT(ikw_planar_tangent) int ikw_planar_tangent(int key, int bone, float in_slope, float out_slope) {
+    if (key < 0 || key >= keys.key_count || bone < 0 || bone >= keys.bone_count) return -1;
+    if (!(in_slope > -1e6f && in_slope < 1e6f && out_slope > -1e6f && out_slope < 1e6f)) return -1;
+    keys.edited[key][bone] = 1;
+    keys.slopes[key][bone][0] = in_slope;
+    keys.slopes[key][bone][1] = out_slope;
+    build_curves();
+    return 0;
+}
+
+/* Every tangent back to the computed ones (Catmull-Rom, flat ends). */
+IKW_EXPORT(ikw_planar_tangents_auto) void ikw_planar_tangents_auto(void) {
+    memset(keys.edited, 0, sizeof keys.edited);
+    build_curves();
+}
+
+/* Bone `bone`'s curve as the clip holds it: key_count keys of (in-tangent,
+ * value, out-tangent), each WIDTH numbers of which the first is the angle's;
+ * NULL for a bone out of range. */
+IKW_EXPORT(ikw_planar_curve) const ik_real *ikw_planar_curve(int bone) {
+    return bone >= 0 && bone < keys.bone_count ? keys.values[bone] : NULL;
+}
+IKW_EXPORT(ikw_planar_curve_stride) int ikw_planar_curve_stride(void) { return WIDTH; }
 
 /* The curves at `time` into ikw_planar_sampled() [bone_count]; 0 keys: -1. */
 IKW_EXPORT(ikw_planar_sampled) const ik_real *ikw_planar_sampled(void) { return keys.sampled; }

@@ -6,13 +6,16 @@
 // (alpha_i = atan2(pointer - p_i) - beta_{i-1}) and the bones after it
 // follow. Dragging the base moves the whole chain. Poses can be keyed at
 // times and played back along motion curves (web/planar_keys.c), drawn
-// below the chain.
+// below the chain; the chosen bone's curve shows a handle on each side of
+// each key, dragged to set the key's tangent (aligned, or broken with
+// Shift), which the clip's CUBICSPLINE channel then plays.
 import { PLANAR_METHODS } from './ikit.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
 const FK = -1;
 const PICK_PX = 14;
+const HANDLE_PX = 36; // a tangent handle's reach along the time axis, canvas pixels
 
 // "1 1 0.8" -> [1, 1, 0.8], or an error message.
 export function parseLengths(text, maxBones) {
@@ -54,6 +57,13 @@ export class PlanarView {
         document.getElementById('planar-clear').addEventListener('click', () => { this.ik.planarKeysClear(); this.keysChanged(); });
         document.getElementById('planar-play').addEventListener('click', () => this.togglePlay());
         this.time.addEventListener('input', () => this.poseAt(Number(this.time.value)));
+        this.tangentBone = document.getElementById('planar-tangent-bone');
+        this.tangentBone.addEventListener('change', () => this.keysChanged());
+        document.getElementById('planar-tangents-auto').addEventListener('click', () => { this.ik.planarTangentsAuto(); this.tangentsChanged(); });
+        this.curves.addEventListener('pointerdown', (e) => this.handleDown(e));
+        this.curves.addEventListener('pointermove', (e) => this.handleMove(e));
+        this.curves.addEventListener('pointerup', () => { this.handle = null; });
+        this.handle = null;
         this.restoreKeys(state.getNumbers('pk', []));
         this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
         this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -72,6 +82,8 @@ export class PlanarView {
         this.angles = angles && angles.length === this.count ? angles : this.lengths.map((_, i) => (i === 0 ? 0.3 : -0.15));
         this.ik.planarSet(this.lengths, this.angles);
         this.xy = this.ik.planarFK(this.count, this.base);
+        const menu = document.getElementById('planar-tangent-bone');
+        menu.replaceChildren(...this.lengths.map((_, b) => new Option(`bone ${b + 1}`, String(b))));
         if (this.keyTimes) { this.ik.planarKeysClear(); this.keysChanged(); }
         state.set('pl', this.lengths.join(' '));
         state.set('pa', this.angles);
@@ -108,6 +120,65 @@ export class PlanarView {
             { keys: JSON.stringify(keys) });
         state.set('pk', keys.flat());
         this.setTime(Number(this.time.value));
+        this.curve = this.ik.planarCurve(Number(this.tangentBone.value));
+        this.curves.dataset.curve = JSON.stringify(this.curve);
+    }
+
+    // A tangent moved: the chosen bone's curve read back, the chain posed on the curves at the current time.
+    tangentsChanged() {
+        this.curve = this.ik.planarCurve(Number(this.tangentBone.value));
+        this.curves.dataset.curve = JSON.stringify(this.curve);
+        this.poseAt(Number(this.time.value));
+    }
+
+    // The curves canvas's mapping: time to x, angle (radians, -pi..pi) to y, and back.
+    curveAxes() {
+        const c = this.curves, tMax = Number(this.time.max);
+        return {
+            x: (t) => (t / tMax) * c.width,
+            y: (a) => c.height / 2 - (a / Math.PI) * (c.height / 2 - 4),
+            t: (x) => (x / c.width) * tMax,
+            a: (y) => ((c.height / 2 - y) / (c.height / 2 - 4)) * Math.PI,
+            reach: (HANDLE_PX / c.width) * tMax,
+        };
+    }
+
+    // The chosen bone's tangent handles: { key, side (-1 in, +1 out), x, y } in canvas pixels.
+    handles() {
+        if (!this.curve || this.curve.length !== this.keyTimes.length) return [];
+        const ax = this.curveAxes(), out = [];
+        this.curve.forEach((k, key) => {
+            for (const side of [-1, 1]) {
+                const slope = side < 0 ? k.in : k.out, dt = side * ax.reach;
+                out.push({ key, side, x: ax.x(this.keyTimes[key] + dt), y: ax.y(k.value + slope * dt) });
+            }
+        });
+        return out;
+    }
+
+    handleDown(e) {
+        const r = this.curves.getBoundingClientRect(), k = this.curves.width / r.width;
+        const [mx, my] = [(e.clientX - r.left) * k, (e.clientY - r.top) * k];
+        let best = null, bestD = PICK_PX * k;
+        for (const h of this.handles()) {
+            const d = Math.hypot(h.x - mx, h.y - my);
+            if (d < bestD) { best = h; bestD = d; }
+        }
+        this.handle = best;
+        if (best) this.curves.setPointerCapture(e.pointerId);
+    }
+
+    // The slope from the key to the pointer (the pointer held on the handle's side of the key);
+    // both sides take it (aligned), or with Shift only the dragged side (broken).
+    handleMove(e) {
+        if (!this.handle) return;
+        const r = this.curves.getBoundingClientRect(), k = this.curves.width / r.width, ax = this.curveAxes();
+        const { key, side } = this.handle, tk = this.keyTimes[key], kv = this.curve[key];
+        const dt = side * Math.max(ax.reach * 0.1, side * (ax.t((e.clientX - r.left) * k) - tk));
+        const slope = (ax.a((e.clientY - r.top) * k) - kv.value) / dt;
+        const bone = Number(this.tangentBone.value);
+        const [inSlope, outSlope] = e.shiftKey ? (side < 0 ? [slope, kv.out] : [kv.in, slope]) : [slope, slope];
+        if (this.ik.planarTangent(key, bone, inSlope, outSlope)) this.tangentsChanged();
     }
 
     setTime(t) {
@@ -155,8 +226,17 @@ export class PlanarView {
                 g.stroke();
             }
         }
+        // The chosen bone's tangent handles, and their page places for tests and tools.
+        const r = c.getBoundingClientRect(), k = r.width / c.width, handles = this.handles();
         g.strokeStyle = '#ffffff';
+        g.fillStyle = '#ffffff';
         g.lineWidth = 1;
+        for (const h of handles) {
+            const kx = x(this.keyTimes[h.key]), ky = y(this.curve[h.key].value);
+            g.beginPath(); g.moveTo(kx, ky); g.lineTo(h.x, h.y); g.stroke();
+            g.fillRect(h.x - 4, h.y - 4, 8, 8);
+        }
+        c.dataset.handles = JSON.stringify(handles.map((h) => ({ key: h.key, side: h.side, page: [r.left + h.x * k + window.scrollX, r.top + h.y * k + window.scrollY] })));
         const now = x(Number(this.time.value));
         g.beginPath(); g.moveTo(now, 0); g.lineTo(now, c.height); g.stroke();
     }

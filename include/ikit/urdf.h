@@ -79,6 +79,11 @@ typedef struct ik_urdf {
     int root_link;
 } ik_urdf;
 
+/* A joint's <origin xyz rpy> as a transform (unit scale): translation xyz,
+ * rotation R = Rz(yaw) Ry(pitch) Rx(roll) (see above). The reader uses it,
+ * and so does the playground, which reads URDF with the browser's parser. */
+ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3]);
+
 /* Read a URDF document from memory (`size` bytes, need not be
  * NUL-terminated). *out is NULL on error. err may be NULL. */
 ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_io_error *err);

@@ -2,11 +2,25 @@
  * chains for ik_robot_fk and skeletons (see urdf.h). */
 #include <ikit/urdf.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rest_check.h"
+
+/* URDF rpy: roll about X, then pitch about Y, then yaw about Z, all about
+ * fixed axes: R = Rz(yaw) Ry(pitch) Rx(roll), as a quaternion
+ * q = qz(yaw) qy(pitch) qx(roll) (half angles), computed in double. */
+ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3])
+{
+    double cr = cos(rpy[0] * 0.5), sr = sin(rpy[0] * 0.5);
+    double cp = cos(rpy[1] * 0.5), sp = sin(rpy[1] * 0.5);
+    double cy = cos(rpy[2] * 0.5), sy = sin(rpy[2] * 0.5);
+    ik_quat rotation = ik_q((ik_real)(sr * cp * cy - cr * sp * sy), (ik_real)(cr * sp * cy + sr * cp * sy),
+                            (ik_real)(cr * cp * sy - sr * sp * cy), (ik_real)(cr * cp * cy + sr * sp * sy));
+    return ik_transform_make(ik_v3((ik_real)xyz[0], (ik_real)xyz[1], (ik_real)xyz[2]), rotation, ik_v3(1, 1, 1));
+}
 
 /* Walks up from the tip to the base; joints_out receives the joints base
  * first. *count is the chain's length even when it exceeds max. */

@@ -81,18 +81,6 @@ static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int 
     return r;
 }
 
-/* URDF rpy: roll about X, then pitch about Y, then yaw about Z, all about
- * fixed axes: R = Rz(yaw) Ry(pitch) Rx(roll), as a quaternion
- * q = qz(yaw) qy(pitch) qx(roll) (half angles), computed in double. */
-static ik_quat quat_from_rpy(const double rpy[3])
-{
-    double cr = cos(rpy[0] * 0.5), sr = sin(rpy[0] * 0.5);
-    double cp = cos(rpy[1] * 0.5), sp = sin(rpy[1] * 0.5);
-    double cy = cos(rpy[2] * 0.5), sy = sin(rpy[2] * 0.5);
-    return ik_q((ik_real)(sr * cp * cy - cr * sp * sy), (ik_real)(cr * sp * cy + sr * cp * sy),
-                (ik_real)(cr * cp * sy - sr * sp * cy), (ik_real)(cr * cp * cy + sr * sp * sy));
-}
-
 /* Names sorted for lookups in O(log n): a robot may have thousands of
  * links, and every joint names two. */
 typedef struct name_entry {
@@ -206,8 +194,7 @@ static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner,
     ik_result r = read_numbers(node, "xyz", xyz, 3, owner, rd->err);
     if (r == IK_OK) r = read_numbers(node, "rpy", rpy, 3, owner, rd->err);
     if (r != IK_OK) return r;
-    joint->origin = ik_transform_make(ik_v3((ik_real)xyz[0], (ik_real)xyz[1], (ik_real)xyz[2]), quat_from_rpy(rpy),
-                                      ik_v3(1, 1, 1));
+    joint->origin = ik_urdf_origin(xyz, rpy);
     if (!ik_transform_finite(joint->origin))
         return fail_at(rd->err, node_line(node), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
     return IK_OK;

@@ -220,6 +220,24 @@ try {
     const endOff = Math.max(...end.map((a, b) => Math.abs(a - keys[1][b + 1])));
     check(meanOff < 1e-5, `2D keys: at 0.5 s every angle is the mean of the two keys (off by ${meanOff.toExponential(1)})`);
     check(endOff < 1e-6, `2D keys: at 1 s the pose is the second key (off by ${endOff.toExponential(1)})`);
+    // Tangents by hand: bone 1's curve leaves the first key flat; dragging that key's out-handle up
+    // makes the clip's out-tangent positive, and playback follows the Hermite curve it now holds.
+    const handles = await page.$eval('#planar-curves', (c) => JSON.parse(c.dataset.handles));
+    const outHandle = handles.find((h) => h.key === 0 && h.side === 1);
+    await drag(page, outHandle.page, [outHandle.page[0], outHandle.page[1] - 40], 6);
+    const curve = await page.$eval('#planar-curves', (c) => JSON.parse(c.dataset.curve));
+    check(curve.length === 2 && curve[0].out > 0.5 && curve[0].in === curve[0].out,
+        `2D tangents: the dragged handle set the first key's tangent (in ${curve[0].in.toFixed(3)}, out ${curve[0].out.toFixed(3)} rad/s)`);
+    const quarter = await poseAt(0.25);
+    // Hermite on [0, 1] at s = 0.25 (glTF CUBICSPLINE; the interval is 1 s long).
+    const sq = 0.25, h00 = 2 * sq ** 3 - 3 * sq ** 2 + 1, h10 = sq ** 3 - 2 * sq ** 2 + sq, h01 = -2 * sq ** 3 + 3 * sq ** 2, h11 = sq ** 3 - sq ** 2;
+    const expected = h00 * curve[0].value + h10 * curve[0].out + h01 * curve[1].value + h11 * curve[1].in;
+    const flat = h00 * curve[0].value + h01 * curve[1].value;
+    check(Math.abs(quarter[0] - expected) < 1e-5 && Math.abs(expected - flat) > 0.05,
+        `2D tangents: at 0.25 s bone 1 plays the edited curve (${quarter[0].toFixed(4)}, expected ${expected.toFixed(4)}, flat would be ${flat.toFixed(4)})`);
+    await page.click('#planar-tangents-auto');
+    const reset = await page.$eval('#planar-curves', (c) => JSON.parse(c.dataset.curve));
+    check(reset[0].out === 0 && Math.abs((await poseAt(0.25))[0] - flat) < 1e-5, '2D tangents: "Computed tangents" puts the flat ends back');
     await poseAt(0.5);
     const halfJoints = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
     const halfLengths = Math.max(...planarLengths(halfJoints).map((l, i) => Math.abs(l - planarLengths(joints0)[i])));
@@ -261,6 +279,27 @@ try {
     console.log(`     humanoid: ${bodyUs} us per solve, ${frameMs.toFixed(2)} ms of page work per frame, ${fps} frames/s (headless, software GL)`);
     await page.screenshot({ path: path.join(shots, 'body.png') });
 
+    // ---- humanoid: the right arm solved by FABRIK, CCD, then DLS picked on the page; limits drawn ----
+    await page.check('#body-limits');
+    for (const [method, name] of [['1', 'FABRIK'], ['2', 'CCD'], ['3', 'DLS']]) {
+        await page.selectOption('#body-solver-1', method);
+        const handTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        await drag(page, handTargets[1], [handTargets[1][0] + 12, handTargets[1][1] - 30]);
+        await frames(page, 5);
+        const limbGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const limbEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const residual = await page.$eval('#body-residuals', (el) => JSON.parse(el.dataset.values)[1]);
+        check(dist(limbEnds[1], limbGoals[1]) < 1e-3 && Math.abs(residual - dist(limbEnds[1], limbGoals[1])) < 1e-5,
+            `humanoid, right arm by ${name}: hand on its dragged target (${dist(limbEnds[1], limbGoals[1]).toExponential(2)}, residual readout ${residual.toExponential(2)})`);
+    }
+    const limitsShot = await page.screenshot({ path: path.join(shots, 'body_limits.png') });
+    const arcs = await page.$eval('#body-limits-drawn', (el) => JSON.parse(el.dataset.arcs));
+    const arcPixels = await Promise.all(arcs.map((at) => inspect(page, limitsShot, at, [0xff, 0xd2, 0x3a], 3)));
+    check(arcs.length === 4 && arcPixels.filter((p) => p.near > 5).length >= 3,
+        `humanoid: the elbows' and knees' bend limits drawn where the page says (${arcPixels.map((p) => p.near).join(', ')} yellow pixels of 49)`);
+    await page.selectOption('#body-solver-1', '0');
+    await page.uncheck('#body-limits');
+
     // ---- humanoid from a file: a real skinned character, then files that are not ----
     const dataDir = process.env.IKIT_DATA ?? path.join(root, '../shared/data');
     const figure = path.join(dataDir, 'gltf/rigged_figure.glb');
@@ -294,6 +333,32 @@ try {
         await loaded('SimpleSkin');
         const notHumanoid = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
         check(/not a humanoid/.test(notHumanoid) && /left_forearm/.test(notHumanoid), `humanoid: a skin that is no humanoid gets a message ("${notHumanoid.slice(0, 90)}…")`);
+        // A glTF file's own animation (girl.glb's RunTrack): it plays, the skinned mesh follows, and a
+        // dragged hand target holds the hand while it runs.
+        await page.setInputFiles('#body-file', path.join(dataDir, 'gltf/girl.glb'));
+        await loaded('girl.glb');
+        const animations = await page.$$eval('#body-animation option', (os) => os.map((o) => o.textContent));
+        check(animations.some((a) => a.startsWith('RunTrack')), `humanoid: girl.glb's animations listed (${animations.join(', ')})`);
+        await page.selectOption('#body-animation', { label: animations.find((a) => a.startsWith('RunTrack')) });
+        await frames(page, 3);
+        const run0 = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const runT0 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        await frames(page, 4);
+        const run1 = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const runT1 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        const runMoved = Math.max(...[2, 3].map((l) => dist(run0[l], run1[l])));
+        check(runT1 !== runT0 && runMoved > 0.02, `humanoid: girl.glb's RunTrack plays (${runT0.toFixed(2)} s to ${runT1.toFixed(2)} s, a foot moved ${runMoved.toFixed(3)})`);
+        await page.click('#body-play');
+        await frames(page, 2);
+        const runTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
+        await drag(page, runTargets[0], [runTargets[0][0], runTargets[0][1] - 12]);
+        await page.click('#body-play');
+        await frames(page, 6);
+        const runGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+        const runEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+        const runT2 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        check(dist(runEnds[0], runGoals[0]) < 1e-3 && runT2 !== runT1, `humanoid: girl.glb running, the left hand held on its dragged target (${dist(runEnds[0], runGoals[0]).toExponential(2)})`);
+        await page.screenshot({ path: path.join(shots, 'body_gltf_animation.png') });
         // A CMU motion: it plays; paused, a dragged hand target holds the hand; playing again, time moves on.
         await page.setInputFiles('#body-file', path.join(dataDir, 'bvh/131_01.bvh'));
         await loaded('131_01.bvh');
@@ -329,6 +394,70 @@ try {
     await frames(page, 3);
     check(Number.isFinite(Number(await page.$eval('#body-us', (el) => el.dataset.value))), 'humanoid: still solving after the bad file');
 
+
+    // ---- robot arm: a URDF chain; the tool follows the dragged and turned goal, joints inside their limits ----
+    const robotName = async (prefix) => page.waitForFunction((p) => document.getElementById('robot-name').textContent.startsWith(p), prefix, { timeout: 10000 }).catch(() => {});
+    const robotCheck = async (what) => {
+        const err = await page.$eval('#robot-error', (el) => ({ value: Number(el.dataset.value), angle: Number(el.dataset.angle) }));
+        const tip = await page.$eval('#robot-tip', (el) => JSON.parse(el.dataset.values));
+        const goal = await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values));
+        const joints = await page.$eval('#robot-joints', (el) => JSON.parse(el.dataset.values));
+        const inside = joints.q.every((v, i) => v >= joints.lower[i] - 1e-6 && v <= joints.upper[i] + 1e-6);
+        check(dist(tip, goal) < 1e-3 && Math.abs(err.value - dist(tip, goal)) < 1e-4 && err.angle < 1e-3,
+            `${what}: tool on the goal (${dist(tip, goal).toExponential(2)} m, readout ${err.value.toExponential(2)}, turned ${err.angle.toExponential(2)} rad)`);
+        check(inside && joints.q.length > 0, `${what}: ${joints.q.length} joints inside their limits (${joints.q.map((v) => v.toFixed(2)).join(' ')})`);
+    };
+    const dragRobotGoal = async (dx, dy) => {
+        const at = await page.$eval('#robot-error', (el) => JSON.parse(el.dataset.goalPage));
+        await drag(page, at, [at[0] + dx, at[1] + dy]);
+        await frames(page, 10);
+    };
+    await page.click('#tab-robot');
+    await robotName('six_axis_arm.urdf');
+    await frames(page, 5);
+    const goalBefore = await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values));
+    await dragRobotGoal(-70, 50);
+    const goalAfter = await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values));
+    check(dist(goalBefore, goalAfter) > 0.05, `robot: the goal moved with the mouse (${dist(goalBefore, goalAfter).toFixed(3)} m)`);
+    await robotCheck('robot (built-in arm), dragged');
+    await page.keyboard.press('x');
+    await page.keyboard.press('Shift+Z');
+    await frames(page, 10);
+    await robotCheck('robot (built-in arm), goal turned with the keys');
+    const robotShot = await page.screenshot({ path: path.join(shots, 'robot.png') });
+    // The longest link's rod, orange at its middle on screen; the green goal where the page says it is.
+    const linkPages = await page.$eval('#robot-tip', (el) => JSON.parse(el.dataset.links));
+    const longest = linkPages.slice(1).map((p, k) => [dist(p, linkPages[k]), k]).sort((a, b) => b[0] - a[0])[0][1];
+    const rodMiddle = linkPages[longest].map((v, i) => (v + linkPages[longest + 1][i]) / 2);
+    const robotPixels = await inspect(page, robotShot, rodMiddle, CHAIN_ORANGE, 6);
+    const goalPixels = await inspect(page, robotShot, await page.$eval('#robot-error', (el) => JSON.parse(el.dataset.goalPage)), [0x3a, 0xd1, 0x7a], 6);
+    check(robotPixels.spread > 40 && robotPixels.near > 10 && goalPixels.near > 10,
+        `robot: screenshot not blank (spread ${robotPixels.spread}), the longest link's orange at its middle (${robotPixels.near} pixels), the green goal at its place (${goalPixels.near})`);
+    const panda = path.join(process.env.IKIT_DATA ?? path.join(root, '../shared/data'), 'urdf/panda.urdf');
+    if (existsSync(panda)) {
+        await page.setInputFiles('#robot-file', panda);
+        await robotName('panda.urdf');
+        await frames(page, 5);
+        const pandaTip = await page.$eval('#robot-tip-link', (el) => el.options[el.selectedIndex].text);
+        check(pandaTip === 'panda_hand_tcp', `robot: panda.urdf's chain ends at panda_hand_tcp (${pandaTip})`);
+        await dragRobotGoal(40, 40);
+        await robotCheck('robot (panda.urdf), dragged');
+        await page.screenshot({ path: path.join(shots, 'robot_panda.png') });
+    } else {
+        console.log('robot: panda.urdf skipped: real-asset corpus not found');
+    }
+    const nameBefore = await page.textContent('#robot-name');
+    await page.setInputFiles('#robot-file', { name: 'broken.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><joint name="j" type="revolute">') });
+    await page.waitForFunction(() => /broken\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
+    const brokenUrdf = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/broken\.urdf was not loaded: not well-formed XML: .*line \d+/.test(brokenUrdf), `robot: a malformed .urdf gets a message ("${brokenUrdf.slice(0, 90)}…")`);
+    await page.setInputFiles('#robot-file', { name: 'nolimit.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>') });
+    await page.waitForFunction(() => /nolimit\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
+    const noLimit = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
+    check(/needs a <limit>/.test(noLimit) && (await page.textContent('#robot-name')) === nameBefore, `robot: a revolute joint without limits gets a message, the arm stays ("${noLimit}")`);
+    await frames(page, 3);
+    await robotCheck('robot: still solving after the bad files');
+
     // ---- files dropped on the page: routed by their name; a bad one gets a message ----
     const drop = async (name, text) => {
         const dt = await page.evaluateHandle(([n, t]) => {
@@ -350,6 +479,10 @@ try {
     await page.waitForFunction(() => /dropped\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
     check(await page.$eval('#body-section', (el) => !el.hidden) &&
         /dropped\.glb was not loaded/.test(await page.$eval('#body-message', (el) => el.textContent)), 'drop: a malformed .glb opens the humanoid tab with a message');
+
+    await drop('dropped.urdf', '<robot name="x"><link name="a"/></robot');
+    check(await page.$eval('#robot-section', (el) => !el.hidden) &&
+        /dropped\.urdf was not loaded/.test(await page.$eval('#robot-message', (el) => el.textContent)), 'drop: a malformed .urdf opens the robot tab with a message');
 
     // ---- side by side: both solvers reach the shared target ----
     await page.click('#tab-compare');

@@ -1,0 +1,247 @@
+// robot_view.js: a robot arm from a URDF file (examples/six_axis_arm.urdf
+// until one is dropped on the page or opened), read by urdf_file.js with the
+// browser's XML parser, its chain from the root link to a chosen tip link
+// solved every frame in wasm by ikit's pose IK (ik_robot_ik_run, limits
+// kept, warm-started). The user drags the goal (the green ball with its
+// axes) and turns it with the X, Y, Z keys (Shift: the other way); each
+// joint's value is shown, and can be set, on a slider spanning its limits.
+// URDF is z-up; the arm is drawn turned so that z is three.js's y.
+import { Scene3D, THREE, formatVec } from './scene3d.js';
+import { parseUrdf, tipCandidates, chainFields } from './urdf_file.js';
+import * as state from './state.js';
+import { show, message, RunningMedian } from './readout.js';
+
+const LINK_COLOR = 0xff8c1a, JOINT_COLOR = 0x5aa0ff, GOAL_COLOR = 0x3ad17a;
+const TURN_STEP = Math.PI / 18;
+
+export class RobotView {
+    constructor(ik) {
+        this.ik = ik;
+        this.view = new Scene3D(document.getElementById('robot-view'), { center: [0, 0.45, 0], distance: 2.6, yaw: 0.7, pitch: 0.35 });
+        this.view.scene.add(new THREE.GridHelper(4, 20, 0x556070, 0x323a4a));
+        this.arm = new THREE.Group();
+        this.arm.rotation.x = -Math.PI / 2;
+        this.view.scene.add(this.arm);
+        this.drawing = new THREE.Group();
+        this.arm.add(this.drawing);
+        this.goal = new THREE.Group();
+        const ball = new THREE.Mesh(new THREE.SphereGeometry(0.035, 20, 14), new THREE.MeshLambertMaterial({ color: GOAL_COLOR }));
+        this.goal.add(ball, new THREE.AxesHelper(0.14));
+        this.arm.add(this.goal);
+        this.view.addDraggable(ball, (p) => { this.goal.position.copy(this.arm.worldToLocal(p.clone())); this.saveGoal(); });
+        this.orientation = document.getElementById('robot-orientation');
+        this.orientation.checked = state.getNumber('ro', 1) !== 0;
+        this.orientation.addEventListener('change', () => state.set('ro', this.orientation.checked ? 1 : 0));
+        this.tipMenu = document.getElementById('robot-tip-link');
+        this.tipMenu.addEventListener('change', () => this.useTip(Number(this.tipMenu.value)));
+        document.getElementById('robot-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
+        document.getElementById('robot-builtin').addEventListener('click', () => this.loadDefault());
+        document.getElementById('robot-home').addEventListener('click', () => this.home());
+        window.addEventListener('keydown', (e) => this.key(e));
+        this.timing = new RunningMedian();
+        this.loadDefault();
+    }
+
+    // Each load takes a ticket: a file dropped while the built-in arm is still being fetched wins.
+    async loadDefault() {
+        const ticket = this.nextTicket();
+        const response = await fetch('./six_axis_arm.urdf');
+        if (ticket !== this.tickets) return;
+        if (!response.ok) {
+            message('robot-message', `cannot load six_axis_arm.urdf: HTTP ${response.status}`);
+            return;
+        }
+        const text = await response.text();
+        if (ticket === this.tickets) this.load('six_axis_arm.urdf', text, state.getNumbers('rg', null, 7));
+    }
+
+    nextTicket() {
+        this.tickets = (this.tickets ?? 0) + 1;
+        return this.tickets;
+    }
+
+    async loadFile(file) {
+        if (file.size > 16 * 1024 * 1024) {
+            message('robot-message', `${file.name} was not loaded: a URDF file is at most 16 MiB`);
+            return;
+        }
+        const ticket = this.nextTicket();
+        const text = await file.text();
+        if (ticket === this.tickets) this.load(file.name, text, null);
+    }
+
+    // A URDF document; on any error the message says why and the old arm stays.
+    load(name, text, goal) {
+        let robot;
+        try {
+            robot = parseUrdf(text);
+        } catch (err) {
+            message('robot-message', `${name} was not loaded: ${err.message}`);
+            return false;
+        }
+        const tips = tipCandidates(robot);
+        if (!tips.length) {
+            message('robot-message', `${name} was not loaded: no joint moves a link`);
+            return false;
+        }
+        const previous = this.robot;
+        this.robot = robot;
+        if (!this.useTip(tips[0], goal)) {
+            this.robot = previous;
+            return false;
+        }
+        this.tipMenu.replaceChildren(...tips.map((l) => new Option(robot.links[l], String(l))));
+        this.tipMenu.value = String(tips[0]);
+        this.fileName = name;
+        show('robot-name', `${name}: ${robot.name || 'robot'}, ${robot.links.length} links, ${robot.joints.length} joints`);
+        message('robot-message', '');
+        return true;
+    }
+
+    // The chain from the root to link `tip`, posed at its start (zero inside the limits), the goal on its tool.
+    useTip(tip, goal = null) {
+        const chain = chainFields(this.robot, tip);
+        const error = this.ik.robotLoad(chain.fields, chain.joints.length);
+        if (error) {
+            message('robot-message', `The chain to '${this.robot.links[tip]}' was not loaded: ${error}`);
+            return false;
+        }
+        this.chain = chain;
+        this.buildDrawing();
+        this.buildSliders();
+        if (goal) {
+            this.goal.position.fromArray(goal, 0);
+            this.goal.quaternion.fromArray(goal, 3);
+        } else {
+            this.goalToTool();
+        }
+        return true;
+    }
+
+    // Back to the start pose, the goal on the tool.
+    home() {
+        const s = this.ik.robotState();
+        this.ik.robotPose(s.q.map((_, v) => (s.lower[v] <= 0 && s.upper[v] >= 0 ? 0 : s.lower[v])));
+        this.goalToTool();
+    }
+
+    goalToTool() {
+        const f = this.ik.robotState().frames, at = f.length - 7;
+        this.goal.position.set(f[at], f[at + 1], f[at + 2]);
+        this.goal.quaternion.set(f[at + 3], f[at + 4], f[at + 5], f[at + 6]);
+        this.saveGoal();
+    }
+
+    saveGoal() { state.set('rg', [...this.goal.position.toArray(), ...this.goal.quaternion.toArray()]); }
+
+    // Links as rods from each link frame's origin to the next; moving joints as
+    // short cylinders along their axes (revolute, continuous) or boxes (prismatic).
+    buildDrawing() {
+        this.drawing.clear();
+        const linkMaterial = new THREE.MeshBasicMaterial({ color: LINK_COLOR });
+        const jointMaterial = new THREE.MeshLambertMaterial({ color: JOINT_COLOR });
+        const rod = new THREE.CylinderGeometry(0.018, 0.018, 1, 10).translate(0, 0.5, 0);
+        this.rods = this.chain.joints.map(() => {
+            const mesh = new THREE.Mesh(rod, linkMaterial);
+            this.drawing.add(mesh);
+            return mesh;
+        });
+        this.jointMarks = this.chain.joints.map((k) => {
+            const j = this.robot.joints[k];
+            if (j.type === 0) return null;
+            const geometry = j.type === 3 ? new THREE.BoxGeometry(0.05, 0.09, 0.05) : new THREE.CylinderGeometry(0.04, 0.04, 0.09, 20);
+            const mesh = new THREE.Mesh(geometry, jointMaterial);
+            mesh.userData.axis = new THREE.Vector3(...j.axis).normalize();
+            this.drawing.add(mesh);
+            return mesh;
+        });
+        this.tool = new THREE.AxesHelper(0.1);
+        this.drawing.add(this.tool);
+    }
+
+    // One slider per variable, spanning its limits (a continuous joint: one turn).
+    buildSliders() {
+        const s = this.ik.robotState();
+        const rows = this.chain.variables.map((v, i) => {
+            const row = document.createElement('label');
+            const slider = Object.assign(document.createElement('input'), { type: 'range', min: s.lower[i], max: s.upper[i], step: 0.001 });
+            slider.dataset.variable = String(i);
+            slider.addEventListener('input', () => {
+                const q = this.ik.robotState().q;
+                q[i] = Number(slider.value);
+                this.ik.robotPose(q);
+                this.goalToTool();
+            });
+            const value = document.createElement('span');
+            row.append(`${v.name} `, slider, value);
+            return { row, slider, value };
+        });
+        this.sliders = rows;
+        document.getElementById('robot-joints').replaceChildren(...rows.map((r) => r.row));
+    }
+
+    key(e) {
+        if (!this.active || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+        const axes = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
+        const axis = axes[e.key.toLowerCase()];
+        if (!axis) return;
+        e.preventDefault();
+        // Turn the goal about the base frame's axis: q' = turn * q.
+        const turn = new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(...axis), e.shiftKey ? -TURN_STEP : TURN_STEP);
+        this.goal.quaternion.premultiply(turn);
+        this.saveGoal();
+    }
+
+    frame() {
+        if (!this.chain) return;
+        const g = this.goal;
+        let r;
+        try {
+            r = this.ik.robotSolve(g.position.toArray(), g.quaternion.toArray(), this.orientation.checked);
+        } catch (err) {
+            message('robot-message', err.message);
+            return;
+        }
+        this.draw(r.frames);
+        this.view.render();
+        const f = r.frames, at = f.length - 7, tip = [f[at], f[at + 1], f[at + 2]];
+        const goalWorld = this.arm.localToWorld(g.position.clone()).toArray();
+        show('robot-error', `${r.positionError.toExponential(2)} m, ${r.angleError.toExponential(2)} rad${r.reached ? '' : ' (not reached)'}`,
+            { value: r.positionError, angle: r.angleError, reached: r.reached, goalPage: JSON.stringify(this.view.toPage(goalWorld)) });
+        show('robot-iterations', String(r.iterations));
+        show('robot-us', this.timing.add(r.us).toFixed(0), { value: r.us });
+        const toPage = (k) => this.view.toPage(this.arm.localToWorld(new THREE.Vector3(f[7 * k], f[7 * k + 1], f[7 * k + 2])).toArray());
+        show('robot-tip', formatVec(tip), { values: JSON.stringify(tip), links: JSON.stringify(Array.from({ length: f.length / 7 }, (_, k) => toPage(k))) });
+        show('robot-goal', formatVec(g.position.toArray()), { values: JSON.stringify(g.position.toArray()) });
+        this.sliders.forEach((s, v) => {
+            s.slider.value = String(r.q[v]);
+            s.value.textContent = `${r.q[v].toFixed(3)} [${r.lower[v].toFixed(2)}, ${r.upper[v].toFixed(2)}]`;
+        });
+        document.getElementById('robot-joints').dataset.values = JSON.stringify({ q: r.q, lower: r.lower, upper: r.upper });
+    }
+
+    // Rods and joint marks from the link frames (base frame, 7 numbers each).
+    draw(frames) {
+        const at = (k) => new THREE.Vector3(frames[7 * k], frames[7 * k + 1], frames[7 * k + 2]);
+        const up = new THREE.Vector3(0, 1, 0);
+        this.chain.joints.forEach((_, k) => {
+            const from = at(k), to = at(k + 1), d = to.clone().sub(from), length = d.length();
+            const rod = this.rods[k];
+            rod.visible = length > 1e-6;
+            if (rod.visible) {
+                rod.position.copy(from);
+                rod.quaternion.setFromUnitVectors(up, d.divideScalar(length));
+                rod.scale.set(1, length, 1);
+            }
+            const mark = this.jointMarks[k];
+            if (!mark) return;
+            // The joint's axis turns with its child link's frame (a turn about the axis leaves it fixed).
+            const linkTurn = new THREE.Quaternion().fromArray(frames, 7 * (k + 1) + 3);
+            mark.position.copy(to);
+            mark.quaternion.setFromUnitVectors(up, mark.userData.axis.clone().applyQuaternion(linkTurn));
+        });
+        const n = this.chain.joints.length;
+        this.tool.position.copy(at(n));
+        this.tool.quaternion.fromArray(frames, 7 * n + 3);
+    }
+}

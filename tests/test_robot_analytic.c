@@ -294,6 +294,60 @@ static void test_narrowed_limits(void) {
     CHECK(turns_apart(an.q, q) <= SAME_Q, "the nearest solution to the seed is not the seed's own");
 }
 
+/* The limit cost of robot_analytic.h: variables limited to less than a turn, in half-ranges from mid-range. */
+static double limit_cost(const ik_robot_chain *c, const ik_real *q) {
+    double cost = 0;
+    int v;
+    for (v = 0; v < 6; ++v) {
+        double lo, hi, d;
+        int wraps;
+        variable_range(c, v, &lo, &hi, &wraps);
+        if (wraps || hi - lo >= 2 * PI) continue;
+        d = ((double)q[v] - (lo + hi) / 2) / ((hi - lo) / 2);
+        cost += d * d;
+    }
+    return cost;
+}
+
+/* prefer = MID_RANGE: the same solutions, ordered by limit cost, so the first is the farthest from the limits. */
+static void test_prefer_mid_range(void) {
+    const ik_robot_chain c = spherical_arm(0.1);
+    ik_robot_analytic_model m;
+    check_property prop = {"prefer mid-range", 0, 0};
+    rng r = rng_seeded(77);
+    int i, s;
+    ik_robot_analytic_prepare(&c, &m, NULL);
+    for (i = 0; i < 200; ++i) {
+        ik_real q[6], seed[6], ordered[MAX_Q];
+        int count = 0, by_seed_count;
+        ik_transform goal;
+        ik_robot_analytic job = ik_robot_analytic_def();
+        answer by_seed;
+        random_in_limits(&c, &r, q);
+        random_in_limits(&c, &r, seed);
+        ik_robot_fk(&c, q, &goal, NULL);
+        by_seed = solve(&m, goal, seed);
+        by_seed_count = by_seed.count;
+        job.model = &m;
+        job.goal_position_bs = goal.translation;
+        job.goal_rotation_bs = goal.rotation;
+        job.q_seed = seed;
+        job.prefer = IK_ROBOT_PREFER_MID_RANGE;
+        job.q_out = ordered;
+        job.solution_count = &count;
+        ik_robot_analytic_run(&job);
+        PROPERTY_CASE(prop, count == by_seed_count && count >= 1, "case %d: %d and %d solutions", i, count,
+                      by_seed_count);
+        for (s = 1; s < count; ++s)
+            PROPERTY_CASE(prop, limit_cost(&c, ordered + 6 * (s - 1)) <= limit_cost(&c, ordered + 6 * s) + 1e-9,
+                          "case %d: solution %d farther from the limits than %d", i, s - 1, s);
+        for (s = 0; s < by_seed_count; ++s)
+            PROPERTY_CASE(prop, limit_cost(&c, ordered) <= limit_cost(&c, by_seed.q + 6 * s) + 1e-9,
+                          "case %d: a solution farther from the limits exists", i);
+    }
+    property_end(&prop);
+}
+
 static void test_unreachable(void) {
     const ik_robot_chain c = ur_shaped();
     ik_robot_analytic_model m;
@@ -377,6 +431,9 @@ static void test_bad_input(void) {
     bad.model = &none;
     expect_bad("a model that fits no closed form", bad, IK_ERR_UNSUPPORTED, "model");
     bad = job;
+    bad.prefer = (ik_robot_prefer)5;
+    expect_bad("unknown prefer", bad, IK_ERR_RANGE, "prefer");
+    bad = job;
     bad.model = NULL;
     expect_bad("no model", bad, IK_ERR_NULL, "model");
     bad = job;
@@ -391,6 +448,7 @@ int main(void) {
     test_real_arms();
     test_singular_poses();
     test_narrowed_limits();
+    test_prefer_mid_range();
     test_unreachable();
     test_refused();
     test_bad_input();

@@ -34,7 +34,10 @@
  * by whole turns into the limits (to the copy nearest the seed where the
  * range holds several; continuous joints wrapped to (-pi, pi]), dropped
  * when no copy fits, checked by forward kinematics against the goal, and
- * the survivors sorted by distance to the seed.
+ * the survivors sorted by distance to the seed (or, with prefer =
+ * IK_ROBOT_PREFER_MID_RANGE, by the limit cost: the sum of
+ * ((q_v - mid_v) / half-range_v)^2 over the variables limited to less than
+ * a turn).
  *
  * Nothing allocates; the model is a plain value built once per chain.
  */
@@ -94,6 +97,7 @@ typedef struct ik_robot_analytic {
                               value taken by a joint left free at a singular pose */
 
     /* Options. */
+    ik_robot_prefer prefer;     /* the order of the solutions; default IK_ROBOT_PREFER_SEED (nearest first) */
     ik_real position_tolerance; /* per base axis, > 0; default 1e-5 (TRAC-IK's) */
     ik_real angle_tolerance;    /* per axis of the rotation error, radians, > 0; default 1e-5 */
 
@@ -111,7 +115,7 @@ ik_robot_analytic ik_robot_analytic_def(void);
  * IK_ERR_NOT_DEFAULTED, IK_ERR_NULL (model, q_out, solution_count),
  * IK_ERR_UNSUPPORTED (a model of kind NONE), IK_ERR_NONFINITE (goal, seed,
  * tolerances), IK_ERR_RANGE (a rotation not of unit length, a tolerance
- * <= 0). On an error no output is written. */
+ * <= 0, an unknown prefer). On an error no output is written. */
 ik_result ik_robot_analytic_run(const ik_robot_analytic *job);
 
 #ifdef __cplusplus

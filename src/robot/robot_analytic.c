@@ -459,13 +459,29 @@ static ik_bool reaches_goal(const ik_robot_analytic *job, const ik_real *q) {
     return IK_FABS(axis.x) <= atol && IK_FABS(axis.y) <= atol && IK_FABS(axis.z) <= atol;
 }
 
-/* Maps, checks, removes repeats, and insertion-sorts by squared distance to the seed. */
+/* The sort key: squared distance to the seed, or the limit cost (see robot_analytic.h). */
+static ik_real preference_cost(const ik_robot_analytic *job, const ik_real *q, const ik_real *seed) {
+    const ik_robot_analytic_model *m = job->model;
+    ik_real cost = 0;
+    int v;
+    for (v = 0; v < 6; ++v) {
+        ik_real d;
+        if (job->prefer == IK_ROBOT_PREFER_SEED) d = variable_gap(m, v, q[v], seed[v]);
+        else if (m->limited[v] && m->upper[v] - m->lower[v] < TWO_PI && m->upper[v] > m->lower[v])
+            d = (2 * q[v] - m->lower[v] - m->upper[v]) / (m->upper[v] - m->lower[v]);
+        else d = 0;
+        cost += d * d;
+    }
+    return cost;
+}
+
+/* Maps, checks, removes repeats, and insertion-sorts by the preference cost. */
 static int finish(const ik_robot_analytic *job, const solve_state *s, const ik_real seed[6]) {
     const ik_robot_analytic_model *m = job->model;
     ik_real distance[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS];
     int kept = 0, c, v, k;
     for (c = 0; c < s->count; ++c) {
-        ik_real q[6], dist = 0;
+        ik_real q[6], dist;
         ik_bool fits = 1, repeat = 0;
         for (v = 0; v < 6 && fits; ++v) fits = place_in_limits(m, v, (ik_real)s->theta[c][v], seed[v], &q[v]);
         if (!fits || !reaches_goal(job, q)) continue;
@@ -475,7 +491,7 @@ static int finish(const ik_robot_analytic *job, const solve_state *s, const ik_r
             repeat = far < SAME_TOL;
         }
         if (repeat) continue;
-        for (v = 0; v < 6; ++v) dist += variable_gap(m, v, q[v], seed[v]) * variable_gap(m, v, q[v], seed[v]);
+        dist = preference_cost(job, q, seed);
         for (k = kept; k > 0 && distance[k - 1] > dist; --k) {
             distance[k] = distance[k - 1];
             memcpy(job->q_out + 6 * k, job->q_out + 6 * (k - 1), 6 * sizeof(ik_real));
@@ -494,6 +510,7 @@ ik_robot_analytic ik_robot_analytic_def(void) {
     memset(&job, 0, sizeof job);
     job.defaulted = IK_JOB_DEFAULTED;
     job.goal_rotation_bs = ik_quat_identity();
+    job.prefer = IK_ROBOT_PREFER_SEED;
     job.position_tolerance = (ik_real)1e-5;
     job.angle_tolerance = (ik_real)1e-5;
     return job;
@@ -515,6 +532,8 @@ static ik_result validate(const ik_robot_analytic *job, ik_field_error *where) {
     if (!(job->position_tolerance > 0)) return ik_field_fail(where, IK_ERR_RANGE, "position_tolerance", -1);
     if (!ik_finite(job->angle_tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "angle_tolerance", -1);
     if (!(job->angle_tolerance > 0)) return ik_field_fail(where, IK_ERR_RANGE, "angle_tolerance", -1);
+    if (job->prefer != IK_ROBOT_PREFER_SEED && job->prefer != IK_ROBOT_PREFER_MID_RANGE)
+        return ik_field_fail(where, IK_ERR_RANGE, "prefer", -1);
     for (v = 0; job->q_seed && v < 6; ++v)
         if (!ik_finite(job->q_seed[v])) return ik_field_fail(where, IK_ERR_NONFINITE, "q_seed", v);
     return ik_field_fail(where, IK_OK, NULL, -1);

@@ -33,7 +33,8 @@
  * chains: one revolute or continuous joint per variable, in order), moved
  * by whole turns into the limits (to the copy nearest the seed where the
  * range holds several; continuous joints wrapped to (-pi, pi]), dropped
- * when no copy fits, checked by forward kinematics against the goal, and
+ * when no copy fits, checked by forward kinematics (the product of
+ * exponentials, in double) against the goal within the tolerances, and
  * the survivors sorted by distance to the seed (or, with prefer =
  * IK_ROBOT_PREFER_MID_RANGE, by the limit cost: the sum of
  * ((q_v - mid_v) / half-range_v)^2 over the variables limited to less than

@@ -2346,7 +2346,8 @@ static void test_robot_commands(void) {
 /* `ikc solve ROBOT.urdf --analytic`: on the UR5, for a pose made by FK of a
  * known configuration, every listed solution lands on the pose by FK and is
  * inside the limits, and one is the configuration; the Panda (7 variables)
- * is refused with the reason; a position-only pose is refused. */
+ * is refused with the reason; a position-only pose is refused. `ikc render
+ * ROBOT.urdf` writes the UR5's picture and refuses a wrong joint count. */
 static void test_robot_analytic_command(void) {
     char path[900], args[2048];
     ik_urdf *u = NULL;
@@ -2397,6 +2398,23 @@ static void test_robot_analytic_command(void) {
     snprintf(args, sizeof args, "solve '%s' --tip ee_link --pose 0.4,0.1,0.5 --analytic", path);
     CHECK(run(args) == 2 && strstr(err_text, "orientation"), "analytic position only: %s", err_text);
     ik_urdf_free(u);
+    {
+        char out[300];
+        FILE *png;
+        long size = 0;
+        path_in(out, sizeof out, "ur5.png");
+        snprintf(args, sizeof args, "render '%s' --tip ee_link --joints 0.3,-1.1,1.4,-0.6,1.2,0.5 -o '%s'", path, out);
+        CHECK(run(args) == 0 && strstr(out_text, "9 links"), "render ur5: %s%s", out_text, err_text);
+        png = fopen(out, "rb");
+        if (png) {
+            fseek(png, 0, SEEK_END);
+            size = ftell(png);
+            fclose(png);
+        }
+        CHECK(size > 1000, "render ur5 wrote a picture (%ld bytes)", size);
+        snprintf(args, sizeof args, "render '%s' --tip ee_link --joints 0.3,-1.1 -o '%s'", path, out);
+        CHECK(run(args) == 2 && strstr(err_text, "6 variables"), "render with 2 joint values: %s", err_text);
+    }
     if (!real_asset("urdf/panda.urdf", path, sizeof path)) return;
     snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5,0,0,0,1 --analytic", path);
     CHECK(run(args) == 4 && strstr(err_text, "no closed form") && strstr(err_text, "6 joint variables"),

@@ -266,7 +266,7 @@ static ik_bool subproblem1(dvec k, dvec u, dvec v, double *t) {
  * E_1 ... E_6: R_d = R_T R_M^T, t_d = p_T - R_d p_M), the seed's joint values
  * for the free ones, and the candidates found. */
 typedef struct solve_state {
-    dvec h[6], p[6], center;
+    dvec h[6], p[6], center, home_tip; /* home_tip: p_M */
     drot goal_rotation;
     dvec goal_translation;
     double seed_theta[6];
@@ -443,20 +443,32 @@ static ik_real variable_gap(const ik_robot_analytic_model *m, int v, ik_real a, 
     return m->limited[v] ? IK_FABS(a - b) : IK_FABS(ik_wrap_angle(a - b));
 }
 
-/* Every axis of the position error and of the rotation vector of
- * R_goal R_tip^-1 within tolerance at q, by forward kinematics. */
-static ik_bool reaches_goal(const ik_robot_analytic *job, const ik_real *q) {
-    ik_transform tip;
-    ik_vec3 dp, axis;
-    ik_quat d;
-    ik_real angle, tol = job->position_tolerance, atol = job->angle_tolerance;
-    if (ik_robot_fk(job->model->chain, q, &tip, NULL) != IK_OK) return 0;
-    dp = ik_vec3_sub(job->goal_position_bs, tip.translation);
-    if (!(IK_FABS(dp.x) <= tol && IK_FABS(dp.y) <= tol && IK_FABS(dp.z) <= tol)) return 0;
-    d = ik_quat_positive_w(ik_quat_mul(job->goal_rotation_bs, ik_quat_conjugate(tip.rotation)));
-    ik_quat_to_axis_angle(d, &axis, &angle);
-    axis = ik_vec3_scale(axis, angle);
-    return IK_FABS(axis.x) <= atol && IK_FABS(axis.y) <= atol && IK_FABS(axis.z) <= atol;
+/* Forward kinematics of the joint values theta as the product of
+ * exponentials, in double: E_1 ... E_6 = (R, t) with E_i = (R_i, p_i - R_i p_i)
+ * and (R, t)(R_i, t_i) = (R R_i, R t_i + t). The tip is (R, t) M and the goal
+ * G0 M, so the position error is (R_d - R) p_M + t_d - t and the rotation
+ * error R_d R^T; every axis of the position error and of the rotation
+ * vector (the skew part, sin(angle) axis, scaled to the angle) within tolerance. */
+static ik_bool reaches_goal(const ik_robot_analytic *job, const solve_state *s, const double theta[6]) {
+    const double tol = job->position_tolerance, atol = job->angle_tolerance;
+    drot r = rot_axis_angle(s->h[0], theta[0]), e;
+    dvec t = dv_sub(s->p[0], rot_apply(r, s->p[0])), dp, v;
+    double sine, cosine, scale;
+    int i;
+    for (i = 1; i < 6; ++i) {
+        drot ri = rot_axis_angle(s->h[i], theta[i]);
+        t = dv_add(t, rot_apply(r, dv_sub(s->p[i], rot_apply(ri, s->p[i]))));
+        r = rot_mul(r, ri);
+    }
+    dp = dv_add(rot_apply(s->goal_rotation, s->home_tip), s->goal_translation);
+    dp = dv_sub(dp, dv_add(rot_apply(r, s->home_tip), t));
+    if (!(fabs(dp.x) <= tol && fabs(dp.y) <= tol && fabs(dp.z) <= tol)) return 0;
+    e = rot_mul(s->goal_rotation, rot_transpose(r));
+    v = dv((e.m[7] - e.m[5]) / 2, (e.m[2] - e.m[6]) / 2, (e.m[3] - e.m[1]) / 2);
+    sine = dv_length(v);
+    cosine = (e.m[0] + e.m[4] + e.m[8] - 1) / 2;
+    scale = sine > 0 ? atan2(sine, cosine) / sine : 1;
+    return fabs(v.x * scale) <= atol && fabs(v.y * scale) <= atol && fabs(v.z * scale) <= atol;
 }
 
 /* The sort key: squared distance to the seed, or the limit cost (see robot_analytic.h). */
@@ -484,7 +496,7 @@ static int finish(const ik_robot_analytic *job, const solve_state *s, const ik_r
         ik_real q[6], dist;
         ik_bool fits = 1, repeat = 0;
         for (v = 0; v < 6 && fits; ++v) fits = place_in_limits(m, v, (ik_real)s->theta[c][v], seed[v], &q[v]);
-        if (!fits || !reaches_goal(job, q)) continue;
+        if (!fits || !reaches_goal(job, s, s->theta[c])) continue;
         for (k = 0; k < kept && !repeat; ++k) {
             ik_real far = 0;
             for (v = 0; v < 6; ++v) far = ik_maxr(far, variable_gap(m, v, q[v], job->q_out[6 * k + v]));
@@ -559,6 +571,7 @@ ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
         s.p[v] = dv_from(m->point_bs[v]);
     }
     s.center = dv_from(m->center_bs);
+    s.home_tip = dv_from(m->home_tip_bs.translation);
     /* G0 = T M^-1: R_d = R_T R_M^T, t_d = p_T - R_d p_M. */
     s.goal_rotation = rot_mul(rot_from_quat(job->goal_rotation_bs),
                               rot_transpose(rot_from_quat(m->home_tip_bs.rotation)));

@@ -14,6 +14,16 @@
  * checked by KDL's forward kinematics in double ("verified"), and the
  * figures are medians over R repeats of the whole set.
  *
+ * Where the arm's geometry allows a closed form (ik_robot_analytic: UR5,
+ * IRB 2400), ikit's analytic solver runs on the same goals too, query by
+ * query: success when it returns at least one solution (all of them are
+ * inside the limits and checked by ikit's FK); "verified" when every
+ * returned solution also passes KDL's FK within 1e-5; time per query for
+ * all the solutions: the mean from one more pass over all the goals timed
+ * as a whole (a thread CPU clock read is a system call of about a
+ * microsecond here, as long as the query itself), the median from the
+ * per-query reads of the interleaved pass (so it includes one clock read).
+ *
  * usage: bench_robot_ik [N (default 10000)] [R repeats (default 3)] [--no-kdl]
  * Writes bench_robot_ik.csv. */
 #include "bench_util.h"
@@ -22,6 +32,7 @@
 #include <stddef.h>
 
 #include <ikit/robot.h>
+#include <ikit/robot_analytic.h>
 #include <ikit/robot_ik.h>
 #include <ikit/urdf.h>
 
@@ -51,6 +62,7 @@ static const arm_case arms[] = {
 /* One solver's figures over one repeat. */
 typedef struct tally {
     int success, verified;
+    long solutions;
     double total_s;
     double *times;
 } tally;
@@ -137,10 +149,14 @@ int main(int argc, char **argv) {
         double *goals = NULL, *ikit_q = NULL;
         double rate_ikit[MAX_REPEATS], verified_ikit[MAX_REPEATS], mean_ikit[MAX_REPEATS], med_ikit[MAX_REPEATS];
         double rate_kdl[MAX_REPEATS], mean_kdl[MAX_REPEATS], med_kdl[MAX_REPEATS];
+        double rate_an[MAX_REPEATS], verified_an[MAX_REPEATS], mean_an[MAX_REPEATS], med_an[MAX_REPEATS];
+        double solutions_an[MAX_REPEATS];
+        ik_robot_analytic_model model;
+        const char *no_closed_form = NULL;
         void *scratch;
-        int n, i, v, r, have_kdl = 0;
+        int n, i, v, r, have_kdl = 0, have_analytic;
         rng random = rng_seeded(12345);
-        tally ti, tk;
+        tally ti, tk, ta;
 #ifdef IKIT_BENCH_KDL
         kdl_arm *kdl;
 #endif
@@ -164,8 +180,10 @@ int main(int argc, char **argv) {
         ikit_q = malloc((size_t)n * sizeof *ikit_q);
         ti.times = malloc((size_t)queries * sizeof(double));
         tk.times = malloc((size_t)queries * sizeof(double));
+        ta.times = malloc((size_t)queries * sizeof(double));
         scratch = malloc(ik_robot_ik_scratch_size(n));
-        if (!goals || !ikit_q || !ti.times || !tk.times || !scratch) return 1;
+        if (!goals || !ikit_q || !ti.times || !tk.times || !ta.times || !scratch) return 1;
+        have_analytic = ik_robot_analytic_prepare(&chain, &model, &no_closed_form) == IK_OK;
         for (i = 0; i < queries; ++i) {
             ik_transform tip;
             for (v = 0; v < n; ++v) q[v] = rng_range(&random, lower[v], upper[v]);
@@ -185,6 +203,7 @@ int main(int argc, char **argv) {
         for (r = 0; r < repeats; ++r) {
             memset(&ti, 0, offsetof(tally, times));
             memset(&tk, 0, offsetof(tally, times));
+            memset(&ta, 0, offsetof(tally, times));
             for (i = 0; i < queries; ++i) {
                 const double *g = goals + (size_t)i * 7;
                 ik_robot_ik job = ik_robot_ik_def();
@@ -214,6 +233,30 @@ int main(int argc, char **argv) {
                     if (have_kdl && kdl_verified(kdl, ikit_q, g, g + 3)) ++ti.verified;
 #endif
                 }
+                if (have_analytic) {
+                    ik_robot_analytic closed = ik_robot_analytic_def();
+                    ik_real solutions[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+                    int count = 0, s, all_verified = have_kdl;
+                    closed.model = &model;
+                    closed.goal_position_bs = job.goal_position_bs;
+                    closed.goal_rotation_bs = job.goal_rotation_bs;
+                    closed.q_seed = seed;
+                    closed.q_out = solutions;
+                    closed.solution_count = &count;
+                    t0 = bench_now();
+                    ik_robot_analytic_run(&closed);
+                    t = bench_now() - t0;
+                    ta.times[i] = t;
+                    ta.solutions += count;
+                    for (s = 0; s < count; ++s) {
+                        for (v = 0; v < n; ++v) ikit_q[v] = (double)solutions[6 * s + v];
+#ifdef IKIT_BENCH_KDL
+                        if (have_kdl && !kdl_verified(kdl, ikit_q, g, g + 3)) all_verified = 0;
+#endif
+                    }
+                    if (count > 0) ++ta.success;
+                    if (count > 0 && all_verified) ++ta.verified;
+                }
 #ifdef IKIT_BENCH_KDL
                 if (have_kdl) {
                     double kq[IK_ROBOT_MAX_JOINTS];
@@ -234,6 +277,28 @@ int main(int argc, char **argv) {
             rate_kdl[r] = 100.0 * tk.success / queries;
             mean_kdl[r] = 1e3 * tk.total_s / queries;
             med_kdl[r] = have_kdl ? 1e3 * median_of(tk.times, queries) : 0;
+            if (have_analytic) {
+                ik_robot_analytic closed = ik_robot_analytic_def();
+                ik_real solutions[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+                int count = 0;
+                double t0 = bench_now();
+                closed.model = &model;
+                closed.q_seed = seed;
+                closed.q_out = solutions;
+                closed.solution_count = &count;
+                for (i = 0; i < queries; ++i) {
+                    const double *g = goals + (size_t)i * 7;
+                    closed.goal_position_bs = ik_v3((ik_real)g[0], (ik_real)g[1], (ik_real)g[2]);
+                    closed.goal_rotation_bs = ik_q((ik_real)g[3], (ik_real)g[4], (ik_real)g[5], (ik_real)g[6]);
+                    ik_robot_analytic_run(&closed);
+                }
+                ta.total_s = bench_now() - t0;
+            }
+            rate_an[r] = 100.0 * ta.success / queries;
+            verified_an[r] = 100.0 * ta.verified / queries;
+            mean_an[r] = 1e6 * ta.total_s / queries;
+            med_an[r] = have_analytic ? 1e6 * median_of(ta.times, queries) : 0;
+            solutions_an[r] = (double)ta.solutions / queries;
         }
         {
             double ri = median_of(rate_ikit, repeats), vi = median_of(verified_ikit, repeats),
@@ -250,6 +315,19 @@ int main(int argc, char **argv) {
                 if (csv) fprintf(csv, "%s,%d,kdl_nr_jl,double,%d,%d,%.2f,%.2f,%.5f,%.5f,%.2f,%.2f\n", arm->name, n,
                                  queries, repeats, rk, rk, mk, dk, arm->kdl_pct, arm->kdl_ms);
             }
+            if (have_analytic) {
+                double ra = median_of(rate_an, repeats), va = median_of(verified_an, repeats),
+                       ma = median_of(mean_an, repeats), da = median_of(med_an, repeats),
+                       sa = median_of(solutions_an, repeats);
+                printf("%-8s %d DOF  ikit analytic (%s): %6.2f %% (all solutions verified by KDL FK: %s%.2f %%)  "
+                       "%.2f solutions  mean %.3f us (batch)  median %.3f us (per query, with a clock read)\n",
+                       arm->name, n, ik_robot_analytic_kind_str(model.kind), ra, have_kdl ? "" : "n/a, ",
+                       have_kdl ? va : 0.0, sa, ma, da);
+                if (csv) fprintf(csv, "%s,%d,ikit_analytic,%s,%d,%d,%.2f,%.2f,%.6f,%.6f,-1,-1\n", arm->name, n,
+                                 BENCH_SCALAR, queries, repeats, ra, have_kdl ? va : -1.0, ma / 1e3, da / 1e3);
+            } else {
+                printf("%-8s %d DOF  ikit analytic: no closed form (%s)\n", arm->name, n, no_closed_form);
+            }
             if (arm->trac_pct >= 0)
                 printf("%-8s published (TRAC-IK v1.5.1 README): KDL %.2f %% / %.2f ms, TRAC-IK %.2f %% / %.2f ms\n",
                        arm->name, arm->kdl_pct, arm->kdl_ms, arm->trac_pct, arm->trac_ms);
@@ -261,6 +339,7 @@ int main(int argc, char **argv) {
         free(ikit_q);
         free(ti.times);
         free(tk.times);
+        free(ta.times);
         free(scratch);
         ik_urdf_free(urdf);
     }

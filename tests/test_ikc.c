@@ -2343,6 +2343,84 @@ static void test_robot_commands(void) {
     ik_urdf_free(u);
 }
 
+/* `ikc solve ROBOT.urdf --analytic`: on the UR5, for a pose made by FK of a
+ * known configuration, every listed solution lands on the pose by FK and is
+ * inside the limits, and one is the configuration; the Panda (7 variables)
+ * is refused with the reason; a position-only pose is refused. `ikc render
+ * ROBOT.urdf` writes the UR5's picture and refuses a wrong joint count. */
+static void test_robot_analytic_command(void) {
+    char path[900], args[2048];
+    ik_urdf *u = NULL;
+    ik_io_error err;
+    ik_robot_chain chain;
+    const ik_real q[6] = {0.3f, -1.1f, 1.4f, -0.6f, 1.2f, 0.5f};
+    ik_transform goal, tip;
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];
+    ik_bool limited[IK_ROBOT_MAX_JOINTS];
+    cJSON *root, *solutions;
+    int s, v, count, found = 0;
+    if (!real_asset("urdf/ur5_joint_limited_robot.urdf", path, sizeof path)) return;
+    if (ik_urdf_read_file(path, &u, &err) != IK_OK ||
+        ik_urdf_robot_chain(u, "base_link", "ee_link", &chain, NULL, &err) != IK_OK) {
+        CHECK(0, "ur5: %s", err.message);
+        ik_urdf_free(u);
+        return;
+    }
+    ik_robot_variable_limits(&chain, lower, upper, limited, NULL);
+    ik_robot_fk(&chain, q, &goal, NULL);
+    snprintf(args, sizeof args, "solve '%s' --tip ee_link --pose %.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g --analytic --json",
+             path, (double)goal.translation.x, (double)goal.translation.y, (double)goal.translation.z,
+             (double)goal.rotation.x, (double)goal.rotation.y, (double)goal.rotation.z, (double)goal.rotation.w);
+    CHECK(run(args) == 0, "solve ur5 --analytic: %s", err_text);
+    root = cJSON_Parse(out_text);
+    solutions = cJSON_GetObjectItem(root, "solutions");
+    count = cJSON_GetArraySize(solutions);
+    CHECK(root && count >= 1 && count <= 8 &&
+              strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(root, "kind")), "three parallel axes") == 0,
+          "solve ur5 --analytic --json: %s", out_text);
+    for (s = 0; s < count; ++s) {
+        ik_real solved[6];
+        double far = 0;
+        for (v = 0; v < 6; ++v) {
+            solved[v] = (ik_real)cJSON_GetArrayItem(cJSON_GetArrayItem(solutions, s), v)->valuedouble;
+            CHECK(solved[v] >= lower[v] && solved[v] <= upper[v],
+                  "solution %d joint %d inside limits", s, v);
+            far = fmax(far, fabs(remainder((double)solved[v] - q[v], 2 * IK_PI)));
+        }
+        ik_robot_fk(&chain, solved, &tip, NULL);
+        CHECK(ik_vec3_distance(tip.translation, goal.translation) < 1e-4 &&
+                  ik_quat_angle(ik_quat_mul(goal.rotation, ik_quat_conjugate(tip.rotation))) < 1e-4,
+              "FK of solution %d: off by %g m", s, (double)ik_vec3_distance(tip.translation, goal.translation));
+        found += far < 1e-3;
+    }
+    CHECK(found == 1, "the source configuration is listed once (%d)", found);
+    cJSON_Delete(root);
+    snprintf(args, sizeof args, "solve '%s' --tip ee_link --pose 0.4,0.1,0.5 --analytic", path);
+    CHECK(run(args) == 2 && strstr(err_text, "orientation"), "analytic position only: %s", err_text);
+    ik_urdf_free(u);
+    {
+        char out[300];
+        FILE *png;
+        long size = 0;
+        path_in(out, sizeof out, "ur5.png");
+        snprintf(args, sizeof args, "render '%s' --tip ee_link --joints 0.3,-1.1,1.4,-0.6,1.2,0.5 -o '%s'", path, out);
+        CHECK(run(args) == 0 && strstr(out_text, "9 links"), "render ur5: %s%s", out_text, err_text);
+        png = fopen(out, "rb");
+        if (png) {
+            fseek(png, 0, SEEK_END);
+            size = ftell(png);
+            fclose(png);
+        }
+        CHECK(size > 1000, "render ur5 wrote a picture (%ld bytes)", size);
+        snprintf(args, sizeof args, "render '%s' --tip ee_link --joints 0.3,-1.1 -o '%s'", path, out);
+        CHECK(run(args) == 2 && strstr(err_text, "6 variables"), "render with 2 joint values: %s", err_text);
+    }
+    if (!real_asset("urdf/panda.urdf", path, sizeof path)) return;
+    snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5,0,0,0,1 --analytic", path);
+    CHECK(run(args) == 4 && strstr(err_text, "no closed form") && strstr(err_text, "6 joint variables"),
+          "panda --analytic: %s", err_text);
+}
+
 /* The model positions of every joint of a BVH's frame f (sampled from its
  * clip on its rest pose) into model [joint_count]. */
 static void bvh_frame_fk(const ik_bvh *bvh, int f, ik_transform *pose, ik_mat4 *model) {
@@ -2597,6 +2675,7 @@ int main(void) {
     test_names_shown_safely();
     test_walk_command();
     test_robot_commands();
+    test_robot_analytic_command();
     test_solve_all_frames();
     test_fit();
     test_fit_bad_takes();

@@ -19,6 +19,7 @@
 
 #include "support/check.h"
 #include "support/rng.h"
+#include "support/robot_chains.h"
 
 #define TOL ((ik_real)1e-5)
 #define ROUND_TRIPS 200
@@ -32,156 +33,6 @@ static int have_data(void) {
     if (!dir) return 0;
     snprintf(data_dir, sizeof data_dir, "%s/urdf", dir);
     return access(data_dir, R_OK) == 0;
-}
-
-/* ---- chains ---------------------------------------------------------------- */
-
-static ik_robot_joint joint_at(ik_robot_joint_type type, ik_vec3 origin, ik_vec3 axis, double lo, double hi,
-                               int variable) {
-    ik_robot_joint j;
-    memset(&j, 0, sizeof j);
-    j.type = type;
-    j.origin = ik_transform_identity();
-    j.origin.translation = origin;
-    j.axis = axis;
-    j.lower = (ik_real)lo;
-    j.upper = (ik_real)hi;
-    j.variable = variable;
-    j.multiplier = 1;
-    j.offset = 0;
-    return j;
-}
-
-/* A UR-shaped 6R arm (axes z, y, y, y, z, y, three parallel), with a fixed
- * flange; limits +-pi except an elbow of [-2.5, 2.5]. */
-static ik_robot_chain ur_shaped(void) {
-    ik_robot_chain c;
-    const ik_vec3 z = ik_v3(0, 0, 1), y = ik_v3(0, 1, 0);
-    memset(&c, 0, sizeof c);
-    c.joints[0] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.1f), z, -IK_PI, IK_PI, 0);
-    c.joints[1] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0.13f, 0), y, -IK_PI, IK_PI, 1);
-    c.joints[2] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, -0.12f, 0.42f), y, -2.5, 2.5, 2);
-    c.joints[3] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.39f), y, -IK_PI, IK_PI, 3);
-    c.joints[4] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0.1f, 0), z, -IK_PI, IK_PI, 4);
-    c.joints[5] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.09f), y, -IK_PI, IK_PI, 5);
-    c.joints[6] = joint_at(IK_ROBOT_FIXED, ik_v3(0, 0.08f, 0), z, 0, 0, -1);
-    c.joint_count = 7;
-    c.variable_count = 6;
-    return c;
-}
-
-/* A SCARA: two turns about z, a prismatic z stroke of [0, 0.3], a turn about z. */
-static ik_robot_chain scara(void) {
-    ik_robot_chain c;
-    const ik_vec3 z = ik_v3(0, 0, 1);
-    memset(&c, 0, sizeof c);
-    c.joints[0] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.4f), z, -2.6, 2.6, 0);
-    c.joints[1] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0.35f, 0, 0), z, -2.6, 2.6, 1);
-    c.joints[2] = joint_at(IK_ROBOT_PRISMATIC, ik_v3(0.3f, 0, 0), ik_v3(0, 0, -1), 0, 0.3, 2);
-    c.joints[3] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, -0.05f), z, -IK_PI, IK_PI, 3);
-    c.joint_count = 4;
-    c.variable_count = 4;
-    return c;
-}
-
-/* Every joint offset times `factor` (a robot drawn in other units). */
-static ik_robot_chain rescaled(ik_robot_chain c, ik_real factor) {
-    int k;
-    for (k = 0; k < c.joint_count; ++k)
-        c.joints[k].origin.translation = ik_vec3_scale(c.joints[k].origin.translation, factor);
-    return c;
-}
-
-/* A fixed joint turning the base first (Z-up to Y-up: -90 degrees about x). */
-static ik_robot_chain base_turned(ik_robot_chain c, ik_quat turn) {
-    int k;
-    for (k = c.joint_count; k > 0; --k) c.joints[k] = c.joints[k - 1];
-    c.joints[0] = joint_at(IK_ROBOT_FIXED, ik_v3(0.2f, -0.1f, 0.05f), ik_v3(1, 0, 0), 0, 0, -1);
-    c.joints[0].origin.rotation = turn;
-    c.joint_count += 1;
-    return c;
-}
-
-/* Every joint continuous (no limits, values wrap). */
-static ik_robot_chain all_continuous(ik_robot_chain c) {
-    int k;
-    for (k = 0; k < c.joint_count; ++k)
-        if (c.joints[k].type == IK_ROBOT_REVOLUTE) {
-            c.joints[k].type = IK_ROBOT_CONTINUOUS;
-            c.joints[k].lower = c.joints[k].upper = 0;
-        }
-    return c;
-}
-
-/* An extra turn about x at the flange that mimics joint 0: value 0.5 q0 +
- * 0.1 in [-1.2, 1.4], which narrows q0 to [-2.6, 2.6]. */
-static ik_robot_chain with_mimic(ik_robot_chain c) {
-    ik_robot_joint *j = &c.joints[c.joint_count];
-    *j = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.05f), ik_v3(1, 0, 0), -1.2, 1.4, 0);
-    j->multiplier = (ik_real)0.5;
-    j->offset = (ik_real)0.1;
-    c.joint_count += 1;
-    return c;
-}
-
-/* Each variable's range as the tests see it: the intersection over its joints. */
-static void variable_range(const ik_robot_chain *c, int v, double *lo, double *hi, int *wraps) {
-    int k, limited = 0;
-    *lo = -IK_PI;
-    *hi = IK_PI;
-    *wraps = 0;
-    for (k = 0; k < c->joint_count; ++k) {
-        const ik_robot_joint *j = &c->joints[k];
-        double a, b;
-        if (j->variable != v || j->type == IK_ROBOT_FIXED) continue;
-        if (j->type == IK_ROBOT_CONTINUOUS) {
-            *wraps = 1;
-            continue;
-        }
-        a = (j->lower - j->offset) / j->multiplier;
-        b = (j->upper - j->offset) / j->multiplier;
-        if (a > b) {
-            double t = a;
-            a = b;
-            b = t;
-        }
-        *lo = limited ? fmax(*lo, a) : a;
-        *hi = limited ? fmin(*hi, b) : b;
-        limited = 1;
-    }
-    if (limited) *wraps = 0;
-}
-
-static int inside_limits(const ik_robot_chain *c, const ik_real *q) {
-    int v;
-    for (v = 0; v < c->variable_count; ++v) {
-        double lo, hi;
-        int wraps;
-        variable_range(c, v, &lo, &hi, &wraps);
-        if (!ik_finite(q[v])) return 0;
-        if (wraps ? !(q[v] > -IK_PI - 1e-6 && q[v] <= IK_PI + 1e-6) : !(q[v] >= lo && q[v] <= hi)) return 0;
-    }
-    return 1;
-}
-
-static void random_in_limits(const ik_robot_chain *c, rng *r, ik_real *q) {
-    int v;
-    for (v = 0; v < c->variable_count; ++v) {
-        double lo, hi;
-        int wraps;
-        variable_range(c, v, &lo, &hi, &wraps);
-        q[v] = rng_range(r, lo, hi);
-    }
-}
-
-static void mid_range(const ik_robot_chain *c, ik_real *q) {
-    int v;
-    for (v = 0; v < c->variable_count; ++v) {
-        double lo, hi;
-        int wraps;
-        variable_range(c, v, &lo, &hi, &wraps);
-        q[v] = (ik_real)((lo + hi) / 2);
-    }
 }
 
 /* ---- solving --------------------------------------------------------------- */
@@ -522,6 +373,17 @@ static void test_bad_input(void) {
     job = base;
     job.goal_rotation_bs = ik_q(0, 0, 0, 0);
     expect_refused("zero goal rotation", job, IK_ERR_RANGE, "goal_rotation_bs", -1);
+    job = base;
+    job.null_space_gain = (ik_real)NAN;
+    expect_refused("NaN null-space gain", job, IK_ERR_NONFINITE, "null_space_gain", -1);
+    job.null_space_gain = (ik_real)1.5;
+    expect_refused("null-space gain above 1", job, IK_ERR_RANGE, "null_space_gain", -1);
+    job = base;
+    job.prefer = (ik_robot_prefer)7;
+    expect_refused("unknown prefer", job, IK_ERR_RANGE, "prefer", -1);
+    job = base;
+    job.null_space_iterations = -1;
+    expect_refused("negative null-space iterations", job, IK_ERR_RANGE, "null_space_iterations", -1);
     memcpy(outside, seed, sizeof outside);
     outside[2] = 2.6f; /* the elbow's limits are [-2.5, 2.5] */
     job = base;
@@ -598,6 +460,117 @@ static void test_position_only_ignores_rotation(void) {
           "position only: reached %d, off by %g m", (int)reached, pe);
 }
 
+/* ---- redundancy: the null-space objective ---------------------------------- */
+
+/* The limit cost: sum over the variables limited to less than a turn (the
+ * others move by whole turns, so have no mid-range) of ((q_v - mid_v) / half-range_v)^2. */
+static double limit_cost(const ik_robot_chain *c, const ik_real *q) {
+    double cost = 0;
+    int v;
+    for (v = 0; v < c->variable_count; ++v) {
+        double lo, hi, d;
+        int wraps;
+        variable_range(c, v, &lo, &hi, &wraps);
+        if (wraps || !(hi > lo) || hi - lo >= 2 * IK_PI) continue;
+        d = ((double)q[v] - (lo + hi) / 2) / ((hi - lo) / 2);
+        cost += d * d;
+    }
+    return cost;
+}
+
+/* Squared distance to the seed, the short way round for variables that move by whole turns. */
+static double seed_gap(const ik_robot_chain *c, const ik_real *q, const ik_real *seed) {
+    double sum = 0;
+    int v;
+    for (v = 0; v < c->variable_count; ++v) {
+        double lo, hi, d = (double)q[v] - seed[v];
+        int wraps;
+        variable_range(c, v, &lo, &hi, &wraps);
+        if (wraps || hi - lo >= 2 * IK_PI) d = remainder(d, 2 * IK_PI);
+        sum += d * d;
+    }
+    return sum;
+}
+
+/* Goals from random in-limit configurations, each solved from another random
+ * in-limit seed without and with the null-space objective (same restarts):
+ * both reach the goal on every axis within tolerance and stay inside the
+ * limits; with prefer = MID_RANGE the limit cost, with prefer = SEED the
+ * distance to the seed, is lower in every goal where the two answers differ
+ * (the polish keeps only moves that lower it), and they differ in at least
+ * half of the goals. */
+static void null_space_objective(const char *name, const ik_robot_chain *c, ik_robot_prefer prefer, uint64_t seed_value) {
+    check_property prop = {0, 0, 0};
+    rng r = rng_seeded(seed_value);
+    double sum_plain = 0, sum_pulled = 0;
+    int i, lower_count = 0, differ = 0;
+    prop.name = name;
+    for (i = 0; i < 100; ++i) {
+        ik_real q[IK_ROBOT_MAX_JOINTS], seed[IK_ROBOT_MAX_JOINTS], plain[IK_ROBOT_MAX_JOINTS],
+            pulled[IK_ROBOT_MAX_JOINTS];
+        ik_transform goal;
+        ik_bool reached_plain = 0, reached_pulled = 0;
+        ik_robot_ik job;
+        double pe, ae, cost_plain, cost_pulled;
+        random_in_limits(c, &r, q);
+        random_in_limits(c, &r, seed);
+        ik_robot_fk(c, q, &goal, NULL);
+        job = job_for(c, goal, seed, plain);
+        job.reached = &reached_plain;
+        ik_robot_ik_run(&job);
+        job.q_out = pulled;
+        job.reached = &reached_pulled;
+        job.null_space_gain = (ik_real)0.5;
+        job.prefer = prefer;
+        PROPERTY_CASE(prop, ik_robot_ik_run(&job) == IK_OK, "case %d", i);
+        PROPERTY_CASE(prop, reached_plain && reached_pulled && lands_on(c, plain, goal, 1, &pe, &ae) &&
+                                lands_on(c, pulled, goal, 1, &pe, &ae),
+                      "case %d: goal missed (%g m, %g rad)", i, pe, ae);
+        PROPERTY_CASE(prop, inside_limits(c, pulled), "case %d: outside the limits", i);
+        cost_plain = prefer == IK_ROBOT_PREFER_MID_RANGE ? limit_cost(c, plain) : seed_gap(c, plain, seed);
+        cost_pulled = prefer == IK_ROBOT_PREFER_MID_RANGE ? limit_cost(c, pulled) : seed_gap(c, pulled, seed);
+        sum_plain += cost_plain;
+        sum_pulled += cost_pulled;
+        if (fabs(cost_plain - cost_pulled) > 1e-6) {
+            ++differ;
+            lower_count += cost_pulled < cost_plain;
+        }
+    }
+    property_end(&prop);
+    CHECK(sum_pulled < sum_plain, "%s: mean cost %g with the objective, %g without", name, sum_pulled / 100,
+          sum_plain / 100);
+    CHECK(lower_count == differ && differ >= 50, "%s: lower in %d of %d differing goals", name, lower_count, differ);
+    printf("%s: mean cost %.4f without the objective, %.4f with it (lower in %d of %d differing goals)\n", name,
+           sum_plain / 100, sum_pulled / 100, lower_count, differ);
+}
+
+/* A redundant 7-DOF arm: the UR-shaped 6R with an extra turn about z at the flange. */
+static ik_robot_chain seven_dof(void) {
+    ik_robot_chain c = ur_shaped();
+    c.joints[c.joint_count] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.05f), ik_v3(0, 0, 1), -2.0, 2.0, 6);
+    c.joint_count += 1;
+    c.variable_count = 7;
+    return c;
+}
+
+static void test_null_space(void) {
+    ik_robot_chain c = seven_dof();
+    char path[700];
+    null_space_objective("7-DOF arm, toward mid-range", &c, IK_ROBOT_PREFER_MID_RANGE, 41);
+    null_space_objective("7-DOF arm, toward the seed", &c, IK_ROBOT_PREFER_SEED, 42);
+    if (have_data()) {
+        ik_urdf *u = NULL;
+        ik_io_error err;
+        snprintf(path, sizeof path, "%s/panda.urdf", data_dir);
+        if (ik_urdf_read_file(path, &u, &err) == IK_OK &&
+            ik_urdf_robot_chain(u, "panda_link0", "panda_link8", &c, NULL, &err) == IK_OK) {
+            null_space_objective("Panda, toward mid-range", &c, IK_ROBOT_PREFER_MID_RANGE, 43);
+            null_space_objective("Panda, toward the seed", &c, IK_ROBOT_PREFER_SEED, 44);
+        }
+        ik_urdf_free(u);
+    }
+}
+
 int main(void) {
     test_jacobian_tip();
     test_variable_limits();
@@ -610,5 +583,6 @@ int main(void) {
     test_time_budget();
     test_bad_input();
     test_position_only_ignores_rotation();
+    test_null_space();
     return check_summary("test_robot_ik");
 }

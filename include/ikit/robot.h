@@ -35,6 +35,11 @@ typedef enum ik_robot_joint_type {
     IK_ROBOT_PRISMATIC
 } ik_robot_joint_type;
 
+/* Which of several configurations reaching a goal a solver prefers: the one
+ * nearest the seed, or the one farthest from the limits (nearest each
+ * limited variable's mid-range, measured in half-ranges). */
+typedef enum ik_robot_prefer { IK_ROBOT_PREFER_SEED, IK_ROBOT_PREFER_MID_RANGE } ik_robot_prefer;
+
 typedef struct ik_robot_joint {
     ik_robot_joint_type type;
     ik_transform origin;  /* parent link frame to joint frame at value 0 (unit scale) */

@@ -36,6 +36,18 @@
  * budget runs out; then it returns the best configuration seen (smallest
  * weighted error) with reached = 0.
  *
+ * Redundancy (a 7-DOF arm such as the Panda): with null_space_gain > 0,
+ * each step also moves q by (I - J^+ J) z (ik_ls_dls_project_null: the
+ * task error changes only to second order), z_v = gain w_v d_v, the
+ * gradient of the objective H = sum_v w_v d_v^2 / 2 (Liegeois 1977): with
+ * prefer = IK_ROBOT_PREFER_SEED, d_v = seed_v - q_v and w_v = 1; with
+ * IK_ROBOT_PREFER_MID_RANGE, d_v = mid_v - q_v over the limited variables
+ * and w_v = (h_min / h_v)^2 (h_v the half-range, h_min the smallest), so
+ * H measures the distance from the limits in half-ranges. Once the goal is
+ * reached, up to null_space_iterations more steps run while the goal stays
+ * within tolerance and H falls by 0.1 % a step; the last configuration
+ * within tolerance is returned.
+ *
  * Nothing allocates: `scratch` holds ik_robot_ik_scratch_size(variables)
  * bytes of caller memory, aligned for ik_real. The time budget reads the
  * caller's clock (`clock_s`), so the core library needs none.
@@ -81,6 +93,9 @@ typedef struct ik_robot_ik {
     int attempt_iterations;     /* iterations before an attempt restarts, >= 1; default 30 */
     int stall_iterations;       /* iterations without a 0.1 % gain before it restarts, >= 1; default 6 */
     unsigned long random_seed;  /* restarts' generator; default 1 */
+    ik_real null_space_gain;    /* >= 0, at most 1; default 0 (no secondary objective) */
+    ik_robot_prefer prefer;     /* what the null-space objective pulls toward; default IK_ROBOT_PREFER_SEED */
+    int null_space_iterations;  /* >= 0: steps after reaching the goal, with null_space_gain > 0; default 30 */
     void *scratch;              /* ik_robot_ik_scratch_size(chain->variable_count) bytes */
     size_t scratch_bytes;
 

@@ -44,6 +44,8 @@ ik_robot_ik ik_robot_ik_def(void) {
     job.attempt_iterations = 30;
     job.stall_iterations = 6;
     job.random_seed = 1;
+    job.prefer = IK_ROBOT_PREFER_SEED;
+    job.null_space_iterations = 30;
     return job;
 }
 
@@ -313,6 +315,12 @@ static ik_result validate(const ik_robot_ik *job) {
         return ik_field_fail(where, IK_ERR_RANGE, "time_budget_s", -1);
     if (job->attempt_iterations < 1) return ik_field_fail(where, IK_ERR_RANGE, "attempt_iterations", -1);
     if (job->stall_iterations < 1) return ik_field_fail(where, IK_ERR_RANGE, "stall_iterations", -1);
+    if (!ik_finite(job->null_space_gain)) return ik_field_fail(where, IK_ERR_NONFINITE, "null_space_gain", -1);
+    if (!(job->null_space_gain >= 0 && job->null_space_gain <= 1))
+        return ik_field_fail(where, IK_ERR_RANGE, "null_space_gain", -1);
+    if (job->prefer != IK_ROBOT_PREFER_SEED && job->prefer != IK_ROBOT_PREFER_MID_RANGE)
+        return ik_field_fail(where, IK_ERR_RANGE, "prefer", -1);
+    if (job->null_space_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "null_space_iterations", -1);
     for (k = 0; k < chain->variable_count; ++k)
         if (!ik_finite(job->q_seed[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "q_seed", k);
     return IK_OK;
@@ -325,6 +333,97 @@ static ik_result check_seed(const ik_robot_ik *job, const workspace *ws) {
         if (ws->kind[v] != VARIABLE_FREE_TURNS && (job->q_seed[v] < ws->lower[v] || job->q_seed[v] > ws->upper[v]))
             return ik_field_fail(job->error_field, IK_ERR_RANGE, "q_seed", v);
     return IK_OK;
+}
+
+/* ---- the secondary objective ------------------------------------------------ */
+
+/* H = sum_v w_v d_v^2 / 2 at q, and when `z` is not NULL its descent
+ * direction z_v = gain w_v d_v (see robot_ik.h): d_v = seed_v - q_v (the
+ * short way round for turning variables) and w_v = 1, or d_v = mid_v - q_v
+ * and w_v = (h_min / h_v)^2 over the limited variables. */
+static ik_real null_space_objective(const ik_robot_ik *job, const workspace *ws, const ik_real *q, ik_real gain,
+                                    ik_real *z) {
+    const int n = job->chain->variable_count;
+    const ik_bool mid_range = job->prefer == IK_ROBOT_PREFER_MID_RANGE;
+    ik_real h_min = IK_REAL_MAX, objective = 0;
+    int v;
+    for (v = 0; v < n && mid_range; ++v)
+        if (ws->kind[v] == VARIABLE_LIMITED && ws->upper[v] > ws->lower[v])
+            h_min = ik_minr(h_min, (ws->upper[v] - ws->lower[v]) / 2);
+    for (v = 0; v < n; ++v) {
+        ik_real d = 0, w = 0;
+        if (!mid_range) {
+            d = job->q_seed[v] - q[v];
+            if (ws->kind[v] != VARIABLE_LIMITED) d = ik_wrap_angle(d);
+            w = 1;
+        } else if (ws->kind[v] == VARIABLE_LIMITED && ws->upper[v] > ws->lower[v]) {
+            ik_real h = (ws->upper[v] - ws->lower[v]) / 2;
+            d = (ws->lower[v] + ws->upper[v]) / 2 - q[v];
+            w = (h_min / h) * (h_min / h);
+        }
+        objective += w * d * d / 2;
+        if (z) z[v] = gain * w * d;
+    }
+    return objective;
+}
+
+/* The task error's weighted rows at q into e_rows (returns their count) and
+ * the Jacobian's into ws->rows_jac, with *reached set; 0 rows when the
+ * Jacobian cannot be taken. */
+static int task_rows(const ik_robot_ik *job, workspace *ws, ik_real reach, ik_real *e_rows, ik_bool *reached) {
+    ik_transform tip_bs;
+    twist_error e;
+    ik_real six[6];
+    int rows = 0, v;
+    *reached = 0;
+    if (ik_robot_jacobian_tip(job->chain, ws->q, ws->jac, &tip_bs) != IK_OK) return 0;
+    e = measure(job, tip_bs);
+    six[0] = e.position.x;
+    six[1] = e.position.y;
+    six[2] = e.position.z;
+    six[3] = e.rotation.x;
+    six[4] = e.rotation.y;
+    six[5] = e.rotation.z;
+    rows = weighted_rows(job, reach, six, e_rows);
+    for (v = 0; v < job->chain->variable_count; ++v)
+        weighted_rows(job, reach, ws->jac + 6 * v, ws->rows_jac + (size_t)rows * (size_t)v);
+    *reached = reached_goal(job, &e);
+    return rows;
+}
+
+/* The null-space polish once the goal is reached (Liegeois 1977): from the
+ * best q, move by (I - J^+ J) z (ik_ls_dls_project_null; the task error
+ * changes only to second order), then take up to 3 ordinary steps until
+ * the goal is within tolerance again; keep the result when it is and H has
+ * fallen by 0.1 %, else halve the gain. Stops after null_space_iterations
+ * tries or when the gain falls under 1/16 of its start. */
+static void polish_in_null_space(const ik_robot_ik *job, workspace *ws, ik_real reach) {
+    const int n = job->chain->variable_count;
+    ik_real gain = job->null_space_gain, objective = null_space_objective(job, ws, ws->best, 0, NULL), e_rows[6];
+    int i, v, correction;
+    for (i = 0; i < job->null_space_iterations && gain >= job->null_space_gain / 16; ++i) {
+        ik_bool reached;
+        ik_ls ls;
+        memcpy(ws->q, ws->best, (size_t)n * sizeof(ik_real));
+        ls.rows = task_rows(job, ws, reach, e_rows, &reached);
+        if (ls.rows == 0) return;
+        ls.jac = ws->rows_jac;
+        ls.cols = n;
+        null_space_objective(job, ws, ws->q, gain, ws->step);
+        ik_ls_dls_project_null(&ls, ws->ls_scratch, ws->step);
+        for (v = 0; v < n; ++v) ws->q[v] += ws->step[v];
+        bring_inside(ws, ws->q, n);
+        for (correction = 0; correction <= 3; ++correction) {
+            int rows = task_rows(job, ws, reach, e_rows, &reached);
+            if (reached || rows == 0 || correction == 3 || !take_step(job, ws, e_rows, rows, reach)) break;
+        }
+        if (reached && null_space_objective(job, ws, ws->q, 0, NULL) < objective * GAIN_FACTOR) {
+            objective = null_space_objective(job, ws, ws->q, 0, NULL);
+            memcpy(ws->best, ws->q, (size_t)n * sizeof(ik_real));
+        } else {
+            gain /= 2;
+        }
+    }
 }
 
 /* ---- the solve -------------------------------------------------------------- */
@@ -392,8 +491,9 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
         attempt = take_step(job, &ws, e_rows, rows, reach) ? attempt + 1 : job->attempt_iterations;
         ++iterations;
     }
+    if (reached && job->null_space_gain > 0) polish_in_null_space(job, &ws, reach);
     memcpy(job->q_out, ws.best, (size_t)n * sizeof(ik_real));
-    if (!reached) {
+    if (!reached || job->null_space_gain > 0) {
         ik_robot_fk(job->chain, ws.best, &tip_bs, NULL);
         e = measure(job, tip_bs);
     }

@@ -12,6 +12,7 @@
 #include "ikc.h"
 #include "label_layout.h"
 #include "mesh_view.h"
+#include "robot_arm.h"
 
 #define MAX_FRAMES 64
 
@@ -52,6 +53,9 @@ static void usage(FILE *out) {
             "  ikc render examples/tail.chain --view side -o tail.png\n"
             "  ikc render robot.glb --clip Robot_Walking --frames 0:0.9:0.15 -o walk.svg\n"
             "  ikc render 131_01.bvh --clip motion --time 2.5 --view front -o pose.pdf\n"
+            "\n"
+            "A URDF robot arm (FILE.urdf, given first) takes other options: see\n"
+            "`ikc render FILE.urdf --help`.\n"
             "\n"
             "exit codes: 0 ok, 2 bad usage or numbers, 3 file missing, 4 file malformed,\n"
             "5 unknown clip, 6 output not written.\n",
@@ -444,7 +448,10 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
 int ikc_render(int argc, char **argv) {
     render_options o;
     ik_asset asset;
-    int code = parse_options(argc, argv, &o);
+    int code;
+    /* A URDF robot (FILE first): robot_render.c. */
+    if (argc > 0 && ikc_is_urdf(argv[0])) return ikc_robot_render(argc, argv);
+    code = parse_options(argc, argv, &o);
     if (code >= 0) return code;
     code = ikc_asset_load("render", o.path, &asset);
     if (code != IKC_EXIT_OK) return code;

@@ -27,9 +27,11 @@ typedef struct ikc_arm {
  * base, IKC_EXIT_FORMAT for a chain too long. */
 int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, const char *tip, ikc_arm *arm);
 
-/* `ikc info ROBOT.urdf` (robot_info.c) and `ikc solve ROBOT.urdf ...`
- * (robot_solve.c; argv as ikc_solve gets it). */
+/* `ikc info ROBOT.urdf` (robot_info.c), `ikc solve ROBOT.urdf ...`
+ * (robot_solve.c) and `ikc render ROBOT.urdf ...` (robot_render.c); argv as
+ * ikc_solve and ikc_render get it. */
 int ikc_robot_info(const char *path);
 int ikc_robot_solve(int argc, char **argv);
+int ikc_robot_render(int argc, char **argv);
 
 #endif

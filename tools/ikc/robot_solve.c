@@ -1,10 +1,12 @@
 /* `ikc solve ROBOT.urdf --tip LINK --pose x,y,z[,qx,qy,qz,qw]`: the joint
  * values that put a robot arm's tip link at a pose (ik_robot_ik), printed,
- * or with --json printed with every link's pose. */
+ * or with --json printed with every link's pose; with --analytic, every
+ * closed-form solution (ik_robot_analytic), nearest the seed first. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/robot_analytic.h>
 #include <ikit/robot_ik.h>
 
 #include "ikc.h"
@@ -17,13 +19,13 @@ typedef struct robot_request {
     int pose_count; /* 3: position only; 7: with the orientation */
     ik_real seed[IK_ROBOT_MAX_JOINTS];
     int seed_count; /* 0: mid-range */
-    int max_iterations, json;
+    int max_iterations, json, analytic;
 } robot_request;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc solve ROBOT.urdf --tip LINK --pose x,y,z[,qx,qy,qz,qw] [--base LINK]\n"
-            "                 [--seed q1,q2,...] [--iterations N] [--json]\n"
+            "                 [--seed q1,q2,...] [--iterations N] [--analytic] [--json]\n"
             "\n"
             "Finds joint values that put link LINK at the pose (in the frame of the base link,\n"
             "the robot's root by default): position x, y, z and, when given, the orientation\n"
@@ -33,6 +35,9 @@ static void usage(FILE *out) {
             "restarts from seeded random configurations when it stalls (deterministic).\n"
             "\n"
             "  --iterations N  iteration budget (default 20000)\n"
+            "  --analytic      list every closed-form solution inside the limits, nearest the\n"
+            "                  seed first (6R arms with a spherical wrist or three parallel\n"
+            "                  axes, found from the axes; needs the orientation)\n"
             "  --json          print the joint values, the errors and every link's pose\n"
             "\n"
             "examples:\n"
@@ -55,6 +60,10 @@ static int parse(int argc, char **argv, robot_request *req) {
         }
         if (strcmp(a, "--json") == 0) {
             req->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--analytic") == 0) {
+            req->analytic = 1;
             continue;
         }
         if (a[0] != '-' || !a[1]) {
@@ -219,6 +228,84 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     return IKC_EXIT_OK;
 }
 
+/* Every closed-form solution: one line per solution (text), or a JSON object
+ * with the kind, the singular flag and the solutions as arrays of joint values. */
+static void print_solutions(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
+                            const ik_robot_analytic_model *model, const ik_real *q, int count, ik_bool singular) {
+    int s, v;
+    if (req->json) {
+        cJSON *root = cJSON_CreateObject(), *names, *list;
+        char *text;
+        cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
+        cJSON_AddItemToObject(root, "base", ikc_json_text(req->base ? req->base : u->links[u->root_link].name));
+        cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
+        cJSON_AddStringToObject(root, "kind", ik_robot_analytic_kind_str(model->kind));
+        cJSON_AddBoolToObject(root, "singular", singular);
+        names = cJSON_AddArrayToObject(root, "joints");
+        for (v = 0; v < 6; ++v)
+            cJSON_AddItemToArray(names, ikc_json_text(u->joints[arm->variable_joints[v]].name));
+        list = cJSON_AddArrayToObject(root, "solutions");
+        for (s = 0; s < count; ++s) {
+            cJSON *one = cJSON_CreateArray();
+            for (v = 0; v < 6; ++v) cJSON_AddItemToArray(one, cJSON_CreateNumber((double)q[6 * s + v]));
+            cJSON_AddItemToArray(list, one);
+        }
+        text = cJSON_Print(root);
+        if (text) {
+            printf("%s\n", text);
+            cJSON_free(text);
+        }
+        cJSON_Delete(root);
+        return;
+    }
+    printf("%d analytic solution%s (%s%s), nearest the seed first, radians:\n   ", count, count == 1 ? "" : "s",
+           ik_robot_analytic_kind_str(model->kind), singular ? "; singular pose: a free joint took the seed's value" : "");
+    for (v = 0; v < 6; ++v) printf(" %14.14s", ikc_shown(u->joints[arm->variable_joints[v]].name));
+    printf("\n");
+    for (s = 0; s < count; ++s) {
+        printf("%2d:", s + 1);
+        for (v = 0; v < 6; ++v) printf(" %14.6f", (double)q[6 * s + v]);
+        printf("\n");
+    }
+}
+
+/* --analytic: the chain's closed form, if its axes allow one, and all its solutions. */
+static int solve_analytic(const ik_urdf *u, const robot_request *req, const ikc_arm *arm, const ik_real *seed) {
+    ik_robot_analytic_model model;
+    ik_robot_analytic job = ik_robot_analytic_def();
+    ik_real q[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+    ik_bool singular = 0;
+    int count = 0;
+    const char *why = NULL;
+    ik_result r;
+    if (req->pose_count != 7) {
+        fprintf(stderr, "ikc solve: --analytic needs the orientation: --pose x,y,z,qx,qy,qz,qw\n");
+        return IKC_EXIT_USAGE;
+    }
+    r = ik_robot_analytic_prepare(&arm->chain, &model, &why);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: %s: no closed form for this chain: %s\n", ikc_shown(req->path),
+                why ? why : ik_result_str(r));
+        return IKC_EXIT_FORMAT;
+    }
+    job.model = &model;
+    job.goal_position_bs = ik_v3(req->pose[0], req->pose[1], req->pose[2]);
+    job.goal_rotation_bs = ik_q(req->pose[3], req->pose[4], req->pose[5], req->pose[6]);
+    job.q_seed = seed;
+    job.q_out = q;
+    job.solution_count = &count;
+    job.singular = &singular;
+    r = ik_robot_analytic_run(&job);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: --pose: %s\n",
+                r == IK_ERR_RANGE ? "the quaternion qx,qy,qz,qw must have length 1" : ik_result_str(r));
+        return IKC_EXIT_USAGE;
+    }
+    print_solutions(u, req, arm, &model, q, count, singular);
+    if (count == 0) fprintf(stderr, "ikc solve: warning: no closed-form solution inside the limits reaches the pose\n");
+    return IKC_EXIT_OK;
+}
+
 int ikc_robot_solve(int argc, char **argv) {
     robot_request req;
     ik_urdf *u = NULL;
@@ -229,7 +316,7 @@ int ikc_robot_solve(int argc, char **argv) {
     code = ikc_urdf_load("solve", req.path, &u);
     if (code == IKC_EXIT_OK) code = ikc_arm_chain("solve", u, req.base, req.tip, &arm);
     if (code == IKC_EXIT_OK) code = seed_for(&req, &arm, seed);
-    if (code == IKC_EXIT_OK) code = solve(u, &req, &arm, seed);
+    if (code == IKC_EXIT_OK) code = req.analytic ? solve_analytic(u, &req, &arm, seed) : solve(u, &req, &arm, seed);
     ik_urdf_free(u);
     return code;
 }

@@ -353,11 +353,22 @@ try {
         const runTargets = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets));
         await drag(page, runTargets[0], [runTargets[0][0], runTargets[0][1] - 12]);
         await page.click('#body-play');
-        await frames(page, 6);
-        const runGoals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
-        const runEnds = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
-        const runT2 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
-        check(dist(runEnds[0], runGoals[0]) < 1e-3 && runT2 !== runT1, `humanoid: girl.glb running, the left hand held on its dragged target (${dist(runEnds[0], runGoals[0]).toExponential(2)})`);
+        // Over ten frames of the run (which frames depends on the machine's speed): the hand is on its
+        // target in most, and where the run's body takes the target out of the arm's reach the page's
+        // residual readout says by how much (it is the hand's distance from the target).
+        let held = 0, honest = 0, worst = 0, runT2 = runT1;
+        for (let k = 0; k < 10; ++k) {
+            await frames(page, 1);
+            const goals = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals));
+            const ends = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.values));
+            const residuals = await page.$eval('#body-residuals', (el) => JSON.parse(el.dataset.values));
+            const d = dist(ends[0], goals[0]);
+            held += d < 1e-3;
+            honest += Math.abs(d - residuals[0]) < 1e-3;
+            worst = Math.max(worst, d);
+            runT2 = await page.$eval('#body-time', (el) => Number(el.dataset.value));
+        }
+        check(held >= 5 && honest === 10 && runT2 !== runT1, `humanoid: girl.glb running, the left hand held on its dragged target in ${held} of 10 frames, the residual readout its distance in ${honest} (worst ${worst.toExponential(2)})`);
         await page.screenshot({ path: path.join(shots, 'body_gltf_animation.png') });
         // A CMU motion: it plays; paused, a dragged hand target holds the hand; playing again, time moves on.
         await page.setInputFiles('#body-file', path.join(dataDir, 'bvh/131_01.bvh'));

@@ -29,7 +29,7 @@ static void check_loaded(const ik_chain_file *chain)
         }
         for (i = 0; i < chain->target_count; ++i)
             if (chain->targets[i].joint < 0 || chain->targets[i].joint >= chain->joint_count ||
-                !(chain->targets[i].weight > 0))
+                !(chain->targets[i].importance > 0))
                 abort();
     }
     free(pose);

@@ -344,7 +344,7 @@ typedef struct ik_humanoid_limb {
     ik_real upper_length, lower_length;
     ...;
 } ik_humanoid_limb;
-typedef struct ik_humanoid { ik_humanoid_limb limb[...]; ...; } ik_humanoid;
+typedef struct ik_humanoid { ik_humanoid_limb limb[...]; ik_vec3 up_rs; ...; } ik_humanoid;
 typedef struct ik_ground { ...; } ik_ground;
 typedef struct ik_humanoid_goal {
     ik_bool enabled;
@@ -401,6 +401,56 @@ int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *st
                         const ik_mat4 *end_ms, const ik_vec3 *targets_ms, const ik_vec3 *poles_ms,
                         ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
                         ik_real *residual, ik_result *failure);
+
+/* take.h, foot_contacts.h, walk.h (the motion layer) */
+typedef struct ik_take { int frame_count; int joint_count; ik_real frame_time; ik_transform *poses_ls; } ik_take;
+ik_result ik_take_validate(const ik_take *take, int *bad_frame);
+ik_result ik_take_bake(ik_take *take, const ik_clip *clip, const ik_transform *rest_ls);
+int ik_take_frame_count(ik_real duration, ik_real frame_time, int max_frames);
+#define IK_FOOT_CONTACT_POINTS ...
+#define IK_FOOT_PATH_POINTS ...
+const char *ik_foot_point_name(int point);
+void ik_foot_point_joints(const ik_humanoid *rig, int joints[]);
+ik_real ik_foot_leg_length(const ik_humanoid *rig);
+ik_result ik_foot_paths_record(const ik_skeleton *skeleton, const ik_take *take, const ik_mat4 *root_ms,
+                               const int joints[], ik_mat4 *model_ms, ik_vec3 *paths_ms, int *bad_frame);
+typedef struct ik_foot_contact { int point; int start, end; ik_vec3 planted_ms; } ik_foot_contact;
+typedef struct ik_foot_contacts {
+    const ik_vec3 *paths_ms;
+    int frame_count;
+    ik_real frame_time;
+    ik_bool present[...];
+    ik_vec3 up_ms;
+    ik_real leg_length;
+    ik_real floor_percentile;
+    ik_real height_enter, height_exit;
+    ik_real speed_enter, speed_exit;
+    ik_real max_gap, min_duration;
+    ik_real *scratch;
+    ik_foot_contact *contacts;
+    int capacity;
+    int *count;
+    ik_real *heights;
+    ik_real *speeds;
+    ik_real *levels;
+    ...;
+} ik_foot_contacts;
+ik_foot_contacts ik_foot_contacts_def(void);
+ik_result ik_foot_contacts_run(const ik_foot_contacts *job);
+typedef struct ik_walk_report { ik_real distance; int steps; ik_real worst_residual; ik_real lowest_pelvis; } ik_walk_report;
+typedef struct ik_walk {
+    const ik_humanoid *rig;
+    const ik_mat4 *root_ms;
+    ik_real speed, stride, cadence, step_height, stance_fraction, bob, sway, arm_swing, toe_off;
+    const ik_ground *ground;
+    ik_take *take;
+    ik_mat4 *model_ms;
+    ik_walk_report *report;
+    ...;
+} ik_walk;
+ik_walk ik_walk_def(const ik_humanoid *rig, const ik_mat4 *root_ms);
+ik_result ik_walk_validate(const ik_walk *job, const char **problem);
+ik_result ik_walk_run(const ik_walk *job);
 """ % {"real": REAL}
 
 PRELUDE = """
@@ -411,6 +461,9 @@ PRELUDE = """
 #include <ikit/humanoid.h>
 #include <ikit/ground.h>
 #include <ikit/named_chains.h>
+#include <ikit/take.h>
+#include <ikit/foot_contacts.h>
+#include <ikit/walk.h>
 #include "robot_fk_batch.h"
 #include "two_bone_batch.h"
 """

@@ -1,0 +1,143 @@
+"""The motion layer: takes baked from clips (ik_take_bake), foot contacts
+(ik_foot_paths_record + ik_foot_contacts_run) and procedural walks
+(ik_walk_run). A take is a (frames, joints, 10) array of real_dtype: one
+local pose per frame, the library's ik_transform layout."""
+import numpy as np
+
+from . import arrays
+from ._ikit import ffi, lib
+from .errors import IkitError, check
+from .humanoid import Humanoid
+
+CONTACT_POINTS = [ffi.string(lib.ik_foot_point_name(p)).decode() for p in range(lib.IK_FOOT_CONTACT_POINTS)]
+_CONTACT_OPTIONS = ("floor_percentile", "height_enter", "height_exit", "speed_enter", "speed_exit", "max_gap",
+                    "min_duration")
+_WALK_OPTIONS = ("speed", "stride", "cadence", "step_height", "stance_fraction", "bob", "sway", "arm_swing",
+                 "toe_off")
+
+
+def _take(poses, joint_count, frame_time, writable=False):
+    """An ik_take over `poses` itself (no copy), and the array it points at."""
+    if not isinstance(poses, np.ndarray) or poses.dtype != arrays.real_dtype or not poses.flags.c_contiguous:
+        if writable:
+            raise ValueError("poses must be a C-contiguous %s array" % arrays.real_dtype)
+        poses = np.ascontiguousarray(poses, dtype=arrays.real_dtype)
+    if poses.ndim != 3 or poses.shape[1:] != (joint_count, arrays.REALS_PER_TRANSFORM):
+        raise ValueError("poses must have shape (frames, %d, 10), not %s" % (joint_count, poses.shape))
+    take = ffi.new("ik_take *")
+    take.frame_count, take.joint_count, take.frame_time = poses.shape[0], joint_count, frame_time
+    take.poses_ls = ffi.from_buffer("ik_transform[]", poses, require_writable=writable)
+    return take, poses
+
+
+def bake(asset, clip=0, frame_time=None):
+    """Clip `clip` of `asset` as a take (ik_take_bake on the rest pose):
+    (poses, frame_time). A BVH keeps its own frames and frame time; other
+    clips are sampled at `frame_time` (default 1/30 s) over their duration."""
+    pointer = asset._clip(clip)
+    if frame_time is None:
+        frame_time = asset.frame_time if asset.format == "bvh" else 1.0 / 30
+    if asset.format == "bvh":
+        frames = asset.frame_count
+    else:
+        frames = lib.ik_take_frame_count(pointer.duration, frame_time, 1 << 20)
+        if frames == 0:
+            raise IkitError("bake", lib.IK_ERR_RANGE, "frame time %r does not cover the clip" % (frame_time,))
+    joints = asset.skeleton.joint_count
+    poses = np.zeros((frames, joints, arrays.REALS_PER_TRANSFORM), dtype=arrays.real_dtype)
+    take, poses = _take(poses, joints, frame_time, writable=True)
+    check(lib.ik_take_bake(take, pointer, asset.skeleton._ptr.rest_ls), "bake")
+    return poses, float(frame_time)
+
+
+def foot_contacts(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None, mapping=None,
+                  **thresholds):
+    """The intervals each foot point stands planted in the take (seconds per
+    frame `frame_time`): a dict point name ("left heel", "left toe", "right
+    heel", "right toe") -> list of (start, end, position), frames inclusive,
+    position the point's mean model-space position over the interval.
+    `asset_or_skeleton`: an Asset (its skeleton and root) or a Skeleton
+    (with `root`, None: identity). `humanoid`: a Humanoid on that skeleton
+    (default: found by name, with optional `mapping`). `thresholds`: the
+    job's floor_percentile, height_enter/exit, speed_enter/exit (leg
+    lengths, leg lengths per second), max_gap, min_duration (seconds)."""
+    skeleton = getattr(asset_or_skeleton, "skeleton", asset_or_skeleton)
+    if root is None and skeleton is not asset_or_skeleton:
+        root = asset_or_skeleton.root
+    body = humanoid if humanoid is not None else Humanoid(skeleton, mapping)
+    joints = ffi.new("int[]", int(lib.IK_FOOT_PATH_POINTS))
+    lib.ik_foot_point_joints(body._rig, joints)
+    if joints[0] < 0 or joints[2] < 0:
+        raise IkitError("foot contacts", lib.IK_ERR_NOT_FOUND, "a leg ends without a foot joint: contacts need "
+                        "ankle joints (a mapping can name them)")
+    take, poses = _take(take_poses, skeleton.joint_count, frame_time)
+    frames = poses.shape[0]
+    root_matrix = np.eye(4) if root is None else np.asarray(root, dtype=np.float64)
+    model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
+    paths = ffi.new("ik_vec3[]", max(frames, 1) * int(lib.IK_FOOT_PATH_POINTS))
+    bad = ffi.new("int *", -1)
+    r = lib.ik_foot_paths_record(skeleton._ptr, take, arrays.root_pointer(root), joints, model, paths, bad)
+    if r != lib.IK_OK:
+        raise IkitError("foot paths" + (" (frame %d)" % bad[0] if bad[0] >= 0 else ""), r)
+    # Up and leg length in model space, as ikc does: the rig's up under the
+    # root, the leg scaled by the root's Y column.
+    up = root_matrix[:3, :3] @ [body._rig.up_rs.x, body._rig.up_rs.y, body._rig.up_rs.z]
+    job = ffi.new("ik_foot_contacts *", lib.ik_foot_contacts_def())
+    job.paths_ms, job.frame_count, job.frame_time = paths, frames, frame_time
+    for p in range(lib.IK_FOOT_CONTACT_POINTS):
+        job.present[p] = joints[p] >= 0
+    job.up_ms = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
+    job.leg_length = float(lib.ik_foot_leg_length(body._rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
+    for name, value in thresholds.items():
+        if name not in _CONTACT_OPTIONS:
+            raise TypeError("foot_contacts() got an unexpected option %r" % name)
+        setattr(job, name, value)
+    scratch = ffi.new("ik_real[]", 2 * max(frames, 1))
+    contacts = ffi.new("ik_foot_contact[]", max(frames, 1))
+    count = ffi.new("int *")
+    job.scratch, job.contacts, job.capacity, job.count = scratch, contacts, max(frames, 1), count
+    check(lib.ik_foot_contacts_run(job), "foot contacts")
+    out = {name: [] for name in CONTACT_POINTS}
+    for i in range(count[0]):
+        c = contacts[i]
+        out[CONTACT_POINTS[c.point]].append(
+            (int(c.start), int(c.end), np.array([c.planted_ms.x, c.planted_ms.y, c.planted_ms.z])))
+    return out
+
+
+def walk(humanoid, seconds, fps=30, *, root=None, report=False, **options):
+    """A procedural walk (ik_walk_run) of `seconds` at `fps` frames per
+    second for `humanoid` (a Humanoid) under `root` (4x4, None: identity):
+    the poses (frames, joints, 10). `options`: the job's speed, stride,
+    cadence, step_height (model units), stance_fraction, bob, sway,
+    arm_swing, toe_off, as walk.h describes; unset ones keep the defaults
+    the job derives from the leg length. With report=True returns (poses,
+    dict of the job's report)."""
+    if not (np.isfinite(fps) and fps > 0):
+        raise IkitError("walk", lib.IK_ERR_RANGE, "fps must be positive and finite, not %r" % (fps,))
+    frame_time = 1.0 / fps
+    frames = lib.ik_take_frame_count(seconds, frame_time, 1 << 20)
+    if frames == 0:
+        raise IkitError("walk", lib.IK_ERR_RANGE, "cannot make frames of %r s at %r fps" % (seconds, fps))
+    skeleton = humanoid.skeleton
+    root_ptr = arrays.root_pointer(root)
+    job = ffi.new("ik_walk *", lib.ik_walk_def(humanoid._rig, root_ptr))
+    for name, value in options.items():
+        if name not in _WALK_OPTIONS:
+            raise TypeError("walk() got an unexpected option %r" % name)
+        setattr(job, name, value)
+    poses = np.zeros((frames, skeleton.joint_count, arrays.REALS_PER_TRANSFORM), dtype=arrays.real_dtype)
+    take, poses = _take(poses, skeleton.joint_count, frame_time, writable=True)
+    model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
+    walk_report = ffi.new("ik_walk_report *")
+    job.take, job.model_ms, job.report = take, model, walk_report
+    problem = ffi.new("char **")
+    r = lib.ik_walk_validate(job, ffi.cast("const char **", problem))
+    if r != lib.IK_OK:
+        raise IkitError("walk", r, ffi.string(problem[0]).decode() if problem[0] != ffi.NULL else None)
+    check(lib.ik_walk_run(job), "walk")
+    if not report:
+        return poses
+    return poses, {"distance": float(walk_report.distance), "steps": int(walk_report.steps),
+                   "worst_residual": float(walk_report.worst_residual),
+                   "lowest_pelvis": float(walk_report.lowest_pelvis)}

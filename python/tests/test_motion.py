@@ -1,0 +1,140 @@
+"""The motion layer from Python: foot contacts on real capture, checked
+against the forward kinematics of the take, and the procedural walk."""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ikit
+from conftest import asset_path, bone_lengths, positions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _take_positions(skeleton, poses, root, joints):
+    """Model-space positions (frames, len(joints), 3) by ikit's FK."""
+    out = np.empty((poses.shape[0], len(joints), 3))
+    model = ikit.new_matrices(skeleton.joint_count)
+    for f in range(poses.shape[0]):
+        out[f] = positions(skeleton.fk(poses[f], root, model))[joints]
+    return out
+
+
+@pytest.fixture
+def walk_capture(data):
+    asset = ikit.load(asset_path(data, "bvh/131_01.bvh"))
+    poses, frame_time = ikit.bake(asset)
+    return asset, poses, frame_time
+
+
+def test_contacts_lie_low_and_slow_on_real_capture(walk_capture):
+    asset, poses, frame_time = walk_capture
+    skeleton = asset.skeleton
+    body = ikit.Humanoid(skeleton)
+    contacts = ikit.foot_contacts(asset, poses, frame_time)
+    assert set(contacts) == set(ikit.CONTACT_POINTS)
+    feet = [body.roles["left_foot"], body.roles["left_toe"], body.roles["right_foot"], body.roles["right_toe"]]
+    path = _take_positions(skeleton, poses, asset.root, feet)
+    hips = _take_positions(skeleton, poses, asset.root, [body.roles["hips"]])[:, 0]
+    up = np.array([0.0, 1.0, 0.0])   # the CMU capture stands Y-up under its root
+    leg = np.median(hips @ up - path[:, 0] @ up)   # hips above the heel: about a leg
+    floor = np.percentile(path[:, :, 1], 5)
+    for k, name in enumerate(ikit.CONTACT_POINTS):
+        assert len(contacts[name]) >= 3, name      # a walk: several steps per foot
+        previous_end = -1
+        for start, end, planted in contacts[name]:
+            assert previous_end < start <= end < poses.shape[0]
+            previous_end = end
+            span = path[start:end + 1, k]
+            # planted is the mean position of the point over the contact (its FK)
+            assert np.allclose(planted, span.mean(axis=0), atol=1e-3 * leg)
+            # low: near the floor the whole time
+            assert np.all(span @ up - floor < 0.15 * leg), (name, start, end)
+            # slow: the point drifts far less than a swing (which moves ~a leg per step)
+            assert np.linalg.norm(span - planted, axis=1).max() < 0.15 * leg, (name, start, end)
+        # between contacts the foot moves: a swing covers far more ground than a contact
+        gaps = [(a[1], b[0]) for a, b in zip(contacts[name], contacts[name][1:])]
+        assert any(np.linalg.norm(path[b, k] - path[a, k]) > 0.3 * leg for a, b in gaps), name
+
+
+def _ikc():
+    candidate = os.environ.get("IKC") or str(ROOT / "build" / "dev" / "ikc")
+    return candidate if shutil.which(candidate) else None
+
+
+def test_contacts_match_ikc(walk_capture, data):
+    ikc = _ikc()
+    if ikc is None:
+        pytest.skip("skipped: no built ikc (set $IKC or build build/dev/ikc)")
+    asset, poses, frame_time = walk_capture
+    out = subprocess.run([ikc, "contacts", str(asset_path(data, "bvh/131_01.bvh")), "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    report = json.loads(out)
+    contacts = ikit.foot_contacts(asset, poses, frame_time)
+    assert report["frames"] == poses.shape[0]
+    assert set(report["points"]) == {name.replace(" ", "_") for name in ikit.CONTACT_POINTS}
+    for name in ikit.CONTACT_POINTS:
+        theirs = report["points"][name.replace(" ", "_")]["contacts"]
+        assert len(contacts[name]) == len(theirs) > 0, name
+        for (start, end, planted), other in zip(contacts[name], theirs):
+            assert (start, end) == (other["start"], other["end"]), name
+            assert np.allclose(planted, other["planted"], rtol=1e-5, atol=1e-4), name
+
+
+def test_contacts_refuse_bad_input(walk_capture):
+    asset, poses, frame_time = walk_capture
+    bad = poses.copy()
+    bad[10, 0, 0] = np.nan
+    with pytest.raises(ikit.IkitError) as error:
+        ikit.foot_contacts(asset, bad, frame_time)
+    assert error.value.code == "IK_ERR_NONFINITE"
+    with pytest.raises(ikit.IkitError):
+        ikit.foot_contacts(asset, poses, 0.0)
+    with pytest.raises(ikit.IkitError):
+        ikit.foot_contacts(asset, poses[:1], frame_time)
+    with pytest.raises(ikit.IkitError):
+        ikit.foot_contacts(asset, poses, frame_time, height_enter=0.5, height_exit=0.1)
+    with pytest.raises(ValueError):
+        ikit.foot_contacts(asset, poses[:, :5], frame_time)
+
+
+def test_walk_advances_the_hips_at_speed():
+    skeleton = ikit.Skeleton.humanoid(1.8)
+    body = ikit.Humanoid(skeleton)
+    seconds, fps, speed = 4.0, 30, 1.1
+    poses, report = ikit.walk(body, seconds, fps, speed=speed, report=True)
+    assert poses.shape == (int(seconds * fps) + 1, skeleton.joint_count, 10)
+    assert poses.dtype == ikit.real_dtype and np.isfinite(poses).all()
+    hips = body.roles["hips"]
+    first, last = skeleton.fk(poses[0]), skeleton.fk(poses[-1])
+    advance = positions(last)[hips] - positions(first)[hips]
+    # +Z is the humanoid's forward: the hips go speed x time along it, little sideways
+    assert abs(advance[2] - speed * seconds) < 0.02 * speed * seconds
+    assert abs(advance[0]) < 0.05 and abs(advance[2] - report["distance"]) < 1e-3
+    assert report["steps"] >= 6
+    rest_lengths = bone_lengths(skeleton, skeleton.fk(skeleton.rest_pose()))
+    for f in range(0, poses.shape[0], 10):
+        assert np.allclose(bone_lengths(skeleton, skeleton.fk(poses[f])), rest_lengths, atol=1e-4)
+    # the feet stay on or above the ground (y = 0 at rest) and touch it
+    feet = [body.roles["left_foot"], body.roles["right_foot"]]
+    rest_feet = positions(skeleton.fk(skeleton.rest_pose()))[feet, 1]
+    heights = _take_positions(skeleton, poses, None, feet)[:, :, 1]
+    assert heights.min() > rest_feet.min() - 0.01
+    assert np.abs(heights - rest_feet).min() < 0.01
+
+
+def test_walk_refuses_bad_options():
+    body = ikit.Humanoid(ikit.Skeleton.humanoid(1.8))
+    for options in ({"speed": -1.0}, {"speed": float("nan")}, {"stance_fraction": 0.99}, {"stride": 50.0}):
+        with pytest.raises(ikit.IkitError):
+            ikit.walk(body, 1.0, 30, **options)
+    with pytest.raises(ikit.IkitError):
+        ikit.walk(body, -1.0, 30)
+    with pytest.raises(ikit.IkitError):
+        ikit.walk(body, 1.0, 0)
+    with pytest.raises(TypeError):
+        ikit.walk(body, 1.0, 30, sped=1.0)

@@ -402,7 +402,7 @@ int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *st
                         ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
                         ik_real *residual, ik_result *failure);
 
-/* take.h, foot_contacts.h, walk.h (the motion layer) */
+/* take.h, foot_contacts.h, footskate.h, walk.h (the motion layer) */
 typedef struct ik_take { int frame_count; int joint_count; ik_real frame_time; ik_transform *poses_ls; } ik_take;
 ik_result ik_take_validate(const ik_take *take, int *bad_frame);
 ik_result ik_take_bake(ik_take *take, const ik_clip *clip, const ik_transform *rest_ls);
@@ -437,6 +437,23 @@ typedef struct ik_foot_contacts {
 } ik_foot_contacts;
 ik_foot_contacts ik_foot_contacts_def(void);
 ik_result ik_foot_contacts_run(const ik_foot_contacts *job);
+typedef struct ik_footskate {
+    const ik_humanoid *rig;
+    const ik_mat4 *root_ms;
+    ik_take *take;
+    const ik_foot_contact *contacts;
+    int contact_count;
+    ik_real blend_time;
+    ik_real reach;
+    void *scratch;
+    size_t scratch_bytes;
+    ik_mat4 *model_ms;
+    ...;
+} ik_footskate;
+ik_footskate ik_footskate_def(void);
+size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
+ik_result ik_footskate_plan(const ik_footskate *job);
+ik_result ik_footskate_apply(const ik_footskate *job, int first, int end);
 typedef struct ik_walk_report { ik_real distance; int steps; ik_real worst_residual; ik_real lowest_pelvis; } ik_walk_report;
 typedef struct ik_walk {
     const ik_humanoid *rig;
@@ -464,6 +481,7 @@ PRELUDE = """
 #include <ikit/take.h>
 #include <ikit/foot_contacts.h>
 #include <ikit/walk.h>
+#include <ikit/footskate.h>
 #include "robot_fk_batch.h"
 #include "two_bone_batch.h"
 """

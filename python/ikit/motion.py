@@ -1,7 +1,8 @@
 """The motion layer: takes baked from clips (ik_take_bake), foot contacts
-(ik_foot_paths_record + ik_foot_contacts_run) and procedural walks
-(ik_walk_run). A take is a (frames, joints, 10) array of real_dtype: one
-local pose per frame, the library's ik_transform layout."""
+(ik_foot_paths_record + ik_foot_contacts_run), footskate clean-up
+(ik_footskate_plan + apply) and procedural walks (ik_walk_run). A take is
+a (frames, joints, 10) array of real_dtype: one local pose per frame, the
+library's ik_transform layout."""
 import numpy as np
 
 from . import arrays
@@ -50,6 +51,59 @@ def bake(asset, clip=0, frame_time=None):
     return poses, float(frame_time)
 
 
+class _Contacts:
+    """The C contacts of a take and what found them (skeleton, rig, root)."""
+
+    def __init__(self, asset_or_skeleton, take_poses, frame_time, root, humanoid, mapping, thresholds):
+        skeleton = getattr(asset_or_skeleton, "skeleton", asset_or_skeleton)
+        if root is None and skeleton is not asset_or_skeleton:
+            root = asset_or_skeleton.root
+        self.skeleton, self.root_ptr = skeleton, arrays.root_pointer(root)
+        self.body = humanoid if humanoid is not None else Humanoid(skeleton, mapping)
+        joints = ffi.new("int[]", int(lib.IK_FOOT_PATH_POINTS))
+        lib.ik_foot_point_joints(self.body._rig, joints)
+        if joints[0] < 0 or joints[2] < 0:
+            raise IkitError("foot contacts", lib.IK_ERR_NOT_FOUND, "a leg ends without a foot joint: contacts "
+                            "need ankle joints (a mapping can name them)")
+        self.take, self.poses = _take(take_poses, skeleton.joint_count, frame_time)
+        frames = self.poses.shape[0]
+        self.model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
+        paths = ffi.new("ik_vec3[]", max(frames, 1) * int(lib.IK_FOOT_PATH_POINTS))
+        bad = ffi.new("int *", -1)
+        r = lib.ik_foot_paths_record(skeleton._ptr, self.take, self.root_ptr, joints, self.model, paths, bad)
+        if r != lib.IK_OK:
+            raise IkitError("foot paths" + (" (frame %d)" % bad[0] if bad[0] >= 0 else ""), r)
+        # Up and leg length in model space, as ikc finds them: the rig's up
+        # under the root, the leg scaled by the root's Y column.
+        root_matrix = np.eye(4) if root is None else np.asarray(root, dtype=np.float64)
+        rig = self.body._rig
+        up = root_matrix[:3, :3] @ [rig.up_rs.x, rig.up_rs.y, rig.up_rs.z]
+        job = ffi.new("ik_foot_contacts *", lib.ik_foot_contacts_def())
+        job.paths_ms, job.frame_count, job.frame_time = paths, frames, frame_time
+        for p in range(lib.IK_FOOT_CONTACT_POINTS):
+            job.present[p] = joints[p] >= 0
+        job.up_ms = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
+        job.leg_length = float(lib.ik_foot_leg_length(rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
+        for name, value in thresholds.items():
+            if name not in _CONTACT_OPTIONS:
+                raise TypeError("unexpected foot contact option %r" % name)
+            setattr(job, name, value)
+        scratch = ffi.new("ik_real[]", 2 * max(frames, 1))
+        self.contacts = ffi.new("ik_foot_contact[]", max(frames, 1))
+        count = ffi.new("int *")
+        job.scratch, job.contacts, job.capacity, job.count = scratch, self.contacts, max(frames, 1), count
+        check(lib.ik_foot_contacts_run(job), "foot contacts")
+        self.count = int(count[0])
+
+    def by_point(self):
+        out = {name: [] for name in CONTACT_POINTS}
+        for i in range(self.count):
+            c = self.contacts[i]
+            out[CONTACT_POINTS[c.point]].append(
+                (int(c.start), int(c.end), np.array([c.planted_ms.x, c.planted_ms.y, c.planted_ms.z])))
+        return out
+
+
 def foot_contacts(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None, mapping=None,
                   **thresholds):
     """The intervals each foot point stands planted in the take (seconds per
@@ -61,48 +115,32 @@ def foot_contacts(asset_or_skeleton, take_poses, frame_time, *, root=None, human
     (default: found by name, with optional `mapping`). `thresholds`: the
     job's floor_percentile, height_enter/exit, speed_enter/exit (leg
     lengths, leg lengths per second), max_gap, min_duration (seconds)."""
-    skeleton = getattr(asset_or_skeleton, "skeleton", asset_or_skeleton)
-    if root is None and skeleton is not asset_or_skeleton:
-        root = asset_or_skeleton.root
-    body = humanoid if humanoid is not None else Humanoid(skeleton, mapping)
-    joints = ffi.new("int[]", int(lib.IK_FOOT_PATH_POINTS))
-    lib.ik_foot_point_joints(body._rig, joints)
-    if joints[0] < 0 or joints[2] < 0:
-        raise IkitError("foot contacts", lib.IK_ERR_NOT_FOUND, "a leg ends without a foot joint: contacts need "
-                        "ankle joints (a mapping can name them)")
-    take, poses = _take(take_poses, skeleton.joint_count, frame_time)
-    frames = poses.shape[0]
-    root_matrix = np.eye(4) if root is None else np.asarray(root, dtype=np.float64)
-    model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
-    paths = ffi.new("ik_vec3[]", max(frames, 1) * int(lib.IK_FOOT_PATH_POINTS))
-    bad = ffi.new("int *", -1)
-    r = lib.ik_foot_paths_record(skeleton._ptr, take, arrays.root_pointer(root), joints, model, paths, bad)
-    if r != lib.IK_OK:
-        raise IkitError("foot paths" + (" (frame %d)" % bad[0] if bad[0] >= 0 else ""), r)
-    # Up and leg length in model space, as ikc does: the rig's up under the
-    # root, the leg scaled by the root's Y column.
-    up = root_matrix[:3, :3] @ [body._rig.up_rs.x, body._rig.up_rs.y, body._rig.up_rs.z]
-    job = ffi.new("ik_foot_contacts *", lib.ik_foot_contacts_def())
-    job.paths_ms, job.frame_count, job.frame_time = paths, frames, frame_time
-    for p in range(lib.IK_FOOT_CONTACT_POINTS):
-        job.present[p] = joints[p] >= 0
-    job.up_ms = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
-    job.leg_length = float(lib.ik_foot_leg_length(body._rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
-    for name, value in thresholds.items():
-        if name not in _CONTACT_OPTIONS:
-            raise TypeError("foot_contacts() got an unexpected option %r" % name)
-        setattr(job, name, value)
-    scratch = ffi.new("ik_real[]", 2 * max(frames, 1))
-    contacts = ffi.new("ik_foot_contact[]", max(frames, 1))
-    count = ffi.new("int *")
-    job.scratch, job.contacts, job.capacity, job.count = scratch, contacts, max(frames, 1), count
-    check(lib.ik_foot_contacts_run(job), "foot contacts")
-    out = {name: [] for name in CONTACT_POINTS}
-    for i in range(count[0]):
-        c = contacts[i]
-        out[CONTACT_POINTS[c.point]].append(
-            (int(c.start), int(c.end), np.array([c.planted_ms.x, c.planted_ms.y, c.planted_ms.z])))
-    return out
+    return _Contacts(asset_or_skeleton, take_poses, frame_time, root, humanoid, mapping, thresholds).by_point()
+
+
+def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None, mapping=None, blend_time=None,
+          reach=None, **thresholds):
+    """Footskate clean-up (ik_footskate_plan + ik_footskate_apply): the
+    take's foot contacts found as foot_contacts does (same arguments and
+    thresholds), then every planted foot held at its contact's position.
+    Returns the cleaned poses, a new (frames, joints, 10) array; the input
+    is not changed. `blend_time` (seconds) and `reach` (fraction of a
+    straight leg) are the job's options."""
+    found = _Contacts(asset_or_skeleton, np.array(take_poses, dtype=arrays.real_dtype, order="C", copy=True),
+                      frame_time, root, humanoid, mapping, thresholds)
+    job = ffi.new("ik_footskate *", lib.ik_footskate_def())
+    job.rig, job.root_ms, job.take = found.body._rig, found.root_ptr, found.take
+    job.contacts, job.contact_count, job.model_ms = found.contacts, found.count, found.model
+    if blend_time is not None:
+        job.blend_time = blend_time
+    if reach is not None:
+        job.reach = reach
+    size = lib.ik_footskate_scratch_bytes(found.take, found.count)
+    scratch = ffi.new("char[]", max(size, 1))
+    job.scratch, job.scratch_bytes = scratch, size
+    check(lib.ik_footskate_plan(job), "footskate plan")
+    check(lib.ik_footskate_apply(job, 0, found.take.frame_count), "footskate apply")
+    return found.poses
 
 
 def walk(humanoid, seconds, fps=30, *, root=None, report=False, **options):

@@ -138,3 +138,46 @@ def test_walk_refuses_bad_options():
         ikit.walk(body, 1.0, 0)
     with pytest.raises(TypeError):
         ikit.walk(body, 1.0, 30, sped=1.0)
+
+
+def _planted_travel(skeleton, poses, root, contacts, feet):
+    """Per contact, the largest distance its point moves from where it
+    stands at the contact's first frame, by FK."""
+    path = _take_positions(skeleton, poses, root, feet)
+    return np.array([np.linalg.norm(path[start:end + 1, k] - path[start, k], axis=1).max()
+                     for k, name in enumerate(ikit.CONTACT_POINTS) for start, end, _ in contacts[name]])
+
+
+def test_clean_holds_planted_feet_still(walk_capture):
+    asset, poses, frame_time = walk_capture
+    skeleton = asset.skeleton
+    body = ikit.Humanoid(skeleton)
+    before = poses.copy()
+    cleaned = ikit.clean(asset, poses, frame_time)
+    assert np.array_equal(poses, before)                  # the input is left alone
+    assert cleaned.shape == poses.shape and cleaned.dtype == ikit.real_dtype
+    assert np.isfinite(cleaned).all()
+    assert not np.allclose(cleaned, poses)                # something was corrected
+    contacts = ikit.foot_contacts(asset, poses, frame_time)
+    feet = [body.roles["left_foot"], body.roles["left_toe"], body.roles["right_foot"], body.roles["right_toe"]]
+    travel_before = _planted_travel(skeleton, poses, asset.root, contacts, feet)
+    travel_after = _planted_travel(skeleton, cleaned, asset.root, contacts, feet)
+    assert travel_after.sum() < 0.5 * travel_before.sum(), (travel_before.sum(), travel_after.sum())
+    assert travel_after.max() < 0.1 * np.median(travel_before)   # held: next to no drift left
+    rest = bone_lengths(skeleton, skeleton.fk(poses[0], asset.root))
+    for f in range(0, poses.shape[0], 25):
+        lengths = bone_lengths(skeleton, skeleton.fk(cleaned[f], asset.root))
+        assert np.allclose(lengths, rest, rtol=1e-3, atol=1e-3 * rest.max()), f
+
+
+def test_clean_refuses_bad_input(walk_capture):
+    asset, poses, frame_time = walk_capture
+    bad = poses.copy()
+    bad[3, 2, 4] = np.inf
+    with pytest.raises(ikit.IkitError):
+        ikit.clean(asset, bad, frame_time)
+    with pytest.raises(ikit.IkitError) as error:
+        ikit.clean(asset, poses, frame_time, reach=1.5)
+    assert error.value.code == "IK_ERR_DEGENERATE"
+    with pytest.raises(ikit.IkitError):
+        ikit.clean(asset, poses, frame_time, blend_time=-1.0)

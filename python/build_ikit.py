@@ -402,7 +402,7 @@ int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *st
                         ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
                         ik_real *residual, ik_result *failure);
 
-/* take.h, foot_contacts.h, footskate.h, walk.h (the motion layer) */
+/* take.h, foot_contacts.h, footskate.h, skating.h, walk.h (the motion layer) */
 typedef struct ik_take { int frame_count; int joint_count; ik_real frame_time; ik_transform *poses_ls; } ik_take;
 ik_result ik_take_validate(const ik_take *take, int *bad_frame);
 ik_result ik_take_bake(ik_take *take, const ik_clip *clip, const ik_transform *rest_ls);
@@ -412,6 +412,7 @@ int ik_take_frame_count(ik_real duration, ik_real frame_time, int max_frames);
 const char *ik_foot_point_name(int point);
 void ik_foot_point_joints(const ik_humanoid *rig, int joints[]);
 ik_real ik_foot_leg_length(const ik_humanoid *rig);
+ik_real ik_foot_metre(ik_real leg_length);
 ik_result ik_foot_paths_record(const ik_skeleton *skeleton, const ik_take *take, const ik_mat4 *root_ms,
                                const int joints[], ik_mat4 *model_ms, ik_vec3 *paths_ms, int *bad_frame);
 typedef struct ik_foot_contact { int point; int start, end; ik_vec3 planted_ms; } ik_foot_contact;
@@ -454,6 +455,34 @@ ik_footskate ik_footskate_def(void);
 size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
 ik_result ik_footskate_plan(const ik_footskate *job);
 ik_result ik_footskate_apply(const ik_footskate *job, int first, int end);
+typedef struct ik_skating {
+    ik_real travel;
+    ik_real worst_travel;
+    int contact_frames;
+    int sliding_frames;
+    ik_real upper_change;
+    int upper_change_joint;
+    ik_real knee_straightening;
+    int knee_snaps;
+    ik_real added_speed;
+    int added_speed_joint, added_speed_frame;
+} ik_skating;
+typedef struct ik_skating_measure {
+    const ik_humanoid *rig;
+    const ik_mat4 *root_ms;
+    const ik_take *take;
+    const ik_take *reference;
+    const ik_foot_contact *contacts;
+    int contact_count;
+    ik_vec3 up_ms;
+    ik_real slide_speed;
+    ik_mat4 *model_ms, *reference_ms;
+    ik_vec3 *previous_ms;
+    ik_skating *out;
+    ...;
+} ik_skating_measure;
+ik_skating_measure ik_skating_measure_def(void);
+ik_result ik_skating_measure_run(const ik_skating_measure *job);
 typedef struct ik_walk_report { ik_real distance; int steps; ik_real worst_residual; ik_real lowest_pelvis; } ik_walk_report;
 typedef struct ik_walk {
     const ik_humanoid *rig;
@@ -482,6 +511,7 @@ PRELUDE = """
 #include <ikit/foot_contacts.h>
 #include <ikit/walk.h>
 #include <ikit/footskate.h>
+#include <ikit/skating.h>
 #include "robot_fk_batch.h"
 #include "two_bone_batch.h"
 """

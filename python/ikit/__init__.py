@@ -11,7 +11,7 @@ from .assets import Asset, load
 from .errors import IkitError, IkitIoError
 from .humanoid import LIMBS, ROLES, Humanoid
 from .limits import Limit
-from .motion import CONTACT_POINTS, bake, clean, foot_contacts, walk
+from .motion import CONTACT_POINTS, bake, clean, foot_contacts, skating, walk
 from .planar import planar_chain, planar_chain_fk
 from .skeleton import Skeleton
 from .solvers import aim, ccd, fabrik, jacobian, look_at_chain, two_bone, two_bone_batch
@@ -23,5 +23,5 @@ __all__ = [
     "Asset", "CONTACT_POINTS", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
     "POSE_TRANSLATION", "ROLES", "Robot", "Skeleton", "UrdfChain", "aim", "bake", "built_double", "ccd", "clean", "foot_contacts", "planar_chain",
     "planar_chain_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
-    "new_pose", "real_dtype", "two_bone", "two_bone_batch", "walk",
+    "new_pose", "real_dtype", "skating", "two_bone", "two_bone_batch", "walk",
 ]

@@ -82,8 +82,9 @@ class _Contacts:
         job.paths_ms, job.frame_count, job.frame_time = paths, frames, frame_time
         for p in range(lib.IK_FOOT_CONTACT_POINTS):
             job.present[p] = joints[p] >= 0
-        job.up_ms = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
-        job.leg_length = float(lib.ik_foot_leg_length(rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
+        self.up = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
+        self.leg_length = float(lib.ik_foot_leg_length(rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
+        job.up_ms, job.leg_length = self.up, self.leg_length
         for name, value in thresholds.items():
             if name not in _CONTACT_OPTIONS:
                 raise TypeError("unexpected foot contact option %r" % name)
@@ -141,6 +142,37 @@ def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None
     check(lib.ik_footskate_plan(job), "footskate plan")
     check(lib.ik_footskate_apply(job, 0, found.take.frame_count), "footskate apply")
     return found.poses
+
+
+def skating(asset_or_skeleton, take_poses, frame_time, *, reference=None, root=None, humanoid=None,
+            mapping=None, slide_speed=None, **thresholds):
+    """How much the take's planted feet slide (ik_skating_measure_run) over
+    the contacts found on `reference` (the take before a clean-up; default
+    the take itself) as foot_contacts finds them. `slide_speed` (model
+    units per second; default 2 cm/s by the leg length, as ikc). With a
+    reference also what changed: the largest move of a joint outside the
+    legs, knee straightening, the speed a change added. Returns a dict of
+    the ik_skating fields."""
+    skeleton = getattr(asset_or_skeleton, "skeleton", asset_or_skeleton)
+    found = _Contacts(asset_or_skeleton, take_poses if reference is None else reference, frame_time, root,
+                      humanoid, mapping, thresholds)
+    take, poses = _take(take_poses, skeleton.joint_count, frame_time)
+    joints = max(skeleton.joint_count, 1)
+    out = ffi.new("ik_skating *")
+    job = ffi.new("ik_skating_measure *", lib.ik_skating_measure_def())
+    job.rig, job.root_ms, job.take = found.body._rig, found.root_ptr, take
+    job.contacts, job.contact_count, job.up_ms = found.contacts, found.count, found.up
+    job.slide_speed = 0.02 * lib.ik_foot_metre(found.leg_length) if slide_speed is None else slide_speed
+    job.model_ms, job.out = found.model, out
+    reference_model = ffi.new("ik_mat4[]", joints)
+    previous = ffi.new("ik_vec3[]", 2 * joints)
+    if reference is not None:
+        job.reference, job.reference_ms, job.previous_ms = found.take, reference_model, previous
+    check(lib.ik_skating_measure_run(job), "skating")
+    return {name: (float if isinstance(getattr(out, name), float) else int)(getattr(out, name))
+            for name in ("travel", "worst_travel", "contact_frames", "sliding_frames", "upper_change",
+                         "upper_change_joint", "knee_straightening", "knee_snaps", "added_speed",
+                         "added_speed_joint", "added_speed_frame")}
 
 
 def walk(humanoid, seconds, fps=30, *, root=None, report=False, **options):

@@ -181,3 +181,22 @@ def test_clean_refuses_bad_input(walk_capture):
     assert error.value.code == "IK_ERR_DEGENERATE"
     with pytest.raises(ikit.IkitError):
         ikit.clean(asset, poses, frame_time, blend_time=-1.0)
+
+
+def test_skating_measures_less_slide_after_clean(walk_capture):
+    asset, poses, frame_time = walk_capture
+    body = ikit.Humanoid(asset.skeleton)
+    cleaned = ikit.clean(asset, poses, frame_time)
+    before = ikit.skating(asset, poses, frame_time)
+    after = ikit.skating(asset, cleaned, frame_time, reference=poses)
+    # the travel is the horizontal path length of the planted points (FK):
+    # the raw capture's is at least its largest single drift from the start
+    contacts = ikit.foot_contacts(asset, poses, frame_time)
+    feet = [body.roles["left_foot"], body.roles["left_toe"], body.roles["right_foot"], body.roles["right_toe"]]
+    drift = _planted_travel(asset.skeleton, poses, asset.root, contacts, feet)
+    assert before["worst_travel"] >= 0.5 * drift.max()
+    assert before["contact_frames"] == after["contact_frames"] > 0
+    assert after["travel"] < 0.1 * before["travel"] and after["sliding_frames"] < before["sliding_frames"]
+    assert before["upper_change_joint"] == -1 and np.isfinite(after["upper_change"])
+    with pytest.raises(ikit.IkitError):
+        ikit.skating(asset, poses, frame_time, slide_speed=0.0)

@@ -244,6 +244,31 @@ static ik_bool hold_at_limits(const workspace *ws, ik_real *q, int rows, int n) 
     return held;
 }
 
+/* The tip's Jacobian (into ws->jac) and twist error at ws->q: the error's
+ * parts into *e, its weighted rows into e_rows. Returns the row count, 0
+ * when the Jacobian cannot be taken. */
+static int error_rows(const ik_robot_ik *job, workspace *ws, ik_real reach, ik_real *e_rows, twist_error *e) {
+    ik_transform tip_bs;
+    ik_real six[6];
+    if (ik_robot_jacobian_tip(job->chain, ws->q, ws->jac, &tip_bs) != IK_OK) return 0;
+    *e = measure(job, tip_bs);
+    six[0] = e->position.x;
+    six[1] = e->position.y;
+    six[2] = e->position.z;
+    six[3] = e->rotation.x;
+    six[4] = e->rotation.y;
+    six[5] = e->rotation.z;
+    return weighted_rows(job, reach, six, e_rows);
+}
+
+/* The Jacobian's columns weighted as the error's rows are, into
+ * ws->rows_jac (rows x variables, column-major). */
+static void weight_jacobian(const ik_robot_ik *job, workspace *ws, ik_real reach, int rows) {
+    int v;
+    for (v = 0; v < job->chain->variable_count; ++v)
+        weighted_rows(job, reach, ws->jac + 6 * v, ws->rows_jac + (size_t)rows * (size_t)v);
+}
+
 /* dq = J_w^T (J_w J_w^T + lambda^2 I)^-1 e_w over the weighted rows, with
  * lambda^2 = |e_w|^2 / 2 + 1e-6 (0.1 reach)^2 (Sugihara 2011), repeated with the
  * variables it would push past a limit held there (Baerlocher and Boulic
@@ -256,7 +281,7 @@ static ik_bool take_step(const ik_robot_ik *job, workspace *ws, const ik_real *e
     const ik_real damping_sq = ik_ls_dls_adaptive_damping_sq(e_rows, rows, reach * DAMPING_SCALE);
     ik_ls ls;
     int v;
-    for (v = 0; v < n; ++v) weighted_rows(job, reach, ws->jac + 6 * v, ws->rows_jac + (size_t)rows * (size_t)v);
+    weight_jacobian(job, ws, reach, rows);
     ls.jac = ws->rows_jac;
     ls.rows = rows;
     ls.cols = n;
@@ -367,29 +392,6 @@ static ik_real null_space_objective(const ik_robot_ik *job, const workspace *ws,
     return objective;
 }
 
-/* The task error's weighted rows at q into e_rows (returns their count) and
- * the Jacobian's into ws->rows_jac, with *reached set; 0 rows when the
- * Jacobian cannot be taken. */
-static int task_rows(const ik_robot_ik *job, workspace *ws, ik_real reach, ik_real *e_rows, ik_bool *reached) {
-    ik_transform tip_bs;
-    twist_error e;
-    ik_real six[6];
-    int rows = 0, v;
-    *reached = 0;
-    if (ik_robot_jacobian_tip(job->chain, ws->q, ws->jac, &tip_bs) != IK_OK) return 0;
-    e = measure(job, tip_bs);
-    six[0] = e.position.x;
-    six[1] = e.position.y;
-    six[2] = e.position.z;
-    six[3] = e.rotation.x;
-    six[4] = e.rotation.y;
-    six[5] = e.rotation.z;
-    rows = weighted_rows(job, reach, six, e_rows);
-    for (v = 0; v < job->chain->variable_count; ++v)
-        weighted_rows(job, reach, ws->jac + 6 * v, ws->rows_jac + (size_t)rows * (size_t)v);
-    *reached = reached_goal(job, &e);
-    return rows;
-}
 
 /* The null-space polish once the goal is reached (Liegeois 1977): from the
  * best q, move by (I - J^+ J) z (ik_ls_dls_project_null; the task error
@@ -402,11 +404,13 @@ static void polish_in_null_space(const ik_robot_ik *job, workspace *ws, ik_real 
     ik_real gain = job->null_space_gain, objective = null_space_objective(job, ws, ws->best, 0, NULL), e_rows[6];
     int i, v, correction;
     for (i = 0; i < job->null_space_iterations && gain >= job->null_space_gain / 16; ++i) {
-        ik_bool reached;
+        ik_bool reached = 0;
+        twist_error e;
         ik_ls ls;
         memcpy(ws->q, ws->best, (size_t)n * sizeof(ik_real));
-        ls.rows = task_rows(job, ws, reach, e_rows, &reached);
+        ls.rows = error_rows(job, ws, reach, e_rows, &e);
         if (ls.rows == 0) return;
+        weight_jacobian(job, ws, reach, ls.rows);
         ls.jac = ws->rows_jac;
         ls.cols = n;
         null_space_objective(job, ws, ws->q, gain, ws->step);
@@ -414,7 +418,8 @@ static void polish_in_null_space(const ik_robot_ik *job, workspace *ws, ik_real 
         for (v = 0; v < n; ++v) ws->q[v] += ws->step[v];
         bring_inside(ws, ws->q, n);
         for (correction = 0; correction <= 3; ++correction) {
-            int rows = task_rows(job, ws, reach, e_rows, &reached);
+            int rows = error_rows(job, ws, reach, e_rows, &e);
+            reached = rows > 0 && reached_goal(job, &e);
             if (reached || rows == 0 || correction == 3 || !take_step(job, ws, e_rows, rows, reach)) break;
         }
         if (reached && null_space_objective(job, ws, ws->q, 0, NULL) < objective * GAIN_FACTOR) {
@@ -435,7 +440,7 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
     workspace ws;
     ik_transform tip_bs;
     twist_error e;
-    ik_real reach, six[6], e_rows[6], best_error = IK_REAL_MAX, attempt_best = IK_REAL_MAX;
+    ik_real reach, e_rows[6], best_error = IK_REAL_MAX, attempt_best = IK_REAL_MAX;
     ik_bool reached = 0;
     int n, iterations = 0, restarts = 0, attempt = 0, stalled = 0;
     uint64_t state;
@@ -455,15 +460,7 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
     for (;;) {
         ik_real error;
         int rows;
-        if (ik_robot_jacobian_tip(job->chain, ws.q, ws.jac, &tip_bs) != IK_OK) break;
-        e = measure(job, tip_bs);
-        six[0] = e.position.x;
-        six[1] = e.position.y;
-        six[2] = e.position.z;
-        six[3] = e.rotation.x;
-        six[4] = e.rotation.y;
-        six[5] = e.rotation.z;
-        rows = weighted_rows(job, reach, six, e_rows);
+        if ((rows = error_rows(job, &ws, reach, e_rows, &e)) == 0) break;
         error = ik_ls_dot(e_rows, e_rows, rows);
         reached = reached_goal(job, &e);
         if (error < best_error || reached) {

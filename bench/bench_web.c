@@ -8,27 +8,14 @@
 #include "bench_util.h"
 
 #include "../web/ikit_web.h"
+#include "support/web_tail.h"
 
 enum { FRAMES = 200, RUNS = 9 };
-
-/* examples/tail.chain beside this source, into the glue's text buffer. */
-static int load_tail(void) {
-    char path[1024];
-    const char *here = __FILE__, *cut = strstr(here, "bench/bench_web.c");
-    FILE *f;
-    size_t n;
-    snprintf(path, sizeof path, "%.*sexamples/tail.chain", cut ? (int)(cut - here) : 0, here);
-    f = fopen(path, "rb");
-    if (!f) return -1;
-    n = fread(ikw_text_buffer(), 1, (size_t)ikw_text_capacity(), f);
-    fclose(f);
-    return ikw_chain_load((int)n);
-}
 
 int main(void) {
     FILE *csv = fopen("bench_web.csv", "w");
     int c, r;
-    if (load_tail() != 0 || ikw_body_init(1.8f) != 0) {
+    if (web_load_tail() != 0 || ikw_body_init(1.8f) != 0) {
         fprintf(stderr, "bench_web: setup failed: %s\n", ikw_message());
         return 1;
     }

@@ -16,23 +16,10 @@
 #include "../web/ikit_web.h"
 #include "support/check.h"
 #include "support/rng.h"
+#include "support/web_tail.h"
 
 static float dist3(const float *a, const float *b) {
     return sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
-}
-
-/* examples/tail.chain beside this source, loaded. */
-static int load_tail(void) {
-    char path[1024];
-    const char *here = __FILE__, *cut = strstr(here, "tests/test_web_glue.c");
-    FILE *f;
-    size_t n;
-    snprintf(path, sizeof path, "%.*sexamples/tail.chain", cut ? (int)(cut - here) : 0, here);
-    f = fopen(path, "rb");
-    if (!f) return -1;
-    n = fread(ikw_text_buffer(), 1, (size_t)ikw_text_capacity(), f);
-    fclose(f);
-    return ikw_chain_load((int)n);
 }
 
 /* Seed 002's tail chasing a cube on a circle, each method warm-started frame
@@ -700,7 +687,7 @@ static void test_robot_bad_input(void) {
 }
 
 int main(void) {
-    if (load_tail() != 0) {
+    if (web_load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
         return 1;
     }

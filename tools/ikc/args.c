@@ -107,3 +107,12 @@ int ikc_is_one_of(const char *word, const char *const *words, size_t count) {
         if (strcmp(word, words[k]) == 0) return 1;
     return 0;
 }
+
+int ikc_input_path(const char *command, const char *arg, const char **path) {
+    if (*path) {
+        fprintf(stderr, "ikc %s: one file at a time ('%s' and '%s')\n", command, ikc_shown(*path), ikc_shown(arg));
+        return 0;
+    }
+    *path = arg;
+    return 1;
+}

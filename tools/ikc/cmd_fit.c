@@ -174,11 +174,8 @@ static int parse_options(int argc, char **argv, fit_options *o) {
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc fit: unknown option '%s' (see ikc fit --help)\n", a);
             return IKC_EXIT_USAGE;
-        } else if (o->path) {
-            fprintf(stderr, "ikc fit: one take at a time ('%s' and '%s')\n", o->path, a);
+        } else if (!ikc_input_path("fit", a, &o->path)) {
             return IKC_EXIT_USAGE;
-        } else {
-            o->path = a;
         }
     }
     if (!o->path || !o->out || !(o->error_m > 0)) {

@@ -197,11 +197,7 @@ int ikc_info(int argc, char **argv) {
             usage(stderr);
             return IKC_EXIT_USAGE;
         }
-        if (path) {
-            fprintf(stderr, "ikc info: one file at a time ('%s' and '%s')\n", path, argv[i]);
-            return IKC_EXIT_USAGE;
-        }
-        path = argv[i];
+        if (!ikc_input_path("info", argv[i], &path)) return IKC_EXIT_USAGE;
     }
     if (!path) {
         usage(stderr);

@@ -162,11 +162,8 @@ static int parse_options(int argc, char **argv, render_options *o) {
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc render: unknown option '%s' (see ikc render --help)\n", a);
             return IKC_EXIT_USAGE;
-        } else if (o->path) {
-            fprintf(stderr, "ikc render: one file at a time ('%s' and '%s')\n", o->path, a);
+        } else if (!ikc_input_path("render", a, &o->path)) {
             return IKC_EXIT_USAGE;
-        } else {
-            o->path = a;
         }
     }
     if (!o->path || !o->out) {

@@ -635,11 +635,8 @@ static int parse_options(int argc, char **argv, solve_command *c) {
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc solve: unknown option '%s' (see ikc solve --help)\n", a);
             return IKC_EXIT_USAGE;
-        } else if (c->path) {
-            fprintf(stderr, "ikc solve: one file at a time ('%s' and '%s')\n", c->path, a);
+        } else if (!ikc_input_path("solve", a, &c->path)) {
             return IKC_EXIT_USAGE;
-        } else {
-            c->path = a;
         }
     }
     if ((lack = missing(c)) != NULL) {

@@ -55,6 +55,10 @@ int ikc_parse_named_vec3(const char *command, const char *option, const char *te
 /* The value after an option (argv[*i + 1]), advancing *i; prints an error and
  * returns NULL when it is missing. */
 const char *ikc_option_value(const char *command, int argc, char **argv, int *i);
+/* The input file named by `arg` (a word that is not an option) into
+ * *path; 0 after printing "ikc COMMAND: one file at a time" when *path
+ * is already set. */
+int ikc_input_path(const char *command, const char *arg, const char **path);
 /* 1 when `word` is one of the `count` strings of `words`. */
 int ikc_is_one_of(const char *word, const char *const *words, size_t count);
 /* 1 when `arg` is -h or --help. */

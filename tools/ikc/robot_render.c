@@ -55,12 +55,7 @@ static int parse(int argc, char **argv, render_request *req) {
             return -1;
         }
         if (a[0] != '-' || !a[1]) {
-            if (req->path) {
-                fprintf(stderr, "ikc render: one file at a time ('%s' and '%s')\n", ikc_shown(req->path),
-                        ikc_shown(a));
-                return IKC_EXIT_USAGE;
-            }
-            req->path = a;
+            if (!ikc_input_path("render", a, &req->path)) return IKC_EXIT_USAGE;
             continue;
         }
         if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {

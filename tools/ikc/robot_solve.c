@@ -67,11 +67,7 @@ static int parse(int argc, char **argv, robot_request *req) {
             continue;
         }
         if (a[0] != '-' || !a[1]) {
-            if (req->path) {
-                fprintf(stderr, "ikc solve: one file at a time ('%s' and '%s')\n", ikc_shown(req->path), ikc_shown(a));
-                return IKC_EXIT_USAGE;
-            }
-            req->path = a;
+            if (!ikc_input_path("solve", a, &req->path)) return IKC_EXIT_USAGE;
             continue;
         }
         if (strcmp(a, "--tip") && strcmp(a, "--base") && strcmp(a, "--pose") && strcmp(a, "--seed") &&

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "../math/simd4.h"
+#include "two_bone_sizes.h"
 
 /* Kept out of the solve's own code, which it would only crowd: the cold
  * functions, and the branches to them (UNLIKELY), laid out apart from the
@@ -76,19 +77,6 @@ static ik_real finite_probe(const ik_real *v, int count) {
     for (; i < count; ++i) s0 += v[i] * 0;
     return (s0 + s1) + (s2 + s3);
 }
-
-/* The limb sizes (l1 + l2) the solve takes directly: the squared norm of
- * its unnormalised turns grows as the sixth power of the size (the twist's
- * length is about |k||r| g with k and r of sizes l^2 and l), so beyond these, in both directions, the problem is first scaled
- * by a power of two (solve_rescaled()), which is exact. A pole further than LIMB_SIZE_MAX
- * from the start joint is brought in along its direction. */
-#ifdef IKIT_DOUBLE
-#define LIMB_SIZE_MIN 0x1p-120
-#define LIMB_SIZE_MAX 0x1p120
-#else
-#define LIMB_SIZE_MIN 0x1p-16f
-#define LIMB_SIZE_MAX 0x1p16f
-#endif
 
 /* A squared norm in the normal range (not zero, subnormal, infinite or NaN). */
 static ik_bool norm_sq_usable(ik_real n) { return n >= IK_REAL_MIN && n <= IK_REAL_MAX; }

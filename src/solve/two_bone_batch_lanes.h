@@ -15,18 +15,11 @@
 #include <stddef.h>
 
 #include "../math/lanes3.h"
+#include "two_bone_sizes.h"
 
 /* Every lane's bit of simd4_mask_bits. */
 #define IK_LANES_ALL ((1 << IK_LANES) - 1)
 
-/* As two_bone.c: the limb sizes solved directly. */
-#ifdef IKIT_DOUBLE
-#define LIMB_SIZE_MIN 0x1p-120
-#define LIMB_SIZE_MAX 0x1p120
-#else
-#define LIMB_SIZE_MIN 0x1p-16f
-#define LIMB_SIZE_MAX 0x1p16f
-#endif
 
 /* One joint's rotation frame in four lanes (two_bone.c's joint_frame_make
  * for a similarity): the columns c_i, s = |c_0| and k_w = sgn(det). Its

@@ -42,7 +42,12 @@ const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long 
 
 ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
                          const char *parent_fmt, long i, long j, ik_io_error *error) {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return gltf_check_index(cJSON_GetObjectItemCaseSensitive(obj, key), key, max, fallback, out, parent_fmt, i, j,
+                            error);
+}
+
+ik_result gltf_check_index(const cJSON *item, const char *key, long max, long fallback, long *out,
+                           const char *parent_fmt, long i, long j, ik_io_error *error) {
     gltf_path p;
     const char *path;
     double v = 0;
@@ -402,8 +407,7 @@ static ik_result index_array(const cJSON *root, const char *key, const cJSON ***
 }
 
 ik_result gltf_index_tree(ik_gltf *g, ik_io_error *error) {
-    ik_result r = index_array(g->root, "nodes", &g->node_items, &g->node_count, error);
-    if (r == IK_OK) r = index_array(g->root, "accessors", &g->accessor_items, &g->accessor_count, error);
+    ik_result r = index_array(g->root, "accessors", &g->accessor_items, &g->accessor_count, error);
     if (r == IK_OK) r = index_array(g->root, "bufferViews", &g->view_items, &g->view_count, error);
     return r;
 }

@@ -37,6 +37,14 @@ typedef struct gltf_skin_data {
     int *skin_joint;
 } gltf_skin_data;
 
+/* The members of a node the reader uses, found in one walk over its keys
+ * (a cJSON object is a linked list: a look-up per key would walk it again
+ * each time). The first of repeated keys counts, as cJSON's look-up does. */
+typedef struct gltf_node {
+    const cJSON *object;
+    const cJSON *children, *skin, *mesh, *name, *matrix, *translation, *rotation, *scale;
+} gltf_node;
+
 typedef struct gltf_clip_data {
     ik_clip clip;
     ik_channel *channels;
@@ -47,7 +55,8 @@ struct ik_gltf {
     int buffer_count;
     gltf_buffer *buffers;
     int node_count;
-    int *node_parent; /* [node_count], -1 for roots */
+    int *node_parent;        /* [node_count], -1 for roots */
+    ik_transform *node_rest; /* [node_count], each node's checked local TRS */
     int skin_count;
     gltf_skin_data *skins;
     int animation_count;
@@ -55,7 +64,7 @@ struct ik_gltf {
     int accessor_count;
     gltf_values *decoded; /* [accessor_count], filled on demand while building */
     /* Direct tables over the JSON arrays (cJSON arrays are linked lists). */
-    const cJSON **node_items;     /* [node_count] */
+    gltf_node *nodes;             /* [node_count] */
     const cJSON **accessor_items; /* [accessor_count] */
     const cJSON **view_items;     /* [view_count] */
     int view_count;
@@ -86,6 +95,11 @@ const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long 
 ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
                          const char *parent_fmt, long i, long j, ik_io_error *error);
 
+/* The same check on member `item` (NULL when absent), already found, of the
+ * object at `parent_fmt`; `key` names it in the error path. */
+ik_result gltf_check_index(const cJSON *item, const char *key, long max, long fallback, long *out,
+                           const char *parent_fmt, long i, long j, ik_io_error *error);
+
 /* Base64 (RFC 4648, standard alphabet, '=' padding). */
 ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
 char *gltf_base64_encode(const unsigned char *data, size_t size);
@@ -95,7 +109,7 @@ char *gltf_base64_encode(const unsigned char *data, size_t size);
  * NULL when out of memory. */
 const cJSON **gltf_array_items(const cJSON *array, int *count);
 
-/* Fill the direct tables over nodes, accessors and bufferViews. */
+/* Fill the direct tables over accessors and bufferViews. */
 ik_result gltf_index_tree(ik_gltf *gltf, ik_io_error *error);
 
 /* Check every bufferView and accessor against the buffers (bounds in 64-bit
@@ -110,8 +124,9 @@ ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **ou
 ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized,
                              int *width, long *count, ik_io_error *error);
 
-/* A node's local transform as a matrix and as TRS (a `matrix` node is
- * decomposed); checked for finiteness and unit rotations. */
+/* A node's local transform as TRS and, when `local` is not NULL, as a
+ * matrix (a `matrix` node is decomposed); checked for finiteness and unit
+ * rotations. */
 ik_result gltf_node_local(const ik_gltf *gltf, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error);
 
 /* The clips of every animation for every skin (after the skeletons). */

@@ -15,9 +15,7 @@
 static int skinned_mesh_node(const ik_gltf *g, int index) {
     int n;
     for (n = 0; g && n < g->node_count; ++n) {
-        const cJSON *node = g->node_items[n];
-        if (cJSON_GetObjectItemCaseSensitive(node, "mesh") && cJSON_GetObjectItemCaseSensitive(node, "skin") &&
-            index-- == 0)
+        if (g->nodes[n].mesh && g->nodes[n].skin && index-- == 0)
             return n;
     }
     return -1;
@@ -26,9 +24,7 @@ static int skinned_mesh_node(const ik_gltf *g, int index) {
 int ik_gltf_skinned_mesh_count(const ik_gltf *g) {
     int n, count = 0;
     for (n = 0; g && n < g->node_count; ++n)
-        if (cJSON_GetObjectItemCaseSensitive(g->node_items[n], "mesh") &&
-            cJSON_GetObjectItemCaseSensitive(g->node_items[n], "skin"))
-            ++count;
+        count += g->nodes[n].mesh && g->nodes[n].skin;
     return count;
 }
 
@@ -167,7 +163,7 @@ void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh) {
 }
 
 ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh *out, ik_io_error *error) {
-    const cJSON *node, *mesh, *primitives, *prim;
+    const cJSON *mesh, *primitives, *prim;
     primitive_data *prims = NULL;
     int *joint_table = NULL, table_count = 0, n, i = 0, base = 0, tri = 0;
     long m, s, vertices, triangles;
@@ -177,9 +173,8 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
     memset(out, 0, sizeof *out);
     n = skinned_mesh_node(g, index);
     if (n < 0) return gltf_fail(error, IK_ERR_RANGE, "/nodes", "no skinned mesh %d", index);
-    node = g->node_items[n];
-    m = cJSON_GetObjectItemCaseSensitive(node, "mesh")->valueint; /* checked by the reader */
-    s = cJSON_GetObjectItemCaseSensitive(node, "skin")->valueint;
+    m = g->nodes[n].mesh->valueint; /* checked by the reader */
+    s = g->nodes[n].skin->valueint;
     mesh = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "meshes"), (int)m);
     primitives = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
     if (!cJSON_IsArray(primitives))

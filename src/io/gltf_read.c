@@ -189,10 +189,10 @@ static ik_result check_extensions_required(const cJSON *root, ik_io_error *error
     return IK_OK;
 }
 
-/* `scene` names one of `scenes`, whose `nodes` name nodes. */
-static ik_result check_scenes(const cJSON *root, ik_io_error *error) {
+/* `scene` names one of `scenes`, whose `nodes` name nodes (after the node
+ * table is built, which gives node_count). */
+static ik_result check_scenes(const cJSON *root, long node_count, ik_io_error *error) {
     const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(root, "scenes"), *scene;
-    long node_count = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "nodes"));
     long scene_count = cJSON_IsArray(scenes) ? cJSON_GetArraySize(scenes) : 0, value, s = 0;
     gltf_path p;
     ik_result r;
@@ -256,8 +256,7 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
         return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x",
                          version->valuestring);
     if ((r = check_no_nul_escape(text, length, file_offset, error)) != IK_OK) return r;
-    if ((r = check_extensions_required(g->root, error)) != IK_OK) return r;
-    return check_scenes(g->root, error);
+    return check_extensions_required(g->root, error);
 }
 
 /* The GLB header and chunk table; on success *json and *bin point into data. */
@@ -334,6 +333,7 @@ ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_di
     r = parse_json(g, (const char *)json, json_size, json_offset, error);
     if (r == IK_OK) r = load_buffers(g, bin, bin_size, base_dir, error);
     if (r == IK_OK) r = gltf_build(g, error);
+    if (r == IK_OK) r = check_scenes(g->root, g->node_count, error);
     if (r != IK_OK) {
         ik_gltf_free(g);
         return r;

@@ -12,14 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cJSON *node_object(const ik_gltf *g, int node) {
-    return g->node_items[node];
-}
-
-/* An optional array of exactly n finite numbers. */
-static ik_result read_numbers(const cJSON *obj, const char *key, int n, double *out, int *present, int node,
+/* Optional member `arr` (named `key`) of node `node`: an array of exactly n
+ * finite numbers. */
+static ik_result read_numbers(const cJSON *arr, const char *key, int n, double *out, int *present, int node,
                               ik_io_error *error) {
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
     const cJSON *item;
     gltf_path p;
     int i = 0;
@@ -39,23 +35,25 @@ static ik_result read_numbers(const cJSON *obj, const char *key, int n, double *
 /* A node is either a column-major `matrix` or translation, rotation (unit
  * quaternion x, y, z, w) and scale, applied as T * R * S (section 3.5.2). */
 ik_result gltf_node_local(const ik_gltf *g, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error) {
-    const cJSON *obj = node_object(g, node);
+    const gltf_node *obj = &g->nodes[node];
     double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     int present, i;
     ik_result res;
     gltf_path p;
-    if ((res = read_numbers(obj, "matrix", 16, m, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj->matrix, "matrix", 16, m, &present, node, error)) != IK_OK) return res;
     if (present) {
-        for (i = 0; i < 16; ++i) local->m[i] = (ik_real)m[i];
-        if (!ik_mat4_finite(local))
+        ik_mat4 given;
+        for (i = 0; i < 16; ++i) given.m[i] = (ik_real)m[i];
+        if (!ik_mat4_finite(&given))
             return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, "matrix"),
                              "does not fit the scalar type");
-        *trs = ik_transform_from_mat4(local);
+        *trs = ik_transform_from_mat4(&given);
+        if (local) *local = given;
         return IK_OK;
     }
-    if ((res = read_numbers(obj, "translation", 3, t, &present, node, error)) != IK_OK) return res;
-    if ((res = read_numbers(obj, "rotation", 4, r, &present, node, error)) != IK_OK) return res;
-    if ((res = read_numbers(obj, "scale", 3, s, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj->translation, "translation", 3, t, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj->rotation, "rotation", 4, r, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj->scale, "scale", 3, s, &present, node, error)) != IK_OK) return res;
     trs->translation = ik_v3((ik_real)t[0], (ik_real)t[1], (ik_real)t[2]);
     trs->rotation = ik_q((ik_real)r[0], (ik_real)r[1], (ik_real)r[2], (ik_real)r[3]);
     trs->scale = ik_v3((ik_real)s[0], (ik_real)s[1], (ik_real)s[2]);
@@ -66,7 +64,7 @@ ik_result gltf_node_local(const ik_gltf *g, int node, ik_mat4 *local, ik_transfo
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, "rotation"),
                          "not a unit quaternion (length %g)", (double)ik_quat_length(trs->rotation));
     trs->rotation = ik_quat_normalize(trs->rotation);
-    *local = ik_transform_to_mat4(*trs);
+    if (local) *local = ik_transform_to_mat4(*trs);
     return IK_OK;
 }
 
@@ -83,36 +81,68 @@ static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_er
     return IK_OK;
 }
 
-static ik_result check_node_member(const cJSON *node, const char *key, long count, long i, ik_io_error *error) {
+static ik_result check_node_member(const cJSON *member, const char *key, long count, long i, ik_io_error *error) {
     long value;
-    return gltf_get_index(node, key, count - 1, 0, &value, "/nodes/%ld", i, 0, error);
+    return gltf_check_index(member, key, count - 1, 0, &value, "/nodes/%ld", i, 0, error);
 }
 
-/* Parents from the children lists; a second parent or a child equal to its
- * node is refused, then cycles are found by walking up with three colours
+/* Sort a node's members into `node` by key, keeping the first of each. */
+static void read_node_members(const cJSON *object, gltf_node *node) {
+    static const char *const keys[] = {"children", "skin", "mesh", "name", "matrix", "translation", "rotation",
+                                       "scale"};
+    const cJSON *member;
+    const cJSON **slots[8];
+    size_t k;
+    memset(node, 0, sizeof *node);
+    node->object = object;
+    slots[0] = &node->children;
+    slots[1] = &node->skin;
+    slots[2] = &node->mesh;
+    slots[3] = &node->name;
+    slots[4] = &node->matrix;
+    slots[5] = &node->translation;
+    slots[6] = &node->rotation;
+    slots[7] = &node->scale;
+    cJSON_ArrayForEach(member, object) {
+        for (k = 0; member->string && k < sizeof keys / sizeof keys[0]; ++k)
+            if (member->string[0] == keys[k][0] && strcmp(member->string, keys[k]) == 0) {
+                if (!*slots[k]) *slots[k] = member;
+                break;
+            }
+    }
+}
+
+/* One walk over the nodes, each read while its members are in cache: the
+ * node table, parents from the children lists (a second parent or a child
+ * equal to its node is refused) and each node's checked local transform in
+ * node_rest. Then cycles are found by walking up with three colours
  * (unvisited, on the current walk, done) in linear time. */
 static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
-    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(g->root, "nodes");
-    const cJSON *node;
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(g->root, "nodes"), *item;
     long skins = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "skins"));
     long meshes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "meshes"));
+    size_t count = (size_t)cJSON_GetArraySize(nodes) + 1;
     unsigned char *colour;
     gltf_path p;
     int i = 0, n;
     ik_result r;
-    g->node_parent = (int *)malloc(((size_t)g->node_count + 1) * sizeof(int));
-    if (!g->node_parent) return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
+    if (nodes && !cJSON_IsArray(nodes)) return gltf_fail(error, IK_ERR_PARSE, "/nodes", "must be an array");
+    g->nodes = (gltf_node *)calloc(count, sizeof *g->nodes);
+    g->node_parent = (int *)malloc(count * sizeof(int));
+    g->node_rest = (ik_transform *)malloc(count * sizeof(ik_transform));
+    if (!g->nodes || !g->node_parent || !g->node_rest)
+        return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
+    g->node_count = (int)count - 1;
     for (n = 0; n < g->node_count; ++n) g->node_parent[n] = -1;
-    cJSON_ArrayForEach(node, nodes) {
-        const cJSON *children = cJSON_GetObjectItemCaseSensitive(node, "children");
+    cJSON_ArrayForEach(item, nodes) {
+        gltf_node *node = &g->nodes[i];
         const cJSON *child;
         int k = 0;
-        ik_mat4 local;
-        ik_transform trs;
-        if (!cJSON_IsObject(node)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, NULL), "must be an object");
-        if (children && !cJSON_IsArray(children))
+        read_node_members(item, node);
+        if (!cJSON_IsObject(item)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, NULL), "must be an object");
+        if (node->children && !cJSON_IsArray(node->children))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, "children"), "must be an array");
-        cJSON_ArrayForEach(child, children) {
+        cJSON_ArrayForEach(child, node->children) {
             double v = cJSON_IsNumber(child) ? child->valuedouble : -1;
             int c = v >= 0 && v < g->node_count && v == (double)(int)v ? (int)v : -1;
             if (c < 0 || c == i || g->node_parent[c] >= 0) {
@@ -127,9 +157,9 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             g->node_parent[c] = i;
             ++k;
         }
-        if ((r = check_node_member(node, "skin", skins, i, error)) != IK_OK) return r;
-        if ((r = check_node_member(node, "mesh", meshes, i, error)) != IK_OK) return r;
-        if ((r = gltf_node_local(g, i, &local, &trs, error)) != IK_OK) return r;
+        if ((r = check_node_member(node->skin, "skin", skins, i, error)) != IK_OK) return r;
+        if ((r = check_node_member(node->mesh, "mesh", meshes, i, error)) != IK_OK) return r;
+        if ((r = gltf_node_local(g, i, NULL, &g->node_rest[i], error)) != IK_OK) return r;
         ++i;
     }
     colour = (unsigned char *)calloc((size_t)g->node_count + 1, 1);
@@ -289,8 +319,7 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
     }
     for (i = 0; i < count; ++i) {
         int n = d->node[i], parent = g->node_parent[n];
-        const cJSON *node_name = cJSON_GetObjectItemCaseSensitive(node_object(g, n), "name");
-        ik_mat4 local;
+        const cJSON *node_name = g->nodes[n].name;
         d->parents[i] = parent >= 0 && sc->mark[parent] == stamp ? sc->joint_of[parent] : -1;
         d->names[i] = cJSON_IsString(node_name) ? node_name->valuestring : NULL;
         if (d->names[i] && !ik_utf8_valid(d->names[i])) {
@@ -299,7 +328,7 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         }
         d->skin_joint[i] = -1;
         d->inverse_bind[i] = ik_mat4_identity();
-        if ((r = gltf_node_local(g, n, &local, &d->rest_ls[i], error)) != IK_OK) break;
+        d->rest_ls[i] = g->node_rest[n];
     }
     for (k = 0; k < skin_joints; ++k) d->skin_joint[sc->joint_of[skin_nodes[k]]] = k;
     ibm_item = cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices");
@@ -404,10 +433,13 @@ void gltf_free_derived(ik_gltf *g) {
     g->decoded = NULL;
     free(g->node_parent);
     g->node_parent = NULL;
-    free((void *)g->node_items);
+    free(g->node_rest);
+    g->node_rest = NULL;
+    free(g->nodes);
+    g->nodes = NULL;
     free((void *)g->accessor_items);
     free((void *)g->view_items);
-    g->node_items = g->accessor_items = g->view_items = NULL;
+    g->accessor_items = g->view_items = NULL;
     g->skin_count = g->animation_count = g->accessor_count = g->node_count = g->view_count = 0;
 }
 

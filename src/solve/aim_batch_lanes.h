@@ -15,6 +15,11 @@
 
 #include "../math/lanes3.h"
 
+/* The ray, shared by every joint: the unit forward f (aim.c normalises it
+ * the same way), the offset's part across it o_perp = o - (o . f) f, its
+ * part along it o . f, |o_perp|^2 and 1 / |o_perp|, and the up axis with
+ * |up|^2. `usable` is 0 for a zero or non-finite axis or offset: every
+ * joint then goes to ik_aim_run, which tells which. */
 typedef struct shared_ray {
     ik_vec3 forward, offset_perp, up;
     ik_real along, perp_sq, inv_perp, up_sq; /* inv_perp 0 for no o_perp */

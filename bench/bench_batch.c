@@ -1,6 +1,7 @@
 /* Batch solvers against single calls: nanoseconds per solve, median of 9
- * repeats of about 1,000,000 solves, for batches of N = 4, 64, 1024 and
- * 65536 limbs (each batch run over and over; the larger ones leave the
+ * repeats of about 1,000,000 solves, for batches of N = 1, 3, 4, 5, 7, 8
+ * (small batches: a group of lanes or less, and one past it), 64, 1024
+ * and 65536 limbs (each batch run over and over; the larger ones leave the
  * cache), and the single job on the same limbs (its job filled once per
  * limb, as bench_two_bone's pool protocol).
  * Two-bone: bench_two_bone's random limbs (random joint rotations, bones 0.5
@@ -9,7 +10,8 @@
  * Aim: a joint under a random parent (rotation, uniform scale 0.5 to 2),
  * forward +Z, up +Y, a random pole direction, a target 0.5 to 5 away and,
  * in half the joints, an eye offset.
- * Writes bench_batch.csv. Usage: bench_batch [two_bone|aim]. */
+ * Writes bench_batch.csv. Usage: bench_batch [two_bone|aim|all] [N,N,...]
+ * (the batch sizes; default the list above). */
 #include "bench_util.h"
 
 #include <ikit/aim.h>
@@ -23,7 +25,9 @@
 #define SOLVES 1000000
 #define REPEATS 9
 
-static const int sizes[] = {4, 64, 1024, 65536};
+#define MAX_SIZES 32
+
+static const int default_sizes[] = {1, 3, 4, 5, 7, 8, 64, 1024, 65536};
 
 typedef struct limb {
     ik_mat4 model[3];
@@ -175,17 +179,36 @@ static double aim_single_ns(int n, ik_bool offset) {
     return bench_median(samples, REPEATS);
 }
 
+/* "N,N,..." into sizes (1 to MAX_N each); the count, or 0 when malformed. */
+static int parse_sizes(const char *text, int *sizes) {
+    int count = 0;
+    char *end;
+    while (*text && count < MAX_SIZES) {
+        long n = strtol(text, &end, 10);
+        if (end == text || n < 1 || n > MAX_N || (*end && *end != ',')) return 0;
+        sizes[count++] = (int)n;
+        text = *end ? end + 1 : end;
+    }
+    return *text ? 0 : count;
+}
+
 int main(int argc, char **argv) {
-    const char *only = argc > 1 ? argv[1] : NULL;
-    FILE *csv = fopen("bench_batch.csv", "w");
+    const char *only = argc > 1 && strcmp(argv[1], "all") != 0 ? argv[1] : NULL;
+    FILE *csv;
     rng r = rng_seeded(42);
-    size_t k;
+    int sizes[MAX_SIZES], size_count = (int)(sizeof default_sizes / sizeof default_sizes[0]), k;
+    memcpy(sizes, default_sizes, sizeof default_sizes);
+    if (argc > 2 && !(size_count = parse_sizes(argv[2], sizes))) {
+        fprintf(stderr, "bench_batch: sizes '%s': give N,N,... each 1 to %d\n", argv[2], MAX_N);
+        return 2;
+    }
+    csv = fopen("bench_batch.csv", "w");
     make_limbs(&r);
     make_heads(&r);
     if (csv) fprintf(csv, "solver,form,scalar,n,ns_per_solve\n");
     printf("batch vs single, %s, about %d solves a repeat, median of %d repeats\n", BENCH_SCALAR, SOLVES, REPEATS);
     printf("%-10s %8s %14s %14s %8s\n", "solver", "n", "batch ns", "single ns", "ratio");
-    for (k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+    for (k = 0; k < size_count; ++k) {
         int n = sizes[k];
         if (!only || strcmp(only, "two_bone") == 0) {
             double batch = two_bone_batch_ns(n), single = two_bone_single_ns(n);

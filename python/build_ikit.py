@@ -82,6 +82,7 @@ typedef struct ik_channel {
 typedef struct ik_clip { const char *name; ik_real duration; int channel_count; const ik_channel *channels; } ik_clip;
 ik_result ik_clip_validate(const ik_clip *clip, int joint_count, int *bad_channel);
 void ik_clip_sample(const ik_clip *clip, ik_real time, ik_transform *pose_ls);
+int ik_channel_width(ik_channel_path path);
 
 /* io_error.h */
 typedef struct ik_io_error { long line; long column; long offset; char path[160]; char message[256]; } ik_io_error;
@@ -393,6 +394,10 @@ ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);
 int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names,
                                ik_transform *rest_ls);
 ik_ground ik_ground_plane(ik_vec3 point_ms, ik_vec3 normal_ms);
+ik_ground ik_ground_height_field(ik_vec3 origin_ms, ik_real cell, int count_x, int count_z, const ik_real *heights);
+ik_ground ik_ground_stairs(ik_vec3 first_riser_ms, ik_vec3 direction_ms, ik_real rise, ik_real run, int step_count);
+ik_result ik_ground_validate(const ik_ground *ground);
+ik_bool ik_ground_height_at(const ik_ground *ground, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms);
 
 /* csrc/robot_fk_batch.c, csrc/two_bone_batch.c: the batch loops. */
 int ikpy_robot_fk_batch(const ik_robot_chain *chain, int count, const ik_real *q, ik_transform *tip_bs,
@@ -402,7 +407,7 @@ int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *st
                         ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
                         ik_real *residual, ik_result *failure);
 
-/* take.h, foot_contacts.h, footskate.h, skating.h, walk.h (the motion layer) */
+/* take.h, foot_contacts.h, footskate.h, skating.h, walk.h, key_fit.h, retarget.h (the motion layer) */
 typedef struct ik_take { int frame_count; int joint_count; ik_real frame_time; ik_transform *poses_ls; } ik_take;
 ik_result ik_take_validate(const ik_take *take, int *bad_frame);
 ik_result ik_take_bake(ik_take *take, const ik_clip *clip, const ik_transform *rest_ls);
@@ -497,6 +502,81 @@ typedef struct ik_walk {
 ik_walk ik_walk_def(const ik_humanoid *rig, const ik_mat4 *root_ms);
 ik_result ik_walk_validate(const ik_walk *job, const char **problem);
 ik_result ik_walk_run(const ik_walk *job);
+ik_result ik_walk_frame(const ik_humanoid *rig, const ik_mat4 *root_ms, ik_mat4 *frame);
+
+/* key_fit.h */
+typedef enum ik_key_sharing { IK_KEY_SHARE_AUTO, IK_KEY_SHARE_JOINT, IK_KEY_SHARE_SKELETON } ik_key_sharing;
+typedef struct ik_key_fit_stats {
+    int frame_count;
+    int channel_count;
+    int curve_count;
+    long key_count;
+    long curve_key_count;
+    long stored_numbers;
+    ik_real max_error;
+    ik_real mean_error;
+    int worst_frame;
+    ik_key_sharing sharing;
+    ik_real tolerance;
+} ik_key_fit_stats;
+typedef struct ik_key_fit {
+    const ik_take *take;
+    const ik_skeleton *skeleton;
+    const ik_mat4 *root_ms;
+    const int *forced_frames;
+    int forced_count;
+    ik_real max_error;
+    ik_real point_offset;
+    ik_key_sharing sharing;
+    const char *clip_name;
+    void *scratch;
+    size_t scratch_bytes;
+    ik_channel *channels;
+    ik_real *times;
+    ik_real *values;
+    ik_clip *clip;
+    ik_key_fit_stats *stats;
+    ...;
+} ik_key_fit;
+typedef struct ik_key_fit_size { int channel_count; size_t time_count; size_t value_count; } ik_key_fit_size;
+ik_key_fit ik_key_fit_def(void);
+ik_key_fit_size ik_key_fit_size_of(const ik_take *take);
+size_t ik_key_fit_scratch_size(int frame_count, int joint_count);
+size_t ik_key_decimate_scratch_size(int frame_count, int joint_count);
+ik_result ik_key_fit_run(const ik_key_fit *job);
+ik_result ik_key_decimate_run(const ik_key_fit *job);
+
+/* retarget.h */
+typedef struct ik_retarget_pair { int source_joint, target_joint; } ik_retarget_pair;
+typedef struct ik_retarget_report {
+    ik_real scale;
+    ik_real source_leg, target_leg;
+    int paired_joints;
+    int source_contacts;
+} ik_retarget_report;
+typedef struct ik_retarget {
+    const ik_humanoid *source_rig;
+    const ik_take *source;
+    const ik_humanoid *target_rig;
+    ik_take *target;
+    const ik_retarget_pair *extra_pairs;
+    int extra_pair_count;
+    ik_bool pair_same_names;
+    ik_bool hold_feet;
+    ik_bool hold_hands;
+    ik_foot_contacts contacts;
+    ik_real blend_time;
+    ik_foot_contact *target_contacts;
+    int contact_capacity;
+    int *contact_count;
+    void *scratch;
+    size_t scratch_bytes;
+    ik_retarget_report *report;
+    ...;
+} ik_retarget;
+ik_retarget ik_retarget_def(void);
+size_t ik_retarget_scratch_bytes(int frame_count, int source_joints, int target_joints);
+ik_result ik_retarget_run(const ik_retarget *job);
 """ % {"real": REAL}
 
 PRELUDE = """
@@ -512,6 +592,8 @@ PRELUDE = """
 #include <ikit/walk.h>
 #include <ikit/footskate.h>
 #include <ikit/skating.h>
+#include <ikit/key_fit.h>
+#include <ikit/retarget.h>
 #include "robot_fk_batch.h"
 #include "two_bone_batch.h"
 """

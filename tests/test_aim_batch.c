@@ -174,6 +174,46 @@ static void test_weights_and_counts(void) {
     property_end(&geometry);
 }
 
+/* Every count from 1 to 17 (less than a group of lanes, one group and a
+ * part, two and one), with poles and without, with and without an eye
+ * offset, equals ik_aim_run joint by joint; a NaN in one joint's target or
+ * matrix (the last joint, then the middle one) fails that joint alone, as
+ * the single job refuses it; nothing past the count is written. */
+static void test_every_small_count(void) {
+    enum { MOST = 17 };
+    static head heads[MOST + 1];
+    static batch_out out;
+    ik_vec3 targets[MOST + 1], poles[MOST + 1];
+    const ik_vec3 forward = ik_v3(0, 0, 1), up = ik_v3(0, 1, 0), eye = ik_v3(0, (ik_real)0.08, (ik_real)0.1);
+    rng r = rng_seeded(25);
+    check_property same = {"batches of 1 to 17 aims equal ik_aim_run, NaN joints refused alone", 0, 0};
+    check_property geometry = {"batches of 1 to 17 aims by FK", 0, 0};
+    ik_aim_batch job;
+    int n, i, which;
+    for (n = 1; n <= MOST; ++n) {
+        for (i = 0; i <= n; ++i) head_random(&heads[i], &r, 1, 1);
+        check_against_single(heads, n, 1, 0, forward, up, eye, &same, &geometry);
+        check_against_single(heads, n, 0, 0, forward, up, ik_vec3_zero(), &same, &geometry);
+        for (which = 0; which < 2; ++which) {
+            int bad = which ? n / 2 : n - 1;
+            head kept = heads[bad];
+            if (which) heads[bad].joint_ms.m[6] = (ik_real)NAN;
+            else heads[bad].target.x = (ik_real)NAN;
+            check_against_single(heads, n, 1, 0, forward, up, eye, &same, &geometry);
+            heads[bad] = kept;
+        }
+        out.correction[n] = ik_q(7, 7, 7, 7);
+        out.reached[n] = 7;
+        out.status[n] = IK_ERR_IO;
+        job = batch_job(heads, n, targets, poles, NULL, &out);
+        ik_aim_batch_run(&job);
+        CHECK(out.correction[n].x == 7 && out.reached[n] == 7 && out.status[n] == IK_ERR_IO,
+              "%d joints: written past the count", n);
+    }
+    property_end(&same);
+    property_end(&geometry);
+}
+
 static void test_degenerate(void) {
     static head heads[8];
     static batch_out out;
@@ -243,6 +283,7 @@ static void test_job_errors(void) {
 int main(void) {
     test_random_joints();
     test_weights_and_counts();
+    test_every_small_count();
     test_degenerate();
     test_job_errors();
     return check_summary("aim_batch");

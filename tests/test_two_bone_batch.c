@@ -263,6 +263,46 @@ static void test_counts(void) {
     CHECK(ik_two_bone_batch_run(&job) == IK_OK, "%s", "");
 }
 
+/* Every count from 1 to 17 (less than a group of lanes, one group and a
+ * part, two and one), with poles and without, equals ik_two_bone_run limb
+ * by limb; a NaN in one limb's target or matrix (the last limb, then the
+ * middle one) fails that limb alone, as the single job refuses it; nothing
+ * past the count is written. */
+static void test_every_small_count(void) {
+    enum { MOST = 17 };
+    static limb limbs[MOST + 1];
+    static batch_out out;
+    ik_vec3 targets[MOST + 1], poles[MOST + 1];
+    rng r = rng_seeded(24);
+    check_property same = {"batches of 1 to 17 limbs equal ik_two_bone_run, NaN limbs refused alone", 0, 0};
+    check_property geometry = {"batches of 1 to 17 limbs by FK", 0, 0};
+    ik_two_bone_batch job;
+    int n, i, which;
+    for (n = 1; n <= MOST; ++n) {
+        for (i = 0; i <= n; ++i) limb_random(&limbs[i], &r, 1);
+        check_against_single(limbs, n, 1, 0, 0, &same, &geometry);
+        check_against_single(limbs, n, 0, 0, 0, &same, &geometry);
+        for (which = 0; which < 2; ++which) {
+            int bad = which ? n / 2 : n - 1;
+            limb kept = limbs[bad];
+            if (which) limbs[bad].model[1].m[5] = (ik_real)NAN;
+            else limbs[bad].target.y = (ik_real)NAN;
+            check_against_single(limbs, n, 1, 0, 0, &same, &geometry);
+            limbs[bad] = kept;
+        }
+        out.start[n] = out.mid[n] = ik_q(7, 7, 7, 7);
+        out.reached[n] = 7;
+        out.residual[n] = 7;
+        out.status[n] = IK_ERR_IO;
+        job = batch_job(limbs, n, targets, poles, NULL, &out);
+        CHECK(ik_two_bone_batch_run(&job) == IK_OK && out.start[n].x == 7 && out.mid[n].w == 7 && out.reached[n] == 7 &&
+                  out.residual[n] == 7 && out.status[n] == IK_ERR_IO,
+              "%d limbs: written past the count", n);
+    }
+    property_end(&same);
+    property_end(&geometry);
+}
+
 /* Named degenerate limbs, each beside random ones in the same group of four. */
 static void test_degenerate(void) {
     static limb limbs[8];
@@ -373,6 +413,7 @@ int main(void) {
     test_random_limbs();
     test_weight_and_soften();
     test_counts();
+    test_every_small_count();
     test_degenerate();
     test_job_errors();
     return check_summary("two_bone_batch");

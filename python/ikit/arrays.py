@@ -63,7 +63,7 @@ class _Memory:
         self.owner = owner
 
 
-def _check_array(array, name, shape, writable):
+def check_array(array, name, shape, writable):
     if not isinstance(array, np.ndarray):
         raise TypeError("%s must be a numpy array of %s, not %s" % (name, real_dtype, type(array).__name__))
     if array.dtype != real_dtype:
@@ -85,7 +85,7 @@ def _shape_text(shape):
 
 def pose_pointer(pose, joint_count, name="pose", writable=True):
     """ik_transform * over `pose` itself (joint_count, 10); no copy."""
-    _check_array(pose, name, (joint_count, REALS_PER_TRANSFORM), writable)
+    check_array(pose, name, (joint_count, REALS_PER_TRANSFORM), writable)
     return ffi.from_buffer("ik_transform[]", pose, require_writable=writable)
 
 
@@ -98,7 +98,7 @@ def matrices_pointer(matrices, count, name="matrices", writable=True):
         storage = np.ascontiguousarray(np.swapaxes(np.asarray(matrices, dtype=real_dtype), -1, -2))
     if storage is None:
         raise TypeError("%s must be a numpy array from ikit.new_matrices or fk" % name)
-    _check_array(storage, name + " (as stored: transposed)", (count, 4, 4), writable)
+    check_array(storage, name + " (as stored: transposed)", (count, 4, 4), writable)
     return ffi.from_buffer("ik_mat4[]", storage, require_writable=writable)
 
 
@@ -107,7 +107,7 @@ def real_pointer(ctype, array, shape, name, writable):
     converted copy where the type or layout differs."""
     if not writable:
         array = np.ascontiguousarray(array, dtype=real_dtype)
-    _check_array(array, name, shape, writable)
+    check_array(array, name, shape, writable)
     return ffi.from_buffer(ctype + "[]", array, require_writable=writable)
 
 

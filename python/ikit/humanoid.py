@@ -4,6 +4,7 @@
 from . import arrays
 from ._ikit import ffi, lib
 from .errors import IkitError, check
+from .ground import Ground
 
 LIMBS = ("left_arm", "right_arm", "left_leg", "right_leg")  # IK_LIMB_ARM_L .. IK_LIMB_LEG_R
 ROLES = [ffi.string(lib.ik_humanoid_role_name(r)).decode() for r in range(lib.IK_ROLE_COUNT)]
@@ -60,8 +61,9 @@ class Humanoid:
         """Solve the body on `pose` in place (seed 001's order). `goals`:
         limb name (LIMBS) -> target position, or a dict with "position" and
         optionally "rotation" (xyzw), "pole", "weight", "twist".
-        `look_at`: a point the head turns to. `ground`: (point, normal) of a
-        plane the feet stand on. Returns (model, report): the forward
+        `look_at`: a point the head turns to. `ground`: an ikit.Ground
+        (stairs, a height field, ...) or (point, normal) of a plane the feet
+        stand on. Returns (model, report): the forward
         kinematics of the new pose (into `model` when given) and a dict of
         the solve's report."""
         joints = self.skeleton.joint_count
@@ -81,12 +83,12 @@ class Humanoid:
         if look_at is not None:
             job.look_at = 1
             job.look_target_ms = arrays.vec3(look_at, "look_at")
-        plane = None
-        if ground is not None:
+        if isinstance(ground, Ground):
+            job.ground = ground._cell
+        elif ground is not None:
             point, normal = ground
-            plane = ffi.new("ik_ground *", lib.ik_ground_plane(arrays.vec3(point, "ground point"),
-                                                                arrays.vec3(normal, "ground normal")))
-            job.ground = plane
+            ground = Ground.plane(point, normal)
+            job.ground = ground._cell
         for name, value in (("adjust_shoulders", adjust_shoulders), ("adjust_pelvis", adjust_pelvis),
                             ("passes", passes)):
             if value is not None:

@@ -1,6 +1,8 @@
 """The motion layer: takes baked from clips (ik_take_bake), foot contacts
 (ik_foot_paths_record + ik_foot_contacts_run), footskate clean-up
-(ik_footskate_plan + apply) and procedural walks (ik_walk_run). A take is
+(ik_footskate_plan + apply) and procedural walks (ik_walk_run), on flat
+ground or an ikit.Ground. Key fitting is in key_fit.py, retargeting in
+retarget.py. A take is
 a (frames, joints, 10) array of real_dtype: one local pose per frame, the
 library's ik_transform layout."""
 import numpy as np
@@ -8,16 +10,17 @@ import numpy as np
 from . import arrays
 from ._ikit import ffi, lib
 from .errors import IkitError, check
+from .ground import Ground
 from .humanoid import Humanoid
 
 CONTACT_POINTS = [ffi.string(lib.ik_foot_point_name(p)).decode() for p in range(lib.IK_FOOT_CONTACT_POINTS)]
-_CONTACT_OPTIONS = ("floor_percentile", "height_enter", "height_exit", "speed_enter", "speed_exit", "max_gap",
+CONTACT_OPTIONS = ("floor_percentile", "height_enter", "height_exit", "speed_enter", "speed_exit", "max_gap",
                     "min_duration")
 _WALK_OPTIONS = ("speed", "stride", "cadence", "step_height", "stance_fraction", "bob", "sway", "arm_swing",
                  "toe_off")
 
 
-def _take(poses, joint_count, frame_time, writable=False):
+def take_over(poses, joint_count, frame_time, writable=False):
     """An ik_take over `poses` itself (no copy), and the array it points at."""
     if not isinstance(poses, np.ndarray) or poses.dtype != arrays.real_dtype or not poses.flags.c_contiguous:
         if writable:
@@ -46,7 +49,7 @@ def bake(asset, clip=0, frame_time=None):
             raise IkitError("bake", lib.IK_ERR_RANGE, "frame time %r does not cover the clip" % (frame_time,))
     joints = asset.skeleton.joint_count
     poses = np.zeros((frames, joints, arrays.REALS_PER_TRANSFORM), dtype=arrays.real_dtype)
-    take, poses = _take(poses, joints, frame_time, writable=True)
+    take, poses = take_over(poses, joints, frame_time, writable=True)
     check(lib.ik_take_bake(take, pointer, asset.skeleton._ptr.rest_ls), "bake")
     return poses, float(frame_time)
 
@@ -65,7 +68,7 @@ class _Contacts:
         if joints[0] < 0 or joints[2] < 0:
             raise IkitError("foot contacts", lib.IK_ERR_NOT_FOUND, "a leg ends without a foot joint: contacts "
                             "need ankle joints (a mapping can name them)")
-        self.take, self.poses = _take(take_poses, skeleton.joint_count, frame_time)
+        self.take, self.poses = take_over(take_poses, skeleton.joint_count, frame_time)
         frames = self.poses.shape[0]
         self.model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
         paths = ffi.new("ik_vec3[]", max(frames, 1) * int(lib.IK_FOOT_PATH_POINTS))
@@ -86,7 +89,7 @@ class _Contacts:
         self.leg_length = float(lib.ik_foot_leg_length(rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
         job.up_ms, job.leg_length = self.up, self.leg_length
         for name, value in thresholds.items():
-            if name not in _CONTACT_OPTIONS:
+            if name not in CONTACT_OPTIONS:
                 raise TypeError("unexpected foot contact option %r" % name)
             setattr(job, name, value)
         scratch = ffi.new("ik_real[]", 2 * max(frames, 1))
@@ -156,7 +159,7 @@ def skating(asset_or_skeleton, take_poses, frame_time, *, reference=None, root=N
     skeleton = getattr(asset_or_skeleton, "skeleton", asset_or_skeleton)
     found = _Contacts(asset_or_skeleton, take_poses if reference is None else reference, frame_time, root,
                       humanoid, mapping, thresholds)
-    take, poses = _take(take_poses, skeleton.joint_count, frame_time)
+    take, poses = take_over(take_poses, skeleton.joint_count, frame_time)
     joints = max(skeleton.joint_count, 1)
     out = ffi.new("ik_skating *")
     job = ffi.new("ik_skating_measure *", lib.ik_skating_measure_def())
@@ -175,14 +178,17 @@ def skating(asset_or_skeleton, take_poses, frame_time, *, reference=None, root=N
                          "added_speed_joint", "added_speed_frame")}
 
 
-def walk(humanoid, seconds, fps=30, *, root=None, report=False, **options):
+def walk(humanoid, seconds, fps=30, *, root=None, ground=None, report=False, **options):
     """A procedural walk (ik_walk_run) of `seconds` at `fps` frames per
     second for `humanoid` (a Humanoid) under `root` (4x4, None: identity):
-    the poses (frames, joints, 10). `options`: the job's speed, stride,
-    cadence, step_height (model units), stance_fraction, bob, sway,
-    arm_swing, toe_off, as walk.h describes; unset ones keep the defaults
-    the job derives from the leg length. With report=True returns (poses,
-    dict of the job's report)."""
+    the poses (frames, joints, 10). `ground`: an ikit.Ground (a plane, a
+    slope, stairs or a height field) in the walk frame (walk_frame: origin
+    on the rest floor under the hips, +Y the rig's up, +Z forward, model
+    units); None: flat ground through the rest floor. `options`: the job's
+    speed, stride, cadence, step_height (model units), stance_fraction,
+    bob, sway, arm_swing, toe_off, as walk.h describes; unset ones keep the
+    defaults the job derives from the leg length. With report=True returns
+    (poses, dict of the job's report)."""
     if not (np.isfinite(fps) and fps > 0):
         raise IkitError("walk", lib.IK_ERR_RANGE, "fps must be positive and finite, not %r" % (fps,))
     frame_time = 1.0 / fps
@@ -192,12 +198,16 @@ def walk(humanoid, seconds, fps=30, *, root=None, report=False, **options):
     skeleton = humanoid.skeleton
     root_ptr = arrays.root_pointer(root)
     job = ffi.new("ik_walk *", lib.ik_walk_def(humanoid._rig, root_ptr))
+    if ground is not None:
+        if not isinstance(ground, Ground):
+            raise TypeError("ground must be an ikit.Ground (Ground.plane, .slope, .stairs, .height_field)")
+        job.ground = ground._cell
     for name, value in options.items():
         if name not in _WALK_OPTIONS:
             raise TypeError("walk() got an unexpected option %r" % name)
         setattr(job, name, value)
     poses = np.zeros((frames, skeleton.joint_count, arrays.REALS_PER_TRANSFORM), dtype=arrays.real_dtype)
-    take, poses = _take(poses, skeleton.joint_count, frame_time, writable=True)
+    take, poses = take_over(poses, skeleton.joint_count, frame_time, writable=True)
     model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
     walk_report = ffi.new("ik_walk_report *")
     job.take, job.model_ms, job.report = take, model, walk_report
@@ -211,3 +221,12 @@ def walk(humanoid, seconds, fps=30, *, root=None, report=False, **options):
     return poses, {"distance": float(walk_report.distance), "steps": int(walk_report.steps),
                    "worst_residual": float(walk_report.worst_residual),
                    "lowest_pelvis": float(walk_report.lowest_pelvis)}
+
+
+def walk_frame(humanoid, root=None):
+    """The walk frame in model space (ik_walk_frame), 4x4 [row, col]: its
+    columns are X, Y (the rig's up), Z (forward) and the origin (the rest
+    floor under the hips), so a walk-frame point p is at frame @ (p, 1)."""
+    frame = ffi.new("ik_mat4 *")
+    check(lib.ik_walk_frame(humanoid._rig, arrays.root_pointer(root), frame), "walk frame")
+    return np.array(list(frame.m), dtype=np.float64).reshape(4, 4).T

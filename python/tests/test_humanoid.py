@@ -44,6 +44,20 @@ def test_feet_stand_on_a_raised_ground():
     assert report["pelvis_offset"] > 0.05
 
 
+def test_feet_stand_on_stairs():
+    skeleton = ikit.Skeleton.humanoid(1.8)
+    body = ikit.Humanoid(skeleton)
+    pose = skeleton.rest_pose()
+    feet = [skeleton.index("LeftFoot"), skeleton.index("RightFoot")]
+    rest = positions(skeleton.fk(pose))[feet]
+    # one step of 8 cm whose riser runs between the feet: the foot on +x stands on it
+    step = ikit.Ground.stairs([0, 0, 0], [1, 0, 0], 0.08, 1.0, 1)
+    model, _ = body.solve(pose, ground=step)
+    raised = (rest[:, 0] > 0).astype(float) * 0.08
+    assert np.allclose(positions(model)[feet][:, 1], rest[:, 1] + raised, atol=1e-3)
+    assert raised.max() > 0 and raised.min() == 0 and np.isfinite(pose).all()
+
+
 @pytest.mark.parametrize("name", ["girl.glb", "male_base_mesh.glb", "rigged_figure.glb"])
 def test_real_rigs_map_and_hold_a_hand_goal(data, name):
     asset = ikit.load(asset_path(data, "gltf/" + name))

@@ -200,3 +200,103 @@ def test_skating_measures_less_slide_after_clean(walk_capture):
     assert before["upper_change_joint"] == -1 and np.isfinite(after["upper_change"])
     with pytest.raises(ikit.IkitError):
         ikit.skating(asset, poses, frame_time, slide_speed=0.0)
+
+
+
+def _walk_on(make_ground, options=lambda leg: {}, seconds=4.0, fps=60):
+    """A walk of the procedural humanoid on make_ground(leg length), with
+    the gait options(leg length): (skeleton, body, poses, report, the walk
+    frame's inverse, the ground, the leg length)."""
+    skeleton = ikit.Skeleton.humanoid(1.8)
+    body = ikit.Humanoid(skeleton)
+    leg = max(body.limb(side)["upper_length"] + body.limb(side)["lower_length"] for side in ("left_leg", "right_leg"))
+    ground = make_ground(leg)
+    poses, report = ikit.walk(body, seconds, fps, ground=ground, report=True, **options(leg))
+    return skeleton, body, poses, report, np.linalg.inv(ikit.walk_frame(body)), ground, leg
+
+
+def _in_walk(frame_inverse, points):
+    return points @ frame_inverse[:3, :3].T + frame_inverse[:3, 3]
+
+
+def _ankles(skeleton, body, poses, inverse):
+    """The ankles' paths (frames, 2, 3) and rest heights in the walk frame."""
+    feet = [body.roles["left_foot"], body.roles["right_foot"]]
+    rest = _in_walk(inverse, positions(skeleton.fk(skeleton.rest_pose()))[feet])[:, 1]
+    return _in_walk(inverse, _take_positions(skeleton, poses, None, feet)), rest
+
+
+def _standing(ankles, leg):
+    """Frames x feet where the ankle stands still (moves under 1e-5 legs
+    from the frame before and to the frame after)."""
+    still = np.zeros(ankles.shape[:2], dtype=bool)
+    still[1:-1] = (np.linalg.norm(ankles[1:-1] - ankles[:-2], axis=-1) < 1e-5 * leg) & \
+                  (np.linalg.norm(ankles[2:] - ankles[1:-1], axis=-1) < 1e-5 * leg)
+    return still
+
+
+def test_walk_climbs_stairs_with_feet_on_the_treads():
+    rise_of, run_of = 0.14, 0.6
+    # six steps starting half a leg ahead; one tread a step (a stride is two treads)
+    skeleton, body, poses, report, inverse, stairs, leg = _walk_on(
+        lambda leg: ikit.Ground.stairs([0, 0, 0.5 * leg], [0, 0, 1], rise_of * leg, run_of * leg, 6),
+        lambda leg: {"stride": 2 * run_of * leg})
+    assert np.isfinite(poses).all() and report["steps"] >= 6
+    ankles, rest = _ankles(skeleton, body, poses, inverse)
+    still = _standing(ankles, leg)
+    assert still.sum() > 0.2 * still.size                   # feet stand still a good part of the walk
+    treads = set()
+    for f, k in zip(*np.nonzero(still)):
+        # a standing foot is flat on a tread: the tread is a whole number of
+        # steps up, and the ankle stands its rest height above it
+        x, height, z = ankles[f, k]
+        under = stairs.height_at(x, z)[0]
+        step = under / (rise_of * leg)
+        assert abs(step - round(step)) < 1e-4, (f, k, step)
+        assert abs(height - under - rest[k]) < 1e-3 * leg, (f, k, height - under, rest[k])
+        treads.add(int(round(step)))
+    assert len(treads) >= 4 and max(treads) >= 4, treads    # it climbs the flight, tread by tread
+    # a swinging foot clears the stairs: no ankle much below its rest height over the ground
+    for f in range(0, poses.shape[0], 3):
+        for k in range(2):
+            x, height, z = ankles[f, k]
+            assert height - stairs.height_at(x, z)[0] > rest[k] - 0.02 * leg, (f, k)
+
+
+def test_walk_on_a_slope_and_a_height_field():
+    # up a 10 degree slope: standing ankles at their rest height over the slope, along its normal
+    skeleton, body, poses, report, inverse, slope, leg = _walk_on(lambda leg: ikit.Ground.slope(10))
+    ankles, rest = _ankles(skeleton, body, poses, inverse)
+    still = _standing(ankles, leg)
+    assert still.sum() > 0.2 * still.size
+    for f, k in zip(*np.nonzero(still)):
+        x, height, z = ankles[f, k]
+        under, normal = slope.height_at(x, z)
+        assert abs(under - z * np.tan(np.radians(10))) < 1e-4 * leg
+        assert abs((height - under) * normal[1] - rest[k]) < 1e-2 * leg, (f, k)
+    hips = _in_walk(inverse, _take_positions(skeleton, poses, None, [body.roles["hips"]])[:, 0])
+    climb = hips[-1, 1] - hips[0, 1]
+    assert abs(climb - report["distance"] * np.tan(np.radians(10))) < 0.1 * leg, (climb, report["distance"])
+    # a height field read in place: a ramp along z, as heights[iz, ix]
+    heights = np.zeros((40, 9), dtype=ikit.real_dtype)
+    skeleton, body, poses, report, inverse, field, leg = _walk_on(
+        lambda leg: ikit.Ground.height_field(heights, 0.25 * leg, origin=[-1.0 * leg, 0, -leg]))
+    heights[:] = 0   # the flat field first: the same as flat ground
+    flat = ikit.walk(body, 4.0, 60)
+    assert np.allclose(poses, flat, atol=1e-5 * leg)
+    heights[:, :] = (np.arange(40)[:, None] * 0.25 * leg * np.tan(np.radians(5))).astype(ikit.real_dtype)
+    assert abs(field.height_at(0.0, 2.0 * leg)[0] - 3.0 * leg * np.tan(np.radians(5))) < 1e-4 * leg
+    ramp = ikit.walk(body, 4.0, 60, ground=field)
+    ankles, rest = _ankles(skeleton, body, ramp, inverse)
+    still = _standing(ankles, leg)
+    for f, k in zip(*np.nonzero(still)):
+        x, height, z = ankles[f, k]
+        assert abs(height - field.height_at(x, z)[0] - rest[k]) < 1e-2 * leg, (f, k)
+    with pytest.raises(ikit.IkitError):
+        ikit.Ground.stairs([0, 0, 0], [0, 0, 1], 0.1, 0.0, 3)
+    with pytest.raises(ikit.IkitError):
+        ikit.Ground.height_field(np.full((3, 3), np.nan, dtype=ikit.real_dtype), 0.5)
+    with pytest.raises(TypeError):
+        ikit.Ground.height_field(np.zeros((3, 3), dtype=np.float16), 0.5)
+    with pytest.raises(TypeError):
+        ikit.walk(body, 1.0, 30, ground=([0, 0, 0], [0, 1, 0]))

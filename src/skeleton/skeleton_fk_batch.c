@@ -73,13 +73,13 @@ static lanes3 apply_lanes(const affine_lanes *P, lanes3 v, ik_bool point) {
     return point ? lanes3_add(r, P->t) : r;
 }
 
-/* Column `col` (bottom row `w`) of four matrices back to out[0..lanes-1]. */
-static void store_column(lanes3 v, ik_real w, int col, ik_mat4 *const out[4], int lanes) {
+/* Column `col` (bottom row `w`) of four matrices back to out[0..filled-1]. */
+static void store_column(lanes3 v, ik_real w, int col, ik_mat4 *const out[4], int filled) {
     simd4 r0 = v.x, r1 = v.y, r2 = v.z, r3 = simd4_splat(w);
     ik_real column[4][4];
     int lane;
     simd4_transpose4(&r0, &r1, &r2, &r3);
-    if (lanes == 4) {
+    if (filled == 4) {
         simd4_store(out[0]->m + 4 * col, r0);
         simd4_store(out[1]->m + 4 * col, r1);
         simd4_store(out[2]->m + 4 * col, r2);
@@ -90,7 +90,7 @@ static void store_column(lanes3 v, ik_real w, int col, ik_mat4 *const out[4], in
     simd4_store(column[1], r1);
     simd4_store(column[2], r2);
     simd4_store(column[3], r3);
-    for (lane = 0; lane < lanes; ++lane) {
+    for (lane = 0; lane < filled; ++lane) {
         out[lane]->m[4 * col] = column[lane][0];
         out[lane]->m[4 * col + 1] = column[lane][1];
         out[lane]->m[4 * col + 2] = column[lane][2];
@@ -107,9 +107,9 @@ ik_result ik_skeleton_fk_batch_range(const ik_skeleton *skeleton, int first_join
     n = skeleton->joint_count;
     if (first_joint < 0 || last_joint > n || first_joint > last_joint) return IK_ERR_RANGE;
     for (first = 0; first < count; first += 4) {
-        int lanes = count - first < 4 ? count - first : 4, lane;
+        int filled = count - first < 4 ? count - first : 4, lane;
         size_t pose[4];
-        for (lane = 0; lane < 4; ++lane) pose[lane] = (size_t)(lane < lanes ? first + lane : first + lanes - 1);
+        for (lane = 0; lane < 4; ++lane) pose[lane] = (size_t)(lane < filled ? first + lane : first + filled - 1);
         for (joint = first_joint; joint < last_joint; ++joint) {
             const ik_transform *tr[4];
             const ik_mat4 *parent[4];
@@ -130,10 +130,10 @@ ik_result ik_skeleton_fk_batch_range(const ik_skeleton *skeleton, int first_join
                 L.col[2] = apply_lanes(&P, L.col[2], 0);
                 L.t = apply_lanes(&P, L.t, 1);
             }
-            store_column(L.col[0], 0, 0, out, lanes);
-            store_column(L.col[1], 0, 1, out, lanes);
-            store_column(L.col[2], 0, 2, out, lanes);
-            store_column(L.t, 1, 3, out, lanes);
+            store_column(L.col[0], 0, 0, out, filled);
+            store_column(L.col[1], 0, 1, out, filled);
+            store_column(L.col[2], 0, 2, out, filled);
+            store_column(L.t, 1, 3, out, filled);
         }
     }
     return IK_OK;

@@ -30,11 +30,6 @@ static ik_result validate(const ik_aim_batch *job) {
     return IK_OK;
 }
 
-/* The ray, shared by every joint: the unit forward f (aim.c normalises it
- * the same way), the offset's part across it o_perp = o - (o . f) f, its
- * part along it o . f, |o_perp|^2 and 1 / |o_perp|, and the up axis with
- * |up|^2. `usable` is 0 for a zero or non-finite axis or offset: every
- * joint then goes to ik_aim_run, which tells which. */
 #if IKIT_BATCH_WIDE
 /* The joints from `first` on, as a job of their own. */
 static ik_aim_batch aim_batch_tail(const ik_aim_batch *job, int first) {
@@ -51,14 +46,15 @@ static ik_aim_batch aim_batch_tail(const ik_aim_batch *job, int first) {
 }
 #endif
 
-/* With AVX, whole groups of eight on the wide lanes, then the last
- * count % 8 joints on four. */
+/* With AVX, the joints ik_batch_wide_count gives on the eight lanes (the
+ * whole groups of eight, and a last part group of five to seven), then
+ * the rest (one to four joints) on four. */
 ik_result ik_aim_batch_run(const ik_aim_batch *job) {
     ik_result r = validate(job);
     if (r != IK_OK) return r;
 #if IKIT_BATCH_WIDE
-    if (ik_batch_wide_usable() && job->count >= 8) {
-        int wide = job->count - job->count % 8;
+    if (ik_batch_wide_usable() && ik_batch_wide_count(job->count) > 0) {
+        int wide = ik_batch_wide_count(job->count);
         ik_aim_batch part = *job;
         part.count = wide;
         r = ik_aim_batch_run_wide(&part);

@@ -15,9 +15,11 @@
 
 #include "../math/lanes3.h"
 
-/* Every lane's bit of simd4_mask_bits. */
-#define IK_LANES_ALL ((1 << IK_LANES) - 1)
-
+/* The ray, shared by every joint: the unit forward f (aim.c normalises it
+ * the same way), the offset's part across it o_perp = o - (o . f) f, its
+ * part along it o . f, |o_perp|^2 and 1 / |o_perp|, and the up axis with
+ * |up|^2. `usable` is 0 for a zero or non-finite axis or offset: every
+ * joint then goes to ik_aim_run, which tells which. */
 typedef struct shared_ray {
     ik_vec3 forward, offset_perp, up;
     ik_real along, perp_sq, inv_perp, up_sq; /* inv_perp 0 for no o_perp */
@@ -42,12 +44,12 @@ static shared_ray shared_ray_make(const ik_aim_batch *job) {
     return ray;
 }
 
-static lanes3 lanes3_splat(ik_vec3 v) { return lanes3_make(simd4_splat(v.x), simd4_splat(v.y), simd4_splat(v.z)); }
+static lanes3 lanes3_splat(ik_vec3 v) { return lanes3_make(lanes_splat(v.x), lanes_splat(v.y), lanes_splat(v.z)); }
 
-/* What one step of four joints produces. */
+/* What one step of IK_LANES joints produces. */
 typedef struct aim_results {
     quat_lanes correction;
-    simd4 reached, solved;
+    lanes reached, solved;
 } aim_results;
 
 /* The joint frame (aim.c's joint_frame, similarity case): with L = [c0 c1
@@ -59,14 +61,14 @@ typedef struct aim_results {
  * (or o_perp / |o_perp| when disc < 0, the ray's nearest point), target
  * direction n = t / |t|. Reached when disc >= 0 and sqrt(disc) >= (o . f) g. */
 static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first, aim_results *out) {
-    const simd4 zero = simd4_splat(0), one = simd4_splat(1);
+    const lanes zero = lanes_splat(0), one = lanes_splat(1);
     const ik_real tiny = 16 * IK_REAL_EPSILON, small = 64 * IK_REAL_EPSILON;
     size_t stride = job->joint_stride ? job->joint_stride : sizeof(ik_mat4);
     const ik_mat4 *joint[IK_LANES];
     const ik_vec3 *target[IK_LANES], *pole[IK_LANES], default_pole = {0, 1, 0};
     lanes3 c0, c1, c2, origin, d, t, p, x, n, k, up = lanes3_splat(ray->up), q2;
-    simd4 w0, w1, w2, w3, g, spread, dd, tt, pole_sq, disc, along, inv_t, x_offset, x_forward, swing_w, ok;
-    simd4 ux, x_p, p_k, a_n, a_p, n_ap, c, s, cs_sq, root, abs_s, roll_cos, roll_sin, rolled, correction_sq;
+    lanes w0, w1, w2, w3, g, spread, dd, tt, pole_sq, disc, along, inv_t, x_offset, x_forward, swing_w, ok;
+    lanes ux, x_p, p_k, a_n, a_p, n_ap, c, s, cs_sq, root, abs_s, roll_cos, roll_sin, rolled, correction_sq;
     quat_lanes correction;
     int lane, index[IK_LANES];
     for (lane = 0; lane < IK_LANES; ++lane) {
@@ -92,45 +94,45 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     /* The lanes of the common path: a finite bottom row (the one input no
      * other step reads), full weight, a similar frame. NaN fails every
      * comparison, so it leaves the path. */
-    w0 = simd4_add(simd4_add(w0, w1), simd4_add(w2, w3));
-    ok = simd4_le(simd4_sub(w0, w0), zero);
+    w0 = lanes_add(lanes_add(w0, w1), lanes_add(w2, w3));
+    ok = lanes_le(lanes_sub(w0, w0), zero);
     if (job->weight) {
-        simd4 weight = simd4_gather(job->weight, index);
-        ok = simd4_and(ok, simd4_and(simd4_ge(weight, one), simd4_le(weight, one)));
+        lanes weight = lanes_gather(job->weight, index);
+        ok = lanes_and(ok, lanes_and(lanes_ge(weight, one), lanes_le(weight, one)));
     }
     g = lanes3_dot(c0, c0);
-    spread = simd4_mul(simd4_splat(tiny), g);
-    ok = simd4_and(ok, simd4_gt(g, zero));
-    ok = simd4_and(ok, simd4_and(simd4_le(simd4_abs(simd4_sub(lanes3_dot(c1, c1), g)), spread),
-                                 simd4_le(simd4_abs(simd4_sub(lanes3_dot(c2, c2), g)), spread)));
-    ok = simd4_and(ok, simd4_and(simd4_le(simd4_abs(lanes3_dot(c0, c1)), spread),
-                                 simd4_and(simd4_le(simd4_abs(lanes3_dot(c1, c2)), spread),
-                                           simd4_le(simd4_abs(lanes3_dot(c2, c0)), spread))));
+    spread = lanes_mul(lanes_splat(tiny), g);
+    ok = lanes_and(ok, lanes_gt(g, zero));
+    ok = lanes_and(ok, lanes_and(lanes_le(lanes_abs(lanes_sub(lanes3_dot(c1, c1), g)), spread),
+                                 lanes_le(lanes_abs(lanes_sub(lanes3_dot(c2, c2), g)), spread)));
+    ok = lanes_and(ok, lanes_and(lanes_le(lanes_abs(lanes3_dot(c0, c1)), spread),
+                                 lanes_and(lanes_le(lanes_abs(lanes3_dot(c1, c2)), spread),
+                                           lanes_le(lanes_abs(lanes3_dot(c2, c0)), spread))));
 
     /* A target on the joint's origin (to rounding) gives no direction. */
     d = lanes3_sub(d, origin);
     dd = lanes3_dot(d, d);
-    ok = simd4_and(ok, simd4_gt(dd, simd4_mul(simd4_splat(2 * tiny * tiny), lanes3_dot(origin, origin))));
+    ok = lanes_and(ok, lanes_gt(dd, lanes_mul(lanes_splat(2 * tiny * tiny), lanes3_dot(origin, origin))));
     t = lanes3_make(lanes3_dot(c0, d), lanes3_dot(c1, d), lanes3_dot(c2, d));
     p = lanes3_make(lanes3_dot(c0, p), lanes3_dot(c1, p), lanes3_dot(c2, p));
     tt = lanes3_dot(t, t);
     pole_sq = lanes3_dot(p, p);
-    disc = simd4_sub(tt, simd4_mul(simd4_splat(ray->perp_sq), simd4_mul(g, g)));
-    ok = simd4_and(ok, simd4_le(simd4_abs(simd4_add(simd4_add(tt, disc), pole_sq)), simd4_splat(IK_REAL_MAX)));
-    along = simd4_sqrt(simd4_max(disc, zero));
-    out->reached = simd4_and(simd4_ge(disc, zero), simd4_ge(along, simd4_mul(simd4_splat(ray->along), g)));
-    inv_t = simd4_rsqrt(tt);
-    x_offset = simd4_select(simd4_ge(disc, zero), simd4_mul(g, inv_t),
-                            simd4_splat(ray->inv_perp));
-    x_forward = simd4_select(simd4_ge(disc, zero), simd4_mul(along, inv_t), zero);
+    disc = lanes_sub(tt, lanes_mul(lanes_splat(ray->perp_sq), lanes_mul(g, g)));
+    ok = lanes_and(ok, lanes_le(lanes_abs(lanes_add(lanes_add(tt, disc), pole_sq)), lanes_splat(IK_REAL_MAX)));
+    along = lanes_sqrt(lanes_max(disc, zero));
+    out->reached = lanes_and(lanes_ge(disc, zero), lanes_ge(along, lanes_mul(lanes_splat(ray->along), g)));
+    inv_t = lanes_rsqrt(tt);
+    x_offset = lanes_select(lanes_ge(disc, zero), lanes_mul(g, inv_t),
+                            lanes_splat(ray->inv_perp));
+    x_forward = lanes_select(lanes_ge(disc, zero), lanes_mul(along, inv_t), zero);
     x = lanes3_add(lanes3_scale(lanes3_splat(ray->offset_perp), x_offset), lanes3_scale(lanes3_splat(ray->forward), x_forward));
     n = lanes3_scale(t, inv_t);
 
     /* Swing: q1 = (x x n, 1 + x . n), unnormalised; past about 170 degrees
      * (1 + c <= 0.02) the joint leaves the path. q2 = (x + n, 0). */
     k = lanes3_cross(x, n);
-    swing_w = simd4_add(one, lanes3_dot(x, n));
-    ok = simd4_and(ok, simd4_gt(swing_w, simd4_splat((ik_real)0.02)));
+    swing_w = lanes_add(one, lanes3_dot(x, n));
+    ok = lanes_and(ok, lanes_gt(swing_w, lanes_splat((ik_real)0.02)));
     q2 = lanes3_add(x, n);
 
     /* Roll about the target line toward the pole, by dot products (aim.c):
@@ -144,26 +146,26 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     ux = lanes3_dot(up, x);
     x_p = lanes3_dot(x, p);
     p_k = lanes3_dot(p, k);
-    a_n = simd4_sub(lanes3_dot(up, n), simd4_mul(ux, simd4_sub(swing_w, one)));
-    a_p = simd4_sub(lanes3_dot(up, p), simd4_mul(ux, x_p));
-    n_ap = simd4_add(lanes3_dot(n, lanes3_cross(up, p)), simd4_mul(ux, p_k));
-    c = simd4_sub(simd4_mul(swing_w, a_p), simd4_mul(a_n, simd4_add(x_p, lanes3_dot(n, p))));
-    s = simd4_add(simd4_mul(swing_w, n_ap), simd4_mul(a_n, p_k));
-    cs_sq = simd4_add(simd4_mul(c, c), simd4_mul(s, s));
-    ok = simd4_and(ok, simd4_le(cs_sq, simd4_splat(IK_REAL_MAX)));
-    rolled = simd4_gt(cs_sq, simd4_mul(simd4_mul(simd4_splat(small * small * ray->up_sq), simd4_mul(swing_w, swing_w)),
+    a_n = lanes_sub(lanes3_dot(up, n), lanes_mul(ux, lanes_sub(swing_w, one)));
+    a_p = lanes_sub(lanes3_dot(up, p), lanes_mul(ux, x_p));
+    n_ap = lanes_add(lanes3_dot(n, lanes3_cross(up, p)), lanes_mul(ux, p_k));
+    c = lanes_sub(lanes_mul(swing_w, a_p), lanes_mul(a_n, lanes_add(x_p, lanes3_dot(n, p))));
+    s = lanes_add(lanes_mul(swing_w, n_ap), lanes_mul(a_n, p_k));
+    cs_sq = lanes_add(lanes_mul(c, c), lanes_mul(s, s));
+    ok = lanes_and(ok, lanes_le(cs_sq, lanes_splat(IK_REAL_MAX)));
+    rolled = lanes_gt(cs_sq, lanes_mul(lanes_mul(lanes_splat(small * small * ray->up_sq), lanes_mul(swing_w, swing_w)),
                                        pole_sq));
-    root = simd4_sqrt(cs_sq);
-    abs_s = simd4_abs(s);
-    roll_cos = simd4_select(rolled, simd4_add(simd4_add(root, c), abs_s), one);
-    roll_sin = simd4_select(rolled, simd4_copysign(simd4_add(simd4_sub(root, c), abs_s), s), zero);
+    root = lanes_sqrt(cs_sq);
+    abs_s = lanes_abs(s);
+    roll_cos = lanes_select(rolled, lanes_add(lanes_add(root, c), abs_s), one);
+    roll_sin = lanes_select(rolled, lanes_copysign(lanes_add(lanes_sub(root, c), abs_s), s), zero);
     correction = quat_lanes_make(lanes3_add(lanes3_scale(k, roll_cos), lanes3_scale(q2, roll_sin)),
-                                 simd4_mul(swing_w, roll_cos));
-    correction_sq = simd4_add(lanes3_dot(correction.v, correction.v), simd4_mul(correction.w, correction.w));
-    ok = simd4_and(ok, simd4_and(simd4_ge(correction_sq, simd4_splat(IK_REAL_MIN)),
-                                 simd4_le(correction_sq, simd4_splat(IK_REAL_MAX))));
-    correction_sq = simd4_rsqrt(simd4_select(ok, correction_sq, one));
-    out->correction = quat_lanes_make(lanes3_scale(correction.v, correction_sq), simd4_mul(correction.w, correction_sq));
+                                 lanes_mul(swing_w, roll_cos));
+    correction_sq = lanes_add(lanes3_dot(correction.v, correction.v), lanes_mul(correction.w, correction.w));
+    ok = lanes_and(ok, lanes_and(lanes_ge(correction_sq, lanes_splat(IK_REAL_MIN)),
+                                 lanes_le(correction_sq, lanes_splat(IK_REAL_MAX))));
+    correction_sq = lanes_rsqrt(lanes_select(ok, correction_sq, one));
+    out->correction = quat_lanes_make(lanes3_scale(correction.v, correction_sq), lanes_mul(correction.w, correction_sq));
     out->solved = ray->usable ? ok : zero;
 }
 
@@ -200,8 +202,8 @@ static ik_result aim_lanes_run(const ik_aim_batch *job) {
         ik_quat correction[IK_LANES];
         int lane, solved, reached;
         aim_lanes(job, &ray, first, &out);
-        solved = simd4_mask_bits(out.solved);
-        reached = simd4_mask_bits(out.reached);
+        solved = lanes_mask_bits(out.solved);
+        reached = lanes_mask_bits(out.reached);
         if (first + IK_LANES <= job->count && solved == IK_LANES_ALL) {
             quat_lanes_store(out.correction, &job->correction_ls[first]);
             for (lane = 0; lane < IK_LANES; ++lane) {

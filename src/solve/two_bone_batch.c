@@ -55,14 +55,15 @@ static ik_two_bone_batch two_bone_batch_tail(const ik_two_bone_batch *job, int f
 }
 #endif
 
-/* With AVX, whole groups of eight on the wide lanes, then the last
- * count % 8 limbs on four. */
+/* With AVX, the limbs ik_batch_wide_count gives on the eight lanes (the
+ * whole groups of eight, and a last part group of five to seven), then
+ * the rest (one to four limbs) on four. */
 ik_result ik_two_bone_batch_run(const ik_two_bone_batch *job) {
     ik_result r = validate(job);
     if (r != IK_OK) return r;
 #if IKIT_BATCH_WIDE
-    if (ik_batch_wide_usable() && job->count >= 8) {
-        int wide = job->count - job->count % 8;
+    if (ik_batch_wide_usable() && ik_batch_wide_count(job->count) > 0) {
+        int wide = ik_batch_wide_count(job->count);
         ik_two_bone_batch part = *job;
         part.count = wide;
         r = ik_two_bone_batch_run_wide(&part);

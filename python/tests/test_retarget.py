@@ -1,0 +1,137 @@
+"""Retargeting from Python: a CMU walk (inches-scale BVH) played on girl.glb
+(a metre-scale glTF rig with other names and proportions), checked by
+forward kinematics: bones keep the girl's lengths, the feet held on the
+source's contacts neither slide nor sink, and the poses are `ikc
+retarget`'s."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ikit
+from conftest import asset_path, bone_lengths, positions
+
+ROOT = Path(__file__).resolve().parents[2]
+# The contact points' joints, by CONTACT_POINTS order.
+POINT_ROLES = {"left heel": "left_foot", "left toe": "left_toe", "right heel": "right_foot", "right toe": "right_toe"}
+
+
+@pytest.fixture
+def walk_onto_girl(data):
+    source = ikit.load(asset_path(data, "bvh/131_01.bvh"))
+    target = ikit.load(asset_path(data, "gltf/girl.glb"))
+    poses, frame_time = ikit.bake(source)
+    return source, target, poses, frame_time
+
+
+def _paths(skeleton, poses, joints):
+    """Positions (frames, len(joints), 3) in the root space (no root transform)."""
+    model = ikit.new_matrices(skeleton.joint_count)
+    return np.array([positions(skeleton.fk(poses[f], None, model))[joints] for f in range(poses.shape[0])])
+
+
+def _held(body, skeleton, poses, contacts):
+    """Per held contact: the largest distance its point moves from where it
+    stands at the contact's first frame, and how far it goes below the
+    contact's planted height (the rig's up)."""
+    joints = [body.roles[POINT_ROLES[name]] for name in ikit.CONTACT_POINTS]
+    path = _paths(skeleton, poses, joints)
+    up = np.array([0.0, 1.0, 0.0])      # girl.glb is Y-up in its root space
+    slide, sink = [], []
+    for name, start, end, planted in contacts:
+        span = path[start:end + 1, ikit.CONTACT_POINTS.index(name)]
+        slide.append(np.linalg.norm(span - span[0], axis=1).max())
+        sink.append(max(0.0, (planted @ up - span @ up).max()))
+    return np.array(slide), np.array(sink)
+
+
+def test_retargeted_walk_keeps_the_girls_bones_and_holds_its_feet(walk_onto_girl):
+    source, target, poses, frame_time = walk_onto_girl
+    girl = target.skeleton
+    body = ikit.Humanoid(girl)
+    out, report = ikit.retarget(source, poses, frame_time, target, report=True)
+    assert out.shape == (poses.shape[0], girl.joint_count, 10) and out.dtype == ikit.real_dtype
+    assert np.isfinite(out).all()
+    # CMU units onto metres: the scale is the ratio of leg lengths (about 1/24)
+    assert 0.03 < report["scale"] < 0.06 and report["paired_joints"] >= 15
+    leg = report["target_leg"]
+    assert abs(leg - (body.limb("left_leg")["upper_length"] + body.limb("left_leg")["lower_length"])) < 1e-3 * leg
+    # bones keep the girl's own lengths in every frame
+    rest = bone_lengths(girl, girl.fk(girl.rest_pose()))
+    for f in range(0, out.shape[0], 20):
+        assert np.allclose(bone_lengths(girl, girl.fk(out[f])), rest, atol=1e-4 * leg), f
+    # the contacts held: several steps per foot, in order, on the take
+    contacts = report["contacts"]
+    assert len(contacts) >= 8 and report["source_contacts"] >= len(contacts)
+    assert {name for name, *_ in contacts} >= {"left heel", "right heel"}
+    for name, start, end, planted in contacts:
+        assert 0 <= start <= end < out.shape[0] and np.isfinite(planted).all()
+    # held feet stay put and do not sink: well under a millimetre on a 0.6 m leg
+    slide, sink = _held(body, girl, out, contacts)
+    assert slide.max() < 1e-3 * leg and sink.max() < 1e-3 * leg, (slide.max(), sink.max())
+    # without the IK pass the same contacts slide by centimetres
+    plain = ikit.retarget(source, poses, frame_time, target, hold_feet=False)
+    slide_plain, _ = _held(body, girl, plain, contacts)
+    assert slide_plain.max() > 20 * max(slide.max(), 1e-4 * leg), (slide_plain.max(), slide.max())
+    # and the girl walks: her hips go forward by metres, as the capture's by the scale
+    hips = _paths(girl, out, [body.roles["hips"]])[:, 0]
+    source_hips = _paths(source.skeleton, poses, [ikit.Humanoid(source.skeleton).roles["hips"]])[:, 0]
+    travel, source_travel = np.linalg.norm(hips[-1] - hips[0]), np.linalg.norm(source_hips[-1] - source_hips[0])
+    assert abs(travel - report["scale"] * source_travel) < 0.05 * travel and travel > 1.0
+
+
+def _ikc():
+    candidate = os.environ.get("IKC") or str(ROOT / "build" / "dev" / "ikc")
+    return candidate if shutil.which(candidate) else None
+
+
+def test_retarget_equals_ikc_retarget(walk_onto_girl, data, tmp_path):
+    ikc = _ikc()
+    if ikc is None:
+        pytest.skip("skipped: no built ikc (set $IKC or build build/dev/ikc)")
+    source, target, poses, frame_time = walk_onto_girl
+    written = tmp_path / "girl_walk.glb"
+    subprocess.run([ikc, "retarget", str(asset_path(data, "bvh/131_01.bvh")), str(asset_path(data, "gltf/girl.glb")),
+                    "-o", str(written), "--quiet"], check=True, capture_output=True)
+    ours = ikit.retarget(source, poses, frame_time, target)
+    result = ikit.load(written)
+    theirs, _ = ikit.bake(result, clip=result.clip_names.index("retarget"), frame_time=frame_time)
+    assert theirs.shape == ours.shape
+    # ikc's file holds one LINEAR key per frame in float: sampled at the
+    # frames, the keys themselves (to float and the rounding of the frame's
+    # time); a rotation may come back as -q, the same rotation
+    tol = 2e-6 * max(1.0, np.abs(ours).max())
+    rotation = ikit.POSE_ROTATION
+    assert np.abs(np.delete(theirs - ours, np.r_[rotation], axis=2)).max() <= tol
+    same = np.abs(theirs[..., rotation] - ours[..., rotation]).max(axis=-1)
+    flipped = np.abs(theirs[..., rotation] + ours[..., rotation]).max(axis=-1)
+    assert np.minimum(same, flipped).max() <= tol
+
+
+def test_retarget_refuses_bad_input(walk_onto_girl):
+    source, target, poses, frame_time = walk_onto_girl
+    bad = poses[:100].copy()
+    bad[5, 0, 1] = np.inf
+    with pytest.raises(ikit.IkitError) as error:
+        ikit.retarget(source, bad, frame_time, target)
+    assert error.value.code == "IK_ERR_NONFINITE"
+    with pytest.raises(ikit.IkitError):
+        ikit.retarget(source, poses[:1], frame_time, target)
+    with pytest.raises(ikit.IkitError):
+        ikit.retarget(source, poses[:100], 0.0, target)
+    with pytest.raises(ikit.IkitError):
+        ikit.retarget(source, poses[:100], frame_time, target, extra_pairs=[(0, 999)])
+    with pytest.raises(ikit.IkitError):
+        ikit.retarget(source, poses[:100], frame_time, target, extra_pairs=[("NoSuchJoint", 0)])
+    # feet lifted far off the floor in every frame: no contacts to hold
+    flying = poses[:100].copy()
+    flying[:, 0, 1] += np.linspace(0, 2000, 100, dtype=ikit.real_dtype)
+    with pytest.raises(ikit.IkitError) as error:
+        ikit.retarget(source, flying, frame_time, target)
+    assert error.value.code == "IK_ERR_NOT_FOUND"
+    assert np.isfinite(ikit.retarget(source, flying, frame_time, target, hold_feet=False)).all()
+    with pytest.raises(TypeError):
+        ikit.retarget(source, poses[:100], frame_time, target, heigth_enter=0.1)

@@ -159,13 +159,16 @@ typedef struct ik_humanoid_limits {
 
 typedef struct ik_humanoid_limb {
     int start, mid, end;     /* upper arm / thigh, forearm / shin, hand / foot; end -1: virtual */
+    int end_control;         /* a virtual end's stand-in outside the limb, whose rest position
+                                gave end_offset_ls (robot.glb's IK control Foot.L, which carries
+                                the foot's mesh), or -1; see ik_humanoid_limb_foot */
     int clavicle;            /* arms: the clavicle or -1 */
     int toe;                 /* legs: the toe joint or -1 */
     ik_vec3 end_offset_ls;   /* the end's position in mid's frame (used when end is -1) */
     ik_vec3 hinge_axis_ls;   /* in mid's frame; bend positive about it (measured in that frame:
                                 in model space about sgn(det M) M hinge_axis_ls) */
     ik_real upper_length, lower_length;
-    /* legs: sole geometry in the foot's frame (model units at rest) */
+    /* legs: sole geometry in the foot's frame (ik_humanoid_limb_foot's; model units at rest) */
     ik_vec3 sole_up_ls;      /* the sole's normal */
     ik_vec3 lateral_ls;      /* the foot's axis up x forward: its left, on a rig that is not
                                 mirrored (dorsiflexion turns negative about it; under a
@@ -211,6 +214,28 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
  * degrees, so 0 is the anatomical neutral: the shin perpendicular to the
  * sole. The limits ankle_up and ankle_down bound it. */
 ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
+
+/* The joint that stands for a limb's end (the ankle of a leg): the end
+ * joint, or for a virtual end its control joint (end_control), which the
+ * motion layer (retargeting, footskate clean-up) keeps at the virtual end
+ * with the foot's turn, so the sole and the contacts are read from it;
+ * -1 when neither. */
+static inline int ik_humanoid_limb_foot(const ik_humanoid_limb *limb) {
+    return limb->end >= 0 ? limb->end : limb->end_control;
+}
+
+/* Where a limb's end is in a pose (model_ms: forward kinematics of every
+ * joint): the end joint's matrix, or for a virtual end the middle joint's
+ * matrix carried to end_offset_ls. */
+ik_mat4 ik_humanoid_limb_end_ms(const ik_humanoid_limb *limb, const ik_mat4 *model_ms);
+
+/* A virtual end's control joint carried to the virtual end as the limb
+ * stands in `pose_ls` (its turn kept): the limb's forward kinematics
+ * refreshed into model_ms (under root_ms, NULL: identity), the control's
+ * local translation set to the end in its parent's frame, its subtree
+ * refreshed. Nothing for a limb with an end joint or without a control. */
+void ik_humanoid_carry_end_control(const ik_humanoid *rig, int limb, ik_transform *pose_ls, ik_mat4 *model_ms,
+                                   const ik_mat4 *root_ms);
 
 /* ---- a limb's natural bend (any rig, humanoid or not) ---------------------- */
 

@@ -99,6 +99,7 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->start = start;
     limb->mid = mid;
     limb->end = end;
+    limb->end_control = end < 0 ? rejected_end : -1;
     limb->clavicle = leg ? -1 : extra;
     limb->toe = leg ? extra : -1;
     limb->upper_length = ik_vec3_length(u);
@@ -114,6 +115,32 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
     return IK_OK;
+}
+
+ik_mat4 ik_humanoid_limb_end_ms(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
+    ik_mat4 m;
+    ik_vec3 end;
+    if (limb->end >= 0) return model_ms[limb->end];
+    m = model_ms[limb->mid];
+    end = ik_mat4_transform_point(&m, limb->end_offset_ls);
+    m.m[12] = end.x, m.m[13] = end.y, m.m[14] = end.z;
+    return m;
+}
+
+void ik_humanoid_carry_end_control(const ik_humanoid *rig, int limb, ik_transform *pose_ls, ik_mat4 *model_ms,
+                                   const ik_mat4 *root_ms) {
+    const ik_humanoid_limb *l = &rig->limb[limb];
+    int parent;
+    const ik_mat4 *above;
+    ik_mat4 end_ms, inv = ik_mat4_identity();
+    if (l->end >= 0 || l->end_control < 0) return;
+    parent = rig->skeleton->parents[l->end_control];
+    above = parent >= 0 ? &model_ms[parent] : root_ms;
+    ik_skeleton_fk_subtree(rig->skeleton, l->start, pose_ls, root_ms, model_ms);
+    end_ms = ik_humanoid_limb_end_ms(l, model_ms);
+    if (above && !ik_mat4_inverse(above, &inv)) return;
+    pose_ls[l->end_control].translation = ik_mat4_transform_point(&inv, ik_mat4_translation(&end_ms));
+    ik_skeleton_fk_subtree(rig->skeleton, l->end_control, pose_ls, root_ms, model_ms);
 }
 
 /* atan2(l . (f x s), f . s) + pi/2 with f, s the sole and shin off the
@@ -146,15 +173,17 @@ static ik_vec3 toe_tip(const ik_skeleton *s, int toe, ik_vec3 estimate) {
 /* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
  * the floor; the heel contact is straight below the ankle, the ball contact
  * straight below the toe joint (or 0.2 leg lengths ahead of the heel when
- * the foot has no toe), the toes' tip contact straight below their tip. */
+ * the foot has no toe), the toes' tip contact straight below their tip.
+ * All in the frame of the foot joint, or of a virtual ankle's control joint
+ * (ik_humanoid_limb_foot), which stands at the virtual ankle at rest. */
 static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     const ik_skeleton *s = rig->skeleton;
     ik_humanoid_limb *limb = &rig->limb[which];
     ik_mat4 foot_ms, foot_inv;
     ik_vec3 ankle, heel, ball;
     limb->ankle_height = ankle_height;
-    if (limb->end < 0) return;
-    foot_ms = rest_model(s, limb->end);
+    if (ik_humanoid_limb_foot(limb) < 0) return;
+    foot_ms = rest_model(s, ik_humanoid_limb_foot(limb));
     if (!ik_mat4_inverse(&foot_ms, &foot_inv)) return;
     ankle = ik_mat4_translation(&foot_ms);
     heel = ik_vec3_mad(ankle, rig->up_rs, -ankle_height);

@@ -95,8 +95,9 @@ typedef struct measured {
 
 /* A knee's bend about its hinge, negative when bent the wrong way. */
 static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *ms) {
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, ms);
     ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
-    ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
+    ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&end_ms), ik_mat4_translation(&ms[l->mid])));
     ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
     return ik_vec3_dot(ik_vec3_cross(u, v), ik_mat4_transform_turn_axis(&ms[l->mid], l->hinge_axis_ls)) < 0 ? -angle
                                                                                                            : angle;
@@ -124,11 +125,11 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
         for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
             const ik_humanoid_limb *l = &rig->limb[k];
             ik_vec3 soles[3];
-            int n = 0, i;
-            if (l->end < 0) continue;
+            int n = 0, i, foot = ik_humanoid_limb_foot(l);
+            if (foot < 0) continue;
             flipped |= knee_bend(l, ms) < -ik_rad(2);
-            soles[n++] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
-            soles[n++] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+            soles[n++] = ik_mat4_transform_point(&ms[foot], l->heel_ls);
+            soles[n++] = ik_mat4_transform_point(&ms[foot], l->ball_ls);
             if (l->toe >= 0) soles[n++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
             for (i = 0; i < n; ++i) out->sink = ik_maxr(out->sink, rig->floor_rs - ik_vec3_dot(soles[i], rig->up_rs));
         }
@@ -239,8 +240,9 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
                         "the target; `ikc contacts` shows the feet's heights and speeds\n", ikc_shown(o->source));
         code = IKC_EXIT_FORMAT;
     } else if (r == IK_ERR_UNSUPPORTED) {
-        fprintf(stderr, "ikc retarget: %s: a leg ends without a foot joint (a virtual ankle): the feet cannot be "
-                        "held (--target-map FILE names the foot joints if they exist under other names)\n",
+        fprintf(stderr, "ikc retarget: %s: a leg ends without a foot joint nor a foot control joint (a virtual "
+                        "ankle with nothing to stand for the foot): the feet cannot be held (--target-map FILE names "
+                        "the foot joints if they exist under other names)\n",
                 ikc_shown(o->target));
         code = IKC_EXIT_FORMAT;
     } else if (r != IK_OK) {

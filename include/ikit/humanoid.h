@@ -271,7 +271,10 @@ ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik
  * axis through it: jaw, eyes, nose). Returns 0, leaving *forward_rs
  * untouched, when neither tells (no toes, the feet disagree, a head with
  * nothing off its axis). Unlike left x up it holds on a mirrored rig.
- * ik_humanoid_init turns its forward_rs to agree with it. */
+ * ik_humanoid_init turns its forward_rs to agree with it; when it does not
+ * tell, with the rest bends of the knees (ahead of the hip-to-ankle line)
+ * and elbows (behind the shoulder-to-wrist line), which a mirror keeps too,
+ * when they add up to over about 11 degrees; else left x up stands. */
 ik_bool ik_figure_forward(const ik_skeleton *skeleton, const int *feet, int foot_count, int head, ik_vec3 up_rs,
                           ik_vec3 *forward_rs);
 

@@ -92,7 +92,8 @@ static void test_onto_girl(const char *data) {
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --render '%s'", source, rig, out, strip);
     rc = run(cmd);
     CHECK(rc == 0, "retarget onto girl: exit %d: %s", rc, err_text);
-    CHECK(strstr(out_text, "after IK") && strstr(out_text, "unit mismatch") && strstr(out_text, "frames/s"),
+    CHECK(strstr(out_text, "after IK") && strstr(out_text, "unit mismatch") && strstr(out_text, "frames/s") &&
+              strstr(out_text, "beyond the rig's limits"),
           "the table, with the unit mismatch: %s", out_text);
     CHECK(file_size(strip) > 10000, "filmstrip written (%ld bytes)", file_size(strip));
     check_written(out, clips, (ik_real)(1.0 / 60));

@@ -59,6 +59,10 @@ static void rig_copy_free(rig_copy *c) { free(c->rest_ls); }
 typedef struct outcome {
     ik_real slide_before; /* THEN_CLEAN_UP: the worst contact's travel before the clean-up */
     ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend, worst_foot_off;
+    ik_real worst_limit;      /* the largest excess over the rig's limits (ik_humanoid_angles_excess) */
+    const char *worst_limit_joint;
+    ik_real worst_foot_down;  /* the same for the ankles and toes of feet held or on the floor, left out */
+    int worst_limit_frame;
     int flips, nonfinite, contacts;
     ik_retarget_report report;
     ik_result result;
@@ -176,6 +180,10 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
         else o.nonfinite = 1;
         ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
         for (f = 0; f < frames; ++f) {
+            ik_humanoid_angles angles;
+            const char *joint;
+            ik_real limit_excess;
+            ik_bool on_floor[2] = {0, 0};
             ik_skeleton_fk(t, ik_take_pose(&out, f), NULL, ms);
             for (j = 0; j < n; ++j) {
                 int p = t->parents[j];
@@ -213,11 +221,34 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                     pts[0] = ik_mat4_transform_point(&ms[foot], l->heel_ls);
                     pts[1] = ik_mat4_transform_point(&ms[foot], l->ball_ls);
                     if (l->toe >= 0) pts[np++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
-                    for (i = 0; i < np; ++i)
-                        o.worst_sink = ik_maxr(o.worst_sink,
-                                               (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre);
+                    for (i = 0; i < np; ++i) {
+                        ik_real depth = (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre;
+                        o.worst_sink = ik_maxr(o.worst_sink, depth);
+                        on_floor[k - IK_LIMB_LEG_L] |= depth > -(ik_real)0.01;
+                    }
                 }
             }
+            /* every joint inside the rig's limits, but for the ankle and toes
+               of a foot held or on the floor (within 1 cm), whose contact and
+               the floor come first (the take's own flexion is kept there; the
+               clean-up alone does not clamp) */
+            ik_humanoid_angles_measure(target, ms, rest_ms, &angles);
+            for (k = 0; k < 2; ++k) {
+                int c;
+                for (c = 0; c < o.contacts; ++c)
+                    on_floor[k] |= held[c].start <= f && f <= held[c].end &&
+                                   ik_foot_point_leg(held[c].point) == IK_LIMB_LEG_L + k;
+                if (on_floor[k] || how != WITH_IK_PASS) {
+                    ik_humanoid_angles alone;
+                    memset(&alone, 0, sizeof alone);
+                    alone.ankle[k] = angles.ankle[k], alone.toe[k] = angles.toe[k];
+                    angles.ankle[k] = angles.toe[k] = 0;
+                    o.worst_foot_down = ik_maxr(o.worst_foot_down, ik_humanoid_angles_excess(target, &alone, NULL));
+                }
+            }
+            limit_excess = ik_humanoid_angles_excess(target, &angles, &joint);
+            if (limit_excess > o.worst_limit)
+                o.worst_limit = limit_excess, o.worst_limit_joint = joint, o.worst_limit_frame = f;
         }
     }
     free(job.scratch);
@@ -247,6 +278,11 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
     CHECK(o->worst_elbow_bend <= target->limits.elbow_max + ik_rad(1), "%s: elbow bent %.1f deg, limit %.1f", what,
           (double)ik_deg(o->worst_elbow_bend), (double)ik_deg(target->limits.elbow_max));
     CHECK(o->worst_bone <= (ik_real)1e-4, "%s: a bone changed by %.3f mm", what, (double)o->worst_bone * 1000);
+    printf("    limits: worst %.2f deg beyond (%s); feet on the floor: ankles and toes %.1f deg beyond\n",
+           (double)ik_deg(o->worst_limit), o->worst_limit_joint ? o->worst_limit_joint : "none",
+           (double)ik_deg(o->worst_foot_down));
+    CHECK(o->worst_limit <= ik_rad(1), "%s: the %s %.1f deg beyond its limit (frame %d)", what,
+          o->worst_limit_joint ? o->worst_limit_joint : "", (double)ik_deg(o->worst_limit), o->worst_limit_frame);
     CHECK(o->worst_foot_off <= (ik_real)1e-4, "%s: a foot %.3f mm off its ankle", what,
           (double)o->worst_foot_off * 1000);
 }

@@ -237,6 +237,43 @@ ik_mat4 ik_humanoid_limb_end_ms(const ik_humanoid_limb *limb, const ik_mat4 *mod
 void ik_humanoid_carry_end_control(const ik_humanoid *rig, int limb, ik_transform *pose_ls, ik_mat4 *model_ms,
                                    const ik_mat4 *root_ms);
 
+/* ---- the angles the limits bound ---------------------------------------------- */
+
+/* Per side (0 left, 1 right), radians. glTF and BVH files carry no joint
+ * limits, so these are what "inside its limits" means for their rigs: the
+ * rig's anatomical defaults (ik_humanoid_limits), which the caller may edit. */
+typedef struct ik_humanoid_angles {
+    ik_real elbow[2];            /* bend about the hinge, 0 straight, negative the wrong way: elbow_min..max */
+    ik_real knee[2];             /* the same: knee_min..max */
+    ik_real ankle[2];            /* ik_humanoid_ankle_angle, dorsiflexion positive: -ankle_down..ankle_up;
+                                    0 for a leg with no foot joint nor control */
+    ik_real toe[2];              /* the toes' lift from their rest (toe bone against the sole about the
+                                    foot's lateral axis), up positive: -toe_curl..toe_bend; 0 without toes */
+    ik_real clavicle_forward[2]; /* the clavicle bone's rise toward the chest's forward and up (in the
+                                    chest's frame) from its rest: at most clavicle_forward, clavicle_up;
+                                    0 without clavicles */
+    ik_real clavicle_up[2];
+} ik_humanoid_angles;
+
+/* The parts, on one limb in a pose (model_ms: forward kinematics of every
+ * joint): an elbow's or knee's signed bend about its hinge; a leg's ankle
+ * angle (0 with no foot joint nor control); a leg's toes' lift against the
+ * sole, not from rest (0 without toes). The ankle and the toes are seen
+ * along the foot's lateral axis M lateral_ls for the foot's matrix M: a
+ * turn of the foot by +a about that axis lowers the ankle angle by a. */
+ik_real ik_humanoid_limb_bend(const ik_humanoid_limb *limb, const ik_mat4 *model_ms);
+ik_real ik_humanoid_leg_ankle(const ik_humanoid_limb *leg, const ik_mat4 *model_ms);
+ik_real ik_humanoid_leg_toe_lift(const ik_humanoid_limb *leg, const ik_mat4 *model_ms);
+
+/* Measure a pose: model_ms and rest_ms are forward kinematics of the pose
+ * and of the rest pose under the same root (NULL or not). */
+void ik_humanoid_angles_measure(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *rest_ms,
+                                ik_humanoid_angles *out);
+/* How far the angles go beyond rig->limits: the largest excess, radians (0
+ * when all are inside), and its name ("left knee", "right ankle", ...) in
+ * *what (may be NULL; "" when inside). */
+ik_real ik_humanoid_angles_excess(const ik_humanoid *rig, const ik_humanoid_angles *a, const char **what);
+
 /* ---- a limb's natural bend (any rig, humanoid or not) ---------------------- */
 
 /* The hinge an elbow or knee bends about, from its start a, middle b and end

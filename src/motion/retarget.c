@@ -107,6 +107,7 @@ typedef struct body_map {
     ik_real scale;
     ik_real level_s[IK_FOOT_CONTACT_POINTS];  /* the source's floor level of each point, along up_s */
     ik_real height_t[IK_FOOT_CONTACT_POINTS]; /* the target's rest height of each point, along up_t */
+    ik_real toe_rest[2];                      /* each leg's toes' lift at rest (ik_humanoid_leg_toe_lift) */
 } body_map;
 
 static ik_vec3 map_vector(const body_map *m, ik_vec3 v) {
@@ -169,6 +170,7 @@ static void make_origins(body_map *m, const ik_retarget *job, const layout *l, c
             m->height_t[p] = t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
         }
     }
+    for (p = 0; p < 2; ++p) m->toe_rest[p] = ik_humanoid_leg_toe_lift(&t->limb[IK_LIMB_LEG_L + p], target_rest_ms);
     m->origin_s = ik_vec3_mad(hips_s, m->up_s, ankle_s - ik_vec3_dot(hips_s, m->up_s));
     m->origin_t = ik_vec3_mad(hips_t, m->up_t, ankle_t - ik_vec3_dot(hips_t, m->up_t));
 }
@@ -320,16 +322,30 @@ static ik_vec3 within_bend(ik_vec3 above, ik_vec3 d, ik_real limit) {
     return ik_quat_rotate(ik_quat_from_axis_angle(ik_vec3_normalize(axis), limit), above);
 }
 
-/* The bend limit of a forearm or shin joint on the target (its limb's
- * upper joint in *upper), or a negative number for other joints. */
-static ik_real bend_limit(const ik_humanoid *t, int joint, int *upper) {
+/* The limb whose middle joint (forearm, shin) `joint` is, or -1. */
+static int limb_of_mid(const ik_humanoid *t, int joint) {
     int k;
     for (k = 0; k < IK_LIMB_COUNT; ++k)
-        if (t->limb[k].mid == joint) {
-            *upper = t->limb[k].start;
-            return k <= IK_LIMB_ARM_R ? t->limits.elbow_max : t->limits.knee_max;
-        }
+        if (t->limb[k].mid == joint) return k;
     return -1;
+}
+
+/* A middle joint bent against its hinge (the sign of (u x v) . h negative
+ * for the upper and lower bone directions u, v and the hinge h in model
+ * space, sgn(det M) M hinge_axis_ls): its twist, carried from the source's
+ * rest-relative turn, left the hinge the wrong way round (a rig resting
+ * with an elbow bent, girl.glb's right arm, against a straight one). The
+ * joint rolls about its own bone v by the angle taking h (across v) onto
+ * u x v, atan2(v . (h x n), h . n), so it bends about its hinge as a hinge
+ * does; the bone's direction and the joints below it stay where they are. */
+static void roll_onto_hinge(const ik_humanoid *t, int k, ik_vec3 v, ik_quat *world, ik_mat4 *model_ms) {
+    const ik_humanoid_limb *limb = &t->limb[k];
+    ik_vec3 u = ik_vec3_sub(ik_mat4_translation(&model_ms[limb->mid]), ik_mat4_translation(&model_ms[limb->start]));
+    ik_vec3 n = ik_vec3_cross(u, v);
+    ik_vec3 h = ik_vec3_reject(ik_mat4_transform_turn_axis(&model_ms[limb->mid], limb->hinge_axis_ls), v);
+    if (!(ik_vec3_length_sq(n) > (ik_real)1e-8 * ik_vec3_length_sq(u)) || ik_vec3_dot(n, h) >= 0) return;
+    *world = ik_quat_normalize(ik_quat_mul(
+        ik_quat_from_axis_angle(v, IK_ATAN2(ik_vec3_dot(v, ik_vec3_cross(h, n)), ik_vec3_dot(h, n))), *world));
 }
 
 /* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
@@ -357,11 +373,18 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
             if (l->tip[j] >= 0) {
                 ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->tip[j]]),
                                                       ik_mat4_translation(&l->source_ms[partner]))));
-                int upper = -1;
-                ik_real limit = bend_limit(job->target_rig, j, &upper);
-                if (limit >= 0 && l->tip[upper] >= 0)
-                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d, limit);
+                int k = limb_of_mid(job->target_rig, j), upper = k >= 0 ? job->target_rig->limb[k].start : -1;
+                if (k >= 0 && l->tip[upper] >= 0)
+                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d,
+                                    k <= IK_LIMB_ARM_R ? job->target_rig->limits.elbow_max
+                                                       : job->target_rig->limits.knee_max);
                 w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
+                if (k >= 0) {
+                    l->world[j] = ik_quat_normalize(w);
+                    pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+                    ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
+                    roll_onto_hinge(job->target_rig, k, d, &w, l->target_ms);
+                }
             }
             l->world[j] = ik_quat_normalize(w);
             pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
@@ -378,6 +401,17 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
     }
     for (j = IK_LIMB_LEG_L; j <= IK_LIMB_LEG_R; ++j)
         ik_humanoid_carry_end_control(job->target_rig, j, pose, l->target_ms, NULL);
+}
+
+/* Turn `joint` by `turn_ms` in model space (the turn premultiplies its
+ * model rotation; its local rotation is that with the parent's undone),
+ * then refresh its subtree. */
+static void turn_joint(const ik_humanoid *t, int joint, ik_quat turn_ms, ik_transform *pose, ik_mat4 *model_ms) {
+    int parent = t->skeleton->parents[joint];
+    ik_quat q = ik_quat_mul(turn_ms, ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
+    ik_quat parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
+    pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+    ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
 }
 
 /* The sole's contact points of a leg in a pose (heel and ball in the foot's
@@ -403,12 +437,11 @@ static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_
  * cannot lift (the pivot itself too low) is left. */
 static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_transform *pose,
                             ik_mat4 *model_ms) {
-    int round, i, parent = t->skeleton->parents[joint];
+    int round, i;
     for (round = 0; round < 3; ++round) {
         ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
         ik_real lowest = 0, c1, c2, k0, radius, phi, turn, other;
         int n = sole_points(leg, model_ms, points), first = joint == leg->toe ? 2 : 0, worst = -1;
-        ik_quat q, parent_q;
         for (i = first; i < n; ++i) {
             ik_real h = ik_vec3_dot(points[i], t->up_rs) - t->floor_rs;
             if (h < lowest) lowest = h, worst = i;
@@ -426,10 +459,7 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
         other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
         if (IK_FABS(other) < IK_FABS(turn)) turn = other;
-        q = ik_quat_mul(ik_quat_from_axis_angle(a, turn), ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
-        parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
-        pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
-        ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
+        turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
     }
 }
 
@@ -442,21 +472,35 @@ static void keep_knee_within(const ik_humanoid *t, int k, ik_transform *pose, ik
     ik_vec3 c = ik_mat4_translation(&end_ms);
     ik_vec3 upper = ik_vec3_normalize(ik_vec3_sub(b, a)), lower = ik_vec3_normalize(ik_vec3_sub(c, b));
     ik_vec3 kept = within_bend(upper, lower, t->limits.knee_max);
-    int parent = t->skeleton->parents[leg->mid];
-    ik_quat q, parent_q;
     if (ik_vec3_dot(kept, lower) >= 1) return;
-    q = ik_quat_mul(ik_quat_from_to(lower, kept), ik_quat_normalize(ik_mat4_rotation(&model_ms[leg->mid])));
-    parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
-    pose[leg->mid].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
-    ik_skeleton_fk_subtree(t->skeleton, leg->mid, pose, NULL, model_ms);
+    turn_joint(t, leg->mid, ik_quat_from_to(lower, kept), pose, model_ms);
     ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
 }
 
-/* After the IK pass, frame f: a knee not held within its limit; each foot
- * turns onto the floor about its ankle unless its toe is held there (the
- * turn would move it), then its toes about the toe joint (which holds the
- * toe joint where it is). */
-static void keep_soles_up(const ik_retarget *job, const layout *l, int held, int f) {
+/* A foot (or toes) turned about the foot's lateral axis L = M lateral_ls
+ * into its limits: `angle` the ankle angle (or the toes' lift from rest),
+ * lo..hi its range; a turn by -(clamp(angle) - angle) about L moves it
+ * there (ik_humanoid_leg_ankle). */
+static void turn_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_real angle, ik_real lo,
+                        ik_real hi, ik_transform *pose, ik_mat4 *model_ms) {
+    ik_real change = ik_clampr(angle, lo, hi) - angle;
+    ik_vec3 lateral;
+    if (change == 0) return;
+    lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls));
+    turn_joint(t, joint, ik_quat_from_axis_angle(lateral, -change), pose, model_ms);
+}
+
+/* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
+ * none of their own: ik_humanoid_limits' defaults): a leg whose foot is not
+ * held keeps its knee and ankle within them (the knee swung back, the foot
+ * turned about the ankle); the toes are kept within theirs about their own
+ * joint (which a toe contact holds, so always). Each foot then turns onto
+ * the floor about its ankle unless its toe is held there (the turn would
+ * move it), then its toes about the toe joint. The floor and the contacts
+ * come first: a flat foot under a shin leaning further than the ankle's
+ * limit keeps the take's flexion (CMU 131_01 itself dorsiflexes 47 degrees
+ * against a limit of 25). */
+static void keep_within_limits(const ik_retarget *job, const layout *l, const body_map *m, int held, int f) {
     const ik_humanoid *t = job->target_rig;
     ik_transform *pose = ik_take_pose(job->target, f);
     int k, c;
@@ -470,7 +514,14 @@ static void keep_soles_up(const ik_retarget *job, const layout *l, int held, int
             foot_held |= now;
             toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
         }
-        if (!foot_held) keep_knee_within(t, k, pose, l->target_ms);
+        if (!foot_held) {
+            keep_knee_within(t, k, pose, l->target_ms);
+            turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
+                        -t->limits.ankle_down, t->limits.ankle_up, pose, l->target_ms);
+        }
+        if (leg->toe >= 0)
+            turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
+                        -t->limits.toe_curl, t->limits.toe_bend, pose, l->target_ms);
         if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), pose, l->target_ms);
         if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
     }
@@ -582,7 +633,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
         held = map_contacts(job, &l, &m, found);
         r = hold_feet(job, &l, held);
     }
-    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_soles_up(job, &l, held, f);
+    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_within_limits(job, &l, &m, held, f);
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;
     if (job->target_contacts) {

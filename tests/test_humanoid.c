@@ -905,7 +905,7 @@ static void test_limit_angles(void) {
           "ankle up 30: %g deg, %s", (double)ik_deg(a.ankle[0]), what);
     turn_in_model(&f, leg->end, ik_quat_from_axis_angle(lateral, ik_rad(60)));
     ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
-    CHECK(IK_FABS(a.ankle[0] + ik_rad(30)) < 1e-3 && ik_humanoid_angles_excess(&f.rig, &a, NULL) == 0, "ankle down 30: %g",
+    CHECK(IK_FABS(a.ankle[0] + ik_rad(30)) < 1e-3 && ik_humanoid_angles_excess(&f.rig, &a, NULL) < 1e-5, "ankle down 30: %g",
           (double)ik_deg(a.ankle[0]));
     /* toes: curled 40 (beyond 30 by 10) */
     turn_in_model(&f, leg->toe, ik_quat_from_axis_angle(lateral, ik_rad(40)));

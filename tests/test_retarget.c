@@ -809,6 +809,25 @@ static void test_bad_input(void) {
           report.source_contacts);
     job.hold_feet = 0;
     CHECK(ik_retarget_run(&job) == IK_OK, "no contacts, without the IK pass");
+    /* a virtual ankle with nothing to stand for the foot (robot.glb with its
+       foot control joints taken away): no foot to hold */
+    {
+        ik_asset asset;
+        ik_humanoid robot;
+        if (load_rig("robot.glb", &asset, &robot)) {
+            outcome o;
+            robot.limb[IK_LIMB_LEG_R].end_control = -1;
+            o = retarget_and_measure(&m.rig, &m.take, &robot, WITH_IK_PASS);
+            CHECK(o.result == IK_ERR_UNSUPPORTED, "virtual ankle without a control: %s", ik_result_str(o.result));
+            o = retarget_and_measure(&m.rig, &m.take, &robot, TRANSFER_ONLY);
+            CHECK(o.result == IK_OK && !o.nonfinite && o.worst_bone <= (ik_real)1e-4,
+                  "virtual ankle without a control, transfer only: %s", ik_result_str(o.result));
+            o = retarget_and_measure(&m.rig, &m.take, &robot, THEN_CLEAN_UP);
+            CHECK(o.result == IK_ERR_UNSUPPORTED, "virtual ankle without a control, clean-up: %s",
+                  ik_result_str(o.result));
+            ik_asset_free(&asset);
+        }
+    }
     free(gliding.poses_ls);
     free(out.poses_ls);
     free(scratch);

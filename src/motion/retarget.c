@@ -493,8 +493,10 @@ static void turn_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int j
 /* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
  * none of their own: ik_humanoid_limits' defaults): a leg whose foot is not
  * held keeps its knee and ankle within them (the knee swung back, the foot
- * turned about the ankle); the toes are kept within theirs about their own
- * joint (which a toe contact holds, so always). Each foot then turns onto
+ * turned about the ankle), a held heel its ankle above -ankle_down (toes
+ * turned up lift the ball off the floor, never into it); the toes are kept
+ * within theirs about their own joint (which a toe contact holds, so
+ * always). Each foot then turns onto
  * the floor about its ankle unless its toe is held there (the turn would
  * move it), then its toes about the toe joint. The floor and the contacts
  * come first: a flat foot under a shin leaning further than the ankle's
@@ -514,11 +516,10 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
             foot_held |= now;
             toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
         }
-        if (!foot_held) {
-            keep_knee_within(t, k, pose, l->target_ms);
+        if (!foot_held) keep_knee_within(t, k, pose, l->target_ms);
+        if (!toe_held)
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
-                        -t->limits.ankle_down, t->limits.ankle_up, pose, l->target_ms);
-        }
+                        -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
         if (leg->toe >= 0)
             turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
                         -t->limits.toe_curl, t->limits.toe_bend, pose, l->target_ms);

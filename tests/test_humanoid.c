@@ -850,7 +850,79 @@ static void test_bad_input(void) {
     fixture_free(&f);
 }
 
+/* Turn joint j of the fixture's pose by `turn` in model space (no root)
+ * and refresh its forward kinematics. */
+static void turn_in_model(fixture *f, int j, ik_quat turn) {
+    int parent = f->skeleton->parents[j];
+    ik_quat above = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&f->model[parent])) : ik_quat_identity();
+    ik_quat now = ik_quat_normalize(ik_mat4_rotation(&f->model[j]));
+    f->pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), ik_quat_mul(turn, now)));
+    ik_skeleton_fk(f->skeleton, f->pose, NULL, f->model);
+}
+
+/* The angles the limits bound, on the built humanoid (+Y up, +Z forward,
+ * straight legs, flat feet): at rest all inside; one named case each for a
+ * knee bent, a knee bent the wrong way, an ankle flexed both ways, toes
+ * lifted and curled, a clavicle raised, each moved by a known turn. */
+static void test_limit_angles(void) {
+    fixture f;
+    ik_mat4 rest[IK_HUMANOID_BUILT_JOINTS];
+    ik_humanoid_angles a;
+    const char *what = NULL;
+    const ik_humanoid_limb *leg;
+    ik_vec3 lateral = ik_v3(1, 0, 0);
+    if (!fixture_built(&f)) {
+        CHECK(0, "built skeleton");
+        return;
+    }
+    leg = &f.rig.limb[IK_LIMB_LEG_L];
+    ik_skeleton_fk(f.skeleton, f.skeleton->rest_ls, NULL, rest);
+    memcpy(f.pose, f.skeleton->rest_ls, (size_t)f.skeleton->joint_count * sizeof(ik_transform));
+    ik_skeleton_fk(f.skeleton, f.pose, NULL, f.model);
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.knee[0]) < 1e-4 && IK_FABS(a.ankle[0]) < 1e-3 && IK_FABS(a.toe[0]) < 1e-5 &&
+              IK_FABS(a.clavicle_up[0]) < 1e-5 && a.elbow[0] >= 0 && ik_humanoid_angles_excess(&f.rig, &a, &what) == 0 &&
+              strcmp(what, "") == 0,
+          "rest: inside (knee %g, ankle %g, elbow %g)", (double)a.knee[0], (double)a.ankle[0], (double)a.elbow[0]);
+    /* knee: the shin swung back 40 degrees (a knee bends its shin backward;
+       the foot turns with it, so the ankle stays at 0) */
+    turn_in_model(&f, leg->mid, ik_quat_from_axis_angle(lateral, ik_rad(40)));
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.knee[0] - ik_rad(40)) < 1e-4 && IK_FABS(ik_humanoid_leg_ankle(leg, f.model)) < 1e-3,
+          "knee bent 40: %g deg, the foot turned with the shin: ankle %g", (double)ik_deg(a.knee[0]),
+          (double)ik_deg(a.ankle[0]));
+    turn_in_model(&f, leg->mid, ik_quat_from_axis_angle(lateral, ik_rad(-50)));
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.knee[0] + ik_rad(10)) < 1e-4 && IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(10)) < 1e-3 &&
+              strcmp(what, "left knee") == 0,
+          "knee bent 10 the wrong way: %g deg", (double)ik_deg(a.knee[0]));
+    turn_in_model(&f, leg->mid, ik_quat_from_axis_angle(lateral, ik_rad(10)));
+    /* ankle: toes up 30 (dorsiflexion beyond 25 by 5), then down 60 (plantar 30) */
+    turn_in_model(&f, leg->end, ik_quat_from_axis_angle(lateral, ik_rad(-30)));
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.ankle[0] - ik_rad(30)) < 1e-3 && IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(5)) < 1e-3 &&
+              strcmp(what, "left ankle") == 0,
+          "ankle up 30: %g deg, %s", (double)ik_deg(a.ankle[0]), what);
+    turn_in_model(&f, leg->end, ik_quat_from_axis_angle(lateral, ik_rad(60)));
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.ankle[0] + ik_rad(30)) < 1e-3 && ik_humanoid_angles_excess(&f.rig, &a, NULL) < 1e-5, "ankle down 30: %g",
+          (double)ik_deg(a.ankle[0]));
+    /* toes: curled 40 (beyond 30 by 10) */
+    turn_in_model(&f, leg->toe, ik_quat_from_axis_angle(lateral, ik_rad(40)));
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.toe[0] + ik_rad(40)) < 1e-3 && IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(10)) < 1e-3 &&
+              strcmp(what, "left toes") == 0,
+          "toes curled 40: %g, %s", (double)ik_deg(a.toe[0]), what);
+    /* the right clavicle raised 35 degrees (beyond 30 by 5) about forward */
+    turn_in_model(&f, f.rig.limb[IK_LIMB_ARM_R].clavicle, ik_quat_from_axis_angle(ik_v3(0, 0, 1), ik_rad(-35)));
+    ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
+    CHECK(IK_FABS(a.clavicle_up[1] - ik_rad(35)) < 1e-3 && IK_FABS(a.clavicle_forward[1]) < 1e-3,
+          "clavicle up 35: %g (forward %g)", (double)ik_deg(a.clavicle_up[1]), (double)ik_deg(a.clavicle_forward[1]));
+    fixture_free(&f);
+}
+
 int main(void) {
+    test_limit_angles();
     test_map_built();
     test_map_real();
     test_mirror_names();

@@ -2,8 +2,9 @@
  * read back and checked by forward kinematics (the new clip is there, the
  * hips travel, soles stay on or above the floor, bones keep their lengths),
  * the glTF validated by the Khronos validator, the filmstrip written; and
- * refusals that write nothing (a rig without ankles, a take with no foot on
- * the ground, a rig that is no humanoid, a glTF without a skin). */
+ * onto robot.glb (legs ending at virtual ankles, IK controls for feet),
+ * then `ikc clean` on that; refusals that write nothing (a take with no
+ * foot on the ground, a rig that is no humanoid, a glTF without a skin). */
 #define _POSIX_C_SOURCE 200809L
 #include <ikit/asset.h>
 #include <ikit/bvh.h>
@@ -44,8 +45,8 @@ static void check_written(const char *path, int clips_before, ik_real frame_time
         ik_skeleton_fk(a.skeleton, ik_take_pose(&take, f), NULL, ms);
         for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
             const ik_humanoid_limb *l = &rig.limb[k];
-            ik_vec3 heel = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
-            ik_vec3 ball = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+            ik_vec3 heel = ik_mat4_transform_point(&ms[ik_humanoid_limb_foot(l)], l->heel_ls);
+            ik_vec3 ball = ik_mat4_transform_point(&ms[ik_humanoid_limb_foot(l)], l->ball_ls);
             lowest = ik_minr(lowest, ik_minr(ik_vec3_dot(heel, rig.up_rs), ik_vec3_dot(ball, rig.up_rs)) - rig.floor_rs);
         }
         if (f == 0) first = ik_mat4_translation(&ms[map.joint[IK_ROLE_HIPS]]);
@@ -61,8 +62,20 @@ static void check_written(const char *path, int clips_before, ik_real frame_time
     ik_asset_free(&a);
 }
 
+/* The Khronos validator finds no errors in the glTF at `path`. */
+static void validate(const char *path, const char *what) {
+    char validator[600], cmd[2000];
+    int rc;
+    snprintf(validator, sizeof validator, "%s/scripts/validate-gltf.sh", IKIT_SOURCE_DIR);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' >/dev/null 2>&1", validator, path);
+    rc = system(cmd);
+    rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    if (rc == 2) check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
+    else CHECK(rc == 0, "Khronos validator finds no errors in %s", what);
+}
+
 static void test_onto_girl(const char *data) {
-    char source[1024], rig[1024], out[400], strip[400], cmd[3000], validator[600];
+    char source[1024], rig[1024], out[400], strip[400], cmd[3000];
     int rc;
     ik_asset a;
     int clips;
@@ -79,20 +92,38 @@ static void test_onto_girl(const char *data) {
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --render '%s'", source, rig, out, strip);
     rc = run(cmd);
     CHECK(rc == 0, "retarget onto girl: exit %d: %s", rc, err_text);
-    CHECK(strstr(out_text, "after IK") && strstr(out_text, "unit mismatch") && strstr(out_text, "frames/s"),
+    CHECK(strstr(out_text, "after IK") && strstr(out_text, "unit mismatch") && strstr(out_text, "frames/s") &&
+              strstr(out_text, "beyond the rig's limits"),
           "the table, with the unit mismatch: %s", out_text);
     CHECK(file_size(strip) > 10000, "filmstrip written (%ld bytes)", file_size(strip));
     check_written(out, clips, (ik_real)(1.0 / 60));
-    snprintf(validator, sizeof validator, "%s/scripts/validate-gltf.sh", IKIT_SOURCE_DIR);
-    snprintf(cmd, sizeof cmd, "'%s' '%s' >/dev/null 2>&1", validator, out);
-    rc = system(cmd);
-    rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    if (rc == 2) check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
-    else CHECK(rc == 0, "Khronos validator finds no errors in the retargeted glTF");
+    validate(out, "the retargeted girl");
     /* the hands option runs too */
     path_in(out, sizeof out, "girl_hands.glb");
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --hands --quiet", source, rig, out);
     CHECK(run(cmd) == 0 && file_size(out) > 0, "--hands: %s", err_text);
+}
+
+/* Virtual ankles: the walk onto robot.glb with the IK pass (its table shows
+ * the feet held), the output checked and validated; `ikc clean` then
+ * finds contacts on the robot's own feet (the control joints) and cleans. */
+static void test_onto_robot(const char *data) {
+    char source[1024], rig[1024], out[400], cleaned[400], cmd[3000];
+    int rc;
+    snprintf(source, sizeof source, "%s/bvh/131_02.bvh", data);
+    snprintf(rig, sizeof rig, "%s/gltf/robot.glb", data);
+    path_in(out, sizeof out, "robot_walk.glb");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, rig, out);
+    rc = run(cmd);
+    CHECK(rc == 0 && strstr(out_text, "17 contacts held"), "retarget onto robot: exit %d: %s%s", rc, out_text, err_text);
+    check_written(out, 14, (ik_real)(1.0 / 60));
+    validate(out, "the retargeted robot");
+    path_in(cleaned, sizeof cleaned, "robot_clean.glb");
+    snprintf(cmd, sizeof cmd, "clean '%s' --clip retarget -o '%s'", out, cleaned);
+    rc = run(cmd);
+    CHECK(rc == 0 && strstr(out_text, "Foot.L") == NULL && strstr(out_text, "% cut"), "clean the robot: exit %d: %s%s",
+          rc, out_text, err_text);
+    check_written(cleaned, 14, (ik_real)(1.0 / 60));
 }
 
 static void test_onto_bvh(const char *data) {
@@ -115,11 +146,6 @@ static void test_refusals(const char *data) {
     int f, rc;
     snprintf(source, sizeof source, "%s/bvh/131_01.bvh", data);
     path_in(out, sizeof out, "never.glb");
-    /* robot.glb's legs end at virtual ankles: no foot joint to hold */
-    snprintf(rig, sizeof rig, "%s/gltf/robot.glb", data);
-    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, rig, out);
-    rc = run(cmd);
-    CHECK(rc == 4 && strstr(err_text, "without a foot joint") && file_size(out) < 0, "robot: exit %d: %s", rc, err_text);
     /* a take gliding 3 leg lengths a second: no foot ever planted */
     if (ik_bvh_read_file(source, &b, NULL) == IK_OK) {
         path_in(path, sizeof path, "gliding.bvh");
@@ -164,6 +190,7 @@ int main(void) {
     } else {
         test_onto_girl(data);
         test_onto_bvh(data);
+        test_onto_robot(data);
         test_refusals(data);
     }
     ikc_run_end();

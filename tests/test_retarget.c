@@ -1,12 +1,15 @@
 /* Retargeting the CMU takes onto every real glTF rig that maps as a
- * humanoid and onto variants of the targets (rescaled x0.01 and x100,
- * turned Z-up) and of the sources (rescaled as if inches), checked by
+ * humanoid (robot.glb's legs end at virtual ankles, its feet IK control
+ * joints) and onto variants of the targets (rescaled x0.01 and x100, turned
+ * Z-up, mirrored) and of the sources (rescaled as if inches), checked by
  * forward kinematics of the output: planted feet within 1 cm over each
  * contact, soles never more than 1 cm below the floor, knees never bending
  * the wrong way and within their limits, the target's bone lengths kept,
- * finite; an A-pose rig playing the take's arms in the same directions;
- * refusals (no contacts, bad pairs, a leg without an ankle). */
+ * feet on their ankles, finite; the footskate clean-up on robot.glb; an
+ * A-pose rig playing the take's arms in the same directions; refusals (no
+ * contacts, bad pairs). */
 #include <ikit/asset.h>
+#include <ikit/footskate.h>
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
 
@@ -54,7 +57,12 @@ static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, i
 static void rig_copy_free(rig_copy *c) { free(c->rest_ls); }
 
 typedef struct outcome {
-    ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend;
+    ik_real slide_before; /* THEN_CLEAN_UP: the worst contact's travel before the clean-up */
+    ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend, worst_foot_off;
+    ik_real worst_limit;      /* the largest excess over the rig's limits (ik_humanoid_angles_excess) */
+    const char *worst_limit_joint;
+    ik_real worst_foot_down;  /* the same for the ankles and toes of feet held or on the floor, left out */
+    int worst_limit_frame;
     int flips, nonfinite, contacts;
     ik_retarget_report report;
     ik_result result;
@@ -63,17 +71,81 @@ typedef struct outcome {
 /* The knee's signed bend about its hinge (positive: the way it bends). */
 static ik_real signed_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
     ik_vec3 a = ik_mat4_translation(&model_ms[l->start]), b = ik_mat4_translation(&model_ms[l->mid]);
-    ik_vec3 c = ik_mat4_translation(&model_ms[l->end]);
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, model_ms);
+    ik_vec3 c = ik_mat4_translation(&end_ms);
     ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(b, a)), v = ik_vec3_normalize(ik_vec3_sub(c, b));
     ik_vec3 h = ik_mat4_transform_turn_axis(&model_ms[l->mid], l->hinge_axis_ls);
     ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
     return ik_vec3_dot(ik_vec3_cross(u, v), ik_vec3_normalize(h)) < 0 ? -angle : angle;
 }
 
-/* Retarget `source` onto `target` and measure the result in the target's
- * root space, lengths in metres of the target (ik_foot_metre). */
+/* The largest horizontal travel of a planted point over one of `contacts`
+ * on `take` (ik_skating_measure), target units. */
+static ik_result worst_travel(const ik_humanoid *target, const ik_take *take, const ik_foot_contact *contacts, int count,
+                              ik_mat4 *ms, ik_real *travel) {
+    ik_skating_measure measure = ik_skating_measure_def();
+    ik_skating skating;
+    ik_result r;
+    measure.rig = target;
+    measure.take = take;
+    measure.contacts = contacts;
+    measure.contact_count = count;
+    measure.up_ms = target->up_rs;
+    measure.slide_speed = (ik_real)0.02 * ik_foot_metre(ik_foot_leg_length(target));
+    measure.model_ms = ms;
+    measure.out = &skating;
+    r = ik_skating_measure_run(&measure);
+    *travel = skating.worst_travel;
+    return r;
+}
+
+/* The retargeted take's own contacts (ik_foot_contacts on the target) held
+ * by the footskate clean-up, in place: `ikc clean` on the output of a
+ * retarget without the IK pass. */
+static ik_result clean_up(const ik_humanoid *target, ik_take *take, ik_foot_contact *contacts, int capacity, int *count,
+                          ik_mat4 *ms, ik_real *travel_before) {
+    int joints[IK_FOOT_PATH_POINTS], p, frames = take->frame_count;
+    ik_vec3 *paths = (ik_vec3 *)malloc((size_t)frames * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
+    ik_real *scratch = (ik_real *)malloc(2 * (size_t)frames * sizeof(ik_real));
+    ik_foot_contacts find = ik_foot_contacts_def();
+    ik_footskate clean = ik_footskate_def();
+    ik_result r;
+    ik_foot_point_joints(target, joints);
+    r = ik_foot_paths_record(target->skeleton, take, NULL, joints, ms, paths, NULL);
+    find.paths_ms = paths;
+    find.frame_count = frames;
+    find.frame_time = take->frame_time;
+    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) find.present[p] = joints[p] >= 0;
+    find.up_ms = target->up_rs;
+    find.leg_length = ik_foot_leg_length(target);
+    find.scratch = scratch;
+    find.contacts = contacts;
+    find.capacity = capacity;
+    find.count = count;
+    if (r == IK_OK) r = ik_foot_contacts_run(&find);
+    clean.rig = target;
+    clean.take = take;
+    clean.contacts = contacts;
+    clean.contact_count = *count;
+    clean.scratch_bytes = ik_footskate_scratch_bytes(take, *count);
+    clean.scratch = malloc(clean.scratch_bytes);
+    clean.model_ms = ms;
+    if (r == IK_OK) r = worst_travel(target, take, contacts, *count, ms, travel_before);
+    if (r == IK_OK) r = ik_footskate_plan(&clean);
+    if (r == IK_OK) r = ik_footskate_apply(&clean, 0, frames);
+    free(clean.scratch);
+    free(scratch);
+    free(paths);
+    return r;
+}
+
+enum { TRANSFER_ONLY, WITH_IK_PASS, THEN_CLEAN_UP };
+
+/* Retarget `source` onto `target` (the `how` above) and measure the result
+ * in the target's root space, lengths in metres of the target
+ * (ik_foot_metre). */
 static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take *source, const ik_humanoid *target,
-                                    ik_bool hold_feet) {
+                                    int how) {
     const ik_skeleton *t = target->skeleton;
     int frames = source->frame_count, n = t->joint_count, f, j, k;
     ik_retarget job = ik_retarget_def();
@@ -91,7 +163,7 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     job.source = source;
     job.target_rig = target;
     job.target = &out;
-    job.hold_feet = hold_feet;
+    job.hold_feet = how == WITH_IK_PASS;
     job.target_contacts = held;
     job.contact_capacity = 4 * frames;
     job.contact_count = &o.contacts;
@@ -99,26 +171,26 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     job.scratch = malloc(job.scratch_bytes);
     job.report = &o.report;
     o.result = ik_retarget_run(&job);
+    if (o.result == IK_OK && how == THEN_CLEAN_UP) {
+        o.result = clean_up(target, &out, held, 4 * frames, &o.contacts, ms, &o.slide_before);
+        o.slide_before /= metre;
+    }
     if (o.result == IK_OK) {
-        ik_skating_measure measure = ik_skating_measure_def();
-        ik_skating skating;
-        measure.rig = target;
-        measure.take = &out;
-        measure.contacts = held;
-        measure.contact_count = o.contacts;
-        measure.up_ms = target->up_rs;
-        measure.slide_speed = (ik_real)0.02 * metre;
-        measure.model_ms = ms;
-        measure.out = &skating;
-        if (ik_skating_measure_run(&measure) == IK_OK) o.worst_slide = skating.worst_travel / metre;
+        if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK) o.worst_slide /= metre;
         else o.nonfinite = 1;
         ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
         for (f = 0; f < frames; ++f) {
+            ik_humanoid_angles angles;
+            const char *joint;
+            ik_real limit_excess;
+            ik_bool on_floor[2] = {0, 0};
             ik_skeleton_fk(t, ik_take_pose(&out, f), NULL, ms);
             for (j = 0; j < n; ++j) {
                 int p = t->parents[j];
                 if (!ik_mat4_finite(&ms[j])) o.nonfinite = 1;
-                if (p >= 0 && j != target->map.joint[IK_ROLE_HIPS])
+                /* bones, not the hips' travel nor a virtual ankle's control joint's (checked below) */
+                if (p >= 0 && j != target->map.joint[IK_ROLE_HIPS] && j != target->limb[IK_LIMB_LEG_L].end_control &&
+                    j != target->limb[IK_LIMB_LEG_R].end_control)
                     o.worst_bone = ik_maxr(
                         o.worst_bone,
                         IK_FABS(ik_vec3_distance(ik_mat4_translation(&ms[j]), ik_mat4_translation(&ms[p])) -
@@ -130,25 +202,53 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                     o.worst_elbow_bend = ik_maxr(o.worst_elbow_bend, IK_FABS(signed_bend(&target->limb[k], ms)));
             for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
                 const ik_humanoid_limb *l = &target->limb[k];
-                ik_real bend;
-                if (l->end < 0) continue;
-                bend = signed_bend(l, ms);
+                ik_real bend = signed_bend(l, ms);
+                int foot = ik_humanoid_limb_foot(l);
+                ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, ms);
+                /* the foot stays on the leg: a virtual ankle's control joint at the ankle */
+                if (foot >= 0)
+                    o.worst_foot_off = ik_maxr(o.worst_foot_off, ik_vec3_distance(ik_mat4_translation(&ms[foot]),
+                                                                                  ik_mat4_translation(&end_ms)) /
+                                                                     metre);
                 /* a knee bent the wrong way by more than 2 degrees is a flip */
                 if (bend < -ik_rad(2)) ++o.flips;
                 o.worst_knee_wrong = ik_maxr(o.worst_knee_wrong, -bend);
                 o.worst_knee_bend = ik_maxr(o.worst_knee_bend, bend);
                 /* soles: heel and ball in the foot's frame, the toes' tip in the toe's */
-                {
+                if (foot >= 0) {
                     ik_vec3 pts[3];
                     int np = 2, i;
-                    pts[0] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
-                    pts[1] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+                    pts[0] = ik_mat4_transform_point(&ms[foot], l->heel_ls);
+                    pts[1] = ik_mat4_transform_point(&ms[foot], l->ball_ls);
                     if (l->toe >= 0) pts[np++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
-                    for (i = 0; i < np; ++i)
-                        o.worst_sink = ik_maxr(o.worst_sink,
-                                               (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre);
+                    for (i = 0; i < np; ++i) {
+                        ik_real depth = (target->floor_rs - ik_vec3_dot(pts[i], target->up_rs)) / metre;
+                        o.worst_sink = ik_maxr(o.worst_sink, depth);
+                        on_floor[k - IK_LIMB_LEG_L] |= depth > -(ik_real)0.01;
+                    }
                 }
             }
+            /* every joint inside the rig's limits, but for the ankle and toes
+               of a foot held or on the floor (within 1 cm), whose contact and
+               the floor come first (the take's own flexion is kept there; the
+               clean-up alone does not clamp) */
+            ik_humanoid_angles_measure(target, ms, rest_ms, &angles);
+            for (k = 0; k < 2; ++k) {
+                int c;
+                for (c = 0; c < o.contacts; ++c)
+                    on_floor[k] |= held[c].start <= f && f <= held[c].end &&
+                                   ik_foot_point_leg(held[c].point) == IK_LIMB_LEG_L + k;
+                if (on_floor[k] || how != WITH_IK_PASS) {
+                    ik_humanoid_angles alone;
+                    memset(&alone, 0, sizeof alone);
+                    alone.ankle[k] = angles.ankle[k], alone.toe[k] = angles.toe[k];
+                    angles.ankle[k] = angles.toe[k] = 0;
+                    o.worst_foot_down = ik_maxr(o.worst_foot_down, ik_humanoid_angles_excess(target, &alone, NULL));
+                }
+            }
+            limit_excess = ik_humanoid_angles_excess(target, &angles, &joint);
+            if (limit_excess > o.worst_limit)
+                o.worst_limit = limit_excess, o.worst_limit_joint = joint, o.worst_limit_frame = f;
         }
     }
     free(job.scratch);
@@ -159,7 +259,7 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     return o;
 }
 
-static void check_outcome(const char *what, const outcome *o, const ik_humanoid *target) {
+static void check_outcome(const char *what, const outcome *o, const ik_humanoid *target, int min_contacts) {
     CHECK(o->result == IK_OK, "%s: %s", what, ik_result_str(o->result));
     if (o->result != IK_OK) return;
     printf("  %s: scale %.4g, %d paired, %d contacts held; slide %.2f mm, sink %.2f mm, bone %.3f mm, knee wrong "
@@ -167,7 +267,7 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
            what, (double)o->report.scale, o->report.paired_joints, o->contacts, (double)o->worst_slide * 1000,
            (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
     CHECK(!o->nonfinite, "%s: output not finite", what);
-    CHECK(o->contacts > 8, "%s: only %d contacts held", what, o->contacts);
+    CHECK(o->contacts >= min_contacts, "%s: only %d contacts held", what, o->contacts);
     CHECK(o->worst_slide <= (ik_real)0.01, "%s: a planted foot slides %.2f mm", what, (double)o->worst_slide * 1000);
     CHECK(o->worst_sink <= (ik_real)0.01, "%s: a sole sinks %.2f mm below the floor", what,
           (double)o->worst_sink * 1000);
@@ -178,6 +278,13 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
     CHECK(o->worst_elbow_bend <= target->limits.elbow_max + ik_rad(1), "%s: elbow bent %.1f deg, limit %.1f", what,
           (double)ik_deg(o->worst_elbow_bend), (double)ik_deg(target->limits.elbow_max));
     CHECK(o->worst_bone <= (ik_real)1e-4, "%s: a bone changed by %.3f mm", what, (double)o->worst_bone * 1000);
+    printf("    limits: worst %.2f deg beyond (%s); feet on the floor: ankles and toes %.1f deg beyond\n",
+           (double)ik_deg(o->worst_limit), o->worst_limit_joint ? o->worst_limit_joint : "none",
+           (double)ik_deg(o->worst_foot_down));
+    CHECK(o->worst_limit <= ik_rad(1), "%s: the %s %.1f deg beyond its limit (frame %d)", what,
+          o->worst_limit_joint ? o->worst_limit_joint : "", (double)ik_deg(o->worst_limit), o->worst_limit_frame);
+    CHECK(o->worst_foot_off <= (ik_real)1e-4, "%s: a foot %.3f mm off its ankle", what,
+          (double)o->worst_foot_off * 1000);
 }
 
 static int load_rig(const char *file, ik_asset *asset, ik_humanoid *rig) {
@@ -217,9 +324,9 @@ static ik_result retarget_into(const motion_fixture *m, const ik_humanoid *rig, 
 /* A mirrored rig plays the mirror image of what the rig plays: every
  * joint of every frame at S p (S = diag(-1, 1, 1)), since its body frame
  * is the rig's reflected, so the take's left leg drives the limbs named
- * left, now on the other side. Only where the figure shows where it faces
- * (toes or a face: ik_figure_forward); without them (girl.glb) a mirrored
- * body's forward is a guess, left x up, and comes out reversed. */
+ * left, now on the other side. Rigs without toes or a face (girl.glb,
+ * robot.glb) tell their forward by their knees' and elbows' rest bends,
+ * which a mirror keeps (left x up of the names would point backward). */
 static void check_mirror_image(const motion_fixture *m, const ik_humanoid *rig, const ik_humanoid *mirrored,
                                const char *what) {
     ik_take a, b;
@@ -265,44 +372,156 @@ static void test_real_rigs(void) {
                 continue;
             }
             snprintf(what, sizeof what, "%s on %s", takes[t], rigs[r]);
-            if (rig.limb[IK_LIMB_LEG_L].end < 0) {
-                /* a virtual ankle: no foot joint to hold, the IK pass is refused */
-                o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
-                CHECK(o.result == IK_ERR_UNSUPPORTED, "%s: %s", what, ik_result_str(o.result));
-                o = retarget_and_measure(&m.rig, &m.take, &rig, 0);
-                CHECK(o.result == IK_OK && !o.nonfinite && o.worst_bone <= (ik_real)1e-4 && o.flips == 0,
-                      "%s without IK: %s, bone %.3f mm, flips %d", what, ik_result_str(o.result),
-                      (double)o.worst_bone * 1000, o.flips);
-            } else {
-                o = retarget_and_measure(&m.rig, &m.take, &rig, 1);
-                check_outcome(what, &o, &rig);
-                if (t == 0) {
-                    static const char *const names[4] = {"x0.01", "x100", "Z-up", "mirrored"};
-                    const ik_real scales[4] = {(ik_real)0.01, 100, 1, 1};
-                    int v;
-                    for (v = 0; v < 4; ++v) {
-                        rig_copy c;
-                        rig_copy_make(&c, asset.skeleton, scales[v],
-                                      v == 2 ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
-                                      v == 3);
-                        snprintf(what, sizeof what, "%s on %s %s", takes[t], rigs[r], names[v]);
-                        CHECK(c.ok, "%s: the variant does not map", what);
-                        if (c.ok) {
-                            o = retarget_and_measure(&m.rig, &m.take, &c.rig, 1);
-                            check_outcome(what, &o, &c.rig);
-                            ik_vec3 facing;
-                            int feet[2];
-                            feet[0] = rig.map.joint[IK_ROLE_FOOT_L], feet[1] = rig.map.joint[IK_ROLE_FOOT_R];
-                            if (v == 3 && ik_figure_forward(rig.skeleton, feet, 2, rig.map.joint[IK_ROLE_HEAD], rig.up_rs,
-                                                            &facing))
-                                check_mirror_image(&m, &rig, &c.rig, what);
-                        }
-                        rig_copy_free(&c);
+            o = retarget_and_measure(&m.rig, &m.take, &rig, WITH_IK_PASS);
+            check_outcome(what, &o, &rig, 9);
+            if (t == 0) {
+                static const char *const names[4] = {"x0.01", "x100", "Z-up", "mirrored"};
+                const ik_real scales[4] = {(ik_real)0.01, 100, 1, 1};
+                int v;
+                for (v = 0; v < 4; ++v) {
+                    rig_copy c;
+                    rig_copy_make(&c, asset.skeleton, scales[v],
+                                  v == 2 ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
+                                  v == 3);
+                    snprintf(what, sizeof what, "%s on %s %s", takes[t], rigs[r], names[v]);
+                    CHECK(c.ok, "%s: the variant does not map", what);
+                    if (c.ok) {
+                        o = retarget_and_measure(&m.rig, &m.take, &c.rig, WITH_IK_PASS);
+                        check_outcome(what, &o, &c.rig, 9);
+                        if (v == 3) check_mirror_image(&m, &rig, &c.rig, what);
                     }
+                    rig_copy_free(&c);
                 }
             }
             ik_asset_free(&asset);
         }
+        motion_fixture_free(&m);
+    }
+}
+
+/* Where a take goes and where it faces: the hips' horizontal travel from
+ * the first frame to the last, and the mean over the frames of the unit
+ * horizontal direction `forward_rs` (the body's forward at rest) turned as
+ * the hips turn from their rest, R_hips R_hips,rest^-1 forward. */
+static void travel_and_facing(const ik_skeleton *s, const ik_take *take, int hips, ik_vec3 up, ik_vec3 forward_rs,
+                              ik_vec3 *travel, ik_vec3 *facing) {
+    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)s->joint_count * sizeof(ik_mat4));
+    ik_quat rest_inverse;
+    ik_vec3 first = ik_vec3_zero();
+    int f;
+    ik_skeleton_fk(s, s->rest_ls, NULL, ms);
+    rest_inverse = ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&ms[hips])));
+    *facing = ik_vec3_zero();
+    for (f = 0; f < take->frame_count; ++f) {
+        ik_vec3 d;
+        ik_skeleton_fk(s, ik_take_pose(take, f), NULL, ms);
+        if (f == 0) first = ik_mat4_translation(&ms[hips]);
+        d = ik_quat_rotate(ik_quat_mul(ik_quat_normalize(ik_mat4_rotation(&ms[hips])), rest_inverse), forward_rs);
+        *facing = ik_vec3_add(*facing, ik_vec3_normalize_or(ik_vec3_reject(d, up), ik_vec3_zero()));
+    }
+    *travel = ik_vec3_reject(ik_vec3_sub(ik_mat4_translation(&ms[hips]), first), up);
+    *facing = ik_vec3_scale(*facing, 1 / (ik_real)take->frame_count);
+    free(ms);
+}
+
+/* A rig without toes or a face (girl.glb, robot.glb) and its mirrored copy
+ * walk the way the source walks and face where they go. Both face +Z (the
+ * glTF convention, their knees bent toward it; a mirror in x keeps it), with
+ * their left-named limbs on +X, and on -X in the copy: the source's travel
+ * along its forward and left, carried into that frame, is where the hips must
+ * go (within 25 degrees), and the hips' mean facing must point within 45
+ * degrees of it, at least 0.7 long (the take's forward turned with its
+ * hips, as the source's own). Before the knees told the mirrored copies
+ * their forward, they walked backwards, facing away from their travel. */
+static void test_forward_without_toes(void) {
+    static const char *const files[2] = {"girl.glb", "robot.glb"};
+    motion_fixture m;
+    ik_vec3 source_travel, source_facing;
+    int r, v;
+    if (!motion_fixture_read(&m, takes[0])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    travel_and_facing(&m.bvh->skeleton, &m.take, m.rig.map.joint[IK_ROLE_HIPS], m.rig.up_rs, m.rig.forward_rs,
+                      &source_travel, &source_facing);
+    CHECK(ik_vec3_dot(source_travel, m.rig.forward_rs) > (ik_real)0.9 * ik_vec3_length(source_travel) &&
+              ik_vec3_dot(source_facing, m.rig.forward_rs) > (ik_real)0.7,
+          "the source walks forward");
+    for (r = 0; r < 2; ++r) {
+        ik_asset asset;
+        ik_humanoid rig;
+        if (!load_rig(files[r], &asset, &rig)) {
+            check_skip("real-asset corpus not found");
+            continue;
+        }
+        for (v = 0; v < 2; ++v) {
+            rig_copy c;
+            ik_take out;
+            ik_vec3 forward = ik_v3(0, 0, 1), left = ik_v3(v ? -1 : 1, 0, 0), expected, travel, facing;
+            rig_copy_make(&c, asset.skeleton, 1, ik_quat_identity(), v == 1);
+            CHECK(c.ok && retarget_into(&m, &c.rig, &out) == IK_OK, "%s%s retargets", files[r], v ? " mirrored" : "");
+            if (!c.ok) continue;
+            expected = ik_vec3_add(ik_vec3_scale(forward, ik_vec3_dot(source_travel, m.rig.forward_rs)),
+                                   ik_vec3_scale(left, ik_vec3_dot(source_travel, m.rig.left_rs)));
+            travel_and_facing(c.rig.skeleton, &out, c.rig.map.joint[IK_ROLE_HIPS], ik_v3(0, 1, 0), forward, &travel,
+                              &facing);
+            printf("  %s%s: travel (%.2f, %.2f, %.2f) expected (%.2f, %.2f, %.2f), facing (%.2f, %.2f, %.2f)\n",
+                   files[r], v ? " mirrored" : "", (double)travel.x, (double)travel.y, (double)travel.z,
+                   (double)expected.x, (double)expected.y, (double)expected.z, (double)facing.x, (double)facing.y,
+                   (double)facing.z);
+            CHECK(ik_vec3_dot(ik_vec3_normalize(travel), ik_vec3_normalize(expected)) > IK_COS(ik_rad(25)),
+                  "%s%s: the hips travel along the source's travel mapped", files[r], v ? " mirrored" : "");
+            CHECK(ik_vec3_length(facing) > (ik_real)0.7 &&
+                      ik_vec3_dot(ik_vec3_normalize(facing), ik_vec3_normalize(travel)) > IK_COS(ik_rad(45)),
+                  "%s%s: the body faces where it goes", files[r], v ? " mirrored" : "");
+            free(out.poses_ls);
+            rig_copy_free(&c);
+        }
+        ik_asset_free(&asset);
+    }
+    motion_fixture_free(&m);
+}
+
+/* The footskate clean-up (`ikc clean`) on robot.glb, whose legs end at
+ * virtual ankles with IK control joints for feet: the CMU walks and jumps
+ * retargeted without the IK pass (feet sliding as the source's do, mapped),
+ * then the take's own contacts held; on the rig and its mirrored and
+ * rescaled copies. */
+static void test_clean_up_virtual_ankles(void) {
+    int t, v;
+    for (t = 0; t < 3; ++t) {
+        motion_fixture m;
+        ik_asset asset;
+        ik_humanoid rig;
+        if (!motion_fixture_read(&m, takes[t]) || !load_rig("robot.glb", &asset, &rig)) {
+            if (m.bvh) motion_fixture_free(&m);
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        for (v = 0; v < 3; ++v) {
+            static const char *const names[3] = {"", " mirrored", " x0.01"};
+            rig_copy c;
+            char what[160];
+            outcome before, after;
+            rig_copy_make(&c, asset.skeleton, v == 2 ? (ik_real)0.01 : 1, ik_quat_identity(), v == 1);
+            snprintf(what, sizeof what, "%s on robot.glb%s, cleaned", takes[t], names[v]);
+            CHECK(c.ok && c.rig.limb[IK_LIMB_LEG_L].end < 0 && c.rig.limb[IK_LIMB_LEG_L].end_control >= 0,
+                  "%s: a virtual ankle with its control joint", what);
+            if (c.ok) {
+                before = retarget_and_measure(&m.rig, &m.take, &c.rig, TRANSFER_ONLY);
+                after = retarget_and_measure(&m.rig, &m.take, &c.rig, THEN_CLEAN_UP);
+                /* a transferred robot's feet slide in most steps (its legs are 40 % thigh, 60 % shin),
+                   so fewer steps stand still enough to be contacts than the source has */
+                check_outcome(what, &after, &c.rig, 3);
+                printf("    worst contact's travel before the clean-up %.1f mm\n", (double)after.slide_before * 1000);
+                CHECK(after.slide_before > (ik_real)0.01, "%s: the transfer alone slides only %.2f mm: nothing to clean",
+                      what, (double)after.slide_before * 1000);
+                CHECK(before.result == IK_OK && before.worst_foot_off <= (ik_real)1e-4,
+                      "%s: transferred feet on their ankles (%.3f mm)", what, (double)before.worst_foot_off * 1000);
+            }
+            rig_copy_free(&c);
+        }
+        ik_asset_free(&asset);
         motion_fixture_free(&m);
     }
 }
@@ -330,9 +549,9 @@ static void test_source_rescaled(void) {
         scaled.poses_ls[i] = m.take.poses_ls[i];
         scaled.poses_ls[i].translation = ik_vec3_scale(scaled.poses_ls[i].translation, (ik_real)0.0254);
     }
-    a = retarget_and_measure(&m.rig, &m.take, &rig, 1);
-    b = retarget_and_measure(&c.rig, &scaled, &rig, 1);
-    check_outcome("131_01 x0.0254 on male_base_mesh", &b, &rig);
+    a = retarget_and_measure(&m.rig, &m.take, &rig, WITH_IK_PASS);
+    b = retarget_and_measure(&c.rig, &scaled, &rig, WITH_IK_PASS);
+    check_outcome("131_01 x0.0254 on male_base_mesh", &b, &rig, 9);
     CHECK(IK_FABS(b.report.scale * (ik_real)0.0254 / a.report.scale - 1) < (ik_real)1e-4,
           "unit mismatch: scale %g vs %g", (double)b.report.scale, (double)a.report.scale);
     CHECK(IK_FABS(b.worst_slide - a.worst_slide) < (ik_real)5e-4 && b.contacts == a.contacts,
@@ -590,6 +809,25 @@ static void test_bad_input(void) {
           report.source_contacts);
     job.hold_feet = 0;
     CHECK(ik_retarget_run(&job) == IK_OK, "no contacts, without the IK pass");
+    /* a virtual ankle with nothing to stand for the foot (robot.glb with its
+       foot control joints taken away): no foot to hold */
+    {
+        ik_asset asset;
+        ik_humanoid robot;
+        if (load_rig("robot.glb", &asset, &robot)) {
+            outcome o;
+            robot.limb[IK_LIMB_LEG_R].end_control = -1;
+            o = retarget_and_measure(&m.rig, &m.take, &robot, WITH_IK_PASS);
+            CHECK(o.result == IK_ERR_UNSUPPORTED, "virtual ankle without a control: %s", ik_result_str(o.result));
+            o = retarget_and_measure(&m.rig, &m.take, &robot, TRANSFER_ONLY);
+            CHECK(o.result == IK_OK && !o.nonfinite && o.worst_bone <= (ik_real)1e-4,
+                  "virtual ankle without a control, transfer only: %s", ik_result_str(o.result));
+            o = retarget_and_measure(&m.rig, &m.take, &robot, THEN_CLEAN_UP);
+            CHECK(o.result == IK_ERR_UNSUPPORTED, "virtual ankle without a control, clean-up: %s",
+                  ik_result_str(o.result));
+            ik_asset_free(&asset);
+        }
+    }
     free(gliding.poses_ls);
     free(out.poses_ls);
     free(scratch);
@@ -599,6 +837,8 @@ static void test_bad_input(void) {
 int main(void) {
     test_real_rigs();
     test_source_rescaled();
+    test_clean_up_virtual_ankles();
+    test_forward_without_toes();
     test_a_pose();
     test_hands();
     test_bad_input();

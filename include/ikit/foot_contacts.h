@@ -51,7 +51,9 @@ static inline ik_bool ik_foot_point_is_toe(int point) { return point == IK_FOOT_
 const char *ik_foot_point_name(int point);
 
 /* The joint of each path point on `rig`: ankle, toe per leg and the hips;
- * -1 for a missing toe or a virtual ankle (a leg without a foot joint). */
+ * a virtual ankle's control joint (ik_humanoid_limb_foot: robot.glb's
+ * Foot.L, kept at the virtual ankle); -1 for a missing toe or a virtual
+ * ankle without a control joint. */
 void ik_foot_point_joints(const ik_humanoid *rig, int joints[IK_FOOT_PATH_POINTS]);
 
 /* The body's scale: the mean of both legs' lengths (thigh to knee to ankle

@@ -159,13 +159,16 @@ typedef struct ik_humanoid_limits {
 
 typedef struct ik_humanoid_limb {
     int start, mid, end;     /* upper arm / thigh, forearm / shin, hand / foot; end -1: virtual */
+    int end_control;         /* a virtual end's stand-in outside the limb, whose rest position
+                                gave end_offset_ls (robot.glb's IK control Foot.L, which carries
+                                the foot's mesh), or -1; see ik_humanoid_limb_foot */
     int clavicle;            /* arms: the clavicle or -1 */
     int toe;                 /* legs: the toe joint or -1 */
     ik_vec3 end_offset_ls;   /* the end's position in mid's frame (used when end is -1) */
     ik_vec3 hinge_axis_ls;   /* in mid's frame; bend positive about it (measured in that frame:
                                 in model space about sgn(det M) M hinge_axis_ls) */
     ik_real upper_length, lower_length;
-    /* legs: sole geometry in the foot's frame (model units at rest) */
+    /* legs: sole geometry in the foot's frame (ik_humanoid_limb_foot's; model units at rest) */
     ik_vec3 sole_up_ls;      /* the sole's normal */
     ik_vec3 lateral_ls;      /* the foot's axis up x forward: its left, on a rig that is not
                                 mirrored (dorsiflexion turns negative about it; under a
@@ -212,6 +215,65 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
  * sole. The limits ankle_up and ankle_down bound it. */
 ik_real ik_humanoid_ankle_angle(ik_vec3 sole, ik_vec3 shin, ik_vec3 lateral);
 
+/* The joint that stands for a limb's end (the ankle of a leg): the end
+ * joint, or for a virtual end its control joint (end_control), which the
+ * motion layer (retargeting, footskate clean-up) keeps at the virtual end
+ * with the foot's turn, so the sole and the contacts are read from it;
+ * -1 when neither. */
+static inline int ik_humanoid_limb_foot(const ik_humanoid_limb *limb) {
+    return limb->end >= 0 ? limb->end : limb->end_control;
+}
+
+/* Where a limb's end is in a pose (model_ms: forward kinematics of every
+ * joint): the end joint's matrix, or for a virtual end the middle joint's
+ * matrix carried to end_offset_ls. */
+ik_mat4 ik_humanoid_limb_end_ms(const ik_humanoid_limb *limb, const ik_mat4 *model_ms);
+
+/* A virtual end's control joint carried to the virtual end as the limb
+ * stands in `pose_ls` (its turn kept): the limb's forward kinematics
+ * refreshed into model_ms (under root_ms, NULL: identity), the control's
+ * local translation set to the end in its parent's frame, its subtree
+ * refreshed. Nothing for a limb with an end joint or without a control. */
+void ik_humanoid_carry_end_control(const ik_humanoid *rig, int limb, ik_transform *pose_ls, ik_mat4 *model_ms,
+                                   const ik_mat4 *root_ms);
+
+/* ---- the angles the limits bound ---------------------------------------------- */
+
+/* Per side (0 left, 1 right), radians. glTF and BVH files carry no joint
+ * limits, so these are what "inside its limits" means for their rigs: the
+ * rig's anatomical defaults (ik_humanoid_limits), which the caller may edit. */
+typedef struct ik_humanoid_angles {
+    ik_real elbow[2];            /* bend about the hinge, 0 straight, negative the wrong way: elbow_min..max */
+    ik_real knee[2];             /* the same: knee_min..max */
+    ik_real ankle[2];            /* ik_humanoid_ankle_angle, dorsiflexion positive: -ankle_down..ankle_up;
+                                    0 for a leg with no foot joint nor control */
+    ik_real toe[2];              /* the toes' lift from their rest (toe bone against the sole about the
+                                    foot's lateral axis), up positive: -toe_curl..toe_bend; 0 without toes */
+    ik_real clavicle_forward[2]; /* the clavicle bone's rise toward the chest's forward and up (in the
+                                    chest's frame) from its rest: at most clavicle_forward, clavicle_up;
+                                    0 without clavicles */
+    ik_real clavicle_up[2];
+} ik_humanoid_angles;
+
+/* The parts, on one limb in a pose (model_ms: forward kinematics of every
+ * joint): an elbow's or knee's signed bend about its hinge; a leg's ankle
+ * angle (0 with no foot joint nor control); a leg's toes' lift against the
+ * sole, not from rest (0 without toes). The ankle and the toes are seen
+ * along the foot's lateral axis M lateral_ls for the foot's matrix M: a
+ * turn of the foot by +a about that axis lowers the ankle angle by a. */
+ik_real ik_humanoid_limb_bend(const ik_humanoid_limb *limb, const ik_mat4 *model_ms);
+ik_real ik_humanoid_leg_ankle(const ik_humanoid_limb *leg, const ik_mat4 *model_ms);
+ik_real ik_humanoid_leg_toe_lift(const ik_humanoid_limb *leg, const ik_mat4 *model_ms);
+
+/* Measure a pose: model_ms and rest_ms are forward kinematics of the pose
+ * and of the rest pose under the same root (NULL or not). */
+void ik_humanoid_angles_measure(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *rest_ms,
+                                ik_humanoid_angles *out);
+/* How far the angles go beyond rig->limits: the largest excess, radians (0
+ * when all are inside), and its name ("left knee", "right ankle", ...) in
+ * *what (may be NULL; "" when inside). */
+ik_real ik_humanoid_angles_excess(const ik_humanoid *rig, const ik_humanoid_angles *a, const char **what);
+
 /* ---- a limb's natural bend (any rig, humanoid or not) ---------------------- */
 
 /* The hinge an elbow or knee bends about, from its start a, middle b and end
@@ -246,7 +308,10 @@ ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik
  * axis through it: jaw, eyes, nose). Returns 0, leaving *forward_rs
  * untouched, when neither tells (no toes, the feet disagree, a head with
  * nothing off its axis). Unlike left x up it holds on a mirrored rig.
- * ik_humanoid_init turns its forward_rs to agree with it. */
+ * ik_humanoid_init turns its forward_rs to agree with it; when it does not
+ * tell, with the rest bends of the knees (ahead of the hip-to-ankle line)
+ * and elbows (behind the shoulder-to-wrist line), which a mirror keeps too,
+ * when they add up to over about 11 degrees; else left x up stands. */
 ik_bool ik_figure_forward(const ik_skeleton *skeleton, const int *feet, int foot_count, int head, ik_vec3 up_rs,
                           ik_vec3 *forward_rs);
 

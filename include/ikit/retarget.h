@@ -11,9 +11,13 @@
  *      map). So a T-pose rig plays an A-pose take: only the motion away from
  *      rest is copied, never the rest itself. The limb bones (thigh, shin,
  *      upper arm, forearm) then swing to point where their partners point
- *      (twist kept), within the rig's knee and elbow limits, so a rig whose
- *      rest bends a knee does not add that bend. Joints without a partner
- *      keep their rest; bone lengths are the target's own.
+ *      (twist kept, but rolled onto the hinge where it left a forearm or
+ *      shin bent against it), within the rig's knee and elbow limits, so a
+ *      rig whose rest bends a knee does not add that bend. Joints without a
+ *      partner keep their rest, but a virtual ankle's control joint
+ *      (ik_humanoid_limb_foot: robot.glb's Foot.L), which turns as the
+ *      source's foot and stands at the virtual ankle; bone lengths are the
+ *      target's own.
  *   2. Root travel: the hips' path, measured from the source's ankle level
  *      under its rest hips, scaled by the ratio of leg lengths (target over
  *      source, thigh + shin at rest) and turned into the target's frame. A
@@ -24,9 +28,12 @@
  *      point's height above its floor level scaled onto the target's height
  *      of that point over its sole, are held by the footskate job
  *      (ik_footskate: two-bone legs, knees on their side, hips moved only
- *      beyond reach, eased); then, per frame, a knee whose foot is not held
- *      is kept within its limit and feet and toes turn by the smallest angle
- *      that keeps their soles off the floor (not a held toe's foot).
+ *      beyond reach, eased); then, per frame, a leg whose foot is not held
+ *      keeps its knee and ankle within the rig's limits, toes are kept within
+ *      theirs, and feet and toes turn by the smallest angle that keeps their
+ *      soles off the floor (not a held toe's foot), which comes first: a
+ *      grounded foot keeps the take's flexion (ik_humanoid_angles measures
+ *      every joint against the limits; glTF and BVH carry none of their own).
  *      Optionally the hands go to the source's hand positions mapped the
  *      same way, arms solved by the humanoid solve (elbows on their side,
  *      hands keeping their retargeted turn).
@@ -105,7 +112,7 @@ size_t ik_retarget_scratch_bytes(int frame_count, int source_joints, int target_
  * target_contacts too small); IK_ERR_NONFINITE (NaN or infinity in the
  * source take); IK_ERR_DEGENERATE (a zero leg or frame time);
  * IK_ERR_UNSUPPORTED (the source lying or upside down, or hold_feet on a
- * target leg with no ankle joint); IK_ERR_NOT_FOUND with hold_feet when the
+ * target leg with no ankle joint nor a control joint for a virtual ankle); IK_ERR_NOT_FOUND with hold_feet when the
  * source's feet are never on the floor (no contacts: nothing to plant; turn
  * hold_feet off to retarget without the IK pass). On error the target take
  * may hold partial frames; the report says what was found. */

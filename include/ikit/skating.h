@@ -27,7 +27,8 @@ typedef struct ik_skating {
     int contact_frames;        /* frame steps inside contacts, over all contacts */
     int sliding_frames;        /* of those, steps faster than slide_speed */
     /* With a reference take (else 0): */
-    ik_real upper_change;      /* largest distance of a joint outside the legs from its reference place */
+    ik_real upper_change;      /* largest distance of a joint outside the legs (a virtual ankle's control
+                                  joint counts as its leg) from its reference place */
     int upper_change_joint;    /* which (-1 when none) */
     ik_real knee_straightening;/* largest loss of knee bend from the reference's, radians */
     int knee_snaps;            /* frames where a knee within 2 degrees of straight was bent over 10 in the reference */

@@ -10,9 +10,9 @@ const char *ik_foot_point_name(int point) {
 }
 
 void ik_foot_point_joints(const ik_humanoid *rig, int joints[IK_FOOT_PATH_POINTS]) {
-    joints[IK_FOOT_HEEL_L] = rig->limb[IK_LIMB_LEG_L].end;
+    joints[IK_FOOT_HEEL_L] = ik_humanoid_limb_foot(&rig->limb[IK_LIMB_LEG_L]);
     joints[IK_FOOT_TOE_L] = rig->limb[IK_LIMB_LEG_L].toe;
-    joints[IK_FOOT_HEEL_R] = rig->limb[IK_LIMB_LEG_R].end;
+    joints[IK_FOOT_HEEL_R] = ik_humanoid_limb_foot(&rig->limb[IK_LIMB_LEG_R]);
     joints[IK_FOOT_TOE_R] = rig->limb[IK_LIMB_LEG_R].toe;
     joints[IK_FOOT_HIPS] = rig->map.joint[IK_ROLE_HIPS];
 }

@@ -74,7 +74,7 @@ static ik_result validate(const ik_footskate *job) {
     if (!ik_finite(job->blend_time) || !ik_finite(job->reach)) return IK_ERR_NONFINITE;
     if (job->blend_time < 0 || !(job->reach > 0 && job->reach <= 1)) return IK_ERR_DEGENERATE;
     for (k = 0; k < 2; ++k)
-        if (rig->limb[leg_limb(k)].end < 0) return IK_ERR_UNSUPPORTED;
+        if (ik_humanoid_limb_foot(&rig->limb[leg_limb(k)]) < 0) return IK_ERR_UNSUPPORTED;
     for (i = 0; i < job->contact_count; ++i) {
         const ik_foot_contact *c = &job->contacts[i];
         if (c->point < 0 || c->point >= IK_FOOT_CONTACT_POINTS || c->start < 0 || c->end < c->start ||
@@ -143,7 +143,8 @@ static void record_legs(const ik_footskate *job, const plan *p) {
         for (k = 0; k < 2; ++k) {
             const ik_humanoid_limb *l = &rig->limb[leg_limb(k)];
             size_t at = 2 * (size_t)f + (size_t)k;
-            p->ankle[at] = ik_mat4_translation(&job->model_ms[l->end]);
+            ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, job->model_ms);
+            p->ankle[at] = ik_mat4_translation(&end_ms);
             p->toe[at] = l->toe >= 0 ? ik_mat4_translation(&job->model_ms[l->toe]) : p->ankle[at];
             p->thigh[at] = ik_mat4_translation(&job->model_ms[l->start]);
         }
@@ -441,15 +442,17 @@ static void shift_joint(const ik_footskate *job, ik_transform *pose, int joint, 
  * taken into the knee's frame (ik_mat4_transform_turn_axis with its
  * inverse) composes with the foot's local rotation. */
 static void turn_foot(const ik_footskate *job, ik_transform *pose, const ik_humanoid_limb *l, ik_quat turn_ms) {
+    int foot = ik_humanoid_limb_foot(l), parent = job->rig->skeleton->parents[foot];
+    const ik_mat4 *above = parent >= 0 ? &job->model_ms[parent] : job->root_ms;
     ik_vec3 axis;
     ik_real angle;
-    ik_mat4 inv;
+    ik_mat4 inv = ik_mat4_identity();
     ik_quat_to_axis_angle(turn_ms, &axis, &angle);
     if (IK_FABS(angle) < (ik_real)1e-7) return;
     ik_skeleton_fk_subtree(job->rig->skeleton, l->start, pose, job->root_ms, job->model_ms);
-    if (!ik_mat4_inverse(&job->model_ms[job->rig->skeleton->parents[l->end]], &inv)) return;
+    if (above && !ik_mat4_inverse(above, &inv)) return;
     axis = ik_vec3_normalize(ik_mat4_transform_turn_axis(&inv, axis));
-    pose[l->end].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_from_axis_angle(axis, angle), pose[l->end].rotation));
+    pose[foot].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_from_axis_angle(axis, angle), pose[foot].rotation));
 }
 
 ik_result ik_footskate_apply(const ik_footskate *job, int first, int end) {
@@ -472,18 +475,26 @@ ik_result ik_footskate_apply(const ik_footskate *job, int first, int end) {
             const ik_humanoid_limb *l = &rig->limb[leg_limb(k)];
             size_t at = 2 * (size_t)f + (size_t)k;
             ik_two_bone leg = ik_two_bone_def();
+            ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, job->model_ms);
             ik_vec3 a = ik_mat4_translation(&job->model_ms[l->start]), b = ik_mat4_translation(&job->model_ms[l->mid]);
-            ik_vec3 c = ik_mat4_translation(&job->model_ms[l->end]);
+            ik_vec3 c = ik_mat4_translation(&end_ms);
             ik_result r;
-            ik_two_bone_bind(&leg, job->model_ms, pose, l->start, l->mid, l->end);
+            if (l->end >= 0) {
+                ik_two_bone_bind(&leg, job->model_ms, pose, l->start, l->mid, l->end);
+                leg.keep_end_rotation = 1;
+            } else {
+                ik_two_bone_bind(&leg, job->model_ms, pose, l->start, l->mid, l->mid);
+                leg.end_ms = &end_ms;
+                leg.end_rotation_ls = NULL;
+            }
             leg.target_ms = p.goal[at];
             leg.use_pole = 1;
             leg.pole_ms = ik_limb_natural_pole(a, b, c, p.goal[at],
                                                ik_mat4_transform_turn_axis(&job->model_ms[l->mid], l->hinge_axis_ls),
                                                l->upper_length + l->lower_length);
-            leg.keep_end_rotation = 1;
             r = ik_two_bone_run(&leg);
             if (r != IK_OK) return r;
+            ik_humanoid_carry_end_control(rig, leg_limb(k), pose, job->model_ms, job->root_ms);
             turn_foot(job, pose, l, p.turn[at]);
         }
     }

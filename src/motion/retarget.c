@@ -13,7 +13,8 @@ typedef struct layout {
     int *source_of;         /* [target joints] partner, or -1 */
     ik_quat *offset;        /* [target joints] K_j of the rotation transfer */
     ik_quat *world;         /* [target joints] this frame's root-space rotations */
-    int *tip;               /* [target joints] the limb joint a limb bone points at, or -1 */
+    int *tip;               /* [target joints] the source joint whose direction a limb bone takes
+                               (the partner's next limb joint), or -1 */
     ik_vec3 *tip_ls;        /* [target joints] that direction in the joint's rest frame (unit) */
     ik_mat4 *source_ms;     /* [source joints] */
     ik_mat4 *target_ms;     /* [target joints] */
@@ -106,6 +107,7 @@ typedef struct body_map {
     ik_real scale;
     ik_real level_s[IK_FOOT_CONTACT_POINTS];  /* the source's floor level of each point, along up_s */
     ik_real height_t[IK_FOOT_CONTACT_POINTS]; /* the target's rest height of each point, along up_t */
+    ik_real toe_rest[2];                      /* each leg's toes' lift at rest (ik_humanoid_leg_toe_lift) */
 } body_map;
 
 static ik_vec3 map_vector(const body_map *m, ik_vec3 v) {
@@ -120,7 +122,7 @@ static ik_vec3 map_point(const body_map *m, ik_vec3 x) {
 /* The joint a contact point stands for on a rig, -1 when missing. */
 static int point_joint(const ik_humanoid *rig, int point) {
     const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
-    return ik_foot_point_is_toe(point) ? l->toe : l->end;
+    return ik_foot_point_is_toe(point) ? l->toe : ik_humanoid_limb_foot(l);
 }
 
 /* C = sum_k b_t,k b_s,k^T, column i = sum_k b_t,k (b_s,k)_i. */
@@ -161,13 +163,14 @@ static void make_origins(body_map *m, const ik_retarget *job, const layout *l, c
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
         const ik_humanoid_limb *leg = &t->limb[ik_foot_point_leg(p)];
         m->height_t[p] = t->floor_rs + leg->ankle_height;
-        if (ik_foot_point_is_toe(p) && leg->toe >= 0 && leg->end >= 0) {
-            const ik_mat4 *foot = &target_rest_ms[leg->end];
+        if (ik_foot_point_is_toe(p) && leg->toe >= 0 && ik_humanoid_limb_foot(leg) >= 0) {
+            const ik_mat4 *foot = &target_rest_ms[ik_humanoid_limb_foot(leg)];
             ik_vec3 ball = ik_mat4_transform_point(foot, leg->ball_ls);
             ik_vec3 normal = ik_vec3_normalize(ik_mat4_transform_vector(foot, leg->sole_up_ls));
             m->height_t[p] = t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
         }
     }
+    for (p = 0; p < 2; ++p) m->toe_rest[p] = ik_humanoid_leg_toe_lift(&t->limb[IK_LIMB_LEG_L + p], target_rest_ms);
     m->origin_s = ik_vec3_mad(hips_s, m->up_s, ankle_s - ik_vec3_dot(hips_s, m->up_s));
     m->origin_t = ik_vec3_mad(hips_t, m->up_t, ankle_t - ik_vec3_dot(hips_t, m->up_t));
 }
@@ -190,6 +193,12 @@ static ik_result pair_joints(const ik_retarget *job, const layout *l, int *paire
         int js = job->source_rig->map.joint[r], jt = job->target_rig->map.joint[r];
         if (js >= 0 && jt >= 0 && l->source_of[jt] < 0) l->source_of[jt] = js;
     }
+    /* a virtual ankle's control joint (robot.glb's Foot.L, the foot's mesh)
+     * turns as the source's foot */
+    for (r = IK_LIMB_LEG_L; r <= IK_LIMB_LEG_R; ++r) {
+        int js = ik_humanoid_limb_foot(&job->source_rig->limb[r]), jt = job->target_rig->limb[r].end_control;
+        if (js >= 0 && jt >= 0 && l->source_of[jt] < 0) l->source_of[jt] = js;
+    }
     /* same names, below both hips (joints above them, such as an armature
      * or IK controls, keep their rest) */
     if (job->pair_same_names && t->names && s->names)
@@ -205,13 +214,30 @@ static ik_result pair_joints(const ik_retarget *job, const layout *l, int *paire
     return IK_OK;
 }
 
+/* Where a limb bone's far end (role `to`) rests on the target: its joint,
+ * or the virtual ankle of a leg without a foot joint; 0 when neither. */
+static ik_bool bone_end_rest(const ik_humanoid *target, int to, const ik_mat4 *target_rest_ms, ik_vec3 *end_ms) {
+    int joint = target->map.joint[to];
+    if (joint >= 0) {
+        *end_ms = ik_mat4_translation(&target_rest_ms[joint]);
+        return 1;
+    }
+    if (to == IK_ROLE_FOOT_L || to == IK_ROLE_FOOT_R) {
+        ik_mat4 e = ik_humanoid_limb_end_ms(&target->limb[to == IK_ROLE_FOOT_L ? IK_LIMB_LEG_L : IK_LIMB_LEG_R],
+                                            target_rest_ms);
+        *end_ms = ik_mat4_translation(&e);
+        return 1;
+    }
+    return 0;
+}
+
 /* K_j = R_s0^-1 q_turn^-1 R_t0, so that R_t = q_turn R_s K_j is the target's
  * rest turned by the source's motion away from its rest, carried into the
  * target's frame: R_t = (q R_s R_s0^-1 q^-1) R_t0. */
-static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *target, const ik_mat4 *source_rest_ms,
-                         const ik_mat4 *target_rest_ms) {
+static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *source, const ik_humanoid *target,
+                         const ik_mat4 *source_rest_ms, const ik_mat4 *target_rest_ms) {
     /* limb bones and the joint each points at: upper arm to forearm to hand,
-     * thigh to shin to foot, foot to toe */
+     * thigh to shin to foot (a virtual ankle on the target) */
     static const int bones[][2] = {{IK_ROLE_UPPER_ARM_L, IK_ROLE_FOREARM_L}, {IK_ROLE_UPPER_ARM_R, IK_ROLE_FOREARM_R},
                                    {IK_ROLE_FOREARM_L, IK_ROLE_HAND_L},      {IK_ROLE_FOREARM_R, IK_ROLE_HAND_R},
                                    {IK_ROLE_THIGH_L, IK_ROLE_SHIN_L},        {IK_ROLE_THIGH_R, IK_ROLE_SHIN_R},
@@ -220,11 +246,14 @@ static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *
     for (j = 0; j < target_joints; ++j) l->tip[j] = -1;
     for (b = 0; b < (int)(sizeof bones / sizeof bones[0]); ++b) {
         int from = target->map.joint[bones[b][0]], to = target->map.joint[bones[b][1]];
-        ik_vec3 d;
-        if (from < 0 || to < 0 || l->source_of[from] < 0 || l->source_of[to] < 0) continue;
-        d = ik_vec3_sub(ik_mat4_translation(&target_rest_ms[to]), ik_mat4_translation(&target_rest_ms[from]));
+        int to_source = to >= 0 ? l->source_of[to] : source->map.joint[bones[b][1]];
+        ik_vec3 end_rest, d;
+        if (from < 0 || l->source_of[from] < 0 || to_source < 0 ||
+            !bone_end_rest(target, bones[b][1], target_rest_ms, &end_rest))
+            continue;
+        d = ik_vec3_sub(end_rest, ik_mat4_translation(&target_rest_ms[from]));
         if (!(ik_vec3_length_sq(d) > 0)) continue;
-        l->tip[from] = to;
+        l->tip[from] = to_source;
         l->tip_ls[from] = ik_quat_rotate(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[from]))),
                                          ik_vec3_normalize(d));
     }
@@ -293,16 +322,30 @@ static ik_vec3 within_bend(ik_vec3 above, ik_vec3 d, ik_real limit) {
     return ik_quat_rotate(ik_quat_from_axis_angle(ik_vec3_normalize(axis), limit), above);
 }
 
-/* The bend limit of a forearm or shin joint on the target (its limb's
- * upper joint in *upper), or a negative number for other joints. */
-static ik_real bend_limit(const ik_humanoid *t, int joint, int *upper) {
+/* The limb whose middle joint (forearm, shin) `joint` is, or -1. */
+static int limb_of_mid(const ik_humanoid *t, int joint) {
     int k;
     for (k = 0; k < IK_LIMB_COUNT; ++k)
-        if (t->limb[k].mid == joint) {
-            *upper = t->limb[k].start;
-            return k <= IK_LIMB_ARM_R ? t->limits.elbow_max : t->limits.knee_max;
-        }
+        if (t->limb[k].mid == joint) return k;
     return -1;
+}
+
+/* A middle joint bent against its hinge (the sign of (u x v) . h negative
+ * for the upper and lower bone directions u, v and the hinge h in model
+ * space, sgn(det M) M hinge_axis_ls): its twist, carried from the source's
+ * rest-relative turn, left the hinge the wrong way round (a rig resting
+ * with an elbow bent, girl.glb's right arm, against a straight one). The
+ * joint rolls about its own bone v by the angle taking h (across v) onto
+ * u x v, atan2(v . (h x n), h . n), so it bends about its hinge as a hinge
+ * does; the bone's direction and the joints below it stay where they are. */
+static void roll_onto_hinge(const ik_humanoid *t, int k, ik_vec3 v, ik_quat *world, ik_mat4 *model_ms) {
+    const ik_humanoid_limb *limb = &t->limb[k];
+    ik_vec3 u = ik_vec3_sub(ik_mat4_translation(&model_ms[limb->mid]), ik_mat4_translation(&model_ms[limb->start]));
+    ik_vec3 n = ik_vec3_cross(u, v);
+    ik_vec3 h = ik_vec3_reject(ik_mat4_transform_turn_axis(&model_ms[limb->mid], limb->hinge_axis_ls), v);
+    if (!(ik_vec3_length_sq(n) > (ik_real)1e-8 * ik_vec3_length_sq(u)) || ik_vec3_dot(n, h) >= 0) return;
+    *world = ik_quat_normalize(ik_quat_mul(
+        ik_quat_from_axis_angle(v, IK_ATAN2(ik_vec3_dot(v, ik_vec3_cross(h, n)), ik_vec3_dot(h, n))), *world));
 }
 
 /* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
@@ -311,7 +354,9 @@ static ik_real bend_limit(const ik_humanoid *t, int joint, int *upper) {
  * that points it where its partner points, mapped (so a rig whose rest
  * bends a knee or lowers the arms still follows the take's limbs; the
  * twist about the bone stays the rest-relative one). The hips go to the
- * mapped source hips. Target forward kinematics follows joint by joint. */
+ * mapped source hips. Target forward kinematics follows joint by joint.
+ * A virtual ankle's control joint (the foot's mesh) turns as the source's
+ * foot and stands at the virtual ankle. */
 static void transfer_frame(const ik_retarget *job, const layout *l, const body_map *m, int f) {
     const ik_skeleton *s = job->source_rig->skeleton, *t = job->target_rig->skeleton;
     int hips_s = job->source_rig->map.joint[IK_ROLE_HIPS], hips_t = job->target_rig->map.joint[IK_ROLE_HIPS];
@@ -326,13 +371,20 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
             ik_quat w = ik_quat_normalize(
                 ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j]));
             if (l->tip[j] >= 0) {
-                ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->source_of[l->tip[j]]]),
+                ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->tip[j]]),
                                                       ik_mat4_translation(&l->source_ms[partner]))));
-                int upper = -1;
-                ik_real limit = bend_limit(job->target_rig, j, &upper);
-                if (limit >= 0 && l->tip[upper] >= 0)
-                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d, limit);
+                int k = limb_of_mid(job->target_rig, j), upper = k >= 0 ? job->target_rig->limb[k].start : -1;
+                if (k >= 0 && l->tip[upper] >= 0)
+                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d,
+                                    k <= IK_LIMB_ARM_R ? job->target_rig->limits.elbow_max
+                                                       : job->target_rig->limits.knee_max);
                 w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
+                if (k >= 0) {
+                    l->world[j] = ik_quat_normalize(w);
+                    pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+                    ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
+                    roll_onto_hinge(job->target_rig, k, d, &w, l->target_ms);
+                }
             }
             l->world[j] = ik_quat_normalize(w);
             pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
@@ -347,14 +399,28 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
         }
         ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
     }
+    for (j = IK_LIMB_LEG_L; j <= IK_LIMB_LEG_R; ++j)
+        ik_humanoid_carry_end_control(job->target_rig, j, pose, l->target_ms, NULL);
+}
+
+/* Turn `joint` by `turn_ms` in model space (the turn premultiplies its
+ * model rotation; its local rotation is that with the parent's undone),
+ * then refresh its subtree. */
+static void turn_joint(const ik_humanoid *t, int joint, ik_quat turn_ms, ik_transform *pose, ik_mat4 *model_ms) {
+    int parent = t->skeleton->parents[joint];
+    ik_quat q = ik_quat_mul(turn_ms, ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
+    ik_quat parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
+    pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+    ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
 }
 
 /* The sole's contact points of a leg in a pose (heel and ball in the foot's
  * frame, the toes' tip in the toe's); returns how many. */
 static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_vec3 *points) {
     int n = 0;
-    points[n++] = ik_mat4_transform_point(&model_ms[leg->end], leg->heel_ls);
-    points[n++] = ik_mat4_transform_point(&model_ms[leg->end], leg->ball_ls);
+    const ik_mat4 *foot = &model_ms[ik_humanoid_limb_foot(leg)];
+    points[n++] = ik_mat4_transform_point(foot, leg->heel_ls);
+    points[n++] = ik_mat4_transform_point(foot, leg->ball_ls);
     if (leg->toe >= 0) points[n++] = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
     return n;
 }
@@ -371,18 +437,17 @@ static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_
  * cannot lift (the pivot itself too low) is left. */
 static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_transform *pose,
                             ik_mat4 *model_ms) {
-    int round, i, parent = t->skeleton->parents[joint];
+    int round, i;
     for (round = 0; round < 3; ++round) {
         ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
         ik_real lowest = 0, c1, c2, k0, radius, phi, turn, other;
         int n = sole_points(leg, model_ms, points), first = joint == leg->toe ? 2 : 0, worst = -1;
-        ik_quat q, parent_q;
         for (i = first; i < n; ++i) {
             ik_real h = ik_vec3_dot(points[i], t->up_rs) - t->floor_rs;
             if (h < lowest) lowest = h, worst = i;
         }
         if (worst < 0 || lowest > -(ik_real)1e-4 * ik_foot_leg_length(t)) return;
-        a = ik_vec3_normalize(ik_mat4_transform_turn_axis(&model_ms[leg->end], leg->lateral_ls));
+        a = ik_vec3_normalize(ik_mat4_transform_turn_axis(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls));
         r = ik_vec3_sub(points[worst], pivot);
         rp = ik_vec3_reject(r, a);
         c1 = ik_vec3_dot(rp, t->up_rs);
@@ -394,35 +459,50 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
         other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
         if (IK_FABS(other) < IK_FABS(turn)) turn = other;
-        q = ik_quat_mul(ik_quat_from_axis_angle(a, turn), ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
-        parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
-        pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
-        ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
+        turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
     }
 }
 
 /* A knee the IK pass's easing bent past its limit, on a frame where its
  * foot is not held: the shin swung back about the knee (within_bend). */
-static void keep_knee_within(const ik_humanoid *t, const ik_humanoid_limb *leg, ik_transform *pose,
-                             ik_mat4 *model_ms) {
+static void keep_knee_within(const ik_humanoid *t, int k, ik_transform *pose, ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &t->limb[k];
     ik_vec3 a = ik_mat4_translation(&model_ms[leg->start]), b = ik_mat4_translation(&model_ms[leg->mid]);
-    ik_vec3 c = ik_mat4_translation(&model_ms[leg->end]);
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
+    ik_vec3 c = ik_mat4_translation(&end_ms);
     ik_vec3 upper = ik_vec3_normalize(ik_vec3_sub(b, a)), lower = ik_vec3_normalize(ik_vec3_sub(c, b));
     ik_vec3 kept = within_bend(upper, lower, t->limits.knee_max);
-    int parent = t->skeleton->parents[leg->mid];
-    ik_quat q, parent_q;
     if (ik_vec3_dot(kept, lower) >= 1) return;
-    q = ik_quat_mul(ik_quat_from_to(lower, kept), ik_quat_normalize(ik_mat4_rotation(&model_ms[leg->mid])));
-    parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
-    pose[leg->mid].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
-    ik_skeleton_fk_subtree(t->skeleton, leg->mid, pose, NULL, model_ms);
+    turn_joint(t, leg->mid, ik_quat_from_to(lower, kept), pose, model_ms);
+    ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
 }
 
-/* After the IK pass, frame f: a knee not held within its limit; each foot
- * turns onto the floor about its ankle unless its toe is held there (the
- * turn would move it), then its toes about the toe joint (which holds the
- * toe joint where it is). */
-static void keep_soles_up(const ik_retarget *job, const layout *l, int held, int f) {
+/* A foot (or toes) turned about the foot's lateral axis L = M lateral_ls
+ * into its limits: `angle` the ankle angle (or the toes' lift from rest),
+ * lo..hi its range; a turn by -(clamp(angle) - angle) about L moves it
+ * there (ik_humanoid_leg_ankle). */
+static void turn_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_real angle, ik_real lo,
+                        ik_real hi, ik_transform *pose, ik_mat4 *model_ms) {
+    ik_real change = ik_clampr(angle, lo, hi) - angle;
+    ik_vec3 lateral;
+    if (change == 0) return;
+    lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls));
+    turn_joint(t, joint, ik_quat_from_axis_angle(lateral, -change), pose, model_ms);
+}
+
+/* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
+ * none of their own: ik_humanoid_limits' defaults): a leg whose foot is not
+ * held keeps its knee and ankle within them (the knee swung back, the foot
+ * turned about the ankle), a held heel its ankle above -ankle_down (toes
+ * turned up lift the ball off the floor, never into it); the toes are kept
+ * within theirs about their own joint (which a toe contact holds, so
+ * always). Each foot then turns onto
+ * the floor about its ankle unless its toe is held there (the turn would
+ * move it), then its toes about the toe joint. The floor and the contacts
+ * come first: a flat foot under a shin leaning further than the ankle's
+ * limit keeps the take's flexion (CMU 131_01 itself dorsiflexes 47 degrees
+ * against a limit of 25). */
+static void keep_within_limits(const ik_retarget *job, const layout *l, const body_map *m, int held, int f) {
     const ik_humanoid *t = job->target_rig;
     ik_transform *pose = ik_take_pose(job->target, f);
     int k, c;
@@ -430,23 +510,22 @@ static void keep_soles_up(const ik_retarget *job, const layout *l, int held, int
     for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
         const ik_humanoid_limb *leg = &t->limb[k];
         ik_bool toe_held = 0, foot_held = 0;
-        if (leg->end < 0) continue;
+        if (ik_humanoid_limb_foot(leg) < 0) continue;
         for (c = 0; c < held; ++c) {
             ik_bool now = l->held[c].start <= f && f <= l->held[c].end && ik_foot_point_leg(l->held[c].point) == k;
             foot_held |= now;
             toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
         }
-        if (!foot_held) keep_knee_within(t, leg, pose, l->target_ms);
-        if (!toe_held) turn_onto_floor(t, leg, leg->end, pose, l->target_ms);
+        if (!foot_held) keep_knee_within(t, k, pose, l->target_ms);
+        if (!toe_held)
+            turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
+                        -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
+        if (leg->toe >= 0)
+            turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
+                        -t->limits.toe_curl, t->limits.toe_bend, pose, l->target_ms);
+        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), pose, l->target_ms);
         if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
     }
-}
-
-/* Where a limb's end is in a pose: its joint, or a virtual end off the
- * middle joint. */
-static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
-    return limb->end >= 0 ? ik_mat4_translation(&model_ms[limb->end])
-                          : ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls);
 }
 
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals
@@ -460,7 +539,10 @@ static ik_result hold_hands(const ik_retarget *job, const layout *l, const body_
     for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
         ik_humanoid_goal *g = &solve.goal[k];
         g->enabled = 1;
-        g->position_ms = map_point(m, limb_end(&s->limb[k], l->source_ms));
+        {
+            ik_mat4 end_ms = ik_humanoid_limb_end_ms(&s->limb[k], l->source_ms);
+            g->position_ms = map_point(m, ik_mat4_translation(&end_ms));
+        }
         if (t->limb[k].end >= 0) {
             g->use_rotation = 1;
             g->rotation_ms = ik_quat_normalize(ik_mat4_rotation(&l->target_ms[t->limb[k].end]));
@@ -506,8 +588,8 @@ static ik_result validate(const ik_retarget *job) {
     if (ik_take_validate(src, &bad) != IK_OK) return IK_ERR_NONFINITE;
     if (!(ik_foot_leg_length(job->source_rig) > 0) || !(ik_foot_leg_length(job->target_rig) > 0))
         return IK_ERR_DEGENERATE;
-    if (job->hold_feet &&
-        (job->target_rig->limb[IK_LIMB_LEG_L].end < 0 || job->target_rig->limb[IK_LIMB_LEG_R].end < 0))
+    if (job->hold_feet && (ik_humanoid_limb_foot(&job->target_rig->limb[IK_LIMB_LEG_L]) < 0 ||
+                           ik_humanoid_limb_foot(&job->target_rig->limb[IK_LIMB_LEG_R]) < 0))
         return IK_ERR_UNSUPPORTED;
     return IK_OK;
 }
@@ -545,14 +627,14 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     make_turn(&m, s, t);
     ik_skeleton_fk(t->skeleton, t->skeleton->rest_ls, NULL, l.target_ms);
     make_origins(&m, job, &l, l.target_ms);
-    make_offsets(&m, &l, t, l.source_ms, l.target_ms);
+    make_offsets(&m, &l, s, t, l.source_ms, l.target_ms);
 
     for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, &l, &m, f);
     if (job->hold_feet) {
         held = map_contacts(job, &l, &m, found);
         r = hold_feet(job, &l, held);
     }
-    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_soles_up(job, &l, held, f);
+    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_within_limits(job, &l, &m, held, f);
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;
     if (job->target_contacts) {

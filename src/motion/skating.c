@@ -38,15 +38,24 @@ static ik_result validate(const ik_skating_measure *job) {
 /* The joint of a contact point on the rig. */
 static int point_joint(const ik_humanoid *rig, int point) {
     const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
-    return ik_foot_point_is_toe(point) ? l->toe : l->end;
+    return ik_foot_point_is_toe(point) ? l->toe : ik_humanoid_limb_foot(l);
 }
 
 /* A knee's bend: the angle between thigh (hip to knee) and shin (knee to
  * ankle), 0 when straight. */
 static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
     ik_vec3 a = ik_mat4_translation(&model_ms[l->start]), b = ik_mat4_translation(&model_ms[l->mid]);
-    ik_vec3 c = ik_mat4_translation(&model_ms[l->end]);
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, model_ms);
+    ik_vec3 c = ik_mat4_translation(&end_ms);
     return ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(ik_vec3_sub(b, a)), ik_vec3_normalize(ik_vec3_sub(c, b))));
+}
+
+/* Whether joint j moves with leg k: below its thigh, or below a virtual
+ * ankle's control joint (which the clean-up keeps at the ankle). */
+static ik_bool in_leg(const ik_humanoid *rig, int j, int k) {
+    const ik_humanoid_limb *l = &rig->limb[k];
+    return ik_skeleton_is_descendant(rig->skeleton, j, l->start) ||
+           (l->end_control >= 0 && ik_skeleton_is_descendant(rig->skeleton, j, l->end_control));
 }
 
 /* Compare frame f with the reference: joints outside both legs' subtrees
@@ -68,9 +77,7 @@ static void compare_frame(const ik_skating_measure *job, int f, ik_skating *out)
             }
             job->previous_ms[j] = now, job->previous_ms[n + j] = was;
         }
-        if (ik_skeleton_is_descendant(rig->skeleton, j, rig->limb[IK_LIMB_LEG_L].start) ||
-            ik_skeleton_is_descendant(rig->skeleton, j, rig->limb[IK_LIMB_LEG_R].start))
-            continue;
+        if (in_leg(rig, j, IK_LIMB_LEG_L) || in_leg(rig, j, IK_LIMB_LEG_R)) continue;
         d = ik_vec3_distance(ik_mat4_translation(&job->model_ms[j]), ik_mat4_translation(&job->reference_ms[j]));
         if (d > out->upper_change) out->upper_change = d, out->upper_change_joint = j;
     }

@@ -99,6 +99,7 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->start = start;
     limb->mid = mid;
     limb->end = end;
+    limb->end_control = end < 0 ? rejected_end : -1;
     limb->clavicle = leg ? -1 : extra;
     limb->toe = leg ? extra : -1;
     limb->upper_length = ik_vec3_length(u);
@@ -114,6 +115,32 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     limb->sole_up_ls = limb->lateral_ls = limb->heel_ls = limb->ball_ls = limb->toe_tip_ls = ik_vec3_zero();
     limb->ankle_height = 0;
     return IK_OK;
+}
+
+ik_mat4 ik_humanoid_limb_end_ms(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
+    ik_mat4 m;
+    ik_vec3 end;
+    if (limb->end >= 0) return model_ms[limb->end];
+    m = model_ms[limb->mid];
+    end = ik_mat4_transform_point(&m, limb->end_offset_ls);
+    m.m[12] = end.x, m.m[13] = end.y, m.m[14] = end.z;
+    return m;
+}
+
+void ik_humanoid_carry_end_control(const ik_humanoid *rig, int limb, ik_transform *pose_ls, ik_mat4 *model_ms,
+                                   const ik_mat4 *root_ms) {
+    const ik_humanoid_limb *l = &rig->limb[limb];
+    int parent;
+    const ik_mat4 *above;
+    ik_mat4 end_ms, inv = ik_mat4_identity();
+    if (l->end >= 0 || l->end_control < 0) return;
+    parent = rig->skeleton->parents[l->end_control];
+    above = parent >= 0 ? &model_ms[parent] : root_ms;
+    ik_skeleton_fk_subtree(rig->skeleton, l->start, pose_ls, root_ms, model_ms);
+    end_ms = ik_humanoid_limb_end_ms(l, model_ms);
+    if (above && !ik_mat4_inverse(above, &inv)) return;
+    pose_ls[l->end_control].translation = ik_mat4_transform_point(&inv, ik_mat4_translation(&end_ms));
+    ik_skeleton_fk_subtree(rig->skeleton, l->end_control, pose_ls, root_ms, model_ms);
 }
 
 /* atan2(l . (f x s), f . s) + pi/2 with f, s the sole and shin off the
@@ -146,15 +173,17 @@ static ik_vec3 toe_tip(const ik_skeleton *s, int toe, ik_vec3 estimate) {
 /* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
  * the floor; the heel contact is straight below the ankle, the ball contact
  * straight below the toe joint (or 0.2 leg lengths ahead of the heel when
- * the foot has no toe), the toes' tip contact straight below their tip. */
+ * the foot has no toe), the toes' tip contact straight below their tip.
+ * All in the frame of the foot joint, or of a virtual ankle's control joint
+ * (ik_humanoid_limb_foot), which stands at the virtual ankle at rest. */
 static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     const ik_skeleton *s = rig->skeleton;
     ik_humanoid_limb *limb = &rig->limb[which];
     ik_mat4 foot_ms, foot_inv;
     ik_vec3 ankle, heel, ball;
     limb->ankle_height = ankle_height;
-    if (limb->end < 0) return;
-    foot_ms = rest_model(s, limb->end);
+    if (ik_humanoid_limb_foot(limb) < 0) return;
+    foot_ms = rest_model(s, ik_humanoid_limb_foot(limb));
     if (!ik_mat4_inverse(&foot_ms, &foot_inv)) return;
     ankle = ik_mat4_translation(&foot_ms);
     heel = ik_vec3_mad(ankle, rig->up_rs, -ankle_height);
@@ -240,6 +269,42 @@ ik_bool ik_figure_forward(const ik_skeleton *s, const int *feet, int foot_count,
     return 1;
 }
 
+/* How far a limb's middle joint a -> b -> c sits off the line from a to c
+ * along `forward`, in lengths of that line: (reject(b - a, c - a) .
+ * forward) / |c - a|; 0 when a joint is missing or a = c. */
+static ik_real bend_along(const ik_skeleton *s, int a, int b, int c, ik_vec3 forward) {
+    ik_vec3 pa, line;
+    ik_real length;
+    if (a < 0 || b < 0 || c < 0) return 0;
+    pa = rest_position(s, a);
+    line = ik_vec3_sub(rest_position(s, c), pa);
+    length = ik_vec3_length(line);
+    if (!(length > 0)) return 0;
+    return ik_vec3_dot(ik_vec3_reject(ik_vec3_sub(rest_position(s, b), pa), ik_vec3_scale(line, 1 / length)), forward) /
+           length;
+}
+
+/* Which way the limbs' rest bends say the body faces, for a figure whose
+ * toes and face do not tell: knees bend with the knee ahead of the hip-to-
+ * ankle line, elbows with the elbow behind the shoulder-to-wrist line (the
+ * only way each hinge bends), so v = sum over knees of bend_along - sum over
+ * elbows, measured along `forward`; the sign of v when |v| > 0.05 (some 11
+ * degrees of bend in all), else 0. A mirror keeps which side of the line a
+ * knee is on, so this holds on a mirrored rig, where the names' left x up
+ * points backward. A virtual ankle counts at its control joint. */
+static int forward_from_bends(const ik_skeleton *s, const ik_humanoid_map *map, ik_vec3 forward) {
+    ik_real v = 0;
+    int side;
+    for (side = 0; side < 2; ++side) {
+        int foot = map->joint[IK_ROLE_FOOT_L + side] >= 0 ? map->joint[IK_ROLE_FOOT_L + side]
+                                                           : map->rejected[IK_ROLE_FOOT_L + side];
+        v += bend_along(s, map->joint[IK_ROLE_THIGH_L + side], map->joint[IK_ROLE_SHIN_L + side], foot, forward);
+        v -= bend_along(s, map->joint[IK_ROLE_UPPER_ARM_L + side], map->joint[IK_ROLE_FOREARM_L + side],
+                        map->joint[IK_ROLE_HAND_L + side], forward);
+    }
+    return v > (ik_real)0.05 ? 1 : v < -(ik_real)0.05 ? -1 : 0;
+}
+
 /* Body axes: up from the hips toward the head, left from the right thigh and
  * arm to the left ones (made perpendicular to up), each snapped to a root
  * axis when near one; forward = left x up (a body facing +Z with its left on
@@ -247,7 +312,9 @@ ik_bool ik_figure_forward(const ik_skeleton *s, const int *feet, int foot_count,
  * thigh's rest frame is mirrored (a negative determinant: a rig made that
  * way and then mirrored by a joint's scale has its left on the other side,
  * and left x up points backward), and turned to agree with the toes or the
- * face when they tell (ik_figure_forward). */
+ * face when they tell (ik_figure_forward), else with the knees' and elbows'
+ * rest bends (forward_from_bends; a rig mirrored in its rest pose, with
+ * proper rotations, has no negative determinant to show it). */
 static ik_result init_axes(ik_humanoid *rig) {
     const ik_skeleton *s = rig->skeleton;
     const int *j = rig->map.joint;
@@ -270,8 +337,11 @@ static ik_result init_axes(ik_humanoid *rig) {
     rig->forward_rs = ik_vec3_normalize(ik_vec3_cross(rig->left_rs, up));
     thigh = rest_model(s, j[IK_ROLE_THIGH_L]);
     if (ik_mat4_det3(&thigh) < 0) rig->forward_rs = ik_vec3_neg(rig->forward_rs);
-    if (ik_figure_forward(s, feet, 2, j[IK_ROLE_HEAD], up, &toes) && ik_vec3_dot(toes, rig->forward_rs) < 0)
+    if (ik_figure_forward(s, feet, 2, j[IK_ROLE_HEAD], up, &toes)) {
+        if (ik_vec3_dot(toes, rig->forward_rs) < 0) rig->forward_rs = ik_vec3_neg(rig->forward_rs);
+    } else if (forward_from_bends(s, &rig->map, rig->forward_rs) < 0) {
         rig->forward_rs = ik_vec3_neg(rig->forward_rs);
+    }
     return IK_OK;
 }
 

@@ -154,10 +154,7 @@ static ik_vec3 foot_lateral(const solve_state *st, const ik_humanoid_limb *limb,
 
 /* Where a limb's end (wrist, ankle) is: its joint, or the virtual end. */
 static ik_mat4 end_matrix(const solve_state *st, const ik_humanoid_limb *limb) {
-    ik_mat4 offset;
-    if (limb->end >= 0) return st->job->model_ms[limb->end];
-    offset = ik_mat4_from_trs(limb->end_offset_ls, ik_quat_identity(), ik_v3(1, 1, 1));
-    return ik_mat4_mul(&st->job->model_ms[limb->mid], &offset);
+    return ik_humanoid_limb_end_ms(limb, st->job->model_ms);
 }
 
 static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) {

@@ -91,12 +91,17 @@ typedef struct measured {
     ik_skating skating;
     ik_real sink;   /* the deepest sole point below the rest floor, target units */
     int knee_flips; /* frames a knee bends the wrong way by over 2 degrees */
+    /* the largest excess over the rig's limits (ik_humanoid_angles_excess),
+     * radians: of any joint but the ankle and toes of a foot held or within
+     * 1 cm of the floor; and of those */
+    ik_real beyond, beyond_grounded;
 } measured;
 
 /* A knee's bend about its hinge, negative when bent the wrong way. */
 static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *ms) {
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, ms);
     ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
-    ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
+    ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&end_ms), ik_mat4_translation(&ms[l->mid])));
     ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
     return ik_vec3_dot(ik_vec3_cross(u, v), ik_mat4_transform_turn_axis(&ms[l->mid], l->hinge_axis_ls)) < 0 ? -angle
                                                                                                            : angle;
@@ -116,24 +121,47 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
     job.model_ms = ms;
     job.out = &out->skating;
     r = ik_skating_measure_run(&job);
-    out->sink = 0;
+    ik_mat4 *rest_ms = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
+    ik_real centimetre = (ik_real)0.01 * ik_foot_metre(ik_foot_leg_length(rig));
+    if (!rest_ms) return IK_ERR_CAPACITY;
+    ik_skeleton_fk(rig->skeleton, rig->skeleton->rest_ls, NULL, rest_ms);
+    out->sink = out->beyond = out->beyond_grounded = 0;
     out->knee_flips = 0;
     for (f = 0; r == IK_OK && f < take->frame_count; ++f) {
-        int flipped = 0;
+        int flipped = 0, c;
+        ik_bool grounded[2] = {0, 0};
+        ik_humanoid_angles angles, feet;
         ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, ms);
         for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
             const ik_humanoid_limb *l = &rig->limb[k];
             ik_vec3 soles[3];
-            int n = 0, i;
-            if (l->end < 0) continue;
+            int n = 0, i, foot = ik_humanoid_limb_foot(l);
+            if (foot < 0) continue;
             flipped |= knee_bend(l, ms) < -ik_rad(2);
-            soles[n++] = ik_mat4_transform_point(&ms[l->end], l->heel_ls);
-            soles[n++] = ik_mat4_transform_point(&ms[l->end], l->ball_ls);
+            soles[n++] = ik_mat4_transform_point(&ms[foot], l->heel_ls);
+            soles[n++] = ik_mat4_transform_point(&ms[foot], l->ball_ls);
             if (l->toe >= 0) soles[n++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
-            for (i = 0; i < n; ++i) out->sink = ik_maxr(out->sink, rig->floor_rs - ik_vec3_dot(soles[i], rig->up_rs));
+            for (i = 0; i < n; ++i) {
+                ik_real depth = rig->floor_rs - ik_vec3_dot(soles[i], rig->up_rs);
+                out->sink = ik_maxr(out->sink, depth);
+                grounded[k - IK_LIMB_LEG_L] |= depth > -centimetre;
+            }
         }
         out->knee_flips += flipped;
+        for (c = 0; c < count; ++c)
+            if (contacts[c].start <= f && f <= contacts[c].end)
+                grounded[ik_foot_point_leg(contacts[c].point) - IK_LIMB_LEG_L] = 1;
+        ik_humanoid_angles_measure(rig, ms, rest_ms, &angles);
+        memset(&feet, 0, sizeof feet);
+        for (k = 0; k < 2; ++k)
+            if (grounded[k]) {
+                feet.ankle[k] = angles.ankle[k], feet.toe[k] = angles.toe[k];
+                angles.ankle[k] = angles.toe[k] = 0;
+            }
+        out->beyond = ik_maxr(out->beyond, ik_humanoid_angles_excess(rig, &angles, NULL));
+        out->beyond_grounded = ik_maxr(out->beyond_grounded, ik_humanoid_angles_excess(rig, &feet, NULL));
     }
+    free(rest_ms);
     return r;
 }
 
@@ -189,6 +217,10 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
     printf("  %-44s %12.1f %12.1f\n", "deepest sole below the floor (mm)", (double)before->sink * mm,
            (double)after->sink * mm);
     printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", before->knee_flips, after->knee_flips);
+    printf("  %-44s %12.1f %12.1f\n", "beyond the rig's limits, worst joint (deg)", (double)ik_deg(before->beyond),
+           (double)ik_deg(after->beyond));
+    printf("  %-44s %12.1f %12.1f\n", "  grounded feet's ankles and toes (deg)", (double)ik_deg(before->beyond_grounded),
+           (double)ik_deg(after->beyond_grounded));
     printf("  retargeted in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? frames / seconds : 0.0);
 }
 
@@ -239,8 +271,9 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
                         "the target; `ikc contacts` shows the feet's heights and speeds\n", ikc_shown(o->source));
         code = IKC_EXIT_FORMAT;
     } else if (r == IK_ERR_UNSUPPORTED) {
-        fprintf(stderr, "ikc retarget: %s: a leg ends without a foot joint (a virtual ankle): the feet cannot be "
-                        "held (--target-map FILE names the foot joints if they exist under other names)\n",
+        fprintf(stderr, "ikc retarget: %s: a leg ends without a foot joint nor a foot control joint (a virtual "
+                        "ankle with nothing to stand for the foot): the feet cannot be held (--target-map FILE names "
+                        "the foot joints if they exist under other names)\n",
                 ikc_shown(o->target));
         code = IKC_EXIT_FORMAT;
     } else if (r != IK_OK) {

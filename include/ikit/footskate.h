@@ -70,9 +70,15 @@ size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
  * skeleton's, fewer than 2 frames, a contact outside the take, a bad
  * point), IK_ERR_CAPACITY (scratch too small), IK_ERR_NONFINITE (NaN in the
  * take, a contact or the options), IK_ERR_UNSUPPORTED (a leg with a virtual
- * ankle, or a contact on a missing toe), IK_ERR_DEGENERATE (blend_time
+ * ankle and no control joint, or a contact on a missing toe), IK_ERR_DEGENERATE (blend_time
  * < 0, reach outside (0, 1]). Nothing in the take changes. */
 ik_result ik_footskate_plan(const ik_footskate *job);
+
+/* Where the plan holds contact `contact` (after ik_footskate_plan): its
+ * planted position, moved when it was out of the leg's reach (a toe contact
+ * under a held heel is further kept one foot length from it, frame by
+ * frame). IK_ERR_NULL, IK_ERR_RANGE for a contact outside the job's. */
+ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *out);
 
 /* Clean frames [first, end) in place, after ik_footskate_plan. Returns
  * IK_ERR_RANGE for a bad range, a solver's error otherwise (frames before

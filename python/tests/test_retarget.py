@@ -35,17 +35,20 @@ def _paths(skeleton, poses, joints):
 
 def _held(body, skeleton, poses, contacts):
     """Per held contact: the largest distance its point moves from where it
-    stands at the contact's first frame, and how far it goes below the
-    contact's planted height (the rig's up)."""
+    stands at the contact's first frame, how far it goes below the
+    contact's planted height (the rig's up), and, for a heel (whose ankle
+    the clean-up holds at the reported spot), how far it stands from it."""
     joints = [body.roles[POINT_ROLES[name]] for name in ikit.CONTACT_POINTS]
     path = _paths(skeleton, poses, joints)
     up = np.array([0.0, 1.0, 0.0])      # girl.glb is Y-up in its root space
-    slide, sink = [], []
+    slide, sink, off = [], [], []
     for name, start, end, planted in contacts:
         span = path[start:end + 1, ikit.CONTACT_POINTS.index(name)]
         slide.append(np.linalg.norm(span - span[0], axis=1).max())
         sink.append(max(0.0, (planted @ up - span @ up).max()))
-    return np.array(slide), np.array(sink)
+        if name.endswith("heel"):
+            off.append(np.linalg.norm(span - planted, axis=1).max())
+    return np.array(slide), np.array(sink), np.array(off)
 
 
 def test_retargeted_walk_keeps_the_girls_bones_and_holds_its_feet(walk_onto_girl):
@@ -70,11 +73,13 @@ def test_retargeted_walk_keeps_the_girls_bones_and_holds_its_feet(walk_onto_girl
     for name, start, end, planted in contacts:
         assert 0 <= start <= end < out.shape[0] and np.isfinite(planted).all()
     # held feet stay put and do not sink: well under a millimetre on a 0.6 m leg
-    slide, sink = _held(body, girl, out, contacts)
+    slide, sink, off = _held(body, girl, out, contacts)
     assert slide.max() < 1e-3 * leg and sink.max() < 1e-3 * leg, (slide.max(), sink.max())
+    # each held heel stands where the report says it was planted
+    assert off.max() < 1e-3 * leg, off
     # without the IK pass the same contacts slide by centimetres
     plain = ikit.retarget(source, poses, frame_time, target, hold_feet=False)
-    slide_plain, _ = _held(body, girl, plain, contacts)
+    slide_plain, _, _ = _held(body, girl, plain, contacts)
     assert slide_plain.max() > 20 * max(slide.max(), 1e-4 * leg), (slide_plain.max(), slide.max())
     # and the girl walks: her hips go forward by metres, as the capture's by the scale
     hips = _paths(girl, out, [body.roles["hips"]])[:, 0]

@@ -455,6 +455,15 @@ static void turn_foot(const ik_footskate *job, ik_transform *pose, const ik_huma
     pose[foot].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_from_axis_angle(axis, angle), pose[foot].rotation));
 }
 
+ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *out) {
+    plan p;
+    if (!job || !job->take || !job->scratch || !job->contacts || !out) return IK_ERR_NULL;
+    if (contact < 0 || contact >= job->contact_count) return IK_ERR_RANGE;
+    plan_layout(job->take->frame_count, job->contact_count, job->scratch, &p);
+    *out = planted(job, &p, contact);
+    return IK_OK;
+}
+
 ik_result ik_footskate_apply(const ik_footskate *job, int first, int end) {
     const ik_humanoid *rig;
     plan p;

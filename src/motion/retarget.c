@@ -554,9 +554,12 @@ static ik_result hold_hands(const ik_retarget *job, const layout *l, const body_
     return ik_humanoid_solve_run(&solve);
 }
 
+/* The footskate pass over the mapped contacts; each contact's planted
+ * position becomes where the pass holds it (moved into reach). */
 static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
     ik_footskate fs = ik_footskate_def();
     ik_result r;
+    int i;
     fs.rig = job->target_rig;
     fs.take = job->target;
     fs.contacts = l->held;
@@ -566,7 +569,11 @@ static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
     fs.scratch_bytes = l->footskate_bytes;
     fs.model_ms = l->target_ms;
     r = ik_footskate_plan(&fs);
-    return r == IK_OK ? ik_footskate_apply(&fs, 0, job->target->frame_count) : r;
+    if (r == IK_OK) r = ik_footskate_apply(&fs, 0, job->target->frame_count);
+    /* contact i's held spot reads its own planted position only: each can be
+     * replaced in turn, once the frames are done */
+    for (i = 0; r == IK_OK && i < held; ++i) r = ik_footskate_held_ms(&fs, i, &l->held[i].planted_ms);
+    return r;
 }
 
 static ik_result validate(const ik_retarget *job) {

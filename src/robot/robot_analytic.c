@@ -27,112 +27,6 @@
 #define SAME_TOL 1e-4f
 #endif
 
-/* ---- the model -------------------------------------------------------------- */
-
-const char *ik_robot_analytic_kind_str(ik_robot_analytic_kind kind) {
-    switch (kind) {
-    case IK_ROBOT_ANALYTIC_SPHERICAL_WRIST: return "spherical wrist";
-    case IK_ROBOT_ANALYTIC_THREE_PARALLEL: return "three parallel axes";
-    default: return "none";
-    }
-}
-
-static ik_bool parallel(ik_vec3 a, ik_vec3 b) { return ik_vec3_length(ik_vec3_cross(a, b)) < GEOMETRY_TOL; }
-
-/* The midpoint of the shortest segment between two non-parallel lines
- * p_a + s h_a and p_b + t h_b, and its length in *gap:
- * s = ((p_b - p_a) x h_b) . n / |n|^2, t = ((p_b - p_a) x h_a) . n / |n|^2, n = h_a x h_b. */
-static ik_vec3 meeting_point(ik_vec3 pa, ik_vec3 ha, ik_vec3 pb, ik_vec3 hb, ik_real *gap) {
-    ik_vec3 n = ik_vec3_cross(ha, hb), d = ik_vec3_sub(pb, pa);
-    ik_real nn = ik_vec3_dot(n, n);
-    ik_vec3 ca = ik_vec3_mad(pa, ha, ik_vec3_dot(ik_vec3_cross(d, hb), n) / nn);
-    ik_vec3 cb = ik_vec3_mad(pb, hb, ik_vec3_dot(ik_vec3_cross(d, ha), n) / nn);
-    *gap = ik_vec3_distance(ca, cb);
-    return ik_vec3_lerp(ca, cb, (ik_real)0.5);
-}
-
-/* Distance from point x to the line p + t h (h unit): |(x - p) x h|. */
-static ik_real line_distance(ik_vec3 x, ik_vec3 p, ik_vec3 h) {
-    return ik_vec3_length(ik_vec3_cross(ik_vec3_sub(x, p), h));
-}
-
-static ik_result refuse(ik_robot_analytic_model *model, const char **why, const char *reason) {
-    memset(model, 0, sizeof *model);
-    if (why) *why = reason;
-    return IK_ERR_UNSUPPORTED;
-}
-
-/* Which closed form fits: a spherical wrist (axes 4, 5 meet in w, axis 6
- * passes through w, axes 2 and 3 parallel and apart), else three parallel
- * axes (2, 3, 4 parallel, 3 apart from 2, axes 5 and 6 meet in c, axis 5
- * not parallel to 2); both need axis 1 not parallel to axis 2. */
-static const char *classify(ik_robot_analytic_model *m, ik_real reach) {
-    const ik_vec3 *h = m->axis_bs, *p = m->point_bs;
-    const ik_real near = GEOMETRY_TOL * reach;
-    ik_real gap;
-    if (parallel(h[0], h[1])) return "axes 1 and 2 are parallel";
-    if (!parallel(h[1], h[2])) return "axes 2 and 3 are not parallel (no closed form for this arm)";
-    if (line_distance(p[2], p[1], h[1]) < near) return "axes 2 and 3 coincide";
-    if (!parallel(h[3], h[4]) && !parallel(h[4], h[5])) {
-        ik_vec3 w = meeting_point(p[3], h[3], p[4], h[4], &gap);
-        if (gap < near && line_distance(w, p[5], h[5]) < near) {
-            m->kind = IK_ROBOT_ANALYTIC_SPHERICAL_WRIST;
-            m->center_bs = w;
-            return NULL;
-        }
-    }
-    if (!parallel(h[2], h[3])) return "axes 4, 5, 6 do not meet in a point and axes 2, 3, 4 are not parallel";
-    if (parallel(h[4], h[5])) return "axes 5 and 6 are parallel";
-    if (parallel(h[1], h[4])) return "axis 5 is parallel to axes 2, 3, 4";
-    m->center_bs = meeting_point(p[4], h[4], p[5], h[5], &gap);
-    if (!(gap < near)) return "axes 2, 3, 4 are parallel but axes 5 and 6 do not meet";
-    m->kind = IK_ROBOT_ANALYTIC_THREE_PARALLEL;
-    return NULL;
-}
-
-/* Each moving joint's axis h_i and point p_i in the base frame at joint
- * values 0 (frame_i = origin_1 ... origin_i), and the tip there (M). */
-ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analytic_model *model, const char **why) {
-    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], reach = 0;
-    ik_bool limited[IK_ROBOT_MAX_JOINTS];
-    ik_transform frame = ik_transform_identity();
-    const char *reason;
-    int k, n = 0;
-    ik_result r;
-    if (why) *why = NULL;
-    if (!model) return IK_ERR_NULL;
-    memset(model, 0, sizeof *model);
-    if (!chain) return IK_ERR_NULL;
-    r = ik_robot_variable_limits(chain, lower, upper, limited, NULL);
-    if (r != IK_OK) return r;
-    if (chain->variable_count != 6) return refuse(model, why, "analytic IK needs exactly 6 joint variables");
-    for (k = 0; k < chain->joint_count; ++k) {
-        const ik_robot_joint *joint = &chain->joints[k];
-        if (!ik_transform_finite(joint->origin) || !ik_vec3_finite(joint->axis)) return IK_ERR_NONFINITE;
-        frame = ik_transform_mul(frame, joint->origin);
-        reach += ik_vec3_length(joint->origin.translation);
-        if (joint->type == IK_ROBOT_FIXED) continue;
-        if (joint->type == IK_ROBOT_PRISMATIC) return refuse(model, why, "a prismatic joint (analytic IK is for 6R arms)");
-        if (n >= 6 || joint->variable != n)
-            return refuse(model, why, "a mimic joint (each variable must move one joint, in chain order)");
-        if (!(ik_vec3_length(joint->axis) > 0)) return IK_ERR_DEGENERATE;
-        model->axis_bs[n] = ik_vec3_normalize(ik_quat_rotate(frame.rotation, joint->axis));
-        model->point_bs[n] = frame.translation;
-        model->multiplier[n] = joint->multiplier;
-        model->offset[n] = joint->offset;
-        model->lower[n] = lower[n];
-        model->upper[n] = upper[n];
-        model->limited[n] = limited[n];
-        ++n;
-    }
-    if (!ik_transform_finite(frame)) return IK_ERR_NONFINITE;
-    model->home_tip_bs = frame;
-    model->chain = chain;
-    reason = classify(model, reach > 0 ? reach : 1);
-    if (reason) return refuse(model, why, reason);
-    return IK_OK;
-}
-
 /* ---- double-precision vectors and rotations ----------------------------------- */
 
 /* The closed forms work in double in both builds: near a singular pose
@@ -155,6 +49,7 @@ static dvec dv(double x, double y, double z) {
     return v;
 }
 static dvec dv_from(ik_vec3 v) { return dv(v.x, v.y, v.z); }
+static dvec dv_load(const double v[3]) { return dv(v[0], v[1], v[2]); }
 static dvec dv_add(dvec a, dvec b) { return dv(a.x + b.x, a.y + b.y, a.z + b.z); }
 static dvec dv_sub(dvec a, dvec b) { return dv(a.x - b.x, a.y - b.y, a.z - b.z); }
 static dvec dv_neg(dvec a) { return dv(-a.x, -a.y, -a.z); }
@@ -181,6 +76,8 @@ static dangle angle_cs(double t, double c, double s) {
     return a;
 }
 static dangle angle_neg(dangle a) { return angle_cs(-a.t, a.c, -a.s); }
+/* a + b: cos(a + b) = cos a cos b - sin a sin b, sin(a + b) = sin a cos b + cos a sin b. */
+static dangle angle_add(dangle a, dangle b) { return angle_cs(a.t + b.t, a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s); }
 
 /* R(k, t) = I + sin t [k]x + (1 - cos t) [k]x^2 (Rodrigues), k unit. */
 static drot rot_axis_angle(dvec k, dangle t) {
@@ -248,6 +145,144 @@ static dvec rot_apply(drot r, dvec v) {
               r.m[6] * v.x + r.m[7] * v.y + r.m[8] * v.z);
 }
 
+/* A unit vector across `axis` (the part of `along` off it). */
+static dvec across_axis(dvec along, dvec axis) {
+    dvec r = dv_sub(along, dv(axis.x * dv_dot(along, axis), axis.y * dv_dot(along, axis), axis.z * dv_dot(along, axis)));
+    return dv_unit(r);
+}
+
+/* ---- the model -------------------------------------------------------------- */
+
+const char *ik_robot_analytic_kind_str(ik_robot_analytic_kind kind) {
+    switch (kind) {
+    case IK_ROBOT_ANALYTIC_SPHERICAL_WRIST: return "spherical wrist";
+    case IK_ROBOT_ANALYTIC_THREE_PARALLEL: return "three parallel axes";
+    default: return "none";
+    }
+}
+
+static ik_bool parallel(ik_vec3 a, ik_vec3 b) { return ik_vec3_length(ik_vec3_cross(a, b)) < GEOMETRY_TOL; }
+
+/* The midpoint of the shortest segment between two non-parallel lines
+ * p_a + s h_a and p_b + t h_b, and its length in *gap:
+ * s = ((p_b - p_a) x h_b) . n / |n|^2, t = ((p_b - p_a) x h_a) . n / |n|^2, n = h_a x h_b. */
+static ik_vec3 meeting_point(ik_vec3 pa, ik_vec3 ha, ik_vec3 pb, ik_vec3 hb, ik_real *gap) {
+    ik_vec3 n = ik_vec3_cross(ha, hb), d = ik_vec3_sub(pb, pa);
+    ik_real nn = ik_vec3_dot(n, n);
+    ik_vec3 ca = ik_vec3_mad(pa, ha, ik_vec3_dot(ik_vec3_cross(d, hb), n) / nn);
+    ik_vec3 cb = ik_vec3_mad(pb, hb, ik_vec3_dot(ik_vec3_cross(d, ha), n) / nn);
+    *gap = ik_vec3_distance(ca, cb);
+    return ik_vec3_lerp(ca, cb, (ik_real)0.5);
+}
+
+/* Distance from point x to the line p + t h (h unit): |(x - p) x h|. */
+static ik_real line_distance(ik_vec3 x, ik_vec3 p, ik_vec3 h) {
+    return ik_vec3_length(ik_vec3_cross(ik_vec3_sub(x, p), h));
+}
+
+static ik_result refuse(ik_robot_analytic_model *model, const char **why, const char *reason) {
+    memset(model, 0, sizeof *model);
+    if (why) *why = reason;
+    return IK_ERR_UNSUPPORTED;
+}
+
+/* Which closed form fits: a spherical wrist (axes 4, 5 meet in w, axis 6
+ * passes through w, axes 2 and 3 parallel and apart), else three parallel
+ * axes (2, 3, 4 parallel, 3 apart from 2, axes 5 and 6 meet in c, axis 5
+ * not parallel to 2); both need axis 1 not parallel to axis 2. */
+static const char *classify(ik_robot_analytic_model *m, ik_real reach) {
+    const ik_vec3 *h = m->axis_bs, *p = m->point_bs;
+    const ik_real near = GEOMETRY_TOL * reach;
+    ik_real gap;
+    if (parallel(h[0], h[1])) return "axes 1 and 2 are parallel";
+    if (!parallel(h[1], h[2])) return "axes 2 and 3 are not parallel (no closed form for this arm)";
+    if (line_distance(p[2], p[1], h[1]) < near) return "axes 2 and 3 coincide";
+    if (!parallel(h[3], h[4]) && !parallel(h[4], h[5])) {
+        ik_vec3 w = meeting_point(p[3], h[3], p[4], h[4], &gap);
+        if (gap < near && line_distance(w, p[5], h[5]) < near) {
+            m->kind = IK_ROBOT_ANALYTIC_SPHERICAL_WRIST;
+            m->center_bs = w;
+            return NULL;
+        }
+    }
+    if (!parallel(h[2], h[3])) return "axes 4, 5, 6 do not meet in a point and axes 2, 3, 4 are not parallel";
+    if (parallel(h[4], h[5])) return "axes 5 and 6 are parallel";
+    if (parallel(h[1], h[4])) return "axis 5 is parallel to axes 2, 3, 4";
+    m->center_bs = meeting_point(p[4], h[4], p[5], h[5], &gap);
+    if (!(gap < near)) return "axes 2, 3, 4 are parallel but axes 5 and 6 do not meet";
+    m->kind = IK_ROBOT_ANALYTIC_THREE_PARALLEL;
+    return NULL;
+}
+
+static void store(double to[3], dvec v) {
+    to[0] = v.x;
+    to[1] = v.y;
+    to[2] = v.z;
+}
+
+/* The model's geometry in double for the solve: the axes made unit again in
+ * double (a float axis 1e-7 off unit length would scale what it turns), and
+ * R_M^T. */
+static void keep_in_double(ik_robot_analytic_model *m) {
+    dvec h[6];
+    drot home = rot_transpose(rot_from_quat(m->home_tip_bs.rotation));
+    int i;
+    for (i = 0; i < 6; ++i) {
+        h[i] = dv_unit(dv_from(m->axis_bs[i]));
+        store(m->solve_bs.axis[i], h[i]);
+        store(m->solve_bs.point[i], dv_from(m->point_bs[i]));
+    }
+    store(m->solve_bs.center, dv_from(m->center_bs));
+    store(m->solve_bs.home_tip, dv_from(m->home_tip_bs.translation));
+    memcpy(m->solve_bs.home_rotation_t, home.m, sizeof home.m);
+    store(m->solve_bs.across_4, across_axis(h[4], h[3]));
+    store(m->solve_bs.across_6, across_axis(h[4], h[5]));
+}
+
+/* Each moving joint's axis h_i and point p_i in the base frame at joint
+ * values 0 (frame_i = origin_1 ... origin_i), and the tip there (M). */
+ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analytic_model *model, const char **why) {
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], reach = 0;
+    ik_bool limited[IK_ROBOT_MAX_JOINTS];
+    ik_transform frame = ik_transform_identity();
+    const char *reason;
+    int k, n = 0;
+    ik_result r;
+    if (why) *why = NULL;
+    if (!model) return IK_ERR_NULL;
+    memset(model, 0, sizeof *model);
+    if (!chain) return IK_ERR_NULL;
+    r = ik_robot_variable_limits(chain, lower, upper, limited, NULL);
+    if (r != IK_OK) return r;
+    if (chain->variable_count != 6) return refuse(model, why, "analytic IK needs exactly 6 joint variables");
+    for (k = 0; k < chain->joint_count; ++k) {
+        const ik_robot_joint *joint = &chain->joints[k];
+        if (!ik_transform_finite(joint->origin) || !ik_vec3_finite(joint->axis)) return IK_ERR_NONFINITE;
+        frame = ik_transform_mul(frame, joint->origin);
+        reach += ik_vec3_length(joint->origin.translation);
+        if (joint->type == IK_ROBOT_FIXED) continue;
+        if (joint->type == IK_ROBOT_PRISMATIC) return refuse(model, why, "a prismatic joint (analytic IK is for 6R arms)");
+        if (n >= 6 || joint->variable != n)
+            return refuse(model, why, "a mimic joint (each variable must move one joint, in chain order)");
+        if (!(ik_vec3_length(joint->axis) > 0)) return IK_ERR_DEGENERATE;
+        model->axis_bs[n] = ik_vec3_normalize(ik_quat_rotate(frame.rotation, joint->axis));
+        model->point_bs[n] = frame.translation;
+        model->multiplier[n] = joint->multiplier;
+        model->offset[n] = joint->offset;
+        model->lower[n] = lower[n];
+        model->upper[n] = upper[n];
+        model->limited[n] = limited[n];
+        ++n;
+    }
+    if (!ik_transform_finite(frame)) return IK_ERR_NONFINITE;
+    model->home_tip_bs = frame;
+    model->chain = chain;
+    reason = classify(model, reach > 0 ? reach : 1);
+    if (reason) return refuse(model, why, reason);
+    keep_in_double(model);
+    return IK_OK;
+}
+
 /* ---- subproblems (Elias and Wen, IK-Geo 2022) ------------------------------ */
 
 /* a cos t + b sin t = c: t = phi +- delta with phi = atan2(b, a) and
@@ -294,7 +329,11 @@ static ik_bool subproblem1(dvec k, dvec u, dvec v, dangle *t) {
     double s = dv_dot(k, dv_cross(u, v)), c = dv_dot(u, v) - dv_dot(k, u) * dv_dot(k, v), r;
     if (!(off_axis(u, k) && off_axis(v, k))) return 0;
     r = sqrt(s * s + c * c);
-    *t = r > 0 ? angle_cs(atan2(s, c), c / r, s / r) : angle_cs(0, 1, 0);
+    if (!(r > 0)) *t = angle_cs(0, 1, 0);
+    else {
+        const double inv = 1 / r;
+        *t = angle_cs(atan2(s, c), c * inv, s * inv);
+    }
     return 1;
 }
 
@@ -302,17 +341,20 @@ static ik_bool subproblem1(dvec k, dvec u, dvec v, dangle *t) {
 
 /* q = (theta - offset) / multiplier, moved by whole turns (2 pi / |m| in q)
  * into the limits, to the copy nearest the seed; unlimited variables wrapped
- * to (-pi, pi]. Returns 0 when no copy fits. */
+ * to (-pi, pi]. Returns 0 when no copy fits. A multiplier of 1 (every
+ * mimic-free chain) skips the divisions, and so does a value already in
+ * the lowest copy's turn: this runs once per angle found. */
 static ik_bool place_in_limits(const ik_robot_analytic_model *m, int v, ik_real theta, ik_real seed, ik_real *q) {
-    const ik_real period = TWO_PI / IK_FABS(m->multiplier[v]);
-    const ik_real slack = SAME_TOL;
-    ik_real x = (theta - m->offset[v]) / m->multiplier[v], turns;
+    const ik_real multiplier = m->multiplier[v], slack = SAME_TOL;
+    const ik_real period = multiplier == 1 ? (ik_real)TWO_PI : TWO_PI / IK_FABS(multiplier);
+    ik_real x = multiplier == 1 ? theta - m->offset[v] : (theta - m->offset[v]) / multiplier, above;
     if (!m->limited[v]) {
         *q = ik_wrap_angle(x);
         return 1;
     }
-    turns = (x - m->lower[v] + slack) / period;
-    if (!(turns >= 0 && turns < 1)) x -= (ik_real)floor((double)turns) * period; /* lowest copy >= lower - slack */
+    /* the lowest copy >= lower - slack: x - floor(above / period) period */
+    above = x - m->lower[v] + slack;
+    if (!(above >= 0 && above < period)) x -= (ik_real)floor((double)(above / period)) * period;
     if (x > m->upper[v] + slack) return 0;
     while (x + period <= m->upper[v] + slack && IK_FABS(x + period - seed) < IK_FABS(x - seed)) x += period;
     *q = ik_clampr(x, m->lower[v], m->upper[v]);
@@ -413,12 +455,6 @@ static int solve_elbow(solve_state *s, dvec x, dvec y, const candidate *from, ca
     return kept;
 }
 
-/* A unit vector across `axis` (the part of `along` off it). */
-static dvec across_axis(dvec along, dvec axis) {
-    dvec r = dv_sub(along, dv(axis.x * dv_dot(along, axis), axis.y * dv_dot(along, axis), axis.z * dv_dot(along, axis)));
-    return dv_unit(r);
-}
-
 /* The wrist: R(h_4, t4) R(h_5, t5) R(h_6, t6) = Rw, given as v = Rw h_6 and
  * Rw u for a unit u across h_6 (u_6). R_4 R_5 h_6 = v; rotation about h_5
  * keeps h_5 . x, so h_5 . R(h_4, -t4) v = h_5 . h_6 (SP4, free at the wrist
@@ -466,13 +502,16 @@ static void solve_spherical_wrist(solve_state *s) {
  * h_2 . R(h_5, t5) h_6 = h_2 . R_1^T R_d h_6, and transposed it is the SP1
  * R_6 (R_d^T R_1 h_2) = R_5^T h_2 (free where R_d^T R_1 h_2 lies along h_6).
  * Then E_2 E_3 E_4 = E_1^-1 G0 E_6^-1 E_5^-1 is known: solve_elbow on a point
- * p_4 of axis 4 (which E_4 keeps), and SP1 for theta_4 on
- * R_4 u_4 = R_3^T R_2^T (R_1^T R_d R_6^T R_5^T) u_4 for a unit u_4 across h_4. */
+ * p_4 of axis 4 (which E_4 keeps). As axes 2, 3, 4 are parallel,
+ * R_2 R_3 R_4 = R(h_4, theta_2 + theta_3 + theta_4) (Hawkins' theta_234):
+ * SP1 gives theta_234 from R(h_4, theta_234) u_4 = R_1^T R_d R_6^T R_5^T u_4
+ * (u_4 a unit across h_4) once per (theta_1, theta_5), and
+ * theta_4 = theta_234 - theta_2 - theta_3 for each elbow. */
 static void solve_three_parallel(solve_state *s) {
     const dvec *h = s->h, c = s->center, c_t = goal_motion(s, c), u = s->u_4;
     const drot goal_back = rot_transpose(s->goal_rotation);
     candidate base[2], arm[2];
-    dangle t5[2], t4, t6;
+    dangle t5[2], t234, t6;
     int n1 = solve_base(s, c_t, c, base), i, j, e;
     for (i = 0; i < n1; ++i) {
         candidate *cur = &base[i];
@@ -482,17 +521,19 @@ static void solve_three_parallel(solve_state *s) {
         dvec h2_d = rot_apply(goal_back, rot_about(h[0], t1, h[1]));
         int n5 = subproblem4(h[1], h[4], h[5], dv_dot(h[1], h6_1), t5);
         for (j = 0; j < n5; ++j) {
-            dvec y, u_234;
+            dvec y;
+            ik_bool have_234;
             int n23;
             if (!take(s, cur, 4, t5[j])) continue;
             if (!subproblem1(h[5], h2_d, unturn(s, 4, t5[j], h[1]), &t6)) t6 = free_joint(s, 5);
             if (!take(s, cur, 5, t6)) continue;
             y = undo_joint(s, 0, t1, goal_motion(s, undo_joint(s, 5, t6, undo_joint(s, 4, t5[j], s->p[3]))));
-            u_234 = unturn(s, 0, t1, rot_apply(s->goal_rotation, unturn(s, 5, t6, unturn(s, 4, t5[j], u))));
+            have_234 = subproblem1(
+                h[3], u, unturn(s, 0, t1, rot_apply(s->goal_rotation, unturn(s, 5, t6, unturn(s, 4, t5[j], u)))), &t234);
             n23 = solve_elbow(s, s->p[3], y, cur, arm);
             for (e = 0; e < n23; ++e) {
-                if (!subproblem1(h[3], u, unturn(s, 2, arm[e].theta[2], unturn(s, 1, arm[e].theta[1], u_234)), &t4))
-                    t4 = free_joint(s, 3);
+                const dangle t4 = have_234 ? angle_add(t234, angle_neg(angle_add(arm[e].theta[1], arm[e].theta[2])))
+                                           : free_joint(s, 3);
                 if (take(s, &arm[e], 3, t4)) add_candidate(s, &arm[e]);
             }
         }
@@ -644,6 +685,7 @@ static ik_result validate(const ik_robot_analytic *job, ik_field_error *where) {
 ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
     const ik_robot_analytic_model *m;
     solve_state s;
+    drot home_back;
     ik_field_error ignored;
     ik_result r;
     int v;
@@ -657,16 +699,16 @@ ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
     for (v = 0; v < 6; ++v) {
         s.seed[v] = job->q_seed ? job->q_seed[v] : m->limited[v] ? (m->lower[v] + m->upper[v]) / 2 : 0;
         s.seed_theta[v] = (double)m->multiplier[v] * s.seed[v] + m->offset[v];
-        s.h[v] = dv_unit(dv_from(m->axis_bs[v])); /* unit in double, for the same reason */
-        s.p[v] = dv_from(m->point_bs[v]);
+        s.h[v] = dv_load(m->solve_bs.axis[v]);
+        s.p[v] = dv_load(m->solve_bs.point[v]);
     }
-    s.center = dv_from(m->center_bs);
-    s.u_4 = across_axis(s.h[4], s.h[3]);
-    s.u_6 = across_axis(s.h[4], s.h[5]);
-    s.home_tip = dv_from(m->home_tip_bs.translation);
+    s.center = dv_load(m->solve_bs.center);
+    s.u_4 = dv_load(m->solve_bs.across_4);
+    s.u_6 = dv_load(m->solve_bs.across_6);
+    s.home_tip = dv_load(m->solve_bs.home_tip);
+    memcpy(home_back.m, m->solve_bs.home_rotation_t, sizeof home_back.m);
     /* G0 = T M^-1: R_d = R_T R_M^T, t_d = p_T - R_d p_M. */
-    s.goal_rotation = rot_mul(rot_from_quat(job->goal_rotation_bs),
-                              rot_transpose(rot_from_quat(m->home_tip_bs.rotation)));
+    s.goal_rotation = rot_mul(rot_from_quat(job->goal_rotation_bs), home_back);
     s.goal_tip = dv_from(job->goal_position_bs);
     s.goal_translation = dv_sub(s.goal_tip, rot_apply(s.goal_rotation, s.home_tip));
     if (m->kind == IK_ROBOT_ANALYTIC_SPHERICAL_WRIST) solve_spherical_wrist(&s);

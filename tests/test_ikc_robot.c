@@ -1,11 +1,19 @@
-/* `ikc ikbench`: the TRAC-IK protocol on the UR5 with a small N, read back
+/* ikc's robot commands beyond info and solve (those are in test_ikc.c).
+ *
+ * `ikc ikbench`: the TRAC-IK protocol on the UR5 with a small N, read back
  * as JSON: the issue's goals met on those queries (numeric alone at least
  * 99.9 %, the closed form and the seeded solver 100 %, 1 to 8 solutions a
  * pose), the same success figures again for the same --seed, the counts as
  * asked; the Panda (7 variables) has only the numeric solver, with the
  * reason; the text report; unknown --base and --tip links refused with the
  * closest names (exit 5), a tip not below the base, bad -n and --seed
- * values refused (exit 2). Times are not asserted. */
+ * values refused (exit 2). Times are not asserted.
+ *
+ * `ikc render ROBOT.urdf --size WxH`: the PNG and the SVG are that size;
+ * a bad size is refused. Every UR5 joint is limited to +-pi, a whole turn:
+ * its limits are drawn as full circles (before, a turn drew nothing), and a
+ * continuous joint (the UR5's shoulder lift and elbow made continuous in a
+ * copy of the file; before, not drawn) is drawn as well. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -107,14 +115,79 @@ static void test_panda(const char *urdf) {
     cJSON_Delete(root);
 }
 
+/* The limit shapes (fill opacity 0.22, draw.c's limit fill) in an SVG. */
+static int limit_shapes(const char *svg) {
+    int count = 0;
+    const char *at = svg;
+    while ((at = strstr(at, "fill:rgb(94.901961%,66.27451%,0%);fill-opacity:0.22;")) != NULL) {
+        ++count;
+        ++at;
+    }
+    return count;
+}
+
+/* The width and height in a PNG's IHDR chunk (big-endian at bytes 16 and 20). */
+static int png_size(const char *path, long *w, long *h) {
+    unsigned char head[24];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f) fclose(f);
+    if (n != sizeof head || memcmp(head + 12, "IHDR", 4) != 0) return 0;
+    *w = ((long)head[16] << 24) | ((long)head[17] << 16) | ((long)head[18] << 8) | head[19];
+    *h = ((long)head[20] << 24) | ((long)head[21] << 16) | ((long)head[22] << 8) | head[23];
+    return 1;
+}
+
+static void test_render(const char *urdf) {
+    static char svg[1 << 20];
+    char args[2400], out[300], copy[300], cmd[1400];
+    long w = 0, h = 0;
+    int turns, continuous;
+    path_in(out, sizeof out, "ur5.png");
+    snprintf(args, sizeof args, "render '%s' --tip ee_link --size 640x480 -o '%s'", urdf, out);
+    CHECK(run(args) == 0 && png_size(out, &w, &h) && w == 640 && h == 480, "render --size 640x480: %ldx%ld %s", w, h,
+          err_text);
+    snprintf(args, sizeof args, "render '%s' --tip ee_link --size 64x4000 -o '%s'", urdf, out);
+    CHECK(run(args) == 0 && png_size(out, &w, &h) && w == 64 && h == 4000, "render --size 64x4000: %ldx%ld %s", w, h,
+          err_text);
+    snprintf(args, sizeof args, "render '%s' --tip ee_link --size 63x480 -o '%s'", urdf, out);
+    CHECK(run(args) == 2 && strstr(err_text, "--size"), "render --size 63x480: %s", err_text);
+    snprintf(args, sizeof args, "render '%s' --tip ee_link --size 640 -o '%s'", urdf, out);
+    CHECK(run(args) == 2 && strstr(err_text, "--size"), "render --size 640: %s", err_text);
+
+    path_in(out, sizeof out, "ur5.svg");
+    snprintf(args, sizeof args, "render '%s' --tip ee_link --joints 0.3,-1.1,1.4,-0.6,1.2,0.5 --size 800x600 -o '%s'",
+             urdf, out);
+    CHECK(run(args) == 0, "render ur5 svg: %s", err_text);
+    read_text(out, svg, sizeof svg);
+    turns = limit_shapes(svg);
+    CHECK(strstr(svg, "width=\"800pt\" height=\"600pt\"") && turns >= 3,
+          "ur5 (every joint a whole turn): %d limit circles drawn", turns);
+
+    /* The shoulder lift and the elbow made continuous: drawn as circles too. */
+    path_in(copy, sizeof copy, "ur5_continuous.urdf");
+    snprintf(cmd, sizeof cmd, "sed 's/name=\"\\(shoulder_lift\\|elbow\\)_joint\" type=\"revolute\"/name=\"\\1_joint\" "
+             "type=\"continuous\"/' '%s' > '%s'", urdf, copy);
+    CHECK(system(cmd) == 0, "a continuous copy of the UR5");
+    snprintf(args, sizeof args, "info '%s'", copy);
+    CHECK(run(args) == 0 && strstr(out_text, "continuous"), "the copy has continuous joints: %s%s", out_text, err_text);
+    snprintf(args, sizeof args, "render '%s' --tip ee_link --joints 0.3,-1.1,1.4,-0.6,1.2,0.5 --size 800x600 -o '%s'",
+             copy, out);
+    CHECK(run(args) == 0, "render the continuous copy: %s", err_text);
+    read_text(out, svg, sizeof svg);
+    continuous = limit_shapes(svg);
+    CHECK(continuous == turns, "continuous wrists drawn as the +-pi ones: %d and %d limit shapes", continuous, turns);
+}
+
 int main(void) {
     char path[900];
-    if (!ikc_run_begin("ikc-ikbench")) return 1;
+    if (!ikc_run_begin("ikc-robot")) return 1;
     if (real_asset("urdf/ur5_joint_limited_robot.urdf", path, sizeof path)) {
         test_ur5(path);
         test_refusals(path);
+        test_render(path);
     }
     if (real_asset("urdf/panda.urdf", path, sizeof path)) test_panda(path);
     ikc_run_end();
-    return check_summary("test_ikc_ikbench");
+    return check_summary("test_ikc_robot");
 }

@@ -76,11 +76,13 @@ typedef struct ik_robot_analytic_model {
     ik_real lower[6], upper[6];  /* each variable's limits (ik_robot_variable_limits) */
     ik_bool limited[6];
     /* The same geometry in double, as each solve reads it (set by prepare, so
-     * a query pays only for the solve): unit axes, points, the centre, p_M
-     * and R_M^T (row-major), and unit vectors across h_4 and h_6 (both along
-     * h_5). */
+     * a query pays only for the solve): unit axes h_i, points p_i, the centre,
+     * p_M and R_M^T (row-major), unit vectors across h_4 and h_6 (both along
+     * h_5), and for the FK check p_i's part across its axis,
+     * p_i - (h_i . p_i) h_i, and h_i x p_i. */
     struct {
         double axis[6][3], point[6][3], center[3], home_tip[3], home_rotation_t[9], across_4[3], across_6[3];
+        double point_across[6][3], axis_cross_point[6][3];
     } solve_bs;
 } ik_robot_analytic_model;
 

@@ -145,11 +145,14 @@ static dvec rot_apply(drot r, dvec v) {
               r.m[6] * v.x + r.m[7] * v.y + r.m[8] * v.z);
 }
 
-/* A unit vector across `axis` (the part of `along` off it). */
-static dvec across_axis(dvec along, dvec axis) {
-    dvec r = dv_sub(along, dv(axis.x * dv_dot(along, axis), axis.y * dv_dot(along, axis), axis.z * dv_dot(along, axis)));
-    return dv_unit(r);
+/* The part of v across the unit `axis`: v - (axis . v) axis. */
+static dvec across_axis_part(dvec v, dvec axis) {
+    const double along = dv_dot(v, axis);
+    return dv_sub(v, dv(axis.x * along, axis.y * along, axis.z * along));
 }
+
+/* A unit vector across `axis` (the part of `along` off it). */
+static dvec across_axis(dvec along, dvec axis) { return dv_unit(across_axis_part(along, axis)); }
 
 /* ---- the model -------------------------------------------------------------- */
 
@@ -231,6 +234,8 @@ static void keep_in_double(ik_robot_analytic_model *m) {
         h[i] = dv_unit(dv_from(m->axis_bs[i]));
         store(m->solve_bs.axis[i], h[i]);
         store(m->solve_bs.point[i], dv_from(m->point_bs[i]));
+        store(m->solve_bs.point_across[i], across_axis_part(dv_from(m->point_bs[i]), h[i]));
+        store(m->solve_bs.axis_cross_point[i], dv_cross(h[i], dv_from(m->point_bs[i])));
     }
     store(m->solve_bs.center, dv_from(m->center_bs));
     store(m->solve_bs.home_tip, dv_from(m->home_tip_bs.translation));
@@ -352,9 +357,10 @@ static ik_bool place_in_limits(const ik_robot_analytic_model *m, int v, ik_real 
         *q = ik_wrap_angle(x);
         return 1;
     }
-    /* the lowest copy >= lower - slack: x - floor(above / period) period */
+    /* the lowest copy >= lower - slack: x - floor(above / period) period (floor 0 and 1 without libm) */
     above = x - m->lower[v] + slack;
-    if (!(above >= 0 && above < period)) x -= (ik_real)floor((double)(above / period)) * period;
+    if (above >= period && above < 2 * period) x -= period;
+    else if (!(above >= 0 && above < period)) x -= (ik_real)floor((double)(above / period)) * period;
     if (x > m->upper[v] + slack) return 0;
     while (x + period <= m->upper[v] + slack && IK_FABS(x + period - seed) < IK_FABS(x - seed)) x += period;
     *q = ik_clampr(x, m->lower[v], m->upper[v]);
@@ -558,33 +564,38 @@ typedef struct fk_prefix {
     const dangle *theta; /* the candidate they belong to, or NULL */
 } fk_prefix;
 
-/* angle / sin(angle) for the rotation vector, from sin and cos of the angle:
- * asin(s) / s = 1 + s^2 / 6 + 3 s^4 / 40 + ... while cos > 0 and s < 1e-3
- * (the next term, 5 s^6 / 112, is below 1e-19 there), atan2(s, c) / s beyond. */
-static double angle_per_sine(double sine, double cosine) {
-    const double s2 = sine * sine;
-    if (cosine > 0 && sine < 1e-3) return 1 + s2 * (1.0 / 6 + s2 * (3.0 / 40));
-    return atan2(sine, cosine) / sine;
+/* angle / sin(angle) for the rotation vector, from sin^2 and cos of the
+ * angle: asin(s) / s = 1 + s^2 / 6 + 3 s^4 / 40 + ... while cos > 0 and
+ * s < 1e-3 (the next term, 5 s^6 / 112, is below 1e-19 there), atan2(s, c) / s
+ * beyond (1 at s = 0). */
+static double angle_per_sine(double sine_sq, double cosine) {
+    double sine;
+    if (cosine > 0 && sine_sq < 1e-6) return 1 + sine_sq * (1.0 / 6 + sine_sq * (3.0 / 40));
+    sine = sqrt(sine_sq);
+    return sine > 0 ? atan2(sine, cosine) / sine : 1;
 }
 
 /* Forward kinematics of the joint values theta as the product of
  * exponentials, in double: E_1 ... E_6 = (R, t) with E_i = (R_i, p_i - R_i p_i)
  * and (R, t)(R_i, t_i) = (R R_i, R t_i + t), each R_i from the angle's own
- * cosine and sine. The tip is (R, t) M and the goal T, so the position error
+ * cosine and sine, and by Rodrigues p_i - R_i p_i = (1 - cos t) w_i - sin t (h_i x p_i)
+ * with w_i = p_i - (h_i . p_i) h_i. The tip is (R, t) M and the goal T, so the position error
  * is p_T - R p_M - t and the rotation error R_d R^T; every axis of the
  * position error and of the rotation vector (the skew part, sin(angle)
  * axis, scaled to the angle) within tolerance. */
 static ik_bool reaches_goal(const ik_robot_analytic *job, const solve_state *s, const dangle theta[6],
                             fk_prefix *prefix) {
     const double tol = job->position_tolerance, atol = job->angle_tolerance;
+    const ik_robot_analytic_model *m = s->model;
     drot e, r;
     dvec dp, v;
-    double sine, cosine, scale;
+    double cosine, scale;
     int i = 0;
     while (prefix->theta && i < 6 && theta[i].t == prefix->theta[i].t) ++i;
     for (; i < 6; ++i) {
+        const double *w = m->solve_bs.point_across[i], *hp = m->solve_bs.axis_cross_point[i], v1 = 1 - theta[i].c;
         drot ri = rot_axis_angle(s->h[i], theta[i]);
-        dvec ti = dv_sub(s->p[i], rot_apply(ri, s->p[i]));
+        dvec ti = dv(v1 * w[0] - theta[i].s * hp[0], v1 * w[1] - theta[i].s * hp[1], v1 * w[2] - theta[i].s * hp[2]);
         prefix->r[i] = i == 0 ? ri : rot_mul(prefix->r[i - 1], ri);
         prefix->t[i] = i == 0 ? ti : dv_add(prefix->t[i - 1], rot_apply(prefix->r[i - 1], ti));
     }
@@ -594,9 +605,8 @@ static ik_bool reaches_goal(const ik_robot_analytic *job, const solve_state *s, 
     if (!(fabs(dp.x) <= tol && fabs(dp.y) <= tol && fabs(dp.z) <= tol)) return 0;
     e = rot_mul(s->goal_rotation, rot_transpose(r));
     v = dv((e.m[7] - e.m[5]) / 2, (e.m[2] - e.m[6]) / 2, (e.m[3] - e.m[1]) / 2);
-    sine = dv_length(v);
     cosine = (e.m[0] + e.m[4] + e.m[8] - 1) / 2;
-    scale = sine > 0 ? angle_per_sine(sine, cosine) : 1;
+    scale = angle_per_sine(dv_dot(v, v), cosine);
     return fabs(v.x * scale) <= atol && fabs(v.y * scale) <= atol && fabs(v.z * scale) <= atol;
 }
 

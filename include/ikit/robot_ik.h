@@ -124,7 +124,7 @@ typedef struct ik_robot_ik {
     int null_space_iterations;  /* >= 0: steps after reaching the goal, with null_space_gain > 0; default 30 */
     ik_bool analytic_starts;    /* default 1: try the closed-form solutions first where the chain has them */
     const ik_robot_analytic_model *analytic_model; /* NULL (default): prepared from `chain` on each run that
-                                  needs it (about a microsecond); or one prepared once from this chain */
+                                  needs it (about 0.4 us on the UR5); or one prepared once from this chain */
     void *scratch;              /* ik_robot_ik_scratch_size(chain->variable_count) bytes */
     size_t scratch_bytes;
 

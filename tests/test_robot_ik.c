@@ -619,6 +619,28 @@ static void test_bad_input(void) {
         job.analytic_model = &model;
         expect_refused("an analytic model of another chain", job, IK_ERR_RANGE, "analytic_model", -1);
     }
+    {
+        /* A model of kind NONE (a chain with no closed form) only turns the starts off. */
+        ik_robot_chain skew = with_mimic(ur_shaped());
+        ik_robot_analytic_model none;
+        ik_bool reached = 0;
+        ik_robot_ik_start found_by = IK_ROBOT_START_ANALYTIC;
+        ik_transform at;
+        const ik_real truth[6] = {0.3f, -0.7f, 1.1f, 0.4f, -0.2f, 0.6f};
+        ik_real skew_seed[6];
+        double pe, ae;
+        CHECK(ik_robot_analytic_prepare(&skew, &none, NULL) == IK_ERR_UNSUPPORTED && none.kind == IK_ROBOT_ANALYTIC_NONE,
+              "the mimic variant has no closed form");
+        mid_range(&skew, skew_seed);
+        ik_robot_fk(&skew, truth, &at, NULL);
+        job = job_for(&skew, at, skew_seed, q);
+        job.analytic_model = &none;
+        job.reached = &reached;
+        job.found_by = &found_by;
+        CHECK(ik_robot_ik_run(&job) == IK_OK && reached && lands_on(&skew, q, at, 1, &pe, &ae) &&
+                  found_by != IK_ROBOT_START_ANALYTIC && found_by != IK_ROBOT_START_ANALYTIC_REFINED,
+              "a model of kind NONE: reached %d from the %s start", (int)reached, ik_robot_ik_start_str(found_by));
+    }
 }
 
 /* A position-only goal ignores a non-unit rotation (it is not used). */

@@ -124,7 +124,8 @@ typedef struct ik_robot_ik {
     int null_space_iterations;  /* >= 0: steps after reaching the goal, with null_space_gain > 0; default 30 */
     ik_bool analytic_starts;    /* default 1: try the closed-form solutions first where the chain has them */
     const ik_robot_analytic_model *analytic_model; /* NULL (default): prepared from `chain` on each run that
-                                  needs it (about 0.4 us on the UR5); or one prepared once from this chain */
+                                  needs it (about 0.4 us on the UR5); or one prepared once from this chain
+                                  (one of kind NONE, from a chain with no closed form: no closed-form starts) */
     void *scratch;              /* ik_robot_ik_scratch_size(chain->variable_count) bytes */
     size_t scratch_bytes;
 
@@ -152,7 +153,7 @@ size_t ik_robot_ik_scratch_size(int variable_count);
  * numbers), IK_ERR_RANGE (an importance < 0 or both 0, a tolerance <= 0, a zero
  * budget, a rotation not of unit length, a seed value outside its limits,
  * limits that leave a variable no value, a bad chain, an analytic_model
- * prepared from another chain), IK_ERR_DEGENERATE (a
+ * with a closed form prepared from another chain), IK_ERR_DEGENERATE (a
  * mimic multiplier of 0), IK_ERR_CAPACITY (scratch too small). On an error
  * no output is written. */
 ik_result ik_robot_ik_run(const ik_robot_ik *job);

@@ -357,7 +357,8 @@ static ik_result validate(const ik_robot_ik *job) {
     if (job->prefer != IK_ROBOT_PREFER_SEED && job->prefer != IK_ROBOT_PREFER_MID_RANGE)
         return ik_field_fail(where, IK_ERR_RANGE, "prefer", -1);
     if (job->null_space_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "null_space_iterations", -1);
-    if (job->analytic_model && job->analytic_model->chain != chain)
+    if (job->analytic_model && job->analytic_model->kind != IK_ROBOT_ANALYTIC_NONE &&
+        job->analytic_model->chain != chain)
         return ik_field_fail(where, IK_ERR_RANGE, "analytic_model", -1);
     for (k = 0; k < chain->variable_count; ++k)
         if (!ik_finite(job->q_seed[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "q_seed", k);
@@ -461,7 +462,7 @@ typedef struct closed_starts {
 } closed_starts;
 
 /* The closed-form solutions of `model` (ik_robot_analytic, checked by its FK
- * within the job's finest tolerances) into cs->q; their count. A part with
+ * within the job's finest tolerances) into q_out; their count. A part with
  * importance 0 is asked at the seed's tip (its position, or its orientation). */
 static int closed_form(const ik_robot_ik *job, const ik_robot_analytic_model *model, ik_real *q_out) {
     ik_robot_analytic closed = ik_robot_analytic_def();

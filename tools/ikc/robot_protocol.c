@@ -134,7 +134,7 @@ void ikc_protocol_solve(const ikc_protocol *p, ikc_protocol_solver solver, int q
         job.scratch = p->scratch;
         job.scratch_bytes = p->scratch_bytes;
         job.analytic_starts = solver == IKC_PROTOCOL_SEEDED;
-        job.analytic_model = job.analytic_starts && p->model.kind != IK_ROBOT_ANALYTIC_NONE ? &p->model : NULL;
+        job.analytic_model = &p->model;
         start = ikc_protocol_now();
         ik_robot_ik_run(&job);
         answer->seconds = ikc_protocol_now() - start;

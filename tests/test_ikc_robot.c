@@ -37,7 +37,7 @@ static int figures_sane(const cJSON *solver) {
 
 static void test_ur5(const char *urdf) {
     char args[1200];
-    cJSON *root, *again, *numeric, *seeded, *analytic;
+    cJSON *root, *again = NULL, *numeric, *seeded, *analytic;
     double solutions;
     snprintf(args, sizeof args, "ikbench '%s' --base base_link --tip ee_link -n %d --json", urdf, QUERIES);
     CHECK(run(args) == 0, "ikbench ur5: %s", err_text);

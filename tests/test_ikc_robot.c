@@ -6,8 +6,8 @@
  * pose), the same success figures again for the same --seed, the counts as
  * asked; the Panda (7 variables) has only the numeric solver, with the
  * reason; the text report; unknown --base and --tip links refused with the
- * closest names (exit 5), a tip not below the base, bad -n and --seed
- * values refused (exit 2). Times are not asserted.
+ * closest names (exit 5), a tip not below the base, an empty chain, bad -n
+ * and --seed values refused (exit 2). Times are not asserted.
  *
  * `ikc render ROBOT.urdf --size WxH`: the PNG and the SVG are that size;
  * a bad size is refused. Every UR5 joint is limited to +-pi, a whole turn:
@@ -86,6 +86,8 @@ static void test_refusals(const char *urdf) {
           "unknown --tip: %s", err_text);
     snprintf(args, sizeof args, "ikbench '%s' --base ee_link --tip base_link -n 5", urdf);
     CHECK(run(args) == 5 && strstr(err_text, "not below"), "tip above the base: %s", err_text);
+    snprintf(args, sizeof args, "ikbench '%s' --base base_link --tip base_link -n 5", urdf);
+    CHECK(run(args) == 2 && strstr(err_text, "no joint moves"), "an empty chain: %s", err_text);
     snprintf(args, sizeof args, "ikbench '%s' --tip ee_link -n 0", urdf);
     CHECK(run(args) == 2 && strstr(err_text, "-n wants"), "-n 0: %s", err_text);
     snprintf(args, sizeof args, "ikbench '%s' --tip ee_link -n 12x", urdf);

@@ -198,6 +198,11 @@ int ikc_ikbench(int argc, char **argv) {
         ik_urdf_free(urdf);
         return code;
     }
+    if (arm.chain.variable_count == 0) {
+        fprintf(stderr, "ikc ikbench: no joint moves between '%s' and '%s'\n", ikc_shown(base), ikc_shown(req.tip));
+        ik_urdf_free(urdf);
+        return IKC_EXIT_USAGE;
+    }
     times = malloc((size_t)req.queries * sizeof *times);
     if (!times || ikc_protocol_init(&protocol, &arm.chain, req.queries, (unsigned long)req.seed, &why) != 0) {
         fprintf(stderr, "ikc ikbench: %s\n", times ? why : "out of memory");

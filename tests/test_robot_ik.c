@@ -5,9 +5,16 @@
  * the tip lands within tolerance on every axis, every variable is inside its
  * limits, everything is finite. Unreachable goals give a best effort inside
  * the limits; position-only goals; restarts are deterministic; and one
- * named test per bad input and degenerate case. */
+ * named test per bad input and degenerate case. The round trips run the
+ * numeric solver alone (analytic_starts = 0); the closed-form starts are
+ * tested on their own: the TRAC-IK protocol's round trips on the UR5 and the
+ * IRB 2400 (and the UR-shaped arm) start from a closed-form solution, with
+ * the model prepared once or by each run (the same q), and a goal whose
+ * solutions leave the limits (one branch, or every branch) still ends
+ * inside them. */
 #define _POSIX_C_SOURCE 200809L
 #include <ikit/robot.h>
+#include <ikit/robot_analytic.h>
 #include <ikit/robot_ik.h>
 #include <ikit/urdf.h>
 
@@ -67,8 +74,9 @@ static int lands_on(const ik_robot_chain *c, const ik_real *q, ik_transform goal
            (!oriented || (fabs(rv.x) <= TOL && fabs(rv.y) <= TOL && fabs(rv.z) <= TOL));
 }
 
-/* ROUND_TRIPS random in-limit configurations -> FK -> IK from the mid-range
- * seed -> FK: within tolerance, inside the limits, finite. */
+/* ROUND_TRIPS random in-limit configurations -> FK -> IK (the numeric
+ * solver alone) from the mid-range seed -> FK: within tolerance, inside the
+ * limits, finite. */
 static void round_trips(const char *name, const ik_robot_chain *c, uint64_t seed_value, int oriented) {
     check_property prop = {0, 0, 0};
     rng r = rng_seeded(seed_value);
@@ -93,6 +101,7 @@ static void round_trips(const char *name, const ik_robot_chain *c, uint64_t seed
         job.position_error = &pe;
         job.angle_error = &ae;
         job.restarts = &restarts;
+        job.analytic_starts = 0;
         res = ik_robot_ik_run(&job);
         total_restarts += restarts;
         PROPERTY_CASE(prop,
@@ -277,13 +286,17 @@ static void test_goal_at_seed(void) {
     ik_transform goal;
     ik_robot_ik job;
     ik_bool reached = 0;
+    ik_robot_ik_start found_by = IK_ROBOT_START_RANDOM;
     int iterations = -1;
     ik_robot_fk(&c, seed, &goal, NULL);
     job = job_for(&c, goal, seed, q);
     job.reached = &reached;
     job.iterations = &iterations;
-    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && iterations == 0 && memcmp(q, seed, sizeof q) == 0,
-          "goal at the seed: reached %d after %d iterations", (int)reached, iterations);
+    job.found_by = &found_by;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && iterations == 0 && memcmp(q, seed, sizeof q) == 0 &&
+              found_by == IK_ROBOT_START_SEED,
+          "goal at the seed: reached %d after %d iterations from the %s", (int)reached, iterations,
+          ik_robot_ik_start_str(found_by));
 }
 
 /* The stretched, singular zero configuration's pose, solved from the mid-range
@@ -328,6 +341,164 @@ static void test_time_budget(void) {
     job.iterations = &iterations;
     CHECK(ik_robot_ik_run(&job) == IK_OK && !reached && iterations == 0 && inside_limits(&c, q),
           "time budget spent: reached %d after %d iterations", (int)reached, iterations);
+}
+
+/* ---- closed-form starts ------------------------------------------------------ */
+
+/* The TRAC-IK protocol's round trips (random in-limit q -> FK -> IK from the
+ * mid-range seed -> FK) with the closed-form starts on: every goal reached
+ * on every axis by the solver's own FK check and the test's, inside the
+ * limits, from a closed-form start (found_by); the model prepared once and
+ * by each run give the same q to the bit. Position-only goals too, where
+ * the closed form is asked at the seed's orientation, which the goal's
+ * position does not always allow: those are reached from any start. */
+static void seeded_round_trips(const char *name, const ik_robot_chain *c, uint64_t seed_value, int oriented) {
+    check_property prop = {0, 0, 0};
+    rng r = rng_seeded(seed_value);
+    ik_robot_analytic_model model;
+    ik_real truth[6], seed[6], q[6], q_own[6];
+    int i, as_is = 0, refined = 0;
+    prop.name = name;
+    CHECK(ik_robot_analytic_prepare(c, &model, NULL) == IK_OK, "%s: a closed form", name);
+    mid_range(c, seed);
+    for (i = 0; i < ROUND_TRIPS; ++i) {
+        ik_transform goal;
+        ik_robot_ik job;
+        ik_bool reached = 0;
+        ik_robot_ik_start found_by = IK_ROBOT_START_RANDOM;
+        int iterations = -1;
+        double pos_err = 0, ang_err = 0;
+        ik_result res;
+        random_in_limits(c, &r, truth);
+        ik_robot_fk(c, truth, &goal, NULL);
+        job = job_for(c, goal, seed, q);
+        job.orientation_importance = oriented ? 1 : 0;
+        job.random_seed = (unsigned long)i + 1;
+        job.reached = &reached;
+        job.found_by = &found_by;
+        job.iterations = &iterations;
+        job.analytic_model = &model;
+        res = ik_robot_ik_run(&job);
+        job.analytic_model = NULL;
+        job.q_out = q_own;
+        ik_robot_ik_run(&job);
+        as_is += found_by == IK_ROBOT_START_ANALYTIC;
+        refined += found_by == IK_ROBOT_START_ANALYTIC_REFINED;
+        PROPERTY_CASE(prop,
+                      res == IK_OK && reached && lands_on(c, q, goal, oriented, &pos_err, &ang_err) &&
+                          inside_limits(c, q) &&
+                          (!oriented || found_by == IK_ROBOT_START_ANALYTIC ||
+                           found_by == IK_ROBOT_START_ANALYTIC_REFINED) &&
+                          (found_by != IK_ROBOT_START_ANALYTIC || iterations == 0) &&
+                          memcmp(q, q_own, sizeof q) == 0,
+                      "%s (reached %d from the %s start after %d iterations, tip off by %g m and %g rad, in limits %d)",
+                      ik_result_str(res), (int)reached, ik_robot_ik_start_str(found_by), iterations, pos_err, ang_err,
+                      inside_limits(c, q));
+    }
+    property_end(&prop);
+    printf("%s: %d round trips, %d from a closed-form solution as it is, %d refined\n", name, ROUND_TRIPS, as_is,
+           refined);
+}
+
+static void test_analytic_starts(void) {
+    static const char *const arms[2][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "ee_link"},
+                                           {"abb_irb2400.urdf", "base_link", "tool0"}};
+    ik_robot_chain c = ur_shaped();
+    int a;
+    seeded_round_trips("UR-shaped 6R, closed-form starts", &c, 11, 1);
+    seeded_round_trips("UR-shaped 6R, closed-form starts, position only", &c, 12, 0);
+    if (!have_data()) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    for (a = 0; a < 2; ++a) {
+        char path[700], name[100];
+        ik_urdf *u = NULL;
+        ik_io_error err;
+        snprintf(path, sizeof path, "%s/%s", data_dir, arms[a][0]);
+        CHECK(ik_urdf_read_file(path, &u, &err) == IK_OK, "%s: %s", path, err.message);
+        if (!u) continue;
+        CHECK(ik_urdf_robot_chain(u, arms[a][1], arms[a][2], &c, NULL, &err) == IK_OK, "%s", err.message);
+        snprintf(name, sizeof name, "%s closed-form starts", arms[a][0]);
+        seeded_round_trips(name, &c, 300 + (uint64_t)a, 1);
+        snprintf(name, sizeof name, "%s closed-form starts, position only", arms[a][0]);
+        seeded_round_trips(name, &c, 400 + (uint64_t)a, 0);
+        ik_urdf_free(u);
+    }
+}
+
+/* The closed form's in-limit solutions for `goal` on c (from the mid-range seed). */
+static int in_limit_solutions(const ik_robot_chain *c, ik_transform goal, ik_real *solutions) {
+    ik_robot_analytic_model model;
+    ik_robot_analytic closed = ik_robot_analytic_def();
+    ik_real seed[6];
+    int count = -1;
+    mid_range(c, seed);
+    if (ik_robot_analytic_prepare(c, &model, NULL) != IK_OK) return -1;
+    closed.model = &model;
+    closed.goal_position_bs = goal.translation;
+    closed.goal_rotation_bs = goal.rotation;
+    closed.q_seed = seed;
+    closed.q_out = solutions;
+    closed.solution_count = &count;
+    return ik_robot_analytic_run(&closed) == IK_OK ? count : -1;
+}
+
+/* The goal's own configuration `truth` lies beyond a narrowed limit: with
+ * the elbow kept negative, the other elbow's branch is taken (reached from
+ * a closed-form start, inside the limits); with the base kept off both of
+ * the goal's base angles, no configuration inside the limits reaches it (the
+ * closed form has none there), and the solve ends inside the limits with the
+ * closest pose it found, its first attempt from a clamped closed-form
+ * solution. */
+static void test_analytic_beyond_limits(void) {
+    const ik_real truth[6] = {0.3f, -0.7f, 1.1f, 0.4f, -0.2f, 0.6f};
+    ik_real seed[6], q[6], solutions[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+    ik_robot_chain c = ur_shaped();
+    ik_transform goal;
+    ik_robot_ik job;
+    ik_bool reached = 0;
+    ik_real pe = -1, ae = -1;
+    ik_robot_ik_start found_by = IK_ROBOT_START_SEED;
+    double pos_err, ang_err;
+    int count;
+    ik_robot_fk(&c, truth, &goal, NULL);
+    c.joints[2].lower = -2.5f;
+    c.joints[2].upper = 0;
+    count = in_limit_solutions(&c, goal, solutions);
+    CHECK(count > 0, "elbow kept negative: %d closed-form solutions inside the limits", count);
+    mid_range(&c, seed);
+    job = job_for(&c, goal, seed, q);
+    job.reached = &reached;
+    job.found_by = &found_by;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && lands_on(&c, q, goal, 1, &pos_err, &ang_err) &&
+              inside_limits(&c, q) && q[2] < 0 && found_by == IK_ROBOT_START_ANALYTIC,
+          "elbow kept negative: reached %d from the %s start, elbow %g, off by %g m %g rad", (int)reached,
+          ik_robot_ik_start_str(found_by), (double)q[2], pos_err, ang_err);
+
+    c = ur_shaped();
+    c.joints[0].lower = 0.5f;
+    c.joints[0].upper = 0.9f;
+    count = in_limit_solutions(&c, goal, solutions);
+    CHECK(count == 0, "base kept in [0.5, 0.9]: %d closed-form solutions inside the limits", count);
+    mid_range(&c, seed);
+    job = job_for(&c, goal, seed, q);
+    job.max_iterations = 600;
+    job.reached = &reached;
+    job.position_error = &pe;
+    job.angle_error = &ae;
+    job.found_by = &found_by;
+    CHECK(ik_robot_ik_run(&job) == IK_OK, "base kept in [0.5, 0.9]: runs");
+    lands_on(&c, q, goal, 1, &pos_err, &ang_err);
+    CHECK(!reached && inside_limits(&c, q) && fabs(pe - pos_err) < 1e-5 && fabs(ae - ang_err) < 1e-5,
+          "base kept in [0.5, 0.9]: reached %d, inside the limits %d, reported %g m %g rad, FK says %g m %g rad",
+          (int)reached, inside_limits(&c, q), (double)pe, (double)ae, pos_err, ang_err);
+    /* With one attempt's budget, the attempt after the seed is a clamped closed-form solution's. */
+    job.max_iterations = job.attempt_iterations;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && !reached && inside_limits(&c, q) &&
+              found_by == IK_ROBOT_START_ANALYTIC_REFINED,
+          "base kept in [0.5, 0.9], one attempt: closest pose from the %s start, base at %g",
+          ik_robot_ik_start_str(found_by), (double)q[0]);
 }
 
 /* ---- bad input ---------------------------------------------------------------- */
@@ -440,6 +611,36 @@ static void test_bad_input(void) {
     job = base;
     job.q_out = NULL;
     expect_refused("no q_out", job, IK_ERR_NULL, "q_out", -1);
+    {
+        ik_robot_chain other = rescaled(ur_shaped(), 2);
+        ik_robot_analytic_model model;
+        CHECK(ik_robot_analytic_prepare(&other, &model, NULL) == IK_OK, "the other chain has a closed form");
+        job = base;
+        job.analytic_model = &model;
+        expect_refused("an analytic model of another chain", job, IK_ERR_RANGE, "analytic_model", -1);
+    }
+    {
+        /* A model of kind NONE (a chain with no closed form) only turns the starts off. */
+        ik_robot_chain skew = with_mimic(ur_shaped());
+        ik_robot_analytic_model none;
+        ik_bool reached = 0;
+        ik_robot_ik_start found_by = IK_ROBOT_START_ANALYTIC;
+        ik_transform at;
+        const ik_real truth[6] = {0.3f, -0.7f, 1.1f, 0.4f, -0.2f, 0.6f};
+        ik_real skew_seed[6];
+        double pe, ae;
+        CHECK(ik_robot_analytic_prepare(&skew, &none, NULL) == IK_ERR_UNSUPPORTED && none.kind == IK_ROBOT_ANALYTIC_NONE,
+              "the mimic variant has no closed form");
+        mid_range(&skew, skew_seed);
+        ik_robot_fk(&skew, truth, &at, NULL);
+        job = job_for(&skew, at, skew_seed, q);
+        job.analytic_model = &none;
+        job.reached = &reached;
+        job.found_by = &found_by;
+        CHECK(ik_robot_ik_run(&job) == IK_OK && reached && lands_on(&skew, q, at, 1, &pe, &ae) &&
+                  found_by != IK_ROBOT_START_ANALYTIC && found_by != IK_ROBOT_START_ANALYTIC_REFINED,
+              "a model of kind NONE: reached %d from the %s start", (int)reached, ik_robot_ik_start_str(found_by));
+    }
 }
 
 /* A position-only goal ignores a non-unit rotation (it is not used). */
@@ -583,6 +784,8 @@ int main(void) {
     test_time_budget();
     test_bad_input();
     test_position_only_ignores_rotation();
+    test_analytic_starts();
+    test_analytic_beyond_limits();
     test_null_space();
     return check_summary("test_robot_ik");
 }

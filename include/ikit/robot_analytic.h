@@ -32,9 +32,11 @@
  * Each solution's joint values are mapped to the variables (mimic-free
  * chains: one revolute or continuous joint per variable, in order), moved
  * by whole turns into the limits (to the copy nearest the seed where the
- * range holds several; continuous joints wrapped to (-pi, pi]), dropped
- * when no copy fits, checked by forward kinematics (the product of
- * exponentials, in double) against the goal within the tolerances, and
+ * range holds several; continuous joints wrapped to (-pi, pi]) as soon as
+ * the closed form finds it, the branch dropped there when no copy fits; each
+ * complete solution is checked by forward kinematics (the product of
+ * exponentials, in double, from each angle's cosine and sine as the
+ * subproblems give them) against the goal within the tolerances, and
  * the survivors sorted by distance to the seed (or, with prefer =
  * IK_ROBOT_PREFER_MID_RANGE, by the limit cost: the sum of
  * ((q_v - mid_v) / half-range_v)^2 over the variables limited to less than
@@ -73,6 +75,15 @@ typedef struct ik_robot_analytic_model {
     ik_real multiplier[6], offset[6]; /* joint value = multiplier q + offset */
     ik_real lower[6], upper[6];  /* each variable's limits (ik_robot_variable_limits) */
     ik_bool limited[6];
+    /* The same geometry in double, as each solve reads it (set by prepare, so
+     * a query pays only for the solve): unit axes h_i, points p_i, the centre,
+     * p_M and R_M^T (row-major), unit vectors across h_4 and h_6 (both along
+     * h_5), and for the FK check p_i's part across its axis,
+     * p_i - (h_i . p_i) h_i, and h_i x p_i. */
+    struct {
+        double axis[6][3], point[6][3], center[3], home_tip[3], home_rotation_t[9], across_4[3], across_6[3];
+        double point_across[6][3], axis_cross_point[6][3];
+    } solve_bs;
 } ik_robot_analytic_model;
 
 /* Reads the chain's geometry and decides which closed form applies: axes
@@ -105,7 +116,8 @@ typedef struct ik_robot_analytic {
     /* Outputs (q_out and solution_count are required). */
     ik_real *q_out;      /* [IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6]: solution s at q_out + 6 s */
     int *solution_count; /* 0 .. 8; 0 when the pose is out of reach or out of the limits */
-    ik_bool *singular;   /* NULL or 1 when a joint was free (wrist or shoulder singular) and took the seed's value */
+    ik_bool *singular;   /* NULL or 1 when a joint was free (wrist or shoulder singular) and took the seed's
+                            value, in a branch whose joints before it fit the limits */
     ik_field_error *error_field; /* NULL, or {NULL, -1} on IK_OK, else the bad field */
 } ik_robot_analytic;
 

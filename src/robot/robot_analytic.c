@@ -27,6 +27,133 @@
 #define SAME_TOL 1e-4f
 #endif
 
+/* ---- double-precision vectors and rotations ----------------------------------- */
+
+/* The closed forms work in double in both builds: near a singular pose
+ * (sin theta_5 ~ 0.01 on the UR5) they amplify rounding by 1 / sin, which in
+ * float left 1 in 500 of the TRAC-IK protocol's solutions a little over 1e-5
+ * from the goal. */
+typedef struct dvec {
+    double x, y, z;
+} dvec;
+
+typedef struct drot {
+    double m[9]; /* row-major */
+} drot;
+
+static dvec dv(double x, double y, double z) {
+    dvec v;
+    v.x = x;
+    v.y = y;
+    v.z = z;
+    return v;
+}
+static dvec dv_from(ik_vec3 v) { return dv(v.x, v.y, v.z); }
+static dvec dv_load(const double v[3]) { return dv(v[0], v[1], v[2]); }
+static dvec dv_add(dvec a, dvec b) { return dv(a.x + b.x, a.y + b.y, a.z + b.z); }
+static dvec dv_sub(dvec a, dvec b) { return dv(a.x - b.x, a.y - b.y, a.z - b.z); }
+static dvec dv_neg(dvec a) { return dv(-a.x, -a.y, -a.z); }
+static double dv_dot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static dvec dv_cross(dvec a, dvec b) { return dv(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
+static double dv_length(dvec a) { return sqrt(dv_dot(a, a)); }
+static dvec dv_unit(dvec a) {
+    double len = dv_length(a);
+    return dv(a.x / len, a.y / len, a.z / len);
+}
+
+/* An angle with its cosine and sine. The subproblems give both with the
+ * angle (atan2's and acos's arguments), so no rotation in the solve or in
+ * its FK check calls sin or cos. */
+typedef struct dangle {
+    double t, c, s;
+} dangle;
+
+static dangle angle_cs(double t, double c, double s) {
+    dangle a;
+    a.t = t;
+    a.c = c;
+    a.s = s;
+    return a;
+}
+static dangle angle_neg(dangle a) { return angle_cs(-a.t, a.c, -a.s); }
+/* a + b: cos(a + b) = cos a cos b - sin a sin b, sin(a + b) = sin a cos b + cos a sin b. */
+static dangle angle_add(dangle a, dangle b) { return angle_cs(a.t + b.t, a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s); }
+
+/* R(k, t) = I + sin t [k]x + (1 - cos t) [k]x^2 (Rodrigues), k unit. */
+static drot rot_axis_angle(dvec k, dangle t) {
+    const double s = t.s, c = t.c, v = 1 - c;
+    drot r;
+    r.m[0] = c + k.x * k.x * v;
+    r.m[1] = k.x * k.y * v - k.z * s;
+    r.m[2] = k.x * k.z * v + k.y * s;
+    r.m[3] = k.y * k.x * v + k.z * s;
+    r.m[4] = c + k.y * k.y * v;
+    r.m[5] = k.y * k.z * v - k.x * s;
+    r.m[6] = k.z * k.x * v - k.y * s;
+    r.m[7] = k.z * k.y * v + k.x * s;
+    r.m[8] = c + k.z * k.z * v;
+    return r;
+}
+
+/* The matrix of a quaternion, normalized in double: a float quaternion 1e-7
+ * off unit length scales R h_6 by that much, and theta_5 = acos(h_2 . R h_6)
+ * magnifies it by 1 / sin theta_5. */
+static drot rot_from_quat(ik_quat q) {
+    const double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    const double x = q.x / n, y = q.y / n, z = q.z / n, w = q.w / n;
+    drot r;
+    r.m[0] = 1 - 2 * (y * y + z * z);
+    r.m[1] = 2 * (x * y - z * w);
+    r.m[2] = 2 * (x * z + y * w);
+    r.m[3] = 2 * (x * y + z * w);
+    r.m[4] = 1 - 2 * (x * x + z * z);
+    r.m[5] = 2 * (y * z - x * w);
+    r.m[6] = 2 * (x * z - y * w);
+    r.m[7] = 2 * (y * z + x * w);
+    r.m[8] = 1 - 2 * (x * x + y * y);
+    return r;
+}
+
+/* R(k, t) x = cos t x + sin t (k x x) + (1 - cos t)(k . x) k (Rodrigues), k
+ * unit: a vector turned without building the matrix. */
+static dvec rot_about(dvec k, dangle t, dvec x) {
+    const dvec kx = dv_cross(k, x);
+    const double along = (1 - t.c) * dv_dot(k, x);
+    return dv(t.c * x.x + t.s * kx.x + along * k.x, t.c * x.y + t.s * kx.y + along * k.y,
+              t.c * x.z + t.s * kx.z + along * k.z);
+}
+
+static drot rot_mul(drot a, drot b) {
+    drot r;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j)
+            r.m[3 * i + j] = a.m[3 * i] * b.m[j] + a.m[3 * i + 1] * b.m[3 + j] + a.m[3 * i + 2] * b.m[6 + j];
+    return r;
+}
+
+static drot rot_transpose(drot a) {
+    drot r;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) r.m[3 * i + j] = a.m[3 * j + i];
+    return r;
+}
+
+static dvec rot_apply(drot r, dvec v) {
+    return dv(r.m[0] * v.x + r.m[1] * v.y + r.m[2] * v.z, r.m[3] * v.x + r.m[4] * v.y + r.m[5] * v.z,
+              r.m[6] * v.x + r.m[7] * v.y + r.m[8] * v.z);
+}
+
+/* The part of v across the unit `axis`: v - (axis . v) axis. */
+static dvec across_axis_part(dvec v, dvec axis) {
+    const double along = dv_dot(v, axis);
+    return dv_sub(v, dv(axis.x * along, axis.y * along, axis.z * along));
+}
+
+/* A unit vector across `axis` (the part of `along` off it). */
+static dvec across_axis(dvec along, dvec axis) { return dv_unit(across_axis_part(along, axis)); }
+
 /* ---- the model -------------------------------------------------------------- */
 
 const char *ik_robot_analytic_kind_str(ik_robot_analytic_kind kind) {
@@ -90,6 +217,33 @@ static const char *classify(ik_robot_analytic_model *m, ik_real reach) {
     return NULL;
 }
 
+static void store(double to[3], dvec v) {
+    to[0] = v.x;
+    to[1] = v.y;
+    to[2] = v.z;
+}
+
+/* The model's geometry in double for the solve: the axes made unit again in
+ * double (a float axis 1e-7 off unit length would scale what it turns), and
+ * R_M^T. */
+static void keep_in_double(ik_robot_analytic_model *m) {
+    dvec h[6];
+    drot home = rot_transpose(rot_from_quat(m->home_tip_bs.rotation));
+    int i;
+    for (i = 0; i < 6; ++i) {
+        h[i] = dv_unit(dv_from(m->axis_bs[i]));
+        store(m->solve_bs.axis[i], h[i]);
+        store(m->solve_bs.point[i], dv_from(m->point_bs[i]));
+        store(m->solve_bs.point_across[i], across_axis_part(dv_from(m->point_bs[i]), h[i]));
+        store(m->solve_bs.axis_cross_point[i], dv_cross(h[i], dv_from(m->point_bs[i])));
+    }
+    store(m->solve_bs.center, dv_from(m->center_bs));
+    store(m->solve_bs.home_tip, dv_from(m->home_tip_bs.translation));
+    memcpy(m->solve_bs.home_rotation_t, home.m, sizeof home.m);
+    store(m->solve_bs.across_4, across_axis(h[4], h[3]));
+    store(m->solve_bs.across_6, across_axis(h[4], h[5]));
+}
+
 /* Each moving joint's axis h_i and point p_i in the base frame at joint
  * values 0 (frame_i = origin_1 ... origin_i), and the tip there (M). */
 ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analytic_model *model, const char **why) {
@@ -130,152 +284,125 @@ ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analyt
     model->chain = chain;
     reason = classify(model, reach > 0 ? reach : 1);
     if (reason) return refuse(model, why, reason);
+    keep_in_double(model);
     return IK_OK;
-}
-
-/* ---- double-precision vectors and rotations ----------------------------------- */
-
-/* The closed forms work in double in both builds: near a singular pose
- * (sin theta_5 ~ 0.01 on the UR5) they amplify rounding by 1 / sin, which in
- * float left 1 in 500 of the TRAC-IK protocol's solutions a little over 1e-5
- * from the goal. */
-typedef struct dvec {
-    double x, y, z;
-} dvec;
-
-typedef struct drot {
-    double m[9]; /* row-major */
-} drot;
-
-static dvec dv(double x, double y, double z) {
-    dvec v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-static dvec dv_from(ik_vec3 v) { return dv(v.x, v.y, v.z); }
-static dvec dv_add(dvec a, dvec b) { return dv(a.x + b.x, a.y + b.y, a.z + b.z); }
-static dvec dv_sub(dvec a, dvec b) { return dv(a.x - b.x, a.y - b.y, a.z - b.z); }
-static dvec dv_neg(dvec a) { return dv(-a.x, -a.y, -a.z); }
-static double dv_dot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static dvec dv_cross(dvec a, dvec b) { return dv(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
-static double dv_length(dvec a) { return sqrt(dv_dot(a, a)); }
-static dvec dv_unit(dvec a) {
-    double len = dv_length(a);
-    return dv(a.x / len, a.y / len, a.z / len);
-}
-
-/* R(k, t) = I + sin t [k]x + (1 - cos t) [k]x^2 (Rodrigues), k unit. */
-static drot rot_axis_angle(dvec k, double t) {
-    const double s = sin(t), c = cos(t), v = 1 - c;
-    drot r;
-    r.m[0] = c + k.x * k.x * v;
-    r.m[1] = k.x * k.y * v - k.z * s;
-    r.m[2] = k.x * k.z * v + k.y * s;
-    r.m[3] = k.y * k.x * v + k.z * s;
-    r.m[4] = c + k.y * k.y * v;
-    r.m[5] = k.y * k.z * v - k.x * s;
-    r.m[6] = k.z * k.x * v - k.y * s;
-    r.m[7] = k.z * k.y * v + k.x * s;
-    r.m[8] = c + k.z * k.z * v;
-    return r;
-}
-
-/* The matrix of a quaternion, normalized in double: a float quaternion 1e-7
- * off unit length scales R h_6 by that much, and theta_5 = acos(h_2 . R h_6)
- * magnifies it by 1 / sin theta_5. */
-static drot rot_from_quat(ik_quat q) {
-    const double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
-    const double x = q.x / n, y = q.y / n, z = q.z / n, w = q.w / n;
-    drot r;
-    r.m[0] = 1 - 2 * (y * y + z * z);
-    r.m[1] = 2 * (x * y - z * w);
-    r.m[2] = 2 * (x * z + y * w);
-    r.m[3] = 2 * (x * y + z * w);
-    r.m[4] = 1 - 2 * (x * x + z * z);
-    r.m[5] = 2 * (y * z - x * w);
-    r.m[6] = 2 * (x * z - y * w);
-    r.m[7] = 2 * (y * z + x * w);
-    r.m[8] = 1 - 2 * (x * x + y * y);
-    return r;
-}
-
-static drot rot_mul(drot a, drot b) {
-    drot r;
-    int i, j;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j)
-            r.m[3 * i + j] = a.m[3 * i] * b.m[j] + a.m[3 * i + 1] * b.m[3 + j] + a.m[3 * i + 2] * b.m[6 + j];
-    return r;
-}
-
-static drot rot_transpose(drot a) {
-    drot r;
-    int i, j;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) r.m[3 * i + j] = a.m[3 * j + i];
-    return r;
-}
-
-static dvec rot_apply(drot r, dvec v) {
-    return dv(r.m[0] * v.x + r.m[1] * v.y + r.m[2] * v.z, r.m[3] * v.x + r.m[4] * v.y + r.m[5] * v.z,
-              r.m[6] * v.x + r.m[7] * v.y + r.m[8] * v.z);
 }
 
 /* ---- subproblems (Elias and Wen, IK-Geo 2022) ------------------------------ */
 
-/* a cos t + b sin t = c: t = atan2(b, a) +- acos(c / |(a, b)|). Returns the
- * number of solutions (0, 1, 2), or -1 when |(a, b)| and c vanish against
- * `scale` (every t solves it). */
-static int solve_cos_sin(double a, double b, double c, double scale, double t[2]) {
-    double r = sqrt(a * a + b * b), x, phi, delta;
+/* a cos t + b sin t = c: t = phi +- delta with phi = atan2(b, a) and
+ * delta = acos(x), x = c / |(a, b)|; their cosines and sines by the angle
+ * sum: cos phi = a / |(a, b)|, sin phi = b / |(a, b)|, cos delta = x,
+ * sin delta = sqrt((1 - x)(1 + x)). Returns the number of solutions (0, 1,
+ * 2), or -1 when |(a, b)| and c vanish against `scale` (every t solves it). */
+static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]) {
+    double r = sqrt(a * a + b * b), x, phi, delta, cp, sp, sd;
     if (!(r > FREE_TOL * scale)) return fabs(c) <= GEOMETRY_TOL * scale ? -1 : 0;
     x = c / r;
     if (fabs(x) > 1 + TANGENT_SLACK) return 0;
+    x = x < -1 ? -1 : x > 1 ? 1 : x;
     phi = atan2(b, a);
-    delta = acos(x < -1 ? -1 : x > 1 ? 1 : x);
-    t[0] = phi + delta;
-    t[1] = phi - delta;
+    delta = acos(x);
+    cp = a / r;
+    sp = b / r;
+    sd = sqrt((1 - x) * (1 + x));
+    t[0] = angle_cs(phi + delta, cp * x - sp * sd, sp * x + cp * sd);
+    t[1] = angle_cs(phi - delta, cp * x + sp * sd, sp * x - cp * sd);
     return delta > 0 ? 2 : 1;
 }
 
 /* SP4: the angles t with h . R(k, t) p = d (k unit). With
  * R(k, t) p = (k.p) k + cos t (p - (k.p) k) + sin t (k x p):
  * cos t (h.p - (k.h)(k.p)) + sin t h.(k x p) = d - (k.h)(k.p). */
-static int subproblem4(dvec h, dvec k, dvec p, double d, double t[2]) {
+static int subproblem4(dvec h, dvec k, dvec p, double d, dangle t[2]) {
     double kp = dv_dot(k, p), kh = dv_dot(k, h);
-    return solve_cos_sin(dv_dot(h, p) - kh * kp, dv_dot(h, dv_cross(k, p)), d - kh * kp, dv_length(h) * dv_length(p),
+    return solve_cos_sin(dv_dot(h, p) - kh * kp, dv_dot(h, dv_cross(k, p)), d - kh * kp, sqrt(dv_dot(h, h) * dv_dot(p, p)),
                          t);
 }
 
+/* u lies off the axis k: |u x k| > FREE_TOL |u|, compared squared. */
+static ik_bool off_axis(dvec u, dvec k) {
+    const dvec across = dv_cross(u, k);
+    return dv_dot(across, across) > FREE_TOL * FREE_TOL * dv_dot(u, u);
+}
+
 /* SP1: the angle t turning u onto v about k (least squares):
- * t = atan2(k . (u x v), u . v - (k.u)(k.v)). Returns 0 (t untouched) when
- * u or v lies along k (|u x k| <= FREE_TOL |u|), where every t fits. */
-static ik_bool subproblem1(dvec k, dvec u, dvec v, double *t) {
-    double s = dv_dot(k, dv_cross(u, v)), c = dv_dot(u, v) - dv_dot(k, u) * dv_dot(k, v);
-    if (!(dv_length(dv_cross(u, k)) > FREE_TOL * dv_length(u) && dv_length(dv_cross(v, k)) > FREE_TOL * dv_length(v)))
-        return 0;
-    *t = atan2(s, c);
+ * t = atan2(s, c) with s = k . (u x v), c = u . v - (k.u)(k.v), so
+ * cos t = c / |(c, s)| and sin t = s / |(c, s)|. Returns 0 (t untouched)
+ * when u or v lies along k (|u x k| <= FREE_TOL |u|), where every t fits. */
+static ik_bool subproblem1(dvec k, dvec u, dvec v, dangle *t) {
+    double s = dv_dot(k, dv_cross(u, v)), c = dv_dot(u, v) - dv_dot(k, u) * dv_dot(k, v), r;
+    if (!(off_axis(u, k) && off_axis(v, k))) return 0;
+    r = sqrt(s * s + c * c);
+    if (!(r > 0)) *t = angle_cs(0, 1, 0);
+    else {
+        const double inv = 1 / r;
+        *t = angle_cs(atan2(s, c), c * inv, s * inv);
+    }
     return 1;
 }
 
 /* ---- the closed forms ------------------------------------------------------- */
 
-/* One solve's state: the axes in double, the goal G0 = T M^-1 (the motion
- * E_1 ... E_6: R_d = R_T R_M^T, t_d = p_T - R_d p_M), the seed's joint values
- * for the free ones, and the candidates found. */
+/* q = (theta - offset) / multiplier, moved by whole turns (2 pi / |m| in q)
+ * into the limits, to the copy nearest the seed; unlimited variables wrapped
+ * to (-pi, pi]. Returns 0 when no copy fits. A multiplier of 1 (every
+ * mimic-free chain) skips the divisions, and so does a value already in
+ * the lowest copy's turn: this runs once per angle found. */
+static ik_bool place_in_limits(const ik_robot_analytic_model *m, int v, ik_real theta, ik_real seed, ik_real *q) {
+    const ik_real multiplier = m->multiplier[v], slack = SAME_TOL;
+    const ik_real period = multiplier == 1 ? (ik_real)TWO_PI : TWO_PI / IK_FABS(multiplier);
+    ik_real x = multiplier == 1 ? theta - m->offset[v] : (theta - m->offset[v]) / multiplier, above;
+    if (!m->limited[v]) {
+        *q = ik_wrap_angle(x);
+        return 1;
+    }
+    /* the lowest copy >= lower - slack: x - floor(above / period) period (floor 0 and 1 without libm) */
+    above = x - m->lower[v] + slack;
+    if (above >= period && above < 2 * period) x -= period;
+    else if (!(above >= 0 && above < period)) x -= (ik_real)floor((double)(above / period)) * period;
+    if (x > m->upper[v] + slack) return 0;
+    while (x + period <= m->upper[v] + slack && IK_FABS(x + period - seed) < IK_FABS(x - seed)) x += period;
+    *q = ik_clampr(x, m->lower[v], m->upper[v]);
+    return 1;
+}
+
+/* A candidate: each joint's angle, and its variable's value in the limits. */
+typedef struct candidate {
+    dangle theta[6];
+    ik_real q[6];
+} candidate;
+
+/* One solve's state: the model, the axes in double, the goal G0 = T M^-1
+ * (the motion E_1 ... E_6: R_d = R_T R_M^T, t_d = p_T - R_d p_M), the seed
+ * (its joint values for the free ones), and the candidates found. */
 typedef struct solve_state {
-    dvec h[6], p[6], center, home_tip; /* home_tip: p_M */
+    const ik_robot_analytic_model *model;
+    dvec h[6], p[6], center, home_tip, goal_tip; /* home_tip: p_M; goal_tip: p_T */
+    dvec u_4, u_6; /* unit vectors across h_4 (along h_5) and across h_6 (along h_5) */
     drot goal_rotation;
     dvec goal_translation;
+    ik_real seed[6];
     double seed_theta[6];
-    double theta[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS][6];
+    candidate found[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS];
     int count;
     ik_bool singular;
 } solve_state;
 
-static drot turn(const solve_state *s, int i, double angle) { return rot_axis_angle(s->h[i], angle); }
+/* Joint v of candidate c takes the angle t; returns 0 when no copy of it
+ * fits the limits, and the branch is dropped right there (before the
+ * joints after it are solved). */
+static ik_bool take(const solve_state *s, candidate *c, int v, dangle t) {
+    c->theta[v] = t;
+    return place_in_limits(s->model, v, (ik_real)t.t, s->seed[v], &c->q[v]);
+}
+
+static void add_candidate(solve_state *s, const candidate *c) {
+    if (s->count < IK_ROBOT_ANALYTIC_MAX_SOLUTIONS) s->found[s->count++] = *c;
+}
+
+/* R_i^-1 x = R(h_i, -t) x. */
+static dvec unturn(const solve_state *s, int i, dangle angle, dvec x) { return rot_about(s->h[i], angle_neg(angle), x); }
 
 /* G0 x = R_d x + t_d. */
 static dvec goal_motion(const solve_state *s, dvec x) {
@@ -283,99 +410,94 @@ static dvec goal_motion(const solve_state *s, dvec x) {
 }
 
 /* E_i^-1 x = p_i + R(h_i, -t)(x - p_i). */
-static dvec undo_joint(const solve_state *s, int i, double angle, dvec x) {
-    return dv_add(s->p[i], rot_apply(turn(s, i, -angle), dv_sub(x, s->p[i])));
+static dvec undo_joint(const solve_state *s, int i, dangle angle, dvec x) {
+    return dv_add(s->p[i], unturn(s, i, angle, dv_sub(x, s->p[i])));
 }
 
 /* A free joint (every value solves) takes the seed's value, and the solve is flagged singular. */
-static double free_joint(solve_state *s, int i) {
+static dangle free_joint(solve_state *s, int i) {
     s->singular = 1;
-    return s->seed_theta[i];
+    return angle_cs(s->seed_theta[i], cos(s->seed_theta[i]), sin(s->seed_theta[i]));
 }
 
 /* theta_1 with h_2 . E_1^-1 x_t = h_2 . x (E_2, E_3 and, for three parallel
  * axes, E_4 keep a point's height along h_2): SP4 with k = -h_1 on
  * p = x_t - p_1, d = h_2 . (x - p_1). A free theta_1 (x_t on axis 1: the
- * shoulder over the base) takes the seed's value. */
-static int solve_base(solve_state *s, dvec x_target, dvec x, double t1[2]) {
+ * shoulder over the base) takes the seed's value. Returns the candidates
+ * whose theta_1 fits the limits, in out. */
+static int solve_base(solve_state *s, dvec x_target, dvec x, candidate out[2]) {
+    dangle t1[2];
     int n = subproblem4(s->h[1], dv_neg(s->h[0]), dv_sub(x_target, s->p[0]), dv_dot(s->h[1], dv_sub(x, s->p[0])), t1);
+    int i, kept = 0;
     if (n < 0) {
         t1[0] = free_joint(s, 0);
         n = 1;
     }
-    return n;
+    for (i = 0; i < n; ++i) kept += take(s, &out[kept], 0, t1[i]);
+    return kept;
 }
 
 /* theta_2, theta_3 with E_2 E_3 x = y (axes 2 and 3 parallel). Rotation
  * about axis 2 keeps the distance to p_2, so |E_3 x - p_2| = |y - p_2|: with
  * a = x - p_3, b = p_3 - p_2, |R a + b|^2 = |a|^2 + |b|^2 + 2 b . R a gives SP3
  * as the SP4 b . R(h_3, t) a = (|y - p_2|^2 - |a|^2 - |b|^2) / 2; then SP1
- * turns E_3 x - p_2 onto y - p_2 about h_2. */
-static int solve_elbow(solve_state *s, dvec x, dvec y, double t2[2], double t3[2]) {
+ * turns E_3 x - p_2 onto y - p_2 about h_2. Returns the copies of `from`
+ * with theta_2 and theta_3 set that fit the limits, in out. */
+static int solve_elbow(solve_state *s, dvec x, dvec y, const candidate *from, candidate out[2]) {
     dvec a = dv_sub(x, s->p[2]), b = dv_sub(s->p[2], s->p[1]), to_y = dv_sub(y, s->p[1]);
     double d = (dv_dot(to_y, to_y) - dv_dot(a, a) - dv_dot(b, b)) / 2;
-    int n = subproblem4(b, s->h[2], a, d, t3), i;
+    dangle t3[2], t2;
+    int n = subproblem4(b, s->h[2], a, d, t3), i, kept = 0;
     if (n < 0) {
         t3[0] = free_joint(s, 2);
         n = 1;
     }
     for (i = 0; i < n; ++i) {
-        dvec from = dv_add(rot_apply(turn(s, 2, t3[i]), a), b);
-        if (!subproblem1(s->h[1], from, to_y, &t2[i])) t2[i] = free_joint(s, 1);
+        out[kept] = *from;
+        if (!take(s, &out[kept], 2, t3[i])) continue;
+        if (!subproblem1(s->h[1], dv_add(rot_about(s->h[2], t3[i], a), b), to_y, &t2)) t2 = free_joint(s, 1);
+        kept += take(s, &out[kept], 1, t2);
     }
-    return n;
+    return kept;
 }
 
-static void add_candidate(solve_state *s, const double theta[6]) {
-    if (s->count < IK_ROBOT_ANALYTIC_MAX_SOLUTIONS) memcpy(s->theta[s->count++], theta, 6 * sizeof(double));
-}
-
-/* A unit vector across axis `across` (the part of `along` off it). */
-static dvec across_axis(dvec along, dvec axis) {
-    dvec r = dv_sub(along, dv(axis.x * dv_dot(along, axis), axis.y * dv_dot(along, axis), axis.z * dv_dot(along, axis)));
-    return dv_unit(r);
-}
-
-/* The wrist: R(h_4, t4) R(h_5, t5) R(h_6, t6) = Rw. With v = Rw h_6,
- * R_4 R_5 h_6 = v; rotation about h_5 keeps h_5 . x, so
- * h_5 . R(h_4, -t4) v = h_5 . h_6 (SP4, free at the wrist singularity where
- * v lies along h_4), then SP1 for t5 turning h_6 onto R_4^T v, and SP1 for t6
- * turning u onto (R_4 R_5)^T Rw u for a u across h_6. */
-static void solve_wrist(solve_state *s, double theta[6], drot wrist_rotation) {
+/* The wrist: R(h_4, t4) R(h_5, t5) R(h_6, t6) = Rw, given as v = Rw h_6 and
+ * Rw u for a unit u across h_6 (u_6). R_4 R_5 h_6 = v; rotation about h_5
+ * keeps h_5 . x, so h_5 . R(h_4, -t4) v = h_5 . h_6 (SP4, free at the wrist
+ * singularity where v lies along h_4), then SP1 for t5 turning h_6 onto
+ * R_4^T v, and SP1 for t6 turning u onto R_5^T R_4^T Rw u. */
+static void solve_wrist(solve_state *s, candidate *c, dvec v, dvec wrist_u) {
     const dvec *h = s->h;
-    dvec v = rot_apply(wrist_rotation, h[5]), u = across_axis(h[4], h[5]);
-    double t4[2];
+    dangle t4[2], t5, t6;
     int n = subproblem4(h[4], dv_neg(h[3]), v, dv_dot(h[4], h[5]), t4), i;
     if (n < 0) {
         t4[0] = free_joint(s, 3);
         n = 1;
     }
     for (i = 0; i < n; ++i) {
-        drot undo4 = turn(s, 3, -t4[i]), undo45;
-        theta[3] = t4[i];
-        if (!subproblem1(h[4], h[5], rot_apply(undo4, v), &theta[4])) theta[4] = free_joint(s, 4);
-        undo45 = rot_mul(turn(s, 4, -theta[4]), undo4);
-        if (!subproblem1(h[5], u, rot_apply(rot_mul(undo45, wrist_rotation), u), &theta[5]))
-            theta[5] = free_joint(s, 5);
-        add_candidate(s, theta);
+        if (!take(s, c, 3, t4[i])) continue;
+        if (!subproblem1(h[4], h[5], unturn(s, 3, t4[i], v), &t5)) t5 = free_joint(s, 4);
+        if (!take(s, c, 4, t5)) continue;
+        if (!subproblem1(h[5], s->u_6, unturn(s, 4, t5, unturn(s, 3, t4[i], wrist_u)), &t6)) t6 = free_joint(s, 5);
+        if (take(s, c, 5, t6)) add_candidate(s, c);
     }
 }
 
 /* Spherical wrist: w_t = G0 w; theta_1 (solve_base), theta_2 and theta_3
  * (solve_elbow on E_2 E_3 w = E_1^-1 w_t), then the wrist on
- * R_4 R_5 R_6 = (R_1 R_2 R_3)^T R_d. */
+ * Rw = R_4 R_5 R_6 = R_3^T R_2^T R_1^T R_d, applied to h_6 and u_6. */
 static void solve_spherical_wrist(solve_state *s) {
     const dvec w = s->center, w_t = goal_motion(s, w);
-    double t1[2], t2[2], t3[2], theta[6];
-    int n1 = solve_base(s, w_t, w, t1), i, j;
+    const dvec goal_h6 = rot_apply(s->goal_rotation, s->h[5]), goal_u = rot_apply(s->goal_rotation, s->u_6);
+    candidate base[2], arm[2];
+    int n1 = solve_base(s, w_t, w, base), i, j;
     for (i = 0; i < n1; ++i) {
-        int n23 = solve_elbow(s, w, undo_joint(s, 0, t1[i], w_t), t2, t3);
-        theta[0] = t1[i];
+        const dangle t1 = base[i].theta[0];
+        int n23 = solve_elbow(s, w, undo_joint(s, 0, t1, w_t), &base[i], arm);
+        dvec h6_1 = unturn(s, 0, t1, goal_h6), u_1 = unturn(s, 0, t1, goal_u);
         for (j = 0; j < n23; ++j) {
-            drot r123 = rot_mul(rot_mul(turn(s, 0, t1[i]), turn(s, 1, t2[j])), turn(s, 2, t3[j]));
-            theta[1] = t2[j];
-            theta[2] = t3[j];
-            solve_wrist(s, theta, rot_mul(rot_transpose(r123), s->goal_rotation));
+            const dangle t2 = arm[j].theta[1], t3 = arm[j].theta[2];
+            solve_wrist(s, &arm[j], unturn(s, 2, t3, unturn(s, 1, t2, h6_1)), unturn(s, 2, t3, unturn(s, 1, t2, u_1)));
         }
     }
 }
@@ -386,33 +508,39 @@ static void solve_spherical_wrist(solve_state *s) {
  * h_2 . R(h_5, t5) h_6 = h_2 . R_1^T R_d h_6, and transposed it is the SP1
  * R_6 (R_d^T R_1 h_2) = R_5^T h_2 (free where R_d^T R_1 h_2 lies along h_6).
  * Then E_2 E_3 E_4 = E_1^-1 G0 E_6^-1 E_5^-1 is known: solve_elbow on a point
- * p_4 of axis 4 (which E_4 keeps), and SP1 for theta_4 on
- * R_4 = R_3^T R_2^T (R_1^T R_d R_6^T R_5^T). */
+ * p_4 of axis 4 (which E_4 keeps). As axes 2, 3, 4 are parallel,
+ * R_2 R_3 R_4 = R(h_4, theta_2 + theta_3 + theta_4) (Hawkins' theta_234):
+ * SP1 gives theta_234 from R(h_4, theta_234) u_4 = R_1^T R_d R_6^T R_5^T u_4
+ * (u_4 a unit across h_4) once per (theta_1, theta_5), and
+ * theta_4 = theta_234 - theta_2 - theta_3 for each elbow. */
 static void solve_three_parallel(solve_state *s) {
-    const dvec *h = s->h, c = s->center, c_t = goal_motion(s, c), u = across_axis(h[4], h[3]);
-    double t1[2], t5[2], t2[2], t3[2], theta[6];
-    int n1 = solve_base(s, c_t, c, t1), i, j, e;
+    const dvec *h = s->h, c = s->center, c_t = goal_motion(s, c), u = s->u_4;
+    const drot goal_back = rot_transpose(s->goal_rotation);
+    candidate base[2], arm[2];
+    dangle t5[2], t234, t6;
+    int n1 = solve_base(s, c_t, c, base), i, j, e;
     for (i = 0; i < n1; ++i) {
-        drot r1d = rot_mul(turn(s, 0, -t1[i]), s->goal_rotation); /* R_1^T R_d */
-        int n5 = subproblem4(h[1], h[4], h[5], dv_dot(h[1], rot_apply(r1d, h[5])), t5);
-        theta[0] = t1[i];
+        candidate *cur = &base[i];
+        const dangle t1 = cur->theta[0];
+        /* R_1^T R_d h_6 and R_d^T R_1 h_2 */
+        dvec h6_1 = unturn(s, 0, t1, rot_apply(s->goal_rotation, h[5]));
+        dvec h2_d = rot_apply(goal_back, rot_about(h[0], t1, h[1]));
+        int n5 = subproblem4(h[1], h[4], h[5], dv_dot(h[1], h6_1), t5);
         for (j = 0; j < n5; ++j) {
-            drot r234;
             dvec y;
+            ik_bool have_234;
             int n23;
-            theta[4] = t5[j];
-            if (!subproblem1(h[5], rot_apply(rot_transpose(r1d), h[1]), rot_apply(turn(s, 4, -theta[4]), h[1]),
-                             &theta[5]))
-                theta[5] = free_joint(s, 5);
-            y = undo_joint(s, 0, theta[0], goal_motion(s, undo_joint(s, 5, theta[5], undo_joint(s, 4, theta[4], s->p[3]))));
-            r234 = rot_mul(rot_mul(r1d, turn(s, 5, -theta[5])), turn(s, 4, -theta[4]));
-            n23 = solve_elbow(s, s->p[3], y, t2, t3);
+            if (!take(s, cur, 4, t5[j])) continue;
+            if (!subproblem1(h[5], h2_d, unturn(s, 4, t5[j], h[1]), &t6)) t6 = free_joint(s, 5);
+            if (!take(s, cur, 5, t6)) continue;
+            y = undo_joint(s, 0, t1, goal_motion(s, undo_joint(s, 5, t6, undo_joint(s, 4, t5[j], s->p[3]))));
+            have_234 = subproblem1(
+                h[3], u, unturn(s, 0, t1, rot_apply(s->goal_rotation, unturn(s, 5, t6, unturn(s, 4, t5[j], u)))), &t234);
+            n23 = solve_elbow(s, s->p[3], y, cur, arm);
             for (e = 0; e < n23; ++e) {
-                drot r4 = rot_mul(rot_mul(turn(s, 2, -t3[e]), turn(s, 1, -t2[e])), r234);
-                theta[1] = t2[e];
-                theta[2] = t3[e];
-                if (!subproblem1(h[3], u, rot_apply(r4, u), &theta[3])) theta[3] = free_joint(s, 3);
-                add_candidate(s, theta);
+                const dangle t4 = have_234 ? angle_add(t234, angle_neg(angle_add(arm[e].theta[1], arm[e].theta[2])))
+                                           : free_joint(s, 3);
+                if (take(s, &arm[e], 3, t4)) add_candidate(s, &arm[e]);
             }
         }
     }
@@ -420,54 +548,65 @@ static void solve_three_parallel(solve_state *s) {
 
 /* ---- solutions into the limits, checked, sorted ---------------------------- */
 
-/* q = (theta - offset) / multiplier, moved by whole turns (2 pi / |m| in q)
- * into the limits, to the copy nearest the seed; unlimited variables wrapped
- * to (-pi, pi]. Returns 0 when no copy fits. */
-static ik_bool place_in_limits(const ik_robot_analytic_model *m, int v, ik_real theta, ik_real seed, ik_real *q) {
-    const ik_real period = TWO_PI / IK_FABS(m->multiplier[v]);
-    const ik_real slack = SAME_TOL;
-    ik_real x = (theta - m->offset[v]) / m->multiplier[v];
-    if (!m->limited[v]) {
-        *q = ik_wrap_angle(x);
-        return 1;
-    }
-    x -= (ik_real)floor((double)((x - m->lower[v] + slack) / period)) * period; /* lowest copy >= lower - slack */
-    if (x > m->upper[v] + slack) return 0;
-    while (x + period <= m->upper[v] + slack && IK_FABS(x + period - seed) < IK_FABS(x - seed)) x += period;
-    *q = ik_clampr(x, m->lower[v], m->upper[v]);
-    return 1;
-}
-
 /* Variable v's distance from the seed (the short way round for unlimited variables). */
 static ik_real variable_gap(const ik_robot_analytic_model *m, int v, ik_real a, ik_real b) {
     return m->limited[v] ? IK_FABS(a - b) : IK_FABS(ik_wrap_angle(a - b));
 }
 
+/* The FK check's partial products E_1 ... E_k = (R_k, t_k), k = 1..6, for
+ * the candidate last checked: candidates come in the closed forms' loop
+ * order, so the next one often shares its first joints (theta_1 in both
+ * shapes, theta_1..3 between a spherical wrist's two flips) and starts
+ * from the shared product. */
+typedef struct fk_prefix {
+    drot r[6];
+    dvec t[6];
+    const dangle *theta; /* the candidate they belong to, or NULL */
+} fk_prefix;
+
+/* angle / sin(angle) for the rotation vector, from sin^2 and cos of the
+ * angle: asin(s) / s = 1 + s^2 / 6 + 3 s^4 / 40 + ... while cos > 0 and
+ * s < 1e-3 (the next term, 5 s^6 / 112, is below 1e-19 there), atan2(s, c) / s
+ * beyond (1 at s = 0). */
+static double angle_per_sine(double sine_sq, double cosine) {
+    double sine;
+    if (cosine > 0 && sine_sq < 1e-6) return 1 + sine_sq * (1.0 / 6 + sine_sq * (3.0 / 40));
+    sine = sqrt(sine_sq);
+    return sine > 0 ? atan2(sine, cosine) / sine : 1;
+}
+
 /* Forward kinematics of the joint values theta as the product of
  * exponentials, in double: E_1 ... E_6 = (R, t) with E_i = (R_i, p_i - R_i p_i)
- * and (R, t)(R_i, t_i) = (R R_i, R t_i + t). The tip is (R, t) M and the goal
- * G0 M, so the position error is (R_d - R) p_M + t_d - t and the rotation
- * error R_d R^T; every axis of the position error and of the rotation
- * vector (the skew part, sin(angle) axis, scaled to the angle) within tolerance. */
-static ik_bool reaches_goal(const ik_robot_analytic *job, const solve_state *s, const double theta[6]) {
+ * and (R, t)(R_i, t_i) = (R R_i, R t_i + t), each R_i from the angle's own
+ * cosine and sine, and by Rodrigues p_i - R_i p_i = (1 - cos t) w_i - sin t (h_i x p_i)
+ * with w_i = p_i - (h_i . p_i) h_i. The tip is (R, t) M and the goal T, so the position error
+ * is p_T - R p_M - t and the rotation error R_d R^T; every axis of the
+ * position error and of the rotation vector (the skew part, sin(angle)
+ * axis, scaled to the angle) within tolerance. */
+static ik_bool reaches_goal(const ik_robot_analytic *job, const solve_state *s, const dangle theta[6],
+                            fk_prefix *prefix) {
     const double tol = job->position_tolerance, atol = job->angle_tolerance;
-    drot r = rot_axis_angle(s->h[0], theta[0]), e;
-    dvec t = dv_sub(s->p[0], rot_apply(r, s->p[0])), dp, v;
-    double sine, cosine, scale;
-    int i;
-    for (i = 1; i < 6; ++i) {
+    const ik_robot_analytic_model *m = s->model;
+    drot e, r;
+    dvec dp, v;
+    double cosine, scale;
+    int i = 0;
+    while (prefix->theta && i < 6 && theta[i].t == prefix->theta[i].t) ++i;
+    for (; i < 6; ++i) {
+        const double *w = m->solve_bs.point_across[i], *hp = m->solve_bs.axis_cross_point[i], v1 = 1 - theta[i].c;
         drot ri = rot_axis_angle(s->h[i], theta[i]);
-        t = dv_add(t, rot_apply(r, dv_sub(s->p[i], rot_apply(ri, s->p[i]))));
-        r = rot_mul(r, ri);
+        dvec ti = dv(v1 * w[0] - theta[i].s * hp[0], v1 * w[1] - theta[i].s * hp[1], v1 * w[2] - theta[i].s * hp[2]);
+        prefix->r[i] = i == 0 ? ri : rot_mul(prefix->r[i - 1], ri);
+        prefix->t[i] = i == 0 ? ti : dv_add(prefix->t[i - 1], rot_apply(prefix->r[i - 1], ti));
     }
-    dp = dv_add(rot_apply(s->goal_rotation, s->home_tip), s->goal_translation);
-    dp = dv_sub(dp, dv_add(rot_apply(r, s->home_tip), t));
+    prefix->theta = theta;
+    r = prefix->r[5];
+    dp = dv_sub(s->goal_tip, dv_add(rot_apply(r, s->home_tip), prefix->t[5]));
     if (!(fabs(dp.x) <= tol && fabs(dp.y) <= tol && fabs(dp.z) <= tol)) return 0;
     e = rot_mul(s->goal_rotation, rot_transpose(r));
     v = dv((e.m[7] - e.m[5]) / 2, (e.m[2] - e.m[6]) / 2, (e.m[3] - e.m[1]) / 2);
-    sine = dv_length(v);
     cosine = (e.m[0] + e.m[4] + e.m[8] - 1) / 2;
-    scale = sine > 0 ? atan2(sine, cosine) / sine : 1;
+    scale = angle_per_sine(dv_dot(v, v), cosine);
     return fabs(v.x * scale) <= atol && fabs(v.y * scale) <= atol && fabs(v.z * scale) <= atol;
 }
 
@@ -487,23 +626,25 @@ static ik_real preference_cost(const ik_robot_analytic *job, const ik_real *q, c
     return cost;
 }
 
-/* Maps, checks, removes repeats, and insertion-sorts by the preference cost. */
-static int finish(const ik_robot_analytic *job, const solve_state *s, const ik_real seed[6]) {
+/* Checks, removes repeats, and insertion-sorts by the preference cost. */
+static int finish(const ik_robot_analytic *job, const solve_state *s) {
     const ik_robot_analytic_model *m = job->model;
     ik_real distance[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS];
+    fk_prefix prefix;
     int kept = 0, c, v, k;
+    prefix.theta = NULL;
     for (c = 0; c < s->count; ++c) {
-        ik_real q[6], dist;
-        ik_bool fits = 1, repeat = 0;
-        for (v = 0; v < 6 && fits; ++v) fits = place_in_limits(m, v, (ik_real)s->theta[c][v], seed[v], &q[v]);
-        if (!fits || !reaches_goal(job, s, s->theta[c])) continue;
+        const ik_real *q = s->found[c].q;
+        ik_real dist;
+        ik_bool repeat = 0;
+        if (!reaches_goal(job, s, s->found[c].theta, &prefix)) continue;
         for (k = 0; k < kept && !repeat; ++k) {
             ik_real far = 0;
             for (v = 0; v < 6; ++v) far = ik_maxr(far, variable_gap(m, v, q[v], job->q_out[6 * k + v]));
             repeat = far < SAME_TOL;
         }
         if (repeat) continue;
-        dist = preference_cost(job, q, seed);
+        dist = preference_cost(job, q, s->seed);
         for (k = kept; k > 0 && distance[k - 1] > dist; --k) {
             distance[k] = distance[k - 1];
             memcpy(job->q_out + 6 * k, job->q_out + 6 * (k - 1), 6 * sizeof(ik_real));
@@ -554,7 +695,7 @@ static ik_result validate(const ik_robot_analytic *job, ik_field_error *where) {
 ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
     const ik_robot_analytic_model *m;
     solve_state s;
-    ik_real seed[6];
+    drot home_back;
     ik_field_error ignored;
     ik_result r;
     int v;
@@ -562,24 +703,27 @@ ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
     r = validate(job, job->error_field ? job->error_field : &ignored);
     if (r != IK_OK) return r;
     m = job->model;
+    s.model = m;
     s.count = 0;
     s.singular = 0;
     for (v = 0; v < 6; ++v) {
-        seed[v] = job->q_seed ? job->q_seed[v] : m->limited[v] ? (m->lower[v] + m->upper[v]) / 2 : 0;
-        s.seed_theta[v] = (double)m->multiplier[v] * seed[v] + m->offset[v];
-        s.h[v] = dv_unit(dv_from(m->axis_bs[v])); /* unit in double, for the same reason */
-        s.p[v] = dv_from(m->point_bs[v]);
+        s.seed[v] = job->q_seed ? job->q_seed[v] : m->limited[v] ? (m->lower[v] + m->upper[v]) / 2 : 0;
+        s.seed_theta[v] = (double)m->multiplier[v] * s.seed[v] + m->offset[v];
+        s.h[v] = dv_load(m->solve_bs.axis[v]);
+        s.p[v] = dv_load(m->solve_bs.point[v]);
     }
-    s.center = dv_from(m->center_bs);
-    s.home_tip = dv_from(m->home_tip_bs.translation);
+    s.center = dv_load(m->solve_bs.center);
+    s.u_4 = dv_load(m->solve_bs.across_4);
+    s.u_6 = dv_load(m->solve_bs.across_6);
+    s.home_tip = dv_load(m->solve_bs.home_tip);
+    memcpy(home_back.m, m->solve_bs.home_rotation_t, sizeof home_back.m);
     /* G0 = T M^-1: R_d = R_T R_M^T, t_d = p_T - R_d p_M. */
-    s.goal_rotation = rot_mul(rot_from_quat(job->goal_rotation_bs),
-                              rot_transpose(rot_from_quat(m->home_tip_bs.rotation)));
-    s.goal_translation =
-        dv_sub(dv_from(job->goal_position_bs), rot_apply(s.goal_rotation, dv_from(m->home_tip_bs.translation)));
+    s.goal_rotation = rot_mul(rot_from_quat(job->goal_rotation_bs), home_back);
+    s.goal_tip = dv_from(job->goal_position_bs);
+    s.goal_translation = dv_sub(s.goal_tip, rot_apply(s.goal_rotation, s.home_tip));
     if (m->kind == IK_ROBOT_ANALYTIC_SPHERICAL_WRIST) solve_spherical_wrist(&s);
     else solve_three_parallel(&s);
-    *job->solution_count = finish(job, &s, seed);
+    *job->solution_count = finish(job, &s);
     if (job->singular) *job->singular = s.singular;
     return IK_OK;
 }

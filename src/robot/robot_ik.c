@@ -1,8 +1,8 @@
 /* Robot pose IK: damped least squares on the 6-D twist error with joint
- * limits and seeded random restarts (see include/ikit/robot_ik.h). The job
- * (defaults, validation, scratch layout), each variable's limits, the
- * error measure, one step, and the loop with its stop and restart
- * decisions. */
+ * limits, closed-form starts and seeded random restarts (see
+ * include/ikit/robot_ik.h). The job (defaults, validation, scratch layout),
+ * each variable's limits, the error measure, one step, the closed-form
+ * starts, and the loop with its stop and restart decisions. */
 #include <ikit/ls_step.h>
 #include <ikit/robot_ik.h>
 
@@ -46,7 +46,18 @@ ik_robot_ik ik_robot_ik_def(void) {
     job.random_seed = 1;
     job.prefer = IK_ROBOT_PREFER_SEED;
     job.null_space_iterations = 30;
+    job.analytic_starts = 1;
     return job;
+}
+
+const char *ik_robot_ik_start_str(ik_robot_ik_start start) {
+    switch (start) {
+    case IK_ROBOT_START_SEED: return "seed";
+    case IK_ROBOT_START_ANALYTIC: return "analytic";
+    case IK_ROBOT_START_ANALYTIC_REFINED: return "analytic, refined";
+    case IK_ROBOT_START_RANDOM: return "random restart";
+    default: return "unknown";
+    }
 }
 
 /* ---- scratch ---------------------------------------------------------------- */
@@ -346,6 +357,9 @@ static ik_result validate(const ik_robot_ik *job) {
     if (job->prefer != IK_ROBOT_PREFER_SEED && job->prefer != IK_ROBOT_PREFER_MID_RANGE)
         return ik_field_fail(where, IK_ERR_RANGE, "prefer", -1);
     if (job->null_space_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "null_space_iterations", -1);
+    if (job->analytic_model && job->analytic_model->kind != IK_ROBOT_ANALYTIC_NONE &&
+        job->analytic_model->chain != chain)
+        return ik_field_fail(where, IK_ERR_RANGE, "analytic_model", -1);
     for (k = 0; k < chain->variable_count; ++k)
         if (!ik_finite(job->q_seed[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "q_seed", k);
     return IK_OK;
@@ -431,17 +445,94 @@ static void polish_in_null_space(const ik_robot_ik *job, workspace *ws, ik_real 
     }
 }
 
+/* ---- closed-form starts ------------------------------------------------------ */
+
+static ik_real smallest(ik_vec3 v) { return ik_minr(v.x, ik_minr(v.y, v.z)); }
+
+/* One solve's closed-form starts, asked for only once the seed has not
+ * reached the goal: first the solutions inside the limits, in the order
+ * `prefer` gives; once those are used up, the solutions beyond the limits
+ * (solved without them) clamped into them, for the steps to refine. */
+typedef struct closed_starts {
+    ik_robot_analytic_model prepared;     /* when the job brings no model */
+    const ik_robot_analytic_model *model; /* NULL once there is nothing (more) to ask */
+    ik_real q[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+    int count, next;
+    ik_bool clamped; /* q holds the clamped solutions */
+} closed_starts;
+
+/* The closed-form solutions of `model` (ik_robot_analytic, checked by its FK
+ * within the job's finest tolerances) into q_out; their count. A part with
+ * importance 0 is asked at the seed's tip (its position, or its orientation). */
+static int closed_form(const ik_robot_ik *job, const ik_robot_analytic_model *model, ik_real *q_out) {
+    ik_robot_analytic closed = ik_robot_analytic_def();
+    ik_transform seed_tip;
+    int count = 0;
+    if (ik_robot_fk(job->chain, job->q_seed, &seed_tip, NULL) != IK_OK) return 0;
+    closed.model = model;
+    closed.goal_position_bs = job->position_importance > 0 ? job->goal_position_bs : seed_tip.translation;
+    closed.goal_rotation_bs = job->orientation_importance > 0 ? job->goal_rotation_bs : seed_tip.rotation;
+    closed.q_seed = job->q_seed;
+    closed.prefer = job->prefer;
+    closed.position_tolerance = smallest(job->position_tolerance);
+    closed.angle_tolerance = smallest(job->angle_tolerance);
+    closed.q_out = q_out;
+    closed.solution_count = &count;
+    return ik_robot_analytic_run(&closed) == IK_OK ? count : 0;
+}
+
+/* The first batch: the job's model, or one prepared from the chain; none
+ * when the option is off or the chain has no closed form. */
+static void first_closed_starts(const ik_robot_ik *job, closed_starts *cs) {
+    cs->count = cs->next = 0;
+    cs->clamped = 0;
+    cs->model = job->analytic_model;
+    if (!job->analytic_starts || job->chain->variable_count != 6) cs->model = NULL;
+    else if (!cs->model && ik_robot_analytic_prepare(job->chain, &cs->prepared, NULL) == IK_OK) cs->model = &cs->prepared;
+    if (cs->model && cs->model->kind == IK_ROBOT_ANALYTIC_NONE) cs->model = NULL;
+    if (cs->model) cs->count = closed_form(job, cs->model, cs->q);
+}
+
+/* The solutions of the model without limits that lie beyond them, clamped
+ * into them (bring_inside; the others were in the first batch). */
+static void clamped_closed_starts(const ik_robot_ik *job, const workspace *ws, closed_starts *cs) {
+    ik_robot_analytic_model unlimited = *cs->model;
+    ik_real beyond[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+    int count, i, v;
+    for (v = 0; v < 6; ++v) unlimited.limited[v] = 0;
+    count = closed_form(job, &unlimited, beyond);
+    cs->count = cs->next = 0;
+    cs->clamped = 1;
+    for (i = 0; i < count; ++i) {
+        ik_real *q = cs->q + 6 * cs->count;
+        memcpy(q, beyond + 6 * i, 6 * sizeof(ik_real));
+        bring_inside(ws, q, 6);
+        if (memcmp(q, beyond + 6 * i, 6 * sizeof(ik_real)) != 0) ++cs->count;
+    }
+}
+
+/* The next closed-form start into q; 0 when none is left. */
+static ik_bool next_closed_start(const ik_robot_ik *job, const workspace *ws, closed_starts *cs, ik_real *q) {
+    if (cs->next >= cs->count && cs->model && !cs->clamped) clamped_closed_starts(job, ws, cs);
+    if (cs->next >= cs->count) return 0;
+    memcpy(q, cs->q + 6 * cs->next++, 6 * sizeof(ik_real));
+    return 1;
+}
+
 /* ---- the solve -------------------------------------------------------------- */
 
 /* The loop: measure the error at q, keep the best q, stop when within
- * tolerance or out of budget, restart from a random q when the attempt
- * stalls, else take a step. */
+ * tolerance or out of budget; once the seed has not reached the goal, and
+ * each time an attempt stalls, start from the next closed-form solution
+ * while any is left, then from a random q; else take a step. */
 ik_result ik_robot_ik_run(const ik_robot_ik *job) {
     workspace ws;
     ik_transform tip_bs;
     twist_error e;
     ik_real reach, e_rows[6], best_error = IK_REAL_MAX, attempt_best = IK_REAL_MAX;
-    ik_bool reached = 0;
+    closed_starts closed;
+    ik_bool reached = 0, closed_asked = 0;
+    ik_robot_ik_start attempt_start = IK_ROBOT_START_SEED, best_start = IK_ROBOT_START_SEED;
     int n, iterations = 0, restarts = 0, attempt = 0, stalled = 0;
     uint64_t state;
     double start = 0;
@@ -459,12 +550,15 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
     memcpy(ws.best, ws.q, (size_t)n * sizeof(ik_real));
     for (;;) {
         ik_real error;
+        ik_bool attempt_over;
         int rows;
         if ((rows = error_rows(job, &ws, reach, e_rows, &e)) == 0) break;
         error = ik_ls_dot(e_rows, e_rows, rows);
         reached = reached_goal(job, &e);
         if (error < best_error || reached) {
             best_error = error;
+            best_start = attempt_start == IK_ROBOT_START_ANALYTIC && attempt > 0 ? IK_ROBOT_START_ANALYTIC_REFINED
+                                                                                 : attempt_start;
             memcpy(ws.best, ws.q, (size_t)n * sizeof(ik_real));
         }
         if (reached || iterations >= job->max_iterations) break;
@@ -476,8 +570,22 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
         } else {
             ++stalled;
         }
-        if (attempt >= job->attempt_iterations || stalled >= job->stall_iterations) {
+        attempt_over = attempt >= job->attempt_iterations || stalled >= job->stall_iterations;
+        if (!closed_asked) {
+            first_closed_starts(job, &closed);
+            closed_asked = 1;
+        }
+        if ((attempt_over || (attempt_start == IK_ROBOT_START_SEED && iterations == 0)) &&
+            next_closed_start(job, &ws, &closed, ws.q)) {
+            attempt_start = IK_ROBOT_START_ANALYTIC;
+            attempt = 0;
+            stalled = 0;
+            attempt_best = IK_REAL_MAX;
+            continue;
+        }
+        if (attempt_over) {
             random_configuration(&ws, &state, ws.q, n);
+            attempt_start = IK_ROBOT_START_RANDOM;
             ++restarts;
             attempt = 0;
             stalled = 0;
@@ -499,6 +607,7 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
     if (job->angle_error) *job->angle_error = job->orientation_importance > 0 ? ik_vec3_length(e.rotation) : 0;
     if (job->iterations) *job->iterations = iterations;
     if (job->restarts) *job->restarts = restarts;
+    if (job->found_by) *job->found_by = best_start;
     if (job->error_field) {
         job->error_field->field = NULL;
         job->error_field->index = -1;

@@ -116,3 +116,13 @@ int ikc_input_path(const char *command, const char *arg, const char **path) {
     *path = arg;
     return 1;
 }
+
+int ikc_parse_size(const char *text, int *w, int *h) {
+    char buf[32];
+    const char *x = strchr(text, 'x');
+    size_t n;
+    if (!x || (n = (size_t)(x - text)) >= sizeof buf) return 0;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    return ikc_parse_int(buf, w) && ikc_parse_int(x + 1, h) && *w >= 64 && *h >= 64 && *w <= 16384 && *h <= 16384;
+}

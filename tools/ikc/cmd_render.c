@@ -62,16 +62,6 @@ static void usage(FILE *out) {
             MAX_FRAMES);
 }
 
-static int parse_size(const char *text, int *w, int *h) {
-    char buf[32];
-    const char *x = strchr(text, 'x');
-    size_t n;
-    if (!x || (n = (size_t)(x - text)) >= sizeof buf) return 0;
-    memcpy(buf, text, n);
-    buf[n] = '\0';
-    return ikc_parse_int(buf, w) && ikc_parse_int(x + 1, h) && *w >= 64 && *h >= 64 && *w <= 16384 && *h <= 16384;
-}
-
 /* "A:B:STEP" seconds, A <= B, STEP > 0. */
 static int parse_frames(const char *text, ik_real *a, ik_real *b, ik_real *step) {
     ik_real v[3];
@@ -102,7 +92,7 @@ static int option_value(const char *option, const char *value, render_options *o
         if (ikc_view_parse(value, &o->view)) return 1;
         fprintf(stderr, "ikc render: --view: unknown view '%s' (front, side, top, persp)\n", value);
     } else if (strcmp(option, "--size") == 0) {
-        if (parse_size(value, &o->width, &o->height)) return 1;
+        if (ikc_parse_size(value, &o->width, &o->height)) return 1;
         fprintf(stderr, "ikc render: --size: want WxH between 64 and 16384, got '%s'\n", value);
     } else if (strcmp(option, "--columns") == 0) {
         if (ikc_parse_int(value, &o->columns) && o->columns >= 1 && o->columns <= MAX_FRAMES) return 1;

@@ -139,16 +139,24 @@ static void draw_limits(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, 
         cairo_new_path(cr);
         if (c->type == IK_CONSTRAINT_HINGE) {
             /* Directions the bone may take: dir turned about the hinge axis
-             * by every angle in [min, max]. */
+             * by every angle in [min, max]; a wedge from the joint, or the
+             * whole circle for a turn or more. */
             ik_real span = c->max_angle - c->min_angle;
-            if (span <= 0 || span >= 2 * IK_PI - (ik_real)1e-3) continue;
-            cairo_move_to(cr, o.x, o.y);
+            const int full_turn = span >= 2 * IK_PI - (ik_real)1e-3;
+            if (span <= 0) continue;
+            if (full_turn) {
+                span = 2 * IK_PI;
+                radius = length * (ik_real)0.3; /* a whole circle at 0.45 crowds the bones near it */
+            } else {
+                cairo_move_to(cr, o.x, o.y);
+            }
             for (k = 0; k <= steps; ++k) {
                 ik_real a = c->min_angle + span * (ik_real)k / (ik_real)steps;
                 ik_vec3 d = ik_quat_rotate(ik_quat_from_axis_angle(c->axis, a), dir_ls);
                 ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
                 ikc_page_point pp = ikc_camera_to_page(cam, q, px, py);
-                cairo_line_to(cr, pp.x, pp.y);
+                if (full_turn && k == 0) cairo_move_to(cr, pp.x, pp.y);
+                else cairo_line_to(cr, pp.x, pp.y);
             }
             cairo_close_path(cr);
         } else {

@@ -36,6 +36,7 @@ int ikc_walk(int argc, char **argv);
 int ikc_fit(int argc, char **argv);
 int ikc_batch(int argc, char **argv);
 int ikc_retarget(int argc, char **argv);
+int ikc_ikbench(int argc, char **argv);
 
 /* ---- args.c: strict parsing of numbers and option values ---------------- */
 
@@ -46,6 +47,8 @@ int ikc_parse_int(const char *text, int *out);
 /* "a,b[,c...]" (or "a:b:c"): between `min` and `max` finite numbers split by
  * `separator` into `out`; their count, or 0 (`out` perhaps partly written). */
 int ikc_parse_reals(const char *text, char separator, ik_real *out, int min, int max);
+/* A picture size "WxH", each from 64 to 16384 (render's --size); 0 on failure. */
+int ikc_parse_size(const char *text, int *w, int *h);
 /* "x,y,z" into a vector; 0 on failure (nothing written). */
 int ikc_parse_vec3(const char *text, ik_vec3 *out);
 /* "NAME=x,y,z": copies NAME (at most name_size - 1 bytes) and the vector.

@@ -20,19 +20,23 @@ typedef struct render_request {
     ik_real pose[7];
     int pose_count;
     ikc_view view;
+    int width, height;
 } render_request;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc render ROBOT.urdf --tip LINK [--base LINK]\n"
             "                  [--joints q1,q2,... | --pose x,y,z[,qx,qy,qz,qw]]\n"
-            "                  [--view front|side|top|persp] -o OUT.svg|.png|.pdf\n"
+            "                  [--view front|side|top|persp] [--size WxH] -o OUT.svg|.png|.pdf\n"
             "\n"
             "Draws the chain from the base link (the root by default) to LINK: links as\n"
-            "bones, joints as dots, each revolute joint's limits as an arc about its axis.\n"
+            "bones, joints as dots, each revolute joint's limits as an arc about its axis\n"
+            "(a full circle for a continuous joint or limits a turn or more apart).\n"
             "The joint values are --joints (one per variable, in `ikc info`'s order), or\n"
             "the ones `ikc solve` finds for --pose (drawn as a cross), or else each joint\n"
             "at 0 (moved into its limits).\n"
+            "\n"
+            "  --size WxH  picture size in pixels (PNG) or points (SVG, PDF); default 1000x800\n"
             "\n"
             "examples:\n"
             "  ikc render ur5.urdf --tip ee_link --joints 0,-1.2,1.5,-0.3,1.57,0 -o ur5.png\n"
@@ -44,10 +48,12 @@ static void usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, render_request *req) {
-    static const char *const valued[] = {"--tip", "--base", "--joints", "--pose", "--view", "-o", "--output"};
+    static const char *const valued[] = {"--tip", "--base", "--joints", "--pose", "--view", "--size", "-o", "--output"};
     int i;
     memset(req, 0, sizeof *req);
     req->view = IKC_VIEW_PERSP;
+    req->width = 1000;
+    req->height = 800;
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i], *value;
         if (ikc_is_help(a)) {
@@ -76,6 +82,11 @@ static int parse(int argc, char **argv, render_request *req) {
             req->pose_count = ikc_parse_reals(value, ',', req->pose, 3, 7);
             if (req->pose_count != 3 && req->pose_count != 7) {
                 fprintf(stderr, "ikc render: --pose wants x,y,z or x,y,z,qx,qy,qz,qw, not '%s'\n", ikc_shown(value));
+                return IKC_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--size") == 0) {
+            if (!ikc_parse_size(value, &req->width, &req->height)) {
+                fprintf(stderr, "ikc render: --size: want WxH between 64 and 16384, got '%s'\n", ikc_shown(value));
                 return IKC_EXIT_USAGE;
             }
         } else if (strcmp(a, "--view") == 0) {
@@ -146,7 +157,8 @@ static int configuration(const render_request *req, const ikc_arm *arm, ik_real 
 /* The chain as a skeleton (the base, then each joint's child link) posed at
  * q: model_ms[0] = the Z-up to Y-up turn, model_ms[k + 1] = turn * link k's
  * frame (ik_robot_fk), pose_ls[k + 1] = link k-1's frame^-1 * link k's; each
- * revolute joint a hinge about its axis measured from its origin's rotation. */
+ * revolute joint a hinge about its axis measured from its origin's rotation,
+ * a continuous one a hinge of a whole turn (drawn as a full circle). */
 static void pose_chain(const ikc_arm *arm, const ik_real *q, ik_transform *pose_ls, ik_mat4 *model_ms,
                        ik_constraint *constraints) {
     const ik_transform turn = ik_transform_make(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), -IK_PI / 2),
@@ -162,8 +174,11 @@ static void pose_chain(const ikc_arm *arm, const ik_real *q, ik_transform *pose_
         pose_ls[k + 1] = ik_transform_mul(ik_transform_inverse(previous), links_bs[k]);
         model_ms[k + 1] = ik_transform_to_mat4(ik_transform_mul(turn, links_bs[k]));
         previous = links_bs[k];
-        if (joint->type == IK_ROBOT_REVOLUTE && joint->multiplier == 1 && joint->offset == 0)
+        if (joint->multiplier != 1 || joint->offset != 0) continue;
+        if (joint->type == IK_ROBOT_REVOLUTE)
             constraints[k + 1] = ik_constraint_hinge(joint->origin.rotation, joint->axis, joint->lower, joint->upper);
+        else if (joint->type == IK_ROBOT_CONTINUOUS)
+            constraints[k + 1] = ik_constraint_hinge(joint->origin.rotation, joint->axis, -IK_PI, IK_PI);
     }
 }
 
@@ -212,8 +227,8 @@ static int draw(const render_request *req, const ik_urdf *u, const ikc_arm *arm,
     pic.panel_count = 1;
     pic.columns = 1;
     pic.view = req->view;
-    pic.width = 1000;
-    pic.height = 800;
+    pic.width = req->width;
+    pic.height = req->height;
     pic.show_ground = 1;
     pic.bones = 1;
     pic.ground_y = ikc_picture_lowest(&pic);

@@ -33,6 +33,7 @@ static void usage(FILE *out) {
             "inside its limits; tolerance 1e-5 m and rad per axis; the solve starts from\n"
             "--seed (one value per variable, in `ikc info`'s chain order) or mid-range, and\n"
             "restarts from seeded random configurations when it stalls (deterministic).\n"
+            "On a 6R arm with a closed form, its solutions are the first starts.\n"
             "\n"
             "  --iterations N  iteration budget (default 20000)\n"
             "  --analytic      list every closed-form solution inside the limits, nearest the\n"
@@ -122,18 +123,20 @@ static int seed_for(const robot_request *req, const ikc_arm *arm, ik_real *seed)
 }
 
 static void print_text(const ik_urdf *u, const ikc_arm *arm, const ik_real *q, ik_bool reached, ik_real pos_err,
-                       ik_real ang_err, int iterations, int restarts, double seconds) {
+                       ik_real ang_err, int iterations, int restarts, ik_robot_ik_start found_by, double seconds) {
     int v;
-    printf("%s after %d iterations, %d restarts, %.3f ms: position error %.3g m, angle error %.3g rad\n",
-           reached ? "reached" : "NOT reached (closest pose found)", iterations, restarts, seconds * 1e3,
-           (double)pos_err, (double)ang_err);
+    printf("%s after %d iterations, %d restarts (from the %s start), %.3f ms: position error %.3g m, "
+           "angle error %.3g rad\n",
+           reached ? "reached" : "NOT reached (closest pose found)", iterations, restarts,
+           ik_robot_ik_start_str(found_by), seconds * 1e3, (double)pos_err, (double)ang_err);
     for (v = 0; v < arm->chain.variable_count; ++v)
         printf("  %-28s %12.6f  (%.3f deg)\n", ikc_shown(u->joints[arm->variable_joints[v]].name), (double)q[v],
                (double)ik_deg(q[v]));
 }
 
 static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm *arm, const ik_real *q,
-                       ik_bool reached, ik_real pos_err, ik_real ang_err, int iterations, int restarts) {
+                       ik_bool reached, ik_real pos_err, ik_real ang_err, int iterations, int restarts,
+                       ik_robot_ik_start found_by) {
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
     cJSON *root = cJSON_CreateObject(), *joints, *links;
     char *text;
@@ -147,6 +150,7 @@ static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm
     cJSON_AddNumberToObject(root, "angle_error", (double)ang_err);
     cJSON_AddNumberToObject(root, "iterations", iterations);
     cJSON_AddNumberToObject(root, "restarts", restarts);
+    cJSON_AddStringToObject(root, "found_by", ik_robot_ik_start_str(found_by));
     joints = cJSON_AddArrayToObject(root, "joints");
     for (v = 0; v < arm->chain.variable_count; ++v) {
         cJSON *o = cJSON_CreateObject();
@@ -180,6 +184,7 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     ik_real q[IK_ROBOT_MAX_JOINTS], pos_err = 0, ang_err = 0;
     ik_bool reached = 0;
     int iterations = 0, restarts = 0;
+    ik_robot_ik_start found_by = IK_ROBOT_START_SEED;
     void *scratch = malloc(ik_robot_ik_scratch_size(arm->chain.variable_count));
     ik_robot_ik job = ik_robot_ik_def();
     ik_field_error bad;
@@ -203,6 +208,7 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     job.angle_error = &ang_err;
     job.iterations = &iterations;
     job.restarts = &restarts;
+    job.found_by = &found_by;
     job.error_field = &bad;
     start = ikc_now();
     r = ik_robot_ik_run(&job);
@@ -218,8 +224,8 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
                     bad.field ? bad.field : "");
         return bad.field && strcmp(bad.field, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
     }
-    if (req->json) print_json(u, req, arm, q, reached, pos_err, ang_err, iterations, restarts);
-    else print_text(u, arm, q, reached, pos_err, ang_err, iterations, restarts, ikc_now() - start);
+    if (req->json) print_json(u, req, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by);
+    else print_text(u, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by, ikc_now() - start);
     if (!reached) fprintf(stderr, "ikc solve: warning: the pose is out of reach; the closest pose found is printed\n");
     return IKC_EXIT_OK;
 }

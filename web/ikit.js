@@ -17,7 +17,9 @@ export const LIMB_METHODS = ['two-bone (the rig\'s)', 'FABRIK', 'CCD', 'DLS'];
 export const LIMIT_FLOATS = 20; // IKW_LIMIT_FLOATS
 
 export class Ikit {
-    static async load(module = WebAssembly.compileStreaming(fetch(new URL('./ikit.wasm', import.meta.url)))) {
+    // `module`: ikit.wasm compiled (a WebAssembly.Module, or a promise of one: index.html starts
+    // compiling it while the page's JavaScript loads).
+    static async load(module) {
         const instance = await WebAssembly.instantiate(await module, { wasi_snapshot_preview1: wasiStub });
         return new Ikit(instance.exports);
     }

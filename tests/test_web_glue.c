@@ -156,7 +156,10 @@ static void test_planar_tangents(void) {
         CHECK(ikw_planar_key(3, (float)k) == k + 1, "key %d", k);
     }
     for (b = 0; b < 3; ++b) before[b] = sampled_at(0.6f, b);
+    CHECK(ikw_planar_tangent_is_set(1, 0) == 0, "no tangent set by hand yet");
     CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set a tangent");
+    CHECK(ikw_planar_tangent_is_set(1, 0) == 1 && ikw_planar_tangent_is_set(1, 1) == 0 && ikw_planar_tangent_is_set(0, 0) == 0,
+          "only key 1 of bone 0 is marked as set by hand");
     slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
     CHECK(fabsf(slope - 2) < 2e-2f, "bone 0 leaves key 1 at slope 2: %g", (double)slope);
     for (k = 0; k < 3; ++k)
@@ -175,18 +178,22 @@ static void test_planar_tangents(void) {
     memcpy(ikw_planar_angles(), poses[0], sizeof poses[0]);
     CHECK(ikw_planar_key(3, 3) == 4 && fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()]) < 1e-6f,
           "a later key keeps the hand-set tangent on its key");
+    CHECK(ikw_planar_tangent_is_set(1, 0) == 1, "and its mark");
     memcpy(ikw_planar_angles(), poses[1], sizeof poses[1]);
-    CHECK(ikw_planar_key(3, 1) == 4, "key 1 recorded again");
+    CHECK(ikw_planar_key(3, 1) == 4 && ikw_planar_tangent_is_set(1, 0) == 0, "key 1 recorded again: its tangent computed");
     slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
     CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "and its tangent is Catmull-Rom again: %g", (double)slope);
     CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set again");
     ikw_planar_tangents_auto();
+    CHECK(ikw_planar_tangent_is_set(1, 0) == 0, "no mark after the reset");
     slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
     CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "reset to Catmull-Rom: %g", (double)slope);
     CHECK(ikw_planar_tangent(4, 0, 1, 1) == -1 && ikw_planar_tangent(-1, 0, 1, 1) == -1 && ikw_planar_tangent(0, 3, 1, 1) == -1 &&
               ikw_planar_tangent(0, 0, NAN, 1) == -1 && ikw_planar_tangent(0, 0, 1, INFINITY) == -1,
           "bad key, bone or slope refused");
     CHECK(ikw_planar_curve(3) == NULL && ikw_planar_curve(-1) == NULL, "no curve for a bone out of range");
+    CHECK(ikw_planar_tangent_is_set(4, 0) == 0 && ikw_planar_tangent_is_set(0, 3) == 0 && ikw_planar_tangent_is_set(-1, -1) == 0,
+          "no mark out of range");
 }
 
 /* The built-in humanoid reaching, then the same skeleton handed in as the

@@ -17,10 +17,10 @@ export const LIMB_METHODS = ['two-bone (the rig\'s)', 'FABRIK', 'CCD', 'DLS'];
 export const LIMIT_FLOATS = 20; // IKW_LIMIT_FLOATS
 
 export class Ikit {
-    static async load(url = new URL('./ikit.wasm', import.meta.url)) {
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`cannot load ${url}: HTTP ${response.status}`);
-        const { instance } = await WebAssembly.instantiateStreaming(response, { wasi_snapshot_preview1: wasiStub });
+    // `module`: ikit.wasm compiled (a WebAssembly.Module, or a promise of one: index.html starts
+    // compiling it while the page's JavaScript loads).
+    static async load(module) {
+        const instance = await WebAssembly.instantiate(await module, { wasi_snapshot_preview1: wasiStub });
         return new Ikit(instance.exports);
     }
 
@@ -99,6 +99,7 @@ export class Ikit {
     // Tangents (slopes in radians per second): set by hand, back to the computed ones, read.
     planarTangent(key, bone, inSlope, outSlope) { return this.x.ikw_planar_tangent(key, bone, inSlope, outSlope) === 0; }
     planarTangentsAuto() { this.x.ikw_planar_tangents_auto(); }
+    planarTangentIsSet(key, bone) { return this.x.ikw_planar_tangent_is_set(key, bone) === 1; }
     // Bone `bone`'s curve: [{ in, value, out }] per key, as the clip's CUBICSPLINE channel holds it.
     planarCurve(bone) {
         const ptr = this.x.ikw_planar_curve(bone), stride = this.x.ikw_planar_curve_stride(), n = this.x.ikw_planar_key_count();

@@ -67,6 +67,7 @@ const ik_real *ikw_planar_sampled(void);
 int ikw_planar_sample(float time);
 int ikw_planar_pose_at(float time, float base_x, float base_y);
 int ikw_planar_tangent(int key, int bone, float in_slope, float out_slope);
+int ikw_planar_tangent_is_set(int key, int bone);
 void ikw_planar_tangents_auto(void);
 const ik_real *ikw_planar_curve(int bone);
 int ikw_planar_curve_stride(void);

@@ -101,6 +101,12 @@ IKW_EXPORT(ikw_planar_tangent) int ikw_planar_tangent(int key, int bone, float i
     return 0;
 }
 
+/* 1 when key `key`'s tangent on bone `bone` was set by hand (the page keeps
+ * those in its link), 0 when computed or out of range. */
+IKW_EXPORT(ikw_planar_tangent_is_set) int ikw_planar_tangent_is_set(int key, int bone) {
+    return key >= 0 && key < keys.key_count && bone >= 0 && bone < keys.bone_count && keys.edited[key][bone];
+}
+
 /* Every tangent back to the computed ones (Catmull-Rom, flat ends). */
 IKW_EXPORT(ikw_planar_tangents_auto) void ikw_planar_tangents_auto(void) {
     memset(keys.edited, 0, sizeof keys.edited);

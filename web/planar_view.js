@@ -42,6 +42,7 @@ export class PlanarView {
         PLANAR_METHODS.forEach((name, i) => this.method.add(new Option(`IK: ${name}`, String(i))));
         this.method.value = String(state.getNumber('pm', 1, FK, PLANAR_METHODS.length - 1));
         this.method.addEventListener('change', () => state.set('pm', this.method.value));
+        const tangentBone = state.getNumber('ptb', 0, 0); // read before setChain fills the menu
         this.lengthsInput = document.getElementById('planar-lengths');
         this.lengthsInput.value = state.getString('pl', '1 1 1 0.8 0.6 0.4');
         document.getElementById('planar-apply').addEventListener('click', () => this.setChain(this.lengthsInput.value, null));
@@ -49,7 +50,7 @@ export class PlanarView {
         this.base = state.getNumbers('pb', [-2.2, 0], 2);
         this.target = null;
         this.dragJoint = -1;
-        if (!this.setChain(this.lengthsInput.value, state.getNumbers('pa', null))) this.setChain('1 1 1 0.8 0.6 0.4', null);
+        if (!this.setChain(this.lengthsInput.value, state.getFloats('pa', null))) this.setChain('1 1 1 0.8 0.6 0.4', null);
         this.curves = document.getElementById('planar-curves');
         this.time = document.getElementById('planar-time');
         this.playing = false;
@@ -58,13 +59,19 @@ export class PlanarView {
         document.getElementById('planar-play').addEventListener('click', () => this.togglePlay());
         this.time.addEventListener('input', () => this.poseAt(Number(this.time.value)));
         this.tangentBone = document.getElementById('planar-tangent-bone');
-        this.tangentBone.addEventListener('change', () => this.keysChanged());
+        this.tangentBone.value = String(Math.min(Math.floor(tangentBone), this.count - 1));
+        this.tangentBone.addEventListener('change', () => { state.set('ptb', this.tangentBone.value); this.keysChanged(); });
         document.getElementById('planar-tangents-auto').addEventListener('click', () => { this.ik.planarTangentsAuto(); this.tangentsChanged(); });
         this.curves.addEventListener('pointerdown', (e) => this.handleDown(e));
         this.curves.addEventListener('pointermove', (e) => this.handleMove(e));
         this.curves.addEventListener('pointerup', () => { this.handle = null; });
         this.handle = null;
-        this.restoreKeys(state.getNumbers('pk', []));
+        // From a link: the keys, then their hand-set tangents, the time; the pose stays the link's ('pa').
+        const tangents = state.getFloats('pt', []), time = state.getNumber('ptm', 0, 0);
+        this.restoreKeys(state.getFloats('pk', []));
+        this.restoreTangents(tangents);
+        this.setTime(time);
+        this.showPose(Number(this.time.value));
         this.canvas.addEventListener('pointerdown', (e) => this.pointerDown(e));
         this.canvas.addEventListener('pointermove', (e) => this.pointerMove(e));
         this.canvas.addEventListener('pointerup', () => { this.dragJoint = -1; this.target = null; });
@@ -86,7 +93,7 @@ export class PlanarView {
         menu.replaceChildren(...this.lengths.map((_, b) => new Option(`bone ${b + 1}`, String(b))));
         if (this.keyTimes) { this.ik.planarKeysClear(); this.keysChanged(); }
         state.set('pl', this.lengths.join(' '));
-        state.set('pa', this.angles);
+        state.setFloats('pa', this.angles);
         return true;
     }
 
@@ -118,17 +125,42 @@ export class PlanarView {
         const keys = this.keyTimes.map((t) => [t, ...this.ik.planarSample(t)]);
         show('planar-keys', keys.length ? `${keys.length} keys at ${this.keyTimes.map((t) => t.toFixed(2)).join(', ')} s` : 'no keys',
             { keys: JSON.stringify(keys) });
-        state.set('pk', keys.flat());
+        state.setFloats('pk', keys.flat());
+        this.saveTangents();
         this.setTime(Number(this.time.value));
+        this.showCurve();
+    }
+
+    // The chosen bone's curve read back (its handles are drawn from it).
+    showCurve() {
         this.curve = this.ik.planarCurve(Number(this.tangentBone.value));
         this.curves.dataset.curve = JSON.stringify(this.curve);
     }
 
     // A tangent moved: the chosen bone's curve read back, the chain posed on the curves at the current time.
     tangentsChanged() {
-        this.curve = this.ik.planarCurve(Number(this.tangentBone.value));
-        this.curves.dataset.curve = JSON.stringify(this.curve);
+        this.showCurve();
+        this.saveTangents();
         this.poseAt(Number(this.time.value));
+    }
+
+    // The hand-set tangents in the URL ('pt'): key, bone, in slope, out slope for each, exactly.
+    saveTangents() {
+        const set = [];
+        for (let b = 0; b < this.count; ++b) {
+            const curve = this.ik.planarCurve(b);
+            curve.forEach((k, key) => { if (this.ik.planarTangentIsSet(key, b)) set.push(key, b, k.in, k.out); });
+        }
+        if (set.length) state.setFloats('pt', set);
+        else state.remove('pt');
+    }
+
+    // Tangents from the URL, set on the keys restored before them; a quad that does not fit is skipped.
+    restoreTangents(flat) {
+        if (flat.length % 4 !== 0) return;
+        for (let i = 0; i < flat.length; i += 4) this.ik.planarTangent(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]);
+        this.showCurve();
+        this.saveTangents();
     }
 
     // The curves canvas's mapping: time to x, angle (radians, -pi..pi) to y, and back.
@@ -185,6 +217,7 @@ export class PlanarView {
         const last = this.keyTimes.length ? this.keyTimes.at(-1) : 0;
         this.time.max = String(Math.max(4, Math.ceil(last + 1)));
         this.time.value = String(t);
+        state.set('ptm', this.time.value);
         show('planar-time-value', `${Number(this.time.value).toFixed(2)} s`);
     }
 
@@ -194,8 +227,11 @@ export class PlanarView {
         if (!xy) return;
         this.xy = xy;
         this.angles = this.ik.planarAngles(this.count);
-        show('planar-pose', this.angles.map((a) => a.toFixed(4)).join(' '), { time: t, angles: JSON.stringify(this.angles) });
+        state.setFloats('pa', this.angles);
+        this.showPose(t);
     }
+
+    showPose(t) { show('planar-pose', this.angles.map((a) => a.toFixed(4)).join(' '), { time: t, angles: JSON.stringify(this.angles) }); }
 
     togglePlay() {
         this.playing = !this.playing && this.keyTimes.length > 1;
@@ -288,7 +324,7 @@ export class PlanarView {
             this.angles = this.ik.planarAngles(this.count);
             this.showSolve(r, j);
         }
-        state.set('pa', this.angles);
+        state.setFloats('pa', this.angles);
     }
 
     showSolve(r, joint) {

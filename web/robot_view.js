@@ -13,6 +13,8 @@ import { show, message, RunningMedian } from './readout.js';
 
 const LINK_COLOR = 0xff8c1a, JOINT_COLOR = 0x5aa0ff, GOAL_COLOR = 0x3ad17a;
 const TURN_STEP = Math.PI / 18;
+// The arms the page carries, by the name a link gives ('rf'); a dropped file is named '~' + its file name.
+const BUILT_IN = { six_axis_arm: './six_axis_arm.urdf' };
 
 export class RobotView {
     constructor(ik) {
@@ -29,30 +31,35 @@ export class RobotView {
         this.goal.add(ball, new THREE.AxesHelper(0.14));
         this.arm.add(this.goal);
         this.view.addDraggable(ball, (p) => { this.goal.position.copy(this.arm.worldToLocal(p.clone())); this.saveGoal(); });
+        // A link's robot, tip link, goal (position, quaternion) and joints: the goal is kept in 32-bit
+        // floats as wasm solves it, so the link carries it exactly; from a linked dropped file, the goal
+        // and joints wait for that file.
+        const file = state.getString('rf', 'six_axis_arm');
+        this.linked = { file, tip: state.getString('rt', null), goal: state.getFloats('rg', null, 7), q: state.getFloats('rq', null) };
         this.orientation = document.getElementById('robot-orientation');
         this.orientation.checked = state.getNumber('ro', 1) !== 0;
         this.orientation.addEventListener('change', () => state.set('ro', this.orientation.checked ? 1 : 0));
         this.tipMenu = document.getElementById('robot-tip-link');
         this.tipMenu.addEventListener('change', () => this.useTip(Number(this.tipMenu.value)));
         document.getElementById('robot-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
-        document.getElementById('robot-builtin').addEventListener('click', () => this.loadDefault());
+        document.getElementById('robot-builtin').addEventListener('click', () => { this.linked = null; this.loadDefault(); });
         document.getElementById('robot-home').addEventListener('click', () => this.home());
         window.addEventListener('keydown', (e) => this.key(e));
         this.timing = new RunningMedian();
-        this.loadDefault();
+        this.loadDefault(BUILT_IN[file] ? file : 'six_axis_arm');
     }
 
     // Each load takes a ticket: a file dropped while the built-in arm is still being fetched wins.
-    async loadDefault() {
+    async loadDefault(name = 'six_axis_arm') {
         const ticket = this.nextTicket();
-        const response = await fetch('./six_axis_arm.urdf');
+        const response = await fetch(BUILT_IN[name]);
         if (ticket !== this.tickets) return;
         if (!response.ok) {
-            message('robot-message', `cannot load six_axis_arm.urdf: HTTP ${response.status}`);
+            message('robot-message', `cannot load ${name}.urdf: HTTP ${response.status}`);
             return;
         }
         const text = await response.text();
-        if (ticket === this.tickets) this.load('six_axis_arm.urdf', text, state.getNumbers('rg', null, 7));
+        if (ticket === this.tickets) this.load(`${name}.urdf`, text, name);
     }
 
     nextTicket() {
@@ -67,11 +74,12 @@ export class RobotView {
         }
         const ticket = this.nextTicket();
         const text = await file.text();
-        if (ticket === this.tickets) this.load(file.name, text, null);
+        if (ticket === this.tickets) this.load(file.name, text, `~${file.name}`);
     }
 
-    // A URDF document; on any error the message says why and the old arm stays.
-    load(name, text, goal) {
+    // A URDF document (`id`: its name in a link, see BUILT_IN); on any error the message says why
+    // and the old arm stays. The link's tip, goal and joints are taken when the link names this robot.
+    load(name, text, id) {
         let robot;
         try {
             robot = parseUrdf(text);
@@ -84,22 +92,31 @@ export class RobotView {
             message('robot-message', `${name} was not loaded: no joint moves a link`);
             return false;
         }
+        const linked = this.linked?.file === id ? this.linked : null;
+        const tip = tips.find((l) => robot.links[l] === linked?.tip) ?? tips[0];
         const previous = this.robot;
         this.robot = robot;
-        if (!this.useTip(tips[0], goal)) {
+        if (!this.useTip(tip, linked)) {
             this.robot = previous;
             return false;
         }
+        if (linked) this.linked = null;
         this.tipMenu.replaceChildren(...tips.map((l) => new Option(robot.links[l], String(l))));
-        this.tipMenu.value = String(tips[0]);
+        this.tipMenu.value = String(tip);
         this.fileName = name;
+        state.set('rf', id);
         show('robot-name', `${name}: ${robot.name || 'robot'}, ${robot.links.length} links, ${robot.joints.length} joints`);
-        message('robot-message', '');
+        const waiting = this.linked?.file.startsWith('~') ? this.linked.file.slice(1) : null;
+        message('robot-message', id.startsWith('~') ? `${name} is a file from your disk: a link to this page cannot carry it ` +
+            `(the link keeps the goal and joints, shown when ${name} is opened again).`
+            : waiting ? `This link was made with ${waiting}, a file opened from a disk, which a link cannot carry: ` +
+            `open or drop ${waiting} to see the link's goal and joints on it (the built-in arm until then).` : '', false);
         return true;
     }
 
-    // The chain from the root to link `tip`, posed at its start (zero inside the limits), the goal on its tool.
-    useTip(tip, goal = null) {
+    // The chain from the root to link `tip`, posed at its start (zero inside the limits) or at a
+    // link's joints (`pose.q`, when they fit), the goal on its tool or at the link's (`pose.goal`).
+    useTip(tip, pose = null) {
         const chain = chainFields(this.robot, tip);
         const error = this.ik.robotLoad(chain.fields, chain.joints.length);
         if (error) {
@@ -109,9 +126,12 @@ export class RobotView {
         this.chain = chain;
         this.buildDrawing();
         this.buildSliders();
-        if (goal) {
-            this.goal.position.fromArray(goal, 0);
-            this.goal.quaternion.fromArray(goal, 3);
+        state.set('rt', this.robot.links[tip]);
+        if (pose?.q?.length === chain.variables.length) this.ik.robotPose(pose.q);
+        if (pose?.goal) {
+            this.goal.position.fromArray(pose.goal, 0);
+            this.goal.quaternion.fromArray(pose.goal, 3);
+            this.saveGoal();
         } else {
             this.goalToTool();
         }
@@ -132,7 +152,13 @@ export class RobotView {
         this.saveGoal();
     }
 
-    saveGoal() { state.set('rg', [...this.goal.position.toArray(), ...this.goal.quaternion.toArray()]); }
+    // The goal rounded to 32-bit floats (what the solve takes) and kept in the URL exactly.
+    saveGoal() {
+        const g = [...this.goal.position.toArray(), ...this.goal.quaternion.toArray()].map(Math.fround);
+        this.goal.position.fromArray(g, 0);
+        this.goal.quaternion.fromArray(g, 3);
+        state.setFloats('rg', g);
+    }
 
     // Links as rods from each link frame's origin to the next; moving joints as
     // short cylinders along their axes (revolute, continuous) or boxes (prismatic).
@@ -193,7 +219,7 @@ export class RobotView {
     }
 
     frame() {
-        if (!this.chain) return;
+        if (!this.chain) return false;
         const g = this.goal;
         let r;
         try {
@@ -218,6 +244,7 @@ export class RobotView {
             s.value.textContent = `${r.q[v].toFixed(3)} [${r.lower[v].toFixed(2)}, ${r.upper[v].toFixed(2)}]`;
         });
         document.getElementById('robot-joints').dataset.values = JSON.stringify({ q: r.q, lower: r.lower, upper: r.upper });
+        state.setFloats('rq', r.q);
     }
 
     // Rods and joint marks from the link frames (base frame, 7 numbers each).

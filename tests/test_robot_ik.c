@@ -115,6 +115,19 @@ static void round_trips(const char *name, const ik_robot_chain *c, uint64_t seed
     printf("%s: %d round trips, %d restarts\n", name, ROUND_TRIPS, total_restarts);
 }
 
+/* The chain from arm[1] to arm[2] of the shared URDF file arm[0]; 0 when it
+ * does not load (a failed check). */
+static int load_arm(const char *const arm[3], ik_urdf **u, ik_robot_chain *chain) {
+    char path[700];
+    ik_io_error err;
+    *u = NULL;
+    snprintf(path, sizeof path, "%s/%s", data_dir, arm[0]);
+    CHECK(ik_urdf_read_file(path, u, &err) == IK_OK, "%s: %s", path, err.message);
+    if (!*u) return 0;
+    CHECK(ik_urdf_robot_chain(*u, arm[1], arm[2], chain, NULL, &err) == IK_OK, "%s", err.message);
+    return 1;
+}
+
 static void test_real_arms(void) {
     static const char *const arms[3][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "ee_link"},
                                            {"panda.urdf", "panda_link0", "panda_link8"},
@@ -125,14 +138,10 @@ static void test_real_arms(void) {
         return;
     }
     for (a = 0; a < 3; ++a) {
-        char path[700], name[100];
-        ik_urdf *u = NULL;
-        ik_io_error err;
+        char name[100];
+        ik_urdf *u;
         ik_robot_chain chain;
-        snprintf(path, sizeof path, "%s/%s", data_dir, arms[a][0]);
-        CHECK(ik_urdf_read_file(path, &u, &err) == IK_OK, "%s: %s", path, err.message);
-        if (!u) continue;
-        CHECK(ik_urdf_robot_chain(u, arms[a][1], arms[a][2], &chain, NULL, &err) == IK_OK, "%s", err.message);
+        if (!load_arm(arms[a], &u, &chain)) continue;
         snprintf(name, sizeof name, "%s pose round trips", arms[a][0]);
         round_trips(name, &chain, 100 + (uint64_t)a, 1);
         snprintf(name, sizeof name, "%s position-only round trips", arms[a][0]);
@@ -412,13 +421,9 @@ static void test_analytic_starts(void) {
         return;
     }
     for (a = 0; a < 2; ++a) {
-        char path[700], name[100];
-        ik_urdf *u = NULL;
-        ik_io_error err;
-        snprintf(path, sizeof path, "%s/%s", data_dir, arms[a][0]);
-        CHECK(ik_urdf_read_file(path, &u, &err) == IK_OK, "%s: %s", path, err.message);
-        if (!u) continue;
-        CHECK(ik_urdf_robot_chain(u, arms[a][1], arms[a][2], &c, NULL, &err) == IK_OK, "%s", err.message);
+        char name[100];
+        ik_urdf *u;
+        if (!load_arm(arms[a], &u, &c)) continue;
         snprintf(name, sizeof name, "%s closed-form starts", arms[a][0]);
         seeded_round_trips(name, &c, 300 + (uint64_t)a, 1);
         snprintf(name, sizeof name, "%s closed-form starts, position only", arms[a][0]);

@@ -21,6 +21,8 @@
 #include <ikit/math.h>
 #include <ikit/result.h>
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -87,6 +89,13 @@ ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, i
  * for the counts. Outputs are partly written on error. */
 ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, ik_real *upper, ik_bool *limited,
                                    int *bad_joint);
+
+/* A configuration drawn uniformly within [lower[v], upper[v]] for each of
+ * `count` variables (the ranges ik_robot_variable_limits gives), from the
+ * seeded generator splitmix64 on *state, which advances: the same state
+ * gives the same configuration on every platform. */
+void ik_robot_random_configuration(const ik_real *lower, const ik_real *upper, int count, uint64_t *state,
+                                   ik_real *q);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "../math/splitmix.h"
+
 /* Checks the counts and variable indices, and that q is finite. */
 static ik_result check_chain(const ik_robot_chain *chain, const ik_real *q)
 {
@@ -128,4 +130,15 @@ ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, 
     }
     if (bad_joint) *bad_joint = r == IK_OK ? -1 : bad;
     return r;
+}
+
+/* q_v = lower_v + u (upper_v - lower_v), u uniform in [0, 1), computed in
+ * double and clamped against rounding past upper_v. */
+void ik_robot_random_configuration(const ik_real *lower, const ik_real *upper, int count, uint64_t *state,
+                                   ik_real *q) {
+    int v;
+    for (v = 0; v < count; ++v) {
+        double u = ik_splitmix_unit(state);
+        q[v] = ik_clampr((ik_real)((double)lower[v] + u * ((double)upper[v] - (double)lower[v])), lower[v], upper[v]);
+    }
 }

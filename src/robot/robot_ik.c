@@ -167,24 +167,6 @@ static void bring_inside(const workspace *ws, ik_real *q, int n) {
 
 /* ---- restarts --------------------------------------------------------------- */
 
-/* splitmix64 (Steele, Lea and Flood 2014): a uniform double in [0, 1). */
-static double next_unit(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* q_v uniform in [lower_v, upper_v] ([-pi, pi] for free turns). */
-static void random_configuration(const workspace *ws, uint64_t *state, ik_real *q, int n) {
-    int v;
-    for (v = 0; v < n; ++v) {
-        double u = next_unit(state);
-        q[v] = ik_clampr((ik_real)((double)ws->lower[v] + u * (double)(ws->upper[v] - ws->lower[v])), ws->lower[v],
-                         ws->upper[v]);
-    }
-}
 
 /* ---- the error -------------------------------------------------------------- */
 
@@ -584,7 +566,7 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
             continue;
         }
         if (attempt_over) {
-            random_configuration(&ws, &state, ws.q, n);
+            ik_robot_random_configuration(ws.lower, ws.upper, n, &state, ws.q);
             attempt_start = IK_ROBOT_START_RANDOM;
             ++restarts;
             attempt = 0;

@@ -2,6 +2,8 @@
  * model-space frames and offsets from a pose, writing rotations back. */
 #include "chain_links.h"
 
+#include "../math/splitmix.h"
+
 /* Nearest ancestor of joints[k] among joints[0..k-1]: walk up the skeleton
  * while scanning the ascending list downwards. */
 static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
@@ -158,13 +160,10 @@ ik_bool ik_chain_any_limit(const ik_constraint *constraints, int count) {
     return 0;
 }
 
-/* splitmix64 (Steele, Lea and Flood 2014), scaled to [0, 1). */
+/* splitmix64 scaled into [0, 1) in ik_real (a double just below 1 would
+ * round to 1 in float). */
 static ik_real next_unit(uint64_t *seed) {
-    uint64_t z = (*seed += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (ik_real)((double)(z >> 11) * (1.0 / 9007199254740992.0) * (1 - (double)IK_REAL_EPSILON));
+    return (ik_real)(ik_splitmix_unit(seed) * (1 - (double)IK_REAL_EPSILON));
 }
 
 void ik_chain_restart(ik_chain_link *links, int count, const ik_constraint *constraints, uint64_t *seed) {

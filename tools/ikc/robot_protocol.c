@@ -18,15 +18,6 @@ static double job_clock(void *user) {
     return ikc_protocol_now();
 }
 
-/* splitmix64 (Steele, Lea and Flood 2014): a uniform double in [0, 1). */
-static double next_unit(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
 int ikc_protocol_init(ikc_protocol *p, const ik_robot_chain *chain, int queries, unsigned long random_seed,
                       const char **why) {
     ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
@@ -56,8 +47,7 @@ int ikc_protocol_init(ikc_protocol *p, const ik_robot_chain *chain, int queries,
     for (i = 0; i < queries; ++i) {
         ik_transform tip;
         double *g = p->goals + (size_t)i * 7;
-        for (v = 0; v < p->variables; ++v)
-            q[v] = (ik_real)(p->lower[v] + (p->upper[v] - p->lower[v]) * next_unit(&state));
+        ik_robot_random_configuration(lower, upper, p->variables, &state, q);
         ik_robot_fk(chain, q, &tip, NULL);
         g[0] = tip.translation.x;
         g[1] = tip.translation.y;

@@ -295,14 +295,18 @@ static ik_result find_source_contacts(const ik_retarget *job, const layout *l, b
 
 /* Each source contact on the target: the planted point mapped, its height
  * above its floor level scaled onto the target point's rest height,
- *   h_t = height_t[p] + scale (h_s - level_s[p]).
- * Points the target lacks (a toe) are left out. */
+ *   h_t = height_t[p] + scale max(0, h_s - level_s[p]),
+ * never below the height the point has on a foot standing on the floor (a
+ * source contact planted under its point's level, as 131_02's left toe is
+ * by 23 mm, would pitch the target's foot into the floor once heel and toe
+ * are held at their heights). Points the target lacks (a toe) are left out. */
 static int map_contacts(const ik_retarget *job, const layout *l, const body_map *m, int found) {
     int i, n = 0;
     for (i = 0; i < found; ++i) {
         ik_foot_contact c = l->found[i];
         ik_vec3 x = map_point(m, c.planted_ms);
-        ik_real h = m->height_t[c.point] + m->scale * (ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
+        ik_real h = m->height_t[c.point] +
+                    m->scale * ik_maxr(0, ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
         if (point_joint(job->target_rig, c.point) < 0) continue;
         c.planted_ms = ik_vec3_mad(x, m->up_t, h - ik_vec3_dot(x, m->up_t));
         l->held[n++] = c;

@@ -3,6 +3,7 @@
  * then the source's foot contacts held by the footskate job. */
 #include <ikit/footskate.h>
 #include <ikit/retarget.h>
+#include <ikit/two_bone.h>
 
 #include <string.h>
 
@@ -22,6 +23,7 @@ typedef struct layout {
     ik_real *contact_scratch; /* [2 frames] */
     ik_foot_contact *found; /* [capacity] on the source */
     ik_foot_contact *held;  /* [capacity] on the target */
+    unsigned char *lifted;  /* [2 frames] per frame and leg: a held heel lifted off its spot */
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -37,7 +39,7 @@ static size_t carve(size_t *at, size_t bytes) {
 }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[11];
+    size_t at = 0, o[12];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -52,6 +54,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[8] = carve(&at, cap * sizeof(ik_foot_contact));
     o[9] = carve(&at, t * sizeof(int));
     o[10] = carve(&at, t * sizeof(ik_vec3));
+    o[11] = carve(&at, 2 * f);
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
@@ -74,6 +77,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->held = (ik_foot_contact *)(void *)(base + o[8]);
     l->tip = (int *)(void *)(base + o[9]);
     l->tip_ls = (ik_vec3 *)(void *)(base + o[10]);
+    l->lifted = (unsigned char *)(base + o[11]);
     return at;
 }
 
@@ -494,6 +498,122 @@ static void turn_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int j
     turn_joint(t, joint, ik_quat_from_axis_angle(lateral, -change), pose, model_ms);
 }
 
+/* A leg solved to put its ankle at `ankle_ms` (ik_two_bone from the pose
+ * as it stands, the knee kept on its side by ik_limb_natural_pole), then
+ * its foot (or a virtual ankle's control joint, carried to the ankle) given
+ * the model rotation `foot_ms`. */
+static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat foot_ms, ik_transform *pose,
+                         ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &t->limb[k];
+    int foot = ik_humanoid_limb_foot(leg);
+    ik_two_bone job = ik_two_bone_def();
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
+    ik_two_bone_bind(&job, model_ms, pose, leg->start, leg->mid, leg->mid);
+    job.end_ms = &end_ms;
+    job.end_rotation_ls = NULL;
+    job.target_ms = ankle_ms;
+    job.use_pole = 1;
+    job.pole_ms = ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
+                                       ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms),
+                                       ankle_ms, ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
+                                       leg->upper_length + leg->lower_length);
+    if (ik_two_bone_run(&job) != IK_OK) return;
+    ik_skeleton_fk_subtree(t->skeleton, leg->start, pose, NULL, model_ms);
+    ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
+    turn_joint(t, foot,
+               ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))), pose,
+               model_ms);
+}
+
+/* A heel lift's fixed inputs: the leg, the foot as it stood (ankle, model
+ * rotation), the pivot and the lateral axis, whether the ankle keeps its
+ * place across up, and the leg's joints (thigh, shin, foot or control) as
+ * they stood, so that every trial starts from the same pose. */
+typedef struct heel_lift {
+    const ik_humanoid *t;
+    int k;
+    ik_vec3 ankle, pivot, lateral;
+    ik_quat foot_rotation;
+    ik_bool keep_across;
+    int joint[3];
+    ik_transform saved[3];
+} heel_lift;
+
+/* One trial: the foot turned heel-up by `angle` about the pivot, the leg
+ * solved to it from the saved pose; returns the ankle angle over the limit. */
+static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose, ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &h->t->limb[h->k];
+    ik_quat turn = ik_quat_from_axis_angle(h->lateral, angle);
+    ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
+    int i;
+    if (h->keep_across) to = ik_vec3_mad(h->ankle, h->t->up_rs, ik_vec3_dot(ik_vec3_sub(to, h->ankle), h->t->up_rs));
+    for (i = 0; i < 3; ++i) pose[h->joint[i]] = h->saved[i];
+    ik_skeleton_fk_subtree(h->t->skeleton, h->joint[0], pose, NULL, model_ms);
+    if (!ik_skeleton_is_descendant(h->t->skeleton, h->joint[2], h->joint[0]))
+        ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
+    solve_leg_to(h->t, h->k, to, ik_quat_mul(turn, h->foot_rotation), pose, model_ms);
+    return ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
+}
+
+/* Seed 001's heel lift for a foot on the floor whose ankle bends up past
+ * ankle_up (the shin leaning further over a flat foot than an ankle
+ * allows; CMU 131_01 itself reaches 47 degrees): the foot turns heel-up by
+ * an angle th about its lateral axis L through a pivot P on the floor, the
+ * ankle A going to P + R(th) (A - P), and the leg is solved to it. P is the
+ * toe joint where the toe is held (it stays exactly where it is held), else
+ * the ball's contact point; a held heel without its toe keeps its place
+ * across up (the ankle only rises, the ball sliding under it by
+ * |A - P| (1 - cos th) at most, so the held heel does not travel). The
+ * ankle angle falls as th grows (each radian of lift lowers it by one, and
+ * the rising ankle straightens the shin), so the smallest th that brings it
+ * to ankle_up is a root of flex(th) - ankle_up: bracketed by doubling from
+ * the excess, then regula falsi with the Illinois halving, each trial a leg
+ * solve from the same pose, ending on the allowed side (within 1e-4 rad).
+ * At most ankle_up + ankle_down of lift (a foot on its toes' tips). */
+static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool heel_held, ik_transform *pose,
+                                ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &t->limb[k];
+    const ik_real most = t->limits.ankle_up + t->limits.ankle_down, tolerance = (ik_real)1e-4;
+    int foot = ik_humanoid_limb_foot(leg), i, side = 0;
+    ik_real lo = 0, hi, g_lo = ik_humanoid_leg_ankle(leg, model_ms) - t->limits.ankle_up, g_hi;
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
+    heel_lift h;
+    if (!(g_lo > tolerance)) return 0;
+    h.t = t;
+    h.k = k;
+    h.ankle = ik_mat4_translation(&end_ms);
+    h.pivot = toe_held && leg->toe >= 0 ? ik_mat4_translation(&model_ms[leg->toe])
+                                        : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
+    h.lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[foot], leg->lateral_ls));
+    h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
+    h.keep_across = heel_held && !toe_held;
+    h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
+    for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
+    hi = ik_minr(g_lo, most);
+    g_hi = lift_trial(&h, hi, pose, model_ms);
+    while (g_hi > 0 && hi < most) {
+        lo = hi, g_lo = g_hi;
+        hi = ik_minr(2 * hi, most);
+        g_hi = lift_trial(&h, hi, pose, model_ms);
+    }
+    for (i = 0; i < 40 && g_hi < -tolerance && hi - lo > (ik_real)1e-6; ++i) {
+        ik_real mid = hi - g_hi * (hi - lo) / (g_hi - g_lo), g_mid;
+        if (!(mid > lo && mid < hi)) mid = (ik_real)0.5 * (lo + hi);
+        g_mid = lift_trial(&h, mid, pose, model_ms);
+        if (g_mid > 0) {
+            lo = mid, g_lo = g_mid;
+            if (side == 1) g_hi *= (ik_real)0.5;
+            side = 1;
+        } else {
+            hi = mid, g_hi = g_mid;
+            if (side == -1) g_lo *= (ik_real)0.5;
+            side = -1;
+        }
+    }
+    lift_trial(&h, hi, pose, model_ms);
+    return 1;
+}
+
 /* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
  * none of their own: ik_humanoid_limits' defaults): a leg whose foot is not
  * held keeps its knee and ankle within them (the knee swung back, the foot
@@ -513,23 +633,57 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
     ik_skeleton_fk(t->skeleton, pose, NULL, l->target_ms);
     for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
         const ik_humanoid_limb *leg = &t->limb[k];
-        ik_bool toe_held = 0, foot_held = 0;
+        ik_bool toe_held = 0, foot_held = 0, heel_held = 0;
         if (ik_humanoid_limb_foot(leg) < 0) continue;
         for (c = 0; c < held; ++c) {
             ik_bool now = l->held[c].start <= f && f <= l->held[c].end && ik_foot_point_leg(l->held[c].point) == k;
             foot_held |= now;
             toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
+            heel_held |= now && !ik_foot_point_is_toe(l->held[c].point);
         }
         if (!foot_held) keep_knee_within(t, k, pose, l->target_ms);
         if (!toe_held)
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
                         -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
+        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), pose, l->target_ms);
+        l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
+            lift_heel_within(t, k, toe_held, heel_held, pose, l->target_ms) && toe_held && heel_held;
         if (leg->toe >= 0)
             turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
                         -t->limits.toe_curl, t->limits.toe_bend, pose, l->target_ms);
-        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), pose, l->target_ms);
         if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
     }
+}
+
+/* A heel lifted about its held toe has left its spot, so its contact is
+ * held only over the frames where it stayed down: each heel contact is cut
+ * into its runs of frames not lifted (none where it lifted throughout).
+ * Runs of one point stay disjoint and a frame apart, so the list fits the
+ * capacity contacts found on the source have (contact_capacity); rebuilt in
+ * the source's contacts' room (no longer needed), then copied back.
+ * Returns the new count. */
+static int hold_only_lowered_heels(const layout *l, int held) {
+    int i, f, n = 0;
+    for (i = 0; i < held; ++i) {
+        ik_foot_contact c = l->held[i];
+        int leg = ik_foot_point_leg(c.point) - IK_LIMB_LEG_L, start = -1;
+        if (ik_foot_point_is_toe(c.point)) {
+            l->found[n++] = c;
+            continue;
+        }
+        for (f = c.start; f <= c.end + 1; ++f) {
+            ik_bool down = f <= c.end && !l->lifted[2 * (size_t)f + (size_t)leg];
+            if (down && start < 0) start = f;
+            if (!down && start >= 0) {
+                l->found[n] = c;
+                l->found[n].start = start;
+                l->found[n++].end = f - 1;
+                start = -1;
+            }
+        }
+    }
+    memcpy(l->held, l->found, (size_t)n * sizeof *l->found);
+    return n;
 }
 
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals
@@ -646,6 +800,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
         r = hold_feet(job, &l, held);
     }
     for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_within_limits(job, &l, &m, held, f);
+    if (r == IK_OK && job->hold_feet) held = hold_only_lowered_heels(&l, held);
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;
     if (job->target_contacts) {

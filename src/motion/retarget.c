@@ -442,9 +442,23 @@ static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_
  *   h(t) = h_pivot + r_a.up + cos t (r_p.up) + sin t ((a x r_p).up) = floor,
  * so t = phi +- acos(-k / R), R = |(r_p.up, (a x r_p).up)|, phi its angle.
  * A few rounds, as lifting one point may lower another; a point the turn
- * cannot lift (the pivot itself too low) is left. */
-static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_transform *pose,
-                            ik_mat4 *model_ms) {
+ * cannot lift (the pivot itself too low) is left. Toes (`toe_range`, NULL
+ * for the foot: their lift from rest now and its limits) take the root that
+ * leaves them within their limits, the smaller such, else the one nearer
+ * them: a toe pointing down under a foot on its ball (male_base_mesh's
+ * toes rest 27 degrees below the sole) reaches the floor either way, and
+ * the smaller turn curled it 41 degrees past toe_curl. */
+typedef struct toe_range {
+    ik_real lift, lo, hi;
+} toe_range;
+
+/* How far a toe lift goes beyond [lo, hi] (0 inside). */
+static ik_real toe_excess(const toe_range *r, ik_real lift) {
+    return lift < r->lo ? r->lo - lift : lift > r->hi ? lift - r->hi : 0;
+}
+
+static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, toe_range *toes,
+                            ik_transform *pose, ik_mat4 *model_ms) {
     int round, i;
     for (round = 0; round < 3; ++round) {
         ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
@@ -466,7 +480,15 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         phi = IK_ATAN2(c2, c1);
         turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
         other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
-        if (IK_FABS(other) < IK_FABS(turn)) turn = other;
+        if (toes) {
+            /* a turn by +x about a lowers the toes by x when a is the lateral axis the lift is measured about */
+            ik_real sense = ik_vec3_dot(a, ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls)) > 0 ? -1 : 1;
+            ik_real e_turn = toe_excess(toes, toes->lift + sense * turn), e_other = toe_excess(toes, toes->lift + sense * other);
+            if (e_other < e_turn || (e_other == e_turn && IK_FABS(other) < IK_FABS(turn))) turn = other;
+            toes->lift += sense * turn;
+        } else if (IK_FABS(other) < IK_FABS(turn)) {
+            turn = other;
+        }
         turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
     }
 }
@@ -645,13 +667,17 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
         if (!toe_held)
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
                         -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
-        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), pose, l->target_ms);
+        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, l->target_ms);
         l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
             lift_heel_within(t, k, toe_held, heel_held, pose, l->target_ms) && toe_held && heel_held;
-        if (leg->toe >= 0)
+        if (leg->toe >= 0) {
+            toe_range toes;
+            toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;
             turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
-                        -t->limits.toe_curl, t->limits.toe_bend, pose, l->target_ms);
-        if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
+                        toes.lo, toes.hi, pose, l->target_ms);
+            toes.lift = ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L];
+            turn_onto_floor(t, leg, leg->toe, &toes, pose, l->target_ms);
+        }
     }
 }
 

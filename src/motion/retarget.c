@@ -548,15 +548,14 @@ static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat 
 }
 
 /* A heel lift's fixed inputs: the leg, the foot as it stood (ankle, model
- * rotation), the pivot and the lateral axis, whether the ankle keeps its
- * place across up, and the leg's joints (thigh, shin, foot or control) as
- * they stood, so that every trial starts from the same pose. */
+ * rotation), the pivot and the lateral axis, and the leg's joints (thigh,
+ * shin, foot or control) as they stood, so that every trial starts from the
+ * same pose. */
 typedef struct heel_lift {
     const ik_humanoid *t;
     int k;
     ik_vec3 ankle, pivot, lateral;
     ik_quat foot_rotation;
-    ik_bool keep_across;
     int joint[3];
     ik_transform saved[3];
 } heel_lift;
@@ -568,7 +567,6 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
     ik_quat turn = ik_quat_from_axis_angle(h->lateral, angle);
     ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
     int i;
-    if (h->keep_across) to = ik_vec3_mad(h->ankle, h->t->up_rs, ik_vec3_dot(ik_vec3_sub(to, h->ankle), h->t->up_rs));
     for (i = 0; i < 3; ++i) pose[h->joint[i]] = h->saved[i];
     ik_skeleton_fk_subtree(h->t->skeleton, h->joint[0], pose, NULL, model_ms);
     if (!ik_skeleton_is_descendant(h->t->skeleton, h->joint[2], h->joint[0]))
@@ -583,16 +581,16 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * an angle th about its lateral axis L through a pivot P on the floor, the
  * ankle A going to P + R(th) (A - P), and the leg is solved to it. P is the
  * toe joint where the toe is held (it stays exactly where it is held), else
- * the ball's contact point; a held heel without its toe keeps its place
- * across up (the ankle only rises, the ball sliding under it by
- * |A - P| (1 - cos th) at most, so the held heel does not travel). The
+ * the ball's contact point (the ball stays on the floor; a held heel leaves
+ * its spot, and its contact is held only where it stays down: see
+ * hold_only_lowered_heels). The
  * ankle angle falls as th grows (each radian of lift lowers it by one, and
  * the rising ankle straightens the shin), so the smallest th that brings it
  * to ankle_up is a root of flex(th) - ankle_up: bracketed by doubling from
  * the excess, then regula falsi with the Illinois halving, each trial a leg
  * solve from the same pose, ending on the allowed side (within 1e-4 rad).
  * At most ankle_up + ankle_down of lift (a foot on its toes' tips). */
-static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool heel_held, ik_transform *pose,
+static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_transform *pose,
                                 ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &t->limb[k];
     const ik_real most = t->limits.ankle_up + t->limits.ankle_down, tolerance = (ik_real)1e-4;
@@ -608,7 +606,6 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
                                         : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
     h.lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[foot], leg->lateral_ls));
     h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
-    h.keep_across = heel_held && !toe_held;
     h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
     for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
     hi = ik_minr(g_lo, most);
@@ -655,13 +652,12 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
     ik_skeleton_fk(t->skeleton, pose, NULL, l->target_ms);
     for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
         const ik_humanoid_limb *leg = &t->limb[k];
-        ik_bool toe_held = 0, foot_held = 0, heel_held = 0;
+        ik_bool toe_held = 0, foot_held = 0;
         if (ik_humanoid_limb_foot(leg) < 0) continue;
         for (c = 0; c < held; ++c) {
             ik_bool now = l->held[c].start <= f && f <= l->held[c].end && ik_foot_point_leg(l->held[c].point) == k;
             foot_held |= now;
             toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
-            heel_held |= now && !ik_foot_point_is_toe(l->held[c].point);
         }
         if (!foot_held) keep_knee_within(t, k, pose, l->target_ms);
         if (!toe_held)
@@ -669,7 +665,7 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
                         -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
         if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, l->target_ms);
         l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
-            lift_heel_within(t, k, toe_held, heel_held, pose, l->target_ms) && toe_held && heel_held;
+            lift_heel_within(t, k, toe_held, pose, l->target_ms);
         if (leg->toe >= 0) {
             toe_range toes;
             toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;
@@ -681,8 +677,8 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
     }
 }
 
-/* A heel lifted about its held toe has left its spot, so its contact is
- * held only over the frames where it stayed down: each heel contact is cut
+/* A lifted heel has left its spot, so its contact is held only over the
+ * frames where it stayed down: each heel contact is cut
  * into its runs of frames not lifted (none where it lifted throughout).
  * Runs of one point stay disjoint and a frame apart, so the list fits the
  * capacity contacts found on the source have (contact_capacity); rebuilt in

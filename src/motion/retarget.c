@@ -560,17 +560,22 @@ typedef struct heel_lift {
     ik_transform saved[3];
 } heel_lift;
 
+/* The leg back as it stood before the lift. */
+static void lift_restore(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
+    int i;
+    for (i = 0; i < 3; ++i) pose[h->joint[i]] = h->saved[i];
+    ik_skeleton_fk_subtree(h->t->skeleton, h->joint[0], pose, NULL, model_ms);
+    if (!ik_skeleton_is_descendant(h->t->skeleton, h->joint[2], h->joint[0]))
+        ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
+}
+
 /* One trial: the foot turned heel-up by `angle` about the pivot, the leg
  * solved to it from the saved pose; returns the ankle angle over the limit. */
 static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose, ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &h->t->limb[h->k];
     ik_quat turn = ik_quat_from_axis_angle(h->lateral, angle);
     ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
-    int i;
-    for (i = 0; i < 3; ++i) pose[h->joint[i]] = h->saved[i];
-    ik_skeleton_fk_subtree(h->t->skeleton, h->joint[0], pose, NULL, model_ms);
-    if (!ik_skeleton_is_descendant(h->t->skeleton, h->joint[2], h->joint[0]))
-        ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
+    lift_restore(h, pose, model_ms);
     solve_leg_to(h->t, h->k, to, ik_quat_mul(turn, h->foot_rotation), pose, model_ms);
     return ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
 }
@@ -589,7 +594,10 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * to ankle_up is a root of flex(th) - ankle_up: bracketed by doubling from
  * the excess, then regula falsi with the Illinois halving, each trial a leg
  * solve from the same pose, ending on the allowed side (within 1e-4 rad).
- * At most ankle_up + ankle_down of lift (a foot on its toes' tips). */
+ * At most ankle_up + ankle_down of lift (a foot on its toes' tips); where
+ * even that does not bring the ankle inside (01_01's first frame, a
+ * T-pose, on the 131_01 skeleton: hips eased down over a foot turned out
+ * of the floor, 80 degrees up) the foot is left as it stood. */
 static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_transform *pose,
                                 ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &t->limb[k];
@@ -614,6 +622,10 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
         lo = hi, g_lo = g_hi;
         hi = ik_minr(2 * hi, most);
         g_hi = lift_trial(&h, hi, pose, model_ms);
+    }
+    if (g_hi > 0) {
+        lift_restore(&h, pose, model_ms); /* no lift brings it inside: the foot is left as it stood */
+        return 0;
     }
     for (i = 0; i < 40 && g_hi < -tolerance && hi - lo > (ik_real)1e-6; ++i) {
         ik_real mid = hi - g_hi * (hi - lo) / (g_hi - g_lo), g_mid;

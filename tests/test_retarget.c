@@ -65,7 +65,7 @@ typedef struct outcome {
     ik_real worst_foot_down;  /* the same for the ankles and toes of feet held or on the floor (counted in
                                  worst_limit too with the IK pass; left out of it after the clean-up alone) */
     int worst_limit_frame;
-    int flips, nonfinite, contacts;
+    int flips, nonfinite, contacts, unordered; /* unordered: contacts held not in order of start */
     ik_retarget_report report;
     ik_result result;
 } outcome;
@@ -181,6 +181,7 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
         if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK) o.worst_slide /= metre;
         else o.nonfinite = 1;
         ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
+        for (j = 1; j < o.contacts; ++j) o.unordered += held[j - 1].start > held[j].start;
         for (f = 0; f < frames; ++f) {
             ik_humanoid_angles angles;
             const char *joint;
@@ -270,6 +271,7 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
            (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
     CHECK(!o->nonfinite, "%s: output not finite", what);
     CHECK(o->contacts >= min_contacts, "%s: only %d contacts held", what, o->contacts);
+    CHECK(o->unordered == 0, "%s: %d contacts held out of order of start", what, o->unordered);
     CHECK(o->worst_slide <= (ik_real)0.01, "%s: a planted foot slides %.2f mm", what, (double)o->worst_slide * 1000);
     CHECK(o->worst_sink <= (ik_real)0.01, "%s: a sole sinks %.2f mm below the floor", what,
           (double)o->worst_sink * 1000);

@@ -694,7 +694,8 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
  * into its runs of frames not lifted (none where it lifted throughout).
  * Runs of one point stay disjoint and a frame apart, so the list fits the
  * capacity contacts found on the source have (contact_capacity); rebuilt in
- * the source's contacts' room (no longer needed), then copied back.
+ * the source's contacts' room (no longer needed), in order of start, then
+ * copied back.
  * Returns the new count. */
 static int hold_only_lowered_heels(const layout *l, int held) {
     int i, f, n = 0;
@@ -715,6 +716,12 @@ static int hold_only_lowered_heels(const layout *l, int held) {
                 start = -1;
             }
         }
+    }
+    /* back in order of start (insertion: only pieces of a cut contact are out of place) */
+    for (i = 1; i < n; ++i) {
+        ik_foot_contact c = l->found[i];
+        for (f = i; f > 0 && l->found[f - 1].start > c.start; --f) l->found[f] = l->found[f - 1];
+        l->found[f] = c;
     }
     memcpy(l->held, l->found, (size_t)n * sizeof *l->found);
     return n;

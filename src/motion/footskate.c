@@ -223,7 +223,8 @@ static ik_vec3 at_length_level(const ik_footskate *job, ik_vec3 from, ik_vec3 to
     ik_vec3 up = model_up(job), d = ik_vec3_sub(to, from), across = ik_vec3_reject(d, up);
     ik_real rise = ik_vec3_dot(d, up), span = ik_vec3_length(across);
     if (!(IK_FABS(rise) < length) || !(span > 0)) return ik_vec3_mad(from, ik_vec3_normalize(d), length);
-    return ik_vec3_add(ik_vec3_mad(from, up, rise), ik_vec3_scale(across, IK_SQRT(length * length - rise * rise) / span));
+    return ik_vec3_add(ik_vec3_mad(from, up, rise),
+                       ik_vec3_scale(across, IK_SQRT(length * length - rise * rise) / span));
 }
 
 /* Where a toe contact holds the toe: its planted position, moved (when a

@@ -23,7 +23,7 @@ typedef struct layout {
     ik_real *contact_scratch; /* [2 frames] */
     ik_foot_contact *found; /* [capacity] on the source */
     ik_foot_contact *held;  /* [capacity] on the target */
-    unsigned char *lifted;  /* [2 frames] per frame and leg: a held heel lifted off its spot */
+    unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -481,9 +481,12 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
         other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
         if (toes) {
-            /* a turn by +x about a lowers the toes by x when a is the lateral axis the lift is measured about */
-            ik_real sense = ik_vec3_dot(a, ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls)) > 0 ? -1 : 1;
-            ik_real e_turn = toe_excess(toes, toes->lift + sense * turn), e_other = toe_excess(toes, toes->lift + sense * other);
+            /* a turn by +x about a lowers the toes by x when a is the axis the lift is measured about */
+            ik_vec3 measured =
+                ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls);
+            ik_real sense = ik_vec3_dot(a, measured) > 0 ? -1 : 1;
+            ik_real e_turn = toe_excess(toes, toes->lift + sense * turn);
+            ik_real e_other = toe_excess(toes, toes->lift + sense * other);
             if (e_other < e_turn || (e_other == e_turn && IK_FABS(other) < IK_FABS(turn))) turn = other;
             toes->lift += sense * turn;
         } else if (IK_FABS(other) < IK_FABS(turn)) {
@@ -535,16 +538,17 @@ static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat 
     job.end_rotation_ls = NULL;
     job.target_ms = ankle_ms;
     job.use_pole = 1;
-    job.pole_ms = ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
-                                       ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms),
-                                       ankle_ms, ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
-                                       leg->upper_length + leg->lower_length);
+    job.pole_ms =
+        ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
+                             ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms), ankle_ms,
+                             ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
+                             leg->upper_length + leg->lower_length);
     if (ik_two_bone_run(&job) != IK_OK) return;
     ik_skeleton_fk_subtree(t->skeleton, leg->start, pose, NULL, model_ms);
     ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
     turn_joint(t, foot,
-               ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))), pose,
-               model_ms);
+               ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))),
+               pose, model_ms);
 }
 
 /* A heel lift's fixed inputs: the leg, the foot as it stood (ankle, model
@@ -681,9 +685,9 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
         if (leg->toe >= 0) {
             toe_range toes;
             toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;
-            turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
-                        toes.lo, toes.hi, pose, l->target_ms);
             toes.lift = ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L];
+            turn_within(t, leg, leg->toe, toes.lift, toes.lo, toes.hi, pose, l->target_ms);
+            toes.lift = ik_clampr(toes.lift, toes.lo, toes.hi);
             turn_onto_floor(t, leg, leg->toe, &toes, pose, l->target_ms);
         }
     }

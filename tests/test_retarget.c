@@ -4,7 +4,8 @@
  * Z-up, mirrored) and of the sources (rescaled as if inches), checked by
  * forward kinematics of the output: planted feet within 1 cm over each
  * contact, soles never more than 1 cm below the floor, knees never bending
- * the wrong way and within their limits, the target's bone lengths kept,
+ * the wrong way, every joint within its limits (feet on the floor
+ * included), the target's bone lengths kept,
  * feet on their ankles, finite; the footskate clean-up on robot.glb; an
  * A-pose rig playing the take's arms in the same directions; refusals (no
  * contacts, bad pairs). */
@@ -61,9 +62,10 @@ typedef struct outcome {
     ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend, worst_foot_off;
     ik_real worst_limit;      /* the largest excess over the rig's limits (ik_humanoid_angles_excess) */
     const char *worst_limit_joint;
-    ik_real worst_foot_down;  /* the same for the ankles and toes of feet held or on the floor, left out */
+    ik_real worst_foot_down;  /* the same for the ankles and toes of feet held or on the floor (counted in
+                                 worst_limit too with the IK pass; left out of it after the clean-up alone) */
     int worst_limit_frame;
-    int flips, nonfinite, contacts;
+    int flips, nonfinite, contacts, unordered; /* unordered: contacts held not in order of start */
     ik_retarget_report report;
     ik_result result;
 } outcome;
@@ -179,6 +181,7 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
         if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK) o.worst_slide /= metre;
         else o.nonfinite = 1;
         ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
+        for (j = 1; j < o.contacts; ++j) o.unordered += held[j - 1].start > held[j].start;
         for (f = 0; f < frames; ++f) {
             ik_humanoid_angles angles;
             const char *joint;
@@ -228,10 +231,10 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                     }
                 }
             }
-            /* every joint inside the rig's limits, but for the ankle and toes
-               of a foot held or on the floor (within 1 cm), whose contact and
-               the floor come first (the take's own flexion is kept there; the
-               clean-up alone does not clamp) */
+            /* every joint inside the rig's limits, the ankles and toes of feet
+               held or on the floor (within 1 cm) included: the IK pass lifts
+               such a heel rather than bend the ankle past ankle_up. The
+               clean-up alone clamps nothing, so there those are kept apart */
             ik_humanoid_angles_measure(target, ms, rest_ms, &angles);
             for (k = 0; k < 2; ++k) {
                 int c;
@@ -242,7 +245,7 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                     ik_humanoid_angles alone;
                     memset(&alone, 0, sizeof alone);
                     alone.ankle[k] = angles.ankle[k], alone.toe[k] = angles.toe[k];
-                    angles.ankle[k] = angles.toe[k] = 0;
+                    if (how != WITH_IK_PASS) angles.ankle[k] = angles.toe[k] = 0;
                     o.worst_foot_down = ik_maxr(o.worst_foot_down, ik_humanoid_angles_excess(target, &alone, NULL));
                 }
             }
@@ -268,6 +271,7 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
            (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
     CHECK(!o->nonfinite, "%s: output not finite", what);
     CHECK(o->contacts >= min_contacts, "%s: only %d contacts held", what, o->contacts);
+    CHECK(o->unordered == 0, "%s: %d contacts held out of order of start", what, o->unordered);
     CHECK(o->worst_slide <= (ik_real)0.01, "%s: a planted foot slides %.2f mm", what, (double)o->worst_slide * 1000);
     CHECK(o->worst_sink <= (ik_real)0.01, "%s: a sole sinks %.2f mm below the floor", what,
           (double)o->worst_sink * 1000);

@@ -29,11 +29,14 @@
  *      of that point over its sole, are held by the footskate job
  *      (ik_footskate: two-bone legs, knees on their side, hips moved only
  *      beyond reach, eased); then, per frame, a leg whose foot is not held
- *      keeps its knee and ankle within the rig's limits, toes are kept within
- *      theirs, and feet and toes turn by the smallest angle that keeps their
- *      soles off the floor (not a held toe's foot), which comes first: a
- *      grounded foot keeps the take's flexion (ik_humanoid_angles measures
- *      every joint against the limits; glTF and BVH carry none of their own).
+ *      keeps its knee and ankle within the rig's limits, feet turn by the
+ *      smallest angle that keeps their soles off the floor (not a held toe's
+ *      foot), a held or grounded foot whose ankle then bends up past its
+ *      limit lifts its heel about its held toe or its ball (a lifted held
+ *      heel's contact is cut to the frames it stayed down), and toes are
+ *      kept within their limits and off the floor (ik_humanoid_angles
+ *      measures every joint against the limits; glTF and BVH carry none of
+ *      their own).
  *      Optionally the hands go to the source's hand positions mapped the
  *      same way, arms solved by the humanoid solve (elbows on their side,
  *      hands keeping their retargeted turn).

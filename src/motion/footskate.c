@@ -204,13 +204,37 @@ static ik_vec3 planted(const ik_footskate *job, const plan *p, int i) {
     return ik_vec3_add(job->contacts[i].planted_ms, p->moved[p->anchor[i]]);
 }
 
+/* The body's up in model space (under root_ms). */
+static ik_vec3 model_up(const ik_footskate *job) {
+    return ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs)
+                                          : job->rig->up_rs);
+}
+
+/* The point `length` from `from` at the height of `to` (along up) and in
+ * its heading across up: with d = to - from split into its rise r = d.up
+ * and its part a across up, from + r up + a sqrt(length^2 - r^2) / |a|;
+ * along d itself when |r| >= length or a = 0. Keeping the height, not the
+ * direction, keeps a foot whose two points are planted at their own heights
+ * flat: a contact mapped from a foot of other proportions (retargeting)
+ * stands at the target foot's heights but the source's horizontal length,
+ * and along that direction the foot was pitched (rigged_figure.glb's soles
+ * 23 degrees toes-up on 131_01 where the source stood flat). */
+static ik_vec3 at_length_level(const ik_footskate *job, ik_vec3 from, ik_vec3 to, ik_real length) {
+    ik_vec3 up = model_up(job), d = ik_vec3_sub(to, from), across = ik_vec3_reject(d, up);
+    ik_real rise = ik_vec3_dot(d, up), span = ik_vec3_length(across);
+    if (!(IK_FABS(rise) < length) || !(span > 0)) return ik_vec3_mad(from, ik_vec3_normalize(d), length);
+    return ik_vec3_add(ik_vec3_mad(from, up, rise),
+                       ik_vec3_scale(across, IK_SQRT(length * length - rise * rise) / span));
+}
+
 /* Where a toe contact holds the toe: its planted position, moved (when a
  * heel contact overlaps it) to lie one foot length from where its primary
- * heel is held, in the same direction, so heel and toe can both be held
- * exactly by a rigid foot. Where a heel contact holds the ankle: its
- * planted position, or, when it overlaps a toe contact whose primary heel
- * is another (the heel lifted and came down again while the toe stayed),
- * one foot length from that toe's target toward its planted position.
+ * heel is held, at its planted height and in the same heading
+ * (at_length_level), so heel and toe can both be held exactly by a rigid
+ * foot. Where a heel contact holds the ankle: its planted position, or,
+ * when it overlaps a toe contact whose primary heel is another (the heel
+ * lifted and came down again while the toe stayed), one foot length from
+ * that toe's target at its planted height.
  * The two refer to each other along a chain of overlapping contacts;
  * `depth` bounds the chain (past it a contact stands on its own). */
 #define TARGET_DEPTH 4
@@ -221,8 +245,7 @@ static ik_vec3 toe_target_at(const ik_footskate *job, const plan *p, int toe, in
     ik_vec3 h;
     if (heel < 0 || depth <= 0) return planted(job, p, toe);
     h = heel_target_at(job, p, heel, depth - 1);
-    return ik_vec3_mad(h, ik_vec3_normalize(ik_vec3_sub(planted(job, p, toe), h)),
-                       foot_length(p, &job->contacts[toe]));
+    return at_length_level(job, h, planted(job, p, toe), foot_length(p, &job->contacts[toe]));
 }
 
 static ik_vec3 heel_target_at(const ik_footskate *job, const plan *p, int heel, int depth) {
@@ -232,9 +255,8 @@ static ik_vec3 heel_target_at(const ik_footskate *job, const plan *p, int heel, 
         const ik_foot_contact *toe = &job->contacts[t];
         if (toe->point == h->point + 1 && p->primary[t] >= 0 && p->primary[t] != heel &&
             overlap_of(toe, h, &from, &to) > 0) {
-            ik_vec3 target = toe_target_at(job, p, t, depth - 1);
-            return ik_vec3_mad(target, ik_vec3_normalize(ik_vec3_sub(planted(job, p, heel), target)),
-                               foot_length(p, toe));
+            return at_length_level(job, toe_target_at(job, p, t, depth - 1), planted(job, p, heel),
+                                   foot_length(p, toe));
         }
     }
     return planted(job, p, heel);
@@ -416,7 +438,7 @@ ik_result ik_footskate_plan(const ik_footskate *job) {
     window = ik_maxr(1, job->blend_time / job->take->frame_time);
     record_legs(job, &p);
     link_contacts(job, &p);
-    up = ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs) : job->rig->up_rs);
+    up = model_up(job);
     for (round = 0; round < REACH_ROUNDS; ++round) {
         if (round > 0) pull_into_reach(job, &p, up);
         plan_turns(job, &p, window);

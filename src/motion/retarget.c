@@ -3,6 +3,7 @@
  * then the source's foot contacts held by the footskate job. */
 #include <ikit/footskate.h>
 #include <ikit/retarget.h>
+#include <ikit/two_bone.h>
 
 #include <string.h>
 
@@ -22,6 +23,7 @@ typedef struct layout {
     ik_real *contact_scratch; /* [2 frames] */
     ik_foot_contact *found; /* [capacity] on the source */
     ik_foot_contact *held;  /* [capacity] on the target */
+    unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -37,7 +39,7 @@ static size_t carve(size_t *at, size_t bytes) {
 }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[11];
+    size_t at = 0, o[12];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -52,6 +54,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[8] = carve(&at, cap * sizeof(ik_foot_contact));
     o[9] = carve(&at, t * sizeof(int));
     o[10] = carve(&at, t * sizeof(ik_vec3));
+    o[11] = carve(&at, 2 * f);
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
@@ -74,6 +77,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->held = (ik_foot_contact *)(void *)(base + o[8]);
     l->tip = (int *)(void *)(base + o[9]);
     l->tip_ls = (ik_vec3 *)(void *)(base + o[10]);
+    l->lifted = (unsigned char *)(base + o[11]);
     return at;
 }
 
@@ -295,14 +299,18 @@ static ik_result find_source_contacts(const ik_retarget *job, const layout *l, b
 
 /* Each source contact on the target: the planted point mapped, its height
  * above its floor level scaled onto the target point's rest height,
- *   h_t = height_t[p] + scale (h_s - level_s[p]).
- * Points the target lacks (a toe) are left out. */
+ *   h_t = height_t[p] + scale max(0, h_s - level_s[p]),
+ * never below the height the point has on a foot standing on the floor (a
+ * source contact planted under its point's level, as 131_02's left toe is
+ * by 23 mm, would pitch the target's foot into the floor once heel and toe
+ * are held at their heights). Points the target lacks (a toe) are left out. */
 static int map_contacts(const ik_retarget *job, const layout *l, const body_map *m, int found) {
     int i, n = 0;
     for (i = 0; i < found; ++i) {
         ik_foot_contact c = l->found[i];
         ik_vec3 x = map_point(m, c.planted_ms);
-        ik_real h = m->height_t[c.point] + m->scale * (ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
+        ik_real h = m->height_t[c.point] +
+                    m->scale * ik_maxr(0, ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
         if (point_joint(job->target_rig, c.point) < 0) continue;
         c.planted_ms = ik_vec3_mad(x, m->up_t, h - ik_vec3_dot(x, m->up_t));
         l->held[n++] = c;
@@ -434,9 +442,23 @@ static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_
  *   h(t) = h_pivot + r_a.up + cos t (r_p.up) + sin t ((a x r_p).up) = floor,
  * so t = phi +- acos(-k / R), R = |(r_p.up, (a x r_p).up)|, phi its angle.
  * A few rounds, as lifting one point may lower another; a point the turn
- * cannot lift (the pivot itself too low) is left. */
-static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_transform *pose,
-                            ik_mat4 *model_ms) {
+ * cannot lift (the pivot itself too low) is left. Toes (`toe_range`, NULL
+ * for the foot: their lift from rest now and its limits) take the root that
+ * leaves them within their limits, the smaller such, else the one nearer
+ * them: a toe pointing down under a foot on its ball (male_base_mesh's
+ * toes rest 27 degrees below the sole) reaches the floor either way, and
+ * the smaller turn curled it 41 degrees past toe_curl. */
+typedef struct toe_range {
+    ik_real lift, lo, hi;
+} toe_range;
+
+/* How far a toe lift goes beyond [lo, hi] (0 inside). */
+static ik_real toe_excess(const toe_range *r, ik_real lift) {
+    return lift < r->lo ? r->lo - lift : lift > r->hi ? lift - r->hi : 0;
+}
+
+static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, toe_range *toes,
+                            ik_transform *pose, ik_mat4 *model_ms) {
     int round, i;
     for (round = 0; round < 3; ++round) {
         ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
@@ -458,7 +480,18 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         phi = IK_ATAN2(c2, c1);
         turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
         other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
-        if (IK_FABS(other) < IK_FABS(turn)) turn = other;
+        if (toes) {
+            /* a turn by +x about a lowers the toes by x when a is the axis the lift is measured about */
+            ik_vec3 measured =
+                ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls);
+            ik_real sense = ik_vec3_dot(a, measured) > 0 ? -1 : 1;
+            ik_real e_turn = toe_excess(toes, toes->lift + sense * turn);
+            ik_real e_other = toe_excess(toes, toes->lift + sense * other);
+            if (e_other < e_turn || (e_other == e_turn && IK_FABS(other) < IK_FABS(turn))) turn = other;
+            toes->lift += sense * turn;
+        } else if (IK_FABS(other) < IK_FABS(turn)) {
+            turn = other;
+        }
         turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
     }
 }
@@ -488,6 +521,132 @@ static void turn_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int j
     if (change == 0) return;
     lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls));
     turn_joint(t, joint, ik_quat_from_axis_angle(lateral, -change), pose, model_ms);
+}
+
+/* A leg solved to put its ankle at `ankle_ms` (ik_two_bone from the pose
+ * as it stands, the knee kept on its side by ik_limb_natural_pole), then
+ * its foot (or a virtual ankle's control joint, carried to the ankle) given
+ * the model rotation `foot_ms`. */
+static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat foot_ms, ik_transform *pose,
+                         ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &t->limb[k];
+    int foot = ik_humanoid_limb_foot(leg);
+    ik_two_bone job = ik_two_bone_def();
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
+    ik_two_bone_bind(&job, model_ms, pose, leg->start, leg->mid, leg->mid);
+    job.end_ms = &end_ms;
+    job.end_rotation_ls = NULL;
+    job.target_ms = ankle_ms;
+    job.use_pole = 1;
+    job.pole_ms =
+        ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
+                             ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms), ankle_ms,
+                             ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
+                             leg->upper_length + leg->lower_length);
+    if (ik_two_bone_run(&job) != IK_OK) return;
+    ik_skeleton_fk_subtree(t->skeleton, leg->start, pose, NULL, model_ms);
+    ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
+    turn_joint(t, foot,
+               ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))),
+               pose, model_ms);
+}
+
+/* A heel lift's fixed inputs: the leg, the foot as it stood (ankle, model
+ * rotation), the pivot and the lateral axis, and the leg's joints (thigh,
+ * shin, foot or control) as they stood, so that every trial starts from the
+ * same pose. */
+typedef struct heel_lift {
+    const ik_humanoid *t;
+    int k;
+    ik_vec3 ankle, pivot, lateral;
+    ik_quat foot_rotation;
+    int joint[3];
+    ik_transform saved[3];
+} heel_lift;
+
+/* The leg back as it stood before the lift. */
+static void lift_restore(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
+    int i;
+    for (i = 0; i < 3; ++i) pose[h->joint[i]] = h->saved[i];
+    ik_skeleton_fk_subtree(h->t->skeleton, h->joint[0], pose, NULL, model_ms);
+    if (!ik_skeleton_is_descendant(h->t->skeleton, h->joint[2], h->joint[0]))
+        ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
+}
+
+/* One trial: the foot turned heel-up by `angle` about the pivot, the leg
+ * solved to it from the saved pose; returns the ankle angle over the limit. */
+static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose, ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &h->t->limb[h->k];
+    ik_quat turn = ik_quat_from_axis_angle(h->lateral, angle);
+    ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
+    lift_restore(h, pose, model_ms);
+    solve_leg_to(h->t, h->k, to, ik_quat_mul(turn, h->foot_rotation), pose, model_ms);
+    return ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
+}
+
+/* Seed 001's heel lift for a foot on the floor whose ankle bends up past
+ * ankle_up (the shin leaning further over a flat foot than an ankle
+ * allows; CMU 131_01 itself reaches 47 degrees): the foot turns heel-up by
+ * an angle th about its lateral axis L through a pivot P on the floor, the
+ * ankle A going to P + R(th) (A - P), and the leg is solved to it. P is the
+ * toe joint where the toe is held (it stays exactly where it is held), else
+ * the ball's contact point (the ball stays on the floor; a held heel leaves
+ * its spot, and its contact is held only where it stays down: see
+ * hold_only_lowered_heels). The
+ * ankle angle falls as th grows (each radian of lift lowers it by one, and
+ * the rising ankle straightens the shin), so the smallest th that brings it
+ * to ankle_up is a root of flex(th) - ankle_up: bracketed by doubling from
+ * the excess, then regula falsi with the Illinois halving, each trial a leg
+ * solve from the same pose, ending on the allowed side (within 1e-4 rad).
+ * At most ankle_up + ankle_down of lift (a foot on its toes' tips); where
+ * even that does not bring the ankle inside (01_01's first frame, a
+ * T-pose, on the 131_01 skeleton: hips eased down over a foot turned out
+ * of the floor, 80 degrees up) the foot is left as it stood. */
+static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_transform *pose,
+                                ik_mat4 *model_ms) {
+    const ik_humanoid_limb *leg = &t->limb[k];
+    const ik_real most = t->limits.ankle_up + t->limits.ankle_down, tolerance = (ik_real)1e-4;
+    int foot = ik_humanoid_limb_foot(leg), i, side = 0;
+    ik_real lo = 0, hi, g_lo = ik_humanoid_leg_ankle(leg, model_ms) - t->limits.ankle_up, g_hi;
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
+    heel_lift h;
+    if (!(g_lo > tolerance)) return 0;
+    h.t = t;
+    h.k = k;
+    h.ankle = ik_mat4_translation(&end_ms);
+    h.pivot = toe_held && leg->toe >= 0 ? ik_mat4_translation(&model_ms[leg->toe])
+                                        : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
+    h.lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[foot], leg->lateral_ls));
+    h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
+    h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
+    for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
+    hi = ik_minr(g_lo, most);
+    g_hi = lift_trial(&h, hi, pose, model_ms);
+    while (g_hi > 0 && hi < most) {
+        lo = hi, g_lo = g_hi;
+        hi = ik_minr(2 * hi, most);
+        g_hi = lift_trial(&h, hi, pose, model_ms);
+    }
+    if (g_hi > 0) {
+        lift_restore(&h, pose, model_ms); /* no lift brings it inside: the foot is left as it stood */
+        return 0;
+    }
+    for (i = 0; i < 40 && g_hi < -tolerance && hi - lo > (ik_real)1e-6; ++i) {
+        ik_real mid = hi - g_hi * (hi - lo) / (g_hi - g_lo), g_mid;
+        if (!(mid > lo && mid < hi)) mid = (ik_real)0.5 * (lo + hi);
+        g_mid = lift_trial(&h, mid, pose, model_ms);
+        if (g_mid > 0) {
+            lo = mid, g_lo = g_mid;
+            if (side == 1) g_hi *= (ik_real)0.5;
+            side = 1;
+        } else {
+            hi = mid, g_hi = g_mid;
+            if (side == -1) g_lo *= (ik_real)0.5;
+            side = -1;
+        }
+    }
+    lift_trial(&h, hi, pose, model_ms);
+    return 1;
 }
 
 /* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
@@ -520,12 +679,56 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
         if (!toe_held)
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
                         -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
-        if (leg->toe >= 0)
-            turn_within(t, leg, leg->toe, ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L],
-                        -t->limits.toe_curl, t->limits.toe_bend, pose, l->target_ms);
-        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), pose, l->target_ms);
-        if (leg->toe >= 0) turn_onto_floor(t, leg, leg->toe, pose, l->target_ms);
+        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, l->target_ms);
+        l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
+            lift_heel_within(t, k, toe_held, pose, l->target_ms);
+        if (leg->toe >= 0) {
+            toe_range toes;
+            toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;
+            toes.lift = ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L];
+            turn_within(t, leg, leg->toe, toes.lift, toes.lo, toes.hi, pose, l->target_ms);
+            toes.lift = ik_clampr(toes.lift, toes.lo, toes.hi);
+            turn_onto_floor(t, leg, leg->toe, &toes, pose, l->target_ms);
+        }
     }
+}
+
+/* A lifted heel has left its spot, so its contact is held only over the
+ * frames where it stayed down: each heel contact is cut
+ * into its runs of frames not lifted (none where it lifted throughout).
+ * Runs of one point stay disjoint and a frame apart, so the list fits the
+ * capacity contacts found on the source have (contact_capacity); rebuilt in
+ * the source's contacts' room (no longer needed), in order of start, then
+ * copied back.
+ * Returns the new count. */
+static int hold_only_lowered_heels(const layout *l, int held) {
+    int i, f, n = 0;
+    for (i = 0; i < held; ++i) {
+        ik_foot_contact c = l->held[i];
+        int leg = ik_foot_point_leg(c.point) - IK_LIMB_LEG_L, start = -1;
+        if (ik_foot_point_is_toe(c.point)) {
+            l->found[n++] = c;
+            continue;
+        }
+        for (f = c.start; f <= c.end + 1; ++f) {
+            ik_bool down = f <= c.end && !l->lifted[2 * (size_t)f + (size_t)leg];
+            if (down && start < 0) start = f;
+            if (!down && start >= 0) {
+                l->found[n] = c;
+                l->found[n].start = start;
+                l->found[n++].end = f - 1;
+                start = -1;
+            }
+        }
+    }
+    /* back in order of start (insertion: only pieces of a cut contact are out of place) */
+    for (i = 1; i < n; ++i) {
+        ik_foot_contact c = l->found[i];
+        for (f = i; f > 0 && l->found[f - 1].start > c.start; --f) l->found[f] = l->found[f - 1];
+        l->found[f] = c;
+    }
+    memcpy(l->held, l->found, (size_t)n * sizeof *l->found);
+    return n;
 }
 
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals
@@ -642,6 +845,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
         r = hold_feet(job, &l, held);
     }
     for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_within_limits(job, &l, &m, held, f);
+    if (r == IK_OK && job->hold_feet) held = hold_only_lowered_heels(&l, held);
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;
     if (job->target_contacts) {

@@ -8,10 +8,26 @@ import * as THREE from 'three';
 
 export { THREE };
 
+// Whether WebGL here is drawn by a software rasteriser (SwiftShader,
+// llvmpipe: machines without a GPU, headless browsers). Multisampling costs
+// such a renderer most of its frame: on this project's machine the humanoid
+// drags at 15-30 frames/s with it and 20-60 without. Asked once, of a small
+// context that is given back at once.
+let softwareGL = null;
+function drawnInSoftware() {
+    if (softwareGL !== null) return softwareGL;
+    const gl = document.createElement('canvas').getContext('webgl2', { antialias: false });
+    const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+    const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+    softwareGL = /swiftshader|llvmpipe|softpipe|software/i.test(name);
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return softwareGL;
+}
+
 export class Scene3D {
     constructor(container, { center = [0, 0, 0], distance = 5, yaw = 0.9, pitch = 0.35 } = {}) {
         this.container = container;
-        this.renderer = new THREE.WebGLRenderer({ antialias: true });
+        this.renderer = new THREE.WebGLRenderer({ antialias: !drawnInSoftware() });
         this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
         container.appendChild(this.renderer.domElement);
         this.scene = new THREE.Scene();

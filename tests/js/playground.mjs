@@ -664,6 +664,47 @@ try {
     check(errors.length === 0, `no errors in the console${errors.length ? `: ${errors.join(' | ')}` : ''}`);
 } finally {
     await browser.close();
+}
+// ---- frame rate with Chromium's own GL (printed, not asserted) ----
+// The humanoid's hand target dragged from inside the page: a pointer event
+// each animation frame, so the frames are the page's and the GL's, not the
+// test's round trips. On this machine Chromium's default GL is SwiftShader too,
+// drawn without multisampling (the page turns it off for software GL).
+try {
+    const glBrowser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    try {
+        const page = await glBrowser.newPage({ viewport: { width: 1280, height: 800 } });
+        await page.goto(`${url}#tab=body`);
+        await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+        await frames(page, 10);
+        const from = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets)))[1];
+        const before = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals)))[1];
+        const intervals = await page.evaluate(async (at) => {
+            const canvas = document.elementFromPoint(at[0], at[1]), stamps = [];
+            const send = (type, k) => canvas.dispatchEvent(new PointerEvent(type, {
+                clientX: at[0] - 0.5 * k, clientY: at[1] - 0.8 * k, bubbles: true, pointerId: 1, isPrimary: true,
+                button: 0, buttons: type === 'pointerup' ? 0 : 1 }));
+            send('pointerdown', 0);
+            await new Promise((done) => {
+                const step = (t) => {
+                    stamps.push(t);
+                    send('pointermove', stamps.length);
+                    if (stamps.length < 120) requestAnimationFrame(step); else done();
+                };
+                requestAnimationFrame(step);
+            });
+            send('pointerup', stamps.length);
+            return stamps.slice(1).map((t, k) => t - stamps[k]).sort((a, b) => a - b);
+        }, from);
+        const after = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals)))[1];
+        check(dist(after, before) > 0.1, `humanoid, Chromium's default GL: the in-page drag moved the hand target (${dist(after, before).toFixed(3)})`);
+        const at = (p) => intervals[Math.min(intervals.length - 1, Math.floor(p * intervals.length))];
+        console.log(`     humanoid drag with Chromium's default GL, ${intervals.length} frames: median ${at(0.5).toFixed(1)} ms ` +
+            `(${(1000 / at(0.5)).toFixed(1)} frames/s), 95th percentile ${at(0.95).toFixed(1)} ms`);
+    } finally {
+        await glBrowser.close();
+    }
+} finally {
     server.close();
 }
 console.log(failures ? `playground: ${failures} check(s) failed` : 'playground: all checks passed');

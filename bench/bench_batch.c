@@ -21,7 +21,7 @@
 
 #include "support/rng.h"
 
-#define MAX_N 65536
+#define MAX_N 131072
 #define SOLVES 1000000
 #define REPEATS 9
 

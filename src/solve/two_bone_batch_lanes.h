@@ -134,6 +134,38 @@ static lanes soften_lanes(lanes distance, lanes full, ik_real soften) {
     return lanes_load(dist);
 }
 
+/* The swing past about 170 degrees, lane by lane as two_bone.c takes it
+ * there: ik_quat_from_to(end_rel, e) (math/quat.c), normalised. With
+ * l = |end_rel||e| and w = l + end_rel . e: where w > l / 64 after all,
+ * (end_rel x e, w); else a half turn about p = unit(end_rel x e), which
+ * takes end_rel to b = 2 (p . end_rel) p - end_rel, then the half-way
+ * quaternion from b to e: (b x e, l + b . e) (p, 0). *usable holds where
+ * ik_quat_from_to would take neither of its other ways (l zero or not
+ * finite, end_rel x e within rounding of zero: any perpendicular axis) and
+ * the product's squared norm is a normal number; other lanes leave the path. */
+static quat_lanes swing_nearly_opposite(lanes3 end_rel, lanes3 e, lanes *usable) {
+    const lanes one = lanes_splat(1), zero = lanes_splat(0);
+    lanes l = lanes_sqrt(lanes_mul(lanes3_dot(end_rel, end_rel), lanes3_dot(e, e)));
+    lanes w = lanes_add(l, lanes3_dot(end_rel, e)), c_sq, len_sq, inv;
+    lanes3 c = lanes3_cross(end_rel, e), p, b;
+    lanes ordinary = lanes_gt(w, lanes_mul(l, lanes_splat((ik_real)(1.0 / 64))));
+    quat_lanes split, q;
+    c_sq = lanes3_dot(c, c);
+    p = lanes3_scale(c, lanes_div(one, lanes_sqrt(c_sq)));
+    b = lanes3_sub(lanes3_scale(p, lanes_mul(lanes_splat(2), lanes3_dot(p, end_rel))), end_rel);
+    split = quat_lanes_mul(quat_lanes_make(lanes3_cross(b, e), lanes_add(l, lanes3_dot(b, e))), quat_lanes_make(p, zero));
+    q = quat_lanes_make(lanes3_select(ordinary, c, split.v), lanes_select(ordinary, w, split.w));
+    len_sq = lanes_add(lanes3_dot(q.v, q.v), lanes_mul(q.w, q.w));
+    *usable = lanes_and(lanes_and(lanes_gt(l, zero), lanes_le(l, lanes_splat(IK_REAL_MAX))),
+                        lanes_and(lanes_or(ordinary, lanes_gt(c_sq, lanes_mul(lanes_mul(l, l),
+                                                                                lanes_splat(256 * IK_REAL_EPSILON *
+                                                                                            IK_REAL_EPSILON)))),
+                                  lanes_and(lanes_ge(len_sq, lanes_splat(IK_REAL_MIN)),
+                                            lanes_le(len_sq, lanes_splat(IK_REAL_MAX)))));
+    inv = lanes_div(one, lanes_sqrt(lanes_select(*usable, len_sq, one)));
+    return quat_lanes_make(lanes3_scale(q.v, inv), lanes_mul(q.w, inv));
+}
+
 /* What one step of IK_LANES limbs produces. */
 typedef struct limb_results {
     quat_lanes start_correction, mid_correction;
@@ -148,7 +180,7 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     lanes dist = lanes_sqrt(lanes3_dot(e, e)), shortest = lanes_abs(lanes_sub(l1, l2)), d, ok;
     lanes len, h_sq, uv, inv_h, inv_len, kc, cos0, sin0, sin1, c, s, bend_w, half_turn;
     lanes end_sq, end_len, reach, inv_reach, lw, w, kk, ref_sq, rr, pole_sq, has_twist, g, root, cos_part, sin_part,
-        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, tol;
+        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, tol, small_turn;
     quat_lanes bend, swing, start_new, mid_new, swing_twist;
 
     /* The lanes of the common path (ik_two_bone_run's guards): similar
@@ -195,8 +227,10 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     /* 2. swing (swing_and_twist): the minimum rotation taking end_rel onto
      * the target line e, (end_rel x e, |end_rel||e| + end_rel . e) / (reach
      * |e|), with |end_rel| one Newton step from reach = d (or |end_rel|
-     * itself for a short reach). A target on the start or a swing past
-     * about 170 degrees (w <= |end_rel||e| / 64) leaves the path. */
+     * itself for a short reach). A target on the start leaves the path.
+     * Past about 170 degrees (w <= |end_rel||e| / 64) the cross product is
+     * mostly rounding: there, in the groups that have such a lane (about
+     * one limb in 130 of bench_batch's random ones), swing_nearly_opposite. */
     ok = lanes_and(ok, lanes_gt(dist, lanes_mul(lanes_splat(IK_REAL_EPSILON), full)));
     end_sq = lanes3_dot(end_rel, end_rel);
     end_len = lanes_sqrt(end_sq);
@@ -206,8 +240,16 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
                                               lanes_mul(lanes_mul(lanes_splat((ik_real)0.5), inv_reach), dist))),
                    dist);
     w = lanes_add(lw, lanes3_dot(end_rel, e));
-    ok = lanes_and(ok, lanes_gt(w, lanes_mul(lw, lanes_splat((ik_real)(1.0 / 64)))));
     swing = quat_lanes_make(lanes3_scale(lanes3_cross(end_rel, e), inv_reach), lanes_mul(w, inv_reach));
+    small_turn = lanes_gt(w, lanes_mul(lw, lanes_splat((ik_real)(1.0 / 64))));
+    if (lanes_mask_bits(lanes_and(ok, small_turn)) != lanes_mask_bits(ok)) {
+        lanes opposite_usable;
+        quat_lanes opposite = swing_nearly_opposite(end_rel, e, &opposite_usable);
+        swing = quat_lanes_make(lanes3_select(small_turn, swing.v, opposite.v),
+                                lanes_select(small_turn, swing.w, opposite.w));
+        small_turn = lanes_or(small_turn, opposite_usable);
+    }
+    ok = lanes_and(ok, small_turn);
 
     /* 3. twist about m = end_rel / reach toward the pole (or, without one,
      * or with one on the target line, the knee u): with k = m x h,

@@ -563,6 +563,16 @@ static double angle_per_sine(double sine_sq, double cosine) {
  * lane per candidate, so the compiler can take two or more at once). */
 #define FK_LANES IK_ROBOT_ANALYTIC_MAX_SOLUTIONS
 
+/* With GCC on x86-64 the check is built twice, for SSE2 (two lanes a step)
+ * and for AVX (four), and the loader picks the one the processor runs
+ * (target_clones); AVX without FMA rounds every lane as SSE2 does, so both
+ * give the same answers. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FK_WIDE __attribute__((target_clones("avx", "default")))
+#else
+#define FK_WIDE
+#endif
+
 /* Forward kinematics of every candidate's joint values as the product of
  * exponentials, in double: E_1 ... E_6 = (R, t) with E_i = (R_i, p_i - R_i p_i)
  * and (R, t)(R_i, t_i) = (R R_i, R t_i + t), each R_i from the angle's own
@@ -573,7 +583,7 @@ static double angle_per_sine(double sine_sq, double cosine) {
  * pass[k] when every axis of candidate k's position error and of the
  * rotation vector (the skew part, sin(angle) axis, scaled to the angle) is
  * within tolerance. */
-static void check_by_fk(const ik_robot_analytic *job, const solve_state *s, ik_bool pass[FK_LANES]) {
+static FK_WIDE void check_by_fk(const ik_robot_analytic *job, const solve_state *s, ik_bool pass[FK_LANES]) {
     const ik_robot_analytic_model *m = s->model;
     const double tol = job->position_tolerance, atol = job->angle_tolerance, *g = s->goal_rotation.m;
     const int n = s->count;

@@ -87,12 +87,16 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
 #if defined(__GNUC__) || defined(__clang__)
     /* in a batch too big for the caches (beyond about 4,096 limbs), the
      * joints two steps ahead, on their way in (a strided array of poses is
-     * too sparse for the hardware prefetcher); smaller ones lose by it */
+     * too sparse for the hardware prefetcher); smaller ones lose by it. A
+     * matrix need not start a cache line: both lines of the start's and
+     * the mid's (columns 0-3), the line of the end's column 3. */
     if (job->count > 4096 && first + 3 * IK_LANES <= job->count) {
         for (lane = 0; lane < IK_LANES; ++lane) {
             int ahead = first + 2 * IK_LANES + lane;
             __builtin_prefetch(lanes3_strided_matrix(job->start_ms, stride, ahead));
+            __builtin_prefetch(lanes3_strided_matrix(job->start_ms, stride, ahead)->m + 15);
             __builtin_prefetch(lanes3_strided_matrix(job->mid_ms, stride, ahead));
+            __builtin_prefetch(lanes3_strided_matrix(job->mid_ms, stride, ahead)->m + 15);
             __builtin_prefetch(lanes3_strided_matrix(job->end_ms, stride, ahead)->m + 12);
         }
     }

@@ -138,38 +138,6 @@ static lanes soften_lanes(lanes distance, lanes full, ik_real soften) {
     return lanes_load(dist);
 }
 
-/* The swing past about 170 degrees, lane by lane as two_bone.c takes it
- * there: ik_quat_from_to(end_rel, e) (math/quat.c), normalised. With
- * l = |end_rel||e| and w = l + end_rel . e: where w > l / 64 after all,
- * (end_rel x e, w); else a half turn about p = unit(end_rel x e), which
- * takes end_rel to b = 2 (p . end_rel) p - end_rel, then the half-way
- * quaternion from b to e: (b x e, l + b . e) (p, 0). *usable holds where
- * ik_quat_from_to would take neither of its other ways (l zero or not
- * finite, end_rel x e within rounding of zero: any perpendicular axis) and
- * the product's squared norm is a normal number; other lanes leave the path. */
-static quat_lanes swing_nearly_opposite(lanes3 end_rel, lanes3 e, lanes *usable) {
-    const lanes one = lanes_splat(1), zero = lanes_splat(0);
-    lanes l = lanes_sqrt(lanes_mul(lanes3_dot(end_rel, end_rel), lanes3_dot(e, e)));
-    lanes w = lanes_add(l, lanes3_dot(end_rel, e)), c_sq, len_sq, inv;
-    lanes3 c = lanes3_cross(end_rel, e), p, b;
-    lanes ordinary = lanes_gt(w, lanes_mul(l, lanes_splat((ik_real)(1.0 / 64))));
-    quat_lanes split, q;
-    c_sq = lanes3_dot(c, c);
-    p = lanes3_scale(c, lanes_div(one, lanes_sqrt(c_sq)));
-    b = lanes3_sub(lanes3_scale(p, lanes_mul(lanes_splat(2), lanes3_dot(p, end_rel))), end_rel);
-    split = quat_lanes_mul(quat_lanes_make(lanes3_cross(b, e), lanes_add(l, lanes3_dot(b, e))), quat_lanes_make(p, zero));
-    q = quat_lanes_make(lanes3_select(ordinary, c, split.v), lanes_select(ordinary, w, split.w));
-    len_sq = lanes_add(lanes3_dot(q.v, q.v), lanes_mul(q.w, q.w));
-    *usable = lanes_and(lanes_and(lanes_gt(l, zero), lanes_le(l, lanes_splat(IK_REAL_MAX))),
-                        lanes_and(lanes_or(ordinary, lanes_gt(c_sq, lanes_mul(lanes_mul(l, l),
-                                                                                lanes_splat(256 * IK_REAL_EPSILON *
-                                                                                            IK_REAL_EPSILON)))),
-                                  lanes_and(lanes_ge(len_sq, lanes_splat(IK_REAL_MIN)),
-                                            lanes_le(len_sq, lanes_splat(IK_REAL_MAX)))));
-    inv = lanes_div(one, lanes_sqrt(lanes_select(*usable, len_sq, one)));
-    return quat_lanes_make(lanes3_scale(q.v, inv), lanes_mul(q.w, inv));
-}
-
 /* What one step of IK_LANES limbs produces. */
 typedef struct limb_results {
     quat_lanes start_correction, mid_correction;
@@ -234,7 +202,8 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
      * itself for a short reach). A target on the start leaves the path.
      * Past about 170 degrees (w <= |end_rel||e| / 64) the cross product is
      * mostly rounding: there, in the groups that have such a lane (about
-     * one limb in 130 of bench_batch's random ones), swing_nearly_opposite. */
+     * one limb in 130 of bench_batch's random ones), two_bone.c's
+     * ik_quat_from_to lane by lane (quat_lanes_from_to). */
     ok = lanes_and(ok, lanes_gt(dist, lanes_mul(lanes_splat(IK_REAL_EPSILON), full)));
     end_sq = lanes3_dot(end_rel, end_rel);
     end_len = lanes_sqrt(end_sq);
@@ -248,7 +217,7 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     small_turn = lanes_gt(w, lanes_mul(lw, lanes_splat((ik_real)(1.0 / 64))));
     if (lanes_mask_bits(lanes_and(ok, small_turn)) != lanes_mask_bits(ok)) {
         lanes opposite_usable;
-        quat_lanes opposite = swing_nearly_opposite(end_rel, e, &opposite_usable);
+        quat_lanes opposite = quat_lanes_from_to(end_rel, e, &opposite_usable);
         swing = quat_lanes_make(lanes3_select(small_turn, swing.v, opposite.v),
                                 lanes_select(small_turn, swing.w, opposite.w));
         small_turn = lanes_or(small_turn, opposite_usable);

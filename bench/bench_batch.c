@@ -11,7 +11,7 @@
  * forward +Z, up +Y, a random pole direction, a target 0.5 to 5 away and,
  * in half the joints, an eye offset.
  * Writes bench_batch.csv. Usage: bench_batch [two_bone|aim|all] [N,N,...]
- * (the batch sizes; default the list above). */
+ * (the batch sizes, 1 to 131072; default the list above). */
 #include "bench_util.h"
 
 #include <ikit/aim.h>
@@ -21,7 +21,10 @@
 
 #include "support/rng.h"
 
-#define MAX_N 65536
+#define MAX_N 131072
+/* The first this many limbs and heads are drawn as before N went past it, so
+ * the smaller batches keep their figures. */
+#define FIRST_DRAW 65536
 #define SOLVES 1000000
 #define REPEATS 9
 
@@ -39,9 +42,10 @@ static ik_vec3 targets[MAX_N], poles[MAX_N];
 static ik_quat start_out[MAX_N], mid_out[MAX_N];
 static ik_bool reached[MAX_N];
 
-static void make_limbs(rng *r) {
+/* Limbs first to end - 1. */
+static void make_limbs(rng *r, int first, int end) {
     int i;
-    for (i = 0; i < MAX_N; ++i) {
+    for (i = first; i < end; ++i) {
         ik_real s = rng_range(r, 0.5, 2), l1 = rng_range(r, 0.5, 1.5), l2 = rng_range(r, 0.5, 1.5);
         ik_mat4 parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), ik_v3(s, s, s)), local;
         rotation_ls[i][0] = rng_rotation(r);
@@ -122,9 +126,10 @@ static ik_vec3 head_targets[MAX_N], head_poles[MAX_N];
 static ik_quat corrections[MAX_N];
 static const ik_vec3 eye_offset = {0, (ik_real)0.08, (ik_real)0.1};
 
-static void make_heads(rng *r) {
+/* Heads first to end - 1. */
+static void make_heads(rng *r, int first, int end) {
     int i;
-    for (i = 0; i < MAX_N; ++i) {
+    for (i = first; i < end; ++i) {
         ik_real s = rng_range(r, 0.5, 2);
         ik_mat4 parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), ik_v3(s, s, s)), local;
         local = ik_mat4_from_trs(rng_in_ball(r, 1), rng_rotation(r), ik_v3(1, 1, 1));
@@ -203,8 +208,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     csv = fopen("bench_batch.csv", "w");
-    make_limbs(&r);
-    make_heads(&r);
+    make_limbs(&r, 0, FIRST_DRAW);
+    make_heads(&r, 0, FIRST_DRAW);
+    make_limbs(&r, FIRST_DRAW, MAX_N);
+    make_heads(&r, FIRST_DRAW, MAX_N);
     if (csv) fprintf(csv, "solver,form,scalar,n,ns_per_solve\n");
     printf("batch vs single, %s, about %d solves a repeat, median of %d repeats\n", BENCH_SCALAR, SOLVES, REPEATS);
     printf("%-10s %8s %14s %14s %8s\n", "solver", "n", "batch ns", "single ns", "ratio");

@@ -230,6 +230,9 @@ static void test_degenerate(void) {
     heads[3].target = ik_vec3_mad(ik_mat4_translation(&heads[3].joint_ms),
                                   ik_mat4_transform_vector(&heads[3].joint_ms, ik_v3(0, 0, -1)), 2); /* right behind */
     heads[4].target = ik_mat4_transform_point(&heads[4].joint_ms, ik_v3(0, (ik_real)0.3, (ik_real)0.05)); /* inside the offset */
+    /* 5, 6: past 170 degrees, a few degrees either side of straight behind the ray (ik_aim_run's split swing) */
+    heads[5].target = ik_mat4_transform_point(&heads[5].joint_ms, ik_v3((ik_real)0.3, (ik_real)0.5, -8));
+    heads[6].target = ik_mat4_transform_point(&heads[6].joint_ms, ik_v3(0, (ik_real)0.2, -8));
     check_against_single(heads, 8, 1, 0, ik_v3(0, 0, 1), ik_v3(0, 1, 0), ik_v3(0, (ik_real)0.5, 0), &same, &geometry);
     property_end(&same);
     property_end(&geometry);

@@ -332,6 +332,15 @@ static void test_degenerate(void) {
     limbs[4].local[2].translation = ik_vec3_zero();
     limb_fk(&limbs[4]);
     limbs[5].target = ik_mat4_translation(&limbs[5].model[0]);
+    /* 6: the target straight behind the end, as far as it is (a half-turn
+     * swing about any axis); 7: 3 degrees off that (a swing past 170
+     * degrees, solved in the lanes) */
+    for (i = 6; i < 8; ++i) {
+        ik_vec3 a = ik_mat4_translation(&limbs[i].model[0]), ac = ik_vec3_sub(ik_mat4_translation(&limbs[i].model[2]), a);
+        ik_quat off = ik_quat_from_axis_angle(ik_vec3_any_perpendicular(ik_vec3_normalize(ac)),
+                                              i == 6 ? 0 : (ik_real)(3 * IK_PI / 180));
+        limbs[i].target = ik_vec3_sub(a, ik_quat_rotate(off, ac));
+    }
     check_against_single(limbs, 8, 1, 0, 0, &same, &geometry);
     property_end(&same);
     property_end(&geometry);

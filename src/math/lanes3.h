@@ -158,6 +158,37 @@ static inline lanes3 quat_lanes_rotate_scaled(quat_lanes q, lanes3 v) {
     return lanes3_mad(r, lanes3_cross(q.v, v), lanes_mul(two, q.w));
 }
 
+/* ik_quat_from_to(from, to) lane by lane (math/quat.c), normalised, for the
+ * two-bone kernel's swings past about 170 degrees. With l = |from||to| and
+ * w = l + from . to: where w > l / 64, (from x to, w); else a half turn
+ * about p = unit(from x to), which takes `from` to b = 2 (p . from) p - from,
+ * then the half-way quaternion from b to `to`: (b x to, l + b . to) (p, 0).
+ * *usable holds where ik_quat_from_to takes neither of its other ways (l
+ * zero or not finite: the identity; from x to within rounding of zero: any
+ * perpendicular axis) and the squared norm is a normal number. */
+static inline quat_lanes quat_lanes_from_to(lanes3 from, lanes3 to, lanes *usable) {
+    const lanes one = lanes_splat(1), zero = lanes_splat(0);
+    lanes l = lanes_sqrt(lanes_mul(lanes3_dot(from, from), lanes3_dot(to, to)));
+    lanes w = lanes_add(l, lanes3_dot(from, to)), c_sq, len_sq, inv;
+    lanes3 c = lanes3_cross(from, to), p, b;
+    lanes ordinary = lanes_gt(w, lanes_mul(l, lanes_splat((ik_real)(1.0 / 64))));
+    quat_lanes split, q;
+    c_sq = lanes3_dot(c, c);
+    p = lanes3_scale(c, lanes_div(one, lanes_sqrt(c_sq)));
+    b = lanes3_sub(lanes3_scale(p, lanes_mul(lanes_splat(2), lanes3_dot(p, from))), from);
+    split = quat_lanes_mul(quat_lanes_make(lanes3_cross(b, to), lanes_add(l, lanes3_dot(b, to))), quat_lanes_make(p, zero));
+    q = quat_lanes_make(lanes3_select(ordinary, c, split.v), lanes_select(ordinary, w, split.w));
+    len_sq = lanes_add(lanes3_dot(q.v, q.v), lanes_mul(q.w, q.w));
+    *usable = lanes_and(lanes_and(lanes_gt(l, zero), lanes_le(l, lanes_splat(IK_REAL_MAX))),
+                        lanes_and(lanes_or(ordinary, lanes_gt(c_sq, lanes_mul(lanes_mul(l, l),
+                                                                                lanes_splat(256 * IK_REAL_EPSILON *
+                                                                                            IK_REAL_EPSILON)))),
+                                  lanes_and(lanes_ge(len_sq, lanes_splat(IK_REAL_MIN)),
+                                            lanes_le(len_sq, lanes_splat(IK_REAL_MAX)))));
+    inv = lanes_div(one, lanes_sqrt(lanes_select(*usable, len_sq, one)));
+    return quat_lanes_make(lanes3_scale(q.v, inv), lanes_mul(q.w, inv));
+}
+
 #if IK_LANES == 4
 /* Four quaternions back from their lanes, into out[0..3]. */
 static inline void quat_lanes_store(quat_lanes q, ik_quat *out) {

@@ -79,22 +79,6 @@ static dangle angle_neg(dangle a) { return angle_cs(-a.t, a.c, -a.s); }
 /* a + b: cos(a + b) = cos a cos b - sin a sin b, sin(a + b) = sin a cos b + cos a sin b. */
 static dangle angle_add(dangle a, dangle b) { return angle_cs(a.t + b.t, a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s); }
 
-/* R(k, t) = I + sin t [k]x + (1 - cos t) [k]x^2 (Rodrigues), k unit. */
-static drot rot_axis_angle(dvec k, dangle t) {
-    const double s = t.s, c = t.c, v = 1 - c;
-    drot r;
-    r.m[0] = c + k.x * k.x * v;
-    r.m[1] = k.x * k.y * v - k.z * s;
-    r.m[2] = k.x * k.z * v + k.y * s;
-    r.m[3] = k.y * k.x * v + k.z * s;
-    r.m[4] = c + k.y * k.y * v;
-    r.m[5] = k.y * k.z * v - k.x * s;
-    r.m[6] = k.z * k.x * v - k.y * s;
-    r.m[7] = k.z * k.y * v + k.x * s;
-    r.m[8] = c + k.z * k.z * v;
-    return r;
-}
-
 /* The matrix of a quaternion, normalized in double: a float quaternion 1e-7
  * off unit length scales R h_6 by that much, and theta_5 = acos(h_2 . R h_6)
  * magnifies it by 1 / sin theta_5. */
@@ -293,7 +277,8 @@ ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analyt
 /* a cos t + b sin t = c: t = phi +- delta with phi = atan2(b, a) and
  * delta = acos(x), x = c / |(a, b)|; their cosines and sines by the angle
  * sum: cos phi = a / |(a, b)|, sin phi = b / |(a, b)|, cos delta = x,
- * sin delta = sqrt((1 - x)(1 + x)). Returns the number of solutions (0, 1,
+ * sin delta = sqrt((1 - x)(1 + x)), so delta = atan2(sin delta, x) (libm's
+ * atan2 takes about half the time of its acos). Returns the number of solutions (0, 1,
  * 2), or -1 when |(a, b)| and c vanish against `scale` (every t solves it). */
 static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]) {
     double r = sqrt(a * a + b * b), x, phi, delta, cp, sp, sd;
@@ -301,11 +286,11 @@ static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]
     x = c / r;
     if (fabs(x) > 1 + TANGENT_SLACK) return 0;
     x = x < -1 ? -1 : x > 1 ? 1 : x;
+    sd = sqrt((1 - x) * (1 + x));
     phi = atan2(b, a);
-    delta = acos(x);
+    delta = atan2(sd, x);
     cp = a / r;
     sp = b / r;
-    sd = sqrt((1 - x) * (1 + x));
     t[0] = angle_cs(phi + delta, cp * x - sp * sd, sp * x + cp * sd);
     t[1] = angle_cs(phi - delta, cp * x + sp * sd, sp * x - cp * sd);
     return delta > 0 ? 2 : 1;
@@ -397,8 +382,17 @@ static ik_bool take(const solve_state *s, candidate *c, int v, dangle t) {
     return place_in_limits(s->model, v, (ik_real)t.t, s->seed[v], &c->q[v]);
 }
 
+/* c into the list (a copy unless it was built in the next free place). */
 static void add_candidate(solve_state *s, const candidate *c) {
-    if (s->count < IK_ROBOT_ANALYTIC_MAX_SOLUTIONS) s->found[s->count++] = *c;
+    if (s->count >= IK_ROBOT_ANALYTIC_MAX_SOLUTIONS) return;
+    if (c != &s->found[s->count]) s->found[s->count] = *c;
+    ++s->count;
+}
+
+/* Where the next two candidates can be built in place: the list's next
+ * free places, or `spare` when fewer than two are left. */
+static candidate *next_two(solve_state *s, candidate spare[2]) {
+    return s->count + 2 <= IK_ROBOT_ANALYTIC_MAX_SOLUTIONS ? &s->found[s->count] : spare;
 }
 
 /* R_i^-1 x = R(h_i, -t) x. */
@@ -516,7 +510,7 @@ static void solve_spherical_wrist(solve_state *s) {
 static void solve_three_parallel(solve_state *s) {
     const dvec *h = s->h, c = s->center, c_t = goal_motion(s, c), u = s->u_4;
     const drot goal_back = rot_transpose(s->goal_rotation);
-    candidate base[2], arm[2];
+    candidate base[2], spare[2], *arm;
     dangle t5[2], t234, t6;
     int n1 = solve_base(s, c_t, c, base), i, j, e;
     for (i = 0; i < n1; ++i) {
@@ -536,6 +530,7 @@ static void solve_three_parallel(solve_state *s) {
             y = undo_joint(s, 0, t1, goal_motion(s, undo_joint(s, 5, t6, undo_joint(s, 4, t5[j], s->p[3]))));
             have_234 = subproblem1(
                 h[3], u, unturn(s, 0, t1, rot_apply(s->goal_rotation, unturn(s, 5, t6, unturn(s, 4, t5[j], u)))), &t234);
+            arm = next_two(s, spare);
             n23 = solve_elbow(s, s->p[3], y, cur, arm);
             for (e = 0; e < n23; ++e) {
                 const dangle t4 = have_234 ? angle_add(t234, angle_neg(angle_add(arm[e].theta[1], arm[e].theta[2])))
@@ -553,17 +548,6 @@ static ik_real variable_gap(const ik_robot_analytic_model *m, int v, ik_real a, 
     return m->limited[v] ? IK_FABS(a - b) : IK_FABS(ik_wrap_angle(a - b));
 }
 
-/* The FK check's partial products E_1 ... E_k = (R_k, t_k), k = 1..6, for
- * the candidate last checked: candidates come in the closed forms' loop
- * order, so the next one often shares its first joints (theta_1 in both
- * shapes, theta_1..3 between a spherical wrist's two flips) and starts
- * from the shared product. */
-typedef struct fk_prefix {
-    drot r[6];
-    dvec t[6];
-    const dangle *theta; /* the candidate they belong to, or NULL */
-} fk_prefix;
-
 /* angle / sin(angle) for the rotation vector, from sin^2 and cos of the
  * angle: asin(s) / s = 1 + s^2 / 6 + 3 s^4 / 40 + ... while cos > 0 and
  * s < 1e-3 (the next term, 5 s^6 / 112, is below 1e-19 there), atan2(s, c) / s
@@ -575,39 +559,94 @@ static double angle_per_sine(double sine_sq, double cosine) {
     return sine > 0 ? atan2(sine, cosine) / sine : 1;
 }
 
-/* Forward kinematics of the joint values theta as the product of
+/* The candidates side by side for the FK check (structure of arrays: one
+ * lane per candidate, so the compiler can take two or more at once). */
+#define FK_LANES IK_ROBOT_ANALYTIC_MAX_SOLUTIONS
+
+/* With GCC on x86-64 the check is built twice, for SSE2 (two lanes a step)
+ * and for AVX (four), and the loader picks the one the processor runs
+ * (target_clones); AVX without FMA rounds every lane as SSE2 does, so both
+ * give the same answers. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FK_WIDE __attribute__((target_clones("avx", "default")))
+#else
+#define FK_WIDE
+#endif
+
+/* Forward kinematics of every candidate's joint values as the product of
  * exponentials, in double: E_1 ... E_6 = (R, t) with E_i = (R_i, p_i - R_i p_i)
  * and (R, t)(R_i, t_i) = (R R_i, R t_i + t), each R_i from the angle's own
- * cosine and sine, and by Rodrigues p_i - R_i p_i = (1 - cos t) w_i - sin t (h_i x p_i)
- * with w_i = p_i - (h_i . p_i) h_i. The tip is (R, t) M and the goal T, so the position error
- * is p_T - R p_M - t and the rotation error R_d R^T; every axis of the
- * position error and of the rotation vector (the skew part, sin(angle)
- * axis, scaled to the angle) within tolerance. */
-static ik_bool reaches_goal(const ik_robot_analytic *job, const solve_state *s, const dangle theta[6],
-                            fk_prefix *prefix) {
-    const double tol = job->position_tolerance, atol = job->angle_tolerance;
+ * cosine and sine, R(h, t) = cos t I + sin t [h]x + (1 - cos t) h h^T
+ * (Rodrigues), and p_i - R_i p_i = (1 - cos t) w_i - sin t (h_i x p_i)
+ * with w_i = p_i - (h_i . p_i) h_i. The tip is (R, t) M and the goal T, so
+ * the position error is p_T - R p_M - t and the rotation error R_d R^T;
+ * pass[k] when every axis of candidate k's position error and of the
+ * rotation vector (the skew part, sin(angle) axis, scaled to the angle) is
+ * within tolerance. */
+static FK_WIDE void check_by_fk(const ik_robot_analytic *job, const solve_state *s, ik_bool pass[FK_LANES]) {
     const ik_robot_analytic_model *m = s->model;
-    drot e, r;
-    dvec dp, v;
-    double cosine, scale;
-    int i = 0;
-    while (prefix->theta && i < 6 && theta[i].t == prefix->theta[i].t) ++i;
-    for (; i < 6; ++i) {
-        const double *w = m->solve_bs.point_across[i], *hp = m->solve_bs.axis_cross_point[i], v1 = 1 - theta[i].c;
-        drot ri = rot_axis_angle(s->h[i], theta[i]);
-        dvec ti = dv(v1 * w[0] - theta[i].s * hp[0], v1 * w[1] - theta[i].s * hp[1], v1 * w[2] - theta[i].s * hp[2]);
-        prefix->r[i] = i == 0 ? ri : rot_mul(prefix->r[i - 1], ri);
-        prefix->t[i] = i == 0 ? ti : dv_add(prefix->t[i - 1], rot_apply(prefix->r[i - 1], ti));
+    const double tol = job->position_tolerance, atol = job->angle_tolerance, *g = s->goal_rotation.m;
+    const int n = s->count;
+    double cosine[6][FK_LANES], sine[6][FK_LANES], r[9][FK_LANES], t[3][FK_LANES];
+    double joint_r[9][FK_LANES], joint_t[3][FK_LANES], dp[3][FK_LANES], v[3][FK_LANES], trace[FK_LANES];
+    int i, k, a;
+    for (k = 0; k < n; ++k)
+        for (i = 0; i < 6; ++i) {
+            cosine[i][k] = s->found[k].theta[i].c;
+            sine[i][k] = s->found[k].theta[i].s;
+        }
+    for (i = 0; i < 6; ++i) {
+        const dvec h = s->h[i];
+        const double *w = m->solve_bs.point_across[i], *hp = m->solve_bs.axis_cross_point[i];
+        const double xx = h.x * h.x, yy = h.y * h.y, zz = h.z * h.z, xy = h.x * h.y, xz = h.x * h.z, yz = h.y * h.z;
+        double (*ri)[FK_LANES] = i == 0 ? r : joint_r, (*ti)[FK_LANES] = i == 0 ? t : joint_t;
+        for (k = 0; k < n; ++k) {
+            const double c = cosine[i][k], sn = sine[i][k], v1 = 1 - c;
+            ri[0][k] = c + xx * v1;
+            ri[1][k] = xy * v1 - h.z * sn;
+            ri[2][k] = xz * v1 + h.y * sn;
+            ri[3][k] = xy * v1 + h.z * sn;
+            ri[4][k] = c + yy * v1;
+            ri[5][k] = yz * v1 - h.x * sn;
+            ri[6][k] = xz * v1 - h.y * sn;
+            ri[7][k] = yz * v1 + h.x * sn;
+            ri[8][k] = c + zz * v1;
+            ti[0][k] = v1 * w[0] - sn * hp[0];
+            ti[1][k] = v1 * w[1] - sn * hp[1];
+            ti[2][k] = v1 * w[2] - sn * hp[2];
+        }
+        if (i == 0) continue;
+        for (k = 0; k < n; ++k)
+            for (a = 0; a < 3; ++a) {
+                const double p0 = r[3 * a][k], p1 = r[3 * a + 1][k], p2 = r[3 * a + 2][k];
+                r[3 * a][k] = p0 * joint_r[0][k] + p1 * joint_r[3][k] + p2 * joint_r[6][k];
+                r[3 * a + 1][k] = p0 * joint_r[1][k] + p1 * joint_r[4][k] + p2 * joint_r[7][k];
+                r[3 * a + 2][k] = p0 * joint_r[2][k] + p1 * joint_r[5][k] + p2 * joint_r[8][k];
+                t[a][k] += p0 * joint_t[0][k] + p1 * joint_t[1][k] + p2 * joint_t[2][k];
+            }
     }
-    prefix->theta = theta;
-    r = prefix->r[5];
-    dp = dv_sub(s->goal_tip, dv_add(rot_apply(r, s->home_tip), prefix->t[5]));
-    if (!(fabs(dp.x) <= tol && fabs(dp.y) <= tol && fabs(dp.z) <= tol)) return 0;
-    e = rot_mul(s->goal_rotation, rot_transpose(r));
-    v = dv((e.m[7] - e.m[5]) / 2, (e.m[2] - e.m[6]) / 2, (e.m[3] - e.m[1]) / 2);
-    cosine = (e.m[0] + e.m[4] + e.m[8] - 1) / 2;
-    scale = angle_per_sine(dv_dot(v, v), cosine);
-    return fabs(v.x * scale) <= atol && fabs(v.y * scale) <= atol && fabs(v.z * scale) <= atol;
+    for (k = 0; k < n; ++k) {
+        double e[9];
+        for (a = 0; a < 3; ++a)
+            dp[a][k] = (&s->goal_tip.x)[a] - ((r[3 * a][k] * s->home_tip.x + r[3 * a + 1][k] * s->home_tip.y +
+                                                r[3 * a + 2][k] * s->home_tip.z) +
+                                               t[a][k]);
+        /* e = R_d R^T: e_ij = row i of R_d . row j of R */
+        for (a = 0; a < 9; ++a)
+            e[a] = g[a - a % 3] * r[3 * (a % 3)][k] + g[a - a % 3 + 1] * r[3 * (a % 3) + 1][k] +
+                   g[a - a % 3 + 2] * r[3 * (a % 3) + 2][k];
+        v[0][k] = (e[7] - e[5]) / 2;
+        v[1][k] = (e[2] - e[6]) / 2;
+        v[2][k] = (e[3] - e[1]) / 2;
+        trace[k] = (e[0] + e[4] + e[8] - 1) / 2;
+    }
+    for (k = 0; k < n; ++k) {
+        double scale;
+        pass[k] = 0;
+        if (!(fabs(dp[0][k]) <= tol && fabs(dp[1][k]) <= tol && fabs(dp[2][k]) <= tol)) continue;
+        scale = angle_per_sine(v[0][k] * v[0][k] + v[1][k] * v[1][k] + v[2][k] * v[2][k], trace[k]);
+        pass[k] = fabs(v[0][k] * scale) <= atol && fabs(v[1][k] * scale) <= atol && fabs(v[2][k] * scale) <= atol;
+    }
 }
 
 /* The sort key: squared distance to the seed, or the limit cost (see robot_analytic.h). */
@@ -626,33 +665,38 @@ static ik_real preference_cost(const ik_robot_analytic *job, const ik_real *q, c
     return cost;
 }
 
-/* Checks, removes repeats, and insertion-sorts by the preference cost. */
+/* Checks, removes repeats, and insertion-sorts by the preference cost (the
+ * candidates' numbers, each solution then written once). */
 static int finish(const ik_robot_analytic *job, const solve_state *s) {
     const ik_robot_analytic_model *m = job->model;
     ik_real distance[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS];
-    fk_prefix prefix;
-    int kept = 0, c, v, k;
-    prefix.theta = NULL;
+    ik_bool pass[FK_LANES];
+    int order[IK_ROBOT_ANALYTIC_MAX_SOLUTIONS], kept = 0, c, v, k;
+    check_by_fk(job, s, pass);
     for (c = 0; c < s->count; ++c) {
         const ik_real *q = s->found[c].q;
         ik_real dist;
         ik_bool repeat = 0;
-        if (!reaches_goal(job, s, s->found[c].theta, &prefix)) continue;
+        if (!pass[c]) continue;
+        /* a repeat is within SAME_TOL in every variable: the first one
+         * apart settles it (at once, mostly: kept solutions come from other
+         * branches) */
         for (k = 0; k < kept && !repeat; ++k) {
-            ik_real far = 0;
-            for (v = 0; v < 6; ++v) far = ik_maxr(far, variable_gap(m, v, q[v], job->q_out[6 * k + v]));
-            repeat = far < SAME_TOL;
+            const ik_real *other = s->found[order[k]].q;
+            for (v = 0; v < 6 && variable_gap(m, v, q[v], other[v]) < SAME_TOL; ++v) continue;
+            repeat = v == 6;
         }
         if (repeat) continue;
         dist = preference_cost(job, q, s->seed);
         for (k = kept; k > 0 && distance[k - 1] > dist; --k) {
             distance[k] = distance[k - 1];
-            memcpy(job->q_out + 6 * k, job->q_out + 6 * (k - 1), 6 * sizeof(ik_real));
+            order[k] = order[k - 1];
         }
         distance[k] = dist;
-        memcpy(job->q_out + 6 * k, q, 6 * sizeof(ik_real));
+        order[k] = c;
         ++kept;
     }
+    for (k = 0; k < kept; ++k) memcpy(job->q_out + 6 * k, s->found[order[k]].q, 6 * sizeof(ik_real));
     return kept;
 }
 

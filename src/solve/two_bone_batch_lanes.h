@@ -87,12 +87,16 @@ static void limb_lanes_load(const ik_two_bone_batch *job, int first, limb_lanes 
 #if defined(__GNUC__) || defined(__clang__)
     /* in a batch too big for the caches (beyond about 4,096 limbs), the
      * joints two steps ahead, on their way in (a strided array of poses is
-     * too sparse for the hardware prefetcher); smaller ones lose by it */
+     * too sparse for the hardware prefetcher); smaller ones lose by it. A
+     * matrix need not start a cache line: both lines of the start's and
+     * the mid's (columns 0-3), the line of the end's column 3. */
     if (job->count > 4096 && first + 3 * IK_LANES <= job->count) {
         for (lane = 0; lane < IK_LANES; ++lane) {
             int ahead = first + 2 * IK_LANES + lane;
             __builtin_prefetch(lanes3_strided_matrix(job->start_ms, stride, ahead));
+            __builtin_prefetch(lanes3_strided_matrix(job->start_ms, stride, ahead)->m + 15);
             __builtin_prefetch(lanes3_strided_matrix(job->mid_ms, stride, ahead));
+            __builtin_prefetch(lanes3_strided_matrix(job->mid_ms, stride, ahead)->m + 15);
             __builtin_prefetch(lanes3_strided_matrix(job->end_ms, stride, ahead)->m + 12);
         }
     }
@@ -148,7 +152,7 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     lanes dist = lanes_sqrt(lanes3_dot(e, e)), shortest = lanes_abs(lanes_sub(l1, l2)), d, ok;
     lanes len, h_sq, uv, inv_h, inv_len, kc, cos0, sin0, sin1, c, s, bend_w, half_turn;
     lanes end_sq, end_len, reach, inv_reach, lw, w, kk, ref_sq, rr, pole_sq, has_twist, g, root, cos_part, sin_part,
-        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, tol;
+        abs_sin, twist_sin, twist_cos, start_sq, mid_sq, tol, small_turn;
     quat_lanes bend, swing, start_new, mid_new, swing_twist;
 
     /* The lanes of the common path (ik_two_bone_run's guards): similar
@@ -195,8 +199,11 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     /* 2. swing (swing_and_twist): the minimum rotation taking end_rel onto
      * the target line e, (end_rel x e, |end_rel||e| + end_rel . e) / (reach
      * |e|), with |end_rel| one Newton step from reach = d (or |end_rel|
-     * itself for a short reach). A target on the start or a swing past
-     * about 170 degrees (w <= |end_rel||e| / 64) leaves the path. */
+     * itself for a short reach). A target on the start leaves the path.
+     * Past about 170 degrees (w <= |end_rel||e| / 64) the cross product is
+     * mostly rounding: there, in the groups that have such a lane (about
+     * one limb in 130 of bench_batch's random ones), two_bone.c's
+     * ik_quat_from_to lane by lane (quat_lanes_from_to). */
     ok = lanes_and(ok, lanes_gt(dist, lanes_mul(lanes_splat(IK_REAL_EPSILON), full)));
     end_sq = lanes3_dot(end_rel, end_rel);
     end_len = lanes_sqrt(end_sq);
@@ -206,8 +213,16 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
                                               lanes_mul(lanes_mul(lanes_splat((ik_real)0.5), inv_reach), dist))),
                    dist);
     w = lanes_add(lw, lanes3_dot(end_rel, e));
-    ok = lanes_and(ok, lanes_gt(w, lanes_mul(lw, lanes_splat((ik_real)(1.0 / 64)))));
     swing = quat_lanes_make(lanes3_scale(lanes3_cross(end_rel, e), inv_reach), lanes_mul(w, inv_reach));
+    small_turn = lanes_gt(w, lanes_mul(lw, lanes_splat((ik_real)(1.0 / 64))));
+    if (lanes_mask_bits(lanes_and(ok, small_turn)) != lanes_mask_bits(ok)) {
+        lanes opposite_usable;
+        quat_lanes opposite = quat_lanes_from_to(end_rel, e, &opposite_usable);
+        swing = quat_lanes_make(lanes3_select(small_turn, swing.v, opposite.v),
+                                lanes_select(small_turn, swing.w, opposite.w));
+        small_turn = lanes_or(small_turn, opposite_usable);
+    }
+    ok = lanes_and(ok, small_turn);
 
     /* 3. twist about m = end_rel / reach toward the pole (or, without one,
      * or with one on the target line, the knee u): with k = m x h,

@@ -32,6 +32,20 @@ def asset_path(data, relative):
 
 
 @pytest.fixture
+def ikc():
+    """The built ikc for tests that compare with it: $IKC or ikc on PATH
+    (ikit.batch.find_ikc), else the dev build's; skipped when there is none."""
+    from ikit import batch
+    try:
+        return batch.find_ikc()
+    except batch.BatchError:
+        dev = Path(__file__).resolve().parents[2] / "build" / "dev" / "ikc"
+        if dev.is_file():
+            return str(dev)
+        pytest.skip("skipped: no built ikc (set $IKC or build build/dev/ikc)")
+
+
+@pytest.fixture
 def rng():
     return np.random.default_rng(20261125)
 

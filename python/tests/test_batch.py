@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -44,14 +43,6 @@ Frame Time: 0.1
 0 1 0 0 0 0 0 5 0 0 20 0 0 0 0
 0 1 0 0 0 0 0 10 0 0 30 0 0 0 0
 """
-
-
-@pytest.fixture
-def ikc():
-    try:
-        return batch.find_ikc()
-    except batch.BatchError:
-        pytest.skip("skipped: no ikc binary (set IKC to the built ikc)")
 
 
 @pytest.fixture

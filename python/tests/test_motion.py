@@ -1,10 +1,7 @@
 """The motion layer from Python: foot contacts on real capture, checked
 against the forward kinematics of the take, and the procedural walk."""
 import json
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +9,6 @@ import pytest
 import ikit
 from conftest import asset_path, bone_lengths, positions
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _take_positions(skeleton, poses, root, joints):
@@ -61,15 +57,7 @@ def test_contacts_lie_low_and_slow_on_real_capture(walk_capture):
         assert any(np.linalg.norm(path[b, k] - path[a, k]) > 0.3 * leg for a, b in gaps), name
 
 
-def _ikc():
-    candidate = os.environ.get("IKC") or str(ROOT / "build" / "dev" / "ikc")
-    return candidate if shutil.which(candidate) else None
-
-
-def test_contacts_match_ikc(walk_capture, data):
-    ikc = _ikc()
-    if ikc is None:
-        pytest.skip("skipped: no built ikc (set $IKC or build build/dev/ikc)")
+def test_contacts_match_ikc(walk_capture, data, ikc):
     asset, poses, frame_time = walk_capture
     out = subprocess.run([ikc, "contacts", str(asset_path(data, "bvh/131_01.bvh")), "--json"], check=True,
                          capture_output=True, text=True).stdout

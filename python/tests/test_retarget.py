@@ -3,10 +3,7 @@
 forward kinematics: bones keep the girl's lengths, the feet held on the
 source's contacts neither slide nor sink, and the poses are `ikc
 retarget`'s."""
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +11,6 @@ import pytest
 import ikit
 from conftest import asset_path, bone_lengths, positions
 
-ROOT = Path(__file__).resolve().parents[2]
 # The contact points' joints, by CONTACT_POINTS order.
 POINT_ROLES = {"left heel": "left_foot", "left toe": "left_toe", "right heel": "right_foot", "right toe": "right_toe"}
 
@@ -88,15 +84,7 @@ def test_retargeted_walk_keeps_the_girls_bones_and_holds_its_feet(walk_onto_girl
     assert abs(travel - report["scale"] * source_travel) < 0.05 * travel and travel > 1.0
 
 
-def _ikc():
-    candidate = os.environ.get("IKC") or str(ROOT / "build" / "dev" / "ikc")
-    return candidate if shutil.which(candidate) else None
-
-
-def test_retarget_equals_ikc_retarget(walk_onto_girl, data, tmp_path):
-    ikc = _ikc()
-    if ikc is None:
-        pytest.skip("skipped: no built ikc (set $IKC or build build/dev/ikc)")
+def test_retarget_equals_ikc_retarget(walk_onto_girl, data, ikc, tmp_path):
     source, target, poses, frame_time = walk_onto_girl
     written = tmp_path / "girl_walk.glb"
     subprocess.run([ikc, "retarget", str(asset_path(data, "bvh/131_01.bvh")), str(asset_path(data, "gltf/girl.glb")),

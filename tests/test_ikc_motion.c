@@ -183,6 +183,17 @@ static void expect_refusal(const char *take, int code, const char *message) {
     CHECK(strcmp(text, "keep me") == 0, "%s: the output is untouched", take);
 }
 
+/* A variant of `src` (write_variant's frames, frame time and edit) written
+ * to `name` in the work directory, then refused by clean (expect_refusal,
+ * exit 4) with `message`. */
+static void refuse_variant(const char *src, const char *name, int frames, const char *frame_time, frame_edit edit,
+                           const char *message) {
+    char bad[600];
+    snprintf(bad, sizeof bad, "%s/%s", work_dir, name);
+    CHECK(write_variant(src, bad, frames, frame_time, edit), "%s written", name);
+    expect_refusal(bad, 4, message);
+}
+
 static void test_bad_takes(const char *data) {
     char src[1024], bad[600];
     char args[2048];
@@ -191,24 +202,14 @@ static void test_bad_takes(const char *data) {
         check_skip("real-asset corpus not found");
         return;
     }
-    snprintf(bad, sizeof bad, "%s/one_frame.bvh", work_dir);
-    write_variant(src, bad, 1, NULL, NULL);
-    expect_refusal(bad, 4, "one frame");
-    snprintf(bad, sizeof bad, "%s/zero_time.bvh", work_dir);
-    write_variant(src, bad, 200, "Frame Time: 0\n", NULL);
-    expect_refusal(bad, 4, "frame time");
-    snprintf(bad, sizeof bad, "%s/nan.bvh", work_dir);
-    write_variant(src, bad, 200, NULL, nan_value);
-    expect_refusal(bad, 4, "nan.bvh");
-    snprintf(bad, sizeof bad, "%s/upside_down.bvh", work_dir);
-    write_variant(src, bad, 400, NULL, upside_down);
-    expect_refusal(bad, 4, "upside down");
-    snprintf(bad, sizeof bad, "%s/spin.bvh", work_dir);
-    write_variant(src, bad, 400, NULL, spin);
-    expect_refusal(bad, 4, "no foot is ever on the ground");
+    refuse_variant(src, "one_frame.bvh", 1, NULL, NULL, "one frame");
+    refuse_variant(src, "zero_time.bvh", 200, "Frame Time: 0\n", NULL, "frame time");
+    refuse_variant(src, "nan.bvh", 200, NULL, nan_value, "nan.bvh");
+    refuse_variant(src, "upside_down.bvh", 400, NULL, upside_down, "upside down");
+    refuse_variant(src, "spin.bvh", 400, NULL, spin, "no foot is ever on the ground");
     /* one foot never down: a warning, and the other foot is cleaned */
     snprintf(bad, sizeof bad, "%s/knee_up.bvh", work_dir);
-    write_variant(src, bad, 994, NULL, left_knee_up);
+    CHECK(write_variant(src, bad, 994, NULL, left_knee_up), "knee_up.bvh written");
     snprintf(args, sizeof args, "clean '%s' -o '%s/knee_up_clean.bvh'", bad, work_dir);
     CHECK(run(args) == 0, "one foot in the air: %s", err_text);
     CHECK(strstr(err_text, "left heel") && strstr(err_text, "never on the ground"), "warned: %s", err_text);

@@ -607,7 +607,7 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
     const ik_humanoid_limb *leg = &t->limb[k];
     const ik_real most = t->limits.ankle_up + t->limits.ankle_down, tolerance = (ik_real)1e-4;
     int foot = ik_humanoid_limb_foot(leg), i, side = 0;
-    ik_real lo = 0, hi, g_lo = ik_humanoid_leg_ankle(leg, model_ms) - t->limits.ankle_up, g_hi;
+    ik_real lo = 0, hi, last, g_lo = ik_humanoid_leg_ankle(leg, model_ms) - t->limits.ankle_up, g_hi;
     ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
     heel_lift h;
     if (!(g_lo > tolerance)) return 0;
@@ -620,11 +620,11 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
     h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
     h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
     for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
-    hi = ik_minr(g_lo, most);
+    last = hi = ik_minr(g_lo, most);
     g_hi = lift_trial(&h, hi, pose, model_ms);
     while (g_hi > 0 && hi < most) {
         lo = hi, g_lo = g_hi;
-        hi = ik_minr(2 * hi, most);
+        last = hi = ik_minr(2 * hi, most);
         g_hi = lift_trial(&h, hi, pose, model_ms);
     }
     if (g_hi > 0) {
@@ -635,6 +635,7 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
         ik_real mid = hi - g_hi * (hi - lo) / (g_hi - g_lo), g_mid;
         if (!(mid > lo && mid < hi)) mid = (ik_real)0.5 * (lo + hi);
         g_mid = lift_trial(&h, mid, pose, model_ms);
+        last = mid;
         if (g_mid > 0) {
             lo = mid, g_lo = g_mid;
             if (side == 1) g_hi *= (ik_real)0.5;
@@ -645,7 +646,8 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
             side = -1;
         }
     }
-    lift_trial(&h, hi, pose, model_ms);
+    /* the leg as solved for hi; already so when the last trial was hi's */
+    if (last != hi) lift_trial(&h, hi, pose, model_ms);
     return 1;
 }
 

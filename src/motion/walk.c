@@ -244,10 +244,11 @@ static ik_quat turn_to_model(const walk_setup *w, ik_quat q_w) {
 
 static ik_vec3 joint_position(const ik_mat4 *model_ms, int joint) { return ik_mat4_translation(&model_ms[joint]); }
 
-/* The limb's end (an ankle or wrist, or the virtual ankle) at rest. */
+/* The limb's end (an ankle or wrist, or the virtual ankle) at rest, where
+ * the rig places it (ik_humanoid_limb_end_ms). */
 static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
-    if (limb->end >= 0) return joint_position(model_ms, limb->end);
-    return ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls);
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(limb, model_ms);
+    return ik_mat4_translation(&end_ms);
 }
 
 /* A foot at rest in the walk frame. Its sole is turned flat by the shortest

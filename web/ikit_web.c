@@ -349,8 +349,8 @@ static void body_store(void) {
     }
     for (j = 0; j < IK_LIMB_COUNT; ++j) {
         const ik_humanoid_limb *limb = &body.rig.limb[j];
-        ik_vec3 p = limb->end >= 0 ? ik_mat4_translation(&body.model_ms[limb->end])
-                                   : ik_mat4_transform_point(&body.model_ms[limb->mid], limb->end_offset_ls);
+        ik_mat4 end_ms = ik_humanoid_limb_end_ms(limb, body.model_ms);
+        ik_vec3 p = ik_mat4_translation(&end_ms);
         body.limb_ends_ms[3 * j] = (float)p.x;
         body.limb_ends_ms[3 * j + 1] = (float)p.y;
         body.limb_ends_ms[3 * j + 2] = (float)p.z;

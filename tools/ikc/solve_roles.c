@@ -222,9 +222,10 @@ static int read_height_field(const char *path, ik_height_field_file *field) {
     return IKC_EXIT_FORMAT;
 }
 
+/* Where a limb's end (hand, ankle, or its virtual end) stands. */
 static ik_vec3 limb_end(const ik_humanoid_limb *limb, const ik_mat4 *model_ms) {
-    if (limb->end >= 0) return ik_mat4_translation(&model_ms[limb->end]);
-    return ik_mat4_transform_point(&model_ms[limb->mid], limb->end_offset_ls);
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(limb, model_ms);
+    return ik_mat4_translation(&end_ms);
 }
 
 static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int limb) {

@@ -165,9 +165,6 @@ static void bring_inside(const workspace *ws, ik_real *q, int n) {
     }
 }
 
-/* ---- restarts --------------------------------------------------------------- */
-
-
 /* ---- the error -------------------------------------------------------------- */
 
 /* The twist error from the tip to the goal: e_p = p_goal - p_tip and

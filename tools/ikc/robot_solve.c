@@ -50,6 +50,7 @@ static void usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, robot_request *req) {
+    static const char *const valued[] = {"--tip", "--base", "--pose", "--seed", "--iterations"};
     int i;
     memset(req, 0, sizeof *req);
     req->max_iterations = 20000;
@@ -71,8 +72,7 @@ static int parse(int argc, char **argv, robot_request *req) {
             if (!ikc_input_path("solve", a, &req->path)) return IKC_EXIT_USAGE;
             continue;
         }
-        if (strcmp(a, "--tip") && strcmp(a, "--base") && strcmp(a, "--pose") && strcmp(a, "--seed") &&
-            strcmp(a, "--iterations")) {
+        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
             fprintf(stderr, "ikc solve: unknown option '%s' for a URDF robot\n", ikc_shown(a));
             usage(stderr);
             return IKC_EXIT_USAGE;

@@ -165,9 +165,6 @@ static void bring_inside(const workspace *ws, ik_real *q, int n) {
     }
 }
 
-/* ---- restarts --------------------------------------------------------------- */
-
-
 /* ---- the error -------------------------------------------------------------- */
 
 /* The twist error from the tip to the goal: e_p = p_goal - p_tip and
@@ -401,6 +398,7 @@ static void polish_in_null_space(const ik_robot_ik *job, workspace *ws, ik_real 
     int i, v, correction;
     for (i = 0; i < job->null_space_iterations && gain >= job->null_space_gain / 16; ++i) {
         ik_bool reached = 0;
+        ik_real moved_objective;
         twist_error e;
         ik_ls ls;
         memcpy(ws->q, ws->best, (size_t)n * sizeof(ik_real));
@@ -418,8 +416,9 @@ static void polish_in_null_space(const ik_robot_ik *job, workspace *ws, ik_real 
             reached = rows > 0 && reached_goal(job, &e);
             if (reached || rows == 0 || correction == 3 || !take_step(job, ws, e_rows, rows, reach)) break;
         }
-        if (reached && null_space_objective(job, ws, ws->q, 0, NULL) < objective * GAIN_FACTOR) {
-            objective = null_space_objective(job, ws, ws->q, 0, NULL);
+        moved_objective = reached ? null_space_objective(job, ws, ws->q, 0, NULL) : objective;
+        if (reached && moved_objective < objective * GAIN_FACTOR) {
+            objective = moved_objective;
             memcpy(ws->best, ws->q, (size_t)n * sizeof(ik_real));
         } else {
             gain /= 2;

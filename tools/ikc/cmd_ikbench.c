@@ -53,6 +53,7 @@ static void usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, ikbench_request *req) {
+    static const char *const valued[] = {"--tip", "--base", "-n", "--seed"};
     int i;
     memset(req, 0, sizeof *req);
     req->queries = DEFAULT_QUERIES;
@@ -71,7 +72,7 @@ static int parse(int argc, char **argv, ikbench_request *req) {
             if (!ikc_input_path("ikbench", a, &req->path)) return IKC_EXIT_USAGE;
             continue;
         }
-        if (strcmp(a, "--tip") && strcmp(a, "--base") && strcmp(a, "-n") && strcmp(a, "--seed")) {
+        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
             fprintf(stderr, "ikc ikbench: unknown option '%s'\n", ikc_shown(a));
             usage(stderr);
             return IKC_EXIT_USAGE;

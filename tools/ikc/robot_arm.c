@@ -33,3 +33,22 @@ int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, co
         fprintf(stderr, "ikc %s: %s\n", command, err.message[0] ? ikc_shown(err.message) : ik_result_str(r));
     return r == IK_ERR_NOT_FOUND || r == IK_ERR_HIERARCHY ? IKC_EXIT_NOT_FOUND : IKC_EXIT_FORMAT;
 }
+
+int ikc_parse_pose(const char *command, const char *value, ik_real pose[7]) {
+    const int count = ikc_parse_reals(value, ',', pose, 3, 7);
+    if (count == 3 || count == 7) return count;
+    fprintf(stderr, "ikc %s: --pose wants x,y,z or x,y,z,qx,qy,qz,qw, not '%s'\n", command, ikc_shown(value));
+    return 0;
+}
+
+ik_robot_ik ikc_arm_pose_job(const ikc_arm *arm, const ik_real *pose, int pose_count, const ik_real *seed,
+                             ik_real *q_out) {
+    ik_robot_ik job = ik_robot_ik_def();
+    job.chain = &arm->chain;
+    job.goal_position_bs = ik_v3(pose[0], pose[1], pose[2]);
+    if (pose_count == 7) job.goal_rotation_bs = ik_q(pose[3], pose[4], pose[5], pose[6]);
+    else job.orientation_importance = 0;
+    job.q_seed = seed;
+    job.q_out = q_out;
+    return job;
+}

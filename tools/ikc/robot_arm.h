@@ -4,6 +4,7 @@
 #define IKC_ROBOT_ARM_H
 
 #include <ikit/robot.h>
+#include <ikit/robot_ik.h>
 #include <ikit/urdf.h>
 
 /* 1 when `path` names a URDF file (extension .urdf). */
@@ -26,6 +27,17 @@ typedef struct ikc_arm {
  * and returns IKC_EXIT_NOT_FOUND for an unknown link or a tip not below the
  * base, IKC_EXIT_FORMAT for a chain too long. */
 int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, const char *tip, ikc_arm *arm);
+
+/* --pose x,y,z[,qx,qy,qz,qw] into pose: the count of numbers (3 or 7), or 0
+ * after printing "ikc COMMAND: --pose wants ...". */
+int ikc_parse_pose(const char *command, const char *value, ik_real pose[7]);
+
+/* A robot IK job (ik_robot_ik_def) on the arm's chain toward a --pose of
+ * pose_count numbers: the position, and the orientation when given (7),
+ * else orientation importance 0; from seed into q_out. The scratch, budget
+ * and outputs are the caller's to set. */
+ik_robot_ik ikc_arm_pose_job(const ikc_arm *arm, const ik_real *pose, int pose_count, const ik_real *seed,
+                             ik_real *q_out);
 
 /* `ikc info ROBOT.urdf` (robot_info.c), `ikc solve ROBOT.urdf ...`
  * (robot_solve.c) and `ikc render ROBOT.urdf ...` (robot_render.c); argv as

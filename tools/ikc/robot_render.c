@@ -79,11 +79,7 @@ static int parse(int argc, char **argv, render_request *req) {
                 return IKC_EXIT_USAGE;
             }
         } else if (strcmp(a, "--pose") == 0) {
-            req->pose_count = ikc_parse_reals(value, ',', req->pose, 3, 7);
-            if (req->pose_count != 3 && req->pose_count != 7) {
-                fprintf(stderr, "ikc render: --pose wants x,y,z or x,y,z,qx,qy,qz,qw, not '%s'\n", ikc_shown(value));
-                return IKC_EXIT_USAGE;
-            }
+            if (!(req->pose_count = ikc_parse_pose("render", value, req->pose))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--size") == 0) {
             if (!ikc_parse_size(value, &req->width, &req->height)) {
                 fprintf(stderr, "ikc render: --size: want WxH between 64 and 16384, got '%s'\n", ikc_shown(value));
@@ -130,15 +126,9 @@ static int configuration(const render_request *req, const ikc_arm *arm, ik_real 
     }
     if (req->pose_count) {
         void *scratch = malloc(ik_robot_ik_scratch_size(n));
-        ik_robot_ik job = ik_robot_ik_def();
+        ik_robot_ik job = ikc_arm_pose_job(arm, req->pose, req->pose_count, seed, q);
         ik_result r;
         if (!scratch) return IKC_EXIT_FAILURE;
-        job.chain = &arm->chain;
-        job.goal_position_bs = ik_v3(req->pose[0], req->pose[1], req->pose[2]);
-        if (req->pose_count == 7) job.goal_rotation_bs = ik_q(req->pose[3], req->pose[4], req->pose[5], req->pose[6]);
-        else job.orientation_importance = 0;
-        job.q_seed = seed;
-        job.q_out = q;
         job.max_iterations = 20000;
         job.scratch = scratch;
         job.scratch_bytes = ik_robot_ik_scratch_size(n);

@@ -50,6 +50,7 @@ static void usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, robot_request *req) {
+    static const char *const valued[] = {"--tip", "--base", "--pose", "--seed", "--iterations"};
     int i;
     memset(req, 0, sizeof *req);
     req->max_iterations = 20000;
@@ -71,8 +72,7 @@ static int parse(int argc, char **argv, robot_request *req) {
             if (!ikc_input_path("solve", a, &req->path)) return IKC_EXIT_USAGE;
             continue;
         }
-        if (strcmp(a, "--tip") && strcmp(a, "--base") && strcmp(a, "--pose") && strcmp(a, "--seed") &&
-            strcmp(a, "--iterations")) {
+        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
             fprintf(stderr, "ikc solve: unknown option '%s' for a URDF robot\n", ikc_shown(a));
             usage(stderr);
             return IKC_EXIT_USAGE;
@@ -81,11 +81,7 @@ static int parse(int argc, char **argv, robot_request *req) {
         if (strcmp(a, "--tip") == 0) req->tip = value;
         else if (strcmp(a, "--base") == 0) req->base = value;
         else if (strcmp(a, "--pose") == 0) {
-            req->pose_count = ikc_parse_reals(value, ',', req->pose, 3, 7);
-            if (req->pose_count != 3 && req->pose_count != 7) {
-                fprintf(stderr, "ikc solve: --pose wants x,y,z or x,y,z,qx,qy,qz,qw, not '%s'\n", ikc_shown(value));
-                return IKC_EXIT_USAGE;
-            }
+            if (!(req->pose_count = ikc_parse_pose("solve", value, req->pose))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
             req->seed_count = ikc_parse_reals(value, ',', req->seed, 1, IK_ROBOT_MAX_JOINTS);
             if (req->seed_count < 1) {
@@ -186,7 +182,7 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     int iterations = 0, restarts = 0;
     ik_robot_ik_start found_by = IK_ROBOT_START_SEED;
     void *scratch = malloc(ik_robot_ik_scratch_size(arm->chain.variable_count));
-    ik_robot_ik job = ik_robot_ik_def();
+    ik_robot_ik job = ikc_arm_pose_job(arm, req->pose, req->pose_count, seed, q);
     ik_field_error bad;
     ik_result r;
     double start;
@@ -194,12 +190,6 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
         fprintf(stderr, "ikc solve: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
-    job.chain = &arm->chain;
-    job.goal_position_bs = ik_v3(req->pose[0], req->pose[1], req->pose[2]);
-    if (req->pose_count == 7) job.goal_rotation_bs = ik_q(req->pose[3], req->pose[4], req->pose[5], req->pose[6]);
-    else job.orientation_importance = 0;
-    job.q_seed = seed;
-    job.q_out = q;
     job.max_iterations = req->max_iterations;
     job.scratch = scratch;
     job.scratch_bytes = ik_robot_ik_scratch_size(arm->chain.variable_count);

@@ -5,6 +5,7 @@
 #include <ikit/aim_batch.h>
 #include <string.h>
 
+#include "support/batch_check.h"
 #include "support/check.h"
 #include "support/rng.h"
 
@@ -30,9 +31,8 @@ typedef struct head {
  * when `mirror`), or in `skew` cases of 8 a non-uniform one; a target 0.05 to
  * 10 away, a random pole direction. */
 static void head_random(head *h, rng *r, ik_bool mirror, int skew) {
-    ik_real s = rng_range(r, 0.5, 2);
-    int kind = mirror ? (int)(rng_unit(r) * 3) : 0;
-    ik_vec3 scale = kind == 1 ? ik_v3(-s, s, s) : kind == 2 ? ik_v3(-s, -s, -s) : ik_v3(s, s, s);
+    ik_real s;
+    ik_vec3 scale = rng_parent_scale(r, mirror, &s);
     ik_mat4 parent, local;
     if ((int)(rng_unit(r) * 8) < skew) scale = ik_v3(s, s * rng_range(r, 0.5, 2), s);
     parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), scale);
@@ -68,16 +68,6 @@ static ik_aim_batch batch_job(head *heads, int count, ik_vec3 *targets, ik_vec3 
     job.reached = out->reached;
     job.status = out->status;
     return job;
-}
-
-static ik_bool same_rotation(ik_quat q, ik_quat p, ik_real tol) {
-    ik_real plus = ik_maxr(ik_maxr(IK_FABS(q.x - p.x), IK_FABS(q.y - p.y)), ik_maxr(IK_FABS(q.z - p.z), IK_FABS(q.w - p.w)));
-    ik_real minus = ik_maxr(ik_maxr(IK_FABS(q.x + p.x), IK_FABS(q.y + p.y)), ik_maxr(IK_FABS(q.z + p.z), IK_FABS(q.w + p.w)));
-    return ik_minr(plus, minus) <= tol;
-}
-
-static ik_bool quat_finite_unit(ik_quat q) {
-    return ik_quat_finite(q) && IK_FABS(ik_quat_dot(q, q) - 1) <= 64 * IK_REAL_EPSILON;
 }
 
 /* Distance from the target to the aim ray of the corrected joint, M C: the

@@ -5,6 +5,7 @@
 #include <ikit/two_bone_batch.h>
 #include <string.h>
 
+#include "support/batch_check.h"
 #include "support/check.h"
 #include "support/rng.h"
 
@@ -50,9 +51,8 @@ static ik_real limb_length(const limb *L, int bone) {
  * random joint rotations, a target 0 to 1.3 times the reach from the start,
  * a pole near the knee. */
 static void limb_random(limb *L, rng *r, int mirror) {
-    ik_real s = rng_range(r, 0.5, 2);
-    int kind = mirror ? (int)(rng_unit(r) * 3) : 0;
-    ik_vec3 scale = kind == 1 ? ik_v3(-s, s, s) : kind == 2 ? ik_v3(-s, -s, -s) : ik_v3(s, s, s);
+    ik_real s;
+    ik_vec3 scale = rng_parent_scale(r, mirror, &s);
     ik_real reach;
     memset(L, 0, sizeof *L);
     if (mirror && rng_unit(r) < 1.0 / 16) {
@@ -124,18 +124,6 @@ static ik_result single_solve(const limb *L, ik_bool use_pole, ik_real soften, i
     *reached = 0;
     *residual = -1;
     return ik_two_bone_run(&job);
-}
-
-/* q and p the same rotation (either sign) within tol per component. */
-static ik_bool same_rotation(ik_quat q, ik_quat p, ik_real tol) {
-    ik_real plus = 0, minus = 0;
-    plus = ik_maxr(ik_maxr(IK_FABS(q.x - p.x), IK_FABS(q.y - p.y)), ik_maxr(IK_FABS(q.z - p.z), IK_FABS(q.w - p.w)));
-    minus = ik_maxr(ik_maxr(IK_FABS(q.x + p.x), IK_FABS(q.y + p.y)), ik_maxr(IK_FABS(q.z + p.z), IK_FABS(q.w + p.w)));
-    return ik_minr(plus, minus) <= tol;
-}
-
-static ik_bool quat_finite_unit(ik_quat q) {
-    return ik_quat_finite(q) && IK_FABS(ik_quat_dot(q, q) - 1) <= 64 * IK_REAL_EPSILON;
 }
 
 /* Every limb of a batch run checked against ik_two_bone_run: status, the

@@ -196,8 +196,8 @@ static void test_every_small_count(void) {
         out.reached[n] = 7;
         out.status[n] = IK_ERR_IO;
         job = batch_job(heads, n, targets, poles, NULL, &out);
-        ik_aim_batch_run(&job);
-        CHECK(out.correction[n].x == 7 && out.reached[n] == 7 && out.status[n] == IK_ERR_IO,
+        CHECK(ik_aim_batch_run(&job) == IK_OK && out.correction[n].x == 7 && out.reached[n] == 7 &&
+                  out.status[n] == IK_ERR_IO,
               "%d joints: written past the count", n);
     }
     property_end(&same);

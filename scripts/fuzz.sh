@@ -47,6 +47,7 @@ seeds_for() {
     case "$1" in
         fuzz_bvh) small_bvh_seeds ;;
         fuzz_gltf) find "$data"/gltf -name '*.gltf' -size -16k 2>/dev/null || true ;;
+        fuzz_json) ls "$build/seeds/fuzz_gltf"/* 2>/dev/null || true ;;
         fuzz_glb) find "$data"/gltf -name '*.glb' -size -16k 2>/dev/null || true ;;
         fuzz_chain) ls examples/*.chain 2>/dev/null || true ;;
         fuzz_urdf) find "$data"/urdf -name '*.urdf' -size -16k 2>/dev/null || true ;;

@@ -26,10 +26,12 @@
 
 typedef enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_type;
 
+/* 16 bytes a value: the memory a large document touches is most of its
+ * read time. */
 typedef struct json_value {
-    uint32_t type;  /* json_type */
-    uint32_t skip;  /* slots this value and everything inside it take (1 for a scalar) */
-    uint32_t count; /* ARRAY: items, OBJECT: members, STRING: bytes (unescaped, without the NUL) */
+    uint32_t skip;       /* slots this value and everything inside it take (1 for a scalar) */
+    unsigned type : 3;   /* json_type */
+    unsigned count : 29; /* ARRAY: items, OBJECT: members, STRING: bytes (unescaped, without the NUL) */
     union {
         double number;      /* NUMBER: the nearest double (a number beyond its range is +-inf) */
         const char *string; /* STRING: the unescaped bytes, NUL-terminated; never holds a NUL itself */
@@ -49,7 +51,8 @@ typedef struct json_error {
 } json_error;
 
 /* Read `length` bytes of `text` (need not be NUL-terminated; a NUL byte is
- * refused like any other stray byte) into `doc`, which owns its copies.
+ * refused like any other stray byte; under 1 GB, so that every count fits
+ * 29 bits) into `doc`, which owns its copies.
  * Strict RFC 8259: one value, optionally surrounded by white space; no
  * trailing commas, comments, leading zeros, unescaped control characters,
  * lone surrogate escapes, or "\u0000" (names cannot carry a NUL). UTF-8

@@ -77,7 +77,8 @@ int ik_io_rest_bound(const ik_skeleton *skeleton, const ik_mat4 *root_ms, double
         int p = skeleton->parents[j];
         double above_stretch = p >= 0 ? stretch_ms[p] : root_stretch, above_reach = p >= 0 ? reach_ms[p] : root_reach;
         double length_sq = (double)ik_quat_dot(local->rotation, local->rotation);
-        double scale = fmax(fabs((double)local->scale.x), fmax(fabs((double)local->scale.y), fabs((double)local->scale.z)));
+        double scale =
+            fmax(fabs((double)local->scale.x), fmax(fabs((double)local->scale.y), fabs((double)local->scale.z)));
         double local_stretch = (length_sq + fabs(1 - length_sq)) * scale * STRETCH_SLACK;
         stretch_ms[j] = above_stretch * local_stretch;
         reach_ms[j] = (above_reach + above_stretch * abs_sum(local->translation)) * REACH_SLACK;

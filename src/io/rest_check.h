@@ -8,9 +8,9 @@
 #include <ikit/skeleton.h>
 
 /* ik_skeleton_init_scratch with its scratch allocated here (the readers'
- * O(n log n) duplicate-name check); IK_ERR_NO_MEMORY, with "out of memory"
- * in `error` and its joint -1, when that allocation fails (the init itself
- * never returns it). */
+ * hashed duplicate-name check, O(n log n) at worst); IK_ERR_NO_MEMORY, with
+ * "out of memory" in `error` and its joint -1, when that allocation fails
+ * (the init itself never returns it). */
 ik_result ik_io_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
                               const ik_transform *rest_ls, ik_skeleton_error *error);
 

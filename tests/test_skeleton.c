@@ -148,7 +148,7 @@ static void test_forward_kinematics(void) {
     CHECK(memcmp(pose, rest, sizeof rest) == 0, "rest pose copy");
 }
 
-/* The sorted duplicate-name check (ik_skeleton_init_scratch) against the
+/* The scratch duplicate-name check (ik_skeleton_init_scratch) against the
  * pairwise one: random name sets of 1 to 300 joints drawn from small
  * pools (so duplicates are common, and some names are NULL or empty, which
  * never count), the same result and the same joint named, and the scratch
@@ -197,6 +197,236 @@ static void test_duplicate_names(void) {
     CHECK(ik_skeleton_init_scratch(&s, BIG, parents, names, rest, scratch, &sorted_error) == IK_ERR_HIERARCHY &&
               sorted_error.joint == BIG / 2 && strstr(sorted_error.message, "duplicate"),
           "two duplicates among 100,000: the earlier second one named (joint %d)", sorted_error.joint);
+}
+
+/* The contract by brute force: the smallest index i whose name, neither NULL
+ * nor empty, some j < i also has, or -1. */
+static int reference_first_duplicate(const char *const *names, int count) {
+    int i, j;
+    for (i = 0; i < count; ++i)
+        for (j = 0; names[i] && names[i][0] && j < i; ++j)
+            if (names[j] && strcmp(names[i], names[j]) == 0) return i;
+    return -1;
+}
+
+/* 1 when ik_skeleton_init_scratch on `count` joints of a chain returns what
+ * the contract says for `names`: IK_OK, or IK_ERR_HIERARCHY naming the
+ * expected joint with "duplicate joint name". */
+static int scratch_check_is(const char *const *names, int count, int expected, const int *parents,
+                            const ik_transform *rest, int *scratch) {
+    ik_skeleton s;
+    ik_skeleton_error e;
+    ik_result r = ik_skeleton_init_scratch(&s, count, parents, names, rest, scratch, &e);
+    if (expected < 0) return r == IK_OK && e.joint == -1 && s.joint_count == count;
+    return r == IK_ERR_HIERARCHY && e.joint == expected && strstr(e.message, "duplicate joint name") != NULL;
+}
+
+/* A long prefix shared by most names of the tests below, so that names
+ * differ only in their last few characters. */
+#define LONG_PREFIX                                                                                            \
+    "mixamorig:a_rather_long_prefix_that_every_name_shares_until_its_last_few_characters_"                     \
+    "so_that_each_comparison_walks_far_before_it_finds_a_difference_"
+
+/* Seeded random name sets of 1 to 400 joints against the brute-force
+ * contract, for both the scratch check and the pairwise one: names drawn
+ * from a small pool, names sharing a long prefix drawn from a pool about the
+ * size of the set (so duplicates sit at random positions), and unique
+ * long-prefix names with up to three copies of earlier names (copies of the
+ * text, not the same pointer) placed at random; NULL and empty names mixed
+ * in, which never count. Then 100,000 unique long-prefix names, and a copy
+ * of one at random pairs of positions. */
+static void test_duplicate_names_random(void) {
+    enum { MAX_SMALL = 400, BIG = 100000, TEXT = sizeof LONG_PREFIX + 12 };
+    static char text[MAX_SMALL][TEXT], copies[4][TEXT];
+    static char big_text[BIG][TEXT];
+    static const char *names[BIG];
+    static int parents[BIG], scratch[2 * BIG];
+    static ik_transform rest[BIG];
+    check_property scratch_agrees = {"scratch duplicate check agrees with the brute-force contract", 0, 0};
+    check_property pairwise_agrees = {"pairwise duplicate check agrees with the brute-force contract", 0, 0};
+    check_property big_pairs = {"a copied name among 100,000 long-prefix names is found", 0, 0};
+    rng g = rng_seeded(2026);
+    ik_skeleton s;
+    ik_skeleton_error e;
+    int i, trial, found_some = 0;
+    for (i = 0; i < BIG; ++i) {
+        parents[i] = i - 1;
+        rest[i] = ik_transform_identity();
+    }
+    for (trial = 0; trial < 3000; ++trial) {
+        int n = 1 + (int)(rng_next(&g) % MAX_SMALL), style = trial % 3, expected, copied;
+        int pool = 1 + (int)(rng_next(&g) % (uint64_t)(style == 0 ? 16 : 2 * n));
+        for (i = 0; i < n; ++i) {
+            int pick = (int)(rng_next(&g) % (uint64_t)pool), hole = (int)(rng_next(&g) % 40);
+            if (style == 0)
+                snprintf(text[i], TEXT, "n%d", pick);
+            else
+                snprintf(text[i], TEXT, LONG_PREFIX "%d", style == 1 ? pick : i);
+            names[i] = hole == 0 ? NULL : hole == 1 ? "" : text[i];
+        }
+        for (i = 0, copied = (int)(rng_next(&g) % 4); style == 2 && n > 1 && i < copied; ++i) {
+            int from = (int)(rng_next(&g) % (uint64_t)(n - 1));
+            int to = from + 1 + (int)(rng_next(&g) % (uint64_t)(n - 1 - from));
+            snprintf(copies[i], TEXT, "%s", text[from]);
+            names[from] = text[from];
+            names[to] = copies[i];
+        }
+        expected = reference_first_duplicate(names, n);
+        found_some += expected >= 0;
+        PROPERTY_CASE(scratch_agrees, scratch_check_is(names, n, expected, parents, rest, scratch),
+                      "style %d, %d joints from %d names: expected joint %d", style, n, pool, expected);
+        PROPERTY_CASE(pairwise_agrees,
+                      (ik_skeleton_init(&s, n, parents, names, rest, &e) == IK_OK) == (expected < 0) &&
+                          e.joint == expected,
+                      "style %d, %d joints: pairwise joint %d, expected %d", style, n, e.joint, expected);
+    }
+    property_end(&scratch_agrees);
+    property_end(&pairwise_agrees);
+    CHECK(found_some > 500 && found_some < 2800, "the random sets mix duplicates and none: %d of 3000 have one",
+          found_some);
+    for (i = 0; i < BIG; ++i) {
+        snprintf(big_text[i], TEXT, LONG_PREFIX "%d", (int)((unsigned)i * 7919u % BIG));
+        names[i] = big_text[i];
+    }
+    CHECK(scratch_check_is(names, BIG, -1, parents, rest, scratch), "100,000 unique long-prefix names");
+    for (trial = 0; trial < 20; ++trial) {
+        int from = (int)(rng_next(&g) % (BIG - 1)), to = from + 1 + (int)(rng_next(&g) % (uint64_t)(BIG - 1 - from));
+        snprintf(copies[0], TEXT, "%s", big_text[from]);
+        names[to] = copies[0];
+        PROPERTY_CASE(big_pairs, scratch_check_is(names, BIG, to, parents, rest, scratch), "copy of %d at %d", from,
+                      to);
+        names[to] = big_text[to];
+    }
+    property_end(&big_pairs);
+}
+
+/* One named case per degenerate name set: the same joint as the brute-force
+ * contract, with and without scratch. */
+static void test_duplicate_name_edges(void) {
+    static const char *const two_pairs[5] = {"a", "b", "c", "b", "a"};
+    static const char *const null_and_empty[6] = {NULL, "", NULL, "", "x", NULL};
+    static const char *const all_same[4] = {"same", "same", "same", "same"};
+    static const char *const prefixes[4] = {"arm", "arm.L", "ar", "arm.L.001"};
+    static const char *const last_char[3] = {LONG_PREFIX "a", LONG_PREFIX "b", LONG_PREFIX "a"};
+    static const char *const first_and_last[6] = {"root", "b", "c", "d", "e", "root"};
+    static const char *const one[1] = {"only"};
+    static const char *const empty_twice_then_real[4] = {"", "", "k", "k"};
+    static const struct {
+        const char *what;
+        const char *const *names;
+        int count, joint;
+    } cases[] = {
+        {"two pairs: the later pair's second is earlier", two_pairs, 5, 3},
+        {"NULL and empty names never count", null_and_empty, 6, -1},
+        {"every name the same", all_same, 4, 1},
+        {"names that are prefixes of each other", prefixes, 4, -1},
+        {"long names differing in their last character", last_char, 3, 2},
+        {"the first name repeated last", first_and_last, 6, 5},
+        {"a single joint", one, 1, -1},
+        {"two empty names, then a real pair", empty_twice_then_real, 4, 3},
+    };
+    static const int parents[6] = {-1, 0, 1, 2, 3, 4};
+    ik_transform rest[6];
+    int scratch[12], i;
+    ik_skeleton s;
+    ik_skeleton_error e;
+    for (i = 0; i < 6; ++i) rest[i] = ik_transform_identity();
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
+        CHECK(reference_first_duplicate(cases[i].names, cases[i].count) == cases[i].joint, "%s: the reference",
+              cases[i].what);
+        CHECK(scratch_check_is(cases[i].names, cases[i].count, cases[i].joint, parents, rest, scratch), "%s: scratch",
+              cases[i].what);
+        CHECK(scratch_check_is(cases[i].names, cases[i].count, cases[i].joint, parents, rest, NULL), "%s: pairwise",
+              cases[i].what);
+    }
+    CHECK(ik_skeleton_init_scratch(&s, 6, parents, NULL, rest, scratch, &e) == IK_OK, "no names at all");
+    CHECK(ik_skeleton_init_scratch(&s, 0, parents, all_same, rest, scratch, &e) == IK_OK && s.joint_count == 0,
+          "zero joints with names");
+    /* A bad parent is reported before any name is looked at. */
+    CHECK(ik_skeleton_init_scratch(&s, 4, (const int[]){-1, 0, 3, 1}, all_same, rest, scratch, &e) ==
+                  IK_ERR_HIERARCHY &&
+              e.joint == 2 && !strstr(e.message, "duplicate"),
+          "hierarchy error first: %s", e.message);
+}
+
+/* FNV-1a (32 bits) of `length` bytes from state `h`: the hash skeleton.c
+ * keys names by, here to craft names whose hashes are all equal. */
+static uint32_t fnv1a_from(uint32_t h, const char *bytes, int length) {
+    int i;
+    for (i = 0; i < length; ++i) h = (h ^ (unsigned char)bytes[i]) * 16777619u;
+    return h;
+}
+
+static int compare_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Hostile names (Joux 2004, "Multicollisions in iterated hash functions"):
+ * FNV-1a reads a name a byte at a time into a 32-bit state, so two 4-byte
+ * blocks that take one state to the same next state can be swapped for each
+ * other without changing the hash; STAGES such pairs in a row give
+ * 2^STAGES names of 4 STAGES bytes with one hash. A pair: two 3-byte blocks
+ * whose states S, S' differ only in their low 7 bits (a sort of all 64^3),
+ * then last bytes c, c' with c ^ c' = S ^ S' (the xor makes the states
+ * equal, the multiply keeps them so). Every probe of a hash table then lands
+ * on one slot and every comparison of a sort by hash needs strcmp: the check
+ * must still give the contract's answer (in n log n comparisons, not
+ * n^2 / 2; speed is the benchmark's business). */
+static void test_duplicate_names_colliding(void) {
+    enum { STAGES = 10, NAMES = 1 << STAGES, BLOCKS = 64 * 64 * 64, LEN = 4 * STAGES };
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
+    static uint64_t candidates[BLOCKS];
+    static char pair[STAGES][2][4], text[NAMES][LEN + 1], copy[LEN + 1];
+    static const char *names[NAMES + 1];
+    static int parents[NAMES + 1], scratch[2 * (NAMES + 1)];
+    static ik_transform rest[NAMES + 1];
+    uint32_t h = 2166136261u;
+    int stage, i, found_all = 1, same_hash = 1;
+    for (stage = 0; stage < STAGES && found_all; ++stage) {
+        int b, found = 0;
+        for (b = 0; b < BLOCKS; ++b) {
+            char block[3] = {alphabet[b & 63], alphabet[(b >> 6) & 63], alphabet[b >> 12]};
+            candidates[b] = (uint64_t)fnv1a_from(h, block, 3) << 32 | (uint64_t)b;
+        }
+        qsort(candidates, BLOCKS, sizeof candidates[0], compare_u64);
+        for (b = 1; b < BLOCKS && !found; ++b) {
+            uint32_t s0 = (uint32_t)(candidates[b - 1] >> 32), s1 = (uint32_t)(candidates[b] >> 32);
+            int c, last = -1;
+            if (s0 >> 7 != s1 >> 7) continue;
+            for (c = 0; c < 64 && last < 0; ++c)
+                if (memchr(alphabet, (int)(s0 ^ s1 ^ (unsigned char)alphabet[c]), 64)) last = c;
+            if (last < 0) continue;
+            for (i = 0; i < 2; ++i) {
+                int k, u = (int)(candidates[b - 1 + i] & 0xffffffu);
+                for (k = 0; k < 3; ++k) pair[stage][i][k] = alphabet[(u >> (6 * k)) & 63];
+            }
+            pair[stage][0][3] = alphabet[last];
+            pair[stage][1][3] = (char)(s0 ^ s1 ^ (unsigned char)alphabet[last]);
+            h = fnv1a_from(h, pair[stage][0], 4);
+            found = 1;
+        }
+        found_all = found;
+    }
+    CHECK(found_all, "a colliding block pair at every stage");
+    if (!found_all) return;
+    for (i = 0; i < NAMES; ++i) {
+        for (stage = 0; stage < STAGES; ++stage) memcpy(text[i] + 4 * stage, pair[stage][(i >> stage) & 1], 4);
+        text[i][LEN] = '\0';
+        names[i] = text[i];
+        same_hash = same_hash && fnv1a_from(2166136261u, text[i], LEN) == h;
+    }
+    for (i = 0; i <= NAMES; ++i) {
+        parents[i] = i - 1;
+        rest[i] = ik_transform_identity();
+    }
+    CHECK(same_hash && reference_first_duplicate(names, NAMES) == -1, "%d distinct names, one FNV-1a hash", NAMES);
+    CHECK(scratch_check_is(names, NAMES, -1, parents, rest, scratch), "%d colliding unique names", NAMES);
+    memcpy(copy, text[NAMES / 3], sizeof copy);
+    names[NAMES] = copy;
+    CHECK(scratch_check_is(names, NAMES + 1, NAMES, parents, rest, scratch), "a copy of a colliding name last");
+    names[700] = text[5];
+    CHECK(scratch_check_is(names, NAMES + 1, 700, parents, rest, scratch), "two copies: the earlier second one");
 }
 
 static int has_child(const int *parents, int count, int joint) {
@@ -248,5 +478,8 @@ int main(void) {
     test_lookup_and_chains();
     test_forward_kinematics();
     test_duplicate_names();
+    test_duplicate_names_random();
+    test_duplicate_name_edges();
+    test_duplicate_names_colliding();
     return check_summary("skeleton");
 }

@@ -41,11 +41,13 @@ ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *pa
                            const char *const *names, const ik_transform *rest_ls,
                            ik_skeleton_error *error);
 /* The same checks with `scratch` [2 * joint_count] ints of caller memory
- * (NULL: as ik_skeleton_init): the named joints are heap-sorted there by
- * (hash, name), O(n log n) with no recursion, and equal neighbours are
- * duplicates. The error names the same joint as ik_skeleton_init (the
+ * (NULL: as ik_skeleton_init): the named joints go into a hash table there
+ * (open addressing, at most half full), expected O(n); names crafted to
+ * collide (the hash has no secret seed) use up a budget of probes, after
+ * which they are heap-sorted there by (hash, name) instead, O(n log n) with
+ * no recursion. The error names the same joint as ik_skeleton_init (the
  * smallest index whose name an earlier joint has). The file readers pass
- * scratch, so 100,000 joints validate in milliseconds. `scratch` is not
+ * scratch, so 100,000 joints validate in about 2 ms. `scratch` is not
  * kept. */
 ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
                                    const char *const *names, const ik_transform *rest_ls, int *scratch,

@@ -1,6 +1,7 @@
 /* Skeleton hierarchy, validation, forward kinematics and chains. */
 #include <ikit/skeleton.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,12 +11,16 @@ static void set_error(ik_skeleton_error *error, int joint, const char *what) {
     snprintf(error->message, sizeof error->message, "joint %d: %s", joint, what);
 }
 
-/* FNV-1a, 32 bits (Fowler, Noll, Vo): spreads names so that most
- * comparisons in the sort below are of two integers, not two strings. */
-static unsigned name_hash(const char *name) {
-    unsigned h = 2166136261u;
+/* FNV-1a, 32 bits (Fowler, Noll, Vo), then MurmurHash3's finaliser
+ * (Appleby) so that every bit of the result depends on every byte: the
+ * hash table below takes a slot from the high bits and a tag from the low
+ * ones. */
+static uint32_t name_hash(const char *name) {
+    uint32_t h = 2166136261u;
     for (; *name; ++name) h = (h ^ (unsigned char)*name) * 16777619u;
-    return h & 0x7fffffffu;
+    h = (h ^ (h >> 16)) * 0x85ebca6bu;
+    h = (h ^ (h >> 13)) * 0xc2b2ae35u;
+    return h ^ (h >> 16);
 }
 
 /* Entries of the sort are pairs (hash, joint) in one int array; the order
@@ -51,22 +56,14 @@ static void sift_down(const char *const *names, int *heap, int at, int count, co
     copy_entry(heap + 2 * at, item);
 }
 
-/* The smallest index i whose name some j < i also has, or -1. With
- * `scratch` [2 joint_count] the named joints are heap-sorted (Williams
- * 1964: O(n log n) comparisons, no recursion, no allocation) and each group
- * of equal names gives its second joint; without it every pair of names is
- * compared, O(n^2). */
-static int first_duplicate_name(const char *const *names, int joint_count, int *scratch) {
-    int i, j, count = 0, found = -1, item[2];
-    if (!scratch) {
-        for (i = 0; i < joint_count; ++i)
-            for (j = 0; names[i] && names[i][0] && j < i; ++j)
-                if (names[j] && strcmp(names[i], names[j]) == 0) return i;
-        return -1;
-    }
+/* The named joints heap-sorted in `scratch` [2 joint_count] (Williams 1964:
+ * O(n log n) comparisons, no recursion, no allocation); each group of equal
+ * names gives its second joint, and the smallest of those is the answer. */
+static int first_duplicate_sorted(const char *const *names, int joint_count, int *scratch) {
+    int i, count = 0, found = -1, item[2];
     for (i = 0; i < joint_count; ++i) {
         if (!names[i] || !names[i][0]) continue;
-        scratch[2 * count] = (int)name_hash(names[i]);
+        scratch[2 * count] = (int)(name_hash(names[i]) >> 1);
         scratch[2 * count + 1] = i;
         ++count;
     }
@@ -84,6 +81,62 @@ static int first_duplicate_name(const char *const *names, int joint_count, int *
         if (a[0] == b[0] && strcmp(names[a[1]], names[b[1]]) == 0 && (found < 0 || b[1] < found)) found = b[1];
     }
     return found;
+}
+
+/* Probes past the first a joint may take on average before the hash table
+ * gives up: a miss at load a costs (1 + 1/(1 - a)^2) / 2 probes (Knuth,
+ * TAOCP vol. 3, 6.4), so filling to a = 1/2 costs about half an extra probe
+ * a joint; 4 is far above what honest names need. */
+#define PROBE_BUDGET 4
+#define HASH_GAVE_UP (-2)
+
+/* Open addressing with linear probing (Knuth's algorithm L) in `table`
+ * [2 joint_count], so at most half full. Joints go in in index order, and
+ * the first whose name is already there is the answer: the smallest index
+ * whose name an earlier joint has. A slot holds -1 (empty) or a joint's
+ * index with the low bits of its hash above it as a tag, so a probe reads a
+ * name only when the tags agree. The hash has no secret seed, so names can
+ * be crafted to collide and make probing quadratic: past PROBE_BUDGET
+ * probes a joint in all, HASH_GAVE_UP, and the caller sorts instead. */
+static int first_duplicate_hashed(const char *const *names, int joint_count, int *table) {
+    uint64_t slots = 2 * (uint64_t)joint_count, budget = PROBE_BUDGET * (uint64_t)joint_count + 64, at;
+    int index_bits = 0, i;
+    uint32_t index_mask, tag_mask;
+    while (index_bits < 31 && (1u << index_bits) < (unsigned)joint_count) ++index_bits;
+    index_mask = (1u << index_bits) - 1;
+    tag_mask = 0x7fffffffu >> index_bits;
+    for (at = 0; at < slots; ++at) table[at] = -1;
+    for (i = 0; i < joint_count; ++i) {
+        uint32_t h, tag;
+        if (!names[i] || !names[i][0]) continue;
+        h = name_hash(names[i]);
+        tag = h & tag_mask;
+        at = ((uint64_t)h * slots) >> 32;
+        while (table[at] >= 0) {
+            uint32_t held = (uint32_t)table[at];
+            if (held >> index_bits == tag && strcmp(names[held & index_mask], names[i]) == 0) return i;
+            if (++at == slots) at = 0;
+            if (--budget == 0) return HASH_GAVE_UP;
+        }
+        table[at] = (int)(tag << index_bits | (uint32_t)i);
+    }
+    return -1;
+}
+
+/* The smallest index i whose name some j < i also has, or -1; NULL and
+ * empty names never count. With `scratch` [2 joint_count]: a hash table
+ * there, expected O(n), or where crafted names exhaust its probes a sort,
+ * O(n log n); without it every pair of names is compared, O(n^2). */
+static int first_duplicate_name(const char *const *names, int joint_count, int *scratch) {
+    int i, j, found;
+    if (!scratch) {
+        for (i = 0; i < joint_count; ++i)
+            for (j = 0; names[i] && names[i][0] && j < i; ++j)
+                if (names[j] && strcmp(names[i], names[j]) == 0) return i;
+        return -1;
+    }
+    found = first_duplicate_hashed(names, joint_count, scratch);
+    return found != HASH_GAVE_UP ? found : first_duplicate_sorted(names, joint_count, scratch);
 }
 
 /* Parents-first (p < i) means every walk up strictly decreases the index, so

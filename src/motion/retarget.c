@@ -357,7 +357,8 @@ static void roll_onto_hinge(const ik_humanoid *t, int k, ik_vec3 v, ik_quat *wor
 }
 
 /* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
- * root-space rotation undone), the others their rest; a limb bone (thigh,
+ * root-space rotation undone, through the mirror of a mirrored parent:
+ * ik_skeleton_rotation_ls), the others their rest; a limb bone (thigh,
  * shin, upper arm, forearm, foot to toe) is then swung by the shortest turn
  * that points it where its partner points, mapped (so a rig whose rest
  * bends a knee or lowers the arms still follows the take's limbs; the
@@ -374,6 +375,7 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
     for (j = 0; j < t->joint_count; ++j) {
         int parent = t->parents[j], partner = l->source_of[j];
         ik_quat above = parent >= 0 ? l->world[parent] : ik_quat_identity();
+        ik_bool mirrored_above = parent >= 0 && ik_mat4_det3(&l->target_ms[parent]) < 0;
         pose[j] = t->rest_ls[j];
         if (partner >= 0) {
             ik_quat w = ik_quat_normalize(
@@ -389,15 +391,18 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
                 w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
                 if (k >= 0) {
                     l->world[j] = ik_quat_normalize(w);
-                    pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+                    pose[j].rotation =
+                        ik_quat_normalize(ik_skeleton_rotation_ls(above, mirrored_above, l->world[j], pose[j].scale));
                     ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
                     roll_onto_hinge(job->target_rig, k, d, &w, l->target_ms);
                 }
             }
             l->world[j] = ik_quat_normalize(w);
-            pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+            pose[j].rotation =
+                ik_quat_normalize(ik_skeleton_rotation_ls(above, mirrored_above, l->world[j], pose[j].scale));
         } else {
-            l->world[j] = ik_quat_normalize(ik_quat_mul(above, pose[j].rotation));
+            l->world[j] =
+                ik_quat_normalize(ik_skeleton_rotation_ms(above, mirrored_above, pose[j].rotation, pose[j].scale));
         }
         if (j == hips_t) {
             ik_mat4 inv = ik_mat4_identity();
@@ -411,14 +416,11 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
         ik_humanoid_carry_end_control(job->target_rig, j, pose, l->target_ms, NULL);
 }
 
-/* Turn `joint` by `turn_ms` in model space (the turn premultiplies its
- * model rotation; its local rotation is that with the parent's undone),
- * then refresh its subtree. */
+/* Turn `joint` by `turn_ms` in model space about its own origin, M' =
+ * turn_ms M, mirrored parents included (ik_skeleton_turn_joint_ms), then
+ * refresh its subtree. */
 static void turn_joint(const ik_humanoid *t, int joint, ik_quat turn_ms, ik_transform *pose, ik_mat4 *model_ms) {
-    int parent = t->skeleton->parents[joint];
-    ik_quat q = ik_quat_mul(turn_ms, ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
-    ik_quat parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
-    pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+    ik_skeleton_turn_joint_ms(t->skeleton, joint, turn_ms, NULL, pose, model_ms);
     ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
 }
 

@@ -466,7 +466,8 @@ static void shift_joint(const ik_footskate *job, ik_transform *pose, int joint, 
 static void turn_foot(const ik_footskate *job, ik_transform *pose, const ik_humanoid_limb *l, ik_quat turn_ms) {
     if (IK_FABS(ik_quat_angle(turn_ms)) < (ik_real)1e-7) return;
     ik_skeleton_fk_subtree(job->rig->skeleton, l->start, pose, job->root_ms, job->model_ms);
-    ik_skeleton_turn_joint_ms(job->rig->skeleton, ik_humanoid_limb_foot(l), turn_ms, job->root_ms, pose, job->model_ms);
+    ik_skeleton_turn_joint_ms(job->rig->skeleton, ik_humanoid_limb_foot(l), turn_ms, job->root_ms, pose,
+                              job->model_ms);
 }
 
 ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *out) {

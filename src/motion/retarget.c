@@ -24,6 +24,8 @@ typedef struct layout {
     ik_foot_contact *found; /* [capacity] on the source */
     ik_foot_contact *held;  /* [capacity] on the target */
     unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
+    unsigned char *parent_mirrored; /* [target joints] the parent's model frame mirrors (det < 0), in
+                                       every pose: the transfer changes rotations and the hips' travel only */
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -39,7 +41,7 @@ static size_t carve(size_t *at, size_t bytes) {
 }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[12];
+    size_t at = 0, o[13];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -55,6 +57,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[9] = carve(&at, t * sizeof(int));
     o[10] = carve(&at, t * sizeof(ik_vec3));
     o[11] = carve(&at, 2 * f);
+    o[12] = carve(&at, t);
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
@@ -78,6 +81,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->tip = (int *)(void *)(base + o[9]);
     l->tip_ls = (ik_vec3 *)(void *)(base + o[10]);
     l->lifted = (unsigned char *)(base + o[11]);
+    l->parent_mirrored = (unsigned char *)(base + o[12]);
     return at;
 }
 
@@ -375,7 +379,6 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
     for (j = 0; j < t->joint_count; ++j) {
         int parent = t->parents[j], partner = l->source_of[j];
         ik_quat above = parent >= 0 ? l->world[parent] : ik_quat_identity();
-        ik_bool mirrored_above = parent >= 0 && ik_mat4_det3(&l->target_ms[parent]) < 0;
         pose[j] = t->rest_ls[j];
         if (partner >= 0) {
             ik_quat w = ik_quat_normalize(
@@ -391,18 +394,18 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
                 w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
                 if (k >= 0) {
                     l->world[j] = ik_quat_normalize(w);
-                    pose[j].rotation =
-                        ik_quat_normalize(ik_skeleton_rotation_ls(above, mirrored_above, l->world[j], pose[j].scale));
+                    pose[j].rotation = ik_quat_normalize(
+                        ik_skeleton_rotation_ls(above, l->parent_mirrored[j], l->world[j], pose[j].scale));
                     ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
                     roll_onto_hinge(job->target_rig, k, d, &w, l->target_ms);
                 }
             }
             l->world[j] = ik_quat_normalize(w);
-            pose[j].rotation =
-                ik_quat_normalize(ik_skeleton_rotation_ls(above, mirrored_above, l->world[j], pose[j].scale));
+            pose[j].rotation = ik_quat_normalize(
+                ik_skeleton_rotation_ls(above, l->parent_mirrored[j], l->world[j], pose[j].scale));
         } else {
-            l->world[j] =
-                ik_quat_normalize(ik_skeleton_rotation_ms(above, mirrored_above, pose[j].rotation, pose[j].scale));
+            l->world[j] = ik_quat_normalize(
+                ik_skeleton_rotation_ms(above, l->parent_mirrored[j], pose[j].rotation, pose[j].scale));
         }
         if (j == hips_t) {
             ik_mat4 inv = ik_mat4_identity();
@@ -814,7 +817,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     layout l;
     body_map m;
     char *base;
-    int paired = 0, found = 0, held = 0, f;
+    int paired = 0, found = 0, held = 0, f, j;
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
     s = job->source_rig;
@@ -842,6 +845,9 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     ik_skeleton_fk(t->skeleton, t->skeleton->rest_ls, NULL, l.target_ms);
     make_origins(&m, job, &l, l.target_ms);
     make_offsets(&m, &l, s, t, l.source_ms, l.target_ms);
+    for (j = 0; j < t->skeleton->joint_count; ++j)
+        l.parent_mirrored[j] =
+            t->skeleton->parents[j] >= 0 && ik_mat4_det3(&l.target_ms[t->skeleton->parents[j]]) < 0;
 
     for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, &l, &m, f);
     if (job->hold_feet) {

@@ -738,22 +738,43 @@ static int hold_only_lowered_heels(const layout *l, int held) {
     return n;
 }
 
+/* Forward kinematics of `joint` and its ancestors only, root first: the
+ * same products as ik_skeleton_fk's for those joints, so the same
+ * matrices; the others in model_ms are left as they are. A hierarchy deeper
+ * than the walk's room takes the whole skeleton's. */
+#define ANCESTORS_ROOM 64
+
+static void fk_ancestors(const ik_skeleton *s, int joint, const ik_transform *pose, ik_mat4 *model_ms) {
+    int chain[ANCESTORS_ROOM], n = 0;
+    for (; joint >= 0 && n < ANCESTORS_ROOM; joint = s->parents[joint]) chain[n++] = joint;
+    if (joint >= 0) {
+        ik_skeleton_fk(s, pose, NULL, model_ms);
+        return;
+    }
+    while (n > 0) ik_skeleton_fk_joint(s, chain[--n], pose, NULL, model_ms);
+}
+
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals
- * only (elbows on their natural side, the hands keeping their turn). */
+ * only (elbows on their natural side, the hands keeping their turn). Only
+ * the arms' chains are needed before the solve (the source's limb ends,
+ * the target's hands), which runs the target's whole forward kinematics
+ * itself. */
 static ik_result hold_hands(const ik_retarget *job, const layout *l, const body_map *m, int f) {
     const ik_humanoid *s = job->source_rig, *t = job->target_rig;
     ik_humanoid_solve solve = ik_humanoid_solve_def();
     int k;
-    ik_skeleton_fk(s->skeleton, ik_take_pose(job->source, f), NULL, l->source_ms);
-    ik_skeleton_fk(t->skeleton, ik_take_pose(job->target, f), NULL, l->target_ms);
     for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
         ik_humanoid_goal *g = &solve.goal[k];
+        const ik_humanoid_limb *source_arm = &s->limb[k];
         g->enabled = 1;
+        fk_ancestors(s->skeleton, source_arm->end >= 0 ? source_arm->end : source_arm->mid,
+                     ik_take_pose(job->source, f), l->source_ms);
         {
-            ik_mat4 end_ms = ik_humanoid_limb_end_ms(&s->limb[k], l->source_ms);
+            ik_mat4 end_ms = ik_humanoid_limb_end_ms(source_arm, l->source_ms);
             g->position_ms = map_point(m, ik_mat4_translation(&end_ms));
         }
         if (t->limb[k].end >= 0) {
+            fk_ancestors(t->skeleton, t->limb[k].end, ik_take_pose(job->target, f), l->target_ms);
             g->use_rotation = 1;
             g->rotation_ms = ik_quat_normalize(ik_mat4_rotation(&l->target_ms[t->limb[k].end]));
         }

@@ -92,12 +92,12 @@ void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_tra
 void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat turn_ms,
                                const ik_mat4 *root_ms, ik_transform *pose_ls, const ik_mat4 *model_ms);
 /* D q D: the rotation q seen through the mirror D = diag(-1, 1, 1). */
-static inline ik_quat ik_quat_mirrored_x(ik_quat q) { return ik_q(q.x, -q.y, -q.z, q.w); }
+static inline ik_quat ik_skeleton_mirrored_turn(ik_quat q) { return ik_q(q.x, -q.y, -q.z, q.w); }
 /* The proper part E of a local scale's signs, diag(sgn S) = E D^o (o = 1
  * when an odd number are negative: the signs with x's flipped then leave
  * none or two negative): I, returning 0, or the half turn about the axis
  * left positive (quaternion: that axis's component 1), returning 1. */
-static inline ik_bool ik_scale_sign_turn(ik_vec3 scale, ik_quat *e) {
+static inline ik_bool ik_skeleton_scale_sign_turn(ik_vec3 scale, ik_quat *e) {
     ik_bool nx = scale.x < 0, ny = scale.y < 0, nz = scale.z < 0;
     if ((nx + ny + nz) & 1) nx = !nx;
     if (!nx && !ny && !nz) return 0;
@@ -112,8 +112,8 @@ static inline ik_bool ik_scale_sign_turn(ik_vec3 scale, ik_quat *e) {
 static inline ik_quat ik_skeleton_rotation_ms(ik_quat parent_ms, ik_bool parent_mirrored, ik_quat rotation_ls,
                                               ik_vec3 scale_ls) {
     ik_quat e, local = rotation_ls;
-    if (ik_scale_sign_turn(scale_ls, &e)) local = ik_quat_mul(local, e);
-    if (parent_mirrored) local = ik_quat_mirrored_x(local);
+    if (ik_skeleton_scale_sign_turn(scale_ls, &e)) local = ik_quat_mul(local, e);
+    if (parent_mirrored) local = ik_skeleton_mirrored_turn(local);
     return ik_quat_mul(parent_ms, local);
 }
 /* Its inverse: the local rotation that makes a joint of local scale
@@ -122,8 +122,8 @@ static inline ik_quat ik_skeleton_rotation_ms(ik_quat parent_ms, ik_bool parent_
 static inline ik_quat ik_skeleton_rotation_ls(ik_quat parent_ms, ik_bool parent_mirrored, ik_quat rotation_ms,
                                               ik_vec3 scale_ls) {
     ik_quat e, local = ik_quat_mul(ik_quat_conjugate(parent_ms), rotation_ms);
-    if (parent_mirrored) local = ik_quat_mirrored_x(local);
-    if (ik_scale_sign_turn(scale_ls, &e)) local = ik_quat_mul(local, e);
+    if (parent_mirrored) local = ik_skeleton_mirrored_turn(local);
+    if (ik_skeleton_scale_sign_turn(scale_ls, &e)) local = ik_quat_mul(local, e);
     return local;
 }
 /* Model to local: pose_ls[i] = decompose(model_ms[parent]^-1 model_ms[i]).

@@ -738,12 +738,12 @@ static int hold_only_lowered_heels(const layout *l, int held) {
     return n;
 }
 
+#define ANCESTORS_ROOM 64
+
 /* Forward kinematics of `joint` and its ancestors only, root first: the
  * same products as ik_skeleton_fk's for those joints, so the same
  * matrices; the others in model_ms are left as they are. A hierarchy deeper
- * than the walk's room takes the whole skeleton's. */
-#define ANCESTORS_ROOM 64
-
+ * than ANCESTORS_ROOM takes the whole skeleton's. */
 static void fk_ancestors(const ik_skeleton *s, int joint, const ik_transform *pose, ik_mat4 *model_ms) {
     int chain[ANCESTORS_ROOM], n = 0;
     for (; joint >= 0 && n < ANCESTORS_ROOM; joint = s->parents[joint]) chain[n++] = joint;

@@ -20,6 +20,6 @@ void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat t
     }
     w = ik_mat4_rotation(parent);
     local = ik_quat_mul(ik_quat_conjugate(w), ik_quat_mul(turn_ms, w));
-    if (ik_mat4_det3(parent) < 0) local = ik_quat_mirrored_x(local);
+    if (ik_mat4_det3(parent) < 0) local = ik_skeleton_mirrored_turn(local);
     t->rotation = ik_quat_normalize(ik_quat_mul(local, t->rotation));
 }

@@ -57,6 +57,27 @@ static void rig_copy_make(rig_copy *c, const ik_skeleton *from, ik_real scale, i
 
 static void rig_copy_free(rig_copy *c) { free(c->rest_ls); }
 
+/* The copy's frames from `joint` down mirrored, its geometry kept: the
+ * joint's local transform takes S on the right (scale x -> -x) and every
+ * joint below it is conjugated by S (translation x -> -x, rotation
+ * R -> S R S), so M'_j = M_j S below and at `joint` (det M'_j < 0) and
+ * every joint stays where it was. Applied to the roots of a mirrored copy
+ * (M_j = S M0_j S) it gives M'_j = S M0_j: the rig's mirror image carried
+ * by a negative scale on the root, every joint under a mirrored parent. */
+static void rig_copy_mirror_frames(rig_copy *c, int joint) {
+    ik_humanoid_map map;
+    int j;
+    c->rest_ls[joint].scale.x = -c->rest_ls[joint].scale.x;
+    for (j = joint + 1; j < c->skeleton.joint_count; ++j) {
+        if (!ik_skeleton_is_descendant(&c->skeleton, j, joint)) continue;
+        c->rest_ls[j].translation.x = -c->rest_ls[j].translation.x;
+        c->rest_ls[j].rotation.y = -c->rest_ls[j].rotation.y;
+        c->rest_ls[j].rotation.z = -c->rest_ls[j].rotation.z;
+    }
+    c->ok = c->ok && ik_humanoid_map_find(&c->skeleton, NULL, 0, &map) == IK_OK &&
+            ik_humanoid_init(&c->rig, &c->skeleton, &map) == IK_OK;
+}
+
 typedef struct outcome {
     ik_real slide_before; /* THEN_CLEAN_UP: the worst contact's travel before the clean-up */
     ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend, worst_foot_off;
@@ -330,9 +351,11 @@ static ik_result retarget_into(const motion_fixture *m, const ik_humanoid *rig, 
  * is the rig's reflected, so the take's left leg drives the limbs named
  * left, now on the other side. Rigs without toes or a face (girl.glb,
  * robot.glb) tell their forward by their knees' and elbows' rest bends,
- * which a mirror keeps (left x up of the names would point backward). */
+ * which a mirror keeps (left x up of the names would point backward).
+ * With `flip` 1 the other rig is the same figure (its frames mirrored
+ * below a joint) and plays the same, every joint at p. */
 static void check_mirror_image(const motion_fixture *m, const ik_humanoid *rig, const ik_humanoid *mirrored,
-                               const char *what) {
+                               ik_real flip, const char *what) {
     ik_take a, b;
     ik_mat4 *ma = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
     ik_mat4 *mb = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
@@ -344,7 +367,7 @@ static void check_mirror_image(const motion_fixture *m, const ik_humanoid *rig, 
         ik_skeleton_fk(mirrored->skeleton, ik_take_pose(&b, f), NULL, mb);
         for (j = 0; j < rig->skeleton->joint_count; ++j) {
             ik_vec3 p = ik_mat4_translation(&ma[j]);
-            p.x = -p.x;
+            p.x *= flip;
             worst = ik_maxr(worst, ik_vec3_distance(p, ik_mat4_translation(&mb[j])));
         }
     }
@@ -392,10 +415,55 @@ static void test_real_rigs(void) {
                     if (c.ok) {
                         o = retarget_and_measure(&m.rig, &m.take, &c.rig, WITH_IK_PASS);
                         check_outcome(what, &o, &c.rig, 9);
-                        if (v == 3) check_mirror_image(&m, &rig, &c.rig, what);
+                        if (v == 3) check_mirror_image(&m, &rig, &c.rig, -1, what);
                     }
                     rig_copy_free(&c);
                 }
+            }
+            ik_asset_free(&asset);
+        }
+        motion_fixture_free(&m);
+    }
+}
+
+/* Mirrored parent frames (a negative scale in a rest pose, as exporters
+ * write mirrored figures and bones): every take onto every rig with (a)
+ * its mirror image carried by a negative x scale on the root, and (b) its
+ * frames mirrored from the hips down (a negative x scale on the hips), the
+ * figure unchanged; either way every joint the transfer sets and the IK
+ * pass turns (feet onto their goals, heel lifts, soles onto the floor,
+ * knees and ankles kept within their limits) has a parent of det < 0.
+ * Each held to check_outcome's geometry, and playing the mirror image of
+ * the rig (a) or the rig's own motion (b). */
+static void test_mirrored_frames(void) {
+    int t, r, v;
+    for (t = 0; t < 3; ++t) {
+        motion_fixture m;
+        if (!motion_fixture_read(&m, takes[t])) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        for (r = 0; r < 4; ++r) {
+            ik_asset asset;
+            ik_humanoid rig;
+            if (!load_rig(rigs[r], &asset, &rig)) continue;
+            for (v = 0; v < 2; ++v) {
+                static const char *const names[2] = {"root scale mirrored", "frames mirrored from the hips"};
+                rig_copy c;
+                char what[160];
+                int j;
+                rig_copy_make(&c, asset.skeleton, 1, ik_quat_identity(), v == 0);
+                for (j = 0; j < c.skeleton.joint_count; ++j)
+                    if (v == 0 ? c.skeleton.parents[j] < 0 : j == rig.map.joint[IK_ROLE_HIPS])
+                        rig_copy_mirror_frames(&c, j);
+                snprintf(what, sizeof what, "%s on %s %s", takes[t], rigs[r], names[v]);
+                CHECK(c.ok, "%s: the variant does not map", what);
+                if (c.ok) {
+                    outcome o = retarget_and_measure(&m.rig, &m.take, &c.rig, WITH_IK_PASS);
+                    check_outcome(what, &o, &c.rig, 9);
+                    check_mirror_image(&m, &rig, &c.rig, v == 0 ? -1 : 1, what);
+                }
+                rig_copy_free(&c);
             }
             ik_asset_free(&asset);
         }
@@ -840,6 +908,7 @@ static void test_bad_input(void) {
 
 int main(void) {
     test_real_rigs();
+    test_mirrored_frames();
     test_source_rescaled();
     test_clean_up_virtual_ankles();
     test_forward_without_toes();

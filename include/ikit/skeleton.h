@@ -75,6 +75,59 @@ void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_trans
  * `joint`'s ancestors must already be current. */
 void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
                             const ik_mat4 *root_ms, ik_mat4 *model_ms);
+/* Model rotations under mirrored frames (the turn in
+ * src/skeleton/model_rotation.c, the rest inline below).
+ * A model matrix M reads as the rotation W = ik_mat4_rotation(M), and its
+ * orthonormal frame is F = W for a proper M, F = W D, D = diag(-1, 1, 1),
+ * for a mirrored one (det < 0: ik_mat4_rotation negates the x column).
+ * Conjugation by D, D (v, w) D = ((v.x, -v.y, -v.z), w), turns a rotation's
+ * axis the mirror's way and its sense round. Parents are taken uniformly
+ * scaled (P = s F, s > 0); a joint's own scale may be anything nonzero.
+ *
+ * Turn `joint` about its own origin by the model-space rotation `turn_ms`,
+ * M' = turn_ms M, writing only pose_ls[joint].rotation: with the parent's
+ * matrix P (root_ms, or the identity when NULL, for a root) the local
+ * rotation L becomes F^-1 turn_ms F L. Translation and scale are kept, so
+ * the joint's origin stays and its subtree is carried rigidly. model_ms of
+ * the parent must be current; the caller refreshes the joint and its
+ * subtree (ik_skeleton_fk_subtree) when it needs them. */
+void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat turn_ms,
+                               const ik_mat4 *root_ms, ik_transform *pose_ls, const ik_mat4 *model_ms);
+/* D q D: the rotation q seen through the mirror D = diag(-1, 1, 1). */
+static inline ik_quat ik_skeleton_mirrored_turn(ik_quat q) { return ik_q(q.x, -q.y, -q.z, q.w); }
+/* The proper part E of a local scale's signs, diag(sgn S) = E D^o (o = 1
+ * when an odd number are negative: the signs with x's flipped then leave
+ * none or two negative): I, returning 0, or the half turn about the axis
+ * left positive (quaternion: that axis's component 1), returning 1. */
+static inline ik_bool ik_skeleton_scale_sign_turn(ik_vec3 scale, ik_quat *e) {
+    ik_bool nx = scale.x < 0, ny = scale.y < 0, nz = scale.z < 0;
+    if ((nx + ny + nz) & 1) nx = !nx;
+    if (!nx && !ny && !nz) return 0;
+    *e = ik_q((ik_real)!nx, (ik_real)!ny, (ik_real)!nz, 0);
+    return 1;
+}
+/* The model rotation a joint reads as (ik_mat4_rotation of P L) from its
+ * parent's reading `parent_ms`, whether the parent mirrors (e = 1), and its
+ * local rotation L and scale S: P L = s W_p D^e L E D^o |S|, whose
+ * determinant has the sign (-1)^(e + o), reads as the rotation of
+ * P L D^(e + o), W = W_p D^e L E D^e. */
+static inline ik_quat ik_skeleton_rotation_ms(ik_quat parent_ms, ik_bool parent_mirrored, ik_quat rotation_ls,
+                                              ik_vec3 scale_ls) {
+    ik_quat e, local = rotation_ls;
+    if (ik_skeleton_scale_sign_turn(scale_ls, &e)) local = ik_quat_mul(local, e);
+    if (parent_mirrored) local = ik_skeleton_mirrored_turn(local);
+    return ik_quat_mul(parent_ms, local);
+}
+/* Its inverse: the local rotation that makes a joint of local scale
+ * `scale_ls` read as `rotation_ms`, L = D^e W_p^-1 W D^e E^-1 (E^-1 = E, a
+ * half turn, up to the quaternion's sign). */
+static inline ik_quat ik_skeleton_rotation_ls(ik_quat parent_ms, ik_bool parent_mirrored, ik_quat rotation_ms,
+                                              ik_vec3 scale_ls) {
+    ik_quat e, local = ik_quat_mul(ik_quat_conjugate(parent_ms), rotation_ms);
+    if (parent_mirrored) local = ik_skeleton_mirrored_turn(local);
+    if (ik_skeleton_scale_sign_turn(scale_ls, &e)) local = ik_quat_mul(local, e);
+    return local;
+}
 /* Model to local: pose_ls[i] = decompose(model_ms[parent]^-1 model_ms[i]).
  * Returns IK_ERR_DEGENERATE when a parent matrix is singular (that joint's
  * local transform is then its model transform). */

@@ -460,21 +460,14 @@ static void shift_joint(const ik_footskate *job, ik_transform *pose, int joint, 
     pose[joint].translation = ik_vec3_add(pose[joint].translation, shift_ms);
 }
 
-/* Turn the foot by `turn_ms` (model space) about the ankle: the turn's axis
- * taken into the knee's frame (ik_mat4_transform_turn_axis with its
- * inverse) composes with the foot's local rotation. */
+/* Turn the foot by `turn_ms` (model space) about the ankle, M' = turn_ms M
+ * (ik_skeleton_turn_joint_ms, mirrored knees included), from the leg as
+ * the two-bone solve left it. */
 static void turn_foot(const ik_footskate *job, ik_transform *pose, const ik_humanoid_limb *l, ik_quat turn_ms) {
-    int foot = ik_humanoid_limb_foot(l), parent = job->rig->skeleton->parents[foot];
-    const ik_mat4 *above = parent >= 0 ? &job->model_ms[parent] : job->root_ms;
-    ik_vec3 axis;
-    ik_real angle;
-    ik_mat4 inv = ik_mat4_identity();
-    ik_quat_to_axis_angle(turn_ms, &axis, &angle);
-    if (IK_FABS(angle) < (ik_real)1e-7) return;
+    if (IK_FABS(ik_quat_angle(turn_ms)) < (ik_real)1e-7) return;
     ik_skeleton_fk_subtree(job->rig->skeleton, l->start, pose, job->root_ms, job->model_ms);
-    if (above && !ik_mat4_inverse(above, &inv)) return;
-    axis = ik_vec3_normalize(ik_mat4_transform_turn_axis(&inv, axis));
-    pose[foot].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_from_axis_angle(axis, angle), pose[foot].rotation));
+    ik_skeleton_turn_joint_ms(job->rig->skeleton, ik_humanoid_limb_foot(l), turn_ms, job->root_ms, pose,
+                              job->model_ms);
 }
 
 ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *out) {

@@ -24,6 +24,8 @@ typedef struct layout {
     ik_foot_contact *found; /* [capacity] on the source */
     ik_foot_contact *held;  /* [capacity] on the target */
     unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
+    unsigned char *parent_mirrored; /* [target joints] the parent's model frame mirrors (det < 0), in
+                                       every pose: the transfer changes rotations and the hips' travel only */
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -39,7 +41,7 @@ static size_t carve(size_t *at, size_t bytes) {
 }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[12];
+    size_t at = 0, o[13];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -55,6 +57,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[9] = carve(&at, t * sizeof(int));
     o[10] = carve(&at, t * sizeof(ik_vec3));
     o[11] = carve(&at, 2 * f);
+    o[12] = carve(&at, t);
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
@@ -78,6 +81,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->tip = (int *)(void *)(base + o[9]);
     l->tip_ls = (ik_vec3 *)(void *)(base + o[10]);
     l->lifted = (unsigned char *)(base + o[11]);
+    l->parent_mirrored = (unsigned char *)(base + o[12]);
     return at;
 }
 
@@ -357,7 +361,8 @@ static void roll_onto_hinge(const ik_humanoid *t, int k, ik_vec3 v, ik_quat *wor
 }
 
 /* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
- * root-space rotation undone), the others their rest; a limb bone (thigh,
+ * root-space rotation undone, through the mirror of a mirrored parent:
+ * ik_skeleton_rotation_ls), the others their rest; a limb bone (thigh,
  * shin, upper arm, forearm, foot to toe) is then swung by the shortest turn
  * that points it where its partner points, mapped (so a rig whose rest
  * bends a knee or lowers the arms still follows the take's limbs; the
@@ -389,15 +394,18 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
                 w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
                 if (k >= 0) {
                     l->world[j] = ik_quat_normalize(w);
-                    pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+                    pose[j].rotation = ik_quat_normalize(
+                        ik_skeleton_rotation_ls(above, l->parent_mirrored[j], l->world[j], pose[j].scale));
                     ik_skeleton_fk_joint(t, j, pose, NULL, l->target_ms);
                     roll_onto_hinge(job->target_rig, k, d, &w, l->target_ms);
                 }
             }
             l->world[j] = ik_quat_normalize(w);
-            pose[j].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(above), l->world[j]));
+            pose[j].rotation = ik_quat_normalize(
+                ik_skeleton_rotation_ls(above, l->parent_mirrored[j], l->world[j], pose[j].scale));
         } else {
-            l->world[j] = ik_quat_normalize(ik_quat_mul(above, pose[j].rotation));
+            l->world[j] = ik_quat_normalize(
+                ik_skeleton_rotation_ms(above, l->parent_mirrored[j], pose[j].rotation, pose[j].scale));
         }
         if (j == hips_t) {
             ik_mat4 inv = ik_mat4_identity();
@@ -411,14 +419,11 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
         ik_humanoid_carry_end_control(job->target_rig, j, pose, l->target_ms, NULL);
 }
 
-/* Turn `joint` by `turn_ms` in model space (the turn premultiplies its
- * model rotation; its local rotation is that with the parent's undone),
- * then refresh its subtree. */
+/* Turn `joint` by `turn_ms` in model space about its own origin, M' =
+ * turn_ms M, mirrored parents included (ik_skeleton_turn_joint_ms), then
+ * refresh its subtree. */
 static void turn_joint(const ik_humanoid *t, int joint, ik_quat turn_ms, ik_transform *pose, ik_mat4 *model_ms) {
-    int parent = t->skeleton->parents[joint];
-    ik_quat q = ik_quat_mul(turn_ms, ik_quat_normalize(ik_mat4_rotation(&model_ms[joint])));
-    ik_quat parent_q = parent >= 0 ? ik_quat_normalize(ik_mat4_rotation(&model_ms[parent])) : ik_quat_identity();
-    pose[joint].rotation = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(parent_q), q));
+    ik_skeleton_turn_joint_ms(t->skeleton, joint, turn_ms, NULL, pose, model_ms);
     ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
 }
 
@@ -733,22 +738,43 @@ static int hold_only_lowered_heels(const layout *l, int held) {
     return n;
 }
 
+#define ANCESTORS_ROOM 64
+
+/* Forward kinematics of `joint` and its ancestors only, root first: the
+ * same products as ik_skeleton_fk's for those joints, so the same
+ * matrices; the others in model_ms are left as they are. A hierarchy deeper
+ * than ANCESTORS_ROOM takes the whole skeleton's. */
+static void fk_ancestors(const ik_skeleton *s, int joint, const ik_transform *pose, ik_mat4 *model_ms) {
+    int chain[ANCESTORS_ROOM], n = 0;
+    for (; joint >= 0 && n < ANCESTORS_ROOM; joint = s->parents[joint]) chain[n++] = joint;
+    if (joint >= 0) {
+        ik_skeleton_fk(s, pose, NULL, model_ms);
+        return;
+    }
+    while (n > 0) ik_skeleton_fk_joint(s, chain[--n], pose, NULL, model_ms);
+}
+
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals
- * only (elbows on their natural side, the hands keeping their turn). */
+ * only (elbows on their natural side, the hands keeping their turn). Only
+ * the arms' chains are needed before the solve (the source's limb ends,
+ * the target's hands), which runs the target's whole forward kinematics
+ * itself. */
 static ik_result hold_hands(const ik_retarget *job, const layout *l, const body_map *m, int f) {
     const ik_humanoid *s = job->source_rig, *t = job->target_rig;
     ik_humanoid_solve solve = ik_humanoid_solve_def();
     int k;
-    ik_skeleton_fk(s->skeleton, ik_take_pose(job->source, f), NULL, l->source_ms);
-    ik_skeleton_fk(t->skeleton, ik_take_pose(job->target, f), NULL, l->target_ms);
     for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
         ik_humanoid_goal *g = &solve.goal[k];
+        const ik_humanoid_limb *source_arm = &s->limb[k];
         g->enabled = 1;
+        fk_ancestors(s->skeleton, source_arm->end >= 0 ? source_arm->end : source_arm->mid,
+                     ik_take_pose(job->source, f), l->source_ms);
         {
-            ik_mat4 end_ms = ik_humanoid_limb_end_ms(&s->limb[k], l->source_ms);
+            ik_mat4 end_ms = ik_humanoid_limb_end_ms(source_arm, l->source_ms);
             g->position_ms = map_point(m, ik_mat4_translation(&end_ms));
         }
         if (t->limb[k].end >= 0) {
+            fk_ancestors(t->skeleton, t->limb[k].end, ik_take_pose(job->target, f), l->target_ms);
             g->use_rotation = 1;
             g->rotation_ms = ik_quat_normalize(ik_mat4_rotation(&l->target_ms[t->limb[k].end]));
         }
@@ -812,7 +838,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     layout l;
     body_map m;
     char *base;
-    int paired = 0, found = 0, held = 0, f;
+    int paired = 0, found = 0, held = 0, f, j;
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
     s = job->source_rig;
@@ -840,6 +866,9 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     ik_skeleton_fk(t->skeleton, t->skeleton->rest_ls, NULL, l.target_ms);
     make_origins(&m, job, &l, l.target_ms);
     make_offsets(&m, &l, s, t, l.source_ms, l.target_ms);
+    for (j = 0; j < t->skeleton->joint_count; ++j)
+        l.parent_mirrored[j] =
+            t->skeleton->parents[j] >= 0 && ik_mat4_det3(&l.target_ms[t->skeleton->parents[j]]) < 0;
 
     for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, &l, &m, f);
     if (job->hold_feet) {

@@ -97,40 +97,22 @@ static ik_mat4 parent_matrix(const solve_state *st, int joint) {
     return st->job->root_ms ? *st->job->root_ms : ik_mat4_identity();
 }
 
-/* Turn `joint` by the model-space rotation q about its own origin, M' = q M:
- * its local rotation L becomes F^-1 q F L, F the parent's frame (P = s F, F
- * orthogonal). With R = ik_mat4_rotation(P), F = R for a proper P and
- * F = R D, D = diag(-1, 1, 1), for a mirrored one, whose conjugation
- * D (v, w) D = ((v.x, -v.y, -v.z), w) turns the axis the mirror's way and
- * the sense round. (R_j^-1 q R_j applied after L, R_j the joint's own
- * rotation, is the same turn only when nothing above mirrors.) */
+/* Turn `joint` by the model-space rotation q about its own origin, M' = q M
+ * (ik_skeleton_turn_joint_ms), and refresh its subtree. */
 static void turn_joint(const solve_state *st, int joint, ik_quat q) {
-    ik_mat4 parent = parent_matrix(st, joint);
-    ik_quat r = ik_mat4_rotation(&parent);
-    ik_quat local = ik_quat_mul(ik_quat_conjugate(r), ik_quat_mul(q, r));
-    ik_transform *t = &st->job->pose_ls[joint];
-    if (ik_mat4_det3(&parent) < 0) local = ik_q(local.x, -local.y, -local.z, local.w);
-    t->rotation = ik_quat_normalize(ik_quat_mul(local, t->rotation));
+    ik_skeleton_turn_joint_ms(st->s, joint, q, st->job->root_ms, st->job->pose_ls, st->job->model_ms);
     refresh(st, joint);
 }
 
-/* Give `joint` the model rotation q as ik_mat4_rotation reads it (M = q D s
- * for a mirrored M). With a positive own scale S that is L = R_p^-1 q under
- * a proper parent (R_p its rotation), and under a mirrored one, whose
- * M = R_p D L S reads as R_p (D L D), L = D R_p^-1 q D; otherwise the turn
- * q R^-1 from the joint's rotation R now. */
+/* Give `joint` the model rotation q as ik_mat4_rotation reads it
+ * (ik_skeleton_rotation_ls: L = D^e R_p^-1 q D^e E^-1 under a parent of
+ * rotation R_p, mirrored when e = 1, for a joint whose scale's signs are
+ * E D^o). */
 static void set_joint_rotation(const solve_state *st, int joint, ik_quat q) {
     ik_transform *t = &st->job->pose_ls[joint];
-    ik_mat4 parent;
-    ik_quat local;
-    if (!(t->scale.x > 0 && t->scale.y > 0 && t->scale.z > 0)) {
-        turn_joint(st, joint, ik_quat_mul(q, ik_quat_conjugate(rotation(st, joint))));
-        return;
-    }
-    parent = parent_matrix(st, joint);
-    local = ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&parent)), q);
-    if (ik_mat4_det3(&parent) < 0) local = ik_q(local.x, -local.y, -local.z, local.w);
-    t->rotation = ik_quat_normalize(local);
+    ik_mat4 parent = parent_matrix(st, joint);
+    t->rotation = ik_quat_normalize(
+        ik_skeleton_rotation_ls(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, q, t->scale));
     refresh(st, joint);
 }
 

@@ -38,11 +38,12 @@ typedef struct gltf_skin_data {
     int *skin_joint;
 } gltf_skin_data;
 
-/* The members of a node the reader uses, found in one walk over its keys
- * (a look-up per key would walk the members again each time). The first of
- * repeated keys counts, as json_member's look-up does. */
+/* What the reader keeps of each node, taken in its one walk over the node's
+ * members (the first of repeated keys counts, as json_member's look-up does). */
 typedef struct gltf_node {
-    const json_value *children, *skin, *mesh, *name, *matrix, *translation, *rotation, *scale;
+    const json_value *object; /* the node (its transform is read again for nodes above a skeleton) */
+    const char *name;         /* its "name" when a string, else NULL */
+    int mesh, skin;           /* checked indices, -1 when absent */
 } gltf_node;
 
 typedef struct gltf_clip_data {
@@ -128,11 +129,6 @@ ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **ou
  * accessor `index` (checked on the way). */
 ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized,
                              int *width, long *count, ik_io_error *error);
-
-/* A node's local transform as TRS and, when `local` is not NULL, as a
- * matrix (a `matrix` node is decomposed); checked for finiteness and unit
- * rotations. */
-ik_result gltf_node_local(const ik_gltf *gltf, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error);
 
 /* The clips of every animation for every skin (after the skeletons). */
 ik_result gltf_build_clips(ik_gltf *gltf, ik_io_error *error);

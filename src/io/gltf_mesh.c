@@ -15,7 +15,7 @@
 static int skinned_mesh_node(const ik_gltf *g, int index) {
     int n;
     for (n = 0; g && n < g->node_count; ++n) {
-        if (g->nodes[n].mesh && g->nodes[n].skin && index-- == 0)
+        if (g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0 && index-- == 0)
             return n;
     }
     return -1;
@@ -24,7 +24,7 @@ static int skinned_mesh_node(const ik_gltf *g, int index) {
 int ik_gltf_skinned_mesh_count(const ik_gltf *g) {
     int n, count = 0;
     for (n = 0; g && n < g->node_count; ++n)
-        count += g->nodes[n].mesh && g->nodes[n].skin;
+        count += g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0;
     return count;
 }
 
@@ -185,8 +185,8 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
     memset(out, 0, sizeof *out);
     n = skinned_mesh_node(g, index);
     if (n < 0) return gltf_fail(error, IK_ERR_RANGE, "/nodes", "no skinned mesh %d", index);
-    m = (long)g->nodes[n].mesh->as.number; /* integers in range, checked by the reader */
-    s = (long)g->nodes[n].skin->as.number;
+    m = g->nodes[n].mesh; /* checked by the reader */
+    s = g->nodes[n].skin;
     primitives = json_member(nth_value(json_member(gltf_root(g), "meshes"), m), "primitives");
     if (!json_is_array(primitives))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "meshes", m, "primitives"), "must be an array");

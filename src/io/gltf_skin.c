@@ -32,63 +32,14 @@ static ik_result read_numbers(const json_value *arr, const char *key, int n, dou
     return IK_OK;
 }
 
-/* A node is either a column-major `matrix` or translation, rotation (unit
- * quaternion x, y, z, w) and scale, applied as T * R * S (section 3.5.2). */
-ik_result gltf_node_local(const ik_gltf *g, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error) {
-    const gltf_node *obj = &g->nodes[node];
-    double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
-    int present, i;
-    ik_result res;
-    gltf_path p;
-    if ((res = read_numbers(obj->matrix, "matrix", 16, m, &present, node, error)) != IK_OK) return res;
-    if (present) {
-        ik_mat4 given;
-        for (i = 0; i < 16; ++i) given.m[i] = (ik_real)m[i];
-        if (!ik_mat4_finite(&given))
-            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, "matrix"),
-                             "does not fit the scalar type");
-        *trs = ik_transform_from_mat4(&given);
-        if (local) *local = given;
-        return IK_OK;
-    }
-    if ((res = read_numbers(obj->translation, "translation", 3, t, &present, node, error)) != IK_OK) return res;
-    if ((res = read_numbers(obj->rotation, "rotation", 4, r, &present, node, error)) != IK_OK) return res;
-    if ((res = read_numbers(obj->scale, "scale", 3, s, &present, node, error)) != IK_OK) return res;
-    trs->translation = ik_v3((ik_real)t[0], (ik_real)t[1], (ik_real)t[2]);
-    trs->rotation = ik_q((ik_real)r[0], (ik_real)r[1], (ik_real)r[2], (ik_real)r[3]);
-    trs->scale = ik_v3((ik_real)s[0], (ik_real)s[1], (ik_real)s[2]);
-    if (!ik_transform_finite(*trs))
-        return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, NULL),
-                         "transform does not fit the scalar type");
-    if (IK_FABS(ik_quat_length(trs->rotation) - 1) > (ik_real)1e-2)
-        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, "rotation"),
-                         "not a unit quaternion (length %g)", (double)ik_quat_length(trs->rotation));
-    trs->rotation = ik_quat_normalize(trs->rotation);
-    if (local) *local = ik_transform_to_mat4(*trs);
-    return IK_OK;
-}
+/* The members of a node the reader uses, found in one walk over its keys
+ * (a look-up per key would walk the members again each time). */
+typedef struct node_members {
+    const json_value *children, *skin, *mesh, *name, *matrix, *translation, *rotation, *scale;
+} node_members;
 
-/* world(n) = local(root) ... local(parent) local(n). */
-static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_error *error) {
-    ik_mat4 local;
-    ik_transform trs;
-    ik_result r;
-    *world = ik_mat4_identity();
-    for (; node >= 0; node = g->node_parent[node]) {
-        if ((r = gltf_node_local(g, node, &local, &trs, error)) != IK_OK) return r;
-        *world = ik_mat4_mul(&local, world);
-    }
-    return IK_OK;
-}
-
-static ik_result check_node_member(const json_value *member, const char *key, long count, long i,
-                                   ik_io_error *error) {
-    long value;
-    return gltf_check_index(member, key, count - 1, 0, &value, "/nodes/%ld", i, 0, error);
-}
-
-/* Sort a node's members into `node` by key, keeping the first of each. */
-static void read_node_members(const json_value *object, gltf_node *node) {
+/* Sort a node's members by key, keeping the first of each. */
+static void read_node_members(const json_value *object, node_members *node) {
     static const char *const keys[] = {"children", "skin", "mesh", "name", "matrix", "translation", "rotation",
                                        "scale"};
     const json_value *member;
@@ -114,6 +65,71 @@ static void read_node_members(const json_value *object, gltf_node *node) {
     }
 }
 
+/* Node `node`'s local transform as TRS and, when `local` is not NULL, as a
+ * matrix (a `matrix` node is decomposed); checked for finiteness and unit
+ * rotations. A node is either a column-major `matrix` or translation,
+ * rotation (unit quaternion x, y, z, w) and scale, applied as T * R * S
+ * (section 3.5.2). */
+static ik_result node_local(const node_members *obj, int node, ik_mat4 *local, ik_transform *trs,
+                            ik_io_error *error) {
+    double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+    int present, i;
+    ik_result res;
+    gltf_path p;
+    if ((res = read_numbers(obj->matrix, "matrix", 16, m, &present, node, error)) != IK_OK) return res;
+    if (present) {
+        ik_mat4 given;
+        for (i = 0; i < 16; ++i) given.m[i] = (ik_real)m[i];
+        if (!ik_mat4_finite(&given))
+            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, "matrix"),
+                             "does not fit the scalar type");
+        *trs = ik_transform_from_mat4(&given);
+        if (local) *local = given;
+        return IK_OK;
+    }
+    if ((res = read_numbers(obj->translation, "translation", 3, t, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj->rotation, "rotation", 4, r, &present, node, error)) != IK_OK) return res;
+    if ((res = read_numbers(obj->scale, "scale", 3, s, &present, node, error)) != IK_OK) return res;
+    trs->translation = ik_v3((ik_real)t[0], (ik_real)t[1], (ik_real)t[2]);
+    trs->rotation = ik_q((ik_real)r[0], (ik_real)r[1], (ik_real)r[2], (ik_real)r[3]);
+    trs->scale = ik_v3((ik_real)s[0], (ik_real)s[1], (ik_real)s[2]);
+    if (!ik_transform_finite(*trs))
+        return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, NULL),
+                         "transform does not fit the scalar type");
+    /* an absent rotation is the identity, already unit */
+    if (obj->rotation && IK_FABS(ik_quat_length(trs->rotation) - 1) > (ik_real)1e-2)
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, "rotation"),
+                         "not a unit quaternion (length %g)", (double)ik_quat_length(trs->rotation));
+    if (obj->rotation) trs->rotation = ik_quat_normalize(trs->rotation);
+    if (local) *local = ik_transform_to_mat4(*trs);
+    return IK_OK;
+}
+
+/* world(n) = local(root) ... local(parent) local(n). */
+static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_error *error) {
+    node_members members;
+    ik_mat4 local;
+    ik_transform trs;
+    ik_result r;
+    *world = ik_mat4_identity();
+    for (; node >= 0; node = g->node_parent[node]) {
+        read_node_members(g->nodes[node].object, &members);
+        if ((r = node_local(&members, node, &local, &trs, error)) != IK_OK) return r;
+        *world = ik_mat4_mul(&local, world);
+    }
+    return IK_OK;
+}
+
+/* Member `key` of node i: absent gives -1, present must be an index below
+ * `count`. */
+static ik_result check_node_member(const json_value *member, const char *key, long count, long i, int *index,
+                                   ik_io_error *error) {
+    long value;
+    ik_result r = gltf_check_index(member, key, count - 1, -1, &value, "/nodes/%ld", i, 0, error);
+    *index = (int)value;
+    return r;
+}
+
 /* One walk over the nodes, each read while its members are in cache: the
  * node table, parents from the children lists (a second parent or a child
  * equal to its node is refused) and each node's checked local transform in
@@ -129,23 +145,30 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
     int i = 0, n;
     ik_result r;
     if (nodes && !json_is_array(nodes)) return gltf_fail(error, IK_ERR_PARSE, "/nodes", "must be an array");
-    g->nodes = (gltf_node *)calloc(count, sizeof *g->nodes);
+    g->nodes = (gltf_node *)malloc(count * sizeof *g->nodes);
     g->node_parent = (int *)malloc(count * sizeof(int));
     g->node_rest = (ik_transform *)malloc(count * sizeof(ik_transform));
     if (!g->nodes || !g->node_parent || !g->node_rest)
         return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
     g->node_count = (int)count - 1;
-    for (n = 0; n < g->node_count; ++n) g->node_parent[n] = -1;
+    for (n = 0; n < g->node_count; ++n) {
+        static const gltf_node unread = {NULL, NULL, -1, -1};
+        g->nodes[n] = unread;
+        g->node_parent[n] = -1;
+    }
     JSON_FOR_EACH(item, nodes) {
         gltf_node *node = &g->nodes[i];
+        node_members members;
         const json_value *child;
         int k = 0;
-        read_node_members(item, node);
+        read_node_members(item, &members);
+        node->object = item;
+        node->name = json_string(members.name);
         if (!json_is_object(item))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, NULL), "must be an object");
-        if (node->children && !json_is_array(node->children))
+        if (members.children && !json_is_array(members.children))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, "children"), "must be an array");
-        JSON_FOR_EACH(child, node->children) {
+        JSON_FOR_EACH(child, members.children) {
             double v = json_is_number(child) ? child->as.number : -1;
             int c = v >= 0 && v < g->node_count && v == (double)(int)v ? (int)v : -1;
             if (c < 0 || c == i || g->node_parent[c] >= 0) {
@@ -160,9 +183,9 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             g->node_parent[c] = i;
             ++k;
         }
-        if ((r = check_node_member(node->skin, "skin", skins, i, error)) != IK_OK) return r;
-        if ((r = check_node_member(node->mesh, "mesh", meshes, i, error)) != IK_OK) return r;
-        if ((r = gltf_node_local(g, i, NULL, &g->node_rest[i], error)) != IK_OK) return r;
+        if ((r = check_node_member(members.skin, "skin", skins, i, &node->skin, error)) != IK_OK) return r;
+        if ((r = check_node_member(members.mesh, "mesh", meshes, i, &node->mesh, error)) != IK_OK) return r;
+        if ((r = node_local(&members, i, NULL, &g->node_rest[i], error)) != IK_OK) return r;
         ++i;
     }
     colour = (unsigned char *)calloc((size_t)g->node_count + 1, 1);
@@ -323,7 +346,7 @@ static ik_result build_skin(ik_gltf *g, int s, const json_value *skin, skin_scra
     for (i = 0; i < count; ++i) {
         int n = d->node[i], parent = g->node_parent[n];
         d->parents[i] = parent >= 0 && sc->mark[parent] == stamp ? sc->joint_of[parent] : -1;
-        d->names[i] = json_string(g->nodes[n].name);
+        d->names[i] = g->nodes[n].name;
         if (d->names[i] && !ik_utf8_valid(d->names[i])) {
             r = gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", n, "name"), "not valid UTF-8");
             break;

@@ -4,6 +4,7 @@
  * with a stack that grows on the heap. */
 #include "gltf_tree.h"
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,17 +82,19 @@ out_of_memory:
 }
 
 /* A number as text that reads back as the same double: 17 significant
- * digits always suffice (IEEE 754-2008, section 5.12.2); infinities (from
- * numbers beyond the double range) as a number beyond it again. cJSON
- * frees the text with the item. */
+ * digits always suffice (IEEE 754-2008, section 5.12.2), with a '.' whatever
+ * the locale's decimal point; infinities (from numbers beyond the double
+ * range) as a number beyond it again. cJSON frees the text with the item. */
 static int make_exact(cJSON *item) {
     double d = item->valuedouble;
-    char text[32];
+    char text[32], *point;
     char *copy;
-    if (d - d == 0)
+    if (d - d == 0) {
         snprintf(text, sizeof text, "%.17g", d);
-    else
+        if ((point = strchr(text, localeconv()->decimal_point[0])) != NULL) *point = '.';
+    } else {
         strcpy(text, d != d ? "null" : d > 0 ? "1e999" : "-1e999");
+    }
     copy = (char *)cJSON_malloc(strlen(text) + 1);
     if (!copy) return 0;
     strcpy(copy, text);

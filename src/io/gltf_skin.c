@@ -124,7 +124,7 @@ static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_er
  * `count`. */
 static ik_result check_node_member(const json_value *member, const char *key, long count, long i, int *index,
                                    ik_io_error *error) {
-    long value;
+    long value = -1;
     ik_result r = gltf_check_index(member, key, count - 1, -1, &value, "/nodes/%ld", i, 0, error);
     *index = (int)value;
     return r;

@@ -957,6 +957,175 @@ static void test_huge_rigs(void) {
     }
 }
 
+/* ---- edits read back exactly; deep documents ------------------------------ */
+
+static int same_bits(ik_real a, ik_real b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int same_transform_bits(const ik_transform *a, const ik_transform *b) {
+    return same_bits(a->translation.x, b->translation.x) && same_bits(a->translation.y, b->translation.y) &&
+           same_bits(a->translation.z, b->translation.z) && same_bits(a->rotation.x, b->rotation.x) &&
+           same_bits(a->rotation.y, b->rotation.y) && same_bits(a->rotation.z, b->rotation.z) &&
+           same_bits(a->rotation.w, b->rotation.w) && same_bits(a->scale.x, b->scale.x) &&
+           same_bits(a->scale.y, b->scale.y) && same_bits(a->scale.z, b->scale.z);
+}
+
+/* An edit prints the document and reads it back. Doubles that cJSON's
+ * printing rounds to 15 digits reading back one ulp off (its check allows a
+ * relative DBL_EPSILON): in a double build an edit must keep them, in the
+ * nodes it does not touch and in the pose it writes, to the bit. Node
+ * "other" (skin 1) holds three such numbers; skin 0 is posed with them and
+ * gets a clip whose key times include one. */
+static void test_edit_reads_back_exactly(void) {
+    static const double lossy[3] = {-0.93613539540028912, 0.053559887713547694, 0.52887341730709814};
+    char *with_node = replace_once(base_doc, "{\"name\":\"tip\",\"translation\":[0,1,0]}]",
+                                   "{\"name\":\"tip\",\"translation\":[0,1,0]},{\"name\":\"other\","
+                                   "\"translation\":[-0.93613539540028912,0.053559887713547694,0.52887341730709814]}]");
+    char *doc = replace_once(with_node, "\"inverseBindMatrices\":2}]", "\"inverseBindMatrices\":2},{\"joints\":[2]}]");
+    ik_real times[3], values[9];
+    ik_transform pose[2], expected[2], other;
+    ik_channel channel;
+    ik_clip clip;
+    const ik_clip *added;
+    ik_gltf *g = NULL;
+    ik_io_error e;
+    int j, k, exact;
+    CHECK(ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e) == IK_OK && ik_gltf_skin_count(g) == 2,
+          "two-skin document: %s", e.message);
+    free(with_node);
+    free(doc);
+    if (!g) return;
+    other = ik_gltf_skeleton(g, 1)->skeleton.rest_ls[0];
+    CHECK(same_bits(other.translation.x, (ik_real)lossy[0]) && same_bits(other.translation.y, (ik_real)lossy[1]) &&
+              same_bits(other.translation.z, (ik_real)lossy[2]),
+          "node 'other' read as written");
+    for (j = 0; j < 2; ++j) {
+        ik_quat q = ik_q((ik_real)lossy[j], (ik_real)lossy[(j + 1) % 3], (ik_real)0.25, (ik_real)0.75);
+        pose[j].translation = ik_v3((ik_real)lossy[j], (ik_real)lossy[(j + 1) % 3], (ik_real)lossy[(j + 2) % 3]);
+        pose[j].rotation = q;
+        pose[j].scale = ik_v3(1 + (ik_real)lossy[1], 1 - (ik_real)lossy[2], 2);
+        /* set_pose writes the normalised rotation; the reader normalises what it reads */
+        expected[j] = pose[j];
+        expected[j].rotation = ik_quat_normalize(ik_quat_normalize(q));
+    }
+    CHECK(ik_gltf_set_pose(g, 0, pose, &e) == IK_OK, "set_pose: %s", e.message);
+    for (j = 0; j < 2; ++j)
+        CHECK(same_transform_bits(&ik_gltf_skeleton(g, 0)->skeleton.rest_ls[j], &expected[j]),
+              "posed joint %d reads back to the bit", j);
+    CHECK(same_transform_bits(&ik_gltf_skeleton(g, 1)->skeleton.rest_ls[0], &other),
+          "set_pose keeps the untouched node to the bit");
+    times[0] = 0, times[1] = (ik_real)lossy[1], times[2] = (ik_real)lossy[2];
+    for (k = 0; k < 9; ++k) values[k] = (ik_real)lossy[k % 3] * (ik_real)(k + 1);
+    channel.joint = 1;
+    channel.path = IK_CHANNEL_TRANSLATION;
+    channel.interpolation = IK_INTERP_LINEAR;
+    channel.key_count = 3;
+    channel.times = times;
+    channel.values = values;
+    clip.name = "added";
+    clip.duration = times[2];
+    clip.channel_count = 1;
+    clip.channels = &channel;
+    CHECK(ik_gltf_add_clip(g, 0, "added", &clip, &e) == IK_OK && ik_gltf_clip_count(g) == 2, "add_clip: %s",
+          e.message);
+    added = ik_gltf_clip(g, 1, 0);
+    exact = added && added->channel_count == 1 && added->channels[0].key_count == 3 &&
+            strcmp(added->name, "added") == 0;
+    /* key data goes to the buffer as 32-bit floats */
+    for (k = 0; exact && k < 3; ++k) exact = same_bits(added->channels[0].times[k], (ik_real)(float)times[k]);
+    for (k = 0; exact && k < 9; ++k) exact = same_bits(added->channels[0].values[k], (ik_real)(float)values[k]);
+    CHECK(exact, "the added clip reads back as its float keys");
+    for (j = 0; j < 2; ++j)
+        CHECK(same_transform_bits(&ik_gltf_skeleton(g, 0)->skeleton.rest_ls[j], &expected[j]),
+              "add_clip keeps posed joint %d to the bit", j);
+    CHECK(same_transform_bits(&ik_gltf_skeleton(g, 1)->skeleton.rest_ls[0], &other),
+          "add_clip keeps the untouched node to the bit");
+    ik_gltf_free(g);
+}
+
+/* base_doc with `levels` nested arrays in a root "extras" member (nesting
+ * levels + 1 with the root object). */
+static char *deep_doc(int levels) {
+    char *to = (char *)malloc((size_t)levels * 2 + 32), *doc;
+    strcpy(to, "{\"extras\":");
+    memset(to + 10, '[', (size_t)levels);
+    memset(to + 10 + levels, ']', (size_t)levels);
+    strcpy(to + 10 + 2 * levels, ",\"asset\":");
+    doc = replace_once(base_doc, "{\"asset\":", to);
+    free(to);
+    return doc;
+}
+
+/* JSON nested 1000 deep (the reader's limit, as cJSON's) loads, is written
+ * (the writer's tree is built with its own stack, not by recursion) and
+ * read back with the nesting kept, and survives an edit; 1001 deep is
+ * refused at the opening bracket, as text and inside a GLB. */
+static void test_deep_document(void) {
+    char *doc = deep_doc(999), *deeper = deep_doc(1000), *run = (char *)malloc(1001);
+    unsigned char *glb = (unsigned char *)malloc(strlen(deeper) + 32), *first = NULL, *second = NULL;
+    size_t json = (strlen(deeper) + 3) / 4 * 4, first_size = 0, second_size = 0;
+    ik_gltf *g = NULL, *back = NULL;
+    ik_transform pose[2];
+    ik_io_error e;
+    ik_result r;
+    int binary;
+    memset(run, '[', 1000);
+    run[1000] = '\0';
+    r = ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e);
+    CHECK(r == IK_OK, "1000 levels deep load: %s", e.message);
+    for (binary = 0; g && binary <= 1; ++binary) {
+        CHECK(ik_gltf_write_memory(g, binary, &first, &first_size, &e) == IK_OK, "deep write: %s", e.message);
+        CHECK(ik_gltf_read_memory(first, first_size, NULL, &back, &e) == IK_OK, "deep read back: %s", e.message);
+        if (!binary) {
+            char *text = (char *)malloc(first_size + 1);
+            memcpy(text, first, first_size);
+            text[first_size] = '\0';
+            CHECK(strstr(text, run + 1) && !strstr(text, run), "the written text keeps 999 nested arrays");
+            free(text);
+        }
+        CHECK(back && ik_gltf_write_memory(back, binary, &second, &second_size, &e) == IK_OK &&
+                  second_size == first_size && memcmp(first, second, first_size) == 0,
+              "deep document written again: the same %s bytes", binary ? "GLB" : "glTF");
+        ik_gltf_free(back);
+        back = NULL;
+        free(first);
+        free(second);
+        first = second = NULL;
+    }
+    if (g) {
+        ik_skeleton_rest_pose(&ik_gltf_skeleton(g, 0)->skeleton, pose);
+        pose[1].translation.y = 2;
+        CHECK(ik_gltf_set_pose(g, 0, pose, &e) == IK_OK &&
+                  ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation.y == 2,
+              "an edit of the deep document: %s", e.message);
+        CHECK(ik_gltf_write_memory(g, 0, &first, &first_size, &e) == IK_OK &&
+                  ik_gltf_read_memory(first, first_size, NULL, &back, &e) == IK_OK,
+              "the edited deep document is written and read: %s", e.message);
+        ik_gltf_free(back);
+        free(first);
+        ik_gltf_free(g);
+    }
+    g = NULL;
+    /* the 1001st opening bracket is byte 10 + 999 of the text */
+    r = ik_gltf_read_memory(deeper, strlen(deeper), NULL, &g, &e);
+    CHECK(r == IK_ERR_PARSE && !g && e.offset == 1009 && strstr(e.message, "malformed JSON (JSON byte 1009)") &&
+              strstr(e.message, "deeper than 1000"),
+          "1001 levels refused: %s at %ld", e.message, e.offset);
+    memset(glb, ' ', strlen(deeper) + 32);
+    put_u32(glb, 0x46546C67ul);
+    put_u32(glb + 4, 2);
+    put_u32(glb + 8, (unsigned long)(20 + json));
+    put_u32(glb + 12, (unsigned long)json);
+    put_u32(glb + 16, 0x4E4F534Aul);
+    memcpy(glb + 20, deeper, strlen(deeper));
+    r = ik_gltf_read_memory(glb, 20 + json, NULL, &g, &e);
+    CHECK(r == IK_ERR_PARSE && !g && e.offset == 20 + 1009 && strstr(e.message, "(JSON byte 1009)"),
+          "1001 levels in a GLB refused at its file byte: %s at %ld", e.message, e.offset);
+    free(glb);
+    free(run);
+    free(deeper);
+    free(doc);
+}
+
 int main(void) {
     const char *edited = NULL;
     test_base_document();
@@ -967,6 +1136,8 @@ int main(void) {
     test_refused_documents();
     test_names_utf8();
     test_huge_rigs();
+    test_edit_reads_back_exactly();
+    test_deep_document();
     if (have_data()) {
         test_real_rigs();
         test_bind_matrices();

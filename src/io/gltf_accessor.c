@@ -40,13 +40,12 @@ const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long 
     return p->text;
 }
 
-ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
+ik_result gltf_get_index(const json_value *obj, const char *key, long max, long fallback, long *out,
                          const char *parent_fmt, long i, long j, ik_io_error *error) {
-    return gltf_check_index(cJSON_GetObjectItemCaseSensitive(obj, key), key, max, fallback, out, parent_fmt, i, j,
-                            error);
+    return gltf_check_index(json_member(obj, key), key, max, fallback, out, parent_fmt, i, j, error);
 }
 
-ik_result gltf_check_index(const cJSON *item, const char *key, long max, long fallback, long *out,
+ik_result gltf_check_index(const json_value *item, const char *key, long max, long fallback, long *out,
                            const char *parent_fmt, long i, long j, ik_io_error *error) {
     gltf_path p;
     const char *path;
@@ -57,16 +56,15 @@ ik_result gltf_check_index(const cJSON *item, const char *key, long max, long fa
     }
     /* v < max + 1 rather than v <= max: LONG_MAX rounds up to 2^63 as a
      * double, and (long)2^63 is undefined. */
-    if (cJSON_IsNumber(item)) {
-        v = item->valuedouble;
+    if (json_is_number(item)) {
+        v = item->as.number;
         if (v >= 0 && v < (double)max + 1 && v == (double)(long)v) {
             *out = (long)v;
             return IK_OK;
         }
     }
     path = gltf_path_format(&p, parent_fmt, i, j, key);
-    if (!cJSON_IsNumber(item))
-        return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be a number", key);
+    if (!json_is_number(item)) return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be a number", key);
     if (!(v - v == 0)) return gltf_fail(error, IK_ERR_NONFINITE, path, "\"%s\" is not finite", key);
     return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be an integer from 0 to %ld, got %.17g", key, max,
                      v);
@@ -164,12 +162,13 @@ typedef struct view_info {
 } view_info;
 
 static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_io_error *error) {
-    const cJSON *view = g->view_items[v];
+    const json_value *view = g->view_items[v];
     gltf_path p;
     long buffer, offset, length, stride;
     ik_result r;
-    if (!cJSON_IsObject(view)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL), "must be an object");
-    if (!cJSON_GetObjectItemCaseSensitive(view, "buffer"))
+    if (!json_is_object(view))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL), "must be an object");
+    if (!json_member(view, "buffer"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "buffer"), "missing");
     if ((r = gltf_get_index(view, "buffer", (long)g->buffer_count - 1, 0, &buffer,
                             "/bufferViews/%ld", v, 0, error)) != IK_OK)
@@ -177,7 +176,7 @@ static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_io_error 
     if ((r = gltf_get_index(view, "byteOffset", LONG_MAX, 0, &offset,
                             "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
-    if (!cJSON_GetObjectItemCaseSensitive(view, "byteLength"))
+    if (!json_member(view, "byteLength"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "byteLength"), "missing");
     if ((r = gltf_get_index(view, "byteLength", LONG_MAX, 0, &length,
                             "/bufferViews/%ld", v, 0, error)) != IK_OK)
@@ -185,7 +184,7 @@ static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_io_error 
     if ((r = gltf_get_index(view, "byteStride", 252, 0, &stride,
                             "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
-    if (cJSON_GetObjectItemCaseSensitive(view, "byteStride") && (stride < 4 || stride % 4 != 0))
+    if (json_member(view, "byteStride") && (stride < 4 || stride % 4 != 0))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL),
                          "byteStride %ld is not a multiple of 4 in [4, 252]",
                          stride);
@@ -255,17 +254,17 @@ static int type_shape(const char *type, int *columns, int *rows) {
     return 0;
 }
 
-static ik_result get_sparse(const ik_gltf *g, long a, const cJSON *sparse, accessor_info *info,
+static ik_result get_sparse(const ik_gltf *g, long a, const json_value *sparse, accessor_info *info,
                             ik_io_error *error) {
-    const cJSON *indices = cJSON_GetObjectItemCaseSensitive(sparse, "indices");
-    const cJSON *values = cJSON_GetObjectItemCaseSensitive(sparse, "values");
+    const json_value *indices = json_member(sparse, "indices");
+    const json_value *values = json_member(sparse, "values");
     gltf_path p;
     char where[64];
     long count, view, offset, type;
     ik_result r;
     int isize;
     snprintf(where, sizeof where, "/accessors/%ld/sparse", a);
-    if (!cJSON_IsObject(sparse) || !cJSON_IsObject(indices) || !cJSON_IsObject(values))
+    if (!json_is_object(sparse) || !json_is_object(indices) || !json_is_object(values))
         return gltf_fail(error, IK_ERR_PARSE, where, "needs count, indices and values objects");
     if ((r = gltf_get_index(sparse, "count", info->count, 0, &count, "/accessors/%ld/sparse", a, 0, error)) != IK_OK)
         return r;
@@ -277,8 +276,7 @@ static ik_result get_sparse(const ik_gltf *g, long a, const cJSON *sparse, acces
     if (type != 5121 && type != 5123 && type != 5125)
         return gltf_fail(error, IK_ERR_PARSE, p.text, "componentType must be 5121, 5123 or 5125");
     isize = component_size(type);
-    if (!cJSON_GetObjectItemCaseSensitive(indices, "bufferView") ||
-        !cJSON_GetObjectItemCaseSensitive(values, "bufferView"))
+    if (!json_member(indices, "bufferView") || !json_member(values, "bufferView"))
         return gltf_fail(error, IK_ERR_PARSE, where, "indices and values need a bufferView");
     if ((r = gltf_get_index(indices, "bufferView", INT_MAX, 0, &view, "/accessors/%ld/sparse/indices", a, 0, error)) !=
         IK_OK)
@@ -312,14 +310,15 @@ static ik_result get_sparse(const ik_gltf *g, long a, const cJSON *sparse, acces
  * bytes (MAT2 of bytes: 8, MAT3 of bytes: 12, MAT3 of shorts: 24). The last
  * element must end inside the view: offset + (count - 1) stride + size. */
 static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_io_error *error) {
-    const cJSON *acc = g->accessor_items[a];
-    const cJSON *type, *normalized, *sparse;
+    const json_value *acc = g->accessor_items[a];
+    const json_value *type, *sparse;
     gltf_path p;
     long ctype, view, offset;
     ik_result r;
     memset(info, 0, sizeof *info);
-    if (!cJSON_IsObject(acc)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "must be an object");
-    if (!cJSON_GetObjectItemCaseSensitive(acc, "componentType"))
+    if (!json_is_object(acc))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "must be an object");
+    if (!json_member(acc, "componentType"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "componentType"), "missing");
     if ((r = gltf_get_index(acc, "componentType", 99999, 0, &ctype,
                             "/accessors/%ld", a, 0, error)) != IK_OK)
@@ -328,16 +327,15 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
     info->component_size = component_size(ctype);
     if (!info->component_size)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "unknown component type %ld", ctype);
-    type = cJSON_GetObjectItemCaseSensitive(acc, "type");
-    if (!cJSON_IsString(type) || !type_shape(type->valuestring, &info->columns, &info->rows))
+    type = json_member(acc, "type");
+    if (!json_is_string(type) || !type_shape(json_string(type), &info->columns, &info->rows))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "type"),
                          "must be SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4");
-    normalized = cJSON_GetObjectItemCaseSensitive(acc, "normalized");
-    info->normalized = cJSON_IsTrue(normalized);
+    info->normalized = json_is_true(json_member(acc, "normalized"));
     info->column_stride = info->rows * info->component_size;
     if (info->columns > 1) info->column_stride = (info->column_stride + 3) / 4 * 4;
     info->element_size = info->columns * info->column_stride;
-    if (!cJSON_GetObjectItemCaseSensitive(acc, "count"))
+    if (!json_member(acc, "count"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"), "missing");
     if ((r = gltf_get_index(acc, "count", INT_MAX, 0, &info->count,
                             "/accessors/%ld", a, 0, error)) != IK_OK)
@@ -350,7 +348,7 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "byteOffset"),
                          "%ld is not a multiple of the component size %d",
                          offset, info->component_size);
-    info->has_view = cJSON_GetObjectItemCaseSensitive(acc, "bufferView") != NULL;
+    info->has_view = json_member(acc, "bufferView") != NULL;
     if (info->has_view) {
         uint64_t end;
         if ((r = gltf_get_index(acc, "bufferView", (long)g->view_count - 1, 0, &view,
@@ -375,40 +373,38 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
                              info->count, info->element_size, (unsigned long)info->stride, offset, view,
                              (unsigned long)info->view.length);
     }
-    sparse = cJSON_GetObjectItemCaseSensitive(acc, "sparse");
+    sparse = json_member(acc, "sparse");
     if (sparse && (r = get_sparse(g, a, sparse, info, error)) != IK_OK) return r;
     return IK_OK;
 }
 
-const cJSON **gltf_array_items(const cJSON *array, int *count) {
-    const cJSON *item, **items;
-    int n = 0;
+const json_value **gltf_array_items(const json_value *array, int *count) {
+    const json_value *item, **items;
     *count = 0;
-    cJSON_ArrayForEach(item, array) ++n;
-    items = (const cJSON **)malloc(((size_t)n + 1) * sizeof *items);
+    items = (const json_value **)malloc(((size_t)json_count(array) + 1) * sizeof *items);
     if (!items) return NULL;
-    cJSON_ArrayForEach(item, array) items[(*count)++] = item;
+    JSON_FOR_EACH(item, array) items[(*count)++] = item;
     return items;
 }
 
 /* The table over root[key], which must be an array when present. */
-static ik_result index_array(const cJSON *root, const char *key, const cJSON ***items, int *count,
+static ik_result index_array(const json_value *root, const char *key, const json_value ***items, int *count,
                              ik_io_error *error) {
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
+    const json_value *arr = json_member(root, key);
     char where[32];
     snprintf(where, sizeof where, "/%s", key);
     free((void *)*items);
     *items = NULL;
     *count = 0;
-    if (arr && !cJSON_IsArray(arr)) return gltf_fail(error, IK_ERR_PARSE, where, "must be an array");
+    if (arr && !json_is_array(arr)) return gltf_fail(error, IK_ERR_PARSE, where, "must be an array");
     *items = gltf_array_items(arr, count);
     if (!*items) return gltf_fail(error, IK_ERR_NO_MEMORY, where, "out of memory");
     return IK_OK;
 }
 
 ik_result gltf_index_tree(ik_gltf *g, ik_io_error *error) {
-    ik_result r = index_array(g->root, "accessors", &g->accessor_items, &g->accessor_count, error);
-    if (r == IK_OK) r = index_array(g->root, "bufferViews", &g->view_items, &g->view_count, error);
+    ik_result r = index_array(gltf_root(g), "accessors", &g->accessor_items, &g->accessor_count, error);
+    if (r == IK_OK) r = index_array(gltf_root(g), "bufferViews", &g->view_items, &g->view_count, error);
     return r;
 }
 

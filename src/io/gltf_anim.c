@@ -18,27 +18,28 @@ typedef struct pending_channel {
     ik_channel channel; /* joint filled per skin */
 } pending_channel;
 
-static ik_result read_sampler(ik_gltf *g, int a, const cJSON *sampler, long k, ik_channel_path path,
+static ik_result read_sampler(ik_gltf *g, int a, const json_value *sampler, long k, ik_channel_path path,
                               ik_channel *ch, ik_io_error *error) {
-    const cJSON *interp = cJSON_GetObjectItemCaseSensitive(sampler, "interpolation");
+    const json_value *interp = json_member(sampler, "interpolation");
+    const char *interp_name = json_string(interp);
     static const char where[] = "/animations/%ld/samplers/%ld";
     gltf_path p;
     long input, output, in_count, out_count, key;
     int type, normalized, width, per_key;
     const gltf_values *times, *values;
     ik_result r;
-    if (!cJSON_IsObject(sampler))
+    if (!json_is_object(sampler))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, NULL), "must be an object");
-    if (!interp || (cJSON_IsString(interp) && strcmp(interp->valuestring, "LINEAR") == 0))
+    if (!interp || (interp_name && strcmp(interp_name, "LINEAR") == 0))
         ch->interpolation = IK_INTERP_LINEAR;
-    else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "STEP") == 0)
+    else if (interp_name && strcmp(interp_name, "STEP") == 0)
         ch->interpolation = IK_INTERP_STEP;
-    else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "CUBICSPLINE") == 0)
+    else if (interp_name && strcmp(interp_name, "CUBICSPLINE") == 0)
         ch->interpolation = IK_INTERP_CUBICSPLINE;
     else
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "interpolation"),
                          "must be LINEAR, STEP or CUBICSPLINE");
-    if (!cJSON_GetObjectItemCaseSensitive(sampler, "input"))
+    if (!json_member(sampler, "input"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "input"), "missing");
     if ((r = gltf_get_index(sampler, "input", (long)g->accessor_count - 1, 0, &input, where, a, k, error)) != IK_OK)
         return r;
@@ -51,7 +52,7 @@ static ik_result read_sampler(ik_gltf *g, int a, const cJSON *sampler, long k, i
         if (times->data[key] < times->data[key - 1])
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "input"),
                              "key times of accessor %ld decrease at key %ld", input, key);
-    if (!cJSON_GetObjectItemCaseSensitive(sampler, "output"))
+    if (!json_member(sampler, "output"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "output"), "missing");
     if ((r = gltf_get_index(sampler, "output", (long)g->accessor_count - 1, 0, &output, where, a, k, error)) != IK_OK)
         return r;
@@ -81,22 +82,22 @@ static ik_result read_sampler(ik_gltf *g, int a, const cJSON *sampler, long k, i
  * and decoded once; other channels (morph weights, extension targets) are
  * checked for a valid sampler and skipped. */
 static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_count, ik_io_error *error) {
-    const cJSON *animations = cJSON_GetObjectItemCaseSensitive(g->root, "animations");
-    const cJSON *anim;
+    const json_value *animations = json_member(gltf_root(g), "animations");
+    const json_value *anim;
     pending_channel *pending;
     long total = 0, n = 0;
     int a = 0;
     ik_result r;
     gltf_path p;
-    cJSON_ArrayForEach(anim, animations) total += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(anim, "channels"));
+    JSON_FOR_EACH(anim, animations) total += json_count(json_member(anim, "channels"));
     pending = (pending_channel *)malloc(((size_t)total + 1) * sizeof *pending);
     if (!pending) return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
-    cJSON_ArrayForEach(anim, animations) {
-        const cJSON *channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
-        const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
-        const cJSON *channel, **sampler_items;
+    JSON_FOR_EACH(anim, animations) {
+        const json_value *channels = json_member(anim, "channels");
+        const json_value *samplers = json_member(anim, "samplers");
+        const json_value *channel, **sampler_items;
         int c = 0, sampler_count;
-        if (!cJSON_IsObject(anim) || !cJSON_IsArray(channels) || !cJSON_IsArray(samplers)) {
+        if (!json_is_object(anim) || !json_is_array(channels) || !json_is_array(samplers)) {
             free(pending);
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, NULL),
                              "must be an object with channels and samplers arrays");
@@ -107,14 +108,14 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
             return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
         }
         r = IK_OK;
-        cJSON_ArrayForEach(channel, channels) {
-            const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
-            const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
+        JSON_FOR_EACH(channel, channels) {
+            const json_value *target = json_member(channel, "target");
+            const char *path = json_string(json_member(target, "path"));
             long sampler, node;
             ik_channel_path kind = IK_CHANNEL_TRANSLATION;
             int drives_node = 1;
-            if (!cJSON_IsObject(channel) || !cJSON_IsObject(target) || !cJSON_IsString(path) ||
-                !cJSON_GetObjectItemCaseSensitive(channel, "sampler"))
+            if (!json_is_object(channel) || !json_is_object(target) || !path ||
+                !json_member(channel, "sampler"))
                 r = gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/animations/%ld/channels/%ld", a, c, NULL),
                               "needs a sampler and a target with a path");
             if (r == IK_OK)
@@ -124,11 +125,11 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
                 r = gltf_get_index(target, "node", (long)g->node_count - 1, -1, &node,
                                    "/animations/%ld/channels/%ld/target", a, c, error);
             if (r == IK_OK) {
-                if (strcmp(path->valuestring, "translation") == 0)
+                if (strcmp(path, "translation") == 0)
                     kind = IK_CHANNEL_TRANSLATION;
-                else if (strcmp(path->valuestring, "rotation") == 0)
+                else if (strcmp(path, "rotation") == 0)
                     kind = IK_CHANNEL_ROTATION;
-                else if (strcmp(path->valuestring, "scale") == 0)
+                else if (strcmp(path, "scale") == 0)
                     kind = IK_CHANNEL_SCALE;
                 else
                     drives_node = 0;
@@ -157,25 +158,25 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
 }
 
 ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
-    const cJSON *animations = cJSON_GetObjectItemCaseSensitive(g->root, "animations");
-    const cJSON *anim;
+    const json_value *animations = json_member(gltf_root(g), "animations");
+    const json_value *anim;
     pending_channel *pending = NULL;
     long pending_count = 0, budget = GLTF_MAX_CLIP_CHANNELS, i;
     int *joint_of, s, a;
     ik_result r;
     if (!animations) return IK_OK;
-    if (!cJSON_IsArray(animations)) return gltf_fail(error, IK_ERR_PARSE, "/animations", "must be an array");
+    if (!json_is_array(animations)) return gltf_fail(error, IK_ERR_PARSE, "/animations", "must be an array");
     a = 0;
-    cJSON_ArrayForEach(anim, animations) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(anim, "name");
+    JSON_FOR_EACH(anim, animations) {
+        const char *name = json_string(json_member(anim, "name"));
         gltf_path p;
         /* glTF is UTF-8 (specification section 3.2): clip names reach terminals and JSON */
-        if (cJSON_IsString(name) && !ik_utf8_valid(name->valuestring))
+        if (name && !ik_utf8_valid(name))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, "name"), "not valid UTF-8");
         ++a;
     }
     if ((r = read_channels(g, &pending, &pending_count, error)) != IK_OK) return r;
-    g->animation_count = cJSON_GetArraySize(animations);
+    g->animation_count = (int)json_count(animations);
     g->clips = (gltf_clip_data *)calloc((size_t)g->animation_count * (size_t)g->skin_count + 1, sizeof *g->clips);
     joint_of = (int *)malloc(((size_t)g->node_count + 1) * sizeof(int));
     if (!g->clips || !joint_of) {
@@ -215,11 +216,10 @@ ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
         for (j = 0; j < joints; ++j) joint_of[d->node[j]] = -1;
     }
     a = 0;
-    cJSON_ArrayForEach(anim, animations) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(anim, "name");
+    JSON_FOR_EACH(anim, animations) {
+        const char *name = json_string(json_member(anim, "name"));
         for (s = 0; s < g->skin_count; ++s)
-            g->clips[(size_t)a * (size_t)g->skin_count + (size_t)s].clip.name =
-                cJSON_IsString(name) ? name->valuestring : NULL;
+            g->clips[(size_t)a * (size_t)g->skin_count + (size_t)s].clip.name = name;
         ++a;
     }
     free(pending);

@@ -5,7 +5,8 @@
 
 #include <ikit/gltf.h>
 
-#include <cjson/cJSON.h>
+#include "json_doc.h"
+
 #include <stddef.h>
 
 /* Upper bounds that keep work and memory proportional to the input. */
@@ -37,12 +38,12 @@ typedef struct gltf_skin_data {
     int *skin_joint;
 } gltf_skin_data;
 
-/* The members of a node the reader uses, found in one walk over its keys
- * (a cJSON object is a linked list: a look-up per key would walk it again
- * each time). The first of repeated keys counts, as cJSON's look-up does. */
+/* What the reader keeps of each node, taken in its one walk over the node's
+ * members (the first of repeated keys counts, as json_member's look-up does). */
 typedef struct gltf_node {
-    const cJSON *object;
-    const cJSON *children, *skin, *mesh, *name, *matrix, *translation, *rotation, *scale;
+    const json_value *object; /* the node (its transform is read again for nodes above a skeleton) */
+    const char *name;         /* its "name" when a string, else NULL */
+    int mesh, skin;           /* checked indices, -1 when absent */
 } gltf_node;
 
 typedef struct gltf_clip_data {
@@ -51,7 +52,7 @@ typedef struct gltf_clip_data {
 } gltf_clip_data;
 
 struct ik_gltf {
-    cJSON *root;
+    json_doc doc; /* the document as read (or as re-read after an edit) */
     int buffer_count;
     gltf_buffer *buffers;
     int node_count;
@@ -63,12 +64,17 @@ struct ik_gltf {
     gltf_clip_data *clips; /* [animation_count * skin_count], animation-major */
     int accessor_count;
     gltf_values *decoded; /* [accessor_count], filled on demand while building */
-    /* Direct tables over the JSON arrays (cJSON arrays are linked lists). */
-    gltf_node *nodes;             /* [node_count] */
-    const cJSON **accessor_items; /* [accessor_count] */
-    const cJSON **view_items;     /* [view_count] */
+    /* Direct tables over the JSON arrays (json_item walks the items before). */
+    gltf_node *nodes;                  /* [node_count] */
+    const json_value **accessor_items; /* [accessor_count] */
+    const json_value **view_items;     /* [view_count] */
     int view_count;
 };
+
+/* The document's root object (NULL before a document is read). */
+static inline const json_value *gltf_root(const ik_gltf *gltf) {
+    return gltf->doc.value_count ? gltf->doc.values : NULL;
+}
 
 /* A JSON path being built while walking the tree, e.g. "/accessors/3/count". */
 typedef struct gltf_path {
@@ -92,22 +98,22 @@ const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long 
  * must be an integral number in [0, max]. The error path is built only on
  * failure, from `parent_fmt` (a printf format taking two longs, e.g.
  * "/animations/%ld/samplers/%ld") and the key. */
-ik_result gltf_get_index(const cJSON *obj, const char *key, long max, long fallback, long *out,
+ik_result gltf_get_index(const json_value *obj, const char *key, long max, long fallback, long *out,
                          const char *parent_fmt, long i, long j, ik_io_error *error);
 
 /* The same check on member `item` (NULL when absent), already found, of the
  * object at `parent_fmt`; `key` names it in the error path. */
-ik_result gltf_check_index(const cJSON *item, const char *key, long max, long fallback, long *out,
+ik_result gltf_check_index(const json_value *item, const char *key, long max, long fallback, long *out,
                            const char *parent_fmt, long i, long j, ik_io_error *error);
 
 /* Base64 (RFC 4648, standard alphabet, '=' padding). */
 ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
 char *gltf_base64_encode(const unsigned char *data, size_t size);
 
-/* A malloc'ed table of the items of a JSON array (cJSON arrays are linked
- * lists), so an index is one step; *count items (0 for NULL).
+/* A malloc'ed table of the items of a JSON array (or the member values of
+ * an object), so an index is one step; *count items (0 for NULL).
  * NULL when out of memory. */
-const cJSON **gltf_array_items(const cJSON *array, int *count);
+const json_value **gltf_array_items(const json_value *array, int *count);
 
 /* Fill the direct tables over accessors and bufferViews. */
 ik_result gltf_index_tree(ik_gltf *gltf, ik_io_error *error);
@@ -124,16 +130,11 @@ ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **ou
 ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized,
                              int *width, long *count, ik_io_error *error);
 
-/* A node's local transform as TRS and, when `local` is not NULL, as a
- * matrix (a `matrix` node is decomposed); checked for finiteness and unit
- * rotations. */
-ik_result gltf_node_local(const ik_gltf *gltf, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error);
-
 /* The clips of every animation for every skin (after the skeletons). */
 ik_result gltf_build_clips(ik_gltf *gltf, ik_io_error *error);
 
-/* Build node parents, skeletons and clips from the tree and buffers; frees any
- * earlier ones. */
+/* Build node parents, skeletons and clips from the document and buffers;
+ * frees any earlier ones. */
 ik_result gltf_build(ik_gltf *gltf, ik_io_error *error);
 void gltf_free_derived(ik_gltf *gltf);
 

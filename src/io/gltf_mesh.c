@@ -15,7 +15,7 @@
 static int skinned_mesh_node(const ik_gltf *g, int index) {
     int n;
     for (n = 0; g && n < g->node_count; ++n) {
-        if (g->nodes[n].mesh && g->nodes[n].skin && index-- == 0)
+        if (g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0 && index-- == 0)
             return n;
     }
     return -1;
@@ -24,7 +24,7 @@ static int skinned_mesh_node(const ik_gltf *g, int index) {
 int ik_gltf_skinned_mesh_count(const ik_gltf *g) {
     int n, count = 0;
     for (n = 0; g && n < g->node_count; ++n)
-        count += g->nodes[n].mesh && g->nodes[n].skin;
+        count += g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0;
     return count;
 }
 
@@ -32,7 +32,7 @@ int ik_gltf_skinned_mesh_count(const ik_gltf *g) {
  * `m`, or its attributes when `in_attributes`), which must have `width`
  * components and, when `count` >= 0, that many elements. NULL *out when
  * absent and optional. */
-static ik_result attribute(ik_gltf *g, const cJSON *obj, int in_attributes, const char *key, int width,
+static ik_result attribute(ik_gltf *g, const json_value *obj, int in_attributes, const char *key, int width,
                            long count, int required, long m, long i, const gltf_values **out,
                            ik_io_error *error) {
     const char *fmt = in_attributes ? "/meshes/%ld/primitives/%ld/attributes" : "/meshes/%ld/primitives/%ld";
@@ -41,8 +41,7 @@ static ik_result attribute(ik_gltf *g, const cJSON *obj, int in_attributes, cons
     long a;
     ik_result r;
     *out = NULL;
-    if (!cJSON_GetObjectItemCaseSensitive(obj, key))
-        return required ? gltf_fail(error, IK_ERR_PARSE, where, "no %s", key) : IK_OK;
+    if (!json_member(obj, key)) return required ? gltf_fail(error, IK_ERR_PARSE, where, "no %s", key) : IK_OK;
     if ((r = gltf_get_index(obj, key, (long)g->accessor_count - 1, 0, &a, fmt, m, i, error)) != IK_OK) return r;
     if ((r = gltf_decode_accessor(g, a, out, error)) != IK_OK) return r;
     if ((*out)->width != width || (count >= 0 && (*out)->count != count))
@@ -51,20 +50,33 @@ static ik_result attribute(ik_gltf *g, const cJSON *obj, int in_attributes, cons
     return IK_OK;
 }
 
-static void part_color(const ik_gltf *g, const cJSON *primitive, ik_real color[4]) {
-    const cJSON *mat = cJSON_GetObjectItemCaseSensitive(primitive, "material");
-    const cJSON *factor = NULL;
+/* Item `index` of an array, or member value `index` of an object (as the
+ * reader counts "meshes" for a node's "mesh"); NULL out of range. */
+static const json_value *nth_value(const json_value *list, long index) {
+    const json_value *v;
+    JSON_FOR_EACH(v, list) {
+        if (index-- == 0) return v;
+    }
+    return NULL;
+}
+
+/* The base colour factor of the primitive's material (white without one);
+ * a material index is taken as its integer part, as before. */
+static void part_color(const ik_gltf *g, const json_value *primitive, ik_real color[4]) {
+    const json_value *mat = json_member(primitive, "material");
+    const json_value *materials = json_member(gltf_root(g), "materials");
+    const json_value *factor = NULL, *c;
     int k;
     for (k = 0; k < 4; ++k) color[k] = 1;
-    if (cJSON_IsNumber(mat)) {
-        const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "materials"), mat->valueint);
-        factor = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "pbrMetallicRoughness"),
-                                                  "baseColorFactor");
+    if (json_is_number(mat) && mat->as.number > -1 && mat->as.number < (double)json_count(materials)) {
+        const json_value *m = nth_value(materials, (long)mat->as.number);
+        factor = json_member(json_member(m, "pbrMetallicRoughness"), "baseColorFactor");
     }
-    if (cJSON_GetArraySize(factor) != 4) return;
-    for (k = 0; k < 4; ++k) {
-        const cJSON *c = cJSON_GetArrayItem(factor, k);
-        if (cJSON_IsNumber(c) && c->valuedouble >= 0 && c->valuedouble <= 1) color[k] = (ik_real)c->valuedouble;
+    if (json_count(factor) != 4) return;
+    k = 0;
+    JSON_FOR_EACH(c, factor) {
+        if (json_is_number(c) && c->as.number >= 0 && c->as.number <= 1) color[k] = (ik_real)c->as.number;
+        ++k;
     }
 }
 
@@ -89,22 +101,22 @@ typedef struct primitive_data {
 /* The triangle primitives' accessors, checked; totals of vertices and
  * triangles. `prims` has one slot per primitive; skipped ones have NULL
  * positions. */
-static ik_result gather(ik_gltf *g, const cJSON *primitives, long m, primitive_data *prims, long *vertices,
-                        long *triangles, ik_io_error *error) {
-    const cJSON *prim;
+static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primitive_data *prims,
+                        long *vertices, long *triangles, ik_io_error *error) {
+    const json_value *prim;
     gltf_path p;
     long i = 0;
     ik_result r;
     *vertices = *triangles = 0;
-    cJSON_ArrayForEach(prim, primitives) {
-        const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
-        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(prim, "mode");
+    JSON_FOR_EACH(prim, primitives) {
+        const json_value *attrs = json_member(prim, "attributes");
+        const json_value *mode = json_member(prim, "mode");
         primitive_data *d = &prims[i];
         long n, k;
         memset(d, 0, sizeof *d);
         gltf_path_format(&p, "/meshes/%ld/primitives/%ld", m, i, NULL);
-        if ((mode && !(cJSON_IsNumber(mode) && mode->valuedouble == TRIANGLES_MODE)) ||
-            !cJSON_GetObjectItemCaseSensitive(attrs, "JOINTS_0")) {
+        if ((mode && !(json_is_number(mode) && mode->as.number == TRIANGLES_MODE)) ||
+            !json_member(attrs, "JOINTS_0")) {
             ++i;
             continue;
         }
@@ -163,7 +175,7 @@ void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh) {
 }
 
 ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh *out, ik_io_error *error) {
-    const cJSON *mesh, *primitives, *prim;
+    const json_value *primitives, *prim;
     primitive_data *prims = NULL;
     int *joint_table = NULL, table_count = 0, n, i = 0, base = 0, tri = 0;
     long m, s, vertices, triangles;
@@ -173,13 +185,12 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
     memset(out, 0, sizeof *out);
     n = skinned_mesh_node(g, index);
     if (n < 0) return gltf_fail(error, IK_ERR_RANGE, "/nodes", "no skinned mesh %d", index);
-    m = g->nodes[n].mesh->valueint; /* checked by the reader */
-    s = g->nodes[n].skin->valueint;
-    mesh = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "meshes"), (int)m);
-    primitives = cJSON_GetObjectItemCaseSensitive(mesh, "primitives");
-    if (!cJSON_IsArray(primitives))
+    m = g->nodes[n].mesh; /* checked by the reader */
+    s = g->nodes[n].skin;
+    primitives = json_member(nth_value(json_member(gltf_root(g), "meshes"), m), "primitives");
+    if (!json_is_array(primitives))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "meshes", m, "primitives"), "must be an array");
-    prims = (primitive_data *)calloc((size_t)cJSON_GetArraySize(primitives) + 1, sizeof *prims);
+    prims = (primitive_data *)calloc((size_t)json_count(primitives) + 1, sizeof *prims);
     joint_table = skeleton_joint_table(&g->skins[s], &table_count);
     if (!prims || !joint_table) {
         r = gltf_fail(error, IK_ERR_NO_MEMORY, "/meshes", "out of memory");
@@ -193,12 +204,12 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
     out->joints = (int *)malloc(((size_t)vertices * 4 + 1) * sizeof *out->joints);
     out->weights = (ik_real *)malloc(((size_t)vertices * 4 + 1) * sizeof *out->weights);
     out->indices = (int *)malloc(((size_t)triangles * 3 + 1) * sizeof *out->indices);
-    out->parts = (ik_gltf_mesh_part *)calloc((size_t)cJSON_GetArraySize(primitives) + 1, sizeof *out->parts);
+    out->parts = (ik_gltf_mesh_part *)calloc((size_t)json_count(primitives) + 1, sizeof *out->parts);
     if (!out->positions || !out->joints || !out->weights || !out->indices || !out->parts) {
         r = gltf_fail(error, IK_ERR_NO_MEMORY, "/meshes", "out of memory");
         goto done;
     }
-    cJSON_ArrayForEach(prim, primitives) {
+    JSON_FOR_EACH(prim, primitives) {
         const primitive_data *d = &prims[i];
         ik_gltf_mesh_part *part = &out->parts[out->part_count];
         gltf_path_format(&p, "/meshes/%ld/primitives/%ld", m, i++, NULL);

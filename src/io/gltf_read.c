@@ -67,16 +67,16 @@ static char *resolve_uri(const char *base_dir, const char *uri) {
     return path;
 }
 
-static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsigned char *bin, size_t bin_size,
-                             const char *base_dir, ik_io_error *error) {
-    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(buffer, "uri");
+static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const unsigned char *bin,
+                             size_t bin_size, const char *base_dir, ik_io_error *error) {
+    const json_value *uri = json_member(buffer, "uri");
     gltf_buffer *b = &g->buffers[i];
     gltf_path p;
     long length;
     ik_result r;
     gltf_path_of(&p, "buffers", i, NULL);
-    if (!cJSON_IsObject(buffer)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an object");
-    if (!cJSON_GetObjectItemCaseSensitive(buffer, "byteLength"))
+    if (!json_is_object(buffer)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be an object");
+    if (!json_member(buffer, "byteLength"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "buffers", i, "byteLength"), "missing");
     if ((r = gltf_get_index(buffer, "byteLength", LONG_MAX, 0, &length, "/buffers/%ld", i, 0, error)) != IK_OK)
         return r;
@@ -92,11 +92,11 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         if (!b->data) return gltf_fail(error, IK_ERR_NO_MEMORY, p.text, "out of memory");
         memcpy(b->data, bin, bin_size);
         b->size = b->capacity = bin_size;
-    } else if (!cJSON_IsString(uri)) {
+    } else if (!json_is_string(uri)) {
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "buffers", i, "uri"), "must be a string");
-    } else if (strncmp(uri->valuestring, "data:", 5) == 0) {
-        const char *comma = strchr(uri->valuestring, ',');
-        const char *marker = strstr(uri->valuestring, ";base64,");
+    } else if (strncmp(json_string(uri), "data:", 5) == 0) {
+        const char *comma = strchr(json_string(uri), ',');
+        const char *marker = strstr(json_string(uri), ";base64,");
         gltf_path_of(&p, "buffers", i, "uri");
         if (!comma || !marker || marker + 7 != comma)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text, "only base64 data URIs are supported");
@@ -110,11 +110,12 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
         if (!base_dir)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
                              "external buffer \"%.60s\" cannot be resolved when reading from memory",
-                             uri->valuestring);
-        path = resolve_uri(base_dir, uri->valuestring);
+                             json_string(uri));
+        path = resolve_uri(base_dir, json_string(uri));
         if (!path)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
-                             "\"%.60s\" is not a relative path inside the document's folder", uri->valuestring);
+                             "\"%.60s\" is not a relative path inside the document's folder",
+                             json_string(uri));
         /* the declared byteLength is checked against the file before reading */
         ik_io_error_clear(&read_error);
         r = ik_io_read_file_prefix(path, (size_t)length, &bytes, &read_error);
@@ -138,16 +139,16 @@ static ik_result load_buffer(ik_gltf *g, int i, const cJSON *buffer, const unsig
 
 static ik_result load_buffers(ik_gltf *g, const unsigned char *bin, size_t bin_size, const char *base_dir,
                               ik_io_error *error) {
-    const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(g->root, "buffers");
-    const cJSON *item;
+    const json_value *buffers = json_member(gltf_root(g), "buffers");
+    const json_value *item;
     int i = 0;
     ik_result r;
     if (!buffers) return IK_OK;
-    if (!cJSON_IsArray(buffers)) return gltf_fail(error, IK_ERR_PARSE, "/buffers", "must be an array");
-    g->buffer_count = cJSON_GetArraySize(buffers);
+    if (!json_is_array(buffers)) return gltf_fail(error, IK_ERR_PARSE, "/buffers", "must be an array");
+    g->buffer_count = (int)json_count(buffers);
     g->buffers = (gltf_buffer *)calloc((size_t)g->buffer_count + 1, sizeof *g->buffers);
     if (!g->buffers) return gltf_fail(error, IK_ERR_NO_MEMORY, "/buffers", "out of memory");
-    cJSON_ArrayForEach(item, buffers) {
+    JSON_FOR_EACH(item, buffers) {
         if ((r = load_buffer(g, i, item, bin, bin_size, base_dir, error)) != IK_OK) return r;
         ++i;
     }
@@ -172,18 +173,19 @@ static int extension_supported(const char *name) {
     return 0;
 }
 
-static ik_result check_extensions_required(const cJSON *root, ik_io_error *error) {
-    const cJSON *required = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired"), *item;
+static ik_result check_extensions_required(const json_value *root, ik_io_error *error) {
+    const json_value *required = json_member(root, "extensionsRequired"), *item;
     gltf_path p;
     long k = 0;
     if (!required) return IK_OK;
-    if (!cJSON_IsArray(required)) return gltf_fail(error, IK_ERR_PARSE, "/extensionsRequired", "must be an array");
-    cJSON_ArrayForEach(item, required) {
+    if (!json_is_array(required))
+        return gltf_fail(error, IK_ERR_PARSE, "/extensionsRequired", "must be an array");
+    JSON_FOR_EACH(item, required) {
         gltf_path_format(&p, "/extensionsRequired/%ld", k, 0, NULL);
-        if (!cJSON_IsString(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be a string");
-        if (!extension_supported(item->valuestring))
-            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text, "extension \"%.60s\" is required but not supported",
-                             item->valuestring);
+        if (!json_is_string(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be a string");
+        if (!extension_supported(json_string(item)))
+            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
+                             "extension \"%.60s\" is required but not supported", json_string(item));
         ++k;
     }
     return IK_OK;
@@ -191,24 +193,25 @@ static ik_result check_extensions_required(const cJSON *root, ik_io_error *error
 
 /* `scene` names one of `scenes`, whose `nodes` name nodes (after the node
  * table is built, which gives node_count). */
-static ik_result check_scenes(const cJSON *root, long node_count, ik_io_error *error) {
-    const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(root, "scenes"), *scene;
-    long scene_count = cJSON_IsArray(scenes) ? cJSON_GetArraySize(scenes) : 0, value, s = 0;
+static ik_result check_scenes(const json_value *root, long node_count, ik_io_error *error) {
+    const json_value *scenes = json_member(root, "scenes"), *scene;
+    long scene_count = json_is_array(scenes) ? json_count(scenes) : 0, value, s = 0;
     gltf_path p;
     ik_result r;
-    if (scenes && !cJSON_IsArray(scenes)) return gltf_fail(error, IK_ERR_PARSE, "/scenes", "must be an array");
-    if (cJSON_GetObjectItemCaseSensitive(root, "scene") &&
+    if (scenes && !json_is_array(scenes))
+        return gltf_fail(error, IK_ERR_PARSE, "/scenes", "must be an array");
+    if (json_member(root, "scene") &&
         (r = gltf_get_index(root, "scene", scene_count - 1, 0, &value, "", 0, 0, error)) != IK_OK)
         return r;
-    cJSON_ArrayForEach(scene, scenes) {
-        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(scene, "nodes"), *node;
+    JSON_FOR_EACH(scene, scenes) {
+        const json_value *nodes = json_member(scene, "nodes"), *node;
         long k = 0;
-        if (!cJSON_IsObject(scene))
+        if (!json_is_object(scene))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, NULL), "must be an object");
-        if (nodes && !cJSON_IsArray(nodes))
+        if (nodes && !json_is_array(nodes))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "scenes", s, "nodes"), "must be an array");
-        cJSON_ArrayForEach(node, nodes) {
-            double v = cJSON_IsNumber(node) ? node->valuedouble : -1;
+        JSON_FOR_EACH(node, nodes) {
+            double v = json_is_number(node) ? node->as.number : -1;
             if (!(v >= 0 && v < (double)node_count && v == (double)(long)v))
                 return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/scenes/%ld/nodes/%ld", s, k, NULL),
                                  "not a node index (0 to %ld)", node_count - 1);
@@ -219,44 +222,28 @@ static ik_result check_scenes(const cJSON *root, long node_count, ik_io_error *e
     return IK_OK;
 }
 
-/* A "\u0000" escape would put a NUL inside a string, which cJSON (and any C
- * name) ends there: "a\u0000b" would read as "a". Refused with its place.
- * In valid JSON a backslash only occurs in strings, where "\\" is one
- * escaped backslash, so escapes are walked pairwise. */
-static ik_result check_no_nul_escape(const char *text, size_t length, long file_offset, ik_io_error *error) {
-    const char *at = text, *end = text + length;
-    while ((at = (const char *)memchr(at, '\\', (size_t)(end - at))) != NULL && end - at >= 2) {
-        if (end - at >= 6 && memcmp(at + 1, "u0000", 5) == 0)
-            return fail_at(error, IK_ERR_PARSE, file_offset + (long)(at - text),
-                           "a string holds \\u0000 (a NUL character), which names cannot carry");
-        at += 2;
-    }
-    return IK_OK;
-}
-
+/* The JSON text into g->doc (strict RFC 8259; "\u0000" is refused there, as
+ * names cannot carry a NUL), then the asset version and required
+ * extensions. A refused text is reported at its byte in the file. */
 static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long file_offset, ik_io_error *error) {
-    const char *end = NULL;
-    const cJSON *asset, *version;
-    char what[120];
-    ik_result r;
-    g->root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
-    if (!g->root) {
-        long at = end ? (long)(end - text) : 0;
-        const char *err = cJSON_GetErrorPtr();
-        if (err >= text && err <= text + length) at = (long)(err - text);
-        snprintf(what, sizeof what, "malformed JSON (JSON byte %ld)", at);
-        return fail_at(error, IK_ERR_PARSE, file_offset + at, what);
+    const json_value *asset, *version;
+    json_error refused;
+    char what[160];
+    if (!json_doc_read(&g->doc, text, length, &refused)) {
+        snprintf(what, sizeof what, "malformed JSON (JSON byte %ld): %s", (long)refused.offset,
+                 refused.reason);
+        return fail_at(error, IK_ERR_PARSE, file_offset + (long)refused.offset, what);
     }
-    if (!cJSON_IsObject(g->root)) return gltf_fail(error, IK_ERR_PARSE, "", "the document must be a JSON object");
-    asset = cJSON_GetObjectItemCaseSensitive(g->root, "asset");
-    version = cJSON_GetObjectItemCaseSensitive(asset, "version");
-    if (!cJSON_IsObject(asset)) return gltf_fail(error, IK_ERR_PARSE, "/asset", "missing");
-    if (!cJSON_IsString(version)) return gltf_fail(error, IK_ERR_PARSE, "/asset/version", "missing");
-    if (strncmp(version->valuestring, "2.", 2) != 0)
+    if (!json_is_object(gltf_root(g)))
+        return gltf_fail(error, IK_ERR_PARSE, "", "the document must be a JSON object");
+    asset = json_member(gltf_root(g), "asset");
+    version = json_member(asset, "version");
+    if (!json_is_object(asset)) return gltf_fail(error, IK_ERR_PARSE, "/asset", "missing");
+    if (!json_is_string(version)) return gltf_fail(error, IK_ERR_PARSE, "/asset/version", "missing");
+    if (strncmp(json_string(version), "2.", 2) != 0)
         return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x",
-                         version->valuestring);
-    if ((r = check_no_nul_escape(text, length, file_offset, error)) != IK_OK) return r;
-    return check_extensions_required(g->root, error);
+                         json_string(version));
+    return check_extensions_required(gltf_root(g), error);
 }
 
 /* The GLB header and chunk table; on success *json and *bin point into data. */
@@ -333,7 +320,7 @@ ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_di
     r = parse_json(g, (const char *)json, json_size, json_offset, error);
     if (r == IK_OK) r = load_buffers(g, bin, bin_size, base_dir, error);
     if (r == IK_OK) r = gltf_build(g, error);
-    if (r == IK_OK) r = check_scenes(g->root, g->node_count, error);
+    if (r == IK_OK) r = check_scenes(gltf_root(g), g->node_count, error);
     if (r != IK_OK) {
         ik_gltf_free(g);
         return r;
@@ -376,7 +363,7 @@ void ik_gltf_free(ik_gltf *g) {
         free(g->buffers[i].file_name);
     }
     free(g->buffers);
-    cJSON_Delete(g->root);
+    json_doc_free(&g->doc);
     free(g);
 }
 

@@ -14,28 +14,64 @@
 
 /* Optional member `arr` (named `key`) of node `node`: an array of exactly n
  * finite numbers. */
-static ik_result read_numbers(const cJSON *arr, const char *key, int n, double *out, int *present, int node,
-                              ik_io_error *error) {
-    const cJSON *item;
+static ik_result read_numbers(const json_value *arr, const char *key, int n, double *out, int *present,
+                              int node, ik_io_error *error) {
+    const json_value *item;
     gltf_path p;
     int i = 0;
     *present = arr != NULL;
     if (!arr) return IK_OK;
-    cJSON_ArrayForEach(item, arr) {
-        if (i == n || !cJSON_IsNumber(item)) break;
-        if (!(item->valuedouble - item->valuedouble == 0))
+    JSON_FOR_EACH(item, arr) {
+        if (i == n || !json_is_number(item)) break;
+        if (!(item->as.number - item->as.number == 0))
             return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, key), "element %d is not finite", i);
-        out[i++] = item->valuedouble;
+        out[i++] = item->as.number;
     }
-    if (!cJSON_IsArray(arr) || i != n || item)
+    if (!json_is_array(arr) || i != n || item)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, key), "must be an array of %d numbers", n);
     return IK_OK;
 }
 
-/* A node is either a column-major `matrix` or translation, rotation (unit
- * quaternion x, y, z, w) and scale, applied as T * R * S (section 3.5.2). */
-ik_result gltf_node_local(const ik_gltf *g, int node, ik_mat4 *local, ik_transform *trs, ik_io_error *error) {
-    const gltf_node *obj = &g->nodes[node];
+/* The members of a node the reader uses, found in one walk over its keys
+ * (a look-up per key would walk the members again each time). */
+typedef struct node_members {
+    const json_value *children, *skin, *mesh, *name, *matrix, *translation, *rotation, *scale;
+} node_members;
+
+/* Sort a node's members by key, keeping the first of each. */
+static void read_node_members(const json_value *object, node_members *node) {
+    static const char *const keys[] = {"children", "skin", "mesh", "name", "matrix", "translation", "rotation",
+                                       "scale"};
+    const json_value *member;
+    const json_value **slots[8];
+    size_t k;
+    memset(node, 0, sizeof *node);
+    if (!json_is_object(object)) return;
+    slots[0] = &node->children;
+    slots[1] = &node->skin;
+    slots[2] = &node->mesh;
+    slots[3] = &node->name;
+    slots[4] = &node->matrix;
+    slots[5] = &node->translation;
+    slots[6] = &node->rotation;
+    slots[7] = &node->scale;
+    JSON_FOR_EACH(member, object) {
+        const char *key = json_key_of(member);
+        for (k = 0; k < sizeof keys / sizeof keys[0]; ++k)
+            if (key[0] == keys[k][0] && strcmp(key, keys[k]) == 0) {
+                if (!*slots[k]) *slots[k] = member;
+                break;
+            }
+    }
+}
+
+/* Node `node`'s local transform as TRS and, when `local` is not NULL, as a
+ * matrix (a `matrix` node is decomposed); checked for finiteness and unit
+ * rotations. A node is either a column-major `matrix` or translation,
+ * rotation (unit quaternion x, y, z, w) and scale, applied as T * R * S
+ * (section 3.5.2). */
+static ik_result node_local(const node_members *obj, int node, ik_mat4 *local, ik_transform *trs,
+                            ik_io_error *error) {
     double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     int present, i;
     ik_result res;
@@ -60,56 +96,38 @@ ik_result gltf_node_local(const ik_gltf *g, int node, ik_mat4 *local, ik_transfo
     if (!ik_transform_finite(*trs))
         return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, NULL),
                          "transform does not fit the scalar type");
-    if (IK_FABS(ik_quat_length(trs->rotation) - 1) > (ik_real)1e-2)
+    /* an absent rotation is the identity, already unit */
+    if (obj->rotation && IK_FABS(ik_quat_length(trs->rotation) - 1) > (ik_real)1e-2)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, "rotation"),
                          "not a unit quaternion (length %g)", (double)ik_quat_length(trs->rotation));
-    trs->rotation = ik_quat_normalize(trs->rotation);
+    if (obj->rotation) trs->rotation = ik_quat_normalize(trs->rotation);
     if (local) *local = ik_transform_to_mat4(*trs);
     return IK_OK;
 }
 
 /* world(n) = local(root) ... local(parent) local(n). */
 static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_error *error) {
+    node_members members;
     ik_mat4 local;
     ik_transform trs;
     ik_result r;
     *world = ik_mat4_identity();
     for (; node >= 0; node = g->node_parent[node]) {
-        if ((r = gltf_node_local(g, node, &local, &trs, error)) != IK_OK) return r;
+        read_node_members(g->nodes[node].object, &members);
+        if ((r = node_local(&members, node, &local, &trs, error)) != IK_OK) return r;
         *world = ik_mat4_mul(&local, world);
     }
     return IK_OK;
 }
 
-static ik_result check_node_member(const cJSON *member, const char *key, long count, long i, ik_io_error *error) {
-    long value;
-    return gltf_check_index(member, key, count - 1, 0, &value, "/nodes/%ld", i, 0, error);
-}
-
-/* Sort a node's members into `node` by key, keeping the first of each. */
-static void read_node_members(const cJSON *object, gltf_node *node) {
-    static const char *const keys[] = {"children", "skin", "mesh", "name", "matrix", "translation", "rotation",
-                                       "scale"};
-    const cJSON *member;
-    const cJSON **slots[8];
-    size_t k;
-    memset(node, 0, sizeof *node);
-    node->object = object;
-    slots[0] = &node->children;
-    slots[1] = &node->skin;
-    slots[2] = &node->mesh;
-    slots[3] = &node->name;
-    slots[4] = &node->matrix;
-    slots[5] = &node->translation;
-    slots[6] = &node->rotation;
-    slots[7] = &node->scale;
-    cJSON_ArrayForEach(member, object) {
-        for (k = 0; member->string && k < sizeof keys / sizeof keys[0]; ++k)
-            if (member->string[0] == keys[k][0] && strcmp(member->string, keys[k]) == 0) {
-                if (!*slots[k]) *slots[k] = member;
-                break;
-            }
-    }
+/* Member `key` of node i: absent gives -1, present must be an index below
+ * `count`. */
+static ik_result check_node_member(const json_value *member, const char *key, long count, long i, int *index,
+                                   ik_io_error *error) {
+    long value = -1;
+    ik_result r = gltf_check_index(member, key, count - 1, -1, &value, "/nodes/%ld", i, 0, error);
+    *index = (int)value;
+    return r;
 }
 
 /* One walk over the nodes, each read while its members are in cache: the
@@ -118,32 +136,40 @@ static void read_node_members(const cJSON *object, gltf_node *node) {
  * node_rest. Then cycles are found by walking up with three colours
  * (unvisited, on the current walk, done) in linear time. */
 static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
-    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(g->root, "nodes"), *item;
-    long skins = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "skins"));
-    long meshes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->root, "meshes"));
-    size_t count = (size_t)cJSON_GetArraySize(nodes) + 1;
+    const json_value *nodes = json_member(gltf_root(g), "nodes"), *item;
+    long skins = json_count(json_member(gltf_root(g), "skins"));
+    long meshes = json_count(json_member(gltf_root(g), "meshes"));
+    size_t count = (size_t)json_count(nodes) + 1;
     unsigned char *colour;
     gltf_path p;
     int i = 0, n;
     ik_result r;
-    if (nodes && !cJSON_IsArray(nodes)) return gltf_fail(error, IK_ERR_PARSE, "/nodes", "must be an array");
-    g->nodes = (gltf_node *)calloc(count, sizeof *g->nodes);
+    if (nodes && !json_is_array(nodes)) return gltf_fail(error, IK_ERR_PARSE, "/nodes", "must be an array");
+    g->nodes = (gltf_node *)malloc(count * sizeof *g->nodes);
     g->node_parent = (int *)malloc(count * sizeof(int));
     g->node_rest = (ik_transform *)malloc(count * sizeof(ik_transform));
     if (!g->nodes || !g->node_parent || !g->node_rest)
         return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
     g->node_count = (int)count - 1;
-    for (n = 0; n < g->node_count; ++n) g->node_parent[n] = -1;
-    cJSON_ArrayForEach(item, nodes) {
+    for (n = 0; n < g->node_count; ++n) {
+        static const gltf_node unread = {NULL, NULL, -1, -1};
+        g->nodes[n] = unread;
+        g->node_parent[n] = -1;
+    }
+    JSON_FOR_EACH(item, nodes) {
         gltf_node *node = &g->nodes[i];
-        const cJSON *child;
+        node_members members;
+        const json_value *child;
         int k = 0;
-        read_node_members(item, node);
-        if (!cJSON_IsObject(item)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, NULL), "must be an object");
-        if (node->children && !cJSON_IsArray(node->children))
+        read_node_members(item, &members);
+        node->object = item;
+        node->name = json_string(members.name);
+        if (!json_is_object(item))
+            return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, NULL), "must be an object");
+        if (members.children && !json_is_array(members.children))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", i, "children"), "must be an array");
-        cJSON_ArrayForEach(child, node->children) {
-            double v = cJSON_IsNumber(child) ? child->valuedouble : -1;
+        JSON_FOR_EACH(child, members.children) {
+            double v = json_is_number(child) ? child->as.number : -1;
             int c = v >= 0 && v < g->node_count && v == (double)(int)v ? (int)v : -1;
             if (c < 0 || c == i || g->node_parent[c] >= 0) {
                 gltf_path_format(&p, "/nodes/%ld/children/%ld", i, k, NULL);
@@ -157,9 +183,9 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             g->node_parent[c] = i;
             ++k;
         }
-        if ((r = check_node_member(node->skin, "skin", skins, i, error)) != IK_OK) return r;
-        if ((r = check_node_member(node->mesh, "mesh", meshes, i, error)) != IK_OK) return r;
-        if ((r = gltf_node_local(g, i, NULL, &g->node_rest[i], error)) != IK_OK) return r;
+        if ((r = check_node_member(members.skin, "skin", skins, i, &node->skin, error)) != IK_OK) return r;
+        if ((r = check_node_member(members.mesh, "mesh", meshes, i, &node->mesh, error)) != IK_OK) return r;
+        if ((r = node_local(&members, i, NULL, &g->node_rest[i], error)) != IK_OK) return r;
         ++i;
     }
     colour = (unsigned char *)calloc((size_t)g->node_count + 1, 1);
@@ -210,17 +236,18 @@ static ik_result alloc_skin(gltf_skin_data *d, int n) {
 }
 
 /* The skin's joints, unique, as node indices in sc->list order of appearance. */
-static ik_result read_skin_joints(const ik_gltf *g, const cJSON *skin, int s, int stamp, skin_scratch *sc,
-                                  int *joint_count, ik_io_error *error) {
-    const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
-    const cJSON *item;
+static ik_result read_skin_joints(const ik_gltf *g, const json_value *skin, int s, int stamp,
+                                  skin_scratch *sc, int *joint_count, ik_io_error *error) {
+    const json_value *joints = json_member(skin, "joints");
+    const json_value *item;
     gltf_path p;
     int k = 0;
-    if (!cJSON_IsObject(skin)) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, NULL), "must be an object");
-    if (!cJSON_IsArray(joints) || cJSON_GetArraySize(joints) < 1)
+    if (!json_is_object(skin))
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, NULL), "must be an object");
+    if (!json_is_array(joints) || json_count(joints) < 1)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, "joints"), "must be a non-empty array");
-    cJSON_ArrayForEach(item, joints) {
-        double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
+    JSON_FOR_EACH(item, joints) {
+        double v = json_is_number(item) ? item->as.number : -1;
         int n;
         if (!(v >= 0 && v < g->node_count && v == (double)(int)v))
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/skins/%ld/joints/%ld", s, k, NULL),
@@ -245,11 +272,10 @@ static ik_result read_skin_joints(const ik_gltf *g, const cJSON *skin, int s, in
  *    are all kept, with root_ms the identity.
  * 3. Emit kept nodes parents-first: skin order, each preceded by its
  *    not-yet-emitted kept ancestors. */
-static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *sc, long *budget,
+static ik_result build_skin(ik_gltf *g, int s, const json_value *skin, skin_scratch *sc, long *budget,
                             ik_io_error *error) {
     gltf_skin_data *d = &g->skins[s];
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(skin, "name");
-    const cJSON *ibm_item;
+    const json_value *name = json_member(skin, "name");
     int stamp = s + 1, skin_joints = 0, marked = 0, roots = 0, root = -1, above = -1, count = 0, k, i;
     int *skin_nodes;
     ik_result r;
@@ -257,7 +283,7 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
     ik_skeleton_error skel_error;
     /* glTF is UTF-8 (specification section 3.2); the names ikit hands on
      * (skins, joints, animations) are checked, for terminals and JSON */
-    if (cJSON_IsString(name) && !ik_utf8_valid(name->valuestring))
+    if (json_is_string(name) && !ik_utf8_valid(json_string(name)))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "skins", s, "name"), "not valid UTF-8");
     if ((r = read_skin_joints(g, skin, s, stamp, sc, &skin_joints, error)) != IK_OK) return r;
     skin_nodes = (int *)malloc((size_t)skin_joints * sizeof(int));
@@ -319,9 +345,8 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
     }
     for (i = 0; i < count; ++i) {
         int n = d->node[i], parent = g->node_parent[n];
-        const cJSON *node_name = g->nodes[n].name;
         d->parents[i] = parent >= 0 && sc->mark[parent] == stamp ? sc->joint_of[parent] : -1;
-        d->names[i] = cJSON_IsString(node_name) ? node_name->valuestring : NULL;
+        d->names[i] = g->nodes[n].name;
         if (d->names[i] && !ik_utf8_valid(d->names[i])) {
             r = gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", n, "name"), "not valid UTF-8");
             break;
@@ -331,8 +356,7 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         d->rest_ls[i] = g->node_rest[n];
     }
     for (k = 0; k < skin_joints; ++k) d->skin_joint[sc->joint_of[skin_nodes[k]]] = k;
-    ibm_item = cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices");
-    if (r == IK_OK && ibm_item) {
+    if (r == IK_OK && json_member(skin, "inverseBindMatrices")) {
         long accessor, ibm_count;
         int type, normalized, width;
         const gltf_values *values;
@@ -366,7 +390,7 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
         return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", d->node[k], NULL),
                          "skin %d: the rest pose overflows at joint '%s' (the transforms above it multiplied)", s,
                          d->names[k] ? d->names[k] : "(unnamed)");
-    d->view.name = cJSON_IsString(name) ? name->valuestring : NULL;
+    d->view.name = json_string(name);
     d->view.inverse_bind = d->inverse_bind;
     d->view.node = d->node;
     d->view.skin_joint = d->skin_joint;
@@ -374,16 +398,16 @@ static ik_result build_skin(ik_gltf *g, int s, const cJSON *skin, skin_scratch *
 }
 
 static ik_result build_skins(ik_gltf *g, ik_io_error *error) {
-    const cJSON *skins = cJSON_GetObjectItemCaseSensitive(g->root, "skins");
-    const cJSON *skin;
+    const json_value *skins = json_member(gltf_root(g), "skins");
+    const json_value *skin;
     skin_scratch sc;
     size_t n = (size_t)g->node_count + 1;
     long budget = GLTF_MAX_SKELETON_JOINTS;
     ik_result r = IK_OK;
     int s = 0, i;
     if (!skins) return IK_OK;
-    if (!cJSON_IsArray(skins)) return gltf_fail(error, IK_ERR_PARSE, "/skins", "must be an array");
-    g->skin_count = cJSON_GetArraySize(skins);
+    if (!json_is_array(skins)) return gltf_fail(error, IK_ERR_PARSE, "/skins", "must be an array");
+    g->skin_count = (int)json_count(skins);
     g->skins = (gltf_skin_data *)calloc((size_t)g->skin_count + 1, sizeof *g->skins);
     sc.mark = (int *)calloc(n, sizeof(int));
     sc.is_joint = (int *)calloc(n, sizeof(int));
@@ -398,7 +422,7 @@ static ik_result build_skins(ik_gltf *g, ik_io_error *error) {
         r = gltf_fail(error, IK_ERR_NO_MEMORY, "/skins", "out of memory");
     } else {
         for (i = 0; i < g->node_count; ++i) sc.joint_of[i] = -1;
-        cJSON_ArrayForEach(skin, skins) {
+        JSON_FOR_EACH(skin, skins) {
             if ((r = build_skin(g, s++, skin, &sc, &budget, error)) != IK_OK) break;
         }
     }

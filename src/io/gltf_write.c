@@ -1,10 +1,11 @@
-/* glTF 2.0 writer: edits to the kept JSON tree (node transforms, animation
- * channels and samplers, new accessors over data appended to buffer 0), and
- * serialisation to .glb or .gltf. GLB framing per the glTF 2.0
+/* glTF 2.0 writer: edits (node transforms, animation channels and samplers,
+ * new accessors over data appended to buffer 0) made to a cJSON tree built
+ * from the document and read back into it, and serialisation to .glb or
+ * .gltf. GLB framing per the glTF 2.0
  * specification, section 4.4: chunk data padded to 4 bytes, the JSON chunk
  * with spaces (0x20) and the BIN chunk with zeros; the BIN chunk may be up to
  * 3 bytes longer than buffer 0's byteLength. */
-#include "gltf_doc.h"
+#include "gltf_tree.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,20 +37,46 @@ static cJSON *numbers(const ik_real *v, int n) {
 }
 
 /* The array root[key], created empty when absent. */
-static cJSON *root_array(ik_gltf *g, const char *key) {
-    cJSON *arr = cJSON_GetObjectItemCaseSensitive(g->root, key);
+static cJSON *root_array(cJSON *root, const char *key) {
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
     if (arr) return cJSON_IsArray(arr) ? arr : NULL;
     arr = cJSON_CreateArray();
-    if (arr && !cJSON_AddItemToObject(g->root, key, arr)) {
+    if (arr && !cJSON_AddItemToObject(root, key, arr)) {
         cJSON_Delete(arr);
         return NULL;
     }
     return arr;
 }
 
+/* The edited tree becomes the document: read back into g->doc (a copy of
+ * what ik_gltf_write_memory would print), then everything derived from it
+ * is built again. The tree is consumed. */
+static ik_result commit_edit(ik_gltf *g, cJSON *tree, ik_io_error *error) {
+    json_doc edited;
+    ik_result r = gltf_tree_read_back(tree, &edited, error);
+    cJSON_Delete(tree);
+    if (r != IK_OK) return r;
+    json_doc_free(&g->doc);
+    g->doc = edited;
+    return gltf_build(g, error);
+}
+
+/* Each node's object in the tree, by node index (the tree's arrays are
+ * linked lists); NULL when out of memory. */
+static cJSON **node_items(cJSON *tree, int node_count) {
+    cJSON **items = (cJSON **)malloc(((size_t)node_count + 1) * sizeof *items), *node;
+    int n = 0;
+    if (!items) return NULL;
+    cJSON_ArrayForEach(node, cJSON_GetObjectItemCaseSensitive(tree, "nodes")) {
+        if (n == node_count) break;
+        items[n++] = node;
+    }
+    return items;
+}
+
 ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik_io_error *error) {
     const ik_gltf_skin *view;
-    cJSON *nodes;
+    cJSON *tree, **nodes;
     int j;
     ik_io_error_clear(error);
     if (!g || !pose_ls) return IK_ERR_NULL;
@@ -57,9 +84,14 @@ ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik
     for (j = 0; j < view->skeleton.joint_count; ++j)
         if (!ik_transform_finite(pose_ls[j]) || !(ik_quat_length(pose_ls[j].rotation) > 0))
             return gltf_fail(error, IK_ERR_NONFINITE, "", "pose of joint %d is not finite", j);
-    nodes = cJSON_GetObjectItemCaseSensitive(g->root, "nodes");
+    tree = gltf_tree_of(gltf_root(g));
+    nodes = tree ? node_items(tree, g->node_count) : NULL;
+    if (!nodes) {
+        cJSON_Delete(tree);
+        return fail_memory(error);
+    }
     for (j = 0; j < view->skeleton.joint_count; ++j) {
-        cJSON *node = cJSON_GetArrayItem(nodes, view->node[j]);
+        cJSON *node = nodes[view->node[j]];
         ik_quat q = ik_quat_normalize(pose_ls[j].rotation);
         ik_real t[3], r[4], s[3];
         t[0] = pose_ls[j].translation.x, t[1] = pose_ls[j].translation.y, t[2] = pose_ls[j].translation.z;
@@ -67,19 +99,23 @@ ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik
         s[0] = pose_ls[j].scale.x, s[1] = pose_ls[j].scale.y, s[2] = pose_ls[j].scale.z;
         cJSON_DeleteItemFromObjectCaseSensitive(node, "matrix");
         if (!set_member(node, "translation", numbers(t, 3)) || !set_member(node, "rotation", numbers(r, 4)) ||
-            !set_member(node, "scale", numbers(s, 3)))
+            !set_member(node, "scale", numbers(s, 3))) {
+            free(nodes);
+            cJSON_Delete(tree);
             return fail_memory(error);
+        }
     }
-    return gltf_build(g, error);
+    free(nodes);
+    return commit_edit(g, tree, error);
 }
 
 /* ---- appending key data -------------------------------------------------- */
 
 /* Append bytes to buffer 0 at a 4-byte aligned offset (created if absent). */
-static ik_result append_bytes(ik_gltf *g, const unsigned char *data, size_t n, size_t *offset) {
+static ik_result append_bytes(ik_gltf *g, cJSON *root, const unsigned char *data, size_t n, size_t *offset) {
     gltf_buffer *b;
     size_t start, need;
-    cJSON *buffers = root_array(g, "buffers"), *buffer;
+    cJSON *buffers = root_array(root, "buffers"), *buffer;
     if (!buffers) return IK_ERR_NO_MEMORY;
     if (g->buffer_count == 0) {
         gltf_buffer *list = (gltf_buffer *)calloc(2, sizeof *list);
@@ -112,11 +148,12 @@ static ik_result append_bytes(ik_gltf *g, const unsigned char *data, size_t n, s
 
 /* A FLOAT accessor over `count` elements of `width` reals, in a new
  * bufferView; times (width 1) get the min and max animation inputs need. */
-static ik_result add_float_accessor(ik_gltf *g, const ik_real *values, long count, int width, long *index) {
+static ik_result add_float_accessor(ik_gltf *g, cJSON *root, const ik_real *values, long count, int width,
+                                    long *index) {
     static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
     size_t n = (size_t)count * (size_t)width, i, offset;
     unsigned char *bytes = (unsigned char *)malloc(n * 4 + 1);
-    cJSON *views = root_array(g, "bufferViews"), *accessors = root_array(g, "accessors");
+    cJSON *views = root_array(root, "bufferViews"), *accessors = root_array(root, "accessors");
     cJSON *view, *acc;
     ik_result r;
     if (!bytes || !views || !accessors) {
@@ -132,7 +169,7 @@ static ik_result add_float_accessor(ik_gltf *g, const ik_real *values, long coun
         bytes[4 * i + 2] = (unsigned char)(u >> 16);
         bytes[4 * i + 3] = (unsigned char)(u >> 24);
     }
-    r = append_bytes(g, bytes, n * 4, &offset);
+    r = append_bytes(g, root, bytes, n * 4, &offset);
     free(bytes);
     if (r != IK_OK) return r;
     view = cJSON_CreateObject();
@@ -184,8 +221,8 @@ static long shared_input(const ik_clip *keys, int c, const long *inputs) {
  * earlier channel has the same key times; inputs[c] set) and its channel.
  * Rotation keys (not spline tangents) are written normalised, as the
  * specification requires. */
-static ik_result append_channel(ik_gltf *g, const ik_gltf_skin *view, const ik_clip *keys, int c, long *inputs,
-                                cJSON *channels, cJSON *samplers) {
+static ik_result append_channel(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, const ik_clip *keys, int c,
+                                long *inputs, cJSON *channels, cJSON *samplers) {
     const ik_channel *ch = &keys->channels[c];
     int width = ik_channel_width(ch->path), spline = ch->interpolation == IK_INTERP_CUBICSPLINE;
     long per_key = spline ? 3 : 1, count = (long)ch->key_count * per_key, input, output, k;
@@ -204,9 +241,9 @@ static ik_result append_channel(ik_gltf *g, const ik_gltf_skin *view, const ik_c
         }
     }
     input = shared_input(keys, c, inputs);
-    r = input >= 0 ? IK_OK : add_float_accessor(g, ch->times, ch->key_count, 1, &input);
+    r = input >= 0 ? IK_OK : add_float_accessor(g, root, ch->times, ch->key_count, 1, &input);
     inputs[c] = input;
-    if (r == IK_OK) r = add_float_accessor(g, values, count, width, &output);
+    if (r == IK_OK) r = add_float_accessor(g, root, values, count, width, &output);
     free(values);
     if (r != IK_OK) return r;
     sampler = cJSON_CreateObject();
@@ -234,14 +271,14 @@ static ik_result append_channel(ik_gltf *g, const ik_gltf_skin *view, const ik_c
 }
 
 /* One sampler and one channel per clip channel (append_channel). */
-static ik_result append_clip(ik_gltf *g, const ik_gltf_skin *view, const ik_clip *keys, cJSON *channels,
-                             cJSON *samplers) {
+static ik_result append_clip(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, const ik_clip *keys,
+                             cJSON *channels, cJSON *samplers) {
     long *inputs = (long *)malloc(((size_t)keys->channel_count + 1) * sizeof *inputs);
     ik_result result = IK_OK;
     int c;
     if (!inputs) return IK_ERR_NO_MEMORY;
     for (c = 0; c < keys->channel_count && result == IK_OK; ++c)
-        result = append_channel(g, view, keys, c, inputs, channels, samplers);
+        result = append_channel(g, root, view, keys, c, inputs, channels, samplers);
     free(inputs);
     return result;
 }
@@ -257,30 +294,37 @@ static ik_result check_keys(const ik_gltf *g, int skin, const ik_clip *keys, ik_
     return IK_OK;
 }
 
-ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip *keys, ik_io_error *error) {
-    cJSON *animations, *anim, *channels, *samplers;
-    ik_result r;
-    ik_io_error_clear(error);
-    if (!g || !keys) return IK_ERR_NULL;
-    if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
-    animations = root_array(g, "animations");
-    anim = cJSON_CreateObject();
-    channels = cJSON_CreateArray();
-    samplers = cJSON_CreateArray();
+/* A new animation in `tree` holding `keys` (check_keys done). */
+static ik_result append_animation(ik_gltf *g, cJSON *tree, int skin, const char *name, const ik_clip *keys) {
+    cJSON *animations = root_array(tree, "animations"), *anim = cJSON_CreateObject();
+    cJSON *channels = cJSON_CreateArray(), *samplers = cJSON_CreateArray();
     if (!animations || !anim || !channels || !samplers || !cJSON_AddItemToArray(animations, anim)) {
         cJSON_Delete(anim);
         cJSON_Delete(channels);
         cJSON_Delete(samplers);
-        return fail_memory(error);
+        return IK_ERR_NO_MEMORY;
     }
     if (!set_member(anim, "channels", channels)) {
         cJSON_Delete(samplers);
-        return fail_memory(error);
+        return IK_ERR_NO_MEMORY;
     }
     if (!set_member(anim, "samplers", samplers) || (name && !set_member(anim, "name", cJSON_CreateString(name))))
+        return IK_ERR_NO_MEMORY;
+    return append_clip(g, tree, ik_gltf_skeleton(g, skin), keys, channels, samplers);
+}
+
+ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip *keys, ik_io_error *error) {
+    cJSON *tree;
+    ik_result r;
+    ik_io_error_clear(error);
+    if (!g || !keys) return IK_ERR_NULL;
+    if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
+    tree = gltf_tree_of(gltf_root(g));
+    if (!tree || append_animation(g, tree, skin, name, keys) != IK_OK) {
+        cJSON_Delete(tree);
         return fail_memory(error);
-    if (append_clip(g, ik_gltf_skeleton(g, skin), keys, channels, samplers) != IK_OK) return fail_memory(error);
-    return gltf_build(g, error);
+    }
+    return commit_edit(g, tree, error);
 }
 
 /* Channels of the animation on nodes outside the skeleton (or on other
@@ -288,7 +332,7 @@ ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip
  * translation, rotation and scale channels give way to `keys`. */
 ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_clip *keys, ik_io_error *error) {
     const ik_gltf_skin *view;
-    cJSON *anim, *old_channels, *old_samplers, *channels, *samplers, *channel;
+    cJSON *tree, *anim, *old_channels, *old_samplers, *channels, *samplers, *channel;
     int *in_skeleton, j;
     ik_result r = IK_OK;
     ik_io_error_clear(error);
@@ -296,7 +340,8 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
     if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
     if (clip < 0 || clip >= g->animation_count) return gltf_fail(error, IK_ERR_RANGE, "/animations", "no animation %d", clip);
     view = ik_gltf_skeleton(g, skin);
-    anim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->root, "animations"), clip);
+    if (!(tree = gltf_tree_of(gltf_root(g)))) return fail_memory(error);
+    anim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tree, "animations"), clip);
     old_channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
     old_samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
     in_skeleton = (int *)calloc((size_t)g->node_count + 1, sizeof(int));
@@ -328,13 +373,16 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
         }
     }
     free(in_skeleton);
-    if (r == IK_OK) r = append_clip(g, view, keys, channels, samplers);
+    if (r == IK_OK) r = append_clip(g, tree, view, keys, channels, samplers);
     if (r == IK_OK && !set_member(anim, "channels", channels)) r = IK_ERR_NO_MEMORY;
     else if (r != IK_OK) cJSON_Delete(channels);
     if (r == IK_OK && !set_member(anim, "samplers", samplers)) r = IK_ERR_NO_MEMORY;
     else if (r != IK_OK) cJSON_Delete(samplers);
-    if (r != IK_OK) return fail_memory(error);
-    return gltf_build(g, error);
+    if (r != IK_OK) {
+        cJSON_Delete(tree);
+        return fail_memory(error);
+    }
+    return commit_edit(g, tree, error);
 }
 
 /* ---- serialisation ------------------------------------------------------- */
@@ -350,7 +398,7 @@ static void put_u32(unsigned char *b, uint32_t v) {
  * external_uri[i] when that is given, or as a base64 data URI. */
 static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out,
                            size_t *size, ik_io_error *error) {
-    cJSON *doc = cJSON_Duplicate(g->root, 1);
+    cJSON *doc = gltf_tree_of(gltf_root(g));
     cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers");
     const gltf_buffer *bin = NULL;
     char *json = NULL;

@@ -2,8 +2,14 @@
  * the real assets (process start, reading the file, parsing, building the
  * skeleton and humanoid map, printing to /dev/null), beside the library's
  * own load figures in bench_bvh and bench_gltf, which time the read and
- * parse only. Medians over repeats; bench_ikc.csv. */
+ * parse only. Also the two generated 100,000-joint glTF files of
+ * bench_gltf (issue 18, item 5), written to the working folder first.
+ * Medians over repeats; bench_ikc.csv. */
 #include "bench_ikc_run.h"
+
+#include <string.h>
+
+#include "support/big_rig.h"
 
 #define RUNS 15
 
@@ -12,6 +18,29 @@ static double time_info_run(const char *path) {
     char *argv[] = {(char *)"ikc", (char *)"info", NULL, NULL};
     argv[2] = (char *)path;
     return bench_time_ikc_run(argv);
+}
+
+/* The median wall time of RUNS `ikc info path` runs, printed and written
+ * to `csv` under `name`; 0 when a run failed. */
+static int report_info_runs(const char *path, const char *name, FILE *csv) {
+    double runs[RUNS], ms;
+    int i;
+    for (i = 0; i < RUNS; ++i)
+        if ((runs[i] = time_info_run(path)) < 0) return 0;
+    ms = bench_median(runs, RUNS) * 1e3;
+    printf("ikc info %-20s whole run, wall clock: median %.2f ms over %d runs\n", name, ms, RUNS);
+    if (csv) fprintf(csv, "ikc_info,%s,%d,%.3f\n", name, RUNS, ms);
+    return 1;
+}
+
+/* bench_gltf's generated rig, `deep` or wide, written to `path`. */
+static int write_big_rig(const char *path, int deep) {
+    char *doc = big_rig_gltf(100000, deep);
+    FILE *f = doc ? fopen(path, "wb") : NULL;
+    int ok = f && fwrite(doc, 1, strlen(doc), f) == strlen(doc);
+    if (f && fclose(f) != 0) ok = 0;
+    free(doc);
+    return ok;
 }
 
 int main(void) {
@@ -24,18 +53,17 @@ int main(void) {
     if (csv) fprintf(csv, "case,file,runs,median_ms\n");
     for (f = 0; f < sizeof files / sizeof files[0]; ++f) {
         char path[1024];
-        double runs[RUNS], ms;
-        int i;
         bench_data_path(path, sizeof path, files[f][0], files[f][1]);
-        for (i = 0; i < RUNS; ++i)
-            if ((runs[i] = time_info_run(path)) < 0) break;
-        if (i < RUNS) {
+        if (!report_info_runs(path, files[f][1], csv))
             printf("skipped: `ikc info %s` did not run (ikc at %s, real-asset corpus present?)\n", path, IKC_PATH);
-            continue;
+    }
+    for (f = 0; f < 2; ++f) {
+        const char *name = f ? "generated_100k_deep.gltf" : "generated_100k_wide.gltf";
+        if (!write_big_rig(name, (int)f) || !report_info_runs(name, name, csv)) {
+            printf("`ikc info %s` failed\n", name);
+            return 1;
         }
-        ms = bench_median(runs, RUNS) * 1e3;
-        printf("ikc info %-20s whole run, wall clock: median %.2f ms over %d runs\n", files[f][1], ms, RUNS);
-        if (csv) fprintf(csv, "ikc_info,%s,%d,%.3f\n", files[f][1], RUNS, ms);
+        remove(name);
     }
     if (csv) fclose(csv);
     return 0;

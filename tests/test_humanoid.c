@@ -227,6 +227,54 @@ static void test_map_fox(void) {
     CHECK(ik_humanoid_init(&rig, &s, &map) == IK_ERR_UNSUPPORTED, "a fox does not stand: no humanoid");
 }
 
+/* More joints answer to a role's names than the map keeps from its first
+ * pass over the joints (8 a role): left hands named "ns<k>:LeftHand" hung
+ * from the hips, none where a hand goes, all ahead in search order of the
+ * built figure's real hand, renamed "LeftWrist" (a later candidate) or
+ * "LeftHand2" (found only with its digits dropped). The real hand is still
+ * found, the first decoy named as the misplaced joint, and every other role
+ * is the same joint as without decoys; with fewer decoys than are kept, too. */
+static void test_map_many_matches(void) {
+    enum { DECOYS_MAX = 20, JOINTS_MAX = IK_HUMANOID_BUILT_JOINTS + DECOYS_MAX };
+    static const char *const real_names[] = {"LeftWrist", "LeftHand2"};
+    static const int decoy_counts[] = {0, 3, 8, 9, DECOYS_MAX};
+    int parents[JOINTS_MAX], n, hips, hand, k, c, d, role;
+    const char *names[JOINTS_MAX];
+    char decoy_names[DECOYS_MAX][24];
+    ik_transform rest[JOINTS_MAX];
+    ik_skeleton s;
+    ik_humanoid_map plain, map;
+    n = ik_humanoid_build_skeleton((ik_real)1.8, IK_HUMANOID_BUILT_JOINTS, parents, names, rest);
+    CHECK(n > 0 && ik_skeleton_init(&s, n, parents, names, rest, NULL) == IK_OK &&
+              ik_humanoid_map_find(&s, NULL, 0, &plain) == IK_OK,
+          "built figure mapped");
+    hips = plain.joint[IK_ROLE_HIPS];
+    hand = plain.joint[IK_ROLE_HAND_L];
+    if (n <= 0 || hips < 0 || hand < 0) return;
+    for (d = 0; d < DECOYS_MAX; ++d) {
+        snprintf(decoy_names[d], sizeof decoy_names[d], "ns%d:LeftHand", d);
+        parents[n + d] = hips;
+        names[n + d] = decoy_names[d];
+        rest[n + d] = ik_transform_identity();
+        rest[n + d].translation = ik_v3((ik_real)0.01 * (ik_real)(d + 1), 0, 0);
+    }
+    for (k = 0; k < 2; ++k)
+        for (c = 0; c < (int)(sizeof decoy_counts / sizeof decoy_counts[0]); ++c) {
+            int decoys = decoy_counts[c], same = 1, made;
+            names[hand] = real_names[k];
+            made = ik_skeleton_init(&s, n + decoys, parents, names, rest, NULL) == IK_OK;
+            CHECK(made, "skeleton with %d decoys", decoys);
+            if (!made) continue;
+            CHECK(ik_humanoid_map_find(&s, NULL, 0, &map) == IK_OK, "%s, %d decoys: mapped", real_names[k], decoys);
+            CHECK(map.joint[IK_ROLE_HAND_L] == hand, "%s, %d decoys: the left hand is %s", real_names[k], decoys,
+                  ik_skeleton_name(&s, map.joint[IK_ROLE_HAND_L]));
+            CHECK(map.rejected[IK_ROLE_HAND_L] == (decoys ? n : -1), "%s, %d decoys: misplaced %s", real_names[k],
+                  decoys, ik_skeleton_name(&s, map.rejected[IK_ROLE_HAND_L]));
+            for (role = 0; role < IK_ROLE_COUNT; ++role) same &= map.joint[role] == plain.joint[role];
+            CHECK(same, "%s, %d decoys: every role as without decoys", real_names[k], decoys);
+        }
+}
+
 /* A skeleton with unusual names mapped by a mapping file. */
 static void test_mapping_file(void) {
     fixture f;
@@ -929,6 +977,7 @@ int main(void) {
     test_mapping_file();
     test_map_khronos_names();
     test_map_fox();
+    test_map_many_matches();
     test_limbs();
     test_mirrored_rig();
     test_mirrored_twins();

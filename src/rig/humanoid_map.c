@@ -4,6 +4,7 @@
 #include <ikit/humanoid.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ROLE_NAME_ITEM(role, file_name) file_name,
@@ -224,26 +225,145 @@ static ik_bool fits(const ik_skeleton *s, int joint, placement p) {
     return 1;
 }
 
-/* The first joint, by candidate priority then joint order, whose side and
- * base name match the role and which fits the placement; exact bases are
- * tried before bases with their trailing digits dropped. A joint that
- * matches by name but not by place is noted in *rejected. */
-static int find_by_name(const ik_skeleton *s, int role, placement p, int *rejected) {
+/* ---- matching names to roles -------------------------------------------------- */
+
+/* Search order of a name match: exact bases (round 0) before bases with
+ * their trailing digits dropped (round 1), then by candidate priority c,
+ * then by joint order: key = round * ROUND_STRIDE + c, ties by joint. */
+#define ROUND_STRIDE 16
+
+/* A joint name reduced to what the roles are matched on. */
+typedef struct name_class {
+    int side;
+    char base[BASE_MAX]; /* name_base */
+    char stem[BASE_MAX]; /* base without its trailing digits */
+} name_class;
+
+/* 0 when the name's base is too long to be any role's. */
+static ik_bool classify_name(const char *name, name_class *out) {
+    name_side side = find_side(name);
+    if (!name_base(name, &side, out->base)) return 0;
+    out->side = side.side;
+    memcpy(out->stem, out->base, sizeof out->base);
+    strip_digits(out->stem);
+    return 1;
+}
+
+/* Key of `role` for a classified name, or -1 when it is not a match. */
+static int role_key(int role, const name_class *n) {
     const char *const *cand = role_candidates(role);
-    int round, c, j;
-    char base[BASE_MAX];
-    for (round = 0; round < 2; ++round)
-        for (c = 0; cand[c]; ++c)
-            for (j = 0; j < s->joint_count; ++j) {
-                const char *name = ik_skeleton_name(s, j);
-                name_side side = find_side(name);
-                if (side.side != role_side(role) || !name_base(name, &side, base)) continue;
-                if (round == 1) strip_digits(base);
-                if (strcmp(base, cand[c]) != 0) continue;
-                if (fits(s, j, p)) return j;
-                if (*rejected < 0) *rejected = j;
-            }
+    int c;
+    if (n->side != role_side(role)) return -1;
+    for (c = 0; cand[c]; ++c)
+        if (strcmp(n->base, cand[c]) == 0) return c;
+    for (c = 0; cand[c]; ++c)
+        if (strcmp(n->stem, cand[c]) == 0) return ROUND_STRIDE + c;
     return -1;
+}
+
+/* Every role's first name matches in search order, gathered in one pass
+ * over the joints, so that a rig of 100,000 joints classifies each name
+ * once instead of once per role and candidate (issue 18, item 5). */
+#define MATCHES_KEPT 8
+typedef struct role_matches {
+    long count; /* matches in all */
+    int key[MATCHES_KEPT], joint[MATCHES_KEPT];
+} role_matches;
+
+/* One (candidate word, role, priority) for the look-up by word. */
+typedef struct candidate_word {
+    const char *word;
+    int role, rank;
+} candidate_word;
+#define CANDIDATE_WORDS_MAX 96
+
+static int compare_words(const void *a, const void *b) {
+    const candidate_word *x = (const candidate_word *)a, *y = (const candidate_word *)b;
+    int by_word = strcmp(x->word, y->word);
+    return by_word ? by_word : x->role - y->role;
+}
+
+/* Every role's candidates, sorted by word; returns their number. */
+static int candidate_words(candidate_word *out) {
+    int role, c, n = 0;
+    for (role = 0; role < IK_ROLE_COUNT; ++role) {
+        const char *const *cand = role_candidates(role);
+        for (c = 0; cand[c] && n < CANDIDATE_WORDS_MAX; ++c, ++n) {
+            out[n].word = cand[c];
+            out[n].role = role;
+            out[n].rank = c;
+        }
+    }
+    qsort(out, (size_t)n, sizeof *out, compare_words);
+    return n;
+}
+
+/* The first entry of the sorted `words` [n] equal to `word`, or n. */
+static int first_word(const candidate_word *words, int n, const char *word) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(words[mid].word, word) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && strcmp(words[lo].word, word) == 0 ? lo : n;
+}
+
+/* Joint `joint` offered to `m` under `key`: kept sorted by key (joints come
+ * in increasing order, so a tie keeps the earlier joint first). */
+static void offer_match(role_matches *m, int key, int joint) {
+    int at = m->count < MATCHES_KEPT ? (int)m->count : MATCHES_KEPT;
+    ++m->count;
+    while (at > 0 && m->key[at - 1] > key) {
+        if (at < MATCHES_KEPT) m->key[at] = m->key[at - 1], m->joint[at] = m->joint[at - 1];
+        --at;
+    }
+    if (at < MATCHES_KEPT) m->key[at] = key, m->joint[at] = joint;
+}
+
+/* Fill matches [IK_ROLE_COUNT]. A joint's exact base is offered before its
+ * stem, and a role takes a joint once, so each keeps the joint's first key. */
+static void gather_matches(const ik_skeleton *s, role_matches *matches) {
+    candidate_word words[CANDIDATE_WORDS_MAX];
+    int n = candidate_words(words), j, role, round;
+    int last_joint[IK_ROLE_COUNT];
+    for (role = 0; role < IK_ROLE_COUNT; ++role) matches[role].count = 0, last_joint[role] = -1;
+    for (j = 0; j < s->joint_count; ++j) {
+        name_class name;
+        if (!classify_name(ik_skeleton_name(s, j), &name)) continue;
+        for (round = 0; round < 2; ++round) {
+            const char *word = round ? name.stem : name.base;
+            int w;
+            for (w = first_word(words, n, word); w < n && strcmp(words[w].word, word) == 0; ++w) {
+                role = words[w].role;
+                if (role_side(role) != name.side || last_joint[role] == j) continue;
+                last_joint[role] = j;
+                offer_match(&matches[role], round * ROUND_STRIDE + words[w].rank, j);
+            }
+        }
+    }
+}
+
+/* The first joint in search order whose side and base name match the role
+ * and which fits the placement; the first that matches by name but not by
+ * place, coming before it, is noted in *rejected. The kept matches are
+ * tried first; when there were more and none of those fitted, one pass
+ * over the joints finds the first fitting one after them. */
+static int find_by_name(const ik_skeleton *s, const role_matches *m, int role, placement p, int *rejected) {
+    int k, kept = m->count < MATCHES_KEPT ? (int)m->count : MATCHES_KEPT, j, found = -1, found_key = 0;
+    for (k = 0; k < kept; ++k) {
+        if (fits(s, m->joint[k], p)) return m->joint[k];
+        if (*rejected < 0) *rejected = m->joint[k];
+    }
+    if (m->count <= MATCHES_KEPT) return -1;
+    for (j = 0; j < s->joint_count; ++j) {
+        name_class name;
+        int key;
+        if (!classify_name(ik_skeleton_name(s, j), &name) || (key = role_key(role, &name)) < 0) continue;
+        if (key < m->key[kept - 1] || (key == m->key[kept - 1] && j <= m->joint[kept - 1])) continue; /* kept */
+        if ((found < 0 || key < found_key) && fits(s, j, p)) found = j, found_key = key;
+    }
+    return found;
 }
 
 static int parent_of(const ik_skeleton *s, int joint) { return joint >= 0 ? s->parents[joint] : -1; }
@@ -331,21 +451,22 @@ static int numbered_run(const ik_skeleton *s, int joint, int *run, int max) {
 }
 
 /* One role: the user's pair if any, else by name. */
-static void resolve(const ik_skeleton *s, ik_humanoid_map *map, const int *user, int role, placement p) {
+static void resolve(const ik_skeleton *s, const role_matches *matches, ik_humanoid_map *map, const int *user, int role,
+                    placement p) {
     if (user[role] != -2) map->joint[role] = user[role];
-    else map->joint[role] = find_by_name(s, role, p, &map->rejected[role]);
+    else map->joint[role] = find_by_name(s, &matches[role], role, p, &map->rejected[role]);
 }
 
-static void resolve_limb(const ik_skeleton *s, ik_humanoid_map *map, const int *user, int upper, int lower,
-                         int end, int extra, ik_bool extra_above) {
+static void resolve_limb(const ik_skeleton *s, const role_matches *matches, ik_humanoid_map *map, const int *user,
+                         int upper, int lower, int end, int extra, ik_bool extra_above) {
     int *j = map->joint;
-    resolve(s, map, user, lower, place(-1, -1, -1));
-    resolve(s, map, user, end, place(j[lower], -1, -1));
+    resolve(s, matches, map, user, lower, place(-1, -1, -1));
+    resolve(s, matches, map, user, end, place(j[lower], -1, -1));
     if (j[lower] < 0 && j[end] >= 0) j[lower] = parent_of(s, j[end]);
-    resolve(s, map, user, upper, place(-1, j[lower], -1));
+    resolve(s, matches, map, user, upper, place(-1, j[lower], -1));
     if (j[upper] < 0) j[upper] = parent_of(s, j[lower]);
-    if (extra_above) resolve(s, map, user, extra, place(-1, j[upper], -1));
-    else if (j[end] >= 0) resolve(s, map, user, extra, place(j[end], -1, -1));
+    if (extra_above) resolve(s, matches, map, user, extra, place(-1, j[upper], -1));
+    else if (j[end] >= 0) resolve(s, matches, map, user, extra, place(j[end], -1, -1));
     /* A numbered run through the middle joint holds the limb's joints in
      * hierarchy order: upper, middle, end (and a leg's toe). */
     if (j[lower] >= 0) {
@@ -360,6 +481,7 @@ static void resolve_limb(const ik_skeleton *s, ik_humanoid_map *map, const int *
 ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pairs, int pair_count,
                                ik_humanoid_map *map) {
     int user[IK_ROLE_COUNT], i, side, *j;
+    role_matches matches[IK_ROLE_COUNT];
     char name[256];
     if (!s || !map || (pair_count > 0 && !pairs)) return IK_ERR_NULL;
     for (i = 0; i < IK_ROLE_COUNT; ++i) user[i] = -2, map->joint[i] = map->rejected[i] = -1;
@@ -374,11 +496,12 @@ ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pai
         name[len] = 0;
         user[pairs[i].role] = ik_skeleton_find(s, name);
     }
+    gather_matches(s, matches);
     j = map->joint;
     for (side = 0; side < 2; ++side) {
-        resolve_limb(s, map, user, IK_ROLE_UPPER_ARM_L + side, IK_ROLE_FOREARM_L + side, IK_ROLE_HAND_L + side,
+        resolve_limb(s, matches, map, user, IK_ROLE_UPPER_ARM_L + side, IK_ROLE_FOREARM_L + side, IK_ROLE_HAND_L + side,
                      IK_ROLE_CLAVICLE_L + side, 1);
-        resolve_limb(s, map, user, IK_ROLE_THIGH_L + side, IK_ROLE_SHIN_L + side, IK_ROLE_FOOT_L + side,
+        resolve_limb(s, matches, map, user, IK_ROLE_THIGH_L + side, IK_ROLE_SHIN_L + side, IK_ROLE_FOOT_L + side,
                      IK_ROLE_TOE_L + side, 0);
     }
     /* Centre line: hips hold both thighs, the chest both arms; without both
@@ -387,7 +510,7 @@ ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pai
     else if (j[IK_ROLE_THIGH_L] >= 0 && j[IK_ROLE_THIGH_R] >= 0)
         j[IK_ROLE_HIPS] = common_ancestor(s, j[IK_ROLE_THIGH_L], j[IK_ROLE_THIGH_R]);
     else
-        resolve(s, map, user, IK_ROLE_HIPS, place(-1, -1, -1));
+        resolve(s, matches, map, user, IK_ROLE_HIPS, place(-1, -1, -1));
     if (user[IK_ROLE_CHEST] != -2) {
         j[IK_ROLE_CHEST] = user[IK_ROLE_CHEST];
     } else {
@@ -395,20 +518,20 @@ ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pai
         int arm_r = j[IK_ROLE_CLAVICLE_R] >= 0 ? j[IK_ROLE_CLAVICLE_R] : j[IK_ROLE_UPPER_ARM_R];
         j[IK_ROLE_CHEST] = arm_l >= 0 && arm_r >= 0 ? common_ancestor(s, arm_l, arm_r) : -1;
     }
-    if (j[IK_ROLE_CHEST] < 0) resolve(s, map, user, IK_ROLE_HEAD, place(j[IK_ROLE_HIPS], -1, -1));
+    if (j[IK_ROLE_CHEST] < 0) resolve(s, matches, map, user, IK_ROLE_HEAD, place(j[IK_ROLE_HIPS], -1, -1));
     if (j[IK_ROLE_CHEST] >= 0) {
-        resolve(s, map, user, IK_ROLE_HEAD, place(j[IK_ROLE_CHEST], -1, -1));
+        resolve(s, matches, map, user, IK_ROLE_HEAD, place(j[IK_ROLE_CHEST], -1, -1));
         if (j[IK_ROLE_HEAD] < 0 && user[IK_ROLE_HEAD] == -2)
             j[IK_ROLE_HEAD] = head_by_structure(s, j[IK_ROLE_CHEST], j[IK_ROLE_UPPER_ARM_L], j[IK_ROLE_UPPER_ARM_R]);
         if (j[IK_ROLE_HEAD] >= 0) {
-            resolve(s, map, user, IK_ROLE_NECK, place(j[IK_ROLE_CHEST], j[IK_ROLE_HEAD], -1));
+            resolve(s, matches, map, user, IK_ROLE_NECK, place(j[IK_ROLE_CHEST], j[IK_ROLE_HEAD], -1));
             if (j[IK_ROLE_NECK] < 0 && user[IK_ROLE_NECK] == -2) {
                 int c = child_toward(s, j[IK_ROLE_CHEST], j[IK_ROLE_HEAD]);
                 j[IK_ROLE_NECK] = c != j[IK_ROLE_HEAD] ? c : -1;
             }
         }
         if (j[IK_ROLE_HIPS] >= 0 && proper_descendant(s, j[IK_ROLE_CHEST], j[IK_ROLE_HIPS])) {
-            resolve(s, map, user, IK_ROLE_SPINE, place(j[IK_ROLE_HIPS], j[IK_ROLE_CHEST], -1));
+            resolve(s, matches, map, user, IK_ROLE_SPINE, place(j[IK_ROLE_HIPS], j[IK_ROLE_CHEST], -1));
             if (j[IK_ROLE_SPINE] < 0 && user[IK_ROLE_SPINE] == -2) {
                 int c = child_toward(s, j[IK_ROLE_HIPS], j[IK_ROLE_CHEST]);
                 j[IK_ROLE_SPINE] = c != j[IK_ROLE_CHEST] ? c : -1;

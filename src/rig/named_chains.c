@@ -1,17 +1,19 @@
 /* Limbs found by the names of their joints (seed 004: "find the joint with
  * 'foot' in its name, then go back up the hierarchy"): legs, arms, spines
  * and tails of any rig, for tools that pick a default chain to solve. */
-#include <ctype.h>
 #include <string.h>
 
 #include <ikit/named_chains.h>
 
+static char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* `name` holds the lower-case `word`, in any case (ASCII only: no locale). */
 static int has_word(const char *name, const char *word) {
-    size_t n = strlen(word), i, k;
+    size_t i, k;
     for (i = 0; name[i]; ++i) {
-        for (k = 0; k < n && name[i + k]; ++k)
-            if (tolower((unsigned char)name[i + k]) != word[k]) break;
-        if (k == n) return 1;
+        if (ascii_lower(name[i]) != word[0]) continue;
+        for (k = 1; word[k] && ascii_lower(name[i + k]) == word[k]; ++k) continue;
+        if (!word[k]) return 1;
     }
     return 0;
 }
@@ -74,10 +76,11 @@ static int limb_chain(const ik_skeleton *s, int end, ik_real min_length, ik_name
     return 1;
 }
 
-/* Children come after their parent (parents-first order). */
-static int child_count(const ik_skeleton *s, int joint) {
+/* The children of `joint`, counted up to `enough` (children come after
+ * their parent: parents-first order; the scan stops at `enough`). */
+static int child_count(const ik_skeleton *s, int joint, int enough) {
     int children = 0, c;
-    for (c = joint + 1; c < s->joint_count; ++c) children += s->parents[c] == joint;
+    for (c = joint + 1; c < s->joint_count && children < enough; ++c) children += s->parents[c] == joint;
     return children;
 }
 
@@ -112,7 +115,7 @@ static int up_to_branch(const ik_skeleton *s, int end, ik_named_chain *out) {
     while (n < IK_NAMED_CHAIN_MAX_JOINTS && s->parents[j] >= 0) {
         j = s->parents[j];
         ++n;
-        if (child_count(s, j) >= 2) break;
+        if (child_count(s, j, 2) >= 2) break;
     }
     if (n < 2) return 0;
     ik_skeleton_chain(s, end, n, out->joints);
@@ -186,7 +189,7 @@ int ik_named_chains_find(const ik_skeleton *s, ik_named_chain *chains, int max_c
     for (j = 0; j < s->joint_count && count < max_chains && spines == 0; ++j) {
         int c, is_tip = 1;
         if (!has_word(ik_skeleton_name(s, j), "neck")) continue;
-        for (c = j + 1; c < s->joint_count; ++c)
+        for (c = j + 1; c < s->joint_count && is_tip; ++c)
             if (s->parents[c] == j && has_word(ik_skeleton_name(s, c), "neck")) is_tip = 0;
         if (is_tip && up_to_branch(s, j, &chains[count])) {
             chains[count++].kind = "spine";
@@ -197,7 +200,8 @@ int ik_named_chains_find(const ik_skeleton *s, ik_named_chain *chains, int max_c
     for (j = 0; j < s->joint_count && count < max_chains; ++j) {
         const char *name = ik_skeleton_name(s, j);
         if (!(has_word(name, "tail") || has_word(name, "tentacle"))) continue;
-        if (child_count(s, j) == 0 && up_to_branch(s, j, &chains[count])) chains[count++].kind = "tail";
+        if (s->parents[j] >= 0 && child_count(s, j, 1) == 0 && up_to_branch(s, j, &chains[count]))
+            chains[count++].kind = "tail";
     }
     /* No chain climbs through a joint that carries another: a tail stops
      * below the hips, a hand hanging from the body's root is a limb of one
@@ -209,9 +213,10 @@ int ik_named_chains_find(const ik_skeleton *s, ik_named_chain *chains, int max_c
 int ik_named_chains_to_tips(const ik_skeleton *s, const char *kind, ik_named_chain *chains, int max_chains) {
     int count = 0, j;
     for (j = 0; j < s->joint_count && count < max_chains; ++j) {
-        int n = ik_skeleton_depth(s, j);
+        int n;
+        if (s->parents[j] < 0 || child_count(s, j, 1) > 0) continue; /* a tip below a root */
+        n = ik_skeleton_depth(s, j);
         if (n > IK_NAMED_CHAIN_MAX_JOINTS) n = IK_NAMED_CHAIN_MAX_JOINTS;
-        if (child_count(s, j) > 0 || n < 2) continue;
         ik_skeleton_chain(s, j, n, chains[count].joints);
         chains[count].count = n;
         chains[count].kind = kind;

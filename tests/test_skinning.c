@@ -146,8 +146,10 @@ static void test_extreme_weights_and_points(void) {
 
 /* A one-triangle skinned mesh on a one-joint skin, written to a temporary
  * .gltf and .bin with JOINTS_0 of vertex 0 set to `joint` and index 2 set
- * to `index`; the reader's answer. */
-static ik_result read_triangle(unsigned char joint, unsigned short index, int *triangles) {
+ * to `index`, `primitive_extra` added to the primitive's members; the
+ * reader's answer. */
+static ik_result read_triangle(unsigned char joint, unsigned short index, const char *primitive_extra,
+                               int *triangles) {
     char dir[] = "/tmp/ikit-test-skinning-XXXXXX", gltf_path[80], bin_path[80];
     unsigned char bin[36 + 12 + 48 + 8 + 64];
     float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
@@ -178,7 +180,7 @@ static ik_result read_triangle(unsigned char joint, unsigned short index, int *t
         fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"skin\":0},{\"name\":\"j\"}],"
                    "\"skins\":[{\"joints\":[1],\"inverseBindMatrices\":4}],"
                    "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
-                   "\"indices\":3}]}],\"accessors\":["
+                   "\"indices\":3%s}]}],\"accessors\":["
                    "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
                    "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
                    "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
@@ -187,7 +189,8 @@ static ik_result read_triangle(unsigned char joint, unsigned short index, int *t
                    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
                    "\"byteLength\":12},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},{\"buffer\":0,"
                    "\"byteOffset\":96,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":64}],"
-                   "\"buffers\":[{\"byteLength\":168,\"uri\":\"t.bin\"}]}\n");
+                   "\"buffers\":[{\"byteLength\":168,\"uri\":\"t.bin\"}]}\n",
+                primitive_extra);
         fclose(f);
     }
     r = ik_gltf_read_file(gltf_path, &g, &e);
@@ -208,12 +211,105 @@ static ik_result read_triangle(unsigned char joint, unsigned short index, int *t
 
 static void test_malformed_meshes(void) {
     int triangles;
-    ik_result r = read_triangle(0, 2, &triangles);
-    CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r), triangles);
-    r = read_triangle(1, 2, &triangles);
+    ik_result r = read_triangle(0, 2, "", &triangles);
+    CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r),
+          triangles);
+    r = read_triangle(1, 2, "", &triangles);
     CHECK(r == IK_ERR_PARSE, "JOINTS_0 naming joint 1 of a one-joint skin: %s", ik_result_str(r));
-    r = read_triangle(0, 3, &triangles);
+    r = read_triangle(0, 3, "", &triangles);
     CHECK(r == IK_ERR_PARSE, "an index beyond the three vertices: %s", ik_result_str(r));
+    /* Draco-compressed: its accessors would decode as zeros, so it is refused. */
+    r = read_triangle(0, 2,
+                      ",\"extensions\":{\"KHR_draco_mesh_compression\":{\"bufferView\":0,\"attributes\":{}}}",
+                      &triangles);
+    CHECK(r == IK_ERR_UNSUPPORTED, "a Draco-compressed primitive is refused: %s", ik_result_str(r));
+    r = read_triangle(0, 2, ",\"extensions\":{\"KHR_materials_variants\":{}}", &triangles);
+    CHECK(r == IK_OK && triangles == 1, "another extension on a primitive changes nothing: %s",
+          ik_result_str(r));
+}
+
+/* Many skinned nodes (issue 18: each mesh read walked every node, mesh and
+ * material before, so a file of 20,000 took 5 s to draw): 40 nodes with a
+ * mesh and a skin, every third node without a skin in between, meshes
+ * named in reverse order, each mesh's one-triangle primitive with its own
+ * material of base colour (k / 64, 0.5, 1 - k / 64, 1). Skinned mesh i is
+ * the i-th skinned node's, with its material's colour. */
+static void test_many_skinned_meshes(void) {
+    enum { MESHES = 40, NODES = MESHES + MESHES / 2 };
+    char dir[] = "/tmp/ikit-test-skinning-XXXXXX", gltf_path[80], bin_path[80];
+    float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    int node_mesh[NODES], k, n, skinned = 0;
+    ik_gltf *g = NULL;
+    ik_io_error e;
+    FILE *f;
+    if (!mkdtemp(dir)) return;
+    snprintf(gltf_path, sizeof gltf_path, "%s/t.gltf", dir);
+    snprintf(bin_path, sizeof bin_path, "%s/t.bin", dir);
+    f = fopen(gltf_path, "w");
+    CHECK(f != NULL, "wrote %s", gltf_path);
+    if (!f) return;
+    fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[");
+    for (n = 0, k = 0; n < NODES; ++n) {
+        int has_skin = n % 3 != 2;
+        node_mesh[n] = has_skin ? MESHES - 1 - k++ : n % MESHES;
+        fprintf(f, "%s{\"mesh\":%d%s}", n ? "," : "", node_mesh[n], has_skin ? ",\"skin\":0" : "");
+    }
+    fprintf(f, ",{\"name\":\"j\"}],\"skins\":[{\"joints\":[%d]}],\"meshes\":[", NODES);
+    for (k = 0; k < MESHES; ++k)
+        fprintf(f,
+                "%s{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
+                "\"material\":%d}]}",
+                k ? "," : "", k);
+    fprintf(f, "],\"materials\":[");
+    for (k = 0; k < MESHES; ++k)
+        fprintf(f, "%s{\"pbrMetallicRoughness\":{\"baseColorFactor\":[%g,0.5,%g,1]}}", k ? "," : "", k / 64.0,
+                1 - k / 64.0);
+    fprintf(f,
+            "],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+            "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+            "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],"
+            "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+            "\"byteLength\":12},"
+            "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48}],\"buffers\":[{\"byteLength\":96,\"uri\":\"t."
+            "bin\"}]}\n");
+    fclose(f);
+    f = fopen(bin_path, "wb");
+    if (f) {
+        unsigned char bin[96];
+        memset(bin, 0, sizeof bin);
+        memcpy(bin, positions, 36);
+        memcpy(bin + 48, weights, 48); /* the joint bytes at 36..47 stay 0 */
+        fwrite(bin, 1, sizeof bin, f);
+        fclose(f);
+    }
+    CHECK(ik_gltf_read_file(gltf_path, &g, &e) == IK_OK, "many skinned meshes read: %s", g ? "" : e.message);
+    if (g) {
+        CHECK(ik_gltf_skinned_mesh_count(g) == MESHES, "%d skinned meshes", ik_gltf_skinned_mesh_count(g));
+        for (n = 0; n < NODES; ++n) {
+            ik_gltf_skinned_mesh mesh;
+            ik_result r;
+            double red;
+            if (n % 3 == 2) continue;
+            red = node_mesh[n] / 64.0;
+            r = ik_gltf_skinned_mesh_read(g, skinned, &mesh, &e);
+            CHECK(r == IK_OK && mesh.triangle_count == 1 && mesh.part_count == 1, "skinned mesh %d: %s",
+                  skinned, ik_result_str(r));
+            if (r == IK_OK) {
+                CHECK(fabs(mesh.parts[0].base_color[0] - red) < 1e-6 &&
+                          fabs(mesh.parts[0].base_color[2] - (1 - red)) < 1e-6,
+                      "skinned mesh %d (node %d, mesh %d) has its material's colour: %g", skinned, n,
+                      node_mesh[n], (double)mesh.parts[0].base_color[0]);
+                CHECK(ik_vec3_distance(mesh.positions[1], ik_v3(1, 0, 0)) < 1e-6,
+                      "its positions are the buffer's");
+                ik_gltf_skinned_mesh_free(&mesh);
+            }
+            ++skinned;
+        }
+        ik_gltf_free(g);
+    }
+    remove(gltf_path);
+    remove(bin_path);
+    rmdir(dir);
 }
 
 /* ---- real rigs ------------------------------------------------------------ */
@@ -324,6 +420,7 @@ int main(void) {
     test_bad_influences();
     test_extreme_weights_and_points();
     test_malformed_meshes();
+    test_many_skinned_meshes();
     test_real_rigs();
     return check_summary("test_skinning");
 }

@@ -405,6 +405,8 @@ static ik_result index_array(const json_value *root, const char *key, const json
 ik_result gltf_index_tree(ik_gltf *g, ik_io_error *error) {
     ik_result r = index_array(gltf_root(g), "accessors", &g->accessor_items, &g->accessor_count, error);
     if (r == IK_OK) r = index_array(gltf_root(g), "bufferViews", &g->view_items, &g->view_count, error);
+    if (r == IK_OK) r = index_array(gltf_root(g), "meshes", &g->mesh_items, &g->mesh_count, error);
+    if (r == IK_OK) r = index_array(gltf_root(g), "materials", &g->material_items, &g->material_count, error);
     return r;
 }
 

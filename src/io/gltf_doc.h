@@ -69,6 +69,12 @@ struct ik_gltf {
     const json_value **accessor_items; /* [accessor_count] */
     const json_value **view_items;     /* [view_count] */
     int view_count;
+    const json_value **mesh_items;     /* [mesh_count] */
+    int mesh_count;
+    const json_value **material_items; /* [material_count] */
+    int material_count;
+    int *skinned_nodes; /* [skinned_node_count]: the nodes with both a mesh and a skin, in node order */
+    int skinned_node_count;
 };
 
 /* The document's root object (NULL before a document is read). */
@@ -115,7 +121,7 @@ char *gltf_base64_encode(const unsigned char *data, size_t size);
  * NULL when out of memory. */
 const json_value **gltf_array_items(const json_value *array, int *count);
 
-/* Fill the direct tables over accessors and bufferViews. */
+/* Fill the direct tables over accessors, bufferViews, meshes and materials. */
 ik_result gltf_index_tree(ik_gltf *gltf, ik_io_error *error);
 
 /* Check every bufferView and accessor against the buffers (bounds in 64-bit

@@ -10,23 +10,7 @@
 
 #define TRIANGLES_MODE 4
 
-/* Node index of skinned mesh `index` (nodes with both "mesh" and "skin", in
- * node order), or -1. */
-static int skinned_mesh_node(const ik_gltf *g, int index) {
-    int n;
-    for (n = 0; g && n < g->node_count; ++n) {
-        if (g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0 && index-- == 0)
-            return n;
-    }
-    return -1;
-}
-
-int ik_gltf_skinned_mesh_count(const ik_gltf *g) {
-    int n, count = 0;
-    for (n = 0; g && n < g->node_count; ++n)
-        count += g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0;
-    return count;
-}
+int ik_gltf_skinned_mesh_count(const ik_gltf *g) { return g ? g->skinned_node_count : 0; }
 
 /* The decoded accessor named by member `key` of `obj` (primitive `i` of mesh
  * `m`, or its attributes when `in_attributes`), which must have `width`
@@ -50,26 +34,15 @@ static ik_result attribute(ik_gltf *g, const json_value *obj, int in_attributes,
     return IK_OK;
 }
 
-/* Item `index` of an array, or member value `index` of an object (as the
- * reader counts "meshes" for a node's "mesh"); NULL out of range. */
-static const json_value *nth_value(const json_value *list, long index) {
-    const json_value *v;
-    JSON_FOR_EACH(v, list) {
-        if (index-- == 0) return v;
-    }
-    return NULL;
-}
-
 /* The base colour factor of the primitive's material (white without one);
  * a material index is taken as its integer part, as before. */
 static void part_color(const ik_gltf *g, const json_value *primitive, ik_real color[4]) {
     const json_value *mat = json_member(primitive, "material");
-    const json_value *materials = json_member(gltf_root(g), "materials");
     const json_value *factor = NULL, *c;
     int k;
     for (k = 0; k < 4; ++k) color[k] = 1;
-    if (json_is_number(mat) && mat->as.number > -1 && mat->as.number < (double)json_count(materials)) {
-        const json_value *m = nth_value(materials, (long)mat->as.number);
+    if (json_is_number(mat) && mat->as.number > -1 && mat->as.number < (double)g->material_count) {
+        const json_value *m = g->material_items[(long)mat->as.number];
         factor = json_member(json_member(m, "pbrMetallicRoughness"), "baseColorFactor");
     }
     if (json_count(factor) != 4) return;
@@ -120,6 +93,11 @@ static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primit
             ++i;
             continue;
         }
+        /* Its accessors then carry no data of their own (the extension's
+         * specification): drawn, they would all be zeros. */
+        if (json_member(json_member(prim, "extensions"), "KHR_draco_mesh_compression"))
+            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
+                             "compressed with KHR_draco_mesh_compression, which ikit does not decode");
         if ((r = attribute(g, attrs, 1, "POSITION", 3, -1, 1, m, i, &d->position, error)) != IK_OK) return r;
         n = d->position->count;
         if ((r = attribute(g, attrs, 1, "JOINTS_0", 4, n, 1, m, i, &d->joints, error)) != IK_OK) return r;
@@ -183,11 +161,12 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
     ik_result r;
     if (!g || !out) return IK_ERR_NULL;
     memset(out, 0, sizeof *out);
-    n = skinned_mesh_node(g, index);
-    if (n < 0) return gltf_fail(error, IK_ERR_RANGE, "/nodes", "no skinned mesh %d", index);
+    if (index < 0 || index >= g->skinned_node_count)
+        return gltf_fail(error, IK_ERR_RANGE, "/nodes", "no skinned mesh %d", index);
+    n = g->skinned_nodes[index];
     m = g->nodes[n].mesh; /* checked by the reader */
     s = g->nodes[n].skin;
-    primitives = json_member(nth_value(json_member(gltf_root(g), "meshes"), m), "primitives");
+    primitives = json_member(g->mesh_items[m], "primitives");
     if (!json_is_array(primitives))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "meshes", m, "primitives"), "must be an array");
     prims = (primitive_data *)calloc((size_t)json_count(primitives) + 1, sizeof *prims);

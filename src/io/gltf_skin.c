@@ -130,15 +130,25 @@ static ik_result check_node_member(const json_value *member, const char *key, lo
     return r;
 }
 
+/* g->skinned_nodes, from the node table. */
+static ik_result list_skinned_nodes(ik_gltf *g, ik_io_error *error) {
+    int n;
+    g->skinned_nodes = (int *)malloc(((size_t)g->node_count + 1) * sizeof *g->skinned_nodes);
+    if (!g->skinned_nodes) return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
+    for (n = 0; n < g->node_count; ++n)
+        if (g->nodes[n].mesh >= 0 && g->nodes[n].skin >= 0) g->skinned_nodes[g->skinned_node_count++] = n;
+    return IK_OK;
+}
+
 /* One walk over the nodes, each read while its members are in cache: the
  * node table, parents from the children lists (a second parent or a child
  * equal to its node is refused) and each node's checked local transform in
  * node_rest. Then cycles are found by walking up with three colours
- * (unvisited, on the current walk, done) in linear time. */
+ * (unvisited, on the current walk, done) in linear time, and the skinned
+ * nodes listed. */
 static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
     const json_value *nodes = json_member(gltf_root(g), "nodes"), *item;
     long skins = json_count(json_member(gltf_root(g), "skins"));
-    long meshes = json_count(json_member(gltf_root(g), "meshes"));
     size_t count = (size_t)json_count(nodes) + 1;
     unsigned char *colour;
     gltf_path p;
@@ -184,7 +194,7 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
             ++k;
         }
         if ((r = check_node_member(members.skin, "skin", skins, i, &node->skin, error)) != IK_OK) return r;
-        if ((r = check_node_member(members.mesh, "mesh", meshes, i, &node->mesh, error)) != IK_OK) return r;
+        if ((r = check_node_member(members.mesh, "mesh", g->mesh_count, i, &node->mesh, error)) != IK_OK) return r;
         if ((r = node_local(&members, i, NULL, &g->node_rest[i], error)) != IK_OK) return r;
         ++i;
     }
@@ -204,7 +214,7 @@ static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
         for (m = n; m >= 0 && colour[m] == 1; m = g->node_parent[m]) colour[m] = 2;
     }
     free(colour);
-    return IK_OK;
+    return list_skinned_nodes(g, error);
 }
 
 /* Scratch arrays over all nodes, shared by every skin. */
@@ -463,8 +473,13 @@ void gltf_free_derived(ik_gltf *g) {
     g->nodes = NULL;
     free((void *)g->accessor_items);
     free((void *)g->view_items);
-    g->accessor_items = g->view_items = NULL;
+    free((void *)g->mesh_items);
+    free((void *)g->material_items);
+    g->accessor_items = g->view_items = g->mesh_items = g->material_items = NULL;
+    free(g->skinned_nodes);
+    g->skinned_nodes = NULL;
     g->skin_count = g->animation_count = g->accessor_count = g->node_count = g->view_count = 0;
+    g->mesh_count = g->material_count = g->skinned_node_count = 0;
 }
 
 ik_result gltf_build(ik_gltf *g, ik_io_error *error) {

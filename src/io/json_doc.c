@@ -11,9 +11,12 @@
  * ones are refused: no glTF value needs more than 17 significant digits. */
 #define JSON_MAX_NUMBER_TEXT 320
 
-/* The longest text read: every count (at most half the bytes) fits the
- * 29 bits json_value gives it. */
+/* The longest text read: every item or member count (at most half the
+ * bytes) fits the 29 bits json_value gives it. */
 #define JSON_MAX_TEXT (1UL << 30)
+
+/* The longest string read (its byte count fits those 29 bits too). */
+#define JSON_MAX_STRING ((1UL << 29) - 1)
 
 /* Bytes that end the plain run of a string: the quote, the backslash and
  * the control characters (which JSON requires escaped). */
@@ -164,6 +167,7 @@ static int read_string(scan *s, json_value *v) {
         }
         p = t + s->at;
     }
+    if ((size_t)(w - start) > JSON_MAX_STRING) return fail(s, "a string of 512 MB or more");
     *w = '\0';
     v->as.string = start;
     v->count = (unsigned)(w - start);

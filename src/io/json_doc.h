@@ -51,8 +51,8 @@ typedef struct json_error {
 } json_error;
 
 /* Read `length` bytes of `text` (need not be NUL-terminated; a NUL byte is
- * refused like any other stray byte; under 1 GB, so that every count fits
- * 29 bits) into `doc`, which owns its copies.
+ * refused like any other stray byte; under 1 GB, strings under 512 MB, so
+ * that every count fits 29 bits) into `doc`, which owns its copies.
  * Strict RFC 8259: one value, optionally surrounded by white space; no
  * trailing commas, comments, leading zeros, unescaped control characters,
  * lone surrogate escapes, or "\u0000" (names cannot carry a NUL). UTF-8

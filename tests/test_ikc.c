@@ -762,19 +762,19 @@ static double bone_coverage(const char *png, const cJSON *joints, long *samples)
  * marker; *count gets how many labels there are. */
 static int label_collisions(const cJSON *panel, int *count) {
     const cJSON *labels = cJSON_GetObjectItem(panel, "labels"), *joints = cJSON_GetObjectItem(panel, "joints");
+    const cJSON *label, *other, *j;
     double r = cJSON_GetObjectItem(panel, "marker_radius")->valuedouble, a[4], b[4];
-    int i, k, m, bad = 0;
+    int m, bad = 0;
     *count = cJSON_GetArraySize(labels);
-    for (i = 0; i < *count; ++i) {
-        const cJSON *box = cJSON_GetObjectItem(cJSON_GetArrayItem(labels, i), "box");
+    for (label = labels ? labels->child : NULL; label; label = label->next) {
+        const cJSON *box = cJSON_GetObjectItem(label, "box");
         for (m = 0; m < 4; ++m) a[m] = cJSON_GetArrayItem(box, m)->valuedouble;
-        for (k = i + 1; k < *count; ++k) {
-            const cJSON *other = cJSON_GetObjectItem(cJSON_GetArrayItem(labels, k), "box");
-            for (m = 0; m < 4; ++m) b[m] = cJSON_GetArrayItem(other, m)->valuedouble;
+        for (other = label->next; other; other = other->next) {
+            const cJSON *other_box = cJSON_GetObjectItem(other, "box");
+            for (m = 0; m < 4; ++m) b[m] = cJSON_GetArrayItem(other_box, m)->valuedouble;
             bad += a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
         }
-        for (k = 0; k < cJSON_GetArraySize(joints); ++k) {
-            const cJSON *j = cJSON_GetArrayItem(joints, k);
+        for (j = joints ? joints->child : NULL; j; j = j->next) {
             double x = cJSON_GetObjectItem(j, "x")->valuedouble, y = cJSON_GetObjectItem(j, "y")->valuedouble;
             if (!cJSON_IsTrue(cJSON_GetObjectItem(j, "marked"))) continue;
             bad += a[0] < x + r && x - r < a[2] && a[1] < y + r && y - r < a[3];
@@ -857,6 +857,48 @@ static void test_render_framing(void) {
         }
     }
     free(text);
+}
+
+/* Labels on generated rigs of 1,500 joints, a chain and a root with 1,499
+ * leaves at one point (issue 18: the layout tested every marker for every
+ * spot of every label, and found tips by a scan each): every joint named
+ * (--labels all), the first IKC_LABEL_TRIES (1,000) are tried, and those
+ * placed overlap neither each other nor a marker; tips named (roles) too. */
+static void test_render_many_labels(void) {
+    static const char *const modes[] = {"all", "roles"};
+    char gltf[300], png[300], json[300], args[1200], *text;
+    int deep, m;
+    path_in(gltf, sizeof gltf, "many.gltf");
+    path_in(png, sizeof png, "many.png");
+    path_in(json, sizeof json, "many.json");
+    text = (char *)malloc(1 << 22);
+    if (!text) return;
+    for (deep = 0; deep < 2; ++deep)
+        for (m = 0; m < 2; ++m) {
+            char *doc = big_rig_gltf(1500, deep);
+            cJSON *layout, *panel;
+            int labels, bad;
+            if (!doc) break;
+            write_text(gltf, doc);
+            free(doc);
+            snprintf(args, sizeof args, "render '%s' --labels %s --layout '%s' -q -o '%s'", gltf, modes[m], json, png);
+            CHECK(run(args) == 0, "%s: %s", args, err_text);
+            read_text(json, text, 1 << 22);
+            layout = cJSON_Parse(text);
+            panel = cJSON_GetArrayItem(cJSON_GetObjectItem(layout, "panels"), 0);
+            CHECK(panel != NULL, "1,500 joints %s, --labels %s: layout sidecar", deep ? "deep" : "wide", modes[m]);
+            if (panel) {
+                bad = label_collisions(panel, &labels);
+                CHECK(bad == 0 && labels > 0 && labels <= 1000,
+                      "1,500 joints %s, --labels %s: %d labels placed, %d collisions", deep ? "deep" : "wide",
+                      modes[m], labels, bad);
+            }
+            cJSON_Delete(layout);
+        }
+    free(text);
+    remove(gltf);
+    remove(png);
+    remove(json);
 }
 
 /* Issue 17: every glTF rig drawn with its skinned mesh over its bones (at
@@ -2650,6 +2692,7 @@ int main(void) {
     test_render();
     test_render_far();
     test_render_meshes();
+    test_render_many_labels();
     test_render_framing();
     test_errors();
     test_info_humanoid();

@@ -1042,6 +1042,99 @@ static void test_edit_reads_back_exactly(void) {
     ik_gltf_free(g);
 }
 
+/* Written files read back to the bit (cJSON's printing took 15 digits
+ * when they read back within a relative DBL_EPSILON, and wrote infinities
+ * as null): base_doc with a node holding doubles that 15 digits miss by an
+ * ulp, and extras of 1e999 and -1e999 (infinite when read), is written as
+ * .gltf and .glb and read again: the node's rest pose is the same bits
+ * (in the double build; the float build's rounding of both to float is
+ * then the same too), and the text keeps the infinities (as 1e999) and
+ * 0.5 short. */
+static void test_write_reads_back_exactly(void) {
+    char *with_node = replace_once(base_doc, "{\"name\":\"tip\",\"translation\":[0,1,0]}]",
+                                   "{\"name\":\"tip\",\"translation\":[0,1,0]},{\"name\":\"other\","
+                                   "\"translation\":[-0.93613539540028912,0.053559887713547694,0.5]}]");
+    char *with_skin = replace_once(with_node, "\"inverseBindMatrices\":2}]", "\"inverseBindMatrices\":2},{\"joints\":[2]}]");
+    char *doc = replace_once(with_skin, "{\"asset\":", "{\"extras\":{\"big\":1e999,\"small\":-1e999},\"asset\":");
+    ik_gltf *g = NULL, *again = NULL;
+    ik_io_error e;
+    int binary;
+    CHECK(ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e) == IK_OK, "document read: %s", e.message);
+    free(with_node);
+    free(with_skin);
+    free(doc);
+    if (!g) return;
+    for (binary = 0; binary < 2; ++binary) {
+        unsigned char *out = NULL;
+        size_t size = 0;
+        CHECK(ik_gltf_write_memory(g, binary, &out, &size, &e) == IK_OK, "written (%s): %s", binary ? "glb" : "gltf",
+              e.message);
+        if (!out) continue;
+        if (!binary) {
+            char *text = (char *)malloc(size + 1);
+            memcpy(text, out, size);
+            text[size] = '\0';
+            CHECK(strstr(text, "1e999") && strstr(text, "-1e999") && !strstr(text, "null"),
+                  "infinities written as numbers beyond the range, not null");
+            CHECK(strstr(text, "0.5]") != NULL, "0.5 written as 0.5 (the fewest digits that read back exactly)");
+            free(text);
+        }
+        CHECK(ik_gltf_read_memory(out, size, NULL, &again, &e) == IK_OK, "read again (%s): %s",
+              binary ? "glb" : "gltf", e.message);
+        if (again)
+            CHECK(same_transform_bits(&ik_gltf_skeleton(again, 1)->skeleton.rest_ls[0],
+                                      &ik_gltf_skeleton(g, 1)->skeleton.rest_ls[0]),
+                  "node 'other' reads back to the bit (%s)", binary ? "glb" : "gltf");
+        ik_gltf_free(again);
+        again = NULL;
+        free(out);
+    }
+    ik_gltf_free(g);
+}
+
+/* A file may repeat a member; the reader takes the first. An edit that
+ * replaced or removed only the first left the repeat to be read back in its
+ * place: a node with two "matrix" members lost its pose to the second, and
+ * a GLB whose buffer 0 named two URIs was written with the second and then
+ * looked for that file. Every repeat goes now. */
+static void test_edit_repeated_keys(void) {
+    static const char tip_two_matrices[] =
+        "{\"name\":\"tip\",\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,1,0,1],"
+        "\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,7,7,7,1]}]";
+    char *two = replace_once(base_doc, "{\"name\":\"tip\",\"translation\":[0,1,0]}]", tip_two_matrices);
+    char *doc_first_uri = replace_once(two, "\"}],\"bufferViews\"", "\",\"uri\":\"missing.bin\"}],\"bufferViews\"");
+    ik_transform pose[2];
+    ik_gltf *g = NULL, *again = NULL;
+    ik_io_error e;
+    unsigned char *out = NULL;
+    size_t size = 0;
+    CHECK(ik_gltf_read_memory(doc_first_uri, strlen(doc_first_uri), NULL, &g, &e) == IK_OK,
+          "repeated matrix and uri: read with the first of each: %s", e.message);
+    free(two);
+    free(doc_first_uri);
+    if (!g) return;
+    CHECK(ik_vec3_distance(ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation, ik_v3(0, 1, 0)) < 1e-6,
+          "the first matrix is the rest pose");
+    pose[0] = ik_gltf_skeleton(g, 0)->skeleton.rest_ls[0];
+    pose[1] = ik_transform_identity();
+    pose[1].translation = ik_v3(0, 2, 0);
+    CHECK(ik_gltf_set_pose(g, 0, pose, &e) == IK_OK, "set_pose: %s", e.message);
+    CHECK(ik_vec3_distance(ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation, ik_v3(0, 2, 0)) < 1e-6,
+          "the pose reads back, not the second matrix: (%g %g %g)",
+          (double)ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation.x,
+          (double)ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation.y,
+          (double)ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation.z);
+    CHECK(ik_gltf_write_memory(g, 1, &out, &size, &e) == IK_OK, "written as GLB: %s", e.message);
+    CHECK(out && ik_gltf_read_memory(out, size, NULL, &again, &e) == IK_OK,
+          "the GLB reads its BIN chunk, no URI left: %s", e.message);
+    if (again)
+        CHECK(ik_vec3_distance(ik_gltf_skeleton(again, 0)->skeleton.rest_ls[1].translation, ik_v3(0, 2, 0)) < 1e-6,
+              "and keeps the pose");
+    ik_gltf_free(again);
+    ik_gltf_free(g);
+    free(out);
+}
+
 /* base_doc with `levels` nested arrays in a root "extras" member (nesting
  * levels + 1 with the root object). */
 static char *deep_doc(int levels) {
@@ -1137,6 +1230,8 @@ int main(void) {
     test_names_utf8();
     test_huge_rigs();
     test_edit_reads_back_exactly();
+    test_write_reads_back_exactly();
+    test_edit_repeated_keys();
     test_deep_document();
     if (have_data()) {
         test_real_rigs();

@@ -18,9 +18,19 @@ static int read_text(json_doc *doc, const char *text, json_error *e) {
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
+/* Item `index` of `array` by stepping (NULL when out of range). */
+static const json_value *json_item(const json_value *array, long index) {
+    const json_value *v;
+    if (!json_is_array(array) || index < 0) return NULL;
+    JSON_FOR_EACH(v, array) {
+        if (index-- == 0) return v;
+    }
+    return NULL;
+}
+
 /* Every value's skip covers exactly its items (or members) and a container's
- * count matches what stepping finds; strings hold no NUL. Walked with an
- * explicit list of containers to visit, as the reader is. */
+ * count matches what stepping finds; strings hold no NUL. One pass over the
+ * flat array. */
 static int layout_consistent(const json_doc *doc) {
     size_t i;
     for (i = 0; i < doc->value_count; ++i) {

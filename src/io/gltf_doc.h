@@ -64,7 +64,7 @@ struct ik_gltf {
     gltf_clip_data *clips; /* [animation_count * skin_count], animation-major */
     int accessor_count;
     gltf_values *decoded; /* [accessor_count], filled on demand while building */
-    /* Direct tables over the JSON arrays (json_item walks the items before). */
+    /* Direct tables over the JSON arrays, so that an index is one step. */
     gltf_node *nodes;                  /* [node_count] */
     const json_value **accessor_items; /* [accessor_count] */
     const json_value **view_items;     /* [view_count] */
@@ -116,9 +116,8 @@ ik_result gltf_check_index(const json_value *item, const char *key, long max, lo
 ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
 char *gltf_base64_encode(const unsigned char *data, size_t size);
 
-/* A malloc'ed table of the items of a JSON array (or the member values of
- * an object), so an index is one step; *count items (0 for NULL).
- * NULL when out of memory. */
+/* A malloc'ed table of the items of a JSON array, so an index is one step;
+ * *count items (0 for NULL). NULL when out of memory. */
 const json_value **gltf_array_items(const json_value *array, int *count);
 
 /* Fill the direct tables over accessors, bufferViews, meshes and materials. */

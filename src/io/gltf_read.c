@@ -230,6 +230,7 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
     json_error refused;
     char what[160];
     if (!json_doc_read(&g->doc, text, length, &refused)) {
+        if (refused.out_of_memory) return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory");
         snprintf(what, sizeof what, "malformed JSON (JSON byte %ld): %s", (long)refused.offset,
                  refused.reason);
         return fail_at(error, IK_ERR_PARSE, file_offset + (long)refused.offset, what);

@@ -38,7 +38,8 @@ typedef struct node_members {
     const json_value *children, *skin, *mesh, *name, *matrix, *translation, *rotation, *scale;
 } node_members;
 
-/* Sort a node's members by key, keeping the first of each. */
+/* A node's members of interest picked out in one walk over its keys,
+ * keeping the first of each. */
 static void read_node_members(const json_value *object, node_members *node) {
     static const char *const keys[] = {"children", "skin", "mesh", "name", "matrix", "translation", "rotation",
                                        "scale"};

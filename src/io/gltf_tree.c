@@ -81,20 +81,36 @@ out_of_memory:
     return NULL;
 }
 
-/* A number as text that reads back as the same double: 17 significant
- * digits always suffice (IEEE 754-2008, section 5.12.2), with a '.' whatever
- * the locale's decimal point; infinities (from numbers beyond the double
- * range) as a number beyond it again. cJSON frees the text with the item. */
+/* A finite d in the fewest of 15, 16 or 17 significant digits that read
+ * back as d exactly (17 always do: IEEE 754-2008, section 5.12.2), with a
+ * '.' whatever the locale's decimal point (which may take several bytes;
+ * snprintf and strtod both follow the locale, so the check reads what was
+ * printed). */
+static void shortest_exact(double d, char text[40]) {
+    const char *point = localeconv()->decimal_point;
+    size_t point_length = strlen(point);
+    char *at;
+    int digits;
+    for (digits = 15; digits < 17; ++digits) {
+        snprintf(text, 40, "%.*g", digits, d);
+        if (strtod(text, NULL) == d) break;
+    }
+    if (digits == 17) snprintf(text, 40, "%.17g", d);
+    if (point_length > 0 && strcmp(point, ".") != 0 && (at = strstr(text, point)) != NULL) {
+        *at = '.';
+        memmove(at + 1, at + point_length, strlen(at + point_length) + 1);
+    }
+}
+
+/* A number as text that reads back as the same double (shortest_exact);
+ * infinities (from numbers beyond the double range) as a number beyond it
+ * again. cJSON frees the text with the item. */
 static int make_exact(cJSON *item) {
     double d = item->valuedouble;
-    char text[32], *point;
+    char text[40];
     char *copy;
-    if (d - d == 0) {
-        snprintf(text, sizeof text, "%.17g", d);
-        if ((point = strchr(text, localeconv()->decimal_point[0])) != NULL) *point = '.';
-    } else {
-        strcpy(text, d != d ? "null" : d > 0 ? "1e999" : "-1e999");
-    }
+    if (d - d == 0) shortest_exact(d, text);
+    else strcpy(text, d != d ? "null" : d > 0 ? "1e999" : "-1e999");
     copy = (char *)cJSON_malloc(strlen(text) + 1);
     if (!copy) return 0;
     strcpy(copy, text);
@@ -103,9 +119,9 @@ static int make_exact(cJSON *item) {
     return 1;
 }
 
-/* Every number of `tree` made exact, in a depth-first walk: down to the
- * first child, else on to the next sibling, else back up. */
-static int numbers_exact(cJSON *tree) {
+/* In a depth-first walk: down to the first child, else on to the next
+ * sibling, else back up. */
+int gltf_tree_numbers_exact(cJSON *tree) {
     cJSON **up = NULL, *item = tree;
     size_t depth = 0, capacity = 0;
     for (;;) {
@@ -129,13 +145,13 @@ static int numbers_exact(cJSON *tree) {
 
 ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_io_error *error) {
     json_error refused;
-    char *text = numbers_exact(tree) ? cJSON_PrintUnformatted(tree) : NULL;
+    char *text = gltf_tree_numbers_exact(tree) ? cJSON_PrintUnformatted(tree) : NULL;
     int ok;
     if (!text) return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory");
     ok = json_doc_read(doc, text, strlen(text), &refused);
     cJSON_free(text);
     if (ok) return IK_OK;
-    if (strcmp(refused.reason, "out of memory") == 0)
+    if (refused.out_of_memory)
         return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory");
     return gltf_fail(error, IK_ERR_PARSE, "", "the edited document does not read back (JSON byte %lu): %s",
                      (unsigned long)refused.offset, refused.reason);

@@ -13,9 +13,15 @@
  * (repeated keys kept); NULL when out of memory. */
 cJSON *gltf_tree_of(const json_value *root);
 
-/* `tree` printed compactly, every number written so that it reads back as
- * the same double (cJSON's own printing may round the 17th digit), and read
- * into `doc`. The tree's numbers are rewritten as raw text on the way. */
+/* Every number of `tree` rewritten as raw text that reads back as the same
+ * double, in the fewest of 15 to 17 digits, with a '.' in any locale
+ * (cJSON's own printing takes 15 digits when they read back within a
+ * relative 2^-52, so a number could come back an ulp off, and writes
+ * infinities as null). 0 when out of memory. */
+int gltf_tree_numbers_exact(cJSON *tree);
+
+/* `tree` printed compactly with its numbers exact (gltf_tree_numbers_exact)
+ * and read into `doc`. */
 ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_io_error *error);
 
 #endif

@@ -18,10 +18,29 @@
 
 static ik_result fail_memory(ik_io_error *error) { return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory"); }
 
-/* Replace (or add) obj[key] with item; item is consumed. */
+/* Delete every member of obj named `key` after `kept` (all of them when
+ * `kept` is NULL): a file may repeat a key, and the reader takes the first
+ * one, so an edit that left a repeat behind would read back as the repeat. */
+static void remove_members(cJSON *obj, const char *key, const cJSON *kept) {
+    cJSON *member = obj ? obj->child : NULL, *next;
+    int seen = kept == NULL;
+    for (; member; member = next) {
+        next = member->next;
+        if (member == kept) seen = 1;
+        else if (seen && member->string && strcmp(member->string, key) == 0)
+            cJSON_Delete(cJSON_DetachItemViaPointer(obj, member));
+    }
+}
+
+/* Replace (or add) obj[key] with item, and delete the key's repeats; item
+ * is consumed. */
 static int set_member(cJSON *obj, const char *key, cJSON *item) {
     if (!item) return 0;
-    if (cJSON_GetObjectItemCaseSensitive(obj, key)) return cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
+    if (cJSON_GetObjectItemCaseSensitive(obj, key)) {
+        if (!cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item)) return 0;
+        remove_members(obj, key, item);
+        return 1;
+    }
     return cJSON_AddItemToObject(obj, key, item);
 }
 
@@ -97,7 +116,7 @@ ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik
         t[0] = pose_ls[j].translation.x, t[1] = pose_ls[j].translation.y, t[2] = pose_ls[j].translation.z;
         r[0] = q.x, r[1] = q.y, r[2] = q.z, r[3] = q.w;
         s[0] = pose_ls[j].scale.x, s[1] = pose_ls[j].scale.y, s[2] = pose_ls[j].scale.z;
-        cJSON_DeleteItemFromObjectCaseSensitive(node, "matrix");
+        remove_members(node, "matrix", NULL);
         if (!set_member(node, "translation", numbers(t, 3)) || !set_member(node, "rotation", numbers(r, 4)) ||
             !set_member(node, "scale", numbers(s, 3))) {
             free(nodes);
@@ -399,7 +418,7 @@ static void put_u32(unsigned char *b, uint32_t v) {
 static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out,
                            size_t *size, ik_io_error *error) {
     cJSON *doc = gltf_tree_of(gltf_root(g));
-    cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers");
+    cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers"), *buffer = NULL;
     const gltf_buffer *bin = NULL;
     char *json = NULL;
     size_t json_length, json_padded, bin_padded, total;
@@ -407,11 +426,11 @@ static ik_result serialise(const ik_gltf *g, int binary, char *const *external_u
     int i;
     if (!doc) return fail_memory(error);
     for (i = 0; i < g->buffer_count; ++i) {
-        cJSON *buffer = cJSON_GetArrayItem(buffers, i);
         const gltf_buffer *b = &g->buffers[i];
+        buffer = buffer ? buffer->next : buffers ? buffers->child : NULL; /* the buffers' list walked along */
         if (!set_number(buffer, "byteLength", (double)b->size)) goto out_of_memory;
         if (binary && i == 0) {
-            cJSON_DeleteItemFromObjectCaseSensitive(buffer, "uri");
+            remove_members(buffer, "uri", NULL);
             bin = b;
         } else if (external_uri && external_uri[i]) {
             if (!set_member(buffer, "uri", cJSON_CreateString(external_uri[i]))) goto out_of_memory;
@@ -430,6 +449,7 @@ static ik_result serialise(const ik_gltf *g, int binary, char *const *external_u
             if (!ok) goto out_of_memory;
         }
     }
+    if (!gltf_tree_numbers_exact(doc)) goto out_of_memory;
     json = binary ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
     cJSON_Delete(doc);
     doc = NULL;

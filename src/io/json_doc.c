@@ -36,6 +36,14 @@ typedef struct scan {
     json_error *error;
 } scan;
 
+/* Memory ran out: said as such, whatever the offset. */
+static int no_memory(scan *s) {
+    s->error->offset = s->at;
+    s->error->reason = "out of memory";
+    s->error->out_of_memory = 1;
+    return 0;
+}
+
 static int fail(scan *s, const char *reason) {
     s->error->offset = s->at;
     s->error->reason = s->at >= s->length ? "the text ends before the JSON value does" : reason;
@@ -54,7 +62,9 @@ static json_value *new_value(scan *s, json_type type) {
     json_value *v;
     if (s->count == s->capacity) {
         size_t capacity = s->capacity * 2;
-        json_value *grown = (json_value *)realloc(s->values, capacity * sizeof *grown);
+        json_value *grown;
+        if (capacity > (size_t)-1 / sizeof *grown) return NULL; /* a 32-bit size_t */
+        grown = (json_value *)realloc(s->values, capacity * sizeof *grown);
         if (!grown) return NULL;
         s->values = grown;
         s->capacity = capacity;
@@ -180,17 +190,22 @@ static const double exact_power_of_ten[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* strtod on the number text (already checked against the grammar), with the
- * C locale's '.' swapped for the current locale's decimal point, as strtod
- * reads by the locale. */
+/* strtod on the number text (already checked against the grammar, at most
+ * one '.'), with the '.' replaced by the current locale's decimal point
+ * (which may take several bytes), as strtod reads by the locale. */
 static double strtod_number(const char *text, size_t length) {
-    char buffer[JSON_MAX_NUMBER_TEXT + 1];
-    char point = localeconv()->decimal_point[0];
-    size_t i;
-    memcpy(buffer, text, length);
-    buffer[length] = '\0';
-    for (i = 0; i < length; ++i)
-        if (buffer[i] == '.') buffer[i] = point;
+    char buffer[JSON_MAX_NUMBER_TEXT + 16];
+    const char *point = localeconv()->decimal_point, *dot = memchr(text, '.', length);
+    size_t point_length = strlen(point), before = dot ? (size_t)(dot - text) : length;
+    if (!dot || point_length == 0 || point_length > 8) point = ".", point_length = 1;
+    memcpy(buffer, text, before);
+    if (dot) {
+        memcpy(buffer + before, point, point_length);
+        memcpy(buffer + before + point_length, dot + 1, length - before - 1);
+        buffer[length - 1 + point_length] = '\0';
+    } else {
+        buffer[length] = '\0';
+    }
     return strtod(buffer, NULL);
 }
 
@@ -277,7 +292,7 @@ static int read_literal(scan *s, const char *word, size_t length) {
 static int read_value(scan *s) {
     char c = s->text[s->at];
     json_value *v = new_value(s, JSON_NULL);
-    if (!v) return fail(s, "out of memory");
+    if (!v) return no_memory(s);
     if (s->depth > 0) ++s->values[s->open[s->depth - 1]].count;
     switch (c) {
     case '{':
@@ -308,7 +323,7 @@ static int read_key(scan *s) {
     json_value *key;
     skip_space(s);
     if (s->text[s->at] != '"') return fail(s, "expected a string key");
-    if (!(key = new_value(s, JSON_STRING))) return fail(s, "out of memory");
+    if (!(key = new_value(s, JSON_STRING))) return no_memory(s);
     if (!read_string(s, key)) return 0;
     skip_space(s);
     if (s->text[s->at] != ':') return fail(s, "expected ':' after a key");
@@ -362,8 +377,10 @@ int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *er
     memset(doc, 0, sizeof *doc);
     error->offset = 0;
     error->reason = "out of memory";
+    error->out_of_memory = 1; /* until the text is read */
     if (length >= JSON_MAX_TEXT) {
         error->reason = "a JSON text of 1 GB or more";
+        error->out_of_memory = 0;
         return 0;
     }
     if (!(s = (scan *)malloc(sizeof *s))) return 0;
@@ -374,7 +391,9 @@ int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *er
     s->error = error;
     s->capacity = length / 4 + 64; /* glTF's JSON holds about one value per 7 bytes */
     s->text = (char *)malloc(length + 1);
-    s->values = (json_value *)malloc(s->capacity * sizeof *s->values);
+    s->values = s->capacity <= (size_t)-1 / sizeof *s->values
+                    ? (json_value *)malloc(s->capacity * sizeof *s->values)
+                    : NULL; /* a 32-bit size_t */
     if (!s->text || !s->values) {
         free(s->text);
         free(s->values);
@@ -383,6 +402,7 @@ int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *er
     }
     memcpy(s->text, text, length);
     s->text[length] = '\0';
+    error->out_of_memory = 0;
     ok = read_document(s);
     if (ok) {
         json_value *fitted = (json_value *)realloc(s->values, s->count * sizeof *fitted);
@@ -411,11 +431,4 @@ const json_value *json_member(const json_value *object, const char *key) {
         if (strcmp(json_key_of(v), key) == 0) return v;
     }
     return NULL;
-}
-
-const json_value *json_item(const json_value *array, long index) {
-    const json_value *v;
-    if (!json_is_array(array) || index < 0 || index >= (long)array->count) return NULL;
-    for (v = array + 1; index > 0; --index) v = v + v->skip;
-    return v;
 }

@@ -48,6 +48,7 @@ typedef struct json_doc {
 typedef struct json_error {
     size_t offset;
     const char *reason; /* a static string, e.g. "expected ',' or ']'" */
+    int out_of_memory;  /* 1 when memory ran out (reason "out of memory"), not a fault of the text */
 } json_error;
 
 /* Read `length` bytes of `text` (need not be NUL-terminated; a NUL byte is
@@ -59,8 +60,7 @@ typedef struct json_error {
  * outside escapes is not checked here (the glTF reader checks the names it
  * keeps). Nesting deeper than JSON_MAX_DEPTH is refused. Time and memory are
  * linear in `length`. Returns 1 on success; 0 with `error` filled (and `doc`
- * empty) when the text is refused or memory runs out (reason "out of
- * memory"). */
+ * empty) when the text is refused or memory runs out (error->out_of_memory). */
 int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *error);
 
 void json_doc_free(json_doc *doc);
@@ -87,9 +87,6 @@ static inline const char *json_key_of(const json_value *member) { return member[
 /* The first member of `object` named `key` (NULL when absent or not an object). */
 const json_value *json_member(const json_value *object, const char *key);
 
-/* Item `index` of `array` (NULL when out of range); walks index items. */
-const json_value *json_item(const json_value *array, long index);
-
 /* Stepping: the first item of an array or the first member value of an
  * object (NULL when empty or neither), then the next one within the same
  * parent (NULL after the last). */
@@ -99,9 +96,9 @@ static inline const json_value *json_first(const json_value *parent) {
     return parent->type == JSON_OBJECT ? parent + 2 : NULL;
 }
 static inline const json_value *json_next(const json_value *parent, const json_value *v) {
-    const json_value *after = v + v->skip;
-    if (parent->type == JSON_OBJECT) ++after; /* over the next member's key */
-    return after < parent + parent->skip ? after : NULL;
+    const json_value *after = v + v->skip, *end = parent + parent->skip;
+    if (after == end) return NULL;
+    return parent->type == JSON_OBJECT ? after + 1 : after; /* an object: over the next member's key */
 }
 
 /* for (each item or member value `v` of `parent`) */

@@ -157,12 +157,54 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
     return IK_OK;
 }
 
+/* Where each node is a skin joint: node n's (skin, joint) pairs are
+ * entry [first[n], first[n + 1]) of skin_of and joint_of, counted, summed
+ * and filled in three passes over the skins' joints (a CSR table). */
+typedef struct joint_index {
+    int *first, *skin_of, *joint_of;
+} joint_index;
+
+static int joint_index_build(const ik_gltf *g, joint_index *x) {
+    size_t total = 0;
+    int s, j, n;
+    for (s = 0; s < g->skin_count; ++s) total += (size_t)g->skins[s].view.skeleton.joint_count;
+    x->first = (int *)calloc((size_t)g->node_count + 2, sizeof(int));
+    x->skin_of = (int *)malloc((total + 1) * sizeof(int));
+    x->joint_of = (int *)malloc((total + 1) * sizeof(int));
+    if (!x->first || !x->skin_of || !x->joint_of) return 0;
+    for (s = 0; s < g->skin_count; ++s)
+        for (j = 0; j < g->skins[s].view.skeleton.joint_count; ++j) ++x->first[g->skins[s].node[j] + 2];
+    for (n = 0; n < g->node_count; ++n) x->first[n + 2] += x->first[n + 1];
+    /* first[n + 1] is now where node n's entries start; filling moves it to their end, first[n + 2]'s start */
+    for (s = 0; s < g->skin_count; ++s)
+        for (j = 0; j < g->skins[s].view.skeleton.joint_count; ++j) {
+            int at = x->first[g->skins[s].node[j] + 1]++;
+            x->skin_of[at] = s;
+            x->joint_of[at] = j;
+        }
+    return 1;
+}
+
+static void joint_index_free(joint_index *x) {
+    free(x->first);
+    free(x->skin_of);
+    free(x->joint_of);
+}
+
+/* One clip per (animation, skin) with the channels that drive the skin's
+ * joints. Work is linear in the channels read, the skins' joints and the
+ * clip channels made (at most GLTF_MAX_CLIP_CHANNELS, all in one block,
+ * g->clip_channels), and the (animation, skin) pairs are at most
+ * GLTF_MAX_CLIPS: a channel reaches its skins through the node's entries
+ * in the joint index instead of every skin looking at every channel. */
 ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
     const json_value *animations = json_member(gltf_root(g), "animations");
     const json_value *anim;
     pending_channel *pending = NULL;
-    long pending_count = 0, budget = GLTF_MAX_CLIP_CHANNELS, i;
-    int *joint_of, s, a;
+    long pending_count = 0, made = 0, i;
+    size_t pairs, k;
+    joint_index index;
+    int a, e;
     ik_result r;
     if (!animations) return IK_OK;
     if (!json_is_array(animations)) return gltf_fail(error, IK_ERR_PARSE, "/animations", "must be an array");
@@ -175,54 +217,60 @@ ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "animations", a, "name"), "not valid UTF-8");
         ++a;
     }
+    pairs = (size_t)json_count(animations) * (size_t)g->skin_count;
+    if (pairs > (size_t)GLTF_MAX_CLIPS)
+        return gltf_fail(error, IK_ERR_UNSUPPORTED, "/animations",
+                         "%ld animations on %d skins make more than %ld clips, which are not supported",
+                         json_count(animations), g->skin_count, GLTF_MAX_CLIPS);
     if ((r = read_channels(g, &pending, &pending_count, error)) != IK_OK) return r;
     g->animation_count = (int)json_count(animations);
-    g->clips = (gltf_clip_data *)calloc((size_t)g->animation_count * (size_t)g->skin_count + 1, sizeof *g->clips);
-    joint_of = (int *)malloc(((size_t)g->node_count + 1) * sizeof(int));
-    if (!g->clips || !joint_of) {
+    g->clips = (ik_clip *)calloc(pairs + 1, sizeof *g->clips);
+    if (!g->clips || !joint_index_build(g, &index)) {
+        if (g->clips) joint_index_free(&index);
         free(pending);
-        free(joint_of);
         return gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
     }
-    for (i = 0; i < g->node_count; ++i) joint_of[i] = -1;
-    for (s = 0; s < g->skin_count && r == IK_OK; ++s) {
-        const gltf_skin_data *d = &g->skins[s];
-        int joints = d->view.skeleton.joint_count, j;
-        for (j = 0; j < joints; ++j) joint_of[d->node[j]] = j;
-        for (i = 0; i < pending_count; ++i)
-            if (joint_of[pending[i].node] >= 0)
-                ++g->clips[(size_t)pending[i].animation * (size_t)g->skin_count + (size_t)s].clip.channel_count;
-        for (a = 0; a < g->animation_count && r == IK_OK; ++a) {
-            gltf_clip_data *c = &g->clips[(size_t)a * (size_t)g->skin_count + (size_t)s];
-            budget -= c->clip.channel_count;
-            if (budget < 0)
+    /* count each clip's channels, within the budget */
+    for (i = 0; i < pending_count && r == IK_OK; ++i) {
+        int node = pending[i].node;
+        for (e = index.first[node]; e < index.first[node + 1]; ++e) {
+            ++g->clips[(size_t)pending[i].animation * (size_t)g->skin_count + (size_t)index.skin_of[e]].channel_count;
+            if (++made > GLTF_MAX_CLIP_CHANNELS) {
                 r = gltf_fail(error, IK_ERR_UNSUPPORTED, "/animations",
                               "more than %ld channels over all skins are not supported", GLTF_MAX_CLIP_CHANNELS);
-            else if (!(c->channels = (ik_channel *)malloc(((size_t)c->clip.channel_count + 1) * sizeof(ik_channel))))
-                r = gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
-            c->clip.channels = c->channels;
-            c->clip.channel_count = 0;
+                break;
+            }
         }
-        for (i = 0; i < pending_count && r == IK_OK; ++i) {
-            int joint = joint_of[pending[i].node];
-            gltf_clip_data *c = &g->clips[(size_t)pending[i].animation * (size_t)g->skin_count + (size_t)s];
-            ik_real last;
-            if (joint < 0) continue;
-            c->channels[c->clip.channel_count] = pending[i].channel;
-            c->channels[c->clip.channel_count++].joint = joint;
-            last = pending[i].channel.times[pending[i].channel.key_count - 1];
-            if (last > c->clip.duration) c->clip.duration = last;
+    }
+    if (r == IK_OK && !(g->clip_channels = (ik_channel *)malloc(((size_t)made + 1) * sizeof(ik_channel))))
+        r = gltf_fail(error, IK_ERR_NO_MEMORY, "/animations", "out of memory");
+    if (r == IK_OK) {
+        /* each clip's channels: its slice of the block, filled in channel order */
+        size_t at = 0;
+        for (k = 0; k < pairs; ++k) {
+            g->clips[k].channels = g->clip_channels + at;
+            at += (size_t)g->clips[k].channel_count;
+            g->clips[k].channel_count = 0;
         }
-        for (j = 0; j < joints; ++j) joint_of[d->node[j]] = -1;
+        for (i = 0; i < pending_count; ++i) {
+            int node = pending[i].node;
+            ik_real last = pending[i].channel.times[pending[i].channel.key_count - 1];
+            for (e = index.first[node]; e < index.first[node + 1]; ++e) {
+                ik_clip *c = &g->clips[(size_t)pending[i].animation * (size_t)g->skin_count + (size_t)index.skin_of[e]];
+                ik_channel *added = g->clip_channels + (c->channels - g->clip_channels) + c->channel_count++;
+                *added = pending[i].channel;
+                added->joint = index.joint_of[e];
+                if (last > c->duration) c->duration = last;
+            }
+        }
+        a = 0;
+        JSON_FOR_EACH(anim, animations) {
+            const char *name = json_string(json_member(anim, "name"));
+            for (k = 0; k < (size_t)g->skin_count; ++k) g->clips[(size_t)a * (size_t)g->skin_count + k].name = name;
+            ++a;
+        }
     }
-    a = 0;
-    JSON_FOR_EACH(anim, animations) {
-        const char *name = json_string(json_member(anim, "name"));
-        for (s = 0; s < g->skin_count; ++s)
-            g->clips[(size_t)a * (size_t)g->skin_count + (size_t)s].clip.name = name;
-        ++a;
-    }
+    joint_index_free(&index);
     free(pending);
-    free(joint_of);
     return r;
 }

@@ -12,6 +12,7 @@
 /* Upper bounds that keep work and memory proportional to the input. */
 #define GLTF_MAX_SKELETON_JOINTS (1L << 20) /* summed over all skins */
 #define GLTF_MAX_CLIP_CHANNELS (1L << 20)   /* summed over all (animation, skin) pairs */
+#define GLTF_MAX_CLIPS (1L << 20)           /* (animation, skin) pairs */
 #define GLTF_MAX_ZERO_ACCESSOR_BYTES (16L << 20) /* decoded size of an accessor with no bufferView */
 
 typedef struct gltf_buffer {
@@ -46,11 +47,6 @@ typedef struct gltf_node {
     int mesh, skin;           /* checked indices, -1 when absent */
 } gltf_node;
 
-typedef struct gltf_clip_data {
-    ik_clip clip;
-    ik_channel *channels;
-} gltf_clip_data;
-
 struct ik_gltf {
     json_doc doc; /* the document as read (or as re-read after an edit) */
     int buffer_count;
@@ -61,7 +57,8 @@ struct ik_gltf {
     int skin_count;
     gltf_skin_data *skins;
     int animation_count;
-    gltf_clip_data *clips; /* [animation_count * skin_count], animation-major */
+    ik_clip *clips;            /* [animation_count * skin_count], animation-major */
+    ik_channel *clip_channels; /* every clip's channels, clip after clip */
     int accessor_count;
     gltf_values *decoded; /* [accessor_count], filled on demand while building */
     /* Direct tables over the JSON arrays, so that an index is one step. */

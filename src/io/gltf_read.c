@@ -386,5 +386,5 @@ int ik_gltf_clip_count(const ik_gltf *g) { return g ? g->animation_count : 0; }
 
 const ik_clip *ik_gltf_clip(const ik_gltf *g, int clip, int skin) {
     if (!g || clip < 0 || clip >= g->animation_count || skin < 0 || skin >= g->skin_count) return NULL;
-    return &g->clips[(size_t)clip * (size_t)g->skin_count + (size_t)skin].clip;
+    return &g->clips[(size_t)clip * (size_t)g->skin_count + (size_t)skin];
 }

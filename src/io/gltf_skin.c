@@ -460,7 +460,8 @@ void gltf_free_derived(ik_gltf *g) {
     }
     free(g->skins);
     g->skins = NULL;
-    for (i = 0; g->clips && i < g->animation_count * g->skin_count; ++i) free(g->clips[i].channels);
+    free(g->clip_channels);
+    g->clip_channels = NULL;
     free(g->clips);
     g->clips = NULL;
     for (i = 0; g->decoded && i < g->accessor_count; ++i) free(g->decoded[i].data);

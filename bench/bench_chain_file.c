@@ -11,20 +11,6 @@
 
 #define REPEATS 21
 
-static char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = (char *)malloc((size_t)n + 1)) != NULL) {
-        *size = fread(text, 1, (size_t)n, f);
-        text[*size] = '\0';
-    }
-    fclose(f);
-    return text;
-}
-
 /* joint j0 is the root; joint jk hangs from j(k-2) (j0 for k = 1), with a
  * hinge and a limit, and a target on the last. */
 static char *generated(int joints, size_t *size) {
@@ -75,7 +61,7 @@ int main(void) {
         size_t size = 0;
         char *text;
         snprintf(path, sizeof path, "%s/examples/%s", IKIT_SOURCE_DIR, examples[i]);
-        if (!(text = read_all(path, &size))) {
+        if (!(text = bench_read_file(path, &size))) {
             printf("skipped: %s not found\n", path);
             continue;
         }

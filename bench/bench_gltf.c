@@ -14,24 +14,6 @@
 
 #define REPEATS 31
 
-static unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long n;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = (unsigned char *)malloc(n > 0 ? (size_t)n : 1);
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
-
 /* Median and least milliseconds to load `data` from memory, printed and
  * written to `csv`; 0 when it does not load. */
 static int bench_load(const char *label, const void *data, size_t size, FILE *csv) {
@@ -76,7 +58,7 @@ int main(void) {
         ik_gltf *g = NULL;
         ik_io_error e;
         bench_data_path(path, sizeof path, "gltf", files[i]);
-        if (!(data = read_file(path, &size))) {
+        if (!(data = (unsigned char *)bench_read_file(path, &size))) {
             printf("skipped: %s not found\n", path);
             continue;
         }

@@ -18,24 +18,12 @@
 
 /* The JSON of a .gltf file, or the JSON chunk of a .glb (malloc'd). */
 static char *read_json(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long n;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = (unsigned char *)malloc(n > 0 ? (size_t)n : 1);
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
+    unsigned char *data = (unsigned char *)bench_read_file(path, size);
+    size_t n = data ? *size : 0;
     if (data && n >= 20 && memcmp(data, "glTF", 4) == 0) {
         uint32_t chunk = (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 |
                          (uint32_t)data[15] << 24;
-        if (chunk > (size_t)n - 20) chunk = (uint32_t)((size_t)n - 20);
+        if (chunk > n - 20) chunk = (uint32_t)(n - 20);
         memmove(data, data + 20, chunk);
         *size = chunk;
     }

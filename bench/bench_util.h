@@ -47,6 +47,27 @@ static inline void bench_data_path(char *path, size_t size, const char *folder, 
         snprintf(path, size, "%.*s../shared/data/%s/%s", cut ? (int)(cut - here) : 0, here, folder, file);
 }
 
+/* A whole file in a malloc'd buffer with a NUL after its *size bytes;
+ * NULL when it cannot be read. */
+static inline char *bench_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    char *data = NULL;
+    long n;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = (char *)malloc((size_t)n + 1)) != NULL) {
+        if (fread(data, 1, (size_t)n, f) == (size_t)n) {
+            data[n] = '\0';
+            *size = (size_t)n;
+        } else {
+            free(data);
+            data = NULL;
+        }
+    }
+    fclose(f);
+    return data;
+}
+
 /* Keeps the optimiser from dropping work whose result is otherwise unused. */
 static volatile double bench_sink;
 

@@ -1045,17 +1045,19 @@ static void test_edit_reads_back_exactly(void) {
 /* Written files read back to the bit (cJSON's printing took 15 digits
  * when they read back within a relative DBL_EPSILON, and wrote infinities
  * as null): base_doc with a node holding doubles that 15 digits miss by an
- * ulp, and extras of 1e999 and -1e999 (infinite when read), is written as
- * .gltf and .glb and read again: the node's rest pose is the same bits
- * (in the double build; the float build's rounding of both to float is
- * then the same too), and the text keeps the infinities (as 1e999) and
- * 0.5 short. */
+ * ulp, and extras of 1e999 and -1e999 (infinite when read), -0, 2^52 + 1
+ * and 1e300, is written as .gltf and .glb and read again: the node's rest
+ * pose is the same bits (in the double build; the float build's rounding
+ * of both to float is then the same too), and the text keeps the
+ * infinities (as 1e999), -0's sign, every digit of 2^52 + 1, and 0.5 short. */
 static void test_write_reads_back_exactly(void) {
     char *with_node = replace_once(base_doc, "{\"name\":\"tip\",\"translation\":[0,1,0]}]",
                                    "{\"name\":\"tip\",\"translation\":[0,1,0]},{\"name\":\"other\","
                                    "\"translation\":[-0.93613539540028912,0.053559887713547694,0.5]}]");
     char *with_skin = replace_once(with_node, "\"inverseBindMatrices\":2}]", "\"inverseBindMatrices\":2},{\"joints\":[2]}]");
-    char *doc = replace_once(with_skin, "{\"asset\":", "{\"extras\":{\"big\":1e999,\"small\":-1e999},\"asset\":");
+    char *doc = replace_once(with_skin, "{\"asset\":",
+                             "{\"extras\":{\"big\":1e999,\"small\":-1e999,\"zero\":-0.0,\"whole\":4503599627370497,"
+                             "\"huge\":1e300},\"asset\":");
     ik_gltf *g = NULL, *again = NULL;
     ik_io_error e;
     int binary;
@@ -1077,6 +1079,8 @@ static void test_write_reads_back_exactly(void) {
             CHECK(strstr(text, "1e999") && strstr(text, "-1e999") && !strstr(text, "null"),
                   "infinities written as numbers beyond the range, not null");
             CHECK(strstr(text, "0.5]") != NULL, "0.5 written as 0.5 (the fewest digits that read back exactly)");
+            CHECK(strstr(text, "-0,") && strstr(text, "4503599627370497,") && strstr(text, "1e+300"),
+                  "-0 keeps its sign, 2^52 + 1 its digits, 1e300 its exponent");
             free(text);
         }
         CHECK(ik_gltf_read_memory(out, size, NULL, &again, &e) == IK_OK, "read again (%s): %s",

@@ -91,6 +91,12 @@ static void shortest_exact(double d, char text[40]) {
     size_t point_length = strlen(point);
     char *at;
     int digits;
+    /* integers (indices, counts) below 2^53 as their digits, without the
+     * float formatting; -0 keeps its sign through %g below */
+    if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(long long)d && (d != 0 || 1 / d > 0)) {
+        snprintf(text, 40, "%lld", (long long)d);
+        return;
+    }
     for (digits = 15; digits < 17; ++digits) {
         snprintf(text, 40, "%.*g", digits, d);
         if (strtod(text, NULL) == d) break;

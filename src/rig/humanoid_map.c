@@ -275,7 +275,7 @@ typedef struct candidate_word {
     const char *word;
     int role, rank;
 } candidate_word;
-#define CANDIDATE_WORDS_MAX 96
+#define CANDIDATE_WORDS_MAX 128 /* role_candidates lists 90 */
 
 static int compare_words(const void *a, const void *b) {
     const candidate_word *x = (const candidate_word *)a, *y = (const candidate_word *)b;

@@ -84,8 +84,8 @@ static ikc_box spot(ikc_page_point q, int k, double d, double tw, double th) {
  * (<= cx, <= cy), so the markers a box may touch are counted in four look-ups:
  *   S(x0..x1, y0..y1) = sum(x1, y1) - sum(x0 - 1, y1) - sum(x1, y0 - 1) + sum(x0 - 1, y0 - 1).
  * Cells are one pixel, or larger for pictures over 4 million pixels; a
- * label is kept off every cell a marker reaches into, so at most a cell
- * closer than an exact test would allow. */
+ * label is kept off every cell a marker reaches into, so it may stay up to
+ * a cell further from a marker than an exact test would need. */
 typedef struct marker_table {
     double x0, y0, cell;
     int columns, rows;

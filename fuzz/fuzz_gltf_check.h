@@ -1,12 +1,15 @@
 /* Shared by the glTF fuzz entry points: what loads must sample finitely,
  * give skinned meshes whose indices stay in range and that skin in the rest
- * pose to finite points (or a clear error), take its rest pose back, write
+ * pose to finite points (or a clear error), map as a humanoid and give named
+ * limbs within the skeleton, take its rest pose back, write
  * as .glb and .gltf, and read back with the same skins and clips; anything
  * else aborts (a finding). */
 #ifndef IKIT_FUZZ_GLTF_CHECK_H
 #define IKIT_FUZZ_GLTF_CHECK_H
 
 #include <ikit/gltf.h>
+#include <ikit/humanoid.h>
+#include <ikit/named_chains.h>
 #include <ikit/skeleton.h>
 #include <ikit/skinning.h>
 
@@ -77,6 +80,32 @@ static void fuzz_check_meshes(ik_gltf *g) {
     }
 }
 
+/* The rig layer on the file's names: the humanoid map names joints of the
+ * skeleton or none, and every limb found by name runs down the hierarchy
+ * (each joint an ancestor of the next). */
+static void fuzz_check_rig(const ik_gltf *g) {
+    int s, i, k, count;
+    for (s = 0; s < ik_gltf_skin_count(g) && s < 4; ++s) {
+        const ik_skeleton *sk = &ik_gltf_skeleton(g, s)->skeleton;
+        ik_humanoid_map map;
+        ik_named_chain chains[16];
+        ik_humanoid_map_find(sk, NULL, 0, &map);
+        for (i = 0; i < IK_ROLE_COUNT; ++i)
+            if (map.joint[i] < -1 || map.joint[i] >= sk->joint_count || map.rejected[i] < -1 ||
+                map.rejected[i] >= sk->joint_count)
+                abort();
+        count = ik_named_chains_find(sk, chains, 16);
+        if (count < 0 || count > 16) abort();
+        for (i = 0; i < count; ++i) {
+            if (chains[i].count < 1 || chains[i].count > IK_NAMED_CHAIN_MAX_JOINTS) abort();
+            for (k = 0; k < chains[i].count; ++k)
+                if (chains[i].joints[k] < 0 || chains[i].joints[k] >= sk->joint_count ||
+                    (k > 0 && !ik_skeleton_is_descendant(sk, chains[i].joints[k], chains[i].joints[k - 1])))
+                    abort();
+        }
+    }
+}
+
 static void fuzz_check_round_trip(ik_gltf *g, int binary) {
     unsigned char *bytes = NULL;
     size_t size = 0;
@@ -107,6 +136,7 @@ static int fuzz_gltf_input(const unsigned char *data, size_t size, int binary) {
     }
     fuzz_check_sampling(g);
     fuzz_check_meshes(g);
+    fuzz_check_rig(g);
     fuzz_check_round_trip(g, binary);
     ik_gltf_free(g);
     return 0;

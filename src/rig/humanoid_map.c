@@ -356,11 +356,12 @@ static int find_by_name(const ik_skeleton *s, const role_matches *m, int role, p
         if (*rejected < 0) *rejected = m->joint[k];
     }
     if (m->count <= MATCHES_KEPT) return -1;
+    /* all MATCHES_KEPT kept, none fitting: on after the last of them */
     for (j = 0; j < s->joint_count; ++j) {
         name_class name;
-        int key;
+        int key, last_key = m->key[MATCHES_KEPT - 1];
         if (!classify_name(ik_skeleton_name(s, j), &name) || (key = role_key(role, &name)) < 0) continue;
-        if (key < m->key[kept - 1] || (key == m->key[kept - 1] && j <= m->joint[kept - 1])) continue; /* kept */
+        if (key < last_key || (key == last_key && j <= m->joint[MATCHES_KEPT - 1])) continue; /* kept */
         if ((found < 0 || key < found_key) && fits(s, j, p)) found = j, found_key = key;
     }
     return found;
@@ -388,29 +389,48 @@ static ik_bool is_end_site(const char *name) {
     return n >= 4 && starts_with_nocase(name + n - 4, "_end");
 }
 
+/* How far below the chest the head is looked for by its structure (a neck
+ * of a few joints, the head, a face below it in real rigs): the walk and
+ * the depths it compares stop there, so a long chain under the chest (hair,
+ * a tail) costs linear time instead of a scan of the rig per joint of it. */
+#define HEAD_SEARCH_LEVELS 32
+
+/* The child of `j` on the way up from `m` when m is 1 to `levels` joints
+ * below j (*below = how many), else -1. Parents come first, so the walk
+ * stops once it passes j's index. */
+static int child_above(const ik_skeleton *s, int j, int m, int levels, int *below) {
+    int up = 0;
+    while (m > j && up < levels) {
+        ++up;
+        if (s->parents[m] == j) {
+            *below = up;
+            return m;
+        }
+        m = s->parents[m];
+    }
+    return -1;
+}
+
 /* The head when no joint is called so: from the chest, down the branch that
- * holds no arm, always to the child with the deepest subtree, to its last
- * joint that is not a BVH End Site. */
+ * holds no arm, always to the child with the deepest subtree (counted to
+ * HEAD_SEARCH_LEVELS; ties to the first child), to its last joint that is
+ * not a BVH End Site. Each step is one pass over the joints below. */
 static int head_by_structure(const ik_skeleton *s, int chest, int arm_l, int arm_r) {
-    int j = chest, best, k, depth_best;
-    for (;;) {
-        best = -1, depth_best = -1;
-        for (k = j + 1; k < s->joint_count; ++k) {
-            int depth = 0, m;
-            if (s->parents[k] != j || is_end_site(ik_skeleton_name(s, k))) continue;
-            if ((arm_l >= 0 && ik_skeleton_is_descendant(s, arm_l, k)) ||
-                (arm_r >= 0 && ik_skeleton_is_descendant(s, arm_r, k)))
+    int j = chest, step;
+    for (step = 0; step < HEAD_SEARCH_LEVELS; ++step) {
+        int best = -1, best_below = -1, m;
+        for (m = j + 1; m < s->joint_count; ++m) {
+            int below = 0, c = child_above(s, j, m, HEAD_SEARCH_LEVELS, &below);
+            if (c < 0 || below < best_below || (below == best_below && c >= best)) continue;
+            if (is_end_site(ik_skeleton_name(s, c)) || (arm_l >= 0 && ik_skeleton_is_descendant(s, arm_l, c)) ||
+                (arm_r >= 0 && ik_skeleton_is_descendant(s, arm_r, c)))
                 continue;
-            for (m = k; m < s->joint_count; ++m)
-                if (ik_skeleton_is_descendant(s, m, k)) {
-                    int d = ik_skeleton_depth(s, m);
-                    if (d > depth) depth = d;
-                }
-            if (depth > depth_best) depth_best = depth, best = k;
+            best = c, best_below = below;
         }
         if (best < 0) return j == chest ? -1 : j;
         j = best;
     }
+    return j;
 }
 
 static placement place(int below, int above, int not_below) {

@@ -165,20 +165,39 @@ static ik_result append_bytes(ik_gltf *g, cJSON *root, const unsigned char *data
     return set_number(cJSON_GetArrayItem(buffers, 0), "byteLength", (double)need) ? IK_OK : IK_ERR_NO_MEMORY;
 }
 
+/* Where a clip's data goes: the tree's bufferViews, accessors and the
+ * animation's samplers and channels, with how many items each holds
+ * (cJSON counts an array by walking it, which made a clip of 50,000
+ * channels quadratic). */
+typedef struct clip_target {
+    cJSON *root, *views, *accessors, *samplers, *channels;
+    long view_count, accessor_count, sampler_count;
+} clip_target;
+
+/* The tree's views and accessors (created empty when absent) counted once;
+ * `samplers` already holds sampler_count items. 0 when out of memory. */
+static int clip_target_init(clip_target *t, cJSON *root, cJSON *channels, cJSON *samplers, long sampler_count) {
+    t->root = root;
+    t->views = root_array(root, "bufferViews");
+    t->accessors = root_array(root, "accessors");
+    t->channels = channels;
+    t->samplers = samplers;
+    t->view_count = cJSON_GetArraySize(t->views);
+    t->accessor_count = cJSON_GetArraySize(t->accessors);
+    t->sampler_count = sampler_count;
+    return t->views && t->accessors;
+}
+
 /* A FLOAT accessor over `count` elements of `width` reals, in a new
  * bufferView; times (width 1) get the min and max animation inputs need. */
-static ik_result add_float_accessor(ik_gltf *g, cJSON *root, const ik_real *values, long count, int width,
+static ik_result add_float_accessor(ik_gltf *g, clip_target *t, const ik_real *values, long count, int width,
                                     long *index) {
     static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
     size_t n = (size_t)count * (size_t)width, i, offset;
     unsigned char *bytes = (unsigned char *)malloc(n * 4 + 1);
-    cJSON *views = root_array(root, "bufferViews"), *accessors = root_array(root, "accessors");
     cJSON *view, *acc;
     ik_result r;
-    if (!bytes || !views || !accessors) {
-        free(bytes);
-        return IK_ERR_NO_MEMORY;
-    }
+    if (!bytes) return IK_ERR_NO_MEMORY;
     for (i = 0; i < n; ++i) {
         float f = (float)values[i];
         uint32_t u;
@@ -188,23 +207,25 @@ static ik_result add_float_accessor(ik_gltf *g, cJSON *root, const ik_real *valu
         bytes[4 * i + 2] = (unsigned char)(u >> 16);
         bytes[4 * i + 3] = (unsigned char)(u >> 24);
     }
-    r = append_bytes(g, root, bytes, n * 4, &offset);
+    r = append_bytes(g, t->root, bytes, n * 4, &offset);
     free(bytes);
     if (r != IK_OK) return r;
     view = cJSON_CreateObject();
     acc = cJSON_CreateObject();
-    if (!view || !acc || !cJSON_AddItemToArray(views, view)) {
+    if (!view || !acc || !cJSON_AddItemToArray(t->views, view)) {
         cJSON_Delete(view);
         cJSON_Delete(acc);
         return IK_ERR_NO_MEMORY;
     }
-    if (!cJSON_AddItemToArray(accessors, acc)) {
+    ++t->view_count;
+    if (!cJSON_AddItemToArray(t->accessors, acc)) {
         cJSON_Delete(acc);
         return IK_ERR_NO_MEMORY;
     }
+    ++t->accessor_count;
     if (!set_number(view, "buffer", 0) || !set_number(view, "byteOffset", (double)offset) ||
         !set_number(view, "byteLength", (double)(n * 4)) ||
-        !set_number(acc, "bufferView", (double)(cJSON_GetArraySize(views) - 1)) ||
+        !set_number(acc, "bufferView", (double)(t->view_count - 1)) ||
         !set_number(acc, "componentType", 5126) || !set_number(acc, "count", (double)count) ||
         !set_member(acc, "type", cJSON_CreateString(types[width])))
         return IK_ERR_NO_MEMORY;
@@ -213,7 +234,7 @@ static ik_result add_float_accessor(ik_gltf *g, cJSON *root, const ik_real *valu
         if (!set_member(acc, "min", numbers(&lo, 1)) || !set_member(acc, "max", numbers(&hi, 1)))
             return IK_ERR_NO_MEMORY;
     }
-    *index = cJSON_GetArraySize(accessors) - 1;
+    *index = t->accessor_count - 1;
     return IK_OK;
 }
 
@@ -225,23 +246,49 @@ static const char *interpolation_name(ik_interpolation interpolation) {
     return interpolation == IK_INTERP_LINEAR ? "LINEAR" : interpolation == IK_INTERP_STEP ? "STEP" : "CUBICSPLINE";
 }
 
-/* The input accessor already written for an earlier channel of `keys` with
- * the same key times (the same array and count: channels that share key
- * times, such as a fitted joint's, share one accessor), or -1. */
-static long shared_input(const ik_clip *keys, int c, const long *inputs) {
-    int k;
-    for (k = 0; k < c; ++k)
-        if (keys->channels[k].times == keys->channels[c].times && keys->channels[k].key_count == keys->channels[c].key_count)
-            return inputs[k];
-    return -1;
+/* Channels that share key times (the same array and count, such as a
+ * fitted joint's) share one input accessor, written for the first of them:
+ * first[c] is the first channel with channel c's times, found by sorting
+ * the channels by (times, count, index) instead of comparing each with all
+ * before it. */
+typedef struct times_of {
+    uintptr_t times;
+    int key_count, channel;
+} times_of;
+
+static int compare_times(const void *a, const void *b) {
+    const times_of *x = (const times_of *)a, *y = (const times_of *)b;
+    if (x->times != y->times) return x->times < y->times ? -1 : 1;
+    if (x->key_count != y->key_count) return x->key_count < y->key_count ? -1 : 1;
+    return x->channel - y->channel;
 }
 
-/* Channel c of `keys`: its sampler (the input accessor shared when an
- * earlier channel has the same key times; inputs[c] set) and its channel.
- * Rotation keys (not spline tangents) are written normalised, as the
- * specification requires. */
-static ik_result append_channel(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, const ik_clip *keys, int c,
-                                long *inputs, cJSON *channels, cJSON *samplers) {
+/* first [channel_count] as above; 0 when out of memory. */
+static int first_with_times(const ik_clip *keys, int *first) {
+    times_of *order = (times_of *)malloc(((size_t)keys->channel_count + 1) * sizeof *order);
+    int c;
+    if (!order) return 0;
+    for (c = 0; c < keys->channel_count; ++c) {
+        order[c].times = (uintptr_t)keys->channels[c].times;
+        order[c].key_count = keys->channels[c].key_count;
+        order[c].channel = c;
+    }
+    qsort(order, (size_t)keys->channel_count, sizeof *order, compare_times);
+    for (c = 0; c < keys->channel_count; ++c)
+        first[order[c].channel] = c > 0 && order[c - 1].times == order[c].times &&
+                                          order[c - 1].key_count == order[c].key_count
+                                      ? first[order[c - 1].channel]
+                                      : order[c].channel;
+    free(order);
+    return 1;
+}
+
+/* Channel c of `keys`: its sampler (the input accessor of channel first[c]
+ * when that came before; inputs[c] set) and its channel. Rotation keys
+ * (not spline tangents) are written normalised, as the specification
+ * requires. */
+static ik_result append_channel(ik_gltf *g, clip_target *t, const ik_gltf_skin *view, const ik_clip *keys, int c,
+                                const int *first, long *inputs) {
     const ik_channel *ch = &keys->channels[c];
     int width = ik_channel_width(ch->path), spline = ch->interpolation == IK_INTERP_CUBICSPLINE;
     long per_key = spline ? 3 : 1, count = (long)ch->key_count * per_key, input, output, k;
@@ -259,22 +306,23 @@ static ik_result append_channel(ik_gltf *g, cJSON *root, const ik_gltf_skin *vie
             q[0] = n.x, q[1] = n.y, q[2] = n.z, q[3] = n.w;
         }
     }
-    input = shared_input(keys, c, inputs);
-    r = input >= 0 ? IK_OK : add_float_accessor(g, root, ch->times, ch->key_count, 1, &input);
+    input = first[c] < c ? inputs[first[c]] : -1;
+    r = input >= 0 ? IK_OK : add_float_accessor(g, t, ch->times, ch->key_count, 1, &input);
     inputs[c] = input;
-    if (r == IK_OK) r = add_float_accessor(g, root, values, count, width, &output);
+    if (r == IK_OK) r = add_float_accessor(g, t, values, count, width, &output);
     free(values);
     if (r != IK_OK) return r;
     sampler = cJSON_CreateObject();
     channel = cJSON_CreateObject();
     target = cJSON_CreateObject();
-    if (!sampler || !channel || !target || !cJSON_AddItemToArray(samplers, sampler)) {
+    if (!sampler || !channel || !target || !cJSON_AddItemToArray(t->samplers, sampler)) {
         cJSON_Delete(sampler);
         cJSON_Delete(channel);
         cJSON_Delete(target);
         return IK_ERR_NO_MEMORY;
     }
-    if (!cJSON_AddItemToArray(channels, channel)) {
+    ++t->sampler_count;
+    if (!cJSON_AddItemToArray(t->channels, channel)) {
         cJSON_Delete(channel);
         cJSON_Delete(target);
         return IK_ERR_NO_MEMORY;
@@ -282,23 +330,29 @@ static ik_result append_channel(ik_gltf *g, cJSON *root, const ik_gltf_skin *vie
     if (!set_member(channel, "target", target)) return IK_ERR_NO_MEMORY;
     if (!set_number(sampler, "input", (double)input) || !set_number(sampler, "output", (double)output) ||
         !set_member(sampler, "interpolation", cJSON_CreateString(interpolation_name(ch->interpolation))) ||
-        !set_number(channel, "sampler", (double)(cJSON_GetArraySize(samplers) - 1)) ||
+        !set_number(channel, "sampler", (double)(t->sampler_count - 1)) ||
         !set_number(target, "node", (double)view->node[ch->joint]) ||
         !set_member(target, "path", cJSON_CreateString(path_name(ch->path))))
         return IK_ERR_NO_MEMORY;
     return IK_OK;
 }
 
-/* One sampler and one channel per clip channel (append_channel). */
+/* One sampler and one channel per clip channel (append_channel), after
+ * the `sampler_count` samplers `samplers` holds. */
 static ik_result append_clip(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, const ik_clip *keys,
-                             cJSON *channels, cJSON *samplers) {
+                             cJSON *channels, cJSON *samplers, long sampler_count) {
     long *inputs = (long *)malloc(((size_t)keys->channel_count + 1) * sizeof *inputs);
+    int *first = (int *)malloc(((size_t)keys->channel_count + 1) * sizeof *first);
     ik_result result = IK_OK;
+    clip_target t;
     int c;
-    if (!inputs) return IK_ERR_NO_MEMORY;
+    if (!inputs || !first || !first_with_times(keys, first) ||
+        !clip_target_init(&t, root, channels, samplers, sampler_count))
+        result = IK_ERR_NO_MEMORY;
     for (c = 0; c < keys->channel_count && result == IK_OK; ++c)
-        result = append_channel(g, root, view, keys, c, inputs, channels, samplers);
+        result = append_channel(g, &t, view, keys, c, first, inputs);
     free(inputs);
+    free(first);
     return result;
 }
 
@@ -329,7 +383,7 @@ static ik_result append_animation(ik_gltf *g, cJSON *tree, int skin, const char 
     }
     if (!set_member(anim, "samplers", samplers) || (name && !set_member(anim, "name", cJSON_CreateString(name))))
         return IK_ERR_NO_MEMORY;
-    return append_clip(g, tree, ik_gltf_skeleton(g, skin), keys, channels, samplers);
+    return append_clip(g, tree, ik_gltf_skeleton(g, skin), keys, channels, samplers, 0);
 }
 
 ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip *keys, ik_io_error *error) {
@@ -351,8 +405,9 @@ ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip
  * translation, rotation and scale channels give way to `keys`. */
 ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_clip *keys, ik_io_error *error) {
     const ik_gltf_skin *view;
-    cJSON *tree, *anim, *old_channels, *old_samplers, *channels, *samplers, *channel;
+    cJSON *tree, *anim, *old_channels, *old_samplers, *channels, *samplers, *channel, *item, **old_sampler_items;
     int *in_skeleton, j;
+    long kept_samplers = 0, old_sampler_count = 0;
     ik_result r = IK_OK;
     ik_io_error_clear(error);
     if (!g || !keys) return IK_ERR_NULL;
@@ -364,9 +419,11 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
     old_channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
     old_samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
     in_skeleton = (int *)calloc((size_t)g->node_count + 1, sizeof(int));
+    old_sampler_items = (cJSON **)malloc(((size_t)cJSON_GetArraySize(old_samplers) + 1) * sizeof *old_sampler_items);
     channels = cJSON_CreateArray();
     samplers = cJSON_CreateArray();
-    if (!in_skeleton || !channels || !samplers) r = IK_ERR_NO_MEMORY;
+    if (!in_skeleton || !old_sampler_items || !channels || !samplers) r = IK_ERR_NO_MEMORY;
+    if (r == IK_OK) cJSON_ArrayForEach(item, old_samplers) old_sampler_items[old_sampler_count++] = item;
     for (j = 0; r == IK_OK && j < view->skeleton.joint_count; ++j) in_skeleton[view->node[j]] = 1;
     cJSON_ArrayForEach(channel, old_channels) {
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
@@ -379,20 +436,20 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
              strcmp(path->valuestring, "scale") == 0))
             continue;
         kept = cJSON_Duplicate(channel, 1);
-        sampler = cJSON_Duplicate(cJSON_GetArrayItem(old_samplers,
-                                                     cJSON_GetObjectItemCaseSensitive(channel, "sampler")->valueint),
-                                  1);
+        /* the reader checked the index against the samplers */
+        sampler = cJSON_Duplicate(old_sampler_items[cJSON_GetObjectItemCaseSensitive(channel, "sampler")->valueint], 1);
         if (!kept || !sampler || !cJSON_AddItemToArray(channels, kept)) {
             cJSON_Delete(kept);
             cJSON_Delete(sampler);
             r = IK_ERR_NO_MEMORY;
         } else if (!cJSON_AddItemToArray(samplers, sampler) ||
-                   !set_number(kept, "sampler", (double)(cJSON_GetArraySize(samplers) - 1))) {
+                   !set_number(kept, "sampler", (double)kept_samplers++)) {
             r = IK_ERR_NO_MEMORY;
         }
     }
     free(in_skeleton);
-    if (r == IK_OK) r = append_clip(g, tree, view, keys, channels, samplers);
+    free(old_sampler_items);
+    if (r == IK_OK) r = append_clip(g, tree, view, keys, channels, samplers, kept_samplers);
     if (r == IK_OK && !set_member(anim, "channels", channels)) r = IK_ERR_NO_MEMORY;
     else if (r != IK_OK) cJSON_Delete(channels);
     if (r == IK_OK && !set_member(anim, "samplers", samplers)) r = IK_ERR_NO_MEMORY;

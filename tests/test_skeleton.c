@@ -472,7 +472,46 @@ static void test_subtree_large(void) {
     }
 }
 
+/* ik_subtree_scan answers as ik_skeleton_is_descendant does, on random
+ * trees of 9,000 joints whose parents are mostly recent and sometimes far
+ * back (past the scan's 4,096-joint ring), asked for every joint in order,
+ * for every third, for runs with gaps wider than the ring, and repeated;
+ * a joint before the top and a negative top are outside. */
+static void test_subtree_scan(void) {
+    enum { N = 9000 };
+    static int parents[N];
+    static ik_transform rest[N];
+    rng r = rng_seeded(91);
+    ik_skeleton s;
+    int i, t, step, wrong = 0, asked = 0;
+    ik_subtree_scan scan;
+    for (i = 0; i < N; ++i) {
+        parents[i] = i == 0 ? -1 : (rng_next(&r) % 5 == 0 ? (int)(rng_next(&r) % (uint64_t)i) : i - 1 - (int)(rng_next(&r) % (uint64_t)(i < 8 ? i : 8)));
+        rest[i] = ik_transform_identity();
+    }
+    CHECK(ik_skeleton_init(&s, N, parents, NULL, rest, NULL) == IK_OK, "random tree");
+    for (t = 0; t < 12; ++t) {
+        int top = t < 4 ? t : (int)(rng_next(&r) % N);
+        for (step = 1; step <= 5000; step = step == 1 ? 3 : step == 3 ? 4097 : 5001) {
+            ik_subtree_scan_begin(&scan, top);
+            for (i = top; i < N; i += step) {
+                int a = ik_subtree_scan_has(&scan, &s, i), b = ik_skeleton_is_descendant(&s, i, top);
+                wrong += a != b;
+                wrong += ik_subtree_scan_has(&scan, &s, i) != b; /* asked again */
+                ++asked;
+            }
+        }
+    }
+    CHECK(wrong == 0 && asked > 30000, "%d of %d answers differ from ik_skeleton_is_descendant", wrong, asked);
+    ik_subtree_scan_begin(&scan, 100);
+    CHECK(!ik_subtree_scan_has(&scan, &s, 99) && ik_subtree_scan_has(&scan, &s, 100) && !ik_subtree_scan_has(&scan, &s, N),
+          "before the top, the top, past the last joint");
+    ik_subtree_scan_begin(&scan, -1);
+    CHECK(!ik_subtree_scan_has(&scan, &s, 5), "a negative top holds nothing");
+}
+
 int main(void) {
+    test_subtree_scan();
     test_subtree_large();
     test_validation();
     test_lookup_and_chains();

@@ -57,8 +57,24 @@ ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const
 int ik_skeleton_find(const ik_skeleton *skeleton, const char *name);
 /* Name of a joint ("" when unnamed or out of range). */
 const char *ik_skeleton_name(const ik_skeleton *skeleton, int joint);
-/* 1 when `joint` is `ancestor` or lies below it. */
+/* 1 when `joint` is `ancestor` or lies below it (a walk up its parents:
+ * O(depth); ik_subtree_scan answers for every joint in turn in O(1)). */
 ik_bool ik_skeleton_is_descendant(const ik_skeleton *skeleton, int joint, int ancestor);
+
+/* Which joints lie in the subtree of `top`, asked for the joints after it
+ * in increasing order (any may be skipped): parents come first, so joint
+ * k is in when its parent is top or in. A ring of the last
+ * IK_SUBTREE_WINDOW answers lives in the struct (no allocation); a parent
+ * further back is found by a walk up. A subtree over all n joints costs
+ * O(n) however deep it is. */
+#define IK_SUBTREE_WINDOW 4096
+typedef struct ik_subtree_scan {
+    int top, next; /* the next joint whose answer the ring holds the parent's for */
+    unsigned char ring[IK_SUBTREE_WINDOW / 8];
+} ik_subtree_scan;
+void ik_subtree_scan_begin(ik_subtree_scan *scan, int top);
+/* 1 when `joint` is `top` or below it; joints asked for must increase. */
+ik_bool ik_subtree_scan_has(ik_subtree_scan *scan, const ik_skeleton *skeleton, int joint);
 
 /* Copy the rest pose into `pose_ls` [joint_count]. */
 void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls);

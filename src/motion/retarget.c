@@ -209,14 +209,17 @@ static ik_result pair_joints(const ik_retarget *job, const layout *l, int *paire
     }
     /* same names, below both hips (joints above them, such as an armature
      * or IK controls, keep their rest) */
-    if (job->pair_same_names && t->names && s->names)
+    if (job->pair_same_names && t->names && s->names) {
+        ik_subtree_scan below_hips;
+        ik_subtree_scan_begin(&below_hips, hips_t);
         for (i = 0; i < t->joint_count; ++i) {
             int js;
-            if (l->source_of[i] >= 0 || !t->names[i] || !t->names[i][0] || !ik_skeleton_is_descendant(t, i, hips_t))
+            if (l->source_of[i] >= 0 || !t->names[i] || !t->names[i][0] || !ik_subtree_scan_has(&below_hips, t, i))
                 continue;
             js = ik_skeleton_find(s, t->names[i]);
             if (js >= 0 && ik_skeleton_is_descendant(s, js, hips_s)) l->source_of[i] = js;
         }
+    }
     *paired = 0;
     for (i = 0; i < t->joint_count; ++i) *paired += l->source_of[i] >= 0;
     return IK_OK;

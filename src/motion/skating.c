@@ -50,12 +50,15 @@ static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
     return ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(ik_vec3_sub(b, a)), ik_vec3_normalize(ik_vec3_sub(c, b))));
 }
 
-/* Whether joint j moves with leg k: below its thigh, or below a virtual
- * ankle's control joint (which the clean-up keeps at the ankle). */
-static ik_bool in_leg(const ik_humanoid *rig, int j, int k) {
-    const ik_humanoid_limb *l = &rig->limb[k];
-    return ik_skeleton_is_descendant(rig->skeleton, j, l->start) ||
-           (l->end_control >= 0 && ik_skeleton_is_descendant(rig->skeleton, j, l->end_control));
+/* Whether joint j moves with a leg: below its thigh, or below a virtual
+ * ankle's control joint (which the clean-up keeps at the ankle); legs [4]
+ * scan those subtrees (thigh and control of the left leg, then the right),
+ * asked for joints in increasing order. */
+static ik_bool in_legs(const ik_skeleton *s, ik_subtree_scan *legs, int j) {
+    int k;
+    for (k = 0; k < 4; ++k)
+        if (ik_subtree_scan_has(&legs[k], s, j)) return 1;
+    return 0;
 }
 
 /* Compare frame f with the reference: joints outside both legs' subtrees
@@ -64,6 +67,11 @@ static ik_bool in_leg(const ik_humanoid *rig, int j, int k) {
 static void compare_frame(const ik_skating_measure *job, int f, ik_skating *out) {
     const ik_humanoid *rig = job->rig;
     int j, k, n = rig->skeleton->joint_count;
+    ik_subtree_scan legs[4];
+    for (k = 0; k < 2; ++k) {
+        ik_subtree_scan_begin(&legs[2 * k], rig->limb[IK_LIMB_LEG_L + k].start);
+        ik_subtree_scan_begin(&legs[2 * k + 1], rig->limb[IK_LIMB_LEG_L + k].end_control);
+    }
     for (j = 0; j < n; ++j) {
         ik_real d;
         if (job->previous_ms) {
@@ -77,7 +85,7 @@ static void compare_frame(const ik_skating_measure *job, int f, ik_skating *out)
             }
             job->previous_ms[j] = now, job->previous_ms[n + j] = was;
         }
-        if (in_leg(rig, j, IK_LIMB_LEG_L) || in_leg(rig, j, IK_LIMB_LEG_R)) continue;
+        if (in_legs(rig->skeleton, legs, j)) continue;
         d = ik_vec3_distance(ik_mat4_translation(&job->model_ms[j]), ik_mat4_translation(&job->reference_ms[j]));
         if (d > out->upper_change) out->upper_change = d, out->upper_change_joint = j;
     }

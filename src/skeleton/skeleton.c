@@ -234,32 +234,47 @@ void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
     for (i = 0; i < skeleton->joint_count; ++i) ik_skeleton_fk_joint(skeleton, i, pose_ls, root_ms, model_ms);
 }
 
-/* Descendants of j have larger indices; a joint k > j is one when walking up
- * from k reaches j before dropping below it. */
-/* Subtree membership of the last SUBTREE_WINDOW joints, a bit each in a
- * ring on the stack (512 bytes): parents come first, so joint k is in the
- * subtree when its parent is the top or a member, one look-up when the
- * parent is within the window (always, down a chain), else a walk up its
- * parents (a joint whose parent lies more than 4,096 joints back). */
-#define SUBTREE_WINDOW 4096
+/* Subtree membership of the last IK_SUBTREE_WINDOW joints, a bit each in
+ * the scan's ring: joint k is in the subtree when its parent is the top or
+ * a member, one look-up when the parent is within the window (always, down
+ * a chain), else a walk up its parents (a joint whose parent lies more than
+ * 4,096 joints back). */
+static int ring_bit(const ik_subtree_scan *scan, int joint) {
+    int slot = (joint - scan->top) & (IK_SUBTREE_WINDOW - 1);
+    return scan->ring[slot >> 3] >> (slot & 7) & 1;
+}
+
+void ik_subtree_scan_begin(ik_subtree_scan *scan, int top) {
+    scan->top = top;
+    scan->next = top + 1;
+    memset(scan->ring, 0, sizeof scan->ring);
+    scan->ring[0] = 1; /* the top itself */
+}
+
+ik_bool ik_subtree_scan_has(ik_subtree_scan *scan, const ik_skeleton *skeleton, int joint) {
+    if (scan->top < 0 || joint < scan->top || joint >= skeleton->joint_count) return 0;
+    if (joint == scan->top) return 1;
+    if (joint < scan->next - IK_SUBTREE_WINDOW) return ik_skeleton_is_descendant(skeleton, joint, scan->top);
+    while (scan->next <= joint) {
+        int k = scan->next++, p = skeleton->parents[k], slot = (k - scan->top) & (IK_SUBTREE_WINDOW - 1), in;
+        if (p < scan->top) in = 0;
+        else if (k - p < IK_SUBTREE_WINDOW) in = ring_bit(scan, p);
+        else in = ik_skeleton_is_descendant(skeleton, k, scan->top);
+        if (in) scan->ring[slot >> 3] |= (unsigned char)(1u << (slot & 7));
+        else scan->ring[slot >> 3] &= (unsigned char)~(1u << (slot & 7));
+    }
+    return (ik_bool)ring_bit(scan, joint);
+}
 
 void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
                             const ik_mat4 *root_ms, ik_mat4 *model_ms) {
-    unsigned char ring[SUBTREE_WINDOW / 8];
+    ik_subtree_scan scan;
     int k;
     if (joint < 0 || joint >= skeleton->joint_count) return;
-    memset(ring, 0, sizeof ring);
-    ring[0] = 1;
+    ik_subtree_scan_begin(&scan, joint);
     ik_skeleton_fk_joint(skeleton, joint, pose_ls, root_ms, model_ms);
-    for (k = joint + 1; k < skeleton->joint_count; ++k) {
-        int p = skeleton->parents[k], slot = (k - joint) & (SUBTREE_WINDOW - 1), in;
-        if (p < joint) in = 0;
-        else if (k - p < SUBTREE_WINDOW) in = ring[((p - joint) & (SUBTREE_WINDOW - 1)) >> 3] >> ((p - joint) & 7) & 1;
-        else in = ik_skeleton_is_descendant(skeleton, k, joint);
-        if (in) ring[slot >> 3] |= (unsigned char)(1u << (slot & 7));
-        else ring[slot >> 3] &= (unsigned char)~(1u << (slot & 7));
-        if (in) ik_skeleton_fk_joint(skeleton, k, pose_ls, root_ms, model_ms);
-    }
+    for (k = joint + 1; k < skeleton->joint_count; ++k)
+        if (ik_subtree_scan_has(&scan, skeleton, k)) ik_skeleton_fk_joint(skeleton, k, pose_ls, root_ms, model_ms);
 }
 
 ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms,

@@ -2,9 +2,11 @@
  * the real assets (process start, reading the file, parsing, building the
  * skeleton and humanoid map, printing to /dev/null), beside the library's
  * own load figures in bench_bvh and bench_gltf, which time the read and
- * parse only. Also the two generated 100,000-joint glTF files of
- * bench_gltf (issue 18, item 5), written to the working folder first.
- * Medians over repeats; bench_ikc.csv. */
+ * parse only. Also generated glTF files (issue 18: rigs far larger than a
+ * character's), written to the working folder first: bench_gltf's two
+ * 100,000-joint rigs; a humanoid with a chain of 100,000 joints under its
+ * left hand, and under its chest; 50,000 one-joint skins under 50,000
+ * channels. Medians over repeats; bench_ikc.csv. */
 #include "bench_ikc_run.h"
 
 #include <string.h>
@@ -33,9 +35,12 @@ static int report_info_runs(const char *path, const char *name, FILE *csv) {
     return 1;
 }
 
-/* bench_gltf's generated rig, `deep` or wide, written to `path`. */
-static int write_big_rig(const char *path, int deep) {
-    char *doc = big_rig_gltf(100000, deep);
+/* Generated document `kind` (0 wide, 1 deep, 2 chain under the hand, 3
+ * under the chest, 4 many skins) written to `path`. */
+static int write_generated(const char *path, int kind) {
+    char *doc = kind < 2   ? big_rig_gltf(100000, kind)
+                : kind < 4 ? big_humanoid_gltf(100000, kind == 2 ? "LeftHand" : "Chest")
+                           : many_skins_gltf(50000);
     FILE *f = doc ? fopen(path, "wb") : NULL;
     int ok = f && fwrite(doc, 1, strlen(doc), f) == strlen(doc);
     if (f && fclose(f) != 0) ok = 0;
@@ -45,8 +50,8 @@ static int write_big_rig(const char *path, int deep) {
 
 int main(void) {
     static const char *const files[][2] = {
-        {"bvh", "01_01.bvh"}, {"bvh", "131_01.bvh"}, {"gltf", "robot.glb"}, {"gltf", "girl.glb"},
-        {"gltf", "male_base_mesh.glb"},
+        {"bvh", "01_01.bvh"}, {"bvh", "131_01.bvh"},          {"gltf", "robot.glb"},
+        {"gltf", "girl.glb"}, {"gltf", "male_base_mesh.glb"},
     };
     FILE *csv = fopen("bench_ikc.csv", "w");
     size_t f;
@@ -55,11 +60,15 @@ int main(void) {
         char path[1024];
         bench_data_path(path, sizeof path, files[f][0], files[f][1]);
         if (!report_info_runs(path, files[f][1], csv))
-            printf("skipped: `ikc info %s` did not run (ikc at %s, real-asset corpus present?)\n", path, IKC_PATH);
+            printf("skipped: `ikc info %s` did not run (ikc at %s, real-asset corpus present?)\n", path,
+                   IKC_PATH);
     }
-    for (f = 0; f < 2; ++f) {
-        const char *name = f ? "generated_100k_deep.gltf" : "generated_100k_wide.gltf";
-        if (!write_big_rig(name, (int)f) || !report_info_runs(name, name, csv)) {
+    for (f = 0; f < 5; ++f) {
+        static const char *const names[] = {"generated_100k_wide.gltf", "generated_100k_deep.gltf",
+                                            "humanoid_100k_under_hand.gltf", "humanoid_100k_under_chest.gltf",
+                                            "skins_50k_channels_50k.gltf"};
+        const char *name = names[f];
+        if (!write_generated(name, (int)f) || !report_info_runs(name, name, csv)) {
             printf("`ikc info %s` failed\n", name);
             return 1;
         }

@@ -149,21 +149,25 @@ static int table_skeleton(const named_joint *table, int count, ik_skeleton *s, i
     return ik_skeleton_init(s, count, parents, names, rest, NULL) == IK_OK;
 }
 
-/* Khronos CesiumMan's names ("Skeleton_" prefixes, arms numbered against
- * the hierarchy on the left: __4_ > __3_ > __2_), facing +Z: every role
- * found, each limb in hierarchy order; a rig is built. */
+/* Khronos CesiumMan's joints: names with "Skeleton_" prefixes, arms
+ * numbered against the hierarchy on the left (__4_ > __3_ > __2_), no joint
+ * called head (the neck's tip is), facing +Z. */
+#define CESIUM_MAN_JOINTS 19
+static const named_joint cesium_man[CESIUM_MAN_JOINTS] = {
+    {"Skeleton_torso_joint_1", -1, 0, 0.9f, 0},         {"leg_joint_R_1", 0, -0.09f, -0.05f, 0},
+    {"leg_joint_R_2", 1, 0, -0.4f, 0.02f},               {"leg_joint_R_3", 2, 0, -0.4f, -0.02f},
+    {"leg_joint_R_5", 3, 0, -0.07f, 0.1f},               {"leg_joint_L_1", 0, 0.09f, -0.05f, 0},
+    {"leg_joint_L_2", 5, 0, -0.4f, 0.02f},               {"leg_joint_L_3", 6, 0, -0.4f, -0.02f},
+    {"leg_joint_L_5", 7, 0, -0.07f, 0.1f},               {"Skeleton_torso_joint_2", 0, 0, 0.2f, 0},
+    {"torso_joint_3", 9, 0, 0.25f, 0},                   {"Skeleton_arm_joint_R", 10, -0.15f, 0.05f, 0},
+    {"Skeleton_arm_joint_R__2_", 11, -0.25f, -0.1f, 0},  {"Skeleton_arm_joint_R__3_", 12, -0.22f, -0.1f, 0.03f},
+    {"Skeleton_arm_joint_L__4_", 10, 0.15f, 0.05f, 0},   {"Skeleton_arm_joint_L__3_", 14, 0.25f, -0.1f, 0},
+    {"Skeleton_arm_joint_L__2_", 15, 0.22f, -0.1f, 0.03f}, {"Skeleton_neck_joint_1", 10, 0, 0.1f, 0},
+    {"Skeleton_neck_joint_2", 17, 0, 0.1f, 0.02f}};
+
+/* CesiumMan's names: every role found, each limb in hierarchy order; a rig
+ * is built, facing +Z. */
 static void test_map_khronos_names(void) {
-    static const named_joint man[] = {
-        {"Skeleton_torso_joint_1", -1, 0, 0.9f, 0},         {"leg_joint_R_1", 0, -0.09f, -0.05f, 0},
-        {"leg_joint_R_2", 1, 0, -0.4f, 0.02f},               {"leg_joint_R_3", 2, 0, -0.4f, -0.02f},
-        {"leg_joint_R_5", 3, 0, -0.07f, 0.1f},               {"leg_joint_L_1", 0, 0.09f, -0.05f, 0},
-        {"leg_joint_L_2", 5, 0, -0.4f, 0.02f},               {"leg_joint_L_3", 6, 0, -0.4f, -0.02f},
-        {"leg_joint_L_5", 7, 0, -0.07f, 0.1f},               {"Skeleton_torso_joint_2", 0, 0, 0.2f, 0},
-        {"torso_joint_3", 9, 0, 0.25f, 0},                   {"Skeleton_arm_joint_R", 10, -0.15f, 0.05f, 0},
-        {"Skeleton_arm_joint_R__2_", 11, -0.25f, -0.1f, 0},  {"Skeleton_arm_joint_R__3_", 12, -0.22f, -0.1f, 0.03f},
-        {"Skeleton_arm_joint_L__4_", 10, 0.15f, 0.05f, 0},   {"Skeleton_arm_joint_L__3_", 14, 0.25f, -0.1f, 0},
-        {"Skeleton_arm_joint_L__2_", 15, 0.22f, -0.1f, 0.03f}, {"Skeleton_neck_joint_1", 10, 0, 0.1f, 0},
-        {"Skeleton_neck_joint_2", 17, 0, 0.1f, 0.02f}};
     static const struct {
         int role;
         const char *joint;
@@ -175,14 +179,14 @@ static void test_map_khronos_names(void) {
                     {IK_ROLE_HAND_R, "Skeleton_arm_joint_R__3_"},    {IK_ROLE_THIGH_L, "leg_joint_L_1"},
                     {IK_ROLE_SHIN_L, "leg_joint_L_2"},               {IK_ROLE_FOOT_L, "leg_joint_L_3"},
                     {IK_ROLE_TOE_R, "leg_joint_R_5"}};
-    enum { N = sizeof man / sizeof man[0] };
+    enum { N = CESIUM_MAN_JOINTS };
     int parents[N], i;
     const char *names[N];
     ik_transform rest[N];
     ik_skeleton s;
     ik_humanoid_map map;
     ik_humanoid rig;
-    CHECK(table_skeleton(man, N, &s, parents, names, rest), "CesiumMan skeleton");
+    CHECK(table_skeleton(cesium_man, N, &s, parents, names, rest), "CesiumMan skeleton");
     CHECK(ik_humanoid_map_find(&s, NULL, 0, &map) == IK_OK, "CesiumMan's names: a humanoid (missing %lx)", map.missing);
     for (i = 0; i < (int)(sizeof expected / sizeof expected[0]); ++i) {
         int j = map.joint[expected[i].role];
@@ -282,18 +286,7 @@ static void test_map_many_matches(void) {
  * every joint of it: 3,000 such joints took 29 s to map. Now the head is the
  * chain's joint 32 below the chest, and the rest of the map is unchanged. */
 static void test_map_long_chain_under_chest(void) {
-    enum { BODY = 19, HAIR = 2000, N = BODY + HAIR };
-    static const named_joint body[BODY] = {
-        {"Skeleton_torso_joint_1", -1, 0, 0.9f, 0},         {"leg_joint_R_1", 0, -0.09f, -0.05f, 0},
-        {"leg_joint_R_2", 1, 0, -0.4f, 0.02f},               {"leg_joint_R_3", 2, 0, -0.4f, -0.02f},
-        {"leg_joint_R_5", 3, 0, -0.07f, 0.1f},               {"leg_joint_L_1", 0, 0.09f, -0.05f, 0},
-        {"leg_joint_L_2", 5, 0, -0.4f, 0.02f},               {"leg_joint_L_3", 6, 0, -0.4f, -0.02f},
-        {"leg_joint_L_5", 7, 0, -0.07f, 0.1f},               {"Skeleton_torso_joint_2", 0, 0, 0.2f, 0},
-        {"torso_joint_3", 9, 0, 0.25f, 0},                   {"Skeleton_arm_joint_R", 10, -0.15f, 0.05f, 0},
-        {"Skeleton_arm_joint_R__2_", 11, -0.25f, -0.1f, 0},  {"Skeleton_arm_joint_R__3_", 12, -0.22f, -0.1f, 0.03f},
-        {"Skeleton_arm_joint_L__4_", 10, 0.15f, 0.05f, 0},   {"Skeleton_arm_joint_L__3_", 14, 0.25f, -0.1f, 0},
-        {"Skeleton_arm_joint_L__2_", 15, 0.22f, -0.1f, 0.03f}, {"Skeleton_neck_joint_1", 10, 0, 0.1f, 0},
-        {"Skeleton_neck_joint_2", 17, 0, 0.1f, 0.02f}};
+    enum { BODY = CESIUM_MAN_JOINTS, HAIR = 2000, N = BODY + HAIR };
     static named_joint table[N];
     static char hair_names[HAIR][16];
     static int parents[N];
@@ -304,7 +297,7 @@ static void test_map_long_chain_under_chest(void) {
     int i, same = 1, chest, head;
     for (i = 0; i < N; ++i) {
         if (i < BODY) {
-            table[i] = body[i];
+            table[i] = cesium_man[i];
             continue;
         }
         snprintf(hair_names[i - BODY], sizeof hair_names[0], "hair_%d", i - BODY);

@@ -503,6 +503,19 @@ static void test_subtree_scan(void) {
         }
     }
     CHECK(wrong == 0 && asked > 30000, "%d of %d answers differ from ik_skeleton_is_descendant", wrong, asked);
+    /* ik_skeleton_levels_below: the depth difference within 32 levels, with the ancestor's child on the way */
+    wrong = 0;
+    for (t = 0; t < 20000; ++t) {
+        int j = (int)(rng_next(&r) % N), a = j, up = (int)(rng_next(&r) % 40), c = -1, levels, want, got;
+        /* half the time an ancestor up to 39 levels up, else any joint before */
+        if (t % 2) while (up-- > 0 && parents[a] >= 0) a = parents[a];
+        else a = (int)(rng_next(&r) % (uint64_t)(j + 1));
+        levels = ik_skeleton_depth(&s, j) - ik_skeleton_depth(&s, a);
+        want = j != a && ik_skeleton_is_descendant(&s, j, a) && levels <= 32 ? levels : 0;
+        got = ik_skeleton_levels_below(&s, j, a, 32, &c);
+        wrong += got != want || (got > 0 && (parents[c] != a || !ik_skeleton_is_descendant(&s, j, c)));
+    }
+    CHECK(wrong == 0, "ik_skeleton_levels_below: %d of 20000 differ from the depths", wrong);
     ik_subtree_scan_begin(&scan, 100);
     CHECK(!ik_subtree_scan_has(&scan, &s, 99) && ik_subtree_scan_has(&scan, &s, 100) && !ik_subtree_scan_has(&scan, &s, N),
           "before the top, the top, past the last joint");

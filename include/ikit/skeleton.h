@@ -61,6 +61,12 @@ const char *ik_skeleton_name(const ik_skeleton *skeleton, int joint);
  * O(depth); ik_subtree_scan answers for every joint in turn in O(1)). */
 ik_bool ik_skeleton_is_descendant(const ik_skeleton *skeleton, int joint, int ancestor);
 
+/* How many joints `joint` lies below `ancestor` (1 for a child) when that
+ * is 1 to `max_levels`, else 0; *child (when not NULL) is then ancestor's
+ * child on the way. A walk up of at most max_levels parents: a bounded
+ * look below a joint (a foot's toes, a face) on rigs of any depth. */
+int ik_skeleton_levels_below(const ik_skeleton *skeleton, int joint, int ancestor, int max_levels, int *child);
+
 /* Which joints lie in the subtree of `top`, asked for the joints after it
  * in increasing order (any may be skipped): parents come first, so joint
  * k is in when its parent is top or in. A ring of the last

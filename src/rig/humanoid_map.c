@@ -395,22 +395,6 @@ static ik_bool is_end_site(const char *name) {
  * a tail) costs linear time instead of a scan of the rig per joint of it. */
 #define HEAD_SEARCH_LEVELS 32
 
-/* The child of `j` on the way up from `m` when m is 1 to `levels` joints
- * below j (*below = how many), else -1. Parents come first, so the walk
- * stops once it passes j's index. */
-static int child_above(const ik_skeleton *s, int j, int m, int levels, int *below) {
-    int up = 0;
-    while (m > j && up < levels) {
-        ++up;
-        if (s->parents[m] == j) {
-            *below = up;
-            return m;
-        }
-        m = s->parents[m];
-    }
-    return -1;
-}
-
 /* The head when no joint is called so: from the chest, down the branch that
  * holds no arm, always to the child with the deepest subtree (counted to
  * HEAD_SEARCH_LEVELS; ties to the first child), to its last joint that is
@@ -420,8 +404,8 @@ static int head_by_structure(const ik_skeleton *s, int chest, int arm_l, int arm
     for (step = 0; step < HEAD_SEARCH_LEVELS; ++step) {
         int best = -1, best_below = -1, m;
         for (m = j + 1; m < s->joint_count; ++m) {
-            int below = 0, c = child_above(s, j, m, HEAD_SEARCH_LEVELS, &below);
-            if (c < 0 || below < best_below || (below == best_below && c >= best)) continue;
+            int c = -1, below = ik_skeleton_levels_below(s, m, j, HEAD_SEARCH_LEVELS, &c);
+            if (below == 0 || below < best_below || (below == best_below && c >= best)) continue;
             if (is_end_site(ik_skeleton_name(s, c)) || (arm_l >= 0 && ik_skeleton_is_descendant(s, arm_l, c)) ||
                 (arm_r >= 0 && ik_skeleton_is_descendant(s, arm_r, c)))
                 continue;

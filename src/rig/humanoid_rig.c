@@ -32,15 +32,9 @@ static ik_vec3 to_joint_point(const ik_mat4 *inverse, ik_vec3 p) { return ik_mat
  * whatever hangs below (a chain of 50,000 under a hand took 14 s). */
 #define BELOW_LEVELS 32
 
-/* k is 1 to BELOW_LEVELS joints below `joint` (parents come first, so the
- * walk up stops once it passes joint's index). */
+/* k is 1 to BELOW_LEVELS joints below `joint`. */
 static ik_bool below_within(const ik_skeleton *s, int k, int joint) {
-    int up;
-    for (up = 0; k > joint && up < BELOW_LEVELS; ++up) {
-        k = s->parents[k];
-        if (k == joint) return 1;
-    }
-    return 0;
+    return ik_skeleton_levels_below(s, k, joint, BELOW_LEVELS, NULL) > 0;
 }
 
 static ik_bool proper_ancestor(const ik_skeleton *s, int ancestor, int joint) {

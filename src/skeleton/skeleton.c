@@ -234,6 +234,20 @@ void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
     for (i = 0; i < skeleton->joint_count; ++i) ik_skeleton_fk_joint(skeleton, i, pose_ls, root_ms, model_ms);
 }
 
+int ik_skeleton_levels_below(const ik_skeleton *skeleton, int joint, int ancestor, int max_levels, int *child) {
+    int up;
+    if (ancestor < 0 || joint >= skeleton->joint_count) return 0;
+    /* parents come first: the walk stops once it passes ancestor's index */
+    for (up = 1; joint > ancestor && up <= max_levels; ++up) {
+        if (skeleton->parents[joint] == ancestor) {
+            if (child) *child = joint;
+            return up;
+        }
+        joint = skeleton->parents[joint];
+    }
+    return 0;
+}
+
 /* Subtree membership of the last IK_SUBTREE_WINDOW joints, a bit each in
  * the scan's ring: joint k is in the subtree when its parent is the top or
  * a member, one look-up when the parent is within the window (always, down

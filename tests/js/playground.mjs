@@ -210,6 +210,9 @@ try {
 
     // ---- 2D editor: drag the tip (FABRIK), then a middle joint (gradient), then FK ----
     await page.click('#tab-planar');
+    // the tab's code loads lazily: wait until it has drawn the chain once
+    await page.waitForFunction(() => document.getElementById('planar-canvas').dataset.joints !== undefined, null,
+        { timeout: 15000 });
     await frames(page, 3);
     const joints0 = await page.$eval('#planar-canvas', (c) => JSON.parse(c.dataset.joints));
     const planarLengths = (js) => js.slice(1).map((p, i) => Math.hypot(p[0] - js[i][0], p[1] - js[i][1]));

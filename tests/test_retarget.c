@@ -78,6 +78,59 @@ static void rig_copy_mirror_frames(rig_copy *c, int joint) {
             ik_humanoid_init(&c->rig, &c->skeleton, &map) == IK_OK;
 }
 
+/* Segments compared in the body frame, in groups: the trunk (hips to neck,
+ * or head), upper arms, forearms, thighs, shins. */
+enum { SEGMENT_TRUNK, SEGMENT_UPPER_ARMS, SEGMENT_FOREARMS, SEGMENT_THIGHS, SEGMENT_SHINS, SEGMENT_GROUPS };
+static const char *const segment_group_names[SEGMENT_GROUPS] = {"trunk", "upper arms", "forearms", "thighs", "shins"};
+
+/* The unit directions of a pose's nine segments (trunk, then upper arm,
+ * forearm, thigh, shin of the left and right limbs) in the body frame of
+ * that pose: up the rig's, left the thighs' (x_L - x_R across up),
+ * forward = h left x up with h = +-1 the rig's own handedness
+ * (sign of (left_rs x up_rs) . forward_rs), so a mirrored rig reads as
+ * its mirror image's does. Components on (left, up, forward). */
+static void body_directions(const ik_humanoid *rig, const ik_mat4 *ms, ik_vec3 out[9]) {
+    const int *role = rig->map.joint;
+    ik_vec3 up = rig->up_rs, left, forward;
+    ik_real hand = ik_vec3_dot(ik_vec3_cross(rig->left_rs, rig->up_rs), rig->forward_rs) < 0 ? -1 : 1;
+    int k, i, top = role[IK_ROLE_NECK] >= 0 ? role[IK_ROLE_NECK] : role[IK_ROLE_HEAD];
+    ik_vec3 ends[9][2];
+    left = ik_vec3_normalize(ik_vec3_reject(
+        ik_vec3_sub(ik_mat4_translation(&ms[role[IK_ROLE_THIGH_L]]), ik_mat4_translation(&ms[role[IK_ROLE_THIGH_R]])), up));
+    forward = ik_vec3_scale(ik_vec3_cross(left, up), hand);
+    ends[0][0] = ik_mat4_translation(&ms[role[IK_ROLE_HIPS]]);
+    ends[0][1] = ik_mat4_translation(&ms[top]);
+    for (k = 0; k < IK_LIMB_COUNT; ++k) {
+        const ik_humanoid_limb *l = &rig->limb[k];
+        ik_mat4 end = ik_humanoid_limb_end_ms(l, ms);
+        ends[1 + 2 * k][0] = ik_mat4_translation(&ms[l->start]);
+        ends[1 + 2 * k][1] = ends[2 + 2 * k][0] = ik_mat4_translation(&ms[l->mid]);
+        ends[2 + 2 * k][1] = ik_mat4_translation(&end);
+    }
+    for (i = 0; i < 9; ++i) {
+        ik_vec3 d = ik_vec3_normalize(ik_vec3_sub(ends[i][1], ends[i][0]));
+        out[i] = ik_v3(ik_vec3_dot(d, left), ik_vec3_dot(d, up), ik_vec3_dot(d, forward));
+    }
+}
+
+/* Which group segment i of body_directions is in (limbs: IK_LIMB_ARM_L,
+ * ARM_R, LEG_L, LEG_R, each upper then lower). */
+static int segment_group(int i) {
+    return i == 0 ? SEGMENT_TRUNK : i <= 4 ? (i % 2 ? SEGMENT_UPPER_ARMS : SEGMENT_FOREARMS) : (i % 2 ? SEGMENT_THIGHS : SEGMENT_SHINS);
+}
+
+static int compare_real(const void *a, const void *b) {
+    ik_real x = *(const ik_real *)a, y = *(const ik_real *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of n values (sorted in place), nearest rank. */
+static ik_real quantile(ik_real *v, int n, double q) {
+    int at = (int)(q * (n - 1) + 0.5);
+    qsort(v, (size_t)n, sizeof *v, compare_real);
+    return n > 0 ? v[at] : 0;
+}
+
 typedef struct outcome {
     ik_real slide_before; /* THEN_CLEAN_UP: the worst contact's travel before the clean-up */
     ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend, worst_foot_off;
@@ -87,6 +140,8 @@ typedef struct outcome {
                                  worst_limit too with the IK pass; left out of it after the clean-up alone) */
     int worst_limit_frame;
     int flips, nonfinite, contacts, unordered; /* unordered: contacts held not in order of start */
+    ik_real direction[SEGMENT_GROUPS][2];     /* per group: the median and 95th percentile angle (rad) between the
+                                                 source's and the target's segment directions in the body frame */
     ik_retarget_report report;
     ik_result result;
 } outcome;
@@ -199,6 +254,30 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
         o.slide_before /= metre;
     }
     if (o.result == IK_OK) {
+        /* every frame's segment angles, by group (the trunk one per frame, the others two) */
+        ik_real *angles_by_group = (ik_real *)malloc(2 * (size_t)frames * SEGMENT_GROUPS * sizeof(ik_real));
+        int counts[SEGMENT_GROUPS] = {0, 0, 0, 0, 0}, g;
+        ik_mat4 *source_ms = (ik_mat4 *)malloc((size_t)source->joint_count * sizeof(ik_mat4));
+        for (f = 0; f < frames; ++f) {
+            ik_vec3 ds[9], dt[9];
+            int i;
+            ik_skeleton_fk(source_rig->skeleton, ik_take_pose(source, f), NULL, source_ms);
+            ik_skeleton_fk(t, ik_take_pose(&out, f), NULL, ms);
+            body_directions(source_rig, source_ms, ds);
+            body_directions(target, ms, dt);
+            for (i = 0; i < 9; ++i) {
+                g = segment_group(i);
+                angles_by_group[(size_t)g * 2 * (size_t)frames + (size_t)counts[g]++] =
+                    ik_acos_safe(ik_vec3_dot(ds[i], dt[i]));
+            }
+        }
+        for (g = 0; g < SEGMENT_GROUPS; ++g) {
+            ik_real *v = angles_by_group + (size_t)g * 2 * (size_t)frames;
+            o.direction[g][0] = quantile(v, counts[g], 0.5);
+            o.direction[g][1] = quantile(v, counts[g], 0.95);
+        }
+        free(angles_by_group);
+        free(source_ms);
         if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK) o.worst_slide /= metre;
         else o.nonfinite = 1;
         ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
@@ -283,6 +362,24 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     return o;
 }
 
+/* Issue 25's goal for the segments' directions in the body frame: trunk
+ * and arms median <= 10 degrees and 95th percentile <= 20; thighs and
+ * shins, which the IK bends to plant feet on other proportions, <= 20 and
+ * <= 40. */
+static void check_directions(const char *what, const outcome *o) {
+    int g;
+    printf("    directions (median / 95th, deg):");
+    for (g = 0; g < SEGMENT_GROUPS; ++g)
+        printf(" %s %.1f / %.1f%s", segment_group_names[g], (double)ik_deg(o->direction[g][0]),
+               (double)ik_deg(o->direction[g][1]), g + 1 < SEGMENT_GROUPS ? "," : "\n");
+    for (g = 0; g < SEGMENT_GROUPS; ++g) {
+        ik_real goal = g >= SEGMENT_THIGHS ? ik_rad(20) : ik_rad(10);
+        CHECK(o->direction[g][0] <= goal && o->direction[g][1] <= 2 * goal,
+              "%s: %s %.1f deg from the source's in the body frame (median; 95th percentile %.1f)", what,
+              segment_group_names[g], (double)ik_deg(o->direction[g][0]), (double)ik_deg(o->direction[g][1]));
+    }
+}
+
 static void check_outcome(const char *what, const outcome *o, const ik_humanoid *target, int min_contacts) {
     CHECK(o->result == IK_OK, "%s: %s", what, ik_result_str(o->result));
     if (o->result != IK_OK) return;
@@ -310,6 +407,7 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
           o->worst_limit_joint ? o->worst_limit_joint : "", (double)ik_deg(o->worst_limit), o->worst_limit_frame);
     CHECK(o->worst_foot_off <= (ik_real)1e-4, "%s: a foot %.3f mm off its ankle", what,
           (double)o->worst_foot_off * 1000);
+    check_directions(what, o);
 }
 
 static int load_rig(const char *file, ik_asset *asset, ik_humanoid *rig) {

@@ -26,6 +26,8 @@ typedef struct layout {
     unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
     unsigned char *parent_mirrored; /* [target joints] the parent's model frame mirrors (det < 0), in
                                        every pose: the transfer changes rotations and the hips' travel only */
+    ik_quat *carried;       /* [target joints] this frame's trunk aims above the joint, carried down */
+    unsigned char *carries; /* [target joints] the joint's aim is carried to its subtree (the trunk's) */
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -41,7 +43,7 @@ static size_t carve(size_t *at, size_t bytes) {
 }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[13];
+    size_t at = 0, o[15];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -58,6 +60,8 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[10] = carve(&at, t * sizeof(ik_vec3));
     o[11] = carve(&at, 2 * f);
     o[12] = carve(&at, t);
+    o[13] = carve(&at, t * sizeof(ik_quat));
+    o[14] = carve(&at, t);
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
@@ -82,6 +86,8 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->tip_ls = (ik_vec3 *)(void *)(base + o[10]);
     l->lifted = (unsigned char *)(base + o[11]);
     l->parent_mirrored = (unsigned char *)(base + o[12]);
+    l->carried = (ik_quat *)(void *)(base + o[13]);
+    l->carries = (unsigned char *)(base + o[14]);
     return at;
 }
 
@@ -242,9 +248,34 @@ static ik_bool bone_end_rest(const ik_humanoid *target, int to, const ik_mat4 *t
     return 0;
 }
 
+/* A target bone from joint `from` to its rest end `end_rest` takes the
+ * direction the source joint `to_source` lies in from from's partner:
+ * tip[from] = to_source, tip_ls[from] the unit rest direction in from's
+ * own frame, R_from0^-1 (end - x_from). */
+static void aim_bone(const layout *l, const ik_mat4 *target_rest_ms, int from, ik_vec3 end_rest, int to_source) {
+    ik_vec3 d;
+    if (from < 0 || l->source_of[from] < 0 || to_source < 0) return;
+    d = ik_vec3_sub(end_rest, ik_mat4_translation(&target_rest_ms[from]));
+    if (!(ik_vec3_length_sq(d) > 0)) return;
+    l->tip[from] = to_source;
+    l->tip_ls[from] =
+        ik_quat_rotate(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[from]))), ik_vec3_normalize(d));
+}
+
 /* K_j = R_s0^-1 q_turn^-1 R_t0, so that R_t = q_turn R_s K_j is the target's
  * rest turned by the source's motion away from its rest, carried into the
- * target's frame: R_t = (q R_s R_s0^-1 q^-1) R_t0. */
+ * target's frame: R_t = (q R_s R_s0^-1 q^-1) R_t0. That alone keeps any
+ * difference between the two rests (girl.glb's trunk rests 12 degrees
+ * further forward than CMU's and leaned so all take), so some bones then
+ * aim where their partners point (transfer_frame): the limbs, and each
+ * paired joint of the trunk between the spine and the head at the next
+ * paired joint below it (those between are unpaired, so they ride along),
+ * when the two partners stand a hundredth of a leg or more apart at rest
+ * (CMU 01_01's neck stands on its chest: no direction between them). A
+ * trunk aim turns everything below it too (carries), so clavicles, arms and
+ * head keep their place on the chest as the source's do. Clavicles keep
+ * the rest-relative turn: CMU's collars rest lower than most rigs' and,
+ * aimed, raised girl.glb's 27 degrees past its limit. */
 static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *source, const ik_humanoid *target,
                          const ik_mat4 *source_rest_ms, const ik_mat4 *target_rest_ms) {
     /* limb bones and the joint each points at: upper arm to forearm to hand,
@@ -253,20 +284,36 @@ static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *
                                    {IK_ROLE_FOREARM_L, IK_ROLE_HAND_L},      {IK_ROLE_FOREARM_R, IK_ROLE_HAND_R},
                                    {IK_ROLE_THIGH_L, IK_ROLE_SHIN_L},        {IK_ROLE_THIGH_R, IK_ROLE_SHIN_R},
                                    {IK_ROLE_SHIN_L, IK_ROLE_FOOT_L},         {IK_ROLE_SHIN_R, IK_ROLE_FOOT_R}};
-    int j, b, target_joints = target->skeleton->joint_count;
-    for (j = 0; j < target_joints; ++j) l->tip[j] = -1;
+    static const int trunk[] = {IK_ROLE_SPINE, IK_ROLE_CHEST, IK_ROLE_NECK};
+    const ik_skeleton *ts = target->skeleton;
+    int j, b, target_joints = ts->joint_count;
+    for (j = 0; j < target_joints; ++j) l->tip[j] = -1, l->carries[j] = 0;
     for (b = 0; b < (int)(sizeof bones / sizeof bones[0]); ++b) {
         int from = target->map.joint[bones[b][0]], to = target->map.joint[bones[b][1]];
         int to_source = to >= 0 ? l->source_of[to] : source->map.joint[bones[b][1]];
-        ik_vec3 end_rest, d;
-        if (from < 0 || l->source_of[from] < 0 || to_source < 0 ||
-            !bone_end_rest(target, bones[b][1], target_rest_ms, &end_rest))
-            continue;
-        d = ik_vec3_sub(end_rest, ik_mat4_translation(&target_rest_ms[from]));
-        if (!(ik_vec3_length_sq(d) > 0)) continue;
-        l->tip[from] = to_source;
-        l->tip_ls[from] = ik_quat_rotate(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[from]))),
-                                         ik_vec3_normalize(d));
+        ik_vec3 end_rest;
+        if (from >= 0 && bone_end_rest(target, bones[b][1], target_rest_ms, &end_rest))
+            aim_bone(l, target_rest_ms, from, end_rest, to_source);
+    }
+    /* the trunk's joints from the head up to the spine (or chest, or neck:
+     * the highest of them that the head hangs from), each paired one aimed
+     * at the next paired one below it on the way */
+    for (b = 0; b < 3; ++b) {
+        int top = target->map.joint[trunk[b]], head = target->map.joint[IK_ROLE_HEAD], below = -1;
+        if (top < 0 || head < 0 || top == head || !ik_skeleton_is_descendant(ts, head, top)) continue;
+        for (j = head; j >= 0; j = j == top ? -1 : ts->parents[j]) {
+            int from = j, to = below;
+            if (l->source_of[from] < 0) continue;
+            below = from;
+            if (to < 0 || !ik_skeleton_is_descendant(source->skeleton, l->source_of[to], l->source_of[from]) ||
+                !(ik_vec3_length(ik_vec3_sub(ik_mat4_translation(&source_rest_ms[l->source_of[to]]),
+                                             ik_mat4_translation(&source_rest_ms[l->source_of[from]]))) >
+                  (ik_real)0.01 * ik_foot_leg_length(source)))
+                continue;
+            aim_bone(l, target_rest_ms, from, ik_mat4_translation(&target_rest_ms[to]), l->source_of[to]);
+            l->carries[from] = l->tip[from] >= 0;
+        }
+        break;
     }
     for (j = 0; j < target_joints; ++j) {
         int s = l->source_of[j];
@@ -276,6 +323,22 @@ static void make_offsets(const body_map *m, const layout *l, const ik_humanoid *
                                     ik_quat_conjugate(m->turn)),
                         ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[j]))));
     }
+}
+
+#define ANCESTORS_ROOM 64
+
+/* Forward kinematics of `joint` and its ancestors only, root first: the
+ * same products as ik_skeleton_fk's for those joints, so the same
+ * matrices; the others in model_ms are left as they are. A hierarchy deeper
+ * than ANCESTORS_ROOM takes the whole skeleton's. */
+static void fk_ancestors(const ik_skeleton *s, int joint, const ik_transform *pose, ik_mat4 *model_ms) {
+    int chain[ANCESTORS_ROOM], n = 0;
+    for (; joint >= 0 && n < ANCESTORS_ROOM; joint = s->parents[joint]) chain[n++] = joint;
+    if (joint >= 0) {
+        ik_skeleton_fk(s, pose, NULL, model_ms);
+        return;
+    }
+    while (n > 0) ik_skeleton_fk_joint(s, chain[--n], pose, NULL, model_ms);
 }
 
 /* ---- contacts ---------------------------------------------------------------------- */
@@ -304,21 +367,40 @@ static ik_result find_source_contacts(const ik_retarget *job, const layout *l, b
     return ik_foot_contacts_run(&c);
 }
 
+/* Where leg k's hip (its thigh joint) stands in frame f of a take. */
+static ik_vec3 hip_at(const ik_humanoid *rig, const ik_take *take, int k, int f, ik_mat4 *model_ms) {
+    int thigh = rig->limb[k].start;
+    fk_ancestors(rig->skeleton, thigh, ik_take_pose(take, f), model_ms);
+    return ik_mat4_translation(&model_ms[thigh]);
+}
+
 /* Each source contact on the target: the planted point mapped, its height
  * above its floor level scaled onto the target point's rest height,
  *   h_t = height_t[p] + scale max(0, h_s - level_s[p]),
  * never below the height the point has on a foot standing on the floor (a
  * source contact planted under its point's level, as 131_02's left toe is
  * by 23 mm, would pitch the target's foot into the floor once heel and toe
- * are held at their heights). Points the target lacks (a toe) are left out. */
+ * are held at their heights). Along the floor the point keeps its place
+ * from its own leg's hip in the contact's middle frame f, scaled:
+ *   x = hip_t(f) + scale C (x_s - hip_s(f)),
+ * hip_t from the transferred take, so that a target whose hips are wider
+ * or narrower than the source's, in leg lengths, stands on legs at the
+ * source's angles (measured from the rigs' middles, male_base_mesh.glb's
+ * thighs stood 10 degrees more upright than CMU's on the same stance).
+ * Points the target lacks (a toe) are left out. */
 static int map_contacts(const ik_retarget *job, const layout *l, const body_map *m, int found) {
     int i, n = 0;
     for (i = 0; i < found; ++i) {
         ik_foot_contact c = l->found[i];
-        ik_vec3 x = map_point(m, c.planted_ms);
+        ik_vec3 x;
         ik_real h = m->height_t[c.point] +
                     m->scale * ik_maxr(0, ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
+        int k = ik_foot_point_leg(c.point), middle = (c.start + c.end) / 2;
         if (point_joint(job->target_rig, c.point) < 0) continue;
+        x = ik_vec3_add(hip_at(job->target_rig, job->target, k, middle, l->target_ms),
+                        ik_vec3_scale(map_vector(m, ik_vec3_sub(c.planted_ms, hip_at(job->source_rig, job->source, k,
+                                                                                     middle, l->source_ms))),
+                                      m->scale));
         c.planted_ms = ik_vec3_mad(x, m->up_t, h - ik_vec3_dot(x, m->up_t));
         l->held[n++] = c;
     }
@@ -363,13 +445,14 @@ static void roll_onto_hinge(const ik_humanoid *t, int k, ik_vec3 v, ik_quat *wor
         ik_quat_from_axis_angle(v, IK_ATAN2(ik_vec3_dot(v, ik_vec3_cross(h, n)), ik_vec3_dot(h, n))), *world));
 }
 
-/* One frame: paired joints take R_t = q_turn R_s K_j (local: the parent's
+/* One frame: paired joints take R_t = A q_turn R_s K_j (local: the parent's
  * root-space rotation undone, through the mirror of a mirrored parent:
- * ik_skeleton_rotation_ls), the others their rest; a limb bone (thigh,
- * shin, upper arm, forearm, foot to toe) is then swung by the shortest turn
- * that points it where its partner points, mapped (so a rig whose rest
- * bends a knee or lowers the arms still follows the take's limbs; the
- * twist about the bone stays the rest-relative one). The hips go to the
+ * ik_skeleton_rotation_ls; A the trunk aims above j, carried), the others
+ * their rest; a limb or trunk bone (thigh, shin, upper arm, forearm; spine,
+ * chest, neck) is then swung by the shortest turn that points it where its
+ * partner points, mapped (so a rig whose rest bends a knee, lowers the arms
+ * or leans the trunk still follows the take; the twist about the bone stays
+ * the rest-relative one). The hips go to the
  * mapped source hips. Target forward kinematics follows joint by joint.
  * A virtual ankle's control joint (the foot's mesh) turns as the source's
  * foot and stands at the virtual ankle. */
@@ -382,10 +465,11 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
     for (j = 0; j < t->joint_count; ++j) {
         int parent = t->parents[j], partner = l->source_of[j];
         ik_quat above = parent >= 0 ? l->world[parent] : ik_quat_identity();
+        l->carried[j] = parent >= 0 ? l->carried[parent] : ik_quat_identity();
         pose[j] = t->rest_ls[j];
         if (partner >= 0) {
-            ik_quat w = ik_quat_normalize(
-                ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j]));
+            ik_quat w = ik_quat_normalize(ik_quat_mul(
+                l->carried[j], ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j])));
             if (l->tip[j] >= 0) {
                 ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->tip[j]]),
                                                       ik_mat4_translation(&l->source_ms[partner]))));
@@ -394,7 +478,9 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
                     d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d,
                                     k <= IK_LIMB_ARM_R ? job->target_rig->limits.elbow_max
                                                        : job->target_rig->limits.knee_max);
-                w = ik_quat_mul(ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d), w);
+                ik_quat aim = ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d);
+                w = ik_quat_mul(aim, w);
+                if (l->carries[j]) l->carried[j] = ik_quat_normalize(ik_quat_mul(aim, l->carried[j]));
                 if (k >= 0) {
                     l->world[j] = ik_quat_normalize(w);
                     pose[j].rotation = ik_quat_normalize(
@@ -739,22 +825,6 @@ static int hold_only_lowered_heels(const layout *l, int held) {
     }
     memcpy(l->held, l->found, (size_t)n * sizeof *l->found);
     return n;
-}
-
-#define ANCESTORS_ROOM 64
-
-/* Forward kinematics of `joint` and its ancestors only, root first: the
- * same products as ik_skeleton_fk's for those joints, so the same
- * matrices; the others in model_ms are left as they are. A hierarchy deeper
- * than ANCESTORS_ROOM takes the whole skeleton's. */
-static void fk_ancestors(const ik_skeleton *s, int joint, const ik_transform *pose, ik_mat4 *model_ms) {
-    int chain[ANCESTORS_ROOM], n = 0;
-    for (; joint >= 0 && n < ANCESTORS_ROOM; joint = s->parents[joint]) chain[n++] = joint;
-    if (joint >= 0) {
-        ik_skeleton_fk(s, pose, NULL, model_ms);
-        return;
-    }
-    while (n > 0) ik_skeleton_fk_joint(s, chain[--n], pose, NULL, model_ms);
 }
 
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals

@@ -101,7 +101,12 @@ static void test_onto_girl(const char *data) {
     /* the hands option runs too */
     path_in(out, sizeof out, "girl_hands.glb");
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --hands --quiet", source, rig, out);
-    CHECK(run(cmd) == 0 && file_size(out) > 0, "--hands: %s", err_text);
+    /* girl.glb's right arm rests bent: held at the source's hand, its
+     * elbow goes past the limit in some frames, which the checks name */
+    rc = run(cmd);
+    CHECK((rc == 0 || (rc == 7 && strstr(err_text, "elbow is") && strstr(err_text, "beyond the rig's limits"))) &&
+              file_size(out) > 0,
+          "--hands: exit %d: %s", rc, err_text);
 }
 
 /* Virtual ankles: the walk onto robot.glb with the IK pass (its table shows
@@ -133,7 +138,12 @@ static void test_onto_bvh(const char *data) {
     snprintf(rig, sizeof rig, "%s/bvh/131_01.bvh", data);
     path_in(out, sizeof out, "01_01_on_131.bvh");
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --quiet", source, rig, out);
-    CHECK(run(cmd) == 0, "retarget onto a BVH skeleton: %s", err_text);
+    /* 01_01's first frame, a T-pose, leaves the 131_01 skeleton's left
+     * ankle 55 degrees past its limit (no heel lift brings it inside):
+     * written, named in a warning, and a distinct exit code */
+    CHECK(run(cmd) == 7 && strstr(err_text, "left ankle is 55.") && strstr(err_text, "(frame 0)") &&
+              strstr(err_text, "was written, but fails 1 of its checks"),
+          "retarget onto a BVH skeleton: %s", err_text);
     CHECK(ik_bvh_read_file(out, &b, NULL) == IK_OK && b->frame_count == 2752, "BVH output has the source's frames");
     if (b) ik_bvh_free(b);
     check_written(out, 0, (ik_real)(1.0 / 120));

@@ -10,6 +10,7 @@
  * A-pose rig playing the take's arms in the same directions; refusals (no
  * contacts, bad pairs). */
 #include <ikit/asset.h>
+#include <ikit/body_directions.h>
 #include <ikit/footskate.h>
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
@@ -78,47 +79,6 @@ static void rig_copy_mirror_frames(rig_copy *c, int joint) {
             ik_humanoid_init(&c->rig, &c->skeleton, &map) == IK_OK;
 }
 
-/* Segments compared in the body frame, in groups: the trunk (hips to neck,
- * or head), upper arms, forearms, thighs, shins. */
-enum { SEGMENT_TRUNK, SEGMENT_UPPER_ARMS, SEGMENT_FOREARMS, SEGMENT_THIGHS, SEGMENT_SHINS, SEGMENT_GROUPS };
-static const char *const segment_group_names[SEGMENT_GROUPS] = {"trunk", "upper arms", "forearms", "thighs", "shins"};
-
-/* The unit directions of a pose's nine segments (trunk, then upper arm,
- * forearm, thigh, shin of the left and right limbs) in the body frame of
- * that pose: up the rig's, left the thighs' (x_L - x_R across up),
- * forward = h left x up with h = +-1 the rig's own handedness
- * (sign of (left_rs x up_rs) . forward_rs), so a mirrored rig reads as
- * its mirror image's does. Components on (left, up, forward). */
-static void body_directions(const ik_humanoid *rig, const ik_mat4 *ms, ik_vec3 out[9]) {
-    const int *role = rig->map.joint;
-    ik_vec3 up = rig->up_rs, left, forward;
-    ik_real hand = ik_vec3_dot(ik_vec3_cross(rig->left_rs, rig->up_rs), rig->forward_rs) < 0 ? -1 : 1;
-    int k, i, top = role[IK_ROLE_NECK] >= 0 ? role[IK_ROLE_NECK] : role[IK_ROLE_HEAD];
-    ik_vec3 ends[9][2];
-    left = ik_vec3_normalize(ik_vec3_reject(
-        ik_vec3_sub(ik_mat4_translation(&ms[role[IK_ROLE_THIGH_L]]), ik_mat4_translation(&ms[role[IK_ROLE_THIGH_R]])), up));
-    forward = ik_vec3_scale(ik_vec3_cross(left, up), hand);
-    ends[0][0] = ik_mat4_translation(&ms[role[IK_ROLE_HIPS]]);
-    ends[0][1] = ik_mat4_translation(&ms[top]);
-    for (k = 0; k < IK_LIMB_COUNT; ++k) {
-        const ik_humanoid_limb *l = &rig->limb[k];
-        ik_mat4 end = ik_humanoid_limb_end_ms(l, ms);
-        ends[1 + 2 * k][0] = ik_mat4_translation(&ms[l->start]);
-        ends[1 + 2 * k][1] = ends[2 + 2 * k][0] = ik_mat4_translation(&ms[l->mid]);
-        ends[2 + 2 * k][1] = ik_mat4_translation(&end);
-    }
-    for (i = 0; i < 9; ++i) {
-        ik_vec3 d = ik_vec3_normalize(ik_vec3_sub(ends[i][1], ends[i][0]));
-        out[i] = ik_v3(ik_vec3_dot(d, left), ik_vec3_dot(d, up), ik_vec3_dot(d, forward));
-    }
-}
-
-/* Which group segment i of body_directions is in (limbs: IK_LIMB_ARM_L,
- * ARM_R, LEG_L, LEG_R, each upper then lower). */
-static int segment_group(int i) {
-    return i == 0 ? SEGMENT_TRUNK : i <= 4 ? (i % 2 ? SEGMENT_UPPER_ARMS : SEGMENT_FOREARMS) : (i % 2 ? SEGMENT_THIGHS : SEGMENT_SHINS);
-}
-
 static int compare_real(const void *a, const void *b) {
     ik_real x = *(const ik_real *)a, y = *(const ik_real *)b;
     return x < y ? -1 : x > y;
@@ -140,7 +100,7 @@ typedef struct outcome {
                                  worst_limit too with the IK pass; left out of it after the clean-up alone) */
     int worst_limit_frame;
     int flips, nonfinite, contacts, unordered; /* unordered: contacts held not in order of start */
-    ik_real direction[SEGMENT_GROUPS][2];     /* per group: the median and 95th percentile angle (rad) between the
+    ik_real direction[IK_BODY_GROUPS][2];       /* per group: the median and 95th percentile angle (rad) between the
                                                  source's and the target's segment directions in the body frame */
     ik_retarget_report report;
     ik_result result;
@@ -255,23 +215,23 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     }
     if (o.result == IK_OK) {
         /* every frame's segment angles, by group (the trunk one per frame, the others two) */
-        ik_real *angles_by_group = (ik_real *)malloc(2 * (size_t)frames * SEGMENT_GROUPS * sizeof(ik_real));
-        int counts[SEGMENT_GROUPS] = {0, 0, 0, 0, 0}, g;
+        ik_real *angles_by_group = (ik_real *)malloc(2 * (size_t)frames * IK_BODY_GROUPS * sizeof(ik_real));
+        int counts[IK_BODY_GROUPS] = {0, 0, 0, 0, 0}, g;
         ik_mat4 *source_ms = (ik_mat4 *)malloc((size_t)source->joint_count * sizeof(ik_mat4));
         for (f = 0; f < frames; ++f) {
-            ik_vec3 ds[9], dt[9];
+            ik_vec3 ds[IK_BODY_SEGMENTS], dt[IK_BODY_SEGMENTS];
             int i;
             ik_skeleton_fk(source_rig->skeleton, ik_take_pose(source, f), NULL, source_ms);
             ik_skeleton_fk(t, ik_take_pose(&out, f), NULL, ms);
-            body_directions(source_rig, source_ms, ds);
-            body_directions(target, ms, dt);
-            for (i = 0; i < 9; ++i) {
-                g = segment_group(i);
+            ik_body_directions(source_rig, source_ms, ds);
+            ik_body_directions(target, ms, dt);
+            for (i = 0; i < IK_BODY_SEGMENTS; ++i) {
+                g = (int)ik_body_segment_group(i);
                 angles_by_group[(size_t)g * 2 * (size_t)frames + (size_t)counts[g]++] =
                     ik_acos_safe(ik_vec3_dot(ds[i], dt[i]));
             }
         }
-        for (g = 0; g < SEGMENT_GROUPS; ++g) {
+        for (g = 0; g < IK_BODY_GROUPS; ++g) {
             ik_real *v = angles_by_group + (size_t)g * 2 * (size_t)frames;
             o.direction[g][0] = quantile(v, counts[g], 0.5);
             o.direction[g][1] = quantile(v, counts[g], 0.95);
@@ -369,14 +329,14 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
 static void check_directions(const char *what, const outcome *o) {
     int g;
     printf("    directions (median / 95th, deg):");
-    for (g = 0; g < SEGMENT_GROUPS; ++g)
-        printf(" %s %.1f / %.1f%s", segment_group_names[g], (double)ik_deg(o->direction[g][0]),
-               (double)ik_deg(o->direction[g][1]), g + 1 < SEGMENT_GROUPS ? "," : "\n");
-    for (g = 0; g < SEGMENT_GROUPS; ++g) {
-        ik_real goal = g >= SEGMENT_THIGHS ? ik_rad(20) : ik_rad(10);
+    for (g = 0; g < IK_BODY_GROUPS; ++g)
+        printf(" %s %.1f / %.1f%s", ik_body_group_name((ik_body_group)g), (double)ik_deg(o->direction[g][0]),
+               (double)ik_deg(o->direction[g][1]), g + 1 < IK_BODY_GROUPS ? "," : "\n");
+    for (g = 0; g < IK_BODY_GROUPS; ++g) {
+        ik_real goal = g >= IK_BODY_THIGHS ? ik_rad(20) : ik_rad(10);
         CHECK(o->direction[g][0] <= goal && o->direction[g][1] <= 2 * goal,
               "%s: %s %.1f deg from the source's in the body frame (median; 95th percentile %.1f)", what,
-              segment_group_names[g], (double)ik_deg(o->direction[g][0]), (double)ik_deg(o->direction[g][1]));
+              ik_body_group_name((ik_body_group)g), (double)ik_deg(o->direction[g][0]), (double)ik_deg(o->direction[g][1]));
     }
 }
 

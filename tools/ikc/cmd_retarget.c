@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/body_directions.h>
+#include <ikit/ground_slide.h>
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
 
@@ -43,9 +45,26 @@ static void usage(FILE *out) {
             "example:\n"
             "  ikc retarget 131_01.bvh girl.glb -o girl_walk.glb --render walk.png\n"
             "\n"
+            "Checks, on the result as written (each failure is a warning naming frames\n"
+            "and joints; OUT is still written, and the exit code is 7):\n"
+            "  - each segment's direction in the body frame (up, the hips' left, forward)\n"
+            "    against the source's: trunk, upper arms and forearms within 10 degrees\n"
+            "    (median over the take) and 20 (95th percentile); thighs and shins, which\n"
+            "    bend to plant feet on other proportions, within 20 and 40 (arms not with\n"
+            "    --hands);\n"
+            "  - planted feet travel no further after the IK pass than before it;\n"
+            "  - every joint within the rig's limits (1 degree of slack);\n"
+            "  - feet found on the ground in the output slide 5 mm or less per contact (a\n"
+            "    warning only, not counted in the exit code yet). A\n"
+            "    foot is on the ground while its toe joint (its ankle without one) is\n"
+            "    within 4 cm of the floor and slower than 25 cm/s, sampled at 60 Hz, for\n"
+            "    0.05 s or longer; the floor is the 5th percentile of both feet's heights;\n"
+            "    the slide is the largest distance across up between two samples of a\n"
+            "    contact. Metres are the file's (glTF), or 0.85 m of leg (BVH).\n"
+            "\n"
             "exit codes: 0 ok, 1 failure, 2 bad usage, 3 file missing, 4 not a usable take\n"
             "or rig (one frame, NaN, no foot on the ground, not a humanoid), 5 unknown clip,\n"
-            "6 output not written.\n");
+            "6 output not written, 7 written but failing a check above.\n");
 }
 
 static int parse(int argc, char **argv, retarget_options *o) {
@@ -95,6 +114,8 @@ typedef struct measured {
      * radians: of any joint but the ankle and toes of a foot held or within
      * 1 cm of the floor; and of those */
     ik_real beyond, beyond_grounded;
+    const char *beyond_joint; /* which joint (ik_humanoid_angles_excess's name) and frame, for the larger */
+    int beyond_frame;
 } measured;
 
 /* A knee's bend about its hinge, negative when bent the wrong way. */
@@ -127,6 +148,8 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
     ik_skeleton_fk(rig->skeleton, rig->skeleton->rest_ls, NULL, rest_ms);
     out->sink = out->beyond = out->beyond_grounded = 0;
     out->knee_flips = 0;
+    out->beyond_joint = NULL;
+    out->beyond_frame = -1;
     for (f = 0; r == IK_OK && f < take->frame_count; ++f) {
         int flipped = 0, c;
         ik_bool grounded[2] = {0, 0};
@@ -158,8 +181,15 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
                 feet.ankle[k] = angles.ankle[k], feet.toe[k] = angles.toe[k];
                 angles.ankle[k] = angles.toe[k] = 0;
             }
-        out->beyond = ik_maxr(out->beyond, ik_humanoid_angles_excess(rig, &angles, NULL));
-        out->beyond_grounded = ik_maxr(out->beyond_grounded, ik_humanoid_angles_excess(rig, &feet, NULL));
+        {
+            const char *joint = NULL, *foot_joint = NULL;
+            ik_real all = ik_humanoid_angles_excess(rig, &angles, &joint);
+            ik_real grounded_feet = ik_humanoid_angles_excess(rig, &feet, &foot_joint);
+            if (ik_maxr(all, grounded_feet) > ik_maxr(out->beyond, out->beyond_grounded))
+                out->beyond_joint = all >= grounded_feet ? joint : foot_joint, out->beyond_frame = f;
+            out->beyond = ik_maxr(out->beyond, all);
+            out->beyond_grounded = ik_maxr(out->beyond_grounded, grounded_feet);
+        }
     }
     free(rest_ms);
     return r;
@@ -196,9 +226,163 @@ static int render(const retarget_options *o, const ikc_motion *src, const ik_ass
     return ok;
 }
 
+/* What an outside reader of the result would measure (checked by audit). */
+typedef struct audit_figures {
+    ik_real direction[IK_BODY_GROUPS][2]; /* median and 95th percentile angle, radians */
+    int worst_segment, worst_first, worst_last, worst_frames; /* the segment most often past its group's 95th
+                                                                  goal, and the frames it is */
+    int contacts, over;                   /* found on the output; sliding over 5 mm */
+    ik_real worst_slide, median_slide;    /* mm */
+    int worst_leg, worst_start, worst_end;
+} audit_figures;
+
+static int compare_real(const void *a, const void *b) {
+    ik_real x = *(const ik_real *)a, y = *(const ik_real *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of n values (sorted in place), nearest rank. */
+static ik_real quantile(ik_real *v, int n, double q) {
+    if (n <= 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, compare_real);
+    return v[(int)(q * (n - 1) + 0.5)];
+}
+
+/* The goal on a group's angles, median; the 95th percentile's is twice it. */
+static ik_real direction_goal(int group) { return group >= IK_BODY_THIGHS ? ik_rad(20) : ik_rad(10); }
+
+/* Each segment's angle between the source's and the result's direction in
+ * their body frames (ik_body_directions), frame by frame. */
+static int measure_directions(const ikc_motion *src, const ik_humanoid *dst, const ik_take *take, audit_figures *a) {
+    int frames = take->frame_count, f, i, g, counts[IK_BODY_GROUPS] = {0, 0, 0, 0, 0};
+    int over[IK_BODY_SEGMENTS] = {0}, first[IK_BODY_SEGMENTS], last[IK_BODY_SEGMENTS];
+    ik_real *angles = (ik_real *)malloc(2 * (size_t)frames * IK_BODY_GROUPS * sizeof(ik_real));
+    ik_mat4 *src_ms = (ik_mat4 *)malloc((size_t)src->take.joint_count * sizeof(ik_mat4));
+    ik_mat4 *dst_ms = (ik_mat4 *)malloc((size_t)take->joint_count * sizeof(ik_mat4));
+    int ok = angles && src_ms && dst_ms;
+    for (f = 0; ok && f < frames; ++f) {
+        ik_vec3 ds[IK_BODY_SEGMENTS], dt[IK_BODY_SEGMENTS];
+        ik_skeleton_fk(src->human.rig.skeleton, ik_take_pose(&src->take, f), NULL, src_ms);
+        ik_skeleton_fk(dst->skeleton, ik_take_pose(take, f), NULL, dst_ms);
+        ik_body_directions(&src->human.rig, src_ms, ds);
+        ik_body_directions(dst, dst_ms, dt);
+        for (i = 0; i < IK_BODY_SEGMENTS; ++i) {
+            ik_real angle = ik_acos_safe(ik_vec3_dot(ds[i], dt[i]));
+            g = (int)ik_body_segment_group(i);
+            angles[(size_t)g * 2 * (size_t)frames + (size_t)counts[g]++] = angle;
+            if (angle > 2 * direction_goal(g)) {
+                if (over[i]++ == 0) first[i] = f;
+                last[i] = f;
+            }
+        }
+    }
+    a->worst_segment = -1;
+    a->worst_frames = 0;
+    for (i = 0; ok && i < IK_BODY_SEGMENTS; ++i)
+        if (over[i] > a->worst_frames)
+            a->worst_segment = i, a->worst_frames = over[i], a->worst_first = first[i], a->worst_last = last[i];
+    for (g = 0; ok && g < IK_BODY_GROUPS; ++g) {
+        ik_real *v = angles + (size_t)g * 2 * (size_t)frames;
+        a->direction[g][0] = quantile(v, counts[g], 0.5);
+        a->direction[g][1] = quantile(v, counts[g], 0.95);
+    }
+    free(angles);
+    free(src_ms);
+    free(dst_ms);
+    return ok;
+}
+
+/* Feet on the ground in the result as written (ik_ground_slide, the
+ * definition in the usage text), in the file's metres: a glTF world's
+ * (through the root: an armature's 0.01 scale included), else 0.85 m of
+ * leg. */
+static ik_result measure_slides(const ik_asset *dst_asset, const ik_humanoid *dst, const ik_take *take,
+                                audit_figures *a) {
+    ik_ground_slide job = ik_ground_slide_def();
+    int samples = ik_ground_slide_samples(take, job.sample_rate), capacity = samples + 1, i;
+    ik_ground_contact *contacts = (ik_ground_contact *)malloc((size_t)capacity * sizeof *contacts);
+    ik_real *slides = (ik_real *)malloc((size_t)capacity * sizeof(ik_real)), mm;
+    ik_result r;
+    job.rig = dst;
+    job.take = take;
+    job.root_ms = dst_asset->format == IK_ASSET_GLTF ? &dst_asset->root_ms : NULL;
+    job.metre = dst_asset->format == IK_ASSET_GLTF ? 1 : ik_foot_metre(ik_foot_leg_length(dst));
+    job.model_ms = (ik_mat4 *)malloc((size_t)take->joint_count * sizeof(ik_mat4));
+    job.points = (ik_vec3 *)malloc(2 * (size_t)samples * sizeof(ik_vec3));
+    job.heights = (ik_real *)malloc(4 * (size_t)samples * sizeof(ik_real));
+    job.contacts = contacts;
+    job.capacity = capacity;
+    job.count = &a->contacts;
+    r = contacts && slides && job.model_ms && job.points && job.heights ? ik_ground_slide_run(&job) : IK_ERR_CAPACITY;
+    mm = 1000 / job.metre;
+    a->over = 0;
+    a->worst_slide = 0;
+    a->worst_leg = -1;
+    for (i = 0; r == IK_OK && i < a->contacts; ++i) {
+        slides[i] = contacts[i].slide * mm;
+        a->over += slides[i] > 5;
+        if (slides[i] > a->worst_slide || a->worst_leg < 0)
+            a->worst_slide = slides[i], a->worst_leg = contacts[i].leg, a->worst_start = contacts[i].start,
+            a->worst_end = contacts[i].end;
+    }
+    a->median_slide = r == IK_OK ? quantile(slides, a->contacts, 0.5) : 0;
+    free(contacts);
+    free(slides);
+    free(job.model_ms);
+    free(job.points);
+    free(job.heights);
+    return r;
+}
+
+/* The checks in the usage text, each failure a warning; returns how many
+ * failed (the slides are warned about but not counted; with --hands the
+ * arms go where the hands are held, so their directions are not checked). */
+static int audit(const retarget_options *o, const measured *before, const measured *after, const audit_figures *a,
+                 double frame_time) {
+    int failed = 0, g;
+    for (g = 0; g < IK_BODY_GROUPS; ++g)
+        if ((!o->hands || g == IK_BODY_TRUNK || g >= IK_BODY_THIGHS) &&
+            (a->direction[g][0] > direction_goal(g) || a->direction[g][1] > 2 * direction_goal(g))) {
+            fprintf(stderr,
+                    "ikc retarget: warning: the %s point %.1f degrees from the source's in the body frame (median; "
+                    "95th percentile %.1f; goal %.0f and %.0f)",
+                    ik_body_group_name((ik_body_group)g), (double)ik_deg(a->direction[g][0]),
+                    (double)ik_deg(a->direction[g][1]), (double)ik_deg(direction_goal(g)),
+                    (double)ik_deg(2 * direction_goal(g)));
+            if (a->worst_segment >= 0)
+                fprintf(stderr, "; most off: the %s, beyond %.0f degrees in %d frames between %d and %d (%.2f-%.2f s)",
+                        ik_body_segment_name(a->worst_segment),
+                        (double)ik_deg(2 * direction_goal((int)ik_body_segment_group(a->worst_segment))),
+                        a->worst_frames, a->worst_first, a->worst_last, a->worst_first * frame_time,
+                        a->worst_last * frame_time);
+            fprintf(stderr, "\n");
+            ++failed;
+        }
+    if (after->skating.travel > before->skating.travel) {
+        fprintf(stderr, "ikc retarget: warning: planted feet travel further after the IK pass than before it\n");
+        ++failed;
+    }
+    if (ik_maxr(after->beyond, after->beyond_grounded) > ik_rad(1)) {
+        fprintf(stderr, "ikc retarget: warning: the %s is %.1f degrees beyond the rig's limits (frame %d)\n",
+                after->beyond_joint ? after->beyond_joint : "a joint",
+                (double)ik_deg(ik_maxr(after->beyond, after->beyond_grounded)), after->beyond_frame);
+        ++failed;
+    }
+    /* a warning only, not yet a failed check: the IK pass holds the
+     * source's contacts, and the edges of the output's own can still slide */
+    if (a->over > 0)
+        fprintf(stderr,
+                "ikc retarget: warning: %d of %d contacts found on the result slide over 5 mm; worst %.1f mm, the %s "
+                "foot, frames %d-%d (%.2f-%.2f s)\n",
+                a->over, a->contacts, (double)a->worst_slide, a->worst_leg == IK_LIMB_LEG_L ? "left" : "right",
+                a->worst_start, a->worst_end, a->worst_start * frame_time, a->worst_end * frame_time);
+    return failed;
+}
+
 static void print_table(const retarget_options *o, const ikc_motion *src, const ik_humanoid *dst,
-                        const ik_retarget_report *rep, const measured *before, const measured *after, int held,
-                        double seconds, int frames) {
+                        const ik_retarget_report *rep, const measured *before, const measured *after,
+                        const audit_figures *a, int held, double seconds, int frames) {
+    int g;
     double mm = 1000.0 / (double)ik_foot_metre(rep->target_leg);
     double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg), unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
     printf("%s (clip '%s') onto %s: %d frames, %d of %d joints paired, %d contacts held\n", ikc_shown(o->source),
@@ -221,6 +405,13 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
            (double)ik_deg(after->beyond));
     printf("  %-44s %12.1f %12.1f\n", "  grounded feet's ankles and toes (deg)", (double)ik_deg(before->beyond_grounded),
            (double)ik_deg(after->beyond_grounded));
+    printf("  on the ground in the result (toe within 4 cm of the floor, under 25 cm/s, 60 Hz; see --help):\n"
+           "    %d contacts, slide worst %.1f mm, median %.1f mm, %d over 5 mm\n",
+           a->contacts, (double)a->worst_slide, (double)a->median_slide, a->over);
+    printf("  directions against the source's in the body frame, median / 95th percentile (deg):\n   ");
+    for (g = 0; g < IK_BODY_GROUPS; ++g)
+        printf(" %s %.1f / %.1f%s", ik_body_group_name((ik_body_group)g), (double)ik_deg(a->direction[g][0]),
+               (double)ik_deg(a->direction[g][1]), g + 1 < IK_BODY_GROUPS ? "," : "\n");
     printf("  retargeted in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? frames / seconds : 0.0);
 }
 
@@ -235,6 +426,8 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     ik_foot_contact *contacts = (ik_foot_contact *)malloc((size_t)capacity * sizeof *contacts);
     ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof *ms);
     measured before, after;
+    audit_figures figures;
+    int failed = 0;
     double t0, seconds;
     ik_result r;
     int code = IKC_EXIT_OK;
@@ -280,15 +473,25 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
         fprintf(stderr, "ikc retarget: the retarget failed: %s\n", ik_result_str(r));
         code = IKC_EXIT_FAILURE;
     } else if (measure(dst, &plain, contacts, held, ms, &before) != IK_OK ||
-               measure(dst, &take, contacts, held, ms, &after) != IK_OK) {
+               measure(dst, &take, contacts, held, ms, &after) != IK_OK ||
+               !measure_directions(src, dst, &take, &figures) ||
+               measure_slides(dst_asset, dst, &take, &figures) != IK_OK) {
         fprintf(stderr, "ikc retarget: the retargeted take is not finite\n");
         code = IKC_EXIT_FAILURE;
     }
     if (code == IKC_EXIT_OK && o->render && !render(o, src, dst_asset, dst, &take)) code = IKC_EXIT_WRITE;
     /* the table first: writing the clip into the document rebuilds the skeleton the rig points at */
-    if (code == IKC_EXIT_OK) print_table(o, src, dst, &rep, &before, &after, held, seconds, frames);
+    if (code == IKC_EXIT_OK) {
+        print_table(o, src, dst, &rep, &before, &after, &figures, held, seconds, frames);
+        failed = audit(o, &before, &after, &figures, (double)take.frame_time);
+    }
     if (code == IKC_EXIT_OK) code = ikc_write_take("retarget", dst_asset, &take, -1, "retarget", o->out, o->overwrite);
     if (code == IKC_EXIT_OK && !o->quiet) printf("wrote %s\n", o->out);
+    if (code == IKC_EXIT_OK && failed > 0) {
+        fprintf(stderr, "ikc retarget: %s was written, but fails %d of its checks (warnings above)\n",
+                ikc_shown(o->out), failed);
+        code = IKC_EXIT_CHECKS;
+    }
 done:
     free(contacts);
     free(ms);

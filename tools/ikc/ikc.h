@@ -22,7 +22,8 @@ enum {
     IKC_EXIT_NO_FILE = 3,   /* input file missing or unreadable */
     IKC_EXIT_FORMAT = 4,    /* input file malformed or unsupported */
     IKC_EXIT_NOT_FOUND = 5, /* unknown joint, clip or chain name */
-    IKC_EXIT_WRITE = 6      /* output file could not be written */
+    IKC_EXIT_WRITE = 6,     /* output file could not be written */
+    IKC_EXIT_CHECKS = 7     /* output written, but it fails its own checks (each named in a warning) */
 };
 
 /* Each takes the arguments after the command's name; returns the exit code. */

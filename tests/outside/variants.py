@@ -185,12 +185,12 @@ def _apose(edit, skin_index, degrees):
     return world1
 
 
-def mixamo_like(src_glb, out_glb, zup=False, apose=0.0, prefix="mixamorig:"):
+def mixamo_like(src_glb, out_glb, zup=False, apose=0.0, prefix="mixamorig:", rename=True):
     """Mixamo-style copy: joints renamed (prefix), an armature node of scale 0.01 (and
     Rx(-90) when zup) inserted above the skeleton's root, every translation under it x100,
     IBM' = S(100) IBM S(0.01) and skinned positions v' = 100 v (so W' IBM' v' = W IBM v);
     animation translations under it x100. apose: upper arms turned that many degrees down at
-    rest first (baked)."""
+    rest first (baked). rename=False keeps the names (to tell a naming problem from a scale one)."""
     edit = GlbEdit(src_glb)
     if apose:
         _apose(edit, 0, apose)
@@ -270,7 +270,7 @@ def mixamo_like(src_glb, out_glb, zup=False, apose=0.0, prefix="mixamorig:"):
         if a["POSITION"] not in done:
             done[a["POSITION"]] = edit.add_accessor(edit.accessor(a["POSITION"]) * 100.0, "VEC3", minmax=True)
         a["POSITION"] = done[a["POSITION"]]
-    for j in skin["joints"]:
+    for j in skin["joints"] if rename else []:
         nodes[j]["name"] = mixamo_name(nodes[j].get("name", "joint%d" % j), prefix)
     edit.save(out_glb)
     return out_glb
@@ -278,13 +278,14 @@ def mixamo_like(src_glb, out_glb, zup=False, apose=0.0, prefix="mixamorig:"):
 
 def joint_match(original, variant, prefix="mixamorig:"):
     """Largest distance (file units) between the rest world positions of each original skin
-    joint and its renamed copy."""
-    a = reader.read(original, anim=None) if False else reader.Gltf(original).take()
+    joint and its renamed copy (prefix "": names kept)."""
+    a = reader.Gltf(original).take()
     b = reader.Gltf(variant).take()
     worst = 0.0
     for j in a.skin:
         n = a.names[j]
-        worst = max(worst, float(np.linalg.norm(a.rest[j] - b.rest[b.index[mixamo_name(n, prefix)]])))
+        m = mixamo_name(n, prefix) if prefix else n
+        worst = max(worst, float(np.linalg.norm(a.rest[j] - b.rest[b.index[m]])))
     return worst
 
 
@@ -298,6 +299,9 @@ def rig_variants(out_dir):
     out["mixamo_male_apose"] = mixamo_like(os.path.join(g, "male_base_mesh.glb"),
                                            os.path.join(out_dir, "mixamo_male_apose.glb"), apose=40.0)
     out["mixamo_girl"] = mixamo_like(os.path.join(g, "girl.glb"), os.path.join(out_dir, "mixamo_girl.glb"))
+    # the 0.01 armature and centimetres alone, names kept: tells a scale problem from a naming one
+    out["scaled_male"] = mixamo_like(os.path.join(g, "male_base_mesh.glb"), os.path.join(out_dir, "scaled_male.glb"),
+                                     rename=False)
     return out
 
 
@@ -395,6 +399,7 @@ if __name__ == "__main__":
     g = os.path.join(data_dir(), "gltf")
     for name, path in rig_variants(out).items():
         src = "girl.glb" if "girl" in name else "male_base_mesh.glb"
-        print("%-20s %s  joints off by %.2e m" % (name, path, joint_match(os.path.join(g, src), path)))
+        prefix = "" if name.startswith("scaled") else "mixamorig:"
+        print("%-20s %s  joints off by %.2e m" % (name, path, joint_match(os.path.join(g, src), path, prefix)))
     for name, path in take_variants(out).items():
         print("%-20s %s  Euler round trip %.2e deg" % (name, path, euler_roundtrip(path)))

@@ -5,6 +5,7 @@
  * specification, section 4.4: chunk data padded to 4 bytes, the JSON chunk
  * with spaces (0x20) and the BIN chunk with zeros; the BIN chunk may be up to
  * 3 bytes longer than buffer 0's byteLength. */
+#include "gltf_prune.h"
 #include "gltf_tree.h"
 
 #include <stdint.h>
@@ -68,13 +69,19 @@ static cJSON *root_array(cJSON *root, const char *key) {
 }
 
 /* The edited tree becomes the document: read back into g->doc (a copy of
- * what ik_gltf_write_memory would print), then everything derived from it
- * is built again. The tree is consumed. */
-static ik_result commit_edit(ik_gltf *g, cJSON *tree, ik_io_error *error) {
+ * what ik_gltf_write_memory would print), the buffers changed as `prune`
+ * plans (NULL: unchanged), then everything derived from it is built again.
+ * The tree and the plan are consumed; on failure the document and its
+ * buffers are as they were. */
+static ik_result commit_edit(ik_gltf *g, cJSON *tree, gltf_prune *prune, ik_io_error *error) {
     json_doc edited;
     ik_result r = gltf_tree_read_back(tree, &edited, error);
     cJSON_Delete(tree);
-    if (r != IK_OK) return r;
+    if (r != IK_OK) {
+        if (prune) gltf_prune_free(prune);
+        return r;
+    }
+    if (prune) gltf_prune_apply(g, prune);
     json_doc_free(&g->doc);
     g->doc = edited;
     return gltf_build(g, error);
@@ -125,7 +132,7 @@ ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik
         }
     }
     free(nodes);
-    return commit_edit(g, tree, error);
+    return commit_edit(g, tree, NULL, error);
 }
 
 /* ---- appending key data -------------------------------------------------- */
@@ -397,17 +404,86 @@ ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip
         cJSON_Delete(tree);
         return fail_memory(error);
     }
-    return commit_edit(g, tree, error);
+    return commit_edit(g, tree, NULL, error);
+}
+
+/* Whether an animation channel drives a skeleton joint's translation,
+ * rotation or scale (in_skeleton by node). */
+static int drives_skeleton(const cJSON *channel, const int *in_skeleton, int node_count) {
+    const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
+    const cJSON *node = cJSON_GetObjectItemCaseSensitive(target, "node");
+    const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
+    return cJSON_IsNumber(node) && node->valueint >= 0 && node->valueint < node_count && in_skeleton[node->valueint] &&
+           cJSON_IsString(path) &&
+           (strcmp(path->valuestring, "translation") == 0 || strcmp(path->valuestring, "rotation") == 0 ||
+            strcmp(path->valuestring, "scale") == 0);
+}
+
+/* The animation's channels that stay (not driving the skeleton) into
+ * `channels`, and into `samplers` the samplers they use plus those no
+ * channel used (the input's own unused samplers stay, with their accessors),
+ * each once and in order, the channels renumbered to them; *kept counts
+ * the samplers. */
+static ik_result keep_other_channels(const ik_gltf *g, const cJSON *anim, const int *in_skeleton, cJSON *channels,
+                                     cJSON *samplers, long *kept) {
+    const cJSON *old_channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
+    const cJSON *old_samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers"), *channel, *sampler;
+    long count = cJSON_GetArraySize(old_samplers), s = 0;
+    /* use[s]: 0 no channel, 1 only replaced ones, 2 a kept one; then the new index */
+    long *use = (long *)calloc((size_t)count + 1, sizeof *use);
+    ik_result r = IK_OK;
+    if (!use) return IK_ERR_NO_MEMORY;
+    /* the reader checked every channel's sampler index */
+    cJSON_ArrayForEach(channel, old_channels) {
+        long *u = &use[cJSON_GetObjectItemCaseSensitive(channel, "sampler")->valueint];
+        int stays = !drives_skeleton(channel, in_skeleton, g->node_count);
+        if (*u < 1 + stays) *u = 1 + stays;
+    }
+    *kept = 0;
+    cJSON_ArrayForEach(sampler, old_samplers) {
+        cJSON *copy;
+        if (use[s] == 1) {
+            use[s++] = -1;
+            continue;
+        }
+        use[s++] = (*kept)++;
+        copy = cJSON_Duplicate(sampler, 1);
+        if (!copy || !cJSON_AddItemToArray(samplers, copy)) {
+            cJSON_Delete(copy);
+            r = IK_ERR_NO_MEMORY;
+            break;
+        }
+    }
+    cJSON_ArrayForEach(channel, old_channels) {
+        cJSON *copy;
+        if (r != IK_OK) break;
+        if (drives_skeleton(channel, in_skeleton, g->node_count)) continue;
+        copy = cJSON_Duplicate(channel, 1);
+        if (!copy || !cJSON_AddItemToArray(channels, copy)) {
+            cJSON_Delete(copy);
+            r = IK_ERR_NO_MEMORY;
+        } else if (!set_number(copy, "sampler",
+                               (double)use[cJSON_GetObjectItemCaseSensitive(channel, "sampler")->valueint])) {
+            r = IK_ERR_NO_MEMORY;
+        }
+    }
+    free(use);
+    return r;
 }
 
 /* Channels of the animation on nodes outside the skeleton (or on other
  * properties) are kept with their samplers renumbered; the skeleton's
- * translation, rotation and scale channels give way to `keys`. */
+ * translation, rotation and scale channels give way to `keys`. What the
+ * replaced channels alone used (their accessors, then the bufferViews and
+ * buffer bytes only those held) is dropped: the references are taken before
+ * the edit and after it, and only the difference goes (gltf_prune.h). */
 ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_clip *keys, ik_io_error *error) {
     const ik_gltf_skin *view;
-    cJSON *tree, *anim, *old_channels, *old_samplers, *channels, *samplers, *channel, *item, **old_sampler_items;
+    cJSON *tree, *anim, *channels, *samplers;
     int *in_skeleton, j;
-    long kept_samplers = 0, old_sampler_count = 0;
+    long kept_samplers = 0;
+    gltf_refs before;
+    gltf_prune prune;
     ik_result r = IK_OK;
     ik_io_error_clear(error);
     if (!g || !keys) return IK_ERR_NULL;
@@ -415,50 +491,30 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
     if (clip < 0 || clip >= g->animation_count) return gltf_fail(error, IK_ERR_RANGE, "/animations", "no animation %d", clip);
     view = ik_gltf_skeleton(g, skin);
     if (!(tree = gltf_tree_of(gltf_root(g)))) return fail_memory(error);
+    if (!gltf_refs_of(g, tree, &before)) {
+        cJSON_Delete(tree);
+        return fail_memory(error);
+    }
     anim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tree, "animations"), clip);
-    old_channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
-    old_samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
     in_skeleton = (int *)calloc((size_t)g->node_count + 1, sizeof(int));
-    old_sampler_items = (cJSON **)malloc(((size_t)cJSON_GetArraySize(old_samplers) + 1) * sizeof *old_sampler_items);
     channels = cJSON_CreateArray();
     samplers = cJSON_CreateArray();
-    if (!in_skeleton || !old_sampler_items || !channels || !samplers) r = IK_ERR_NO_MEMORY;
-    if (r == IK_OK) cJSON_ArrayForEach(item, old_samplers) old_sampler_items[old_sampler_count++] = item;
+    if (!in_skeleton || !channels || !samplers) r = IK_ERR_NO_MEMORY;
     for (j = 0; r == IK_OK && j < view->skeleton.joint_count; ++j) in_skeleton[view->node[j]] = 1;
-    cJSON_ArrayForEach(channel, old_channels) {
-        const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
-        const cJSON *node = cJSON_GetObjectItemCaseSensitive(target, "node");
-        const cJSON *path = cJSON_GetObjectItemCaseSensitive(target, "path");
-        cJSON *kept, *sampler;
-        if (r != IK_OK) break;
-        if (cJSON_IsNumber(node) && in_skeleton[node->valueint] && cJSON_IsString(path) &&
-            (strcmp(path->valuestring, "translation") == 0 || strcmp(path->valuestring, "rotation") == 0 ||
-             strcmp(path->valuestring, "scale") == 0))
-            continue;
-        kept = cJSON_Duplicate(channel, 1);
-        /* the reader checked the index against the samplers */
-        sampler = cJSON_Duplicate(old_sampler_items[cJSON_GetObjectItemCaseSensitive(channel, "sampler")->valueint], 1);
-        if (!kept || !sampler || !cJSON_AddItemToArray(channels, kept)) {
-            cJSON_Delete(kept);
-            cJSON_Delete(sampler);
-            r = IK_ERR_NO_MEMORY;
-        } else if (!cJSON_AddItemToArray(samplers, sampler) ||
-                   !set_number(kept, "sampler", (double)kept_samplers++)) {
-            r = IK_ERR_NO_MEMORY;
-        }
-    }
+    if (r == IK_OK) r = keep_other_channels(g, anim, in_skeleton, channels, samplers, &kept_samplers);
     free(in_skeleton);
-    free(old_sampler_items);
     if (r == IK_OK) r = append_clip(g, tree, view, keys, channels, samplers, kept_samplers);
     if (r == IK_OK && !set_member(anim, "channels", channels)) r = IK_ERR_NO_MEMORY;
     else if (r != IK_OK) cJSON_Delete(channels);
     if (r == IK_OK && !set_member(anim, "samplers", samplers)) r = IK_ERR_NO_MEMORY;
     else if (r != IK_OK) cJSON_Delete(samplers);
+    if (r == IK_OK) r = gltf_prune_plan(g, tree, &before, &prune);
+    gltf_refs_free(&before);
     if (r != IK_OK) {
         cJSON_Delete(tree);
         return fail_memory(error);
     }
-    return commit_edit(g, tree, error);
+    return commit_edit(g, tree, &prune, error);
 }
 
 /* ---- serialisation ------------------------------------------------------- */

@@ -130,7 +130,10 @@ ik_result ik_in_place_run(const ik_in_place *job) {
     /* Refine: stances under v, then v = sum of their moves over the sum of
      * their durations (the stance frames' mean velocity), IN_PLACE_REFINEMENTS
      * times, then the stances under the final v. A speed under min_speed
-     * ends it: the feet stand still (or never touch down). */
+     * ends it: the feet stand still (or never touch down). Where a leg has a
+     * toe joint only its toe's stances measure v: a heel rises about the toes
+     * at push-off while still low (ik_walk's heels made the slide 2.8 %
+     * slow), the toes stay down. */
     for (it = 0; it <= IN_PLACE_REFINEMENTS; ++it) {
         ik_vec3 move = ik_vec3_zero();
         ik_real time = 0;
@@ -142,6 +145,8 @@ ik_result ik_in_place_run(const ik_in_place *job) {
         }
         if (found == 0 || it == IN_PLACE_REFINEMENTS) break;
         for (i = 0; i < found; ++i) {
+            int point = job->stances[i].point;
+            if (!ik_foot_point_is_toe(point) && feet->present[point + 1]) continue;
             move = ik_vec3_add(move, stance_move(feet, &job->stances[i], up));
             time += (ik_real)(job->stances[i].end - job->stances[i].start) * feet->frame_time;
         }

@@ -297,8 +297,9 @@ static void test_real_clips(void) {
 /* ik_walk on 131_01's skeleton (a 4 s walk at its default speed, flat
  * ground), then its root motion taken out with ik_in_place_root_motion:
  * the stance feet slide at exactly -speed along the walk's forward.
- * Detection finds that within 2 % (1.2 %: the stances' first and last frames, as a toe lands and lifts, count); the root motion put back is the walk's
- * own (within 0.1 mm on every path point); the clean-up holds it. */
+ * Detection finds that within 2 % (1.2 %: the stances' first and last
+ * frames, as a toe lands and lifts, count); the root motion put back is the
+ * walk's own (within 0.1 mm on every path point); the clean-up holds it. */
 static void test_walk_made_in_place(void) {
     motion_fixture m;
     ik_walk walk;
@@ -330,7 +331,7 @@ static void test_walk_made_in_place(void) {
           s.contact_count);
     walked = (ik_vec3 *)malloc((size_t)m.take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
     memcpy(walked, s.paths_ms, (size_t)m.take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
-    /* moving the root by -(-v_true) t ... i.e. slide_ms = -v_true takes the travel out */
+    /* the root moved by -slide t with slide = -v_true (the walk's velocity) takes its travel out */
     CHECK(ik_in_place_root_motion(&m.bvh->skeleton, s.joints[IK_FOOT_HIPS], NULL, ik_vec3_scale(v_true, -1), &m.take) ==
               IK_OK,
           "travel taken out");
@@ -404,7 +405,9 @@ static void test_capture_made_in_place(void) {
 }
 
 /* 131_01 spinning about up at two turns a second (its feet sweep circles,
- * never steady): not in place, no stances. */
+ * never steady): not in place, no stances; the same over its first 400
+ * frames, where one toe swept straight twice, for 0.1 s each (tests/
+ * test_ikc_motion's spin.bvh, refused by `ikc clean`). */
 static void test_spinning(void) {
     motion_fixture m;
     scene s;
@@ -423,6 +426,9 @@ static void test_spinning(void) {
     s.skeleton = &m.bvh->skeleton, s.rig = &m.rig, s.take = &m.take, s.root_ms = ik_mat4_identity();
     CHECK(detect(&s) == IK_OK && !s.cycle.in_place && s.stance_count == 0, "spinning: not in place (steady %g)",
           (double)s.cycle.steady);
+    m.take.frame_count = 400;
+    CHECK(detect(&s) == IK_OK && !s.cycle.in_place && s.stance_count == 0,
+          "400 frames spinning: not in place (cover %g, legs %d)", (double)s.cycle.cover, s.cycle.stance_legs);
     scene_free(&s);
     motion_fixture_free(&m);
 }
@@ -458,6 +464,8 @@ static void test_bad_jobs(void) {
     CHECK(ik_in_place_run(&bad) == IK_ERR_RANGE, "enter above exit");
     bad = job, bad.min_steady = (ik_real)1.5;
     CHECK(ik_in_place_run(&bad) == IK_ERR_RANGE, "a fraction over 1");
+    bad = job, bad.min_cover = -1;
+    CHECK(ik_in_place_run(&bad) == IK_ERR_RANGE, "a negative cover");
     bad = job, bad.min_speed = (ik_real)NAN;
     CHECK(ik_in_place_run(&bad) == IK_ERR_NONFINITE, "a NaN threshold");
     levels[2] = (ik_real)INFINITY;

@@ -33,13 +33,14 @@ extern "C" {
 
 /* What the detection measured. */
 typedef struct ik_in_place_cycle {
-    ik_bool in_place;  /* the take is a cycle made in place (the tests below all passed) */
+    ik_bool in_place;  /* a cycle made in place: every test of the job passed */
     ik_vec3 slide_ms;  /* the stance feet's mean velocity in the floor plane, units per second */
     ik_real speed;     /* |slide_ms| */
     ik_real hips_speed; /* the hips' net horizontal travel over the take, per second */
     ik_real steady;    /* fraction of stance time in stances whose own mean velocity is within
                           steady_tolerance of slide_ms */
     int stance_legs;   /* bit 0: the left leg has a stance, bit 1: the right */
+    ik_real cover;     /* fraction of the frames with a foot in a stance */
 } ik_in_place_cycle;
 
 /* The job. Speeds are in leg lengths per second or fractions of the slide
@@ -70,6 +71,11 @@ typedef struct ik_in_place {
      * steady_tolerance |v| of v; a cycle needs min_steady of its stance time
      * steady. Defaults 0.4 and 0.75. */
     ik_real steady_tolerance, min_steady;
+    /* A cycle has stances on both legs (each leg with a heel or toe
+     * present) and a foot in a stance in at least min_cover of its frames.
+     * Default 0.1 (robot.glb's run: 15 %; 131_01 spinning two turns a second
+     * swept one toe straight for 5 % of its frames). */
+    ik_real min_cover;
 
     /* Scratch: [frame_count * IK_FOOT_PATH_POINTS] positions and
      * [2 * frame_count] reals. */

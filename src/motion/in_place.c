@@ -19,6 +19,7 @@ ik_in_place ik_in_place_def(void) {
     job.min_duration = (ik_real)0.05;
     job.steady_tolerance = (ik_real)0.4;
     job.min_steady = (ik_real)0.75;
+    job.min_cover = (ik_real)0.1;
     job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
@@ -41,13 +42,14 @@ static ik_result validate(const ik_in_place *job) {
     if (feet->frame_count < 2 || job->capacity < 0) return IK_ERR_RANGE;
     if (!ik_finite(job->min_speed) || !ik_finite(job->max_hips_travel) || !ik_finite(job->speed_enter) ||
         !ik_finite(job->speed_exit) || !ik_finite(job->min_duration) || !ik_finite(job->steady_tolerance) ||
-        !ik_finite(job->min_steady) || !ik_vec3_finite(feet->up_ms) || !ik_finite(feet->leg_length) ||
+        !ik_finite(job->min_steady) || !ik_finite(job->min_cover) || !ik_vec3_finite(feet->up_ms) || !ik_finite(feet->leg_length) ||
         !ik_finite(feet->frame_time) || !ik_finite(feet->height_enter))
         return IK_ERR_NONFINITE;
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
         if (!ik_finite(feet->levels[p])) return IK_ERR_NONFINITE;
     if (job->min_speed < 0 || job->max_hips_travel < 0 || job->speed_enter <= 0 || job->speed_enter > job->speed_exit ||
-        job->min_duration < 0 || job->steady_tolerance <= 0 || job->min_steady < 0 || job->min_steady > 1)
+        job->min_duration < 0 || job->steady_tolerance <= 0 || job->min_steady < 0 || job->min_steady > 1 ||
+        job->min_cover < 0 || job->min_cover > 1)
         return IK_ERR_RANGE;
     if (ik_vec3_length_sq(feet->up_ms) < (ik_real)1e-12 || feet->leg_length <= 0 || feet->frame_time <= 0)
         return IK_ERR_DEGENERATE;
@@ -115,7 +117,7 @@ ik_result ik_in_place_run(const ik_in_place *job) {
     ik_in_place_cycle cycle;
     ik_vec3 up, v, hips;
     ik_real total = 0, steady = 0, duration;
-    int it, i, found = 0;
+    int it, i, f, found = 0, legs = 0, covered = 0;
     ik_result r;
     if (!job) return IK_ERR_NULL;
     if (job->count) *job->count = 0;
@@ -176,8 +178,19 @@ ik_result ik_in_place_run(const ik_in_place *job) {
             steady += time;
     }
     cycle.steady = total > 0 ? steady / total : 0;
+
+    /* Cover: the frames inside some stance over all frames (marked in
+     * scratch); the legs that must have stances: those with a point. */
+    for (f = 0; f < feet->frame_count; ++f) job->scratch[f] = 0;
+    for (i = 0; i < found; ++i)
+        for (f = job->stances[i].start; f <= job->stances[i].end; ++f) job->scratch[f] = 1;
+    for (f = 0; f < feet->frame_count; ++f) covered += job->scratch[f] > 0;
+    cycle.cover = (ik_real)covered / (ik_real)feet->frame_count;
+    for (i = 0; i < IK_FOOT_CONTACT_POINTS; ++i)
+        if (feet->present[i]) legs |= ik_foot_point_leg(i) == IK_LIMB_LEG_L ? 1 : 2;
     cycle.in_place = found >= 2 && cycle.speed >= job->min_speed * feet->leg_length &&
-                     cycle.hips_speed <= job->max_hips_travel * cycle.speed && cycle.steady >= job->min_steady;
+                     cycle.hips_speed <= job->max_hips_travel * cycle.speed && cycle.steady >= job->min_steady &&
+                     cycle.stance_legs == legs && cycle.cover >= job->min_cover;
     if (!cycle.in_place) found = 0, cycle.stance_legs = 0;
     if (job->slides)
         for (i = 0; i < found; ++i) job->slides[i] = ik_vec3_length(stance_move(feet, &job->stances[i], up));

@@ -105,8 +105,11 @@ ik_in_place ik_in_place_def(void);
  * scratch, stances, count, out); IK_ERR_RANGE for a threshold out of order
  * (enter above exit, a fraction outside its range) and the foot-contacts
  * job's own range errors; IK_ERR_NONFINITE and IK_ERR_DEGENERATE as
- * ik_foot_contacts_run. A take that is not in place is not an error:
- * out->in_place is 0, *count 0, the measures filled where they could be. */
+ * ik_foot_contacts_run, and its IK_ERR_UNSUPPORTED for a figure upside down;
+ * IK_ERR_CAPACITY when the stances found under some estimate of v exceed
+ * `capacity` (*count says how many; a capacity of frame_count always
+ * suffices). A take that is not in place is not an error: out->in_place is
+ * 0, *count 0, the measures filled where they could be. */
 ik_result ik_in_place_run(const ik_in_place *job);
 
 /* Put the root motion back: the topmost joint above `hips` (the one root

@@ -15,7 +15,8 @@
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ikc clean TAKE -o OUT [--clip NAME] [--map MAPPING] [--quiet] [--overwrite]\n"
+            "usage: ikc clean TAKE -o OUT [--clip NAME] [--map MAPPING] [--root-motion | --in-place]\n"
+            "                 [--quiet] [--overwrite]\n"
             "\n"
             "Footskate clean-up (Kovar, Schreiner and Gleicher 2002): finds the foot\n"
             "contacts (as `ikc contacts`), gives each one planted position, and solves the\n"
@@ -26,17 +27,30 @@ static void usage(FILE *out) {
             "knee straightened. OUT has the input's format (BVH frames, or the glTF clip's\n"
             "keys replaced).\n"
             "\n"
+            "A cycle made in place (the hips stay put while each stance foot slides\n"
+            "backward along the floor, as game clips and \"in place\" exports are) is\n"
+            "reported with its slide speed and each step's slide. By default (--in-place)\n"
+            "it is kept in place: OUT gets the motion as it is, since holding its feet\n"
+            "would break the cycle. --root-motion puts the root motion back instead: the\n"
+            "root above the hips moves forward at the slide speed, so the stance feet\n"
+            "nearly stand, and the clean-up then holds them.\n"
+            "\n"
             "  --clip NAME     the clip (name or number; default the first)\n"
             "  --map MAPPING   'role = joint name' lines for joints not found by name\n"
+            "  --root-motion   an in-place cycle walks: root moved forward, then cleaned\n"
+            "                  (refused on a take that is not in place)\n"
+            "  --in-place      an in-place cycle stays in place, reported (the default)\n"
             "  --quiet         no progress bar\n"
             "  --overwrite     allow OUT to replace the input\n"
             "\n"
             "example:\n"
             "  ikc clean 131_01.bvh -o 131_01_clean.bvh\n"
+            "  ikc clean robot.glb --clip Robot_Walking --root-motion -o walking.glb\n"
             "\n"
             "exit codes: 0 ok, 1 solver failure, 2 bad usage, 3 file missing, 4 file\n"
             "malformed or not a usable take (one frame, NaN values, no humanoid, upside\n"
-            "down, no foot ever on the ground), 5 unknown clip, 6 output not written.\n");
+            "down, no foot ever on the ground, --root-motion on a take not in place),\n"
+            "5 unknown clip, 6 output not written.\n");
 }
 
 static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take *reference, ik_mat4 *scratch_ms,
@@ -126,14 +140,63 @@ static int clean(ikc_motion *m, int quiet) {
     return IKC_EXIT_OK;
 }
 
-static int run(ikc_motion *m, const char *out, int quiet, int overwrite) {
+/* An in-place cycle: reported, then kept in place (written as it is) or
+ * given its root motion back, its stances becoming the contacts to hold
+ * (they are the contacts of the moved take: see ikit/in_place.h).
+ * Returns IKC_EXIT_OK to go on cleaning, or the command's exit code with
+ * *done set. */
+static int in_place(ikc_motion *m, const char *out, int overwrite, int root_motion, int *done) {
+    ik_result r;
+    ikc_motion_print_in_place(m, stdout);
+    *done = !root_motion;
+    if (!root_motion) {
+        int code = ikc_write_take("clean", &m->asset, &m->take, m->clip, NULL, out, overwrite);
+        if (code == IKC_EXIT_OK)
+            printf("kept in place: %s holds the motion as it was (holding the sliding feet would break the cycle; "
+                   "--root-motion makes it walk forward and holds its feet)\n", ikc_shown(out));
+        return code;
+    }
+    r = ik_in_place_root_motion(m->asset.skeleton, m->joints[IK_FOOT_HIPS], &m->asset.root_ms, m->cycle.slide_ms,
+                                &m->take);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc clean: %s: cannot put the root motion back: %s\n", m->asset.path, ik_result_str(r));
+        *done = 1;
+        return IKC_EXIT_FAILURE;
+    }
+    memcpy(m->contacts, m->stances, (size_t)m->stance_count * sizeof *m->stances);
+    m->contact_count = m->stance_count;
+    printf("root motion put back: %s moves forward %.4g units over the take (%.3g m); its %d stances are held\n",
+           ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[IK_FOOT_HIPS])),
+           (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time,
+           (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time /
+               (double)ik_foot_metre(m->leg_length),
+           m->stance_count);
+    return IKC_EXIT_OK;
+}
+
+static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int root_motion) {
     size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
     ik_take reference = m->take;
     ik_mat4 *reference_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
     ik_vec3 *previous_ms = (ik_vec3 *)malloc(2 * (size_t)m->take.joint_count * sizeof(ik_vec3));
     ik_skating before, after;
     double t0, seconds;
-    int p, code, legs_with_contacts = 0;
+    int p, code, legs_with_contacts = 0, done = 0;
+    if (m->cycle.in_place) {
+        code = in_place(m, out, overwrite, root_motion, &done);
+        if (done) {
+            free(reference_ms);
+            free(previous_ms);
+            return code;
+        }
+    } else if (root_motion) {
+        fprintf(stderr, "ikc clean: %s: --root-motion is for cycles made in place, and this take is not one (its "
+                        "hips travel %.3g units/s; no steady backward slide of the feet was found)\n",
+                m->asset.path, (double)m->cycle.hips_speed);
+        free(reference_ms);
+        free(previous_ms);
+        return IKC_EXIT_FORMAT;
+    }
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
         if (m->joints[p] >= 0 && ikc_motion_point_contacts(m, p) == 0)
             fprintf(stderr, "ikc clean: warning: the %s (%s) is never on the ground; it is left as it is\n",
@@ -173,7 +236,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite) {
 
 int ikc_clean(int argc, char **argv) {
     const char *path = NULL, *clip = NULL, *map = NULL, *out = NULL;
-    int quiet = 0, overwrite = 0, i, code;
+    int quiet = 0, overwrite = 0, root_motion = 0, keep = 0, i, code;
     ikc_motion m;
     for (i = 0; i < argc; ++i) {
         if (ikc_is_help(argv[i])) {
@@ -183,6 +246,10 @@ int ikc_clean(int argc, char **argv) {
             quiet = 1;
         } else if (strcmp(argv[i], "--overwrite") == 0) {
             overwrite = 1;
+        } else if (strcmp(argv[i], "--root-motion") == 0) {
+            root_motion = 1;
+        } else if (strcmp(argv[i], "--in-place") == 0) {
+            keep = 1;
         } else if (strcmp(argv[i], "--clip") == 0) {
             if (!(clip = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (strcmp(argv[i], "--map") == 0) {
@@ -205,8 +272,12 @@ int ikc_clean(int argc, char **argv) {
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
+    if (root_motion && keep) {
+        fprintf(stderr, "ikc clean: --root-motion and --in-place are two answers to one question: give one\n");
+        return IKC_EXIT_USAGE;
+    }
     code = ikc_motion_load("clean", path, clip, map, &m);
-    if (code == IKC_EXIT_OK) code = run(&m, out, quiet, overwrite);
+    if (code == IKC_EXIT_OK) code = run(&m, out, quiet, overwrite, root_motion);
     ikc_motion_free(&m);
     return code;
 }

@@ -22,6 +22,10 @@ static void usage(FILE *out) {
             "frames where it is near the floor and slow, with where it stands. The floor is\n"
             "found from the take (a low percentile of the feet's heights along the body's\n"
             "up), and the thresholds are fractions of the leg length, so any unit works.\n"
+            "A cycle made in place (the hips stay put while each stance foot slides\n"
+            "backward, as game clips and \"in place\" exports are) is reported as such, with\n"
+            "its slide speed, and its stances are listed as contacts marked \"in place\"\n"
+            "(`ikc clean --root-motion` makes it walk).\n"
             "\n"
             "  --clip NAME     the clip (name or number; default the first)\n"
             "  --map MAPPING   'role = joint name' lines for joints not found by name\n"
@@ -38,7 +42,8 @@ static void usage(FILE *out) {
             "6 picture not written.\n");
 }
 
-static cJSON *contact_json(const ikc_motion *m, const ik_foot_contact *c) {
+/* An in-place stance's slide (model units), or -1 for a contact. */
+static cJSON *contact_json(const ikc_motion *m, const ik_foot_contact *c, double slide) {
     cJSON *o = cJSON_CreateObject(), *at = cJSON_CreateArray();
     cJSON_AddNumberToObject(o, "start", c->start);
     cJSON_AddNumberToObject(o, "end", c->end);
@@ -48,6 +53,26 @@ static cJSON *contact_json(const ikc_motion *m, const ik_foot_contact *c) {
     cJSON_AddItemToArray(at, cJSON_CreateNumber((double)c->planted_ms.y));
     cJSON_AddItemToArray(at, cJSON_CreateNumber((double)c->planted_ms.z));
     cJSON_AddItemToObject(o, "planted", at);
+    if (slide >= 0) {
+        cJSON_AddTrueToObject(o, "in_place");
+        cJSON_AddNumberToObject(o, "slide", slide);
+    }
+    return o;
+}
+
+/* The in-place verdict: whether, the slide velocity (units/s) and speed
+ * (units/s and m/s by ik_foot_metre), the hips' travel, the stance count. */
+static cJSON *in_place_json(const ikc_motion *m) {
+    cJSON *o = cJSON_CreateObject(), *v = cJSON_CreateArray();
+    cJSON_AddBoolToObject(o, "cycle", m->cycle.in_place);
+    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.x));
+    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.y));
+    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.z));
+    cJSON_AddItemToObject(o, "slide_velocity", v);
+    cJSON_AddNumberToObject(o, "slide_speed", (double)m->cycle.speed);
+    cJSON_AddNumberToObject(o, "slide_speed_m_s", (double)(m->cycle.speed / ik_foot_metre(m->leg_length)));
+    cJSON_AddNumberToObject(o, "hips_speed", (double)m->cycle.hips_speed);
+    cJSON_AddNumberToObject(o, "stances", m->stance_count);
     return o;
 }
 
@@ -72,12 +97,16 @@ static int print_json(const ikc_motion *m, const char *path) {
                                                             : cJSON_CreateNull());
         cJSON_AddNumberToObject(o, "floor_level", (double)m->levels[p]);
         for (i = 0; i < m->contact_count; ++i)
-            if (m->contacts[i].point == p) cJSON_AddItemToArray(list, contact_json(m, &m->contacts[i]));
+            if (m->contacts[i].point == p) cJSON_AddItemToArray(list, contact_json(m, &m->contacts[i], -1));
+        for (i = 0; i < m->stance_count; ++i)
+            if (m->stances[i].point == p)
+                cJSON_AddItemToArray(list, contact_json(m, &m->stances[i], (double)m->slides[i]));
         cJSON_AddNumberToObject(o, "count", cJSON_GetArraySize(list));
         cJSON_AddItemToObject(o, "contacts", list);
         cJSON_AddItemToObject(points, keys[p], o);
     }
     cJSON_AddItemToObject(root, "points", points);
+    cJSON_AddItemToObject(root, "in_place", in_place_json(m));
     text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) return IKC_EXIT_FAILURE;
@@ -94,13 +123,25 @@ static void print_table(const ikc_motion *m, const char *path) {
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
         if (m->joints[p] >= 0)
             printf("  %-10s %-16s %3d contacts\n", ik_foot_point_name(p),
-                   ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[p])), ikc_motion_point_contacts(m, p));
+                   ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[p])),
+                   ikc_motion_point_contacts(m, p) + ikc_motion_point_stances(m, p));
     printf("\n  %-10s %13s %17s  %s\n", "point", "frames", "seconds", "planted at");
     for (i = 0; i < m->contact_count; ++i) {
         const ik_foot_contact *c = &m->contacts[i];
         printf("  %-10s %6d-%-6d %8.3f-%-8.3f (%.4g, %.4g, %.4g)\n", ik_foot_point_name(c->point), c->start, c->end,
                (double)(c->start * m->take.frame_time), (double)(c->end * m->take.frame_time),
                (double)c->planted_ms.x, (double)c->planted_ms.y, (double)c->planted_ms.z);
+    }
+    /* a stance's planted position is in the frame moving with the slide */
+    for (i = 0; i < m->stance_count; ++i) {
+        const ik_foot_contact *c = &m->stances[i];
+        printf("  %-10s %6d-%-6d %8.3f-%-8.3f (%.4g, %.4g, %.4g) in place, slid %.4g\n", ik_foot_point_name(c->point),
+               c->start, c->end, (double)(c->start * m->take.frame_time), (double)(c->end * m->take.frame_time),
+               (double)c->planted_ms.x, (double)c->planted_ms.y, (double)c->planted_ms.z, (double)m->slides[i]);
+    }
+    if (m->cycle.in_place) {
+        printf("\n");
+        ikc_motion_print_in_place(m, stdout);
     }
 }
 
@@ -111,7 +152,8 @@ static int draw_picture(const ikc_motion *m, const char *path, const char *out) 
     ik_foot_contacts def = ik_foot_contacts_def();
     int frames = m->take.frame_count, leg, p, i, f, code = IKC_EXIT_OK;
     double *values = (double *)calloc((size_t)frames * IK_FOOT_CONTACT_POINTS * 2, sizeof(double));
-    ikc_chart_band *bands = (ikc_chart_band *)calloc((size_t)m->contact_count + 1, sizeof(ikc_chart_band));
+    int listed = m->contact_count + m->stance_count;
+    ikc_chart_band *bands = (ikc_chart_band *)calloc((size_t)listed + 1, sizeof(ikc_chart_band));
     ikc_chart_line lines[8];
     ikc_chart_row rows[4];
     double height_levels[2] = {(double)def.height_enter, (double)def.height_exit};
@@ -136,8 +178,8 @@ static int draw_picture(const ikc_motion *m, const char *path, const char *out) 
     for (leg = 0, i = 0; leg < 2; ++leg) {
         int k;
         band_start[leg] = i;
-        for (k = 0; k < m->contact_count; ++k) {
-            const ik_foot_contact *c = &m->contacts[k];
+        for (k = 0; k < listed; ++k) {
+            const ik_foot_contact *c = k < m->contact_count ? &m->contacts[k] : &m->stances[k - m->contact_count];
             if (ik_foot_point_leg(c->point) != (leg ? IK_LIMB_LEG_R : IK_LIMB_LEG_L)) continue;
             bands[i].first = c->start, bands[i].last = c->end;
             bands[i].bottom = ik_foot_point_is_toe(c->point) ? 0 : 0.5;
@@ -163,10 +205,13 @@ static int draw_picture(const ikc_motion *m, const char *path, const char *out) 
             row->high = kind ? 4 * (double)def.speed_exit : 6 * (double)def.height_exit;
         }
     }
-    snprintf(title, sizeof title, "foot contacts: %s, clip '%s' (%d heel and %d toe contacts left, %d and %d right)",
-             ikc_shown(path), ikc_shown(m->clip_name), ikc_motion_point_contacts(m, IK_FOOT_HEEL_L),
-             ikc_motion_point_contacts(m, IK_FOOT_TOE_L), ikc_motion_point_contacts(m, IK_FOOT_HEEL_R),
-             ikc_motion_point_contacts(m, IK_FOOT_TOE_R));
+    snprintf(title, sizeof title, "foot contacts: %s, clip '%s' (%d heel and %d toe contacts left, %d and %d right%s)",
+             ikc_shown(path), ikc_shown(m->clip_name),
+             ikc_motion_point_contacts(m, IK_FOOT_HEEL_L) + ikc_motion_point_stances(m, IK_FOOT_HEEL_L),
+             ikc_motion_point_contacts(m, IK_FOOT_TOE_L) + ikc_motion_point_stances(m, IK_FOOT_TOE_L),
+             ikc_motion_point_contacts(m, IK_FOOT_HEEL_R) + ikc_motion_point_stances(m, IK_FOOT_HEEL_R),
+             ikc_motion_point_contacts(m, IK_FOOT_TOE_R) + ikc_motion_point_stances(m, IK_FOOT_TOE_R),
+             m->cycle.in_place ? "; in place: stances sliding" : "");
     chart.title = title, chart.rows = rows, chart.row_count = 4, chart.count = frames;
     chart.step = (double)m->take.frame_time, chart.width = 1400, chart.height = 900;
     if (!ikc_chart_draw_file(&chart, out, error, sizeof error)) {
@@ -212,7 +257,7 @@ int ikc_contacts(int argc, char **argv) {
     code = ikc_motion_load("contacts", path, clip, map, &m);
     if (code == IKC_EXIT_OK) {
         for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
-            if (m.joints[p] >= 0 && ikc_motion_point_contacts(&m, p) == 0)
+            if (m.joints[p] >= 0 && ikc_motion_point_contacts(&m, p) + ikc_motion_point_stances(&m, p) == 0)
                 fprintf(stderr, "ikc contacts: warning: the %s (%s) is never on the ground\n", ik_foot_point_name(p),
                         ikc_shown(ik_skeleton_name(m.asset.skeleton, m.joints[p])));
         if (out) code = draw_picture(&m, path, out);

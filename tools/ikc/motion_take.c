@@ -52,6 +52,29 @@ static int bake(const char *command, ikc_motion *m) {
     return IKC_EXIT_OK;
 }
 
+/* Whether the take is a cycle made in place (ik_in_place), with the
+ * contacts job just run; its stances and slides into m. */
+static ik_result find_in_place(ikc_motion *m, const ik_foot_contacts *feet) {
+    ik_in_place job = ik_in_place_def();
+    ik_vec3 *shifted = (ik_vec3 *)alloc_array((size_t)m->take.frame_count * IK_FOOT_PATH_POINTS, sizeof(ik_vec3));
+    ik_result r = IK_ERR_NO_MEMORY;
+    m->stances = (ik_foot_contact *)alloc_array((size_t)m->take.frame_count, sizeof(ik_foot_contact));
+    m->slides = (ik_real *)alloc_array((size_t)m->take.frame_count, sizeof(ik_real));
+    if (shifted && m->stances && m->slides) {
+        job.feet = feet;
+        job.shifted_ms = shifted;
+        job.scratch = feet->scratch;
+        job.stances = m->stances;
+        job.capacity = m->take.frame_count;
+        job.count = &m->stance_count;
+        job.slides = m->slides;
+        job.out = &m->cycle;
+        r = ik_in_place_run(&job);
+    }
+    free(shifted);
+    return r;
+}
+
 static int find_contacts(const char *command, ikc_motion *m) {
     size_t frames = (size_t)m->take.frame_count;
     ik_foot_contacts job = ik_foot_contacts_def();
@@ -95,6 +118,7 @@ static int find_contacts(const char *command, ikc_motion *m) {
         job.levels = m->levels;
         r = ik_foot_contacts_run(&job);
     }
+    if (r == IK_OK) r = find_in_place(m, &job);
     free(scratch);
     if (r == IK_ERR_UNSUPPORTED) {
         fprintf(stderr, "ikc %s: %s: the figure is upside down or lying (its hips are not above its feet in most "
@@ -142,6 +166,8 @@ void ikc_motion_free(ikc_motion *m) {
     free(m->contacts);
     free(m->heights);
     free(m->speeds);
+    free(m->stances);
+    free(m->slides);
     ikc_humanoid_free(&m->human);
     if (m->loaded) ik_asset_free(&m->asset);
     memset(m, 0, sizeof *m);
@@ -151,4 +177,28 @@ int ikc_motion_point_contacts(const ikc_motion *m, int point) {
     int i, n = 0;
     for (i = 0; i < m->contact_count; ++i) n += m->contacts[i].point == point;
     return n;
+}
+
+int ikc_motion_point_stances(const ikc_motion *m, int point) {
+    int i, n = 0;
+    for (i = 0; i < m->stance_count; ++i) n += m->stances[i].point == point;
+    return n;
+}
+
+void ikc_motion_print_in_place(const ikc_motion *m, FILE *out) {
+    double metre = (double)ik_foot_metre(m->leg_length), speed = (double)m->cycle.speed;
+    ik_vec3 d = ik_vec3_scale(m->cycle.slide_ms, speed > 0 ? (ik_real)(1 / speed) : 0);
+    int i;
+    fprintf(out,
+            "in-place cycle: the hips stay put (they travel %.3g units/s) while each stance foot slides backward "
+            "along the floor at %.4g units/s (%.3g m/s by the leg-length metre of %.4g units), along (%.2f, %.2f, "
+            "%.2f); %d stances\n",
+            (double)m->cycle.hips_speed, speed, speed / metre, metre, (double)d.x, (double)d.y, (double)d.z,
+            m->stance_count);
+    for (i = 0; i < m->stance_count; ++i) {
+        const ik_foot_contact *s = &m->stances[i];
+        fprintf(out, "  %-10s frames %4d-%-4d (%.3f-%.3f s): slid %.4g units (%.0f mm)\n", ik_foot_point_name(s->point),
+                s->start, s->end, (double)(s->start * m->take.frame_time), (double)(s->end * m->take.frame_time),
+                (double)m->slides[i], 1000 * (double)m->slides[i] / metre);
+    }
 }

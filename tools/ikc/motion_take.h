@@ -6,7 +6,10 @@
 #define IKC_MOTION_TAKE_H
 
 #include <ikit/foot_contacts.h>
+#include <ikit/in_place.h>
 #include <ikit/take.h>
+
+#include <stdio.h>
 
 #include "asset.h"
 #include "humanoid_setup.h"
@@ -30,6 +33,10 @@ typedef struct ikc_motion {
     int contact_count;
     ik_real *heights, *speeds;         /* [frames * IK_FOOT_CONTACT_POINTS] */
     ik_real levels[IK_FOOT_CONTACT_POINTS];
+    ik_in_place_cycle cycle;           /* ik_in_place_run on the take */
+    ik_foot_contact *stances;          /* an in-place cycle's stances (ik_in_place) */
+    ik_real *slides;                   /* [stance_count] how far each stance's point slid */
+    int stance_count;
 } ikc_motion;
 
 /* Load `path`, bake clip `clip_name` (NULL: the first), find the humanoid
@@ -40,7 +47,13 @@ int ikc_motion_load(const char *command, const char *path, const char *clip_name
                     ikc_motion *m);
 void ikc_motion_free(ikc_motion *m);
 
-/* How many contacts `point` has. */
+/* How many contacts `point` has; how many in-place stances. */
 int ikc_motion_point_contacts(const ikc_motion *m, int point);
+int ikc_motion_point_stances(const ikc_motion *m, int point);
+
+/* An in-place cycle's summary to `out`: the slide speed in the rig's units
+ * and in metres of the leg-length metre (ik_foot_metre), the hips' travel,
+ * and per stance its frames and how far its foot slid. */
+void ikc_motion_print_in_place(const ikc_motion *m, FILE *out);
 
 #endif

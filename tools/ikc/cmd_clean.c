@@ -165,7 +165,8 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     }
     memcpy(m->contacts, m->stances, (size_t)m->stance_count * sizeof *m->stances);
     m->contact_count = m->stance_count;
-    printf("root motion put back: %s moves forward %.4g units over the take (%.3g m); its %d stances are held\n",
+    printf("root motion put back: the hips (%s) move forward %.4g units over the take (%.3g m); its %d stances "
+           "are held\n",
            ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[IK_FOOT_HIPS])),
            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time,
            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time /

@@ -375,10 +375,12 @@ static void test_in_place_clips(const char *data) {
         check_skip("real-asset corpus not found (gltf)");
         return;
     }
-    snprintf(args, sizeof args, "contacts '%s' --clip RunTrack", src);
+    path_in(out, sizeof out, "run_contacts.png");
+    snprintf(args, sizeof args, "contacts '%s' --clip RunTrack -o '%s'", src, out);
     CHECK(run(args) == 0 && strstr(out_text, "in-place cycle") && strstr(out_text, "in place, slid") &&
               strstr(out_text, "m/s by the leg-length metre") && !strstr(err_text, "never on the ground"),
           "contacts on an in-place clip: %s %s", out_text, err_text);
+    CHECK(file_size(out) > 20000, "the picture of an in-place clip was drawn");
     for (c = 0; c < 3; ++c) {
         listed_cycle cycle;
         char what[200];

@@ -5,8 +5,8 @@
  * out, where it is known; the root motion put back and the stances held by
  * ik_footskate, checked by forward kinematics (each stance's point within 5
  * mm, the hips advancing v t, thighs and shins keeping their lengths,
- * finite); takes that are not in place (131_01 as captured, spinning) and
- * bad jobs refused. */
+ * finite); takes that are not in place (every other clip of both files,
+ * the three CMU takes as captured, 131_01 spinning) and bad jobs refused. */
 #include <ikit/asset.h>
 #include <ikit/footskate.h>
 #include <ikit/in_place.h>
@@ -292,6 +292,58 @@ static void test_real_clips(void) {
     }
 }
 
+/* No false cycles: every other clip of girl.glb and robot.glb (idling,
+ * dancing, jumping, waving, sitting, a walk with a jump, ...) and the CMU
+ * takes as captured (walks whose hips travel) are not in place. */
+static void test_not_in_place(void) {
+    static const char *const files[2] = {"girl.glb", "robot.glb"};
+    static const char *const takes[3] = {"131_01.bvh", "131_02.bvh", "01_01.bvh"};
+    int fi, c, t, clips_seen = 0;
+    for (fi = 0; fi < 2; ++fi) {
+        const char *data = getenv("IKIT_DATA");
+        char path[1024];
+        ik_asset asset;
+        if (!data) break;
+        snprintf(path, sizeof path, "%s/gltf/%s", data, files[fi]);
+        if (ik_asset_load(path, &asset, NULL) != IK_OK) continue;
+        for (c = 0; c < ik_asset_clip_count(&asset); ++c) {
+            const char *name = ik_asset_clip(&asset, c)->name;
+            glb_take g;
+            scene s;
+            if (strcmp(name, "RunTrack") == 0 || strcmp(name, "Robot_Walking") == 0 ||
+                strcmp(name, "Robot_Running") == 0)
+                continue;
+            memset(&s, 0, sizeof s);
+            if (glb_take_open(&g, files[fi], name, VARIANT_AS_FOUND, &s.root_ms) && g.take.frame_count >= 2) {
+                s.skeleton = &g.skeleton, s.rig = &g.rig, s.take = &g.take;
+                CHECK(detect(&s) == IK_OK && !s.cycle.in_place && s.stance_count == 0,
+                      "%s %s: not in place (slide %g, hips %g, steady %g, cover %g)", files[fi], name,
+                      (double)s.cycle.speed, (double)s.cycle.hips_speed, (double)s.cycle.steady, (double)s.cycle.cover);
+                ++clips_seen;
+            }
+            scene_free(&s);
+            glb_take_free(&g);
+        }
+        ik_asset_free(&asset);
+    }
+    if (clips_seen == 0) check_skip("real-asset corpus not found (IKIT_DATA/gltf)");
+    for (t = 0; t < 3; ++t) {
+        motion_fixture m;
+        scene s;
+        if (!motion_fixture_read(&m, takes[t])) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        memset(&s, 0, sizeof s);
+        s.skeleton = &m.bvh->skeleton, s.rig = &m.rig, s.take = &m.take, s.root_ms = ik_mat4_identity();
+        CHECK(detect(&s) == IK_OK && !s.cycle.in_place && s.stance_count == 0 && s.contact_count > 0,
+              "%s as captured: not in place (hips %g units/s, slide %g)", takes[t], (double)s.cycle.hips_speed,
+              (double)s.cycle.speed);
+        scene_free(&s);
+        motion_fixture_free(&m);
+    }
+}
+
 /* ---- known slides ------------------------------------------------------------------------- */
 
 /* ik_walk on 131_01's skeleton (a 4 s walk at its default speed, flat
@@ -498,6 +550,7 @@ static void test_bad_jobs(void) {
 
 int main(void) {
     test_real_clips();
+    test_not_in_place();
     test_walk_made_in_place();
     test_capture_made_in_place();
     test_spinning();

@@ -107,7 +107,7 @@ ik_in_place ik_in_place_def(void);
  * job's own range errors; IK_ERR_NONFINITE and IK_ERR_DEGENERATE as
  * ik_foot_contacts_run, and its IK_ERR_UNSUPPORTED for a figure upside down;
  * IK_ERR_CAPACITY when the stances found under some estimate of v exceed
- * `capacity` (*count says how many; a capacity of frame_count always
+ * `capacity` (*count says how many; a capacity of 2 x frame_count always
  * suffices). A take that is not in place is not an error: out->in_place is
  * 0, *count 0, the measures filled where they could be. */
 ik_result ik_in_place_run(const ik_in_place *job);

@@ -5,8 +5,10 @@
 #include <string.h>
 
 /* Refinements of the slide velocity: each finds the stances under the
- * current estimate and re-measures it over them; three settle it on every
- * clip we have (the change after the third is below 0.1 %). */
+ * current estimate and re-measures it over them. The real clips settle
+ * after one or two (girl.glb's run and robot.glb's walk after the first,
+ * robot.glb's run after the second: 6.09 then 6.33 units/s, then no
+ * change); three leave one to spare. */
 #define IN_PLACE_REFINEMENTS 3
 
 ik_in_place ik_in_place_def(void) {

@@ -165,7 +165,8 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     }
     memcpy(m->contacts, m->stances, (size_t)m->stance_count * sizeof *m->stances);
     m->contact_count = m->stance_count;
-    printf("root motion put back: %s moves forward %.4g units over the take (%.3g m); its %d stances are held\n",
+    printf("root motion put back: the hips (%s) move forward %.4g units over the take (%.3g m); its %d stances "
+           "are held\n",
            ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[IK_FOOT_HIPS])),
            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time,
            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time /
@@ -203,8 +204,9 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
                     ik_foot_point_name(p), ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[p])));
     for (p = 0; p < m->contact_count; ++p) legs_with_contacts |= 1 << ik_foot_point_leg(m->contacts[p].point);
     if (!legs_with_contacts) {
-        fprintf(stderr, "ikc clean: %s: no foot is ever on the ground (no contacts found): nothing to hold; "
-                        "`ikc contacts` shows the feet's heights and speeds\n", m->asset.path);
+        fprintf(stderr, "ikc clean: %s: no foot is ever on the ground (no contacts found, and no steady backward "
+                        "slide of both feet as in a cycle made in place): nothing to hold; `ikc contacts` shows the "
+                        "feet's heights and speeds\n", m->asset.path);
         free(reference_ms);
         free(previous_ms);
         return IKC_EXIT_FORMAT;

@@ -58,14 +58,14 @@ static ik_result find_in_place(ikc_motion *m, const ik_foot_contacts *feet) {
     ik_in_place job = ik_in_place_def();
     ik_vec3 *shifted = (ik_vec3 *)alloc_array((size_t)m->take.frame_count * IK_FOOT_PATH_POINTS, sizeof(ik_vec3));
     ik_result r = IK_ERR_NO_MEMORY;
-    m->stances = (ik_foot_contact *)alloc_array((size_t)m->take.frame_count, sizeof(ik_foot_contact));
-    m->slides = (ik_real *)alloc_array((size_t)m->take.frame_count, sizeof(ik_real));
+    m->stances = (ik_foot_contact *)alloc_array(2 * (size_t)m->take.frame_count, sizeof(ik_foot_contact));
+    m->slides = (ik_real *)alloc_array(2 * (size_t)m->take.frame_count, sizeof(ik_real));
     if (shifted && m->stances && m->slides) {
         job.feet = feet;
         job.shifted_ms = shifted;
         job.scratch = feet->scratch;
         job.stances = m->stances;
-        job.capacity = m->take.frame_count;
+        job.capacity = 2 * m->take.frame_count;
         job.count = &m->stance_count;
         job.slides = m->slides;
         job.out = &m->cycle;
@@ -79,7 +79,7 @@ static int find_contacts(const char *command, ikc_motion *m) {
     size_t frames = (size_t)m->take.frame_count;
     ik_foot_contacts job = ik_foot_contacts_def();
     ik_real *scratch = (ik_real *)alloc_array(2 * frames, sizeof(ik_real));
-    int capacity = m->take.frame_count, p, bad = -1;
+    int capacity = 2 * m->take.frame_count, p, bad = -1;
     ik_result r;
     m->model_ms = (ik_mat4 *)alloc_array((size_t)m->asset.skeleton->joint_count, sizeof(ik_mat4));
     m->paths_ms = (ik_vec3 *)alloc_array(frames * IK_FOOT_PATH_POINTS, sizeof(ik_vec3));

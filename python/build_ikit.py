@@ -342,6 +342,7 @@ typedef struct ik_humanoid_pair { int role; const char *name; int name_length; }
 typedef struct ik_humanoid_map { int joint[...]; unsigned long missing; ...; } ik_humanoid_map;
 typedef struct ik_humanoid_limb {
     int start, mid, end;
+    ik_vec3 hinge_axis_ls;
     ik_real upper_length, lower_length;
     ...;
 } ik_humanoid_limb;
@@ -389,6 +390,7 @@ ik_result ik_humanoid_map_find(const ik_skeleton *skeleton, const ik_humanoid_pa
                                ik_humanoid_map *map);
 int ik_humanoid_map_describe(const ik_humanoid_map *map, const ik_skeleton *skeleton, char *out, size_t size);
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
+ik_vec3 ik_humanoid_limb_pole(const ik_humanoid_limb *limb, const ik_mat4 *model_ms, ik_vec3 target, ik_real length);
 ik_humanoid_solve ik_humanoid_solve_def(void);
 ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);
 int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names,

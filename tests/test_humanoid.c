@@ -4,6 +4,7 @@
  * hold, a target swept along a path never flips a joint; shoulders, look-at
  * and bad input. */
 #include <ikit/humanoid.h>
+#include <ikit/two_bone.h>
 #include <math.h>
 
 #include "support/check.h"
@@ -696,6 +697,52 @@ static void test_limb_hinge(void) {
           "a leg lifted to hip height: the pole above the thigh");
 }
 
+/* ik_humanoid_limb_pole with the rig's hinge: a plain two-bone job on each
+ * leg of every rig (straight T-pose legs among them) puts the foot on the
+ * target and the knee ahead of the hip-to-ankle line along the figure's
+ * forward, for feet pulled up, swung forward, back and out. */
+static void limb_pole_rig(fixture *f, int built, void *context) {
+    check_property knee = {"knee ahead with the rig's pole", 0, 0};
+    ik_vec3 forward = fixture_forward(f), left = fixture_left(f);
+    int side, reach, swing;
+    (void)built, (void)context;
+    for (side = IK_LIMB_LEG_L; side <= IK_LIMB_LEG_R; ++side)
+        for (reach = 0; reach < 3; ++reach)
+            for (swing = 0; swing < 4; ++swing) {
+                const ik_humanoid_limb *l = &f->rig.limb[side];
+                ik_real leg = fixture_limb_length(f, side);
+                ik_two_bone tb = ik_two_bone_def();
+                ik_vec3 hip, down, target, line, off;
+                ik_mat4 end_ms;
+                fixture_reset(f);
+                hip = fixture_pos(f, l->start);
+                down = ik_vec3_normalize(ik_vec3_sub(fixture_end(f, side), hip));
+                target = ik_vec3_mad(hip, down, leg * ((ik_real)0.85 - (ik_real)0.125 * (ik_real)reach));
+                target = ik_vec3_mad(target, swing < 3 ? forward : left, leg * (swing == 0 ? (ik_real)-0.2 : swing == 1 ? 0 : (ik_real)0.25));
+                end_ms = ik_humanoid_limb_end_ms(l, f->model);
+                tb.start_ms = &f->model[l->start], tb.mid_ms = &f->model[l->mid], tb.end_ms = &end_ms;
+                tb.target_ms = target;
+                tb.use_hinge = 1, tb.hinge_axis_ls = l->hinge_axis_ls;
+                tb.use_pole = 1, tb.pole_ms = ik_humanoid_limb_pole(l, f->model, target, leg);
+                tb.start_rotation_ls = &f->pose[l->start].rotation, tb.mid_rotation_ls = &f->pose[l->mid].rotation;
+                if (ik_two_bone_run(&tb) != IK_OK) {
+                    PROPERTY_CASE(knee, 0, "%s: the solve failed", f->label);
+                    continue;
+                }
+                ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
+                line = ik_vec3_normalize(ik_vec3_sub(fixture_end(f, side), fixture_pos(f, l->start)));
+                off = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)), line);
+                PROPERTY_CASE(knee, ik_vec3_distance(fixture_end(f, side), target) < (ik_real)1e-3 * leg &&
+                                        ik_vec3_dot(off, forward) > (ik_real)0.02 * leg,
+                              "%s leg %d, reach %d, swing %d: miss %g, knee ahead %g legs", f->label, side, reach, swing,
+                              (double)(ik_vec3_distance(fixture_end(f, side), target) / leg),
+                              (double)(ik_vec3_dot(off, forward) / leg));
+            }
+    property_end(&knee);
+}
+
+static void test_limb_pole(void) { fixture_each_rig(limb_pole_rig, NULL); }
+
 static void test_limbs(void) {
     rng r = rng_seeded(6);
     fixture_each_rig(limbs_rig, &r);
@@ -1079,6 +1126,7 @@ int main(void) {
     test_mirrored_rig();
     test_mirrored_twins();
     test_limb_hinge();
+    test_limb_pole();
     test_shoulders();
     test_look_at();
     test_look_around();

@@ -8,77 +8,12 @@
  * keys, stored again by the library into the input, read back as stored.
  * Then the issue's case: a robot walk cleaned twice does not grow. */
 #define _POSIX_C_SOURCE 200809L
-#include <cjson/cJSON.h>
 #include <math.h>
 
 #include <ikit/gltf.h>
 
+#include "support/gltf_unused.h"
 #include "support/ikc_run.h"
-
-/* The JSON chunk of a .glb file (NULL when unreadable). */
-static cJSON *glb_json(const char *path) {
-    FILE *f = fopen(path, "rb");
-    unsigned char header[20];
-    unsigned long length;
-    char *text;
-    cJSON *doc = NULL;
-    if (!f) return NULL;
-    if (fread(header, 1, 20, f) == 20) {
-        length = header[12] | header[13] << 8 | (unsigned long)header[14] << 16 | (unsigned long)header[15] << 24;
-        text = (char *)calloc(length + 1, 1);
-        if (text && fread(text, 1, length, f) == length) doc = cJSON_Parse(text);
-        free(text);
-    }
-    fclose(f);
-    return doc;
-}
-
-static void mark(const cJSON *ref, unsigned char *used, int count) {
-    if (cJSON_IsNumber(ref) && ref->valueint >= 0 && ref->valueint < count) used[ref->valueint] = 1;
-}
-
-/* Accessors and bufferViews nothing refers to, by the glTF 2.0 schema:
- * samplers, primitives (attributes, indices, targets) and skins use
- * accessors; accessors (and their sparse parts) and images use views. */
-typedef struct unused_count {
-    int accessors, views, accessor_total, view_total;
-} unused_count;
-
-static int count_unused(const char *path, unused_count *n) {
-    cJSON *doc = glb_json(path), *a, *s, *m, *p, *t, *e;
-    unsigned char *acc, *view;
-    int i;
-    if (!doc) return 0;
-    n->accessor_total = cJSON_GetArraySize(cJSON_GetObjectItem(doc, "accessors"));
-    n->view_total = cJSON_GetArraySize(cJSON_GetObjectItem(doc, "bufferViews"));
-    acc = (unsigned char *)calloc((size_t)n->accessor_total + 1, 1);
-    view = (unsigned char *)calloc((size_t)n->view_total + 1, 1);
-    cJSON_ArrayForEach(a, cJSON_GetObjectItem(doc, "animations")) cJSON_ArrayForEach(s, cJSON_GetObjectItem(a, "samplers")) {
-        mark(cJSON_GetObjectItem(s, "input"), acc, n->accessor_total);
-        mark(cJSON_GetObjectItem(s, "output"), acc, n->accessor_total);
-    }
-    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "meshes")) cJSON_ArrayForEach(p, cJSON_GetObjectItem(m, "primitives")) {
-        cJSON_ArrayForEach(e, cJSON_GetObjectItem(p, "attributes")) mark(e, acc, n->accessor_total);
-        mark(cJSON_GetObjectItem(p, "indices"), acc, n->accessor_total);
-        cJSON_ArrayForEach(t, cJSON_GetObjectItem(p, "targets")) cJSON_ArrayForEach(e, t) mark(e, acc, n->accessor_total);
-    }
-    cJSON_ArrayForEach(s, cJSON_GetObjectItem(doc, "skins")) mark(cJSON_GetObjectItem(s, "inverseBindMatrices"), acc, n->accessor_total);
-    cJSON_ArrayForEach(a, cJSON_GetObjectItem(doc, "accessors")) {
-        mark(cJSON_GetObjectItem(a, "bufferView"), view, n->view_total);
-        mark(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "sparse"), "indices"), "bufferView"), view,
-             n->view_total);
-        mark(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "sparse"), "values"), "bufferView"), view,
-             n->view_total);
-    }
-    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "images")) mark(cJSON_GetObjectItem(e, "bufferView"), view, n->view_total);
-    n->accessors = n->views = 0;
-    for (i = 0; i < n->accessor_total; ++i) n->accessors += !acc[i];
-    for (i = 0; i < n->view_total; ++i) n->views += !view[i];
-    free(acc);
-    free(view);
-    cJSON_Delete(doc);
-    return 1;
-}
 
 /* The Khronos validator's UNUSED_OBJECT count for `path` (its "codes:"
  * line); -1 when the validator is not installed, -2 when it fails. */

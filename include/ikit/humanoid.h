@@ -229,6 +229,16 @@ static inline int ik_humanoid_limb_foot(const ik_humanoid_limb *limb) {
  * matrix carried to end_offset_ls. */
 ik_mat4 ik_humanoid_limb_end_ms(const ik_humanoid_limb *limb, const ik_mat4 *model_ms);
 
+/* The pole the rig's own solve gives a limb's two-bone job for `target`
+ * (model_ms: forward kinematics of the pose, its root_ms applied):
+ * ik_limb_natural_pole of the limb's start, middle and end
+ * (ik_humanoid_limb_end_ms) with the hinge in model space,
+ * sgn(det M) M hinge_axis_ls for the middle joint's matrix M, at `length`
+ * from the middle of start and target. With use_hinge on hinge_axis_ls it
+ * bends a knee forward and an elbow back, as the rest pose does, whatever
+ * the pose's current bend (a straight T-pose leg included). */
+ik_vec3 ik_humanoid_limb_pole(const ik_humanoid_limb *limb, const ik_mat4 *model_ms, ik_vec3 target, ik_real length);
+
 /* A virtual end's control joint carried to the virtual end as the limb
  * stands in `pose_ls` (its turn kept): the limb's forward kinematics
  * refreshed into model_ms (under root_ms, NULL: identity), the control's

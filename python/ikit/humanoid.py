@@ -1,6 +1,8 @@
 """Humanoids: the body map found by name (ik_humanoid_map_find), the rig
 (ik_humanoid_init) and the whole-body solve (ik_humanoid_solve_run)."""
 
+import numpy as np
+
 from . import arrays
 from ._ikit import ffi, lib
 from .errors import IkitError, check
@@ -49,12 +51,36 @@ class Humanoid:
         """role name -> joint index (-1 where missing)."""
         return {name: int(self._map.joint[r]) for r, name in enumerate(ROLES)}
 
+    def _limb(self, name):
+        if name not in LIMBS:
+            raise IkitError("limb %r" % (name,), lib.IK_ERR_NOT_FOUND, "no limb %r (limbs: %s)" % (name, ", ".join(LIMBS)))
+        return self._rig.limb[LIMBS.index(name)]
+
     def limb(self, name):
-        """A limb's joints (start, mid, end; end -1 for a virtual ankle) and
-        bone lengths, as the rig measured them at rest."""
-        limb = self._rig.limb[LIMBS.index(name)]
+        """A limb's joints (start, mid, end; end -1 for a virtual ankle),
+        bone lengths, and hinge_axis: the axis in the mid joint's frame a
+        knee or elbow bends positively about (ik_limb_hinge at rest: a knee
+        forward, an elbow back), for two_bone's hinge_axis."""
+        limb = self._limb(name)
+        axis = limb.hinge_axis_ls
         return {"start": limb.start, "mid": limb.mid, "end": limb.end,
-                "upper_length": float(limb.upper_length), "lower_length": float(limb.lower_length)}
+                "upper_length": float(limb.upper_length), "lower_length": float(limb.lower_length),
+                "hinge_axis": (float(axis.x), float(axis.y), float(axis.z))}
+
+    def limb_pole(self, name, pose, target, *, root=None):
+        """The pole the rig's own solve gives limb `name` for `target` (model
+        space, under `root`) in `pose` (ik_humanoid_limb_pole): with
+        limb()["hinge_axis"] it keeps a knee forward and an elbow back,
+        however straight the limb is now. A 3-vector in model space."""
+        limb = self._limb(name)
+        model = self.skeleton.fk(pose, root)
+        model_ptr = arrays.matrices_pointer(model, self.skeleton.joint_count, "model", writable=False)
+        # the pole's distance from the limb only places the point; the
+        # limb's length under the root's scale keeps it the solve's
+        scale = 1.0 if root is None else abs(np.linalg.det(np.asarray(root, dtype=np.float64)[:3, :3])) ** (1.0 / 3.0)
+        pole = lib.ik_humanoid_limb_pole(ffi.addressof(limb), model_ptr, arrays.vec3(target, "target"),
+                                         (limb.upper_length + limb.lower_length) * scale)
+        return np.array([pole.x, pole.y, pole.z])
 
     def solve(self, pose, *, root=None, goals=None, look_at=None, ground=None, adjust_shoulders=None,
               adjust_pelvis=None, passes=None, model=None):

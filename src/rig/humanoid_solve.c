@@ -179,12 +179,15 @@ ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik
 
 /* The hinge in model space is sgn(det M) M h for the mid joint's matrix M
  * (the bend is positive about h in M's own frame, which a mirror turns). */
+ik_vec3 ik_humanoid_limb_pole(const ik_humanoid_limb *limb, const ik_mat4 *model_ms, ik_vec3 target, ik_real length) {
+    ik_mat4 end_ms = ik_humanoid_limb_end_ms(limb, model_ms);
+    ik_vec3 hinge = ik_mat4_transform_turn_axis(&model_ms[limb->mid], limb->hinge_axis_ls);
+    return ik_limb_natural_pole(ik_mat4_translation(&model_ms[limb->start]), ik_mat4_translation(&model_ms[limb->mid]),
+                                ik_mat4_translation(&end_ms), target, hinge, length);
+}
+
 static ik_vec3 natural_pole(const solve_state *st, const ik_humanoid_limb *limb, ik_vec3 target) {
-    const ik_mat4 *mid = &st->job->model_ms[limb->mid];
-    ik_mat4 end_ms = end_matrix(st, limb);
-    ik_vec3 hinge = ik_mat4_transform_turn_axis(mid, limb->hinge_axis_ls);
-    return ik_limb_natural_pole(position(st, limb->start), position(st, limb->mid), ik_mat4_translation(&end_ms), target,
-                                hinge, limb_length(st, limb));
+    return ik_humanoid_limb_pole(limb, st->job->model_ms, target, limb_length(st, limb));
 }
 
 /* Two-bone IK with the rig's hinge (ik_two_bone: law of cosines bend about

@@ -5,7 +5,9 @@ code), on the shared rigs, Mixamo-like copies and synthetic takes.
 The reader is checked first against tiny files with known answers; then every
 (take x rig) pair is run through `ikc retarget` and `ikc clean` once, and each
 goal of the issue has its own test function below (test_goal_*). Those are the
-issue's goals as stated, not today's numbers: some fail until the C code is fixed."""
+issue's goals as stated, not today's numbers: the ones not met yet are marked
+as strict expected failures, each saying what fails, so that meeting one turns
+its test red until the mark goes."""
 import base64
 import json
 import os
@@ -266,6 +268,7 @@ def _limb_goal(matrix, group):
     assert not bad, "%s direction beyond median %d / 95th %d deg:\n" % (group, med_goal, p95_goal) + "\n".join(bad)
 
 
+@pytest.mark.xfail(strict=True, reason="Issue 25 open: ikc retarget now checks its result and exits 7 on the backwards and crossover takes onto male_base_mesh (and its copies) and rigged_figure (legs' directions past the goal)")
 def test_goal_ikc_runs(matrix):
     bad = ["%s on %s: retarget %s, clean %s" % (r["take"], r["rig"], r["rc_retarget"], r["rc_clean"])
            for r in matrix if r["rc_retarget"] != 0 or r["rc_clean"] != 0]
@@ -284,6 +287,7 @@ def test_goal_limbs_forearms(matrix):
     _limb_goal(matrix, "forearm")
 
 
+@pytest.mark.xfail(strict=True, reason="Issue 25 open: ikc clean on a rig under a 0.01-scaled armature flips knees (mixamo_girl: right thigh 166 deg off)")
 def test_goal_limbs_thighs(matrix):
     _limb_goal(matrix, "thigh")
 
@@ -292,6 +296,7 @@ def test_goal_limbs_shins(matrix):
     _limb_goal(matrix, "shin")
 
 
+@pytest.mark.xfail(strict=True, reason="Issue 25 open: the IK pass holds the source's contacts; the edges of the output's own contacts still slide up to 29 mm")
 def test_goal_planted_slide(matrix):
     bad = ["%s on %s (%s): %d contacts over 5 mm, worst %.1f mm" % (
         r["take"], r["rig"], {"r": "retarget", "c": "clean"}[s], r[s + "_over_5mm"], r[s + "_max_slide_mm"])
@@ -299,6 +304,7 @@ def test_goal_planted_slide(matrix):
     assert not bad, "planted contacts sliding over 5 mm:\n" + "\n".join(bad)
 
 
+@pytest.mark.xfail(strict=True, reason="Issue 25 open: planted toes of male_base_mesh and robot's ankles dip 5-9 mm under the output's 5th-percentile floor")
 def test_goal_sink(matrix):
     bad = ["%s on %s (%s): %.1f mm below the floor" % (
         r["take"], r["rig"], {"r": "retarget", "c": "clean"}[s], r[s + "_sink_mm"])
@@ -306,6 +312,7 @@ def test_goal_sink(matrix):
     assert not bad, "grounded feet sinking over 5 mm:\n" + "\n".join(bad)
 
 
+@pytest.mark.xfail(strict=True, reason="Issue 25 open: ikc clean flips knees on rigs under a 0.01-scaled armature (4-46 frames)")
 def test_goal_no_knee_flips(matrix):
     bad = ["%s on %s (%s): %d frames" % (r["take"], r["rig"], {"r": "retarget", "c": "clean"}[s],
                                           r[s + "_knee_flips"])

@@ -155,7 +155,10 @@ static ik_real limb_length(const solve_state *st, const ik_humanoid_limb *limb) 
  * lifted forward rolled 180 degrees -- and a T-pose arm lowered to hang
  * would keep its elbow out sideways. When e lies along h' (under 1% off
  * it) or nearly opposite d, the side the middle joint is on now,
- * k = reject(b - a, d); for a straight limb, u x h. */
+ * k = reject(b - a, d); for a straight limb, u x h. (The turned side is a
+ * length cubed times |h|, so it is never compared with |u|^2: in a model
+ * space scaled by 0.01, as under a Mixamo armature, it always fell short
+ * and the knee went to u x h, the other side half the time.) */
 ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik_vec3 hinge_ms, ik_real length) {
     ik_vec3 u = ik_vec3_sub(b, a), d = ik_vec3_sub(c, a), e = ik_vec3_sub(target, a), k = ik_vec3_zero();
     ik_real dd = ik_vec3_length_sq(d) * ik_vec3_length_sq(e), de = IK_SQRT(dd), dot_de = ik_vec3_dot(d, e);
@@ -172,8 +175,10 @@ ik_vec3 ik_limb_natural_pole(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 target, ik
         if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(e) * ik_vec3_length_sq(hinge_ms) * dd))
             k = ik_vec3_zero();
     }
-    if (ik_vec3_length_sq(k) == 0) k = ik_vec3_reject(u, ik_vec3_normalize_or(d, ik_vec3_zero()));
-    if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) k = ik_vec3_cross(u, hinge_ms);
+    if (ik_vec3_length_sq(k) == 0) {
+        k = ik_vec3_reject(u, ik_vec3_normalize_or(d, ik_vec3_zero()));
+        if (!(ik_vec3_length_sq(k) > (ik_real)1e-4 * ik_vec3_length_sq(u))) k = ik_vec3_cross(u, hinge_ms);
+    }
     return ik_vec3_mad(ik_vec3_lerp(a, target, (ik_real)0.5), ik_vec3_normalize_or(k, ik_vec3_zero()), length);
 }
 

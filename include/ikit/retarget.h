@@ -89,6 +89,14 @@ typedef struct ik_retarget {
     ik_foot_contacts contacts;      /* thresholds for the source's contacts (ik_foot_contacts_def();
                                        its buffers, counts and axes are set by the job) */
     ik_real blend_time;             /* footskate easing, seconds; default 0.25 */
+    /* Whole stances (hold_feet): after the source's contacts are held, the
+     * result's own (ik_ground_slide: a toe, or an ankle without one, near
+     * the floor and slow, with 25 % more room than its defaults) that still
+     * slide are held too, merged with the source's, in up to
+     * plant_rounds rounds (default 3; 0 holds only the source's). */
+    int plant_rounds;
+    ik_real ground_metre;           /* target root units per metre for those thresholds; 0 (default):
+                                       ik_foot_metre of the target's legs. ikc passes a glTF's own metres */
 
     /* Out (optional, NULL: not written): the contacts held on the target,
      * in its root space (under no root transform), in order of start;

@@ -2,8 +2,8 @@
  * two rest poses in a shared body frame, root travel scaled by the legs,
  * then the source's foot contacts held by the footskate job. */
 #include <ikit/footskate.h>
-#include <ikit/ground_slide.h>
 #include <ikit/retarget.h>
+#include <ikit/stance_join.h>
 #include <ikit/two_bone.h>
 
 #include <string.h>
@@ -30,11 +30,10 @@ typedef struct layout {
     unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
     unsigned char *parent_mirrored; /* [target joints] the parent's model frame mirrors (det < 0), in
                                        every pose: the transfer changes rotations and the hips' travel only */
-    ik_vec3 *ground_points; /* [2 frames] ik_ground_slide's scratch */
-    ik_real *ground_heights; /* [4 frames] */
-    ik_ground_contact *ground; /* [frames + 1] contacts found on the result */
     ik_quat *carried;       /* [target joints] this frame's trunk aims above the joint, carried down */
     unsigned char *carries; /* [target joints] the joint's aim is carried to its subtree (the trunk's) */
+    void *stance_join;      /* ik_stance_join's scratch */
+    size_t stance_join_bytes;
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
 } layout;
@@ -50,7 +49,7 @@ static size_t carve(size_t *at, size_t bytes) {
 }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[20];
+    size_t at = 0, o[17];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -69,21 +68,20 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[12] = carve(&at, t);
     o[13] = carve(&at, t * sizeof(ik_quat));
     o[14] = carve(&at, t);
-    o[15] = carve(&at, 2 * f * sizeof(ik_vec3));
-    o[16] = carve(&at, 4 * f * sizeof(ik_real));
-    o[17] = carve(&at, (f + 1) * sizeof(ik_ground_contact));
-    o[18] = carve(&at, cap * sizeof(ik_foot_contact));
-    o[19] = carve(&at, cap * sizeof(ik_foot_contact));
+    o[15] = carve(&at, cap * sizeof(ik_foot_contact));
+    o[16] = carve(&at, cap * sizeof(ik_foot_contact));
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
     shape.poses_ls = NULL;
     l->footskate_bytes = ik_footskate_scratch_bytes(&shape, (int)cap);
-    l->footskate = NULL;
+    l->stance_join_bytes = ik_stance_join_scratch_bytes(&shape, (int)cap);
+    l->footskate = l->stance_join = NULL;
     {
-        size_t plan_at = carve(&at, l->footskate_bytes);
+        size_t plan_at = carve(&at, l->footskate_bytes), join_at = carve(&at, l->stance_join_bytes);
         if (!base) return at;
         l->footskate = base + plan_at;
+        l->stance_join = base + join_at;
     }
     l->source_of = (int *)(void *)(base + o[0]);
     l->offset = (ik_quat *)(void *)(base + o[1]);
@@ -100,11 +98,8 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->parent_mirrored = (unsigned char *)(base + o[12]);
     l->carried = (ik_quat *)(void *)(base + o[13]);
     l->carries = (unsigned char *)(base + o[14]);
-    l->ground_points = (ik_vec3 *)(void *)(base + o[15]);
-    l->ground_heights = (ik_real *)(void *)(base + o[16]);
-    l->ground = (ik_ground_contact *)(void *)(base + o[17]);
-    l->best = (ik_foot_contact *)(void *)(base + o[18]);
-    l->intended = (ik_foot_contact *)(void *)(base + o[19]);
+    l->best = (ik_foot_contact *)(void *)(base + o[15]);
+    l->intended = (ik_foot_contact *)(void *)(base + o[16]);
     return at;
 }
 
@@ -898,93 +893,26 @@ static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
     return r;
 }
 
-/* A contact of `point` over [start, end] joined to a list of contacts:
- * the point's one contact it overlaps or touches grows to cover it (its
- * spot kept); several such become one, held at `planted` (the result's
- * mean place: the source moved the foot between them, and the target's
- * stood, so an outside reader saw one contact sliding); with none it is
- * added at `planted`. The list stays in order of start, each point's
- * contacts disjoint. Returns the new count. */
-static int join_contact(const layout *l, ik_foot_contact *list, int count, int point, int start, int end,
-                        ik_vec3 planted) {
-    int i, overlaps = 0, n = 0;
-    ik_bool placed = 0;
-    ik_foot_contact c;
-    memset(&c, 0, sizeof c);
-    c.point = point, c.start = start, c.end = end, c.planted_ms = planted;
-    for (i = 0; i < count; ++i) {
-        const ik_foot_contact *h = &list[i];
-        if (h->point != point || h->start > end + 1 || start > h->end + 1) continue;
-        if (++overlaps == 1) c.planted_ms = h->planted_ms;
-        c.start = h->start < c.start ? h->start : c.start;
-        c.end = h->end > c.end ? h->end : c.end;
-    }
-    if (overlaps > 1) c.planted_ms = planted;
-    /* rebuilt in the source's contacts' room: the others, with c in order */
-    for (i = 0; i < count; ++i) {
-        const ik_foot_contact *h = &list[i];
-        if (h->point == point && h->start <= c.end && c.start <= h->end) continue;
-        if (!placed && h->start > c.start) l->found[n++] = c, placed = 1;
-        l->found[n++] = *h;
-    }
-    if (!placed) l->found[n++] = c;
-    memcpy(list, l->found, (size_t)n * sizeof *l->found);
-    return n;
-}
-
-/* The result's own contacts, as an outside reader finds them
- * (ik_ground_slide on every frame, with 25 % more room in height and speed
- * than its defaults, so their edges are taken in), into l->ground; returns
- * how many (0 when the measure fails) and the worst slide in *worst. */
-static int result_contacts(const ik_retarget *job, const layout *l, ik_real *worst) {
-    const ik_humanoid *t = job->target_rig;
-    ik_ground_slide g = ik_ground_slide_def();
-    int found = 0, i;
-    g.rig = t;
-    g.take = job->target;
-    g.metre = job->ground_metre > 0 ? job->ground_metre : ik_foot_metre(ik_foot_leg_length(t));
-    g.near_floor *= (ik_real)1.25;
-    g.slow *= (ik_real)1.25;
-    g.sample_rate = 1 / job->target->frame_time;
-    g.model_ms = l->target_ms;
-    g.points = l->ground_points;
-    g.heights = l->ground_heights;
-    g.contacts = l->ground;
-    g.capacity = job->target->frame_count + 1;
-    g.count = &found;
+/* The result's own contacts that slide joined to the intended ones
+ * (ik_stance_join; join 0: only measured); *worst their worst slide.
+ * Returns how many joined. */
+static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, int *intended, ik_real *worst) {
+    ik_stance_join sj = ik_stance_join_def();
+    int joined = 0;
+    sj.rig = job->target_rig;
+    sj.take = job->target;
+    sj.metre = job->ground_metre > 0 ? job->ground_metre : ik_foot_metre(ik_foot_leg_length(job->target_rig));
+    sj.tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(job->target_rig));
+    sj.join = join;
+    sj.contacts = l->intended;
+    sj.count = intended;
+    sj.capacity = contact_capacity(job->target->frame_count);
+    sj.scratch = l->stance_join;
+    sj.scratch_bytes = l->stance_join_bytes;
+    sj.worst = worst;
+    sj.joined = &joined;
     *worst = 0;
-    if (ik_ground_slide_run(&g) != IK_OK) return 0;
-    for (i = 0; i < found; ++i) *worst = ik_maxr(*worst, l->ground[i].slide);
-    return found;
-}
-
-/* The whole stance held: the result's own contacts (result_contacts) that
- * slide over a millimetre of the leg's metre join the contacts meant to be
- * held (l->intended: the source's, mapped, before the IK pass moved any
- * into reach or cut a lifted heel; join_contact) for the foot's toe (its ankle where it has none), a new
- * one held at the result's mean place over it. Heel strike and toe off on
- * the target fall where the source's contacts say nothing (a longer foot,
- * a toe the source shuffles). Returns how many joined. */
-static int plant_whole_stances(const ik_retarget *job, const layout *l, int found, int *intended) {
-    const ik_humanoid *t = job->target_rig;
-    ik_real tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(t));
-    int i, joined = 0, f;
-    for (i = 0; i < found; ++i) {
-        const ik_ground_contact *c = &l->ground[i];
-        const ik_humanoid_limb *leg = &t->limb[c->leg];
-        int point = leg->toe >= 0 ? (c->leg == IK_LIMB_LEG_L ? IK_FOOT_TOE_L : IK_FOOT_TOE_R)
-                                  : (c->leg == IK_LIMB_LEG_L ? IK_FOOT_HEEL_L : IK_FOOT_HEEL_R);
-        ik_vec3 mean = ik_vec3_zero();
-        if (!(c->slide > tolerance) || point_joint(t, point) < 0) continue;
-        for (f = c->start; f <= c->end; ++f) {
-            ik_skeleton_fk(t->skeleton, ik_take_pose(job->target, f), NULL, l->target_ms);
-            mean = ik_vec3_add(mean, ik_mat4_translation(&l->target_ms[point_joint(t, point)]));
-        }
-        *intended = join_contact(l, l->intended, *intended, point, c->start, c->end,
-                                 ik_vec3_scale(mean, (ik_real)1 / (ik_real)(c->end - c->start + 1)));
-        ++joined;
-    }
-    return joined;
+    return ik_stance_join_run(&sj) == IK_OK ? joined : 0;
 }
 
 static ik_result validate(const ik_retarget *job) {
@@ -1082,20 +1010,21 @@ ik_result ik_retarget_run(const ik_retarget *job) {
      * round whose result slides least is the one kept */
     if (r == IK_OK && job->hold_feet && job->plant_rounds > 0) {
         ik_real worst, best, tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(t));
-        int found_now = result_contacts(job, &l, &worst), best_count = intended, best_round = 0;
+        int best_count = intended, best_round = 0, now = 0;
+        join_stances(job, &l, 0, &intended, &worst);
         best = worst;
         memcpy(l.best, l.intended, (size_t)intended * sizeof *l.intended);
-        for (round = 1; r == IK_OK && round <= job->plant_rounds; ++round) {
-            if (!(worst > tolerance) || plant_whole_stances(job, &l, found_now, &intended) == 0) break;
+        for (round = 1; r == IK_OK && round <= job->plant_rounds && worst > tolerance; ++round) {
+            if (join_stances(job, &l, 1, &intended, &worst) == 0) break;
             r = hold_feet_again(job, &l, &m, l.intended, intended, &held);
-            found_now = result_contacts(job, &l, &worst);
+            join_stances(job, &l, 0, &intended, &worst);
+            now = round;
             if (worst < best) {
-                best = worst, best_count = intended, best_round = round;
+                best = worst, best_round = round, best_count = intended;
                 memcpy(l.best, l.intended, (size_t)intended * sizeof *l.intended);
             }
         }
-        if (r == IK_OK && best_round != round - 1) /* the result is round - 1's */
-            r = hold_feet_again(job, &l, &m, l.best, best_count, &held);
+        if (r == IK_OK && best_round != now) r = hold_feet_again(job, &l, &m, l.best, best_count, &held);
     }
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;

@@ -7,6 +7,7 @@
 #include <ikit/footskate.h>
 #include <ikit/skating.h>
 
+#include "ground_figures.h"
 #include "ikc.h"
 #include "motion_take.h"
 
@@ -47,10 +48,20 @@ static void usage(FILE *out) {
             "  ikc clean 131_01.bvh -o 131_01_clean.bvh\n"
             "  ikc clean robot.glb --clip Robot_Walking --root-motion -o walking.glb\n"
             "\n"
+            "Also measured, before and after, the way an outside reader of the file\n"
+            "would (not from the contacts held): feet on the ground in the take itself,\n"
+            "a toe joint (an ankle without one) within 4 cm of the floor and slower than\n"
+            "25 cm/s, sampled at 60 Hz, for 0.05 s or longer (the floor the 5th\n"
+            "percentile of both feet's heights; the slide the largest distance across up\n"
+            "between two samples of a contact; metres of the glTF world, or 0.85 m of leg\n"
+            "for BVH). Checks (each failure a warning; OUT is still written and the exit\n"
+            "code is 7): the clean-up adds no frame with a knee bent the wrong way, adds\n"
+            "no joint speed over 5 m/s, and leaves no contact sliding further than before.\n"
+            "\n"
             "exit codes: 0 ok, 1 solver failure, 2 bad usage, 3 file missing, 4 file\n"
             "malformed or not a usable take (one frame, NaN values, no humanoid, upside\n"
             "down, no foot ever on the ground, --root-motion on a take not in place),\n"
-            "5 unknown clip, 6 output not written.\n");
+            "5 unknown clip, 6 output not written, 7 written but failing a check above.\n");
 }
 
 static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take *reference, ik_mat4 *scratch_ms,
@@ -71,7 +82,48 @@ static ik_result measure(const ikc_motion *m, const ik_take *take, const ik_take
     return ik_skating_measure_run(&job);
 }
 
-static void print_table(const ikc_motion *m, const ik_skating *before, const ik_skating *after, double seconds) {
+/* The outside reader's figures of a take, before and after. */
+typedef struct outside_figures {
+    ikc_ground_figures ground;
+    int knee_flips;
+} outside_figures;
+
+static ik_result measure_outside(ikc_motion *m, const ik_take *take, outside_figures *out) {
+    out->knee_flips = ikc_knee_flip_frames(&m->human.rig, take, m->model_ms);
+    return ikc_ground_figures_measure(&m->asset, &m->human.rig, take, &out->ground);
+}
+
+/* The checks of the usage text, each failure a warning; returns how many
+ * failed. */
+static int check_result(const ikc_motion *m, const ik_skating *after, const outside_figures *before,
+                        const outside_figures *cleaned) {
+    double metres_per_second = (double)after->added_speed / (double)ik_foot_metre(m->leg_length);
+    int failed = 0;
+    if (cleaned->knee_flips > before->knee_flips) {
+        fprintf(stderr, "ikc clean: warning: the clean-up bent a knee the wrong way in %d frames (%d before)\n",
+                cleaned->knee_flips, before->knee_flips);
+        ++failed;
+    }
+    if (metres_per_second > 5) {
+        fprintf(stderr, "ikc clean: warning: the clean-up added %.1f m/s to %s at frame %d\n", metres_per_second,
+                after->added_speed_joint >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, after->added_speed_joint))
+                                              : "a joint",
+                after->added_speed_frame);
+        ++failed;
+    }
+    if (cleaned->ground.worst_slide > before->ground.worst_slide + (ik_real)0.5) {
+        fprintf(stderr,
+                "ikc clean: warning: a contact found on the result slides %.1f mm (the %s foot, frames %d-%d), "
+                "more than any before (%.1f mm)\n",
+                (double)cleaned->ground.worst_slide, cleaned->ground.worst_leg == IK_LIMB_LEG_L ? "left" : "right",
+                cleaned->ground.worst_start, cleaned->ground.worst_end, (double)before->ground.worst_slide);
+        ++failed;
+    }
+    return failed;
+}
+
+static void print_table(const ikc_motion *m, const ik_skating *before, const ik_skating *after,
+                        const outside_figures *outside_before, const outside_figures *outside_after, double seconds) {
     double mm = 1000.0 / (double)ik_foot_metre(m->leg_length);
     double cut = before->travel > 0 ? 100.0 * (1.0 - (double)(after->travel / before->travel)) : 0;
     char cut_text[48];
@@ -103,6 +155,14 @@ static void print_table(const ikc_motion *m, const ik_skating *before, const ik_
            after->added_speed_joint >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, after->added_speed_joint))
                                          : "none",
            after->added_speed_frame);
+    printf("  on the ground in the take itself (toe within 4 cm of the floor, under 25 cm/s, 60 Hz; see --help):\n");
+    printf("  %-44s %12d %12d\n", "  contacts found", outside_before->ground.contacts, outside_after->ground.contacts);
+    printf("  %-44s %12.1f %12.1f\n", "  worst slide (mm)", (double)outside_before->ground.worst_slide,
+           (double)outside_after->ground.worst_slide);
+    printf("  %-44s %12d %12d\n", "  contacts sliding over 5 mm", outside_before->ground.over,
+           outside_after->ground.over);
+    printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", outside_before->knee_flips,
+           outside_after->knee_flips);
     printf("  cleaned in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? m->take.frame_count / seconds : 0.0);
 }
 
@@ -181,6 +241,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
     ik_mat4 *reference_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
     ik_vec3 *previous_ms = (ik_vec3 *)malloc(2 * (size_t)m->take.joint_count * sizeof(ik_vec3));
     ik_skating before, after;
+    outside_figures outside_before, outside_after;
     double t0, seconds;
     int p, code, legs_with_contacts = 0, done = 0;
     if (m->cycle.in_place) {
@@ -220,16 +281,29 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
         return IKC_EXIT_FAILURE;
     }
     memcpy(reference.poses_ls, m->take.poses_ls, pose_bytes);
-    code = measure(m, &m->take, NULL, reference_ms, NULL, &before) == IK_OK ? IKC_EXIT_OK : IKC_EXIT_FAILURE;
+    code = measure(m, &m->take, NULL, reference_ms, NULL, &before) == IK_OK &&
+                   measure_outside(m, &m->take, &outside_before) == IK_OK
+               ? IKC_EXIT_OK
+               : IKC_EXIT_FAILURE;
     t0 = ikc_now();
     if (code == IKC_EXIT_OK) code = clean(m, quiet);
     seconds = ikc_now() - t0;
-    if (code == IKC_EXIT_OK && measure(m, &m->take, &reference, reference_ms, previous_ms, &after) != IK_OK) {
+    if (code == IKC_EXIT_OK && (measure(m, &m->take, &reference, reference_ms, previous_ms, &after) != IK_OK ||
+                                measure_outside(m, &m->take, &outside_after) != IK_OK)) {
         fprintf(stderr, "ikc clean: %s: the cleaned take is not finite\n", m->asset.path);
         code = IKC_EXIT_FAILURE;
     }
     if (code == IKC_EXIT_OK) code = ikc_write_take("clean", &m->asset, &m->take, m->clip, NULL, out, overwrite);
-    if (code == IKC_EXIT_OK) print_table(m, &before, &after, seconds);
+    if (code == IKC_EXIT_OK) {
+        int failed;
+        print_table(m, &before, &after, &outside_before, &outside_after, seconds);
+        failed = check_result(m, &after, &outside_before, &outside_after);
+        if (failed > 0) {
+            fprintf(stderr, "ikc clean: %s was written, but fails %d of its checks (warnings above)\n",
+                    ikc_shown(out), failed);
+            code = IKC_EXIT_CHECKS;
+        }
+    }
     free(reference.poses_ls);
     free(reference_ms);
     free(previous_ms);

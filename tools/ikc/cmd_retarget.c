@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include <ikit/body_directions.h>
-#include <ikit/ground_slide.h>
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
 
 #include "draw.h"
+#include "ground_figures.h"
 #include "ikc.h"
 #include "mesh_view.h"
 #include "motion_take.h"
@@ -118,16 +118,6 @@ typedef struct measured {
     int beyond_frame;
 } measured;
 
-/* A knee's bend about its hinge, negative when bent the wrong way. */
-static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *ms) {
-    ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, ms);
-    ik_vec3 u = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
-    ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&end_ms), ik_mat4_translation(&ms[l->mid])));
-    ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
-    return ik_vec3_dot(ik_vec3_cross(u, v), ik_mat4_transform_turn_axis(&ms[l->mid], l->hinge_axis_ls)) < 0 ? -angle
-                                                                                                           : angle;
-}
-
 static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_foot_contact *contacts, int count,
                          ik_mat4 *ms, measured *out) {
     ik_skating_measure job = ik_skating_measure_def();
@@ -160,7 +150,7 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
             ik_vec3 soles[3];
             int n = 0, i, foot = ik_humanoid_limb_foot(l);
             if (foot < 0) continue;
-            flipped |= knee_bend(l, ms) < -ik_rad(2);
+            flipped |= ikc_knee_bend(l, ms) < -ik_rad(2);
             soles[n++] = ik_mat4_transform_point(&ms[foot], l->heel_ls);
             soles[n++] = ik_mat4_transform_point(&ms[foot], l->ball_ls);
             if (l->toe >= 0) soles[n++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
@@ -231,22 +221,8 @@ typedef struct audit_figures {
     ik_real direction[IK_BODY_GROUPS][2]; /* median and 95th percentile angle, radians */
     int worst_segment, worst_first, worst_last, worst_frames; /* the segment most often past its group's 95th
                                                                   goal, and the frames it is */
-    int contacts, over;                   /* found on the output; sliding over 5 mm */
-    ik_real worst_slide, median_slide;    /* mm */
-    int worst_leg, worst_start, worst_end;
+    ikc_ground_figures ground;            /* the contacts found on the result */
 } audit_figures;
-
-static int compare_real(const void *a, const void *b) {
-    ik_real x = *(const ik_real *)a, y = *(const ik_real *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The q-quantile of n values (sorted in place), nearest rank. */
-static ik_real quantile(ik_real *v, int n, double q) {
-    if (n <= 0) return 0;
-    qsort(v, (size_t)n, sizeof *v, compare_real);
-    return v[(int)(q * (n - 1) + 0.5)];
-}
 
 /* The goal on a group's angles, median; the 95th percentile's is twice it. */
 static ik_real direction_goal(int group) { return group >= IK_BODY_THIGHS ? ik_rad(20) : ik_rad(10); }
@@ -283,55 +259,13 @@ static int measure_directions(const ikc_motion *src, const ik_humanoid *dst, con
             a->worst_segment = i, a->worst_frames = over[i], a->worst_first = first[i], a->worst_last = last[i];
     for (g = 0; ok && g < IK_BODY_GROUPS; ++g) {
         ik_real *v = angles + (size_t)g * 2 * (size_t)frames;
-        a->direction[g][0] = quantile(v, counts[g], 0.5);
-        a->direction[g][1] = quantile(v, counts[g], 0.95);
+        a->direction[g][0] = ikc_quantile(v, counts[g], 0.5);
+        a->direction[g][1] = ikc_quantile(v, counts[g], 0.95);
     }
     free(angles);
     free(src_ms);
     free(dst_ms);
     return ok;
-}
-
-/* Feet on the ground in the result as written (ik_ground_slide, the
- * definition in the usage text), in the file's metres: a glTF world's
- * (through the root: an armature's 0.01 scale included), else 0.85 m of
- * leg. */
-static ik_result measure_slides(const ik_asset *dst_asset, const ik_humanoid *dst, const ik_take *take,
-                                audit_figures *a) {
-    ik_ground_slide job = ik_ground_slide_def();
-    int samples = ik_ground_slide_samples(take, job.sample_rate), capacity = samples + 1, i;
-    ik_ground_contact *contacts = (ik_ground_contact *)malloc((size_t)capacity * sizeof *contacts);
-    ik_real *slides = (ik_real *)malloc((size_t)capacity * sizeof(ik_real)), mm;
-    ik_result r;
-    job.rig = dst;
-    job.take = take;
-    job.root_ms = dst_asset->format == IK_ASSET_GLTF ? &dst_asset->root_ms : NULL;
-    job.metre = dst_asset->format == IK_ASSET_GLTF ? 1 : ik_foot_metre(ik_foot_leg_length(dst));
-    job.model_ms = (ik_mat4 *)malloc((size_t)take->joint_count * sizeof(ik_mat4));
-    job.points = (ik_vec3 *)malloc(2 * (size_t)samples * sizeof(ik_vec3));
-    job.heights = (ik_real *)malloc(4 * (size_t)samples * sizeof(ik_real));
-    job.contacts = contacts;
-    job.capacity = capacity;
-    job.count = &a->contacts;
-    r = contacts && slides && job.model_ms && job.points && job.heights ? ik_ground_slide_run(&job) : IK_ERR_CAPACITY;
-    mm = 1000 / job.metre;
-    a->over = 0;
-    a->worst_slide = 0;
-    a->worst_leg = -1;
-    for (i = 0; r == IK_OK && i < a->contacts; ++i) {
-        slides[i] = contacts[i].slide * mm;
-        a->over += slides[i] > 5;
-        if (slides[i] > a->worst_slide || a->worst_leg < 0)
-            a->worst_slide = slides[i], a->worst_leg = contacts[i].leg, a->worst_start = contacts[i].start,
-            a->worst_end = contacts[i].end;
-    }
-    a->median_slide = r == IK_OK ? quantile(slides, a->contacts, 0.5) : 0;
-    free(contacts);
-    free(slides);
-    free(job.model_ms);
-    free(job.points);
-    free(job.heights);
-    return r;
 }
 
 /* The checks in the usage text, each failure a warning; returns how many
@@ -370,12 +304,13 @@ static int audit(const retarget_options *o, const measured *before, const measur
     }
     /* a warning only, not yet a failed check: the IK pass holds the
      * source's contacts, and the edges of the output's own can still slide */
-    if (a->over > 0)
+    if (a->ground.over > 0)
         fprintf(stderr,
                 "ikc retarget: warning: %d of %d contacts found on the result slide over 5 mm; worst %.1f mm, the %s "
                 "foot, frames %d-%d (%.2f-%.2f s)\n",
-                a->over, a->contacts, (double)a->worst_slide, a->worst_leg == IK_LIMB_LEG_L ? "left" : "right",
-                a->worst_start, a->worst_end, a->worst_start * frame_time, a->worst_end * frame_time);
+                a->ground.over, a->ground.contacts, (double)a->ground.worst_slide,
+                a->ground.worst_leg == IK_LIMB_LEG_L ? "left" : "right", a->ground.worst_start, a->ground.worst_end,
+                a->ground.worst_start * frame_time, a->ground.worst_end * frame_time);
     return failed;
 }
 
@@ -407,7 +342,7 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
            (double)ik_deg(after->beyond_grounded));
     printf("  on the ground in the result (toe within 4 cm of the floor, under 25 cm/s, 60 Hz; see --help):\n"
            "    %d contacts, slide worst %.1f mm, median %.1f mm, %d over 5 mm\n",
-           a->contacts, (double)a->worst_slide, (double)a->median_slide, a->over);
+           a->ground.contacts, (double)a->ground.worst_slide, (double)a->ground.median_slide, a->ground.over);
     printf("  directions against the source's in the body frame, median / 95th percentile (deg):\n   ");
     for (g = 0; g < IK_BODY_GROUPS; ++g)
         printf(" %s %.1f / %.1f%s", ik_body_group_name((ik_body_group)g), (double)ik_deg(a->direction[g][0]),
@@ -481,7 +416,7 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     } else if (measure(dst, &plain, contacts, held, ms, &before) != IK_OK ||
                measure(dst, &take, contacts, held, ms, &after) != IK_OK ||
                !measure_directions(src, dst, &take, &figures) ||
-               measure_slides(dst_asset, dst, &take, &figures) != IK_OK) {
+               ikc_ground_figures_measure(dst_asset, dst, &take, &figures.ground) != IK_OK) {
         fprintf(stderr, "ikc retarget: the retargeted take is not finite\n");
         code = IKC_EXIT_FAILURE;
     }

@@ -56,7 +56,7 @@ static void usage(FILE *out) {
             "between two samples of a contact; metres of the glTF world, or 0.85 m of leg\n"
             "for BVH). Checks (each failure a warning; OUT is still written and the exit\n"
             "code is 7): the clean-up adds no frame with a knee bent the wrong way, adds\n"
-            "no joint speed over 5 m/s, and leaves no contact sliding further than before.\n"
+            "no joint speed over 10 m/s, and leaves no contact sliding further than before.\n"
             "\n"
             "exit codes: 0 ok, 1 solver failure, 2 bad usage, 3 file missing, 4 file\n"
             "malformed or not a usable take (one frame, NaN values, no humanoid, upside\n"
@@ -104,7 +104,7 @@ static int check_result(const ikc_motion *m, const ik_skating *after, const outs
                 cleaned->knee_flips, before->knee_flips);
         ++failed;
     }
-    if (metres_per_second > 5) {
+    if (metres_per_second > 10) {
         fprintf(stderr, "ikc clean: warning: the clean-up added %.1f m/s to %s at frame %d\n", metres_per_second,
                 after->added_speed_joint >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, after->added_speed_joint))
                                               : "a joint",

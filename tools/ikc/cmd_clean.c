@@ -6,6 +6,7 @@
 
 #include <ikit/footskate.h>
 #include <ikit/skating.h>
+#include <ikit/stance_join.h>
 
 #include "ground_figures.h"
 #include "ikc.h"
@@ -167,7 +168,7 @@ static void print_table(const ikc_motion *m, const ik_skating *before, const ik_
 }
 
 /* Plan, then clean in batches with the progress bar between them. */
-static int clean(ikc_motion *m, int quiet) {
+static ik_result clean_pass(ikc_motion *m, const ik_foot_contact *contacts, int count, int quiet) {
     ik_footskate job = ik_footskate_def();
     ikc_progress bar;
     ik_result r;
@@ -175,15 +176,12 @@ static int clean(ikc_motion *m, int quiet) {
     job.rig = &m->human.rig;
     job.root_ms = &m->asset.root_ms;
     job.take = &m->take;
-    job.contacts = m->contacts;
-    job.contact_count = m->contact_count;
-    job.scratch_bytes = ik_footskate_scratch_bytes(&m->take, m->contact_count);
+    job.contacts = contacts;
+    job.contact_count = count;
+    job.scratch_bytes = ik_footskate_scratch_bytes(&m->take, count);
     job.scratch = malloc(job.scratch_bytes);
     job.model_ms = m->model_ms;
-    if (!job.scratch) {
-        fprintf(stderr, "ikc clean: out of memory\n");
-        return IKC_EXIT_FAILURE;
-    }
+    if (!job.scratch) return IK_ERR_CAPACITY;
     r = ik_footskate_plan(&job);
     ikc_progress_begin(&bar, "cleaning", m->take.frame_count, quiet);
     for (f = 0; r == IK_OK && f < m->take.frame_count; f += CLEAN_BATCH) {
@@ -193,6 +191,113 @@ static int clean(ikc_motion *m, int quiet) {
     }
     ikc_progress_end(&bar);
     free(job.scratch);
+    return r;
+}
+
+/* The result's own sliding contacts joined to those meant to be held
+ * (ik_stance_join; join 0: only measured), in the file's metres (a glTF
+ * world's: 1 / |root scale| root units; else 0.85 m of leg). */
+static ik_result join_stances(ikc_motion *m, int *count, int capacity, ik_bool join, void *scratch,
+                              size_t scratch_bytes, ik_real *worst, int *joined) {
+    ik_stance_join sj = ik_stance_join_def();
+    ik_real root_scale = ik_vec3_length(ik_mat4_transform_vector(&m->asset.root_ms, ik_v3(1, 0, 0)));
+    sj.rig = &m->human.rig;
+    sj.take = &m->take;
+    sj.metre = m->asset.format == IK_ASSET_GLTF && root_scale > 0 ? 1 / root_scale : ik_foot_metre(m->leg_length);
+    sj.tolerance = (ik_real)0.001 * ik_foot_metre(m->leg_length);
+    sj.join = join;
+    sj.contacts = m->contacts;
+    sj.count = count;
+    sj.capacity = capacity;
+    sj.scratch = scratch;
+    sj.scratch_bytes = scratch_bytes;
+    sj.worst = worst;
+    sj.joined = joined;
+    return ik_stance_join_run(&sj);
+}
+
+/* A round's result is kept only when it slides less than the best so far
+ * and is no worse otherwise: no more knee flips than the first pass, no
+ * joint speed added over the first pass's or 10 m/s, and no sole deeper
+ * than the first pass's by over a centimetre (a foot held at two spots the
+ * input moved between can drag a leg, or the body down). */
+typedef struct round_score {
+    ik_real worst_slide, added_speed, sink;
+    int knee_flips;
+} round_score;
+
+static ik_result score_round(ikc_motion *m, const ik_take *input, ik_mat4 *input_ms, ik_vec3 *previous_ms, int count,
+                             ik_real worst, round_score *out) {
+    ik_skating sk;
+    ik_skating_measure job = ik_skating_measure_def();
+    ik_result r;
+    job.rig = &m->human.rig;
+    job.root_ms = &m->asset.root_ms;
+    job.take = &m->take;
+    job.reference = input;
+    job.contacts = m->contacts;
+    job.contact_count = count;
+    job.up_ms = m->up_ms;
+    job.slide_speed = (ik_real)0.02 * ik_foot_metre(m->leg_length);
+    job.model_ms = m->model_ms;
+    job.reference_ms = input_ms;
+    job.previous_ms = previous_ms;
+    job.out = &sk;
+    r = ik_skating_measure_run(&job);
+    out->worst_slide = worst;
+    out->added_speed = sk.added_speed;
+    out->knee_flips = ikc_knee_flip_frames(&m->human.rig, &m->take, m->model_ms);
+    out->sink = ikc_deepest_sole(&m->human.rig, &m->take, m->model_ms);
+    return r;
+}
+
+#define PLANT_ROUNDS 3
+
+/* The clean-up, then the whole stances held (ikit/stance_join.h): the
+ * result's own contacts that still slide join the input's and the pass
+ * runs again from the input, up to PLANT_ROUNDS rounds; the best round
+ * (round_score) is the one kept. */
+static int clean(ikc_motion *m, const ik_take *input, ik_mat4 *input_ms, ik_vec3 *previous_ms, int quiet) {
+    int capacity = 2 * m->take.frame_count, count = m->contact_count, best_count = count, best_round = 0, now = 0;
+    int round, joined = 0;
+    size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
+    size_t scratch_bytes = ik_stance_join_scratch_bytes(&m->take, capacity);
+    ik_foot_contact *best = (ik_foot_contact *)malloc((size_t)capacity * sizeof *best);
+    void *scratch = malloc(scratch_bytes);
+    ik_real worst = 0, speed_limit;
+    round_score first, score;
+    ik_result r = best && scratch ? clean_pass(m, m->contacts, count, quiet) : IK_ERR_CAPACITY;
+    if (r == IK_OK) r = join_stances(m, &count, capacity, 0, scratch, scratch_bytes, &worst, &joined);
+    if (r == IK_OK) r = score_round(m, input, input_ms, previous_ms, count, worst, &first);
+    if (r == IK_OK) memcpy(best, m->contacts, (size_t)count * sizeof *best);
+    score = first;
+    speed_limit = ik_maxr(first.added_speed, 10 * ik_foot_metre(m->leg_length));
+    for (round = 1; r == IK_OK && round <= PLANT_ROUNDS && worst > (ik_real)0.001 * ik_foot_metre(m->leg_length);
+         ++round) {
+        round_score now_score;
+        r = join_stances(m, &count, capacity, 1, scratch, scratch_bytes, &worst, &joined);
+        if (r != IK_OK || joined == 0) break;
+        memcpy(m->take.poses_ls, input->poses_ls, pose_bytes);
+        r = clean_pass(m, m->contacts, count, 1);
+        if (r == IK_OK) r = join_stances(m, &count, capacity, 0, scratch, scratch_bytes, &worst, &joined);
+        if (r == IK_OK) r = score_round(m, input, input_ms, previous_ms, count, worst, &now_score);
+        now = round;
+        if (r == IK_OK && now_score.worst_slide < score.worst_slide && now_score.knee_flips <= first.knee_flips &&
+            now_score.added_speed <= speed_limit &&
+            now_score.sink <= first.sink + (ik_real)0.01 * ik_foot_metre(m->leg_length)) {
+            score = now_score, best_round = round, best_count = count;
+            memcpy(best, m->contacts, (size_t)count * sizeof *best);
+        }
+    }
+    if (r == IK_OK && best_round != now) {
+        count = best_count;
+        memcpy(m->contacts, best, (size_t)count * sizeof *best);
+        memcpy(m->take.poses_ls, input->poses_ls, pose_bytes);
+        r = clean_pass(m, m->contacts, count, 1);
+    }
+    m->contact_count = count;
+    free(best);
+    free(scratch);
     if (r != IK_OK) {
         fprintf(stderr, "ikc clean: %s: the clean-up failed: %s\n", m->asset.path, ik_result_str(r));
         return IKC_EXIT_FAILURE;
@@ -286,7 +391,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
                ? IKC_EXIT_OK
                : IKC_EXIT_FAILURE;
     t0 = ikc_now();
-    if (code == IKC_EXIT_OK) code = clean(m, quiet);
+    if (code == IKC_EXIT_OK) code = clean(m, &reference, reference_ms, previous_ms, quiet);
     seconds = ikc_now() - t0;
     if (code == IKC_EXIT_OK && (measure(m, &m->take, &reference, reference_ms, previous_ms, &after) != IK_OK ||
                                 measure_outside(m, &m->take, &outside_after) != IK_OK)) {

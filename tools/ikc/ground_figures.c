@@ -81,3 +81,23 @@ int ikc_knee_flip_frames(const ik_humanoid *rig, const ik_take *take, ik_mat4 *m
     }
     return flips;
 }
+
+ik_real ikc_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms) {
+    ik_real deepest = 0;
+    int f, k;
+    for (f = 0; f < take->frame_count; ++f) {
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, model_ms);
+        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+            const ik_humanoid_limb *l = &rig->limb[k];
+            int foot = ik_humanoid_limb_foot(l);
+            ik_vec3 soles[3];
+            int n = 0, i;
+            if (foot < 0) continue;
+            soles[n++] = ik_mat4_transform_point(&model_ms[foot], l->heel_ls);
+            soles[n++] = ik_mat4_transform_point(&model_ms[foot], l->ball_ls);
+            if (l->toe >= 0) soles[n++] = ik_mat4_transform_point(&model_ms[l->toe], l->toe_tip_ls);
+            for (i = 0; i < n; ++i) deepest = ik_maxr(deepest, rig->floor_rs - ik_vec3_dot(soles[i], rig->up_rs));
+        }
+    }
+    return deepest;
+}

@@ -28,6 +28,11 @@ ik_real ikc_knee_bend(const ik_humanoid_limb *leg, const ik_mat4 *model_ms);
  * (model_ms: scratch of the skeleton's joint count). */
 int ikc_knee_flip_frames(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms);
 
+/* The deepest any sole point (heel and ball in the foot's frame, the toes'
+ * tip in the toe's) goes below the rig's rest floor over the take, model
+ * units (0 when none does; model_ms: scratch). */
+ik_real ikc_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms);
+
 /* The median of n values (sorted in place), nearest rank; 0 for none. */
 ik_real ikc_quantile(ik_real *values, int n, double q);
 

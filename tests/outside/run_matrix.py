@@ -58,7 +58,7 @@ def measure_pair(ikc, take, rig, out_dir, tname, rname):
         return row, detail
     row["rc_clean"], log_c = run([ikc, "clean", out, "--clip", "retarget", "-o", clean, "--quiet"])
     detail["clean_log"] = log_c
-    stages = [("r", out)] + ([("c", clean)] if row["rc_clean"] == 0 and os.path.exists(clean) else [])
+    stages = [("r", out)] + ([("c", clean)] if row["rc_clean"] in (0, 7) and os.path.exists(clean) else [])
     takes = {}
     for stage, path in stages:
         o = reader.read(path, anim="retarget", rate=60.0)

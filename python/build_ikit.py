@@ -123,6 +123,7 @@ typedef struct ik_asset {
 ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err);
 void ik_asset_free(ik_asset *asset);
 const char *ik_asset_format_name(const ik_asset *asset);
+ik_real ik_asset_metre(const ik_asset *asset);
 int ik_asset_clip_count(const ik_asset *asset);
 const ik_clip *ik_asset_clip(const ik_asset *asset, int clip);
 
@@ -568,6 +569,8 @@ typedef struct ik_retarget {
     ik_bool hold_hands;
     ik_foot_contacts contacts;
     ik_real blend_time;
+    int plant_rounds;
+    ik_real ground_metre;
     ik_foot_contact *target_contacts;
     int contact_capacity;
     int *contact_count;

@@ -49,6 +49,11 @@ void ik_asset_free(ik_asset *asset);
 
 /* "glTF 2.0", "glTF binary (GLB)", "BVH motion capture" or "chain description". */
 const char *ik_asset_format_name(const ik_asset *asset);
+/* Model units (the skeleton's, under the file's root transform) per metre
+ * where the format fixes its unit: a glTF world is in metres, so
+ * 1 / |root scale| (a Mixamo armature's 0.01: 100); 0 for BVH and chain
+ * files, which carry none (ik_foot_metre guesses from the legs). */
+ik_real ik_asset_metre(const ik_asset *asset);
 /* glTF: its animations; BVH: one when it has frames; chain files: none. */
 int ik_asset_clip_count(const ik_asset *asset);
 /* Clip `clip` on the skeleton's joints; NULL when out of range. */

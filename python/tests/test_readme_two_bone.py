@@ -89,9 +89,12 @@ def test_readme_two_bone_bends_knee_forward(data, tmp_path):
         pose = names["pose"]
         p = positions(asset.skeleton.fk(pose, asset.root))
         hip, knee, ankle = joints
-        assert np.linalg.norm(p[ankle] - target) < 10 * REACH_TOL * sum(lengths), "target %d not reached" % i
-        assert abs(np.linalg.norm(p[knee] - p[hip]) - lengths[0]) < 10 * LEN_TOL
-        assert abs(np.linalg.norm(p[ankle] - p[knee]) - lengths[1]) < 10 * LEN_TOL
+        # within 10 micrometres a metre of leg in the double build too: the
+        # pose comes from the file's clip, whose float keys put the bones
+        # 2e-7 off their rest lengths and the feet up to 1.3e-6 off the goals
+        assert np.linalg.norm(p[ankle] - target) < max(10 * REACH_TOL, 1e-5) * sum(lengths), "target %d not reached" % i
+        assert abs(np.linalg.norm(p[knee] - p[hip]) - lengths[0]) < max(10 * LEN_TOL, 1e-5 * sum(lengths))
+        assert abs(np.linalg.norm(p[ankle] - p[knee]) - lengths[1]) < max(10 * LEN_TOL, 1e-5 * sum(lengths))
         assert knee_ahead(p, joints, forward) > 0.05 * sum(lengths), "target %d: the knee bends back" % i
         assert ikit.load(names["OUT"]).skeleton.joint_count == asset.skeleton.joint_count
         # the call without the rig's knowledge, as the README had it

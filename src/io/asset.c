@@ -147,6 +147,14 @@ const char *ik_asset_format_name(const ik_asset *asset) {
     }
 }
 
+/* |R x| for x = (1, 0, 0): the root's scale (uniform in practice). */
+ik_real ik_asset_metre(const ik_asset *asset) {
+    ik_real scale;
+    if (!asset || asset->format != IK_ASSET_GLTF) return 0;
+    scale = ik_vec3_length(ik_mat4_transform_vector(&asset->root_ms, ik_v3(1, 0, 0)));
+    return scale > 0 && ik_finite(1 / scale) ? 1 / scale : 0;
+}
+
 int ik_asset_clip_count(const ik_asset *asset) {
     if (asset->gltf) return ik_gltf_clip_count(asset->gltf);
     if (asset->bvh) return asset->bvh->frame_count > 0 ? 1 : 0;

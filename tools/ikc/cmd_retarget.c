@@ -383,12 +383,8 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     job.target_rig = dst;
     job.hold_hands = o->hands;
     job.report = &rep;
-    /* the whole stances in the file's own metres, as the checks measure
-     * them: a glTF world's metre in root units, 1 / |root's scale| */
-    if (dst_asset->format == IK_ASSET_GLTF) {
-        ik_real root_scale = ik_vec3_length(ik_mat4_transform_vector(&dst_asset->root_ms, ik_v3(1, 0, 0)));
-        if (root_scale > 0 && ik_finite(1 / root_scale)) job.ground_metre = 1 / root_scale;
-    }
+    /* the whole stances in the file's own metres, as the checks measure them */
+    job.ground_metre = ik_asset_metre(dst_asset);
     job.hold_feet = 0;
     job.target = &plain;
     r = ik_retarget_run(&job);

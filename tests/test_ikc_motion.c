@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include <ikit/asset.h>
-#include <ikit/ground_slide.h>
 #include <ikit/skating.h>
 
 #include "support/check.h"
+#include "support/ground_check.h"
 #include "support/ikc_run.h"
 #include "support/motion_fixture.h"
 
@@ -92,30 +92,6 @@ static int exists(const char *path) {
 
 /* The cleaned take read back: skating measured by forward kinematics
  * against the contacts found in the input. */
-/* The worst slide of a take's own contacts (ik_ground_slide, metres of
- * the leg), 1e30 when it cannot be measured. */
-static ik_real worst_ground_slide(const motion_fixture *m, const ik_take *take) {
-    ik_ground_slide g = ik_ground_slide_def();
-    int samples = ik_ground_slide_samples(take, g.sample_rate), count = 0, i;
-    ik_ground_contact *found = (ik_ground_contact *)malloc((size_t)(samples + 1) * sizeof *found);
-    ik_real worst = 0;
-    g.rig = &m->rig;
-    g.take = take;
-    g.metre = ik_foot_metre(ik_foot_leg_length(&m->rig));
-    g.model_ms = m->model_ms;
-    g.points = (ik_vec3 *)malloc(2 * (size_t)samples * sizeof(ik_vec3));
-    g.heights = (ik_real *)malloc(4 * (size_t)samples * sizeof(ik_real));
-    g.contacts = found;
-    g.capacity = samples + 1;
-    g.count = &count;
-    if (ik_ground_slide_run(&g) != IK_OK) worst = (ik_real)1e30;
-    for (i = 0; i < count && worst < (ik_real)1e30; ++i) worst = ik_maxr(worst, found[i].slide);
-    free(found);
-    free(g.points);
-    free(g.heights);
-    return worst;
-}
-
 static void test_clean_output(const char *data) {
     motion_fixture m, out;
     char args[2048], path[1024], clean_path[600];
@@ -157,7 +133,8 @@ static void test_clean_output(const char *data) {
      * held: whole stances held, none slides over 5 mm (31 mm on the input;
      * 11 mm after the clean-up before whole stances were held) */
     {
-        ik_real slide_in = worst_ground_slide(&m, &m.take), slide_out = worst_ground_slide(&out, &out.take);
+        ik_real slide_in = ground_worst_slide(&m.rig, &m.take, metre, m.model_ms);
+        ik_real slide_out = ground_worst_slide(&out.rig, &out.take, metre, out.model_ms);
         CHECK(slide_in > (ik_real)0.02 * metre && slide_out <= (ik_real)0.005 * metre,
               "the take's own contacts slide %.1f mm before, %.1f mm after", (double)(slide_in / metre * 1000),
               (double)(slide_out / metre * 1000));

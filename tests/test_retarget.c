@@ -12,11 +12,11 @@
 #include <ikit/asset.h>
 #include <ikit/body_directions.h>
 #include <ikit/footskate.h>
-#include <ikit/ground_slide.h>
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
 
 #include "support/check.h"
+#include "support/ground_check.h"
 #include "support/motion_fixture.h"
 
 static const char *const takes[3] = {"131_01.bvh", "131_02.bvh", "01_01.bvh"};
@@ -242,23 +242,8 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
         free(source_ms);
         if (how == WITH_IK_PASS) {
             /* the contacts an outside reader finds on the result, in metres of the leg */
-            ik_ground_slide gs = ik_ground_slide_def();
-            int samples = ik_ground_slide_samples(&out, gs.sample_rate), found = 0, i;
-            ik_ground_contact *ground = (ik_ground_contact *)malloc((size_t)(samples + 1) * sizeof *ground);
-            gs.rig = target;
-            gs.take = &out;
-            gs.metre = metre;
-            gs.model_ms = ms;
-            gs.points = (ik_vec3 *)malloc(2 * (size_t)samples * sizeof(ik_vec3));
-            gs.heights = (ik_real *)malloc(4 * (size_t)samples * sizeof(ik_real));
-            gs.contacts = ground;
-            gs.capacity = samples + 1;
-            gs.count = &found;
-            if (ik_ground_slide_run(&gs) != IK_OK) o.nonfinite = 1;
-            for (i = 0; i < found; ++i) o.ground_slide = ik_maxr(o.ground_slide, ground[i].slide / metre);
-            free(ground);
-            free(gs.points);
-            free(gs.heights);
+            o.ground_slide = ground_worst_slide(target, &out, metre, ms) / metre;
+            if (!(o.ground_slide < (ik_real)1e29)) o.nonfinite = 1;
         }
         if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK) o.worst_slide /= metre;
         else o.nonfinite = 1;

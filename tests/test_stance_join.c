@@ -9,28 +9,13 @@
 #include <ikit/stance_join.h>
 
 #include "support/check.h"
+#include "support/ground_check.h"
 #include "support/motion_fixture.h"
 
 /* The take's own contacts by ik_ground_slide, in metres of the leg. */
-static ik_result ground(const motion_fixture *m, const ik_take *take, ik_ground_contact *out, int capacity, int *count,
-                        ik_real *floor) {
-    ik_ground_slide g = ik_ground_slide_def();
-    int samples = ik_ground_slide_samples(take, g.sample_rate);
-    ik_result r;
-    g.rig = &m->rig;
-    g.take = take;
-    g.metre = ik_foot_metre(ik_foot_leg_length(&m->rig));
-    g.model_ms = m->model_ms;
-    g.points = (ik_vec3 *)malloc(2 * (size_t)samples * sizeof(ik_vec3));
-    g.heights = (ik_real *)malloc(4 * (size_t)samples * sizeof(ik_real));
-    g.contacts = out;
-    g.capacity = capacity;
-    g.count = count;
-    g.floor = floor;
-    r = ik_ground_slide_run(&g);
-    free(g.points);
-    free(g.heights);
-    return r;
+static ik_result ground(const motion_fixture *m, const ik_take *take, ik_ground_contact *out, int capacity, int *count) {
+    return ground_contacts(&m->rig, take, ik_foot_metre(ik_foot_leg_length(&m->rig)), m->model_ms, out, capacity, count,
+                           NULL);
 }
 
 /* A copy of the take whose hips glide `speed` metres a second along x
@@ -51,14 +36,14 @@ static void test_ground_slide(void) {
     motion_fixture m;
     ik_ground_contact found[512];
     int count = 0, glide_count = 0, i, grew = 0;
-    ik_real floor, metre, worst = 0;
+    ik_real metre, worst = 0;
     ik_take glide;
     if (!motion_fixture_read(&m, "131_01.bvh")) {
         check_skip("real-asset corpus not found");
         return;
     }
     metre = ik_foot_metre(ik_foot_leg_length(&m.rig));
-    CHECK(ground(&m, &m.take, found, 512, &count, &floor) == IK_OK, "131_01's own contacts");
+    CHECK(ground(&m, &m.take, found, 512, &count) == IK_OK, "131_01's own contacts");
     /* CMU's feet shuffle: contacts on both legs, each at least 0.05 s, in order per leg */
     CHECK(count >= 8, "%d contacts found on 131_01", count);
     for (i = 0; i < count; ++i) {
@@ -76,7 +61,7 @@ static void test_ground_slide(void) {
     glide = gliding(&m, (ik_real)0.05, 0);
     {
         ik_ground_contact moved[512];
-        CHECK(ground(&m, &glide, moved, 512, &glide_count, &floor) == IK_OK, "the gliding take's contacts");
+        CHECK(ground(&m, &glide, moved, 512, &glide_count) == IK_OK, "the gliding take's contacts");
         for (i = 0; i < glide_count; ++i) {
             ik_real least = (ik_real)0.05 * metre * (ik_real)(moved[i].end - moved[i].start) * m.take.frame_time;
             grew += moved[i].slide >= least * (ik_real)0.5;
@@ -92,7 +77,7 @@ static void test_ground_slide(void) {
         memset(&raw, 0, sizeof raw);
         CHECK(ik_ground_slide_run(&raw) == IK_ERR_NOT_DEFAULTED, "not made by _def");
         CHECK(ik_ground_slide_run(&g) == IK_ERR_NULL, "no buffers");
-        CHECK(ground(&m, &m.take, found, 1, &count, &floor) == IK_ERR_CAPACITY && count > 1,
+        CHECK(ground(&m, &m.take, found, 1, &count) == IK_ERR_CAPACITY && count > 1,
               "more contacts than capacity: %d", count);
     }
     motion_fixture_free(&m);
@@ -111,7 +96,6 @@ static void test_stance_join(void) {
     ik_stance_join sj = ik_stance_join_def();
     ik_ground_contact found[512];
     int found_count = 0;
-    ik_real floor;
     if (!motion_fixture_read(&m, "131_01.bvh")) {
         check_skip("real-asset corpus not found");
         return;
@@ -144,7 +128,7 @@ static void test_stance_join(void) {
             CHECK(list[i].point != list[j].point || list[i].end < list[j].start || list[j].end < list[i].start,
                   "contacts %d and %d of one point overlap", i, j);
     /* every sliding contact of the gliding take covered by its leg's toe */
-    CHECK(ground(&m, &glide, found, 512, &found_count, &floor) == IK_OK, "the gliding take's contacts");
+    CHECK(ground(&m, &glide, found, 512, &found_count) == IK_OK, "the gliding take's contacts");
     for (i = 0; i < found_count; ++i) {
         int toe = found[i].leg == IK_LIMB_LEG_L ? IK_FOOT_TOE_L : IK_FOOT_TOE_R, covered = 0;
         if (!(found[i].slide > (ik_real)0.001 * sj.metre)) continue;

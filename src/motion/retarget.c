@@ -943,7 +943,7 @@ static ik_result validate(const ik_retarget *job) {
     return IK_OK;
 }
 
-/* The IK pass again from the transfer, holding `count` contacts of `list`
+/* The IK pass from the transfer, holding `count` contacts of `list`
  * (copied into the held list): transfer, feet held, limits, heels held
  * only where they stayed down. */
 static ik_result hold_feet_again(const ik_retarget *job, const layout *l, const body_map *m,
@@ -998,13 +998,12 @@ ik_result ik_retarget_run(const ik_retarget *job) {
             t->skeleton->parents[j] >= 0 && ik_mat4_det3(&l.target_ms[t->skeleton->parents[j]]) < 0;
 
     for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, &l, &m, f);
+    /* the IK pass on the source's contacts, mapped onto the transferred take */
     if (job->hold_feet) {
-        held = intended = map_contacts(job, &l, &m, found);
-        memcpy(l.intended, l.held, (size_t)held * sizeof *l.held);
-        r = hold_feet(job, &l, held);
+        intended = map_contacts(job, &l, &m, found);
+        memcpy(l.intended, l.held, (size_t)intended * sizeof *l.held);
+        r = hold_feet_again(job, &l, &m, l.intended, intended, &held);
     }
-    for (f = 0; r == IK_OK && job->hold_feet && f < job->source->frame_count; ++f) keep_within_limits(job, &l, &m, held, f);
-    if (r == IK_OK && job->hold_feet) held = hold_only_lowered_heels(&l, held);
     /* whole stances: the result's own contacts that slide join the source's
      * (as mapped), and the IK pass runs again from the transfer on them; the
      * round whose result slides least is the one kept */

@@ -116,6 +116,7 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     int found = 0, joined = 0, i, f, count;
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
+    memset(&l, 0, sizeof l);
     make_layout(job->take, job->capacity,
                 (char *)job->scratch + (ALIGN - (size_t)job->scratch % ALIGN) % ALIGN, &l);
     tolerance = job->tolerance > 0 ? job->tolerance : (ik_real)0.001 * job->metre;

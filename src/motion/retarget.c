@@ -440,22 +440,31 @@ static int limb_of_mid(const ik_humanoid *t, int joint) {
     return -1;
 }
 
-/* A middle joint bent against its hinge (the sign of (u x v) . h negative
- * for the upper and lower bone directions u, v and the hinge h in model
- * space, sgn(det M) M hinge_axis_ls): its twist, carried from the source's
- * rest-relative turn, left the hinge the wrong way round (a rig resting
- * with an elbow bent, girl.glb's right arm, against a straight one). The
- * joint rolls about its own bone v by the angle taking h (across v) onto
- * u x v, atan2(v . (h x n), h . n), so it bends about its hinge as a hinge
- * does; the bone's direction and the joints below it stay where they are. */
+/* A middle joint's hinge onto its bend: with u, v the upper and lower bone
+ * directions and h the hinge in model space (sgn(det M) M hinge_axis_ls,
+ * across v), the joint rolls about its own bone v by the angle taking h
+ * onto n = u x v, atan2(v . (h x n), h . n), so it bends about its hinge
+ * as a hinge does; the bone's direction and the joints below it stay where
+ * they are. The twist carried from the source's rest-relative turn leaves
+ * the hinge anywhere round the bone when the two rests differ (a rig
+ * resting with an elbow bent, girl.glb's right arm, against a straight
+ * one): rolling only where it lay against the bend (h . n < 0) flipped a
+ * forearm 90 to 180 degrees in one frame as h . n crossed zero (girl.glb's
+ * right forearm at 131_01's frames 237 and 755, 190 rad/s). The roll is
+ * eased in between 5 and 15 degrees of bend (s = smoothstep), where n
+ * turns fast and a near-straight limb shows no hinge. */
 static void roll_onto_hinge(const ik_humanoid *t, int k, ik_vec3 v, ik_quat *world, ik_mat4 *model_ms) {
     const ik_humanoid_limb *limb = &t->limb[k];
-    ik_vec3 u = ik_vec3_sub(ik_mat4_translation(&model_ms[limb->mid]), ik_mat4_translation(&model_ms[limb->start]));
+    ik_vec3 u = ik_vec3_normalize(
+        ik_vec3_sub(ik_mat4_translation(&model_ms[limb->mid]), ik_mat4_translation(&model_ms[limb->start])));
     ik_vec3 n = ik_vec3_cross(u, v);
     ik_vec3 h = ik_vec3_reject(ik_mat4_transform_turn_axis(&model_ms[limb->mid], limb->hinge_axis_ls), v);
-    if (!(ik_vec3_length_sq(n) > (ik_real)1e-8 * ik_vec3_length_sq(u)) || ik_vec3_dot(n, h) >= 0) return;
+    ik_real bend = IK_ATAN2(ik_vec3_length(n), ik_vec3_dot(u, v));
+    ik_real ease = ik_clampr((bend - ik_rad(5)) / ik_rad(10), 0, 1);
+    if (!(ease > 0) || !(ik_vec3_length_sq(h) > 0)) return;
+    ease = ease * ease * (3 - 2 * ease);
     *world = ik_quat_normalize(ik_quat_mul(
-        ik_quat_from_axis_angle(v, IK_ATAN2(ik_vec3_dot(v, ik_vec3_cross(h, n)), ik_vec3_dot(h, n))), *world));
+        ik_quat_from_axis_angle(v, ease * IK_ATAN2(ik_vec3_dot(v, ik_vec3_cross(h, n)), ik_vec3_dot(h, n))), *world));
 }
 
 /* One frame: paired joints take R_t = A q_turn R_s K_j (local: the parent's

@@ -23,6 +23,37 @@ else
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+
+# apt-get, waiting for the package manager's locks: another run holding
+# them (an unattended upgrade, a second terminal) makes us say so and wait
+# up to 10 minutes instead of failing at once (dpkg's lock through apt's
+# own DPkg::Lock::Timeout; the package lists' lock, which that option does
+# not cover in Debian 12's apt, by trying again every 5 seconds).
+apt_waiting() {
+    waited=0
+    while :; do
+        if out=$($sudo apt-get -o DPkg::Lock::Timeout=600 "$@" 2>&1); then
+            return 0
+        fi
+        case "$out" in
+        *"Could not get lock"* | *"Unable to lock"*)
+            if [ "$waited" -ge 600 ]; then
+                echo "$out" >&2
+                return 1
+            fi
+            [ "$waited" -eq 0 ] &&
+                echo "ikit: another package manager holds apt's lock; waiting for it (up to 10 minutes)..." >&2
+            sleep 5
+            waited=$((waited + 5))
+            ;;
+        *)
+            echo "$out" >&2
+            return 1
+            ;;
+        esac
+    done
+}
+
+apt_waiting update -qq
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt_waiting install -y -qq --no-install-recommends $missing

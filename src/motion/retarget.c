@@ -1015,22 +1015,24 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     }
     /* whole stances: the result's own contacts that slide join the source's
      * (as mapped), and the IK pass runs again from the transfer on them; the
-     * round whose result slides least is the one kept */
+     * round whose result slides least is the one kept. Each result is
+     * measured once: the join that starts the next round measures it first
+     * (the list that made it is kept in l.found, free between passes). */
     if (r == IK_OK && job->hold_feet && job->plant_rounds > 0) {
-        ik_real worst, best, tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(t));
-        int best_count = intended, best_round = 0, now = 0;
-        join_stances(job, &l, 0, &intended, &worst);
-        best = worst;
-        memcpy(l.best, l.intended, (size_t)intended * sizeof *l.intended);
-        for (round = 1; r == IK_OK && round <= job->plant_rounds && worst > tolerance; ++round) {
-            if (join_stances(job, &l, 1, &intended, &worst) == 0) break;
-            r = hold_feet_again(job, &l, &m, l.intended, intended, &held);
-            join_stances(job, &l, 0, &intended, &worst);
-            now = round;
-            if (worst < best) {
-                best = worst, best_round = round, best_count = intended;
-                memcpy(l.best, l.intended, (size_t)intended * sizeof *l.intended);
+        ik_real worst, best = 0, tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(t));
+        int best_count = intended, made_count, best_round = 0, now = 0, joined;
+        for (round = 0;; ++round) {
+            made_count = intended;
+            memcpy(l.found, l.intended, (size_t)intended * sizeof *l.intended);
+            joined = join_stances(job, &l, round < job->plant_rounds, &intended, &worst);
+            if (round == 0 || worst < best) {
+                best = worst, best_round = round, best_count = made_count;
+                memcpy(l.best, l.found, (size_t)made_count * sizeof *l.found);
             }
+            if (round == job->plant_rounds || !(worst > tolerance) || joined == 0) break;
+            r = hold_feet_again(job, &l, &m, l.intended, intended, &held);
+            now = round + 1;
+            if (r != IK_OK) break;
         }
         if (r == IK_OK && best_round != now) r = hold_feet_again(job, &l, &m, l.best, best_count, &held);
     }

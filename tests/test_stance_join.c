@@ -153,8 +153,63 @@ static void test_stance_join(void) {
     motion_fixture_free(&m);
 }
 
+/* The contacts under a file's root (inches, Z-up, mirrored, far away):
+ * ik_stance_join with that root holds each contact it adds, or makes of
+ * several, where the result's toe stood under the root: within a
+ * centimetre of the toe at the contact's middle frame plus the glide over
+ * the contact. The others keep a spot the list had. */
+static void test_stance_join_under_root(void) {
+    int variant;
+    for (variant = 1; variant < MOTION_VARIANTS; ++variant) {
+        motion_fixture m;
+        ik_foot_contact list[2048];
+        int count, i, j, joined = 0, checked = 0;
+        ik_mat4 root = motion_variant_root(variant);
+        ik_take glide;
+        ik_stance_join sj = ik_stance_join_def();
+        ik_real metre, worst_off = 0;
+        if (!motion_fixture_read(&m, "131_01.bvh")) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        motion_fixture_contacts(&m, &root);
+        count = m.contact_count;
+        memcpy(list, m.contacts, (size_t)count * sizeof *list);
+        glide = gliding(&m, (ik_real)0.05, m.take.frame_count / 2);
+        metre = ik_foot_metre(m.leg_length);
+        sj.rig = &m.rig, sj.take = &glide, sj.root_ms = &root, sj.metre = metre;
+        sj.contacts = list, sj.count = &count, sj.capacity = 2048, sj.joined = &joined;
+        sj.scratch_bytes = ik_stance_join_scratch_bytes(&glide, sj.capacity);
+        sj.scratch = malloc(sj.scratch_bytes);
+        CHECK(ik_stance_join_run(&sj) == IK_OK && joined > 0, "%s: joined %d", motion_variant_names[variant], joined);
+        for (i = 0; i < count; ++i) {
+            int kept = 0, middle = (list[i].start + list[i].end) / 2, toe = m.joints[list[i].point];
+            ik_real off, allowed;
+            for (j = 0; j < m.contact_count; ++j)
+                kept |= memcmp(&list[i].planted_ms, &m.contacts[j].planted_ms, sizeof list[i].planted_ms) == 0;
+            if (kept) continue;
+            ik_skeleton_fk(&m.bvh->skeleton, ik_take_pose(&glide, middle), &root, m.model_ms);
+            off = ik_vec3_distance(list[i].planted_ms, ik_mat4_translation(&m.model_ms[toe]));
+            allowed = (ik_real)0.01 * metre +
+                      (ik_real)0.05 * metre * (ik_real)(list[i].end - list[i].start + 1) * m.take.frame_time;
+            worst_off = ik_maxr(worst_off, off / metre);
+            CHECK(off <= allowed, "%s: a joined contact (frames %d-%d) held %.3f m from the toe (allowed %.3f)",
+                  motion_variant_names[variant], list[i].start, list[i].end, (double)(off / metre),
+                  (double)(allowed / metre));
+            ++checked;
+        }
+        CHECK(checked > 0, "%s: no contact joined", motion_variant_names[variant]);
+        printf("%-9s %d contacts added or made of several, held within %.1f mm of the toe\n", motion_variant_names[variant],
+               checked, (double)(worst_off * 1000));
+        free(sj.scratch);
+        free(glide.poses_ls);
+        motion_fixture_free(&m);
+    }
+}
+
 int main(void) {
     test_ground_slide();
     test_stance_join();
+    test_stance_join_under_root();
     return check_summary("test_stance_join");
 }

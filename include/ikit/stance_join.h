@@ -33,7 +33,10 @@ extern "C" {
 typedef struct ik_stance_join {
     const ik_humanoid *rig;
     const ik_take *take;         /* the result of the pass */
-    ik_real metre;               /* model units per metre (> 0): ik_foot_metre, or a file's own */
+    const ik_mat4 *root_ms;      /* model space to the contacts' space (a file's root above the
+                                    skeleton); NULL: identity */
+    ik_real metre;               /* units per metre of the contacts' space (> 0): ik_foot_metre,
+                                    or a file's own (1 for glTF under its root) */
     ik_real tolerance;           /* a slide over this joins, model units; 0 (default): a millimetre */
     ik_bool join;                /* 1 (default): join; 0: only measure (*worst) */
     ik_foot_contact *contacts;   /* in/out: the contacts meant to be held, in order of start, each
@@ -53,7 +56,7 @@ size_t ik_stance_join_scratch_bytes(const ik_take *take, int capacity);
 /* IK_ERR_NOT_DEFAULTED, IK_ERR_NULL, IK_ERR_RANGE (take not of the rig's
  * skeleton, a count outside 0..capacity), IK_ERR_CAPACITY (small scratch,
  * or a join that would not fit: *count then holds the joins made before it),
- * IK_ERR_DEGENERATE (metre, tolerance), IK_ERR_NONFINITE (a pose). */
+ * IK_ERR_DEGENERATE (metre, tolerance), IK_ERR_NONFINITE (a pose, root_ms). */
 ik_result ik_stance_join_run(const ik_stance_join *job);
 
 #ifdef __cplusplus

@@ -350,29 +350,40 @@ static ik_real leg_reach(const ik_footskate *job, const plan *p, int f, int k) {
  * r, the contact's planted position moves across `up` toward the thigh
  * until it is in reach: with v = goal - thigh split into v_u along up and
  * v_a across, the part across must shrink to sqrt(r^2 - v_u^2). The
- * largest such move over the contact's frames goes to its anchor, so heel
- * and toe move together and the foot stays still; what cannot be fixed
- * this way is left to the hips (pass 5). */
+ * largest such move over the contact's frames, and over the contacts that
+ * share its anchor, goes to the anchor (once a round, not once for each of
+ * them), so heel and toe move together and the foot stays still; what
+ * cannot be fixed this way is left to the hips (pass 5). */
+static ik_real reach_move(const ik_footskate *job, const plan *p, const ik_foot_contact *c, ik_vec3 up,
+                          ik_vec3 *toward) {
+    int f, k = contact_leg(c);
+    ik_real worst = 0;
+    for (f = c->start; f <= c->end; ++f) {
+        size_t at = 2 * (size_t)f + (size_t)k;
+        ik_vec3 v = ik_vec3_sub(p->goal[at], p->thigh[at]), across;
+        ik_real r = leg_reach(job, p, f, k), v_up, room, move;
+        if (ik_vec3_length(v) <= r) continue;
+        v_up = ik_vec3_dot(v, up);
+        room = r * r - v_up * v_up;
+        if (room <= 0) continue;
+        across = ik_vec3_reject(v, up);
+        move = ik_vec3_length(across) - IK_SQRT(room);
+        if (move > worst) worst = move, *toward = ik_vec3_normalize(ik_vec3_neg(across));
+    }
+    return worst;
+}
+
 static void pull_into_reach(const ik_footskate *job, const plan *p, ik_vec3 up) {
-    int i, f;
-    for (i = 0; i < job->contact_count; ++i) {
-        const ik_foot_contact *c = &job->contacts[i];
-        int k = contact_leg(c);
+    int a, i;
+    for (a = 0; a < job->contact_count; ++a) {
         ik_real worst = 0;
         ik_vec3 toward = ik_vec3_zero();
-        for (f = c->start; f <= c->end; ++f) {
-            size_t at = 2 * (size_t)f + (size_t)k;
-            ik_vec3 v = ik_vec3_sub(p->goal[at], p->thigh[at]), across;
-            ik_real r = leg_reach(job, p, f, k), v_up, room, move;
-            if (ik_vec3_length(v) <= r) continue;
-            v_up = ik_vec3_dot(v, up);
-            room = r * r - v_up * v_up;
-            if (room <= 0) continue;
-            across = ik_vec3_reject(v, up);
-            move = ik_vec3_length(across) - IK_SQRT(room);
-            if (move > worst) worst = move, toward = ik_vec3_normalize(ik_vec3_neg(across));
+        for (i = 0; i < job->contact_count; ++i) {
+            ik_vec3 way = ik_vec3_zero();
+            ik_real move = p->anchor[i] == a ? reach_move(job, p, &job->contacts[i], up, &way) : 0;
+            if (move > worst) worst = move, toward = way;
         }
-        if (worst > 0) p->moved[p->anchor[i]] = ik_vec3_mad(p->moved[p->anchor[i]], toward, worst * (ik_real)1.0001);
+        if (worst > 0) p->moved[a] = ik_vec3_mad(p->moved[a], toward, worst * (ik_real)1.0001);
     }
 }
 

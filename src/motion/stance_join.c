@@ -106,6 +106,7 @@ static ik_result validate(const ik_stance_join *job) {
     if (!(job->metre > 0) || !ik_finite(job->metre) || !(job->tolerance >= 0) || !ik_finite(job->tolerance) ||
         !(job->take->frame_time > 0))
         return IK_ERR_DEGENERATE;
+    if (job->root_ms && !ik_mat4_finite(job->root_ms)) return IK_ERR_NONFINITE;
     return IK_OK;
 }
 
@@ -123,6 +124,7 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     /* the result's own contacts: every frame, 25 % more room than an outside reader's */
     g.rig = job->rig;
     g.take = job->take;
+    g.root_ms = job->root_ms;
     g.metre = job->metre;
     g.near_floor *= (ik_real)1.25;
     g.slow *= (ik_real)1.25;
@@ -142,9 +144,9 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
         int joint = -1, point = leg_point(job->rig, c->leg, &joint), n;
         worst = ik_maxr(worst, c->slide);
         if (!job->join || !(c->slide > tolerance) || point < 0) continue;
-        /* where the result stood: the point's mean over the contact */
+        /* where the result stood: the point's mean over the contact, in the contacts' space */
         for (f = c->start; f <= c->end; ++f) {
-            ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), NULL, l.model_ms);
+            ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), job->root_ms, l.model_ms);
             mean = ik_vec3_add(mean, ik_mat4_translation(&l.model_ms[joint]));
         }
         n = join_contact(job->contacts, count, job->capacity, l.room, point, c->start, c->end,

@@ -195,14 +195,15 @@ static ik_result clean_pass(ikc_motion *m, const ik_foot_contact *contacts, int 
 }
 
 /* The result's own sliding contacts joined to those meant to be held
- * (ik_stance_join; join 0: only measured), in the file's metres
- * (ik_asset_metre; else 0.85 m of leg). */
+ * (ik_stance_join; join 0: only measured), in the contacts' space under
+ * the file's root: a glTF file's metres, else 0.85 m of leg. */
 static ik_result join_stances(ikc_motion *m, int *count, int capacity, ik_bool join, void *scratch,
                               size_t scratch_bytes, ik_real *worst, int *joined) {
     ik_stance_join sj = ik_stance_join_def();
     sj.rig = &m->human.rig;
     sj.take = &m->take;
-    sj.metre = ik_asset_metre(&m->asset) > 0 ? ik_asset_metre(&m->asset) : ik_foot_metre(m->leg_length);
+    sj.root_ms = &m->asset.root_ms;
+    sj.metre = m->asset.format == IK_ASSET_GLTF ? 1 : ik_foot_metre(m->leg_length);
     sj.tolerance = (ik_real)0.001 * ik_foot_metre(m->leg_length);
     sj.join = join;
     sj.contacts = m->contacts;

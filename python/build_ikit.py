@@ -454,6 +454,7 @@ typedef struct ik_footskate {
     int contact_count;
     ik_real blend_time;
     ik_real reach;
+    ik_bool follow_heel_lift;
     void *scratch;
     size_t scratch_bytes;
     ik_mat4 *model_ms;

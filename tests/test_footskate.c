@@ -150,10 +150,71 @@ static void test_refusals(void) {
     motion_fixture_free(&m);
 }
 
+/* follow_heel_lift on CMU 131_01 in each variant's root: where the take
+ * lifts a held heel more than 5 mm over its planted height (the heel
+ * coming off the floor), the cleaned ankle rises with it (within 1 mm of
+ * the take's height, not pulled down onto its spot) and stays over its
+ * spot across up (within 5 mm); where it does not, it is held as before. */
+static void test_follow_heel_lift(void) {
+    int v;
+    for (v = 0; v < MOTION_VARIANTS; ++v) {
+        motion_fixture m;
+        ik_footskate job = ik_footskate_def();
+        ik_vec3 *before;
+        ik_real metre, worst_rise = 0, worst_across = 0;
+        ik_mat4 root = motion_variant_root(v);
+        int i, f, lifted = 0;
+        size_t bytes;
+        if (!motion_fixture_read(&m, takes[0])) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        motion_fixture_contacts(&m, &root);
+        metre = ik_foot_metre(m.leg_length);
+        bytes = (size_t)m.take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3);
+        before = (ik_vec3 *)malloc(bytes);
+        memcpy(before, m.paths_ms, bytes);
+        job.rig = &m.rig, job.root_ms = &m.root_ms, job.take = &m.take, job.contacts = m.contacts;
+        job.contact_count = m.contact_count, job.model_ms = m.model_ms, job.follow_heel_lift = 1;
+        job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
+        job.scratch = malloc(job.scratch_bytes);
+        CHECK(ik_footskate_plan(&job) == IK_OK && ik_footskate_apply(&job, 0, m.take.frame_count) == IK_OK,
+              "%s: clean with follow_heel_lift", motion_variant_names[v]);
+        for (i = 0; i < m.contact_count; ++i) {
+            const ik_foot_contact *c = &m.contacts[i];
+            ik_vec3 spot;
+            if (ik_foot_point_is_toe(c->point)) continue;
+            CHECK(ik_footskate_held_ms(&job, i, &spot) == IK_OK, "held spot");
+            for (f = c->start; f <= c->end; ++f) {
+                ik_vec3 was = before[(size_t)f * IK_FOOT_PATH_POINTS + (size_t)c->point], now;
+                ik_real lift = ik_vec3_dot(ik_vec3_sub(was, spot), m.up_ms);
+                ik_skeleton_fk(&m.bvh->skeleton, ik_take_pose(&m.take, f), &m.root_ms, m.model_ms);
+                now = ik_mat4_translation(&m.model_ms[m.joints[c->point]]);
+                worst_across = ik_maxr(worst_across, ik_vec3_length(ik_vec3_reject(ik_vec3_sub(now, spot), m.up_ms)));
+                if (lift <= (ik_real)0.005 * metre) continue;
+                ++lifted;
+                worst_rise = ik_maxr(worst_rise, IK_FABS(ik_vec3_dot(ik_vec3_sub(now, was), m.up_ms)));
+            }
+        }
+        printf("%-9s follow_heel_lift: %d frames of lifted heels, within %.2f mm of the take's height; held within "
+               "%.2f mm across up\n", motion_variant_names[v], lifted, (double)(worst_rise / metre * 1000),
+               (double)(worst_across / metre * 1000));
+        CHECK(lifted > 0, "%s: the take lifts no held heel", motion_variant_names[v]);
+        CHECK(worst_rise <= (ik_real)0.001 * metre, "%s: a lifted heel %.2f mm off the take's height",
+              motion_variant_names[v], (double)(worst_rise / metre * 1000));
+        CHECK(worst_across <= (ik_real)0.005 * metre, "%s: a held heel %.2f mm off its spot across up",
+              motion_variant_names[v], (double)(worst_across / metre * 1000));
+        free(job.scratch);
+        free(before);
+        motion_fixture_free(&m);
+    }
+}
+
 int main(void) {
     int t, v;
     for (t = 0; t < 3; ++t)
         for (v = 0; v < MOTION_VARIANTS; ++v) clean_and_check(takes[t], v);
+    test_follow_heel_lift();
     test_refusals();
     return check_summary("test_footskate");
 }

@@ -51,6 +51,13 @@ typedef struct ik_footskate {
     /* A leg may stretch to this fraction of its straight length (or as far
      * as the animation stretches it) before the hips move. Default 0.995. */
     ik_real reach;
+    /* 1: a held heel rises with the animation where the animation lifts it
+     * above its planted height (a heel coming off the floor at the end of
+     * a contact, the ball staying), held only across up there; pulled down
+     * to its spot it would turn the ball into the floor. Default 0 (the
+     * heel held at its spot: retargeting, whose feet are not yet on the
+     * target's floor). */
+    ik_bool follow_heel_lift;
 
     /* Caller's memory: scratch_bytes >= ik_footskate_scratch_bytes(take,
      * contact_count),

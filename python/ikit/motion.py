@@ -123,13 +123,14 @@ def foot_contacts(asset_or_skeleton, take_poses, frame_time, *, root=None, human
 
 
 def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None, mapping=None, blend_time=None,
-          reach=None, **thresholds):
+          reach=None, follow_heel_lift=True, **thresholds):
     """Footskate clean-up (ik_footskate_plan + ik_footskate_apply): the
     take's foot contacts found as foot_contacts does (same arguments and
     thresholds), then every planted foot held at its contact's position.
     Returns the cleaned poses, a new (frames, joints, 10) array; the input
-    is not changed. `blend_time` (seconds) and `reach` (fraction of a
-    straight leg) are the job's options."""
+    is not changed. `blend_time` (seconds), `reach` (fraction of a
+    straight leg) and `follow_heel_lift` (a held heel rises where the take
+    lifts it, as ikc clean does) are the job's options."""
     found = _Contacts(asset_or_skeleton, np.array(take_poses, dtype=arrays.real_dtype, order="C", copy=True),
                       frame_time, root, humanoid, mapping, thresholds)
     job = ffi.new("ik_footskate *", lib.ik_footskate_def())
@@ -139,6 +140,7 @@ def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None
         job.blend_time = blend_time
     if reach is not None:
         job.reach = reach
+    job.follow_heel_lift = bool(follow_heel_lift)
     size = lib.ik_footskate_scratch_bytes(found.take, found.count)
     scratch = ffi.new("char[]", max(size, 1))
     job.scratch, job.scratch_bytes = scratch, size

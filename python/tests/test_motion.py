@@ -128,11 +128,15 @@ def test_walk_refuses_bad_options():
         ikit.walk(body, 1.0, 30, sped=1.0)
 
 
-def _planted_travel(skeleton, poses, root, contacts, feet):
-    """Per contact, the largest distance its point moves from where it
-    stands at the contact's first frame, by FK."""
+def _planted_travel(skeleton, poses, root, contacts, feet, up=(0.0, 1.0, 0.0)):
+    """Per contact, the largest distance across `up` its point moves from
+    where it stands at the contact's first frame, by FK (a heel may rise
+    with the take as it comes off the floor)."""
     path = _take_positions(skeleton, poses, root, feet)
-    return np.array([np.linalg.norm(path[start:end + 1, k] - path[start, k], axis=1).max()
+    up = np.asarray(up, dtype=float)
+    def across(d):
+        return d - np.outer(d @ up, up)
+    return np.array([np.linalg.norm(across(path[start:end + 1, k] - path[start, k]), axis=1).max()
                      for k, name in enumerate(ikit.CONTACT_POINTS) for start, end, _ in contacts[name]])
 
 

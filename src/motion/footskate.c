@@ -301,7 +301,8 @@ static void plan_turns(const ik_footskate *job, const plan *p, ik_real window) {
 }
 
 /* Pass 3, per leg: the ankle's goal. Where the heel is held, its planted
- * position; where only the toe is, the point that puts the toe on its
+ * position (raised with the animation where it lifts the heel higher,
+ * with follow_heel_lift); where only the toe is, the point that puts the toe on its
  * target with the foot turned as animated (and by the added turn):
  * target - turn (toe - ankle). As offsets from the animated ankle, eased
  * to none where neither is held. */
@@ -322,13 +323,15 @@ static void plan_goals(const ik_footskate *job, const plan *p, ik_real window) {
     }
     for (i = 0; i < job->contact_count; ++i) {
         const ik_foot_contact *c = &job->contacts[i];
-        ik_vec3 target;
+        ik_vec3 target, up = model_up(job);
         if (ik_foot_point_is_toe(c->point)) continue;
         target = heel_target(job, p, i);
         k = contact_leg(c);
         for (f = c->start; f <= c->end; ++f) {
             size_t at = 2 * (size_t)f + (size_t)k;
-            p->goal[at] = ik_vec3_sub(target, p->ankle[at]);
+            /* with follow_heel_lift: g = target + max(0, (a - target).up) up */
+            ik_real lift = job->follow_heel_lift ? ik_maxr(0, ik_vec3_dot(ik_vec3_sub(p->ankle[at], target), up)) : 0;
+            p->goal[at] = ik_vec3_sub(ik_vec3_mad(target, up, lift), p->ankle[at]);
         }
     }
     for (k = 0; k < 2; ++k) ease_fill(&p->goal[k].x, frames, (int)(2 * sizeof(ik_vec3) / sizeof(ik_real)), 3, window, zero4);

@@ -6,6 +6,7 @@
 #include <ikit/stance_join.h>
 #include <ikit/two_bone.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #define ALIGN 16
@@ -387,30 +388,75 @@ static ik_vec3 hip_at(const ik_humanoid *rig, const ik_take *take, int k, int f,
     return ik_mat4_translation(&model_ms[thigh]);
 }
 
-/* Each source contact on the target: the planted point mapped, its height
- * above its floor level scaled onto the target point's rest height,
- *   h_t = height_t[p] + scale max(0, h_s - level_s[p]),
- * never below the height the point has on a foot standing on the floor (a
- * source contact planted under its point's level, as 131_02's left toe is
- * by 23 mm, would pitch the target's foot into the floor once heel and toe
- * are held at their heights). Along the floor the point keeps its place
- * from its own leg's hip in the contact's middle frame f, scaled:
+static int compare_real(const void *a, const void *b) {
+    ik_real x = *(const ik_real *)a, y = *(const ik_real *)b;
+    return (x > y) - (x < y);
+}
+
+/* A toe contact made on the balls of the feet (a kneel, a crouch, tiptoes):
+ * over its frames the source's foot pitched toes-down, heel up, by over
+ * ON_TOES more than at rest, in the median (`pitch` holds a contact's
+ * frames), the pitch: atan2(d.up, |d - (d.up) up|), d = ankle - toe. */
+#define ON_TOES ik_rad(20)
+
+static ik_real foot_pitch(const ik_humanoid *rig, int leg, const ik_mat4 *model_ms, ik_vec3 up) {
+    const ik_humanoid_limb *l = &rig->limb[leg];
+    ik_vec3 d = ik_vec3_sub(ik_mat4_translation(&model_ms[ik_humanoid_limb_foot(l)]),
+                            ik_mat4_translation(&model_ms[l->toe]));
+    ik_real rise = ik_vec3_dot(d, up);
+    return IK_ATAN2(rise, ik_vec3_length(ik_vec3_reject(d, up)));
+}
+
+static ik_bool on_toes(const ik_retarget *job, const layout *l, const ik_foot_contact *c, ik_real *pitch) {
+    const ik_humanoid *s = job->source_rig;
+    int leg = ik_foot_point_leg(c->point), f, count = c->end - c->start + 1;
+    ik_real rest;
+    if (!ik_foot_point_is_toe(c->point) || s->limb[leg].toe < 0 || ik_humanoid_limb_foot(&s->limb[leg]) < 0) return 0;
+    ik_skeleton_fk(s->skeleton, s->skeleton->rest_ls, NULL, l->source_ms);
+    rest = foot_pitch(s, leg, l->source_ms, s->up_rs);
+    for (f = c->start; f <= c->end; ++f) {
+        ik_skeleton_fk(s->skeleton, ik_take_pose(job->source, f), NULL, l->source_ms);
+        pitch[f - c->start] = foot_pitch(s, leg, l->source_ms, s->up_rs);
+    }
+    qsort(pitch, (size_t)count, sizeof *pitch, compare_real);
+    return pitch[count / 2] - rest > ON_TOES;
+}
+
+/* A point planted this far (in source leg lengths) over its floor level
+ * stands on something raised (a step, a box): smaller rises are the
+ * capture's own scatter (131_01's toe contacts lie 0.755 to 1.23 units,
+ * 3 % of a leg, over their level on a flat floor). */
+#define RAISED_GROUND (ik_real)0.05
+
+/* Each source contact on the target: the planted point mapped. A flat foot
+ * on a flat floor stands its point at the point's rest height; on raised
+ * ground, or on the balls of the feet (on_toes: the toe joint stands as
+ * high as the bent toes hold it), the rise over its floor level r = h_s -
+ * level_s[p] is scaled:
+ *   h_t = height_t[p] + (r > RAISED_GROUND leg_s or on_toes ? scale max(0, r) : 0),
+ * so that every contact on a flat floor stands its sole on that floor (the
+ * scatter scaled left the lowest contacts 5-9 mm under the others, a sink
+ * to an outside reader). Along the floor the point keeps its place from
+ * its own leg's hip in the contact's middle frame f, scaled:
  *   x = hip_t(f) + scale C (x_s - hip_s(f)),
  * hip_t from the transferred take, so that a target whose hips are wider
  * or narrower than the source's, in leg lengths, stands on legs at the
  * source's angles (measured from the rigs' middles, male_base_mesh.glb's
  * thighs stood 10 degrees more upright than CMU's on the same stance).
- * Points the target lacks (a toe) are left out. */
+ * Points the target lacks (a toe) are left out. Uses the source contacts'
+ * scratch (done with). */
 static int map_contacts(const ik_retarget *job, const layout *l, const body_map *m, int found) {
+    const ik_humanoid *t = job->target_rig;
+    ik_real raised = RAISED_GROUND * ik_foot_leg_length(job->source_rig);
     int i, n = 0;
     for (i = 0; i < found; ++i) {
         ik_foot_contact c = l->found[i];
         ik_vec3 x;
-        ik_real h = m->height_t[c.point] +
-                    m->scale * ik_maxr(0, ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point]);
+        ik_real rise = ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point], h = m->height_t[c.point];
         int k = ik_foot_point_leg(c.point), middle = (c.start + c.end) / 2;
-        if (point_joint(job->target_rig, c.point) < 0) continue;
-        x = ik_vec3_add(hip_at(job->target_rig, job->target, k, middle, l->target_ms),
+        if (point_joint(t, c.point) < 0) continue;
+        if (rise > raised || (rise > 0 && on_toes(job, l, &c, l->contact_scratch))) h += m->scale * rise;
+        x = ik_vec3_add(hip_at(t, job->target, k, middle, l->target_ms),
                         ik_vec3_scale(map_vector(m, ik_vec3_sub(c.planted_ms, hip_at(job->source_rig, job->source, k,
                                                                                      middle, l->source_ms))),
                                       m->scale));
@@ -668,12 +714,14 @@ static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat 
 }
 
 /* A heel lift's fixed inputs: the leg, the foot as it stood (ankle, model
- * rotation), the pivot and the lateral axis, and the leg's joints (thigh,
- * shin, foot or control) as they stood, so that every trial starts from the
- * same pose. */
+ * rotation), the pivot and the axis the heel turns up about (the lateral
+ * axis; its opposite to lower the heel), and the leg's joints (thigh, shin,
+ * foot or control) as they stood, so that every trial starts from the same
+ * pose. */
 typedef struct heel_lift {
     const ik_humanoid *t;
     int k;
+    ik_bool lower;
     ik_vec3 ankle, pivot, lateral;
     ik_quat foot_rotation;
     int joint[3];
@@ -689,15 +737,36 @@ static void lift_restore(const heel_lift *h, ik_transform *pose, ik_mat4 *model_
         ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
 }
 
-/* One trial: the foot turned heel-up by `angle` about the pivot, the leg
- * solved to it from the saved pose; returns the ankle angle over the limit. */
-static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose, ik_mat4 *model_ms) {
+/* What a lift must bring to zero or below, as an angle: the ankle angle
+ * over ankle_up, or the heel's or ball's depth under the floor over its
+ * distance from the pivot (the turn that lifts it there), whichever is
+ * more. Lowering the heel: the ankle angle under -ankle_down. */
+static ik_real lift_need(const heel_lift *h, const ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &h->t->limb[h->k];
+    const ik_mat4 *foot = &model_ms[ik_humanoid_limb_foot(leg)];
+    ik_vec3 sole[2];
+    ik_real need = ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
+    int i;
+    if (h->lower) return -h->t->limits.ankle_down - ik_humanoid_leg_ankle(leg, model_ms);
+    sole[0] = ik_mat4_transform_point(foot, leg->heel_ls);
+    sole[1] = ik_mat4_transform_point(foot, leg->ball_ls);
+    for (i = 0; i < 2; ++i) {
+        ik_real lever = ik_vec3_distance(sole[i], h->pivot);
+        if (lever > (ik_real)1e-3 * ik_foot_leg_length(h->t))
+            need = ik_maxr(need, (h->t->floor_rs - ik_vec3_dot(sole[i], h->t->up_rs)) / lever);
+    }
+    return need;
+}
+
+/* One trial: the foot turned heel-up (heel-down to lower it) by `angle`
+ * about the pivot, the leg solved to it from the saved pose; returns
+ * lift_need. */
+static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose, ik_mat4 *model_ms) {
     ik_quat turn = ik_quat_from_axis_angle(h->lateral, angle);
     ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
     lift_restore(h, pose, model_ms);
     solve_leg_to(h->t, h->k, to, ik_quat_mul(turn, h->foot_rotation), pose, model_ms);
-    return ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
+    return lift_need(h, model_ms);
 }
 
 /* Seed 001's heel lift for a foot on the floor whose ankle bends up past
@@ -708,33 +777,42 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * toe joint where the toe is held (it stays exactly where it is held), else
  * the ball's contact point (the ball stays on the floor; a held heel leaves
  * its spot, and its contact is held only where it stays down: see
- * hold_only_lowered_heels). The
- * ankle angle falls as th grows (each radian of lift lowers it by one, and
- * the rising ankle straightens the shin), so the smallest th that brings it
- * to ankle_up is a root of flex(th) - ankle_up: bracketed by doubling from
- * the excess, then regula falsi with the Illinois halving, each trial a leg
+ * hold_only_lowered_heels). The same lift raises a heel or ball that a
+ * held toe left under the floor (a toe held at its rest height under a
+ * foot turned heel-down: 01_01's last frames on male_base_mesh.glb, 15 mm).
+ * The ankle angle falls as th grows (each radian of lift lowers it by one,
+ * and the rising ankle straightens the shin), and so does a sole point's
+ * depth over its distance from P, so the smallest th that brings both
+ * inside is a root of lift_need: bracketed by doubling from the excess, then regula falsi with the Illinois halving, each trial a leg
  * solve from the same pose, ending on the allowed side (within 1e-4 rad).
  * At most ankle_up + ankle_down of lift (a foot on its toes' tips); where
  * even that does not bring the ankle inside (01_01's first frame, a
  * T-pose, on the 131_01 skeleton: hips eased down over a foot turned out
- * of the floor, 80 degrees up) the foot is left as it stood. */
-static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_transform *pose,
+ * of the floor, 80 degrees up) the foot is left as it stood. With `lower`,
+ * a foot on its held toe whose ankle points down past ankle_down (131_02's
+ * dancer on tiptoe, 60 degrees) turns heel-down about the toe joint the
+ * same way until it is inside. Returns whether the foot turned. */
+static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool lower, ik_transform *pose,
                                 ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &t->limb[k];
     const ik_real most = t->limits.ankle_up + t->limits.ankle_down, tolerance = (ik_real)1e-4;
     int foot = ik_humanoid_limb_foot(leg), i, side = 0;
-    ik_real lo = 0, hi, last, g_lo = ik_humanoid_leg_ankle(leg, model_ms) - t->limits.ankle_up, g_hi;
+    ik_real lo = 0, hi, last, g_lo, g_hi;
     ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
     heel_lift h;
-    if (!(g_lo > tolerance)) return 0;
+    if (lower && !(toe_held && leg->toe >= 0)) return 0;
     h.t = t;
     h.k = k;
+    h.lower = lower;
     h.ankle = ik_mat4_translation(&end_ms);
     h.pivot = toe_held && leg->toe >= 0 ? ik_mat4_translation(&model_ms[leg->toe])
                                         : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
     h.lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[foot], leg->lateral_ls));
+    if (lower) h.lateral = ik_vec3_neg(h.lateral);
     h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
     h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
+    g_lo = lift_need(&h, model_ms);
+    if (!(g_lo > tolerance)) return 0;
     for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
     last = hi = ik_minr(g_lo, most);
     g_hi = lift_trial(&h, hi, pose, model_ms);
@@ -767,6 +845,26 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
     return 1;
 }
 
+/* A foot in the air that the turn onto the floor took past its ankle's
+ * limits (its ankle too low for the foot to clear the floor inside them):
+ * turned back within them, then the leg solved to raise the ankle by the
+ * depth d of its lowest sole point under the floor, A' = A + d up. */
+static void lift_foot_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int k, ik_transform *pose,
+                             ik_mat4 *model_ms) {
+    int foot = ik_humanoid_limb_foot(leg), n, i;
+    ik_real angle = ik_humanoid_leg_ankle(leg, model_ms), depth = 0;
+    ik_vec3 points[3];
+    ik_mat4 end_ms;
+    if (angle >= -t->limits.ankle_down && angle <= t->limits.ankle_up) return;
+    turn_within(t, leg, foot, angle, -t->limits.ankle_down, t->limits.ankle_up, pose, model_ms);
+    n = sole_points(leg, model_ms, points);
+    for (i = 0; i < n; ++i) depth = ik_maxr(depth, t->floor_rs - ik_vec3_dot(points[i], t->up_rs));
+    if (!(depth > 0)) return;
+    end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
+    solve_leg_to(t, k, ik_vec3_mad(ik_mat4_translation(&end_ms), t->up_rs, depth),
+                 ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])), pose, model_ms);
+}
+
 /* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
  * none of their own: ik_humanoid_limits' defaults): a leg whose foot is not
  * held keeps its knee and ankle within them (the knee swung back, the foot
@@ -775,7 +873,8 @@ static ik_bool lift_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
  * within theirs about their own joint (which a toe contact holds, so
  * always). Each foot then turns onto
  * the floor about its ankle unless its toe is held there (the turn would
- * move it), then its toes about the toe joint. The floor and the contacts
+ * move it; a foot in the air rises instead where the turn would pass its
+ * limits: lift_foot_within), then its toes about the toe joint. The floor and the contacts
  * come first: a flat foot under a shin leaning further than the ankle's
  * limit keeps the take's flexion (CMU 131_01 itself dorsiflexes 47 degrees
  * against a limit of 25). */
@@ -798,8 +897,10 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
                         -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
         if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, l->target_ms);
+        if (!foot_held) lift_foot_within(t, leg, k, pose, l->target_ms);
         l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
-            lift_heel_within(t, k, toe_held, pose, l->target_ms);
+            turn_heel_within(t, k, toe_held, 0, pose, l->target_ms);
+        turn_heel_within(t, k, toe_held, 1, pose, l->target_ms);
         if (leg->toe >= 0) {
             toe_range toes;
             toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;

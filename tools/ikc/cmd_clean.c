@@ -178,6 +178,7 @@ static ik_result clean_pass(ikc_motion *m, const ik_foot_contact *contacts, int 
     job.take = &m->take;
     job.contacts = contacts;
     job.contact_count = count;
+    job.follow_heel_lift = 1;
     job.scratch_bytes = ik_footskate_scratch_bytes(&m->take, count);
     job.scratch = malloc(job.scratch_bytes);
     job.model_ms = m->model_ms;

@@ -220,8 +220,9 @@ static int render(const retarget_options *o, const ikc_motion *src, const ik_ass
 /* What an outside reader of the result would measure (checked by audit). */
 typedef struct audit_figures {
     ik_real direction[IK_BODY_GROUPS][2]; /* median and 95th percentile angle, radians */
-    int worst_segment, worst_first, worst_last, worst_frames; /* the segment most often past its group's 95th
-                                                                  goal, and the frames it is */
+    /* per group, its segment most often past the group's 95th percentile goal, and the frames it is */
+    int worst_segment[IK_BODY_GROUPS], worst_first[IK_BODY_GROUPS], worst_last[IK_BODY_GROUPS],
+        worst_frames[IK_BODY_GROUPS];
     ikc_ground_figures ground;            /* the contacts found on the result */
 } audit_figures;
 
@@ -253,11 +254,12 @@ static int measure_directions(const ikc_motion *src, const ik_humanoid *dst, con
             }
         }
     }
-    a->worst_segment = -1;
-    a->worst_frames = 0;
-    for (i = 0; ok && i < IK_BODY_SEGMENTS; ++i)
-        if (over[i] > a->worst_frames)
-            a->worst_segment = i, a->worst_frames = over[i], a->worst_first = first[i], a->worst_last = last[i];
+    for (g = 0; g < IK_BODY_GROUPS; ++g) a->worst_segment[g] = -1, a->worst_frames[g] = 0;
+    for (i = 0; ok && i < IK_BODY_SEGMENTS; ++i) {
+        g = (int)ik_body_segment_group(i);
+        if (over[i] > a->worst_frames[g])
+            a->worst_segment[g] = i, a->worst_frames[g] = over[i], a->worst_first[g] = first[i], a->worst_last[g] = last[i];
+    }
     for (g = 0; ok && g < IK_BODY_GROUPS; ++g) {
         ik_real *v = angles + (size_t)g * 2 * (size_t)frames;
         a->direction[g][0] = ikc_quantile(v, counts[g], 0.5);
@@ -284,12 +286,11 @@ static int audit(const retarget_options *o, const measured *before, const measur
                     ik_body_group_name((ik_body_group)g), (double)ik_deg(a->direction[g][0]),
                     (double)ik_deg(a->direction[g][1]), (double)ik_deg(direction_goal(g)),
                     (double)ik_deg(2 * direction_goal(g)));
-            if (a->worst_segment >= 0)
+            if (a->worst_segment[g] >= 0)
                 fprintf(stderr, "; most off: the %s, beyond %.0f degrees in %d frames between %d and %d (%.2f-%.2f s)",
-                        ik_body_segment_name(a->worst_segment),
-                        (double)ik_deg(2 * direction_goal((int)ik_body_segment_group(a->worst_segment))),
-                        a->worst_frames, a->worst_first, a->worst_last, a->worst_first * frame_time,
-                        a->worst_last * frame_time);
+                        ik_body_segment_name(a->worst_segment[g]), (double)ik_deg(2 * direction_goal(g)),
+                        a->worst_frames[g], a->worst_first[g], a->worst_last[g], a->worst_first[g] * frame_time,
+                        a->worst_last[g] * frame_time);
             fprintf(stderr, "\n");
             ++failed;
         }

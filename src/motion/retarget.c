@@ -607,9 +607,13 @@ static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_
  * cannot lift (the pivot itself too low) is left. Toes (`toe_range`, NULL
  * for the foot: their lift from rest now and its limits) take the root that
  * leaves them within their limits, the smaller such, else the one nearer
- * them: a toe pointing down under a foot on its ball (male_base_mesh's
- * toes rest 27 degrees below the sole) reaches the floor either way, and
- * the smaller turn curled it 41 degrees past toe_curl. */
+ * them turned only as far as the limit (the floor and the limits are then
+ * both kept only by the heel lowered: turn_heel_within): a toe pointing
+ * down under a foot on its ball (male_base_mesh's toes rest 27 degrees
+ * below the sole) reaches the floor either way, and the smaller turn
+ * curled it 41 degrees past toe_curl. Each root's lift is measured on the
+ * turned toe (the turn's sense against the lift's differs on mirrored
+ * frames). */
 typedef struct toe_range {
     ik_real lift, lo, hi;
 } toe_range;
@@ -643,14 +647,22 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
         other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
         if (toes) {
-            /* a turn by +x about a lowers the toes by x when a is the axis the lift is measured about */
-            ik_vec3 measured =
-                ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls);
-            ik_real sense = ik_vec3_dot(a, measured) > 0 ? -1 : 1;
-            ik_real e_turn = toe_excess(toes, toes->lift + sense * turn);
-            ik_real e_other = toe_excess(toes, toes->lift + sense * other);
-            if (e_other < e_turn || (e_other == e_turn && IK_FABS(other) < IK_FABS(turn))) turn = other;
-            toes->lift += sense * turn;
+            ik_transform saved = pose[joint];
+            ik_real lift_turn, lift_other, e_turn, e_other, before = ik_humanoid_leg_toe_lift(leg, model_ms);
+            turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
+            lift_turn = toes->lift + ik_humanoid_leg_toe_lift(leg, model_ms) - before;
+            pose[joint] = saved;
+            turn_joint(t, joint, ik_quat_from_axis_angle(a, other), pose, model_ms);
+            lift_other = toes->lift + ik_humanoid_leg_toe_lift(leg, model_ms) - before;
+            pose[joint] = saved;
+            ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
+            e_turn = toe_excess(toes, lift_turn), e_other = toe_excess(toes, lift_other);
+            if (e_other < e_turn || (e_other == e_turn && IK_FABS(other) < IK_FABS(turn)))
+                turn = other, lift_turn = lift_other, e_turn = e_other;
+            /* neither within the limits: only as far as the limit on the
+             * way (the tip stays under the floor by what is left) */
+            if (e_turn > 0) turn *= (ik_clampr(lift_turn, toes->lo, toes->hi) - toes->lift) / (lift_turn - toes->lift);
+            toes->lift = ik_clampr(lift_turn, toes->lo, toes->hi);
         } else if (IK_FABS(other) < IK_FABS(turn)) {
             turn = other;
         }
@@ -722,6 +734,7 @@ typedef struct heel_lift {
     const ik_humanoid *t;
     int k;
     ik_bool lower;
+    ik_real toe_rest; /* the toes' lift at rest (ik_humanoid_leg_toe_lift) */
     ik_vec3 ankle, pivot, lateral;
     ik_quat foot_rotation;
     int joint[3];
@@ -737,17 +750,46 @@ static void lift_restore(const heel_lift *h, ik_transform *pose, ik_mat4 *model_
         ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
 }
 
+/* Whether the toes can keep their tip on the floor within their limits
+ * (the toes' stage of keep_within_limits), as an angle: the toes set to
+ * each end of their range in turn (their pose restored after), the tip's
+ * depth under the floor over the toe bone's length, the smaller of the
+ * two; at most 0 where one end keeps the tip up. The toe joint moves in
+ * `pose` and `model_ms` only while it is tried. */
+static ik_real toe_need(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
+    const ik_humanoid *t = h->t;
+    const ik_humanoid_limb *leg = &t->limb[h->k];
+    const ik_real ends[2] = {-t->limits.toe_curl, t->limits.toe_bend};
+    ik_transform saved = pose[leg->toe];
+    ik_real need = IK_PI, length;
+    int i;
+    length = ik_vec3_length(ik_mat4_transform_vector(&model_ms[leg->toe], leg->toe_tip_ls));
+    if (!(length > (ik_real)1e-4 * ik_foot_leg_length(t))) return -IK_PI;
+    for (i = 0; i < 2; ++i) {
+        ik_real lift = ik_humanoid_leg_toe_lift(leg, model_ms) - h->toe_rest;
+        ik_vec3 tip;
+        turn_within(t, leg, leg->toe, lift, ends[i], ends[i], pose, model_ms);
+        tip = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
+        need = ik_minr(need, (t->floor_rs - ik_vec3_dot(tip, t->up_rs)) / length);
+        pose[leg->toe] = saved;
+        ik_skeleton_fk_subtree(t->skeleton, leg->toe, pose, NULL, model_ms);
+    }
+    return need;
+}
+
 /* What a lift must bring to zero or below, as an angle: the ankle angle
  * over ankle_up, or the heel's or ball's depth under the floor over its
  * distance from the pivot (the turn that lifts it there), whichever is
- * more. Lowering the heel: the ankle angle under -ankle_down. */
-static ik_real lift_need(const heel_lift *h, const ik_mat4 *model_ms) {
+ * more. Lowering the heel: the ankle angle under -ankle_down, or the toes'
+ * tip under the floor at either end of their range (toe_need). */
+static ik_real lift_need(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &h->t->limb[h->k];
     const ik_mat4 *foot = &model_ms[ik_humanoid_limb_foot(leg)];
     ik_vec3 sole[2];
     ik_real need = ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
     int i;
-    if (h->lower) return -h->t->limits.ankle_down - ik_humanoid_leg_ankle(leg, model_ms);
+    if (h->lower)
+        return ik_maxr(-h->t->limits.ankle_down - ik_humanoid_leg_ankle(leg, model_ms), toe_need(h, pose, model_ms));
     sole[0] = ik_mat4_transform_point(foot, leg->heel_ls);
     sole[1] = ik_mat4_transform_point(foot, leg->ball_ls);
     for (i = 0; i < 2; ++i) {
@@ -766,7 +808,7 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
     ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
     lift_restore(h, pose, model_ms);
     solve_leg_to(h->t, h->k, to, ik_quat_mul(turn, h->foot_rotation), pose, model_ms);
-    return lift_need(h, model_ms);
+    return lift_need(h, pose, model_ms);
 }
 
 /* Seed 001's heel lift for a foot on the floor whose ankle bends up past
@@ -790,20 +832,23 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * T-pose, on the 131_01 skeleton: hips eased down over a foot turned out
  * of the floor, 80 degrees up) the foot is left as it stood. With `lower`,
  * a foot on its held toe whose ankle points down past ankle_down (131_02's
- * dancer on tiptoe, 60 degrees) turns heel-down about the toe joint the
- * same way until it is inside. Returns whether the foot turned. */
-static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool lower, ik_transform *pose,
-                                ik_mat4 *model_ms) {
+ * dancer on tiptoe, 60 degrees), or so steeply that its toes would bend
+ * past toe_bend to keep their tip on the floor (131_01's kneel played
+ * backwards), turns heel-down about the toe joint the same way until both
+ * are inside, or as far as its ankle may flex up (ankle_up). Returns whether the foot turned. */
+static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool lower, ik_real toe_rest,
+                                ik_transform *pose, ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &t->limb[k];
-    const ik_real most = t->limits.ankle_up + t->limits.ankle_down, tolerance = (ik_real)1e-4;
+    const ik_real tolerance = (ik_real)1e-4;
     int foot = ik_humanoid_limb_foot(leg), i, side = 0;
-    ik_real lo = 0, hi, last, g_lo, g_hi;
+    ik_real lo = 0, hi, last, g_lo, g_hi, most = t->limits.ankle_up + t->limits.ankle_down;
     ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
     heel_lift h;
     if (lower && !(toe_held && leg->toe >= 0)) return 0;
     h.t = t;
     h.k = k;
     h.lower = lower;
+    h.toe_rest = toe_rest;
     h.ankle = ik_mat4_translation(&end_ms);
     h.pivot = toe_held && leg->toe >= 0 ? ik_mat4_translation(&model_ms[leg->toe])
                                         : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
@@ -811,9 +856,26 @@ static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
     if (lower) h.lateral = ik_vec3_neg(h.lateral);
     h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
     h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
-    g_lo = lift_need(&h, model_ms);
+    g_lo = lift_need(&h, pose, model_ms);
     if (!(g_lo > tolerance)) return 0;
     for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
+    /* lowered, the heel flexes the ankle up: never past ankle_up (the
+     * largest such lowering, by bisection over [0, most]) */
+    if (lower) {
+        ik_real ok = 0, over = most;
+        lift_trial(&h, most, pose, model_ms);
+        if (ik_humanoid_leg_ankle(leg, model_ms) > t->limits.ankle_up) {
+            for (i = 0; i < 16; ++i) {
+                ik_real mid = (ik_real)0.5 * (ok + over);
+                lift_trial(&h, mid, pose, model_ms);
+                if (ik_humanoid_leg_ankle(leg, model_ms) > t->limits.ankle_up) over = mid;
+                else ok = mid;
+            }
+            most = ok;
+        }
+        lift_restore(&h, pose, model_ms);
+        if (!(most > 0)) return 0;
+    }
     last = hi = ik_minr(g_lo, most);
     g_hi = lift_trial(&h, hi, pose, model_ms);
     while (g_hi > 0 && hi < most) {
@@ -821,6 +883,7 @@ static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
         last = hi = ik_minr(2 * hi, most);
         g_hi = lift_trial(&h, hi, pose, model_ms);
     }
+    if (g_hi > 0 && lower) return hi > 0; /* lowered as far as the ankle allows */
     if (g_hi > 0) {
         lift_restore(&h, pose, model_ms); /* no lift brings it inside: the foot is left as it stood */
         return 0;
@@ -899,8 +962,8 @@ static void keep_within_limits(const ik_retarget *job, const layout *l, const bo
         if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, l->target_ms);
         if (!foot_held) lift_foot_within(t, leg, k, pose, l->target_ms);
         l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
-            turn_heel_within(t, k, toe_held, 0, pose, l->target_ms);
-        turn_heel_within(t, k, toe_held, 1, pose, l->target_ms);
+            turn_heel_within(t, k, toe_held, 0, m->toe_rest[k - IK_LIMB_LEG_L], pose, l->target_ms);
+        turn_heel_within(t, k, toe_held, 1, m->toe_rest[k - IK_LIMB_LEG_L], pose, l->target_ms);
         if (leg->toe >= 0) {
             toe_range toes;
             toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;

@@ -12,8 +12,10 @@ all: deps
 deps:
 	@./scripts/install-deps.sh
 
-demo: all
-	./$(BUILD)/release/ikc demo -o out
+# The same build as `all` with one progress line (the compiler's output goes
+# to $(BUILD)/release/build.log), then the showcase into out/ (scripts/demo.sh).
+demo: deps
+	@./scripts/demo.sh $(BUILD) $(JOBS)
 
 # The Python package, built from the library's sources into a virtual
 # environment that sees Debian's numpy and cffi (scripts/python-venv.sh);

@@ -47,6 +47,9 @@ progress() {
 
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >"$log" 2>&1 || fail "configuring the build (cmake)"
 rm -f "$status"
+# Run from `make demo`, the build's own make would think itself a sub-make
+# and fill the log with "Entering directory" lines: it is told it is not.
+unset MAKELEVEL MAKEFLAGS MFLAGS
 {
     code=0
     cmake --build "$dir" -j "$jobs" 2>&1 || code=$?

@@ -38,7 +38,8 @@ ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int cou
 /* Write `pic` as DIR/base.png (and DIR/base.svg with --svg), counting files
  * and failures and listing the PNG with the picture's title. */
 void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic);
-/* Count the file `name` in DIR as written, listed with `what`. */
+/* Count the file `name` in DIR as written (its size too), listed in the
+ * summary with `what` unless that is NULL. */
 void ikc_demo_wrote(ikc_demo_state *d, const char *name, const char *what);
 /* The closing summary: every listed file with what it shows, their sizes,
  * and which to open first (`first`, a listed name, for the reason `why`). */

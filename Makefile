@@ -3,7 +3,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  = cmake -S . -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps demo test bench fuzz fuzz-long clean web web-build
+.PHONY: all deps demo python test bench fuzz fuzz-long clean web web-build
 
 all: deps
 	$(CMAKE_GEN) -B $(BUILD)/release >/dev/null
@@ -12,8 +12,17 @@ all: deps
 deps:
 	@./scripts/install-deps.sh
 
-demo: all
-	./$(BUILD)/release/ikc demo -o out
+# The same build as `all` with one progress line (the compiler's output goes
+# to $(BUILD)/release/build.log), then the showcase into out/ (scripts/demo.sh).
+demo: deps
+	@./scripts/demo.sh $(BUILD) $(JOBS)
+
+# The Python package, built from the library's sources into a virtual
+# environment that sees Debian's numpy and cffi (scripts/python-venv.sh);
+# `. $(VENV)/bin/activate` then makes it the shell's python3.
+VENV ?= $(BUILD)/venv
+python: deps
+	@./scripts/python-venv.sh $(VENV)
 
 # Every test four ways: float and double with warnings as errors, then both
 # again under AddressSanitizer + UndefinedBehaviorSanitizer; then the core

@@ -1,9 +1,10 @@
 """Builds the ikit Python package: the library's own C sources (from the
 repository around this folder) compiled into one cffi extension, ikit._ikit,
 so nothing else needs installing. Offline with Debian's python3-setuptools,
-python3-cffi and python3-dev:
+python3-cffi and python3-dev, in a virtual environment that sees them
+(`make python` makes one: scripts/python-venv.sh):
 
-    pip install --no-build-isolation ./python
+    pip install --no-build-isolation --no-index ./python
 
 IKIT_DOUBLE=1 in the environment builds the double-precision library."""
 import hashlib

@@ -44,6 +44,10 @@ python_tests() {
 }
 python_tests float IKIT_DOUBLE=0
 python_tests double IKIT_DOUBLE=1
+# The README's Python block, run as written in a fresh copy of the project,
+# offline, then the package it installed imported and used in that shell.
+echo "==> the README's Python block"
+/usr/bin/python3 tests/install/readme_python.py
 # The core layers (math to motion) must build unchanged for WebAssembly.
 echo "==> core layers for wasm32-wasi"
 for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c src/robot/*.c src/motion/*.c; do

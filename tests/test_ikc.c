@@ -1026,18 +1026,66 @@ static void test_errors(void) {
     CHECK(run(args) == 6, "unwritable output: %s", err_text);
 }
 
+/* The pictures `ikc demo` writes, one PNG per scene, in the order it writes them. */
+static const char *const demo_pictures[] = {
+    "humanoid", "humanoid_limits", "leg_two_bone", "head_look_at", "tail_springs", "arms_fabrik_ccd", "walk_stairs",
+    "retarget", "humanoid_uneven_ground", "humanoid_stairs_up", "humanoid_stairs_across", "humanoid_staff",
+    "humanoid_look_at"};
+enum { DEMO_PICTURES = (int)(sizeof demo_pictures / sizeof demo_pictures[0]) };
+
+/* The demo's closing summary in out_text: "Written to DIR/: N files, X MB",
+ * then one line per file naming it, in the order written, then which to open
+ * first. Checks that it lists every picture and scene.gltf, that N is the
+ * directory's file count and X MB their size, and that the file to open
+ * first is one it wrote. */
+static void check_demo_summary(const char *dir, int files_expected) {
+    char head[400], path[400], open_line[400], line_name[80];
+    const char *summary, *at, *first;
+    double mb = -1, bytes = 0;
+    int files = -1, i, in_order = 1, on_disk = count_named(dir, "") - 2; /* less . and .. */
+    snprintf(head, sizeof head, "\nWritten to %s/: ", dir);
+    summary = strstr(out_text, head);
+    CHECK(summary != NULL, "the demo ends with a summary of what it wrote: %.300s", out_text);
+    if (!summary) return;
+    CHECK(sscanf(summary + strlen(head), "%d files, %lf MB", &files, &mb) == 2 && files == files_expected &&
+              on_disk == files_expected,
+          "summary counts %d files, the directory holds %d, expected %d", files, on_disk, files_expected);
+    at = summary;
+    for (i = 0; i <= DEMO_PICTURES; ++i) {
+        const char *found;
+        snprintf(line_name, sizeof line_name, "\n  %s%s ", i < DEMO_PICTURES ? demo_pictures[i] : "scene",
+                 i < DEMO_PICTURES ? ".png" : ".gltf");
+        found = strstr(at, line_name);
+        in_order &= found != NULL;
+        if (found) at = found + 1;
+        snprintf(path, sizeof path, "%s/%s", dir, line_name + 3);
+        path[strlen(path) - 1] = '\0';
+        bytes += (double)file_size(path);
+    }
+    CHECK(in_order, "the summary lists every picture and scene.gltf in the order written: %s", summary);
+    if (files_expected > DEMO_PICTURES + 1)
+        for (i = 0; i < DEMO_PICTURES; ++i) {
+            snprintf(path, sizeof path, "%s/%s.svg", dir, demo_pictures[i]);
+            bytes += (double)file_size(path);
+        }
+    CHECK(mb >= 0 && fabs(mb - bytes / 1e6) <= 0.051, "summary says %.1f MB, the files hold %.2f MB", mb, bytes / 1e6);
+    snprintf(open_line, sizeof open_line, "\nOpen %s/", dir);
+    first = strstr(at, open_line);
+    CHECK(first != NULL, "the summary says which picture to open first: %s", summary);
+    if (first) {
+        char name[80] = "";
+        sscanf(first + strlen(open_line), "%79[^ ]", name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        CHECK(strstr(name, ".png") && file_size(path) > 1000 && strncmp(first + strlen(open_line) + strlen(name), " first", 6) == 0,
+              "the picture to open first (%s) is a PNG the demo wrote", name);
+    }
+}
+
 static void test_demo(void) {
-    static const char *const files[] = {"humanoid.png", "humanoid.svg", "humanoid_limits.png", "leg_two_bone.png",
-                                        "leg_two_bone.svg", "head_look_at.png", "head_look_at.svg", "tail_springs.png",
-                                        "tail_springs.svg", "arms_fabrik_ccd.png", "arms_fabrik_ccd.svg", "scene.gltf",
-                                        "humanoid_uneven_ground.png", "humanoid_uneven_ground.svg",
-                                        "humanoid_stairs_up.png", "humanoid_stairs_up.svg", "humanoid_stairs_across.png",
-                                        "humanoid_stairs_across.svg", "humanoid_staff.png", "humanoid_staff.svg",
-                                        "humanoid_look_at.png", "humanoid_look_at.svg"};
-    char dir[300], args[400], path[400];
+    char dir[300], args[400], path[400], svg[400], text[64];
     ik_gltf *scene = NULL;
-    int i, w, h;
-    long bone;
+    int i, w, h, svg_ok = 1;
+    long bone, drawn;
     path_in(dir, sizeof dir, "demo");
     snprintf(args, sizeof args, "demo -o '%s'", dir);
     CHECK(run(args) == 0, "demo exits 0: %s", err_text);
@@ -1056,10 +1104,14 @@ static void test_demo(void) {
         }
         CHECK(rows >= 22 && missed == 0, "humanoid scenes: %d rows, %d not reached", rows, missed);
     }
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        CHECK(file_size(path) > 1000, "demo wrote %s", files[i]);
+    /* PNG pictures only by default, each a real picture with something drawn in it */
+    for (i = 0; i < DEMO_PICTURES; ++i) {
+        snprintf(path, sizeof path, "%s/%s.png", dir, demo_pictures[i]);
+        drawn = drawn_pixels(path, &w, &h, &bone);
+        CHECK(drawn > 10000 && w >= 400 && h >= 300, "demo wrote %s.png: a %dx%d PNG, %ld pixels drawn",
+              demo_pictures[i], w, h, drawn);
     }
+    CHECK(count_named(dir, ".svg") == 0, "no SVG without --svg: %d", count_named(dir, ".svg"));
     snprintf(path, sizeof path, "%s/leg_two_bone.png", dir);
     CHECK(drawn_pixels(path, &w, &h, &bone) > 10000 && bone > 1000, "leg picture has a skeleton in it");
     snprintf(path, sizeof path, "%s/humanoid_staff.png", dir);
@@ -1068,6 +1120,22 @@ static void test_demo(void) {
     CHECK(ik_gltf_read_file(path, &scene, NULL) == IK_OK && ik_gltf_skin_count(scene) == 6,
           "demo glTF loads with the humanoid, the tail and the four humanoid scenes");
     ik_gltf_free(scene);
+    check_demo_summary(dir, DEMO_PICTURES + 1);
+    CHECK(strstr(out_text, "--svg") != NULL, "the summary says how to get SVG pictures");
+
+    /* --svg: each picture as SVG too, beside its PNG */
+    path_in(dir, sizeof dir, "demo_svg");
+    snprintf(args, sizeof args, "demo --svg -o '%s'", dir);
+    CHECK(run(args) == 0, "demo --svg exits 0: %s", err_text);
+    for (i = 0; i < DEMO_PICTURES; ++i) {
+        snprintf(path, sizeof path, "%s/%s.png", dir, demo_pictures[i]);
+        snprintf(svg, sizeof svg, "%s/%s.svg", dir, demo_pictures[i]);
+        read_text(svg, text, sizeof text);
+        svg_ok &= file_size(path) > 1000 && file_size(svg) > 1000 && strncmp(text, "<?xml", 5) == 0 &&
+                  strstr(text, "<svg") != NULL;
+    }
+    CHECK(svg_ok, "demo --svg wrote an SVG beside every PNG");
+    check_demo_summary(dir, 2 * DEMO_PICTURES + 1);
 }
 
 /* ---- humanoid targets by role ---------------------------------------------- */

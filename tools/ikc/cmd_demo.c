@@ -9,8 +9,9 @@
  *   6. the humanoid rig (demo_humanoid.c): standing on uneven ground and on
  *      stairs, both hands on a swinging staff, the head tracking a point.
  * Each scene prints a table (target, reached, residual, iterations,
- * microseconds per solve) and writes PNG and SVG pictures; the posed
- * humanoid and tail go into one glTF file. */
+ * microseconds per solve) and writes PNG pictures (SVG too with --svg); the
+ * posed humanoid and tail go into one glTF file. The run ends with a list of
+ * what it wrote and which picture to open first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -557,7 +558,7 @@ static void arm_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ikc demo [-o DIR]\n"
+            "usage: ikc demo [-o DIR] [--svg]\n"
             "\n"
             "The showcase on built-in data (no files needed): a procedural humanoid with\n"
             "joint limits; its leg placed by two-bone IK in seed 000's three cases; its head\n"
@@ -566,12 +567,17 @@ static void usage(FILE *out) {
             "rig standing on uneven ground and on stairs with both feet planted, both hands\n"
             "on a swinging staff, and its head tracking a moving point; the figure walking\n"
             "up stairs (a procedural walk, seed 004). Prints a table per\n"
-            "scene (target, reached, residual, iterations, microseconds per solve) and\n"
-            "writes PNG and SVG pictures plus scene.gltf into DIR (default: out).\n"
+            "scene (target, reached, residual, iterations, microseconds per solve),\n"
+            "writes PNG pictures plus scene.gltf into DIR (default: out) and ends with\n"
+            "a list of what it wrote and which picture to open first.\n"
+            "\n"
+            "options:\n"
+            "  -o, --output DIR  where the files go (created when missing)\n"
+            "  --svg             also write each picture as SVG (vector, 0.4-4 MB each)\n"
             "\n"
             "examples:\n"
             "  ikc demo\n"
-            "  ikc demo -o /tmp/ikit-demo\n"
+            "  ikc demo -o /tmp/ikit-demo --svg\n"
             "\n"
             "exit codes: 0 ok, 1 a solver failed, 2 bad usage, 6 a file was not written.\n");
 }
@@ -592,6 +598,8 @@ int ikc_demo(int argc, char **argv) {
             return IKC_EXIT_OK;
         } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             if (!(d.dir = ikc_option_value("demo", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--svg") == 0) {
+            d.svg = 1;
         } else {
             fprintf(stderr, "ikc demo: unknown argument '%s' (see ikc demo --help)\n", argv[i]);
             return IKC_EXIT_USAGE;
@@ -637,7 +645,7 @@ int ikc_demo(int argc, char **argv) {
                "the rig's figure on uneven ground, on a stair, holding the staff and looking, 2 m apart along -x):\n");
         if (ikc_write_scene_gltf(path, list, count, error, sizeof error)) {
             printf("  wrote %s\n", path);
-            ++d.files;
+            ikc_demo_wrote(&d, "scene.gltf", "every scene's solved figures in one glTF file (Blender, any glTF viewer)");
         } else {
             fprintf(stderr, "ikc demo: %s\n", error);
             ++d.write_failures;
@@ -645,7 +653,7 @@ int ikc_demo(int argc, char **argv) {
     }
     if (tail) ik_chain_file_free(tail);
     if (d.body) ikc_mesh_free(d.body);
-    printf("\n%d files in %s/ -- open %s/*.png or %s/*.svg to see the scenes.\n", d.files, d.dir, d.dir, d.dir);
+    ikc_demo_summary(&d, "leg_two_bone.png", "IK in one picture: a leg put on targets it can and cannot reach");
     if (d.write_failures) return IKC_EXIT_WRITE;
     return d.solve_failures ? IKC_EXIT_FAILURE : IKC_EXIT_OK;
 }

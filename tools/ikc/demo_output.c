@@ -1,8 +1,10 @@
 /* What `ikc demo` writes and counts, shared by its scenes (cmd_demo.c and
- * demo_humanoid.c): pictures saved as PNG and SVG, solve timings. */
+ * demo_humanoid.c): pictures saved as PNG (and SVG with --svg), listed for
+ * the closing summary; solve timings. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "demo_output.h"
 #include "demo_figure.h"
@@ -58,19 +60,36 @@ static ikc_picture dressed(const ikc_demo_state *d, const ikc_picture *pic, ikc_
     return out;
 }
 
+void ikc_demo_wrote(ikc_demo_state *d, const char *name, const char *what) {
+    char path[1100];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", d->dir, name);
+    ++d->files;
+    if (stat(path, &st) == 0) d->bytes += (double)st.st_size;
+    if (what && d->listed_count < IKC_DEMO_MAX_LISTED) {
+        ikc_demo_listed *l = &d->listed[d->listed_count++];
+        snprintf(l->name, sizeof l->name, "%s", name);
+        snprintf(l->what, sizeof l->what, "%s", what);
+    }
+}
+
+/* PNG first: it is what a newcomer opens (a few hundred KB); the SVG of the
+ * same picture, for zooming, holds every mesh triangle as a path (0.4-3.8
+ * MB), so it is written only when asked for. */
 void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *picture) {
     static const char *const exts[] = {"png", "svg"};
-    char path[1100], error[600];
+    char path[1100], name[64], error[600];
     ikc_panel *panels;
     ik_vec3 *posed;
     ikc_picture dressed_picture = dressed(d, picture, &panels, &posed);
     const ikc_picture *pic = &dressed_picture;
     int e;
-    for (e = 0; e < 2; ++e) {
-        snprintf(path, sizeof path, "%s/%s.%s", d->dir, base, exts[e]);
+    for (e = 0; e < (d->svg ? 2 : 1); ++e) {
+        snprintf(name, sizeof name, "%s.%s", base, exts[e]);
+        snprintf(path, sizeof path, "%s/%s", d->dir, name);
         if (ikc_draw_file(pic, path, error, sizeof error)) {
-            ++d->files;
             printf("  wrote %s\n", path);
+            ikc_demo_wrote(d, name, e == 0 ? (pic->title ? pic->title : base) : NULL);
         } else {
             fprintf(stderr, "ikc demo: %s\n", error);
             ++d->write_failures;
@@ -78,6 +97,20 @@ void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_pictur
     }
     free(panels);
     free(posed);
+}
+
+void ikc_demo_summary(const ikc_demo_state *d, const char *first, const char *why) {
+    int i, width = 0, first_written = 0;
+    for (i = 0; i < d->listed_count; ++i) {
+        int n = (int)strlen(d->listed[i].name);
+        if (n > width) width = n;
+        first_written |= strcmp(d->listed[i].name, first) == 0;
+    }
+    printf("\nWritten to %s/: %d files, %.1f MB%s\n", d->dir, d->files, d->bytes / 1e6,
+           d->svg ? " (each picture as .png and .svg)" : "");
+    for (i = 0; i < d->listed_count; ++i) printf("  %-*s  %s\n", width, d->listed[i].name, d->listed[i].what);
+    if (first_written) printf("Open %s/%s first (%s),\nthen the others in the order above.", d->dir, first, why);
+    printf("%s\n", d->svg ? "" : " ikc demo --svg also writes each as SVG, to zoom into.");
 }
 
 ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,

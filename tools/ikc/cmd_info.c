@@ -6,11 +6,12 @@
 #include "asset.h"
 #include "humanoid_setup.h"
 #include "ikc.h"
+#include "info_json.h"
 #include "robot_arm.h"
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ikc info FILE [--map MAPPING]\n"
+            "usage: ikc info FILE [--map MAPPING] [--json]\n"
             "\n"
             "Prints what FILE (glTF .gltf/.glb, BVH .bvh or chain description .chain) holds:\n"
             "the joint tree with each joint's rest position in model space, the limb chains\n"
@@ -24,12 +25,17 @@ static void usage(FILE *out) {
             "to each leaf link.\n"
             "\n"
             "  --map MAPPING  'role = joint name' lines for joints not found by name\n"
+            "  --json         print JSON instead of the table: file, format, skin, joints\n"
+            "                 (index, name, parent, rest_ms), chains (kind, joints, reach),\n"
+            "                 humanoid (usable, status, roles: role -> joint, missing),\n"
+            "                 targets (chain files) and clips (name, duration, channels)\n"
             "\n"
             "examples:\n"
             "  ikc info robot.glb\n"
             "  ikc info examples/tail.chain\n"
             "  ikc info ur5.urdf\n"
             "  ikc info creature.glb --map creature.map\n"
+            "  ikc info girl.glb --json\n"
             "\n"
             "exit codes: 0 ok, 2 bad usage, 3 file (or mapping) missing, 4 file (or\n"
             "mapping) malformed.\n");
@@ -182,7 +188,7 @@ int ikc_info(int argc, char **argv) {
     ik_asset asset;
     ik_transform *pose;
     ik_mat4 *model;
-    int i, code, roots = 0;
+    int i, code, roots = 0, json = 0;
     for (i = 0; i < argc; ++i) {
         if (ikc_is_help(argv[i])) {
             usage(stdout);
@@ -190,6 +196,10 @@ int ikc_info(int argc, char **argv) {
         }
         if (strcmp(argv[i], "--map") == 0) {
             if (!(map_path = ikc_option_value("info", argc, argv, &i))) return IKC_EXIT_USAGE;
+            continue;
+        }
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
@@ -201,6 +211,11 @@ int ikc_info(int argc, char **argv) {
     }
     if (!path) {
         usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+    if (ikc_is_urdf(path) && json) {
+        fprintf(stderr, "ikc info: --json is for skeleton files (glTF, BVH, .chain); `ikc ikbench` and `ikc solve --json` "
+                        "report on URDF robots\n");
         return IKC_EXIT_USAGE;
     }
     if (ikc_is_urdf(path)) return ikc_robot_info(path);
@@ -217,6 +232,13 @@ int ikc_info(int argc, char **argv) {
     }
     ik_skeleton_rest_pose(asset.skeleton, pose);
     ik_skeleton_fk(asset.skeleton, pose, &asset.root_ms, model);
+    if (json) {
+        code = ikc_info_json(&asset, model, path, map_path);
+        free(pose);
+        free(model);
+        ik_asset_free(&asset);
+        return code;
+    }
     for (i = 0; i < asset.skeleton->joint_count; ++i) roots += asset.skeleton->parents[i] < 0;
     printf("file:   %s\n", ikc_shown(path));
     printf("format: %s", ik_asset_format_name(&asset));

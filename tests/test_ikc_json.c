@@ -1,0 +1,191 @@
+/* The commands' --json reports (issue 26, item 9), read back with cJSON and
+ * checked against the file as the library reads it: `ikc info --json` on
+ * every shared asset (joints, parents, rest positions by forward
+ * kinematics, the humanoid's roles, clips), on a chain file and on a
+ * skeleton that is no humanoid; the refusals. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include <ikit/asset.h>
+#include <ikit/humanoid.h>
+#include <ikit/skeleton.h>
+
+#include "support/check.h"
+#include "support/ikc_run.h"
+
+/* stdout parsed as one JSON object, NULL (and a failed check) otherwise. */
+static cJSON *run_json(const char *args, int *code) {
+    cJSON *root;
+    *code = run(args);
+    root = cJSON_Parse(out_text);
+    CHECK(root && cJSON_IsObject(root), "ikc %s: not one JSON object: %.200s%s", args, out_text, err_text);
+    return root;
+}
+
+static const char *text_of(const cJSON *o, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* The joints against the asset: names, parents, rest positions under the
+ * root (FK of the rest pose) within 1e-5 of the largest extent. */
+static void check_joints(const char *what, const cJSON *joints, const ik_asset *asset) {
+    const ik_skeleton *s = asset->skeleton;
+    ik_transform *pose = (ik_transform *)malloc((size_t)s->joint_count * sizeof *pose);
+    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)s->joint_count * sizeof *ms);
+    double worst = 0, extent = 1e-9;
+    int j, names = 0, parents = 0;
+    CHECK(cJSON_GetArraySize(joints) == s->joint_count, "%s: %d joints listed, %d in the file", what,
+          cJSON_GetArraySize(joints), s->joint_count);
+    ik_skeleton_rest_pose(s, pose);
+    ik_skeleton_fk(s, pose, &asset->root_ms, ms);
+    for (j = 0; j < s->joint_count && j < cJSON_GetArraySize(joints); ++j) {
+        const cJSON *o = cJSON_GetArrayItem(joints, j), *p = cJSON_GetObjectItem(o, "rest_ms");
+        const char *name = text_of(o, "name");
+        ik_vec3 at = ik_mat4_translation(&ms[j]);
+        names += name && strcmp(name, ik_skeleton_name(s, j)) == 0;
+        parents += cJSON_GetObjectItem(o, "parent") && cJSON_GetObjectItem(o, "parent")->valueint == s->parents[j];
+        if (cJSON_GetArraySize(p) == 3) {
+            double d[3] = {cJSON_GetArrayItem(p, 0)->valuedouble - (double)at.x,
+                           cJSON_GetArrayItem(p, 1)->valuedouble - (double)at.y,
+                           cJSON_GetArrayItem(p, 2)->valuedouble - (double)at.z};
+            worst = fmax(worst, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+        } else {
+            worst = HUGE_VAL;
+        }
+        extent = fmax(extent, (double)ik_vec3_length(at));
+    }
+    CHECK(names == s->joint_count && parents == s->joint_count, "%s: %d names and %d parents of %d agree", what, names,
+          parents, s->joint_count);
+    CHECK(worst <= 1e-5 * extent, "%s: a rest position %g off forward kinematics", what, worst);
+    free(pose);
+    free(ms);
+}
+
+/* The humanoid's roles against ik_humanoid_map_find on the same skeleton. */
+static void check_roles(const char *what, const cJSON *humanoid, const ik_asset *asset) {
+    const cJSON *roles = cJSON_GetObjectItem(humanoid, "roles");
+    ik_humanoid_map map;
+    ik_humanoid rig;
+    int role, agree = 0;
+    ik_result found = ik_humanoid_map_find(asset->skeleton, NULL, 0, &map);
+    int usable = found == IK_OK && ik_humanoid_init(&rig, asset->skeleton, &map) == IK_OK;
+    CHECK(cJSON_IsBool(cJSON_GetObjectItem(humanoid, "usable")) &&
+              cJSON_IsTrue(cJSON_GetObjectItem(humanoid, "usable")) == usable,
+          "%s: usable %d", what, usable);
+    for (role = 0; role < IK_ROLE_COUNT; ++role) {
+        const cJSON *item = cJSON_GetObjectItem(roles, ik_humanoid_role_name(role));
+        if (map.joint[role] < 0)
+            agree += cJSON_IsNull(item);
+        else
+            agree += cJSON_IsString(item) && strcmp(item->valuestring, ik_skeleton_name(asset->skeleton, map.joint[role])) == 0;
+    }
+    CHECK(agree == IK_ROLE_COUNT, "%s: %d of %d roles agree with the map", what, agree, IK_ROLE_COUNT);
+}
+
+static void check_clips(const char *what, const cJSON *clips, const ik_asset *asset) {
+    int c, agree = 0;
+    CHECK(cJSON_GetArraySize(clips) == ik_asset_clip_count(asset), "%s: %d clips listed, %d in the file", what,
+          cJSON_GetArraySize(clips), ik_asset_clip_count(asset));
+    for (c = 0; c < ik_asset_clip_count(asset) && c < cJSON_GetArraySize(clips); ++c) {
+        const cJSON *o = cJSON_GetArrayItem(clips, c);
+        agree += fabs(cJSON_GetObjectItem(o, "duration")->valuedouble - (double)ik_asset_clip(asset, c)->duration) < 1e-6 &&
+                 cJSON_GetObjectItem(o, "channels")->valueint == ik_asset_clip(asset, c)->channel_count;
+    }
+    CHECK(agree == ik_asset_clip_count(asset), "%s: %d clips agree", what, agree);
+}
+
+static void test_info_real_assets(void) {
+    static const char *const files[] = {"gltf/SimpleSkin.gltf", "gltf/girl.glb", "gltf/male_base_mesh.glb",
+                                        "gltf/rigged_figure.glb", "gltf/robot.glb", "bvh/01_01.bvh",
+                                        "bvh/131_01.bvh", "bvh/131_02.bvh"};
+    char path[900], args[1100];
+    int i, code;
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
+        ik_asset asset;
+        cJSON *root;
+        if (!real_asset(files[i], path, sizeof path)) continue;
+        snprintf(args, sizeof args, "info '%s' --json", path);
+        root = run_json(args, &code);
+        CHECK(code == 0, "%s: exit %d: %s", args, code, err_text);
+        if (!root) continue;
+        if (ik_asset_load(path, &asset, NULL) != IK_OK) {
+            CHECK(0, "%s does not load", path);
+            cJSON_Delete(root);
+            continue;
+        }
+        CHECK(text_of(root, "file") && strcmp(text_of(root, "file"), path) == 0 && text_of(root, "format"),
+              "%s: file and format", files[i]);
+        check_joints(files[i], cJSON_GetObjectItem(root, "joints"), &asset);
+        check_clips(files[i], cJSON_GetObjectItem(root, "clips"), &asset);
+        if (cJSON_IsObject(cJSON_GetObjectItem(root, "humanoid")))
+            check_roles(files[i], cJSON_GetObjectItem(root, "humanoid"), &asset);
+        else
+            CHECK(0, "%s: no humanoid object", files[i]);
+        /* as many chains as the table lists (its "chains found by name: N") */
+        {
+            int chains = cJSON_GetArraySize(cJSON_GetObjectItem(root, "chains")), listed = -1;
+            const char *at;
+            snprintf(args, sizeof args, "info '%s'", path);
+            at = run(args) == 0 ? strstr(out_text, "chains found by name: ") : NULL;
+            if (at) listed = atoi(at + strlen("chains found by name: "));
+            CHECK(chains == listed, "%s: %d chains in JSON, %d in the table", files[i], chains, listed);
+        }
+        if (asset.gltf) CHECK(cJSON_IsObject(cJSON_GetObjectItem(root, "skin")), "%s: the skin", files[i]);
+        ik_asset_free(&asset);
+        cJSON_Delete(root);
+    }
+}
+
+/* A chain file (targets, no humanoid), a tail that is no humanoid (the
+ * required roles listed as missing), and the refusals. */
+static void test_info_generated(void) {
+    char chain[300], tail[300], args[700];
+    cJSON *root;
+    int code;
+    path_in(chain, sizeof chain, "arm.chain");
+    write_text(chain, "chain arm\njoint shoulder type ball cone 90\njoint elbow length 0.3 direction 1 0 0 type hinge "
+                      "axis 0 0 1 limit 0 150\njoint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
+    snprintf(args, sizeof args, "info '%s' --json", chain);
+    root = run_json(args, &code);
+    if (root) {
+        const cJSON *targets = cJSON_GetObjectItem(root, "targets");
+        CHECK(code == 0 && cJSON_GetArraySize(cJSON_GetObjectItem(root, "joints")) == 3 &&
+                  cJSON_IsNull(cJSON_GetObjectItem(root, "humanoid")) && cJSON_GetArraySize(targets) == 1 &&
+                  strcmp(text_of(cJSON_GetArrayItem(targets, 0), "name"), "cup") == 0 &&
+                  strcmp(text_of(cJSON_GetArrayItem(targets, 0), "joint"), "hand") == 0,
+              "chain file: %s", out_text);
+        cJSON_Delete(root);
+    }
+    path_in(tail, sizeof tail, "tail.bvh");
+    write_text(tail, "HIERARCHY\nROOT Base\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Tail1\n"
+                     " {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n"
+                     "  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 0 10 0 0\n");
+    snprintf(args, sizeof args, "info '%s' --json", tail);
+    root = run_json(args, &code);
+    if (root) {
+        const cJSON *h = cJSON_GetObjectItem(root, "humanoid"), *missing = cJSON_GetObjectItem(h, "missing");
+        int i, thigh = 0;
+        for (i = 0; i < cJSON_GetArraySize(missing); ++i)
+            thigh |= strcmp(cJSON_GetArrayItem(missing, i)->valuestring, "left_thigh") == 0;
+        CHECK(code == 0 && cJSON_IsFalse(cJSON_GetObjectItem(h, "usable")) && thigh &&
+                  cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(h, "roles"), "left_thigh")),
+              "no humanoid: usable false, left_thigh missing: %s", out_text);
+        cJSON_Delete(root);
+    }
+    snprintf(args, sizeof args, "info '%s' --json --map '%s/none.map'", tail, work_dir);
+    CHECK(run(args) == 3 && out_text[0] == '\0', "a missing mapping file: exit 3, nothing on stdout: %s", err_text);
+}
+
+int main(void) {
+    if (!ikc_run_begin("ikc-json")) return 1;
+    test_info_real_assets();
+    test_info_generated();
+    ikc_run_end();
+    return check_summary("test_ikc_json");
+}

@@ -2,7 +2,9 @@
  * checked against the file as the library reads it: `ikc info --json` on
  * every shared asset (joints, parents, rest positions by forward
  * kinematics, the humanoid's roles, clips), on a chain file and on a
- * skeleton that is no humanoid; the refusals. */
+ * skeleton that is no humanoid; the refusals. `ikc retarget --json` and
+ * `ikc clean --json` against the same runs' tables, with a failing check
+ * and a cycle made in place. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -182,10 +184,132 @@ static void test_info_generated(void) {
     CHECK(run(args) == 3 && out_text[0] == '\0', "a missing mapping file: exit 3, nothing on stdout: %s", err_text);
 }
 
+static double number_at(const cJSON *o, const char *path) {
+    char key[64];
+    const char *dot;
+    while ((dot = strchr(path, '.')) != NULL) {
+        snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+        o = cJSON_GetObjectItem(o, key);
+        path = dot + 1;
+    }
+    o = cJSON_GetObjectItem(o, path);
+    return cJSON_IsNumber(o) ? o->valuedouble : NAN;
+}
+
+/* The number after `label` in the last table run's stdout, NAN if absent. */
+static double table_number(const char *label) {
+    const char *at = strstr(out_text, label);
+    return at ? atof(at + strlen(label)) : NAN;
+}
+
+/* `ikc retarget --json` against the same run's table, the crossed-legs map
+ * (exit 7, each failed group listed), then `ikc clean --json` of the result
+ * against its table, and of a cycle made in place. */
+static void test_retarget_and_clean(void) {
+    char source[900], rig[900], out[300], cleaned[300], map_file[300], args[3000];
+    double held, slide, thighs;
+    cJSON *root;
+    int code;
+    if (!real_asset("bvh/131_01.bvh", source, sizeof source) || !real_asset("gltf/robot.glb", rig, sizeof rig)) return;
+    path_in(out, sizeof out, "walk.glb");
+    snprintf(args, sizeof args, "retarget '%s' '%s' -o '%s' --quiet", source, rig, out);
+    code = run(args);
+    {
+        const char *at = strstr(out_text, " contacts held");
+        while (at && at > out_text && at[-1] != ' ') --at;
+        held = at ? atof(at) : NAN;
+    }
+    slide = table_number("slide worst ");
+    thighs = table_number("thighs ");
+    CHECK(code == 0 && held > 0 && slide >= 0 && thighs >= 0, "retarget's table: exit %d, %g held, slide %g, thighs %g",
+          code, held, slide, thighs);
+    snprintf(args, sizeof args, "retarget '%s' '%s' -o '%s' --overwrite --json", source, rig, out);
+    root = run_json(args, &code);
+    if (root) {
+        CHECK(code == 0 && cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) && number_at(root, "exit_code") == 0 &&
+                  file_size(out) > 0 && cJSON_GetArraySize(cJSON_GetObjectItem(root, "checks_failed")) == 0,
+              "retarget --json: exit %d, written: %s", code, err_text);
+        CHECK(number_at(root, "contacts_held") == held, "contacts held: %g in JSON, %g in the table",
+              number_at(root, "contacts_held"), held);
+        CHECK(fabs(number_at(root, "ground.worst_slide_mm") - slide) < 0.051, "worst slide: %g in JSON, %g in the table",
+              number_at(root, "ground.worst_slide_mm"), slide);
+        CHECK(fabs(number_at(root, "directions.thighs.median_deg") - thighs) < 0.051 &&
+                  number_at(root, "directions.thighs.goal_p95_deg") > 39.9,
+              "thighs: %g in JSON, %g in the table", number_at(root, "directions.thighs.median_deg"), thighs);
+        CHECK(number_at(root, "after_ik.travel_mm") < number_at(root, "before_ik.travel_mm"), "travel cut by the IK pass");
+        cJSON_Delete(root);
+    }
+    /* crossed legs: every group fails; the file is written all the same */
+    path_in(map_file, sizeof map_file, "crossed.map");
+    write_text(map_file, "left_thigh = RightHip\nright_thigh = LeftHip\nleft_shin = RightKnee\nright_shin = LeftKnee\n"
+                         "left_foot = RightAnkle\nright_foot = LeftAnkle\nleft_toe = RightToe\nright_toe = LeftToe\n");
+    {
+        char bvh_rig[900], crossed[300];
+        if (real_asset("bvh/131_02.bvh", bvh_rig, sizeof bvh_rig)) {
+            path_in(crossed, sizeof crossed, "crossed.bvh");
+            snprintf(args, sizeof args, "retarget '%s' '%s' --target-map '%s' -o '%s' --json", source, bvh_rig, map_file,
+                     crossed);
+            root = run_json(args, &code);
+            if (root) {
+                const cJSON *failed = cJSON_GetObjectItem(root, "checks_failed");
+                int i, trunk = 0;
+                for (i = 0; i < cJSON_GetArraySize(failed); ++i)
+                    trunk |= strcmp(cJSON_GetArrayItem(failed, i)->valuestring, "trunk") == 0;
+                CHECK(code == 7 && number_at(root, "exit_code") == 7 && cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) &&
+                          trunk && file_size(crossed) > 0,
+                      "crossed legs --json: exit %d, %d checks failed: %s", code, cJSON_GetArraySize(failed), out_text);
+                cJSON_Delete(root);
+            }
+        }
+    }
+    /* the clean-up of the result */
+    path_in(cleaned, sizeof cleaned, "walk_clean.glb");
+    snprintf(args, sizeof args, "clean '%s' --clip retarget -o '%s' --quiet", out, cleaned);
+    code = run(args);
+    slide = table_number("worst slide (mm)");
+    {
+        const char *at = strstr(out_text, "worst slide (mm)");
+        double after = NAN;
+        if (at) {
+            char *end;
+            strtod(at + strlen("worst slide (mm)"), &end);
+            after = strtod(end, NULL);
+        }
+        snprintf(args, sizeof args, "clean '%s' --clip retarget -o '%s' --overwrite --json", out, cleaned);
+        root = run_json(args, &code);
+        if (root) {
+            CHECK(code == 0 && cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) &&
+                      cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "in_place"), "cycle")),
+                  "clean --json: exit %d: %s", code, err_text);
+            CHECK(fabs(number_at(root, "before.outside.worst_slide_mm") - slide) < 0.051 &&
+                      fabs(number_at(root, "after.outside.worst_slide_mm") - after) < 0.051,
+                  "clean's slides: %g and %g in JSON, %g and %g in the table",
+                  number_at(root, "before.outside.worst_slide_mm"), number_at(root, "after.outside.worst_slide_mm"),
+                  slide, after);
+            CHECK(number_at(root, "after.travel_mm") <= number_at(root, "before.travel_mm"), "clean cuts the travel");
+            cJSON_Delete(root);
+        }
+    }
+    /* a cycle made in place, kept so */
+    if (real_asset("gltf/girl.glb", rig, sizeof rig)) {
+        snprintf(args, sizeof args, "clean '%s' --clip RunTrack -o '%s' --overwrite --json", rig, cleaned);
+        root = run_json(args, &code);
+        if (root) {
+            const cJSON *ip = cJSON_GetObjectItem(root, "in_place");
+            CHECK(code == 0 && cJSON_IsTrue(cJSON_GetObjectItem(root, "kept_in_place")) &&
+                      cJSON_IsTrue(cJSON_GetObjectItem(ip, "cycle")) && number_at(ip, "stances") >= 2 &&
+                      number_at(ip, "slide_speed_m_s") > 0.5,
+                  "in-place cycle --json: exit %d: %s", code, out_text);
+            cJSON_Delete(root);
+        }
+    }
+}
+
 int main(void) {
     if (!ikc_run_begin("ikc-json")) return 1;
     test_info_real_assets();
     test_info_generated();
+    test_retarget_and_clean();
     ikc_run_end();
     return check_summary("test_ikc_json");
 }

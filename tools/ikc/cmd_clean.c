@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include <ikit/footskate.h>
 #include <ikit/skating.h>
 #include <ikit/stance_join.h>
@@ -18,7 +20,7 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc clean TAKE -o OUT [--clip NAME] [--map MAPPING] [--root-motion | --in-place]\n"
-            "                 [--quiet] [--overwrite]\n"
+            "                 [--quiet] [--overwrite] [--json]\n"
             "\n"
             "Footskate clean-up (Kovar, Schreiner and Gleicher 2002): finds the foot\n"
             "contacts (as `ikc contacts`), gives each one planted position, and solves the\n"
@@ -43,6 +45,9 @@ static void usage(FILE *out) {
             "                  (refused on a take that is not in place)\n"
             "  --in-place      an in-place cycle stays in place, reported (the default)\n"
             "  --quiet         no progress bar\n"
+            "  --json          the table as JSON on stdout (before and after: travel, the\n"
+            "                  outside reader's contacts and slides, knee flips; the in-place\n"
+            "                  verdict; the checks failed), written last\n"
             "  --overwrite     allow OUT to replace the input\n"
             "\n"
             "example:\n"
@@ -97,13 +102,14 @@ static ik_result measure_outside(ikc_motion *m, const ik_take *take, outside_fig
 /* The checks of the usage text, each failure a warning; returns how many
  * failed. */
 static int check_result(const ikc_motion *m, const ik_skating *after, const outside_figures *before,
-                        const outside_figures *cleaned) {
+                        const outside_figures *cleaned, cJSON *failures) {
     double metres_per_second = (double)after->added_speed / (double)ik_foot_metre(m->leg_length);
     int failed = 0;
     if (cleaned->knee_flips > before->knee_flips) {
         fprintf(stderr, "ikc clean: warning: the clean-up bent a knee the wrong way in %d frames (%d before)\n",
                 cleaned->knee_flips, before->knee_flips);
         ++failed;
+        if (failures) cJSON_AddItemToArray(failures, ikc_json_text("knee_flips"));
     }
     if (metres_per_second > 10) {
         fprintf(stderr, "ikc clean: warning: the clean-up added %.1f m/s to %s at frame %d\n", metres_per_second,
@@ -111,6 +117,7 @@ static int check_result(const ikc_motion *m, const ik_skating *after, const outs
                                               : "a joint",
                 after->added_speed_frame);
         ++failed;
+        if (failures) cJSON_AddItemToArray(failures, ikc_json_text("added_speed"));
     }
     if (cleaned->ground.worst_slide > before->ground.worst_slide + (ik_real)0.5) {
         fprintf(stderr,
@@ -119,6 +126,7 @@ static int check_result(const ikc_motion *m, const ik_skating *after, const outs
                 (double)cleaned->ground.worst_slide, cleaned->ground.worst_leg == IK_LIMB_LEG_L ? "left" : "right",
                 cleaned->ground.worst_start, cleaned->ground.worst_end, (double)before->ground.worst_slide);
         ++failed;
+        if (failures) cJSON_AddItemToArray(failures, ikc_json_text("slide"));
     }
     return failed;
 }
@@ -165,6 +173,66 @@ static void print_table(const ikc_motion *m, const ik_skating *before, const ik_
     printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", outside_before->knee_flips,
            outside_after->knee_flips);
     printf("  cleaned in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? m->take.frame_count / seconds : 0.0);
+}
+
+/* The outside reader's figures as JSON. */
+static cJSON *outside_json(const outside_figures *o) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "contacts", o->ground.contacts);
+    cJSON_AddNumberToObject(j, "worst_slide_mm", (double)o->ground.worst_slide);
+    cJSON_AddNumberToObject(j, "over_5mm", o->ground.over);
+    cJSON_AddNumberToObject(j, "knee_flip_frames", o->knee_flips);
+    return j;
+}
+
+/* The table as JSON (print_table's figures, lengths in mm); the in-place
+ * verdict always; "checks_failed", "written" and "exit_code" added by
+ * run. */
+static cJSON *table_json(const ikc_motion *m, const ik_skating *before, const ik_skating *after,
+                         const outside_figures *outside_before, const outside_figures *outside_after, double seconds) {
+    double mm = 1000.0 / (double)ik_foot_metre(m->leg_length);
+    cJSON *root = cJSON_CreateObject(), *b = cJSON_CreateObject(), *a = cJSON_CreateObject();
+    cJSON_AddItemToObject(root, "file", ikc_json_text(m->asset.path));
+    cJSON_AddItemToObject(root, "clip", ikc_json_text(m->clip_name));
+    cJSON_AddNumberToObject(root, "frames", m->take.frame_count);
+    cJSON_AddNumberToObject(root, "contacts", m->contact_count);
+    cJSON_AddNumberToObject(root, "leg_length", (double)m->leg_length);
+    cJSON_AddItemToObject(root, "in_place", ikc_motion_in_place_json(m));
+    cJSON_AddNumberToObject(b, "travel_mm", (double)before->travel * mm);
+    cJSON_AddNumberToObject(b, "worst_travel_mm", (double)before->worst_travel * mm);
+    cJSON_AddNumberToObject(b, "sliding_percent",
+                            before->contact_frames ? 100.0 * before->sliding_frames / before->contact_frames : 0.0);
+    cJSON_AddItemToObject(b, "outside", outside_json(outside_before));
+    cJSON_AddNumberToObject(a, "travel_mm", (double)after->travel * mm);
+    cJSON_AddNumberToObject(a, "worst_travel_mm", (double)after->worst_travel * mm);
+    cJSON_AddNumberToObject(a, "sliding_percent",
+                            after->contact_frames ? 100.0 * after->sliding_frames / after->contact_frames : 0.0);
+    cJSON_AddNumberToObject(a, "upper_change_mm", (double)after->upper_change * mm);
+    cJSON_AddNumberToObject(a, "knee_straightening_deg", (double)ik_deg(after->knee_straightening));
+    cJSON_AddNumberToObject(a, "knee_snaps", after->knee_snaps);
+    cJSON_AddNumberToObject(a, "added_speed_m_s", (double)after->added_speed * mm / 1000);
+    cJSON_AddItemToObject(a, "added_speed_joint",
+                          after->added_speed_joint >= 0
+                              ? ikc_json_text(ik_skeleton_name(m->asset.skeleton, after->added_speed_joint))
+                              : cJSON_CreateNull());
+    cJSON_AddNumberToObject(a, "added_speed_frame", after->added_speed_frame);
+    cJSON_AddItemToObject(a, "outside", outside_json(outside_after));
+    cJSON_AddItemToObject(root, "before", b);
+    cJSON_AddItemToObject(root, "after", a);
+    cJSON_AddNumberToObject(root, "seconds", seconds);
+    cJSON_AddItemToObject(root, "checks_failed", cJSON_CreateArray());
+    return root;
+}
+
+/* Print `json` with what became of the file, and free it. */
+static void print_json(cJSON *json, int code) {
+    char *text;
+    cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK || code == IKC_EXIT_CHECKS);
+    cJSON_AddNumberToObject(json, "exit_code", code);
+    text = cJSON_Print(json);
+    if (text) printf("%s\n", text);
+    free(text);
+    cJSON_Delete(json);
 }
 
 /* Plan, then clean in batches with the progress bar between them. */
@@ -311,15 +379,24 @@ static int clean(ikc_motion *m, const ik_take *input, ik_mat4 *input_ms, ik_vec3
  * (they are the contacts of the moved take: see ikit/in_place.h).
  * Returns IKC_EXIT_OK to go on cleaning, or the command's exit code with
  * *done set. */
-static int in_place(ikc_motion *m, const char *out, int overwrite, int root_motion, int *done) {
+static int in_place(ikc_motion *m, const char *out, int overwrite, int root_motion, int json, int *done) {
     ik_result r;
-    ikc_motion_print_in_place(m, stdout);
+    if (!json) ikc_motion_print_in_place(m, stdout);
     *done = !root_motion;
     if (!root_motion) {
         int code = ikc_write_take("clean", &m->asset, &m->take, m->clip, NULL, out, overwrite);
-        if (code == IKC_EXIT_OK)
+        if (code == IKC_EXIT_OK && !json)
             printf("kept in place: %s holds the motion as it was (holding the sliding feet would break the cycle; "
                    "--root-motion makes it walk forward and holds its feet)\n", ikc_shown(out));
+        if (json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToObject(o, "file", ikc_json_text(m->asset.path));
+            cJSON_AddItemToObject(o, "clip", ikc_json_text(m->clip_name));
+            cJSON_AddNumberToObject(o, "frames", m->take.frame_count);
+            cJSON_AddItemToObject(o, "in_place", ikc_motion_in_place_json(m));
+            cJSON_AddTrueToObject(o, "kept_in_place");
+            print_json(o, code);
+        }
         return code;
     }
     r = ik_in_place_root_motion(m->asset.skeleton, m->joints[IK_FOOT_HIPS], &m->asset.root_ms, m->cycle.slide_ms,
@@ -331,7 +408,8 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     }
     memcpy(m->contacts, m->stances, (size_t)m->stance_count * sizeof *m->stances);
     m->contact_count = m->stance_count;
-    printf("root motion put back: the hips (%s) move forward %.4g units over the take (%.3g m); its %d stances "
+    if (!json)
+        printf("root motion put back: the hips (%s) move forward %.4g units over the take (%.3g m); its %d stances "
            "are held\n",
            ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[IK_FOOT_HIPS])),
            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time,
@@ -341,7 +419,7 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     return IKC_EXIT_OK;
 }
 
-static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int root_motion) {
+static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int root_motion, int json) {
     size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
     ik_take reference = m->take;
     ik_mat4 *reference_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
@@ -351,7 +429,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
     double t0, seconds;
     int p, code, legs_with_contacts = 0, done = 0;
     if (m->cycle.in_place) {
-        code = in_place(m, out, overwrite, root_motion, &done);
+        code = in_place(m, out, overwrite, root_motion, json, &done);
         if (done) {
             free(reference_ms);
             free(previous_ms);
@@ -402,13 +480,16 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
     if (code == IKC_EXIT_OK) code = ikc_write_take("clean", &m->asset, &m->take, m->clip, NULL, out, overwrite);
     if (code == IKC_EXIT_OK) {
         int failed;
-        print_table(m, &before, &after, &outside_before, &outside_after, seconds);
-        failed = check_result(m, &after, &outside_before, &outside_after);
+        cJSON *table = json ? table_json(m, &before, &after, &outside_before, &outside_after, seconds) : NULL;
+        if (!json) print_table(m, &before, &after, &outside_before, &outside_after, seconds);
+        failed = check_result(m, &after, &outside_before, &outside_after,
+                              table ? cJSON_GetObjectItem(table, "checks_failed") : NULL);
         if (failed > 0) {
             fprintf(stderr, "ikc clean: %s was written, but fails %d of its checks (warnings above)\n",
                     ikc_shown(out), failed);
             code = IKC_EXIT_CHECKS;
         }
+        if (table) print_json(table, code);
     }
     free(reference.poses_ls);
     free(reference_ms);
@@ -418,7 +499,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
 
 int ikc_clean(int argc, char **argv) {
     const char *path = NULL, *clip = NULL, *map = NULL, *out = NULL;
-    int quiet = 0, overwrite = 0, root_motion = 0, keep = 0, i, code;
+    int quiet = 0, overwrite = 0, root_motion = 0, keep = 0, json = 0, i, code;
     ikc_motion m;
     for (i = 0; i < argc; ++i) {
         if (ikc_is_help(argv[i])) {
@@ -428,6 +509,8 @@ int ikc_clean(int argc, char **argv) {
             quiet = 1;
         } else if (strcmp(argv[i], "--overwrite") == 0) {
             overwrite = 1;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = quiet = 1;
         } else if (strcmp(argv[i], "--root-motion") == 0) {
             root_motion = 1;
         } else if (strcmp(argv[i], "--in-place") == 0) {
@@ -459,7 +542,7 @@ int ikc_clean(int argc, char **argv) {
         return IKC_EXIT_USAGE;
     }
     code = ikc_motion_load("clean", path, clip, map, &m);
-    if (code == IKC_EXIT_OK) code = run(&m, out, quiet, overwrite, root_motion);
+    if (code == IKC_EXIT_OK) code = run(&m, out, quiet, overwrite, root_motion, json);
     ikc_motion_free(&m);
     return code;
 }

@@ -60,22 +60,6 @@ static cJSON *contact_json(const ikc_motion *m, const ik_foot_contact *c, double
     return o;
 }
 
-/* The in-place verdict: whether, the slide velocity (units/s) and speed
- * (units/s and m/s by ik_foot_metre), the hips' travel, the stance count. */
-static cJSON *in_place_json(const ikc_motion *m) {
-    cJSON *o = cJSON_CreateObject(), *v = cJSON_CreateArray();
-    cJSON_AddBoolToObject(o, "cycle", m->cycle.in_place);
-    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.x));
-    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.y));
-    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.z));
-    cJSON_AddItemToObject(o, "slide_velocity", v);
-    cJSON_AddNumberToObject(o, "slide_speed", (double)m->cycle.speed);
-    cJSON_AddNumberToObject(o, "slide_speed_m_s", (double)(m->cycle.speed / ik_foot_metre(m->leg_length)));
-    cJSON_AddNumberToObject(o, "hips_speed", (double)m->cycle.hips_speed);
-    cJSON_AddNumberToObject(o, "stances", m->stance_count);
-    return o;
-}
-
 static int print_json(const ikc_motion *m, const char *path) {
     static const char *const keys[IK_FOOT_CONTACT_POINTS] = {"left_heel", "left_toe", "right_heel", "right_toe"};
     cJSON *root = cJSON_CreateObject(), *points = cJSON_CreateObject(), *up = cJSON_CreateArray();
@@ -106,7 +90,7 @@ static int print_json(const ikc_motion *m, const char *path) {
         cJSON_AddItemToObject(points, keys[p], o);
     }
     cJSON_AddItemToObject(root, "points", points);
-    cJSON_AddItemToObject(root, "in_place", in_place_json(m));
+    cJSON_AddItemToObject(root, "in_place", ikc_motion_in_place_json(m));
     text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) return IKC_EXIT_FAILURE;

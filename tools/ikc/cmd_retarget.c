@@ -4,6 +4,8 @@
  * the source and the result side by side, and the target rig's file
  * written with the new clip (glTF) or frames (BVH). */
 #include <stdlib.h>
+
+#include <cjson/cJSON.h>
 #include <string.h>
 
 #include <ikit/body_directions.h>
@@ -19,13 +21,13 @@
 
 typedef struct retarget_options {
     const char *source, *target, *out, *clip, *map, *target_map, *render;
-    int hands, overwrite, quiet;
+    int hands, overwrite, quiet, json;
 } retarget_options;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc retarget SOURCE TARGET_RIG -o OUT [--clip NAME] [--map FILE] [--target-map FILE]\n"
-            "                    [--hands] [--render PICTURE] [--overwrite] [--quiet]\n"
+            "                    [--hands] [--render PICTURE] [--overwrite] [--quiet] [--json]\n"
             "\n"
             "Plays SOURCE's take (a BVH, or a glTF clip) on TARGET_RIG, another humanoid\n"
             "with other proportions, rest pose, joint names or units: each joint turns\n"
@@ -41,6 +43,9 @@ static void usage(FILE *out) {
             "  --render PICTURE   a filmstrip (.png, .svg, .pdf): source above, result below\n"
             "  --overwrite        allow OUT to replace an input\n"
             "  --quiet            no progress messages\n"
+            "  --json             the table as JSON on stdout (the figures before and after the\n"
+            "                     IK pass, the contacts found on the result, the directions\n"
+            "                     against their goals, the checks failed), written last\n"
             "\n"
             "example:\n"
             "  ikc retarget 131_01.bvh girl.glb -o girl_walk.glb --render walk.png\n"
@@ -81,6 +86,7 @@ static int parse(int argc, char **argv, retarget_options *o) {
         if (strcmp(a, "--hands") == 0) o->hands = 1;
         else if (strcmp(a, "--overwrite") == 0) o->overwrite = 1;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = 1;
+        else if (strcmp(a, "--json") == 0) o->json = o->quiet = 1;
         else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) value = &o->out;
         else if (strcmp(a, "--clip") == 0) value = &o->clip;
         else if (strcmp(a, "--map") == 0) value = &o->map;
@@ -275,7 +281,7 @@ static int measure_directions(const ikc_motion *src, const ik_humanoid *dst, con
  * failed (the slides are warned about but not counted; with --hands the
  * arms go where the hands are held, so their directions are not checked). */
 static int audit(const retarget_options *o, const measured *before, const measured *after, const audit_figures *a,
-                 double frame_time) {
+                 double frame_time, cJSON *failures) {
     int failed = 0, g;
     for (g = 0; g < IK_BODY_GROUPS; ++g)
         if ((!o->hands || g == IK_BODY_TRUNK || g >= IK_BODY_THIGHS) &&
@@ -293,16 +299,19 @@ static int audit(const retarget_options *o, const measured *before, const measur
                         a->worst_last[g] * frame_time);
             fprintf(stderr, "\n");
             ++failed;
+            if (failures) cJSON_AddItemToArray(failures, ikc_json_text(ik_body_group_name((ik_body_group)g)));
         }
     if (after->skating.travel > before->skating.travel) {
         fprintf(stderr, "ikc retarget: warning: planted feet travel further after the IK pass than before it\n");
         ++failed;
+        if (failures) cJSON_AddItemToArray(failures, ikc_json_text("travel"));
     }
     if (ik_maxr(after->beyond, after->beyond_grounded) > ik_rad(1)) {
         fprintf(stderr, "ikc retarget: warning: the %s is %.1f degrees beyond the rig's limits (frame %d)\n",
                 after->beyond_joint ? after->beyond_joint : "a joint",
                 (double)ik_deg(ik_maxr(after->beyond, after->beyond_grounded)), after->beyond_frame);
         ++failed;
+        if (failures) cJSON_AddItemToArray(failures, ikc_json_text("limits"));
     }
     /* a warning only, not yet a failed check: the IK pass holds the
      * source's contacts, and the edges of the output's own can still slide */
@@ -352,6 +361,64 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
     printf("  retargeted in %.3f s (%.0f frames/s)\n", seconds, seconds > 0 ? frames / seconds : 0.0);
 }
 
+/* One column of the table as JSON, lengths in mm, angles in degrees. */
+static cJSON *measured_json(const measured *m, double mm) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "travel_mm", (double)m->skating.travel * mm);
+    cJSON_AddNumberToObject(o, "worst_travel_mm", (double)m->skating.worst_travel * mm);
+    cJSON_AddNumberToObject(o, "deepest_sole_mm", (double)m->sink * mm);
+    cJSON_AddNumberToObject(o, "knee_flip_frames", m->knee_flips);
+    cJSON_AddNumberToObject(o, "beyond_limits_deg", (double)ik_deg(m->beyond));
+    cJSON_AddNumberToObject(o, "grounded_beyond_limits_deg", (double)ik_deg(m->beyond_grounded));
+    return o;
+}
+
+/* The table as JSON (print_table's figures); "checks_failed" is filled by
+ * audit, "written" and "exit_code" once the file is written. */
+static cJSON *table_json(const retarget_options *o, const ikc_motion *src, const ik_humanoid *dst,
+                         const ik_retarget_report *rep, const measured *before, const measured *after,
+                         const audit_figures *a, int held, double seconds, int frames) {
+    cJSON *root = cJSON_CreateObject(), *ground = cJSON_CreateObject(), *dirs = cJSON_CreateObject();
+    double mm = 1000.0 / (double)ik_foot_metre(rep->target_leg);
+    double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg), unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
+    int g;
+    cJSON_AddItemToObject(root, "source", ikc_json_text(o->source));
+    cJSON_AddItemToObject(root, "clip", ikc_json_text(src->clip_name));
+    cJSON_AddItemToObject(root, "target", ikc_json_text(o->target));
+    cJSON_AddItemToObject(root, "output", ikc_json_text(o->out));
+    cJSON_AddNumberToObject(root, "frames", frames);
+    cJSON_AddNumberToObject(root, "paired_joints", rep->paired_joints);
+    cJSON_AddNumberToObject(root, "target_joints", dst->skeleton->joint_count);
+    cJSON_AddNumberToObject(root, "contacts_held", held);
+    cJSON_AddNumberToObject(root, "scale", (double)rep->scale);
+    cJSON_AddNumberToObject(root, "source_leg", (double)rep->source_leg);
+    cJSON_AddNumberToObject(root, "target_leg", (double)rep->target_leg);
+    cJSON_AddBoolToObject(root, "unit_mismatch", unit_s / unit_t > 1.5 || unit_t / unit_s > 1.5);
+    cJSON_AddItemToObject(root, "before_ik", measured_json(before, mm));
+    cJSON_AddItemToObject(root, "after_ik", measured_json(after, mm));
+    cJSON_AddNumberToObject(ground, "contacts", a->ground.contacts);
+    cJSON_AddNumberToObject(ground, "worst_slide_mm", (double)a->ground.worst_slide);
+    cJSON_AddNumberToObject(ground, "median_slide_mm", (double)a->ground.median_slide);
+    cJSON_AddNumberToObject(ground, "over_5mm", a->ground.over);
+    cJSON_AddItemToObject(root, "ground", ground);
+    for (g = 0; g < IK_BODY_GROUPS; ++g) {
+        cJSON *d = cJSON_CreateObject();
+        char key[32];
+        int i;
+        cJSON_AddNumberToObject(d, "median_deg", (double)ik_deg(a->direction[g][0]));
+        cJSON_AddNumberToObject(d, "p95_deg", (double)ik_deg(a->direction[g][1]));
+        cJSON_AddNumberToObject(d, "goal_median_deg", (double)ik_deg(direction_goal(g)));
+        cJSON_AddNumberToObject(d, "goal_p95_deg", (double)ik_deg(2 * direction_goal(g)));
+        snprintf(key, sizeof key, "%s", ik_body_group_name((ik_body_group)g));
+        for (i = 0; key[i]; ++i) key[i] = key[i] == ' ' ? '_' : key[i];
+        cJSON_AddItemToObject(dirs, key, d);
+    }
+    cJSON_AddItemToObject(root, "directions", dirs);
+    cJSON_AddNumberToObject(root, "seconds", seconds);
+    cJSON_AddItemToObject(root, "checks_failed", cJSON_CreateArray());
+    return root;
+}
+
 /* Retarget with and without the IK pass (the table's "before"), then
  * measure both against the contacts held. */
 static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, const ik_humanoid *dst) {
@@ -364,6 +431,7 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof *ms);
     measured before, after;
     audit_figures figures;
+    cJSON *json = NULL;
     int failed = 0;
     double t0, seconds;
     ik_result r;
@@ -420,9 +488,12 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     }
     if (code == IKC_EXIT_OK && o->render && !render(o, src, dst_asset, dst, &take)) code = IKC_EXIT_WRITE;
     /* the table first: writing the clip into the document rebuilds the skeleton the rig points at */
-    if (code == IKC_EXIT_OK) {
+    if (code == IKC_EXIT_OK && o->json) {
+        json = table_json(o, src, dst, &rep, &before, &after, &figures, held, seconds, frames);
+        failed = audit(o, &before, &after, &figures, (double)take.frame_time, cJSON_GetObjectItem(json, "checks_failed"));
+    } else if (code == IKC_EXIT_OK) {
         print_table(o, src, dst, &rep, &before, &after, &figures, held, seconds, frames);
-        failed = audit(o, &before, &after, &figures, (double)take.frame_time);
+        failed = audit(o, &before, &after, &figures, (double)take.frame_time, NULL);
     }
     if (code == IKC_EXIT_OK) code = ikc_write_take("retarget", dst_asset, &take, -1, "retarget", o->out, o->overwrite);
     if (code == IKC_EXIT_OK && !o->quiet) printf("wrote %s\n", o->out);
@@ -430,6 +501,15 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
         fprintf(stderr, "ikc retarget: %s was written, but fails %d of its checks (warnings above)\n",
                 ikc_shown(o->out), failed);
         code = IKC_EXIT_CHECKS;
+    }
+    if (json) {
+        char *text;
+        cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK || code == IKC_EXIT_CHECKS);
+        cJSON_AddNumberToObject(json, "exit_code", code);
+        text = cJSON_Print(json);
+        if (text) printf("%s\n", text);
+        free(text);
+        cJSON_Delete(json);
     }
 done:
     free(contacts);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "ikc.h"
 #include "motion_take.h"
 
@@ -201,4 +203,20 @@ void ikc_motion_print_in_place(const ikc_motion *m, FILE *out) {
                 s->start, s->end, (double)(s->start * m->take.frame_time), (double)(s->end * m->take.frame_time),
                 (double)m->slides[i], 1000 * (double)m->slides[i] / metre);
     }
+}
+
+/* The in-place verdict: whether, the slide velocity (units/s) and speed
+ * (units/s and m/s by ik_foot_metre), the hips' travel, the stance count. */
+struct cJSON *ikc_motion_in_place_json(const ikc_motion *m) {
+    cJSON *o = cJSON_CreateObject(), *v = cJSON_CreateArray();
+    cJSON_AddBoolToObject(o, "cycle", m->cycle.in_place);
+    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.x));
+    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.y));
+    cJSON_AddItemToArray(v, cJSON_CreateNumber((double)m->cycle.slide_ms.z));
+    cJSON_AddItemToObject(o, "slide_velocity", v);
+    cJSON_AddNumberToObject(o, "slide_speed", (double)m->cycle.speed);
+    cJSON_AddNumberToObject(o, "slide_speed_m_s", (double)(m->cycle.speed / ik_foot_metre(m->leg_length)));
+    cJSON_AddNumberToObject(o, "hips_speed", (double)m->cycle.hips_speed);
+    cJSON_AddNumberToObject(o, "stances", m->stance_count);
+    return o;
 }

@@ -56,4 +56,9 @@ int ikc_motion_point_stances(const ikc_motion *m, int point);
  * and per stance its frames and how far its foot slid. */
 void ikc_motion_print_in_place(const ikc_motion *m, FILE *out);
 
+/* The same as JSON (`ikc contacts --json`, `ikc clean --json`): whether it is
+ * a cycle made in place, the slide velocity (units/s) and speed (units/s and
+ * m/s by ik_foot_metre), the hips' speed, the stance count. */
+struct cJSON *ikc_motion_in_place_json(const ikc_motion *m);
+
 #endif

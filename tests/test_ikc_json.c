@@ -4,7 +4,8 @@
  * kinematics, the humanoid's roles, clips), on a chain file and on a
  * skeleton that is no humanoid; the refusals. `ikc retarget --json` and
  * `ikc clean --json` against the same runs' tables, with a failing check
- * and a cycle made in place. */
+ * and a cycle made in place; `ikc fit --json` with its written keys
+ * checked against the take. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include <ikit/asset.h>
+#include <ikit/clip.h>
 #include <ikit/humanoid.h>
 #include <ikit/skeleton.h>
 
@@ -305,11 +307,60 @@ static void test_retarget_and_clean(void) {
     }
 }
 
+/* `ikc fit --json` on 131_01 at 1 mm: the report's figures, and the written
+ * BVH read back: every joint within E (the report's error in the file's
+ * units) of the take at every frame, by forward kinematics of both. */
+static void test_fit(void) {
+    char source[900], out[300], args[1400];
+    cJSON *root;
+    int code;
+    if (!real_asset("bvh/131_01.bvh", source, sizeof source)) return;
+    path_in(out, sizeof out, "fitted.bvh");
+    snprintf(args, sizeof args, "fit '%s' --error 1mm -o '%s' --json", source, out);
+    root = run_json(args, &code);
+    if (!root) return;
+    CHECK(code == 0 && cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) && number_at(root, "frames") == 994 &&
+              number_at(root, "fitted.max_error_mm") <= 1.0 + 1e-6 &&
+              number_at(root, "fitted.keys") < number_at(root, "greedy.keys"),
+          "fit --json: exit %d: %s", code, out_text);
+    {
+        ik_asset a, b;
+        double e = number_at(root, "error_units"), worst = 0;
+        if (ik_asset_load(source, &a, NULL) == IK_OK && ik_asset_load(out, &b, NULL) == IK_OK) {
+            int n = a.skeleton->joint_count, f, j;
+            ik_mat4 *ma = (ik_mat4 *)malloc((size_t)n * sizeof *ma), *mb = (ik_mat4 *)malloc((size_t)n * sizeof *mb);
+            ik_transform *pa = (ik_transform *)malloc((size_t)n * sizeof *pa);
+            ik_transform *pb = (ik_transform *)malloc((size_t)n * sizeof *pb);
+            CHECK(b.bvh && b.bvh->frame_count == a.bvh->frame_count && b.skeleton->joint_count == n,
+                  "the fitted BVH keeps the take's frames and joints");
+            for (f = 0; f < a.bvh->frame_count && b.bvh && b.bvh->frame_count == a.bvh->frame_count; ++f) {
+                ik_real t = (ik_real)(f * a.bvh->frame_time);
+                memcpy(pa, a.skeleton->rest_ls, (size_t)n * sizeof *pa);
+                memcpy(pb, b.skeleton->rest_ls, (size_t)n * sizeof *pb);
+                ik_clip_sample(ik_asset_clip(&a, 0), t, pa);
+                ik_clip_sample(ik_asset_clip(&b, 0), t, pb);
+                ik_skeleton_fk(a.skeleton, pa, NULL, ma);
+                ik_skeleton_fk(b.skeleton, pb, NULL, mb);
+                for (j = 0; j < n; ++j)
+                    worst = fmax(worst, (double)ik_vec3_distance(ik_mat4_translation(&ma[j]), ik_mat4_translation(&mb[j])));
+            }
+            printf("fit --json: %g keys, the written BVH within %.4f units of the take (E = %.4f)\n",
+                   number_at(root, "fitted.keys"), worst, e);
+            CHECK(worst <= e * 1.001, "a joint of the written BVH %.4g units from the take (E %.4g)", worst, e);
+            free(ma), free(mb), free(pa), free(pb);
+            ik_asset_free(&b);
+        }
+        ik_asset_free(&a);
+    }
+    cJSON_Delete(root);
+}
+
 int main(void) {
     if (!ikc_run_begin("ikc-json")) return 1;
     test_info_real_assets();
     test_info_generated();
     test_retarget_and_clean();
+    test_fit();
     ikc_run_end();
     return check_summary("test_ikc_json");
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include <ikit/key_fit.h>
 
 #include "asset.h"
@@ -23,14 +25,14 @@ typedef struct fit_options {
     ik_real error_m, offset_m, metres_per_unit, fps;
     ik_key_sharing sharing;
     int forced[MAX_FORCED], forced_count;
-    int compare, overwrite;
+    int compare, overwrite, json;
 } fit_options;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc fit TAKE --error E -o OUT [--clip NAME] [--fps N] [--unit M] [--offset D]\n"
             "               [--sharing auto|joint|skeleton] [--force F,F,...] [--no-compare]\n"
-            "               [--plot PICTURE [--plot-joint NAME] [--plot-time A:B]] [--overwrite]\n"
+            "               [--plot PICTURE [--plot-joint NAME] [--plot-time A:B]] [--overwrite] [--json]\n"
             "\n"
             "Fits keys with cubic Hermite tangents to a clip sampled at every frame, so\n"
             "that every joint, and the points D along each joint's axes (so twists\n"
@@ -59,6 +61,8 @@ static void usage(FILE *out) {
             "  --plot-time A:B    the seconds drawn (default the take up to 3 s, else the\n"
             "                     3 s in its middle)\n"
             "  --overwrite        -o may replace the input file\n"
+            "  --json             the report as JSON on stdout: the take, E, the fitted and\n"
+            "                     greedy keys and errors (mm), the files written\n"
             "\n"
             "example:\n"
             "  ikc fit 131_01.bvh --error 1mm -o fitted.bvh --plot keys.png\n",
@@ -171,6 +175,8 @@ static int parse_options(int argc, char **argv, fit_options *o) {
             o->compare = 0;
         } else if (strcmp(a, "--overwrite") == 0) {
             o->overwrite = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc fit: unknown option '%s' (see ikc fit --help)\n", a);
             return IKC_EXIT_USAGE;
@@ -234,6 +240,20 @@ static void print_row(const char *method, const ik_key_fit_stats *s, ik_real mm_
            (double)(s->max_error * mm_per_unit), (double)(s->mean_error * mm_per_unit), seconds, note);
 }
 
+/* A row of the table as JSON. */
+static cJSON *row_json(const ik_key_fit_stats *s, ik_real mm_per_unit, double seconds, const char *note) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "keys", (double)s->key_count);
+    cJSON_AddNumberToObject(o, "percent_of_frames",
+                            100.0 * (double)s->key_count / ((double)s->frame_count * s->channel_count));
+    cJSON_AddNumberToObject(o, "curve_keys", (double)s->curve_key_count);
+    cJSON_AddNumberToObject(o, "max_error_mm", (double)(s->max_error * mm_per_unit));
+    cJSON_AddNumberToObject(o, "mean_error_mm", (double)(s->mean_error * mm_per_unit));
+    cJSON_AddNumberToObject(o, "seconds", seconds);
+    cJSON_AddItemToObject(o, "keys_timed", ikc_json_text(note));
+    return o;
+}
+
 /* The rotation channel drawn: --plot-joint's, else the one with most keys. */
 static int plot_channel(const fit_options *o, const ik_asset *asset, const ik_clip *clip) {
     int joint = -1, best = -1, c;
@@ -289,7 +309,7 @@ static int write_plot(const fit_options *o, const ik_asset *asset, const fit_buf
         fprintf(stderr, "ikc fit: %s\n", error);
         return IKC_EXIT_WRITE;
     }
-    printf("drew %s\n", o->plot);
+    if (!o->json) printf("drew %s\n", o->plot);
     return IKC_EXIT_OK;
 }
 
@@ -323,6 +343,7 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
     int clip_index = o->clip_name ? ikc_asset_find_clip("fit", asset, o->clip_name) : 0, code = IKC_EXIT_FAILURE, i;
     double start, fit_s, greedy_s = 0;
     ik_result r;
+    cJSON *json = o->json ? cJSON_CreateObject() : NULL;
     memset(&b, 0, sizeof b);
     if (clip_index < 0) return IKC_EXIT_NOT_FOUND;
     if (!(source = ik_asset_clip(asset, clip_index))) {
@@ -380,10 +401,24 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
     job.scratch = b.scratch;
     job.channels = b.channels, job.times = b.times, job.values = b.values, job.clip = &b.clip;
     job.stats = &ours;
-    printf("%s, clip '%s': %d frames at %.4g fps, %d joints; E = %.4g mm = %.4g model units (1 unit = %.4g m%s)\n",
-           ikc_shown(o->path), ikc_shown(clip_name), b.take.frame_count, 1 / (double)b.take.frame_time,
-           b.take.joint_count, (double)o->error_m * 1e3, (double)job.max_error, (double)unit,
-           o->metres_per_unit > 0 ? ", --unit" : asset->bvh ? ", guessed from the figure's size; --unit to set" : "");
+    if (json) {
+        cJSON_AddItemToObject(json, "file", ikc_json_text(o->path));
+        cJSON_AddItemToObject(json, "clip", ikc_json_text(clip_name));
+        cJSON_AddNumberToObject(json, "frames", b.take.frame_count);
+        cJSON_AddNumberToObject(json, "fps", 1 / (double)b.take.frame_time);
+        cJSON_AddNumberToObject(json, "joints", b.take.joint_count);
+        cJSON_AddNumberToObject(json, "error_mm", (double)o->error_m * 1e3);
+        cJSON_AddNumberToObject(json, "error_units", (double)job.max_error);
+        cJSON_AddNumberToObject(json, "metres_per_unit", (double)unit);
+        cJSON_AddItemToObject(json, "unit_from", ikc_json_text(o->metres_per_unit > 0 ? "--unit"
+                                                                : asset->bvh           ? "the figure's size"
+                                                                                       : "glTF metres"));
+    } else {
+        printf("%s, clip '%s': %d frames at %.4g fps, %d joints; E = %.4g mm = %.4g model units (1 unit = %.4g m%s)\n",
+               ikc_shown(o->path), ikc_shown(clip_name), b.take.frame_count, 1 / (double)b.take.frame_time,
+               b.take.joint_count, (double)o->error_m * 1e3, (double)job.max_error, (double)unit,
+               o->metres_per_unit > 0 ? ", --unit" : asset->bvh ? ", guessed from the figure's size; --unit to set" : "");
+    }
     start = ikc_now();
     r = ik_key_fit_run(&job);
     fit_s = ikc_now() - start;
@@ -407,16 +442,35 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
             goto done;
         }
     }
-    printf("%-18s %8s %9s %12s %9s %9s %10s\n", "method", "keys", "% frames", "curve keys", "max mm", "mean mm", "time");
-    print_row("fitted (ours)", &ours, mm, fit_s,
-              ours.sharing == IK_KEY_SHARE_SKELETON ? "one set of key times for the skeleton" : "key times per joint");
-    if (o->compare) print_row("greedy per curve", &greedy, mm, greedy_s, "keys: union of each channel's curves'");
+    if (json) {
+        cJSON_AddItemToObject(json, "fitted", row_json(&ours, mm, fit_s, ours.sharing == IK_KEY_SHARE_SKELETON
+                                                                              ? "one set for the skeleton"
+                                                                              : "per joint"));
+        if (o->compare) cJSON_AddItemToObject(json, "greedy", row_json(&greedy, mm, greedy_s, "per curve"));
+    } else {
+        printf("%-18s %8s %9s %12s %9s %9s %10s\n", "method", "keys", "% frames", "curve keys", "max mm", "mean mm",
+               "time");
+        print_row("fitted (ours)", &ours, mm, fit_s,
+                  ours.sharing == IK_KEY_SHARE_SKELETON ? "one set of key times for the skeleton" : "key times per joint");
+        if (o->compare) print_row("greedy per curve", &greedy, mm, greedy_s, "keys: union of each channel's curves'");
+    }
     if (o->plot && (code = write_plot(o, asset, &b)) != IKC_EXIT_OK) goto done;
-    if ((code = write_fitted(o, asset, &b, clip_index)) == IKC_EXIT_OK)
+    if ((code = write_fitted(o, asset, &b, clip_index)) == IKC_EXIT_OK && !json)
         printf("wrote %s (%s)\n", o->out,
                asset->gltf ? "CUBICSPLINE keys" : "the Hermite keys re-baked at the take's frame rate");
 done:
     buffers_free(&b);
+    if (json && cJSON_GetObjectItem(json, "fitted")) {
+        char *text;
+        cJSON_AddItemToObject(json, "output", ikc_json_text(o->out));
+        cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK);
+        cJSON_AddItemToObject(json, "plot", o->plot ? ikc_json_text(o->plot) : cJSON_CreateNull());
+        cJSON_AddNumberToObject(json, "exit_code", code);
+        text = cJSON_Print(json);
+        if (text) printf("%s\n", text);
+        free(text);
+    }
+    cJSON_Delete(json);
     return code;
 }
 

@@ -5,7 +5,7 @@
  * skeleton that is no humanoid; the refusals. `ikc retarget --json` and
  * `ikc clean --json` against the same runs' tables, with a failing check
  * and a cycle made in place; `ikc fit --json` with its written keys
- * checked against the take. */
+ * checked against the take; `ikc walk --json` against the written clip. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -355,12 +355,60 @@ static void test_fit(void) {
     cJSON_Delete(root);
 }
 
+/* `ikc walk --json` on girl.glb: the report's distance against the hips'
+ * travel read back from the written clip (first to last frame, across up),
+ * footfalls against the cadence. */
+static void test_walk(void) {
+    char rig[900], out[300], args[1400];
+    cJSON *root;
+    int code;
+    if (!real_asset("gltf/girl.glb", rig, sizeof rig)) return;
+    path_in(out, sizeof out, "walk.glb");
+    snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 4 --json", rig, out);
+    root = run_json(args, &code);
+    if (!root) return;
+    CHECK(code == 0 && cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) && number_at(root, "frames") == 121 &&
+              number_at(root, "cadence") > 0 && number_at(root, "footfalls") >= 4 * number_at(root, "cadence") - 2,
+          "walk --json: exit %d: %s", code, out_text);
+    {
+        ik_asset a;
+        ik_humanoid_map map;
+        if (ik_asset_load(out, &a, NULL) == IK_OK && ik_humanoid_map_find(a.skeleton, NULL, 0, &map) == IK_OK) {
+            int n = a.skeleton->joint_count, c = ik_asset_clip_count(&a) - 1, hips = map.joint[IK_ROLE_HIPS];
+            ik_transform *pose = (ik_transform *)malloc((size_t)n * sizeof *pose);
+            ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof *ms);
+            ik_vec3 first, last, d, up = ik_v3(0, 1, 0);
+            double travel;
+            memcpy(pose, a.skeleton->rest_ls, (size_t)n * sizeof *pose);
+            ik_clip_sample(ik_asset_clip(&a, c), 0, pose);
+            ik_skeleton_fk(a.skeleton, pose, &a.root_ms, ms);
+            first = ik_mat4_translation(&ms[hips]);
+            memcpy(pose, a.skeleton->rest_ls, (size_t)n * sizeof *pose);
+            ik_clip_sample(ik_asset_clip(&a, c), ik_asset_clip(&a, c)->duration, pose);
+            ik_skeleton_fk(a.skeleton, pose, &a.root_ms, ms);
+            last = ik_mat4_translation(&ms[hips]);
+            d = ik_vec3_sub(last, first);
+            travel = (double)ik_vec3_length(ik_vec3_reject(d, up));
+            printf("walk --json: distance %.4f, the written hips travel %.4f\n", number_at(root, "distance"), travel);
+            CHECK(fabs(travel - number_at(root, "distance")) <= 0.02 * number_at(root, "distance"),
+                  "the written hips travel %.4f, the report says %.4f", travel, number_at(root, "distance"));
+            free(pose);
+            free(ms);
+            ik_asset_free(&a);
+        } else {
+            CHECK(0, "the walked glTF does not load as a humanoid");
+        }
+    }
+    cJSON_Delete(root);
+}
+
 int main(void) {
     if (!ikc_run_begin("ikc-json")) return 1;
     test_info_real_assets();
     test_info_generated();
     test_retarget_and_clean();
     test_fit();
+    test_walk();
     ikc_run_end();
     return check_summary("test_ikc_json");
 }

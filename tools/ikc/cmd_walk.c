@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include <ikit/height_field_file.h>
 #include <ikit/walk.h>
 
@@ -21,14 +23,14 @@
 typedef struct walk_options {
     const char *path, *out, *map, *render, *height_field;
     ik_real seconds, fps, speed, stride, cadence, step_height, slope, stairs[2];
-    int have_speed, have_stride, have_cadence, have_step, have_slope, have_stairs, overwrite, quiet;
+    int have_speed, have_stride, have_cadence, have_step, have_slope, have_stairs, overwrite, quiet, json;
 } walk_options;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc walk RIG -o OUT [--seconds S] [--fps F] [--speed V] [--stride L | --cadence C]\n"
             "                [--step-height H] [--slope DEG | --stairs RISE,RUN | --height-field FILE]\n"
-            "                [--map FILE] [--render PICTURE] [--overwrite] [--quiet]\n"
+            "                [--map FILE] [--render PICTURE] [--overwrite] [--quiet] [--json]\n"
             "\n"
             "A procedural walk cycle for a humanoid character (glTF or BVH): feet on eased\n"
             "periodic paths, planted while they stand, the pelvis bobbing and swaying, arms\n"
@@ -49,7 +51,10 @@ static void usage(FILE *out) {
             "                      x and z in the walk's frame (x to the side, z ahead)\n"
             "  --map FILE          'role = joint name' lines for joints not found by name\n"
             "  --render PICTURE    a filmstrip (.png, .svg or .pdf) of six frames\n"
-            "  --overwrite         allow OUT to replace the input\n");
+            "  --overwrite         allow OUT to replace the input\n"
+            "  --json              the report as JSON on stdout: frames, fps, the gait (speed,\n"
+            "                      stride, cadence, step height), distance, footfalls,\n"
+            "                      largest miss, lowest pelvis, the files written\n");
 }
 
 static int parse_value(walk_options *o, const char *option, const char *value) {
@@ -86,7 +91,7 @@ static int parse_args(int argc, char **argv, walk_options *o) {
                                              "--step-height", "--slope", "--stairs", "--height-field", "--map", "--render"};
     static const char *const all[] = {"-o", "--output", "--seconds", "--fps", "--speed", "--stride", "--cadence",
                                       "--step-height", "--slope", "--stairs", "--height-field", "--map", "--render",
-                                      "--overwrite", "--quiet"};
+                                      "--overwrite", "--quiet", "--json"};
     int i, k;
     memset(o, 0, sizeof *o);
     o->seconds = 4;
@@ -108,6 +113,7 @@ static int parse_args(int argc, char **argv, walk_options *o) {
         if (known) continue;
         if (strcmp(a, "--overwrite") == 0) o->overwrite = 1;
         else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
+        else if (strcmp(a, "--json") == 0) o->json = o->quiet = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc walk: unknown option '%s'\n", a);
             ikc_suggest_name(stderr, all, (int)(sizeof all / sizeof all[0]), a, 2);
@@ -173,11 +179,40 @@ static int make_ground(const walk_options *o, ik_real leg, ik_real distance, ik_
     return IKC_EXIT_OK;
 }
 
+/* The walk's report as JSON, lengths in model units; `cadence` steps per
+ * second (ik_walk_cadence, taken while the job's rig is whole: writing the
+ * clip rebuilds the skeleton). */
+static void print_json(const walk_options *o, const ik_walk *job, ik_real cadence, const ik_walk_report *report,
+                       int frames, int code) {
+    cJSON *root = cJSON_CreateObject();
+    char *text;
+    cJSON_AddItemToObject(root, "file", ikc_json_text(o->path));
+    cJSON_AddNumberToObject(root, "frames", frames);
+    cJSON_AddNumberToObject(root, "fps", (double)o->fps);
+    cJSON_AddNumberToObject(root, "speed", (double)job->speed);
+    cJSON_AddNumberToObject(root, "stride", cadence > 0 ? 2 * (double)job->speed / (double)cadence : (double)job->stride);
+    cJSON_AddNumberToObject(root, "cadence", (double)cadence);
+    cJSON_AddNumberToObject(root, "step_height", (double)job->step_height);
+    cJSON_AddNumberToObject(root, "distance", (double)report->distance);
+    cJSON_AddNumberToObject(root, "footfalls", report->steps);
+    cJSON_AddNumberToObject(root, "largest_miss", (double)report->worst_residual);
+    cJSON_AddNumberToObject(root, "lowest_pelvis", (double)report->lowest_pelvis);
+    cJSON_AddItemToObject(root, "output", ikc_json_text(o->out));
+    cJSON_AddItemToObject(root, "render", o->render ? ikc_json_text(o->render) : cJSON_CreateNull());
+    cJSON_AddBoolToObject(root, "written", code == IKC_EXIT_OK);
+    cJSON_AddNumberToObject(root, "exit_code", code);
+    text = cJSON_Print(root);
+    if (text) printf("%s\n", text);
+    free(text);
+    cJSON_Delete(root);
+}
+
 static int walk_asset(const walk_options *o, ik_asset *asset) {
     ikc_humanoid h;
     ik_walk job;
     ik_take take;
     ik_walk_report report;
+    ik_real cadence = 0;
     ik_height_field_file field;
     ik_ground ground;
     ik_mat4 *model = NULL;
@@ -244,11 +279,12 @@ static int walk_asset(const walk_options *o, ik_asset *asset) {
             code = IKC_EXIT_FAILURE;
             goto done;
         }
+        cadence = ik_walk_cadence(&job);
         if (!o->quiet)
             printf("walk: %d frames at %g fps, %.3g units at %.3g units/s, cadence %.3g steps/s, %d footfalls, "
                    "largest miss %.3g units (%.0f frames/s)\n",
                    take.frame_count, (double)o->fps, (double)report.distance, (double)job.speed,
-                   (double)ik_walk_cadence(&job), report.steps, (double)report.worst_residual,
+                   (double)cadence, report.steps, (double)report.worst_residual,
                    take.frame_count / (ikc_now() - t0 > 0 ? ikc_now() - t0 : 1e-9));
     }
     if (o->render) {
@@ -272,6 +308,7 @@ static int walk_asset(const walk_options *o, ik_asset *asset) {
     }
     code = ikc_write_take("walk", asset, &take, -1, "walk", o->out, o->overwrite);
     if (code == IKC_EXIT_OK && !o->quiet) printf("wrote %s\n", o->out);
+    if (o->json) print_json(o, &job, cadence, &report, take.frame_count, code);
 done:
     free(take.poses_ls);
     free(model);

@@ -37,7 +37,7 @@ int main(void) {
         memcpy(input, m.take.poses_ls, bytes);
         motion_fixture_contacts(&m, &identity);
         job.rig = &m.rig, job.take = &m.take, job.contacts = m.contacts, job.contact_count = m.contact_count;
-        job.model_ms = m.model_ms, job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
+        job.model_ms = m.model_ms, job.scratch_bytes = ik_footskate_scratch_size(&m.take, m.contact_count);
         job.scratch = malloc(job.scratch_bytes);
         for (i = 0; i < REPEATS; ++i) {
             double t0, t1;

@@ -65,7 +65,7 @@ int main(void) {
             job.source = &m.take;
             job.target_rig = &rig;
             job.target = &out;
-            job.scratch_bytes = ik_retarget_scratch_bytes(out.frame_count, m.take.joint_count, out.joint_count);
+            job.scratch_bytes = ik_retarget_scratch_size(out.frame_count, m.take.joint_count, out.joint_count);
             job.scratch = malloc(job.scratch_bytes);
             full = time_runs(&job);
             job.hold_hands = 1;

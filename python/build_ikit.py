@@ -461,7 +461,7 @@ typedef struct ik_footskate {
     ...;
 } ik_footskate;
 ik_footskate ik_footskate_def(void);
-size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
+size_t ik_footskate_scratch_size(const ik_take *take, int contact_count);
 ik_result ik_footskate_plan(const ik_footskate *job);
 ik_result ik_footskate_apply(const ik_footskate *job, int first, int end);
 typedef struct ik_skating {
@@ -581,7 +581,7 @@ typedef struct ik_retarget {
     ...;
 } ik_retarget;
 ik_retarget ik_retarget_def(void);
-size_t ik_retarget_scratch_bytes(int frame_count, int source_joints, int target_joints);
+size_t ik_retarget_scratch_size(int frame_count, int source_joints, int target_joints);
 ik_result ik_retarget_run(const ik_retarget *job);
 """ % {"real": REAL}
 

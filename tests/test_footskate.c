@@ -61,7 +61,7 @@ static void clean_and_check(const char *name, int variant) {
     CHECK(ik_skating_measure_run(&measure) == IK_OK, "measure before");
     job.rig = &m.rig, job.root_ms = &m.root_ms, job.take = &m.take, job.contacts = m.contacts;
     job.contact_count = m.contact_count, job.model_ms = m.model_ms;
-    job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
+    job.scratch_bytes = ik_footskate_scratch_size(&m.take, m.contact_count);
     job.scratch = malloc(job.scratch_bytes);
     CHECK(ik_footskate_plan(&job) == IK_OK, "plan");
     CHECK(ik_footskate_apply(&job, 0, m.take.frame_count / 2) == IK_OK &&
@@ -106,7 +106,7 @@ static void test_refusals(void) {
     memset(&zeroed, 0, sizeof zeroed);
     CHECK(ik_footskate_plan(&zeroed) == IK_ERR_NOT_DEFAULTED, "a zeroed job");
     job.rig = &m.rig, job.take = &m.take, job.contacts = m.contacts, job.contact_count = m.contact_count;
-    job.model_ms = m.model_ms, job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
+    job.model_ms = m.model_ms, job.scratch_bytes = ik_footskate_scratch_size(&m.take, m.contact_count);
     job.scratch = malloc(job.scratch_bytes);
     job.scratch_bytes -= 1;
     CHECK(ik_footskate_plan(&job) == IK_ERR_CAPACITY, "scratch too small");
@@ -176,7 +176,7 @@ static void test_follow_heel_lift(void) {
         memcpy(before, m.paths_ms, bytes);
         job.rig = &m.rig, job.root_ms = &m.root_ms, job.take = &m.take, job.contacts = m.contacts;
         job.contact_count = m.contact_count, job.model_ms = m.model_ms, job.follow_heel_lift = 1;
-        job.scratch_bytes = ik_footskate_scratch_bytes(&m.take, m.contact_count);
+        job.scratch_bytes = ik_footskate_scratch_size(&m.take, m.contact_count);
         job.scratch = malloc(job.scratch_bytes);
         CHECK(ik_footskate_plan(&job) == IK_OK && ik_footskate_apply(&job, 0, m.take.frame_count) == IK_OK,
               "%s: clean with follow_heel_lift", motion_variant_names[v]);

@@ -110,7 +110,7 @@ static void check_root_motion(scene *s, const ik_vec3 *hips_ms, ik_vec3 true_sli
     clean.contacts = s->stances;
     clean.contact_count = s->stance_count;
     clean.model_ms = s->model_ms;
-    clean.scratch_bytes = ik_footskate_scratch_bytes(s->take, s->stance_count);
+    clean.scratch_bytes = ik_footskate_scratch_size(s->take, s->stance_count);
     clean.scratch = malloc(clean.scratch_bytes);
     r = ik_footskate_plan(&clean);
     if (r == IK_OK) r = ik_footskate_apply(&clean, 0, s->take->frame_count);

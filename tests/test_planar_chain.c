@@ -62,6 +62,7 @@ static void test_reach(ik_planar_chain_method method, int iterations, int percen
     check_property ok = {name, 0, 0};
     ik_real lengths[BONES], angles[BONES], scratch[3 * BONES + 2], lo[BONES], hi[BONES], xy[2 * BONES + 2];
     int i, k, reached = 0, total = 10000;
+    CHECK(sizeof scratch == ik_planar_chain_scratch_size(BONES), "%s: the scratch the header asks for", name);
     for (k = 0; k < BONES; ++k) {
         lengths[k] = 1;
         lo[k] = -2;

@@ -167,7 +167,7 @@ static ik_result clean_up(const ik_humanoid *target, ik_take *take, ik_foot_cont
     clean.take = take;
     clean.contacts = contacts;
     clean.contact_count = *count;
-    clean.scratch_bytes = ik_footskate_scratch_bytes(take, *count);
+    clean.scratch_bytes = ik_footskate_scratch_size(take, *count);
     clean.scratch = malloc(clean.scratch_bytes);
     clean.model_ms = ms;
     if (r == IK_OK) r = worst_travel(target, take, contacts, *count, ms, travel_before);
@@ -207,7 +207,7 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     job.target_contacts = held;
     job.contact_capacity = 4 * frames;
     job.contact_count = &o.contacts;
-    job.scratch_bytes = ik_retarget_scratch_bytes(frames, source->joint_count, n);
+    job.scratch_bytes = ik_retarget_scratch_size(frames, source->joint_count, n);
     job.scratch = malloc(job.scratch_bytes);
     job.report = &o.report;
     o.result = ik_retarget_run(&job);
@@ -410,7 +410,7 @@ static ik_result retarget_into(const motion_fixture *m, const ik_humanoid *rig, 
     job.source = &m->take;
     job.target_rig = rig;
     job.target = out;
-    job.scratch_bytes = ik_retarget_scratch_bytes(out->frame_count, m->take.joint_count, out->joint_count);
+    job.scratch_bytes = ik_retarget_scratch_size(out->frame_count, m->take.joint_count, out->joint_count);
     job.scratch = malloc(job.scratch_bytes);
     r = ik_retarget_run(&job);
     free(job.scratch);
@@ -769,7 +769,7 @@ static void test_a_pose(void) {
     job.source = &m.take;
     job.target_rig = &c.rig;
     job.target = &out;
-    job.scratch_bytes = ik_retarget_scratch_bytes(m.take.frame_count, m.take.joint_count, m.take.joint_count);
+    job.scratch_bytes = ik_retarget_scratch_size(m.take.frame_count, m.take.joint_count, m.take.joint_count);
     job.scratch = malloc(job.scratch_bytes);
     {
         /* the rest arms really differ: over 30 degrees */
@@ -827,7 +827,7 @@ static hand_result hand_gap(const motion_fixture *m, const rig_copy *c, ik_bool 
     job.target_rig = &c->rig;
     job.target = &out;
     job.hold_hands = hands;
-    job.scratch_bytes = ik_retarget_scratch_bytes(m->take.frame_count, m->take.joint_count, m->take.joint_count);
+    job.scratch_bytes = ik_retarget_scratch_size(m->take.frame_count, m->take.joint_count, m->take.joint_count);
     job.scratch = malloc(job.scratch_bytes);
     if (ik_retarget_run(&job) != IK_OK) worst = 1e30f;
     for (f = 0; worst < 1e30f && f < m->take.frame_count; ++f) {
@@ -912,7 +912,7 @@ static void test_bad_input(void) {
     n = m.take.joint_count;
     out = m.take;
     out.poses_ls = (ik_transform *)malloc((size_t)frames * (size_t)n * sizeof(ik_transform));
-    bytes = ik_retarget_scratch_bytes(frames, n, n);
+    bytes = ik_retarget_scratch_size(frames, n, n);
     scratch = malloc(bytes);
     job = ik_retarget_def();
     job.source_rig = &m.rig;

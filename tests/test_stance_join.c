@@ -111,7 +111,7 @@ static void test_stance_join(void) {
     sj.contacts = list;
     sj.count = &count;
     sj.capacity = 2048;
-    sj.scratch_bytes = ik_stance_join_scratch_bytes(&glide, sj.capacity);
+    sj.scratch_bytes = ik_stance_join_scratch_size(&glide, sj.capacity);
     sj.scratch = malloc(sj.scratch_bytes);
     sj.worst = &measured;
     sj.joined = &joined;
@@ -140,12 +140,12 @@ static void test_stance_join(void) {
     count = before;
     memcpy(list, m.contacts, (size_t)count * sizeof *list);
     sj.capacity = before;
-    sj.scratch_bytes = ik_stance_join_scratch_bytes(&glide, sj.capacity);
+    sj.scratch_bytes = ik_stance_join_scratch_size(&glide, sj.capacity);
     CHECK(ik_stance_join_run(&sj) == IK_ERR_CAPACITY || joined == 0, "a list without room");
     CHECK(count <= before, "the list stays within its capacity (%d)", count);
     sj.scratch_bytes = 16;
     CHECK(ik_stance_join_run(&sj) == IK_ERR_CAPACITY, "small scratch");
-    sj.scratch_bytes = ik_stance_join_scratch_bytes(&glide, sj.capacity);
+    sj.scratch_bytes = ik_stance_join_scratch_size(&glide, sj.capacity);
     sj.metre = 0;
     CHECK(ik_stance_join_run(&sj) == IK_ERR_DEGENERATE, "zero metre");
     free(sj.scratch);
@@ -179,7 +179,7 @@ static void test_stance_join_under_root(void) {
         metre = ik_foot_metre(m.leg_length);
         sj.rig = &m.rig, sj.take = &glide, sj.root_ms = &root, sj.metre = metre;
         sj.contacts = list, sj.count = &count, sj.capacity = 2048, sj.joined = &joined;
-        sj.scratch_bytes = ik_stance_join_scratch_bytes(&glide, sj.capacity);
+        sj.scratch_bytes = ik_stance_join_scratch_size(&glide, sj.capacity);
         sj.scratch = malloc(sj.scratch_bytes);
         CHECK(ik_stance_join_run(&sj) == IK_OK && joined > 0, "%s: joined %d", motion_variant_names[variant], joined);
         for (i = 0; i < count; ++i) {

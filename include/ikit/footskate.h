@@ -59,7 +59,7 @@ typedef struct ik_footskate {
      * target's floor). */
     ik_bool follow_heel_lift;
 
-    /* Caller's memory: scratch_bytes >= ik_footskate_scratch_bytes(take,
+    /* Caller's memory: scratch_bytes >= ik_footskate_scratch_size(take,
      * contact_count),
      * holding the plan between the two calls; model_ms [joint_count]. */
     void *scratch;
@@ -70,7 +70,7 @@ typedef struct ik_footskate {
 } ik_footskate;
 
 ik_footskate ik_footskate_def(void);
-size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count);
+size_t ik_footskate_scratch_size(const ik_take *take, int contact_count);
 
 /* Plan every frame's goals from the whole take. IK_ERR_NOT_DEFAULTED,
  * IK_ERR_NULL, IK_ERR_RANGE (a take whose joint count is not the rig's

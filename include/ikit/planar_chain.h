@@ -10,6 +10,8 @@
 #ifndef IKIT_PLANAR_CHAIN_H
 #define IKIT_PLANAR_CHAIN_H
 
+#include <stddef.h>
+
 #include <ikit/math.h>
 #include <ikit/result.h>
 
@@ -57,8 +59,10 @@ typedef struct ik_planar_chain {
 
 ik_planar_chain ik_planar_chain_def(void);
 
-/* Reals `scratch` must hold. */
-static inline int ik_planar_chain_scratch_count(int bone_count) { return 3 * bone_count + 2; }
+/* Bytes `scratch` must hold (3 bone_count + 2 reals). */
+static inline size_t ik_planar_chain_scratch_size(int bone_count) {
+    return (size_t)(3 * bone_count + 2) * sizeof(ik_real);
+}
 
 /* Validates (IK_ERR_NOT_DEFAULTED for a job not made by ik_planar_chain_def(),
  * IK_ERR_NULL, IK_ERR_NONFINITE, IK_ERR_RANGE for counts, negative

@@ -44,7 +44,7 @@
  * Everything is computed in each skeleton's root space (below any root
  * transform a file puts above it), so a take shown Z-up or mirrored by its
  * file retargets the same as one shown Y-up. No allocation: the caller
- * gives scratch sized by ik_retarget_scratch_bytes. */
+ * gives scratch sized by ik_retarget_scratch_size. */
 #ifndef IKIT_RETARGET_H
 #define IKIT_RETARGET_H
 
@@ -105,7 +105,7 @@ typedef struct ik_retarget {
     int contact_capacity;
     int *contact_count;
 
-    void *scratch;                  /* >= ik_retarget_scratch_bytes(...) bytes */
+    void *scratch;                  /* >= ik_retarget_scratch_size(...) bytes */
     size_t scratch_bytes;
     ik_retarget_report *report;     /* optional */
     unsigned long defaulted;        /* set by ik_retarget_def(); do not touch */
@@ -115,7 +115,7 @@ ik_retarget ik_retarget_def(void);
 
 /* Scratch for a take of `frame_count` frames from a skeleton of
  * `source_joints` onto one of `target_joints`; 0 for counts below 1. */
-size_t ik_retarget_scratch_bytes(int frame_count, int source_joints, int target_joints);
+size_t ik_retarget_scratch_size(int frame_count, int source_joints, int target_joints);
 
 /* Validate, then retarget every frame. IK_ERR_NOT_DEFAULTED; IK_ERR_NULL;
  * IK_ERR_RANGE (take counts not the skeletons', fewer than 2 frames, a pair

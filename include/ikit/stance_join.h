@@ -43,7 +43,7 @@ typedef struct ik_stance_join {
                                     point's disjoint */
     int *count;                  /* in/out */
     int capacity;                /* of contacts; 2 * frame_count always suffices */
-    void *scratch;               /* ik_stance_join_scratch_bytes(take, capacity) bytes */
+    void *scratch;               /* ik_stance_join_scratch_size(take, capacity) bytes */
     size_t scratch_bytes;
     ik_real *worst;              /* out, optional: the worst slide found, model units */
     int *joined;                 /* out, optional: how many contacts joined */
@@ -51,7 +51,7 @@ typedef struct ik_stance_join {
 } ik_stance_join;
 
 ik_stance_join ik_stance_join_def(void);
-size_t ik_stance_join_scratch_bytes(const ik_take *take, int capacity);
+size_t ik_stance_join_scratch_size(const ik_take *take, int capacity);
 
 /* IK_ERR_NOT_DEFAULTED, IK_ERR_NULL, IK_ERR_RANGE (take not of the rig's
  * skeleton, a count outside 0..capacity), IK_ERR_CAPACITY (small scratch,

@@ -141,7 +141,7 @@ def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None
     if reach is not None:
         job.reach = reach
     job.follow_heel_lift = bool(follow_heel_lift)
-    size = lib.ik_footskate_scratch_bytes(found.take, found.count)
+    size = lib.ik_footskate_scratch_size(found.take, found.count)
     scratch = ffi.new("char[]", max(size, 1))
     job.scratch, job.scratch_bytes = scratch, size
     check(lib.ik_footskate_plan(job), "footskate plan")

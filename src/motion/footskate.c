@@ -44,7 +44,7 @@ static size_t plan_layout(int frames, int contacts, void *base, plan *p) {
     return at;
 }
 
-size_t ik_footskate_scratch_bytes(const ik_take *take, int contact_count) {
+size_t ik_footskate_scratch_size(const ik_take *take, int contact_count) {
     plan p;
     return take && take->frame_count > 0 && contact_count >= 0 ? plan_layout(take->frame_count, contact_count, NULL, &p)
                                                                : 0;
@@ -70,7 +70,7 @@ static ik_result validate(const ik_footskate *job) {
         return IK_ERR_NULL;
     if (job->take->joint_count != rig->skeleton->joint_count || job->take->frame_count < 2 || job->contact_count < 0)
         return IK_ERR_RANGE;
-    if (job->scratch_bytes < ik_footskate_scratch_bytes(job->take, job->contact_count)) return IK_ERR_CAPACITY;
+    if (job->scratch_bytes < ik_footskate_scratch_size(job->take, job->contact_count)) return IK_ERR_CAPACITY;
     if (!ik_finite(job->blend_time) || !ik_finite(job->reach)) return IK_ERR_NONFINITE;
     if (job->blend_time < 0 || !(job->reach > 0 && job->reach <= 1)) return IK_ERR_DEGENERATE;
     for (k = 0; k < 2; ++k)

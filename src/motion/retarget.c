@@ -75,8 +75,8 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     shape.joint_count = target_joints;
     shape.frame_time = 1;
     shape.poses_ls = NULL;
-    l->footskate_bytes = ik_footskate_scratch_bytes(&shape, (int)cap);
-    l->stance_join_bytes = ik_stance_join_scratch_bytes(&shape, (int)cap);
+    l->footskate_bytes = ik_footskate_scratch_size(&shape, (int)cap);
+    l->stance_join_bytes = ik_stance_join_scratch_size(&shape, (int)cap);
     l->footskate = l->stance_join = NULL;
     {
         size_t plan_at = carve(&at, l->footskate_bytes), join_at = carve(&at, l->stance_join_bytes);
@@ -104,7 +104,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     return at;
 }
 
-size_t ik_retarget_scratch_bytes(int frame_count, int source_joints, int target_joints) {
+size_t ik_retarget_scratch_size(int frame_count, int source_joints, int target_joints) {
     layout l;
     if (frame_count < 1 || source_joints < 1 || target_joints < 1) return 0;
     return make_layout(frame_count, source_joints, target_joints, NULL, &l) + ALIGN;
@@ -1101,7 +1101,7 @@ static ik_result validate(const ik_retarget *job) {
         dst->frame_count != src->frame_count || job->extra_pair_count < 0 || job->contact_capacity < 0 ||
         job->plant_rounds < 0)
         return IK_ERR_RANGE;
-    if (job->scratch_bytes < ik_retarget_scratch_bytes(src->frame_count, src->joint_count, dst->joint_count))
+    if (job->scratch_bytes < ik_retarget_scratch_size(src->frame_count, src->joint_count, dst->joint_count))
         return IK_ERR_CAPACITY;
     if (!ik_finite(dst->frame_time) || !ik_finite(job->blend_time) || !ik_finite(job->ground_metre))
         return IK_ERR_NONFINITE;

@@ -38,7 +38,7 @@ static size_t make_layout(const ik_take *take, int capacity, char *base, layout 
     return at;
 }
 
-size_t ik_stance_join_scratch_bytes(const ik_take *take, int capacity) {
+size_t ik_stance_join_scratch_size(const ik_take *take, int capacity) {
     layout l;
     if (!take || take->frame_count < 2 || take->joint_count < 1 || capacity < 0) return 0;
     return make_layout(take, capacity, NULL, &l) + ALIGN;
@@ -102,7 +102,7 @@ static ik_result validate(const ik_stance_join *job) {
     if (job->take->joint_count != job->rig->skeleton->joint_count || job->take->frame_count < 2 || *job->count < 0 ||
         *job->count > job->capacity)
         return IK_ERR_RANGE;
-    if (job->scratch_bytes < ik_stance_join_scratch_bytes(job->take, job->capacity)) return IK_ERR_CAPACITY;
+    if (job->scratch_bytes < ik_stance_join_scratch_size(job->take, job->capacity)) return IK_ERR_CAPACITY;
     if (!(job->metre > 0) || !ik_finite(job->metre) || !(job->tolerance >= 0) || !ik_finite(job->tolerance) ||
         !(job->take->frame_time > 0))
         return IK_ERR_DEGENERATE;

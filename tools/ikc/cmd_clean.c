@@ -247,7 +247,7 @@ static ik_result clean_pass(ikc_motion *m, const ik_foot_contact *contacts, int 
     job.contacts = contacts;
     job.contact_count = count;
     job.follow_heel_lift = 1;
-    job.scratch_bytes = ik_footskate_scratch_bytes(&m->take, count);
+    job.scratch_bytes = ik_footskate_scratch_size(&m->take, count);
     job.scratch = malloc(job.scratch_bytes);
     job.model_ms = m->model_ms;
     if (!job.scratch) return IK_ERR_CAPACITY;
@@ -330,7 +330,7 @@ static int clean(ikc_motion *m, const ik_take *input, ik_mat4 *input_ms, ik_vec3
     int capacity = 2 * m->take.frame_count, count = m->contact_count, best_count = count, best_round = 0, now = 0;
     int round, joined = 0;
     size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
-    size_t scratch_bytes = ik_stance_join_scratch_bytes(&m->take, capacity);
+    size_t scratch_bytes = ik_stance_join_scratch_size(&m->take, capacity);
     ik_foot_contact *best = (ik_foot_contact *)malloc((size_t)capacity * sizeof *best);
     void *scratch = malloc(scratch_bytes);
     ik_real worst = 0, speed_limit;

@@ -441,7 +441,7 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     take.frame_time = plain.frame_time = src->take.frame_time;
     take.poses_ls = (ik_transform *)malloc(pose_bytes);
     plain.poses_ls = (ik_transform *)malloc(pose_bytes);
-    job.scratch_bytes = ik_retarget_scratch_bytes(frames, src->take.joint_count, n);
+    job.scratch_bytes = ik_retarget_scratch_size(frames, src->take.joint_count, n);
     job.scratch = malloc(job.scratch_bytes);
     if (!contacts || !ms || !take.poses_ls || !plain.poses_ls || !job.scratch) {
         fprintf(stderr, "ikc retarget: out of memory for %d frames\n", frames);

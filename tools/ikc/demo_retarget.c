@@ -78,7 +78,7 @@ void ikc_demo_retarget_scene(ikc_demo_state *d, const ikc_figure *figure) {
     job.contact_capacity = 4 * RETARGET_FRAMES;
     job.contact_count = &held_count;
     job.report = &report;
-    job.scratch_bytes = ik_retarget_scratch_bytes(RETARGET_FRAMES, IKC_FIGURE_JOINTS, IKC_FIGURE_JOINTS);
+    job.scratch_bytes = ik_retarget_scratch_size(RETARGET_FRAMES, IKC_FIGURE_JOINTS, IKC_FIGURE_JOINTS);
     job.scratch = malloc(job.scratch_bytes);
     r = job.scratch ? ik_retarget_run(&job) : IK_ERR_NO_MEMORY;
     printf("\nRetargeting (ikc retarget): the walk played on a 1.5 m figure resting in a T-pose, in centimetres;\n"

@@ -22,6 +22,7 @@
 #include "bench_util.h"
 
 #include <ikit/aim.h>
+#include <ikit/look_at_chain.h>
 #include <string.h>
 
 #include "support/rng.h"

@@ -1,6 +1,7 @@
 /* Aim and look-at chain: solve, rebuild the joint's matrix from the new local
  * rotation, and check where the aim ray and the up axis ended up. */
 #include <ikit/aim.h>
+#include <ikit/look_at_chain.h>
 #include <ikit/result.h>
 #include <string.h>
 

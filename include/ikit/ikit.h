@@ -18,6 +18,7 @@
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
+#include <ikit/look_at_chain.h>
 #include <ikit/ls_step.h>
 #include <ikit/spring.h>
 #include <ikit/planar_chain.h>

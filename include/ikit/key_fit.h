@@ -93,7 +93,7 @@ typedef struct ik_key_fit {
     ik_real *values;
     ik_clip *clip;
     ik_key_fit_stats *stats;       /* may be NULL */
-    unsigned defaulted;
+    unsigned long defaulted;
 } ik_key_fit;
 
 ik_key_fit ik_key_fit_def(void);

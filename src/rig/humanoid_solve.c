@@ -4,6 +4,7 @@
  * turn back into the local pose (turn_joint), exact under uniformly scaled
  * parents, mirrored ones included. */
 #include <ikit/aim.h>
+#include <ikit/look_at_chain.h>
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
 #include <ikit/two_bone.h>

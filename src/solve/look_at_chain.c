@@ -1,6 +1,7 @@
 /* Spread an aim over a chain of joints (spine, neck, head): seed 004's bone
  * look-at, each joint taking a weighted share and the last one finishing. */
 #include <ikit/aim.h>
+#include <ikit/look_at_chain.h>
 
 #include <stddef.h>
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALIGN 16
+#include "scratch_carve.h"
 
 /* The job's memory, carved from the caller's scratch. */
 typedef struct layout {
@@ -43,34 +43,28 @@ typedef struct layout {
  * apart: at most (frames + 1) / 2 each. */
 static int contact_capacity(int frames) { return 2 * (frames + 1); }
 
-static size_t carve(size_t *at, size_t bytes) {
-    size_t start = (*at + ALIGN - 1) / ALIGN * ALIGN;
-    *at = start + bytes;
-    return start;
-}
-
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
     size_t at = 0, o[17];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
-    o[0] = carve(&at, t * sizeof(int));
-    o[1] = carve(&at, t * sizeof(ik_quat));
-    o[2] = carve(&at, t * sizeof(ik_quat));
-    o[3] = carve(&at, s * sizeof(ik_mat4));
-    o[4] = carve(&at, t * sizeof(ik_mat4));
-    o[5] = carve(&at, f * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
-    o[6] = carve(&at, 2 * f * sizeof(ik_real));
-    o[7] = carve(&at, cap * sizeof(ik_foot_contact));
-    o[8] = carve(&at, cap * sizeof(ik_foot_contact));
-    o[9] = carve(&at, t * sizeof(int));
-    o[10] = carve(&at, t * sizeof(ik_vec3));
-    o[11] = carve(&at, 2 * f);
-    o[12] = carve(&at, t);
-    o[13] = carve(&at, t * sizeof(ik_quat));
-    o[14] = carve(&at, t);
-    o[15] = carve(&at, cap * sizeof(ik_foot_contact));
-    o[16] = carve(&at, cap * sizeof(ik_foot_contact));
+    o[0] = scratch_carve(&at, t * sizeof(int));
+    o[1] = scratch_carve(&at, t * sizeof(ik_quat));
+    o[2] = scratch_carve(&at, t * sizeof(ik_quat));
+    o[3] = scratch_carve(&at, s * sizeof(ik_mat4));
+    o[4] = scratch_carve(&at, t * sizeof(ik_mat4));
+    o[5] = scratch_carve(&at, f * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
+    o[6] = scratch_carve(&at, 2 * f * sizeof(ik_real));
+    o[7] = scratch_carve(&at, cap * sizeof(ik_foot_contact));
+    o[8] = scratch_carve(&at, cap * sizeof(ik_foot_contact));
+    o[9] = scratch_carve(&at, t * sizeof(int));
+    o[10] = scratch_carve(&at, t * sizeof(ik_vec3));
+    o[11] = scratch_carve(&at, 2 * f);
+    o[12] = scratch_carve(&at, t);
+    o[13] = scratch_carve(&at, t * sizeof(ik_quat));
+    o[14] = scratch_carve(&at, t);
+    o[15] = scratch_carve(&at, cap * sizeof(ik_foot_contact));
+    o[16] = scratch_carve(&at, cap * sizeof(ik_foot_contact));
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
@@ -79,7 +73,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->stance_join_bytes = ik_stance_join_scratch_size(&shape, (int)cap);
     l->footskate = l->stance_join = NULL;
     {
-        size_t plan_at = carve(&at, l->footskate_bytes), join_at = carve(&at, l->stance_join_bytes);
+        size_t plan_at = scratch_carve(&at, l->footskate_bytes), join_at = scratch_carve(&at, l->stance_join_bytes);
         if (!base) return at;
         l->footskate = base + plan_at;
         l->stance_join = base + join_at;
@@ -107,7 +101,7 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
 size_t ik_retarget_scratch_size(int frame_count, int source_joints, int target_joints) {
     layout l;
     if (frame_count < 1 || source_joints < 1 || target_joints < 1) return 0;
-    return make_layout(frame_count, source_joints, target_joints, NULL, &l) + ALIGN;
+    return make_layout(frame_count, source_joints, target_joints, NULL, &l) + SCRATCH_ALIGN;
 }
 
 ik_retarget ik_retarget_def(void) {
@@ -1143,7 +1137,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     if (r != IK_OK) return r;
     s = job->source_rig;
     t = job->target_rig;
-    base = (char *)job->scratch + (ALIGN - (size_t)job->scratch % ALIGN) % ALIGN;
+    base = scratch_base(job->scratch);
     make_layout(job->source->frame_count, s->skeleton->joint_count, t->skeleton->joint_count, base, &l);
     memset(&report, 0, sizeof report);
     report.source_leg = ik_foot_leg_length(s);

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#define ALIGN 16
+#include "scratch_carve.h"
 
 /* The scratch: ground slide's buffers, its contacts, the joined list's room. */
 typedef struct layout {
@@ -16,19 +16,13 @@ typedef struct layout {
     ik_foot_contact *room;      /* [capacity] */
 } layout;
 
-static size_t carve(size_t *at, size_t bytes) {
-    size_t start = (*at + ALIGN - 1) / ALIGN * ALIGN;
-    *at = start + bytes;
-    return start;
-}
-
 static size_t make_layout(const ik_take *take, int capacity, char *base, layout *l) {
     size_t at = 0, o[5], f = (size_t)take->frame_count;
-    o[0] = carve(&at, (size_t)take->joint_count * sizeof(ik_mat4));
-    o[1] = carve(&at, 2 * f * sizeof(ik_vec3));
-    o[2] = carve(&at, 4 * f * sizeof(ik_real));
-    o[3] = carve(&at, (f + 1) * sizeof(ik_ground_contact));
-    o[4] = carve(&at, (size_t)capacity * sizeof(ik_foot_contact));
+    o[0] = scratch_carve(&at, (size_t)take->joint_count * sizeof(ik_mat4));
+    o[1] = scratch_carve(&at, 2 * f * sizeof(ik_vec3));
+    o[2] = scratch_carve(&at, 4 * f * sizeof(ik_real));
+    o[3] = scratch_carve(&at, (f + 1) * sizeof(ik_ground_contact));
+    o[4] = scratch_carve(&at, (size_t)capacity * sizeof(ik_foot_contact));
     if (!base) return at;
     l->model_ms = (ik_mat4 *)(void *)(base + o[0]);
     l->points = (ik_vec3 *)(void *)(base + o[1]);
@@ -41,7 +35,7 @@ static size_t make_layout(const ik_take *take, int capacity, char *base, layout 
 size_t ik_stance_join_scratch_size(const ik_take *take, int capacity) {
     layout l;
     if (!take || take->frame_count < 2 || take->joint_count < 1 || capacity < 0) return 0;
-    return make_layout(take, capacity, NULL, &l) + ALIGN;
+    return make_layout(take, capacity, NULL, &l) + SCRATCH_ALIGN;
 }
 
 ik_stance_join ik_stance_join_def(void) {
@@ -119,7 +113,7 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     if (r != IK_OK) return r;
     memset(&l, 0, sizeof l);
     make_layout(job->take, job->capacity,
-                (char *)job->scratch + (ALIGN - (size_t)job->scratch % ALIGN) % ALIGN, &l);
+                scratch_base(job->scratch), &l);
     tolerance = job->tolerance > 0 ? job->tolerance : (ik_real)0.001 * job->metre;
     /* the result's own contacts: every frame, 25 % more room than an outside reader's */
     g.rig = job->rig;

@@ -8,14 +8,14 @@
 
 #include <ikit/footskate.h>
 #include <ikit/skating.h>
-#include <ikit/stance_join.h>
+#include <ikit/leg_figures.h>
+#include <ikit/stance_clean.h>
 
 #include "ground_figures.h"
 #include "ikc.h"
 #include "motion_take.h"
 
 /* Frames cleaned between progress bar updates. */
-#define CLEAN_BATCH 256
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -44,7 +44,7 @@ static void usage(FILE *out) {
             "  --root-motion   an in-place cycle walks: root moved forward, then cleaned\n"
             "                  (refused on a take that is not in place)\n"
             "  --in-place      an in-place cycle stays in place, reported (the default)\n"
-            "  --quiet         no progress bar\n"
+            "  --quiet         accepted for scripts (the clean-up shows no progress bar)\n"
             "  --json          the table as JSON on stdout (before and after: travel, the\n"
             "                  outside reader's contacts and slides, knee flips; the in-place\n"
             "                  verdict; the checks failed), written last\n"
@@ -95,7 +95,7 @@ typedef struct outside_figures {
 } outside_figures;
 
 static ik_result measure_outside(ikc_motion *m, const ik_take *take, outside_figures *out) {
-    out->knee_flips = ikc_knee_flip_frames(&m->human.rig, take, m->model_ms);
+    out->knee_flips = ik_leg_knee_flip_frames(&m->human.rig, take, m->model_ms);
     return ikc_ground_figures_measure(&m->asset, &m->human.rig, take, &out->ground);
 }
 
@@ -235,138 +235,26 @@ static void print_json(cJSON *json, int code) {
     cJSON_Delete(json);
 }
 
-/* Plan, then clean in batches with the progress bar between them. */
-static ik_result clean_pass(ikc_motion *m, const ik_foot_contact *contacts, int count, int quiet) {
-    ik_footskate job = ik_footskate_def();
-    ikc_progress bar;
-    ik_result r;
-    int f;
-    job.rig = &m->human.rig;
-    job.root_ms = &m->asset.root_ms;
-    job.take = &m->take;
-    job.contacts = contacts;
-    job.contact_count = count;
-    job.follow_heel_lift = 1;
-    job.scratch_bytes = ik_footskate_scratch_size(&m->take, count);
-    job.scratch = malloc(job.scratch_bytes);
-    job.model_ms = m->model_ms;
-    if (!job.scratch) return IK_ERR_CAPACITY;
-    r = ik_footskate_plan(&job);
-    ikc_progress_begin(&bar, "cleaning", m->take.frame_count, quiet);
-    for (f = 0; r == IK_OK && f < m->take.frame_count; f += CLEAN_BATCH) {
-        int end = f + CLEAN_BATCH < m->take.frame_count ? f + CLEAN_BATCH : m->take.frame_count;
-        r = ik_footskate_apply(&job, f, end);
-        ikc_progress_step(&bar, end);
-    }
-    ikc_progress_end(&bar);
-    free(job.scratch);
-    return r;
-}
-
-/* The result's own sliding contacts joined to those meant to be held
- * (ik_stance_join; join 0: only measured), in the contacts' space under
- * the file's root: a glTF file's metres, else 0.85 m of leg. */
-static ik_result join_stances(ikc_motion *m, int *count, int capacity, ik_bool join, void *scratch,
-                              size_t scratch_bytes, ik_real *worst, int *joined) {
-    ik_stance_join sj = ik_stance_join_def();
-    sj.rig = &m->human.rig;
-    sj.take = &m->take;
-    sj.root_ms = &m->asset.root_ms;
-    sj.metre = m->asset.format == IK_ASSET_GLTF ? 1 : ik_foot_metre(m->leg_length);
-    sj.tolerance = (ik_real)0.001 * ik_foot_metre(m->leg_length);
-    sj.join = join;
-    sj.contacts = m->contacts;
-    sj.count = count;
-    sj.capacity = capacity;
-    sj.scratch = scratch;
-    sj.scratch_bytes = scratch_bytes;
-    sj.worst = worst;
-    sj.joined = joined;
-    return ik_stance_join_run(&sj);
-}
-
-/* A round's result is kept only when it slides less than the best so far
- * and is no worse otherwise: no more knee flips than the first pass, no
- * joint speed added over the first pass's or 10 m/s, and no sole deeper
- * than the first pass's by over a centimetre (a foot held at two spots the
- * input moved between can drag a leg, or the body down). */
-typedef struct round_score {
-    ik_real worst_slide, added_speed, sink;
-    int knee_flips;
-} round_score;
-
-static ik_result score_round(ikc_motion *m, const ik_take *input, ik_mat4 *input_ms, ik_vec3 *previous_ms, int count,
-                             ik_real worst, round_score *out) {
-    ik_skating sk;
-    ik_skating_measure job = ik_skating_measure_def();
+/* The clean-up with its whole stances held (ikit/stance_clean.h), in the
+ * contacts' space under the file's root: a glTF file's metres, else 0.85 m
+ * of leg. */
+static int clean(ikc_motion *m) {
+    ik_stance_clean job = ik_stance_clean_def();
+    int count = m->contact_count;
     ik_result r;
     job.rig = &m->human.rig;
     job.root_ms = &m->asset.root_ms;
     job.take = &m->take;
-    job.reference = input;
     job.contacts = m->contacts;
-    job.contact_count = count;
-    job.up_ms = m->up_ms;
-    job.slide_speed = (ik_real)0.02 * ik_foot_metre(m->leg_length);
-    job.model_ms = m->model_ms;
-    job.reference_ms = input_ms;
-    job.previous_ms = previous_ms;
-    job.out = &sk;
-    r = ik_skating_measure_run(&job);
-    out->worst_slide = worst;
-    out->added_speed = sk.added_speed;
-    out->knee_flips = ikc_knee_flip_frames(&m->human.rig, &m->take, m->model_ms);
-    out->sink = ikc_deepest_sole(&m->human.rig, &m->take, m->model_ms);
-    return r;
-}
-
-#define PLANT_ROUNDS 3
-
-/* The clean-up, then the whole stances held (ikit/stance_join.h): the
- * result's own contacts that still slide join the input's and the pass
- * runs again from the input, up to PLANT_ROUNDS rounds; the best round
- * (round_score) is the one kept. */
-static int clean(ikc_motion *m, const ik_take *input, ik_mat4 *input_ms, ik_vec3 *previous_ms, int quiet) {
-    int capacity = 2 * m->take.frame_count, count = m->contact_count, best_count = count, best_round = 0, now = 0;
-    int round, joined = 0;
-    size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
-    size_t scratch_bytes = ik_stance_join_scratch_size(&m->take, capacity);
-    ik_foot_contact *best = (ik_foot_contact *)malloc((size_t)capacity * sizeof *best);
-    void *scratch = malloc(scratch_bytes);
-    ik_real worst = 0, speed_limit;
-    round_score first, score;
-    ik_result r = best && scratch ? clean_pass(m, m->contacts, count, quiet) : IK_ERR_CAPACITY;
-    if (r == IK_OK) r = join_stances(m, &count, capacity, 0, scratch, scratch_bytes, &worst, &joined);
-    if (r == IK_OK) r = score_round(m, input, input_ms, previous_ms, count, worst, &first);
-    if (r == IK_OK) memcpy(best, m->contacts, (size_t)count * sizeof *best);
-    score = first;
-    speed_limit = ik_maxr(first.added_speed, 10 * ik_foot_metre(m->leg_length));
-    for (round = 1; r == IK_OK && round <= PLANT_ROUNDS && worst > (ik_real)0.001 * ik_foot_metre(m->leg_length);
-         ++round) {
-        round_score now_score;
-        r = join_stances(m, &count, capacity, 1, scratch, scratch_bytes, &worst, &joined);
-        if (r != IK_OK || joined == 0) break;
-        memcpy(m->take.poses_ls, input->poses_ls, pose_bytes);
-        r = clean_pass(m, m->contacts, count, 1);
-        if (r == IK_OK) r = join_stances(m, &count, capacity, 0, scratch, scratch_bytes, &worst, &joined);
-        if (r == IK_OK) r = score_round(m, input, input_ms, previous_ms, count, worst, &now_score);
-        now = round;
-        if (r == IK_OK && now_score.worst_slide < score.worst_slide && now_score.knee_flips <= first.knee_flips &&
-            now_score.added_speed <= speed_limit &&
-            now_score.sink <= first.sink + (ik_real)0.01 * ik_foot_metre(m->leg_length)) {
-            score = now_score, best_round = round, best_count = count;
-            memcpy(best, m->contacts, (size_t)count * sizeof *best);
-        }
-    }
-    if (r == IK_OK && best_round != now) {
-        count = best_count;
-        memcpy(m->contacts, best, (size_t)count * sizeof *best);
-        memcpy(m->take.poses_ls, input->poses_ls, pose_bytes);
-        r = clean_pass(m, m->contacts, count, 1);
-    }
+    job.count = &count;
+    job.capacity = 2 * m->take.frame_count;
+    job.metre = m->asset.format == IK_ASSET_GLTF ? 1 : ik_foot_metre(m->leg_length);
+    job.leg_length = m->leg_length;
+    job.scratch_bytes = ik_stance_clean_scratch_size(&m->take, job.capacity);
+    job.scratch = malloc(job.scratch_bytes);
+    r = job.scratch ? ik_stance_clean_run(&job) : IK_ERR_CAPACITY;
+    free(job.scratch);
     m->contact_count = count;
-    free(best);
-    free(scratch);
     if (r != IK_OK) {
         fprintf(stderr, "ikc clean: %s: the clean-up failed: %s\n", m->asset.path, ik_result_str(r));
         return IKC_EXIT_FAILURE;
@@ -419,7 +307,7 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     return IKC_EXIT_OK;
 }
 
-static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int root_motion, int json) {
+static int run(ikc_motion *m, const char *out, int overwrite, int root_motion, int json) {
     size_t pose_bytes = (size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform);
     ik_take reference = m->take;
     ik_mat4 *reference_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
@@ -470,7 +358,7 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
                ? IKC_EXIT_OK
                : IKC_EXIT_FAILURE;
     t0 = ikc_now();
-    if (code == IKC_EXIT_OK) code = clean(m, &reference, reference_ms, previous_ms, quiet);
+    if (code == IKC_EXIT_OK) code = clean(m);
     seconds = ikc_now() - t0;
     if (code == IKC_EXIT_OK && (measure(m, &m->take, &reference, reference_ms, previous_ms, &after) != IK_OK ||
                                 measure_outside(m, &m->take, &outside_after) != IK_OK)) {
@@ -499,18 +387,18 @@ static int run(ikc_motion *m, const char *out, int quiet, int overwrite, int roo
 
 int ikc_clean(int argc, char **argv) {
     const char *path = NULL, *clip = NULL, *map = NULL, *out = NULL;
-    int quiet = 0, overwrite = 0, root_motion = 0, keep = 0, json = 0, i, code;
+    int overwrite = 0, root_motion = 0, keep = 0, json = 0, i, code;
     ikc_motion m;
     for (i = 0; i < argc; ++i) {
         if (ikc_is_help(argv[i])) {
             usage(stdout);
             return IKC_EXIT_OK;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-            quiet = 1;
+            continue;
         } else if (strcmp(argv[i], "--overwrite") == 0) {
             overwrite = 1;
         } else if (strcmp(argv[i], "--json") == 0) {
-            json = quiet = 1;
+            json = 1;
         } else if (strcmp(argv[i], "--root-motion") == 0) {
             root_motion = 1;
         } else if (strcmp(argv[i], "--in-place") == 0) {
@@ -542,7 +430,7 @@ int ikc_clean(int argc, char **argv) {
         return IKC_EXIT_USAGE;
     }
     code = ikc_motion_load("clean", path, clip, map, &m);
-    if (code == IKC_EXIT_OK) code = run(&m, out, quiet, overwrite, root_motion, json);
+    if (code == IKC_EXIT_OK) code = run(&m, out, overwrite, root_motion, json);
     ikc_motion_free(&m);
     return code;
 }

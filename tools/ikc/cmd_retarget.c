@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <ikit/body_directions.h>
+#include <ikit/leg_figures.h>
 #include <ikit/retarget.h>
 #include <ikit/skating.h>
 
@@ -153,19 +154,12 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
         ik_humanoid_angles angles, feet;
         ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, ms);
         for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
-            const ik_humanoid_limb *l = &rig->limb[k];
-            ik_vec3 soles[3];
-            int n = 0, i, foot = ik_humanoid_limb_foot(l);
-            if (foot < 0) continue;
-            flipped |= ikc_knee_bend(l, ms) < -ik_rad(2);
-            soles[n++] = ik_mat4_transform_point(&ms[foot], l->heel_ls);
-            soles[n++] = ik_mat4_transform_point(&ms[foot], l->ball_ls);
-            if (l->toe >= 0) soles[n++] = ik_mat4_transform_point(&ms[l->toe], l->toe_tip_ls);
-            for (i = 0; i < n; ++i) {
-                ik_real depth = rig->floor_rs - ik_vec3_dot(soles[i], rig->up_rs);
-                out->sink = ik_maxr(out->sink, depth);
-                grounded[k - IK_LIMB_LEG_L] |= depth > -centimetre;
-            }
+            ik_real depth;
+            if (ik_humanoid_limb_foot(&rig->limb[k]) < 0) continue;
+            flipped |= ik_leg_knee_bend(&rig->limb[k], ms) < -ik_rad(2);
+            depth = ik_leg_sole_depth(rig, k, ms);
+            out->sink = ik_maxr(out->sink, depth);
+            grounded[k - IK_LIMB_LEG_L] |= depth > -centimetre;
         }
         out->knee_flips += flipped;
         for (c = 0; c < count; ++c)

@@ -1,7 +1,7 @@
 /* What `ikc retarget` and `ikc clean` measure on a result the way an
  * outside reader of the written file would (ikit/ground_slide.h): the
- * contacts found on it and their slides, in the file's metres; and the
- * frames with a knee bent the wrong way. */
+ * contacts found on it and their slides, in the file's metres (knees and
+ * soles: ikit/leg_figures.h). */
 #ifndef IKC_GROUND_FIGURES_H
 #define IKC_GROUND_FIGURES_H
 
@@ -20,18 +20,6 @@ typedef struct ikc_ground_figures {
  * 0.01 scale included), else 0.85 m of leg. */
 ik_result ikc_ground_figures_measure(const ik_asset *asset, const ik_humanoid *rig, const ik_take *take,
                                      ikc_ground_figures *out);
-
-/* A knee's bend about its hinge, negative when bent the wrong way. */
-ik_real ikc_knee_bend(const ik_humanoid_limb *leg, const ik_mat4 *model_ms);
-
-/* Frames of `take` with a knee bent the wrong way by over 2 degrees
- * (model_ms: scratch of the skeleton's joint count). */
-int ikc_knee_flip_frames(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms);
-
-/* The deepest any sole point (heel and ball in the foot's frame, the toes'
- * tip in the toe's) goes below the rig's rest floor over the take, model
- * units (0 when none does; model_ms: scratch). */
-ik_real ikc_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms);
 
 /* The median of n values (sorted in place), nearest rank; 0 for none. */
 ik_real ikc_quantile(ik_real *values, int n, double q);

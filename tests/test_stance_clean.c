@@ -1,8 +1,9 @@
 /* ik_stance_clean on the CMU takes under several roots (as read, inches,
  * Z-up, mirrored): the result's own contacts, found as an outside reader
  * finds them, slide at most 5 mm and no more than the input's; no knee
- * flips added; bones keep their lengths; every pose finite; the report
- * agrees with what the take shows. And the refusals. */
+ * flips added; no contact held under its point's floor level; bones keep
+ * their lengths; every pose finite; the report agrees with what the take
+ * shows. And the refusals. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,7 @@ static void clean_and_check(const char *name, int variant) {
     job.rig = &m.rig, job.root_ms = &root, job.take = &m.take;
     job.contacts = list, job.count = &count, job.capacity = capacity;
     job.metre = ik_foot_metre(m.leg_length), job.leg_length = m.leg_length, job.report = &report;
+    job.levels = m.levels;
     job.scratch_bytes = ik_stance_clean_scratch_size(&m.take, capacity);
     job.scratch = malloc(job.scratch_bytes);
     CHECK(ik_stance_clean_run(&job) == IK_OK, "%s %s: runs", name, motion_variant_names[variant]);
@@ -87,6 +89,12 @@ static void clean_and_check(const char *name, int variant) {
           report.rounds, report.knee_flips);
     CHECK(report.added_speed <= 10 * job.metre, "%s %s: %.2f m/s added", name, motion_variant_names[variant],
           (double)(report.added_speed / job.metre));
+    {
+        int i, under = 0;
+        for (i = 0; i < count; ++i)
+            under += ik_vec3_dot(list[i].planted_ms, m.up_ms) < m.levels[list[i].point] - (ik_real)1e-5 * m.leg_length;
+        CHECK(under == 0, "%s %s: %d contacts held under their point's level", name, motion_variant_names[variant], under);
+    }
     CHECK(bone_change(&m, &m.take, input) <= (ik_real)1e-4 * ik_foot_leg_length(&m.rig), "%s %s: bones kept", name,
           motion_variant_names[variant]);
     free(job.scratch);

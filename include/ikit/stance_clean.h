@@ -50,6 +50,10 @@ typedef struct ik_stance_clean {
     ik_real metre;               /* units per metre under root_ms (> 0): a glTF file's 1, else ik_foot_metre */
     ik_real leg_length;          /* model units under root_ms (> 0): ik_foot_leg_length times the root's scale */
     int rounds;                  /* rounds after the first pass (default 3) */
+    const ik_real *levels;       /* optional [IK_FOOT_CONTACT_POINTS]: each point's floor level along up
+                                    under root_ms (ik_foot_contacts' levels); a contact planted under its
+                                    point's level is held on it (a capture's scatter: CMU 131_02's left toe
+                                    plants 23 mm under its level) */
     ik_real blend_time;          /* ik_footskate's (default 0.25 s) */
     ik_bool follow_heel_lift;    /* ik_footskate's (default 1) */
     void *scratch;               /* ik_stance_clean_scratch_size(take, capacity) bytes */

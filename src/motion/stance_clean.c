@@ -59,6 +59,7 @@ ik_stance_clean ik_stance_clean_def(void) {
 }
 
 static ik_result validate(const ik_stance_clean *job) {
+    int i;
     if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
     if (!job->rig || !job->rig->skeleton || !job->take || !job->take->poses_ls || !job->count || !job->scratch ||
         (job->capacity > 0 && !job->contacts))
@@ -68,6 +69,8 @@ static ik_result validate(const ik_stance_clean *job) {
         return IK_ERR_RANGE;
     if (job->scratch_bytes < ik_stance_clean_scratch_size(job->take, job->capacity)) return IK_ERR_CAPACITY;
     if (!ik_finite(job->metre) || !ik_finite(job->leg_length) || !ik_finite(job->blend_time)) return IK_ERR_NONFINITE;
+    for (i = 0; job->levels && i < IK_FOOT_CONTACT_POINTS; ++i)
+        if (!ik_finite(job->levels[i])) return IK_ERR_NONFINITE;
     if (!(job->metre > 0) || !(job->leg_length > 0)) return IK_ERR_DEGENERATE;
     return IK_OK;
 }
@@ -141,6 +144,19 @@ static ik_result score(const ik_stance_clean *job, const layout *l, int count, i
     return r;
 }
 
+/* Contacts under their point's level raised onto it: planted += (level -
+ * planted.up) up where that is positive. */
+static void raise_onto_levels(const ik_stance_clean *job) {
+    ik_vec3 up = ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs)
+                                                : job->rig->up_rs);
+    int i;
+    for (i = 0; job->levels && i < *job->count; ++i) {
+        ik_foot_contact *c = &job->contacts[i];
+        ik_real below = job->levels[c->point] - ik_vec3_dot(c->planted_ms, up);
+        if (below > 0) c->planted_ms = ik_vec3_mad(c->planted_ms, up, below);
+    }
+}
+
 /* The input back in the take. */
 static void restore(const ik_stance_clean *job, const layout *l) {
     memcpy(job->take->poses_ls, l->input,
@@ -160,6 +176,7 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
     memcpy(l.input, job->take->poses_ls,
            (size_t)job->take->frame_count * (size_t)job->take->joint_count * sizeof(ik_transform));
     count = best_count = *job->count;
+    raise_onto_levels(job);
     tolerance = (ik_real)0.001 * ik_foot_metre(job->leg_length);
     /* the sole's slack in the skeleton's own units (a root may scale them) */
     sole_slack = (ik_real)0.01 * ik_foot_metre(ik_foot_leg_length(job->rig));

@@ -250,6 +250,7 @@ static int clean(ikc_motion *m) {
     job.capacity = 2 * m->take.frame_count;
     job.metre = m->asset.format == IK_ASSET_GLTF ? 1 : ik_foot_metre(m->leg_length);
     job.leg_length = m->leg_length;
+    job.levels = m->levels;
     job.scratch_bytes = ik_stance_clean_scratch_size(&m->take, job.capacity);
     job.scratch = malloc(job.scratch_bytes);
     r = job.scratch ? ik_stance_clean_run(&job) : IK_ERR_CAPACITY;

@@ -334,7 +334,8 @@ static void plan_goals(const ik_footskate *job, const plan *p, ik_real window) {
             p->goal[at] = ik_vec3_sub(ik_vec3_mad(target, up, lift), p->ankle[at]);
         }
     }
-    for (k = 0; k < 2; ++k) ease_fill(&p->goal[k].x, frames, (int)(2 * sizeof(ik_vec3) / sizeof(ik_real)), 3, window, zero4);
+    for (k = 0; k < 2; ++k)
+        ease_fill(&p->goal[k].x, frames, (int)(2 * sizeof(ik_vec3) / sizeof(ik_real)), 3, window, zero4);
     for (f = 0; f < 2 * frames; ++f) p->goal[f] = ik_vec3_add(p->goal[f], p->ankle[f]);
 }
 

@@ -46,7 +46,8 @@ ik_real ik_leg_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4
     int f, k;
     for (f = 0; f < take->frame_count; ++f) {
         ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, model_ms);
-        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) deepest = ik_maxr(deepest, ik_leg_sole_depth(rig, k, model_ms));
+        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k)
+            deepest = ik_maxr(deepest, ik_leg_sole_depth(rig, k, model_ms));
     }
     return deepest;
 }

@@ -819,8 +819,9 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * The ankle angle falls as th grows (each radian of lift lowers it by one,
  * and the rising ankle straightens the shin), and so does a sole point's
  * depth over its distance from P, so the smallest th that brings both
- * inside is a root of lift_need: bracketed by doubling from the excess, then regula falsi with the Illinois halving, each trial a leg
- * solve from the same pose, ending on the allowed side (within 1e-4 rad).
+ * inside is a root of lift_need: bracketed by doubling from the excess,
+ * then regula falsi with the Illinois halving, each trial a leg solve from
+ * the same pose, ending on the allowed side (within 1e-4 rad).
  * At most ankle_up + ankle_down of lift (a foot on its toes' tips); where
  * even that does not bring the ankle inside (01_01's first frame, a
  * T-pose, on the 131_01 skeleton: hips eased down over a foot turned out
@@ -829,7 +830,8 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * dancer on tiptoe, 60 degrees), or so steeply that its toes would bend
  * past toe_bend to keep their tip on the floor (131_01's kneel played
  * backwards), turns heel-down about the toe joint the same way until both
- * are inside, or as far as its ankle may flex up (ankle_up). Returns whether the foot turned. */
+ * are inside, or as far as its ankle may flex up (ankle_up). Returns
+ * whether the foot turned. */
 static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool lower, ik_real toe_rest,
                                 ik_transform *pose, ik_mat4 *model_ms) {
     const ik_humanoid_limb *leg = &t->limb[k];

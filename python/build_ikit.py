@@ -464,6 +464,7 @@ ik_footskate ik_footskate_def(void);
 size_t ik_footskate_scratch_size(const ik_take *take, int contact_count);
 ik_result ik_footskate_plan(const ik_footskate *job);
 ik_result ik_footskate_apply(const ik_footskate *job, int first, int end);
+ik_result ik_footskate_run(const ik_footskate *job);
 typedef struct ik_skating {
     ik_real travel;
     ik_real worst_travel;

@@ -210,11 +210,42 @@ static void test_follow_heel_lift(void) {
     }
 }
 
+/* ik_footskate_run is ik_footskate_plan then ik_footskate_apply over
+ * every frame: the same poses, bit for bit; a NULL job refused. */
+static void test_run_is_plan_and_apply(void) {
+    motion_fixture m;
+    ik_footskate job = ik_footskate_def();
+    ik_take other;
+    size_t bytes;
+    if (!motion_fixture_read(&m, takes[1])) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    motion_fixture_contacts(&m, &m.root_ms);
+    other = m.take;
+    bytes = (size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform);
+    other.poses_ls = (ik_transform *)malloc(bytes);
+    memcpy(other.poses_ls, m.take.poses_ls, bytes);
+    job.rig = &m.rig, job.root_ms = &m.root_ms, job.take = &m.take, job.contacts = m.contacts;
+    job.contact_count = m.contact_count, job.model_ms = m.model_ms;
+    job.scratch_bytes = ik_footskate_scratch_size(&m.take, m.contact_count);
+    job.scratch = malloc(job.scratch_bytes);
+    CHECK(ik_footskate_run(&job) == IK_OK, "run");
+    job.take = &other;
+    CHECK(ik_footskate_plan(&job) == IK_OK && ik_footskate_apply(&job, 0, other.frame_count) == IK_OK, "plan, apply");
+    CHECK(memcmp(m.take.poses_ls, other.poses_ls, bytes) == 0, "run gives plan and apply's poses");
+    CHECK(ik_footskate_run(NULL) == IK_ERR_NULL, "a NULL job");
+    free(job.scratch);
+    free(other.poses_ls);
+    motion_fixture_free(&m);
+}
+
 int main(void) {
     int t, v;
     for (t = 0; t < 3; ++t)
         for (v = 0; v < MOTION_VARIANTS; ++v) clean_and_check(takes[t], v);
     test_follow_heel_lift();
+    test_run_is_plan_and_apply();
     test_refusals();
     return check_summary("test_footskate");
 }

@@ -18,9 +18,10 @@
  *     need them and eased (smoothstep) to zero over blend_time on either
  *     side, or from one to the next across a shorter gap.
  *
- * Two calls on the caller's memory: ik_footskate_plan (every frame's
- * goals, from the whole take) then ik_footskate_apply over any range of
- * frames (a progress bar can run between ranges). Retargeting uses the same
+ * ik_footskate_run on the caller's memory; or its two halves,
+ * ik_footskate_plan (every frame's goals, from the whole take) then
+ * ik_footskate_apply over any range of frames (a progress bar can run
+ * between ranges). Retargeting uses the same
  * plan with contacts mapped onto another skeleton.
  */
 #ifndef IKIT_FOOTSKATE_H
@@ -91,6 +92,10 @@ ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *ou
  * IK_ERR_RANGE for a bad range, a solver's error otherwise (frames before
  * it are already cleaned). */
 ik_result ik_footskate_apply(const ik_footskate *job, int first, int end);
+
+/* Plan, then clean every frame: the job in one call, as every other job's
+ * _run (plan and apply apart let a caller show progress between ranges). */
+ik_result ik_footskate_run(const ik_footskate *job);
 
 #ifdef __cplusplus
 }

@@ -144,8 +144,7 @@ def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None
     size = lib.ik_footskate_scratch_size(found.take, found.count)
     scratch = ffi.new("char[]", max(size, 1))
     job.scratch, job.scratch_bytes = scratch, size
-    check(lib.ik_footskate_plan(job), "footskate plan")
-    check(lib.ik_footskate_apply(job, 0, found.take.frame_count), "footskate apply")
+    check(lib.ik_footskate_run(job), "footskate")
     return found.poses
 
 

@@ -539,3 +539,8 @@ ik_result ik_footskate_apply(const ik_footskate *job, int first, int end) {
     }
     return IK_OK;
 }
+
+ik_result ik_footskate_run(const ik_footskate *job) {
+    ik_result r = ik_footskate_plan(job);
+    return r == IK_OK ? ik_footskate_apply(job, 0, job->take->frame_count) : r;
+}

@@ -1054,8 +1054,7 @@ static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
     fs.scratch = l->footskate;
     fs.scratch_bytes = l->footskate_bytes;
     fs.model_ms = l->target_ms;
-    r = ik_footskate_plan(&fs);
-    if (r == IK_OK) r = ik_footskate_apply(&fs, 0, job->target->frame_count);
+    r = ik_footskate_run(&fs);
     /* contact i's held spot reads its own planted position only: each can be
      * replaced in turn, once the frames are done */
     for (i = 0; r == IK_OK && i < held; ++i) r = ik_footskate_held_ms(&fs, i, &l->held[i].planted_ms);

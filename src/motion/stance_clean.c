@@ -78,7 +78,6 @@ static ik_result validate(const ik_stance_clean *job) {
 /* One footskate pass over the take as it stands. */
 static ik_result pass(const ik_stance_clean *job, const layout *l, int count) {
     ik_footskate fs = ik_footskate_def();
-    ik_result r;
     fs.rig = job->rig;
     fs.root_ms = job->root_ms;
     fs.take = job->take;
@@ -89,8 +88,7 @@ static ik_result pass(const ik_stance_clean *job, const layout *l, int count) {
     fs.scratch = l->footskate;
     fs.scratch_bytes = l->footskate_bytes;
     fs.model_ms = l->model_ms;
-    r = ik_footskate_plan(&fs);
-    return r == IK_OK ? ik_footskate_apply(&fs, 0, job->take->frame_count) : r;
+    return ik_footskate_run(&fs);
 }
 
 /* The result's own contacts that slide over a millimetre joined to the

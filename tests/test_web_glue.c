@@ -232,11 +232,26 @@ static void test_body(void) {
     CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends(), goal) < 1e-3f, "loaded, under root_ms: %g",
           (double)dist3(ikw_body_limb_ends(), goal));
 
+    /* A quadruped: the built-in figure with its body turned forward at the
+     * spine (legs hanging, head ahead): the library's own line, as ikc's. */
+    for (j = 0; j < n; ++j)
+        if (strcmp(names[j], "Spine") == 0) {
+            float *r = &ikw_body_rest_buffer()[10 * j];
+            r[3] = (float)IK_SIN(IK_PI / 4), r[6] = (float)IK_COS(IK_PI / 4); /* 90 degrees about +x */
+        }
+    CHECK(ikw_body_load(n, at) == IK_ERR_UNSUPPORTED &&
+              strcmp(ikw_message(), "no humanoid found: the figure does not stand upright (its legs do not hang away "
+                                    "from its head: a quadruped?)") == 0,
+          "a quadruped: %s", ikw_message());
+
     /* Not a humanoid: three joints in a line. */
     memcpy(ikw_text_buffer(), "a\0b\0c\0", 6);
     for (j = 0; j < 3; ++j) ikw_body_parent_buffer()[j] = j - 1;
-    CHECK(ikw_body_load(3, 6) == IK_ERR_NOT_FOUND && strstr(ikw_message(), "left_forearm: missing") != NULL, "%s",
-          ikw_message());
+    for (j = 0; j < 3; ++j) ikw_body_rest_buffer()[10 * j + 3] = 0, ikw_body_rest_buffer()[10 * j + 6] = 1;
+    CHECK(ikw_body_load(3, 6) == IK_ERR_NOT_FOUND &&
+              strstr(ikw_message(), "no humanoid found: missing hips, chest, head, left_upper_arm") == ikw_message() &&
+              strstr(ikw_message(), "right_shin") != NULL,
+          "%s", ikw_message());
     CHECK(ikw_body_solve(1) == IK_ERR_NULL, "no figure after a failed load");
     CHECK(ikw_body_load(3, 5) == IK_ERR_RANGE, "names cut short");
     ikw_body_rest_buffer()[10] = NAN;

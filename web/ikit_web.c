@@ -358,43 +358,21 @@ static void body_store(void) {
     ikw_limbs_store(&body.rig, body.model_ms, body.job.root_ms);
 }
 
-/* "not a humanoid: left_forearm: missing, ..." from the map's report: the
- * required roles that were not found. */
-static void set_missing_message(const ik_humanoid_map *map) {
-    static char report[4096];
-    char *line, *end;
-    size_t used;
-    ik_humanoid_map_describe(map, &body.skeleton, report, sizeof report);
-    ikw_set_message("not a humanoid (the rig needs these joints):");
-    for (line = report; *line; line = end + (*end != '\0')) {
-        end = strchr(line, '\n');
-        if (!end) end = line + strlen(line);
-        used = strlen(message);
-        if (end - line < 200 && strstr(line, ": missing") && strstr(line, ": missing") < end &&
-            !(strstr(line, "optional") && strstr(line, "optional") < end) && used + (size_t)(end - line) + 2 < sizeof message) {
-            message[used] = ' ';
-            memcpy(message + used + 1, line, (size_t)(end - line));
-            message[used + 1 + (size_t)(end - line)] = '\0';
-        }
-    }
-}
-
 static int body_rig_build(void) {
     ik_humanoid_map map;
     ik_skeleton_error skeleton_error;
-    ik_result r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
+    ik_result map_result, r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
     if (r != IK_OK) {
         ikw_set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
         return r;
     }
-    r = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
-    if (r == IK_ERR_NOT_FOUND) {
-        set_missing_message(&map);
-        return r;
-    }
-    if (r == IK_OK) r = ik_humanoid_init(&body.rig, &body.skeleton, &map);
+    /* A skeleton that is no humanoid gets the library's own line, the words ikc prints. */
+    map_result = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
+    r = map_result == IK_OK ? ik_humanoid_init(&body.rig, &body.skeleton, &map) : map_result;
     if (r != IK_OK) {
-        ikw_set_message(ik_result_str(r));
+        char why[sizeof message];
+        ik_humanoid_explain(map_result, map_result == IK_OK ? r : IK_OK, &map, why, sizeof why);
+        ikw_set_message(why);
         return r;
     }
     body.job = ik_humanoid_solve_def();

@@ -7,7 +7,8 @@
 // check that bad input gets a message on the page.
 //   node tests/js/playground.mjs [BUILD_DIR]
 // Exit 0 when every check passed or the test was skipped (no chromium).
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -120,6 +121,76 @@ async function inspect(page, png, at, color, radius) {
 }
 
 const CHAIN_ORANGE = [0xff, 0x8c, 0x1a];
+
+// BVH text of a skeleton the test makes itself: { name, offset, children, end } joints (end: an
+// End Site's offset), every joint with three rotation channels (the root six), `frames` frames of
+// zero rotations with the root `lift` units up and moving 1 unit a frame along z.
+function bvhText(root, frames, lift) {
+    let text = 'HIERARCHY\n', channels = 0;
+    const write = (j, pad) => {
+        text += `${pad}${pad ? 'JOINT' : 'ROOT'} ${j.name}\n${pad}{\n${pad}  OFFSET ${j.offset.join(' ')}\n`;
+        text += `${pad}  CHANNELS ${pad ? '3' : '6 Xposition Yposition Zposition'} Zrotation Yrotation Xrotation\n`;
+        channels += pad ? 3 : 6;
+        for (const c of j.children ?? []) write(c, `${pad}  `);
+        if (j.end) text += `${pad}  End Site\n${pad}  {\n${pad}    OFFSET ${j.end.join(' ')}\n${pad}  }\n`;
+        text += `${pad}}\n`;
+    };
+    write(root, '');
+    text += `MOTION\nFrames: ${frames}\nFrame Time: 0.0333333\n`;
+    for (let f = 0; f < frames; ++f) text += `${[0, lift, f, ...new Array(channels - 3).fill(0)].join(' ')}\n`;
+    return text;
+}
+// Two figures that are no humanoid: a four-legged one in a humanoid's joint names (its spine
+// along the ground, its head ahead, legs hanging: the rig finds every role, but the figure does not
+// stand), and a chain of three joints (no role found).
+const leg = (x, names) => ({ name: names[0], offset: [x, -3, 0], children: [{ name: names[1], offset: [0, -14, 1],
+    children: [{ name: names[2], offset: [0, -14, -1], end: [0, -2, 4] }] }] });
+const QUADRUPED_BVH = bvhText({ name: 'Hips', offset: [0, 0, 0], children: [
+    { name: 'Spine', offset: [0, 0, 20], children: [{ name: 'Chest', offset: [0, 0, 20], children: [
+        { name: 'Neck', offset: [0, 5, 8], children: [{ name: 'Head', offset: [0, 3, 6], end: [0, 0, 6] }] },
+        leg(6, ['LeftArm', 'LeftForeArm', 'LeftHand']), leg(-6, ['RightArm', 'RightForeArm', 'RightHand'])] }] },
+    leg(6, ['LeftUpLeg', 'LeftLeg', 'LeftFoot']), leg(-6, ['RightUpLeg', 'RightLeg', 'RightFoot'])] }, 3, 30);
+const CHAIN_BVH = bvhText({ name: 'Root', offset: [0, 0, 0], children: [{ name: 'Segment1', offset: [0, 10, 0],
+    children: [{ name: 'Segment2', offset: [0, 10, 0], end: [0, 10, 0] }] }] }, 3, 0);
+
+// ikc, to compare the page's messages with the command line's: $IKC, else beside the web build
+// (build/release/ikc, or test-all.sh's build/test-float/ikc). null when none is built.
+const ikcPath = [process.env.IKC, path.join(path.dirname(buildDir), 'release/ikc'), path.join(path.dirname(buildDir), 'test-float/ikc')]
+    .find((p) => p && existsSync(p)) ?? null;
+// What `ikc walk FILE` (a command that needs a humanoid) prints first on stderr for the file at `file`.
+function ikcSays(file) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ikit-playground-'));
+    try {
+        execFileSync(ikcPath, ['walk', file, '-o', path.join(dir, `walked${path.extname(file)}`)], { stdio: 'pipe' });
+        return '';
+    } catch (err) {
+        return String(err.stderr ?? '').split('\n')[0];
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+// The same for `text` as a file named `name`.
+function ikcSaysOf(name, text) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ikit-playground-'));
+    try {
+        writeFileSync(path.join(dir, name), text);
+        return ikcSays(path.join(dir, name));
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+// Whether the page's line is ikc's (after "ikc walk: ", followed by ikc's own hint); a note when no ikc is built.
+function sameAsIkc(name, line, cli) {
+    if (!ikcPath) {
+        console.log(`     ${name}: the comparison with ikc skipped: ikc not built (build/release/ikc; or set IKC)`);
+        return;
+    }
+    const rest = cli.startsWith(`ikc walk: ${line}`) ? cli.slice(`ikc walk: ${line}`.length) : null;
+    check(line.length > 20 && rest !== null && /^[.;]/.test(rest),
+        `${name}: the page's words are ikc's ("${cli.slice(0, 110)}${cli.length > 110 ? '…' : ''}")`);
+}
+// The library's line in the page's "NAME was not loaded: LINE. Back to the built-in humanoid." ('' when not so).
+const pageLine = (name, message) => message.match(new RegExp(`^${name.replace('.', '\\.')} was not loaded: (.*)\\. Back to the built-in humanoid\\.$`))?.[1] ?? '';
 
 const server = await serve(buildDir, 0);
 const url = `http://127.0.0.1:${server.address().port}/`;
@@ -415,7 +486,9 @@ try {
         await page.setInputFiles('#body-file', path.join(dataDir, 'gltf/SimpleSkin.gltf'));
         await loaded('SimpleSkin');
         const notHumanoid = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
-        check(/not a humanoid/.test(notHumanoid) && /left_forearm/.test(notHumanoid), `humanoid: a skin that is no humanoid gets a message ("${notHumanoid.slice(0, 90)}…")`);
+        const notHumanoidLine = pageLine('SimpleSkin.gltf', notHumanoid);
+        check(/^no humanoid found: missing .*left_forearm/.test(notHumanoidLine), `humanoid: a skin that is no humanoid gets the library's line ("${notHumanoid.slice(0, 90)}…")`);
+        sameAsIkc('humanoid: SimpleSkin.gltf', notHumanoidLine, ikcPath ? ikcSays(path.join(dataDir, 'gltf/SimpleSkin.gltf')) : '');
         // A glTF file's own animation (girl.glb's RunTrack): it plays, the skinned mesh follows, and a
         // dragged hand target holds the hand while it runs.
         await page.setInputFiles('#body-file', path.join(dataDir, 'gltf/girl.glb'));
@@ -630,6 +703,18 @@ try {
     await page.waitForFunction(() => /dropped\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
     check(await page.$eval('#body-section', (el) => !el.hidden) &&
         /dropped\.glb was not loaded/.test(await page.$eval('#body-message', (el) => el.textContent)), 'drop: a malformed .glb opens the humanoid tab with a message');
+    // Skeletons that are no humanoid, written here and dropped: the library's own line
+    // (ik_humanoid_explain), the words ikc prints for the same file.
+    for (const [name, text, says] of [['quadruped.bvh', QUADRUPED_BVH, /: a quadruped\?\)$/],
+        ['chain.bvh', CHAIN_BVH, /^no humanoid found: missing hips, chest, head, left_upper_arm, .*right_shin$/]]) {
+        await drop(name, text);
+        await page.waitForFunction((n) => document.getElementById('body-message').textContent.startsWith(`${n} was not loaded`), name,
+            { timeout: 10000 }).catch(() => {});
+        const shown = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+        const line = pageLine(name, shown);
+        check(says.test(line) && !/unsupported feature/.test(shown), `drop: ${name} gets the library's line ("${shown}")`);
+        sameAsIkc(`drop: ${name}`, line, ikcPath ? ikcSaysOf(name, text) : '');
+    }
 
     await drop('dropped.urdf', '<robot name="x"><link name="a"/></robot');
     check(await page.$eval('#robot-section', (el) => !el.hidden) &&

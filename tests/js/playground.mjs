@@ -224,6 +224,62 @@ try {
         console.log(`     interactive on cold loads of ${hash || 'the default link (tail)'}: median ${median.ms.toFixed(0)} ms ` +
             `(${loads.map((l) => l.ms.toFixed(0)).join(' ')}); the median's steps: ${median.steps.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(', ')}`);
     }
+
+    // ---- layout: every tab at 1280x800 and 1920x1080 ----
+    // No horizontal scrollbar, on the page or in the side panel; nothing in the panel reaches past
+    // its right edge; no text of three or more words set one word a line (the humanoid's "open a
+    // .glb or .bvh" was, beside its file input); that label on one line.
+    const tabReady = {
+        tail: () => document.getElementById('tail-error').dataset.value !== undefined,
+        planar: () => document.getElementById('planar-canvas').dataset.joints !== undefined,
+        body: () => document.getElementById('body-ends').dataset.values !== undefined,
+        robot: () => document.getElementById('robot-name').textContent.startsWith('six_axis_arm'),
+        compare: () => document.getElementById('compare-a-tip').dataset.x !== undefined,
+    };
+    for (const [width, height] of [[1280, 800], [1920, 1080]]) {
+        const p = await browser.newPage({ viewport: { width, height } });
+        p.on('pageerror', (e) => errors.push(e.message));
+        await p.goto(url);
+        await p.waitForSelector('body[data-ready]', { timeout: 30000 });
+        for (const tab of Object.keys(tabReady)) {
+            await p.click(`#tab-${tab}`);
+            await p.waitForFunction(tabReady[tab], null, { timeout: 20000 }).catch(() => {});
+            await frames(p, 3);
+            const m = await p.evaluate((id) => {
+                const aside = document.querySelector(`#${id}-section aside`), edge = aside.getBoundingClientRect().right;
+                const lines = (node) => {
+                    const range = document.createRange();
+                    range.selectNodeContents(node);
+                    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+                };
+                const perLine = [];
+                const walk = document.createTreeWalker(aside, NodeFilter.SHOW_TEXT);
+                for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                    const words = n.textContent.trim().split(/\s+/).length;
+                    if (words >= 3 && n.parentElement.offsetParent && lines(n) >= words) perLine.push(`"${n.textContent.trim()}" on ${lines(n)} lines`);
+                }
+                const file = aside.querySelector('label.file');
+                return {
+                    page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+                    panel: [aside.scrollWidth, aside.clientWidth],
+                    past: [...aside.querySelectorAll('*')].filter((e) => e.offsetParent && e.getBoundingClientRect().right > edge + 0.5)
+                        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`),
+                    perLine,
+                    fileLabel: file ? [file.firstChild.textContent.trim(), lines(file.firstChild)] : null,
+                };
+            }, tab);
+            const at = `layout ${width}x${height}, ${tab} tab`;
+            check(m.page[0] <= m.page[1] && m.panel[0] <= m.panel[1] && m.past.length === 0,
+                `${at}: no horizontal scrollbar (page ${m.page[0]} of ${m.page[1]} px wide, side panel ${m.panel[0]} of ${m.panel[1]})${m.past.length ? `; past the panel's edge: ${m.past.join(', ')}` : ''}`);
+            check(m.perLine.length === 0, `${at}: no text set a word a line${m.perLine.length ? `: ${m.perLine.join('; ')}` : ''}`);
+            if (tab === 'body') check(m.fileLabel?.[1] === 1, `${at}: "${m.fileLabel?.[0]}" on one line (${m.fileLabel?.[1]})`);
+        }
+        await p.click('#tab-body');
+        await frames(p, 5);
+        await p.screenshot({ path: path.join(shots, `layout_${width}x${height}.png`) });
+        await p.close();
+    }
+
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });

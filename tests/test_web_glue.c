@@ -708,6 +708,68 @@ static void test_robot_bad_input(void) {
     CHECK(memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0, "failed solves leave the pose");
 }
 
+/* The built-in figure's body: capsules round its bones at the rest pose
+ * (every vertex within the thickest radius of a bone, the figure's height
+ * from the toes' underside to the top of the head), four skinning weights
+ * summing to one on joints that exist, triangles on its vertices; none for
+ * a figure handed in from a file. */
+static void test_body_mesh(void) {
+    const float height = 1.8f, thickest = 0.095f * height; /* the chest's radius (ik_humanoid_build_body) */
+    float lo = 1e9f, hi = -1e9f, worst = 0, worst_sum = 0;
+    int v, t, i, k, bad = 0, parents[IK_HUMANOID_BUILT_JOINTS], at = 0;
+    const char *names[IK_HUMANOID_BUILT_JOINTS];
+    ik_transform rest[IK_HUMANOID_BUILT_JOINTS];
+    CHECK(ikw_body_init(height) == 0, "built-in");
+    v = ikw_body_mesh_build();
+    t = ikw_body_mesh_triangle_count();
+    CHECK(v > 1000 && t > 2000, "a body of %d vertices, %d triangles", v, t);
+    if (v <= 0) return;
+    for (i = 0; i < v; ++i) {
+        const float *p = ikw_body_mesh_positions() + 3 * i;
+        float sum = 0, nearest = 1e9f;
+        int j;
+        for (k = 0; k < 4; ++k) {
+            int joint = ikw_body_mesh_joints()[4 * i + k];
+            float w = ikw_body_mesh_weights()[4 * i + k];
+            bad += joint < 0 || joint >= ikw_body_joint_count() || !(w >= 0);
+            sum += w;
+        }
+        worst_sum = fmaxf(worst_sum, fabsf(sum - 1));
+        /* the distance to the nearest bone (joint to parent), a leaf's capsule counted by its length */
+        for (j = 1; j < ikw_body_joint_count(); ++j) {
+            const float *a = ikw_body_positions() + 3 * ikw_body_parents()[j], *b = ikw_body_positions() + 3 * j;
+            float d[3], e[3], dd = 0, de = 0, u, q[3];
+            for (k = 0; k < 3; ++k) d[k] = b[k] - a[k], e[k] = p[k] - a[k], dd += d[k] * d[k], de += d[k] * e[k];
+            u = dd > 0 ? fminf(1.6f, fmaxf(0, de / dd)) : 0; /* past the end by up to 0.6: the head's and hands' leaves */
+            for (k = 0; k < 3; ++k) q[k] = a[k] + u * d[k];
+            nearest = fminf(nearest, dist3(p, q));
+        }
+        worst = fmaxf(worst, nearest);
+        lo = fminf(lo, p[1]);
+        hi = fmaxf(hi, p[1]);
+    }
+    CHECK(bad == 0 && worst_sum < 1e-5f, "skin weights: %d bad, sums off by %g", bad, (double)worst_sum);
+    CHECK(worst <= thickest * 1.001f, "every vertex within the thickest radius of a bone (%g, at most %g)", (double)worst,
+          (double)thickest);
+    CHECK(lo < 0 && lo > -0.06f && hi > height && hi < height + 0.06f, "the body from %g to %g", (double)lo, (double)hi);
+    for (i = 0, bad = 0; i < 3 * t; ++i) bad += ikw_body_mesh_indices()[i] < 0 || ikw_body_mesh_indices()[i] >= v;
+    CHECK(bad == 0, "triangles on the body's vertices (%d bad indices)", bad);
+
+    /* the same skeleton handed in as a file's: no capsules */
+    ik_humanoid_build_skeleton(height, IK_HUMANOID_BUILT_JOINTS, parents, names, rest);
+    for (i = 0; i < IK_HUMANOID_BUILT_JOINTS; ++i) {
+        float *r = &ikw_body_rest_buffer()[10 * i];
+        size_t len = strlen(names[i]) + 1;
+        memcpy(ikw_text_buffer() + at, names[i], len);
+        at += (int)len;
+        ikw_body_parent_buffer()[i] = parents[i];
+        r[0] = (float)rest[i].translation.x, r[1] = (float)rest[i].translation.y, r[2] = (float)rest[i].translation.z;
+        r[3] = 0, r[4] = 0, r[5] = 0, r[6] = 1, r[7] = 1, r[8] = 1, r[9] = 1;
+    }
+    CHECK(ikw_body_load(IK_HUMANOID_BUILT_JOINTS, at) == 0 && ikw_body_mesh_build() == -1 && ikw_body_mesh_triangle_count() == 0,
+          "a file's figure gets no capsules: %s", ikw_message());
+}
+
 int main(void) {
     if (web_load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -719,6 +781,7 @@ int main(void) {
     test_planar_keys();
     test_planar_tangents();
     test_body();
+    test_body_mesh();
     test_body_limb_solvers();
     test_body_tracks();
     test_body_bvh();

@@ -1,5 +1,5 @@
 // body_view.js: a humanoid, the built-in one (ik_humanoid_build_skeleton,
-// 1.8 tall, facing +z), a character from a glTF/GLB file dropped on the
+// 1.8 tall, facing +z, drawn with its body of capsules), a character from a glTF/GLB file dropped on the
 // page (drawn with its skinned meshes) or a BVH motion (played), rigged by
 // ik_humanoid_init and solved every frame by ik_humanoid_solve_run. A hand
 // or foot target the user drags is pinned: the limb reaches for it; the
@@ -14,13 +14,60 @@ import { show, message, RunningMedian } from './readout.js';
 const HEIGHT = 1.8;
 const TARGET_COLORS = [0xff4d6d, 0xff4d6d, 0x6d8bff, 0x6d8bff];
 
+// The clay of ikc's pictures (tools/ikc/demo_figure.c: 0.78 0.72 0.64).
+export const CLAY = [0xc7, 0xb8, 0xa3];
+
+// The built-in figure's body: the library's capsules round its bones (web/body_mesh.c:
+// ik_bone_mesh_build with ik_humanoid_build_body's radii, the body ikc's demo pictures draw), in
+// clay, skinned to three.js bones that take the solved local rotations and translations each frame.
+class CapsuleBody {
+    // mesh: Ikit.bodyMesh(); rest: the rest pose's local translations (its rotations are identity).
+    constructor(scene, mesh, parents, rest) {
+        const geometry = new THREE.BufferGeometry();
+        geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+        geometry.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(mesh.joints, 4));
+        geometry.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.weights, 4));
+        geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+        geometry.computeVertexNormals();
+        const color = (CLAY[0] << 16) | (CLAY[1] << 8) | CLAY[2];
+        this.mesh = new THREE.SkinnedMesh(geometry, new THREE.MeshLambertMaterial({ color }));
+        this.bones = parents.map((_, j) => {
+            const bone = new THREE.Bone();
+            bone.position.fromArray(rest, 3 * j);
+            return bone;
+        });
+        parents.forEach((p, j) => (p < 0 ? this.mesh : this.bones[p]).add(this.bones[j]));
+        // Bound at the rest pose: the vertices are in model space at rest, the mesh at the origin.
+        this.mesh.updateMatrixWorld(true);
+        this.mesh.bind(new THREE.Skeleton(this.bones));
+        this.mesh.frustumCulled = false; // its bounds move with the pose
+        scene.add(this.mesh);
+    }
+
+    update(r) {
+        this.bones.forEach((b, j) => {
+            b.quaternion.fromArray(r.rotations, 4 * j);
+            b.position.fromArray(r.translations, 3 * j);
+        });
+    }
+
+    dispose(scene) {
+        scene.remove(this.mesh);
+        this.mesh.geometry.dispose();
+        this.mesh.material.dispose();
+    }
+}
+
 export class BodyView {
     constructor(ik) {
         this.ik = ik;
         this.view = new Scene3D(document.getElementById('body-view'), { center: [0, 0.9, 0], distance: 4.2, yaw: 0.6, pitch: 0.25 });
         this.goals = [];
         this.targets = [0, 1, 2, 3].map((l) => {
-            const m = new THREE.Mesh(new THREE.SphereGeometry(0.06, 20, 14), new THREE.MeshLambertMaterial({ color: TARGET_COLORS[l] }));
+            // Drawn over the body (a hand's or foot's target sits inside it), last.
+            const m = new THREE.Mesh(new THREE.SphereGeometry(0.06, 20, 14),
+                new THREE.MeshLambertMaterial({ color: TARGET_COLORS[l], depthTest: false }));
+            m.renderOrder = 2;
             this.view.scene.add(m);
             this.view.addDraggable(m, (p) => { this.goals[l] = p.toArray(); this.pin(l, true); m.position.copy(p); this.saveGoals(); });
             return m;
@@ -82,8 +129,11 @@ export class BodyView {
         this.dropModel();
         this.clip = null;
         this.ik.bodyInit(HEIGHT);
+        const rest = this.ik.bodyTranslations(), mesh = this.ik.bodyMesh();
         this.ik.bodyRoot(null);
-        this.setFigure(this.ik.body.parents, { opacity: 1 }, goals);
+        // With its body the bones show through it, as over a file's mesh; without, opaque sticks.
+        this.setFigure(this.ik.body.parents, { opacity: mesh ? 0.55 : 1 }, goals);
+        if (mesh) this.body = new CapsuleBody(this.view.scene, mesh, this.ik.body.parents, rest);
         show('body-figure', 'built-in humanoid');
         message('body-message', note);
     }
@@ -186,9 +236,12 @@ export class BodyView {
     // A new skeleton: its stick figure and the targets on its hands and feet at rest.
     setFigure(parents, { opacity }, goals) {
         if (this.figure) this.figure.dispose(this.view.scene);
+        this.body?.dispose(this.view.scene);
+        this.body = null;
         this.applySolvers();
         this.limits.rebuild(this.ik.bodyLimits());
         this.figure = new StickFigure(this.view.scene, parents, { radius: 0.02 });
+        document.getElementById('body-figure').dataset.names = JSON.stringify(this.ik.body.names);
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;
         material.opacity = opacity;
@@ -267,6 +320,7 @@ export class BodyView {
             return;
         }
         this.figure.update(r.positions);
+        this.body?.update(r);
         r.ends.forEach((e, l) => { if (!this.pinned[l]) { this.goals[l] = e; this.targets[l].position.set(...e); } });
         if (this.clip) {
             // Follow the motion with the camera.
@@ -293,6 +347,8 @@ export class BodyView {
             goals: JSON.stringify(this.goals),
             targets: JSON.stringify(this.goals.map((g) => this.view.toPage(g))),
             center: JSON.stringify(this.view.toPage([0, 1, 2].map((k) => r.positions.reduce((sum, v, i) => sum + (i % 3 === k ? v : 0), 0) / (r.positions.length / 3)))),
+            // the drawn joints on the page
+            joints: JSON.stringify(Array.from({ length: r.positions.length / 3 }, (_, j) => this.view.toPage(r.positions.slice(3 * j, 3 * j + 3)))),
         });
     }
 }

@@ -123,6 +123,19 @@ export class Ikit {
         };
         return this.body;
     }
+    // The built-in figure's body (web/body_mesh.c): { positions (3 per vertex, model space at rest),
+    // joints and weights (4 per vertex), indices (3 per triangle) }, or null for a file's figure.
+    bodyMesh() {
+        const v = this.x.ikw_body_mesh_build();
+        if (v < 0) return null;
+        const t = this.x.ikw_body_mesh_triangle_count();
+        return {
+            positions: Float32Array.from(this.f32(this.x.ikw_body_mesh_positions(), 3 * v)),
+            joints: Uint16Array.from(this.i32(this.x.ikw_body_mesh_joints(), 4 * v)),
+            weights: Float32Array.from(this.f32(this.x.ikw_body_mesh_weights(), 4 * v)),
+            indices: Uint32Array.from(this.i32(this.x.ikw_body_mesh_indices(), 3 * t)),
+        };
+    }
     // A skeleton read from a file: { names, parents (parents first, -1 for
     // roots), rest: [tx ty tz qx qy qz qw sx sy sz] per joint }. Returns null
     // on success, else the reason (a non-humanoid names the missing joints).

@@ -328,6 +328,7 @@ static struct {
     ik_ground ground;
     const ik_clip *clip; /* the animation the solve starts from (NULL: the rest pose) */
     float time;          /* its time, seconds */
+    float built_height;  /* the built-in figure's height; 0 for a figure from a file */
     int count;
 } body;
 
@@ -387,6 +388,8 @@ static int body_rig_build(void) {
 }
 
 const ik_humanoid *ikw_body_rig(void) { return body.count > 0 ? &body.rig : NULL; }
+const ik_skeleton *ikw_body_skeleton(void) { return body.count > 0 ? &body.skeleton : NULL; }
+float ikw_body_built_height(void) { return body.count > 0 ? body.built_height : 0; }
 
 /* Skeleton, map and rig from body.count, parents, names and rest_ls. On
  * failure no figure is loaded (body.count 0: solves refuse until one is). */
@@ -399,11 +402,13 @@ static int body_rig(void) {
 /* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
 IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
     body.clip = NULL;
+    body.built_height = 0;
     body.count = ik_humanoid_build_skeleton(height, IKW_MAX_FIGURE_JOINTS, body.parents, body.names, body.rest_ls);
     if (body.count == 0) {
         ikw_set_message("the height must be positive and finite");
         return IK_ERR_RANGE;
     }
+    body.built_height = height;
     return body_rig();
 }
 
@@ -420,6 +425,7 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
     int j;
     body.count = 0;
     body.clip = NULL;
+    body.built_height = 0;
     if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES) {
         ikw_set_message("the skeleton has no joints, more than 256, or names over 16 KiB: too big for the playground");
         return IK_ERR_RANGE;

@@ -1,5 +1,5 @@
 /* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
- * web/body_clip.c, web/robot_arm.c),
+ * web/body_clip.c, web/body_mesh.c, web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
  * the same calls natively. */
@@ -99,6 +99,20 @@ void ikw_body_time(float seconds);
 void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
 
 const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */
+const ik_skeleton *ikw_body_skeleton(void); /* its skeleton, NULL for none; not exported */
+float ikw_body_built_height(void);          /* the built-in figure's height, 0 for a file's; not exported */
+
+/* The built-in figure's body (web/body_mesh.c): capsules round its bones,
+ * skinned to them, at the rest pose. ikw_body_mesh_build returns the vertex
+ * count, or -1 (ikw_message says why) for a figure from a file. Per vertex
+ * 3 positions (model space), 4 joints and 4 weights; per triangle 3 indices
+ * (counter-clockwise seen from outside). */
+int ikw_body_mesh_build(void);
+int ikw_body_mesh_triangle_count(void);
+const float *ikw_body_mesh_positions(void);
+const int *ikw_body_mesh_joints(void);
+const float *ikw_body_mesh_weights(void);
+const int *ikw_body_mesh_indices(void);
 
 /* Each limb's solver (web/body_limbs.c; the page's menu, in this order). */
 typedef enum ikw_limb_method {

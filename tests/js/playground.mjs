@@ -122,6 +122,36 @@ async function inspect(page, png, at, color, radius) {
 
 const CHAIN_ORANGE = [0xff, 0x8c, 0x1a];
 
+// For each page point of `points`, the share of the screenshot's pixels within `radius` (a square)
+// that are the built-in body's clay (web/body_view.js: c7b8a3) however lit: red >= green >= blue,
+// blue at 60-92 % of red (the background and the ground are bluer or greener; the orange bones
+// drawn over the body, the targets and the limits redder) and not black.
+async function clayShares(page, png, points, radius) {
+    return page.evaluate(async ({ b64, points, radius }) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, c.width, c.height).data;
+        return points.map(([px, py]) => {
+            let clay = 0, all = 0;
+            for (let y = Math.round(py - radius); y <= py + radius; ++y) {
+                for (let x = Math.round(px - radius); x <= px + radius; ++x) {
+                    if (x < 0 || y < 0 || x >= c.width || y >= c.height) continue;
+                    const i = 4 * (y * c.width + x), [r, gr, b] = [d[i], d[i + 1], d[i + 2]];
+                    all += 1;
+                    if (r >= gr && gr >= b && r > 40 && b >= 0.6 * r && b <= 0.92 * r) clay += 1;
+                }
+            }
+            return all ? clay / all : 0;
+        });
+    }, { b64: png.toString('base64'), points, radius });
+}
+
 // BVH text of a skeleton the test makes itself: { name, offset, children, end } joints (end: an
 // End Site's offset), every joint with three rotation channels (the root six), `frames` frames of
 // zero rotations with the root `lift` units up and moving 1 unit a frame along z.
@@ -476,7 +506,18 @@ try {
     const bodyUs = await page.$eval('#body-us', (el) => el.textContent);
     const frameMs = await page.$eval('#frame-ms', (el) => Number(el.dataset.value));
     console.log(`     humanoid: ${bodyUs} us per solve, ${frameMs.toFixed(2)} ms of page work per frame, ${fps} frames/s (headless, software GL)`);
-    await page.screenshot({ path: path.join(shots, 'body.png') });
+    const bodyShot = await page.screenshot({ path: path.join(shots, 'body.png') });
+    // The built-in figure drawn with its body (the library's capsules, in clay), not as bare sticks:
+    // clay round the middle of the chest, the neck and every limb bone, in a 13 px square, where
+    // sticks leave the background or the ground.
+    const names = await page.$eval('#body-figure', (el) => JSON.parse(el.dataset.names));
+    const jointsOnPage = await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.joints));
+    const bones = [['Spine', 'Spine1'], ['Neck', 'Head'], ...['Left', 'Right'].flatMap((side) =>
+        [['Arm', 'ForeArm'], ['ForeArm', 'Hand'], ['UpLeg', 'Leg'], ['Leg', 'Foot']].map(([a, b]) => [side + a, side + b]))];
+    const middles = bones.map(([a, b]) => [0, 1].map((k) => (jointsOnPage[names.indexOf(a)][k] + jointsOnPage[names.indexOf(b)][k]) / 2));
+    const shares = await clayShares(page, bodyShot, middles, 6);
+    check(shares.every((f) => f >= 0.25),
+        `humanoid: the built-in figure has its body: clay round the middle of each bone (${bones.map(([a, b], i) => `${a}-${b} ${(100 * shares[i]).toFixed(0)} %`).join(', ')})`);
 
     // ---- humanoid: the right arm solved by FABRIK, CCD, then DLS picked on the page; limits drawn ----
     await page.check('#body-limits');

@@ -24,7 +24,7 @@ sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c src/io/io_error.c
 src/io/name_suggest.c src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c
     src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c src/io/urdf_chain.c web/body_limbs.c web/body_tracks.c
-    web/body_mesh.c"
+    web/body_mesh.c web/body_floor.c"
 obj="$out/obj"
 mkdir -p "$obj" "$out/three"
 

@@ -487,6 +487,62 @@ static void test_body_bvh(void) {
     CHECK(ikw_body_load_bvh(-1) == IK_ERR_RANGE && ikw_input_buffer(-1) == NULL, "bad sizes");
 }
 
+/* A take whose floor is not the rest pose's: a humanoid resting with its
+ * hips at 0 (its soles 100 units below) and standing in every frame with
+ * the hips 100 up, so the soles are at 0 (ankles 7 above them: the toes'
+ * end 7 below the ankle). The clip's floor is found at 0, not at the rest
+ * pose's -100, and on a ground through 0 the feet stand on it, ankles 7
+ * up, where the rest floor would have held them 100 above it. */
+static void test_body_clip_floor(void) {
+    static const char text[] =
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+        " JOINT Spine\n {\n  OFFSET 0 12 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  JOINT Chest\n  {\n   OFFSET 0 20 0\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "   JOINT Neck\n   {\n    OFFSET 0 18 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT Head\n    {\n     OFFSET 0 8 0\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     End Site\n     {\n      OFFSET 0 15 0\n     }\n    }\n   }\n"
+        "   JOINT LeftArm\n   {\n    OFFSET 18 15 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT LeftForeArm\n    {\n     OFFSET 0 -30 -2\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     JOINT LeftHand\n     {\n      OFFSET 0 -26 3\n      CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "      End Site\n      {\n       OFFSET 0 -8 0\n      }\n     }\n    }\n   }\n"
+        "   JOINT RightArm\n   {\n    OFFSET -18 15 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT RightForeArm\n    {\n     OFFSET 0 -30 -2\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     JOINT RightHand\n     {\n      OFFSET 0 -26 3\n      CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "      End Site\n      {\n       OFFSET 0 -8 0\n      }\n     }\n    }\n   }\n  }\n }\n"
+        " JOINT LeftUpLeg\n {\n  OFFSET 10 -3 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  JOINT LeftLeg\n  {\n   OFFSET 0 -45 1\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "   JOINT LeftFoot\n   {\n    OFFSET 0 -45 -1\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT LeftToeBase\n    {\n     OFFSET 0 -5 10\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     End Site\n     {\n      OFFSET 0 -2 6\n     }\n    }\n   }\n  }\n }\n"
+        " JOINT RightUpLeg\n {\n  OFFSET -10 -3 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  JOINT RightLeg\n  {\n   OFFSET 0 -45 1\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "   JOINT RightFoot\n   {\n    OFFSET 0 -45 -1\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT RightToeBase\n    {\n     OFFSET 0 -5 10\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     End Site\n     {\n      OFFSET 0 -2 6\n     }\n    }\n   }\n  }\n }\n}\n";
+    static char bvh[sizeof text + 64 * 400];
+    int f, k, n = (int)strlen(text), l;
+    memcpy(bvh, text, (size_t)n);
+    n += sprintf(bvh + n, "MOTION\nFrames: 60\nFrame Time: 0.0333333\n");
+    for (f = 0; f < 60; ++f) {
+        n += sprintf(bvh + n, "0 100 %d", f);
+        for (k = 3; k < 6 + 3 * 18; ++k) n += sprintf(bvh + n, " 0");
+        n += sprintf(bvh + n, "\n");
+    }
+    memcpy(ikw_input_buffer(n), bvh, (size_t)n);
+    CHECK(ikw_body_load_bvh(n) == 0, "a take standing 100 above its rest floor: %s", ikw_message());
+    CHECK(fabsf(ikw_body_clip_floor()[1]) < 0.05f && fabsf(ikw_body_clip_floor()[0]) < 1e-4f,
+          "its floor found at 0 (%g), under the hips", (double)ikw_body_clip_floor()[1]);
+    ikw_body_root(0);
+    ikw_body_ground(1, 0);
+    for (l = 0; l < 4; ++l) ikw_body_goal(l, 0, 0, 0, 0);
+    ikw_body_time(1);
+    CHECK(ikw_body_solve(1) == 0, "solve: %s", ikw_message());
+    for (l = 2; l < 4; ++l)
+        CHECK(fabsf(ikw_body_limb_ends()[3 * l + 1] - 7) < 0.05f && ikw_body_grounded(l - 2),
+              "ankle %d stands 7 above the ground at 0: %g", l, (double)ikw_body_limb_ends()[3 * l + 1]);
+    CHECK(ikw_body_init(1.8f) == 0 && isnan(ikw_body_clip_floor()[1]), "no clip, no floor of its own");
+}
+
 /* ---- robot arms: a URDF chain as the page hands it in ------------------------ */
 
 /* Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) from its quaternion (the
@@ -785,6 +841,7 @@ int main(void) {
     test_body_limb_solvers();
     test_body_tracks();
     test_body_bvh();
+    test_body_clip_floor();
     test_robot_hand_written();
     test_robot_urdf();
     test_robot_bad_input();

@@ -75,6 +75,7 @@ export class BodyView {
         this.groundMesh = new THREE.Mesh(new THREE.PlaneGeometry(4, 4, 8, 8),
             new THREE.MeshLambertMaterial({ color: 0x4a5a48, side: THREE.DoubleSide }));
         this.view.scene.add(this.groundMesh);
+        this.patchAt = [0, 0];
         this.stairs = new THREE.Group();
         this.view.scene.add(this.stairs);
         this.groundOn = document.getElementById('body-ground');
@@ -91,8 +92,15 @@ export class BodyView {
         this.rise.addEventListener('input', () => { state.set('br', this.rise.value); this.setGround(); });
         document.getElementById('body-reset').addEventListener('click', () => this.releaseTargets());
         document.getElementById('body-play').addEventListener('click', () => { if (this.clip) this.clip.playing = !this.clip.playing; });
+        // The clip's time: dragging it pauses the motion there (Play goes on from it).
+        this.scrub = document.getElementById('body-scrub');
+        this.scrub.addEventListener('input', () => {
+            if (!this.clip) return;
+            this.clip.playing = false;
+            this.clip.time = Math.min(this.clip.duration, Math.max(0, Number(this.scrub.value)));
+        });
         this.pinned = [false, false, false, false];
-        this.clip = null;
+        this.setClip(false);
         this.animationMenu = document.getElementById('body-animation');
         this.animationMenu.addEventListener('change', () => this.playAnimation(Number(this.animationMenu.value)));
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
@@ -127,7 +135,7 @@ export class BodyView {
     // The built-in humanoid, with `note` as the page's message ('' for none).
     useBuiltIn(note, goals = null) {
         this.dropModel();
-        this.clip = null;
+        this.setClip(false);
         this.ik.bodyInit(HEIGHT);
         const rest = this.ik.bodyTranslations(), mesh = this.ik.bodyMesh();
         this.ik.bodyRoot(null);
@@ -163,16 +171,15 @@ export class BodyView {
             return;
         }
         const error = this.ik.bodyLoad(skeleton);
-        skeleton.rootMatrix = skeleton.rootParent.matrixWorld.elements;
         if (error) {
             this.useBuiltIn(`${file.name} was not loaded: ${error}. Back to the built-in humanoid.`);
             return;
         }
         this.dropModel();
-        this.clip = null;
-        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, rootMatrix: skeleton.rootMatrix };
+        this.setClip(false);
+        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, baseY: gltf.scene.position.y };
         this.view.scene.add(gltf.scene);
-        this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
+        this.placeModel(null);
         this.setFigure(skeleton.parents, { opacity: 0.55 }, null);
         show('body-figure', `${file.name}: ${skeleton.names.length} joints${gltf.animations.length ? `, ${gltf.animations.length} animations` : ''}`);
         message('body-message', '');
@@ -189,7 +196,7 @@ export class BodyView {
     async playAnimation(i) {
         if (!this.model?.animations) return;
         if (i < 0) {
-            this.clip = null;
+            this.setClip(false);
             this.ik.bodyTime(0);
             this.useModelRest();
             return;
@@ -201,19 +208,43 @@ export class BodyView {
             return;
         }
         message('body-message', '');
-        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+        this.placeModel(this.ik.bodyClipFloor());
+        this.setClip(true);
     }
 
     // The loaded glTF figure again, without its animation (a figure reload clears the clip).
     useModelRest() {
         this.ik.bodyLoad(this.model.skeleton);
-        this.ik.bodyRoot(this.model.rootMatrix);
+        this.placeModel(null);
+        this.patchAt = [0, 0];
         this.applySolvers();
         this.setGround();
     }
 
-    // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall on
-    // y = 0 (files come in inches, centimetres, anything), its clip playing.
+    // The file's scene where standOnGround put it, raised or lowered so that `floor` (the
+    // animation's own floor, as ikc finds it: a point in the skeleton's root space, or null for
+    // the rest pose's) lies on y = 0; the root matrix to wasm.
+    placeModel(floor) {
+        const { scene, skeleton } = this.model;
+        scene.position.y = this.model.baseY;
+        scene.updateMatrixWorld(true);
+        if (floor) {
+            scene.position.y -= new THREE.Vector3(...floor).applyMatrix4(skeleton.rootParent.matrixWorld).y;
+            scene.updateMatrixWorld(true);
+        }
+        this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
+    }
+
+    // A clip from wasm playing from its start (on), or none; the time slider with it.
+    setClip(on) {
+        this.clip = on ? { duration: this.ik.bodyClipDuration(), time: 0, playing: true } : null;
+        this.scrub.parentElement.hidden = !on;
+        if (on) this.scrub.max = String(this.clip.duration);
+    }
+
+    // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall (files
+    // come in inches, centimetres, anything) with its motion's own floor (as
+    // ikc finds it) on y = 0, else its first frame's lowest joint; its clip playing.
     loadBvh(name, bytes) {
         const error = this.ik.bodyLoadBvh(bytes);
         if (error) {
@@ -226,8 +257,9 @@ export class BodyView {
         [0, 1, 2, 3].forEach((l) => this.ik.bodyGoal(l, false, [0, 0, 0]));
         const p = this.ik.bodySolve().positions;
         const ys = p.filter((_, i) => i % 3 === 1), lo = Math.min(...ys), k = HEIGHT / Math.max(1e-6, Math.max(...ys) - lo);
-        this.ik.bodyRoot([k, 0, 0, 0, 0, k, 0, 0, 0, 0, k, 0, -p[0] * k, -lo * k, -p[2] * k, 1]);
-        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+        const floor = this.ik.bodyClipFloor()?.[1] ?? lo;
+        this.ik.bodyRoot([k, 0, 0, 0, 0, k, 0, 0, 0, 0, k, 0, -p[0] * k, -floor * k, -p[2] * k, 1]);
+        this.setClip(true);
         this.setFigure(this.ik.body.parents, { opacity: 1 }, null);
         show('body-figure', `${name}: ${this.ik.body.count} joints, ${this.clip.duration.toFixed(1)} s of motion`);
         message('body-message', '');
@@ -241,7 +273,11 @@ export class BodyView {
         this.applySolvers();
         this.limits.rebuild(this.ik.bodyLimits());
         this.figure = new StickFigure(this.view.scene, parents, { radius: 0.02 });
+        // Each foot's joints (its ankle and all below it), for the tests' readout of the drawn feet.
+        const below = (j) => [j, ...parents.flatMap((p, c) => (p === j ? below(c) : []))];
+        this.footJoints = [2, 3].map((l) => this.ik.bodyLimbEnd(l)).map((j) => (j >= 0 ? below(j) : []));
         document.getElementById('body-figure').dataset.names = JSON.stringify(this.ik.body.names);
+        this.patchAt = [0, 0];
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;
         material.opacity = opacity;
@@ -291,6 +327,7 @@ export class BodyView {
         this.ik.bodyGround(!on ? 'none' : stairs ? 'stairs' : 'slope', stairs ? rise : Number(this.slope.value));
         this.groundMesh.visible = on;
         this.groundMesh.rotation.set(-Math.PI / 2 - (stairs ? 0 : a), 0, 0);
+        this.placePatch();
         this.stairs.clear();
         if (on && stairs) {
             const material = this.groundMesh.material;
@@ -305,11 +342,20 @@ export class BodyView {
         show('body-rise-value', `${this.rise.value} cm`);
     }
 
+    // The slope's patch (4 m square) under `patchAt` (x, z: the figure's hips while a clip plays,
+    // which can walk off it), in the plane of the ground in wasm (through the origin, rising toward +z);
+    // the stairs stay where they are.
+    placePatch() {
+        const [x, z] = this.shape.value === 'stairs' ? [0, 0] : this.patchAt;
+        this.groundMesh.position.set(x, z * Math.tan((Number(this.slope.value) * Math.PI) / 180), z);
+    }
+
     frame(dt) {
         if (this.clip) {
             if (this.clip.playing) this.clip.time = (this.clip.time + dt) % Math.max(this.clip.duration, 1e-3);
             this.ik.bodyTime(this.clip.time);
             show('body-time', `${this.clip.time.toFixed(2)} / ${this.clip.duration.toFixed(2)} s`, { value: this.clip.time });
+            if (this.clip.playing) this.scrub.value = String(this.clip.time);
         }
         this.goals.forEach((g, l) => this.ik.bodyGoal(l, this.pinned[l], g));
         let r;
@@ -323,9 +369,11 @@ export class BodyView {
         this.body?.update(r);
         r.ends.forEach((e, l) => { if (!this.pinned[l]) { this.goals[l] = e; this.targets[l].position.set(...e); } });
         if (this.clip) {
-            // Follow the motion with the camera.
+            // Follow the motion with the camera, and with the ground's patch.
             this.view.orbit.center.set(r.positions[0], this.view.orbit.center.y, r.positions[2]);
             this.view.placeCamera();
+            this.patchAt = [r.positions[0], r.positions[2]];
+            this.placePatch();
         }
         if (this.model) {
             this.model.bones.forEach((b, j) => {
@@ -347,8 +395,9 @@ export class BodyView {
             goals: JSON.stringify(this.goals),
             targets: JSON.stringify(this.goals.map((g) => this.view.toPage(g))),
             center: JSON.stringify(this.view.toPage([0, 1, 2].map((k) => r.positions.reduce((sum, v, i) => sum + (i % 3 === k ? v : 0), 0) / (r.positions.length / 3)))),
-            // the drawn joints on the page
+            // the drawn joints: on the page, and the feet's in the scene
             joints: JSON.stringify(Array.from({ length: r.positions.length / 3 }, (_, j) => this.view.toPage(r.positions.slice(3 * j, 3 * j + 3)))),
+            feet: JSON.stringify(this.footJoints.map((js) => js.map((j) => Array.from(r.positions.slice(3 * j, 3 * j + 3))))),
         });
     }
 }

@@ -234,6 +234,13 @@ export class Ikit {
         const code = this.x.ikw_body_load_tracks(tracks.length);
         return code === 0 ? null : this.message() || this.resultString(code);
     }
+    // The floor the clip's motion stands on (a point in the skeleton's root space), null when unknown.
+    bodyClipFloor() {
+        const p = Array.from(this.f32(this.x.ikw_body_clip_floor(), 3));
+        return p.every(Number.isFinite) ? p : null;
+    }
+    // The joint a limb ends in (hand, foot), -1 for a virtual ankle.
+    bodyLimbEnd(limb) { return this.x.ikw_body_limb_end(limb); }
     bodyTranslations() { return Float32Array.from(this.f32(this.x.ikw_body_translations(), 3 * this.body.count)); }
     bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
     bodyTime(seconds) { this.x.ikw_body_time(seconds); }

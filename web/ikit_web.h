@@ -96,7 +96,11 @@ int ikw_body_ground(int kind, float amount); /* 0 none, 1 slope (degrees), 2 sta
 int ikw_body_solve(int repeats);
 float ikw_body_clip_duration(void);
 void ikw_body_time(float seconds);
-void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
+void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time); /* for web/body_clip.c, not exported */
+const float *ikw_body_clip_floor(void);
+/* The floor a clip's motion stands on (web/body_floor.c): its height along
+ * rig->up_rs in the skeleton's root space; 0 when it cannot be found. */
+int ikw_clip_floor(const ik_humanoid *rig, const ik_clip *clip, ik_real frame_time, ik_real *floor_rs);
 
 const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */
 const ik_skeleton *ikw_body_skeleton(void); /* its skeleton, NULL for none; not exported */

@@ -153,23 +153,30 @@ async function clayShares(page, png, points, radius) {
 }
 
 // BVH text of a skeleton the test makes itself: { name, offset, children, end } joints (end: an
-// End Site's offset), every joint with three rotation channels (the root six), `frames` frames of
-// zero rotations with the root `lift` units up and moving 1 unit a frame along z.
-function bvhText(root, frames, lift) {
-    let text = 'HIERARCHY\n', channels = 0;
+// End Site's offset), every joint with three rotation channels (the root six), `frames` frames;
+// motion(f) gives frame f's root position and rotations by joint name ([z, y, x] degrees, 0 when
+// not given).
+function bvhText(root, frames, motion) {
+    let text = 'HIERARCHY\n';
+    const order = [];
     const write = (j, pad) => {
+        order.push(j.name);
         text += `${pad}${pad ? 'JOINT' : 'ROOT'} ${j.name}\n${pad}{\n${pad}  OFFSET ${j.offset.join(' ')}\n`;
         text += `${pad}  CHANNELS ${pad ? '3' : '6 Xposition Yposition Zposition'} Zrotation Yrotation Xrotation\n`;
-        channels += pad ? 3 : 6;
         for (const c of j.children ?? []) write(c, `${pad}  `);
         if (j.end) text += `${pad}  End Site\n${pad}  {\n${pad}    OFFSET ${j.end.join(' ')}\n${pad}  }\n`;
         text += `${pad}}\n`;
     };
     write(root, '');
     text += `MOTION\nFrames: ${frames}\nFrame Time: 0.0333333\n`;
-    for (let f = 0; f < frames; ++f) text += `${[0, lift, f, ...new Array(channels - 3).fill(0)].join(' ')}\n`;
+    for (let f = 0; f < frames; ++f) {
+        const { position, rotations = {} } = motion(f);
+        text += `${[...position, ...order.flatMap((name) => rotations[name] ?? [0, 0, 0])].map((v) => +v.toFixed(4)).join(' ')}\n`;
+    }
     return text;
 }
+const still = (lift) => (f) => ({ position: [0, lift, f] });
+
 // Two figures that are no humanoid: a four-legged one in a humanoid's joint names (its spine
 // along the ground, its head ahead, legs hanging: the rig finds every role, but the figure does not
 // stand), and a chain of three joints (no role found).
@@ -179,9 +186,28 @@ const QUADRUPED_BVH = bvhText({ name: 'Hips', offset: [0, 0, 0], children: [
     { name: 'Spine', offset: [0, 0, 20], children: [{ name: 'Chest', offset: [0, 0, 20], children: [
         { name: 'Neck', offset: [0, 5, 8], children: [{ name: 'Head', offset: [0, 3, 6], end: [0, 0, 6] }] },
         leg(6, ['LeftArm', 'LeftForeArm', 'LeftHand']), leg(-6, ['RightArm', 'RightForeArm', 'RightHand'])] }] },
-    leg(6, ['LeftUpLeg', 'LeftLeg', 'LeftFoot']), leg(-6, ['RightUpLeg', 'RightLeg', 'RightFoot'])] }, 3, 30);
+    leg(6, ['LeftUpLeg', 'LeftLeg', 'LeftFoot']), leg(-6, ['RightUpLeg', 'RightLeg', 'RightFoot'])] }, 3, still(30));
 const CHAIN_BVH = bvhText({ name: 'Root', offset: [0, 0, 0], children: [{ name: 'Segment1', offset: [0, 10, 0],
-    children: [{ name: 'Segment2', offset: [0, 10, 0], end: [0, 10, 0] }] }] }, 3, 0);
+    children: [{ name: 'Segment2', offset: [0, 10, 0], end: [0, 10, 0] }] }] }, 3, still(0));
+
+// A humanoid walking (legs swinging 25 degrees either way, knees bending, 1.5 units a frame) whose take is not
+// on its rest pose's floor: it rests with the hips at 0, the toes' ends 100 units below, and walks
+// with the hips 100 up (the soles at 0), as CMU files do. The page must stand its soles on the ground.
+const humanoidLeg = (side, x) => ({ name: `${side}UpLeg`, offset: [x, -3, 0], children: [{ name: `${side}Leg`, offset: [0, -45, 1],
+    children: [{ name: `${side}Foot`, offset: [0, -45, -1], children: [{ name: `${side}ToeBase`, offset: [0, -5, 10], end: [0, -2, 6] }] }] }] });
+const humanoidArm = (side, x) => ({ name: `${side}Arm`, offset: [x, 15, 0], children: [{ name: `${side}ForeArm`, offset: [0, -30, -2],
+    children: [{ name: `${side}Hand`, offset: [0, -26, 3], end: [0, -8, 0] }] }] });
+const WALKER_BVH = bvhText({ name: 'Hips', offset: [0, 0, 0], children: [
+    { name: 'Spine', offset: [0, 12, 0], children: [{ name: 'Chest', offset: [0, 20, 0], children: [
+        { name: 'Neck', offset: [0, 18, 0], children: [{ name: 'Head', offset: [0, 8, 0], end: [0, 15, 0] }] },
+        humanoidArm('Left', 18), humanoidArm('Right', -18)] }] },
+    humanoidLeg('Left', 10), humanoidLeg('Right', -10)] }, 90, (f) => {
+    const s = Math.sin((2 * Math.PI * f) / 30);
+    return {
+        position: [0, 100 - 4 * Math.abs(s), 1.5 * f],
+        rotations: { LeftUpLeg: [0, 0, -25 * s], RightUpLeg: [0, 0, 25 * s], LeftLeg: [0, 0, 40 * Math.max(0, s)], RightLeg: [0, 0, 40 * Math.max(0, -s)] },
+    };
+});
 
 // ikc, to compare the page's messages with the command line's: $IKC, else beside the web build
 // (build/release/ikc, or test-all.sh's build/test-float/ikc). null when none is built.
@@ -648,6 +674,37 @@ try {
         check(/broken\.bvh was not loaded: line \d+/.test(brokenBvh), `humanoid: a malformed .bvh gets the reader's message ("${brokenBvh}")`);
         await page.check('#body-ground');
     }
+
+    // ---- humanoid: a take stands on the ground where its own floor is (as ikc finds it) ----
+    // A take whose floor is not its rest pose's (the walker written above; CMU's 131_01, which rests
+    // with the hips at 0), on flat ground: the drawn figure's lowest foot joint (an ankle, a toe, a
+    // toe's end) over the clip, at 25 times set with the time slider, is on the ground at its
+    // lowest (2 cm below to 3 cm above) and the figure never floats (each time's lowest foot under
+    // 15 cm). Before, both floated 0.9-1.1 m up, their feet lifted from the rest pose's floor.
+    await page.check('#body-ground');
+    await page.$eval('#body-slope', (el) => { el.value = '0'; el.dispatchEvent(new Event('input')); });
+    const takes = [['walker.bvh', { name: 'walker.bvh', mimeType: 'text/plain', buffer: Buffer.from(WALKER_BVH) }]];
+    const cmuTake = path.join(process.env.IKIT_DATA ?? path.join(root, '../shared/data'), 'bvh/131_01.bvh');
+    if (existsSync(cmuTake)) takes.push(['131_01.bvh', cmuTake]);
+    else console.log('     humanoid: 131_01.bvh on the ground skipped: real-asset corpus not found');
+    for (const [name, file] of takes) {
+        await page.setInputFiles('#body-file', file);
+        await page.waitForFunction((n) => document.getElementById('body-figure').textContent.startsWith(n), name, { timeout: 20000 }).catch(() => {});
+        await frames(page, 3);
+        const duration = await page.$eval('#body-scrub', (el) => Number(el.max));
+        const lows = [];
+        for (let i = 0; i < 25; ++i) {
+            await page.$eval('#body-scrub', (el, t) => { el.value = String(t); el.dispatchEvent(new Event('input')); }, (i / 24) * duration);
+            await frames(page, 2);
+            const feet = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.feet))).flat();
+            lows.push(feet.length ? Math.min(...feet.map((p) => p[1])) : NaN);
+        }
+        const lowest = Math.min(...lows), highest = Math.max(...lows);
+        check(duration > 1 && lows.every(Number.isFinite) && lowest > -0.02 && lowest < 0.03 && highest < 0.15,
+            `humanoid: ${name} stands on the ground: its lowest foot over ${duration.toFixed(1)} s at ${(100 * lowest).toFixed(1)} cm, never over ${(100 * highest).toFixed(1)} cm`);
+        await page.screenshot({ path: path.join(shots, `body_floor_${name.replace('.bvh', '')}.png`) });
+    }
+    await page.$eval('#body-slope', (el) => { el.value = '15'; el.dispatchEvent(new Event('input')); });
     await page.setInputFiles('#body-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });
     await page.waitForFunction(() => /broken\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
     const brokenGlb = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));

@@ -543,6 +543,45 @@ static void test_body_clip_floor(void) {
     CHECK(ikw_body_init(1.8f) == 0 && isnan(ikw_body_clip_floor()[1]), "no clip, no floor of its own");
 }
 
+/* A glTF file checked by the library before the page draws it: the
+ * reader's message for a truncated GLB and for a file without a skin, the
+ * rig's line for a skin that is no humanoid, nothing for a character. */
+static void test_figure_check(void) {
+    static const char truncated[] = "glTF\002\000\000\000garbage";
+    static const char no_skin[] = "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\"}]}";
+    static const char *const files[] = {"gltf/girl.glb", "gltf/SimpleSkin.gltf"};
+    const char *data = getenv("IKIT_DATA");
+    char path[1024];
+    int i;
+    memcpy(ikw_input_buffer((int)sizeof truncated - 1), truncated, sizeof truncated - 1);
+    CHECK(ikw_figure_check((int)sizeof truncated - 1) == 1 && strstr(ikw_message(), "byte 8: ") == ikw_message() &&
+              strstr(ikw_message(), "(truncated file)"),
+          "a truncated GLB: %s", ikw_message());
+    memcpy(ikw_input_buffer((int)sizeof no_skin - 1), no_skin, sizeof no_skin - 1);
+    CHECK(ikw_figure_check((int)sizeof no_skin - 1) == 1 &&
+              strcmp(ikw_message(), "the glTF file has no skin, so no skeleton to work on") == 0,
+          "no skin: %s", ikw_message());
+    CHECK(ikw_figure_check(0) == 1, "nothing to read");
+    for (i = 0; i < 2; ++i) {
+        FILE *f;
+        long size;
+        snprintf(path, sizeof path, "%s/%s", data ? data : "../shared/data", files[i]);
+        if (!(f = fopen(path, "rb"))) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        fseek(f, 0, SEEK_END);
+        size = ftell(f);
+        rewind(f);
+        CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size, "read");
+        fclose(f);
+        if (i == 0) CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
+        else
+            CHECK(ikw_figure_check((int)size) == 2 && strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
+                  "SimpleSkin: %s", ikw_message());
+    }
+}
+
 /* ---- robot arms: a URDF chain as the page hands it in ------------------------ */
 
 /* Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) from its quaternion (the
@@ -842,6 +881,7 @@ int main(void) {
     test_body_tracks();
     test_body_bvh();
     test_body_clip_floor();
+    test_figure_check();
     test_robot_hand_written();
     test_robot_urdf();
     test_robot_bad_input();

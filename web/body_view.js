@@ -160,10 +160,18 @@ export class BodyView {
         }
         let gltf, skeleton;
         try {
-            // The glTF reader (three.js's loader) is fetched the first time a file comes.
-            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
             if (file.size > 64 * 1024 * 1024) throw new Error('the file is larger than 64 MiB');
-            gltf = await parseGltf(await file.arrayBuffer());
+            const bytes = await file.arrayBuffer();
+            // The library reads it first: a file it refuses, or one that is no humanoid, gets its words.
+            const refused = this.ik.figureCheck(new Uint8Array(bytes));
+            if (refused?.read) {
+                this.useBuiltIn(`${file.name} was not loaded: ${refused.message}. Back to the built-in humanoid.`);
+                return;
+            }
+            if (refused) throw new Error(refused.message);
+            // three.js's glTF loader (fetched the first time a file comes) reads it to draw it.
+            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
+            gltf = await parseGltf(bytes);
             standOnGround(gltf.scene, HEIGHT);
             skeleton = skeletonOf(gltf);
         } catch (err) {

@@ -143,6 +143,11 @@ void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_m
 char *ikw_input_buffer(int size);
 int ikw_body_load_bvh(int length);
 
+/* A glTF file's `length` bytes in ikw_input_buffer read and rigged by the
+ * library (web/figure_check.c): 0 a humanoid; 1 not readable, 2 read but no
+ * humanoid, with ikw_message() in the library's words (as ikc's). */
+int ikw_figure_check(int length);
+
 /* A robot arm: a URDF chain read by the page (web/robot_arm.c). Each chain
  * joint is IKW_ROBOT_FIELDS doubles: type (ik_robot_joint_type), origin
  * xyz, origin rpy, axis xyz, has_limit, lower, upper, the id of its final

@@ -235,18 +235,22 @@ function ikcSaysOf(name, text) {
         rmSync(dir, { recursive: true, force: true });
     }
 }
-// Whether the page's line is ikc's (after "ikc walk: ", followed by ikc's own hint); a note when no ikc is built.
+// Whether the page's line is ikc's: ikc's first line holds it whole (after "ikc walk: " and, for a
+// file it cannot read, the file's path and "not a readable glTF file: "; before ikc's own hint, if
+// any). A note when no ikc is built.
 function sameAsIkc(name, line, cli) {
     if (!ikcPath) {
         console.log(`     ${name}: the comparison with ikc skipped: ikc not built (build/release/ikc; or set IKC)`);
         return;
     }
-    const rest = cli.startsWith(`ikc walk: ${line}`) ? cli.slice(`ikc walk: ${line}`.length) : null;
-    check(line.length > 20 && rest !== null && /^[.;]/.test(rest),
-        `${name}: the page's words are ikc's ("${cli.slice(0, 110)}${cli.length > 110 ? '…' : ''}")`);
+    const at = cli.indexOf(line);
+    check(line.length > 20 && cli.startsWith('ikc walk: ') && at > 0 && /^($|[.;])/.test(cli.slice(at + line.length)),
+        `${name}: the page's words are ikc's ("${cli.slice(0, 120)}${cli.length > 120 ? '…' : ''}")`);
 }
-// The library's line in the page's "NAME was not loaded: LINE. Back to the built-in humanoid." ('' when not so).
-const pageLine = (name, message) => message.match(new RegExp(`^${name.replace('.', '\\.')} was not loaded: (.*)\\. Back to the built-in humanoid\\.$`))?.[1] ?? '';
+// The library's line in the page's "NAME was not loaded: LINE" (a file it could not read) or "NAME was
+// not loaded: LINE. Back to the built-in humanoid." (one that is no humanoid); '' when not so.
+const pageLine = (name, message) =>
+    message.match(new RegExp(`^${name.replace('.', '\\.')} was not loaded: (.*?)(\\. Back to the built-in humanoid\\.)?$`))?.[1] ?? '';
 
 const server = await serve(buildDir, 0);
 const url = `http://127.0.0.1:${server.address().port}/`;
@@ -708,7 +712,9 @@ try {
     await page.setInputFiles('#body-file', { name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF\x02\x00\x00\x00garbage') });
     await page.waitForFunction(() => /broken\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
     const brokenGlb = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
-    check(/broken\.glb was not loaded/.test(brokenGlb), `humanoid: a malformed .glb gets a message ("${brokenGlb}")`);
+    // The library's glTF reader (in wasm) reads it first: its message, with the place in the file, is ikc's.
+    check(/^byte 8: .*\(truncated file\)$/.test(pageLine('broken.glb', brokenGlb)), `humanoid: a malformed .glb gets the reader's message ("${brokenGlb}")`);
+    sameAsIkc('humanoid: broken.glb', pageLine('broken.glb', brokenGlb), ikcPath ? ikcSaysOf('broken.glb', Buffer.from('glTF\x02\x00\x00\x00garbage')) : '');
     await frames(page, 3);
     check(Number.isFinite(Number(await page.$eval('#body-us', (el) => el.dataset.value))), 'humanoid: still solving after the bad file');
 
@@ -853,10 +859,17 @@ try {
     const droppedChain = await page.$eval('#tail-message', (el) => (el.hidden ? '' : el.textContent));
     check(await page.$eval('#tail-section', (el) => !el.hidden) && /line 2/.test(droppedChain),
         `drop: a malformed .chain opens the tail tab with the reader's message ("${droppedChain}")`);
-    await drop('dropped.glb', 'not a glb at all');
-    await page.waitForFunction(() => /dropped\.glb was not loaded/.test(document.getElementById('body-message').textContent), null, { timeout: 10000 }).catch(() => {});
-    check(await page.$eval('#body-section', (el) => !el.hidden) &&
-        /dropped\.glb was not loaded/.test(await page.$eval('#body-message', (el) => el.textContent)), 'drop: a malformed .glb opens the humanoid tab with a message');
+    // glTF files the library's reader refuses, or that have no skin: its message, ikc's words.
+    for (const [name, text, says] of [['dropped.glb', 'not a glb at all', /^byte 0: neither a GLB header/],
+        ['no_skin.gltf', '{"asset": {"version": "2.0"}, "nodes": [{"name": "a"}], "scenes": [{"nodes": [0]}]}', /^the glTF file has no skin/]]) {
+        await drop(name, text);
+        await page.waitForFunction((n) => document.getElementById('body-message').textContent.startsWith(`${n} was not loaded`), name,
+            { timeout: 10000 }).catch(() => {});
+        const shown = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
+        check(await page.$eval('#body-section', (el) => !el.hidden) && says.test(pageLine(name, shown)),
+            `drop: ${name} opens the humanoid tab with the reader's message ("${shown}")`);
+        sameAsIkc(`drop: ${name}`, pageLine(name, shown), ikcPath ? ikcSaysOf(name, text) : '');
+    }
     // Skeletons that are no humanoid, written here and dropped: the library's own line
     // (ik_humanoid_explain), the words ikc prints for the same file.
     for (const [name, text, says] of [['quadruped.bvh', QUADRUPED_BVH, /: a quadruped\?\)$/],

@@ -684,7 +684,7 @@ try {
     // with the hips at 0), on flat ground: the drawn figure's lowest foot joint (an ankle, a toe, a
     // toe's end) over the clip, at 25 times set with the time slider, is on the ground at its
     // lowest (2 cm below to 3 cm above) and the figure never floats (each time's lowest foot under
-    // 15 cm). Before, both floated 0.9-1.1 m up, their feet lifted from the rest pose's floor.
+    // 15 cm). Before, their ankles were 0.95-1.33 m above the ground, lifted from the rest pose's floor.
     await page.check('#body-ground');
     await page.$eval('#body-slope', (el) => { el.value = '0'; el.dispatchEvent(new Event('input')); });
     const takes = [['walker.bvh', { name: 'walker.bvh', mimeType: 'text/plain', buffer: Buffer.from(WALKER_BVH) }]];

@@ -156,7 +156,8 @@ static void test_memory(void) {
     example_path("tail.chain", path, sizeof path);
     size = slurp(path, &bytes);
     CHECK(size > 0 && ik_asset_load_memory(bytes, (size_t)size, "anything", &from_memory, &err) == IK_OK &&
-              from_memory.format == IK_ASSET_CHAIN && from_memory.skeleton->joint_count == 14 && from_memory.constraints,
+              from_memory.format == IK_ASSET_CHAIN && from_memory.skeleton->joint_count == 14 &&
+              from_memory.constraints,
           "a chain file from memory: %s", err.message);
     free(bytes);
     ik_asset_free(&from_memory);

@@ -495,7 +495,8 @@ static void test_body_bvh(void) {
  * up, where the rest floor would have held them 100 above it. */
 static void test_body_clip_floor(void) {
     static const char text[] =
-        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
+        " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
         " JOINT Spine\n {\n  OFFSET 0 12 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
         "  JOINT Chest\n  {\n   OFFSET 0 20 0\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
         "   JOINT Neck\n   {\n    OFFSET 0 18 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
@@ -573,11 +574,13 @@ static void test_figure_check(void) {
         fseek(f, 0, SEEK_END);
         size = ftell(f);
         rewind(f);
-        CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size, "read");
+        CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size,
+              "read");
         fclose(f);
         if (i == 0) CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
         else
-            CHECK(ikw_figure_check((int)size) == 2 && strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
+            CHECK(ikw_figure_check((int)size) == 2 &&
+                      strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
                   "SimpleSkin: %s", ikw_message());
     }
 }
@@ -835,7 +838,8 @@ static void test_body_mesh(void) {
             const float *a = ikw_body_positions() + 3 * ikw_body_parents()[j], *b = ikw_body_positions() + 3 * j;
             float d[3], e[3], dd = 0, de = 0, u, q[3];
             for (k = 0; k < 3; ++k) d[k] = b[k] - a[k], e[k] = p[k] - a[k], dd += d[k] * d[k], de += d[k] * e[k];
-            u = dd > 0 ? fminf(1.6f, fmaxf(0, de / dd)) : 0; /* past the end by up to 0.6: the head's and hands' leaves */
+            /* up to 0.6 past the end: the head's and the hands' leaves */
+            u = dd > 0 ? fminf(1.6f, fmaxf(0, de / dd)) : 0;
             for (k = 0; k < 3; ++k) q[k] = a[k] + u * d[k];
             nearest = fminf(nearest, dist3(p, q));
         }
@@ -844,9 +848,10 @@ static void test_body_mesh(void) {
         hi = fmaxf(hi, p[1]);
     }
     CHECK(bad == 0 && worst_sum < 1e-5f, "skin weights: %d bad, sums off by %g", bad, (double)worst_sum);
-    CHECK(worst <= thickest * 1.001f, "every vertex within the thickest radius of a bone (%g, at most %g)", (double)worst,
-          (double)thickest);
-    CHECK(lo < 0 && lo > -0.06f && hi > height && hi < height + 0.06f, "the body from %g to %g", (double)lo, (double)hi);
+    CHECK(worst <= thickest * 1.001f, "every vertex within the thickest radius of a bone (%g, at most %g)",
+          (double)worst, (double)thickest);
+    CHECK(lo < 0 && lo > -0.06f && hi > height && hi < height + 0.06f, "the body from %g to %g", (double)lo,
+          (double)hi);
     for (i = 0, bad = 0; i < 3 * t; ++i) bad += ikw_body_mesh_indices()[i] < 0 || ikw_body_mesh_indices()[i] >= v;
     CHECK(bad == 0, "triangles on the body's vertices (%d bad indices)", bad);
 
@@ -861,7 +866,8 @@ static void test_body_mesh(void) {
         r[0] = (float)rest[i].translation.x, r[1] = (float)rest[i].translation.y, r[2] = (float)rest[i].translation.z;
         r[3] = 0, r[4] = 0, r[5] = 0, r[6] = 1, r[7] = 1, r[8] = 1, r[9] = 1;
     }
-    CHECK(ikw_body_load(IK_HUMANOID_BUILT_JOINTS, at) == 0 && ikw_body_mesh_build() == -1 && ikw_body_mesh_triangle_count() == 0,
+    CHECK(ikw_body_load(IK_HUMANOID_BUILT_JOINTS, at) == 0 && ikw_body_mesh_build() == -1 &&
+              ikw_body_mesh_triangle_count() == 0,
           "a file's figure gets no capsules: %s", ikw_message());
 }
 

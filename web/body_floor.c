@@ -39,8 +39,8 @@ int ikw_clip_floor(const ik_humanoid *rig, const ik_clip *clip, ik_real frame_ti
     paths_ms = (ik_vec3 *)malloc((size_t)take.frame_count * IK_FOOT_PATH_POINTS * sizeof *paths_ms);
     contacts = (ik_foot_contact *)malloc(2 * (size_t)take.frame_count * sizeof *contacts);
     scratch = (ik_real *)malloc(2 * (size_t)take.frame_count * sizeof *scratch);
-    if (take.poses_ls && model_ms && paths_ms && contacts && scratch && ik_take_bake(&take, clip, s->rest_ls) == IK_OK &&
-        ik_take_validate(&take, NULL) == IK_OK &&
+    if (take.poses_ls && model_ms && paths_ms && contacts && scratch &&
+        ik_take_bake(&take, clip, s->rest_ls) == IK_OK && ik_take_validate(&take, NULL) == IK_OK &&
         ik_foot_paths_record(s, &take, NULL, joints, model_ms, paths_ms, NULL) == IK_OK) {
         job.paths_ms = paths_ms;
         job.frame_count = take.frame_count;

@@ -1,10 +1,11 @@
 // body_view.js: a humanoid, the built-in one (ik_humanoid_build_skeleton,
-// 1.8 tall, facing +z, drawn with its body of capsules), a character from a glTF/GLB file dropped on the
-// page (drawn with its skinned meshes) or a BVH motion (played), rigged by
-// ik_humanoid_init and solved every frame by ik_humanoid_solve_run. A hand
-// or foot target the user drags is pinned: the limb reaches for it; the
-// others follow the figure's own pose (the rest pose or the motion). Feet
-// stand on the ground: a slope or stairs set on the page.
+// 1.8 tall, facing +z, drawn with its body of capsules), a character from a
+// glTF/GLB file dropped on the page (drawn with its skinned meshes) or a BVH
+// motion (played), rigged by ik_humanoid_init and solved every frame by
+// ik_humanoid_solve_run. A hand or foot target the user drags is pinned: the
+// limb reaches for it; the others follow the figure's own pose (the rest pose
+// or the motion). Feet stand on the ground: a slope or stairs set on the
+// page; a motion stands on it where its own floor is.
 import { Scene3D, StickFigure, THREE } from './scene3d.js';
 import { LIMBS, LIMB_METHODS } from './ikit.js';
 import { LimitsView } from './limits_view.js';
@@ -15,7 +16,7 @@ const HEIGHT = 1.8;
 const TARGET_COLORS = [0xff4d6d, 0xff4d6d, 0x6d8bff, 0x6d8bff];
 
 // The clay of ikc's pictures (tools/ikc/demo_figure.c: 0.78 0.72 0.64).
-export const CLAY = [0xc7, 0xb8, 0xa3];
+const CLAY = [0xc7, 0xb8, 0xa3];
 
 // The built-in figure's body: the library's capsules round its bones (web/body_mesh.c:
 // ik_bone_mesh_build with ik_humanoid_build_body's radii, the body ikc's demo pictures draw), in

@@ -366,7 +366,8 @@ static void body_store(void) {
 static int body_rig_build(void) {
     ik_humanoid_map map;
     ik_skeleton_error skeleton_error;
-    ik_result map_result, r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
+    ik_result map_result,
+        r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
     if (r != IK_OK) {
         ikw_set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
         return r;
@@ -559,7 +560,8 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
         if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
         body.job.use_floor = body.clip && body.has_floor;
         if (body.job.use_floor)
-            body.job.floor_ms = body.job.root_ms ? ik_mat4_transform_point(body.job.root_ms, body.floor_rs) : body.floor_rs;
+            body.job.floor_ms =
+                body.job.root_ms ? ik_mat4_transform_point(body.job.root_ms, body.floor_rs) : body.floor_rs;
         /* limbs with a chain solver (web/body_limbs.c) keep the figure's pose here, then solve alone */
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             enabled[limb] = body.job.goal[limb].enabled;

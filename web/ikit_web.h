@@ -1,5 +1,6 @@
 /* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
- * web/body_clip.c, web/body_mesh.c, web/robot_arm.c),
+ * web/body_clip.c, web/body_mesh.c, web/body_floor.c, web/figure_check.c,
+ * web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
  * the same calls natively. */
@@ -97,9 +98,10 @@ int ikw_body_solve(int repeats);
 float ikw_body_clip_duration(void);
 void ikw_body_time(float seconds);
 void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time); /* for web/body_clip.c, not exported */
-const float *ikw_body_clip_floor(void);
-/* The floor a clip's motion stands on (web/body_floor.c): its height along
- * rig->up_rs in the skeleton's root space; 0 when it cannot be found. */
+const float *ikw_body_clip_floor(void); /* a point on the clip's floor, root space; NaN for none */
+/* The floor a clip's motion stands on (web/body_floor.c): 1 and its height
+ * along rig->up_rs in the skeleton's root space in *floor_rs; 0 when it
+ * cannot be found. */
 int ikw_clip_floor(const ik_humanoid *rig, const ik_clip *clip, ik_real frame_time, ik_real *floor_rs);
 
 const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */

@@ -190,9 +190,10 @@ const QUADRUPED_BVH = bvhText({ name: 'Hips', offset: [0, 0, 0], children: [
 const CHAIN_BVH = bvhText({ name: 'Root', offset: [0, 0, 0], children: [{ name: 'Segment1', offset: [0, 10, 0],
     children: [{ name: 'Segment2', offset: [0, 10, 0], end: [0, 10, 0] }] }] }, 3, still(0));
 
-// A humanoid walking (legs swinging 25 degrees either way, knees bending, 1.5 units a frame) whose take is not
-// on its rest pose's floor: it rests with the hips at 0, the toes' ends 100 units below, and walks
-// with the hips 100 up (the soles at 0), as CMU files do. The page must stand its soles on the ground.
+// A humanoid walking (legs swinging 25 degrees either way, knees bending, 1.5 units a frame) whose
+// take is not on its rest pose's floor: it rests with the hips at 0, the toes' ends 100 units below,
+// and walks with the hips 100 up (the soles at 0), as CMU files do. The page must stand its soles on
+// the ground.
 const humanoidLeg = (side, x) => ({ name: `${side}UpLeg`, offset: [x, -3, 0], children: [{ name: `${side}Leg`, offset: [0, -45, 1],
     children: [{ name: `${side}Foot`, offset: [0, -45, -1], children: [{ name: `${side}ToeBase`, offset: [0, -5, 10], end: [0, -2, 6] }] }] }] });
 const humanoidArm = (side, x) => ({ name: `${side}Arm`, offset: [x, 15, 0], children: [{ name: `${side}ForeArm`, offset: [0, -30, -2],

@@ -13,9 +13,10 @@ command -v wasm-ld >/dev/null 2>&1 || command -v wasm-ld-14 >/dev/null 2>&1 ||
     { echo "wasm-ld not found (Debian: lld)" >&2; exit 2; }
 ./scripts/web-deps.sh
 
-# The library sources: every core layer, and of the io layer only the
-# chain-file and BVH readers, the URDF chain helpers (the page parses the XML) and
-# what they need (the other readers use cJSON and libxml2).
+# The library sources: every core layer, and of the io layer the chain-file,
+# BVH and glTF readers with the asset loader, the URDF chain helpers (the page
+# parses the XML) and what they need (the glTF writer uses cJSON, the URDF
+# reader libxml2).
 sources=""
 for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c src/robot/*.c src/motion/*.c; do
     [ -e "$f" ] && sources="$sources $f"
@@ -23,7 +24,9 @@ done
 sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c src/io/io_error.c
 src/io/name_suggest.c src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c
-    src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c src/io/urdf_chain.c web/body_limbs.c web/body_tracks.c"
+    src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c src/io/urdf_chain.c web/body_limbs.c web/body_tracks.c
+    web/body_mesh.c web/body_floor.c web/figure_check.c src/io/asset.c src/io/gltf_read.c src/io/gltf_accessor.c
+    src/io/gltf_anim.c src/io/gltf_mesh.c src/io/gltf_skin.c src/io/json_doc.c src/io/utf8.c"
 obj="$out/obj"
 mkdir -p "$obj" "$out/three"
 
@@ -40,10 +43,12 @@ for f in $sources; do
     objects="$objects $o"
 done
 
-# Link: no entry point (a reactor the page calls into), the ikw_ functions
-# exported by name from ikit_web.c, memory exported, unused code dropped.
+# Link: a WASI reactor the page calls into (no main; _initialize, called once,
+# runs wasi-libc's constructors, which the io layer's file readers bring: as a
+# command module every export ran them on each call), the ikw_ functions
+# exported by name, memory exported, unused code dropped.
 # shellcheck disable=SC2086
-clang --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
+clang --target=wasm32-wasi -O2 -mexec-model=reactor -Wl,--gc-sections -Wl,--strip-all \
     -Wl,-z,stack-size=262144 -o "$out/ikit.wasm" $objects -lm
 
 cp web/index.html web/style.css web/*.js "$out/"

@@ -122,9 +122,82 @@ static void test_failures(void) {
     rmdir(dir);
 }
 
+/* Reads a whole file into `*data` (malloc'd); its size, or -1. */
+static long slurp(const char *path, char **data) {
+    FILE *f = fopen(path, "rb");
+    long size = -1;
+    *data = NULL;
+    if (!f) return -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (*data = (char *)malloc((size_t)size + 1)) != NULL && fread(*data, 1, (size_t)size, f) == (size_t)size) {
+        fclose(f);
+        return size;
+    }
+    fclose(f);
+    free(*data);
+    *data = NULL;
+    return -1;
+}
+
+/* From memory: what the same file gives (a chain file; girl.glb and a
+ * CMU BVH when the corpus is there), the format told by the bytes or the
+ * name, and the readers' messages: a truncated GLB, a glTF file without a
+ * skin, text with no format taken for what the name says. */
+static void test_memory(void) {
+    static const char no_skin[] = "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\"}]}";
+    static const char truncated[] = "glTF\002\000\000\000garbage";
+    const char *data_dir = getenv("IKIT_DATA");
+    const char *files[] = {"gltf/girl.glb", "bvh/131_01.bvh"};
+    char path[1024], *bytes;
+    ik_asset from_file, from_memory;
+    ik_io_error err;
+    long size;
+    int i, j;
+    example_path("tail.chain", path, sizeof path);
+    size = slurp(path, &bytes);
+    CHECK(size > 0 && ik_asset_load_memory(bytes, (size_t)size, "anything", &from_memory, &err) == IK_OK &&
+              from_memory.format == IK_ASSET_CHAIN && from_memory.skeleton->joint_count == 14 &&
+              from_memory.constraints,
+          "a chain file from memory: %s", err.message);
+    free(bytes);
+    ik_asset_free(&from_memory);
+    for (i = 0; data_dir && i < 2; ++i) {
+        snprintf(path, sizeof path, "%s/%s", data_dir, files[i]);
+        if ((size = slurp(path, &bytes)) < 0) continue;
+        CHECK(ik_asset_load(path, &from_file, &err) == IK_OK &&
+                  ik_asset_load_memory(bytes, (size_t)size, NULL, &from_memory, &err) == IK_OK,
+              "%s: %s", path, err.message);
+        free(bytes); /* the asset holds its own copy */
+        if (!from_memory.skeleton) continue;
+        CHECK(from_memory.format == from_file.format && from_memory.binary == from_file.binary &&
+                  from_memory.skeleton->joint_count == from_file.skeleton->joint_count &&
+                  ik_asset_clip_count(&from_memory) == ik_asset_clip_count(&from_file),
+              "%s: the same asset from memory", path);
+        for (j = 0; j < from_file.skeleton->joint_count; ++j)
+            CHECK(strcmp(ik_skeleton_name(from_memory.skeleton, j), ik_skeleton_name(from_file.skeleton, j)) == 0 &&
+                      from_memory.skeleton->parents[j] == from_file.skeleton->parents[j],
+                  "%s: joint %d", path, j);
+        ik_asset_free(&from_file);
+        ik_asset_free(&from_memory);
+    }
+    CHECK(ik_asset_load_memory(truncated, sizeof truncated - 1, "x.glb", &from_memory, &err) == IK_ERR_PARSE &&
+              from_memory.format == IK_ASSET_GLTF && strstr(err.message, "byte 8") && strstr(err.message, "truncated"),
+          "a truncated GLB: %s", err.message);
+    CHECK(ik_asset_load_memory(no_skin, sizeof no_skin - 1, "x.gltf", &from_memory, &err) == IK_ERR_NOT_FOUND &&
+              strcmp(err.message, "the glTF file has no skin, so no skeleton to work on") == 0 && !from_memory.gltf,
+          "no skin: %s", err.message);
+    CHECK(ik_asset_load_memory("no format at all\n", 17, "x.bvh", &from_memory, &err) != IK_OK &&
+              from_memory.format == IK_ASSET_BVH && err.message[0],
+          "text named .bvh: %s", err.message);
+    CHECK(ik_asset_load_memory(NULL, 1, "x", &from_memory, &err) == IK_ERR_NULL &&
+              ik_asset_load_memory("x", 1, "x", NULL, &err) == IK_ERR_NULL,
+          "NULL");
+}
+
 int main(void) {
     test_chain_file();
     test_real_assets();
     test_failures();
+    test_memory();
     return check_summary("test_asset");
 }

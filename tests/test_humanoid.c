@@ -230,6 +230,44 @@ static void test_map_fox(void) {
               strstr(report, "left_upper_arm = b_LeftUpperArm_09\n"),
           "the fox's roles by name: %s", report);
     CHECK(ik_humanoid_init(&rig, &s, &map) == IK_ERR_UNSUPPORTED, "a fox does not stand: no humanoid");
+    ik_humanoid_explain(IK_OK, IK_ERR_UNSUPPORTED, &map, report, sizeof report);
+    CHECK(strcmp(report, "no humanoid found: the figure does not stand upright (its legs do not hang away from its "
+                         "head: a quadruped?)") == 0,
+          "the fox explained: %s", report);
+}
+
+/* ik_humanoid_explain: the required roles a map misses, in role order; the
+ * rest pose's faults; nothing for a usable rig; cut short as snprintf. */
+static void test_explain(void) {
+    static const named_joint leg[] = {{"Hips", -1, 0, 1, 0}, {"LeftUpLeg", 0, 0.1f, -0.05f, 0},
+                                      {"LeftLeg", 1, 0, -0.45f, 0}, {"LeftFoot", 2, 0, -0.45f, 0}};
+    enum { N = sizeof leg / sizeof leg[0] };
+    int parents[N], n;
+    const char *names[N];
+    ik_transform rest[N];
+    ik_skeleton s;
+    ik_humanoid_map map;
+    char text[400];
+    CHECK(table_skeleton(leg, N, &s, parents, names, rest), "a leg");
+    CHECK(ik_humanoid_map_find(&s, NULL, 0, &map) == IK_ERR_NOT_FOUND, "a leg is no humanoid");
+    n = ik_humanoid_explain(IK_ERR_NOT_FOUND, IK_OK, &map, text, sizeof text);
+    CHECK(strcmp(text, "no humanoid found: missing chest, head, left_upper_arm, right_upper_arm, left_forearm, "
+                       "right_forearm, left_hand, right_hand, right_thigh, right_shin") == 0 &&
+              n == (int)strlen(text),
+          "the missing roles: %s", text);
+    CHECK(ik_humanoid_explain(IK_ERR_NOT_FOUND, IK_OK, &map, text, 20) == n && strlen(text) == 19 &&
+              strncmp(text, "no humanoid found: ", 19) == 0,
+          "cut short: %s", text);
+    CHECK(ik_humanoid_explain(IK_ERR_NOT_FOUND, IK_OK, &map, NULL, 0) == n, "the length alone");
+    ik_humanoid_explain(IK_OK, IK_ERR_HIERARCHY, &map, text, sizeof text);
+    CHECK(strstr(text, "the humanoid's rest pose is not usable: ") == text && strstr(text, "(roles out of body order)"),
+          "%s", text);
+    ik_humanoid_explain(IK_OK, IK_ERR_DEGENERATE, &map, text, sizeof text);
+    CHECK(strstr(text, "zero-length limbs") != NULL, "%s", text);
+    CHECK(ik_humanoid_explain(IK_OK, IK_OK, &map, text, sizeof text) == 0 && text[0] == 0, "a usable rig: nothing");
+    ik_humanoid_explain(IK_ERR_RANGE, IK_OK, NULL, text, sizeof text);
+    CHECK(strstr(text, "no humanoid found: ") == text && strcmp(text + 19, ik_result_str(IK_ERR_RANGE)) == 0,
+          "a map that failed otherwise: %s", text);
 }
 
 /* More joints answer to a role's names than the map keeps from its first
@@ -1146,6 +1184,7 @@ int main(void) {
     test_mapping_file();
     test_map_khronos_names();
     test_map_fox();
+    test_explain();
     test_map_many_matches();
     test_map_long_chain_under_chest();
     test_rig_long_chains_below();

@@ -232,11 +232,26 @@ static void test_body(void) {
     CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends(), goal) < 1e-3f, "loaded, under root_ms: %g",
           (double)dist3(ikw_body_limb_ends(), goal));
 
+    /* A quadruped: the built-in figure with its body turned forward at the
+     * spine (legs hanging, head ahead): the library's own line, as ikc's. */
+    for (j = 0; j < n; ++j)
+        if (strcmp(names[j], "Spine") == 0) {
+            float *r = &ikw_body_rest_buffer()[10 * j];
+            r[3] = (float)IK_SIN(IK_PI / 4), r[6] = (float)IK_COS(IK_PI / 4); /* 90 degrees about +x */
+        }
+    CHECK(ikw_body_load(n, at) == IK_ERR_UNSUPPORTED &&
+              strcmp(ikw_message(), "no humanoid found: the figure does not stand upright (its legs do not hang away "
+                                    "from its head: a quadruped?)") == 0,
+          "a quadruped: %s", ikw_message());
+
     /* Not a humanoid: three joints in a line. */
     memcpy(ikw_text_buffer(), "a\0b\0c\0", 6);
     for (j = 0; j < 3; ++j) ikw_body_parent_buffer()[j] = j - 1;
-    CHECK(ikw_body_load(3, 6) == IK_ERR_NOT_FOUND && strstr(ikw_message(), "left_forearm: missing") != NULL, "%s",
-          ikw_message());
+    for (j = 0; j < 3; ++j) ikw_body_rest_buffer()[10 * j + 3] = 0, ikw_body_rest_buffer()[10 * j + 6] = 1;
+    CHECK(ikw_body_load(3, 6) == IK_ERR_NOT_FOUND &&
+              strstr(ikw_message(), "no humanoid found: missing hips, chest, head, left_upper_arm") == ikw_message() &&
+              strstr(ikw_message(), "right_shin") != NULL,
+          "%s", ikw_message());
     CHECK(ikw_body_solve(1) == IK_ERR_NULL, "no figure after a failed load");
     CHECK(ikw_body_load(3, 5) == IK_ERR_RANGE, "names cut short");
     ikw_body_rest_buffer()[10] = NAN;
@@ -472,6 +487,104 @@ static void test_body_bvh(void) {
     CHECK(ikw_body_load_bvh(-1) == IK_ERR_RANGE && ikw_input_buffer(-1) == NULL, "bad sizes");
 }
 
+/* A take whose floor is not the rest pose's: a humanoid resting with its
+ * hips at 0 (its soles 100 units below) and standing in every frame with
+ * the hips 100 up, so the soles are at 0 (ankles 7 above them: the toes'
+ * end 7 below the ankle). The clip's floor is found at 0, not at the rest
+ * pose's -100, and on a ground through 0 the feet stand on it, ankles 7
+ * up, where the rest floor would have held them 100 above it. */
+static void test_body_clip_floor(void) {
+    static const char text[] =
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
+        " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+        " JOINT Spine\n {\n  OFFSET 0 12 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  JOINT Chest\n  {\n   OFFSET 0 20 0\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "   JOINT Neck\n   {\n    OFFSET 0 18 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT Head\n    {\n     OFFSET 0 8 0\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     End Site\n     {\n      OFFSET 0 15 0\n     }\n    }\n   }\n"
+        "   JOINT LeftArm\n   {\n    OFFSET 18 15 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT LeftForeArm\n    {\n     OFFSET 0 -30 -2\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     JOINT LeftHand\n     {\n      OFFSET 0 -26 3\n      CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "      End Site\n      {\n       OFFSET 0 -8 0\n      }\n     }\n    }\n   }\n"
+        "   JOINT RightArm\n   {\n    OFFSET -18 15 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT RightForeArm\n    {\n     OFFSET 0 -30 -2\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     JOINT RightHand\n     {\n      OFFSET 0 -26 3\n      CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "      End Site\n      {\n       OFFSET 0 -8 0\n      }\n     }\n    }\n   }\n  }\n }\n"
+        " JOINT LeftUpLeg\n {\n  OFFSET 10 -3 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  JOINT LeftLeg\n  {\n   OFFSET 0 -45 1\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "   JOINT LeftFoot\n   {\n    OFFSET 0 -45 -1\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT LeftToeBase\n    {\n     OFFSET 0 -5 10\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     End Site\n     {\n      OFFSET 0 -2 6\n     }\n    }\n   }\n  }\n }\n"
+        " JOINT RightUpLeg\n {\n  OFFSET -10 -3 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  JOINT RightLeg\n  {\n   OFFSET 0 -45 1\n   CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "   JOINT RightFoot\n   {\n    OFFSET 0 -45 -1\n    CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "    JOINT RightToeBase\n    {\n     OFFSET 0 -5 10\n     CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "     End Site\n     {\n      OFFSET 0 -2 6\n     }\n    }\n   }\n  }\n }\n}\n";
+    static char bvh[sizeof text + 64 * 400];
+    int f, k, n = (int)strlen(text), l;
+    memcpy(bvh, text, (size_t)n);
+    n += sprintf(bvh + n, "MOTION\nFrames: 60\nFrame Time: 0.0333333\n");
+    for (f = 0; f < 60; ++f) {
+        n += sprintf(bvh + n, "0 100 %d", f);
+        for (k = 3; k < 6 + 3 * 18; ++k) n += sprintf(bvh + n, " 0");
+        n += sprintf(bvh + n, "\n");
+    }
+    memcpy(ikw_input_buffer(n), bvh, (size_t)n);
+    CHECK(ikw_body_load_bvh(n) == 0, "a take standing 100 above its rest floor: %s", ikw_message());
+    CHECK(fabsf(ikw_body_clip_floor()[1]) < 0.05f && fabsf(ikw_body_clip_floor()[0]) < 1e-4f,
+          "its floor found at 0 (%g), under the hips", (double)ikw_body_clip_floor()[1]);
+    ikw_body_root(0);
+    ikw_body_ground(1, 0);
+    for (l = 0; l < 4; ++l) ikw_body_goal(l, 0, 0, 0, 0);
+    ikw_body_time(1);
+    CHECK(ikw_body_solve(1) == 0, "solve: %s", ikw_message());
+    for (l = 2; l < 4; ++l)
+        CHECK(fabsf(ikw_body_limb_ends()[3 * l + 1] - 7) < 0.05f && ikw_body_grounded(l - 2),
+              "ankle %d stands 7 above the ground at 0: %g", l, (double)ikw_body_limb_ends()[3 * l + 1]);
+    CHECK(ikw_body_init(1.8f) == 0 && isnan(ikw_body_clip_floor()[1]), "no clip, no floor of its own");
+}
+
+/* A glTF file checked by the library before the page draws it: the
+ * reader's message for a truncated GLB and for a file without a skin, the
+ * rig's line for a skin that is no humanoid, nothing for a character. */
+static void test_figure_check(void) {
+    static const char truncated[] = "glTF\002\000\000\000garbage";
+    static const char no_skin[] = "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"a\"}]}";
+    static const char *const files[] = {"gltf/girl.glb", "gltf/SimpleSkin.gltf"};
+    const char *data = getenv("IKIT_DATA");
+    char path[1024];
+    int i;
+    memcpy(ikw_input_buffer((int)sizeof truncated - 1), truncated, sizeof truncated - 1);
+    CHECK(ikw_figure_check((int)sizeof truncated - 1) == 1 && strstr(ikw_message(), "byte 8: ") == ikw_message() &&
+              strstr(ikw_message(), "(truncated file)"),
+          "a truncated GLB: %s", ikw_message());
+    memcpy(ikw_input_buffer((int)sizeof no_skin - 1), no_skin, sizeof no_skin - 1);
+    CHECK(ikw_figure_check((int)sizeof no_skin - 1) == 1 &&
+              strcmp(ikw_message(), "the glTF file has no skin, so no skeleton to work on") == 0,
+          "no skin: %s", ikw_message());
+    CHECK(ikw_figure_check(0) == 1, "nothing to read");
+    for (i = 0; i < 2; ++i) {
+        FILE *f;
+        long size;
+        snprintf(path, sizeof path, "%s/%s", data ? data : "../shared/data", files[i]);
+        if (!(f = fopen(path, "rb"))) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        fseek(f, 0, SEEK_END);
+        size = ftell(f);
+        rewind(f);
+        CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size,
+              "read");
+        fclose(f);
+        if (i == 0) CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
+        else
+            CHECK(ikw_figure_check((int)size) == 2 &&
+                      strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
+                  "SimpleSkin: %s", ikw_message());
+    }
+}
+
 /* ---- robot arms: a URDF chain as the page hands it in ------------------------ */
 
 /* Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) from its quaternion (the
@@ -693,6 +806,71 @@ static void test_robot_bad_input(void) {
     CHECK(memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0, "failed solves leave the pose");
 }
 
+/* The built-in figure's body: capsules round its bones at the rest pose
+ * (every vertex within the thickest radius of a bone, the figure's height
+ * from the toes' underside to the top of the head), four skinning weights
+ * summing to one on joints that exist, triangles on its vertices; none for
+ * a figure handed in from a file. */
+static void test_body_mesh(void) {
+    const float height = 1.8f, thickest = 0.095f * height; /* the chest's radius (ik_humanoid_build_body) */
+    float lo = 1e9f, hi = -1e9f, worst = 0, worst_sum = 0;
+    int v, t, i, k, bad = 0, parents[IK_HUMANOID_BUILT_JOINTS], at = 0;
+    const char *names[IK_HUMANOID_BUILT_JOINTS];
+    ik_transform rest[IK_HUMANOID_BUILT_JOINTS];
+    CHECK(ikw_body_init(height) == 0, "built-in");
+    v = ikw_body_mesh_build();
+    t = ikw_body_mesh_triangle_count();
+    CHECK(v > 1000 && t > 2000, "a body of %d vertices, %d triangles", v, t);
+    if (v <= 0) return;
+    for (i = 0; i < v; ++i) {
+        const float *p = ikw_body_mesh_positions() + 3 * i;
+        float sum = 0, nearest = 1e9f;
+        int j;
+        for (k = 0; k < 4; ++k) {
+            int joint = ikw_body_mesh_joints()[4 * i + k];
+            float w = ikw_body_mesh_weights()[4 * i + k];
+            bad += joint < 0 || joint >= ikw_body_joint_count() || !(w >= 0);
+            sum += w;
+        }
+        worst_sum = fmaxf(worst_sum, fabsf(sum - 1));
+        /* the distance to the nearest bone (joint to parent), a leaf's capsule counted by its length */
+        for (j = 1; j < ikw_body_joint_count(); ++j) {
+            const float *a = ikw_body_positions() + 3 * ikw_body_parents()[j], *b = ikw_body_positions() + 3 * j;
+            float d[3], e[3], dd = 0, de = 0, u, q[3];
+            for (k = 0; k < 3; ++k) d[k] = b[k] - a[k], e[k] = p[k] - a[k], dd += d[k] * d[k], de += d[k] * e[k];
+            /* up to 0.6 past the end: the head's and the hands' leaves */
+            u = dd > 0 ? fminf(1.6f, fmaxf(0, de / dd)) : 0;
+            for (k = 0; k < 3; ++k) q[k] = a[k] + u * d[k];
+            nearest = fminf(nearest, dist3(p, q));
+        }
+        worst = fmaxf(worst, nearest);
+        lo = fminf(lo, p[1]);
+        hi = fmaxf(hi, p[1]);
+    }
+    CHECK(bad == 0 && worst_sum < 1e-5f, "skin weights: %d bad, sums off by %g", bad, (double)worst_sum);
+    CHECK(worst <= thickest * 1.001f, "every vertex within the thickest radius of a bone (%g, at most %g)",
+          (double)worst, (double)thickest);
+    CHECK(lo < 0 && lo > -0.06f && hi > height && hi < height + 0.06f, "the body from %g to %g", (double)lo,
+          (double)hi);
+    for (i = 0, bad = 0; i < 3 * t; ++i) bad += ikw_body_mesh_indices()[i] < 0 || ikw_body_mesh_indices()[i] >= v;
+    CHECK(bad == 0, "triangles on the body's vertices (%d bad indices)", bad);
+
+    /* the same skeleton handed in as a file's: no capsules */
+    ik_humanoid_build_skeleton(height, IK_HUMANOID_BUILT_JOINTS, parents, names, rest);
+    for (i = 0; i < IK_HUMANOID_BUILT_JOINTS; ++i) {
+        float *r = &ikw_body_rest_buffer()[10 * i];
+        size_t len = strlen(names[i]) + 1;
+        memcpy(ikw_text_buffer() + at, names[i], len);
+        at += (int)len;
+        ikw_body_parent_buffer()[i] = parents[i];
+        r[0] = (float)rest[i].translation.x, r[1] = (float)rest[i].translation.y, r[2] = (float)rest[i].translation.z;
+        r[3] = 0, r[4] = 0, r[5] = 0, r[6] = 1, r[7] = 1, r[8] = 1, r[9] = 1;
+    }
+    CHECK(ikw_body_load(IK_HUMANOID_BUILT_JOINTS, at) == 0 && ikw_body_mesh_build() == -1 &&
+              ikw_body_mesh_triangle_count() == 0,
+          "a file's figure gets no capsules: %s", ikw_message());
+}
+
 int main(void) {
     if (web_load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -704,9 +882,12 @@ int main(void) {
     test_planar_keys();
     test_planar_tangents();
     test_body();
+    test_body_mesh();
     test_body_limb_solvers();
     test_body_tracks();
     test_body_bvh();
+    test_body_clip_floor();
+    test_figure_check();
     test_robot_hand_written();
     test_robot_urdf();
     test_robot_bad_input();

@@ -78,6 +78,6 @@ IKW_EXPORT(ikw_body_load_bvh) int ikw_body_load_bvh(int length) {
         return r;
     }
     clip_file.bvh = bvh;
-    ikw_body_set_clip(&bvh->clip);
+    ikw_body_set_clip(&bvh->clip, (ik_real)bvh->frame_time);
     return IK_OK;
 }

@@ -132,12 +132,12 @@ IKW_EXPORT(ikw_body_load_tracks) int ikw_body_load_tracks(int channel_count) {
         return r;
     }
     /* the figure's old clip goes only now that the new one is good */
-    ikw_body_set_clip(NULL);
+    ikw_body_set_clip(NULL, 0);
     drop_clip();
     tracks.channels = channels;
     tracks.times = times;
     tracks.values = values;
     tracks.clip = clip;
-    ikw_body_set_clip(&tracks.clip);
+    ikw_body_set_clip(&tracks.clip, (ik_real)1 / 60); /* sampled as ikc samples a glTF clip */
     return IK_OK;
 }

@@ -1,10 +1,11 @@
 // body_view.js: a humanoid, the built-in one (ik_humanoid_build_skeleton,
-// 1.8 tall, facing +z), a character from a glTF/GLB file dropped on the
-// page (drawn with its skinned meshes) or a BVH motion (played), rigged by
-// ik_humanoid_init and solved every frame by ik_humanoid_solve_run. A hand
-// or foot target the user drags is pinned: the limb reaches for it; the
-// others follow the figure's own pose (the rest pose or the motion). Feet
-// stand on the ground: a slope or stairs set on the page.
+// 1.8 tall, facing +z, drawn with its body of capsules), a character from a
+// glTF/GLB file dropped on the page (drawn with its skinned meshes) or a BVH
+// motion (played), rigged by ik_humanoid_init and solved every frame by
+// ik_humanoid_solve_run. A hand or foot target the user drags is pinned: the
+// limb reaches for it; the others follow the figure's own pose (the rest pose
+// or the motion). Feet stand on the ground: a slope or stairs set on the
+// page; a motion stands on it where its own floor is.
 import { Scene3D, StickFigure, THREE } from './scene3d.js';
 import { LIMBS, LIMB_METHODS } from './ikit.js';
 import { LimitsView } from './limits_view.js';
@@ -14,13 +15,60 @@ import { show, message, RunningMedian } from './readout.js';
 const HEIGHT = 1.8;
 const TARGET_COLORS = [0xff4d6d, 0xff4d6d, 0x6d8bff, 0x6d8bff];
 
+// The clay of ikc's pictures (tools/ikc/demo_figure.c: 0.78 0.72 0.64).
+const CLAY = [0xc7, 0xb8, 0xa3];
+
+// The built-in figure's body: the library's capsules round its bones (web/body_mesh.c:
+// ik_bone_mesh_build with ik_humanoid_build_body's radii, the body ikc's demo pictures draw), in
+// clay, skinned to three.js bones that take the solved local rotations and translations each frame.
+class CapsuleBody {
+    // mesh: Ikit.bodyMesh(); rest: the rest pose's local translations (its rotations are identity).
+    constructor(scene, mesh, parents, rest) {
+        const geometry = new THREE.BufferGeometry();
+        geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+        geometry.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(mesh.joints, 4));
+        geometry.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.weights, 4));
+        geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+        geometry.computeVertexNormals();
+        const color = (CLAY[0] << 16) | (CLAY[1] << 8) | CLAY[2];
+        this.mesh = new THREE.SkinnedMesh(geometry, new THREE.MeshLambertMaterial({ color }));
+        this.bones = parents.map((_, j) => {
+            const bone = new THREE.Bone();
+            bone.position.fromArray(rest, 3 * j);
+            return bone;
+        });
+        parents.forEach((p, j) => (p < 0 ? this.mesh : this.bones[p]).add(this.bones[j]));
+        // Bound at the rest pose: the vertices are in model space at rest, the mesh at the origin.
+        this.mesh.updateMatrixWorld(true);
+        this.mesh.bind(new THREE.Skeleton(this.bones));
+        this.mesh.frustumCulled = false; // its bounds move with the pose
+        scene.add(this.mesh);
+    }
+
+    update(r) {
+        this.bones.forEach((b, j) => {
+            b.quaternion.fromArray(r.rotations, 4 * j);
+            b.position.fromArray(r.translations, 3 * j);
+        });
+    }
+
+    dispose(scene) {
+        scene.remove(this.mesh);
+        this.mesh.geometry.dispose();
+        this.mesh.material.dispose();
+    }
+}
+
 export class BodyView {
     constructor(ik) {
         this.ik = ik;
         this.view = new Scene3D(document.getElementById('body-view'), { center: [0, 0.9, 0], distance: 4.2, yaw: 0.6, pitch: 0.25 });
         this.goals = [];
         this.targets = [0, 1, 2, 3].map((l) => {
-            const m = new THREE.Mesh(new THREE.SphereGeometry(0.06, 20, 14), new THREE.MeshLambertMaterial({ color: TARGET_COLORS[l] }));
+            // Drawn over the body (a hand's or foot's target sits inside it), last.
+            const m = new THREE.Mesh(new THREE.SphereGeometry(0.06, 20, 14),
+                new THREE.MeshLambertMaterial({ color: TARGET_COLORS[l], depthTest: false }));
+            m.renderOrder = 2;
             this.view.scene.add(m);
             this.view.addDraggable(m, (p) => { this.goals[l] = p.toArray(); this.pin(l, true); m.position.copy(p); this.saveGoals(); });
             return m;
@@ -28,6 +76,7 @@ export class BodyView {
         this.groundMesh = new THREE.Mesh(new THREE.PlaneGeometry(4, 4, 8, 8),
             new THREE.MeshLambertMaterial({ color: 0x4a5a48, side: THREE.DoubleSide }));
         this.view.scene.add(this.groundMesh);
+        this.patchAt = [0, 0];
         this.stairs = new THREE.Group();
         this.view.scene.add(this.stairs);
         this.groundOn = document.getElementById('body-ground');
@@ -44,8 +93,15 @@ export class BodyView {
         this.rise.addEventListener('input', () => { state.set('br', this.rise.value); this.setGround(); });
         document.getElementById('body-reset').addEventListener('click', () => this.releaseTargets());
         document.getElementById('body-play').addEventListener('click', () => { if (this.clip) this.clip.playing = !this.clip.playing; });
+        // The clip's time: dragging it pauses the motion there (Play goes on from it).
+        this.scrub = document.getElementById('body-scrub');
+        this.scrub.addEventListener('input', () => {
+            if (!this.clip) return;
+            this.clip.playing = false;
+            this.clip.time = Math.min(this.clip.duration, Math.max(0, Number(this.scrub.value)));
+        });
         this.pinned = [false, false, false, false];
-        this.clip = null;
+        this.setClip(false);
         this.animationMenu = document.getElementById('body-animation');
         this.animationMenu.addEventListener('change', () => this.playAnimation(Number(this.animationMenu.value)));
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
@@ -80,10 +136,13 @@ export class BodyView {
     // The built-in humanoid, with `note` as the page's message ('' for none).
     useBuiltIn(note, goals = null) {
         this.dropModel();
-        this.clip = null;
+        this.setClip(false);
         this.ik.bodyInit(HEIGHT);
+        const rest = this.ik.bodyTranslations(), mesh = this.ik.bodyMesh();
         this.ik.bodyRoot(null);
-        this.setFigure(this.ik.body.parents, { opacity: 1 }, goals);
+        // With its body the bones show through it, as over a file's mesh; without, opaque sticks.
+        this.setFigure(this.ik.body.parents, { opacity: mesh ? 0.55 : 1 }, goals);
+        if (mesh) this.body = new CapsuleBody(this.view.scene, mesh, this.ik.body.parents, rest);
         show('body-figure', 'built-in humanoid');
         message('body-message', note);
     }
@@ -102,10 +161,18 @@ export class BodyView {
         }
         let gltf, skeleton;
         try {
-            // The glTF reader (three.js's loader) is fetched the first time a file comes.
-            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
             if (file.size > 64 * 1024 * 1024) throw new Error('the file is larger than 64 MiB');
-            gltf = await parseGltf(await file.arrayBuffer());
+            const bytes = await file.arrayBuffer();
+            // The library reads it first: a file it refuses, or one that is no humanoid, gets its words.
+            const refused = this.ik.figureCheck(new Uint8Array(bytes));
+            if (refused?.read) {
+                this.useBuiltIn(`${file.name} was not loaded: ${refused.message}. Back to the built-in humanoid.`);
+                return;
+            }
+            if (refused) throw new Error(refused.message);
+            // three.js's glTF loader (fetched the first time a file comes) reads it to draw it.
+            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
+            gltf = await parseGltf(bytes);
             standOnGround(gltf.scene, HEIGHT);
             skeleton = skeletonOf(gltf);
         } catch (err) {
@@ -113,16 +180,15 @@ export class BodyView {
             return;
         }
         const error = this.ik.bodyLoad(skeleton);
-        skeleton.rootMatrix = skeleton.rootParent.matrixWorld.elements;
         if (error) {
             this.useBuiltIn(`${file.name} was not loaded: ${error}. Back to the built-in humanoid.`);
             return;
         }
         this.dropModel();
-        this.clip = null;
-        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, rootMatrix: skeleton.rootMatrix };
+        this.setClip(false);
+        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, baseY: gltf.scene.position.y };
         this.view.scene.add(gltf.scene);
-        this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
+        this.placeModel(null);
         this.setFigure(skeleton.parents, { opacity: 0.55 }, null);
         show('body-figure', `${file.name}: ${skeleton.names.length} joints${gltf.animations.length ? `, ${gltf.animations.length} animations` : ''}`);
         message('body-message', '');
@@ -139,7 +205,7 @@ export class BodyView {
     async playAnimation(i) {
         if (!this.model?.animations) return;
         if (i < 0) {
-            this.clip = null;
+            this.setClip(false);
             this.ik.bodyTime(0);
             this.useModelRest();
             return;
@@ -151,19 +217,43 @@ export class BodyView {
             return;
         }
         message('body-message', '');
-        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+        this.placeModel(this.ik.bodyClipFloor());
+        this.setClip(true);
     }
 
     // The loaded glTF figure again, without its animation (a figure reload clears the clip).
     useModelRest() {
         this.ik.bodyLoad(this.model.skeleton);
-        this.ik.bodyRoot(this.model.rootMatrix);
+        this.placeModel(null);
+        this.patchAt = [0, 0];
         this.applySolvers();
         this.setGround();
     }
 
-    // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall on
-    // y = 0 (files come in inches, centimetres, anything), its clip playing.
+    // The file's scene where standOnGround put it, raised or lowered so that `floor` (the
+    // animation's own floor, as ikc finds it: a point in the skeleton's root space, or null for
+    // the rest pose's) lies on y = 0; the root matrix to wasm.
+    placeModel(floor) {
+        const { scene, skeleton } = this.model;
+        scene.position.y = this.model.baseY;
+        scene.updateMatrixWorld(true);
+        if (floor) {
+            scene.position.y -= new THREE.Vector3(...floor).applyMatrix4(skeleton.rootParent.matrixWorld).y;
+            scene.updateMatrixWorld(true);
+        }
+        this.ik.bodyRoot(skeleton.rootParent.matrixWorld.elements);
+    }
+
+    // A clip from wasm playing from its start (on), or none; the time slider with it.
+    setClip(on) {
+        this.clip = on ? { duration: this.ik.bodyClipDuration(), time: 0, playing: true } : null;
+        this.scrub.parentElement.hidden = !on;
+        if (on) this.scrub.max = String(this.clip.duration);
+    }
+
+    // A BVH motion: its skeleton rigged, scaled to stand HEIGHT tall (files
+    // come in inches, centimetres, anything) with its motion's own floor (as
+    // ikc finds it) on y = 0, else its first frame's lowest joint; its clip playing.
     loadBvh(name, bytes) {
         const error = this.ik.bodyLoadBvh(bytes);
         if (error) {
@@ -176,8 +266,9 @@ export class BodyView {
         [0, 1, 2, 3].forEach((l) => this.ik.bodyGoal(l, false, [0, 0, 0]));
         const p = this.ik.bodySolve().positions;
         const ys = p.filter((_, i) => i % 3 === 1), lo = Math.min(...ys), k = HEIGHT / Math.max(1e-6, Math.max(...ys) - lo);
-        this.ik.bodyRoot([k, 0, 0, 0, 0, k, 0, 0, 0, 0, k, 0, -p[0] * k, -lo * k, -p[2] * k, 1]);
-        this.clip = { duration: this.ik.bodyClipDuration(), time: 0, playing: true };
+        const floor = this.ik.bodyClipFloor()?.[1] ?? lo;
+        this.ik.bodyRoot([k, 0, 0, 0, 0, k, 0, 0, 0, 0, k, 0, -p[0] * k, -floor * k, -p[2] * k, 1]);
+        this.setClip(true);
         this.setFigure(this.ik.body.parents, { opacity: 1 }, null);
         show('body-figure', `${name}: ${this.ik.body.count} joints, ${this.clip.duration.toFixed(1)} s of motion`);
         message('body-message', '');
@@ -186,9 +277,16 @@ export class BodyView {
     // A new skeleton: its stick figure and the targets on its hands and feet at rest.
     setFigure(parents, { opacity }, goals) {
         if (this.figure) this.figure.dispose(this.view.scene);
+        this.body?.dispose(this.view.scene);
+        this.body = null;
         this.applySolvers();
         this.limits.rebuild(this.ik.bodyLimits());
         this.figure = new StickFigure(this.view.scene, parents, { radius: 0.02 });
+        // Each foot's joints (its ankle and all below it), for the tests' readout of the drawn feet.
+        const below = (j) => [j, ...parents.flatMap((p, c) => (p === j ? below(c) : []))];
+        this.footJoints = [2, 3].map((l) => this.ik.bodyLimbEnd(l)).map((j) => (j >= 0 ? below(j) : []));
+        document.getElementById('body-figure').dataset.names = JSON.stringify(this.ik.body.names);
+        this.patchAt = [0, 0];
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;
         material.opacity = opacity;
@@ -238,6 +336,7 @@ export class BodyView {
         this.ik.bodyGround(!on ? 'none' : stairs ? 'stairs' : 'slope', stairs ? rise : Number(this.slope.value));
         this.groundMesh.visible = on;
         this.groundMesh.rotation.set(-Math.PI / 2 - (stairs ? 0 : a), 0, 0);
+        this.placePatch();
         this.stairs.clear();
         if (on && stairs) {
             const material = this.groundMesh.material;
@@ -252,11 +351,20 @@ export class BodyView {
         show('body-rise-value', `${this.rise.value} cm`);
     }
 
+    // The slope's patch (4 m square) under `patchAt` (x, z: the figure's hips while a clip plays,
+    // which can walk off it), in the plane of the ground in wasm (through the origin, rising toward +z);
+    // the stairs stay where they are.
+    placePatch() {
+        const [x, z] = this.shape.value === 'stairs' ? [0, 0] : this.patchAt;
+        this.groundMesh.position.set(x, z * Math.tan((Number(this.slope.value) * Math.PI) / 180), z);
+    }
+
     frame(dt) {
         if (this.clip) {
             if (this.clip.playing) this.clip.time = (this.clip.time + dt) % Math.max(this.clip.duration, 1e-3);
             this.ik.bodyTime(this.clip.time);
             show('body-time', `${this.clip.time.toFixed(2)} / ${this.clip.duration.toFixed(2)} s`, { value: this.clip.time });
+            if (this.clip.playing) this.scrub.value = String(this.clip.time);
         }
         this.goals.forEach((g, l) => this.ik.bodyGoal(l, this.pinned[l], g));
         let r;
@@ -267,11 +375,14 @@ export class BodyView {
             return;
         }
         this.figure.update(r.positions);
+        this.body?.update(r);
         r.ends.forEach((e, l) => { if (!this.pinned[l]) { this.goals[l] = e; this.targets[l].position.set(...e); } });
         if (this.clip) {
-            // Follow the motion with the camera.
+            // Follow the motion with the camera, and with the ground's patch.
             this.view.orbit.center.set(r.positions[0], this.view.orbit.center.y, r.positions[2]);
             this.view.placeCamera();
+            this.patchAt = [r.positions[0], r.positions[2]];
+            this.placePatch();
         }
         if (this.model) {
             this.model.bones.forEach((b, j) => {
@@ -293,6 +404,9 @@ export class BodyView {
             goals: JSON.stringify(this.goals),
             targets: JSON.stringify(this.goals.map((g) => this.view.toPage(g))),
             center: JSON.stringify(this.view.toPage([0, 1, 2].map((k) => r.positions.reduce((sum, v, i) => sum + (i % 3 === k ? v : 0), 0) / (r.positions.length / 3)))),
+            // the drawn joints: on the page, and the feet's in the scene
+            joints: JSON.stringify(Array.from({ length: r.positions.length / 3 }, (_, j) => this.view.toPage(r.positions.slice(3 * j, 3 * j + 3)))),
+            feet: JSON.stringify(this.footJoints.map((js) => js.map((j) => Array.from(r.positions.slice(3 * j, 3 * j + 3))))),
         });
     }
 }

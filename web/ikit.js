@@ -1,12 +1,15 @@
 // ikit.js: the playground's JavaScript over ikit.wasm (web/ikit_web.c).
-// No Emscripten: the module is a WASI "reactor" (no main); its few WASI
-// imports (stdio, never used by the exported calls) are answered with ENOSYS.
+// No Emscripten: the module is a WASI "reactor" (no main; _initialize runs
+// wasi-libc's constructors once); its few WASI imports (stdio and files,
+// never used by the exported calls) are answered with ENOSYS, but for the
+// preopened directories wasi-libc's constructor asks for (the io layer's file
+// readers are linked in): EBADF, "none".
 // Every number crosses as a plain argument; arrays are read and written as
 // typed-array views of the module's memory, made afresh on each access
 // because memory.grow (malloc) detaches old views.
 
-const ENOSYS = 52;
-const wasiStub = new Proxy({}, { get: () => () => ENOSYS });
+const ENOSYS = 52, EBADF = 8;
+const wasiStub = new Proxy({}, { get: (_, name) => () => (name === 'fd_prestat_get' ? EBADF : ENOSYS) });
 
 // Solver menus, in the order of ikw_method and ik_planar_chain_method.
 export const CHAIN_METHODS = ['DLS + springs (seed 002)', 'CCD', 'FABRIK', 'SDLS + springs', 'Jacobian transpose + springs'];
@@ -21,6 +24,7 @@ export class Ikit {
     // compiling it while the page's JavaScript loads).
     static async load(module) {
         const instance = await WebAssembly.instantiate(await module, { wasi_snapshot_preview1: wasiStub });
+        instance.exports._initialize?.();
         return new Ikit(instance.exports);
     }
 
@@ -123,6 +127,19 @@ export class Ikit {
         };
         return this.body;
     }
+    // The built-in figure's body (web/body_mesh.c): { positions (3 per vertex, model space at rest),
+    // joints and weights (4 per vertex), indices (3 per triangle) }, or null for a file's figure.
+    bodyMesh() {
+        const v = this.x.ikw_body_mesh_build();
+        if (v < 0) return null;
+        const t = this.x.ikw_body_mesh_triangle_count();
+        return {
+            positions: Float32Array.from(this.f32(this.x.ikw_body_mesh_positions(), 3 * v)),
+            joints: Uint16Array.from(this.i32(this.x.ikw_body_mesh_joints(), 4 * v)),
+            weights: Float32Array.from(this.f32(this.x.ikw_body_mesh_weights(), 4 * v)),
+            indices: Uint32Array.from(this.i32(this.x.ikw_body_mesh_indices(), 3 * t)),
+        };
+    }
     // A skeleton read from a file: { names, parents (parents first, -1 for
     // roots), rest: [tx ty tz qx qy qz qw sx sy sz] per joint }. Returns null
     // on success, else the reason (a non-humanoid names the missing joints).
@@ -138,6 +155,15 @@ export class Ikit {
         if (code !== 0) return this.message() || this.resultString(code);
         this.body = { count: n, parents: [...parents], names: [...names] };
         return null;
+    }
+    // A glTF file (its bytes) read and rigged by the library first (web/figure_check.c): null when
+    // it is a humanoid, else { read: whether the reader took it, message: the library's words, as ikc's }.
+    figureCheck(bytes) {
+        const ptr = this.x.ikw_input_buffer(bytes.length);
+        if (!ptr) return { read: false, message: 'the file is too large' };
+        new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+        const code = this.x.ikw_figure_check(bytes.length);
+        return code === 0 ? null : { read: code === 2, message: this.message() };
     }
     // A BVH file (its bytes) as the figure, its motion played by bodyTime.
     // Returns null on success, else the reason.
@@ -221,6 +247,13 @@ export class Ikit {
         const code = this.x.ikw_body_load_tracks(tracks.length);
         return code === 0 ? null : this.message() || this.resultString(code);
     }
+    // The floor the clip's motion stands on (a point in the skeleton's root space), null when unknown.
+    bodyClipFloor() {
+        const p = Array.from(this.f32(this.x.ikw_body_clip_floor(), 3));
+        return p.every(Number.isFinite) ? p : null;
+    }
+    // The joint a limb ends in (hand, foot), -1 for a virtual ankle.
+    bodyLimbEnd(limb) { return this.x.ikw_body_limb_end(limb); }
     bodyTranslations() { return Float32Array.from(this.f32(this.x.ikw_body_translations(), 3 * this.body.count)); }
     bodyClipDuration() { return this.x.ikw_body_clip_duration(); }
     bodyTime(seconds) { this.x.ikw_body_time(seconds); }

@@ -27,6 +27,7 @@
 #include <ikit/humanoid.h>
 #include <ikit/jacobian.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "ikit_web.h"
@@ -328,6 +329,10 @@ static struct {
     ik_ground ground;
     const ik_clip *clip; /* the animation the solve starts from (NULL: the rest pose) */
     float time;          /* its time, seconds */
+    float built_height;  /* the built-in figure's height; 0 for a figure from a file */
+    ik_bool has_floor;   /* the clip's own floor (web/body_floor.c) is known */
+    ik_vec3 floor_rs;    /* a point on it under the rest hips, in the skeleton's root space */
+    float floor_out[3];  /* the same for the page; NaN when not known */
     int count;
 } body;
 
@@ -358,43 +363,22 @@ static void body_store(void) {
     ikw_limbs_store(&body.rig, body.model_ms, body.job.root_ms);
 }
 
-/* "not a humanoid: left_forearm: missing, ..." from the map's report: the
- * required roles that were not found. */
-static void set_missing_message(const ik_humanoid_map *map) {
-    static char report[4096];
-    char *line, *end;
-    size_t used;
-    ik_humanoid_map_describe(map, &body.skeleton, report, sizeof report);
-    ikw_set_message("not a humanoid (the rig needs these joints):");
-    for (line = report; *line; line = end + (*end != '\0')) {
-        end = strchr(line, '\n');
-        if (!end) end = line + strlen(line);
-        used = strlen(message);
-        if (end - line < 200 && strstr(line, ": missing") && strstr(line, ": missing") < end &&
-            !(strstr(line, "optional") && strstr(line, "optional") < end) && used + (size_t)(end - line) + 2 < sizeof message) {
-            message[used] = ' ';
-            memcpy(message + used + 1, line, (size_t)(end - line));
-            message[used + 1 + (size_t)(end - line)] = '\0';
-        }
-    }
-}
-
 static int body_rig_build(void) {
     ik_humanoid_map map;
     ik_skeleton_error skeleton_error;
-    ik_result r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
+    ik_result map_result,
+        r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
     if (r != IK_OK) {
         ikw_set_message(skeleton_error.message[0] ? skeleton_error.message : ik_result_str(r));
         return r;
     }
-    r = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
-    if (r == IK_ERR_NOT_FOUND) {
-        set_missing_message(&map);
-        return r;
-    }
-    if (r == IK_OK) r = ik_humanoid_init(&body.rig, &body.skeleton, &map);
+    /* A skeleton that is no humanoid gets the library's own line, the words ikc prints. */
+    map_result = ik_humanoid_map_find(&body.skeleton, NULL, 0, &map);
+    r = map_result == IK_OK ? ik_humanoid_init(&body.rig, &body.skeleton, &map) : map_result;
     if (r != IK_OK) {
-        ikw_set_message(ik_result_str(r));
+        char why[sizeof message];
+        ik_humanoid_explain(map_result, map_result == IK_OK ? r : IK_OK, &map, why, sizeof why);
+        ikw_set_message(why);
         return r;
     }
     body.job = ik_humanoid_solve_def();
@@ -409,6 +393,8 @@ static int body_rig_build(void) {
 }
 
 const ik_humanoid *ikw_body_rig(void) { return body.count > 0 ? &body.rig : NULL; }
+const ik_skeleton *ikw_body_skeleton(void) { return body.count > 0 ? &body.skeleton : NULL; }
+float ikw_body_built_height(void) { return body.count > 0 ? body.built_height : 0; }
 
 /* Skeleton, map and rig from body.count, parents, names and rest_ls. On
  * failure no figure is loaded (body.count 0: solves refuse until one is). */
@@ -420,12 +406,14 @@ static int body_rig(void) {
 
 /* Build the humanoid `height` tall (soles on y = 0, facing +z), map and rig it. */
 IKW_EXPORT(ikw_body_init) int ikw_body_init(float height) {
-    body.clip = NULL;
+    ikw_body_set_clip(NULL, 0);
+    body.built_height = 0;
     body.count = ik_humanoid_build_skeleton(height, IKW_MAX_FIGURE_JOINTS, body.parents, body.names, body.rest_ls);
     if (body.count == 0) {
         ikw_set_message("the height must be positive and finite");
         return IK_ERR_RANGE;
     }
+    body.built_height = height;
     return body_rig();
 }
 
@@ -441,7 +429,8 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
     const char *name = body.name_text, *end = body.name_text + names_length;
     int j;
     body.count = 0;
-    body.clip = NULL;
+    ikw_body_set_clip(NULL, 0);
+    body.built_height = 0;
     if (count < 1 || count > IKW_MAX_FIGURE_JOINTS || names_length < 0 || names_length > IKW_FIGURE_NAME_BYTES) {
         ikw_set_message("the skeleton has no joints, more than 256, or names over 16 KiB: too big for the playground");
         return IK_ERR_RANGE;
@@ -478,11 +467,32 @@ IKW_EXPORT(ikw_body_root) int ikw_body_root(int on) {
     return IK_OK;
 }
 /* The figure's animation (web/body_clip.c; valid until the next load) and
- * the time the solve samples it at. Loading a figure clears it. */
-void ikw_body_set_clip(const ik_clip *clip) {
+ * the time the solve samples it at. Loading a figure clears it. The floor
+ * its motion stands on is found once (web/body_floor.c, baked at
+ * `frame_time`); the solve measures the feet's lifts from it, not from the
+ * rest pose's floor, so a take recorded with its floor elsewhere stands on
+ * the ground. */
+void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time) {
+    static ik_mat4 rest_ms[IKW_MAX_FIGURE_JOINTS];
+    ik_real floor = 0;
     body.clip = clip;
     body.time = 0;
+    body.has_floor = clip && body.count > 0 && ikw_clip_floor(&body.rig, clip, frame_time, &floor);
+    body.floor_out[0] = body.floor_out[1] = body.floor_out[2] = NAN;
+    if (body.has_floor) {
+        ik_vec3 hips, up = body.rig.up_rs;
+        ik_skeleton_fk(&body.skeleton, body.skeleton.rest_ls, NULL, rest_ms);
+        hips = ik_mat4_translation(&rest_ms[body.rig.map.joint[IK_ROLE_HIPS]]);
+        body.floor_rs = ik_vec3_add(hips, ik_vec3_scale(up, floor - ik_vec3_dot(hips, up)));
+        body.floor_out[0] = (float)body.floor_rs.x;
+        body.floor_out[1] = (float)body.floor_rs.y;
+        body.floor_out[2] = (float)body.floor_rs.z;
+    }
 }
+/* The floor of the clip's motion: a point on it under the rest hips, in the
+ * skeleton's root space (before the root matrix); NaN without a clip or
+ * when its floor could not be found (no ankle joints, a take lying down). */
+IKW_EXPORT(ikw_body_clip_floor) const float *ikw_body_clip_floor(void) { return body.floor_out; }
 IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) { return body.clip ? (float)body.clip->duration : 0; }
 IKW_EXPORT(ikw_body_time) void ikw_body_time(float seconds) { body.time = seconds; }
 
@@ -548,6 +558,10 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
         int limb;
         ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
         if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
+        body.job.use_floor = body.clip && body.has_floor;
+        if (body.job.use_floor)
+            body.job.floor_ms =
+                body.job.root_ms ? ik_mat4_transform_point(body.job.root_ms, body.floor_rs) : body.floor_rs;
         /* limbs with a chain solver (web/body_limbs.c) keep the figure's pose here, then solve alone */
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             enabled[limb] = body.job.goal[limb].enabled;

@@ -1,5 +1,6 @@
 /* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
- * web/body_clip.c, web/robot_arm.c),
+ * web/body_clip.c, web/body_mesh.c, web/body_floor.c, web/figure_check.c,
+ * web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
  * the same calls natively. */
@@ -96,9 +97,28 @@ int ikw_body_ground(int kind, float amount); /* 0 none, 1 slope (degrees), 2 sta
 int ikw_body_solve(int repeats);
 float ikw_body_clip_duration(void);
 void ikw_body_time(float seconds);
-void ikw_body_set_clip(const ik_clip *clip); /* for web/body_clip.c, not exported */
+void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time); /* for web/body_clip.c, not exported */
+const float *ikw_body_clip_floor(void); /* a point on the clip's floor, root space; NaN for none */
+/* The floor a clip's motion stands on (web/body_floor.c): 1 and its height
+ * along rig->up_rs in the skeleton's root space in *floor_rs; 0 when it
+ * cannot be found. */
+int ikw_clip_floor(const ik_humanoid *rig, const ik_clip *clip, ik_real frame_time, ik_real *floor_rs);
 
 const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */
+const ik_skeleton *ikw_body_skeleton(void); /* its skeleton, NULL for none; not exported */
+float ikw_body_built_height(void);          /* the built-in figure's height, 0 for a file's; not exported */
+
+/* The built-in figure's body (web/body_mesh.c): capsules round its bones,
+ * skinned to them, at the rest pose. ikw_body_mesh_build returns the vertex
+ * count, or -1 (ikw_message says why) for a figure from a file. Per vertex
+ * 3 positions (model space), 4 joints and 4 weights; per triangle 3 indices
+ * (counter-clockwise seen from outside). */
+int ikw_body_mesh_build(void);
+int ikw_body_mesh_triangle_count(void);
+const float *ikw_body_mesh_positions(void);
+const int *ikw_body_mesh_joints(void);
+const float *ikw_body_mesh_weights(void);
+const int *ikw_body_mesh_indices(void);
 
 /* Each limb's solver (web/body_limbs.c; the page's menu, in this order). */
 typedef enum ikw_limb_method {
@@ -124,6 +144,11 @@ void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_m
 /* A BVH figure with its motion (web/body_clip.c). */
 char *ikw_input_buffer(int size);
 int ikw_body_load_bvh(int length);
+
+/* A glTF file's `length` bytes in ikw_input_buffer read and rigged by the
+ * library (web/figure_check.c): 0 a humanoid; 1 not readable, 2 read but no
+ * humanoid, with ikw_message() in the library's words (as ikc's). */
+int ikw_figure_check(int length);
 
 /* A robot arm: a URDF chain read by the page (web/robot_arm.c). Each chain
  * joint is IKW_ROBOT_FIELDS doubles: type (ik_robot_joint_type), origin

@@ -45,6 +45,13 @@ typedef struct ik_asset {
  * opened: IK_ERR_IO) and err (may be NULL) says why: the reader's code and
  * message, or IK_ERR_NOT_FOUND for a glTF file without a skin. */
 ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err);
+/* The same from `size` bytes at `data` (copied: they may go after the
+ * call), `name` (may be NULL) standing for the path: its extension tells
+ * the format where the bytes do not, and asset->path points at it. A glTF
+ * file must hold its buffers (GLB, or data URIs): external ones are refused
+ * (IK_ERR_UNSUPPORTED). The browser playground reads dropped files so, to
+ * give the reader's own messages. */
+ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, ik_asset *asset, ik_io_error *err);
 void ik_asset_free(ik_asset *asset);
 
 /* "glTF 2.0", "glTF binary (GLB)", "BVH motion capture" or "chain description". */

@@ -206,6 +206,21 @@ typedef struct ik_humanoid {
  * hanging within 60 degrees of away from its head: a quadruped). */
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
 
+/* Why a skeleton gives no usable rig, in one line for a person (no
+ * newline), from ik_humanoid_map_find's result and map and, when the map
+ * was found, ik_humanoid_init's result (pass IK_OK when it was not run):
+ *   "no humanoid found: missing left_forearm, right_forearm" (the
+ *     required roles not found);
+ *   "no humanoid found: the figure does not stand upright (its legs do not
+ *     hang away from its head: a quadruped?)" (IK_ERR_UNSUPPORTED);
+ *   "the humanoid's rest pose is not usable: <ik_result_str> (<why>)".
+ * "" when both results are IK_OK. The command-line tool and the browser
+ * playground show it as it is, so both say the same words. Writes at most
+ * `size` bytes, always NUL-terminated when size > 0; returns the length the
+ * whole text needs (as snprintf). */
+int ik_humanoid_explain(ik_result map_result, ik_result init_result, const ik_humanoid_map *map, char *out,
+                        size_t size);
+
 /* The ankle's dorsiflexion (toes toward the shin positive), radians: the
  * signed angle about `lateral` (the foot's left axis: up x forward in the
  * space of the vectors, which a mirroring transform of the rig's

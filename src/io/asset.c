@@ -73,10 +73,9 @@ static ik_asset_format sniff(const char *path, int *binary) {
     return format_of(path, head, n, binary);
 }
 
-static ik_result load_gltf(ik_asset *asset, ik_io_error *err) {
+/* The character of a glTF document just read: its largest skin. */
+static ik_result take_skin(ik_asset *asset, ik_io_error *err) {
     const ik_gltf_skin *skin;
-    ik_result r = ik_gltf_read_file(asset->path, &asset->gltf, err);
-    if (r != IK_OK) return r;
     if (ik_gltf_skin_count(asset->gltf) == 0) {
         ik_io_error_set(err, 0, 0, -1, "the glTF file has no skin, so no skeleton to work on");
         return IK_ERR_NOT_FOUND;
@@ -88,9 +87,8 @@ static ik_result load_gltf(ik_asset *asset, ik_io_error *err) {
     return IK_OK;
 }
 
-static ik_result load_chain(ik_asset *asset, ik_io_error *err) {
-    ik_result r = ik_chain_file_read_file(asset->path, &asset->chain_file, err);
-    if (r != IK_OK) return r;
+/* The skeleton and limits of a chain file just read. */
+static ik_result take_chain(ik_asset *asset, ik_io_error *err) {
     asset->skeleton = &asset->chain_file->skeleton;
     asset->constraints = (ik_constraint *)calloc((size_t)asset->skeleton->joint_count, sizeof(ik_constraint));
     if (!asset->constraints) {
@@ -112,15 +110,56 @@ ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err) {
     asset->root_ms = ik_mat4_identity();
     asset->format = sniff(path, &asset->binary);
     switch (asset->format) {
-    case IK_ASSET_GLTF: r = load_gltf(asset, err); break;
+    case IK_ASSET_GLTF:
+        r = ik_gltf_read_file(path, &asset->gltf, err);
+        if (r == IK_OK) r = take_skin(asset, err);
+        break;
     case IK_ASSET_BVH:
         r = ik_bvh_read_file(path, &asset->bvh, err);
         if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
         break;
-    case IK_ASSET_CHAIN: r = load_chain(asset, err); break;
+    case IK_ASSET_CHAIN:
+        r = ik_chain_file_read_file(path, &asset->chain_file, err);
+        if (r == IK_OK) r = take_chain(asset, err);
+        break;
     default:
         ik_io_error_set(err, 0, 0, -1, "cannot open '%.180s': %s", path, strerror(errno));
         return IK_ERR_IO;
+    }
+    if (r == IK_OK) return IK_OK;
+    format = asset->format;
+    ik_asset_free(asset);
+    asset->format = format;
+    return r;
+}
+
+ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, ik_asset *asset, ik_io_error *err) {
+    char head[512];
+    size_t n = size < sizeof head - 1 ? size : sizeof head - 1;
+    ik_result r = IK_ERR_NULL;
+    ik_asset_format format;
+    if (!asset) return IK_ERR_NULL;
+    memset(asset, 0, sizeof *asset);
+    ik_io_error_clear(err);
+    if (!data && size > 0) return IK_ERR_NULL;
+    asset->path = name ? name : "";
+    asset->root_ms = ik_mat4_identity();
+    if (n) memcpy(head, data, n);
+    head[n] = '\0';
+    asset->format = format_of(asset->path, head, n, &asset->binary);
+    switch (asset->format) {
+    case IK_ASSET_GLTF:
+        r = ik_gltf_read_memory(data, size, NULL, &asset->gltf, err);
+        if (r == IK_OK) r = take_skin(asset, err);
+        break;
+    case IK_ASSET_BVH:
+        r = ik_bvh_read_memory((const char *)data, size, &asset->bvh, err);
+        if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
+        break;
+    default:
+        r = ik_chain_file_read_memory((const char *)data, size, &asset->chain_file, err);
+        if (r == IK_OK) r = take_chain(asset, err);
+        break;
     }
     if (r == IK_OK) return IK_OK;
     format = asset->format;

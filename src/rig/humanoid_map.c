@@ -569,6 +569,47 @@ int ik_humanoid_map_describe(const ik_humanoid_map *map, const ik_skeleton *s, c
     return (int)used;
 }
 
+/* Appends `text` to out[size] at *used, counting what does not fit. */
+static void put(char *out, size_t size, size_t *used, const char *text) {
+    size_t n = strlen(text);
+    if (out && *used + 1 < size) {
+        size_t room = size - *used - 1, k = n < room ? n : room;
+        memcpy(out + *used, text, k);
+        out[*used + k] = 0;
+    }
+    *used += n;
+}
+
+int ik_humanoid_explain(ik_result map_result, ik_result init_result, const ik_humanoid_map *map, char *out,
+                        size_t size) {
+    size_t used = 0;
+    int role, first = 1;
+    if (out && size > 0) out[0] = 0;
+    if (map_result != IK_OK) {
+        unsigned long missing = map ? map->missing & IK_HUMANOID_REQUIRED_ROLES : 0;
+        put(out, size, &used, "no humanoid found: ");
+        if (!missing) put(out, size, &used, ik_result_str(map_result));
+        else put(out, size, &used, "missing");
+        for (role = 0; role < IK_ROLE_COUNT; ++role)
+            if (missing & (1ul << role)) {
+                put(out, size, &used, first ? " " : ", ");
+                put(out, size, &used, role_names[role]);
+                first = 0;
+            }
+    } else if (init_result == IK_ERR_UNSUPPORTED) {
+        put(out, size, &used,
+            "no humanoid found: the figure does not stand upright (its legs do not hang away from its head: "
+            "a quadruped?)");
+    } else if (init_result != IK_OK) {
+        put(out, size, &used, "the humanoid's rest pose is not usable: ");
+        put(out, size, &used, ik_result_str(init_result));
+        put(out, size, &used, init_result == IK_ERR_HIERARCHY    ? " (roles out of body order)"
+                              : init_result == IK_ERR_DEGENERATE ? " (zero-length limbs or a body with no width)"
+                                                                 : "");
+    }
+    return (int)used;
+}
+
 /* ---- the mapping file -------------------------------------------------------- */
 
 static const char *trim_start(const char *a, const char *b) {

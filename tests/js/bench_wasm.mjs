@@ -40,7 +40,10 @@ function runCases(x, tailText, frames, runs) {
 
 const tailText = await readFile(path.join(root, 'examples/tail.chain'), 'utf8');
 const wasm = await readFile(path.join(buildDir, 'ikit.wasm'));
-const { instance } = await WebAssembly.instantiate(wasm, { wasi_snapshot_preview1: new Proxy({}, { get: () => () => 52 }) });
+// WASI answered as the page does (web/ikit.js): ENOSYS, and EBADF (no preopened directories) to the reactor's _initialize.
+const wasiStub = () => new Proxy({}, { get: (_, name) => () => (name === 'fd_prestat_get' ? 8 : 52) });
+const { instance } = await WebAssembly.instantiate(wasm, { wasi_snapshot_preview1: wasiStub() });
+instance.exports._initialize?.();
 const results = { node: runCases(instance.exports, tailText, FRAMES, RUNS) };
 
 let chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -55,7 +58,8 @@ if (existsSync(chromiumPath)) {
         await page.waitForSelector('body[data-ready]');
         results.chromium = await page.evaluate(async ({ src, text, frames, runs }) => {
             const { instance } = await WebAssembly.instantiateStreaming(fetch('./ikit.wasm'),
-                { wasi_snapshot_preview1: new Proxy({}, { get: () => () => 52 }) });
+                { wasi_snapshot_preview1: new Proxy({}, { get: (_, name) => () => (name === 'fd_prestat_get' ? 8 : 52) }) });
+            instance.exports._initialize?.();
             // eslint-disable-next-line no-new-func
             return new Function(`return (${src})`)()(instance.exports, text, frames, runs);
         }, { src: runCases.toString(), text: tailText, frames: FRAMES, runs: RUNS });

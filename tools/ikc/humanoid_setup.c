@@ -56,29 +56,19 @@ void ikc_humanoid_print_map(FILE *out, const ikc_humanoid *h, const ik_skeleton 
 }
 
 int ikc_humanoid_usable(const char *command, const ikc_humanoid *h, const ik_skeleton *skeleton, FILE *out) {
+    char why[512];
     if (h->map_result == IK_OK && h->init_result == IK_OK) return 1;
+    /* the library's words (the playground shows the same), then what the command line can do about it */
+    ik_humanoid_explain(h->map_result, h->init_result, &h->map, why, sizeof why);
+    fprintf(out, "ikc %s: %s", command, why);
     if (h->map_result != IK_OK) {
-        int role, first = 1;
-        fprintf(out, "ikc %s: no humanoid found: missing", command);
-        for (role = 0; role < IK_ROLE_COUNT; ++role)
-            if ((IK_HUMANOID_REQUIRED_ROLES & (1ul << role)) && (h->map.missing & (1ul << role))) {
-                fprintf(out, "%s %s", first ? "" : ",", ik_humanoid_role_name(role));
-                first = 0;
-            }
         fprintf(out, "; give them with --map FILE ('role = joint name' lines). The roles found:\n");
         ikc_humanoid_print_map(out, h, skeleton, "  ");
     } else if (h->init_result == IK_ERR_UNSUPPORTED) {
-        fprintf(out,
-                "ikc %s: no humanoid found: the figure does not stand upright (its legs do not hang away from its "
-                "head: a quadruped?). The roles found:\n",
-                command);
+        fprintf(out, ". The roles found:\n");
         ikc_humanoid_print_map(out, h, skeleton, "  ");
     } else {
-        fprintf(out, "ikc %s: the humanoid's rest pose is not usable: %s (%s)\n", command,
-                ik_result_str(h->init_result),
-                h->init_result == IK_ERR_HIERARCHY ? "roles out of body order; check --map"
-                : h->init_result == IK_ERR_DEGENERATE ? "zero-length limbs or a body with no width"
-                                                      : "see docs/humanoid.md");
+        fprintf(out, "%s\n", h->init_result == IK_ERR_HIERARCHY ? "; check --map" : "");
     }
     return 0;
 }

@@ -1759,6 +1759,42 @@ static void test_chain_stops_hands(void) {
     ik_bvh_free(b);
 }
 
+/* A rig of few joints (issue 26, item 8): root > body > hand_L. */
+static const char few_bvh[] =
+    "HIERARCHY\nROOT root\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    BVH_JOINT("JOINT", "body", 0, 1, 0)
+    BVH_JOINT("JOINT", "hand_L", 0.4, 0.2, 0) BVH_END(0.1, 0, 0) "}\n"
+    "}\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n0 0 0 0 0 0  0 0 0  0 0 0\n";
+
+/* A hand right under the body joint under the root: its default chain is
+ * the hand alone, so a hand target never tilts the character; info and
+ * solve say it hangs from the trunk; --chain 3 still turns root and body
+ * when asked. */
+static void test_chain_off_trunk(void) {
+    char path[300], args[1200];
+    ik_bvh *b = NULL;
+    ik_vec3 rest[8];
+    cJSON *doc;
+    path_in(path, sizeof path, "few.bvh");
+    write_text(path, few_bvh);
+    if (!bvh_rest(path, &b, rest, 8)) {
+        CHECK(0, "the few-joint rig loads");
+        ik_bvh_free(b);
+        return;
+    }
+    snprintf(args, sizeof args, "info '%s'", path);
+    CHECK(run(args) == 0 && strstr(out_text, "hand_L   (hangs from body, part of the body's trunk"),
+          "info: hand_L hangs from the trunk: %s", out_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand_L=0.5,1,0.2 --json", path);
+    CHECK(run(args) == 2 && strstr(err_text, "'hand_L' hangs from 'body', part of the body's trunk") &&
+              strstr(err_text, "--chain"),
+          "--target hand_L: no chain through the body: %s", err_text);
+    snprintf(args, sizeof args, "solve '%s' --target hand_L=0.5,1,0.2 --chain 3 --json", path);
+    doc = solve_moving(args, rest, b->skeleton.joint_count, ~0ull, "--chain 3");
+    cJSON_Delete(doc);
+    ik_bvh_free(b);
+}
+
 /* Signed height of p above the plane (point, unit normal). */
 static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) { return ik_vec3_dot(ik_vec3_sub(p, point), normal); }
 
@@ -2770,6 +2806,7 @@ int main(void) {
     test_solve_natural_bend();
     test_chain_stops_fox();
     test_chain_stops_hands();
+    test_chain_off_trunk();
     test_solve_slope();
     test_solve_ground_files();
     test_solve_look_at();

@@ -1766,6 +1766,64 @@ static const char few_bvh[] =
     BVH_JOINT("JOINT", "hand_L", 0.4, 0.2, 0) BVH_END(0.1, 0, 0) "}\n"
     "}\n}\nMOTION\nFrames: 1\nFrame Time: 0.04\n0 0 0 0 0 0  0 0 0  0 0 0\n";
 
+/* The few-joint rig as glTF (`gltf` and `bin`, a file name beside it):
+ * root > body > hand_L, with a mesh of two boxes, the body's skinned to
+ * body and the hand's to hand_L; vertex 3's first weight is `weight3`
+ * (1: well formed). */
+static void write_few_gltf(const char *gltf, const char *dir, const char *bin, float weight3) {
+    static const float centre[2][3] = {{0, 1, 0}, {0.4f, 1.2f, 0}}, half[2][3] = {{0.15f, 0.3f, 0.1f}, {0.05f, 0.05f, 0.05f}};
+    static const unsigned short faces[36] = {0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1,
+                                             2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
+    float positions[16][3], weights[16][4], ibm[3][16];
+    unsigned char joints[16][4];
+    unsigned short indices[72];
+    char path[700], text[2600];
+    FILE *f;
+    int b, v, k;
+    memset(weights, 0, sizeof weights);
+    memset(joints, 0, sizeof joints);
+    memset(ibm, 0, sizeof ibm);
+    for (b = 0; b < 2; ++b)
+        for (v = 0; v < 8; ++v) {
+            for (k = 0; k < 3; ++k) positions[b * 8 + v][k] = centre[b][k] + ((v >> (2 - k)) & 1 ? 1 : -1) * half[b][k];
+            joints[b * 8 + v][0] = (unsigned char)(b + 1);
+            weights[b * 8 + v][0] = 1;
+        }
+    weights[3][0] = weight3;
+    for (k = 0; k < 72; ++k) indices[k] = (unsigned short)(faces[k % 36] + (k / 36) * 8);
+    for (b = 0; b < 3; ++b) {
+        ibm[b][0] = ibm[b][5] = ibm[b][10] = ibm[b][15] = 1;
+        ibm[b][13] = b == 0 ? 0 : -(b == 1 ? 1.0f : 1.2f);
+        ibm[b][12] = b == 2 ? -0.4f : 0;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, bin);
+    f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(positions, 1, sizeof positions, f);
+    fwrite(joints, 1, sizeof joints, f);
+    fwrite(weights, 1, sizeof weights, f);
+    fwrite(indices, 1, sizeof indices, f);
+    fwrite(ibm, 1, sizeof ibm, f);
+    fclose(f);
+    snprintf(text, sizeof text,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,3]}],\"nodes\":["
+             "{\"name\":\"root\",\"children\":[1]},{\"name\":\"body\",\"translation\":[0,1,0],\"children\":[2]},"
+             "{\"name\":\"hand_L\",\"translation\":[0.4,0.2,0]},{\"name\":\"figure\",\"mesh\":0,\"skin\":0}],"
+             "\"skins\":[{\"joints\":[0,1,2],\"inverseBindMatrices\":4}],"
+             "\"meshes\":[{\"name\":\"boxes\",\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
+             "\"WEIGHTS_0\":2},\"indices\":3}]}],\"accessors\":["
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":16,\"type\":\"VEC3\",\"min\":[-0.15,0.7,-0.1],"
+             "\"max\":[0.45,1.3,0.1]},{\"bufferView\":1,\"componentType\":5121,\"count\":16,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":16,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5123,\"count\":72,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":3,\"type\":\"MAT4\"}],\"bufferViews\":["
+             "{\"buffer\":0,\"byteLength\":192},{\"buffer\":0,\"byteOffset\":192,\"byteLength\":64},"
+             "{\"buffer\":0,\"byteOffset\":256,\"byteLength\":256},{\"buffer\":0,\"byteOffset\":512,\"byteLength\":144},"
+             "{\"buffer\":0,\"byteOffset\":656,\"byteLength\":192}],\"buffers\":[{\"byteLength\":848,\"uri\":\"%s\"}]}",
+             bin);
+    write_text(gltf, text);
+}
+
 /* A hand right under the body joint under the root: its default chain is
  * the hand alone, so a hand target never tilts the character; info and
  * solve say it hangs from the trunk; --chain 3 still turns root and body
@@ -1793,6 +1851,53 @@ static void test_chain_off_trunk(void) {
     doc = solve_moving(args, rest, b->skeleton.joint_count, ~0ull, "--chain 3");
     cJSON_Delete(doc);
     ik_bvh_free(b);
+}
+
+/* Warm (mesh) pixels in a PNG (warm_pixel), or -1. */
+static long warm_pixels(const char *png) {
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    long warm = 0;
+    int x, y;
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return -1;
+    }
+    for (y = 0; y < cairo_image_surface_get_height(s); ++y)
+        for (x = 0; x < cairo_image_surface_get_width(s); ++x)
+            warm += warm_pixel(cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s), x, y);
+    cairo_surface_destroy(s);
+    return warm;
+}
+
+/* The few-joint rig as glTF with a mesh: drawn without a warning when well
+ * formed; a vertex whose weights follow no joint, or a negative weight, is
+ * a warning that names the mesh's primitive, the vertex and the weight
+ * (render and solve --render), and the bones are drawn. */
+static void test_render_names_bad_mesh(void) {
+    static const float weight3[3] = {1, 0, -0.5f};
+    static const char *const why[3] = {"", "vertex 3: its weights are all 0", "vertex 3: weight 0 is -0.5"};
+    char gltf[300], png[300], args[1200];
+    int k;
+    path_in(gltf, sizeof gltf, "few.gltf");
+    path_in(png, sizeof png, "few.png");
+    for (k = 0; k < 3; ++k) {
+        write_few_gltf(gltf, work_dir, "few.bin", weight3[k]);
+        snprintf(args, sizeof args, "render '%s' -o '%s'", gltf, png);
+        CHECK(run(args) == 0, "%s: %s", args, err_text);
+        if (k == 0) {
+            CHECK(!strstr(err_text, "warning") && warm_pixels(png) > 5000,
+                  "the well-formed rig draws its mesh without a warning (%ld warm pixels): %s", warm_pixels(png),
+                  err_text);
+            continue;
+        }
+        CHECK(warm_pixels(png) < 1000, "the bones are drawn instead (%ld warm pixels: the orange chain)", warm_pixels(png));
+        CHECK(strstr(err_text, "warning") && strstr(err_text, "/meshes/0/primitives/0/attributes/WEIGHTS_0") &&
+                  strstr(err_text, "mesh 'boxes', ") && strstr(err_text, why[k]) && strstr(err_text, "drawing the bones"),
+              "render names the mesh, the vertex and its weights: %s", err_text);
+        snprintf(args, sizeof args, "solve '%s' --target hand_L=0.5,1,0.2 --chain 2 --render '%s'", gltf, png);
+        CHECK(run(args) == 0 && strstr(err_text, "mesh 'boxes', ") && strstr(err_text, why[k]),
+              "solve --render names them too: %s", err_text);
+    }
 }
 
 /* Signed height of p above the plane (point, unit normal). */
@@ -2807,6 +2912,7 @@ int main(void) {
     test_chain_stops_fox();
     test_chain_stops_hands();
     test_chain_off_trunk();
+    test_render_names_bad_mesh();
     test_solve_slope();
     test_solve_ground_files();
     test_solve_look_at();

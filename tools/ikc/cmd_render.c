@@ -349,15 +349,16 @@ static ikc_picture lay_out(const render_options *o, const ik_asset *asset, const
 }
 
 /* The mesh in every frame's pose: posed [frame_count * vertex_count], each
- * panel pointed at its own; 0 (and no mesh on the panels) when a frame's
- * weights are unusable. */
-static int pose_mesh(ikc_mesh *mesh, int frame_count, const ik_mat4 *models, int joint_count, ik_vec3 *posed,
+ * panel pointed at its own; 0 (and no mesh on the panels, after a warning
+ * naming the joint) when a frame cannot be posed. */
+static int pose_mesh(const ik_asset *asset, ikc_mesh *mesh, int frame_count, const ik_mat4 *models, ik_vec3 *posed,
                      ikc_panel *panels) {
-    int i;
+    int i, joint_count = asset->skeleton->joint_count;
     for (i = 0; i < frame_count; ++i) {
         panels[i].mesh = mesh;
         panels[i].mesh_ms = posed + (size_t)i * (size_t)mesh->vertex_count;
-        if (!ikc_mesh_pose(mesh, models + (size_t)i * (size_t)joint_count, posed + (size_t)i * (size_t)mesh->vertex_count))
+        if (!ikc_mesh_pose_named("render", asset, mesh, models + (size_t)i * (size_t)joint_count,
+                                 posed + (size_t)i * (size_t)mesh->vertex_count))
             break;
     }
     if (i == frame_count) return 1;
@@ -387,6 +388,8 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     ik_vec3 *posed = have_mesh > 0 ? (ik_vec3 *)malloc((size_t)(frame_count ? frame_count : 1) *
                                                        (size_t)mesh.vertex_count * sizeof *posed)
                                    : NULL;
+    if (error[0])
+        fprintf(stderr, "ikc render: warning: %s%s\n", ikc_shown(error), have_mesh ? "" : "; drawing the bones");
     if (frame_count == 0) code = IKC_EXIT_NOT_FOUND;
     else if (!poses || !models || !target_ms || !reached || have_mesh < 0 || (have_mesh > 0 && !posed)) {
         fprintf(stderr, "ikc render: out of memory\n");
@@ -402,8 +405,7 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
             panels[i].role_joint_count = role_count;
         }
         if (targets) mark_targets(asset, models, target_ms, reached, &panels[0]);
-        if (have_mesh > 0 && !pose_mesh(&mesh, frame_count, models, n, posed, panels))
-            fprintf(stderr, "ikc render: warning: %s: the mesh's weights are unusable; drawing the bones\n", o->path);
+        if (have_mesh > 0) pose_mesh(asset, &mesh, frame_count, models, posed, panels);
         pic = lay_out(o, asset, title, panels, frame_count);
         pic.bones = o->bones;
         memset(layouts, 0, sizeof layouts);

@@ -493,7 +493,7 @@ static int render_result(const ik_asset *asset, const char *picture, const targe
     panel.label_joints = 1;
     panel.role_joints = highlight;
     panel.role_joint_count = highlight_count;
-    ikc_mesh_attach(asset, model_ms, &mesh, &mesh_ms, &panel);
+    ikc_mesh_attach("solve", asset, model_ms, &mesh, &mesh_ms, &panel);
     panel.caption = roles && roles->look_given
                         ? "grey: the pose before solving; orange: solved chains; crosses: targets; dashed: gaze"
                         : "grey: the pose before solving; orange: solved chains; crosses: targets";

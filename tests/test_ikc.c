@@ -2433,7 +2433,7 @@ static void test_no_temporary_files_left(void) {
  * filmstrip is drawn; bad options, a chain and a figure that is not a
  * humanoid get their messages and exit codes, and nothing is written. */
 static void test_walk_command(void) {
-    char rig[300], bvh_in[300], out[300], picture[300], bvh_out[300], args[1400], leg[300], chain[300];
+    char rig[300], bvh_in[300], out[300], picture[300], bvh_out[300], args[1400], leg[300], chain[300], flat[300];
     ik_asset asset;
     if (!real_asset("gltf/male_base_mesh.glb", rig, sizeof rig) || !real_asset("bvh/131_01.bvh", bvh_in, sizeof bvh_in))
         return;
@@ -2444,6 +2444,12 @@ static void test_walk_command(void) {
              picture);
     CHECK(run(args) == 0, "walk a glTF rig up stairs: %s", err_text);
     CHECK(file_size(picture) > 1000, "walk filmstrip written");
+    /* issue 26, item 6: the filmstrip draws the character's mesh (clay, a
+     * warm colour; the bones alone are blue) as render does */
+    path_in(flat, sizeof flat, "walk_flat.glb");
+    snprintf(args, sizeof args, "walk '%s' -o '%s' --seconds 1 --render '%s' --quiet", rig, flat, picture);
+    CHECK(run(args) == 0 && warm_pixels(picture) > 1280L * 1174 / 50,
+          "walk --render draws the mesh: %ld mesh pixels: %s", warm_pixels(picture), err_text);
     if (ik_asset_load(out, &asset, NULL) == IK_OK) {
         int c, found = -1;
         for (c = 0; c < ik_asset_clip_count(&asset); ++c)

@@ -1,7 +1,8 @@
 /* Limbs by name: the procedural humanoid's legs, arms and spine by joint
  * name; a creature with helper joints, zero-length joints and a tail; a rig
- * named only "leg"/"arm" runs; chains to tips; each limb kept on its own;
- * max_chains respected; every chain a path down the hierarchy. */
+ * named only "leg"/"arm" runs; chains to tips; each limb kept on its own
+ * and off the trunk; max_chains respected; every chain a path down the
+ * hierarchy. */
 #include <ikit/humanoid.h>
 #include <ikit/named_chains.h>
 
@@ -94,8 +95,42 @@ static void test_creature(void) {
     CHECK(paths_down(&s, chains, n) == 0, "chains run down the hierarchy");
 }
 
+/* A rig of few joints (issue 26, item 8): a hand right under the body
+ * joint under the root is an arm of one joint, so a hand target never
+ * turns the body or the root, and a root not named as a limb is never in
+ * one; the same three joints named as a lone arm (its shoulder the root)
+ * stay a three-joint arm. */
+static void test_few_joints(void) {
+    static const char *const body_names[] = {"root", "body", "hand_L"};
+    static const char *const arm_names[] = {"UpperArm_L", "ForeArm_L", "Hand_L"};
+    static const char *const plain_names[] = {"Character", "Mid", "hand_L"};
+    static const char *const hand[] = {"hand_L"};
+    static const char *const below_root[] = {"Mid", "hand_L"};
+    static const int parents[] = {-1, 0, 1};
+    ik_transform rest[3];
+    ik_named_chain chains[4];
+    ik_skeleton s;
+    int j, n;
+    for (j = 0; j < 3; ++j) rest[j] = ik_transform_identity();
+    rest[1].translation = ik_v3(0, 1, 0);
+    rest[2].translation = ik_v3(0.4f, 0.2f, 0);
+    CHECK(ik_skeleton_init(&s, 3, parents, body_names, rest, NULL) == IK_OK, "few-joint skeleton");
+    n = ik_named_chains_find(&s, chains, 4);
+    CHECK(n == 1 && find(&s, chains, n, "arm", hand, 1) >= 0, "root > body > hand_L: the arm is the hand alone (%d "
+          "chains, the first of %d joints)", n, n > 0 ? chains[0].count : 0);
+    CHECK(ik_skeleton_init(&s, 3, parents, plain_names, rest, NULL) == IK_OK, "plainly named skeleton");
+    n = ik_named_chains_find(&s, chains, 4);
+    CHECK(n == 1 && find(&s, chains, n, "arm", below_root, 2) >= 0, "Character > Mid > hand_L: the root is never "
+          "part of the arm (%d chains)", n);
+    CHECK(ik_skeleton_init(&s, 3, parents, arm_names, rest, NULL) == IK_OK, "lone arm skeleton");
+    n = ik_named_chains_find(&s, chains, 4);
+    CHECK(n == 1 && find(&s, chains, n, "arm", arm_names, 3) >= 0, "a lone arm rooted at its shoulder keeps its "
+          "three joints (%d chains)", n);
+}
+
 int main(void) {
     test_humanoid();
     test_creature();
+    test_few_joints();
     return check_summary("test_named_chains");
 }

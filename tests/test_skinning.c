@@ -145,11 +145,11 @@ static void test_extreme_weights_and_points(void) {
 /* ---- malformed skinned meshes ------------------------------------------------ */
 
 /* A one-triangle skinned mesh on a one-joint skin, written to a temporary
- * .gltf and .bin with JOINTS_0 of vertex 0 set to `joint` and index 2 set
- * to `index`, `primitive_extra` added to the primitive's members; the
- * reader's answer. */
-static ik_result read_triangle(unsigned char joint, unsigned short index, const char *primitive_extra,
-                               int *triangles) {
+ * .gltf and .bin with JOINTS_0 of vertex 0 set to `joint`, the first weight
+ * of vertex 1 to `weight1` and index 2 set to `index`, `primitive_extra`
+ * added to the primitive's members; the reader's answer (its error in *e). */
+static ik_result read_triangle_weighted(unsigned char joint, float weight1, unsigned short index,
+                                        const char *primitive_extra, int *triangles, ik_io_error *e) {
     char dir[] = "/tmp/ikit-test-skinning-XXXXXX", gltf_path[80], bin_path[80];
     unsigned char bin[36 + 12 + 48 + 8 + 64];
     float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
@@ -157,10 +157,10 @@ static ik_result read_triangle(unsigned char joint, unsigned short index, const 
     unsigned short indices[4] = {0, 1, 0, 0};
     ik_gltf *g = NULL;
     ik_gltf_skinned_mesh mesh;
-    ik_io_error e;
     ik_result r;
     FILE *f;
     indices[2] = index;
+    weights[4] = weight1;
     memset(bin, 0, sizeof bin);
     memcpy(bin, positions, 36);
     bin[36] = joint;
@@ -193,10 +193,10 @@ static ik_result read_triangle(unsigned char joint, unsigned short index, const 
                 primitive_extra);
         fclose(f);
     }
-    r = ik_gltf_read_file(gltf_path, &g, &e);
+    r = ik_gltf_read_file(gltf_path, &g, e);
     *triangles = -1;
     if (r == IK_OK) {
-        r = ik_gltf_skinned_mesh_read(g, 0, &mesh, &e);
+        r = ik_gltf_skinned_mesh_read(g, 0, &mesh, e);
         if (r == IK_OK) {
             *triangles = mesh.triangle_count;
             ik_gltf_skinned_mesh_free(&mesh);
@@ -209,8 +209,16 @@ static ik_result read_triangle(unsigned char joint, unsigned short index, const 
     return r;
 }
 
+static ik_result read_triangle(unsigned char joint, unsigned short index, const char *primitive_extra,
+                               int *triangles) {
+    ik_io_error e;
+    return read_triangle_weighted(joint, 1, index, primitive_extra, triangles, &e);
+}
+
 static void test_malformed_meshes(void) {
-    int triangles;
+    static const float bad_weight[2] = {0, -0.25f};
+    ik_io_error e;
+    int triangles, k;
     ik_result r = read_triangle(0, 2, "", &triangles);
     CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r),
           triangles);
@@ -226,6 +234,16 @@ static void test_malformed_meshes(void) {
     r = read_triangle(0, 2, ",\"extensions\":{\"KHR_materials_variants\":{}}", &triangles);
     CHECK(r == IK_OK && triangles == 1, "another extension on a primitive changes nothing: %s",
           ik_result_str(r));
+    /* A vertex whose weights follow no joint, or with a negative weight,
+     * could not be skinned: refused where it is, vertex named (a NaN is
+     * refused by the accessor's decoding already). */
+    for (k = 0; k < 2; ++k) {
+        r = read_triangle_weighted(0, bad_weight[k], 2, "", &triangles, &e);
+        CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/meshes/0/primitives/0/attributes/WEIGHTS_0") == 0 &&
+                  strstr(e.message, "vertex 1") && strstr(e.message, k == 0 ? "all 0" : "weight 0 is"),
+              "vertex 1's first weight %g refused: %s: %s at %s", (double)bad_weight[k], ik_result_str(r), e.message,
+              e.path);
+    }
 }
 
 /* Many skinned nodes (issue 18: each mesh read walked every node, mesh and

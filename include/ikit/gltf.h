@@ -118,7 +118,9 @@ int ik_gltf_skinned_mesh_count(const ik_gltf *gltf);
 /* Read skinned mesh `index` into `out` (allocated; release with
  * ik_gltf_skinned_mesh_free). IK_ERR_RANGE for an index out of range;
  * IK_ERR_PARSE for accessors of the wrong shape, vertex indices beyond
- * POSITION's count, or JOINTS_0 entries beyond the skin's joints. */
+ * POSITION's count, JOINTS_0 entries beyond the skin's joints, or a vertex
+ * whose WEIGHTS_0 hold a negative weight or are all 0 (it follows no
+ * joint); the message names the vertex (and the mesh, when it has a name). */
 ik_result ik_gltf_skinned_mesh_read(ik_gltf *gltf, int index, ik_gltf_skinned_mesh *out, ik_io_error *error);
 void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh);
 

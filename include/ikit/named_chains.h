@@ -26,7 +26,11 @@ typedef struct ik_named_chain {
  * ending at the first joint of a run named foot, ankle, hand, wrist or palm,
  * through bones of non-zero length (or the first three joints of a run
  * named leg or arm when there are no such names); IK helpers (target, pole,
- * ctrl, toe, heel, end, ...) are never a limb's end. A spine runs from the
+ * ctrl, toe, heel, end, ...) are never a limb's end, and no leg or arm
+ * climbs into the trunk: it keeps only the joints below one named for it
+ * (body, torso, hips, pelvis, spine, chest, root, ...) or below a root
+ * whose name is not a limb's, so a hand right under the body joint under
+ * the root is a limb of one joint. A spine runs from the
  * head (or the neck's tip) down to where the limbs branch off, a tail from
  * its tip to where it joins the body. Each chain is then kept on its own
  * limb (ik_named_chain_own_limb): a limb cut down to its end alone has

@@ -5,6 +5,7 @@
 #include "gltf_doc.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,13 +115,23 @@ static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primit
     return IK_OK;
 }
 
+static const char *weights_path(gltf_path *p, const char *primitive) {
+    snprintf(p->text, sizeof p->text, "%.100s/attributes/WEIGHTS_0", primitive);
+    return p->text;
+}
+
 /* Copy one primitive into the merged arrays at vertex `base`, triangle
- * `tri`. */
+ * `tri`. A vertex's weights must be finite and non-negative and follow some
+ * joint (sum > 0; the specification's section 3.7.3.3 asks for a sum of 1,
+ * which skinning divides out): one that follows no joint could not be
+ * skinned, so it is refused here, with its mesh and vertex named. */
 static ik_result append(const primitive_data *d, const int *joint_table, int table_count, int base, int tri,
-                        ik_gltf_skinned_mesh *out, const char *where, ik_io_error *error) {
+                        ik_gltf_skinned_mesh *out, const char *where, const char *mesh_name, ik_io_error *error) {
     long n = d->position->count, k = d->indices ? d->indices->count : n, i;
+    gltf_path p;
     for (i = 0; i < n; ++i) {
         const ik_real *pos = d->position->data + i * 3;
+        ik_real sum = 0;
         int c;
         out->positions[base + i] = ik_v3(pos[0], pos[1], pos[2]);
         for (c = 0; c < 4; ++c) {
@@ -129,9 +140,17 @@ static ik_result append(const primitive_data *d, const int *joint_table, int tab
             if (!(j >= 0 && j < (ik_real)table_count && j == (ik_real)(int)j))
                 return gltf_fail(error, IK_ERR_PARSE, where, "JOINTS_0 of vertex %ld names joint %g of %d", i,
                                  (double)j, table_count);
+            if (!(ik_finite(w) && w >= 0))
+                return gltf_fail(error, IK_ERR_PARSE, weights_path(&p, where),
+                                 "%svertex %ld: weight %d is %g (weights are finite and not negative)", mesh_name, i,
+                                 c, (double)w);
             out->joints[(size_t)(base + i) * 4 + c] = joint_table[(int)j];
             out->weights[(size_t)(base + i) * 4 + c] = w;
+            sum += w;
         }
+        if (!(sum > 0))
+            return gltf_fail(error, IK_ERR_PARSE, weights_path(&p, where),
+                             "%svertex %ld: its weights are all 0, so it follows no joint", mesh_name, i);
     }
     for (i = 0; i < k; ++i) {
         ik_real v = d->indices ? d->indices->data[i] : (ik_real)i;
@@ -154,6 +173,7 @@ void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh) {
 
 ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh *out, ik_io_error *error) {
     const json_value *primitives, *prim;
+    char mesh_name[240];
     primitive_data *prims = NULL;
     int *joint_table = NULL, table_count = 0, n, i = 0, base = 0, tri = 0;
     long m, s, vertices, triangles;
@@ -167,6 +187,9 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
     m = g->nodes[n].mesh; /* checked by the reader */
     s = g->nodes[n].skin;
     primitives = json_member(g->mesh_items[m], "primitives");
+    mesh_name[0] = '\0';
+    if (json_string(json_member(g->mesh_items[m], "name")))
+        snprintf(mesh_name, sizeof mesh_name, "mesh '%.200s', ", json_string(json_member(g->mesh_items[m], "name")));
     if (!json_is_array(primitives))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "meshes", m, "primitives"), "must be an array");
     prims = (primitive_data *)calloc((size_t)json_count(primitives) + 1, sizeof *prims);
@@ -193,7 +216,7 @@ ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh 
         ik_gltf_mesh_part *part = &out->parts[out->part_count];
         gltf_path_format(&p, "/meshes/%ld/primitives/%ld", m, i++, NULL);
         if (!d->position) continue;
-        if ((r = append(d, joint_table, table_count, base, tri, out, p.text, error)) != IK_OK) goto done;
+        if ((r = append(d, joint_table, table_count, base, tri, out, p.text, mesh_name, error)) != IK_OK) goto done;
         part->first_triangle = tri;
         part->triangle_count = (int)((d->indices ? d->indices->count : d->position->count) / 3);
         part_color(g, prim, part->base_color);

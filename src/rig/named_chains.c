@@ -145,6 +145,35 @@ static int run_limb(const ik_skeleton *s, int top, const char *word, ik_real min
     return n == 3;
 }
 
+/* A joint of the body's trunk, which no leg or arm turns: one named for
+ * the trunk (a "body" joint under the root, the hips, the chest), or a root
+ * whose name does not say it is a limb (a rig of one arm may start at its
+ * shoulder). Turning either would tilt the whole character. */
+static int is_trunk(const ik_skeleton *s, int joint) {
+    static const char *const trunk[] = {"armature", "body", "torso", "trunk", "pelvis", "hips", "spine", "chest",
+                                        "waist", "abdomen", "root", "neck", "head"};
+    static const char *const limb[] = {"arm", "leg", "shoulder", "clavicle", "thigh", "hip", "knee", "elbow"};
+    const char *name = ik_skeleton_name(s, joint);
+    size_t k;
+    for (k = 0; k < sizeof trunk / sizeof trunk[0]; ++k)
+        if (has_word(name, trunk[k])) return 1;
+    if (s->parents[joint] >= 0) return 0;
+    for (k = 0; k < sizeof limb / sizeof limb[0]; ++k)
+        if (has_word(name, limb[k])) return 0;
+    return 1;
+}
+
+/* A leg or arm keeps only the joints below the lowest trunk joint on it
+ * (is_trunk): a hand straight under the body joint under the root is a
+ * limb of one joint, not root > body > hand. Returns the count left. */
+static int off_trunk(const ik_skeleton *s, int *joints, int count) {
+    int k;
+    for (k = count - 2; k >= 0 && !is_trunk(s, joints[k]); --k) continue;
+    if (k < 0) return count;
+    memmove(joints, joints + k + 1, (size_t)(count - k - 1) * sizeof *joints);
+    return count - k - 1;
+}
+
 static int add_limb(ik_named_chain *chains, int count, const char *kind) {
     if (duplicate_limb(chains, count, &chains[count])) return count;
     chains[count].kind = kind;
@@ -207,6 +236,9 @@ int ik_named_chains_find(const ik_skeleton *s, ik_named_chain *chains, int max_c
      * below the hips, a hand hanging from the body's root is a limb of one
      * joint. */
     for (j = 0; j < count; ++j) chains[j].count = ik_named_chain_own_limb(s, chains, count, chains[j].joints, chains[j].count);
+    for (j = 0; j < count; ++j)
+        if (strcmp(chains[j].kind, "leg") == 0 || strcmp(chains[j].kind, "arm") == 0)
+            chains[j].count = off_trunk(s, chains[j].joints, chains[j].count);
     return count;
 }
 

@@ -76,6 +76,16 @@ int ikc_asset_chains(const ik_asset *asset, ik_named_chain *chains, int max_chai
     return ik_named_chains_to_tips(asset->skeleton, asset->chain_file->name, chains, max_chains);
 }
 
+const char *ikc_hang_reason(const ik_skeleton *s, const ik_named_chain *chains, int count, int joint) {
+    int parent = s->parents[joint], c;
+    for (c = 0; c < count && parent >= 0; ++c) {
+        int end = chains[c].joints[chains[c].count - 1];
+        if (end != joint && end != parent && ik_skeleton_is_descendant(s, end, parent))
+            return "which carries other limbs: turning it would move them too";
+    }
+    return "part of the body's trunk: turning it would tilt the whole character";
+}
+
 ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count) {
     ik_real reach = 0;
     int k;

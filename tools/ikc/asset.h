@@ -25,6 +25,13 @@ int ikc_asset_find_joint(const char *command, const ik_asset *asset, const char 
  * from the root to a tip, named after the file's chain. */
 int ikc_asset_chains(const ik_asset *asset, ik_named_chain *chains, int max_chains);
 
+/* Why a default chain is `joint` alone, hanging from its parent: "which
+ * carries other limbs: turning it would move them too" when another of
+ * `chains` [count] ends below the parent, else "part of the body's trunk:
+ * turning it would tilt the whole character" (ik_named_chains_find keeps
+ * limbs off the trunk). */
+const char *ikc_hang_reason(const ik_skeleton *skeleton, const ik_named_chain *chains, int count, int joint);
+
 /* ---- asset_output.c: writing it back, atomically (ikc_write_outputs) ---- */
 
 /* The glTF document's files (`out` and the buffer files named after it),

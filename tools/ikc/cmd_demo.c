@@ -288,8 +288,8 @@ static void head_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *sce
         }
         if (step == 1) scene_pose[head_joint].rotation = current[head_joint].rotation;
     }
-    pic = ikc_demo_picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 4, IKC_VIEW_PERSP, 1400,
-                  520, NULL);
+    pic = ikc_demo_picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 2, IKC_VIEW_PERSP, 1400,
+                  1000, NULL);
     ikc_demo_save_picture(d, "head_look_at", &pic);
 }
 
@@ -352,6 +352,7 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
     static ik_transform pose[FRAMES][64];
     static ik_mat4 model[FRAMES][64];
     static ik_vec3 targets[FRAMES];
+    static ik_mat4 cubes[FRAMES];
     static int reached_flags[FRAMES];
     static char titles[FRAMES][64];
     static ik_constraint constraints[64];
@@ -423,12 +424,19 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
         panels[f].targets_ms = &targets[f];
         panels[f].target_reached = &reached_flags[f];
         panels[f].target_count = 1;
+        /* the cube, 20 cm, spinning a sixth of a turn a frame about the
+         * vertical, the tail's tip on its centre (the target's cross) */
+        cubes[f] = ik_mat4_from_trs(target, ik_quat_from_axis_angle(ik_v3(0, 1, 0), a / 2),
+                                    ik_v3(0.2f, 0.2f, 0.2f));
+        panels[f].cubes_ms = &cubes[f];
+        panels[f].cube_count = 1;
         snprintf(titles[f], sizeof titles[f], "frame %d: %d iterations, residual %.1e m", f, iterations, (double)error);
         panels[f].title = titles[f];
     }
     pic = ikc_demo_picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels, FRAMES, 3,
                   IKC_VIEW_PERSP, 1400, 900, NULL);
     pic.ground_y = -0.6f;
+    pic.elevation = 40; /* from higher up the tail's length shows in every frame, low or high */
     ikc_demo_save_picture(d, "tail_springs", &pic);
     memcpy(tail_pose_out, pose[FRAMES - 1], (size_t)n * sizeof *tail_pose_out);
     free(scratch);
@@ -558,7 +566,7 @@ static void arm_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: ikc demo [-o DIR] [--svg]\n"
+            "usage: ikc demo [-o DIR] [--svg] [--layout]\n"
             "\n"
             "The showcase on built-in data (no files needed): a procedural humanoid with\n"
             "joint limits; its leg placed by two-bone IK in seed 000's three cases; its head\n"
@@ -574,6 +582,9 @@ static void usage(FILE *out) {
             "options:\n"
             "  -o, --output DIR  where the files go (created when missing)\n"
             "  --svg             also write each picture as SVG (vector, 0.4-4 MB each)\n"
+            "  --layout          also write where everything in each picture went (joints,\n"
+            "                    labels and their leaders, the figures' outlines) as\n"
+            "                    NAME.layout.json, as ikc render --layout does\n"
             "\n"
             "examples:\n"
             "  ikc demo\n"
@@ -600,6 +611,8 @@ int ikc_demo(int argc, char **argv) {
             if (!(d.dir = ikc_option_value("demo", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (strcmp(argv[i], "--svg") == 0) {
             d.svg = 1;
+        } else if (strcmp(argv[i], "--layout") == 0) {
+            d.layout = 1;
         } else {
             fprintf(stderr, "ikc demo: unknown argument '%s' (see ikc demo --help)\n", argv[i]);
             return IKC_EXIT_USAGE;

@@ -118,8 +118,9 @@ static void print_chains(const ik_asset *asset, const ik_mat4 *model_ms) {
         }
         if (chains[c].count < 2) {
             int parent = asset->skeleton->parents[chains[c].joints[0]];
-            printf("   (hangs from %s, which carries other limbs: no joint of its own to turn)\n",
-                   parent >= 0 ? ik_skeleton_name(asset->skeleton, parent) : "(none)");
+            printf("   (hangs from %s, %s; no joint of its own to turn)\n",
+                   parent >= 0 ? ikc_shown(ik_skeleton_name(asset->skeleton, parent)) : "(none)",
+                   ikc_hang_reason(asset->skeleton, chains, n, chains[c].joints[0]));
             continue;
         }
         printf("   (%d joints, reach %.3f)\n", chains[c].count,

@@ -7,10 +7,10 @@
 
 #include "asset.h"
 #include "draw.h"
-#include <cjson/cJSON.h>
 
 #include "ikc.h"
 #include "label_layout.h"
+#include "layout_report.h"
 #include "mesh_view.h"
 #include "robot_arm.h"
 
@@ -38,14 +38,18 @@ static void usage(FILE *out) {
             "  --size WxH       picture size in pixels (PNG) or points (SVG, PDF)\n"
             "  --columns N      filmstrip panels per row (default: up to 4)\n"
             "  --labels L       joint names: roles (default: the limbs' joints, chain ends,\n"
-            "                   targets' joints), all, or none; placed so that no two overlap\n"
-            "                   and none covers a joint or target (a label with no room is left\n"
-            "                   out); a filmstrip names joints only when asked\n"
-            "  --layout FILE    also write where every joint and label went, as JSON\n"
+            "                   targets' joints), all, or none; beside the figure, never on it,\n"
+            "                   each joined to its joint by a thin line, none over another or a\n"
+            "                   target (a label with no room is left out); a prefix all names\n"
+            "                   share (mixamorig:) is dropped and said in the title; a filmstrip\n"
+            "                   names joints only when asked\n"
+            "  --layout FILE    also write where everything went, as JSON: each panel's box,\n"
+            "                   joints, labels and their lines, the figure's outline\n"
             "  --bones          draw the bones, thinner, over the mesh (default: bones only\n"
             "                   without a mesh); --no-bones: the mesh alone\n"
-            "  --no-follow      keep the world fixed in a filmstrip (default: each panel is\n"
-            "                   centred on the root, so a walk stays in view)\n"
+            "  --no-follow      keep the world fixed in a filmstrip, every panel framed alike\n"
+            "                   (default: each panel framed on its own figure, so a walk stays\n"
+            "                   in view)\n"
             "  --quiet          no progress bar\n"
             "  -o OUT           output file; the extension picks SVG, PNG or PDF\n"
             "\n"
@@ -227,49 +231,6 @@ static int chain_joints(const ik_asset *asset, int *highlight, int *roles, int *
     return count;
 }
 
-/* The --layout sidecar: per panel, every joint's name, page point, parent
- * and whether a marker is drawn there, the marker radius, and each label's joint, name
- * and box [x0, y0, x1, y1], y down. */
-static int write_layout(const char *path, const ikc_picture *pic) {
-    cJSON *doc = cJSON_CreateObject(), *panels = cJSON_AddArrayToObject(doc, "panels");
-    char *text;
-    int i, k, ok;
-    for (i = 0; i < pic->panel_count; ++i) {
-        const ikc_panel_layout *l = &pic->layouts[i];
-        const ik_skeleton *s = pic->panels[i].skeleton;
-        cJSON *panel = cJSON_CreateObject(), *joints = cJSON_AddArrayToObject(panel, "joints");
-        cJSON *labels = cJSON_AddArrayToObject(panel, "labels");
-        cJSON_AddItemToArray(panels, panel);
-        cJSON_AddNumberToObject(panel, "marker_radius", l->marker_radius);
-        for (k = 0; k < l->joint_count; ++k) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "name", ik_skeleton_name(s, k));
-            cJSON_AddNumberToObject(j, "x", l->joints[k].x);
-            cJSON_AddNumberToObject(j, "y", l->joints[k].y);
-            cJSON_AddNumberToObject(j, "parent", s->parents[k]);
-            cJSON_AddBoolToObject(j, "marked", l->marked[k]);
-            cJSON_AddItemToArray(joints, j);
-        }
-        for (k = 0; k < l->label_count; ++k) {
-            cJSON *lab = cJSON_CreateObject();
-            double box[4];
-            box[0] = l->labels[k].box.x0;
-            box[1] = l->labels[k].box.y0;
-            box[2] = l->labels[k].box.x1;
-            box[3] = l->labels[k].box.y1;
-            cJSON_AddNumberToObject(lab, "joint", l->labels[k].joint);
-            cJSON_AddStringToObject(lab, "name", ik_skeleton_name(s, l->labels[k].joint));
-            cJSON_AddItemToObject(lab, "box", cJSON_CreateDoubleArray(box, 4));
-            cJSON_AddItemToArray(labels, lab);
-        }
-    }
-    text = cJSON_Print(doc);
-    cJSON_Delete(doc);
-    ok = text && ikc_write_file_atomic(path, text, strlen(text));
-    cJSON_free(text);
-    return ok;
-}
-
 /* Pose frame i at times[i] into poses/models [frame_count * joint_count]
  * and its panel; with `follow`, each frame recentred on the first root
  * across the ground. */
@@ -338,6 +299,7 @@ static ikc_picture lay_out(const render_options *o, const ik_asset *asset, const
     pic.width = o->width ? o->width : (frame_count == 1 ? 1000 : 300 * pic.columns);
     pic.height = o->height ? o->height : (frame_count == 1 ? 800 : 34 + 360 * rows);
     pic.show_ground = 1;
+    pic.shared_frame = !o->follow; /* the figure's travel shows across the frames */
     pic.ground_y = ikc_picture_lowest(&pic);
     if (asset->chain_file) {
         ik_real reach = 0;
@@ -349,15 +311,16 @@ static ikc_picture lay_out(const render_options *o, const ik_asset *asset, const
 }
 
 /* The mesh in every frame's pose: posed [frame_count * vertex_count], each
- * panel pointed at its own; 0 (and no mesh on the panels) when a frame's
- * weights are unusable. */
-static int pose_mesh(ikc_mesh *mesh, int frame_count, const ik_mat4 *models, int joint_count, ik_vec3 *posed,
+ * panel pointed at its own; 0 (and no mesh on the panels, after a warning
+ * naming the joint) when a frame cannot be posed. */
+static int pose_mesh(const ik_asset *asset, ikc_mesh *mesh, int frame_count, const ik_mat4 *models, ik_vec3 *posed,
                      ikc_panel *panels) {
-    int i;
+    int i, joint_count = asset->skeleton->joint_count;
     for (i = 0; i < frame_count; ++i) {
         panels[i].mesh = mesh;
         panels[i].mesh_ms = posed + (size_t)i * (size_t)mesh->vertex_count;
-        if (!ikc_mesh_pose(mesh, models + (size_t)i * (size_t)joint_count, posed + (size_t)i * (size_t)mesh->vertex_count))
+        if (!ikc_mesh_pose_named("render", asset, mesh, models + (size_t)i * (size_t)joint_count,
+                                 posed + (size_t)i * (size_t)mesh->vertex_count))
             break;
     }
     if (i == frame_count) return 1;
@@ -387,6 +350,8 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     ik_vec3 *posed = have_mesh > 0 ? (ik_vec3 *)malloc((size_t)(frame_count ? frame_count : 1) *
                                                        (size_t)mesh.vertex_count * sizeof *posed)
                                    : NULL;
+    if (error[0])
+        fprintf(stderr, "ikc render: warning: %s%s\n", ikc_shown(error), have_mesh ? "" : "; drawing the bones");
     if (frame_count == 0) code = IKC_EXIT_NOT_FOUND;
     else if (!poses || !models || !target_ms || !reached || have_mesh < 0 || (have_mesh > 0 && !posed)) {
         fprintf(stderr, "ikc render: out of memory\n");
@@ -402,8 +367,7 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
             panels[i].role_joint_count = role_count;
         }
         if (targets) mark_targets(asset, models, target_ms, reached, &panels[0]);
-        if (have_mesh > 0 && !pose_mesh(&mesh, frame_count, models, n, posed, panels))
-            fprintf(stderr, "ikc render: warning: %s: the mesh's weights are unusable; drawing the bones\n", o->path);
+        if (have_mesh > 0) pose_mesh(asset, &mesh, frame_count, models, posed, panels);
         pic = lay_out(o, asset, title, panels, frame_count);
         pic.bones = o->bones;
         memset(layouts, 0, sizeof layouts);
@@ -414,7 +378,7 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
         } else if (!ikc_draw_file(&pic, o->out, error, sizeof error)) {
             fprintf(stderr, "ikc render: %s\n", error);
             code = IKC_EXIT_WRITE;
-        } else if (o->layout && !write_layout(o->layout, &pic)) {
+        } else if (o->layout && !ikc_write_layout(o->layout, &pic)) {
             fprintf(stderr, "ikc render: cannot write '%s'\n", o->layout);
             code = IKC_EXIT_WRITE;
         } else if (!o->quiet) {

@@ -197,6 +197,8 @@ static int render(const retarget_options *o, const ikc_motion *src, const ik_ass
     ikc_mesh mesh;
     char error[300], title[512];
     int have_mesh = ikc_mesh_load(dst_asset, &mesh, error, sizeof error), ok = 1;
+    if (error[0])
+        fprintf(stderr, "ikc retarget: warning: %s%s\n", ikc_shown(error), have_mesh ? "" : "; drawing the bones");
     rigs[0] = &src->human.rig, rigs[1] = dst_rig;
     takes[0] = &src->take, takes[1] = take;
     constraints[0] = src->asset.constraints, constraints[1] = dst_asset->constraints;

@@ -151,14 +151,15 @@ static int parse_solver(const char *text, solver_kind *out) {
 }
 
 /* A default chain left with the target joint alone: it hangs from a joint
- * that carries other limbs (ik_named_chain_own_limb). */
-static int explain_own_limb(const ik_asset *asset, const target_request *t) {
+ * that carries other limbs (ik_named_chain_own_limb) or from the trunk. */
+static int explain_own_limb(const ik_asset *asset, const ik_named_chain *chains, int count, const target_request *t) {
     const ik_skeleton *s = asset->skeleton;
     int parent = s->parents[t->joint];
     fprintf(stderr,
-            "ikc solve: '%s' hangs from '%s', which carries other limbs: turning it would move them too, and "
-            "'%s' has no joint of its own to turn; give --chain N to turn N joints up from it anyway\n",
-            t->joint_name, parent >= 0 ? ik_skeleton_name(s, parent) : "(none)", t->joint_name);
+            "ikc solve: '%s' hangs from '%s', %s, and '%s' has no joint of its own to turn; give --chain N to turn "
+            "N joints up from it anyway\n",
+            t->joint_name, parent >= 0 ? ikc_shown(ik_skeleton_name(s, parent)) : "(none)",
+            ikc_hang_reason(s, chains, count, t->joint), t->joint_name);
     return IKC_EXIT_USAGE;
 }
 
@@ -172,7 +173,7 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
         for (c = 0; c < n; ++c)
             if (chains[c].joints[chains[c].count - 1] == t->joint) {
                 ikc_figure figure = ikc_figure_axes(asset, chains, n);
-                if (chains[c].count < 2) return explain_own_limb(asset, t);
+                if (chains[c].count < 2) return explain_own_limb(asset, chains, n, t);
                 memcpy(t->chain, chains[c].joints, (size_t)chains[c].count * sizeof(int));
                 t->chain_count = chains[c].count;
                 t->has_hinge = ikc_limb_hinge_ls(asset, &figure, &chains[c], &t->hinge_ls);
@@ -188,7 +189,7 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
     }
     ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
     t->chain_count = opt->chain_count == 0 ? ik_named_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
-    if (t->chain_count < 2) return explain_own_limb(asset, t);
+    if (t->chain_count < 2) return explain_own_limb(asset, chains, n, t);
     return IKC_EXIT_OK;
 }
 
@@ -492,7 +493,7 @@ static int render_result(const ik_asset *asset, const char *picture, const targe
     panel.label_joints = 1;
     panel.role_joints = highlight;
     panel.role_joint_count = highlight_count;
-    ikc_mesh_attach(asset, model_ms, &mesh, &mesh_ms, &panel);
+    ikc_mesh_attach("solve", asset, model_ms, &mesh, &mesh_ms, &panel);
     panel.caption = roles && roles->look_given
                         ? "grey: the pose before solving; orange: solved chains; crosses: targets; dashed: gaze"
                         : "grey: the pose before solving; orange: solved chains; crosses: targets";

@@ -15,6 +15,7 @@
 #include "draw.h"
 #include "humanoid_setup.h"
 #include "ikc.h"
+#include "mesh_view.h"
 #include "walk_view.h"
 
 #define WALK_MAX_FRAMES 100000
@@ -50,7 +51,8 @@ static void usage(FILE *out) {
             "  --height-field FILE a height-field file (ikc solve --help: rows of heights),\n"
             "                      x and z in the walk's frame (x to the side, z ahead)\n"
             "  --map FILE          'role = joint name' lines for joints not found by name\n"
-            "  --render PICTURE    a filmstrip (.png, .svg or .pdf) of six frames\n"
+            "  --render PICTURE    a filmstrip (.png, .svg or .pdf) of six frames: the\n"
+            "                      character's own skinned mesh when it has one, else bones\n"
             "  --overwrite         allow OUT to replace the input\n"
             "  --json              the report as JSON on stdout: frames, fps, the gait (speed,\n"
             "                      stride, cadence, step height), distance, footfalls,\n"
@@ -289,10 +291,18 @@ static int walk_asset(const walk_options *o, ik_asset *asset) {
     }
     if (o->render) {
         ikc_walk_picture pic;
+        ikc_mesh mesh;
         char error[600];
         char title[300];
+        int have_mesh = ikc_mesh_load(asset, &mesh, error, sizeof error), made;
+        if (error[0])
+            fprintf(stderr, "ikc walk: warning: %s%s\n", ikc_shown(error), have_mesh ? "" : "; drawing the bones");
         snprintf(title, sizeof title, "ikc walk %s", o->path);
-        if (!ikc_walk_picture_make(&pic, &h.rig, &asset->root_ms, &take, job.ground, 6, 2, title)) {
+        made = have_mesh >= 0 &&
+               ikc_walk_picture_make(&pic, &h.rig, &asset->root_ms, &take, job.ground, have_mesh > 0 ? &mesh : NULL, 6,
+                                     2, title);
+        if (!made) {
+            if (have_mesh > 0) ikc_mesh_free(&mesh);
             fprintf(stderr, "ikc walk: out of memory for the picture\n");
             code = IKC_EXIT_FAILURE;
             goto done;
@@ -304,6 +314,7 @@ static int walk_asset(const walk_options *o, ik_asset *asset) {
             printf("wrote %s\n", o->render);
         }
         ikc_walk_picture_free(&pic);
+        if (have_mesh > 0) ikc_mesh_free(&mesh);
         if (code != IKC_EXIT_OK) goto done;
     }
     code = ikc_write_take("walk", asset, &take, -1, "walk", o->out, o->overwrite);

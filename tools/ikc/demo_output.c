@@ -9,6 +9,8 @@
 #include "demo_output.h"
 #include "demo_figure.h"
 #include "ikc.h"
+#include "label_layout.h"
+#include "layout_report.h"
 #include "mesh_view.h"
 
 /* ---- timing --------------------------------------------------------------- */
@@ -82,11 +84,14 @@ void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_pictur
     ikc_panel *panels;
     ik_vec3 *posed;
     ikc_picture dressed_picture = dressed(d, picture, &panels, &posed);
-    const ikc_picture *pic = &dressed_picture;
-    int e;
+    ikc_picture *pic = &dressed_picture;
+    ikc_panel_layout *layouts = NULL;
+    int e, i;
+    if (d->layout) layouts = (ikc_panel_layout *)calloc((size_t)pic->panel_count + 1, sizeof *layouts);
     for (e = 0; e < (d->svg ? 2 : 1); ++e) {
         snprintf(name, sizeof name, "%s.%s", base, exts[e]);
         snprintf(path, sizeof path, "%s/%s", d->dir, name);
+        pic->layouts = e == 0 ? layouts : NULL;
         if (ikc_draw_file(pic, path, error, sizeof error)) {
             printf("  wrote %s\n", path);
             ikc_demo_wrote(d, name, e == 0 ? (pic->title ? pic->title : base) : NULL);
@@ -95,6 +100,19 @@ void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_pictur
             ++d->write_failures;
         }
     }
+    if (d->layout) {
+        snprintf(name, sizeof name, "%s.layout.json", base);
+        snprintf(path, sizeof path, "%s/%s", d->dir, name);
+        pic->layouts = layouts;
+        if (layouts && ikc_write_layout(path, pic)) {
+            ikc_demo_wrote(d, name, NULL);
+        } else {
+            fprintf(stderr, "ikc demo: cannot write '%s'\n", path);
+            ++d->write_failures;
+        }
+    }
+    for (i = 0; layouts && i < pic->panel_count; ++i) ikc_panel_layout_free(&layouts[i]);
+    free(layouts);
     free(panels);
     free(posed);
 }

@@ -19,6 +19,7 @@ typedef struct ikc_demo_listed {
 typedef struct ikc_demo_state {
     const char *dir;
     int svg; /* also write each picture as SVG */
+    int layout; /* also write each picture's layout as DIR/NAME.layout.json (layout_report.h) */
     int write_failures;
     int solve_failures;
     int files;
@@ -35,8 +36,9 @@ typedef struct ikc_demo_state {
  * pixels, showing the ground plane y = 0 and, when not NULL, `ground`. */
 ikc_picture ikc_demo_picture(const char *title, const ikc_panel *panels, int count, int columns, ikc_view view,
                              int width, int height, const ik_ground *ground);
-/* Write `pic` as DIR/base.png (and DIR/base.svg with --svg), counting files
- * and failures and listing the PNG with the picture's title. */
+/* Write `pic` as DIR/base.png (and DIR/base.svg with --svg, the layout as
+ * DIR/base.layout.json with --layout), counting files and failures and
+ * listing the PNG with the picture's title. */
 void ikc_demo_save_picture(ikc_demo_state *d, const char *base, const ikc_picture *pic);
 /* Count the file `name` in DIR as written (its size too), listed in the
  * summary with `what` unless that is NULL. */

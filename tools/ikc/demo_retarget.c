@@ -7,6 +7,7 @@
 
 #include "demo_retarget.h"
 #include "ikc.h"
+#include "mesh_view.h"
 #include "retarget_view.h"
 
 #define RETARGET_FRAMES 181 /* three seconds at 60 frames per second */
@@ -42,6 +43,23 @@ static int small_figure_init(small_figure *f) {
     return ik_humanoid_init(&f->rig, &f->skeleton, &map) == IK_OK;
 }
 
+/* The small figure's body: ik_humanoid_build_body's capsules for 1.5 m, in
+ * its centimetres, bound at its T-pose rest (1, or 0 / -1 as
+ * ikc_mesh_from_bones). */
+static int small_figure_body(const small_figure *f, ikc_mesh *body) {
+    static const float clay[3] = {0.78f, 0.72f, 0.64f};
+    ik_real radius[IKC_FIGURE_JOINTS], leaf[IKC_FIGURE_JOINTS];
+    ik_mat4 rest_ms[IKC_FIGURE_JOINTS];
+    int j;
+    if (ik_humanoid_build_body(1.5f, IKC_FIGURE_JOINTS, radius, leaf) != IKC_FIGURE_JOINTS) return 0;
+    for (j = 0; j < IKC_FIGURE_JOINTS; ++j) {
+        radius[j] *= 100;
+        leaf[j] *= 100;
+    }
+    ik_skeleton_fk(&f->skeleton, f->rest_ls, NULL, rest_ms);
+    return ikc_mesh_from_bones(&f->skeleton, rest_ms, radius, leaf, clay, body);
+}
+
 static void retarget_once(void *context) { ik_retarget_run((const ik_retarget *)context); }
 
 void ikc_demo_retarget_scene(ikc_demo_state *d, const ikc_figure *figure) {
@@ -52,6 +70,8 @@ void ikc_demo_retarget_scene(ikc_demo_state *d, const ikc_figure *figure) {
     ik_retarget_report report;
     ik_foot_contact held[4 * RETARGET_FRAMES];
     ikc_retarget_picture pic;
+    ikc_mesh body;
+    int have_body;
     const ik_humanoid *rigs[2];
     const ik_take *takes[2];
     const ik_constraint *constraints[2];
@@ -96,12 +116,15 @@ void ikc_demo_retarget_scene(ikc_demo_state *d, const ikc_figure *figure) {
     rigs[0] = &figure->rig, rigs[1] = &small.rig;
     takes[0] = &source, takes[1] = &target;
     constraints[0] = constraints[1] = NULL;
-    if (!ikc_retarget_picture_make(&pic, rigs, takes, constraints, NULL,
+    have_body = small_figure_body(&small, &body);
+    if (!ikc_retarget_picture_make(&pic, rigs, takes, constraints, have_body > 0 ? &body : NULL,
                                    "A walk retargeted onto a smaller T-pose figure in centimetres (ikc retarget)")) {
         fprintf(stderr, "ikc demo: out of memory for the retarget's picture\n");
         ++d->write_failures;
+        if (have_body > 0) ikc_mesh_free(&body);
         return;
     }
     ikc_demo_save_picture(d, "retarget", &pic.picture);
     ikc_retarget_picture_free(&pic);
+    if (have_body > 0) ikc_mesh_free(&body);
 }

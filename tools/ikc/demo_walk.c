@@ -49,7 +49,7 @@ void ikc_demo_walk_scene(ikc_demo_state *d, const ikc_figure *figure) {
     printf("  %d frames, %.2f m walked, %d footfalls, largest miss of a hand or foot %.2g m, %.0f frames/s\n",
            take.frame_count, (double)report.distance, report.steps, (double)report.worst_residual,
            take.frame_count / (us * 1e-6));
-    if (!ikc_walk_picture_make(&pic, &figure->rig, NULL, &take, &stairs, 6, 3, "A walk up stairs (ikc walk --stairs)")) {
+    if (!ikc_walk_picture_make(&pic, &figure->rig, NULL, &take, &stairs, d->body, 6, 3, "A walk up stairs (ikc walk --stairs)")) {
         fprintf(stderr, "ikc demo: out of memory for the walk's picture\n");
         ++d->write_failures;
         return;

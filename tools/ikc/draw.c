@@ -275,9 +275,10 @@ static void draw_ground(cairo_t *cr, const ikc_camera *cam, const ikc_picture *p
     cairo_restore(cr);
 }
 
-/* Bones over a mesh are drawn at `thin` times their width (1 without one). */
+/* Bones over a mesh are drawn at `thin` times their width (1 without one);
+ * the pose's bones and joint dots (not a ghost's) go into `cover`. */
 static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, const ik_mat4 *model_ms, double px,
-                          double py, double unit, int ghost, double thin) {
+                          double py, double unit, int ghost, double thin, ikc_cover *cover) {
     const ik_skeleton *s = p->skeleton;
     int j;
     for (j = 0; j < s->joint_count; ++j) {
@@ -291,6 +292,11 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
         w0 = fmin(fmax(len * 0.16, unit * 1.2), unit * 5) * thin;
         cairo_new_path(cr);
         tapered_bone(cr, a, b, w0, w0 * 0.35);
+        if (!ghost && len > 1e-9) {
+            double nx = -(b.y - a.y) / len * w0 / 2, ny = (b.x - a.x) / len * w0 / 2;
+            ikc_cover_quad(cover, a.x + nx, a.y + ny, b.x + nx * 0.35, b.y + ny * 0.35, b.x - nx * 0.35,
+                           b.y - ny * 0.35, a.x - nx, a.y - ny);
+        }
         if (ghost) {
             set_rgb(cr, COLOR_GHOST, 0.35);
         } else {
@@ -302,6 +308,7 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
     for (j = 0; j < s->joint_count; ++j) {
         ikc_page_point a = ikc_camera_to_page(cam, ik_mat4_translation(&model_ms[j]), px, py);
         double r = (is_highlighted(p, j) ? unit * 2.2 : unit * 1.5) * thin;
+        ikc_cover_quad(cover, a.x - r, a.y - r, a.x + r, a.y - r, a.x + r, a.y + r, a.x - r, a.y + r);
         cairo_new_path(cr);
         cairo_arc(cr, a.x, a.y, r, 0, TWO_PI);
         cairo_set_source_rgb(cr, 1, 1, 1);
@@ -315,7 +322,7 @@ static void draw_skeleton(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p
 /* The skinned mesh's visible faces, farthest first, each filled in its
  * shade (grown by half a pixel, mesh_view.c, so that antialiasing leaves no
  * seams between neighbours). */
-static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py) {
+static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py, ikc_cover *cover) {
     ikc_mesh_face *faces = (ikc_mesh_face *)malloc(((size_t)p->mesh->triangle_count + 1) * sizeof *faces);
     int count, i;
     if (!faces) return;
@@ -328,8 +335,49 @@ static void draw_mesh(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, do
         cairo_close_path(cr);
         cairo_set_source_rgb(cr, f->rgb[0], f->rgb[1], f->rgb[2]);
         cairo_fill(cr);
+        ikc_cover_add(cover, f->x[0], f->y[0], f->x[1], f->y[1], f->x[2], f->y[2]);
     }
     free(faces);
+}
+
+/* The cubes' faces that face the camera (counter-clockwise seen from
+ * outside, so clockwise on the page, as ikc_mesh_faces tells them), each
+ * shaded by how squarely it faces a light over the camera's left shoulder
+ * and outlined; a cube's visible faces never overlap, so their order does
+ * not matter. */
+static void draw_cubes(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, double px, double py, double unit,
+                       ikc_cover *cover) {
+    static const int faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    ik_vec3 light = ik_vec3_normalize(ik_vec3_add(ik_vec3_add(cam->forward, ik_vec3_scale(cam->up, (ik_real)0.6)),
+                                                  ik_vec3_scale(cam->right, (ik_real)-0.35)));
+    int c, f, k;
+    for (c = 0; c < p->cube_count; ++c)
+        for (f = 0; f < 6; ++f) {
+            ik_vec3 q[4];
+            ikc_page_point pp[4];
+            double area, shade;
+            ik_vec3 n;
+            for (k = 0; k < 4; ++k) {
+                q[k] = ikc_cube_corner(&p->cubes_ms[c], faces[f][k]);
+                pp[k] = ikc_camera_to_page(cam, q[k], px, py);
+            }
+            area = (pp[1].x - pp[0].x) * (pp[2].y - pp[0].y) - (pp[1].y - pp[0].y) * (pp[2].x - pp[0].x);
+            if (!(area < 0)) continue;
+            n = ik_vec3_normalize(ik_vec3_cross(ik_vec3_sub(q[1], q[0]), ik_vec3_sub(q[2], q[0])));
+            shade = 0.45 + 0.55 * fmax(0, (double)ik_vec3_dot(n, light));
+            cairo_new_path(cr);
+            for (k = 0; k < 4; ++k) {
+                if (k == 0) cairo_move_to(cr, pp[k].x, pp[k].y);
+                else cairo_line_to(cr, pp[k].x, pp[k].y);
+            }
+            cairo_close_path(cr);
+            cairo_set_source_rgb(cr, 0.18 * shade, 0.56 * shade, 0.62 * shade);
+            cairo_fill_preserve(cr);
+            ikc_cover_quad(cover, pp[0].x, pp[0].y, pp[1].x, pp[1].y, pp[2].x, pp[2].y, pp[3].x, pp[3].y);
+            cairo_set_source_rgba(cr, 0.08, 0.25, 0.3, 0.9);
+            cairo_set_line_width(cr, fmax(0.8, unit * 0.4));
+            cairo_stroke(cr);
+        }
 }
 
 /* Text width and height at the current font size (ikc_measure_text). */
@@ -343,37 +391,43 @@ static void measure_text(void *context, const char *text, double *width, double 
     *height = font.ascent + font.descent;
 }
 
-/* Joint names placed apart (label_layout.h); without bones, a dot marks
- * each named joint. The layout goes to `report` when asked for, else it is
- * freed. */
+/* Joint names in the margin beside the figure (label_layout.h), each with
+ * a thin leader line to its joint; without bones, a dot marks each named
+ * joint. The layout goes to `report` when asked for, else it is freed. */
 static void draw_labels(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, int bones_drawn, double x, double y,
-                        double w, double h, double unit, ikc_panel_layout *report) {
+                        double w, double h, double top, double bottom, double unit, ikc_cover *cover,
+                        ikc_panel_layout *report) {
     ikc_panel_layout l;
-    int i;
+    double size = fmax(9.5, unit * 4.2);
+    int i, pass;
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, fmax(9.5, unit * 4.2));
-    if (!ikc_label_layout(cam, p, x, y, w, h, unit * 2.2, bones_drawn, measure_text, cr, &l)) return;
+    cairo_set_font_size(cr, size);
+    if (!ikc_label_layout(cam, p, x, y, w, h, top, bottom, unit * 2.2, bones_drawn, cover, measure_text, cr, &l))
+        return;
+    /* the leaders, a white halo under each so it shows on the body, then the names */
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    for (pass = 0; pass < 2; ++pass)
+        for (i = 0; i < l.label_count; ++i) {
+            const double *leader = l.labels[i].leader;
+            cairo_new_path(cr);
+            cairo_move_to(cr, leader[0], leader[1]);
+            cairo_line_to(cr, leader[2], leader[3]);
+            if (pass == 0) cairo_set_source_rgba(cr, 1, 1, 1, 0.75);
+            else set_rgb(cr, 0x44505cu, 0.85);
+            cairo_set_line_width(cr, pass == 0 ? fmax(2.2, unit * 0.9) : fmax(0.7, unit * 0.3));
+            cairo_stroke(cr);
+        }
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     for (i = 0; i < l.label_count; ++i) {
         const ikc_label *lab = &l.labels[i];
         ikc_page_point a = l.joints[lab->joint];
-        /* a label pushed out to a farther ring gets a leader line to its joint */
-        double nx = fmin(fmax(a.x, lab->box.x0), lab->box.x1), ny = fmin(fmax(a.y, lab->box.y0), lab->box.y1);
-        if (hypot(nx - a.x, ny - a.y) > unit * 4.5) {
-            cairo_new_path(cr);
-            cairo_move_to(cr, a.x, a.y);
-            cairo_line_to(cr, nx, ny);
-            set_rgb(cr, 0x44505cu, 0.6);
-            cairo_set_line_width(cr, fmax(0.6, unit * 0.3));
-            cairo_stroke(cr);
-        }
         if (!bones_drawn) {
             cairo_new_path(cr);
             cairo_arc(cr, a.x, a.y, unit * 1.3, 0, TWO_PI);
             set_rgb(cr, 0x1d2d44u, 0.85);
             cairo_fill(cr);
         }
-        label(cr, lab->text_x, lab->text_y, ik_skeleton_name(p->skeleton, lab->joint), fmax(9.5, unit * 4.2),
-              0x44505cu);
+        label(cr, lab->text_x, lab->text_y, lab->text, size, 0x44505cu);
     }
     if (report) *report = l;
     else ikc_panel_layout_free(&l);
@@ -383,7 +437,11 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
                        ikc_face_list *faces, double x, double y, double w, double h, double unit,
                        ikc_panel_layout *report) {
     double base = y + h; /* page y of the panel's bottom edge */
+    double title_bottom = p->title ? y + fmax(15, unit * 7) + 5 : y;
+    double caption_top = p->caption ? base - fmax(6, unit * 3.5) - fmax(11, unit * 4.4) - 2 : base;
+    ikc_cover cover;
     int j;
+    memset(&cover, 0, sizeof cover);
     cairo_save(cr);
     cairo_rectangle(cr, x, y, w, h);
     cairo_clip(cr);
@@ -391,7 +449,7 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     cairo_paint(cr);
     if (faces->count > 0) draw_ground_faces(cr, cam, faces, x, base, unit);
     else if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
-    if (p->ghost_ms && !p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 1);
+    if (p->ghost_ms && !p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 1, NULL);
     if (!p->mesh) draw_limits(cr, cam, p, x, base);
     /* props under the bones, so the hands show on them */
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
@@ -405,13 +463,22 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
         set_rgb(cr, 0xa8763eu, 1);
         cairo_set_line_width(cr, unit * 2.2);
         cairo_stroke(cr);
+        {
+            double len = hypot(c.x - a.x, c.y - a.y), r = unit * 1.8;
+            double nx = len > 0 ? -(c.y - a.y) / len * r : r, ny = len > 0 ? (c.x - a.x) / len * r : 0;
+            double tx = len > 0 ? (c.x - a.x) / len * r : 0, ty = len > 0 ? (c.y - a.y) / len * r : 0;
+            ikc_cover_quad(&cover, a.x + nx - tx, a.y + ny - ty, c.x + nx + tx, c.y + ny + ty, c.x - nx + tx,
+                           c.y - ny + ty, a.x - nx - tx, a.y - ny - ty);
+        }
     }
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    if (p->mesh) draw_mesh(cr, cam, p, x, base);
+    draw_cubes(cr, cam, p, x, base, unit, &cover);
+    if (p->mesh) draw_mesh(cr, cam, p, x, base, &cover);
     /* over a mesh, the limits and the earlier pose show through it, faint */
     if (p->mesh) draw_limits(cr, cam, p, x, base);
-    if (p->ghost_ms && p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 0.6);
-    if (!p->mesh || pic->bones) draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1);
+    if (p->ghost_ms && p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 0.6, NULL);
+    if (!p->mesh || pic->bones)
+        draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1, &cover);
     /* dashed guide lines: gaze rays, poles */
     cairo_set_line_width(cr, unit * 0.8);
     {
@@ -436,7 +503,8 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
         set_rgb(cr, reached ? COLOR_REACHED : COLOR_MISSED, 1);
         cairo_stroke(cr);
     }
-    draw_labels(cr, cam, p, !p->mesh || pic->bones, x, y, w, h, unit, report);
+    draw_labels(cr, cam, p, !p->mesh || pic->bones, x, y, w, h, title_bottom, caption_top, unit, &cover, report);
+    ikc_cover_free(&cover);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     if (p->title) label(cr, x + 6, y + fmax(15, unit * 7), p->title, fmax(12, unit * 5.2), COLOR_TEXT);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -448,6 +516,23 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     cairo_stroke(cr);
 }
 
+/* The prefix the labelled panels drop from their joints' names
+ * (ikc_label_prefix), when they all drop the same one; else "". */
+static void picture_prefix(const ikc_picture *pic, char *prefix) {
+    char other[IKC_LABEL_PREFIX_MAX];
+    int i, any = 0;
+    prefix[0] = '\0';
+    for (i = 0; i < pic->panel_count; ++i) {
+        if (!pic->panels[i].label_joints) continue;
+        ikc_label_prefix(pic->panels[i].skeleton, any ? other : prefix);
+        if (any && strcmp(other, prefix) != 0) {
+            prefix[0] = '\0';
+            return;
+        }
+        any = 1;
+    }
+}
+
 static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     int columns = pic->columns > 0 ? pic->columns : 1;
     int rows = (pic->panel_count + columns - 1) / columns, i;
@@ -457,21 +542,33 @@ static void draw_picture(cairo_t *cr, const ikc_picture *pic) {
     ikc_bounds b = ikc_scene_bounds(pic);
     ik_real extent = ikc_bounds_extent(b);
     ik_vec3 center = ik_vec3_scale(ik_vec3_add(b.lo, b.hi), (ik_real)0.5);
-    ikc_camera cam = ikc_camera_make(pic->view, center, extent > 0 ? extent : 1);
+    ikc_camera cam = ikc_camera_make(pic->view, center, extent > 0 ? extent : 1, pic->elevation);
+    ikc_camera *cams = (ikc_camera *)malloc(((size_t)pic->panel_count + 1) * sizeof *cams);
     ikc_face_list faces = ikc_ground_faces(pic, b);
-    ikc_camera_fit(&cam, pic, b, &faces, pw, ph, fmax(22, unit * 10));
+    if (!cams) {
+        free(faces.faces);
+        return;
+    }
+    ikc_camera_fit(cams, pic, &cam, pw, ph, fmax(22, unit * 10), fmax(6, unit * 3.5) + fmax(11, unit * 4.4) + 4);
     cairo_set_source_rgb(cr, 0.97, 0.975, 0.98);
     cairo_paint(cr);
     if (pic->title) {
+        char prefix[IKC_LABEL_PREFIX_MAX], title[700];
+        picture_prefix(pic, prefix);
+        if (prefix[0])
+            snprintf(title, sizeof title, "%.500s (joint names without '%s')", pic->title, prefix);
+        else
+            snprintf(title, sizeof title, "%.690s", pic->title);
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-        label(cr, 10, 23, pic->title, 16, COLOR_TEXT);
+        label(cr, 10, 23, title, 16, COLOR_TEXT);
     }
     for (i = 0; i < pic->panel_count; ++i) {
         double x = (i % columns) * pw, y = header + (i / columns) * ph;
-        draw_panel(cr, &cam, pic, &pic->panels[i], b, &faces, x, y, pw, ph, unit,
+        draw_panel(cr, &cams[i], pic, &pic->panels[i], b, &faces, x, y, pw, ph, unit,
                    pic->layouts ? &pic->layouts[i] : NULL);
     }
     free(faces.faces);
+    free(cams);
 }
 
 /* 1 when `path` ends in .svg, .png or .pdf (its extension, lower case, in

@@ -9,6 +9,7 @@
 #include <ikit/bone_mesh.h>
 #include <ikit/skinning.h>
 
+#include "ikc.h"
 #include "mesh_view.h"
 
 void ikc_mesh_free(ikc_mesh *m) {
@@ -70,7 +71,7 @@ int ikc_mesh_load(const ik_asset *asset, ikc_mesh *m, char *why, size_t why_size
     const ik_gltf_skin *skin;
     int i, count;
     memset(m, 0, sizeof *m);
-    snprintf(why, why_size, "no skinned mesh");
+    why[0] = '\0';
     if (!asset->gltf) return 0;
     skin = ik_gltf_skeleton(asset->gltf, asset->skin);
     count = ik_gltf_skinned_mesh_count(asset->gltf);
@@ -83,7 +84,9 @@ int ikc_mesh_load(const ik_asset *asset, ikc_mesh *m, char *why, size_t why_size
             return -1;
         }
         if (r != IK_OK) {
-            snprintf(why, why_size, "skinned mesh %d not drawn: %s", i, e.message);
+            if (!why[0])
+                snprintf(why, why_size, "%s: a skinned mesh is not drawn: %s", asset->path,
+                         e.message[0] ? e.message : ik_result_str(r));
             continue;
         }
         if (s.skin == asset->skin && s.triangle_count > 0 &&
@@ -143,19 +146,48 @@ int ikc_mesh_from_bones(const ik_skeleton *skeleton, const ik_mat4 *rest_ms, con
     return 1;
 }
 
-int ikc_mesh_pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) {
+static ik_result pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) {
     ik_skin_matrices(model_ms, m->inverse_bind, m->joint_count, m->skin_ms);
     return ik_skin_vertices(m->skin_ms, m->joint_count, m->joints, m->weights, m->positions_bind, m->vertex_count,
-                            posed_ms) == IK_OK;
+                            posed_ms);
 }
 
-int ikc_mesh_attach(const ik_asset *asset, const ik_mat4 *model_ms, ikc_mesh *mesh, ik_vec3 **posed_ms,
-                    ikc_panel *panel) {
-    char why[200];
+int ikc_mesh_pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) { return pose(m, model_ms, posed_ms) == IK_OK; }
+
+/* The joint whose model matrix is not finite or whose skinning matrix
+ * overflows, or -1. */
+static int unusable_joint(const ikc_mesh *m, const ik_mat4 *model_ms) {
+    int j, k;
+    for (j = 0; j < m->joint_count; ++j)
+        for (k = 0; k < 16; ++k)
+            if (!ik_finite(model_ms[j].m[k]) || !ik_finite(m->skin_ms[j].m[k])) return j;
+    return -1;
+}
+
+int ikc_mesh_pose_named(const char *command, const ik_asset *asset, ikc_mesh *m, const ik_mat4 *model_ms,
+                        ik_vec3 *posed_ms) {
+    ik_result r = pose(m, model_ms, posed_ms);
+    int j;
+    if (r == IK_OK) return 1;
+    j = unusable_joint(m, model_ms);
+    if (j >= 0)
+        fprintf(stderr, "ikc %s: warning: %s: the mesh cannot follow joint '%s' (its frame overflows); drawing the "
+                        "bones\n", command, asset->path, ikc_shown(ik_skeleton_name(asset->skeleton, j)));
+    else
+        fprintf(stderr, "ikc %s: warning: %s: the mesh cannot be posed (%s); drawing the bones\n", command,
+                asset->path, r == IK_ERR_NONFINITE ? "a skinned vertex lands past the largest number" : ik_result_str(r));
+    return 0;
+}
+
+int ikc_mesh_attach(const char *command, const ik_asset *asset, const ik_mat4 *model_ms, ikc_mesh *mesh,
+                    ik_vec3 **posed_ms, ikc_panel *panel) {
+    char why[600];
+    int loaded = ikc_mesh_load(asset, mesh, why, sizeof why);
     *posed_ms = NULL;
-    if (ikc_mesh_load(asset, mesh, why, sizeof why) <= 0) return 0;
+    if (why[0]) fprintf(stderr, "ikc %s: warning: %s%s\n", command, ikc_shown(why), loaded ? "" : "; drawing the bones");
+    if (loaded <= 0) return 0;
     *posed_ms = (ik_vec3 *)malloc(((size_t)mesh->vertex_count + 1) * sizeof **posed_ms);
-    if (!*posed_ms || !ikc_mesh_pose(mesh, model_ms, *posed_ms)) {
+    if (!*posed_ms || !ikc_mesh_pose_named(command, asset, mesh, model_ms, *posed_ms)) {
         ikc_mesh_detach(mesh, *posed_ms);
         *posed_ms = NULL;
         return 0;

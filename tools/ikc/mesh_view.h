@@ -25,8 +25,10 @@ typedef struct ikc_mesh {
 
 /* Load the mesh of `asset` (a glTF file with a skinned mesh on its
  * character's skin). Returns 1 with a mesh, 0 when there is none (BVH, chain
- * files, skins without meshes, a mesh that cannot be read: `why` says so),
- * -1 when out of memory. */
+ * files, skins without meshes, meshes that cannot be read), -1 when out of
+ * memory. `why` is empty, or names the first skinned mesh that is not drawn
+ * and why, with its place in the file (a vertex whose weights follow no
+ * joint): a warning to print, whatever the return. */
 int ikc_mesh_load(const ik_asset *asset, ikc_mesh *mesh, char *why, size_t why_size);
 void ikc_mesh_free(ikc_mesh *mesh);
 /* A body for a skeleton without a mesh (ikit/bone_mesh.h: a capsule round
@@ -37,15 +39,21 @@ int ikc_mesh_from_bones(const ik_skeleton *skeleton, const ik_mat4 *rest_ms, con
                         const ik_real *leaf_length, const float rgb[3], ikc_mesh *mesh);
 
 /* The mesh posed by the joints' model matrices (with root_ms):
- * posed_ms[vertex_count]. Returns 0 when the weights are unusable. */
+ * posed_ms[vertex_count]. Returns 0 when it cannot be (a joint's frame or a
+ * skinned point overflows). */
 int ikc_mesh_pose(ikc_mesh *mesh, const ik_mat4 *model_ms, ik_vec3 *posed_ms);
+/* ikc_mesh_pose, with a warning "ikc COMMAND: warning: ..." naming the joint
+ * whose frame overflows when it fails. */
+int ikc_mesh_pose_named(const char *command, const ik_asset *asset, ikc_mesh *mesh, const ik_mat4 *model_ms,
+                        ik_vec3 *posed_ms);
 
 /* The asset's mesh in the pose `model_ms` on `panel` (one picture of one
  * pose): loads `mesh` and allocates *posed_ms; release both with
  * ikc_mesh_detach. Returns 1 with a mesh on the panel, else 0 (none, or no
- * memory: the panel keeps its bones). */
-int ikc_mesh_attach(const ik_asset *asset, const ik_mat4 *model_ms, ikc_mesh *mesh, ik_vec3 **posed_ms,
-                    ikc_panel *panel);
+ * memory: the panel keeps its bones). A mesh not drawn is a warning
+ * "ikc COMMAND: warning: ..." that names it. */
+int ikc_mesh_attach(const char *command, const ik_asset *asset, const ik_mat4 *model_ms, ikc_mesh *mesh,
+                    ik_vec3 **posed_ms, ikc_panel *panel);
 void ikc_mesh_detach(ikc_mesh *mesh, ik_vec3 *posed_ms);
 
 /* One visible triangle on the page. */

@@ -25,7 +25,7 @@ const char *ikc_view_name(ikc_view view) { return view_names[view]; }
 /* ---- camera ----------------------------------------------------------------- */
 
 
-ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent) {
+ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent, ik_real elevation) {
     ikc_camera c;
     memset(&c, 0, sizeof c);
     switch (view) {
@@ -45,8 +45,9 @@ ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent) {
         c.forward = ik_v3(0, 1, 0);
         break;
     default: {
-        /* 35 degrees round from the front toward the figure's left, 20 up. */
-        ik_real az = ik_rad(35), el = ik_rad(20);
+        /* 35 degrees round from the front toward the figure's left, 20 up
+         * (or `elevation`). */
+        ik_real az = ik_rad(35), el = ik_rad(elevation > 0 ? elevation : 20);
         c.forward = ik_v3(IK_SIN(az) * IK_COS(el), IK_SIN(el), IK_COS(az) * IK_COS(el));
         c.right = ik_vec3_normalize(ik_vec3_cross(ik_v3(0, 1, 0), c.forward));
         c.up = ik_vec3_cross(c.forward, c.right);
@@ -84,6 +85,11 @@ ikc_page_point ikc_camera_to_page(const ikc_camera *c, ik_vec3 p, double px, dou
 /* ---- scene bounds ------------------------------------------------------------ */
 
 
+ik_vec3 ikc_cube_corner(const ik_mat4 *cube, int k) {
+    ik_real h = (ik_real)0.5;
+    return ik_mat4_transform_point(cube, ik_v3(k & 1 ? h : -h, k & 2 ? h : -h, k & 4 ? h : -h));
+}
+
 static void bounds_add(ikc_bounds *b, ik_vec3 p) {
     if (!ik_vec3_finite(p)) return;
     if (!b->any) {
@@ -105,6 +111,7 @@ ikc_bounds ikc_scene_bounds(const ikc_picture *pic) {
         for (j = 0; j < p->target_count; ++j) bounds_add(&b, p->targets_ms[j]);
         for (j = 0; j < 2 * p->line_count; ++j) bounds_add(&b, p->lines_ms[j]);
         for (j = 0; j < 2 * p->rod_count; ++j) bounds_add(&b, p->rods_ms[j]);
+        for (j = 0; j < 8 * p->cube_count; ++j) bounds_add(&b, ikc_cube_corner(&p->cubes_ms[j / 8], j % 8));
         for (j = 0; p->mesh && j < p->mesh->vertex_count; ++j) bounds_add(&b, p->mesh_ms[j]);
         for (j = 0; p->ghost_ms && j < p->skeleton->joint_count; ++j)
             bounds_add(&b, ik_mat4_translation(&p->ghost_ms[j]));
@@ -223,45 +230,80 @@ static void uv_box_add(const ikc_camera *cam, ik_vec3 q, uv_box *box) {
     box->vmax = fmax(box->vmax, v);
 }
 
-/* Fit every panel's content into a panel box with one scale: the projected
- * bounding box of the joints (and the earlier pose's), targets, guide lines,
- * mesh and ground. */
-void ikc_camera_fit(ikc_camera *cam, const ikc_picture *pic, ikc_bounds b, const ikc_face_list *faces, double w, double h,
-                       double title_room) {
+/* The projected box of what panel `p` shows: its joints (and the earlier
+ * pose's), targets, guide lines, props, cubes and mesh. The ground is not in it:
+ * it is drawn under the figure and cut at the panel's edges. */
+static uv_box panel_box(const ikc_camera *cam, const ikc_panel *p) {
     uv_box box = {1e300, -1e300, 1e300, -1e300};
-    double su, sv;
-    int i, j, k;
-    ik_real extent = ikc_bounds_extent(b);
-    for (i = 0; i < pic->panel_count; ++i) {
-        const ikc_panel *p = &pic->panels[i];
-        int joints = p->skeleton->joint_count, lines = joints + p->target_count, rods = lines + 2 * p->line_count;
-        for (j = 0; j < rods + 2 * p->rod_count; ++j) {
-            ik_vec3 q = j < joints ? ik_mat4_translation(&p->model_ms[j])
-                        : j < lines ? p->targets_ms[j - joints]
-                        : j < rods  ? p->lines_ms[j - lines]
-                                    : p->rods_ms[j - rods];
-            if (ik_vec3_finite(q)) uv_box_add(cam, q, &box);
-        }
-        for (j = 0; p->mesh && j < p->mesh->vertex_count; ++j)
-            if (ik_vec3_finite(p->mesh_ms[j])) uv_box_add(cam, p->mesh_ms[j], &box);
-        for (j = 0; p->ghost_ms && j < joints; ++j)
-            if (ik_vec3_finite(ik_mat4_translation(&p->ghost_ms[j])))
-                uv_box_add(cam, ik_mat4_translation(&p->ghost_ms[j]), &box);
+    int joints = p->skeleton->joint_count, lines = joints + p->target_count, rods = lines + 2 * p->line_count, j;
+    for (j = 0; j < rods + 2 * p->rod_count; ++j) {
+        ik_vec3 q = j < joints ? ik_mat4_translation(&p->model_ms[j])
+                    : j < lines ? p->targets_ms[j - joints]
+                    : j < rods  ? p->lines_ms[j - lines]
+                                : p->rods_ms[j - rods];
+        if (ik_vec3_finite(q)) uv_box_add(cam, q, &box);
     }
-    for (i = 0; i < faces->count; ++i)
-        for (k = 0; k < 4; ++k) uv_box_add(cam, faces->faces[i].quad.corner_ms[k], &box);
-    if (pic->show_ground && faces->count == 0)
-        for (k = 0; k < 4; ++k) {
-            ik_real m = extent * (ik_real)0.1;
-            ik_vec3 q = ik_v3(k & 1 ? b.hi.x + m : b.lo.x - m, pic->ground_y, k & 2 ? b.hi.z + m : b.lo.z - m);
-            uv_box_add(cam, q, &box);
-        }
-    if (box.umax < box.umin) box.umin = box.umax = box.vmin = box.vmax = 0;
-    su = (w * 0.86) / fmax(box.umax - box.umin, 1e-9);
-    sv = (h * 0.86 - title_room) / fmax(box.vmax - box.vmin, 1e-9);
-    cam->scale = fmin(su, sv);
-    /* centred horizontally; vertically centred in the room under the title */
-    cam->offset_u = (box.umin + box.umax) / 2 - (w / 2) / cam->scale;
-    cam->offset_v = (box.vmin + box.vmax) / 2 - ((h - title_room) / 2) / cam->scale;
+    for (j = 0; p->mesh && j < p->mesh->vertex_count; ++j)
+        if (ik_vec3_finite(p->mesh_ms[j])) uv_box_add(cam, p->mesh_ms[j], &box);
+    for (j = 0; j < 8 * p->cube_count; ++j) {
+        ik_vec3 q = ikc_cube_corner(&p->cubes_ms[j / 8], j % 8);
+        if (ik_vec3_finite(q)) uv_box_add(cam, q, &box);
+    }
+    for (j = 0; p->ghost_ms && j < joints; ++j)
+        if (ik_vec3_finite(ik_mat4_translation(&p->ghost_ms[j])))
+            uv_box_add(cam, ik_mat4_translation(&p->ghost_ms[j]), &box);
+    return box;
 }
 
+/* Where a panel's content may go: its size less the 7 % margins, the
+ * title's band at the top, the caption's at the bottom and, for a panel
+ * with labels, the label margins at the sides (label_room of the width on
+ * each side). */
+static void panel_room(const ikc_picture *pic, const ikc_panel *p, double w, double h, double title_room,
+                       double caption_room, double *room_w, double *room_h, double *below) {
+    double top = p->title ? title_room : 0, bottom = p->caption ? caption_room : 0;
+    double side = p->label_joints ? (pic->label_room > 0 ? pic->label_room : IKC_LABEL_ROOM) * w : 0;
+    *room_w = fmax(w * 0.86 - 2 * side, w * 0.2);
+    *room_h = fmax(h * 0.86 - top - bottom, h * 0.2);
+    *below = bottom + (h - top - bottom - *room_h) / 2;
+}
+
+void ikc_camera_fit(ikc_camera *cams, const ikc_picture *pic, const ikc_camera *cam, double w, double h,
+                    double title_room, double caption_room) {
+    uv_box all = {1e300, -1e300, 1e300, -1e300};
+    uv_box *boxes = (uv_box *)malloc(((size_t)pic->panel_count + 1) * sizeof *boxes);
+    double scale = 1e300;
+    int i;
+    for (i = 0; i < pic->panel_count; ++i) {
+        uv_box b = panel_box(cam, &pic->panels[i]);
+        if (boxes) boxes[i] = b;
+        all.umin = fmin(all.umin, b.umin);
+        all.umax = fmax(all.umax, b.umax);
+        all.vmin = fmin(all.vmin, b.vmin);
+        all.vmax = fmax(all.vmax, b.vmax);
+    }
+    /* One scale for every panel, so they compare: the largest at which
+     * each panel's content fits its room (the union's, framed together;
+     * every panel on the union, too, when out of memory). */
+    for (i = 0; i < pic->panel_count; ++i) {
+        uv_box b = pic->shared_frame || !boxes ? all : boxes[i];
+        double rw, rh, below;
+        if (b.umax < b.umin) continue;
+        panel_room(pic, &pic->panels[i], w, h, title_room, caption_room, &rw, &rh, &below);
+        scale = fmin(scale, fmin(rw / fmax(b.umax - b.umin, 1e-9), rh / fmax(b.vmax - b.vmin, 1e-9)));
+    }
+    if (!(scale < 1e300)) scale = 1;
+    /* Each panel centred on its own content (or all on the union) in its
+     * room: page x = (u - offset_u) scale, page y = bottom - (v - offset_v) scale. */
+    for (i = 0; i < pic->panel_count; ++i) {
+        uv_box b = pic->shared_frame || !boxes ? all : boxes[i];
+        double rw, rh, below;
+        panel_room(pic, &pic->panels[i], w, h, title_room, caption_room, &rw, &rh, &below);
+        if (b.umax < b.umin) b.umin = b.umax = b.vmin = b.vmax = 0;
+        cams[i] = *cam;
+        cams[i].scale = scale;
+        cams[i].offset_u = (b.umin + b.umax) / 2 - (w / 2) / scale;
+        cams[i].offset_v = (b.vmin + b.vmax) / 2 - (below + rh / 2) / scale;
+    }
+    free(boxes);
+}

@@ -35,6 +35,9 @@ typedef struct ikc_panel {
     int line_count;
     const ik_vec3 *rods_ms;           /* props (a staff): thick segments, pairs of points, [2 * rod_count] */
     int rod_count;
+    const ik_mat4 *cubes_ms;          /* props (the cube a tail chases): the cube [-0.5, 0.5]^3 carried by
+                                         each matrix, drawn shaded under the bones, [cube_count] */
+    int cube_count;
     const char *title;
     const char *caption;
     int label_joints;                 /* 0: none, 1: roles (role_joints, or else the highlighted
@@ -44,6 +47,8 @@ typedef struct ikc_panel {
     const struct ikc_mesh *mesh;      /* or NULL: the character's skinned mesh (mesh_view.h) */
     const ik_vec3 *mesh_ms;           /* [mesh->vertex_count]: the mesh in this panel's pose */
 } ikc_panel;
+
+#define IKC_LABEL_ROOM 0.14
 
 typedef struct ikc_picture {
     const char *title;
@@ -56,6 +61,11 @@ typedef struct ikc_picture {
     int bones;            /* with a mesh: draw the bones, thinner, over it (always drawn without one) */
     struct ikc_panel_layout *layouts; /* [panel_count] or NULL: filled while drawing with where every
                                          joint and label went (ikc_panel_layout_free each) */
+    int shared_frame;     /* 1: every panel framed on the content of all (a figure's travel shows);
+                             0: each on its own (ikc_camera_fit) */
+    double label_room;    /* share of a labelled panel's width kept free on each side for labels
+                             (0: IKC_LABEL_ROOM) */
+    ik_real elevation;    /* the perspective view's height, degrees above the horizontal (0: 20) */
     ik_real ground_y;     /* height of the ground plane (model space, Y up) */
     const ik_ground *ground; /* or NULL: a plane, height field or stairs drawn as shaded
                                 faces under the whole scene (instead of ground_y's grid) */
@@ -109,18 +119,26 @@ typedef struct ikc_face_list {
 } ikc_face_list;
 
 /* A camera for `view` round a scene centred on `center`, `extent` across
- * (the perspective eye stands 3.5 extents back). */
-ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent);
+ * (the perspective eye stands 3.5 extents back, `elevation` degrees above
+ * the horizontal: 0 for the default 20). */
+ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent, ik_real elevation);
 /* Scene point to camera-plane (u, v), v up. */
 void ikc_camera_project(const ikc_camera *camera, ik_vec3 p, double *u, double *v);
 /* Scene point to page coordinates in the panel whose top-left is (px, py). */
 ikc_page_point ikc_camera_to_page(const ikc_camera *camera, ik_vec3 p, double px, double py);
-/* Fit every panel's content (joints, ghost joints, targets, lines, rods, mesh, ground) into a
- * w x h panel with one scale, leaving `title_room` at the top. */
-void ikc_camera_fit(ikc_camera *camera, const ikc_picture *picture, ikc_bounds b, const ikc_face_list *faces, double w,
-                    double h, double title_room);
+/* Frame every w x h panel on what it shows (its joints, the earlier pose's,
+ * targets, guide lines, props, cubes and mesh; not the ground, which is cut at the
+ * panel's edges): cameras[i] is `camera` with one scale for the whole
+ * picture, the largest at which every panel's content fits inside 7 %
+ * margins, under `title_room` for a panel with a title, above
+ * `caption_room` for one with a caption, and between label margins
+ * (label_room) for one with labels, and offsets that centre panel i's
+ * content in that room (or, with shared_frame, every panel on the content
+ * of all). */
+void ikc_camera_fit(ikc_camera *cameras, const ikc_picture *picture, const ikc_camera *camera, double w, double h,
+                    double title_room, double caption_room);
 
-/* The box round every panel's finite joints, ghost joints, targets, lines, rods and mesh vertices. */
+/* The box round every panel's finite joints, ghost joints, targets, lines, rods, cubes and mesh vertices. */
 ikc_bounds ikc_scene_bounds(const ikc_picture *picture);
 /* The box's largest side. */
 ik_real ikc_bounds_extent(ikc_bounds b);
@@ -131,6 +149,10 @@ ik_real ikc_bounds_extent(ikc_bounds b);
  * front, then near side walls). */
 ikc_face_list ikc_ground_faces(const ikc_picture *picture, ikc_bounds b);
 void ikc_ground_faces_order(ikc_face_list *faces, const ikc_camera *camera);
+
+/* Corner k (0..7) of cube `cube` of a panel: bit 0 of k picks +x, bit 1 +y,
+ * bit 2 +z of [-0.5, 0.5]^3, carried by the cube's matrix. */
+ik_vec3 ikc_cube_corner(const ik_mat4 *cube, int k);
 
 /* A round grid step near extent / 8: 1, 2 or 5 times a power of ten. */
 ik_real ikc_grid_step(ik_real extent);

@@ -6,6 +6,8 @@
  * then `ikc clean` on that; refusals that write nothing (a take with no
  * foot on the ground, a rig that is no humanoid, a glTF without a skin). */
 #define _POSIX_C_SOURCE 200809L
+#include <cairo.h>
+
 #include <ikit/asset.h>
 #include <ikit/bvh.h>
 #include <ikit/humanoid.h>
@@ -74,6 +76,37 @@ static void validate(const char *path, const char *what) {
     else CHECK(rc == 0, "Khronos validator finds no errors in %s", what);
 }
 
+/* The filmstrip's lower row (the retargeted character, its mesh in clay:
+ * red over blue by 20 or more) framed on the character: in each of the five
+ * panels the clay's mean column lies in the middle half (girl.glb's
+ * unskinned IK controls, left at rest, framed it into the right quarter). */
+static void check_strip_framed(const char *path) {
+    cairo_surface_t *png = cairo_image_surface_create_from_png(path);
+    int w, h, stride, x, y, k;
+    const unsigned char *px;
+    if (cairo_surface_status(png) != CAIRO_STATUS_SUCCESS) {
+        CHECK(0, "the filmstrip %s does not read as PNG", path);
+        cairo_surface_destroy(png);
+        return;
+    }
+    w = cairo_image_surface_get_width(png), h = cairo_image_surface_get_height(png);
+    stride = cairo_image_surface_get_stride(png);
+    px = cairo_image_surface_get_data(png);
+    for (k = 0; k < 5; ++k) {
+        double sum = 0, n = 0, mean;
+        int x0 = k * w / 5, x1 = (k + 1) * w / 5;
+        for (y = h / 2; y < h; ++y)
+            for (x = x0; x < x1; ++x) {
+                const unsigned char *p = px + (size_t)y * (size_t)stride + 4 * (size_t)x; /* B G R A */
+                if (p[2] > 90 && p[2] >= p[0] + 20) sum += x - x0, n += 1;
+            }
+        mean = n > 0 ? sum / n / (x1 - x0) : -1;
+        CHECK(n > 500 && mean > 0.25 && mean < 0.75, "retarget --render: panel %d's character at %.2f of its width (%g pixels)",
+              k, mean, n);
+    }
+    cairo_surface_destroy(png);
+}
+
 static void test_onto_girl(const char *data) {
     char source[1024], rig[1024], out[400], strip[400], cmd[3000];
     int rc;
@@ -96,6 +129,7 @@ static void test_onto_girl(const char *data) {
               strstr(out_text, "beyond the rig's limits"),
           "the table, with the unit mismatch: %s", out_text);
     CHECK(file_size(strip) > 10000, "filmstrip written (%ld bytes)", file_size(strip));
+    check_strip_framed(strip);
     check_written(out, clips, (ik_real)(1.0 / 60));
     validate(out, "the retargeted girl");
     /* the hands option runs too */

@@ -236,7 +236,11 @@ static void uv_box_add(const ikc_camera *cam, ik_vec3 q, uv_box *box) {
 static uv_box panel_box(const ikc_camera *cam, const ikc_panel *p) {
     uv_box box = {1e300, -1e300, 1e300, -1e300};
     int joints = p->skeleton->joint_count, lines = joints + p->target_count, rods = lines + 2 * p->line_count, j;
-    for (j = 0; j < rods + 2 * p->rod_count; ++j) {
+    /* a panel with its character's mesh is framed on the mesh, not the
+     * joints: a rig's unskinned controls (girl.glb's IK targets) stay at
+     * rest while the character walks away, and framed the figure into a
+     * corner */
+    for (j = p->mesh && p->mesh_ms ? joints : 0; j < rods + 2 * p->rod_count; ++j) {
         ik_vec3 q = j < joints ? ik_mat4_translation(&p->model_ms[j])
                     : j < lines ? p->targets_ms[j - joints]
                     : j < rods  ? p->lines_ms[j - lines]

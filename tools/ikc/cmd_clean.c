@@ -224,17 +224,6 @@ static cJSON *table_json(const ikc_motion *m, const ik_skating *before, const ik
     return root;
 }
 
-/* Print `json` with what became of the file, and free it. */
-static void print_json(cJSON *json, int code) {
-    char *text;
-    cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK || code == IKC_EXIT_CHECKS);
-    cJSON_AddNumberToObject(json, "exit_code", code);
-    text = cJSON_Print(json);
-    if (text) printf("%s\n", text);
-    free(text);
-    cJSON_Delete(json);
-}
-
 /* The clean-up with its whole stances held (ikit/stance_clean.h), in the
  * contacts' space under the file's root: a glTF file's metres, else 0.85 m
  * of leg. */
@@ -284,7 +273,7 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
             cJSON_AddNumberToObject(o, "frames", m->take.frame_count);
             cJSON_AddItemToObject(o, "in_place", ikc_motion_in_place_json(m));
             cJSON_AddTrueToObject(o, "kept_in_place");
-            print_json(o, code);
+            ikc_json_print_result(o, code);
         }
         return code;
     }
@@ -378,7 +367,7 @@ static int run(ikc_motion *m, const char *out, int overwrite, int root_motion, i
                     ikc_shown(out), failed);
             code = IKC_EXIT_CHECKS;
         }
-        if (table) print_json(table, code);
+        if (table) ikc_json_print_result(table, code);
     }
     free(reference.poses_ls);
     free(reference_ms);

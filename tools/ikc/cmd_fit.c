@@ -461,16 +461,12 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
 done:
     buffers_free(&b);
     if (json && cJSON_GetObjectItem(json, "fitted")) {
-        char *text;
         cJSON_AddItemToObject(json, "output", ikc_json_text(o->out));
-        cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK);
         cJSON_AddItemToObject(json, "plot", o->plot ? ikc_json_text(o->plot) : cJSON_CreateNull());
-        cJSON_AddNumberToObject(json, "exit_code", code);
-        text = cJSON_Print(json);
-        if (text) printf("%s\n", text);
-        free(text);
+        ikc_json_print_result(json, code);
+    } else {
+        cJSON_Delete(json);
     }
-    cJSON_Delete(json);
     return code;
 }
 

@@ -498,15 +498,7 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
                 ikc_shown(o->out), failed);
         code = IKC_EXIT_CHECKS;
     }
-    if (json) {
-        char *text;
-        cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK || code == IKC_EXIT_CHECKS);
-        cJSON_AddNumberToObject(json, "exit_code", code);
-        text = cJSON_Print(json);
-        if (text) printf("%s\n", text);
-        free(text);
-        cJSON_Delete(json);
-    }
+    if (json) ikc_json_print_result(json, code);
 done:
     free(contacts);
     free(ms);

@@ -187,7 +187,6 @@ static int make_ground(const walk_options *o, ik_real leg, ik_real distance, ik_
 static void print_json(const walk_options *o, const ik_walk *job, ik_real cadence, const ik_walk_report *report,
                        int frames, int code) {
     cJSON *root = cJSON_CreateObject();
-    char *text;
     cJSON_AddItemToObject(root, "file", ikc_json_text(o->path));
     cJSON_AddNumberToObject(root, "frames", frames);
     cJSON_AddNumberToObject(root, "fps", (double)o->fps);
@@ -201,12 +200,7 @@ static void print_json(const walk_options *o, const ik_walk *job, ik_real cadenc
     cJSON_AddNumberToObject(root, "lowest_pelvis", (double)report->lowest_pelvis);
     cJSON_AddItemToObject(root, "output", ikc_json_text(o->out));
     cJSON_AddItemToObject(root, "render", o->render ? ikc_json_text(o->render) : cJSON_CreateNull());
-    cJSON_AddBoolToObject(root, "written", code == IKC_EXIT_OK);
-    cJSON_AddNumberToObject(root, "exit_code", code);
-    text = cJSON_Print(root);
-    if (text) printf("%s\n", text);
-    free(text);
-    cJSON_Delete(root);
+    ikc_json_print_result(root, code);
 }
 
 static int walk_asset(const walk_options *o, ik_asset *asset) {

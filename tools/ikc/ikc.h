@@ -152,6 +152,11 @@ const char *ikc_shown(const char *text);
  * memory. */
 struct cJSON *ikc_json_text(const char *text);
 
+/* A command's JSON report finished and printed on stdout, then freed:
+ * "written" (the output file was written: exit 0, or 7 written but failing
+ * a check) and "exit_code" added last. */
+void ikc_json_print_result(struct cJSON *json, int code);
+
 /* ---- time ---------------------------------------------------------------- */
 
 /* Monotonic seconds. */

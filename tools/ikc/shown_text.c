@@ -76,3 +76,13 @@ struct cJSON *ikc_json_text(const char *text) {
     free(clean);
     return item;
 }
+
+void ikc_json_print_result(struct cJSON *json, int code) {
+    char *text;
+    cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK || code == IKC_EXIT_CHECKS);
+    cJSON_AddNumberToObject(json, "exit_code", code);
+    text = cJSON_Print(json);
+    if (text) printf("%s\n", text);
+    free(text);
+    cJSON_Delete(json);
+}

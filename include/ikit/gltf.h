@@ -17,6 +17,8 @@
  *   rotations per the glTF 2.0 specification, section 3.11).
  * - Writing: set a pose into the nodes, replace an animation's channels for a
  *   skin, or append a new animation; new key data is appended to buffer 0.
+ *   A replacement drops the accessors, bufferViews and buffers (and their
+ *   bytes) that only the replaced keys used, and nothing else.
  *   Every edit rebuilds the skeletons and clips: pointers obtained before an
  *   edit are invalid after it.
  *
@@ -130,7 +132,17 @@ ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls,
 
 /* Replace the channels of animation `clip` that drive joints of `skin` by the
  * channels of `keys` (joint indices of that skin's skeleton). Channels on
- * other nodes are kept. */
+ * other nodes are kept, and so are the animation's samplers no channel
+ * used. What was referenced before and is not after (the old keys'
+ * accessors, then views only they used, then buffers other than 0 only
+ * those views used) is dropped, references renumbered, and its bytes cut
+ * from the buffers, kept bytes moving by multiples of 4 (alignment kept).
+ * Objects the document already left unreferenced stay. A document with an
+ * extension outside KHR_materials_*, KHR_texture_transform,
+ * KHR_texture_basisu, EXT_texture_webp, EXT_texture_avif,
+ * KHR_lights_punctual, KHR_mesh_quantization, KHR_animation_pointer,
+ * KHR_xmp_json_ld, KHR_draco_mesh_compression and EXT_mesh_gpu_instancing
+ * (whose references are followed) is not pruned. */
 ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_clip *keys,
                                     ik_io_error *error);
 

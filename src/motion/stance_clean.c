@@ -17,12 +17,12 @@ typedef struct layout {
     ik_foot_contact *best;   /* [capacity] */
     void *footskate, *join;
     size_t footskate_bytes, join_bytes;
-    ik_mat4 *model_ms, *reference_ms; /* [joints] each */
+    ik_mat4 *model_ms, *reference_ms, *rest_ms; /* [joints] each */
     ik_vec3 *previous_ms;    /* [2 joints] */
 } layout;
 
 static size_t make_layout(const ik_take *take, int capacity, char *base, layout *l) {
-    size_t at = 0, o[7], j = (size_t)take->joint_count;
+    size_t at = 0, o[8], j = (size_t)take->joint_count;
     size_t fs = ik_footskate_scratch_size(take, capacity), sj = ik_stance_join_scratch_size(take, capacity);
     o[0] = scratch_carve(&at, (size_t)take->frame_count * j * sizeof(ik_transform));
     o[1] = scratch_carve(&at, (size_t)capacity * sizeof(ik_foot_contact));
@@ -31,6 +31,7 @@ static size_t make_layout(const ik_take *take, int capacity, char *base, layout 
     o[4] = scratch_carve(&at, j * sizeof(ik_mat4));
     o[5] = scratch_carve(&at, j * sizeof(ik_mat4));
     o[6] = scratch_carve(&at, 2 * j * sizeof(ik_vec3));
+    o[7] = scratch_carve(&at, j * sizeof(ik_mat4));
     if (!base) return at;
     l->input = (ik_transform *)(void *)(base + o[0]);
     l->best = (ik_foot_contact *)(void *)(base + o[1]);
@@ -39,6 +40,7 @@ static size_t make_layout(const ik_take *take, int capacity, char *base, layout 
     l->model_ms = (ik_mat4 *)(void *)(base + o[4]);
     l->reference_ms = (ik_mat4 *)(void *)(base + o[5]);
     l->previous_ms = (ik_vec3 *)(void *)(base + o[6]);
+    l->rest_ms = (ik_mat4 *)(void *)(base + o[7]);
     return at;
 }
 
@@ -75,9 +77,12 @@ static ik_result validate(const ik_stance_clean *job) {
     return IK_OK;
 }
 
-/* One footskate pass over the take as it stands. */
+/* One footskate pass over the take as it stands; each contact's planted
+ * position becomes where the pass held it (moved into reach). */
 static ik_result pass(const ik_stance_clean *job, const layout *l, int count) {
     ik_footskate fs = ik_footskate_def();
+    ik_result r;
+    int i;
     fs.rig = job->rig;
     fs.root_ms = job->root_ms;
     fs.take = job->take;
@@ -88,7 +93,9 @@ static ik_result pass(const ik_stance_clean *job, const layout *l, int count) {
     fs.scratch = l->footskate;
     fs.scratch_bytes = l->footskate_bytes;
     fs.model_ms = l->model_ms;
-    return ik_footskate_run(&fs);
+    r = ik_footskate_run(&fs);
+    for (i = 0; r == IK_OK && i < count; ++i) r = ik_footskate_held_ms(&fs, i, &job->contacts[i].planted_ms);
+    return r;
 }
 
 /* The result's own contacts that slide over a millimetre joined to the
@@ -113,7 +120,8 @@ static ik_result join(const ik_stance_clean *job, const layout *l, int *count, i
 }
 
 /* A round's figures against the input: speed added (ik_skating_measure,
- * 2 cm/s slides), knee flips and the deepest sole. */
+ * 2 cm/s slides), knee flips, the deepest sole and the joints past the
+ * rig's limits. */
 static ik_result score(const ik_stance_clean *job, const layout *l, int count, ik_real worst,
                        ik_stance_clean_report *out) {
     ik_skating sk;
@@ -139,6 +147,7 @@ static ik_result score(const ik_stance_clean *job, const layout *l, int count, i
     out->added_speed = sk.added_speed;
     out->knee_flips = ik_leg_knee_flip_frames(job->rig, job->take, l->model_ms);
     out->deepest_sole = ik_leg_deepest_sole(job->rig, job->take, l->model_ms);
+    out->beyond_limits = ik_take_limits_excess(job->rig, job->take, l->model_ms, l->rest_ms, NULL);
     return r;
 }
 
@@ -198,7 +207,7 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
         if (r != IK_OK) break;
         now = round;
         if (s.worst_slide < best.worst_slide && s.knee_flips <= first.knee_flips && s.added_speed <= speed_limit &&
-            s.deepest_sole <= first.deepest_sole + sole_slack) {
+            s.deepest_sole <= first.deepest_sole + sole_slack && s.beyond_limits <= first.beyond_limits + ik_rad(1)) {
             best = s, best.kept_round = round, best_count = count;
             memcpy(l.best, job->contacts, (size_t)count * sizeof *l.best);
         }

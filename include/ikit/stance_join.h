@@ -2,8 +2,10 @@
  * that holds contacts chosen elsewhere (the source's, or the input's).
  *
  * On the result of such a pass, the contacts an outside reader finds
- * (ik_ground_slide on every frame, with 25 % more room in height and speed
- * than its defaults, so their edges are taken in) that still slide over a
+ * (ik_ground_slide at its 60 Hz samples, as such a reader samples, with
+ * 25 % more room in height and speed than its defaults, so their edges
+ * are taken in; every frame of a 120 Hz take, with speeds over half the
+ * interval, missed a 5.2 mm contact 131_02's clean-up then kept) that still slide over a
  * tolerance join the contacts meant to be held, each for its foot's toe
  * (a toe-less ankle's ball, a virtual toe; a virtual ankle itself): the
  * point's one contact it overlaps or

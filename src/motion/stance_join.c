@@ -115,14 +115,13 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     make_layout(job->take, job->capacity,
                 scratch_base(job->scratch), &l);
     tolerance = job->tolerance > 0 ? job->tolerance : (ik_real)0.001 * job->metre;
-    /* the result's own contacts: every frame, 25 % more room than an outside reader's */
+    /* the result's own contacts: at 60 Hz, 25 % more room than an outside reader's */
     g.rig = job->rig;
     g.take = job->take;
     g.root_ms = job->root_ms;
     g.metre = job->metre;
     g.near_floor *= (ik_real)1.25;
     g.slow *= (ik_real)1.25;
-    g.sample_rate = 1 / job->take->frame_time;
     g.model_ms = l.model_ms;
     g.points = l.points;
     g.heights = l.heights;

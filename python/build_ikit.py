@@ -423,6 +423,8 @@ ik_real ik_foot_leg_length(const ik_humanoid *rig);
 ik_real ik_foot_metre(ik_real leg_length);
 ik_result ik_foot_paths_record(const ik_skeleton *skeleton, const ik_take *take, const ik_mat4 *root_ms,
                                const int joints[], ik_mat4 *model_ms, ik_vec3 *paths_ms, int *bad_frame);
+ik_result ik_foot_paths_record_rig(const ik_humanoid *rig, const ik_take *take, const ik_mat4 *root_ms,
+                                   ik_mat4 *model_ms, ik_vec3 *paths_ms, ik_bool *present, int *bad_frame);
 typedef struct ik_foot_contact { int point; int start, end; ik_vec3 planted_ms; } ik_foot_contact;
 typedef struct ik_foot_contacts {
     const ik_vec3 *paths_ms;

@@ -358,11 +358,14 @@ static void check_outcome(const char *what, const outcome *o, const ik_humanoid 
     CHECK(o->contacts >= min_contacts, "%s: only %d contacts held", what, o->contacts);
     CHECK(o->unordered == 0, "%s: %d contacts held out of order of start", what, o->unordered);
     CHECK(o->worst_slide <= (ik_real)0.01, "%s: a planted foot slides %.2f mm", what, (double)o->worst_slide * 1000);
-    /* issue 25 asks 5 mm of the result's own contacts; held so far within
-     * 1.5 cm (girl.glb's ankle, with no toe joint, 9.9 mm as its heel lifts;
-     * 28 mm on male_base_mesh.glb before the whole stances were held) */
+    /* issue 25 asks 5 mm of the result's own contacts in the file's metres,
+     * which tests/outside's matrix holds on every take x rig; here metres are
+     * 0.85 m of leg (robot.glb's 1.54 m legs then find contacts up to 7 cm
+     * above the floor, 7.9 mm of slide), so the bound is 8 mm (28 mm on
+     * male_base_mesh.glb before the whole stances were held, 9.9 mm on
+     * girl.glb's ankle before a toe-less foot stood on its ball) */
     printf("    the result's own contacts slide at most %.1f mm\n", (double)o->ground_slide * 1000);
-    CHECK(o->ground_slide <= (ik_real)0.015, "%s: a contact found on the result slides %.1f mm", what,
+    CHECK(o->ground_slide <= (ik_real)0.008, "%s: a contact found on the result slides %.1f mm", what,
           (double)o->ground_slide * 1000);
     CHECK(o->worst_sink <= (ik_real)0.01, "%s: a sole sinks %.2f mm below the floor", what,
           (double)o->worst_sink * 1000);

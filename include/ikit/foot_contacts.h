@@ -35,7 +35,7 @@ extern "C" {
  * are the contact points; the hips tell which way is up in the take. */
 enum {
     IK_FOOT_HEEL_L, /* the left ankle joint */
-    IK_FOOT_TOE_L,  /* the left toe joint */
+    IK_FOOT_TOE_L,  /* the left toe joint, or the ball of a toe-less foot (ik_foot_point_position) */
     IK_FOOT_HEEL_R,
     IK_FOOT_TOE_R,
     IK_FOOT_CONTACT_POINTS, /* = 4 */
@@ -56,6 +56,18 @@ const char *ik_foot_point_name(int point);
  * ankle without a control joint. */
 void ik_foot_point_joints(const ik_humanoid *rig, int joints[IK_FOOT_PATH_POINTS]);
 
+/* Where contact point `point` (heel or toe, IK_FOOT_HEEL_L .. IK_FOOT_TOE_R)
+ * stands in a pose whose forward kinematics is model_ms: a heel at its
+ * foot joint (ik_humanoid_limb_foot); a toe at its toe joint, or on an
+ * ankle joint without one at the ball of the foot, a virtual toe (the
+ * limb's ball_ls in the foot's frame: on the floor at rest, ahead of the
+ * heel), so that a toe-less foot holds and is measured where it stands,
+ * not only at its ankle. Returns 0 (out untouched) where the rig lacks the
+ * point: no foot joint, or a toe on a virtual ankle (robot.glb's, whose
+ * control joint stands at the ankle). With model_ms or out NULL, only
+ * whether the rig has the point. */
+ik_bool ik_foot_point_position(const ik_humanoid *rig, int point, const ik_mat4 *model_ms, ik_vec3 *out);
+
 /* The body's scale: the mean of both legs' lengths (thigh to knee to ankle
  * at rest), in the rig's model units; and the number of model units in a
  * metre of an average adult, taken as IK_FOOT_LEG_METRES of leg, so a
@@ -74,6 +86,13 @@ static inline ik_real ik_foot_metre(ik_real leg_length) { return leg_length / IK
 ik_result ik_foot_paths_record(const ik_skeleton *skeleton, const ik_take *take, const ik_mat4 *root_ms,
                                const int joints[IK_FOOT_PATH_POINTS], ik_mat4 *model_ms, ik_vec3 *paths_ms,
                                int *bad_frame);
+
+/* The same for a rig's own points (ik_foot_point_position: each heel, each
+ * toe or a toe-less ankle's ball, a virtual toe) and its hips, under
+ * root_ms; present [IK_FOOT_CONTACT_POINTS] (may be NULL) says which points
+ * the rig has, for ik_foot_contacts' present. */
+ik_result ik_foot_paths_record_rig(const ik_humanoid *rig, const ik_take *take, const ik_mat4 *root_ms,
+                                   ik_mat4 *model_ms, ik_vec3 *paths_ms, ik_bool *present, int *bad_frame);
 
 /* One interval of frames in which a point stands on the floor. */
 typedef struct ik_foot_contact {

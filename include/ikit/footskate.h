@@ -6,7 +6,8 @@
  * move only where a leg cannot reach, and every correction is eased in and
  * out over the neighbouring frames so nothing pops. Here:
  *   - a heel contact holds the ankle at the contact's planted position; a
- *     toe contact holds the toe joint (the foot turns about the ankle to
+ *     toe contact holds the toe joint, or a toe-less foot's ball
+ *     (ik_foot_point_position: a virtual toe) (the foot turns about the ankle to
  *     put it there while the heel is down, the ankle follows it while the
  *     heel is up);
  *   - a contact a leg cannot reach from where the animation puts the hips
@@ -78,14 +79,16 @@ size_t ik_footskate_scratch_size(const ik_take *take, int contact_count);
  * skeleton's, fewer than 2 frames, a contact outside the take, a bad
  * point), IK_ERR_CAPACITY (scratch too small), IK_ERR_NONFINITE (NaN in the
  * take, a contact or the options), IK_ERR_UNSUPPORTED (a leg with a virtual
- * ankle and no control joint, or a contact on a missing toe), IK_ERR_DEGENERATE (blend_time
+ * ankle and no control joint, or a toe contact on a virtual ankle), IK_ERR_DEGENERATE (blend_time
  * < 0, reach outside (0, 1]). Nothing in the take changes. */
 ik_result ik_footskate_plan(const ik_footskate *job);
 
 /* Where the plan holds contact `contact` (after ik_footskate_plan): its
- * planted position, moved when it was out of the leg's reach (a toe contact
- * under a held heel is further kept one foot length from it, frame by
- * frame). IK_ERR_NULL, IK_ERR_RANGE for a contact outside the job's. */
+ * planted position, moved when it was out of the leg's reach, and a toe
+ * contact beside a held heel put one foot length from it (a heel beside a
+ * toe whose own heel is another, one foot length from that toe), at its
+ * planted height. IK_ERR_NULL, IK_ERR_RANGE for a contact outside the
+ * job's. */
 ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *out);
 
 /* Clean frames [first, end) in place, after ik_footskate_plan. Returns

@@ -4,7 +4,8 @@
  * Retargeting and the footskate clean-up hold the contacts they chose;
  * this measures the result the way anyone reading the written file would,
  * with no knowledge of those: a foot is on the ground while its point (the
- * toe joint, or the ankle of a foot without one) is near the floor and
+ * toe joint, the ball of an ankle without one, or a virtual ankle:
+ * ik_foot_point_position) is near the floor and
  * slow, sampled at a fixed rate, and a contact is a run of such samples.
  * Its slide is the largest distance across the up axis between two of its
  * samples. Thresholds are in metres of the file's world (a glTF file's

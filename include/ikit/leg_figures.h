@@ -1,6 +1,6 @@
 /* ikit leg figures: what a clean-up or a retarget must not make worse,
- * measured on a whole take -- knees bent the wrong way and soles under the
- * floor.
+ * measured on a whole take -- knees bent the wrong way, soles under the
+ * floor, joints past the rig's limits.
  *
  * Core layer: no allocation (model_ms is the caller's), builds for wasm32.
  */
@@ -32,6 +32,13 @@ ik_real ik_leg_sole_depth(const ik_humanoid *rig, int leg, const ik_mat4 *model_
 /* The deepest any sole point goes below the rig's rest floor over the
  * take, model units (0 when none does; model_ms: scratch). */
 ik_real ik_leg_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms);
+
+/* How far the take's joints go past the rig's limits
+ * (ik_humanoid_angles_excess of each pose against the rest pose), radians:
+ * each frame's into per_frame [frame_count] (may be NULL), the worst
+ * returned (model_ms, rest_ms: scratch of the skeleton's joint count). */
+ik_real ik_take_limits_excess(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms, ik_mat4 *rest_ms,
+                              ik_real *per_frame);
 
 #ifdef __cplusplus
 }

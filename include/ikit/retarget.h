@@ -90,10 +90,13 @@ typedef struct ik_retarget {
                                        its buffers, counts and axes are set by the job) */
     ik_real blend_time;             /* footskate easing, seconds; default 0.25 */
     /* Whole stances (hold_feet): after the source's contacts are held, the
-     * result's own (ik_ground_slide: a toe, or an ankle without one, near
-     * the floor and slow, with 25 % more room than its defaults) that still
-     * slide are held too, merged with the source's, in up to
-     * plant_rounds rounds (default 3; 0 holds only the source's). */
+     * result's own (ik_ground_slide: a toe, or the ball of a toe-less
+     * ankle, near the floor and slow, with 25 % more room than its
+     * defaults) that still slide are held too, merged with the source's,
+     * in up to plant_rounds rounds (default 3; 0 holds only the source's).
+     * A pass whose result goes past the rig's limits further than the
+     * first pass's is not a round (at most 2 plant_rounds passes after the
+     * first): the virtual toes held near where it did are let go. */
     int plant_rounds;
     ik_real ground_metre;           /* target root units per metre for those thresholds; 0 (default):
                                        ik_foot_metre of the target's legs. ikc passes a glTF's own metres */

@@ -4,11 +4,18 @@
  * One ik_footskate pass holds the contacts given (ik_foot_contacts on the
  * take, or a cycle's stances); then, a few rounds, the result's own
  * contacts that still slide join them (ik_stance_join) and the pass runs
- * again from the input. A round is kept only when its worst slide is the
- * least so far and it is no worse otherwise: no more knee flips than the
+ * again from the input. A take that kept the rig's limits (within a
+ * degree: a retarget's result) keeps its free legs inside them: each pass
+ * ends with ik_feet_within_limits on the frames past them by over a degree,
+ * for the legs whose foot is not held there, joints only (a take's floor
+ * is not the rest floor); a capture already past them is not re-posed. A
+ * round is kept only when its worst slide is the least so far and it is no
+ * worse otherwise: no more knee flips than the
  * first pass, no speed added over the first pass's or 10 m/s, no sole
  * deeper than the first pass's by over a centimetre (a foot held at two
- * spots the input moved between can drag a leg, or the body down). The
+ * spots the input moved between can drag a leg, or the body down), no
+ * joint further past the rig's limits than the first pass's by over a
+ * degree (a toe-less foot's ball held beside its heel through a kneel). The
  * take ends as the best round left it, and the contacts as that round held
  * them.
  *
@@ -38,13 +45,15 @@ typedef struct ik_stance_clean_report {
     ik_real added_speed;  /* the largest speed added to a joint, units per second */
     int knee_flips;       /* frames with a knee bent the wrong way (ik_leg_knee_flip_frames) */
     ik_real deepest_sole; /* ik_leg_deepest_sole */
+    ik_real beyond_limits; /* radians past the rig's limits, the worst joint (ik_take_limits_excess) */
 } ik_stance_clean_report;
 
 typedef struct ik_stance_clean {
     const ik_humanoid *rig;
     const ik_mat4 *root_ms;      /* above the roots; NULL: identity */
     ik_take *take;               /* in: the take; out: cleaned */
-    ik_foot_contact *contacts;   /* in/out: the contacts to hold, under root_ms; out: those the kept round held */
+    ik_foot_contact *contacts;   /* in/out: the contacts to hold, under root_ms; out: those the kept round held,
+                                    at the spots it held them (moved into reach) */
     int *count;                  /* in/out */
     int capacity;                /* of contacts; 2 * frame_count always suffices */
     ik_real metre;               /* units per metre under root_ms (> 0): a glTF file's 1, else ik_foot_metre */

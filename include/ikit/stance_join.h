@@ -2,10 +2,13 @@
  * that holds contacts chosen elsewhere (the source's, or the input's).
  *
  * On the result of such a pass, the contacts an outside reader finds
- * (ik_ground_slide on every frame, with 25 % more room in height and speed
- * than its defaults, so their edges are taken in) that still slide over a
+ * (ik_ground_slide at its 60 Hz samples, as such a reader samples, with
+ * 25 % more room in height and speed than its defaults, so their edges
+ * are taken in; every frame of a 120 Hz take, with speeds over half the
+ * interval, missed a 5.2 mm contact 131_02's clean-up then kept) that still slide over a
  * tolerance join the contacts meant to be held, each for its foot's toe
- * (its ankle where it has none): the point's one contact it overlaps or
+ * (a toe-less ankle's ball, a virtual toe; a virtual ankle itself): the
+ * point's one contact it overlaps or
  * touches grows to cover it, its spot kept; several such become one, held
  * where the result stood on average (the input moved the foot between
  * them, the result's foot stood, and an outside reader saw one contact
@@ -46,6 +49,8 @@ typedef struct ik_stance_join {
     void *scratch;               /* ik_stance_join_scratch_size(take, capacity) bytes */
     size_t scratch_bytes;
     ik_real *worst;              /* out, optional: the worst slide found, model units */
+    ik_real *beyond;             /* out, optional: the sum over the contacts found of how far each
+                                    slides past the tolerance, model units (0: none over it) */
     int *joined;                 /* out, optional: how many contacts joined */
     unsigned long defaulted;
 } ik_stance_join;

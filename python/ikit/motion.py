@@ -1,5 +1,5 @@
 """The motion layer: takes baked from clips (ik_take_bake), foot contacts
-(ik_foot_paths_record + ik_foot_contacts_run), footskate clean-up
+(ik_foot_paths_record_rig + ik_foot_contacts_run), footskate clean-up
 (ik_footskate_plan + apply) and procedural walks (ik_walk_run), on flat
 ground or an ikit.Ground. Key fitting is in key_fit.py, retargeting in
 retarget.py. A take is
@@ -73,7 +73,9 @@ class _Contacts:
         self.model = ffi.new("ik_mat4[]", max(skeleton.joint_count, 1))
         paths = ffi.new("ik_vec3[]", max(frames, 1) * int(lib.IK_FOOT_PATH_POINTS))
         bad = ffi.new("int *", -1)
-        r = lib.ik_foot_paths_record(skeleton._ptr, self.take, self.root_ptr, joints, self.model, paths, bad)
+        present = ffi.new("ik_bool[]", int(lib.IK_FOOT_CONTACT_POINTS))
+        # each heel, each toe or a toe-less foot's ball, the hips, as ikc records them
+        r = lib.ik_foot_paths_record_rig(self.body._rig, self.take, self.root_ptr, self.model, paths, present, bad)
         if r != lib.IK_OK:
             raise IkitError("foot paths" + (" (frame %d)" % bad[0] if bad[0] >= 0 else ""), r)
         # Up and leg length in model space, as ikc finds them: the rig's up
@@ -84,7 +86,7 @@ class _Contacts:
         job = ffi.new("ik_foot_contacts *", lib.ik_foot_contacts_def())
         job.paths_ms, job.frame_count, job.frame_time = paths, frames, frame_time
         for p in range(lib.IK_FOOT_CONTACT_POINTS):
-            job.present[p] = joints[p] >= 0
+            job.present[p] = present[p]
         self.up = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
         self.leg_length = float(lib.ik_foot_leg_length(rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
         job.up_ms, job.leg_length = self.up, self.leg_length

@@ -33,12 +33,16 @@ def _held(body, skeleton, poses, contacts):
     """Per held contact: the largest distance its point moves from where it
     stands at the contact's first frame, how far it goes below the
     contact's planted height (the rig's up), and, for a heel (whose ankle
-    the clean-up holds at the reported spot), how far it stands from it."""
+    the clean-up holds at the reported spot), how far it stands from it.
+    Contacts of a toe-less foot's ball (no joint: the C tests measure those)
+    are left out."""
     joints = [body.roles[POINT_ROLES[name]] for name in ikit.CONTACT_POINTS]
-    path = _paths(skeleton, poses, joints)
+    path = _paths(skeleton, poses, [j if j is not None else 0 for j in joints])
     up = np.array([0.0, 1.0, 0.0])      # girl.glb is Y-up in its root space
     slide, sink, off = [], [], []
     for name, start, end, planted in contacts:
+        if joints[ikit.CONTACT_POINTS.index(name)] is None:
+            continue
         span = path[start:end + 1, ikit.CONTACT_POINTS.index(name)]
         slide.append(np.linalg.norm(span - span[0], axis=1).max())
         sink.append(max(0.0, (planted @ up - span @ up).max()))
@@ -62,9 +66,10 @@ def test_retargeted_walk_keeps_the_girls_bones_and_holds_its_feet(walk_onto_girl
     rest = bone_lengths(girl, girl.fk(girl.rest_pose()))
     for f in range(0, out.shape[0], 20):
         assert np.allclose(bone_lengths(girl, girl.fk(out[f])), rest, atol=1e-4 * leg), f
-    # the contacts held: several steps per foot, in order, on the take
+    # the contacts held: several steps per foot, in order, on the take (the result's own, found on it
+    # once its stances are held, may outnumber the source's)
     contacts = report["contacts"]
-    assert len(contacts) >= 8 and report["source_contacts"] >= len(contacts)
+    assert len(contacts) >= 8 and report["source_contacts"] >= 8
     assert {name for name, *_ in contacts} >= {"left heel", "right heel"}
     for name, start, end, planted in contacts:
         assert 0 <= start <= end < out.shape[0] and np.isfinite(planted).all()

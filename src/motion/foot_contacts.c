@@ -17,6 +17,18 @@ void ik_foot_point_joints(const ik_humanoid *rig, int joints[IK_FOOT_PATH_POINTS
     joints[IK_FOOT_HIPS] = rig->map.joint[IK_ROLE_HIPS];
 }
 
+/* p = M_toe 0 (a toe joint), M_foot ball_ls (a virtual toe), M_foot 0 (a heel). */
+ik_bool ik_foot_point_position(const ik_humanoid *rig, int point, const ik_mat4 *model_ms, ik_vec3 *out) {
+    const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
+    int foot = ik_humanoid_limb_foot(l);
+    if (foot < 0 || (ik_foot_point_is_toe(point) && l->toe < 0 && l->end < 0)) return 0;
+    if (!model_ms || !out) return 1;
+    if (!ik_foot_point_is_toe(point)) *out = ik_mat4_translation(&model_ms[foot]);
+    else if (l->toe >= 0) *out = ik_mat4_translation(&model_ms[l->toe]);
+    else *out = ik_mat4_transform_point(&model_ms[foot], l->ball_ls);
+    return 1;
+}
+
 ik_real ik_foot_leg_length(const ik_humanoid *rig) {
     const ik_humanoid_limb *l = &rig->limb[IK_LIMB_LEG_L], *r = &rig->limb[IK_LIMB_LEG_R];
     return (l->upper_length + l->lower_length + r->upper_length + r->lower_length) * (ik_real)0.5;
@@ -41,6 +53,31 @@ ik_result ik_foot_paths_record(const ik_skeleton *skeleton, const ik_take *take,
                 return IK_ERR_NONFINITE;
             }
         }
+    }
+    return IK_OK;
+}
+
+ik_result ik_foot_paths_record_rig(const ik_humanoid *rig, const ik_take *take, const ik_mat4 *root_ms,
+                                   ik_mat4 *model_ms, ik_vec3 *paths_ms, ik_bool *present, int *bad_frame) {
+    int f, p, hips;
+    if (bad_frame) *bad_frame = -1;
+    if (!rig || !rig->skeleton || !take || !model_ms || !paths_ms || !take->poses_ls) return IK_ERR_NULL;
+    if (take->joint_count != rig->skeleton->joint_count || take->frame_count < 1) return IK_ERR_RANGE;
+    hips = rig->map.joint[IK_ROLE_HIPS];
+    for (p = 0; present && p < IK_FOOT_CONTACT_POINTS; ++p) present[p] = ik_foot_point_position(rig, p, NULL, NULL);
+    for (f = 0; f < take->frame_count; ++f) {
+        ik_vec3 *row = paths_ms + (size_t)f * IK_FOOT_PATH_POINTS;
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), root_ms, model_ms);
+        for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
+            row[p] = ik_vec3_zero();
+            ik_foot_point_position(rig, p, model_ms, &row[p]);
+        }
+        row[IK_FOOT_HIPS] = hips >= 0 ? ik_mat4_translation(&model_ms[hips]) : ik_vec3_zero();
+        for (p = 0; p < IK_FOOT_PATH_POINTS; ++p)
+            if (!ik_vec3_finite(row[p])) {
+                if (bad_frame) *bad_frame = f;
+                return IK_ERR_NONFINITE;
+            }
     }
     return IK_OK;
 }

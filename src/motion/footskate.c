@@ -81,8 +81,7 @@ static ik_result validate(const ik_footskate *job) {
             c->end >= job->take->frame_count)
             return IK_ERR_RANGE;
         if (!ik_vec3_finite(c->planted_ms)) return IK_ERR_NONFINITE;
-        if (ik_foot_point_is_toe(c->point) && rig->limb[ik_foot_point_leg(c->point)].toe < 0)
-            return IK_ERR_UNSUPPORTED;
+        if (!ik_foot_point_position(rig, c->point, NULL, NULL)) return IK_ERR_UNSUPPORTED;
     }
     if (ik_take_validate(job->take, &bad) != IK_OK) return IK_ERR_NONFINITE;
     return IK_OK;
@@ -134,7 +133,8 @@ static void set_unset_vec3(ik_vec3 *v) { v->x = v->y = v->z = (ik_real)NAN; }
 
 /* ---- the plan ------------------------------------------------------------------ */
 
-/* Pass 1: every frame's animated ankle, toe and thigh positions. */
+/* Pass 1: every frame's animated ankle, toe (a toe-less foot's ball:
+ * ik_foot_point_position) and thigh positions. */
 static void record_legs(const ik_footskate *job, const plan *p) {
     const ik_humanoid *rig = job->rig;
     int f, k;
@@ -145,7 +145,8 @@ static void record_legs(const ik_footskate *job, const plan *p) {
             size_t at = 2 * (size_t)f + (size_t)k;
             ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, job->model_ms);
             p->ankle[at] = ik_mat4_translation(&end_ms);
-            p->toe[at] = l->toe >= 0 ? ik_mat4_translation(&job->model_ms[l->toe]) : p->ankle[at];
+            p->toe[at] = p->ankle[at];
+            ik_foot_point_position(rig, k == 0 ? IK_FOOT_TOE_L : IK_FOOT_TOE_R, job->model_ms, &p->toe[at]);
             p->thigh[at] = ik_mat4_translation(&job->model_ms[l->start]);
         }
     }
@@ -490,7 +491,8 @@ ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *ou
     if (!job || !job->take || !job->scratch || !job->contacts || !out) return IK_ERR_NULL;
     if (contact < 0 || contact >= job->contact_count) return IK_ERR_RANGE;
     plan_layout(job->take->frame_count, job->contact_count, job->scratch, &p);
-    *out = planted(job, &p, contact);
+    *out = ik_foot_point_is_toe(job->contacts[contact].point) ? toe_target(job, &p, contact)
+                                                                : heel_target(job, &p, contact);
     return IK_OK;
 }
 

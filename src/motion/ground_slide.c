@@ -1,5 +1,6 @@
 /* The contacts an outside reader would find on a take, and each one's
  * slide (ikit/ground_slide.h). */
+#include <ikit/foot_contacts.h>
 #include <ikit/ground_slide.h>
 
 #include <stdlib.h>
@@ -75,8 +76,9 @@ static ik_result validate(const ik_ground_slide *job) {
     return IK_OK;
 }
 
-/* Each leg's point in world space, sample s: the toe joint, else the
- * limb's end (the ankle, or a virtual ankle), W = root M. */
+/* Each leg's point in world space, sample s: its toe (a toe joint, or the
+ * ball of an ankle without one: ik_foot_point_position), else the limb's
+ * end (a virtual ankle), W = root M. */
 static ik_result record(const ik_ground_slide *job, int samples, int step, ik_vec3 up) {
     const ik_humanoid *rig = job->rig;
     int s, k;
@@ -85,7 +87,8 @@ static ik_result record(const ik_ground_slide *job, int samples, int step, ik_ve
         for (k = 0; k < 2; ++k) {
             const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + k];
             ik_mat4 end = ik_humanoid_limb_end_ms(leg, job->model_ms);
-            ik_vec3 p = leg->toe >= 0 ? ik_mat4_translation(&job->model_ms[leg->toe]) : ik_mat4_translation(&end);
+            ik_vec3 p = ik_mat4_translation(&end);
+            ik_foot_point_position(rig, k == 0 ? IK_FOOT_TOE_L : IK_FOOT_TOE_R, job->model_ms, &p);
             if (!ik_vec3_finite(p)) return IK_ERR_NONFINITE;
             job->points[(size_t)k * (size_t)samples + (size_t)s] = p;
             job->heights[(size_t)k * (size_t)samples + (size_t)s] = ik_vec3_dot(p, up);
@@ -114,8 +117,10 @@ ik_result ik_ground_slide_run(const ik_ground_slide *job) {
     samples = ik_ground_slide_samples(job->take, job->sample_rate);
     dt = (ik_real)step * job->take->frame_time;
     {
-        /* the shortest run in samples: ceil(min_seconds / dt), at least 1 */
-        double v = (double)job->min_seconds / (double)dt - 1e-6;
+        /* the shortest run in samples: ceil(min_seconds / dt - 0.001), at
+         * least 1 (the slack absorbs a frame time written rounded: a BVH's
+         * 0.008333 s made 0.05 s 3.0001 samples, and 4 were asked) */
+        double v = (double)job->min_seconds / (double)dt - 1e-3;
         if (v > samples + 1.0) v = samples + 1.0;
         min_run = (int)v;
         if (min_run < v) ++min_run;

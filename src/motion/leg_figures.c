@@ -51,3 +51,19 @@ ik_real ik_leg_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4
     }
     return deepest;
 }
+
+ik_real ik_take_limits_excess(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms, ik_mat4 *rest_ms,
+                              ik_real *per_frame) {
+    ik_humanoid_angles a;
+    ik_real worst = 0, excess;
+    int f;
+    ik_skeleton_fk(rig->skeleton, rig->skeleton->rest_ls, NULL, rest_ms);
+    for (f = 0; f < take->frame_count; ++f) {
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, model_ms);
+        ik_humanoid_angles_measure(rig, model_ms, rest_ms, &a);
+        excess = ik_humanoid_angles_excess(rig, &a, NULL);
+        if (per_frame) per_frame[f] = excess;
+        worst = ik_maxr(worst, excess);
+    }
+    return worst;
+}

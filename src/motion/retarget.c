@@ -1,8 +1,11 @@
 /* Retargeting a take onto another humanoid skeleton: rotations through the
  * two rest poses in a shared body frame, root travel scaled by the legs,
  * then the source's foot contacts held by the footskate job. */
+#include <ikit/feet_within_limits.h>
 #include <ikit/footskate.h>
+#include <ikit/leg_figures.h>
 #include <ikit/retarget.h>
+#include <ikit/stance_clean.h>
 #include <ikit/stance_join.h>
 #include <ikit/two_bone.h>
 
@@ -21,6 +24,7 @@ typedef struct layout {
     ik_vec3 *tip_ls;        /* [target joints] that direction in the joint's rest frame (unit) */
     ik_mat4 *source_ms;     /* [source joints] */
     ik_mat4 *target_ms;     /* [target joints] */
+    ik_mat4 *rest_ms;       /* [target joints] the target's rest pose */
     ik_vec3 *paths_ms;      /* [frames * IK_FOOT_PATH_POINTS] */
     ik_real *contact_scratch; /* [2 frames] */
     ik_foot_contact *found; /* [capacity] on the source */
@@ -29,6 +33,8 @@ typedef struct layout {
                                   result's own joined), before the IK pass moves or cuts any */
     ik_foot_contact *best;  /* [capacity] the intended list whose result slid least */
     unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
+    unsigned char *overbent; /* [frames] a round's result passed the rig's limits there (no virtual toe
+                                is held on such frames again) */
     unsigned char *parent_mirrored; /* [target joints] the parent's model frame mirrors (det < 0), in
                                        every pose: the transfer changes rotations and the hips' travel only */
     ik_quat *carried;       /* [target joints] this frame's trunk aims above the joint, carried down */
@@ -37,6 +43,8 @@ typedef struct layout {
     size_t stance_join_bytes;
     void *footskate;        /* footskate's plan */
     size_t footskate_bytes;
+    void *stance_clean;     /* ik_stance_clean's scratch */
+    size_t stance_clean_bytes;
 } layout;
 
 /* Contacts of one point are disjoint, at least a frame long and a frame
@@ -44,7 +52,7 @@ typedef struct layout {
 static int contact_capacity(int frames) { return 2 * (frames + 1); }
 
 static size_t make_layout(int frames, int source_joints, int target_joints, char *base, layout *l) {
-    size_t at = 0, o[17];
+    size_t at = 0, o[19];
     size_t f = (size_t)frames, s = (size_t)source_joints, t = (size_t)target_joints;
     size_t cap = (size_t)contact_capacity(frames);
     ik_take shape;
@@ -65,18 +73,23 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     o[14] = scratch_carve(&at, t);
     o[15] = scratch_carve(&at, cap * sizeof(ik_foot_contact));
     o[16] = scratch_carve(&at, cap * sizeof(ik_foot_contact));
+    o[17] = scratch_carve(&at, t * sizeof(ik_mat4));
+    o[18] = scratch_carve(&at, f);
     shape.frame_count = frames;
     shape.joint_count = target_joints;
     shape.frame_time = 1;
     shape.poses_ls = NULL;
     l->footskate_bytes = ik_footskate_scratch_size(&shape, (int)cap);
     l->stance_join_bytes = ik_stance_join_scratch_size(&shape, (int)cap);
-    l->footskate = l->stance_join = NULL;
+    l->stance_clean_bytes = ik_stance_clean_scratch_size(&shape, (int)cap);
+    l->footskate = l->stance_join = l->stance_clean = NULL;
     {
         size_t plan_at = scratch_carve(&at, l->footskate_bytes), join_at = scratch_carve(&at, l->stance_join_bytes);
+        size_t clean_at = scratch_carve(&at, l->stance_clean_bytes);
         if (!base) return at;
         l->footskate = base + plan_at;
         l->stance_join = base + join_at;
+        l->stance_clean = base + clean_at;
     }
     l->source_of = (int *)(void *)(base + o[0]);
     l->offset = (ik_quat *)(void *)(base + o[1]);
@@ -95,6 +108,8 @@ static size_t make_layout(int frames, int source_joints, int target_joints, char
     l->carries = (unsigned char *)(base + o[14]);
     l->best = (ik_foot_contact *)(void *)(base + o[15]);
     l->intended = (ik_foot_contact *)(void *)(base + o[16]);
+    l->rest_ms = (ik_mat4 *)(void *)(base + o[17]);
+    l->overbent = (unsigned char *)(base + o[18]);
     return at;
 }
 
@@ -141,12 +156,6 @@ static ik_vec3 map_point(const body_map *m, ik_vec3 x) {
     return ik_vec3_add(m->origin_t, ik_vec3_scale(map_vector(m, ik_vec3_sub(x, m->origin_s)), m->scale));
 }
 
-/* The joint a contact point stands for on a rig, -1 when missing. */
-static int point_joint(const ik_humanoid *rig, int point) {
-    const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
-    return ik_foot_point_is_toe(point) ? l->toe : ik_humanoid_limb_foot(l);
-}
-
 /* C = sum_k b_t,k b_s,k^T, column i = sum_k b_t,k (b_s,k)_i. */
 static void make_turn(body_map *m, const ik_humanoid *s, const ik_humanoid *t) {
     const ik_vec3 bs[3] = {s->left_rs, s->up_rs, s->forward_rs}, bt[3] = {t->left_rs, t->up_rs, t->forward_rs};
@@ -184,7 +193,7 @@ static void make_origins(body_map *m, const ik_retarget *job, const layout *l, c
     ankle_t = t->floor_rs + (t->limb[IK_LIMB_LEG_L].ankle_height + t->limb[IK_LIMB_LEG_R].ankle_height) * (ik_real)0.5;
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
         const ik_humanoid_limb *leg = &t->limb[ik_foot_point_leg(p)];
-        m->height_t[p] = t->floor_rs + leg->ankle_height;
+        m->height_t[p] = t->floor_rs + (ik_foot_point_is_toe(p) ? 0 : leg->ankle_height); /* a virtual toe's ball */
         if (ik_foot_point_is_toe(p) && leg->toe >= 0 && ik_humanoid_limb_foot(leg) >= 0) {
             const ik_mat4 *foot = &target_rest_ms[ik_humanoid_limb_foot(leg)];
             ik_vec3 ball = ik_mat4_transform_point(foot, leg->ball_ls);
@@ -351,27 +360,28 @@ static void fk_ancestors(const ik_skeleton *s, int joint, const ik_transform *po
 
 /* ---- contacts ---------------------------------------------------------------------- */
 
-static ik_result find_source_contacts(const ik_retarget *job, const layout *l, body_map *m, int *count) {
-    const ik_humanoid *s = job->source_rig;
+/* A take's own foot contacts (ik_foot_contacts with the job's thresholds)
+ * into l->found, each point's floor level into levels; model_ms: scratch
+ * of the rig's joint count. */
+static ik_result find_contacts(const ik_retarget *job, const layout *l, const ik_humanoid *rig, const ik_take *take,
+                               ik_mat4 *model_ms, ik_real *levels, int *count) {
     ik_foot_contacts c = job->contacts;
-    int joints[IK_FOOT_PATH_POINTS], p;
     ik_result r;
-    ik_foot_point_joints(s, joints);
-    if (joints[IK_FOOT_HEEL_L] < 0 || joints[IK_FOOT_HEEL_R] < 0) return IK_ERR_UNSUPPORTED;
-    r = ik_foot_paths_record(s->skeleton, job->source, NULL, joints, l->source_ms, l->paths_ms, NULL);
+    if (ik_humanoid_limb_foot(&rig->limb[IK_LIMB_LEG_L]) < 0 || ik_humanoid_limb_foot(&rig->limb[IK_LIMB_LEG_R]) < 0)
+        return IK_ERR_UNSUPPORTED;
+    r = ik_foot_paths_record_rig(rig, take, NULL, model_ms, l->paths_ms, c.present, NULL);
     if (r != IK_OK) return r;
     c.paths_ms = l->paths_ms;
-    c.frame_count = job->source->frame_count;
-    c.frame_time = job->source->frame_time;
-    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) c.present[p] = joints[p] >= 0;
-    c.up_ms = s->up_rs;
-    c.leg_length = ik_foot_leg_length(s);
+    c.frame_count = take->frame_count;
+    c.frame_time = take->frame_time;
+    c.up_ms = rig->up_rs;
+    c.leg_length = ik_foot_leg_length(rig);
     c.scratch = l->contact_scratch;
     c.contacts = l->found;
-    c.capacity = contact_capacity(job->source->frame_count);
+    c.capacity = contact_capacity(take->frame_count);
     c.count = count;
     c.heights = c.speeds = NULL;
-    c.levels = m->level_s;
+    c.levels = levels;
     return ik_foot_contacts_run(&c);
 }
 
@@ -387,11 +397,16 @@ static int compare_real(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* A toe contact made on the balls of the feet (a kneel, a crouch, tiptoes):
- * over its frames the source's foot pitched toes-down, heel up, by over
- * ON_TOES more than at rest, in the median (`pitch` holds a contact's
- * frames), the pitch: atan2(d.up, |d - (d.up) up|), d = ankle - toe. */
+/* How far a toe contact's source foot pitched toes-down, heel up, past
+ * its rest pitch, in the median over the contact's frames (`pitch` holds
+ * them), the pitch atan2(d.up, |d - (d.up) up|), d = ankle - toe; 0 for a
+ * heel or a source foot without a toe. Over ON_TOES the contact is made on
+ * the balls of the feet (a crouch, tiptoes); over KNEELING the foot stands
+ * nearly upright on bent toes (a kneel), which a rigid toe-less foot
+ * cannot copy (robot.glb's thighs went 42 degrees off the source's
+ * through 131_01's kneel with its ball held). */
 #define ON_TOES ik_rad(20)
+#define KNEELING ik_rad(30)
 
 static ik_real foot_pitch(const ik_humanoid *rig, int leg, const ik_mat4 *model_ms, ik_vec3 up) {
     const ik_humanoid_limb *l = &rig->limb[leg];
@@ -401,7 +416,7 @@ static ik_real foot_pitch(const ik_humanoid *rig, int leg, const ik_mat4 *model_
     return IK_ATAN2(rise, ik_vec3_length(ik_vec3_reject(d, up)));
 }
 
-static ik_bool on_toes(const ik_retarget *job, const layout *l, const ik_foot_contact *c, ik_real *pitch) {
+static ik_real toe_pitch(const ik_retarget *job, const layout *l, const ik_foot_contact *c, ik_real *pitch) {
     const ik_humanoid *s = job->source_rig;
     int leg = ik_foot_point_leg(c->point), f, count = c->end - c->start + 1;
     ik_real rest;
@@ -413,7 +428,7 @@ static ik_bool on_toes(const ik_retarget *job, const layout *l, const ik_foot_co
         pitch[f - c->start] = foot_pitch(s, leg, l->source_ms, s->up_rs);
     }
     qsort(pitch, (size_t)count, sizeof *pitch, compare_real);
-    return pitch[count / 2] - rest > ON_TOES;
+    return pitch[count / 2] - rest;
 }
 
 /* A point planted this far (in source leg lengths) over its floor level
@@ -424,10 +439,10 @@ static ik_bool on_toes(const ik_retarget *job, const layout *l, const ik_foot_co
 
 /* Each source contact on the target: the planted point mapped. A flat foot
  * on a flat floor stands its point at the point's rest height; on raised
- * ground, or on the balls of the feet (on_toes: the toe joint stands as
- * high as the bent toes hold it), the rise over its floor level r = h_s -
- * level_s[p] is scaled:
- *   h_t = height_t[p] + (r > RAISED_GROUND leg_s or on_toes ? scale max(0, r) : 0),
+ * ground, or on the balls of the feet (toe_pitch over ON_TOES: the toe
+ * joint stands as high as the bent toes hold it), the rise over its floor
+ * level r = h_s - level_s[p] is scaled:
+ *   h_t = height_t[p] + (r > RAISED_GROUND leg_s or on toes ? scale max(0, r) : 0),
  * so that every contact on a flat floor stands its sole on that floor (the
  * scatter scaled left the lowest contacts 5-9 mm under the others, a sink
  * to an outside reader). Along the floor the point keeps its place from
@@ -437,8 +452,10 @@ static ik_bool on_toes(const ik_retarget *job, const layout *l, const ik_foot_co
  * or narrower than the source's, in leg lengths, stands on legs at the
  * source's angles (measured from the rigs' middles, male_base_mesh.glb's
  * thighs stood 10 degrees more upright than CMU's on the same stance).
- * Points the target lacks (a toe) are left out. Uses the source contacts'
- * scratch (done with). */
+ * A toe contact on a target ankle without a toe joint holds its ball (a
+ * virtual toe: ik_foot_point_position; none on a virtual ankle), unless
+ * the source knelt on it (toe_pitch over KNEELING). Uses the source
+ * contacts' scratch (done with). */
 static int map_contacts(const ik_retarget *job, const layout *l, const body_map *m, int found) {
     const ik_humanoid *t = job->target_rig;
     ik_real raised = RAISED_GROUND * ik_foot_leg_length(job->source_rig);
@@ -448,8 +465,10 @@ static int map_contacts(const ik_retarget *job, const layout *l, const body_map 
         ik_vec3 x;
         ik_real rise = ik_vec3_dot(c.planted_ms, m->up_s) - m->level_s[c.point], h = m->height_t[c.point];
         int k = ik_foot_point_leg(c.point), middle = (c.start + c.end) / 2;
-        if (point_joint(t, c.point) < 0) continue;
-        if (rise > raised || (rise > 0 && on_toes(job, l, &c, l->contact_scratch))) h += m->scale * rise;
+        ik_bool virtual_toe = ik_foot_point_is_toe(c.point) && t->limb[k].toe < 0;
+        ik_real pitch = rise > 0 || virtual_toe ? toe_pitch(job, l, &c, l->contact_scratch) : 0;
+        if (!ik_foot_point_position(t, c.point, NULL, NULL) || (virtual_toe && pitch > KNEELING)) continue;
+        if (rise > raised || (rise > 0 && pitch > ON_TOES)) h += m->scale * rise;
         x = ik_vec3_add(hip_at(t, job->target, k, middle, l->target_ms),
                         ik_vec3_scale(map_vector(m, ik_vec3_sub(c.planted_ms, hip_at(job->source_rig, job->source, k,
                                                                                      middle, l->source_ms))),
@@ -570,405 +589,14 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
         ik_humanoid_carry_end_control(job->target_rig, j, pose, l->target_ms, NULL);
 }
 
-/* Turn `joint` by `turn_ms` in model space about its own origin, M' =
- * turn_ms M, mirrored parents included (ik_skeleton_turn_joint_ms), then
- * refresh its subtree. */
-static void turn_joint(const ik_humanoid *t, int joint, ik_quat turn_ms, ik_transform *pose, ik_mat4 *model_ms) {
-    ik_skeleton_turn_joint_ms(t->skeleton, joint, turn_ms, NULL, pose, model_ms);
-    ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
-}
-
-/* The sole's contact points of a leg in a pose (heel and ball in the foot's
- * frame, the toes' tip in the toe's); returns how many. */
-static int sole_points(const ik_humanoid_limb *leg, const ik_mat4 *model_ms, ik_vec3 *points) {
-    int n = 0;
-    const ik_mat4 *foot = &model_ms[ik_humanoid_limb_foot(leg)];
-    points[n++] = ik_mat4_transform_point(foot, leg->heel_ls);
-    points[n++] = ik_mat4_transform_point(foot, leg->ball_ls);
-    if (leg->toe >= 0) points[n++] = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
-    return n;
-}
-
-/* Soles above the floor: where a sole point is below the target's rest
- * floor (its feet are longer, or pitched otherwise at rest, than the
- * source's), `joint` (the foot about the ankle, or the toe about its own
- * joint) turns about the foot's lateral axis a by the smallest angle that
- * lifts its lowest point p onto the floor: with r = p - pivot split into
- * r_a along a and r_p across it, the height after a turn t is
- *   h(t) = h_pivot + r_a.up + cos t (r_p.up) + sin t ((a x r_p).up) = floor,
- * so t = phi +- acos(-k / R), R = |(r_p.up, (a x r_p).up)|, phi its angle.
- * A few rounds, as lifting one point may lower another; a point the turn
- * cannot lift (the pivot itself too low) is left. Toes (`toe_range`, NULL
- * for the foot: their lift from rest now and its limits) take the root that
- * leaves them within their limits, the smaller such, else the one nearer
- * them turned only as far as the limit (the floor and the limits are then
- * both kept only by the heel lowered: turn_heel_within): a toe pointing
- * down under a foot on its ball (male_base_mesh's toes rest 27 degrees
- * below the sole) reaches the floor either way, and the smaller turn
- * curled it 41 degrees past toe_curl. Each root's lift is measured on the
- * turned toe (the turn's sense against the lift's differs on mirrored
- * frames). */
-typedef struct toe_range {
-    ik_real lift, lo, hi;
-} toe_range;
-
-/* How far a toe lift goes beyond [lo, hi] (0 inside). */
-static ik_real toe_excess(const toe_range *r, ik_real lift) {
-    return lift < r->lo ? r->lo - lift : lift > r->hi ? lift - r->hi : 0;
-}
-
-static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, toe_range *toes,
-                            ik_transform *pose, ik_mat4 *model_ms) {
-    int round, i;
-    for (round = 0; round < 3; ++round) {
-        ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
-        ik_real lowest = 0, c1, c2, k0, radius, phi, turn, other;
-        int n = sole_points(leg, model_ms, points), first = joint == leg->toe ? 2 : 0, worst = -1;
-        for (i = first; i < n; ++i) {
-            ik_real h = ik_vec3_dot(points[i], t->up_rs) - t->floor_rs;
-            if (h < lowest) lowest = h, worst = i;
-        }
-        if (worst < 0 || lowest > -(ik_real)1e-4 * ik_foot_leg_length(t)) return;
-        a = ik_vec3_normalize(ik_mat4_transform_turn_axis(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls));
-        r = ik_vec3_sub(points[worst], pivot);
-        rp = ik_vec3_reject(r, a);
-        c1 = ik_vec3_dot(rp, t->up_rs);
-        c2 = ik_vec3_dot(ik_vec3_cross(a, rp), t->up_rs);
-        k0 = ik_vec3_dot(pivot, t->up_rs) - t->floor_rs + ik_vec3_dot(ik_vec3_sub(r, rp), t->up_rs);
-        radius = IK_SQRT(c1 * c1 + c2 * c2);
-        if (!(radius > 0) || IK_FABS(k0) > radius) return;
-        phi = IK_ATAN2(c2, c1);
-        turn = ik_wrap_angle(phi + ik_acos_safe(-k0 / radius));
-        other = ik_wrap_angle(phi - ik_acos_safe(-k0 / radius));
-        if (toes) {
-            ik_transform saved = pose[joint];
-            ik_real lift_turn, lift_other, e_turn, e_other, before = ik_humanoid_leg_toe_lift(leg, model_ms);
-            turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
-            lift_turn = toes->lift + ik_humanoid_leg_toe_lift(leg, model_ms) - before;
-            pose[joint] = saved;
-            turn_joint(t, joint, ik_quat_from_axis_angle(a, other), pose, model_ms);
-            lift_other = toes->lift + ik_humanoid_leg_toe_lift(leg, model_ms) - before;
-            pose[joint] = saved;
-            ik_skeleton_fk_subtree(t->skeleton, joint, pose, NULL, model_ms);
-            e_turn = toe_excess(toes, lift_turn), e_other = toe_excess(toes, lift_other);
-            if (e_other < e_turn || (e_other == e_turn && IK_FABS(other) < IK_FABS(turn)))
-                turn = other, lift_turn = lift_other, e_turn = e_other;
-            /* neither within the limits: only as far as the limit on the
-             * way (the tip stays under the floor by what is left) */
-            if (e_turn > 0) turn *= (ik_clampr(lift_turn, toes->lo, toes->hi) - toes->lift) / (lift_turn - toes->lift);
-            toes->lift = ik_clampr(lift_turn, toes->lo, toes->hi);
-        } else if (IK_FABS(other) < IK_FABS(turn)) {
-            turn = other;
-        }
-        turn_joint(t, joint, ik_quat_from_axis_angle(a, turn), pose, model_ms);
-    }
-}
-
-/* A knee the IK pass's easing bent past its limit, on a frame where its
- * foot is not held: the shin swung back about the knee (within_bend). */
-static void keep_knee_within(const ik_humanoid *t, int k, ik_transform *pose, ik_mat4 *model_ms) {
-    const ik_humanoid_limb *leg = &t->limb[k];
-    ik_vec3 a = ik_mat4_translation(&model_ms[leg->start]), b = ik_mat4_translation(&model_ms[leg->mid]);
-    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
-    ik_vec3 c = ik_mat4_translation(&end_ms);
-    ik_vec3 upper = ik_vec3_normalize(ik_vec3_sub(b, a)), lower = ik_vec3_normalize(ik_vec3_sub(c, b));
-    ik_vec3 kept = within_bend(upper, lower, t->limits.knee_max);
-    if (ik_vec3_dot(kept, lower) >= 1) return;
-    turn_joint(t, leg->mid, ik_quat_from_to(lower, kept), pose, model_ms);
-    ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
-}
-
-/* A foot (or toes) turned about the foot's lateral axis L = M lateral_ls
- * into its limits: `angle` the ankle angle (or the toes' lift from rest),
- * lo..hi its range; a turn by -(clamp(angle) - angle) about L moves it
- * there (ik_humanoid_leg_ankle). */
-static void turn_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, ik_real angle, ik_real lo,
-                        ik_real hi, ik_transform *pose, ik_mat4 *model_ms) {
-    ik_real change = ik_clampr(angle, lo, hi) - angle;
-    ik_vec3 lateral;
-    if (change == 0) return;
-    lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[ik_humanoid_limb_foot(leg)], leg->lateral_ls));
-    turn_joint(t, joint, ik_quat_from_axis_angle(lateral, -change), pose, model_ms);
-}
-
-/* A leg solved to put its ankle at `ankle_ms` (ik_two_bone from the pose
- * as it stands, the knee kept on its side by ik_limb_natural_pole), then
- * its foot (or a virtual ankle's control joint, carried to the ankle) given
- * the model rotation `foot_ms`. */
-static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat foot_ms, ik_transform *pose,
-                         ik_mat4 *model_ms) {
-    const ik_humanoid_limb *leg = &t->limb[k];
-    int foot = ik_humanoid_limb_foot(leg);
-    ik_two_bone job = ik_two_bone_def();
-    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
-    ik_two_bone_bind(&job, model_ms, pose, leg->start, leg->mid, leg->mid);
-    job.end_ms = &end_ms;
-    job.end_rotation_ls = NULL;
-    job.target_ms = ankle_ms;
-    job.use_pole = 1;
-    job.pole_ms =
-        ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
-                             ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms), ankle_ms,
-                             ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
-                             leg->upper_length + leg->lower_length);
-    if (ik_two_bone_run(&job) != IK_OK) return;
-    ik_skeleton_fk_subtree(t->skeleton, leg->start, pose, NULL, model_ms);
-    ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
-    turn_joint(t, foot,
-               ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))),
-               pose, model_ms);
-}
-
-/* A heel lift's fixed inputs: the leg, the foot as it stood (ankle, model
- * rotation), the pivot and the axis the heel turns up about (the lateral
- * axis; its opposite to lower the heel), and the leg's joints (thigh, shin,
- * foot or control) as they stood, so that every trial starts from the same
- * pose. */
-typedef struct heel_lift {
-    const ik_humanoid *t;
-    int k;
-    ik_bool lower;
-    ik_real toe_rest; /* the toes' lift at rest (ik_humanoid_leg_toe_lift) */
-    ik_vec3 ankle, pivot, lateral;
-    ik_quat foot_rotation;
-    int joint[3];
-    ik_transform saved[3];
-} heel_lift;
-
-/* The leg back as it stood before the lift. */
-static void lift_restore(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
-    int i;
-    for (i = 0; i < 3; ++i) pose[h->joint[i]] = h->saved[i];
-    ik_skeleton_fk_subtree(h->t->skeleton, h->joint[0], pose, NULL, model_ms);
-    if (!ik_skeleton_is_descendant(h->t->skeleton, h->joint[2], h->joint[0]))
-        ik_skeleton_fk_subtree(h->t->skeleton, h->joint[2], pose, NULL, model_ms);
-}
-
-/* Whether the toes can keep their tip on the floor within their limits
- * (the toes' stage of keep_within_limits), as an angle: the toes set to
- * each end of their range in turn (their pose restored after), the tip's
- * depth under the floor over the toe bone's length, the smaller of the
- * two; at most 0 where one end keeps the tip up. The toe joint moves in
- * `pose` and `model_ms` only while it is tried. */
-static ik_real toe_need(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
-    const ik_humanoid *t = h->t;
-    const ik_humanoid_limb *leg = &t->limb[h->k];
-    const ik_real ends[2] = {-t->limits.toe_curl, t->limits.toe_bend};
-    ik_transform saved = pose[leg->toe];
-    ik_real need = IK_PI, length;
-    int i;
-    length = ik_vec3_length(ik_mat4_transform_vector(&model_ms[leg->toe], leg->toe_tip_ls));
-    if (!(length > (ik_real)1e-4 * ik_foot_leg_length(t))) return -IK_PI;
-    for (i = 0; i < 2; ++i) {
-        ik_real lift = ik_humanoid_leg_toe_lift(leg, model_ms) - h->toe_rest;
-        ik_vec3 tip;
-        turn_within(t, leg, leg->toe, lift, ends[i], ends[i], pose, model_ms);
-        tip = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
-        need = ik_minr(need, (t->floor_rs - ik_vec3_dot(tip, t->up_rs)) / length);
-        pose[leg->toe] = saved;
-        ik_skeleton_fk_subtree(t->skeleton, leg->toe, pose, NULL, model_ms);
-    }
-    return need;
-}
-
-/* What a lift must bring to zero or below, as an angle: the ankle angle
- * over ankle_up, or the heel's or ball's depth under the floor over its
- * distance from the pivot (the turn that lifts it there), whichever is
- * more. Lowering the heel: the ankle angle under -ankle_down, or the toes'
- * tip under the floor at either end of their range (toe_need). */
-static ik_real lift_need(const heel_lift *h, ik_transform *pose, ik_mat4 *model_ms) {
-    const ik_humanoid_limb *leg = &h->t->limb[h->k];
-    const ik_mat4 *foot = &model_ms[ik_humanoid_limb_foot(leg)];
-    ik_vec3 sole[2];
-    ik_real need = ik_humanoid_leg_ankle(leg, model_ms) - h->t->limits.ankle_up;
-    int i;
-    if (h->lower)
-        return ik_maxr(-h->t->limits.ankle_down - ik_humanoid_leg_ankle(leg, model_ms), toe_need(h, pose, model_ms));
-    sole[0] = ik_mat4_transform_point(foot, leg->heel_ls);
-    sole[1] = ik_mat4_transform_point(foot, leg->ball_ls);
-    for (i = 0; i < 2; ++i) {
-        ik_real lever = ik_vec3_distance(sole[i], h->pivot);
-        if (lever > (ik_real)1e-3 * ik_foot_leg_length(h->t))
-            need = ik_maxr(need, (h->t->floor_rs - ik_vec3_dot(sole[i], h->t->up_rs)) / lever);
-    }
-    return need;
-}
-
-/* One trial: the foot turned heel-up (heel-down to lower it) by `angle`
- * about the pivot, the leg solved to it from the saved pose; returns
- * lift_need. */
-static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose, ik_mat4 *model_ms) {
-    ik_quat turn = ik_quat_from_axis_angle(h->lateral, angle);
-    ik_vec3 to = ik_vec3_add(h->pivot, ik_quat_rotate(turn, ik_vec3_sub(h->ankle, h->pivot)));
-    lift_restore(h, pose, model_ms);
-    solve_leg_to(h->t, h->k, to, ik_quat_mul(turn, h->foot_rotation), pose, model_ms);
-    return lift_need(h, pose, model_ms);
-}
-
-/* Seed 001's heel lift for a foot on the floor whose ankle bends up past
- * ankle_up (the shin leaning further over a flat foot than an ankle
- * allows; CMU 131_01 itself reaches 47 degrees): the foot turns heel-up by
- * an angle th about its lateral axis L through a pivot P on the floor, the
- * ankle A going to P + R(th) (A - P), and the leg is solved to it. P is the
- * toe joint where the toe is held (it stays exactly where it is held), else
- * the ball's contact point (the ball stays on the floor; a held heel leaves
- * its spot, and its contact is held only where it stays down: see
- * hold_only_lowered_heels). The same lift raises a heel or ball that a
- * held toe left under the floor (a toe held at its rest height under a
- * foot turned heel-down: 01_01's last frames on male_base_mesh.glb, 15 mm).
- * The ankle angle falls as th grows (each radian of lift lowers it by one,
- * and the rising ankle straightens the shin), and so does a sole point's
- * depth over its distance from P, so the smallest th that brings both
- * inside is a root of lift_need: bracketed by doubling from the excess,
- * then regula falsi with the Illinois halving, each trial a leg solve from
- * the same pose, ending on the allowed side (within 1e-4 rad).
- * At most ankle_up + ankle_down of lift (a foot on its toes' tips); where
- * even that does not bring the ankle inside (01_01's first frame, a
- * T-pose, on the 131_01 skeleton: hips eased down over a foot turned out
- * of the floor, 80 degrees up) the foot is left as it stood. With `lower`,
- * a foot on its held toe whose ankle points down past ankle_down (131_02's
- * dancer on tiptoe, 60 degrees), or so steeply that its toes would bend
- * past toe_bend to keep their tip on the floor (131_01's kneel played
- * backwards), turns heel-down about the toe joint the same way until both
- * are inside, or as far as its ankle may flex up (ankle_up). Returns
- * whether the foot turned. */
-static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool lower, ik_real toe_rest,
-                                ik_transform *pose, ik_mat4 *model_ms) {
-    const ik_humanoid_limb *leg = &t->limb[k];
-    const ik_real tolerance = (ik_real)1e-4;
-    int foot = ik_humanoid_limb_foot(leg), i, side = 0;
-    ik_real lo = 0, hi, last, g_lo, g_hi, most = t->limits.ankle_up + t->limits.ankle_down;
-    ik_mat4 end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
-    heel_lift h;
-    if (lower && !(toe_held && leg->toe >= 0)) return 0;
-    h.t = t;
-    h.k = k;
-    h.lower = lower;
-    h.toe_rest = toe_rest;
-    h.ankle = ik_mat4_translation(&end_ms);
-    h.pivot = toe_held && leg->toe >= 0 ? ik_mat4_translation(&model_ms[leg->toe])
-                                        : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
-    h.lateral = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[foot], leg->lateral_ls));
-    if (lower) h.lateral = ik_vec3_neg(h.lateral);
-    h.foot_rotation = ik_quat_normalize(ik_mat4_rotation(&model_ms[foot]));
-    h.joint[0] = leg->start, h.joint[1] = leg->mid, h.joint[2] = foot;
-    g_lo = lift_need(&h, pose, model_ms);
-    if (!(g_lo > tolerance)) return 0;
-    for (i = 0; i < 3; ++i) h.saved[i] = pose[h.joint[i]];
-    /* lowered, the heel flexes the ankle up: never past ankle_up (the
-     * largest such lowering, by bisection over [0, most]) */
-    if (lower) {
-        ik_real ok = 0, over = most;
-        lift_trial(&h, most, pose, model_ms);
-        if (ik_humanoid_leg_ankle(leg, model_ms) > t->limits.ankle_up) {
-            for (i = 0; i < 16; ++i) {
-                ik_real mid = (ik_real)0.5 * (ok + over);
-                lift_trial(&h, mid, pose, model_ms);
-                if (ik_humanoid_leg_ankle(leg, model_ms) > t->limits.ankle_up) over = mid;
-                else ok = mid;
-            }
-            most = ok;
-        }
-        lift_restore(&h, pose, model_ms);
-        if (!(most > 0)) return 0;
-    }
-    last = hi = ik_minr(g_lo, most);
-    g_hi = lift_trial(&h, hi, pose, model_ms);
-    while (g_hi > 0 && hi < most) {
-        lo = hi, g_lo = g_hi;
-        last = hi = ik_minr(2 * hi, most);
-        g_hi = lift_trial(&h, hi, pose, model_ms);
-    }
-    if (g_hi > 0 && lower) return hi > 0; /* lowered as far as the ankle allows */
-    if (g_hi > 0) {
-        lift_restore(&h, pose, model_ms); /* no lift brings it inside: the foot is left as it stood */
-        return 0;
-    }
-    for (i = 0; i < 40 && g_hi < -tolerance && hi - lo > (ik_real)1e-6; ++i) {
-        ik_real mid = hi - g_hi * (hi - lo) / (g_hi - g_lo), g_mid;
-        if (!(mid > lo && mid < hi)) mid = (ik_real)0.5 * (lo + hi);
-        g_mid = lift_trial(&h, mid, pose, model_ms);
-        last = mid;
-        if (g_mid > 0) {
-            lo = mid, g_lo = g_mid;
-            if (side == 1) g_hi *= (ik_real)0.5;
-            side = 1;
-        } else {
-            hi = mid, g_hi = g_mid;
-            if (side == -1) g_lo *= (ik_real)0.5;
-            side = -1;
-        }
-    }
-    /* the leg as solved for hi; already so when the last trial was hi's */
-    if (last != hi) lift_trial(&h, hi, pose, model_ms);
-    return 1;
-}
-
-/* A foot in the air that the turn onto the floor took past its ankle's
- * limits (its ankle too low for the foot to clear the floor inside them):
- * turned back within them, then the leg solved to raise the ankle by the
- * depth d of its lowest sole point under the floor, A' = A + d up. */
-static void lift_foot_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int k, ik_transform *pose,
-                             ik_mat4 *model_ms) {
-    int foot = ik_humanoid_limb_foot(leg), n, i;
-    ik_real angle = ik_humanoid_leg_ankle(leg, model_ms), depth = 0;
-    ik_vec3 points[3];
-    ik_mat4 end_ms;
-    if (angle >= -t->limits.ankle_down && angle <= t->limits.ankle_up) return;
-    turn_within(t, leg, foot, angle, -t->limits.ankle_down, t->limits.ankle_up, pose, model_ms);
-    n = sole_points(leg, model_ms, points);
-    for (i = 0; i < n; ++i) depth = ik_maxr(depth, t->floor_rs - ik_vec3_dot(points[i], t->up_rs));
-    if (!(depth > 0)) return;
-    end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
-    solve_leg_to(t, k, ik_vec3_mad(ik_mat4_translation(&end_ms), t->up_rs, depth),
-                 ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])), pose, model_ms);
-}
-
-/* After the IK pass, frame f, within the rig's limits (glTF and BVH carry
- * none of their own: ik_humanoid_limits' defaults): a leg whose foot is not
- * held keeps its knee and ankle within them (the knee swung back, the foot
- * turned about the ankle), a held heel its ankle above -ankle_down (toes
- * turned up lift the ball off the floor, never into it); the toes are kept
- * within theirs about their own joint (which a toe contact holds, so
- * always). Each foot then turns onto
- * the floor about its ankle unless its toe is held there (the turn would
- * move it; a foot in the air rises instead where the turn would pass its
- * limits: lift_foot_within), then its toes about the toe joint. The floor and the contacts
- * come first: a flat foot under a shin leaning further than the ankle's
- * limit keeps the take's flexion (CMU 131_01 itself dorsiflexes 47 degrees
- * against a limit of 25). */
+/* Frame f inside the rig's limits (ik_feet_within_limits), each leg's
+ * heel lift noted in l->lifted. */
 static void keep_within_limits(const ik_retarget *job, const layout *l, const body_map *m, int held, int f) {
-    const ik_humanoid *t = job->target_rig;
-    ik_transform *pose = ik_take_pose(job->target, f);
-    int k, c;
-    ik_skeleton_fk(t->skeleton, pose, NULL, l->target_ms);
-    for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
-        const ik_humanoid_limb *leg = &t->limb[k];
-        ik_bool toe_held = 0, foot_held = 0;
-        if (ik_humanoid_limb_foot(leg) < 0) continue;
-        for (c = 0; c < held; ++c) {
-            ik_bool now = l->held[c].start <= f && f <= l->held[c].end && ik_foot_point_leg(l->held[c].point) == k;
-            foot_held |= now;
-            toe_held |= now && ik_foot_point_is_toe(l->held[c].point);
-        }
-        if (!foot_held) keep_knee_within(t, k, pose, l->target_ms);
-        if (!toe_held)
-            turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, l->target_ms),
-                        -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, l->target_ms);
-        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, l->target_ms);
-        if (!foot_held) lift_foot_within(t, leg, k, pose, l->target_ms);
-        l->lifted[2 * (size_t)f + (size_t)(k - IK_LIMB_LEG_L)] =
-            turn_heel_within(t, k, toe_held, 0, m->toe_rest[k - IK_LIMB_LEG_L], pose, l->target_ms);
-        turn_heel_within(t, k, toe_held, 1, m->toe_rest[k - IK_LIMB_LEG_L], pose, l->target_ms);
-        if (leg->toe >= 0) {
-            toe_range toes;
-            toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;
-            toes.lift = ik_humanoid_leg_toe_lift(leg, l->target_ms) - m->toe_rest[k - IK_LIMB_LEG_L];
-            turn_within(t, leg, leg->toe, toes.lift, toes.lo, toes.hi, pose, l->target_ms);
-            toes.lift = ik_clampr(toes.lift, toes.lo, toes.hi);
-            turn_onto_floor(t, leg, leg->toe, &toes, pose, l->target_ms);
-        }
-    }
+    ik_bool lifted[2];
+    ik_feet_within_limits(job->target_rig, l->held, held, f, m->toe_rest, 1, ik_take_pose(job->target, f),
+                          l->target_ms, lifted);
+    l->lifted[2 * (size_t)f] = (unsigned char)lifted[0];
+    l->lifted[2 * (size_t)f + 1] = (unsigned char)lifted[1];
 }
 
 /* A lifted heel has left its spot, so its contact is held only over the
@@ -1062,9 +690,11 @@ static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
 }
 
 /* The result's own contacts that slide joined to the intended ones
- * (ik_stance_join; join 0: only measured); *worst their worst slide.
- * Returns how many joined. */
-static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, int *intended, ik_real *worst) {
+ * (ik_stance_join; join 0: only measured); *worst their worst slide,
+ * *beyond the sum of their slides past a millimetre. Returns how many
+ * joined. */
+static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, int *intended, ik_real *worst,
+                        ik_real *beyond) {
     ik_stance_join sj = ik_stance_join_def();
     int joined = 0;
     sj.rig = job->target_rig;
@@ -1078,9 +708,60 @@ static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, i
     sj.scratch = l->stance_join;
     sj.scratch_bytes = l->stance_join_bytes;
     sj.worst = worst;
+    sj.beyond = beyond;
     sj.joined = &joined;
-    *worst = 0;
+    *worst = *beyond = 0;
     return ik_stance_join_run(&sj) == IK_OK ? joined : 0;
+}
+
+/* Whether frame f lies within `ease` frames of a frame where a round's
+ * result passed the rig's limits (l->overbent). */
+static ik_bool near_overbent(const layout *l, int frames, int f, int ease) {
+    int g;
+    for (g = f - ease < 0 ? 0 : f - ease; g <= f + ease && g < frames; ++g)
+        if (l->overbent[g]) return 1;
+    return 0;
+}
+
+/* Virtual toes (ik_foot_point_position) that held a toe-less foot past
+ * the rig's limits: each is cut to its runs of frames farther than the
+ * footskate's easing (blend_time) from a frame where some round's result
+ * went past them (a ball held beside the heel through 131_01's kneel
+ * played backwards bent girl.glb's ankle 57 degrees past its limit). The
+ * list is rebuilt in l->found's room (free once a round's result is
+ * measured) and copied back; cut pieces stay in order of start. Returns
+ * the new count. */
+static int cut_overbent_toes(const ik_retarget *job, const layout *l, int count) {
+    int i, f, n = 0, frames = job->target->frame_count, ease = (int)(job->blend_time / job->target->frame_time);
+    int capacity = contact_capacity(frames);
+    for (i = 0; i < count; ++i) {
+        ik_foot_contact c = l->intended[i];
+        int start = -1;
+        if (!ik_foot_point_is_toe(c.point) || job->target_rig->limb[ik_foot_point_leg(c.point)].toe >= 0) {
+            if (n < capacity) l->found[n++] = c;
+            continue;
+        }
+        for (f = c.start; f <= c.end + 1; ++f) {
+            ik_bool keep = f <= c.end && !near_overbent(l, frames, f, ease);
+            if (keep && start < 0) start = f;
+            if (!keep && start >= 0 && n < capacity) {
+                l->found[n] = c;
+                l->found[n].start = start;
+                l->found[n++].end = f - 1;
+            }
+            if (!keep) start = -1;
+        }
+    }
+    memcpy(l->intended, l->found, (size_t)n * sizeof *l->found);
+    return n;
+}
+
+/* A result slides less than the best so far: its worst contact by over
+ * `tolerance` less, or within it and less in all (the sums past a
+ * millimetre), so that a round holding one contact better while the worst
+ * stays counts. */
+static ik_bool slides_less(ik_real worst, ik_real beyond, ik_real best, ik_real best_beyond, ik_real tolerance) {
+    return worst < best - tolerance || (worst <= best + tolerance && beyond < best_beyond);
 }
 
 static ik_result validate(const ik_retarget *job) {
@@ -1127,13 +808,57 @@ static ik_result hold_feet_again(const ik_retarget *job, const layout *l, const 
     return r;
 }
 
+/* The rounds' result cleaned as `ikc clean` cleans a take (ik_stance_clean
+ * on the result's own contacts, ik_foot_contacts, then rounds of its
+ * sliding contacts joined, each pass from the result, not from the
+ * transfer: there a toe-less foot's ball held beside its heel bent
+ * girl.glb's ankle past its limit through 131_01's kneel played backwards,
+ * and no round could hold the 12.6 mm it slid). Kept when it slides less
+ * (worst, the rounds' own measure) and stays within `allowed` of the
+ * limits; else the rounds' best list is held again from the transfer.
+ * The contacts held end in l->held. */
+static ik_result clean_result(const ik_retarget *job, const layout *l, const body_map *m, const ik_foot_contact *best,
+                              int best_count, ik_real worst, ik_real allowed, int *held) {
+    const ik_humanoid *t = job->target_rig;
+    ik_stance_clean sc = ik_stance_clean_def();
+    ik_stance_clean_report report;
+    ik_real levels[IK_FOOT_CONTACT_POINTS], slid = 0, beyond;
+    int count = 0, f;
+    ik_result r = find_contacts(job, l, t, job->target, l->target_ms, levels, &count);
+    if (r == IK_OK) {
+        memcpy(l->held, l->found, (size_t)count * sizeof *l->found);
+        sc.rig = t;
+        sc.take = job->target;
+        sc.contacts = l->held;
+        sc.count = &count;
+        sc.capacity = contact_capacity(job->target->frame_count);
+        sc.leg_length = ik_foot_leg_length(t);
+        sc.metre = job->ground_metre > 0 ? job->ground_metre : ik_foot_metre(sc.leg_length);
+        sc.rounds = job->plant_rounds;
+        sc.levels = levels;
+        sc.blend_time = job->blend_time;
+        sc.scratch = l->stance_clean;
+        sc.scratch_bytes = l->stance_clean_bytes;
+        sc.report = &report;
+        r = ik_stance_clean_run(&sc);
+    }
+    /* the rig's limits kept as after every pass, then the result measured again (join 0: no list read) */
+    for (f = 0; r == IK_OK && f < job->target->frame_count; ++f) keep_within_limits(job, l, m, count, f);
+    if (r == IK_OK) join_stances(job, l, 0, &count, &slid, &beyond);
+    if (r == IK_OK && slid < worst && ik_take_limits_excess(t, job->target, l->target_ms, l->rest_ms, NULL) <= allowed) {
+        *held = hold_only_lowered_heels(l, count);
+        return IK_OK;
+    }
+    return hold_feet_again(job, l, m, best, best_count, held);
+}
+
 ik_result ik_retarget_run(const ik_retarget *job) {
     const ik_humanoid *s, *t;
     ik_retarget_report report;
     layout l;
     body_map m;
     char *base;
-    int paired = 0, found = 0, held = 0, intended = 0, f, j, round;
+    int paired = 0, found = 0, held = 0, intended = 0, f, j;
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
     s = job->source_rig;
@@ -1149,7 +874,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     m.up_t = t->up_rs;
     r = pair_joints(job, &l, &paired);
     report.paired_joints = paired;
-    if (r == IK_OK) r = find_source_contacts(job, &l, &m, &found);
+    if (r == IK_OK) r = find_contacts(job, &l, s, job->source, l.source_ms, m.level_s, &found);
     report.source_contacts = found;
     if (job->report) *job->report = report;
     if (r != IK_OK) return r;
@@ -1174,26 +899,41 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     }
     /* whole stances: the result's own contacts that slide join the source's
      * (as mapped), and the IK pass runs again from the transfer on them; the
-     * round whose result slides least is the one kept. Each result is
-     * measured once: the join that starts the next round measures it first
-     * (the list that made it is kept in l.found, free between passes). */
+     * round whose result slides least (slides_less), and passes the rig's
+     * limits by no more than the first, is the one kept; a pass that goes
+     * further is not a round, and virtual toes are not held again near
+     * where it did (cut_overbent_toes). Each result is measured once: the
+     * join that starts the next pass measures it first (the list that made
+     * it is kept in l.found, free between passes). */
     if (r == IK_OK && job->hold_feet && job->plant_rounds > 0) {
-        ik_real worst, best = 0, tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(t));
-        int best_count = intended, made_count, best_round = 0, now = 0, joined;
-        for (round = 0;; ++round) {
+        ik_real worst, beyond, best = 0, best_beyond = 0, allowed = 0, bent;
+        ik_real tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(t));
+        int best_count = intended, made_count, best_pass = 0, now = 0, joined, pass, rounds = 0;
+        for (pass = 0;; ++pass) {
+            ik_bool last = rounds == job->plant_rounds || pass == 2 * job->plant_rounds;
             made_count = intended;
             memcpy(l.found, l.intended, (size_t)intended * sizeof *l.intended);
-            joined = join_stances(job, &l, round < job->plant_rounds, &intended, &worst);
-            if (round == 0 || worst < best) {
-                best = worst, best_round = round, best_count = made_count;
-                memcpy(l.best, l.found, (size_t)made_count * sizeof *l.found);
+            joined = join_stances(job, &l, !last, &intended, &worst, &beyond);
+            /* each frame's excess into the contacts' scratch, free once they are mapped */
+            bent = ik_take_limits_excess(t, job->target, l.target_ms, l.rest_ms, l.contact_scratch);
+            if (pass == 0) allowed = bent + ik_rad(1);
+            for (f = 0; f < job->target->frame_count; ++f)
+                l.overbent[f] = (unsigned char)((pass > 0 && l.overbent[f]) || l.contact_scratch[f] > allowed);
+            if (bent <= allowed) {
+                if (pass == 0 || slides_less(worst, beyond, best, best_beyond, tolerance)) {
+                    best = worst, best_beyond = beyond, best_pass = pass, best_count = made_count;
+                    memcpy(l.best, l.found, (size_t)made_count * sizeof *l.found);
+                }
+                rounds += pass > 0;
             }
-            if (round == job->plant_rounds || !(worst > tolerance) || joined == 0) break;
+            intended = cut_overbent_toes(job, &l, intended);
+            if (last || !(worst > tolerance) || joined == 0) break;
             r = hold_feet_again(job, &l, &m, l.intended, intended, &held);
-            now = round + 1;
+            now = pass + 1;
             if (r != IK_OK) break;
         }
-        if (r == IK_OK && best_round != now) r = hold_feet_again(job, &l, &m, l.best, best_count, &held);
+        if (r == IK_OK && best_pass != now) r = hold_feet_again(job, &l, &m, l.best, best_count, &held);
+        if (r == IK_OK && best > tolerance) r = clean_result(job, &l, &m, l.best, best_count, best, allowed, &held);
     }
     for (f = 0; r == IK_OK && job->hold_hands && f < job->source->frame_count; ++f) r = hold_hands(job, &l, &m, f);
     if (r != IK_OK) return r;

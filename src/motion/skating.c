@@ -35,12 +35,6 @@ static ik_result validate(const ik_skating_measure *job) {
     return IK_OK;
 }
 
-/* The joint of a contact point on the rig. */
-static int point_joint(const ik_humanoid *rig, int point) {
-    const ik_humanoid_limb *l = &rig->limb[ik_foot_point_leg(point)];
-    return ik_foot_point_is_toe(point) ? l->toe : ik_humanoid_limb_foot(l);
-}
-
 /* A knee's bend: the angle between thigh (hip to knee) and shin (knee to
  * ankle), 0 when straight. */
 static ik_real knee_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
@@ -122,16 +116,15 @@ ik_result ik_skating_measure_run(const ik_skating_measure *job) {
             compare_frame(job, f, &out);
         }
         for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
-            int now, joint = point_joint(job->rig, p), *c = &cursor[p];
+            int now, *c = &cursor[p];
             ik_vec3 at;
             /* the point's contacts come in order: the cursor only advances */
             while (*c < job->contact_count && (job->contacts[*c].point != p || job->contacts[*c].end < f)) ++*c;
             now = *c < job->contact_count && job->contacts[*c].start <= f ? *c : -1;
-            if (now < 0 || joint < 0) {
+            if (now < 0 || !ik_foot_point_position(job->rig, p, job->model_ms, &at)) {
                 active[p] = -1;
                 continue;
             }
-            at = ik_mat4_translation(&job->model_ms[joint]);
             if (now != active[p]) {
                 travel[p] = 0;
             } else {

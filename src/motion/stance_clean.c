@@ -1,11 +1,13 @@
 /* The footskate clean-up of a take's own motion with its whole stances
  * held, in rounds (ikit/stance_clean.h). */
+#include <ikit/feet_within_limits.h>
 #include <ikit/footskate.h>
 #include <ikit/leg_figures.h>
 #include <ikit/skating.h>
 #include <ikit/stance_clean.h>
 #include <ikit/stance_join.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "scratch_carve.h"
@@ -17,12 +19,12 @@ typedef struct layout {
     ik_foot_contact *best;   /* [capacity] */
     void *footskate, *join;
     size_t footskate_bytes, join_bytes;
-    ik_mat4 *model_ms, *reference_ms; /* [joints] each */
+    ik_mat4 *model_ms, *reference_ms, *rest_ms; /* [joints] each */
     ik_vec3 *previous_ms;    /* [2 joints] */
 } layout;
 
 static size_t make_layout(const ik_take *take, int capacity, char *base, layout *l) {
-    size_t at = 0, o[7], j = (size_t)take->joint_count;
+    size_t at = 0, o[8], j = (size_t)take->joint_count;
     size_t fs = ik_footskate_scratch_size(take, capacity), sj = ik_stance_join_scratch_size(take, capacity);
     o[0] = scratch_carve(&at, (size_t)take->frame_count * j * sizeof(ik_transform));
     o[1] = scratch_carve(&at, (size_t)capacity * sizeof(ik_foot_contact));
@@ -31,6 +33,7 @@ static size_t make_layout(const ik_take *take, int capacity, char *base, layout 
     o[4] = scratch_carve(&at, j * sizeof(ik_mat4));
     o[5] = scratch_carve(&at, j * sizeof(ik_mat4));
     o[6] = scratch_carve(&at, 2 * j * sizeof(ik_vec3));
+    o[7] = scratch_carve(&at, j * sizeof(ik_mat4));
     if (!base) return at;
     l->input = (ik_transform *)(void *)(base + o[0]);
     l->best = (ik_foot_contact *)(void *)(base + o[1]);
@@ -39,6 +42,7 @@ static size_t make_layout(const ik_take *take, int capacity, char *base, layout 
     l->model_ms = (ik_mat4 *)(void *)(base + o[4]);
     l->reference_ms = (ik_mat4 *)(void *)(base + o[5]);
     l->previous_ms = (ik_vec3 *)(void *)(base + o[6]);
+    l->rest_ms = (ik_mat4 *)(void *)(base + o[7]);
     return at;
 }
 
@@ -75,9 +79,25 @@ static ik_result validate(const ik_stance_clean *job) {
     return IK_OK;
 }
 
-/* One footskate pass over the take as it stands. */
-static ik_result pass(const ik_stance_clean *job, const layout *l, int count) {
+/* One footskate pass over the take as it stands; each contact's planted
+ * position becomes where the pass held it (moved into reach). With
+ * `limits` (an input inside the rig's limits, as a retarget's result is)
+ * each frame is then brought inside them (ik_feet_within_limits, in the
+ * skeleton's own space: which points are held is all it reads of the
+ * contacts); a capture past them (CMU 131_01 dorsiflexes 47 degrees
+ * against 25) is not re-posed, which slid its feet 26 mm. A take's floor
+ * is not the rig's rest floor (a capture's feet stand 19-57 mm off it), so
+ * the limits pass keeps the joints' limits only: on a copy of the rig
+ * whose floor lies infinitely low, only on frames past them by over
+ * LIMIT_SLACK (a degree, the slack every check allows), and only for legs
+ * whose foot is not held there (turning a held foot back moves it). */
+#define LIMIT_SLACK ik_rad(1)
+static ik_result pass(const ik_stance_clean *job, const layout *l, int count, ik_bool limits) {
     ik_footskate fs = ik_footskate_def();
+    ik_humanoid limits_only = *job->rig;
+    ik_real toe_rest[2];
+    ik_result r;
+    int i, f;
     fs.rig = job->rig;
     fs.root_ms = job->root_ms;
     fs.take = job->take;
@@ -88,7 +108,21 @@ static ik_result pass(const ik_stance_clean *job, const layout *l, int count) {
     fs.scratch = l->footskate;
     fs.scratch_bytes = l->footskate_bytes;
     fs.model_ms = l->model_ms;
-    return ik_footskate_run(&fs);
+    r = ik_footskate_run(&fs);
+    for (i = 0; r == IK_OK && i < count; ++i) r = ik_footskate_held_ms(&fs, i, &job->contacts[i].planted_ms);
+    if (r != IK_OK || !limits) return r;
+    limits_only.floor_rs = -(ik_real)HUGE_VAL;
+    ik_feet_toe_rest(job->rig, l->model_ms, toe_rest);
+    ik_skeleton_fk(job->rig->skeleton, job->rig->skeleton->rest_ls, NULL, l->rest_ms);
+    for (f = 0; f < job->take->frame_count; ++f) {
+        ik_humanoid_angles a;
+        ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), NULL, l->model_ms);
+        ik_humanoid_angles_measure(job->rig, l->model_ms, l->rest_ms, &a);
+        if (ik_humanoid_angles_excess(job->rig, &a, NULL) > LIMIT_SLACK)
+            ik_feet_within_limits(&limits_only, job->contacts, count, f, toe_rest, 0, ik_take_pose(job->take, f),
+                                  l->model_ms, NULL);
+    }
+    return IK_OK;
 }
 
 /* The result's own contacts that slide over a millimetre joined to the
@@ -113,7 +147,8 @@ static ik_result join(const ik_stance_clean *job, const layout *l, int *count, i
 }
 
 /* A round's figures against the input: speed added (ik_skating_measure,
- * 2 cm/s slides), knee flips and the deepest sole. */
+ * 2 cm/s slides), knee flips, the deepest sole and the joints past the
+ * rig's limits. */
 static ik_result score(const ik_stance_clean *job, const layout *l, int count, ik_real worst,
                        ik_stance_clean_report *out) {
     ik_skating sk;
@@ -139,6 +174,7 @@ static ik_result score(const ik_stance_clean *job, const layout *l, int count, i
     out->added_speed = sk.added_speed;
     out->knee_flips = ik_leg_knee_flip_frames(job->rig, job->take, l->model_ms);
     out->deepest_sole = ik_leg_deepest_sole(job->rig, job->take, l->model_ms);
+    out->beyond_limits = ik_take_limits_excess(job->rig, job->take, l->model_ms, l->rest_ms, NULL);
     return r;
 }
 
@@ -166,6 +202,7 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
     ik_stance_clean_report first, best;
     ik_real worst = 0, speed_limit, sole_slack, tolerance;
     int count, best_count, round, now = 0, joined = 0;
+    ik_bool limits;
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
     memset(&l, 0, sizeof l);
@@ -174,11 +211,12 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
     memcpy(l.input, job->take->poses_ls,
            (size_t)job->take->frame_count * (size_t)job->take->joint_count * sizeof(ik_transform));
     count = best_count = *job->count;
+    limits = ik_take_limits_excess(job->rig, job->take, l.model_ms, l.rest_ms, NULL) <= LIMIT_SLACK;
     raise_onto_levels(job);
     tolerance = (ik_real)0.001 * ik_foot_metre(job->leg_length);
     /* the sole's slack in the skeleton's own units (a root may scale them) */
     sole_slack = (ik_real)0.01 * ik_foot_metre(ik_foot_leg_length(job->rig));
-    r = pass(job, &l, count);
+    r = pass(job, &l, count, limits);
     if (r == IK_OK) r = join(job, &l, &count, 0, &worst, &joined);
     if (r == IK_OK) r = score(job, &l, count, worst, &first);
     if (r != IK_OK) return r;
@@ -192,13 +230,13 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
         r = join(job, &l, &count, 1, &worst, &joined);
         if (r != IK_OK || joined == 0) break;
         restore(job, &l);
-        r = pass(job, &l, count);
+        r = pass(job, &l, count, limits);
         if (r == IK_OK) r = join(job, &l, &count, 0, &worst, &joined);
         if (r == IK_OK) r = score(job, &l, count, worst, &s);
         if (r != IK_OK) break;
         now = round;
         if (s.worst_slide < best.worst_slide && s.knee_flips <= first.knee_flips && s.added_speed <= speed_limit &&
-            s.deepest_sole <= first.deepest_sole + sole_slack) {
+            s.deepest_sole <= first.deepest_sole + sole_slack && s.beyond_limits <= first.beyond_limits + LIMIT_SLACK) {
             best = s, best.kept_round = round, best_count = count;
             memcpy(l.best, job->contacts, (size_t)count * sizeof *l.best);
         }
@@ -209,7 +247,7 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
         count = best_count;
         memcpy(job->contacts, l.best, (size_t)count * sizeof *l.best);
         restore(job, &l);
-        r = pass(job, &l, count);
+        r = pass(job, &l, count, limits);
     }
     *job->count = count;
     if (job->report) *job->report = best;

@@ -46,15 +46,14 @@ ik_stance_join ik_stance_join_def(void) {
     return job;
 }
 
-/* The contact point standing for leg k on the rig: its toe, else its heel
- * (the ankle); -1 where the rig has neither joint. */
-static int leg_point(const ik_humanoid *rig, int leg, int *joint) {
-    int joints[IK_FOOT_PATH_POINTS], toe = leg == IK_LIMB_LEG_L ? IK_FOOT_TOE_L : IK_FOOT_TOE_R;
-    int heel = leg == IK_LIMB_LEG_L ? IK_FOOT_HEEL_L : IK_FOOT_HEEL_R;
-    ik_foot_point_joints(rig, joints);
-    if (joints[toe] >= 0) return *joint = joints[toe], toe;
-    if (joints[heel] >= 0) return *joint = joints[heel], heel;
-    return -1;
+/* The contact point standing for leg k on the rig, as ik_ground_slide
+ * measures it: its toe (a toe joint, or a toe-less ankle's ball:
+ * ik_foot_point_position), else its heel (a virtual ankle's control); -1
+ * where the leg has no foot joint. */
+static int leg_point(const ik_humanoid *rig, int leg) {
+    int toe = leg == IK_LIMB_LEG_L ? IK_FOOT_TOE_L : IK_FOOT_TOE_R;
+    if (ik_foot_point_position(rig, toe, NULL, NULL)) return toe;
+    return ik_foot_point_position(rig, toe - 1, NULL, NULL) ? toe - 1 : -1;
 }
 
 /* A contact of `point` over [start, end] joined to the list (see the
@@ -107,7 +106,8 @@ static ik_result validate(const ik_stance_join *job) {
 ik_result ik_stance_join_run(const ik_stance_join *job) {
     ik_ground_slide g = ik_ground_slide_def();
     layout l;
-    ik_real worst = 0, tolerance;
+    ik_real worst = 0, beyond = 0, tolerance, floor = 0;
+    ik_vec3 up;
     int found = 0, joined = 0, i, f, count;
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
@@ -115,36 +115,43 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     make_layout(job->take, job->capacity,
                 scratch_base(job->scratch), &l);
     tolerance = job->tolerance > 0 ? job->tolerance : (ik_real)0.001 * job->metre;
-    /* the result's own contacts: every frame, 25 % more room than an outside reader's */
+    /* the result's own contacts: at 60 Hz, 25 % more room than an outside reader's */
     g.rig = job->rig;
     g.take = job->take;
     g.root_ms = job->root_ms;
     g.metre = job->metre;
     g.near_floor *= (ik_real)1.25;
     g.slow *= (ik_real)1.25;
-    g.sample_rate = 1 / job->take->frame_time;
     g.model_ms = l.model_ms;
     g.points = l.points;
     g.heights = l.heights;
     g.contacts = l.ground;
     g.capacity = job->take->frame_count + 1;
     g.count = &found;
+    g.floor = &floor;
     r = ik_ground_slide_run(&g);
     if (r != IK_OK) return r;
     count = *job->count;
+    up = ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs) : job->rig->up_rs);
     for (i = 0; i < found; ++i) {
         const ik_ground_contact *c = &l.ground[i];
         ik_vec3 mean = ik_vec3_zero();
-        int joint = -1, point = leg_point(job->rig, c->leg, &joint), n;
+        int point = leg_point(job->rig, c->leg), n;
         worst = ik_maxr(worst, c->slide);
+        beyond += ik_maxr(0, c->slide - tolerance);
         if (!job->join || !(c->slide > tolerance) || point < 0) continue;
         /* where the result stood: the point's mean over the contact, in the contacts' space */
         for (f = c->start; f <= c->end; ++f) {
+            ik_vec3 at = ik_vec3_zero();
             ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), job->root_ms, l.model_ms);
-            mean = ik_vec3_add(mean, ik_mat4_translation(&l.model_ms[joint]));
+            ik_foot_point_position(job->rig, point, l.model_ms, &at);
+            mean = ik_vec3_add(mean, at);
         }
-        n = join_contact(job->contacts, count, job->capacity, l.room, point, c->start, c->end,
-                         ik_vec3_scale(mean, (ik_real)1 / (ik_real)(c->end - c->start + 1)));
+        mean = ik_vec3_scale(mean, (ik_real)1 / (ik_real)(c->end - c->start + 1));
+        /* a virtual toe is a point of the sole: on the floor, m + (floor - m.up) up */
+        if (ik_foot_point_is_toe(point) && job->rig->limb[c->leg].toe < 0)
+            mean = ik_vec3_mad(mean, up, floor - ik_vec3_dot(mean, up));
+        n = join_contact(job->contacts, count, job->capacity, l.room, point, c->start, c->end, mean);
         if (n < 0) {
             *job->count = count;
             return IK_ERR_CAPACITY;
@@ -154,6 +161,7 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     }
     *job->count = count;
     if (job->worst) *job->worst = worst;
+    if (job->beyond) *job->beyond = beyond;
     if (job->joined) *job->joined = joined;
     return IK_OK;
 }

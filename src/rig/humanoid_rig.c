@@ -184,10 +184,15 @@ static ik_vec3 toe_tip(const ik_skeleton *s, int toe, ik_vec3 estimate) {
 
 /* The sole (seed 001's heel and toes): the ankle stands `ankle_height` above
  * the floor; the heel contact is straight below the ankle, the ball contact
- * straight below the toe joint (or 0.2 leg lengths ahead of the heel when
- * the foot has no toe), the toes' tip contact straight below their tip.
+ * straight below the toe joint, the toes' tip contact straight below their
+ * tip. A foot with no toe has its ball half a foot length ahead of the
+ * heel: 0.152 H / 2 of stature H over a leg (hip to ankle) of 0.530 H -
+ * 0.039 H, 0.155 leg lengths (Drillis & Contini's segment proportions, as
+ * drawn in Winter, Biomechanics and Motor Control of Human Movement,
+ * fig. 4.1; the outside measure in tests/outside places it so too).
  * All in the frame of the foot joint, or of a virtual ankle's control joint
  * (ik_humanoid_limb_foot), which stands at the virtual ankle at rest. */
+#define TOELESS_BALL ((ik_real)(0.152 / 2 / (0.530 - 0.039)))
 static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     const ik_skeleton *s = rig->skeleton;
     ik_humanoid_limb *limb = &rig->limb[which];
@@ -203,7 +208,7 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
         ik_vec3 toe = rest_position(s, limb->toe);
         ball = ik_vec3_mad(toe, rig->up_rs, -(ik_vec3_dot(ik_vec3_sub(toe, heel), rig->up_rs)));
     } else {
-        ball = ik_vec3_mad(heel, rig->forward_rs, (ik_real)0.2 * (limb->upper_length + limb->lower_length));
+        ball = ik_vec3_mad(heel, rig->forward_rs, TOELESS_BALL * (limb->upper_length + limb->lower_length));
     }
     limb->sole_up_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, rig->up_rs));
     limb->lateral_ls = ik_vec3_normalize(to_joint_vector(&foot_inv, ik_vec3_cross(rig->up_rs, rig->forward_rs)));

@@ -173,21 +173,56 @@ def runs(mask, min_len):
     return out
 
 
-def foot_points(roles):
-    """Per side, the toe joint, or the ankle where the foot has no toe joint."""
-    return {k: roles["toe_" + k] if roles.get("toe_" + k) is not None else roles["ankle_" + k] for k in ("L", "R")}
+# A foot without a toe joint stands on the ball of its foot: a point carried
+# by the ankle joint, at rest on the floor under the foot and ahead of the
+# ankle. Proportions of the leg L (hip to ankle, 0.530 H - 0.039 H = 0.491 H
+# of stature H) from Drillis & Contini's segment lengths (as drawn in
+# Winter, Biomechanics and Motor Control of Human Movement, fig. 4.1): the
+# ankle stands 0.039 H = 0.079 L over the floor, and the ball lies half a
+# foot length (0.152 H / 2 = 0.155 L) ahead of the ankle.
+BALL_DOWN = 0.039 / 0.491
+BALL_AHEAD = 0.076 / 0.491
+
+
+def hangs_from(take, joint, ancestor):
+    while joint >= 0 and joint != ancestor:
+        joint = take.parents[joint]
+    return joint == ancestor
+
+
+def foot_paths(take, roles, up):
+    """Per side, the path (F, 3) of the point the foot stands on: the toe
+    joint; where the foot has none, the ball: at rest
+    B = A - 0.079 L up + 0.155 L forward (A the ankle, L = thigh + shin at
+    rest, forward = left x up of the rest hips), carried by the ankle; and
+    a foot joint that does not hang from the knee (robot.glb's Foot.L, an
+    IK control on the floor) is its own point."""
+    out = {}
+    for k in ("L", "R"):
+        if roles.get("toe_" + k) is not None:
+            out[k] = take.positions[:, roles["toe_" + k]]
+            continue
+        if not hangs_from(take, roles["ankle_" + k], roles["knee_" + k]):
+            out[k] = take.positions[:, roles["ankle_" + k]]
+            continue
+        hip, knee, ankle = (take.rest[roles[r + "_" + k]] for r in ("thigh", "knee", "ankle"))
+        length = np.linalg.norm(knee - hip) + np.linalg.norm(ankle - knee)
+        d = take.rest[roles["thigh_L"]] - take.rest[roles["thigh_R"]]
+        forward = np.cross(unit(d - (d @ up) * up), up)
+        out[k] = take.attached(roles["ankle_" + k], ankle - BALL_DOWN * length * up + BALL_AHEAD * length * forward)
+    return out
 
 
 def skating(take, metres_per_unit=1.0, height=0.04, speed=0.25, min_frames=3, floor_pct=5.0):
     """Contacts found on the output itself and how far they slide.
+    p: the toe joint, or the ball of a foot without one (foot_paths);
     h = p.up (m); floor = 5th percentile of both feet's point heights over the take;
     grounded: h - floor < 4 cm and |v| < 25 cm/s (central differences at the take's rate),
     in runs of 3+ frames. slide = max_{i,j in run} |(p_i - p_j) - ((p_i - p_j).up) up|;
     sink = max over grounded frames of (floor - h)."""
     roles = map_roles(take)
     up = up_axis(take, roles)
-    pts = foot_points(roles)
-    pos = {k: take.positions[:, j] * metres_per_unit for k, j in pts.items()}
+    pos = {k: p * metres_per_unit for k, p in foot_paths(take, roles, up).items()}
     h = {k: p @ up for k, p in pos.items()}
     floor = float(np.percentile(np.concatenate([h["L"], h["R"]]), floor_pct))
     contacts = []

@@ -95,12 +95,15 @@ class Take:
     positions per frame (F, J, 3) in the file's units and world axes, plus the
     rest pose's world positions (J, 3)."""
 
-    def __init__(self, names, parents, times, positions, rest, prefer=()):
+    def __init__(self, names, parents, times, positions, rest, prefer=(), frames=None, rest_frames=None):
         self.names = list(names)
         self.parents = list(parents)
         self.times = np.asarray(times, dtype=np.float64)
         self.positions = np.asarray(positions, dtype=np.float64)
         self.rest = np.asarray(rest, dtype=np.float64)
+        # world matrices (F, J, 4, 4) at the times and at rest (J, 4, 4), for points fixed to a joint
+        self.frames = frames
+        self.rest_frames = rest_frames
         # a name used twice (robot.glb: mesh nodes named as joints) means the preferred (skin joint) one
         self.index = {}
         for i, n in enumerate(self.names):
@@ -111,6 +114,12 @@ class Take:
 
     def joint(self, name):
         return self.positions[:, self.index[name], :]
+
+    def attached(self, j, rest_point):
+        """The path (F, 3) of a point carried by joint j that stands at
+        rest_point at rest: p = W_j(t) W_j,rest^-1 [rest_point, 1]."""
+        local = np.linalg.solve(self.rest_frames[j], np.append(np.asarray(rest_point, dtype=np.float64), 1.0))
+        return (self.frames[:, j] @ local)[:, :3]
 
 
 # ---------------------------------------------------------------- glTF
@@ -262,7 +271,7 @@ class Gltf:
         rest = self.world()[0]
         skin = self.skin_joints() if self.json.get("skins") else ()
         return Take(self.names, self.parents, times if times is not None else [0.0],
-                    world[:, :, :3, 3], rest[:, :3, 3], prefer=skin)
+                    world[:, :, :3, 3], rest[:, :3, 3], prefer=skin, frames=world, rest_frames=rest)
 
 
 # Keyframe sampling at times; u = (t - t_k) / (t_k+1 - t_k), clamped outside the keys.
@@ -431,17 +440,13 @@ class Bvh:
                 wp[:, j] = wp[:, p] + np.einsum("fab,fb->fa", wr[:, p], trans[:, j])
         return wr, wp
 
-    def rest_positions(self):
-        # rest: every channel zero (OFFSETs only)
-        return self.world(np.zeros((1, self.frames.shape[1])))[1][0]
-
     def take(self, rate=None, times=None):
-        """World positions; at `rate` Hz or `times` they are linearly
-        interpolated between the file's frames (p = (1-u) p_k + u p_k+1)."""
-        _, wp = self.world()
+        """World matrices and positions; at `rate` Hz or `times` they are
+        linearly interpolated between the file's frames (M = (1-u) M_k + u
+        M_k+1, so a point fixed to a joint moves as a joint would)."""
+        wm = self.matrices(*self.world())
         if rate is None and times is None:
             times = np.arange(self.frame_count) * self.frame_time
-            pos = wp
         else:
             if times is None:
                 n = int(np.floor((self.frame_count - 1) * self.frame_time * rate + 1e-6)) + 1
@@ -449,9 +454,20 @@ class Bvh:
             x = np.clip(np.asarray(times) / self.frame_time, 0, self.frame_count - 1)
             k = np.minimum(np.floor(x + 1e-9).astype(int), self.frame_count - 1)
             k1 = np.minimum(k + 1, self.frame_count - 1)
-            u = (x - k)[:, None, None]
-            pos = (1 - u) * wp[k] + u * wp[k1]
-        return Take(self.names, self.parents, times, pos, self.rest_positions())
+            u = (x - k)[:, None, None, None]
+            wm = (1 - u) * wm[k] + u * wm[k1]
+        # rest: every channel zero (OFFSETs only)
+        rest = self.matrices(*self.world(np.zeros((1, self.frames.shape[1]))))[0]
+        return Take(self.names, self.parents, times, wm[:, :, :3, 3], rest[:, :3, 3], frames=wm, rest_frames=rest)
+
+    @staticmethod
+    def matrices(rot, pos):
+        """World 4x4 matrices (F, J, 4, 4) from rotations and positions."""
+        m = np.zeros(rot.shape[:2] + (4, 4))
+        m[..., :3, :3] = rot
+        m[..., :3, 3] = pos
+        m[..., 3, 3] = 1.0
+        return m
 
     def write(self, path, frames, frame_time=None):
         """Write this hierarchy with new frames (F, channels)."""

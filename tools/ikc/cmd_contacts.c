@@ -79,6 +79,7 @@ static int print_json(const ikc_motion *m, const char *path) {
         cJSON_AddItemToObject(o, "joint", m->joints[p] >= 0 ? ikc_json_text(ik_skeleton_name(m->asset.skeleton,
                                                                                               m->joints[p]))
                                                             : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "point", m->present[p] ? ikc_json_text(m->point_label[p]) : cJSON_CreateNull());
         cJSON_AddNumberToObject(o, "floor_level", (double)m->levels[p]);
         for (i = 0; i < m->contact_count; ++i)
             if (m->contacts[i].point == p) cJSON_AddItemToArray(list, contact_json(m, &m->contacts[i], -1));
@@ -105,9 +106,8 @@ static void print_table(const ikc_motion *m, const char *path) {
            ikc_shown(m->clip_name), m->take.frame_count, (double)m->take.frame_time, (double)m->leg_length,
            (double)m->up_ms.x, (double)m->up_ms.y, (double)m->up_ms.z);
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
-        if (m->joints[p] >= 0)
-            printf("  %-10s %-16s %3d contacts\n", ik_foot_point_name(p),
-                   ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[p])),
+        if (m->present[p])
+            printf("  %-10s %-16s %3d contacts\n", ik_foot_point_name(p), m->point_label[p],
                    ikc_motion_point_contacts(m, p) + ikc_motion_point_stances(m, p));
     printf("\n  %-10s %13s %17s  %s\n", "point", "frames", "seconds", "planted at");
     for (i = 0; i < m->contact_count; ++i) {
@@ -154,7 +154,7 @@ static int draw_picture(const ikc_motion *m, const char *path, const char *out) 
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
         for (f = 0; f < frames; ++f) {
             size_t at = (size_t)f * IK_FOOT_CONTACT_POINTS + (size_t)p;
-            int ok = m->joints[p] >= 0;
+            int ok = m->present[p];
             values[(size_t)(2 * p) * frames + f] = ok ? (double)(m->heights[at] / m->leg_length) : NAN;
             values[(size_t)(2 * p + 1) * frames + f] = ok ? (double)(m->speeds[at] / m->leg_length) : NAN;
         }

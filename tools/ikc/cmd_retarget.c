@@ -60,10 +60,12 @@ static void usage(FILE *out) {
             "    --hands);\n"
             "  - planted feet travel no further after the IK pass than before it;\n"
             "  - every joint within the rig's limits (1 degree of slack);\n"
-            "  - feet found on the ground in the output slide 5 mm or less per contact\n"
-            "    (a warning only, not yet counted in the exit code). A foot is on the\n"
-            "    ground while its toe joint (its ankle without one) is within 4 cm of the\n"
-            "    floor and slower than 25 cm/s, sampled at 60 Hz, for 0.05 s or longer;\n"
+            "  - feet found on the ground in the output slide 5 mm or less per contact.\n"
+            "    A foot is on the\n"
+            "    ground while its toe joint is within 4 cm of the floor and slower than\n"
+            "    25 cm/s, sampled at 60 Hz, for 0.05 s or longer (a foot without a toe\n"
+            "    joint: the ball of the foot, a point carried by the ankle that stands\n"
+            "    0.155 leg lengths ahead of it on the floor at rest);\n"
             "    the floor is the 5th percentile of both feet's heights; the slide is\n"
             "    the largest distance across up between two samples of a contact. Metres\n"
             "    are the file's (glTF), or 0.85 m of leg (BVH). The IK pass holds such\n"
@@ -309,15 +311,16 @@ static int audit(const retarget_options *o, const measured *before, const measur
         ++failed;
         if (failures) cJSON_AddItemToArray(failures, ikc_json_text("limits"));
     }
-    /* a warning only, not yet a failed check: the IK pass holds the
-     * source's contacts, and the edges of the output's own can still slide */
-    if (a->ground.over > 0)
+    if (a->ground.over > 0) {
         fprintf(stderr,
                 "ikc retarget: warning: %d of %d contacts found on the result slide over 5 mm; worst %.1f mm, the %s "
                 "foot, frames %d-%d (%.2f-%.2f s)\n",
                 a->ground.over, a->ground.contacts, (double)a->ground.worst_slide,
                 a->ground.worst_leg == IK_LIMB_LEG_L ? "left" : "right", a->ground.worst_start, a->ground.worst_end,
                 a->ground.worst_start * frame_time, a->ground.worst_end * frame_time);
+        ++failed;
+        if (failures) cJSON_AddItemToArray(failures, ikc_json_text("slide"));
+    }
     return failed;
 }
 

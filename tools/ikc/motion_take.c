@@ -77,11 +77,26 @@ static ik_result find_in_place(ikc_motion *m, const ik_foot_contacts *feet) {
     return r;
 }
 
+/* Each contact point's name for a person: its joint, or for a toe-less
+ * foot's ball (a virtual toe) "ball of" its foot joint. */
+static void label_points(ikc_motion *m) {
+    int p;
+    for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
+        int foot = m->joints[p & ~1];
+        if (m->joints[p] >= 0)
+            snprintf(m->point_label[p], sizeof m->point_label[p], "%s",
+                     ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[p])));
+        else
+            snprintf(m->point_label[p], sizeof m->point_label[p], "ball of %s",
+                     m->present[p] && foot >= 0 ? ikc_shown(ik_skeleton_name(m->asset.skeleton, foot)) : "?");
+    }
+}
+
 static int find_contacts(const char *command, ikc_motion *m) {
     size_t frames = (size_t)m->take.frame_count;
     ik_foot_contacts job = ik_foot_contacts_def();
     ik_real *scratch = (ik_real *)alloc_array(2 * frames, sizeof(ik_real));
-    int capacity = 2 * m->take.frame_count, p, bad = -1;
+    int capacity = 2 * m->take.frame_count, bad = -1;
     ik_result r;
     m->model_ms = (ik_mat4 *)alloc_array((size_t)m->asset.skeleton->joint_count, sizeof(ik_mat4));
     m->paths_ms = (ik_vec3 *)alloc_array(frames * IK_FOOT_PATH_POINTS, sizeof(ik_vec3));
@@ -100,15 +115,16 @@ static int find_contacts(const char *command, ikc_motion *m) {
                         "shin): contacts need ankle joints (--map FILE names them if they exist under other names)\n", command, m->asset.path);
         return IKC_EXIT_FORMAT;
     }
-    r = ik_foot_paths_record(m->asset.skeleton, &m->take, &m->asset.root_ms, m->joints, m->model_ms, m->paths_ms,
-                             &bad);
+    r = ik_foot_paths_record_rig(&m->human.rig, &m->take, &m->asset.root_ms, m->model_ms, m->paths_ms, m->present,
+                                 &bad);
+    label_points(m);
+    memcpy(job.present, m->present, sizeof m->present);
     if (r == IK_OK) {
         m->up_ms = ik_vec3_normalize(ik_mat4_transform_vector(&m->asset.root_ms, m->human.rig.up_rs));
         m->leg_length = ik_foot_leg_length(&m->human.rig) * ik_vec3_length(ik_mat4_column(&m->asset.root_ms, 1));
         job.paths_ms = m->paths_ms;
         job.frame_count = m->take.frame_count;
         job.frame_time = m->take.frame_time;
-        for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) job.present[p] = m->joints[p] >= 0;
         job.up_ms = m->up_ms;
         job.leg_length = m->leg_length;
         job.scratch = scratch;

@@ -27,6 +27,8 @@ typedef struct ikc_motion {
     ik_vec3 up_ms;                     /* the body's up under the asset's root_ms */
     ik_real leg_length;
     int joints[IK_FOOT_PATH_POINTS];   /* ik_foot_point_joints */
+    ik_bool present[IK_FOOT_CONTACT_POINTS]; /* the rig has the point (a toe-less foot's ball too) */
+    char point_label[IK_FOOT_CONTACT_POINTS][96]; /* its joint's name, or "ball of FOOT" */
     ik_mat4 *model_ms;                 /* [joint_count] scratch */
     ik_vec3 *paths_ms;                 /* [frames * IK_FOOT_PATH_POINTS] */
     ik_foot_contact *contacts;

@@ -18,7 +18,7 @@ static ik_chain_file *load_example(const char *name) {
     const char *here = __FILE__, *cut = strstr(here, "tests/test_chain_file_solve.c");
     char path[1024];
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     snprintf(path, sizeof path, "%.*sexamples/%s", cut ? (int)(cut - here) : 0, here, name);
     r = ik_chain_file_read_file(path, &chain, &err);

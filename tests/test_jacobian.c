@@ -711,21 +711,21 @@ static void test_bad_input(void) {
     CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY, "small scratch");
     {
         /* The bad field is named, with its entry for an array. */
-        ik_field_error where;
+        ik_error where;
         job.base.error_field = &where;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY && where.field && strcmp(where.field, "base.scratch_bytes") == 0,
-              "small scratch named: %s", where.field ? where.field : "(none)");
+        CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY && strcmp(where.path, "base.scratch_bytes") == 0,
+              "small scratch named: %s", where.path[0] ? where.path : "(none)");
         job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
         job.base.error_field = &where;
         job.max_step = 0;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && where.field && strcmp(where.field, "max_step") == 0,
-              "zero max_step named: %s", where.field ? where.field : "(none)");
+        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && strcmp(where.path, "max_step") == 0,
+              "zero max_step named: %s", where.path[0] ? where.path : "(none)");
         job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
         job.base.error_field = &where;
         effector.target_ms.y = (ik_real)NAN;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "effectors") == 0 &&
+        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "effectors") == 0 &&
                   where.index == 0,
-              "NaN target named: %s [%d]", where.field ? where.field : "(none)", where.index);
+              "NaN target named: %s [%d]", where.path[0] ? where.path : "(none)", where.index);
         effector.target_ms.y = 2;
         CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "named errors write nothing");
     }

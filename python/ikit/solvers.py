@@ -157,7 +157,7 @@ class _ChainJob:
         self.pose_ptr = arrays.pose_pointer(pose, skeleton.joint_count)
         self.root_ptr = arrays.root_pointer(root)
         self.scratch = ffi.new("char[]", max(int(scratch_bytes), 1))
-        self.field_error = ffi.new("ik_field_error *")
+        self.field_error = ffi.new("ik_error *")
         self.iterations = ffi.new("int *")
         self.error = ffi.new("ik_real *")
         base = job.base

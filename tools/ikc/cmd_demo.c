@@ -358,7 +358,7 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
     static ik_constraint constraints[64];
     static int highlight[64];
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     tail_setup setup;
     ikc_panel panels[FRAMES];
     ikc_picture pic;

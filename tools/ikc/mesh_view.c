@@ -77,7 +77,7 @@ int ikc_mesh_load(const ik_asset *asset, ikc_mesh *m, char *why, size_t why_size
     count = ik_gltf_skinned_mesh_count(asset->gltf);
     for (i = 0; i < count; ++i) {
         ik_gltf_skinned_mesh s;
-        ik_io_error e;
+        ik_error e;
         ik_result r = ik_gltf_skinned_mesh_read(asset->gltf, i, &s, &e);
         if (r == IK_ERR_NO_MEMORY) {
             ikc_mesh_free(m);

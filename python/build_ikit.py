@@ -329,7 +329,7 @@ typedef struct ik_jacobian {
     ...;
 } ik_jacobian;
 ik_jacobian ik_jacobian_def(void);
-ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms);
+ik_jacobian_effector ik_jacobian_effector_make(int joint, ik_vec3 target_ms);
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count);
 ik_result ik_jacobian_run(const ik_jacobian *job);
 

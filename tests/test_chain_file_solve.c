@@ -98,7 +98,7 @@ static void test_tail_solve(void) {
     for (j = 0; j < n; ++j) axes += joints[j].axis_count;
     ik_chain_file_rest_pose(chain, pose);
     ik_skeleton_fk(&chain->skeleton, pose, NULL, rest_ms);
-    effector = ik_jacobian_effector_def(tip, target);
+    effector = ik_jacobian_effector_make(tip, target);
     job.base.skeleton = &chain->skeleton;
     job.base.pose_ls = pose;
     job.joints = joints;

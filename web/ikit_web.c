@@ -186,7 +186,7 @@ static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target
         return ik_fabrik_run(&job);
     } else {
         ik_jacobian job = ik_jacobian_def();
-        ik_jacobian_effector effector = ik_jacobian_effector_def(n - 1, target);
+        ik_jacobian_effector effector = ik_jacobian_effector_make(n - 1, target);
         bind_base(&job.base, pose, chain.turning_count, chain.turn_limits);
         job.joints = chain.joints;
         job.springs = chain.springs;

@@ -87,7 +87,7 @@ ik_jacobian ik_jacobian_def(void) {
     return job;
 }
 
-ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms) {
+ik_jacobian_effector ik_jacobian_effector_make(int joint, ik_vec3 target_ms) {
     ik_jacobian_effector e;
     e.joint = joint;
     e.offset_ls = ik_vec3_zero();

@@ -290,7 +290,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
          * file's hinges about their axis, fixed joints not at all). */
         ik_jacobian_joint joints[IKC_MAX_CHAIN];
         ik_constraint joint_limits[IKC_MAX_CHAIN];
-        ik_jacobian_effector effector = ik_jacobian_effector_def(t->joint, t->target_ms);
+        ik_jacobian_effector effector = ik_jacobian_effector_make(t->joint, t->target_ms);
         ik_jacobian job = ik_jacobian_def();
         int count = 0, axes = 0;
         size_t bytes;

@@ -14,7 +14,7 @@ int main(int argc, char **argv)
     double load[LOAD_REPEATS], memory[LOAD_REPEATS], sample[SAMPLE_REPEATS];
     double load_ms, memory_ms, sample_us;
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_transform *pose;
     char *text;
     size_t text_size;

@@ -32,7 +32,7 @@ static int measure(const char *name, const char *text, size_t size, FILE *csv) {
     int i, joints = 0;
     for (i = 0; i < REPEATS; ++i) {
         ik_chain_file *chain = NULL;
-        ik_io_error err;
+        ik_error err;
         double t0 = bench_now();
         if (ik_chain_file_read_memory(text, size, &chain, &err) != IK_OK) {
             printf("%s: %s\n", name, err.message);

@@ -19,7 +19,7 @@
 static int bench_load(const char *label, const void *data, size_t size, FILE *csv) {
     double samples[REPEATS], best, median;
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     int k;
     for (k = 0; k < REPEATS; ++k) {
         double t0 = bench_now();
@@ -56,7 +56,7 @@ int main(void) {
         size_t size;
         unsigned char *data;
         ik_gltf *g = NULL;
-        ik_io_error e;
+        ik_error e;
         bench_data_path(path, sizeof path, "gltf", files[i]);
         if (!(data = (unsigned char *)bench_read_file(path, &size))) {
             printf("skipped: %s not found\n", path);

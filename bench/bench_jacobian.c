@@ -76,7 +76,7 @@ static outcome run_targets(const ik_vec3 *targets, int count, ik_jacobian_method
     for (rep = 0; rep < REPEATS; ++rep) {
         double start = bench_now(), iterations = 0, success = 0, error_sum = 0;
         for (i = 0; i < count; ++i) {
-            ik_jacobian_effector effector = ik_jacobian_effector_def(g_rig.joint_count, targets[i]);
+            ik_jacobian_effector effector = ik_jacobian_effector_make(g_rig.joint_count, targets[i]);
             ik_jacobian job = base_job(&g_rig, &effector, 1, method);
             ik_real error = 0, best = ik_maxr(0, ik_vec3_length(targets[i]) - length);
             int used = 0;
@@ -160,7 +160,7 @@ static void tracking_test(FILE *csv) {
                     double t = step * 0.01, start;
                     ik_jacobian job;
                     for (k = 0; k < ne; ++k)
-                        effectors[k] = ik_jacobian_effector_def(effector_joints[k], bench_tracking_target(rest_tip[k], t, k));
+                        effectors[k] = ik_jacobian_effector_make(effector_joints[k], bench_tracking_target(rest_tip[k], t, k));
                     job = base_job(&g_rig, effectors, ne, methods[m]);
                     job.tolerance = 0;
                     job.max_iterations = 1;

@@ -14,7 +14,7 @@
 
 static int load(const char *name, ik_bvh **bvh, ik_take *take) {
     char path[1024];
-    ik_io_error err;
+    ik_error err;
     bench_data_path(path, sizeof path, "bvh", name);
     if (ik_bvh_read_file(path, bvh, &err) != IK_OK) {
         fprintf(stderr, "bench_key_fit: %s: %s\n", path, err.message);

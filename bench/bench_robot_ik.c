@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
         const arm_case *arm = &arms[a];
         char path[1024];
         ik_urdf *urdf = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_robot_chain chain;
         ikc_protocol protocol;
         const char *why = NULL;

@@ -33,7 +33,7 @@ static void report(FILE *csv, const char *label, double *samples) {
 static int time_init(FILE *csv, const char *label, ik_result expect) {
     double samples[REPEATS];
     ik_skeleton s;
-    ik_skeleton_error e;
+    ik_error e;
     int k;
     for (k = 0; k < REPEATS; ++k) {
         double t0 = bench_now();
@@ -43,7 +43,7 @@ static int time_init(FILE *csv, const char *label, ik_result expect) {
             printf("%s: %s\n", label, e.message);
             return 0;
         }
-        bench_sink += e.joint;
+        bench_sink += e.index;
     }
     report(csv, label, samples);
     return 1;

@@ -22,7 +22,7 @@ int main(void)
         char path[1024];
         double load[LOAD_REPEATS], fk[FK_REPEATS], load_ms, fk_us;
         ik_urdf *u = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_robot_chain chain;
         ik_real q[IK_ROBOT_MAX_JOINTS] = {0};
         ik_transform tip;

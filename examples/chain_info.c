@@ -9,7 +9,7 @@
 
 int main(int argc, char **argv) {
     ik_chain_file *chain;
-    ik_io_error err;
+    ik_error err;
     if (argc != 2) {
         fprintf(stderr, "usage: chain_info FILE.chain\n");
         return 2;

@@ -17,7 +17,7 @@ int main(void) {
     static const char *const names[joint_count] = {"hip", "knee", "ankle"};
     ik_transform rest_ls[joint_count];
     ik_skeleton skel;
-    ik_skeleton_error err;
+    ik_error err;
     rest_ls[hip] = ik_transform_identity();
     rest_ls[hip].translation = ik_v3(0, 1, 0);
     rest_ls[knee] = ik_transform_identity();

@@ -14,7 +14,7 @@ static void check_loaded(const ik_bvh *bvh)
     char *text = NULL;
     size_t text_size = 0, v, total;
     ik_bvh *back = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_transform *pose;
     if (ik_clip_validate(&bvh->clip, bvh->joint_count, NULL) != IK_OK) abort();
     pose = (ik_transform *)malloc((size_t)bvh->joint_count * sizeof *pose);
@@ -39,7 +39,7 @@ static void check_loaded(const ik_bvh *bvh)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_bvh_read_memory((const char *)data, size, &bvh, &err);
     if (r == IK_OK) {
         check_loaded(bvh);

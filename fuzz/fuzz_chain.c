@@ -39,7 +39,7 @@ static void check_loaded(const ik_chain_file *chain)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_chain_file_read_memory((const char *)data, size, &chain, &err);
     if (r == IK_OK) {
         check_loaded(chain);

@@ -69,7 +69,7 @@ static void fuzz_check_meshes(ik_gltf *g) {
     int i;
     for (i = 0; i < ik_gltf_skinned_mesh_count(g) && i < 4; ++i) {
         ik_gltf_skinned_mesh m;
-        ik_io_error err;
+        ik_error err;
         ik_result r = ik_gltf_skinned_mesh_read(g, i, &m, &err);
         if (r != IK_OK) {
             if (!err.message[0]) abort();
@@ -110,7 +110,7 @@ static void fuzz_check_round_trip(ik_gltf *g, int binary) {
     unsigned char *bytes = NULL;
     size_t size = 0;
     ik_gltf *back = NULL;
-    ik_io_error err;
+    ik_error err;
     int s;
     if (ik_gltf_skin_count(g) > 0) {
         const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
@@ -128,7 +128,7 @@ static void fuzz_check_round_trip(ik_gltf *g, int binary) {
 
 static int fuzz_gltf_input(const unsigned char *data, size_t size, int binary) {
     ik_gltf *g = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_gltf_read_memory(data, size, NULL, &g, &err);
     if (r != IK_OK) {
         if (g || !err.message[0]) abort();

@@ -38,7 +38,7 @@ static void check_loaded(const ik_height_field_file *f) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ik_height_field_file field;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_height_field_file_read_memory((const char *)data, size, &field, &err);
     if (r == IK_OK) {
         check_loaded(&field);

@@ -35,7 +35,7 @@ static void check_chain(const ik_urdf *u, int tip)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ik_urdf *u = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_urdf_read_memory((const char *)data, size, &u, &err);
     int i;
     if (r == IK_OK) {

@@ -140,8 +140,8 @@ static void save(const char *fuzzer, const char *name, const void *data, size_t 
     if (f) fclose(f);
 }
 
-static void fail(const char *what, const ik_io_error *e) {
-    fprintf(stderr, "make_fuzz_seeds: %s: %s\n", what, e ? e->message : "");
+static void fail(const char *what, const ik_error *error) {
+    fprintf(stderr, "make_fuzz_seeds: %s: %s\n", what, error ? error->message : "");
     ++failures;
 }
 
@@ -149,7 +149,7 @@ static void fail(const char *what, const ik_io_error *e) {
 static ik_gltf *gltf_seeds(const char *doc, const char *name) {
     char file[128];
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     unsigned char *bytes;
     size_t size;
     int binary;
@@ -181,7 +181,7 @@ static void add_leg_clip(ik_gltf *g) {
     static const ik_real foot[18] = {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1.2f, 1.2f, 1.2f, 0, 0, 0};
     ik_channel channels[3];
     ik_clip clip;
-    ik_io_error e;
+    ik_error e;
     channels[0].joint = 1;
     channels[0].path = IK_CHANNEL_ROTATION;
     channels[0].interpolation = IK_INTERP_LINEAR;
@@ -204,7 +204,7 @@ static void add_leg_clip(ik_gltf *g) {
 }
 
 static void gltf_clip_seeds(ik_gltf *g) {
-    ik_io_error e;
+    ik_error e;
     unsigned char *bytes;
     size_t size;
     int binary;
@@ -221,7 +221,7 @@ static void gltf_clip_seeds(ik_gltf *g) {
 static void bvh_seeds(const char *text, const char *name) {
     char file[128];
     ik_bvh *bvh = NULL;
-    ik_io_error e;
+    ik_error e;
     char *written;
     size_t size;
     if (ik_bvh_read_memory(text, strlen(text), &bvh, &e) != IK_OK) {
@@ -242,7 +242,7 @@ static void bvh_seeds(const char *text, const char *name) {
 
 static void chain_seed(const char *text, const char *name) {
     ik_chain_file *chain = NULL;
-    ik_io_error e;
+    ik_error e;
     if (ik_chain_file_read_memory(text, strlen(text), &chain, &e) != IK_OK) {
         fail(name, &e);
         return;
@@ -263,7 +263,7 @@ static void map_seed(void) {
 
 static void urdf_seed(const char *text, const char *name) {
     ik_urdf *urdf = NULL;
-    ik_io_error e;
+    ik_error e;
     if (ik_urdf_read_memory(text, strlen(text), &urdf, &e) != IK_OK) {
         fail(name, &e);
         return;
@@ -274,7 +274,7 @@ static void urdf_seed(const char *text, const char *name) {
 
 static void height_seed(const char *text, const char *name) {
     ik_height_field_file field;
-    ik_io_error e;
+    ik_error e;
     if (ik_height_field_file_read_memory(text, strlen(text), &field, &e) != IK_OK) {
         fail(name, &e);
         return;

@@ -46,6 +46,10 @@ typedef struct ik_quat { ik_real x, y, z, w; } ik_quat;
 typedef struct ik_mat4 { ik_real m[16]; } ik_mat4;
 typedef struct ik_transform { ik_vec3 translation; ik_quat rotation; ik_vec3 scale; } ik_transform;
 
+/* error.h */
+typedef struct ik_error { long line; long column; long offset; int index; char path[160]; char message[256]; } ik_error;
+int ik_error_closest_names(const char *const *names, int count, const char *wanted, int *best, int max);
+
 /* skeleton.h */
 typedef struct ik_skeleton {
     int joint_count;
@@ -53,10 +57,9 @@ typedef struct ik_skeleton {
     const char *const *names;
     const ik_transform *rest_ls;
 } ik_skeleton;
-typedef struct ik_skeleton_error { int joint; char message[160]; } ik_skeleton_error;
 ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
                                    const char *const *names, const ik_transform *rest_ls, int *scratch,
-                                   ik_skeleton_error *error);
+                                   ik_error *error);
 int ik_skeleton_find(const ik_skeleton *skeleton, const char *name);
 void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls);
 void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
@@ -84,17 +87,13 @@ ik_result ik_clip_validate(const ik_clip *clip, int joint_count, int *bad_channe
 void ik_clip_sample(const ik_clip *clip, ik_real time, ik_transform *pose_ls);
 int ik_channel_width(ik_channel_path path);
 
-/* io_error.h */
-typedef struct ik_io_error { long line; long column; long offset; char path[160]; char message[256]; } ik_io_error;
-int ik_io_closest_names(const char *const *names, int count, const char *wanted, int *best, int max);
-
 /* gltf.h, bvh.h, asset.h */
 typedef struct ik_gltf ik_gltf;
-ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error);
+ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_error *error);
 void ik_gltf_free(ik_gltf *gltf);
-ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_io_error *error);
-ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
-ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys, ik_io_error *error);
+ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_error *error);
+ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_error *error);
+ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys, ik_error *error);
 typedef struct ik_bvh_joint { ...; } ik_bvh_joint;
 typedef struct ik_bvh {
     int joint_count;
@@ -106,7 +105,7 @@ typedef struct ik_bvh {
     ...;
 } ik_bvh;
 void ik_bvh_frame_from_pose(const ik_bvh *bvh, const ik_transform *pose_ls, const double *fallback, double *values);
-ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_io_error *err);
+ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_error *error);
 typedef enum ik_asset_format { IK_ASSET_UNKNOWN, IK_ASSET_GLTF, IK_ASSET_BVH, IK_ASSET_CHAIN } ik_asset_format;
 typedef struct ik_asset {
     const char *path;
@@ -120,7 +119,7 @@ typedef struct ik_asset {
     ik_constraint *constraints;
     ...;
 } ik_asset;
-ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err);
+ik_result ik_asset_load(const char *path, ik_asset *asset, ik_error *error);
 void ik_asset_free(ik_asset *asset);
 const char *ik_asset_format_name(const ik_asset *asset);
 ik_real ik_asset_metre(const ik_asset *asset);
@@ -138,12 +137,12 @@ typedef struct ik_urdf {
     char *name; int link_count; int joint_count; ik_urdf_joint *joints; int root_link; ...;
 } ik_urdf;
 ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                              ik_robot_chain *chain, int *variable_joints, ik_io_error *err);
-ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_io_error *err);
+                              ik_robot_chain *chain, int *variable_joints, ik_error *error);
+ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error);
 void ik_urdf_free(ik_urdf *urdf);
 typedef struct ik_urdf_skeleton { ik_skeleton skeleton; int *urdf_joints; ...; } ik_urdf_skeleton;
 ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                                 ik_urdf_skeleton **out, ik_io_error *err);
+                                 ik_urdf_skeleton **out, ik_error *error);
 void ik_urdf_skeleton_free(ik_urdf_skeleton *skeleton);
 
 /* two_bone.h */
@@ -243,7 +242,6 @@ typedef struct ik_named_chain { const char *kind; int joints[...]; int count; } 
 int ik_named_chains_find(const ik_skeleton *skeleton, ik_named_chain *chains, int max_chains);
 
 /* chain_base.h, ccd.h, fabrik.h, jacobian.h */
-typedef struct ik_field_error { const char *field; int index; } ik_field_error;
 ik_constraint ik_constraint_none(void);
 ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real min_angle, ik_real max_angle);
 ik_constraint ik_constraint_cone_twist(ik_quat reference_ls, ik_vec3 axis, ik_real cone_angle,
@@ -260,7 +258,7 @@ typedef struct ik_chain_base {
     ik_transform *pose_ls;
     void *scratch;
     size_t scratch_bytes;
-    ik_field_error *error_field;
+    ik_error *error_field;
     ...;
 } ik_chain_base;
 typedef struct ik_ccd {
@@ -331,7 +329,7 @@ typedef struct ik_jacobian {
     ...;
 } ik_jacobian;
 ik_jacobian ik_jacobian_def(void);
-ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms);
+ik_jacobian_effector ik_jacobian_effector_make(int joint, ik_vec3 target_ms);
 size_t ik_jacobian_scratch_size(int skeleton_joints, int axis_count, int effector_count);
 ik_result ik_jacobian_run(const ik_jacobian *job);
 

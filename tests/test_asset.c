@@ -22,7 +22,7 @@ static void example_path(const char *name, char *path, size_t size) {
 static void test_chain_file(void) {
     char path[1024];
     ik_asset asset;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     example_path("tail.chain", path, sizeof path);
     r = ik_asset_load(path, &asset, &err);
@@ -51,7 +51,7 @@ static void test_real_assets(void) {
     const char *data = getenv("IKIT_DATA");
     char path[1024];
     ik_asset asset;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     if (!data) {
         check_skip("real-asset corpus not found (IKIT_DATA unset)");
@@ -95,7 +95,7 @@ static void test_failures(void) {
     } cases[] = {{".bvh", IK_ASSET_BVH}, {".CHAIN", IK_ASSET_CHAIN}, {".glb", IK_ASSET_GLTF}, {"", IK_ASSET_GLTF}};
     char dir[] = "/tmp/ikit_asset_XXXXXX", path[256];
     ik_asset asset;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     int i;
     r = ik_asset_load("/nonexistent-dir/x.glb", &asset, &err);
@@ -150,7 +150,7 @@ static void test_memory(void) {
     const char *files[] = {"gltf/girl.glb", "bvh/131_01.bvh"};
     char path[1024], *bytes;
     ik_asset from_file, from_memory;
-    ik_io_error err;
+    ik_error err;
     long size;
     int i, j;
     example_path("tail.chain", path, sizeof path);

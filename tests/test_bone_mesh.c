@@ -28,7 +28,7 @@ typedef struct body {
 
 /* The built humanoid `height` tall under `root_ms`, and its body. */
 static int body_build(body *b, ik_real height, ik_mat4 root_ms) {
-    ik_bone_mesh_shape shape = ik_bone_mesh_shape_def();
+    ik_bone_mesh_shape shape = ik_bone_mesh_shape_make();
     ik_bone_mesh mesh;
     memset(b, 0, sizeof *b);
     if (ik_humanoid_build_skeleton(height, N, b->parents, b->names, b->rest_ls) != N) return 0;
@@ -211,7 +211,7 @@ static void test_defaults_and_degenerate(void) {
     ik_transform rest[3];
     ik_mat4 rest_ms[3];
     ik_skeleton sk;
-    ik_bone_mesh_shape shape = ik_bone_mesh_shape_def();
+    ik_bone_mesh_shape shape = ik_bone_mesh_shape_make();
     ik_real leaf[3] = {0, 0, 1}, radius[3] = {(ik_real)0.1, (ik_real)0.1, (ik_real)0.1};
     rest[0] = rest[1] = rest[2] = ik_transform_identity();
     rest[1].translation = ik_v3(0, 1, 0);

@@ -145,7 +145,7 @@ static void round_trip(const ik_bvh *bvh, const char *what)
     char *text = NULL, *again = NULL;
     size_t size = 0, size_again = 0;
     ik_bvh *back = NULL, *back_again = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_bvh_write_memory(bvh, &text, &size, &err);
     CHECK(r == IK_OK, "%s: write: %s", what, err.message);
     if (r != IK_OK) return;
@@ -197,7 +197,7 @@ static void test_real_files(void)
     for (i = 0; i < 3; ++i) {
         char path[1024];
         ik_bvh *bvh = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_result r;
         snprintf(path, sizeof path, "%s/bvh/%s", data, cases[i].file);
         r = ik_bvh_read_file(path, &bvh, &err);
@@ -317,7 +317,7 @@ static const char unusual_bvh[] =
 static void test_unusual_layouts(void)
 {
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_bvh_read_memory(unusual_bvh, sizeof unusual_bvh - 1, &bvh, &err);
     check_property rot = {"unusual layouts: rotations", 0, 0};
     check_property pos = {"unusual layouts: translations", 0, 0};
@@ -407,7 +407,7 @@ static void test_broken_inputs(void)
     int i;
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         ik_bvh dummy, *bvh = &dummy;
-        ik_io_error err;
+        ik_error err;
         ik_result r = ik_bvh_read_memory(cases[i].text, strlen(cases[i].text), &bvh, &err);
         read_case_check(&cases[i], r, &err, bvh == NULL);
     }
@@ -418,7 +418,7 @@ static void test_joint_cap(void)
     size_t cap = (size_t)(IK_BVH_MAX_JOINTS + 1) * 40 + 64, n = 0;
     char *text = (char *)malloc(cap);
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     int i;
     n += (size_t)sprintf(text + n, "HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\n");
@@ -443,7 +443,7 @@ static void test_truncations_and_corruptions(void)
     int i;
     for (cut = 0; cut < size; ++cut) {
         ik_bvh *bvh = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_result result = ik_bvh_read_memory(text, cut, &bvh, &err);
         int fine = (result == IK_OK) ? bvh != NULL : (bvh == NULL && err.line >= 1 && err.message[0] != '\0');
         /* Only a cut inside the trailing line break of the last frame can be complete. */
@@ -453,7 +453,7 @@ static void test_truncations_and_corruptions(void)
     }
     for (i = 0; i < 3000; ++i) {
         ik_bvh *bvh = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_result result;
         static const char alphabet[] = "0123456789.-+eE \n{}nanifXYZrotationposition";
         read_corrupt(&r, copy, text, size, alphabet);
@@ -470,7 +470,7 @@ static void test_truncations_and_corruptions(void)
 static void test_writer_refuses_bad_data(void)
 {
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     char *text = NULL;
     ik_result r = ik_bvh_read_memory(unusual_bvh, sizeof unusual_bvh - 1, &bvh, &err);
     CHECK(r == IK_OK, "%s", err.message);
@@ -503,7 +503,7 @@ static void test_rest_overflow(void)
     char text[700];
     double x = 0.75 * (double)IK_REAL_MAX;
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     snprintf(text, sizeof text,
              "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Yposition Zposition\n"
@@ -529,10 +529,10 @@ static void test_rest_overflow(void)
     ik_bvh_free(bvh);
 }
 
-static ik_result read_bvh_file(const char *path, ik_io_error *err)
+static ik_result read_bvh_file(const char *path, ik_error *error)
 {
     ik_bvh *bvh = NULL;
-    ik_result r = ik_bvh_read_file(path, &bvh, err);
+    ik_result r = ik_bvh_read_file(path, &bvh, error);
     ik_bvh_free(bvh);
     return r;
 }

@@ -61,7 +61,7 @@ static void test_frame_from_pose(void) {
                                "Xrotation\n   End Site\n   {\n    OFFSET 0 0 0.2\n   }\n  }\n }\n}\nMOTION\n"
                                "Frames: 1\nFrame Time: 0.1\n1 2 3 10 20 30 40 50 60 7\n";
     ik_bvh *bvh = NULL, *again = NULL;
-    ik_io_error err;
+    ik_error err;
     char *out;
     size_t size;
     ik_transform pose[4], read_back[4];

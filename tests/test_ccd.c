@@ -187,26 +187,26 @@ static void test_degenerate(void) {
     CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE, "NaN target");
     {
         /* The bad field is named, with its entry for an array. */
-        ik_field_error where;
+        ik_error where;
         job.base.error_field = &where;
-        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "target_ms") == 0 &&
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "target_ms") == 0 &&
                   where.index == -1,
-              "NaN target named: %s", where.field ? where.field : "(none)");
+              "NaN target named: %s", where.path[0] ? where.path : "(none)");
         job.target_ms = ik_v3(1, 1, 1);
         f.pose_ls[2].rotation.x = (ik_real)INFINITY;
-        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "base.pose_ls") == 0 &&
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "base.pose_ls") == 0 &&
                   where.index == f.joints[2],
-              "infinite pose named: %s [%d]", where.field ? where.field : "(none)", where.index);
+              "infinite pose named: %s [%d]", where.path[0] ? where.path : "(none)", where.index);
         f.pose_ls[2] = saved[2];
         job.base.scratch_bytes = 1;
-        CHECK(ik_ccd_run(&job) == IK_ERR_CAPACITY && where.field && strcmp(where.field, "base.scratch_bytes") == 0,
+        CHECK(ik_ccd_run(&job) == IK_ERR_CAPACITY && strcmp(where.path, "base.scratch_bytes") == 0,
               "short scratch named");
         job.base.scratch_bytes = sizeof f.scratch;
         job.joints = NULL;
-        CHECK(ik_ccd_run(&job) == IK_ERR_NULL && where.field && strcmp(where.field, "joints") == 0, "NULL joints named");
+        CHECK(ik_ccd_run(&job) == IK_ERR_NULL && strcmp(where.path, "joints") == 0, "NULL joints named");
         job.joints = f.joints;
         job.max_iterations = 0;
-        CHECK(ik_ccd_run(&job) == IK_OK && where.field == NULL && where.index == -1, "nothing named on success");
+        CHECK(ik_ccd_run(&job) == IK_OK && where.path[0] == '\0' && where.index == -1, "nothing named on success");
         memcpy(f.pose_ls, saved, sizeof(ik_transform) * (size_t)f.count);
         job.max_iterations = 10;
         job.base.error_field = NULL;

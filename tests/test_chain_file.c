@@ -33,7 +33,7 @@ static ik_chain_file *load_example(const char *name)
 {
     char path[1024];
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     example_path(name, path, sizeof path);
     r = ik_chain_file_read_file(path, &chain, &err);
@@ -44,7 +44,7 @@ static ik_chain_file *load_example(const char *name)
 static ik_chain_file *load_text(const char *text)
 {
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_chain_file_read_memory(text, strlen(text), &chain, &err);
     CHECK(r == IK_OK, "%s: %s", ik_result_str(r), err.message);
     return chain;
@@ -250,7 +250,7 @@ static void test_broken_inputs(void)
     int i;
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         ik_chain_file dummy, *chain = &dummy;
-        ik_io_error err;
+        ik_error err;
         ik_result r = ik_chain_file_read_memory(cases[i].text, strlen(cases[i].text), &chain, &err);
         read_case_check(&cases[i], r, &err, chain == NULL);
     }
@@ -261,7 +261,7 @@ static void test_joint_cap(void)
     size_t cap = (size_t)(IK_CHAIN_MAX_JOINTS + 2) * 16 + 16, n = 0;
     char *text = (char *)malloc(cap);
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     int i;
     n += (size_t)sprintf(text + n, "chain big\n");
@@ -283,7 +283,7 @@ static void test_many_names(void)
     size_t cap = (size_t)IK_CHAIN_MAX_JOINTS * 40 + 256, n = 0;
     char *text = (char *)malloc(cap);
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     int i, parents_right = 1;
     n += (size_t)sprintf(text + n, "chain names\njoint j0\n");
@@ -327,7 +327,7 @@ static void test_truncations_and_corruptions(void)
     fclose(file);
     for (cut = 0; cut <= size; ++cut) {
         ik_chain_file *chain = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_result result = ik_chain_file_read_memory(text, cut, &chain, &err);
         PROPERTY_CASE(prefixes, result == IK_OK ? chain != NULL : chain == NULL && err.line >= 1,
                       "cut %lu: %s", (unsigned long)cut, err.message);
@@ -337,7 +337,7 @@ static void test_truncations_and_corruptions(void)
         static const char alphabet[] = "0123456789.-e \n#jointparentlimitnanf";
         char copy[8192];
         ik_chain_file *chain = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_result result;
         read_corrupt(&r, copy, text, size, alphabet);
         result = ik_chain_file_read_memory(copy, size, &chain, &err);
@@ -350,10 +350,10 @@ static void test_truncations_and_corruptions(void)
     property_end(&mutants);
 }
 
-static ik_result read_chain_file(const char *path, ik_io_error *err)
+static ik_result read_chain_file(const char *path, ik_error *error)
 {
     ik_chain_file *chain = NULL;
-    ik_result r = ik_chain_file_read_file(path, &chain, err);
+    ik_result r = ik_chain_file_read_file(path, &chain, error);
     ik_chain_file_free(chain);
     return r;
 }
@@ -367,11 +367,11 @@ static void test_special_files(void)
 /* The io layer's capped reader (what ikc reads mapping files with): a file
  * of exactly the cap is read whole and NUL-terminated, one byte over is
  * refused before reading, and special files are refused like every reader's. */
-static ik_result read_at_most_64k(const char *path, ik_io_error *err)
+static ik_result read_at_most_64k(const char *path, ik_error *error)
 {
     char *data = NULL;
     size_t size = 0;
-    ik_result r = ik_io_read_file_at_most(path, 65536, &data, &size, err);
+    ik_result r = ik_io_read_file_at_most(path, 65536, &data, &size, error);
     free(data);
     return r;
 }
@@ -380,7 +380,7 @@ static void test_read_file_at_most(void)
 {
     char path[] = "/tmp/ikit-at-most-XXXXXX", *data = NULL;
     size_t size = 7;
-    ik_io_error err;
+    ik_error err;
     int fd = mkstemp(path);
     CHECK(fd >= 0 && write(fd, "0123456789", 10) == 10, "a 10-byte file is written");
     if (fd >= 0) close(fd);

@@ -18,7 +18,7 @@ static ik_chain_file *load_example(const char *name) {
     const char *here = __FILE__, *cut = strstr(here, "tests/test_chain_file_solve.c");
     char path[1024];
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     snprintf(path, sizeof path, "%.*sexamples/%s", cut ? (int)(cut - here) : 0, here, name);
     r = ik_chain_file_read_file(path, &chain, &err);
@@ -98,7 +98,7 @@ static void test_tail_solve(void) {
     for (j = 0; j < n; ++j) axes += joints[j].axis_count;
     ik_chain_file_rest_pose(chain, pose);
     ik_skeleton_fk(&chain->skeleton, pose, NULL, rest_ms);
-    effector = ik_jacobian_effector_def(tip, target);
+    effector = ik_jacobian_effector_make(tip, target);
     job.base.skeleton = &chain->skeleton;
     job.base.pose_ls = pose;
     job.joints = joints;

@@ -41,7 +41,7 @@ static int have_data(void) {
 static ik_gltf *load(const char *file) {
     char path[700];
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     snprintf(path, sizeof path, "%s/%s", data_dir, file);
     r = ik_gltf_read_file(path, &g, &e);
@@ -280,7 +280,7 @@ static ik_gltf *reread(const ik_gltf *g, int binary) {
     unsigned char *bytes = NULL;
     size_t size = 0;
     ik_gltf *back = NULL;
-    ik_io_error e;
+    ik_error e;
     ik_result r = ik_gltf_write_memory(g, binary, &bytes, &size, &e);
     CHECK(r == IK_OK, "write: %s", e.message);
     if (r != IK_OK) return NULL;
@@ -309,7 +309,7 @@ static void test_round_trip(void) {
     size_t i;
     for (i = 0; i < sizeof files / sizeof files[0]; ++i) {
         ik_gltf *g = load(files[i]), *glb, *gltf, *disk;
-        ik_io_error e;
+        ik_error e;
         char what[80];
         if (!g) continue;
         glb = reread(g, 1);
@@ -373,7 +373,7 @@ static const char *test_edit_clips(void) {
     ik_real times[3] = {0, (ik_real)0.4, (ik_real)0.9};
     ik_real spline[3 * 3 * 4], step[3 * 3];
     ik_transform pose[64];
-    ik_io_error e;
+    ik_error e;
     int c, n = 0, walk_index = -1, arm, foot, clips;
     ik_result r;
     if (!g) return NULL;
@@ -570,7 +570,7 @@ static void test_broken_documents(void) {
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char *doc = replace_once(base_doc, cases[i].from, cases[i].to);
         ik_gltf *g = NULL;
-        ik_io_error e;
+        ik_error e;
         ik_result r;
         CHECK(doc != NULL, "case %zu: pattern not in the base document", i);
         if (!doc) continue;
@@ -585,10 +585,10 @@ static void test_broken_documents(void) {
 }
 
 /* Read base_doc with `from` replaced by `to` (and `from2` by `to2` when given). */
-static ik_result read_edited(const char *from, const char *to, const char *from2, const char *to2, ik_io_error *e) {
+static ik_result read_edited(const char *from, const char *to, const char *from2, const char *to2, ik_error *error) {
     char *doc = replace_once(base_doc, from, to), *doc2 = from2 ? replace_once(doc, from2, to2) : NULL;
     ik_gltf *g = NULL;
-    ik_result r = ik_gltf_read_memory(doc2 ? doc2 : doc, strlen(doc2 ? doc2 : doc), NULL, &g, e);
+    ik_result r = ik_gltf_read_memory(doc2 ? doc2 : doc, strlen(doc2 ? doc2 : doc), NULL, &g, error);
     ik_gltf_free(g);
     free(doc);
     free(doc2);
@@ -602,7 +602,7 @@ static ik_result read_edited(const char *from, const char *to, const char *from2
 static void test_refused_documents(void) {
     static const char head[] = "{\"asset\":{\"version\":\"2.0\"},";
     char big_root[120], big_tip[80];
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     double x = 0.75 * (double)IK_REAL_MAX;
     snprintf(big_root, sizeof big_root, "{\"name\":\"root\",\"translation\":[0,%.9g,0],\"children\":[1]}", x);
@@ -655,7 +655,7 @@ static void test_names_utf8(void) {
                  {"\xF4\x90\x80\x80", 0, "above U+10FFFF"},
                  {"\xE2\x82", 0, "truncated"},
                  {"\xFF", 0, "0xFF"}};
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
@@ -671,7 +671,7 @@ static void test_names_utf8(void) {
 
 static void test_base_document(void) {
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     ik_result r = ik_gltf_read_memory(base_doc, strlen(base_doc), NULL, &g, &e);
     CHECK(r == IK_OK, "base document: %s", e.message);
     if (r == IK_OK) {
@@ -723,7 +723,7 @@ static void test_external_buffer(void) {
                               "{\"byteLength\":2,\"uri\":\"second.bin\"}]}";
     ik_gltf *g = NULL, *copy = NULL;
     ik_gltf_output_file *files = NULL;
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     int count = 0;
     write_file("test_gltf_external.gltf", doc, sizeof doc - 1);
@@ -767,16 +767,17 @@ static void test_external_buffer(void) {
     remove("test_gltf_external.gltf");
 }
 
-static ik_result read_gltf_file(const char *path, ik_io_error *err) {
+static ik_result read_gltf_file(const char *path, ik_error *error) {
     ik_gltf *g = NULL;
-    ik_result r = ik_gltf_read_file(path, &g, err);
+    ik_result r = ik_gltf_read_file(path, &g, error);
     ik_gltf_free(g);
     return r;
 }
 
 /* Read a document whose only buffer has `uri` and `byte_length`, written into
- * `dir`; the result, with the error in *e. */
-static ik_result read_with_buffer(const char *dir, const char *uri, const char *byte_length, ik_io_error *e) {
+ * `dir`; the result, with the error in *error. */
+static ik_result read_with_buffer(const char *dir, const char *uri, const char *byte_length,
+                                  ik_error *error) {
     char path[200], doc[400];
     int n = snprintf(doc, sizeof doc,
                      "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],\"skins\":[{\"joints\":[0]}],"
@@ -784,7 +785,7 @@ static ik_result read_with_buffer(const char *dir, const char *uri, const char *
                      byte_length, uri);
     snprintf(path, sizeof path, "%s/doc.gltf", dir);
     write_file(path, doc, (size_t)n);
-    return read_gltf_file(path, e);
+    return read_gltf_file(path, error);
 }
 
 /* Issue 18 item 6: the document and its buffers are read from regular files
@@ -793,7 +794,7 @@ static ik_result read_with_buffer(const char *dir, const char *uri, const char *
  * before the file is read. */
 static void test_special_files(void) {
     char dir[64], fifo[80], zero_link[80], small[120];
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     check_special_files_refused("glTF", read_gltf_file);
     if (!special_files_make(dir, sizeof dir, fifo, zero_link)) {
@@ -830,7 +831,7 @@ static void test_broken_glb(void) {
     unsigned char glb[64 + sizeof base_doc];
     size_t json = (strlen(base_doc) + 3) / 4 * 4, total = 20 + json;
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     struct {
         size_t at;
         unsigned long value;
@@ -888,7 +889,7 @@ static void test_damaged_files(void) {
     for (i = 0; i < 120 && size > 0; ++i) {
         long cut = (long)(rng_unit(&r) * (double)size);
         ik_gltf *g = NULL;
-        ik_io_error e;
+        ik_error e;
         ik_result res = ik_gltf_read_memory(data, (size_t)cut, NULL, &g, &e);
         PROPERTY_CASE(clean, (res == IK_OK) == (g != NULL) && (res == IK_OK || e.message[0]), "cut %ld", cut);
         ik_gltf_free(g);
@@ -896,7 +897,7 @@ static void test_damaged_files(void) {
     for (i = 0; i < 200 && size > 0; ++i) {
         long at = (long)(rng_unit(&r) * (double)(i % 2 ? 4000 : size));
         ik_gltf *g = NULL;
-        ik_io_error e;
+        ik_error e;
         ik_result res;
         memcpy(copy, data, (size_t)size);
         copy[at] ^= (unsigned char)(1u << (rng_next(&r) % 8));
@@ -920,7 +921,7 @@ static void test_huge_rigs(void) {
     for (deep = 1; deep >= 0; --deep) {
         char *doc = big_rig_gltf(joints, deep), *dup;
         ik_gltf *g = NULL;
-        ik_io_error e;
+        ik_error e;
         ik_result r;
         CHECK(doc != NULL, "generated document");
         if (!doc) return;
@@ -987,7 +988,7 @@ static void test_edit_reads_back_exactly(void) {
     ik_clip clip;
     const ik_clip *added;
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     int j, k, exact;
     CHECK(ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e) == IK_OK && ik_gltf_skin_count(g) == 2,
           "two-skin document: %s", e.message);
@@ -1059,7 +1060,7 @@ static void test_write_reads_back_exactly(void) {
                              "{\"extras\":{\"big\":1e999,\"small\":-1e999,\"zero\":-0.0,\"whole\":4503599627370497,"
                              "\"huge\":1e300},\"asset\":");
     ik_gltf *g = NULL, *again = NULL;
-    ik_io_error e;
+    ik_error e;
     int binary;
     CHECK(ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e) == IK_OK, "document read: %s", e.message);
     free(with_node);
@@ -1109,7 +1110,7 @@ static void test_edit_repeated_keys(void) {
     char *doc_first_uri = replace_once(two, "\"}],\"bufferViews\"", "\",\"uri\":\"missing.bin\"}],\"bufferViews\"");
     ik_transform pose[2];
     ik_gltf *g = NULL, *again = NULL;
-    ik_io_error e;
+    ik_error e;
     unsigned char *out = NULL;
     size_t size = 0;
     CHECK(ik_gltf_read_memory(doc_first_uri, strlen(doc_first_uri), NULL, &g, &e) == IK_OK,
@@ -1169,7 +1170,7 @@ static void test_clips_shared_nodes(void) {
     size_t i, at;
     int k;
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     CHECK(ik_gltf_read_memory(two, strlen(two), NULL, &g, &e) == IK_OK && ik_gltf_skin_count(g) == 3 &&
               ik_gltf_clip_count(g) == 2,
           "three skins sharing nodes, two animations: %s", g ? "" : e.message);
@@ -1227,7 +1228,7 @@ static void test_deep_document(void) {
     size_t json = (strlen(deeper) + 3) / 4 * 4, first_size = 0, second_size = 0;
     ik_gltf *g = NULL, *back = NULL;
     ik_transform pose[2];
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     int binary;
     memset(run, '[', 1000);

@@ -112,7 +112,7 @@ static int write_document(const char *name, const char *extension, const char *u
 static ik_gltf *load(const char *name) {
     char path[128];
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     CHECK(ik_gltf_read_file(path, &g, &e) == IK_OK, "%s loads: %s", name, e.message);
     return g;
@@ -151,7 +151,7 @@ typedef struct written {
 } written;
 
 static int write_glb(ik_gltf *g, written *w) {
-    ik_io_error e;
+    ik_error e;
     unsigned long json_length;
     memset(w, 0, sizeof *w);
     CHECK(ik_gltf_write_memory(g, 1, &w->bytes, &w->size, &e) == IK_OK, "write: %s", e.message);
@@ -226,7 +226,7 @@ static void test_replace_drops_orphans(void) {
     const cJSON *anim, *views, *unused_acc = NULL, *acc, *image;
     const unsigned char *bytes;
     float value;
-    ik_io_error e;
+    ik_error e;
     int tip, i;
     if (!g || !orig) {
         ik_gltf_free(g);
@@ -306,7 +306,7 @@ static void test_replace_drops_orphans(void) {
 static void test_unknown_extension_keeps_all(void) {
     ik_gltf *g = load("unknown.gltf");
     written w;
-    ik_io_error e;
+    ik_error e;
     if (!g) return;
     make_keys(ik_skeleton_find(&ik_gltf_skeleton(g, 0)->skeleton, "tip"));
     CHECK(ik_gltf_replace_clip_keys(g, 0, 0, &keys, &e) == IK_OK, "replace: %s", e.message);

@@ -16,8 +16,8 @@
 #define TOL 1e-5
 #endif
 
-static ik_result parse(const char *text, ik_height_field_file *field, ik_io_error *err) {
-    return ik_height_field_file_read_memory(text, strlen(text), field, err);
+static ik_result parse(const char *text, ik_height_field_file *field, ik_error *error) {
+    return ik_height_field_file_read_memory(text, strlen(text), field, error);
 }
 
 /* Sample (ix, iz) comes back at x = origin.x + ix * cell, z = origin.z +
@@ -27,7 +27,7 @@ static void test_grid(void) {
     static const char text[] = "# bumps\ncell 0.5   # spacing\nsize 3 2\norigin -1 0.25 2\n\nheights\n"
                                "0 0.1 0.2  # row 0\n0.3 -0.4 0.5\n";
     ik_height_field_file f;
-    ik_io_error err;
+    ik_error err;
     ik_result r = parse(text, &f, &err);
     int ix, iz, bad = 0;
     CHECK(r == IK_OK, "grid: %s", err.message);
@@ -81,7 +81,7 @@ static void test_errors(void) {
     int i;
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         ik_height_field_file f;
-        ik_io_error err;
+        ik_error err;
         ik_result r = parse(cases[i].text, &f, &err);
         CHECK(r == cases[i].code && err.line == cases[i].line && err.column == cases[i].column &&
                   strstr(err.message, cases[i].words) && f.heights == NULL,
@@ -90,7 +90,7 @@ static void test_errors(void) {
     CHECK(ik_height_field_file_read_memory(NULL, 1, NULL, NULL) == IK_ERR_NULL, "NULL field");
     {
         ik_height_field_file f;
-        ik_io_error err;
+        ik_error err;
         ik_result r = ik_height_field_file_read_file("/nonexistent-dir/field.txt", &f, &err);
         CHECK(r == IK_ERR_IO && strstr(err.message, "cannot open") && f.heights == NULL, "missing: %s", err.message);
     }

@@ -2854,7 +2854,7 @@ static void test_walk_command(void) {
 static void test_robot_commands(void) {
     char path[900], args[2048];
     ik_urdf *u = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_robot_chain chain;
     ik_real q[7] = {0.4f, -0.3f, 0.5f, -2.0f, 0.2f, 1.9f, -0.6f}, solved[7];
     ik_transform goal, tip;
@@ -2924,7 +2924,7 @@ static void test_robot_commands(void) {
 static void test_robot_analytic_command(void) {
     char path[900], args[2048];
     ik_urdf *u = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_robot_chain chain;
     const ik_real q[6] = {0.3f, -1.1f, 1.4f, -0.6f, 1.2f, 0.5f};
     ik_transform goal, tip;

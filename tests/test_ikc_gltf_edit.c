@@ -133,7 +133,7 @@ static void check_stored_again(const char *what, const char *input, const ik_cli
     ik_gltf *g = NULL, *back = NULL;
     unsigned char *bytes = NULL;
     size_t size = 0;
-    ik_io_error e;
+    ik_error e;
     ik_result r = ik_gltf_read_file(input, &g, &e);
     int index;
     if (r == IK_OK) {

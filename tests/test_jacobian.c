@@ -141,7 +141,7 @@ static void test_reachable_convergence(ik_jacobian_method method, const char *na
         int k, iterations = -1;
         for (k = 0; k < CHAIN_MOVERS; ++k) lengths[k] = rng_range(&g, 0.5, 1.5);
         make_chain(&r, CHAIN_MOVERS, lengths, 1);
-        effector = ik_jacobian_effector_def(CHAIN_MOVERS, rng_in_ball(&g, 0.9 * (double)r.length));
+        effector = ik_jacobian_effector_make(CHAIN_MOVERS, rng_in_ball(&g, 0.9 * (double)r.length));
         job = job_for(&r, &effector, 1, method);
         job.tolerance = (ik_real)1e-3 * r.length;
         job.damping = damping;
@@ -275,7 +275,7 @@ static void test_descent_lowers_error(void) {
             ik_real before, after;
             equal_chain(&r, CHAIN_MOVERS, 1, 1);
             random_pose(&r, &g, 0.6);
-            effector = ik_jacobian_effector_def(CHAIN_MOVERS, rng_in_ball(&g, 9));
+            effector = ik_jacobian_effector_make(CHAIN_MOVERS, rng_in_ball(&g, 9));
             before = tip_distance(&r, CHAIN_MOVERS, effector.target_ms);
             job = job_for(&r, &effector, 1, all_methods[m]);
             job.max_iterations = 1;
@@ -306,7 +306,7 @@ static void test_unreachable_settles(void) {
             int extra;
             equal_chain(&r, CHAIN_MOVERS, 1, 1);
             random_pose(&r, &g, 0.3);
-            effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_scale(rng_direction(&g), rng_range(&g, 12, 40)));
+            effector = ik_jacobian_effector_make(CHAIN_MOVERS, ik_vec3_scale(rng_direction(&g), rng_range(&g, 12, 40)));
             job = job_for(&r, &effector, 1, all_methods[m]);
             job.max_iterations = 2000;
             CHECK(ik_jacobian_run(&job) == IK_OK, "run");
@@ -355,7 +355,7 @@ static void test_unreachable_stops_early(void) {
             tolerance = r.length * (ik_real)1e-3;
             target = far ? ik_vec3_scale(rng_direction(&g), rng_range(&g, 1.05 * r.length, 2 * r.length))
                          : rng_in_ball(&g, 0.9 * r.length);
-            effector = ik_jacobian_effector_def(CHAIN_MOVERS, target);
+            effector = ik_jacobian_effector_make(CHAIN_MOVERS, target);
             job = job_for(&r, &effector, 1, all_methods[m]);
             job.tolerance = tolerance;
             job.max_iterations = 1000;
@@ -400,7 +400,7 @@ static void test_singular_goals_bounded(void) {
             int iteration, j;
             ik_bool finite = 1;
             equal_chain(&r, CHAIN_MOVERS, 1, 1);
-            effector = ik_jacobian_effector_def(
+            effector = ik_jacobian_effector_make(
                 CHAIN_MOVERS, ik_v3((ik_real)goals[k][0], (ik_real)goals[k][1], (ik_real)goals[k][2]));
             effector.use_orientation = 1;
             effector.target_rotation_ms = ik_quat_from_axis_angle(turn_axes[k], (ik_real)goals[k][3]);
@@ -461,13 +461,13 @@ static void test_limits_never_violated(void) {
                 hi[k] = rng_range(&g, 0, 1.2);
                 constraints[k] = k % 2 == 0 ? ik_constraint_hinge(ik_quat_identity(), ik_v3(0, 0, 1), lo[k], hi[k])
                                             : ik_constraint_none();
-                springs[k] = ik_spring_def();
+                springs[k] = ik_spring_make();
                 if (k % 2 == 1) {
                     springs[k].limit_min = lo[k];
                     springs[k].limit_max = hi[k];
                 }
             }
-            effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_scale(rng_in_ball(&g, 1), 13));
+            effector = ik_jacobian_effector_make(CHAIN_MOVERS, ik_vec3_scale(rng_in_ball(&g, 1), 13));
             effector.target_ms.z = 0;
             start = tip_distance(&r, CHAIN_MOVERS, effector.target_ms);
             job = job_for(&r, &effector, 1, all_methods[m]);
@@ -506,7 +506,7 @@ static void test_orientation_with_twist(void) {
             r.joints[2] = ik_jacobian_hinge(2, ik_v3(0, 1, 0));
             random_pose(&r, &g, 1.4);
             ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
-            effector = ik_jacobian_effector_def(3, joint_ms(&r, 3));
+            effector = ik_jacobian_effector_make(3, joint_ms(&r, 3));
             effector.use_orientation = 1;
             effector.target_rotation_ms = ik_mat4_rotation(&r.model_ms[3]);
             ik_skeleton_rest_pose(&r.skeleton, r.pose_ls);
@@ -532,7 +532,7 @@ static void test_orientation_with_twist(void) {
 static void test_twist_joint_turns(void) {
     rig r;
     ik_real lengths[2] = {1, 1};
-    ik_jacobian_effector effector = ik_jacobian_effector_def(2, ik_v3(0, 1, 1));
+    ik_jacobian_effector effector = ik_jacobian_effector_make(2, ik_v3(0, 1, 1));
     ik_jacobian job;
     make_chain(&r, 2, lengths, 0);
     r.joints[0] = ik_jacobian_hinge(0, ik_v3(0, 1, 0));
@@ -576,8 +576,8 @@ static void test_multiple_effectors(void) {
             make_y(&r);
             random_pose(&r, &g, 1.0);
             ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
-            effectors[0] = ik_jacobian_effector_def(5, joint_ms(&r, 5));
-            effectors[1] = ik_jacobian_effector_def(8, joint_ms(&r, 8));
+            effectors[0] = ik_jacobian_effector_make(5, joint_ms(&r, 5));
+            effectors[1] = ik_jacobian_effector_make(8, joint_ms(&r, 8));
             ik_skeleton_rest_pose(&r.skeleton, r.pose_ls);
             job = job_for(&r, effectors, 2, all_methods[m]);
             job.max_iterations = 300;
@@ -596,7 +596,7 @@ static void test_deterministic(void) {
     for (m = 0; m < 4; ++m) {
         rig a, b;
         rng g = rng_seeded(16);
-        ik_jacobian_effector effector = ik_jacobian_effector_def(CHAIN_MOVERS, rng_in_ball(&g, 8));
+        ik_jacobian_effector effector = ik_jacobian_effector_make(CHAIN_MOVERS, rng_in_ball(&g, 8));
         ik_jacobian job;
         equal_chain(&a, CHAIN_MOVERS, 1, 1);
         random_pose(&a, &g, 0.5);
@@ -623,7 +623,7 @@ static void test_degenerate_inputs(void) {
 
         /* Zero-length bones among real ones: a reachable target is reached by DLS/SDLS. */
         make_chain(&r, CHAIN_MOVERS, lengths, 1);
-        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(2, 3, 1));
+        effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(2, 3, 1));
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.max_iterations = 500;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-5), "%s zero bones", name);
@@ -640,7 +640,7 @@ static void test_degenerate_inputs(void) {
         /* Target on the base of a straight chain: on the chain's own line,
          * where J^T e = 0; the solver must still fold the chain. */
         equal_chain(&r, CHAIN_MOVERS, 1, 1);
-        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_zero());
+        effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_vec3_zero());
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.max_iterations = 1000;
         tolerance = m >= 2 ? job.tolerance : (ik_real)0.5;
@@ -650,7 +650,7 @@ static void test_degenerate_inputs(void) {
 
         /* Straight chain, target on its line inside reach (singular saddle). */
         equal_chain(&r, CHAIN_MOVERS, 1, 0);
-        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(0, 6, 0));
+        effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(0, 6, 0));
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.max_iterations = 1000;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s straight singular", name);
@@ -659,7 +659,7 @@ static void test_degenerate_inputs(void) {
 
         /* Straight chain, target on its line beyond reach: stays straight, stops early. */
         equal_chain(&r, CHAIN_MOVERS, 1, 1);
-        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(0, 20, 0));
+        effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(0, 20, 0));
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.iterations = &iterations;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s straight beyond", name);
@@ -669,7 +669,7 @@ static void test_degenerate_inputs(void) {
         /* Coincident effectors: two on the same joint with one target, and
          * two on the same joint pulling apart (a finite compromise). */
         equal_chain(&r, CHAIN_MOVERS, 1, 1);
-        effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(3, 4, 2));
+        effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(3, 4, 2));
         effectors[1] = effectors[0];
         job = job_for(&r, effectors, 2, all_methods[m]);
         job.max_iterations = 500;
@@ -693,7 +693,7 @@ static void test_bad_input(void) {
     ik_jacobian_joint zero_axis;
     equal_chain(&r, CHAIN_MOVERS, 1, 1);
     memcpy(before, r.pose_ls, sizeof before);
-    effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(1, 2, 3));
+    effector = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(1, 2, 3));
     job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
     CHECK(ik_jacobian_run(NULL) == IK_ERR_NULL, "NULL job");
     /* A job not made by ik_jacobian_def: a zeroed one, and a filled one without the tag. */
@@ -711,21 +711,21 @@ static void test_bad_input(void) {
     CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY, "small scratch");
     {
         /* The bad field is named, with its entry for an array. */
-        ik_field_error where;
+        ik_error where;
         job.base.error_field = &where;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY && where.field && strcmp(where.field, "base.scratch_bytes") == 0,
-              "small scratch named: %s", where.field ? where.field : "(none)");
+        CHECK(ik_jacobian_run(&job) == IK_ERR_CAPACITY && strcmp(where.path, "base.scratch_bytes") == 0,
+              "small scratch named: %s", where.path[0] ? where.path : "(none)");
         job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
         job.base.error_field = &where;
         job.max_step = 0;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && where.field && strcmp(where.field, "max_step") == 0,
-              "zero max_step named: %s", where.field ? where.field : "(none)");
+        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && strcmp(where.path, "max_step") == 0,
+              "zero max_step named: %s", where.path[0] ? where.path : "(none)");
         job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
         job.base.error_field = &where;
         effector.target_ms.y = (ik_real)NAN;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && where.field && strcmp(where.field, "effectors") == 0 &&
+        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "effectors") == 0 &&
                   where.index == 0,
-              "NaN target named: %s [%d]", where.field ? where.field : "(none)", where.index);
+              "NaN target named: %s [%d]", where.path[0] ? where.path : "(none)", where.index);
         effector.target_ms.y = 2;
         CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "named errors write nothing");
     }
@@ -761,8 +761,8 @@ static void test_zero_weight(void) {
     ik_jacobian job;
     equal_chain(&a, CHAIN_MOVERS, 1, 1);
     rig_copy(&b, &a);
-    effectors[0] = ik_jacobian_effector_def(CHAIN_MOVERS, ik_v3(2, 5, 1));
-    effectors[1] = ik_jacobian_effector_def(4, ik_v3(-50, 0, 7));
+    effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(2, 5, 1));
+    effectors[1] = ik_jacobian_effector_make(4, ik_v3(-50, 0, 7));
     effectors[1].importance = 0;
     job = job_for(&a, effectors, 1, IK_JACOBIAN_DLS);
     CHECK(ik_jacobian_run(&job) == IK_OK, "run");
@@ -804,8 +804,8 @@ static void test_random_inputs(long cases) {
         }
         random_pose(&r, &g, 0.4);
         for (k = 0; k < effector_count; ++k) {
-            effectors[k] = ik_jacobian_effector_def((int)(rng_next(&g) % (unsigned)(movers + 1)),
-                                                    ik_vec3_scale(rng_in_ball(&g, 1), rng_range(&g, 0, 100)));
+            effectors[k] = ik_jacobian_effector_make(
+                (int)(rng_next(&g) % (unsigned)(movers + 1)), ik_vec3_scale(rng_in_ball(&g, 1), rng_range(&g, 0, 100)));
             effectors[k].importance = rng_range(&g, 0, 2);
             effectors[k].use_orientation = rng_next(&g) % 2 == 0;
             effectors[k].target_rotation_ms = rng_rotation(&g);
@@ -856,7 +856,7 @@ static void test_far_targets(void) {
                 ik_result result;
                 equal_chain(&r, CHAIN_MOVERS, 1, 1);
                 random_pose(&r, &g, 0.5);
-                effector = ik_jacobian_effector_def(CHAIN_MOVERS, ik_vec3_scale(direction, (ik_real)distances[d]));
+                effector = ik_jacobian_effector_make(CHAIN_MOVERS, ik_vec3_scale(direction, (ik_real)distances[d]));
                 job = job_for(&r, &effector, 1, all_methods[m]);
                 job.max_iterations = 1000;
                 job.error = &error;

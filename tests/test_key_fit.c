@@ -128,7 +128,7 @@ typedef struct loaded {
 static int load(const char *name, loaded *out) {
     const char *data = getenv("IKIT_DATA");
     char path[1024];
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     memset(out, 0, sizeof *out);
     if (!data) return 0;

@@ -37,7 +37,7 @@ static int reference_overflow(int count, const ik_mat4 *root_ms) {
 
 static ik_skeleton make_skeleton(int count) {
     ik_skeleton s;
-    ik_skeleton_error e;
+    ik_error e;
     CHECK(ik_skeleton_init(&s, count, parents, NULL, rest_ls, &e) == IK_OK, "skeleton: %s", e.message);
     return s;
 }

@@ -189,7 +189,7 @@ static void test_real_arms(void) {
     int a;
     for (a = 0; a < 2; ++a) {
         ik_urdf *u = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_robot_chain chain;
         char name[120];
         if (!data_path(path, sizeof path, arms[a][0])) {
@@ -379,7 +379,7 @@ static void test_refused(void) {
     expect_refused("a mimic joint", &c);
     if (data_path(path, sizeof path, "panda.urdf")) {
         ik_urdf *u = NULL;
-        ik_io_error err;
+        ik_error err;
         if (ik_urdf_read_file(path, &u, &err) == IK_OK &&
             ik_urdf_robot_chain(u, "panda_link0", "panda_link8", &c, NULL, &err) == IK_OK)
             expect_refused("the Panda (7 variables)", &c);
@@ -388,18 +388,19 @@ static void test_refused(void) {
 }
 
 static void expect_bad(const char *what, ik_robot_analytic job, ik_result expected, const char *field) {
-    ik_field_error where = {NULL, -1};
+    ik_error where;
     int count = -7;
     ik_real q[MAX_Q];
     ik_result r;
+    ik_error_clear(&where);
     q[0] = 42;
     if (job.q_out) job.q_out = q;
     if (job.solution_count) job.solution_count = &count;
     job.error_field = &where;
     r = ik_robot_analytic_run(&job);
     CHECK(r == expected, "%s: result %d", what, r);
-    CHECK(where.field && field && strcmp(where.field, field) == 0, "%s: field %s", what,
-          where.field ? where.field : "(none)");
+    CHECK(field && strcmp(where.path, field) == 0, "%s: field %s", what,
+          where.path[0] ? where.path : "(none)");
     CHECK(count == -7 && q[0] == 42, "%s: an output was written", what);
 }
 

@@ -119,7 +119,7 @@ static void round_trips(const char *name, const ik_robot_chain *c, uint64_t seed
  * does not load (a failed check). */
 static int load_arm(const char *const arm[3], ik_urdf **u, ik_robot_chain *chain) {
     char path[700];
-    ik_io_error err;
+    ik_error err;
     *u = NULL;
     snprintf(path, sizeof path, "%s/%s", data_dir, arm[0]);
     CHECK(ik_urdf_read_file(path, u, &err) == IK_OK, "%s: %s", path, err.message);
@@ -510,18 +510,20 @@ static void test_analytic_beyond_limits(void) {
 /* Runs `job`, expects `expected` naming `field` [index], and q_out untouched. */
 static void expect_refused(const char *what, ik_robot_ik job, ik_result expected, const char *field, int index) {
     ik_real q[IK_ROBOT_MAX_JOINTS];
-    ik_field_error where = {NULL, -2};
+    ik_error where;
     ik_bool reached = 7;
     ik_result got;
     int v;
+    ik_error_clear(&where);
+    where.index = -2;
     for (v = 0; v < IK_ROBOT_MAX_JOINTS; ++v) q[v] = (ik_real)1234.5;
     if (job.q_out) job.q_out = q;
     job.error_field = &where;
     job.reached = &reached;
     got = ik_robot_ik_run(&job);
     CHECK(got == expected, "%s: got %s, expected %s", what, ik_result_str(got), ik_result_str(expected));
-    CHECK(where.field && strcmp(where.field, field) == 0 && where.index == index, "%s: field %s [%d]", what,
-          where.field ? where.field : "(none)", where.index);
+    CHECK(strcmp(where.path, field) == 0 && where.index == index, "%s: field %s [%d]", what,
+          where.path[0] ? where.path : "(none)", where.index);
     for (v = 0; v < IK_ROBOT_MAX_JOINTS; ++v) CHECK(q[v] == (ik_real)1234.5, "%s: q_out[%d] written", what, v);
     CHECK(reached == 7, "%s: reached written", what);
 }
@@ -765,7 +767,7 @@ static void test_null_space(void) {
     null_space_objective("7-DOF arm, toward the seed", &c, IK_ROBOT_PREFER_SEED, 42);
     if (have_data()) {
         ik_urdf *u = NULL;
-        ik_io_error err;
+        ik_error err;
         snprintf(path, sizeof path, "%s/panda.urdf", data_dir);
         if (ik_urdf_read_file(path, &u, &err) == IK_OK &&
             ik_urdf_robot_chain(u, "panda_link0", "panda_link8", &c, NULL, &err) == IK_OK) {

@@ -37,29 +37,29 @@ static ik_real mat_distance(const ik_mat4 *a, const ik_mat4 *b) {
 static void test_validation(void) {
     ik_transform rest[7];
     ik_skeleton s;
-    ik_skeleton_error err;
+    ik_error err;
     int bad_order[3] = {-1, 2, 0}, out_of_range[3] = {-1, 0, 7}, cycle[3] = {1, 2, 0};
     const char *dup[3] = {"a", "b", "a"};
     int chain3[3] = {-1, 0, 1};
     int i;
     for (i = 0; i < 7; ++i) rest[i] = ik_transform_identity();
     CHECK(ik_skeleton_init(&s, 7, tree_parents, tree_names, rest, &err) == IK_OK, "valid tree: %s", err.message);
-    CHECK(ik_skeleton_init(&s, 3, bad_order, NULL, rest, &err) == IK_ERR_HIERARCHY && err.joint == 1,
+    CHECK(ik_skeleton_init(&s, 3, bad_order, NULL, rest, &err) == IK_ERR_HIERARCHY && err.index == 1,
           "child before parent");
     CHECK(strstr(err.message, "joint 1") != NULL, "message names the joint: %s", err.message);
-    CHECK(ik_skeleton_init(&s, 3, out_of_range, NULL, rest, &err) == IK_ERR_RANGE && err.joint == 2, "parent out of range");
-    CHECK(ik_skeleton_init(&s, 3, cycle, NULL, rest, &err) == IK_ERR_HIERARCHY && err.joint == 0, "cycle");
-    CHECK(ik_skeleton_init(&s, 3, chain3, dup, rest, &err) == IK_ERR_HIERARCHY && err.joint == 2, "duplicate names");
+    CHECK(ik_skeleton_init(&s, 3, out_of_range, NULL, rest, &err) == IK_ERR_RANGE && err.index == 2, "parent out of range");
+    CHECK(ik_skeleton_init(&s, 3, cycle, NULL, rest, &err) == IK_ERR_HIERARCHY && err.index == 0, "cycle");
+    CHECK(ik_skeleton_init(&s, 3, chain3, dup, rest, &err) == IK_ERR_HIERARCHY && err.index == 2, "duplicate names");
     CHECK(ik_skeleton_init(&s, -1, chain3, NULL, rest, &err) == IK_ERR_RANGE, "negative count");
     CHECK(ik_skeleton_init(&s, 3, NULL, NULL, rest, &err) == IK_ERR_NULL, "missing parents");
     CHECK(ik_skeleton_init(NULL, 3, chain3, NULL, rest, &err) == IK_ERR_NULL, "missing skeleton");
     rest[1].translation.y = (ik_real)NAN;
-    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_NONFINITE && err.joint == 1, "NaN rest pose");
+    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_NONFINITE && err.index == 1, "NaN rest pose");
     rest[1].translation.y = (ik_real)INFINITY;
     CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_NONFINITE, "infinite rest pose");
     rest[1] = ik_transform_identity();
     rest[2].rotation = ik_q(0, 0, 0, 2);
-    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_DEGENERATE && err.joint == 2,
+    CHECK(ik_skeleton_init(&s, 3, chain3, NULL, rest, &err) == IK_ERR_DEGENERATE && err.index == 2,
           "non-unit rest rotation");
     CHECK(ik_skeleton_init(&s, 0, NULL, NULL, NULL, NULL) == IK_OK && s.joint_count == 0, "empty skeleton");
 }
@@ -163,7 +163,7 @@ static void test_duplicate_names(void) {
     check_property same = {"sorted duplicate check agrees with the pairwise one", 0, 0};
     rng g = rng_seeded(5);
     ik_skeleton s;
-    ik_skeleton_error pairwise_error, sorted_error;
+    ik_error pairwise_error, sorted_error;
     int i, trial;
     for (i = 0; i < 64; ++i) snprintf(pool[i], sizeof pool[i], "n%d", i * 37 % 64);
     pool[0][0] = '\0';
@@ -180,9 +180,9 @@ static void test_duplicate_names(void) {
         }
         pairwise = ik_skeleton_init(&s, n, parents, names, rest, &pairwise_error);
         sorted = ik_skeleton_init_scratch(&s, n, parents, names, rest, scratch, &sorted_error);
-        PROPERTY_CASE(same, pairwise == sorted && pairwise_error.joint == sorted_error.joint,
+        PROPERTY_CASE(same, pairwise == sorted && pairwise_error.index == sorted_error.index,
                       "%d joints from %d names: pairwise %d at %d, sorted %d at %d", n, spread, (int)pairwise,
-                      pairwise_error.joint, (int)sorted, sorted_error.joint);
+                      pairwise_error.index, (int)sorted, sorted_error.index);
     }
     property_end(&same);
     for (i = 0; i < BIG; ++i) {
@@ -195,8 +195,8 @@ static void test_duplicate_names(void) {
     names[BIG - 1] = names[BIG / 3];
     names[BIG / 2] = names[17];
     CHECK(ik_skeleton_init_scratch(&s, BIG, parents, names, rest, scratch, &sorted_error) == IK_ERR_HIERARCHY &&
-              sorted_error.joint == BIG / 2 && strstr(sorted_error.message, "duplicate"),
-          "two duplicates among 100,000: the earlier second one named (joint %d)", sorted_error.joint);
+              sorted_error.index == BIG / 2 && strstr(sorted_error.message, "duplicate"),
+          "two duplicates among 100,000: the earlier second one named (joint %d)", sorted_error.index);
 }
 
 /* The contract by brute force: the smallest index i whose name, neither NULL
@@ -215,10 +215,10 @@ static int reference_first_duplicate(const char *const *names, int count) {
 static int scratch_check_is(const char *const *names, int count, int expected, const int *parents,
                             const ik_transform *rest, int *scratch) {
     ik_skeleton s;
-    ik_skeleton_error e;
+    ik_error e;
     ik_result r = ik_skeleton_init_scratch(&s, count, parents, names, rest, scratch, &e);
-    if (expected < 0) return r == IK_OK && e.joint == -1 && s.joint_count == count;
-    return r == IK_ERR_HIERARCHY && e.joint == expected && strstr(e.message, "duplicate joint name") != NULL;
+    if (expected < 0) return r == IK_OK && e.index == -1 && s.joint_count == count;
+    return r == IK_ERR_HIERARCHY && e.index == expected && strstr(e.message, "duplicate joint name") != NULL;
 }
 
 /* A long prefix shared by most names of the tests below, so that names
@@ -247,7 +247,7 @@ static void test_duplicate_names_random(void) {
     check_property big_pairs = {"a copied name among 100,000 long-prefix names is found", 0, 0};
     rng g = rng_seeded(2026);
     ik_skeleton s;
-    ik_skeleton_error e;
+    ik_error e;
     int i, trial, found_some = 0;
     for (i = 0; i < BIG; ++i) {
         parents[i] = i - 1;
@@ -277,8 +277,8 @@ static void test_duplicate_names_random(void) {
                       "style %d, %d joints from %d names: expected joint %d", style, n, pool, expected);
         PROPERTY_CASE(pairwise_agrees,
                       (ik_skeleton_init(&s, n, parents, names, rest, &e) == IK_OK) == (expected < 0) &&
-                          e.joint == expected,
-                      "style %d, %d joints: pairwise joint %d, expected %d", style, n, e.joint, expected);
+                          e.index == expected,
+                      "style %d, %d joints: pairwise joint %d, expected %d", style, n, e.index, expected);
     }
     property_end(&scratch_agrees);
     property_end(&pairwise_agrees);
@@ -329,7 +329,7 @@ static void test_duplicate_name_edges(void) {
     ik_transform rest[6];
     int scratch[12], i;
     ik_skeleton s;
-    ik_skeleton_error e;
+    ik_error e;
     for (i = 0; i < 6; ++i) rest[i] = ik_transform_identity();
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         CHECK(reference_first_duplicate(cases[i].names, cases[i].count) == cases[i].joint, "%s: the reference",
@@ -345,7 +345,7 @@ static void test_duplicate_name_edges(void) {
     /* A bad parent is reported before any name is looked at. */
     CHECK(ik_skeleton_init_scratch(&s, 4, (const int[]){-1, 0, 3, 1}, all_same, rest, scratch, &e) ==
                   IK_ERR_HIERARCHY &&
-              e.joint == 2 && !strstr(e.message, "duplicate"),
+              e.index == 2 && !strstr(e.message, "duplicate"),
           "hierarchy error first: %s", e.message);
 }
 

@@ -147,9 +147,9 @@ static void test_extreme_weights_and_points(void) {
 /* A one-triangle skinned mesh on a one-joint skin, written to a temporary
  * .gltf and .bin with JOINTS_0 of vertex 0 set to `joint`, the first weight
  * of vertex 1 to `weight1` and index 2 set to `index`, `primitive_extra`
- * added to the primitive's members; the reader's answer (its error in *e). */
+ * added to the primitive's members; the reader's answer (its error in *error). */
 static ik_result read_triangle_weighted(unsigned char joint, float weight1, unsigned short index,
-                                        const char *primitive_extra, int *triangles, ik_io_error *e) {
+                                        const char *primitive_extra, int *triangles, ik_error *error) {
     char dir[] = "/tmp/ikit-test-skinning-XXXXXX", gltf_path[80], bin_path[80];
     unsigned char bin[36 + 12 + 48 + 8 + 64];
     float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
@@ -193,10 +193,10 @@ static ik_result read_triangle_weighted(unsigned char joint, float weight1, unsi
                 primitive_extra);
         fclose(f);
     }
-    r = ik_gltf_read_file(gltf_path, &g, e);
+    r = ik_gltf_read_file(gltf_path, &g, error);
     *triangles = -1;
     if (r == IK_OK) {
-        r = ik_gltf_skinned_mesh_read(g, 0, &mesh, e);
+        r = ik_gltf_skinned_mesh_read(g, 0, &mesh, error);
         if (r == IK_OK) {
             *triangles = mesh.triangle_count;
             ik_gltf_skinned_mesh_free(&mesh);
@@ -211,13 +211,13 @@ static ik_result read_triangle_weighted(unsigned char joint, float weight1, unsi
 
 static ik_result read_triangle(unsigned char joint, unsigned short index, const char *primitive_extra,
                                int *triangles) {
-    ik_io_error e;
+    ik_error e;
     return read_triangle_weighted(joint, 1, index, primitive_extra, triangles, &e);
 }
 
 static void test_malformed_meshes(void) {
     static const float bad_weight[2] = {0, -0.25f};
-    ik_io_error e;
+    ik_error e;
     int triangles, k;
     ik_result r = read_triangle(0, 2, "", &triangles);
     CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r),
@@ -258,7 +258,7 @@ static void test_many_skinned_meshes(void) {
     float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, weights[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
     int node_mesh[NODES], k, n, skinned = 0;
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     FILE *f;
     if (!mkdtemp(dir)) return;
     snprintf(gltf_path, sizeof gltf_path, "%s/t.gltf", dir);
@@ -341,7 +341,7 @@ static const char *const rigs[] = {"robot.glb", "girl.glb", "rigged_figure.glb",
 static void check_rig_mesh(const char *dir, const char *file) {
     char path[700];
     ik_gltf *g = NULL;
-    ik_io_error e;
+    ik_error e;
     ik_result r;
     int m, count;
     snprintf(path, sizeof path, "%s/gltf/%s", dir, file);

@@ -100,7 +100,7 @@ static void test_comfort_inside_has_no_effect(void) {
         for (i = 0; i < 200; ++i) {
             tail a, b;
             ik_spring springs[MOVERS];
-            ik_jacobian_effector effector = ik_jacobian_effector_def(MOVERS, ik_v3(rng_range(&g, 3, 5), rng_range(&g, -2, 2), 0));
+            ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 3, 5), rng_range(&g, -2, 2), 0));
             ik_jacobian job;
             int k;
             ik_bool inside = 1;
@@ -131,7 +131,7 @@ static void test_springs_pull_toward_rest(void) {
         for (i = 0; i < cases; ++i) {
             tail free_tail, sprung;
             ik_spring springs[MOVERS];
-            ik_jacobian_effector effector = ik_jacobian_effector_def(MOVERS, ik_v3(rng_range(&g, 2, 5), rng_range(&g, -3, 3), 0));
+            ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2, 5), rng_range(&g, -3, 3), 0));
             ik_jacobian job;
             int k;
             for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_toward(0, (ik_real)0.3);
@@ -160,7 +160,7 @@ static void test_springs_pull_toward_rest(void) {
     {
         tail t;
         ik_spring springs[MOVERS];
-        ik_jacobian_effector effector = ik_jacobian_effector_def(MOVERS, ik_v3(0, 0, 0));
+        ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(0, 0, 0));
         ik_jacobian job;
         int k;
         make_tail(&t);
@@ -186,7 +186,7 @@ static void test_taper(void) {
     for (i = 0; i < cases; ++i) {
         tail t;
         ik_spring springs[MOVERS];
-        ik_jacobian_effector effector = ik_jacobian_effector_def(MOVERS, ik_v3(rng_range(&g, 2, 4), rng_range(&g, 1, 3), 0));
+        ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2, 4), rng_range(&g, 1, 3), 0));
         ik_jacobian job;
         int k;
         for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_toward(0, 0);
@@ -215,7 +215,7 @@ static void test_gravity_and_limits(void) {
     for (i = 0; i < cases; ++i) {
         tail a, b;
         ik_spring springs[MOVERS];
-        ik_jacobian_effector effector = ik_jacobian_effector_def(MOVERS, ik_v3(rng_range(&g, 2.5, 4.5), rng_range(&g, -1, 1), 0));
+        ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2.5, 4.5), rng_range(&g, -1, 1), 0));
         ik_jacobian job;
         int k;
         for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_comfort(-(ik_real)0.3, (ik_real)0.3, -(ik_real)0.9, (ik_real)0.9, (ik_real)0.1);
@@ -303,7 +303,7 @@ static void test_gravity_keeps_reach(void) {
                 memcpy(heavy.joints, free_tail.joints, sizeof heavy.joints);
                 for (k = 0; k < MOVERS; ++k) axes += free_tail.joints[k].axis_count;
                 for (k = 0; k < axes; ++k) springs[k] = ik_spring_comfort(-limit, limit, -limit, limit, 0);
-                effector = ik_jacobian_effector_def(MOVERS, tip(&free_tail));
+                effector = ik_jacobian_effector_make(MOVERS, tip(&free_tail));
                 ik_skeleton_rest_pose(&free_tail.skeleton, free_tail.pose_ls);
                 job = tail_job(&free_tail, &effector, (ik_jacobian_method)m);
                 job.springs = springs;

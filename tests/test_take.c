@@ -99,7 +99,7 @@ static void test_real_take(void) {
     const char *data = getenv("IKIT_DATA");
     char path[1024];
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     ik_take take;
     int f, j;

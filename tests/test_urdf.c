@@ -38,7 +38,7 @@ static ik_urdf *load(const char *file)
 {
     char path[700];
     ik_urdf *u = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     snprintf(path, sizeof path, "%s/%s", data_dir, file);
     r = ik_urdf_read_file(path, &u, &err);
@@ -56,7 +56,7 @@ static ik_transform tip_at(const ik_urdf *u, const char *base, const char *tip, 
 {
     ik_robot_chain chain;
     ik_transform t = ik_transform_identity();
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_urdf_robot_chain(u, base, tip, &chain, NULL, &err);
     CHECK(r == IK_OK, "%s..%s: %s", base, tip, err.message);
     if (r == IK_OK) CHECK(ik_robot_fk(&chain, q, &t, NULL) == IK_OK, "fk %s..%s", base, tip);
@@ -210,7 +210,7 @@ static void test_chains_between_links(const char *file)
     for (a = 0; a < u->link_count; ++a) {
         for (b = 0; b < u->link_count; ++b) {
             int ancestor = 0;
-            ik_io_error err;
+            ik_error err;
             ik_result r = ik_urdf_chain(u, u->links[a].name, u->links[b].name, chain, 64, &count, &err);
             for (depth_b = 0, link = b; ; link = u->joints[u->links[link].parent_joint].parent_link, ++depth_b) {
                 if (link == a) ancestor = 1;
@@ -348,7 +348,7 @@ static void test_mimic(void)
     ik_robot_chain chain;
     ik_transform t;
     ik_real q = (ik_real)0.3;
-    ik_io_error err;
+    ik_error err;
     CHECK(ik_urdf_read_memory(doc, sizeof doc - 1, &u, &err) == IK_OK, "%s", err.message);
     if (!u) return;
     CHECK(ik_urdf_robot_chain(u, "a", "d", &chain, NULL, &err) == IK_OK && chain.variable_count == 1 &&
@@ -425,7 +425,7 @@ static void test_malformed(void)
     int i;
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
         ik_urdf *u = (ik_urdf *)&u;
-        ik_io_error err;
+        ik_error err;
         ik_result r = ik_urdf_read_memory(cases[i].text, strlen(cases[i].text), &u, &err);
         read_case_check(&cases[i], r, &err, u == NULL);
         CHECK(strstr(err.message, "root:") == NULL, "%s: file contents in the message: %s", cases[i].what, err.message);
@@ -442,7 +442,7 @@ static void test_suggestions(void)
                               "<joint name=\"elbow\" type=\"fixed\"><parent link=\"upper_arm\"/>"
                               "<child link=\"fore_arm\"/></joint>\n</robot>";
     ik_urdf *u = NULL;
-    ik_io_error err;
+    ik_error err;
     int index;
     ik_result r = ik_urdf_read_memory(doc, sizeof doc - 1, &u, &err);
     CHECK(r == IK_ERR_NOT_FOUND && read_error_at(&err, 4) && strstr(err.message, "<joint name=\"elbow\">") &&
@@ -473,7 +473,7 @@ static void test_rest_overflow(void)
     double big = 0.75 * (double)IK_REAL_MAX;
     ik_urdf *u = NULL;
     ik_urdf_skeleton *s = NULL;
-    ik_io_error err;
+    ik_error err;
     int n = snprintf(doc, sizeof doc,
                      "<robot name=\"far\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>"
                      "<joint name=\"ab\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/>"
@@ -499,7 +499,7 @@ static void test_huge_and_empty(void)
     size_t size = IK_URDF_MAX_BYTES + 1, n;
     char *big = (char *)malloc(size), path[64];
     ik_urdf *u = NULL;
-    ik_io_error err;
+    ik_error err;
     int i, fd;
     if (!big) return;
     memset(big, ' ', size);
@@ -566,7 +566,7 @@ static void test_corruptions(void)
     int i;
     for (i = 0; i < 2000; ++i) {
         ik_urdf *u = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_result res;
         read_corrupt(&r, copy, doc, sizeof doc - 1, "<>/\"= &;!x0-9e.jn");
         res = ik_urdf_read_memory(copy, sizeof doc - 1, &u, &err);

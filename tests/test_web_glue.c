@@ -623,7 +623,7 @@ static void put_joint(int k, int type, const double xyz[3], const double rpy[3],
  * page hands it in (web/urdf_file.js resolves mimic leaders the same way). */
 static int hand_in_urdf(const ik_urdf *u, const char *base, const char *tip) {
     int joints[IK_ROBOT_MAX_JOINTS], count, k;
-    ik_io_error err;
+    ik_error err;
     if (ik_urdf_chain(u, base, tip, joints, IK_ROBOT_MAX_JOINTS, &count, &err) != IK_OK) return -1;
     for (k = 0; k < count; ++k) {
         const ik_urdf_joint *j = &u->joints[joints[k]];
@@ -743,7 +743,7 @@ static void test_robot_urdf(void) {
     for (which = 0; which < 2; ++which) {
         char path[1024];
         ik_urdf *u = NULL;
-        ik_io_error err;
+        ik_error err;
         ik_robot_chain reference;
         ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
         ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];

@@ -33,7 +33,7 @@ IKW_EXPORT(ikw_input_buffer) char *ikw_input_buffer(int size) {
  * leaves no figure (as ikw_body_load). */
 IKW_EXPORT(ikw_body_load_bvh) int ikw_body_load_bvh(int length) {
     ik_bvh *bvh = NULL;
-    ik_io_error err;
+    ik_error err;
     char *names = ikw_text_buffer();
     float *rest = ikw_body_rest_buffer();
     int *parents = ikw_body_parent_buffer();

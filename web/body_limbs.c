@@ -99,7 +99,7 @@ static ik_result solve_limb_once(const ik_humanoid *rig, int limb, const ik_cons
     ik_ccd ccd = ik_ccd_def();
     ik_jacobian dls = ik_jacobian_def();
     ik_jacobian_joint turning[2];
-    ik_jacobian_effector effector = ik_jacobian_effector_def(l->end, goal_ms);
+    ik_jacobian_effector effector = ik_jacobian_effector_make(l->end, goal_ms);
     int method = limbs.method[limb];
     joints[0] = l->start, joints[1] = l->mid, joints[2] = l->end;
     base = method == IKW_LIMB_FABRIK ? &fabrik.base : method == IKW_LIMB_CCD ? &ccd.base : &dls.base;

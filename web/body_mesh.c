@@ -35,7 +35,7 @@ IKW_EXPORT(ikw_body_mesh_build) int ikw_body_mesh_build(void) {
     const ik_skeleton *s = ikw_body_skeleton();
     ik_real radius[IK_HUMANOID_BUILT_JOINTS], leaf[IK_HUMANOID_BUILT_JOINTS];
     ik_mat4 rest_ms[IK_HUMANOID_BUILT_JOINTS];
-    ik_bone_mesh_shape shape = ik_bone_mesh_shape_def();
+    ik_bone_mesh_shape shape = ik_bone_mesh_shape_make();
     ik_bone_mesh out;
     ik_vec3 *positions = NULL;
     ik_real *weights = NULL;

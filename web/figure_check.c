@@ -17,7 +17,7 @@
 IKW_EXPORT(ikw_figure_check) int ikw_figure_check(int length) {
     const char *bytes = ikw_input_buffer(length);
     ik_asset asset;
-    ik_io_error err;
+    ik_error err;
     ik_humanoid_map map;
     ik_humanoid rig;
     ik_result map_result, init_result = IK_OK;

@@ -96,7 +96,7 @@ IKW_EXPORT(ikw_chain_reset) void ikw_chain_reset(int slot) {
  * chain loaded before stays, and ikw_message() says where and why. */
 IKW_EXPORT(ikw_chain_load) int ikw_chain_load(int length) {
     ik_chain_file *file = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     int j, s;
     if (length < 0 || length > IKW_TEXT_BYTES) {
@@ -186,7 +186,7 @@ static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target
         return ik_fabrik_run(&job);
     } else {
         ik_jacobian job = ik_jacobian_def();
-        ik_jacobian_effector effector = ik_jacobian_effector_def(n - 1, target);
+        ik_jacobian_effector effector = ik_jacobian_effector_make(n - 1, target);
         bind_base(&job.base, pose, chain.turning_count, chain.turn_limits);
         job.joints = chain.joints;
         job.springs = chain.springs;
@@ -365,7 +365,7 @@ static void body_store(void) {
 
 static int body_rig_build(void) {
     ik_humanoid_map map;
-    ik_skeleton_error skeleton_error;
+    ik_error skeleton_error;
     ik_result map_result,
         r = ik_skeleton_init(&body.skeleton, body.count, body.parents, body.names, body.rest_ls, &skeleton_error);
     if (r != IK_OK) {

@@ -9,7 +9,7 @@
 #include <ikit/clip.h>
 #include <ikit/constraint.h>
 #include <ikit/gltf.h>
-#include <ikit/io_error.h>
+#include <ikit/error.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
 
@@ -42,16 +42,16 @@ typedef struct ik_asset {
  * lines), else by its extension (.bvh, .chain, otherwise glTF). On success
  * release with ik_asset_free. On failure nothing is held, asset->format
  * says what the file was taken for (IK_ASSET_UNKNOWN when it could not be
- * opened: IK_ERR_IO) and err (may be NULL) says why: the reader's code and
+ * opened: IK_ERR_IO) and error (may be NULL) says why: the reader's code and
  * message, or IK_ERR_NOT_FOUND for a glTF file without a skin. */
-ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err);
+ik_result ik_asset_load(const char *path, ik_asset *asset, ik_error *error);
 /* The same from `size` bytes at `data` (copied: they may go after the
  * call), `name` (may be NULL) standing for the path: its extension tells
  * the format where the bytes do not, and asset->path points at it. A glTF
  * file must hold its buffers (GLB, or data URIs): external ones are refused
  * (IK_ERR_UNSUPPORTED). The browser playground reads dropped files so, to
  * give the reader's own messages. */
-ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, ik_asset *asset, ik_io_error *err);
+ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, ik_asset *asset, ik_error *error);
 void ik_asset_free(ik_asset *asset);
 
 /* "glTF 2.0", "glTF binary (GLB)", "BVH motion capture" or "chain description". */

@@ -35,8 +35,8 @@ typedef struct ik_bone_mesh_shape {
     ik_real blend;
 } ik_bone_mesh_shape;
 
-/* Defaults as above, the arrays NULL. */
-ik_bone_mesh_shape ik_bone_mesh_shape_def(void);
+/* A shape with the defaults above, the arrays NULL. */
+ik_bone_mesh_shape ik_bone_mesh_shape_make(void);
 
 /* The body, in the caller's buffers of ik_bone_mesh_count's sizes. */
 typedef struct ik_bone_mesh {

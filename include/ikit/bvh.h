@@ -31,10 +31,10 @@
  * from the root overflows ik_real), IK_ERR_RANGE (counts
  * beyond what the input can hold, or beyond IK_BVH_MAX_JOINTS),
  * IK_ERR_HIERARCHY (a joint name used twice), IK_ERR_IO,
- * IK_ERR_NO_MEMORY, IK_ERR_NULL. The ik_io_error gets the line and column.
+ * IK_ERR_NO_MEMORY, IK_ERR_NULL. The ik_error gets the line and column.
  * Memory is bounded by the input size: counts are checked against the bytes
  * left before anything is allocated. ik_bvh_read_file reads regular files
- * of at most IK_IO_MAX_FILE_BYTES (2 GiB, io_error.h) only: a FIFO or device
+ * of at most IK_IO_MAX_FILE_BYTES (2 GiB, io_file.h) only: a FIFO or device
  * is IK_ERR_IO, a larger file IK_ERR_UNSUPPORTED, before anything is read.
  */
 #ifndef IKIT_BVH_H
@@ -43,7 +43,8 @@
 #include <stddef.h>
 
 #include <ikit/clip.h>
-#include <ikit/io_error.h>
+#include <ikit/error.h>
+#include <ikit/io_file.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
@@ -97,10 +98,10 @@ typedef struct ik_bvh {
 
 /* Parse a BVH text held in memory (need not be NUL-terminated). On success
  * *out owns everything and is released with ik_bvh_free; on failure *out is
- * NULL and err (may be NULL) holds the place and a message. */
-ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_io_error *err);
+ * NULL and error (may be NULL) holds the place and a message. */
+ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_error *error);
 /* Read and parse a file. */
-ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_io_error *err);
+ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_error *error);
 void ik_bvh_free(ik_bvh *bvh);
 
 /* The rotation R = R_first R_second R_third of `count` rotation angles in
@@ -126,10 +127,10 @@ void ik_bvh_frame_from_pose(const ik_bvh *bvh, const ik_transform *pose_ls, cons
  * are used; the views may be left empty. IK_ERR_HIERARCHY when the joints
  * are not parents-first or an End Site has children or channels, IK_ERR_RANGE
  * on inconsistent channel layouts, IK_ERR_NONFINITE on NaN or inf values. */
-ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_io_error *err);
+ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_error *error);
 /* Same, into a NUL-terminated buffer *text of *size bytes (not counting the
  * NUL), released with ik_bvh_text_free. */
-ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_io_error *err);
+ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_error *error);
 void ik_bvh_text_free(char *text);
 
 #ifdef __cplusplus

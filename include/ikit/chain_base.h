@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include <ikit/constraint.h>
+#include <ikit/error.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
@@ -37,15 +38,6 @@ extern "C" {
  * ik_ccd_scratch_size and ik_fabrik_scratch_size give the exact bytes. */
 #define IK_CHAIN_SCRATCH_REALS_PER_JOINT 34
 
-/* Which field of a job made its _run fail: `field` is the field's name as
- * written in the job ("base.scratch_bytes", "joints", "targets_ms",
- * "base.pose_ls", "tolerance"), `index` the entry of an array field (for
- * base.pose_ls, a skeleton joint index), -1 for the field as a whole. */
-typedef struct ik_field_error {
-    const char *field;
-    int index;
-} ik_field_error;
-
 typedef struct ik_chain_base {
     unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
     const ik_skeleton *skeleton;
@@ -55,7 +47,12 @@ typedef struct ik_chain_base {
     ik_transform *pose_ls;            /* [skeleton->joint_count], in/out; only listed joints' rotations change */
     void *scratch;                    /* ik_X_scratch_size(...) bytes, aligned for ik_real */
     size_t scratch_bytes;
-    ik_field_error *error_field;      /* NULL, or set by _run: {NULL, -1} on IK_OK, else the bad field */
+    /* NULL, or where _run says which field made it fail: cleared on IK_OK,
+     * else its path is the field's name as written in the job
+     * ("base.scratch_bytes", "joints", "targets_ms", "base.pose_ls",
+     * "tolerance") and its index the entry of an array field (for
+     * base.pose_ls a skeleton joint), -1 for the field as a whole. */
+    ik_error *error_field;
 } ik_chain_base;
 
 #ifdef __cplusplus

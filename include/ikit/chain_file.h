@@ -14,7 +14,8 @@
 
 #include <stddef.h>
 
-#include <ikit/io_error.h>
+#include <ikit/error.h>
+#include <ikit/io_file.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
@@ -77,14 +78,14 @@ typedef struct ik_chain_file {
 
 /* Parse chain-file text held in memory (need not be NUL-terminated). On
  * success *out is released with ik_chain_file_free; on failure *out is NULL
- * and err (may be NULL) names the line and column. Codes: IK_ERR_PARSE
+ * and error (may be NULL) names the line and column. Codes: IK_ERR_PARSE
  * (syntax, wrong magic, truncation), IK_ERR_NONFINITE, IK_ERR_RANGE (values
  * or counts out of range), IK_ERR_NOT_FOUND (unknown parent or joint name),
  * IK_ERR_HIERARCHY (duplicate joint name), IK_ERR_DEGENERATE (zero-length
  * direction or axis), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL. */
-ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_io_error *err);
-/* Regular files of at most IK_IO_MAX_FILE_BYTES only (io_error.h). */
-ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_io_error *err);
+ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_error *error);
+/* Regular files of at most IK_IO_MAX_FILE_BYTES only (io_file.h). */
+ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_error *error);
 void ik_chain_file_free(ik_chain_file *chain);
 
 /* The rest pose, `pose_ls` [joint_count]. */

@@ -33,7 +33,7 @@
  * EXT_texture_webp, EXT_texture_avif, KHR_lights_punctual,
  * KHR_mesh_quantization and KHR_draco_mesh_compression, which change
  * nothing ikit reads), IK_ERR_IO, IK_ERR_NO_MEMORY, IK_ERR_NULL.
- * The ik_io_error gets the JSON path (e.g. "/accessors/3/count") or, for GLB
+ * The ik_error gets the JSON path (e.g. "/accessors/3/count") or, for GLB
  * framing, the byte offset, and a message that starts with that place.
  * Memory stays proportional to the input size.
  */
@@ -43,7 +43,8 @@
 #include <stddef.h>
 
 #include <ikit/clip.h>
-#include <ikit/io_error.h>
+#include <ikit/error.h>
+#include <ikit/io_file.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
@@ -68,15 +69,15 @@ typedef struct ik_gltf_skin {
 /* Read a .gltf or .glb file (chosen by its content: GLB starts with "glTF").
  * External buffers are resolved against the file's directory. The document
  * and its buffer files must be regular files of at most IK_IO_MAX_FILE_BYTES
- * (2 GiB, io_error.h): a FIFO or device is IK_ERR_IO, a larger file
+ * (2 GiB, io_file.h): a FIFO or device is IK_ERR_IO, a larger file
  * IK_ERR_UNSUPPORTED, and a buffer file shorter than its byteLength
  * IK_ERR_PARSE, each before the file is read. */
-ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error);
+ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_error *error);
 
 /* Read from memory. `base_dir` resolves external buffer URIs; NULL refuses
  * them (IK_ERR_UNSUPPORTED). */
 ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out,
-                              ik_io_error *error);
+                              ik_error *error);
 
 void ik_gltf_free(ik_gltf *gltf);
 
@@ -123,12 +124,12 @@ int ik_gltf_skinned_mesh_count(const ik_gltf *gltf);
  * POSITION's count, JOINTS_0 entries beyond the skin's joints, or a vertex
  * whose WEIGHTS_0 hold a negative weight or are all 0 (it follows no
  * joint); the message names the vertex (and the mesh, when it has a name). */
-ik_result ik_gltf_skinned_mesh_read(ik_gltf *gltf, int index, ik_gltf_skinned_mesh *out, ik_io_error *error);
+ik_result ik_gltf_skinned_mesh_read(ik_gltf *gltf, int index, ik_gltf_skinned_mesh *out, ik_error *error);
 void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh);
 
 /* Write `pose_ls` [joint_count of the skin] into the nodes' translation,
  * rotation and scale (a node given by `matrix` gets TRS instead). */
-ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_io_error *error);
+ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls, ik_error *error);
 
 /* Replace the channels of animation `clip` that drive joints of `skin` by the
  * channels of `keys` (joint indices of that skin's skeleton). Channels on
@@ -144,11 +145,11 @@ ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls,
  * KHR_xmp_json_ld, KHR_draco_mesh_compression and EXT_mesh_gpu_instancing
  * (whose references are followed) is not pruned. */
 ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_clip *keys,
-                                    ik_io_error *error);
+                                    ik_error *error);
 
 /* Append a new animation named `name` (may be NULL) holding `keys`. */
 ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys,
-                           ik_io_error *error);
+                           ik_error *error);
 
 /* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the
  * BIN chunk), otherwise glTF JSON with buffers embedded as base64 data URIs,
@@ -158,7 +159,7 @@ ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_c
  * files unless `path` names them. Each file is written in place with
  * fopen(); for atomic replacement write the files of ik_gltf_output_files
  * to temporaries and rename them. */
-ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_io_error *error);
+ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_error *error);
 
 /* One file of a write, in memory. */
 typedef struct ik_gltf_output_file {
@@ -174,7 +175,7 @@ typedef struct ik_gltf_output_file {
  * order, and the document's URIs name them (percent-encoded); the document
  * itself is the last file. Release with ik_gltf_output_files_free. */
 ik_result ik_gltf_output_files(const ik_gltf *gltf, const char *path, ik_gltf_output_file **files, int *count,
-                               ik_io_error *error);
+                               ik_error *error);
 void ik_gltf_output_files_free(ik_gltf_output_file *files, int count);
 
 /* The number of buffers, and the file buffer `buffer` was read from (its
@@ -186,7 +187,7 @@ const char *ik_gltf_buffer_file(const ik_gltf *gltf, int buffer);
 /* Serialise to memory as GLB (`binary` = 1) or glTF JSON with embedded
  * buffers. `*out` is allocated with malloc; release it with free(). */
 ik_result ik_gltf_write_memory(const ik_gltf *gltf, int binary, unsigned char **out, size_t *size,
-                               ik_io_error *error);
+                               ik_error *error);
 
 #ifdef __cplusplus
 }

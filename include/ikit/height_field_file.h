@@ -18,7 +18,8 @@
 
 #include <stddef.h>
 
-#include <ikit/io_error.h>
+#include <ikit/error.h>
+#include <ikit/io_file.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 
@@ -38,15 +39,15 @@ typedef struct ik_height_field_file {
 
 /* Parse height-field text held in memory (need not be NUL-terminated). On
  * success release `field` with ik_height_field_file_free; on failure it
- * holds nothing and err (may be NULL) names the line and column. Codes:
+ * holds nothing and error (may be NULL) names the line and column. Codes:
  * IK_ERR_PARSE (unknown word, missing or extra values or rows),
  * IK_ERR_NONFINITE (a value that is not a finite number), IK_ERR_RANGE
  * (cell not > 0, size not whole in 1..1024), IK_ERR_NO_MEMORY, IK_ERR_NULL. */
 ik_result ik_height_field_file_read_memory(const char *data, size_t size, ik_height_field_file *field,
-                                           ik_io_error *err);
-/* Regular files of at most IK_IO_MAX_FILE_BYTES only (io_error.h); IK_ERR_IO
+                                           ik_error *error);
+/* Regular files of at most IK_IO_MAX_FILE_BYTES only (io_file.h); IK_ERR_IO
  * when it cannot be read. */
-ik_result ik_height_field_file_read_file(const char *path, ik_height_field_file *field, ik_io_error *err);
+ik_result ik_height_field_file_read_file(const char *path, ik_height_field_file *field, ik_error *error);
 void ik_height_field_file_free(ik_height_field_file *field);
 
 #ifdef __cplusplus

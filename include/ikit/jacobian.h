@@ -151,7 +151,7 @@ typedef struct ik_jacobian {
 /* A job with the defaults documented above and every pointer NULL. */
 ik_jacobian ik_jacobian_def(void);
 /* An effector on `joint` with a position goal of importance 1, no orientation goal. */
-ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms);
+ik_jacobian_effector ik_jacobian_effector_make(int joint, ik_vec3 target_ms);
 /* A joint turning about one local axis (a hinge, or the bone axis for a twist). */
 ik_jacobian_joint ik_jacobian_hinge(int joint, ik_vec3 axis_ls);
 /* A joint turning about its local x, y and z axes (a ball joint). */

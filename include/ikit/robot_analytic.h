@@ -118,7 +118,7 @@ typedef struct ik_robot_analytic {
     int *solution_count; /* 0 .. 8; 0 when the pose is out of reach or out of the limits */
     ik_bool *singular;   /* NULL or 1 when a joint was free (wrist or shoulder singular) and took the seed's
                             value, in a branch whose joints before it fit the limits */
-    ik_field_error *error_field; /* NULL, or {NULL, -1} on IK_OK, else the bad field */
+    ik_error *error_field; /* NULL, or cleared on IK_OK, else path names the bad field */
 } ik_robot_analytic;
 
 /* A job with the defaults documented above and every pointer NULL. */

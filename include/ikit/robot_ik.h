@@ -138,7 +138,8 @@ typedef struct ik_robot_ik {
     int *iterations;         /* iterations taken, over all attempts */
     int *restarts;           /* attempts started from a random configuration */
     ik_robot_ik_start *found_by; /* where the returned configuration's attempt started */
-    ik_field_error *error_field; /* {NULL, -1} on IK_OK, else the bad field ("q_seed", index = variable) */
+    ik_error *error_field;   /* NULL, or cleared on IK_OK, else path names the bad field
+                                ("q_seed", index = variable) */
 } ik_robot_ik;
 
 /* A job with the defaults documented above and every pointer NULL. */

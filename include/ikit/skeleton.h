@@ -11,6 +11,7 @@
 #ifndef IKIT_SKELETON_H
 #define IKIT_SKELETON_H
 
+#include <ikit/error.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 
@@ -25,21 +26,17 @@ typedef struct ik_skeleton {
     const ik_transform *rest_ls; /* [joint_count]; rest (bind) pose, local space */
 } ik_skeleton;
 
-/* Where validation failed, for a clear message. */
-typedef struct ik_skeleton_error {
-    int joint;       /* the offending joint, or -1 */
-    char message[160];
-} ik_skeleton_error;
-
 /* Fill `skeleton` after checking that every parent index is -1 or smaller than
  * the joint's own (which also rules out cycles), that rest transforms are
  * finite with unit-length rotations, and that names, where given, are unique.
- * `error` may be NULL. The core layer never allocates, so without scratch
- * the name check compares every pair: O(n^2) strcmp calls, a millisecond
- * for 500 named joints but most of a minute for 100,000. */
+ * `error` may be NULL; on failure its index is the offending joint (-1 for
+ * the arguments as a whole) and its message "joint J: what is wrong". The
+ * core layer never allocates, so without scratch the name check compares
+ * every pair: O(n^2) strcmp calls, a millisecond for 500 named joints but
+ * most of a minute for 100,000. */
 ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
                            const char *const *names, const ik_transform *rest_ls,
-                           ik_skeleton_error *error);
+                           ik_error *error);
 /* The same checks with `scratch` [2 * joint_count] ints of caller memory
  * (NULL: as ik_skeleton_init): the named joints go into a hash table there
  * (open addressing, at most half full), expected O(n); names crafted to
@@ -51,7 +48,7 @@ ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *pa
  * kept. */
 ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
                                    const char *const *names, const ik_transform *rest_ls, int *scratch,
-                                   ik_skeleton_error *error);
+                                   ik_error *error);
 
 /* Index of the joint called `name`, or -1. */
 int ik_skeleton_find(const ik_skeleton *skeleton, const char *name);

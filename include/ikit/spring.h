@@ -35,8 +35,8 @@ typedef struct ik_spring {
     ik_real limit_min, limit_max;
 } ik_spring;
 
-/* Defaults: stiffness 0, comfort range [0, 0], limits [-pi, pi] (no limit). */
-ik_spring ik_spring_def(void);
+/* A spring of stiffness 0, comfort range [0, 0] and limits [-pi, pi] (no limit). */
+ik_spring ik_spring_make(void);
 /* A spring of `stiffness` toward the angle `rest`, no limits. */
 ik_spring ik_spring_toward(ik_real rest, ik_real stiffness);
 /* A comfort range with growing resistance outside it up to hard limits. */

@@ -29,14 +29,14 @@
  * parser never touches the network or loads DTDs, and documents are read as
  * UTF-8. Inputs above IK_URDF_MAX_BYTES or with more than IK_URDF_MAX_ITEMS
  * links or joints are refused (IK_ERR_RANGE). Errors name the line and the
- * element in the ik_io_error message ("line 12, column 0: <joint name=..>").
+ * element in the ik_error message ("line 12, column 0: <joint name=..>").
  */
 #ifndef IKIT_URDF_H
 #define IKIT_URDF_H
 
 #include <stddef.h>
 
-#include <ikit/io_error.h>
+#include <ikit/error.h>
 #include <ikit/math.h>
 #include <ikit/result.h>
 #include <ikit/robot.h>
@@ -85,16 +85,16 @@ typedef struct ik_urdf {
 ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3]);
 
 /* Read a URDF document from memory (`size` bytes, need not be
- * NUL-terminated). *out is NULL on error. err may be NULL. */
-ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_io_error *err);
+ * NUL-terminated). *out is NULL on failure. error may be NULL. */
+ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_error *error);
 /* Read a URDF file (regular files of at most IK_URDF_MAX_BYTES only). */
-ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_io_error *err);
+ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error);
 void ik_urdf_free(ik_urdf *urdf);
 
 /* Index of the link or joint called `name`; IK_ERR_NOT_FOUND with "no link
- * 'x' (did you mean: a, b?)" in err when there is none. */
-ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err);
-ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err);
+ * 'x' (did you mean: a, b?)" in error when there is none. */
+ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_error *error);
+ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_error *error);
 
 /* The joints from link `base_link` down to link `tip_link`, base first, into
  * joints_out [max] (joint indices), their number in *count. Fixed joints are
@@ -104,7 +104,7 @@ ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, 
  * suggestions), IK_ERR_HIERARCHY (base is not an ancestor of tip),
  * IK_ERR_CAPACITY (more than max joints; *count says how many). */
 ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, int *joints_out, int max,
-                        int *count, ik_io_error *err);
+                        int *count, ik_error *error);
 
 /* The same chain as a robot chain for ik_robot_fk: one variable per moving
  * joint, in chain order, except that a mimic joint whose leader (followed
@@ -114,7 +114,7 @@ ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *
  * (may be NULL) receives the URDF joint each variable is the value of.
  * Limits are the joint's own. IK_ERR_CAPACITY beyond IK_ROBOT_MAX_JOINTS. */
 ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                              ik_robot_chain *chain, int *variable_joints, ik_io_error *err);
+                              ik_robot_chain *chain, int *variable_joints, ik_error *error);
 
 /* A chain as a skeleton: one joint per link (the base link first, then the
  * child link of each chain joint), named after the links, whose rest pose
@@ -131,7 +131,7 @@ typedef struct ik_urdf_skeleton {
 } ik_urdf_skeleton;
 
 ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                                 ik_urdf_skeleton **out, ik_io_error *err);
+                                 ik_urdf_skeleton **out, ik_error *error);
 void ik_urdf_skeleton_free(ik_urdf_skeleton *skeleton);
 
 #ifdef __cplusplus

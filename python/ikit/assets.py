@@ -27,7 +27,7 @@ class Asset:
         self.path = os.fspath(path)
         self._path_cell = ffi.new("char[]", os.fsencode(self.path))  # ik_asset keeps the pointer
         asset = ffi.new("ik_asset *")
-        error = ffi.new("ik_io_error *")
+        error = ffi.new("ik_error *")
         check_io(lib.ik_asset_load(self._path_cell, asset, error), "load %s" % self.path, error)
         self._asset = ffi.gc(asset, lib.ik_asset_free)
         self.format = _FORMATS[asset.format]
@@ -117,7 +117,7 @@ class Asset:
         copy.frame_time = source.frame_time if frame_time is None else frame_time
         value_cells = ffi.from_buffer("double[]", values)
         copy.values = value_cells
-        error = ffi.new("ik_io_error *")
+        error = ffi.new("ik_error *")
         check_io(lib.ik_bvh_write_file(copy, os.fsencode(os.fspath(path)), error), "save %s" % path, error)
 
     def _require_bvh(self, what):
@@ -136,7 +136,7 @@ class Asset:
         if self.format != "gltf":
             raise IkitError("save_gltf", lib.IK_ERR_UNSUPPORTED, "%s is not a glTF file" % self.path)
         joints = self.skeleton.joint_count
-        error = ffi.new("ik_io_error *")
+        error = ffi.new("ik_error *")
         document = ffi.new("ik_gltf **")
         check_io(lib.ik_gltf_read_file(self._path_cell, document, error), "read %s" % self.path, error)
         gltf = ffi.gc(document[0], lib.ik_gltf_free)

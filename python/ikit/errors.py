@@ -1,5 +1,5 @@
 """Errors: every failure of a library call is an IkitError carrying the
-library's own message (ik_result_str, or a reader's ik_io_error with the
+library's own message (ik_result_str, or a reader's ik_error with the
 place in the file)."""
 from ._ikit import ffi, lib
 
@@ -58,8 +58,8 @@ def check_job(result, what, field_error):
     if result == lib.IK_OK:
         return
     message = result_message(result)
-    if field_error.field != ffi.NULL:
-        field = ffi.string(field_error.field).decode()
+    field = ffi.string(field_error.path).decode()
+    if field:
         if field_error.index >= 0:
             field += "[%d]" % field_error.index
         message = "%s (field %s)" % (message, field)

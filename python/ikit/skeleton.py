@@ -47,7 +47,7 @@ class Skeleton:
             names_ptr = ffi.new("const char *[]", keep["name_cells"])
         keep.update(parents_ptr=parents_ptr, rest_ptr=rest_ptr, names_ptr=names_ptr)
         skeleton = ffi.new("ik_skeleton *")
-        error = ffi.new("ik_skeleton_error *")
+        error = ffi.new("ik_error *")
         scratch = ffi.new("int[]", 2 * max(count, 1))
         r = lib.ik_skeleton_init_scratch(skeleton, count, parents_ptr, names_ptr, rest_ptr, scratch, error)
         if r != lib.IK_OK:
@@ -93,7 +93,7 @@ class Skeleton:
         if self._ptr.names == ffi.NULL:
             return ""
         best = ffi.new("int[8]")
-        count = lib.ik_io_closest_names(self._ptr.names, self.joint_count, wanted.encode(), best, 8)
+        count = lib.ik_error_closest_names(self._ptr.names, self.joint_count, wanted.encode(), best, 8)
         if count == 0:
             return ""
         return " (did you mean: %s?)" % ", ".join(self.names[best[i]] for i in range(count))

@@ -157,7 +157,7 @@ class _ChainJob:
         self.pose_ptr = arrays.pose_pointer(pose, skeleton.joint_count)
         self.root_ptr = arrays.root_pointer(root)
         self.scratch = ffi.new("char[]", max(int(scratch_bytes), 1))
-        self.field_error = ffi.new("ik_field_error *")
+        self.field_error = ffi.new("ik_error *")
         self.iterations = ffi.new("int *")
         self.error = ffi.new("ik_real *")
         base = job.base
@@ -263,8 +263,8 @@ def jacobian(skeleton, pose, joints, effectors, *, method="dls", limits=None, ro
         axis_total += len(axes)
     solver_effectors = ffi.new("ik_jacobian_effector[]", len(effectors))
     for i, goal in enumerate(effectors):
-        solver_effectors[i] = lib.ik_jacobian_effector_def(skeleton.index(goal["joint"]),
-                                                           arrays.vec3(goal["target"], "target"))
+        solver_effectors[i] = lib.ik_jacobian_effector_make(skeleton.index(goal["joint"]),
+                                                            arrays.vec3(goal["target"], "target"))
         cell = solver_effectors[i]
         if goal.get("offset") is not None:
             cell.offset_ls = arrays.vec3(goal["offset"], "offset")

@@ -13,7 +13,7 @@ from .skeleton import Skeleton
 
 def read_urdf(path):
     """The parsed URDF document (ik_urdf_read_file), freed with its last reference."""
-    error = ffi.new("ik_io_error *")
+    error = ffi.new("ik_error *")
     document = ffi.new("ik_urdf **")
     check_io(lib.ik_urdf_read_file(os.fsencode(os.fspath(path)), document, error), "load %s" % path, error)
     return ffi.gc(document[0], lib.ik_urdf_free)
@@ -27,7 +27,7 @@ class Robot:
     def __init__(self, path, base_link, tip_link):
         self.path = os.fspath(path)
         urdf = read_urdf(self.path)
-        error = ffi.new("ik_io_error *")
+        error = ffi.new("ik_error *")
         self._chain = ffi.new("ik_robot_chain *")
         variable_joints = ffi.new("int[]", int(lib.IK_ROBOT_MAX_JOINTS))
         check_io(lib.ik_urdf_robot_chain(urdf, str(base_link).encode(), str(tip_link).encode(), self._chain,
@@ -86,7 +86,7 @@ class UrdfChain:
     def __init__(self, path, base_link, tip_link):
         self.path = os.fspath(path)
         self._urdf = read_urdf(self.path)
-        error = ffi.new("ik_io_error *")
+        error = ffi.new("ik_error *")
         self.robot_name = ffi.string(self._urdf.name).decode() if self._urdf.name != ffi.NULL else ""
         chain = ffi.new("ik_urdf_skeleton **")
         check_io(lib.ik_urdf_chain_skeleton(self._urdf, str(base_link).encode(), str(tip_link).encode(), chain,

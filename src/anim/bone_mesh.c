@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-ik_bone_mesh_shape ik_bone_mesh_shape_def(void) {
+ik_bone_mesh_shape ik_bone_mesh_shape_make(void) {
     ik_bone_mesh_shape shape;
     shape.segments = 12;
     shape.rings = 4;

@@ -74,10 +74,10 @@ static ik_asset_format sniff(const char *path, int *binary) {
 }
 
 /* The character of a glTF document just read: its largest skin. */
-static ik_result take_skin(ik_asset *asset, ik_io_error *err) {
+static ik_result take_skin(ik_asset *asset, ik_error *error) {
     const ik_gltf_skin *skin;
     if (ik_gltf_skin_count(asset->gltf) == 0) {
-        ik_io_error_set(err, 0, 0, -1, "the glTF file has no skin, so no skeleton to work on");
+        ik_error_set(error, 0, 0, -1, "the glTF file has no skin, so no skeleton to work on");
         return IK_ERR_NOT_FOUND;
     }
     asset->skin = largest_skin(asset->gltf);
@@ -88,42 +88,42 @@ static ik_result take_skin(ik_asset *asset, ik_io_error *err) {
 }
 
 /* The skeleton and limits of a chain file just read. */
-static ik_result take_chain(ik_asset *asset, ik_io_error *err) {
+static ik_result take_chain(ik_asset *asset, ik_error *error) {
     asset->skeleton = &asset->chain_file->skeleton;
     asset->constraints = (ik_constraint *)calloc((size_t)asset->skeleton->joint_count, sizeof(ik_constraint));
     if (!asset->constraints) {
-        ik_io_error_set(err, 0, 0, -1, "out of memory for %d joint limits", asset->skeleton->joint_count);
+        ik_error_set(error, 0, 0, -1, "out of memory for %d joint limits", asset->skeleton->joint_count);
         return IK_ERR_NO_MEMORY;
     }
     ik_chain_file_constraints(asset->chain_file, asset->constraints);
     return IK_OK;
 }
 
-ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err) {
+ik_result ik_asset_load(const char *path, ik_asset *asset, ik_error *error) {
     ik_result r;
     ik_asset_format format;
     if (!asset) return IK_ERR_NULL;
     memset(asset, 0, sizeof *asset);
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!path) return IK_ERR_NULL;
     asset->path = path;
     asset->root_ms = ik_mat4_identity();
     asset->format = sniff(path, &asset->binary);
     switch (asset->format) {
     case IK_ASSET_GLTF:
-        r = ik_gltf_read_file(path, &asset->gltf, err);
-        if (r == IK_OK) r = take_skin(asset, err);
+        r = ik_gltf_read_file(path, &asset->gltf, error);
+        if (r == IK_OK) r = take_skin(asset, error);
         break;
     case IK_ASSET_BVH:
-        r = ik_bvh_read_file(path, &asset->bvh, err);
+        r = ik_bvh_read_file(path, &asset->bvh, error);
         if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
         break;
     case IK_ASSET_CHAIN:
-        r = ik_chain_file_read_file(path, &asset->chain_file, err);
-        if (r == IK_OK) r = take_chain(asset, err);
+        r = ik_chain_file_read_file(path, &asset->chain_file, error);
+        if (r == IK_OK) r = take_chain(asset, error);
         break;
     default:
-        ik_io_error_set(err, 0, 0, -1, "cannot open '%.180s': %s", path, strerror(errno));
+        ik_error_set(error, 0, 0, -1, "cannot open '%.180s': %s", path, strerror(errno));
         return IK_ERR_IO;
     }
     if (r == IK_OK) return IK_OK;
@@ -133,14 +133,14 @@ ik_result ik_asset_load(const char *path, ik_asset *asset, ik_io_error *err) {
     return r;
 }
 
-ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, ik_asset *asset, ik_io_error *err) {
+ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, ik_asset *asset, ik_error *error) {
     char head[512];
     size_t n = size < sizeof head - 1 ? size : sizeof head - 1;
     ik_result r = IK_ERR_NULL;
     ik_asset_format format;
     if (!asset) return IK_ERR_NULL;
     memset(asset, 0, sizeof *asset);
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!data && size > 0) return IK_ERR_NULL;
     asset->path = name ? name : "";
     asset->root_ms = ik_mat4_identity();
@@ -149,16 +149,16 @@ ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, 
     asset->format = format_of(asset->path, head, n, &asset->binary);
     switch (asset->format) {
     case IK_ASSET_GLTF:
-        r = ik_gltf_read_memory(data, size, NULL, &asset->gltf, err);
-        if (r == IK_OK) r = take_skin(asset, err);
+        r = ik_gltf_read_memory(data, size, NULL, &asset->gltf, error);
+        if (r == IK_OK) r = take_skin(asset, error);
         break;
     case IK_ASSET_BVH:
-        r = ik_bvh_read_memory((const char *)data, size, &asset->bvh, err);
+        r = ik_bvh_read_memory((const char *)data, size, &asset->bvh, error);
         if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
         break;
     default:
-        r = ik_chain_file_read_memory((const char *)data, size, &asset->chain_file, err);
-        if (r == IK_OK) r = take_chain(asset, err);
+        r = ik_chain_file_read_memory((const char *)data, size, &asset->chain_file, error);
+        if (r == IK_OK) r = take_chain(asset, error);
         break;
     }
     if (r == IK_OK) return IK_OK;

@@ -13,7 +13,7 @@
 
 typedef struct bvh_parser {
     ik_text_scan scan;
-    ik_io_error *err;
+    ik_error *error;
     ik_bvh *bvh;
     int joint_capacity;
     long *joint_line; /* [joint_capacity]: where each joint was declared */
@@ -24,7 +24,7 @@ static ik_result fail(bvh_parser *p, ik_result code, const ik_text_token *at, co
 {
     va_list args;
     va_start(args, fmt);
-    ik_io_error_setv(p->err, at->line, at->column, at->offset, fmt, args);
+    ik_error_setv(p->error, at->line, at->column, at->offset, fmt, args);
     va_end(args);
     return code;
 }
@@ -451,7 +451,7 @@ static ik_result build_clip(bvh_parser *p)
 static ik_result build_skeleton(bvh_parser *p)
 {
     ik_bvh *bvh = p->bvh;
-    ik_skeleton_error skeleton_error;
+    ik_error skeleton_error;
     ik_result r;
     int i;
     ik_text_token here = ik_text_here(&p->scan);
@@ -472,17 +472,17 @@ static ik_result build_skeleton(bvh_parser *p)
                             bvh->rest_ls, &skeleton_error);
     if (r == IK_ERR_NO_MEMORY) return fail(p, r, &here, "out of memory for the skeleton");
     if (r != IK_OK) {
-        int at = skeleton_error.joint >= 0 ? skeleton_error.joint : 0;
-        ik_io_error_set(p->err, p->joint_line[at], p->joint_column[at], -1, "joint '%s': %s", bvh->joints[at].name,
-                        skeleton_error.message);
+        int at = skeleton_error.index >= 0 ? skeleton_error.index : 0;
+        ik_error_set(p->error, p->joint_line[at], p->joint_column[at], -1, "joint '%s': %s", bvh->joints[at].name,
+                     skeleton_error.message);
         return r;
     }
     /* each OFFSET fits ik_real, their sum down a chain may not */
     i = ik_io_rest_overflow(&bvh->skeleton, NULL);
     if (i == -2) return fail(p, IK_ERR_NO_MEMORY, &here, "out of memory for the rest pose");
     if (i >= 0) {
-        ik_io_error_set(p->err, p->joint_line[i], p->joint_column[i], -1,
-                        "joint '%s': rest position overflows (its offsets summed from the root)", bvh->joints[i].name);
+        ik_error_set(p->error, p->joint_line[i], p->joint_column[i], -1,
+                     "joint '%s': rest position overflows (its offsets summed from the root)", bvh->joints[i].name);
         return IK_ERR_NONFINITE;
     }
     return IK_OK;
@@ -504,17 +504,17 @@ void ik_bvh_free(ik_bvh *bvh)
     free(bvh);
 }
 
-ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_io_error *err)
+ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_error *error)
 {
     bvh_parser p;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
     if (!data && size > 0) return IK_ERR_NULL;
     memset(&p, 0, sizeof p);
     ik_text_scan_init(&p.scan, data, size, 0);
-    p.err = err;
+    p.error = error;
     p.bvh = (ik_bvh *)calloc(1, sizeof *p.bvh);
     if (!p.bvh) return IK_ERR_NO_MEMORY;
     r = read_hierarchy(&p);
@@ -531,17 +531,17 @@ ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_io_
     return IK_OK;
 }
 
-ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_io_error *err)
+ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_error *error)
 {
     char *data;
     size_t size;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_io_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, error);
     if (r != IK_OK) return r;
-    r = ik_bvh_read_memory(data, size, out, err);
+    r = ik_bvh_read_memory(data, size, out, error);
     free(data);
     return r;
 }

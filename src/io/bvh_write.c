@@ -56,11 +56,11 @@ static void put_number(text_out *o, double value)
     put_str(o, text);
 }
 
-static ik_result fail(ik_io_error *err, ik_result code, const char *fmt, ...)
+static ik_result fail(ik_error *error, ik_result code, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    ik_io_error_setv(err, 0, 0, -1, fmt, args);
+    ik_error_setv(error, 0, 0, -1, fmt, args);
     va_end(args);
     return code;
 }
@@ -78,41 +78,42 @@ static int name_writable(const char *name)
     return !ik_text_is_blank(name[0]) && !ik_text_is_blank(name[n - 1]);
 }
 
-static ik_result check_bvh(const ik_bvh *bvh, ik_io_error *err)
+static ik_result check_bvh(const ik_bvh *bvh, ik_error *error)
 {
     int i, c, k;
     size_t v, total;
-    if (bvh->joint_count < 1 || !bvh->joints) return fail(err, IK_ERR_RANGE, "no joints to write");
-    if (bvh->frame_count < 0 || bvh->values_per_frame < 0) return fail(err, IK_ERR_RANGE, "negative counts");
+    if (bvh->joint_count < 1 || !bvh->joints) return fail(error, IK_ERR_RANGE, "no joints to write");
+    if (bvh->frame_count < 0 || bvh->values_per_frame < 0)
+        return fail(error, IK_ERR_RANGE, "negative counts");
     if (!finite_double(bvh->frame_time) || !(bvh->frame_time > 0))
-        return fail(err, IK_ERR_RANGE, "frame time must be finite and > 0");
+        return fail(error, IK_ERR_RANGE, "frame time must be finite and > 0");
     for (i = 0; i < bvh->joint_count; ++i) {
         const ik_bvh_joint *j = &bvh->joints[i];
         if (j->parent < -1 || j->parent >= i)
-            return fail(err, IK_ERR_HIERARCHY, "joint %d: parent %d does not come before it", i, j->parent);
+            return fail(error, IK_ERR_HIERARCHY, "joint %d: parent %d does not come before it", i, j->parent);
         if (j->end_site && (j->parent < 0 || j->channel_count != 0))
-            return fail(err, IK_ERR_HIERARCHY, "joint %d: an End Site needs a parent and no channels", i);
+            return fail(error, IK_ERR_HIERARCHY, "joint %d: an End Site needs a parent and no channels", i);
         if (j->parent >= 0 && bvh->joints[j->parent].end_site)
-            return fail(err, IK_ERR_HIERARCHY, "joint %d: its parent is an End Site", i);
+            return fail(error, IK_ERR_HIERARCHY, "joint %d: its parent is an End Site", i);
         if (!j->end_site && !name_writable(j->name))
-            return fail(err, IK_ERR_RANGE, "joint %d: name is empty, too long, or holds line breaks or braces", i);
+            return fail(error, IK_ERR_RANGE, "joint %d: name is empty, too long, or holds line breaks or braces", i);
         if (!finite_double(j->offset[0]) || !finite_double(j->offset[1]) || !finite_double(j->offset[2]))
-            return fail(err, IK_ERR_NONFINITE, "joint %d: OFFSET is not finite", i);
+            return fail(error, IK_ERR_NONFINITE, "joint %d: OFFSET is not finite", i);
         if (j->channel_count < 0 || j->channel_count > 6 || j->first_value < 0 ||
             j->first_value > bvh->values_per_frame - j->channel_count)
-            return fail(err, IK_ERR_RANGE, "joint %d: channels do not fit the frame layout", i);
+            return fail(error, IK_ERR_RANGE, "joint %d: channels do not fit the frame layout", i);
         for (c = 0; c < j->channel_count; ++c) {
-            if (j->channels[c] > IK_BVH_ZROTATION) return fail(err, IK_ERR_RANGE, "joint %d: unknown channel", i);
+            if (j->channels[c] > IK_BVH_ZROTATION) return fail(error, IK_ERR_RANGE, "joint %d: unknown channel", i);
             for (k = 0; k < c; ++k)
                 if (j->channels[k] == j->channels[c])
-                    return fail(err, IK_ERR_RANGE, "joint %d: channel listed twice", i);
+                    return fail(error, IK_ERR_RANGE, "joint %d: channel listed twice", i);
         }
     }
     total = (size_t)bvh->frame_count * (size_t)bvh->values_per_frame;
-    if (total > 0 && !bvh->values) return fail(err, IK_ERR_NULL, "no frame values");
+    if (total > 0 && !bvh->values) return fail(error, IK_ERR_NULL, "no frame values");
     for (v = 0; v < total; ++v)
         if (!finite_double(bvh->values[v]))
-            return fail(err, IK_ERR_NONFINITE, "frame %lu value %lu is not finite",
+            return fail(error, IK_ERR_NONFINITE, "frame %lu value %lu is not finite",
                         (unsigned long)(v / (size_t)bvh->values_per_frame),
                         (unsigned long)(v % (size_t)bvh->values_per_frame));
     return IK_OK;
@@ -155,12 +156,12 @@ static void put_joint_open(text_out *o, const ik_bvh_joint *j, int depth)
 /* Depth-first from each root with children in index order, without
  * recursion: first_child / next_sibling lists, then walk down, across and up.
  * The frame layout follows the same order, recorded in `order`. */
-static ik_result put_hierarchy(text_out *o, const ik_bvh *bvh, int *order, ik_io_error *err)
+static ik_result put_hierarchy(text_out *o, const ik_bvh *bvh, int *order, ik_error *error)
 {
     int n = bvh->joint_count, i, written = 0;
     int *first_child = (int *)malloc((size_t)n * 2 * sizeof(int)), *next_sibling;
     int first_root = -1, joint;
-    if (!first_child) return fail(err, IK_ERR_NO_MEMORY, "out of memory");
+    if (!first_child) return fail(error, IK_ERR_NO_MEMORY, "out of memory");
     next_sibling = first_child + n;
     for (i = 0; i < n; ++i) first_child[i] = next_sibling[i] = -1;
     for (i = n - 1; i >= 0; --i) {
@@ -199,15 +200,15 @@ static ik_result put_hierarchy(text_out *o, const ik_bvh *bvh, int *order, ik_io
     return IK_OK;
 }
 
-static ik_result write_text(const ik_bvh *bvh, text_out *o, ik_io_error *err)
+static ik_result write_text(const ik_bvh *bvh, text_out *o, ik_error *error)
 {
     int *order, f, k, c;
     char header[64];
-    ik_result r = check_bvh(bvh, err);
+    ik_result r = check_bvh(bvh, error);
     if (r != IK_OK) return r;
     order = (int *)malloc((size_t)bvh->joint_count * sizeof *order);
-    if (!order) return fail(err, IK_ERR_NO_MEMORY, "out of memory");
-    r = put_hierarchy(o, bvh, order, err);
+    if (!order) return fail(error, IK_ERR_NO_MEMORY, "out of memory");
+    r = put_hierarchy(o, bvh, order, error);
     if (r != IK_OK) {
         free(order);
         return r;
@@ -231,20 +232,20 @@ static ik_result write_text(const ik_bvh *bvh, text_out *o, ik_io_error *err)
         put_str(o, "\n");
     }
     free(order);
-    if (o->failed) return fail(err, IK_ERR_NO_MEMORY, "out of memory");
+    if (o->failed) return fail(error, IK_ERR_NO_MEMORY, "out of memory");
     return IK_OK;
 }
 
-ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_io_error *err)
+ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_error *error)
 {
     text_out o;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!bvh || !text) return IK_ERR_NULL;
     *text = NULL;
     if (size) *size = 0;
     memset(&o, 0, sizeof o);
-    r = write_text(bvh, &o, err);
+    r = write_text(bvh, &o, error);
     if (r != IK_OK) {
         free(o.data);
         return r;
@@ -256,22 +257,22 @@ ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_i
 
 void ik_bvh_text_free(char *text) { free(text); }
 
-ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_io_error *err)
+ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_error *error)
 {
     char *text;
     size_t size;
     FILE *file;
     ik_result r;
     if (!path) return IK_ERR_NULL;
-    r = ik_bvh_write_memory(bvh, &text, &size, err);
+    r = ik_bvh_write_memory(bvh, &text, &size, error);
     if (r != IK_OK) return r;
     file = fopen(path, "wb");
     if (!file) {
         ik_bvh_text_free(text);
-        return fail(err, IK_ERR_IO, "cannot open '%s' for writing", path);
+        return fail(error, IK_ERR_IO, "cannot open '%s' for writing", path);
     }
-    if (fwrite(text, 1, size, file) != size) r = fail(err, IK_ERR_IO, "cannot write '%s'", path);
-    if (fclose(file) != 0 && r == IK_OK) r = fail(err, IK_ERR_IO, "cannot finish writing '%s'", path);
+    if (fwrite(text, 1, size, file) != size) r = fail(error, IK_ERR_IO, "cannot write '%s'", path);
+    if (fclose(file) != 0 && r == IK_OK) r = fail(error, IK_ERR_IO, "cannot finish writing '%s'", path);
     ik_bvh_text_free(text);
     return r;
 }

@@ -27,7 +27,7 @@ typedef struct joint_given {
 
 typedef struct chain_parser {
     ik_text_scan scan;
-    ik_io_error *err;
+    ik_error *error;
     ik_chain_file *chain;
     joint_given *given;   /* [joint capacity] */
     int joint_capacity, target_capacity;
@@ -40,7 +40,7 @@ static ik_result fail(chain_parser *p, ik_result code, const ik_text_token *at, 
 {
     va_list args;
     va_start(args, fmt);
-    ik_io_error_setv(p->err, at->line, at->column, at->offset, fmt, args);
+    ik_error_setv(p->error, at->line, at->column, at->offset, fmt, args);
     va_end(args);
     return code;
 }
@@ -422,7 +422,7 @@ static ik_result build_skeleton(chain_parser *p)
 {
     ik_chain_file *chain = p->chain;
     size_t n = (size_t)chain->joint_count;
-    ik_skeleton_error skeleton_error;
+    ik_error skeleton_error;
     ik_result r;
     int i;
     chain->names = (const char **)malloc(n * sizeof *chain->names);
@@ -440,7 +440,7 @@ static ik_result build_skeleton(chain_parser *p)
                             chain->rest_ls, &skeleton_error);
     if (r == IK_ERR_NO_MEMORY) return fail(p, r, &p->given[0].at, "out of memory for the skeleton");
     if (r != IK_OK) {
-        int at = skeleton_error.joint >= 0 ? skeleton_error.joint : 0;
+        int at = skeleton_error.index >= 0 ? skeleton_error.index : 0;
         return fail(p, r, &p->given[at].at, "joint '%s': %s", chain->joints[at].name, skeleton_error.message);
     }
     return check_rest_positions(p);
@@ -457,17 +457,17 @@ void ik_chain_file_free(ik_chain_file *chain)
     free(chain);
 }
 
-ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_io_error *err)
+ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_error *error)
 {
     chain_parser p;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
     if (!data && size > 0) return IK_ERR_NULL;
     memset(&p, 0, sizeof p);
     ik_text_scan_init(&p.scan, data, size, '#');
-    p.err = err;
+    p.error = error;
     p.chain = (ik_chain_file *)calloc(1, sizeof *p.chain);
     p.name_slots = (int *)calloc(NAME_SLOTS, sizeof *p.name_slots);
     if (!p.chain || !p.name_slots) {
@@ -488,17 +488,17 @@ ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file
     return IK_OK;
 }
 
-ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_io_error *err)
+ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_error *error)
 {
     char *data;
     size_t size;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_io_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, error);
     if (r != IK_OK) return r;
-    r = ik_chain_file_read_memory(data, size, out, err);
+    r = ik_chain_file_read_memory(data, size, out, error);
     free(data);
     return r;
 }

@@ -36,7 +36,7 @@ int ik_chain_file_jacobian_joints(const ik_chain_file *chain, const int *joints,
             springs[axes] = ik_spring_comfort(ik_rad(j->comfort_min_deg), ik_rad(j->comfort_max_deg),
                                               ik_rad(j->limit_min_deg), ik_rad(j->limit_max_deg), j->stiffness);
         else if (springs)
-            for (a = 0; a < out[written].axis_count; ++a) springs[axes + a] = ik_spring_def();
+            for (a = 0; a < out[written].axis_count; ++a) springs[axes + a] = ik_spring_make();
         axes += out[written].axis_count;
         ++written;
     }

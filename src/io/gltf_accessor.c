@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-ik_result gltf_fail(ik_io_error *error, ik_result result, const char *path, const char *fmt, ...) {
+ik_result gltf_fail(ik_error *error, ik_result result, const char *path, const char *fmt, ...) {
     char what[200];
     va_list args;
     va_start(args, fmt);
     vsnprintf(what, sizeof what, fmt, args);
     va_end(args);
     if (error) {
-        ik_io_error_set(error, 0, 0, -1, "%s: %s", path, what);
+        ik_error_set(error, 0, 0, -1, "%s: %s", path, what);
         snprintf(error->path, sizeof error->path, "%s", path);
     }
     return result;
@@ -41,12 +41,12 @@ const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long 
 }
 
 ik_result gltf_get_index(const json_value *obj, const char *key, long max, long fallback, long *out,
-                         const char *parent_fmt, long i, long j, ik_io_error *error) {
+                         const char *parent_fmt, long i, long j, ik_error *error) {
     return gltf_check_index(json_member(obj, key), key, max, fallback, out, parent_fmt, i, j, error);
 }
 
 ik_result gltf_check_index(const json_value *item, const char *key, long max, long fallback, long *out,
-                           const char *parent_fmt, long i, long j, ik_io_error *error) {
+                           const char *parent_fmt, long i, long j, ik_error *error) {
     gltf_path p;
     const char *path;
     double v = 0;
@@ -161,7 +161,7 @@ typedef struct view_info {
     long stride;     /* 0 when not given */
 } view_info;
 
-static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_io_error *error) {
+static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_error *error) {
     const json_value *view = g->view_items[v];
     gltf_path p;
     long buffer, offset, length, stride;
@@ -255,7 +255,7 @@ static int type_shape(const char *type, int *columns, int *rows) {
 }
 
 static ik_result get_sparse(const ik_gltf *g, long a, const json_value *sparse, accessor_info *info,
-                            ik_io_error *error) {
+                            ik_error *error) {
     const json_value *indices = json_member(sparse, "indices");
     const json_value *values = json_member(sparse, "values");
     gltf_path p;
@@ -309,7 +309,7 @@ static ik_result get_sparse(const ik_gltf *g, long a, const json_value *sparse, 
 /* Element size: matrix columns of 1- and 2-byte components are padded to 4
  * bytes (MAT2 of bytes: 8, MAT3 of bytes: 12, MAT3 of shorts: 24). The last
  * element must end inside the view: offset + (count - 1) stride + size. */
-static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_io_error *error) {
+static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_error *error) {
     const json_value *acc = g->accessor_items[a];
     const json_value *type, *sparse;
     gltf_path p;
@@ -389,7 +389,7 @@ const json_value **gltf_array_items(const json_value *array, int *count) {
 
 /* The table over root[key], which must be an array when present. */
 static ik_result index_array(const json_value *root, const char *key, const json_value ***items, int *count,
-                             ik_io_error *error) {
+                             ik_error *error) {
     const json_value *arr = json_member(root, key);
     char where[32];
     snprintf(where, sizeof where, "/%s", key);
@@ -402,7 +402,7 @@ static ik_result index_array(const json_value *root, const char *key, const json
     return IK_OK;
 }
 
-ik_result gltf_index_tree(ik_gltf *g, ik_io_error *error) {
+ik_result gltf_index_tree(ik_gltf *g, ik_error *error) {
     ik_result r = index_array(gltf_root(g), "accessors", &g->accessor_items, &g->accessor_count, error);
     if (r == IK_OK) r = index_array(gltf_root(g), "bufferViews", &g->view_items, &g->view_count, error);
     if (r == IK_OK) r = index_array(gltf_root(g), "meshes", &g->mesh_items, &g->mesh_count, error);
@@ -410,7 +410,7 @@ ik_result gltf_index_tree(ik_gltf *g, ik_io_error *error) {
     return r;
 }
 
-ik_result gltf_check_views_and_accessors(const ik_gltf *g, ik_io_error *error) {
+ik_result gltf_check_views_and_accessors(const ik_gltf *g, ik_error *error) {
     long i;
     ik_result r;
     view_info v;
@@ -473,7 +473,7 @@ static void discard(gltf_values *values) {
     values->data = NULL;
 }
 
-ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, ik_io_error *error) {
+ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, ik_error *error) {
     gltf_values *values = &g->decoded[index];
     accessor_info info;
     gltf_path p;
@@ -523,7 +523,7 @@ ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, 
 }
 
 ik_result gltf_accessor_kind(const ik_gltf *g, long index, int *component_type, int *normalized, int *width,
-                             long *count, ik_io_error *error) {
+                             long *count, ik_error *error) {
     accessor_info info;
     ik_result r = get_accessor(g, index, &info, error);
     if (r != IK_OK) return r;

@@ -19,7 +19,7 @@ typedef struct pending_channel {
 } pending_channel;
 
 static ik_result read_sampler(ik_gltf *g, int a, const json_value *sampler, long k, ik_channel_path path,
-                              ik_channel *ch, ik_io_error *error) {
+                              ik_channel *ch, ik_error *error) {
     const json_value *interp = json_member(sampler, "interpolation");
     const char *interp_name = json_string(interp);
     static const char where[] = "/animations/%ld/samplers/%ld";
@@ -81,7 +81,7 @@ static ik_result read_sampler(ik_gltf *g, int a, const json_value *sampler, long
 /* Every channel that drives a node's translation, rotation or scale, checked
  * and decoded once; other channels (morph weights, extension targets) are
  * checked for a valid sampler and skipped. */
-static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_count, ik_io_error *error) {
+static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_count, ik_error *error) {
     const json_value *animations = json_member(gltf_root(g), "animations");
     const json_value *anim;
     pending_channel *pending;
@@ -197,7 +197,7 @@ static void joint_index_free(joint_index *x) {
  * g->clip_channels), and the (animation, skin) pairs are at most
  * GLTF_MAX_CLIPS: a channel reaches its skins through the node's entries
  * in the joint index instead of every skin looking at every channel. */
-ik_result gltf_build_clips(ik_gltf *g, ik_io_error *error) {
+ik_result gltf_build_clips(ik_gltf *g, ik_error *error) {
     const json_value *animations = json_member(gltf_root(g), "animations");
     const json_value *anim;
     pending_channel *pending = NULL;

@@ -85,7 +85,7 @@ typedef struct gltf_path {
 } gltf_path;
 
 /* Record `result` with the message "<path>: <what>" and the path in `error`. */
-ik_result gltf_fail(ik_io_error *error, ik_result result, const char *path, const char *fmt, ...)
+ik_result gltf_fail(ik_error *error, ik_result result, const char *path, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -102,12 +102,12 @@ const char *gltf_path_format(gltf_path *p, const char *parent_fmt, long i, long 
  * failure, from `parent_fmt` (a printf format taking two longs, e.g.
  * "/animations/%ld/samplers/%ld") and the key. */
 ik_result gltf_get_index(const json_value *obj, const char *key, long max, long fallback, long *out,
-                         const char *parent_fmt, long i, long j, ik_io_error *error);
+                         const char *parent_fmt, long i, long j, ik_error *error);
 
 /* The same check on member `item` (NULL when absent), already found, of the
  * object at `parent_fmt`; `key` names it in the error path. */
 ik_result gltf_check_index(const json_value *item, const char *key, long max, long fallback, long *out,
-                           const char *parent_fmt, long i, long j, ik_io_error *error);
+                           const char *parent_fmt, long i, long j, ik_error *error);
 
 /* Base64 (RFC 4648, standard alphabet, '=' padding). */
 ik_result gltf_base64_decode(const char *text, size_t length, unsigned char **out, size_t *size);
@@ -118,26 +118,26 @@ char *gltf_base64_encode(const unsigned char *data, size_t size);
 const json_value **gltf_array_items(const json_value *array, int *count);
 
 /* Fill the direct tables over accessors, bufferViews, meshes and materials. */
-ik_result gltf_index_tree(ik_gltf *gltf, ik_io_error *error);
+ik_result gltf_index_tree(ik_gltf *gltf, ik_error *error);
 
 /* Check every bufferView and accessor against the buffers (bounds in 64-bit
  * arithmetic, strides, alignment, component types). */
-ik_result gltf_check_views_and_accessors(const ik_gltf *gltf, ik_io_error *error);
+ik_result gltf_check_views_and_accessors(const ik_gltf *gltf, ik_error *error);
 
 /* Decode accessor `index` (already checked) into g->decoded[index], once. */
-ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **out, ik_io_error *error);
+ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **out, ik_error *error);
 
 /* Component type, normalized flag, components per element and count of
  * accessor `index` (checked on the way). */
 ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized,
-                             int *width, long *count, ik_io_error *error);
+                             int *width, long *count, ik_error *error);
 
 /* The clips of every animation for every skin (after the skeletons). */
-ik_result gltf_build_clips(ik_gltf *gltf, ik_io_error *error);
+ik_result gltf_build_clips(ik_gltf *gltf, ik_error *error);
 
 /* Build node parents, skeletons and clips from the document and buffers;
  * frees any earlier ones. */
-ik_result gltf_build(ik_gltf *gltf, ik_io_error *error);
+ik_result gltf_build(ik_gltf *gltf, ik_error *error);
 void gltf_free_derived(ik_gltf *gltf);
 
 #endif

@@ -19,7 +19,7 @@ int ik_gltf_skinned_mesh_count(const ik_gltf *g) { return g ? g->skinned_node_co
  * absent and optional. */
 static ik_result attribute(ik_gltf *g, const json_value *obj, int in_attributes, const char *key, int width,
                            long count, int required, long m, long i, const gltf_values **out,
-                           ik_io_error *error) {
+                           ik_error *error) {
     const char *fmt = in_attributes ? "/meshes/%ld/primitives/%ld/attributes" : "/meshes/%ld/primitives/%ld";
     gltf_path p;
     const char *where = gltf_path_format(&p, fmt, m, i, NULL);
@@ -76,7 +76,7 @@ typedef struct primitive_data {
  * triangles. `prims` has one slot per primitive; skipped ones have NULL
  * positions. */
 static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primitive_data *prims,
-                        long *vertices, long *triangles, ik_io_error *error) {
+                        long *vertices, long *triangles, ik_error *error) {
     const json_value *prim;
     gltf_path p;
     long i = 0;
@@ -126,7 +126,7 @@ static const char *weights_path(gltf_path *p, const char *primitive) {
  * which skinning divides out): one that follows no joint could not be
  * skinned, so it is refused here, with its mesh and vertex named. */
 static ik_result append(const primitive_data *d, const int *joint_table, int table_count, int base, int tri,
-                        ik_gltf_skinned_mesh *out, const char *where, const char *mesh_name, ik_io_error *error) {
+                        ik_gltf_skinned_mesh *out, const char *where, const char *mesh_name, ik_error *error) {
     long n = d->position->count, k = d->indices ? d->indices->count : n, i;
     gltf_path p;
     for (i = 0; i < n; ++i) {
@@ -171,7 +171,7 @@ void ik_gltf_skinned_mesh_free(ik_gltf_skinned_mesh *mesh) {
     memset(mesh, 0, sizeof *mesh);
 }
 
-ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh *out, ik_io_error *error) {
+ik_result ik_gltf_skinned_mesh_read(ik_gltf *g, int index, ik_gltf_skinned_mesh *out, ik_error *error) {
     const json_value *primitives, *prim;
     char mesh_name[240];
     primitive_data *prims = NULL;

@@ -21,9 +21,9 @@ static uint32_t read_u32(const unsigned char *b) {
     return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 }
 
-static ik_result fail_at(ik_io_error *error, ik_result result, long offset, const char *what) {
+static ik_result fail_at(ik_error *error, ik_result result, long offset, const char *what) {
     if (error) {
-        ik_io_error_set(error, 0, 0, offset, "byte %ld: %s", offset, what);
+        ik_error_set(error, 0, 0, offset, "byte %ld: %s", offset, what);
         error->path[0] = '\0';
     }
     return result;
@@ -68,7 +68,7 @@ static char *resolve_uri(const char *base_dir, const char *uri) {
 }
 
 static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const unsigned char *bin,
-                             size_t bin_size, const char *base_dir, ik_io_error *error) {
+                             size_t bin_size, const char *base_dir, ik_error *error) {
     const json_value *uri = json_member(buffer, "uri");
     gltf_buffer *b = &g->buffers[i];
     gltf_path p;
@@ -105,7 +105,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const 
         b->capacity = b->size;
     } else {
         char *path, *bytes;
-        ik_io_error read_error;
+        ik_error read_error;
         gltf_path_of(&p, "buffers", i, "uri");
         if (!base_dir)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
@@ -117,7 +117,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const 
                              "\"%.60s\" is not a relative path inside the document's folder",
                              json_string(uri));
         /* the declared byteLength is checked against the file before reading */
-        ik_io_error_clear(&read_error);
+        ik_error_clear(&read_error);
         r = ik_io_read_file_prefix(path, (size_t)length, &bytes, &read_error);
         if (r != IK_OK) {
             free(path);
@@ -138,7 +138,7 @@ static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const 
 }
 
 static ik_result load_buffers(ik_gltf *g, const unsigned char *bin, size_t bin_size, const char *base_dir,
-                              ik_io_error *error) {
+                              ik_error *error) {
     const json_value *buffers = json_member(gltf_root(g), "buffers");
     const json_value *item;
     int i = 0;
@@ -173,7 +173,7 @@ static int extension_supported(const char *name) {
     return 0;
 }
 
-static ik_result check_extensions_required(const json_value *root, ik_io_error *error) {
+static ik_result check_extensions_required(const json_value *root, ik_error *error) {
     const json_value *required = json_member(root, "extensionsRequired"), *item;
     gltf_path p;
     long k = 0;
@@ -193,7 +193,7 @@ static ik_result check_extensions_required(const json_value *root, ik_io_error *
 
 /* `scene` names one of `scenes`, whose `nodes` name nodes (after the node
  * table is built, which gives node_count). */
-static ik_result check_scenes(const json_value *root, long node_count, ik_io_error *error) {
+static ik_result check_scenes(const json_value *root, long node_count, ik_error *error) {
     const json_value *scenes = json_member(root, "scenes"), *scene;
     long scene_count = json_is_array(scenes) ? json_count(scenes) : 0, value, s = 0;
     gltf_path p;
@@ -225,7 +225,7 @@ static ik_result check_scenes(const json_value *root, long node_count, ik_io_err
 /* The JSON text into g->doc (strict RFC 8259; "\u0000" is refused there, as
  * names cannot carry a NUL), then the asset version and required
  * extensions. A refused text is reported at its byte in the file. */
-static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long file_offset, ik_io_error *error) {
+static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long file_offset, ik_error *error) {
     const json_value *asset, *version;
     json_error refused;
     char what[160];
@@ -249,7 +249,7 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
 
 /* The GLB header and chunk table; on success *json and *bin point into data. */
 static ik_result parse_glb(const unsigned char *data, size_t size, const unsigned char **json, size_t *json_size,
-                           const unsigned char **bin, size_t *bin_size, ik_io_error *error) {
+                           const unsigned char **bin, size_t *bin_size, ik_error *error) {
     uint32_t length, chunk_length, chunk_type;
     size_t at;
     char what[120];
@@ -297,14 +297,14 @@ static ik_result parse_glb(const unsigned char *data, size_t size, const unsigne
 }
 
 ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out,
-                              ik_io_error *error) {
+                              ik_error *error) {
     const unsigned char *bytes = (const unsigned char *)data;
     const unsigned char *json = bytes, *bin = NULL;
     size_t json_size = size, bin_size = 0;
     long json_offset = 0;
     ik_gltf *g;
     ik_result r;
-    ik_io_error_clear(error);
+    ik_error_clear(error);
     if (!out || (!data && size > 0)) return IK_ERR_NULL;
     *out = NULL;
     if (size >= 4 && read_u32(bytes) == GLB_MAGIC) {
@@ -330,12 +330,12 @@ ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_di
     return IK_OK;
 }
 
-ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_io_error *error) {
+ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_error *error) {
     char *data, *dir;
     size_t size, dir_length;
     const char *slash;
     ik_result r;
-    ik_io_error_clear(error);
+    ik_error_clear(error);
     if (!path || !out) return IK_ERR_NULL;
     *out = NULL;
     if ((r = ik_io_read_file(path, &data, &size, error)) != IK_OK) return r;

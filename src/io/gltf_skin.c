@@ -15,7 +15,7 @@
 /* Optional member `arr` (named `key`) of node `node`: an array of exactly n
  * finite numbers. */
 static ik_result read_numbers(const json_value *arr, const char *key, int n, double *out, int *present,
-                              int node, ik_io_error *error) {
+                              int node, ik_error *error) {
     const json_value *item;
     gltf_path p;
     int i = 0;
@@ -72,7 +72,7 @@ static void read_node_members(const json_value *object, node_members *node) {
  * rotation (unit quaternion x, y, z, w) and scale, applied as T * R * S
  * (section 3.5.2). */
 static ik_result node_local(const node_members *obj, int node, ik_mat4 *local, ik_transform *trs,
-                            ik_io_error *error) {
+                            ik_error *error) {
     double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     int present, i;
     ik_result res;
@@ -107,7 +107,7 @@ static ik_result node_local(const node_members *obj, int node, ik_mat4 *local, i
 }
 
 /* world(n) = local(root) ... local(parent) local(n). */
-static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_error *error) {
+static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_error *error) {
     node_members members;
     ik_mat4 local;
     ik_transform trs;
@@ -124,7 +124,7 @@ static ik_result node_world(const ik_gltf *g, int node, ik_mat4 *world, ik_io_er
 /* Member `key` of node i: absent gives -1, present must be an index below
  * `count`. */
 static ik_result check_node_member(const json_value *member, const char *key, long count, long i, int *index,
-                                   ik_io_error *error) {
+                                   ik_error *error) {
     long value = -1;
     ik_result r = gltf_check_index(member, key, count - 1, -1, &value, "/nodes/%ld", i, 0, error);
     *index = (int)value;
@@ -132,7 +132,7 @@ static ik_result check_node_member(const json_value *member, const char *key, lo
 }
 
 /* g->skinned_nodes, from the node table. */
-static ik_result list_skinned_nodes(ik_gltf *g, ik_io_error *error) {
+static ik_result list_skinned_nodes(ik_gltf *g, ik_error *error) {
     int n;
     g->skinned_nodes = (int *)malloc(((size_t)g->node_count + 1) * sizeof *g->skinned_nodes);
     if (!g->skinned_nodes) return gltf_fail(error, IK_ERR_NO_MEMORY, "/nodes", "out of memory");
@@ -147,7 +147,7 @@ static ik_result list_skinned_nodes(ik_gltf *g, ik_io_error *error) {
  * node_rest. Then cycles are found by walking up with three colours
  * (unvisited, on the current walk, done) in linear time, and the skinned
  * nodes listed. */
-static ik_result build_nodes(ik_gltf *g, ik_io_error *error) {
+static ik_result build_nodes(ik_gltf *g, ik_error *error) {
     const json_value *nodes = json_member(gltf_root(g), "nodes"), *item;
     long skins = json_count(json_member(gltf_root(g), "skins"));
     size_t count = (size_t)json_count(nodes) + 1;
@@ -229,7 +229,7 @@ typedef struct skin_scratch {
     int *stack;
 } skin_scratch;
 
-static ik_result skin_fail_memory(ik_io_error *error, long s) {
+static ik_result skin_fail_memory(ik_error *error, long s) {
     gltf_path p;
     return gltf_fail(error, IK_ERR_NO_MEMORY, gltf_path_of(&p, "skins", s, NULL), "out of memory");
 }
@@ -248,7 +248,7 @@ static ik_result alloc_skin(gltf_skin_data *d, int n) {
 
 /* The skin's joints, unique, as node indices in sc->list order of appearance. */
 static ik_result read_skin_joints(const ik_gltf *g, const json_value *skin, int s, int stamp,
-                                  skin_scratch *sc, int *joint_count, ik_io_error *error) {
+                                  skin_scratch *sc, int *joint_count, ik_error *error) {
     const json_value *joints = json_member(skin, "joints");
     const json_value *item;
     gltf_path p;
@@ -284,14 +284,14 @@ static ik_result read_skin_joints(const ik_gltf *g, const json_value *skin, int 
  * 3. Emit kept nodes parents-first: skin order, each preceded by its
  *    not-yet-emitted kept ancestors. */
 static ik_result build_skin(ik_gltf *g, int s, const json_value *skin, skin_scratch *sc, long *budget,
-                            ik_io_error *error) {
+                            ik_error *error) {
     gltf_skin_data *d = &g->skins[s];
     const json_value *name = json_member(skin, "name");
     int stamp = s + 1, skin_joints = 0, marked = 0, roots = 0, root = -1, above = -1, count = 0, k, i;
     int *skin_nodes;
     ik_result r;
     gltf_path p;
-    ik_skeleton_error skel_error;
+    ik_error skel_error;
     /* glTF is UTF-8 (specification section 3.2); the names ikit hands on
      * (skins, joints, animations) are checked, for terminals and JSON */
     if (json_is_string(name) && !ik_utf8_valid(json_string(name)))
@@ -390,7 +390,7 @@ static ik_result build_skin(ik_gltf *g, int s, const json_value *skin, skin_scra
     r = ik_io_skeleton_init(&d->view.skeleton, count, d->parents, d->names, d->rest_ls, &skel_error);
     if (r == IK_ERR_NO_MEMORY) return gltf_fail(error, r, gltf_path_of(&p, "skins", s, NULL), "out of memory");
     if (r != IK_OK) {
-        int at = skel_error.joint >= 0 && skel_error.joint < count ? d->node[skel_error.joint] : -1;
+        int at = skel_error.index >= 0 && skel_error.index < count ? d->node[skel_error.index] : -1;
         return gltf_fail(error, r, at >= 0 ? gltf_path_of(&p, "nodes", at, NULL) : gltf_path_of(&p, "skins", s, NULL),
                          "skin %d: %s", s, skel_error.message);
     }
@@ -408,7 +408,7 @@ static ik_result build_skin(ik_gltf *g, int s, const json_value *skin, skin_scra
     return IK_OK;
 }
 
-static ik_result build_skins(ik_gltf *g, ik_io_error *error) {
+static ik_result build_skins(ik_gltf *g, ik_error *error) {
     const json_value *skins = json_member(gltf_root(g), "skins");
     const json_value *skin;
     skin_scratch sc;
@@ -484,7 +484,7 @@ void gltf_free_derived(ik_gltf *g) {
     g->mesh_count = g->material_count = g->skinned_node_count = 0;
 }
 
-ik_result gltf_build(ik_gltf *g, ik_io_error *error) {
+ik_result gltf_build(ik_gltf *g, ik_error *error) {
     ik_result r;
     gltf_free_derived(g);
     if ((r = gltf_index_tree(g, error)) != IK_OK) return r;

@@ -149,7 +149,7 @@ int gltf_tree_numbers_exact(cJSON *tree) {
     return 0;
 }
 
-ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_io_error *error) {
+ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_error *error) {
     json_error refused;
     char *text = gltf_tree_numbers_exact(tree) ? cJSON_PrintUnformatted(tree) : NULL;
     int ok;

@@ -22,6 +22,6 @@ int gltf_tree_numbers_exact(cJSON *tree);
 
 /* `tree` printed compactly with its numbers exact (gltf_tree_numbers_exact)
  * and read into `doc`. */
-ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_io_error *error);
+ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_error *error);
 
 #endif

@@ -17,7 +17,7 @@
 #define GLB_CHUNK_JSON 0x4E4F534Au
 #define GLB_CHUNK_BIN 0x004E4942u
 
-static ik_result fail_memory(ik_io_error *error) { return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory"); }
+static ik_result fail_memory(ik_error *error) { return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory"); }
 
 /* Delete every member of obj named `key` after `kept` (all of them when
  * `kept` is NULL): a file may repeat a key, and the reader takes the first
@@ -73,7 +73,7 @@ static cJSON *root_array(cJSON *root, const char *key) {
  * plans (NULL: unchanged), then everything derived from it is built again.
  * The tree and the plan are consumed; on failure the document and its
  * buffers are as they were. */
-static ik_result commit_edit(ik_gltf *g, cJSON *tree, gltf_prune *prune, ik_io_error *error) {
+static ik_result commit_edit(ik_gltf *g, cJSON *tree, gltf_prune *prune, ik_error *error) {
     json_doc edited;
     ik_result r = gltf_tree_read_back(tree, &edited, error);
     cJSON_Delete(tree);
@@ -100,11 +100,11 @@ static cJSON **node_items(cJSON *tree, int node_count) {
     return items;
 }
 
-ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik_io_error *error) {
+ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik_error *error) {
     const ik_gltf_skin *view;
     cJSON *tree, **nodes;
     int j;
-    ik_io_error_clear(error);
+    ik_error_clear(error);
     if (!g || !pose_ls) return IK_ERR_NULL;
     if (!(view = ik_gltf_skeleton(g, skin))) return gltf_fail(error, IK_ERR_RANGE, "/skins", "no skin %d", skin);
     for (j = 0; j < view->skeleton.joint_count; ++j)
@@ -363,7 +363,7 @@ static ik_result append_clip(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, 
     return result;
 }
 
-static ik_result check_keys(const ik_gltf *g, int skin, const ik_clip *keys, ik_io_error *error) {
+static ik_result check_keys(const ik_gltf *g, int skin, const ik_clip *keys, ik_error *error) {
     const ik_gltf_skin *view = ik_gltf_skeleton(g, skin);
     int bad = -1;
     ik_result r;
@@ -393,10 +393,10 @@ static ik_result append_animation(ik_gltf *g, cJSON *tree, int skin, const char 
     return append_clip(g, tree, ik_gltf_skeleton(g, skin), keys, channels, samplers, 0);
 }
 
-ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip *keys, ik_io_error *error) {
+ik_result ik_gltf_add_clip(ik_gltf *g, int skin, const char *name, const ik_clip *keys, ik_error *error) {
     cJSON *tree;
     ik_result r;
-    ik_io_error_clear(error);
+    ik_error_clear(error);
     if (!g || !keys) return IK_ERR_NULL;
     if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
     tree = gltf_tree_of(gltf_root(g));
@@ -477,7 +477,7 @@ static ik_result keep_other_channels(const ik_gltf *g, const cJSON *anim, const 
  * replaced channels alone used (their accessors, then the bufferViews and
  * buffer bytes only those held) is dropped: the references are taken before
  * the edit and after it, and only the difference goes (gltf_prune.h). */
-ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_clip *keys, ik_io_error *error) {
+ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_clip *keys, ik_error *error) {
     const ik_gltf_skin *view;
     cJSON *tree, *anim, *channels, *samplers;
     int *in_skeleton, j;
@@ -485,7 +485,7 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
     gltf_refs before;
     gltf_prune prune;
     ik_result r = IK_OK;
-    ik_io_error_clear(error);
+    ik_error_clear(error);
     if (!g || !keys) return IK_ERR_NULL;
     if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
     if (clip < 0 || clip >= g->animation_count) return gltf_fail(error, IK_ERR_RANGE, "/animations", "no animation %d", clip);
@@ -529,7 +529,7 @@ static void put_u32(unsigned char *b, uint32_t v) {
 /* Buffer i goes out as the GLB BIN chunk (binary, buffer 0), under the URI
  * external_uri[i] when that is given, or as a base64 data URI. */
 static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out,
-                           size_t *size, ik_io_error *error) {
+                           size_t *size, ik_error *error) {
     cJSON *doc = gltf_tree_of(gltf_root(g));
     cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers"), *buffer = NULL;
     const gltf_buffer *bin = NULL;
@@ -606,18 +606,18 @@ out_of_memory:
     return fail_memory(error);
 }
 
-ik_result ik_gltf_write_memory(const ik_gltf *g, int binary, unsigned char **out, size_t *size, ik_io_error *error) {
-    ik_io_error_clear(error);
+ik_result ik_gltf_write_memory(const ik_gltf *g, int binary, unsigned char **out, size_t *size, ik_error *error) {
+    ik_error_clear(error);
     if (!g || !out || !size) return IK_ERR_NULL;
     return serialise(g, binary, NULL, out, size, error);
 }
 
-static ik_result write_bytes(const char *path, const unsigned char *data, size_t size, ik_io_error *error) {
+static ik_result write_bytes(const char *path, const unsigned char *data, size_t size, ik_error *error) {
     FILE *f = fopen(path, "wb");
     int ok = f && fwrite(data, 1, size, f) == size;
     if (f && fclose(f) != 0) ok = 0;
     if (!ok) {
-        ik_io_error_set(error, 0, 0, -1, "cannot write %.200s", path);
+        ik_error_set(error, 0, 0, -1, "cannot write %.200s", path);
         return IK_ERR_IO;
     }
     return IK_OK;
@@ -666,14 +666,14 @@ static char *uri_of_name(const char *name) {
  * file name without its .gltf/.glb extension, then ".bin" for the first,
  * "_1.bin", "_2.bin"... for the next. The document is the last file. */
 ik_result ik_gltf_output_files(const ik_gltf *g, const char *path, ik_gltf_output_file **files, int *count,
-                               ik_io_error *error) {
+                               ik_error *error) {
     const char *slash, *base, *dot;
     size_t stem_length;
     char **uris;
     ik_gltf_output_file *list;
     int binary, i, n = 0, external = 0;
     ik_result r = IK_OK;
-    ik_io_error_clear(error);
+    ik_error_clear(error);
     if (!g || !path || !files || !count) return IK_ERR_NULL;
     *files = NULL;
     *count = 0;
@@ -724,7 +724,7 @@ ik_result ik_gltf_output_files(const ik_gltf *g, const char *path, ik_gltf_outpu
     return IK_OK;
 }
 
-ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_io_error *error) {
+ik_result ik_gltf_write_file(const ik_gltf *g, const char *path, ik_error *error) {
     ik_gltf_output_file *files = NULL;
     int count = 0, i;
     ik_result r = ik_gltf_output_files(g, path, &files, &count, error);

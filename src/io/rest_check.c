@@ -4,18 +4,15 @@
 #include "rest_check.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 ik_result ik_io_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
-                              const ik_transform *rest_ls, ik_skeleton_error *error) {
+                              const ik_transform *rest_ls, ik_error *error) {
     int *scratch = joint_count > 0 ? (int *)malloc(2 * (size_t)joint_count * sizeof *scratch) : NULL;
     ik_result r;
     if (!scratch && joint_count > 0) {
-        if (error) {
-            error->joint = -1;
-            snprintf(error->message, sizeof error->message, "out of memory");
-        }
+        ik_error_clear(error);
+        ik_error_set(error, 0, 0, -1, "out of memory");
         return IK_ERR_NO_MEMORY;
     }
     r = ik_skeleton_init_scratch(skeleton, joint_count, parents, names, rest_ls, scratch, error);

@@ -9,10 +9,10 @@
 
 /* ik_skeleton_init_scratch with its scratch allocated here (the readers'
  * hashed duplicate-name check, O(n log n) at worst); IK_ERR_NO_MEMORY, with
- * "out of memory" in `error` and its joint -1, when that allocation fails
+ * "out of memory" in `error` and its index -1, when that allocation fails
  * (the init itself never returns it). */
 ik_result ik_io_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
-                              const ik_transform *rest_ls, ik_skeleton_error *error);
+                              const ik_transform *rest_ls, ik_error *error);
 
 /* Each rest transform may fit ik_real while their product down a chain does
  * not: the first joint (parents-first order) whose model-space rest

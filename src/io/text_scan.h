@@ -7,7 +7,7 @@
 #include <float.h>
 #include <stddef.h>
 
-#include <ikit/io_error.h>
+#include <ikit/error.h>
 #include <ikit/result.h>
 
 typedef struct ik_text_scan {

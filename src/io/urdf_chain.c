@@ -25,27 +25,27 @@ ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3])
 /* Walks up from the tip to the base; joints_out receives the joints base
  * first. *count is the chain's length even when it exceeds max. */
 ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, int *joints_out, int max,
-                        int *count, ik_io_error *err)
+                        int *count, ik_error *error)
 {
     int base, tip, link, length = 0, k;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!urdf || !base_link || !tip_link || !count || (!joints_out && max > 0)) return IK_ERR_NULL;
     *count = 0;
-    r = ik_urdf_find_link(urdf, base_link, &base, err);
-    if (r == IK_OK) r = ik_urdf_find_link(urdf, tip_link, &tip, err);
+    r = ik_urdf_find_link(urdf, base_link, &base, error);
+    if (r == IK_OK) r = ik_urdf_find_link(urdf, tip_link, &tip, error);
     if (r != IK_OK) return r;
     for (link = tip; link != base && urdf->links[link].parent_joint >= 0; ++length)
         link = urdf->joints[urdf->links[link].parent_joint].parent_link;
     if (link != base) {
-        ik_io_error_set(err, 0, 0, -1, "link '%.60s' is not above link '%.60s' (the tree's root is '%.60s')", base_link,
-                        tip_link, urdf->links[urdf->root_link].name);
+        ik_error_set(error, 0, 0, -1, "link '%.60s' is not above link '%.60s' (the tree's root is '%.60s')", base_link,
+                     tip_link, urdf->links[urdf->root_link].name);
         return IK_ERR_HIERARCHY;
     }
     *count = length;
     if (length > max) {
-        ik_io_error_set(err, 0, 0, -1, "the chain from '%.60s' to '%.60s' has %d joints, more than the %d given",
-                        base_link, tip_link, length, max);
+        ik_error_set(error, 0, 0, -1, "the chain from '%.60s' to '%.60s' has %d joints, more than the %d given",
+                     base_link, tip_link, length, max);
         return IK_ERR_CAPACITY;
     }
     for (link = tip, k = length - 1; k >= 0; --k) {
@@ -73,12 +73,12 @@ static int mimic_leader(const ik_urdf *urdf, int joint, double *multiplier, doub
 /* One variable per distinct leader (mimic_leader) among the moving joints,
  * numbered in chain order. */
 ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                              ik_robot_chain *chain, int *variable_joints, ik_io_error *err)
+                              ik_robot_chain *chain, int *variable_joints, ik_error *error)
 {
     int joints[IK_ROBOT_MAX_JOINTS], leaders[IK_ROBOT_MAX_JOINTS], count, k, v;
     ik_result r;
     if (!chain) return IK_ERR_NULL;
-    r = ik_urdf_chain(urdf, base_link, tip_link, joints, IK_ROBOT_MAX_JOINTS, &count, err);
+    r = ik_urdf_chain(urdf, base_link, tip_link, joints, IK_ROBOT_MAX_JOINTS, &count, error);
     if (r != IK_OK) return r;
     memset(chain, 0, sizeof *chain);
     chain->joint_count = count;
@@ -109,17 +109,17 @@ ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const 
 }
 
 ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                                 ik_urdf_skeleton **out, ik_io_error *err)
+                                 ik_urdf_skeleton **out, ik_error *error)
 {
     int count, k, *joints;
     ik_urdf_skeleton *s;
-    ik_skeleton_error skeleton_error;
+    ik_error skeleton_error;
     ik_result r;
     if (!out) return IK_ERR_NULL;
     *out = NULL;
-    r = ik_urdf_chain(urdf, base_link, tip_link, NULL, 0, &count, err);
+    r = ik_urdf_chain(urdf, base_link, tip_link, NULL, 0, &count, error);
     if (r != IK_OK && r != IK_ERR_CAPACITY) return r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     s = (ik_urdf_skeleton *)calloc(1, sizeof *s);
     if (!s) return IK_ERR_NO_MEMORY;
     s->parents = (int *)malloc((size_t)(count + 1) * sizeof *s->parents);
@@ -132,11 +132,11 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
     }
     /* Skeleton joint 0 is the base link; joint k + 1 the child link of chain joint k. */
     joints = s->urdf_joints + 1;
-    ik_urdf_chain(urdf, base_link, tip_link, joints, count, &count, err);
+    ik_urdf_chain(urdf, base_link, tip_link, joints, count, &count, error);
     s->urdf_joints[0] = -1;
     s->parents[0] = -1;
     s->rest_ls[0] = ik_transform_identity();
-    ik_urdf_find_link(urdf, base_link, &k, err);
+    ik_urdf_find_link(urdf, base_link, &k, error);
     s->names[0] = urdf->links[k].name;
     for (k = 0; k < count; ++k) {
         s->parents[k + 1] = k;
@@ -145,7 +145,7 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
     }
     r = ik_io_skeleton_init(&s->skeleton, count + 1, s->parents, s->names, s->rest_ls, &skeleton_error);
     if (r != IK_OK) {
-        ik_io_error_set(err, 0, 0, -1, "chain skeleton: %s", skeleton_error.message);
+        ik_error_set(error, 0, 0, -1, "chain skeleton: %s", skeleton_error.message);
         ik_urdf_skeleton_free(s);
         return r;
     }
@@ -153,11 +153,11 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
     k = ik_io_rest_overflow(&s->skeleton, NULL);
     if (k != -1) {
         if (k == -2)
-            ik_io_error_set(err, 0, 0, -1, "chain skeleton: out of memory");
+            ik_error_set(error, 0, 0, -1, "chain skeleton: out of memory");
         else
-            ik_io_error_set(err, 0, 0, -1,
-                            "link '%.60s': rest position overflows (the joint origins above it multiplied)",
-                            s->names[k]);
+            ik_error_set(error, 0, 0, -1,
+                         "link '%.60s': rest position overflows (the joint origins above it multiplied)",
+                         s->names[k]);
         ik_urdf_skeleton_free(s);
         return k == -2 ? IK_ERR_NO_MEMORY : IK_ERR_NONFINITE;
     }
@@ -178,14 +178,14 @@ void ik_urdf_skeleton_free(ik_urdf_skeleton *skeleton)
 /* ---- finding names, with suggestions ------------------------------------ */
 
 /* "no link 'x' in robot 'r' (did you mean: 'a', 'b'?)". */
-static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_io_error *err)
+static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_error *error)
 {
     int count = links ? urdf->link_count : urdf->joint_count, best[3], found = 0, k;
     const char **names = count > 0 ? (const char **)malloc((size_t)count * sizeof *names) : NULL;
     char hint[200] = "";
     size_t used;
     for (k = 0; names && k < count; ++k) names[k] = links ? urdf->links[k].name : urdf->joints[k].name;
-    if (names) found = ik_io_closest_names(names, count, name, best, 3);
+    if (names) found = ik_error_closest_names(names, count, name, best, 3);
     for (k = 0; k < found; ++k) {
         used = strlen(hint);
         snprintf(hint + used, sizeof hint - used, "%s'%.50s'", k ? ", " : " (did you mean: ", names[best[k]]);
@@ -195,13 +195,13 @@ static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_
         snprintf(hint + used, sizeof hint - used, "?)");
     }
     free(names);
-    ik_io_error_set(err, 0, 0, -1, "no %s '%.60s' in robot '%.40s'%s", links ? "link" : "joint", name,
-                    urdf->name ? urdf->name : "", hint);
+    ik_error_set(error, 0, 0, -1, "no %s '%.60s' in robot '%.40s'%s", links ? "link" : "joint", name,
+                 urdf->name ? urdf->name : "", hint);
     return IK_ERR_NOT_FOUND;
 }
 
 /* The index of the link (links != 0) or joint called `name`. */
-static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int *index, ik_io_error *err)
+static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int *index, ik_error *error)
 {
     int count, i;
     if (!urdf || !name || !index) return IK_ERR_NULL;
@@ -211,15 +211,15 @@ static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int
             *index = i;
             return IK_OK;
         }
-    return not_found(urdf, links, name, err);
+    return not_found(urdf, links, name, error);
 }
 
-ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err)
+ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_error *error)
 {
-    return find_name(urdf, 1, name, index, err);
+    return find_name(urdf, 1, name, index, error);
 }
 
-ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_io_error *err)
+ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_error *error)
 {
-    return find_name(urdf, 0, name, index, err);
+    return find_name(urdf, 0, name, index, error);
 }

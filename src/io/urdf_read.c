@@ -13,16 +13,16 @@
 #include "text_scan.h"
 
 /* Records a failure at an element's line: "line L, column 0: <msg>". */
-static ik_result fail_at(ik_io_error *err, long line, ik_result r, const char *fmt, ...)
+static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static ik_result fail_at(ik_io_error *err, long line, ik_result r, const char *fmt, ...)
+static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    ik_io_error_setv(err, line > 0 ? line : 0, 0, -1, fmt, args);
+    ik_error_setv(error, line > 0 ? line : 0, 0, -1, fmt, args);
     va_end(args);
     return r;
 }
@@ -56,7 +56,7 @@ static char *attribute_copy(xmlNode *node, const char *name, int *no_memory)
  * out [count] (the BVH and chain readers' exact, locale-free parser); an
  * absent attribute leaves out as it is. */
 static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int count, const char *owner,
-                              ik_io_error *err)
+                              ik_error *error)
 {
     xmlChar *value = xmlGetProp(node, (const xmlChar *)attr);
     ik_text_scan scan;
@@ -68,14 +68,14 @@ static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int 
     for (k = 0; k < count && r == IK_OK; ++k) {
         ik_text_number n = ik_text_next(&scan, &token, 1) ? ik_text_number_parse(&token, &out[k]) : IK_TEXT_NUMBER_SYNTAX;
         if (n == IK_TEXT_NUMBER_SYNTAX)
-            r = fail_at(err, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
+            r = fail_at(error, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
                         (const char *)node->name, attr, (const char *)value, count);
         else if (n == IK_TEXT_NUMBER_NONFINITE)
-            r = fail_at(err, node_line(node), IK_ERR_NONFINITE, "%s <%s %s=\"%.40s\">: number %d is not finite",
+            r = fail_at(error, node_line(node), IK_ERR_NONFINITE, "%s <%s %s=\"%.40s\">: number %d is not finite",
                         owner, (const char *)node->name, attr, (const char *)value, k + 1);
     }
     if (r == IK_OK && ik_text_next(&scan, &token, 1))
-        r = fail_at(err, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
+        r = fail_at(error, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
                     (const char *)node->name, attr, (const char *)value, count);
     xmlFree(value);
     return r;
@@ -121,7 +121,7 @@ static int find_sorted(const name_entry *entries, int count, const char *name)
 
 typedef struct urdf_reader {
     ik_urdf *u;
-    ik_io_error *err;
+    ik_error *error;
     char **mimic_names; /* [joint_count]: the leader named by each joint's <mimic>, or NULL */
     name_entry *link_names, *joint_names; /* sorted by name */
 } urdf_reader;
@@ -130,13 +130,13 @@ typedef struct urdf_reader {
  * the closest names) is prefixed with the line and the element. */
 static ik_result lookup(const urdf_reader *rd, int links, const char *name, long line, const char *owner, int *index)
 {
-    ik_io_error found;
+    ik_error found;
     ik_result r;
     *index = links ? find_sorted(rd->link_names, rd->u->link_count, name)
                    : find_sorted(rd->joint_names, rd->u->joint_count, name);
     if (*index >= 0) return IK_OK;
     r = links ? ik_urdf_find_link(rd->u, name, index, &found) : ik_urdf_find_joint(rd->u, name, index, &found);
-    return fail_at(rd->err, line, r, "%s: %s", owner, found.message);
+    return fail_at(rd->error, line, r, "%s: %s", owner, found.message);
 }
 
 static ik_result read_link(urdf_reader *rd, xmlNode *node)
@@ -147,7 +147,7 @@ static ik_result read_link(urdf_reader *rd, xmlNode *node)
     if (no_memory) return IK_ERR_NO_MEMORY;
     if (!name || !name[0]) {
         free(name);
-        return fail_at(rd->err, node_line(node), IK_ERR_PARSE, "<link>: no name");
+        return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "<link>: no name");
     }
     link->name = name;
     link->parent_joint = -1;
@@ -158,7 +158,7 @@ static ik_result read_link(urdf_reader *rd, xmlNode *node)
 
 /* The joint type from its name; floating and planar joints are refused. */
 static ik_result joint_type(const char *type, long line, const char *owner, ik_robot_joint_type *out,
-                            ik_io_error *err)
+                            ik_error *error)
 {
     static const char *const names[] = {"fixed", "revolute", "continuous", "prismatic"};
     int k;
@@ -168,11 +168,11 @@ static ik_result joint_type(const char *type, long line, const char *owner, ik_r
             return IK_OK;
         }
     if (strcmp(type, "floating") == 0 || strcmp(type, "planar") == 0)
-        return fail_at(err, line, IK_ERR_UNSUPPORTED,
+        return fail_at(error, line, IK_ERR_UNSUPPORTED,
                        "%s: %s joints are not supported (serial chains of revolute, continuous, prismatic and "
                        "fixed joints only)",
                        owner, type);
-    return fail_at(err, line, IK_ERR_PARSE,
+    return fail_at(error, line, IK_ERR_PARSE,
                    "%s: unknown joint type '%.40s' (revolute, continuous, prismatic, fixed)", owner, type);
 }
 
@@ -181,7 +181,7 @@ static ik_result joint_link(urdf_reader *rd, xmlNode *node, const char *owner, i
 {
     xmlChar *name = xmlGetProp(node, (const xmlChar *)"link");
     ik_result r;
-    if (!name) return fail_at(rd->err, node_line(node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner, node->name);
+    if (!name) return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner, node->name);
     r = lookup(rd, 1, (const char *)name, node_line(node), owner, index);
     xmlFree(name);
     return r;
@@ -191,12 +191,12 @@ static ik_result joint_link(urdf_reader *rd, xmlNode *node, const char *owner, i
 static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint)
 {
     double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
-    ik_result r = read_numbers(node, "xyz", xyz, 3, owner, rd->err);
-    if (r == IK_OK) r = read_numbers(node, "rpy", rpy, 3, owner, rd->err);
+    ik_result r = read_numbers(node, "xyz", xyz, 3, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(node, "rpy", rpy, 3, owner, rd->error);
     if (r != IK_OK) return r;
     joint->origin = ik_urdf_origin(xyz, rpy);
     if (!ik_transform_finite(joint->origin))
-        return fail_at(rd->err, node_line(node), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
+        return fail_at(rd->error, node_line(node), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
     return IK_OK;
 }
 
@@ -204,24 +204,24 @@ static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner,
 static ik_result joint_axis(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint)
 {
     double a[3] = {1, 0, 0}, length;
-    ik_result r = read_numbers(node, "xyz", a, 3, owner, rd->err);
+    ik_result r = read_numbers(node, "xyz", a, 3, owner, rd->error);
     if (r != IK_OK) return r;
     length = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     if (!(length > 1e-12) || !isfinite(length))
-        return fail_at(rd->err, node_line(node), IK_ERR_DEGENERATE, "%s <axis>: zero or unusable axis", owner);
+        return fail_at(rd->error, node_line(node), IK_ERR_DEGENERATE, "%s <axis>: zero or unusable axis", owner);
     joint->axis = ik_v3((ik_real)(a[0] / length), (ik_real)(a[1] / length), (ik_real)(a[2] / length));
     return IK_OK;
 }
 
 static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint)
 {
-    ik_result r = read_numbers(node, "lower", &joint->lower, 1, owner, rd->err);
-    if (r == IK_OK) r = read_numbers(node, "upper", &joint->upper, 1, owner, rd->err);
-    if (r == IK_OK) r = read_numbers(node, "velocity", &joint->velocity, 1, owner, rd->err);
-    if (r == IK_OK) r = read_numbers(node, "effort", &joint->effort, 1, owner, rd->err);
+    ik_result r = read_numbers(node, "lower", &joint->lower, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(node, "upper", &joint->upper, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(node, "velocity", &joint->velocity, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(node, "effort", &joint->effort, 1, owner, rd->error);
     if (r != IK_OK) return r;
     if (joint->lower > joint->upper)
-        return fail_at(rd->err, node_line(node), IK_ERR_RANGE, "%s <limit>: lower %g above upper %g", owner,
+        return fail_at(rd->error, node_line(node), IK_ERR_RANGE, "%s <limit>: lower %g above upper %g", owner,
                        joint->lower, joint->upper);
     joint->has_limit = 1;
     return IK_OK;
@@ -232,14 +232,14 @@ static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, 
 static ik_result joint_mimic(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint, int index)
 {
     int no_memory = 0;
-    ik_result r = read_numbers(node, "multiplier", &joint->mimic_multiplier, 1, owner, rd->err);
-    if (r == IK_OK) r = read_numbers(node, "offset", &joint->mimic_offset, 1, owner, rd->err);
+    ik_result r = read_numbers(node, "multiplier", &joint->mimic_multiplier, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(node, "offset", &joint->mimic_offset, 1, owner, rd->error);
     if (r != IK_OK) return r;
     free(rd->mimic_names[index]);
     rd->mimic_names[index] = attribute_copy(node, "joint", &no_memory);
     if (no_memory) return IK_ERR_NO_MEMORY;
     if (!rd->mimic_names[index])
-        return fail_at(rd->err, node_line(node), IK_ERR_PARSE, "%s <mimic>: no joint attribute", owner);
+        return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "%s <mimic>: no joint attribute", owner);
     return IK_OK;
 }
 
@@ -258,7 +258,7 @@ static ik_result read_joint_name(urdf_reader *rd, xmlNode *node)
     joint->axis = ik_v3(1, 0, 0);
     joint->mimic_joint = -1;
     joint->mimic_multiplier = 1;
-    if (!joint->name || !joint->name[0]) return fail_at(rd->err, joint->line, IK_ERR_PARSE, "<joint>: no name");
+    if (!joint->name || !joint->name[0]) return fail_at(rd->error, joint->line, IK_ERR_PARSE, "<joint>: no name");
     return IK_OK;
 }
 
@@ -273,8 +273,8 @@ static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index)
     xmlNode *c;
     snprintf(owner, sizeof owner, "<joint name=\"%.60s\">", joint->name);
     type = xmlGetProp(node, (const xmlChar *)"type");
-    if (!type) return fail_at(rd->err, joint->line, IK_ERR_PARSE, "%s: no type", owner);
-    r = joint_type((const char *)type, joint->line, owner, &joint->type, rd->err);
+    if (!type) return fail_at(rd->error, joint->line, IK_ERR_PARSE, "%s: no type", owner);
+    r = joint_type((const char *)type, joint->line, owner, &joint->type, rd->error);
     xmlFree(type);
     for (c = node->children; c && r == IK_OK; c = c->next) {
         if (is_element(c, "origin")) {
@@ -295,16 +295,16 @@ static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index)
     }
     if (r != IK_OK) return r;
     if (!has_parent || !has_child)
-        return fail_at(rd->err, joint->line, IK_ERR_PARSE, "%s: no <%s link=...>", owner,
+        return fail_at(rd->error, joint->line, IK_ERR_PARSE, "%s: no <%s link=...>", owner,
                        has_parent ? "child" : "parent");
     if (joint->parent_link == joint->child_link)
-        return fail_at(rd->err, joint->line, IK_ERR_HIERARCHY, "%s: link '%.60s' is its own parent", owner,
+        return fail_at(rd->error, joint->line, IK_ERR_HIERARCHY, "%s: link '%.60s' is its own parent", owner,
                        rd->u->links[joint->child_link].name);
     if ((joint->type == IK_ROBOT_REVOLUTE || joint->type == IK_ROBOT_PRISMATIC) && !joint->has_limit)
-        return fail_at(rd->err, joint->line, IK_ERR_PARSE, "%s: a %s joint needs <limit lower upper>", owner,
-                       joint->type == IK_ROBOT_REVOLUTE ? "revolute" : "prismatic");
+        return fail_at(rd->error, joint->line, IK_ERR_PARSE, "%s: a %s joint needs <limit lower upper>",
+                       owner, joint->type == IK_ROBOT_REVOLUTE ? "revolute" : "prismatic");
     if (rd->u->links[joint->child_link].parent_joint >= 0)
-        return fail_at(rd->err, joint->line, IK_ERR_HIERARCHY,
+        return fail_at(rd->error, joint->line, IK_ERR_HIERARCHY,
                        "%s: link '%.60s' is already the child of joint '%.60s' (a link has one parent)", owner,
                        rd->u->links[joint->child_link].name,
                        rd->u->joints[rd->u->links[joint->child_link].parent_joint].name);
@@ -326,7 +326,7 @@ static ik_result check_tree(urdf_reader *rd, int *visit)
             if (roots++ == 0) {
                 u->root_link = i;
             } else {
-                return fail_at(rd->err, u->links[i].line, IK_ERR_HIERARCHY,
+                return fail_at(rd->error, u->links[i].line, IK_ERR_HIERARCHY,
                                "<link name=\"%.60s\">: a second root link besides '%.60s' (no joint has it as "
                                "child; a URDF is one tree)",
                                u->links[i].name, u->links[u->root_link].name);
@@ -334,7 +334,7 @@ static ik_result check_tree(urdf_reader *rd, int *visit)
         }
     }
     if (roots == 0)
-        return fail_at(rd->err, u->link_count > 0 ? u->links[0].line : 0, IK_ERR_HIERARCHY,
+        return fail_at(rd->error, u->link_count > 0 ? u->links[0].line : 0, IK_ERR_HIERARCHY,
                        "%s", u->link_count > 0 ? "every link is some joint's child: the joints form a loop"
                                                  : "<robot>: no links");
     visit[u->root_link] = -2;
@@ -342,7 +342,7 @@ static ik_result check_tree(urdf_reader *rd, int *visit)
         int link = i;
         while (visit[link] != -2) {
             if (visit[link] == i)
-                return fail_at(rd->err, u->joints[u->links[link].parent_joint].line, IK_ERR_HIERARCHY,
+                return fail_at(rd->error, u->joints[u->links[link].parent_joint].line, IK_ERR_HIERARCHY,
                                "<joint name=\"%.60s\">: the joints above link '%.60s' form a loop",
                                u->joints[u->links[link].parent_joint].name, u->links[link].name);
             visit[link] = i;
@@ -371,14 +371,14 @@ static ik_result resolve_mimics(urdf_reader *rd)
         for (j = u->joints[i].mimic_joint, steps = 0; j >= 0 && steps <= u->joint_count; j = u->joints[j].mimic_joint)
             ++steps;
         if (j >= 0)
-            return fail_at(rd->err, u->joints[i].line, IK_ERR_HIERARCHY,
+            return fail_at(rd->error, u->joints[i].line, IK_ERR_HIERARCHY,
                            "<joint name=\"%.60s\"> <mimic>: the mimic joints it follows form a loop", u->joints[i].name);
     }
     return IK_OK;
 }
 
 /* Counts the top-level links and joints (for one allocation each). */
-static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_io_error *err)
+static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_error *error)
 {
     xmlNode *c;
     *links = *joints = 0;
@@ -386,7 +386,7 @@ static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_io_erro
         if (is_element(c, "link")) ++*links;
         if (is_element(c, "joint")) ++*joints;
         if (*links > IK_URDF_MAX_ITEMS || *joints > IK_URDF_MAX_ITEMS)
-            return fail_at(err, node_line(c), IK_ERR_RANGE, "<robot>: more than %d links or joints",
+            return fail_at(error, node_line(c), IK_ERR_RANGE, "<robot>: more than %d links or joints",
                            IK_URDF_MAX_ITEMS);
     }
     return IK_OK;
@@ -407,11 +407,11 @@ static ik_result index_names(urdf_reader *rd)
     }
     duplicate = sort_names(rd->link_names, u->link_count);
     if (duplicate >= 0)
-        return fail_at(rd->err, u->links[duplicate].line, IK_ERR_HIERARCHY,
+        return fail_at(rd->error, u->links[duplicate].line, IK_ERR_HIERARCHY,
                        "<link name=\"%.60s\">: a second link of that name", u->links[duplicate].name);
     duplicate = sort_names(rd->joint_names, u->joint_count);
     if (duplicate >= 0)
-        return fail_at(rd->err, u->joints[duplicate].line, IK_ERR_HIERARCHY,
+        return fail_at(rd->error, u->joints[duplicate].line, IK_ERR_HIERARCHY,
                        "<joint name=\"%.60s\">: a second joint of that name", u->joints[duplicate].name);
     return IK_OK;
 }
@@ -420,7 +420,7 @@ static ik_result read_robot(urdf_reader *rd, xmlNode *robot)
 {
     ik_urdf *u = rd->u;
     int links, joints, no_memory = 0, k, *visit;
-    ik_result r = count_items(robot, &links, &joints, rd->err);
+    ik_result r = count_items(robot, &links, &joints, rd->error);
     xmlNode *c;
     if (r != IK_OK) return r;
     u->name = attribute_copy(robot, "name", &no_memory);
@@ -461,20 +461,20 @@ static long declaration_line(const char *data, size_t size)
 }
 
 /* libxml2's message for a document that did not parse. */
-static ik_result parse_failure(xmlParserCtxtPtr context, ik_io_error *err)
+static ik_result parse_failure(xmlParserCtxtPtr context, ik_error *error)
 {
     xmlErrorPtr e = xmlCtxtGetLastError(context);
     char message[160];
     size_t length;
-    if (!e || !e->message) return fail_at(err, 0, IK_ERR_PARSE, "not an XML document");
+    if (!e || !e->message) return fail_at(error, 0, IK_ERR_PARSE, "not an XML document");
     snprintf(message, sizeof message, "%s", e->message);
     length = strlen(message);
     while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) message[--length] = '\0';
-    ik_io_error_set(err, e->line > 0 ? e->line : 0, e->int2 > 0 ? e->int2 : 0, -1, "XML: %s", message);
+    ik_error_set(error, e->line > 0 ? e->line : 0, e->int2 > 0 ? e->int2 : 0, -1, "XML: %s", message);
     return IK_ERR_PARSE;
 }
 
-ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_io_error *err)
+ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_error *error)
 {
     /* No entity substitution, DTD loading or network; line numbers past 65535. */
     const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
@@ -485,24 +485,24 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_i
     ik_result r;
     long line;
     int i;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
     if (!data) return IK_ERR_NULL;
-    if (size == 0) return fail_at(err, 0, IK_ERR_PARSE, "empty document");
+    if (size == 0) return fail_at(error, 0, IK_ERR_PARSE, "empty document");
     if (size > IK_URDF_MAX_BYTES)
-        return fail_at(err, 0, IK_ERR_RANGE, "document of %lu bytes, above the %lu a URDF may have", (unsigned long)size,
+        return fail_at(error, 0, IK_ERR_RANGE, "document of %lu bytes, above the %lu a URDF may have", (unsigned long)size,
                        (unsigned long)IK_URDF_MAX_BYTES);
     line = declaration_line(data, size);
     if (line > 0)
-        return fail_at(err, line, IK_ERR_UNSUPPORTED,
+        return fail_at(error, line, IK_ERR_UNSUPPORTED,
                        "<!DOCTYPE> or <!ENTITY>: document type and entity declarations are refused (a URDF needs "
                        "none, and entities can expand without bound or read other files)");
     context = xmlNewParserCtxt();
     if (!context) return IK_ERR_NO_MEMORY;
     doc = xmlCtxtReadMemory(context, data, (int)size, NULL, "UTF-8", options);
     if (!doc) {
-        r = parse_failure(context, err);
+        r = parse_failure(context, error);
         xmlFreeParserCtxt(context);
         return r;
     }
@@ -510,16 +510,16 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_i
     root = xmlDocGetRootElement(doc);
     if (doc->intSubset || doc->extSubset) {
         xmlFreeDoc(doc);
-        return fail_at(err, 0, IK_ERR_UNSUPPORTED, "<!DOCTYPE>: document type declarations are refused");
+        return fail_at(error, 0, IK_ERR_UNSUPPORTED, "<!DOCTYPE>: document type declarations are refused");
     }
     if (!root || !is_element(root, "robot")) {
-        r = fail_at(err, root ? node_line(root) : 0, IK_ERR_PARSE, "<%.40s>: the root element must be <robot>",
+        r = fail_at(error, root ? node_line(root) : 0, IK_ERR_PARSE, "<%.40s>: the root element must be <robot>",
                     root ? (const char *)root->name : "");
         xmlFreeDoc(doc);
         return r;
     }
     memset(&rd, 0, sizeof rd);
-    rd.err = err;
+    rd.error = error;
     rd.u = (ik_urdf *)calloc(1, sizeof *rd.u);
     r = rd.u ? read_robot(&rd, root) : IK_ERR_NO_MEMORY;
     if (rd.mimic_names)
@@ -528,7 +528,7 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_i
     free(rd.link_names);
     free(rd.joint_names);
     xmlFreeDoc(doc);
-    if (r == IK_ERR_NO_MEMORY && (!err || !err->message[0])) fail_at(err, 0, r, "out of memory");
+    if (r == IK_ERR_NO_MEMORY && (!error || !error->message[0])) fail_at(error, 0, r, "out of memory");
     if (r != IK_OK) {
         ik_urdf_free(rd.u);
         return r;
@@ -537,18 +537,18 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_i
     return IK_OK;
 }
 
-ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_io_error *err)
+ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error)
 {
     char *data = NULL;
     size_t size = 0;
     ik_result r;
-    ik_io_error_clear(err);
+    ik_error_clear(error);
     if (!out) return IK_ERR_NULL;
     *out = NULL;
     if (!path) return IK_ERR_NULL;
-    r = ik_io_read_file(path, &data, &size, err);
+    r = ik_io_read_file(path, &data, &size, error);
     if (r != IK_OK) return r;
-    r = ik_urdf_read_memory(data, size, out, err);
+    r = ik_urdf_read_memory(data, size, out, error);
     free(data);
     return r;
 }

@@ -713,38 +713,37 @@ ik_robot_analytic ik_robot_analytic_def(void) {
     return job;
 }
 
-static ik_result validate(const ik_robot_analytic *job, ik_field_error *where) {
+static ik_result validate(const ik_robot_analytic *job, ik_error *error) {
     int v;
-    if (job->defaulted != IK_JOB_DEFAULTED) return ik_field_fail(where, IK_ERR_NOT_DEFAULTED, "defaulted", -1);
-    if (!job->model) return ik_field_fail(where, IK_ERR_NULL, "model", -1);
-    if (!job->q_out) return ik_field_fail(where, IK_ERR_NULL, "q_out", -1);
-    if (!job->solution_count) return ik_field_fail(where, IK_ERR_NULL, "solution_count", -1);
+    if (job->defaulted != IK_JOB_DEFAULTED) return ik_field_fail(error, IK_ERR_NOT_DEFAULTED, "defaulted", -1);
+    if (!job->model) return ik_field_fail(error, IK_ERR_NULL, "model", -1);
+    if (!job->q_out) return ik_field_fail(error, IK_ERR_NULL, "q_out", -1);
+    if (!job->solution_count) return ik_field_fail(error, IK_ERR_NULL, "solution_count", -1);
     if (job->model->kind == IK_ROBOT_ANALYTIC_NONE || !job->model->chain)
-        return ik_field_fail(where, IK_ERR_UNSUPPORTED, "model", -1);
-    if (!ik_vec3_finite(job->goal_position_bs)) return ik_field_fail(where, IK_ERR_NONFINITE, "goal_position_bs", -1);
-    if (!ik_quat_finite(job->goal_rotation_bs)) return ik_field_fail(where, IK_ERR_NONFINITE, "goal_rotation_bs", -1);
+        return ik_field_fail(error, IK_ERR_UNSUPPORTED, "model", -1);
+    if (!ik_vec3_finite(job->goal_position_bs)) return ik_field_fail(error, IK_ERR_NONFINITE, "goal_position_bs", -1);
+    if (!ik_quat_finite(job->goal_rotation_bs)) return ik_field_fail(error, IK_ERR_NONFINITE, "goal_rotation_bs", -1);
     if (!(IK_FABS(ik_quat_length(job->goal_rotation_bs) - 1) <= (ik_real)1e-3))
-        return ik_field_fail(where, IK_ERR_RANGE, "goal_rotation_bs", -1);
-    if (!ik_finite(job->position_tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "position_tolerance", -1);
-    if (!(job->position_tolerance > 0)) return ik_field_fail(where, IK_ERR_RANGE, "position_tolerance", -1);
-    if (!ik_finite(job->angle_tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "angle_tolerance", -1);
-    if (!(job->angle_tolerance > 0)) return ik_field_fail(where, IK_ERR_RANGE, "angle_tolerance", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "goal_rotation_bs", -1);
+    if (!ik_finite(job->position_tolerance)) return ik_field_fail(error, IK_ERR_NONFINITE, "position_tolerance", -1);
+    if (!(job->position_tolerance > 0)) return ik_field_fail(error, IK_ERR_RANGE, "position_tolerance", -1);
+    if (!ik_finite(job->angle_tolerance)) return ik_field_fail(error, IK_ERR_NONFINITE, "angle_tolerance", -1);
+    if (!(job->angle_tolerance > 0)) return ik_field_fail(error, IK_ERR_RANGE, "angle_tolerance", -1);
     if (job->prefer != IK_ROBOT_PREFER_SEED && job->prefer != IK_ROBOT_PREFER_MID_RANGE)
-        return ik_field_fail(where, IK_ERR_RANGE, "prefer", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "prefer", -1);
     for (v = 0; job->q_seed && v < 6; ++v)
-        if (!ik_finite(job->q_seed[v])) return ik_field_fail(where, IK_ERR_NONFINITE, "q_seed", v);
-    return ik_field_fail(where, IK_OK, NULL, -1);
+        if (!ik_finite(job->q_seed[v])) return ik_field_fail(error, IK_ERR_NONFINITE, "q_seed", v);
+    return ik_field_fail(error, IK_OK, NULL, -1);
 }
 
 ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
     const ik_robot_analytic_model *m;
     solve_state s;
     drot home_back;
-    ik_field_error ignored;
     ik_result r;
     int v;
     if (!job) return IK_ERR_NULL;
-    r = validate(job, job->error_field ? job->error_field : &ignored);
+    r = validate(job, job->error_field);
     if (r != IK_OK) return r;
     m = job->model;
     s.model = m;

@@ -121,11 +121,11 @@ size_t ik_robot_ik_scratch_size(int variable_count) {
  * turns when every joint on it is revolute or continuous with multiplier
  * +-1. Also the chain's reach: the summed joint offsets and prismatic
  * travel. */
-static ik_result find_limits(const ik_robot_chain *chain, workspace *ws, ik_real *reach, ik_field_error *where) {
+static ik_result find_limits(const ik_robot_chain *chain, workspace *ws, ik_real *reach, ik_error *error) {
     ik_bool limited[IK_ROBOT_MAX_JOINTS], turns[IK_ROBOT_MAX_JOINTS];
     int k, v, bad;
     ik_result r = ik_robot_variable_limits(chain, ws->lower, ws->upper, limited, &bad);
-    if (r != IK_OK) return ik_field_fail(where, r, "chain", bad);
+    if (r != IK_OK) return ik_field_fail(error, r, "chain", bad);
     *reach = 0;
     for (v = 0; v < chain->variable_count; ++v) turns[v] = 1;
     for (k = 0; k < chain->joint_count; ++k) {
@@ -292,55 +292,55 @@ static ik_bool take_step(const ik_robot_ik *job, workspace *ws, const ik_real *e
 static ik_bool positive_finite(ik_vec3 v) { return ik_vec3_finite(v) && v.x > 0 && v.y > 0 && v.z > 0; }
 
 static ik_result validate(const ik_robot_ik *job) {
-    ik_field_error *where = job->error_field;
+    ik_error *error = job->error_field;
     const ik_robot_chain *chain = job->chain;
     ik_real length;
     int k;
-    if (job->defaulted != IK_JOB_DEFAULTED) return ik_field_fail(where, IK_ERR_NOT_DEFAULTED, "defaulted", -1);
-    if (!chain) return ik_field_fail(where, IK_ERR_NULL, "chain", -1);
+    if (job->defaulted != IK_JOB_DEFAULTED) return ik_field_fail(error, IK_ERR_NOT_DEFAULTED, "defaulted", -1);
+    if (!chain) return ik_field_fail(error, IK_ERR_NULL, "chain", -1);
     if (chain->joint_count < 0 || chain->joint_count > IK_ROBOT_MAX_JOINTS || chain->variable_count < 1 ||
         chain->variable_count > IK_ROBOT_MAX_JOINTS)
-        return ik_field_fail(where, IK_ERR_RANGE, "chain", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "chain", -1);
     for (k = 0; k < chain->joint_count; ++k) {
         const ik_robot_joint *joint = &chain->joints[k];
         if (joint->type != IK_ROBOT_FIXED && (joint->variable < 0 || joint->variable >= chain->variable_count))
-            return ik_field_fail(where, IK_ERR_RANGE, "chain", k);
+            return ik_field_fail(error, IK_ERR_RANGE, "chain", k);
         if (!ik_transform_finite(joint->origin) || !ik_vec3_finite(joint->axis))
-            return ik_field_fail(where, IK_ERR_NONFINITE, "chain", k);
+            return ik_field_fail(error, IK_ERR_NONFINITE, "chain", k);
     }
-    if (!job->q_seed) return ik_field_fail(where, IK_ERR_NULL, "q_seed", -1);
-    if (!job->q_out) return ik_field_fail(where, IK_ERR_NULL, "q_out", -1);
-    if (!job->scratch) return ik_field_fail(where, IK_ERR_NULL, "scratch", -1);
+    if (!job->q_seed) return ik_field_fail(error, IK_ERR_NULL, "q_seed", -1);
+    if (!job->q_out) return ik_field_fail(error, IK_ERR_NULL, "q_out", -1);
+    if (!job->scratch) return ik_field_fail(error, IK_ERR_NULL, "scratch", -1);
     if (job->scratch_bytes < ik_robot_ik_scratch_size(chain->variable_count))
-        return ik_field_fail(where, IK_ERR_CAPACITY, "scratch_bytes", -1);
-    if (!ik_vec3_finite(job->goal_position_bs)) return ik_field_fail(where, IK_ERR_NONFINITE, "goal_position_bs", -1);
-    if (!ik_quat_finite(job->goal_rotation_bs)) return ik_field_fail(where, IK_ERR_NONFINITE, "goal_rotation_bs", -1);
+        return ik_field_fail(error, IK_ERR_CAPACITY, "scratch_bytes", -1);
+    if (!ik_vec3_finite(job->goal_position_bs)) return ik_field_fail(error, IK_ERR_NONFINITE, "goal_position_bs", -1);
+    if (!ik_quat_finite(job->goal_rotation_bs)) return ik_field_fail(error, IK_ERR_NONFINITE, "goal_rotation_bs", -1);
     length = ik_quat_length(job->goal_rotation_bs);
     if (job->orientation_importance != 0 && IK_FABS(length - 1) > (ik_real)1e-3)
-        return ik_field_fail(where, IK_ERR_RANGE, "goal_rotation_bs", -1);
-    if (!ik_finite(job->position_importance)) return ik_field_fail(where, IK_ERR_NONFINITE, "position_importance", -1);
-    if (!ik_finite(job->orientation_importance)) return ik_field_fail(where, IK_ERR_NONFINITE, "orientation_importance", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "goal_rotation_bs", -1);
+    if (!ik_finite(job->position_importance)) return ik_field_fail(error, IK_ERR_NONFINITE, "position_importance", -1);
+    if (!ik_finite(job->orientation_importance)) return ik_field_fail(error, IK_ERR_NONFINITE, "orientation_importance", -1);
     if (job->position_importance < 0 || (job->position_importance == 0 && job->orientation_importance == 0))
-        return ik_field_fail(where, IK_ERR_RANGE, "position_importance", -1);
-    if (job->orientation_importance < 0) return ik_field_fail(where, IK_ERR_RANGE, "orientation_importance", -1);
-    if (!positive_finite(job->position_tolerance)) return ik_field_fail(where, IK_ERR_RANGE, "position_tolerance", -1);
-    if (!positive_finite(job->angle_tolerance)) return ik_field_fail(where, IK_ERR_RANGE, "angle_tolerance", -1);
-    if (job->max_iterations < 1) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "position_importance", -1);
+    if (job->orientation_importance < 0) return ik_field_fail(error, IK_ERR_RANGE, "orientation_importance", -1);
+    if (!positive_finite(job->position_tolerance)) return ik_field_fail(error, IK_ERR_RANGE, "position_tolerance", -1);
+    if (!positive_finite(job->angle_tolerance)) return ik_field_fail(error, IK_ERR_RANGE, "angle_tolerance", -1);
+    if (job->max_iterations < 1) return ik_field_fail(error, IK_ERR_RANGE, "max_iterations", -1);
     if (job->clock_s && !(job->time_budget_s > 0 && job->time_budget_s < 1e300))
-        return ik_field_fail(where, IK_ERR_RANGE, "time_budget_s", -1);
-    if (job->attempt_iterations < 1) return ik_field_fail(where, IK_ERR_RANGE, "attempt_iterations", -1);
-    if (job->stall_iterations < 1) return ik_field_fail(where, IK_ERR_RANGE, "stall_iterations", -1);
-    if (!ik_finite(job->null_space_gain)) return ik_field_fail(where, IK_ERR_NONFINITE, "null_space_gain", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "time_budget_s", -1);
+    if (job->attempt_iterations < 1) return ik_field_fail(error, IK_ERR_RANGE, "attempt_iterations", -1);
+    if (job->stall_iterations < 1) return ik_field_fail(error, IK_ERR_RANGE, "stall_iterations", -1);
+    if (!ik_finite(job->null_space_gain)) return ik_field_fail(error, IK_ERR_NONFINITE, "null_space_gain", -1);
     if (!(job->null_space_gain >= 0 && job->null_space_gain <= 1))
-        return ik_field_fail(where, IK_ERR_RANGE, "null_space_gain", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "null_space_gain", -1);
     if (job->prefer != IK_ROBOT_PREFER_SEED && job->prefer != IK_ROBOT_PREFER_MID_RANGE)
-        return ik_field_fail(where, IK_ERR_RANGE, "prefer", -1);
-    if (job->null_space_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "null_space_iterations", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "prefer", -1);
+    if (job->null_space_iterations < 0) return ik_field_fail(error, IK_ERR_RANGE, "null_space_iterations", -1);
     if (job->analytic_model && job->analytic_model->kind != IK_ROBOT_ANALYTIC_NONE &&
         job->analytic_model->chain != chain)
-        return ik_field_fail(where, IK_ERR_RANGE, "analytic_model", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "analytic_model", -1);
     for (k = 0; k < chain->variable_count; ++k)
-        if (!ik_finite(job->q_seed[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "q_seed", k);
+        if (!ik_finite(job->q_seed[k])) return ik_field_fail(error, IK_ERR_NONFINITE, "q_seed", k);
     return IK_OK;
 }
 
@@ -589,9 +589,6 @@ ik_result ik_robot_ik_run(const ik_robot_ik *job) {
     if (job->iterations) *job->iterations = iterations;
     if (job->restarts) *job->restarts = restarts;
     if (job->found_by) *job->found_by = best_start;
-    if (job->error_field) {
-        job->error_field->field = NULL;
-        job->error_field->index = -1;
-    }
+    ik_error_clear(job->error_field);
     return IK_OK;
 }

@@ -2,13 +2,12 @@
 #include <ikit/skeleton.h>
 
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-static void set_error(ik_skeleton_error *error, int joint, const char *what) {
+static void set_error(ik_error *error, int joint, const char *what) {
     if (!error) return;
-    error->joint = joint;
-    snprintf(error->message, sizeof error->message, "joint %d: %s", joint, what);
+    error->index = joint;
+    ik_error_set(error, 0, 0, -1, "joint %d: %s", joint, what);
 }
 
 /* FNV-1a, 32 bits (Fowler, Noll, Vo), then MurmurHash3's finaliser
@@ -144,12 +143,9 @@ static int first_duplicate_name(const char *const *names, int joint_count, int *
  * 1e-3 (they are normalised by the caller's exporter, not here). */
 ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
                                    const char *const *names, const ik_transform *rest_ls, int *scratch,
-                                   ik_skeleton_error *error) {
+                                   ik_error *error) {
     int i;
-    if (error) {
-        error->joint = -1;
-        error->message[0] = '\0';
-    }
+    ik_error_clear(error);
     if (!skeleton || (joint_count > 0 && (!parents || !rest_ls))) {
         set_error(error, -1, "skeleton, parents and rest poses are required");
         return IK_ERR_NULL;
@@ -191,7 +187,7 @@ ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const
 
 ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
                            const char *const *names, const ik_transform *rest_ls,
-                           ik_skeleton_error *error) {
+                           ik_error *error) {
     return ik_skeleton_init_scratch(skeleton, joint_count, parents, names, rest_ls, NULL, error);
 }
 

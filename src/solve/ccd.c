@@ -32,28 +32,28 @@ ik_ccd ik_ccd_def(void) {
 size_t ik_ccd_scratch_size(int joint_count) { return ik_chain_scratch_bytes(joint_count); }
 
 static ik_result validate(const ik_ccd *job) {
-    ik_field_error *where;
+    ik_error *error;
     ik_result r;
     if (!job) return IK_ERR_NULL;
     if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    where = job->base.error_field;
-    ik_field_fail(where, IK_OK, NULL, -1);
+    error = job->base.error_field;
+    ik_field_fail(error, IK_OK, NULL, -1);
     r = ik_chain_validate_base(&job->base, job->joints, 1);
     if (r != IK_OK) return r;
-    if (!ik_vec3_finite(job->target_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "target_ms", -1);
+    if (!ik_vec3_finite(job->target_ms)) return ik_field_fail(error, IK_ERR_NONFINITE, "target_ms", -1);
     if (!ik_finite(job->tolerance) || job->tolerance < 0)
-        return ik_field_fail(where, ik_finite(job->tolerance) ? IK_ERR_RANGE : IK_ERR_NONFINITE, "tolerance", -1);
-    if (!ik_finite(job->max_step_angle)) return ik_field_fail(where, IK_ERR_NONFINITE, "max_step_angle", -1);
-    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+        return ik_field_fail(error, ik_finite(job->tolerance) ? IK_ERR_RANGE : IK_ERR_NONFINITE, "tolerance", -1);
+    if (!ik_finite(job->max_step_angle)) return ik_field_fail(error, IK_ERR_NONFINITE, "max_step_angle", -1);
+    if (job->max_iterations < 0) return ik_field_fail(error, IK_ERR_RANGE, "max_iterations", -1);
     if (!(job->max_step_angle > 0) || job->max_step_angle > IK_PI * (1 + (ik_real)1e-6))
-        return ik_field_fail(where, IK_ERR_RANGE, "max_step_angle", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "max_step_angle", -1);
     if (job->target_rotation_ms) {
-        if (!ik_quat_finite(*job->target_rotation_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "target_rotation_ms", -1);
+        if (!ik_quat_finite(*job->target_rotation_ms)) return ik_field_fail(error, IK_ERR_NONFINITE, "target_rotation_ms", -1);
         if (!(ik_quat_length(*job->target_rotation_ms) > 0))
-            return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotation_ms", -1);
+            return ik_field_fail(error, IK_ERR_DEGENERATE, "target_rotation_ms", -1);
     }
     return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count, job->base.constraints,
-                                    job->base.root_ms, job->base.pose_ls, where);
+                                    job->base.root_ms, job->base.pose_ls, error);
 }
 
 /* One joint step, in model space: with p_k the joint, e the effector, t

@@ -22,19 +22,19 @@ static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
  * `require_chain` the link parent must be the joint listed just before.
  * One link_parent walk per joint: O(count + skeleton depth spanned). */
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain, ik_field_error *where) {
+                            ik_bool require_chain, ik_error *error) {
     int k;
-    if (!skeleton) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
-    if (!skeleton->parents) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton->parents", -1);
-    if (!joints) return ik_field_fail(where, IK_ERR_NULL, "joints", -1);
-    if (count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.listed_joint_count", -1);
+    if (!skeleton) return ik_field_fail(error, IK_ERR_NULL, "base.skeleton", -1);
+    if (!skeleton->parents) return ik_field_fail(error, IK_ERR_NULL, "base.skeleton->parents", -1);
+    if (!joints) return ik_field_fail(error, IK_ERR_NULL, "joints", -1);
+    if (count < 1) return ik_field_fail(error, IK_ERR_RANGE, "base.listed_joint_count", -1);
     for (k = 0; k < count; ++k) {
-        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "joints", k);
-        if (k > 0 && joints[k] <= joints[k - 1]) return ik_field_fail(where, IK_ERR_RANGE, "joints", k);
+        if (joints[k] < 0 || joints[k] >= skeleton->joint_count) return ik_field_fail(error, IK_ERR_RANGE, "joints", k);
+        if (k > 0 && joints[k] <= joints[k - 1]) return ik_field_fail(error, IK_ERR_RANGE, "joints", k);
     }
     for (k = 1; k < count; ++k) {
         int up = link_parent(skeleton, joints, k);
-        if (up < 0 || (require_chain && up != k - 1)) return ik_field_fail(where, IK_ERR_HIERARCHY, "joints", k);
+        if (up < 0 || (require_chain && up != k - 1)) return ik_field_fail(error, IK_ERR_HIERARCHY, "joints", k);
     }
     return IK_OK;
 }
@@ -44,19 +44,19 @@ ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int 
  * skeleton root). */
 ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
                                    const ik_constraint *constraints, const ik_mat4 *root_ms,
-                                   const ik_transform *pose_ls, ik_field_error *where) {
+                                   const ik_transform *pose_ls, ik_error *error) {
     int k, a;
     if (constraints) {
         for (k = 0; k < count; ++k) {
             ik_result r = ik_constraint_validate(&constraints[k]);
-            if (r != IK_OK) return ik_field_fail(where, r, "base.constraints", k);
+            if (r != IK_OK) return ik_field_fail(error, r, "base.constraints", k);
         }
     }
-    if (root_ms && !ik_mat4_finite(root_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
+    if (root_ms && !ik_mat4_finite(root_ms)) return ik_field_fail(error, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (k = 0; k < count; ++k) {
         int stop = k == 0 ? -1 : joints[link_parent(skeleton, joints, k)];
         for (a = joints[k]; a != stop; a = skeleton->parents[a])
-            if (!ik_transform_finite(pose_ls[a])) return ik_field_fail(where, IK_ERR_NONFINITE, "base.pose_ls", a);
+            if (!ik_transform_finite(pose_ls[a])) return ik_field_fail(error, IK_ERR_NONFINITE, "base.pose_ls", a);
     }
     return IK_OK;
 }
@@ -141,14 +141,14 @@ void ik_chain_update(ik_chain_link *links, int count) {
 }
 
 ik_result ik_chain_validate_base(const ik_chain_base *base, const int *joints, ik_bool require_chain) {
-    ik_field_error *where = base->error_field;
+    ik_error *error = base->error_field;
     ik_result r;
-    if (!base->pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
-    if (!base->scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
-    r = ik_chain_validate(base->skeleton, joints, base->listed_joint_count, require_chain, where);
+    if (!base->pose_ls) return ik_field_fail(error, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!base->scratch) return ik_field_fail(error, IK_ERR_NULL, "base.scratch", -1);
+    r = ik_chain_validate(base->skeleton, joints, base->listed_joint_count, require_chain, error);
     if (r != IK_OK) return r;
     if (base->scratch_bytes < ik_chain_scratch_bytes(base->listed_joint_count))
-        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
+        return ik_field_fail(error, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     return IK_OK;
 }
 

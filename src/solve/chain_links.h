@@ -47,9 +47,9 @@ typedef char ik_chain_link_fits_scratch_bound[sizeof(ik_chain_link) <= IK_CHAIN_
 /* IK_ERR_NULL, IK_ERR_RANGE (count < 1, index outside the skeleton, list not
  * strictly ascending) or IK_ERR_HIERARCHY (a joint not below the first one).
  * With `require_chain`, each joint must descend from the one before it.
- * The bad field (of a job's base, or "joints") is named in `*where`. */
+ * The bad field (of a job's base, or "joints") is named in `*error`. */
 ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain, ik_field_error *where);
+                            ik_bool require_chain, ik_error *error);
 
 /* The bytes of working links for `joint_count` listed joints (0 for none):
  * ik_ccd_scratch_size and ik_fabrik_scratch_size. */
@@ -71,7 +71,7 @@ ik_result ik_chain_validate_base(const ik_chain_base *base, const int *joints, i
  * parent, or a joint above the first (all that ik_chain_gather reads). */
 ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joints, int count,
                                    const ik_constraint *constraints, const ik_mat4 *root_ms,
-                                   const ik_transform *pose_ls, ik_field_error *where);
+                                   const ik_transform *pose_ls, ik_error *error);
 
 /* Fill `links` [count] from `pose_ls` [skeleton->joint_count]; `root_ms`
  * (NULL for the identity) sits above every skeleton root, as in

@@ -46,36 +46,36 @@ static ik_real effector_importance(const ik_fabrik *job, int i) { return job->im
 size_t ik_fabrik_scratch_size(int joint_count) { return ik_chain_scratch_bytes(joint_count); }
 
 static ik_result validate(const ik_fabrik *job) {
-    ik_field_error *where;
+    ik_error *error;
     int i;
     ik_result r;
     if (!job) return IK_ERR_NULL;
     if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    where = job->base.error_field;
-    ik_field_fail(where, IK_OK, NULL, -1);
-    if (!job->targets_ms) return ik_field_fail(where, IK_ERR_NULL, "targets_ms", -1);
+    error = job->base.error_field;
+    ik_field_fail(error, IK_OK, NULL, -1);
+    if (!job->targets_ms) return ik_field_fail(error, IK_ERR_NULL, "targets_ms", -1);
     r = ik_chain_validate_base(&job->base, job->joints, 0);
     if (r != IK_OK) return r;
     if (job->effector_count < 1 || (!job->effectors && job->effector_count != 1))
-        return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
-    if (!ik_finite(job->tolerance)) return ik_field_fail(where, IK_ERR_NONFINITE, "tolerance", -1);
-    if (job->tolerance < 0) return ik_field_fail(where, IK_ERR_RANGE, "tolerance", -1);
-    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "effector_count", -1);
+    if (!ik_finite(job->tolerance)) return ik_field_fail(error, IK_ERR_NONFINITE, "tolerance", -1);
+    if (job->tolerance < 0) return ik_field_fail(error, IK_ERR_RANGE, "tolerance", -1);
+    if (job->max_iterations < 0) return ik_field_fail(error, IK_ERR_RANGE, "max_iterations", -1);
     for (i = 0; i < job->effector_count; ++i) {
         int e = effector_link(job, i);
-        if (e < 0 || e >= job->base.listed_joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
-        if (!ik_vec3_finite(job->targets_ms[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "targets_ms", i);
-        if (job->importances && !ik_finite(job->importances[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "importances", i);
-        if (job->importances && !(job->importances[i] > 0)) return ik_field_fail(where, IK_ERR_RANGE, "importances", i);
+        if (e < 0 || e >= job->base.listed_joint_count) return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
+        if (!ik_vec3_finite(job->targets_ms[i])) return ik_field_fail(error, IK_ERR_NONFINITE, "targets_ms", i);
+        if (job->importances && !ik_finite(job->importances[i])) return ik_field_fail(error, IK_ERR_NONFINITE, "importances", i);
+        if (job->importances && !(job->importances[i] > 0)) return ik_field_fail(error, IK_ERR_RANGE, "importances", i);
         if (job->target_rotations_ms) {
             if (!ik_quat_finite(job->target_rotations_ms[i]))
-                return ik_field_fail(where, IK_ERR_NONFINITE, "target_rotations_ms", i);
+                return ik_field_fail(error, IK_ERR_NONFINITE, "target_rotations_ms", i);
             if (!(ik_quat_length(job->target_rotations_ms[i]) > 0))
-                return ik_field_fail(where, IK_ERR_DEGENERATE, "target_rotations_ms", i);
+                return ik_field_fail(error, IK_ERR_DEGENERATE, "target_rotations_ms", i);
         }
     }
     return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count, job->base.constraints,
-                                    job->base.root_ms, job->base.pose_ls, where);
+                                    job->base.root_ms, job->base.pose_ls, error);
 }
 
 /* Flags, targets and branch weights: an effector's target is the weighted

@@ -87,7 +87,7 @@ ik_jacobian ik_jacobian_def(void) {
     return job;
 }
 
-ik_jacobian_effector ik_jacobian_effector_def(int joint, ik_vec3 target_ms) {
+ik_jacobian_effector ik_jacobian_effector_make(int joint, ik_vec3 target_ms) {
     ik_jacobian_effector e;
     e.joint = joint;
     e.offset_ls = ik_vec3_zero();
@@ -123,7 +123,7 @@ ik_jacobian_joint ik_jacobian_ball(int joint) {
 /* For a job whose options failed validate's combined test (kept apart so
  * a good job pays only for that test): names the first non-finite option,
  * else the first out of range, in the order of the struct. */
-static ik_result bad_option(const ik_jacobian *job, ik_field_error *where) {
+static ik_result bad_option(const ik_jacobian *job, ik_error *error) {
     const struct {
         const char *name;
         ik_real value;
@@ -139,78 +139,78 @@ static ik_result bad_option(const ik_jacobian *job, ik_field_error *where) {
     const int count = (int)(sizeof options / sizeof options[0]);
     int i;
     for (i = 0; i < count; ++i)
-        if (!ik_finite(options[i].value)) return ik_field_fail(where, IK_ERR_NONFINITE, options[i].name, -1);
-    if (!ik_vec3_finite(job->down_ms)) return ik_field_fail(where, IK_ERR_NONFINITE, "down_ms", -1);
+        if (!ik_finite(options[i].value)) return ik_field_fail(error, IK_ERR_NONFINITE, options[i].name, -1);
+    if (!ik_vec3_finite(job->down_ms)) return ik_field_fail(error, IK_ERR_NONFINITE, "down_ms", -1);
     for (i = 0; i < count; ++i)
-        if (!options[i].in_range) return ik_field_fail(where, IK_ERR_RANGE, options[i].name, -1);
-    return ik_field_fail(where, IK_ERR_RANGE, "options", -1);
+        if (!options[i].in_range) return ik_field_fail(error, IK_ERR_RANGE, options[i].name, -1);
+    return ik_field_fail(error, IK_ERR_RANGE, "options", -1);
 }
 
 static ik_result validate(const ik_jacobian *job) {
     const ik_skeleton *skeleton;
-    ik_field_error *where;
+    ik_error *error;
     int i, k, axes;
     if (!job) return IK_ERR_NULL;
     if (job->base.defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    where = job->base.error_field;
-    ik_field_fail(where, IK_OK, NULL, -1);
-    if (!job->base.skeleton) return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
-    if (!job->base.pose_ls) return ik_field_fail(where, IK_ERR_NULL, "base.pose_ls", -1);
-    if (!job->joints) return ik_field_fail(where, IK_ERR_NULL, "joints", -1);
-    if (!job->effectors) return ik_field_fail(where, IK_ERR_NULL, "effectors", -1);
-    if (!job->base.scratch) return ik_field_fail(where, IK_ERR_NULL, "base.scratch", -1);
+    error = job->base.error_field;
+    ik_field_fail(error, IK_OK, NULL, -1);
+    if (!job->base.skeleton) return ik_field_fail(error, IK_ERR_NULL, "base.skeleton", -1);
+    if (!job->base.pose_ls) return ik_field_fail(error, IK_ERR_NULL, "base.pose_ls", -1);
+    if (!job->joints) return ik_field_fail(error, IK_ERR_NULL, "joints", -1);
+    if (!job->effectors) return ik_field_fail(error, IK_ERR_NULL, "effectors", -1);
+    if (!job->base.scratch) return ik_field_fail(error, IK_ERR_NULL, "base.scratch", -1);
     skeleton = job->base.skeleton;
     if (skeleton->joint_count < 1 || !skeleton->parents || !skeleton->rest_ls)
-        return ik_field_fail(where, IK_ERR_NULL, "base.skeleton", -1);
-    if (job->base.listed_joint_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "base.listed_joint_count", -1);
-    if (job->effector_count < 1) return ik_field_fail(where, IK_ERR_RANGE, "effector_count", -1);
-    if (job->max_iterations < 0) return ik_field_fail(where, IK_ERR_RANGE, "max_iterations", -1);
+        return ik_field_fail(error, IK_ERR_NULL, "base.skeleton", -1);
+    if (job->base.listed_joint_count < 1) return ik_field_fail(error, IK_ERR_RANGE, "base.listed_joint_count", -1);
+    if (job->effector_count < 1) return ik_field_fail(error, IK_ERR_RANGE, "effector_count", -1);
+    if (job->max_iterations < 0) return ik_field_fail(error, IK_ERR_RANGE, "max_iterations", -1);
     if (job->method < IK_JACOBIAN_TRANSPOSE || job->method > IK_JACOBIAN_SDLS)
-        return ik_field_fail(where, IK_ERR_RANGE, "method", -1);
+        return ik_field_fail(error, IK_ERR_RANGE, "method", -1);
     if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
         !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
         !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms) ||
         job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
         !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
-        return bad_option(job, where);
+        return bad_option(job, error);
     if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms))
-        return ik_field_fail(where, IK_ERR_NONFINITE, "base.root_ms", -1);
+        return ik_field_fail(error, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (i = 0; i < skeleton->joint_count; ++i)
-        if (!ik_transform_finite(job->base.pose_ls[i])) return ik_field_fail(where, IK_ERR_NONFINITE, "base.pose_ls", i);
+        if (!ik_transform_finite(job->base.pose_ls[i])) return ik_field_fail(error, IK_ERR_NONFINITE, "base.pose_ls", i);
     for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
         if (joint->joint < 0 || joint->joint >= skeleton->joint_count ||
             joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES)
-            return ik_field_fail(where, IK_ERR_RANGE, "joints", i);
+            return ik_field_fail(error, IK_ERR_RANGE, "joints", i);
         for (k = 0; k < joint->axis_count; ++k) {
-            if (!ik_vec3_finite(joint->axes_ls[k])) return ik_field_fail(where, IK_ERR_NONFINITE, "joints", i);
+            if (!ik_vec3_finite(joint->axes_ls[k])) return ik_field_fail(error, IK_ERR_NONFINITE, "joints", i);
             if (!(ik_vec3_length_sq(joint->axes_ls[k]) > IK_REAL_EPSILON))
-                return ik_field_fail(where, IK_ERR_DEGENERATE, "joints", i);
+                return ik_field_fail(error, IK_ERR_DEGENERATE, "joints", i);
         }
     }
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
-        if (e->joint < 0 || e->joint >= skeleton->joint_count) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
+        if (e->joint < 0 || e->joint >= skeleton->joint_count) return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
         if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->importance) ||
             !ik_finite(e->orientation_importance) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
-            return ik_field_fail(where, IK_ERR_NONFINITE, "effectors", i);
-        if (e->importance < 0 || e->orientation_importance < 0) return ik_field_fail(where, IK_ERR_RANGE, "effectors", i);
+            return ik_field_fail(error, IK_ERR_NONFINITE, "effectors", i);
+        if (e->importance < 0 || e->orientation_importance < 0) return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
     }
     axes = ik_jacobian_total_axes(job);
     if (job->springs) {
         for (i = 0; i < axes; ++i) {
             ik_result r = ik_spring_validate(&job->springs[i]);
-            if (r != IK_OK) return ik_field_fail(where, r, "springs", i);
+            if (r != IK_OK) return ik_field_fail(error, r, "springs", i);
         }
     }
     if (job->base.constraints) {
         for (i = 0; i < job->base.listed_joint_count; ++i) {
             ik_result r = ik_constraint_validate(&job->base.constraints[i]);
-            if (r != IK_OK) return ik_field_fail(where, r, "base.constraints", i);
+            if (r != IK_OK) return ik_field_fail(error, r, "base.constraints", i);
         }
     }
     if (job->base.scratch_bytes < ik_jacobian_scratch_size(skeleton->joint_count, axes, job->effector_count))
-        return ik_field_fail(where, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
+        return ik_field_fail(error, IK_ERR_CAPACITY, "base.scratch_bytes", -1);
     return IK_OK;
 }
 

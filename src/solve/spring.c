@@ -5,7 +5,7 @@
  * its hard limit gets a large but finite pull. */
 #define SPRING_MAX_GROWTH ((ik_real)50)
 
-ik_spring ik_spring_def(void) {
+ik_spring ik_spring_make(void) {
     ik_spring s;
     s.stiffness = 0;
     s.comfort_min = 0;
@@ -16,7 +16,7 @@ ik_spring ik_spring_def(void) {
 }
 
 ik_spring ik_spring_toward(ik_real rest, ik_real stiffness) {
-    ik_spring s = ik_spring_def();
+    ik_spring s = ik_spring_make();
     s.stiffness = stiffness;
     s.comfort_min = rest;
     s.comfort_max = rest;

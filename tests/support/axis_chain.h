@@ -91,7 +91,7 @@ static inline ik_jacobian_effector axis_chain_goal(axis_chain *c, rng *g, double
     for (k = 0; k < c->axis_count; ++k) angles[k] = rng_range(g, -IK_PI, IK_PI);
     axis_chain_set_angles(c, angles);
     ik_skeleton_fk(&c->skeleton, c->pose_ls, NULL, c->model_ms);
-    effector = ik_jacobian_effector_def(c->joint_count, ik_mat4_translation(&c->model_ms[c->joint_count]));
+    effector = ik_jacobian_effector_make(c->joint_count, ik_mat4_translation(&c->model_ms[c->joint_count]));
     effector.use_orientation = 1;
     effector.target_rotation_ms = ik_mat4_rotation(&c->model_ms[c->joint_count]);
     for (i = 0; i < c->joint_count; ++i) {

@@ -112,7 +112,7 @@ static inline ik_result limited_solve(limited_chain *c, limited_solver solver, i
         return ik_ccd_run(&job);
     } else {
         ik_jacobian job = ik_jacobian_def();
-        ik_jacobian_effector effector = ik_jacobian_effector_def(f->count - 1, target);
+        ik_jacobian_effector effector = ik_jacobian_effector_make(f->count - 1, target);
         int axes = 0, k;
         for (k = 0; k + 1 < f->count; ++k) axes += c->jacobian_joints[k].axis_count;
         job.base.skeleton = &f->skeleton;

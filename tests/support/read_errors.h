@@ -4,7 +4,7 @@
 #ifndef IKIT_TEST_READ_ERRORS_H
 #define IKIT_TEST_READ_ERRORS_H
 
-#include <ikit/io_error.h>
+#include <ikit/error.h>
 #include <ikit/result.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,19 +21,19 @@ typedef struct read_case {
 } read_case;
 
 /* The error is reported on `line`, and its message starts "line <line>,". */
-static inline int read_error_at(const ik_io_error *err, long line) {
+static inline int read_error_at(const ik_error *error, long line) {
     char prefix[32];
     snprintf(prefix, sizeof prefix, "line %ld,", line);
-    return err->line == line && strncmp(err->message, prefix, strlen(prefix)) == 0;
+    return error->line == line && strncmp(error->message, prefix, strlen(prefix)) == 0;
 }
 
 /* A reader's answer to case `c`: the expected result, reported on the
  * expected line, and the output pointer cleared (`cleared`). */
-static inline void read_case_check(const read_case *c, ik_result got, const ik_io_error *err, int cleared) {
-    CHECK(got == c->expected, "%s: got %s (%s), expected %s", c->what, ik_result_str(got), err->message,
+static inline void read_case_check(const read_case *c, ik_result got, const ik_error *error, int cleared) {
+    CHECK(got == c->expected, "%s: got %s (%s), expected %s", c->what, ik_result_str(got), error->message,
           ik_result_str(c->expected));
-    CHECK(read_error_at(err, c->line), "%s: error at line %ld, expected %ld: %s", c->what, err->line, c->line,
-          err->message);
+    CHECK(read_error_at(error, c->line), "%s: error at line %ld, expected %ld: %s", c->what, error->line,
+          c->line, error->message);
     CHECK(cleared, "%s: output not cleared", c->what);
 }
 

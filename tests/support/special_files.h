@@ -6,7 +6,7 @@
 #ifndef IKIT_TEST_SPECIAL_FILES_H
 #define IKIT_TEST_SPECIAL_FILES_H
 
-#include <ikit/io_error.h>
+#include <ikit/error.h>
 #include <ikit/result.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 #include "check.h"
 
 /* A reader over a path, as each test wraps its format's read function. */
-typedef ik_result (*special_file_reader)(const char *path, ik_io_error *err);
+typedef ik_result (*special_file_reader)(const char *path, ik_error *error);
 
 /* A FIFO and a symlink to /dev/zero in a new folder under /tmp; 0 on failure. */
 static inline int special_files_make(char *dir, size_t size, char *fifo, char *zero_link) {
@@ -45,9 +45,9 @@ static inline void check_special_files_refused(const char *format, special_file_
     }
     paths[0] = "/dev/urandom", paths[1] = "/dev/zero", paths[2] = fifo, paths[3] = zero_link, paths[4] = dir;
     for (i = 0; i < 5; ++i) {
-        ik_io_error err;
+        ik_error err;
         ik_result r;
-        ik_io_error_clear(&err);
+        ik_error_clear(&err);
         r = read(paths[i], &err);
         CHECK(r == IK_ERR_IO && strstr(err.message, "not a regular file") && strstr(err.message, paths[i]),
               "%s reader refuses %s: %s (%s)", format, paths[i], ik_result_str(r), err.message);

@@ -15,7 +15,7 @@ static int exit_code_for(ik_result r) {
 }
 
 int ikc_asset_load(const char *command, const char *path, ik_asset *asset) {
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_asset_load(path, asset, &err);
     const char *what;
     if (r == IK_OK) return IKC_EXIT_OK;

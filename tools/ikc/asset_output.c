@@ -16,7 +16,7 @@ int ikc_write_gltf(const char *command, const ik_asset *asset, const char *out, 
     char **joined = (char **)calloc((size_t)buffers + 1, sizeof *joined);
     ik_gltf_output_file *files = NULL;
     ikc_output *list = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     if (!inputs || !joined) goto done;
     inputs[input_count++] = asset->path;
@@ -54,11 +54,11 @@ done:
 int ikc_write_bvh(const char *command, const ik_asset *asset, const ik_bvh *take, const char *out, int overwrite) {
     char *text = NULL;
     size_t size = 0;
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     ikc_output file;
     int code;
-    ik_io_error_clear(&err);
+    ik_error_clear(&err);
     r = ik_bvh_write_memory(take, &text, &size, &err);
     if (r != IK_OK) {
         fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, out, err.message[0] ? err.message : ik_result_str(r));
@@ -107,9 +107,9 @@ static int write_take_bvh(const char *command, const ik_asset *asset, const ik_t
 
 int ikc_write_clip(const char *command, ik_asset *asset, const ik_clip *keys, int clip, const char *name,
                    const char *out, int overwrite) {
-    ik_io_error err;
+    ik_error err;
     ik_result r;
-    ik_io_error_clear(&err);
+    ik_error_clear(&err);
     r = clip >= 0 ? ik_gltf_replace_clip_keys(asset->gltf, clip, asset->skin, keys, &err)
                   : ik_gltf_add_clip(asset->gltf, asset->skin, name, keys, &err);
     if (r != IK_OK) {

@@ -323,7 +323,7 @@ typedef struct tail_timing {
 static ik_result tail_solve(const tail_setup *t, ik_transform *pose, ik_vec3 target, void *scratch, size_t bytes,
                             int *iterations, ik_real *error) {
     ik_jacobian job = ik_jacobian_def();
-    ik_jacobian_effector effector = ik_jacobian_effector_def(t->chain->joint_count - 1, target);
+    ik_jacobian_effector effector = ik_jacobian_effector_make(t->chain->joint_count - 1, target);
     job.base.skeleton = &t->chain->skeleton;
     job.base.pose_ls = pose;
     job.joints = t->joints;
@@ -358,7 +358,7 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
     static ik_constraint constraints[64];
     static int highlight[64];
     ik_chain_file *chain = NULL;
-    ik_io_error err;
+    ik_error err;
     tail_setup setup;
     ikc_panel panels[FRAMES];
     ikc_picture pic;

@@ -54,7 +54,7 @@ typedef struct target_request {
     int reached, iterations;
     double microseconds;
     ik_result result;
-    ik_field_error bad_field; /* the job field a chain solver refused */
+    ik_error bad_field; /* the job field a chain solver refused */
 } target_request;
 
 typedef struct solve_options {
@@ -233,8 +233,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
     for (k = 0; k < t->chain_count; ++k)
         limits[k] = has_limits ? asset->constraints[t->chain[k]] : ik_constraint_none();
     t->iterations = 1;
-    t->bad_field.field = NULL;
-    t->bad_field.index = -1;
+    ik_error_clear(&t->bad_field);
     switch (t->solver) {
     case SOLVER_TWO_BONE: {
         ik_two_bone job = ik_two_bone_def();
@@ -291,7 +290,7 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
          * file's hinges about their axis, fixed joints not at all). */
         ik_jacobian_joint joints[IKC_MAX_CHAIN];
         ik_constraint joint_limits[IKC_MAX_CHAIN];
-        ik_jacobian_effector effector = ik_jacobian_effector_def(t->joint, t->target_ms);
+        ik_jacobian_effector effector = ik_jacobian_effector_make(t->joint, t->target_ms);
         ik_jacobian job = ik_jacobian_def();
         int count = 0, axes = 0;
         size_t bytes;
@@ -413,10 +412,10 @@ static int write_bvh_file(const ik_asset *asset, const char *out, const ik_trans
 static int write_output(ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
                         int overwrite) {
     char ext[8];
-    ik_io_error err;
+    ik_error err;
     ik_result r;
     ikc_extension(out, ext, sizeof ext);
-    ik_io_error_clear(&err);
+    ik_error_clear(&err);
     if (asset->gltf) {
         if (strcmp(ext, "gltf") != 0 && strcmp(ext, "glb") != 0) {
             fprintf(stderr, "ikc solve: '%s': a glTF input is written as .gltf or .glb\n", out);
@@ -719,10 +718,10 @@ static int solve_targets(solve_command *c, const ik_asset *asset, ik_transform *
             char why[512] = "";
             if (t->result == IK_ERR_DEGENERATE)
                 ikc_explain_degenerate(asset->skeleton, model, t->chain, t->chain_count, why, sizeof why);
-            else if (t->bad_field.field && t->bad_field.index >= 0)
-                snprintf(why, sizeof why, "in %s[%d]", t->bad_field.field, t->bad_field.index);
-            else if (t->bad_field.field)
-                snprintf(why, sizeof why, "in %s", t->bad_field.field);
+            else if (t->bad_field.path[0] && t->bad_field.index >= 0)
+                snprintf(why, sizeof why, "in %s[%d]", t->bad_field.path, t->bad_field.index);
+            else if (t->bad_field.path[0])
+                snprintf(why, sizeof why, "in %s", t->bad_field.path);
             fprintf(stderr, "ikc solve: %s solver failed on '%s': %s%s%s\n", solver_names[t->solver], t->joint_name,
                     ik_result_str(t->result), why[0] ? ": " : "", why);
             return IKC_EXIT_FAILURE;

@@ -162,7 +162,7 @@ static int make_ground(const walk_options *o, ik_real leg, ik_real distance, ik_
     } else if (o->height_field) {
         size_t length = 0;
         int code;
-        ik_io_error err;
+        ik_error err;
         char *text = ikc_read_text_file("walk", o->height_field, HEIGHT_FIELD_MAX_BYTES, &length, &code);
         ik_result r;
         if (!text) return code;

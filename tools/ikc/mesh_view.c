@@ -77,7 +77,7 @@ int ikc_mesh_load(const ik_asset *asset, ikc_mesh *m, char *why, size_t why_size
     count = ik_gltf_skinned_mesh_count(asset->gltf);
     for (i = 0; i < count; ++i) {
         ik_gltf_skinned_mesh s;
-        ik_io_error e;
+        ik_error e;
         ik_result r = ik_gltf_skinned_mesh_read(asset->gltf, i, &s, &e);
         if (r == IK_ERR_NO_MEMORY) {
             ikc_mesh_free(m);
@@ -114,7 +114,7 @@ int ikc_mesh_load(const ik_asset *asset, ikc_mesh *m, char *why, size_t why_size
 
 int ikc_mesh_from_bones(const ik_skeleton *skeleton, const ik_mat4 *rest_ms, const ik_real *radius,
                         const ik_real *leaf_length, const float rgb[3], ikc_mesh *m) {
-    ik_bone_mesh_shape shape = ik_bone_mesh_shape_def();
+    ik_bone_mesh_shape shape = ik_bone_mesh_shape_make();
     ik_bone_mesh body;
     int vertices, triangles, n = skeleton->joint_count, i;
     memset(m, 0, sizeof *m);

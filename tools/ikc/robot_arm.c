@@ -11,7 +11,7 @@ int ikc_is_urdf(const char *path) {
 }
 
 int ikc_urdf_load(const char *command, const char *path, ik_urdf **out) {
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_urdf_read_file(path, out, &err);
     if (r == IK_OK) return IKC_EXIT_OK;
     fprintf(stderr, "ikc %s: %s: %s%s\n", command, ikc_shown(path), r == IK_ERR_IO ? "" : "not a readable URDF file: ",
@@ -20,7 +20,7 @@ int ikc_urdf_load(const char *command, const char *path, ik_urdf **out) {
 }
 
 int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, const char *tip, ikc_arm *arm) {
-    ik_io_error err;
+    ik_error err;
     int count;
     ik_result r;
     if (!base) base = urdf->links[urdf->root_link].name;

@@ -39,7 +39,7 @@ static int print_chains(const ik_urdf *u) {
     printf("\nchains from the root link to each leaf link (ikc solve FILE --tip LEAF):\n");
     for (l = 0; l < u->link_count; ++l) {
         ikc_arm arm;
-        ik_io_error err;
+        ik_error err;
         int count = 0, k;
         if (has_child[l] || l == u->root_link) continue;
         if (ik_urdf_chain(u, root, u->links[l].name, arm.joints, IK_ROBOT_MAX_JOINTS, &count, &err) != IK_OK ||

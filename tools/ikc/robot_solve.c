@@ -183,7 +183,7 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     ik_robot_ik_start found_by = IK_ROBOT_START_SEED;
     void *scratch = malloc(ik_robot_ik_scratch_size(arm->chain.variable_count));
     ik_robot_ik job = ikc_arm_pose_job(arm, req->pose, req->pose_count, seed, q);
-    ik_field_error bad;
+    ik_error bad;
     ik_result r;
     double start;
     if (!scratch) {
@@ -204,15 +204,14 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
     r = ik_robot_ik_run(&job);
     free(scratch);
     if (r != IK_OK) {
-        if (bad.field && strcmp(bad.field, "goal_rotation_bs") == 0)
+        if (strcmp(bad.path, "goal_rotation_bs") == 0)
             fprintf(stderr, "ikc solve: --pose: the quaternion qx,qy,qz,qw must have length 1\n");
-        else if (bad.field && strcmp(bad.field, "q_seed") == 0)
+        else if (strcmp(bad.path, "q_seed") == 0)
             fprintf(stderr, "ikc solve: --seed: value %d (%s) is outside its joint limits\n", bad.index + 1,
                     ikc_shown(u->joints[arm->variable_joints[bad.index]].name));
         else
-            fprintf(stderr, "ikc solve: %s: %s (%s)\n", ikc_shown(req->path), ik_result_str(r),
-                    bad.field ? bad.field : "");
-        return bad.field && strcmp(bad.field, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
+            fprintf(stderr, "ikc solve: %s: %s (%s)\n", ikc_shown(req->path), ik_result_str(r), bad.path);
+        return strcmp(bad.path, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
     }
     if (req->json) print_json(u, req, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by);
     else print_text(u, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by, ikc_now() - start);

@@ -206,7 +206,7 @@ static int build_ground(ikc_roles *r, const body_frame *b) {
 /* The height-field file, or an exit code after "ikc solve: FILE:LINE:COLUMN:
  * what is wrong" (the reader's message without its own "line L, column C: "). */
 static int read_height_field(const char *path, ik_height_field_file *field) {
-    ik_io_error err;
+    ik_error err;
     ik_result result = ik_height_field_file_read_file(path, field, &err);
     const char *what = err.line > 0 && strstr(err.message, ": ") ? strstr(err.message, ": ") + 2 : err.message;
     if (result == IK_OK) return IKC_EXIT_OK;

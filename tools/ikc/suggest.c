@@ -1,6 +1,6 @@
 /* "Did you mean": the names closest to a mistyped one, ranked by the io
- * library's ik_io_closest_names (edit distance, containment first). */
-#include <ikit/io_error.h>
+ * library's ik_error_closest_names (edit distance, containment first). */
+#include <ikit/error.h>
 #include <stdlib.h>
 
 #include "ikc.h"
@@ -8,7 +8,7 @@
 int ikc_suggest_name(FILE *out, const char *const *names, int count, const char *wanted, int max_suggestions) {
     int best[8], found, k;
     if (max_suggestions > 8) max_suggestions = 8;
-    found = ik_io_closest_names(names, count, wanted, best, max_suggestions);
+    found = ik_error_closest_names(names, count, wanted, best, max_suggestions);
     if (found == 0) return 0;
     fprintf(out, "  did you mean: ");
     for (k = 0; k < found; ++k) fprintf(out, "%s%s", k ? ", " : "", ikc_shown(names[best[k]]));

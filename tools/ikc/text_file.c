@@ -3,13 +3,13 @@
  * with its failure turned into an ikc message and exit code. */
 #include <stdlib.h>
 
-#include <ikit/io_error.h>
+#include <ikit/io_file.h>
 
 #include "ikc.h"
 
 char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes, size_t *length, int *code) {
     char *text = NULL;
-    ik_io_error err;
+    ik_error err;
     ik_result r = ik_io_read_file_at_most(path, max_bytes, &text, length, &err);
     if (r == IK_OK) {
         *code = IKC_EXIT_OK;

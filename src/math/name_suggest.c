@@ -2,7 +2,7 @@
  * distance (insertions, deletions and substitutions each cost 1), ignoring
  * case; names that contain the typed text (or are contained in it) come
  * first. Shared by the readers' not-found messages and ikc. */
-#include <ikit/io_error.h>
+#include <ikit/error.h>
 
 #include <ctype.h>
 #include <string.h>
@@ -56,7 +56,7 @@ static int score(const char *name, const char *wanted)
     return d <= limit ? 1000 + d : -1;
 }
 
-int ik_io_closest_names(const char *const *names, int count, const char *wanted, int *best, int max)
+int ik_error_closest_names(const char *const *names, int count, const char *wanted, int *best, int max)
 {
     int best_score[IK_SUGGEST_MAX], found = 0, i, k;
     if (!names || !wanted || !best || max < 1) return 0;

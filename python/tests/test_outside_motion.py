@@ -328,3 +328,27 @@ def test_goal_no_knee_flips(matrix):
                                           r[s + "_knee_flips"])
            for r in matrix for s in _stages(r) if r[s + "_knee_flips"] > 0]
     assert not bad, "knees bent backwards:\n" + "\n".join(bad)
+
+
+# ---------------------------------------------------------------- ikc clean of the captures themselves
+
+@pytest.mark.parametrize("take", ["131_01", "131_02", "01_01"])
+def test_clean_of_a_capture_measured_outside(ikc, data, tmp_path, take):
+    """`ikc clean` of a raw CMU capture, its written BVH read back by this
+    reader: every contact found on it slides 5 mm or less (metres: 0.85 m
+    of the take's own legs, thigh to ankle, both legs' mean, as ikc takes
+    them), and ikc's table says the same within 2 mm."""
+    import subprocess
+    src = str(asset_path(data, "bvh/%s.bvh" % take))
+    out = str(tmp_path / ("%s_clean.bvh" % take))
+    run = subprocess.run([ikc, "clean", src, "-o", out, "--json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    ikc_slide = json.loads(run.stdout)["after"]["outside"]["worst_slide_mm"]
+    t = reader.read(out, rate=60.0)
+    roles = measure.map_roles(t)
+    legs = [np.linalg.norm(t.rest[roles["knee_" + k]] - t.rest[roles["thigh_" + k]]) +
+            np.linalg.norm(t.rest[roles["ankle_" + k]] - t.rest[roles["knee_" + k]]) for k in "LR"]
+    sk = measure.skating(t, metres_per_unit=0.85 / np.mean(legs))
+    assert sk["count"] >= 10, "%s: only %d contacts found on the clean-up" % (take, sk["count"])
+    assert sk["max_slide"] <= 0.005, "%s: a contact slides %.1f mm" % (take, 1000 * sk["max_slide"])
+    assert abs(1000 * sk["max_slide"] - ikc_slide) <= 2.0, (take, 1000 * sk["max_slide"], ikc_slide)

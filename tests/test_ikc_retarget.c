@@ -15,15 +15,17 @@
 
 #include "support/ikc_run.h"
 
-/* The last clip of `path` baked at `frame_time`, checked on its rig. */
-static void check_written(const char *path, int clips_before, ik_real frame_time) {
+/* The last clip of `path` baked at `frame_time`, checked on its rig: soles
+ * on or above the floor, the hips travelling, every joint within
+ * `max_beyond` (radians) of the rig's limits (ik_humanoid_angles_excess). */
+static void check_written(const char *path, int clips_before, ik_real frame_time, ik_real max_beyond) {
     ik_asset a;
     ik_humanoid_map map;
     ik_humanoid rig;
     ik_take take;
-    ik_mat4 *ms;
+    ik_mat4 *ms, *rest_ms;
     const ik_clip *clip;
-    ik_real leg, lowest = 1e30f, travel;
+    ik_real leg, lowest = 1e30f, travel, beyond = 0;
     ik_vec3 first = ik_vec3_zero(), last = ik_vec3_zero();
     int f, k;
     if (!(ik_asset_load(path, &a, NULL) == IK_OK)) {
@@ -40,6 +42,8 @@ static void check_written(const char *path, int clips_before, ik_real frame_time
     take.frame_count = ik_take_frame_count(clip->duration, frame_time, 100000);
     take.poses_ls = (ik_transform *)malloc((size_t)take.frame_count * (size_t)take.joint_count * sizeof(ik_transform));
     ms = (ik_mat4 *)malloc((size_t)take.joint_count * sizeof(ik_mat4));
+    rest_ms = (ik_mat4 *)malloc((size_t)take.joint_count * sizeof(ik_mat4));
+    ik_skeleton_fk(a.skeleton, a.skeleton->rest_ls, NULL, rest_ms);
     CHECK(take.frame_count > 100 && ik_take_bake(&take, clip, a.skeleton->rest_ls) == IK_OK, "%s: clip bakes (%d frames)",
           path, take.frame_count);
     leg = (rig.limb[2].upper_length + rig.limb[2].lower_length + rig.limb[3].upper_length + rig.limb[3].lower_length) * (ik_real)0.5;
@@ -51,6 +55,11 @@ static void check_written(const char *path, int clips_before, ik_real frame_time
             ik_vec3 ball = ik_mat4_transform_point(&ms[ik_humanoid_limb_foot(l)], l->ball_ls);
             lowest = ik_minr(lowest, ik_minr(ik_vec3_dot(heel, rig.up_rs), ik_vec3_dot(ball, rig.up_rs)) - rig.floor_rs);
         }
+        {
+            ik_humanoid_angles angles;
+            ik_humanoid_angles_measure(&rig, ms, rest_ms, &angles);
+            beyond = ik_maxr(beyond, ik_humanoid_angles_excess(&rig, &angles, NULL));
+        }
         if (f == 0) first = ik_mat4_translation(&ms[map.joint[IK_ROLE_HIPS]]);
         last = ik_mat4_translation(&ms[map.joint[IK_ROLE_HIPS]]);
     }
@@ -59,8 +68,11 @@ static void check_written(const char *path, int clips_before, ik_real frame_time
     CHECK(lowest > -(ik_real)0.01 / (ik_real)0.85 * leg, "%s: a sole %.2f legs below the floor", path,
           (double)(lowest / leg));
     CHECK(travel > leg, "%s: the hips travel %.2f legs", path, (double)(travel / leg));
+    CHECK(beyond <= max_beyond, "%s: a joint %.1f degrees past the rig's limits (%.1f allowed)", path,
+          (double)ik_deg(beyond), (double)ik_deg(max_beyond));
     free(take.poses_ls);
     free(ms);
+    free(rest_ms);
     ik_asset_free(&a);
 }
 
@@ -130,7 +142,7 @@ static void test_onto_girl(const char *data) {
           "the table, with the unit mismatch: %s", out_text);
     CHECK(file_size(strip) > 10000, "filmstrip written (%ld bytes)", file_size(strip));
     check_strip_framed(strip);
-    check_written(out, clips, (ik_real)(1.0 / 60));
+    check_written(out, clips, (ik_real)(1.0 / 60), ik_rad(1));
     validate(out, "the retargeted girl");
     /* the hands option runs too */
     path_in(out, sizeof out, "girl_hands.glb");
@@ -162,14 +174,34 @@ static void test_onto_robot(const char *data) {
         if (at) held = atoi(at);
         CHECK(rc == 0 && held >= 12, "retarget onto robot: exit %d, %d contacts held: %s%s", rc, held, out_text, err_text);
     }
-    check_written(out, 14, (ik_real)(1.0 / 60));
+    check_written(out, 14, (ik_real)(1.0 / 60), ik_rad(1));
     validate(out, "the retargeted robot");
     path_in(cleaned, sizeof cleaned, "robot_clean.glb");
     snprintf(cmd, sizeof cmd, "clean '%s' --clip retarget -o '%s'", out, cleaned);
     rc = run(cmd);
     CHECK(rc == 0 && strstr(out_text, "Foot.L") == NULL && strstr(out_text, "% cut"), "clean the robot: exit %d: %s%s",
           rc, out_text, err_text);
-    check_written(cleaned, 14, (ik_real)(1.0 / 60));
+    check_written(cleaned, 14, (ik_real)(1.0 / 60), ik_rad(2));
+}
+
+/* 131_01 onto rigged_figure.glb, then `ikc clean` of that: the clean-up of
+ * a result inside the rig's limits keeps it within 2 degrees of them (its
+ * held ankles went 38 degrees past before session 11). */
+static void test_clean_keeps_limits(const char *data) {
+    char source[1024], rig[1024], out[400], cleaned[400], cmd[3000];
+    int rc;
+    snprintf(source, sizeof source, "%s/bvh/131_01.bvh", data);
+    snprintf(rig, sizeof rig, "%s/gltf/rigged_figure.glb", data);
+    path_in(out, sizeof out, "figure_walk.glb");
+    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --quiet", source, rig, out);
+    rc = run(cmd);
+    CHECK(rc == 0, "retarget onto rigged_figure: exit %d: %s", rc, err_text);
+    check_written(out, 1, (ik_real)(1.0 / 60), ik_rad(1));
+    path_in(cleaned, sizeof cleaned, "figure_clean.glb");
+    snprintf(cmd, sizeof cmd, "clean '%s' --clip retarget -o '%s' --quiet", out, cleaned);
+    rc = run(cmd);
+    CHECK(rc == 0, "clean the retargeted figure: exit %d: %s", rc, err_text);
+    check_written(cleaned, 1, (ik_real)(1.0 / 60), ik_rad(2));
 }
 
 static void test_onto_bvh(const char *data) {
@@ -187,7 +219,7 @@ static void test_onto_bvh(const char *data) {
     CHECK(rc == 0 && strstr(err_text, "warning") == NULL, "retarget onto a BVH skeleton: exit %d: %s", rc, err_text);
     CHECK(ik_bvh_read_file(out, &b, NULL) == IK_OK && b->frame_count == 2752, "BVH output has the source's frames");
     if (b) ik_bvh_free(b);
-    check_written(out, 0, (ik_real)(1.0 / 120));
+    check_written(out, 0, (ik_real)(1.0 / 120), ik_rad(1));
     /* a target map that names the right leg's joints for the left leg's
      * roles and the left's for the right's: the result stands on crossed
      * legs, its body frame turned about, so every group's directions are
@@ -257,6 +289,7 @@ int main(void) {
         test_onto_girl(data);
         test_onto_bvh(data);
         test_onto_robot(data);
+        test_clean_keeps_limits(data);
         test_refusals(data);
     }
     ikc_run_end();

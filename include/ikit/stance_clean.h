@@ -5,10 +5,11 @@
  * take, or a cycle's stances); then, a few rounds, the result's own
  * contacts that still slide join them (ik_stance_join) and the pass runs
  * again from the input. A take that kept the rig's limits (within a
- * degree: a retarget's result) keeps its free legs inside them: each pass
- * ends with ik_feet_within_limits on the frames past them by over a degree,
- * for the legs whose foot is not held there, joints only (a take's floor
- * is not the rest floor); a capture already past them is not re-posed. A
+ * degree: a retarget's result) keeps them: each pass ends with
+ * ik_feet_within_limits on the frames past them by over a degree (a held
+ * foot's leg only past two: turning a held foot back moves it), joints
+ * only (a take's floor is not the rest floor); a capture already past them
+ * is not re-posed. A
  * round is kept only when its worst slide is the least so far and it is no
  * worse otherwise: no more knee flips than the
  * first pass, no speed added over the first pass's or 10 m/s, no sole

@@ -34,6 +34,7 @@
 #include "support/big_rig.h"
 #include "support/check.h"
 #include "support/ikc_run.h"
+#include "support/test_groups.h"
 
 static ik_vec3 json_vec3(const cJSON *a) {
     return ik_v3((ik_real)cJSON_GetArrayItem(a, 0)->valuedouble, (ik_real)cJSON_GetArrayItem(a, 1)->valuedouble,
@@ -102,13 +103,22 @@ static void test_info_real_assets(void) {
     }
 }
 
+/* leg.bvh (leg_bvh) and arm.chain, which many groups read, written into
+ * the work directory before any group runs. */
+static void write_shared_inputs(void) {
+    char path[300];
+    path_in(path, sizeof path, "leg.bvh");
+    write_text(path, leg_bvh);
+    path_in(path, sizeof path, "arm.chain");
+    write_text(path, "chain arm\njoint shoulder type ball cone 90\n"
+                     "joint elbow length 0.3 direction 1 0 0 type hinge axis 0 0 1 limit 0 150\n"
+                     "joint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
+}
+
 static void test_info_generated(void) {
     char bvh[300], chain[300], args[700];
     path_in(bvh, sizeof bvh, "leg.bvh");
     path_in(chain, sizeof chain, "arm.chain");
-    write_text(bvh, leg_bvh);
-    write_text(chain, "chain arm\njoint shoulder type ball cone 90\njoint elbow length 0.3 direction 1 0 0 type hinge "
-                      "axis 0 0 1 limit 0 150\njoint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
     snprintf(args, sizeof args, "info '%s'", bvh);
     CHECK(run(args) == 0, "info generated BVH: %s", err_text);
     CHECK(strstr(out_text, "LeftUpLeg > LeftLeg > LeftFoot") != NULL, "leg found by the name 'foot': %s", out_text);
@@ -1825,49 +1835,46 @@ static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real 
     free(p);
 }
 
+/* One rig of the natural-bend sweep: a real asset, where its figure faces,
+ * and the variant made of it (mirrored, turned Z-up, scaled). */
+typedef struct bend_case {
+    const char *file;
+    ik_vec3 forward;
+    int mirror, z_up;
+    double scale;
+} bend_case;
+
 /* `--target FOOT` / `--target HAND` with no --pole on every real rig and
  * variants of them (Z-up, scaled by 100, and every one mirrored): knees
  * bend forward and elbows back across the front half-space, small moves
  * never flip them, and a mirrored variant's limb is the mirror image of
  * the original's. Before, a straight CMU leg bent backward with its shin
- * turned round. */
-static void test_solve_natural_bend(void) {
-    static const struct {
-        const char *file;
-        ik_vec3 forward;
-        int mirror, z_up;
-        double scale;
-    } rigs[] = {
-        {"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1},   {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
-        {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}, {"bvh/01_01.bvh", {0, 0, 1}, 0, 0, 1},
-        {"bvh/01_01.bvh", {0, 0, 1}, 1, 0, 1},    {"gltf/girl.glb", {0, 0, 1}, 0, 0, 1},
-        {"gltf/girl.glb", {0, 0, 1}, 1, 0, 1},    {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 0, 1},
-        {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 1, 1}, {"gltf/male_base_mesh.glb", {1, 0, 0}, 1, 0, 1},
-        {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 1},  {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 100},
-        {"gltf/rigged_figure.glb", {0, 0, 1}, 1, 0, 100}, {"gltf/robot.glb", {0, 0, 1}, 0, 0, 1},
-        {"gltf/robot.glb", {0, 0, 1}, 1, 0, 1},
-    };
+ * turned round. Each asset's cases are a group of their own (test_natural_bend_*):
+ * about 1,700 ikc runs in all. */
+static void natural_bend(const bend_case *rigs, int count) {
     int i;
-    for (i = 0; i < (int)(sizeof rigs / sizeof rigs[0]); ++i) {
+    for (i = 0; i < count; ++i) {
         bend_rig r;
         character c;
-        char source[900];
+        char source[900], stem[64];
+        const char *base = strrchr(rigs[i].file, '/') + 1;
         int made = 1;
         ik_mat4 map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
         if (!real_asset(rigs[i].file, source, sizeof source)) continue;
         snprintf(r.label, sizeof r.label, "%s%s%s%s", rigs[i].file, rigs[i].mirror ? " mirrored" : "",
                  rigs[i].z_up ? " Z-up" : "", rigs[i].scale != 1 ? " x100" : "");
+        snprintf(stem, sizeof stem, "%.*s", (int)strcspn(base, "."), base);
         r.forward = rigs[i].forward;
         r.up = ik_v3(0, 1, 0);
         if (!rigs[i].mirror && !rigs[i].z_up && rigs[i].scale == 1) {
             snprintf(r.path, sizeof r.path, "%s", source);
         } else if (strstr(source, ".bvh")) {
-            snprintf(r.path, sizeof r.path, "%s/variant%d.bvh", work_dir, i);
+            snprintf(r.path, sizeof r.path, "%s/%s-variant%d.bvh", work_dir, stem, i);
             made = bvh_variant(source, r.path, rigs[i].mirror, rigs[i].z_up, rigs[i].scale);
             if (rigs[i].z_up) r.forward = ik_v3(r.forward.x, -r.forward.z, r.forward.y), r.up = ik_v3(0, 0, 1);
         } else {
             ik_real s = (ik_real)rigs[i].scale;
-            snprintf(r.path, sizeof r.path, "%s/variant%d.glb", work_dir, i);
+            snprintf(r.path, sizeof r.path, "%s/%s-variant%d.glb", work_dir, stem, i);
             made = gltf_variant(source, r.path, ik_v3(rigs[i].mirror ? -s : s, s, s),
                                 rigs[i].z_up ? ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)) : ik_quat_identity(),
                                 &r, &map);
@@ -1882,6 +1889,42 @@ static void test_solve_natural_bend(void) {
         sweep_limb(&r, &c, IK_LIMB_ARM_L, 59, rigs[i].mirror ? source : NULL, &map);
         character_free(&c);
     }
+}
+
+static void test_natural_bend_131_01(void) {
+    static const bend_case rigs[] = {
+        {"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1}, {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
+        {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}};
+    natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
+}
+
+static void test_natural_bend_01_01(void) {
+    static const bend_case rigs[] = {{"bvh/01_01.bvh", {0, 0, 1}, 0, 0, 1}, {"bvh/01_01.bvh", {0, 0, 1}, 1, 0, 1}};
+    natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
+}
+
+static void test_natural_bend_girl(void) {
+    static const bend_case rigs[] = {{"gltf/girl.glb", {0, 0, 1}, 0, 0, 1}, {"gltf/girl.glb", {0, 0, 1}, 1, 0, 1}};
+    natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
+}
+
+static void test_natural_bend_male_base_mesh(void) {
+    static const bend_case rigs[] = {{"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 0, 1},
+                                     {"gltf/male_base_mesh.glb", {1, 0, 0}, 0, 1, 1},
+                                     {"gltf/male_base_mesh.glb", {1, 0, 0}, 1, 0, 1}};
+    natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
+}
+
+static void test_natural_bend_rigged_figure(void) {
+    static const bend_case rigs[] = {{"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 1},
+                                     {"gltf/rigged_figure.glb", {0, 0, 1}, 0, 0, 100},
+                                     {"gltf/rigged_figure.glb", {0, 0, 1}, 1, 0, 100}};
+    natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
+}
+
+static void test_natural_bend_robot(void) {
+    static const bend_case rigs[] = {{"gltf/robot.glb", {0, 0, 1}, 0, 0, 1}, {"gltf/robot.glb", {0, 0, 1}, 1, 0, 1}};
+    natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
 }
 
 /* ---- default chains stay on their own limb (issue 11, item 7) ---------------- */
@@ -3211,51 +3254,68 @@ static void test_fit_bad_takes(void) {
     }
 }
 
-int main(void) {
+/* The groups, in the order a run without arguments takes (see
+ * support/test_groups.h): ctest runs each as test_ikc.NAME, side by side. */
+static const test_group groups[] = {
+    TEST_GROUP(lsan_suppressions),
+    TEST_GROUP(help_and_version),
+    TEST_GROUP(info_real_assets),
+    TEST_GROUP(info_generated),
+    TEST_GROUP(info_deep_hierarchy),
+    TEST_GROUP(solve_bvh),
+    TEST_GROUP(solve_gltf),
+    TEST_GROUP(render),
+    TEST_GROUP(render_far),
+    TEST_GROUP(render_meshes),
+    TEST_GROUP(render_many_labels),
+    TEST_GROUP(labels_beside_figure),
+    TEST_GROUP(render_framing),
+    TEST_GROUP(errors),
+    TEST_GROUP(info_humanoid),
+    TEST_GROUP(solve_left_hand),
+    TEST_GROUP(solve_bvh_take),
+    TEST_GROUP(solve_messages),
+    TEST_GROUP_SLOW(natural_bend_131_01),
+    TEST_GROUP_SLOW(natural_bend_01_01),
+    TEST_GROUP_SLOW(natural_bend_girl),
+    TEST_GROUP_SLOW(natural_bend_male_base_mesh),
+    TEST_GROUP_SLOW(natural_bend_rigged_figure),
+    TEST_GROUP_SLOW(natural_bend_robot),
+    TEST_GROUP(chain_stops_fox),
+    TEST_GROUP(chain_stops_hands),
+    TEST_GROUP(chain_off_trunk),
+    TEST_GROUP(render_names_bad_mesh),
+    TEST_GROUP(solve_slope),
+    TEST_GROUP(solve_ground_files),
+    TEST_GROUP(solve_look_at),
+    TEST_GROUP(solve_clip_ground),
+    TEST_GROUP(solve_clip_terrain),
+    TEST_GROUP(solve_foot_cannot_reach),
+    TEST_GROUP(role_errors),
+    TEST_GROUP(demo),
+    TEST_GROUP(temporary_not_predictable),
+    TEST_GROUP(sigterm_removes_temporary),
+    TEST_GROUP(solve_keeps_input_files),
+    TEST_GROUP(solve_refuses_input_as_output),
+    TEST_GROUP(special_inputs),
+    TEST_GROUP(names_shown_safely),
+    TEST_GROUP(walk_command),
+    TEST_GROUP(robot_commands),
+    TEST_GROUP(robot_analytic_command),
+    TEST_GROUP(solve_all_frames),
+    TEST_GROUP(fit),
+    TEST_GROUP(fit_bad_takes),
+};
+
+/* test_ikc [GROUP...]: the groups named, or all; each run in a work
+ * directory of its own, which must hold no temporary file at the end. */
+int main(int argc, char **argv) {
     if (!ikc_run_begin("ikc")) return 1;
-    test_lsan_suppressions();
-    test_help_and_version();
-    test_info_real_assets();
-    test_info_generated();
-    test_info_deep_hierarchy();
-    test_solve_bvh();
-    test_solve_gltf();
-    test_render();
-    test_render_far();
-    test_render_meshes();
-    test_render_many_labels();
-    test_labels_beside_figure();
-    test_render_framing();
-    test_errors();
-    test_info_humanoid();
-    test_solve_left_hand();
-    test_solve_bvh_take();
-    test_solve_messages();
-    test_solve_natural_bend();
-    test_chain_stops_fox();
-    test_chain_stops_hands();
-    test_chain_off_trunk();
-    test_render_names_bad_mesh();
-    test_solve_slope();
-    test_solve_ground_files();
-    test_solve_look_at();
-    test_solve_clip_ground();
-    test_solve_clip_terrain();
-    test_solve_foot_cannot_reach();
-    test_role_errors();
-    test_demo();
-    test_temporary_not_predictable();
-    test_sigterm_removes_temporary();
-    test_solve_keeps_input_files();
-    test_solve_refuses_input_as_output();
-    test_special_inputs();
-    test_names_shown_safely();
-    test_walk_command();
-    test_robot_commands();
-    test_robot_analytic_command();
-    test_solve_all_frames();
-    test_fit();
-    test_fit_bad_takes();
+    write_shared_inputs();
+    if (!test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv)) {
+        ikc_run_end();
+        return 2;
+    }
     test_no_temporary_files_left();
     ikc_run_end();
     return check_summary("ikc");

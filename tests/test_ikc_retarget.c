@@ -155,17 +155,31 @@ static void test_onto_girl(const char *data) {
           "--hands: exit %d: %s", rc, err_text);
 }
 
+/* `ikc retarget` of the corpus' bvh/TAKE onto gltf/RIG into the work
+ * folder's file NAME (its path into out [400]); returns the exit code, the
+ * output in out_text. */
+static int retarget_into(const char *data, const char *take, const char *rig, const char *name, char *out) {
+    char cmd[3000];
+    path_in(out, 400, name);
+    snprintf(cmd, sizeof cmd, "retarget '%s/bvh/%s' '%s/gltf/%s' -o '%s'", data, take, data, rig, out);
+    return run(cmd);
+}
+
+/* `ikc clean` of the retarget clip of `in` into the work folder's file NAME
+ * (its path into cleaned [400]); returns the exit code. */
+static int clean_into(const char *in, const char *name, char *cleaned) {
+    char cmd[1000];
+    path_in(cleaned, 400, name);
+    snprintf(cmd, sizeof cmd, "clean '%s' --clip retarget -o '%s'", in, cleaned);
+    return run(cmd);
+}
+
 /* Virtual ankles: the walk onto robot.glb with the IK pass (its table shows
  * the feet held), the output checked and validated; `ikc clean` then
  * finds contacts on the robot's own feet (the control joints) and cleans. */
 static void test_onto_robot(const char *data) {
-    char source[1024], rig[1024], out[400], cleaned[400], cmd[3000];
-    int rc;
-    snprintf(source, sizeof source, "%s/bvh/131_02.bvh", data);
-    snprintf(rig, sizeof rig, "%s/gltf/robot.glb", data);
-    path_in(out, sizeof out, "robot_walk.glb");
-    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, rig, out);
-    rc = run(cmd);
+    char out[400], cleaned[400];
+    int rc = retarget_into(data, "131_02.bvh", "robot.glb", "robot_walk.glb", out);
     {
         int held = 0;
         const char *at = strstr(out_text, "contacts held");
@@ -176,9 +190,7 @@ static void test_onto_robot(const char *data) {
     }
     check_written(out, 14, (ik_real)(1.0 / 60), ik_rad(1));
     validate(out, "the retargeted robot");
-    path_in(cleaned, sizeof cleaned, "robot_clean.glb");
-    snprintf(cmd, sizeof cmd, "clean '%s' --clip retarget -o '%s'", out, cleaned);
-    rc = run(cmd);
+    rc = clean_into(out, "robot_clean.glb", cleaned);
     CHECK(rc == 0 && strstr(out_text, "Foot.L") == NULL && strstr(out_text, "% cut"), "clean the robot: exit %d: %s%s",
           rc, out_text, err_text);
     check_written(cleaned, 14, (ik_real)(1.0 / 60), ik_rad(2));
@@ -188,18 +200,11 @@ static void test_onto_robot(const char *data) {
  * a result inside the rig's limits keeps it within 2 degrees of them (its
  * held ankles went 38 degrees past before session 11). */
 static void test_clean_keeps_limits(const char *data) {
-    char source[1024], rig[1024], out[400], cleaned[400], cmd[3000];
-    int rc;
-    snprintf(source, sizeof source, "%s/bvh/131_01.bvh", data);
-    snprintf(rig, sizeof rig, "%s/gltf/rigged_figure.glb", data);
-    path_in(out, sizeof out, "figure_walk.glb");
-    snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s' --quiet", source, rig, out);
-    rc = run(cmd);
+    char out[400], cleaned[400];
+    int rc = retarget_into(data, "131_01.bvh", "rigged_figure.glb", "figure_walk.glb", out);
     CHECK(rc == 0, "retarget onto rigged_figure: exit %d: %s", rc, err_text);
     check_written(out, 1, (ik_real)(1.0 / 60), ik_rad(1));
-    path_in(cleaned, sizeof cleaned, "figure_clean.glb");
-    snprintf(cmd, sizeof cmd, "clean '%s' --clip retarget -o '%s' --quiet", out, cleaned);
-    rc = run(cmd);
+    rc = clean_into(out, "figure_clean.glb", cleaned);
     CHECK(rc == 0, "clean the retargeted figure: exit %d: %s", rc, err_text);
     check_written(cleaned, 1, (ik_real)(1.0 / 60), ik_rad(2));
 }

@@ -36,22 +36,31 @@
 extern "C" {
 #endif
 
-/* Each leg's toe lift at rest (ik_humanoid_leg_toe_lift of the rest pose),
- * which the toes' limits are measured from; model_ms: scratch of the
- * skeleton's joint count. */
-void ik_feet_toe_rest(const ik_humanoid *rig, ik_mat4 *model_ms, ik_real toe_rest[2]);
+/* What the pass keeps: the rig (its limits), each leg's toe lift at rest
+ * (ik_humanoid_leg_toe_lift of the rest pose, which the toes' limits are
+ * measured from), the floor's height along the rig's up in its model space
+ * (-HUGE_VAL: none, the joints' limits only; a clean-up's take does not
+ * stand on the rest floor: a capture's feet stand 19-57 mm off it), and
+ * held_feet (0: a leg whose foot is held at the frame is left as it
+ * stands, as turning a held foot back moves it). */
+typedef struct ik_feet_limits {
+    const ik_humanoid *rig;
+    ik_real toe_rest[2];
+    ik_real floor;
+    ik_bool held_feet;
+} ik_feet_limits;
+
+/* The rig's: rest_ms the rest pose's forward kinematics, the floor the
+ * rig's rest floor (floor_rs), held feet included. */
+ik_feet_limits ik_feet_limits_make(const ik_humanoid *rig, const ik_mat4 *rest_ms);
 
 /* Frame `frame`'s `pose` brought inside the limits as above. `held`
  * [count]: the contacts the pass held (only which points are held at the
- * frame is read). held_feet 0: a leg whose foot is held at the frame is
- * left as it stands (a clean-up's held feet must not move: robot.glb's
- * ankles turned back from 1.2 degrees slid its feet 6 mm). `lifted` [2]
- * (may be NULL): whether each leg's heel lifted off its spot (its contact
- * then no longer holds it). model_ms: scratch of the joint count; on
- * return the pose's forward kinematics. */
-void ik_feet_within_limits(const ik_humanoid *rig, const ik_foot_contact *held, int count, int frame,
-                           const ik_real toe_rest[2], ik_bool held_feet, ik_transform *pose, ik_mat4 *model_ms,
-                           ik_bool lifted[2]);
+ * frame is read). `lifted` [2] (may be NULL): whether each leg's heel
+ * lifted off its spot (its contact then no longer holds it). model_ms:
+ * scratch of the joint count; on return the pose's forward kinematics. */
+void ik_feet_within_limits(const ik_feet_limits *limits, const ik_foot_contact *held, int count, int frame,
+                           ik_transform *pose, ik_mat4 *model_ms, ik_bool lifted[2]);
 
 #ifdef __cplusplus
 }

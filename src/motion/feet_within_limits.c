@@ -51,15 +51,15 @@ static ik_real toe_excess(const toe_range *r, ik_real lift) {
     return lift < r->lo ? r->lo - lift : lift > r->hi ? lift - r->hi : 0;
 }
 
-static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, int joint, toe_range *toes,
-                            ik_transform *pose, ik_mat4 *model_ms) {
+static void turn_onto_floor(const ik_humanoid *t, ik_real floor, const ik_humanoid_limb *leg, int joint,
+                            toe_range *toes, ik_transform *pose, ik_mat4 *model_ms) {
     int round, i;
     for (round = 0; round < 3; ++round) {
         ik_vec3 points[3], pivot = ik_mat4_translation(&model_ms[joint]), a, r, rp;
         ik_real lowest = 0, c1, c2, k0, radius, phi, turn, other;
         int n = sole_points(leg, model_ms, points), first = joint == leg->toe ? 2 : 0, worst = -1;
         for (i = first; i < n; ++i) {
-            ik_real h = ik_vec3_dot(points[i], t->up_rs) - t->floor_rs;
+            ik_real h = ik_vec3_dot(points[i], t->up_rs) - floor;
             if (h < lowest) lowest = h, worst = i;
         }
         if (worst < 0 || lowest > -(ik_real)1e-4 * ik_foot_leg_length(t)) return;
@@ -68,7 +68,7 @@ static void turn_onto_floor(const ik_humanoid *t, const ik_humanoid_limb *leg, i
         rp = ik_vec3_reject(r, a);
         c1 = ik_vec3_dot(rp, t->up_rs);
         c2 = ik_vec3_dot(ik_vec3_cross(a, rp), t->up_rs);
-        k0 = ik_vec3_dot(pivot, t->up_rs) - t->floor_rs + ik_vec3_dot(ik_vec3_sub(r, rp), t->up_rs);
+        k0 = ik_vec3_dot(pivot, t->up_rs) - floor + ik_vec3_dot(ik_vec3_sub(r, rp), t->up_rs);
         radius = IK_SQRT(c1 * c1 + c2 * c2);
         if (!(radius > 0) || IK_FABS(k0) > radius) return;
         phi = IK_ATAN2(c2, c1);
@@ -164,6 +164,7 @@ typedef struct heel_lift {
     int k;
     ik_bool lower;
     ik_real toe_rest; /* the toes' lift at rest (ik_humanoid_leg_toe_lift) */
+    ik_real floor;    /* along up in model space */
     ik_vec3 ankle, pivot, lateral;
     ik_quat foot_rotation;
     int joint[3];
@@ -199,7 +200,7 @@ static ik_real toe_need(const heel_lift *h, ik_transform *pose, ik_mat4 *model_m
         ik_vec3 tip;
         turn_within(t, leg, leg->toe, lift, ends[i], ends[i], pose, model_ms);
         tip = ik_mat4_transform_point(&model_ms[leg->toe], leg->toe_tip_ls);
-        need = ik_minr(need, (t->floor_rs - ik_vec3_dot(tip, t->up_rs)) / length);
+        need = ik_minr(need, (h->floor - ik_vec3_dot(tip, t->up_rs)) / length);
         pose[leg->toe] = saved;
         ik_skeleton_fk_subtree(t->skeleton, leg->toe, pose, NULL, model_ms);
     }
@@ -225,7 +226,7 @@ static ik_real lift_need(const heel_lift *h, ik_transform *pose, ik_mat4 *model_
     for (i = 0; i < 2; ++i) {
         ik_real lever = ik_vec3_distance(sole[i], h->pivot);
         if (lever > (ik_real)1e-3 * ik_foot_leg_length(h->t))
-            need = ik_maxr(need, (h->t->floor_rs - ik_vec3_dot(sole[i], h->t->up_rs)) / lever);
+            need = ik_maxr(need, (h->floor - ik_vec3_dot(sole[i], h->t->up_rs)) / lever);
     }
     return need;
 }
@@ -248,8 +249,8 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * ankle A going to P + R(th) (A - P), and the leg is solved to it. P is the
  * toe joint where the toe is held (it stays exactly where it is held), else
  * the ball's contact point (the ball stays on the floor; a held heel leaves
- * its spot, and its contact is held only where it stays down: see
- * hold_only_lowered_heels). The same lift raises a heel or ball that a
+ * its spot: the `lifted` out of ik_feet_within_limits says so, and a
+ * retarget holds its contact only where it stays down). The same lift raises a heel or ball that a
  * held toe left under the floor (a toe held at its rest height under a
  * foot turned heel-down: 01_01's last frames on male_base_mesh.glb, 15 mm).
  * The ankle angle falls as th grows (each radian of lift lowers it by one,
@@ -269,8 +270,9 @@ static ik_real lift_trial(const heel_lift *h, ik_real angle, ik_transform *pose,
  * ball) the same way until both are inside, or as far as its ankle may
  * flex up (ankle_up). Returns
  * whether the foot turned. */
-static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, ik_bool lower, ik_real toe_rest,
+static ik_bool turn_heel_within(const ik_feet_limits *limits, int k, ik_bool toe_held, ik_bool lower,
                                 ik_transform *pose, ik_mat4 *model_ms) {
+    const ik_humanoid *t = limits->rig;
     const ik_humanoid_limb *leg = &t->limb[k];
     const ik_real tolerance = (ik_real)1e-4;
     int foot = ik_humanoid_limb_foot(leg), i, side = 0;
@@ -281,7 +283,8 @@ static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
     h.t = t;
     h.k = k;
     h.lower = lower;
-    h.toe_rest = toe_rest;
+    h.toe_rest = limits->toe_rest[k - IK_LIMB_LEG_L];
+    h.floor = limits->floor;
     h.ankle = ik_mat4_translation(&end_ms);
     h.pivot = toe_held && leg->toe >= 0 ? ik_mat4_translation(&model_ms[leg->toe])
                                         : ik_mat4_transform_point(&model_ms[foot], leg->ball_ls);
@@ -345,8 +348,8 @@ static ik_bool turn_heel_within(const ik_humanoid *t, int k, ik_bool toe_held, i
  * limits (its ankle too low for the foot to clear the floor inside them):
  * turned back within them, then the leg solved to raise the ankle by the
  * depth d of its lowest sole point under the floor, A' = A + d up. */
-static void lift_foot_within(const ik_humanoid *t, const ik_humanoid_limb *leg, int k, ik_transform *pose,
-                             ik_mat4 *model_ms) {
+static void lift_foot_within(const ik_humanoid *t, ik_real floor, const ik_humanoid_limb *leg, int k,
+                             ik_transform *pose, ik_mat4 *model_ms) {
     int foot = ik_humanoid_limb_foot(leg), n, i;
     ik_real angle = ik_humanoid_leg_ankle(leg, model_ms), depth = 0;
     ik_vec3 points[3];
@@ -354,23 +357,32 @@ static void lift_foot_within(const ik_humanoid *t, const ik_humanoid_limb *leg, 
     if (angle >= -t->limits.ankle_down && angle <= t->limits.ankle_up) return;
     turn_within(t, leg, foot, angle, -t->limits.ankle_down, t->limits.ankle_up, pose, model_ms);
     n = sole_points(leg, model_ms, points);
-    for (i = 0; i < n; ++i) depth = ik_maxr(depth, t->floor_rs - ik_vec3_dot(points[i], t->up_rs));
+    for (i = 0; i < n; ++i) depth = ik_maxr(depth, floor - ik_vec3_dot(points[i], t->up_rs));
     if (!(depth > 0)) return;
     end_ms = ik_humanoid_limb_end_ms(leg, model_ms);
     solve_leg_to(t, k, ik_vec3_mad(ik_mat4_translation(&end_ms), t->up_rs, depth),
                  ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])), pose, model_ms);
 }
 
-void ik_feet_within_limits(const ik_humanoid *rig, const ik_foot_contact *held, int count, int frame,
-                           const ik_real toe_rest[2], ik_bool held_feet, ik_transform *pose, ik_mat4 *model_ms,
-                           ik_bool lifted[2]) {
-    const ik_humanoid *t = rig;
+ik_feet_limits ik_feet_limits_make(const ik_humanoid *rig, const ik_mat4 *rest_ms) {
+    ik_feet_limits limits;
+    int k;
+    limits.rig = rig;
+    for (k = 0; k < 2; ++k) limits.toe_rest[k] = ik_humanoid_leg_toe_lift(&rig->limb[IK_LIMB_LEG_L + k], rest_ms);
+    limits.floor = rig->floor_rs;
+    limits.held_feet = 1;
+    return limits;
+}
+
+void ik_feet_within_limits(const ik_feet_limits *limits, const ik_foot_contact *held, int count, int frame,
+                           ik_transform *pose, ik_mat4 *model_ms, ik_bool lifted[2]) {
+    const ik_humanoid *t = limits->rig;
     int k, c;
     ik_skeleton_fk(t->skeleton, pose, NULL, model_ms);
     for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
         const ik_humanoid_limb *leg = &t->limb[k];
         ik_bool toe_held = 0, foot_held = 0, heel_held = 0, up;
-        ik_real rest = toe_rest[k - IK_LIMB_LEG_L];
+        ik_real rest = limits->toe_rest[k - IK_LIMB_LEG_L];
         if (lifted) lifted[k - IK_LIMB_LEG_L] = 0;
         if (ik_humanoid_limb_foot(leg) < 0) continue;
         for (c = 0; c < count; ++c) {
@@ -379,30 +391,24 @@ void ik_feet_within_limits(const ik_humanoid *rig, const ik_foot_contact *held, 
             toe_held |= now && ik_foot_point_is_toe(held[c].point);
             heel_held |= now && !ik_foot_point_is_toe(held[c].point);
         }
-        if (foot_held && !held_feet) continue;
+        if (foot_held && !limits->held_feet) continue;
         if (!foot_held) keep_knee_within(t, k, pose, model_ms);
         if (!toe_held)
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, model_ms),
                         -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, model_ms);
-        if (!toe_held) turn_onto_floor(t, leg, ik_humanoid_limb_foot(leg), NULL, pose, model_ms);
-        if (!foot_held) lift_foot_within(t, leg, k, pose, model_ms);
-        up = turn_heel_within(t, k, toe_held, 0, rest, pose, model_ms);
+        if (!toe_held) turn_onto_floor(t, limits->floor, leg, ik_humanoid_limb_foot(leg), NULL, pose, model_ms);
+        if (!foot_held) lift_foot_within(t, limits->floor, leg, k, pose, model_ms);
+        up = turn_heel_within(limits, k, toe_held, 0, pose, model_ms);
         if (lifted) lifted[k - IK_LIMB_LEG_L] = up;
         /* a toe-less foot's ball and heel both held: lowering the heel would move it */
-        turn_heel_within(t, k, toe_held && (leg->toe >= 0 || !heel_held), 1, rest, pose, model_ms);
+        turn_heel_within(limits, k, toe_held && (leg->toe >= 0 || !heel_held), 1, pose, model_ms);
         if (leg->toe >= 0) {
             toe_range toes;
             toes.lo = -t->limits.toe_curl, toes.hi = t->limits.toe_bend;
             toes.lift = ik_humanoid_leg_toe_lift(leg, model_ms) - rest;
             turn_within(t, leg, leg->toe, toes.lift, toes.lo, toes.hi, pose, model_ms);
             toes.lift = ik_clampr(toes.lift, toes.lo, toes.hi);
-            turn_onto_floor(t, leg, leg->toe, &toes, pose, model_ms);
+            turn_onto_floor(t, limits->floor, leg, leg->toe, &toes, pose, model_ms);
         }
     }
-}
-
-void ik_feet_toe_rest(const ik_humanoid *rig, ik_mat4 *model_ms, ik_real toe_rest[2]) {
-    int k;
-    ik_skeleton_fk(rig->skeleton, rig->skeleton->rest_ls, NULL, model_ms);
-    for (k = 0; k < 2; ++k) toe_rest[k] = ik_humanoid_leg_toe_lift(&rig->limb[IK_LIMB_LEG_L + k], model_ms);
 }

@@ -144,7 +144,7 @@ typedef struct body_map {
     ik_real scale;
     ik_real level_s[IK_FOOT_CONTACT_POINTS];  /* the source's floor level of each point, along up_s */
     ik_real height_t[IK_FOOT_CONTACT_POINTS]; /* the target's rest height of each point, along up_t */
-    ik_real toe_rest[2];                      /* each leg's toes' lift at rest (ik_humanoid_leg_toe_lift) */
+    ik_feet_limits limits;                    /* the target's, for the limits pass after each IK pass */
 } body_map;
 
 static ik_vec3 map_vector(const body_map *m, ik_vec3 v) {
@@ -201,7 +201,7 @@ static void make_origins(body_map *m, const ik_retarget *job, const layout *l, c
             m->height_t[p] = t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
         }
     }
-    for (p = 0; p < 2; ++p) m->toe_rest[p] = ik_humanoid_leg_toe_lift(&t->limb[IK_LIMB_LEG_L + p], target_rest_ms);
+    m->limits = ik_feet_limits_make(t, target_rest_ms);
     m->origin_s = ik_vec3_mad(hips_s, m->up_s, ankle_s - ik_vec3_dot(hips_s, m->up_s));
     m->origin_t = ik_vec3_mad(hips_t, m->up_t, ankle_t - ik_vec3_dot(hips_t, m->up_t));
 }
@@ -593,33 +593,30 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
  * heel lift noted in l->lifted. */
 static void keep_within_limits(const ik_retarget *job, const layout *l, const body_map *m, int held, int f) {
     ik_bool lifted[2];
-    ik_feet_within_limits(job->target_rig, l->held, held, f, m->toe_rest, 1, ik_take_pose(job->target, f),
-                          l->target_ms, lifted);
+    ik_feet_within_limits(&m->limits, l->held, held, f, ik_take_pose(job->target, f), l->target_ms, lifted);
     l->lifted[2 * (size_t)f] = (unsigned char)lifted[0];
     l->lifted[2 * (size_t)f + 1] = (unsigned char)lifted[1];
 }
 
-/* A lifted heel has left its spot, so its contact is held only over the
- * frames where it stayed down: each heel contact is cut
- * into its runs of frames not lifted (none where it lifted throughout).
- * Runs of one point stay disjoint and a frame apart, so the list fits the
- * capacity contacts found on the source have (contact_capacity); rebuilt in
- * the source's contacts' room (no longer needed), in order of start, then
- * copied back.
- * Returns the new count. */
-static int hold_only_lowered_heels(const layout *l, int held) {
+/* Which frames of contact c a list keeps (cut_contacts). */
+typedef ik_bool (*frame_kept)(const ik_retarget *job, const layout *l, const ik_foot_contact *c, int f);
+
+/* Each contact of `list` cut into its runs of frames that `kept` keeps
+ * (none where it keeps no frame). Runs of one point stay disjoint and a
+ * frame apart, so the list fits the capacity contacts found on the source
+ * have (contact_capacity); rebuilt in l->found's room (free between a
+ * result's measure and the next pass), put back in order of start
+ * (insertion: only pieces of a cut contact are out of place), then copied
+ * back. Returns the new count. */
+static int cut_contacts(const ik_retarget *job, const layout *l, ik_foot_contact *list, int count, frame_kept kept) {
     int i, f, n = 0;
-    for (i = 0; i < held; ++i) {
-        ik_foot_contact c = l->held[i];
-        int leg = ik_foot_point_leg(c.point) - IK_LIMB_LEG_L, start = -1;
-        if (ik_foot_point_is_toe(c.point)) {
-            l->found[n++] = c;
-            continue;
-        }
+    for (i = 0; i < count; ++i) {
+        ik_foot_contact c = list[i];
+        int start = -1;
         for (f = c.start; f <= c.end + 1; ++f) {
-            ik_bool down = f <= c.end && !l->lifted[2 * (size_t)f + (size_t)leg];
-            if (down && start < 0) start = f;
-            if (!down && start >= 0) {
+            ik_bool keep = f <= c.end && kept(job, l, &c, f);
+            if (keep && start < 0) start = f;
+            if (!keep && start >= 0) {
                 l->found[n] = c;
                 l->found[n].start = start;
                 l->found[n++].end = f - 1;
@@ -627,14 +624,21 @@ static int hold_only_lowered_heels(const layout *l, int held) {
             }
         }
     }
-    /* back in order of start (insertion: only pieces of a cut contact are out of place) */
     for (i = 1; i < n; ++i) {
         ik_foot_contact c = l->found[i];
         for (f = i; f > 0 && l->found[f - 1].start > c.start; --f) l->found[f] = l->found[f - 1];
         l->found[f] = c;
     }
-    memcpy(l->held, l->found, (size_t)n * sizeof *l->found);
+    memcpy(list, l->found, (size_t)n * sizeof *l->found);
     return n;
+}
+
+/* A lifted heel has left its spot, so its contact is held only over the
+ * frames where it stayed down (l->lifted); toes are held throughout. */
+static ik_bool heel_down(const ik_retarget *job, const layout *l, const ik_foot_contact *c, int f) {
+    (void)job;
+    return ik_foot_point_is_toe(c->point) ||
+           !l->lifted[2 * (size_t)f + (size_t)(ik_foot_point_leg(c->point) - IK_LIMB_LEG_L)];
 }
 
 /* Hands to the source's hands, mapped: the humanoid solve with arm goals
@@ -689,12 +693,12 @@ static ik_result hold_feet(const ik_retarget *job, const layout *l, int held) {
     return r;
 }
 
-/* The result's own contacts that slide joined to the intended ones
+/* The result's own contacts that slide joined to `list` [*count]
  * (ik_stance_join; join 0: only measured); *worst their worst slide,
  * *beyond the sum of their slides past a millimetre. Returns how many
  * joined. */
-static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, int *intended, ik_real *worst,
-                        ik_real *beyond) {
+static int join_stances(const ik_retarget *job, const layout *l, ik_foot_contact *list, int *count, ik_bool join,
+                        ik_real *worst, ik_real *beyond) {
     ik_stance_join sj = ik_stance_join_def();
     int joined = 0;
     sj.rig = job->target_rig;
@@ -702,8 +706,8 @@ static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, i
     sj.metre = job->ground_metre > 0 ? job->ground_metre : ik_foot_metre(ik_foot_leg_length(job->target_rig));
     sj.tolerance = (ik_real)0.001 * ik_foot_metre(ik_foot_leg_length(job->target_rig));
     sj.join = join;
-    sj.contacts = l->intended;
-    sj.count = intended;
+    sj.contacts = list;
+    sj.count = count;
     sj.capacity = contact_capacity(job->target->frame_count);
     sj.scratch = l->stance_join;
     sj.scratch_bytes = l->stance_join_bytes;
@@ -714,46 +718,18 @@ static int join_stances(const ik_retarget *job, const layout *l, ik_bool join, i
     return ik_stance_join_run(&sj) == IK_OK ? joined : 0;
 }
 
-/* Whether frame f lies within `ease` frames of a frame where a round's
- * result passed the rig's limits (l->overbent). */
-static ik_bool near_overbent(const layout *l, int frames, int f, int ease) {
-    int g;
-    for (g = f - ease < 0 ? 0 : f - ease; g <= f + ease && g < frames; ++g)
-        if (l->overbent[g]) return 1;
-    return 0;
-}
-
 /* Virtual toes (ik_foot_point_position) that held a toe-less foot past
- * the rig's limits: each is cut to its runs of frames farther than the
- * footskate's easing (blend_time) from a frame where some round's result
- * went past them (a ball held beside the heel through 131_01's kneel
- * played backwards bent girl.glb's ankle 57 degrees past its limit). The
- * list is rebuilt in l->found's room (free once a round's result is
- * measured) and copied back; cut pieces stay in order of start. Returns
- * the new count. */
-static int cut_overbent_toes(const ik_retarget *job, const layout *l, int count) {
-    int i, f, n = 0, frames = job->target->frame_count, ease = (int)(job->blend_time / job->target->frame_time);
-    int capacity = contact_capacity(frames);
-    for (i = 0; i < count; ++i) {
-        ik_foot_contact c = l->intended[i];
-        int start = -1;
-        if (!ik_foot_point_is_toe(c.point) || job->target_rig->limb[ik_foot_point_leg(c.point)].toe >= 0) {
-            if (n < capacity) l->found[n++] = c;
-            continue;
-        }
-        for (f = c.start; f <= c.end + 1; ++f) {
-            ik_bool keep = f <= c.end && !near_overbent(l, frames, f, ease);
-            if (keep && start < 0) start = f;
-            if (!keep && start >= 0 && n < capacity) {
-                l->found[n] = c;
-                l->found[n].start = start;
-                l->found[n++].end = f - 1;
-            }
-            if (!keep) start = -1;
-        }
-    }
-    memcpy(l->intended, l->found, (size_t)n * sizeof *l->found);
-    return n;
+ * the rig's limits are not held within the footskate's easing
+ * (blend_time) of a frame where some round's result went past them
+ * (l->overbent: a ball held beside the heel through 131_01's kneel played
+ * backwards bent girl.glb's ankle 57 degrees past its limit); every other
+ * contact keeps its frames. */
+static ik_bool clear_of_overbent(const ik_retarget *job, const layout *l, const ik_foot_contact *c, int f) {
+    int g, ease = (int)(job->blend_time / job->target->frame_time);
+    if (!ik_foot_point_is_toe(c->point) || job->target_rig->limb[ik_foot_point_leg(c->point)].toe >= 0) return 1;
+    for (g = f - ease < 0 ? 0 : f - ease; g <= f + ease && g < job->target->frame_count; ++g)
+        if (l->overbent[g]) return 0;
+    return 1;
 }
 
 /* A result slides less than the best so far: its worst contact by over
@@ -804,7 +780,7 @@ static ik_result hold_feet_again(const ik_retarget *job, const layout *l, const 
     for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, l, m, f);
     r = hold_feet(job, l, *held);
     for (f = 0; r == IK_OK && f < job->source->frame_count; ++f) keep_within_limits(job, l, m, *held, f);
-    if (r == IK_OK) *held = hold_only_lowered_heels(l, *held);
+    if (r == IK_OK) *held = cut_contacts(job, l, l->held, *held, heel_down);
     return r;
 }
 
@@ -842,11 +818,11 @@ static ik_result clean_result(const ik_retarget *job, const layout *l, const bod
         sc.report = &report;
         r = ik_stance_clean_run(&sc);
     }
-    /* the rig's limits kept as after every pass, then the result measured again (join 0: no list read) */
+    /* the rig's limits kept as after every pass, then the result measured again */
     for (f = 0; r == IK_OK && f < job->target->frame_count; ++f) keep_within_limits(job, l, m, count, f);
-    if (r == IK_OK) join_stances(job, l, 0, &count, &slid, &beyond);
+    if (r == IK_OK) join_stances(job, l, l->held, &count, 0, &slid, &beyond);
     if (r == IK_OK && slid < worst && ik_take_limits_excess(t, job->target, l->target_ms, l->rest_ms, NULL) <= allowed) {
-        *held = hold_only_lowered_heels(l, count);
+        *held = cut_contacts(job, l, l->held, count, heel_down);
         return IK_OK;
     }
     return hold_feet_again(job, l, m, best, best_count, held);
@@ -902,7 +878,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
      * round whose result slides least (slides_less), and passes the rig's
      * limits by no more than the first, is the one kept; a pass that goes
      * further is not a round, and virtual toes are not held again near
-     * where it did (cut_overbent_toes). Each result is measured once: the
+     * where it did (clear_of_overbent). Each result is measured once: the
      * join that starts the next pass measures it first (the list that made
      * it is kept in l.found, free between passes). */
     if (r == IK_OK && job->hold_feet && job->plant_rounds > 0) {
@@ -913,7 +889,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
             ik_bool last = rounds == job->plant_rounds || pass == 2 * job->plant_rounds;
             made_count = intended;
             memcpy(l.found, l.intended, (size_t)intended * sizeof *l.intended);
-            joined = join_stances(job, &l, !last, &intended, &worst, &beyond);
+            joined = join_stances(job, &l, l.intended, &intended, !last, &worst, &beyond);
             /* each frame's excess into the contacts' scratch, free once they are mapped */
             bent = ik_take_limits_excess(t, job->target, l.target_ms, l.rest_ms, l.contact_scratch);
             if (pass == 0) allowed = bent + ik_rad(1);
@@ -926,7 +902,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
                 }
                 rounds += pass > 0;
             }
-            intended = cut_overbent_toes(job, &l, intended);
+            intended = cut_contacts(job, &l, l.intended, intended, clear_of_overbent);
             if (last || !(worst > tolerance) || joined == 0) break;
             r = hold_feet_again(job, &l, &m, l.intended, intended, &held);
             now = pass + 1;

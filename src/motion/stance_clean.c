@@ -82,23 +82,21 @@ static ik_result validate(const ik_stance_clean *job) {
 /* One footskate pass over the take as it stands; each contact's planted
  * position becomes where the pass held it (moved into reach). With
  * `limits` (an input inside the rig's limits, as a retarget's result is)
- * each frame is then brought inside them (ik_feet_within_limits, in the
- * skeleton's own space: which points are held is all it reads of the
- * contacts); a capture past them (CMU 131_01 dorsiflexes 47 degrees
- * against 25) is not re-posed, which slid its feet 26 mm. A take's floor
- * is not the rig's rest floor (a capture's feet stand 19-57 mm off it), so
- * the limits pass keeps the joints' limits only: on a copy of the rig
- * whose floor lies infinitely low, only on frames past them by over
- * LIMIT_SLACK (a degree, the slack every check allows), and for a leg whose
- * foot is held there only past HELD_SLACK (turning a held foot back from
- * 1.2 degrees slid robot.glb's 6 mm; left alone, rigged_figure.glb's held
- * ankles went 38 degrees past their limit after 131_01). */
+ * each frame past them by over LIMIT_SLACK (a degree, the slack every check
+ * allows) is then brought inside (ik_feet_within_limits, in the skeleton's
+ * own space: which points are held is all it reads of the contacts), the
+ * joints' limits only (a take's floor is not the rest floor), and a leg
+ * whose foot is held there only past HELD_SLACK (turning a held foot back
+ * from 1.2 degrees slid robot.glb's 6 mm; left alone, rigged_figure.glb's
+ * held ankles went 38 degrees past their limit after 131_01). A capture
+ * past them (CMU 131_01 dorsiflexes 47 degrees against 25) is not
+ * re-posed, which slid its feet 26 mm. */
 #define LIMIT_SLACK ik_rad(1)
 #define HELD_SLACK ik_rad(2)
 static ik_result pass(const ik_stance_clean *job, const layout *l, int count, ik_bool limits) {
     ik_footskate fs = ik_footskate_def();
-    ik_humanoid limits_only = *job->rig;
-    ik_real toe_rest[2], excess;
+    ik_feet_limits keep;
+    ik_real excess;
     ik_result r;
     int i, f;
     fs.rig = job->rig;
@@ -114,17 +112,17 @@ static ik_result pass(const ik_stance_clean *job, const layout *l, int count, ik
     r = ik_footskate_run(&fs);
     for (i = 0; r == IK_OK && i < count; ++i) r = ik_footskate_held_ms(&fs, i, &job->contacts[i].planted_ms);
     if (r != IK_OK || !limits) return r;
-    limits_only.floor_rs = -(ik_real)HUGE_VAL;
-    ik_feet_toe_rest(job->rig, l->model_ms, toe_rest);
     ik_skeleton_fk(job->rig->skeleton, job->rig->skeleton->rest_ls, NULL, l->rest_ms);
+    keep = ik_feet_limits_make(job->rig, l->rest_ms);
+    keep.floor = -(ik_real)HUGE_VAL;
     for (f = 0; f < job->take->frame_count; ++f) {
         ik_humanoid_angles a;
         ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), NULL, l->model_ms);
         ik_humanoid_angles_measure(job->rig, l->model_ms, l->rest_ms, &a);
         excess = ik_humanoid_angles_excess(job->rig, &a, NULL);
+        keep.held_feet = excess > HELD_SLACK;
         if (excess > LIMIT_SLACK)
-            ik_feet_within_limits(&limits_only, job->contacts, count, f, toe_rest, excess > HELD_SLACK,
-                                  ik_take_pose(job->take, f), l->model_ms, NULL);
+            ik_feet_within_limits(&keep, job->contacts, count, f, ik_take_pose(job->take, f), l->model_ms, NULL);
     }
     return IK_OK;
 }

@@ -3,7 +3,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  = cmake -S . -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps demo python test bench fuzz fuzz-long clean web web-build
+.PHONY: all deps demo python test check gltf-validator bench fuzz fuzz-long clean web web-build
 
 all: deps
 	$(CMAKE_GEN) -B $(BUILD)/release >/dev/null
@@ -25,13 +25,22 @@ python: deps
 	@./scripts/python-venv.sh $(VENV)
 
 # Every test four ways: float and double with warnings as errors, then both
-# again under AddressSanitizer + UndefinedBehaviorSanitizer; then the core
-# layers compiled for WebAssembly. The Khronos glTF validator (npm) is installed once where npm is present;
+# again under AddressSanitizer + UndefinedBehaviorSanitizer; then the Python
+# package, the core layers compiled for WebAssembly and the playground
+# (scripts/test-all.sh says which checks run where).
+test: gltf-validator
+	@./scripts/test-all.sh $(BUILD) $(JOBS)
+
+# The edit-test loop: the float configuration of `make test` alone (the same
+# build folder, warnings as errors, every ctest), no sanitizers, Python or browser.
+check: gltf-validator
+	@./scripts/test-all.sh $(BUILD) $(JOBS) check
+
+# The Khronos glTF validator (npm), installed once where npm is present;
 # without it the tests that use it say they skipped.
-test: deps
+gltf-validator: deps
 	@[ -f node_modules/gltf-validator/package.json ] || ! command -v npm >/dev/null 2>&1 || \
 	  ./scripts/validate-gltf.sh --install >/dev/null 2>&1 || echo "note: gltf-validator not installed"
-	@./scripts/test-all.sh $(BUILD) $(JOBS)
 
 IKIT_DATA ?= $(CURDIR)/../shared/data
 bench: all

@@ -16,9 +16,11 @@
 #ifdef IKIT_DOUBLE
 #define TOL 1e-9
 #define HALF_REAL_MAX "1e308" /* two of these overflow ik_real */
+#define NEAR_REAL_MAX "1.5e308" /* a vector of two has a length beyond ik_real */
 #else
 #define TOL 1e-5
 #define HALF_REAL_MAX "3e38"
+#define NEAR_REAL_MAX "3e38"
 #endif
 
 /* examples/ beside tests/, found from this file's own path. */
@@ -207,6 +209,30 @@ static void test_defaults(void)
     ik_chain_file_free(c);
 }
 
+/* Offsets and directions far from 1 (subnormal squares, squares past the
+ * largest real) still give unit directions and axes and their true length:
+ * the fuzzer found a 1e-22 offset whose direction came out 10 % long. */
+static void test_extreme_vectors(void)
+{
+    ik_chain_file *c = load_text("chain tiny\n"
+                                 "joint a offset 3e-22 0 4e-22 type ball\n"
+                                 "joint b direction 0 1e-38 1e-38 length 1 type hinge axis 1e-39 0 0\n"
+                                 "joint c offset 1e30 0 0 type hinge axis 0 1e30 1e30\n"
+                                 "joint d\n");
+    int i;
+    if (!c) return;
+    for (i = 0; i < c->joint_count; ++i) {
+        CHECK(IK_FABS(ik_vec3_length(c->joints[i].direction_ls) - 1) < TOL, "%s: unit direction (length %g)",
+              c->joints[i].name, (double)ik_vec3_length(c->joints[i].direction_ls));
+        CHECK(IK_FABS(ik_vec3_length(c->joints[i].axis_ls) - 1) < TOL, "%s: unit axis (length %g)", c->joints[i].name,
+              (double)ik_vec3_length(c->joints[i].axis_ls));
+    }
+    CHECK(IK_FABS(c->joints[0].length / (ik_real)5e-22 - 1) < TOL, "tiny offset's length %g", (double)c->joints[0].length);
+    CHECK(IK_FABS(c->joints[0].direction_ls.x - (ik_real)0.6) < TOL, "tiny offset's direction");
+    CHECK(IK_FABS(c->joints[2].length / (ik_real)1e30 - 1) < TOL, "huge offset's length %g", (double)c->joints[2].length);
+    ik_chain_file_free(c);
+}
+
 static void test_broken_inputs(void)
 {
     static const read_case cases[] = {
@@ -223,7 +249,8 @@ static void test_broken_inputs(void)
         {"chain c\njoint a\njoint b length -1\n", IK_ERR_RANGE, 3, "negative length"},
         {"chain c\njoint a\njoint b length nan\n", IK_ERR_NONFINITE, 3, "NaN length"},
         {"chain c\njoint a\njoint b\n offset 0 inf 0\n", IK_ERR_NONFINITE, 4, "infinite offset"},
-        {"chain c\njoint a\njoint b\n offset 1e300 1e300 0\n", IK_ERR_NONFINITE, 4, "offset beyond ik_real"},
+        {"chain c\njoint a\njoint b\n offset " NEAR_REAL_MAX " " NEAR_REAL_MAX " 0\n", IK_ERR_NONFINITE, 4,
+         "offset whose length is beyond ik_real"},
         {"chain c\njoint a length " HALF_REAL_MAX "\njoint b length " HALF_REAL_MAX "\n", IK_ERR_NONFINITE, 3,
          "rest position beyond ik_real"},
         {"chain c\njoint a stiffness 1.5\n", IK_ERR_RANGE, 2, "stiffness above 1"},
@@ -400,6 +427,7 @@ int main(void)
 {
     test_examples();
     test_defaults();
+    test_extreme_vectors();
     test_broken_inputs();
     test_joint_cap();
     test_many_names();

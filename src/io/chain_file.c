@@ -98,14 +98,38 @@ static ik_result read_vec3(chain_parser *p, const char *what, ik_vec3 *out, ik_t
 }
 
 /* A direction or axis: normalised; zero (or too large to square) is refused. */
+/* v = length * unit, exact for any finite v: v is first divided by its
+ * largest component m, so |v/m| is in [1, sqrt 3] and squaring it can
+ * neither overflow nor fall into subnormals (a plain v / |v| of a 1e-22
+ * offset in float is a direction 10 % off unit length). length = m |v/m|,
+ * infinite when it overflows; a zero v gives length 0 and a zero unit. */
+static ik_vec3 split_length(ik_vec3 v, ik_real *length)
+{
+    ik_real m = IK_FABS(v.x);
+    ik_vec3 scaled;
+    ik_real scaled_length;
+    if (IK_FABS(v.y) > m) m = IK_FABS(v.y);
+    if (IK_FABS(v.z) > m) m = IK_FABS(v.z);
+    if (!(m > 0)) {
+        *length = 0;
+        return ik_vec3_zero();
+    }
+    scaled = ik_v3(v.x / m, v.y / m, v.z / m); /* not v * (1 / m): 1 / 1e-39 overflows float */
+    scaled_length = ik_vec3_length(scaled);
+    *length = m * scaled_length;
+    return ik_vec3_scale(scaled, 1 / scaled_length);
+}
+
 static ik_result read_unit(chain_parser *p, const char *what, ik_vec3 *out)
 {
     ik_text_token at;
     ik_vec3 v;
+    ik_real length;
     ik_result r = read_vec3(p, what, &v, &at);
     if (r != IK_OK) return r;
-    *out = ik_vec3_normalize_or(v, ik_vec3_zero());
-    if (ik_vec3_length_sq(*out) == 0) return fail(p, IK_ERR_DEGENERATE, &at, "%s has no length (or overflows)", what);
+    *out = split_length(v, &length);
+    if (!(length > 0) || !ik_finite(length))
+        return fail(p, IK_ERR_DEGENERATE, &at, "%s has no length (or overflows)", what);
     return IK_OK;
 }
 
@@ -220,13 +244,13 @@ static ik_result read_joint_key(chain_parser *p, const ik_text_token *key)
         return read_unit(p, "direction", &j->direction_ls);
     }
     if (ik_text_is(key, "offset")) {
-        ik_vec3 offset;
+        ik_vec3 offset, unit;
         r = read_vec3(p, "offset", &offset, &t);
         if (r != IK_OK) return r;
-        j->length = ik_vec3_length(offset);
+        unit = split_length(offset, &j->length);
         if (!ik_finite(j->length)) return fail(p, IK_ERR_NONFINITE, &t, "offset length overflows");
         if (j->length > 0) {
-            j->direction_ls = ik_vec3_scale(offset, 1 / j->length);
+            j->direction_ls = unit;
             given->direction = 1;
         }
         return IK_OK;

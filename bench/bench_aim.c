@@ -101,8 +101,7 @@ static timing time_pool(aim_input *cases, ik_bool twist_and_weight) {
     for (rep = 0; rep < REPEATS; ++rep) {
         double t0 = bench_now();
         for (sweep = 0; sweep < SWEEPS; ++sweep)
-            for (i = 0; i < POOL; ++i)
-                failures += ik_aim_run(&jobs[i]) != IK_OK;
+            for (i = 0; i < POOL; ++i) failures += ik_aim_run(&jobs[i]) != IK_OK;
         samples[rep] = (bench_now() - t0) * 1e9 / ((double)POOL * SWEEPS);
     }
     bench_sink = failures;
@@ -115,8 +114,7 @@ static timing time_stream(aim_input *cases, ik_aim *jobs) {
     make_jobs(jobs, cases, STREAM, 0);
     for (rep = 0; rep < REPEATS; ++rep) {
         double t0 = bench_now();
-        for (i = 0; i < STREAM; ++i)
-            failures += ik_aim_run(&jobs[i]) != IK_OK;
+        for (i = 0; i < STREAM; ++i) failures += ik_aim_run(&jobs[i]) != IK_OK;
         samples[rep] = (bench_now() - t0) * 1e9 / (double)STREAM;
     }
     bench_sink = failures;
@@ -268,9 +266,11 @@ int main(void) {
     time_chain(&chain, &reset);
     report(csv, "look_at", "chain of 3 (incl. pose reset)", CHAIN_SOLVES, chain);
     report(csv, "look_at", "pose reset alone", CHAIN_SOLVES, reset);
-    printf("user-shaped: ik_aim_def() and the job filled in every call, 2,000 heads under random parent frames,\n"
-           "eye offset and pole, each call the next head. ozz-animation cannot be built here (not a Debian\n"
-           "package, no other registry reachable), so it is not run beside it; its IKAimJob measured about 67 ns earlier.\n");
+    printf(
+        "user-shaped: ik_aim_def() and the job filled in every call, 2,000 heads under random parent frames,\n"
+        "eye offset and pole, each call the next head. ozz-animation cannot be built here (not a Debian\n"
+        "package, no other registry reachable), so it is not run beside it; its IKAimJob measured about 67 ns "
+        "earlier.\n");
     if (csv) fclose(csv);
     free(stream);
     free(stream_jobs);

@@ -220,8 +220,9 @@ int main(int argc, char **argv) {
         if (!only || strcmp(only, "two_bone") == 0) {
             double batch = two_bone_batch_ns(n), single = two_bone_single_ns(n);
             printf("%-10s %8d %14.1f %14.1f %8.2f\n", "two_bone", n, batch, single, single / batch);
-            if (csv) fprintf(csv, "two_bone,batch,%s,%d,%.2f\ntwo_bone,single,%s,%d,%.2f\n", BENCH_SCALAR, n, batch,
-                             BENCH_SCALAR, n, single);
+            if (csv)
+                fprintf(csv, "two_bone,batch,%s,%d,%.2f\ntwo_bone,single,%s,%d,%.2f\n", BENCH_SCALAR, n, batch,
+                        BENCH_SCALAR, n, single);
         }
         if (!only || strcmp(only, "aim") == 0) {
             int offset;
@@ -229,8 +230,9 @@ int main(int argc, char **argv) {
                 const char *name = offset ? "aim+eye" : "aim";
                 double batch = aim_batch_ns(n, offset), single = aim_single_ns(n, offset);
                 printf("%-10s %8d %14.1f %14.1f %8.2f\n", name, n, batch, single, single / batch);
-                if (csv) fprintf(csv, "%s,batch,%s,%d,%.2f\n%s,single,%s,%d,%.2f\n", name, BENCH_SCALAR, n, batch, name,
-                                 BENCH_SCALAR, n, single);
+                if (csv)
+                    fprintf(csv, "%s,batch,%s,%d,%.2f\n%s,single,%s,%d,%.2f\n", name, BENCH_SCALAR, n, batch, name,
+                            BENCH_SCALAR, n, single);
             }
         }
     }

@@ -8,8 +8,7 @@
 #define SAMPLE_REPEATS 31
 #define SAMPLES_PER_REPEAT 2000
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     char path[1024];
     double load[LOAD_REPEATS], memory[LOAD_REPEATS], sample[SAMPLE_REPEATS];
     double load_ms, memory_ms, sample_us;
@@ -56,8 +55,8 @@ int main(int argc, char **argv)
     load_ms = bench_median(load, LOAD_REPEATS) * 1e3;
     memory_ms = bench_median(memory, LOAD_REPEATS) * 1e3;
     sample_us = bench_median(sample, SAMPLE_REPEATS) * 1e6;
-    printf("bvh load  %s: %d joints, %d frames, median %.2f ms over %d loads (goal < 30 ms)\n", path,
-           bvh->joint_count, bvh->frame_count, load_ms, LOAD_REPEATS);
+    printf("bvh load  %s: %d joints, %d frames, median %.2f ms over %d loads (goal < 30 ms)\n", path, bvh->joint_count,
+           bvh->frame_count, load_ms, LOAD_REPEATS);
     printf("bvh parse from memory (re-written text): median %.2f ms\n", memory_ms);
     printf("bvh sample a %d-joint pose at random times: median %.3f us (checksum %.3f)\n", bvh->joint_count, sample_us,
            bench_sink);

@@ -28,8 +28,8 @@ typedef struct outcome {
 /* `solver` 0 = FABRIK, 1 = CCD. Each solve starts from the straight rest pose.
  * Success is ending within the tolerance of the best reachable distance
  * (`best`, per target: |t| - L out of reach; NULL: 0 for every target). */
-static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets, const ik_real *best, int count, ik_real tolerance,
-                           int max_iterations, const ik_constraint *constraints) {
+static outcome run_targets(chain_fixture *r, int solver, const ik_vec3 *targets, const ik_real *best, int count,
+                           ik_real tolerance, int max_iterations, const ik_constraint *constraints) {
     double times[REPEATS];
     outcome o = {0, 0, 0, 0};
     int rep, i;
@@ -82,7 +82,8 @@ static int plain_ccd(ik_vec3 *p, int n, ik_vec3 target, ik_real tolerance, int c
     while (err > tolerance && it < cap) {
         ++it;
         for (k = n - 2; k >= 0; --k) {
-            ik_vec3 a = ik_vec3_normalize(ik_vec3_sub(p[n - 1], p[k])), b = ik_vec3_normalize(ik_vec3_sub(target, p[k]));
+            ik_vec3 a = ik_vec3_normalize(ik_vec3_sub(p[n - 1], p[k])),
+                    b = ik_vec3_normalize(ik_vec3_sub(target, p[k]));
             ik_quat turn = ik_quat_from_to(a, b);
             for (j = k + 1; j < n; ++j) p[j] = ik_vec3_add(p[k], ik_quat_rotate(turn, ik_vec3_sub(p[j], p[k])));
             if (ik_vec3_distance(p[n - 1], target) <= tolerance) break;
@@ -157,10 +158,12 @@ static void paper_test(FILE *csv) {
         unreachable_best[i] = ik_vec3_length(unreachable[i]) - length;
     }
     for (i = 0; i < 10000; ++i) full[i] = rng_in_ball(&r, length);
-    printf("1. Chain of 10 bones of length 1, straight before each target, tolerance 1e-3 L;\n"
-           "   full-reach = Aristidou & Lasenby 2011's protocol (targets uniform within reach), ball-0.9L = ours\n"
-           "   (targets in a ball of 0.9 L), full-bent = full-reach targets from a bent start (rest bends up to 0.3 rad);\n"
-           "   cap 100 (FABRIK) / 1000 (CCD); plain-ccd = positions-only CCD peer\n");
+    printf(
+        "1. Chain of 10 bones of length 1, straight before each target, tolerance 1e-3 L;\n"
+        "   full-reach = Aristidou & Lasenby 2011's protocol (targets uniform within reach), ball-0.9L = ours\n"
+        "   (targets in a ball of 0.9 L), full-bent = full-reach targets from a bent start (rest bends up to 0.3 "
+        "rad);\n"
+        "   cap 100 (FABRIK) / 1000 (CCD); plain-ccd = positions-only CCD peer\n");
     printf("   %-10s %-12s %10s %10s %10s %10s %12s\n", "solver", "targets", "iters", "us/solve", "us/iter", "success",
            "mean error");
     for (s = 0; s < 2; ++s) {
@@ -198,7 +201,8 @@ static void scaling_test(FILE *csv) {
                 g_rig.constraints[i] = cones[c] > 0 ? ik_constraint_cone_twist(ik_quat_identity(), ik_v3(0, 1, 0),
                                                                                ik_rad(cones[c]), -IK_PI, IK_PI)
                                                     : ik_constraint_none();
-            o = run_targets(&g_rig, 0, targets, NULL, 50, length * (ik_real)1e-3, 50, cones[c] > 0 ? g_rig.constraints : NULL);
+            o = run_targets(&g_rig, 0, targets, NULL, 50, length * (ik_real)1e-3, 50,
+                            cones[c] > 0 ? g_rig.constraints : NULL);
             snprintf(label, sizeof(label), cones[c] > 0 ? "%.0fdeg" : "none", (double)cones[c]);
             printf("   %6d %-8s %12.1f %10.1f %14.4g\n", bones, label, o.us_per_solve, o.mean_iterations, o.mean_error);
             fprintf(csv, "scaling,fabrik,%d,cube,%s,%.3f,%.4f,%.5f,%.6g\n", bones, label, o.mean_iterations,
@@ -222,7 +226,9 @@ static int make_tree(chain_fixture *r, int double_y, int *effectors) {
 
 static void tracking_test(FILE *csv) {
     int d;
-    printf("\n3. Tracking: targets on smooth periodic curves, 400 warm-up + 2000 measured steps, 1 FABRIK iteration per step\n");
+    printf(
+        "\n3. Tracking: targets on smooth periodic curves, 400 warm-up + 2000 measured steps, 1 FABRIK iteration per "
+        "step\n");
     printf("   %-9s %10s %12s %16s\n", "tree", "effectors", "us/step", "mean summed err");
     for (d = 0; d < 2; ++d) {
         int effectors[4], ne = make_tree(&g_rig, d, effectors), rep, step, k;
@@ -247,14 +253,17 @@ static void tracking_test(FILE *csv) {
                 ik_fabrik_run(&job);
                 if (step >= 400) {
                     for (k = 0; k < ne; ++k)
-                        error_sum += (double)ik_vec3_distance(((const ik_chain_link *)(const void *)g_rig.scratch)[effectors[k]].model_ms.translation, targets[k]);
+                        error_sum += (double)ik_vec3_distance(
+                            ((const ik_chain_link *)(const void *)g_rig.scratch)[effectors[k]].model_ms.translation,
+                            targets[k]);
                 }
             }
             times[rep] = (bench_now() - start) / 2000 * 1e6;
         }
-        printf("   %-9s %10d %12.3f %16.4g\n", d ? "double-Y" : "Y", ne, bench_median(times, REPEATS), error_sum / 2000);
-        fprintf(csv, "tracking,fabrik,%d,%s,none,1,%.4f,,%.6g\n", g_rig.count, d ? "double-Y" : "Y", bench_median(times, REPEATS),
-                error_sum / 2000);
+        printf("   %-9s %10d %12.3f %16.4g\n", d ? "double-Y" : "Y", ne, bench_median(times, REPEATS),
+               error_sum / 2000);
+        fprintf(csv, "tracking,fabrik,%d,%s,none,1,%.4f,,%.6g\n", g_rig.count, d ? "double-Y" : "Y",
+                bench_median(times, REPEATS), error_sum / 2000);
     }
 }
 

@@ -44,8 +44,9 @@ static int measure(const char *name, const char *text, size_t size, FILE *csv) {
     }
     printf("chain file %-22s %5d joints %8zu bytes: median %9.3f ms over %d parses\n", name, joints, size,
            bench_median(samples, REPEATS) * 1e3, REPEATS);
-    if (csv) fprintf(csv, "%s,%s,%d,%zu,%d,%.4f\n", name, BENCH_SCALAR, joints, size, REPEATS,
-                     bench_median(samples, REPEATS) * 1e3);
+    if (csv)
+        fprintf(csv, "%s,%s,%d,%zu,%d,%.4f\n", name, BENCH_SCALAR, joints, size, REPEATS,
+                bench_median(samples, REPEATS) * 1e3);
     return 1;
 }
 

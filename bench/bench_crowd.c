@@ -52,9 +52,9 @@ typedef struct crowd {
     ik_humanoid rig;
     ik_ground ground;
     ik_transform base_pose[J];
-    ik_mat4 *root;       /* [CROWD] */
-    ik_transform *pose;  /* [CROWD * J] */
-    ik_mat4 *model;      /* [CROWD * J] */
+    ik_mat4 *root;      /* [CROWD] */
+    ik_transform *pose; /* [CROWD * J] */
+    ik_mat4 *model;     /* [CROWD * J] */
     ik_vec3 *foot_target[2], *knee_pole[2];
     ik_vec3 *head_target;
     ik_quat *start_fix[2], *mid_fix[2], *head_fix;
@@ -89,7 +89,8 @@ static void crowd_make(void) {
     int i, k, side;
     ik_humanoid_build_skeleton((ik_real)HEIGHT, J, parents, names, rest);
     if (ik_skeleton_init(&C.skeleton, J, parents, names, rest, NULL) != IK_OK ||
-        ik_humanoid_map_find(&C.skeleton, NULL, 0, &map) != IK_OK || ik_humanoid_init(&C.rig, &C.skeleton, &map) != IK_OK) {
+        ik_humanoid_map_find(&C.skeleton, NULL, 0, &map) != IK_OK ||
+        ik_humanoid_init(&C.rig, &C.skeleton, &map) != IK_OK) {
         fprintf(stderr, "bench_crowd: the humanoid rig did not build\n");
         exit(1);
     }
@@ -178,13 +179,15 @@ static void plant_feet(int i) {
         C.foot_target[side][i] = ik_v3(ankle.x, h + l->ankle_height, ankle.z);
         offset = ik_minr(offset, C.foot_target[side][i].y - ankle.y);
     }
-    drop_max = C.rig.limits.pelvis_drop * (C.rig.limb[IK_LIMB_LEG_L].upper_length + C.rig.limb[IK_LIMB_LEG_L].lower_length);
+    drop_max =
+        C.rig.limits.pelvis_drop * (C.rig.limb[IK_LIMB_LEG_L].upper_length + C.rig.limb[IK_LIMB_LEG_L].lower_length);
     offset = ik_maxr(offset, -drop_max);
     pose[C.rig.pelvis].translation.y += offset;
     for (j = 0; j < J; ++j) model[j].m[13] += offset;
     for (side = 0; side < 2; ++side) {
         const ik_humanoid_limb *l = &C.rig.limb[IK_LIMB_LEG_L + side];
-        C.knee_pole[side][i] = ik_vec3_mad(ik_mat4_translation(&model[l->mid]), forward, l->upper_length + l->lower_length);
+        C.knee_pole[side][i] =
+            ik_vec3_mad(ik_mat4_translation(&model[l->mid]), forward, l->upper_length + l->lower_length);
     }
     C.head_target[i] = C.look_target;
 }
@@ -238,14 +241,15 @@ static double stage_time[5];
 static void batch_block(int first, int last, ik_bool timed) {
     double t = timed ? bench_now() : 0, now;
     int i;
-#define STAGE(k)                            \
-    if (timed) {                            \
-        now = bench_now();                  \
-        stage_time[k] += now - t;           \
-        t = now;                            \
+#define STAGE(k)                  \
+    if (timed) {                  \
+        now = bench_now();        \
+        stage_time[k] += now - t; \
+        t = now;                  \
     }
     for (i = first; i < last; ++i) animate(i);
-    ik_skeleton_fk_batch(&C.skeleton, last - first, &C.pose[(size_t)first * J], &C.root[first], &C.model[(size_t)first * J]);
+    ik_skeleton_fk_batch(&C.skeleton, last - first, &C.pose[(size_t)first * J], &C.root[first],
+                         &C.model[(size_t)first * J]);
     STAGE(0)
     for (i = first; i < last; ++i) plant_feet(i);
     STAGE(1)
@@ -256,10 +260,10 @@ static void batch_block(int first, int last, ik_bool timed) {
     /* the pelvis offset is in every model matrix already: only the legs'
      * and the head's joints turned */
     for (i = first; i < last; ++i) apply(i);
-    ik_skeleton_fk_batch_range(&C.skeleton, C.rig.map.joint[IK_ROLE_HEAD], C.rig.map.joint[IK_ROLE_HEAD] + 1, last - first,
+    ik_skeleton_fk_batch_range(&C.skeleton, C.rig.map.joint[IK_ROLE_HEAD], C.rig.map.joint[IK_ROLE_HEAD] + 1,
+                               last - first, &C.pose[(size_t)first * J], &C.root[first], &C.model[(size_t)first * J]);
+    ik_skeleton_fk_batch_range(&C.skeleton, C.rig.limb[IK_LIMB_LEG_L].start, J, last - first,
                                &C.pose[(size_t)first * J], &C.root[first], &C.model[(size_t)first * J]);
-    ik_skeleton_fk_batch_range(&C.skeleton, C.rig.limb[IK_LIMB_LEG_L].start, J, last - first, &C.pose[(size_t)first * J],
-                               &C.root[first], &C.model[(size_t)first * J]);
     STAGE(4)
 #undef STAGE
 }
@@ -272,7 +276,8 @@ static void batch_block(int first, int last, ik_bool timed) {
 
 static void batch_slice(int first, int last, ik_bool timed) {
     int block;
-    for (block = first; block < last; block += BLOCK) batch_block(block, block + BLOCK < last ? block + BLOCK : last, timed);
+    for (block = first; block < last; block += BLOCK)
+        batch_block(block, block + BLOCK < last ? block + BLOCK : last, timed);
 }
 
 /* ---- threads ------------------------------------------------------------ */
@@ -333,7 +338,8 @@ static double time_frames(int batch, double *cpu_ms) {
         if (f < WARMUP) continue;
         samples[f - WARMUP] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
         cpu[f - WARMUP] = 0;
-        for (k = 0; k < thread_count; ++k) cpu[f - WARMUP] = cpu[f - WARMUP] > slice_cpu[k] * 1e3 ? cpu[f - WARMUP] : slice_cpu[k] * 1e3;
+        for (k = 0; k < thread_count; ++k)
+            cpu[f - WARMUP] = cpu[f - WARMUP] > slice_cpu[k] * 1e3 ? cpu[f - WARMUP] : slice_cpu[k] * 1e3;
     }
     *cpu_ms = bench_median(cpu, FRAMES);
     return bench_median(samples, FRAMES);
@@ -358,8 +364,8 @@ static void check_crowd(const char *name) {
             feet += IK_FABS(ankle.y - l->ankle_height - h) <= (ik_real)1e-3;
         }
     }
-    printf("%s: ankles at ankle height over the ground (1 mm): %.1f%%, heads on the look target (1 deg): %.1f%%\n", name,
-           100.0 * (double)feet / (2.0 * CROWD), 100.0 * (double)heads / CROWD);
+    printf("%s: ankles at ankle height over the ground (1 mm): %.1f%%, heads on the look target (1 deg): %.1f%%\n",
+           name, 100.0 * (double)feet / (2.0 * CROWD), 100.0 * (double)heads / CROWD);
 }
 
 int main(int argc, char **argv) {
@@ -377,16 +383,17 @@ int main(int argc, char **argv) {
         workers[i].index = i;
         pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
     }
-    printf("crowd: %d humanoids (%d joints), feet on a height field, pelvis, look-at; %s, %d threads, wall ms per\n"
-           "frame, median of %d frames\n", CROWD, J, BENCH_SCALAR, thread_count, FRAMES);
+    printf(
+        "crowd: %d humanoids (%d joints), feet on a height field, pelvis, look-at; %s, %d threads, wall ms per\n"
+        "frame, median of %d frames\n",
+        CROWD, J, BENCH_SCALAR, thread_count, FRAMES);
     printf("%-6s %14s %20s %24s\n", "path", "wall ms/frame", "slowest thread CPU ms", "CPU ns per character");
     rig_ms = time_frames(0, &rig_cpu);
     printf("%-6s %14.2f %20.2f %24.0f\n", "rig", rig_ms, rig_cpu, rig_cpu * 1e6 * thread_count / CROWD);
     batch_ms = time_frames(1, &batch_cpu);
     printf("%-6s %14.2f %20.2f %24.0f\n", "batch", batch_ms, batch_cpu, batch_cpu * 1e6 * thread_count / CROWD);
     check_crowd("batch");
-    if (C.rig_failures || C.batch_failures)
-        printf("failures: rig %ld, batch %ld\n", C.rig_failures, C.batch_failures);
+    if (C.rig_failures || C.batch_failures) printf("failures: rig %ld, batch %ld\n", C.rig_failures, C.batch_failures);
     stop = 1;
     pthread_barrier_wait(&frame_start);
     for (i = 1; i < thread_count; ++i) pthread_join(workers[i].thread, NULL);
@@ -408,14 +415,17 @@ int main(int argc, char **argv) {
     }
     printf("one thread, ns per character: rig path: pose reset + FK %.0f, ik_humanoid_solve_run %.0f\n",
            rig_fk * 1e9 / (3.0 * CROWD), rig_solve_time * 1e9 / (3.0 * CROWD));
-    printf("one thread, ns per character: batch path: reset + batch FK %.0f, ground + pelvis %.0f, two legs %.0f, "
-           "head aim %.0f, apply + batch FK %.0f\n",
-           stage_time[0] * 1e9 / (3.0 * CROWD), stage_time[1] * 1e9 / (3.0 * CROWD), stage_time[2] * 1e9 / (3.0 * CROWD),
-           stage_time[3] * 1e9 / (3.0 * CROWD), stage_time[4] * 1e9 / (3.0 * CROWD));
+    printf(
+        "one thread, ns per character: batch path: reset + batch FK %.0f, ground + pelvis %.0f, two legs %.0f, "
+        "head aim %.0f, apply + batch FK %.0f\n",
+        stage_time[0] * 1e9 / (3.0 * CROWD), stage_time[1] * 1e9 / (3.0 * CROWD), stage_time[2] * 1e9 / (3.0 * CROWD),
+        stage_time[3] * 1e9 / (3.0 * CROWD), stage_time[4] * 1e9 / (3.0 * CROWD));
     if (csv) {
-        fprintf(csv, "path,scalar,threads,characters,wall_ms_per_frame,thread_cpu_ms_per_frame\n"
-                "rig,%s,%d,%d,%.3f,%.3f\nbatch,%s,%d,%d,%.3f,%.3f\n", BENCH_SCALAR, thread_count, CROWD, rig_ms, rig_cpu,
-                BENCH_SCALAR, thread_count, CROWD, batch_ms, batch_cpu);
+        fprintf(csv,
+                "path,scalar,threads,characters,wall_ms_per_frame,thread_cpu_ms_per_frame\n"
+                "rig,%s,%d,%d,%.3f,%.3f\nbatch,%s,%d,%d,%.3f,%.3f\n",
+                BENCH_SCALAR, thread_count, CROWD, rig_ms, rig_cpu, BENCH_SCALAR, thread_count, CROWD, batch_ms,
+                batch_cpu);
         fclose(csv);
     }
     return 0;

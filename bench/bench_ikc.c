@@ -60,8 +60,7 @@ int main(void) {
         char path[1024];
         bench_data_path(path, sizeof path, files[f][0], files[f][1]);
         if (!report_info_runs(path, files[f][1], csv))
-            printf("skipped: `ikc info %s` did not run (ikc at %s, real-asset corpus present?)\n", path,
-                   IKC_PATH);
+            printf("skipped: `ikc info %s` did not run (ikc at %s, real-asset corpus present?)\n", path, IKC_PATH);
     }
     for (f = 0; f < 5; ++f) {
         static const char *const names[] = {"generated_100k_wide.gltf", "generated_100k_deep.gltf",

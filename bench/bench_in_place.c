@@ -18,8 +18,8 @@ int main(void) {
     FILE *csv = fopen("bench_in_place.csv", "w");
     int t, i;
     if (csv) fprintf(csv, "take,frames,stage,median_seconds,frames_per_second,in_place,scalar\n");
-    printf("%-12s %7s %9s %9s %9s %7s %6s %22s %22s\n", "take", "frames", "in place", "true m/s", "found m/s",
-           "steady", "cover", "detection (frames/s)", "root motion (frames/s)");
+    printf("%-12s %7s %9s %9s %9s %7s %6s %22s %22s\n", "take", "frames", "in place", "true m/s", "found m/s", "steady",
+           "cover", "detection (frames/s)", "root motion (frames/s)");
     for (t = 0; t < 3; ++t) {
         motion_fixture m;
         ik_mat4 identity = ik_mat4_identity();
@@ -42,7 +42,8 @@ int main(void) {
         metre = ik_foot_metre(m.leg_length);
         up = m.up_ms;
         seconds = (ik_real)(n - 1) * m.take.frame_time;
-        travel = ik_vec3_sub(m.paths_ms[(size_t)(n - 1) * IK_FOOT_PATH_POINTS + IK_FOOT_HIPS], m.paths_ms[IK_FOOT_HIPS]);
+        travel =
+            ik_vec3_sub(m.paths_ms[(size_t)(n - 1) * IK_FOOT_PATH_POINTS + IK_FOOT_HIPS], m.paths_ms[IK_FOOT_HIPS]);
         travel = ik_vec3_scale(ik_vec3_sub(travel, ik_vec3_scale(up, ik_vec3_dot(travel, up))), 1 / seconds);
         ik_in_place_root_motion(&m.bvh->skeleton, m.joints[IK_FOOT_HIPS], NULL, travel, &m.take);
         shifted = (ik_vec3 *)malloc((size_t)n * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
@@ -64,8 +65,8 @@ int main(void) {
             t1 = bench_now();
             /* there and back, so every repeat detects the same take */
             ik_in_place_root_motion(&m.bvh->skeleton, m.joints[IK_FOOT_HIPS], NULL, cycle.slide_ms, &m.take);
-            ik_in_place_root_motion(&m.bvh->skeleton, m.joints[IK_FOOT_HIPS], NULL,
-                                    ik_vec3_scale(cycle.slide_ms, -1), &m.take);
+            ik_in_place_root_motion(&m.bvh->skeleton, m.joints[IK_FOOT_HIPS], NULL, ik_vec3_scale(cycle.slide_ms, -1),
+                                    &m.take);
             detect_s[i] = t1 - t0;
             move_s[i] = (bench_now() - t1) / 2;
             bench_sink += (double)cycle.speed;

@@ -108,9 +108,12 @@ static void fabrik_paper_test(FILE *csv) {
         reachable[i] = rng_in_ball(&r, 0.9 * 10);
         unreachable[i] = ik_vec3_scale(rng_direction(&r), rng_range(&r, 10.5, 20));
     }
-    printf("1. FABRIK paper test: 10 unit bones, ball joints, reset straight before each of %d targets,\n"
-           "   tolerance 1e-3 of the length, at most 1000 iterations (%s)\n", TARGETS, BENCH_SCALAR);
-    printf("   %-12s %-10s %12s %12s %10s %14s\n", "targets", "method", "us/solve", "iterations", "success", "mean error");
+    printf(
+        "1. FABRIK paper test: 10 unit bones, ball joints, reset straight before each of %d targets,\n"
+        "   tolerance 1e-3 of the length, at most 1000 iterations (%s)\n",
+        TARGETS, BENCH_SCALAR);
+    printf("   %-12s %-10s %12s %12s %10s %14s\n", "targets", "method", "us/solve", "iterations", "success",
+           "mean error");
     for (kind = 0; kind < 2; ++kind)
         for (m = 0; m < 4; ++m) {
             outcome o = run_targets(kind ? unreachable : reachable, TARGETS, methods[m], 1000);
@@ -142,7 +145,8 @@ static int make_tree(rig *r, int double_y, int *effectors) {
 
 static void tracking_test(FILE *csv) {
     int d, m;
-    printf("\n2. Tracking: targets on smooth periodic curves, 400 warm-up + 2000 measured steps, one update per step\n");
+    printf(
+        "\n2. Tracking: targets on smooth periodic curves, 400 warm-up + 2000 measured steps, one update per step\n");
     printf("   %-9s %-6s %10s %12s %18s\n", "tree", "method", "effectors", "us/step", "mean summed error");
     for (d = 0; d < 2; ++d)
         for (m = 2; m < 4; ++m) {
@@ -160,7 +164,8 @@ static void tracking_test(FILE *csv) {
                     double t = step * 0.01, start;
                     ik_jacobian job;
                     for (k = 0; k < ne; ++k)
-                        effectors[k] = ik_jacobian_effector_make(effector_joints[k], bench_tracking_target(rest_tip[k], t, k));
+                        effectors[k] =
+                            ik_jacobian_effector_make(effector_joints[k], bench_tracking_target(rest_tip[k], t, k));
                     job = base_job(&g_rig, effectors, ne, methods[m]);
                     job.tolerance = 0;
                     job.max_iterations = 1;
@@ -204,9 +209,10 @@ static void tight_tolerance_test(FILE *csv) {
         goals[i] = axis_chain_goal(&chains[i], &r, 0.1);
         memcpy(starts[i], chains[i].pose_ls, sizeof starts[i]);
     }
-    printf("\n3. Tight tolerance: %d random 5-8 axis chains (1-3 axis joints), position + orientation goal from a\n"
-           "   random pose, start within 0.1 rad per axis, tolerance %g of the length and %g rad (%s)\n",
-           TIGHT_GOALS, (double)tolerance, (double)tolerance, BENCH_SCALAR);
+    printf(
+        "\n3. Tight tolerance: %d random 5-8 axis chains (1-3 axis joints), position + orientation goal from a\n"
+        "   random pose, start within 0.1 rad per axis, tolerance %g of the length and %g rad (%s)\n",
+        TIGHT_GOALS, (double)tolerance, (double)tolerance, BENCH_SCALAR);
     printf("   %-6s %12s %12s %10s\n", "method", "us/solve", "iterations", "success");
     for (m = 2; m < 4; ++m) {
         double times[REPEATS], iterations = 0, success = 0;
@@ -245,8 +251,8 @@ static void tight_tolerance_test(FILE *csv) {
         }
         printf("   %-6s %12.2f %12.2f %9.2f%%\n", method_names[m], bench_median(times, REPEATS),
                iterations / TIGHT_GOALS, 100 * success / TIGHT_GOALS);
-        fprintf(csv, "tight_tolerance,%s,%s,5-8 axes,%d,%.3f,%.4f,%.5f,\n", method_names[m], BENCH_SCALAR,
-                TIGHT_GOALS, iterations / TIGHT_GOALS, bench_median(times, REPEATS), success / TIGHT_GOALS);
+        fprintf(csv, "tight_tolerance,%s,%s,5-8 axes,%d,%.3f,%.4f,%.5f,\n", method_names[m], BENCH_SCALAR, TIGHT_GOALS,
+                iterations / TIGHT_GOALS, bench_median(times, REPEATS), success / TIGHT_GOALS);
     }
 }
 

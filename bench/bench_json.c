@@ -21,8 +21,8 @@ static char *read_json(const char *path, size_t *size) {
     unsigned char *data = (unsigned char *)bench_read_file(path, size);
     size_t n = data ? *size : 0;
     if (data && n >= 20 && memcmp(data, "glTF", 4) == 0) {
-        uint32_t chunk = (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 |
-                         (uint32_t)data[15] << 24;
+        uint32_t chunk =
+            (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 | (uint32_t)data[15] << 24;
         if (chunk > n - 20) chunk = (uint32_t)(n - 20);
         memmove(data, data + 20, chunk);
         *size = chunk;

@@ -23,7 +23,8 @@ static int load(const char *name, ik_bvh **bvh, ik_take *take) {
     take->joint_count = (*bvh)->joint_count;
     take->frame_count = (*bvh)->frame_count;
     take->frame_time = (ik_real)(*bvh)->frame_time;
-    take->poses_ls = (ik_transform *)malloc((size_t)take->frame_count * (size_t)take->joint_count * sizeof *take->poses_ls);
+    take->poses_ls =
+        (ik_transform *)malloc((size_t)take->frame_count * (size_t)take->joint_count * sizeof *take->poses_ls);
     return take->poses_ls && ik_take_bake(take, &(*bvh)->clip, (*bvh)->rest_ls) == IK_OK;
 }
 
@@ -33,8 +34,9 @@ int main(void) {
     FILE *csv = fopen("bench_key_fit.csv", "w");
     int t, e, i;
     if (csv)
-        fprintf(csv, "take,frames,error_mm,method,median_ms,channel_keys,channel_key_percent,curve_keys,max_error_mm,"
-                     "mean_error_mm,sharing\n");
+        fprintf(csv,
+                "take,frames,error_mm,method,median_ms,channel_keys,channel_key_percent,curve_keys,max_error_mm,"
+                "mean_error_mm,sharing\n");
     printf("%-11s %6s %5s %-7s %10s %8s %7s %8s %8s %8s\n", "take", "frames", "E mm", "method", "ms", "ch.keys", "%",
            "crv.keys", "max mm", "mean mm");
     for (t = 0; t < 3; ++t) {

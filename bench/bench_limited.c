@@ -47,12 +47,12 @@ int main(void) {
                 for (i = 0; i < TARGETS; ++i) limited_solve(&g_chain, (limited_solver)solver, g_targets[i], NULL, NULL);
                 times[rep] = (bench_now() - start) / TARGETS * 1e6;
             }
-            printf("   %-7s %-7s %8.2f%% %10.2f %10.3f %14.3g\n", limited_chain_names[kind], limited_solver_names[solver],
-                   100.0 * (double)successes / TARGETS, (double)iterations_sum / TARGETS, bench_median(times, REPEATS),
-                   worst / (double)g_chain.length);
+            printf("   %-7s %-7s %8.2f%% %10.2f %10.3f %14.3g\n", limited_chain_names[kind],
+                   limited_solver_names[solver], 100.0 * (double)successes / TARGETS, (double)iterations_sum / TARGETS,
+                   bench_median(times, REPEATS), worst / (double)g_chain.length);
             fprintf(csv, "%s,%s,%d,%.5f,%.3f,%.4f,%.6g\n", limited_chain_names[kind], limited_solver_names[solver],
-                    TARGETS, (double)successes / TARGETS, (double)iterations_sum / TARGETS, bench_median(times, REPEATS),
-                    worst / (double)g_chain.length);
+                    TARGETS, (double)successes / TARGETS, (double)iterations_sum / TARGETS,
+                    bench_median(times, REPEATS), worst / (double)g_chain.length);
         }
     }
     fclose(csv);

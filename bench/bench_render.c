@@ -69,8 +69,8 @@ static int write_tube(const char *path) {
     turns[7] = (float)cos(0.5235987755982988);
     {
         const void *parts[7] = {positions, joints, weights, indices, ibm, times, turns};
-        size_t sizes[7] = {sizeof positions, sizeof joints, sizeof weights, sizeof indices, sizeof ibm, sizeof times,
-                           sizeof turns};
+        size_t sizes[7] = {sizeof positions, sizeof joints, sizeof weights, sizeof indices,
+                           sizeof ibm,       sizeof times,  sizeof turns};
         for (k = 0; k < 7; ++k) {
             memcpy(buffer + offsets[k], parts[k], sizes[k]);
             offsets[k + 1] = offsets[k] + sizes[k];
@@ -101,8 +101,8 @@ static int write_tube(const char *path) {
             "\"bufferViews\":[",
             VERTICES, VERTICES, VERTICES, TRIANGLES * 3);
     for (k = 0; k < 7; ++k)
-        fprintf(f, "%s{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu}", k ? "," : "",
-                (unsigned long)offsets[k], (unsigned long)(offsets[k + 1] - offsets[k]));
+        fprintf(f, "%s{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu}", k ? "," : "", (unsigned long)offsets[k],
+                (unsigned long)(offsets[k + 1] - offsets[k]));
     fprintf(f, "],\"buffers\":[{\"byteLength\":%lu,\"uri\":\"data:application/octet-stream;base64,",
             (unsigned long)offsets[7]);
     base64_write(f, buffer, offsets[7]);
@@ -162,8 +162,7 @@ int main(void) {
             printf("skipped: %s (ikc at %s, real-asset corpus present?)\n", cases[c].name, IKC_PATH);
             continue;
         }
-        printf("ikc render %-40s whole run, wall clock: median %.1f ms over %d runs\n", cases[c].name, s * 1e3,
-               RUNS);
+        printf("ikc render %-40s whole run, wall clock: median %.1f ms over %d runs\n", cases[c].name, s * 1e3, RUNS);
         if (csv) fprintf(csv, "%s,%d,%.3f\n", cases[c].name, RUNS, s * 1e3);
     }
     if (csv) fclose(csv);

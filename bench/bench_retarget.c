@@ -60,7 +60,8 @@ int main(void) {
             out.frame_count = m.take.frame_count;
             out.joint_count = asset.skeleton->joint_count;
             out.frame_time = m.take.frame_time;
-            out.poses_ls = (ik_transform *)malloc((size_t)out.frame_count * (size_t)out.joint_count * sizeof(ik_transform));
+            out.poses_ls =
+                (ik_transform *)malloc((size_t)out.frame_count * (size_t)out.joint_count * sizeof(ik_transform));
             job.source_rig = &m.rig;
             job.source = &m.take;
             job.target_rig = &rig;
@@ -79,8 +80,8 @@ int main(void) {
                 if (csv) {
                     fprintf(csv, "%s,%s,%d,with_ik,%.6g,%.0f,%s\n", takes[t], rigs[r], out.frame_count, full,
                             out.frame_count / full, BENCH_SCALAR);
-                    fprintf(csv, "%s,%s,%d,with_ik_and_hands,%.6g,%.0f,%s\n", takes[t], rigs[r],
-                            out.frame_count, hands, out.frame_count / hands, BENCH_SCALAR);
+                    fprintf(csv, "%s,%s,%d,with_ik_and_hands,%.6g,%.0f,%s\n", takes[t], rigs[r], out.frame_count, hands,
+                            out.frame_count / hands, BENCH_SCALAR);
                     fprintf(csv, "%s,%s,%d,transfer,%.6g,%.0f,%s\n", takes[t], rigs[r], out.frame_count, plain,
                             out.frame_count / plain, BENCH_SCALAR);
                 }

@@ -24,9 +24,11 @@ static double time_rig(const ik_skeleton *s, const ik_mat4 *root, double slope_d
     int r, i, side;
     if (ik_humanoid_map_find(s, NULL, 0, &map) != IK_OK || ik_humanoid_init(&rig, s, &map) != IK_OK) return -1;
     /* the slope rises ahead of the body, through its rest floor */
-    ground = ik_ground_plane(ik_mat4_transform_point(&root_ms, ik_vec3_scale(rig.up_rs, rig.floor_rs)),
-                             ik_vec3_sub(ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&root_ms, rig.up_rs)), (ik_real)cos(a)),
-                                         ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&root_ms, rig.forward_rs)), (ik_real)sin(a))));
+    ground = ik_ground_plane(
+        ik_mat4_transform_point(&root_ms, ik_vec3_scale(rig.up_rs, rig.floor_rs)),
+        ik_vec3_sub(
+            ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&root_ms, rig.up_rs)), (ik_real)cos(a)),
+            ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(&root_ms, rig.forward_rs)), (ik_real)sin(a))));
     for (r = 0; r < REPEATS; ++r) {
         double t0 = bench_now();
         for (i = 0; i < SOLVES; ++i) {
@@ -45,7 +47,8 @@ static double time_rig(const ik_skeleton *s, const ik_mat4 *root, double slope_d
                 ik_vec3 sh = ik_mat4_translation(&model[l->start]);
                 ik_real len = l->upper_length + l->lower_length;
                 job.goal[side].enabled = 1;
-                job.goal[side].position_ms = ik_vec3_add(sh, ik_v3(0, -len * (ik_real)0.3, len * (ik_real)(0.6 + 0.0001 * i)));
+                job.goal[side].position_ms =
+                    ik_vec3_add(sh, ik_v3(0, -len * (ik_real)0.3, len * (ik_real)(0.6 + 0.0001 * i)));
             }
             ik_humanoid_solve_run(&job);
             bench_sink += (double)model[0].m[12];

@@ -100,7 +100,12 @@ static int kdl_verified(kdl_arm *arm, const ik_real *q_real, int n, const double
         double y = gw * ty - gx * tz + gy * tw + gz * tx;
         double z = gw * tz + gx * ty - gy * tx + gz * tw;
         w = gw * tw - gx * tx - gy * ty - gz * tz;
-        if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
+        if (w < 0) {
+            x = -x;
+            y = -y;
+            z = -z;
+            w = -w;
+        }
         s = sqrt(x * x + y * y + z * z);
         angle = 2 * atan2(s, w);
         k = s > 0 ? angle / s : 2;
@@ -145,9 +150,10 @@ static void print_row(FILE *csv, const arm_case *arm, int n, const char *solver,
     double ra = median_of(rep->rate, count), va = median_of(rep->verified, count), ma = median_of(rep->mean, count),
            da = median_of(rep->median, count), sa = median_of(rep->solutions, count);
     if (closed_form)
-        printf("%-8s %d DOF  %s: %6.2f %% (all solutions verified by KDL FK: %s%.2f %%)  %.2f solutions  "
-               "mean %.3f us (batch)  median %.3f us (per query, with a clock read)\n",
-               arm->name, n, label, ra, have_kdl ? "" : "n/a, ", have_kdl ? va : 0.0, sa, ma * 1e3, da * 1e3);
+        printf(
+            "%-8s %d DOF  %s: %6.2f %% (all solutions verified by KDL FK: %s%.2f %%)  %.2f solutions  "
+            "mean %.3f us (batch)  median %.3f us (per query, with a clock read)\n",
+            arm->name, n, label, ra, have_kdl ? "" : "n/a, ", have_kdl ? va : 0.0, sa, ma * 1e3, da * 1e3);
     else
         printf("%-8s %d DOF  %s: %6.2f %% (verified by KDL FK: %s%.2f %%)  mean %.4f ms  median %.4f ms\n", arm->name,
                n, label, ra, have_kdl ? "" : "n/a, ", have_kdl ? va : 0.0, ma, da);
@@ -166,14 +172,18 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_robot_ik [N >= 1] [R in 1..%d] [--no-kdl]\n", MAX_REPEATS);
         return 2;
     }
-    printf("TRAC-IK protocol: %d random in-limit configurations per arm, mid-range seed, 5 ms, eps 1e-5; "
-           "ikit %s build; median over %d repeats\n", queries, BENCH_SCALAR, repeat_count);
+    printf(
+        "TRAC-IK protocol: %d random in-limit configurations per arm, mid-range seed, 5 ms, eps 1e-5; "
+        "ikit %s build; median over %d repeats\n",
+        queries, BENCH_SCALAR, repeat_count);
 #ifndef IKIT_BENCH_KDL
     printf("KDL: not built in (CMake did not find orocos_kdl; Debian: liborocos-kdl-dev)\n");
 #endif
     if (skip_kdl) printf("KDL: skipped (--no-kdl)\n");
-    if (csv) fprintf(csv, "arm,dof,solver,scalar,queries,repeats,success_pct,verified_pct,mean_ms,median_ms,"
-                          "published_success_pct,published_mean_ms\n");
+    if (csv)
+        fprintf(csv,
+                "arm,dof,solver,scalar,queries,repeats,success_pct,verified_pct,mean_ms,median_ms,"
+                "published_success_pct,published_mean_ms\n");
     for (a = 0; a < sizeof arms / sizeof arms[0]; ++a) {
         const arm_case *arm = &arms[a];
         char path[1024];
@@ -245,8 +255,9 @@ int main(int argc, char **argv) {
                    dk = median_of(kdl_rep.median, repeat_count), mi = median_of(numeric.mean, repeat_count);
             printf("%-8s %d DOF  KDL NR_JL: %6.2f %%  mean %.4f ms  median %.4f ms  (ikit/KDL mean time %.3f)\n",
                    arm->name, n, rk, mk, dk, mi / mk);
-            if (csv) fprintf(csv, "%s,%d,kdl_nr_jl,double,%d,%d,%.2f,%.2f,%.5f,%.5f,%.2f,%.2f\n", arm->name, n,
-                             queries, repeat_count, rk, rk, mk, dk, arm->kdl_pct, arm->kdl_ms);
+            if (csv)
+                fprintf(csv, "%s,%d,kdl_nr_jl,double,%d,%d,%.2f,%.2f,%.5f,%.5f,%.2f,%.2f\n", arm->name, n, queries,
+                        repeat_count, rk, rk, mk, dk, arm->kdl_pct, arm->kdl_ms);
         }
         if (have_analytic) {
             char label[96];

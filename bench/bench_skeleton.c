@@ -82,8 +82,7 @@ int main(void) {
     printf("%-34s %10s %10s\n", "case (100,000 joints)", "median ms", "min ms");
     for (i = 0; i < JOINTS; ++i) snprintf(name_text[i], sizeof name_text[i], "joint%d", i);
     ok = time_init(csv, "init big_rig names", IK_OK);
-    for (i = 0; ok && i < JOINTS; ++i)
-        snprintf(name_text[i], sizeof name_text[i], "mixamorig:character_one_%d", i);
+    for (i = 0; ok && i < JOINTS; ++i) snprintf(name_text[i], sizeof name_text[i], "mixamorig:character_one_%d", i);
     ok = ok && time_init(csv, "init 24-char shared prefix", IK_OK);
     for (i = 0; ok && i < JOINTS; ++i) snprintf(name_text[i], sizeof name_text[i], "joint%d", i);
     names[JOINTS - 1] = names[0];

@@ -29,7 +29,7 @@ static inline int bench_tree(int double_y, int *parents, ik_transform *rest_ls, 
             leaf[i] = leaf[i] && tree[k] != i;
         }
         parents[i] = tree[i];
-        rest_ls[i] = ik_transform_make(i == 0 ? ik_vec3_zero()
+        rest_ls[i] = ik_transform_make(i == 0         ? ik_vec3_zero()
                                        : siblings > 1 ? ik_v3(before ? (ik_real)-0.4 : (ik_real)0.4, (ik_real)0.9, 0)
                                                       : ik_v3(0, 1, 0),
                                        ik_quat_identity(), ik_v3(1, 1, 1));

@@ -122,7 +122,8 @@ static void make_user_limbs(user_limb *limbs, rng *r) {
         L->mid_ms = ik_mat4_mul(&L->start_ms, &local);
         local = ik_mat4_from_trs(ik_v3(0, l2, 0), rng_rotation(r), ik_v3(1, 1, 1));
         L->end_ms = ik_mat4_mul(&L->mid_ms, &local);
-        L->target_ms = ik_vec3_mad(ik_mat4_translation(&L->start_ms), rng_direction(r), (l1 + l2) * s * rng_range(r, 0.2, 1.1));
+        L->target_ms =
+            ik_vec3_mad(ik_mat4_translation(&L->start_ms), rng_direction(r), (l1 + l2) * s * rng_range(r, 0.2, 1.1));
         L->pole_ms = ik_vec3_mad(ik_mat4_translation(&L->mid_ms), rng_direction(r), s);
     }
 }
@@ -185,12 +186,13 @@ int main(int argc, char **argv) {
         ns = time_user_shaped(user_limbs);
         printf("%-24s %12.1f %16.0f %18s\n", "user-shaped", ns, 1e9 / ns, "-");
         if (csv)
-            fprintf(csv, "two_bone,user-shaped,%s,%d,%.2f,%.0f,\n",
-                    BENCH_SCALAR, USER_LIMBS * USER_SWEEPS, ns, 1e9 / ns);
+            fprintf(csv, "two_bone,user-shaped,%s,%d,%.2f,%.0f,\n", BENCH_SCALAR, USER_LIMBS * USER_SWEEPS, ns,
+                    1e9 / ns);
     }
-    printf("user-shaped: ik_two_bone_def() and the job filled in every call, 2,000 limbs under random parent\n"
-           "frames, pole, each call the next limb. ozz-animation cannot be built here (not a Debian package, no\n"
-           "other registry reachable), so it is not run beside it; its IKTwoBoneJob measured about 150 ns earlier.\n");
+    printf(
+        "user-shaped: ik_two_bone_def() and the job filled in every call, 2,000 limbs under random parent\n"
+        "frames, pole, each call the next limb. ozz-animation cannot be built here (not a Debian package, no\n"
+        "other registry reachable), so it is not run beside it; its IKTwoBoneJob measured about 150 ns earlier.\n");
     if (csv) fclose(csv);
     return 0;
 }

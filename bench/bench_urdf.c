@@ -10,8 +10,7 @@
 #define FK_REPEATS 31
 #define FK_PER_REPEAT 20000
 
-int main(void)
-{
+int main(void) {
     static const char *const arms[3][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "tool0"},
                                            {"panda.urdf", "panda_link0", "panda_link8"},
                                            {"abb_irb2400.urdf", "base_link", "tool0"}};

@@ -38,8 +38,9 @@ static double time_walk(const ik_skeleton *s, const ik_mat4 *root, int kind) {
     job = ik_walk_def(&rig, root);
     leg = job.stride / (ik_real)1.2;
     if (kind == 1) ground = ik_ground_plane(ik_vec3_zero(), ik_v3(0, (ik_real)0.98481, (ik_real)-0.17365));
-    if (kind == 2) ground = ik_ground_stairs(ik_v3(0, 0, (ik_real)0.5 * leg), ik_v3(0, 0, 1), (ik_real)0.15 * leg,
-                                             (ik_real)0.6 * leg, 12);
+    if (kind == 2)
+        ground = ik_ground_stairs(ik_v3(0, 0, (ik_real)0.5 * leg), ik_v3(0, 0, 1), (ik_real)0.15 * leg,
+                                  (ik_real)0.6 * leg, 12);
     job.ground = kind ? &ground : NULL;
     job.take = &take;
     job.model_ms = model;
@@ -64,8 +65,8 @@ static void report(FILE *csv, const char *label, const ik_skeleton *s, const ik_
             printf("%-24s %-8s does not walk\n", label, ground_names[kind]);
             continue;
         }
-        printf("%-24s %3d joints %-8s %9.0f frames/s (%.2f us/frame, %s)\n", label, s->joint_count,
-               ground_names[kind], fps, 1e6 / fps, BENCH_SCALAR);
+        printf("%-24s %3d joints %-8s %9.0f frames/s (%.2f us/frame, %s)\n", label, s->joint_count, ground_names[kind],
+               fps, 1e6 / fps, BENCH_SCALAR);
         if (csv) fprintf(csv, "%s,%d,%s,%s,%.0f\n", label, s->joint_count, BENCH_SCALAR, ground_names[kind], fps);
     }
 }

@@ -31,8 +31,7 @@ int main(int argc, char **argv) {
     int last = chain->joint_count - 1;
     ik_vec3 end = ik_mat4_translation(&model[last]);
     printf("%s: %d joints, %d targets; %s at rest at (%.3f, %.3f, %.3f)\n", chain->name, chain->joint_count,
-           chain->target_count, ik_skeleton_name(&chain->skeleton, last), (double)end.x, (double)end.y,
-           (double)end.z);
+           chain->target_count, ik_skeleton_name(&chain->skeleton, last), (double)end.x, (double)end.y, (double)end.z);
     free(pose);
     free(model);
     ik_chain_file_free(chain);

@@ -37,14 +37,13 @@ int main(void) {
     ik_two_bone leg = ik_two_bone_def();
     ik_two_bone_bind(&leg, model, pose, hip, knee, ankle);
     leg.target_ms = ik_v3(0.1f, 0.35f, 0.3f);
-    leg.use_hinge = 1;                  /* knee bends about its local +X ... */
+    leg.use_hinge = 1; /* knee bends about its local +X ... */
     leg.hinge_axis_ls = ik_v3(1, 0, 0);
-    leg.max_bend = ik_rad(150);         /* ... from 0 (straight) to 150 degrees */
+    leg.max_bend = ik_rad(150); /* ... from 0 (straight) to 150 degrees */
     ik_bool reached;
     leg.reached = &reached;
     ik_result r = ik_two_bone_run(&leg);
-    if (r == IK_OK)
-        ik_skeleton_fk(&skel, pose, NULL, model);   /* new local rotations are in pose */
+    if (r == IK_OK) ik_skeleton_fk(&skel, pose, NULL, model); /* new local rotations are in pose */
 
     /* Check the solver's word against forward kinematics: the ankle must lie
      * within the job's tolerance (a fraction of the leg's length). */
@@ -53,9 +52,8 @@ int main(void) {
     ik_real tolerance = leg.reach_tolerance * (0.45f + 0.42f);
     printf("ikit %s (%s), headers %s\n", ik_version(), sizeof(ik_real) == sizeof(double) ? "double" : "float",
            IK_VERSION_STRING);
-    printf("ankle at (%.4f, %.4f, %.4f), target (%.4f, %.4f, %.4f), %.2g m apart\n", (double)landed.x,
-           (double)landed.y, (double)landed.z, (double)leg.target_ms.x, (double)leg.target_ms.y,
-           (double)leg.target_ms.z, (double)apart);
+    printf("ankle at (%.4f, %.4f, %.4f), target (%.4f, %.4f, %.4f), %.2g m apart\n", (double)landed.x, (double)landed.y,
+           (double)landed.z, (double)leg.target_ms.x, (double)leg.target_ms.y, (double)leg.target_ms.z, (double)apart);
     if (r != IK_OK || !reached || !(apart <= tolerance)) {
         printf("ankle missed the target: %s\n", ik_result_str(r));
         return 1;

@@ -9,8 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_loaded(const ik_bvh *bvh)
-{
+static void check_loaded(const ik_bvh *bvh) {
     char *text = NULL;
     size_t text_size = 0, v, total;
     ik_bvh *back = NULL;
@@ -36,8 +35,7 @@ static void check_loaded(const ik_bvh *bvh)
     ik_bvh_text_free(text);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ik_bvh *bvh = NULL;
     ik_error err;
     ik_result r = ik_bvh_read_memory((const char *)data, size, &bvh, &err);

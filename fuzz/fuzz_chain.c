@@ -9,8 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_loaded(const ik_chain_file *chain)
-{
+static void check_loaded(const ik_chain_file *chain) {
     ik_transform *pose = (ik_transform *)malloc((size_t)chain->joint_count * sizeof *pose);
     ik_mat4 *model = (ik_mat4 *)malloc((size_t)chain->joint_count * sizeof *model);
     int i;
@@ -19,8 +18,7 @@ static void check_loaded(const ik_chain_file *chain)
         ik_skeleton_fk(&chain->skeleton, pose, NULL, model);
         for (i = 0; i < chain->joint_count; ++i) {
             const ik_chain_joint *j = &chain->joints[i];
-            if (!ik_transform_finite(pose[i]) || !ik_vec3_finite(ik_mat4_translation(&model[i])) ||
-                j->parent >= i)
+            if (!ik_transform_finite(pose[i]) || !ik_vec3_finite(ik_mat4_translation(&model[i])) || j->parent >= i)
                 abort();
             if (!(j->limit_min_deg <= j->comfort_min_deg && j->comfort_min_deg <= j->comfort_max_deg &&
                   j->comfort_max_deg <= j->limit_max_deg && j->comfort_cone_deg <= j->cone_deg))
@@ -36,8 +34,7 @@ static void check_loaded(const ik_chain_file *chain)
     free(model);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ik_chain_file *chain = NULL;
     ik_error err;
     ik_result r = ik_chain_file_read_memory((const char *)data, size, &chain, &err);

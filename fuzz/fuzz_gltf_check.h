@@ -118,8 +118,7 @@ static void fuzz_check_round_trip(ik_gltf *g, int binary) {
     }
     if (ik_gltf_write_memory(g, binary, &bytes, &size, &err) != IK_OK) return; /* e.g. over 4 GiB */
     if (ik_gltf_read_memory(bytes, size, NULL, &back, &err) != IK_OK) abort();
-    if (ik_gltf_skin_count(back) != ik_gltf_skin_count(g) || ik_gltf_clip_count(back) != ik_gltf_clip_count(g))
-        abort();
+    if (ik_gltf_skin_count(back) != ik_gltf_skin_count(g) || ik_gltf_clip_count(back) != ik_gltf_clip_count(g)) abort();
     for (s = 0; s < ik_gltf_skin_count(g); ++s)
         if (ik_gltf_skeleton(back, s)->skeleton.joint_count != ik_gltf_skeleton(g, s)->skeleton.joint_count) abort();
     ik_gltf_free(back);

@@ -23,24 +23,32 @@ static int agrees_with_cjson(const json_value *v, const cJSON *c) {
     int depth = 0;
     for (;;) {
         switch (v->type) {
-        case JSON_NULL: if (!cJSON_IsNull(c)) return 0; break;
-        case JSON_FALSE: if (!cJSON_IsFalse(c)) return 0; break;
-        case JSON_TRUE: if (!cJSON_IsTrue(c)) return 0; break;
-        case JSON_NUMBER:
-            if (!cJSON_IsNumber(c) || memcmp(&v->as.number, &c->valuedouble, sizeof(double)) != 0) return 0;
-            break;
-        case JSON_STRING: if (!cJSON_IsString(c) || strcmp(v->as.string, c->valuestring) != 0) return 0; break;
-        default:
-            if (v->type == JSON_ARRAY ? !cJSON_IsArray(c) : !cJSON_IsObject(c)) return 0;
-            if ((long)v->count != cJSON_GetArraySize(c)) return 0;
-            if (v->count) {
-                ours[depth] = v;
-                theirs[depth++] = c;
-                v = json_first(v);
-                c = c->child;
-                if (ours[depth - 1]->type == JSON_OBJECT && strcmp(json_key_of(v), c->string) != 0) return 0;
-                continue;
-            }
+            case JSON_NULL:
+                if (!cJSON_IsNull(c)) return 0;
+                break;
+            case JSON_FALSE:
+                if (!cJSON_IsFalse(c)) return 0;
+                break;
+            case JSON_TRUE:
+                if (!cJSON_IsTrue(c)) return 0;
+                break;
+            case JSON_NUMBER:
+                if (!cJSON_IsNumber(c) || memcmp(&v->as.number, &c->valuedouble, sizeof(double)) != 0) return 0;
+                break;
+            case JSON_STRING:
+                if (!cJSON_IsString(c) || strcmp(v->as.string, c->valuestring) != 0) return 0;
+                break;
+            default:
+                if (v->type == JSON_ARRAY ? !cJSON_IsArray(c) : !cJSON_IsObject(c)) return 0;
+                if ((long)v->count != cJSON_GetArraySize(c)) return 0;
+                if (v->count) {
+                    ours[depth] = v;
+                    theirs[depth++] = c;
+                    v = json_first(v);
+                    c = c->child;
+                    if (ours[depth - 1]->type == JSON_OBJECT && strcmp(json_key_of(v), c->string) != 0) return 0;
+                    continue;
+                }
         }
         /* to the next sibling, climbing out of finished containers */
         for (;;) {

@@ -50,8 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (r == IK_ERR_CAPACITY) return 0;
     if (r != IK_OK || count < 0 || count > MAX_PAIRS) abort();
     for (i = 0; i < count; ++i) {
-        if (pairs[i].role < 0 || pairs[i].role >= IK_ROLE_COUNT || pairs[i].name_length < 1 ||
-            pairs[i].name < text || pairs[i].name + pairs[i].name_length > text + size)
+        if (pairs[i].role < 0 || pairs[i].role >= IK_ROLE_COUNT || pairs[i].name_length < 1 || pairs[i].name < text ||
+            pairs[i].name + pairs[i].name_length > text + size)
             abort();
         for (k = 0; k < i; ++k)
             if (pairs[k].role == pairs[i].role) abort();

@@ -11,8 +11,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_chain(const ik_urdf *u, int tip)
-{
+static void check_chain(const ik_urdf *u, int tip) {
     const char *root = u->links[u->root_link].name;
     ik_robot_chain chain;
     ik_urdf_skeleton *s = NULL;
@@ -32,8 +31,7 @@ static void check_chain(const ik_urdf *u, int tip)
     ik_urdf_skeleton_free(s);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ik_urdf *u = NULL;
     ik_error err;
     ik_result r = ik_urdf_read_memory((const char *)data, size, &u, &err);

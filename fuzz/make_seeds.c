@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 /* Three joints in a line (hips, knee, foot) with their inverse bind
  * matrices, no animation. The buffer holds three MAT4 (192 bytes). */
 static const char skin_doc[] =

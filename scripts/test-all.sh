@@ -1,5 +1,6 @@
 #!/bin/sh
 # Builds and runs the whole test suite (README.md, "Tests"):
+#   every C file formatted as .clang-format says;
 #   float and double (both with -Werror), then both under ASan + UBSan;
 #   the Python package (float and double) and the README's Python block;
 #   the core layers compiled for wasm32-wasi; the browser playground.
@@ -30,6 +31,9 @@ run() {
     # shellcheck disable=SC2086
     (cd "$build/$name" && ctest --output-on-failure -j "$jobs" $labels)
 }
+
+# Every C file as .clang-format says, before anything is built.
+./scripts/check-format.sh
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 # Leaks in system libraries (fontconfig's caches) only; ikit's own still fail.

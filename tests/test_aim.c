@@ -77,8 +77,7 @@ typedef struct ray_report {
     ik_real scale; /* size of the problem: |target - joint| + |start - joint| */
 } ray_report;
 
-static ray_report ray_to_target(const ik_mat4 *joint_ms, ik_vec3 offset_ls, ik_vec3 forward_ls,
-                                ik_vec3 target_ms) {
+static ray_report ray_to_target(const ik_mat4 *joint_ms, ik_vec3 offset_ls, ik_vec3 forward_ls, ik_vec3 target_ms) {
     ray_report r;
     ik_vec3 start = ik_mat4_transform_point(joint_ms, offset_ls);
     ik_vec3 dir = ik_vec3_normalize(ik_mat4_transform_vector(joint_ms, forward_ls));
@@ -102,16 +101,13 @@ static ray_report ray_after(const aim_case *c, ik_quat rotation_ls) {
  * its vector's length. */
 static ik_real roll_about(ik_vec3 a, ik_vec3 b, ik_vec3 n, ik_real min_sin, ik_bool *ok) {
     ik_vec3 pa = ik_vec3_reject(a, n), pb = ik_vec3_reject(b, n);
-    *ok =
-        ik_vec3_length(pa) > min_sin * ik_vec3_length(a) && ik_vec3_length(pb) > min_sin * ik_vec3_length(b);
+    *ok = ik_vec3_length(pa) > min_sin * ik_vec3_length(a) && ik_vec3_length(pb) > min_sin * ik_vec3_length(b);
     if (!*ok) return 0;
     return IK_ATAN2(ik_vec3_dot(n, ik_vec3_cross(pb, pa)), ik_vec3_dot(pb, pa));
 }
 
 /* Angle of the rotation taking a to b (q and -q alike). */
-static ik_real rotation_between(ik_quat a, ik_quat b) {
-    return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b));
-}
+static ik_real rotation_between(ik_quat a, ik_quat b) { return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b)); }
 
 /* ---- aim properties ----------------------------------------------------- */
 
@@ -122,8 +118,7 @@ static void test_aim_random(void) {
     check_property ahead = {"reached: the target is in front of the offset", 0, 0};
     check_property up_side = {"up axis turned to the pole's side (plus twist)", 0, 0};
     check_property miss_best = {"not reached inside the offset's reach: least possible miss", 0, 0};
-    check_property behind = {"not reached otherwise: line through the target, target behind the offset", 0,
-                             0};
+    check_property behind = {"not reached otherwise: line through the target, target behind the offset", 0, 0};
     check_property correction = {"rotation_ls out = rotation_ls in * correction, same hemisphere", 0, 0};
     ik_real worst_miss = 0, worst_roll = 0;
     long up_checked = 0, not_reached = 0;
@@ -148,8 +143,7 @@ static void test_aim_random(void) {
                       "w %g", (double)corr.w);
         if (reached) {
             worst_miss = ik_maxr(worst_miss, ray.miss / ray.scale);
-            PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale, "miss %g of %g", (double)ray.miss,
-                          (double)ray.scale);
+            PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale, "miss %g of %g", (double)ray.miss, (double)ray.scale);
             PROPERTY_CASE(ahead, ray.ahead > -TOL_DIST * ray.scale, "ahead %g", (double)ray.ahead);
         } else {
             /* The offset's distance from the forward line, in model units (uniform scale). */
@@ -159,14 +153,13 @@ static void test_aim_random(void) {
             ik_real dist = ik_vec3_distance(c.target_ms, ik_mat4_translation(&after));
             ++not_reached;
             if (dist < reach)
-                PROPERTY_CASE(miss_best, IK_FABS(ray.miss - (reach - dist)) < TOL_DIST * ray.scale,
-                              "miss %g, best %g", (double)ray.miss, (double)(reach - dist));
+                PROPERTY_CASE(miss_best, IK_FABS(ray.miss - (reach - dist)) < TOL_DIST * ray.scale, "miss %g, best %g",
+                              (double)ray.miss, (double)(reach - dist));
             else
                 PROPERTY_CASE(behind, ray.miss < TOL_DIST * ray.scale && ray.ahead < TOL_DIST * ray.scale,
                               "miss %g ahead %g", (double)ray.miss, (double)ray.ahead);
         }
-        roll = roll_about(ik_mat4_transform_vector(&after, c.up_ls), c.pole_ms, aim_line, (ik_real)0.05,
-                          &roll_ok);
+        roll = roll_about(ik_mat4_transform_vector(&after, c.up_ls), c.pole_ms, aim_line, (ik_real)0.05, &roll_ok);
         if (roll_ok) {
             ++up_checked;
             worst_roll = ik_maxr(worst_roll, IK_FABS(ik_wrap_angle(roll - c.twist)));
@@ -213,8 +206,7 @@ static void test_aim_weight(void) {
         job = job_for(&c, &zero_rot, &zero_corr, NULL);
         job.weight = 0;
         ik_aim_run(&job);
-        PROPERTY_CASE(zero, memcmp(&zero_rot, &c.local.rotation, sizeof zero_rot) == 0 && zero_corr.w == 1,
-                      "");
+        PROPERTY_CASE(zero, memcmp(&zero_rot, &c.local.rotation, sizeof zero_rot) == 0 && zero_corr.w == 1, "");
     }
     property_end(&share);
     property_end(&zero);
@@ -239,8 +231,7 @@ static void test_aim_continuity(void) {
         ik_real change;
         c.up_ls = ik_vec3_any_perpendicular(ik_vec3_normalize(c.forward_ls));
         c.offset_ls = ik_vec3_scale(c.offset_ls, (ik_real)0.1);
-        if (ik_vec3_length(ik_mat4_transform_vector(&c.joint_ms, c.offset_ls)) > (ik_real)0.2 * dist)
-            continue;
+        if (ik_vec3_length(ik_mat4_transform_vector(&c.joint_ms, c.offset_ls)) > (ik_real)0.2 * dist) continue;
         if (ik_vec3_length(ik_vec3_cross(ik_vec3_normalize(c.pole_ms), aim_line)) < (ik_real)0.35) continue;
         ++used;
         job = job_for(&c, &a, NULL, NULL);
@@ -277,8 +268,7 @@ static void test_aim_nonuniform_parent(void) {
         CHECK(ik_aim_run(&job) == IK_OK, "case %d", i);
         ray = ray_after(&c, rot);
         if (reached)
-            PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0, "miss %g",
-                          (double)ray.miss);
+            PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0, "miss %g", (double)ray.miss);
     }
     CHECK(hits.cases > CASES / 20, "most cases reachable (%ld of %d)", hits.cases, CASES / 10);
     property_end(&hits);
@@ -312,8 +302,8 @@ static void test_aim_extreme_scales(void) {
             PROPERTY_CASE(hits, ik_quat_finite(rot) && IK_FABS(ik_quat_length(rot) - 1) < 1e-5f,
                           "scale %g: rotation not unit", scales[k]);
             if (reached)
-                PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0,
-                              "scale %g: miss %g of %g", scales[k], (double)ray.miss, (double)ray.scale);
+                PROPERTY_CASE(hits, ray.miss < TOL_DIST * ray.scale * 10 && ray.ahead > 0, "scale %g: miss %g of %g",
+                              scales[k], (double)ray.miss, (double)ray.scale);
         }
     property_end(&hits);
 }
@@ -338,8 +328,7 @@ static void test_aim_defaults(void) {
     ik_aim job = ik_aim_def();
     CHECK(job.forward_ls.z == 1 && job.forward_ls.x == 0 && job.forward_ls.y == 0, "forward +Z");
     CHECK(job.up_ls.y == 1 && job.pole_ms.y == 1, "up and pole +Y");
-    CHECK(job.weight == 1 && job.twist == 0 && ik_vec3_length(job.offset_ls) == 0,
-          "weight 1, twist 0, no offset");
+    CHECK(job.weight == 1 && job.twist == 0 && ik_vec3_length(job.offset_ls) == 0, "weight 1, twist 0, no offset");
     CHECK(!job.joint_ms && !job.rotation_ls && !job.correction_ls && !job.reached, "pointers NULL");
 }
 
@@ -364,8 +353,8 @@ static void test_aim_quarter_turn(void) {
     job = job_for(&c, &rot, NULL, NULL);
     ik_aim_run(&job);
     u = ik_quat_rotate(rot, ik_v3(0, 1, 0));
-    CHECK(ik_vec3_distance(u, ik_v3(0, 0, 1)) < TOL_DIST, "twist +90 about +X takes up to +Z (%g %g %g)",
-          (double)u.x, (double)u.y, (double)u.z);
+    CHECK(ik_vec3_distance(u, ik_v3(0, 0, 1)) < TOL_DIST, "twist +90 about +X takes up to +Z (%g %g %g)", (double)u.x,
+          (double)u.y, (double)u.z);
 }
 
 /* An eye off the joint's origin: the eye's ray, not the joint's, hits. */
@@ -448,8 +437,7 @@ static void test_aim_pole_along_aim_line(void) {
     c.target_ms = ik_v3(0, 3, 0);
     rot = ik_quat_identity();
     job = job_for(&c, &rot, NULL, NULL);
-    CHECK(ik_aim_run(&job) == IK_OK &&
-              ik_vec3_distance(ik_quat_rotate(rot, ik_v3(0, 0, 1)), ik_v3(0, 1, 0)) < TOL_DIST,
+    CHECK(ik_aim_run(&job) == IK_OK && ik_vec3_distance(ik_quat_rotate(rot, ik_v3(0, 0, 1)), ik_v3(0, 1, 0)) < TOL_DIST,
           "up along forward");
 }
 
@@ -466,8 +454,7 @@ static void test_aim_target_behind(void) {
     ray = ray_after(&c, rot);
     u = ik_quat_rotate(rot, c.up_ls);
     CHECK(ray.miss < TOL_DIST * ray.scale && ray.ahead > 0, "turned around: miss %g", (double)ray.miss);
-    CHECK(u.y > 1 - TOL_DIST, "up still up after a half turn (%g %g %g)", (double)u.x, (double)u.y,
-          (double)u.z);
+    CHECK(u.y > 1 - TOL_DIST, "up still up after a half turn (%g %g %g)", (double)u.x, (double)u.y, (double)u.z);
 }
 
 /* The target nearer than the offset's distance from the forward line:
@@ -555,18 +542,9 @@ static void test_aim_bad_input(void) {
              * [0, 1]. */
             aim_case d = simple_case();
             ik_quat r2 = ik_quat_identity();
-            ik_real *const slots[13] = {&d.joint_ms.m[5],
-                                        &d.joint_ms.m[13],
-                                        &d.joint_ms.m[15],
-                                        &job.target_ms.y,
-                                        &job.forward_ls.x,
-                                        &job.up_ls.z,
-                                        &job.pole_ms.x,
-                                        &job.offset_ls.y,
-                                        &job.twist,
-                                        &job.twist,
-                                        &job.twist,
-                                        &r2.x,
+            ik_real *const slots[13] = {&d.joint_ms.m[5],  &d.joint_ms.m[13], &d.joint_ms.m[15], &job.target_ms.y,
+                                        &job.forward_ls.x, &job.up_ls.z,      &job.pole_ms.x,    &job.offset_ls.y,
+                                        &job.twist,        &job.twist,        &job.twist,        &r2.x,
                                         &job.weight};
             job = job_for(&d, &r2, &corr, &reached);
             if (field == 9) job.weight = 0;
@@ -580,8 +558,7 @@ static void test_aim_bad_input(void) {
         }
     }
     CHECK(failures == 0,
-          "NaN/inf in every input gives IK_ERR_NONFINITE, bad weight IK_ERR_RANGE, outputs untouched (%d)",
-          failures);
+          "NaN/inf in every input gives IK_ERR_NONFINITE, bad weight IK_ERR_RANGE, outputs untouched (%d)", failures);
 }
 
 /* ---- look-at chain ------------------------------------------------------ */
@@ -595,14 +572,13 @@ static const char *const body_names[BODY_JOINTS] = {"pelvis", "spine", "chest", 
                                                     "neck",   "head",  "elbow", "jaw"};
 
 static ik_skeleton body_skeleton(ik_transform *rest_ls) {
-    static const ik_real offsets[BODY_JOINTS][3] = {{0, 1, 0},        {0, 0.2f, 0},      {0, 0.2f, 0},
-                                                    {0.15f, 0.2f, 0}, {0, 0.25f, 0},     {0, 0.1f, 0},
-                                                    {0.3f, 0, 0},     {0, -0.05f, 0.08f}};
+    static const ik_real offsets[BODY_JOINTS][3] = {{0, 1, 0},     {0, 0.2f, 0}, {0, 0.2f, 0}, {0.15f, 0.2f, 0},
+                                                    {0, 0.25f, 0}, {0, 0.1f, 0}, {0.3f, 0, 0}, {0, -0.05f, 0.08f}};
     ik_skeleton sk;
     int i;
     for (i = 0; i < BODY_JOINTS; ++i)
-        rest_ls[i] = ik_transform_make(ik_v3(offsets[i][0], offsets[i][1], offsets[i][2]), ik_quat_identity(),
-                                       ik_v3(1, 1, 1));
+        rest_ls[i] =
+            ik_transform_make(ik_v3(offsets[i][0], offsets[i][1], offsets[i][2]), ik_quat_identity(), ik_v3(1, 1, 1));
     ik_skeleton_init(&sk, BODY_JOINTS, body_parents, body_names, rest_ls, NULL);
     return sk;
 }
@@ -613,8 +589,7 @@ static ik_quat random_turn(rng *r, double max_angle) {
 }
 
 static ik_real bone_length(const ik_mat4 *model_ms, int joint) {
-    return ik_vec3_distance(ik_mat4_translation(&model_ms[joint]),
-                            ik_mat4_translation(&model_ms[body_parents[joint]]));
+    return ik_vec3_distance(ik_mat4_translation(&model_ms[joint]), ik_mat4_translation(&model_ms[body_parents[joint]]));
 }
 
 static void test_chain_random(void) {
@@ -657,8 +632,7 @@ static void test_chain_random(void) {
         job.joints = joints;
         job.weights = i % 4 ? weights : NULL;
         job.count = 3;
-        job.target_ms =
-            ik_vec3_mad(ik_mat4_translation(&model_ms[HEAD]), rng_direction(&r), rng_range(&r, 0.5, 5));
+        job.target_ms = ik_vec3_mad(ik_mat4_translation(&model_ms[HEAD]), rng_direction(&r), rng_range(&r, 0.5, 5));
         job.pole_ms = i % 2 ? ik_v3(0, 1, 0) : rng_direction(&r);
         job.offset_ls = ik_v3(0, (ik_real)0.05, (ik_real)0.1);
         job.twist = i % 3 ? 0 : rng_range(&r, -1, 1);
@@ -679,11 +653,10 @@ static void test_chain_random(void) {
                           (double)ray.miss, (double)ray.scale);
         }
         roll = roll_about(ik_mat4_transform_vector(&head_ms, job.up_ls), job.pole_ms,
-                          ik_vec3_normalize(ik_vec3_sub(job.target_ms, ik_mat4_translation(&head_ms))),
-                          (ik_real)0.05, &roll_ok);
+                          ik_vec3_normalize(ik_vec3_sub(job.target_ms, ik_mat4_translation(&head_ms))), (ik_real)0.05,
+                          &roll_ok);
         if (roll_ok)
-            PROPERTY_CASE(up_side, IK_FABS(ik_wrap_angle(roll - job.twist)) < TOL_ANGLE, "roll %g",
-                          (double)roll);
+            PROPERTY_CASE(up_side, IK_FABS(ik_wrap_angle(roll - job.twist)) < TOL_ANGLE, "roll %g", (double)roll);
 
         for (k = 1; k < BODY_JOINTS; ++k) {
             if (IK_FABS(bone_length(check_ms, k) - bone_length(before_ms, k)) > TOL_DIST) len_ok = 0;
@@ -897,9 +870,8 @@ static void test_chain_bad_input(void) {
     model_ms[NECK].m[0] = model_ms[NECK].m[1] = model_ms[NECK].m[2] = 0;
     CHECK(ik_look_at_chain_run(&job) == IK_ERR_DEGENERATE, "singular joint matrix");
     model_ms[NECK] = before_ms[NECK];
-    CHECK(
-        memcmp(pose_ls, before_ls, sizeof pose_ls) == 0 && memcmp(model_ms, before_ms, sizeof model_ms) == 0,
-        "nothing written on any error");
+    CHECK(memcmp(pose_ls, before_ls, sizeof pose_ls) == 0 && memcmp(model_ms, before_ms, sizeof model_ms) == 0,
+          "nothing written on any error");
     CHECK(ik_look_at_chain_run(&job) == IK_OK, "and the same job is fine once repaired");
 }
 

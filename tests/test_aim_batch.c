@@ -108,7 +108,8 @@ static void check_against_single(head *heads, int count, ik_bool use_pole, ik_bo
         single.correction_ls = &correction;
         single.reached = &reached;
         r = ik_aim_run(&single);
-        PROPERTY_CASE(*same, out.status[i] == r, "joint %d: %s vs %s", i, ik_result_str(out.status[i]), ik_result_str(r));
+        PROPERTY_CASE(*same, out.status[i] == r, "joint %d: %s vs %s", i, ik_result_str(out.status[i]),
+                      ik_result_str(r));
         PROPERTY_CASE(*same, quat_finite_unit(out.correction[i]) && out.correction[i].w >= 0, "joint %d", i);
         if (r != IK_OK) {
             PROPERTY_CASE(*same, !out.reached[i] && whole != IK_OK, "joint %d", i);
@@ -187,8 +188,10 @@ static void test_every_small_count(void) {
         for (which = 0; which < 2; ++which) {
             int bad = which ? n / 2 : n - 1;
             head kept = heads[bad];
-            if (which) heads[bad].joint_ms.m[6] = (ik_real)NAN;
-            else heads[bad].target.x = (ik_real)NAN;
+            if (which)
+                heads[bad].joint_ms.m[6] = (ik_real)NAN;
+            else
+                heads[bad].target.x = (ik_real)NAN;
             check_against_single(heads, n, 1, 0, forward, up, eye, &same, &geometry);
             heads[bad] = kept;
         }
@@ -214,12 +217,13 @@ static void test_degenerate(void) {
     rng r = rng_seeded(23);
     int i, which;
     for (i = 0; i < 8; ++i) head_random(&heads[i], &r, 1, 0);
-    heads[0].target = ik_mat4_translation(&heads[0].joint_ms);                        /* on the origin */
+    heads[0].target = ik_mat4_translation(&heads[0].joint_ms);                             /* on the origin */
     heads[1].pole = ik_vec3_sub(heads[1].target, ik_mat4_translation(&heads[1].joint_ms)); /* pole on the aim line */
-    heads[2].pole = ik_vec3_zero();                                                   /* no pole direction */
+    heads[2].pole = ik_vec3_zero();                                                        /* no pole direction */
     heads[3].target = ik_vec3_mad(ik_mat4_translation(&heads[3].joint_ms),
                                   ik_mat4_transform_vector(&heads[3].joint_ms, ik_v3(0, 0, -1)), 2); /* right behind */
-    heads[4].target = ik_mat4_transform_point(&heads[4].joint_ms, ik_v3(0, (ik_real)0.3, (ik_real)0.05)); /* inside the offset */
+    heads[4].target =
+        ik_mat4_transform_point(&heads[4].joint_ms, ik_v3(0, (ik_real)0.3, (ik_real)0.05)); /* inside the offset */
     /* 5, 6: past 170 degrees, a few degrees either side of straight behind the ray (ik_aim_run's split swing) */
     heads[5].target = ik_mat4_transform_point(&heads[5].joint_ms, ik_v3((ik_real)0.3, (ik_real)0.5, -8));
     heads[6].target = ik_mat4_transform_point(&heads[6].joint_ms, ik_v3(0, (ik_real)0.2, -8));
@@ -247,7 +251,8 @@ static void test_degenerate(void) {
     job = batch_job(heads, 8, targets, poles, NULL, &out);
     job.forward_ls = ik_vec3_zero();
     CHECK(ik_aim_batch_run(&job) == IK_ERR_DEGENERATE, "%s", "");
-    for (i = 0; i < 8; ++i) CHECK(out.status[i] == IK_ERR_DEGENERATE && quat_finite_unit(out.correction[i]), "joint %d", i);
+    for (i = 0; i < 8; ++i)
+        CHECK(out.status[i] == IK_ERR_DEGENERATE && quat_finite_unit(out.correction[i]), "joint %d", i);
 }
 
 static void test_job_errors(void) {

@@ -25,9 +25,7 @@ static ik_quat random_rotation(rng *g) {
 }
 
 /* The angle between two rotations, q and -q alike. */
-static ik_real rotation_angle(ik_quat a, ik_quat b) {
-    return 2 * ik_acos_safe(IK_FABS(ik_quat_dot(a, b)));
-}
+static ik_real rotation_angle(ik_quat a, ik_quat b) { return 2 * ik_acos_safe(IK_FABS(ik_quat_dot(a, b))); }
 
 /* One rotation (q or -q) within TOL: 1 - |a . b| is well conditioned
  * where the angle (an arc cosine near 1) is not. */
@@ -101,11 +99,14 @@ static void test_random_blends(void) {
             ik_real from_a = rotation_angle(a[j].rotation, out[j].rotation);
             ik_real to_b = rotation_angle(out[j].rotation, b[j].rotation);
             PROPERTY_CASE(arc, IK_FABS(from_a - w * whole) <= 1e3 * TOL && IK_FABS(from_a + to_b - whole) <= 1e3 * TOL,
-                          "n %d j %d: %g + %g vs %g at w %g", n, j, (double)from_a, (double)to_b, (double)whole, (double)w);
+                          "n %d j %d: %g + %g vs %g at w %g", n, j, (double)from_a, (double)to_b, (double)whole,
+                          (double)w);
         }
         ik_skeleton_fk(&s, out, NULL, model);
         for (j = 1; j < JOINTS; ++j)
-            PROPERTY_CASE(lengths, IK_FABS(ik_vec3_distance(ik_mat4_translation(&model[j]), ik_mat4_translation(&model[j - 1])) - 1) <= 10 * TOL,
+            PROPERTY_CASE(lengths,
+                          IK_FABS(ik_vec3_distance(ik_mat4_translation(&model[j]), ik_mat4_translation(&model[j - 1])) -
+                                  1) <= 10 * TOL,
                           "n %d bone %d", n, j);
     }
     property_end(&arc);
@@ -123,12 +124,12 @@ static void test_mask(void) {
     memcpy(a, rest, sizeof a);
     memcpy(b, rest, sizeof b);
     for (j = 0; j < JOINTS; ++j) a[j].rotation = random_rotation(&g), b[j].rotation = random_rotation(&g);
-    CHECK(ik_blend_mask_subtree(&s, 2, 1, mask) == IK_OK && mask[0] == 0 && mask[1] == 0 && mask[2] == 1 && mask[3] == 1,
-          "subtree mask of joint 2");
+    CHECK(
+        ik_blend_mask_subtree(&s, 2, 1, mask) == IK_OK && mask[0] == 0 && mask[1] == 0 && mask[2] == 1 && mask[3] == 1,
+        "subtree mask of joint 2");
     CHECK(ik_blend_poses(a, b, JOINTS, (ik_real)0.3, mask, out) == IK_OK, "masked blend");
     ik_blend_poses(a, b, JOINTS, (ik_real)0.3, NULL, full);
-    CHECK(memcmp(&out[0], &a[0], 2 * sizeof out[0]) == 0,
-          "joints outside the mask keep a's rotation");
+    CHECK(memcmp(&out[0], &a[0], 2 * sizeof out[0]) == 0, "joints outside the mask keep a's rotation");
     CHECK(same_rotation(out[2].rotation, full[2].rotation) && same_rotation(out[3].rotation, full[3].rotation),
           "joints inside the mask blend as without one");
     CHECK(ik_blend_mask_subtree(&s, JOINTS, 1, mask) == IK_ERR_RANGE, "a joint out of range refused");

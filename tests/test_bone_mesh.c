@@ -76,7 +76,8 @@ static int closed_and_oriented(const body *b) {
     }
     if (ok) qsort(edges, count, sizeof *edges, compare_edges);
     for (i = 0; ok && i < count; ++i) {
-        long long from = edges[i] / b->vertex_count, to = edges[i] % b->vertex_count, reverse = to * b->vertex_count + from;
+        long long from = edges[i] / b->vertex_count, to = edges[i] % b->vertex_count,
+                  reverse = to * b->vertex_count + from;
         if (i + 1 < count && edges[i + 1] == edges[i]) ok = 0;
         if (ok && !bsearch(&reverse, edges, count, sizeof *edges, compare_edges)) ok = 0;
     }
@@ -161,13 +162,15 @@ static void check_body(const char *what, ik_real height, ik_mat4 root_ms) {
     CHECK(posed && ik_skin_vertices(skin_ms, N, b.joints, b.weights, b.positions, b.vertex_count, posed) == IK_OK,
           "%s: skinned at rest", what);
     for (v = 0; posed && v < b.vertex_count; ++v)
-        PROPERTY_CASE(rest, ik_vec3_distance(posed[v], b.positions[v]) < (ik_real)1e-4 * scale, "%s vertex %d", what, v);
+        PROPERTY_CASE(rest, ik_vec3_distance(posed[v], b.positions[v]) < (ik_real)1e-4 * scale, "%s vertex %d", what,
+                      v);
     property_end(&rest);
     /* knees 90 degrees back, elbows 90 forward, a hip raised 40 degrees */
     memcpy(pose, b.rest_ls, sizeof pose);
     for (k = 0; k < N; ++k) {
         const char *n = b.names[k];
-        if (!strcmp(n, "LeftLeg") || !strcmp(n, "RightLeg")) pose[k].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), IK_PI / 2);
+        if (!strcmp(n, "LeftLeg") || !strcmp(n, "RightLeg"))
+            pose[k].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), IK_PI / 2);
         if (!strcmp(n, "LeftForeArm") || !strcmp(n, "RightForeArm"))
             pose[k].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), -IK_PI / 2);
         if (!strcmp(n, "LeftUpLeg")) pose[k].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), -(ik_real)0.7);
@@ -199,7 +202,8 @@ static void check_body(const char *what, ik_real height, ik_mat4 root_ms) {
 static void test_bodies(void) {
     check_body("1.8 m humanoid", (ik_real)1.8, ik_mat4_identity());
     check_body("180-unit humanoid", 180, ik_mat4_identity());
-    check_body("mirrored root (-1, 1, 1)", (ik_real)1.8, ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1)));
+    check_body("mirrored root (-1, 1, 1)", (ik_real)1.8,
+               ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1)));
     check_body("Z-up, moved", (ik_real)1.8,
                ik_mat4_from_trs(ik_v3(5, -2, 1), ik_quat_from_axis_angle(ik_v3(1, 0, 0), IK_PI / 2), ik_v3(1, 1, 1)));
 }

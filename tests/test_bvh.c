@@ -27,23 +27,33 @@ typedef struct mat3 {
     double m[9];
 } mat3;
 
-static mat3 mat3_axis(int axis, double degrees)
-{
+static mat3 mat3_axis(int axis, double degrees) {
     double a = degrees * 3.14159265358979323846 / 180, c = cos(a), s = sin(a);
     mat3 r;
     memset(&r, 0, sizeof r);
     if (axis == 0) {
-        r.m[0] = 1; r.m[4] = c; r.m[5] = -s; r.m[7] = s; r.m[8] = c;
+        r.m[0] = 1;
+        r.m[4] = c;
+        r.m[5] = -s;
+        r.m[7] = s;
+        r.m[8] = c;
     } else if (axis == 1) {
-        r.m[4] = 1; r.m[0] = c; r.m[2] = s; r.m[6] = -s; r.m[8] = c;
+        r.m[4] = 1;
+        r.m[0] = c;
+        r.m[2] = s;
+        r.m[6] = -s;
+        r.m[8] = c;
     } else {
-        r.m[8] = 1; r.m[0] = c; r.m[1] = -s; r.m[3] = s; r.m[4] = c;
+        r.m[8] = 1;
+        r.m[0] = c;
+        r.m[1] = -s;
+        r.m[3] = s;
+        r.m[4] = c;
     }
     return r;
 }
 
-static mat3 mat3_mul(mat3 a, mat3 b)
-{
+static mat3 mat3_mul(mat3 a, mat3 b) {
     mat3 r;
     int i, j, k;
     for (i = 0; i < 3; ++i)
@@ -56,8 +66,7 @@ static mat3 mat3_mul(mat3 a, mat3 b)
 }
 
 /* R = R_first R_second R_third over the joint's rotation channels. */
-static mat3 reference_rotation(const ik_bvh_joint *j, const double *row)
-{
+static mat3 reference_rotation(const ik_bvh_joint *j, const double *row) {
     mat3 r = mat3_axis(0, 0);
     int c;
     for (c = 0; c < j->channel_count; ++c)
@@ -66,8 +75,7 @@ static mat3 reference_rotation(const ik_bvh_joint *j, const double *row)
 }
 
 /* Largest difference between the quaternion's rotated basis and the matrix columns. */
-static double rotation_error(ik_quat q, mat3 r)
-{
+static double rotation_error(ik_quat q, mat3 r) {
     double worst = 0;
     int col, row;
     for (col = 0; col < 3; ++col) {
@@ -85,8 +93,7 @@ static double rotation_error(ik_quat q, mat3 r)
     return worst;
 }
 
-static ik_vec3 reference_translation(const ik_bvh_joint *j, const double *row)
-{
+static ik_vec3 reference_translation(const ik_bvh_joint *j, const double *row) {
     double p[3];
     int c;
     p[0] = j->offset[0];
@@ -99,8 +106,7 @@ static ik_vec3 reference_translation(const ik_bvh_joint *j, const double *row)
 
 /* Sample the clip at frame f's time and compare every joint with the file's
  * numbers through the matrix reference. */
-static void check_frame(const ik_bvh *bvh, int f, ik_transform *pose, check_property *rot, check_property *pos)
-{
+static void check_frame(const ik_bvh *bvh, int f, ik_transform *pose, check_property *rot, check_property *pos) {
     const double *row = bvh->values + (size_t)f * (size_t)bvh->values_per_frame;
     int i;
     ik_skeleton_rest_pose(&bvh->skeleton, pose);
@@ -117,8 +123,7 @@ static void check_frame(const ik_bvh *bvh, int f, ik_transform *pose, check_prop
 }
 
 /* Compare two readings: same joints, layout and values within 1e-6. */
-static void check_same_bvh(const ik_bvh *a, const ik_bvh *b, const char *what)
-{
+static void check_same_bvh(const ik_bvh *a, const ik_bvh *b, const char *what) {
     int i, c, same_joints = a->joint_count == b->joint_count;
     size_t v, total;
     double worst = 0;
@@ -140,8 +145,7 @@ static void check_same_bvh(const ik_bvh *a, const ik_bvh *b, const char *what)
     CHECK(worst <= 1e-6, "%s: values differ by %g", what, worst);
 }
 
-static void round_trip(const ik_bvh *bvh, const char *what)
-{
+static void round_trip(const ik_bvh *bvh, const char *what) {
     char *text = NULL, *again = NULL;
     size_t size = 0, size_again = 0;
     ik_bvh *back = NULL, *back_again = NULL;
@@ -166,8 +170,7 @@ static void round_trip(const ik_bvh *bvh, const char *what)
 }
 
 /* Walk parents up from the last name; every step must meet the name before. */
-static void check_chain(const ik_bvh *bvh, const char *const *chain, int count, const char *file)
-{
+static void check_chain(const ik_bvh *bvh, const char *const *chain, int count, const char *file) {
     int k, joint = ik_skeleton_find(&bvh->skeleton, chain[count - 1]);
     CHECK(joint >= 0, "%s: no joint %s", file, chain[count - 1]);
     for (k = count - 1; k >= 0 && joint >= 0; --k) {
@@ -178,11 +181,11 @@ static void check_chain(const ik_bvh *bvh, const char *const *chain, int count, 
     CHECK(joint == -1, "%s: chain should start at the root", file);
 }
 
-static void test_real_files(void)
-{
-    static const char *const leg_131[] = {"Hips", "LHipJoint", "LeftHip", "LeftKnee", "LeftAnkle", "LeftToe", "LeftToe_End"};
-    static const char *const leg_01[] = {"Hips", "LHipJoint", "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase",
-                                         "LeftToeBase_End"};
+static void test_real_files(void) {
+    static const char *const leg_131[] = {"Hips",      "LHipJoint", "LeftHip",    "LeftKnee",
+                                          "LeftAnkle", "LeftToe",   "LeftToe_End"};
+    static const char *const leg_01[] = {"Hips",     "LHipJoint",   "LeftUpLeg",      "LeftLeg",
+                                         "LeftFoot", "LeftToeBase", "LeftToeBase_End"};
     static const struct {
         const char *file;
         int frames;
@@ -244,11 +247,14 @@ static void test_real_files(void)
                     ik_skeleton_rest_pose(&bvh->skeleton, pose);
                     ik_clip_sample(&bvh->clip, t0 + (t1 - t0) * (ik_real)s / 10, pose);
                     for (j = 0; j < bvh->joint_count; ++j) {
-                        ik_real step = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(prev[j].rotation), pose[j].rotation));
-                        ik_real span = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(key0[j].rotation), key1[j].rotation));
+                        ik_real step =
+                            ik_quat_angle(ik_quat_mul(ik_quat_conjugate(prev[j].rotation), pose[j].rotation));
+                        ik_real span =
+                            ik_quat_angle(ik_quat_mul(ik_quat_conjugate(key0[j].rotation), key1[j].rotation));
                         ik_real move = ik_vec3_distance(prev[j].translation, pose[j].translation);
                         ik_real move_span = ik_vec3_distance(key0[j].translation, key1[j].translation);
-                        PROPERTY_CASE(cont, step <= span / 10 + (ik_real)(2e-3) && move <= move_span / 10 + (ik_real)(1e-3),
+                        PROPERTY_CASE(cont,
+                                      step <= span / 10 + (ik_real)(2e-3) && move <= move_span / 10 + (ik_real)(1e-3),
                                       "frame %d step %d joint %d: turn %g of %g, move %g of %g", f, s, j, (double)step,
                                       (double)span, (double)move, (double)move_span);
                     }
@@ -314,8 +320,7 @@ static const char unusual_bvh[] =
     "-1 -2 -3  -170 1e-3 95 -0.5 179.5 2.5e1  -40 -50  -60 -70 -80\r\n"
     "0 0 0  0 0 0 0 0 0  0 0  0 0 0\r\n";
 
-static void test_unusual_layouts(void)
-{
+static void test_unusual_layouts(void) {
     ik_bvh *bvh = NULL;
     ik_error err;
     ik_result r = ik_bvh_read_memory(unusual_bvh, sizeof unusual_bvh - 1, &bvh, &err);
@@ -346,13 +351,13 @@ static void test_unusual_layouts(void)
 
 /* ---- broken inputs --------------------------------------------------------- */
 
-#define GOOD_HEAD                                                                                                      \
-    "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n" \
-    "  JOINT Leg\n  {\n    OFFSET 0 -1 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n    End Site\n    {\n"          \
+#define GOOD_HEAD                                                                                              \
+    "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation " \
+    "Xrotation\n"                                                                                              \
+    "  JOINT Leg\n  {\n    OFFSET 0 -1 0\n    CHANNELS 3 Zrotation Yrotation Xrotation\n    End Site\n    {\n" \
     "      OFFSET 0 -1 0\n    }\n  }\n}\n"
 
-static void test_broken_inputs(void)
-{
+static void test_broken_inputs(void) {
     static const read_case cases[] = {
         {"", IK_ERR_PARSE, 1, "empty input"},
         {"HIERARCHX\nROOT a\n", IK_ERR_PARSE, 1, "wrong magic"},
@@ -370,12 +375,15 @@ static void test_broken_inputs(void)
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0x10 0\n}\nMOTION\n", IK_ERR_PARSE, 4, "hex is not a BVH number"},
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 7 Xposition\n", IK_ERR_RANGE, 5, "7 channels"},
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS -1\n", IK_ERR_RANGE, 5, "negative channel count"},
-        {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 2 Xrotation Wrotation\n", IK_ERR_PARSE, 5, "unknown channel"},
-        {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 2 Xrotation Xrotation\n", IK_ERR_PARSE, 5, "channel twice"},
+        {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 2 Xrotation Wrotation\n", IK_ERR_PARSE, 5,
+         "unknown channel"},
+        {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 2 Xrotation Xrotation\n", IK_ERR_PARSE, 5,
+         "channel twice"},
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation\n}\n", IK_ERR_PARSE, 6,
          "fewer channel names than announced"},
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  JOINT Hips\n  {\n    OFFSET 0 0 0\n  }\n}\n"
-         "MOTION\nFrames: 0\nFrame Time: 1\n", IK_ERR_HIERARCHY, 5, "duplicate joint name"},
+         "MOTION\nFrames: 0\nFrame Time: 1\n",
+         IK_ERR_HIERARCHY, 5, "duplicate joint name"},
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  Joint Leg\n", IK_ERR_PARSE, 5, "misspelt JOINT"},
         {"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n}\n}\nMOTION\n", IK_ERR_PARSE, 6, "extra closing brace"},
         {GOOD_HEAD "MOTION\nFrames: 1\n", IK_ERR_PARSE, 18, "truncated before Frame Time"},
@@ -387,7 +395,8 @@ static void test_broken_inputs(void)
         {GOOD_HEAD "MOTION\nFrames: 1000000\nFrame Time: 0.1\n1 2 3 4 5 6 7 8 9\n", IK_ERR_RANGE, 17,
          "more frames than the input can hold"},
         {GOOD_HEAD "MOTION\nFrames: 1\nFrame Time: 0\n1 2 3 4 5 6 7 8 9\n", IK_ERR_RANGE, 18, "zero frame time"},
-        {GOOD_HEAD "MOTION\nFrames: 1\nFrame Time: inf\n1 2 3 4 5 6 7 8 9\n", IK_ERR_NONFINITE, 18, "infinite frame time"},
+        {GOOD_HEAD "MOTION\nFrames: 1\nFrame Time: inf\n1 2 3 4 5 6 7 8 9\n", IK_ERR_NONFINITE, 18,
+         "infinite frame time"},
         {GOOD_HEAD "MOTION\nFrames: 2\nFrame Time: 0.1\n1 2 3 4 5 6 7 8 9\n1 2 3 4 5 6 7 8\n", IK_ERR_PARSE, 20,
          "a frame with a missing channel"},
         {GOOD_HEAD "MOTION\nFrames: 2\nFrame Time: 0.1\n1 2 3 4 5 6 7 8 9 10\n1 2 3 4 5 6 7 8 9\n", IK_ERR_PARSE, 19,
@@ -413,8 +422,7 @@ static void test_broken_inputs(void)
     }
 }
 
-static void test_joint_cap(void)
-{
+static void test_joint_cap(void) {
     size_t cap = (size_t)(IK_BVH_MAX_JOINTS + 1) * 40 + 64, n = 0;
     char *text = (char *)malloc(cap);
     ik_bvh *bvh = NULL;
@@ -425,15 +433,14 @@ static void test_joint_cap(void)
     for (i = 1; i <= IK_BVH_MAX_JOINTS; ++i) n += (size_t)sprintf(text + n, "JOINT j%d\n{\nOFFSET 0 0 0\n}\n", i);
     n += (size_t)sprintf(text + n, "}\nMOTION\nFrames: 0\nFrame Time: 1\n");
     r = ik_bvh_read_memory(text, n, &bvh, &err);
-    CHECK(r == IK_ERR_RANGE && bvh == NULL && err.line == 5 + 4 * (IK_BVH_MAX_JOINTS - 1),
-          "joint cap: %s (%s)", ik_result_str(r), err.message);
+    CHECK(r == IK_ERR_RANGE && bvh == NULL && err.line == 5 + 4 * (IK_BVH_MAX_JOINTS - 1), "joint cap: %s (%s)",
+          ik_result_str(r), err.message);
     free(text);
 }
 
 /* Every prefix of a valid file and seeded random corruptions: never a crash,
  * OK or an error with a line inside the text. */
-static void test_truncations_and_corruptions(void)
-{
+static void test_truncations_and_corruptions(void) {
     const char *text = unusual_bvh;
     size_t size = sizeof unusual_bvh - 1, cut;
     check_property prefixes = {"every prefix fails cleanly", 0, 0};
@@ -467,8 +474,7 @@ static void test_truncations_and_corruptions(void)
     free(copy);
 }
 
-static void test_writer_refuses_bad_data(void)
-{
+static void test_writer_refuses_bad_data(void) {
     ik_bvh *bvh = NULL;
     ik_error err;
     char *text = NULL;
@@ -498,8 +504,7 @@ static void test_writer_refuses_bad_data(void)
 /* Issue 18 item 11: each OFFSET fits ik_real but their sum down the chain
  * does not: refused on the joint whose rest position overflows, as chain
  * files are; with one large offset the file reads. */
-static void test_rest_overflow(void)
-{
+static void test_rest_overflow(void) {
     char text[700];
     double x = 0.75 * (double)IK_REAL_MAX;
     ik_bvh *bvh = NULL;
@@ -529,8 +534,7 @@ static void test_rest_overflow(void)
     ik_bvh_free(bvh);
 }
 
-static ik_result read_bvh_file(const char *path, ik_error *error)
-{
+static ik_result read_bvh_file(const char *path, ik_error *error) {
     ik_bvh *bvh = NULL;
     ik_result r = ik_bvh_read_file(path, &bvh, error);
     ik_bvh_free(bvh);
@@ -539,13 +543,9 @@ static ik_result read_bvh_file(const char *path, ik_error *error)
 
 /* /dev/urandom, /dev/zero, a FIFO, a symlink to /dev/zero, a directory:
  * refused at once (issue 18 item 6), not read without end or waited on. */
-static void test_special_files(void)
-{
-    check_special_files_refused("BVH", read_bvh_file);
-}
+static void test_special_files(void) { check_special_files_refused("BVH", read_bvh_file); }
 
-int main(void)
-{
+int main(void) {
     test_real_files();
     test_unusual_layouts();
     test_broken_inputs();

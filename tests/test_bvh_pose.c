@@ -40,8 +40,7 @@ static void test_euler_round_trip(void) {
             ik_quat q = rng_rotation(&r);
             double deg[3];
             ik_bvh_quat_to_euler(q, orders[o], deg);
-            PROPERTY_CASE(prop, same_rotation(back(orders[o], deg), q) && deg[1] >= -90 && deg[1] <= 90,
-                          "order %d", o);
+            PROPERTY_CASE(prop, same_rotation(back(orders[o], deg), q) && deg[1] >= -90 && deg[1] <= 90, "order %d", o);
         }
     property_end(&prop);
     for (o = 0; o < 6; ++o) {
@@ -49,17 +48,18 @@ static void test_euler_round_trip(void) {
         double in[3] = {30, 90, -20}, deg[3];
         ik_quat q = back(orders[o], in);
         ik_bvh_quat_to_euler(q, orders[o], deg);
-        CHECK(same_rotation(back(orders[o], deg), q) && fabs(deg[1] - 90) < 1e-2, "gimbal lock, order %d: %g %g %g",
-              o, deg[0], deg[1], deg[2]);
+        CHECK(same_rotation(back(orders[o], deg), q) && fabs(deg[1] - 90) < 1e-2, "gimbal lock, order %d: %g %g %g", o,
+              deg[0], deg[1], deg[2]);
     }
 }
 
 static void test_frame_from_pose(void) {
-    static const char text[] = "HIERARCHY\nROOT hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition "
-                               "Zrotation Xrotation Yrotation\n JOINT knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 "
-                               "Yrotation Zrotation Xrotation\n  JOINT ankle\n  {\n   OFFSET 0 -1 0\n   CHANNELS 1 "
-                               "Xrotation\n   End Site\n   {\n    OFFSET 0 0 0.2\n   }\n  }\n }\n}\nMOTION\n"
-                               "Frames: 1\nFrame Time: 0.1\n1 2 3 10 20 30 40 50 60 7\n";
+    static const char text[] =
+        "HIERARCHY\nROOT hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition "
+        "Zrotation Xrotation Yrotation\n JOINT knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 "
+        "Yrotation Zrotation Xrotation\n  JOINT ankle\n  {\n   OFFSET 0 -1 0\n   CHANNELS 1 "
+        "Xrotation\n   End Site\n   {\n    OFFSET 0 0 0.2\n   }\n  }\n }\n}\nMOTION\n"
+        "Frames: 1\nFrame Time: 0.1\n1 2 3 10 20 30 40 50 60 7\n";
     ik_bvh *bvh = NULL, *again = NULL;
     ik_error err;
     char *out;

@@ -66,8 +66,7 @@ static void test_unreachable(void) {
         CHECK(ik_ccd_run(&job) == IK_OK, "run");
         sweeps += iters;
         beyond = chain_end_distance(&f, target) - (ik_vec3_length(target) - chain_length);
-        PROPERTY_CASE(near, beyond <= chain_length * (ik_real)1e-3, "case %d: %g beyond the best", i,
-                      (double)beyond);
+        PROPERTY_CASE(near, beyond <= chain_length * (ik_real)1e-3, "case %d: %g beyond the best", i, (double)beyond);
     }
     property_end(&near);
     CHECK(sweeps < (long)total * 200, "unreachable targets settle: %.1f sweeps on average", (double)sweeps / total);
@@ -89,7 +88,8 @@ static void test_reach_constrained(int type, const char *name) {
         job.base.constraints = f.constraints;
         job.tolerance = (ik_real)8e-3;
         CHECK(ik_ccd_run(&job) == IK_OK, "run");
-        PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d", i);
+        PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d",
+                      i);
         if (chain_end_distance(&f, target) <= (ik_real)1e-2) ++reached;
     }
     property_end(&limits);
@@ -121,8 +121,10 @@ static void test_step_cap_and_end_rotation(void) {
         }
         PROPERTY_CASE(cap, worst <= (ik_real)0.1 + ANGLE_TOL, "turned %g", (double)worst);
         ik_skeleton_fk(&f.skeleton, f.pose_ls, NULL, f.model_ms);
-        PROPERTY_CASE(end, ik_quat_angle(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&f.model_ms[f.count - 1])), want)) <
-                               ANGLE_TOL * 5, "");
+        PROPERTY_CASE(end,
+                      ik_quat_angle(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&f.model_ms[f.count - 1])), want)) <
+                          ANGLE_TOL * 5,
+                      "");
     }
     property_end(&cap);
     property_end(&end);
@@ -155,13 +157,14 @@ static void test_degenerate(void) {
     CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "target on the base");
     chain_make(&f, 4, 1, NULL, 0);
     job.target_ms = ik_v3(0, -10, 0);
-    CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "straight chain, target behind");
-    CHECK(err < 13 && chain_end_distance(&f, job.target_ms) < 13,
-          "moves towards the far target (start error 14): %g", (double)chain_end_distance(&f, job.target_ms));
+    CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4),
+          "straight chain, target behind");
+    CHECK(err < 13 && chain_end_distance(&f, job.target_ms) < 13, "moves towards the far target (start error 14): %g",
+          (double)chain_end_distance(&f, job.target_ms));
     chain_make(&f, 4, 1, NULL, 0);
     job.target_ms = ik_v3(0, 2, 0);
-    CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) &&
-              err < (ik_real)1e-2 && chain_end_distance(&f, job.target_ms) < (ik_real)1e-2,
+    CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) && err < (ik_real)1e-2 &&
+              chain_end_distance(&f, job.target_ms) < (ik_real)1e-2,
           "straight chain, target on its line: err %g, end %g away", (double)err,
           (double)chain_end_distance(&f, job.target_ms));
     chain_make(&f, 4, 1, NULL, 0);
@@ -174,10 +177,9 @@ static void test_degenerate(void) {
     f.rest_ls[5].translation = ik_vec3_zero();
     ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
     job = chain_job(&f, ik_v3(2, 1, 1), 100, &iters, &err);
-    CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) &&
-              err < (ik_real)1e-3 && chain_end_distance(&f, job.target_ms) < (ik_real)1e-3,
-          "zero-length bones: err %g, end %g away", (double)err,
-          (double)chain_end_distance(&f, job.target_ms));
+    CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) && err < (ik_real)1e-3 &&
+              chain_end_distance(&f, job.target_ms) < (ik_real)1e-3,
+          "zero-length bones: err %g, end %g away", (double)err, (double)chain_end_distance(&f, job.target_ms));
     chain_make(&f, 0, 1, NULL, 0);
     job = chain_job(&f, ik_v3(2, 1, 1), 10, &iters, &err);
     CHECK(ik_ccd_run(&job) == IK_OK && chain_pose_finite(&f), "single joint");
@@ -189,8 +191,7 @@ static void test_degenerate(void) {
         /* The bad field is named, with its entry for an array. */
         ik_error where;
         job.base.error_field = &where;
-        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "target_ms") == 0 &&
-                  where.index == -1,
+        CHECK(ik_ccd_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "target_ms") == 0 && where.index == -1,
               "NaN target named: %s", where.path[0] ? where.path : "(none)");
         job.target_ms = ik_v3(1, 1, 1);
         f.pose_ls[2].rotation.x = (ik_real)INFINITY;

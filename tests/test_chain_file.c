@@ -15,7 +15,7 @@
 
 #ifdef IKIT_DOUBLE
 #define TOL 1e-9
-#define HALF_REAL_MAX "1e308" /* two of these overflow ik_real */
+#define HALF_REAL_MAX "1e308"   /* two of these overflow ik_real */
 #define NEAR_REAL_MAX "1.5e308" /* a vector of two has a length beyond ik_real */
 #else
 #define TOL 1e-5
@@ -24,15 +24,13 @@
 #endif
 
 /* examples/ beside tests/, found from this file's own path. */
-static void example_path(const char *name, char *path, size_t size)
-{
+static void example_path(const char *name, char *path, size_t size) {
     const char *here = __FILE__, *cut = strstr(here, "tests/test_chain_file.c");
     int prefix = cut ? (int)(cut - here) : 0;
     snprintf(path, size, "%.*sexamples/%s", prefix, here, name);
 }
 
-static ik_chain_file *load_example(const char *name)
-{
+static ik_chain_file *load_example(const char *name) {
     char path[1024];
     ik_chain_file *chain = NULL;
     ik_error err;
@@ -43,8 +41,7 @@ static ik_chain_file *load_example(const char *name)
     return chain;
 }
 
-static ik_chain_file *load_text(const char *text)
-{
+static ik_chain_file *load_text(const char *text) {
     ik_chain_file *chain = NULL;
     ik_error err;
     ik_result r = ik_chain_file_read_memory(text, strlen(text), &chain, &err);
@@ -53,8 +50,7 @@ static ik_chain_file *load_text(const char *text)
 }
 
 /* Forward kinematics of the rest pose into model[64]; 0 for larger chains. */
-static int rest_model(const ik_chain_file *chain, ik_mat4 *model)
-{
+static int rest_model(const ik_chain_file *chain, ik_mat4 *model) {
     ik_transform pose[64];
     if (chain->joint_count > 64) return 0;
     ik_chain_file_rest_pose(chain, pose);
@@ -62,8 +58,7 @@ static int rest_model(const ik_chain_file *chain, ik_mat4 *model)
     return 1;
 }
 
-static ik_vec3 rest_position_ms(const ik_chain_file *chain, int joint)
-{
+static ik_vec3 rest_position_ms(const ik_chain_file *chain, int joint) {
     ik_mat4 model[64];
     if (rest_model(chain, model)) return ik_mat4_translation(&model[joint]);
     CHECK(0, "more than 64 joints");
@@ -72,8 +67,7 @@ static ik_vec3 rest_position_ms(const ik_chain_file *chain, int joint)
 
 /* Every bone's rest length (forward kinematics) equals its declared length,
  * every joint's ranges are ordered and nested, axes are unit. */
-static void check_consistent(const ik_chain_file *chain, const char *what)
-{
+static void check_consistent(const ik_chain_file *chain, const char *what) {
     int i;
     ik_mat4 model[64];
     check_property lengths = {"rest bone lengths match the file", 0, 0};
@@ -99,8 +93,7 @@ static void check_consistent(const ik_chain_file *chain, const char *what)
     property_end(&ranges);
 }
 
-static void check_walk(const ik_chain_file *chain, const char *const *names, int count)
-{
+static void check_walk(const ik_chain_file *chain, const char *const *names, int count) {
     int k, joint = ik_skeleton_find(&chain->skeleton, names[count - 1]);
     for (k = count - 1; k >= 0 && joint >= 0; --k) {
         CHECK(strcmp(ik_skeleton_name(&chain->skeleton, joint), names[k]) == 0, "expected %s, found %s", names[k],
@@ -110,8 +103,7 @@ static void check_walk(const ik_chain_file *chain, const char *const *names, int
     CHECK(k == -1 && joint == -1, "walk from %s should end at the root after %d joints", names[count - 1], count);
 }
 
-static void test_examples(void)
-{
+static void test_examples(void) {
     static const char *const tail_walk[] = {"base",       "seg1_pitch", "seg1_yaw",   "seg2_pitch", "seg2_yaw",
                                             "seg3_pitch", "seg3_yaw",   "seg4_pitch", "seg4_yaw",   "seg5_pitch",
                                             "seg5_yaw",   "seg6_pitch", "seg6_yaw",   "tip"};
@@ -122,8 +114,8 @@ static void test_examples(void)
         ik_vec3 tip = rest_position_ms(tail, ik_chain_file_find_joint(tail, "tip"));
         int seg = ik_chain_file_find_joint(tail, "seg3_yaw");
         CHECK(tail->joint_count == 14 && tail->target_count == 1, "tail: %d joints", tail->joint_count);
-        CHECK(ik_vec3_distance(tip, ik_v3(0, 0, (ik_real)-3.15)) < 10 * TOL, "tail tip at rest: %g %g %g", (double)tip.x,
-              (double)tip.y, (double)tip.z);
+        CHECK(ik_vec3_distance(tip, ik_v3(0, 0, (ik_real)-3.15)) < 10 * TOL, "tail tip at rest: %g %g %g",
+              (double)tip.x, (double)tip.y, (double)tip.z);
         CHECK(seg >= 0 && tail->joints[seg].type == IK_CHAIN_HINGE && tail->joints[seg].axis_ls.y == 1 &&
                   tail->joints[seg].limit_min_deg == -40 && tail->joints[seg].comfort_max_deg == 15 &&
                   IK_FABS(tail->joints[seg].stiffness - (ik_real)0.6) < TOL,
@@ -155,7 +147,8 @@ static void test_examples(void)
         CHECK(tree->joint_count == 11 && roots == 1 && tree->target_count == 3, "tree: %d joints, %d roots",
               tree->joint_count, roots);
         CHECK(tree->targets[2].joint == ik_chain_file_find_joint(tree, "right_b_tip") &&
-                  IK_FABS(tree->targets[2].importance - (ik_real)0.25) < TOL && ik_chain_file_find_target(tree, "bird") == 2,
+                  IK_FABS(tree->targets[2].importance - (ik_real)0.25) < TOL &&
+                  ik_chain_file_find_target(tree, "bird") == 2,
               "tree target 'bird'");
         check_walk(tree, branch_walk, 6);
         check_consistent(tree, "tree");
@@ -166,21 +159,21 @@ static void test_examples(void)
     ik_chain_file_free(tree);
 }
 
-static void test_defaults(void)
-{
-    ik_chain_file *c = load_text("# comment line\n"
-                                 "chain demo   # trailing comment\n"
-                                 "joint a\n"
-                                 "joint b length 2\n"
-                                 "joint c\n"
-                                 "  length 1\n"
-                                 "  direction 3 0 4\n"
-                                 "  type hinge\n"
-                                 "  limit -20 50\n"
-                                 "joint d offset 0 0 0.5 type fixed\n"
-                                 "joint e parent none offset 1 1 0\n"
-                                 "joint f parent b length 1 type ball cone 30 comfort_cone 10 comfort -5 5\n"
-                                 "target reach position 1 2 3\n");
+static void test_defaults(void) {
+    ik_chain_file *c = load_text(
+        "# comment line\n"
+        "chain demo   # trailing comment\n"
+        "joint a\n"
+        "joint b length 2\n"
+        "joint c\n"
+        "  length 1\n"
+        "  direction 3 0 4\n"
+        "  type hinge\n"
+        "  limit -20 50\n"
+        "joint d offset 0 0 0.5 type fixed\n"
+        "joint e parent none offset 1 1 0\n"
+        "joint f parent b length 1 type ball cone 30 comfort_cone 10 comfort -5 5\n"
+        "target reach position 1 2 3\n");
     ik_vec3 c_ms, d_ms, f_ms;
     if (!c) return;
     CHECK(strcmp(c->name, "demo") == 0 && c->joint_count == 6 && c->target_count == 1, "shape");
@@ -212,13 +205,13 @@ static void test_defaults(void)
 /* Offsets and directions far from 1 (subnormal squares, squares past the
  * largest real) still give unit directions and axes and their true length:
  * the fuzzer found a 1e-22 offset whose direction came out 10 % long. */
-static void test_extreme_vectors(void)
-{
-    ik_chain_file *c = load_text("chain tiny\n"
-                                 "joint a offset 3e-22 0 4e-22 type ball\n"
-                                 "joint b direction 0 1e-38 1e-38 length 1 type hinge axis 1e-39 0 0\n"
-                                 "joint c offset 1e30 0 0 type hinge axis 0 1e30 1e30\n"
-                                 "joint d\n");
+static void test_extreme_vectors(void) {
+    ik_chain_file *c = load_text(
+        "chain tiny\n"
+        "joint a offset 3e-22 0 4e-22 type ball\n"
+        "joint b direction 0 1e-38 1e-38 length 1 type hinge axis 1e-39 0 0\n"
+        "joint c offset 1e30 0 0 type hinge axis 0 1e30 1e30\n"
+        "joint d\n");
     int i;
     if (!c) return;
     for (i = 0; i < c->joint_count; ++i) {
@@ -227,14 +220,15 @@ static void test_extreme_vectors(void)
         CHECK(IK_FABS(ik_vec3_length(c->joints[i].axis_ls) - 1) < TOL, "%s: unit axis (length %g)", c->joints[i].name,
               (double)ik_vec3_length(c->joints[i].axis_ls));
     }
-    CHECK(IK_FABS(c->joints[0].length / (ik_real)5e-22 - 1) < TOL, "tiny offset's length %g", (double)c->joints[0].length);
+    CHECK(IK_FABS(c->joints[0].length / (ik_real)5e-22 - 1) < TOL, "tiny offset's length %g",
+          (double)c->joints[0].length);
     CHECK(IK_FABS(c->joints[0].direction_ls.x - (ik_real)0.6) < TOL, "tiny offset's direction");
-    CHECK(IK_FABS(c->joints[2].length / (ik_real)1e30 - 1) < TOL, "huge offset's length %g", (double)c->joints[2].length);
+    CHECK(IK_FABS(c->joints[2].length / (ik_real)1e30 - 1) < TOL, "huge offset's length %g",
+          (double)c->joints[2].length);
     ik_chain_file_free(c);
 }
 
-static void test_broken_inputs(void)
-{
+static void test_broken_inputs(void) {
     static const read_case cases[] = {
         {"", IK_ERR_PARSE, 1, "empty input"},
         {"# only a comment\n", IK_ERR_PARSE, 2, "no statement"},
@@ -264,7 +258,8 @@ static void test_broken_inputs(void)
         {"chain c\njoint a direction 0 0 0\n", IK_ERR_DEGENERATE, 2, "zero direction"},
         {"chain c\njoint a\njoint b parent z\n", IK_ERR_NOT_FOUND, 3, "unknown parent"},
         {"chain c\njoint a\njoint b parent b\n", IK_ERR_NOT_FOUND, 3, "own parent"},
-        {"chain c\njoint a\njoint b parent a\njoint c parent d\njoint d\n", IK_ERR_NOT_FOUND, 4, "parent declared later"},
+        {"chain c\njoint a\njoint b parent a\njoint c parent d\njoint d\n", IK_ERR_NOT_FOUND, 4,
+         "parent declared later"},
         {"chain c\njoint a\njoint a\n", IK_ERR_HIERARCHY, 3, "duplicate joint name"},
         {"chain c\njoint aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", IK_ERR_RANGE, 2,
          "name too long"},
@@ -283,8 +278,7 @@ static void test_broken_inputs(void)
     }
 }
 
-static void test_joint_cap(void)
-{
+static void test_joint_cap(void) {
     size_t cap = (size_t)(IK_CHAIN_MAX_JOINTS + 2) * 16 + 16, n = 0;
     char *text = (char *)malloc(cap);
     ik_chain_file *chain = NULL;
@@ -305,8 +299,7 @@ static void test_joint_cap(void)
 /* The largest chain with every joint naming a parent three joints back and
  * a target on each of the last four: every name found (the reader hashes
  * names), and a name declared again at the end caught. */
-static void test_many_names(void)
-{
+static void test_many_names(void) {
     size_t cap = (size_t)IK_CHAIN_MAX_JOINTS * 40 + 256, n = 0;
     char *text = (char *)malloc(cap);
     ik_chain_file *chain = NULL;
@@ -314,8 +307,10 @@ static void test_many_names(void)
     ik_result r;
     int i, parents_right = 1;
     n += (size_t)sprintf(text + n, "chain names\njoint j0\n");
-    for (i = 1; i < IK_CHAIN_MAX_JOINTS; ++i) n += (size_t)sprintf(text + n, "joint j%d parent j%d\n", i, i < 3 ? 0 : i - 3);
-    for (i = 1; i <= 4; ++i) n += (size_t)sprintf(text + n, "target t%d joint j%d position 0 1 0\n", i, IK_CHAIN_MAX_JOINTS - i);
+    for (i = 1; i < IK_CHAIN_MAX_JOINTS; ++i)
+        n += (size_t)sprintf(text + n, "joint j%d parent j%d\n", i, i < 3 ? 0 : i - 3);
+    for (i = 1; i <= 4; ++i)
+        n += (size_t)sprintf(text + n, "target t%d joint j%d position 0 1 0\n", i, IK_CHAIN_MAX_JOINTS - i);
     r = ik_chain_file_read_memory(text, n, &chain, &err);
     CHECK(r == IK_OK && chain && chain->joint_count == IK_CHAIN_MAX_JOINTS && chain->target_count == 4,
           "4096 named joints: %s", err.message);
@@ -334,8 +329,7 @@ static void test_many_names(void)
 
 /* Prefixes and seeded corruptions of the tail example never crash and
  * either load consistently or fail with a located message. */
-static void test_truncations_and_corruptions(void)
-{
+static void test_truncations_and_corruptions(void) {
     char path[1024];
     FILE *file;
     char text[8192];
@@ -356,8 +350,8 @@ static void test_truncations_and_corruptions(void)
         ik_chain_file *chain = NULL;
         ik_error err;
         ik_result result = ik_chain_file_read_memory(text, cut, &chain, &err);
-        PROPERTY_CASE(prefixes, result == IK_OK ? chain != NULL : chain == NULL && err.line >= 1,
-                      "cut %lu: %s", (unsigned long)cut, err.message);
+        PROPERTY_CASE(prefixes, result == IK_OK ? chain != NULL : chain == NULL && err.line >= 1, "cut %lu: %s",
+                      (unsigned long)cut, err.message);
         ik_chain_file_free(chain);
     }
     for (i = 0; i < 3000; ++i) {
@@ -377,8 +371,7 @@ static void test_truncations_and_corruptions(void)
     property_end(&mutants);
 }
 
-static ik_result read_chain_file(const char *path, ik_error *error)
-{
+static ik_result read_chain_file(const char *path, ik_error *error) {
     ik_chain_file *chain = NULL;
     ik_result r = ik_chain_file_read_file(path, &chain, error);
     ik_chain_file_free(chain);
@@ -386,16 +379,12 @@ static ik_result read_chain_file(const char *path, ik_error *error)
 }
 
 /* Devices, a FIFO, a symlink to /dev/zero, a directory: refused at once. */
-static void test_special_files(void)
-{
-    check_special_files_refused("chain file", read_chain_file);
-}
+static void test_special_files(void) { check_special_files_refused("chain file", read_chain_file); }
 
 /* The io layer's capped reader (what ikc reads mapping files with): a file
  * of exactly the cap is read whole and NUL-terminated, one byte over is
  * refused before reading, and special files are refused like every reader's. */
-static ik_result read_at_most_64k(const char *path, ik_error *error)
-{
+static ik_result read_at_most_64k(const char *path, ik_error *error) {
     char *data = NULL;
     size_t size = 0;
     ik_result r = ik_io_read_file_at_most(path, 65536, &data, &size, error);
@@ -403,8 +392,7 @@ static ik_result read_at_most_64k(const char *path, ik_error *error)
     return r;
 }
 
-static void test_read_file_at_most(void)
-{
+static void test_read_file_at_most(void) {
     char path[] = "/tmp/ikit-at-most-XXXXXX", *data = NULL;
     size_t size = 7;
     ik_error err;
@@ -423,8 +411,7 @@ static void test_read_file_at_most(void)
     check_special_files_refused("capped reader", read_at_most_64k);
 }
 
-int main(void)
-{
+int main(void) {
     test_examples();
     test_defaults();
     test_extreme_vectors();

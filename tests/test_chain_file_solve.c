@@ -50,8 +50,8 @@ static void test_tail_binding(void) {
         bad += IK_FABS(springs[k].comfort_min - ik_rad(cj->comfort_min_deg)) > 1e-5f ||
                IK_FABS(springs[k].limit_max - ik_rad(cj->limit_max_deg)) > 1e-5f ||
                springs[k].stiffness != cj->stiffness;
-        bad += ik_constraint_check(&limits[k], ik_quat_from_axis_angle(cj->axis_ls, ik_rad(cj->limit_max_deg + 2)),
-                                   1e-4f);
+        bad +=
+            ik_constraint_check(&limits[k], ik_quat_from_axis_angle(cj->axis_ls, ik_rad(cj->limit_max_deg + 2)), 1e-4f);
         bad += !ik_constraint_check(&limits[k], ik_quat_from_axis_angle(cj->axis_ls, ik_rad(cj->limit_max_deg - 2)),
                                     1e-4f);
     }

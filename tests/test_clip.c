@@ -15,8 +15,8 @@
 #define TOL 2e-5
 #endif
 
-static ik_channel make_channel(int joint, ik_channel_path path, ik_interpolation interp, int keys,
-                               const ik_real *times, const ik_real *values) {
+static ik_channel make_channel(int joint, ik_channel_path path, ik_interpolation interp, int keys, const ik_real *times,
+                               const ik_real *values) {
     ik_channel ch;
     ch.joint = joint;
     ch.path = path;
@@ -130,7 +130,8 @@ static void test_cubicspline_reproduces_cubics(void) {
             ik_real t = times[0] + (times[4] - times[0]) * rng_range(&r, 0, 1), v[3], worst = 0;
             ik_channel_sample(&ch, t, v);
             for (c = 0; c < 3; ++c)
-                worst = ik_maxr(worst, IK_FABS(v[c] - (coef[c][0] + t * (coef[c][1] + t * (coef[c][2] + t * coef[c][3])))));
+                worst =
+                    ik_maxr(worst, IK_FABS(v[c] - (coef[c][0] + t * (coef[c][1] + t * (coef[c][2] + t * coef[c][3])))));
             PROPERTY_CASE(exact, worst < 1e-3, "t=%g err=%g", (double)t, (double)worst);
         }
     }
@@ -142,12 +143,13 @@ static void test_cubicspline_reproduces_cubics(void) {
  * tangent, comes out at and beyond the ends. */
 static void test_cubicspline_layout(void) {
     ik_real times[2] = {2, 4};
-    ik_real values[2 * 9] = {9, 9, 9, 0, 0, 0, 0, 0, 0, /* key 0: in (ignored), value, out */
+    ik_real values[2 * 9] = {9, 9, 9, 0,  0,  0,  0, 0, 0, /* key 0: in (ignored), value, out */
                              0, 0, 0, 10, 20, 30, 9, 9, 9 /* key 1: in, value, out (ignored) */};
     ik_channel ch = make_channel(0, IK_CHANNEL_SCALE, IK_INTERP_CUBICSPLINE, 2, times, values);
     ik_real v[3], u = (ik_real)0.25;
     ik_channel_sample(&ch, 2 + 2 * u, v);
-    CHECK(IK_FABS(v[0] - 10 * (3 * u * u - 2 * u * u * u)) < TOL && IK_FABS(v[2] - 30 * (3 * u * u - 2 * u * u * u)) < TOL,
+    CHECK(IK_FABS(v[0] - 10 * (3 * u * u - 2 * u * u * u)) < TOL &&
+              IK_FABS(v[2] - 30 * (3 * u * u - 2 * u * u * u)) < TOL,
           "smoothstep: %g", (double)v[0]);
     ik_channel_sample(&ch, 1, v);
     CHECK(v[0] == 0 && v[1] == 0, "before: first value, not its in-tangent");
@@ -158,8 +160,8 @@ static void test_cubicspline_layout(void) {
 static void test_cubicspline_rotation_normalised(void) {
     ik_quat a = ik_quat_identity(), b = ik_quat_from_axis_angle(ik_v3(1, 0, 0), (ik_real)1.2);
     ik_real times[2] = {0, 1};
-    ik_real values[24] = {0, 0, 0, 0, a.x, a.y, a.z, a.w, (ik_real)0.3, 0, 0, 0,
-                          (ik_real)0.3, 0, 0, 0, b.x, b.y, b.z, b.w, 0, 0, 0, 0};
+    ik_real values[24] = {0,   0,   0,   0,   a.x, a.y, a.z, a.w, (ik_real)0.3, 0, 0, 0, (ik_real)0.3, 0, 0, 0,
+                          b.x, b.y, b.z, b.w, 0,   0,   0,   0};
     ik_channel ch = make_channel(0, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 2, times, values);
     ik_real v[4];
     int i, ok = 1;
@@ -270,9 +272,9 @@ static void test_validation(void) {
 static void test_cubicspline_overflowing_tangents(void) {
     const ik_real big = IK_REAL_MAX / 8;
     ik_real times[3] = {0, (ik_real)1e20, (ik_real)1e20 + (ik_real)1e19};
-    ik_real values[3 * 9] = {0, 0, 0, 1, 2, 3, big, -big, big, /* key 0: in, value, out */
-                             big, big, -big, 5, 6, 7, 0, 0, 0,  /* key 1 */
-                             0, 0, 0, 5, 6, 7, 0, 0, 0};        /* key 2 */
+    ik_real values[3 * 9] = {0,   0,   0,    1, 2, 3, big, -big, big, /* key 0: in, value, out */
+                             big, big, -big, 5, 6, 7, 0,   0,    0,   /* key 1 */
+                             0,   0,   0,    5, 6, 7, 0,   0,    0};  /* key 2 */
     ik_channel ch = make_channel(0, IK_CHANNEL_SCALE, IK_INTERP_CUBICSPLINE, 3, times, values);
     ik_real v[3];
     int i, ok = 1;
@@ -282,8 +284,8 @@ static void test_cubicspline_overflowing_tangents(void) {
         ok &= ik_finite(v[0]) && ik_finite(v[1]) && ik_finite(v[2]) && IK_FABS(v[0] - (1 + 4 * u)) < 1e-3f &&
               IK_FABS(v[2] - (3 + 4 * u)) < 1e-3f;
     }
-    CHECK(ok, "overflowing spline segment: finite, linear between its values (%g %g %g)", (double)v[0],
-          (double)v[1], (double)v[2]);
+    CHECK(ok, "overflowing spline segment: finite, linear between its values (%g %g %g)", (double)v[0], (double)v[1],
+          (double)v[2]);
     ik_channel_sample(&ch, times[1] + times[1] / 20, v);
     CHECK(IK_FABS(v[0] - 5) < TOL && IK_FABS(v[1] - 6) < TOL && IK_FABS(v[2] - 7) < TOL,
           "the flat segment after it: %g %g %g", (double)v[0], (double)v[1], (double)v[2]);

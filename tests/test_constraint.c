@@ -14,9 +14,7 @@
 #endif
 #define CASES 50000
 
-static ik_real rotation_distance(ik_quat a, ik_quat b) {
-    return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b));
-}
+static ik_real rotation_distance(ik_quat a, ik_quat b) { return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), b)); }
 
 static ik_constraint random_constraint(rng *r, int type) {
     ik_quat reference = rng_rotation(r);
@@ -28,7 +26,8 @@ static ik_constraint random_constraint(rng *r, int type) {
         hi = t;
     }
     if (type == IK_CONSTRAINT_HINGE) return ik_constraint_hinge(reference, axis, lo, hi);
-    if (type == IK_CONSTRAINT_CONE_TWIST) return ik_constraint_cone_twist(reference, axis, rng_range(r, 0, 3.1), lo, hi);
+    if (type == IK_CONSTRAINT_CONE_TWIST)
+        return ik_constraint_cone_twist(reference, axis, rng_range(r, 0, 3.1), lo, hi);
     {
         ik_vec3 a = ik_v3(rng_range(r, -3.1, 3.1), rng_range(r, -1.5, 1.5), rng_range(r, -3.1, 3.1));
         ik_vec3 b = ik_v3(rng_range(r, -3.1, 3.1), rng_range(r, -1.5, 1.5), rng_range(r, -3.1, 3.1));
@@ -166,8 +165,9 @@ static void test_cone_direction(void) {
         ik_vec3 out = ik_direction_clamp_cone(d, c, max_angle);
         ik_real angle = ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(out), c));
         ik_real before = ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(d), c));
-        PROPERTY_CASE(inside, angle <= max_angle + ANGLE_TOL &&
-                                  IK_FABS(ik_vec3_length(out) - ik_vec3_length(d)) < TOL * 10 * ik_vec3_length(d),
+        PROPERTY_CASE(inside,
+                      angle <= max_angle + ANGLE_TOL &&
+                          IK_FABS(ik_vec3_length(out) - ik_vec3_length(d)) < TOL * 10 * ik_vec3_length(d),
                       "angle %g max %g", (double)angle, (double)max_angle);
         if (before <= max_angle - ANGLE_TOL)
             PROPERTY_CASE(fixed, ik_vec3_distance(out, d) < TOL * 10 * ik_vec3_length(d), "");

@@ -74,8 +74,9 @@ static void test_plain_chain_paths(void) {
             ik_skeleton_fk(&f.skeleton, f.pose_ls, &root, f.model_ms);
             reached = ik_vec3_distance(chain_joint_ms(&f, f.count - 1), target);
             got = ik_mat4_rotation(&f.model_ms[f.count - 1]);
-            PROPERTY_CASE(same, chain_pose_finite(&f) && chain_lengths_kept(&f, 10) && reached <= (ik_real)1.2e-3 &&
-                                    ik_quat_angle(ik_quat_mul(ik_quat_conjugate(got), end_rotation)) < ANGLE_TOL * 5,
+            PROPERTY_CASE(same,
+                          chain_pose_finite(&f) && chain_lengths_kept(&f, 10) && reached <= (ik_real)1.2e-3 &&
+                              ik_quat_angle(ik_quat_mul(ik_quat_conjugate(got), end_rotation)) < ANGLE_TOL * 5,
                           "path %d case %d: distance %g", path, i, (double)reached);
         }
     }
@@ -132,11 +133,11 @@ static void test_near_full_extension(void) {
         job.tolerance = length * (ik_real)1e-3;
         ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
-        PROPERTY_CASE(reach,
-                      chain_pose_finite(&f) && chain_lengths_kept(&f, length) &&
-                          chain_end_distance(&f, target) <= job.tolerance,
-                      "case %d: %d bones, target at %g L, end %g away", i, f.count - 1, (double)(dist / length),
-                      (double)chain_end_distance(&f, target));
+        PROPERTY_CASE(
+            reach,
+            chain_pose_finite(&f) && chain_lengths_kept(&f, length) && chain_end_distance(&f, target) <= job.tolerance,
+            "case %d: %d bones, target at %g L, end %g away", i, f.count - 1, (double)(dist / length),
+            (double)chain_end_distance(&f, target));
     }
     property_end(&reach);
 }
@@ -160,7 +161,8 @@ static void test_reach_constrained(int type, const char *name) {
         job.base.constraints = f.constraints;
         job.tolerance = (ik_real)8e-3;
         CHECK(ik_fabrik_run(&job) == IK_OK, "run");
-        PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d", i);
+        PROPERTY_CASE(limits, chain_limits_held(&f) && chain_pose_finite(&f) && chain_lengths_kept(&f, 8), "case %d",
+                      i);
         if (chain_end_distance(&f, target) <= (ik_real)1e-2) ++reached;
     }
     property_end(&limits);
@@ -225,8 +227,8 @@ static void test_tree(ik_bool double_y) {
         if (after < (ik_real)0.05 * before + (ik_real)1e-2) ++improved;
     }
     property_end(&kept);
-    CHECK(improved >= total * 9 / 10, "tree (%d effectors): %d of %d solved to 5%% of the start error", ne,
-          improved, total);
+    CHECK(improved >= total * 9 / 10, "tree (%d effectors): %d of %d solved to 5%% of the start error", ne, improved,
+          total);
 }
 
 /* The minimum rotation per bone: a one-bone chain turns onto the target
@@ -250,8 +252,9 @@ static void test_minimum_rotation(void) {
         PROPERTY_CASE(aimed, chain_end_distance(&f, target) <= job.tolerance, "case %d: distance %g", i,
                       (double)chain_end_distance(&f, target));
         turn = ik_quat_mul(f.pose_ls[0].rotation, ik_quat_conjugate(before));
-        PROPERTY_CASE(no_twist, IK_FABS(ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before))) < ANGLE_TOL * 5 ||
-                                    ik_vec3_dot(ik_vec3_normalize(bone_before), ik_vec3_normalize(target)) < (ik_real)-0.999,
+        PROPERTY_CASE(no_twist,
+                      IK_FABS(ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before))) < ANGLE_TOL * 5 ||
+                          ik_vec3_dot(ik_vec3_normalize(bone_before), ik_vec3_normalize(target)) < (ik_real)-0.999,
                       "twist %g", (double)ik_quat_twist_angle(turn, ik_vec3_normalize(bone_before)));
     }
     property_end(&no_twist);
@@ -289,14 +292,15 @@ static void test_degenerate(void) {
     /* Straight chain, target straight behind the base (out of reach). */
     chain_make(&f, 4, 1, NULL, 0);
     target = ik_v3(0, -10, 0);
-    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "straight chain, target behind");
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4),
+          "straight chain, target behind");
     CHECK(chain_end_distance(&f, ik_v3(0, -4, 0)) < (ik_real)1e-2, "reaches towards the far target: %g",
           (double)chain_end_distance(&f, ik_v3(0, -4, 0)));
     /* Straight chain, target along its own line inside reach. */
     chain_make(&f, 4, 1, NULL, 0);
     target = ik_v3(0, 2, 0);
-    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) &&
-              err < (ik_real)1e-2 && chain_end_distance(&f, target) < (ik_real)1e-2,
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) && err < (ik_real)1e-2 &&
+              chain_end_distance(&f, target) < (ik_real)1e-2,
           "straight chain, target on its line: err %g, end %g away", (double)err,
           (double)chain_end_distance(&f, target));
     /* Target already reached: nothing moves. */
@@ -312,8 +316,8 @@ static void test_degenerate(void) {
     ik_skeleton_rest_pose(&f.skeleton, f.pose_ls);
     target = ik_v3(2, 1, 1);
     job = chain_job(&f, &target, 50, &iters, &err);
-    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) &&
-              err < (ik_real)1e-3 && chain_end_distance(&f, target) < (ik_real)1e-3,
+    CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4) && err < (ik_real)1e-3 &&
+              chain_end_distance(&f, target) < (ik_real)1e-3,
           "zero-length bones: err %g, end %g away", (double)err, (double)chain_end_distance(&f, target));
     /* Coincident effectors: two effectors on the same joint, and two joints on one target. */
     {
@@ -326,7 +330,8 @@ static void test_degenerate(void) {
                   chain_end_distance(&f, targets[0]) < (ik_real)1e-3,
               "one joint, two targets: end %g away", (double)chain_end_distance(&f, targets[0]));
         effectors[0] = 3;
-        CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4), "two joints, one target");
+        CHECK(ik_fabrik_run(&job) == IK_OK && chain_pose_finite(&f) && chain_lengths_kept(&f, 4),
+              "two joints, one target");
     }
     /* Bad input: reported, nothing written. */
     chain_make(&f, 4, 1, NULL, 0);
@@ -407,7 +412,7 @@ static ik_real largest_joint_move(const ik_vec3 *before, const ik_vec3 *after, i
 #define TRACK_PATHS 4
 
 static ik_bool track_target(int path, int frame, ik_vec3 u, ik_vec3 v, ik_vec3 *target) {
-    const int out_frames = 350; /* 0.35 L / TRACK_STEP */
+    const int out_frames = 350;                /* 0.35 L / TRACK_STEP */
     const ik_real line_half = (ik_real)0.7826; /* sqrt(1.05^2 - 0.7^2) */
     if (path == 0) {
         int t = frame <= out_frames ? frame : 2 * out_frames - frame;
@@ -496,10 +501,11 @@ static void test_tracking_smooth(void) {
                                   bones, unequal ? " (unequal)" : "", cap, path, (double)moved);
                 }
         }
-    printf("fabrik tracking, largest joint move per target step, caps 1/5/10/20/default:\n"
-           "  target within reach: %.3g %.3g %.3g %.3g %.3g\n  all frames:          %.3g %.3g %.3g %.3g %.3g\n",
-           (double)inside[0], (double)inside[1], (double)inside[2], (double)inside[3], (double)inside[4],
-           (double)all[0], (double)all[1], (double)all[2], (double)all[3], (double)all[4]);
+    printf(
+        "fabrik tracking, largest joint move per target step, caps 1/5/10/20/default:\n"
+        "  target within reach: %.3g %.3g %.3g %.3g %.3g\n  all frames:          %.3g %.3g %.3g %.3g %.3g\n",
+        (double)inside[0], (double)inside[1], (double)inside[2], (double)inside[3], (double)inside[4], (double)all[0],
+        (double)all[1], (double)all[2], (double)all[3], (double)all[4]);
     property_end(&kept);
     property_end(&smooth);
 }

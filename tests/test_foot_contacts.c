@@ -186,8 +186,9 @@ static void test_cmu(const char *name, int left, int right) {
         CHECK(steps(&m, IK_LIMB_LEG_L) == left && steps(&m, IK_LIMB_LEG_R) == right,
               "%s %s: steps %d left, %d right; want %d and %d", name, motion_variant_names[v], steps(&m, IK_LIMB_LEG_L),
               steps(&m, IK_LIMB_LEG_R), left, right);
-        CHECK(other_foot_down_share(&m) >= 2.0 / 3, "%s %s: the feet take turns (the other foot down %.0f %% of swings)",
-              name, motion_variant_names[v], 100 * other_foot_down_share(&m));
+        CHECK(other_foot_down_share(&m) >= 2.0 / 3,
+              "%s %s: the feet take turns (the other foot down %.0f %% of swings)", name, motion_variant_names[v],
+              100 * other_foot_down_share(&m));
         if (v == 0) {
             memcpy(first, m.contacts, sizeof(ik_foot_contact) * (size_t)m.contact_count);
             first_count = m.contact_count;

@@ -21,10 +21,10 @@ static ik_real worst_bone_change(const motion_fixture *m, const ik_take *referen
         for (j = 0; j < m->take.joint_count; ++j) {
             int p = m->bvh->skeleton.parents[j];
             if (p < 0) continue;
-            worst = ik_maxr(worst, IK_FABS(ik_vec3_distance(ik_mat4_translation(&m->model_ms[j]),
-                                                            ik_mat4_translation(&m->model_ms[p])) -
-                                           ik_vec3_distance(ik_mat4_translation(&ref_ms[j]),
-                                                            ik_mat4_translation(&ref_ms[p]))));
+            worst = ik_maxr(
+                worst,
+                IK_FABS(ik_vec3_distance(ik_mat4_translation(&m->model_ms[j]), ik_mat4_translation(&m->model_ms[p])) -
+                        ik_vec3_distance(ik_mat4_translation(&ref_ms[j]), ik_mat4_translation(&ref_ms[p]))));
         }
     }
     return worst;
@@ -70,13 +70,15 @@ static void clean_and_check(const char *name, int variant) {
     CHECK(ik_take_validate(&m.take, NULL) == IK_OK, "%s: the cleaned take is finite with unit rotations", name);
     measure.reference = &reference, measure.previous_ms = previous, measure.out = &after;
     CHECK(ik_skating_measure_run(&measure) == IK_OK, "measure after");
-    printf("%-10s %-9s travel %7.1f -> %5.1f mm (%.1f %% cut), worst contact %5.1f mm, outside legs %4.1f mm, "
-           "knee straightened %4.1f deg, snaps %d, speed added %.2f m/s\n",
-           name, motion_variant_names[variant], (double)(before.travel / metre * 1000),
-           (double)(after.travel / metre * 1000), 100.0 * (double)(1 - after.travel / before.travel),
-           (double)(after.worst_travel / metre * 1000), (double)(after.upper_change / metre * 1000),
-           (double)ik_deg(after.knee_straightening), after.knee_snaps, (double)(after.added_speed / metre));
-    CHECK(after.travel <= (ik_real)0.1 * before.travel, "%s %s: skating cut by 90 %%", name, motion_variant_names[variant]);
+    printf(
+        "%-10s %-9s travel %7.1f -> %5.1f mm (%.1f %% cut), worst contact %5.1f mm, outside legs %4.1f mm, "
+        "knee straightened %4.1f deg, snaps %d, speed added %.2f m/s\n",
+        name, motion_variant_names[variant], (double)(before.travel / metre * 1000),
+        (double)(after.travel / metre * 1000), 100.0 * (double)(1 - after.travel / before.travel),
+        (double)(after.worst_travel / metre * 1000), (double)(after.upper_change / metre * 1000),
+        (double)ik_deg(after.knee_straightening), after.knee_snaps, (double)(after.added_speed / metre));
+    CHECK(after.travel <= (ik_real)0.1 * before.travel, "%s %s: skating cut by 90 %%", name,
+          motion_variant_names[variant]);
     CHECK(after.worst_travel <= (ik_real)0.005 * metre, "%s %s: worst contact drifts %g mm", name,
           motion_variant_names[variant], (double)(after.worst_travel / metre * 1000));
     CHECK(after.upper_change <= (ik_real)0.01 * metre, "%s %s: joints outside the legs move %g mm", name,
@@ -196,9 +198,11 @@ static void test_follow_heel_lift(void) {
                 worst_rise = ik_maxr(worst_rise, IK_FABS(ik_vec3_dot(ik_vec3_sub(now, was), m.up_ms)));
             }
         }
-        printf("%-9s follow_heel_lift: %d frames of lifted heels, within %.2f mm of the take's height; held within "
-               "%.2f mm across up\n", motion_variant_names[v], lifted, (double)(worst_rise / metre * 1000),
-               (double)(worst_across / metre * 1000));
+        printf(
+            "%-9s follow_heel_lift: %d frames of lifted heels, within %.2f mm of the take's height; held within "
+            "%.2f mm across up\n",
+            motion_variant_names[v], lifted, (double)(worst_rise / metre * 1000),
+            (double)(worst_across / metre * 1000));
         CHECK(lifted > 0, "%s: the take lifts no held heel", motion_variant_names[v]);
         CHECK(worst_rise <= (ik_real)0.001 * metre, "%s: a lifted heel %.2f mm off the take's height",
               motion_variant_names[v], (double)(worst_rise / metre * 1000));

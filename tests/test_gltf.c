@@ -63,8 +63,9 @@ static void check_chain(const ik_skeleton *s, const char *file, const char *cons
         int j = ik_skeleton_find(s, names[i]);
         CHECK(j >= 0, "%s: joint %s missing", file, names[i]);
         if (j < 0) return;
-        if (i > 0) CHECK(s->parents[j] == prev, "%s: parent of %s is %s, expected %s", file, names[i],
-                         ik_skeleton_name(s, s->parents[j]), names[i - 1]);
+        if (i > 0)
+            CHECK(s->parents[j] == prev, "%s: parent of %s is %s, expected %s", file, names[i],
+                  ik_skeleton_name(s, s->parents[j]), names[i - 1]);
         prev = j;
     }
 }
@@ -106,11 +107,20 @@ typedef struct rig_case {
 static void test_real_rigs(void) {
     static const rig_case rigs[] = {
         {"robot.glb", 43, 14, {"UpperLeg.L", "LowerLeg.L", NULL}, {"Bone", "Foot.L", NULL}},
-        {"girl.glb", 23, 2, {"Root", "UpperLeg.L", "LowerLeg.L", "Foot.L", NULL},
+        {"girl.glb",
+         23,
+         2,
+         {"Root", "UpperLeg.L", "LowerLeg.L", "Foot.L", NULL},
          {"UpperSpine", "Shoulder.L", "UpperArm.L", "LowerArm.L", "Palm.L", NULL}},
-        {"rigged_figure.glb", 19, 1, {"torso_joint_1", "leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3", "leg_joint_L_5", NULL},
+        {"rigged_figure.glb",
+         19,
+         1,
+         {"torso_joint_1", "leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3", "leg_joint_L_5", NULL},
          {"torso_joint_3", "arm_joint_L_1", "arm_joint_L_2", "arm_joint_L_3", NULL}},
-        {"male_base_mesh.glb", 56, 0, {"spine", "thigh.L", "shin.L", "foot.L", "toe.L", NULL},
+        {"male_base_mesh.glb",
+         56,
+         0,
+         {"spine", "thigh.L", "shin.L", "foot.L", "toe.L", NULL},
          {"spine.003", "shoulder.L", "upper_arm.L", "forearm.L", "hand.L", NULL}},
         {"SimpleSkin.gltf", 2, 1, {NULL}, {NULL}},
     };
@@ -212,8 +222,7 @@ static void test_clips(void) {
             ik_real v[4];
             int k = ch->key_count / 2, w = ik_channel_width(ch->path), j;
             ik_channel_sample(ch, ch->times[k], v);
-            for (j = 0; j < w; ++j)
-                CHECK(IK_FABS(v[j] - ch->values[k * w + j]) < 1e-5, "walk channel %d key %d", c, k);
+            for (j = 0; j < w; ++j) CHECK(IK_FABS(v[j] - ch->values[k * w + j]) < 1e-5, "walk channel %d key %d", c, k);
         }
     }
     property_end(&finite);
@@ -297,9 +306,9 @@ static void check_same_document(const ik_gltf *a, const ik_gltf *b, const char *
     for (s = 0; s < ik_gltf_skin_count(a) && s < ik_gltf_skin_count(b); ++s) {
         CHECK(same_skeleton(ik_gltf_skeleton(a, s), ik_gltf_skeleton(b, s)), "%s: skin %d differs", what, s);
         for (c = 0; c < ik_gltf_clip_count(a) && c < ik_gltf_clip_count(b); ++c)
-            CHECK(clip_difference(&ik_gltf_skeleton(a, s)->skeleton, ik_gltf_clip(a, c, s), ik_gltf_clip(b, c, s)) <
-                      TOL,
-                  "%s: clip %d differs", what, c);
+            CHECK(
+                clip_difference(&ik_gltf_skeleton(a, s)->skeleton, ik_gltf_clip(a, c, s), ik_gltf_clip(b, c, s)) < TOL,
+                "%s: clip %d differs", what, c);
     }
 }
 
@@ -390,7 +399,8 @@ static const char *test_edit_clips(void) {
         if (strcmp(ik_gltf_clip(g, c, 0)->name, "Robot_Walking") == 0) walk_index = c;
     walk = expected_walk = ik_gltf_clip(copy, walk_index, 0);
     for (c = 0; c < walk->channel_count && n < 150; ++c)
-        if (walk->channels[c].joint != arm && !(walk->channels[c].joint == foot && walk->channels[c].path == IK_CHANNEL_TRANSLATION))
+        if (walk->channels[c].joint != arm &&
+            !(walk->channels[c].joint == foot && walk->channels[c].path == IK_CHANNEL_TRANSLATION))
             channels[n++] = walk->channels[c];
     for (c = 0; c < 3; ++c) {
         ik_quat q = ik_quat_from_axis_angle(ik_v3(0, 0, 1), (ik_real)0.6 * (ik_real)c);
@@ -416,8 +426,7 @@ static const char *test_edit_clips(void) {
         CHECK(r == IK_OK, "add: %s", e.message);
         CHECK(ik_gltf_clip_count(g) == clips + 1, "one more clip");
         s = ik_gltf_skeleton(g, 0);
-        for (c = 0; c < s->skeleton.joint_count; ++c)
-            pose[c] = s->skeleton.rest_ls[c];
+        for (c = 0; c < s->skeleton.joint_count; ++c) pose[c] = s->skeleton.rest_ls[c];
         pose[arm].rotation = ik_quat_from_axis_angle(ik_v3(1, 0, 0), (ik_real)0.5);
         r = ik_gltf_set_pose(g, 0, pose, &e);
         CHECK(r == IK_OK, "set pose: %s", e.message);
@@ -484,7 +493,8 @@ static const char base_doc[] =
     "{\"asset\":{\"version\":\"2.0\"},"
     "\"buffers\":[{\"byteLength\":168,\"uri\":\"data:application/octet-stream;base64,"
     "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAPQENT8AAAAA9AQ1PwAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAIA/"
-    "AAAAAAAAAAAAAAAAAAAAAAAAgD8AAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAACAvwAAAAAAAIA/\"}],"
+    "AAAAAAAAAAAAAAAAAAAAAAAAgD8AAIA/AAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAACAvwAAAAAAAIA/"
+    "\"}],"
     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":32},"
     "{\"buffer\":0,\"byteOffset\":40,\"byteLength\":128}],"
     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
@@ -516,20 +526,27 @@ static char *replace_once(const char *text, const char *from, const char *to) {
 static void test_broken_documents(void) {
     static const broken_case cases[] = {
         {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":3,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
-        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":4294967297,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
+        {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":4294967297,\"type\":\"SCALAR\"", IK_ERR_PARSE,
+         "/accessors/0/count"},
         {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":1e300,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
         {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":-1,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
         {"\"count\":2,\"type\":\"SCALAR\"", "\"count\":2.5,\"type\":\"SCALAR\"", IK_ERR_PARSE, "/accessors/0/count"},
-        {"\"count\":2,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\",\"byteOffset\":4", IK_ERR_PARSE, "/accessors/1/count"},
-        {"\"count\":2,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\",\"byteOffset\":2", IK_ERR_PARSE, "/accessors/1"},
-        {"\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"", "\"componentType\":5127,\"count\":2,\"type\":\"MAT4\"", IK_ERR_PARSE, "/accessors/2"},
+        {"\"count\":2,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\",\"byteOffset\":4", IK_ERR_PARSE,
+         "/accessors/1/count"},
+        {"\"count\":2,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\",\"byteOffset\":2", IK_ERR_PARSE,
+         "/accessors/1"},
+        {"\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"", "\"componentType\":5127,\"count\":2,\"type\":\"MAT4\"",
+         IK_ERR_PARSE, "/accessors/2"},
         {"\"type\":\"MAT4\"", "\"type\":\"MAT5\"", IK_ERR_PARSE, "/accessors/2/type"},
         {"{\"bufferView\":2,", "{\"bufferView\":9,", IK_ERR_PARSE, "/accessors/2/bufferView"},
         {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":3,\"byteLength\":8}", IK_ERR_PARSE, "/bufferViews/0/buffer"},
-        {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":41,\"byteLength\":128", IK_ERR_PARSE, "/bufferViews/2/byteLength"},
+        {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":41,\"byteLength\":128", IK_ERR_PARSE,
+         "/bufferViews/2/byteLength"},
         /* 2^63: LONG_MAX as a double, but one past it as an integer. */
-        {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":9223372036854775808,\"byteLength\":128", IK_ERR_PARSE, "/bufferViews/2/byteOffset"},
-        {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":0,\"byteLength\":8,\"byteStride\":3}", IK_ERR_PARSE, "/bufferViews/0"},
+        {"\"byteOffset\":40,\"byteLength\":128", "\"byteOffset\":9223372036854775808,\"byteLength\":128", IK_ERR_PARSE,
+         "/bufferViews/2/byteOffset"},
+        {"{\"buffer\":0,\"byteLength\":8}", "{\"buffer\":0,\"byteLength\":8,\"byteStride\":3}", IK_ERR_PARSE,
+         "/bufferViews/0"},
         {"\"byteLength\":168", "\"byteLength\":169", IK_ERR_PARSE, "/buffers/0/byteLength"},
         {"base64,AAAAAAAAgD8", "base64,!AAAAAAAgD8", IK_ERR_PARSE, "/buffers/0/uri"},
         {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"x.bin\",\"u\":\"", IK_ERR_IO, "/buffers/0/uri"},
@@ -549,16 +566,21 @@ static void test_broken_documents(void) {
         {"\"joints\":[0,1]", "\"joints\":[0,1,0]", IK_ERR_PARSE, "/skins/0/joints/2"},
         {"{\"sampler\":0,", "{\"sampler\":4,", IK_ERR_PARSE, "/animations/0/channels/0/sampler"},
         {"\"node\":1,\"path\"", "\"node\":5,\"path\"", IK_ERR_PARSE, "/animations/0/channels/0/target/node"},
-        {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"SMOOTH\"", IK_ERR_PARSE, "/animations/0/samplers/0/interpolation"},
-        {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"CUBICSPLINE\"", IK_ERR_PARSE, "/animations/0/samplers/0/output"},
+        {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"SMOOTH\"", IK_ERR_PARSE,
+         "/animations/0/samplers/0/interpolation"},
+        {"\"interpolation\":\"LINEAR\"", "\"interpolation\":\"CUBICSPLINE\"", IK_ERR_PARSE,
+         "/animations/0/samplers/0/output"},
         {"\"output\":1", "\"output\":0", IK_ERR_PARSE, "/animations/0/samplers/0/output"},
         {"\"input\":0", "\"input\":1", IK_ERR_PARSE, "/animations/0/samplers/0/input"},
         {"\"path\":\"rotation\"", "\"path\":\"translation\"", IK_ERR_PARSE, "/animations/0/samplers/0/output"},
         {"base64,AAAAAAAAgD8", "base64,AAAAAAAAwH8", IK_ERR_NONFINITE, "/accessors/0"},
         {"base64,AAAAAAAAgD8", "base64,AACAPwAAAAA", IK_ERR_PARSE, "/animations/0/samplers/0/input"},
-        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"../x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
-        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"%2E%2e/x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
-        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"%2Fetc/x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED, "/buffers/0/uri"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"../x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED,
+         "/buffers/0/uri"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"%2E%2e/x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED,
+         "/buffers/0/uri"},
+        {"\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"%2Fetc/x.bin\",\"u\":\"", IK_ERR_UNSUPPORTED,
+         "/buffers/0/uri"},
         {"\"version\":\"2.0\"", "\"version\":\"1.0\"", IK_ERR_UNSUPPORTED, "/asset/version"},
         {"\"asset\":{\"version\":\"2.0\"},", "", IK_ERR_PARSE, "/asset"},
         {"\"skins\":[{", "\"skins\":[7,{", IK_ERR_PARSE, "/skins/0"},
@@ -613,8 +635,9 @@ static void test_refused_documents(void) {
           "rest pose overflowing ik_real: %s (%s)", e.message, ik_result_str(r));
     r = read_edited("{\"name\":\"root\",\"children\":[1]}", big_root, NULL, NULL, &e);
     CHECK(r == IK_OK, "one large translation alone is kept: %s", e.message);
-    r = read_edited(head, "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
-                          "\"extensionsRequired\":[\"EXT_meshopt_compression\"],",
+    r = read_edited(head,
+                    "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
+                    "\"extensionsRequired\":[\"EXT_meshopt_compression\"],",
                     NULL, NULL, &e);
     CHECK(r == IK_ERR_UNSUPPORTED && strcmp(e.path, "/extensionsRequired/0") == 0 &&
               strstr(e.message, "EXT_meshopt_compression"),
@@ -659,13 +682,17 @@ static void test_names_utf8(void) {
     ik_result r;
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-        CHECK(ik_utf8_sequence(cases[i].bytes, strlen(cases[i].bytes)) == cases[i].expected, "UTF-8 %s",
-              cases[i].what);
-    CHECK(ik_utf8_valid("Hüfte.L") && !ik_utf8_valid("H\xFC" "fte"), "whole names: UTF-8 and Latin-1");
+        CHECK(ik_utf8_sequence(cases[i].bytes, strlen(cases[i].bytes)) == cases[i].expected, "UTF-8 %s", cases[i].what);
+    CHECK(ik_utf8_valid("Hüfte.L") && !ik_utf8_valid("H\xFC"
+                                                     "fte"),
+          "whole names: UTF-8 and Latin-1");
     r = read_edited("\"name\":\"tip\"", "\"name\":\"bad\xFF\xFE\"", NULL, NULL, &e);
     CHECK(r == IK_ERR_PARSE && strcmp(e.path, "/nodes/1/name") == 0 && strstr(e.message, "not valid UTF-8"),
           "a node name that is not UTF-8: %s", e.message);
-    r = read_edited("\"name\":\"tip\"", "\"name\":\"H\xC3\xBC" "fte\"", NULL, NULL, &e);
+    r = read_edited("\"name\":\"tip\"",
+                    "\"name\":\"H\xC3\xBC"
+                    "fte\"",
+                    NULL, NULL, &e);
     CHECK(r == IK_OK, "a UTF-8 name reads: %s", e.message);
 }
 
@@ -691,11 +718,12 @@ static void test_base_document(void) {
         ik_gltf_free(g);
     }
     {
-        char *doc = replace_once(base_doc, "\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"x.bin\",\"u\":\"");
+        char *doc =
+            replace_once(base_doc, "\"uri\":\"data:application/octet-stream;base64,", "\"uri\":\"x.bin\",\"u\":\"");
         g = NULL;
         r = ik_gltf_read_memory(doc, strlen(doc), NULL, &g, &e);
-        CHECK(r == IK_ERR_UNSUPPORTED && strcmp(e.path, "/buffers/0/uri") == 0,
-              "external buffer without a folder: %s", e.message);
+        CHECK(r == IK_ERR_UNSUPPORTED && strcmp(e.path, "/buffers/0/uri") == 0, "external buffer without a folder: %s",
+              e.message);
         free(doc);
     }
 }
@@ -717,10 +745,11 @@ static void write_file(const char *path, const char *data, size_t size) {
  * percent-encoded), never under the name it was read from, so the copy reads
  * back and the input's buffer file is never written. */
 static void test_external_buffer(void) {
-    static const char doc[] = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],"
-                              "\"skins\":[{\"joints\":[0]}],"
-                              "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"},"
-                              "{\"byteLength\":2,\"uri\":\"second.bin\"}]}";
+    static const char doc[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],"
+        "\"skins\":[{\"joints\":[0]}],"
+        "\"buffers\":[{\"byteLength\":4,\"uri\":\"test%20gltf%20buffer.bin\"},"
+        "{\"byteLength\":2,\"uri\":\"second.bin\"}]}";
     ik_gltf *g = NULL, *copy = NULL;
     ik_gltf_output_file *files = NULL;
     ik_error e;
@@ -776,8 +805,7 @@ static ik_result read_gltf_file(const char *path, ik_error *error) {
 
 /* Read a document whose only buffer has `uri` and `byte_length`, written into
  * `dir`; the result, with the error in *error. */
-static ik_result read_with_buffer(const char *dir, const char *uri, const char *byte_length,
-                                  ik_error *error) {
+static ik_result read_with_buffer(const char *dir, const char *uri, const char *byte_length, ik_error *error) {
     char path[200], doc[400];
     int n = snprintf(doc, sizeof doc,
                      "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],\"skins\":[{\"joints\":[0]}],"
@@ -809,8 +837,8 @@ static void test_special_files(void) {
     r = read_with_buffer(dir, "zero", "4", &e);
     CHECK(r == IK_ERR_IO && strstr(e.message, "not a regular file"), "a link to /dev/zero as buffer: %s", e.message);
     r = read_with_buffer(dir, "small.bin", "1000000", &e);
-    CHECK(r == IK_ERR_PARSE && strstr(e.message, "holds 4 bytes, 1000000 needed"),
-          "byteLength beyond the file: %s", e.message);
+    CHECK(r == IK_ERR_PARSE && strstr(e.message, "holds 4 bytes, 1000000 needed"), "byteLength beyond the file: %s",
+          e.message);
     r = read_with_buffer(dir, "small.bin", "3000000000", &e);
     CHECK(r == IK_ERR_UNSUPPORTED && strstr(e.message, "limit"), "byteLength beyond the 2 GiB cap: %s", e.message);
     r = read_with_buffer(dir, "small.bin", "4", &e);
@@ -823,7 +851,8 @@ static void test_special_files(void) {
 }
 
 static void put_u32(unsigned char *b, unsigned long v) {
-    b[0] = (unsigned char)v, b[1] = (unsigned char)(v >> 8), b[2] = (unsigned char)(v >> 16), b[3] = (unsigned char)(v >> 24);
+    b[0] = (unsigned char)v, b[1] = (unsigned char)(v >> 8), b[2] = (unsigned char)(v >> 16),
+    b[3] = (unsigned char)(v >> 24);
 }
 
 /* GLB framing errors name the byte offset. */
@@ -839,12 +868,12 @@ static void test_broken_glb(void) {
         ik_result expected;
         long offset;
     } cases[] = {
-        {0, 0x46546C68ul, 0, IK_ERR_PARSE, 0},       /* magic */
-        {4, 1, 0, IK_ERR_UNSUPPORTED, 4},             /* version */
-        {8, 100000, 0, IK_ERR_PARSE, 8},              /* length beyond the data */
-        {12, 100000, 0, IK_ERR_PARSE, 12},            /* JSON chunk overruns */
-        {16, 0x004E4942ul, 0, IK_ERR_PARSE, 16},      /* first chunk not JSON */
-        {0, 0x46546C67ul, 10, IK_ERR_PARSE, 10},     /* truncated header */
+        {0, 0x46546C68ul, 0, IK_ERR_PARSE, 0},   /* magic */
+        {4, 1, 0, IK_ERR_UNSUPPORTED, 4},        /* version */
+        {8, 100000, 0, IK_ERR_PARSE, 8},         /* length beyond the data */
+        {12, 100000, 0, IK_ERR_PARSE, 12},       /* JSON chunk overruns */
+        {16, 0x004E4942ul, 0, IK_ERR_PARSE, 16}, /* first chunk not JSON */
+        {0, 0x46546C67ul, 10, IK_ERR_PARSE, 10}, /* truncated header */
     };
     size_t i;
     memset(glb, ' ', sizeof glb);
@@ -1026,11 +1055,10 @@ static void test_edit_reads_back_exactly(void) {
     clip.duration = times[2];
     clip.channel_count = 1;
     clip.channels = &channel;
-    CHECK(ik_gltf_add_clip(g, 0, "added", &clip, &e) == IK_OK && ik_gltf_clip_count(g) == 2, "add_clip: %s",
-          e.message);
+    CHECK(ik_gltf_add_clip(g, 0, "added", &clip, &e) == IK_OK && ik_gltf_clip_count(g) == 2, "add_clip: %s", e.message);
     added = ik_gltf_clip(g, 1, 0);
-    exact = added && added->channel_count == 1 && added->channels[0].key_count == 3 &&
-            strcmp(added->name, "added") == 0;
+    exact =
+        added && added->channel_count == 1 && added->channels[0].key_count == 3 && strcmp(added->name, "added") == 0;
     /* key data goes to the buffer as 32-bit floats */
     for (k = 0; exact && k < 3; ++k) exact = same_bits(added->channels[0].times[k], (ik_real)(float)times[k]);
     for (k = 0; exact && k < 9; ++k) exact = same_bits(added->channels[0].values[k], (ik_real)(float)values[k]);
@@ -1055,7 +1083,8 @@ static void test_write_reads_back_exactly(void) {
     char *with_node = replace_once(base_doc, "{\"name\":\"tip\",\"translation\":[0,1,0]}]",
                                    "{\"name\":\"tip\",\"translation\":[0,1,0]},{\"name\":\"other\","
                                    "\"translation\":[-0.93613539540028912,0.053559887713547694,0.5]}]");
-    char *with_skin = replace_once(with_node, "\"inverseBindMatrices\":2}]", "\"inverseBindMatrices\":2},{\"joints\":[2]}]");
+    char *with_skin =
+        replace_once(with_node, "\"inverseBindMatrices\":2}]", "\"inverseBindMatrices\":2},{\"joints\":[2]}]");
     char *doc = replace_once(with_skin, "{\"asset\":",
                              "{\"extras\":{\"big\":1e999,\"small\":-1e999,\"zero\":-0.0,\"whole\":4503599627370497,"
                              "\"huge\":1e300},\"asset\":");
@@ -1084,8 +1113,8 @@ static void test_write_reads_back_exactly(void) {
                   "-0 keeps its sign, 2^52 + 1 its digits, 1e300 its exponent");
             free(text);
         }
-        CHECK(ik_gltf_read_memory(out, size, NULL, &again, &e) == IK_OK, "read again (%s): %s",
-              binary ? "glb" : "gltf", e.message);
+        CHECK(ik_gltf_read_memory(out, size, NULL, &again, &e) == IK_OK, "read again (%s): %s", binary ? "glb" : "gltf",
+              e.message);
         if (again)
             CHECK(same_transform_bits(&ik_gltf_skeleton(again, 1)->skeleton.rest_ls[0],
                                       &ik_gltf_skeleton(g, 1)->skeleton.rest_ls[0]),
@@ -1154,18 +1183,19 @@ static void test_clips_shared_nodes(void) {
         const char *names[2];
     } expected[] = {{0, 0, 2, {"n2", "n1"}}, {0, 1, 2, {"n2", "n1"}}, {0, 2, 1, {"n3", NULL}},
                     {1, 0, 1, {"n0", NULL}}, {1, 1, 0, {NULL, NULL}}, {1, 2, 0, {NULL, NULL}}};
-    char *nodes = replace_once(base_doc,
-                               "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"tip\",\"translation\":[0,1,0]}]",
-                               "\"nodes\":[{\"name\":\"n0\",\"children\":[1]},{\"name\":\"n1\",\"children\":[2]},"
-                               "{\"name\":\"n2\"},{\"name\":\"n3\"}]");
+    char *nodes = replace_once(
+        base_doc, "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"tip\",\"translation\":[0,1,0]}]",
+        "\"nodes\":[{\"name\":\"n0\",\"children\":[1]},{\"name\":\"n1\",\"children\":[2]},"
+        "{\"name\":\"n2\"},{\"name\":\"n3\"}]");
     char *skins = replace_once(nodes, "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":2}]",
                                "\"skins\":[{\"joints\":[0,1,2]},{\"joints\":[2,1]},{\"joints\":[3]}]");
     char *doc = replace_once(skins, "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}]",
                              "\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"rotation\"}},"
                              "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}},"
                              "{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"rotation\"}}]");
-    char *two = replace_once(doc, "]}]}", "]},{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
-                                          "\"rotation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]}");
+    char *two = replace_once(doc, "]}]}",
+                             "]},{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+                             "\"rotation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]}");
     char *many;
     size_t i, at;
     int k;
@@ -1257,9 +1287,9 @@ static void test_deep_document(void) {
     if (g) {
         ik_skeleton_rest_pose(&ik_gltf_skeleton(g, 0)->skeleton, pose);
         pose[1].translation.y = 2;
-        CHECK(ik_gltf_set_pose(g, 0, pose, &e) == IK_OK &&
-                  ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation.y == 2,
-              "an edit of the deep document: %s", e.message);
+        CHECK(
+            ik_gltf_set_pose(g, 0, pose, &e) == IK_OK && ik_gltf_skeleton(g, 0)->skeleton.rest_ls[1].translation.y == 2,
+            "an edit of the deep document: %s", e.message);
         CHECK(ik_gltf_write_memory(g, 0, &first, &first_size, &e) == IK_OK &&
                   ik_gltf_read_memory(first, first_size, NULL, &back, &e) == IK_OK,
               "the edited deep document is written and read: %s", e.message);

@@ -76,14 +76,16 @@ static int write_document(const char *name, const char *extension, const char *u
     fprintf(f,
             "{\"asset\":{\"version\":\"2.0\"},%s"
             "\"buffers\":[{\"uri\":\"a.bin\",\"byteLength\":337},{\"uri\":\"b.bin\",\"byteLength\":32}],"
-            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24},"
+            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,"
+            "\"byteLength\":24},"
             "{\"buffer\":0,\"byteOffset\":32,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":56,\"byteLength\":32},"
             "{\"buffer\":0,\"byteOffset\":88,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":96,\"byteLength\":2},"
             "{\"buffer\":0,\"byteOffset\":98,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":36},"
             "{\"buffer\":0,\"byteOffset\":140,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":152,\"byteLength\":48},"
             "{\"buffer\":0,\"byteOffset\":200,\"byteLength\":128},{\"buffer\":0,\"byteOffset\":328,\"byteLength\":4},"
             "{\"buffer\":0,\"byteOffset\":332,\"byteLength\":5},{\"buffer\":1,\"byteLength\":32}],"
-            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],"
+            "\"max\":[1]},"
             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
             "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
             "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"},"
@@ -96,11 +98,13 @@ static int write_document(const char *name, const char *extension, const char *u
             "{\"bufferView\":11,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
             "{\"bufferView\":13,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"}],"
             "\"images\":[{\"bufferView\":12,\"mimeType\":\"image/png\"}],"
-            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":6,\"JOINTS_0\":7,\"WEIGHTS_0\":8},\"indices\":5}]}],"
+            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":6,\"JOINTS_0\":7,\"WEIGHTS_0\":8},\"indices\":"
+            "5}]}],"
             "\"skins\":[{\"joints\":[0,1],\"inverseBindMatrices\":9}],"
             "\"nodes\":[{\"name\":\"root\",\"children\":[1]%s},{\"name\":\"tip\",\"translation\":[0,1,0]},"
             "{\"name\":\"body\",\"mesh\":0,\"skin\":0}],\"scenes\":[{\"nodes\":[0,2]}],\"scene\":0,"
-            "\"animations\":[{\"name\":\"edited\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
+            "\"animations\":[{\"name\":\"edited\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+            "\"translation\"}},"
             "{\"sampler\":2,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
             "\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2},{\"input\":4,\"output\":11}]},"
             "{\"name\":\"other\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
@@ -156,7 +160,8 @@ static int write_glb(ik_gltf *g, written *w) {
     memset(w, 0, sizeof *w);
     CHECK(ik_gltf_write_memory(g, 1, &w->bytes, &w->size, &e) == IK_OK, "write: %s", e.message);
     if (!w->bytes || !(w->doc = glb_json_of(w->bytes, w->size))) return 0;
-    json_length = w->bytes[12] | w->bytes[13] << 8 | (unsigned long)w->bytes[14] << 16 | (unsigned long)w->bytes[15] << 24;
+    json_length =
+        w->bytes[12] | w->bytes[13] << 8 | (unsigned long)w->bytes[14] << 16 | (unsigned long)w->bytes[15] << 24;
     w->bin = w->bytes + 20 + json_length + 8;
     CHECK(ik_gltf_read_memory(w->bytes, w->size, NULL, &w->back, &e) == IK_OK, "written GLB reads back: %s", e.message);
     return w->back != NULL;
@@ -198,8 +203,10 @@ static int same_mesh(ik_gltf *a, ik_gltf *b) {
     if (ik_gltf_skinned_mesh_read(a, 0, &x, NULL) != IK_OK) return 0;
     if (ik_gltf_skinned_mesh_read(b, 0, &y, NULL) == IK_OK) {
         same = x.vertex_count == 3 && y.vertex_count == 3 && x.triangle_count == 1 && y.triangle_count == 1 &&
-               memcmp(x.positions, y.positions, 3 * sizeof(ik_vec3)) == 0 && memcmp(x.joints, y.joints, 12 * sizeof(int)) == 0 &&
-               memcmp(x.weights, y.weights, 12 * sizeof(ik_real)) == 0 && memcmp(x.indices, y.indices, 3 * sizeof(int)) == 0;
+               memcmp(x.positions, y.positions, 3 * sizeof(ik_vec3)) == 0 &&
+               memcmp(x.joints, y.joints, 12 * sizeof(int)) == 0 &&
+               memcmp(x.weights, y.weights, 12 * sizeof(ik_real)) == 0 &&
+               memcmp(x.indices, y.indices, 3 * sizeof(int)) == 0;
         ik_gltf_skinned_mesh_free(&y);
     }
     ik_gltf_skinned_mesh_free(&x);
@@ -212,8 +219,11 @@ static int aligned(const written *w) {
     const cJSON *views = cJSON_GetObjectItem(w->doc, "bufferViews"), *acc;
     int ok = 1;
     cJSON_ArrayForEach(acc, cJSON_GetObjectItem(w->doc, "accessors")) {
-        int type = number(acc, "componentType", 0), size = type == 5126 || type == 5125 ? 4 : type == 5123 || type == 5122 ? 2 : 1;
-        long start = number(cJSON_GetArrayItem(views, number(acc, "bufferView", 0)), "byteOffset", 0) + number(acc, "byteOffset", 0);
+        int type = number(acc, "componentType", 0), size = type == 5126 || type == 5125   ? 4
+                                                           : type == 5123 || type == 5122 ? 2
+                                                                                          : 1;
+        long start = number(cJSON_GetArrayItem(views, number(acc, "bufferView", 0)), "byteOffset", 0) +
+                     number(acc, "byteOffset", 0);
         if (start % size != 0 || (type == 5126 && start % 4 != 0)) ok = 0;
     }
     return ok;
@@ -253,12 +263,13 @@ static void test_replace_drops_orphans(void) {
     /* 337 bytes, the new keys appended at 340 (12 + 48 bytes), then the 24
      * and 8 bytes of the dropped views cut: runs keep their offsets mod 4 */
     CHECK(number(cJSON_GetArrayItem(cJSON_GetObjectItem(w.doc, "buffers"), 0), "byteLength", 0) == 400 - 32,
-          "byteLength %d, 368 expected", number(cJSON_GetArrayItem(cJSON_GetObjectItem(w.doc, "buffers"), 0), "byteLength", 0));
+          "byteLength %d, 368 expected",
+          number(cJSON_GetArrayItem(cJSON_GetObjectItem(w.doc, "buffers"), 0), "byteLength", 0));
     CHECK(aligned(&w), "every accessor keeps its alignment");
     /* the input's unused accessor and view stay, with their bytes */
     unused_of(w.doc, &after);
-    CHECK(after.accessors == 1 && after.views == 1, "unused: %d accessors, %d views (1 and 1 in the input)", after.accessors,
-          after.views);
+    CHECK(after.accessors == 1 && after.views == 1, "unused: %d accessors, %d views (1 and 1 in the input)",
+          after.accessors, after.views);
     views = cJSON_GetObjectItem(w.doc, "bufferViews");
     cJSON_ArrayForEach(acc, cJSON_GetObjectItem(w.doc, "accessors")) if (number(acc, "count", 0) == 1) unused_acc = acc;
     if (unused_acc) memcpy(&value, view_bytes(&w, number(unused_acc, "bufferView", -1)), 4);
@@ -269,7 +280,8 @@ static void test_replace_drops_orphans(void) {
     CHECK(bytes && bytes[0] == 0xAB && bytes[1] == 0xCD, "the unused view's bytes kept");
     image = cJSON_GetArrayItem(cJSON_GetObjectItem(w.doc, "images"), 0);
     bytes = view_bytes(&w, number(image, "bufferView", -1));
-    CHECK(memcmp(bytes, "\x89PNG\x0D", 5) == 0 && number(cJSON_GetArrayItem(views, number(image, "bufferView", -1)), "byteLength", 0) == 5,
+    CHECK(memcmp(bytes, "\x89PNG\x0D", 5) == 0 &&
+              number(cJSON_GetArrayItem(views, number(image, "bufferView", -1)), "byteLength", 0) == 5,
           "the image's bytes kept");
     /* the edited animation keeps its unused sampler (outputs 0,0,0 1,1,1) */
     anim = cJSON_GetArrayItem(cJSON_GetObjectItem(w.doc, "animations"), 0);
@@ -284,7 +296,8 @@ static void test_replace_drops_orphans(void) {
     CHECK(ik_gltf_clip(w.back, 0, 0)->channel_count == 1 &&
               memcmp(ik_gltf_clip(w.back, 0, 0)->channels[0].times, key_times, sizeof key_times) == 0,
           "the new keys read back");
-    CHECK(memcmp(ik_gltf_skeleton(w.back, 0)->inverse_bind, ik_gltf_skeleton(orig, 0)->inverse_bind, 2 * sizeof(ik_mat4)) == 0,
+    CHECK(memcmp(ik_gltf_skeleton(w.back, 0)->inverse_bind, ik_gltf_skeleton(orig, 0)->inverse_bind,
+                 2 * sizeof(ik_mat4)) == 0,
           "the skin's inverse bind matrices unchanged");
     /* a second edit drops the first one's keys */
     CHECK(ik_gltf_replace_clip_keys(g, 0, 0, &keys, &e) == IK_OK, "replace again: %s", e.message);
@@ -293,7 +306,8 @@ static void test_replace_drops_orphans(void) {
                   number(cJSON_GetArrayItem(cJSON_GetObjectItem(again.doc, "buffers"), 0), "byteLength", 0) == 368,
               "replacing again: the same size");
         unused_of(again.doc, &before);
-        CHECK(before.accessors == 1 && before.views == 1 && same_mesh(orig, again.back), "replacing again: nothing else moves");
+        CHECK(before.accessors == 1 && before.views == 1 && same_mesh(orig, again.back),
+              "replacing again: nothing else moves");
     }
     written_free(&again);
     written_free(&w);

@@ -25,16 +25,20 @@ static void test_casts(void) {
     CHECK(ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, -1, 0), 10, &hit) && fabs(hit.distance - 4) < TOL &&
               ik_vec3_distance(hit.normal_ms, ik_v3(0, 1, 0)) < TOL,
           "plane");
-    CHECK(!ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, 1, 0), 10, &hit) && !ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, -1, 0), 3, &hit),
+    CHECK(!ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, 1, 0), 10, &hit) &&
+              !ik_ground_cast(&g, ik_v3(3, 5, 2), ik_v3(0, -1, 0), 3, &hit),
           "plane misses");
     g = ik_ground_plane(ik_vec3_zero(), ik_v3(-IK_SIN(ik_rad(10)), IK_COS(ik_rad(10)), 0));
     CHECK(ik_ground_height_at(&g, 1, 0, &h, &n) && fabs(h - IK_SIN(ik_rad(10)) / IK_COS(ik_rad(10))) < TOL, "slope");
     /* height field: a bump of 1 at the centre sample, bilinear around it */
     g = ik_ground_height_field(ik_v3(-1, 0, -1), 1, 3, 3, heights);
     CHECK(ik_ground_height_at(&g, 0, 0, &h, NULL) && fabs(h - 1) < TOL, "peak");
-    CHECK(ik_ground_height_at(&g, (ik_real)0.5, 0, &h, &n) && fabs(h - (ik_real)0.5) < TOL && n.x > 0 && n.y > 0, "flank: %g", (double)h);
-    CHECK(ik_ground_height_at(&g, 5, 5, &h, &n) && fabs(h) < TOL && ik_vec3_distance(n, ik_v3(0, 1, 0)) < TOL, "flat outside");
-    CHECK(ik_ground_cast(&g, ik_v3((ik_real)0.25, 3, 0), ik_v3(0, -1, 0), 10, &hit) && fabs(hit.point_ms.y - (ik_real)0.75) < TOL,
+    CHECK(ik_ground_height_at(&g, (ik_real)0.5, 0, &h, &n) && fabs(h - (ik_real)0.5) < TOL && n.x > 0 && n.y > 0,
+          "flank: %g", (double)h);
+    CHECK(ik_ground_height_at(&g, 5, 5, &h, &n) && fabs(h) < TOL && ik_vec3_distance(n, ik_v3(0, 1, 0)) < TOL,
+          "flat outside");
+    CHECK(ik_ground_cast(&g, ik_v3((ik_real)0.25, 3, 0), ik_v3(0, -1, 0), 10, &hit) &&
+              fabs(hit.point_ms.y - (ik_real)0.75) < TOL,
           "vertical ray");
     /* a slanted ray, marched and bisected, lands on the surface */
     CHECK(ik_ground_cast(&g, ik_v3(-2, 3, 0), ik_v3(1, -1, 0), 10, &hit) &&
@@ -46,11 +50,14 @@ static void test_casts(void) {
     CHECK(ik_ground_height_at(&g, 0, (ik_real)1.1, &h, NULL) && fabs(h - (ik_real)0.2) < TOL, "step 1");
     CHECK(ik_ground_height_at(&g, 0, (ik_real)1.65, &h, NULL) && fabs(h - (ik_real)0.6) < TOL, "step 3");
     CHECK(ik_ground_height_at(&g, 0, 50, &h, NULL) && fabs(h - (ik_real)0.6) < TOL, "top");
-    CHECK(ik_ground_cast(&g, ik_v3(0, (ik_real)0.3, 0), ik_v3(0, 0, 1), 5, &hit) && fabs(hit.point_ms.z - (ik_real)1.3) < 1e-3,
+    CHECK(ik_ground_cast(&g, ik_v3(0, (ik_real)0.3, 0), ik_v3(0, 0, 1), 5, &hit) &&
+              fabs(hit.point_ms.z - (ik_real)1.3) < 1e-3,
           "a level ray passes the first step and meets the second riser: %g", (double)hit.point_ms.z);
     /* validation */
     bad = ik_ground_plane(ik_vec3_zero(), ik_vec3_zero());
-    CHECK(ik_ground_validate(&bad) == IK_ERR_DEGENERATE && !ik_ground_cast(&bad, ik_vec3_zero(), ik_v3(0, -1, 0), 1, &hit), "zero normal");
+    CHECK(ik_ground_validate(&bad) == IK_ERR_DEGENERATE &&
+              !ik_ground_cast(&bad, ik_vec3_zero(), ik_v3(0, -1, 0), 1, &hit),
+          "zero normal");
     bad = ik_ground_height_field(ik_vec3_zero(), 0, 3, 3, heights);
     CHECK(ik_ground_validate(&bad) == IK_ERR_RANGE, "cell");
     heights[2] = NAN;
@@ -70,7 +77,8 @@ static void test_casts(void) {
     bad = ik_ground_callback(NULL, NULL);
     CHECK(ik_ground_validate(&bad) == IK_ERR_NULL, "no callback");
     g = ik_ground_plane(ik_vec3_zero(), ik_v3(0, 1, 0));
-    CHECK(!ik_ground_cast(&g, ik_v3(0, NAN, 0), ik_v3(0, -1, 0), 1, &hit) && !ik_ground_cast(&g, ik_v3(0, 1, 0), ik_vec3_zero(), 2, &hit),
+    CHECK(!ik_ground_cast(&g, ik_v3(0, NAN, 0), ik_v3(0, -1, 0), 1, &hit) &&
+              !ik_ground_cast(&g, ik_v3(0, 1, 0), ik_vec3_zero(), 2, &hit),
           "bad rays");
 }
 
@@ -124,8 +132,8 @@ static void stand_twin_check(fixture *f, const ik_humanoid_solve *job, const cha
     CHECK(ik_humanoid_solve_run(&mapped) == IK_OK && fixture_pose_finite(&t->f), "%s %s: solve", t->f.label, what);
     gap = fixture_twin_gap(f, t, &turn);
     CHECK(gap <= (ik_real)1e-3 && turn <= ik_rad((ik_real)0.5),
-          "%s %s: a joint %g leg lengths off the mapped original, a foot turned %g deg", t->f.label, what,
-          (double)gap, (double)ik_deg(turn));
+          "%s %s: a joint %g leg lengths off the mapped original, a foot turned %g deg", t->f.label, what, (double)gap,
+          (double)ik_deg(turn));
     for (side = 0; side < 2; ++side) {
         int limb = IK_LIMB_LEG_L + side;
         const ik_humanoid_limb *l = &t->f.rig.limb[limb];
@@ -134,10 +142,9 @@ static void stand_twin_check(fixture *f, const ik_humanoid_solve *job, const cha
         int k;
         CHECK(report.grounded[side] && report.reached[limb], "%s %s leg %d: grounded %d reached %d", t->f.label, what,
               side, report.grounded[side], report.reached[limb]);
-        knee = ik_vec3_reject(ik_vec3_sub(fixture_pos(&t->f, l->mid), hip),
-                              ik_vec3_normalize(ik_vec3_sub(ankle, hip)));
-        CHECK(ik_vec3_dot(knee, fwd) >= -tol, "%s %s leg %d: knee %g behind the hip-ankle line", t->f.label, what,
-              side, (double)-ik_vec3_dot(knee, fwd));
+        knee = ik_vec3_reject(ik_vec3_sub(fixture_pos(&t->f, l->mid), hip), ik_vec3_normalize(ik_vec3_sub(ankle, hip)));
+        CHECK(ik_vec3_dot(knee, fwd) >= -tol, "%s %s leg %d: knee %g behind the hip-ankle line", t->f.label, what, side,
+              (double)-ik_vec3_dot(knee, fwd));
         if (l->end < 0) continue;
         points[0] = ik_mat4_transform_point(&t->f.model[l->end], l->heel_ls);
         points[1] = ik_mat4_transform_point(&t->f.model[l->end], l->ball_ls);
@@ -176,9 +183,8 @@ static int stand(fixture *f, const ik_ground *g, const char *what, ik_bool expec
         ik_vec3 heel, ball;
         ik_ground_hit heel_hit, ball_hit;
         ik_real heel_gap, ball_gap;
-        CHECK(report.grounded[side] && report.reached[limb],
-              "%s %s leg %d: grounded %d reached %d (residual %g)", f->label, what, side, report.grounded[side],
-              report.reached[limb], (double)report.residual[limb]);
+        CHECK(report.grounded[side] && report.reached[limb], "%s %s leg %d: grounded %d reached %d (residual %g)",
+              f->label, what, side, report.grounded[side], report.reached[limb], (double)report.residual[limb]);
         if (l->end < 0) {
             ik_vec3 ankle = fixture_end(f, limb);
             CHECK(ground_under(g, ankle, leg, &heel_hit) &&
@@ -225,7 +231,8 @@ static void stand_everywhere(fixture *f) {
     ik_vec3 up = fixture_up(f), fwd = fixture_forward(f);
     ik_real leg = fixture_limb_length(f, IK_LIMB_LEG_L), floor_y, heights[41 * 41];
     ik_vec3 floor_point = ik_mat4_transform_point(&f->root_ms, ik_vec3_scale(f->rig.up_rs, f->rig.floor_rs));
-    ik_vec3 mid = ik_vec3_scale(ik_vec3_add(fixture_end(f, IK_LIMB_LEG_L), fixture_end(f, IK_LIMB_LEG_R)), (ik_real)0.5);
+    ik_vec3 mid =
+        ik_vec3_scale(ik_vec3_add(fixture_end(f, IK_LIMB_LEG_L), fixture_end(f, IK_LIMB_LEG_R)), (ik_real)0.5);
     ik_ground g;
     bumps b;
     int i, k;
@@ -246,7 +253,8 @@ static void stand_everywhere(fixture *f) {
     /* a bumpy height field (bumps of 0.02 leg lengths, slopes up to 8 degrees) */
     for (k = 0; k < 41; ++k)
         for (i = 0; i < 41; ++i)
-            heights[k * 41 + i] = (ik_real)0.02 * leg * IK_SIN((ik_real)i * (ik_real)0.35) * IK_COS((ik_real)k * (ik_real)0.3);
+            heights[k * 41 + i] =
+                (ik_real)0.02 * leg * IK_SIN((ik_real)i * (ik_real)0.35) * IK_COS((ik_real)k * (ik_real)0.3);
     g = ik_ground_height_field(ik_v3(mid.x - leg, floor_y, mid.z - leg), leg / 20, 41, 41, heights);
     stand(f, &g, "bumps", 0, 1);
     /* a NaN sample a leg away from the feet: the solve reads only the
@@ -321,11 +329,13 @@ static void test_goals_and_walk(void) {
     job.goal[IK_LIMB_LEG_L].position_ms = ik_vec3_add(ankle0, ik_v3(0, (ik_real)0.2 * leg, (ik_real)0.1 * leg));
     CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
     CHECK(ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), job.goal[IK_LIMB_LEG_L].position_ms) < 1e-3 * leg,
-          "swinging foot at its goal: %g", (double)ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), job.goal[IK_LIMB_LEG_L].position_ms));
+          "swinging foot at its goal: %g",
+          (double)ik_vec3_distance(fixture_end(&f, IK_LIMB_LEG_L), job.goal[IK_LIMB_LEG_L].position_ms));
     fixture_reset(&f);
     job.goal[IK_LIMB_LEG_L].position_ms = ik_vec3_add(ankle0, ik_v3(0, (ik_real)-0.2 * leg, 0));
     CHECK(ik_humanoid_solve_run(&job) == IK_OK, "solve");
-    CHECK(fabs((double)(fixture_end(&f, IK_LIMB_LEG_L).y - ankle0.y)) < 1e-3 * (double)leg, "goal below ground lifted onto it");
+    CHECK(fabs((double)(fixture_end(&f, IK_LIMB_LEG_L).y - ankle0.y)) < 1e-3 * (double)leg,
+          "goal below ground lifted onto it");
     /* a procedural walk up stairs (seed 004: feet moved by trigonometric functions) */
     g = ik_ground_stairs(ik_v3(0, 0, (ik_real)0.3), ik_v3(0, 0, 1), (ik_real)0.15, (ik_real)0.35, 6);
     fixture_reset(&f);
@@ -357,8 +367,9 @@ static void test_goals_and_walk(void) {
             ik_real hh, hb;
             ik_ground_height_at(&g, heel.x, heel.z, &hh, NULL);
             ik_ground_height_at(&g, ball.x, ball.z, &hb, NULL);
-            CHECK(heel.y >= hh - 1e-3 * leg && ball.y >= hb - 1e-3 * leg, "walk frame %d leg %d: under the stairs (%g, %g)",
-                  frame, side, (double)(heel.y - hh), (double)(ball.y - hb));
+            CHECK(heel.y >= hh - 1e-3 * leg && ball.y >= hb - 1e-3 * leg,
+                  "walk frame %d leg %d: under the stairs (%g, %g)", frame, side, (double)(heel.y - hh),
+                  (double)(ball.y - hb));
         }
     }
     fixture_free(&f);
@@ -401,13 +412,12 @@ static void relative_rig(fixture *base, int built, void *context) {
     if (!fixture_twin_of(&twin, base, 3)) CHECK(0, "%s: mirrored rig made", base->label);
     if (!before) return;
     variants[0] = ik_mat4_identity();
-    variants[1] =
-        ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+    variants[1] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     variants[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
     variants[3] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
     variants[4] = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
-    variants[5] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)),
-                                   ik_v3(-3, -3, -3));
+    variants[5] =
+        ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)), ik_v3(-3, -3, -3));
     for (v = 0; v < 7; ++v)
         for (k = 0; k < frames && (v < 6 || twin.f.pose); ++k) {
             fixture *f = v < 6 ? base : &twin.f;
@@ -436,21 +446,18 @@ static void relative_rig(fixture *base, int built, void *context) {
                 memcpy(before, f->model, sizeof(ik_mat4) * n);
                 floor = ik_humanoid_floor_point(&f->rig, f->model, &f->root_ms);
                 s = ik_rad(slope ? 10 : 0);
-                g = ik_ground_plane(floor,
-                                    ik_vec3_sub(ik_vec3_scale(up, IK_COS(s)), ik_vec3_scale(fwd, IK_SIN(s))));
+                g = ik_ground_plane(floor, ik_vec3_sub(ik_vec3_scale(up, IK_COS(s)), ik_vec3_scale(fwd, IK_SIN(s))));
                 for (side = 0; side < 2; ++side) {
                     const ik_humanoid_limb *l = &f->rig.limb[IK_LIMB_LEG_L + side];
                     if (l->end < 0) continue;
-                    foot_clear[side][0] = ik_vec3_dot(
-                        ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->heel_ls), floor), up);
-                    foot_clear[side][1] = ik_vec3_dot(
-                        ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->ball_ls), floor), up);
+                    foot_clear[side][0] =
+                        ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->heel_ls), floor), up);
+                    foot_clear[side][1] =
+                        ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&f->model[l->end], l->ball_ls), floor), up);
                     foot_clear[side][2] =
                         l->toe >= 0
-                            ? ik_vec3_dot(
-                                  ik_vec3_sub(ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls),
-                                              floor),
-                                  up)
+                            ? ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls), floor),
+                                          up)
                             : 0;
                 }
                 fixture_bind_job(f, &job);
@@ -459,33 +466,29 @@ static void relative_rig(fixture *base, int built, void *context) {
                 job.floor_ms = floor;
                 job.feet_relative = 1;
                 job.report = &report;
-                CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s/%d t %g: solve",
-                      f->label, v, (double)time);
+                CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s/%d t %g: solve", f->label, v,
+                      (double)time);
                 if (!slope) {
                     for (i = 0; i < (int)n; ++i)
                         worst = ik_maxr(worst, ik_vec3_distance(ik_mat4_translation(&f->model[i]),
                                                                 ik_mat4_translation(&before[i])));
                     CHECK(worst <= (ik_real)5e-4 * leg,
-                          "%s/%d t %g: flat ground through the floor moved a joint by %g (leg %g)", f->label,
-                          v, (double)time, (double)worst, (double)leg);
+                          "%s/%d t %g: flat ground through the floor moved a joint by %g (leg %g)", f->label, v,
+                          (double)time, (double)worst, (double)leg);
                     continue;
                 }
                 for (side = 0; side < 2; ++side) {
                     const ik_humanoid_limb *l = &f->rig.limb[IK_LIMB_LEG_L + side];
                     ik_real tol = (ik_real)1e-3 * leg;
-                    CHECK(report.reached[IK_LIMB_LEG_L + side],
-                          "%s/%d t %g leg %d: reached on a 10 degree slope (%g)", f->label, v, (double)time,
-                          side, (double)report.residual[IK_LIMB_LEG_L + side]);
+                    CHECK(report.reached[IK_LIMB_LEG_L + side], "%s/%d t %g leg %d: reached on a 10 degree slope (%g)",
+                          f->label, v, (double)time, side, (double)report.residual[IK_LIMB_LEG_L + side]);
                     if (l->end < 0) continue;
                     {
-                        ik_real heel =
-                            clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->heel_ls), up, leg);
-                        ik_real ball =
-                            clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->ball_ls), up, leg);
+                        ik_real heel = clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->heel_ls), up, leg);
+                        ik_real ball = clearance(&g, ik_mat4_transform_point(&f->model[l->end], l->ball_ls), up, leg);
                         ik_real tip =
                             l->toe >= 0
-                                ? clearance(&g, ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls), up,
-                                            leg)
+                                ? clearance(&g, ik_mat4_transform_point(&f->model[l->toe], l->toe_tip_ls), up, leg)
                                 : 0;
                         CHECK(heel >= ik_minr(foot_clear[side][0], 0) - tol &&
                                   ball >= ik_minr(foot_clear[side][1], 0) - tol &&
@@ -493,8 +496,7 @@ static void relative_rig(fixture *base, int built, void *context) {
                               "%s/%d t %g leg %d: under the slope: heel %g ball %g tip %g (above the floor "
                               "before: %g %g %g)",
                               f->label, v, (double)time, side, (double)heel, (double)ball, (double)tip,
-                              (double)foot_clear[side][0], (double)foot_clear[side][1],
-                              (double)foot_clear[side][2]);
+                              (double)foot_clear[side][0], (double)foot_clear[side][1], (double)foot_clear[side][2]);
                     }
                 }
             }

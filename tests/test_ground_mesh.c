@@ -50,7 +50,8 @@ static void test_plane(void) {
     CHECK(n == IK_GROUND_MESH_PLANE_CELLS * IK_GROUND_MESH_PLANE_CELLS, "plane: %d quads", n);
     CHECK(ik_ground_mesh(&g, -1, 3, -2, 2, quads, MAX_QUADS) == n, "same count when written");
     for (i = 0; i < n; ++i) {
-        for (c = 0; c < 4; ++c) off += IK_FABS(ik_vec3_dot(ik_vec3_sub(quads[i].corner_ms[c], g.point_ms), g.normal_ms)) > TOL;
+        for (c = 0; c < 4; ++c)
+            off += IK_FABS(ik_vec3_dot(ik_vec3_sub(quads[i].corner_ms[c], g.point_ms), g.normal_ms)) > TOL;
         off += ik_vec3_distance(quads[i].normal_ms, g.normal_ms) > 1e-4f || quads[i].side;
         area += IK_FABS(xz_area(&quads[i]));
     }

@@ -24,8 +24,9 @@ static ik_result parse(const char *text, ik_height_field_file *field, ik_error *
  * iz * cell with height origin.y + the file's number, also through
  * ik_ground_height_at. */
 static void test_grid(void) {
-    static const char text[] = "# bumps\ncell 0.5   # spacing\nsize 3 2\norigin -1 0.25 2\n\nheights\n"
-                               "0 0.1 0.2  # row 0\n0.3 -0.4 0.5\n";
+    static const char text[] =
+        "# bumps\ncell 0.5   # spacing\nsize 3 2\norigin -1 0.25 2\n\nheights\n"
+        "0 0.1 0.2  # row 0\n0.3 -0.4 0.5\n";
     ik_height_field_file f;
     ik_error err;
     ik_result r = parse(text, &f, &err);

@@ -27,22 +27,28 @@ static void test_map_built(void) {
     CHECK(f.map_result == IK_OK && f.init_result == IK_OK, "map %s, init %s", ik_result_str(f.map_result),
           ik_result_str(f.init_result));
     CHECK(f.map.missing == 0, "missing %lx", f.map.missing);
-    CHECK(strcmp(role_joint(&f, IK_ROLE_THIGH_L), "LeftUpLeg") == 0 && strcmp(role_joint(&f, IK_ROLE_SHIN_R), "RightLeg") == 0 &&
-              strcmp(role_joint(&f, IK_ROLE_TOE_L), "LeftToeBase") == 0 && strcmp(role_joint(&f, IK_ROLE_CHEST), "Spine1") == 0 &&
-              strcmp(role_joint(&f, IK_ROLE_CLAVICLE_R), "RightShoulder") == 0 && strcmp(role_joint(&f, IK_ROLE_UPPER_ARM_R), "RightArm") == 0,
+    CHECK(strcmp(role_joint(&f, IK_ROLE_THIGH_L), "LeftUpLeg") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_SHIN_R), "RightLeg") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_TOE_L), "LeftToeBase") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_CHEST), "Spine1") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_CLAVICLE_R), "RightShoulder") == 0 &&
+              strcmp(role_joint(&f, IK_ROLE_UPPER_ARM_R), "RightArm") == 0,
           "roles");
     ik_humanoid_map_describe(&f.map, f.skeleton, report, sizeof report);
     CHECK(strstr(report, "left_thigh = LeftUpLeg\n") != NULL, "%s", report);
     CHECK(ik_humanoid_map_describe(&f.map, f.skeleton, report, 10) > 10 && strlen(report) == 9, "truncation");
     /* body axes of a +Y up, +Z forward, left +X figure */
-    CHECK(ik_vec3_distance(f.rig.up_rs, ik_v3(0, 1, 0)) < 1e-6 && ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 &&
+    CHECK(ik_vec3_distance(f.rig.up_rs, ik_v3(0, 1, 0)) < 1e-6 &&
+              ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 &&
               ik_vec3_distance(f.rig.left_rs, ik_v3(1, 0, 0)) < 1e-6,
           "axes");
     for (i = 0; i < IK_ROLE_COUNT; ++i)
         CHECK(ik_humanoid_role_find(ik_humanoid_role_name(i), -1) == i &&
                   ik_humanoid_role_mirror(ik_humanoid_role_mirror(i)) == i,
               "role %d", i);
-    CHECK(ik_humanoid_role_mirror(IK_ROLE_HAND_L) == IK_ROLE_HAND_R && ik_humanoid_role_mirror(IK_ROLE_HEAD) == IK_ROLE_HEAD, "mirror roles");
+    CHECK(ik_humanoid_role_mirror(IK_ROLE_HAND_L) == IK_ROLE_HAND_R &&
+              ik_humanoid_role_mirror(IK_ROLE_HEAD) == IK_ROLE_HEAD,
+          "mirror roles");
     fixture_free(&f);
 }
 
@@ -54,21 +60,36 @@ typedef struct expect {
 
 static void test_map_real(void) {
     static const expect expected[] = {
-        {"gltf/robot.glb", IK_ROLE_THIGH_L, "UpperLeg.L"},     {"gltf/robot.glb", IK_ROLE_SHIN_R, "LowerLeg.R"},
-        {"gltf/robot.glb", IK_ROLE_FOOT_L, "(missing)"},       {"gltf/robot.glb", IK_ROLE_CLAVICLE_L, "Shoulder.L"},
-        {"gltf/robot.glb", IK_ROLE_HIPS, "Body"},              {"gltf/robot.glb", IK_ROLE_HEAD, "Head"},
-        {"gltf/girl.glb", IK_ROLE_FOOT_R, "Foot.R"},           {"gltf/girl.glb", IK_ROLE_HAND_L, "Palm.L"},
-        {"gltf/girl.glb", IK_ROLE_HIPS, "Root"},               {"gltf/girl.glb", IK_ROLE_SPINE, "LowerSpine"},
-        {"gltf/male_base_mesh.glb", IK_ROLE_THIGH_L, "thigh.L"}, {"gltf/male_base_mesh.glb", IK_ROLE_TOE_R, "toe.R"},
-        {"gltf/male_base_mesh.glb", IK_ROLE_CLAVICLE_R, "shoulder.R"}, {"gltf/male_base_mesh.glb", IK_ROLE_HIPS, "spine"},
-        {"gltf/male_base_mesh.glb", IK_ROLE_SPINE, "spine.001"}, {"gltf/male_base_mesh.glb", IK_ROLE_CHEST, "spine.003"},
-        {"gltf/rigged_figure.glb", IK_ROLE_THIGH_L, "leg_joint_L_1"}, {"gltf/rigged_figure.glb", IK_ROLE_TOE_R, "leg_joint_R_5"},
-        {"gltf/rigged_figure.glb", IK_ROLE_HAND_L, "arm_joint_L_3"}, {"gltf/rigged_figure.glb", IK_ROLE_HEAD, "neck_joint_2"},
-        {"bvh/131_01.bvh", IK_ROLE_THIGH_L, "LeftHip"},        {"bvh/131_01.bvh", IK_ROLE_SHIN_L, "LeftKnee"},
-        {"bvh/131_01.bvh", IK_ROLE_UPPER_ARM_L, "LeftShoulder"}, {"bvh/131_01.bvh", IK_ROLE_CLAVICLE_L, "LeftCollar"},
-        {"bvh/131_01.bvh", IK_ROLE_TOE_R, "RightToe"},         {"bvh/131_01.bvh", IK_ROLE_HAND_R, "RightWrist"},
-        {"bvh/01_01.bvh", IK_ROLE_THIGH_R, "RightUpLeg"},      {"bvh/01_01.bvh", IK_ROLE_TOE_L, "LeftToeBase"},
-        {"bvh/01_01.bvh", IK_ROLE_CLAVICLE_L, "LeftShoulder"}, {"bvh/01_01.bvh", IK_ROLE_UPPER_ARM_L, "LeftArm"},
+        {"gltf/robot.glb", IK_ROLE_THIGH_L, "UpperLeg.L"},
+        {"gltf/robot.glb", IK_ROLE_SHIN_R, "LowerLeg.R"},
+        {"gltf/robot.glb", IK_ROLE_FOOT_L, "(missing)"},
+        {"gltf/robot.glb", IK_ROLE_CLAVICLE_L, "Shoulder.L"},
+        {"gltf/robot.glb", IK_ROLE_HIPS, "Body"},
+        {"gltf/robot.glb", IK_ROLE_HEAD, "Head"},
+        {"gltf/girl.glb", IK_ROLE_FOOT_R, "Foot.R"},
+        {"gltf/girl.glb", IK_ROLE_HAND_L, "Palm.L"},
+        {"gltf/girl.glb", IK_ROLE_HIPS, "Root"},
+        {"gltf/girl.glb", IK_ROLE_SPINE, "LowerSpine"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_THIGH_L, "thigh.L"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_TOE_R, "toe.R"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_CLAVICLE_R, "shoulder.R"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_HIPS, "spine"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_SPINE, "spine.001"},
+        {"gltf/male_base_mesh.glb", IK_ROLE_CHEST, "spine.003"},
+        {"gltf/rigged_figure.glb", IK_ROLE_THIGH_L, "leg_joint_L_1"},
+        {"gltf/rigged_figure.glb", IK_ROLE_TOE_R, "leg_joint_R_5"},
+        {"gltf/rigged_figure.glb", IK_ROLE_HAND_L, "arm_joint_L_3"},
+        {"gltf/rigged_figure.glb", IK_ROLE_HEAD, "neck_joint_2"},
+        {"bvh/131_01.bvh", IK_ROLE_THIGH_L, "LeftHip"},
+        {"bvh/131_01.bvh", IK_ROLE_SHIN_L, "LeftKnee"},
+        {"bvh/131_01.bvh", IK_ROLE_UPPER_ARM_L, "LeftShoulder"},
+        {"bvh/131_01.bvh", IK_ROLE_CLAVICLE_L, "LeftCollar"},
+        {"bvh/131_01.bvh", IK_ROLE_TOE_R, "RightToe"},
+        {"bvh/131_01.bvh", IK_ROLE_HAND_R, "RightWrist"},
+        {"bvh/01_01.bvh", IK_ROLE_THIGH_R, "RightUpLeg"},
+        {"bvh/01_01.bvh", IK_ROLE_TOE_L, "LeftToeBase"},
+        {"bvh/01_01.bvh", IK_ROLE_CLAVICLE_L, "LeftShoulder"},
+        {"bvh/01_01.bvh", IK_ROLE_UPPER_ARM_L, "LeftArm"},
     };
     int i, k;
     for (i = 0; i < FIXTURE_FILE_COUNT; ++i) {
@@ -83,7 +104,8 @@ static void test_map_real(void) {
         for (k = 0; k < (int)(sizeof expected / sizeof expected[0]); ++k)
             if (strcmp(expected[k].file, fixture_files[i]) == 0)
                 CHECK(strcmp(role_joint(&f, expected[k].role), expected[k].joint) == 0, "%s: %s is %s, expected %s",
-                      f.label, ik_humanoid_role_name(expected[k].role), role_joint(&f, expected[k].role), expected[k].joint);
+                      f.label, ik_humanoid_role_name(expected[k].role), role_joint(&f, expected[k].role),
+                      expected[k].joint);
         if (strstr(f.label, "robot")) {
             CHECK(f.map.rejected[IK_ROLE_FOOT_L] >= 0 &&
                       strcmp(ik_skeleton_name(f.skeleton, f.map.rejected[IK_ROLE_FOOT_L]), "Foot.L") == 0,
@@ -101,12 +123,19 @@ static void test_map_real(void) {
 }
 
 static void test_mirror_names(void) {
-    static const char *const pairs[][2] = {
-        {"LeftUpLeg", "RightUpLeg"}, {"thigh.L", "thigh.R"},       {"leg_joint_L_1", "leg_joint_R_1"},
-        {"hand_l", "hand_r"},        {"mixamorig:LeftHand", "mixamorig:RightHand"}, {"LEFTFOOT", "RIGHTFOOT"},
-        {"leftArm", "rightArm"},     {"ShoulderLeft", "ShoulderRight"}, {"UpperLeg.R", "UpperLeg.L"},
-        {"Skeleton_arm_joint_L__4_", "Skeleton_arm_joint_R__4_"}, {"b_LeftLeg01_015", "b_RightLeg01_015"},
-        {"Bip01 L Thigh", "Bip01 R Thigh"}, {"DEF-thigh.L", "DEF-thigh.R"}};
+    static const char *const pairs[][2] = {{"LeftUpLeg", "RightUpLeg"},
+                                           {"thigh.L", "thigh.R"},
+                                           {"leg_joint_L_1", "leg_joint_R_1"},
+                                           {"hand_l", "hand_r"},
+                                           {"mixamorig:LeftHand", "mixamorig:RightHand"},
+                                           {"LEFTFOOT", "RIGHTFOOT"},
+                                           {"leftArm", "rightArm"},
+                                           {"ShoulderLeft", "ShoulderRight"},
+                                           {"UpperLeg.R", "UpperLeg.L"},
+                                           {"Skeleton_arm_joint_L__4_", "Skeleton_arm_joint_R__4_"},
+                                           {"b_LeftLeg01_015", "b_RightLeg01_015"},
+                                           {"Bip01 L Thigh", "Bip01 R Thigh"},
+                                           {"DEF-thigh.L", "DEF-thigh.R"}};
     char out[64];
     int i;
     fixture f;
@@ -154,17 +183,25 @@ static int table_skeleton(const named_joint *table, int count, ik_skeleton *s, i
  * numbered against the hierarchy on the left (__4_ > __3_ > __2_), no joint
  * called head (the neck's tip is), facing +Z. */
 #define CESIUM_MAN_JOINTS 19
-static const named_joint cesium_man[CESIUM_MAN_JOINTS] = {
-    {"Skeleton_torso_joint_1", -1, 0, 0.9f, 0},         {"leg_joint_R_1", 0, -0.09f, -0.05f, 0},
-    {"leg_joint_R_2", 1, 0, -0.4f, 0.02f},               {"leg_joint_R_3", 2, 0, -0.4f, -0.02f},
-    {"leg_joint_R_5", 3, 0, -0.07f, 0.1f},               {"leg_joint_L_1", 0, 0.09f, -0.05f, 0},
-    {"leg_joint_L_2", 5, 0, -0.4f, 0.02f},               {"leg_joint_L_3", 6, 0, -0.4f, -0.02f},
-    {"leg_joint_L_5", 7, 0, -0.07f, 0.1f},               {"Skeleton_torso_joint_2", 0, 0, 0.2f, 0},
-    {"torso_joint_3", 9, 0, 0.25f, 0},                   {"Skeleton_arm_joint_R", 10, -0.15f, 0.05f, 0},
-    {"Skeleton_arm_joint_R__2_", 11, -0.25f, -0.1f, 0},  {"Skeleton_arm_joint_R__3_", 12, -0.22f, -0.1f, 0.03f},
-    {"Skeleton_arm_joint_L__4_", 10, 0.15f, 0.05f, 0},   {"Skeleton_arm_joint_L__3_", 14, 0.25f, -0.1f, 0},
-    {"Skeleton_arm_joint_L__2_", 15, 0.22f, -0.1f, 0.03f}, {"Skeleton_neck_joint_1", 10, 0, 0.1f, 0},
-    {"Skeleton_neck_joint_2", 17, 0, 0.1f, 0.02f}};
+static const named_joint cesium_man[CESIUM_MAN_JOINTS] = {{"Skeleton_torso_joint_1", -1, 0, 0.9f, 0},
+                                                          {"leg_joint_R_1", 0, -0.09f, -0.05f, 0},
+                                                          {"leg_joint_R_2", 1, 0, -0.4f, 0.02f},
+                                                          {"leg_joint_R_3", 2, 0, -0.4f, -0.02f},
+                                                          {"leg_joint_R_5", 3, 0, -0.07f, 0.1f},
+                                                          {"leg_joint_L_1", 0, 0.09f, -0.05f, 0},
+                                                          {"leg_joint_L_2", 5, 0, -0.4f, 0.02f},
+                                                          {"leg_joint_L_3", 6, 0, -0.4f, -0.02f},
+                                                          {"leg_joint_L_5", 7, 0, -0.07f, 0.1f},
+                                                          {"Skeleton_torso_joint_2", 0, 0, 0.2f, 0},
+                                                          {"torso_joint_3", 9, 0, 0.25f, 0},
+                                                          {"Skeleton_arm_joint_R", 10, -0.15f, 0.05f, 0},
+                                                          {"Skeleton_arm_joint_R__2_", 11, -0.25f, -0.1f, 0},
+                                                          {"Skeleton_arm_joint_R__3_", 12, -0.22f, -0.1f, 0.03f},
+                                                          {"Skeleton_arm_joint_L__4_", 10, 0.15f, 0.05f, 0},
+                                                          {"Skeleton_arm_joint_L__3_", 14, 0.25f, -0.1f, 0},
+                                                          {"Skeleton_arm_joint_L__2_", 15, 0.22f, -0.1f, 0.03f},
+                                                          {"Skeleton_neck_joint_1", 10, 0, 0.1f, 0},
+                                                          {"Skeleton_neck_joint_2", 17, 0, 0.1f, 0.02f}};
 
 /* CesiumMan's names: every role found, each limb in hierarchy order; a rig
  * is built, facing +Z. */
@@ -172,13 +209,20 @@ static void test_map_khronos_names(void) {
     static const struct {
         int role;
         const char *joint;
-    } expected[] = {{IK_ROLE_HIPS, "Skeleton_torso_joint_1"},        {IK_ROLE_SPINE, "Skeleton_torso_joint_2"},
-                    {IK_ROLE_CHEST, "torso_joint_3"},                {IK_ROLE_NECK, "Skeleton_neck_joint_1"},
-                    {IK_ROLE_HEAD, "Skeleton_neck_joint_2"},         {IK_ROLE_UPPER_ARM_L, "Skeleton_arm_joint_L__4_"},
-                    {IK_ROLE_FOREARM_L, "Skeleton_arm_joint_L__3_"}, {IK_ROLE_HAND_L, "Skeleton_arm_joint_L__2_"},
-                    {IK_ROLE_UPPER_ARM_R, "Skeleton_arm_joint_R"},   {IK_ROLE_FOREARM_R, "Skeleton_arm_joint_R__2_"},
-                    {IK_ROLE_HAND_R, "Skeleton_arm_joint_R__3_"},    {IK_ROLE_THIGH_L, "leg_joint_L_1"},
-                    {IK_ROLE_SHIN_L, "leg_joint_L_2"},               {IK_ROLE_FOOT_L, "leg_joint_L_3"},
+    } expected[] = {{IK_ROLE_HIPS, "Skeleton_torso_joint_1"},
+                    {IK_ROLE_SPINE, "Skeleton_torso_joint_2"},
+                    {IK_ROLE_CHEST, "torso_joint_3"},
+                    {IK_ROLE_NECK, "Skeleton_neck_joint_1"},
+                    {IK_ROLE_HEAD, "Skeleton_neck_joint_2"},
+                    {IK_ROLE_UPPER_ARM_L, "Skeleton_arm_joint_L__4_"},
+                    {IK_ROLE_FOREARM_L, "Skeleton_arm_joint_L__3_"},
+                    {IK_ROLE_HAND_L, "Skeleton_arm_joint_L__2_"},
+                    {IK_ROLE_UPPER_ARM_R, "Skeleton_arm_joint_R"},
+                    {IK_ROLE_FOREARM_R, "Skeleton_arm_joint_R__2_"},
+                    {IK_ROLE_HAND_R, "Skeleton_arm_joint_R__3_"},
+                    {IK_ROLE_THIGH_L, "leg_joint_L_1"},
+                    {IK_ROLE_SHIN_L, "leg_joint_L_2"},
+                    {IK_ROLE_FOOT_L, "leg_joint_L_3"},
                     {IK_ROLE_TOE_R, "leg_joint_R_5"}};
     enum { N = CESIUM_MAN_JOINTS };
     int parents[N], i;
@@ -203,17 +247,26 @@ static void test_map_khronos_names(void) {
  * were reported missing), the hind legs in hierarchy order; it does not
  * stand, so it is no humanoid: IK_ERR_UNSUPPORTED. */
 static void test_map_fox(void) {
-    static const named_joint fox[] = {
-        {"b_Root_00", -1, 0, 0, 0},                  {"b_Hip_01", 0, 0, 0.5f, 0},
-        {"b_Spine01_02", 1, 0, 0, 0.2f},             {"b_Spine02_03", 2, 0, 0, 0.2f},
-        {"b_Neck_04", 3, 0, 0.1f, 0.1f},             {"b_Head_05", 4, 0, 0.1f, 0.1f},
-        {"b_RightUpperArm_06", 3, -0.08f, -0.05f, 0}, {"b_RightForeArm_07", 6, 0, -0.2f, -0.02f},
-        {"b_RightHand_08", 7, 0, -0.2f, 0.02f},       {"b_LeftUpperArm_09", 3, 0.08f, -0.05f, 0},
-        {"b_LeftForeArm_010", 9, 0, -0.2f, -0.02f},   {"b_LeftHand_011", 10, 0, -0.2f, 0.02f},
-        {"b_Tail01_012", 1, 0, 0.02f, -0.1f},         {"b_Tail02_013", 12, 0, 0, -0.15f},
-        {"b_LeftLeg01_015", 1, 0.08f, -0.05f, -0.02f}, {"b_LeftLeg02_016", 14, 0, -0.2f, 0.05f},
-        {"b_LeftFoot01_017", 15, 0, -0.2f, -0.05f},   {"b_RightLeg01_019", 1, -0.08f, -0.05f, -0.02f},
-        {"b_RightLeg02_020", 17, 0, -0.2f, 0.05f},    {"b_RightFoot01_021", 18, 0, -0.2f, -0.05f}};
+    static const named_joint fox[] = {{"b_Root_00", -1, 0, 0, 0},
+                                      {"b_Hip_01", 0, 0, 0.5f, 0},
+                                      {"b_Spine01_02", 1, 0, 0, 0.2f},
+                                      {"b_Spine02_03", 2, 0, 0, 0.2f},
+                                      {"b_Neck_04", 3, 0, 0.1f, 0.1f},
+                                      {"b_Head_05", 4, 0, 0.1f, 0.1f},
+                                      {"b_RightUpperArm_06", 3, -0.08f, -0.05f, 0},
+                                      {"b_RightForeArm_07", 6, 0, -0.2f, -0.02f},
+                                      {"b_RightHand_08", 7, 0, -0.2f, 0.02f},
+                                      {"b_LeftUpperArm_09", 3, 0.08f, -0.05f, 0},
+                                      {"b_LeftForeArm_010", 9, 0, -0.2f, -0.02f},
+                                      {"b_LeftHand_011", 10, 0, -0.2f, 0.02f},
+                                      {"b_Tail01_012", 1, 0, 0.02f, -0.1f},
+                                      {"b_Tail02_013", 12, 0, 0, -0.15f},
+                                      {"b_LeftLeg01_015", 1, 0.08f, -0.05f, -0.02f},
+                                      {"b_LeftLeg02_016", 14, 0, -0.2f, 0.05f},
+                                      {"b_LeftFoot01_017", 15, 0, -0.2f, -0.05f},
+                                      {"b_RightLeg01_019", 1, -0.08f, -0.05f, -0.02f},
+                                      {"b_RightLeg02_020", 17, 0, -0.2f, 0.05f},
+                                      {"b_RightFoot01_021", 18, 0, -0.2f, -0.05f}};
     enum { N = sizeof fox / sizeof fox[0] };
     int parents[N];
     const char *names[N];
@@ -231,16 +284,19 @@ static void test_map_fox(void) {
           "the fox's roles by name: %s", report);
     CHECK(ik_humanoid_init(&rig, &s, &map) == IK_ERR_UNSUPPORTED, "a fox does not stand: no humanoid");
     ik_humanoid_explain(IK_OK, IK_ERR_UNSUPPORTED, &map, report, sizeof report);
-    CHECK(strcmp(report, "no humanoid found: the figure does not stand upright (its legs do not hang away from its "
-                         "head: a quadruped?)") == 0,
+    CHECK(strcmp(report,
+                 "no humanoid found: the figure does not stand upright (its legs do not hang away from its "
+                 "head: a quadruped?)") == 0,
           "the fox explained: %s", report);
 }
 
 /* ik_humanoid_explain: the required roles a map misses, in role order; the
  * rest pose's faults; nothing for a usable rig; cut short as snprintf. */
 static void test_explain(void) {
-    static const named_joint leg[] = {{"Hips", -1, 0, 1, 0}, {"LeftUpLeg", 0, 0.1f, -0.05f, 0},
-                                      {"LeftLeg", 1, 0, -0.45f, 0}, {"LeftFoot", 2, 0, -0.45f, 0}};
+    static const named_joint leg[] = {{"Hips", -1, 0, 1, 0},
+                                      {"LeftUpLeg", 0, 0.1f, -0.05f, 0},
+                                      {"LeftLeg", 1, 0, -0.45f, 0},
+                                      {"LeftFoot", 2, 0, -0.45f, 0}};
     enum { N = sizeof leg / sizeof leg[0] };
     int parents[N], n;
     const char *names[N];
@@ -251,8 +307,9 @@ static void test_explain(void) {
     CHECK(table_skeleton(leg, N, &s, parents, names, rest), "a leg");
     CHECK(ik_humanoid_map_find(&s, NULL, 0, &map) == IK_ERR_NOT_FOUND, "a leg is no humanoid");
     n = ik_humanoid_explain(IK_ERR_NOT_FOUND, IK_OK, &map, text, sizeof text);
-    CHECK(strcmp(text, "no humanoid found: missing chest, head, left_upper_arm, right_upper_arm, left_forearm, "
-                       "right_forearm, left_hand, right_hand, right_thigh, right_shin") == 0 &&
+    CHECK(strcmp(text,
+                 "no humanoid found: missing chest, head, left_upper_arm, right_upper_arm, left_forearm, "
+                 "right_forearm, left_hand, right_hand, right_thigh, right_shin") == 0 &&
               n == (int)strlen(text),
           "the missing roles: %s", text);
     CHECK(ik_humanoid_explain(IK_ERR_NOT_FOUND, IK_OK, &map, text, 20) == n && strlen(text) == 19 &&
@@ -377,7 +434,8 @@ static void test_rig_long_chains_below(void) {
     ik_skeleton plain_s, s;
     ik_humanoid_map plain_map, map;
     ik_humanoid plain, rig;
-    int n = ik_humanoid_build_skeleton((ik_real)1.8, IK_HUMANOID_BUILT_JOINTS, parents, names, rest), a, i, at, same = 1;
+    int n = ik_humanoid_build_skeleton((ik_real)1.8, IK_HUMANOID_BUILT_JOINTS, parents, names, rest), a, i, at,
+        same = 1;
     CHECK(n > 0 && ik_skeleton_init(&plain_s, n, parents, names, rest, NULL) == IK_OK &&
               ik_humanoid_map_find(&plain_s, NULL, 0, &plain_map) == IK_OK &&
               ik_humanoid_init(&plain, &plain_s, &plain_map) == IK_OK,
@@ -400,7 +458,8 @@ static void test_rig_long_chains_below(void) {
           "the figure with 6,000 joints of rope maps and makes a rig");
     for (i = 0; i < IK_ROLE_COUNT; ++i) same &= map.joint[i] == plain_map.joint[i];
     CHECK(same, "every role as without the ropes");
-    CHECK(ik_vec3_distance(rig.up_rs, plain.up_rs) < 1e-6 && ik_vec3_distance(rig.forward_rs, plain.forward_rs) < 1e-6 &&
+    CHECK(ik_vec3_distance(rig.up_rs, plain.up_rs) < 1e-6 &&
+              ik_vec3_distance(rig.forward_rs, plain.forward_rs) < 1e-6 &&
               IK_FABS(rig.floor_rs - plain.floor_rs) < 1e-6,
           "up, forward and the floor as without the ropes");
     for (i = 0; i < IK_LIMB_COUNT; ++i)
@@ -434,22 +493,27 @@ static void test_mapping_file(void) {
     CHECK(ik_humanoid_map_find(&odd, NULL, 0, &map) == IK_ERR_NOT_FOUND, "no names, no map");
     CHECK(ik_humanoid_parse_mapping(text, sizeof text - 1, pairs, 32, &count, &line) == IK_OK && count == 21,
           "parse: %d pairs, line %d", count, line);
-    CHECK(count > 1 && pairs[1].role == IK_ROLE_THIGH_L && pairs[1].name_length == 3 && memcmp(pairs[1].name, "J13", 3) == 0,
+    CHECK(count > 1 && pairs[1].role == IK_ROLE_THIGH_L && pairs[1].name_length == 3 &&
+              memcmp(pairs[1].name, "J13", 3) == 0,
           "trimmed");
     CHECK(ik_humanoid_map_find(&odd, pairs, count, &map) == IK_OK && map.missing == 0, "mapped: %lx", map.missing);
     for (i = 0; i < IK_ROLE_COUNT; ++i) CHECK(map.joint[i] == f.map.joint[i], "%s", ik_humanoid_role_name(i));
     /* errors, with their lines */
-    CHECK(ik_humanoid_parse_mapping("hips = A\nelbow = B\n", 19, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2, "unknown role");
+    CHECK(ik_humanoid_parse_mapping("hips = A\nelbow = B\n", 19, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2,
+          "unknown role");
     CHECK(ik_humanoid_parse_mapping("hips A\n", 7, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 1, "no =");
-    CHECK(ik_humanoid_parse_mapping("\nhips = \n", 9, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2, "empty name");
-    CHECK(ik_humanoid_parse_mapping("hips=A\nhips=B", 13, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2, "twice");
+    CHECK(ik_humanoid_parse_mapping("\nhips = \n", 9, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2,
+          "empty name");
+    CHECK(ik_humanoid_parse_mapping("hips=A\nhips=B", 13, pairs, 32, &count, &line) == IK_ERR_PARSE && line == 2,
+          "twice");
     CHECK(ik_humanoid_parse_mapping("hips=A\nhead=B", 13, pairs, 1, &count, &line) == IK_ERR_CAPACITY, "capacity");
     CHECK(ik_humanoid_parse_mapping(NULL, 3, pairs, 1, &count, &line) == IK_ERR_NULL, "null");
     /* a pair naming no joint makes its role missing */
     pairs[0].role = IK_ROLE_HEAD;
     pairs[0].name = "Nobody";
     pairs[0].name_length = 6;
-    CHECK(ik_humanoid_map_find(f.skeleton, pairs, 1, &map) == IK_ERR_NOT_FOUND && map.joint[IK_ROLE_HEAD] < 0, "bad pair");
+    CHECK(ik_humanoid_map_find(f.skeleton, pairs, 1, &map) == IK_ERR_NOT_FOUND && map.joint[IK_ROLE_HEAD] < 0,
+          "bad pair");
     pairs[0].role = 99;
     CHECK(ik_humanoid_map_find(f.skeleton, pairs, 1, &map) == IK_ERR_RANGE, "bad role");
     fixture_free(&f);
@@ -492,7 +556,8 @@ static void reach_cases(fixture *f, int cases, rng *r) {
             bend = fixture_bend(f, limb);
             PROPERTY_CASE(limits, bend >= -BEND_TOL && bend <= lo + BEND_TOL, "%s limb %d: bend %g deg", f->label, limb,
                           (double)ik_deg(bend));
-            PROPERTY_CASE(lengths, fixture_lengths_kept(f, rest, (ik_real)1e-4) && fixture_pose_finite(f), "%s", f->label);
+            PROPERTY_CASE(lengths, fixture_lengths_kept(f, rest, (ik_real)1e-4) && fixture_pose_finite(f), "%s",
+                          f->label);
         }
     property_end(&reach);
     property_end(&limits);
@@ -538,8 +603,8 @@ static void sweep_no_flip(fixture *f) {
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             ik_vec3 mid = fixture_pos(f, f->rig.limb[limb].mid);
             ik_real len = fixture_limb_length(f, limb);
-            PROPERTY_CASE(side, fixture_bend(f, limb) >= -BEND_TOL, "%s limb %d frame %d: bend %g", f->label, limb, frame,
-                          (double)ik_deg(fixture_bend(f, limb)));
+            PROPERTY_CASE(side, fixture_bend(f, limb) >= -BEND_TOL, "%s limb %d frame %d: bend %g", f->label, limb,
+                          frame, (double)ik_deg(fixture_bend(f, limb)));
             if (frame > 1)
                 PROPERTY_CASE(jump, ik_vec3_distance(mid, prev_mid[limb]) < (ik_real)0.01 * len,
                               "%s limb %d frame %d: moved %g of %g", f->label, limb, frame,
@@ -584,10 +649,10 @@ static void lift_no_roll(fixture *f) {
             }
             off = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)),
                                  ik_vec3_normalize(ik_vec3_sub(fixture_end(f, limb), fixture_pos(f, l->start))));
-            PROPERTY_CASE(side,
-                          (limb >= IK_LIMB_LEG_L ? 1 : -1) * ik_vec3_dot(off, fwd) > (ik_real)0.05 * ik_vec3_length(off),
-                          "%s limb %d at %g deg: middle joint %g of its offset forward", f->label, limb,
-                          (double)ik_deg(angle), (double)(ik_vec3_dot(off, fwd) / ik_vec3_length(off)));
+            PROPERTY_CASE(
+                side, (limb >= IK_LIMB_LEG_L ? 1 : -1) * ik_vec3_dot(off, fwd) > (ik_real)0.05 * ik_vec3_length(off),
+                "%s limb %d at %g deg: middle joint %g of its offset forward", f->label, limb, (double)ik_deg(angle),
+                (double)(ik_vec3_dot(off, fwd) / ik_vec3_length(off)));
         }
     fixture_reset(f);
     property_end(&side);
@@ -617,7 +682,8 @@ static void test_mirrored_rig(void) {
     f.label = "built, mirrored";
     fixture_finish(&f);
     CHECK(f.init_result == IK_OK, "mirrored rig: %s", ik_result_str(f.init_result));
-    CHECK(ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 && ik_vec3_distance(f.rig.left_rs, ik_v3(-1, 0, 0)) < 1e-6,
+    CHECK(ik_vec3_distance(f.rig.forward_rs, ik_v3(0, 0, 1)) < 1e-6 &&
+              ik_vec3_distance(f.rig.left_rs, ik_v3(-1, 0, 0)) < 1e-6,
           "mirrored rig faces +Z (forward %g %g %g), its left on -X", (double)f.rig.forward_rs.x,
           (double)f.rig.forward_rs.y, (double)f.rig.forward_rs.z);
     feet[0] = f.map.joint[IK_ROLE_FOOT_L];
@@ -675,8 +741,8 @@ static void twin_jobs(fixture *f, fixture_twin *t, rng *r, int cases) {
         }
         gap = fixture_twin_gap(f, t, &turn);
         PROPERTY_CASE(same, gap <= (ik_real)1e-3 && turn <= ik_rad((ik_real)0.5) && fixture_pose_finite(&t->f),
-                      "%s case %d: a joint %g leg lengths off the mapped original, an end turned %g deg", t->f.label,
-                      c, (double)gap, (double)ik_deg(turn));
+                      "%s case %d: a joint %g leg lengths off the mapped original, an end turned %g deg", t->f.label, c,
+                      (double)gap, (double)ik_deg(turn));
     }
     fixture_reset(f);
     property_end(&same);
@@ -752,9 +818,10 @@ static void test_natural_pole_units(void) {
         ik_vec3 plain = ik_vec3_sub(ik_limb_natural_pole(a, b, c, target, h, 1), ik_vec3_lerp(a, target, (ik_real)0.5));
         for (k = 0; k < 2; ++k) {
             ik_real s = scales[k];
-            ik_vec3 scaled = ik_vec3_sub(ik_limb_natural_pole(ik_vec3_scale(a, s), ik_vec3_scale(b, s), ik_vec3_scale(c, s),
-                                                              ik_vec3_scale(target, s), ik_vec3_scale(h, s), s),
-                                         ik_vec3_scale(ik_vec3_lerp(a, target, (ik_real)0.5), s));
+            ik_vec3 scaled =
+                ik_vec3_sub(ik_limb_natural_pole(ik_vec3_scale(a, s), ik_vec3_scale(b, s), ik_vec3_scale(c, s),
+                                                 ik_vec3_scale(target, s), ik_vec3_scale(h, s), s),
+                            ik_vec3_scale(ik_vec3_lerp(a, target, (ik_real)0.5), s));
             ++total;
             agree += ik_vec3_distance(ik_vec3_scale(plain, s), scaled) < (ik_real)1e-3 * s;
         }
@@ -783,7 +850,10 @@ static void limb_pole_rig(fixture *f, int built, void *context) {
                 hip = fixture_pos(f, l->start);
                 down = ik_vec3_normalize(ik_vec3_sub(fixture_end(f, side), hip));
                 target = ik_vec3_mad(hip, down, leg * ((ik_real)0.85 - (ik_real)0.125 * (ik_real)reach));
-                target = ik_vec3_mad(target, swing < 3 ? forward : left, leg * (swing == 0 ? (ik_real)-0.2 : swing == 1 ? 0 : (ik_real)0.25));
+                target = ik_vec3_mad(target, swing < 3 ? forward : left,
+                                     leg * (swing == 0   ? (ik_real)-0.2
+                                            : swing == 1 ? 0
+                                                         : (ik_real)0.25));
                 end_ms = ik_humanoid_limb_end_ms(l, f->model);
                 tb.start_ms = &f->model[l->start], tb.mid_ms = &f->model[l->mid], tb.end_ms = &end_ms;
                 tb.target_ms = target;
@@ -797,10 +867,11 @@ static void limb_pole_rig(fixture *f, int built, void *context) {
                 ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
                 line = ik_vec3_normalize(ik_vec3_sub(fixture_end(f, side), fixture_pos(f, l->start)));
                 off = ik_vec3_reject(ik_vec3_sub(fixture_pos(f, l->mid), fixture_pos(f, l->start)), line);
-                PROPERTY_CASE(knee, ik_vec3_distance(fixture_end(f, side), target) < (ik_real)1e-3 * leg &&
-                                        ik_vec3_dot(off, forward) > (ik_real)0.02 * leg,
-                              "%s leg %d, reach %d, swing %d: miss %g, knee ahead %g legs", f->label, side, reach, swing,
-                              (double)(ik_vec3_distance(fixture_end(f, side), target) / leg),
+                PROPERTY_CASE(knee,
+                              ik_vec3_distance(fixture_end(f, side), target) < (ik_real)1e-3 * leg &&
+                                  ik_vec3_dot(off, forward) > (ik_real)0.02 * leg,
+                              "%s leg %d, reach %d, swing %d: miss %g, knee ahead %g legs", f->label, side, reach,
+                              swing, (double)(ik_vec3_distance(fixture_end(f, side), target) / leg),
                               (double)(ik_vec3_dot(off, forward) / leg));
             }
     property_end(&knee);
@@ -854,8 +925,9 @@ static void test_shoulders(void) {
         ik_real with = ik_vec3_distance(fixture_end(&f, IK_LIMB_ARM_L), target), without;
         fixture_reset(&f);
         job.adjust_shoulders = 0;
-        CHECK(ik_humanoid_solve_run(&job) == IK_OK && ik_quat_angle(ik_quat_mul(ik_quat_conjugate(f.pose[clav].rotation),
-                                                                                f.built_rest[clav].rotation)) < 1e-6,
+        CHECK(ik_humanoid_solve_run(&job) == IK_OK &&
+                  ik_quat_angle(ik_quat_mul(ik_quat_conjugate(f.pose[clav].rotation), f.built_rest[clav].rotation)) <
+                      1e-6,
               "no shoulder adjustment");
         without = ik_vec3_distance(fixture_end(&f, IK_LIMB_ARM_L), target);
         CHECK(with < (ik_real)0.5 * without, "reach helped: %g vs %g", (double)with, (double)without);
@@ -943,18 +1015,17 @@ static void look_around_rig(fixture *f, int built, void *context) {
             eye0 = fixture_pos(f, h);
             gaze0 = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[h], f->rig.head_forward_ls));
             dir = ik_vec3_add(
-                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(fwd, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
-                              IK_COS(e)),
+                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(fwd, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))), IK_COS(e)),
                 ik_vec3_scale(up, IK_SIN(e)));
             target = ik_vec3_mad(eye0, dir, dist);
             fixture_bind_job(f, &job);
             job.look_at = 1;
             job.look_target_ms = target;
             job.report = &report;
-            CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f),
-                  "%s/%d look (%d, %d): solve", f->label, variant, az, el);
-            CHECK(fixture_lengths_kept(f, rest_model, (ik_real)1e-4),
-                  "%s/%d look (%d, %d): bone lengths kept", f->label, variant, az, el);
+            CHECK(ik_humanoid_solve_run(&job) == IK_OK && fixture_pose_finite(f), "%s/%d look (%d, %d): solve",
+                  f->label, variant, az, el);
+            CHECK(fixture_lengths_kept(f, rest_model, (ik_real)1e-4), "%s/%d look (%d, %d): bone lengths kept",
+                  f->label, variant, az, el);
             gaze = ik_vec3_normalize(ik_mat4_transform_vector(&f->model[h], f->rig.head_forward_ls));
             to = ik_vec3_sub(target, fixture_pos(f, h));
             residual = angle_between(gaze, to);
@@ -962,9 +1033,8 @@ static void look_around_rig(fixture *f, int built, void *context) {
                   "%s/%d look (%d, %d): reported residual %g deg, measured %g deg", f->label, variant, az, el,
                   (double)ik_deg(report.look_error), (double)ik_deg(residual));
             CHECK(report.look_reached == (report.look_error <= job.look_tolerance),
-                  "%s/%d look (%d, %d): reached %d with residual %g deg (tolerance %g deg)", f->label,
-                  variant, az, el, (int)report.look_reached, (double)ik_deg(report.look_error),
-                  (double)ik_deg(job.look_tolerance));
+                  "%s/%d look (%d, %d): reached %d with residual %g deg (tolerance %g deg)", f->label, variant, az, el,
+                  (int)report.look_reached, (double)ik_deg(report.look_error), (double)ik_deg(job.look_tolerance));
             if (IK_FABS(a) <= ik_rad(45) && IK_FABS(e) <= ik_rad(45))
                 CHECK(residual <= ik_rad(1) && report.look_reached,
                       "%s/%d look (%d, %d): within the limits, %g deg off", f->label, variant, az, el,
@@ -973,17 +1043,16 @@ static void look_around_rig(fixture *f, int built, void *context) {
                 /* behind: pitch toward the target's elevation and no further */
                 ik_real e0 = elevation(gaze0, up), e1 = elevation(gaze, up), et = elevation(to, up);
                 CHECK(e1 >= ik_minr(e0, et) - ik_rad(2) && e1 <= ik_maxr(e0, et) + ik_rad(2),
-                      "%s/%d look (%d, %d): head elevation %g deg, target's %g deg, before %g deg", f->label,
-                      variant, az, el, (double)ik_deg(e1), (double)ik_deg(et), (double)ik_deg(e0));
+                      "%s/%d look (%d, %d): head elevation %g deg, target's %g deg, before %g deg", f->label, variant,
+                      az, el, (double)ik_deg(e1), (double)ik_deg(et), (double)ik_deg(e0));
                 gaze_yaw = IK_ATAN2(ik_vec3_dot(gaze, left), ik_vec3_dot(gaze, fwd));
                 if (az != 180)
                     CHECK(gaze_yaw * a > 0 && IK_FABS(gaze_yaw) >= ik_rad(60),
-                          "%s/%d look (%d, %d): the head turns to the target's side by yaw (%g deg)",
-                          f->label, variant, az, el, (double)ik_deg(gaze_yaw));
+                          "%s/%d look (%d, %d): the head turns to the target's side by yaw (%g deg)", f->label, variant,
+                          az, el, (double)ik_deg(gaze_yaw));
                 else
-                    CHECK(IK_FABS(gaze_yaw) >= ik_rad(60),
-                          "%s/%d look (%d, %d): the head turns by yaw (%g deg)", f->label, variant, az, el,
-                          (double)ik_deg(gaze_yaw));
+                    CHECK(IK_FABS(gaze_yaw) >= ik_rad(60), "%s/%d look (%d, %d): the head turns by yaw (%g deg)",
+                          f->label, variant, az, el, (double)ik_deg(gaze_yaw));
             }
         }
     free(rest_model);
@@ -995,8 +1064,7 @@ static void look_around_variants(fixture *f, int built, void *context) {
     ik_mat4 original = f->root_ms, variants[4];
     int v;
     variants[0] = ik_mat4_identity();
-    variants[1] =
-        ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+    variants[1] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     variants[2] = ik_mat4_from_trs(ik_v3(3, -2, 1), ik_quat_identity(), ik_v3(100, 100, 100));
     variants[3] = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
     (void)context;
@@ -1030,8 +1098,8 @@ static void test_look_tolerance(void) {
           "beyond the limit: not reached (%g deg)", (double)ik_deg(report.look_error));
     fixture_reset(&f);
     job.look_tolerance = ik_rad(45);
-    CHECK(ik_humanoid_solve_run(&job) == IK_OK && report.look_reached,
-          "a 45 degree tolerance accepts it (%g deg)", (double)ik_deg(report.look_error));
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK && report.look_reached, "a 45 degree tolerance accepts it (%g deg)",
+          (double)ik_deg(report.look_error));
     job.look_tolerance = -1;
     CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "negative tolerance refused");
     job.look_tolerance = NAN;
@@ -1069,7 +1137,8 @@ static void test_bad_input(void) {
     job.goal[IK_LIMB_ARM_R].weight = 2;
     CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "weight");
     job.goal[IK_LIMB_ARM_R].weight = 0;
-    CHECK(ik_humanoid_solve_run(&job) == IK_OK && memcmp(&saved, &f.pose[f.rig.limb[IK_LIMB_ARM_R].start], sizeof saved) == 0,
+    CHECK(ik_humanoid_solve_run(&job) == IK_OK &&
+              memcmp(&saved, &f.pose[f.rig.limb[IK_LIMB_ARM_R].start], sizeof saved) == 0,
           "weight 0 keeps the pose");
     job.passes = 3;
     CHECK(ik_humanoid_solve_run(&job) == IK_ERR_RANGE, "passes");
@@ -1136,8 +1205,8 @@ static void test_limit_angles(void) {
     ik_skeleton_fk(f.skeleton, f.pose, NULL, f.model);
     ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
     CHECK(IK_FABS(a.knee[0]) < 1e-4 && IK_FABS(a.ankle[0]) < 1e-3 && IK_FABS(a.toe[0]) < 1e-5 &&
-              IK_FABS(a.clavicle_up[0]) < 1e-5 && a.elbow[0] >= 0 && ik_humanoid_angles_excess(&f.rig, &a, &what) == 0 &&
-              strcmp(what, "") == 0,
+              IK_FABS(a.clavicle_up[0]) < 1e-5 && a.elbow[0] >= 0 &&
+              ik_humanoid_angles_excess(&f.rig, &a, &what) == 0 && strcmp(what, "") == 0,
           "rest: inside (knee %g, ankle %g, elbow %g)", (double)a.knee[0], (double)a.ankle[0], (double)a.elbow[0]);
     /* knee: the shin swung back 40 degrees (a knee bends its shin backward;
        the foot turns with it, so the ankle stays at 0) */
@@ -1148,24 +1217,27 @@ static void test_limit_angles(void) {
           (double)ik_deg(a.ankle[0]));
     turn_in_model(&f, leg->mid, ik_quat_from_axis_angle(lateral, ik_rad(-50)));
     ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
-    CHECK(IK_FABS(a.knee[0] + ik_rad(10)) < 1e-4 && IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(10)) < 1e-3 &&
+    CHECK(IK_FABS(a.knee[0] + ik_rad(10)) < 1e-4 &&
+              IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(10)) < 1e-3 &&
               strcmp(what, "left knee") == 0,
           "knee bent 10 the wrong way: %g deg", (double)ik_deg(a.knee[0]));
     turn_in_model(&f, leg->mid, ik_quat_from_axis_angle(lateral, ik_rad(10)));
     /* ankle: toes up 30 (dorsiflexion beyond 25 by 5), then down 60 (plantar 30) */
     turn_in_model(&f, leg->end, ik_quat_from_axis_angle(lateral, ik_rad(-30)));
     ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
-    CHECK(IK_FABS(a.ankle[0] - ik_rad(30)) < 1e-3 && IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(5)) < 1e-3 &&
+    CHECK(IK_FABS(a.ankle[0] - ik_rad(30)) < 1e-3 &&
+              IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(5)) < 1e-3 &&
               strcmp(what, "left ankle") == 0,
           "ankle up 30: %g deg, %s", (double)ik_deg(a.ankle[0]), what);
     turn_in_model(&f, leg->end, ik_quat_from_axis_angle(lateral, ik_rad(60)));
     ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
-    CHECK(IK_FABS(a.ankle[0] + ik_rad(30)) < 1e-3 && ik_humanoid_angles_excess(&f.rig, &a, NULL) < 1e-5, "ankle down 30: %g",
-          (double)ik_deg(a.ankle[0]));
+    CHECK(IK_FABS(a.ankle[0] + ik_rad(30)) < 1e-3 && ik_humanoid_angles_excess(&f.rig, &a, NULL) < 1e-5,
+          "ankle down 30: %g", (double)ik_deg(a.ankle[0]));
     /* toes: curled 40 (beyond 30 by 10) */
     turn_in_model(&f, leg->toe, ik_quat_from_axis_angle(lateral, ik_rad(40)));
     ik_humanoid_angles_measure(&f.rig, f.model, rest, &a);
-    CHECK(IK_FABS(a.toe[0] + ik_rad(40)) < 1e-3 && IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(10)) < 1e-3 &&
+    CHECK(IK_FABS(a.toe[0] + ik_rad(40)) < 1e-3 &&
+              IK_FABS(ik_humanoid_angles_excess(&f.rig, &a, &what) - ik_rad(10)) < 1e-3 &&
               strcmp(what, "left toes") == 0,
           "toes curled 40: %g, %s", (double)ik_deg(a.toe[0]), what);
     /* the right clavicle raised 35 degrees (beyond 30 by 5) about forward */

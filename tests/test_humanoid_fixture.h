@@ -38,7 +38,7 @@ typedef struct fixture {
     ik_bool restood;     /* the rest pose could not stand and `start` was made by IK */
 } fixture;
 
-static const char *const fixture_files[] = {"gltf/robot.glb", "gltf/girl.glb", "gltf/male_base_mesh.glb",
+static const char *const fixture_files[] = {"gltf/robot.glb",         "gltf/girl.glb",  "gltf/male_base_mesh.glb",
                                             "gltf/rigged_figure.glb", "bvh/131_01.bvh", "bvh/131_02.bvh",
                                             "bvh/01_01.bvh"};
 #define FIXTURE_FILE_COUNT ((int)(sizeof fixture_files / sizeof fixture_files[0]))
@@ -157,7 +157,9 @@ FIXTURE_MAYBE_UNUSED static void fixture_reset(fixture *f) {
     ik_skeleton_fk(f->skeleton, f->pose, &f->root_ms, f->model);
 }
 
-FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_pos(const fixture *f, int joint) { return ik_mat4_translation(&f->model[joint]); }
+FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_pos(const fixture *f, int joint) {
+    return ik_mat4_translation(&f->model[joint]);
+}
 
 /* The end (wrist, ankle) of a limb in the current model matrices. */
 FIXTURE_MAYBE_UNUSED static ik_vec3 fixture_end(const fixture *f, int limb) {
@@ -316,9 +318,12 @@ FIXTURE_MAYBE_UNUSED static int fixture_twin_of(fixture_twin *t, const fixture *
     static const char *const names[3] = {"root (-1, 1, 1)", "root (-1, -1, -1)", "root (-3, -3, -3)"};
     int made;
     if (k == 3) return fixture_twin_make(t, f, FIXTURE_TWIN_RIG, NULL);
-    if (k == 0) map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
-    else if (k == 1) map = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
-    else map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)), ik_v3(-3, -3, -3));
+    if (k == 0)
+        map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
+    else if (k == 1)
+        map = ik_mat4_from_trs(ik_v3(1, 2, -1), ik_quat_identity(), ik_v3(-1, -1, -1));
+    else
+        map = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)), ik_v3(-3, -3, -3));
     made = fixture_twin_make(t, f, FIXTURE_TWIN_ROOT, &map);
     snprintf(t->label, sizeof t->label, "%s, %s", f->label, names[k]);
     return made;
@@ -341,7 +346,7 @@ typedef struct fixture_mapped_ground {
 } fixture_mapped_ground;
 
 FIXTURE_MAYBE_UNUSED static ik_bool fixture_mapped_cast(void *user, ik_vec3 origin, ik_vec3 direction,
-                                                       ik_real max_distance, ik_ground_hit *hit) {
+                                                        ik_real max_distance, ik_ground_hit *hit) {
     const fixture_mapped_ground *m = (const fixture_mapped_ground *)user;
     ik_vec3 o = ik_mat4_transform_point(&m->inverse, origin), d = ik_mat4_transform_vector(&m->inverse, direction);
     ik_real k = ik_vec3_length(d);
@@ -354,7 +359,7 @@ FIXTURE_MAYBE_UNUSED static ik_bool fixture_mapped_cast(void *user, ik_vec3 orig
 }
 
 FIXTURE_MAYBE_UNUSED static ik_ground fixture_map_ground(const ik_ground *g, const ik_mat4 *map,
-                                                        fixture_mapped_ground *store) {
+                                                         fixture_mapped_ground *store) {
     store->ground = g;
     store->map = *map;
     if (!ik_mat4_inverse(map, &store->inverse)) store->inverse = ik_mat4_identity();
@@ -365,7 +370,7 @@ FIXTURE_MAYBE_UNUSED static ik_ground fixture_map_ground(const ik_ground *g, con
  * floor point mapped, rotation goals as fixture_map_rotation; the twin's
  * buffers and root. */
 FIXTURE_MAYBE_UNUSED static ik_humanoid_solve fixture_map_job(const ik_humanoid_solve *job, fixture_twin *t,
-                                                             const ik_ground *mapped_ground) {
+                                                              const ik_ground *mapped_ground) {
     ik_humanoid_solve m = *job;
     int i;
     m.rig = &t->f.rig;
@@ -408,8 +413,7 @@ FIXTURE_MAYBE_UNUSED static ik_real fixture_twin_gap(const fixture *f, const fix
 
 /* Runs `check` on the built rig (built = 1), then on each real rig that
  * sets up (built = 0); skips with a message where the corpus is absent. */
-FIXTURE_MAYBE_UNUSED static void fixture_each_rig(void (*check)(fixture *f, int built, void *context),
-                                                  void *context) {
+FIXTURE_MAYBE_UNUSED static void fixture_each_rig(void (*check)(fixture *f, int built, void *context), void *context) {
     fixture f;
     int i;
     if (fixture_built(&f)) {

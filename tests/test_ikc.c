@@ -73,8 +73,7 @@ static void test_lsan_suppressions(void) {
 static void test_help_and_version(void) {
     CHECK(run("--help") == 0 && strstr(out_text, "exit codes") && strstr(out_text, "render"), "ikc --help");
     /* One version number: the tool's is the library's, set by CMake. */
-    CHECK(run("--version") == 0 && strcmp(out_text, "ikc " IK_VERSION_STRING "\n") == 0, "ikc --version: %s",
-          out_text);
+    CHECK(run("--version") == 0 && strcmp(out_text, "ikc " IK_VERSION_STRING "\n") == 0, "ikc --version: %s", out_text);
     CHECK(strcmp(ik_version(), IK_VERSION_STRING) == 0, "ik_version() %s", ik_version());
     CHECK(run("solve --help") == 0 && strstr(out_text, "examples") && strstr(out_text, "--pole"), "solve --help");
     CHECK(run("render --help") == 0 && strstr(out_text, "--frames"), "render --help");
@@ -84,9 +83,9 @@ static void test_help_and_version(void) {
 }
 
 static void test_info_real_assets(void) {
-    static const char *const files[] = {"gltf/SimpleSkin.gltf", "gltf/girl.glb", "gltf/male_base_mesh.glb",
+    static const char *const files[] = {"gltf/SimpleSkin.gltf",   "gltf/girl.glb",  "gltf/male_base_mesh.glb",
                                         "gltf/rigged_figure.glb", "gltf/robot.glb", "bvh/01_01.bvh",
-                                        "bvh/131_01.bvh", "bvh/131_02.bvh"};
+                                        "bvh/131_01.bvh",         "bvh/131_02.bvh"};
     char args[1024], path[900];
     int i;
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
@@ -110,9 +109,10 @@ static void write_shared_inputs(void) {
     path_in(path, sizeof path, "leg.bvh");
     write_text(path, leg_bvh);
     path_in(path, sizeof path, "arm.chain");
-    write_text(path, "chain arm\njoint shoulder type ball cone 90\n"
-                     "joint elbow length 0.3 direction 1 0 0 type hinge axis 0 0 1 limit 0 150\n"
-                     "joint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
+    write_text(path,
+               "chain arm\njoint shoulder type ball cone 90\n"
+               "joint elbow length 0.3 direction 1 0 0 type hinge axis 0 0 1 limit 0 150\n"
+               "joint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
 }
 
 static void test_info_generated(void) {
@@ -232,8 +232,8 @@ static void test_solve_bvh(void) {
                 continue;
             }
             for (j = 0; j < 5; ++j) p[j] = json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position"));
-            CHECK(ik_vec3_distance(p[3], target2) < 2e-3, "solver %s puts the foot on the target (%g away)",
-                  solvers[s], (double)ik_vec3_distance(p[3], target2));
+            CHECK(ik_vec3_distance(p[3], target2) < 2e-3, "solver %s puts the foot on the target (%g away)", solvers[s],
+                  (double)ik_vec3_distance(p[3], target2));
             for (j = 1; j < 5; ++j)
                 CHECK(IK_FABS(ik_vec3_distance(p[before->skeleton.parents[j]], p[j]) -
                               ik_vec3_length(before->skeleton.rest_ls[j].translation)) < 1e-4,
@@ -293,8 +293,10 @@ static void test_solve_gltf(void) {
         snprintf(cmd, sizeof cmd, "'%s' '%s' >/dev/null 2>&1", validator, out);
         rc = system(cmd);
         rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-        if (rc == 2) check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
-        else CHECK(rc == 0, "Khronos validator finds no errors in the solved glTF");
+        if (rc == 2)
+            check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
+        else
+            CHECK(rc == 0, "Khronos validator finds no errors in the solved glTF");
     } else {
         check_skip("scripts/validate-gltf.sh not found");
     }
@@ -303,7 +305,6 @@ static void test_solve_gltf(void) {
     free(model_after);
     ik_gltf_free(before);
 }
-
 
 /* ---- output file safety ------------------------------------------------- */
 
@@ -503,8 +504,7 @@ static void test_solve_keeps_input_files(void) {
     /* an existing .bin that is not an earlier output: refused, nothing written */
     snprintf(out, sizeof out, "%s/girl.gltf", out_dir);
     snprintf(args, sizeof args, "solve '%s' --target Foot=0.1,0.4,0.2 --chain 3 -o '%s' --quiet", in, out);
-    CHECK(run(args) == 6 && strstr(err_text, girl), "an unrelated existing girl.bin is refused by name: %s",
-          err_text);
+    CHECK(run(args) == 6 && strstr(err_text, girl), "an unrelated existing girl.bin is refused by name: %s", err_text);
     CHECK(same_text(girl, "unrelated\n") && file_size(out) < 0, "nothing written after the refusal");
 
     /* writing into the input's folder where the output's .bin is the input's buffer: refused */
@@ -539,8 +539,7 @@ static void test_solve_refuses_input_as_output(void) {
     outs[0] = take, outs[1] = hard, outs[2] = sym;
     for (i = 0; i < 3; ++i) {
         snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.15,0.35,0.25 -o '%s'", take, outs[i]);
-        CHECK(run(args) == 6 && strstr(err_text, "--overwrite"), "-o %s (the input) refused: %s", outs[i],
-              err_text);
+        CHECK(run(args) == 6 && strstr(err_text, "--overwrite"), "-o %s (the input) refused: %s", outs[i], err_text);
         CHECK(same_text(take, leg_bvh), "the take is kept after -o %s", outs[i]);
     }
     write_leg_gltf(dir, "leg.gltf", "leg.bin", 64);
@@ -565,8 +564,7 @@ static void test_special_inputs(void) {
     write_text(bvh, leg_bvh);
     unlink(fifo);
     CHECK(mkfifo(fifo, 0600) == 0, "FIFO made");
-    CHECK(run("info /dev/urandom") == 3 && strstr(err_text, "not a regular file"), "info /dev/urandom: %s",
-          err_text);
+    CHECK(run("info /dev/urandom") == 3 && strstr(err_text, "not a regular file"), "info /dev/urandom: %s", err_text);
     snprintf(args, sizeof args, "info '%s'", fifo);
     CHECK(run(args) == 3 && strstr(err_text, "not a regular file"), "info FIFO: %s", err_text);
     snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json", bvh, fifo);
@@ -613,8 +611,9 @@ static void test_names_shown_safely(void) {
     CHECK(run(args) == 5 && !strchr(err_text, '\033') && strstr(err_text, "did you mean"),
           "suggestions are shown escaped: %s", err_text);
 
-    write_text(chain, "chain arm\njoint sh\033]0;owned\007ould\377er type ball cone 90\n"
-                      "joint hand length 0.3 direction 1 0 0 type fixed\n");
+    write_text(chain,
+               "chain arm\njoint sh\033]0;owned\007ould\377er type ball cone 90\n"
+               "joint hand length 0.3 direction 1 0 0 type fixed\n");
     snprintf(args, sizeof args, "info '%s'", chain);
     CHECK(run(args) == 0 && !strchr(out_text, '\033') && !strchr(out_text, '\007') && ik_utf8_valid(out_text),
           "chain-file names shown escaped: %s %s", out_text, err_text);
@@ -624,8 +623,9 @@ static void test_names_shown_safely(void) {
     CHECK(doc && ik_utf8_valid(out_text), "chain solve --json output is JSON in UTF-8: %.300s", out_text);
     cJSON_Delete(doc);
 
-    write_text(gltf, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\",\"children\":[1]},"
-                     "{\"name\":\"bad\377\376\",\"translation\":[0,1,0]}],\"skins\":[{\"joints\":[0,1]}]}");
+    write_text(gltf,
+               "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\",\"children\":[1]},"
+               "{\"name\":\"bad\377\376\",\"translation\":[0,1,0]}],\"skins\":[{\"joints\":[0,1]}]}");
     snprintf(args, sizeof args, "info '%s'", gltf);
     CHECK(run(args) == 4 && strstr(err_text, "/nodes/1/name") && strstr(err_text, "not valid UTF-8") &&
               ik_utf8_valid(err_text),
@@ -848,8 +848,8 @@ static void test_render_framing(void) {
             cJSON *doc, *panel;
             const cJSON *j;
             int outside = 0;
-            snprintf(args, sizeof args, "render '%s' --view %s --size 600x500 --layout '%s' -q -o '%s'", path,
-                     views[v], json, png);
+            snprintf(args, sizeof args, "render '%s' --view %s --size 600x500 --layout '%s' -q -o '%s'", path, views[v],
+                     json, png);
             CHECK(run(args) == 0, "%s: %s", args, err_text);
             read_text(json, text, 1 << 22);
             doc = cJSON_Parse(text);
@@ -978,7 +978,7 @@ static label_figures label_checks(const cJSON *panel, int w, int h) {
             iy = fmin(box[3], other[3]) - fmax(box[1], other[1]);
             if (b > a && ix > 0 && iy > 0)
                 f.overlapping += ix * iy > 0.05 * fmin((box[2] - box[0]) * (box[3] - box[1]),
-                                                        (other[2] - other[0]) * (other[3] - other[1]));
+                                                       (other[2] - other[0]) * (other[3] - other[1]));
         }
     }
     cairo_surface_destroy(mask);
@@ -1010,12 +1010,16 @@ static int check_labels_of(const char *what, const char *args_in, const char *pr
         CHECK(f.overlapping == 0 && f.on_figure == 0,
               "%s: %d of %d labels over another, %d on the figure (worst %.1f %% of its box)", what, f.overlapping,
               f.labels, f.on_figure, f.worst_figure * 100);
-        CHECK(f.unjoined == 0 && f.unreadable == 0, "%s: %d leaders not joining their label to its joint, %d labels "
-              "too small to read", what, f.unjoined, f.unreadable);
-        CHECK(got && strcmp(got, prefix) == 0 && f.misnamed == 0, "%s: prefix '%s' (want '%s') dropped from every "
-              "label: %d misnamed", what, got ? got : "(none)", prefix, f.misnamed);
-        CHECK((f.wanted == 0 || f.labels >= 1) && f.labels >= min_share * f.wanted, "%s: %d of %d joints named",
-              what, f.labels, f.wanted);
+        CHECK(f.unjoined == 0 && f.unreadable == 0,
+              "%s: %d leaders not joining their label to its joint, %d labels "
+              "too small to read",
+              what, f.unjoined, f.unreadable);
+        CHECK(got && strcmp(got, prefix) == 0 && f.misnamed == 0,
+              "%s: prefix '%s' (want '%s') dropped from every "
+              "label: %d misnamed",
+              what, got ? got : "(none)", prefix, f.misnamed);
+        CHECK((f.wanted == 0 || f.labels >= 1) && f.labels >= min_share * f.wanted, "%s: %d of %d joints named", what,
+              f.labels, f.wanted);
         printf("%s: %d of %d joints named, worst %.1f %% on the figure\n", what, f.labels, f.wanted,
                f.worst_figure * 100);
     }
@@ -1033,8 +1037,10 @@ static int write_variants(void) {
              "cd '%s/tests/outside' && /usr/bin/python3 -c \"import os, variants\n"
              "g, o = os.path.join('%s', 'gltf'), '%s'\n"
              "variants.mixamo_like(os.path.join(g, 'male_base_mesh.glb'), os.path.join(o, 'mixamo_male.glb'))\n"
-             "variants.mixamo_like(os.path.join(g, 'male_base_mesh.glb'), os.path.join(o, 'mixamo_male_zup.glb'), zup=True)\n"
-             "variants.mixamo_like(os.path.join(g, 'male_base_mesh.glb'), os.path.join(o, 'mixamo_male_apose.glb'), apose=40.0)\n"
+             "variants.mixamo_like(os.path.join(g, 'male_base_mesh.glb'), os.path.join(o, 'mixamo_male_zup.glb'), "
+             "zup=True)\n"
+             "variants.mixamo_like(os.path.join(g, 'male_base_mesh.glb'), os.path.join(o, 'mixamo_male_apose.glb'), "
+             "apose=40.0)\n"
              "variants.mixamo_like(os.path.join(g, 'girl.glb'), os.path.join(o, 'mixamo_girl.glb'))\n"
              "variants.mixamo_like(os.path.join(g, 'robot.glb'), os.path.join(o, 'mixamo_robot.glb'))\n"
              "\" >/dev/null 2>&1",
@@ -1125,8 +1131,8 @@ static void test_render_many_labels(void) {
             if (panel) {
                 bad = label_collisions(panel, &labels);
                 CHECK(bad == 0 && labels > 0 && labels <= 1000,
-                      "1,500 joints %s, --labels %s: %d labels placed, %d collisions", deep ? "deep" : "wide",
-                      modes[m], labels, bad);
+                      "1,500 joints %s, --labels %s: %d labels placed, %d collisions", deep ? "deep" : "wide", modes[m],
+                      labels, bad);
             }
             cJSON_Delete(layout);
         }
@@ -1155,8 +1161,8 @@ static void test_render_meshes(void) {
             cJSON *doc, *panel;
             int w, h, labels, bad;
             long drawn, bone, samples;
-            snprintf(args, sizeof args, "render '%s' --labels %s --layout '%s' -q -o '%s'", path, label_modes[m],
-                     json, png);
+            snprintf(args, sizeof args, "render '%s' --labels %s --layout '%s' -q -o '%s'", path, label_modes[m], json,
+                     png);
             CHECK(run(args) == 0, "%s: %s", args, err_text);
             drawn = drawn_pixels(png, &w, &h, &bone);
             CHECK(drawn > (long)w * h / 20, "%s: not blank (%ld of %d pixels drawn)", rigs[i], drawn, w * h);
@@ -1178,8 +1184,8 @@ static void test_render_meshes(void) {
             }
             bad = label_collisions(panel, &labels);
             CHECK(bad == 0, "%s --labels %s: %d collisions among %d labels", rigs[i], label_modes[m], bad, labels);
-            CHECK(m == 0 ? labels == 0 : labels > 0 || i == 4, "%s --labels %s: %d labels", rigs[i],
-                  label_modes[m], labels);
+            CHECK(m == 0 ? labels == 0 : labels > 0 || i == 4, "%s --labels %s: %d labels", rigs[i], label_modes[m],
+                  labels);
             cJSON_Delete(doc);
         }
     }
@@ -1262,10 +1268,19 @@ static void test_errors(void) {
 }
 
 /* The pictures `ikc demo` writes, one PNG per scene, in the order it writes them. */
-static const char *const demo_pictures[] = {
-    "humanoid", "humanoid_limits", "leg_two_bone", "head_look_at", "tail_springs", "arms_fabrik_ccd", "walk_stairs",
-    "retarget", "humanoid_uneven_ground", "humanoid_stairs_up", "humanoid_stairs_across", "humanoid_staff",
-    "humanoid_look_at"};
+static const char *const demo_pictures[] = {"humanoid",
+                                            "humanoid_limits",
+                                            "leg_two_bone",
+                                            "head_look_at",
+                                            "tail_springs",
+                                            "arms_fabrik_ccd",
+                                            "walk_stairs",
+                                            "retarget",
+                                            "humanoid_uneven_ground",
+                                            "humanoid_stairs_up",
+                                            "humanoid_stairs_across",
+                                            "humanoid_staff",
+                                            "humanoid_look_at"};
 enum { DEMO_PICTURES = (int)(sizeof demo_pictures / sizeof demo_pictures[0]) };
 
 /* The demo's closing summary in out_text: "Written to DIR/: N files, X MB",
@@ -1316,7 +1331,8 @@ static void check_demo_summary(const char *dir, int files_expected) {
         char name[80] = "";
         sscanf(first + strlen(open_line), "%79[^ ]", name);
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        CHECK(strstr(name, ".png") && file_size(path) > 1000 && strncmp(first + strlen(open_line) + strlen(name), " first", 6) == 0,
+        CHECK(strstr(name, ".png") && file_size(path) > 1000 &&
+                  strncmp(first + strlen(open_line) + strlen(name), " first", 6) == 0,
               "the picture to open first (%s) is a PNG the demo wrote", name);
     }
 }
@@ -1362,7 +1378,8 @@ static void check_demo_framing(const char *dir) {
         CHECK(doc != NULL, "%s: the demo's layout parses", path);
         cJSON_ArrayForEach(panel, cJSON_GetObjectItem(doc, "panels")) {
             const cJSON *box = cJSON_GetObjectItem(panel, "panel"), *j, *v;
-            double top = 1e300, bottom = -1e300, left = 1e300, right = -1e300, py = json_at(box, 1), ph = json_at(box, 3);
+            double top = 1e300, bottom = -1e300, left = 1e300, right = -1e300, py = json_at(box, 1),
+                   ph = json_at(box, 3);
             int n = 0;
             cJSON_ArrayForEach(j, cJSON_GetObjectItem(panel, "joints")) {
                 top = fmin(top, cJSON_GetObjectItem(j, "y")->valuedouble);
@@ -1379,15 +1396,17 @@ static void check_demo_framing(const char *dir) {
                     right = fmax(right, v->valuedouble);
                 }
             }
-            CHECK(bottom - top >= 0.5 * ph, "%s panel %d: the figure spans %.0f %% of the panel's height", demo_pictures[i],
-                  k, (bottom - top) / ph * 100);
-            CHECK(top >= py && bottom <= py + ph && left >= json_at(box, 0) && right <= json_at(box, 0) + json_at(box, 2),
-                  "%s panel %d: the figure inside its panel", demo_pictures[i], k);
+            CHECK(bottom - top >= 0.5 * ph, "%s panel %d: the figure spans %.0f %% of the panel's height",
+                  demo_pictures[i], k, (bottom - top) / ph * 100);
+            CHECK(
+                top >= py && bottom <= py + ph && left >= json_at(box, 0) && right <= json_at(box, 0) + json_at(box, 2),
+                "%s panel %d: the figure inside its panel", demo_pictures[i], k);
             if (cJSON_GetArraySize(cJSON_GetObjectItem(panel, "labels")) > 0) {
                 label_figures f = label_checks(panel, w, h);
                 CHECK(f.overlapping == 0 && f.on_figure == 0 && f.unjoined == 0 && f.labels >= 0.9 * f.wanted,
                       "%s panel %d: %d of %d labels placed; %d over another, %d on the figure, %d not joined to their "
-                      "joint", demo_pictures[i], k, f.labels, f.wanted, f.overlapping, f.on_figure, f.unjoined);
+                      "joint",
+                      demo_pictures[i], k, f.labels, f.wanted, f.overlapping, f.on_figure, f.unjoined);
             }
             ++k;
         }
@@ -1438,8 +1457,10 @@ static void test_demo(void) {
           colour_pixels(path, 0, 100000, 1));
     snprintf(path, sizeof path, "%s/retarget.png", dir);
     drawn_pixels(path, &w, &h, &bone);
-    CHECK(colour_pixels(path, h / 2 + 20, h, 0) > (long)w * h / 40, "retarget.png: the retargeted figures have "
-          "bodies: %ld body pixels in the lower row", colour_pixels(path, h / 2 + 20, h, 0));
+    CHECK(colour_pixels(path, h / 2 + 20, h, 0) > (long)w * h / 40,
+          "retarget.png: the retargeted figures have "
+          "bodies: %ld body pixels in the lower row",
+          colour_pixels(path, h / 2 + 20, h, 0));
     snprintf(path, sizeof path, "%s/scene.gltf", dir);
     CHECK(ik_gltf_read_file(path, &scene, NULL) == IK_OK && ik_gltf_skin_count(scene) == 6,
           "demo glTF loads with the humanoid, the tail and the four humanoid scenes");
@@ -1606,8 +1627,9 @@ static void test_solve_bvh_take(void) {
     /* the ankle pulled a third of the way toward its hip: a bent knee */
     target = ik_vec3_lerp(ik_mat4_translation(&model[ankle]), ik_mat4_translation(&model[hip]), 0.3f);
     path_in(out, sizeof out, "take.bvh");
-    snprintf(args, sizeof args, "solve '%s' --clip motion --time %g --target 'LeftAnkle=%.6f,%.6f,%.6f' -o '%s' --quiet",
-             path, time, (double)target.x, (double)target.y, (double)target.z, out);
+    snprintf(args, sizeof args,
+             "solve '%s' --clip motion --time %g --target 'LeftAnkle=%.6f,%.6f,%.6f' -o '%s' --quiet", path, time,
+             (double)target.x, (double)target.y, (double)target.z, out);
     CHECK(run(args) == 0, "solve a take: %s", err_text);
     if (ik_bvh_read_file(out, &after, NULL) != IK_OK || after->frame_count != before->frame_count ||
         after->values_per_frame != before->values_per_frame) {
@@ -1647,13 +1669,15 @@ static void test_solve_messages(void) {
     char leg[300], zero[300], args[1200];
     path_in(leg, sizeof leg, "leg.bvh");
     path_in(zero, sizeof zero, "zero_scale.gltf");
-    write_text(zero, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
-                     "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[1]},"
-                     "{\"name\":\"UpperLeg.L\",\"translation\":[0.1,0,0],\"children\":[2]},"
-                     "{\"name\":\"LowerLeg.L\",\"translation\":[0,-0.45,0],\"scale\":[0,0,0],\"children\":[3]},"
-                     "{\"name\":\"Foot.L\",\"translation\":[0,-0.45,0]}],\"skins\":[{\"joints\":[0,1,2,3]}]}");
+    write_text(zero,
+               "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":["
+               "{\"name\":\"Hips\",\"translation\":[0,1,0],\"children\":[1]},"
+               "{\"name\":\"UpperLeg.L\",\"translation\":[0.1,0,0],\"children\":[2]},"
+               "{\"name\":\"LowerLeg.L\",\"translation\":[0,-0.45,0],\"scale\":[0,0,0],\"children\":[3]},"
+               "{\"name\":\"Foot.L\",\"translation\":[0,-0.45,0]}],\"skins\":[{\"joints\":[0,1,2,3]}]}");
     snprintf(args, sizeof args, "solve '%s' --target Foot.L=0.1,0.3,0.1 --json", zero);
-    CHECK(run(args) == 1 && strstr(err_text, "degenerate geometry") && strstr(err_text, "joint 'LowerLeg.L' has a zero scale"),
+    CHECK(run(args) == 1 && strstr(err_text, "degenerate geometry") &&
+              strstr(err_text, "joint 'LowerLeg.L' has a zero scale"),
           "degenerate geometry names the joint: %s", err_text);
     /* LeftLeg's bone is 0.43 long; the target 0.2 from it */
     snprintf(args, sizeof args, "solve '%s' --target LeftFoot=0.1,0.3,0.1 --chain 2 --json", leg);
@@ -1804,8 +1828,8 @@ static void sweep_limb(const bend_rig *r, const character *c, int limb, ik_real 
             off = ik_vec3_normalize(ik_vec3_reject(ik_vec3_sub(p[l->mid], p[l->start]),
                                                    ik_vec3_normalize(ik_vec3_sub(p[l->end], p[l->start]))));
             PROPERTY_CASE(side, sign * ik_vec3_dot(off, r->forward) > 0.05f, "%s %s at %g deg, %d: %s %g forward",
-                          r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el, az,
-                          sign > 0 ? "knee" : "elbow", (double)ik_vec3_dot(off, r->forward));
+                          r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el, az, sign > 0 ? "knee" : "elbow",
+                          (double)ik_vec3_dot(off, r->forward));
             if (el > 5)
                 PROPERTY_CASE(flip, ik_vec3_dot(off, prev) > IK_COS(ik_rad(20)), "%s %s at %g deg: turned %g deg",
                               r->label, ik_skeleton_name(c->skeleton, l->mid), (double)el,
@@ -1892,9 +1916,9 @@ static void natural_bend(const bend_case *rigs, int count) {
 }
 
 static void test_natural_bend_131_01(void) {
-    static const bend_case rigs[] = {
-        {"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1}, {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
-        {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}};
+    static const bend_case rigs[] = {{"bvh/131_01.bvh", {0, 0, 1}, 0, 0, 1},
+                                     {"bvh/131_01.bvh", {0, 0, 1}, 1, 0, 1},
+                                     {"bvh/131_01.bvh", {0, 0, 1}, 0, 1, 100}};
     natural_bend(rigs, (int)(sizeof rigs / sizeof rigs[0]));
 }
 
@@ -1930,7 +1954,8 @@ static void test_natural_bend_robot(void) {
 /* ---- default chains stay on their own limb (issue 11, item 7) ---------------- */
 
 /* BVH text for one joint with 3 rotation channels (6 for a root). */
-#define BVH_JOINT(kind, name, x, y, z) kind " " name "\n{\nOFFSET " #x " " #y " " #z "\nCHANNELS 3 Zrotation Xrotation Yrotation\n"
+#define BVH_JOINT(kind, name, x, y, z) \
+    kind " " name "\n{\nOFFSET " #x " " #y " " #z "\nCHANNELS 3 Zrotation Xrotation Yrotation\n"
 #define BVH_END(x, y, z) "End Site\n{\nOFFSET " #x " " #y " " #z "\n}\n"
 
 /* A fox in the Khronos sample's names (b_Hip_01, b_Head_05, ...), facing +Z:
@@ -1988,13 +2013,15 @@ static const char hands_bvh[] =
  * 64) may, the others must stay within 1e-6. Returns the parsed document. */
 static cJSON *solve_moving(const char *args, const ik_vec3 *rest, int count, unsigned long long may_move,
                            const char *what) {
-    cJSON *doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL, *joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
+    cJSON *doc = run(args) == 0 ? cJSON_Parse(out_text) : NULL,
+          *joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
     int j, moved = -1;
     CHECK(cJSON_GetArraySize(joints) == count, "%s: --json lists every joint: %s", what, err_text);
     if (cJSON_GetArraySize(joints) != count) return doc;
     for (j = 0; j < count && moved < 0; ++j)
         if (!((may_move >> j) & 1) &&
-            ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")), rest[j]) > 1e-6f)
+            ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")), rest[j]) >
+                1e-6f)
             moved = j;
     CHECK(moved < 0, "%s: joint %d (%s) moved", what, moved,
           moved >= 0 ? cJSON_GetObjectItem(cJSON_GetArrayItem(joints, moved), "name")->valuestring : "");
@@ -2031,7 +2058,8 @@ static void test_chain_stops_fox(void) {
         return;
     }
     snprintf(args, sizeof args, "info '%s'", fox);
-    CHECK(run(args) == 0 && strstr(out_text, "tail      b_Tail01_012 > b_Tail02_013 > b_Tail03_014 > b_Tail03_014_End") &&
+    CHECK(run(args) == 0 &&
+              strstr(out_text, "tail      b_Tail01_012 > b_Tail02_013 > b_Tail03_014 > b_Tail03_014_End") &&
               strstr(out_text, "spine     b_Neck_04 > b_Head_05") &&
               strstr(out_text, "leg       b_LeftLeg01_015 > b_LeftLeg02_016 > b_LeftFoot01_017"),
           "info names the fox's tail and neck below the joints carrying other limbs: %s", out_text);
@@ -2106,8 +2134,9 @@ static void test_chain_stops_hands(void) {
           "--target hand_L: no chain of its own, a usage error that names body_low: %s", err_text);
     snprintf(args, sizeof args, "solve '%s' --target hand_L=0.4,0.9,0.3 --chain 3 --json", path);
     doc = solve_moving(args, rest, b->skeleton.joint_count, ~0ull, "--chain 3");
-    CHECK(doc && cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0), "reached")),
-          "--chain 3 turns root and body_low when asked");
+    CHECK(
+        doc && cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "targets"), 0), "reached")),
+        "--chain 3 turns root and body_low when asked");
     cJSON_Delete(doc);
     for (j = 0; j < b->skeleton.joint_count; ++j)
         if (strstr(ik_skeleton_name(&b->skeleton, j), "_L") && !strstr(ik_skeleton_name(&b->skeleton, j), "hand"))
@@ -2130,7 +2159,8 @@ static const char few_bvh[] =
  * body and the hand's to hand_L; vertex 3's first weight is `weight3`
  * (1: well formed). */
 static void write_few_gltf(const char *gltf, const char *dir, const char *bin, float weight3) {
-    static const float centre[2][3] = {{0, 1, 0}, {0.4f, 1.2f, 0}}, half[2][3] = {{0.15f, 0.3f, 0.1f}, {0.05f, 0.05f, 0.05f}};
+    static const float centre[2][3] = {{0, 1, 0}, {0.4f, 1.2f, 0}},
+                       half[2][3] = {{0.15f, 0.3f, 0.1f}, {0.05f, 0.05f, 0.05f}};
     static const unsigned short faces[36] = {0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1,
                                              2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
     float positions[16][3], weights[16][4], ibm[3][16];
@@ -2164,22 +2194,23 @@ static void write_few_gltf(const char *gltf, const char *dir, const char *bin, f
     fwrite(indices, 1, sizeof indices, f);
     fwrite(ibm, 1, sizeof ibm, f);
     fclose(f);
-    snprintf(text, sizeof text,
-             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,3]}],\"nodes\":["
-             "{\"name\":\"root\",\"children\":[1]},{\"name\":\"body\",\"translation\":[0,1,0],\"children\":[2]},"
-             "{\"name\":\"hand_L\",\"translation\":[0.4,0.2,0]},{\"name\":\"figure\",\"mesh\":0,\"skin\":0}],"
-             "\"skins\":[{\"joints\":[0,1,2],\"inverseBindMatrices\":4}],"
-             "\"meshes\":[{\"name\":\"boxes\",\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
-             "\"WEIGHTS_0\":2},\"indices\":3}]}],\"accessors\":["
-             "{\"bufferView\":0,\"componentType\":5126,\"count\":16,\"type\":\"VEC3\",\"min\":[-0.15,0.7,-0.1],"
-             "\"max\":[0.45,1.3,0.1]},{\"bufferView\":1,\"componentType\":5121,\"count\":16,\"type\":\"VEC4\"},"
-             "{\"bufferView\":2,\"componentType\":5126,\"count\":16,\"type\":\"VEC4\"},"
-             "{\"bufferView\":3,\"componentType\":5123,\"count\":72,\"type\":\"SCALAR\"},"
-             "{\"bufferView\":4,\"componentType\":5126,\"count\":3,\"type\":\"MAT4\"}],\"bufferViews\":["
-             "{\"buffer\":0,\"byteLength\":192},{\"buffer\":0,\"byteOffset\":192,\"byteLength\":64},"
-             "{\"buffer\":0,\"byteOffset\":256,\"byteLength\":256},{\"buffer\":0,\"byteOffset\":512,\"byteLength\":144},"
-             "{\"buffer\":0,\"byteOffset\":656,\"byteLength\":192}],\"buffers\":[{\"byteLength\":848,\"uri\":\"%s\"}]}",
-             bin);
+    snprintf(
+        text, sizeof text,
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,3]}],\"nodes\":["
+        "{\"name\":\"root\",\"children\":[1]},{\"name\":\"body\",\"translation\":[0,1,0],\"children\":[2]},"
+        "{\"name\":\"hand_L\",\"translation\":[0.4,0.2,0]},{\"name\":\"figure\",\"mesh\":0,\"skin\":0}],"
+        "\"skins\":[{\"joints\":[0,1,2],\"inverseBindMatrices\":4}],"
+        "\"meshes\":[{\"name\":\"boxes\",\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,"
+        "\"WEIGHTS_0\":2},\"indices\":3}]}],\"accessors\":["
+        "{\"bufferView\":0,\"componentType\":5126,\"count\":16,\"type\":\"VEC3\",\"min\":[-0.15,0.7,-0.1],"
+        "\"max\":[0.45,1.3,0.1]},{\"bufferView\":1,\"componentType\":5121,\"count\":16,\"type\":\"VEC4\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":16,\"type\":\"VEC4\"},"
+        "{\"bufferView\":3,\"componentType\":5123,\"count\":72,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":4,\"componentType\":5126,\"count\":3,\"type\":\"MAT4\"}],\"bufferViews\":["
+        "{\"buffer\":0,\"byteLength\":192},{\"buffer\":0,\"byteOffset\":192,\"byteLength\":64},"
+        "{\"buffer\":0,\"byteOffset\":256,\"byteLength\":256},{\"buffer\":0,\"byteOffset\":512,\"byteLength\":144},"
+        "{\"buffer\":0,\"byteOffset\":656,\"byteLength\":192}],\"buffers\":[{\"byteLength\":848,\"uri\":\"%s\"}]}",
+        bin);
     write_text(gltf, text);
 }
 
@@ -2249,9 +2280,11 @@ static void test_render_names_bad_mesh(void) {
                   err_text);
             continue;
         }
-        CHECK(warm_pixels(png) < 1000, "the bones are drawn instead (%ld warm pixels: the orange chain)", warm_pixels(png));
+        CHECK(warm_pixels(png) < 1000, "the bones are drawn instead (%ld warm pixels: the orange chain)",
+              warm_pixels(png));
         CHECK(strstr(err_text, "warning") && strstr(err_text, "/meshes/0/primitives/0/attributes/WEIGHTS_0") &&
-                  strstr(err_text, "mesh 'boxes', ") && strstr(err_text, why[k]) && strstr(err_text, "drawing the bones"),
+                  strstr(err_text, "mesh 'boxes', ") && strstr(err_text, why[k]) &&
+                  strstr(err_text, "drawing the bones"),
               "render names the mesh, the vertex and its weights: %s", err_text);
         snprintf(args, sizeof args, "solve '%s' --target hand_L=0.5,1,0.2 --chain 2 --render '%s'", gltf, png);
         CHECK(run(args) == 0 && strstr(err_text, "mesh 'boxes', ") && strstr(err_text, why[k]),
@@ -2260,7 +2293,9 @@ static void test_render_names_bad_mesh(void) {
 }
 
 /* Signed height of p above the plane (point, unit normal). */
-static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) { return ik_vec3_dot(ik_vec3_sub(p, point), normal); }
+static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) {
+    return ik_vec3_dot(ik_vec3_sub(p, point), normal);
+}
 
 /* --slope 10: the plane is tilted 10 degrees from the body's up, and in the
  * reloaded file each foot's sole touches it: the heel and the ball on the
@@ -2268,7 +2303,7 @@ static ik_real above_plane(ik_vec3 p, ik_vec3 point, ik_vec3 normal) { return ik
  * it and the heel above it. */
 static void test_solve_slope(void) {
     static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "gltf/rigged_figure.glb",
-                                        "gltf/girl.glb",  "bvh/131_01.bvh",         "bvh/01_01.bvh"};
+                                        "gltf/girl.glb",  "bvh/131_01.bvh",          "bvh/01_01.bvh"};
     int i;
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
         character before, after;
@@ -2298,7 +2333,8 @@ static void test_solve_slope(void) {
         point = json_vec3(cJSON_GetObjectItem(ground, "point"));
         normal = ik_vec3_normalize(json_vec3(cJSON_GetObjectItem(ground, "normal")));
         CHECK(IK_FABS(ik_deg(ik_acos_safe(ik_vec3_dot(normal, before.up))) - 10) < 0.01f,
-              "%s: the slope is 10 degrees (%g)", files[i], (double)ik_deg(ik_acos_safe(ik_vec3_dot(normal, before.up))));
+              "%s: the slope is 10 degrees (%g)", files[i],
+              (double)ik_deg(ik_acos_safe(ik_vec3_dot(normal, before.up))));
         if (character_load(&after, out, 1)) {
             for (side = 0; side < 2; ++side) {
                 /* the sole from the input's rig (the written file's rest pose is the solved one) */
@@ -2356,9 +2392,10 @@ static void test_solve_ground_files(void) {
     character_free(&girl);
     path_in(field, sizeof field, "bumps.txt");
     path_in(png, sizeof png, "bumps.png");
-    write_text(field, "# a flat field 0.05 above the floor, one row a little higher\n"
-                      "cell 0.1\nsize 5 3   # x, z\nheights\n"
-                      "0.05 0.05 0.05 0.05 0.05\n0.05 0.05 0.05 0.05 0.05\n0.05 0.05 0.05 0.05 0.05\n");
+    write_text(field,
+               "# a flat field 0.05 above the floor, one row a little higher\n"
+               "cell 0.1\nsize 5 3   # x, z\nheights\n"
+               "0.05 0.05 0.05 0.05 0.05\n0.05 0.05 0.05 0.05 0.05\n0.05 0.05 0.05 0.05 0.05\n");
     snprintf(args, sizeof args, "solve '%s' --feet-on-ground '%s' --json --render '%s'", path, field, png);
     CHECK(run(args) == 0, "height field: %s", err_text);
     doc = cJSON_Parse(out_text);
@@ -2404,11 +2441,11 @@ static ik_real elevation_of(ik_vec3 d, ik_vec3 up) {
  * head level (no arching back) while it turns to the target's side. */
 static void test_solve_look_at(void) {
     static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "gltf/rigged_figure.glb",
-                                        "gltf/girl.glb",  "bvh/131_01.bvh",         "bvh/01_01.bvh"};
+                                        "gltf/girl.glb",  "bvh/131_01.bvh",          "bvh/01_01.bvh"};
     static const struct {
         ik_real azimuth, elevation, tolerance; /* degrees from forward toward left, above level; 0: default */
-    } looks[] = {{0, 0, 0}, {30, 20, 0}, {-100, 0, 0}, {180, 0, 0}, {150, 0, 0}, {-160, 40, 0}, {0, 85, 0},
-                 {0, -60, 0}, {95, 0, 30}};
+    } looks[] = {{0, 0, 0},     {30, 20, 0}, {-100, 0, 0}, {180, 0, 0}, {150, 0, 0},
+                 {-160, 40, 0}, {0, 85, 0},  {0, -60, 0},  {95, 0, 30}};
     int i, k;
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
         character before, after;
@@ -2428,20 +2465,21 @@ static void test_solve_look_at(void) {
         dist = 2 * limb_length_ms(&before, IK_LIMB_LEG_L);
         for (k = 0; k < (int)(sizeof looks / sizeof looks[0]); ++k) {
             ik_real a = ik_rad(looks[k].azimuth), e = ik_rad(looks[k].elevation), tol = looks[k].tolerance;
-            ik_vec3 dir = ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(before.forward, IK_COS(a)),
-                                                                ik_vec3_scale(left, IK_SIN(a))),
-                                                    IK_COS(e)),
-                                      ik_vec3_scale(before.up, IK_SIN(e)));
+            ik_vec3 dir = ik_vec3_add(
+                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(before.forward, IK_COS(a)), ik_vec3_scale(left, IK_SIN(a))),
+                              IK_COS(e)),
+                ik_vec3_scale(before.up, IK_SIN(e)));
             ik_vec3 target = ik_vec3_mad(eye, dir, dist), gaze, to;
             cJSON *doc, *look;
             ik_real residual, reported;
             int reached, solved_head;
-            snprintf(out, sizeof out, "%s/look%d_%d.%s", work_dir, i, k,
-                     strstr(files[i], ".bvh") ? "bvh" : "glb");
-            if (tol > 0) snprintf(tolerance, sizeof tolerance, " --look-tolerance %g", (double)tol);
-            else tolerance[0] = '\0';
-            snprintf(args, sizeof args, "solve '%s' --look-at %.6f,%.6f,%.6f%s --json -o '%s'", path,
-                     (double)target.x, (double)target.y, (double)target.z, tolerance, out);
+            snprintf(out, sizeof out, "%s/look%d_%d.%s", work_dir, i, k, strstr(files[i], ".bvh") ? "bvh" : "glb");
+            if (tol > 0)
+                snprintf(tolerance, sizeof tolerance, " --look-tolerance %g", (double)tol);
+            else
+                tolerance[0] = '\0';
+            snprintf(args, sizeof args, "solve '%s' --look-at %.6f,%.6f,%.6f%s --json -o '%s'", path, (double)target.x,
+                     (double)target.y, (double)target.z, tolerance, out);
             CHECK(run(args) == 0, "%s look %d: solve --look-at: %s", files[i], k, err_text);
             doc = cJSON_Parse(out_text);
             look = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "look_at") : NULL;
@@ -2459,20 +2497,18 @@ static void test_solve_look_at(void) {
                 continue;
             }
             solved_head = ik_skeleton_find(after.skeleton, ik_skeleton_name(before.skeleton, head));
-            gaze = ik_vec3_normalize(
-                ik_mat4_transform_vector(&after.model[solved_head], before.rig.head_forward_ls));
+            gaze = ik_vec3_normalize(ik_mat4_transform_vector(&after.model[solved_head], before.rig.head_forward_ls));
             to = ik_vec3_normalize(ik_vec3_sub(target, joint_ms(&after, solved_head)));
             residual = ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(gaze, to)), ik_vec3_dot(gaze, to)));
-            CHECK(IK_FABS(residual - reported) <= 0.05f, "%s look %d: residual %g deg reported, %g measured",
-                  files[i], k, (double)reported, (double)residual);
+            CHECK(IK_FABS(residual - reported) <= 0.05f, "%s look %d: residual %g deg reported, %g measured", files[i],
+                  k, (double)reported, (double)residual);
             CHECK(reached == (residual <= (tol > 0 ? tol : 1) + 0.01f),
                   "%s look %d: reached %d with a residual of %g deg (tolerance %g)", files[i], k, reached,
                   (double)residual, (double)(tol > 0 ? tol : 1));
             CHECK(reached || (strstr(err_text, "warning") && strstr(err_text, "residual")),
                   "%s look %d: a miss is a warning with its residual: %s", files[i], k, err_text);
             if (IK_FABS(looks[k].azimuth) <= 30 && IK_FABS(looks[k].elevation) <= 30)
-                CHECK(reached, "%s look %d: a target in front is reached (%g deg)", files[i], k,
-                      (double)residual);
+                CHECK(reached, "%s look %d: a target in front is reached (%g deg)", files[i], k, (double)residual);
             if (IK_FABS(looks[k].azimuth) > 90) {
                 ik_real gaze_elevation = ik_deg(elevation_of(gaze, before.up));
                 ik_real side = ik_vec3_dot(gaze, left);
@@ -2480,8 +2516,8 @@ static void test_solve_look_at(void) {
                       "%s look %d: behind at %g deg of elevation, the head pitches to %g deg", files[i], k,
                       (double)looks[k].elevation, (double)gaze_elevation);
                 if (looks[k].azimuth != 180)
-                    CHECK(side * looks[k].azimuth > 0, "%s look %d: the head turns to the target's side (%g)",
-                          files[i], k, (double)side);
+                    CHECK(side * looks[k].azimuth > 0, "%s look %d: the head turns to the target's side (%g)", files[i],
+                          k, (double)side);
             }
             character_free(&after);
         }
@@ -2529,10 +2565,14 @@ static void test_solve_clip_ground(void) {
     static const struct {
         const char *file, *clip;
         ik_real time;
-    } frames[] = {{"bvh/131_01.bvh", "motion", 0},      {"bvh/131_01.bvh", "motion", 1.25f},
-                  {"bvh/131_01.bvh", "motion", 2},      {"bvh/131_02.bvh", "motion", 3.5f},
-                  {"bvh/01_01.bvh", "motion", 5},       {"bvh/01_01.bvh", "motion", 12.4f},
-                  {"gltf/robot.glb", "Robot_Walking", 0.3f}, {"gltf/girl.glb", "RunTrack", 0.4f}};
+    } frames[] = {{"bvh/131_01.bvh", "motion", 0},
+                  {"bvh/131_01.bvh", "motion", 1.25f},
+                  {"bvh/131_01.bvh", "motion", 2},
+                  {"bvh/131_02.bvh", "motion", 3.5f},
+                  {"bvh/01_01.bvh", "motion", 5},
+                  {"bvh/01_01.bvh", "motion", 12.4f},
+                  {"gltf/robot.glb", "Robot_Walking", 0.3f},
+                  {"gltf/girl.glb", "RunTrack", 0.4f}};
     int i;
     for (i = 0; i < (int)(sizeof frames / sizeof frames[0]); ++i) {
         character before, after;
@@ -2542,8 +2582,7 @@ static void test_solve_clip_ground(void) {
         ik_real leg, worst = 0, heel_clear[2], ball_clear[2];
         int slope, j, side;
         if (!real_asset(frames[i].file, path, sizeof path)) continue;
-        if (!character_load(&before, path, 0) ||
-            !character_pose_at(&before, frames[i].clip, frames[i].time)) {
+        if (!character_load(&before, path, 0) || !character_pose_at(&before, frames[i].clip, frames[i].time)) {
             CHECK(0, "%s: the library finds its humanoid and clip %s", frames[i].file, frames[i].clip);
             character_free(&before);
             continue;
@@ -2555,10 +2594,10 @@ static void test_solve_clip_ground(void) {
             const ik_humanoid_limb *l = &before.rig.limb[IK_LIMB_LEG_L + side];
             heel_clear[side] = ball_clear[side] = 0;
             if (l->end < 0) continue;
-            heel_clear[side] = ik_vec3_dot(
-                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->heel_ls), floor_ms), up);
-            ball_clear[side] = ik_vec3_dot(
-                ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->ball_ls), floor_ms), up);
+            heel_clear[side] =
+                ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->heel_ls), floor_ms), up);
+            ball_clear[side] =
+                ik_vec3_dot(ik_vec3_sub(ik_mat4_transform_point(&before.model[l->end], l->ball_ls), floor_ms), up);
         }
         for (slope = 0; slope <= 10; slope += 10) {
             snprintf(out, sizeof out, "%s/clip_ground%d_%d.%s", work_dir, i, slope,
@@ -2578,8 +2617,7 @@ static void test_solve_clip_ground(void) {
             }
             for (side = 0; side < 2; ++side)
                 CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(feet, side), "reached")),
-                      "%s t %g slope %d: foot %d reached", frames[i].file, (double)frames[i].time, slope,
-                      side);
+                      "%s t %g slope %d: foot %d reached", frames[i].file, (double)frames[i].time, slope, side);
             if (slope == 0) {
                 worst = 0;
                 for (j = 0; j < before.skeleton->joint_count; ++j) {
@@ -2600,33 +2638,31 @@ static void test_solve_clip_ground(void) {
                 character_free(&after);
             } else {
                 /* the plane through the frame's floor; a swinging heel keeps its height above it */
-                ik_vec3 point = json_vec3(cJSON_GetObjectItem(
-                    cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "point"));
-                ik_vec3 normal = json_vec3(cJSON_GetObjectItem(
-                    cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "normal"));
+                ik_vec3 point = json_vec3(
+                    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "point"));
+                ik_vec3 normal = json_vec3(
+                    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "ground"), "normal"));
                 CHECK(IK_FABS(above_plane(floor_ms, point, normal)) <= 1e-4f * leg,
                       "%s t %g: the slope passes through the frame's floor_ms (%g off)", frames[i].file,
                       (double)frames[i].time, (double)above_plane(floor_ms, point, normal));
                 for (side = 0; side < 2; ++side) {
                     const ik_humanoid_limb *l = &before.rig.limb[IK_LIMB_LEG_L + side];
-                    int foot = l->end >= 0 ? ik_skeleton_find(before.skeleton,
-                                                              ik_skeleton_name(before.skeleton, l->end))
-                                           : -1;
+                    int foot =
+                        l->end >= 0 ? ik_skeleton_find(before.skeleton, ik_skeleton_name(before.skeleton, l->end)) : -1;
                     if (foot < 0 || heel_clear[side] <= 0.1f * leg) continue;
                     if (!written_frame_load(&after, out, frames[i].clip, frames[i].time)) {
                         CHECK(0, "%s: the written file loads back", frames[i].file);
                     } else {
                         ik_real cos_slope = ik_vec3_dot(normal, up);
-                        ik_real heel = above_plane(ik_mat4_transform_point(&after.model[foot], l->heel_ls),
-                                                   point, normal) /
-                                           cos_slope -
-                                       heel_clear[side];
-                        ik_real ball = above_plane(ik_mat4_transform_point(&after.model[foot], l->ball_ls),
-                                                   point, normal) /
-                                           cos_slope -
-                                       ball_clear[side];
-                        CHECK(heel >= -2e-3f * leg && ball >= -2e-3f * leg &&
-                                  ik_minr(heel, ball) <= 2e-3f * leg,
+                        ik_real heel =
+                            above_plane(ik_mat4_transform_point(&after.model[foot], l->heel_ls), point, normal) /
+                                cos_slope -
+                            heel_clear[side];
+                        ik_real ball =
+                            above_plane(ik_mat4_transform_point(&after.model[foot], l->ball_ls), point, normal) /
+                                cos_slope -
+                            ball_clear[side];
+                        CHECK(heel >= -2e-3f * leg && ball >= -2e-3f * leg && ik_minr(heel, ball) <= 2e-3f * leg,
                               "%s t %g foot %d: the swinging heel and ball are %g and %g higher above the "
                               "slope than "
                               "above the floor_ms",
@@ -2676,19 +2712,16 @@ static void test_solve_clip_terrain(void) {
     cJSON_Delete(doc);
     path_in(field, sizeof field, "flat_field.txt");
     write_text(field, "cell 2\nsize 3 3\nheights\n0 0 0\n0 0 0\n0 0 0\n");
-    snprintf(args, sizeof args, "solve '%s' --clip motion --time 2 --feet-on-ground '%s' --json", path,
-             field);
+    snprintf(args, sizeof args, "solve '%s' --clip motion --time 2 --feet-on-ground '%s' --json", path, field);
     CHECK(run(args) == 0 && !strstr(err_text, "warning"), "a flat height field under a frame: %s", err_text);
     doc = cJSON_Parse(out_text);
     joints = doc ? cJSON_GetObjectItem(doc, "joints") : NULL;
     CHECK(cJSON_GetArraySize(joints) == before.skeleton->joint_count, "--json lists the joints");
-    for (j = 0;
-         j < before.skeleton->joint_count && cJSON_GetArraySize(joints) == before.skeleton->joint_count; ++j)
-        worst = ik_maxr(
-            worst, ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")),
-                                    joint_ms(&before, j)));
-    CHECK(worst <= 1e-4f * leg, "a flat height field moved a joint by %g (leg %g)", (double)worst,
-          (double)leg);
+    for (j = 0; j < before.skeleton->joint_count && cJSON_GetArraySize(joints) == before.skeleton->joint_count; ++j)
+        worst =
+            ik_maxr(worst, ik_vec3_distance(json_vec3(cJSON_GetObjectItem(cJSON_GetArrayItem(joints, j), "position")),
+                                            joint_ms(&before, j)));
+    CHECK(worst <= 1e-4f * leg, "a flat height field moved a joint by %g (leg %g)", (double)worst, (double)leg);
     cJSON_Delete(doc);
     character_free(&before);
 }
@@ -2707,8 +2740,7 @@ static void test_solve_foot_cannot_reach(void) {
     feet = doc ? cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "humanoid"), "feet") : NULL;
     right = cJSON_GetArrayItem(feet, 1);
     CHECK(right && cJSON_IsFalse(cJSON_GetObjectItem(right, "reached")) &&
-              cJSON_GetObjectItem(right, "residual")->valuedouble > 1 &&
-              cJSON_GetObjectItem(right, "warning"),
+              cJSON_GetObjectItem(right, "residual")->valuedouble > 1 && cJSON_GetObjectItem(right, "warning"),
           "--json: the right foot not reached, with its residual and a warning: %.500s", out_text);
     cJSON_Delete(doc);
 }
@@ -2863,14 +2895,10 @@ static void test_walk_command(void) {
             int code;
             const char *message;
         } bad[] = {
-            {"--speed 0", 2, "speed must be positive"},
-            {"--speed nan", 2, "--speed"},
-            {"--stride -1", 2, "must not be negative"},
-            {"--step-height 5", 2, "step height"},
-            {"--slope 5 --stairs 0.1,0.3", 2, "one of"},
-            {"--stairs 0.1", 2, "RISE,RUN"},
-            {"--cadence 9 --stride 1", 2, "disagree"},
-            {"--bogus", 2, "unknown option"},
+            {"--speed 0", 2, "speed must be positive"},  {"--speed nan", 2, "--speed"},
+            {"--stride -1", 2, "must not be negative"},  {"--step-height 5", 2, "step height"},
+            {"--slope 5 --stairs 0.1,0.3", 2, "one of"}, {"--stairs 0.1", 2, "RISE,RUN"},
+            {"--cadence 9 --stride 1", 2, "disagree"},   {"--bogus", 2, "unknown option"},
         };
         int i;
         for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
@@ -2944,16 +2972,16 @@ static void test_robot_commands(void) {
     CHECK(run(args) == 0 && strstr(out_text, "reached after") && strstr(out_text, "panda_joint7"),
           "position only: %s%s", out_text, err_text);
     snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 3,0,0.4 --iterations 500", path);
-    CHECK(run(args) == 0 && strstr(out_text, "NOT reached") && strstr(err_text, "out of reach"),
-          "out of reach: %s%s", out_text, err_text);
+    CHECK(run(args) == 0 && strstr(out_text, "NOT reached") && strstr(err_text, "out of reach"), "out of reach: %s%s",
+          out_text, err_text);
     snprintf(args, sizeof args, "solve '%s' --tip panda_lnk8 --pose 0.4,0.1,0.5", path);
     CHECK(run(args) == 5 && strstr(err_text, "did you mean") && strstr(err_text, "panda_link8"), "unknown link: %s",
           err_text);
     snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5,0,0,0,2", path);
     CHECK(run(args) == 2 && strstr(err_text, "length 1"), "non-unit quaternion: %s", err_text);
     snprintf(args, sizeof args, "solve '%s' --tip panda_link8 --pose 0.4,0.1,0.5 --seed 0,0,0,0,0,0,0", path);
-    CHECK(run(args) == 2 && strstr(err_text, "panda_joint4") && strstr(err_text, "outside"),
-          "seed outside limits: %s", err_text);
+    CHECK(run(args) == 2 && strstr(err_text, "panda_joint4") && strstr(err_text, "outside"), "seed outside limits: %s",
+          err_text);
     snprintf(args, sizeof args, "solve '%s' --pose 0.4,0.1,0.5", path);
     CHECK(run(args) == 2 && strstr(err_text, "--tip"), "no --tip: %s", err_text);
     ik_urdf_free(u);
@@ -2999,8 +3027,7 @@ static void test_robot_analytic_command(void) {
         double far = 0;
         for (v = 0; v < 6; ++v) {
             solved[v] = (ik_real)cJSON_GetArrayItem(cJSON_GetArrayItem(solutions, s), v)->valuedouble;
-            CHECK(solved[v] >= lower[v] && solved[v] <= upper[v],
-                  "solution %d joint %d inside limits", s, v);
+            CHECK(solved[v] >= lower[v] && solved[v] <= upper[v], "solution %d joint %d inside limits", s, v);
             far = fmax(far, fabs(remainder((double)solved[v] - q[v], 2 * IK_PI)));
         }
         ik_robot_fk(&chain, solved, &tip, NULL);
@@ -3093,14 +3120,16 @@ static void test_solve_all_frames(void) {
         for (f = 0; f < frames; ++f) {
             int k = f / 10 * 10, next = k + 10 < frames ? k + 10 : frames - 1;
             /* the file's keys are every 10th frame and the last: linear between */
-            ik_vec3 want = next == k ? keyed[k] : ik_vec3_lerp(keyed[k], keyed[next], (ik_real)(f - k) / (ik_real)(next - k));
+            ik_vec3 want =
+                next == k ? keyed[k] : ik_vec3_lerp(keyed[k], keyed[next], (ik_real)(f - k) / (ik_real)(next - k));
             ik_real miss;
             bvh_frame_fk(after, f, pose, model_after);
             miss = ik_vec3_distance(ik_mat4_translation(&model_after[ankle]), want);
             worst = miss > worst ? miss : worst;
             missed += miss > 2e-3f;
             bvh_frame_fk(before, f, pose, model);
-            moved += ik_vec3_distance(ik_mat4_translation(&model_after[head]), ik_mat4_translation(&model[head])) > 1e-3f;
+            moved +=
+                ik_vec3_distance(ik_mat4_translation(&model_after[head]), ik_mat4_translation(&model[head])) > 1e-3f;
         }
         CHECK(missed == 0, "every frame's ankle on its target: %d of %d frames missed (worst %g)", missed, frames,
               (double)worst);
@@ -3112,8 +3141,8 @@ static void test_solve_all_frames(void) {
         ik_gltf *g = NULL;
         const ik_vec3 fixed = ik_v3(0.1f, 0.2f, 0.1f);
         path_in(out, sizeof out, "girl_run.glb");
-        snprintf(args, sizeof args, "solve '%s' --clip RunTrack --all-frames --target Foot.L=0.1,0.2,0.1 -o '%s' --quiet",
-                 path, out);
+        snprintf(args, sizeof args,
+                 "solve '%s' --clip RunTrack --all-frames --target Foot.L=0.1,0.2,0.1 -o '%s' --quiet", path, out);
         CHECK(run(args) == 0, "solve every frame of a glTF clip: %s", err_text);
         if (ik_gltf_read_file(out, &g, NULL) == IK_OK) {
             const ik_gltf_skin *skin = ik_gltf_skeleton(g, 0);
@@ -3122,8 +3151,10 @@ static void test_solve_all_frames(void) {
             ik_mat4 girl_model[64];
             int c, foot = ik_skeleton_find(&skin->skeleton, "Foot.L"), off = 0, n = 0;
             for (c = 0; c < ik_gltf_clip_count(g); ++c)
-                if (ik_gltf_clip(g, c, 0)->name && strcmp(ik_gltf_clip(g, c, 0)->name, "RunTrack") == 0) run_clip = ik_gltf_clip(g, c, 0);
-            for (f = 0; run_clip && skin->skeleton.joint_count <= 64 && (ik_real)f / 30 <= run_clip->duration; ++f, ++n) {
+                if (ik_gltf_clip(g, c, 0)->name && strcmp(ik_gltf_clip(g, c, 0)->name, "RunTrack") == 0)
+                    run_clip = ik_gltf_clip(g, c, 0);
+            for (f = 0; run_clip && skin->skeleton.joint_count <= 64 && (ik_real)f / 30 <= run_clip->duration;
+                 ++f, ++n) {
                 ik_skeleton_rest_pose(&skin->skeleton, girl_pose);
                 ik_clip_sample(run_clip, (ik_real)f / 30, girl_pose);
                 ik_skeleton_fk(&skin->skeleton, girl_pose, &skin->root_ms, girl_model);
@@ -3192,7 +3223,8 @@ static void test_fit(void) {
             bvh_frame_fk(before, f, pose, model);
             bvh_frame_fk(after, f, pose, model_after);
             for (j = 0; j < J; ++j) {
-                double d = (double)ik_vec3_distance(ik_mat4_translation(&model[j]), ik_mat4_translation(&model_after[j]));
+                double d =
+                    (double)ik_vec3_distance(ik_mat4_translation(&model[j]), ik_mat4_translation(&model_after[j]));
                 worst = d > worst ? d : worst;
                 /* the BVH keeps 6 decimals of each angle and offset */
                 bad += d > E * 1.02;
@@ -3234,13 +3266,15 @@ static void test_fit(void) {
 /* ikc fit refuses takes it cannot fit, with the reason: one frame, a
  * frame time of 0, a NaN channel; nothing is written. */
 static void test_fit_bad_takes(void) {
-    static const char *const head = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
-                                    " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
-                                    " JOINT Knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
-                                    "  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\nMOTION\n";
-    static const char *const motions[3] = {"Frames: 1\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n",
-                                           "Frames: 2\nFrame Time: 0\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 0 20 0 0\n",
-                                           "Frames: 2\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 nan 20 0 0\n"};
+    static const char *const head =
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n"
+        " CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+        " JOINT Knee\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 Zrotation Yrotation Xrotation\n"
+        "  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\nMOTION\n";
+    static const char *const motions[3] = {
+        "Frames: 1\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n",
+        "Frames: 2\nFrame Time: 0\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 0 20 0 0\n",
+        "Frames: 2\nFrame Time: 0.0083333\n0 0 0 0 0 0 10 0 0\n0 0 0 0 0 nan 20 0 0\n"};
     static const char *const why[3] = {"single frame", "frame time must be > 0", "not finite"};
     char in[300], out[300], text[1000], args[1000];
     int i;

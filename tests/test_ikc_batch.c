@@ -16,7 +16,8 @@
 
 /* A three-joint leg take of four frames. */
 static const char leg_bvh[] =
-    "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 1 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 1 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation "
+    "Yrotation\n"
     "  JOINT LeftUpLeg\n  {\n    OFFSET 0.1 0 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
     "    JOINT LeftLeg\n    {\n      OFFSET 0 -0.45 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
     "      JOINT LeftFoot\n      {\n        OFFSET 0 -0.45 0\n        CHANNELS 3 Zrotation Xrotation Yrotation\n"

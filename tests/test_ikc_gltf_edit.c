@@ -75,7 +75,8 @@ static long key_bytes(const ik_clip *clip) {
     int c;
     for (c = 0; c < clip->channel_count; ++c) {
         const ik_channel *ch = &clip->channels[c];
-        long values = (long)ch->key_count * ik_channel_width(ch->path) * (ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1);
+        long values =
+            (long)ch->key_count * ik_channel_width(ch->path) * (ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1);
         bytes += 4 * ((long)ch->key_count + values) + 6 + 400;
     }
     return bytes;
@@ -92,14 +93,15 @@ static long stored_bytes(const ik_clip *clip) {
         int shared = 0;
         for (d = 0; d < c && !shared; ++d) shared = clip->channels[d].times == ch->times;
         bytes += 4 * ((shared ? 0 : (long)ch->key_count) + (long)ch->key_count * ik_channel_width(ch->path) *
-                                                              (ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1));
+                                                               (ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1));
     }
     return bytes;
 }
 
 static int same_skin(const ik_gltf_skin *a, const ik_gltf_skin *b) {
     int n = a->skeleton.joint_count, j;
-    if (n != b->skeleton.joint_count || memcmp(a->skeleton.parents, b->skeleton.parents, (size_t)n * sizeof(int)) != 0 ||
+    if (n != b->skeleton.joint_count ||
+        memcmp(a->skeleton.parents, b->skeleton.parents, (size_t)n * sizeof(int)) != 0 ||
         memcmp(a->skeleton.rest_ls, b->skeleton.rest_ls, (size_t)n * sizeof(ik_transform)) != 0 ||
         memcmp(a->inverse_bind, b->inverse_bind, (size_t)n * sizeof(ik_mat4)) != 0)
         return 0;
@@ -138,11 +140,13 @@ static void check_stored_again(const char *what, const char *input, const ik_cli
     int index;
     if (r == IK_OK) {
         index = replaced >= 0 ? replaced : ik_gltf_clip_count(g);
-        r = replaced >= 0 ? ik_gltf_replace_clip_keys(g, replaced, 0, keys, &e) : ik_gltf_add_clip(g, 0, "again", keys, &e);
+        r = replaced >= 0 ? ik_gltf_replace_clip_keys(g, replaced, 0, keys, &e)
+                          : ik_gltf_add_clip(g, 0, "again", keys, &e);
         if (r == IK_OK) r = ik_gltf_write_memory(g, 1, &bytes, &size, &e);
         if (r == IK_OK) r = ik_gltf_read_memory(bytes, size, NULL, &back, &e);
         CHECK(r == IK_OK, "%s: the keys stored again: %s", what, e.message);
-        if (r == IK_OK) CHECK(same_keys(ik_gltf_clip(back, index, 0), keys), "%s: the stored keys read back as stored", what);
+        if (r == IK_OK)
+            CHECK(same_keys(ik_gltf_clip(back, index, 0), keys), "%s: the stored keys read back as stored", what);
     }
     free(bytes);
     ik_gltf_free(back);
@@ -163,7 +167,8 @@ static void check_edit(const char *what, const char *input, const char *output, 
     }
     clips = ik_gltf_clip_count(in);
     edited = replaced >= 0 ? replaced : clips;
-    CHECK(ik_gltf_clip_count(out) == clips + (replaced < 0), "%s: %d clips, %d before", what, ik_gltf_clip_count(out), clips);
+    CHECK(ik_gltf_clip_count(out) == clips + (replaced < 0), "%s: %d clips, %d before", what, ik_gltf_clip_count(out),
+          clips);
     if (ik_gltf_clip_count(out) == clips + (replaced < 0)) {
         const ik_clip *keys = ik_gltf_clip(out, edited, 0);
         for (c = 0; c < clips; ++c)
@@ -174,12 +179,14 @@ static void check_edit(const char *what, const char *input, const char *output, 
               "%s: the new keys are a valid clip", what);
         /* the replaced keys' bytes go, the new ones come */
         limit = file_size(input) - (replaced >= 0 ? stored_bytes(ik_gltf_clip(in, replaced, 0)) : 0) + key_bytes(keys);
-        CHECK(file_size(output) <= limit, "%s: %ld bytes, more than the input's %ld less the replaced keys' %ld and plus the new keys' %ld",
-              what, file_size(output), file_size(input), replaced >= 0 ? stored_bytes(ik_gltf_clip(in, replaced, 0)) : 0,
+        CHECK(file_size(output) <= limit,
+              "%s: %ld bytes, more than the input's %ld less the replaced keys' %ld and plus the new keys' %ld", what,
+              file_size(output), file_size(input), replaced >= 0 ? stored_bytes(ik_gltf_clip(in, replaced, 0)) : 0,
               key_bytes(keys));
         check_stored_again(what, input, keys, replaced);
     }
-    CHECK(ik_gltf_skin_count(out) == ik_gltf_skin_count(in) && same_skin(ik_gltf_skeleton(in, 0), ik_gltf_skeleton(out, 0)),
+    CHECK(ik_gltf_skin_count(out) == ik_gltf_skin_count(in) &&
+              same_skin(ik_gltf_skeleton(in, 0), ik_gltf_skeleton(out, 0)),
           "%s: skins unchanged", what);
     CHECK(ik_gltf_skinned_mesh_count(out) == ik_gltf_skinned_mesh_count(in), "%s: skinned meshes kept", what);
     for (m = 0; m < ik_gltf_skinned_mesh_count(in) && m < ik_gltf_skinned_mesh_count(out); ++m)
@@ -191,8 +198,10 @@ static void check_edit(const char *what, const char *input, const char *output, 
           after.views, after.accessor_total, after.view_total, before.accessors, before.views);
     v_in = validator_unused(input);
     v_out = validator_unused(output);
-    if (v_in == -1 || v_out == -1) check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
-    else CHECK(v_in >= 0 && v_out == v_in, "%s: the validator's UNUSED_OBJECT %d, %d in the input", what, v_out, v_in);
+    if (v_in == -1 || v_out == -1)
+        check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
+    else
+        CHECK(v_in >= 0 && v_out == v_in, "%s: the validator's UNUSED_OBJECT %d, %d in the input", what, v_out, v_in);
     ik_gltf_free(in);
     ik_gltf_free(out);
 }
@@ -232,7 +241,8 @@ int main(void) {
     if (!ikc_run_begin("ikc-gltf-edit")) return 1;
     if (real_asset("gltf/robot.glb", robot, sizeof robot) && real_asset("gltf/girl.glb", girl, sizeof girl) &&
         real_asset("gltf/male_base_mesh.glb", male, sizeof male) &&
-        real_asset("bvh/131_01.bvh", walk_01, sizeof walk_01) && real_asset("bvh/131_02.bvh", walk_02, sizeof walk_02)) {
+        real_asset("bvh/131_01.bvh", walk_01, sizeof walk_01) &&
+        real_asset("bvh/131_02.bvh", walk_02, sizeof walk_02)) {
         clean_and_fit("robot.glb", robot, 0);
         clean_and_fit("girl.glb", girl, 0);
         path_in(out, sizeof out, "girl_walk.glb");
@@ -251,8 +261,8 @@ int main(void) {
             snprintf(args, sizeof args, "clean '%s' --clip retarget -o '%s' --quiet", again, out);
             if (ikc_writes("robot walk cleaned twice", args, out)) {
                 check_edit("robot walk cleaned twice", again, out, 14);
-                CHECK(file_size(out) <= file_size(again), "cleaned twice: %ld bytes, %ld after the first", file_size(out),
-                      file_size(again));
+                CHECK(file_size(out) <= file_size(again), "cleaned twice: %ld bytes, %ld after the first",
+                      file_size(out), file_size(again));
             }
         }
     }

@@ -87,7 +87,8 @@ static void check_roles(const char *what, const cJSON *humanoid, const ik_asset 
         if (map.joint[role] < 0)
             agree += cJSON_IsNull(item);
         else
-            agree += cJSON_IsString(item) && strcmp(item->valuestring, ik_skeleton_name(asset->skeleton, map.joint[role])) == 0;
+            agree += cJSON_IsString(item) &&
+                     strcmp(item->valuestring, ik_skeleton_name(asset->skeleton, map.joint[role])) == 0;
     }
     CHECK(agree == IK_ROLE_COUNT, "%s: %d of %d roles agree with the map", what, agree, IK_ROLE_COUNT);
 }
@@ -98,16 +99,17 @@ static void check_clips(const char *what, const cJSON *clips, const ik_asset *as
           cJSON_GetArraySize(clips), ik_asset_clip_count(asset));
     for (c = 0; c < ik_asset_clip_count(asset) && c < cJSON_GetArraySize(clips); ++c) {
         const cJSON *o = cJSON_GetArrayItem(clips, c);
-        agree += fabs(cJSON_GetObjectItem(o, "duration")->valuedouble - (double)ik_asset_clip(asset, c)->duration) < 1e-6 &&
-                 cJSON_GetObjectItem(o, "channels")->valueint == ik_asset_clip(asset, c)->channel_count;
+        agree +=
+            fabs(cJSON_GetObjectItem(o, "duration")->valuedouble - (double)ik_asset_clip(asset, c)->duration) < 1e-6 &&
+            cJSON_GetObjectItem(o, "channels")->valueint == ik_asset_clip(asset, c)->channel_count;
     }
     CHECK(agree == ik_asset_clip_count(asset), "%s: %d clips agree", what, agree);
 }
 
 static void test_info_real_assets(void) {
-    static const char *const files[] = {"gltf/SimpleSkin.gltf", "gltf/girl.glb", "gltf/male_base_mesh.glb",
+    static const char *const files[] = {"gltf/SimpleSkin.gltf",   "gltf/girl.glb",  "gltf/male_base_mesh.glb",
                                         "gltf/rigged_figure.glb", "gltf/robot.glb", "bvh/01_01.bvh",
-                                        "bvh/131_01.bvh", "bvh/131_02.bvh"};
+                                        "bvh/131_01.bvh",         "bvh/131_02.bvh"};
     char path[900], args[1100];
     int i, code;
     for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
@@ -153,8 +155,9 @@ static void test_info_generated(void) {
     cJSON *root;
     int code;
     path_in(chain, sizeof chain, "arm.chain");
-    write_text(chain, "chain arm\njoint shoulder type ball cone 90\njoint elbow length 0.3 direction 1 0 0 type hinge "
-                      "axis 0 0 1 limit 0 150\njoint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
+    write_text(chain,
+               "chain arm\njoint shoulder type ball cone 90\njoint elbow length 0.3 direction 1 0 0 type hinge "
+               "axis 0 0 1 limit 0 150\njoint hand length 0.25 type fixed\ntarget cup joint hand position 0.3 0.2 0\n");
     snprintf(args, sizeof args, "info '%s' --json", chain);
     root = run_json(args, &code);
     if (root) {
@@ -167,9 +170,10 @@ static void test_info_generated(void) {
         cJSON_Delete(root);
     }
     path_in(tail, sizeof tail, "tail.bvh");
-    write_text(tail, "HIERARCHY\nROOT Base\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Tail1\n"
-                     " {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n"
-                     "  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 0 10 0 0\n");
+    write_text(tail,
+               "HIERARCHY\nROOT Base\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Tail1\n"
+               " {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n"
+               "  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 0 10 0 0\n");
     snprintf(args, sizeof args, "info '%s' --json", tail);
     root = run_json(args, &code);
     if (root) {
@@ -233,32 +237,34 @@ static void test_retarget_and_clean(void) {
               "retarget --json: exit %d, written: %s", code, err_text);
         CHECK(number_at(root, "contacts_held") == held, "contacts held: %g in JSON, %g in the table",
               number_at(root, "contacts_held"), held);
-        CHECK(fabs(number_at(root, "ground.worst_slide_mm") - slide) < 0.051, "worst slide: %g in JSON, %g in the table",
-              number_at(root, "ground.worst_slide_mm"), slide);
+        CHECK(fabs(number_at(root, "ground.worst_slide_mm") - slide) < 0.051,
+              "worst slide: %g in JSON, %g in the table", number_at(root, "ground.worst_slide_mm"), slide);
         CHECK(fabs(number_at(root, "directions.thighs.median_deg") - thighs) < 0.051 &&
                   number_at(root, "directions.thighs.goal_p95_deg") > 39.9,
               "thighs: %g in JSON, %g in the table", number_at(root, "directions.thighs.median_deg"), thighs);
-        CHECK(number_at(root, "after_ik.travel_mm") < number_at(root, "before_ik.travel_mm"), "travel cut by the IK pass");
+        CHECK(number_at(root, "after_ik.travel_mm") < number_at(root, "before_ik.travel_mm"),
+              "travel cut by the IK pass");
         cJSON_Delete(root);
     }
     /* crossed legs: every group fails; the file is written all the same */
     path_in(map_file, sizeof map_file, "crossed.map");
-    write_text(map_file, "left_thigh = RightHip\nright_thigh = LeftHip\nleft_shin = RightKnee\nright_shin = LeftKnee\n"
-                         "left_foot = RightAnkle\nright_foot = LeftAnkle\nleft_toe = RightToe\nright_toe = LeftToe\n");
+    write_text(map_file,
+               "left_thigh = RightHip\nright_thigh = LeftHip\nleft_shin = RightKnee\nright_shin = LeftKnee\n"
+               "left_foot = RightAnkle\nright_foot = LeftAnkle\nleft_toe = RightToe\nright_toe = LeftToe\n");
     {
         char bvh_rig[900], crossed[300];
         if (real_asset("bvh/131_02.bvh", bvh_rig, sizeof bvh_rig)) {
             path_in(crossed, sizeof crossed, "crossed.bvh");
-            snprintf(args, sizeof args, "retarget '%s' '%s' --target-map '%s' -o '%s' --json", source, bvh_rig, map_file,
-                     crossed);
+            snprintf(args, sizeof args, "retarget '%s' '%s' --target-map '%s' -o '%s' --json", source, bvh_rig,
+                     map_file, crossed);
             root = run_json(args, &code);
             if (root) {
                 const cJSON *failed = cJSON_GetObjectItem(root, "checks_failed");
                 int i, trunk = 0;
                 for (i = 0; i < cJSON_GetArraySize(failed); ++i)
                     trunk |= strcmp(cJSON_GetArrayItem(failed, i)->valuestring, "trunk") == 0;
-                CHECK(code == 7 && number_at(root, "exit_code") == 7 && cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) &&
-                          trunk && file_size(crossed) > 0,
+                CHECK(code == 7 && number_at(root, "exit_code") == 7 &&
+                          cJSON_IsTrue(cJSON_GetObjectItem(root, "written")) && trunk && file_size(crossed) > 0,
                       "crossed legs --json: exit %d, %d checks failed: %s", code, cJSON_GetArraySize(failed), out_text);
                 cJSON_Delete(root);
             }
@@ -342,7 +348,8 @@ static void test_fit(void) {
                 ik_skeleton_fk(a.skeleton, pa, NULL, ma);
                 ik_skeleton_fk(b.skeleton, pb, NULL, mb);
                 for (j = 0; j < n; ++j)
-                    worst = fmax(worst, (double)ik_vec3_distance(ik_mat4_translation(&ma[j]), ik_mat4_translation(&mb[j])));
+                    worst =
+                        fmax(worst, (double)ik_vec3_distance(ik_mat4_translation(&ma[j]), ik_mat4_translation(&mb[j])));
             }
             printf("fit --json: %g keys, the written BVH within %.4f units of the take (E = %.4f)\n",
                    number_at(root, "fitted.keys"), worst, e);

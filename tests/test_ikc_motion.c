@@ -318,7 +318,8 @@ static void check_walked(const char *path, const char *clip_name, const listed_c
     }
     take.joint_count = asset.skeleton->joint_count;
     take.frame_time = asset.bvh ? (ik_real)asset.bvh->frame_time : (ik_real)1 / 60;
-    take.frame_count = asset.bvh ? asset.bvh->frame_count : ik_take_frame_count(clip->duration, take.frame_time, 100000);
+    take.frame_count =
+        asset.bvh ? asset.bvh->frame_count : ik_take_frame_count(clip->duration, take.frame_time, 100000);
     take.poses_ls = (ik_transform *)malloc((size_t)take.frame_count * (size_t)take.joint_count * sizeof(ik_transform));
     model_ms = (ik_mat4 *)malloc((size_t)take.joint_count * sizeof(ik_mat4));
     sum = (ik_vec3 *)calloc(MAX_LISTED, sizeof(ik_vec3));
@@ -345,9 +346,10 @@ static void check_walked(const char *path, const char *clip_name, const listed_c
             if (pass == 1) continue;
             for (i = 0; i < take.joint_count; ++i) finite &= ik_vec3_finite(ik_mat4_translation(&model_ms[i]));
             for (i = IK_LIMB_LEG_L; i <= IK_LIMB_LEG_R; ++i)
-                worst_thigh = ik_maxr(worst_thigh, (ik_real)fabs((double)(ik_vec3_distance(
-                                                       ik_mat4_translation(&model_ms[rig.limb[i].start]),
-                                                       ik_mat4_translation(&model_ms[rig.limb[i].mid])) -
+                worst_thigh =
+                    ik_maxr(worst_thigh,
+                            (ik_real)fabs((double)(ik_vec3_distance(ik_mat4_translation(&model_ms[rig.limb[i].start]),
+                                                                    ik_mat4_translation(&model_ms[rig.limb[i].mid])) -
                                                    rig.limb[i].upper_length * scale)));
             if (f == 0) hips0 = ik_mat4_translation(&model_ms[hips]);
             if (f == take.frame_count - 1) {
@@ -357,9 +359,11 @@ static void check_walked(const char *path, const char *clip_name, const listed_c
         }
     {
         ik_real expected = (ik_real)c->speed * (ik_real)(take.frame_count - 1) * take.frame_time;
-        printf("%s: written file: %d stances hold within %.3f mm across up, hips travel %.3f (slide x time %.3f), thighs %.4f mm\n",
-               what, c->count, (double)(worst_hold / metre * 1000), (double)travel, (double)expected,
-               (double)(worst_thigh / metre * 1000));
+        printf(
+            "%s: written file: %d stances hold within %.3f mm across up, hips travel %.3f (slide x time %.3f), thighs "
+            "%.4f mm\n",
+            what, c->count, (double)(worst_hold / metre * 1000), (double)travel, (double)expected,
+            (double)(worst_thigh / metre * 1000));
         CHECK(finite, "%s: finite", what);
         CHECK(c->count >= 2 && worst_hold <= (ik_real)0.005 * metre, "%s: a stance foot moved %g mm", what,
               (double)(worst_hold / metre * 1000));

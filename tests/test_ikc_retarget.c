@@ -44,16 +44,18 @@ static void check_written(const char *path, int clips_before, ik_real frame_time
     ms = (ik_mat4 *)malloc((size_t)take.joint_count * sizeof(ik_mat4));
     rest_ms = (ik_mat4 *)malloc((size_t)take.joint_count * sizeof(ik_mat4));
     ik_skeleton_fk(a.skeleton, a.skeleton->rest_ls, NULL, rest_ms);
-    CHECK(take.frame_count > 100 && ik_take_bake(&take, clip, a.skeleton->rest_ls) == IK_OK, "%s: clip bakes (%d frames)",
-          path, take.frame_count);
-    leg = (rig.limb[2].upper_length + rig.limb[2].lower_length + rig.limb[3].upper_length + rig.limb[3].lower_length) * (ik_real)0.5;
+    CHECK(take.frame_count > 100 && ik_take_bake(&take, clip, a.skeleton->rest_ls) == IK_OK,
+          "%s: clip bakes (%d frames)", path, take.frame_count);
+    leg = (rig.limb[2].upper_length + rig.limb[2].lower_length + rig.limb[3].upper_length + rig.limb[3].lower_length) *
+          (ik_real)0.5;
     for (f = 0; f < take.frame_count; ++f) {
         ik_skeleton_fk(a.skeleton, ik_take_pose(&take, f), NULL, ms);
         for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
             const ik_humanoid_limb *l = &rig.limb[k];
             ik_vec3 heel = ik_mat4_transform_point(&ms[ik_humanoid_limb_foot(l)], l->heel_ls);
             ik_vec3 ball = ik_mat4_transform_point(&ms[ik_humanoid_limb_foot(l)], l->ball_ls);
-            lowest = ik_minr(lowest, ik_minr(ik_vec3_dot(heel, rig.up_rs), ik_vec3_dot(ball, rig.up_rs)) - rig.floor_rs);
+            lowest =
+                ik_minr(lowest, ik_minr(ik_vec3_dot(heel, rig.up_rs), ik_vec3_dot(ball, rig.up_rs)) - rig.floor_rs);
         }
         {
             ik_humanoid_angles angles;
@@ -84,8 +86,10 @@ static void validate(const char *path, const char *what) {
     snprintf(cmd, sizeof cmd, "'%s' '%s' >/dev/null 2>&1", validator, path);
     rc = system(cmd);
     rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    if (rc == 2) check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
-    else CHECK(rc == 0, "Khronos validator finds no errors in %s", what);
+    if (rc == 2)
+        check_skip("gltf-validator not installed (scripts/validate-gltf.sh --install)");
+    else
+        CHECK(rc == 0, "Khronos validator finds no errors in %s", what);
 }
 
 /* The filmstrip's lower row (the retargeted character, its mesh in clay:
@@ -113,8 +117,8 @@ static void check_strip_framed(const char *path) {
                 if (p[2] > 90 && p[2] >= p[0] + 20) sum += x - x0, n += 1;
             }
         mean = n > 0 ? sum / n / (x1 - x0) : -1;
-        CHECK(n > 500 && mean > 0.25 && mean < 0.75, "retarget --render: panel %d's character at %.2f of its width (%g pixels)",
-              k, mean, n);
+        CHECK(n > 500 && mean > 0.25 && mean < 0.75,
+              "retarget --render: panel %d's character at %.2f of its width (%g pixels)", k, mean, n);
     }
     cairo_surface_destroy(png);
 }
@@ -186,7 +190,8 @@ static void test_onto_robot(const char *data) {
         while (at && at > out_text && at[-1] == ' ') --at;
         while (at && at > out_text && at[-1] >= '0' && at[-1] <= '9') --at;
         if (at) held = atoi(at);
-        CHECK(rc == 0 && held >= 12, "retarget onto robot: exit %d, %d contacts held: %s%s", rc, held, out_text, err_text);
+        CHECK(rc == 0 && held >= 12, "retarget onto robot: exit %d, %d contacts held: %s%s", rc, held, out_text,
+              err_text);
     }
     check_written(out, 14, (ik_real)(1.0 / 60), ik_rad(1));
     validate(out, "the retargeted robot");
@@ -231,8 +236,9 @@ static void test_onto_bvh(const char *data) {
      * off: written, each group named in a warning with its most-off segment
      * and frames, and a distinct exit code */
     path_in(map_file, sizeof map_file, "crossed.map");
-    write_text(map_file, "left_thigh = RightHip\nright_thigh = LeftHip\nleft_shin = RightKnee\nright_shin = LeftKnee\n"
-                     "left_foot = RightAnkle\nright_foot = LeftAnkle\nleft_toe = RightToe\nright_toe = LeftToe\n");
+    write_text(map_file,
+               "left_thigh = RightHip\nright_thigh = LeftHip\nleft_shin = RightKnee\nright_shin = LeftKnee\n"
+               "left_foot = RightAnkle\nright_foot = LeftAnkle\nleft_toe = RightToe\nright_toe = LeftToe\n");
     path_in(out, sizeof out, "crossed_on_131.bvh");
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' --target-map '%s' -o '%s' --quiet", source, rig, map_file, out);
     rc = run(cmd);
@@ -252,20 +258,22 @@ static void test_refusals(const char *data) {
     /* a take gliding 3 leg lengths a second: no foot ever planted */
     if (ik_bvh_read_file(source, &b, NULL) == IK_OK) {
         path_in(path, sizeof path, "gliding.bvh");
-        for (f = 0; f < b->frame_count; ++f) b->values[(size_t)f * (size_t)b->values_per_frame] += 43.0 * b->frame_time * f;
+        for (f = 0; f < b->frame_count; ++f)
+            b->values[(size_t)f * (size_t)b->values_per_frame] += 43.0 * b->frame_time * f;
         CHECK(ik_bvh_write_file(b, path, NULL) == IK_OK, "gliding take written");
         ik_bvh_free(b);
         snprintf(rig, sizeof rig, "%s/gltf/girl.glb", data);
         snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", path, rig, out);
         rc = run(cmd);
-        CHECK(rc == 4 && strstr(err_text, "no foot is ever on the ground") && file_size(out) < 0, "gliding: exit %d: %s",
-              rc, err_text);
+        CHECK(rc == 4 && strstr(err_text, "no foot is ever on the ground") && file_size(out) < 0,
+              "gliding: exit %d: %s", rc, err_text);
     }
     /* a target that is no humanoid: its missing roles named */
     path_in(path, sizeof path, "tail.bvh");
-    write_text(path, "HIERARCHY\nROOT Base\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Tail1\n"
-                     " {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n"
-                     "  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 0 10 0 0\n");
+    write_text(path,
+               "HIERARCHY\nROOT Base\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n JOINT Tail1\n"
+               " {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n"
+               "  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n0 0 0 10 0 0\n");
     path_in(out, sizeof out, "never.bvh");
     snprintf(cmd, sizeof cmd, "retarget '%s' '%s' -o '%s'", source, path, out);
     rc = run(cmd);

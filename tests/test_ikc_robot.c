@@ -168,8 +168,10 @@ static void test_render(const char *urdf) {
 
     /* The shoulder lift and the elbow made continuous: drawn as circles too. */
     path_in(copy, sizeof copy, "ur5_continuous.urdf");
-    snprintf(cmd, sizeof cmd, "sed 's/name=\"\\(shoulder_lift\\|elbow\\)_joint\" type=\"revolute\"/name=\"\\1_joint\" "
-             "type=\"continuous\"/' '%s' > '%s'", urdf, copy);
+    snprintf(cmd, sizeof cmd,
+             "sed 's/name=\"\\(shoulder_lift\\|elbow\\)_joint\" type=\"revolute\"/name=\"\\1_joint\" "
+             "type=\"continuous\"/' '%s' > '%s'",
+             urdf, copy);
     CHECK(system(cmd) == 0, "a continuous copy of the UR5");
     snprintf(args, sizeof args, "info '%s'", copy);
     CHECK(run(args) == 0 && strstr(out_text, "continuous"), "the copy has continuous joints: %s%s", out_text, err_text);

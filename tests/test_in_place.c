@@ -99,7 +99,8 @@ static ik_vec3 horizontal(ik_vec3 v, ik_vec3 up) { return ik_vec3_sub(v, ik_vec3
 static void check_root_motion(scene *s, const ik_vec3 *hips_ms, ik_vec3 true_slide_ms, const char *what) {
     ik_footskate clean = ik_footskate_def();
     ik_vec3 up = s->feet.up_ms, hips0 = ik_vec3_zero(), *sum;
-    ik_real worst_hold = 0, worst_hips = 0, worst_length = 0, root_scale = ik_vec3_length(ik_mat4_column(&s->root_ms, 1));
+    ik_real worst_hold = 0, worst_hips = 0, worst_length = 0,
+            root_scale = ik_vec3_length(ik_mat4_column(&s->root_ms, 1));
     ik_real hips_allowed = (ik_real)0.15 * s->leg;
     int f, i, leg, finite = 1, hips = s->joints[IK_FOOT_HIPS];
     ik_result r = ik_in_place_root_motion(s->skeleton, hips, &s->root_ms, s->cycle.slide_ms, s->take);
@@ -136,22 +137,26 @@ static void check_root_motion(scene *s, const ik_vec3 *hips_ms, ik_vec3 true_sli
             for (k = 0; k < s->skeleton->joint_count; ++k) finite &= ik_vec3_finite(joint_ms(s->model_ms, k));
             if (f == 0) hips0 = joint_ms(s->model_ms, hips);
             if (hips_ms)
-                worst_hips = ik_maxr(worst_hips, ik_vec3_length(horizontal(
-                                                     ik_vec3_sub(ik_vec3_sub(joint_ms(s->model_ms, hips), hips0),
-                                                                 ik_vec3_sub(hips_ms[f * IK_FOOT_PATH_POINTS], hips_ms[0])),
-                                                     up)));
+                worst_hips = ik_maxr(
+                    worst_hips,
+                    ik_vec3_length(horizontal(ik_vec3_sub(ik_vec3_sub(joint_ms(s->model_ms, hips), hips0),
+                                                          ik_vec3_sub(hips_ms[f * IK_FOOT_PATH_POINTS], hips_ms[0])),
+                                              up)));
             else
-                worst_hips = ik_maxr(worst_hips, ik_vec3_distance(horizontal(ik_vec3_sub(joint_ms(s->model_ms, hips), hips0), up),
-                                                                  ik_vec3_scale(s->cycle.slide_ms, -(ik_real)f * s->take->frame_time)));
+                worst_hips = ik_maxr(
+                    worst_hips, ik_vec3_distance(horizontal(ik_vec3_sub(joint_ms(s->model_ms, hips), hips0), up),
+                                                 ik_vec3_scale(s->cycle.slide_ms, -(ik_real)f * s->take->frame_time)));
             for (leg = IK_LIMB_LEG_L; leg <= IK_LIMB_LEG_R; ++leg) {
                 const ik_humanoid_limb *l = &s->rig->limb[leg];
-                worst_length = ik_maxr(worst_length, IK_FABS(ik_vec3_distance(joint_ms(s->model_ms, l->start),
-                                                                              joint_ms(s->model_ms, l->mid)) -
-                                                             l->upper_length * root_scale));
+                worst_length =
+                    ik_maxr(worst_length,
+                            IK_FABS(ik_vec3_distance(joint_ms(s->model_ms, l->start), joint_ms(s->model_ms, l->mid)) -
+                                    l->upper_length * root_scale));
                 if (l->end >= 0)
-                    worst_length = ik_maxr(worst_length, IK_FABS(ik_vec3_distance(joint_ms(s->model_ms, l->mid),
-                                                                                  joint_ms(s->model_ms, l->end)) -
-                                                                 l->lower_length * root_scale));
+                    worst_length =
+                        ik_maxr(worst_length,
+                                IK_FABS(ik_vec3_distance(joint_ms(s->model_ms, l->mid), joint_ms(s->model_ms, l->end)) -
+                                        l->lower_length * root_scale));
             }
         }
     free(sum);
@@ -206,18 +211,21 @@ static int glb_take_open(glb_take *g, const char *file, const char *clip_name, i
     g->take.joint_count = g->skeleton.joint_count;
     g->take.frame_time = (ik_real)1 / 60;
     g->take.frame_count = clip ? ik_take_frame_count(clip->duration, g->take.frame_time, 100000) : 0;
-    g->take.poses_ls = (ik_transform *)malloc((size_t)g->take.frame_count * (size_t)g->take.joint_count *
-                                              sizeof(ik_transform) + 1);
+    g->take.poses_ls =
+        (ik_transform *)malloc((size_t)g->take.frame_count * (size_t)g->take.joint_count * sizeof(ik_transform) + 1);
     if (!clip || ik_take_bake(&g->take, clip, g->rest_ls) != IK_OK) return 0;
     *root_ms = g->asset.root_ms;
     if (variant == VARIANT_X100) {
-        ik_mat4 s = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3((ik_real)0.01, (ik_real)0.01, (ik_real)0.01));
-        for (j = 0; j < g->skeleton.joint_count; ++j) g->rest_ls[j].translation = ik_vec3_scale(g->rest_ls[j].translation, 100);
+        ik_mat4 s =
+            ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3((ik_real)0.01, (ik_real)0.01, (ik_real)0.01));
+        for (j = 0; j < g->skeleton.joint_count; ++j)
+            g->rest_ls[j].translation = ik_vec3_scale(g->rest_ls[j].translation, 100);
         for (f = 0; f < g->take.frame_count * g->take.joint_count; ++f)
             g->take.poses_ls[f].translation = ik_vec3_scale(g->take.poses_ls[f].translation, 100);
         *root_ms = ik_mat4_mul(root_ms, &s);
     } else if (variant == VARIANT_Z_UP) {
-        ik_mat4 turn = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+        ik_mat4 turn =
+            ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
         *root_ms = ik_mat4_mul(&turn, root_ms);
     } else if (variant == VARIANT_MIRRORED) {
         ik_mat4 mirror = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
@@ -281,8 +289,8 @@ static void test_real_clips(void) {
             } else {
                 int same = s.stance_count == count0;
                 for (i = 0; same && i < count0; ++i) same = s.stances[i].start == starts0[i];
-                CHECK(IK_FABS(s.cycle.speed / s.metre - speed0) <= (ik_real)0.005 * speed0,
-                      "%s: %g m/s, as found %g", what, (double)(s.cycle.speed / s.metre), (double)speed0);
+                CHECK(IK_FABS(s.cycle.speed / s.metre - speed0) <= (ik_real)0.005 * speed0, "%s: %g m/s, as found %g",
+                      what, (double)(s.cycle.speed / s.metre), (double)speed0);
                 CHECK(same, "%s: the same stances as found (%d, as found %d)", what, s.stance_count, count0);
             }
             if (s.cycle.in_place) check_root_motion(&s, NULL, ik_vec3_zero(), what);
@@ -368,7 +376,8 @@ static void test_walk_made_in_place(void) {
     free(m.take.poses_ls);
     m.take.frame_time = (ik_real)1 / 60;
     m.take.frame_count = 240;
-    m.take.poses_ls = (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
+    m.take.poses_ls =
+        (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
     walk = ik_walk_def(&m.rig, NULL);
     walk.take = &m.take;
     walk.model_ms = m.model_ms;
@@ -379,8 +388,8 @@ static void test_walk_made_in_place(void) {
     /* the walk's paths, to compare with the root motion put back */
     memset(&s, 0, sizeof s);
     s.skeleton = &m.bvh->skeleton, s.rig = &m.rig, s.take = &m.take, s.root_ms = ik_mat4_identity();
-    CHECK(detect(&s) == IK_OK && !s.cycle.in_place && s.contact_count > 0, "the walk itself is not in place (%d contacts)",
-          s.contact_count);
+    CHECK(detect(&s) == IK_OK && !s.cycle.in_place && s.contact_count > 0,
+          "the walk itself is not in place (%d contacts)", s.contact_count);
     walked = (ik_vec3 *)malloc((size_t)m.take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
     memcpy(walked, s.paths_ms, (size_t)m.take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
     /* the root moved by -slide t with slide = -v_true (the walk's velocity) takes its travel out */
@@ -396,8 +405,8 @@ static void test_walk_made_in_place(void) {
     CHECK(s.cycle.stance_legs == 3 && s.stance_count >= 4, "stances on both feet: %d", s.stance_count);
     /* the root motion put back with the true slide restores the walk */
     {
-        ik_transform *copy = (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count *
-                                                    sizeof(ik_transform));
+        ik_transform *copy =
+            (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
         ik_take restored = m.take;
         memcpy(copy, m.take.poses_ls, (size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
         restored.poses_ls = copy;
@@ -536,14 +545,16 @@ static void test_bad_jobs(void) {
     take.joint_count = 1, take.frame_count = 3, take.frame_time = (ik_real)0.5, take.poses_ls = poses;
     {
         ik_mat4 singular = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(0, 1, 1));
-        ik_mat4 half = ik_mat4_from_trs(ik_v3(5, 5, 5), ik_quat_identity(), ik_v3((ik_real)0.5, (ik_real)0.5, (ik_real)0.5));
+        ik_mat4 half =
+            ik_mat4_from_trs(ik_v3(5, 5, 5), ik_quat_identity(), ik_v3((ik_real)0.5, (ik_real)0.5, (ik_real)0.5));
         CHECK(ik_in_place_root_motion(&sk, 0, &singular, ik_v3(1, 0, 0), &take) == IK_ERR_DEGENERATE &&
                   poses[2].translation.x == 0,
               "a singular root: refused, take untouched");
         CHECK(ik_in_place_root_motion(&sk, 1, NULL, ik_v3(1, 0, 0), &take) == IK_ERR_RANGE, "hips out of range");
         CHECK(ik_in_place_root_motion(&sk, 0, NULL, ik_v3((ik_real)NAN, 0, 0), &take) == IK_ERR_NONFINITE, "NaN slide");
         CHECK(ik_in_place_root_motion(&sk, 0, &half, ik_v3(1, 0, 0), &take) == IK_OK &&
-                  IK_FABS(poses[2].translation.x + 2) < (ik_real)1e-6 && IK_FABS(poses[1].translation.x + 1) < (ik_real)1e-6,
+                  IK_FABS(poses[2].translation.x + 2) < (ik_real)1e-6 &&
+                  IK_FABS(poses[1].translation.x + 1) < (ik_real)1e-6,
               "under a 0.5 root the joint moves -v t / 0.5: %g", (double)poses[2].translation.x);
     }
 }

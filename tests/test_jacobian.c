@@ -228,8 +228,10 @@ static void test_tight_tolerance(ik_jacobian_method method, const char *name, do
                                       ik_vec3_length(c.rest_ls[k].translation)) <= (ik_real)1e-4 * c.length,
                           "case %d bone %d", i, k);
     }
-    printf("%s: %d of %d 5-8 axis position + orientation goals within %g, %.2f iterations on average, "
-           "worst error %.3g\n", name, solved, cases, TIGHT_TOLERANCE, (double)iterations_sum / cases, (double)worst);
+    printf(
+        "%s: %d of %d 5-8 axis position + orientation goals within %g, %.2f iterations on average, "
+        "worst error %.3g\n",
+        name, solved, cases, TIGHT_TOLERANCE, (double)iterations_sum / cases, (double)worst);
     CHECK((double)solved >= required_rate * cases, "%s met %d of %d within %g", name, solved, cases, TIGHT_TOLERANCE);
     CHECK((double)iterations_sum / cases <= most_iterations, "%s: %.2f iterations on average", name,
           (double)iterations_sum / cases);
@@ -255,7 +257,8 @@ static void random_pose(rig *r, rng *g, double spread) {
         ik_jacobian_joint *j = &r->joints[i];
         ik_quat q = r->rest_ls[j->joint].rotation;
         for (k = 0; k < j->axis_count; ++k)
-            q = ik_quat_mul(q, ik_quat_from_axis_angle(ik_vec3_normalize(j->axes_ls[k]), rng_range(g, -spread, spread)));
+            q = ik_quat_mul(q,
+                            ik_quat_from_axis_angle(ik_vec3_normalize(j->axes_ls[k]), rng_range(g, -spread, spread)));
         r->pose_ls[j->joint].rotation = ik_quat_normalize(q);
     }
 }
@@ -312,15 +315,16 @@ static void test_unreachable_settles(void) {
             CHECK(ik_jacobian_run(&job) == IK_OK, "run");
             best = ik_vec3_length(effector.target_ms) - r.length;
             gap = tip_distance(&r, CHAIN_MOVERS, effector.target_ms) - best;
-            PROPERTY_CASE(stretched, gap < (ik_real)0.05 * r.length, "%s: %g beyond the best", method_names[m], (double)gap);
+            PROPERTY_CASE(stretched, gap < (ik_real)0.05 * r.length, "%s: %g beyond the best", method_names[m],
+                          (double)gap);
             tip_before = joint_ms(&r, CHAIN_MOVERS);
             job.max_iterations = 1;
             for (extra = 0; extra < 5; ++extra) {
                 CHECK(ik_jacobian_run(&job) == IK_OK, "run");
                 ik_skeleton_fk(&r.skeleton, r.pose_ls, NULL, r.model_ms);
                 tip_after = joint_ms(&r, CHAIN_MOVERS);
-                PROPERTY_CASE(still, ik_vec3_distance(tip_before, tip_after) < (ik_real)2e-3 * r.length,
-                              "%s moved %g", method_names[m], (double)ik_vec3_distance(tip_before, tip_after));
+                PROPERTY_CASE(still, ik_vec3_distance(tip_before, tip_after) < (ik_real)2e-3 * r.length, "%s moved %g",
+                              method_names[m], (double)ik_vec3_distance(tip_before, tip_after));
                 tip_before = tip_after;
             }
         }
@@ -413,8 +417,9 @@ static void test_singular_goals_bounded(void) {
                 CHECK(ik_jacobian_run(&job) == IK_OK, "run");
                 finite = finite && pose_finite(&r);
                 for (j = 0; j < CHAIN_MOVERS; ++j)
-                    largest_turn = ik_maxr(largest_turn, ik_quat_angle(ik_quat_mul(ik_quat_conjugate(before[j].rotation),
-                                                                                   r.pose_ls[j].rotation)));
+                    largest_turn = ik_maxr(
+                        largest_turn,
+                        ik_quat_angle(ik_quat_mul(ik_quat_conjugate(before[j].rotation), r.pose_ls[j].rotation)));
             }
             CHECK(finite && bones_kept(&r, (ik_real)1e-4), "%s goal %d: finite, lengths kept", method_names[m], k);
             /* where the tip landed, by forward kinematics (bones_kept ran it) */
@@ -550,7 +555,7 @@ static void test_twist_joint_turns(void) {
  * Targets come from a random pose, so they are reachable together. */
 static void make_y(rig *r) {
     static const int parents[9] = {-1, 0, 1, 2, 3, 4, 2, 6, 7};
-    static const double offsets[9][3] = {{0, 0, 0}, {0, 1, 0}, {0, 1, 0}, {0.5, 0.8, 0}, {0, 1, 0},
+    static const double offsets[9][3] = {{0, 0, 0}, {0, 1, 0},      {0, 1, 0}, {0.5, 0.8, 0}, {0, 1, 0},
                                          {0, 1, 0}, {-0.5, 0.8, 0}, {0, 1, 0}, {0, 1, 0}};
     int i, n = 0;
     for (i = 0; i < 9; ++i) {
@@ -626,8 +631,10 @@ static void test_degenerate_inputs(void) {
         effectors[0] = ik_jacobian_effector_make(CHAIN_MOVERS, ik_v3(2, 3, 1));
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.max_iterations = 500;
-        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-5), "%s zero bones", name);
-        if (m >= 2) CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= job.tolerance, "%s zero bones reach", name);
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-5), "%s zero bones",
+              name);
+        if (m >= 2)
+            CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= job.tolerance, "%s zero bones reach", name);
 
         /* Every bone zero: nothing can move the tip; finite, error reported. */
         memset(lengths, 0, sizeof lengths);
@@ -635,7 +642,8 @@ static void test_degenerate_inputs(void) {
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.error = &error;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s all zero bones", name);
-        CHECK(IK_FABS(error - ik_vec3_length(effectors[0].target_ms)) < (ik_real)1e-4, "%s error %g", name, (double)error);
+        CHECK(IK_FABS(error - ik_vec3_length(effectors[0].target_ms)) < (ik_real)1e-4, "%s error %g", name,
+              (double)error);
 
         /* Target on the base of a straight chain: on the chain's own line,
          * where J^T e = 0; the solver must still fold the chain. */
@@ -654,8 +662,8 @@ static void test_degenerate_inputs(void) {
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.max_iterations = 1000;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s straight singular", name);
-        CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= tolerance, "%s straight singular: %g away", name,
-              (double)tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms));
+        CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= tolerance, "%s straight singular: %g away",
+              name, (double)tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms));
 
         /* Straight chain, target on its line beyond reach: stays straight, stops early. */
         equal_chain(&r, CHAIN_MOVERS, 1, 1);
@@ -663,7 +671,8 @@ static void test_degenerate_inputs(void) {
         job = job_for(&r, effectors, 1, all_methods[m]);
         job.iterations = &iterations;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s straight beyond", name);
-        CHECK(IK_FABS(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) - 10) < (ik_real)1e-3, "%s straight beyond", name);
+        CHECK(IK_FABS(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) - 10) < (ik_real)1e-3,
+              "%s straight beyond", name);
         CHECK(iterations < job.max_iterations, "%s stops at the stretched minimum (%d iterations)", name, iterations);
 
         /* Coincident effectors: two on the same joint with one target, and
@@ -674,13 +683,14 @@ static void test_degenerate_inputs(void) {
         job = job_for(&r, effectors, 2, all_methods[m]);
         job.max_iterations = 500;
         CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r), "%s coincident", name);
-        if (m >= 2) CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= job.tolerance, "%s coincident reach", name);
+        if (m >= 2)
+            CHECK(tip_distance(&r, CHAIN_MOVERS, effectors[0].target_ms) <= job.tolerance, "%s coincident reach", name);
         effectors[1].target_ms = ik_v3(-3, 4, 2);
         job = job_for(&r, effectors, 2, all_methods[m]);
-        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-4), "%s pulled apart", name);
-        CHECK(tip_distance(&r, CHAIN_MOVERS, ik_v3(0, 4, 2)) < (ik_real)0.1,
-              "%s pulled apart lands between: %g away", name,
-              (double)tip_distance(&r, CHAIN_MOVERS, ik_v3(0, 4, 2)));
+        CHECK(ik_jacobian_run(&job) == IK_OK && pose_finite(&r) && bones_kept(&r, (ik_real)1e-4), "%s pulled apart",
+              name);
+        CHECK(tip_distance(&r, CHAIN_MOVERS, ik_v3(0, 4, 2)) < (ik_real)0.1, "%s pulled apart lands between: %g away",
+              name, (double)tip_distance(&r, CHAIN_MOVERS, ik_v3(0, 4, 2)));
     }
 }
 
@@ -718,13 +728,12 @@ static void test_bad_input(void) {
         job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
         job.base.error_field = &where;
         job.max_step = 0;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && strcmp(where.path, "max_step") == 0,
-              "zero max_step named: %s", where.path[0] ? where.path : "(none)");
+        CHECK(ik_jacobian_run(&job) == IK_ERR_RANGE && strcmp(where.path, "max_step") == 0, "zero max_step named: %s",
+              where.path[0] ? where.path : "(none)");
         job = job_for(&r, &effector, 1, IK_JACOBIAN_DLS);
         job.base.error_field = &where;
         effector.target_ms.y = (ik_real)NAN;
-        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "effectors") == 0 &&
-                  where.index == 0,
+        CHECK(ik_jacobian_run(&job) == IK_ERR_NONFINITE && strcmp(where.path, "effectors") == 0 && where.index == 0,
               "NaN target named: %s [%d]", where.path[0] ? where.path : "(none)", where.index);
         effector.target_ms.y = 2;
         CHECK(memcmp(before, r.pose_ls, sizeof before) == 0, "named errors write nothing");
@@ -795,7 +804,7 @@ static void test_random_inputs(long cases) {
             if (kind == 0) r.joints[k] = ik_jacobian_hinge(k, rng_direction(&g));
             if (kind == 1) r.joints[k] = ik_jacobian_hinge(k, ik_v3(0, 1, 0));
             constraints[k] = rng_next(&g) % 3 == 0 ? ik_constraint_cone_twist(ik_quat_identity(), ik_v3(0, 1, 0),
-                                                                             rng_range(&g, 0, 3), -1, 1)
+                                                                              rng_range(&g, 0, 3), -1, 1)
                                                    : ik_constraint_none();
             for (a = 0; a < r.joints[k].axis_count; ++a, ++column) {
                 ik_real lo = rng_range(&g, -3, 0), hi = rng_range(&g, 0, 3);
@@ -804,8 +813,8 @@ static void test_random_inputs(long cases) {
         }
         random_pose(&r, &g, 0.4);
         for (k = 0; k < effector_count; ++k) {
-            effectors[k] = ik_jacobian_effector_make(
-                (int)(rng_next(&g) % (unsigned)(movers + 1)), ik_vec3_scale(rng_in_ball(&g, 1), rng_range(&g, 0, 100)));
+            effectors[k] = ik_jacobian_effector_make((int)(rng_next(&g) % (unsigned)(movers + 1)),
+                                                     ik_vec3_scale(rng_in_ball(&g, 1), rng_range(&g, 0, 100)));
             effectors[k].importance = rng_range(&g, 0, 2);
             effectors[k].use_orientation = rng_next(&g) % 2 == 0;
             effectors[k].target_rotation_ms = rng_rotation(&g);
@@ -867,11 +876,11 @@ static void test_far_targets(void) {
                 angle = angle_between(ik_vec3_sub(tip, base), direction);
                 PROPERTY_CASE(aimed, result == IK_OK && angle < (ik_real)0.01, "%s at %g: %s, %g rad off",
                               method_names[m], distances[d], ik_result_str(result), (double)angle);
-                PROPERTY_CASE(honest,
-                              pose_finite(&r) && bones_kept(&r, (ik_real)1e-3) && ik_finite(error) &&
-                                  IK_FABS(error / (ik_real)distances[d] - (1 - r.length / (ik_real)distances[d])) <
-                                      (ik_real)1e-3,
-                              "%s at %g: error %g", method_names[m], distances[d], (double)error);
+                PROPERTY_CASE(
+                    honest,
+                    pose_finite(&r) && bones_kept(&r, (ik_real)1e-3) && ik_finite(error) &&
+                        IK_FABS(error / (ik_real)distances[d] - (1 - r.length / (ik_real)distances[d])) < (ik_real)1e-3,
+                    "%s at %g: error %g", method_names[m], distances[d], (double)error);
             }
         }
         property_end(&aimed);

@@ -59,12 +59,18 @@ static int same_as_cjson(const json_value *v, const cJSON *c) {
     const json_value *item;
     const cJSON *ci;
     switch (v->type) {
-    case JSON_NULL: return cJSON_IsNull(c);
-    case JSON_FALSE: return cJSON_IsFalse(c);
-    case JSON_TRUE: return cJSON_IsTrue(c);
-    case JSON_NUMBER: return cJSON_IsNumber(c) && same_bits(v->as.number, c->valuedouble);
-    case JSON_STRING: return cJSON_IsString(c) && strcmp(v->as.string, c->valuestring) == 0;
-    default: break;
+        case JSON_NULL:
+            return cJSON_IsNull(c);
+        case JSON_FALSE:
+            return cJSON_IsFalse(c);
+        case JSON_TRUE:
+            return cJSON_IsTrue(c);
+        case JSON_NUMBER:
+            return cJSON_IsNumber(c) && same_bits(v->as.number, c->valuedouble);
+        case JSON_STRING:
+            return cJSON_IsString(c) && strcmp(v->as.string, c->valuestring) == 0;
+        default:
+            break;
     }
     if (v->type == JSON_ARRAY ? !cJSON_IsArray(c) : !cJSON_IsObject(c)) return 0;
     if ((long)v->count != cJSON_GetArraySize(c)) return 0;
@@ -78,8 +84,9 @@ static int same_as_cjson(const json_value *v, const cJSON *c) {
 }
 
 static void test_layout_and_lookups(void) {
-    static const char text[] = " {\"a\": [1, [2, 3], {}], \"b\": {\"c\": null, \"d\": true}, \"e\": \"x\", \"a\": false,"
-                               " \"f\": [], \"g\": -0.5e1 } ";
+    static const char text[] =
+        " {\"a\": [1, [2, 3], {}], \"b\": {\"c\": null, \"d\": true}, \"e\": \"x\", \"a\": false,"
+        " \"f\": [], \"g\": -0.5e1 } ";
     json_doc doc;
     json_error e;
     const json_value *root, *a, *v;
@@ -119,8 +126,9 @@ static void test_layout_and_lookups(void) {
 }
 
 static void test_strings(void) {
-    static const char text[] = "[\"plain\", \"q\\\"b\\\\s\\/f\\bf\\fn\\nr\\rt\\t\", \"\\u00e9\\u20AC\", "
-                               "\"\\ud83d\\ude00!\", \"caf\xc3\xa9\", \"\"]";
+    static const char text[] =
+        "[\"plain\", \"q\\\"b\\\\s\\/f\\bf\\fn\\nr\\rt\\t\", \"\\u00e9\\u20AC\", "
+        "\"\\ud83d\\ude00!\", \"caf\xc3\xa9\", \"\"]";
     json_doc doc;
     json_error e;
     int ok = read_text(&doc, text, &e);
@@ -186,21 +194,21 @@ static void test_numbers(void) {
         double x;
         uint64_t bits = rng_next(&r);
         switch (i % 4) {
-        case 0: /* any finite double, printed exactly */
-            memcpy(&x, &bits, sizeof x);
-            if (!isfinite(x)) x = 1.5;
-            snprintf(number, sizeof number, "%.17g", x);
-            break;
-        case 1: /* float-like values as glTF writers print them */
-            snprintf(number, sizeof number, "%.9g", (double)(float)(rng_unit(&r) * 200 - 100));
-            break;
-        case 2: /* short decimals */
-            snprintf(number, sizeof number, "%.*f", (int)(bits % 8), rng_unit(&r) * 1000 - 500);
-            break;
-        default: /* integers and exponents around the exact range's edges */
-            snprintf(number, sizeof number, "%llue%d", (unsigned long long)(bits >> (bits % 64)),
-                     (int)(bits % 61) - 30);
-            break;
+            case 0: /* any finite double, printed exactly */
+                memcpy(&x, &bits, sizeof x);
+                if (!isfinite(x)) x = 1.5;
+                snprintf(number, sizeof number, "%.17g", x);
+                break;
+            case 1: /* float-like values as glTF writers print them */
+                snprintf(number, sizeof number, "%.9g", (double)(float)(rng_unit(&r) * 200 - 100));
+                break;
+            case 2: /* short decimals */
+                snprintf(number, sizeof number, "%.*f", (int)(bits % 8), rng_unit(&r) * 1000 - 500);
+                break;
+            default: /* integers and exponents around the exact range's edges */
+                snprintf(number, sizeof number, "%llue%d", (unsigned long long)(bits >> (bits % 64)),
+                         (int)(bits % 61) - 30);
+                break;
         }
         PROPERTY_CASE(prop, number_matches_strtod(number), "%s", number);
     }
@@ -270,8 +278,7 @@ static void test_refused(void) {
         json_error e;
         CHECK(!json_doc_read(&doc, with_nul, sizeof with_nul - 1, &e) && e.offset == 3 && strstr(e.reason, "NUL"),
               "a NUL byte inside a string: %lu %s", (unsigned long)e.offset, e.reason);
-        CHECK(!json_doc_read(&doc, nul_outside, sizeof nul_outside - 1, &e) && e.offset == 3 &&
-                  strstr(e.reason, "NUL"),
+        CHECK(!json_doc_read(&doc, nul_outside, sizeof nul_outside - 1, &e) && e.offset == 3 && strstr(e.reason, "NUL"),
               "a NUL byte between values: %lu %s", (unsigned long)e.offset, e.reason);
         CHECK(!json_doc_read(&doc, "[1, 2]", 4, &e) && e.offset == 4 && strstr(e.reason, "ends"),
               "only `length` bytes are read: %s", e.reason);
@@ -335,8 +342,9 @@ static void append(char **text, size_t *used, size_t *room, const char *piece) {
 }
 
 static void random_value(rng *r, int depth, char **text, size_t *used, size_t *room) {
-    static const char *const scalars[] = {"null", "true", "false", "0", "-1.25", "3e-7", "12345678901234567890",
-                                          "\"s\"", "\"\\u00e9\\n\"", "\"\"", " 7 ", "-0.0"};
+    static const char *const scalars[] = {
+        "null",  "true",           "false", "0",   "-1.25", "3e-7", "12345678901234567890",
+        "\"s\"", "\"\\u00e9\\n\"", "\"\"",  " 7 ", "-0.0"};
     int kind = depth > 4 ? 2 : (int)(rng_next(r) % 3);
     int n = (int)(rng_next(r) % 4), i;
     char key[32];

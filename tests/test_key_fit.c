@@ -71,8 +71,8 @@ static fitted fit(const ik_take *take, const ik_skeleton *skeleton, const ik_mat
 
 /* The largest distance, over every frame, joint and axis point, between
  * the clip sampled at the frame's time and the take (both through FK). */
-static ik_real clip_error(const ik_take *take, const ik_skeleton *skeleton, const ik_mat4 *root_ms,
-                          const ik_clip *clip, ik_real offset) {
+static ik_real clip_error(const ik_take *take, const ik_skeleton *skeleton, const ik_mat4 *root_ms, const ik_clip *clip,
+                          ik_real offset) {
     int J = take->joint_count, f, j, p;
     ik_transform *pose = (ik_transform *)malloc((size_t)J * sizeof *pose);
     ik_mat4 *got = (ik_mat4 *)malloc((size_t)J * sizeof *got), *want = (ik_mat4 *)malloc((size_t)J * sizeof *want);
@@ -85,7 +85,8 @@ static ik_real clip_error(const ik_take *take, const ik_skeleton *skeleton, cons
         for (j = 0; j < J; ++j)
             for (p = 0; p < 4; ++p) {
                 ik_vec3 at = ik_v3(p == 1 ? offset : 0, p == 2 ? offset : 0, p == 3 ? offset : 0);
-                ik_real e = ik_vec3_distance(ik_mat4_transform_point(&got[j], at), ik_mat4_transform_point(&want[j], at));
+                ik_real e =
+                    ik_vec3_distance(ik_mat4_transform_point(&got[j], at), ik_mat4_transform_point(&want[j], at));
                 if (!(e <= worst)) worst = e; /* NaN stays */
             }
     }
@@ -225,8 +226,8 @@ static void test_variants(void) {
     n = (size_t)l.take.frame_count * (size_t)l.take.joint_count;
     for (i = 0; i < n; ++i) l.take.poses_ls[i].translation = ik_vec3_scale(l.take.poses_ls[i].translation, s);
     check_fit("131_01 x0.0254", &l.take, &l.bvh->skeleton, NULL, mm * s, r * s, &scaled);
-    CHECK(labs(scaled.key_count - base.key_count) * 50 <= base.key_count, "scaling changes the keys little (%ld vs %ld)",
-          scaled.key_count, base.key_count);
+    CHECK(labs(scaled.key_count - base.key_count) * 50 <= base.key_count,
+          "scaling changes the keys little (%ld vs %ld)", scaled.key_count, base.key_count);
     /* Z-up through the root: root_ms, then the same turn put into the root joint's keys */
     check_fit("131_01 x0.0254 root_ms Z-up", &l.take, &l.bvh->skeleton, &root, mm * s, r * s, NULL);
     for (f = 0; f < l.take.frame_count; ++f) {
@@ -279,9 +280,9 @@ static void make_synthetic(synthetic *s, uint64_t seed) {
         ch->times = s->times;
         ch->values = v;
         for (k = 0; k < SYN_KEYS; ++k) {
-            ik_quat q = ik_quat_from_axis_angle(ik_vec3_normalize(ik_v3(rng_range(&g, -1, 1), rng_range(&g, -1, 1),
-                                                                         rng_range(&g, -1, 1))),
-                                                rng_range(&g, 0, 1.2));
+            ik_quat q = ik_quat_from_axis_angle(
+                ik_vec3_normalize(ik_v3(rng_range(&g, -1, 1), rng_range(&g, -1, 1), rng_range(&g, -1, 1))),
+                rng_range(&g, 0, 1.2));
             ik_real value[4];
             value[0] = width == 4 ? q.x : rng_range(&g, -1, 1);
             value[1] = width == 4 ? q.y : rng_range(&g, -1, 1);
@@ -316,12 +317,14 @@ static void test_synthetic(void) {
         fitted out;
         make_synthetic(&s, seed);
         out = fit(&s.take, &s.skeleton, NULL, E, (ik_real)0.05, NULL, 0, IK_KEY_SHARE_JOINT);
-        PROPERTY_CASE(within, out.result == IK_OK && clip_error(&s.take, &s.skeleton, NULL, &out.clip, (ik_real)0.05) <= E,
+        PROPERTY_CASE(within,
+                      out.result == IK_OK && clip_error(&s.take, &s.skeleton, NULL, &out.clip, (ik_real)0.05) <= E,
                       "seed %d: %s", (int)seed, ik_result_str(out.result));
         /* each varying channel came from 7 keys; a sampled rotation is the
          * normalised spline, not itself a cubic, so at 1e-4 of a 0.4 bone
          * it takes up to about four times that (91 to 95 seen) */
-        PROPERTY_CASE(few, out.result == IK_OK && out.stats.key_count <= 4 * SYN_KEYS * (SYN_JOINTS + 1) + 2 * SYN_JOINTS,
+        PROPERTY_CASE(few,
+                      out.result == IK_OK && out.stats.key_count <= 4 * SYN_KEYS * (SYN_JOINTS + 1) + 2 * SYN_JOINTS,
                       "seed %d: %ld keys", (int)seed, out.stats.key_count);
         fitted_free(&out);
     }

@@ -27,14 +27,15 @@ static void test_solver(limited_chain_kind kind, limited_solver solver) {
         ik_result result = limited_solve(&g_chain, solver, target, &iterations, &error);
         distance = chain_end_distance(&g_chain.f, target);
         PROPERTY_CASE(valid,
-                      result == IK_OK && chain_pose_finite(&g_chain.f) && chain_lengths_kept(&g_chain.f, g_chain.length) &&
-                          chain_limits_held(&g_chain.f) && IK_FABS(distance - error) <= g_chain.length * (ik_real)1e-4,
+                      result == IK_OK && chain_pose_finite(&g_chain.f) &&
+                          chain_lengths_kept(&g_chain.f, g_chain.length) && chain_limits_held(&g_chain.f) &&
+                          IK_FABS(distance - error) <= g_chain.length * (ik_real)1e-4,
                       "target %d: result %d, error %g, end at %g", i, (int)result, (double)error, (double)distance);
         reached += limited_solution_ok(&g_chain, target);
     }
     property_end(&valid);
     CHECK(reached * 1000 >= TARGETS * 995, "%s on %s reached %d of %d", limited_solver_names[solver],
-              limited_chain_names[kind], reached, TARGETS);
+          limited_chain_names[kind], reached, TARGETS);
     printf("%s on %s: %d of %d reached\n", limited_solver_names[solver], limited_chain_names[kind], reached, TARGETS);
 }
 

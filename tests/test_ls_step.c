@@ -146,8 +146,8 @@ static void test_gradient_step(void) {
         jt_times(&s, e, grad);
         f = frobenius(&s);
         for (c = 0; c < s.cols; ++c) err = fmax(err, fabs((double)dq[c] - rate * grad[c] / (f * f)));
-        PROPERTY_CASE(prop, err <= SLACK * rate * norm(grad, s.cols) / (f * f), "%d x %d: off by %g", s.rows,
-                      s.cols, err);
+        PROPERTY_CASE(prop, err <= SLACK * rate * norm(grad, s.cols) / (f * f), "%d x %d: off by %g", s.rows, s.cols,
+                      err);
     }
     property_end(&prop);
 }
@@ -191,8 +191,7 @@ static void test_dls_normal_equations(void) {
         PROPERTY_CASE(prop,
                       factored && residual <= SLACK * size * (1 + frobenius(&s) * frobenius(&s) / lambda_sq) &&
                           guard_intact(ik_ls_dls_scratch_size(s.rows, s.cols)),
-                      "%d x %d, lambda^2 %g: residual %g of %g", s.rows, s.cols, (double)lambda_sq, residual,
-                      size);
+                      "%d x %d, lambda^2 %g: residual %g of %g", s.rows, s.cols, (double)lambda_sq, residual, size);
     }
     property_end(&prop);
 }
@@ -234,8 +233,7 @@ static void test_sdls_unclamped_is_least_squares(void) {
         residual = normal_equation_residual(&s, dq, 0, &size);
         /* Random dense J of these sizes has a smallest nonzero singular
          * value rarely below 1e-2: a 1e4 condition allowance on J^T J. */
-        PROPERTY_CASE(prop,
-                      residual <= SLACK * 1e4 * size && guard_intact(ik_ls_sdls_scratch_size(s.rows, s.cols)),
+        PROPERTY_CASE(prop, residual <= SLACK * 1e4 * size && guard_intact(ik_ls_sdls_scratch_size(s.rows, s.cols)),
                       "%d x %d: residual %g of %g", s.rows, s.cols, residual, size);
     }
     property_end(&prop);
@@ -356,8 +354,7 @@ static void check_degenerate(const char *name, system_t *s, int zero_column, ik_
             ik_ls_sdls_solve(&s->ls, scratch, s->e, (ik_real)0.5, dq);
             ik_ls_sdls_project_null(&s->ls, scratch, z);
         }
-        CHECK(all_finite(dq, s->cols) && all_finite(z, s->cols), "%s: method %d gives a non-finite step", name,
-              method);
+        CHECK(all_finite(dq, s->cols) && all_finite(z, s->cols), "%s: method %d gives a non-finite step", name, method);
         CHECK(zero_column < 0 || (dq[zero_column] == 0 && (method < 2 || z[zero_column] == 1)),
               "%s: method %d moves the zero column's axis (%g)", name, method, (double)dq[zero_column]);
     }
@@ -431,8 +428,7 @@ static void test_helpers(void) {
           (double)out[2]);
     ik_ls_mul_jt(&ls, v3, out);
     CHECK(out[0] == -2 && out[1] == -2, "J^T v = (%g %g)", (double)out[0], (double)out[1]);
-    CHECK(ik_ls_dot(v3, v3, 3) == 2 && ik_ls_max_abs(clamp, 3) == 4 && ik_ls_max_abs(clamp, 0) == 0,
-          "dot and max_abs");
+    CHECK(ik_ls_dot(v3, v3, 3) == 2 && ik_ls_max_abs(clamp, 3) == 4 && ik_ls_max_abs(clamp, 0) == 0, "dot and max_abs");
     ik_ls_clamp_max_abs(clamp, 3, 2);
     CHECK(clamp[0] == 1 && clamp[1] == -2 && clamp[2] == (ik_real)0.5, "clamp_max_abs keeps the direction");
     CHECK(ik_ls_transpose_scratch_size(6, 4) >= 6 * sizeof(ik_real) &&

@@ -38,19 +38,17 @@ static void test_quaternion_identities(void) {
         ik_vec3 axis;
         ik_real angle;
         PROPERTY_CASE(inverse, quat_distance(id, ik_quat_identity()) < TOL, "w=%g", (double)id.w);
-        PROPERTY_CASE(roundtrip, vec_err(back, v) < TOL * 10 * ik_vec3_length(v), "err=%g",
-                      (double)vec_err(back, v));
-        PROPERTY_CASE(
-            length,
-            IK_FABS(ik_vec3_length(ik_quat_rotate(a, v)) - ik_vec3_length(v)) < TOL * 10 * ik_vec3_length(v),
-            "");
+        PROPERTY_CASE(roundtrip, vec_err(back, v) < TOL * 10 * ik_vec3_length(v), "err=%g", (double)vec_err(back, v));
+        PROPERTY_CASE(length,
+                      IK_FABS(ik_vec3_length(ik_quat_rotate(a, v)) - ik_vec3_length(v)) < TOL * 10 * ik_vec3_length(v),
+                      "");
         PROPERTY_CASE(compose,
                       vec_err(ik_quat_rotate(ik_quat_mul(a, b), v), ik_quat_rotate(a, ik_quat_rotate(b, v))) <
                           TOL * 10 * ik_vec3_length(v),
                       "");
         ik_quat_to_axis_angle(a, &axis, &angle);
-        PROPERTY_CASE(axis_angle, quat_distance(ik_quat_from_axis_angle(axis, angle), a) < TOL * 10,
-                      "angle=%g", (double)angle);
+        PROPERTY_CASE(axis_angle, quat_distance(ik_quat_from_axis_angle(axis, angle), a) < TOL * 10, "angle=%g",
+                      (double)angle);
     }
     property_end(&inverse);
     property_end(&roundtrip);
@@ -74,13 +72,12 @@ static void test_from_to(void) {
         ik_real expected_angle = ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(u), ik_vec3_normalize(v)));
         PROPERTY_CASE(maps, vec_err(got, ik_vec3_normalize(v)) < TOL * 20, "err=%g",
                       (double)vec_err(got, ik_vec3_normalize(v)));
-        PROPERTY_CASE(minimal, IK_FABS(ik_quat_angle(q) - expected_angle) < (ik_real)(TOL * 200),
-                      "angle %g vs %g", (double)ik_quat_angle(q), (double)expected_angle);
+        PROPERTY_CASE(minimal, IK_FABS(ik_quat_angle(q) - expected_angle) < (ik_real)(TOL * 200), "angle %g vs %g",
+                      (double)ik_quat_angle(q), (double)expected_angle);
         {
             ik_quat h = ik_quat_from_to(u, ik_vec3_neg(u));
             ik_vec3 w = ik_vec3_normalize(ik_quat_rotate(h, u));
-            PROPERTY_CASE(opposite,
-                          vec_err(w, ik_vec3_neg(ik_vec3_normalize(u))) < TOL * 20 && ik_quat_finite(h), "");
+            PROPERTY_CASE(opposite, vec_err(w, ik_vec3_neg(ik_vec3_normalize(u))) < TOL * 20 && ik_quat_finite(h), "");
         }
         {
             /* -u turned by 1e-6 to 0.3 rad about an axis perpendicular to u:
@@ -91,10 +88,9 @@ static void test_from_to(void) {
             ik_quat h = ik_quat_from_to(u, t);
             ik_vec3 axis = ik_v3(h.x, h.y, h.z);
             ik_real err = vec_err(ik_vec3_normalize(ik_quat_rotate(h, u)), ik_vec3_normalize(t));
-            PROPERTY_CASE(
-                nearly,
-                err < TOL && IK_FABS(ik_vec3_dot(ik_vec3_normalize(axis), ik_vec3_normalize(u))) < TOL * 10,
-                "off %g: err %g", (double)off, (double)err);
+            PROPERTY_CASE(nearly,
+                          err < TOL && IK_FABS(ik_vec3_dot(ik_vec3_normalize(axis), ik_vec3_normalize(u))) < TOL * 10,
+                          "off %g: err %g", (double)off, (double)err);
         }
     }
     property_end(&nearly);
@@ -138,14 +134,13 @@ static void test_interpolation(void) {
         ik_quat m = ik_quat_slerp(a, b, (ik_real)0.5);
         ik_real full = ik_quat_angle(d);
         ik_real half = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(a), m));
-        PROPERTY_CASE(ends,
-                      quat_distance(ik_quat_slerp(a, b, 0), a) < TOL &&
-                          quat_distance(ik_quat_slerp(a, b, 1), b) < TOL &&
-                          quat_distance(ik_quat_nlerp(a, b, 0), a) < TOL &&
-                          quat_distance(ik_quat_nlerp(a, b, 1), b) < TOL,
-                      "");
-        PROPERTY_CASE(halfway, IK_FABS(half * 2 - full) < (ik_real)(TOL * 50), "half %g full %g",
-                      (double)half, (double)full);
+        PROPERTY_CASE(
+            ends,
+            quat_distance(ik_quat_slerp(a, b, 0), a) < TOL && quat_distance(ik_quat_slerp(a, b, 1), b) < TOL &&
+                quat_distance(ik_quat_nlerp(a, b, 0), a) < TOL && quat_distance(ik_quat_nlerp(a, b, 1), b) < TOL,
+            "");
+        PROPERTY_CASE(halfway, IK_FABS(half * 2 - full) < (ik_real)(TOL * 50), "half %g full %g", (double)half,
+                      (double)full);
     }
     property_end(&ends);
     property_end(&halfway);
@@ -208,9 +203,8 @@ static void test_matrices(void) {
         ik_vec3 p = rng_in_ball(&r, 5);
         ik_transform d;
         ik_bool ok = ik_mat4_inverse(&m, &mi);
-        PROPERTY_CASE(
-            inv, ok && vec_err(ik_mat4_transform_point(&mi, ik_mat4_transform_point(&m, p)), p) < TOL * 200,
-            "");
+        PROPERTY_CASE(inv, ok && vec_err(ik_mat4_transform_point(&mi, ik_mat4_transform_point(&m, p)), p) < TOL * 200,
+                      "");
         PROPERTY_CASE(trs, vec_err(ik_mat4_transform_point(&m, p), ik_transform_point(a, p)) < TOL * 200, "");
         d = ik_transform_from_mat4(&m);
         PROPERTY_CASE(decompose,
@@ -222,12 +216,10 @@ static void test_matrices(void) {
             ik_mat4 mb = ik_transform_to_mat4(b);
             ik_mat4 prod = ik_mat4_mul(&mb, &m);
             ik_transform ba = ik_transform_mul(b, a);
-            PROPERTY_CASE(
-                tmul, vec_err(ik_mat4_transform_point(&prod, p), ik_transform_point(ba, p)) < TOL * 300, "");
-            PROPERTY_CASE(
-                tinv,
-                vec_err(ik_transform_point(ik_transform_inverse(b), ik_transform_point(b, p)), p) < TOL * 300,
-                "");
+            PROPERTY_CASE(tmul, vec_err(ik_mat4_transform_point(&prod, p), ik_transform_point(ba, p)) < TOL * 300, "");
+            PROPERTY_CASE(tinv,
+                          vec_err(ik_transform_point(ik_transform_inverse(b), ik_transform_point(b, p)), p) < TOL * 300,
+                          "");
         }
     }
     property_end(&inv);
@@ -263,14 +255,14 @@ static void test_turn_axis(void) {
         axis_out = ik_vec3_normalize(ik_mat4_transform_turn_axis(&frame, a));
         seen = ik_mat4_transform_point(
             &frame, ik_quat_rotate(ik_quat_from_axis_angle(a, theta), ik_mat4_transform_point(&frame_inverse, p)));
-        expected = ik_vec3_add(ik_mat4_translation(&frame),
-                               ik_quat_rotate(ik_quat_from_axis_angle(axis_out, theta),
-                                              ik_vec3_sub(p, ik_mat4_translation(&frame))));
+        expected = ik_vec3_add(
+            ik_mat4_translation(&frame),
+            ik_quat_rotate(ik_quat_from_axis_angle(axis_out, theta), ik_vec3_sub(p, ik_mat4_translation(&frame))));
         PROPERTY_CASE(outside, ok && vec_err(seen, expected) < TOL * 300, "mirror %d", i % 4);
-        PROPERTY_CASE(inside,
-                      ok && vec_err(ik_vec3_normalize(ik_mat4_transform_turn_axis(&frame_inverse, axis_out)), a) <
-                                TOL * 100,
-                      "mirror %d", i % 4);
+        PROPERTY_CASE(
+            inside,
+            ok && vec_err(ik_vec3_normalize(ik_mat4_transform_turn_axis(&frame_inverse, axis_out)), a) < TOL * 100,
+            "mirror %d", i % 4);
     }
     property_end(&outside);
     property_end(&inside);
@@ -283,8 +275,7 @@ static void test_misc(void) {
     for (i = 0; i < CASES; ++i) {
         ik_vec3 n = rng_direction(&r);
         ik_vec3 p = ik_vec3_any_perpendicular(n);
-        PROPERTY_CASE(perp,
-                      IK_FABS(ik_vec3_dot(n, p)) < TOL * 10 && IK_FABS(ik_vec3_length(p) - 1) < TOL * 10, "");
+        PROPERTY_CASE(perp, IK_FABS(ik_vec3_dot(n, p)) < TOL * 10 && IK_FABS(ik_vec3_length(p) - 1) < TOL * 10, "");
     }
     property_end(&perp);
     CHECK(!ik_finite((ik_real)NAN) && !ik_finite((ik_real)INFINITY) && ik_finite(1), "ik_finite");

@@ -68,13 +68,13 @@ static void test_humanoid(void) {
  * ending at a foot with an IK target below it, a tail of four joints, and
  * a rig whose arm joints are named only "arm". */
 static void test_creature(void) {
-    static const char *const names[] = {"root",      "LHipJoint",  "LeftUpLeg", "LeftKnee",  "LeftFoot",
-                                        "foot_ik_target", "tail1", "tail2",     "tail3",     "tail4",
-                                        "arm_1",     "arm_2",      "arm_3"};
+    static const char *const names[] = {"root",           "LHipJoint", "LeftUpLeg", "LeftKnee", "LeftFoot",
+                                        "foot_ik_target", "tail1",     "tail2",     "tail3",    "tail4",
+                                        "arm_1",          "arm_2",     "arm_3"};
     static const int parents[] = {-1, 0, 1, 2, 3, 4, 0, 6, 7, 8, 0, 10, 11};
-    static const ik_real offsets[][3] = {{0, 1, 0}, {0, 0, 0},  {0.1f, -0.1f, 0}, {0, -0.4f, 0}, {0, -0.4f, 0},
-                                         {0, -0.1f, 0}, {0, 0, -0.2f}, {0, 0, -0.2f}, {0, 0, -0.2f}, {0, 0, -0.2f},
-                                         {0.2f, 0.3f, 0}, {0.3f, 0, 0}, {0.3f, 0, 0}};
+    static const ik_real offsets[][3] = {{0, 1, 0},       {0, 0, 0},     {0.1f, -0.1f, 0}, {0, -0.4f, 0}, {0, -0.4f, 0},
+                                         {0, -0.1f, 0},   {0, 0, -0.2f}, {0, 0, -0.2f},    {0, 0, -0.2f}, {0, 0, -0.2f},
+                                         {0.2f, 0.3f, 0}, {0.3f, 0, 0},  {0.3f, 0, 0}};
     static const char *const leg[] = {"LeftUpLeg", "LeftKnee", "LeftFoot"};
     static const char *const tail[] = {"tail1", "tail2", "tail3", "tail4"};
     static const char *const arm[] = {"arm_1", "arm_2", "arm_3"};
@@ -116,16 +116,22 @@ static void test_few_joints(void) {
     rest[2].translation = ik_v3(0.4f, 0.2f, 0);
     CHECK(ik_skeleton_init(&s, 3, parents, body_names, rest, NULL) == IK_OK, "few-joint skeleton");
     n = ik_named_chains_find(&s, chains, 4);
-    CHECK(n == 1 && find(&s, chains, n, "arm", hand, 1) >= 0, "root > body > hand_L: the arm is the hand alone (%d "
-          "chains, the first of %d joints)", n, n > 0 ? chains[0].count : 0);
+    CHECK(n == 1 && find(&s, chains, n, "arm", hand, 1) >= 0,
+          "root > body > hand_L: the arm is the hand alone (%d "
+          "chains, the first of %d joints)",
+          n, n > 0 ? chains[0].count : 0);
     CHECK(ik_skeleton_init(&s, 3, parents, plain_names, rest, NULL) == IK_OK, "plainly named skeleton");
     n = ik_named_chains_find(&s, chains, 4);
-    CHECK(n == 1 && find(&s, chains, n, "arm", below_root, 2) >= 0, "Character > Mid > hand_L: the root is never "
-          "part of the arm (%d chains)", n);
+    CHECK(n == 1 && find(&s, chains, n, "arm", below_root, 2) >= 0,
+          "Character > Mid > hand_L: the root is never "
+          "part of the arm (%d chains)",
+          n);
     CHECK(ik_skeleton_init(&s, 3, parents, arm_names, rest, NULL) == IK_OK, "lone arm skeleton");
     n = ik_named_chains_find(&s, chains, 4);
-    CHECK(n == 1 && find(&s, chains, n, "arm", arm_names, 3) >= 0, "a lone arm rooted at its shoulder keeps its "
-          "three joints (%d chains)", n);
+    CHECK(n == 1 && find(&s, chains, n, "arm", arm_names, 3) >= 0,
+          "a lone arm rooted at its shoulder keeps its "
+          "three joints (%d chains)",
+          n);
 }
 
 int main(void) {

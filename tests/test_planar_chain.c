@@ -31,9 +31,7 @@ static void test_fk_and_gradient(void) {
         }
         ik_planar_chain_fk(BONES, lengths, angles, 1, -2, xy);
         PROPERTY_CASE(
-            fk,
-            fabs((double)xy[2 * BONES] - sx) < TOL * 10 && fabs((double)xy[2 * BONES + 1] - sy) < TOL * 10,
-            "");
+            fk, fabs((double)xy[2 * BONES] - sx) < TOL * 10 && fabs((double)xy[2 * BONES + 1] - sy) < TOL * 10, "");
         ik_planar_chain_gradient(BONES, xy, tx, ty, g);
         for (j = 0; j < BONES; ++j) {
             double h = 1e-3, d[2];
@@ -91,8 +89,7 @@ static void test_reach(ik_planar_chain_method method, int iterations, int percen
         CHECK(ik_planar_chain_run(&job) == IK_OK, "run");
         ik_planar_chain_fk(BONES, lengths, angles, 0, 0, xy);
         for (k = 0; k < BONES; ++k)
-            inside =
-                inside && ik_finite(angles[k]) && (!limited || (angles[k] >= lo[k] && angles[k] <= hi[k]));
+            inside = inside && ik_finite(angles[k]) && (!limited || (angles[k] >= lo[k] && angles[k] <= hi[k]));
         PROPERTY_CASE(ok,
                       inside && IK_FABS(ik_vec3_distance(ik_v3(xy[2 * BONES], xy[2 * BONES + 1], 0),
                                                          ik_v3(job.target_x, job.target_y, 0)) -
@@ -122,9 +119,9 @@ static void test_degenerate(void) {
         job.method = (ik_planar_chain_method)m;
         job.target_x = job.target_y = 0;
         angles[0] = angles[1] = angles[2] = 0;
-        CHECK(ik_planar_chain_run(&job) == IK_OK && ik_finite(angles[0]) && ik_finite(angles[1]) &&
-                  ik_finite(angles[2]),
-              "target on the base, zero-length bone, method %d", m);
+        CHECK(
+            ik_planar_chain_run(&job) == IK_OK && ik_finite(angles[0]) && ik_finite(angles[1]) && ik_finite(angles[2]),
+            "target on the base, zero-length bone, method %d", m);
         job.target_x = -5;
         angles[0] = angles[1] = angles[2] = 0;
         CHECK(ik_planar_chain_run(&job) == IK_OK && ik_finite(angles[0]) && ik_finite(angles[2]),
@@ -143,8 +140,8 @@ static void test_degenerate(void) {
         angles[1] = angles[2] = (ik_real)0.3;
         CHECK(ik_planar_chain_run(&job) == IK_OK, "huge start angle, method %d", m);
         ik_planar_chain_fk(3, lengths, angles, job.base_x, job.base_y, xy);
-        miss = IK_SQRT((xy[6] - job.target_x) * (xy[6] - job.target_x) +
-                       (xy[7] - job.target_y) * (xy[7] - job.target_y));
+        miss =
+            IK_SQRT((xy[6] - job.target_x) * (xy[6] - job.target_x) + (xy[7] - job.target_y) * (xy[7] - job.target_y));
         CHECK(miss < 1e-2f, "huge start angle, method %d: tip misses by %g", m, (double)miss);
     }
     lengths[1] = 0;

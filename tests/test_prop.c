@@ -10,8 +10,8 @@
 #include "test_humanoid_fixture.h"
 
 static void test_grip(void) {
-    ik_transform prop = ik_transform_make(ik_v3(1, 2, 3), ik_quat_normalize(ik_q((ik_real)0.2, (ik_real)0.5, -(ik_real)0.1, 1)),
-                                          ik_v3(2, 2, 2));
+    ik_transform prop = ik_transform_make(
+        ik_v3(1, 2, 3), ik_quat_normalize(ik_q((ik_real)0.2, (ik_real)0.5, -(ik_real)0.1, 1)), ik_v3(2, 2, 2));
     ik_prop_grip grip;
     ik_vec3 p;
     ik_quat q, hand = ik_quat_normalize(ik_q(0, 1, 0, 1));
@@ -22,7 +22,8 @@ static void test_grip(void) {
     CHECK(ik_prop_grip_make(prop, ik_v3(NAN, 0, 0), hand, &grip) == IK_ERR_NONFINITE, "nan");
     prop.scale.x = 0;
     CHECK(ik_prop_grip_make(prop, ik_v3(0, 0, 0), hand, &grip) == IK_ERR_DEGENERATE, "zero scale");
-    CHECK(ik_prop_grip_make(prop, ik_v3(0, 0, 0), hand, NULL) == IK_ERR_NULL && ik_prop_grip_target(NULL, prop, &p, &q) == IK_ERR_NULL,
+    CHECK(ik_prop_grip_make(prop, ik_v3(0, 0, 0), hand, NULL) == IK_ERR_NULL &&
+              ik_prop_grip_target(NULL, prop, &p, &q) == IK_ERR_NULL,
           "null");
 }
 
@@ -31,10 +32,11 @@ static void test_grip(void) {
  * full turn over 10,000 frames, solved each frame from the last pose. */
 static void staff(fixture *f) {
     ik_vec3 fwd = fixture_forward(f), up = fixture_up(f), left = fixture_left(f);
-    ik_vec3 sl = fixture_pos(f, f->rig.limb[IK_LIMB_ARM_L].start), sr = fixture_pos(f, f->rig.limb[IK_LIMB_ARM_R].start);
+    ik_vec3 sl = fixture_pos(f, f->rig.limb[IK_LIMB_ARM_L].start),
+            sr = fixture_pos(f, f->rig.limb[IK_LIMB_ARM_R].start);
     ik_real arm = fixture_limb_length(f, IK_LIMB_ARM_L);
-    ik_vec3 center = ik_vec3_mad(ik_vec3_mad(ik_vec3_scale(ik_vec3_add(sl, sr), (ik_real)0.5), fwd, (ik_real)0.6 * arm), up,
-                                 (ik_real)-0.25 * arm);
+    ik_vec3 center = ik_vec3_mad(ik_vec3_mad(ik_vec3_scale(ik_vec3_add(sl, sr), (ik_real)0.5), fwd, (ik_real)0.6 * arm),
+                                 up, (ik_real)-0.25 * arm);
     ik_transform prop0 = ik_transform_make(center, ik_quat_identity(), ik_v3(1, 1, 1)), prop;
     ik_prop_grip grip[2];
     ik_vec3 first[2];
@@ -44,7 +46,8 @@ static void staff(fixture *f) {
     fixture_reset(f);
     for (side = 0; side < 2; ++side) {
         ik_vec3 at = ik_vec3_mad(center, left, (side == 0 ? 1 : -1) * (ik_real)0.18 * arm);
-        ik_quat rot = ik_mat4_rotation(&f->model[f->rig.limb[side].end >= 0 ? f->rig.limb[side].end : f->rig.limb[side].mid]);
+        ik_quat rot =
+            ik_mat4_rotation(&f->model[f->rig.limb[side].end >= 0 ? f->rig.limb[side].end : f->rig.limb[side].mid]);
         CHECK(ik_prop_grip_make(prop0, at, rot, &grip[side]) == IK_OK, "grip");
     }
     for (frame = 0; frame <= frames; ++frame) {
@@ -65,18 +68,18 @@ static void staff(fixture *f) {
         for (side = 0; side < 2; ++side) {
             ik_vec3 hand = fixture_end(f, side);
             ik_real err = ik_vec3_distance(hand, job.goal[side].position_ms);
-            PROPERTY_CASE(on, err <= 1e-3 * arm, "%s frame %d hand %d: off by %g of %g", f->label, frame, side, (double)err,
-                          (double)arm);
+            PROPERTY_CASE(on, err <= 1e-3 * arm, "%s frame %d hand %d: off by %g of %g", f->label, frame, side,
+                          (double)err, (double)arm);
             if (f->rig.limb[side].end >= 0) {
-                ik_real turn = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(ik_mat4_rotation(&f->model[f->rig.limb[side].end])),
-                                                         job.goal[side].rotation_ms));
-                PROPERTY_CASE(on, turn < ik_rad((ik_real)0.1), "%s frame %d hand %d: turned %g deg off", f->label, frame, side,
-                              (double)ik_deg(turn));
+                ik_real turn = ik_quat_angle(ik_quat_mul(
+                    ik_quat_conjugate(ik_mat4_rotation(&f->model[f->rig.limb[side].end])), job.goal[side].rotation_ms));
+                PROPERTY_CASE(on, turn < ik_rad((ik_real)0.1), "%s frame %d hand %d: turned %g deg off", f->label,
+                              frame, side, (double)ik_deg(turn));
             }
             if (frame == 0) first[side] = hand;
             if (frame == frames)
-                CHECK(ik_vec3_distance(hand, first[side]) <= 1e-3 * arm, "%s hand %d drifted %g after %d frames", f->label, side,
-                      (double)ik_vec3_distance(hand, first[side]), frames);
+                CHECK(ik_vec3_distance(hand, first[side]) <= 1e-3 * arm, "%s hand %d drifted %g after %d frames",
+                      f->label, side, (double)ik_vec3_distance(hand, first[side]), frames);
         }
     }
     property_end(&on);
@@ -93,8 +96,10 @@ static void staff_rig(fixture *f, int built, void *context) {
     (void)context;
     staff(f);
     for (k = 0; k < FIXTURE_TWINS; ++k) {
-        if (fixture_twin_of(&twin, f, k)) staff(&twin.f);
-        else CHECK(0, "%s: twin %d made", f->label, k);
+        if (fixture_twin_of(&twin, f, k))
+            staff(&twin.f);
+        else
+            CHECK(0, "%s: twin %d made", f->label, k);
         fixture_twin_free(&twin);
     }
 }

@@ -43,9 +43,7 @@ static ik_skeleton make_skeleton(int count) {
 }
 
 /* |(x, y, z)| in double, without squares that overflow near DBL_MAX. */
-static double column_length(const ik_real *xyz) {
-    return hypot(hypot((double)xyz[0], (double)xyz[1]), (double)xyz[2]);
-}
+static double column_length(const ik_real *xyz) { return hypot(hypot((double)xyz[0], (double)xyz[1]), (double)xyz[2]); }
 
 /* 1 when the bound holds for every joint before `stop` (the joint it gave up
  * on, or count): that joint's matrix from the reference is finite, its
@@ -108,21 +106,19 @@ static void test_random_skeletons(void) {
             if (wild && rng_next(&g) % 4 == 0) q = turn_z(180);
             if (wild && rng_next(&g) % 3 == 0) q = quat_times(q, (ik_real)(1 + rng_range(&g, -9e-4, 9e-4)));
             if (wild)
-                rest_ls[j] = ik_transform_make(
-                    ik_v3(random_magnitude(&g, -3, decades - 0.1), 0, random_magnitude(&g, -3, 2)), q,
-                    ik_v3(random_magnitude(&g, -decades / 4, decades / 4), random_magnitude(&g, -2, 2),
-                          random_magnitude(&g, -1, 1)));
-            else
                 rest_ls[j] =
-                    ik_transform_make(rng_in_ball(&g, 10), q,
-                                      ik_v3(random_magnitude(&g, -0.1, 0.1), random_magnitude(&g, -0.1, 0.1),
-                                            random_magnitude(&g, -0.1, 0.1)));
+                    ik_transform_make(ik_v3(random_magnitude(&g, -3, decades - 0.1), 0, random_magnitude(&g, -3, 2)), q,
+                                      ik_v3(random_magnitude(&g, -decades / 4, decades / 4),
+                                            random_magnitude(&g, -2, 2), random_magnitude(&g, -1, 1)));
+            else
+                rest_ls[j] = ik_transform_make(rng_in_ball(&g, 10), q,
+                                               ik_v3(random_magnitude(&g, -0.1, 0.1), random_magnitude(&g, -0.1, 0.1),
+                                                     random_magnitude(&g, -0.1, 0.1)));
         }
         if (trial % 3 > 0) {
             double size = trial % 3 == 1 || !wild ? 2 : decades / 2;
-            root_ms =
-                ik_mat4_from_trs(rng_in_ball(&g, pow(10, size)), rng_rotation(&g),
-                                 ik_v3(random_magnitude(&g, -size, size), random_magnitude(&g, -1, 1), 1));
+            root_ms = ik_mat4_from_trs(rng_in_ball(&g, pow(10, size)), rng_rotation(&g),
+                                       ik_v3(random_magnitude(&g, -size, size), random_magnitude(&g, -1, 1), 1));
             root = &root_ms;
         }
         s = make_skeleton(n);
@@ -140,8 +136,8 @@ static void test_random_skeletons(void) {
     property_end(&sound);
     property_end(&tame);
     CHECK(proved > 2000 && refused_finite > 10 && refused_overflow > 50,
-          "the trials mix proved (%d), finite past the bound (%d) and overflowing (%d)", proved,
-          refused_finite, refused_overflow);
+          "the trials mix proved (%d), finite past the bound (%d) and overflowing (%d)", proved, refused_finite,
+          refused_overflow);
 }
 
 /* One named case per shape of the answer. */
@@ -163,18 +159,15 @@ static void test_named_cases(void) {
     rest_ls[1].rotation = turn_z(180);
     rest_ls[2].translation = ik_v3(fifth, 0, 0);
     s = make_skeleton(3);
-    CHECK(ik_io_rest_bound(&s, NULL, stretch_ms, reach_ms) == 2,
-          "the bound gives up at the cancelling joint");
-    CHECK(reference_overflow(3, NULL) == -1 && ik_io_rest_overflow(&s, NULL) == -1,
-          "cancelling offsets stay finite");
+    CHECK(ik_io_rest_bound(&s, NULL, stretch_ms, reach_ms) == 2, "the bound gives up at the cancelling joint");
+    CHECK(reference_overflow(3, NULL) == -1 && ik_io_rest_overflow(&s, NULL) == -1, "cancelling offsets stay finite");
     CHECK(fabs((double)model_ms[2].m[12]) < 1 && bound_holds(3, 2, &worst), "joint 2 back at the origin");
 
     /* Offsets of 3/4 max without the turn: joint 2 sits at 1.5 max. */
     rest_ls[1] = ik_transform_make(ik_v3(big, 0, 0), ik_quat_identity(), ik_v3(1, 1, 1));
     rest_ls[2].translation = ik_v3(big, 0, 0);
     s = make_skeleton(3);
-    CHECK(reference_overflow(3, NULL) == 2 && ik_io_rest_overflow(&s, NULL) == 2,
-          "summed offsets overflow at joint 2");
+    CHECK(reference_overflow(3, NULL) == 2 && ik_io_rest_overflow(&s, NULL) == 2, "summed offsets overflow at joint 2");
 
     /* A scale of max / 8 on joint 1, an offset of 16 below it. */
     rest_ls[1] = ik_transform_make(ik_v3(0, 0, 0), ik_quat_identity(), ik_v3(eighth, eighth, eighth));
@@ -198,11 +191,9 @@ static void test_named_cases(void) {
     root_ms = ik_mat4_from_trs(ik_v3(big, 0, 0), ik_quat_identity(), ik_v3(1, 1, 1));
     s = make_skeleton(3);
     CHECK(ik_io_rest_overflow(&s, NULL) == -1, "without root_ms: finite");
-    CHECK(reference_overflow(3, &root_ms) == 0 && ik_io_rest_overflow(&s, &root_ms) == 0,
-          "root_ms: overflow at 0");
+    CHECK(reference_overflow(3, &root_ms) == 0 && ik_io_rest_overflow(&s, &root_ms) == 0, "root_ms: overflow at 0");
     root_ms = ik_mat4_from_trs(ik_v3(big, 0, 0), turn_z(180), ik_v3(1, 1, 1));
-    CHECK(ik_io_rest_bound(&s, &root_ms, stretch_ms, reach_ms) == 0,
-          "the bound gives up under a turned root_ms");
+    CHECK(ik_io_rest_bound(&s, &root_ms, stretch_ms, reach_ms) == 0, "the bound gives up under a turned root_ms");
     CHECK(reference_overflow(3, &root_ms) == -1 && ik_io_rest_overflow(&s, &root_ms) == -1,
           "a half-turned root_ms cancels joint 0's offset");
     rest_ls[0].translation = ik_v3(0, 0, 0);
@@ -215,11 +206,11 @@ static void test_named_cases(void) {
      * unit (skeleton init allows 1e-3) makes a matrix entry 1.0018 times the
      * scale, and the scale is ik_real's largest. Its parent shrinks by 1e-3,
      * so the product's scale alone would look finite. */
-    rest_ls[1] = ik_transform_make(ik_v3(0, 0, 0), ik_quat_identity(),
-                                   ik_v3((ik_real)1e-3, (ik_real)1e-3, (ik_real)1e-3));
-    rest_ls[2] = ik_transform_make(
-        ik_v3(0, 0, 0), quat_times(ik_q((ik_real)0.70710678, 0, 0, (ik_real)0.70710678), (ik_real)1.0009),
-        ik_v3(1, IK_REAL_MAX, 1));
+    rest_ls[1] =
+        ik_transform_make(ik_v3(0, 0, 0), ik_quat_identity(), ik_v3((ik_real)1e-3, (ik_real)1e-3, (ik_real)1e-3));
+    rest_ls[2] = ik_transform_make(ik_v3(0, 0, 0),
+                                   quat_times(ik_q((ik_real)0.70710678, 0, 0, (ik_real)0.70710678), (ik_real)1.0009),
+                                   ik_v3(1, IK_REAL_MAX, 1));
     s = make_skeleton(3);
     CHECK(reference_overflow(3, NULL) == 2 && ik_io_rest_overflow(&s, NULL) == 2,
           "an overflowing local matrix at joint 2");
@@ -228,8 +219,7 @@ static void test_named_cases(void) {
      * 3.6e26, finite in float, and the bound proves it. */
     for (j = 0; j < 150; ++j) {
         parents[j] = j - 1;
-        rest_ls[j] =
-            ik_transform_make(ik_v3(1, 0, 0), turn_z(10), ik_v3((ik_real)-1.5, (ik_real)1.5, (ik_real)-1.5));
+        rest_ls[j] = ik_transform_make(ik_v3(1, 0, 0), turn_z(10), ik_v3((ik_real)-1.5, (ik_real)1.5, (ik_real)-1.5));
     }
     s = make_skeleton(150);
     CHECK(ik_io_rest_bound(&s, NULL, stretch_ms, reach_ms) == -1 && reference_overflow(150, NULL) == -1 &&
@@ -251,8 +241,7 @@ static void test_big_rigs(void) {
             rest_ls[j] = ik_transform_make(ik_v3(0, (ik_real)0.01, 0), ik_quat_identity(), ik_v3(1, 1, 1));
         }
         s = make_skeleton(MAX_JOINTS);
-        CHECK(ik_io_rest_bound(&s, &root_ms, stretch_ms, reach_ms) == -1 &&
-                  ik_io_rest_overflow(&s, &root_ms) == -1,
+        CHECK(ik_io_rest_bound(&s, &root_ms, stretch_ms, reach_ms) == -1 && ik_io_rest_overflow(&s, &root_ms) == -1,
               "100,000 joints %s: proven finite", deep ? "deep" : "wide");
         CHECK(reference_overflow(MAX_JOINTS, &root_ms) == -1 && bound_holds(MAX_JOINTS, -1, &worst),
               "100,000 joints %s: the bound holds (joint %d)", deep ? "deep" : "wide", worst);

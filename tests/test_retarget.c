@@ -95,15 +95,15 @@ static ik_real quantile(ik_real *v, int n, double q) {
 typedef struct outcome {
     ik_real slide_before; /* THEN_CLEAN_UP: the worst contact's travel before the clean-up */
     ik_real worst_slide, worst_sink, worst_bone, worst_knee_wrong, worst_knee_bend, worst_elbow_bend, worst_foot_off;
-    ik_real worst_limit;      /* the largest excess over the rig's limits (ik_humanoid_angles_excess) */
+    ik_real worst_limit; /* the largest excess over the rig's limits (ik_humanoid_angles_excess) */
     const char *worst_limit_joint;
-    ik_real worst_foot_down;  /* the same for the ankles and toes of feet held or on the floor (counted in
-                                 worst_limit too with the IK pass; left out of it after the clean-up alone) */
+    ik_real worst_foot_down; /* the same for the ankles and toes of feet held or on the floor (counted in
+                                worst_limit too with the IK pass; left out of it after the clean-up alone) */
     int worst_limit_frame;
     int flips, nonfinite, contacts, unordered; /* unordered: contacts held not in order of start */
-    ik_real ground_slide; /* the worst slide of the result's own contacts (ik_ground_slide), metres */
-    ik_real direction[IK_BODY_GROUPS][2];       /* per group: the median and 95th percentile angle (rad) between the
-                                                 source's and the target's segment directions in the body frame */
+    ik_real ground_slide;                 /* the worst slide of the result's own contacts (ik_ground_slide), metres */
+    ik_real direction[IK_BODY_GROUPS][2]; /* per group: the median and 95th percentile angle (rad) between the
+                                           source's and the target's segment directions in the body frame */
     ik_retarget_report report;
     ik_result result;
 } outcome;
@@ -121,8 +121,8 @@ static ik_real signed_bend(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
 
 /* The largest horizontal travel of a planted point over one of `contacts`
  * on `take` (ik_skating_measure), target units. */
-static ik_result worst_travel(const ik_humanoid *target, const ik_take *take, const ik_foot_contact *contacts, int count,
-                              ik_mat4 *ms, ik_real *travel) {
+static ik_result worst_travel(const ik_humanoid *target, const ik_take *take, const ik_foot_contact *contacts,
+                              int count, ik_mat4 *ms, ik_real *travel) {
     ik_skating_measure measure = ik_skating_measure_def();
     ik_skating skating;
     ik_result r;
@@ -191,7 +191,8 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
     ik_retarget job = ik_retarget_def();
     ik_take out;
     ik_foot_contact *held = (ik_foot_contact *)malloc(4 * (size_t)frames * sizeof(ik_foot_contact));
-    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4)), *rest_ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4));
+    ik_mat4 *ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4)),
+            *rest_ms = (ik_mat4 *)malloc((size_t)n * sizeof(ik_mat4));
     ik_real metre = ik_foot_metre(ik_foot_leg_length(target));
     outcome o;
     memset(&o, 0, sizeof o);
@@ -245,8 +246,10 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
             o.ground_slide = ground_worst_slide(target, &out, metre, ms) / metre;
             if (!(o.ground_slide < (ik_real)1e29)) o.nonfinite = 1;
         }
-        if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK) o.worst_slide /= metre;
-        else o.nonfinite = 1;
+        if (worst_travel(target, &out, held, o.contacts, ms, &o.worst_slide) == IK_OK)
+            o.worst_slide /= metre;
+        else
+            o.nonfinite = 1;
         ik_skeleton_fk(t, t->rest_ls, NULL, rest_ms);
         for (j = 1; j < o.contacts; ++j) o.unordered += held[j - 1].start > held[j].start;
         for (f = 0; f < frames; ++f) {
@@ -277,9 +280,9 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
                 ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, ms);
                 /* the foot stays on the leg: a virtual ankle's control joint at the ankle */
                 if (foot >= 0)
-                    o.worst_foot_off = ik_maxr(o.worst_foot_off, ik_vec3_distance(ik_mat4_translation(&ms[foot]),
-                                                                                  ik_mat4_translation(&end_ms)) /
-                                                                     metre);
+                    o.worst_foot_off =
+                        ik_maxr(o.worst_foot_off,
+                                ik_vec3_distance(ik_mat4_translation(&ms[foot]), ik_mat4_translation(&end_ms)) / metre);
                 /* a knee bent the wrong way by more than 2 degrees is a flip */
                 if (bend < -ik_rad(2)) ++o.flips;
                 o.worst_knee_wrong = ik_maxr(o.worst_knee_wrong, -bend);
@@ -306,8 +309,8 @@ static outcome retarget_and_measure(const ik_humanoid *source_rig, const ik_take
             for (k = 0; k < 2; ++k) {
                 int c;
                 for (c = 0; c < o.contacts; ++c)
-                    on_floor[k] |= held[c].start <= f && f <= held[c].end &&
-                                   ik_foot_point_leg(held[c].point) == IK_LIMB_LEG_L + k;
+                    on_floor[k] |=
+                        held[c].start <= f && f <= held[c].end && ik_foot_point_leg(held[c].point) == IK_LIMB_LEG_L + k;
                 if (on_floor[k] || how != WITH_IK_PASS) {
                     ik_humanoid_angles alone;
                     memset(&alone, 0, sizeof alone);
@@ -343,17 +346,19 @@ static void check_directions(const char *what, const outcome *o) {
         ik_real goal = g >= IK_BODY_THIGHS ? ik_rad(20) : ik_rad(10);
         CHECK(o->direction[g][0] <= goal && o->direction[g][1] <= 2 * goal,
               "%s: %s %.1f deg from the source's in the body frame (median; 95th percentile %.1f)", what,
-              ik_body_group_name((ik_body_group)g), (double)ik_deg(o->direction[g][0]), (double)ik_deg(o->direction[g][1]));
+              ik_body_group_name((ik_body_group)g), (double)ik_deg(o->direction[g][0]),
+              (double)ik_deg(o->direction[g][1]));
     }
 }
 
 static void check_outcome(const char *what, const outcome *o, const ik_humanoid *target, int min_contacts) {
     CHECK(o->result == IK_OK, "%s: %s", what, ik_result_str(o->result));
     if (o->result != IK_OK) return;
-    printf("  %s: scale %.4g, %d paired, %d contacts held; slide %.2f mm, sink %.2f mm, bone %.3f mm, knee wrong "
-           "%.2f deg\n",
-           what, (double)o->report.scale, o->report.paired_joints, o->contacts, (double)o->worst_slide * 1000,
-           (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
+    printf(
+        "  %s: scale %.4g, %d paired, %d contacts held; slide %.2f mm, sink %.2f mm, bone %.3f mm, knee wrong "
+        "%.2f deg\n",
+        what, (double)o->report.scale, o->report.paired_joints, o->contacts, (double)o->worst_slide * 1000,
+        (double)o->worst_sink * 1000, (double)o->worst_bone * 1000, (double)ik_deg(o->worst_knee_wrong));
     CHECK(!o->nonfinite, "%s: output not finite", what);
     CHECK(o->contacts >= min_contacts, "%s: only %d contacts held", what, o->contacts);
     CHECK(o->unordered == 0, "%s: %d contacts held out of order of start", what, o->unordered);
@@ -675,8 +680,9 @@ static void test_clean_up_virtual_ankles(void) {
                    so fewer steps stand still enough to be contacts than the source has */
                 check_outcome(what, &after, &c.rig, 3);
                 printf("    worst contact's travel before the clean-up %.1f mm\n", (double)after.slide_before * 1000);
-                CHECK(after.slide_before > (ik_real)0.01, "%s: the transfer alone slides only %.2f mm: nothing to clean",
-                      what, (double)after.slide_before * 1000);
+                CHECK(after.slide_before > (ik_real)0.01,
+                      "%s: the transfer alone slides only %.2f mm: nothing to clean", what,
+                      (double)after.slide_before * 1000);
                 CHECK(before.result == IK_OK && before.worst_foot_off <= (ik_real)1e-4,
                       "%s: transferred feet on their ankles (%.3f mm)", what, (double)before.worst_foot_off * 1000);
             }
@@ -729,8 +735,10 @@ static void arm_directions(const ik_humanoid *rig, const ik_mat4 *ms, ik_vec3 di
     int k;
     for (k = IK_LIMB_ARM_L; k <= IK_LIMB_ARM_R; ++k) {
         const ik_humanoid_limb *l = &rig->limb[k];
-        dirs[2 * k] = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
-        dirs[2 * k + 1] = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
+        dirs[2 * k] =
+            ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->mid]), ik_mat4_translation(&ms[l->start])));
+        dirs[2 * k + 1] =
+            ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&ms[l->end]), ik_mat4_translation(&ms[l->mid])));
     }
 }
 
@@ -761,11 +769,13 @@ static void test_a_pose(void) {
     }
     {
         ik_humanoid_map map;
-        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
+        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK &&
+               ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
     }
     CHECK(c.ok, "A-pose copy maps");
     out = m.take;
-    out.poses_ls = (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
+    out.poses_ls =
+        (ik_transform *)malloc((size_t)m.take.frame_count * (size_t)m.take.joint_count * sizeof(ik_transform));
     src_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
     dst_ms = (ik_mat4 *)malloc((size_t)m.take.joint_count * sizeof(ik_mat4));
     job.source_rig = &m.rig;
@@ -824,7 +834,8 @@ static hand_result hand_gap(const motion_fixture *m, const rig_copy *c, ik_bool 
     int f, k;
     ik_real worst = 0;
     ik_vec3 shift[2] = {{0, 0, 0}, {0, 0, 0}};
-    out.poses_ls = (ik_transform *)malloc((size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform));
+    out.poses_ls =
+        (ik_transform *)malloc((size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform));
     job.source_rig = &m->rig;
     job.source = &m->take;
     job.target_rig = &c->rig;
@@ -871,21 +882,25 @@ static void test_hands(void) {
     }
     rig_copy_make(&c, &m.bvh->skeleton, 1, ik_quat_identity(), 0);
     for (side = IK_LIMB_ARM_L; side <= IK_LIMB_ARM_R; ++side) {
-        c.rest_ls[m.rig.limb[side].mid].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].mid].translation, (ik_real)1.3);
-        c.rest_ls[m.rig.limb[side].end].translation = ik_vec3_scale(c.rest_ls[m.rig.limb[side].end].translation, (ik_real)1.3);
+        c.rest_ls[m.rig.limb[side].mid].translation =
+            ik_vec3_scale(c.rest_ls[m.rig.limb[side].mid].translation, (ik_real)1.3);
+        c.rest_ls[m.rig.limb[side].end].translation =
+            ik_vec3_scale(c.rest_ls[m.rig.limb[side].end].translation, (ik_real)1.3);
     }
     {
         ik_humanoid_map map;
-        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK && ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
+        c.ok = ik_humanoid_map_find(&c.skeleton, NULL, 0, &map) == IK_OK &&
+               ik_humanoid_init(&c.rig, &c.skeleton, &map) == IK_OK;
     }
     CHECK(c.ok, "long-armed copy maps");
     metre = ik_foot_metre(ik_foot_leg_length(&m.rig));
     held = hand_gap(&m, &c, 1, (ik_real)0.002 * metre);
     loose = hand_gap(&m, &c, 0, (ik_real)0.002 * metre);
-    printf("  hands held: %.1f %% of arm-frames within 2 mm, worst %.2f mm where the elbow is not within 10 deg of its "
-           "limit, %.0f mm where it is (without hands: %.0f mm)\n",
-           held.share_close * 100, (double)(held.worst_free / metre * 1000), (double)(held.worst / metre * 1000),
-           (double)(loose.worst / metre * 1000));
+    printf(
+        "  hands held: %.1f %% of arm-frames within 2 mm, worst %.2f mm where the elbow is not within 10 deg of its "
+        "limit, %.0f mm where it is (without hands: %.0f mm)\n",
+        held.share_close * 100, (double)(held.worst_free / metre * 1000), (double)(held.worst / metre * 1000),
+        (double)(loose.worst / metre * 1000));
     CHECK(held.worst_free < (ik_real)0.002 * metre && held.share_close > 0.9,
           "hands held within 2 mm (worst %.2f mm away from the elbow's limit, %.1f %% of frames)",
           (double)(held.worst_free / metre * 1000), held.share_close * 100);

@@ -167,8 +167,7 @@ static void round_trips(const char *name, const ik_robot_chain *c, ik_robot_anal
         a = solve(&m, goal, seed);
         PROPERTY_CASE(prop, a.result == IK_OK && a.count >= 1, "case %d: result %d, %d solutions", i, a.result,
                       a.count);
-        PROPERTY_CASE(prop, check_solutions(&prop, c, &a, goal, seed) <= CLOSE, "case %d: none within %g", i,
-                      CLOSE);
+        PROPERTY_CASE(prop, check_solutions(&prop, c, &a, goal, seed) <= CLOSE, "case %d: none within %g", i, CLOSE);
         for (s = 0; s < a.count; ++s) nearest = fmin(nearest, turns_apart(a.q + 6 * s, q));
         PROPERTY_CASE(prop, nearest <= SAME_Q, "case %d: the source q is %g from every solution", i, nearest);
         total += a.count;
@@ -223,8 +222,8 @@ static void test_variants(void) {
     c = spherical_arm(0);
     round_trips("spherical-wrist arm, no shoulder offset", &c, IK_ROBOT_ANALYTIC_SPHERICAL_WRIST, 5);
     c = base_turned(rescaled(all_continuous(spherical_arm(0.1)), (ik_real)0.1), y_up);
-    round_trips("spherical-wrist arm, continuous, 10 times smaller, base turned", &c,
-                IK_ROBOT_ANALYTIC_SPHERICAL_WRIST, 6);
+    round_trips("spherical-wrist arm, continuous, 10 times smaller, base turned", &c, IK_ROBOT_ANALYTIC_SPHERICAL_WRIST,
+                6);
 }
 
 /* One named configuration: the goal from FK at q, solved from the mid-range
@@ -255,13 +254,13 @@ static void test_singular_poses(void) {
     const ik_real ur_wrist[6] = {(ik_real)0.3, (ik_real)-0.5, (ik_real)0.7, (ik_real)0.2, 0, (ik_real)0.4};
     /* No shoulder offset, q3 = -pi/2 puts the wrist centre 0.1 back and 1.3 up from joint 2, and
      * q2 = atan2(0.1, 1.3) turns it right over the base (q1 free); the lengths as the chain holds them. */
-    const ik_real over_base[6] = {(ik_real)0.2, (ik_real)atan2((double)0.1f, (double)0.7f + (double)0.6f),
+    const ik_real over_base[6] = {(ik_real)0.2,       (ik_real)atan2((double)0.1f, (double)0.7f + (double)0.6f),
                                   (ik_real)(-PI / 2), (ik_real)0.4,
-                                  (ik_real)0.9, (ik_real)0.1};
+                                  (ik_real)0.9,       (ik_real)0.1};
     /* q3 = atan2(-6, 1) lines the forearm's (0.6, 0, 0.1) up with the upper arm: the elbow stretched
      * straight, where SP3 meets its tangent (one elbow solution, nothing free). */
-    const ik_real stretched[6] = {(ik_real)0.2, (ik_real)0.3, (ik_real)atan2(-6.0, 1.0), (ik_real)0.4,
-                                  (ik_real)0.9, (ik_real)0.1};
+    const ik_real stretched[6] = {(ik_real)0.2, (ik_real)0.3, (ik_real)atan2(-6.0, 1.0),
+                                  (ik_real)0.4, (ik_real)0.9, (ik_real)0.1};
     named_pose("spherical wrist singular (q5 = 0)", &sph, wrist, 1);
     named_pose("UR wrist singular (q5 = 0)", &ur, ur_wrist, 1);
     named_pose("wrist centre over the base", &centred, over_base, 1);
@@ -399,8 +398,7 @@ static void expect_bad(const char *what, ik_robot_analytic job, ik_result expect
     job.error_field = &where;
     r = ik_robot_analytic_run(&job);
     CHECK(r == expected, "%s: result %d", what, r);
-    CHECK(field && strcmp(where.path, field) == 0, "%s: field %s", what,
-          where.path[0] ? where.path : "(none)");
+    CHECK(field && strcmp(where.path, field) == 0, "%s: field %s", what, where.path[0] ? where.path : "(none)");
     CHECK(count == -7 && q[0] == 42, "%s: an output was written", what);
 }
 

@@ -392,16 +392,14 @@ static void seeded_round_trips(const char *name, const ik_robot_chain *c, uint64
         ik_robot_ik_run(&job);
         as_is += found_by == IK_ROBOT_START_ANALYTIC;
         refined += found_by == IK_ROBOT_START_ANALYTIC_REFINED;
-        PROPERTY_CASE(prop,
-                      res == IK_OK && reached && lands_on(c, q, goal, oriented, &pos_err, &ang_err) &&
-                          inside_limits(c, q) &&
-                          (!oriented || found_by == IK_ROBOT_START_ANALYTIC ||
-                           found_by == IK_ROBOT_START_ANALYTIC_REFINED) &&
-                          (found_by != IK_ROBOT_START_ANALYTIC || iterations == 0) &&
-                          memcmp(q, q_own, sizeof q) == 0,
-                      "%s (reached %d from the %s start after %d iterations, tip off by %g m and %g rad, in limits %d)",
-                      ik_result_str(res), (int)reached, ik_robot_ik_start_str(found_by), iterations, pos_err, ang_err,
-                      inside_limits(c, q));
+        PROPERTY_CASE(
+            prop,
+            res == IK_OK && reached && lands_on(c, q, goal, oriented, &pos_err, &ang_err) && inside_limits(c, q) &&
+                (!oriented || found_by == IK_ROBOT_START_ANALYTIC || found_by == IK_ROBOT_START_ANALYTIC_REFINED) &&
+                (found_by != IK_ROBOT_START_ANALYTIC || iterations == 0) && memcmp(q, q_own, sizeof q) == 0,
+            "%s (reached %d from the %s start after %d iterations, tip off by %g m and %g rad, in limits %d)",
+            ik_result_str(res), (int)reached, ik_robot_ik_start_str(found_by), iterations, pos_err, ang_err,
+            inside_limits(c, q));
     }
     property_end(&prop);
     printf("%s: %d round trips, %d from a closed-form solution as it is, %d refined\n", name, ROUND_TRIPS, as_is,
@@ -635,8 +633,9 @@ static void test_bad_input(void) {
         const ik_real truth[6] = {0.3f, -0.7f, 1.1f, 0.4f, -0.2f, 0.6f};
         ik_real skew_seed[6];
         double pe, ae;
-        CHECK(ik_robot_analytic_prepare(&skew, &none, NULL) == IK_ERR_UNSUPPORTED && none.kind == IK_ROBOT_ANALYTIC_NONE,
-              "the mimic variant has no closed form");
+        CHECK(
+            ik_robot_analytic_prepare(&skew, &none, NULL) == IK_ERR_UNSUPPORTED && none.kind == IK_ROBOT_ANALYTIC_NONE,
+            "the mimic variant has no closed form");
         mid_range(&skew, skew_seed);
         ik_robot_fk(&skew, truth, &at, NULL);
         job = job_for(&skew, at, skew_seed, q);
@@ -706,7 +705,8 @@ static double seed_gap(const ik_robot_chain *c, const ik_real *q, const ik_real 
  * distance to the seed, is lower in every goal where the two answers differ
  * (the polish keeps only moves that lower it), and they differ in at least
  * half of the goals. */
-static void null_space_objective(const char *name, const ik_robot_chain *c, ik_robot_prefer prefer, uint64_t seed_value) {
+static void null_space_objective(const char *name, const ik_robot_chain *c, ik_robot_prefer prefer,
+                                 uint64_t seed_value) {
     check_property prop = {0, 0, 0};
     rng r = rng_seeded(seed_value);
     double sum_plain = 0, sum_pulled = 0;
@@ -730,8 +730,9 @@ static void null_space_objective(const char *name, const ik_robot_chain *c, ik_r
         job.null_space_gain = (ik_real)0.5;
         job.prefer = prefer;
         PROPERTY_CASE(prop, ik_robot_ik_run(&job) == IK_OK, "case %d", i);
-        PROPERTY_CASE(prop, reached_plain && reached_pulled && lands_on(c, plain, goal, 1, &pe, &ae) &&
-                                lands_on(c, pulled, goal, 1, &pe, &ae),
+        PROPERTY_CASE(prop,
+                      reached_plain && reached_pulled && lands_on(c, plain, goal, 1, &pe, &ae) &&
+                          lands_on(c, pulled, goal, 1, &pe, &ae),
                       "case %d: goal missed (%g m, %g rad)", i, pe, ae);
         PROPERTY_CASE(prop, inside_limits(c, pulled), "case %d: outside the limits", i);
         cost_plain = prefer == IK_ROBOT_PREFER_MID_RANGE ? limit_cost(c, plain) : seed_gap(c, plain, seed);

@@ -57,8 +57,7 @@ static void test_lane_algebra(void) {
                       "case %d", i);
         PROPERTY_CASE(product,
                       close(lane(pq, 0), expect.x, q_scale, 8) && close(lane(pq, 1), expect.y, q_scale, 8) &&
-                          close(lane(pq, 2), expect.z, q_scale, 8) &&
-                          close(lane(pq, 3), expect.w, q_scale, 8),
+                          close(lane(pq, 2), expect.z, q_scale, 8) && close(lane(pq, 3), expect.w, q_scale, 8),
                       "case %d", i);
 
         /* M = [a b c] as columns; rows r_i; M v = combine3(columns), M^T v = combine3(rows). */
@@ -78,8 +77,7 @@ static void test_lane_algebra(void) {
             ok = ok && close(lane(mv, 0), expect_mv.x, size, 8) && close(lane(mv, 1), expect_mv.y, size, 8) &&
                  close(lane(mv, 2), expect_mv.z, size, 8);
             ok = ok && close(lane(mtv, 0), ik_vec3_dot(a, v), size, 8) &&
-                 close(lane(mtv, 1), ik_vec3_dot(b, v), size, 8) &&
-                 close(lane(mtv, 2), ik_vec3_dot(c, v), size, 8);
+                 close(lane(mtv, 1), ik_vec3_dot(b, v), size, 8) && close(lane(mtv, 2), ik_vec3_dot(c, v), size, 8);
             PROPERTY_CASE(frame, ok, "case %d", i);
         }
     }
@@ -101,12 +99,10 @@ static void test_rsqrt(void) {
         ik_real got = lane(simd4_rsqrt(simd4_set(x, 1, 4, x)), 0);
         ik_real err = IK_FABS(got - expect) / expect;
         worst = ik_maxr(worst, err);
-        PROPERTY_CASE(accurate, err <= 4 * IK_REAL_EPSILON, "x %g: %g vs %g", (double)x, (double)got,
-                      (double)expect);
+        PROPERTY_CASE(accurate, err <= 4 * IK_REAL_EPSILON, "x %g: %g vs %g", (double)x, (double)got, (double)expect);
     }
     property_end(&accurate);
-    printf("rsqrt: worst relative error %.3g (%.2f ulps)\n", (double)worst,
-           (double)(worst / IK_REAL_EPSILON));
+    printf("rsqrt: worst relative error %.3g (%.2f ulps)\n", (double)worst, (double)(worst / IK_REAL_EPSILON));
 }
 
 static void test_lane_moves(void) {
@@ -123,11 +119,9 @@ static void test_lane_moves(void) {
     CHECK(simd4_x(a) == 1 && lane(simd4_yzxw(a), 0) == -2 && lane(simd4_zxyw(a), 0) == 3 &&
               lane(simd4_wwww(a), 2) == -4 && lane(simd4_yyyy(a), 3) == -2,
           "lane shuffles");
-    CHECK(lane(simd4_with_w(a, 9), 3) == 9 && lane(simd4_with_w(a, 9), 2) == 3,
-          "with_w replaces lane 3 only");
+    CHECK(lane(simd4_with_w(a, 9), 3) == 9 && lane(simd4_with_w(a, 9), 2) == 3, "with_w replaces lane 3 only");
     CHECK(lane(simd4_abs(a), 1) == 2 && lane(simd4_max(a, simd4_splat(0)), 3) == 0, "abs and max");
-    CHECK(simd4_le3(simd4_set(1, 2, 3, 100), simd4_splat(3)) &&
-              !simd4_le3(simd4_set(1, 4, 3, 0), simd4_splat(3)) &&
+    CHECK(simd4_le3(simd4_set(1, 2, 3, 100), simd4_splat(3)) && !simd4_le3(simd4_set(1, 4, 3, 0), simd4_splat(3)) &&
               !simd4_le3(simd4_set(nan, 0, 0, 0), simd4_splat(3)),
           "le3 looks at lanes 0..2 and fails on NaN");
 }
@@ -159,10 +153,11 @@ static void test_batch_lanes(void) {
         sel = simd4_select(gt, va, vb);
         for (k = 0; k < 4; ++k) {
             ik_real fa = IK_FABS(a[k]);
-            PROPERTY_CASE(exact, (a[k] != a[k]) || (lane(simd4_div(va, vb), k) == a[k] / b[k] &&
-                                                    lane(simd4_sqrt(simd4_abs(va)), k) == IK_SQRT(fa) &&
-                                                    lane(simd4_min(va, vb), k) == (a[k] < b[k] ? a[k] : b[k]) &&
-                                                    lane(simd4_copysign(vb, va), k) == IK_COPYSIGN(b[k], a[k])),
+            PROPERTY_CASE(exact,
+                          (a[k] != a[k]) || (lane(simd4_div(va, vb), k) == a[k] / b[k] &&
+                                             lane(simd4_sqrt(simd4_abs(va)), k) == IK_SQRT(fa) &&
+                                             lane(simd4_min(va, vb), k) == (a[k] < b[k] ? a[k] : b[k]) &&
+                                             lane(simd4_copysign(vb, va), k) == IK_COPYSIGN(b[k], a[k])),
                           "case %d lane %d", i, k);
             PROPERTY_CASE(exact, !(a[k] != a[k]) || lane(simd4_min(va, vb), k) == b[k], "NaN: min gives b, case %d", i);
             bits |= (a[k] > b[k]) << k;

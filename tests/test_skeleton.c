@@ -21,9 +21,9 @@ static void random_pose(rng *r, ik_transform *pose, int n, ik_bool uniform_scale
     int i;
     for (i = 0; i < n; ++i) {
         ik_real s = rng_range(r, 0.5, 1.5);
-        pose[i] = ik_transform_make(rng_in_ball(r, 1), rng_rotation(r),
-                                    uniform_scale ? ik_v3(s, s, s)
-                                                  : ik_v3(s, rng_range(r, 0.5, 1.5), rng_range(r, 0.5, 1.5)));
+        pose[i] = ik_transform_make(
+            rng_in_ball(r, 1), rng_rotation(r),
+            uniform_scale ? ik_v3(s, s, s) : ik_v3(s, rng_range(r, 0.5, 1.5), rng_range(r, 0.5, 1.5)));
     }
 }
 
@@ -47,7 +47,8 @@ static void test_validation(void) {
     CHECK(ik_skeleton_init(&s, 3, bad_order, NULL, rest, &err) == IK_ERR_HIERARCHY && err.index == 1,
           "child before parent");
     CHECK(strstr(err.message, "joint 1") != NULL, "message names the joint: %s", err.message);
-    CHECK(ik_skeleton_init(&s, 3, out_of_range, NULL, rest, &err) == IK_ERR_RANGE && err.index == 2, "parent out of range");
+    CHECK(ik_skeleton_init(&s, 3, out_of_range, NULL, rest, &err) == IK_ERR_RANGE && err.index == 2,
+          "parent out of range");
     CHECK(ik_skeleton_init(&s, 3, cycle, NULL, rest, &err) == IK_ERR_HIERARCHY && err.index == 0, "cycle");
     CHECK(ik_skeleton_init(&s, 3, chain3, dup, rest, &err) == IK_ERR_HIERARCHY && err.index == 2, "duplicate names");
     CHECK(ik_skeleton_init(&s, -1, chain3, NULL, rest, &err) == IK_ERR_RANGE, "negative count");
@@ -77,9 +78,9 @@ static void test_lookup_and_chains(void) {
               !ik_skeleton_is_descendant(&s, 4, 1) && ik_skeleton_is_descendant(&s, 1, 1),
           "descendants");
     CHECK(ik_skeleton_depth(&s, 5) == 4 && ik_skeleton_depth(&s, 0) == 1, "depth");
-    CHECK(ik_skeleton_chain(&s, 5, 4, chain) == IK_OK && chain[0] == 0 && chain[1] == 1 && chain[2] == 3 &&
-              chain[3] == 5,
-          "walk 4 joints up from the head");
+    CHECK(
+        ik_skeleton_chain(&s, 5, 4, chain) == IK_OK && chain[0] == 0 && chain[1] == 1 && chain[2] == 3 && chain[3] == 5,
+        "walk 4 joints up from the head");
     CHECK(ik_skeleton_chain(&s, 4, 2, chain) == IK_OK && chain[0] == 2 && chain[1] == 4, "walk 2 up from the shin");
     CHECK(ik_skeleton_chain(&s, 4, 4, chain) == IK_ERR_RANGE, "chain longer than the hierarchy");
     CHECK(ik_skeleton_chain(&s, 11, 1, chain) == IK_ERR_RANGE, "end joint out of range");
@@ -223,8 +224,8 @@ static int scratch_check_is(const char *const *names, int count, int expected, c
 
 /* A long prefix shared by most names of the tests below, so that names
  * differ only in their last few characters. */
-#define LONG_PREFIX                                                                                            \
-    "mixamorig:a_rather_long_prefix_that_every_name_shares_until_its_last_few_characters_"                     \
+#define LONG_PREFIX                                                                        \
+    "mixamorig:a_rather_long_prefix_that_every_name_shares_until_its_last_few_characters_" \
     "so_that_each_comparison_walks_far_before_it_finds_a_difference_"
 
 /* Seeded random name sets of 1 to 400 joints against the brute-force
@@ -275,10 +276,10 @@ static void test_duplicate_names_random(void) {
         found_some += expected >= 0;
         PROPERTY_CASE(scratch_agrees, scratch_check_is(names, n, expected, parents, rest, scratch),
                       "style %d, %d joints from %d names: expected joint %d", style, n, pool, expected);
-        PROPERTY_CASE(pairwise_agrees,
-                      (ik_skeleton_init(&s, n, parents, names, rest, &e) == IK_OK) == (expected < 0) &&
-                          e.index == expected,
-                      "style %d, %d joints: pairwise joint %d, expected %d", style, n, e.index, expected);
+        PROPERTY_CASE(
+            pairwise_agrees,
+            (ik_skeleton_init(&s, n, parents, names, rest, &e) == IK_OK) == (expected < 0) && e.index == expected,
+            "style %d, %d joints: pairwise joint %d, expected %d", style, n, e.index, expected);
     }
     property_end(&scratch_agrees);
     property_end(&pairwise_agrees);
@@ -343,10 +344,10 @@ static void test_duplicate_name_edges(void) {
     CHECK(ik_skeleton_init_scratch(&s, 0, parents, all_same, rest, scratch, &e) == IK_OK && s.joint_count == 0,
           "zero joints with names");
     /* A bad parent is reported before any name is looked at. */
-    CHECK(ik_skeleton_init_scratch(&s, 4, (const int[]){-1, 0, 3, 1}, all_same, rest, scratch, &e) ==
-                  IK_ERR_HIERARCHY &&
-              e.index == 2 && !strstr(e.message, "duplicate"),
-          "hierarchy error first: %s", e.message);
+    CHECK(
+        ik_skeleton_init_scratch(&s, 4, (const int[]){-1, 0, 3, 1}, all_same, rest, scratch, &e) == IK_ERR_HIERARCHY &&
+            e.index == 2 && !strstr(e.message, "duplicate"),
+        "hierarchy error first: %s", e.message);
 }
 
 /* FNV-1a (32 bits) of `length` bytes from state `h`: the hash skeleton.c
@@ -450,7 +451,9 @@ static void test_subtree_large(void) {
     int i, k, tops[4] = {0, 3, 1500, 6000};
     for (i = 0; i < N; ++i) {
         /* mostly a recent joint, sometimes any earlier one: long interleaved branches */
-        parents[i] = i == 0 ? -1 : (rng_next(&r) % 4 == 0 ? (int)(rng_next(&r) % (uint64_t)i) : i - 1 - (int)(rng_next(&r) % (uint64_t)(i < 8 ? i : 8)));
+        parents[i] = i == 0 ? -1
+                            : (rng_next(&r) % 4 == 0 ? (int)(rng_next(&r) % (uint64_t)i)
+                                                     : i - 1 - (int)(rng_next(&r) % (uint64_t)(i < 8 ? i : 8)));
         rest[i] = ik_transform_make(ik_v3(0, (ik_real)0.01, 0), ik_quat_identity(), ik_v3(1, 1, 1));
         pose[i] = rest[i];
     }
@@ -486,7 +489,9 @@ static void test_subtree_scan(void) {
     int i, t, step, wrong = 0, asked = 0;
     ik_subtree_scan scan;
     for (i = 0; i < N; ++i) {
-        parents[i] = i == 0 ? -1 : (rng_next(&r) % 5 == 0 ? (int)(rng_next(&r) % (uint64_t)i) : i - 1 - (int)(rng_next(&r) % (uint64_t)(i < 8 ? i : 8)));
+        parents[i] = i == 0 ? -1
+                            : (rng_next(&r) % 5 == 0 ? (int)(rng_next(&r) % (uint64_t)i)
+                                                     : i - 1 - (int)(rng_next(&r) % (uint64_t)(i < 8 ? i : 8)));
         rest[i] = ik_transform_identity();
     }
     CHECK(ik_skeleton_init(&s, N, parents, NULL, rest, NULL) == IK_OK, "random tree");
@@ -508,8 +513,10 @@ static void test_subtree_scan(void) {
     for (t = 0; t < 20000; ++t) {
         int j = (int)(rng_next(&r) % N), a = j, up = (int)(rng_next(&r) % 40), c = -1, levels, want, got;
         /* half the time an ancestor up to 39 levels up, else any joint before */
-        if (t % 2) while (up-- > 0 && parents[a] >= 0) a = parents[a];
-        else a = (int)(rng_next(&r) % (uint64_t)(j + 1));
+        if (t % 2)
+            while (up-- > 0 && parents[a] >= 0) a = parents[a];
+        else
+            a = (int)(rng_next(&r) % (uint64_t)(j + 1));
         levels = ik_skeleton_depth(&s, j) - ik_skeleton_depth(&s, a);
         want = j != a && ik_skeleton_is_descendant(&s, j, a) && levels <= 32 ? levels : 0;
         got = ik_skeleton_levels_below(&s, j, a, 32, &c);
@@ -517,7 +524,8 @@ static void test_subtree_scan(void) {
     }
     CHECK(wrong == 0, "ik_skeleton_levels_below: %d of 20000 differ from the depths", wrong);
     ik_subtree_scan_begin(&scan, 100);
-    CHECK(!ik_subtree_scan_has(&scan, &s, 99) && ik_subtree_scan_has(&scan, &s, 100) && !ik_subtree_scan_has(&scan, &s, N),
+    CHECK(!ik_subtree_scan_has(&scan, &s, 99) && ik_subtree_scan_has(&scan, &s, 100) &&
+              !ik_subtree_scan_has(&scan, &s, N),
           "before the top, the top, past the last joint");
     ik_subtree_scan_begin(&scan, -1);
     CHECK(!ik_subtree_scan_has(&scan, &s, 5), "a negative top holds nothing");

@@ -46,8 +46,9 @@ static void test_random_skeletons(void) {
             ik_real k = rng_range(&r, 0.5, 2);
             roots[c] = ik_mat4_from_trs(rng_in_ball(&r, 5), rng_rotation(&r), ik_v3(rng_unit(&r) < 0.3 ? -k : k, k, k));
             for (j = 0; j < n; ++j) {
-                ik_vec3 scale = rng_unit(&r) < 0.5 ? ik_v3(1, 1, 1)
-                                                   : ik_v3(rng_range(&r, -2, 2), rng_range(&r, 0.5, 2), rng_range(&r, 0.5, 2));
+                ik_vec3 scale = rng_unit(&r) < 0.5
+                                    ? ik_v3(1, 1, 1)
+                                    : ik_v3(rng_range(&r, -2, 2), rng_range(&r, 0.5, 2), rng_range(&r, 0.5, 2));
                 poses[c * n + j] = ik_transform_make(rng_in_ball(&r, 2), rng_rotation(&r), scale);
             }
         }
@@ -57,7 +58,8 @@ static void test_random_skeletons(void) {
         for (c = 0; c < count; ++c) {
             ik_skeleton_fk(&s, &poses[c * n], use_roots ? &roots[c] : NULL, single);
             for (j = 0; j < n; ++j)
-                PROPERTY_CASE(same, same_matrix(&batch[c * n + j], &single[j]), "round %d pose %d joint %d", round, c, j);
+                PROPERTY_CASE(same, same_matrix(&batch[c * n + j], &single[j]), "round %d pose %d joint %d", round, c,
+                              j);
         }
     }
     property_end(&same);
@@ -78,7 +80,8 @@ static void test_range(void) {
     CHECK(ik_skeleton_init(&s, n, parents, NULL, rest, NULL) == IK_OK, "%s", "");
     for (round = 0; round < 20; ++round) {
         int lo = (int)(rng_unit(&r) * n), hi = lo + (int)(rng_unit(&r) * (n - lo + 1));
-        for (c = 0; c < count * n; ++c) poses[c] = ik_transform_make(rng_in_ball(&r, 1), rng_rotation(&r), ik_v3(1, 1, 1));
+        for (c = 0; c < count * n; ++c)
+            poses[c] = ik_transform_make(rng_in_ball(&r, 1), rng_rotation(&r), ik_v3(1, 1, 1));
         CHECK(ik_skeleton_fk_batch(&s, count, poses, NULL, batch) == IK_OK, "%s", "");
         /* turn the range's joints; only they and their descendants inside it are recomputed */
         for (c = 0; c < count; ++c)
@@ -87,7 +90,8 @@ static void test_range(void) {
         for (c = 0; c < count; ++c) {
             ik_skeleton_fk(&s, &poses[c * n], NULL, single);
             for (j = 0; j < hi; ++j)
-                PROPERTY_CASE(same, same_matrix(&batch[c * n + j], &single[j]), "round %d pose %d joint %d", round, c, j);
+                PROPERTY_CASE(same, same_matrix(&batch[c * n + j], &single[j]), "round %d pose %d joint %d", round, c,
+                              j);
         }
     }
     property_end(&same);

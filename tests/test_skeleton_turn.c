@@ -23,8 +23,7 @@
 #define JOINTS 9
 
 enum { PROPER, UNIFORM, MIRRORED, MODE_COUNT };
-static const char *const mode_names[MODE_COUNT] = {"proper parents", "uniformly scaled parents",
-                                                   "mirrored parents"};
+static const char *const mode_names[MODE_COUNT] = {"proper parents", "uniformly scaled parents", "mirrored parents"};
 
 /* A joint's scale in `mode`: 1; a uniform s; a uniform s mirrored on one
  * axis or all three in two draws of three (rng_parent_scale), or on two
@@ -49,9 +48,7 @@ static void random_rig(rng *r, int mode, int *parents, ik_transform *pose) {
 }
 
 /* |a - b| within TOL of the larger of 1 and |b|. */
-static ik_bool close_vec(ik_vec3 a, ik_vec3 b) {
-    return ik_vec3_distance(a, b) <= TOL * ik_maxr(1, ik_vec3_length(b));
-}
+static ik_bool close_vec(ik_vec3 a, ik_vec3 b) { return ik_vec3_distance(a, b) <= TOL * ik_maxr(1, ik_vec3_length(b)); }
 
 /* Every column of a's linear part is q's turn of b's. */
 static ik_bool columns_turned(const ik_mat4 *a, ik_quat q, const ik_mat4 *b) {
@@ -61,9 +58,7 @@ static ik_bool columns_turned(const ik_mat4 *a, ik_quat q, const ik_mat4 *b) {
     return 1;
 }
 
-static ik_bool same_matrix(const ik_mat4 *a, const ik_mat4 *b) {
-    return memcmp(a->m, b->m, sizeof a->m) == 0;
-}
+static ik_bool same_matrix(const ik_mat4 *a, const ik_mat4 *b) { return memcmp(a->m, b->m, sizeof a->m) == 0; }
 
 static void test_turn_random(void) {
     int mode;
@@ -74,8 +69,7 @@ static void test_turn_random(void) {
         rng r = rng_seeded(0x7e57u + (unsigned)mode);
         int c;
         snprintf(names[0], sizeof names[0], "%s: M' = q M, columns", mode_names[mode]);
-        snprintf(names[1], sizeof names[1], "%s: the origin stays, translation and scale kept",
-                 mode_names[mode]);
+        snprintf(names[1], sizeof names[1], "%s: the origin stays, translation and scale kept", mode_names[mode]);
         snprintf(names[2], sizeof names[2], "%s: the subtree carried rigidly", mode_names[mode]);
         snprintf(names[3], sizeof names[3], "%s: the other joints do not move", mode_names[mode]);
         for (c = 0; c < 3000; ++c) {
@@ -96,8 +90,7 @@ static void test_turn_random(void) {
             j = (int)(rng_unit(&r) * JOINTS);
             /* the turned joint's own scale may be anything nonzero */
             if (mode != PROPER && c % 2)
-                pose[j].scale =
-                    ik_vec3_mul(pose[j].scale, ik_v3(rng_range(&r, 0.5, 2), rng_range(&r, 0.5, 2), 1));
+                pose[j].scale = ik_vec3_mul(pose[j].scale, ik_v3(rng_range(&r, 0.5, 2), rng_range(&r, 0.5, 2), 1));
             if (ik_skeleton_init(&s, JOINTS, parents, NULL, pose, NULL) != IK_OK) {
                 PROPERTY_CASE(turned, 0, "skeleton refused");
                 continue;
@@ -109,19 +102,16 @@ static void test_turn_random(void) {
             o = ik_mat4_translation(&ms0[j]);
             PROPERTY_CASE(turned, quat_finite_unit(pose[j].rotation) && columns_turned(&ms1[j], q, &ms0[j]),
                           "case %d joint %d", c, j);
-            PROPERTY_CASE(
-                origin,
-                close_vec(ik_mat4_translation(&ms1[j]), o) &&
-                    memcmp(&before.translation, &pose[j].translation, sizeof before.translation) == 0 &&
-                    memcmp(&before.scale, &pose[j].scale, sizeof before.scale) == 0,
-                "case %d joint %d", c, j);
+            PROPERTY_CASE(origin,
+                          close_vec(ik_mat4_translation(&ms1[j]), o) &&
+                              memcmp(&before.translation, &pose[j].translation, sizeof before.translation) == 0 &&
+                              memcmp(&before.scale, &pose[j].scale, sizeof before.scale) == 0,
+                          "case %d joint %d", c, j);
             for (k = 0; k < JOINTS; ++k) {
                 if (k != j && ik_skeleton_is_descendant(&s, k, j))
-                    rigid =
-                        rigid && columns_turned(&ms1[k], q, &ms0[k]) &&
-                        close_vec(
-                            ik_mat4_translation(&ms1[k]),
-                            ik_vec3_add(o, ik_quat_rotate(q, ik_vec3_sub(ik_mat4_translation(&ms0[k]), o))));
+                    rigid = rigid && columns_turned(&ms1[k], q, &ms0[k]) &&
+                            close_vec(ik_mat4_translation(&ms1[k]),
+                                      ik_vec3_add(o, ik_quat_rotate(q, ik_vec3_sub(ik_mat4_translation(&ms0[k]), o))));
                 else if (k != j)
                     still = still && same_matrix(&ms1[k], &ms0[k]);
             }
@@ -148,18 +138,16 @@ static void test_rotation_random(void) {
         ik_real s = rng_range(&r, 0.5, 2);
         ik_quat wp = rng_rotation(&r), q = rng_rotation(&r), local = rng_rotation(&r);
         ik_vec3 scale = ik_v3(rng_range(&r, 0.5, 2), rng_range(&r, 0.5, 2), rng_range(&r, 0.5, 2));
-        ik_mat4 parent =
-            ik_transform_to_mat4(ik_transform_make(rng_in_ball(&r, 1), wp, ik_v3(mirror ? -s : s, s, s)));
+        ik_mat4 parent = ik_transform_to_mat4(ik_transform_make(rng_in_ball(&r, 1), wp, ik_v3(mirror ? -s : s, s, s)));
         ik_mat4 l, m;
         if (rng_unit(&r) < 0.5) scale.x = -scale.x;
         if (rng_unit(&r) < 0.5) scale.y = -scale.y;
         if (rng_unit(&r) < 0.5) scale.z = -scale.z;
         l = ik_transform_to_mat4(ik_transform_make(rng_in_ball(&r, 1), local, scale));
         m = ik_mat4_mul(&parent, &l);
-        PROPERTY_CASE(
-            forward,
-            same_rotation(ik_mat4_rotation(&m), ik_skeleton_rotation_ms(wp, mirror, local, scale), TOL),
-            "case %d, scale (%g %g %g)", c, (double)scale.x, (double)scale.y, (double)scale.z);
+        PROPERTY_CASE(forward,
+                      same_rotation(ik_mat4_rotation(&m), ik_skeleton_rotation_ms(wp, mirror, local, scale), TOL),
+                      "case %d, scale (%g %g %g)", c, (double)scale.x, (double)scale.y, (double)scale.z);
         local = ik_quat_normalize(ik_skeleton_rotation_ls(wp, mirror, q, scale));
         l = ik_transform_to_mat4(ik_transform_make(ik_vec3_zero(), local, scale));
         m = ik_mat4_mul(&parent, &l);
@@ -180,19 +168,17 @@ static void test_named_cases(void) {
     ik_skeleton s;
     ik_quat half = ik_quat_from_axis_angle(ik_vec3_normalize(ik_v3(1, 2, -1)), ik_rad(180));
     ik_quat before;
-    pose[0] = ik_transform_make(ik_v3(0, 1, 0), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)),
-                                ik_v3(-2, 2, 2));
-    pose[1] = ik_transform_make(ik_v3(0.5f, 0, 0), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(50)),
-                                ik_v3(1, 1, 1));
+    pose[0] = ik_transform_make(ik_v3(0, 1, 0), ik_quat_from_axis_angle(ik_v3(0, 1, 0), ik_rad(30)), ik_v3(-2, 2, 2));
+    pose[1] = ik_transform_make(ik_v3(0.5f, 0, 0), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(50)), ik_v3(1, 1, 1));
     pose[2] = ik_transform_make(ik_v3(0, 0.5f, 0), ik_quat_identity(), ik_v3(1, 1, 1));
     CHECK(ik_skeleton_init(&s, 3, parents, NULL, pose, NULL) == IK_OK, "named skeleton");
 
     ik_skeleton_fk(&s, pose, NULL, ms0);
     ik_skeleton_turn_joint_ms(&s, 0, half, NULL, pose, ms0);
     ik_skeleton_fk(&s, pose, NULL, ms1);
-    CHECK(columns_turned(&ms1[0], half, &ms0[0]) &&
-              close_vec(ik_mat4_translation(&ms1[0]), ik_mat4_translation(&ms0[0])),
-          "a root without root_ms turns by q");
+    CHECK(
+        columns_turned(&ms1[0], half, &ms0[0]) && close_vec(ik_mat4_translation(&ms1[0]), ik_mat4_translation(&ms0[0])),
+        "a root without root_ms turns by q");
 
     ik_skeleton_fk(&s, pose, NULL, ms0);
     before = pose[1].rotation;
@@ -201,8 +187,7 @@ static void test_named_cases(void) {
 
     ik_skeleton_turn_joint_ms(&s, 1, half, NULL, pose, ms0);
     ik_skeleton_fk(&s, pose, NULL, ms1);
-    CHECK(ik_mat4_det3(&ms0[0]) < 0 && columns_turned(&ms1[1], half, &ms0[1]) &&
-              columns_turned(&ms1[2], half, &ms0[2]),
+    CHECK(ik_mat4_det3(&ms0[0]) < 0 && columns_turned(&ms1[1], half, &ms0[1]) && columns_turned(&ms1[2], half, &ms0[2]),
           "a half turn under a mirrored parent");
 
     pose[0].scale = ik_vec3_zero();

@@ -62,8 +62,8 @@ static void test_rigid(void) {
         weights[slot] = 1;
         res = ik_skin_vertices(skin_ms, JOINTS, joints, weights, &p, 1, &out);
         want = ik_mat4_transform_point(&skin_ms[j], p);
-        PROPERTY_CASE(prop, res == IK_OK && ik_vec3_distance(out, want) < TOL * 10, "%s, off by %g",
-                      ik_result_str(res), (double)ik_vec3_distance(out, want));
+        PROPERTY_CASE(prop, res == IK_OK && ik_vec3_distance(out, want) < TOL * 10, "%s, off by %g", ik_result_str(res),
+                      (double)ik_vec3_distance(out, want));
     }
     property_end(&prop);
 }
@@ -89,14 +89,14 @@ static void test_blend_and_normalisation(void) {
             sum += weights[k];
         }
         for (k = 0; k < 4; ++k)
-            want = ik_vec3_add(want, ik_vec3_scale(ik_mat4_transform_point(&skin_ms[joints[k]], p[0]),
-                                                   weights[k] / sum));
+            want =
+                ik_vec3_add(want, ik_vec3_scale(ik_mat4_transform_point(&skin_ms[joints[k]], p[0]), weights[k] / sum));
         res = ik_skin_vertices(skin_ms, JOINTS, joints, weights, p, 2, out);
-        PROPERTY_CASE(prop,
-                      res == IK_OK && ik_vec3_distance(out[0], want) < TOL * 20 &&
-                          ik_vec3_distance(out[1], out[0]) < TOL * 20,
-                      "%s: %g, %g", ik_result_str(res), (double)ik_vec3_distance(out[0], want),
-                      (double)ik_vec3_distance(out[1], out[0]));
+        PROPERTY_CASE(
+            prop,
+            res == IK_OK && ik_vec3_distance(out[0], want) < TOL * 20 && ik_vec3_distance(out[1], out[0]) < TOL * 20,
+            "%s: %g, %g", ik_result_str(res), (double)ik_vec3_distance(out[0], want),
+            (double)ik_vec3_distance(out[1], out[0]));
     }
     property_end(&prop);
 }
@@ -126,9 +126,9 @@ static void test_bad_influences(void) {
  * whole influence; a point whose skinning overflows is refused, not
  * returned as infinity. */
 static void test_extreme_weights_and_points(void) {
-    ik_mat4 skin_ms[2] = {ik_mat4_from_trs(ik_v3(1, 0, 0), ik_quat_identity(), ik_v3(2, 2, 2)),
-                          ik_mat4_identity()};
-    ik_vec3 p = ik_v3(1, 2, 3), huge = ik_v3((ik_real)(sizeof(ik_real) == 4 ? 3e38 : 1e308), 0, 0), out = ik_v3(0, 0, 0);
+    ik_mat4 skin_ms[2] = {ik_mat4_from_trs(ik_v3(1, 0, 0), ik_quat_identity(), ik_v3(2, 2, 2)), ik_mat4_identity()};
+    ik_vec3 p = ik_v3(1, 2, 3), huge = ik_v3((ik_real)(sizeof(ik_real) == 4 ? 3e38 : 1e308), 0, 0),
+            out = ik_v3(0, 0, 0);
     int joints[4] = {0, 1, 0, 0};
     ik_real tiny[4] = {(ik_real)9.18355e-41, 0, 0, 0}, two_tiny[4] = {(ik_real)1e-40, (ik_real)1e-40, 0, 0};
     ik_real one[4] = {1, 0, 0, 0};
@@ -177,19 +177,20 @@ static ik_result read_triangle_weighted(unsigned char joint, float weight1, unsi
     }
     f = fopen(gltf_path, "w");
     if (f) {
-        fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"skin\":0},{\"name\":\"j\"}],"
-                   "\"skins\":[{\"joints\":[1],\"inverseBindMatrices\":4}],"
-                   "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
-                   "\"indices\":3%s}]}],\"accessors\":["
-                   "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
-                   "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
-                   "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
-                   "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
-                   "{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}],"
-                   "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
-                   "\"byteLength\":12},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},{\"buffer\":0,"
-                   "\"byteOffset\":96,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":64}],"
-                   "\"buffers\":[{\"byteLength\":168,\"uri\":\"t.bin\"}]}\n",
+        fprintf(f,
+                "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"skin\":0},{\"name\":\"j\"}],"
+                "\"skins\":[{\"joints\":[1],\"inverseBindMatrices\":4}],"
+                "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
+                "\"indices\":3%s}]}],\"accessors\":["
+                "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+                "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+                "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
+                "{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}],"
+                "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+                "\"byteLength\":12},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},{\"buffer\":0,"
+                "\"byteOffset\":96,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":64}],"
+                "\"buffers\":[{\"byteLength\":168,\"uri\":\"t.bin\"}]}\n",
                 primitive_extra);
         fclose(f);
     }
@@ -209,8 +210,7 @@ static ik_result read_triangle_weighted(unsigned char joint, float weight1, unsi
     return r;
 }
 
-static ik_result read_triangle(unsigned char joint, unsigned short index, const char *primitive_extra,
-                               int *triangles) {
+static ik_result read_triangle(unsigned char joint, unsigned short index, const char *primitive_extra, int *triangles) {
     ik_error e;
     return read_triangle_weighted(joint, 1, index, primitive_extra, triangles, &e);
 }
@@ -220,20 +220,17 @@ static void test_malformed_meshes(void) {
     ik_error e;
     int triangles, k;
     ik_result r = read_triangle(0, 2, "", &triangles);
-    CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r),
-          triangles);
+    CHECK(r == IK_OK && triangles == 1, "the well-formed triangle reads: %s, %d", ik_result_str(r), triangles);
     r = read_triangle(1, 2, "", &triangles);
     CHECK(r == IK_ERR_PARSE, "JOINTS_0 naming joint 1 of a one-joint skin: %s", ik_result_str(r));
     r = read_triangle(0, 3, "", &triangles);
     CHECK(r == IK_ERR_PARSE, "an index beyond the three vertices: %s", ik_result_str(r));
     /* Draco-compressed: its accessors would decode as zeros, so it is refused. */
-    r = read_triangle(0, 2,
-                      ",\"extensions\":{\"KHR_draco_mesh_compression\":{\"bufferView\":0,\"attributes\":{}}}",
+    r = read_triangle(0, 2, ",\"extensions\":{\"KHR_draco_mesh_compression\":{\"bufferView\":0,\"attributes\":{}}}",
                       &triangles);
     CHECK(r == IK_ERR_UNSUPPORTED, "a Draco-compressed primitive is refused: %s", ik_result_str(r));
     r = read_triangle(0, 2, ",\"extensions\":{\"KHR_materials_variants\":{}}", &triangles);
-    CHECK(r == IK_OK && triangles == 1, "another extension on a primitive changes nothing: %s",
-          ik_result_str(r));
+    CHECK(r == IK_OK && triangles == 1, "another extension on a primitive changes nothing: %s", ik_result_str(r));
     /* A vertex whose weights follow no joint, or with a negative weight,
      * could not be skinned: refused where it is, vertex named (a NaN is
      * refused by the accessor's decoding already). */
@@ -310,15 +307,14 @@ static void test_many_skinned_meshes(void) {
             if (n % 3 == 2) continue;
             red = node_mesh[n] / 64.0;
             r = ik_gltf_skinned_mesh_read(g, skinned, &mesh, &e);
-            CHECK(r == IK_OK && mesh.triangle_count == 1 && mesh.part_count == 1, "skinned mesh %d: %s",
-                  skinned, ik_result_str(r));
+            CHECK(r == IK_OK && mesh.triangle_count == 1 && mesh.part_count == 1, "skinned mesh %d: %s", skinned,
+                  ik_result_str(r));
             if (r == IK_OK) {
                 CHECK(fabs(mesh.parts[0].base_color[0] - red) < 1e-6 &&
                           fabs(mesh.parts[0].base_color[2] - (1 - red)) < 1e-6,
-                      "skinned mesh %d (node %d, mesh %d) has its material's colour: %g", skinned, n,
-                      node_mesh[n], (double)mesh.parts[0].base_color[0]);
-                CHECK(ik_vec3_distance(mesh.positions[1], ik_v3(1, 0, 0)) < 1e-6,
-                      "its positions are the buffer's");
+                      "skinned mesh %d (node %d, mesh %d) has its material's colour: %g", skinned, n, node_mesh[n],
+                      (double)mesh.parts[0].base_color[0]);
+                CHECK(ik_vec3_distance(mesh.positions[1], ik_v3(1, 0, 0)) < 1e-6, "its positions are the buffer's");
                 ik_gltf_skinned_mesh_free(&mesh);
             }
             ++skinned;
@@ -360,8 +356,8 @@ static void check_rig_mesh(const char *dir, const char *file) {
         r = ik_gltf_skinned_mesh_read(g, m, &mesh, &e);
         CHECK(r == IK_OK, "%s mesh %d: %s", file, m, e.message);
         if (r != IK_OK) continue;
-        CHECK(mesh.vertex_count > 0 && mesh.triangle_count > 0 && mesh.part_count > 0, "%s mesh %d: %d, %d", file,
-              m, mesh.vertex_count, mesh.triangle_count);
+        CHECK(mesh.vertex_count > 0 && mesh.triangle_count > 0 && mesh.part_count > 0, "%s mesh %d: %d, %d", file, m,
+              mesh.vertex_count, mesh.triangle_count);
         skin = ik_gltf_skeleton(g, mesh.skin);
         bind_ms = (ik_mat4 *)malloc(sizeof *bind_ms * (size_t)skin->skeleton.joint_count);
         skin_ms = (ik_mat4 *)malloc(sizeof *skin_ms * (size_t)skin->skeleton.joint_count);
@@ -422,8 +418,10 @@ static void test_real_rigs(void) {
     if (dir) {
         snprintf(probe, sizeof probe, "%s/gltf/robot.glb", dir);
         f = fopen(probe, "rb");
-        if (f) fclose(f);
-        else dir = NULL;
+        if (f)
+            fclose(f);
+        else
+            dir = NULL;
     }
     if (!dir) {
         check_skip("real-asset corpus not found");

@@ -100,7 +100,8 @@ static void test_comfort_inside_has_no_effect(void) {
         for (i = 0; i < 200; ++i) {
             tail a, b;
             ik_spring springs[MOVERS];
-            ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 3, 5), rng_range(&g, -2, 2), 0));
+            ik_jacobian_effector effector =
+                ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 3, 5), rng_range(&g, -2, 2), 0));
             ik_jacobian job;
             int k;
             ik_bool inside = 1;
@@ -131,7 +132,8 @@ static void test_springs_pull_toward_rest(void) {
         for (i = 0; i < cases; ++i) {
             tail free_tail, sprung;
             ik_spring springs[MOVERS];
-            ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2, 5), rng_range(&g, -3, 3), 0));
+            ik_jacobian_effector effector =
+                ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2, 5), rng_range(&g, -3, 3), 0));
             ik_jacobian job;
             int k;
             for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_toward(0, (ik_real)0.3);
@@ -186,7 +188,8 @@ static void test_taper(void) {
     for (i = 0; i < cases; ++i) {
         tail t;
         ik_spring springs[MOVERS];
-        ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2, 4), rng_range(&g, 1, 3), 0));
+        ik_jacobian_effector effector =
+            ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2, 4), rng_range(&g, 1, 3), 0));
         ik_jacobian job;
         int k;
         for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_toward(0, 0);
@@ -211,14 +214,17 @@ static void test_taper(void) {
 static void test_gravity_and_limits(void) {
     rng g = rng_seeded(24);
     int i, lower = 0, cases = 200;
-    check_property limits = {"comfort hard limits held", 0, 0}, reach = {"gravity keeps the comfort solve's reach", 0, 0};
+    check_property limits = {"comfort hard limits held", 0, 0},
+                   reach = {"gravity keeps the comfort solve's reach", 0, 0};
     for (i = 0; i < cases; ++i) {
         tail a, b;
         ik_spring springs[MOVERS];
-        ik_jacobian_effector effector = ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2.5, 4.5), rng_range(&g, -1, 1), 0));
+        ik_jacobian_effector effector =
+            ik_jacobian_effector_make(MOVERS, ik_v3(rng_range(&g, 2.5, 4.5), rng_range(&g, -1, 1), 0));
         ik_jacobian job;
         int k;
-        for (k = 0; k < MOVERS; ++k) springs[k] = ik_spring_comfort(-(ik_real)0.3, (ik_real)0.3, -(ik_real)0.9, (ik_real)0.9, (ik_real)0.1);
+        for (k = 0; k < MOVERS; ++k)
+            springs[k] = ik_spring_comfort(-(ik_real)0.3, (ik_real)0.3, -(ik_real)0.9, (ik_real)0.9, (ik_real)0.1);
         make_tail(&a);
         make_tail(&b);
         job = tail_job(&a, &effector, IK_JACOBIAN_DLS);
@@ -319,14 +325,16 @@ static void test_gravity_keeps_reach(void) {
                 CHECK(ik_jacobian_run(&job) == IK_OK, "run");
                 ++solves;
                 for (k = 0; k <= MOVERS; ++k)
-                    PROPERTY_CASE(finite, ik_transform_finite(heavy.pose_ls[k]), "shape %d method %d case %d", shape, m, i);
+                    PROPERTY_CASE(finite, ik_transform_finite(heavy.pose_ls[k]), "shape %d method %d case %d", shape, m,
+                                  i);
                 PROPERTY_CASE(finite, ik_finite(heavy_error), "shape %d method %d case %d", shape, m, i);
                 for (k = 0; k < MOVERS; ++k) {
                     int a;
                     for (a = 0; a < heavy.joints[k].axis_count; ++a) {
                         ik_real angle = axis_angle(&heavy, k, a);
                         PROPERTY_CASE(limits, IK_FABS(angle) <= limit + (ik_real)1e-4,
-                                      "shape %d method %d case %d joint %d axis %d at %g", shape, m, i, k, a, (double)angle);
+                                      "shape %d method %d case %d joint %d axis %d at %g", shape, m, i, k, a,
+                                      (double)angle);
                         if (IK_FABS(angle) >= limit - (ik_real)1e-3) touches = 1;
                     }
                 }
@@ -340,9 +348,10 @@ static void test_gravity_keeps_reach(void) {
                 height_change += (double)gap;
                 if (gap < 0) ++lower;
             }
-    printf("gravity with limits: %d of %d targets reached without gravity, %d gravity solves end on a limit, "
-           "%d of the reached end lower (mean height change %g)\n",
-           reached_free, solves, on_limit, lower, reached_free ? height_change / reached_free : 0.0);
+    printf(
+        "gravity with limits: %d of %d targets reached without gravity, %d gravity solves end on a limit, "
+        "%d of the reached end lower (mean height change %g)\n",
+        reached_free, solves, on_limit, lower, reached_free ? height_change / reached_free : 0.0);
     CHECK(reached_free >= solves * 8 / 10, "only %d of %d reached without gravity", reached_free, solves);
     CHECK(on_limit >= solves / 4, "only %d of %d gravity solves end on a hard limit", on_limit, solves);
     CHECK(lower >= reached_free * 9 / 10 && height_change < -0.1 * reached_free, "gravity lowered %d of %d (mean %g)",

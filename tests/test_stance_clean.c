@@ -72,16 +72,18 @@ static void clean_and_check(const char *name, int variant) {
     job.scratch_bytes = ik_stance_clean_scratch_size(&m.take, capacity);
     job.scratch = malloc(job.scratch_bytes);
     CHECK(ik_stance_clean_run(&job) == IK_OK, "%s %s: runs", name, motion_variant_names[variant]);
-    CHECK(ik_take_validate(&m.take, NULL) == IK_OK, "%s %s: finite, unit rotations", name, motion_variant_names[variant]);
+    CHECK(ik_take_validate(&m.take, NULL) == IK_OK, "%s %s: finite, unit rotations", name,
+          motion_variant_names[variant]);
     after = ground_worst_slide(&m.rig, &m.take, metre, m.model_ms);
     flips_after = ik_leg_knee_flip_frames(&m.rig, &m.take, m.model_ms);
-    printf("%-10s %-9s outside slide %5.1f -> %4.1f mm, knee flips %d -> %d, %d rounds (kept %d), %d contacts held, "
-           "speed added %.2f m/s\n",
-           name, motion_variant_names[variant], (double)(before / metre * 1000), (double)(after / metre * 1000),
-           flips_before, flips_after, report.rounds, report.kept_round, count,
-           (double)(report.added_speed / job.metre));
-    CHECK(after <= (ik_real)0.005 * metre && after <= before, "%s %s: the result's own contacts slide %.1f mm (%.1f before)",
-          name, motion_variant_names[variant], (double)(after / metre * 1000), (double)(before / metre * 1000));
+    printf(
+        "%-10s %-9s outside slide %5.1f -> %4.1f mm, knee flips %d -> %d, %d rounds (kept %d), %d contacts held, "
+        "speed added %.2f m/s\n",
+        name, motion_variant_names[variant], (double)(before / metre * 1000), (double)(after / metre * 1000),
+        flips_before, flips_after, report.rounds, report.kept_round, count, (double)(report.added_speed / job.metre));
+    CHECK(after <= (ik_real)0.005 * metre && after <= before,
+          "%s %s: the result's own contacts slide %.1f mm (%.1f before)", name, motion_variant_names[variant],
+          (double)(after / metre * 1000), (double)(before / metre * 1000));
     CHECK(flips_after <= flips_before, "%s %s: knee flips %d -> %d", name, motion_variant_names[variant], flips_before,
           flips_after);
     CHECK(report.kept_round <= report.rounds && report.rounds <= job.rounds && report.knee_flips == flips_after,
@@ -93,7 +95,8 @@ static void clean_and_check(const char *name, int variant) {
         int i, under = 0;
         for (i = 0; i < count; ++i)
             under += ik_vec3_dot(list[i].planted_ms, m.up_ms) < m.levels[list[i].point] - (ik_real)1e-5 * m.leg_length;
-        CHECK(under == 0, "%s %s: %d contacts held under their point's level", name, motion_variant_names[variant], under);
+        CHECK(under == 0, "%s %s: %d contacts held under their point's level", name, motion_variant_names[variant],
+              under);
     }
     CHECK(bone_change(&m, &m.take, input) <= (ik_real)1e-4 * ik_foot_leg_length(&m.rig), "%s %s: bones kept", name,
           motion_variant_names[variant]);

@@ -13,7 +13,8 @@
 #include "support/motion_fixture.h"
 
 /* The take's own contacts by ik_ground_slide, in metres of the leg. */
-static ik_result ground(const motion_fixture *m, const ik_take *take, ik_ground_contact *out, int capacity, int *count) {
+static ik_result ground(const motion_fixture *m, const ik_take *take, ik_ground_contact *out, int capacity,
+                        int *count) {
     return ground_contacts(&m->rig, take, ik_foot_metre(ik_foot_leg_length(&m->rig)), m->model_ms, out, capacity, count,
                            NULL);
 }
@@ -47,8 +48,8 @@ static void test_ground_slide(void) {
     /* CMU's feet shuffle: contacts on both legs, each at least 0.05 s, in order per leg */
     CHECK(count >= 8, "%d contacts found on 131_01", count);
     for (i = 0; i < count; ++i) {
-        CHECK((found[i].end - found[i].start + 1) * m.take.frame_time >= (ik_real)0.049, "contact %d lasts %d frames", i,
-              found[i].end - found[i].start + 1);
+        CHECK((found[i].end - found[i].start + 1) * m.take.frame_time >= (ik_real)0.049, "contact %d lasts %d frames",
+              i, found[i].end - found[i].start + 1);
         CHECK(i == 0 || found[i].leg != found[i - 1].leg || found[i].start > found[i - 1].end,
               "contacts %d and %d overlap", i - 1, i);
         worst = ik_maxr(worst, found[i].slide);
@@ -66,8 +67,8 @@ static void test_ground_slide(void) {
             ik_real least = (ik_real)0.05 * metre * (ik_real)(moved[i].end - moved[i].start) * m.take.frame_time;
             grew += moved[i].slide >= least * (ik_real)0.5;
         }
-        CHECK(glide_count > 0 && grew * 10 >= glide_count * 9, "%d of %d gliding contacts slide at least half the glide",
-              grew, glide_count);
+        CHECK(glide_count > 0 && grew * 10 >= glide_count * 9,
+              "%d of %d gliding contacts slide at least half the glide", grew, glide_count);
     }
     free(glide.poses_ls);
     /* bad input */
@@ -77,8 +78,8 @@ static void test_ground_slide(void) {
         memset(&raw, 0, sizeof raw);
         CHECK(ik_ground_slide_run(&raw) == IK_ERR_NOT_DEFAULTED, "not made by _def");
         CHECK(ik_ground_slide_run(&g) == IK_ERR_NULL, "no buffers");
-        CHECK(ground(&m, &m.take, found, 1, &count) == IK_ERR_CAPACITY && count > 1,
-              "more contacts than capacity: %d", count);
+        CHECK(ground(&m, &m.take, found, 1, &count) == IK_ERR_CAPACITY && count > 1, "more contacts than capacity: %d",
+              count);
     }
     motion_fixture_free(&m);
 }
@@ -199,8 +200,8 @@ static void test_stance_join_under_root(void) {
             ++checked;
         }
         CHECK(checked > 0, "%s: no contact joined", motion_variant_names[variant]);
-        printf("%-9s %d contacts added or made of several, held within %.1f mm of the toe\n", motion_variant_names[variant],
-               checked, (double)(worst_off * 1000));
+        printf("%-9s %d contacts added or made of several, held within %.1f mm of the toe\n",
+               motion_variant_names[variant], checked, (double)(worst_off * 1000));
         free(sj.scratch);
         free(glide.poses_ls);
         motion_fixture_free(&m);

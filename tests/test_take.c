@@ -71,15 +71,16 @@ static void test_bake_and_back(void) {
         ik_transform expect[2];
         memcpy(expect, rest, sizeof expect);
         ik_clip_sample(&clip, (ik_real)f * (ik_real)0.25, expect);
-        for (j = 0; j < 2; ++j) PROPERTY_CASE(baked, same_transform(poses[2 * f + j], expect[j], TOL), "f %d j %d", f, j);
+        for (j = 0; j < 2; ++j)
+            PROPERTY_CASE(baked, same_transform(poses[2 * f + j], expect[j], TOL), "f %d j %d", f, j);
     }
     property_end(&baked);
     CHECK(ik_vec3_distance(poses[3].translation, ik_v3(0, 1, 0)) < TOL && poses[3].scale.y == 2,
           "a joint without a channel keeps its rest");
     size = ik_take_clip_size_of(&take);
     CHECK(size.channel_count == 5 && size.time_count == 9 && size.value_count == (size_t)9 * (7 * 2 + 3),
-          "sizes: 2 channels a joint and a scale for the scaled one: %d %d %zu", size.channel_count,
-          size.time_count, size.value_count);
+          "sizes: 2 channels a joint and a scale for the scaled one: %d %d %zu", size.channel_count, size.time_count,
+          size.value_count);
     CHECK(ik_take_to_clip(&take, "back", out_channels, out_times, out_values, &back) == IK_OK, "to clip");
     CHECK(ik_clip_validate(&back, 2, NULL) == IK_OK && back.duration == 2 && strcmp(back.name, "back") == 0,
           "the clip is valid, 2 s long and named");

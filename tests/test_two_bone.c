@@ -49,13 +49,13 @@ static void limb_random(limb *L, rng *r, int extra_joint) {
     L->rest[0] = ik_transform_make(rng_in_ball(r, 3), rng_rotation(r), ik_v3(s, s, s));
     L->rest[1] = ik_transform_make(rng_in_ball(r, 1), rng_rotation(r), ik_v3(1, 1, 1));
     if (extra_joint)
-        L->rest[2] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.2, 0.6)), rng_rotation(r),
-                                       ik_v3(1, 1, 1));
+        L->rest[2] =
+            ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.2, 0.6)), rng_rotation(r), ik_v3(1, 1, 1));
     /* The mid joint's own scale is non-uniform: its correction must still be exact. */
     L->rest[L->mid] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
                                         ik_v3(rng_range(r, 0.7, 1.3), rng_range(r, 0.7, 1.3), rng_range(r, 0.7, 1.3)));
-    L->rest[L->end] = ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r),
-                                        ik_v3(1, 1, 1));
+    L->rest[L->end] =
+        ik_transform_make(ik_vec3_scale(rng_direction(r), rng_range(r, 0.5, 1.5)), rng_rotation(r), ik_v3(1, 1, 1));
     ik_skeleton_init(&L->skeleton, L->count, L->parents, NULL, L->rest, NULL);
     ik_skeleton_rest_pose(&L->skeleton, L->pose);
     limb_fk(L);
@@ -109,8 +109,8 @@ static ik_real brute_force_knee_distance(ik_vec3 a, ik_vec3 t, ik_real l1, ik_re
     int i;
     for (i = 0; i < 3600; ++i) {
         ik_real ang = (ik_real)i * 2 * IK_PI / 3600;
-        ik_vec3 p = ik_vec3_add(m, ik_vec3_add(ik_vec3_scale(e1, radius * IK_COS(ang)),
-                                               ik_vec3_scale(e2, radius * IK_SIN(ang))));
+        ik_vec3 p = ik_vec3_add(
+            m, ik_vec3_add(ik_vec3_scale(e1, radius * IK_COS(ang)), ik_vec3_scale(e2, radius * IK_SIN(ang))));
         best = ik_minr(best, ik_vec3_distance(p, knee));
     }
     return best;
@@ -150,8 +150,9 @@ static void test_random_limbs(void) {
             /* Stay clear of the exact boundary, where rounding decides. */
             ik_real margin = full * (ik_real)1e-4;
             ik_real err = ik_vec3_distance(joint_pos(&L, L.end), t);
-            PROPERTY_CASE(reach, err <= REACH_TOL * full, "case %d: error %g of length %g, dist/full %.8f, lmin/full %.8f, %d joints", i, (double)err,
-                          (double)full, (double)(dist/full), (double)(IK_FABS(L.l1-L.l2)/full), L.count);
+            PROPERTY_CASE(reach, err <= REACH_TOL * full,
+                          "case %d: error %g of length %g, dist/full %.8f, lmin/full %.8f, %d joints", i, (double)err,
+                          (double)full, (double)(dist / full), (double)(IK_FABS(L.l1 - L.l2) / full), L.count);
             if (dist < full - margin && dist > IK_FABS(L.l1 - L.l2) + margin) {
                 ik_real best = brute_force_knee_distance(a, t, L.l1, L.l2, knee_before);
                 ik_real got = ik_vec3_distance(joint_pos(&L, L.mid), knee_before);
@@ -166,7 +167,8 @@ static void test_random_limbs(void) {
                               ik_vec3_distance(joint_pos(&L, L.end), want_end) <= REACH_TOL * full * 10,
                           "case %d: knee off %g end off %g (%d joints, l1 %g, l2 %g)", i,
                           (double)ik_vec3_distance(joint_pos(&L, L.mid), want_knee),
-                          (double)ik_vec3_distance(joint_pos(&L, L.end), want_end), L.count, (double)L.l1, (double)L.l2);
+                          (double)ik_vec3_distance(joint_pos(&L, L.end), want_end), L.count, (double)L.l1,
+                          (double)L.l2);
             PROPERTY_CASE(flag, reached == (dist - full <= (ik_real)1e-3 * full), "case %d", i);
         } else {
             ik_real sign = L.l1 > L.l2 ? 1 : -1;
@@ -198,8 +200,8 @@ static void limb_hinged(limb *L, rng *r, ik_real bend) {
     L->end = 3;
     L->rest[0] = ik_transform_make(rng_in_ball(r, 2), rng_rotation(r), ik_v3(1, 1, 1));
     L->rest[1] = ik_transform_make(ik_vec3_zero(), rng_rotation(r), ik_v3(1, 1, 1));
-    L->rest[2] = ik_transform_make(ik_v3(0, rng_range(r, 0.5, 1.5), 0),
-                                   ik_quat_from_axis_angle(ik_v3(1, 0, 0), bend), ik_v3(1, 1, 1));
+    L->rest[2] = ik_transform_make(ik_v3(0, rng_range(r, 0.5, 1.5), 0), ik_quat_from_axis_angle(ik_v3(1, 0, 0), bend),
+                                   ik_v3(1, 1, 1));
     L->rest[3] = ik_transform_make(ik_v3(0, rng_range(r, 0.5, 1.5), 0), ik_quat_identity(), ik_v3(1, 1, 1));
     ik_skeleton_init(&L->skeleton, 4, L->parents, NULL, L->rest, NULL);
     ik_skeleton_rest_pose(&L->skeleton, L->pose);
@@ -251,7 +253,8 @@ static void test_hinge(void) {
         limb_fk(&L);
         bend = limb_bend(&L);
         if (narrow_case) {
-            PROPERTY_CASE(narrow, bend >= range_lo - (ik_real)1e-4 && bend <= range_hi + (ik_real)1e-4 && lengths_kept(&L),
+            PROPERTY_CASE(narrow,
+                          bend >= range_lo - (ik_real)1e-4 && bend <= range_hi + (ik_real)1e-4 && lengths_kept(&L),
                           "case %d: bend %g deg", i, (double)ik_deg(bend));
         } else {
             PROPERTY_CASE(limits, bend >= lo - (ik_real)1e-4 && bend <= hi + (ik_real)1e-4, "case %d: bend %g deg", i,
@@ -321,7 +324,8 @@ static void test_pole_twist_soften(void) {
             ik_real ang = IK_ATAN2(ik_vec3_dot(n, ik_vec3_cross(kp, km)), ik_vec3_dot(kp, km));
             ik_real diff = IK_FABS(ang - tw);
             diff = ik_minr(diff, 2 * IK_PI - diff);
-            PROPERTY_CASE(twist, diff < (ik_real)1e-3 && ik_vec3_distance(joint_pos(&M, M.end), t) < REACH_TOL * full * 10,
+            PROPERTY_CASE(twist,
+                          diff < (ik_real)1e-3 && ik_vec3_distance(joint_pos(&M, M.end), t) < REACH_TOL * full * 10,
                           "case %d: turned %g, asked %g", i, (double)ang, (double)tw);
         }
     }
@@ -429,7 +433,8 @@ static void test_continuity(void) {
             limb_fk(&L);
             if (k > 0) {
                 ik_real step = ik_vec3_distance(joint_pos(&L, L.mid), knee_prev);
-                PROPERTY_CASE(smooth, step < full * (ik_real)0.05, "path %d step %d: knee jumped %g", i, k, (double)step);
+                PROPERTY_CASE(smooth, step < full * (ik_real)0.05, "path %d step %d: knee jumped %g", i, k,
+                              (double)step);
             }
             knee_prev = joint_pos(&L, L.mid);
         }
@@ -457,7 +462,8 @@ static void test_weight_and_end_rotation(void) {
         ik_skeleton_rest_pose(&L.skeleton, L.pose);
         limb_fk(&L);
         L.l2 = ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&L, L.end));
-        t = ik_vec3_add(joint_pos(&L, L.start), ik_vec3_scale(rng_direction(&r), (L.l1 + L.l2) * rng_range(&r, 0.3, 0.9)));
+        t = ik_vec3_add(joint_pos(&L, L.start),
+                        ik_vec3_scale(rng_direction(&r), (L.l1 + L.l2) * rng_range(&r, 0.3, 0.9)));
         H = L;
         K = L;
         ik_skeleton_init(&H.skeleton, H.count, H.parents, NULL, H.rest, NULL);
@@ -467,8 +473,9 @@ static void test_weight_and_end_rotation(void) {
         job.weight = 0;
         ik_two_bone_run(&job);
         for (j = 0; j < L.count; ++j)
-            same = same && before[j].rotation.x == L.pose[j].rotation.x && before[j].rotation.y == L.pose[j].rotation.y &&
-                   before[j].rotation.z == L.pose[j].rotation.z && before[j].rotation.w == L.pose[j].rotation.w;
+            same = same && before[j].rotation.x == L.pose[j].rotation.x &&
+                   before[j].rotation.y == L.pose[j].rotation.y && before[j].rotation.z == L.pose[j].rotation.z &&
+                   before[j].rotation.w == L.pose[j].rotation.w;
         PROPERTY_CASE(zero, same, "case %d", i);
         {
             /* Weight w gives slerp(input, full solution, w) on each local rotation. */
@@ -496,7 +503,9 @@ static void test_weight_and_end_rotation(void) {
             ik_quat after = ik_mat4_rotation(&K.model[K.end]);
             ik_real d = IK_FABS(ik_quat_dot(after, end_rot_before));
             ik_bool reachable = ik_vec3_distance(t, joint_pos(&K, K.start)) > IK_FABS(K.l1 - K.l2) * (ik_real)1.01;
-            PROPERTY_CASE(keep, d > 1 - (ik_real)1e-5 && (!reachable || ik_vec3_distance(joint_pos(&K, K.end), t) < REACH_TOL * (K.l1 + K.l2) * 10),
+            PROPERTY_CASE(keep,
+                          d > 1 - (ik_real)1e-5 && (!reachable || ik_vec3_distance(joint_pos(&K, K.end), t) <
+                                                                      REACH_TOL * (K.l1 + K.l2) * 10),
                           "case %d: dot %g, off %g", i, (double)d, (double)ik_vec3_distance(joint_pos(&K, K.end), t));
         }
     }
@@ -668,16 +677,22 @@ static ik_vec3 mirrored_scale(rng *r, int which) {
     int axis = (int)(rng_unit(r) * 3);
     ik_vec3 v = ik_v3(s, s, s);
     switch (which % 5) {
-    case 0: return ik_v3(-1, 1, 1);
-    case 1: return ik_v3(-1, -1, -1);
-    case 2: return ik_v3(-3, -3, -3);
-    case 3: /* one axis negated */
-        if (axis == 0) v.x = -s;
-        else if (axis == 1) v.y = -s;
-        else v.z = -s;
-        return v;
-    default: /* all three negated */
-        return ik_v3(-s, -s, -s);
+        case 0:
+            return ik_v3(-1, 1, 1);
+        case 1:
+            return ik_v3(-1, -1, -1);
+        case 2:
+            return ik_v3(-3, -3, -3);
+        case 3: /* one axis negated */
+            if (axis == 0)
+                v.x = -s;
+            else if (axis == 1)
+                v.y = -s;
+            else
+                v.z = -s;
+            return v;
+        default: /* all three negated */
+            return ik_v3(-s, -s, -s);
     }
 }
 
@@ -709,15 +724,16 @@ static void test_mirrored_parents(void) {
         CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
         limb_fk(&L);
         if (dist < IK_FABS(L.l1 - L.l2) * (ik_real)1.01) continue;
-        PROPERTY_CASE(reach,
-                      pose_finite(&L) && lengths_kept(&L) &&
-                          ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
-                      "case %d: end %g from the target (length %g)", i,
-                      (double)ik_vec3_distance(joint_pos(&L, L.end), t), (double)full);
+        PROPERTY_CASE(
+            reach,
+            pose_finite(&L) && lengths_kept(&L) && ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+            "case %d: end %g from the target (length %g)", i, (double)ik_vec3_distance(joint_pos(&L, L.end), t),
+            (double)full);
         n = ik_vec3_normalize(ik_vec3_sub(t, a));
         if (use_pole && dist < full * (ik_real)0.99)
-            PROPERTY_CASE(pole, ik_vec3_dot(off_line(joint_pos(&L, L.mid), a, n), off_line(pole_pt, a, n)) > 1 - (ik_real)1e-3,
-                          "case %d", i);
+            PROPERTY_CASE(
+                pole, ik_vec3_dot(off_line(joint_pos(&L, L.mid), a, n), off_line(pole_pt, a, n)) > 1 - (ik_real)1e-3,
+                "case %d", i);
     }
     for (i = 0; i < CASES / 5; ++i) {
         limb L;
@@ -764,7 +780,8 @@ static void test_mirrored_parents(void) {
             ik_real off = 0;
             int e;
             for (e = 0; e < 11; ++e) off = ik_maxr(off, IK_FABS(L.model[L.end].m[e] - end_frame.m[e]));
-            PROPERTY_CASE(keep, off <= (ik_real)1e-4 * IK_FABS(L.rest[0].scale.x), "case %d: frame off by %g", i, (double)off);
+            PROPERTY_CASE(keep, off <= (ik_real)1e-4 * IK_FABS(L.rest[0].scale.x), "case %d: frame off by %g", i,
+                          (double)off);
         }
         bend = limb_bend(&L);
         PROPERTY_CASE(limits, bend >= lo - (ik_real)1e-4 && bend <= hi + (ik_real)1e-4, "case %d: bend %g deg", i,
@@ -834,10 +851,13 @@ static void test_nonuniform_parents(void) {
                       (double)ik_vec3_distance(joint_pos(&L, L.end), t), (double)full);
         k_y = ik_mat4_transform_point(&to_start, joint_pos(&L, L.mid));
         if (use_pole && frac < (ik_real)0.99)
-            PROPERTY_CASE(pole, ik_vec3_dot(off_line(k_y, ik_vec3_zero(), dir), off_line(pole_y, ik_vec3_zero(), dir)) > 1 - (ik_real)1e-3,
+            PROPERTY_CASE(pole,
+                          ik_vec3_dot(off_line(k_y, ik_vec3_zero(), dir), off_line(pole_y, ik_vec3_zero(), dir)) >
+                              1 - (ik_real)1e-3,
                           "case %d", i);
-        PROPERTY_CASE(flag, reached && residual >= 0 && residual <= ik_vec3_distance(joint_pos(&L, L.end), t) + REACH_TOL * full,
-                      "case %d: residual %g, off %g", i, (double)residual, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
+        PROPERTY_CASE(
+            flag, reached && residual >= 0 && residual <= ik_vec3_distance(joint_pos(&L, L.end), t) + REACH_TOL * full,
+            "case %d: residual %g, off %g", i, (double)residual, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
     }
     for (i = 0; i < CASES / 10; ++i) {
         limb L;
@@ -901,7 +921,8 @@ static void test_pole_precision(void) {
         if (dist < IK_FABS(L.l1 - L.l2) * (ik_real)1.1) continue;
         t = ik_vec3_mad(a, n, dist);
         off = at_full ? rng_range(&r, 0.2, 3.0) : ik_rad(rng_range(&r, 0.01, 0.1));
-        pole_pt = ik_vec3_add(a, ik_vec3_add(ik_vec3_scale(n, full * IK_COS(off)), ik_vec3_scale(side, full * IK_SIN(off))));
+        pole_pt =
+            ik_vec3_add(a, ik_vec3_add(ik_vec3_scale(n, full * IK_COS(off)), ik_vec3_scale(side, full * IK_SIN(off))));
         job = limb_job(&L, t);
         job.use_pole = 1;
         job.pole_ms = pole_pt;
@@ -919,12 +940,15 @@ static void test_pole_precision(void) {
     }
     property_end(&near_line);
     property_end(&near_full);
-    printf("pole precision: knee at most %.4f degrees off the pole's plane (pole near the line), %.4f (near full reach)\n",
-           (double)worst[0], (double)worst[1]);
+    printf(
+        "pole precision: knee at most %.4f degrees off the pole's plane (pole near the line), %.4f (near full reach)\n",
+        (double)worst[0], (double)worst[1]);
 }
 
 /* The end joint's rotation change from q0 to q1, in degrees. */
-static ik_real turn_deg(ik_quat q0, ik_quat q1) { return ik_deg(ik_quat_angle(ik_quat_mul(q1, ik_quat_conjugate(q0)))); }
+static ik_real turn_deg(ik_quat q0, ik_quat q1) {
+    return ik_deg(ik_quat_angle(ik_quat_mul(q1, ik_quat_conjugate(q0))));
+}
 
 /* Roll continuity: a target swept along a fixed line from 0.99 to 1.01 of
  * full reach and back in steps of 1e-4 of the reach, solved frame to frame
@@ -937,8 +961,8 @@ static ik_real turn_deg(ik_quat q0, ik_quat q1) { return ik_deg(ik_quat_angle(ik
  * Before the fix the limb rolled by up to 180 degrees in one step. */
 typedef enum sweep_mode { SWEEP_FRAME_TO_FRAME, SWEEP_FROM_START } sweep_mode;
 
-static ik_real sweep_worst_roll(limb *L, ik_vec3 dir, ik_bool use_pole, ik_vec3 pole_pt, ik_bool hinge,
-                                sweep_mode mode, ik_real *worst_turn) {
+static ik_real sweep_worst_roll(limb *L, ik_vec3 dir, ik_bool use_pole, ik_vec3 pole_pt, ik_bool hinge, sweep_mode mode,
+                                ik_real *worst_turn) {
     limb start = *L;
     ik_vec3 a = joint_pos(L, L->start), bone_prev = ik_vec3_zero();
     ik_quat end_prev = ik_quat_identity();
@@ -965,7 +989,8 @@ static ik_real sweep_worst_roll(limb *L, ik_vec3 dir, ik_bool use_pole, ik_vec3 
         bone = ik_vec3_normalize(ik_vec3_sub(joint_pos(L, L->end), joint_pos(L, L->mid)));
         if (k > 0) {
             ik_real turn = turn_deg(end_prev, end_rot);
-            ik_real swing = ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(bone_prev, bone)), ik_vec3_dot(bone_prev, bone)));
+            ik_real swing =
+                ik_deg(IK_ATAN2(ik_vec3_length(ik_vec3_cross(bone_prev, bone)), ik_vec3_dot(bone_prev, bone)));
             worst = ik_maxr(worst, turn - swing);
             *worst_turn = ik_maxr(*worst_turn, turn);
         }
@@ -977,10 +1002,10 @@ static ik_real sweep_worst_roll(limb *L, ik_vec3 dir, ik_bool use_pole, ik_vec3 
 
 static void test_roll_continuity(void) {
     rng r = rng_seeded(900);
-    static const char *names[8] = {
-        "roll: frame to frame, pole", "roll: frame to frame, no pole", "roll: from a start pose, pole",
-        "roll: from a start pose, no pole", "roll: hinge, frame to frame, pole", "roll: hinge, frame to frame, no pole",
-        "roll: hinge, from a start pose, pole", "roll: hinge, from a start pose, no pole"};
+    static const char *names[8] = {"roll: frame to frame, pole",           "roll: frame to frame, no pole",
+                                   "roll: from a start pose, pole",        "roll: from a start pose, no pole",
+                                   "roll: hinge, frame to frame, pole",    "roll: hinge, frame to frame, no pole",
+                                   "roll: hinge, from a start pose, pole", "roll: hinge, from a start pose, no pole"};
     check_property props[8];
     ik_real worst_turn_all = 0, worst_roll_all = 0;
     int i, c;
@@ -1003,8 +1028,8 @@ static void test_roll_continuity(void) {
             limb S = L;
             ik_real worst;
             ik_skeleton_init(&S.skeleton, S.count, S.parents, NULL, S.rest, NULL);
-            worst = sweep_worst_roll(&S, dir, c % 2 == 0, pole_pt, hinge, c < 2 ? SWEEP_FRAME_TO_FRAME : SWEEP_FROM_START,
-                                     &worst_turn);
+            worst = sweep_worst_roll(&S, dir, c % 2 == 0, pole_pt, hinge,
+                                     c < 2 ? SWEEP_FRAME_TO_FRAME : SWEEP_FROM_START, &worst_turn);
             worst_turn_all = ik_maxr(worst_turn_all, worst_turn);
             worst_roll_all = ik_maxr(worst_roll_all, worst);
             PROPERTY_CASE(props[hinge * 4 + c], worst <= (ik_real)ROLL_TOL_DEG,
@@ -1069,9 +1094,11 @@ static void test_far_pole(void) {
         job.residual = &reach_near;
         CHECK(ik_two_bone_run(&job) == IK_OK, "case %d", i);
         limb_fk(&N);
-        PROPERTY_CASE(same, pose_finite(&L) && ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&N, N.mid)) <= full * (ik_real)1e-3,
-                      "case %d: knee %g from the near pole's (pole %g away)", i,
-                      (double)ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&N, N.mid)), (double)far);
+        PROPERTY_CASE(
+            same,
+            pose_finite(&L) && ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&N, N.mid)) <= full * (ik_real)1e-3,
+            "case %d: knee %g from the near pole's (pole %g away)", i,
+            (double)ik_vec3_distance(joint_pos(&L, L.mid), joint_pos(&N, N.mid)), (double)far);
         PROPERTY_CASE(told, got_far && report_true(&L, t, got_far, reach_far, full), "case %d: residual %g, off %g", i,
                       (double)reach_far, (double)ik_vec3_distance(joint_pos(&L, L.end), t));
     }
@@ -1121,10 +1148,11 @@ static void test_huge_and_tiny_limbs(void) {
         job.residual = &residual;
         CHECK(ik_two_bone_run(&job) == IK_OK, "case %d: size %g", i, (double)size);
         limb_fk(&L);
-        PROPERTY_CASE(reach, pose_finite(&L) && lengths_kept(&L) &&
-                                 ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
-                      "case %d: size %g, end %g of its length from the target", i, (double)size,
-                      (double)(ik_vec3_distance(joint_pos(&L, L.end), t) / full));
+        PROPERTY_CASE(
+            reach,
+            pose_finite(&L) && lengths_kept(&L) && ik_vec3_distance(joint_pos(&L, L.end), t) <= REACH_TOL * full * 10,
+            "case %d: size %g, end %g of its length from the target", i, (double)size,
+            (double)(ik_vec3_distance(joint_pos(&L, L.end), t) / full));
         PROPERTY_CASE(told, report_true(&L, t, reached, residual, full + ik_vec3_length(a)),
                       "case %d: size %g, residual %g, off %g", i, (double)size, (double)residual,
                       (double)ik_vec3_distance(joint_pos(&L, L.end), t));

@@ -134,7 +134,8 @@ static void check_against_single(limb *limbs, int count, ik_bool use_pole, ik_bo
     static ik_vec3 targets[MAX_LIMBS], poles[MAX_LIMBS];
     static ik_real weights[MAX_LIMBS];
     static batch_out out;
-    ik_two_bone_batch job = batch_job(limbs, count, targets, use_pole ? poles : NULL, use_weight ? weights : NULL, &out);
+    ik_two_bone_batch job =
+        batch_job(limbs, count, targets, use_pole ? poles : NULL, use_weight ? weights : NULL, &out);
     ik_result whole;
     int i;
     job.soften = soften;
@@ -148,7 +149,8 @@ static void check_against_single(limb *limbs, int count, ik_bool use_pole, ik_bo
         ik_result r = single_solve(L, use_pole, soften, &start, &mid, &reached, &residual);
         ik_quat batch_start = ik_quat_mul(L->local[0].rotation, out.start[i]);
         ik_quat batch_mid = ik_quat_mul(L->local[1].rotation, out.mid[i]);
-        PROPERTY_CASE(*same, out.status[i] == r, "limb %d: %s vs %s", i, ik_result_str(out.status[i]), ik_result_str(r));
+        PROPERTY_CASE(*same, out.status[i] == r, "limb %d: %s vs %s", i, ik_result_str(out.status[i]),
+                      ik_result_str(r));
         PROPERTY_CASE(*same, quat_finite_unit(out.start[i]) && quat_finite_unit(out.mid[i]), "limb %d", i);
         if (r != IK_OK) {
             PROPERTY_CASE(*same, !out.reached[i] && whole != IK_OK, "limb %d", i);
@@ -158,11 +160,12 @@ static void check_against_single(limb *limbs, int count, ik_bool use_pole, ik_bo
                       "limb %d: start (%g %g %g %g) vs (%g %g %g %g)", i, (double)batch_start.x, (double)batch_start.y,
                       (double)batch_start.z, (double)batch_start.w, (double)start.x, (double)start.y, (double)start.z,
                       (double)start.w);
-        PROPERTY_CASE(*same, IK_FABS(out.residual[i] - residual) <= SAME_TOL * full * 4, "limb %d: residual %g vs %g", i,
-                      (double)out.residual[i], (double)residual);
+        PROPERTY_CASE(*same, IK_FABS(out.residual[i] - residual) <= SAME_TOL * full * 4, "limb %d: residual %g vs %g",
+                      i, (double)out.residual[i], (double)residual);
         /* reached may differ only where the residual sits on the tolerance */
-        PROPERTY_CASE(*same, out.reached[i] == reached || IK_FABS(residual - job.reach_tolerance * full) <= SAME_TOL * full * 4,
-                      "limb %d", i);
+        PROPERTY_CASE(
+            *same, out.reached[i] == reached || IK_FABS(residual - job.reach_tolerance * full) <= SAME_TOL * full * 4,
+            "limb %d", i);
         /* applied: the bones keep their lengths, the end lands where the
          * residual says, and on the target when it is well within reach */
         if (!L->skewed) {
@@ -172,8 +175,9 @@ static void check_against_single(limb *limbs, int count, ik_bool use_pole, ik_bo
             moved.local[1].rotation = batch_mid;
             limb_fk(&moved);
             end = ik_mat4_translation(&moved.model[2]);
-            PROPERTY_CASE(*geometry, IK_FABS(limb_length(&moved, 0) - l1) <= LEN_TOL * full &&
-                                         IK_FABS(limb_length(&moved, 1) - l2) <= LEN_TOL * full,
+            PROPERTY_CASE(*geometry,
+                          IK_FABS(limb_length(&moved, 0) - l1) <= LEN_TOL * full &&
+                              IK_FABS(limb_length(&moved, 1) - l2) <= LEN_TOL * full,
                           "limb %d: lengths %g %g vs %g %g", i, (double)limb_length(&moved, 0),
                           (double)limb_length(&moved, 1), (double)l1, (double)l2);
             PROPERTY_CASE(*geometry, IK_FABS(ik_vec3_distance(end, L->target) - out.residual[i]) <= REACH_TOL * full,
@@ -273,8 +277,10 @@ static void test_every_small_count(void) {
         for (which = 0; which < 2; ++which) {
             int bad = which ? n / 2 : n - 1;
             limb kept = limbs[bad];
-            if (which) limbs[bad].model[1].m[5] = (ik_real)NAN;
-            else limbs[bad].target.y = (ik_real)NAN;
+            if (which)
+                limbs[bad].model[1].m[5] = (ik_real)NAN;
+            else
+                limbs[bad].target.y = (ik_real)NAN;
             check_against_single(limbs, n, 1, 0, 0, &same, &geometry);
             limbs[bad] = kept;
         }
@@ -306,13 +312,13 @@ static void test_degenerate(void) {
     /* 0: straight limb, target nearer */
     limbs[0].local[1].rotation = limbs[0].local[2].rotation = ik_quat_identity();
     limb_fk(&limbs[0]);
-    limbs[0].target = ik_vec3_lerp(ik_mat4_translation(&limbs[0].model[0]), ik_mat4_translation(&limbs[0].model[2]),
-                                   (ik_real)0.7);
+    limbs[0].target =
+        ik_vec3_lerp(ik_mat4_translation(&limbs[0].model[0]), ik_mat4_translation(&limbs[0].model[2]), (ik_real)0.7);
     /* 1: target exactly at full reach along the current end; 2: far over reach */
-    limbs[1].target = ik_vec3_add(ik_mat4_translation(&limbs[1].model[0]),
-                                  ik_vec3_scale(ik_vec3_normalize(ik_vec3_sub(limbs[1].target,
-                                                                              ik_mat4_translation(&limbs[1].model[0]))),
-                                                limb_length(&limbs[1], 0) + limb_length(&limbs[1], 1)));
+    limbs[1].target = ik_vec3_add(
+        ik_mat4_translation(&limbs[1].model[0]),
+        ik_vec3_scale(ik_vec3_normalize(ik_vec3_sub(limbs[1].target, ik_mat4_translation(&limbs[1].model[0]))),
+                      limb_length(&limbs[1], 0) + limb_length(&limbs[1], 1)));
     limbs[2].target = ik_vec3_scale(limbs[2].target, 50);
     /* 3: pole on the start-to-target line */
     limbs[3].pole = ik_vec3_lerp(ik_mat4_translation(&limbs[3].model[0]), limbs[3].target, 2);
@@ -324,7 +330,8 @@ static void test_degenerate(void) {
      * swing about any axis); 7: 3 degrees off that (a swing past 170
      * degrees, solved in the lanes) */
     for (i = 6; i < 8; ++i) {
-        ik_vec3 a = ik_mat4_translation(&limbs[i].model[0]), ac = ik_vec3_sub(ik_mat4_translation(&limbs[i].model[2]), a);
+        ik_vec3 a = ik_mat4_translation(&limbs[i].model[0]),
+                ac = ik_vec3_sub(ik_mat4_translation(&limbs[i].model[2]), a);
         ik_quat off = ik_quat_from_axis_angle(ik_vec3_any_perpendicular(ik_vec3_normalize(ac)),
                                               i == 6 ? 0 : (ik_real)(3 * IK_PI / 180));
         limbs[i].target = ik_vec3_sub(a, ik_quat_rotate(off, ac));

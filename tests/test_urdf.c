@@ -26,16 +26,14 @@
 
 static char data_dir[512];
 
-static int have_data(void)
-{
+static int have_data(void) {
     const char *dir = getenv("IKIT_DATA");
     if (!dir) return 0;
     snprintf(data_dir, sizeof data_dir, "%s/urdf", dir);
     return access(data_dir, R_OK) == 0;
 }
 
-static ik_urdf *load(const char *file)
-{
+static ik_urdf *load(const char *file) {
     char path[700];
     ik_urdf *u = NULL;
     ik_error err;
@@ -46,14 +44,12 @@ static ik_urdf *load(const char *file)
     return u;
 }
 
-static int near3(ik_vec3 a, double x, double y, double z)
-{
+static int near3(ik_vec3 a, double x, double y, double z) {
     return fabs(a.x - x) < TOL && fabs(a.y - y) < TOL && fabs(a.z - z) < TOL;
 }
 
 /* The tip of base..tip at q, through ik_urdf_robot_chain and ik_robot_fk. */
-static ik_transform tip_at(const ik_urdf *u, const char *base, const char *tip, const ik_real *q)
-{
+static ik_transform tip_at(const ik_urdf *u, const char *base, const char *tip, const ik_real *q) {
     ik_robot_chain chain;
     ik_transform t = ik_transform_identity();
     ik_error err;
@@ -63,15 +59,14 @@ static ik_transform tip_at(const ik_urdf *u, const char *base, const char *tip, 
     return t;
 }
 
-#define CHECK_AT(v, ex, ey, ez, what)                                                                       \
+#define CHECK_AT(v, ex, ey, ez, what)                                                                          \
     CHECK(near3(v, ex, ey, ez), "%s: at (%.6f, %.6f, %.6f), expected (%.6f, %.6f, %.6f)", what, (double)(v).x, \
           (double)(v).y, (double)(v).z, (double)(ex), (double)(ey), (double)(ez))
 
 /* ABB IRB 2400, base_link..tool0: joint origins (0,0,0), (0.1,0,0.615),
  * (0,0,0.705), (0.258,0,0.135), (0.497,0,0), (0.085,0,0), tool0 (0,0,0), all
  * rpy 0; axes z, y, y, x, y, x. */
-static void test_abb(void)
-{
+static void test_abb(void) {
     ik_urdf *u = load("abb_irb2400.urdf");
     ik_real q[6] = {0, 0, 0, 0, 0, 0};
     ik_transform t;
@@ -120,8 +115,7 @@ static void test_abb(void)
  * the upper arm and forearm lie along +x: x = 0.425 + 0.39225 = 0.81725,
  * y = 0.13585 - 0.1197 + 0.093 + 0.0823 = 0.19145, and after two Ry(90)
  * local z is world -z: z = 0.089159 - 0.09465 = -0.005491. */
-static void test_ur5(void)
-{
+static void test_ur5(void) {
     ik_urdf *u = load("ur5_joint_limited_robot.urdf");
     ik_real q[6] = {0, 0, 0, 0, 0, 0};
     ik_transform t;
@@ -162,8 +156,7 @@ static void test_ur5(void)
  * rpy (90,0,0); joint8 fixed (0,0,0.107). At zero: z = 0.333 + 0.316 +
  * 0.384 = 1.033 at joint5, x = 0.088 at joint7, whose frame is Rx(180), so
  * the flange is 0.107 below: (0.088, 0, 0.926). */
-static void test_panda(void)
-{
+static void test_panda(void) {
     ik_urdf *u = load("panda.urdf");
     ik_real q[7] = {0, 0, 0, 0, 0, 0, 0}, finger;
     ik_transform t;
@@ -175,7 +168,8 @@ static void test_panda(void)
               u->joints[j].upper == -0.0698,
           "joint4 limits from the file");
     CHECK(ik_urdf_find_joint(u, "panda_finger_joint2", &j, NULL) == IK_OK && u->joints[j].type == IK_ROBOT_PRISMATIC &&
-              u->joints[j].mimic_joint >= 0 && strcmp(u->joints[u->joints[j].mimic_joint].name, "panda_finger_joint1") == 0 &&
+              u->joints[j].mimic_joint >= 0 &&
+              strcmp(u->joints[u->joints[j].mimic_joint].name, "panda_finger_joint1") == 0 &&
               u->joints[j].mimic_multiplier == 1.0,
           "finger 2 mimics finger 1");
     t = tip_at(u, "panda_link0", "panda_link8", q);
@@ -201,8 +195,7 @@ static void test_panda(void)
 /* Every pair of links: a chain exists exactly when the first is an
  * ancestor of the second, with depth(tip) - depth(base) joints; the chain's
  * joints link up parent to child. */
-static void test_chains_between_links(const char *file)
-{
+static void test_chains_between_links(const char *file) {
     ik_urdf *u = load(file);
     check_property prop = {"chains between every two links", 0, 0};
     int a, b, chain[64], count, k, link, depth_a, depth_b;
@@ -212,7 +205,7 @@ static void test_chains_between_links(const char *file)
             int ancestor = 0;
             ik_error err;
             ik_result r = ik_urdf_chain(u, u->links[a].name, u->links[b].name, chain, 64, &count, &err);
-            for (depth_b = 0, link = b; ; link = u->joints[u->links[link].parent_joint].parent_link, ++depth_b) {
+            for (depth_b = 0, link = b;; link = u->joints[u->links[link].parent_joint].parent_link, ++depth_b) {
                 if (link == a) ancestor = 1;
                 if (u->links[link].parent_joint < 0) break;
             }
@@ -226,7 +219,8 @@ static void test_chains_between_links(const char *file)
             }
             PROPERTY_CASE(prop, count == depth_b - depth_a, "%d joints, depths %d %d", count, depth_b, depth_a);
             for (k = 0; k < count; ++k)
-                PROPERTY_CASE(prop, u->joints[chain[k]].parent_link == (k ? u->joints[chain[k - 1]].child_link : a) &&
+                PROPERTY_CASE(prop,
+                              u->joints[chain[k]].parent_link == (k ? u->joints[chain[k - 1]].child_link : a) &&
                                   (k < count - 1 || u->joints[chain[k]].child_link == b),
                               "joint %d", k);
         }
@@ -239,8 +233,7 @@ static void test_chains_between_links(const char *file)
  * kinematics at random configurations of each arm (and of the mimic arm in
  * test_mimic): linear columns d p_tip / d q_v, angular columns the rotation
  * vector of R(q + h) R(q - h)^-1 over 2h. */
-static void check_jacobian(const ik_robot_chain *chain, const ik_real *q0, check_property *prop, const char *what)
-{
+static void check_jacobian(const ik_robot_chain *chain, const ik_real *q0, check_property *prop, const char *what) {
 #ifdef IKIT_DOUBLE
     const double h = 1e-6, tol = 1e-6;
 #else
@@ -278,8 +271,7 @@ static void check_jacobian(const ik_robot_chain *chain, const ik_real *q0, check
 /* Random configurations within limits: the chain skeleton's rest pose is the
  * zero configuration (ik_skeleton_fk agrees with ik_robot_fk at zero), and
  * revolute joints keep every link's distance to its joint's parent frame. */
-static void test_fk_properties(void)
-{
+static void test_fk_properties(void) {
     static const char *const arms[3][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "tool0"},
                                            {"panda.urdf", "panda_link0", "panda_link8"},
                                            {"abb_irb2400.urdf", "base_link", "tool0"}};
@@ -335,13 +327,13 @@ static void test_fk_properties(void)
  * 0.1; one variable; two unit links along x, both joints about z. At
  * q1 = 0.3: j1 at 0.3, j2 at 0.7 (summed 1.0): tip = (cos 0.3 + cos 1.0,
  * sin 0.3 + sin 1.0, 0). */
-static void test_mimic(void)
-{
+static void test_mimic(void) {
     static const char doc[] =
         "<robot name=\"m\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/><link name=\"d\"/>\n"
         "<joint name=\"j1\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 2\"/></joint>\n"
         "<joint name=\"j2\" type=\"revolute\"><parent link=\"b\"/><child link=\"c\"/><origin xyz=\"1 0 0\"/>"
-        "<axis xyz=\"0 0 1\"/><limit lower=\"-3\" upper=\"3\"/><mimic joint=\"j1\" multiplier=\"2\" offset=\"0.1\"/></joint>\n"
+        "<axis xyz=\"0 0 1\"/><limit lower=\"-3\" upper=\"3\"/><mimic joint=\"j1\" multiplier=\"2\" "
+        "offset=\"0.1\"/></joint>\n"
         "<joint name=\"tip\" type=\"fixed\"><parent link=\"c\"/><child link=\"d\"/><origin xyz=\"1 0 0\"/></joint>\n"
         "</robot>";
     ik_urdf *u = NULL;
@@ -371,13 +363,14 @@ static void test_mimic(void)
 }
 
 /* Broken documents, each refused with its result on the line named. */
-static void test_malformed(void)
-{
+static void test_malformed(void) {
 #define ROBOT "<robot name=\"r\">\n<link name=\"base\"/>\n<link name=\"arm\"/>\n"
-#define JOINT(type, extra) "<joint name=\"j\" type=\"" type "\">\n<parent link=\"base\"/>\n<child link=\"arm\"/>\n" extra "</joint>\n"
+#define JOINT(type, extra) \
+    "<joint name=\"j\" type=\"" type "\">\n<parent link=\"base\"/>\n<child link=\"arm\"/>\n" extra "</joint>\n"
     static const read_case cases[] = {
         {ROBOT JOINT("revolute", "<limit lower=\"0\" upper=\"1\"/>\n") "</robot", IK_ERR_PARSE, 9, "truncated XML"},
-        {"<robot>\n<link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\">\n<parent link=\"nowhere\"/>\n<child link=\"a\"/>\n</joint>\n</robot>",
+        {"<robot>\n<link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\">\n<parent link=\"nowhere\"/>\n<child "
+         "link=\"a\"/>\n</joint>\n</robot>",
          IK_ERR_NOT_FOUND, 4, "missing parent link"},
         {ROBOT JOINT("floating", "") "</robot>", IK_ERR_UNSUPPORTED, 4, "floating joint"},
         {ROBOT JOINT("planar", "") "</robot>", IK_ERR_UNSUPPORTED, 4, "planar joint"},
@@ -391,34 +384,44 @@ static void test_malformed(void)
         {ROBOT JOINT("fixed", "<origin xyz=\"1,5 0 0\"/>\n") "</robot>", IK_ERR_PARSE, 7, "a decimal comma"},
         {ROBOT JOINT("fixed", "<origin xyz=\"1e999 0 0\"/>\n") "</robot>", IK_ERR_NONFINITE, 7, "overflowing number"},
         {ROBOT JOINT("continuous", "<axis xyz=\"0 0 0\"/>\n") "</robot>", IK_ERR_DEGENERATE, 7, "zero axis"},
-        {ROBOT JOINT("prismatic", "<limit lower=\"1\" upper=\"0\"/>\n") "</robot>", IK_ERR_RANGE, 7, "lower above upper"},
+        {ROBOT JOINT("prismatic", "<limit lower=\"1\" upper=\"0\"/>\n") "</robot>", IK_ERR_RANGE, 7,
+         "lower above upper"},
         {ROBOT "<link name=\"arm\"/>\n</robot>", IK_ERR_HIERARCHY, 4, "duplicate link"},
         {ROBOT JOINT("fixed", "") JOINT("fixed", "") "</robot>", IK_ERR_HIERARCHY, 8, "duplicate joint"},
-        {ROBOT "<link name=\"hand\"/>\n" JOINT("fixed", "")
-               "<joint name=\"k\" type=\"fixed\"><parent link=\"hand\"/><child link=\"arm\"/></joint>\n</robot>",
+        {ROBOT "<link name=\"hand\"/>\n" JOINT(
+             "fixed",
+             "") "<joint name=\"k\" type=\"fixed\"><parent link=\"hand\"/><child link=\"arm\"/></joint>\n</robot>",
          IK_ERR_HIERARCHY, 9, "a link with two parent joints"},
-        {ROBOT JOINT("fixed", "") "<joint name=\"k\" type=\"fixed\"><parent link=\"arm\"/><child link=\"base\"/></joint>\n</robot>",
+        {ROBOT JOINT(
+             "fixed",
+             "") "<joint name=\"k\" type=\"fixed\"><parent link=\"arm\"/><child link=\"base\"/></joint>\n</robot>",
          IK_ERR_HIERARCHY, 2, "cycle through the root"},
-        {ROBOT "<link name=\"c\"/>\n" JOINT("fixed", "")
-               "<joint name=\"k\" type=\"fixed\"><parent link=\"arm\"/><child link=\"c\"/></joint>\n"
-               "<joint name=\"l\" type=\"fixed\"><parent link=\"c\"/><child link=\"arm\"/></joint>\n</robot>",
+        {ROBOT "<link name=\"c\"/>\n" JOINT(
+             "fixed",
+             "") "<joint name=\"k\" type=\"fixed\"><parent link=\"arm\"/><child link=\"c\"/></joint>\n"
+                 "<joint name=\"l\" type=\"fixed\"><parent link=\"c\"/><child link=\"arm\"/></joint>\n</robot>",
          IK_ERR_HIERARCHY, 10, "cycle below the root"},
         {ROBOT JOINT("fixed", "") "<link name=\"island\"/>\n</robot>", IK_ERR_HIERARCHY, 8, "two roots"},
         {ROBOT "<joint name=\"j\" type=\"fixed\">\n<parent link=\"base\"/>\n<child link=\"base\"/>\n</joint>\n</robot>",
          IK_ERR_HIERARCHY, 4, "a link its own parent"},
         {ROBOT "<joint name=\"j\" type=\"fixed\">\n<child link=\"arm\"/>\n</joint>\n</robot>", IK_ERR_PARSE, 4,
          "no parent element"},
-        {ROBOT JOINT("continuous", "<mimic joint=\"jj\"/>\n") "</robot>", IK_ERR_NOT_FOUND, 4, "mimic of a missing joint"},
-        {ROBOT "<link name=\"c\"/>\n" JOINT("continuous", "<mimic joint=\"k\"/>\n")
-               "<joint name=\"k\" type=\"continuous\"><parent link=\"arm\"/><child link=\"c\"/><mimic joint=\"j\"/></joint>\n</robot>",
+        {ROBOT JOINT("continuous", "<mimic joint=\"jj\"/>\n") "</robot>", IK_ERR_NOT_FOUND, 4,
+         "mimic of a missing joint"},
+        {ROBOT "<link name=\"c\"/>\n" JOINT(
+             "continuous",
+             "<mimic joint=\"k\"/>\n") "<joint name=\"k\" type=\"continuous\"><parent link=\"arm\"/><child "
+                                       "link=\"c\"/><mimic joint=\"j\"/></joint>\n</robot>",
          IK_ERR_HIERARCHY, 5, "mimic loop"},
         {"<robot>\n<link/>\n</robot>", IK_ERR_PARSE, 2, "link without name"},
         {"<?xml version=\"1.0\"?>\n<model/>", IK_ERR_PARSE, 2, "root not <robot>"},
-        {"<?xml version=\"1.0\"?>\n<!DOCTYPE r [\n<!ENTITY a \"aaaaaaaaaa\">\n<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
+        {"<?xml version=\"1.0\"?>\n<!DOCTYPE r [\n<!ENTITY a \"aaaaaaaaaa\">\n<!ENTITY b "
+         "\"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
          "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">\n<!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\">\n]>\n"
          "<robot name=\"&d;&d;&d;&d;\"><link name=\"&d;\"/></robot>",
          IK_ERR_UNSUPPORTED, 2, "entity expansion (billion laughs)"},
-        {"<?xml version=\"1.0\"?>\n\n<!DOCTYPE robot [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<robot name=\"&x;\"><link name=\"a\"/></robot>",
+        {"<?xml version=\"1.0\"?>\n\n<!DOCTYPE robot [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<robot "
+         "name=\"&x;\"><link name=\"a\"/></robot>",
          IK_ERR_UNSUPPORTED, 3, "external entity (XXE) to /etc/passwd"},
         {"<robot>\n<link name=\"&undefined;\"/>\n</robot>", IK_ERR_PARSE, 2, "undefined entity"},
     };
@@ -436,11 +439,11 @@ static void test_malformed(void)
 }
 
 /* Unknown names get the closest ones; the element is named in read errors. */
-static void test_suggestions(void)
-{
-    static const char doc[] = "<robot name=\"r\">\n<link name=\"upper_arm\"/>\n<link name=\"forearm\"/>\n"
-                              "<joint name=\"elbow\" type=\"fixed\"><parent link=\"upper_arm\"/>"
-                              "<child link=\"fore_arm\"/></joint>\n</robot>";
+static void test_suggestions(void) {
+    static const char doc[] =
+        "<robot name=\"r\">\n<link name=\"upper_arm\"/>\n<link name=\"forearm\"/>\n"
+        "<joint name=\"elbow\" type=\"fixed\"><parent link=\"upper_arm\"/>"
+        "<child link=\"fore_arm\"/></joint>\n</robot>";
     ik_urdf *u = NULL;
     ik_error err;
     int index;
@@ -467,8 +470,7 @@ static void test_suggestions(void)
 /* Each joint origin fits ik_real, their product down a chain may not: the
  * chain skeleton is refused, naming the first link whose rest position
  * overflows, as the BVH, chain-file and glTF readers refuse theirs. */
-static void test_rest_overflow(void)
-{
+static void test_rest_overflow(void) {
     char doc[1024];
     double big = 0.75 * (double)IK_REAL_MAX;
     ik_urdf *u = NULL;
@@ -494,8 +496,7 @@ static void test_rest_overflow(void)
 
 /* Huge documents: above the byte cap, too many links, nesting deeper than
  * libxml2's limit; an empty file. All refused, none crash. */
-static void test_huge_and_empty(void)
-{
+static void test_huge_and_empty(void) {
     size_t size = IK_URDF_MAX_BYTES + 1, n;
     char *big = (char *)malloc(size), path[64];
     ik_urdf *u = NULL;
@@ -545,8 +546,8 @@ static void test_huge_and_empty(void)
     fd = mkstemp(path);
     if (fd >= 0) {
         close(fd);
-        CHECK(ik_urdf_read_file(path, &u, &err) == IK_ERR_PARSE && !u && strstr(err.message, "empty"),
-              "empty file: %s", err.message);
+        CHECK(ik_urdf_read_file(path, &u, &err) == IK_ERR_PARSE && !u && strstr(err.message, "empty"), "empty file: %s",
+              err.message);
         unlink(path);
     }
     CHECK(ik_urdf_read_file("/nonexistent/x.urdf", &u, &err) == IK_ERR_IO && !u, "missing file");
@@ -554,8 +555,7 @@ static void test_huge_and_empty(void)
 
 /* Seeded corruptions of a valid document: never a crash; a result and a
  * message either way. */
-static void test_corruptions(void)
-{
+static void test_corruptions(void) {
     static const char doc[] =
         "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n<joint name=\"j\" type=\"revolute\">"
         "<origin xyz=\"0 0 1\" rpy=\"0 0 0\"/><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 1 0\"/>"
@@ -570,14 +570,14 @@ static void test_corruptions(void)
         ik_result res;
         read_corrupt(&r, copy, doc, sizeof doc - 1, "<>/\"= &;!x0-9e.jn");
         res = ik_urdf_read_memory(copy, sizeof doc - 1, &u, &err);
-        PROPERTY_CASE(prop, (res == IK_OK) == (u != NULL) && (res == IK_OK || err.message[0]), "%s", ik_result_str(res));
+        PROPERTY_CASE(prop, (res == IK_OK) == (u != NULL) && (res == IK_OK || err.message[0]), "%s",
+                      ik_result_str(res));
         ik_urdf_free(u);
     }
     property_end(&prop);
 }
 
-int main(void)
-{
+int main(void) {
     test_mimic();
     test_malformed();
     test_suggestions();

@@ -31,8 +31,9 @@ typedef struct walk_run {
 static ik_ground make_ground(int kind, ik_real leg) {
     ik_real a = ik_rad(10);
     if (kind == GROUND_SLOPE) return ik_ground_plane(ik_vec3_zero(), ik_v3(0, IK_COS(a), -IK_SIN(a)));
-    if (kind == GROUND_STAIRS) return ik_ground_stairs(ik_v3(0, 0, (ik_real)0.5 * leg), ik_v3(0, 0, 1), (ik_real)0.14 * leg,
-                                                       (ik_real)0.6 * leg, 6);
+    if (kind == GROUND_STAIRS)
+        return ik_ground_stairs(ik_v3(0, 0, (ik_real)0.5 * leg), ik_v3(0, 0, 1), (ik_real)0.14 * leg,
+                                (ik_real)0.6 * leg, 6);
     return ik_ground_plane(ik_vec3_zero(), ik_v3(0, 1, 0));
 }
 
@@ -50,8 +51,8 @@ static int walk_prepare(walk_run *w, fixture *f, ik_ground ground, ik_real secon
     w->take.frame_time = (ik_real)1 / 60;
     w->take.frame_count = ik_take_frame_count(seconds, w->take.frame_time, 100000);
     w->take.joint_count = f->skeleton->joint_count;
-    w->take.poses_ls = (ik_transform *)malloc(sizeof(ik_transform) * (size_t)w->take.frame_count *
-                                              (size_t)w->take.joint_count);
+    w->take.poses_ls =
+        (ik_transform *)malloc(sizeof(ik_transform) * (size_t)w->take.frame_count * (size_t)w->take.joint_count);
     w->job.take = &w->take;
     w->job.model_ms = f->model;
     return w->take.poses_ls && ik_walk_frame(&f->rig, &f->root_ms, &w->frame) == IK_OK &&
@@ -108,7 +109,8 @@ static ik_real ankle_flexion(const fixture *f, int leg) {
     ik_real hand = ik_mat4_det3(&f->root_ms) < 0 ? -1 : 1;
     ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(m, l->ball_ls), ik_mat4_transform_point(m, l->heel_ls));
     ik_vec3 shin = ik_vec3_sub(fixture_pos(f, l->mid), ik_mat4_translation(m));
-    return ik_humanoid_ankle_angle(sole, shin, ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(m, l->lateral_ls)), hand));
+    return ik_humanoid_ankle_angle(sole, shin,
+                                   ik_vec3_scale(ik_vec3_normalize(ik_mat4_transform_vector(m, l->lateral_ls)), hand));
 }
 
 /* Every frame checked by forward kinematics (see the file's comment). A
@@ -142,14 +144,16 @@ static void check_walk(walk_run *w) {
         for (j = 0; j < s->joint_count; ++j) {
             if (!ik_transform_finite(pose[j]) || !ik_mat4_finite(&f->model[j])) ++nonfinite;
             if (s->parents[j] >= 0)
-                worst_length = ik_maxr(worst_length, IK_FABS(ik_vec3_distance(fixture_pos(f, j), fixture_pos(f, s->parents[j])) -
-                                                             rest_length[j]));
+                worst_length = ik_maxr(
+                    worst_length,
+                    IK_FABS(ik_vec3_distance(fixture_pos(f, j), fixture_pos(f, s->parents[j])) - rest_length[j]));
         }
         if (frame == 0) hips0 = in_walk(w, fixture_pos(f, f->rig.map.joint[IK_ROLE_HIPS]));
         for (j = 0; j < s->joint_count; ++j) {
             ik_vec3 q = in_walk(w, fixture_pos(f, j));
             if (frame > 1)
-                worst_jump = ik_maxr(worst_jump, ik_vec3_length(ik_vec3_add(ik_vec3_sub(q, ik_vec3_scale(last[j], 2)), before[j])));
+                worst_jump = ik_maxr(worst_jump,
+                                     ik_vec3_length(ik_vec3_add(ik_vec3_sub(q, ik_vec3_scale(last[j], 2)), before[j])));
             before[j] = last[j];
             last[j] = q;
         }
@@ -161,11 +165,13 @@ static void check_walk(walk_run *w) {
             n = contacts(w, leg, p);
             for (k = 0; k < n; ++k) worst_sink = ik_maxr(worst_sink, ground_at(w, p[k]) - p[k].y);
             /* knees and elbows: bent the natural way, within the rig's limits */
-            if (bend < f->rig.limits.knee_min - (ik_real)1e-3 || elbow < f->rig.limits.elbow_min - (ik_real)1e-3) ++flips;
+            if (bend < f->rig.limits.knee_min - (ik_real)1e-3 || elbow < f->rig.limits.elbow_min - (ik_real)1e-3)
+                ++flips;
             worst_bend = ik_maxr(worst_bend, ik_maxr(bend - f->rig.limits.knee_max, elbow - f->rig.limits.elbow_max));
             if (f->rig.limb[leg].end >= 0) {
                 ik_real flex = ankle_flexion(f, leg);
-                worst_flex = ik_maxr(worst_flex, ik_maxr(flex - f->rig.limits.ankle_up, -flex - f->rig.limits.ankle_down));
+                worst_flex =
+                    ik_maxr(worst_flex, ik_maxr(flex - f->rig.limits.ankle_up, -flex - f->rig.limits.ankle_down));
             }
             /* planted feet stay still: from the first frame of a stance (not one cut by the take's start) */
             if (phase < stance && (phase > 0 || c > 0) && (int)c != planted_cycle[side]) {
@@ -195,9 +201,10 @@ static void check_walk(walk_run *w) {
     PROPERTY_CASE(prop, flips == 0, "%s: %d frames with a knee or elbow bent the wrong way", w->label, flips);
     PROPERTY_CASE(prop, worst_bend <= (ik_real)1e-3, "%s: a knee or elbow %g deg past its limit", w->label,
                   (double)ik_deg(worst_bend));
-    PROPERTY_CASE(prop, worst_flex <= ik_rad(1), "%s: an ankle %g deg past its limit", w->label, (double)ik_deg(worst_flex));
-    PROPERTY_CASE(prop, worst_length <= (ik_real)1e-4 * w->leg, "%s: a bone's length changed by %g leg lengths", w->label,
-                  (double)(worst_length / w->leg));
+    PROPERTY_CASE(prop, worst_flex <= ik_rad(1), "%s: an ankle %g deg past its limit", w->label,
+                  (double)ik_deg(worst_flex));
+    PROPERTY_CASE(prop, worst_length <= (ik_real)1e-4 * w->leg, "%s: a bone's length changed by %g leg lengths",
+                  w->label, (double)(worst_length / w->leg));
     PROPERTY_CASE(prop, worst_jump <= (ik_real)0.12 * w->leg,
                   "%s: a joint jolts: its position's second difference reached %g leg lengths in a frame", w->label,
                   (double)(worst_jump / w->leg));
@@ -236,7 +243,6 @@ static void walk_rig(fixture *f, int built, void *context) {
 
 static void test_walks(void) { fixture_each_rig(walk_rig, NULL); }
 
-
 /* Seeded random gaits on random ground (a slope up or down, stairs, a
  * height field of rolling hills) under a random one of the four roots, on
  * the built humanoid: the same checks as above. */
@@ -270,7 +276,8 @@ static void test_random_walks(void) {
                                       rng_range(&r, 0.05, 0.18) * leg, rng_range(&r, 0.45, 0.8) * leg, 8);
         } else {
             /* hills: two crossed sine waves, up to 0.04 leg lengths high, a quarter to two legs long */
-            ik_real amp = rng_range(&r, 0.005, 0.04) * leg, kx = rng_range(&r, 0.5, 4) / leg, kz = rng_range(&r, 0.5, 4) / leg;
+            ik_real amp = rng_range(&r, 0.005, 0.04) * leg, kx = rng_range(&r, 0.5, 4) / leg,
+                    kz = rng_range(&r, 0.5, 4) / leg;
             for (j = 0; j < HILLS; ++j)
                 for (i = 0; i < HILLS; ++i)
                     hills[j * HILLS + i] = amp * (IK_SIN(kx * (ik_real)i * cell) + IK_SIN(kz * (ik_real)j * cell + 1)) +
@@ -343,11 +350,16 @@ static void test_bad_input(void) {
             ik_real value;
             ik_result want;
         } cases[] = {
-            {"zero speed", &job.speed, 0, IK_ERR_RANGE},          {"negative speed", &job.speed, -1, IK_ERR_RANGE},
-            {"NaN speed", &job.speed, nan, IK_ERR_NONFINITE},      {"negative stride", &job.stride, -1, IK_ERR_RANGE},
-            {"NaN stride", &job.stride, nan, IK_ERR_NONFINITE},    {"zero stride", &job.stride, 0, IK_ERR_RANGE},
-            {"huge stride", &job.stride, 3 * leg, IK_ERR_RANGE},   {"step too high", &job.step_height, leg, IK_ERR_RANGE},
-            {"negative step", &job.step_height, -1, IK_ERR_RANGE}, {"NaN bob", &job.bob, nan, IK_ERR_NONFINITE},
+            {"zero speed", &job.speed, 0, IK_ERR_RANGE},
+            {"negative speed", &job.speed, -1, IK_ERR_RANGE},
+            {"NaN speed", &job.speed, nan, IK_ERR_NONFINITE},
+            {"negative stride", &job.stride, -1, IK_ERR_RANGE},
+            {"NaN stride", &job.stride, nan, IK_ERR_NONFINITE},
+            {"zero stride", &job.stride, 0, IK_ERR_RANGE},
+            {"huge stride", &job.stride, 3 * leg, IK_ERR_RANGE},
+            {"step too high", &job.step_height, leg, IK_ERR_RANGE},
+            {"negative step", &job.step_height, -1, IK_ERR_RANGE},
+            {"NaN bob", &job.bob, nan, IK_ERR_NONFINITE},
         };
         for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i) {
             ik_result r;
@@ -360,15 +372,16 @@ static void test_bad_input(void) {
             r = ik_walk_validate(&job, &problem);
             CHECK(r == cases[i].want && problem && problem[0], "%s: %s (%s)", cases[i].name, ik_result_str(r),
                   problem ? problem : "no message");
-            CHECK(ik_walk_run(&job) == cases[i].want && ((unsigned char *)poses)[0] == 0xab, "%s: run refuses, take untouched",
-                  cases[i].name);
+            CHECK(ik_walk_run(&job) == cases[i].want && ((unsigned char *)poses)[0] == 0xab,
+                  "%s: run refuses, take untouched", cases[i].name);
         }
     }
     job = ik_walk_def(&f.rig, &f.root_ms);
     job.take = &take;
     job.model_ms = f.model;
     job.cadence = 5; /* with the default stride: disagrees with the speed */
-    CHECK(ik_walk_validate(&job, &problem) == IK_ERR_RANGE && strstr(problem, "disagree"), "stride and cadence disagree");
+    CHECK(ik_walk_validate(&job, &problem) == IK_ERR_RANGE && strstr(problem, "disagree"),
+          "stride and cadence disagree");
     job.stride = 0; /* cadence alone gives the stride */
     CHECK(ik_walk_validate(&job, NULL) == IK_OK && IK_FABS(ik_walk_cadence(&job) - 5) < 1e-5, "cadence alone");
     job.rig = NULL;

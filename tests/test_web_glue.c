@@ -47,8 +47,10 @@ static void test_tail_follows(void) {
                               (double)dist3(&p[3 * (n - 1)], cube));
             PROPERTY_CASE(tip, fabsf(ikw_chain_error(1) - dist3(&p[3 * (n - 1)], cube)) < 1e-5f, "error output");
             for (j = 1; j < n; ++j)
-                PROPERTY_CASE(bones, fabsf(dist3(&p[3 * j], &p[3 * parents[j]]) - dist3(&rest[3 * j], &rest[3 * parents[j]])) < 1e-4f,
-                              "method %d joint %d", method, j);
+                PROPERTY_CASE(
+                    bones,
+                    fabsf(dist3(&p[3 * j], &p[3 * parents[j]]) - dist3(&rest[3 * j], &rest[3 * parents[j]])) < 1e-4f,
+                    "method %d joint %d", method, j);
         }
     }
     property_end(&tip);
@@ -63,12 +65,14 @@ static void test_chain_bad_input(void) {
     CHECK(ikw_chain_load(28) == IK_ERR_PARSE && strstr(ikw_message(), "line 2") != NULL, "%s", ikw_message());
     CHECK(ikw_chain_joint_count() == n, "the loaded chain stays after bad text");
     CHECK(ikw_chain_load(-1) == IK_ERR_RANGE && ikw_chain_load(ikw_text_capacity() + 1) == IK_ERR_RANGE, "lengths");
-    CHECK(ikw_chain_solve(3, 0, 0, 0, 0, 0, 1) == IK_ERR_RANGE && ikw_chain_solve(0, IKW_METHOD_COUNT, 0, 0, 0, 0, 1) == IK_ERR_RANGE &&
+    CHECK(ikw_chain_solve(3, 0, 0, 0, 0, 0, 1) == IK_ERR_RANGE &&
+              ikw_chain_solve(0, IKW_METHOD_COUNT, 0, 0, 0, 0, 1) == IK_ERR_RANGE &&
               ikw_chain_solve(0, 0, 0, 0, 0, 0, 0) == IK_ERR_RANGE,
           "bad slot, method, repeats");
     CHECK(ikw_chain_solve(0, IKW_DLS_SPRINGS, NAN, 0, 0, 0, 1) == IK_ERR_NONFINITE, "NaN target");
     CHECK(ikw_chain_solve(0, IKW_FABRIK, 0, INFINITY, 0, 0, 1) == IK_ERR_NONFINITE, "infinite target");
-    CHECK(memcmp(before, ikw_chain_positions(0), (size_t)(3 * n) * sizeof *before) == 0, "pose unchanged by failed solves");
+    CHECK(memcmp(before, ikw_chain_positions(0), (size_t)(3 * n) * sizeof *before) == 0,
+          "pose unchanged by failed solves");
 }
 
 /* Seed 003: a joint dragged to random reachable points by each method; the
@@ -93,24 +97,29 @@ static void test_planar(void) {
             tx = 0.5f + r * cosf(a);
             ty = -0.25f + r * sinf(a);
             memcpy(after, ikw_planar_angles(), sizeof after);
-            CHECK(ikw_planar_solve(6, joint, method, 0.5f, -0.25f, tx, ty, method == IK_PLANAR_CHAIN_GRADIENT ? 2000 : 200, 1) == 0,
+            CHECK(ikw_planar_solve(6, joint, method, 0.5f, -0.25f, tx, ty,
+                                   method == IK_PLANAR_CHAIN_GRADIENT ? 2000 : 200, 1) == 0,
                   "solve");
             xy = ikw_planar_xy();
             PROPERTY_CASE(reach, hypotf((float)xy[2 * joint] - tx, (float)xy[2 * joint + 1] - ty) <= 1.01e-3f,
-                          "method %d joint %d: %g", method, joint, (double)hypotf((float)xy[2 * joint] - tx, (float)xy[2 * joint + 1] - ty));
+                          "method %d joint %d: %g", method, joint,
+                          (double)hypotf((float)xy[2 * joint] - tx, (float)xy[2 * joint + 1] - ty));
             for (i = 0; i < 6; ++i) {
                 float l = hypotf((float)(xy[2 * i + 2] - xy[2 * i]), (float)(xy[2 * i + 3] - xy[2 * i + 1]));
                 PROPERTY_CASE(shape, fabsf(l - lengths[i]) < 1e-4f, "bone %d", i);
-                if (i >= joint) PROPERTY_CASE(shape, ikw_planar_angles()[i] == after[i], "bone %d after the joint turned", i);
+                if (i >= joint)
+                    PROPERTY_CASE(shape, ikw_planar_angles()[i] == after[i], "bone %d after the joint turned", i);
             }
         }
     }
     property_end(&reach);
     property_end(&shape);
-    CHECK(ikw_planar_solve(6, 0, 0, 0, 0, 1, 1, 50, 1) == IK_ERR_RANGE && ikw_planar_solve(6, 7, 0, 0, 0, 1, 1, 50, 1) == IK_ERR_RANGE,
+    CHECK(ikw_planar_solve(6, 0, 0, 0, 0, 1, 1, 50, 1) == IK_ERR_RANGE &&
+              ikw_planar_solve(6, 7, 0, 0, 0, 1, 1, 50, 1) == IK_ERR_RANGE,
           "joint out of range");
     CHECK(ikw_planar_solve(6, 6, 0, 0, 0, NAN, 1, 50, 1) == IK_ERR_NONFINITE, "NaN target");
-    CHECK(ikw_planar_fk(0, 0, 0) == IK_ERR_RANGE && ikw_planar_fk(ikw_planar_max_bones() + 1, 0, 0) == IK_ERR_RANGE, "fk counts");
+    CHECK(ikw_planar_fk(0, 0, 0) == IK_ERR_RANGE && ikw_planar_fk(ikw_planar_max_bones() + 1, 0, 0) == IK_ERR_RANGE,
+          "fk counts");
 }
 
 /* Two keys: with flat end tangents the curve through them is symmetric, so
@@ -126,10 +135,12 @@ static void test_planar_keys(void) {
     CHECK(ikw_planar_key(3, 2) == 2, "second key");
     CHECK(ikw_planar_key(3, 2.0005f) == 2 && ikw_planar_key(3, 2) == 2, "a key within 1 ms replaces");
     CHECK(ikw_planar_sample(1) == 3, "sample");
-    for (i = 0; i < 3; ++i) CHECK(fabsf((float)(ikw_planar_sampled()[i] - (first[i] + second[i]) / 2)) < 1e-6f, "mean at bone %d", i);
+    for (i = 0; i < 3; ++i)
+        CHECK(fabsf((float)(ikw_planar_sampled()[i] - (first[i] + second[i]) / 2)) < 1e-6f, "mean at bone %d", i);
     CHECK(ikw_planar_pose_at(2, 0, 0) == 0, "pose at the second key");
     for (i = 0; i < 3; ++i) CHECK(ikw_planar_angles()[i] == second[i], "second key at bone %d", i);
-    CHECK(ikw_planar_key(3, NAN) == -1 && ikw_planar_key(3, -1) == -1 && ikw_planar_key(0, 1) == -1, "bad keys refused");
+    CHECK(ikw_planar_key(3, NAN) == -1 && ikw_planar_key(3, -1) == -1 && ikw_planar_key(0, 1) == -1,
+          "bad keys refused");
     CHECK(ikw_planar_key_count() == 2 && ikw_planar_key_time(0) == 0 && ikw_planar_key_time(1) == 2, "keys kept");
 }
 
@@ -158,7 +169,8 @@ static void test_planar_tangents(void) {
     for (b = 0; b < 3; ++b) before[b] = sampled_at(0.6f, b);
     CHECK(ikw_planar_tangent_is_set(1, 0) == 0, "no tangent set by hand yet");
     CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set a tangent");
-    CHECK(ikw_planar_tangent_is_set(1, 0) == 1 && ikw_planar_tangent_is_set(1, 1) == 0 && ikw_planar_tangent_is_set(0, 0) == 0,
+    CHECK(ikw_planar_tangent_is_set(1, 0) == 1 && ikw_planar_tangent_is_set(1, 1) == 0 &&
+              ikw_planar_tangent_is_set(0, 0) == 0,
           "only key 1 of bone 0 is marked as set by hand");
     slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
     CHECK(fabsf(slope - 2) < 2e-2f, "bone 0 leaves key 1 at slope 2: %g", (double)slope);
@@ -167,32 +179,38 @@ static void test_planar_tangents(void) {
     CHECK(fabsf(sampled_at(0.6f, 0) - before[0]) > 1e-3f, "the curve changed between the keys");
     for (b = 1; b < 3; ++b) CHECK(sampled_at(0.6f, b) == before[b], "bone %d's curve unchanged", b);
     CHECK(fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()] - 2) < 1e-6f &&
-              fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride() + 2 * ikw_planar_curve_stride()] - 2) < 1e-6f,
+              fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride() + 2 * ikw_planar_curve_stride()] - 2) <
+                  1e-6f,
           "the clip's CUBICSPLINE tangents hold the slope");
     CHECK(ikw_planar_tangent(1, 0, 0, -3) == 0, "a broken tangent");
     slope = (sampled_at(1, 0) - sampled_at(1 - h, 0)) / h;
     CHECK(fabsf(slope) < 2e-2f, "arrives flat: %g", (double)slope);
     slope = (sampled_at(1 + h, 0) - sampled_at(1, 0)) / h;
     CHECK(fabsf(slope + 3) < 2e-2f, "leaves at -3: %g", (double)slope);
-    CHECK(ikw_planar_pose_at(0.6f, 0, 0) == 0 && ikw_planar_angles()[0] == ikw_planar_sampled()[0], "playback follows the curve");
+    CHECK(ikw_planar_pose_at(0.6f, 0, 0) == 0 && ikw_planar_angles()[0] == ikw_planar_sampled()[0],
+          "playback follows the curve");
     memcpy(ikw_planar_angles(), poses[0], sizeof poses[0]);
     CHECK(ikw_planar_key(3, 3) == 4 && fabsf((float)ikw_planar_curve(0)[1 * 3 * ikw_planar_curve_stride()]) < 1e-6f,
           "a later key keeps the hand-set tangent on its key");
     CHECK(ikw_planar_tangent_is_set(1, 0) == 1, "and its mark");
     memcpy(ikw_planar_angles(), poses[1], sizeof poses[1]);
-    CHECK(ikw_planar_key(3, 1) == 4 && ikw_planar_tangent_is_set(1, 0) == 0, "key 1 recorded again: its tangent computed");
+    CHECK(ikw_planar_key(3, 1) == 4 && ikw_planar_tangent_is_set(1, 0) == 0,
+          "key 1 recorded again: its tangent computed");
     slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
-    CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "and its tangent is Catmull-Rom again: %g", (double)slope);
+    CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "and its tangent is Catmull-Rom again: %g",
+          (double)slope);
     CHECK(ikw_planar_tangent(1, 0, 2, 2) == 0, "set again");
     ikw_planar_tangents_auto();
     CHECK(ikw_planar_tangent_is_set(1, 0) == 0, "no mark after the reset");
     slope = (sampled_at(1 + h, 0) - sampled_at(1 - h, 0)) / (2 * h);
     CHECK(fabsf(slope - (float)(poses[2][0] - poses[0][0]) / 2) < 2e-2f, "reset to Catmull-Rom: %g", (double)slope);
-    CHECK(ikw_planar_tangent(4, 0, 1, 1) == -1 && ikw_planar_tangent(-1, 0, 1, 1) == -1 && ikw_planar_tangent(0, 3, 1, 1) == -1 &&
-              ikw_planar_tangent(0, 0, NAN, 1) == -1 && ikw_planar_tangent(0, 0, 1, INFINITY) == -1,
+    CHECK(ikw_planar_tangent(4, 0, 1, 1) == -1 && ikw_planar_tangent(-1, 0, 1, 1) == -1 &&
+              ikw_planar_tangent(0, 3, 1, 1) == -1 && ikw_planar_tangent(0, 0, NAN, 1) == -1 &&
+              ikw_planar_tangent(0, 0, 1, INFINITY) == -1,
           "bad key, bone or slope refused");
     CHECK(ikw_planar_curve(3) == NULL && ikw_planar_curve(-1) == NULL, "no curve for a bone out of range");
-    CHECK(ikw_planar_tangent_is_set(4, 0) == 0 && ikw_planar_tangent_is_set(0, 3) == 0 && ikw_planar_tangent_is_set(-1, -1) == 0,
+    CHECK(ikw_planar_tangent_is_set(4, 0) == 0 && ikw_planar_tangent_is_set(0, 3) == 0 &&
+              ikw_planar_tangent_is_set(-1, -1) == 0,
           "no mark out of range");
 }
 
@@ -240,8 +258,9 @@ static void test_body(void) {
             r[3] = (float)IK_SIN(IK_PI / 4), r[6] = (float)IK_COS(IK_PI / 4); /* 90 degrees about +x */
         }
     CHECK(ikw_body_load(n, at) == IK_ERR_UNSUPPORTED &&
-              strcmp(ikw_message(), "no humanoid found: the figure does not stand upright (its legs do not hang away "
-                                    "from its head: a quadruped?)") == 0,
+              strcmp(ikw_message(),
+                     "no humanoid found: the figure does not stand upright (its legs do not hang away "
+                     "from its head: a quadruped?)") == 0,
           "a quadruped: %s", ikw_message());
 
     /* Not a humanoid: three joints in a line. */
@@ -265,8 +284,10 @@ static void test_body(void) {
     for (j = 0; j < ikw_body_joint_count(); ++j) {
         /* The toes' tips touch the tread they stand on (the left heel may lift: the ankle's limit). */
         const float y = ikw_body_positions()[3 * j + 1];
-        if (strcmp(ikw_body_joint_name(j), "LeftToe_End") == 0) CHECK(fabsf(y - 0.15f) < 2e-3f, "left toes on the step: %g", (double)y);
-        if (strcmp(ikw_body_joint_name(j), "RightToe_End") == 0) CHECK(fabsf(y) < 2e-3f, "right toes on the floor: %g", (double)y);
+        if (strcmp(ikw_body_joint_name(j), "LeftToe_End") == 0)
+            CHECK(fabsf(y - 0.15f) < 2e-3f, "left toes on the step: %g", (double)y);
+        if (strcmp(ikw_body_joint_name(j), "RightToe_End") == 0)
+            CHECK(fabsf(y) < 2e-3f, "right toes on the floor: %g", (double)y);
     }
     CHECK(ikw_body_ground(3, 1) == IK_ERR_RANGE, "unknown ground");
     ikw_body_ground(2, NAN);
@@ -318,7 +339,8 @@ static void test_body_limb_solvers(void) {
                 ik_vec3 end;
                 int k;
                 ik_skeleton_rest_pose(rig->skeleton, pose);
-                pose[l->start].rotation = ik_constraint_sample(&limits[0], ik_v3(rng_range(&random, 0, 1), rng_range(&random, 0, 1), rng_range(&random, 0, 1)));
+                pose[l->start].rotation = ik_constraint_sample(
+                    &limits[0], ik_v3(rng_range(&random, 0, 1), rng_range(&random, 0, 1), rng_range(&random, 0, 1)));
                 pose[l->mid].rotation = ik_constraint_sample(&limits[1], ik_v3(rng_range(&random, 0, 1), 0, 0));
                 ik_skeleton_fk(rig->skeleton, pose, NULL, model);
                 end = ik_mat4_translation(&model[l->end]);
@@ -352,8 +374,9 @@ static void test_body_limb_solvers(void) {
                 CHECK(dist3(turned, w) < 2e-3f, "limb %d method %d: the drawn arc holds the lower bone (%g off)", limb,
                       method, (double)dist3(turned, w));
                 cone = acosf(fminf(1.f, u[0] * lim[15] + u[1] * lim[16] + u[2] * lim[17]));
-                CHECK(cone <= lim[18] + 1e-3f && (int)lim[19] == method, "limb %d method %d: upper bone %g inside the cone %g",
-                      limb, method, (double)cone, (double)lim[18]);
+                CHECK(cone <= lim[18] + 1e-3f && (int)lim[19] == method,
+                      "limb %d method %d: upper bone %g inside the cone %g", limb, method, (double)cone,
+                      (double)lim[18]);
             }
         }
         CHECK(ikw_body_limb_solver(limb, IKW_LIMB_TWO_BONE) == 0, "back to two-bone");
@@ -422,14 +445,16 @@ static void test_body_tracks(void) {
     memcpy(goal, ikw_body_limb_ends() + 3, sizeof goal);
     goal[1] += 0.15f, goal[2] += 0.1f;
     ikw_body_goal(IK_LIMB_ARM_R, 1, goal[0], goal[1], goal[2]);
-    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends() + 3, goal) < 1e-3f, "pinned right hand on its goal mid-clip: %g",
-          (double)dist3(ikw_body_limb_ends() + 3, goal));
+    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends() + 3, goal) < 1e-3f,
+          "pinned right hand on its goal mid-clip: %g", (double)dist3(ikw_body_limb_ends() + 3, goal));
     ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
     put_track(0, 999, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "a joint out of range: %s", ikw_message());
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "a joint out of range: %s",
+          ikw_message());
     put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
     times[3] = -1;
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 1") != NULL, "times going back: %s", ikw_message());
+    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 1") != NULL, "times going back: %s",
+          ikw_message());
     times[3] = 1;
     values[5] = NAN;
     CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "NaN value: %s", ikw_message());
@@ -463,7 +488,8 @@ static void test_body_bvh(void) {
     fseek(f, 0, SEEK_END);
     size = ftell(f);
     rewind(f);
-    CHECK(ikw_input_buffer((int)size) != NULL && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size, "read");
+    CHECK(ikw_input_buffer((int)size) != NULL && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size,
+          "read");
     fclose(f);
     CHECK(ikw_body_load_bvh((int)size) == 0, "131_01.bvh: %s", ikw_message());
     CHECK(ikw_body_clip_duration() > 1, "a clip of %g s", (double)ikw_body_clip_duration());
@@ -482,7 +508,8 @@ static void test_body_bvh(void) {
           (double)dist3(ikw_body_limb_ends(), goal));
     static const char broken[] = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n";
     memcpy(ikw_input_buffer((int)sizeof broken), broken, sizeof broken);
-    CHECK(ikw_body_load_bvh((int)sizeof broken - 1) == IK_ERR_PARSE && strstr(ikw_message(), "line 4") != NULL, "%s", ikw_message());
+    CHECK(ikw_body_load_bvh((int)sizeof broken - 1) == IK_ERR_PARSE && strstr(ikw_message(), "line 4") != NULL, "%s",
+          ikw_message());
     CHECK(ikw_body_solve(1) == 0, "the figure before a malformed file stays");
     CHECK(ikw_body_load_bvh(-1) == IK_ERR_RANGE && ikw_input_buffer(-1) == NULL, "bad sizes");
 }
@@ -577,7 +604,8 @@ static void test_figure_check(void) {
         CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size,
               "read");
         fclose(f);
-        if (i == 0) CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
+        if (i == 0)
+            CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
         else
             CHECK(ikw_figure_check((int)size) == 2 &&
                       strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
@@ -596,7 +624,8 @@ static void test_figure_check(void) {
 static void rpy_of(ik_quat q, double rpy[3]) {
     double x = q.x, y = q.y, z = q.z, w = q.w;
     double r00 = 1 - 2 * (y * y + z * z), r10 = 2 * (x * y + w * z), r20 = 2 * (x * z - w * y);
-    double r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x), r21 = 2 * (y * z + w * x), r22 = 1 - 2 * (x * x + y * y);
+    double r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x), r21 = 2 * (y * z + w * x),
+           r22 = 1 - 2 * (x * x + y * y);
     double cp = sqrt(r00 * r00 + r10 * r10);
     rpy[1] = atan2(-r20, cp);
     if (cp > 1e-6) {
@@ -678,7 +707,8 @@ static void solve_reachable_goals(const ik_robot_chain *reference, const char *n
         for (frame = 0; frame < 10 && (frame == 0 || !ikw_robot_reached()); ++frame)
             CHECK(ikw_robot_solve((float)goal.translation.x, (float)goal.translation.y, (float)goal.translation.z,
                                   (float)goal.rotation.x, (float)goal.rotation.y, (float)goal.rotation.z,
-                                  (float)goal.rotation.w, 1, 1) == 0, "%s: %s", name, ikw_message());
+                                  (float)goal.rotation.w, 1, 1) == 0,
+                  "%s: %s", name, ikw_message());
         CHECK(frame_distance(tip_frame, &goal) < 1e-3f && frame_angle(tip_frame, goal.rotation) < 2e-3f,
               "%s trial %d: tip %g from the goal, turned %g", name, trial, (double)frame_distance(tip_frame, &goal),
               (double)frame_angle(tip_frame, goal.rotation));
@@ -737,7 +767,7 @@ static void test_robot_hand_written(void) {
  * configurations), and solves whose tip lands on the goal. */
 static void test_robot_urdf(void) {
     static const char *const files[2][3] = {{"ur5_joint_limited_robot.urdf", "world", "tool0"},
-                                             {"panda.urdf", "panda_link0", "panda_rightfinger"}};
+                                            {"panda.urdf", "panda_link0", "panda_rightfinger"}};
     const char *data = getenv("IKIT_DATA");
     int which;
     for (which = 0; which < 2; ++which) {
@@ -757,11 +787,13 @@ static void test_robot_urdf(void) {
         }
         CHECK(u != NULL, "%s: %s", path, err.message);
         if (!u) return;
-        CHECK(ik_urdf_robot_chain(u, files[which][1], files[which][2], &reference, NULL, &err) == IK_OK, "%s", err.message);
+        CHECK(ik_urdf_robot_chain(u, files[which][1], files[which][2], &reference, NULL, &err) == IK_OK, "%s",
+              err.message);
         CHECK(hand_in_urdf(u, files[which][1], files[which][2]) == 0, "%s: %s", path, ikw_message());
-        CHECK(ikw_robot_joint_count() == reference.joint_count && ikw_robot_variable_count() == reference.variable_count,
-              "%s: %d joints, %d variables (reader: %d, %d)", files[which][0], ikw_robot_joint_count(),
-              ikw_robot_variable_count(), reference.joint_count, reference.variable_count);
+        CHECK(
+            ikw_robot_joint_count() == reference.joint_count && ikw_robot_variable_count() == reference.variable_count,
+            "%s: %d joints, %d variables (reader: %d, %d)", files[which][0], ikw_robot_joint_count(),
+            ikw_robot_variable_count(), reference.joint_count, reference.variable_count);
         ik_robot_variable_limits(&reference, lower, upper, limited, NULL);
         for (trial = 0; trial < 10; ++trial) {
             for (v = 0; v < reference.variable_count; ++v) ikw_robot_q()[v] = rng_range(&random, lower[v], upper[v]);
@@ -787,9 +819,11 @@ static void test_robot_bad_input(void) {
     memcpy(before, ikw_robot_frames() + 7 * n - 7, sizeof before);
     put_joint(0, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 1), 1, -1, 1, 0, 1, 0);
     put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 0), 1, -1, 1, 1, 1, 0);
-    CHECK(ikw_robot_load(2) == IK_ERR_DEGENERATE && strstr(ikw_message(), "joint 1") != NULL, "zero axis: %s", ikw_message());
+    CHECK(ikw_robot_load(2) == IK_ERR_DEGENERATE && strstr(ikw_message(), "joint 1") != NULL, "zero axis: %s",
+          ikw_message());
     put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, 1, -1, 1, 1, 0);
-    CHECK(ikw_robot_load(2) == IK_ERR_RANGE && strstr(ikw_message(), "joint 1") != NULL, "lower > upper: %s", ikw_message());
+    CHECK(ikw_robot_load(2) == IK_ERR_RANGE && strstr(ikw_message(), "joint 1") != NULL, "lower > upper: %s",
+          ikw_message());
     put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -1, 1, 1, 1, 0);
     f[IKW_ROBOT_FIELDS + 2] = NAN;
     CHECK(ikw_robot_load(2) == IK_ERR_NONFINITE, "NaN origin: %s", ikw_message());

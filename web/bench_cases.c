@@ -26,9 +26,9 @@
 enum { SLOT = 0 };
 
 IKW_EXPORT(ikw_bench_name) const char *ikw_bench_name(int which) {
-    static const char *const names[IKW_BENCH_CASES] = {"tail DLS+springs", "tail CCD", "tail FABRIK",
-                                                       "planar FABRIK (6 bones)", "humanoid (4 limbs, slope)",
-                                                       "robot arm (6R, pose)"};
+    static const char *const names[IKW_BENCH_CASES] = {
+        "tail DLS+springs",    "tail CCD", "tail FABRIK", "planar FABRIK (6 bones)", "humanoid (4 limbs, slope)",
+        "robot arm (6R, pose)"};
     return which >= 0 && which < IKW_BENCH_CASES ? names[which] : "";
 }
 
@@ -84,14 +84,13 @@ static float humanoid_case(int frames) {
 
 static float robot_case(int frames) {
     /* type, xyz, rpy, axis, has_limit, lower, upper, leader, multiplier, offset per joint */
-    static const double arm[7][IKW_ROBOT_FIELDS] = {
-        {1, 0, 0, 0.25, 0, 0, 0, 0, 0, 1, 1, -2.9, 2.9, 0, 1, 0},
-        {1, 0.05, 0, 0.15, 0, 0, 0, 0, 1, 0, 1, -1.6, 1.9, 1, 1, 0},
-        {1, 0, 0, 0.45, 0, 0, 0, 0, 1, 0, 1, -2.6, 1.2, 2, 1, 0},
-        {1, 0.2, 0, 0.05, 0, 0, 0, 1, 0, 0, 1, -3.0, 3.0, 3, 1, 0},
-        {1, 0.22, 0, 0, 0, 0, 0, 0, 1, 0, 1, -2.0, 2.0, 4, 1, 0},
-        {1, 0.06, 0, 0, 0, 0, 0, 1, 0, 0, 1, -3.1, 3.1, 5, 1, 0},
-        {0, 0.05, 0, 0, 0, 1.5707963, 0, 1, 0, 0, 0, 0, 0, 6, 1, 0}};
+    static const double arm[7][IKW_ROBOT_FIELDS] = {{1, 0, 0, 0.25, 0, 0, 0, 0, 0, 1, 1, -2.9, 2.9, 0, 1, 0},
+                                                    {1, 0.05, 0, 0.15, 0, 0, 0, 0, 1, 0, 1, -1.6, 1.9, 1, 1, 0},
+                                                    {1, 0, 0, 0.45, 0, 0, 0, 0, 1, 0, 1, -2.6, 1.2, 2, 1, 0},
+                                                    {1, 0.2, 0, 0.05, 0, 0, 0, 1, 0, 0, 1, -3.0, 3.0, 3, 1, 0},
+                                                    {1, 0.22, 0, 0, 0, 0, 0, 0, 1, 0, 1, -2.0, 2.0, 4, 1, 0},
+                                                    {1, 0.06, 0, 0, 0, 0, 0, 1, 0, 0, 1, -3.1, 3.1, 5, 1, 0},
+                                                    {0, 0.05, 0, 0, 0, 1.5707963, 0, 1, 0, 0, 0, 0, 0, 6, 1, 0}};
     const float *tool;
     float start[7];
     int f, k;
@@ -105,7 +104,8 @@ static float robot_case(int frames) {
         float s = sinf(turn / 2), c = cosf(turn / 2);
         float qx = c * start[3] - s * start[4], qy = c * start[4] + s * start[3], qz = c * start[5] + s * start[6];
         float qw = c * start[6] - s * start[5];
-        if (ikw_robot_solve(start[0] + 0.1f * cosf(a) - 0.1f, start[1] + 0.1f * sinf(a), start[2], qx, qy, qz, qw, 1, 1) != 0)
+        if (ikw_robot_solve(start[0] + 0.1f * cosf(a) - 0.1f, start[1] + 0.1f * sinf(a), start[2], qx, qy, qz, qw, 1,
+                            1) != 0)
             return -1;
     }
     return ikw_robot_position_error();
@@ -113,12 +113,19 @@ static float robot_case(int frames) {
 
 IKW_EXPORT(ikw_bench_case) float ikw_bench_case(int which, int frames) {
     switch (which) {
-    case IKW_BENCH_TAIL_DLS: return tail_case(IKW_DLS_SPRINGS, frames);
-    case IKW_BENCH_TAIL_CCD: return tail_case(IKW_CCD, frames);
-    case IKW_BENCH_TAIL_FABRIK: return tail_case(IKW_FABRIK, frames);
-    case IKW_BENCH_PLANAR_FABRIK: return planar_case(frames);
-    case IKW_BENCH_HUMANOID: return humanoid_case(frames);
-    case IKW_BENCH_ROBOT: return robot_case(frames);
-    default: return -1;
+        case IKW_BENCH_TAIL_DLS:
+            return tail_case(IKW_DLS_SPRINGS, frames);
+        case IKW_BENCH_TAIL_CCD:
+            return tail_case(IKW_CCD, frames);
+        case IKW_BENCH_TAIL_FABRIK:
+            return tail_case(IKW_FABRIK, frames);
+        case IKW_BENCH_PLANAR_FABRIK:
+            return planar_case(frames);
+        case IKW_BENCH_HUMANOID:
+            return humanoid_case(frames);
+        case IKW_BENCH_ROBOT:
+            return robot_case(frames);
+        default:
+            return -1;
     }
 }

@@ -11,9 +11,9 @@
 #include "ikit_web.h"
 
 static struct {
-    char *data;   /* the file's bytes, written by JavaScript */
+    char *data; /* the file's bytes, written by JavaScript */
     int capacity;
-    ik_bvh *bvh;  /* the loaded figure's file, NULL when the figure is not from a BVH */
+    ik_bvh *bvh; /* the loaded figure's file, NULL when the figure is not from a BVH */
 } clip_file;
 
 /* Room for `size` bytes of a file (up to 256 MiB), or NULL. */
@@ -67,7 +67,8 @@ IKW_EXPORT(ikw_body_load_bvh) int ikw_body_load_bvh(int length) {
         rest[10 * j + 2] = (float)t->translation.z;
         rest[10 * j + 3] = (float)t->rotation.x, rest[10 * j + 4] = (float)t->rotation.y;
         rest[10 * j + 5] = (float)t->rotation.z, rest[10 * j + 6] = (float)t->rotation.w;
-        rest[10 * j + 7] = (float)t->scale.x, rest[10 * j + 8] = (float)t->scale.y, rest[10 * j + 9] = (float)t->scale.z;
+        rest[10 * j + 7] = (float)t->scale.x, rest[10 * j + 8] = (float)t->scale.y,
+                      rest[10 * j + 9] = (float)t->scale.z;
     }
     /* ikw_body_load clears the old clip, so the old file can go whatever happens. */
     r = ikw_body_load(bvh->joint_count, at);

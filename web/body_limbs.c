@@ -80,7 +80,8 @@ void ikw_limb_constraints(const ik_humanoid *rig, int limb, ik_constraint out[3]
     const ik_skeleton *skeleton = rig->skeleton;
     const ik_humanoid_limb *l = &rig->limb[limb];
     ik_bool arm = limb == IK_LIMB_ARM_L || limb == IK_LIMB_ARM_R;
-    ik_real lo = arm ? rig->limits.elbow_min : rig->limits.knee_min, hi = arm ? rig->limits.elbow_max : rig->limits.knee_max;
+    ik_real lo = arm ? rig->limits.elbow_min : rig->limits.knee_min,
+            hi = arm ? rig->limits.elbow_max : rig->limits.knee_max;
     ik_real bend = rest_bend(skeleton, l);
     out[0] = ik_constraint_cone_twist(skeleton->rest_ls[l->start].rotation, skeleton->rest_ls[l->mid].translation,
                                       arm ? IKW_ARM_CONE : IKW_LEG_CONE, -IKW_TWIST, IKW_TWIST);
@@ -186,7 +187,8 @@ ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4
         if (ikw_limb_solver_now(limb) == IKW_LIMB_TWO_BONE || !goals[limb].enabled) continue;
         report->residual[limb] =
             ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[limb].end]), goals[limb].position_ms);
-        report->reached[limb] = report->residual[limb] <= (ik_real)1e-3 * (rig->limb[limb].upper_length + rig->limb[limb].lower_length);
+        report->reached[limb] =
+            report->residual[limb] <= (ik_real)1e-3 * (rig->limb[limb].upper_length + rig->limb[limb].lower_length);
     }
     return IK_OK;
 }
@@ -238,4 +240,3 @@ IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) {
     }
     return limbs.limits;
 }
-

@@ -18,7 +18,7 @@
 enum { IKW_TRACK_FIELDS = 4 }; /* joint, path, interpolation, key count */
 
 static struct {
-    int *header;          /* [IKW_TRACK_FIELDS * channel capacity], written by the page */
+    int *header; /* [IKW_TRACK_FIELDS * channel capacity], written by the page */
     float *times_in, *values_in;
     int channel_capacity, time_capacity, value_capacity;
     /* the clip in use (owned; ikw_body_set_clip points at it) */
@@ -42,7 +42,8 @@ static int grow(void **array, int *capacity, int count, size_t size) {
  * all (CUBICSPLINE tracks count their tangents); 0, or -1 out of memory or
  * for a bad count. Then the page fills ikw_tracks_header/times/values. */
 IKW_EXPORT(ikw_tracks_reserve) int ikw_tracks_reserve(int channels, int times, int values) {
-    if (channels < 1 || times < 1 || values < 1 || channels > (1 << 20) || times > (1 << 26) || values > (1 << 26)) return -1;
+    if (channels < 1 || times < 1 || values < 1 || channels > (1 << 20) || times > (1 << 26) || values > (1 << 26))
+        return -1;
     if (!grow((void **)&tracks.header, &tracks.channel_capacity, IKW_TRACK_FIELDS * channels, sizeof *tracks.header) ||
         !grow((void **)&tracks.times_in, &tracks.time_capacity, times, sizeof *tracks.times_in) ||
         !grow((void **)&tracks.values_in, &tracks.value_capacity, values, sizeof *tracks.values_in))
@@ -125,8 +126,8 @@ IKW_EXPORT(ikw_body_load_tracks) int ikw_body_load_tracks(int channel_count) {
             clip.duration = channels[c].times[channels[c].key_count - 1];
     r = ik_clip_validate(&clip, joints, &bad);
     if (r != IK_OK) {
-        snprintf(text, sizeof text, "track %d: %s (a joint out of range, times going back, or a number not finite)", bad,
-                 ik_result_str(r));
+        snprintf(text, sizeof text, "track %d: %s (a joint out of range, times going back, or a number not finite)",
+                 bad, ik_result_str(r));
         ikw_set_message(text);
         free(channels), free(times), free(values);
         return r;

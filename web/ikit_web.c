@@ -110,15 +110,15 @@ IKW_EXPORT(ikw_chain_load) int ikw_chain_load(int length) {
     }
     if (file->joint_count > IKW_MAX_JOINTS || file->joint_count < 2) {
         ikw_set_message(file->joint_count < 2 ? "the chain needs at least two joints"
-                                          : "the playground takes chains of at most 64 joints");
+                                              : "the playground takes chains of at most 64 joints");
         ik_chain_file_free(file);
         return IK_ERR_RANGE;
     }
     if (chain.file) ik_chain_file_free(chain.file);
     chain.file = file;
     for (j = 0; j < file->joint_count; ++j) chain.all[j] = j;
-    chain.turning_count =
-        ik_chain_file_jacobian_joints(file, chain.all, file->joint_count, chain.joints, chain.turn_limits, chain.springs);
+    chain.turning_count = ik_chain_file_jacobian_joints(file, chain.all, file->joint_count, chain.joints,
+                                                        chain.turn_limits, chain.springs);
     chain.axis_count = 0;
     for (j = 0; j < chain.turning_count; ++j) chain.axis_count += chain.joints[j].axis_count;
     ik_chain_file_constraints(file, chain.joint_limits);
@@ -312,16 +312,16 @@ static struct {
     int parents[IKW_MAX_FIGURE_JOINTS];
     const char *names[IKW_MAX_FIGURE_JOINTS];
     char name_text[IKW_FIGURE_NAME_BYTES];
-    float rest_in[10 * IKW_MAX_FIGURE_JOINTS];   /* from JavaScript: translation, rotation (x y z w), scale */
-    float root_in[16];                           /* from JavaScript: root_ms, column-major */
+    float rest_in[10 * IKW_MAX_FIGURE_JOINTS]; /* from JavaScript: translation, rotation (x y z w), scale */
+    float root_in[16];                         /* from JavaScript: root_ms, column-major */
     ik_mat4 root_ms;
     ik_transform rest_ls[IKW_MAX_FIGURE_JOINTS];
     ik_transform pose_ls[IKW_MAX_FIGURE_JOINTS];
     ik_mat4 model_ms[IKW_MAX_FIGURE_JOINTS];
     float positions_ms[3 * IKW_MAX_FIGURE_JOINTS];
-    float rotations_ls[4 * IKW_MAX_FIGURE_JOINTS]; /* the solved pose's local rotations (x y z w) */
+    float rotations_ls[4 * IKW_MAX_FIGURE_JOINTS];    /* the solved pose's local rotations (x y z w) */
     float translations_ls[3 * IKW_MAX_FIGURE_JOINTS]; /* and translations (animated, pelvis moved) */
-    float limb_ends_ms[3 * IK_LIMB_COUNT];       /* hands and feet (a virtual ankle too) */
+    float limb_ends_ms[3 * IK_LIMB_COUNT];            /* hands and feet (a virtual ankle too) */
     ik_skeleton skeleton;
     ik_humanoid rig;
     ik_humanoid_solve job;
@@ -493,7 +493,9 @@ void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time) {
  * skeleton's root space (before the root matrix); NaN without a clip or
  * when its floor could not be found (no ankle joints, a take lying down). */
 IKW_EXPORT(ikw_body_clip_floor) const float *ikw_body_clip_floor(void) { return body.floor_out; }
-IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) { return body.clip ? (float)body.clip->duration : 0; }
+IKW_EXPORT(ikw_body_clip_duration) float ikw_body_clip_duration(void) {
+    return body.clip ? (float)body.clip->duration : 0;
+}
 IKW_EXPORT(ikw_body_time) void ikw_body_time(float seconds) { body.time = seconds; }
 
 IKW_EXPORT(ikw_body_rotations) const float *ikw_body_rotations(void) { return body.rotations_ls; }

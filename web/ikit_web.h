@@ -104,7 +104,7 @@ const float *ikw_body_clip_floor(void); /* a point on the clip's floor, root spa
  * cannot be found. */
 int ikw_clip_floor(const ik_humanoid *rig, const ik_clip *clip, ik_real frame_time, ik_real *floor_rs);
 
-const ik_humanoid *ikw_body_rig(void); /* the loaded figure's rig, NULL for none; not exported */
+const ik_humanoid *ikw_body_rig(void);      /* the loaded figure's rig, NULL for none; not exported */
 const ik_skeleton *ikw_body_skeleton(void); /* its skeleton, NULL for none; not exported */
 float ikw_body_built_height(void);          /* the built-in figure's height, 0 for a file's; not exported */
 
@@ -182,8 +182,15 @@ float *ikw_tracks_values(void);
 int ikw_body_load_tracks(int channel_count);
 
 /* Scripted cases (web/bench_cases.c). */
-enum { IKW_BENCH_TAIL_DLS, IKW_BENCH_TAIL_CCD, IKW_BENCH_TAIL_FABRIK, IKW_BENCH_PLANAR_FABRIK, IKW_BENCH_HUMANOID,
-       IKW_BENCH_ROBOT, IKW_BENCH_CASES };
+enum {
+    IKW_BENCH_TAIL_DLS,
+    IKW_BENCH_TAIL_CCD,
+    IKW_BENCH_TAIL_FABRIK,
+    IKW_BENCH_PLANAR_FABRIK,
+    IKW_BENCH_HUMANOID,
+    IKW_BENCH_ROBOT,
+    IKW_BENCH_CASES
+};
 const char *ikw_bench_name(int which);
 float ikw_bench_case(int which, int frames);
 

@@ -36,8 +36,8 @@ extern "C" {
 typedef struct ik_aim_batch {
     int count; /* joints; 0 is allowed */
 
-    const ik_mat4 *joint_ms; /* in: joint i's at (const char *)joint_ms + i * joint_stride */
-    size_t joint_stride;     /* bytes; 0 means sizeof(ik_mat4) */
+    const ik_mat4 *joint_ms;  /* in: joint i's at (const char *)joint_ms + i * joint_stride */
+    size_t joint_stride;      /* bytes; 0 means sizeof(ik_mat4) */
     const ik_vec3 *target_ms; /* in [count] */
     const ik_vec3 *pole_ms;   /* in [count], or NULL for +Y each (ik_aim_def's pole) */
     const ik_real *weight;    /* in [count], or NULL for 1 each */

@@ -25,16 +25,16 @@ typedef enum ik_asset_format {
 } ik_asset_format;
 
 typedef struct ik_asset {
-    const char *path;              /* the caller's string, not copied */
+    const char *path; /* the caller's string, not copied */
     ik_asset_format format;
-    int binary;                    /* GLB */
-    ik_gltf *gltf;                 /* the document of its format; the others NULL */
-    int skin;                      /* glTF: the skin that is the character (the one with most joints) */
+    int binary;    /* GLB */
+    ik_gltf *gltf; /* the document of its format; the others NULL */
+    int skin;      /* glTF: the skin that is the character (the one with most joints) */
     ik_bvh *bvh;
     ik_chain_file *chain_file;
-    const ik_skeleton *skeleton;   /* owned by the document above */
-    ik_mat4 root_ms;               /* above the skeleton's roots */
-    ik_constraint *constraints;    /* [joint_count], or NULL when the format has no limits */
+    const ik_skeleton *skeleton; /* owned by the document above */
+    ik_mat4 root_ms;             /* above the skeleton's roots */
+    ik_constraint *constraints;  /* [joint_count], or NULL when the format has no limits */
 } ik_asset;
 
 /* Load `path`, its format told by its first bytes (GLB's "glTF", BVH's

@@ -18,9 +18,9 @@ extern "C" {
 #endif
 
 typedef struct ik_bone_mesh_shape {
-    int segments;               /* vertices around each capsule, 3..64; default 12 */
-    int rings;                  /* rings along the straight part, 2..64; default 4 */
-    int cap_rings;              /* rings on each half-sphere, 1..16; default 3 */
+    int segments;  /* vertices around each capsule, 3..64; default 12 */
+    int rings;     /* rings along the straight part, 2..64; default 4 */
+    int cap_rings; /* rings on each half-sphere, 1..16; default 3 */
     /* [joint_count] or NULL: radius[j] is the radius at joint j's end of
      * the bone from its parent (the tube tapers from the parent's radius,
      * radius[parent], to it; a root's radius is its children's start). NULL:

@@ -69,26 +69,26 @@ typedef enum ik_bvh_channel {
 
 typedef struct ik_bvh_joint {
     char *name;
-    int parent;           /* index or -1 */
-    int end_site;         /* 1 for an End Site (never has channels) */
-    double offset[3];     /* OFFSET as written in the file */
-    int channel_count;    /* 0..6 */
-    int first_value;      /* index of its first channel within a frame */
+    int parent;                /* index or -1 */
+    int end_site;              /* 1 for an End Site (never has channels) */
+    double offset[3];          /* OFFSET as written in the file */
+    int channel_count;         /* 0..6 */
+    int first_value;           /* index of its first channel within a frame */
     unsigned char channels[6]; /* ik_bvh_channel, in file order */
 } ik_bvh_joint;
 
 typedef struct ik_bvh {
     int joint_count;
-    ik_bvh_joint *joints;   /* [joint_count], parents-first */
-    int values_per_frame;   /* sum of channel_count */
+    ik_bvh_joint *joints; /* [joint_count], parents-first */
+    int values_per_frame; /* sum of channel_count */
     int frame_count;
-    double frame_time;      /* seconds, > 0 */
-    double *values;         /* [frame_count * values_per_frame], frame-major */
+    double frame_time; /* seconds, > 0 */
+    double *values;    /* [frame_count * values_per_frame], frame-major */
 
     /* Views built from the above (owned, freed by ik_bvh_free). */
-    const char **names;     /* [joint_count] */
-    int *parents;           /* [joint_count] */
-    ik_transform *rest_ls;  /* [joint_count] */
+    const char **names;    /* [joint_count] */
+    int *parents;          /* [joint_count] */
+    ik_transform *rest_ls; /* [joint_count] */
     ik_skeleton skeleton;
     ik_clip clip;
     ik_channel *clip_channels; /* [clip.channel_count] */

@@ -40,18 +40,18 @@ extern "C" {
 #endif
 
 typedef struct ik_ccd {
-    ik_chain_base base;               /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
+    ik_chain_base base; /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const int *joints;                /* [base.listed_joint_count] root-first, each below the previous; the last is the effector */
+    const int *joints; /* [base.listed_joint_count] root-first, each below the previous; the last is the effector */
     ik_vec3 target_ms;
     const ik_quat *target_rotation_ms; /* NULL, or the end joint's wanted model rotation */
     /* options */
-    ik_real max_step_angle;           /* radians per joint step, in (0, pi]; default pi (no cap) */
-    ik_real tolerance;                /* default 1e-3 */
-    int max_iterations;               /* sweeps; default 1000 */
+    ik_real max_step_angle; /* radians per joint step, in (0, pi]; default pi (no cap) */
+    ik_real tolerance;      /* default 1e-3 */
+    int max_iterations;     /* sweeps; default 1000 */
     /* outputs (may be NULL) */
     int *iterations;
-    ik_real *error;                   /* effector distance to the target at the end */
+    ik_real *error; /* effector distance to the target at the end */
 } ik_ccd;
 
 ik_ccd ik_ccd_def(void);

@@ -39,7 +39,7 @@ extern "C" {
 #define IK_CHAIN_SCRATCH_REALS_PER_JOINT 34
 
 typedef struct ik_chain_base {
-    unsigned long defaulted;          /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
+    unsigned long defaulted; /* IK_JOB_DEFAULTED, set by the _def(); do not touch */
     const ik_skeleton *skeleton;
     int listed_joint_count;           /* entries of the job's `joints` list, >= 1 */
     const ik_constraint *constraints; /* [listed_joint_count] (one per listed joint) or NULL */

@@ -38,41 +38,41 @@ typedef enum ik_chain_joint_type {
 
 typedef struct ik_chain_joint {
     char name[IK_CHAIN_MAX_NAME + 1];
-    int parent;                /* index of an earlier joint, or -1 */
+    int parent; /* index of an earlier joint, or -1 */
     ik_chain_joint_type type;
-    ik_real length;            /* distance from the parent joint, >= 0 */
-    ik_vec3 direction_ls;      /* unit; the bone from the parent, in the parent's frame */
-    ik_vec3 axis_ls;           /* unit; hinge axis, or ball twist axis, in this joint's frame */
-    ik_real limit_min_deg;     /* hinge angle range; ball: twist range */
+    ik_real length;        /* distance from the parent joint, >= 0 */
+    ik_vec3 direction_ls;  /* unit; the bone from the parent, in the parent's frame */
+    ik_vec3 axis_ls;       /* unit; hinge axis, or ball twist axis, in this joint's frame */
+    ik_real limit_min_deg; /* hinge angle range; ball: twist range */
     ik_real limit_max_deg;
-    ik_real cone_deg;          /* ball: largest swing away from the rest pose, 0..180 */
-    ik_real stiffness;         /* 0 (free) .. 1 (rigid): seed 002's springiness */
-    ik_real comfort_min_deg;   /* hinge angle (ball: twist) range without spring force, inside the limits */
+    ik_real cone_deg;        /* ball: largest swing away from the rest pose, 0..180 */
+    ik_real stiffness;       /* 0 (free) .. 1 (rigid): seed 002's springiness */
+    ik_real comfort_min_deg; /* hinge angle (ball: twist) range without spring force, inside the limits */
     ik_real comfort_max_deg;
-    ik_real comfort_cone_deg;  /* ball: swing without spring force, 0..cone_deg */
-    long line;                 /* where the joint was declared */
+    ik_real comfort_cone_deg; /* ball: swing without spring force, 0..cone_deg */
+    long line;                /* where the joint was declared */
 } ik_chain_joint;
 
 typedef struct ik_chain_target {
     char name[IK_CHAIN_MAX_NAME + 1];
-    int joint;                 /* the end effector */
-    ik_vec3 position_ms;       /* where it should reach, model space */
-    ik_real importance;        /* > 0: the effector's pull against the others (the file's `weight`) */
+    int joint;           /* the end effector */
+    ik_vec3 position_ms; /* where it should reach, model space */
+    ik_real importance;  /* > 0: the effector's pull against the others (the file's `weight`) */
     long line;
 } ik_chain_target;
 
 typedef struct ik_chain_file {
     char name[IK_CHAIN_MAX_NAME + 1];
     int joint_count;
-    ik_chain_joint *joints;    /* [joint_count], parents-first */
+    ik_chain_joint *joints; /* [joint_count], parents-first */
     int target_count;
-    ik_chain_target *targets;  /* [target_count] */
+    ik_chain_target *targets; /* [target_count] */
 
     /* The skeleton view (owned): rest translation = direction_ls * length,
      * identity rotation, unit scale. */
-    const char **names;        /* [joint_count] */
-    int *parents;              /* [joint_count] */
-    ik_transform *rest_ls;     /* [joint_count] */
+    const char **names;    /* [joint_count] */
+    int *parents;          /* [joint_count] */
+    ik_transform *rest_ls; /* [joint_count] */
     ik_skeleton skeleton;
 } ik_chain_file;
 

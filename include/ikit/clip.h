@@ -20,8 +20,8 @@ typedef enum ik_channel_path {
 } ik_channel_path;
 
 typedef enum ik_interpolation {
-    IK_INTERP_LINEAR, /* lerp; slerp for rotations */
-    IK_INTERP_STEP,   /* hold the previous key */
+    IK_INTERP_LINEAR,     /* lerp; slerp for rotations */
+    IK_INTERP_STEP,       /* hold the previous key */
     IK_INTERP_CUBICSPLINE /* Hermite; values hold (in-tangent, value, out-tangent) per key */
 } ik_interpolation;
 

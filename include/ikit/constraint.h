@@ -42,22 +42,21 @@ typedef enum ik_constraint_type {
 
 typedef struct ik_constraint {
     ik_constraint_type type;
-    ik_quat reference_ls;        /* limits are measured from this local rotation (unit) */
-    ik_vec3 axis;                /* hinge axis / twist (bone) axis, joint frame, unit */
+    ik_quat reference_ls;         /* limits are measured from this local rotation (unit) */
+    ik_vec3 axis;                 /* hinge axis / twist (bone) axis, joint frame, unit */
     ik_real min_angle, max_angle; /* hinge angle range / twist range */
-    ik_real cone_angle;          /* cone_twist: largest swing angle */
+    ik_real cone_angle;           /* cone_twist: largest swing angle */
     ik_vec3 euler_min, euler_max; /* euler: per-axis ranges */
 } ik_constraint;
 
 /* No limit. */
 ik_constraint ik_constraint_none(void);
 /* A hinge about `axis` (normalised here) turning from min_angle to max_angle. */
-ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real min_angle,
-                                  ik_real max_angle);
+ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real min_angle, ik_real max_angle);
 /* A cone of half-angle `cone_angle` about the bone `axis` (normalised here)
  * plus a twist range about the same axis. */
-ik_constraint ik_constraint_cone_twist(ik_quat reference_ls, ik_vec3 axis, ik_real cone_angle,
-                                       ik_real twist_min, ik_real twist_max);
+ik_constraint ik_constraint_cone_twist(ik_quat reference_ls, ik_vec3 axis, ik_real cone_angle, ik_real twist_min,
+                                       ik_real twist_max);
 /* Per-axis ranges for delta = Rz Ry Rx. */
 ik_constraint ik_constraint_euler(ik_quat reference_ls, ik_vec3 euler_min, ik_vec3 euler_max);
 

@@ -90,20 +90,20 @@ extern "C" {
 #endif
 
 typedef struct ik_fabrik {
-    ik_chain_base base;             /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
+    ik_chain_base base; /* skeleton, pose_ls, constraints, root_ms, scratch (chain_base.h) */
     /* inputs */
-    const int *joints;              /* [base.listed_joint_count] see chain_base.h */
-    const int *effectors;           /* [effector_count] positions in `joints`; NULL: the last joint */
-    int effector_count;             /* default 1 */
-    const ik_vec3 *targets_ms;      /* [effector_count] */
+    const int *joints;                  /* [base.listed_joint_count] see chain_base.h */
+    const int *effectors;               /* [effector_count] positions in `joints`; NULL: the last joint */
+    int effector_count;                 /* default 1 */
+    const ik_vec3 *targets_ms;          /* [effector_count] */
     const ik_quat *target_rotations_ms; /* [effector_count] or NULL; unit rotations */
-    const ik_real *importances;     /* [effector_count] > 0, or NULL for all 1 */
+    const ik_real *importances;         /* [effector_count] > 0, or NULL for all 1 */
     /* options */
-    ik_real tolerance;              /* model units; default 1e-3 */
-    int max_iterations;             /* default 1000, as CCD (ccd.h); CCD sweeps of the end-game count */
+    ik_real tolerance;  /* model units; default 1e-3 */
+    int max_iterations; /* default 1000, as CCD (ccd.h); CCD sweeps of the end-game count */
     /* outputs (may be NULL) */
-    int *iterations;                /* iterations run */
-    ik_real *error;                 /* largest effector distance to its target at the end */
+    int *iterations; /* iterations run */
+    ik_real *error;  /* largest effector distance to its target at the end */
 } ik_fabrik;
 
 /* Defaults: one effector (the last joint), tolerance 1e-3, 1000 iterations,

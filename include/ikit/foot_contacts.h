@@ -104,12 +104,12 @@ typedef struct ik_foot_contact {
 /* The job. Thresholds are in leg lengths (heights) and leg lengths per
  * second (speeds) so they hold on any skeleton. */
 typedef struct ik_foot_contacts {
-    const ik_vec3 *paths_ms; /* [frame_count * IK_FOOT_PATH_POINTS] from ik_foot_paths_record */
-    int frame_count;         /* >= 2 */
-    ik_real frame_time;      /* seconds, > 0 */
+    const ik_vec3 *paths_ms;                 /* [frame_count * IK_FOOT_PATH_POINTS] from ik_foot_paths_record */
+    int frame_count;                         /* >= 2 */
+    ik_real frame_time;                      /* seconds, > 0 */
     ik_bool present[IK_FOOT_CONTACT_POINTS]; /* which points exist (joint >= 0); default all */
-    ik_vec3 up_ms;           /* the body's up in model space (unit; default +Y) */
-    ik_real leg_length;      /* model units, > 0 (ik_foot_leg_length) */
+    ik_vec3 up_ms;                           /* the body's up in model space (unit; default +Y) */
+    ik_real leg_length;                      /* model units, > 0 (ik_foot_leg_length) */
 
     /* Floor level per kind of point: this fraction of the frames of both
      * feet's points of that kind (heels, toes) lie lower. Default 0.05. */

@@ -41,10 +41,10 @@ extern "C" {
 #endif
 
 typedef struct ik_footskate {
-    const ik_humanoid *rig;      /* legs with ankle joints, or virtual ankles with a control joint
-                                    (ik_humanoid_limb_foot), carried to where the solve puts the ankle */
-    const ik_mat4 *root_ms;      /* above the roots; NULL: identity */
-    ik_take *take;               /* the take (plan reads it; apply rewrites frames in place) */
+    const ik_humanoid *rig;          /* legs with ankle joints, or virtual ankles with a control joint
+                                        (ik_humanoid_limb_foot), carried to where the solve puts the ankle */
+    const ik_mat4 *root_ms;          /* above the roots; NULL: identity */
+    ik_take *take;                   /* the take (plan reads it; apply rewrites frames in place) */
     const ik_foot_contact *contacts; /* on this take, in model space under root_ms */
     int contact_count;
 
@@ -68,7 +68,7 @@ typedef struct ik_footskate {
     size_t scratch_bytes;
     ik_mat4 *model_ms;
 
-    unsigned long defaulted;     /* set by ik_footskate_def(); do not touch */
+    unsigned long defaulted; /* set by ik_footskate_def(); do not touch */
 } ik_footskate;
 
 ik_footskate ik_footskate_def(void);

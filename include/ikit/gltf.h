@@ -58,12 +58,12 @@ typedef struct ik_gltf ik_gltf;
 /* One skin seen as a skeleton. All arrays have skeleton.joint_count entries
  * and belong to the document. */
 typedef struct ik_gltf_skin {
-    const char *name;              /* the skin's name, or NULL */
-    ik_skeleton skeleton;          /* names, parents, rest_ls (the node transforms) */
-    ik_mat4 root_ms;               /* world transform above the skeleton roots */
-    const ik_mat4 *inverse_bind;   /* skin inverse bind matrices; identity for connecting nodes */
-    const int *node;               /* glTF node index of each joint */
-    const int *skin_joint;         /* index in skin.joints, or -1 for a connecting node */
+    const char *name;            /* the skin's name, or NULL */
+    ik_skeleton skeleton;        /* names, parents, rest_ls (the node transforms) */
+    ik_mat4 root_ms;             /* world transform above the skeleton roots */
+    const ik_mat4 *inverse_bind; /* skin inverse bind matrices; identity for connecting nodes */
+    const int *node;             /* glTF node index of each joint */
+    const int *skin_joint;       /* index in skin.joints, or -1 for a connecting node */
 } ik_gltf_skin;
 
 /* Read a .gltf or .glb file (chosen by its content: GLB starts with "glTF").
@@ -76,8 +76,7 @@ ik_result ik_gltf_read_file(const char *path, ik_gltf **out, ik_error *error);
 
 /* Read from memory. `base_dir` resolves external buffer URIs; NULL refuses
  * them (IK_ERR_UNSUPPORTED). */
-ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out,
-                              ik_error *error);
+ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out, ik_error *error);
 
 void ik_gltf_free(ik_gltf *gltf);
 
@@ -104,13 +103,13 @@ typedef struct ik_gltf_mesh_part {
 } ik_gltf_mesh_part;
 
 typedef struct ik_gltf_skinned_mesh {
-    int skin;             /* the skin (ik_gltf_skeleton index) */
+    int skin; /* the skin (ik_gltf_skeleton index) */
     int vertex_count;
-    ik_vec3 *positions;   /* [vertex_count] */
-    int *joints;          /* [vertex_count * 4] joint indices of the skin's skeleton */
-    ik_real *weights;     /* [vertex_count * 4] */
+    ik_vec3 *positions; /* [vertex_count] */
+    int *joints;        /* [vertex_count * 4] joint indices of the skin's skeleton */
+    ik_real *weights;   /* [vertex_count * 4] */
     int triangle_count;
-    int *indices;         /* [triangle_count * 3], counter-clockwise front faces */
+    int *indices; /* [triangle_count * 3], counter-clockwise front faces */
     int part_count;
     ik_gltf_mesh_part *parts; /* one per primitive, in order */
 } ik_gltf_skinned_mesh;
@@ -144,12 +143,10 @@ ik_result ik_gltf_set_pose(ik_gltf *gltf, int skin, const ik_transform *pose_ls,
  * KHR_lights_punctual, KHR_mesh_quantization, KHR_animation_pointer,
  * KHR_xmp_json_ld, KHR_draco_mesh_compression and EXT_mesh_gpu_instancing
  * (whose references are followed) is not pruned. */
-ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_clip *keys,
-                                    ik_error *error);
+ik_result ik_gltf_replace_clip_keys(ik_gltf *gltf, int clip, int skin, const ik_clip *keys, ik_error *error);
 
 /* Append a new animation named `name` (may be NULL) holding `keys`. */
-ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys,
-                           ik_error *error);
+ik_result ik_gltf_add_clip(ik_gltf *gltf, int skin, const char *name, const ik_clip *keys, ik_error *error);
 
 /* Write to `path`: binary GLB when it ends in ".glb" (buffer 0 becomes the
  * BIN chunk), otherwise glTF JSON with buffers embedded as base64 data URIs,
@@ -163,7 +160,7 @@ ik_result ik_gltf_write_file(const ik_gltf *gltf, const char *path, ik_error *er
 
 /* One file of a write, in memory. */
 typedef struct ik_gltf_output_file {
-    char *path;          /* `path` itself, or a buffer file beside it */
+    char *path; /* `path` itself, or a buffer file beside it */
     unsigned char *data;
     size_t size;
 } ik_gltf_output_file;
@@ -186,8 +183,7 @@ const char *ik_gltf_buffer_file(const ik_gltf *gltf, int buffer);
 
 /* Serialise to memory as GLB (`binary` = 1) or glTF JSON with embedded
  * buffers. `*out` is allocated with malloc; release it with free(). */
-ik_result ik_gltf_write_memory(const ik_gltf *gltf, int binary, unsigned char **out, size_t *size,
-                               ik_error *error);
+ik_result ik_gltf_write_memory(const ik_gltf *gltf, int binary, unsigned char **out, size_t *size, ik_error *error);
 
 #ifdef __cplusplus
 }

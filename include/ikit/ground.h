@@ -27,8 +27,8 @@ typedef struct ik_ground_hit {
 
 /* A caller's ray cast: from `origin_ms` along the unit `direction_ms` for at
  * most `max_distance`; fill `hit` and return 1 on a hit, 0 otherwise. */
-typedef ik_bool (*ik_ground_ray_fn)(void *user, ik_vec3 origin_ms, ik_vec3 direction_ms,
-                                    ik_real max_distance, ik_ground_hit *hit);
+typedef ik_bool (*ik_ground_ray_fn)(void *user, ik_vec3 origin_ms, ik_vec3 direction_ms, ik_real max_distance,
+                                    ik_ground_hit *hit);
 
 typedef enum ik_ground_type {
     IK_GROUND_PLANE,
@@ -62,10 +62,8 @@ typedef struct ik_ground {
 
 ik_ground ik_ground_plane(ik_vec3 point_ms, ik_vec3 normal_ms);
 /* `origin_ms`: world position of sample (0, 0) (its y is added to every height). */
-ik_ground ik_ground_height_field(ik_vec3 origin_ms, ik_real cell, int count_x, int count_z,
-                                 const ik_real *heights);
-ik_ground ik_ground_stairs(ik_vec3 first_riser_ms, ik_vec3 direction_ms, ik_real rise, ik_real run,
-                           int step_count);
+ik_ground ik_ground_height_field(ik_vec3 origin_ms, ik_real cell, int count_x, int count_z, const ik_real *heights);
+ik_ground ik_ground_stairs(ik_vec3 first_riser_ms, ik_vec3 direction_ms, ik_real rise, ik_real run, int step_count);
 ik_ground ik_ground_callback(ik_ground_ray_fn cast, void *user);
 
 /* Check a ground: IK_ERR_NULL (no samples or callback), IK_ERR_RANGE (counts
@@ -83,14 +81,13 @@ ik_result ik_ground_check_shape(const ik_ground *ground);
  * height samples the ray reads are checked (a NaN there is a miss), so a
  * cast costs the same on a large height field as on a small one; call
  * ik_ground_validate once to check every sample. */
-ik_bool ik_ground_cast(const ik_ground *ground, ik_vec3 origin_ms, ik_vec3 direction_ms,
-                       ik_real max_distance, ik_ground_hit *hit);
+ik_bool ik_ground_cast(const ik_ground *ground, ik_vec3 origin_ms, ik_vec3 direction_ms, ik_real max_distance,
+                       ik_ground_hit *hit);
 
 /* Height and unit normal of a height field or stairs at (x, z) (+Y up);
  * for a plane, where the vertical line through (x, z) meets it. Returns 0 for
  * callbacks, vertical planes and invalid grounds. */
-ik_bool ik_ground_height_at(const ik_ground *ground, ik_real x, ik_real z, ik_real *height,
-                            ik_vec3 *normal_ms);
+ik_bool ik_ground_height_at(const ik_ground *ground, ik_real x, ik_real z, ik_real *height, ik_vec3 *normal_ms);
 
 #ifdef __cplusplus
 }

@@ -38,20 +38,20 @@ typedef struct ik_ground_contact {
 typedef struct ik_ground_slide {
     const ik_humanoid *rig;
     const ik_take *take;
-    const ik_mat4 *root_ms;    /* model to world; NULL: identity */
-    ik_real metre;             /* world units per metre, > 0 */
-    ik_real near_floor;        /* metres (0.04) */
-    ik_real slow;              /* metres per second (0.25) */
-    ik_real sample_rate;       /* samples per second (60); a take's frames are stepped by the nearest whole
-                                  number of frames, at least 1 */
-    ik_real min_seconds;       /* the shortest run (0.05) */
-    ik_mat4 *model_ms;         /* scratch [joint_count] */
-    ik_vec3 *points;           /* scratch [2 * samples] (ik_ground_slide_samples) */
-    ik_real *heights;          /* scratch [4 * samples] */
+    const ik_mat4 *root_ms;      /* model to world; NULL: identity */
+    ik_real metre;               /* world units per metre, > 0 */
+    ik_real near_floor;          /* metres (0.04) */
+    ik_real slow;                /* metres per second (0.25) */
+    ik_real sample_rate;         /* samples per second (60); a take's frames are stepped by the nearest whole
+                                    number of frames, at least 1 */
+    ik_real min_seconds;         /* the shortest run (0.05) */
+    ik_mat4 *model_ms;           /* scratch [joint_count] */
+    ik_vec3 *points;             /* scratch [2 * samples] (ik_ground_slide_samples) */
+    ik_real *heights;            /* scratch [4 * samples] */
     ik_ground_contact *contacts; /* out, in order of start per leg, left leg's first */
     int capacity;
-    int *count;                /* out: contacts found (may exceed capacity: IK_ERR_CAPACITY) */
-    ik_real *floor;            /* out, optional: the floor's height along up, world units */
+    int *count;     /* out: contacts found (may exceed capacity: IK_ERR_CAPACITY) */
+    ik_real *floor; /* out, optional: the floor's height along up, world units */
     unsigned long defaulted;
 } ik_ground_slide;
 

@@ -30,11 +30,11 @@ extern "C" {
 #define IK_HEIGHT_FIELD_MAX_SIZE 1024
 
 typedef struct ik_height_field_file {
-    ik_real cell;       /* > 0 */
+    ik_real cell;         /* > 0 */
     int count_x, count_z; /* 1..IK_HEIGHT_FIELD_MAX_SIZE */
     int has_origin;
-    ik_vec3 origin_ms;  /* zero without `origin` */
-    ik_real *heights;   /* [count_z * count_x], row by row, finite */
+    ik_vec3 origin_ms; /* zero without `origin` */
+    ik_real *heights;  /* [count_z * count_x], row by row, finite */
 } ik_height_field_file;
 
 /* Parse height-field text held in memory (need not be NUL-terminated). On
@@ -43,8 +43,7 @@ typedef struct ik_height_field_file {
  * IK_ERR_PARSE (unknown word, missing or extra values or rows),
  * IK_ERR_NONFINITE (a value that is not a finite number), IK_ERR_RANGE
  * (cell not > 0, size not whole in 1..1024), IK_ERR_NO_MEMORY, IK_ERR_NULL. */
-ik_result ik_height_field_file_read_memory(const char *data, size_t size, ik_height_field_file *field,
-                                           ik_error *error);
+ik_result ik_height_field_file_read_memory(const char *data, size_t size, ik_height_field_file *field, ik_error *error);
 /* Regular files of at most IK_IO_MAX_FILE_BYTES only (io_file.h); IK_ERR_IO
  * when it cannot be read. */
 ik_result ik_height_field_file_read_file(const char *path, ik_height_field_file *field, ik_error *error);

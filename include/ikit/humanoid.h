@@ -37,27 +37,27 @@ extern "C" {
 
 /* X(role, file name): the body parts the rig knows, with their name in a
  * mapping file. Left roles come right before their right mirror. */
-#define IK_HUMANOID_ROLE_LIST(X)             \
-    X(IK_ROLE_HIPS, "hips")                  \
-    X(IK_ROLE_SPINE, "spine")                \
-    X(IK_ROLE_CHEST, "chest")                \
-    X(IK_ROLE_NECK, "neck")                  \
-    X(IK_ROLE_HEAD, "head")                  \
-    X(IK_ROLE_CLAVICLE_L, "left_clavicle")   \
-    X(IK_ROLE_CLAVICLE_R, "right_clavicle")  \
-    X(IK_ROLE_UPPER_ARM_L, "left_upper_arm") \
+#define IK_HUMANOID_ROLE_LIST(X)              \
+    X(IK_ROLE_HIPS, "hips")                   \
+    X(IK_ROLE_SPINE, "spine")                 \
+    X(IK_ROLE_CHEST, "chest")                 \
+    X(IK_ROLE_NECK, "neck")                   \
+    X(IK_ROLE_HEAD, "head")                   \
+    X(IK_ROLE_CLAVICLE_L, "left_clavicle")    \
+    X(IK_ROLE_CLAVICLE_R, "right_clavicle")   \
+    X(IK_ROLE_UPPER_ARM_L, "left_upper_arm")  \
     X(IK_ROLE_UPPER_ARM_R, "right_upper_arm") \
-    X(IK_ROLE_FOREARM_L, "left_forearm")     \
-    X(IK_ROLE_FOREARM_R, "right_forearm")    \
-    X(IK_ROLE_HAND_L, "left_hand")           \
-    X(IK_ROLE_HAND_R, "right_hand")          \
-    X(IK_ROLE_THIGH_L, "left_thigh")         \
-    X(IK_ROLE_THIGH_R, "right_thigh")        \
-    X(IK_ROLE_SHIN_L, "left_shin")           \
-    X(IK_ROLE_SHIN_R, "right_shin")          \
-    X(IK_ROLE_FOOT_L, "left_foot")           \
-    X(IK_ROLE_FOOT_R, "right_foot")          \
-    X(IK_ROLE_TOE_L, "left_toe")             \
+    X(IK_ROLE_FOREARM_L, "left_forearm")      \
+    X(IK_ROLE_FOREARM_R, "right_forearm")     \
+    X(IK_ROLE_HAND_L, "left_hand")            \
+    X(IK_ROLE_HAND_R, "right_hand")           \
+    X(IK_ROLE_THIGH_L, "left_thigh")          \
+    X(IK_ROLE_THIGH_R, "right_thigh")         \
+    X(IK_ROLE_SHIN_L, "left_shin")            \
+    X(IK_ROLE_SHIN_R, "right_shin")           \
+    X(IK_ROLE_FOOT_L, "left_foot")            \
+    X(IK_ROLE_FOOT_R, "right_foot")           \
+    X(IK_ROLE_TOE_L, "left_toe")              \
     X(IK_ROLE_TOE_R, "right_toe")
 
 #define IK_HUMANOID_ROLE_ENUM_ITEM(role, file_name) role,
@@ -74,12 +74,11 @@ int ik_humanoid_role_mirror(int role);
 /* Roles a humanoid cannot do without; the others (spine, neck, clavicles,
  * feet, toes) are optional. A leg without a foot joint (robot.glb, whose
  * Foot.L is an IK control outside the leg) ends at a virtual ankle. */
-#define IK_HUMANOID_REQUIRED_ROLES                                                               \
-    ((1ul << IK_ROLE_HIPS) | (1ul << IK_ROLE_CHEST) | (1ul << IK_ROLE_HEAD) |                    \
-     (1ul << IK_ROLE_UPPER_ARM_L) | (1ul << IK_ROLE_UPPER_ARM_R) | (1ul << IK_ROLE_FOREARM_L) |   \
-     (1ul << IK_ROLE_FOREARM_R) | (1ul << IK_ROLE_HAND_L) | (1ul << IK_ROLE_HAND_R) |             \
-     (1ul << IK_ROLE_THIGH_L) | (1ul << IK_ROLE_THIGH_R) | (1ul << IK_ROLE_SHIN_L) |              \
-     (1ul << IK_ROLE_SHIN_R))
+#define IK_HUMANOID_REQUIRED_ROLES                                                                             \
+    ((1ul << IK_ROLE_HIPS) | (1ul << IK_ROLE_CHEST) | (1ul << IK_ROLE_HEAD) | (1ul << IK_ROLE_UPPER_ARM_L) |   \
+     (1ul << IK_ROLE_UPPER_ARM_R) | (1ul << IK_ROLE_FOREARM_L) | (1ul << IK_ROLE_FOREARM_R) |                  \
+     (1ul << IK_ROLE_HAND_L) | (1ul << IK_ROLE_HAND_R) | (1ul << IK_ROLE_THIGH_L) | (1ul << IK_ROLE_THIGH_R) | \
+     (1ul << IK_ROLE_SHIN_L) | (1ul << IK_ROLE_SHIN_R))
 
 /* One line of a mapping: a role and a joint name (not NUL-terminated; it
  * points into the caller's text). */
@@ -95,12 +94,12 @@ typedef struct ik_humanoid_pair {
  * Pairs point into `text`. IK_ERR_PARSE (with *error_line, 1-based, when
  * not NULL) for a line without '=', an unknown role, an empty name or a role
  * given twice; IK_ERR_CAPACITY when more than `capacity` pairs. */
-ik_result ik_humanoid_parse_mapping(const char *text, size_t length, ik_humanoid_pair *pairs, int capacity,
-                                    int *count, int *error_line);
+ik_result ik_humanoid_parse_mapping(const char *text, size_t length, ik_humanoid_pair *pairs, int capacity, int *count,
+                                    int *error_line);
 
 typedef struct ik_humanoid_map {
-    int joint[IK_ROLE_COUNT];  /* joint index per role, -1 when missing */
-    unsigned long missing;     /* bit (1ul << role) per role not found */
+    int joint[IK_ROLE_COUNT]; /* joint index per role, -1 when missing */
+    unsigned long missing;    /* bit (1ul << role) per role not found */
     /* A joint whose name looked like a role but which was passed over because
      * it is not where that role must be (an IK control target such as
      * robot.glb's Foot.L, not under the shin), per role; -1 when none. */
@@ -142,41 +141,41 @@ enum { IK_LIMB_ARM_L, IK_LIMB_ARM_R, IK_LIMB_LEG_L, IK_LIMB_LEG_R, IK_LIMB_COUNT
 
 /* Limits (radians) and gains; ik_humanoid_init fills the defaults below. */
 typedef struct ik_humanoid_limits {
-    ik_real elbow_min, elbow_max;   /* hinge bend, 0 straight: 0 .. 150 deg */
-    ik_real knee_min, knee_max;     /* 0 .. 150 deg */
-    ik_real ankle_up, ankle_down;   /* dorsiflexion 25 deg, plantarflexion 50 deg (ik_humanoid_ankle_angle) */
-    ik_real toe_bend;               /* toes bend up to 60 deg to stay on the ground */
-    ik_real toe_curl;               /* and curl down up to 30 deg to reach it */
-    ik_real clavicle_forward;       /* largest forward turn of a clavicle, 30 deg */
-    ik_real clavicle_up;            /* largest upward turn, 30 deg */
-    ik_real look_max;               /* the look turns at most 80 deg from the chest's forward, in yaw
-                                       (about up) and in pitch, each on its own */
-    ik_real pelvis_drop;            /* the pelvis lowers at most this fraction of the leg length: 0.4 */
-    ik_real pelvis_raise;           /* and rises at most this fraction: 0.2 */
-    ik_real contact_height;         /* a sole within this fraction of the leg length above the
-                                       floor stands on it: 0.02 (see ik_humanoid_solve.ground) */
+    ik_real elbow_min, elbow_max; /* hinge bend, 0 straight: 0 .. 150 deg */
+    ik_real knee_min, knee_max;   /* 0 .. 150 deg */
+    ik_real ankle_up, ankle_down; /* dorsiflexion 25 deg, plantarflexion 50 deg (ik_humanoid_ankle_angle) */
+    ik_real toe_bend;             /* toes bend up to 60 deg to stay on the ground */
+    ik_real toe_curl;             /* and curl down up to 30 deg to reach it */
+    ik_real clavicle_forward;     /* largest forward turn of a clavicle, 30 deg */
+    ik_real clavicle_up;          /* largest upward turn, 30 deg */
+    ik_real look_max;             /* the look turns at most 80 deg from the chest's forward, in yaw
+                                     (about up) and in pitch, each on its own */
+    ik_real pelvis_drop;          /* the pelvis lowers at most this fraction of the leg length: 0.4 */
+    ik_real pelvis_raise;         /* and rises at most this fraction: 0.2 */
+    ik_real contact_height;       /* a sole within this fraction of the leg length above the
+                                     floor stands on it: 0.02 (see ik_humanoid_solve.ground) */
 } ik_humanoid_limits;
 
 typedef struct ik_humanoid_limb {
-    int start, mid, end;     /* upper arm / thigh, forearm / shin, hand / foot; end -1: virtual */
-    int end_control;         /* a virtual end's stand-in outside the limb, whose rest position
-                                gave end_offset_ls (robot.glb's IK control Foot.L, which carries
-                                the foot's mesh), or -1; see ik_humanoid_limb_foot */
-    int clavicle;            /* arms: the clavicle or -1 */
-    int toe;                 /* legs: the toe joint or -1 */
-    ik_vec3 end_offset_ls;   /* the end's position in mid's frame (used when end is -1) */
-    ik_vec3 hinge_axis_ls;   /* in mid's frame; bend positive about it (measured in that frame:
-                                in model space about sgn(det M) M hinge_axis_ls) */
+    int start, mid, end;   /* upper arm / thigh, forearm / shin, hand / foot; end -1: virtual */
+    int end_control;       /* a virtual end's stand-in outside the limb, whose rest position
+                              gave end_offset_ls (robot.glb's IK control Foot.L, which carries
+                              the foot's mesh), or -1; see ik_humanoid_limb_foot */
+    int clavicle;          /* arms: the clavicle or -1 */
+    int toe;               /* legs: the toe joint or -1 */
+    ik_vec3 end_offset_ls; /* the end's position in mid's frame (used when end is -1) */
+    ik_vec3 hinge_axis_ls; /* in mid's frame; bend positive about it (measured in that frame:
+                              in model space about sgn(det M) M hinge_axis_ls) */
     ik_real upper_length, lower_length;
     /* legs: sole geometry in the foot's frame (ik_humanoid_limb_foot's; model units at rest) */
-    ik_vec3 sole_up_ls;      /* the sole's normal */
-    ik_vec3 lateral_ls;      /* the foot's axis up x forward: its left, on a rig that is not
-                                mirrored (dorsiflexion turns negative about it; under a
-                                mirroring root_ms, about its opposite) */
-    ik_vec3 heel_ls;         /* the contact point below the ankle */
-    ik_vec3 ball_ls;         /* the contact point below the ball of the foot */
-    ik_vec3 toe_tip_ls;      /* in the toe's frame: the contact point below the toes' tip */
-    ik_real ankle_height;    /* ankle above its own foot's lowest rest point */
+    ik_vec3 sole_up_ls;   /* the sole's normal */
+    ik_vec3 lateral_ls;   /* the foot's axis up x forward: its left, on a rig that is not
+                             mirrored (dorsiflexion turns negative about it; under a
+                             mirroring root_ms, about its opposite) */
+    ik_vec3 heel_ls;      /* the contact point below the ankle */
+    ik_vec3 ball_ls;      /* the contact point below the ball of the foot */
+    ik_vec3 toe_tip_ls;   /* in the toe's frame: the contact point below the toes' tip */
+    ik_real ankle_height; /* ankle above its own foot's lowest rest point */
 } ik_humanoid_limb;
 
 #define IK_HUMANOID_MAX_SPINE 8
@@ -185,25 +184,24 @@ typedef struct ik_humanoid {
     const ik_skeleton *skeleton;
     ik_humanoid_map map;
     ik_humanoid_limb limb[IK_LIMB_COUNT];
-    int pelvis;                             /* the joint moved to lower the body */
-    int look_chain[IK_HUMANOID_MAX_SPINE];  /* spine .. head, root-first */
+    int pelvis;                            /* the joint moved to lower the body */
+    int look_chain[IK_HUMANOID_MAX_SPINE]; /* spine .. head, root-first */
     ik_real look_weights[IK_HUMANOID_MAX_SPINE];
     int look_count;
-    ik_vec3 head_forward_ls, head_up_ls;    /* the face's axes in the head's frame */
-    ik_vec3 chest_forward_ls;               /* the body's forward in the chest's frame */
+    ik_vec3 head_forward_ls, head_up_ls; /* the face's axes in the head's frame */
+    ik_vec3 chest_forward_ls;            /* the body's forward in the chest's frame */
     /* body axes in the skeleton's root space (before root_ms) */
     ik_vec3 up_rs, forward_rs, left_rs;
-    ik_real floor_rs;                       /* rest floor height along up_rs (the lower sole) */
+    ik_real floor_rs; /* rest floor height along up_rs (the lower sole) */
     ik_humanoid_limits limits;
 } ik_humanoid;
 
 /* Build a rig from a map (after ik_humanoid_map_find) and the skeleton's
  * rest pose, read in the skeleton's root space (root_ms is applied at solve
- * time, so one rig serves any placement). The skeleton must outlive the rig. IK_ERR_NULL; IK_ERR_NOT_FOUND when a required role
- * is missing; IK_ERR_HIERARCHY when the roles are not in body order;
- * IK_ERR_DEGENERATE for zero-length limbs or a body with no width;
- * IK_ERR_UNSUPPORTED for a figure that does not stand (its legs not
- * hanging within 60 degrees of away from its head: a quadruped). */
+ * time, so one rig serves any placement). The skeleton must outlive the rig. IK_ERR_NULL; IK_ERR_NOT_FOUND when a
+ * required role is missing; IK_ERR_HIERARCHY when the roles are not in body order; IK_ERR_DEGENERATE for zero-length
+ * limbs or a body with no width; IK_ERR_UNSUPPORTED for a figure that does not stand (its legs not hanging within 60
+ * degrees of away from its head: a quadruped). */
 ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const ik_humanoid_map *map);
 
 /* Why a skeleton gives no usable rig, in one line for a person (no
@@ -346,25 +344,25 @@ ik_bool ik_figure_forward(const ik_skeleton *skeleton, const int *feet, int foot
 
 typedef struct ik_humanoid_goal {
     ik_bool enabled;
-    ik_vec3 position_ms;   /* where the wrist / ankle goes */
-    ik_bool use_rotation;  /* also turn the hand / foot to rotation_ms (model space, as
-                              ik_mat4_rotation reads its matrix: R with M = R diag(-1, 1, 1) s
-                              when mirrored) */
+    ik_vec3 position_ms;  /* where the wrist / ankle goes */
+    ik_bool use_rotation; /* also turn the hand / foot to rotation_ms (model space, as
+                             ik_mat4_rotation reads its matrix: R with M = R diag(-1, 1, 1) s
+                             when mirrored) */
     ik_quat rotation_ms;
-    ik_real weight;        /* 0 keeps the input pose, 1 solves fully; default 1 */
-    ik_bool use_pole;      /* the elbow / knee bends toward pole_ms */
+    ik_real weight;   /* 0 keeps the input pose, 1 solves fully; default 1 */
+    ik_bool use_pole; /* the elbow / knee bends toward pole_ms */
     ik_vec3 pole_ms;
-    ik_real twist;         /* extra turn about the shoulder/hip-to-target line, radians */
+    ik_real twist; /* extra turn about the shoulder/hip-to-target line, radians */
 } ik_humanoid_goal;
 
 typedef struct ik_humanoid_report {
-    ik_bool reached[IK_LIMB_COUNT];   /* within 1e-3 of the limb's length */
-    ik_real residual[IK_LIMB_COUNT];  /* distance end to its target */
-    ik_bool heel_lifted[2];           /* legs: the heel was lifted (ankle limit or reach) */
-    ik_bool grounded[2];              /* legs: the ray found ground under the foot */
-    ik_vec3 ground_point_ms[2];       /* where, and its normal */
+    ik_bool reached[IK_LIMB_COUNT];  /* within 1e-3 of the limb's length */
+    ik_real residual[IK_LIMB_COUNT]; /* distance end to its target */
+    ik_bool heel_lifted[2];          /* legs: the heel was lifted (ankle limit or reach) */
+    ik_bool grounded[2];             /* legs: the ray found ground under the foot */
+    ik_vec3 ground_point_ms[2];      /* where, and its normal */
     ik_vec3 ground_normal_ms[2];
-    ik_real pelvis_offset;            /* how far the pelvis moved along up (negative: down) */
+    ik_real pelvis_offset; /* how far the pelvis moved along up (negative: down) */
     /* look-at: the angle (radians) between the head's forward after the solve
      * and the direction from the head to the target, and whether it is
      * within look_tolerance */
@@ -404,7 +402,7 @@ typedef struct ik_humanoid_solve {
      * limits.contact_height above the rest floor keeps that lift (ramped in
      * continuously); one closer stands on the ground. */
     const ik_ground *ground;
-    ik_bool adjust_pelvis;  /* default on (used with ground or leg goals) */
+    ik_bool adjust_pelvis; /* default on (used with ground or leg goals) */
     /* The floor the animated pose stands on: with use_floor, a point on it
      * (model space; ik_humanoid_floor_point finds a pose's own); off
      * (default): the rig's rest floor. Feet's lifts are measured from it. */
@@ -419,7 +417,7 @@ typedef struct ik_humanoid_solve {
      * (default): as above, soles near the floor stand flat on the ground. */
     ik_bool feet_relative;
 
-    int passes;             /* 1 (default) or 2: repeat clavicles, arms and legs */
+    int passes; /* 1 (default) or 2: repeat clavicles, arms and legs */
 
     ik_humanoid_report *report; /* optional */
     unsigned long defaulted;    /* IK_JOB_DEFAULTED, set by ik_humanoid_solve_def(); do not touch */
@@ -443,8 +441,8 @@ ik_vec3 ik_humanoid_floor_point(const ik_humanoid *rig, const ik_mat4 *model_ms,
  * weight outside [0, 1], passes outside 1..2 or a negative look_tolerance, ground errors as
  * ik_ground_check_shape (a height field's samples are read only under the
  * feet, where a NaN sample is no ground: call ik_ground_validate once for a
- * new field; checking every sample per solve cost 73 % of a crowd's frame). On error nothing is written. On success model_ms
- * holds the forward kinematics of the new pose. */
+ * new field; checking every sample per solve cost 73 % of a crowd's frame). On error nothing is written. On success
+ * model_ms holds the forward kinematics of the new pose. */
 ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);
 
 /* ---- a procedural humanoid --------------------------------------------------- */
@@ -458,8 +456,7 @@ ik_result ik_humanoid_solve_run(const ik_humanoid_solve *job);
  * IK_HUMANOID_BUILT_JOINTS entries, parents-first. Returns the joint count,
  * or 0 when `capacity` is too small or height is not positive and finite.
  * The names are string constants. */
-int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names,
-                               ik_transform *rest_ls);
+int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names, ik_transform *rest_ls);
 /* The body of that skeleton for ik_bone_mesh_build (bone_mesh.h): each
  * joint's radius and, for the head and hands, a leaf capsule's length, in
  * caller arrays of at least IK_HUMANOID_BUILT_JOINTS entries. Returns the

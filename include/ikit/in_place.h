@@ -33,14 +33,14 @@ extern "C" {
 
 /* What the detection measured. */
 typedef struct ik_in_place_cycle {
-    ik_bool in_place;  /* a cycle made in place: every test of the job passed */
-    ik_vec3 slide_ms;  /* the stance feet's mean velocity in the floor plane, units per second */
-    ik_real speed;     /* |slide_ms| */
+    ik_bool in_place;   /* a cycle made in place: every test of the job passed */
+    ik_vec3 slide_ms;   /* the stance feet's mean velocity in the floor plane, units per second */
+    ik_real speed;      /* |slide_ms| */
     ik_real hips_speed; /* the hips' net horizontal travel over the take, per second */
-    ik_real steady;    /* fraction of stance time in stances whose own mean velocity is within
-                          steady_tolerance of slide_ms */
-    int stance_legs;   /* bit 0: the left leg has a stance, bit 1: the right */
-    ik_real cover;     /* fraction of the frames with a foot in a stance */
+    ik_real steady;     /* fraction of stance time in stances whose own mean velocity is within
+                           steady_tolerance of slide_ms */
+    int stance_legs;    /* bit 0: the left leg has a stance, bit 1: the right */
+    ik_real cover;      /* fraction of the frames with a foot in a stance */
 } ik_in_place_cycle;
 
 /* The job. Speeds are in leg lengths per second or fractions of the slide

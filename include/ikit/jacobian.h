@@ -94,17 +94,17 @@ typedef enum ik_jacobian_method {
 /* One joint the solver may turn, with 1 to 3 axes in its local frame. */
 typedef struct ik_jacobian_joint {
     int joint;
-    int axis_count;                           /* 1..IK_JACOBIAN_MAX_AXES */
-    ik_vec3 axes_ls[IK_JACOBIAN_MAX_AXES];    /* non-zero; normalised by the solver */
+    int axis_count;                        /* 1..IK_JACOBIAN_MAX_AXES */
+    ik_vec3 axes_ls[IK_JACOBIAN_MAX_AXES]; /* non-zero; normalised by the solver */
 } ik_jacobian_joint;
 
 typedef struct ik_jacobian_effector {
     int joint;
-    ik_vec3 offset_ls;            /* effector point in the joint's frame (zero: its origin) */
-    ik_vec3 target_ms;            /* position goal, in the space of root_ms */
-    ik_real importance;           /* >= 0; 0 ignores the position goal */
-    ik_bool use_orientation;      /* 0: position only */
-    ik_quat target_rotation_ms;   /* orientation goal of the joint (unit) */
+    ik_vec3 offset_ls;              /* effector point in the joint's frame (zero: its origin) */
+    ik_vec3 target_ms;              /* position goal, in the space of root_ms */
+    ik_real importance;             /* >= 0; 0 ignores the position goal */
+    ik_bool use_orientation;        /* 0: position only */
+    ik_quat target_rotation_ms;     /* orientation goal of the joint (unit) */
     ik_real orientation_importance; /* >= 0 */
 } ik_jacobian_effector;
 
@@ -114,7 +114,7 @@ typedef struct ik_jacobian {
      * ik_constraint_apply after every step, after the spring limits. */
     ik_chain_base base;
     /* Inputs. */
-    const ik_jacobian_joint *joints;   /* [base.listed_joint_count] */
+    const ik_jacobian_joint *joints;       /* [base.listed_joint_count] */
     const ik_jacobian_effector *effectors; /* [effector_count] */
     int effector_count;
     /* Optional: one spring per axis, in the order of joints[] and their axes
@@ -124,28 +124,28 @@ typedef struct ik_jacobian {
      * by gravity * (lowering of the moved joints' mean height per radian) /
      * reach. 0 (default) disables it. */
     ik_real gravity;
-    ik_vec3 down_ms;                   /* default (0, -1, 0) */
+    ik_vec3 down_ms; /* default (0, -1, 0) */
 
     /* Options. */
-    ik_jacobian_method method;         /* default IK_JACOBIAN_DLS */
-    ik_real tolerance;                 /* position error to stop at, model units; default 1e-3 */
-    ik_real angle_tolerance;           /* orientation error to stop at, radians; default 1e-3 */
-    int max_iterations;                /* default 100 */
-    ik_real damping;                   /* DLS: 0 (default) damps by the error, lambda^2 = |e|^2 / 2 +
-                                        * 1e-6 reach^2 over the weighted error rows (Sugihara 2011's
-                                        * Levenberg-Marquardt damping); > 0 is a fixed lambda as a
-                                        * fraction of the reach (0.1 was the old default) */
-    ik_real max_step;                  /* largest angle change per iteration, radians; default pi/4
-                                        * (SDLS's gamma_max) */
-    ik_real error_clamp;               /* position error clamp as a fraction of the reach; default 0.5 */
-    ik_real gradient_rate;             /* IK_JACOBIAN_GRADIENT step rate in (0, 2); default 1 */
-    ik_real min_step;                  /* stop when no angle changes more than this; default 1e-6 */
+    ik_jacobian_method method; /* default IK_JACOBIAN_DLS */
+    ik_real tolerance;         /* position error to stop at, model units; default 1e-3 */
+    ik_real angle_tolerance;   /* orientation error to stop at, radians; default 1e-3 */
+    int max_iterations;        /* default 100 */
+    ik_real damping;           /* DLS: 0 (default) damps by the error, lambda^2 = |e|^2 / 2 +
+                                * 1e-6 reach^2 over the weighted error rows (Sugihara 2011's
+                                * Levenberg-Marquardt damping); > 0 is a fixed lambda as a
+                                * fraction of the reach (0.1 was the old default) */
+    ik_real max_step;          /* largest angle change per iteration, radians; default pi/4
+                                * (SDLS's gamma_max) */
+    ik_real error_clamp;       /* position error clamp as a fraction of the reach; default 0.5 */
+    ik_real gradient_rate;     /* IK_JACOBIAN_GRADIENT step rate in (0, 2); default 1 */
+    ik_real min_step;          /* stop when no angle changes more than this; default 1e-6 */
 
     /* Outputs (each may be NULL). */
-    int *iterations;                   /* iterations taken */
-    ik_real *error;                    /* largest effector position error after the solve (finite for
-                                          any finite target) */
-    ik_real *angle_error;              /* largest orientation error (radians) after the solve */
+    int *iterations;      /* iterations taken */
+    ik_real *error;       /* largest effector position error after the solve (finite for
+                             any finite target) */
+    ik_real *angle_error; /* largest orientation error (radians) after the solve */
 } ik_jacobian;
 
 /* A job with the defaults documented above and every pointer NULL. */

@@ -59,15 +59,15 @@ typedef enum ik_key_sharing {
 /* What a fit (or the comparison) kept and how close it stays. */
 typedef struct ik_key_fit_stats {
     int frame_count;
-    int channel_count;      /* channels (translation, rotation, scale) */
-    int curve_count;        /* scalar curves: 3 or 4 per channel */
-    long key_count;         /* keys summed over channels, as glTF stores them (ik_key_decimate_run: a
-                             * channel's key times are the union of its curves') */
-    long curve_key_count;   /* keys summed over scalar curves (Blender's count): a rotation key is 4 */
-    long stored_numbers;    /* times (once per shared time array) plus in-tangent, value, out-tangent
-                             * per key (ik_key_decimate_run: 4 numbers per curve key) */
-    ik_real max_error;      /* model units, over every frame, joint and axis point */
-    ik_real mean_error;     /* mean over every frame, joint and axis point */
+    int channel_count;    /* channels (translation, rotation, scale) */
+    int curve_count;      /* scalar curves: 3 or 4 per channel */
+    long key_count;       /* keys summed over channels, as glTF stores them (ik_key_decimate_run: a
+                           * channel's key times are the union of its curves') */
+    long curve_key_count; /* keys summed over scalar curves (Blender's count): a rotation key is 4 */
+    long stored_numbers;  /* times (once per shared time array) plus in-tangent, value, out-tangent
+                           * per key (ik_key_decimate_run: 4 numbers per curve key) */
+    ik_real max_error;    /* model units, over every frame, joint and axis point */
+    ik_real mean_error;   /* mean over every frame, joint and axis point */
     int worst_frame;
     ik_key_sharing sharing; /* the sharing used (JOINT or SKELETON) */
     ik_real tolerance;      /* ik_key_decimate_run: the per-curve tolerance found (model units) */
@@ -75,24 +75,24 @@ typedef struct ik_key_fit_stats {
 
 typedef struct ik_key_fit {
     /* inputs */
-    const ik_take *take;           /* >= 2 frames, finite, unit rotations */
-    const ik_skeleton *skeleton;   /* the take's joints (joint_count equal) */
-    const ik_mat4 *root_ms;        /* above the roots; NULL for the identity */
-    const int *forced_frames;      /* [forced_count] frames keyed in every channel, exact; may be NULL */
+    const ik_take *take;         /* >= 2 frames, finite, unit rotations */
+    const ik_skeleton *skeleton; /* the take's joints (joint_count equal) */
+    const ik_mat4 *root_ms;      /* above the roots; NULL for the identity */
+    const int *forced_frames;    /* [forced_count] frames keyed in every channel, exact; may be NULL */
     int forced_count;
     /* options */
-    ik_real max_error;             /* E, model units, > 0; default 1e-3 */
-    ik_real point_offset;          /* r, model units, > 0; default 0.05 (5 cm in metres) */
-    ik_key_sharing sharing;        /* default AUTO */
-    const char *clip_name;         /* the output clip's name; may be NULL */
-    void *scratch;                 /* ik_key_fit_scratch_size (or _decimate_) bytes, aligned for ik_real */
+    ik_real max_error;      /* E, model units, > 0; default 1e-3 */
+    ik_real point_offset;   /* r, model units, > 0; default 0.05 (5 cm in metres) */
+    ik_key_sharing sharing; /* default AUTO */
+    const char *clip_name;  /* the output clip's name; may be NULL */
+    void *scratch;          /* ik_key_fit_scratch_size (or _decimate_) bytes, aligned for ik_real */
     size_t scratch_bytes;
     /* outputs: sized by ik_key_fit_size_of (not used by ik_key_decimate_run) */
     ik_channel *channels;
     ik_real *times;
     ik_real *values;
     ik_clip *clip;
-    ik_key_fit_stats *stats;       /* may be NULL */
+    ik_key_fit_stats *stats; /* may be NULL */
     unsigned long defaulted;
 } ik_key_fit;
 

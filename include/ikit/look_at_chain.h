@@ -51,7 +51,7 @@ typedef struct ik_look_at_chain {
     ik_vec3 offset_ls;  /* in the last joint's frame */
     ik_real twist;
 
-    ik_bool *reached; /* out, optional: the last joint's `reached` */
+    ik_bool *reached;        /* out, optional: the last joint's `reached` */
     unsigned long defaulted; /* IK_JOB_DEFAULTED, set by ik_look_at_chain_def(); do not touch */
 } ik_look_at_chain;
 

@@ -52,9 +52,7 @@ typedef int ik_bool;
 
 static inline ik_real ik_minr(ik_real a, ik_real b) { return a < b ? a : b; }
 static inline ik_real ik_maxr(ik_real a, ik_real b) { return a > b ? a : b; }
-static inline ik_real ik_clampr(ik_real x, ik_real lo, ik_real hi) {
-    return x < lo ? lo : (x > hi ? hi : x);
-}
+static inline ik_real ik_clampr(ik_real x, ik_real lo, ik_real hi) { return x < lo ? lo : (x > hi ? hi : x); }
 /* True when x is neither NaN nor infinite (x - x is 0 only for finite x). */
 static inline ik_bool ik_finite(ik_real x) { return (x - x) == (x - x); }
 static inline ik_real ik_deg(ik_real radians) { return radians * ((ik_real)180 / IK_PI); }
@@ -101,12 +99,8 @@ static inline ik_vec3 ik_vec3_cross(ik_vec3 a, ik_vec3 b) {
 static inline ik_real ik_vec3_length_sq(ik_vec3 a) { return ik_vec3_dot(a, a); }
 static inline ik_real ik_vec3_length(ik_vec3 a) { return IK_SQRT(ik_vec3_dot(a, a)); }
 static inline ik_real ik_vec3_distance(ik_vec3 a, ik_vec3 b) { return ik_vec3_length(ik_vec3_sub(a, b)); }
-static inline ik_vec3 ik_vec3_lerp(ik_vec3 a, ik_vec3 b, ik_real t) {
-    return ik_vec3_mad(a, ik_vec3_sub(b, a), t);
-}
-static inline ik_bool ik_vec3_finite(ik_vec3 a) {
-    return ik_finite(a.x) && ik_finite(a.y) && ik_finite(a.z);
-}
+static inline ik_vec3 ik_vec3_lerp(ik_vec3 a, ik_vec3 b, ik_real t) { return ik_vec3_mad(a, ik_vec3_sub(b, a), t); }
+static inline ik_bool ik_vec3_finite(ik_vec3 a) { return ik_finite(a.x) && ik_finite(a.y) && ik_finite(a.z); }
 /* Exactly zero in every component. */
 static inline ik_bool ik_vec3_is_zero(ik_vec3 a) { return a.x == 0 && a.y == 0 && a.z == 0; }
 /* a / |a|, or `fallback` when |a| is zero or not finite. */
@@ -117,9 +111,7 @@ static inline ik_vec3 ik_vec3_normalize_or(ik_vec3 a, ik_vec3 fallback) {
 }
 static inline ik_vec3 ik_vec3_normalize(ik_vec3 a) { return ik_vec3_normalize_or(a, ik_v3(1, 0, 0)); }
 /* The part of v perpendicular to the unit vector n: v - (v . n) n. */
-static inline ik_vec3 ik_vec3_reject(ik_vec3 v, ik_vec3 n) {
-    return ik_vec3_mad(v, n, -ik_vec3_dot(v, n));
-}
+static inline ik_vec3 ik_vec3_reject(ik_vec3 v, ik_vec3 n) { return ik_vec3_mad(v, n, -ik_vec3_dot(v, n)); }
 /* A unit vector perpendicular to the unit vector n (stable for any n). */
 ik_vec3 ik_vec3_any_perpendicular(ik_vec3 n);
 
@@ -140,15 +132,11 @@ static inline ik_quat ik_q(ik_real x, ik_real y, ik_real z, ik_real w) {
 static inline ik_quat ik_quat_identity(void) { return ik_q(0, 0, 0, 1); }
 /* a * b: rotate by b, then by a. */
 static inline ik_quat ik_quat_mul(ik_quat a, ik_quat b) {
-    return ik_q(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+    return ik_q(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
 }
 static inline ik_quat ik_quat_conjugate(ik_quat q) { return ik_q(-q.x, -q.y, -q.z, q.w); }
-static inline ik_real ik_quat_dot(ik_quat a, ik_quat b) {
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
+static inline ik_real ik_quat_dot(ik_quat a, ik_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 static inline ik_real ik_quat_length(ik_quat q) { return IK_SQRT(ik_quat_dot(q, q)); }
 static inline ik_quat ik_quat_neg(ik_quat q) { return ik_q(-q.x, -q.y, -q.z, -q.w); }
 static inline ik_bool ik_quat_finite(ik_quat q) {
@@ -236,15 +224,13 @@ static inline ik_vec3 ik_mat4_column(const ik_mat4 *a, int col) {
 /* M p for a point (w = 1). */
 static inline ik_vec3 ik_mat4_transform_point(const ik_mat4 *a, ik_vec3 p) {
     const ik_real *m = a->m;
-    return ik_v3(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
-                 m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+    return ik_v3(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12], m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
                  m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]);
 }
 /* M v for a direction (w = 0). */
 static inline ik_vec3 ik_mat4_transform_vector(const ik_mat4 *a, ik_vec3 v) {
     const ik_real *m = a->m;
-    return ik_v3(m[0] * v.x + m[4] * v.y + m[8] * v.z,
-                 m[1] * v.x + m[5] * v.y + m[9] * v.z,
+    return ik_v3(m[0] * v.x + m[4] * v.y + m[8] * v.z, m[1] * v.x + m[5] * v.y + m[9] * v.z,
                  m[2] * v.x + m[6] * v.y + m[10] * v.z);
 }
 ik_bool ik_mat4_finite(const ik_mat4 *a);

@@ -21,13 +21,12 @@ extern "C" {
 
 /* p_0 = base; p_{i+1} = p_i + l_i (cos beta_i, sin beta_i). Writes
  * xy [2 (bone_count + 1)]. */
-void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
-                   ik_real base_y, ik_real *xy);
+void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x, ik_real base_y,
+                        ik_real *xy);
 
 /* Seed 003's exact gradient of d = |p_n - p*|^2 / 2 from positions xy:
  * dd/dalpha_j = (p_n - p*) . (y_j - y_n, x_n - x_j). Writes gradient [bone_count]. */
-void ik_planar_chain_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik_real target_y,
-                         ik_real *gradient);
+void ik_planar_chain_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik_real target_y, ik_real *gradient);
 
 typedef enum ik_planar_chain_method {
     IK_PLANAR_CHAIN_CCD = 0,
@@ -37,24 +36,24 @@ typedef enum ik_planar_chain_method {
 
 typedef struct ik_planar_chain {
     /* inputs */
-    int bone_count;              /* >= 1 */
-    const ik_real *lengths;      /* [bone_count] >= 0 */
+    int bone_count;         /* >= 1 */
+    const ik_real *lengths; /* [bone_count] >= 0 */
     ik_real base_x, base_y;
     ik_real target_x, target_y;
-    const ik_real *min_angles;   /* [bone_count] or NULL: limits on each alpha_i */
-    const ik_real *max_angles;   /* [bone_count] or NULL (both or neither) */
+    const ik_real *min_angles; /* [bone_count] or NULL: limits on each alpha_i */
+    const ik_real *max_angles; /* [bone_count] or NULL (both or neither) */
     /* options */
-    ik_planar_chain_method method;    /* default FABRIK */
-    ik_real tolerance;           /* default 1e-3 */
-    int max_iterations;          /* default 50 (gradient descent: use several hundred) */
-    ik_real step;                /* gradient descent: alpha -= step * grad / sum_j |p_n - p_j|^2; default 1 */
+    ik_planar_chain_method method; /* default FABRIK */
+    ik_real tolerance;             /* default 1e-3 */
+    int max_iterations;            /* default 50 (gradient descent: use several hundred) */
+    ik_real step;                  /* gradient descent: alpha -= step * grad / sum_j |p_n - p_j|^2; default 1 */
     /* in/out */
-    ik_real *angles;             /* [bone_count] */
-    ik_real *scratch;            /* [2 (bone_count + 1)] positions, then [bone_count] more for gradient */
+    ik_real *angles;  /* [bone_count] */
+    ik_real *scratch; /* [2 (bone_count + 1)] positions, then [bone_count] more for gradient */
     /* outputs (may be NULL) */
     int *iterations;
-    ik_real *error;              /* |p_n - p*| at the end */
-    unsigned long defaulted;     /* IK_JOB_DEFAULTED, set by ik_planar_chain_def(); do not touch */
+    ik_real *error;          /* |p_n - p*| at the end */
+    unsigned long defaulted; /* IK_JOB_DEFAULTED, set by ik_planar_chain_def(); do not touch */
 } ik_planar_chain;
 
 ik_planar_chain ik_planar_chain_def(void);

@@ -7,19 +7,19 @@ extern "C" {
 #endif
 
 /* X(name, message): one list, so the enum and the messages cannot drift. */
-#define IK_RESULT_LIST(X)                                                        \
-    X(IK_OK, "ok")                                                               \
-    X(IK_ERR_NULL, "a required pointer is NULL")                                 \
-    X(IK_ERR_NONFINITE, "an input holds NaN or an infinite value")               \
-    X(IK_ERR_RANGE, "an index or count is out of range")                         \
+#define IK_RESULT_LIST(X)                                                                 \
+    X(IK_OK, "ok")                                                                        \
+    X(IK_ERR_NULL, "a required pointer is NULL")                                          \
+    X(IK_ERR_NONFINITE, "an input holds NaN or an infinite value")                        \
+    X(IK_ERR_RANGE, "an index or count is out of range")                                  \
     X(IK_ERR_HIERARCHY, "bad hierarchy: a parent comes after its child or forms a cycle") \
-    X(IK_ERR_DEGENERATE, "degenerate geometry: zero-length axis, singular transform") \
-    X(IK_ERR_CAPACITY, "a caller-provided buffer is too small")                  \
-    X(IK_ERR_NOT_FOUND, "no joint or item with that name")                       \
-    X(IK_ERR_PARSE, "malformed file")                                            \
-    X(IK_ERR_IO, "cannot read or write the file")                                \
-    X(IK_ERR_UNSUPPORTED, "unsupported feature")                                 \
-    X(IK_ERR_NO_MEMORY, "out of memory")                                         \
+    X(IK_ERR_DEGENERATE, "degenerate geometry: zero-length axis, singular transform")     \
+    X(IK_ERR_CAPACITY, "a caller-provided buffer is too small")                           \
+    X(IK_ERR_NOT_FOUND, "no joint or item with that name")                                \
+    X(IK_ERR_PARSE, "malformed file")                                                     \
+    X(IK_ERR_IO, "cannot read or write the file")                                         \
+    X(IK_ERR_UNSUPPORTED, "unsupported feature")                                          \
+    X(IK_ERR_NO_MEMORY, "out of memory")                                                  \
     X(IK_ERR_NOT_DEFAULTED, "job not made by its _def()")
 
 #define IK_RESULT_ENUM_ITEM(name, message) name,

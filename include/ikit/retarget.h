@@ -66,15 +66,15 @@ typedef struct ik_retarget_pair {
 } ik_retarget_pair;
 
 typedef struct ik_retarget_report {
-    ik_real scale;             /* target units per source unit: the ratio of leg lengths */
+    ik_real scale;                  /* target units per source unit: the ratio of leg lengths */
     ik_real source_leg, target_leg; /* leg lengths (thigh + shin at rest), each in its own root units */
-    int paired_joints;         /* target joints that follow a source joint */
-    int source_contacts;       /* contacts found on the source take */
+    int paired_joints;              /* target joints that follow a source joint */
+    int source_contacts;            /* contacts found on the source take */
 } ik_retarget_report;
 
 typedef struct ik_retarget {
-    const ik_humanoid *source_rig;  /* its skeleton is the source take's */
-    const ik_take *source;          /* >= 2 frames */
+    const ik_humanoid *source_rig; /* its skeleton is the source take's */
+    const ik_take *source;         /* >= 2 frames */
     const ik_humanoid *target_rig;
     /* Out: frame_count, joint_count (the target's) and frame_time (the
      * source's) set by the caller; every pose written. */
@@ -82,13 +82,13 @@ typedef struct ik_retarget {
 
     const ik_retarget_pair *extra_pairs; /* optional [extra_pair_count] */
     int extra_pair_count;
-    ik_bool pair_same_names;        /* pair unmapped joints with one name in both; default 1 */
+    ik_bool pair_same_names; /* pair unmapped joints with one name in both; default 1 */
 
-    ik_bool hold_feet;              /* the IK pass on contacts; default 1 */
-    ik_bool hold_hands;             /* hands at the source's positions, mapped; default 0 */
-    ik_foot_contacts contacts;      /* thresholds for the source's contacts (ik_foot_contacts_def();
-                                       its buffers, counts and axes are set by the job) */
-    ik_real blend_time;             /* footskate easing, seconds; default 0.25 */
+    ik_bool hold_feet;         /* the IK pass on contacts; default 1 */
+    ik_bool hold_hands;        /* hands at the source's positions, mapped; default 0 */
+    ik_foot_contacts contacts; /* thresholds for the source's contacts (ik_foot_contacts_def();
+                                  its buffers, counts and axes are set by the job) */
+    ik_real blend_time;        /* footskate easing, seconds; default 0.25 */
     /* Whole stances (hold_feet): after the source's contacts are held, the
      * result's own (ik_ground_slide: a toe, or the ball of a toe-less
      * ankle, near the floor and slow, with 25 % more room than its
@@ -98,8 +98,8 @@ typedef struct ik_retarget {
      * first pass's is not a round (at most 2 plant_rounds passes after the
      * first): the virtual toes held near where it did are let go. */
     int plant_rounds;
-    ik_real ground_metre;           /* target root units per metre for those thresholds; 0 (default):
-                                       ik_foot_metre of the target's legs. ikc passes a glTF's own metres */
+    ik_real ground_metre; /* target root units per metre for those thresholds; 0 (default):
+                             ik_foot_metre of the target's legs. ikc passes a glTF's own metres */
 
     /* Out (optional, NULL: not written): the contacts held on the target,
      * in its root space (under no root transform), in order of start;
@@ -108,10 +108,10 @@ typedef struct ik_retarget {
     int contact_capacity;
     int *contact_count;
 
-    void *scratch;                  /* >= ik_retarget_scratch_size(...) bytes */
+    void *scratch; /* >= ik_retarget_scratch_size(...) bytes */
     size_t scratch_bytes;
-    ik_retarget_report *report;     /* optional */
-    unsigned long defaulted;        /* set by ik_retarget_def(); do not touch */
+    ik_retarget_report *report; /* optional */
+    unsigned long defaulted;    /* set by ik_retarget_def(); do not touch */
 } ik_retarget;
 
 ik_retarget ik_retarget_def(void);

@@ -94,8 +94,7 @@ ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, 
  * `count` variables (the ranges ik_robot_variable_limits gives), from the
  * seeded generator splitmix64 on *state, which advances: the same state
  * gives the same configuration on every platform. */
-void ik_robot_random_configuration(const ik_real *lower, const ik_real *upper, int count, uint64_t *state,
-                                   ik_real *q);
+void ik_robot_random_configuration(const ik_real *lower, const ik_real *upper, int count, uint64_t *state, ik_real *q);
 
 #ifdef __cplusplus
 }

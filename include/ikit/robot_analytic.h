@@ -67,13 +67,13 @@ typedef enum ik_robot_analytic_kind {
 /* A chain's geometry at zero, as the solver needs it. */
 typedef struct ik_robot_analytic_model {
     ik_robot_analytic_kind kind;
-    const ik_robot_chain *chain; /* the chain it was built from; must outlive the model */
-    ik_vec3 axis_bs[6];          /* h_i, unit, base frame at zero */
-    ik_vec3 point_bs[6];         /* p_i, a point on axis i */
-    ik_transform home_tip_bs;    /* M */
-    ik_vec3 center_bs;           /* w (spherical wrist) or c (axes 5 and 6 meet) */
+    const ik_robot_chain *chain;      /* the chain it was built from; must outlive the model */
+    ik_vec3 axis_bs[6];               /* h_i, unit, base frame at zero */
+    ik_vec3 point_bs[6];              /* p_i, a point on axis i */
+    ik_transform home_tip_bs;         /* M */
+    ik_vec3 center_bs;                /* w (spherical wrist) or c (axes 5 and 6 meet) */
     ik_real multiplier[6], offset[6]; /* joint value = multiplier q + offset */
-    ik_real lower[6], upper[6];  /* each variable's limits (ik_robot_variable_limits) */
+    ik_real lower[6], upper[6];       /* each variable's limits (ik_robot_variable_limits) */
     ik_bool limited[6];
     /* The same geometry in double, as each solve reads it (set by prepare, so
      * a query pays only for the solve): unit axes h_i, points p_i, the centre,
@@ -105,8 +105,8 @@ typedef struct ik_robot_analytic {
     const ik_robot_analytic_model *model; /* from ik_robot_analytic_prepare */
     ik_vec3 goal_position_bs;             /* the tip's goal position, base frame */
     ik_quat goal_rotation_bs;             /* unit (|q| within 1e-3 of 1); default identity */
-    const ik_real *q_seed; /* [6] or NULL (the mid-range); solutions sorted by distance to it, and the
-                              value taken by a joint left free at a singular pose */
+    const ik_real *q_seed;                /* [6] or NULL (the mid-range); solutions sorted by distance to it, and the
+                                             value taken by a joint left free at a singular pose */
 
     /* Options. */
     ik_robot_prefer prefer;     /* the order of the solutions; default IK_ROBOT_PREFER_SEED (nearest first) */
@@ -114,10 +114,10 @@ typedef struct ik_robot_analytic {
     ik_real angle_tolerance;    /* per axis of the rotation error, radians, > 0; default 1e-5 */
 
     /* Outputs (q_out and solution_count are required). */
-    ik_real *q_out;      /* [IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6]: solution s at q_out + 6 s */
-    int *solution_count; /* 0 .. 8; 0 when the pose is out of reach or out of the limits */
-    ik_bool *singular;   /* NULL or 1 when a joint was free (wrist or shoulder singular) and took the seed's
-                            value, in a branch whose joints before it fit the limits */
+    ik_real *q_out;        /* [IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6]: solution s at q_out + 6 s */
+    int *solution_count;   /* 0 .. 8; 0 when the pose is out of reach or out of the limits */
+    ik_bool *singular;     /* NULL or 1 when a joint was free (wrist or shoulder singular) and took the seed's
+                              value, in a branch whose joints before it fit the limits */
     ik_error *error_field; /* NULL, or cleared on IK_OK, else path names the bad field */
 } ik_robot_analytic;
 

@@ -100,46 +100,46 @@ typedef struct ik_robot_ik {
 
     /* Inputs. */
     const ik_robot_chain *chain;
-    ik_vec3 goal_position_bs;  /* the tip's goal position, base frame */
-    ik_quat goal_rotation_bs;  /* the tip's goal orientation, base frame; unit (|q| within 1e-3 of 1);
-                                  default identity */
-    const ik_real *q_seed;     /* [chain->variable_count]: where the first attempt starts; inside the
-                                  limits (continuous joints: any finite value) */
+    ik_vec3 goal_position_bs; /* the tip's goal position, base frame */
+    ik_quat goal_rotation_bs; /* the tip's goal orientation, base frame; unit (|q| within 1e-3 of 1);
+                                 default identity */
+    const ik_real *q_seed;    /* [chain->variable_count]: where the first attempt starts; inside the
+                                 limits (continuous joints: any finite value) */
 
     /* Options. */
     ik_real position_importance;    /* >= 0; default 1 */
     ik_real orientation_importance; /* >= 0; default 1; 0 solves for the position only (and ignores
                                    angle_tolerance and goal_rotation_bs) */
-    ik_vec3 position_tolerance; /* per base axis, > 0; default 1e-5 each (TRAC-IK's default) */
-    ik_vec3 angle_tolerance;    /* per axis of e_r, radians, > 0; default 1e-5 each */
-    int max_iterations;         /* iteration budget over all attempts, >= 1; default 2000 */
-    ik_robot_ik_clock clock_s;  /* NULL (default): no time budget; else read before each iteration */
-    void *clock_user;           /* passed to clock_s */
-    double time_budget_s;       /* with clock_s: seconds, > 0; default 0.005 (TRAC-IK's) */
-    int attempt_iterations;     /* iterations before an attempt restarts, >= 1; default 30 */
-    int stall_iterations;       /* iterations without a 0.1 % gain before it restarts, >= 1; default 6 */
-    unsigned long random_seed;  /* restarts' generator; default 1 */
-    ik_real null_space_gain;    /* >= 0, at most 1; default 0 (no secondary objective) */
-    ik_robot_prefer prefer;     /* what the null-space objective pulls toward; default IK_ROBOT_PREFER_SEED */
-    int null_space_iterations;  /* >= 0: steps after reaching the goal, with null_space_gain > 0; default 30 */
-    ik_bool analytic_starts;    /* default 1: try the closed-form solutions first where the chain has them */
+    ik_vec3 position_tolerance;     /* per base axis, > 0; default 1e-5 each (TRAC-IK's default) */
+    ik_vec3 angle_tolerance;        /* per axis of e_r, radians, > 0; default 1e-5 each */
+    int max_iterations;             /* iteration budget over all attempts, >= 1; default 2000 */
+    ik_robot_ik_clock clock_s;      /* NULL (default): no time budget; else read before each iteration */
+    void *clock_user;               /* passed to clock_s */
+    double time_budget_s;           /* with clock_s: seconds, > 0; default 0.005 (TRAC-IK's) */
+    int attempt_iterations;         /* iterations before an attempt restarts, >= 1; default 30 */
+    int stall_iterations;           /* iterations without a 0.1 % gain before it restarts, >= 1; default 6 */
+    unsigned long random_seed;      /* restarts' generator; default 1 */
+    ik_real null_space_gain;        /* >= 0, at most 1; default 0 (no secondary objective) */
+    ik_robot_prefer prefer;         /* what the null-space objective pulls toward; default IK_ROBOT_PREFER_SEED */
+    int null_space_iterations;      /* >= 0: steps after reaching the goal, with null_space_gain > 0; default 30 */
+    ik_bool analytic_starts;        /* default 1: try the closed-form solutions first where the chain has them */
     const ik_robot_analytic_model *analytic_model; /* NULL (default): prepared from `chain` on each run that
                                   needs it (about 0.4 us on the UR5); or one prepared once from this chain
                                   (one of kind NONE, from a chain with no closed form: no closed-form starts) */
-    void *scratch;              /* ik_robot_ik_scratch_size(chain->variable_count) bytes */
+    void *scratch;                                 /* ik_robot_ik_scratch_size(chain->variable_count) bytes */
     size_t scratch_bytes;
 
     /* Outputs (q_out is required, the rest may be NULL). */
-    ik_real *q_out;          /* [chain->variable_count]; may be the same array as q_seed */
-    ik_bool *reached;        /* 1 when every axis is within tolerance */
-    ik_real *position_error; /* |p_goal - p_tip| at q_out (0 when position_importance is 0) */
-    ik_real *angle_error;    /* angle of R_goal R_tip^-1 at q_out, radians in [0, pi] (0 when
-                                orientation_importance is 0) */
-    int *iterations;         /* iterations taken, over all attempts */
-    int *restarts;           /* attempts started from a random configuration */
+    ik_real *q_out;              /* [chain->variable_count]; may be the same array as q_seed */
+    ik_bool *reached;            /* 1 when every axis is within tolerance */
+    ik_real *position_error;     /* |p_goal - p_tip| at q_out (0 when position_importance is 0) */
+    ik_real *angle_error;        /* angle of R_goal R_tip^-1 at q_out, radians in [0, pi] (0 when
+                                    orientation_importance is 0) */
+    int *iterations;             /* iterations taken, over all attempts */
+    int *restarts;               /* attempts started from a random configuration */
     ik_robot_ik_start *found_by; /* where the returned configuration's attempt started */
-    ik_error *error_field;   /* NULL, or cleared on IK_OK, else path names the bad field
-                                ("q_seed", index = variable) */
+    ik_error *error_field;       /* NULL, or cleared on IK_OK, else path names the bad field
+                                    ("q_seed", index = variable) */
 } ik_robot_ik;
 
 /* A job with the defaults documented above and every pointer NULL. */

@@ -22,16 +22,16 @@ extern "C" {
 #endif
 
 typedef struct ik_skating {
-    ik_real travel;            /* horizontal travel of planted points, summed over contacts */
-    ik_real worst_travel;      /* the largest of one contact */
-    int contact_frames;        /* frame steps inside contacts, over all contacts */
-    int sliding_frames;        /* of those, steps faster than slide_speed */
+    ik_real travel;       /* horizontal travel of planted points, summed over contacts */
+    ik_real worst_travel; /* the largest of one contact */
+    int contact_frames;   /* frame steps inside contacts, over all contacts */
+    int sliding_frames;   /* of those, steps faster than slide_speed */
     /* With a reference take (else 0): */
-    ik_real upper_change;      /* largest distance of a joint outside the legs (a virtual ankle's control
-                                  joint counts as its leg) from its reference place */
-    int upper_change_joint;    /* which (-1 when none) */
-    ik_real knee_straightening;/* largest loss of knee bend from the reference's, radians */
-    int knee_snaps;            /* frames where a knee within 2 degrees of straight was bent over 10 in the reference */
+    ik_real upper_change;       /* largest distance of a joint outside the legs (a virtual ankle's control
+                                   joint counts as its leg) from its reference place */
+    int upper_change_joint;     /* which (-1 when none) */
+    ik_real knee_straightening; /* largest loss of knee bend from the reference's, radians */
+    int knee_snaps;             /* frames where a knee within 2 degrees of straight was bent over 10 in the reference */
     /* With a reference and previous_ms: the largest speed a change added to
      * a joint from one frame to the next, |d_take - d_reference| / frame
      * time (units per second): a pop shows here. */
@@ -47,11 +47,11 @@ typedef struct ik_skating_measure {
     const ik_foot_contact *contacts; /* the contacts the take should hold, each point's in order of
                                         time without overlaps (as ik_foot_contacts gives them) */
     int contact_count;
-    ik_vec3 up_ms;                   /* unit; default +Y */
-    ik_real slide_speed;             /* model units per second, > 0 (default 0: set it, e.g.
-                                        0.02 * ik_foot_metre(leg length), 2 cm/s) */
+    ik_vec3 up_ms;                    /* unit; default +Y */
+    ik_real slide_speed;              /* model units per second, > 0 (default 0: set it, e.g.
+                                         0.02 * ik_foot_metre(leg length), 2 cm/s) */
     ik_mat4 *model_ms, *reference_ms; /* scratch [joint_count] each (reference_ms only with a reference) */
-    ik_vec3 *previous_ms;            /* optional scratch [2 * joint_count] (with a reference): measure added_speed */
+    ik_vec3 *previous_ms;             /* optional scratch [2 * joint_count] (with a reference): measure added_speed */
     ik_skating *out;
     unsigned long defaulted;
 } ik_skating_measure;

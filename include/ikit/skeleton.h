@@ -34,9 +34,8 @@ typedef struct ik_skeleton {
  * core layer never allocates, so without scratch the name check compares
  * every pair: O(n^2) strcmp calls, a millisecond for 500 named joints but
  * most of a minute for 100,000. */
-ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
-                           const char *const *names, const ik_transform *rest_ls,
-                           ik_error *error);
+ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
+                           const ik_transform *rest_ls, ik_error *error);
 /* The same checks with `scratch` [2 * joint_count] ints of caller memory
  * (NULL: as ik_skeleton_init): the named joints go into a hash table there
  * (open addressing, at most half full), expected O(n); names crafted to
@@ -46,9 +45,8 @@ ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *pa
  * smallest index whose name an earlier joint has). The file readers pass
  * scratch, so 100,000 joints validate in about 2 ms. `scratch` is not
  * kept. */
-ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
-                                   const char *const *names, const ik_transform *rest_ls, int *scratch,
-                                   ik_error *error);
+ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
+                                   const ik_transform *rest_ls, int *scratch, ik_error *error);
 
 /* Index of the joint called `name`, or -1. */
 int ik_skeleton_find(const ik_skeleton *skeleton, const char *name);
@@ -84,16 +82,16 @@ void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls);
 
 /* Forward kinematics: model_ms[i] = model_ms[parent] * local(pose_ls[i]),
  * with `root_ms` (NULL for the identity) above every root. */
-void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
-                    const ik_mat4 *root_ms, ik_mat4 *model_ms);
+void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls, const ik_mat4 *root_ms,
+                    ik_mat4 *model_ms);
 /* Forward kinematics of one joint: model_ms[joint] from its parent's
  * model_ms (which must be current) and pose_ls[joint]. */
-void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
-                          const ik_mat4 *root_ms, ik_mat4 *model_ms);
+void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls, const ik_mat4 *root_ms,
+                          ik_mat4 *model_ms);
 /* Forward kinematics for `joint` and everything below it only; model_ms of
  * `joint`'s ancestors must already be current. */
-void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
-                            const ik_mat4 *root_ms, ik_mat4 *model_ms);
+void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls, const ik_mat4 *root_ms,
+                            ik_mat4 *model_ms);
 /* Model rotations under mirrored frames (the turn in
  * src/skeleton/model_rotation.c, the rest inline below).
  * A model matrix M reads as the rotation W = ik_mat4_rotation(M), and its
@@ -110,8 +108,8 @@ void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_tra
  * the joint's origin stays and its subtree is carried rigidly. model_ms of
  * the parent must be current; the caller refreshes the joint and its
  * subtree (ik_skeleton_fk_subtree) when it needs them. */
-void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat turn_ms,
-                               const ik_mat4 *root_ms, ik_transform *pose_ls, const ik_mat4 *model_ms);
+void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat turn_ms, const ik_mat4 *root_ms,
+                               ik_transform *pose_ls, const ik_mat4 *model_ms);
 /* D q D: the rotation q seen through the mirror D = diag(-1, 1, 1). */
 static inline ik_quat ik_skeleton_mirrored_turn(ik_quat q) { return ik_q(q.x, -q.y, -q.z, q.w); }
 /* The proper part E of a local scale's signs, diag(sgn S) = E D^o (o = 1
@@ -150,8 +148,8 @@ static inline ik_quat ik_skeleton_rotation_ls(ik_quat parent_ms, ik_bool parent_
 /* Model to local: pose_ls[i] = decompose(model_ms[parent]^-1 model_ms[i]).
  * Returns IK_ERR_DEGENERATE when a parent matrix is singular (that joint's
  * local transform is then its model transform). */
-ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms,
-                                     const ik_mat4 *root_ms, ik_transform *pose_ls);
+ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms, const ik_mat4 *root_ms,
+                                     ik_transform *pose_ls);
 
 /* Walk `count` joints up from `end_joint` (seed 004's IK chain): writes the
  * chain root-first into `chain` [count], ending with `end_joint`. Returns

@@ -40,8 +40,8 @@ ik_spring ik_spring_make(void);
 /* A spring of `stiffness` toward the angle `rest`, no limits. */
 ik_spring ik_spring_toward(ik_real rest, ik_real stiffness);
 /* A comfort range with growing resistance outside it up to hard limits. */
-ik_spring ik_spring_comfort(ik_real comfort_min, ik_real comfort_max, ik_real limit_min,
-                            ik_real limit_max, ik_real stiffness);
+ik_spring ik_spring_comfort(ik_real comfort_min, ik_real comfort_max, ik_real limit_min, ik_real limit_max,
+                            ik_real stiffness);
 
 /* IK_OK, IK_ERR_NONFINITE, or IK_ERR_RANGE when the ordering
  * limit_min <= comfort_min <= comfort_max <= limit_max or stiffness >= 0 fails. */

@@ -40,33 +40,33 @@ extern "C" {
 /* What the kept round did, against the input (lengths in model units under
  * root_ms). */
 typedef struct ik_stance_clean_report {
-    int rounds;           /* passes run after the first */
-    int kept_round;       /* 0: the first pass */
-    ik_real worst_slide;  /* of the result's own contacts (ik_stance_join's measure) */
-    ik_real added_speed;  /* the largest speed added to a joint, units per second */
-    int knee_flips;       /* frames with a knee bent the wrong way (ik_leg_knee_flip_frames) */
-    ik_real deepest_sole; /* ik_leg_deepest_sole */
+    int rounds;            /* passes run after the first */
+    int kept_round;        /* 0: the first pass */
+    ik_real worst_slide;   /* of the result's own contacts (ik_stance_join's measure) */
+    ik_real added_speed;   /* the largest speed added to a joint, units per second */
+    int knee_flips;        /* frames with a knee bent the wrong way (ik_leg_knee_flip_frames) */
+    ik_real deepest_sole;  /* ik_leg_deepest_sole */
     ik_real beyond_limits; /* radians past the rig's limits, the worst joint (ik_take_limits_excess) */
 } ik_stance_clean_report;
 
 typedef struct ik_stance_clean {
     const ik_humanoid *rig;
-    const ik_mat4 *root_ms;      /* above the roots; NULL: identity */
-    ik_take *take;               /* in: the take; out: cleaned */
-    ik_foot_contact *contacts;   /* in/out: the contacts to hold, under root_ms; out: those the kept round held,
-                                    at the spots it held them (moved into reach) */
-    int *count;                  /* in/out */
-    int capacity;                /* of contacts; 2 * frame_count always suffices */
-    ik_real metre;               /* units per metre under root_ms (> 0): a glTF file's 1, else ik_foot_metre */
-    ik_real leg_length;          /* model units under root_ms (> 0): ik_foot_leg_length times the root's scale */
-    int rounds;                  /* rounds after the first pass (default 3) */
-    const ik_real *levels;       /* optional [IK_FOOT_CONTACT_POINTS]: each point's floor level along up
-                                    under root_ms (ik_foot_contacts' levels); a contact planted under its
-                                    point's level is held on it (a capture's scatter: CMU 131_02's left toe
-                                    plants 23 mm under its level) */
-    ik_real blend_time;          /* ik_footskate's (default 0.25 s) */
-    ik_bool follow_heel_lift;    /* ik_footskate's (default 1) */
-    void *scratch;               /* ik_stance_clean_scratch_size(take, capacity) bytes */
+    const ik_mat4 *root_ms;    /* above the roots; NULL: identity */
+    ik_take *take;             /* in: the take; out: cleaned */
+    ik_foot_contact *contacts; /* in/out: the contacts to hold, under root_ms; out: those the kept round held,
+                                  at the spots it held them (moved into reach) */
+    int *count;                /* in/out */
+    int capacity;              /* of contacts; 2 * frame_count always suffices */
+    ik_real metre;             /* units per metre under root_ms (> 0): a glTF file's 1, else ik_foot_metre */
+    ik_real leg_length;        /* model units under root_ms (> 0): ik_foot_leg_length times the root's scale */
+    int rounds;                /* rounds after the first pass (default 3) */
+    const ik_real *levels;     /* optional [IK_FOOT_CONTACT_POINTS]: each point's floor level along up
+                                  under root_ms (ik_foot_contacts' levels); a contact planted under its
+                                  point's level is held on it (a capture's scatter: CMU 131_02's left toe
+                                  plants 23 mm under its level) */
+    ik_real blend_time;        /* ik_footskate's (default 0.25 s) */
+    ik_bool follow_heel_lift;  /* ik_footskate's (default 1) */
+    void *scratch;             /* ik_stance_clean_scratch_size(take, capacity) bytes */
     size_t scratch_bytes;
     ik_stance_clean_report *report; /* optional */
     unsigned long defaulted;

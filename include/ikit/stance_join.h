@@ -35,23 +35,23 @@ extern "C" {
 
 typedef struct ik_stance_join {
     const ik_humanoid *rig;
-    const ik_take *take;         /* the result of the pass */
-    const ik_mat4 *root_ms;      /* model space to the contacts' space (a file's root above the
-                                    skeleton); NULL: identity */
-    ik_real metre;               /* units per metre of the contacts' space (> 0): ik_foot_metre,
-                                    or a file's own (1 for glTF under its root) */
-    ik_real tolerance;           /* a slide over this joins, model units; 0 (default): a millimetre */
-    ik_bool join;                /* 1 (default): join; 0: only measure (*worst) */
-    ik_foot_contact *contacts;   /* in/out: the contacts meant to be held, in order of start, each
-                                    point's disjoint */
-    int *count;                  /* in/out */
-    int capacity;                /* of contacts; 2 * frame_count always suffices */
-    void *scratch;               /* ik_stance_join_scratch_size(take, capacity) bytes */
+    const ik_take *take;       /* the result of the pass */
+    const ik_mat4 *root_ms;    /* model space to the contacts' space (a file's root above the
+                                  skeleton); NULL: identity */
+    ik_real metre;             /* units per metre of the contacts' space (> 0): ik_foot_metre,
+                                  or a file's own (1 for glTF under its root) */
+    ik_real tolerance;         /* a slide over this joins, model units; 0 (default): a millimetre */
+    ik_bool join;              /* 1 (default): join; 0: only measure (*worst) */
+    ik_foot_contact *contacts; /* in/out: the contacts meant to be held, in order of start, each
+                                  point's disjoint */
+    int *count;                /* in/out */
+    int capacity;              /* of contacts; 2 * frame_count always suffices */
+    void *scratch;             /* ik_stance_join_scratch_size(take, capacity) bytes */
     size_t scratch_bytes;
-    ik_real *worst;              /* out, optional: the worst slide found, model units */
-    ik_real *beyond;             /* out, optional: the sum over the contacts found of how far each
-                                    slides past the tolerance, model units (0: none over it) */
-    int *joined;                 /* out, optional: how many contacts joined */
+    ik_real *worst;  /* out, optional: the worst slide found, model units */
+    ik_real *beyond; /* out, optional: the sum over the contacts found of how far each
+                        slides past the tolerance, model units (0: none over it) */
+    int *joined;     /* out, optional: how many contacts joined */
     unsigned long defaulted;
 } ik_stance_join;
 

@@ -62,8 +62,8 @@ ik_take_clip_size ik_take_clip_size_of(const ik_take *take);
  * f * frame_time, in the caller's `channels`, `times` and `values` (sized by
  * ik_take_clip_size_of). Sampling the clip at a frame's time gives that
  * frame's pose. */
-ik_result ik_take_to_clip(const ik_take *take, const char *name, ik_channel *channels, ik_real *times,
-                          ik_real *values, ik_clip *clip);
+ik_result ik_take_to_clip(const ik_take *take, const char *name, ik_channel *channels, ik_real *times, ik_real *values,
+                          ik_clip *clip);
 
 #ifdef __cplusplus
 }

@@ -94,8 +94,7 @@ ik_two_bone ik_two_bone_def(void);
 /* Point the job at joints `start`, `mid`, `end` of a pose: their model-space
  * matrices in model_ms and their rotations in pose_ls (which the solve then
  * updates in place). */
-void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *pose_ls, int start,
-                      int mid, int end);
+void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *pose_ls, int start, int mid, int end);
 
 /* Solve. Returns IK_ERR_NOT_DEFAULTED for a job not made by
  * ik_two_bone_def() (a zeroed one), IK_ERR_NULL for missing pointers, IK_ERR_NONFINITE for NaN or

@@ -65,7 +65,7 @@ typedef struct ik_urdf_joint {
     ik_vec3 axis;                /* unit; (1, 0, 0) when not given */
     int has_limit;               /* 1 when a <limit> was given */
     double lower, upper, velocity, effort;
-    int mimic_joint;             /* the joint it follows, or -1 */
+    int mimic_joint;                       /* the joint it follows, or -1 */
     double mimic_multiplier, mimic_offset; /* value = multiplier * leader + offset */
     long line;
 } ik_urdf_joint;
@@ -113,8 +113,8 @@ ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *
  * standing for the leader's value. variable_joints [IK_ROBOT_MAX_JOINTS]
  * (may be NULL) receives the URDF joint each variable is the value of.
  * Limits are the joint's own. IK_ERR_CAPACITY beyond IK_ROBOT_MAX_JOINTS. */
-ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                              ik_robot_chain *chain, int *variable_joints, ik_error *error);
+ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, ik_robot_chain *chain,
+                              int *variable_joints, ik_error *error);
 
 /* A chain as a skeleton: one joint per link (the base link first, then the
  * child link of each chain joint), named after the links, whose rest pose

@@ -53,7 +53,7 @@ typedef struct ik_walk_report {
 
 typedef struct ik_walk {
     const ik_humanoid *rig;
-    const ik_mat4 *root_ms;  /* above the skeleton's roots; NULL: identity */
+    const ik_mat4 *root_ms; /* above the skeleton's roots; NULL: identity */
 
     /* The gait; lengths in model units. ik_walk_def derives them from the
      * leg length L (thigh + shin, in model units under root_ms). */

@@ -12,8 +12,8 @@
 /* One ik_two_bone_run per limb, from `first` on. */
 static int solve_one_by_one(ik_two_bone job, int first, int count, const ik_mat4 *start_ms, const ik_mat4 *mid_ms,
                             const ik_mat4 *end_ms, const ik_vec3 *targets_ms, const ik_vec3 *poles_ms,
-                            ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
-                            ik_real *residual, ik_result *failure) {
+                            ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached, ik_real *residual,
+                            ik_result *failure) {
     int i;
     for (i = first; i < count; ++i) {
         ik_result r;
@@ -57,8 +57,8 @@ static ik_bool quat_finite(ik_quat q) { return ik_finite(q.x + q.y + q.z + q.w);
  * or infinity, IK_ERR_DEGENERATE for a zero rotation. */
 int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *start_ms, const ik_mat4 *mid_ms,
                         const ik_mat4 *end_ms, const ik_vec3 *targets_ms, const ik_vec3 *poles_ms,
-                        ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
-                        ik_real *residual, ik_result *failure) {
+                        ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached, ik_real *residual,
+                        ik_result *failure) {
     ik_two_bone job = *options;
     ik_two_bone_batch batch = ik_two_bone_batch_def();
     int first;
@@ -92,12 +92,13 @@ int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *st
         for (i = 0; i < n; ++i) {
             ik_quat *start = &start_rotation_ls[first + i], *mid = &mid_rotation_ls[first + i];
             ik_quat start_before = *start;
-            if (status[i] == IK_OK && !(apply_correction(start, start_correction[i]) &&
-                                        apply_correction(mid, mid_correction[i]))) {
+            if (status[i] == IK_OK &&
+                !(apply_correction(start, start_correction[i]) && apply_correction(mid, mid_correction[i]))) {
                 *start = start_before;
                 status[i] = IK_ERR_DEGENERATE;
             }
-            if (status[i] == IK_ERR_DEGENERATE && !(quat_finite(*start) && quat_finite(*mid))) status[i] = IK_ERR_NONFINITE;
+            if (status[i] == IK_ERR_DEGENERATE && !(quat_finite(*start) && quat_finite(*mid)))
+                status[i] = IK_ERR_NONFINITE;
             if (status[i] != IK_OK) {
                 if (reached != NULL) reached[first + i] = 0;
                 *failure = status[i];

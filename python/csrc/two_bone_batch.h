@@ -18,7 +18,7 @@
  * after are untouched); returns -1 when every limb solved. */
 int ikpy_two_bone_batch(const ik_two_bone *options, int count, const ik_mat4 *start_ms, const ik_mat4 *mid_ms,
                         const ik_mat4 *end_ms, const ik_vec3 *targets_ms, const ik_vec3 *poles_ms,
-                        ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached,
-                        ik_real *residual, ik_result *failure);
+                        ik_quat *start_rotation_ls, ik_quat *mid_rotation_ls, ik_bool *reached, ik_real *residual,
+                        ik_result *failure);
 
 #endif

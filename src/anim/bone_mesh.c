@@ -42,8 +42,8 @@ static ik_bool is_leaf(const ik_skeleton *sk, int joint) {
 /* The next capsule of the body after *cursor (start at 0): bones first, in
  * joint order, then leaves; 0 when there are no more. `min_length` is the
  * shortest bone kept. */
-static int next_capsule(const ik_skeleton *sk, const ik_mat4 *rest_ms, const ik_bone_mesh_shape *s,
-                        ik_real min_length, int *cursor, capsule *c) {
+static int next_capsule(const ik_skeleton *sk, const ik_mat4 *rest_ms, const ik_bone_mesh_shape *s, ik_real min_length,
+                        int *cursor, capsule *c) {
     const int n = sk->joint_count;
     while (*cursor < 2 * n) {
         int j = *cursor % n, p = sk->parents[j], leaves = *cursor >= n;
@@ -83,12 +83,13 @@ static int next_capsule(const ik_skeleton *sk, const ik_mat4 *rest_ms, const ik_
 }
 
 /* Check the shape and the rest pose; the shortest bone a capsule gets. */
-static ik_result check(const ik_skeleton *sk, const ik_mat4 *rest_ms, const ik_bone_mesh_shape *s, ik_real *min_length) {
+static ik_result check(const ik_skeleton *sk, const ik_mat4 *rest_ms, const ik_bone_mesh_shape *s,
+                       ik_real *min_length) {
     ik_real longest = 0;
     int j, k;
     if (!sk || !rest_ms || !s || !sk->parents) return IK_ERR_NULL;
-    if (sk->joint_count < 1 || sk->joint_count > INT_MAX / 2 || s->segments < 3 || s->segments > 64 || s->rings < 2 || s->rings > 64 ||
-        s->cap_rings < 1 || s->cap_rings > 16)
+    if (sk->joint_count < 1 || sk->joint_count > INT_MAX / 2 || s->segments < 3 || s->segments > 64 || s->rings < 2 ||
+        s->rings > 64 || s->cap_rings < 1 || s->cap_rings > 16)
         return IK_ERR_RANGE;
     if (!ik_finite(s->blend)) return IK_ERR_NONFINITE;
     if (!(s->blend >= 0 && s->blend <= (ik_real)0.5)) return IK_ERR_RANGE;
@@ -100,7 +101,8 @@ static ik_result check(const ik_skeleton *sk, const ik_mat4 *rest_ms, const ik_b
         if ((s->radius && s->radius[j] < 0) || (s->leaf_length && s->leaf_length[j] < 0)) return IK_ERR_RANGE;
         if (sk->parents[j] >= j) return IK_ERR_HIERARCHY;
         if (sk->parents[j] >= 0) {
-            ik_real len = ik_vec3_distance(ik_mat4_translation(&rest_ms[sk->parents[j]]), ik_mat4_translation(&rest_ms[j]));
+            ik_real len =
+                ik_vec3_distance(ik_mat4_translation(&rest_ms[sk->parents[j]]), ik_mat4_translation(&rest_ms[j]));
             if (!ik_finite(len)) return IK_ERR_NONFINITE;
             longest = ik_maxr(longest, len);
         }

@@ -102,8 +102,7 @@ void ik_channel_sample(const ik_channel *ch, ik_real time, ik_real *out) {
         ik_real h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
         ik_bool finite = 1;
         for (i = 0; i < width; ++i) {
-            out[i] = h00 * key0[width + i] + h10 * d * key0[2 * width + i] + h01 * key1[width + i] +
-                     h11 * d * key1[i];
+            out[i] = h00 * key0[width + i] + h10 * d * key0[2 * width + i] + h01 * key1[width + i] + h11 * d * key1[i];
             finite = finite && ik_finite(out[i]);
         }
         /* Tangents that, times the key interval, pass the largest real

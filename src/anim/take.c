@@ -26,8 +26,10 @@ ik_result ik_take_validate(const ik_take *take, int *bad_frame) {
         const ik_transform *pose = ik_take_pose(take, f);
         for (j = 0; j < take->joint_count; ++j) {
             ik_result r = IK_OK;
-            if (!ik_transform_finite(pose[j])) r = IK_ERR_NONFINITE;
-            else if (IK_FABS(ik_quat_length(pose[j].rotation) - 1) > (ik_real)1e-3) r = IK_ERR_DEGENERATE;
+            if (!ik_transform_finite(pose[j]))
+                r = IK_ERR_NONFINITE;
+            else if (IK_FABS(ik_quat_length(pose[j].rotation) - 1) > (ik_real)1e-3)
+                r = IK_ERR_DEGENERATE;
             if (r != IK_OK) {
                 if (bad_frame) *bad_frame = f;
                 return r;
@@ -78,8 +80,8 @@ ik_take_clip_size ik_take_clip_size_of(const ik_take *take) {
     return size;
 }
 
-ik_result ik_take_to_clip(const ik_take *take, const char *name, ik_channel *channels, ik_real *times,
-                          ik_real *values, ik_clip *clip) {
+ik_result ik_take_to_clip(const ik_take *take, const char *name, ik_channel *channels, ik_real *times, ik_real *values,
+                          ik_clip *clip) {
     int f, j, c = 0, frames;
     ik_real *at = values;
     if (!take || !take->poses_ls || !channels || !times || !values || !clip) return IK_ERR_NULL;

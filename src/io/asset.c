@@ -110,21 +110,21 @@ ik_result ik_asset_load(const char *path, ik_asset *asset, ik_error *error) {
     asset->root_ms = ik_mat4_identity();
     asset->format = sniff(path, &asset->binary);
     switch (asset->format) {
-    case IK_ASSET_GLTF:
-        r = ik_gltf_read_file(path, &asset->gltf, error);
-        if (r == IK_OK) r = take_skin(asset, error);
-        break;
-    case IK_ASSET_BVH:
-        r = ik_bvh_read_file(path, &asset->bvh, error);
-        if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
-        break;
-    case IK_ASSET_CHAIN:
-        r = ik_chain_file_read_file(path, &asset->chain_file, error);
-        if (r == IK_OK) r = take_chain(asset, error);
-        break;
-    default:
-        ik_error_set(error, 0, 0, -1, "cannot open '%.180s': %s", path, strerror(errno));
-        return IK_ERR_IO;
+        case IK_ASSET_GLTF:
+            r = ik_gltf_read_file(path, &asset->gltf, error);
+            if (r == IK_OK) r = take_skin(asset, error);
+            break;
+        case IK_ASSET_BVH:
+            r = ik_bvh_read_file(path, &asset->bvh, error);
+            if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
+            break;
+        case IK_ASSET_CHAIN:
+            r = ik_chain_file_read_file(path, &asset->chain_file, error);
+            if (r == IK_OK) r = take_chain(asset, error);
+            break;
+        default:
+            ik_error_set(error, 0, 0, -1, "cannot open '%.180s': %s", path, strerror(errno));
+            return IK_ERR_IO;
     }
     if (r == IK_OK) return IK_OK;
     format = asset->format;
@@ -148,18 +148,18 @@ ik_result ik_asset_load_memory(const void *data, size_t size, const char *name, 
     head[n] = '\0';
     asset->format = format_of(asset->path, head, n, &asset->binary);
     switch (asset->format) {
-    case IK_ASSET_GLTF:
-        r = ik_gltf_read_memory(data, size, NULL, &asset->gltf, error);
-        if (r == IK_OK) r = take_skin(asset, error);
-        break;
-    case IK_ASSET_BVH:
-        r = ik_bvh_read_memory((const char *)data, size, &asset->bvh, error);
-        if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
-        break;
-    default:
-        r = ik_chain_file_read_memory((const char *)data, size, &asset->chain_file, error);
-        if (r == IK_OK) r = take_chain(asset, error);
-        break;
+        case IK_ASSET_GLTF:
+            r = ik_gltf_read_memory(data, size, NULL, &asset->gltf, error);
+            if (r == IK_OK) r = take_skin(asset, error);
+            break;
+        case IK_ASSET_BVH:
+            r = ik_bvh_read_memory((const char *)data, size, &asset->bvh, error);
+            if (r == IK_OK) asset->skeleton = &asset->bvh->skeleton;
+            break;
+        default:
+            r = ik_chain_file_read_memory((const char *)data, size, &asset->chain_file, error);
+            if (r == IK_OK) r = take_chain(asset, error);
+            break;
     }
     if (r == IK_OK) return IK_OK;
     format = asset->format;
@@ -179,10 +179,14 @@ void ik_asset_free(ik_asset *asset) {
 
 const char *ik_asset_format_name(const ik_asset *asset) {
     switch (asset->format) {
-    case IK_ASSET_GLTF: return asset->binary ? "glTF binary (GLB)" : "glTF 2.0";
-    case IK_ASSET_BVH: return "BVH motion capture";
-    case IK_ASSET_CHAIN: return "chain description";
-    default: return "unknown";
+        case IK_ASSET_GLTF:
+            return asset->binary ? "glTF binary (GLB)" : "glTF 2.0";
+        case IK_ASSET_BVH:
+            return "BVH motion capture";
+        case IK_ASSET_CHAIN:
+            return "chain description";
+        default:
+            return "unknown";
     }
 }
 

@@ -20,8 +20,7 @@ typedef struct bvh_parser {
     long *joint_column;
 } bvh_parser;
 
-static ik_result fail(bvh_parser *p, ik_result code, const ik_text_token *at, const char *fmt, ...)
-{
+static ik_result fail(bvh_parser *p, ik_result code, const ik_text_token *at, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     ik_error_setv(p->error, at->line, at->column, at->offset, fmt, args);
@@ -32,8 +31,7 @@ static ik_result fail(bvh_parser *p, ik_result code, const ik_text_token *at, co
 /* A token quoted in messages, at most 40 bytes of it. */
 #define TOKEN_SHOWN(t) (int)((t)->length < 40 ? (t)->length : 40), (t)->text
 
-static ik_result expect_word(bvh_parser *p, const char *word, const char *where)
-{
+static ik_result expect_word(bvh_parser *p, const char *word, const char *where) {
     ik_text_token t;
     if (!ik_text_next(&p->scan, &t, 1))
         return fail(p, IK_ERR_PARSE, &t, "unexpected end of file: expected '%s' %s", word, where);
@@ -42,12 +40,10 @@ static ik_result expect_word(bvh_parser *p, const char *word, const char *where)
     return IK_OK;
 }
 
-static ik_result read_number(bvh_parser *p, int cross_lines, const char *what, double *out)
-{
+static ik_result read_number(bvh_parser *p, int cross_lines, const char *what, double *out) {
     ik_text_token t;
     ik_text_number status;
-    if (!ik_text_next(&p->scan, &t, cross_lines))
-        return fail(p, IK_ERR_PARSE, &t, "missing %s", what);
+    if (!ik_text_next(&p->scan, &t, cross_lines)) return fail(p, IK_ERR_PARSE, &t, "missing %s", what);
     status = ik_text_number_parse(&t, out);
     if (status == IK_TEXT_NUMBER_NONFINITE)
         return fail(p, IK_ERR_NONFINITE, &t, "%s is not finite: '%.*s'", what, TOKEN_SHOWN(&t));
@@ -57,15 +53,15 @@ static ik_result read_number(bvh_parser *p, int cross_lines, const char *what, d
 }
 
 /* A whole number in [0, max]; `at` receives its token for later messages. */
-static ik_result read_count(bvh_parser *p, const char *what, double max, long *out, ik_text_token *at)
-{
+static ik_result read_count(bvh_parser *p, const char *what, double max, long *out, ik_text_token *at) {
     double value;
     ik_result r;
     ik_text_skip_blank(&p->scan, 1);
     *at = ik_text_here(&p->scan);
     r = read_number(p, 1, what, &value);
     if (r != IK_OK) return r;
-    if (value > max) return fail(p, IK_ERR_RANGE, at, "%s %.0f is more than this input can hold (%.0f)", what, value, max);
+    if (value > max)
+        return fail(p, IK_ERR_RANGE, at, "%s %.0f is more than this input can hold (%.0f)", what, value, max);
     if (value < 0 || value != (double)(long)value)
         return fail(p, IK_ERR_RANGE, at, "%s must be a whole number >= 0", what);
     *out = (long)value;
@@ -73,8 +69,7 @@ static ik_result read_count(bvh_parser *p, const char *what, double max, long *o
 }
 
 static ik_result add_joint(bvh_parser *p, const ik_text_token *at, int parent, const char *name, size_t name_length,
-                           int end_site, int *index)
-{
+                           int end_site, int *index) {
     ik_bvh *bvh = p->bvh;
     ik_bvh_joint *j;
     if (bvh->joint_count == IK_BVH_MAX_JOINTS)
@@ -111,8 +106,7 @@ static ik_result add_joint(bvh_parser *p, const ik_text_token *at, int parent, c
 /* The joint name is the rest of the line after ROOT/JOINT (names with spaces
  * exist in the wild), up to a line break or a brace, without
  * surrounding blanks. */
-static ik_result read_name(bvh_parser *p, const ik_text_token *keyword, const char **name, size_t *length)
-{
+static ik_result read_name(bvh_parser *p, const ik_text_token *keyword, const char **name, size_t *length) {
     ik_text_scan *s = &p->scan;
     ik_text_token at;
     size_t end;
@@ -127,15 +121,13 @@ static ik_result read_name(bvh_parser *p, const ik_text_token *keyword, const ch
     while (end > (size_t)at.offset && ik_text_is_blank(s->data[end - 1])) --end;
     *name = at.text;
     *length = end - (size_t)at.offset;
-    if (*length == 0)
-        return fail(p, IK_ERR_PARSE, &at, "missing joint name after '%.*s'", TOKEN_SHOWN(keyword));
+    if (*length == 0) return fail(p, IK_ERR_PARSE, &at, "missing joint name after '%.*s'", TOKEN_SHOWN(keyword));
     if (*length > IK_BVH_MAX_NAME)
         return fail(p, IK_ERR_RANGE, &at, "joint name longer than %d bytes", IK_BVH_MAX_NAME);
     return IK_OK;
 }
 
-static ik_result read_offset(bvh_parser *p, ik_bvh_joint *j)
-{
+static ik_result read_offset(bvh_parser *p, ik_bvh_joint *j) {
     static const char *const what[3] = {"OFFSET x", "OFFSET y", "OFFSET z"};
     int i;
     ik_result r = expect_word(p, "OFFSET", "at the start of a joint block");
@@ -143,18 +135,15 @@ static ik_result read_offset(bvh_parser *p, ik_bvh_joint *j)
     return r;
 }
 
-static int channel_from_token(const ik_text_token *t)
-{
-    static const char *const names[6] = {"Xposition", "Yposition", "Zposition",
-                                         "Xrotation", "Yrotation", "Zrotation"};
+static int channel_from_token(const ik_text_token *t) {
+    static const char *const names[6] = {"Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"};
     int c;
     for (c = 0; c < 6; ++c)
         if (ik_text_is(t, names[c])) return c;
     return -1;
 }
 
-static ik_result read_channels(bvh_parser *p, ik_bvh_joint *j)
-{
+static ik_result read_channels(bvh_parser *p, ik_bvh_joint *j) {
     ik_text_token count_at, t;
     long count;
     int i, k, seen = 0;
@@ -179,23 +168,20 @@ static ik_result read_channels(bvh_parser *p, ik_bvh_joint *j)
 }
 
 /* OFFSET, then an optional CHANNELS list. */
-static ik_result read_joint_header(bvh_parser *p, int joint)
-{
+static ik_result read_joint_header(bvh_parser *p, int joint) {
     ik_text_scan saved;
     ik_text_token t;
     ik_result r = expect_word(p, "{", "after the joint name");
     if (r == IK_OK) r = read_offset(p, &p->bvh->joints[joint]);
     if (r != IK_OK) return r;
     saved = p->scan;
-    if (ik_text_next(&p->scan, &t, 1) && ik_text_is(&t, "CHANNELS"))
-        return read_channels(p, &p->bvh->joints[joint]);
+    if (ik_text_next(&p->scan, &t, 1) && ik_text_is(&t, "CHANNELS")) return read_channels(p, &p->bvh->joints[joint]);
     p->scan = saved;
     return IK_OK;
 }
 
 /* End Site names: "<Parent>_End", then "<Parent>_End2", ... while taken. */
-static ik_result add_end_site(bvh_parser *p, const ik_text_token *at, int parent, int *index)
-{
+static ik_result add_end_site(bvh_parser *p, const ik_text_token *at, int parent, int *index) {
     char name[IK_BVH_MAX_NAME + 16];
     int suffix, i, taken;
     for (suffix = 1;; ++suffix) {
@@ -203,14 +189,14 @@ static ik_result add_end_site(bvh_parser *p, const ik_text_token *at, int parent
             snprintf(name, sizeof name, "%s_End", p->bvh->joints[parent].name);
         else
             snprintf(name, sizeof name, "%s_End%d", p->bvh->joints[parent].name, suffix);
-        for (taken = 0, i = 0; i < p->bvh->joint_count && !taken; ++i) taken = strcmp(p->bvh->joints[i].name, name) == 0;
+        for (taken = 0, i = 0; i < p->bvh->joint_count && !taken; ++i)
+            taken = strcmp(p->bvh->joints[i].name, name) == 0;
         if (!taken) break;
     }
     return add_joint(p, at, parent, name, strlen(name), 1, index);
 }
 
-static ik_result read_end_site(bvh_parser *p, const ik_text_token *at, int parent)
-{
+static ik_result read_end_site(bvh_parser *p, const ik_text_token *at, int parent) {
     int joint = parent;
     ik_result r = expect_word(p, "Site", "after 'End'");
     if (r == IK_OK) r = add_end_site(p, at, parent, &joint);
@@ -222,8 +208,7 @@ static ik_result read_end_site(bvh_parser *p, const ik_text_token *at, int paren
 
 /* One ROOT block and everything inside it, without recursion: `current` is
  * the joint whose block is open; '}' closes it and returns to its parent. */
-static ik_result read_root(bvh_parser *p, const ik_text_token *keyword)
-{
+static ik_result read_root(bvh_parser *p, const ik_text_token *keyword) {
     const char *name;
     size_t length;
     int current = -1;
@@ -253,8 +238,7 @@ static ik_result read_root(bvh_parser *p, const ik_text_token *keyword)
     return r;
 }
 
-static ik_result read_hierarchy(bvh_parser *p)
-{
+static ik_result read_hierarchy(bvh_parser *p) {
     ik_text_token t;
     ik_result r;
     ik_text_next(&p->scan, &t, 1);
@@ -278,8 +262,7 @@ static ik_result read_hierarchy(bvh_parser *p)
  * between frames are allowed). Before allocating, the frame count is capped
  * by the bytes left: every value needs at least a digit and a separator, and
  * every frame a line feed. */
-static ik_result read_motion(bvh_parser *p)
-{
+static ik_result read_motion(bvh_parser *p) {
     ik_bvh *bvh = p->bvh;
     ik_text_token frames_at, time_at, t;
     long frames, f;
@@ -331,8 +314,7 @@ static ik_result read_motion(bvh_parser *p)
     return IK_OK;
 }
 
-ik_quat ik_bvh_euler_to_quat(const unsigned char *channels, const double *degrees, int count)
-{
+ik_quat ik_bvh_euler_to_quat(const unsigned char *channels, const double *degrees, int count) {
     /* Computed in double whatever ik_real is: the file's values are doubles
      * and the product of three rotations should not round three times in
      * float. Each factor is (sin(a/2) e_axis, cos(a/2)). */
@@ -344,9 +326,12 @@ ik_quat ik_bvh_euler_to_quat(const unsigned char *channels, const double *degree
         half = degrees[i] * (3.14159265358979323846 / 360.0);
         s = sin(half);
         c = cos(half);
-        if (channels[i] == IK_BVH_XROTATION) bx = s;
-        else if (channels[i] == IK_BVH_YROTATION) by = s;
-        else bz = s;
+        if (channels[i] == IK_BVH_XROTATION)
+            bx = s;
+        else if (channels[i] == IK_BVH_YROTATION)
+            by = s;
+        else
+            bz = s;
         nx = w * bx + x * c + y * bz - z * by;
         ny = w * by - x * bz + y * c + z * bx;
         nz = w * bz + x * by - y * bx + z * c;
@@ -359,8 +344,7 @@ ik_quat ik_bvh_euler_to_quat(const unsigned char *channels, const double *degree
     return ik_q((ik_real)x, (ik_real)y, (ik_real)z, (ik_real)w);
 }
 
-static int has_channel_kind(const ik_bvh_joint *j, int rotation)
-{
+static int has_channel_kind(const ik_bvh_joint *j, int rotation) {
     int i;
     for (i = 0; i < j->channel_count; ++i)
         if ((j->channels[i] >= IK_BVH_XROTATION) == rotation) return 1;
@@ -371,8 +355,7 @@ static int has_channel_kind(const ik_bvh_joint *j, int rotation)
  * the OFFSET; rotation = ik_bvh_euler_to_quat, kept in the hemisphere of the
  * previous key so that consecutive keys are close as 4-vectors too. */
 static void fill_clip_keys(ik_bvh *bvh, const ik_bvh_joint *j, ik_channel *translation, ik_channel *rotation,
-                           ik_real *values)
-{
+                           ik_real *values) {
     int f, i;
     ik_real *tv = values, *rv = translation ? values + (size_t)bvh->frame_count * 3 : values;
     if (translation) translation->values = tv;
@@ -400,8 +383,7 @@ static void fill_clip_keys(ik_bvh *bvh, const ik_bvh_joint *j, ik_channel *trans
     }
 }
 
-static ik_result build_clip(bvh_parser *p)
-{
+static ik_result build_clip(bvh_parser *p) {
     ik_bvh *bvh = p->bvh;
     int i, channel_count = 0, c = 0;
     size_t value_count = 0, used = 0;
@@ -414,7 +396,8 @@ static ik_result build_clip(bvh_parser *p)
         value_count += (size_t)(3 * t + 4 * r) * (size_t)bvh->frame_count;
     }
     bvh->clip_times = (ik_real *)malloc((size_t)bvh->frame_count * sizeof *bvh->clip_times);
-    bvh->clip_channels = (ik_channel *)calloc(channel_count > 0 ? (size_t)channel_count : 1, sizeof *bvh->clip_channels);
+    bvh->clip_channels =
+        (ik_channel *)calloc(channel_count > 0 ? (size_t)channel_count : 1, sizeof *bvh->clip_channels);
     bvh->clip_values = (ik_real *)malloc(value_count > 0 ? value_count * sizeof *bvh->clip_values : 1);
     if (!bvh->clip_times || !bvh->clip_channels || !bvh->clip_values)
         return fail(p, IK_ERR_NO_MEMORY, &here, "out of memory for the clip");
@@ -448,8 +431,7 @@ static ik_result build_clip(bvh_parser *p)
     return IK_OK;
 }
 
-static ik_result build_skeleton(bvh_parser *p)
-{
+static ik_result build_skeleton(bvh_parser *p) {
     ik_bvh *bvh = p->bvh;
     ik_error skeleton_error;
     ik_result r;
@@ -488,8 +470,7 @@ static ik_result build_skeleton(bvh_parser *p)
     return IK_OK;
 }
 
-void ik_bvh_free(ik_bvh *bvh)
-{
+void ik_bvh_free(ik_bvh *bvh) {
     int i;
     if (!bvh) return;
     for (i = 0; i < bvh->joint_count; ++i) free(bvh->joints[i].name);
@@ -504,8 +485,7 @@ void ik_bvh_free(ik_bvh *bvh)
     free(bvh);
 }
 
-ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_error *error)
-{
+ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_error *error) {
     bvh_parser p;
     ik_result r;
     ik_error_clear(error);
@@ -531,8 +511,7 @@ ik_result ik_bvh_read_memory(const char *data, size_t size, ik_bvh **out, ik_err
     return IK_OK;
 }
 
-ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_error *error)
-{
+ik_result ik_bvh_read_file(const char *path, ik_bvh **out, ik_error *error) {
     char *data;
     size_t size;
     ik_result r;

@@ -14,8 +14,7 @@ typedef struct text_out {
     int failed;
 } text_out;
 
-static void put(text_out *o, const char *s, size_t n)
-{
+static void put(text_out *o, const char *s, size_t n) {
     if (o->failed) return;
     if (o->size + n + 1 > o->capacity) {
         size_t capacity = o->capacity ? o->capacity : 1 << 16;
@@ -36,16 +35,14 @@ static void put(text_out *o, const char *s, size_t n)
 
 static void put_str(text_out *o, const char *s) { put(o, s, strlen(s)); }
 
-static void put_tabs(text_out *o, int depth)
-{
+static void put_tabs(text_out *o, int depth) {
     int i;
     for (i = 0; i < depth; ++i) put(o, "\t", 1);
 }
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double
  * (17 significant digits always do: IEEE 754-2008, 5.12.2). */
-static void put_number(text_out *o, double value)
-{
+static void put_number(text_out *o, double value) {
     char text[40];
     int digits;
     for (digits = 15; digits < 17; ++digits) {
@@ -56,8 +53,7 @@ static void put_number(text_out *o, double value)
     put_str(o, text);
 }
 
-static ik_result fail(ik_error *error, ik_result code, const char *fmt, ...)
-{
+static ik_result fail(ik_error *error, ik_result code, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     ik_error_setv(error, 0, 0, -1, fmt, args);
@@ -69,8 +65,7 @@ static int finite_double(double x) { return x - x == 0; }
 
 /* A name must read back unchanged: non-empty, no line breaks or braces, no
  * blanks at either end (the reader trims them). */
-static int name_writable(const char *name)
-{
+static int name_writable(const char *name) {
     size_t n;
     if (!name || !name[0]) return 0;
     n = strlen(name);
@@ -78,13 +73,11 @@ static int name_writable(const char *name)
     return !ik_text_is_blank(name[0]) && !ik_text_is_blank(name[n - 1]);
 }
 
-static ik_result check_bvh(const ik_bvh *bvh, ik_error *error)
-{
+static ik_result check_bvh(const ik_bvh *bvh, ik_error *error) {
     int i, c, k;
     size_t v, total;
     if (bvh->joint_count < 1 || !bvh->joints) return fail(error, IK_ERR_RANGE, "no joints to write");
-    if (bvh->frame_count < 0 || bvh->values_per_frame < 0)
-        return fail(error, IK_ERR_RANGE, "negative counts");
+    if (bvh->frame_count < 0 || bvh->values_per_frame < 0) return fail(error, IK_ERR_RANGE, "negative counts");
     if (!finite_double(bvh->frame_time) || !(bvh->frame_time > 0))
         return fail(error, IK_ERR_RANGE, "frame time must be finite and > 0");
     for (i = 0; i < bvh->joint_count; ++i) {
@@ -119,8 +112,7 @@ static ik_result check_bvh(const ik_bvh *bvh, ik_error *error)
     return IK_OK;
 }
 
-static void put_joint_open(text_out *o, const ik_bvh_joint *j, int depth)
-{
+static void put_joint_open(text_out *o, const ik_bvh_joint *j, int depth) {
     static const char *const channel_names[6] = {"Xposition", "Yposition", "Zposition",
                                                  "Xrotation", "Yrotation", "Zrotation"};
     char count[16];
@@ -156,8 +148,7 @@ static void put_joint_open(text_out *o, const ik_bvh_joint *j, int depth)
 /* Depth-first from each root with children in index order, without
  * recursion: first_child / next_sibling lists, then walk down, across and up.
  * The frame layout follows the same order, recorded in `order`. */
-static ik_result put_hierarchy(text_out *o, const ik_bvh *bvh, int *order, ik_error *error)
-{
+static ik_result put_hierarchy(text_out *o, const ik_bvh *bvh, int *order, ik_error *error) {
     int n = bvh->joint_count, i, written = 0;
     int *first_child = (int *)malloc((size_t)n * 2 * sizeof(int)), *next_sibling;
     int first_root = -1, joint;
@@ -200,8 +191,7 @@ static ik_result put_hierarchy(text_out *o, const ik_bvh *bvh, int *order, ik_er
     return IK_OK;
 }
 
-static ik_result write_text(const ik_bvh *bvh, text_out *o, ik_error *error)
-{
+static ik_result write_text(const ik_bvh *bvh, text_out *o, ik_error *error) {
     int *order, f, k, c;
     char header[64];
     ik_result r = check_bvh(bvh, error);
@@ -236,8 +226,7 @@ static ik_result write_text(const ik_bvh *bvh, text_out *o, ik_error *error)
     return IK_OK;
 }
 
-ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_error *error)
-{
+ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_error *error) {
     text_out o;
     ik_result r;
     ik_error_clear(error);
@@ -257,8 +246,7 @@ ik_result ik_bvh_write_memory(const ik_bvh *bvh, char **text, size_t *size, ik_e
 
 void ik_bvh_text_free(char *text) { free(text); }
 
-ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_error *error)
-{
+ik_result ik_bvh_write_file(const ik_bvh *bvh, const char *path, ik_error *error) {
     char *text;
     size_t size;
     FILE *file;

@@ -29,15 +29,14 @@ typedef struct chain_parser {
     ik_text_scan scan;
     ik_error *error;
     ik_chain_file *chain;
-    joint_given *given;   /* [joint capacity] */
+    joint_given *given; /* [joint capacity] */
     int joint_capacity, target_capacity;
     int target_has_position;
     ik_text_token target_at;
-    int *name_slots;      /* [NAME_SLOTS]: joint index + 1 by name hash, 0 empty */
+    int *name_slots; /* [NAME_SLOTS]: joint index + 1 by name hash, 0 empty */
 } chain_parser;
 
-static ik_result fail(chain_parser *p, ik_result code, const ik_text_token *at, const char *fmt, ...)
-{
+static ik_result fail(chain_parser *p, ik_result code, const ik_text_token *at, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     ik_error_setv(p->error, at->line, at->column, at->offset, fmt, args);
@@ -47,18 +46,16 @@ static ik_result fail(chain_parser *p, ik_result code, const ik_text_token *at, 
 
 #define TOKEN_SHOWN(t) (int)((t)->length < 40 ? (t)->length : 40), (t)->text
 
-static ik_result read_word(chain_parser *p, const char *what, ik_text_token *t)
-{
-    if (!ik_text_next(&p->scan, t, 1))
-        return fail(p, IK_ERR_PARSE, t, "unexpected end of file: missing %s", what);
+static ik_result read_word(chain_parser *p, const char *what, ik_text_token *t) {
+    if (!ik_text_next(&p->scan, t, 1)) return fail(p, IK_ERR_PARSE, t, "unexpected end of file: missing %s", what);
     return IK_OK;
 }
 
-static ik_result read_name(chain_parser *p, const char *what, char *name, ik_text_token *t)
-{
+static ik_result read_name(chain_parser *p, const char *what, char *name, ik_text_token *t) {
     ik_result r = read_word(p, what, t);
     if (r != IK_OK) return r;
-    if (t->length > IK_CHAIN_MAX_NAME) return fail(p, IK_ERR_RANGE, t, "%s longer than %d bytes", what, IK_CHAIN_MAX_NAME);
+    if (t->length > IK_CHAIN_MAX_NAME)
+        return fail(p, IK_ERR_RANGE, t, "%s longer than %d bytes", what, IK_CHAIN_MAX_NAME);
     if (t->text[0] == '{' || t->text[0] == '}' || memchr(t->text, '\0', t->length))
         return fail(p, IK_ERR_PARSE, t, "bad %s '%.*s'", what, TOKEN_SHOWN(t));
     if (name) {
@@ -69,8 +66,7 @@ static ik_result read_name(chain_parser *p, const char *what, char *name, ik_tex
 }
 
 /* A finite number in [lo, hi]. */
-static ik_result read_real(chain_parser *p, const char *what, double lo, double hi, ik_real *out)
-{
+static ik_result read_real(chain_parser *p, const char *what, double lo, double hi, ik_real *out) {
     ik_text_token t;
     double value;
     ik_text_number status;
@@ -86,8 +82,7 @@ static ik_result read_real(chain_parser *p, const char *what, double lo, double 
     return IK_OK;
 }
 
-static ik_result read_vec3(chain_parser *p, const char *what, ik_vec3 *out, ik_text_token *at)
-{
+static ik_result read_vec3(chain_parser *p, const char *what, ik_vec3 *out, ik_text_token *at) {
     ik_result r;
     ik_text_skip_blank(&p->scan, 1);
     *at = ik_text_here(&p->scan);
@@ -103,8 +98,7 @@ static ik_result read_vec3(chain_parser *p, const char *what, ik_vec3 *out, ik_t
  * neither overflow nor fall into subnormals (a plain v / |v| of a 1e-22
  * offset in float is a direction 10 % off unit length). length = m |v/m|,
  * infinite when it overflows; a zero v gives length 0 and a zero unit. */
-static ik_vec3 split_length(ik_vec3 v, ik_real *length)
-{
+static ik_vec3 split_length(ik_vec3 v, ik_real *length) {
     ik_real m = IK_FABS(v.x);
     ik_vec3 scaled;
     ik_real scaled_length;
@@ -120,8 +114,7 @@ static ik_vec3 split_length(ik_vec3 v, ik_real *length)
     return ik_vec3_scale(scaled, 1 / scaled_length);
 }
 
-static ik_result read_unit(chain_parser *p, const char *what, ik_vec3 *out)
-{
+static ik_result read_unit(chain_parser *p, const char *what, ik_vec3 *out) {
     ik_text_token at;
     ik_vec3 v;
     ik_real length;
@@ -134,21 +127,20 @@ static ik_result read_unit(chain_parser *p, const char *what, ik_vec3 *out)
 }
 
 /* A pair min <= max, both in [lo, hi]. */
-static ik_result read_range(chain_parser *p, const char *what, double lo, double hi, ik_real *min, ik_real *max)
-{
+static ik_result read_range(chain_parser *p, const char *what, double lo, double hi, ik_real *min, ik_real *max) {
     ik_text_token at;
     ik_result r;
     ik_text_skip_blank(&p->scan, 1);
     at = ik_text_here(&p->scan);
     r = read_real(p, what, lo, hi, min);
     if (r == IK_OK) r = read_real(p, what, lo, hi, max);
-    if (r == IK_OK && *min > *max) return fail(p, IK_ERR_RANGE, &at, "%s: min %g is above max %g", what, (double)*min, (double)*max);
+    if (r == IK_OK && *min > *max)
+        return fail(p, IK_ERR_RANGE, &at, "%s: min %g is above max %g", what, (double)*min, (double)*max);
     return r;
 }
 
 /* FNV-1a over the name's bytes, to the table's size. */
-static size_t name_slot(const char *text, size_t length)
-{
+static size_t name_slot(const char *text, size_t length) {
     unsigned long h = 2166136261ul;
     size_t i;
     for (i = 0; i < length; ++i) h = ((h ^ (unsigned char)text[i]) * 16777619ul) & 0xfffffffful;
@@ -156,8 +148,7 @@ static size_t name_slot(const char *text, size_t length)
 }
 
 /* The joint named by `t`, by linear probing from its slot; -1 when none. */
-static int find_joint(const chain_parser *p, const ik_text_token *t)
-{
+static int find_joint(const chain_parser *p, const ik_text_token *t) {
     size_t slot = name_slot(t->text, t->length);
     while (p->name_slots[slot]) {
         int joint = p->name_slots[slot] - 1;
@@ -167,16 +158,14 @@ static int find_joint(const chain_parser *p, const ik_text_token *t)
     return -1;
 }
 
-static void add_joint_name(chain_parser *p, int joint)
-{
+static void add_joint_name(chain_parser *p, int joint) {
     const char *name = p->chain->joints[joint].name;
     size_t slot = name_slot(name, strlen(name));
     while (p->name_slots[slot]) slot = (slot + 1) & (NAME_SLOTS - 1);
     p->name_slots[slot] = joint + 1;
 }
 
-static ik_result start_joint(chain_parser *p)
-{
+static ik_result start_joint(chain_parser *p) {
     ik_chain_file *chain = p->chain;
     ik_chain_joint *j;
     ik_text_token t;
@@ -218,8 +207,7 @@ static ik_result start_joint(chain_parser *p)
 
 /* One `key values...` of the current joint; NOT_A_KEY when `key` is not a
  * joint key. */
-static ik_result read_joint_key(chain_parser *p, const ik_text_token *key)
-{
+static ik_result read_joint_key(chain_parser *p, const ik_text_token *key) {
     ik_chain_joint *j = &p->chain->joints[p->chain->joint_count - 1];
     joint_given *given = &p->given[p->chain->joint_count - 1];
     ik_text_token t;
@@ -258,10 +246,14 @@ static ik_result read_joint_key(chain_parser *p, const ik_text_token *key)
     if (ik_text_is(key, "type")) {
         r = read_word(p, "joint type", &t);
         if (r != IK_OK) return r;
-        if (ik_text_is(&t, "ball")) j->type = IK_CHAIN_BALL;
-        else if (ik_text_is(&t, "hinge")) j->type = IK_CHAIN_HINGE;
-        else if (ik_text_is(&t, "fixed")) j->type = IK_CHAIN_FIXED;
-        else return fail(p, IK_ERR_PARSE, &t, "unknown joint type '%.*s' (ball, hinge or fixed)", TOKEN_SHOWN(&t));
+        if (ik_text_is(&t, "ball"))
+            j->type = IK_CHAIN_BALL;
+        else if (ik_text_is(&t, "hinge"))
+            j->type = IK_CHAIN_HINGE;
+        else if (ik_text_is(&t, "fixed"))
+            j->type = IK_CHAIN_FIXED;
+        else
+            return fail(p, IK_ERR_PARSE, &t, "unknown joint type '%.*s' (ball, hinge or fixed)", TOKEN_SHOWN(&t));
         return IK_OK;
     }
     if (ik_text_is(key, "axis")) {
@@ -285,8 +277,7 @@ static ik_result read_joint_key(chain_parser *p, const ik_text_token *key)
     return NOT_A_KEY;
 }
 
-static ik_result start_target(chain_parser *p)
-{
+static ik_result start_target(chain_parser *p) {
     ik_chain_file *chain = p->chain;
     ik_chain_target *target;
     ik_text_token t;
@@ -315,8 +306,7 @@ static ik_result start_target(chain_parser *p)
     return IK_OK;
 }
 
-static ik_result read_target_key(chain_parser *p, const ik_text_token *key)
-{
+static ik_result read_target_key(chain_parser *p, const ik_text_token *key) {
     ik_chain_target *target = &p->chain->targets[p->chain->target_count - 1];
     ik_text_token t;
     ik_result r;
@@ -335,8 +325,7 @@ static ik_result read_target_key(chain_parser *p, const ik_text_token *key)
     return NOT_A_KEY;
 }
 
-static ik_result finish_target(chain_parser *p)
-{
+static ik_result finish_target(chain_parser *p) {
     if (!p->target_has_position)
         return fail(p, IK_ERR_PARSE, &p->target_at, "target '%s' has no position",
                     p->chain->targets[p->chain->target_count - 1].name);
@@ -347,8 +336,7 @@ static ik_result finish_target(chain_parser *p)
  * `target <name>` sections, each followed by its keys in any order, on the
  * same line or the lines below. Inside a target section `joint` is the
  * target's key (its end effector), so all joints come before the targets. */
-static ik_result read_statements(chain_parser *p)
-{
+static ik_result read_statements(chain_parser *p) {
     enum { NONE, JOINT, TARGET } section = NONE;
     ik_text_token t;
     ik_result r;
@@ -389,8 +377,7 @@ static ik_result read_statements(chain_parser *p)
  * direction = the parent's (straight chains by default; +Y for a root);
  * a ball's twist axis = its first child's direction (the bone it moves),
  * else its own; comfort = the limits, comfort_cone = the cone. */
-static ik_result resolve(chain_parser *p)
-{
+static ik_result resolve(chain_parser *p) {
     ik_chain_file *chain = p->chain;
     int i, k;
     for (i = 0; i < chain->joint_count; ++i) {
@@ -419,8 +406,9 @@ static ik_result resolve(chain_parser *p)
         }
         if (!given->comfort_cone) j->comfort_cone_deg = j->cone_deg;
         if (j->comfort_min_deg < j->limit_min_deg || j->comfort_max_deg > j->limit_max_deg)
-            return fail(p, IK_ERR_RANGE, &given->at, "joint '%s': comfort range [%g, %g] is outside its limits [%g, %g]",
-                        j->name, (double)j->comfort_min_deg, (double)j->comfort_max_deg, (double)j->limit_min_deg,
+            return fail(p, IK_ERR_RANGE, &given->at,
+                        "joint '%s': comfort range [%g, %g] is outside its limits [%g, %g]", j->name,
+                        (double)j->comfort_min_deg, (double)j->comfort_max_deg, (double)j->limit_min_deg,
                         (double)j->limit_max_deg);
         if (j->comfort_cone_deg > j->cone_deg)
             return fail(p, IK_ERR_RANGE, &given->at, "joint '%s': comfort_cone %g is wider than its cone %g", j->name,
@@ -431,19 +419,16 @@ static ik_result resolve(chain_parser *p)
 
 /* Every bone length fits ik_real, but their sum along a chain may not: the
  * rest pose's model-space positions (forward kinematics) must be finite. */
-static ik_result check_rest_positions(chain_parser *p)
-{
+static ik_result check_rest_positions(chain_parser *p) {
     const ik_chain_file *chain = p->chain;
     int i = ik_io_rest_overflow(&chain->skeleton, NULL);
     if (i == -2) return fail(p, IK_ERR_NO_MEMORY, &p->given[0].at, "out of memory for the rest pose");
     if (i >= 0)
-        return fail(p, IK_ERR_NONFINITE, &p->given[i].at, "joint '%s': rest position overflows",
-                    chain->joints[i].name);
+        return fail(p, IK_ERR_NONFINITE, &p->given[i].at, "joint '%s': rest position overflows", chain->joints[i].name);
     return IK_OK;
 }
 
-static ik_result build_skeleton(chain_parser *p)
-{
+static ik_result build_skeleton(chain_parser *p) {
     ik_chain_file *chain = p->chain;
     size_t n = (size_t)chain->joint_count;
     ik_error skeleton_error;
@@ -458,7 +443,8 @@ static ik_result build_skeleton(chain_parser *p)
         const ik_chain_joint *j = &chain->joints[i];
         chain->names[i] = j->name;
         chain->parents[i] = j->parent;
-        chain->rest_ls[i] = ik_transform_make(ik_vec3_scale(j->direction_ls, j->length), ik_quat_identity(), ik_v3(1, 1, 1));
+        chain->rest_ls[i] =
+            ik_transform_make(ik_vec3_scale(j->direction_ls, j->length), ik_quat_identity(), ik_v3(1, 1, 1));
     }
     r = ik_io_skeleton_init(&chain->skeleton, chain->joint_count, chain->parents, (const char *const *)chain->names,
                             chain->rest_ls, &skeleton_error);
@@ -470,8 +456,7 @@ static ik_result build_skeleton(chain_parser *p)
     return check_rest_positions(p);
 }
 
-void ik_chain_file_free(ik_chain_file *chain)
-{
+void ik_chain_file_free(ik_chain_file *chain) {
     if (!chain) return;
     free(chain->joints);
     free(chain->targets);
@@ -481,8 +466,7 @@ void ik_chain_file_free(ik_chain_file *chain)
     free(chain);
 }
 
-ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_error *error)
-{
+ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file **out, ik_error *error) {
     chain_parser p;
     ik_result r;
     ik_error_clear(error);
@@ -512,8 +496,7 @@ ik_result ik_chain_file_read_memory(const char *data, size_t size, ik_chain_file
     return IK_OK;
 }
 
-ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_error *error)
-{
+ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_error *error) {
     char *data;
     size_t size;
     ik_result r;
@@ -527,14 +510,12 @@ ik_result ik_chain_file_read_file(const char *path, ik_chain_file **out, ik_erro
     return r;
 }
 
-void ik_chain_file_rest_pose(const ik_chain_file *chain, ik_transform *pose_ls)
-{
+void ik_chain_file_rest_pose(const ik_chain_file *chain, ik_transform *pose_ls) {
     if (!chain || !pose_ls) return;
     ik_skeleton_rest_pose(&chain->skeleton, pose_ls);
 }
 
-int ik_chain_file_find_joint(const ik_chain_file *chain, const char *name)
-{
+int ik_chain_file_find_joint(const ik_chain_file *chain, const char *name) {
     int i;
     if (!chain || !name) return -1;
     for (i = 0; i < chain->joint_count; ++i)
@@ -542,8 +523,7 @@ int ik_chain_file_find_joint(const ik_chain_file *chain, const char *name)
     return -1;
 }
 
-int ik_chain_file_find_target(const ik_chain_file *chain, const char *name)
-{
+int ik_chain_file_find_target(const ik_chain_file *chain, const char *name) {
     int i;
     if (!chain || !name) return -1;
     for (i = 0; i < chain->target_count; ++i)

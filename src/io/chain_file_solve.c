@@ -7,12 +7,14 @@
 ik_constraint ik_chain_file_constraint(const ik_chain_file *chain, int joint) {
     const ik_chain_joint *j = &chain->joints[joint];
     switch (j->type) {
-    case IK_CHAIN_HINGE:
-        return ik_constraint_hinge(ik_quat_identity(), j->axis_ls, ik_rad(j->limit_min_deg), ik_rad(j->limit_max_deg));
-    case IK_CHAIN_BALL:
-        return ik_constraint_cone_twist(ik_quat_identity(), j->axis_ls, ik_rad(j->cone_deg), ik_rad(j->limit_min_deg),
-                                        ik_rad(j->limit_max_deg));
-    default: return ik_constraint_hinge(ik_quat_identity(), ik_v3(1, 0, 0), 0, 0);
+        case IK_CHAIN_HINGE:
+            return ik_constraint_hinge(ik_quat_identity(), j->axis_ls, ik_rad(j->limit_min_deg),
+                                       ik_rad(j->limit_max_deg));
+        case IK_CHAIN_BALL:
+            return ik_constraint_cone_twist(ik_quat_identity(), j->axis_ls, ik_rad(j->cone_deg),
+                                            ik_rad(j->limit_min_deg), ik_rad(j->limit_max_deg));
+        default:
+            return ik_constraint_hinge(ik_quat_identity(), ik_v3(1, 0, 0), 0, 0);
     }
 }
 

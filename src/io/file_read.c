@@ -54,8 +54,7 @@ static ik_result read_exactly(int fd, const char *path, size_t length, char **da
         ssize_t got = read(fd, buffer + used, length - used);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) {
-            ik_error_set(error, 0, 0, -1, got < 0 ? "cannot read '%.180s'" : "'%.180s' shrank while read",
-                         path);
+            ik_error_set(error, 0, 0, -1, got < 0 ? "cannot read '%.180s'" : "'%.180s' shrank while read", path);
             free(buffer);
             return IK_ERR_IO;
         }
@@ -100,8 +99,7 @@ ik_result ik_io_read_file_prefix(const char *path, size_t length, char **data, i
     }
     if ((fd = open_regular(path, (size_t)IK_IO_MAX_FILE_BYTES, &file_size, &r, error)) < 0) return r;
     if ((unsigned long long)file_size < (unsigned long long)length) {
-        ik_error_set(error, 0, 0, -1, "'%.160s' holds %lld bytes, %lu needed", path, file_size,
-                     (unsigned long)length);
+        ik_error_set(error, 0, 0, -1, "'%.160s' holds %lld bytes, %lu needed", path, file_size, (unsigned long)length);
         close(fd);
         return IK_ERR_PARSE;
     }

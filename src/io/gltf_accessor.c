@@ -66,8 +66,7 @@ ik_result gltf_check_index(const json_value *item, const char *key, long max, lo
     path = gltf_path_format(&p, parent_fmt, i, j, key);
     if (!json_is_number(item)) return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be a number", key);
     if (!(v - v == 0)) return gltf_fail(error, IK_ERR_NONFINITE, path, "\"%s\" is not finite", key);
-    return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be an integer from 0 to %ld, got %.17g", key, max,
-                     v);
+    return gltf_fail(error, IK_ERR_PARSE, path, "\"%s\" must be an integer from 0 to %ld, got %.17g", key, max, v);
 }
 
 /* ---- base64 (RFC 4648 section 4) ----------------------------------------- */
@@ -158,7 +157,7 @@ typedef struct view_info {
     int buffer;
     uint64_t offset; /* from the start of the buffer */
     uint64_t length;
-    long stride;     /* 0 when not given */
+    long stride; /* 0 when not given */
 } view_info;
 
 static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_error *error) {
@@ -170,31 +169,26 @@ static ik_result get_view(const ik_gltf *g, long v, view_info *out, ik_error *er
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL), "must be an object");
     if (!json_member(view, "buffer"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "buffer"), "missing");
-    if ((r = gltf_get_index(view, "buffer", (long)g->buffer_count - 1, 0, &buffer,
-                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
+    if ((r = gltf_get_index(view, "buffer", (long)g->buffer_count - 1, 0, &buffer, "/bufferViews/%ld", v, 0, error)) !=
+        IK_OK)
         return r;
-    if ((r = gltf_get_index(view, "byteOffset", LONG_MAX, 0, &offset,
-                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
+    if ((r = gltf_get_index(view, "byteOffset", LONG_MAX, 0, &offset, "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
     if (!json_member(view, "byteLength"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "byteLength"), "missing");
-    if ((r = gltf_get_index(view, "byteLength", LONG_MAX, 0, &length,
-                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
+    if ((r = gltf_get_index(view, "byteLength", LONG_MAX, 0, &length, "/bufferViews/%ld", v, 0, error)) != IK_OK)
         return r;
-    if ((r = gltf_get_index(view, "byteStride", 252, 0, &stride,
-                            "/bufferViews/%ld", v, 0, error)) != IK_OK)
-        return r;
+    if ((r = gltf_get_index(view, "byteStride", 252, 0, &stride, "/bufferViews/%ld", v, 0, error)) != IK_OK) return r;
     if (json_member(view, "byteStride") && (stride < 4 || stride % 4 != 0))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL),
-                         "byteStride %ld is not a multiple of 4 in [4, 252]",
-                         stride);
+                         "byteStride %ld is not a multiple of 4 in [4, 252]", stride);
     if (length < 1)
-        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL), "byteLength must be at least 1");
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, NULL),
+                         "byteLength must be at least 1");
     if ((uint64_t)offset + (uint64_t)length > (uint64_t)g->buffers[buffer].size)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "bufferViews", v, "byteLength"),
                          "bytes %ld..%ld overrun buffer %ld (%lu bytes)", offset,
-                         (long)((uint64_t)offset + (uint64_t)length), buffer,
-                         (unsigned long)g->buffers[buffer].size);
+                         (long)((uint64_t)offset + (uint64_t)length), buffer, (unsigned long)g->buffers[buffer].size);
     out->buffer = (int)buffer;
     out->offset = (uint64_t)offset;
     out->length = (uint64_t)length;
@@ -208,8 +202,8 @@ typedef struct accessor_info {
     int component_type;
     int component_size;
     int normalized;
-    int columns, rows;  /* SCALAR 1x1, VECn 1xn, MATn nxn */
-    int column_stride;  /* bytes; matrix columns start on 4-byte boundaries */
+    int columns, rows; /* SCALAR 1x1, VECn 1xn, MATn nxn */
+    int column_stride; /* bytes; matrix columns start on 4-byte boundaries */
     int element_size;
     long count;
     int has_view;
@@ -223,17 +217,17 @@ typedef struct accessor_info {
 
 static int component_size(long type) {
     switch (type) {
-    case 5120: /* BYTE */
-    case 5121: /* UNSIGNED_BYTE */
-        return 1;
-    case 5122: /* SHORT */
-    case 5123: /* UNSIGNED_SHORT */
-        return 2;
-    case 5125: /* UNSIGNED_INT */
-    case 5126: /* FLOAT */
-        return 4;
-    default:
-        return 0;
+        case 5120: /* BYTE */
+        case 5121: /* UNSIGNED_BYTE */
+            return 1;
+        case 5122: /* SHORT */
+        case 5123: /* UNSIGNED_SHORT */
+            return 2;
+        case 5125: /* UNSIGNED_INT */
+        case 5126: /* FLOAT */
+            return 4;
+        default:
+            return 0;
     }
 }
 
@@ -254,8 +248,7 @@ static int type_shape(const char *type, int *columns, int *rows) {
     return 0;
 }
 
-static ik_result get_sparse(const ik_gltf *g, long a, const json_value *sparse, accessor_info *info,
-                            ik_error *error) {
+static ik_result get_sparse(const ik_gltf *g, long a, const json_value *sparse, accessor_info *info, ik_error *error) {
     const json_value *indices = json_member(sparse, "indices");
     const json_value *values = json_member(sparse, "values");
     gltf_path p;
@@ -295,8 +288,8 @@ static ik_result get_sparse(const ik_gltf *g, long a, const json_value *sparse, 
         return r;
     if (view >= g->view_count) return gltf_fail(error, IK_ERR_PARSE, p.text, "bufferView %ld out of range", view);
     if ((r = get_view(g, view, &info->sparse_values, error)) != IK_OK) return r;
-    if ((r = gltf_get_index(values, "byteOffset", LONG_MAX, 0, &offset, "/accessors/%ld/sparse/values", a, 0,
-                            error)) != IK_OK)
+    if ((r = gltf_get_index(values, "byteOffset", LONG_MAX, 0, &offset, "/accessors/%ld/sparse/values", a, 0, error)) !=
+        IK_OK)
         return r;
     if ((uint64_t)offset + (uint64_t)count * (uint64_t)info->element_size > info->sparse_values.length)
         return gltf_fail(error, IK_ERR_PARSE, p.text, "%ld values overrun bufferView %ld", count, view);
@@ -320,13 +313,12 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "must be an object");
     if (!json_member(acc, "componentType"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "componentType"), "missing");
-    if ((r = gltf_get_index(acc, "componentType", 99999, 0, &ctype,
-                            "/accessors/%ld", a, 0, error)) != IK_OK)
-        return r;
+    if ((r = gltf_get_index(acc, "componentType", 99999, 0, &ctype, "/accessors/%ld", a, 0, error)) != IK_OK) return r;
     info->component_type = (int)ctype;
     info->component_size = component_size(ctype);
     if (!info->component_size)
-        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "unknown component type %ld", ctype);
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, NULL), "unknown component type %ld",
+                         ctype);
     type = json_member(acc, "type");
     if (!json_is_string(type) || !type_shape(json_string(type), &info->columns, &info->rows))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "type"),
@@ -337,22 +329,18 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
     info->element_size = info->columns * info->column_stride;
     if (!json_member(acc, "count"))
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"), "missing");
-    if ((r = gltf_get_index(acc, "count", INT_MAX, 0, &info->count,
-                            "/accessors/%ld", a, 0, error)) != IK_OK)
-        return r;
-    if (info->count < 1) return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"), "must be at least 1");
-    if ((r = gltf_get_index(acc, "byteOffset", LONG_MAX, 0, &offset,
-                            "/accessors/%ld", a, 0, error)) != IK_OK)
-        return r;
+    if ((r = gltf_get_index(acc, "count", INT_MAX, 0, &info->count, "/accessors/%ld", a, 0, error)) != IK_OK) return r;
+    if (info->count < 1)
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"), "must be at least 1");
+    if ((r = gltf_get_index(acc, "byteOffset", LONG_MAX, 0, &offset, "/accessors/%ld", a, 0, error)) != IK_OK) return r;
     if (offset % info->component_size != 0)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "byteOffset"),
-                         "%ld is not a multiple of the component size %d",
-                         offset, info->component_size);
+                         "%ld is not a multiple of the component size %d", offset, info->component_size);
     info->has_view = json_member(acc, "bufferView") != NULL;
     if (info->has_view) {
         uint64_t end;
-        if ((r = gltf_get_index(acc, "bufferView", (long)g->view_count - 1, 0, &view,
-                                "/accessors/%ld", a, 0, error)) != IK_OK)
+        if ((r = gltf_get_index(acc, "bufferView", (long)g->view_count - 1, 0, &view, "/accessors/%ld", a, 0, error)) !=
+            IK_OK)
             return r;
         if ((r = get_view(g, view, &info->view, error)) != IK_OK) return r;
         info->stride = info->view.stride ? (uint64_t)info->view.stride : (uint64_t)info->element_size;
@@ -363,8 +351,8 @@ static ik_result get_accessor(const ik_gltf *g, long a, accessor_info *info, ik_
         info->offset = info->view.offset + (uint64_t)offset;
         if (info->offset % (uint64_t)info->component_size != 0)
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "byteOffset"),
-                             "data at buffer byte %lu is not aligned to %d bytes",
-                             (unsigned long)info->offset, info->component_size);
+                             "data at buffer byte %lu is not aligned to %d bytes", (unsigned long)info->offset,
+                             info->component_size);
         end = (uint64_t)offset + (uint64_t)(info->count - 1) * info->stride + (uint64_t)info->element_size;
         if (end > info->view.length)
             return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", a, "count"),
@@ -440,23 +428,23 @@ static double read_component(const unsigned char *b, int type, int normalized) {
     float f;
     double v;
     switch (type) {
-    case 5120:
-        v = (double)(signed char)b[0];
-        return normalized ? (v / 127.0 < -1 ? -1 : v / 127.0) : v;
-    case 5121:
-        return normalized ? b[0] / 255.0 : (double)b[0];
-    case 5122:
-        v = (double)(int16_t)(uint16_t)((uint32_t)b[0] | ((uint32_t)b[1] << 8));
-        return normalized ? (v / 32767.0 < -1 ? -1 : v / 32767.0) : v;
-    case 5123:
-        v = (double)((uint32_t)b[0] | ((uint32_t)b[1] << 8));
-        return normalized ? v / 65535.0 : v;
-    case 5125:
-        return (double)read_u32(b);
-    default:
-        u = read_u32(b);
-        memcpy(&f, &u, sizeof f);
-        return (double)f;
+        case 5120:
+            v = (double)(signed char)b[0];
+            return normalized ? (v / 127.0 < -1 ? -1 : v / 127.0) : v;
+        case 5121:
+            return normalized ? b[0] / 255.0 : (double)b[0];
+        case 5122:
+            v = (double)(int16_t)(uint16_t)((uint32_t)b[0] | ((uint32_t)b[1] << 8));
+            return normalized ? (v / 32767.0 < -1 ? -1 : v / 32767.0) : v;
+        case 5123:
+            v = (double)((uint32_t)b[0] | ((uint32_t)b[1] << 8));
+            return normalized ? v / 65535.0 : v;
+        case 5125:
+            return (double)read_u32(b);
+        default:
+            u = read_u32(b);
+            memcpy(&f, &u, sizeof f);
+            return (double)f;
     }
 }
 
@@ -485,12 +473,13 @@ ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, 
     }
     if ((r = get_accessor(g, index, &info, error)) != IK_OK) return r;
     width = (long)info.columns * info.rows;
-    if (!info.has_view && (uint64_t)info.count * (uint64_t)width * sizeof(ik_real) >
-                              (uint64_t)GLTF_MAX_ZERO_ACCESSOR_BYTES)
-        return gltf_fail(error, IK_ERR_UNSUPPORTED, gltf_path_of(&p, "accessors", index, NULL), "%ld elements without a bufferView is too many",
-                         info.count);
+    if (!info.has_view &&
+        (uint64_t)info.count * (uint64_t)width * sizeof(ik_real) > (uint64_t)GLTF_MAX_ZERO_ACCESSOR_BYTES)
+        return gltf_fail(error, IK_ERR_UNSUPPORTED, gltf_path_of(&p, "accessors", index, NULL),
+                         "%ld elements without a bufferView is too many", info.count);
     values->data = (ik_real *)calloc((size_t)info.count * (size_t)width, sizeof(ik_real));
-    if (!values->data) return gltf_fail(error, IK_ERR_NO_MEMORY, gltf_path_of(&p, "accessors", index, NULL), "out of memory");
+    if (!values->data)
+        return gltf_fail(error, IK_ERR_NO_MEMORY, gltf_path_of(&p, "accessors", index, NULL), "out of memory");
     values->count = info.count;
     values->width = (int)width;
     if (info.has_view) {
@@ -506,17 +495,17 @@ ik_result gltf_decode_accessor(ik_gltf *g, long index, const gltf_values **out, 
             uint32_t target = read_index(idx + i * isize, info.sparse_index_type);
             if ((long)target >= info.count) {
                 discard(values);
-                return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", index, "sparse"), "sparse index %lu is beyond count %ld",
-                                 (unsigned long)target, info.count);
+                return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "accessors", index, "sparse"),
+                                 "sparse index %lu is beyond count %ld", (unsigned long)target, info.count);
             }
-            decode_element(&info, val + (uint64_t)i * (uint64_t)info.element_size,
-                           values->data + (long)target * width);
+            decode_element(&info, val + (uint64_t)i * (uint64_t)info.element_size, values->data + (long)target * width);
         }
     }
     for (k = 0; k < info.count * width; ++k)
         if (!ik_finite(values->data[k])) {
             discard(values);
-            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "accessors", index, NULL), "element %ld holds NaN or infinity", k / width);
+            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "accessors", index, NULL),
+                             "element %ld holds NaN or infinity", k / width);
         }
     *out = values;
     return IK_OK;

@@ -65,8 +65,8 @@ static ik_result read_sampler(ik_gltf *g, int a, const json_value *sampler, long
     per_key = ch->interpolation == IK_INTERP_CUBICSPLINE ? 3 : 1;
     if (out_count != in_count * per_key)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, "output"),
-                         "accessor %ld holds %ld values for %ld keys (%s)", output,
-                         out_count, in_count, per_key == 3 ? "CUBICSPLINE needs 3 per key" : "needs 1 per key");
+                         "accessor %ld holds %ld values for %ld keys (%s)", output, out_count, in_count,
+                         per_key == 3 ? "CUBICSPLINE needs 3 per key" : "needs 1 per key");
     if (per_key == 3 && in_count < 2)
         return gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, where, a, k, NULL),
                          "CUBICSPLINE needs at least 2 keys");
@@ -114,8 +114,7 @@ static ik_result read_channels(ik_gltf *g, pending_channel **out, long *out_coun
             long sampler, node;
             ik_channel_path kind = IK_CHANNEL_TRANSLATION;
             int drives_node = 1;
-            if (!json_is_object(channel) || !json_is_object(target) || !path ||
-                !json_member(channel, "sampler"))
+            if (!json_is_object(channel) || !json_is_object(target) || !path || !json_member(channel, "sampler"))
                 r = gltf_fail(error, IK_ERR_PARSE, gltf_path_format(&p, "/animations/%ld/channels/%ld", a, c, NULL),
                               "needs a sampler and a target with a path");
             if (r == IK_OK)

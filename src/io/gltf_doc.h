@@ -10,9 +10,9 @@
 #include <stddef.h>
 
 /* Upper bounds that keep work and memory proportional to the input. */
-#define GLTF_MAX_SKELETON_JOINTS (1L << 20) /* summed over all skins */
-#define GLTF_MAX_CLIP_CHANNELS (1L << 20)   /* summed over all (animation, skin) pairs */
-#define GLTF_MAX_CLIPS (1L << 20)           /* (animation, skin) pairs */
+#define GLTF_MAX_SKELETON_JOINTS (1L << 20)      /* summed over all skins */
+#define GLTF_MAX_CLIP_CHANNELS (1L << 20)        /* summed over all (animation, skin) pairs */
+#define GLTF_MAX_CLIPS (1L << 20)                /* (animation, skin) pairs */
 #define GLTF_MAX_ZERO_ACCESSOR_BYTES (16L << 20) /* decoded size of an accessor with no bufferView */
 
 typedef struct gltf_buffer {
@@ -66,7 +66,7 @@ struct ik_gltf {
     const json_value **accessor_items; /* [accessor_count] */
     const json_value **view_items;     /* [view_count] */
     int view_count;
-    const json_value **mesh_items;     /* [mesh_count] */
+    const json_value **mesh_items; /* [mesh_count] */
     int mesh_count;
     const json_value **material_items; /* [material_count] */
     int material_count;
@@ -129,8 +129,8 @@ ik_result gltf_decode_accessor(ik_gltf *gltf, long index, const gltf_values **ou
 
 /* Component type, normalized flag, components per element and count of
  * accessor `index` (checked on the way). */
-ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized,
-                             int *width, long *count, ik_error *error);
+ik_result gltf_accessor_kind(const ik_gltf *gltf, long index, int *component_type, int *normalized, int *width,
+                             long *count, ik_error *error);
 
 /* The clips of every animation for every skin (after the skeletons). */
 ik_result gltf_build_clips(ik_gltf *gltf, ik_error *error);

@@ -17,9 +17,8 @@ int ik_gltf_skinned_mesh_count(const ik_gltf *g) { return g ? g->skinned_node_co
  * `m`, or its attributes when `in_attributes`), which must have `width`
  * components and, when `count` >= 0, that many elements. NULL *out when
  * absent and optional. */
-static ik_result attribute(ik_gltf *g, const json_value *obj, int in_attributes, const char *key, int width,
-                           long count, int required, long m, long i, const gltf_values **out,
-                           ik_error *error) {
+static ik_result attribute(ik_gltf *g, const json_value *obj, int in_attributes, const char *key, int width, long count,
+                           int required, long m, long i, const gltf_values **out, ik_error *error) {
     const char *fmt = in_attributes ? "/meshes/%ld/primitives/%ld/attributes" : "/meshes/%ld/primitives/%ld";
     gltf_path p;
     const char *where = gltf_path_format(&p, fmt, m, i, NULL);
@@ -75,8 +74,8 @@ typedef struct primitive_data {
 /* The triangle primitives' accessors, checked; totals of vertices and
  * triangles. `prims` has one slot per primitive; skipped ones have NULL
  * positions. */
-static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primitive_data *prims,
-                        long *vertices, long *triangles, ik_error *error) {
+static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primitive_data *prims, long *vertices,
+                        long *triangles, ik_error *error) {
     const json_value *prim;
     gltf_path p;
     long i = 0;
@@ -89,8 +88,7 @@ static ik_result gather(ik_gltf *g, const json_value *primitives, long m, primit
         long n, k;
         memset(d, 0, sizeof *d);
         gltf_path_format(&p, "/meshes/%ld/primitives/%ld", m, i, NULL);
-        if ((mode && !(json_is_number(mode) && mode->as.number == TRIANGLES_MODE)) ||
-            !json_member(attrs, "JOINTS_0")) {
+        if ((mode && !(json_is_number(mode) && mode->as.number == TRIANGLES_MODE)) || !json_member(attrs, "JOINTS_0")) {
             ++i;
             continue;
         }
@@ -142,8 +140,8 @@ static ik_result append(const primitive_data *d, const int *joint_table, int tab
                                  (double)j, table_count);
             if (!(ik_finite(w) && w >= 0))
                 return gltf_fail(error, IK_ERR_PARSE, weights_path(&p, where),
-                                 "%svertex %ld: weight %d is %g (weights are finite and not negative)", mesh_name, i,
-                                 c, (double)w);
+                                 "%svertex %ld: weight %d is %g (weights are finite and not negative)", mesh_name, i, c,
+                                 (double)w);
             out->joints[(size_t)(base + i) * 4 + c] = joint_table[(int)j];
             out->weights[(size_t)(base + i) * 4 + c] = w;
             sum += w;

@@ -19,9 +19,9 @@ static cJSON *extension(const cJSON *obj, const char *name) { return get(get(obj
 /* Extensions that hold no index of an accessor, bufferView or buffer, and
  * the two whose references the visits below follow. */
 static int extension_followed(const char *name) {
-    static const char *const known[] = {"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
-                                        "EXT_texture_avif", "KHR_lights_punctual", "KHR_mesh_quantization",
-                                        "KHR_animation_pointer", "KHR_xmp_json_ld", "KHR_draco_mesh_compression",
+    static const char *const known[] = {"KHR_texture_transform",  "KHR_texture_basisu",  "EXT_texture_webp",
+                                        "EXT_texture_avif",       "KHR_lights_punctual", "KHR_mesh_quantization",
+                                        "KHR_animation_pointer",  "KHR_xmp_json_ld",     "KHR_draco_mesh_compression",
                                         "EXT_mesh_gpu_instancing"};
     size_t i;
     if (strncmp(name, "KHR_materials_", 14) == 0) return 1;
@@ -302,8 +302,10 @@ static void view_spans(prune_work *w) {
 static void compact_buffer(prune_work *w, gltf_prune *plan, long buffer, size_t size, long first, long last) {
     long i, cuts = 0, keeps = 0, removed, p = plan->piece_count;
     for (i = first; i < last; ++i) {
-        if (w->view.map[w->spans[i].view] < 0) w->cut[cuts++] = w->spans[i];
-        else w->keep[keeps++] = w->spans[i];
+        if (w->view.map[w->spans[i].view] < 0)
+            w->cut[cuts++] = w->spans[i];
+        else
+            w->keep[keeps++] = w->spans[i];
     }
     if (cuts == 0) return;
     cuts = merge_spans(w->cut, cuts);
@@ -345,9 +347,11 @@ ik_result gltf_prune_plan(const ik_gltf *g, cJSON *tree, const gltf_refs *before
     w.keep = (span *)malloc(((size_t)views_total + 1) * sizeof *w.keep);
     w.removed = (span *)malloc(((size_t)views_total + 1) * sizeof *w.removed);
     w.buf.map = plan->buffer_map;
-    if (!plan->buffer_map || !plan->new_size || !plan->pieces || !kind_init(&w.acc, accessors, cJSON_GetArraySize(accessors)) ||
-        !kind_init(&w.view, views, views_total) || !(w.buf.items = (cJSON **)malloc(((size_t)buffer_count + 1) * sizeof(cJSON *))) ||
-        !(w.buf.flag = (unsigned char *)malloc((size_t)buffer_count + 1)) || !w.spans || !w.cut || !w.keep || !w.removed) {
+    if (!plan->buffer_map || !plan->new_size || !plan->pieces ||
+        !kind_init(&w.acc, accessors, cJSON_GetArraySize(accessors)) || !kind_init(&w.view, views, views_total) ||
+        !(w.buf.items = (cJSON **)malloc(((size_t)buffer_count + 1) * sizeof(cJSON *))) ||
+        !(w.buf.flag = (unsigned char *)malloc((size_t)buffer_count + 1)) || !w.spans || !w.cut || !w.keep ||
+        !w.removed) {
         work_free(&w);
         gltf_prune_free(plan);
         return IK_ERR_NO_MEMORY;

@@ -67,8 +67,8 @@ static char *resolve_uri(const char *base_dir, const char *uri) {
     return path;
 }
 
-static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const unsigned char *bin,
-                             size_t bin_size, const char *base_dir, ik_error *error) {
+static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const unsigned char *bin, size_t bin_size,
+                             const char *base_dir, ik_error *error) {
     const json_value *uri = json_member(buffer, "uri");
     gltf_buffer *b = &g->buffers[i];
     gltf_path p;
@@ -109,13 +109,11 @@ static ik_result load_buffer(ik_gltf *g, int i, const json_value *buffer, const 
         gltf_path_of(&p, "buffers", i, "uri");
         if (!base_dir)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
-                             "external buffer \"%.60s\" cannot be resolved when reading from memory",
-                             json_string(uri));
+                             "external buffer \"%.60s\" cannot be resolved when reading from memory", json_string(uri));
         path = resolve_uri(base_dir, json_string(uri));
         if (!path)
             return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
-                             "\"%.60s\" is not a relative path inside the document's folder",
-                             json_string(uri));
+                             "\"%.60s\" is not a relative path inside the document's folder", json_string(uri));
         /* the declared byteLength is checked against the file before reading */
         ik_error_clear(&read_error);
         r = ik_io_read_file_prefix(path, (size_t)length, &bytes, &read_error);
@@ -163,8 +161,8 @@ static ik_result load_buffers(ik_gltf *g, const unsigned char *bin, size_t bin_s
  * as the glTF 2.0 specification (section 3.12) asks of a loader that does
  * not support it. */
 static int extension_supported(const char *name) {
-    static const char *const kept[] = {"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
-                                       "EXT_texture_avif", "KHR_lights_punctual", "KHR_mesh_quantization",
+    static const char *const kept[] = {"KHR_texture_transform",     "KHR_texture_basisu",  "EXT_texture_webp",
+                                       "EXT_texture_avif",          "KHR_lights_punctual", "KHR_mesh_quantization",
                                        "KHR_draco_mesh_compression"};
     size_t i;
     if (strncmp(name, "KHR_materials_", 14) == 0) return 1;
@@ -178,14 +176,13 @@ static ik_result check_extensions_required(const json_value *root, ik_error *err
     gltf_path p;
     long k = 0;
     if (!required) return IK_OK;
-    if (!json_is_array(required))
-        return gltf_fail(error, IK_ERR_PARSE, "/extensionsRequired", "must be an array");
+    if (!json_is_array(required)) return gltf_fail(error, IK_ERR_PARSE, "/extensionsRequired", "must be an array");
     JSON_FOR_EACH(item, required) {
         gltf_path_format(&p, "/extensionsRequired/%ld", k, 0, NULL);
         if (!json_is_string(item)) return gltf_fail(error, IK_ERR_PARSE, p.text, "must be a string");
         if (!extension_supported(json_string(item)))
-            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text,
-                             "extension \"%.60s\" is required but not supported", json_string(item));
+            return gltf_fail(error, IK_ERR_UNSUPPORTED, p.text, "extension \"%.60s\" is required but not supported",
+                             json_string(item));
         ++k;
     }
     return IK_OK;
@@ -198,8 +195,7 @@ static ik_result check_scenes(const json_value *root, long node_count, ik_error 
     long scene_count = json_is_array(scenes) ? json_count(scenes) : 0, value, s = 0;
     gltf_path p;
     ik_result r;
-    if (scenes && !json_is_array(scenes))
-        return gltf_fail(error, IK_ERR_PARSE, "/scenes", "must be an array");
+    if (scenes && !json_is_array(scenes)) return gltf_fail(error, IK_ERR_PARSE, "/scenes", "must be an array");
     if (json_member(root, "scene") &&
         (r = gltf_get_index(root, "scene", scene_count - 1, 0, &value, "", 0, 0, error)) != IK_OK)
         return r;
@@ -231,19 +227,16 @@ static ik_result parse_json(ik_gltf *g, const char *text, size_t length, long fi
     char what[160];
     if (!json_doc_read(&g->doc, text, length, &refused)) {
         if (refused.out_of_memory) return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory");
-        snprintf(what, sizeof what, "malformed JSON (JSON byte %ld): %s", (long)refused.offset,
-                 refused.reason);
+        snprintf(what, sizeof what, "malformed JSON (JSON byte %ld): %s", (long)refused.offset, refused.reason);
         return fail_at(error, IK_ERR_PARSE, file_offset + (long)refused.offset, what);
     }
-    if (!json_is_object(gltf_root(g)))
-        return gltf_fail(error, IK_ERR_PARSE, "", "the document must be a JSON object");
+    if (!json_is_object(gltf_root(g))) return gltf_fail(error, IK_ERR_PARSE, "", "the document must be a JSON object");
     asset = json_member(gltf_root(g), "asset");
     version = json_member(asset, "version");
     if (!json_is_object(asset)) return gltf_fail(error, IK_ERR_PARSE, "/asset", "missing");
     if (!json_is_string(version)) return gltf_fail(error, IK_ERR_PARSE, "/asset/version", "missing");
     if (strncmp(json_string(version), "2.", 2) != 0)
-        return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x",
-                         json_string(version));
+        return gltf_fail(error, IK_ERR_UNSUPPORTED, "/asset/version", "glTF %.20s, expected 2.x", json_string(version));
     return check_extensions_required(gltf_root(g), error);
 }
 
@@ -296,8 +289,7 @@ static ik_result parse_glb(const unsigned char *data, size_t size, const unsigne
     return IK_OK;
 }
 
-ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out,
-                              ik_error *error) {
+ik_result ik_gltf_read_memory(const void *data, size_t size, const char *base_dir, ik_gltf **out, ik_error *error) {
     const unsigned char *bytes = (const unsigned char *)data;
     const unsigned char *json = bytes, *bin = NULL;
     size_t json_size = size, bin_size = 0;

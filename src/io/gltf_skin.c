@@ -14,8 +14,8 @@
 
 /* Optional member `arr` (named `key`) of node `node`: an array of exactly n
  * finite numbers. */
-static ik_result read_numbers(const json_value *arr, const char *key, int n, double *out, int *present,
-                              int node, ik_error *error) {
+static ik_result read_numbers(const json_value *arr, const char *key, int n, double *out, int *present, int node,
+                              ik_error *error) {
     const json_value *item;
     gltf_path p;
     int i = 0;
@@ -24,11 +24,13 @@ static ik_result read_numbers(const json_value *arr, const char *key, int n, dou
     JSON_FOR_EACH(item, arr) {
         if (i == n || !json_is_number(item)) break;
         if (!(item->as.number - item->as.number == 0))
-            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, key), "element %d is not finite", i);
+            return gltf_fail(error, IK_ERR_NONFINITE, gltf_path_of(&p, "nodes", node, key), "element %d is not finite",
+                             i);
         out[i++] = item->as.number;
     }
     if (!json_is_array(arr) || i != n || item)
-        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, key), "must be an array of %d numbers", n);
+        return gltf_fail(error, IK_ERR_PARSE, gltf_path_of(&p, "nodes", node, key), "must be an array of %d numbers",
+                         n);
     return IK_OK;
 }
 
@@ -41,8 +43,8 @@ typedef struct node_members {
 /* A node's members of interest picked out in one walk over its keys,
  * keeping the first of each. */
 static void read_node_members(const json_value *object, node_members *node) {
-    static const char *const keys[] = {"children", "skin", "mesh", "name", "matrix", "translation", "rotation",
-                                       "scale"};
+    static const char *const keys[] = {"children", "skin",        "mesh",     "name",
+                                       "matrix",   "translation", "rotation", "scale"};
     const json_value *member;
     const json_value **slots[8];
     size_t k;
@@ -71,8 +73,7 @@ static void read_node_members(const json_value *object, node_members *node) {
  * rotations. A node is either a column-major `matrix` or translation,
  * rotation (unit quaternion x, y, z, w) and scale, applied as T * R * S
  * (section 3.5.2). */
-static ik_result node_local(const node_members *obj, int node, ik_mat4 *local, ik_transform *trs,
-                            ik_error *error) {
+static ik_result node_local(const node_members *obj, int node, ik_mat4 *local, ik_transform *trs, ik_error *error) {
     double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     int present, i;
     ik_result res;
@@ -185,8 +186,7 @@ static ik_result build_nodes(ik_gltf *g, ik_error *error) {
             if (c < 0 || c == i || g->node_parent[c] >= 0) {
                 gltf_path_format(&p, "/nodes/%ld/children/%ld", i, k, NULL);
                 if (c < 0)
-                    return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)",
-                                     g->node_count - 1);
+                    return gltf_fail(error, IK_ERR_PARSE, p.text, "not a node index (0 to %d)", g->node_count - 1);
                 if (c == i) return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d is its own child", i);
                 return gltf_fail(error, IK_ERR_HIERARCHY, p.text, "node %d already has parent %d", c,
                                  g->node_parent[c]);
@@ -243,12 +243,12 @@ static ik_result alloc_skin(gltf_skin_data *d, int n) {
     d->node = (int *)malloc(count * sizeof(int));
     d->skin_joint = (int *)malloc(count * sizeof(int));
     return d->parents && d->names && d->rest_ls && d->inverse_bind && d->node && d->skin_joint ? IK_OK
-                                                                                                : IK_ERR_NO_MEMORY;
+                                                                                               : IK_ERR_NO_MEMORY;
 }
 
 /* The skin's joints, unique, as node indices in sc->list order of appearance. */
-static ik_result read_skin_joints(const ik_gltf *g, const json_value *skin, int s, int stamp,
-                                  skin_scratch *sc, int *joint_count, ik_error *error) {
+static ik_result read_skin_joints(const ik_gltf *g, const json_value *skin, int s, int stamp, skin_scratch *sc,
+                                  int *joint_count, ik_error *error) {
     const json_value *joints = json_member(skin, "joints");
     const json_value *item;
     gltf_path p;

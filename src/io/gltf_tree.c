@@ -115,8 +115,10 @@ static int make_exact(cJSON *item) {
     double d = item->valuedouble;
     char text[40];
     char *copy;
-    if (d - d == 0) shortest_exact(d, text);
-    else strcpy(text, d != d ? "null" : d > 0 ? "1e999" : "-1e999");
+    if (d - d == 0)
+        shortest_exact(d, text);
+    else
+        strcpy(text, d != d ? "null" : d > 0 ? "1e999" : "-1e999");
     copy = (char *)cJSON_malloc(strlen(text) + 1);
     if (!copy) return 0;
     strcpy(copy, text);
@@ -157,8 +159,7 @@ ik_result gltf_tree_read_back(cJSON *tree, json_doc *doc, ik_error *error) {
     ok = json_doc_read(doc, text, strlen(text), &refused);
     cJSON_free(text);
     if (ok) return IK_OK;
-    if (refused.out_of_memory)
-        return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory");
+    if (refused.out_of_memory) return gltf_fail(error, IK_ERR_NO_MEMORY, "", "out of memory");
     return gltf_fail(error, IK_ERR_PARSE, "", "the edited document does not read back (JSON byte %lu): %s",
                      (unsigned long)refused.offset, refused.reason);
 }

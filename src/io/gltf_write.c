@@ -27,7 +27,8 @@ static void remove_members(cJSON *obj, const char *key, const cJSON *kept) {
     int seen = kept == NULL;
     for (; member; member = next) {
         next = member->next;
-        if (member == kept) seen = 1;
+        if (member == kept)
+            seen = 1;
         else if (seen && member->string && strcmp(member->string, key) == 0)
             cJSON_Delete(cJSON_DetachItemViaPointer(obj, member));
     }
@@ -232,9 +233,8 @@ static ik_result add_float_accessor(ik_gltf *g, clip_target *t, const ik_real *v
     ++t->accessor_count;
     if (!set_number(view, "buffer", 0) || !set_number(view, "byteOffset", (double)offset) ||
         !set_number(view, "byteLength", (double)(n * 4)) ||
-        !set_number(acc, "bufferView", (double)(t->view_count - 1)) ||
-        !set_number(acc, "componentType", 5126) || !set_number(acc, "count", (double)count) ||
-        !set_member(acc, "type", cJSON_CreateString(types[width])))
+        !set_number(acc, "bufferView", (double)(t->view_count - 1)) || !set_number(acc, "componentType", 5126) ||
+        !set_number(acc, "count", (double)count) || !set_member(acc, "type", cJSON_CreateString(types[width])))
         return IK_ERR_NO_MEMORY;
     if (width == 1) {
         ik_real lo = (ik_real)(float)values[0], hi = (ik_real)(float)values[count - 1];
@@ -282,10 +282,10 @@ static int first_with_times(const ik_clip *keys, int *first) {
     }
     qsort(order, (size_t)keys->channel_count, sizeof *order, compare_times);
     for (c = 0; c < keys->channel_count; ++c)
-        first[order[c].channel] = c > 0 && order[c - 1].times == order[c].times &&
-                                          order[c - 1].key_count == order[c].key_count
-                                      ? first[order[c - 1].channel]
-                                      : order[c].channel;
+        first[order[c].channel] =
+            c > 0 && order[c - 1].times == order[c].times && order[c - 1].key_count == order[c].key_count
+                ? first[order[c - 1].channel]
+                : order[c].channel;
     free(order);
     return 1;
 }
@@ -346,8 +346,8 @@ static ik_result append_channel(ik_gltf *g, clip_target *t, const ik_gltf_skin *
 
 /* One sampler and one channel per clip channel (append_channel), after
  * the `sampler_count` samplers `samplers` holds. */
-static ik_result append_clip(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, const ik_clip *keys,
-                             cJSON *channels, cJSON *samplers, long sampler_count) {
+static ik_result append_clip(ik_gltf *g, cJSON *root, const ik_gltf_skin *view, const ik_clip *keys, cJSON *channels,
+                             cJSON *samplers, long sampler_count) {
     long *inputs = (long *)malloc(((size_t)keys->channel_count + 1) * sizeof *inputs);
     int *first = (int *)malloc(((size_t)keys->channel_count + 1) * sizeof *first);
     ik_result result = IK_OK;
@@ -488,7 +488,8 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
     ik_error_clear(error);
     if (!g || !keys) return IK_ERR_NULL;
     if ((r = check_keys(g, skin, keys, error)) != IK_OK) return r;
-    if (clip < 0 || clip >= g->animation_count) return gltf_fail(error, IK_ERR_RANGE, "/animations", "no animation %d", clip);
+    if (clip < 0 || clip >= g->animation_count)
+        return gltf_fail(error, IK_ERR_RANGE, "/animations", "no animation %d", clip);
     view = ik_gltf_skeleton(g, skin);
     if (!(tree = gltf_tree_of(gltf_root(g)))) return fail_memory(error);
     if (!gltf_refs_of(g, tree, &before)) {
@@ -504,10 +505,14 @@ ik_result ik_gltf_replace_clip_keys(ik_gltf *g, int clip, int skin, const ik_cli
     if (r == IK_OK) r = keep_other_channels(g, anim, in_skeleton, channels, samplers, &kept_samplers);
     free(in_skeleton);
     if (r == IK_OK) r = append_clip(g, tree, view, keys, channels, samplers, kept_samplers);
-    if (r == IK_OK && !set_member(anim, "channels", channels)) r = IK_ERR_NO_MEMORY;
-    else if (r != IK_OK) cJSON_Delete(channels);
-    if (r == IK_OK && !set_member(anim, "samplers", samplers)) r = IK_ERR_NO_MEMORY;
-    else if (r != IK_OK) cJSON_Delete(samplers);
+    if (r == IK_OK && !set_member(anim, "channels", channels))
+        r = IK_ERR_NO_MEMORY;
+    else if (r != IK_OK)
+        cJSON_Delete(channels);
+    if (r == IK_OK && !set_member(anim, "samplers", samplers))
+        r = IK_ERR_NO_MEMORY;
+    else if (r != IK_OK)
+        cJSON_Delete(samplers);
     if (r == IK_OK) r = gltf_prune_plan(g, tree, &before, &prune);
     gltf_refs_free(&before);
     if (r != IK_OK) {
@@ -528,8 +533,8 @@ static void put_u32(unsigned char *b, uint32_t v) {
 
 /* Buffer i goes out as the GLB BIN chunk (binary, buffer 0), under the URI
  * external_uri[i] when that is given, or as a base64 data URI. */
-static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out,
-                           size_t *size, ik_error *error) {
+static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out, size_t *size,
+                           ik_error *error) {
     cJSON *doc = gltf_tree_of(gltf_root(g));
     cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers"), *buffer = NULL;
     const gltf_buffer *bin = NULL;
@@ -689,8 +694,10 @@ ik_result ik_gltf_output_files(const ik_gltf *g, const char *path, ik_gltf_outpu
         const gltf_buffer *b = &g->buffers[i];
         char suffix[32];
         if (!b->file_name || (binary && i == 0)) continue;
-        if (external == 0) strcpy(suffix, ".bin");
-        else snprintf(suffix, sizeof suffix, "_%d.bin", external);
+        if (external == 0)
+            strcpy(suffix, ".bin");
+        else
+            snprintf(suffix, sizeof suffix, "_%d.bin", external);
         ++external;
         list[n].path = (char *)malloc(stem_length + strlen(suffix) + 1);
         list[n].data = (unsigned char *)malloc(b->size + 1);

@@ -50,7 +50,8 @@ static ik_result header_line(ik_text_scan *s, const ik_text_token *word, ik_heig
     int n = line_numbers(s, v, 4, &bad);
     if (n < 0) return bad_number(error, &bad, n);
     if (ik_text_is(word, "cell")) {
-        if (n != 1 || !(v[0] > 0)) return fail(error, word, n != 1 ? IK_ERR_PARSE : IK_ERR_RANGE, "cell wants one number > 0");
+        if (n != 1 || !(v[0] > 0))
+            return fail(error, word, n != 1 ? IK_ERR_PARSE : IK_ERR_RANGE, "cell wants one number > 0");
         field->cell = v[0];
     } else if (ik_text_is(word, "size")) {
         if (n != 2 || !whole_size(v[0]) || !whole_size(v[1]))
@@ -100,7 +101,8 @@ static ik_result read_rows(ik_text_scan *s, ik_height_field_file *field, ik_erro
         }
         n = line_numbers(s, field->heights + (size_t)rows * (size_t)field->count_x, field->count_x, &bad);
         if (n < 0) {
-            snprintf(what, sizeof what, "row %d: a height that is not a %s", rows, n == -2 ? "finite number" : "number");
+            snprintf(what, sizeof what, "row %d: a height that is not a %s", rows,
+                     n == -2 ? "finite number" : "number");
             return fail(error, &bad, n == -2 ? IK_ERR_NONFINITE : IK_ERR_PARSE, what);
         }
         if (n != field->count_x) {

@@ -128,29 +128,46 @@ static int unescape(scan *s, char **w) {
     unsigned long c;
     long hi, lo;
     switch (p[1]) {
-    case '"': c = '"'; break;
-    case '\\': c = '\\'; break;
-    case '/': c = '/'; break;
-    case 'b': c = '\b'; break;
-    case 'f': c = '\f'; break;
-    case 'n': c = '\n'; break;
-    case 'r': c = '\r'; break;
-    case 't': c = '\t'; break;
-    case 'u':
-        if ((hi = hex4(p + 2)) < 0) return fail(s, "\\u must be followed by four hex digits");
-        if (hi == 0) return fail(s, "a string holds \\u0000 (a NUL character), which names cannot carry");
-        if (hi >= 0xDC00 && hi <= 0xDFFF) return fail(s, "a low surrogate escape with no high one before it");
-        if (hi >= 0xD800 && hi <= 0xDBFF) {
-            if (p[6] != '\\' || p[7] != 'u' || (lo = hex4(p + 8)) < 0 || lo < 0xDC00 || lo > 0xDFFF)
-                return fail(s, "a high surrogate escape with no low one after it");
-            *w += put_utf8(*w, 0x10000 + (unsigned long)(hi - 0xD800) * 0x400 + (unsigned long)(lo - 0xDC00));
-            s->at += 12;
+        case '"':
+            c = '"';
+            break;
+        case '\\':
+            c = '\\';
+            break;
+        case '/':
+            c = '/';
+            break;
+        case 'b':
+            c = '\b';
+            break;
+        case 'f':
+            c = '\f';
+            break;
+        case 'n':
+            c = '\n';
+            break;
+        case 'r':
+            c = '\r';
+            break;
+        case 't':
+            c = '\t';
+            break;
+        case 'u':
+            if ((hi = hex4(p + 2)) < 0) return fail(s, "\\u must be followed by four hex digits");
+            if (hi == 0) return fail(s, "a string holds \\u0000 (a NUL character), which names cannot carry");
+            if (hi >= 0xDC00 && hi <= 0xDFFF) return fail(s, "a low surrogate escape with no high one before it");
+            if (hi >= 0xD800 && hi <= 0xDBFF) {
+                if (p[6] != '\\' || p[7] != 'u' || (lo = hex4(p + 8)) < 0 || lo < 0xDC00 || lo > 0xDFFF)
+                    return fail(s, "a high surrogate escape with no low one after it");
+                *w += put_utf8(*w, 0x10000 + (unsigned long)(hi - 0xD800) * 0x400 + (unsigned long)(lo - 0xDC00));
+                s->at += 12;
+                return 1;
+            }
+            *w += put_utf8(*w, (unsigned long)hi);
+            s->at += 6;
             return 1;
-        }
-        *w += put_utf8(*w, (unsigned long)hi);
-        s->at += 6;
-        return 1;
-    default: return fail(s, "an unknown escape in a string");
+        default:
+            return fail(s, "an unknown escape in a string");
     }
     *(*w)++ = (char)c;
     s->at += 2;
@@ -170,7 +187,7 @@ static int read_string(scan *s, json_value *v) {
             if (!unescape(s, &w)) return 0;
         } else if ((unsigned char)*p < 0x20) {
             return fail(s, s->at < s->length && *p == '\0' ? "a NUL byte in a string"
-                                                            : "a control character in a string must be escaped");
+                                                           : "a control character in a string must be escaped");
         } else {
             *w++ = *p;
             ++s->at;
@@ -186,9 +203,8 @@ static int read_string(scan *s, json_value *v) {
 }
 
 /* Powers of ten that a double holds exactly (10^22 < 2^53 * 2^22). */
-static const double exact_power_of_ten[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                              1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const double exact_power_of_ten[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* strtod on the number text (already checked against the grammar, at most
  * one '.'), with the '.' replaced by the current locale's decimal point
@@ -295,25 +311,32 @@ static int read_value(scan *s) {
     if (!v) return no_memory(s);
     if (s->depth > 0) ++s->values[s->open[s->depth - 1]].count;
     switch (c) {
-    case '{':
-    case '[':
-        if (s->depth == JSON_MAX_DEPTH) return fail(s, "arrays and objects nested deeper than 1000");
-        v->type = c == '{' ? JSON_OBJECT : JSON_ARRAY;
-        s->open[s->depth++] = (uint32_t)(s->count - 1);
-        ++s->at;
-        return 2;
-    case '"': v->type = JSON_STRING; return read_string(s, v);
-    case 't': v->type = JSON_TRUE; return read_literal(s, "true", 4);
-    case 'f': v->type = JSON_FALSE; return read_literal(s, "false", 5);
-    case 'n': return read_literal(s, "null", 4);
-    default:
-        if (c == '-' || (c >= '0' && c <= '9')) {
-            v->type = JSON_NUMBER;
-            return read_number(s, v);
-        }
-        return fail(s, c == '\0' && s->at < s->length
-                           ? "a NUL byte in the text"
-                           : "expected a value (an object, array, string, number, true, false or null)");
+        case '{':
+        case '[':
+            if (s->depth == JSON_MAX_DEPTH) return fail(s, "arrays and objects nested deeper than 1000");
+            v->type = c == '{' ? JSON_OBJECT : JSON_ARRAY;
+            s->open[s->depth++] = (uint32_t)(s->count - 1);
+            ++s->at;
+            return 2;
+        case '"':
+            v->type = JSON_STRING;
+            return read_string(s, v);
+        case 't':
+            v->type = JSON_TRUE;
+            return read_literal(s, "true", 4);
+        case 'f':
+            v->type = JSON_FALSE;
+            return read_literal(s, "false", 5);
+        case 'n':
+            return read_literal(s, "null", 4);
+        default:
+            if (c == '-' || (c >= '0' && c <= '9')) {
+                v->type = JSON_NUMBER;
+                return read_number(s, v);
+            }
+            return fail(s, c == '\0' && s->at < s->length
+                               ? "a NUL byte in the text"
+                               : "expected a value (an object, array, string, number, true, false or null)");
     }
 }
 
@@ -332,9 +355,7 @@ static int read_key(scan *s) {
 }
 
 /* The innermost open container's bracket. */
-static char closing_bracket(const scan *s) {
-    return s->values[s->open[s->depth - 1]].type == JSON_OBJECT ? '}' : ']';
-}
+static char closing_bracket(const scan *s) { return s->values[s->open[s->depth - 1]].type == JSON_OBJECT ? '}' : ']'; }
 
 /* The grammar walked with an explicit stack (no recursion on the file's
  * depth). After a complete value, the innermost open container takes its
@@ -391,9 +412,8 @@ int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *er
     s->error = error;
     s->capacity = length / 4 + 64; /* glTF's JSON holds about one value per 7 bytes */
     s->text = (char *)malloc(length + 1);
-    s->values = s->capacity <= (size_t)-1 / sizeof *s->values
-                    ? (json_value *)malloc(s->capacity * sizeof *s->values)
-                    : NULL; /* a 32-bit size_t */
+    s->values = s->capacity <= (size_t)-1 / sizeof *s->values ? (json_value *)malloc(s->capacity * sizeof *s->values)
+                                                              : NULL; /* a 32-bit size_t */
     if (!s->text || !s->values) {
         free(s->text);
         free(s->values);

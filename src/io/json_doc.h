@@ -24,7 +24,15 @@
 /* Deepest nesting of arrays and objects accepted (cJSON's limit too). */
 #define JSON_MAX_DEPTH 1000
 
-typedef enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } json_type;
+typedef enum json_type {
+    JSON_NULL,
+    JSON_FALSE,
+    JSON_TRUE,
+    JSON_NUMBER,
+    JSON_STRING,
+    JSON_ARRAY,
+    JSON_OBJECT
+} json_type;
 
 /* 16 bytes a value: the memory a large document touches is most of its
  * read time. */

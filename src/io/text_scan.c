@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ik_text_scan_init(ik_text_scan *s, const char *data, size_t size, char comment)
-{
+void ik_text_scan_init(ik_text_scan *s, const char *data, size_t size, char comment) {
     s->data = data;
     s->size = data ? size : 0;
     s->pos = 0;
@@ -16,8 +15,7 @@ void ik_text_scan_init(ik_text_scan *s, const char *data, size_t size, char comm
     s->comment = comment;
 }
 
-int ik_text_skip_blank(ik_text_scan *s, int cross_lines)
-{
+int ik_text_skip_blank(ik_text_scan *s, int cross_lines) {
     while (s->pos < s->size) {
         char c = s->data[s->pos];
         if (c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
@@ -36,8 +34,7 @@ int ik_text_skip_blank(ik_text_scan *s, int cross_lines)
     return 0;
 }
 
-ik_text_token ik_text_here(const ik_text_scan *s)
-{
+ik_text_token ik_text_here(const ik_text_scan *s) {
     ik_text_token t;
     t.text = s->data + s->pos;
     t.length = 0;
@@ -47,13 +44,9 @@ ik_text_token ik_text_here(const ik_text_scan *s)
     return t;
 }
 
-int ik_text_is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
+int ik_text_is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
-int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines)
-{
+int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines) {
     int found = ik_text_skip_blank(s, cross_lines);
     *t = ik_text_here(s);
     if (!found) return 0;
@@ -70,16 +63,14 @@ int ik_text_next(ik_text_scan *s, ik_text_token *t, int cross_lines)
     return 1;
 }
 
-int ik_text_is(const ik_text_token *t, const char *word)
-{
+int ik_text_is(const ik_text_token *t, const char *word) {
     size_t n = strlen(word);
     return t->length == n && memcmp(t->text, word, n) == 0;
 }
 
 static int lower(char c) { return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c; }
 
-static int starts_nonfinite_word(const char *p, size_t n)
-{
+static int starts_nonfinite_word(const char *p, size_t n) {
     return (n >= 3 && lower(p[0]) == 'n' && lower(p[1]) == 'a' && lower(p[2]) == 'n') ||
            (n >= 3 && lower(p[0]) == 'i' && lower(p[1]) == 'n' && lower(p[2]) == 'f');
 }
@@ -90,11 +81,9 @@ static int starts_nonfinite_word(const char *p, size_t n)
  * quotient m * 10^e is correctly rounded. Other numbers go to strtod on a
  * NUL-terminated copy (the syntax was checked here first, so strtod sees only
  * plain decimal text). */
-ik_text_number ik_text_number_parse(const ik_text_token *t, double *out)
-{
-    static const double powers[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+ik_text_number ik_text_number_parse(const ik_text_token *t, double *out) {
+    static const double powers[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char *p = t->text, *end = t->text + t->length;
     int negative = 0, digits = 0, significant = 0;
     long exponent = 0, written_exponent = 0;
@@ -104,8 +93,10 @@ ik_text_number ik_text_number_parse(const ik_text_token *t, double *out)
     if (starts_nonfinite_word(p, (size_t)(end - p))) return IK_TEXT_NUMBER_NONFINITE;
     for (; p < end && *p >= '0' && *p <= '9'; ++p, ++digits) {
         if (mantissa == 0 && *p == '0') continue;
-        if (significant < 19) mantissa = mantissa * 10 + (uint64_t)(*p - '0');
-        else ++exponent;
+        if (significant < 19)
+            mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+        else
+            ++exponent;
         ++significant;
     }
     if (p < end && *p == '.') {

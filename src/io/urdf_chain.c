@@ -12,8 +12,7 @@
 /* URDF rpy: roll about X, then pitch about Y, then yaw about Z, all about
  * fixed axes: R = Rz(yaw) Ry(pitch) Rx(roll), as a quaternion
  * q = qz(yaw) qy(pitch) qx(roll) (half angles), computed in double. */
-ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3])
-{
+ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3]) {
     double cr = cos(rpy[0] * 0.5), sr = sin(rpy[0] * 0.5);
     double cp = cos(rpy[1] * 0.5), sp = sin(rpy[1] * 0.5);
     double cy = cos(rpy[2] * 0.5), sy = sin(rpy[2] * 0.5);
@@ -25,8 +24,7 @@ ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3])
 /* Walks up from the tip to the base; joints_out receives the joints base
  * first. *count is the chain's length even when it exceeds max. */
 ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, int *joints_out, int max,
-                        int *count, ik_error *error)
-{
+                        int *count, ik_error *error) {
     int base, tip, link, length = 0, k;
     ik_result r;
     ik_error_clear(error);
@@ -57,8 +55,7 @@ ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *
 
 /* The joint a mimic joint finally follows (itself when it is no mimic), with
  * the composed value = multiplier * leader + offset. */
-static int mimic_leader(const ik_urdf *urdf, int joint, double *multiplier, double *offset)
-{
+static int mimic_leader(const ik_urdf *urdf, int joint, double *multiplier, double *offset) {
     *multiplier = 1;
     *offset = 0;
     while (urdf->joints[joint].mimic_joint >= 0) {
@@ -72,9 +69,8 @@ static int mimic_leader(const ik_urdf *urdf, int joint, double *multiplier, doub
 
 /* One variable per distinct leader (mimic_leader) among the moving joints,
  * numbered in chain order. */
-ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                              ik_robot_chain *chain, int *variable_joints, ik_error *error)
-{
+ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, ik_robot_chain *chain,
+                              int *variable_joints, ik_error *error) {
     int joints[IK_ROBOT_MAX_JOINTS], leaders[IK_ROBOT_MAX_JOINTS], count, k, v;
     ik_result r;
     if (!chain) return IK_ERR_NULL;
@@ -109,8 +105,7 @@ ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const 
 }
 
 ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, const char *tip_link,
-                                 ik_urdf_skeleton **out, ik_error *error)
-{
+                                 ik_urdf_skeleton **out, ik_error *error) {
     int count, k, *joints;
     ik_urdf_skeleton *s;
     ik_error skeleton_error;
@@ -156,8 +151,7 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
             ik_error_set(error, 0, 0, -1, "chain skeleton: out of memory");
         else
             ik_error_set(error, 0, 0, -1,
-                         "link '%.60s': rest position overflows (the joint origins above it multiplied)",
-                         s->names[k]);
+                         "link '%.60s': rest position overflows (the joint origins above it multiplied)", s->names[k]);
         ik_urdf_skeleton_free(s);
         return k == -2 ? IK_ERR_NO_MEMORY : IK_ERR_NONFINITE;
     }
@@ -165,8 +159,7 @@ ik_result ik_urdf_chain_skeleton(const ik_urdf *urdf, const char *base_link, con
     return IK_OK;
 }
 
-void ik_urdf_skeleton_free(ik_urdf_skeleton *skeleton)
-{
+void ik_urdf_skeleton_free(ik_urdf_skeleton *skeleton) {
     if (!skeleton) return;
     free(skeleton->parents);
     free(skeleton->names);
@@ -178,8 +171,7 @@ void ik_urdf_skeleton_free(ik_urdf_skeleton *skeleton)
 /* ---- finding names, with suggestions ------------------------------------ */
 
 /* "no link 'x' in robot 'r' (did you mean: 'a', 'b'?)". */
-static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_error *error)
-{
+static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_error *error) {
     int count = links ? urdf->link_count : urdf->joint_count, best[3], found = 0, k;
     const char **names = count > 0 ? (const char **)malloc((size_t)count * sizeof *names) : NULL;
     char hint[200] = "";
@@ -201,8 +193,7 @@ static ik_result not_found(const ik_urdf *urdf, int links, const char *name, ik_
 }
 
 /* The index of the link (links != 0) or joint called `name`. */
-static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int *index, ik_error *error)
-{
+static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int *index, ik_error *error) {
     int count, i;
     if (!urdf || !name || !index) return IK_ERR_NULL;
     count = links ? urdf->link_count : urdf->joint_count;
@@ -214,12 +205,10 @@ static ik_result find_name(const ik_urdf *urdf, int links, const char *name, int
     return not_found(urdf, links, name, error);
 }
 
-ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_error *error)
-{
+ik_result ik_urdf_find_link(const ik_urdf *urdf, const char *name, int *index, ik_error *error) {
     return find_name(urdf, 1, name, index, error);
 }
 
-ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_error *error)
-{
+ik_result ik_urdf_find_joint(const ik_urdf *urdf, const char *name, int *index, ik_error *error) {
     return find_name(urdf, 0, name, index, error);
 }

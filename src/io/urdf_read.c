@@ -18,8 +18,7 @@ static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fm
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fmt, ...)
-{
+static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     ik_error_setv(error, line > 0 ? line : 0, 0, -1, fmt, args);
@@ -29,15 +28,13 @@ static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fm
 
 static long node_line(const xmlNode *node) { return (long)xmlGetLineNo(node); }
 
-static int is_element(const xmlNode *node, const char *name)
-{
+static int is_element(const xmlNode *node, const char *name) {
     return node->type == XML_ELEMENT_NODE && strcmp((const char *)node->name, name) == 0;
 }
 
 /* A malloc'ed copy of attribute `name` of `node`, or NULL when it is absent
  * (*no_memory set when the copy failed). */
-static char *attribute_copy(xmlNode *node, const char *name, int *no_memory)
-{
+static char *attribute_copy(xmlNode *node, const char *name, int *no_memory) {
     xmlChar *value = xmlGetProp(node, (const xmlChar *)name);
     char *copy;
     size_t length;
@@ -56,8 +53,7 @@ static char *attribute_copy(xmlNode *node, const char *name, int *no_memory)
  * out [count] (the BVH and chain readers' exact, locale-free parser); an
  * absent attribute leaves out as it is. */
 static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int count, const char *owner,
-                              ik_error *error)
-{
+                              ik_error *error) {
     xmlChar *value = xmlGetProp(node, (const xmlChar *)attr);
     ik_text_scan scan;
     ik_text_token token;
@@ -66,7 +62,8 @@ static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int 
     if (!value) return IK_OK;
     ik_text_scan_init(&scan, (const char *)value, strlen((const char *)value), 0);
     for (k = 0; k < count && r == IK_OK; ++k) {
-        ik_text_number n = ik_text_next(&scan, &token, 1) ? ik_text_number_parse(&token, &out[k]) : IK_TEXT_NUMBER_SYNTAX;
+        ik_text_number n =
+            ik_text_next(&scan, &token, 1) ? ik_text_number_parse(&token, &out[k]) : IK_TEXT_NUMBER_SYNTAX;
         if (n == IK_TEXT_NUMBER_SYNTAX)
             r = fail_at(error, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
                         (const char *)node->name, attr, (const char *)value, count);
@@ -88,22 +85,19 @@ typedef struct name_entry {
     int index;
 } name_entry;
 
-static int compare_entries(const void *a, const void *b)
-{
+static int compare_entries(const void *a, const void *b) {
     const name_entry *x = (const name_entry *)a, *y = (const name_entry *)b;
     int c = strcmp(x->name, y->name);
     return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static int compare_key(const void *key, const void *entry)
-{
+static int compare_key(const void *key, const void *entry) {
     return strcmp((const char *)key, ((const name_entry *)entry)->name);
 }
 
 /* Sorts entries [count] by (name, index); returns the smallest index whose
  * name an earlier item has (the first duplicate in file order), or -1. */
-static int sort_names(name_entry *entries, int count)
-{
+static int sort_names(name_entry *entries, int count) {
     int k, duplicate = -1;
     qsort(entries, (size_t)count, sizeof *entries, compare_entries);
     for (k = 1; k < count; ++k)
@@ -112,8 +106,7 @@ static int sort_names(name_entry *entries, int count)
     return duplicate;
 }
 
-static int find_sorted(const name_entry *entries, int count, const char *name)
-{
+static int find_sorted(const name_entry *entries, int count, const char *name) {
     const name_entry *e =
         count > 0 ? (const name_entry *)bsearch(name, entries, (size_t)count, sizeof *entries, compare_key) : NULL;
     return e ? e->index : -1;
@@ -122,14 +115,13 @@ static int find_sorted(const name_entry *entries, int count, const char *name)
 typedef struct urdf_reader {
     ik_urdf *u;
     ik_error *error;
-    char **mimic_names; /* [joint_count]: the leader named by each joint's <mimic>, or NULL */
+    char **mimic_names;                   /* [joint_count]: the leader named by each joint's <mimic>, or NULL */
     name_entry *link_names, *joint_names; /* sorted by name */
 } urdf_reader;
 
 /* Finds a link or joint named by an element at `line`; the error (with
  * the closest names) is prefixed with the line and the element. */
-static ik_result lookup(const urdf_reader *rd, int links, const char *name, long line, const char *owner, int *index)
-{
+static ik_result lookup(const urdf_reader *rd, int links, const char *name, long line, const char *owner, int *index) {
     ik_error found;
     ik_result r;
     *index = links ? find_sorted(rd->link_names, rd->u->link_count, name)
@@ -139,8 +131,7 @@ static ik_result lookup(const urdf_reader *rd, int links, const char *name, long
     return fail_at(rd->error, line, r, "%s: %s", owner, found.message);
 }
 
-static ik_result read_link(urdf_reader *rd, xmlNode *node)
-{
+static ik_result read_link(urdf_reader *rd, xmlNode *node) {
     int no_memory = 0;
     ik_urdf_link *link = &rd->u->links[rd->u->link_count];
     char *name = attribute_copy(node, "name", &no_memory);
@@ -157,9 +148,7 @@ static ik_result read_link(urdf_reader *rd, xmlNode *node)
 }
 
 /* The joint type from its name; floating and planar joints are refused. */
-static ik_result joint_type(const char *type, long line, const char *owner, ik_robot_joint_type *out,
-                            ik_error *error)
-{
+static ik_result joint_type(const char *type, long line, const char *owner, ik_robot_joint_type *out, ik_error *error) {
     static const char *const names[] = {"fixed", "revolute", "continuous", "prismatic"};
     int k;
     for (k = 0; k < 4; ++k)
@@ -172,24 +161,23 @@ static ik_result joint_type(const char *type, long line, const char *owner, ik_r
                        "%s: %s joints are not supported (serial chains of revolute, continuous, prismatic and "
                        "fixed joints only)",
                        owner, type);
-    return fail_at(error, line, IK_ERR_PARSE,
-                   "%s: unknown joint type '%.40s' (revolute, continuous, prismatic, fixed)", owner, type);
+    return fail_at(error, line, IK_ERR_PARSE, "%s: unknown joint type '%.40s' (revolute, continuous, prismatic, fixed)",
+                   owner, type);
 }
 
 /* <parent link="..."/> or <child link="..."/>: the link's index. */
-static ik_result joint_link(urdf_reader *rd, xmlNode *node, const char *owner, int *index)
-{
+static ik_result joint_link(urdf_reader *rd, xmlNode *node, const char *owner, int *index) {
     xmlChar *name = xmlGetProp(node, (const xmlChar *)"link");
     ik_result r;
-    if (!name) return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner, node->name);
+    if (!name)
+        return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner, node->name);
     r = lookup(rd, 1, (const char *)name, node_line(node), owner, index);
     xmlFree(name);
     return r;
 }
 
 /* <origin xyz rpy>: the joint frame in the parent link's frame. */
-static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint)
-{
+static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint) {
     double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
     ik_result r = read_numbers(node, "xyz", xyz, 3, owner, rd->error);
     if (r == IK_OK) r = read_numbers(node, "rpy", rpy, 3, owner, rd->error);
@@ -201,8 +189,7 @@ static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner,
 }
 
 /* <axis xyz>: normalised in double; a zero axis is refused. */
-static ik_result joint_axis(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint)
-{
+static ik_result joint_axis(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint) {
     double a[3] = {1, 0, 0}, length;
     ik_result r = read_numbers(node, "xyz", a, 3, owner, rd->error);
     if (r != IK_OK) return r;
@@ -213,8 +200,7 @@ static ik_result joint_axis(urdf_reader *rd, xmlNode *node, const char *owner, i
     return IK_OK;
 }
 
-static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint)
-{
+static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint) {
     ik_result r = read_numbers(node, "lower", &joint->lower, 1, owner, rd->error);
     if (r == IK_OK) r = read_numbers(node, "upper", &joint->upper, 1, owner, rd->error);
     if (r == IK_OK) r = read_numbers(node, "velocity", &joint->velocity, 1, owner, rd->error);
@@ -229,8 +215,7 @@ static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, 
 
 /* <mimic joint multiplier offset>: the leader's name is resolved once every
  * joint is known. */
-static ik_result joint_mimic(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint, int index)
-{
+static ik_result joint_mimic(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint, int index) {
     int no_memory = 0;
     ik_result r = read_numbers(node, "multiplier", &joint->mimic_multiplier, 1, owner, rd->error);
     if (r == IK_OK) r = read_numbers(node, "offset", &joint->mimic_offset, 1, owner, rd->error);
@@ -245,8 +230,7 @@ static ik_result joint_mimic(urdf_reader *rd, xmlNode *node, const char *owner, 
 
 /* A joint's name and defaults (the first pass, so joint names can be
  * checked for duplicates and looked up by mimic joints). */
-static ik_result read_joint_name(urdf_reader *rd, xmlNode *node)
-{
+static ik_result read_joint_name(urdf_reader *rd, xmlNode *node) {
     int no_memory = 0;
     ik_urdf_joint *joint = &rd->u->joints[rd->u->joint_count];
     memset(joint, 0, sizeof *joint);
@@ -263,8 +247,7 @@ static ik_result read_joint_name(urdf_reader *rd, xmlNode *node)
 }
 
 /* The rest of joint `index`: type, origin, links, axis, limit, mimic. */
-static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index)
-{
+static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index) {
     int has_parent = 0, has_child = 0;
     ik_urdf_joint *joint = &rd->u->joints[index];
     char owner[96];
@@ -301,8 +284,8 @@ static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index)
         return fail_at(rd->error, joint->line, IK_ERR_HIERARCHY, "%s: link '%.60s' is its own parent", owner,
                        rd->u->links[joint->child_link].name);
     if ((joint->type == IK_ROBOT_REVOLUTE || joint->type == IK_ROBOT_PRISMATIC) && !joint->has_limit)
-        return fail_at(rd->error, joint->line, IK_ERR_PARSE, "%s: a %s joint needs <limit lower upper>",
-                       owner, joint->type == IK_ROBOT_REVOLUTE ? "revolute" : "prismatic");
+        return fail_at(rd->error, joint->line, IK_ERR_PARSE, "%s: a %s joint needs <limit lower upper>", owner,
+                       joint->type == IK_ROBOT_REVOLUTE ? "revolute" : "prismatic");
     if (rd->u->links[joint->child_link].parent_joint >= 0)
         return fail_at(rd->error, joint->line, IK_ERR_HIERARCHY,
                        "%s: link '%.60s' is already the child of joint '%.60s' (a link has one parent)", owner,
@@ -316,8 +299,7 @@ static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index)
  * met twice in one walk means a loop. visit [link_count] is scratch: the
  * walk that last passed a link, or -2 once the link is known to reach the
  * root. */
-static ik_result check_tree(urdf_reader *rd, int *visit)
-{
+static ik_result check_tree(urdf_reader *rd, int *visit) {
     ik_urdf *u = rd->u;
     int i, roots = 0;
     for (i = 0; i < u->link_count; ++i) {
@@ -334,9 +316,9 @@ static ik_result check_tree(urdf_reader *rd, int *visit)
         }
     }
     if (roots == 0)
-        return fail_at(rd->error, u->link_count > 0 ? u->links[0].line : 0, IK_ERR_HIERARCHY,
-                       "%s", u->link_count > 0 ? "every link is some joint's child: the joints form a loop"
-                                                 : "<robot>: no links");
+        return fail_at(
+            rd->error, u->link_count > 0 ? u->links[0].line : 0, IK_ERR_HIERARCHY, "%s",
+            u->link_count > 0 ? "every link is some joint's child: the joints form a loop" : "<robot>: no links");
     visit[u->root_link] = -2;
     for (i = 0; i < u->link_count; ++i) {
         int link = i;
@@ -355,8 +337,7 @@ static ik_result check_tree(urdf_reader *rd, int *visit)
 
 /* Mimic leaders by name, then no loop of mimic joints (a walk along
  * leaders longer than the joint count has looped). */
-static ik_result resolve_mimics(urdf_reader *rd)
-{
+static ik_result resolve_mimics(urdf_reader *rd) {
     ik_urdf *u = rd->u;
     int i, steps, j;
     for (i = 0; i < u->joint_count; ++i) {
@@ -372,14 +353,14 @@ static ik_result resolve_mimics(urdf_reader *rd)
             ++steps;
         if (j >= 0)
             return fail_at(rd->error, u->joints[i].line, IK_ERR_HIERARCHY,
-                           "<joint name=\"%.60s\"> <mimic>: the mimic joints it follows form a loop", u->joints[i].name);
+                           "<joint name=\"%.60s\"> <mimic>: the mimic joints it follows form a loop",
+                           u->joints[i].name);
     }
     return IK_OK;
 }
 
 /* Counts the top-level links and joints (for one allocation each). */
-static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_error *error)
-{
+static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_error *error) {
     xmlNode *c;
     *links = *joints = 0;
     for (c = robot->children; c; c = c->next) {
@@ -393,8 +374,7 @@ static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_error *
 }
 
 /* Sorts the link and joint names; a name used twice is refused. */
-static ik_result index_names(urdf_reader *rd)
-{
+static ik_result index_names(urdf_reader *rd) {
     const ik_urdf *u = rd->u;
     int i, duplicate;
     for (i = 0; i < u->link_count; ++i) {
@@ -416,8 +396,7 @@ static ik_result index_names(urdf_reader *rd)
     return IK_OK;
 }
 
-static ik_result read_robot(urdf_reader *rd, xmlNode *robot)
-{
+static ik_result read_robot(urdf_reader *rd, xmlNode *robot) {
     ik_urdf *u = rd->u;
     int links, joints, no_memory = 0, k, *visit;
     ik_result r = count_items(robot, &links, &joints, rd->error);
@@ -448,8 +427,7 @@ static ik_result read_robot(urdf_reader *rd, xmlNode *robot)
 }
 
 /* The line of the first "<!DOCTYPE" or "<!ENTITY" in the bytes, or 0. */
-static long declaration_line(const char *data, size_t size)
-{
+static long declaration_line(const char *data, size_t size) {
     long line = 1;
     size_t i;
     for (i = 0; i < size; ++i) {
@@ -461,8 +439,7 @@ static long declaration_line(const char *data, size_t size)
 }
 
 /* libxml2's message for a document that did not parse. */
-static ik_result parse_failure(xmlParserCtxtPtr context, ik_error *error)
-{
+static ik_result parse_failure(xmlParserCtxtPtr context, ik_error *error) {
     xmlErrorPtr e = xmlCtxtGetLastError(context);
     char message[160];
     size_t length;
@@ -474,8 +451,7 @@ static ik_result parse_failure(xmlParserCtxtPtr context, ik_error *error)
     return IK_ERR_PARSE;
 }
 
-ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_error *error)
-{
+ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_error *error) {
     /* No entity substitution, DTD loading or network; line numbers past 65535. */
     const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
     urdf_reader rd;
@@ -491,8 +467,8 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_e
     if (!data) return IK_ERR_NULL;
     if (size == 0) return fail_at(error, 0, IK_ERR_PARSE, "empty document");
     if (size > IK_URDF_MAX_BYTES)
-        return fail_at(error, 0, IK_ERR_RANGE, "document of %lu bytes, above the %lu a URDF may have", (unsigned long)size,
-                       (unsigned long)IK_URDF_MAX_BYTES);
+        return fail_at(error, 0, IK_ERR_RANGE, "document of %lu bytes, above the %lu a URDF may have",
+                       (unsigned long)size, (unsigned long)IK_URDF_MAX_BYTES);
     line = declaration_line(data, size);
     if (line > 0)
         return fail_at(error, line, IK_ERR_UNSUPPORTED,
@@ -537,8 +513,7 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_e
     return IK_OK;
 }
 
-ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error)
-{
+ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error) {
     char *data = NULL;
     size_t size = 0;
     ik_result r;
@@ -553,8 +528,7 @@ ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error)
     return r;
 }
 
-void ik_urdf_free(ik_urdf *urdf)
-{
+void ik_urdf_free(ik_urdf *urdf) {
     int i;
     if (!urdf) return;
     for (i = 0; i < urdf->link_count; ++i) free(urdf->links[i].name);

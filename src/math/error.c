@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void ik_error_clear(ik_error *error)
-{
+void ik_error_clear(ik_error *error) {
     if (!error) return;
     error->line = 0;
     error->column = 0;
@@ -15,8 +14,7 @@ void ik_error_clear(ik_error *error)
     error->message[0] = '\0';
 }
 
-void ik_error_setv(ik_error *error, long line, long column, long offset, const char *fmt, va_list args)
-{
+void ik_error_setv(ik_error *error, long line, long column, long offset, const char *fmt, va_list args) {
     size_t used = 0;
     int written;
     if (!error) return;
@@ -31,8 +29,7 @@ void ik_error_setv(ik_error *error, long line, long column, long offset, const c
     vsnprintf(error->message + used, sizeof error->message - used, fmt, args);
 }
 
-void ik_error_set(ik_error *error, long line, long column, long offset, const char *fmt, ...)
-{
+void ik_error_set(ik_error *error, long line, long column, long offset, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     ik_error_setv(error, line, column, offset, fmt, args);

@@ -176,15 +176,15 @@ static inline quat_lanes quat_lanes_from_to(lanes3 from, lanes3 to, lanes *usabl
     c_sq = lanes3_dot(c, c);
     p = lanes3_scale(c, lanes_div(one, lanes_sqrt(c_sq)));
     b = lanes3_sub(lanes3_scale(p, lanes_mul(lanes_splat(2), lanes3_dot(p, from))), from);
-    split = quat_lanes_mul(quat_lanes_make(lanes3_cross(b, to), lanes_add(l, lanes3_dot(b, to))), quat_lanes_make(p, zero));
+    split =
+        quat_lanes_mul(quat_lanes_make(lanes3_cross(b, to), lanes_add(l, lanes3_dot(b, to))), quat_lanes_make(p, zero));
     q = quat_lanes_make(lanes3_select(ordinary, c, split.v), lanes_select(ordinary, w, split.w));
     len_sq = lanes_add(lanes3_dot(q.v, q.v), lanes_mul(q.w, q.w));
-    *usable = lanes_and(lanes_and(lanes_gt(l, zero), lanes_le(l, lanes_splat(IK_REAL_MAX))),
-                        lanes_and(lanes_or(ordinary, lanes_gt(c_sq, lanes_mul(lanes_mul(l, l),
-                                                                                lanes_splat(256 * IK_REAL_EPSILON *
-                                                                                            IK_REAL_EPSILON)))),
-                                  lanes_and(lanes_ge(len_sq, lanes_splat(IK_REAL_MIN)),
-                                            lanes_le(len_sq, lanes_splat(IK_REAL_MAX)))));
+    *usable = lanes_and(
+        lanes_and(lanes_gt(l, zero), lanes_le(l, lanes_splat(IK_REAL_MAX))),
+        lanes_and(lanes_or(ordinary, lanes_gt(c_sq, lanes_mul(lanes_mul(l, l),
+                                                              lanes_splat(256 * IK_REAL_EPSILON * IK_REAL_EPSILON)))),
+                  lanes_and(lanes_ge(len_sq, lanes_splat(IK_REAL_MIN)), lanes_le(len_sq, lanes_splat(IK_REAL_MAX)))));
     inv = lanes_div(one, lanes_sqrt(lanes_select(*usable, len_sq, one)));
     return quat_lanes_make(lanes3_scale(q.v, inv), lanes_mul(q.w, inv));
 }

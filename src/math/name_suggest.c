@@ -11,8 +11,7 @@
 #define IK_SUGGEST_MAX 8
 
 /* Names beyond 256 bytes are compared on their first 256. */
-static int edit_distance(const char *a, const char *b)
-{
+static int edit_distance(const char *a, const char *b) {
     int row[IK_SUGGEST_NAME_MAX + 1];
     size_t la = strlen(a), lb = strlen(b), i, j;
     if (la > IK_SUGGEST_NAME_MAX) la = IK_SUGGEST_NAME_MAX;
@@ -34,8 +33,7 @@ static int edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-static int contains_ignoring_case(const char *haystack, const char *needle)
-{
+static int contains_ignoring_case(const char *haystack, const char *needle) {
     size_t n = strlen(needle), i, k;
     if (n == 0) return 0;
     for (i = 0; haystack[i]; ++i) {
@@ -48,16 +46,14 @@ static int contains_ignoring_case(const char *haystack, const char *needle)
 
 /* Score: containment first, then edit distance; names further than half
  * their length away are not suggested (-1). */
-static int score(const char *name, const char *wanted)
-{
+static int score(const char *name, const char *wanted) {
     int d = edit_distance(name, wanted);
     int limit = (int)(strlen(wanted) > strlen(name) ? strlen(wanted) : strlen(name)) / 2 + 1;
     if (contains_ignoring_case(name, wanted) || contains_ignoring_case(wanted, name)) return d;
     return d <= limit ? 1000 + d : -1;
 }
 
-int ik_error_closest_names(const char *const *names, int count, const char *wanted, int *best, int max)
-{
+int ik_error_closest_names(const char *const *names, int count, const char *wanted, int *best, int max) {
     int best_score[IK_SUGGEST_MAX], found = 0, i, k;
     if (!names || !wanted || !best || max < 1) return 0;
     if (max > IK_SUGGEST_MAX) max = IK_SUGGEST_MAX;

@@ -29,7 +29,7 @@ static ik_quat from_to_nearly_opposite(ik_vec3 a, ik_vec3 w, ik_real m) {
     ik_vec3 c = ik_vec3_cross(a, w), p, b;
     ik_real c_sq = ik_vec3_dot(c, c);
     p = c_sq > m * m * (256 * IK_REAL_EPSILON * IK_REAL_EPSILON) ? ik_vec3_scale(c, 1 / IK_SQRT(c_sq))
-                                                                  : ik_vec3_any_perpendicular(ik_vec3_normalize(a));
+                                                                 : ik_vec3_any_perpendicular(ik_vec3_normalize(a));
     b = ik_vec3_sub(ik_vec3_scale(p, 2 * ik_vec3_dot(p, a)), a);
     c = ik_vec3_cross(b, w);
     return ik_quat_normalize(ik_quat_mul(ik_q(c.x, c.y, c.z, m + ik_vec3_dot(b, w)), ik_q(p.x, p.y, p.z, 0)));
@@ -62,15 +62,13 @@ ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t) {
     s = IK_SIN(th);
     wa = IK_SIN((1 - t) * th) / s;
     wb = IK_SIN(t * th) / s;
-    return ik_quat_normalize(ik_q(a.x * wa + b.x * wb, a.y * wa + b.y * wb,
-                                  a.z * wa + b.z * wb, a.w * wa + b.w * wb));
+    return ik_quat_normalize(ik_q(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb));
 }
 
 ik_quat ik_quat_nlerp(ik_quat a, ik_quat b, ik_real t) {
     ik_real s = ik_quat_dot(a, b) < 0 ? -t : t;
     ik_real r = 1 - t;
-    return ik_quat_normalize(ik_q(a.x * r + b.x * s, a.y * r + b.y * s,
-                                  a.z * r + b.z * s, a.w * r + b.w * s));
+    return ik_quat_normalize(ik_q(a.x * r + b.x * s, a.y * r + b.y * s, a.z * r + b.z * s, a.w * r + b.w * s));
 }
 
 /* Twist = normalise((v . n) n, w): the projection of q onto rotations about

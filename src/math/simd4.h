@@ -12,8 +12,7 @@
 
 #include <ikit/math.h>
 
-#if !defined(IKIT_DOUBLE) && \
-    (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#if !defined(IKIT_DOUBLE) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define IKIT_SIMD4_SSE 1
 #include <emmintrin.h>
 #include <string.h>
@@ -36,8 +35,7 @@ static inline simd4 simd4_mul(simd4 a, simd4 b) { return _mm_mul_ps(a, b); }
  * y (3 - a y^2) / 2, to within about 2^-22 (two float ulps). */
 static inline simd4 simd4_rsqrt(simd4 a) {
     simd4 y = _mm_rsqrt_ps(a);
-    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y),
-                      _mm_sub_ps(_mm_set1_ps(3), _mm_mul_ps(_mm_mul_ps(a, y), y)));
+    return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3), _mm_mul_ps(_mm_mul_ps(a, y), y)));
 }
 /* (a[i0], a[i1], a[i2], a[i3]); the indices are constants 0..3. */
 #define SIMD4_SHUFFLE(a, i0, i1, i2, i3) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(i3, i2, i1, i0))
@@ -103,7 +101,9 @@ static inline simd4 simd4_copysign(simd4 a, simd4 b) {
     return _mm_or_ps(_mm_andnot_ps(sign, a), _mm_and_ps(sign, b));
 }
 /* Transpose the 4x4 block whose rows are r0..r3, in place. */
-static inline void simd4_transpose4(simd4 *r0, simd4 *r1, simd4 *r2, simd4 *r3) { _MM_TRANSPOSE4_PS(*r0, *r1, *r2, *r3); }
+static inline void simd4_transpose4(simd4 *r0, simd4 *r1, simd4 *r2, simd4 *r3) {
+    _MM_TRANSPOSE4_PS(*r0, *r1, *r2, *r3);
+}
 
 #else
 
@@ -156,9 +156,7 @@ static inline simd4 simd4_max(simd4 a, simd4 b) {
                      ik_maxr(a.v[3], b.v[3]));
 }
 static inline ik_bool simd4_is_zero3(simd4 a) { return a.v[0] == 0 && a.v[1] == 0 && a.v[2] == 0; }
-static inline ik_bool simd4_le3(simd4 a, simd4 b) {
-    return a.v[0] <= b.v[0] && a.v[1] <= b.v[1] && a.v[2] <= b.v[2];
-}
+static inline ik_bool simd4_le3(simd4 a, simd4 b) { return a.v[0] <= b.v[0] && a.v[1] <= b.v[1] && a.v[2] <= b.v[2]; }
 
 /* ---- lane-wise operations for batches (one limb per lane) ---------------- */
 /* Masks are the result of a comparison: 1 in a lane where it holds, else 0. */
@@ -248,10 +246,8 @@ static inline ik_real simd4_dot4(simd4 a, simd4 b) {
 static inline simd4 simd4_quat_mul(simd4 a, simd4 b) {
     simd4 flip_w = simd4_set(1, 1, 1, -1);
     simd4 r = simd4_mul(simd4_wwww(a), b);
-    r = simd4_add(r,
-                  simd4_mul(simd4_mul(SIMD4_SHUFFLE(a, 0, 1, 2, 0), SIMD4_SHUFFLE(b, 3, 3, 3, 0)), flip_w));
-    r = simd4_add(r,
-                  simd4_mul(simd4_mul(SIMD4_SHUFFLE(a, 1, 2, 0, 1), SIMD4_SHUFFLE(b, 2, 0, 1, 1)), flip_w));
+    r = simd4_add(r, simd4_mul(simd4_mul(SIMD4_SHUFFLE(a, 0, 1, 2, 0), SIMD4_SHUFFLE(b, 3, 3, 3, 0)), flip_w));
+    r = simd4_add(r, simd4_mul(simd4_mul(SIMD4_SHUFFLE(a, 1, 2, 0, 1), SIMD4_SHUFFLE(b, 2, 0, 1, 1)), flip_w));
     return simd4_sub(r, simd4_mul(SIMD4_SHUFFLE(a, 2, 0, 1, 2), SIMD4_SHUFFLE(b, 1, 2, 0, 2)));
 }
 /* a x b in lanes 0..2: (a * b.yzx - a.yzx * b).yzx. */

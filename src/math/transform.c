@@ -3,16 +3,16 @@
 
 /* (a b)(p) = a(b(p)): t = ta + Ra (Sa tb), R = Ra Rb, S = Sa Sb. */
 ik_transform ik_transform_mul(ik_transform a, ik_transform b) {
-    return ik_transform_make(ik_transform_point(a, b.translation),
-                             ik_quat_mul(a.rotation, b.rotation), ik_vec3_mul(a.scale, b.scale));
+    return ik_transform_make(ik_transform_point(a, b.translation), ik_quat_mul(a.rotation, b.rotation),
+                             ik_vec3_mul(a.scale, b.scale));
 }
 
 static ik_real reciprocal_or_zero(ik_real s) { return s != 0 ? 1 / s : 0; }
 
 /* t^-1: S' = 1/S, R' = R^-1, T' = -S' (R' T). */
 ik_transform ik_transform_inverse(ik_transform t) {
-    ik_vec3 inv_scale = ik_v3(reciprocal_or_zero(t.scale.x), reciprocal_or_zero(t.scale.y),
-                              reciprocal_or_zero(t.scale.z));
+    ik_vec3 inv_scale =
+        ik_v3(reciprocal_or_zero(t.scale.x), reciprocal_or_zero(t.scale.y), reciprocal_or_zero(t.scale.z));
     ik_quat inv_rot = ik_quat_conjugate(ik_quat_normalize(t.rotation));
     ik_vec3 inv_t = ik_vec3_neg(ik_vec3_mul(inv_scale, ik_quat_rotate(inv_rot, t.translation)));
     return ik_transform_make(inv_t, inv_rot, inv_scale);

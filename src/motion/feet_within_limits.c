@@ -141,16 +141,14 @@ static void solve_leg_to(const ik_humanoid *t, int k, ik_vec3 ankle_ms, ik_quat 
     job.end_rotation_ls = NULL;
     job.target_ms = ankle_ms;
     job.use_pole = 1;
-    job.pole_ms =
-        ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
-                             ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms), ankle_ms,
-                             ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
-                             leg->upper_length + leg->lower_length);
+    job.pole_ms = ik_limb_natural_pole(ik_mat4_translation(&model_ms[leg->start]),
+                                       ik_mat4_translation(&model_ms[leg->mid]), ik_mat4_translation(&end_ms), ankle_ms,
+                                       ik_mat4_transform_turn_axis(&model_ms[leg->mid], leg->hinge_axis_ls),
+                                       leg->upper_length + leg->lower_length);
     if (ik_two_bone_run(&job) != IK_OK) return;
     ik_skeleton_fk_subtree(t->skeleton, leg->start, pose, NULL, model_ms);
     ik_humanoid_carry_end_control(t, k, pose, model_ms, NULL);
-    turn_joint(t, foot,
-               ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))),
+    turn_joint(t, foot, ik_quat_mul(foot_ms, ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&model_ms[foot])))),
                pose, model_ms);
 }
 
@@ -304,8 +302,10 @@ static ik_bool turn_heel_within(const ik_feet_limits *limits, int k, ik_bool toe
             for (i = 0; i < 16; ++i) {
                 ik_real mid = (ik_real)0.5 * (ok + over);
                 lift_trial(&h, mid, pose, model_ms);
-                if (ik_humanoid_leg_ankle(leg, model_ms) > t->limits.ankle_up) over = mid;
-                else ok = mid;
+                if (ik_humanoid_leg_ankle(leg, model_ms) > t->limits.ankle_up)
+                    over = mid;
+                else
+                    ok = mid;
             }
             most = ok;
         }
@@ -394,8 +394,8 @@ void ik_feet_within_limits(const ik_feet_limits *limits, const ik_foot_contact *
         if (foot_held && !limits->held_feet) continue;
         if (!foot_held) keep_knee_within(t, k, pose, model_ms);
         if (!toe_held)
-            turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, model_ms),
-                        -t->limits.ankle_down, foot_held ? IK_PI : t->limits.ankle_up, pose, model_ms);
+            turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, model_ms), -t->limits.ankle_down,
+                        foot_held ? IK_PI : t->limits.ankle_up, pose, model_ms);
         if (!toe_held) turn_onto_floor(t, limits->floor, leg, ik_humanoid_limb_foot(leg), NULL, pose, model_ms);
         if (!foot_held) lift_foot_within(t, limits->floor, leg, k, pose, model_ms);
         up = turn_heel_within(limits, k, toe_held, 0, pose, model_ms);

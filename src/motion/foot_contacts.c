@@ -4,8 +4,7 @@
 #include <string.h>
 
 const char *ik_foot_point_name(int point) {
-    static const char *const names[IK_FOOT_PATH_POINTS] = {"left heel", "left toe", "right heel", "right toe",
-                                                           "hips"};
+    static const char *const names[IK_FOOT_PATH_POINTS] = {"left heel", "left toe", "right heel", "right toe", "hips"};
     return point >= 0 && point < IK_FOOT_PATH_POINTS ? names[point] : "";
 }
 
@@ -23,9 +22,12 @@ ik_bool ik_foot_point_position(const ik_humanoid *rig, int point, const ik_mat4 
     int foot = ik_humanoid_limb_foot(l);
     if (foot < 0 || (ik_foot_point_is_toe(point) && l->toe < 0 && l->end < 0)) return 0;
     if (!model_ms || !out) return 1;
-    if (!ik_foot_point_is_toe(point)) *out = ik_mat4_translation(&model_ms[foot]);
-    else if (l->toe >= 0) *out = ik_mat4_translation(&model_ms[l->toe]);
-    else *out = ik_mat4_transform_point(&model_ms[foot], l->ball_ls);
+    if (!ik_foot_point_is_toe(point))
+        *out = ik_mat4_translation(&model_ms[foot]);
+    else if (l->toe >= 0)
+        *out = ik_mat4_translation(&model_ms[l->toe]);
+    else
+        *out = ik_mat4_transform_point(&model_ms[foot], l->ball_ls);
     return 1;
 }
 
@@ -239,8 +241,7 @@ static void sort_by_start(ik_foot_contact *c, int n) {
     int i, j;
     for (i = 1; i < n; ++i) {
         ik_foot_contact x = c[i];
-        for (j = i; j > 0 && (c[j - 1].start > x.start || (c[j - 1].start == x.start && c[j - 1].point > x.point));
-             --j)
+        for (j = i; j > 0 && (c[j - 1].start > x.start || (c[j - 1].start == x.start && c[j - 1].point > x.point)); --j)
             c[j] = c[j - 1];
         c[j] = x;
     }

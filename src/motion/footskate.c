@@ -117,8 +117,10 @@ static void ease_fill(ik_real *values, int count, int stride, int dim, ik_real w
                 ik_real t = smoothstep((ik_real)(g - prev) / (ik_real)(next - prev));
                 for (d = 0; d < dim; ++d) v[d] = a[d] + (b[d] - a[d]) * t;
             } else {
-                ik_real wa = prev >= 0 && (ik_real)(g - prev) < window ? smoothstep(1 - (ik_real)(g - prev) / window) : 0;
-                ik_real wb = next < count && (ik_real)(next - g) < window ? smoothstep(1 - (ik_real)(next - g) / window) : 0;
+                ik_real wa =
+                    prev >= 0 && (ik_real)(g - prev) < window ? smoothstep(1 - (ik_real)(g - prev) / window) : 0;
+                ik_real wb =
+                    next < count && (ik_real)(next - g) < window ? smoothstep(1 - (ik_real)(next - g) / window) : 0;
                 for (d = 0; d < dim; ++d) v[d] = rest[d] + (a[d] - rest[d]) * wa + (b[d] - rest[d]) * wb;
             }
         }
@@ -207,8 +209,7 @@ static ik_vec3 planted(const ik_footskate *job, const plan *p, int i) {
 
 /* The body's up in model space (under root_ms). */
 static ik_vec3 model_up(const ik_footskate *job) {
-    return ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs)
-                                          : job->rig->up_rs);
+    return ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs) : job->rig->up_rs);
 }
 
 /* The point `length` from `from` at the height of `to` (along up) and in
@@ -482,8 +483,7 @@ static void shift_joint(const ik_footskate *job, ik_transform *pose, int joint, 
 static void turn_foot(const ik_footskate *job, ik_transform *pose, const ik_humanoid_limb *l, ik_quat turn_ms) {
     if (IK_FABS(ik_quat_angle(turn_ms)) < (ik_real)1e-7) return;
     ik_skeleton_fk_subtree(job->rig->skeleton, l->start, pose, job->root_ms, job->model_ms);
-    ik_skeleton_turn_joint_ms(job->rig->skeleton, ik_humanoid_limb_foot(l), turn_ms, job->root_ms, pose,
-                              job->model_ms);
+    ik_skeleton_turn_joint_ms(job->rig->skeleton, ik_humanoid_limb_foot(l), turn_ms, job->root_ms, pose, job->model_ms);
 }
 
 ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *out) {
@@ -492,7 +492,7 @@ ik_result ik_footskate_held_ms(const ik_footskate *job, int contact, ik_vec3 *ou
     if (contact < 0 || contact >= job->contact_count) return IK_ERR_RANGE;
     plan_layout(job->take->frame_count, job->contact_count, job->scratch, &p);
     *out = ik_foot_point_is_toe(job->contacts[contact].point) ? toe_target(job, &p, contact)
-                                                                : heel_target(job, &p, contact);
+                                                              : heel_target(job, &p, contact);
     return IK_OK;
 }
 

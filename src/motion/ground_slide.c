@@ -39,7 +39,9 @@ static int compare_real(const void *a, const void *b) {
 }
 
 /* Distance across the up axis u: |reject(a - b, u)|. */
-static ik_real across(ik_vec3 a, ik_vec3 b, ik_vec3 up) { return ik_vec3_length(ik_vec3_reject(ik_vec3_sub(a, b), up)); }
+static ik_real across(ik_vec3 a, ik_vec3 b, ik_vec3 up) {
+    return ik_vec3_length(ik_vec3_reject(ik_vec3_sub(a, b), up));
+}
 
 /* The largest distance across up between two of p[0..n): every pair, or
  * past EXACT_SPREAD_SAMPLES two sweeps (the farthest from the first, then

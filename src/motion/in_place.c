@@ -44,8 +44,8 @@ static ik_result validate(const ik_in_place *job) {
     if (feet->frame_count < 2 || job->capacity < 0) return IK_ERR_RANGE;
     if (!ik_finite(job->min_speed) || !ik_finite(job->max_hips_travel) || !ik_finite(job->speed_enter) ||
         !ik_finite(job->speed_exit) || !ik_finite(job->min_duration) || !ik_finite(job->steady_tolerance) ||
-        !ik_finite(job->min_steady) || !ik_finite(job->min_cover) || !ik_vec3_finite(feet->up_ms) || !ik_finite(feet->leg_length) ||
-        !ik_finite(feet->frame_time) || !ik_finite(feet->height_enter))
+        !ik_finite(job->min_steady) || !ik_finite(job->min_cover) || !ik_vec3_finite(feet->up_ms) ||
+        !ik_finite(feet->leg_length) || !ik_finite(feet->frame_time) || !ik_finite(feet->height_enter))
         return IK_ERR_NONFINITE;
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p)
         if (!ik_finite(feet->levels[p])) return IK_ERR_NONFINITE;
@@ -163,8 +163,8 @@ ik_result ik_in_place_run(const ik_in_place *job) {
 
     /* Hips: net horizontal travel |h(hips[N-1] - hips[0])| over (N-1) dt. */
     duration = (ik_real)(feet->frame_count - 1) * feet->frame_time;
-    hips = horizontal(ik_vec3_sub(path_at(feet, feet->frame_count - 1, IK_FOOT_HIPS), path_at(feet, 0, IK_FOOT_HIPS)),
-                      up);
+    hips =
+        horizontal(ik_vec3_sub(path_at(feet, feet->frame_count - 1, IK_FOOT_HIPS), path_at(feet, 0, IK_FOOT_HIPS)), up);
     cycle.hips_speed = ik_vec3_length(hips) / duration;
 
     /* Steadiness: a stance's mean velocity u = move / time is steady when

@@ -12,15 +12,15 @@
 typedef struct decimate_state {
     const ik_key_fit *job;
     int frames, joints;
-    ik_real *curves;       /* [joints * IK_KEY_CURVES * frames] */
-    ik_real *fitted;       /* the same layout: the decimated curves sampled at every frame */
-    ik_vec3 *want;         /* [frames * joints * IK_KEY_POINTS] */
-    ik_real *reach;        /* [joints] farthest point of a joint's subtree from it, frame 0 */
-    ik_transform *pose;    /* [joints] */
-    ik_mat4 *model;        /* [joints] */
-    ik_real *cost;         /* [frames] what removing a key would change */
-    int *prev, *next;      /* [frames] the linked list of kept keys */
-    int *heap, *heap_at;   /* [frames] a min-heap of removable keys by cost, and each key's place (-1: none) */
+    ik_real *curves;     /* [joints * IK_KEY_CURVES * frames] */
+    ik_real *fitted;     /* the same layout: the decimated curves sampled at every frame */
+    ik_vec3 *want;       /* [frames * joints * IK_KEY_POINTS] */
+    ik_real *reach;      /* [joints] farthest point of a joint's subtree from it, frame 0 */
+    ik_transform *pose;  /* [joints] */
+    ik_mat4 *model;      /* [joints] */
+    ik_real *cost;       /* [frames] what removing a key would change */
+    int *prev, *next;    /* [frames] the linked list of kept keys */
+    int *heap, *heap_at; /* [frames] a min-heap of removable keys by cost, and each key's place (-1: none) */
     int heap_size;
     unsigned char *pinned; /* [frames] first, last and forced frames: never removed */
     unsigned char *marks;  /* [frames] a channel's key frames (union of its curves') */
@@ -200,7 +200,8 @@ static ik_bool decimate_all(decimate_state *s, ik_real tol, ik_real give_up, ik_
             memset(s->marks, 0, (size_t)F);
             for (k = first; k < first + width; ++k) {
                 size_t at = ((size_t)j * IK_KEY_CURVES + (size_t)k) * (size_t)F;
-                stats->curve_key_count += decimate_curve(s, s->curves + at, curve_tolerance(s, j, k, tol), s->fitted + at);
+                stats->curve_key_count +=
+                    decimate_curve(s, s->curves + at, curve_tolerance(s, j, k, tol), s->fitted + at);
                 for (f = 0; f >= 0 && f < F; f = s->next[f]) s->marks[f] = 1;
             }
             for (f = 0; f < F; ++f) stats->key_count += s->marks[f];
@@ -218,14 +219,16 @@ static ik_bool decimate_all(decimate_state *s, ik_real tol, ik_real give_up, ik_
             const ik_real *c = s->fitted + (size_t)j * IK_KEY_CURVES * (size_t)F + (size_t)f;
             ik_transform *t = &s->pose[j];
             t->translation = ik_v3(c[0], c[(size_t)F], c[2 * (size_t)F]);
-            t->rotation = ik_quat_normalize(ik_q(c[3 * (size_t)F], c[4 * (size_t)F], c[5 * (size_t)F], c[6 * (size_t)F]));
+            t->rotation =
+                ik_quat_normalize(ik_q(c[3 * (size_t)F], c[4 * (size_t)F], c[5 * (size_t)F], c[6 * (size_t)F]));
             t->scale = ik_v3(c[7 * (size_t)F], c[8 * (size_t)F], c[9 * (size_t)F]);
         }
         ik_skeleton_fk(job->skeleton, s->pose, job->root_ms, s->model);
         for (j = 0; j < J; ++j)
             for (p = 0; p < IK_KEY_POINTS; ++p) {
                 ik_vec3 at = ik_mat4_transform_point(&s->model[j], ik_key_point_ls(p, job->point_offset));
-                ik_real e = ik_vec3_distance(at, s->want[((size_t)f * (size_t)J + (size_t)j) * IK_KEY_POINTS + (size_t)p]);
+                ik_real e =
+                    ik_vec3_distance(at, s->want[((size_t)f * (size_t)J + (size_t)j) * IK_KEY_POINTS + (size_t)p]);
                 sum += (double)e;
                 if (e > stats->max_error) stats->max_error = e, stats->worst_frame = f;
             }
@@ -245,7 +248,8 @@ static void subtree_reach(decimate_state *s) {
         for (a = j; a >= 0; a = parents[a])
             for (p = 0; p < IK_KEY_POINTS; ++p) {
                 ik_vec3 origin = s->want[(size_t)a * IK_KEY_POINTS];
-                s->reach[a] = ik_maxr(s->reach[a], ik_vec3_distance(s->want[(size_t)j * IK_KEY_POINTS + (size_t)p], origin));
+                s->reach[a] =
+                    ik_maxr(s->reach[a], ik_vec3_distance(s->want[(size_t)j * IK_KEY_POINTS + (size_t)p], origin));
             }
 }
 
@@ -256,7 +260,8 @@ ik_result ik_key_decimate_run(const ik_key_fit *job) {
     ik_result r;
     int i;
     if (!job) return IK_ERR_NULL;
-    r = ik_key_fit_validate(job, job->take ? ik_key_decimate_scratch_size(job->take->frame_count, job->take->joint_count) : 0);
+    r = ik_key_fit_validate(
+        job, job->take ? ik_key_decimate_scratch_size(job->take->frame_count, job->take->joint_count) : 0);
     if (r != IK_OK) return r;
     memset(&s, 0, sizeof s);
     s.job = job;

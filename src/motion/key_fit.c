@@ -164,8 +164,8 @@ static ik_bool update_frames(fit_state *s, int lo, int hi, int root, ik_real lim
     const ik_skeleton *sk = s->job->skeleton;
     int J = s->joints, start = root < 0 ? 0 : root, f, k;
     for (k = 0; k < J; ++k)
-        s->subtree[k] = (unsigned char)(root < 0 || k == root ||
-                                        (k > root && sk->parents[k] >= 0 && s->subtree[sk->parents[k]]));
+        s->subtree[k] =
+            (unsigned char)(root < 0 || k == root || (k > root && sk->parents[k] >= 0 && s->subtree[sk->parents[k]]));
     for (f = lo; f <= hi; ++f) {
         ik_transform *pose = s->fit_pose + (size_t)f * (size_t)J;
         ik_mat4 *model = s->fit_model + (size_t)f * (size_t)J;
@@ -301,7 +301,8 @@ static ik_result fit_keys(fit_state *s, ik_bool shared) {
             return IK_OK;
         }
         for (j = 1; j < J; ++j)
-            if (s->err_joint[(size_t)worst * (size_t)J + (size_t)j] > s->err_joint[(size_t)worst * (size_t)J + (size_t)q])
+            if (s->err_joint[(size_t)worst * (size_t)J + (size_t)j] >
+                s->err_joint[(size_t)worst * (size_t)J + (size_t)q])
                 q = j;
         ik_key_joint_error(s->fit_model + (size_t)worst * (size_t)J, q, job->point_offset,
                            s->want + ((size_t)worst * (size_t)J + (size_t)q) * IK_KEY_POINTS, &point);
@@ -463,7 +464,8 @@ ik_result ik_key_fit_run(const ik_key_fit *job) {
     ik_bool shared;
     int j;
     if (!job) return IK_ERR_NULL;
-    r = ik_key_fit_validate(job, job->take ? ik_key_fit_scratch_size(job->take->frame_count, job->take->joint_count) : 0);
+    r = ik_key_fit_validate(job,
+                            job->take ? ik_key_fit_scratch_size(job->take->frame_count, job->take->joint_count) : 0);
     if (r != IK_OK) return r;
     if (!job->channels || !job->times || !job->values || !job->clip) return IK_ERR_NULL;
     if ((int)job->sharing < IK_KEY_SHARE_AUTO || (int)job->sharing > IK_KEY_SHARE_SKELETON) return IK_ERR_RANGE;
@@ -483,7 +485,8 @@ ik_result ik_key_fit_run(const ik_key_fit *job) {
         ik_real largest = 0;
         size_t i, n = (size_t)s.frames * (size_t)s.joints * IK_KEY_POINTS;
         for (i = 0; i < n; ++i)
-            largest = ik_maxr(largest, ik_maxr(IK_FABS(s.want[i].x), ik_maxr(IK_FABS(s.want[i].y), IK_FABS(s.want[i].z))));
+            largest =
+                ik_maxr(largest, ik_maxr(IK_FABS(s.want[i].x), ik_maxr(IK_FABS(s.want[i].y), IK_FABS(s.want[i].z))));
         s.target = job->max_error - 16 * IK_REAL_EPSILON * largest;
         if (!(s.target > 0)) return IK_ERR_RANGE;
     }

@@ -11,7 +11,7 @@ ik_real ik_leg_knee_bend(const ik_humanoid_limb *l, const ik_mat4 *ms) {
     ik_vec3 v = ik_vec3_normalize(ik_vec3_sub(ik_mat4_translation(&end_ms), ik_mat4_translation(&ms[l->mid])));
     ik_real angle = ik_acos_safe(ik_vec3_dot(u, v));
     return ik_vec3_dot(ik_vec3_cross(u, v), ik_mat4_transform_turn_axis(&ms[l->mid], l->hinge_axis_ls)) < 0 ? -angle
-                                                                                                           : angle;
+                                                                                                            : angle;
 }
 
 int ik_leg_knee_flip_frames(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms) {

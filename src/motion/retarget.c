@@ -16,34 +16,34 @@
 
 /* The job's memory, carved from the caller's scratch. */
 typedef struct layout {
-    int *source_of;         /* [target joints] partner, or -1 */
-    ik_quat *offset;        /* [target joints] K_j of the rotation transfer */
-    ik_quat *world;         /* [target joints] this frame's root-space rotations */
-    int *tip;               /* [target joints] the source joint whose direction a limb bone takes
-                               (the partner's next limb joint), or -1 */
-    ik_vec3 *tip_ls;        /* [target joints] that direction in the joint's rest frame (unit) */
-    ik_mat4 *source_ms;     /* [source joints] */
-    ik_mat4 *target_ms;     /* [target joints] */
-    ik_mat4 *rest_ms;       /* [target joints] the target's rest pose */
-    ik_vec3 *paths_ms;      /* [frames * IK_FOOT_PATH_POINTS] */
-    ik_real *contact_scratch; /* [2 frames] */
-    ik_foot_contact *found; /* [capacity] on the source */
-    ik_foot_contact *held;  /* [capacity] on the target */
-    ik_foot_contact *intended; /* [capacity] the contacts meant to be held (the source's mapped, and the
-                                  result's own joined), before the IK pass moves or cuts any */
-    ik_foot_contact *best;  /* [capacity] the intended list whose result slid least */
-    unsigned char *lifted;  /* [2 frames] per frame and leg: the heel lifted (not held there) */
-    unsigned char *overbent; /* [frames] a round's result passed the rig's limits there (no virtual toe
-                                is held on such frames again) */
+    int *source_of;                 /* [target joints] partner, or -1 */
+    ik_quat *offset;                /* [target joints] K_j of the rotation transfer */
+    ik_quat *world;                 /* [target joints] this frame's root-space rotations */
+    int *tip;                       /* [target joints] the source joint whose direction a limb bone takes
+                                       (the partner's next limb joint), or -1 */
+    ik_vec3 *tip_ls;                /* [target joints] that direction in the joint's rest frame (unit) */
+    ik_mat4 *source_ms;             /* [source joints] */
+    ik_mat4 *target_ms;             /* [target joints] */
+    ik_mat4 *rest_ms;               /* [target joints] the target's rest pose */
+    ik_vec3 *paths_ms;              /* [frames * IK_FOOT_PATH_POINTS] */
+    ik_real *contact_scratch;       /* [2 frames] */
+    ik_foot_contact *found;         /* [capacity] on the source */
+    ik_foot_contact *held;          /* [capacity] on the target */
+    ik_foot_contact *intended;      /* [capacity] the contacts meant to be held (the source's mapped, and the
+                                       result's own joined), before the IK pass moves or cuts any */
+    ik_foot_contact *best;          /* [capacity] the intended list whose result slid least */
+    unsigned char *lifted;          /* [2 frames] per frame and leg: the heel lifted (not held there) */
+    unsigned char *overbent;        /* [frames] a round's result passed the rig's limits there (no virtual toe
+                                       is held on such frames again) */
     unsigned char *parent_mirrored; /* [target joints] the parent's model frame mirrors (det < 0), in
                                        every pose: the transfer changes rotations and the hips' travel only */
-    ik_quat *carried;       /* [target joints] this frame's trunk aims above the joint, carried down */
-    unsigned char *carries; /* [target joints] the joint's aim is carried to its subtree (the trunk's) */
-    void *stance_join;      /* ik_stance_join's scratch */
+    ik_quat *carried;               /* [target joints] this frame's trunk aims above the joint, carried down */
+    unsigned char *carries;         /* [target joints] the joint's aim is carried to its subtree (the trunk's) */
+    void *stance_join;              /* ik_stance_join's scratch */
     size_t stance_join_bytes;
-    void *footskate;        /* footskate's plan */
+    void *footskate; /* footskate's plan */
     size_t footskate_bytes;
-    void *stance_clean;     /* ik_stance_clean's scratch */
+    void *stance_clean; /* ik_stance_clean's scratch */
     size_t stance_clean_bytes;
 } layout;
 
@@ -137,7 +137,7 @@ ik_retarget ik_retarget_def(void) {
  * rest hips. Rotations turn by q_turn = C (or -C when C mirrors: a turn
  * conjugated by -C is the same as by C, and -C is a rotation then). */
 typedef struct body_map {
-    ik_vec3 c[3];            /* columns of C */
+    ik_vec3 c[3]; /* columns of C */
     ik_quat turn;
     ik_vec3 origin_s, origin_t;
     ik_vec3 up_s, up_t;
@@ -198,7 +198,8 @@ static void make_origins(body_map *m, const ik_retarget *job, const layout *l, c
             const ik_mat4 *foot = &target_rest_ms[ik_humanoid_limb_foot(leg)];
             ik_vec3 ball = ik_mat4_transform_point(foot, leg->ball_ls);
             ik_vec3 normal = ik_vec3_normalize(ik_mat4_transform_vector(foot, leg->sole_up_ls));
-            m->height_t[p] = t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
+            m->height_t[p] =
+                t->floor_rs + ik_vec3_dot(ik_vec3_sub(ik_mat4_translation(&target_rest_ms[leg->toe]), ball), normal);
         }
     }
     m->limits = ik_feet_limits_make(t, target_rest_ms);
@@ -275,8 +276,8 @@ static void aim_bone(const layout *l, const ik_mat4 *target_rest_ms, int from, i
     d = ik_vec3_sub(end_rest, ik_mat4_translation(&target_rest_ms[from]));
     if (!(ik_vec3_length_sq(d) > 0)) return;
     l->tip[from] = to_source;
-    l->tip_ls[from] =
-        ik_quat_rotate(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[from]))), ik_vec3_normalize(d));
+    l->tip_ls[from] = ik_quat_rotate(ik_quat_conjugate(ik_quat_normalize(ik_mat4_rotation(&target_rest_ms[from]))),
+                                     ik_vec3_normalize(d));
 }
 
 /* K_j = R_s0^-1 q_turn^-1 R_t0, so that R_t = q_turn R_s K_j is the target's
@@ -410,8 +411,8 @@ static int compare_real(const void *a, const void *b) {
 
 static ik_real foot_pitch(const ik_humanoid *rig, int leg, const ik_mat4 *model_ms, ik_vec3 up) {
     const ik_humanoid_limb *l = &rig->limb[leg];
-    ik_vec3 d = ik_vec3_sub(ik_mat4_translation(&model_ms[ik_humanoid_limb_foot(l)]),
-                            ik_mat4_translation(&model_ms[l->toe]));
+    ik_vec3 d =
+        ik_vec3_sub(ik_mat4_translation(&model_ms[ik_humanoid_limb_foot(l)]), ik_mat4_translation(&model_ms[l->toe]));
     ik_real rise = ik_vec3_dot(d, up);
     return IK_ATAN2(rise, ik_vec3_length(ik_vec3_reject(d, up)));
 }
@@ -469,10 +470,11 @@ static int map_contacts(const ik_retarget *job, const layout *l, const body_map 
         ik_real pitch = rise > 0 || virtual_toe ? toe_pitch(job, l, &c, l->contact_scratch) : 0;
         if (!ik_foot_point_position(t, c.point, NULL, NULL) || (virtual_toe && pitch > KNEELING)) continue;
         if (rise > raised || (rise > 0 && pitch > ON_TOES)) h += m->scale * rise;
-        x = ik_vec3_add(hip_at(t, job->target, k, middle, l->target_ms),
-                        ik_vec3_scale(map_vector(m, ik_vec3_sub(c.planted_ms, hip_at(job->source_rig, job->source, k,
-                                                                                     middle, l->source_ms))),
-                                      m->scale));
+        x = ik_vec3_add(
+            hip_at(t, job->target, k, middle, l->target_ms),
+            ik_vec3_scale(
+                map_vector(m, ik_vec3_sub(c.planted_ms, hip_at(job->source_rig, job->source, k, middle, l->source_ms))),
+                m->scale));
         c.planted_ms = ik_vec3_mad(x, m->up_t, h - ik_vec3_dot(x, m->up_t));
         l->held[n++] = c;
     }
@@ -549,16 +551,17 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
         l->carried[j] = parent >= 0 ? l->carried[parent] : ik_quat_identity();
         pose[j] = t->rest_ls[j];
         if (partner >= 0) {
-            ik_quat w = ik_quat_normalize(ik_quat_mul(
-                l->carried[j], ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j])));
+            ik_quat w = ik_quat_normalize(
+                ik_quat_mul(l->carried[j],
+                            ik_quat_mul(ik_quat_mul(m->turn, ik_mat4_rotation(&l->source_ms[partner])), l->offset[j])));
             if (l->tip[j] >= 0) {
                 ik_vec3 d = ik_vec3_normalize(map_vector(m, ik_vec3_sub(ik_mat4_translation(&l->source_ms[l->tip[j]]),
-                                                      ik_mat4_translation(&l->source_ms[partner]))));
+                                                                        ik_mat4_translation(&l->source_ms[partner]))));
                 int k = limb_of_mid(job->target_rig, j), upper = k >= 0 ? job->target_rig->limb[k].start : -1;
                 if (k >= 0 && l->tip[upper] >= 0)
-                    d = within_bend(ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d,
-                                    k <= IK_LIMB_ARM_R ? job->target_rig->limits.elbow_max
-                                                       : job->target_rig->limits.knee_max);
+                    d = within_bend(
+                        ik_quat_rotate(l->world[upper], l->tip_ls[upper]), d,
+                        k <= IK_LIMB_ARM_R ? job->target_rig->limits.elbow_max : job->target_rig->limits.knee_max);
                 ik_quat aim = ik_quat_from_to(ik_quat_rotate(w, l->tip_ls[j]), d);
                 w = ik_quat_mul(aim, w);
                 if (l->carries[j]) l->carried[j] = ik_quat_normalize(ik_quat_mul(aim, l->carried[j]));
@@ -571,8 +574,8 @@ static void transfer_frame(const ik_retarget *job, const layout *l, const body_m
                 }
             }
             l->world[j] = ik_quat_normalize(w);
-            pose[j].rotation = ik_quat_normalize(
-                ik_skeleton_rotation_ls(above, l->parent_mirrored[j], l->world[j], pose[j].scale));
+            pose[j].rotation =
+                ik_quat_normalize(ik_skeleton_rotation_ls(above, l->parent_mirrored[j], l->world[j], pose[j].scale));
         } else {
             l->world[j] = ik_quat_normalize(
                 ik_skeleton_rotation_ms(above, l->parent_mirrored[j], pose[j].rotation, pose[j].scale));
@@ -821,7 +824,8 @@ static ik_result clean_result(const ik_retarget *job, const layout *l, const bod
     /* the rig's limits kept as after every pass, then the result measured again */
     for (f = 0; r == IK_OK && f < job->target->frame_count; ++f) keep_within_limits(job, l, m, count, f);
     if (r == IK_OK) join_stances(job, l, l->held, &count, 0, &slid, &beyond);
-    if (r == IK_OK && slid < worst && ik_take_limits_excess(t, job->target, l->target_ms, l->rest_ms, NULL) <= allowed) {
+    if (r == IK_OK && slid < worst &&
+        ik_take_limits_excess(t, job->target, l->target_ms, l->rest_ms, NULL) <= allowed) {
         *held = cut_contacts(job, l, l->held, count, heel_down);
         return IK_OK;
     }
@@ -863,8 +867,7 @@ ik_result ik_retarget_run(const ik_retarget *job) {
     make_origins(&m, job, &l, l.target_ms);
     make_offsets(&m, &l, s, t, l.source_ms, l.target_ms);
     for (j = 0; j < t->skeleton->joint_count; ++j)
-        l.parent_mirrored[j] =
-            t->skeleton->parents[j] >= 0 && ik_mat4_det3(&l.target_ms[t->skeleton->parents[j]]) < 0;
+        l.parent_mirrored[j] = t->skeleton->parents[j] >= 0 && ik_mat4_det3(&l.target_ms[t->skeleton->parents[j]]) < 0;
 
     for (f = 0; f < job->source->frame_count; ++f) transfer_frame(job, &l, &m, f);
     /* the IK pass on the source's contacts, mapped onto the transferred take */

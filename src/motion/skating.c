@@ -15,7 +15,8 @@ static ik_result validate(const ik_skating_measure *job) {
     int i, n, last_end[IK_FOOT_CONTACT_POINTS] = {-1, -1, -1, -1};
     if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
     if (!job->rig || !job->rig->skeleton || !job->take || !job->take->poses_ls || !job->model_ms || !job->out ||
-        (job->contact_count > 0 && !job->contacts) || (job->reference && (!job->reference_ms || !job->reference->poses_ls)))
+        (job->contact_count > 0 && !job->contacts) ||
+        (job->reference && (!job->reference_ms || !job->reference->poses_ls)))
         return IK_ERR_NULL;
     n = job->rig->skeleton->joint_count;
     if (job->take->joint_count != n || job->contact_count < 0 ||
@@ -71,9 +72,9 @@ static void compare_frame(const ik_skating_measure *job, int f, ik_skating *out)
         if (job->previous_ms) {
             ik_vec3 now = ik_mat4_translation(&job->model_ms[j]), was = ik_mat4_translation(&job->reference_ms[j]);
             if (f > 0) {
-                ik_real added = ik_vec3_distance(ik_vec3_sub(now, job->previous_ms[j]),
-                                                 ik_vec3_sub(was, job->previous_ms[n + j])) /
-                                job->take->frame_time;
+                ik_real added =
+                    ik_vec3_distance(ik_vec3_sub(now, job->previous_ms[j]), ik_vec3_sub(was, job->previous_ms[n + j])) /
+                    job->take->frame_time;
                 if (added > out->added_speed)
                     out->added_speed = added, out->added_speed_joint = j, out->added_speed_frame = f;
             }

@@ -15,12 +15,12 @@
 /* The scratch: the input's poses, the best round's contacts, the two jobs'
  * scratch, and forward-kinematics buffers. */
 typedef struct layout {
-    ik_transform *input;     /* [frames * joints] */
-    ik_foot_contact *best;   /* [capacity] */
+    ik_transform *input;   /* [frames * joints] */
+    ik_foot_contact *best; /* [capacity] */
     void *footskate, *join;
     size_t footskate_bytes, join_bytes;
     ik_mat4 *model_ms, *reference_ms, *rest_ms; /* [joints] each */
-    ik_vec3 *previous_ms;    /* [2 joints] */
+    ik_vec3 *previous_ms;                       /* [2 joints] */
 } layout;
 
 static size_t make_layout(const ik_take *take, int capacity, char *base, layout *l) {
@@ -164,8 +164,8 @@ static ik_result score(const ik_stance_clean *job, const layout *l, int count, i
     m.reference = &input;
     m.contacts = job->contacts;
     m.contact_count = count;
-    m.up_ms = ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs)
-                                             : job->rig->up_rs);
+    m.up_ms =
+        ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs) : job->rig->up_rs);
     m.slide_speed = (ik_real)0.02 * ik_foot_metre(job->leg_length);
     m.model_ms = l->model_ms;
     m.reference_ms = l->reference_ms;
@@ -183,8 +183,8 @@ static ik_result score(const ik_stance_clean *job, const layout *l, int count, i
 /* Contacts under their point's level raised onto it: planted += (level -
  * planted.up) up where that is positive. */
 static void raise_onto_levels(const ik_stance_clean *job) {
-    ik_vec3 up = ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs)
-                                                : job->rig->up_rs);
+    ik_vec3 up =
+        ik_vec3_normalize(job->root_ms ? ik_mat4_transform_vector(job->root_ms, job->rig->up_rs) : job->rig->up_rs);
     int i;
     for (i = 0; job->levels && i < *job->count; ++i) {
         ik_foot_contact *c = &job->contacts[i];
@@ -208,8 +208,7 @@ ik_result ik_stance_clean_run(const ik_stance_clean *job) {
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
     memset(&l, 0, sizeof l);
-    make_layout(job->take, job->capacity,
-                scratch_base(job->scratch), &l);
+    make_layout(job->take, job->capacity, scratch_base(job->scratch), &l);
     memcpy(l.input, job->take->poses_ls,
            (size_t)job->take->frame_count * (size_t)job->take->joint_count * sizeof(ik_transform));
     count = best_count = *job->count;

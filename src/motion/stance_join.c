@@ -9,11 +9,11 @@
 
 /* The scratch: ground slide's buffers, its contacts, the joined list's room. */
 typedef struct layout {
-    ik_mat4 *model_ms;          /* [joints] */
-    ik_vec3 *points;            /* [2 frames] */
-    ik_real *heights;           /* [4 frames] */
-    ik_ground_contact *ground;  /* [frames + 1] */
-    ik_foot_contact *room;      /* [capacity] */
+    ik_mat4 *model_ms;         /* [joints] */
+    ik_vec3 *points;           /* [2 frames] */
+    ik_real *heights;          /* [4 frames] */
+    ik_ground_contact *ground; /* [frames + 1] */
+    ik_foot_contact *room;     /* [capacity] */
 } layout;
 
 static size_t make_layout(const ik_take *take, int capacity, char *base, layout *l) {
@@ -112,8 +112,7 @@ ik_result ik_stance_join_run(const ik_stance_join *job) {
     ik_result r = job ? validate(job) : IK_ERR_NULL;
     if (r != IK_OK) return r;
     memset(&l, 0, sizeof l);
-    make_layout(job->take, job->capacity,
-                scratch_base(job->scratch), &l);
+    make_layout(job->take, job->capacity, scratch_base(job->scratch), &l);
     tolerance = job->tolerance > 0 ? job->tolerance : (ik_real)0.001 * job->metre;
     /* the result's own contacts: at 60 Hz, 25 % more room than an outside reader's */
     g.rig = job->rig;

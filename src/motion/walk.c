@@ -31,32 +31,32 @@ static ik_real fraction(ik_real x) { return x - (ik_real)floor((double)x); }
 /* ---- setup: the rig's rest read once in the walk frame ------------------------ */
 
 typedef struct walk_foot {
-    int limb;                 /* IK_LIMB_LEG_L or _R */
-    ik_real phase_offset;     /* 0 left, 0.5 right */
-    ik_real leg;              /* thigh + shin, model units */
-    ik_vec3 hip_w;            /* the thigh's start at rest */
-    ik_real ankle_x;          /* the ankle's sideways place */
+    int limb;                      /* IK_LIMB_LEG_L or _R */
+    ik_real phase_offset;          /* 0 left, 0.5 right */
+    ik_real leg;                   /* thigh + shin, model units */
+    ik_vec3 hip_w;                 /* the thigh's start at rest */
+    ik_real ankle_x;               /* the ankle's sideways place */
     ik_vec3 heel_w, ball_w, tip_w; /* contact points from the ankle, foot flat (walk frame) */
-    ik_vec3 pivot_w;          /* the toe-off pivot from the ankle: the toe joint, else the ball */
-    ik_real ankle_height;     /* ankle above the flat sole */
-    ik_quat flat_ms;          /* the foot's model rotation standing flat, facing as at rest */
+    ik_vec3 pivot_w;               /* the toe-off pivot from the ankle: the toe joint, else the ball */
+    ik_real ankle_height;          /* ankle above the flat sole */
+    ik_quat flat_ms;               /* the foot's model rotation standing flat, facing as at rest */
     int has_foot;
 } walk_foot;
 
 typedef struct walk_arm {
     int limb;
-    ik_vec3 shoulder_w;       /* the upper arm's start at rest */
+    ik_vec3 shoulder_w; /* the upper arm's start at rest */
     ik_real length;
-    ik_real out;              /* +1 when the arm is on +X of the pelvis, else -1 */
+    ik_real out; /* +1 when the arm is on +X of the pelvis, else -1 */
     ik_real phase_offset;
 } walk_arm;
 
 typedef struct walk_setup {
     const ik_walk *job;
     const ik_humanoid *rig;
-    ik_mat4 frame;            /* walk frame to model space */
-    ik_quat frame_rotation;   /* its rotation */
-    ik_real leg;              /* the longer leg */
+    ik_mat4 frame;          /* walk frame to model space */
+    ik_quat frame_rotation; /* its rotation */
+    ik_real leg;            /* the longer leg */
     ik_real period, stance, stride, cadence;
     ik_real ankle_z;          /* the ankles' mean forward place at rest */
     ik_real sway_side;        /* +1 when the left foot is on +X */
@@ -120,7 +120,8 @@ ik_result ik_walk_frame(const ik_humanoid *rig, const ik_mat4 *root_ms, ik_mat4 
     if (!ik_mat4_finite(&root)) return IK_ERR_NONFINITE;
     if (!(IK_FABS(ik_mat4_det3(&root)) > 0)) return IK_ERR_DEGENERATE;
     up = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->up_rs), ik_vec3_zero());
-    forward = ik_vec3_normalize_or(ik_vec3_reject(ik_mat4_transform_vector(&root, rig->forward_rs), up), ik_vec3_zero());
+    forward =
+        ik_vec3_normalize_or(ik_vec3_reject(ik_mat4_transform_vector(&root, rig->forward_rs), up), ik_vec3_zero());
     left = ik_vec3_cross(up, forward);
     if (!(ik_vec3_length_sq(left) > (ik_real)0.5)) return IK_ERR_DEGENERATE;
     {
@@ -178,7 +179,8 @@ ik_result ik_walk_validate(const ik_walk *job, const char **problem) {
     ik_result r;
     if (problem) *problem = "";
     if (!job) return fail(problem, "no job", IK_ERR_NULL);
-    if (job->defaulted != IK_JOB_DEFAULTED) return fail(problem, "the job was not made by ik_walk_def", IK_ERR_NOT_DEFAULTED);
+    if (job->defaulted != IK_JOB_DEFAULTED)
+        return fail(problem, "the job was not made by ik_walk_def", IK_ERR_NOT_DEFAULTED);
     if (!job->rig || !job->rig->skeleton) return fail(problem, "no humanoid rig", IK_ERR_NULL);
     if (!job->take || !job->take->poses_ls || !job->model_ms)
         return fail(problem, "no take or model-space buffer to write", IK_ERR_NULL);
@@ -196,7 +198,8 @@ ik_result ik_walk_validate(const ik_walk *job, const char **problem) {
         !ik_finite(job->arm_swing) || !ik_finite(job->toe_off))
         return fail(problem, "a gait parameter is NaN or infinite", IK_ERR_NONFINITE);
     if (!(job->speed > 0)) return fail(problem, "speed must be positive", IK_ERR_RANGE);
-    if (job->stride < 0 || job->cadence < 0) return fail(problem, "stride and cadence must not be negative", IK_ERR_RANGE);
+    if (job->stride < 0 || job->cadence < 0)
+        return fail(problem, "stride and cadence must not be negative", IK_ERR_RANGE);
     if (!gait_of(job, &stride, &cadence))
         return fail(problem,
                     job->stride > 0 && job->cadence > 0
@@ -205,7 +208,8 @@ ik_result ik_walk_validate(const ik_walk *job, const char **problem) {
                     IK_ERR_RANGE);
     if (stride > (ik_real)2.4 * leg)
         return fail(problem, "the stride is too long for the legs (a step over 1.2 leg lengths)", IK_ERR_RANGE);
-    if (!(stride >= (ik_real)1e-3 * leg)) return fail(problem, "the stride is too short (under 0.001 leg lengths)", IK_ERR_RANGE);
+    if (!(stride >= (ik_real)1e-3 * leg))
+        return fail(problem, "the stride is too short (under 0.001 leg lengths)", IK_ERR_RANGE);
     if (job->step_height < 0 || job->step_height > (ik_real)0.5 * leg)
         return fail(problem, "the step height must be between 0 and half the leg length", IK_ERR_RANGE);
     if (job->stance_fraction < (ik_real)0.5 || job->stance_fraction > (ik_real)0.85)
@@ -216,7 +220,8 @@ ik_result ik_walk_validate(const ik_walk *job, const char **problem) {
         return fail(problem, "the arm swing must be between 0 and 60 degrees", IK_ERR_RANGE);
     if (job->toe_off < 0 || job->toe_off > ik_rad(45))
         return fail(problem, "the toe-off angle must be between 0 and 45 degrees", IK_ERR_RANGE);
-    if (job->ground && (r = ik_ground_validate(job->ground)) != IK_OK) return fail(problem, "the ground is not valid", r);
+    if (job->ground && (r = ik_ground_validate(job->ground)) != IK_OK)
+        return fail(problem, "the ground is not valid", r);
     return IK_OK;
 }
 
@@ -280,9 +285,10 @@ static void setup_foot(walk_setup *w, int side, const ik_mat4 *model_ms, ik_real
         f->heel_w = to_walk_vector(w, heel);
         f->ball_w = to_walk_vector(w, ball);
         f->tip_w = to_walk_vector(w, tip);
-        f->pivot_w = limb->toe >= 0
-                         ? to_walk_vector(w, ik_quat_rotate(flat, ik_vec3_sub(joint_position(model_ms, limb->toe), ankle)))
-                         : f->ball_w;
+        f->pivot_w =
+            limb->toe >= 0
+                ? to_walk_vector(w, ik_quat_rotate(flat, ik_vec3_sub(joint_position(model_ms, limb->toe), ankle)))
+                : f->ball_w;
     } else {
         ik_real h = limb->ankle_height * scale;
         f->flat_ms = ik_quat_identity();
@@ -448,7 +454,8 @@ static foothold make_foothold(const walk_setup *w, const walk_foot *f, double st
     heel_y = ground_height(w, heel.x, heel.z);
     ball_y = ground_height(w, f->ankle_x + f->ball_w.x, z + f->ball_w.z);
     run = f->ball_w.z - f->heel_w.z;
-    if (run > (ik_real)1e-6 * w->leg && job->ground && job->ground->type != IK_GROUND_STAIRS) pitch = ik_clampr(IK_ATAN2(ball_y - heel_y, run), -ik_rad(35), ik_rad(35));
+    if (run > (ik_real)1e-6 * w->leg && job->ground && job->ground->type != IK_GROUND_STAIRS)
+        pitch = ik_clampr(IK_ATAN2(ball_y - heel_y, run), -ik_rad(35), ik_rad(35));
     heel.y = heel_y;
     h.turn_w = ik_quat_from_axis_angle(ik_v3(1, 0, 0), -pitch);
     h.ankle_w = ik_vec3_sub(heel, ik_quat_rotate(h.turn_w, f->heel_w));
@@ -462,11 +469,11 @@ static foothold make_foothold(const walk_setup *w, const walk_foot *f, double st
 
 typedef struct foot_state {
     ik_vec3 ankle_w;
-    ik_quat turn_w;    /* from flat */
-    ik_real toe_bend;  /* the toes turned back up by this (radians) */
-    ik_real airborne;  /* 0 planted (the ankle's limit turns the foot about its toes) .. 1 in the air
-                          (about the ankle) */
-    ik_real support;   /* the ground height the body follows */
+    ik_quat turn_w;   /* from flat */
+    ik_real toe_bend; /* the toes turned back up by this (radians) */
+    ik_real airborne; /* 0 planted (the ankle's limit turns the foot about its toes) .. 1 in the air
+                         (about the ankle) */
+    ik_real support;  /* the ground height the body follows */
 } foot_state;
 
 /* Toe-off (seed 001's heel lift): over the last half of stance the heel
@@ -590,8 +597,8 @@ static ik_vec3 wrist_goal(const walk_setup *w, const walk_arm *a, double t, ik_v
  * scale, and a mirror's D, cancel: D R^T Q R D is a proper rotation). */
 static void bend_toes(const walk_setup *w, ik_transform *pose, int toe, int foot, ik_real bend) {
     const ik_walk *job = w->job;
-    ik_mat4 q = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_mat4_column(&w->frame, 0), -bend),
-                                 ik_v3(1, 1, 1));
+    ik_mat4 q =
+        ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_mat4_column(&w->frame, 0), -bend), ik_v3(1, 1, 1));
     ik_mat4 inv, c;
     if (bend == 0 || !ik_mat4_inverse(&job->model_ms[foot], &inv)) return;
     c = ik_mat4_mul(&q, &job->model_ms[foot]);
@@ -680,8 +687,10 @@ static ik_bool ankle_seek_step(ankle_seek *k, ik_real excess, ik_bool last, ik_r
         *next = k->angle = k->hi;
         return 1;
     }
-    if (k->hi < 0) *next = ik_minr(k->angle > 0 ? 2 * k->angle : excess, most);
-    else *next = k->lo + k->excess_lo * (k->hi - k->lo) / (k->excess_lo - k->excess_hi);
+    if (k->hi < 0)
+        *next = ik_minr(k->angle > 0 ? 2 * k->angle : excess, most);
+    else
+        *next = k->lo + k->excess_lo * (k->hi - k->lo) / (k->excess_lo - k->excess_hi);
     if (!(*next > k->lo && (k->hi < 0 || *next < k->hi))) *next = k->hi < 0 ? most : (ik_real)0.5 * (k->lo + k->hi);
     k->angle = *next;
     return 1;
@@ -818,7 +827,8 @@ static ik_result make_frame(walk_setup *w, double t, ik_transform *pose, ik_walk
     }
     if (report) {
         int i;
-        for (i = 0; i < IK_LIMB_COUNT; ++i) report->worst_residual = ik_maxr(report->worst_residual, solved.residual[i]);
+        for (i = 0; i < IK_LIMB_COUNT; ++i)
+            report->worst_residual = ik_maxr(report->worst_residual, solved.residual[i]);
         report->lowest_pelvis = ik_maxr(report->lowest_pelvis, drop);
     }
     return IK_OK;

@@ -13,10 +13,10 @@ void ik_body_directions(const ik_humanoid *rig, const ik_mat4 *model_ms, ik_vec3
     int k, i, top = role[IK_ROLE_NECK] >= 0 ? role[IK_ROLE_NECK] : role[IK_ROLE_HEAD];
     ik_bool whole[IK_BODY_SEGMENTS];
     /* the frame: left = reject(x_thigh_L - x_thigh_R, up), forward = h left x up */
-    left = ik_vec3_normalize_or(ik_vec3_reject(ik_vec3_sub(joint_at(model_ms, role[IK_ROLE_THIGH_L]),
-                                                           joint_at(model_ms, role[IK_ROLE_THIGH_R])),
-                                               up),
-                                ik_vec3_zero());
+    left = ik_vec3_normalize_or(
+        ik_vec3_reject(
+            ik_vec3_sub(joint_at(model_ms, role[IK_ROLE_THIGH_L]), joint_at(model_ms, role[IK_ROLE_THIGH_R])), up),
+        ik_vec3_zero());
     forward = ik_vec3_scale(ik_vec3_cross(left, up), hand);
     ends[0][0] = joint_at(model_ms, role[IK_ROLE_HIPS]);
     ends[0][1] = joint_at(model_ms, top);
@@ -43,9 +43,9 @@ ik_body_group ik_body_segment_group(int segment) {
 }
 
 const char *ik_body_segment_name(int segment) {
-    static const char *const names[IK_BODY_SEGMENTS] = {"trunk",      "left upper arm", "left forearm",
-                                                        "right upper arm", "right forearm", "left thigh",
-                                                        "left shin",  "right thigh",    "right shin"};
+    static const char *const names[IK_BODY_SEGMENTS] = {"trunk",           "left upper arm", "left forearm",
+                                                        "right upper arm", "right forearm",  "left thigh",
+                                                        "left shin",       "right thigh",    "right shin"};
     return segment >= 0 && segment < IK_BODY_SEGMENTS ? names[segment] : "";
 }
 

@@ -29,8 +29,7 @@ ik_ground ik_ground_plane(ik_vec3 point_ms, ik_vec3 normal_ms) {
     return g;
 }
 
-ik_ground ik_ground_height_field(ik_vec3 origin_ms, ik_real cell, int count_x, int count_z,
-                                 const ik_real *heights) {
+ik_ground ik_ground_height_field(ik_vec3 origin_ms, ik_real cell, int count_x, int count_z, const ik_real *heights) {
     ik_ground g = ground_blank(IK_GROUND_HEIGHT_FIELD);
     g.point_ms = origin_ms;
     g.cell = cell;
@@ -40,8 +39,7 @@ ik_ground ik_ground_height_field(ik_vec3 origin_ms, ik_real cell, int count_x, i
     return g;
 }
 
-ik_ground ik_ground_stairs(ik_vec3 first_riser_ms, ik_vec3 direction_ms, ik_real rise, ik_real run,
-                           int step_count) {
+ik_ground ik_ground_stairs(ik_vec3 first_riser_ms, ik_vec3 direction_ms, ik_real rise, ik_real run, int step_count) {
     ik_ground g = ground_blank(IK_GROUND_STAIRS);
     g.point_ms = first_riser_ms;
     g.direction_ms = ik_vec3_normalize_or(ik_v3(direction_ms.x, 0, direction_ms.z), ik_vec3_zero());
@@ -63,23 +61,23 @@ ik_ground ik_ground_callback(ik_ground_ray_fn cast, void *user) {
 ik_result ik_ground_check_shape(const ik_ground *g) {
     if (!g) return IK_ERR_NULL;
     switch (g->type) {
-    case IK_GROUND_PLANE:
-        if (!ik_vec3_finite(g->point_ms) || !ik_vec3_finite(g->normal_ms)) return IK_ERR_NONFINITE;
-        return ik_vec3_length_sq(g->normal_ms) > 0 ? IK_OK : IK_ERR_DEGENERATE;
-    case IK_GROUND_HEIGHT_FIELD:
-        if (!g->heights) return IK_ERR_NULL;
-        if (g->count_x < 1 || g->count_z < 1 || g->count_x > (1 << 15) || g->count_z > (1 << 15))
-            return IK_ERR_RANGE;
-        if (!ik_vec3_finite(g->point_ms) || !ik_finite(g->cell)) return IK_ERR_NONFINITE;
-        return g->cell > 0 ? IK_OK : IK_ERR_RANGE;
-    case IK_GROUND_STAIRS:
-        if (!ik_vec3_finite(g->point_ms) || !ik_vec3_finite(g->direction_ms) || !ik_finite(g->rise) ||
-            !ik_finite(g->run))
-            return IK_ERR_NONFINITE;
-        if (!(g->run > 0) || g->step_count < 0) return IK_ERR_RANGE;
-        return ik_vec3_length_sq(g->direction_ms) > 0 ? IK_OK : IK_ERR_DEGENERATE;
-    case IK_GROUND_CALLBACK:
-        return g->cast ? IK_OK : IK_ERR_NULL;
+        case IK_GROUND_PLANE:
+            if (!ik_vec3_finite(g->point_ms) || !ik_vec3_finite(g->normal_ms)) return IK_ERR_NONFINITE;
+            return ik_vec3_length_sq(g->normal_ms) > 0 ? IK_OK : IK_ERR_DEGENERATE;
+        case IK_GROUND_HEIGHT_FIELD:
+            if (!g->heights) return IK_ERR_NULL;
+            if (g->count_x < 1 || g->count_z < 1 || g->count_x > (1 << 15) || g->count_z > (1 << 15))
+                return IK_ERR_RANGE;
+            if (!ik_vec3_finite(g->point_ms) || !ik_finite(g->cell)) return IK_ERR_NONFINITE;
+            return g->cell > 0 ? IK_OK : IK_ERR_RANGE;
+        case IK_GROUND_STAIRS:
+            if (!ik_vec3_finite(g->point_ms) || !ik_vec3_finite(g->direction_ms) || !ik_finite(g->rise) ||
+                !ik_finite(g->run))
+                return IK_ERR_NONFINITE;
+            if (!(g->run > 0) || g->step_count < 0) return IK_ERR_RANGE;
+            return ik_vec3_length_sq(g->direction_ms) > 0 ? IK_OK : IK_ERR_DEGENERATE;
+        case IK_GROUND_CALLBACK:
+            return g->cast ? IK_OK : IK_ERR_NULL;
     }
     return IK_ERR_RANGE;
 }
@@ -127,8 +125,8 @@ static void height_field_at(const ik_ground *g, ik_real x, ik_real z, ik_real *h
  * at distance s = (p - first riser) . direction. */
 static ik_real stairs_height(const ik_ground *g, ik_real x, ik_real z) {
     ik_real s = (x - g->point_ms.x) * g->direction_ms.x + (z - g->point_ms.z) * g->direction_ms.z;
-    ik_real steps = s < 0 ? 0 : ik_minr((ik_real)(int)ik_minr(s / g->run, (ik_real)g->step_count) + 1,
-                                        (ik_real)g->step_count);
+    ik_real steps =
+        s < 0 ? 0 : ik_minr((ik_real)(int)ik_minr(s / g->run, (ik_real)g->step_count) + 1, (ik_real)g->step_count);
     return g->point_ms.y + steps * g->rise;
 }
 
@@ -138,21 +136,21 @@ static ik_bool surface_at(const ik_ground *g, ik_real x, ik_real z, ik_real *hei
     ik_real h;
     ik_vec3 n = ik_v3(0, 1, 0);
     switch (g->type) {
-    case IK_GROUND_PLANE:
-        /* n . (p - p0) = 0 solved for y. */
-        if (!(IK_FABS(g->normal_ms.y) > (ik_real)1e-6)) return 0;
-        h = g->point_ms.y - (g->normal_ms.x * (x - g->point_ms.x) + g->normal_ms.z * (z - g->point_ms.z)) /
-                               g->normal_ms.y;
-        n = g->normal_ms.y > 0 ? g->normal_ms : ik_vec3_neg(g->normal_ms);
-        break;
-    case IK_GROUND_HEIGHT_FIELD:
-        height_field_at(g, x, z, &h, &n);
-        break;
-    case IK_GROUND_STAIRS:
-        h = stairs_height(g, x, z);
-        break;
-    default:
-        return 0;
+        case IK_GROUND_PLANE:
+            /* n . (p - p0) = 0 solved for y. */
+            if (!(IK_FABS(g->normal_ms.y) > (ik_real)1e-6)) return 0;
+            h = g->point_ms.y -
+                (g->normal_ms.x * (x - g->point_ms.x) + g->normal_ms.z * (z - g->point_ms.z)) / g->normal_ms.y;
+            n = g->normal_ms.y > 0 ? g->normal_ms : ik_vec3_neg(g->normal_ms);
+            break;
+        case IK_GROUND_HEIGHT_FIELD:
+            height_field_at(g, x, z, &h, &n);
+            break;
+        case IK_GROUND_STAIRS:
+            h = stairs_height(g, x, z);
+            break;
+        default:
+            return 0;
     }
     if (height) *height = h;
     if (normal_ms) *normal_ms = n;
@@ -191,8 +189,10 @@ static ik_bool march(const ik_ground *g, ik_vec3 o, ik_vec3 d, ik_real max_dista
         if (f1 <= 0) {
             for (i = 0; i < 40; ++i) {
                 ik_real tm = (ik_real)0.5 * (t0 + t1), fm = height_above(g, ik_vec3_mad(o, d, tm));
-                if (fm > 0) t0 = tm;
-                else t1 = tm;
+                if (fm > 0)
+                    t0 = tm;
+                else
+                    t1 = tm;
             }
             hit->distance = t1;
             hit->point_ms = ik_vec3_mad(o, d, t1);
@@ -214,37 +214,37 @@ ik_bool ik_ground_cast(const ik_ground *g, ik_vec3 origin_ms, ik_vec3 direction_
     d = ik_vec3_normalize_or(direction_ms, ik_vec3_zero());
     if (ik_vec3_length_sq(d) == 0) return 0;
     switch (g->type) {
-    case IK_GROUND_PLANE: {
-        /* t = n . (p0 - o) / (n . d) */
-        ik_real nd = ik_vec3_dot(g->normal_ms, d);
-        ik_real t;
-        if (IK_FABS(nd) < (ik_real)1e-9) return 0;
-        t = ik_vec3_dot(g->normal_ms, ik_vec3_sub(g->point_ms, origin_ms)) / nd;
-        if (t < 0 || t > max_distance) return 0;
-        h.distance = t;
-        h.point_ms = ik_vec3_mad(origin_ms, d, t);
-        h.normal_ms = nd < 0 ? g->normal_ms : ik_vec3_neg(g->normal_ms);
-        break;
-    }
-    case IK_GROUND_HEIGHT_FIELD:
-    case IK_GROUND_STAIRS:
-        if (d.y < 0 && IK_FABS(d.x) + IK_FABS(d.z) <= (ik_real)1e-7 * -d.y) {
-            ik_real ground_y;
-            surface_at(g, origin_ms.x, origin_ms.z, &ground_y, &h.normal_ms);
-            h.distance = (origin_ms.y - ground_y) / -d.y;
-            if (h.distance < 0 || h.distance > max_distance) return 0;
-            h.point_ms = ik_v3(origin_ms.x, ground_y, origin_ms.z);
-        } else if (!march(g, origin_ms, d, max_distance, &h)) {
-            return 0;
+        case IK_GROUND_PLANE: {
+            /* t = n . (p0 - o) / (n . d) */
+            ik_real nd = ik_vec3_dot(g->normal_ms, d);
+            ik_real t;
+            if (IK_FABS(nd) < (ik_real)1e-9) return 0;
+            t = ik_vec3_dot(g->normal_ms, ik_vec3_sub(g->point_ms, origin_ms)) / nd;
+            if (t < 0 || t > max_distance) return 0;
+            h.distance = t;
+            h.point_ms = ik_vec3_mad(origin_ms, d, t);
+            h.normal_ms = nd < 0 ? g->normal_ms : ik_vec3_neg(g->normal_ms);
+            break;
         }
-        break;
-    case IK_GROUND_CALLBACK:
-        if (!g->cast(g->user, origin_ms, d, max_distance, &h)) return 0;
-        if (!ik_vec3_finite(h.normal_ms)) return 0;
-        h.normal_ms = ik_vec3_normalize_or(h.normal_ms, ik_vec3_neg(d));
-        break;
-    default:
-        return 0;
+        case IK_GROUND_HEIGHT_FIELD:
+        case IK_GROUND_STAIRS:
+            if (d.y < 0 && IK_FABS(d.x) + IK_FABS(d.z) <= (ik_real)1e-7 * -d.y) {
+                ik_real ground_y;
+                surface_at(g, origin_ms.x, origin_ms.z, &ground_y, &h.normal_ms);
+                h.distance = (origin_ms.y - ground_y) / -d.y;
+                if (h.distance < 0 || h.distance > max_distance) return 0;
+                h.point_ms = ik_v3(origin_ms.x, ground_y, origin_ms.z);
+            } else if (!march(g, origin_ms, d, max_distance, &h)) {
+                return 0;
+            }
+            break;
+        case IK_GROUND_CALLBACK:
+            if (!g->cast(g->user, origin_ms, d, max_distance, &h)) return 0;
+            if (!ik_vec3_finite(h.normal_ms)) return 0;
+            h.normal_ms = ik_vec3_normalize_or(h.normal_ms, ik_vec3_neg(d));
+            break;
+        default:
+            return 0;
     }
     /* A non-finite sample under the ray (or from the callback) is a miss. */
     if (!ik_vec3_finite(h.point_ms) || !ik_vec3_finite(h.normal_ms) || !ik_finite(h.distance)) return 0;

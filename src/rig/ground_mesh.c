@@ -123,7 +123,9 @@ int ik_ground_mesh(const ik_ground *ground, ik_real x0, ik_real x1, ik_real z0, 
     l.count = 0;
     l.capacity = quads ? capacity : 0;
     if (!ground || !(x0 <= x1 && z0 <= z1) || !ik_finite(x1 - x0) || !ik_finite(z1 - z0)) return 0;
-    if (ground->type == IK_GROUND_STAIRS) stairs_quads(&l, ground, x0, x1, z0, z1);
-    else if (ground->type != IK_GROUND_CALLBACK) height_quads(&l, ground, x0, x1, z0, z1);
+    if (ground->type == IK_GROUND_STAIRS)
+        stairs_quads(&l, ground, x0, x1, z0, z1);
+    else if (ground->type != IK_GROUND_CALLBACK)
+        height_quads(&l, ground, x0, x1, z0, z1);
     return l.count;
 }

@@ -50,8 +50,8 @@ ik_real ik_humanoid_leg_ankle(const ik_humanoid_limb *l, const ik_mat4 *model_ms
 ik_real ik_humanoid_leg_toe_lift(const ik_humanoid_limb *l, const ik_mat4 *model_ms) {
     ik_vec3 sole, lateral, toe;
     if (l->toe < 0 || ik_humanoid_limb_foot(l) < 0) return 0;
-    toe = ik_vec3_sub(ik_mat4_transform_point(&model_ms[l->toe], l->toe_tip_ls),
-                              ik_mat4_translation(&model_ms[l->toe]));
+    toe =
+        ik_vec3_sub(ik_mat4_transform_point(&model_ms[l->toe], l->toe_tip_ls), ik_mat4_translation(&model_ms[l->toe]));
     sole_frame(l, model_ms, &sole, &lateral);
     return -angle_about(sole, toe, lateral);
 }

@@ -30,8 +30,8 @@ static const joint_spec built[IK_HUMANOID_BUILT_JOINTS] = {
     {"RightShoulder", 2, (ik_real)-0.02, (ik_real)0.08, 0, (ik_real)0.04, 0},
     {"RightArm", 9, (ik_real)-0.09, 0, 0, (ik_real)0.035, 0},
     {"RightForeArm", 10, (ik_real)(-0.17 * 0.342), (ik_real)(-0.17 * 0.940), 0, (ik_real)0.03, 0},
-    {"RightHand", 11, (ik_real)(-0.15 * 0.342 * 0.966), (ik_real)(-0.15 * 0.940 * 0.966),
-     (ik_real)(0.15 * 0.259), (ik_real)0.025, (ik_real)0.075},
+    {"RightHand", 11, (ik_real)(-0.15 * 0.342 * 0.966), (ik_real)(-0.15 * 0.940 * 0.966), (ik_real)(0.15 * 0.259),
+     (ik_real)0.025, (ik_real)0.075},
     {"LeftUpLeg", 0, (ik_real)0.055, (ik_real)-0.03, 0, (ik_real)0.06, 0},
     {"LeftLeg", 13, 0, (ik_real)-0.245, 0, (ik_real)0.042, 0},
     {"LeftFoot", 14, 0, (ik_real)-0.245, 0, (ik_real)0.032, 0},
@@ -44,8 +44,7 @@ static const joint_spec built[IK_HUMANOID_BUILT_JOINTS] = {
     {"RightToe_End", 21, 0, (ik_real)-0.012, (ik_real)0.04, (ik_real)0.022, 0},
 };
 
-int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names,
-                               ik_transform *rest_ls) {
+int ik_humanoid_build_skeleton(ik_real height, int capacity, int *parents, const char **names, ik_transform *rest_ls) {
     int i;
     if (capacity < IK_HUMANOID_BUILT_JOINTS || !parents || !names || !rest_ls || !ik_finite(height) || !(height > 0))
         return 0;

@@ -11,9 +11,7 @@
 static const char *const role_names[IK_ROLE_COUNT] = {IK_HUMANOID_ROLE_LIST(ROLE_NAME_ITEM)};
 #undef ROLE_NAME_ITEM
 
-const char *ik_humanoid_role_name(int role) {
-    return role >= 0 && role < IK_ROLE_COUNT ? role_names[role] : "";
-}
+const char *ik_humanoid_role_name(int role) { return role >= 0 && role < IK_ROLE_COUNT ? role_names[role] : ""; }
 
 int ik_humanoid_role_find(const char *name, int length) {
     int role;
@@ -33,9 +31,7 @@ int ik_humanoid_role_mirror(int role) {
 /* ---- names ------------------------------------------------------------------ */
 
 static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
-static ik_bool is_alnum(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
+static ik_bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 static ik_bool is_separator(char c) { return c == '.' || c == '_' || c == '-' || c == ' '; }
 static ik_bool starts_with_nocase(const char *s, const char *prefix) {
     for (; *prefix; ++s, ++prefix)
@@ -186,19 +182,40 @@ static const char *const *role_candidates(int role) {
     static const char *const toe[] = {"toebase", "toe", "toes", "ball", "legjoint5", "legjoint4", NULL};
     static const char *const none[] = {NULL};
     switch (role) {
-    case IK_ROLE_HIPS: return hips;
-    case IK_ROLE_SPINE: return spine;
-    case IK_ROLE_NECK: return neck;
-    case IK_ROLE_HEAD: return head;
-    case IK_ROLE_CLAVICLE_L: case IK_ROLE_CLAVICLE_R: return clavicle;
-    case IK_ROLE_UPPER_ARM_L: case IK_ROLE_UPPER_ARM_R: return upper_arm;
-    case IK_ROLE_FOREARM_L: case IK_ROLE_FOREARM_R: return forearm;
-    case IK_ROLE_HAND_L: case IK_ROLE_HAND_R: return hand;
-    case IK_ROLE_THIGH_L: case IK_ROLE_THIGH_R: return thigh;
-    case IK_ROLE_SHIN_L: case IK_ROLE_SHIN_R: return shin;
-    case IK_ROLE_FOOT_L: case IK_ROLE_FOOT_R: return foot;
-    case IK_ROLE_TOE_L: case IK_ROLE_TOE_R: return toe;
-    default: return none;
+        case IK_ROLE_HIPS:
+            return hips;
+        case IK_ROLE_SPINE:
+            return spine;
+        case IK_ROLE_NECK:
+            return neck;
+        case IK_ROLE_HEAD:
+            return head;
+        case IK_ROLE_CLAVICLE_L:
+        case IK_ROLE_CLAVICLE_R:
+            return clavicle;
+        case IK_ROLE_UPPER_ARM_L:
+        case IK_ROLE_UPPER_ARM_R:
+            return upper_arm;
+        case IK_ROLE_FOREARM_L:
+        case IK_ROLE_FOREARM_R:
+            return forearm;
+        case IK_ROLE_HAND_L:
+        case IK_ROLE_HAND_R:
+            return hand;
+        case IK_ROLE_THIGH_L:
+        case IK_ROLE_THIGH_R:
+            return thigh;
+        case IK_ROLE_SHIN_L:
+        case IK_ROLE_SHIN_R:
+            return shin;
+        case IK_ROLE_FOOT_L:
+        case IK_ROLE_FOOT_R:
+            return foot;
+        case IK_ROLE_TOE_L:
+        case IK_ROLE_TOE_R:
+            return toe;
+        default:
+            return none;
     }
 }
 
@@ -209,9 +226,9 @@ static int role_side(int role) {
 
 /* Where a role's joint must sit relative to the roles found before it. */
 typedef struct placement {
-    int below;        /* must be a proper descendant of this joint (-1: any) */
-    int above;        /* must be a proper ancestor of this joint (-1: any) */
-    int not_below;    /* must not lie in this joint's subtree (-1: none) */
+    int below;     /* must be a proper descendant of this joint (-1: any) */
+    int above;     /* must be a proper ancestor of this joint (-1: any) */
+    int not_below; /* must not lie in this joint's subtree (-1: none) */
 } placement;
 
 static ik_bool proper_descendant(const ik_skeleton *s, int joint, int ancestor) {
@@ -303,8 +320,10 @@ static int first_word(const candidate_word *words, int n, const char *word) {
     int lo = 0, hi = n;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (strcmp(words[mid].word, word) < 0) lo = mid + 1;
-        else hi = mid;
+        if (strcmp(words[mid].word, word) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < n && strcmp(words[lo].word, word) == 0 ? lo : n;
 }
@@ -457,8 +476,10 @@ static int numbered_run(const ik_skeleton *s, int joint, int *run, int max) {
 /* One role: the user's pair if any, else by name. */
 static void resolve(const ik_skeleton *s, const role_matches *matches, ik_humanoid_map *map, const int *user, int role,
                     placement p) {
-    if (user[role] != -2) map->joint[role] = user[role];
-    else map->joint[role] = find_by_name(s, &matches[role], role, p, &map->rejected[role]);
+    if (user[role] != -2)
+        map->joint[role] = user[role];
+    else
+        map->joint[role] = find_by_name(s, &matches[role], role, p, &map->rejected[role]);
 }
 
 static void resolve_limb(const ik_skeleton *s, const role_matches *matches, ik_humanoid_map *map, const int *user,
@@ -469,8 +490,10 @@ static void resolve_limb(const ik_skeleton *s, const role_matches *matches, ik_h
     if (j[lower] < 0 && j[end] >= 0) j[lower] = parent_of(s, j[end]);
     resolve(s, matches, map, user, upper, place(-1, j[lower], -1));
     if (j[upper] < 0) j[upper] = parent_of(s, j[lower]);
-    if (extra_above) resolve(s, matches, map, user, extra, place(-1, j[upper], -1));
-    else if (j[end] >= 0) resolve(s, matches, map, user, extra, place(j[end], -1, -1));
+    if (extra_above)
+        resolve(s, matches, map, user, extra, place(-1, j[upper], -1));
+    else if (j[end] >= 0)
+        resolve(s, matches, map, user, extra, place(j[end], -1, -1));
     /* A numbered run through the middle joint holds the limb's joints in
      * hierarchy order: upper, middle, end (and a leg's toe). */
     if (j[lower] >= 0) {
@@ -510,7 +533,8 @@ ik_result ik_humanoid_map_find(const ik_skeleton *s, const ik_humanoid_pair *pai
     }
     /* Centre line: hips hold both thighs, the chest both arms; without both
      * thighs, the hips by name. */
-    if (user[IK_ROLE_HIPS] != -2) j[IK_ROLE_HIPS] = user[IK_ROLE_HIPS];
+    if (user[IK_ROLE_HIPS] != -2)
+        j[IK_ROLE_HIPS] = user[IK_ROLE_HIPS];
     else if (j[IK_ROLE_THIGH_L] >= 0 && j[IK_ROLE_THIGH_R] >= 0)
         j[IK_ROLE_HIPS] = common_ancestor(s, j[IK_ROLE_THIGH_L], j[IK_ROLE_THIGH_R]);
     else
@@ -588,8 +612,10 @@ int ik_humanoid_explain(ik_result map_result, ik_result init_result, const ik_hu
     if (map_result != IK_OK) {
         unsigned long missing = map ? map->missing & IK_HUMANOID_REQUIRED_ROLES : 0;
         put(out, size, &used, "no humanoid found: ");
-        if (!missing) put(out, size, &used, ik_result_str(map_result));
-        else put(out, size, &used, "missing");
+        if (!missing)
+            put(out, size, &used, ik_result_str(map_result));
+        else
+            put(out, size, &used, "missing");
         for (role = 0; role < IK_ROLE_COUNT; ++role)
             if (missing & (1ul << role)) {
                 put(out, size, &used, first ? " " : ", ");
@@ -603,9 +629,10 @@ int ik_humanoid_explain(ik_result map_result, ik_result init_result, const ik_hu
     } else if (init_result != IK_OK) {
         put(out, size, &used, "the humanoid's rest pose is not usable: ");
         put(out, size, &used, ik_result_str(init_result));
-        put(out, size, &used, init_result == IK_ERR_HIERARCHY    ? " (roles out of body order)"
-                              : init_result == IK_ERR_DEGENERATE ? " (zero-length limbs or a body with no width)"
-                                                                 : "");
+        put(out, size, &used,
+            init_result == IK_ERR_HIERARCHY    ? " (roles out of body order)"
+            : init_result == IK_ERR_DEGENERATE ? " (zero-length limbs or a body with no width)"
+                                               : "");
     }
     return (int)used;
 }
@@ -621,8 +648,8 @@ static const char *trim_end(const char *a, const char *b) {
     return b;
 }
 
-ik_result ik_humanoid_parse_mapping(const char *text, size_t length, ik_humanoid_pair *pairs, int capacity,
-                                    int *count, int *error_line) {
+ik_result ik_humanoid_parse_mapping(const char *text, size_t length, ik_humanoid_pair *pairs, int capacity, int *count,
+                                    int *error_line) {
     const char *p = text, *end = text + length;
     int line = 0, n = 0, i;
     if (error_line) *error_line = 0;

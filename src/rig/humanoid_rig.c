@@ -103,9 +103,12 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     /* Without an end joint the limb ends at a virtual one: where a same-named
      * control joint stood at rest (robot.glb's Foot.L), else one lower bone
      * further along the upper bone's line. */
-    if (end >= 0) c = rest_position(s, end);
-    else if (rejected_end >= 0) c = rest_position(s, rejected_end);
-    else c = ik_vec3_add(b, ik_vec3_sub(b, a));
+    if (end >= 0)
+        c = rest_position(s, end);
+    else if (rejected_end >= 0)
+        c = rest_position(s, rejected_end);
+    else
+        c = ik_vec3_add(b, ik_vec3_sub(b, a));
     u = ik_vec3_sub(b, a);
     v = ik_vec3_sub(c, b);
     limb->start = start;
@@ -228,9 +231,12 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
 static ik_vec3 snap_to_axis(ik_vec3 v) {
     ik_real ax = IK_FABS(v.x), ay = IK_FABS(v.y), az = IK_FABS(v.z);
     ik_vec3 axis;
-    if (ax >= ay && ax >= az) axis = ik_v3(v.x > 0 ? 1 : -1, 0, 0);
-    else if (ay >= az) axis = ik_v3(0, v.y > 0 ? 1 : -1, 0);
-    else axis = ik_v3(0, 0, v.z > 0 ? 1 : -1);
+    if (ax >= ay && ax >= az)
+        axis = ik_v3(v.x > 0 ? 1 : -1, 0, 0);
+    else if (ay >= az)
+        axis = ik_v3(0, v.y > 0 ? 1 : -1, 0);
+    else
+        axis = ik_v3(0, 0, v.z > 0 ? 1 : -1);
     return ik_vec3_dot(axis, v) >= (ik_real)0.866 ? axis : v;
 }
 
@@ -315,7 +321,7 @@ static int forward_from_bends(const ik_skeleton *s, const ik_humanoid_map *map, 
     int side;
     for (side = 0; side < 2; ++side) {
         int foot = map->joint[IK_ROLE_FOOT_L + side] >= 0 ? map->joint[IK_ROLE_FOOT_L + side]
-                                                           : map->rejected[IK_ROLE_FOOT_L + side];
+                                                          : map->rejected[IK_ROLE_FOOT_L + side];
         v += bend_along(s, map->joint[IK_ROLE_THIGH_L + side], map->joint[IK_ROLE_SHIN_L + side], foot, forward);
         v -= bend_along(s, map->joint[IK_ROLE_UPPER_ARM_L + side], map->joint[IK_ROLE_FOREARM_L + side],
                         map->joint[IK_ROLE_HAND_L + side], forward);

@@ -112,8 +112,8 @@ static void turn_joint(const solve_state *st, int joint, ik_quat q) {
 static void set_joint_rotation(const solve_state *st, int joint, ik_quat q) {
     ik_transform *t = &st->job->pose_ls[joint];
     ik_mat4 parent = parent_matrix(st, joint);
-    t->rotation = ik_quat_normalize(
-        ik_skeleton_rotation_ls(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, q, t->scale));
+    t->rotation =
+        ik_quat_normalize(ik_skeleton_rotation_ls(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, q, t->scale));
     refresh(st, joint);
 }
 
@@ -276,7 +276,8 @@ static void adjust_clavicle(const solve_state *st, int which, ik_vec3 target, ik
     if (gap > 0 && ik_vec3_length_sq(radius) > 0) {
         ik_quat toward = ik_quat_from_to(radius, ik_vec3_sub(target, c));
         ik_real full = ik_quat_angle(toward);
-        reach_angle = ik_minr(ik_minr(full, gap / ik_vec3_length(radius)), ik_maxr(lim->clavicle_forward, lim->clavicle_up));
+        reach_angle =
+            ik_minr(ik_minr(full, gap / ik_vec3_length(radius)), ik_maxr(lim->clavicle_forward, lim->clavicle_up));
         if (full > 0) q = ik_quat_mul(ik_quat_slerp(ik_quat_identity(), toward, reach_angle / full), q);
     }
     turn_joint(st, limb->clavicle, q);
@@ -291,14 +292,14 @@ static void adjust_clavicle(const solve_state *st, int which, ik_vec3 target, ik
 typedef struct foot_plan {
     ik_bool active;
     ik_quat toe_input_ls; /* the toe's local rotation before the solve */
-    ik_vec3 ankle;      /* where the ankle goes */
-    ik_quat rotation;   /* the foot's model rotation there */
-    ik_vec3 lateral_rf; /* the foot's lateral axis (foot_lateral) in the frame of that rotation */
+    ik_vec3 ankle;        /* where the ankle goes */
+    ik_quat rotation;     /* the foot's model rotation there */
+    ik_vec3 lateral_rf;   /* the foot's lateral axis (foot_lateral) in the frame of that rotation */
     ik_bool has_rotation;
-    ik_vec3 ball;       /* the ball's contact point (the heel-lift pivot) */
-    ik_vec3 normal;     /* ground normal */
-    ik_real lift_angle; /* heel lift so far, radians */
-    ik_bool airborne;   /* held above the ground (a swinging foot): no heel pivot */
+    ik_vec3 ball;               /* the ball's contact point (the heel-lift pivot) */
+    ik_vec3 normal;             /* ground normal */
+    ik_real lift_angle;         /* heel lift so far, radians */
+    ik_bool airborne;           /* held above the ground (a swinging foot): no heel pivot */
     ik_real flex_up, flex_down; /* the ankle's limits (the animation's own flexion when feet_relative) */
     ik_real toe_clearance;      /* the toes' tip stays this far above the ground */
 } foot_plan;
@@ -331,8 +332,8 @@ static ik_bool cast_down(const solve_state *st, ik_vec3 p, ik_real leg, ik_groun
  * and a rest pose with a pointed foot (girl.glb's) is not taken as neutral. */
 static ik_real dorsiflexion(const solve_state *st, const ik_humanoid_limb *limb) {
     const ik_mat4 *foot = &st->job->model_ms[limb->end];
-    ik_vec3 sole = ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls),
-                               ik_mat4_transform_point(foot, limb->heel_ls));
+    ik_vec3 sole =
+        ik_vec3_sub(ik_mat4_transform_point(foot, limb->ball_ls), ik_mat4_transform_point(foot, limb->heel_ls));
     ik_vec3 shin = ik_vec3_sub(position(st, limb->mid), ik_mat4_translation(foot));
     return ik_humanoid_ankle_angle(sole, shin, foot_lateral(st, limb, foot));
 }
@@ -375,8 +376,10 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
         lift = ik_vec3_dot(ik_vec3_sub(ik_vec3_add(ankle, heel_off), st->floor_point), st->up);
         ball_lift = ik_vec3_dot(ik_vec3_sub(ik_vec3_add(ankle, ball_off), st->floor_point), st->up);
     } else {
-        if (goal->enabled) lift = ik_vec3_dot(ik_vec3_sub(goal->position_ms, hit.point_ms), st->up) - h;
-        else lift = contact_lift(st, ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h, leg);
+        if (goal->enabled)
+            lift = ik_vec3_dot(ik_vec3_sub(goal->position_ms, hit.point_ms), st->up) - h;
+        else
+            lift = contact_lift(st, ik_vec3_dot(ik_vec3_sub(ankle, st->floor_point), st->up) - h, leg);
         lift = ball_lift = ik_maxr(lift, 0);
     }
     align = ik_quat_identity();
@@ -424,8 +427,7 @@ static ik_bool plan_foot(const solve_state *st, int which, foot_plan *plan) {
         plan->toe_input_ls = st->job->pose_ls[limb->toe].rotation;
         if (relative)
             plan->toe_clearance = ik_vec3_dot(
-                ik_vec3_sub(ik_mat4_transform_point(&st->job->model_ms[limb->toe], limb->toe_tip_ls),
-                            st->floor_point),
+                ik_vec3_sub(ik_mat4_transform_point(&st->job->model_ms[limb->toe], limb->toe_tip_ls), st->floor_point),
                 st->up);
     }
     if (st->job->report) {
@@ -461,8 +463,10 @@ static void lift_for_reach(const solve_state *st, int which, foot_plan *plan) {
         foot_plan trial = *plan;
         ik_real mid = (ik_real)0.5 * (lo + hi);
         lift_heel(st, which, &trial, mid);
-        if (ik_vec3_distance(trial.ankle, hip) <= reach) hi = mid;
-        else lo = mid;
+        if (ik_vec3_distance(trial.ankle, hip) <= reach)
+            hi = mid;
+        else
+            lo = mid;
     }
     lift_heel(st, which, plan, hi);
 }
@@ -498,8 +502,7 @@ static void place_toes(const solve_state *st, int which, const foot_plan *plan) 
         if (!cast_down(st, p, leg, &hit)) return;
         n = hit.normal_ms;
         clear = plan->toe_clearance * ik_vec3_dot(st->up, n);
-        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= clear - (ik_real)1e-5 * leg)
-            return;
+        if (plan->airborne && ik_vec3_dot(ik_vec3_sub(p, hit.point_ms), n) >= clear - (ik_real)1e-5 * leg) return;
         r = ik_vec3_sub(p, t);
         rp = ik_vec3_reject(r, a);
         A = ik_vec3_dot(n, rp);
@@ -568,12 +571,10 @@ static void keep_ball_above(const solve_state *st, const ik_humanoid_limb *limb,
 static ik_bool plan_is_foot(const solve_state *st, const ik_humanoid_limb *limb, const foot_plan *plan) {
     ik_mat4 end_ms = end_matrix(st, limb);
     ik_real flex;
-    if (ik_vec3_distance(ik_mat4_translation(&end_ms), plan->ankle) > (ik_real)1e-5 * limb_length(st, limb))
-        return 0;
+    if (ik_vec3_distance(ik_mat4_translation(&end_ms), plan->ankle) > (ik_real)1e-5 * limb_length(st, limb)) return 0;
     if (limb->end < 0) return 1;
     flex = dorsiflexion(st, limb);
-    return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(rotation(st, limb->end)), plan->rotation)) <=
-               (ik_real)1e-5 &&
+    return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(rotation(st, limb->end)), plan->rotation)) <= (ik_real)1e-5 &&
            flex <= plan->flex_up && flex >= -plan->flex_down;
 }
 
@@ -715,9 +716,8 @@ static ik_vec3 look_direction(const solve_state *st, ik_vec3 f, ik_vec3 d) {
     flat = ik_vec3_reject(d, st->up);
     a = ik_clampr(IK_ATAN2(ik_vec3_dot(d, l), ik_vec3_dot(d, f)), -limit, limit);
     e = ik_clampr(IK_ATAN2(ik_vec3_dot(d, st->up), ik_vec3_length(flat)), -limit, limit);
-    return ik_vec3_add(
-        ik_vec3_scale(ik_vec3_add(ik_vec3_scale(f, IK_COS(a)), ik_vec3_scale(l, IK_SIN(a))), IK_COS(e)),
-        ik_vec3_scale(st->up, IK_SIN(e)));
+    return ik_vec3_add(ik_vec3_scale(ik_vec3_add(ik_vec3_scale(f, IK_COS(a)), ik_vec3_scale(l, IK_SIN(a))), IK_COS(e)),
+                       ik_vec3_scale(st->up, IK_SIN(e)));
 }
 
 /* Spine, neck and head share the turn (ik_look_at_chain with the rig's
@@ -815,9 +815,8 @@ static void setup_state(solve_state *st, const ik_humanoid_solve *job) {
     st->left = ik_vec3_normalize_or(ik_mat4_transform_vector(&root, rig->left_rs), rig->left_rs);
     st->lateral = ik_vec3_normalize_or(ik_vec3_cross(st->up, st->forward), st->left);
     st->hand = det < 0 ? -1 : 1;
-    st->floor_point = job->use_floor
-                          ? job->floor_ms
-                          : ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
+    st->floor_point =
+        job->use_floor ? job->floor_ms : ik_mat4_transform_point(&root, ik_vec3_scale(rig->up_rs, rig->floor_rs));
     st->root_scale = IK_CBRT(IK_FABS(det));
     if (!(st->root_scale > 0) || !ik_finite(st->root_scale)) st->root_scale = 1;
 }

@@ -21,14 +21,12 @@ static int has_word(const char *name, const char *word) {
 /* IK control joints (targets, poles), tips added for End Sites and toes are
  * never a limb's end. */
 static int is_helper(const char *name) {
-    return has_word(name, "target") || has_word(name, "pole") || has_word(name, "ctrl") ||
-           has_word(name, "control") || has_word(name, "_end") || has_word(name, "toe") ||
-           has_word(name, "ik") || has_word(name, "heel") || has_word(name, "top");
+    return has_word(name, "target") || has_word(name, "pole") || has_word(name, "ctrl") || has_word(name, "control") ||
+           has_word(name, "_end") || has_word(name, "toe") || has_word(name, "ik") || has_word(name, "heel") ||
+           has_word(name, "top");
 }
 
-static ik_real bone_length(const ik_skeleton *s, int joint) {
-    return ik_vec3_length(s->rest_ls[joint].translation);
-}
+static ik_real bone_length(const ik_skeleton *s, int joint) { return ik_vec3_length(s->rest_ls[joint].translation); }
 
 /* The nearest ancestor reached through a bone of non-zero length: joints at
  * the same place as their parent (BVH's LHipJoint-style helpers, the chain
@@ -91,13 +89,15 @@ static int carries_other_limb(const ik_skeleton *s, const ik_named_chain *chains
     int c;
     for (c = 0; c < count; ++c) {
         int e = chains[c].joints[chains[c].count - 1];
-        if (e != end && e != joint && ik_skeleton_is_descendant(s, e, joint) && !ik_skeleton_is_descendant(s, e, toward))
+        if (e != end && e != joint && ik_skeleton_is_descendant(s, e, joint) &&
+            !ik_skeleton_is_descendant(s, e, toward))
             return 1;
     }
     return 0;
 }
 
-int ik_named_chain_own_limb(const ik_skeleton *s, const ik_named_chain *chains, int chain_count, int *joints, int count) {
+int ik_named_chain_own_limb(const ik_skeleton *s, const ik_named_chain *chains, int chain_count, int *joints,
+                            int count) {
     int end = joints[count - 1], toward = end, j, k;
     for (j = s->parents[end]; j >= 0 && ik_skeleton_is_descendant(s, j, joints[0]); toward = j, j = s->parents[j]) {
         if (!carries_other_limb(s, chains, chain_count, end, j, toward)) continue;
@@ -150,8 +150,8 @@ static int run_limb(const ik_skeleton *s, int top, const char *word, ik_real min
  * whose name does not say it is a limb (a rig of one arm may start at its
  * shoulder). Turning either would tilt the whole character. */
 static int is_trunk(const ik_skeleton *s, int joint) {
-    static const char *const trunk[] = {"armature", "body", "torso", "trunk", "pelvis", "hips", "spine", "chest",
-                                        "waist", "abdomen", "root", "neck", "head"};
+    static const char *const trunk[] = {"armature", "body",  "torso",   "trunk", "pelvis", "hips", "spine",
+                                        "chest",    "waist", "abdomen", "root",  "neck",   "head"};
     static const char *const limb[] = {"arm", "leg", "shoulder", "clavicle", "thigh", "hip", "knee", "elbow"};
     const char *name = ik_skeleton_name(s, joint);
     size_t k;
@@ -201,8 +201,9 @@ int ik_named_chains_find(const ik_skeleton *s, ik_named_chain *chains, int max_c
         int c, taken = 0;
         const char *word = has_word(name, "leg") ? "leg" : has_word(name, "arm") ? "arm" : NULL;
         if (!word || is_helper(name) || !starts_run(s, j, word)) continue;
-        for (c = 0; c < count; ++c) taken |= ik_skeleton_is_descendant(s, chains[c].joints[0], j) ||
-                                             ik_skeleton_is_descendant(s, j, chains[c].joints[0]);
+        for (c = 0; c < count; ++c)
+            taken |= ik_skeleton_is_descendant(s, chains[c].joints[0], j) ||
+                     ik_skeleton_is_descendant(s, j, chains[c].joints[0]);
         if (!taken && run_limb(s, j, word, min_length, &chains[count])) count = add_limb(chains, count, word);
     }
     /* Spine: from the head (the tip of the neck when there is no head) down
@@ -235,7 +236,8 @@ int ik_named_chains_find(const ik_skeleton *s, ik_named_chain *chains, int max_c
     /* No chain climbs through a joint that carries another: a tail stops
      * below the hips, a hand hanging from the body's root is a limb of one
      * joint. */
-    for (j = 0; j < count; ++j) chains[j].count = ik_named_chain_own_limb(s, chains, count, chains[j].joints, chains[j].count);
+    for (j = 0; j < count; ++j)
+        chains[j].count = ik_named_chain_own_limb(s, chains, count, chains[j].joints, chains[j].count);
     for (j = 0; j < count; ++j)
         if (strcmp(chains[j].kind, "leg") == 0 || strcmp(chains[j].kind, "arm") == 0)
             chains[j].count = off_trunk(s, chains[j].joints, chains[j].count);

@@ -28,8 +28,8 @@ ik_result ik_prop_grip_target(const ik_prop_grip *grip, ik_transform prop_ms, ik
     if (!ik_transform_finite(prop_ms) || !ik_vec3_finite(grip->position_ps) || !ik_quat_finite(grip->rotation_ps))
         return IK_ERR_NONFINITE;
     r = ik_quat_normalize(prop_ms.rotation);
-    if (position_ms) *position_ms = ik_transform_point(ik_transform_make(prop_ms.translation, r, prop_ms.scale),
-                                                      grip->position_ps);
+    if (position_ms)
+        *position_ms = ik_transform_point(ik_transform_make(prop_ms.translation, r, prop_ms.scale), grip->position_ps);
     if (rotation_ms) *rotation_ms = ik_quat_normalize(ik_quat_mul(r, grip->rotation_ps));
     return IK_OK;
 }

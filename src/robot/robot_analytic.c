@@ -77,7 +77,9 @@ static dangle angle_cs(double t, double c, double s) {
 }
 static dangle angle_neg(dangle a) { return angle_cs(-a.t, a.c, -a.s); }
 /* a + b: cos(a + b) = cos a cos b - sin a sin b, sin(a + b) = sin a cos b + cos a sin b. */
-static dangle angle_add(dangle a, dangle b) { return angle_cs(a.t + b.t, a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s); }
+static dangle angle_add(dangle a, dangle b) {
+    return angle_cs(a.t + b.t, a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s);
+}
 
 /* The matrix of a quaternion, normalized in double: a float quaternion 1e-7
  * off unit length scales R h_6 by that much, and theta_5 = acos(h_2 . R h_6)
@@ -142,9 +144,12 @@ static dvec across_axis(dvec along, dvec axis) { return dv_unit(across_axis_part
 
 const char *ik_robot_analytic_kind_str(ik_robot_analytic_kind kind) {
     switch (kind) {
-    case IK_ROBOT_ANALYTIC_SPHERICAL_WRIST: return "spherical wrist";
-    case IK_ROBOT_ANALYTIC_THREE_PARALLEL: return "three parallel axes";
-    default: return "none";
+        case IK_ROBOT_ANALYTIC_SPHERICAL_WRIST:
+            return "spherical wrist";
+        case IK_ROBOT_ANALYTIC_THREE_PARALLEL:
+            return "three parallel axes";
+        default:
+            return "none";
     }
 }
 
@@ -250,7 +255,8 @@ ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analyt
         frame = ik_transform_mul(frame, joint->origin);
         reach += ik_vec3_length(joint->origin.translation);
         if (joint->type == IK_ROBOT_FIXED) continue;
-        if (joint->type == IK_ROBOT_PRISMATIC) return refuse(model, why, "a prismatic joint (analytic IK is for 6R arms)");
+        if (joint->type == IK_ROBOT_PRISMATIC)
+            return refuse(model, why, "a prismatic joint (analytic IK is for 6R arms)");
         if (n >= 6 || joint->variable != n)
             return refuse(model, why, "a mimic joint (each variable must move one joint, in chain order)");
         if (!(ik_vec3_length(joint->axis) > 0)) return IK_ERR_DEGENERATE;
@@ -301,8 +307,8 @@ static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]
  * cos t (h.p - (k.h)(k.p)) + sin t h.(k x p) = d - (k.h)(k.p). */
 static int subproblem4(dvec h, dvec k, dvec p, double d, dangle t[2]) {
     double kp = dv_dot(k, p), kh = dv_dot(k, h);
-    return solve_cos_sin(dv_dot(h, p) - kh * kp, dv_dot(h, dv_cross(k, p)), d - kh * kp, sqrt(dv_dot(h, h) * dv_dot(p, p)),
-                         t);
+    return solve_cos_sin(dv_dot(h, p) - kh * kp, dv_dot(h, dv_cross(k, p)), d - kh * kp,
+                         sqrt(dv_dot(h, h) * dv_dot(p, p)), t);
 }
 
 /* u lies off the axis k: |u x k| > FREE_TOL |u|, compared squared. */
@@ -319,7 +325,8 @@ static ik_bool subproblem1(dvec k, dvec u, dvec v, dangle *t) {
     double s = dv_dot(k, dv_cross(u, v)), c = dv_dot(u, v) - dv_dot(k, u) * dv_dot(k, v), r;
     if (!(off_axis(u, k) && off_axis(v, k))) return 0;
     r = sqrt(s * s + c * c);
-    if (!(r > 0)) *t = angle_cs(0, 1, 0);
+    if (!(r > 0))
+        *t = angle_cs(0, 1, 0);
     else {
         const double inv = 1 / r;
         *t = angle_cs(atan2(s, c), c * inv, s * inv);
@@ -344,8 +351,10 @@ static ik_bool place_in_limits(const ik_robot_analytic_model *m, int v, ik_real 
     }
     /* the lowest copy >= lower - slack: x - floor(above / period) period (floor 0 and 1 without libm) */
     above = x - m->lower[v] + slack;
-    if (above >= period && above < 2 * period) x -= period;
-    else if (!(above >= 0 && above < period)) x -= (ik_real)floor((double)(above / period)) * period;
+    if (above >= period && above < 2 * period)
+        x -= period;
+    else if (!(above >= 0 && above < period))
+        x -= (ik_real)floor((double)(above / period)) * period;
     if (x > m->upper[v] + slack) return 0;
     while (x + period <= m->upper[v] + slack && IK_FABS(x + period - seed) < IK_FABS(x - seed)) x += period;
     *q = ik_clampr(x, m->lower[v], m->upper[v]);
@@ -364,7 +373,7 @@ typedef struct candidate {
 typedef struct solve_state {
     const ik_robot_analytic_model *model;
     dvec h[6], p[6], center, home_tip, goal_tip; /* home_tip: p_M; goal_tip: p_T */
-    dvec u_4, u_6; /* unit vectors across h_4 (along h_5) and across h_6 (along h_5) */
+    dvec u_4, u_6;                               /* unit vectors across h_4 (along h_5) and across h_6 (along h_5) */
     drot goal_rotation;
     dvec goal_translation;
     ik_real seed[6];
@@ -396,7 +405,9 @@ static candidate *next_two(solve_state *s, candidate spare[2]) {
 }
 
 /* R_i^-1 x = R(h_i, -t) x. */
-static dvec unturn(const solve_state *s, int i, dangle angle, dvec x) { return rot_about(s->h[i], angle_neg(angle), x); }
+static dvec unturn(const solve_state *s, int i, dangle angle, dvec x) {
+    return rot_about(s->h[i], angle_neg(angle), x);
+}
 
 /* G0 x = R_d x + t_d. */
 static dvec goal_motion(const solve_state *s, dvec x) {
@@ -529,7 +540,8 @@ static void solve_three_parallel(solve_state *s) {
             if (!take(s, cur, 5, t6)) continue;
             y = undo_joint(s, 0, t1, goal_motion(s, undo_joint(s, 5, t6, undo_joint(s, 4, t5[j], s->p[3]))));
             have_234 = subproblem1(
-                h[3], u, unturn(s, 0, t1, rot_apply(s->goal_rotation, unturn(s, 5, t6, unturn(s, 4, t5[j], u)))), &t234);
+                h[3], u, unturn(s, 0, t1, rot_apply(s->goal_rotation, unturn(s, 5, t6, unturn(s, 4, t5[j], u)))),
+                &t234);
             arm = next_two(s, spare);
             n23 = solve_elbow(s, s->p[3], y, cur, arm);
             for (e = 0; e < n23; ++e) {
@@ -599,7 +611,7 @@ static FK_WIDE void check_by_fk(const ik_robot_analytic *job, const solve_state 
         const dvec h = s->h[i];
         const double *w = m->solve_bs.point_across[i], *hp = m->solve_bs.axis_cross_point[i];
         const double xx = h.x * h.x, yy = h.y * h.y, zz = h.z * h.z, xy = h.x * h.y, xz = h.x * h.z, yz = h.y * h.z;
-        double (*ri)[FK_LANES] = i == 0 ? r : joint_r, (*ti)[FK_LANES] = i == 0 ? t : joint_t;
+        double(*ri)[FK_LANES] = i == 0 ? r : joint_r, (*ti)[FK_LANES] = i == 0 ? t : joint_t;
         for (k = 0; k < n; ++k) {
             const double c = cosine[i][k], sn = sine[i][k], v1 = 1 - c;
             ri[0][k] = c + xx * v1;
@@ -628,9 +640,10 @@ static FK_WIDE void check_by_fk(const ik_robot_analytic *job, const solve_state 
     for (k = 0; k < n; ++k) {
         double e[9];
         for (a = 0; a < 3; ++a)
-            dp[a][k] = (&s->goal_tip.x)[a] - ((r[3 * a][k] * s->home_tip.x + r[3 * a + 1][k] * s->home_tip.y +
-                                                r[3 * a + 2][k] * s->home_tip.z) +
-                                               t[a][k]);
+            dp[a][k] =
+                (&s->goal_tip.x)[a] -
+                ((r[3 * a][k] * s->home_tip.x + r[3 * a + 1][k] * s->home_tip.y + r[3 * a + 2][k] * s->home_tip.z) +
+                 t[a][k]);
         /* e = R_d R^T: e_ij = row i of R_d . row j of R */
         for (a = 0; a < 9; ++a)
             e[a] = g[a - a % 3] * r[3 * (a % 3)][k] + g[a - a % 3 + 1] * r[3 * (a % 3) + 1][k] +
@@ -656,10 +669,12 @@ static ik_real preference_cost(const ik_robot_analytic *job, const ik_real *q, c
     int v;
     for (v = 0; v < 6; ++v) {
         ik_real d;
-        if (job->prefer == IK_ROBOT_PREFER_SEED) d = variable_gap(m, v, q[v], seed[v]);
+        if (job->prefer == IK_ROBOT_PREFER_SEED)
+            d = variable_gap(m, v, q[v], seed[v]);
         else if (m->limited[v] && m->upper[v] - m->lower[v] < TWO_PI && m->upper[v] > m->lower[v])
             d = (2 * q[v] - m->lower[v] - m->upper[v]) / (m->upper[v] - m->lower[v]);
-        else d = 0;
+        else
+            d = 0;
         cost += d * d;
     }
     return cost;
@@ -764,8 +779,10 @@ ik_result ik_robot_analytic_run(const ik_robot_analytic *job) {
     s.goal_rotation = rot_mul(rot_from_quat(job->goal_rotation_bs), home_back);
     s.goal_tip = dv_from(job->goal_position_bs);
     s.goal_translation = dv_sub(s.goal_tip, rot_apply(s.goal_rotation, s.home_tip));
-    if (m->kind == IK_ROBOT_ANALYTIC_SPHERICAL_WRIST) solve_spherical_wrist(&s);
-    else solve_three_parallel(&s);
+    if (m->kind == IK_ROBOT_ANALYTIC_SPHERICAL_WRIST)
+        solve_spherical_wrist(&s);
+    else
+        solve_three_parallel(&s);
     *job->solution_count = finish(job, &s);
     if (job->singular) *job->singular = s.singular;
     return IK_OK;

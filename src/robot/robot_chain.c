@@ -7,8 +7,7 @@
 #include "../math/splitmix.h"
 
 /* Checks the counts and variable indices, and that q is finite. */
-static ik_result check_chain(const ik_robot_chain *chain, const ik_real *q)
-{
+static ik_result check_chain(const ik_robot_chain *chain, const ik_real *q) {
     int k;
     if (chain->joint_count < 0 || chain->joint_count > IK_ROBOT_MAX_JOINTS || chain->variable_count < 0)
         return IK_ERR_RANGE;
@@ -22,8 +21,7 @@ static ik_result check_chain(const ik_robot_chain *chain, const ik_real *q)
 }
 
 /* motion(v): a rotation by v about the axis, or a translation by v * axis. */
-static ik_transform joint_motion(const ik_robot_joint *joint, ik_real value)
-{
+static ik_transform joint_motion(const ik_robot_joint *joint, ik_real value) {
     ik_transform motion = ik_transform_identity();
     if (joint->type == IK_ROBOT_REVOLUTE || joint->type == IK_ROBOT_CONTINUOUS)
         motion.rotation = ik_quat_from_axis_angle(joint->axis, value);
@@ -33,8 +31,7 @@ static ik_transform joint_motion(const ik_robot_joint *joint, ik_real value)
 }
 
 /* tip = T_1 ... T_n with T_k = origin_k * motion_k(multiplier_k q[variable_k] + offset_k). */
-ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs)
-{
+ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs) {
     ik_transform frame = ik_transform_identity();
     ik_result r;
     int k;
@@ -45,7 +42,8 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
         const ik_robot_joint *joint = &chain->joints[k];
         frame = ik_transform_mul(frame, joint->origin);
         if (joint->type != IK_ROBOT_FIXED)
-            frame = ik_transform_mul(frame, joint_motion(joint, joint->multiplier * q[joint->variable] + joint->offset));
+            frame =
+                ik_transform_mul(frame, joint_motion(joint, joint->multiplier * q[joint->variable] + joint->offset));
         if (links_bs) links_bs[k] = frame;
     }
     *tip_bs = frame;
@@ -55,8 +53,7 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
 /* Column of variable v: sum over its joints k of m_k [a_k x (p_tip - p_k); a_k]
  * (revolute) or m_k [a_k; 0] (prismatic), with a_k = R_k axis_k in the base
  * frame and p_k joint k's origin (a rotation about the axis moves neither). */
-ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, ik_real *jac, ik_transform *tip_bs)
-{
+ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, ik_real *jac, ik_transform *tip_bs) {
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
     ik_result r;
     int k, i;
@@ -87,8 +84,7 @@ ik_result ik_robot_jacobian_tip(const ik_robot_chain *chain, const ik_real *q, i
     return IK_OK;
 }
 
-ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac)
-{
+ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_real *jac) {
     ik_transform tip;
     return ik_robot_jacobian_tip(chain, q, jac, &tip);
 }
@@ -96,8 +92,7 @@ ik_result ik_robot_jacobian(const ik_robot_chain *chain, const ik_real *q, ik_re
 /* The intersection over each variable's joints of
  * [(lower_k - o_k) / m_k, (upper_k - o_k) / m_k], ends swapped for m_k < 0. */
 ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, ik_real *upper, ik_bool *limited,
-                                   int *bad_joint)
-{
+                                   int *bad_joint) {
     int k, v, bad = -1;
     ik_result r = IK_OK;
     if (!chain || !lower || !upper || !limited) return IK_ERR_NULL;
@@ -115,11 +110,14 @@ ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, 
         bad = k;
         v = joint->variable;
         if (joint->type == IK_ROBOT_FIXED) continue;
-        if (v < 0 || v >= chain->variable_count) r = IK_ERR_RANGE;
+        if (v < 0 || v >= chain->variable_count)
+            r = IK_ERR_RANGE;
         else if (!ik_finite(m) || !ik_finite(joint->offset) || !ik_finite(joint->lower) || !ik_finite(joint->upper))
             r = IK_ERR_NONFINITE;
-        else if (m == 0) r = IK_ERR_DEGENERATE;
-        else if (joint->type != IK_ROBOT_CONTINUOUS && joint->lower > joint->upper) r = IK_ERR_RANGE;
+        else if (m == 0)
+            r = IK_ERR_DEGENERATE;
+        else if (joint->type != IK_ROBOT_CONTINUOUS && joint->lower > joint->upper)
+            r = IK_ERR_RANGE;
         if (r != IK_OK || joint->type == IK_ROBOT_CONTINUOUS) continue;
         a = (joint->lower - joint->offset) / m;
         b = (joint->upper - joint->offset) / m;
@@ -134,8 +132,7 @@ ik_result ik_robot_variable_limits(const ik_robot_chain *chain, ik_real *lower, 
 
 /* q_v = lower_v + u (upper_v - lower_v), u uniform in [0, 1), computed in
  * double and clamped against rounding past upper_v. */
-void ik_robot_random_configuration(const ik_real *lower, const ik_real *upper, int count, uint64_t *state,
-                                   ik_real *q) {
+void ik_robot_random_configuration(const ik_real *lower, const ik_real *upper, int count, uint64_t *state, ik_real *q) {
     int v;
     for (v = 0; v < count; ++v) {
         double u = ik_splitmix_unit(state);

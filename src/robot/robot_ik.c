@@ -52,11 +52,16 @@ ik_robot_ik ik_robot_ik_def(void) {
 
 const char *ik_robot_ik_start_str(ik_robot_ik_start start) {
     switch (start) {
-    case IK_ROBOT_START_SEED: return "seed";
-    case IK_ROBOT_START_ANALYTIC: return "analytic";
-    case IK_ROBOT_START_ANALYTIC_REFINED: return "analytic, refined";
-    case IK_ROBOT_START_RANDOM: return "random restart";
-    default: return "unknown";
+        case IK_ROBOT_START_SEED:
+            return "seed";
+        case IK_ROBOT_START_ANALYTIC:
+            return "analytic";
+        case IK_ROBOT_START_ANALYTIC_REFINED:
+            return "analytic, refined";
+        case IK_ROBOT_START_RANDOM:
+            return "random restart";
+        default:
+            return "unknown";
     }
 }
 
@@ -74,7 +79,7 @@ typedef struct workspace {
     ik_real *best;     /* n: the best configuration seen */
     ik_real *lower;    /* n: each variable's limits */
     ik_real *upper;
-    int *kind;         /* n: VARIABLE_LIMITED, VARIABLE_TURNS or VARIABLE_FREE_TURNS */
+    int *kind; /* n: VARIABLE_LIMITED, VARIABLE_TURNS or VARIABLE_FREE_TURNS */
 } workspace;
 
 /* A variable's limits, clamped into; a rotational variable (every joint on
@@ -138,9 +143,12 @@ static ik_result find_limits(const ik_robot_chain *chain, workspace *ws, ik_real
             *reach += ik_maxr(IK_FABS(ws->lower[v]), IK_FABS(ws->upper[v])) * IK_FABS(joint->multiplier);
     }
     for (v = 0; v < chain->variable_count; ++v) {
-        if (!turns[v]) ws->kind[v] = VARIABLE_LIMITED;
-        else if (!limited[v]) ws->kind[v] = VARIABLE_FREE_TURNS;
-        else ws->kind[v] = ws->upper[v] - ws->lower[v] >= TWO_PI ? VARIABLE_TURNS : VARIABLE_LIMITED;
+        if (!turns[v])
+            ws->kind[v] = VARIABLE_LIMITED;
+        else if (!limited[v])
+            ws->kind[v] = VARIABLE_FREE_TURNS;
+        else
+            ws->kind[v] = ws->upper[v] - ws->lower[v] >= TWO_PI ? VARIABLE_TURNS : VARIABLE_LIMITED;
     }
     if (!(*reach > 0)) *reach = 1;
     return IK_OK;
@@ -198,7 +206,8 @@ static ik_bool reached_goal(const ik_robot_ik *job, const twist_error *e) {
  * part times sqrt(w_o) reach / 4, each part only when its weight is above 0;
  * returns the number of rows. */
 static int weighted_rows(const ik_robot_ik *job, ik_real reach, const ik_real *six, ik_real *rows) {
-    const ik_real sp = IK_SQRT(job->position_importance), so = IK_SQRT(job->orientation_importance) * reach * ORIENTATION_ARM;
+    const ik_real sp = IK_SQRT(job->position_importance),
+                  so = IK_SQRT(job->orientation_importance) * reach * ORIENTATION_ARM;
     int count = 0, i;
     if (job->position_importance > 0)
         for (i = 0; i < 3; ++i) rows[count++] = six[i] * sp;
@@ -319,7 +328,8 @@ static ik_result validate(const ik_robot_ik *job) {
     if (job->orientation_importance != 0 && IK_FABS(length - 1) > (ik_real)1e-3)
         return ik_field_fail(error, IK_ERR_RANGE, "goal_rotation_bs", -1);
     if (!ik_finite(job->position_importance)) return ik_field_fail(error, IK_ERR_NONFINITE, "position_importance", -1);
-    if (!ik_finite(job->orientation_importance)) return ik_field_fail(error, IK_ERR_NONFINITE, "orientation_importance", -1);
+    if (!ik_finite(job->orientation_importance))
+        return ik_field_fail(error, IK_ERR_NONFINITE, "orientation_importance", -1);
     if (job->position_importance < 0 || (job->position_importance == 0 && job->orientation_importance == 0))
         return ik_field_fail(error, IK_ERR_RANGE, "position_importance", -1);
     if (job->orientation_importance < 0) return ik_field_fail(error, IK_ERR_RANGE, "orientation_importance", -1);
@@ -384,7 +394,6 @@ static ik_real null_space_objective(const ik_robot_ik *job, const workspace *ws,
     }
     return objective;
 }
-
 
 /* The null-space polish once the goal is reached (Liegeois 1977): from the
  * best q, move by (I - J^+ J) z (ik_ls_dls_project_null; the task error
@@ -468,8 +477,10 @@ static void first_closed_starts(const ik_robot_ik *job, closed_starts *cs) {
     cs->count = cs->next = 0;
     cs->clamped = 0;
     cs->model = job->analytic_model;
-    if (!job->analytic_starts || job->chain->variable_count != 6) cs->model = NULL;
-    else if (!cs->model && ik_robot_analytic_prepare(job->chain, &cs->prepared, NULL) == IK_OK) cs->model = &cs->prepared;
+    if (!job->analytic_starts || job->chain->variable_count != 6)
+        cs->model = NULL;
+    else if (!cs->model && ik_robot_analytic_prepare(job->chain, &cs->prepared, NULL) == IK_OK)
+        cs->model = &cs->prepared;
     if (cs->model && cs->model->kind == IK_ROBOT_ANALYTIC_NONE) cs->model = NULL;
     if (cs->model) cs->count = closed_form(job, cs->model, cs->q);
 }

@@ -8,8 +8,8 @@
  * left, a proper rotation either way: W^-1 q W for a proper parent
  * (F = W), D (W^-1 q W) D for a mirrored one (F = W D). No parent and no
  * root_ms: F = I. */
-void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat turn_ms,
-                               const ik_mat4 *root_ms, ik_transform *pose_ls, const ik_mat4 *model_ms) {
+void ik_skeleton_turn_joint_ms(const ik_skeleton *skeleton, int joint, ik_quat turn_ms, const ik_mat4 *root_ms,
+                               ik_transform *pose_ls, const ik_mat4 *model_ms) {
     int p = skeleton->parents[joint];
     const ik_mat4 *parent = p >= 0 ? &model_ms[p] : root_ms;
     ik_transform *t = &pose_ls[joint];

@@ -141,9 +141,8 @@ static int first_duplicate_name(const char *const *names, int joint_count, int *
 /* Parents-first (p < i) means every walk up strictly decreases the index, so
  * it ends at a root: a cycle cannot exist. Rotations must be unit within
  * 1e-3 (they are normalised by the caller's exporter, not here). */
-ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents,
-                                   const char *const *names, const ik_transform *rest_ls, int *scratch,
-                                   ik_error *error) {
+ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
+                                   const ik_transform *rest_ls, int *scratch, ik_error *error) {
     int i;
     ik_error_clear(error);
     if (!skeleton || (joint_count > 0 && (!parents || !rest_ls))) {
@@ -185,9 +184,8 @@ ik_result ik_skeleton_init_scratch(ik_skeleton *skeleton, int joint_count, const
     return IK_OK;
 }
 
-ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents,
-                           const char *const *names, const ik_transform *rest_ls,
-                           ik_error *error) {
+ik_result ik_skeleton_init(ik_skeleton *skeleton, int joint_count, const int *parents, const char *const *names,
+                           const ik_transform *rest_ls, ik_error *error) {
     return ik_skeleton_init_scratch(skeleton, joint_count, parents, names, rest_ls, NULL, error);
 }
 
@@ -214,8 +212,8 @@ void ik_skeleton_rest_pose(const ik_skeleton *skeleton, ik_transform *pose_ls) {
     memcpy(pose_ls, skeleton->rest_ls, (size_t)skeleton->joint_count * sizeof *pose_ls);
 }
 
-void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
-                          const ik_mat4 *root_ms, ik_mat4 *model_ms) {
+void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls, const ik_mat4 *root_ms,
+                          ik_mat4 *model_ms) {
     ik_mat4 local = ik_transform_to_mat4(pose_ls[joint]);
     int p = skeleton->parents[joint];
     if (p >= 0)
@@ -224,8 +222,8 @@ void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_trans
         model_ms[joint] = root_ms ? ik_mat4_mul(root_ms, &local) : local;
 }
 
-void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls,
-                    const ik_mat4 *root_ms, ik_mat4 *model_ms) {
+void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls, const ik_mat4 *root_ms,
+                    ik_mat4 *model_ms) {
     int i;
     for (i = 0; i < skeleton->joint_count; ++i) ik_skeleton_fk_joint(skeleton, i, pose_ls, root_ms, model_ms);
 }
@@ -267,17 +265,22 @@ ik_bool ik_subtree_scan_has(ik_subtree_scan *scan, const ik_skeleton *skeleton, 
     if (joint < scan->next - IK_SUBTREE_WINDOW) return ik_skeleton_is_descendant(skeleton, joint, scan->top);
     while (scan->next <= joint) {
         int k = scan->next++, p = skeleton->parents[k], slot = (k - scan->top) & (IK_SUBTREE_WINDOW - 1), in;
-        if (p < scan->top) in = 0;
-        else if (k - p < IK_SUBTREE_WINDOW) in = ring_bit(scan, p);
-        else in = ik_skeleton_is_descendant(skeleton, k, scan->top);
-        if (in) scan->ring[slot >> 3] |= (unsigned char)(1u << (slot & 7));
-        else scan->ring[slot >> 3] &= (unsigned char)~(1u << (slot & 7));
+        if (p < scan->top)
+            in = 0;
+        else if (k - p < IK_SUBTREE_WINDOW)
+            in = ring_bit(scan, p);
+        else
+            in = ik_skeleton_is_descendant(skeleton, k, scan->top);
+        if (in)
+            scan->ring[slot >> 3] |= (unsigned char)(1u << (slot & 7));
+        else
+            scan->ring[slot >> 3] &= (unsigned char)~(1u << (slot & 7));
     }
     return (ik_bool)ring_bit(scan, joint);
 }
 
-void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls,
-                            const ik_mat4 *root_ms, ik_mat4 *model_ms) {
+void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls, const ik_mat4 *root_ms,
+                            ik_mat4 *model_ms) {
     ik_subtree_scan scan;
     int k;
     if (joint < 0 || joint >= skeleton->joint_count) return;
@@ -287,8 +290,8 @@ void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_tra
         if (ik_subtree_scan_has(&scan, skeleton, k)) ik_skeleton_fk_joint(skeleton, k, pose_ls, root_ms, model_ms);
 }
 
-ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms,
-                                     const ik_mat4 *root_ms, ik_transform *pose_ls) {
+ik_result ik_skeleton_model_to_local(const ik_skeleton *skeleton, const ik_mat4 *model_ms, const ik_mat4 *root_ms,
+                                     ik_transform *pose_ls) {
     ik_result result = IK_OK;
     int i;
     for (i = 0; i < skeleton->joint_count; ++i) {

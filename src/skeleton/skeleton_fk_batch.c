@@ -44,10 +44,10 @@ static affine_lanes local_lanes(const ik_transform *const tr[4]) {
     L.col[0] = lanes3_scale(lanes3_make(simd4_sub(one, simd4_mul(two, simd4_add(yy, zz))),
                                         simd4_mul(two, simd4_add(xy, wz)), simd4_mul(two, simd4_sub(xz, wy))),
                             c[1]);
-    L.col[1] = lanes3_scale(lanes3_make(simd4_mul(two, simd4_sub(xy, wz)),
-                                        simd4_sub(one, simd4_mul(two, simd4_add(xx, zz))),
-                                        simd4_mul(two, simd4_add(yz, wx))),
-                            c[2]);
+    L.col[1] =
+        lanes3_scale(lanes3_make(simd4_mul(two, simd4_sub(xy, wz)), simd4_sub(one, simd4_mul(two, simd4_add(xx, zz))),
+                                 simd4_mul(two, simd4_add(yz, wx))),
+                     c[2]);
     L.col[2] = lanes3_scale(lanes3_make(simd4_mul(two, simd4_add(xz, wy)), simd4_mul(two, simd4_sub(yz, wx)),
                                         simd4_sub(one, simd4_mul(two, simd4_add(xx, yy)))),
                             c[3]);
@@ -119,8 +119,9 @@ ik_result ik_skeleton_fk_batch_range(const ik_skeleton *skeleton, int first_join
             for (lane = 0; lane < 4; ++lane) {
                 tr[lane] = &poses_ls[pose[lane] * (size_t)n + (size_t)joint];
                 out[lane] = &models_ms[pose[lane] * (size_t)n + (size_t)joint];
-                parent[lane] = p >= 0 ? &models_ms[pose[lane] * (size_t)n + (size_t)p]
-                                      : roots_ms ? &roots_ms[pose[lane]] : NULL;
+                parent[lane] = p >= 0     ? &models_ms[pose[lane] * (size_t)n + (size_t)p]
+                               : roots_ms ? &roots_ms[pose[lane]]
+                                          : NULL;
             }
             L = local_lanes(tr);
             if (parent[0]) {

@@ -25,25 +25,21 @@ ik_aim ik_aim_def(void) {
 }
 
 static ik_bool inputs_finite(const ik_aim *job) {
-    return ik_mat4_finite(job->joint_ms) && ik_vec3_finite(job->target_ms) &&
-           ik_vec3_finite(job->forward_ls) && ik_vec3_finite(job->up_ls) && ik_vec3_finite(job->pole_ms) &&
-           ik_vec3_finite(job->offset_ls) && ik_finite(job->twist) && ik_finite(job->weight) &&
-           (!job->rotation_ls || ik_quat_finite(*job->rotation_ls));
+    return ik_mat4_finite(job->joint_ms) && ik_vec3_finite(job->target_ms) && ik_vec3_finite(job->forward_ls) &&
+           ik_vec3_finite(job->up_ls) && ik_vec3_finite(job->pole_ms) && ik_vec3_finite(job->offset_ls) &&
+           ik_finite(job->twist) && ik_finite(job->weight) && (!job->rotation_ls || ik_quat_finite(*job->rotation_ls));
 }
 
 /* A failure with code `code`, or IK_ERR_NONFINITE when an input is not
  * finite: NaN and infinity spread through every step, so the solve checks
  * for them only where it stops. */
-static ik_result failure(const ik_aim *job, ik_result code) {
-    return inputs_finite(job) ? code : IK_ERR_NONFINITE;
-}
+static ik_result failure(const ik_aim *job, ik_result code) { return inputs_finite(job) ? code : IK_ERR_NONFINITE; }
 
 /* v / |v|, dividing by the largest component first when |v|^2 would
  * overflow or underflow; zero for the zero vector. */
 static ik_vec3 unit_or_zero(ik_vec3 v) {
     ik_real len_sq = ik_vec3_dot(v, v), big;
-    if (len_sq > IK_REAL_EPSILON * IK_REAL_EPSILON && ik_finite(len_sq))
-        return ik_vec3_scale(v, 1 / IK_SQRT(len_sq));
+    if (len_sq > IK_REAL_EPSILON * IK_REAL_EPSILON && ik_finite(len_sq)) return ik_vec3_scale(v, 1 / IK_SQRT(len_sq));
     big = ik_maxr(IK_FABS(v.x), ik_maxr(IK_FABS(v.y), IK_FABS(v.z)));
     if (!(big > 0)) return ik_vec3_zero();
     v = ik_vec3_scale(v, 1 / big);
@@ -66,9 +62,7 @@ static simd4 column_lengths_sq(simd4 r0, simd4 r1, simd4 r2) {
 }
 
 /* v0 v1 v2 */
-static ik_real lane_product3(simd4 v) {
-    return simd4_x(simd4_mul(simd4_mul(v, simd4_yzxw(v)), simd4_zxyw(v)));
-}
+static ik_real lane_product3(simd4 v) { return simd4_x(simd4_mul(simd4_mul(v, simd4_yzxw(v)), simd4_zxyw(v))); }
 
 /* adj(L) = det L^-1 = [r1 x r2, r2 x r0, r0 x r1] (columns) for the rows r_i
  * of L; returns det = r0 . (r1 x r2). */
@@ -139,10 +133,10 @@ ik_bool ik_aim_frame_usable(const ik_mat4 *joint_ms) {
 ik_result ik_aim_run(const ik_aim *job) {
     const ik_real tiny = 16 * IK_REAL_EPSILON, small = 64 * IK_REAL_EPSILON;
     const ik_real *m;
-    simd4 origin, target, forward, up, pole, offset, old, k0, k1, k2, to_target, t, p, of, offset_perp,
-        inv_len, x, n, k, q1, q2, correction, rotation;
-    ik_real roll_scale, ff, uu, pole_sq, qq, dd, g, tt, pp, disc, along, x_offset, x_forward, swing_w, c, s,
-        cs_sq, roll_cos, roll_sin, hemisphere, rotation_sq, correction_sq;
+    simd4 origin, target, forward, up, pole, offset, old, k0, k1, k2, to_target, t, p, of, offset_perp, inv_len, x, n,
+        k, q1, q2, correction, rotation;
+    ik_real roll_scale, ff, uu, pole_sq, qq, dd, g, tt, pp, disc, along, x_offset, x_forward, swing_w, c, s, cs_sq,
+        roll_cos, roll_sin, hemisphere, rotation_sq, correction_sq;
     ik_bool reached, near_half_turn, write_rotation;
 
     if (!job) return IK_ERR_NULL;
@@ -166,8 +160,7 @@ ik_result ik_aim_run(const ik_aim *job) {
     up = simd4_vec3_load(&job->up_ls);
     uu = simd4_dot3(up, up);
     qq = simd4_dot4(old, old);
-    if ((!(ff > 0) && simd4_is_zero3(forward)) || (!(uu > 0) && simd4_is_zero3(up)) ||
-        !(qq > 0) || !ik_finite(qq))
+    if ((!(ff > 0) && simd4_is_zero3(forward)) || (!(uu > 0) && simd4_is_zero3(up)) || !(qq > 0) || !ik_finite(qq))
         return failure(job, IK_ERR_DEGENERATE);
 
     /* A target on the joint's origin (to rounding) gives no direction to aim in. */
@@ -324,11 +317,9 @@ ik_result ik_aim_run(const ik_aim *job) {
     correction_sq = job->correction_ls ? simd4_dot4(correction, correction) : 1;
     if (!ik_finite(rotation_sq + correction_sq)) return failure(job, IK_ERR_DEGENERATE);
     if (write_rotation)
-        *job->rotation_ls =
-            simd4_to_quat(simd4_mul(rotation, simd4_splat(hemisphere / IK_SQRT(rotation_sq))));
+        *job->rotation_ls = simd4_to_quat(simd4_mul(rotation, simd4_splat(hemisphere / IK_SQRT(rotation_sq))));
     if (job->correction_ls)
-        *job->correction_ls =
-            simd4_to_quat(simd4_mul(correction, simd4_splat(hemisphere / IK_SQRT(correction_sq))));
+        *job->correction_ls = simd4_to_quat(simd4_mul(correction, simd4_splat(hemisphere / IK_SQRT(correction_sq))));
     if (job->reached) *job->reached = reached;
     return IK_OK;
 }

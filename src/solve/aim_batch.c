@@ -35,7 +35,8 @@ static ik_result validate(const ik_aim_batch *job) {
 static ik_aim_batch aim_batch_tail(const ik_aim_batch *job, int first) {
     ik_aim_batch tail = *job;
     tail.count = job->count - first;
-    tail.joint_ms = lanes3_strided_matrix(job->joint_ms, job->joint_stride ? job->joint_stride : sizeof(ik_mat4), first);
+    tail.joint_ms =
+        lanes3_strided_matrix(job->joint_ms, job->joint_stride ? job->joint_stride : sizeof(ik_mat4), first);
     tail.target_ms += first;
     if (tail.pole_ms) tail.pole_ms += first;
     if (tail.weight) tail.weight += first;

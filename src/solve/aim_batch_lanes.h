@@ -122,10 +122,10 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     along = lanes_sqrt(lanes_max(disc, zero));
     out->reached = lanes_and(lanes_ge(disc, zero), lanes_ge(along, lanes_mul(lanes_splat(ray->along), g)));
     inv_t = lanes_rsqrt(tt);
-    x_offset = lanes_select(lanes_ge(disc, zero), lanes_mul(g, inv_t),
-                            lanes_splat(ray->inv_perp));
+    x_offset = lanes_select(lanes_ge(disc, zero), lanes_mul(g, inv_t), lanes_splat(ray->inv_perp));
     x_forward = lanes_select(lanes_ge(disc, zero), lanes_mul(along, inv_t), zero);
-    x = lanes3_add(lanes3_scale(lanes3_splat(ray->offset_perp), x_offset), lanes3_scale(lanes3_splat(ray->forward), x_forward));
+    x = lanes3_add(lanes3_scale(lanes3_splat(ray->offset_perp), x_offset),
+                   lanes3_scale(lanes3_splat(ray->forward), x_forward));
     n = lanes3_scale(t, inv_t);
 
     /* Swing: q1 = (x x n, 1 + x . n), unnormalised; past about 170 degrees
@@ -153,8 +153,8 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     s = lanes_add(lanes_mul(swing_w, n_ap), lanes_mul(a_n, p_k));
     cs_sq = lanes_add(lanes_mul(c, c), lanes_mul(s, s));
     ok = lanes_and(ok, lanes_le(cs_sq, lanes_splat(IK_REAL_MAX)));
-    rolled = lanes_gt(cs_sq, lanes_mul(lanes_mul(lanes_splat(small * small * ray->up_sq), lanes_mul(swing_w, swing_w)),
-                                       pole_sq));
+    rolled = lanes_gt(
+        cs_sq, lanes_mul(lanes_mul(lanes_splat(small * small * ray->up_sq), lanes_mul(swing_w, swing_w)), pole_sq));
     root = lanes_sqrt(cs_sq);
     abs_s = lanes_abs(s);
     roll_cos = lanes_select(rolled, lanes_add(lanes_add(root, c), abs_s), one);
@@ -165,7 +165,8 @@ static void aim_lanes(const ik_aim_batch *job, const shared_ray *ray, int first,
     ok = lanes_and(ok, lanes_and(lanes_ge(correction_sq, lanes_splat(IK_REAL_MIN)),
                                  lanes_le(correction_sq, lanes_splat(IK_REAL_MAX))));
     correction_sq = lanes_rsqrt(lanes_select(ok, correction_sq, one));
-    out->correction = quat_lanes_make(lanes3_scale(correction.v, correction_sq), lanes_mul(correction.w, correction_sq));
+    out->correction =
+        quat_lanes_make(lanes3_scale(correction.v, correction_sq), lanes_mul(correction.w, correction_sq));
     out->solved = ray->usable ? ok : zero;
 }
 

@@ -48,12 +48,13 @@ static ik_result validate(const ik_ccd *job) {
     if (!(job->max_step_angle > 0) || job->max_step_angle > IK_PI * (1 + (ik_real)1e-6))
         return ik_field_fail(error, IK_ERR_RANGE, "max_step_angle", -1);
     if (job->target_rotation_ms) {
-        if (!ik_quat_finite(*job->target_rotation_ms)) return ik_field_fail(error, IK_ERR_NONFINITE, "target_rotation_ms", -1);
+        if (!ik_quat_finite(*job->target_rotation_ms))
+            return ik_field_fail(error, IK_ERR_NONFINITE, "target_rotation_ms", -1);
         if (!(ik_quat_length(*job->target_rotation_ms) > 0))
             return ik_field_fail(error, IK_ERR_DEGENERATE, "target_rotation_ms", -1);
     }
-    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count, job->base.constraints,
-                                    job->base.root_ms, job->base.pose_ls, error);
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count,
+                                    job->base.constraints, job->base.root_ms, job->base.pose_ls, error);
 }
 
 /* One joint step, in model space: with p_k the joint, e the effector, t
@@ -197,7 +198,8 @@ ik_result ik_ccd_run(const ik_ccd *job) {
     links = job->base.scratch;
     ik_chain_gather(job->base.skeleton, job->joints, n, job->base.pose_ls, job->base.root_ms, links);
     if (job->base.constraints) {
-        for (k = 0; k < n; ++k) links[k].rotation_ls = ik_constraint_apply(&job->base.constraints[k], links[k].rotation_ls);
+        for (k = 0; k < n; ++k)
+            links[k].rotation_ls = ik_constraint_apply(&job->base.constraints[k], links[k].rotation_ls);
         ik_chain_update(links, n);
     }
     sweeps.links = links;

@@ -33,10 +33,10 @@ static inline ik_quat ik_quat_turn_between(ik_vec3 a, ik_vec3 w, ik_real m, ik_q
 }
 
 typedef struct ik_ccd_links {
-    ik_chain_link *links;             /* [count] gathered, root-first chain; the last is the effector */
+    ik_chain_link *links; /* [count] gathered, root-first chain; the last is the effector */
     int count;
-    const int *joints;                /* [count] skeleton joints, for keeping the best pose in pose_ls */
-    ik_transform *pose_ls;            /* receives the best pose found when the solve restarts */
+    const int *joints;     /* [count] skeleton joints, for keeping the best pose in pose_ls */
+    ik_transform *pose_ls; /* receives the best pose found when the solve restarts */
     ik_vec3 target_ms;
     const ik_constraint *constraints; /* [count] or NULL */
     ik_real max_step_angle;           /* (0, pi] */

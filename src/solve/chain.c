@@ -21,8 +21,8 @@ static int link_parent(const ik_skeleton *skeleton, const int *joints, int k) {
  * by induction every joint then descends from the first. With
  * `require_chain` the link parent must be the joint listed just before.
  * One link_parent walk per joint: O(count + skeleton depth spanned). */
-ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain, ik_error *error) {
+ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count, ik_bool require_chain,
+                            ik_error *error) {
     int k;
     if (!skeleton) return ik_field_fail(error, IK_ERR_NULL, "base.skeleton", -1);
     if (!skeleton->parents) return ik_field_fail(error, IK_ERR_NULL, "base.skeleton->parents", -1);
@@ -64,8 +64,7 @@ ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joint
 /* Local transforms of the joints strictly between `below` and `top`
  * composed: pose[a_1] * ... * pose[parent(below)], a_1 the child of `top`
  * (or the skeleton root when top is -1). */
-static ik_transform path_transform(const ik_skeleton *skeleton, const ik_transform *pose_ls, int below,
-                                   int top) {
+static ik_transform path_transform(const ik_skeleton *skeleton, const ik_transform *pose_ls, int below, int top) {
     ik_transform t = ik_transform_identity();
     int a = skeleton->parents[below];
     while (a >= 0 && a != top) {
@@ -80,8 +79,8 @@ static ik_transform path_transform(const ik_skeleton *skeleton, const ik_transfo
  * The offset in the link parent's frame is S_up (path applied to t_k); when
  * the link parent is the skeleton parent the path is empty, so
  * offset = S_up t_k and between = identity. */
-void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count,
-                     const ik_transform *pose_ls, const ik_mat4 *root_ms, ik_chain_link *links) {
+void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count, const ik_transform *pose_ls,
+                     const ik_mat4 *root_ms, ik_chain_link *links) {
     int k;
     for (k = 0; k < count; ++k) {
         ik_chain_link *l = &links[k];
@@ -162,9 +161,7 @@ ik_bool ik_chain_any_limit(const ik_constraint *constraints, int count) {
 
 /* splitmix64 scaled into [0, 1) in ik_real (a double just below 1 would
  * round to 1 in float). */
-static ik_real next_unit(uint64_t *seed) {
-    return (ik_real)(ik_splitmix_unit(seed) * (1 - (double)IK_REAL_EPSILON));
-}
+static ik_real next_unit(uint64_t *seed) { return (ik_real)(ik_splitmix_unit(seed) * (1 - (double)IK_REAL_EPSILON)); }
 
 void ik_chain_restart(ik_chain_link *links, int count, const ik_constraint *constraints, uint64_t *seed) {
     int k;

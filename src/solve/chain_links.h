@@ -24,15 +24,15 @@
 #include <stdint.h>
 
 typedef struct ik_chain_link {
-    ik_transform model_ms;  /* the joint's frame in model space */
-    ik_quat rotation_ls;    /* the joint's local rotation (what solvers change) */
-    ik_quat between_ls;     /* link parent's frame -> this joint's parent frame; for the
-                             * first link: model space -> its parent frame */
-    ik_vec3 offset_ls;      /* link parent's origin -> this origin, in the link parent's frame */
-    ik_real length;         /* |offset_ls| (model units) */
-    int parent;             /* link parent's position in the list, -1 for the first */
-    int first_child;        /* first link whose link parent this is, -1 for none */
-    int next_sibling;       /* next link with the same link parent, -1 at the end */
+    ik_transform model_ms; /* the joint's frame in model space */
+    ik_quat rotation_ls;   /* the joint's local rotation (what solvers change) */
+    ik_quat between_ls;    /* link parent's frame -> this joint's parent frame; for the
+                            * first link: model space -> its parent frame */
+    ik_vec3 offset_ls;     /* link parent's origin -> this origin, in the link parent's frame */
+    ik_real length;        /* |offset_ls| (model units) */
+    int parent;            /* link parent's position in the list, -1 for the first */
+    int first_child;       /* first link whose link parent this is, -1 for none */
+    int next_sibling;      /* next link with the same link parent, -1 at the end */
     /* solver working space */
     ik_vec3 work_ms;
     ik_vec3 target_ms;
@@ -42,14 +42,16 @@ typedef struct ik_chain_link {
 } ik_chain_link;
 
 /* The public bound on a link's size (chain_base.h) holds. */
-typedef char ik_chain_link_fits_scratch_bound[sizeof(ik_chain_link) <= IK_CHAIN_SCRATCH_REALS_PER_JOINT * sizeof(ik_real) ? 1 : -1];
+typedef char
+    ik_chain_link_fits_scratch_bound[sizeof(ik_chain_link) <= IK_CHAIN_SCRATCH_REALS_PER_JOINT * sizeof(ik_real) ? 1
+                                                                                                                 : -1];
 
 /* IK_ERR_NULL, IK_ERR_RANGE (count < 1, index outside the skeleton, list not
  * strictly ascending) or IK_ERR_HIERARCHY (a joint not below the first one).
  * With `require_chain`, each joint must descend from the one before it.
  * The bad field (of a job's base, or "joints") is named in `*error`. */
-ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count,
-                            ik_bool require_chain, ik_error *error);
+ik_result ik_chain_validate(const ik_skeleton *skeleton, const int *joints, int count, ik_bool require_chain,
+                            ik_error *error);
 
 /* The bytes of working links for `joint_count` listed joints (0 for none):
  * ik_ccd_scratch_size and ik_fabrik_scratch_size. */
@@ -76,8 +78,8 @@ ik_result ik_chain_validate_inputs(const ik_skeleton *skeleton, const int *joint
 /* Fill `links` [count] from `pose_ls` [skeleton->joint_count]; `root_ms`
  * (NULL for the identity) sits above every skeleton root, as in
  * ik_skeleton_fk. The list must pass ik_chain_validate. */
-void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count,
-                     const ik_transform *pose_ls, const ik_mat4 *root_ms, ik_chain_link *links);
+void ik_chain_gather(const ik_skeleton *skeleton, const int *joints, int count, const ik_transform *pose_ls,
+                     const ik_mat4 *root_ms, ik_chain_link *links);
 
 /* Rotation of the frame link k's local rotation is expressed in:
  * links[parent].model_ms.rotation * between_ls (between_ls alone for the first). */

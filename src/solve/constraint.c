@@ -15,8 +15,7 @@ ik_constraint ik_constraint_none(void) {
     return c;
 }
 
-ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real min_angle,
-                                  ik_real max_angle) {
+ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real min_angle, ik_real max_angle) {
     ik_constraint c = ik_constraint_none();
     c.type = IK_CONSTRAINT_HINGE;
     c.reference_ls = reference_ls;
@@ -26,8 +25,8 @@ ik_constraint ik_constraint_hinge(ik_quat reference_ls, ik_vec3 axis, ik_real mi
     return c;
 }
 
-ik_constraint ik_constraint_cone_twist(ik_quat reference_ls, ik_vec3 axis, ik_real cone_angle,
-                                       ik_real twist_min, ik_real twist_max) {
+ik_constraint ik_constraint_cone_twist(ik_quat reference_ls, ik_vec3 axis, ik_real cone_angle, ik_real twist_min,
+                                       ik_real twist_max) {
     ik_constraint c = ik_constraint_none();
     c.type = IK_CONSTRAINT_CONE_TWIST;
     c.reference_ls = reference_ls;
@@ -56,8 +55,7 @@ ik_result ik_constraint_validate(const ik_constraint *c) {
     ik_real ref_len, axis_len;
     if (!c) return IK_ERR_NULL;
     if (c->type == IK_CONSTRAINT_NONE) return IK_OK;
-    if (c->type != IK_CONSTRAINT_HINGE && c->type != IK_CONSTRAINT_CONE_TWIST &&
-        c->type != IK_CONSTRAINT_EULER)
+    if (c->type != IK_CONSTRAINT_HINGE && c->type != IK_CONSTRAINT_CONE_TWIST && c->type != IK_CONSTRAINT_EULER)
         return IK_ERR_RANGE;
     if (!ik_quat_finite(c->reference_ls) || !ik_vec3_finite(c->axis) || !ik_finite(c->min_angle) ||
         !ik_finite(c->max_angle) || !ik_finite(c->cone_angle) || !ik_vec3_finite(c->euler_min) ||
@@ -67,8 +65,7 @@ ik_result ik_constraint_validate(const ik_constraint *c) {
     if (!(ref_len > 0)) return IK_ERR_DEGENERATE;
     if (IK_FABS(ref_len - 1) > (ik_real)1e-3) return IK_ERR_RANGE;
     if (c->type == IK_CONSTRAINT_EULER) {
-        if (!range_ok(c->euler_min.x, c->euler_max.x, IK_PI) ||
-            !range_ok(c->euler_min.y, c->euler_max.y, IK_PI / 2) ||
+        if (!range_ok(c->euler_min.x, c->euler_max.x, IK_PI) || !range_ok(c->euler_min.y, c->euler_max.y, IK_PI / 2) ||
             !range_ok(c->euler_min.z, c->euler_max.z, IK_PI))
             return IK_ERR_RANGE;
         return IK_OK;
@@ -171,10 +168,17 @@ ik_quat ik_constraint_apply(const ik_constraint *c, ik_quat rotation_ls) {
     if (!c || c->type == IK_CONSTRAINT_NONE) return rotation_ls;
     delta = ik_constraint_delta(c, rotation_ls);
     switch (c->type) {
-    case IK_CONSTRAINT_HINGE: limited = apply_hinge(c, delta); break;
-    case IK_CONSTRAINT_CONE_TWIST: limited = apply_cone_twist(c, delta); break;
-    case IK_CONSTRAINT_EULER: limited = apply_euler(c, delta); break;
-    default: return rotation_ls;
+        case IK_CONSTRAINT_HINGE:
+            limited = apply_hinge(c, delta);
+            break;
+        case IK_CONSTRAINT_CONE_TWIST:
+            limited = apply_cone_twist(c, delta);
+            break;
+        case IK_CONSTRAINT_EULER:
+            limited = apply_euler(c, delta);
+            break;
+        default:
+            return rotation_ls;
     }
     return ik_quat_normalize(ik_quat_mul(c->reference_ls, limited));
 }
@@ -185,21 +189,23 @@ ik_quat ik_constraint_sample(const ik_constraint *c, ik_vec3 u) {
     ik_quat delta;
     if (!c) return ik_quat_identity();
     switch (c->type) {
-    case IK_CONSTRAINT_HINGE:
-        delta = ik_quat_from_axis_angle(c->axis, c->min_angle + u.x * (c->max_angle - c->min_angle));
-        break;
-    case IK_CONSTRAINT_CONE_TWIST: {
-        ik_vec3 side = ik_vec3_any_perpendicular(c->axis), up = ik_vec3_cross(c->axis, side);
-        ik_real phi = 2 * IK_PI * u.x;
-        ik_vec3 swing_axis = ik_vec3_add(ik_vec3_scale(side, IK_COS(phi)), ik_vec3_scale(up, IK_SIN(phi)));
-        delta = ik_quat_mul(ik_quat_from_axis_angle(swing_axis, c->cone_angle * u.y),
-                            ik_quat_from_axis_angle(c->axis, c->min_angle + u.z * (c->max_angle - c->min_angle)));
-        break;
-    }
-    case IK_CONSTRAINT_EULER:
-        delta = ik_quat_from_euler(ik_vec3_add(c->euler_min, ik_vec3_mul(u, ik_vec3_sub(c->euler_max, c->euler_min))));
-        break;
-    default: return c->reference_ls;
+        case IK_CONSTRAINT_HINGE:
+            delta = ik_quat_from_axis_angle(c->axis, c->min_angle + u.x * (c->max_angle - c->min_angle));
+            break;
+        case IK_CONSTRAINT_CONE_TWIST: {
+            ik_vec3 side = ik_vec3_any_perpendicular(c->axis), up = ik_vec3_cross(c->axis, side);
+            ik_real phi = 2 * IK_PI * u.x;
+            ik_vec3 swing_axis = ik_vec3_add(ik_vec3_scale(side, IK_COS(phi)), ik_vec3_scale(up, IK_SIN(phi)));
+            delta = ik_quat_mul(ik_quat_from_axis_angle(swing_axis, c->cone_angle * u.y),
+                                ik_quat_from_axis_angle(c->axis, c->min_angle + u.z * (c->max_angle - c->min_angle)));
+            break;
+        }
+        case IK_CONSTRAINT_EULER:
+            delta =
+                ik_quat_from_euler(ik_vec3_add(c->euler_min, ik_vec3_mul(u, ik_vec3_sub(c->euler_max, c->euler_min))));
+            break;
+        default:
+            return c->reference_ls;
     }
     return ik_quat_normalize(ik_quat_mul(c->reference_ls, delta));
 }
@@ -215,9 +221,8 @@ ik_bool ik_constraint_check(const ik_constraint *c, ik_quat rotation_ls, ik_real
             ik_quat nearest = ik_constraint_apply(c, rotation_ls);
             return ik_quat_angle(ik_quat_mul(ik_quat_conjugate(nearest), rotation_ls)) <= tolerance;
         }
-        return range_excess(e.x, c->euler_min.x, c->euler_max.x) <= tolerance &&
-               e.y >= c->euler_min.y - tolerance && e.y <= c->euler_max.y + tolerance &&
-               range_excess(e.z, c->euler_min.z, c->euler_max.z) <= tolerance;
+        return range_excess(e.x, c->euler_min.x, c->euler_max.x) <= tolerance && e.y >= c->euler_min.y - tolerance &&
+               e.y <= c->euler_max.y + tolerance && range_excess(e.z, c->euler_min.z, c->euler_max.z) <= tolerance;
     }
     ik_quat_swing_twist(delta, c->axis, &swing, &twist);
     twist_angle = ik_quat_twist_angle(twist, c->axis);
@@ -234,7 +239,6 @@ ik_vec3 ik_direction_clamp_cone(ik_vec3 direction, ik_vec3 center, ik_real max_a
     if (!(len > 0)) return direction;
     if (ik_vec3_dot(direction, center) >= len * IK_COS(max_angle)) return direction;
     perp = ik_vec3_normalize_or(ik_vec3_reject(direction, center), ik_vec3_any_perpendicular(center));
-    return ik_vec3_scale(ik_vec3_add(ik_vec3_scale(center, IK_COS(max_angle)),
-                                     ik_vec3_scale(perp, IK_SIN(max_angle))),
+    return ik_vec3_scale(ik_vec3_add(ik_vec3_scale(center, IK_COS(max_angle)), ik_vec3_scale(perp, IK_SIN(max_angle))),
                          len);
 }

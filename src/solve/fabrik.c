@@ -65,7 +65,8 @@ static ik_result validate(const ik_fabrik *job) {
         int e = effector_link(job, i);
         if (e < 0 || e >= job->base.listed_joint_count) return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
         if (!ik_vec3_finite(job->targets_ms[i])) return ik_field_fail(error, IK_ERR_NONFINITE, "targets_ms", i);
-        if (job->importances && !ik_finite(job->importances[i])) return ik_field_fail(error, IK_ERR_NONFINITE, "importances", i);
+        if (job->importances && !ik_finite(job->importances[i]))
+            return ik_field_fail(error, IK_ERR_NONFINITE, "importances", i);
         if (job->importances && !(job->importances[i] > 0)) return ik_field_fail(error, IK_ERR_RANGE, "importances", i);
         if (job->target_rotations_ms) {
             if (!ik_quat_finite(job->target_rotations_ms[i]))
@@ -74,8 +75,8 @@ static ik_result validate(const ik_fabrik *job) {
                 return ik_field_fail(error, IK_ERR_DEGENERATE, "target_rotations_ms", i);
         }
     }
-    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count, job->base.constraints,
-                                    job->base.root_ms, job->base.pose_ls, error);
+    return ik_chain_validate_inputs(job->base.skeleton, job->joints, job->base.listed_joint_count,
+                                    job->base.constraints, job->base.root_ms, job->base.pose_ls, error);
 }
 
 /* Flags, targets and branch weights: an effector's target is the weighted
@@ -110,7 +111,6 @@ static ik_bool prepare(const ik_fabrik *job, ik_chain_link *links) {
     }
     return rigid;
 }
-
 
 /* The link's current bone direction in model space (unit), for degenerate
  * cases where two joints coincide. */
@@ -151,8 +151,9 @@ static ik_bool only_active_child(const ik_chain_link *links, int k) {
 static ik_vec3 place_parent_constrained(ik_chain_link *links, int k, ik_vec3 p, ik_vec3 q,
                                         const ik_constraint *constraint) {
     ik_chain_link *l = &links[k], *up = &links[l->parent];
-    ik_quat up_ms = ik_quat_normalize(ik_quat_mul(
-        ik_quat_from_to(ik_quat_rotate(up->model_ms.rotation, l->offset_ls), ik_vec3_sub(p, q)), up->model_ms.rotation));
+    ik_quat up_ms = ik_quat_normalize(
+        ik_quat_mul(ik_quat_from_to(ik_quat_rotate(up->model_ms.rotation, l->offset_ls), ik_vec3_sub(p, q)),
+                    up->model_ms.rotation));
     if (l->first_child >= 0 && constraint->type != IK_CONSTRAINT_NONE) {
         ik_quat frame = ik_quat_mul(up_ms, l->between_ls);
         ik_quat allowed = ik_constraint_apply(constraint, ik_quat_mul(ik_quat_conjugate(frame), l->model_ms.rotation));
@@ -212,8 +213,7 @@ static void forward_pass_positions(ik_chain_link *links, int n, ik_vec3 base_ms)
  * R' = from_to(R o_c, P^-1 (p_c - p)) R; with several active children the
  * per-child rotations are averaged (normalised weighted sum). The constraint
  * then projects R', and every child is placed rigidly: p_c = p + P R' o_c. */
-static void forward_pass_rotations(ik_chain_link *links, int n, ik_vec3 base_ms,
-                                   const ik_constraint *constraints) {
+static void forward_pass_rotations(ik_chain_link *links, int n, ik_vec3 base_ms, const ik_constraint *constraints) {
     int k, c;
     links[0].model_ms.translation = base_ms;
     for (k = 0; k < n; ++k) {
@@ -386,8 +386,8 @@ static ik_real arc_span(const ik_chain_link *links, int bones, ik_real phi, ik_r
 #define ARC_MOVE_BUDGET ((ik_real)10)
 
 static ik_bool is_parallel(ik_vec3 a, ik_vec3 b) {
-    return ik_vec3_dot(a, b) > 0 &&
-           ik_vec3_length_sq(ik_vec3_cross(a, b)) <= STRAIGHT_SIN * STRAIGHT_SIN * ik_vec3_length_sq(a) * ik_vec3_length_sq(b);
+    return ik_vec3_dot(a, b) > 0 && ik_vec3_length_sq(ik_vec3_cross(a, b)) <=
+                                        STRAIGHT_SIN * STRAIGHT_SIN * ik_vec3_length_sq(a) * ik_vec3_length_sq(b);
 }
 
 /* Walks the arc's joints out from the base (c = zr + i zi, z = e^(i phi)):
@@ -489,7 +489,8 @@ static int solve_chain_positions(const ik_fabrik *job, ik_chain_link *links, ik_
     if (!(err_sq > tolerance_sq) || job->max_iterations == 0 || n < 2) return 0;
     if (reach_sq >= total_length * total_length) {
         ik_vec3 u = ik_vec3_scale(to_target, 1 / IK_SQRT(reach_sq));
-        for (k = 1; k < n; ++k) links[k].model_ms.translation = ik_vec3_mad(links[k - 1].model_ms.translation, u, links[k].length);
+        for (k = 1; k < n; ++k)
+            links[k].model_ms.translation = ik_vec3_mad(links[k - 1].model_ms.translation, u, links[k].length);
         return 1;
     }
     near = n > 2 && reach_sq >= ARC_FROM * ARC_FROM * total_length * total_length;
@@ -597,9 +598,10 @@ static ik_result solve_plain_chain(const ik_fabrik *job, ik_chain_link *links) {
     for (k = 1; k < n; ++k) {
         ik_chain_link *l = &links[k];
         total_length += l->length;
-        l->work_ms = l->length > 0 ? ik_vec3_scale(ik_vec3_sub(l->model_ms.translation, links[k - 1].model_ms.translation),
-                                                   1 / l->length)
-                                   : ik_v3(1, 0, 0);
+        l->work_ms =
+            l->length > 0
+                ? ik_vec3_scale(ik_vec3_sub(l->model_ms.translation, links[k - 1].model_ms.translation), 1 / l->length)
+                : ik_v3(1, 0, 0);
         straight = straight && l->length > 0 && is_parallel(l->work_ms, links[1].work_ms);
     }
     it = solve_chain_positions(job, links, total_length, straight);

@@ -169,18 +169,19 @@ static ik_result validate(const ik_jacobian *job) {
         return ik_field_fail(error, IK_ERR_RANGE, "method", -1);
     if (!ik_finite(job->tolerance) || !ik_finite(job->angle_tolerance) || !ik_finite(job->damping) ||
         !ik_finite(job->max_step) || !ik_finite(job->error_clamp) || !ik_finite(job->gradient_rate) ||
-        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms) ||
-        job->tolerance < 0 || job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) ||
-        !(job->error_clamp > 0) || !(job->gradient_rate > 0) || job->min_step < 0)
+        !ik_finite(job->min_step) || !ik_finite(job->gravity) || !ik_vec3_finite(job->down_ms) || job->tolerance < 0 ||
+        job->angle_tolerance < 0 || job->damping < 0 || !(job->max_step > 0) || !(job->error_clamp > 0) ||
+        !(job->gradient_rate > 0) || job->min_step < 0)
         return bad_option(job, error);
     if (job->base.root_ms && !ik_mat4_finite(job->base.root_ms))
         return ik_field_fail(error, IK_ERR_NONFINITE, "base.root_ms", -1);
     for (i = 0; i < skeleton->joint_count; ++i)
-        if (!ik_transform_finite(job->base.pose_ls[i])) return ik_field_fail(error, IK_ERR_NONFINITE, "base.pose_ls", i);
+        if (!ik_transform_finite(job->base.pose_ls[i]))
+            return ik_field_fail(error, IK_ERR_NONFINITE, "base.pose_ls", i);
     for (i = 0; i < job->base.listed_joint_count; ++i) {
         const ik_jacobian_joint *joint = &job->joints[i];
-        if (joint->joint < 0 || joint->joint >= skeleton->joint_count ||
-            joint->axis_count < 1 || joint->axis_count > IK_JACOBIAN_MAX_AXES)
+        if (joint->joint < 0 || joint->joint >= skeleton->joint_count || joint->axis_count < 1 ||
+            joint->axis_count > IK_JACOBIAN_MAX_AXES)
             return ik_field_fail(error, IK_ERR_RANGE, "joints", i);
         for (k = 0; k < joint->axis_count; ++k) {
             if (!ik_vec3_finite(joint->axes_ls[k])) return ik_field_fail(error, IK_ERR_NONFINITE, "joints", i);
@@ -190,11 +191,13 @@ static ik_result validate(const ik_jacobian *job) {
     }
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
-        if (e->joint < 0 || e->joint >= skeleton->joint_count) return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
+        if (e->joint < 0 || e->joint >= skeleton->joint_count)
+            return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
         if (!ik_vec3_finite(e->offset_ls) || !ik_vec3_finite(e->target_ms) || !ik_finite(e->importance) ||
             !ik_finite(e->orientation_importance) || (e->use_orientation && !ik_quat_finite(e->target_rotation_ms)))
             return ik_field_fail(error, IK_ERR_NONFINITE, "effectors", i);
-        if (e->importance < 0 || e->orientation_importance < 0) return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
+        if (e->importance < 0 || e->orientation_importance < 0)
+            return ik_field_fail(error, IK_ERR_RANGE, "effectors", i);
     }
     axes = ik_jacobian_total_axes(job);
     if (job->springs) {
@@ -229,8 +232,7 @@ static void mark_active(const ik_jacobian *job, jacobian_workspace *ws) {
     int i, j;
     memset(ws->flags, 0, (size_t)skeleton->joint_count * sizeof(int));
     for (i = 0; i < job->effector_count; ++i)
-        for (j = job->effectors[i].joint; j >= 0 && !(ws->flags[j] & FLAG_ON_EFFECTOR_PATH);
-             j = skeleton->parents[j])
+        for (j = job->effectors[i].joint; j >= 0 && !(ws->flags[j] & FLAG_ON_EFFECTOR_PATH); j = skeleton->parents[j])
             ws->flags[j] |= FLAG_ON_EFFECTOR_PATH;
     for (i = 0; i < job->base.listed_joint_count; ++i) ws->flags[job->joints[i].joint] |= FLAG_BELOW_SOLVER_JOINT;
     ws->active_count = 0;
@@ -266,7 +268,8 @@ static ik_real moving_reach(const ik_jacobian *job, const jacobian_workspace *ws
     for (i = 0; i < ws->active_count; ++i) {
         int j = ws->active[i], parent = job->base.skeleton->parents[j];
         if (parent >= 0 && (ws->flags[parent] & FLAG_ACTIVE) == FLAG_ACTIVE)
-            reach += ik_vec3_distance(ik_mat4_translation(&ws->model_ms[j]), ik_mat4_translation(&ws->model_ms[parent]));
+            reach +=
+                ik_vec3_distance(ik_mat4_translation(&ws->model_ms[j]), ik_mat4_translation(&ws->model_ms[parent]));
     }
     for (i = 0; i < job->effector_count; ++i) {
         const ik_jacobian_effector *e = &job->effectors[i];
@@ -518,11 +521,12 @@ static ik_bool escape_stall(const ik_jacobian *job, jacobian_workspace *ws) {
                 const ik_jacobian_effector *e = &job->effectors[e_index];
                 ik_vec3 u, v;
                 ik_real turn, gain;
-                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint->joint)) continue;
+                if (!has_position_rows(e) || !ik_skeleton_is_descendant(job->base.skeleton, e->joint, joint->joint))
+                    continue;
                 u = ik_vec3_reject(ik_vec3_sub(effector_position(ws, e), pivot_ms), axis_ms);
                 v = ik_vec3_reject(ik_vec3_sub(reachable_target(ws, e_index), pivot_ms), axis_ms);
-                turn = ik_clampr(IK_ATAN2(ik_vec3_dot(axis_ms, ik_vec3_cross(u, v)), ik_vec3_dot(u, v)),
-                                 -job->max_step, job->max_step);
+                turn = ik_clampr(IK_ATAN2(ik_vec3_dot(axis_ms, ik_vec3_cross(u, v)), ik_vec3_dot(u, v)), -job->max_step,
+                                 job->max_step);
                 gain = cost_now - cost_after_turn(job, ws, joint->joint, pivot_ms, axis_ms, turn);
                 if (gain > best_gain) {
                     best_gain = gain;
@@ -598,8 +602,7 @@ static void restore_rotations(const ik_jacobian *job, const jacobian_workspace *
  * secondary objective acts only where it leaves the primary task's
  * solution intact). */
 static ik_bool take_step(const ik_jacobian *job, jacobian_workspace *ws, goals *now, ik_bool pulled) {
-    const ik_bool guarded =
-        pulled && (job->method == IK_JACOBIAN_DLS || job->method == IK_JACOBIAN_SDLS);
+    const ik_bool guarded = pulled && (job->method == IK_JACOBIAN_DLS || job->method == IK_JACOBIAN_SDLS);
     ik_real share = 1;
     goals after;
     int c;

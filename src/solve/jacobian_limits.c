@@ -9,8 +9,7 @@
 
 /* The summed offsets x - p of the moving joints x below `joint` from its
  * pivot p. */
-static ik_vec3 moving_offsets_below(const ik_jacobian *job, const jacobian_workspace *ws, int joint,
-                                    ik_vec3 pivot_ms) {
+static ik_vec3 moving_offsets_below(const ik_jacobian *job, const jacobian_workspace *ws, int joint, ik_vec3 pivot_ms) {
     ik_vec3 sum = ik_vec3_zero();
     int a;
     for (a = 0; a < ws->active_count; ++a) {
@@ -30,8 +29,7 @@ static ik_vec3 moving_offsets_below(const ik_jacobian *job, const jacobian_works
  * joint for all its axes. */
 ik_bool ik_jacobian_build_secondary(const ik_jacobian *job, jacobian_workspace *ws) {
     const ik_vec3 down = ik_vec3_normalize_or(job->down_ms, ik_v3(0, -1, 0));
-    const ik_real gravity_scale =
-        ws->active_count > 0 ? job->gravity / ((ik_real)ws->active_count * ws->reach) : 0;
+    const ik_real gravity_scale = ws->active_count > 0 ? job->gravity / ((ik_real)ws->active_count * ws->reach) : 0;
     ik_bool any = 0;
     int i, k, column = 0;
     for (i = 0; i < job->base.listed_joint_count; ++i) {
@@ -204,7 +202,8 @@ void ik_jacobian_enforce_limits(const ik_jacobian *job, int joint_index, int fir
         for (k = 0; k < joint->axis_count; ++k)
             pose->rotation = ik_spring_clamp(&job->springs[first_column + k], rest, pose->rotation,
                                              ik_vec3_normalize(joint->axes_ls[k]));
-    if (job->base.constraints) pose->rotation = ik_constraint_apply(&job->base.constraints[joint_index], pose->rotation);
+    if (job->base.constraints)
+        pose->rotation = ik_constraint_apply(&job->base.constraints[joint_index], pose->rotation);
 }
 
 void ik_jacobian_enforce_all_limits(const ik_jacobian *job) {
@@ -243,8 +242,8 @@ void ik_jacobian_restart_pose(const ik_jacobian *job, int attempt) {
         const ik_constraint *c = &job->base.constraints[i];
         ik_real m = (ik_real)(attempt * job->base.listed_joint_count + i);
         if (c->type == IK_CONSTRAINT_NONE) continue;
-        job->base.pose_ls[job->joints[i].joint].rotation =
-            ik_constraint_sample(c, ik_v3(fraction((ik_real)0.5 + m * a1), fraction((ik_real)0.5 + m * a2),
-                                          fraction((ik_real)0.5 + m * a3)));
+        job->base.pose_ls[job->joints[i].joint].rotation = ik_constraint_sample(
+            c,
+            ik_v3(fraction((ik_real)0.5 + m * a1), fraction((ik_real)0.5 + m * a2), fraction((ik_real)0.5 + m * a3)));
     }
 }

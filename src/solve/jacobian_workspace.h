@@ -9,25 +9,25 @@
 
 /* Views into the caller's scratch bytes. Matrices are column-major. */
 typedef struct jacobian_workspace {
-    ik_mat4 *model_ms;   /* [skeleton joints] */
-    int *flags;          /* [skeleton joints] */
-    int *active;         /* [skeleton joints]: joints that move, parents first */
-    int *locked;         /* axes: 1 while the clamping loop holds the axis at a hard limit */
+    ik_mat4 *model_ms; /* [skeleton joints] */
+    int *flags;        /* [skeleton joints] */
+    int *active;       /* [skeleton joints]: joints that move, parents first */
+    int *locked;       /* axes: 1 while the clamping loop holds the axis at a hard limit */
     int active_count;
     int rows, axes;
-    ik_real *jac;        /* rows x axes */
-    ik_real *err;        /* rows */
-    void *ls_scratch;    /* the step's factorisation: DLS's Cholesky factor or SDLS's SVD */
-    ik_real *row_tmp;    /* rows */
-    ik_real *lock_error; /* rows: -J_L dtheta_L, what the locked axes' turns do to the effectors, undone */
-    ik_real *step;       /* axes: primary step (zero on locked axes) */
-    ik_real *pull;       /* axes: secondary objective z as springs and gravity ask */
-    ik_real *secondary;  /* axes: projected z, limit turns and their compensation */
-    ik_real *total;      /* axes: the step applied */
-    ik_real *angle;      /* axes: each axis's spring angle this iteration */
-    ik_real *lock_step;  /* axes: the turn of a locked axis onto its limit */
-    ik_real *saved;      /* 4 per solver joint: rotations before a guarded step, or (restarts,
-                          * never with a guarded step) the best pose so far */
+    ik_real *jac;         /* rows x axes */
+    ik_real *err;         /* rows */
+    void *ls_scratch;     /* the step's factorisation: DLS's Cholesky factor or SDLS's SVD */
+    ik_real *row_tmp;     /* rows */
+    ik_real *lock_error;  /* rows: -J_L dtheta_L, what the locked axes' turns do to the effectors, undone */
+    ik_real *step;        /* axes: primary step (zero on locked axes) */
+    ik_real *pull;        /* axes: secondary objective z as springs and gravity ask */
+    ik_real *secondary;   /* axes: projected z, limit turns and their compensation */
+    ik_real *total;       /* axes: the step applied */
+    ik_real *angle;       /* axes: each axis's spring angle this iteration */
+    ik_real *lock_step;   /* axes: the turn of a locked axis onto its limit */
+    ik_real *saved;       /* 4 per solver joint: rotations before a guarded step, or (restarts,
+                           * never with a guarded step) the best pose so far */
     ik_real *reach_point; /* 4 per effector: reachable target (x, y, z), 1 when the target is out of reach */
     ik_real reach;
 } jacobian_workspace;

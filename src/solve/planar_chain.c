@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x,
-                   ik_real base_y, ik_real *xy) {
+void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *angles, ik_real base_x, ik_real base_y,
+                        ik_real *xy) {
     ik_real beta = 0;
     int i;
     xy[0] = base_x;
@@ -18,7 +18,7 @@ void ik_planar_chain_fk(int bone_count, const ik_real *lengths, const ik_real *a
 }
 
 void ik_planar_chain_gradient(int bone_count, const ik_real *xy, ik_real target_x, ik_real target_y,
-                         ik_real *gradient) {
+                              ik_real *gradient) {
     ik_real xn = xy[2 * bone_count], yn = xy[2 * bone_count + 1];
     ik_real ex = xn - target_x, ey = yn - target_y;
     int j;
@@ -51,10 +51,11 @@ static ik_result validate(const ik_planar_chain *job) {
     if (!job->lengths || !job->angles || !job->scratch) return IK_ERR_NULL;
     if (!job->min_angles != !job->max_angles) return IK_ERR_NULL;
     if (job->bone_count < 1 || job->max_iterations < 0) return IK_ERR_RANGE;
-    if (job->method != IK_PLANAR_CHAIN_CCD && job->method != IK_PLANAR_CHAIN_FABRIK && job->method != IK_PLANAR_CHAIN_GRADIENT)
+    if (job->method != IK_PLANAR_CHAIN_CCD && job->method != IK_PLANAR_CHAIN_FABRIK &&
+        job->method != IK_PLANAR_CHAIN_GRADIENT)
         return IK_ERR_RANGE;
-    if (!ik_finite(job->base_x) || !ik_finite(job->base_y) || !ik_finite(job->target_x) ||
-        !ik_finite(job->target_y) || !ik_finite(job->tolerance) || !ik_finite(job->step))
+    if (!ik_finite(job->base_x) || !ik_finite(job->base_y) || !ik_finite(job->target_x) || !ik_finite(job->target_y) ||
+        !ik_finite(job->tolerance) || !ik_finite(job->step))
         return IK_ERR_NONFINITE;
     if (job->tolerance < 0 || !(job->step > 0)) return IK_ERR_RANGE;
     for (i = 0; i < job->bone_count; ++i) {

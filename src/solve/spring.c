@@ -23,8 +23,8 @@ ik_spring ik_spring_toward(ik_real rest, ik_real stiffness) {
     return s;
 }
 
-ik_spring ik_spring_comfort(ik_real comfort_min, ik_real comfort_max, ik_real limit_min,
-                            ik_real limit_max, ik_real stiffness) {
+ik_spring ik_spring_comfort(ik_real comfort_min, ik_real comfort_max, ik_real limit_min, ik_real limit_max,
+                            ik_real stiffness) {
     ik_spring s;
     s.stiffness = stiffness;
     s.comfort_min = comfort_min;

@@ -52,8 +52,7 @@ ik_two_bone ik_two_bone_def(void) {
     return job;
 }
 
-void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *pose_ls, int start,
-                      int mid, int end) {
+void ik_two_bone_bind(ik_two_bone *job, const ik_mat4 *model_ms, ik_transform *pose_ls, int start, int mid, int end) {
     job->start_ms = &model_ms[start];
     job->mid_ms = &model_ms[mid];
     job->end_ms = &model_ms[end];
@@ -97,15 +96,14 @@ static ik_result validate(const ik_two_bone *job) {
     ik_real probe;
     if (!job) return IK_ERR_NULL;
     if (job->defaulted != IK_JOB_DEFAULTED) return IK_ERR_NOT_DEFAULTED;
-    if (!job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls ||
-        !job->mid_rotation_ls || (job->keep_end_rotation && !job->end_rotation_ls))
+    if (!job->start_ms || !job->mid_ms || !job->end_ms || !job->start_rotation_ls || !job->mid_rotation_ls ||
+        (job->keep_end_rotation && !job->end_rotation_ls))
         return IK_ERR_NULL;
     probe = (job->soften + job->twist + job->weight + job->reach_tolerance) * 0;
     if (job->use_pole) probe += (job->pole_ms.x + job->pole_ms.y + job->pole_ms.z) * 0;
     if (job->use_hinge) probe += finite_probe(&job->hinge_axis_ls.x, 3) + (job->min_bend + job->max_bend) * 0;
     if (probe != 0) return IK_ERR_NONFINITE;
-    if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend))
-        return IK_ERR_RANGE;
+    if (job->soften < 0 || job->soften >= 1 || (job->use_hinge && job->min_bend > job->max_bend)) return IK_ERR_RANGE;
     return IK_OK;
 }
 
@@ -290,7 +288,8 @@ static void mirrored_turns(const bend_problem *p, ik_real k, turn_cs delta[2]) {
 /* Distance from start to end after bending by delta (used to rank clamped
  * hinge solutions). */
 static ik_real bend_distance(const bend_problem *p, turn_cs delta) {
-    ik_real d_sq = p->len_sq_sum + 2 * (p->a_par + p->r * turn_cs_closeness(delta, turn_cs_make(p->cos_phi, p->sin_phi)));
+    ik_real d_sq =
+        p->len_sq_sum + 2 * (p->a_par + p->r * turn_cs_closeness(delta, turn_cs_make(p->cos_phi, p->sin_phi)));
     return IK_SQRT(ik_maxr(d_sq, 0));
 }
 
@@ -347,10 +346,10 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
     else {
         turn_cs low = turn_cs_sub(mid, half), high = turn_cs_add(mid, half), clamped[2];
         for (i = 0; i < 2; ++i)
-            clamped[i] = turn_cs_sub(
-                turn_cs_closeness(beta[i], low) >= turn_cs_closeness(beta[i], high) ? low : high, beta0);
+            clamped[i] =
+                turn_cs_sub(turn_cs_closeness(beta[i], low) >= turn_cs_closeness(beta[i], high) ? low : high, beta0);
         chosen = IK_FABS(bend_distance(p, clamped[0]) - d) <= IK_FABS(bend_distance(p, clamped[1]) - d) ? clamped[0]
-                                                                                                          : clamped[1];
+                                                                                                        : clamped[1];
     }
     return turn_from_cos_sin(p->h, chosen.c, chosen.s);
 }
@@ -365,8 +364,8 @@ static ik_quat solve_hinge_bend(const bend_problem *p, ik_real k, ik_real d, ik_
  * to h, so v' = v cos(delta) + (h x v) sin(delta) / |h| with
  * h x v = (u . v) v - (v . v) u, and the end lands at u + v' from the start.
  * Returns 0 for a straight or folded limb, where h gives no axis. */
-static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_vec3 h, ik_real l1, ik_real l2, ik_real d,
-                                      ik_quat *bend, ik_vec3 *end_rel) {
+static ik_bool free_bend_of_bent_limb(ik_vec3 u, ik_vec3 v, ik_vec3 h, ik_real l1, ik_real l2, ik_real d, ik_quat *bend,
+                                      ik_vec3 *end_rel) {
     ik_real len = l1 * l2, h_sq = ik_vec3_length_sq(h), uv = ik_vec3_dot(u, v);
     ik_real inv_h, inv_len, k, cos0, sin0, sin1, c, s;
     if (!(h_sq > len * len * (ik_real)1e-10)) return 0;
@@ -521,7 +520,8 @@ static ik_vec3 end_after_solve(const ik_mat4 *mid, const ik_mat4 *end, ik_vec3 o
     ik_vec3 col[3], u = ik_mat4_translation(mid), v = ik_vec3_sub(ik_mat4_translation(end), u), v_mid, v_back;
     ik_vec3 shrink = ik_v3(1 / own_scale.x, 1 / own_scale.y, 1 / own_scale.z);
     int i;
-    for (i = 0; i < 3; ++i) col[i] = ik_vec3_normalize(ik_vec3_mul(ik_v3(m[4 * i], m[4 * i + 1], m[4 * i + 2]), shrink));
+    for (i = 0; i < 3; ++i)
+        col[i] = ik_vec3_normalize(ik_vec3_mul(ik_v3(m[4 * i], m[4 * i + 1], m[4 * i + 2]), shrink));
     v = ik_vec3_mul(v, shrink);
     v_mid = ik_quat_rotate(mid_turn, ik_v3(ik_vec3_dot(col[0], v), ik_vec3_dot(col[1], v), ik_vec3_dot(col[2], v)));
     v_back = ik_vec3_add(ik_vec3_scale(col[0], v_mid.x),
@@ -704,8 +704,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
      * perpendicular to the bones) while that is more than rounding, else h
      * turned to the side the range bends to. */
     bend_normal = ik_vec3_cross(u, v);
-    free_bent = l1 > 0 && l2 > 0 && !job->use_hinge &&
-                free_bend_of_bent_limb(u, v, bend_normal, l1, l2, d, &bend, &end_rel);
+    free_bent =
+        l1 > 0 && l2 > 0 && !job->use_hinge && free_bend_of_bent_limb(u, v, bend_normal, l1, l2, d, &bend, &end_rel);
     if (!free_bent) {
         bend_normal = ik_vec3_zero();
         if (l1 > 0 && l2 > 0 && bend_setup(&problem, bend_axis(job, &mid_frame, a, u, pole_rel), u, v)) {
@@ -733,7 +733,8 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         ik_real reach = free_bent && d >= full * (ik_real)0.25 ? d : ik_vec3_length(end_rel);
         turn = swing_and_twist(job, end_rel, reach, to_target, dist, pole_rel, u, bend_normal);
         if (job->twist != 0)
-            turn.swing = ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist), turn.swing);
+            turn.swing =
+                ik_quat_mul(ik_quat_from_axis_angle(ik_vec3_scale(to_target, 1 / dist), job->twist), turn.swing);
     } else {
         turn = turn_of_swing(ik_quat_from_to(end_rel, to_target));
     }
@@ -766,8 +767,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         end_sq = ik_quat_dot(new_end, new_end);
     }
     mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (UNLIKELY(!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq))))
-        return failure(job);
+    if (UNLIKELY(!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq)))) return failure(job);
     *job->start_rotation_ls = quat_times(new_start, 1 / IK_SQRT(start_sq));
     *job->mid_rotation_ls = quat_times(new_mid, 1 / IK_SQRT(mid_sq));
     if (job->keep_end_rotation) *job->end_rotation_ls = quat_times(new_end, 1 / IK_SQRT(end_sq));

@@ -44,10 +44,11 @@ static inline void frame_lanes_make(frame_lanes *f, const ik_mat4 *const m[IK_LA
     det = lanes3_dot(f->c0, lanes3_cross(f->c1, f->c2));
     cube = lanes_mul(lanes_mul(l0, l0), l0);
     f->k_w = lanes_copysign(lanes_splat(1), det);
-    f->usable = lanes_and(lanes_and(lanes_ge(cube, lanes_splat(IK_REAL_MIN)), lanes_le(cube, lanes_splat(IK_REAL_MAX))),
-                         lanes_and(lanes_and(lanes_le(lanes_abs(lanes_sub(l1, l0)), spread),
-                                             lanes_le(lanes_abs(lanes_sub(l2, l0)), spread)),
-                                   lanes_ge(lanes_mul(det, det), lanes_mul(lanes_splat(1 - 128 * IK_REAL_EPSILON), cube))));
+    f->usable = lanes_and(
+        lanes_and(lanes_ge(cube, lanes_splat(IK_REAL_MIN)), lanes_le(cube, lanes_splat(IK_REAL_MAX))),
+        lanes_and(
+            lanes_and(lanes_le(lanes_abs(lanes_sub(l1, l0)), spread), lanes_le(lanes_abs(lanes_sub(l2, l0)), spread)),
+            lanes_ge(lanes_mul(det, det), lanes_mul(lanes_splat(1 - 128 * IK_REAL_EPSILON), cube))));
 }
 
 /* A model-space vector in the joint's frame, times s: C^T v. */
@@ -160,7 +161,8 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
      * full weight. NaN fails every comparison, so it leaves the path. */
     pole_sq = lanes3_dot(pole_rel, pole_rel);
     ok = lanes_and(lanes_and(L->start.usable, L->mid.usable), L->full_weight);
-    ok = lanes_and(ok, lanes_and(lanes_ge(full, lanes_splat(LIMB_SIZE_MIN)), lanes_le(full, lanes_splat(LIMB_SIZE_MAX))));
+    ok = lanes_and(ok,
+                   lanes_and(lanes_ge(full, lanes_splat(LIMB_SIZE_MIN)), lanes_le(full, lanes_splat(LIMB_SIZE_MAX))));
     ok = lanes_and(ok, lanes_le(lanes_add(full, dist), lanes_splat(IK_REAL_MAX)));
     if (job->pole_ms) ok = lanes_and(ok, lanes_le(pole_sq, lanes_splat(LIMB_SIZE_MAX * LIMB_SIZE_MAX)));
 
@@ -191,7 +193,8 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     sin1 = lanes_sqrt(lanes_max(lanes_sub(one, lanes_mul(kc, kc)), zero));
     c = lanes_add(lanes_mul(kc, cos0), lanes_mul(sin1, sin0));
     s = lanes_mul(lanes_sub(lanes_mul(sin1, cos0), lanes_mul(kc, sin0)), inv_h);
-    end_rel = lanes3_add(lanes3_scale(u, lanes_sub(one, lanes_mul(vv, s))), lanes3_scale(v, lanes_add(c, lanes_mul(uv, s))));
+    end_rel =
+        lanes3_add(lanes3_scale(u, lanes_sub(one, lanes_mul(vv, s))), lanes3_scale(v, lanes_add(c, lanes_mul(uv, s))));
     bend_w = lanes_add(one, c);
     half_turn = lanes_le(bend_w, lanes_splat((ik_real)1e-7));
     bend = quat_lanes_make(lanes3_scale(h, lanes_select(half_turn, inv_h, s)), lanes_select(half_turn, zero, bend_w));
@@ -274,10 +277,10 @@ static void solve_lanes(const ik_two_bone_batch *job, const limb_lanes *L, limb_
     mid_new = quat_lanes_to_local(&L->mid, bend);
     start_sq = lanes_add(lanes3_dot(start_new.v, start_new.v), lanes_mul(start_new.w, start_new.w));
     mid_sq = lanes_add(lanes3_dot(mid_new.v, mid_new.v), lanes_mul(mid_new.w, mid_new.w));
-    ok = lanes_and(ok, lanes_and(lanes_and(lanes_ge(start_sq, lanes_splat(IK_REAL_MIN)),
-                                           lanes_le(start_sq, lanes_splat(IK_REAL_MAX))),
-                                 lanes_and(lanes_ge(mid_sq, lanes_splat(IK_REAL_MIN)),
-                                           lanes_le(mid_sq, lanes_splat(IK_REAL_MAX)))));
+    ok = lanes_and(
+        ok,
+        lanes_and(lanes_and(lanes_ge(start_sq, lanes_splat(IK_REAL_MIN)), lanes_le(start_sq, lanes_splat(IK_REAL_MAX))),
+                  lanes_and(lanes_ge(mid_sq, lanes_splat(IK_REAL_MIN)), lanes_le(mid_sq, lanes_splat(IK_REAL_MAX)))));
     start_sq = lanes_rsqrt(lanes_select(ok, start_sq, one));
     mid_sq = lanes_rsqrt(lanes_select(ok, mid_sq, one));
     out->start_correction = quat_lanes_make(lanes3_scale(start_new.v, start_sq), lanes_mul(start_new.w, start_sq));

@@ -48,8 +48,7 @@ static inline void axis_chain_make(axis_chain *c, rng *g, int axes) {
         joint->joint = c->joint_count;
         joint->axis_count = dof;
         if (dof == 1) joint->axes_ls[0] = rng_direction(g);
-        for (k = 0; dof > 1 && k < dof; ++k)
-            joint->axes_ls[k] = ik_quat_rotate(frame, ik_v3(k == 0, k == 1, k == 2));
+        for (k = 0; dof > 1 && k < dof; ++k) joint->axes_ls[k] = ik_quat_rotate(frame, ik_v3(k == 0, k == 1, k == 2));
         left -= dof;
         ++c->joint_count;
     }
@@ -99,8 +98,7 @@ static inline ik_jacobian_effector axis_chain_goal(axis_chain *c, rng *g, double
         ik_quat *rotation = &c->pose_ls[joint->joint].rotation;
         ik_vec3 turn = ik_vec3_zero();
         for (k = 0; k < joint->axis_count; ++k)
-            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]),
-                               rng_range(g, -perturbation, perturbation));
+            turn = ik_vec3_mad(turn, ik_vec3_normalize(joint->axes_ls[k]), rng_range(g, -perturbation, perturbation));
         *rotation = ik_quat_normalize(
             ik_quat_mul(*rotation, ik_quat_from_axis_angle(ik_vec3_normalize(turn), ik_vec3_length(turn))));
     }

@@ -10,8 +10,10 @@
 
 /* q and p the same rotation (either sign) within tol per component. */
 static inline ik_bool same_rotation(ik_quat q, ik_quat p, ik_real tol) {
-    ik_real plus = ik_maxr(ik_maxr(IK_FABS(q.x - p.x), IK_FABS(q.y - p.y)), ik_maxr(IK_FABS(q.z - p.z), IK_FABS(q.w - p.w)));
-    ik_real minus = ik_maxr(ik_maxr(IK_FABS(q.x + p.x), IK_FABS(q.y + p.y)), ik_maxr(IK_FABS(q.z + p.z), IK_FABS(q.w + p.w)));
+    ik_real plus =
+        ik_maxr(ik_maxr(IK_FABS(q.x - p.x), IK_FABS(q.y - p.y)), ik_maxr(IK_FABS(q.z - p.z), IK_FABS(q.w - p.w)));
+    ik_real minus =
+        ik_maxr(ik_maxr(IK_FABS(q.x + p.x), IK_FABS(q.y + p.y)), ik_maxr(IK_FABS(q.z + p.z), IK_FABS(q.w + p.w)));
     return ik_minr(plus, minus) <= tol;
 }
 

@@ -45,12 +45,24 @@ static inline char *big_humanoid_gltf(int extra, const char *under) {
         const char *name;
         int parent;
         float x, y, z;
-    } body[19] = {{"Hips", -1, 0, 1, 0},          {"LeftUpLeg", 0, 0.1f, 0, 0},      {"LeftLeg", 1, 0, -0.45f, 0.02f},
-                  {"LeftFoot", 2, 0, -0.45f, -0.02f}, {"LeftToeBase", 3, 0, -0.05f, 0.1f}, {"RightUpLeg", 0, -0.1f, 0, 0},
-                  {"RightLeg", 5, 0, -0.45f, 0.02f}, {"RightFoot", 6, 0, -0.45f, -0.02f}, {"RightToeBase", 7, 0, -0.05f, 0.1f},
-                  {"Spine", 0, 0, 0.1f, 0},          {"Chest", 9, 0, 0.2f, 0},          {"LeftArm", 10, 0.2f, 0.1f, 0},
-                  {"LeftForeArm", 11, 0.3f, 0, -0.02f}, {"LeftHand", 12, 0.25f, 0, 0.02f}, {"RightArm", 10, -0.2f, 0.1f, 0},
-                  {"RightForeArm", 14, -0.3f, 0, -0.02f}, {"RightHand", 15, -0.25f, 0, 0.02f}, {"Neck", 10, 0, 0.1f, 0},
+    } body[19] = {{"Hips", -1, 0, 1, 0},
+                  {"LeftUpLeg", 0, 0.1f, 0, 0},
+                  {"LeftLeg", 1, 0, -0.45f, 0.02f},
+                  {"LeftFoot", 2, 0, -0.45f, -0.02f},
+                  {"LeftToeBase", 3, 0, -0.05f, 0.1f},
+                  {"RightUpLeg", 0, -0.1f, 0, 0},
+                  {"RightLeg", 5, 0, -0.45f, 0.02f},
+                  {"RightFoot", 6, 0, -0.45f, -0.02f},
+                  {"RightToeBase", 7, 0, -0.05f, 0.1f},
+                  {"Spine", 0, 0, 0.1f, 0},
+                  {"Chest", 9, 0, 0.2f, 0},
+                  {"LeftArm", 10, 0.2f, 0.1f, 0},
+                  {"LeftForeArm", 11, 0.3f, 0, -0.02f},
+                  {"LeftHand", 12, 0.25f, 0, 0.02f},
+                  {"RightArm", 10, -0.2f, 0.1f, 0},
+                  {"RightForeArm", 14, -0.3f, 0, -0.02f},
+                  {"RightHand", 15, -0.25f, 0, 0.02f},
+                  {"Neck", 10, 0, 0.1f, 0},
                   {"Head", 17, 0, 0.1f, 0}};
     int n = 19 + extra, anchor = -1, i, j;
     size_t room = (size_t)n * 96 + 4096, at = 0;
@@ -74,7 +86,8 @@ static inline char *big_humanoid_gltf(int extra, const char *under) {
                 first = 0;
             }
         if ((i == anchor || i >= 19) && extra > 0 && i + 1 < n) {
-            at += (size_t)snprintf(text + at, room - at, "%s%d", first ? ",\"children\":[" : ",", i == anchor ? 19 : i + 1);
+            at += (size_t)snprintf(text + at, room - at, "%s%d", first ? ",\"children\":[" : ",",
+                                   i == anchor ? 19 : i + 1);
             first = 0;
         }
         at += (size_t)snprintf(text + at, room - at, "%s}", first ? "" : "]");

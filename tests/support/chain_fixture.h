@@ -98,10 +98,10 @@ static inline ik_bool chain_limits_held(const chain_fixture *f) {
 static inline void chain_set_limits(chain_fixture *f, int type) {
     int k;
     for (k = 0; k < f->count; ++k)
-        f->constraints[k] = type == IK_CONSTRAINT_HINGE
-                                ? ik_constraint_hinge(f->rest_ls[k].rotation, ik_v3(0, 0, 1), -IK_PI / 2, IK_PI / 2)
-                                : ik_constraint_cone_twist(f->rest_ls[k].rotation, ik_v3(0, 1, 0), IK_PI / 4,
-                                                           -IK_PI / 6, IK_PI / 6);
+        f->constraints[k] =
+            type == IK_CONSTRAINT_HINGE
+                ? ik_constraint_hinge(f->rest_ls[k].rotation, ik_v3(0, 0, 1), -IK_PI / 2, IK_PI / 2)
+                : ik_constraint_cone_twist(f->rest_ls[k].rotation, ik_v3(0, 1, 0), IK_PI / 4, -IK_PI / 6, IK_PI / 6);
 }
 
 /* A target the chain can reach within `limits`: the end joint of `g` (a copy
@@ -123,11 +123,11 @@ static inline void chain_randomize(chain_fixture *f, int bones, rng *r) {
         f->rest_ls[k].translation = ik_vec3_scale(rng_direction(r), (rng_next(r) % 5 == 0) ? 0 : rng_range(r, 0.1, 3));
     for (k = 0; k < f->count; ++k) {
         int type = (int)(rng_next(r) % 4);
-        f->constraints[k] = type == 0 ? ik_constraint_none()
-                            : type == 1 ? ik_constraint_hinge(f->rest_ls[k].rotation, rng_direction(r), -1, 2)
-                            : type == 2 ? ik_constraint_cone_twist(f->rest_ls[k].rotation, rng_direction(r),
-                                                                   rng_range(r, 0, 3), -1, 1)
-                                        : ik_constraint_euler(f->rest_ls[k].rotation, ik_v3(-1, -1, -1), ik_v3(1, 1, 1));
+        f->constraints[k] =
+            type == 0   ? ik_constraint_none()
+            : type == 1 ? ik_constraint_hinge(f->rest_ls[k].rotation, rng_direction(r), -1, 2)
+            : type == 2 ? ik_constraint_cone_twist(f->rest_ls[k].rotation, rng_direction(r), rng_range(r, 0, 3), -1, 1)
+                        : ik_constraint_euler(f->rest_ls[k].rotation, ik_v3(-1, -1, -1), ik_v3(1, 1, 1));
     }
     ik_skeleton_rest_pose(&f->skeleton, f->pose_ls);
 }

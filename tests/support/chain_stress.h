@@ -30,12 +30,18 @@ static inline ik_vec3 chain_stress_target(chain_fixture *f, rng *r, int i) {
     ik_skeleton_fk(&f->skeleton, f->pose_ls, NULL, f->model_ms);
     base = chain_joint_ms(f, 0);
     switch (pick) {
-    case 0: return base;
-    case 1: return chain_joint_ms(f, (int)(rng_next(r) % (uint64_t)f->count));
-    case 2: return chain_joint_ms(f, f->count - 1);
-    case 3: return ik_vec3_mad(base, rng_direction(r), (ik_real)1e-6);
-    case 4: return ik_vec3_mad(base, ik_vec3_sub(chain_joint_ms(f, 1), base), 1000);
-    default: return ik_vec3_scale(rng_direction(r), (ik_real)1e6);
+        case 0:
+            return base;
+        case 1:
+            return chain_joint_ms(f, (int)(rng_next(r) % (uint64_t)f->count));
+        case 2:
+            return chain_joint_ms(f, f->count - 1);
+        case 3:
+            return ik_vec3_mad(base, rng_direction(r), (ik_real)1e-6);
+        case 4:
+            return ik_vec3_mad(base, ik_vec3_sub(chain_joint_ms(f, 1), base), 1000);
+        default:
+            return ik_vec3_scale(rng_direction(r), (ik_real)1e6);
     }
 }
 
@@ -69,8 +75,8 @@ static inline void chain_stress_test(chain_stress_solve solve) {
             memcpy(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count);
             target.y = i % 128 == 63 ? (ik_real)NAN : (ik_real)-INFINITY;
             PROPERTY_CASE(rejected,
-                          solve(&f, target, with_rotation ? &end_rotation : NULL, constraints, cap, &r, &iters,
-                                &err) == IK_ERR_NONFINITE &&
+                          solve(&f, target, with_rotation ? &end_rotation : NULL, constraints, cap, &r, &iters, &err) ==
+                                  IK_ERR_NONFINITE &&
                               memcmp(saved, f.pose_ls, sizeof(ik_transform) * (size_t)f.count) == 0,
                           "case %d", i);
             continue;

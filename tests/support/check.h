@@ -14,17 +14,17 @@ static int check_skipped_count = 0;
 /* Report at most this many failures per CHECK site's message stream. */
 #define CHECK_MAX_REPORTS 20
 
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (cond) {                                                                   \
-            ++check_passed_count;                                                     \
-        } else {                                                                      \
-            if (++check_failed_count <= CHECK_MAX_REPORTS) {                          \
+#define CHECK(cond, ...)                                                                \
+    do {                                                                                \
+        if (cond) {                                                                     \
+            ++check_passed_count;                                                       \
+        } else {                                                                        \
+            if (++check_failed_count <= CHECK_MAX_REPORTS) {                            \
                 fprintf(stderr, "%s:%d: check failed: %s:", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, " " __VA_ARGS__);                                         \
-                fprintf(stderr, "\n");                                                \
-            }                                                                         \
-        }                                                                             \
+                fprintf(stderr, " " __VA_ARGS__);                                       \
+                fprintf(stderr, "\n");                                                  \
+            }                                                                           \
+        }                                                                               \
     } while (0)
 
 /* Counts a property over many cases as one check, reporting the first failure. */
@@ -33,20 +33,19 @@ typedef struct check_property {
     long cases, failures;
 } check_property;
 
-#define PROPERTY_CASE(prop, cond, ...)                                                 \
-    do {                                                                               \
-        ++(prop).cases;                                                                \
-        if (!(cond) && ++(prop).failures <= 3) {                                       \
-            fprintf(stderr, "%s:%d: %s: case %ld failed: %s:", __FILE__, __LINE__,    \
-                    (prop).name, (prop).cases, #cond);                                 \
-            fprintf(stderr, " " __VA_ARGS__);                                              \
-            fprintf(stderr, "\n");                                                     \
-        }                                                                              \
+#define PROPERTY_CASE(prop, cond, ...)                                                                                \
+    do {                                                                                                              \
+        ++(prop).cases;                                                                                               \
+        if (!(cond) && ++(prop).failures <= 3) {                                                                      \
+            fprintf(stderr, "%s:%d: %s: case %ld failed: %s:", __FILE__, __LINE__, (prop).name, (prop).cases, #cond); \
+            fprintf(stderr, " " __VA_ARGS__);                                                                         \
+            fprintf(stderr, "\n");                                                                                    \
+        }                                                                                                             \
     } while (0)
 
 static inline void property_end(check_property *prop) {
-    CHECK(prop->failures == 0 && prop->cases > 0, "%s: %ld of %ld cases failed", prop->name,
-          prop->failures, prop->cases);
+    CHECK(prop->failures == 0 && prop->cases > 0, "%s: %ld of %ld cases failed", prop->name, prop->failures,
+          prop->cases);
 }
 
 static inline void check_skip(const char *why) {

@@ -50,14 +50,17 @@ static inline void unused_of(const cJSON *doc, unused_count *n) {
     n->view_total = cJSON_GetArraySize(cJSON_GetObjectItem(doc, "bufferViews"));
     acc = (unsigned char *)calloc((size_t)n->accessor_total + 1, 1);
     view = (unsigned char *)calloc((size_t)n->view_total + 1, 1);
-    cJSON_ArrayForEach(a, cJSON_GetObjectItem(doc, "animations")) cJSON_ArrayForEach(s, cJSON_GetObjectItem(a, "samplers")) {
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(doc, "animations"))
+        cJSON_ArrayForEach(s, cJSON_GetObjectItem(a, "samplers")) {
         unused_mark(cJSON_GetObjectItem(s, "input"), acc, n->accessor_total);
         unused_mark(cJSON_GetObjectItem(s, "output"), acc, n->accessor_total);
     }
-    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "meshes")) cJSON_ArrayForEach(p, cJSON_GetObjectItem(m, "primitives")) {
+    cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "meshes"))
+        cJSON_ArrayForEach(p, cJSON_GetObjectItem(m, "primitives")) {
         cJSON_ArrayForEach(e, cJSON_GetObjectItem(p, "attributes")) unused_mark(e, acc, n->accessor_total);
         unused_mark(cJSON_GetObjectItem(p, "indices"), acc, n->accessor_total);
-        cJSON_ArrayForEach(t, cJSON_GetObjectItem(p, "targets")) cJSON_ArrayForEach(e, t) unused_mark(e, acc, n->accessor_total);
+        cJSON_ArrayForEach(t, cJSON_GetObjectItem(p, "targets")) cJSON_ArrayForEach(e, t)
+            unused_mark(e, acc, n->accessor_total);
     }
     cJSON_ArrayForEach(s, cJSON_GetObjectItem(doc, "skins"))
         unused_mark(cJSON_GetObjectItem(s, "inverseBindMatrices"), acc, n->accessor_total);
@@ -67,7 +70,8 @@ static inline void unused_of(const cJSON *doc, unused_count *n) {
         unused_mark(cJSON_GetObjectItem(cJSON_GetObjectItem(sparse, "indices"), "bufferView"), view, n->view_total);
         unused_mark(cJSON_GetObjectItem(cJSON_GetObjectItem(sparse, "values"), "bufferView"), view, n->view_total);
     }
-    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "images")) unused_mark(cJSON_GetObjectItem(e, "bufferView"), view, n->view_total);
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "images"))
+        unused_mark(cJSON_GetObjectItem(e, "bufferView"), view, n->view_total);
     n->accessors = n->views = 0;
     for (i = 0; i < n->accessor_total; ++i) n->accessors += !acc[i];
     for (i = 0; i < n->view_total; ++i) n->views += !view[i];

@@ -34,7 +34,8 @@ static inline ik_result ground_contacts(const ik_humanoid *rig, const ik_take *t
 
 /* The worst slide of a take's own contacts, 1e30 when it cannot be
  * measured. */
-static inline ik_real ground_worst_slide(const ik_humanoid *rig, const ik_take *take, ik_real metre, ik_mat4 *model_ms) {
+static inline ik_real ground_worst_slide(const ik_humanoid *rig, const ik_take *take, ik_real metre,
+                                         ik_mat4 *model_ms) {
     int capacity = ik_ground_slide_samples(take, 60) + 1, count = 0;
     ik_ground_contact *found = (ik_ground_contact *)malloc((size_t)capacity * sizeof *found);
     ik_real worst = (ik_real)1e30;

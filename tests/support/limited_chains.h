@@ -34,8 +34,8 @@ static const char *const limited_solver_names[LIMITED_SOLVERS] = {"fabrik", "ccd
 
 typedef struct limited_chain {
     chain_fixture f;
-    chain_fixture sample;            /* a copy posed randomly to make targets */
-    ik_real length;                  /* summed bone lengths */
+    chain_fixture sample; /* a copy posed randomly to make targets */
+    ik_real length;       /* summed bone lengths */
     ik_jacobian_joint jacobian_joints[MAX_JOINTS];
     double jacobian_scratch[LIMITED_JACOBIAN_SCRATCH / sizeof(double)];
 } limited_chain;

@@ -46,8 +46,8 @@ static inline int motion_fixture_read_path(motion_fixture *m, const char *path) 
     m->take.joint_count = m->bvh->joint_count;
     m->take.frame_count = m->bvh->frame_count;
     m->take.frame_time = (ik_real)m->bvh->frame_time;
-    m->take.poses_ls = (ik_transform *)malloc((size_t)m->take.frame_count * (size_t)m->take.joint_count *
-                                              sizeof(ik_transform));
+    m->take.poses_ls =
+        (ik_transform *)malloc((size_t)m->take.frame_count * (size_t)m->take.joint_count * sizeof(ik_transform));
     m->model_ms = (ik_mat4 *)malloc((size_t)m->take.joint_count * sizeof(ik_mat4));
     m->paths_ms = (ik_vec3 *)malloc((size_t)m->take.frame_count * IK_FOOT_PATH_POINTS * sizeof(ik_vec3));
     m->scratch = (ik_real *)malloc(2 * (size_t)m->take.frame_count * sizeof(ik_real));
@@ -75,8 +75,8 @@ static inline void motion_fixture_contacts(motion_fixture *m, const ik_mat4 *roo
     m->root_ms = *root_ms;
     m->up_ms = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, m->rig.up_rs));
     m->leg_length = ik_foot_leg_length(&m->rig) * ik_vec3_length(ik_mat4_column(root_ms, 1));
-    m->contacts_result = ik_foot_paths_record(&m->bvh->skeleton, &m->take, root_ms, m->joints, m->model_ms,
-                                              m->paths_ms, NULL);
+    m->contacts_result =
+        ik_foot_paths_record(&m->bvh->skeleton, &m->take, root_ms, m->joints, m->model_ms, m->paths_ms, NULL);
     if (m->contacts_result != IK_OK) return;
     job.paths_ms = m->paths_ms;
     job.frame_count = m->take.frame_count;
@@ -107,13 +107,17 @@ static inline void motion_fixture_free(motion_fixture *m) {
  * and moved 40 leg lengths away from the rest pose's place. */
 static inline ik_mat4 motion_variant_root(int variant) {
     ik_mat4 m = ik_mat4_identity();
-    if (variant == 1) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3((ik_real)0.0254, (ik_real)0.0254, (ik_real)0.0254));
-    if (variant == 2) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
+    if (variant == 1)
+        m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(),
+                             ik_v3((ik_real)0.0254, (ik_real)0.0254, (ik_real)0.0254));
+    if (variant == 2)
+        m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), ik_rad(90)), ik_v3(1, 1, 1));
     if (variant == 3) m = ik_mat4_from_trs(ik_vec3_zero(), ik_quat_identity(), ik_v3(-1, 1, 1));
     if (variant == 4) m = ik_mat4_from_trs(ik_v3(400, 0, -450), ik_quat_identity(), ik_v3(1, 1, 1));
     return m;
 }
 #define MOTION_VARIANTS 5
-static const char *const motion_variant_names[MOTION_VARIANTS] = {"as read", "x 0.0254", "Z-up", "mirrored", "far away"};
+static const char *const motion_variant_names[MOTION_VARIANTS] = {"as read", "x 0.0254", "Z-up", "mirrored",
+                                                                  "far away"};
 
 #endif

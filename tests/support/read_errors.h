@@ -32,8 +32,8 @@ static inline int read_error_at(const ik_error *error, long line) {
 static inline void read_case_check(const read_case *c, ik_result got, const ik_error *error, int cleared) {
     CHECK(got == c->expected, "%s: got %s (%s), expected %s", c->what, ik_result_str(got), error->message,
           ik_result_str(c->expected));
-    CHECK(read_error_at(error, c->line), "%s: error at line %ld, expected %ld: %s", c->what, error->line,
-          c->line, error->message);
+    CHECK(read_error_at(error, c->line), "%s: error at line %ld, expected %ld: %s", c->what, error->line, c->line,
+          error->message);
     CHECK(cleared, "%s: output not cleared", c->what);
 }
 

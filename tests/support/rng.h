@@ -50,8 +50,8 @@ static inline ik_quat rng_rotation(rng *r) {
     double u1 = rng_unit(r), u2 = 2 * 3.14159265358979323846 * rng_unit(r),
            u3 = 2 * 3.14159265358979323846 * rng_unit(r);
     double a = sqrt(1 - u1), b = sqrt(u1);
-    return ik_quat_normalize(ik_q((ik_real)(a * sin(u2)), (ik_real)(a * cos(u2)),
-                                  (ik_real)(b * sin(u3)), (ik_real)(b * cos(u3))));
+    return ik_quat_normalize(
+        ik_q((ik_real)(a * sin(u2)), (ik_real)(a * cos(u2)), (ik_real)(b * sin(u3)), (ik_real)(b * cos(u3))));
 }
 
 #endif

@@ -13,7 +13,7 @@
 #include "rng.h"
 
 static inline ik_robot_joint joint_at(ik_robot_joint_type type, ik_vec3 origin, ik_vec3 axis, double lo, double hi,
-                               int variable) {
+                                      int variable) {
     ik_robot_joint j;
     memset(&j, 0, sizeof j);
     j.type = type;

@@ -16,7 +16,8 @@ typedef struct test_group {
     void (*run)(void);
 } test_group;
 
-#define TEST_GROUP(name) {#name, test_##name}
+#define TEST_GROUP(name) \
+    { #name, test_##name }
 #define TEST_GROUP_SLOW(name) TEST_GROUP(name)
 
 /* Run the groups named in argv[1..], in the order given, or all of them

@@ -55,8 +55,8 @@ int ikc_parse_vec3(const char *text, ik_vec3 *out) {
     return 1;
 }
 
-int ikc_parse_named_vec3(const char *command, const char *option, const char *text, char *name,
-                         size_t name_size, ik_vec3 *out) {
+int ikc_parse_named_vec3(const char *command, const char *option, const char *text, char *name, size_t name_size,
+                         ik_vec3 *out) {
     const char *eq = strrchr(text, '=');
     size_t n;
     if (!eq || eq == text) {
@@ -69,8 +69,7 @@ int ikc_parse_named_vec3(const char *command, const char *option, const char *te
         return 0;
     }
     if (!ikc_parse_vec3(eq + 1, out)) {
-        fprintf(stderr, "ikc %s: %s: bad numbers '%s' (want three finite numbers x,y,z)\n", command, option,
-                eq + 1);
+        fprintf(stderr, "ikc %s: %s: bad numbers '%s' (want three finite numbers x,y,z)\n", command, option, eq + 1);
         return 0;
     }
     memcpy(name, text, n);

@@ -8,9 +8,12 @@
 
 static int exit_code_for(ik_result r) {
     switch (r) {
-    case IK_ERR_IO: return IKC_EXIT_NO_FILE;
-    case IK_ERR_NO_MEMORY: return IKC_EXIT_FAILURE;
-    default: return IKC_EXIT_FORMAT;
+        case IK_ERR_IO:
+            return IKC_EXIT_NO_FILE;
+        case IK_ERR_NO_MEMORY:
+            return IKC_EXIT_FAILURE;
+        default:
+            return IKC_EXIT_FORMAT;
     }
 }
 
@@ -90,7 +93,7 @@ ik_real ikc_chain_reach(const ik_mat4 *model_ms, const int *joints, int count) {
     ik_real reach = 0;
     int k;
     for (k = 1; k < count; ++k)
-        reach += ik_vec3_distance(ik_mat4_translation(&model_ms[joints[k - 1]]),
-                                  ik_mat4_translation(&model_ms[joints[k]]));
+        reach +=
+            ik_vec3_distance(ik_mat4_translation(&model_ms[joints[k - 1]]), ik_mat4_translation(&model_ms[joints[k]]));
     return reach;
 }

@@ -30,7 +30,8 @@ int ikc_write_gltf(const char *command, const ik_asset *asset, const char *out, 
     }
     r = ik_gltf_output_files(asset->gltf, out, &files, &count, &err);
     if (r != IK_OK) {
-        fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, out, err.message[0] ? err.message : ik_result_str(r));
+        fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, out,
+                err.message[0] ? err.message : ik_result_str(r));
         code = IKC_EXIT_WRITE;
         goto done;
     }
@@ -61,7 +62,8 @@ int ikc_write_bvh(const char *command, const ik_asset *asset, const ik_bvh *take
     ik_error_clear(&err);
     r = ik_bvh_write_memory(take, &text, &size, &err);
     if (r != IK_OK) {
-        fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, out, err.message[0] ? err.message : ik_result_str(r));
+        fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, out,
+                err.message[0] ? err.message : ik_result_str(r));
         return IKC_EXIT_WRITE;
     }
     file.path = out;
@@ -113,7 +115,8 @@ int ikc_write_clip(const char *command, ik_asset *asset, const ik_clip *keys, in
     r = clip >= 0 ? ik_gltf_replace_clip_keys(asset->gltf, clip, asset->skin, keys, &err)
                   : ik_gltf_add_clip(asset->gltf, asset->skin, name, keys, &err);
     if (r != IK_OK) {
-        fprintf(stderr, "ikc %s: cannot store the motion: %s\n", command, err.message[0] ? err.message : ik_result_str(r));
+        fprintf(stderr, "ikc %s: cannot store the motion: %s\n", command,
+                err.message[0] ? err.message : ik_result_str(r));
         return IKC_EXIT_FAILURE;
     }
     /* the edit rebuilt the document's skeletons: refresh the view */

@@ -99,8 +99,7 @@ static void random_letters(char *out) {
     unsigned char bytes[RANDOM_LETTERS];
     int fd = open("/dev/urandom", O_RDONLY), i;
     if (fd < 0 || read(fd, bytes, sizeof bytes) != (ssize_t)sizeof bytes) {
-        unsigned long state =
-            (unsigned long)time(NULL) * 2654435761u ^ (unsigned long)getpid() ^ ++counter * 40503u;
+        unsigned long state = (unsigned long)time(NULL) * 2654435761u ^ (unsigned long)getpid() ^ ++counter * 40503u;
         for (i = 0; i < RANDOM_LETTERS; ++i) {
             state = state * 6364136223846793005u + 1442695040888963407u;
             bytes[i] = (unsigned char)(state >> 24);
@@ -213,8 +212,7 @@ static int refused(const char *command, const ikc_output *files, int i, int coun
     int j;
     if (stat(files[i].path, &st) != 0) return 0;
     if (!S_ISREG(st.st_mode)) {
-        fprintf(stderr, "ikc %s: '%s' exists and is not a regular file; nothing written\n", command,
-                files[i].path);
+        fprintf(stderr, "ikc %s: '%s' exists and is not a regular file; nothing written\n", command, files[i].path);
         return 1;
     }
     if (overwrite) return 0;
@@ -229,8 +227,8 @@ static int refused(const char *command, const ikc_output *files, int i, int coun
         return 1;
     }
     if (i < count - 1 && stat(files[count - 1].path, &main_st) != 0) {
-        fprintf(stderr, "ikc %s: '%s' exists and '%s' does not, so it is not an earlier output; %s\n",
-                command, files[i].path, files[count - 1].path, hint);
+        fprintf(stderr, "ikc %s: '%s' exists and '%s' does not, so it is not an earlier output; %s\n", command,
+                files[i].path, files[count - 1].path, hint);
         return 1;
     }
     return 0;

@@ -8,14 +8,14 @@
 #include <stddef.h>
 
 typedef struct ikc_chart_line {
-    const char *name;      /* in the row's legend */
-    const double *values;  /* [chart.count]; non-finite values leave a gap */
-    unsigned color;        /* 0xRRGGBB */
+    const char *name;     /* in the row's legend */
+    const double *values; /* [chart.count]; non-finite values leave a gap */
+    unsigned color;       /* 0xRRGGBB */
 } ikc_chart_line;
 
 typedef struct ikc_chart_band {
-    int first, last;       /* samples, inclusive */
-    double bottom, top;    /* the part of the row's height shaded, 0 (bottom) .. 1 (top) */
+    int first, last;    /* samples, inclusive */
+    double bottom, top; /* the part of the row's height shaded, 0 (bottom) .. 1 (top) */
     unsigned color;
 } ikc_chart_band;
 
@@ -25,17 +25,17 @@ typedef struct ikc_chart_row {
     int line_count;
     const ikc_chart_band *bands;
     int band_count;
-    const double *levels;  /* dashed horizontal lines at these values */
+    const double *levels; /* dashed horizontal lines at these values */
     int level_count;
-    double low, high;      /* the value range shown (values outside are clipped) */
+    double low, high; /* the value range shown (values outside are clipped) */
 } ikc_chart_row;
 
 typedef struct ikc_chart {
     const char *title;
     const ikc_chart_row *rows;
     int row_count;
-    int count;             /* samples per line */
-    double step;           /* time between samples (seconds) */
+    int count;   /* samples per line */
+    double step; /* time between samples (seconds) */
     int width, height;
 } ikc_chart;
 

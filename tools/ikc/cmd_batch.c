@@ -373,7 +373,8 @@ static void report(const job *jobs, int count, const batch_options *o, double se
             cJSON_AddStringToObject(line, "state", state_name(jobs[i].state));
             cJSON_AddNumberToObject(line, "exit_code", jobs[i].exit_code);
             cJSON_AddNumberToObject(line, "seconds", jobs[i].state == JOB_SKIPPED ? 0 : jobs[i].seconds);
-            if (o->logs || jobs[i].state == JOB_FAILED) cJSON_AddItemToObject(line, "log", ikc_json_text(jobs[i].log_path));
+            if (o->logs || jobs[i].state == JOB_FAILED)
+                cJSON_AddItemToObject(line, "log", ikc_json_text(jobs[i].log_path));
             cJSON_AddItemToArray(list, line);
         }
         if ((text = cJSON_Print(root))) printf("%s\n", text);
@@ -423,8 +424,10 @@ int ikc_batch(int argc, char **argv) {
     if (!modified(self, &tool)) tool.tv_sec = 0, tool.tv_nsec = 0;
     if (!(jobs = read_manifest(o.manifest, self, &text, &count, &code))) {
         free(text);
-        if (code == IKC_EXIT_OK && o.plan) print_plan(NULL, 0, &o, tool);
-        else if (code == IKC_EXIT_OK) printf("%s: no lines to run\n", ikc_shown(o.manifest));
+        if (code == IKC_EXIT_OK && o.plan)
+            print_plan(NULL, 0, &o, tool);
+        else if (code == IKC_EXIT_OK)
+            printf("%s: no lines to run\n", ikc_shown(o.manifest));
         return code;
     }
     if (o.plan) {

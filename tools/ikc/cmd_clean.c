@@ -266,8 +266,10 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     if (!root_motion) {
         int code = ikc_write_take("clean", &m->asset, &m->take, m->clip, NULL, out, overwrite);
         if (code == IKC_EXIT_OK && !json)
-            printf("kept in place: %s holds the motion as it was (holding the sliding feet would break the cycle; "
-                   "--root-motion makes it walk forward and holds its feet)\n", ikc_shown(out));
+            printf(
+                "kept in place: %s holds the motion as it was (holding the sliding feet would break the cycle; "
+                "--root-motion makes it walk forward and holds its feet)\n",
+                ikc_shown(out));
         if (json) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddItemToObject(o, "file", ikc_json_text(m->asset.path));
@@ -289,13 +291,14 @@ static int in_place(ikc_motion *m, const char *out, int overwrite, int root_moti
     memcpy(m->contacts, m->stances, (size_t)m->stance_count * sizeof *m->stances);
     m->contact_count = m->stance_count;
     if (!json)
-        printf("root motion put back: the hips (%s) move forward %.4g units over the take (%.3g m); its %d stances "
-           "are held\n",
-           ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[IK_FOOT_HIPS])),
-           (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time,
-           (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time /
-               (double)ik_foot_metre(m->leg_length),
-           m->stance_count);
+        printf(
+            "root motion put back: the hips (%s) move forward %.4g units over the take (%.3g m); its %d stances "
+            "are held\n",
+            ikc_shown(ik_skeleton_name(m->asset.skeleton, m->joints[IK_FOOT_HIPS])),
+            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time,
+            (double)m->cycle.speed * (double)(m->take.frame_count - 1) * (double)m->take.frame_time /
+                (double)ik_foot_metre(m->leg_length),
+            m->stance_count);
     return IKC_EXIT_OK;
 }
 
@@ -316,8 +319,9 @@ static int run(ikc_motion *m, const char *out, int overwrite, int root_motion, i
             return code;
         }
     } else if (root_motion) {
-        fprintf(stderr, "ikc clean: %s: --root-motion is for cycles made in place, and this take is not one (its "
-                        "hips travel %.3g units/s; no steady backward slide of the feet was found)\n",
+        fprintf(stderr,
+                "ikc clean: %s: --root-motion is for cycles made in place, and this take is not one (its "
+                "hips travel %.3g units/s; no steady backward slide of the feet was found)\n",
                 m->asset.path, (double)m->cycle.hips_speed);
         free(reference_ms);
         free(previous_ms);
@@ -329,9 +333,11 @@ static int run(ikc_motion *m, const char *out, int overwrite, int root_motion, i
                     ik_foot_point_name(p), m->point_label[p]);
     for (p = 0; p < m->contact_count; ++p) legs_with_contacts |= 1 << ik_foot_point_leg(m->contacts[p].point);
     if (!legs_with_contacts) {
-        fprintf(stderr, "ikc clean: %s: no foot is ever on the ground (no contacts found, and no steady backward "
-                        "slide of both feet as in a cycle made in place): nothing to hold; `ikc contacts` shows the "
-                        "feet's heights and speeds\n", m->asset.path);
+        fprintf(stderr,
+                "ikc clean: %s: no foot is ever on the ground (no contacts found, and no steady backward "
+                "slide of both feet as in a cycle made in place): nothing to hold; `ikc contacts` shows the "
+                "feet's heights and speeds\n",
+                m->asset.path);
         free(reference_ms);
         free(previous_ms);
         return IKC_EXIT_FORMAT;
@@ -365,8 +371,8 @@ static int run(ikc_motion *m, const char *out, int overwrite, int root_motion, i
         failed = check_result(m, &after, &outside_before, &outside_after,
                               table ? cJSON_GetObjectItem(table, "checks_failed") : NULL);
         if (failed > 0) {
-            fprintf(stderr, "ikc clean: %s was written, but fails %d of its checks (warnings above)\n",
-                    ikc_shown(out), failed);
+            fprintf(stderr, "ikc clean: %s was written, but fails %d of its checks (warnings above)\n", ikc_shown(out),
+                    failed);
             code = IKC_EXIT_CHECKS;
         }
         if (table) ikc_json_print_result(table, code);

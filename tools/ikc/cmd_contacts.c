@@ -76,9 +76,9 @@ static int print_json(const ikc_motion *m, const char *path) {
     cJSON_AddItemToObject(root, "up", up);
     for (p = 0; p < IK_FOOT_CONTACT_POINTS; ++p) {
         cJSON *o = cJSON_CreateObject(), *list = cJSON_CreateArray();
-        cJSON_AddItemToObject(o, "joint", m->joints[p] >= 0 ? ikc_json_text(ik_skeleton_name(m->asset.skeleton,
-                                                                                              m->joints[p]))
-                                                            : cJSON_CreateNull());
+        cJSON_AddItemToObject(
+            o, "joint",
+            m->joints[p] >= 0 ? ikc_json_text(ik_skeleton_name(m->asset.skeleton, m->joints[p])) : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "point", m->present[p] ? ikc_json_text(m->point_label[p]) : cJSON_CreateNull());
         cJSON_AddNumberToObject(o, "floor_level", (double)m->levels[p]);
         for (i = 0; i < m->contact_count; ++i)
@@ -113,8 +113,8 @@ static void print_table(const ikc_motion *m, const char *path) {
     for (i = 0; i < m->contact_count; ++i) {
         const ik_foot_contact *c = &m->contacts[i];
         printf("  %-10s %6d-%-6d %8.3f-%-8.3f (%.4g, %.4g, %.4g)\n", ik_foot_point_name(c->point), c->start, c->end,
-               (double)(c->start * m->take.frame_time), (double)(c->end * m->take.frame_time),
-               (double)c->planted_ms.x, (double)c->planted_ms.y, (double)c->planted_ms.z);
+               (double)(c->start * m->take.frame_time), (double)(c->end * m->take.frame_time), (double)c->planted_ms.x,
+               (double)c->planted_ms.y, (double)c->planted_ms.z);
     }
     /* a stance's planted position is in the frame moving with the slide */
     for (i = 0; i < m->stance_count; ++i) {
@@ -180,8 +180,10 @@ static int draw_picture(const ikc_motion *m, const char *path, const char *out) 
             ikc_chart_line *l = &lines[4 * leg + 2 * kind];
             l[0].name = "heel", l[0].color = COLOR_HEEL, l[0].values = values + (size_t)(2 * heel + kind) * frames;
             l[1].name = "toe", l[1].color = COLOR_TOE, l[1].values = values + (size_t)(2 * toe + kind) * frames;
-            row->title = leg == 0 ? (kind ? "left foot: speed (leg lengths / s)" : "left foot: height above floor (leg lengths)")
-                                  : (kind ? "right foot: speed (leg lengths / s)" : "right foot: height above floor (leg lengths)");
+            row->title =
+                leg == 0
+                    ? (kind ? "left foot: speed (leg lengths / s)" : "left foot: height above floor (leg lengths)")
+                    : (kind ? "right foot: speed (leg lengths / s)" : "right foot: height above floor (leg lengths)");
             row->lines = l, row->line_count = m->joints[toe] >= 0 ? 2 : 1;
             row->bands = bands + band_start[leg], row->band_count = band_count[leg];
             row->levels = kind ? speed_levels : height_levels, row->level_count = 2;

@@ -60,8 +60,8 @@ static const char tail_chain_text[] =
     "# The spinning cube the tail tries to touch.\n"
     "target cube  joint tip  position 0.8 0.6 -2.2\n";
 
-static ikc_panel humanoid_panel(const ikc_figure *f, const ik_transform *pose, const ik_mat4 *model, const ik_mat4 *ghost,
-                                const int *highlight, int highlight_count) {
+static ikc_panel humanoid_panel(const ikc_figure *f, const ik_transform *pose, const ik_mat4 *model,
+                                const ik_mat4 *ghost, const int *highlight, int highlight_count) {
     ikc_panel p;
     memset(&p, 0, sizeof p);
     p.skeleton = &f->skeleton;
@@ -104,7 +104,8 @@ static void humanoid_scene(ikc_demo_state *d, const ikc_figure *f) {
            skeleton->joint_count, (double)IKC_FIGURE_HEIGHT);
     pic = ikc_demo_picture("ikit demo: procedural humanoid", panels, 1, 1, IKC_VIEW_FRONT, 900, 800, NULL);
     ikc_demo_save_picture(d, "humanoid", &pic);
-    pic = ikc_demo_picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900, 800, NULL);
+    pic = ikc_demo_picture("ikit demo: procedural humanoid with joint limits", &panels[1], 1, 1, IKC_VIEW_PERSP, 900,
+                           800, NULL);
     ikc_demo_save_picture(d, "humanoid_limits", &pic);
 }
 
@@ -153,7 +154,8 @@ static void leg_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
     leg[0] = limb->start;
     leg[1] = limb->mid;
     leg[2] = limb->end;
-    printf("\nScene 1: left leg, two-bone IK, knee hinge 0..%d deg (seed 000's three cases)\n", IKC_FIGURE_KNEE_MAX_DEG);
+    printf("\nScene 1: left leg, two-bone IK, knee hinge 0..%d deg (seed 000's three cases)\n",
+           IKC_FIGURE_KNEE_MAX_DEG);
     table_header();
     ik_skeleton_rest_pose(skeleton, pose[0]);
     ik_skeleton_fk(skeleton, pose[0], NULL, rest_model);
@@ -201,7 +203,7 @@ static void leg_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
     }
     memcpy(scene_pose, pose[0], sizeof pose[0]);
     pic = ikc_demo_picture("Scene 1: two-bone leg, seed 000's cases (side view; grey: rest pose)", panels, CASES, 4,
-                  IKC_VIEW_SIDE, 1400, 560, NULL);
+                           IKC_VIEW_SIDE, 1400, 560, NULL);
     ikc_demo_save_picture(d, "leg_two_bone", &pic);
 }
 
@@ -267,8 +269,7 @@ static void head_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *sce
         dir = ik_vec3_normalize(ik_mat4_transform_vector(&current_model[head_joint], job.forward_ls));
         printf("%-6d (%6.2f, %5.2f, %5.2f)  %-8s %14.4f %10.3f\n", step, (double)target.x, (double)target.y,
                (double)target.z, reached ? "yes" : "no",
-               (double)ik_deg(ik_acos_safe(ik_vec3_dot(dir, ik_vec3_normalize(ik_vec3_sub(target, eye))))),
-               us);
+               (double)ik_deg(ik_acos_safe(ik_vec3_dot(dir, ik_vec3_normalize(ik_vec3_sub(target, eye))))), us);
         if (step % 2 == 0) {
             int s = step / 2;
             memcpy(pose[s], current, sizeof current);
@@ -288,8 +289,8 @@ static void head_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *sce
         }
         if (step == 1) scene_pose[head_joint].rotation = current[head_joint].rotation;
     }
-    pic = ikc_demo_picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 2, IKC_VIEW_PERSP, 1400,
-                  1000, NULL);
+    pic = ikc_demo_picture("Scene 2: head look-at (dashed: the gaze ray from the eyes)", panels, SHOWN, 2,
+                           IKC_VIEW_PERSP, 1400, 1000, NULL);
     ikc_demo_save_picture(d, "head_look_at", &pic);
 }
 
@@ -426,15 +427,14 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
         panels[f].target_count = 1;
         /* the cube, 20 cm, spinning a sixth of a turn a frame about the
          * vertical, the tail's tip on its centre (the target's cross) */
-        cubes[f] = ik_mat4_from_trs(target, ik_quat_from_axis_angle(ik_v3(0, 1, 0), a / 2),
-                                    ik_v3(0.2f, 0.2f, 0.2f));
+        cubes[f] = ik_mat4_from_trs(target, ik_quat_from_axis_angle(ik_v3(0, 1, 0), a / 2), ik_v3(0.2f, 0.2f, 0.2f));
         panels[f].cubes_ms = &cubes[f];
         panels[f].cube_count = 1;
         snprintf(titles[f], sizeof titles[f], "frame %d: %d iterations, residual %.1e m", f, iterations, (double)error);
         panels[f].title = titles[f];
     }
-    pic = ikc_demo_picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels, FRAMES, 3,
-                  IKC_VIEW_PERSP, 1400, 900, NULL);
+    pic = ikc_demo_picture("Scene 3: spring tail (seed 002) chasing a moving cube; wedges: hinge limits", panels,
+                           FRAMES, 3, IKC_VIEW_PERSP, 1400, 900, NULL);
     pic.ground_y = -0.6f;
     pic.elevation = 40; /* from higher up the tail's length shows in every frame, low or high */
     ikc_demo_save_picture(d, "tail_springs", &pic);
@@ -453,8 +453,8 @@ typedef struct arm_timing {
     ik_vec3 target;
 } arm_timing;
 
-static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const int *joints, const ik_constraint *limits, ik_vec3 target,
-                           ik_transform *pose, int *iterations, ik_real *error) {
+static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const int *joints, const ik_constraint *limits,
+                           ik_vec3 target, ik_transform *pose, int *iterations, ik_real *error) {
     ik_real scratch[4 * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
     if (use_fabrik) {
         ik_fabrik job = ik_fabrik_def();
@@ -518,7 +518,8 @@ static void arm_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
     arm[2] = ikc_figure_joint(f, IK_ROLE_FOREARM_L);
     arm[3] = ikc_figure_joint(f, IK_ROLE_HAND_L);
     for (k = 0; k < 4; ++k) limits[k] = f->limits[arm[k]];
-    printf("\nScene 4: left arm (shoulder, upper arm, forearm, hand) with limits: FABRIK and CCD on the same targets\n");
+    printf(
+        "\nScene 4: left arm (shoulder, upper arm, forearm, hand) with limits: FABRIK and CCD on the same targets\n");
     table_header();
     ik_skeleton_rest_pose(skeleton, pose[0]);
     ik_skeleton_fk(skeleton, pose[0], NULL, rest_model);
@@ -551,8 +552,8 @@ static void arm_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
             panels[index].targets_ms = &targets[c];
             panels[index].target_reached = &reached_flags[index];
             panels[index].target_count = 1;
-            snprintf(titles[index], sizeof titles[index], "%s, %s: %d iter, residual %.1e m",
-                     s == 0 ? "FABRIK" : "CCD", cases[c].name, iterations, (double)error);
+            snprintf(titles[index], sizeof titles[index], "%s, %s: %d iter, residual %.1e m", s == 0 ? "FABRIK" : "CCD",
+                     cases[c].name, iterations, (double)error);
             panels[index].title = titles[index];
             if (index == 0) {
                 for (k = 0; k < 4; ++k) scene_pose[arm[k]].rotation = pose[index][arm[k]].rotation;
@@ -560,7 +561,7 @@ static void arm_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *scen
         }
     }
     pic = ikc_demo_picture("Scene 4: FABRIK (left) and CCD (right), same targets, same limits", panels, CASES * 2, 2,
-                  IKC_VIEW_PERSP, 1100, 1300, NULL);
+                           IKC_VIEW_PERSP, 1100, 1300, NULL);
     ikc_demo_save_picture(d, "arms_fabrik_ccd", &pic);
 }
 
@@ -654,11 +655,13 @@ int ikc_demo(int argc, char **argv) {
         }
         count += ikc_demo_humanoid_scenes(&d, list + count, 6 - count);
         snprintf(path, sizeof path, "%s/scene.gltf", d.dir);
-        printf("\nThe scene as glTF (humanoid with the leg, head and FABRIK arm solutions; the tail's last frame;\n"
-               "the rig's figure on uneven ground, on a stair, holding the staff and looking, 2 m apart along -x):\n");
+        printf(
+            "\nThe scene as glTF (humanoid with the leg, head and FABRIK arm solutions; the tail's last frame;\n"
+            "the rig's figure on uneven ground, on a stair, holding the staff and looking, 2 m apart along -x):\n");
         if (ikc_write_scene_gltf(path, list, count, error, sizeof error)) {
             printf("  wrote %s\n", path);
-            ikc_demo_wrote(&d, "scene.gltf", "every scene's solved figures in one glTF file (Blender, any glTF viewer)");
+            ikc_demo_wrote(&d, "scene.gltf",
+                           "every scene's solved figures in one glTF file (Blender, any glTF viewer)");
         } else {
             fprintf(stderr, "ikc demo: %s\n", error);
             ++d.write_failures;

@@ -117,8 +117,7 @@ static int option_value(const char *a, const char *v, fit_options *o) {
             fprintf(stderr, "ikc fit: --plot-time '%s': give A:B seconds with A < B\n", v);
             return 0;
         }
-    }
-    else if (strcmp(a, "--error") == 0 || strcmp(a, "--offset") == 0) {
+    } else if (strcmp(a, "--error") == 0 || strcmp(a, "--offset") == 0) {
         if (!parse_length(v, strcmp(a, "--error") == 0 ? &o->error_m : &o->offset_m)) {
             fprintf(stderr, "ikc fit: %s '%s': give a length above zero, such as 1mm, 0.5cm or 0.001m\n", a, v);
             return 0;
@@ -152,8 +151,8 @@ static int option_value(const char *a, const char *v, fit_options *o) {
 }
 
 static int takes_value(const char *a) {
-    static const char *const options[] = {"-o", "--output", "--clip", "--plot", "--plot-joint", "--plot-time", "--error",
-                                          "--offset", "--fps", "--unit", "--sharing", "--force"};
+    static const char *const options[] = {"-o",      "--output", "--clip", "--plot", "--plot-joint", "--plot-time",
+                                          "--error", "--offset", "--fps",  "--unit", "--sharing",    "--force"};
     return ikc_is_one_of(a, options, sizeof options / sizeof options[0]);
 }
 
@@ -185,8 +184,10 @@ static int parse_options(int argc, char **argv, fit_options *o) {
         }
     }
     if (!o->path || !o->out || !(o->error_m > 0)) {
-        fprintf(stderr, "ikc fit: %s\n", !o->path ? "no input TAKE given" : !o->out ? "no output given (-o OUT)"
-                                                                                       : "no --error E given");
+        fprintf(stderr, "ikc fit: %s\n",
+                !o->path  ? "no input TAKE given"
+                : !o->out ? "no output given (-o OUT)"
+                          : "no --error E given");
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
@@ -234,7 +235,8 @@ static void buffers_free(fit_buffers *b) {
     free(b->scratch);
 }
 
-static void print_row(const char *method, const ik_key_fit_stats *s, ik_real mm_per_unit, double seconds, const char *note) {
+static void print_row(const char *method, const ik_key_fit_stats *s, ik_real mm_per_unit, double seconds,
+                      const char *note) {
     printf("%-18s %8ld %9.2f %12ld %9.3f %9.3f %8.2f s  %s\n", method, s->key_count,
            100.0 * (double)s->key_count / ((double)s->frame_count * s->channel_count), s->curve_key_count,
            (double)(s->max_error * mm_per_unit), (double)(s->mean_error * mm_per_unit), seconds, note);
@@ -319,8 +321,8 @@ static int write_fitted(const fit_options *o, ik_asset *asset, const fit_buffers
     ik_take rebaked = b->take;
     int code;
     if (asset->gltf) return ikc_write_clip("fit", asset, &b->clip, clip_index, b->clip.name, o->out, o->overwrite);
-    rebaked.poses_ls = (ik_transform *)malloc((size_t)b->take.frame_count * (size_t)b->take.joint_count *
-                                              sizeof *rebaked.poses_ls);
+    rebaked.poses_ls =
+        (ik_transform *)malloc((size_t)b->take.frame_count * (size_t)b->take.joint_count * sizeof *rebaked.poses_ls);
     if (!rebaked.poses_ls || ik_take_bake(&rebaked, &b->clip, asset->skeleton->rest_ls) != IK_OK) {
         fprintf(stderr, "ikc fit: cannot re-bake the fitted keys\n");
         free(rebaked.poses_ls);
@@ -365,7 +367,8 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
             return IKC_EXIT_USAGE;
         }
     /* the output's size depends on the take's values (scale channels) */
-    b.take.poses_ls = (ik_transform *)malloc((size_t)b.take.frame_count * (size_t)b.take.joint_count * sizeof(ik_transform));
+    b.take.poses_ls =
+        (ik_transform *)malloc((size_t)b.take.frame_count * (size_t)b.take.joint_count * sizeof(ik_transform));
     if (!b.take.poses_ls) {
         fprintf(stderr, "ikc fit: out of memory\n");
         goto done;
@@ -410,14 +413,17 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
         cJSON_AddNumberToObject(json, "error_mm", (double)o->error_m * 1e3);
         cJSON_AddNumberToObject(json, "error_units", (double)job.max_error);
         cJSON_AddNumberToObject(json, "metres_per_unit", (double)unit);
-        cJSON_AddItemToObject(json, "unit_from", ikc_json_text(o->metres_per_unit > 0 ? "--unit"
-                                                                : asset->bvh           ? "the figure's size"
-                                                                                       : "glTF metres"));
+        cJSON_AddItemToObject(json, "unit_from",
+                              ikc_json_text(o->metres_per_unit > 0 ? "--unit"
+                                            : asset->bvh           ? "the figure's size"
+                                                                   : "glTF metres"));
     } else {
         printf("%s, clip '%s': %d frames at %.4g fps, %d joints; E = %.4g mm = %.4g model units (1 unit = %.4g m%s)\n",
                ikc_shown(o->path), ikc_shown(clip_name), b.take.frame_count, 1 / (double)b.take.frame_time,
                b.take.joint_count, (double)o->error_m * 1e3, (double)job.max_error, (double)unit,
-               o->metres_per_unit > 0 ? ", --unit" : asset->bvh ? ", guessed from the figure's size; --unit to set" : "");
+               o->metres_per_unit > 0 ? ", --unit"
+               : asset->bvh           ? ", guessed from the figure's size; --unit to set"
+                                      : "");
     }
     start = ikc_now();
     r = ik_key_fit_run(&job);
@@ -443,15 +449,17 @@ static int fit_asset(const fit_options *o, ik_asset *asset) {
         }
     }
     if (json) {
-        cJSON_AddItemToObject(json, "fitted", row_json(&ours, mm, fit_s, ours.sharing == IK_KEY_SHARE_SKELETON
-                                                                              ? "one set for the skeleton"
-                                                                              : "per joint"));
+        cJSON_AddItemToObject(
+            json, "fitted",
+            row_json(&ours, mm, fit_s,
+                     ours.sharing == IK_KEY_SHARE_SKELETON ? "one set for the skeleton" : "per joint"));
         if (o->compare) cJSON_AddItemToObject(json, "greedy", row_json(&greedy, mm, greedy_s, "per curve"));
     } else {
         printf("%-18s %8s %9s %12s %9s %9s %10s\n", "method", "keys", "% frames", "curve keys", "max mm", "mean mm",
                "time");
-        print_row("fitted (ours)", &ours, mm, fit_s,
-                  ours.sharing == IK_KEY_SHARE_SKELETON ? "one set of key times for the skeleton" : "key times per joint");
+        print_row(
+            "fitted (ours)", &ours, mm, fit_s,
+            ours.sharing == IK_KEY_SHARE_SKELETON ? "one set of key times for the skeleton" : "key times per joint");
         if (o->compare) print_row("greedy per curve", &greedy, mm, greedy_s, "keys: union of each channel's curves'");
     }
     if (o->plot && (code = write_plot(o, asset, &b)) != IKC_EXIT_OK) goto done;

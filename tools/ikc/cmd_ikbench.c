@@ -78,8 +78,10 @@ static int parse(int argc, char **argv, ikbench_request *req) {
             return IKC_EXIT_USAGE;
         }
         if (!(value = ikc_option_value("ikbench", argc, argv, &i))) return IKC_EXIT_USAGE;
-        if (strcmp(a, "--tip") == 0) req->tip = value;
-        else if (strcmp(a, "--base") == 0) req->base = value;
+        if (strcmp(a, "--tip") == 0)
+            req->tip = value;
+        else if (strcmp(a, "--base") == 0)
+            req->base = value;
         else if (strcmp(a, "-n") == 0) {
             if (!ikc_parse_int(value, &req->queries) || req->queries < 1 || req->queries > MAX_QUERIES) {
                 fprintf(stderr, "ikc ikbench: -n wants a whole number from 1 to %d, not '%s'\n", MAX_QUERIES,
@@ -163,10 +165,11 @@ static void print_json(const ikbench_request *req, const char *base, const ikc_p
 }
 
 static void print_text(const ikbench_request *req, const char *base, const ikc_protocol *p, const figures *f) {
-    printf("TRAC-IK protocol on %s, %s..%s (%d variables): %d configurations (seed %d), mid-range seed, "
-           "5 ms per query, 1e-5 per axis, %s build\n",
-           ikc_shown(req->path), ikc_shown(base), ikc_shown(req->tip), p->variables, p->queries, req->seed,
-           sizeof(ik_real) == sizeof(double) ? "double" : "float");
+    printf(
+        "TRAC-IK protocol on %s, %s..%s (%d variables): %d configurations (seed %d), mid-range seed, "
+        "5 ms per query, 1e-5 per axis, %s build\n",
+        ikc_shown(req->path), ikc_shown(base), ikc_shown(req->tip), p->variables, p->queries, req->seed,
+        sizeof(ik_real) == sizeof(double) ? "double" : "float");
     printf("  numeric:  %7.2f %%  mean %.4f ms  median %.4f ms\n", f[IKC_PROTOCOL_NUMERIC].success_pct,
            f[IKC_PROTOCOL_NUMERIC].mean_ms, f[IKC_PROTOCOL_NUMERIC].median_ms);
     if (p->model.kind == IK_ROBOT_ANALYTIC_NONE) {
@@ -175,11 +178,12 @@ static void print_text(const ikbench_request *req, const char *base, const ikc_p
     }
     printf("  seeded:   %7.2f %%  mean %.4f ms  median %.4f ms  (numeric from the closed form's solutions)\n",
            f[IKC_PROTOCOL_SEEDED].success_pct, f[IKC_PROTOCOL_SEEDED].mean_ms, f[IKC_PROTOCOL_SEEDED].median_ms);
-    printf("  analytic: %7.2f %%  mean %.2f us (one pass)  median %.2f us (with a clock read)  %.2f solutions "
-           "(%s)\n",
-           f[IKC_PROTOCOL_ANALYTIC].success_pct, f[IKC_PROTOCOL_ANALYTIC].mean_ms * 1e3,
-           f[IKC_PROTOCOL_ANALYTIC].median_ms * 1e3, f[IKC_PROTOCOL_ANALYTIC].solutions,
-           ik_robot_analytic_kind_str(p->model.kind));
+    printf(
+        "  analytic: %7.2f %%  mean %.2f us (one pass)  median %.2f us (with a clock read)  %.2f solutions "
+        "(%s)\n",
+        f[IKC_PROTOCOL_ANALYTIC].success_pct, f[IKC_PROTOCOL_ANALYTIC].mean_ms * 1e3,
+        f[IKC_PROTOCOL_ANALYTIC].median_ms * 1e3, f[IKC_PROTOCOL_ANALYTIC].solutions,
+        ik_robot_analytic_kind_str(p->model.kind));
 }
 
 int ikc_ikbench(int argc, char **argv) {
@@ -217,8 +221,10 @@ int ikc_ikbench(int argc, char **argv) {
         f[IKC_PROTOCOL_SEEDED] = run_solver(&protocol, IKC_PROTOCOL_SEEDED, times);
         f[IKC_PROTOCOL_ANALYTIC] = run_solver(&protocol, IKC_PROTOCOL_ANALYTIC, times);
     }
-    if (req.json) print_json(&req, base, &protocol, f);
-    else print_text(&req, base, &protocol, f);
+    if (req.json)
+        print_json(&req, base, &protocol, f);
+    else
+        print_text(&req, base, &protocol, f);
     ikc_protocol_free(&protocol);
     free(times);
     ik_urdf_free(urdf);

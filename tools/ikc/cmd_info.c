@@ -47,8 +47,8 @@ static void print_joint(const ik_asset *asset, const ik_mat4 *model_ms, int join
     int pad = depth * 2;
     if (pad > 40) pad = 40;
     printf("  %4d  %*s%-*s (%8.3f, %8.3f, %8.3f)", joint, pad, "", 36 - pad > 8 ? 36 - pad : 8,
-           ik_skeleton_name(s, joint)[0] ? ikc_shown(ik_skeleton_name(s, joint)) : "(unnamed)", (double)p.x, (double)p.y,
-           (double)p.z);
+           ik_skeleton_name(s, joint)[0] ? ikc_shown(ik_skeleton_name(s, joint)) : "(unnamed)", (double)p.x,
+           (double)p.y, (double)p.z);
     if (asset->chain_file) {
         const ik_chain_joint *j = &asset->chain_file->joints[joint];
         if (j->type == IK_CHAIN_HINGE)
@@ -142,7 +142,8 @@ static int print_humanoid(const ik_asset *asset, const char *map_path) {
     }
     for (role = 0; role < IK_ROLE_COUNT; ++role) found += h.map.joint[role] >= 0;
     if (h.map_result == IK_OK && h.init_result == IK_OK) {
-        printf("\nhumanoid: found (%d of %d roles)%s\n", found, IK_ROLE_COUNT, map_path ? ", with the mapping file" : "");
+        printf("\nhumanoid: found (%d of %d roles)%s\n", found, IK_ROLE_COUNT,
+               map_path ? ", with the mapping file" : "");
         ikc_humanoid_print_map(stdout, &h, asset->skeleton, "  ");
     } else if (map_path || h.map_result == IK_OK) {
         printf("\nhumanoid: not usable\n");
@@ -166,8 +167,7 @@ static void print_clips(const ik_asset *asset) {
         const ik_clip *clip = ik_asset_clip(asset, c);
         printf("  %3d  %-28s %8.3f s  %4d channels", c, ikc_shown(ikc_asset_clip_name(asset, c, buf, sizeof buf)),
                (double)clip->duration, clip->channel_count);
-        if (asset->bvh)
-            printf("  %d frames at %.1f fps", asset->bvh->frame_count, 1.0 / asset->bvh->frame_time);
+        if (asset->bvh) printf("  %d frames at %.1f fps", asset->bvh->frame_count, 1.0 / asset->bvh->frame_time);
         printf("\n");
     }
 }
@@ -179,8 +179,8 @@ static void print_targets(const ik_asset *asset) {
     for (t = 0; t < asset->chain_file->target_count; ++t) {
         const ik_chain_target *tg = &asset->chain_file->targets[t];
         printf("  %-16s joint %-16s at (%.3f, %.3f, %.3f) weight %g\n", ikc_shown(tg->name),
-               ikc_shown(ik_skeleton_name(asset->skeleton, tg->joint)), (double)tg->position_ms.x, (double)tg->position_ms.y,
-               (double)tg->position_ms.z, (double)tg->importance);
+               ikc_shown(ik_skeleton_name(asset->skeleton, tg->joint)), (double)tg->position_ms.x,
+               (double)tg->position_ms.y, (double)tg->position_ms.z, (double)tg->importance);
     }
 }
 
@@ -215,8 +215,9 @@ int ikc_info(int argc, char **argv) {
         return IKC_EXIT_USAGE;
     }
     if (ikc_is_urdf(path) && json) {
-        fprintf(stderr, "ikc info: --json is for skeleton files (glTF, BVH, .chain); `ikc ikbench` and `ikc solve --json` "
-                        "report on URDF robots\n");
+        fprintf(stderr,
+                "ikc info: --json is for skeleton files (glTF, BVH, .chain); `ikc ikbench` and `ikc solve --json` "
+                "report on URDF robots\n");
         return IKC_EXIT_USAGE;
     }
     if (ikc_is_urdf(path)) return ikc_robot_info(path);

@@ -103,7 +103,7 @@ static int option_value(const char *option, const char *value, render_options *o
         fprintf(stderr, "ikc render: --columns: want 1..%d, got '%s'\n", MAX_FRAMES, value);
     } else if (strcmp(option, "--labels") == 0) {
         /* "ends" is the old name of "roles" */
-        o->labels = strcmp(value, "none") == 0                                    ? 0
+        o->labels = strcmp(value, "none") == 0                                  ? 0
                     : strcmp(value, "roles") == 0 || strcmp(value, "ends") == 0 ? 1
                     : strcmp(value, "all") == 0                                 ? 2
                                                                                 : -1;
@@ -124,8 +124,8 @@ static int option_value(const char *option, const char *value, render_options *o
 
 /* The options valued by option_value. */
 static int takes_value(const char *a) {
-    static const char *const options[] = {"-o", "--output", "--clip", "--time", "--frames",
-                                          "--view", "--size", "--columns", "--labels", "--layout"};
+    static const char *const options[] = {"-o",     "--output", "--clip",    "--time",   "--frames",
+                                          "--view", "--size",   "--columns", "--labels", "--layout"};
     return ikc_is_one_of(a, options, sizeof options / sizeof options[0]);
 }
 
@@ -235,8 +235,7 @@ static int chain_joints(const ik_asset *asset, int *highlight, int *roles, int *
  * and its panel; with `follow`, each frame recentred on the first root
  * across the ground. */
 static void pose_frames(const render_options *o, const ik_asset *asset, const ik_clip *clip, const ik_real *times,
-                        int frame_count, ik_transform *poses, ik_mat4 *models, ikc_panel *panels,
-                        char titles[][48]) {
+                        int frame_count, ik_transform *poses, ik_mat4 *models, ikc_panel *panels, char titles[][48]) {
     int n = asset->skeleton->joint_count, i;
     ikc_progress progress;
     ikc_progress_begin(&progress, "posing frames", frame_count, o->quiet);
@@ -347,12 +346,14 @@ static int render_asset(const render_options *o, const ik_asset *asset) {
     ikc_picture pic;
     ikc_mesh mesh;
     int have_mesh = ikc_mesh_load(asset, &mesh, error, sizeof error);
-    ik_vec3 *posed = have_mesh > 0 ? (ik_vec3 *)malloc((size_t)(frame_count ? frame_count : 1) *
-                                                       (size_t)mesh.vertex_count * sizeof *posed)
-                                   : NULL;
+    ik_vec3 *posed =
+        have_mesh > 0
+            ? (ik_vec3 *)malloc((size_t)(frame_count ? frame_count : 1) * (size_t)mesh.vertex_count * sizeof *posed)
+            : NULL;
     if (error[0])
         fprintf(stderr, "ikc render: warning: %s%s\n", ikc_shown(error), have_mesh ? "" : "; drawing the bones");
-    if (frame_count == 0) code = IKC_EXIT_NOT_FOUND;
+    if (frame_count == 0)
+        code = IKC_EXIT_NOT_FOUND;
     else if (!poses || !models || !target_ms || !reached || have_mesh < 0 || (have_mesh > 0 && !posed)) {
         fprintf(stderr, "ikc render: out of memory\n");
         code = IKC_EXIT_FAILURE;

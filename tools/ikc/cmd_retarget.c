@@ -86,21 +86,32 @@ static int parse(int argc, char **argv, retarget_options *o) {
             usage(stdout);
             return -1;
         }
-        if (strcmp(a, "--hands") == 0) o->hands = 1;
-        else if (strcmp(a, "--overwrite") == 0) o->overwrite = 1;
-        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = 1;
-        else if (strcmp(a, "--json") == 0) o->json = o->quiet = 1;
-        else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) value = &o->out;
-        else if (strcmp(a, "--clip") == 0) value = &o->clip;
-        else if (strcmp(a, "--map") == 0) value = &o->map;
-        else if (strcmp(a, "--target-map") == 0) value = &o->target_map;
-        else if (strcmp(a, "--render") == 0) value = &o->render;
+        if (strcmp(a, "--hands") == 0)
+            o->hands = 1;
+        else if (strcmp(a, "--overwrite") == 0)
+            o->overwrite = 1;
+        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+            o->quiet = 1;
+        else if (strcmp(a, "--json") == 0)
+            o->json = o->quiet = 1;
+        else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+            value = &o->out;
+        else if (strcmp(a, "--clip") == 0)
+            value = &o->clip;
+        else if (strcmp(a, "--map") == 0)
+            value = &o->map;
+        else if (strcmp(a, "--target-map") == 0)
+            value = &o->target_map;
+        else if (strcmp(a, "--render") == 0)
+            value = &o->render;
         else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "ikc retarget: unknown option '%s'\n", ikc_shown(a));
             usage(stderr);
             return IKC_EXIT_USAGE;
-        } else if (!o->source) o->source = a;
-        else if (!o->target) o->target = a;
+        } else if (!o->source)
+            o->source = a;
+        else if (!o->target)
+            o->target = a;
         else {
             fprintf(stderr, "ikc retarget: one SOURCE and one TARGET_RIG ('%s' is extra)\n", ikc_shown(a));
             return IKC_EXIT_USAGE;
@@ -205,7 +216,8 @@ static int render(const retarget_options *o, const ikc_motion *src, const ik_ass
     takes[0] = &src->take, takes[1] = take;
     constraints[0] = src->asset.constraints, constraints[1] = dst_asset->constraints;
     snprintf(title, sizeof title, "ikc retarget %s onto %s", ikc_shown(o->source), ikc_shown(o->target));
-    if (have_mesh < 0 || !ikc_retarget_picture_make(&pic, rigs, takes, constraints, have_mesh > 0 ? &mesh : NULL, title)) {
+    if (have_mesh < 0 ||
+        !ikc_retarget_picture_make(&pic, rigs, takes, constraints, have_mesh > 0 ? &mesh : NULL, title)) {
         fprintf(stderr, "ikc retarget: out of memory for the picture\n");
         ok = 0;
     } else {
@@ -227,7 +239,7 @@ typedef struct audit_figures {
     /* per group, its segment most often past the group's 95th percentile goal, and the frames it is */
     int worst_segment[IK_BODY_GROUPS], worst_first[IK_BODY_GROUPS], worst_last[IK_BODY_GROUPS],
         worst_frames[IK_BODY_GROUPS];
-    ikc_ground_figures ground;            /* the contacts found on the result */
+    ikc_ground_figures ground; /* the contacts found on the result */
 } audit_figures;
 
 /* The goal on a group's angles, median; the 95th percentile's is twice it. */
@@ -262,7 +274,8 @@ static int measure_directions(const ikc_motion *src, const ik_humanoid *dst, con
     for (i = 0; ok && i < IK_BODY_SEGMENTS; ++i) {
         g = (int)ik_body_segment_group(i);
         if (over[i] > a->worst_frames[g])
-            a->worst_segment[g] = i, a->worst_frames[g] = over[i], a->worst_first[g] = first[i], a->worst_last[g] = last[i];
+            a->worst_segment[g] = i, a->worst_frames[g] = over[i], a->worst_first[g] = first[i],
+            a->worst_last[g] = last[i];
     }
     for (g = 0; ok && g < IK_BODY_GROUPS; ++g) {
         ik_real *v = angles + (size_t)g * 2 * (size_t)frames;
@@ -329,15 +342,17 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
                         const audit_figures *a, int held, double seconds, int frames) {
     int g;
     double mm = 1000.0 / (double)ik_foot_metre(rep->target_leg);
-    double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg), unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
+    double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg),
+           unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
     printf("%s (clip '%s') onto %s: %d frames, %d of %d joints paired, %d contacts held\n", ikc_shown(o->source),
            ikc_shown(src->clip_name), ikc_shown(o->target), frames, rep->paired_joints, dst->skeleton->joint_count,
            held);
-    printf("  scale %.5g target units per source unit (legs %.4g and %.4g units: %.3g m and %.3g m per unit "
-           "for %.2f m legs)%s\n",
-           (double)rep->scale, (double)rep->source_leg, (double)rep->target_leg, unit_s, unit_t,
-           (double)IK_FOOT_LEG_METRES,
-           (unit_s / unit_t > 1.5 || unit_t / unit_s > 1.5) ? ": unit mismatch, handled by the scale" : "");
+    printf(
+        "  scale %.5g target units per source unit (legs %.4g and %.4g units: %.3g m and %.3g m per unit "
+        "for %.2f m legs)%s\n",
+        (double)rep->scale, (double)rep->source_leg, (double)rep->target_leg, unit_s, unit_t,
+        (double)IK_FOOT_LEG_METRES,
+        (unit_s / unit_t > 1.5 || unit_t / unit_s > 1.5) ? ": unit mismatch, handled by the scale" : "");
     printf("  %-44s %12s %12s\n", "", "before IK", "after IK");
     printf("  %-44s %12.1f %12.1f\n", "planted feet's travel, all contacts (mm)", (double)before->skating.travel * mm,
            (double)after->skating.travel * mm);
@@ -348,11 +363,12 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
     printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", before->knee_flips, after->knee_flips);
     printf("  %-44s %12.1f %12.1f\n", "beyond the rig's limits, worst joint (deg)", (double)ik_deg(before->beyond),
            (double)ik_deg(after->beyond));
-    printf("  %-44s %12.1f %12.1f\n", "  grounded feet's ankles and toes (deg)", (double)ik_deg(before->beyond_grounded),
-           (double)ik_deg(after->beyond_grounded));
-    printf("  on the ground in the result (toe within 4 cm of the floor, under 25 cm/s, 60 Hz; see --help):\n"
-           "    %d contacts, slide worst %.1f mm, median %.1f mm, %d over 5 mm\n",
-           a->ground.contacts, (double)a->ground.worst_slide, (double)a->ground.median_slide, a->ground.over);
+    printf("  %-44s %12.1f %12.1f\n", "  grounded feet's ankles and toes (deg)",
+           (double)ik_deg(before->beyond_grounded), (double)ik_deg(after->beyond_grounded));
+    printf(
+        "  on the ground in the result (toe within 4 cm of the floor, under 25 cm/s, 60 Hz; see --help):\n"
+        "    %d contacts, slide worst %.1f mm, median %.1f mm, %d over 5 mm\n",
+        a->ground.contacts, (double)a->ground.worst_slide, (double)a->ground.median_slide, a->ground.over);
     printf("  directions against the source's in the body frame, median / 95th percentile (deg):\n   ");
     for (g = 0; g < IK_BODY_GROUPS; ++g)
         printf(" %s %.1f / %.1f%s", ik_body_group_name((ik_body_group)g), (double)ik_deg(a->direction[g][0]),
@@ -379,7 +395,8 @@ static cJSON *table_json(const retarget_options *o, const ikc_motion *src, const
                          const audit_figures *a, int held, double seconds, int frames) {
     cJSON *root = cJSON_CreateObject(), *ground = cJSON_CreateObject(), *dirs = cJSON_CreateObject();
     double mm = 1000.0 / (double)ik_foot_metre(rep->target_leg);
-    double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg), unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
+    double unit_s = (double)(IK_FOOT_LEG_METRES / rep->source_leg),
+           unit_t = (double)(IK_FOOT_LEG_METRES / rep->target_leg);
     int g;
     cJSON_AddItemToObject(root, "source", ikc_json_text(o->source));
     cJSON_AddItemToObject(root, "clip", ikc_json_text(src->clip_name));
@@ -466,13 +483,16 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     if (r == IK_OK) r = ik_retarget_run(&job);
     seconds = ikc_now() - t0;
     if (r == IK_ERR_NOT_FOUND) {
-        fprintf(stderr, "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on "
-                        "the target; `ikc contacts` shows the feet's heights and speeds\n", ikc_shown(o->source));
+        fprintf(stderr,
+                "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on "
+                "the target; `ikc contacts` shows the feet's heights and speeds\n",
+                ikc_shown(o->source));
         code = IKC_EXIT_FORMAT;
     } else if (r == IK_ERR_UNSUPPORTED) {
-        fprintf(stderr, "ikc retarget: %s: a leg ends without a foot joint nor a foot control joint (a virtual "
-                        "ankle with nothing to stand for the foot): the feet cannot be held (--target-map FILE names "
-                        "the foot joints if they exist under other names)\n",
+        fprintf(stderr,
+                "ikc retarget: %s: a leg ends without a foot joint nor a foot control joint (a virtual "
+                "ankle with nothing to stand for the foot): the feet cannot be held (--target-map FILE names "
+                "the foot joints if they exist under other names)\n",
                 ikc_shown(o->target));
         code = IKC_EXIT_FORMAT;
     } else if (r != IK_OK) {
@@ -489,7 +509,8 @@ static int run(const retarget_options *o, ikc_motion *src, ik_asset *dst_asset, 
     /* the table first: writing the clip into the document rebuilds the skeleton the rig points at */
     if (code == IKC_EXIT_OK && o->json) {
         json = table_json(o, src, dst, &rep, &before, &after, &figures, held, seconds, frames);
-        failed = audit(o, &before, &after, &figures, (double)take.frame_time, cJSON_GetObjectItem(json, "checks_failed"));
+        failed =
+            audit(o, &before, &after, &figures, (double)take.frame_time, cJSON_GetObjectItem(json, "checks_failed"));
     } else if (code == IKC_EXIT_OK) {
         print_table(o, src, dst, &rep, &before, &after, &figures, held, seconds, frames);
         failed = audit(o, &before, &after, &figures, (double)take.frame_time, NULL);
@@ -521,8 +542,10 @@ int ikc_retarget(int argc, char **argv) {
     memset(&dst, 0, sizeof dst);
     code = ikc_motion_load("retarget", o.source, o.clip, o.map, &src);
     if (code == IKC_EXIT_OK && src.contact_count == 0) {
-        fprintf(stderr, "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on the "
-                        "target; `ikc contacts` shows the feet's heights and speeds\n", ikc_shown(o.source));
+        fprintf(stderr,
+                "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on the "
+                "target; `ikc contacts` shows the feet's heights and speeds\n",
+                ikc_shown(o.source));
         code = IKC_EXIT_FORMAT;
     }
     if (code == IKC_EXIT_OK) {

@@ -31,8 +31,14 @@
 #define NATURAL_MAX_BEND_DEG 150 /* a limb's natural bend: the humanoid's knee and elbow limit */
 
 typedef enum solver_kind {
-    SOLVER_AUTO, SOLVER_TWO_BONE, SOLVER_CCD, SOLVER_FABRIK,
-    SOLVER_DLS, SOLVER_SDLS, SOLVER_TRANSPOSE, SOLVER_GRADIENT
+    SOLVER_AUTO,
+    SOLVER_TWO_BONE,
+    SOLVER_CCD,
+    SOLVER_FABRIK,
+    SOLVER_DLS,
+    SOLVER_SDLS,
+    SOLVER_TRANSPOSE,
+    SOLVER_GRADIENT
 } solver_kind;
 
 static const char *const solver_names[] = {"auto", "two-bone", "ccd", "fabrik", "dls", "sdls", "transpose", "gradient"};
@@ -59,7 +65,7 @@ typedef struct target_request {
 
 typedef struct solve_options {
     solver_kind solver;
-    int chain_count; /* 0: from the limbs found by name, else 3 */
+    int chain_count;   /* 0: from the limbs found by name, else 3 */
     ik_real tolerance; /* 0: 1e-3 of each chain's reach */
     int max_iterations;
     int json, quiet;
@@ -188,17 +194,22 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
         return IKC_EXIT_USAGE;
     }
     ik_skeleton_chain(asset->skeleton, t->joint, count, t->chain);
-    t->chain_count = opt->chain_count == 0 ? ik_named_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
+    t->chain_count =
+        opt->chain_count == 0 ? ik_named_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
     if (t->chain_count < 2) return explain_own_limb(asset, chains, n, t);
     return IKC_EXIT_OK;
 }
 
 static ik_jacobian_method jacobian_method(solver_kind s) {
     switch (s) {
-    case SOLVER_SDLS: return IK_JACOBIAN_SDLS;
-    case SOLVER_TRANSPOSE: return IK_JACOBIAN_TRANSPOSE;
-    case SOLVER_GRADIENT: return IK_JACOBIAN_GRADIENT;
-    default: return IK_JACOBIAN_DLS;
+        case SOLVER_SDLS:
+            return IK_JACOBIAN_SDLS;
+        case SOLVER_TRANSPOSE:
+            return IK_JACOBIAN_TRANSPOSE;
+        case SOLVER_GRADIENT:
+            return IK_JACOBIAN_GRADIENT;
+        default:
+            return IK_JACOBIAN_DLS;
     }
 }
 
@@ -235,95 +246,95 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
     t->iterations = 1;
     ik_error_clear(&t->bad_field);
     switch (t->solver) {
-    case SOLVER_TWO_BONE: {
-        ik_two_bone job = ik_two_bone_def();
-        ik_two_bone_bind(&job, model_ms, pose_ls, t->chain[0], t->chain[1], t->chain[2]);
-        job.target_ms = t->target_ms;
-        job.use_pole = t->has_pole;
-        job.pole_ms = t->pole_ms;
-        if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
-        r = ik_two_bone_run(&job);
-        break;
-    }
-    case SOLVER_CCD: {
-        ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
-        ik_ccd job = ik_ccd_def();
-        job.base.skeleton = s;
-        job.joints = t->chain;
-        job.base.listed_joint_count = t->chain_count;
-        job.target_ms = t->target_ms;
-        job.base.constraints = has_limits ? limits : NULL;
-        job.base.root_ms = &asset->root_ms;
-        job.tolerance = t->tolerance;
-        if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-        job.base.pose_ls = pose_ls;
-        job.base.scratch = scratch;
-        job.base.scratch_bytes = sizeof scratch;
-        job.iterations = &t->iterations;
-        job.error = &error;
-        job.base.error_field = &t->bad_field;
-        r = ik_ccd_run(&job);
-        break;
-    }
-    case SOLVER_FABRIK: {
-        ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
-        ik_fabrik job = ik_fabrik_def();
-        job.base.skeleton = s;
-        job.joints = t->chain;
-        job.base.listed_joint_count = t->chain_count;
-        job.targets_ms = &t->target_ms;
-        job.base.constraints = has_limits ? limits : NULL;
-        job.base.root_ms = &asset->root_ms;
-        job.tolerance = t->tolerance;
-        if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-        job.base.pose_ls = pose_ls;
-        job.base.scratch = scratch;
-        job.base.scratch_bytes = sizeof scratch;
-        job.iterations = &t->iterations;
-        job.error = &error;
-        job.base.error_field = &t->bad_field;
-        r = ik_fabrik_run(&job);
-        break;
-    }
-    default: {
-        /* Every chain joint but the effector turns as a ball joint (a chain
-         * file's hinges about their axis, fixed joints not at all). */
-        ik_jacobian_joint joints[IKC_MAX_CHAIN];
-        ik_constraint joint_limits[IKC_MAX_CHAIN];
-        ik_jacobian_effector effector = ik_jacobian_effector_make(t->joint, t->target_ms);
-        ik_jacobian job = ik_jacobian_def();
-        int count = 0, axes = 0;
-        size_t bytes;
-        void *scratch;
-        if (asset->chain_file)
-            count = ik_chain_file_jacobian_joints(asset->chain_file, t->chain, t->chain_count - 1, joints, joint_limits,
-                                                  NULL);
-        else
-            for (count = 0; count + 1 < t->chain_count; ++count) joints[count] = ik_jacobian_ball(t->chain[count]);
-        for (k = 0; k < count; ++k) axes += joints[k].axis_count;
-        if (count == 0) return IK_ERR_RANGE;
-        bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
-        scratch = malloc(bytes);
-        if (!scratch) return IK_ERR_NO_MEMORY;
-        job.base.skeleton = s;
-        job.base.pose_ls = pose_ls;
-        job.base.root_ms = &asset->root_ms;
-        job.joints = joints;
-        job.base.listed_joint_count = count;
-        job.effectors = &effector;
-        job.effector_count = 1;
-        job.base.constraints = has_limits ? joint_limits : NULL;
-        job.method = jacobian_method(t->solver);
-        job.tolerance = t->tolerance;
-        if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-        job.base.scratch = scratch;
-        job.base.scratch_bytes = bytes;
-        job.iterations = &t->iterations;
-        job.error = &error;
-        job.base.error_field = &t->bad_field;
-        r = ik_jacobian_run(&job);
-        free(scratch);
-    }
+        case SOLVER_TWO_BONE: {
+            ik_two_bone job = ik_two_bone_def();
+            ik_two_bone_bind(&job, model_ms, pose_ls, t->chain[0], t->chain[1], t->chain[2]);
+            job.target_ms = t->target_ms;
+            job.use_pole = t->has_pole;
+            job.pole_ms = t->pole_ms;
+            if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
+            r = ik_two_bone_run(&job);
+            break;
+        }
+        case SOLVER_CCD: {
+            ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
+            ik_ccd job = ik_ccd_def();
+            job.base.skeleton = s;
+            job.joints = t->chain;
+            job.base.listed_joint_count = t->chain_count;
+            job.target_ms = t->target_ms;
+            job.base.constraints = has_limits ? limits : NULL;
+            job.base.root_ms = &asset->root_ms;
+            job.tolerance = t->tolerance;
+            if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
+            job.base.pose_ls = pose_ls;
+            job.base.scratch = scratch;
+            job.base.scratch_bytes = sizeof scratch;
+            job.iterations = &t->iterations;
+            job.error = &error;
+            job.base.error_field = &t->bad_field;
+            r = ik_ccd_run(&job);
+            break;
+        }
+        case SOLVER_FABRIK: {
+            ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
+            ik_fabrik job = ik_fabrik_def();
+            job.base.skeleton = s;
+            job.joints = t->chain;
+            job.base.listed_joint_count = t->chain_count;
+            job.targets_ms = &t->target_ms;
+            job.base.constraints = has_limits ? limits : NULL;
+            job.base.root_ms = &asset->root_ms;
+            job.tolerance = t->tolerance;
+            if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
+            job.base.pose_ls = pose_ls;
+            job.base.scratch = scratch;
+            job.base.scratch_bytes = sizeof scratch;
+            job.iterations = &t->iterations;
+            job.error = &error;
+            job.base.error_field = &t->bad_field;
+            r = ik_fabrik_run(&job);
+            break;
+        }
+        default: {
+            /* Every chain joint but the effector turns as a ball joint (a chain
+             * file's hinges about their axis, fixed joints not at all). */
+            ik_jacobian_joint joints[IKC_MAX_CHAIN];
+            ik_constraint joint_limits[IKC_MAX_CHAIN];
+            ik_jacobian_effector effector = ik_jacobian_effector_make(t->joint, t->target_ms);
+            ik_jacobian job = ik_jacobian_def();
+            int count = 0, axes = 0;
+            size_t bytes;
+            void *scratch;
+            if (asset->chain_file)
+                count = ik_chain_file_jacobian_joints(asset->chain_file, t->chain, t->chain_count - 1, joints,
+                                                      joint_limits, NULL);
+            else
+                for (count = 0; count + 1 < t->chain_count; ++count) joints[count] = ik_jacobian_ball(t->chain[count]);
+            for (k = 0; k < count; ++k) axes += joints[k].axis_count;
+            if (count == 0) return IK_ERR_RANGE;
+            bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
+            scratch = malloc(bytes);
+            if (!scratch) return IK_ERR_NO_MEMORY;
+            job.base.skeleton = s;
+            job.base.pose_ls = pose_ls;
+            job.base.root_ms = &asset->root_ms;
+            job.joints = joints;
+            job.base.listed_joint_count = count;
+            job.effectors = &effector;
+            job.effector_count = 1;
+            job.base.constraints = has_limits ? joint_limits : NULL;
+            job.method = jacobian_method(t->solver);
+            job.tolerance = t->tolerance;
+            if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
+            job.base.scratch = scratch;
+            job.base.scratch_bytes = bytes;
+            job.iterations = &t->iterations;
+            job.error = &error;
+            job.base.error_field = &t->bad_field;
+            r = ik_jacobian_run(&job);
+            free(scratch);
+        }
     }
     ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
     return r;
@@ -336,8 +347,10 @@ static void print_json(const ik_asset *asset, const char *out, const target_requ
     int i, k;
     cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
     cJSON_AddStringToObject(root, "format", ik_asset_format_name(asset));
-    if (out) cJSON_AddItemToObject(root, "output", ikc_json_text(out));
-    else cJSON_AddNullToObject(root, "output");
+    if (out)
+        cJSON_AddItemToObject(root, "output", ikc_json_text(out));
+    else
+        cJSON_AddNullToObject(root, "output");
     for (i = 0; i < target_count; ++i) {
         const target_request *t = &targets[i];
         cJSON *o = cJSON_CreateObject(), *chain = cJSON_AddArrayToObject(o, "chain");
@@ -409,8 +422,7 @@ static int write_bvh_file(const ik_asset *asset, const char *out, const ik_trans
 }
 
 /* Write the solved pose in the input's format, atomically. */
-static int write_output(ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time,
-                        int overwrite) {
+static int write_output(ik_asset *asset, const char *out, const ik_transform *pose_ls, ik_real time, int overwrite) {
     char ext[8];
     ik_error err;
     ik_result r;
@@ -533,7 +545,7 @@ typedef struct solve_command {
     ik_real fps;
     const char *targets_file;
     ikc_target_tracks tracks;
-    int track_of[MAX_TARGETS];       /* each target's track in `tracks`, or -1 */
+    int track_of[MAX_TARGETS]; /* each target's track in `tracks`, or -1 */
     int frames_missed[MAX_TARGETS];
     ik_real worst_residual[MAX_TARGETS];
 } solve_command;
@@ -584,7 +596,9 @@ static int option_value(const char *a, const char *value, solve_command *c) {
         c->targets_file = value;
         return 1;
     } else {
-        const char **slot = strcmp(a, "--clip") == 0 ? &c->clip_name : strcmp(a, "--render") == 0 ? &c->picture : &c->out;
+        const char **slot = strcmp(a, "--clip") == 0     ? &c->clip_name
+                            : strcmp(a, "--render") == 0 ? &c->picture
+                                                         : &c->out;
         *slot = value;
         return 1;
     }
@@ -593,9 +607,9 @@ static int option_value(const char *a, const char *value, solve_command *c) {
 
 /* The options valued by option_value. */
 static int takes_value(const char *a) {
-    static const char *const options[] = {"-o",     "--output", "--target",    "-t",        "--pole",       "--solver",
-                                          "--chain", "--clip",  "--time",      "--tolerance", "--iterations", "--render",
-                                          "--fps",   "--targets-file"};
+    static const char *const options[] = {
+        "-o",     "--output", "--target",    "-t",           "--pole",   "--solver", "--chain",
+        "--clip", "--time",   "--tolerance", "--iterations", "--render", "--fps",    "--targets-file"};
     return ikc_is_one_of(a, options, sizeof options / sizeof options[0]);
 }
 
@@ -623,7 +637,8 @@ static int parse_options(int argc, char **argv, solve_command *c) {
             usage(stdout);
             return IKC_EXIT_OK;
         } else if (takes_value(a)) {
-            if (!(value = ikc_option_value("solve", argc, argv, &i)) || !option_value(a, value, c)) return IKC_EXIT_USAGE;
+            if (!(value = ikc_option_value("solve", argc, argv, &i)) || !option_value(a, value, c))
+                return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--json") == 0 || strcmp(a, "--overwrite") == 0) {
             *(a[2] == 'j' ? &c->opt.json : &c->opt.overwrite) = 1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -645,7 +660,8 @@ static int parse_options(int argc, char **argv, solve_command *c) {
         return IKC_EXIT_USAGE;
     }
     if (c->roles.map_path && !ikc_roles_any(&c->roles)) {
-        fprintf(stderr, "ikc solve: --map only names the humanoid's joints; give a role too (--left-hand, --slope, ...)\n");
+        fprintf(stderr,
+                "ikc solve: --map only names the humanoid's joints; give a role too (--left-hand, --slope, ...)\n");
         return IKC_EXIT_USAGE;
     }
     return -1;
@@ -674,9 +690,12 @@ static int resolve_targets(solve_command *c, const ik_asset *asset) {
         t->joint = ikc_asset_find_joint("solve", asset, t->joint_name);
         if (t->joint < 0) return IKC_EXIT_NOT_FOUND;
         if ((code = choose_chain(asset, &c->opt, t)) != IKC_EXIT_OK) return code;
-        t->solver = c->opt.solver != SOLVER_AUTO ? c->opt.solver : t->chain_count == 3 ? SOLVER_TWO_BONE : SOLVER_FABRIK;
+        t->solver = c->opt.solver != SOLVER_AUTO ? c->opt.solver
+                    : t->chain_count == 3        ? SOLVER_TWO_BONE
+                                                 : SOLVER_FABRIK;
         if (t->solver == SOLVER_TWO_BONE && t->chain_count != 3) {
-            fprintf(stderr, "ikc solve: two-bone needs a chain of 3 joints; the chain for '%s' has %d (use --chain 3)\n",
+            fprintf(stderr,
+                    "ikc solve: two-bone needs a chain of 3 joints; the chain for '%s' has %d (use --chain 3)\n",
                     t->joint_name, t->chain_count);
             return IKC_EXIT_USAGE;
         }
@@ -830,7 +849,8 @@ static int solve_all_frames(solve_command *c, ik_asset *asset, ik_transform *pos
         ik_clip_sample(clip, time, pose);
         ik_skeleton_fk(asset->skeleton, pose, &asset->root_ms, model);
         for (i = 0; i < c->target_count; ++i)
-            if (c->track_of[i] >= 0) c->targets[i].target_ms = ikc_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
+            if (c->track_of[i] >= 0)
+                c->targets[i].target_ms = ikc_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
         if (ikc_roles_any(&c->roles)) code = ikc_roles_solve(&c->roles, asset, pose, model);
         if (code == IKC_EXIT_OK) code = solve_targets(c, asset, pose, model);
         if (code != IKC_EXIT_OK) {
@@ -874,8 +894,10 @@ static int solve_asset(solve_command *c, ik_asset *asset, ik_transform *pose, ik
     if (c->picture && (code = render_result(asset, c->picture, c->targets, c->target_count, roles, pose, model,
                                             start)) != IKC_EXIT_OK)
         return code;
-    if (c->opt.json) print_json(asset, c->out, c->targets, c->target_count, roles, model);
-    else if (!c->opt.quiet) print_table(c, asset);
+    if (c->opt.json)
+        print_json(asset, c->out, c->targets, c->target_count, roles, model);
+    else if (!c->opt.quiet)
+        print_table(c, asset);
     return IKC_EXIT_OK;
 }
 

@@ -62,7 +62,8 @@ static void usage(FILE *out) {
 static int parse_value(walk_options *o, const char *option, const char *value) {
     ik_real *reals[] = {&o->seconds, &o->fps, &o->speed, &o->stride, &o->cadence, &o->step_height, &o->slope};
     int *flags[] = {NULL, NULL, &o->have_speed, &o->have_stride, &o->have_cadence, &o->have_step, &o->have_slope};
-    static const char *const names[] = {"--seconds", "--fps", "--speed", "--stride", "--cadence", "--step-height", "--slope"};
+    static const char *const names[] = {"--seconds", "--fps",         "--speed", "--stride",
+                                        "--cadence", "--step-height", "--slope"};
     int i;
     for (i = 0; i < 7; ++i)
         if (strcmp(option, names[i]) == 0) {
@@ -81,19 +82,24 @@ static int parse_value(walk_options *o, const char *option, const char *value) {
         fprintf(stderr, "ikc walk: --stairs: want RISE,RUN, both positive, got '%s'\n", value);
         return 0;
     }
-    if (strcmp(option, "-o") == 0 || strcmp(option, "--output") == 0) o->out = value;
-    else if (strcmp(option, "--map") == 0) o->map = value;
-    else if (strcmp(option, "--render") == 0) o->render = value;
-    else if (strcmp(option, "--height-field") == 0) o->height_field = value;
+    if (strcmp(option, "-o") == 0 || strcmp(option, "--output") == 0)
+        o->out = value;
+    else if (strcmp(option, "--map") == 0)
+        o->map = value;
+    else if (strcmp(option, "--render") == 0)
+        o->render = value;
+    else if (strcmp(option, "--height-field") == 0)
+        o->height_field = value;
     return 1;
 }
 
 static int parse_args(int argc, char **argv, walk_options *o) {
-    static const char *const with_value[] = {"-o", "--output", "--seconds", "--fps", "--speed", "--stride", "--cadence",
-                                             "--step-height", "--slope", "--stairs", "--height-field", "--map", "--render"};
-    static const char *const all[] = {"-o", "--output", "--seconds", "--fps", "--speed", "--stride", "--cadence",
-                                      "--step-height", "--slope", "--stairs", "--height-field", "--map", "--render",
-                                      "--overwrite", "--quiet", "--json"};
+    static const char *const with_value[] = {
+        "-o",      "--output", "--seconds",      "--fps", "--speed", "--stride", "--cadence", "--step-height",
+        "--slope", "--stairs", "--height-field", "--map", "--render"};
+    static const char *const all[] = {
+        "-o",      "--output", "--seconds",      "--fps", "--speed",  "--stride",    "--cadence", "--step-height",
+        "--slope", "--stairs", "--height-field", "--map", "--render", "--overwrite", "--quiet",   "--json"};
     int i, k;
     memset(o, 0, sizeof *o);
     o->seconds = 4;
@@ -113,14 +119,18 @@ static int parse_args(int argc, char **argv, walk_options *o) {
                 break;
             }
         if (known) continue;
-        if (strcmp(a, "--overwrite") == 0) o->overwrite = 1;
-        else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
-        else if (strcmp(a, "--json") == 0) o->json = o->quiet = 1;
+        if (strcmp(a, "--overwrite") == 0)
+            o->overwrite = 1;
+        else if (strcmp(a, "--quiet") == 0)
+            o->quiet = 1;
+        else if (strcmp(a, "--json") == 0)
+            o->json = o->quiet = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ikc walk: unknown option '%s'\n", a);
             ikc_suggest_name(stderr, all, (int)(sizeof all / sizeof all[0]), a, 2);
             return 0;
-        } else if (!o->path) o->path = a;
+        } else if (!o->path)
+            o->path = a;
         else {
             fprintf(stderr, "ikc walk: one character file, please ('%s' and '%s')\n", o->path, a);
             return 0;
@@ -157,7 +167,9 @@ static int make_ground(const walk_options *o, ik_real leg, ik_real distance, ik_
     } else if (o->have_stairs) {
         double steps = ceil((double)((distance + leg) / o->stairs[1]));
         *ground = ik_ground_stairs(ik_v3(0, 0, (ik_real)0.5 * leg), ik_v3(0, 0, 1), o->stairs[0], o->stairs[1],
-                                   steps > 100000 ? 100000 : steps < 1 ? 1 : (int)steps);
+                                   steps > 100000 ? 100000
+                                   : steps < 1    ? 1
+                                                  : (int)steps);
         *have = 1;
     } else if (o->height_field) {
         size_t length = 0;
@@ -191,7 +203,8 @@ static void print_json(const walk_options *o, const ik_walk *job, ik_real cadenc
     cJSON_AddNumberToObject(root, "frames", frames);
     cJSON_AddNumberToObject(root, "fps", (double)o->fps);
     cJSON_AddNumberToObject(root, "speed", (double)job->speed);
-    cJSON_AddNumberToObject(root, "stride", cadence > 0 ? 2 * (double)job->speed / (double)cadence : (double)job->stride);
+    cJSON_AddNumberToObject(root, "stride",
+                            cadence > 0 ? 2 * (double)job->speed / (double)cadence : (double)job->stride);
     cJSON_AddNumberToObject(root, "cadence", (double)cadence);
     cJSON_AddNumberToObject(root, "step_height", (double)job->step_height);
     cJSON_AddNumberToObject(root, "distance", (double)report->distance);
@@ -277,11 +290,12 @@ static int walk_asset(const walk_options *o, ik_asset *asset) {
         }
         cadence = ik_walk_cadence(&job);
         if (!o->quiet)
-            printf("walk: %d frames at %g fps, %.3g units at %.3g units/s, cadence %.3g steps/s, %d footfalls, "
-                   "largest miss %.3g units (%.0f frames/s)\n",
-                   take.frame_count, (double)o->fps, (double)report.distance, (double)job.speed,
-                   (double)cadence, report.steps, (double)report.worst_residual,
-                   take.frame_count / (ikc_now() - t0 > 0 ? ikc_now() - t0 : 1e-9));
+            printf(
+                "walk: %d frames at %g fps, %.3g units at %.3g units/s, cadence %.3g steps/s, %d footfalls, "
+                "largest miss %.3g units (%.0f frames/s)\n",
+                take.frame_count, (double)o->fps, (double)report.distance, (double)job.speed, (double)cadence,
+                report.steps, (double)report.worst_residual,
+                take.frame_count / (ikc_now() - t0 > 0 ? ikc_now() - t0 : 1e-9));
     }
     if (o->render) {
         ikc_walk_picture pic;
@@ -292,9 +306,8 @@ static int walk_asset(const walk_options *o, ik_asset *asset) {
         if (error[0])
             fprintf(stderr, "ikc walk: warning: %s%s\n", ikc_shown(error), have_mesh ? "" : "; drawing the bones");
         snprintf(title, sizeof title, "ikc walk %s", o->path);
-        made = have_mesh >= 0 &&
-               ikc_walk_picture_make(&pic, &h.rig, &asset->root_ms, &take, job.ground, have_mesh > 0 ? &mesh : NULL, 6,
-                                     2, title);
+        made = have_mesh >= 0 && ikc_walk_picture_make(&pic, &h.rig, &asset->root_ms, &take, job.ground,
+                                                       have_mesh > 0 ? &mesh : NULL, 6, 2, title);
         if (!made) {
             if (have_mesh > 0) ikc_mesh_free(&mesh);
             fprintf(stderr, "ikc walk: out of memory for the picture\n");

@@ -67,7 +67,8 @@ static void draw_axes(cairo_t *cr, const ikc_curve_plot *p, const frame_map *m) 
     cairo_paint(cr);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_LEFT - MARGIN_RIGHT, HEIGHT - MARGIN_TOP - MARGIN_BOTTOM);
+    cairo_rectangle(cr, MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_LEFT - MARGIN_RIGHT,
+                    HEIGHT - MARGIN_TOP - MARGIN_BOTTOM);
     cairo_stroke(cr);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 12);
@@ -85,7 +86,8 @@ static void draw_axes(cairo_t *cr, const ikc_curve_plot *p, const frame_map *m) 
     cairo_show_text(cr, p->title ? p->title : "");
     cairo_set_font_size(cr, 12);
     cairo_move_to(cr, MARGIN_LEFT, 46);
-    cairo_show_text(cr, "dots: the take's frames   line: fitted Hermite curve   circles: keys   whiskers: in/out tangents");
+    cairo_show_text(cr,
+                    "dots: the take's frames   line: fitted Hermite curve   circles: keys   whiskers: in/out tangents");
 }
 
 /* Component c of the channel at time t as keyed (the Hermite of glTF's
@@ -110,12 +112,13 @@ static void draw_component(cairo_t *cr, const ikc_curve_plot *p, const frame_map
     const ik_channel *ch = p->fitted;
     int f, k, steps = 400;
     cairo_save(cr);
-    cairo_rectangle(cr, MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_LEFT - MARGIN_RIGHT, HEIGHT - MARGIN_TOP - MARGIN_BOTTOM);
+    cairo_rectangle(cr, MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_LEFT - MARGIN_RIGHT,
+                    HEIGHT - MARGIN_TOP - MARGIN_BOTTOM);
     cairo_clip(cr);
     colour(cr, component_colours[c], 0.45);
     for (f = 0; f < p->frame_count; ++f) {
-        cairo_arc(cr, page_x(m, (double)f * (double)p->frame_time), page_y(m, (double)p->samples[f * width + c]), 1.6, 0,
-                  TWO_PI);
+        cairo_arc(cr, page_x(m, (double)f * (double)p->frame_time), page_y(m, (double)p->samples[f * width + c]), 1.6,
+                  0, TWO_PI);
         cairo_fill(cr);
     }
     colour(cr, component_colours[c], 1);
@@ -161,7 +164,8 @@ static void draw_plot(cairo_t *cr, const void *context) {
 }
 
 int ikc_curve_plot_file(const ikc_curve_plot *plot, const char *path, char *error, size_t error_size) {
-    if (!plot->fitted || plot->fitted->interpolation != IK_INTERP_CUBICSPLINE || plot->frame_count < 1 || !plot->samples) {
+    if (!plot->fitted || plot->fitted->interpolation != IK_INTERP_CUBICSPLINE || plot->frame_count < 1 ||
+        !plot->samples) {
         snprintf(error, error_size, "nothing to plot");
         return 0;
     }

@@ -14,7 +14,7 @@ typedef struct ikc_curve_plot {
     const ik_real *samples;   /* [frame_count * width] the take's values at frame f * frame_time */
     int frame_count;
     ik_real frame_time;
-    ik_real from, to;         /* the time window drawn, seconds */
+    ik_real from, to; /* the time window drawn, seconds */
 } ikc_curve_plot;
 
 /* Draw to `path` (.png, .svg or .pdf), atomically; 1, or 0 with `error`. */

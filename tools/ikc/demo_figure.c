@@ -42,12 +42,14 @@ static void leg_limits(ikc_figure *f, int side) {
     f->limits[leg->mid] =
         ik_constraint_hinge(ik_quat_identity(), leg->hinge_axis_ls, 0, ik_rad(IKC_FIGURE_KNEE_MAX_DEG));
     cone(f, side ? IK_ROLE_FOOT_R : IK_ROLE_FOOT_L, 35, 20);
-    if (leg->toe >= 0) f->limits[leg->toe] = ik_constraint_hinge(ik_quat_identity(), ik_v3(1, 0, 0), ik_rad(-40), ik_rad(20));
+    if (leg->toe >= 0)
+        f->limits[leg->toe] = ik_constraint_hinge(ik_quat_identity(), ik_v3(1, 0, 0), ik_rad(-40), ik_rad(20));
 }
 
 int ikc_figure_init(ikc_figure *f) {
     int n = ik_humanoid_build_skeleton(IKC_FIGURE_HEIGHT, IKC_FIGURE_JOINTS, f->parents, f->names, f->rest_ls), j;
-    if (!(n == IKC_FIGURE_JOINTS && ik_skeleton_init(&f->skeleton, n, f->parents, f->names, f->rest_ls, NULL) == IK_OK &&
+    if (!(n == IKC_FIGURE_JOINTS &&
+          ik_skeleton_init(&f->skeleton, n, f->parents, f->names, f->rest_ls, NULL) == IK_OK &&
           ik_humanoid_map_find(&f->skeleton, NULL, 0, &f->map) == IK_OK &&
           ik_humanoid_init(&f->rig, &f->skeleton, &f->map) == IK_OK))
         return 0;

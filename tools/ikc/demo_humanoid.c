@@ -105,8 +105,8 @@ typedef struct stance {
 /* Solve each stance with both feet on its ground; panels show the result
  * over the rest pose. */
 static void ground_scene(ikc_demo_state *d, const ikc_figure *f, const stance *stances, int count, ikc_panel *panels,
-                         ik_transform (*pose)[JOINTS], ik_mat4 (*model)[JOINTS],
-                         char (*captions)[120], const int *highlight, int highlight_count) {
+                         ik_transform (*pose)[JOINTS], ik_mat4 (*model)[JOINTS], char (*captions)[120],
+                         const int *highlight, int highlight_count) {
     static ik_mat4 rest_model[JOINTS];
     int s, k;
     ik_skeleton_fk(&f->skeleton, f->rest_ls, NULL, rest_model);
@@ -133,9 +133,8 @@ static void ground_scene(ikc_demo_state *d, const ikc_figure *f, const stance *s
         panels[s].ghost_ms = rest_model;
         panels[s].title = stances[s].name;
         snprintf(captions[s], sizeof captions[s], "feet %.2f and %.2f m up, pelvis %+.3f m%s%s",
-                 (double)report.ground_point_ms[0].y, (double)report.ground_point_ms[1].y,
-                 (double)report.pelvis_offset, report.heel_lifted[0] ? ", left heel lifted" : "",
-                 report.heel_lifted[1] ? ", right heel lifted" : "");
+                 (double)report.ground_point_ms[0].y, (double)report.ground_point_ms[1].y, (double)report.pelvis_offset,
+                 report.heel_lifted[0] ? ", left heel lifted" : "", report.heel_lifted[1] ? ", right heel lifted" : "");
         panels[s].caption = captions[s];
     }
 }
@@ -151,8 +150,8 @@ static ik_ground uneven_ground(void) {
     for (iz = 0; iz < FIELD_N; ++iz)
         for (ix = 0; ix < FIELD_N; ++ix) {
             ik_real x = x0 + (ik_real)ix * cell, z = z0 + (ik_real)iz * cell;
-            field_heights[iz * FIELD_N + ix] = 0.06f * IK_SIN(6 * x + 0.5f) + 0.04f * IK_SIN(4 * z + 1) +
-                                               0.02f * IK_SIN(9 * x + 7 * z);
+            field_heights[iz * FIELD_N + ix] =
+                0.06f * IK_SIN(6 * x + 0.5f) + 0.04f * IK_SIN(4 * z + 1) + 0.02f * IK_SIN(9 * x + 7 * z);
         }
     return ik_ground_height_field(ik_v3(x0, 0, z0), cell, FIELD_N, FIELD_N, field_heights);
 }
@@ -163,8 +162,7 @@ static void uneven_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *k
     static ik_mat4 model[2][JOINTS];
     static char captions[2][120];
     static int highlight[10];
-    const stance stances[2] = {{"standing where it stood", &ground, 0},
-                               {"left foot a step ahead", &ground, 0.32f}};
+    const stance stances[2] = {{"standing where it stood", &ground, 0}, {"left foot a step ahead", &ground, 0.32f}};
     ikc_panel panels[2];
     ikc_picture pic;
     int n = leg_highlight(f, highlight);
@@ -173,7 +171,7 @@ static void uneven_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *k
     table_header("residual");
     ground_scene(d, f, stances, 2, panels, pose, model, captions, highlight, n);
     pic = ikc_demo_picture("Scene 5: feet on uneven ground (a height field; grey: the rest pose)", panels, 2, 2,
-                  IKC_VIEW_PERSP, 1400, 760, &ground);
+                           IKC_VIEW_PERSP, 1400, 760, &ground);
     ikc_demo_save_picture(d, "humanoid_uneven_ground", &pic);
     memcpy(keep, pose[1], sizeof pose[1]);
 }
@@ -197,10 +195,10 @@ static void stairs_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *k
     table_header("residual");
     ground_scene(d, f, stances, 2, panels, pose, model, captions, highlight, n);
     pic = ikc_demo_picture("Scene 6a: stepping up a stair, side view (grey: the rest pose)", &panels[0], 1, 1,
-                  IKC_VIEW_SIDE, 800, 760, &ahead);
+                           IKC_VIEW_SIDE, 800, 760, &ahead);
     ikc_demo_save_picture(d, "humanoid_stairs_up", &pic);
     pic = ikc_demo_picture("Scene 6b: standing across stairs, front view (grey: the rest pose)", &panels[1], 1, 1,
-                  IKC_VIEW_FRONT, 800, 760, &sideways);
+                           IKC_VIEW_FRONT, 800, 760, &sideways);
     ikc_demo_save_picture(d, "humanoid_stairs_across", &pic);
     memcpy(keep, pose[0], sizeof pose[0]);
 }
@@ -250,7 +248,8 @@ static void staff_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *ke
         ik_humanoid_report report;
         double us;
         staff = staff0;
-        staff.translation = ik_vec3_add(center, ik_v3(0.1f * (t - 0.5f) * 2, 0.05f * IK_SIN(IK_PI * t), 0.1f * IK_SIN(IK_PI * t)));
+        staff.translation =
+            ik_vec3_add(center, ik_v3(0.1f * (t - 0.5f) * 2, 0.05f * IK_SIN(IK_PI * t), 0.1f * IK_SIN(IK_PI * t)));
         staff.rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), roll);
         job.rig = &f->rig;
         job.ground = &floor;
@@ -276,8 +275,8 @@ static void staff_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *ke
                  (double)ik_deg(roll), reached[frame][0] && reached[frame][1] ? "on it" : "off it");
         panels[frame].title = titles[frame];
     }
-    pic = ikc_demo_picture("Scene 7: two hands on a swinging staff (orange: clavicles and arms)", panels, STAFF_FRAMES, 3,
-                  IKC_VIEW_FRONT, 1400, 1000, NULL);
+    pic = ikc_demo_picture("Scene 7: two hands on a swinging staff (orange: clavicles and arms)", panels, STAFF_FRAMES,
+                           3, IKC_VIEW_FRONT, 1400, 1000, NULL);
     ikc_demo_save_picture(d, "humanoid_staff", &pic);
     memcpy(keep, pose[STAFF_FRAMES / 2], sizeof pose[0]);
 }
@@ -331,8 +330,9 @@ static void look_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *kee
         snprintf(titles[frame], sizeof titles[frame], "frame %d: %.1f deg off the point", frame, (double)error);
         panels[frame].title = titles[frame];
     }
-    pic = ikc_demo_picture("Scene 8: head tracking a moving point (dashed: the face's forward, as long as the distance)", panels,
-                  LOOK_FRAMES, 3, IKC_VIEW_PERSP, 1400, 1000, NULL);
+    pic =
+        ikc_demo_picture("Scene 8: head tracking a moving point (dashed: the face's forward, as long as the distance)",
+                         panels, LOOK_FRAMES, 3, IKC_VIEW_PERSP, 1400, 1000, NULL);
     pic.show_ground = 0;
     ikc_demo_save_picture(d, "humanoid_look_at", &pic);
     memcpy(keep, pose[LOOK_FRAMES - 1], sizeof pose[0]);

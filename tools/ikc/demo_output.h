@@ -18,7 +18,7 @@ typedef struct ikc_demo_listed {
 /* What `ikc demo` writes and counts; shared by its scenes. */
 typedef struct ikc_demo_state {
     const char *dir;
-    int svg; /* also write each picture as SVG */
+    int svg;    /* also write each picture as SVG */
     int layout; /* also write each picture's layout as DIR/NAME.layout.json (layout_report.h) */
     int write_failures;
     int solve_failures;

@@ -37,8 +37,8 @@ static int small_figure_init(small_figure *f) {
         return 0;
     for (side = 0; side < 2; ++side) {
         int arm = map.joint[side == 0 ? IK_ROLE_UPPER_ARM_L : IK_ROLE_UPPER_ARM_R];
-        f->rest_ls[arm].rotation = ik_quat_mul(ik_quat_from_axis_angle(ik_v3(0, 0, 1), ik_rad(side == 0 ? 80.0f : -80.0f)),
-                                               f->rest_ls[arm].rotation);
+        f->rest_ls[arm].rotation = ik_quat_mul(
+            ik_quat_from_axis_angle(ik_v3(0, 0, 1), ik_rad(side == 0 ? 80.0f : -80.0f)), f->rest_ls[arm].rotation);
     }
     return ik_humanoid_init(&f->rig, &f->skeleton, &map) == IK_OK;
 }
@@ -101,8 +101,9 @@ void ikc_demo_retarget_scene(ikc_demo_state *d, const ikc_figure *figure) {
     job.scratch_bytes = ik_retarget_scratch_size(RETARGET_FRAMES, IKC_FIGURE_JOINTS, IKC_FIGURE_JOINTS);
     job.scratch = malloc(job.scratch_bytes);
     r = job.scratch ? ik_retarget_run(&job) : IK_ERR_NO_MEMORY;
-    printf("\nRetargeting (ikc retarget): the walk played on a 1.5 m figure resting in a T-pose, in centimetres;\n"
-           "rotations through both rest poses, travel scaled by the legs, the walk's foot contacts held.\n");
+    printf(
+        "\nRetargeting (ikc retarget): the walk played on a 1.5 m figure resting in a T-pose, in centimetres;\n"
+        "rotations through both rest poses, travel scaled by the legs, the walk's foot contacts held.\n");
     if (r != IK_OK) {
         fprintf(stderr, "ikc demo: the retarget failed: %s\n", ik_result_str(r));
         ++d->solve_failures;

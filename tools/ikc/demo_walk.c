@@ -35,10 +35,11 @@ void ikc_demo_walk_scene(ikc_demo_state *d, const ikc_figure *figure) {
     job.take = &take;
     job.model_ms = walk_model;
     job.report = &report;
-    printf("\nA procedural walk (seed 004): the figure up stairs (rise 0.15 m, tread 0.30 m), speed %.2f m/s,\n"
-           "stride %.2f m, cadence %.2f steps/s, step height %.3f m; feet on eased curves, planted while they\n"
-           "stand; legs by the rig's two-bone solve, heels lifting at toe-off.\n",
-           (double)job.speed, (double)job.stride, (double)ik_walk_cadence(&job), (double)job.step_height);
+    printf(
+        "\nA procedural walk (seed 004): the figure up stairs (rise 0.15 m, tread 0.30 m), speed %.2f m/s,\n"
+        "stride %.2f m, cadence %.2f steps/s, step height %.3f m; feet on eased curves, planted while they\n"
+        "stand; legs by the rig's two-bone solve, heels lifting at toe-off.\n",
+        (double)job.speed, (double)job.stride, (double)ik_walk_cadence(&job), (double)job.step_height);
     r = ik_walk_run(&job);
     if (r != IK_OK) {
         fprintf(stderr, "ikc demo: the walk failed: %s\n", ik_result_str(r));
@@ -49,7 +50,8 @@ void ikc_demo_walk_scene(ikc_demo_state *d, const ikc_figure *figure) {
     printf("  %d frames, %.2f m walked, %d footfalls, largest miss of a hand or foot %.2g m, %.0f frames/s\n",
            take.frame_count, (double)report.distance, report.steps, (double)report.worst_residual,
            take.frame_count / (us * 1e-6));
-    if (!ikc_walk_picture_make(&pic, &figure->rig, NULL, &take, &stairs, d->body, 6, 3, "A walk up stairs (ikc walk --stairs)")) {
+    if (!ikc_walk_picture_make(&pic, &figure->rig, NULL, &take, &stairs, d->body, 6, 3,
+                               "A walk up stairs (ikc walk --stairs)")) {
         fprintf(stderr, "ikc demo: out of memory for the walk's picture\n");
         ++d->write_failures;
         return;

@@ -85,7 +85,6 @@ static int is_highlighted(const ikc_panel *p, int joint) {
     return 0;
 }
 
-
 /* The model frame a joint's limits are measured in: its parent's frame times
  * its pose translation and the constraint's reference rotation. */
 static ik_mat4 reference_frame(const ikc_panel *p, int joint, const ik_constraint *c) {
@@ -155,8 +154,10 @@ static void draw_limits(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, 
                 ik_vec3 d = ik_quat_rotate(ik_quat_from_axis_angle(c->axis, a), dir_ls);
                 ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
                 ikc_page_point pp = ikc_camera_to_page(cam, q, px, py);
-                if (full_turn && k == 0) cairo_move_to(cr, pp.x, pp.y);
-                else cairo_line_to(cr, pp.x, pp.y);
+                if (full_turn && k == 0)
+                    cairo_move_to(cr, pp.x, pp.y);
+                else
+                    cairo_line_to(cr, pp.x, pp.y);
             }
             cairo_close_path(cr);
         } else {
@@ -167,14 +168,16 @@ static void draw_limits(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, 
             if (cone >= ik_rad(179)) continue;
             for (k = 0; k <= steps; ++k) {
                 ik_real t = 2 * IK_PI * (ik_real)k / (ik_real)steps;
-                ik_vec3 d = ik_vec3_add(ik_vec3_scale(dir_ls, IK_COS(cone)),
-                                        ik_vec3_scale(ik_vec3_add(ik_vec3_scale(e1, IK_COS(t)),
-                                                                  ik_vec3_scale(e2, IK_SIN(t))),
-                                                      IK_SIN(cone)));
+                ik_vec3 d =
+                    ik_vec3_add(ik_vec3_scale(dir_ls, IK_COS(cone)),
+                                ik_vec3_scale(ik_vec3_add(ik_vec3_scale(e1, IK_COS(t)), ik_vec3_scale(e2, IK_SIN(t))),
+                                              IK_SIN(cone)));
                 ik_vec3 q = ik_vec3_mad(origin, ik_vec3_normalize(ik_mat4_transform_vector(&frame, d)), radius);
                 ikc_page_point pp = ikc_camera_to_page(cam, q, px, py);
-                if (k == 0) cairo_move_to(cr, pp.x, pp.y);
-                else cairo_line_to(cr, pp.x, pp.y);
+                if (k == 0)
+                    cairo_move_to(cr, pp.x, pp.y);
+                else
+                    cairo_line_to(cr, pp.x, pp.y);
                 if (k % 8 == 0 && k < steps) {
                     cairo_move_to(cr, o.x, o.y);
                     cairo_line_to(cr, pp.x, pp.y);
@@ -205,8 +208,10 @@ static void draw_ground_faces(cairo_t *cr, const ikc_camera *cam, ikc_face_list 
         cairo_new_path(cr);
         for (c = 0; c < 4; ++c) {
             ikc_page_point q = ikc_camera_to_page(cam, f->quad.corner_ms[c], px, py);
-            if (c == 0) cairo_move_to(cr, q.x, q.y);
-            else cairo_line_to(cr, q.x, q.y);
+            if (c == 0)
+                cairo_move_to(cr, q.x, q.y);
+            else
+                cairo_line_to(cr, q.x, q.y);
         }
         cairo_close_path(cr);
         cairo_set_source_rgb(cr, 0.86 * shade, 0.83 * shade, 0.76 * shade);
@@ -247,7 +252,8 @@ static void draw_ground(cairo_t *cr, const ikc_camera *cam, const ikc_picture *p
             count = ikc_grid_count(from, to, step);
             for (k = 0; k < count; ++k) {
                 ik_real t = (ik_real)((double)from + k * (double)step);
-                ikc_page_point m = ikc_camera_to_page(cam, pic->view == IKC_VIEW_FRONT ? ik_v3(t, gy, 0) : ik_v3(0, gy, t), px, py);
+                ikc_page_point m =
+                    ikc_camera_to_page(cam, pic->view == IKC_VIEW_FRONT ? ik_v3(t, gy, 0) : ik_v3(0, gy, t), px, py);
                 cairo_move_to(cr, m.x, m.y);
                 cairo_line_to(cr, m.x, m.y + 5);
             }
@@ -259,14 +265,16 @@ static void draw_ground(cairo_t *cr, const ikc_camera *cam, const ikc_picture *p
         count = ikc_grid_count(x0, x1, step);
         for (k = 0; k < count; ++k) {
             ik_real x = (ik_real)((double)x0 + k * (double)step);
-            ikc_page_point a = ikc_camera_to_page(cam, ik_v3(x, gy, z0), px, py), c = ikc_camera_to_page(cam, ik_v3(x, gy, z1), px, py);
+            ikc_page_point a = ikc_camera_to_page(cam, ik_v3(x, gy, z0), px, py),
+                           c = ikc_camera_to_page(cam, ik_v3(x, gy, z1), px, py);
             cairo_move_to(cr, a.x, a.y);
             cairo_line_to(cr, c.x, c.y);
         }
         count = ikc_grid_count(z0, z1, step);
         for (k = 0; k < count; ++k) {
             ik_real z = (ik_real)((double)z0 + k * (double)step);
-            ikc_page_point a = ikc_camera_to_page(cam, ik_v3(x0, gy, z), px, py), c = ikc_camera_to_page(cam, ik_v3(x1, gy, z), px, py);
+            ikc_page_point a = ikc_camera_to_page(cam, ik_v3(x0, gy, z), px, py),
+                           c = ikc_camera_to_page(cam, ik_v3(x1, gy, z), px, py);
             cairo_move_to(cr, a.x, a.y);
             cairo_line_to(cr, c.x, c.y);
         }
@@ -367,8 +375,10 @@ static void draw_cubes(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, d
             shade = 0.45 + 0.55 * fmax(0, (double)ik_vec3_dot(n, light));
             cairo_new_path(cr);
             for (k = 0; k < 4; ++k) {
-                if (k == 0) cairo_move_to(cr, pp[k].x, pp[k].y);
-                else cairo_line_to(cr, pp[k].x, pp[k].y);
+                if (k == 0)
+                    cairo_move_to(cr, pp[k].x, pp[k].y);
+                else
+                    cairo_line_to(cr, pp[k].x, pp[k].y);
             }
             cairo_close_path(cr);
             cairo_set_source_rgb(cr, 0.18 * shade, 0.56 * shade, 0.62 * shade);
@@ -412,8 +422,10 @@ static void draw_labels(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, 
             cairo_new_path(cr);
             cairo_move_to(cr, leader[0], leader[1]);
             cairo_line_to(cr, leader[2], leader[3]);
-            if (pass == 0) cairo_set_source_rgba(cr, 1, 1, 1, 0.75);
-            else set_rgb(cr, 0x44505cu, 0.85);
+            if (pass == 0)
+                cairo_set_source_rgba(cr, 1, 1, 1, 0.75);
+            else
+                set_rgb(cr, 0x44505cu, 0.85);
             cairo_set_line_width(cr, pass == 0 ? fmax(2.2, unit * 0.9) : fmax(0.7, unit * 0.3));
             cairo_stroke(cr);
         }
@@ -429,8 +441,10 @@ static void draw_labels(cairo_t *cr, const ikc_camera *cam, const ikc_panel *p, 
         }
         label(cr, lab->text_x, lab->text_y, lab->text, size, 0x44505cu);
     }
-    if (report) *report = l;
-    else ikc_panel_layout_free(&l);
+    if (report)
+        *report = l;
+    else
+        ikc_panel_layout_free(&l);
 }
 
 static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pic, const ikc_panel *p, ikc_bounds b,
@@ -447,14 +461,17 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     cairo_clip(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    if (faces->count > 0) draw_ground_faces(cr, cam, faces, x, base, unit);
-    else if (pic->show_ground) draw_ground(cr, cam, pic, b, x, base, w, h);
+    if (faces->count > 0)
+        draw_ground_faces(cr, cam, faces, x, base, unit);
+    else if (pic->show_ground)
+        draw_ground(cr, cam, pic, b, x, base, w, h);
     if (p->ghost_ms && !p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 1, NULL);
     if (!p->mesh) draw_limits(cr, cam, p, x, base);
     /* props under the bones, so the hands show on them */
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     for (j = 0; j < p->rod_count; ++j) {
-        ikc_page_point a = ikc_camera_to_page(cam, p->rods_ms[2 * j], x, base), c = ikc_camera_to_page(cam, p->rods_ms[2 * j + 1], x, base);
+        ikc_page_point a = ikc_camera_to_page(cam, p->rods_ms[2 * j], x, base),
+                       c = ikc_camera_to_page(cam, p->rods_ms[2 * j + 1], x, base);
         cairo_move_to(cr, a.x, a.y);
         cairo_line_to(cr, c.x, c.y);
         set_rgb(cr, 0x6b4423u, 1);
@@ -477,8 +494,7 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
     /* over a mesh, the limits and the earlier pose show through it, faint */
     if (p->mesh) draw_limits(cr, cam, p, x, base);
     if (p->ghost_ms && p->mesh) draw_skeleton(cr, cam, p, p->ghost_ms, x, base, unit, 1, 0.6, NULL);
-    if (!p->mesh || pic->bones)
-        draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1, &cover);
+    if (!p->mesh || pic->bones) draw_skeleton(cr, cam, p, p->model_ms, x, base, unit, 0, p->mesh ? 0.45 : 1, &cover);
     /* dashed guide lines: gaze rays, poles */
     cairo_set_line_width(cr, unit * 0.8);
     {
@@ -488,7 +504,8 @@ static void draw_panel(cairo_t *cr, const ikc_camera *cam, const ikc_picture *pi
         cairo_set_dash(cr, dash, 2, 0);
     }
     for (j = 0; j < p->line_count; ++j) {
-        ikc_page_point a = ikc_camera_to_page(cam, p->lines_ms[2 * j], x, base), c = ikc_camera_to_page(cam, p->lines_ms[2 * j + 1], x, base);
+        ikc_page_point a = ikc_camera_to_page(cam, p->lines_ms[2 * j], x, base),
+                       c = ikc_camera_to_page(cam, p->lines_ms[2 * j + 1], x, base);
         cairo_move_to(cr, a.x, a.y);
         cairo_line_to(cr, c.x, c.y);
     }

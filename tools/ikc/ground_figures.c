@@ -57,4 +57,3 @@ ik_result ikc_ground_figures_measure(const ik_asset *asset, const ik_humanoid *r
     free(job.heights);
     return r;
 }
-

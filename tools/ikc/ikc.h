@@ -54,8 +54,8 @@ int ikc_parse_size(const char *text, int *w, int *h);
 int ikc_parse_vec3(const char *text, ik_vec3 *out);
 /* "NAME=x,y,z": copies NAME (at most name_size - 1 bytes) and the vector.
  * On failure prints "ikc CMD: ..." naming the option and returns 0. */
-int ikc_parse_named_vec3(const char *command, const char *option, const char *text, char *name,
-                         size_t name_size, ik_vec3 *out);
+int ikc_parse_named_vec3(const char *command, const char *option, const char *text, char *name, size_t name_size,
+                         ik_vec3 *out);
 /* The value after an option (argv[*i + 1]), advancing *i; prints an error and
  * returns NULL when it is missing. */
 const char *ikc_option_value(const char *command, int argc, char **argv, int *i);

@@ -63,12 +63,13 @@ static cJSON *humanoid_json(const ik_asset *asset, const char *map_path, int *co
     roles = cJSON_CreateObject();
     missing = cJSON_CreateArray();
     cJSON_AddBoolToObject(o, "usable", h.map_result == IK_OK && h.init_result == IK_OK);
-    cJSON_AddItemToObject(o, "status", ikc_json_text(h.map_result != IK_OK ? ik_result_str(h.map_result)
-                                                                            : ik_result_str(h.init_result)));
+    cJSON_AddItemToObject(
+        o, "status", ikc_json_text(h.map_result != IK_OK ? ik_result_str(h.map_result) : ik_result_str(h.init_result)));
     for (role = 0; role < IK_ROLE_COUNT; ++role) {
         int joint = h.map.joint[role];
-        cJSON_AddItemToObject(roles, ik_humanoid_role_name(role),
-                              joint >= 0 ? ikc_json_text(ik_skeleton_name(asset->skeleton, joint)) : cJSON_CreateNull());
+        cJSON_AddItemToObject(
+            roles, ik_humanoid_role_name(role),
+            joint >= 0 ? ikc_json_text(ik_skeleton_name(asset->skeleton, joint)) : cJSON_CreateNull());
         if ((IK_HUMANOID_REQUIRED_ROLES & (1ul << role)) && joint < 0)
             cJSON_AddItemToArray(missing, ikc_json_text(ik_humanoid_role_name(role)));
     }

@@ -170,7 +170,8 @@ static void spans_add(row_spans *r, const float *t) {
 /* Every row's span widened by `gap` pixels on each side and taken over the
  * rows within `gap` above and below: the figure grown by the gap. */
 static int spans_grow(row_spans *r, double gap) {
-    double *lo = (double *)malloc((size_t)r->rows * sizeof *lo + 1), *hi = (double *)malloc((size_t)r->rows * sizeof *hi + 1);
+    double *lo = (double *)malloc((size_t)r->rows * sizeof *lo + 1),
+           *hi = (double *)malloc((size_t)r->rows * sizeof *hi + 1);
     int reach = (int)ceil(gap / r->cell), row, k;
     if (!lo || !hi) {
         free(lo);
@@ -231,8 +232,10 @@ static int segment_hits_box(const double *segment, ikc_box b, double clear) {
             if (q[k] < 0) return 0;
             continue;
         }
-        if (p[k] < 0) t0 = fmax(t0, q[k] / p[k]);
-        else t1 = fmin(t1, q[k] / p[k]);
+        if (p[k] < 0)
+            t0 = fmax(t0, q[k] / p[k]);
+        else
+            t1 = fmin(t1, q[k] / p[k]);
         if (t0 > t1) return 0;
     }
     return 1;
@@ -254,7 +257,7 @@ typedef struct placing {
     int target_count;
     const double *lines; /* the panel's guide lines on the page, four numbers each */
     int line_count;
-    ikc_box band;   /* where labels may go */
+    ikc_box band; /* where labels may go */
     double gap, marker_radius, centre_x, width;
 } placing;
 

@@ -32,10 +32,10 @@ typedef struct ikc_box {
 
 typedef struct ikc_label {
     int joint;
-    const char *text;       /* the name shown: the joint's, less the panel's prefix */
-    ikc_box box;            /* the text's box, halo included */
-    double text_x, text_y;  /* where the text's baseline starts */
-    double leader[4];       /* the leader line: from the joint (x, y) to the box's edge (x, y) */
+    const char *text;      /* the name shown: the joint's, less the panel's prefix */
+    ikc_box box;           /* the text's box, halo included */
+    double text_x, text_y; /* where the text's baseline starts */
+    double leader[4];      /* the leader line: from the joint (x, y) to the box's edge (x, y) */
 } ikc_label;
 
 /* Text width and height (ascent + descent) at the panel's label size. */
@@ -44,7 +44,7 @@ typedef void (*ikc_measure_text)(void *context, const char *text, double *width,
 /* What the figure covers on the page: triangles (x0, y0, x1, y1, x2, y2),
  * grown with ikc_cover_add; the layout keeps labels off them. */
 typedef struct ikc_cover {
-    float *xy;      /* [6 * count] */
+    float *xy; /* [6 * count] */
     int count, capacity;
 } ikc_cover;
 
@@ -63,13 +63,13 @@ typedef struct ikc_panel_layout {
     unsigned char *marked;  /* [joint_count] */
     int joint_count;
     double marker_radius;
-    ikc_label *labels;      /* [label_count] */
+    ikc_label *labels; /* [label_count] */
     int label_count;
-    int wanted;             /* how many joints it tried to name */
+    int wanted;                        /* how many joints it tried to name */
     char prefix[IKC_LABEL_PREFIX_MAX]; /* dropped from every label ("" when none) */
-    ikc_box panel;          /* the panel on the page */
-    ikc_box band;           /* where labels may go */
-    ikc_cover cover;        /* the figure's triangles, kept for the report */
+    ikc_box panel;                     /* the panel on the page */
+    ikc_box band;                      /* where labels may go */
+    ikc_cover cover;                   /* the figure's triangles, kept for the report */
 } ikc_panel_layout;
 
 /* The prefix every named joint of `skeleton` shares, ending at a separator

@@ -11,9 +11,7 @@ static ik_vec3 rest_position_rs(const ik_skeleton *s, int joint) {
     return p;
 }
 
-static int is_kind(const ik_named_chain *c, const char *kind) {
-    return c->count == 3 && strcmp(c->kind, kind) == 0;
-}
+static int is_kind(const ik_named_chain *c, const char *kind) { return c->count == 3 && strcmp(c->kind, kind) == 0; }
 
 ikc_figure ikc_figure_axes(const ik_asset *asset, const ik_named_chain *chains, int chain_count) {
     const ik_skeleton *s = asset->skeleton;
@@ -65,8 +63,7 @@ ikc_figure ikc_figure_axes(const ik_asset *asset, const ik_named_chain *chains, 
  * rest offset k off the start-to-end line stands in for forward (a knee
  * points forward, an elbow back), so ik_limb_hinge keeps the rest plane when
  * bent over 2 degrees; a straight limb then has no natural bend. */
-int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_named_chain *limb,
-                      ik_vec3 *hinge_ls) {
+int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_named_chain *limb, ik_vec3 *hinge_ls) {
     const ik_skeleton *s = asset->skeleton;
     ik_transform *pose;
     ik_mat4 *model, mid_inverse;
@@ -85,14 +82,12 @@ int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_
         forward = figure->forward_ms;
         up = figure->up_ms;
         if (!figure->known) {
-            ik_vec3 k =
-                ik_vec3_reject(ik_vec3_sub(b, a), ik_vec3_normalize_or(ik_vec3_sub(c, a), ik_vec3_zero()));
+            ik_vec3 k = ik_vec3_reject(ik_vec3_sub(b, a), ik_vec3_normalize_or(ik_vec3_sub(c, a), ik_vec3_zero()));
             forward = ik_vec3_normalize_or(knee ? k : ik_vec3_neg(k), ik_vec3_zero());
             up = ik_vec3_zero();
             ok = ik_vec3_length_sq(forward) > 0 &&
                  ik_vec3_length_sq(ik_vec3_cross(ik_vec3_sub(b, a), ik_vec3_sub(c, b))) >
-                     (ik_real)1.2e-3 * ik_vec3_length_sq(ik_vec3_sub(b, a)) *
-                         ik_vec3_length_sq(ik_vec3_sub(c, b));
+                     (ik_real)1.2e-3 * ik_vec3_length_sq(ik_vec3_sub(b, a)) * ik_vec3_length_sq(ik_vec3_sub(c, b));
         }
         ok = ok && ik_mat4_inverse(&model[limb->joints[1]], &mid_inverse);
         if (ok)

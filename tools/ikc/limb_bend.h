@@ -23,7 +23,6 @@ ikc_figure ikc_figure_axes(const ik_asset *asset, const ik_named_chain *chains, 
  * hinge_axis_ls) of a three-joint "leg" or "arm" found by name, from the
  * rest pose (ik_limb_hinge); 0 for other chains, a chain file's, or a
  * straight limb of a figure whose forward is unknown. */
-int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_named_chain *limb,
-                      ik_vec3 *hinge_ls);
+int ikc_limb_hinge_ls(const ik_asset *asset, const ikc_figure *figure, const ik_named_chain *limb, ik_vec3 *hinge_ls);
 
 #endif

@@ -21,12 +21,14 @@ static void usage(FILE *out) {
             "  batch MANIFEST run the commands listed in a file, in parallel, resumable\n"
             "  ikbench ARM    the TRAC-IK benchmark protocol on a URDF robot arm\n"
             "\n"
-            "FILE is glTF 2.0 (.gltf, .glb), BVH (.bvh) or a chain description (.chain).\n"            "info and solve also take a URDF robot arm (.urdf; `ikc solve ARM.urdf --help`).\n"
+            "FILE is glTF 2.0 (.gltf, .glb), BVH (.bvh) or a chain description (.chain).\n"
+            "info and solve also take a URDF robot arm (.urdf; `ikc solve ARM.urdf --help`).\n"
             "\n"
             "examples:\n"
             "  ikc info robot.glb\n"
             "  ikc solve girl.glb --target Foot.L=0.2,0.3,0.1 --json -o posed.glb\n"
-            "  ikc render 131_01.bvh --clip motion --frames 0:4:0.5 --view side -o walk.png\n"            "  ikc solve ur5.urdf --tip tool0 --pose 0.4,0.2,0.3,1,0,0,0 --json\n"
+            "  ikc render 131_01.bvh --clip motion --frames 0:4:0.5 --view side -o walk.png\n"
+            "  ikc solve ur5.urdf --tip tool0 --pose 0.4,0.2,0.3,1,0,0,0 --json\n"
             "  ikc demo -o out\n"
             "\n"
             "ikc COMMAND --help shows a command's options; ikc --version the version.\n"
@@ -67,9 +69,8 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "ikbench") == 0) return ikc_ikbench(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
     {
-        static const char *const commands[] = {"info",     "solve", "render", "demo",
-                                               "contacts", "clean", "walk",   "fit",  "batch", "retarget",
-                                               "ikbench"};
+        static const char *const commands[] = {"info", "solve", "render", "demo",     "contacts", "clean",
+                                               "walk", "fit",   "batch",  "retarget", "ikbench"};
         ikc_suggest_name(stderr, commands, (int)(sizeof commands / sizeof commands[0]), argv[1], 2);
     }
     fprintf(stderr, "`ikc --help` lists the commands.\n");

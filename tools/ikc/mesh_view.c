@@ -152,7 +152,9 @@ static ik_result pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) {
                             posed_ms);
 }
 
-int ikc_mesh_pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) { return pose(m, model_ms, posed_ms) == IK_OK; }
+int ikc_mesh_pose(ikc_mesh *m, const ik_mat4 *model_ms, ik_vec3 *posed_ms) {
+    return pose(m, model_ms, posed_ms) == IK_OK;
+}
 
 /* The joint whose model matrix is not finite or whose skinning matrix
  * overflows, or -1. */
@@ -171,11 +173,13 @@ int ikc_mesh_pose_named(const char *command, const ik_asset *asset, ikc_mesh *m,
     if (r == IK_OK) return 1;
     j = unusable_joint(m, model_ms);
     if (j >= 0)
-        fprintf(stderr, "ikc %s: warning: %s: the mesh cannot follow joint '%s' (its frame overflows); drawing the "
-                        "bones\n", command, asset->path, ikc_shown(ik_skeleton_name(asset->skeleton, j)));
+        fprintf(stderr,
+                "ikc %s: warning: %s: the mesh cannot follow joint '%s' (its frame overflows); drawing the "
+                "bones\n",
+                command, asset->path, ikc_shown(ik_skeleton_name(asset->skeleton, j)));
     else
-        fprintf(stderr, "ikc %s: warning: %s: the mesh cannot be posed (%s); drawing the bones\n", command,
-                asset->path, r == IK_ERR_NONFINITE ? "a skinned vertex lands past the largest number" : ik_result_str(r));
+        fprintf(stderr, "ikc %s: warning: %s: the mesh cannot be posed (%s); drawing the bones\n", command, asset->path,
+                r == IK_ERR_NONFINITE ? "a skinned vertex lands past the largest number" : ik_result_str(r));
     return 0;
 }
 
@@ -184,7 +188,8 @@ int ikc_mesh_attach(const char *command, const ik_asset *asset, const ik_mat4 *m
     char why[600];
     int loaded = ikc_mesh_load(asset, mesh, why, sizeof why);
     *posed_ms = NULL;
-    if (why[0]) fprintf(stderr, "ikc %s: warning: %s%s\n", command, ikc_shown(why), loaded ? "" : "; drawing the bones");
+    if (why[0])
+        fprintf(stderr, "ikc %s: warning: %s%s\n", command, ikc_shown(why), loaded ? "" : "; drawing the bones");
     if (loaded <= 0) return 0;
     *posed_ms = (ik_vec3 *)malloc(((size_t)mesh->vertex_count + 1) * sizeof **posed_ms);
     if (!*posed_ms || !ikc_mesh_pose_named(command, asset, mesh, model_ms, *posed_ms)) {
@@ -246,9 +251,8 @@ int ikc_mesh_faces(const ikc_mesh *m, const ik_vec3 *posed, const ikc_camera *ca
             f->y[k] = (float)(q[k].y + dy * grow);
             f->rgb[k] = (float)(m->color[(size_t)t * 3 + k] * shade);
         }
-        f->depth = (float)-ik_vec3_dot(ik_vec3_sub(ik_vec3_scale(ik_vec3_add(ik_vec3_add(a, b), c), (ik_real)(1.0 / 3)),
-                                                   cam->eye),
-                                       cam->forward);
+        f->depth = (float)-ik_vec3_dot(
+            ik_vec3_sub(ik_vec3_scale(ik_vec3_add(ik_vec3_add(a, b), c), (ik_real)(1.0 / 3)), cam->eye), cam->forward);
         ++count;
     }
     qsort(faces, (size_t)count, sizeof *faces, farther_first);

@@ -13,14 +13,14 @@
 /* Every skinned mesh of the asset's skin, merged. */
 typedef struct ikc_mesh {
     int vertex_count, triangle_count, joint_count;
-    ik_vec3 *positions_bind; /* [vertex_count] */
-    int *joints;             /* [vertex_count * 4] */
-    ik_real *weights;        /* [vertex_count * 4] */
-    int *indices;            /* [triangle_count * 3] */
-    float *color;            /* [triangle_count * 3]: the part's base colour, RGB */
+    ik_vec3 *positions_bind;     /* [vertex_count] */
+    int *joints;                 /* [vertex_count * 4] */
+    ik_real *weights;            /* [vertex_count * 4] */
+    int *indices;                /* [triangle_count * 3] */
+    float *color;                /* [triangle_count * 3]: the part's base colour, RGB */
     const ik_mat4 *inverse_bind; /* the skin's, or inverse_bind_own: [joint_count] */
     ik_mat4 *inverse_bind_own;   /* a generated body's, or NULL */
-    ik_mat4 *skin_ms;        /* scratch [joint_count] */
+    ik_mat4 *skin_ms;            /* scratch [joint_count] */
 } ikc_mesh;
 
 /* Load the mesh of `asset` (a glTF file with a skinned mesh on its

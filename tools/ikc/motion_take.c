@@ -29,15 +29,15 @@ static int bake(const char *command, ikc_motion *m) {
     }
     m->take.joint_count = s->joint_count;
     m->take.frame_time = frame_time;
-    m->take.frame_count = m->asset.bvh ? m->asset.bvh->frame_count
-                                       : ik_take_frame_count(clip->duration, frame_time, MAX_FRAMES);
+    m->take.frame_count =
+        m->asset.bvh ? m->asset.bvh->frame_count : ik_take_frame_count(clip->duration, frame_time, MAX_FRAMES);
     if (m->take.frame_count < 2) {
-        fprintf(stderr, "ikc %s: %s: clip '%s' has %s: contacts and clean-up need motion, at least 2 frames\n",
-                command, m->asset.path, ikc_shown(m->clip_name), m->take.frame_count == 1 ? "one frame" : "no frames");
+        fprintf(stderr, "ikc %s: %s: clip '%s' has %s: contacts and clean-up need motion, at least 2 frames\n", command,
+                m->asset.path, ikc_shown(m->clip_name), m->take.frame_count == 1 ? "one frame" : "no frames");
         return IKC_EXIT_FORMAT;
     }
-    m->take.poses_ls = (ik_transform *)alloc_array((size_t)m->take.frame_count * (size_t)s->joint_count,
-                                                   sizeof(ik_transform));
+    m->take.poses_ls =
+        (ik_transform *)alloc_array((size_t)m->take.frame_count * (size_t)s->joint_count, sizeof(ik_transform));
     if (!m->take.poses_ls) {
         fprintf(stderr, "ikc %s: out of memory for %d frames\n", command, m->take.frame_count);
         return IKC_EXIT_FAILURE;
@@ -111,8 +111,10 @@ static int find_contacts(const char *command, ikc_motion *m) {
     ik_foot_point_joints(&m->human.rig, m->joints);
     if (m->joints[IK_FOOT_HEEL_L] < 0 || m->joints[IK_FOOT_HEEL_R] < 0) {
         free(scratch);
-        fprintf(stderr, "ikc %s: %s: a leg ends without a foot joint (the humanoid map found no ankle under a "
-                        "shin): contacts need ankle joints (--map FILE names them if they exist under other names)\n", command, m->asset.path);
+        fprintf(stderr,
+                "ikc %s: %s: a leg ends without a foot joint (the humanoid map found no ankle under a "
+                "shin): contacts need ankle joints (--map FILE names them if they exist under other names)\n",
+                command, m->asset.path);
         return IKC_EXIT_FORMAT;
     }
     r = ik_foot_paths_record_rig(&m->human.rig, &m->take, &m->asset.root_ms, m->model_ms, m->paths_ms, m->present,
@@ -139,8 +141,10 @@ static int find_contacts(const char *command, ikc_motion *m) {
     if (r == IK_OK) r = find_in_place(m, &job);
     free(scratch);
     if (r == IK_ERR_UNSUPPORTED) {
-        fprintf(stderr, "ikc %s: %s: the figure is upside down or lying (its hips are not above its feet in most "
-                        "frames): foot contacts need a standing figure\n", command, m->asset.path);
+        fprintf(stderr,
+                "ikc %s: %s: the figure is upside down or lying (its hips are not above its feet in most "
+                "frames): foot contacts need a standing figure\n",
+                command, m->asset.path);
         return IKC_EXIT_FORMAT;
     }
     if (r != IK_OK) {
@@ -152,8 +156,7 @@ static int find_contacts(const char *command, ikc_motion *m) {
     return IKC_EXIT_OK;
 }
 
-int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path,
-                    ikc_motion *m) {
+int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path, ikc_motion *m) {
     int code;
     memset(m, 0, sizeof *m);
     code = ikc_asset_load(command, path, &m->asset);

@@ -23,21 +23,21 @@ typedef struct ikc_motion {
     int clip;
     char clip_name[64];
     ikc_humanoid human;
-    ik_take take;                      /* poses_ls malloc'ed */
-    ik_vec3 up_ms;                     /* the body's up under the asset's root_ms */
+    ik_take take;  /* poses_ls malloc'ed */
+    ik_vec3 up_ms; /* the body's up under the asset's root_ms */
     ik_real leg_length;
-    int joints[IK_FOOT_PATH_POINTS];   /* ik_foot_point_joints */
-    ik_bool present[IK_FOOT_CONTACT_POINTS]; /* the rig has the point (a toe-less foot's ball too) */
+    int joints[IK_FOOT_PATH_POINTS];              /* ik_foot_point_joints */
+    ik_bool present[IK_FOOT_CONTACT_POINTS];      /* the rig has the point (a toe-less foot's ball too) */
     char point_label[IK_FOOT_CONTACT_POINTS][96]; /* its joint's name, or "ball of FOOT" */
-    ik_mat4 *model_ms;                 /* [joint_count] scratch */
-    ik_vec3 *paths_ms;                 /* [frames * IK_FOOT_PATH_POINTS] */
+    ik_mat4 *model_ms;                            /* [joint_count] scratch */
+    ik_vec3 *paths_ms;                            /* [frames * IK_FOOT_PATH_POINTS] */
     ik_foot_contact *contacts;
     int contact_count;
-    ik_real *heights, *speeds;         /* [frames * IK_FOOT_CONTACT_POINTS] */
+    ik_real *heights, *speeds; /* [frames * IK_FOOT_CONTACT_POINTS] */
     ik_real levels[IK_FOOT_CONTACT_POINTS];
-    ik_in_place_cycle cycle;           /* ik_in_place_run on the take */
-    ik_foot_contact *stances;          /* an in-place cycle's stances (ik_in_place) */
-    ik_real *slides;                   /* [stance_count] how far each stance's point slid */
+    ik_in_place_cycle cycle;  /* ik_in_place_run on the take */
+    ik_foot_contact *stances; /* an in-place cycle's stances (ik_in_place) */
+    ik_real *slides;          /* [stance_count] how far each stance's point slid */
     int stance_count;
 } ikc_motion;
 
@@ -45,8 +45,7 @@ typedef struct ikc_motion {
  * (with the mapping file `map_path`, may be NULL), record the feet's paths
  * and find the contacts. Messages start "ikc COMMAND:". Returns an
  * IKC_EXIT_ code; free with ikc_motion_free either way. */
-int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path,
-                    ikc_motion *m);
+int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path, ikc_motion *m);
 void ikc_motion_free(ikc_motion *m);
 
 /* How many contacts `point` has; how many in-place stances. */

@@ -11,9 +11,9 @@
 int ikc_retarget_picture_make(ikc_retarget_picture *p, const ik_humanoid *const rigs[2], const ik_take *const takes[2],
                               const ik_constraint *const constraints[2], ikc_mesh *mesh, const char *title) {
     int row, i, frames = takes[1]->frame_count;
-    size_t most = (size_t)(rigs[0]->skeleton->joint_count > rigs[1]->skeleton->joint_count
-                               ? rigs[0]->skeleton->joint_count
-                               : rigs[1]->skeleton->joint_count);
+    size_t most =
+        (size_t)(rigs[0]->skeleton->joint_count > rigs[1]->skeleton->joint_count ? rigs[0]->skeleton->joint_count
+                                                                                 : rigs[1]->skeleton->joint_count);
     memset(p, 0, sizeof *p);
     for (row = 0; row < 2; ++row) {
         ik_mat4 frame, inv, metres;

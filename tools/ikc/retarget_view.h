@@ -21,8 +21,8 @@ typedef struct ikc_retarget_picture {
     ikc_panel panels[2 * IKC_RETARGET_FRAMES];
     char titles[2 * IKC_RETARGET_FRAMES][48];
     ik_mat4 roots[2];
-    ik_mat4 *model;  /* [2 * IKC_RETARGET_FRAMES * the larger joint count], malloc'ed */
-    ik_vec3 *posed;  /* the mesh in each lower panel's pose, malloc'ed, or NULL */
+    ik_mat4 *model; /* [2 * IKC_RETARGET_FRAMES * the larger joint count], malloc'ed */
+    ik_vec3 *posed; /* the mesh in each lower panel's pose, malloc'ed, or NULL */
 } ikc_retarget_picture;
 
 /* rigs[0] playing takes[0] above, rigs[1] playing takes[1] (as many frames)

@@ -46,8 +46,10 @@ ik_robot_ik ikc_arm_pose_job(const ikc_arm *arm, const ik_real *pose, int pose_c
     ik_robot_ik job = ik_robot_ik_def();
     job.chain = &arm->chain;
     job.goal_position_bs = ik_v3(pose[0], pose[1], pose[2]);
-    if (pose_count == 7) job.goal_rotation_bs = ik_q(pose[3], pose[4], pose[5], pose[6]);
-    else job.orientation_importance = 0;
+    if (pose_count == 7)
+        job.goal_rotation_bs = ik_q(pose[3], pose[4], pose[5], pose[6]);
+    else
+        job.orientation_importance = 0;
     job.q_seed = seed;
     job.q_out = q_out;
     return job;

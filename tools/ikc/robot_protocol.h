@@ -27,28 +27,32 @@
 #define IKC_PROTOCOL_TIMEOUT_S 0.005
 #define IKC_PROTOCOL_EPS 1e-5
 
-typedef enum ikc_protocol_solver { IKC_PROTOCOL_NUMERIC, IKC_PROTOCOL_SEEDED, IKC_PROTOCOL_ANALYTIC } ikc_protocol_solver;
+typedef enum ikc_protocol_solver {
+    IKC_PROTOCOL_NUMERIC,
+    IKC_PROTOCOL_SEEDED,
+    IKC_PROTOCOL_ANALYTIC
+} ikc_protocol_solver;
 
 typedef struct ikc_protocol {
     const ik_robot_chain *chain;
     int variables, queries;
     double lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS]; /* each variable's range as drawn */
-    ik_real seed[IK_ROBOT_MAX_JOINTS];                               /* the mid-range */
-    double *goals;                   /* [7 * queries]: x, y, z, qx, qy, qz, qw in the base frame */
-    ik_robot_analytic_model model;   /* kind NONE when the chain has no closed form */
-    const char *no_closed_form;      /* then why; NULL otherwise */
-    void *scratch;                   /* for ik_robot_ik */
+    ik_real seed[IK_ROBOT_MAX_JOINTS];                             /* the mid-range */
+    double *goals;                 /* [7 * queries]: x, y, z, qx, qy, qz, qw in the base frame */
+    ik_robot_analytic_model model; /* kind NONE when the chain has no closed form */
+    const char *no_closed_form;    /* then why; NULL otherwise */
+    void *scratch;                 /* for ik_robot_ik */
     size_t scratch_bytes;
 } ikc_protocol;
 
 /* One query's answer. */
 typedef struct ikc_protocol_answer {
     int success;
-    int solutions;                /* the closed form's count (the others: 1 on success) */
-    ik_robot_ik_start found_by;   /* the numeric solvers' */
-    double seconds;               /* this query's CPU time */
+    int solutions;              /* the closed form's count (the others: 1 on success) */
+    ik_robot_ik_start found_by; /* the numeric solvers' */
+    double seconds;             /* this query's CPU time */
     ik_real q[IK_ROBOT_MAX_JOINTS > IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6 ? IK_ROBOT_MAX_JOINTS
-                                                                         : IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
+                                                                        : IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
 } ikc_protocol_answer;
 
 /* This thread's CPU time in seconds. */

@@ -70,8 +70,10 @@ static int parse(int argc, char **argv, render_request *req) {
             return IKC_EXIT_USAGE;
         }
         if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-        if (strcmp(a, "--tip") == 0) req->tip = value;
-        else if (strcmp(a, "--base") == 0) req->base = value;
+        if (strcmp(a, "--tip") == 0)
+            req->tip = value;
+        else if (strcmp(a, "--base") == 0)
+            req->base = value;
         else if (strcmp(a, "--joints") == 0) {
             req->joint_count = ikc_parse_reals(value, ',', req->joints, 1, IK_ROBOT_MAX_JOINTS);
             if (req->joint_count < 1) {
@@ -95,7 +97,8 @@ static int parse(int argc, char **argv, render_request *req) {
         }
     }
     if (!req->path || !req->tip || !req->out || (req->joint_count && req->pose_count)) {
-        fprintf(stderr, "ikc render: a URDF robot needs FILE, --tip LINK and -o OUT (and --joints or --pose, not both)\n");
+        fprintf(stderr,
+                "ikc render: a URDF robot needs FILE, --tip LINK and -o OUT (and --joints or --pose, not both)\n");
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
@@ -151,8 +154,8 @@ static int configuration(const render_request *req, const ikc_arm *arm, ik_real 
  * a continuous one a hinge of a whole turn (drawn as a full circle). */
 static void pose_chain(const ikc_arm *arm, const ik_real *q, ik_transform *pose_ls, ik_mat4 *model_ms,
                        ik_constraint *constraints) {
-    const ik_transform turn = ik_transform_make(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), -IK_PI / 2),
-                                                ik_v3(1, 1, 1));
+    const ik_transform turn =
+        ik_transform_make(ik_vec3_zero(), ik_quat_from_axis_angle(ik_v3(1, 0, 0), -IK_PI / 2), ik_v3(1, 1, 1));
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip, previous = ik_transform_identity();
     int k;
     ik_robot_fk(&arm->chain, q, &tip, links_bs);

@@ -78,8 +78,10 @@ static int parse(int argc, char **argv, robot_request *req) {
             return IKC_EXIT_USAGE;
         }
         if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-        if (strcmp(a, "--tip") == 0) req->tip = value;
-        else if (strcmp(a, "--base") == 0) req->base = value;
+        if (strcmp(a, "--tip") == 0)
+            req->tip = value;
+        else if (strcmp(a, "--base") == 0)
+            req->base = value;
         else if (strcmp(a, "--pose") == 0) {
             if (!(req->pose_count = ikc_parse_pose("solve", value, req->pose))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
@@ -121,10 +123,11 @@ static int seed_for(const robot_request *req, const ikc_arm *arm, ik_real *seed)
 static void print_text(const ik_urdf *u, const ikc_arm *arm, const ik_real *q, ik_bool reached, ik_real pos_err,
                        ik_real ang_err, int iterations, int restarts, ik_robot_ik_start found_by, double seconds) {
     int v;
-    printf("%s after %d iterations, %d restarts (from the %s start), %.3f ms: position error %.3g m, "
-           "angle error %.3g rad\n",
-           reached ? "reached" : "NOT reached (closest pose found)", iterations, restarts,
-           ik_robot_ik_start_str(found_by), seconds * 1e3, (double)pos_err, (double)ang_err);
+    printf(
+        "%s after %d iterations, %d restarts (from the %s start), %.3f ms: position error %.3g m, "
+        "angle error %.3g rad\n",
+        reached ? "reached" : "NOT reached (closest pose found)", iterations, restarts, ik_robot_ik_start_str(found_by),
+        seconds * 1e3, (double)pos_err, (double)ang_err);
     for (v = 0; v < arm->chain.variable_count; ++v)
         printf("  %-28s %12.6f  (%.3f deg)\n", ikc_shown(u->joints[arm->variable_joints[v]].name), (double)q[v],
                (double)ik_deg(q[v]));
@@ -213,8 +216,10 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
             fprintf(stderr, "ikc solve: %s: %s (%s)\n", ikc_shown(req->path), ik_result_str(r), bad.path);
         return strcmp(bad.path, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
     }
-    if (req->json) print_json(u, req, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by);
-    else print_text(u, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by, ikc_now() - start);
+    if (req->json)
+        print_json(u, req, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by);
+    else
+        print_text(u, arm, q, reached, pos_err, ang_err, iterations, restarts, found_by, ikc_now() - start);
     if (!reached) fprintf(stderr, "ikc solve: warning: the pose is out of reach; the closest pose found is printed\n");
     return IKC_EXIT_OK;
 }
@@ -233,8 +238,7 @@ static void print_solutions(const ik_urdf *u, const robot_request *req, const ik
         cJSON_AddStringToObject(root, "kind", ik_robot_analytic_kind_str(model->kind));
         cJSON_AddBoolToObject(root, "singular", singular);
         names = cJSON_AddArrayToObject(root, "joints");
-        for (v = 0; v < 6; ++v)
-            cJSON_AddItemToArray(names, ikc_json_text(u->joints[arm->variable_joints[v]].name));
+        for (v = 0; v < 6; ++v) cJSON_AddItemToArray(names, ikc_json_text(u->joints[arm->variable_joints[v]].name));
         list = cJSON_AddArrayToObject(root, "solutions");
         for (s = 0; s < count; ++s) {
             cJSON *one = cJSON_CreateArray();
@@ -250,7 +254,8 @@ static void print_solutions(const ik_urdf *u, const robot_request *req, const ik
         return;
     }
     printf("%d analytic solution%s (%s%s), nearest the seed first, radians:\n   ", count, count == 1 ? "" : "s",
-           ik_robot_analytic_kind_str(model->kind), singular ? "; singular pose: a free joint took the seed's value" : "");
+           ik_robot_analytic_kind_str(model->kind),
+           singular ? "; singular pose: a free joint took the seed's value" : "");
     for (v = 0; v < 6; ++v) printf(" %14.14s", ikc_shown(u->joints[arm->variable_joints[v]].name));
     printf("\n");
     for (s = 0; s < count; ++s) {

@@ -43,8 +43,7 @@ static cJSON *joint_node(const ik_skeleton *s, const ik_transform *pose, int j, 
     return node;
 }
 
-int ikc_write_scene_gltf(const char *path, const ikc_scene_skeleton *list, int count, char *error,
-                         size_t error_size) {
+int ikc_write_scene_gltf(const char *path, const ikc_scene_skeleton *list, int count, char *error, size_t error_size) {
     cJSON *doc = cJSON_CreateObject(), *asset = cJSON_AddObjectToObject(doc, "asset");
     cJSON *scenes = cJSON_AddArrayToObject(doc, "scenes"), *scene = cJSON_CreateObject();
     cJSON *scene_nodes, *nodes, *skins;

@@ -24,36 +24,35 @@ const char *ikc_view_name(ikc_view view) { return view_names[view]; }
 
 /* ---- camera ----------------------------------------------------------------- */
 
-
 ikc_camera ikc_camera_make(ikc_view view, ik_vec3 center, ik_real extent, ik_real elevation) {
     ikc_camera c;
     memset(&c, 0, sizeof c);
     switch (view) {
-    case IKC_VIEW_FRONT:
-        c.right = ik_v3(1, 0, 0);
-        c.up = ik_v3(0, 1, 0);
-        c.forward = ik_v3(0, 0, 1);
-        break;
-    case IKC_VIEW_SIDE:
-        c.right = ik_v3(0, 0, -1);
-        c.up = ik_v3(0, 1, 0);
-        c.forward = ik_v3(1, 0, 0);
-        break;
-    case IKC_VIEW_TOP:
-        c.right = ik_v3(1, 0, 0);
-        c.up = ik_v3(0, 0, -1);
-        c.forward = ik_v3(0, 1, 0);
-        break;
-    default: {
-        /* 35 degrees round from the front toward the figure's left, 20 up
-         * (or `elevation`). */
-        ik_real az = ik_rad(35), el = ik_rad(elevation > 0 ? elevation : 20);
-        c.forward = ik_v3(IK_SIN(az) * IK_COS(el), IK_SIN(el), IK_COS(az) * IK_COS(el));
-        c.right = ik_vec3_normalize(ik_vec3_cross(ik_v3(0, 1, 0), c.forward));
-        c.up = ik_vec3_cross(c.forward, c.right);
-        c.eye = ik_vec3_mad(center, c.forward, extent * (ik_real)3.5);
-        c.perspective = 1;
-    }
+        case IKC_VIEW_FRONT:
+            c.right = ik_v3(1, 0, 0);
+            c.up = ik_v3(0, 1, 0);
+            c.forward = ik_v3(0, 0, 1);
+            break;
+        case IKC_VIEW_SIDE:
+            c.right = ik_v3(0, 0, -1);
+            c.up = ik_v3(0, 1, 0);
+            c.forward = ik_v3(1, 0, 0);
+            break;
+        case IKC_VIEW_TOP:
+            c.right = ik_v3(1, 0, 0);
+            c.up = ik_v3(0, 0, -1);
+            c.forward = ik_v3(0, 1, 0);
+            break;
+        default: {
+            /* 35 degrees round from the front toward the figure's left, 20 up
+             * (or `elevation`). */
+            ik_real az = ik_rad(35), el = ik_rad(elevation > 0 ? elevation : 20);
+            c.forward = ik_v3(IK_SIN(az) * IK_COS(el), IK_SIN(el), IK_COS(az) * IK_COS(el));
+            c.right = ik_vec3_normalize(ik_vec3_cross(ik_v3(0, 1, 0), c.forward));
+            c.up = ik_vec3_cross(c.forward, c.right);
+            c.eye = ik_vec3_mad(center, c.forward, extent * (ik_real)3.5);
+            c.perspective = 1;
+        }
     }
     return c;
 }
@@ -72,7 +71,6 @@ void ikc_camera_project(const ikc_camera *c, ik_vec3 p, double *u, double *v) {
     }
 }
 
-
 ikc_page_point ikc_camera_to_page(const ikc_camera *c, ik_vec3 p, double px, double py) {
     ikc_page_point q;
     double u, v;
@@ -83,7 +81,6 @@ ikc_page_point ikc_camera_to_page(const ikc_camera *c, ik_vec3 p, double px, dou
 }
 
 /* ---- scene bounds ------------------------------------------------------------ */
-
 
 ik_vec3 ikc_cube_corner(const ik_mat4 *cube, int k) {
     ik_real h = (ik_real)0.5;
@@ -121,9 +118,7 @@ ikc_bounds ikc_scene_bounds(const ikc_picture *pic) {
 }
 
 /* The box's largest side. */
-ik_real ikc_bounds_extent(ikc_bounds b) {
-    return ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z));
-}
+ik_real ikc_bounds_extent(ikc_bounds b) { return ik_maxr(b.hi.x - b.lo.x, ik_maxr(b.hi.y - b.lo.y, b.hi.z - b.lo.z)); }
 
 int ikc_picture_check(const ikc_picture *pic, char *error, size_t error_size) {
     ikc_bounds b = ikc_scene_bounds(pic);
@@ -166,7 +161,6 @@ int ikc_grid_count(double from, double to, double step) {
 
 /* ---- ground surfaces ------------------------------------------------------- */
 
-
 /* The ground's quads over the scene's box on x and z with a margin; none
  * when there is no ground to show (or no memory for it). */
 ikc_face_list ikc_ground_faces(const ikc_picture *pic, ikc_bounds b) {
@@ -193,7 +187,8 @@ ikc_face_list ikc_ground_faces(const ikc_picture *pic, ikc_bounds b) {
 }
 
 static ik_vec3 face_center(const ikc_ground_face *f) {
-    return ik_vec3_scale(ik_vec3_add(ik_vec3_add(f->quad.corner_ms[0], f->quad.corner_ms[1]), ik_vec3_add(f->quad.corner_ms[2], f->quad.corner_ms[3])),
+    return ik_vec3_scale(ik_vec3_add(ik_vec3_add(f->quad.corner_ms[0], f->quad.corner_ms[1]),
+                                     ik_vec3_add(f->quad.corner_ms[2], f->quad.corner_ms[3])),
                          (ik_real)0.25);
 }
 
@@ -202,7 +197,6 @@ static int farther_first(const void *a, const void *b) {
     if (fa->layer != fb->layer) return fa->layer < fb->layer ? -1 : 1;
     return fa->depth > fb->depth ? -1 : fa->depth < fb->depth;
 }
-
 
 void ikc_ground_faces_order(ikc_face_list *l, const ikc_camera *cam) {
     int i;
@@ -241,7 +235,7 @@ static uv_box panel_box(const ikc_camera *cam, const ikc_panel *p) {
      * rest while the character walks away, and framed the figure into a
      * corner */
     for (j = p->mesh && p->mesh_ms ? joints : 0; j < rods + 2 * p->rod_count; ++j) {
-        ik_vec3 q = j < joints ? ik_mat4_translation(&p->model_ms[j])
+        ik_vec3 q = j < joints  ? ik_mat4_translation(&p->model_ms[j])
                     : j < lines ? p->targets_ms[j - joints]
                     : j < rods  ? p->lines_ms[j - lines]
                                 : p->rods_ms[j - rods];

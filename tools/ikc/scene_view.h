@@ -28,24 +28,24 @@ typedef struct ikc_panel {
     const ik_mat4 *ghost_ms;          /* [joint_count] or NULL: an earlier pose, drawn faint */
     const int *highlight;             /* joints of the solved chain, drawn in the accent colour */
     int highlight_count;
-    const ik_vec3 *targets_ms;        /* crosses */
-    const int *target_reached;        /* [target_count] or NULL (all reached) */
+    const ik_vec3 *targets_ms; /* crosses */
+    const int *target_reached; /* [target_count] or NULL (all reached) */
     int target_count;
-    const ik_vec3 *lines_ms;          /* dashed segments: pairs of points, [2 * line_count] */
+    const ik_vec3 *lines_ms; /* dashed segments: pairs of points, [2 * line_count] */
     int line_count;
-    const ik_vec3 *rods_ms;           /* props (a staff): thick segments, pairs of points, [2 * rod_count] */
+    const ik_vec3 *rods_ms; /* props (a staff): thick segments, pairs of points, [2 * rod_count] */
     int rod_count;
-    const ik_mat4 *cubes_ms;          /* props (the cube a tail chases): the cube [-0.5, 0.5]^3 carried by
-                                         each matrix, drawn shaded under the bones, [cube_count] */
+    const ik_mat4 *cubes_ms; /* props (the cube a tail chases): the cube [-0.5, 0.5]^3 carried by
+                                each matrix, drawn shaded under the bones, [cube_count] */
     int cube_count;
     const char *title;
     const char *caption;
-    int label_joints;                 /* 0: none, 1: roles (role_joints, or else the highlighted
-                                         joints and tips), 2: all; placed apart (label_layout.h) */
-    const int *role_joints;           /* the joints that matter, most important first */
+    int label_joints;       /* 0: none, 1: roles (role_joints, or else the highlighted
+                               joints and tips), 2: all; placed apart (label_layout.h) */
+    const int *role_joints; /* the joints that matter, most important first */
     int role_joint_count;
-    const struct ikc_mesh *mesh;      /* or NULL: the character's skinned mesh (mesh_view.h) */
-    const ik_vec3 *mesh_ms;           /* [mesh->vertex_count]: the mesh in this panel's pose */
+    const struct ikc_mesh *mesh; /* or NULL: the character's skinned mesh (mesh_view.h) */
+    const ik_vec3 *mesh_ms;      /* [mesh->vertex_count]: the mesh in this panel's pose */
 } ikc_panel;
 
 #define IKC_LABEL_ROOM 0.14
@@ -56,19 +56,19 @@ typedef struct ikc_picture {
     int panel_count;
     int columns;
     ikc_view view;
-    int width, height;    /* pixels for PNG, points for SVG and PDF */
+    int width, height; /* pixels for PNG, points for SVG and PDF */
     int show_ground;
-    int bones;            /* with a mesh: draw the bones, thinner, over it (always drawn without one) */
+    int bones;                        /* with a mesh: draw the bones, thinner, over it (always drawn without one) */
     struct ikc_panel_layout *layouts; /* [panel_count] or NULL: filled while drawing with where every
                                          joint and label went (ikc_panel_layout_free each) */
-    int shared_frame;     /* 1: every panel framed on the content of all (a figure's travel shows);
-                             0: each on its own (ikc_camera_fit) */
-    double label_room;    /* share of a labelled panel's width kept free on each side for labels
-                             (0: IKC_LABEL_ROOM) */
-    ik_real elevation;    /* the perspective view's height, degrees above the horizontal (0: 20) */
-    ik_real ground_y;     /* height of the ground plane (model space, Y up) */
-    const ik_ground *ground; /* or NULL: a plane, height field or stairs drawn as shaded
-                                faces under the whole scene (instead of ground_y's grid) */
+    int shared_frame;                 /* 1: every panel framed on the content of all (a figure's travel shows);
+                                         0: each on its own (ikc_camera_fit) */
+    double label_room;                /* share of a labelled panel's width kept free on each side for labels
+                                         (0: IKC_LABEL_ROOM) */
+    ik_real elevation;                /* the perspective view's height, degrees above the horizontal (0: 20) */
+    ik_real ground_y;                 /* height of the ground plane (model space, Y up) */
+    const ik_ground *ground;          /* or NULL: a plane, height field or stairs drawn as shaded
+                                         faces under the whole scene (instead of ground_y's grid) */
 } ikc_picture;
 
 /* Parse "front", "side", "top" or "persp"; 0 when unknown. */

@@ -26,8 +26,7 @@ const char *ikc_shown(const char *text) {
         const unsigned char *s = (const unsigned char *)text + i;
         size_t length = ik_utf8_sequence(text + i, n - i);
         /* C1 controls U+0080..U+009F are C2 80..C2 9F */
-        int control =
-            length == 1 ? (s[0] < 0x20 || s[0] == 0x7F) : length == 2 && s[0] == 0xC2 && s[1] < 0xA0;
+        int control = length == 1 ? (s[0] < 0x20 || s[0] == 0x7F) : length == 2 && s[0] == 0xC2 && s[1] < 0xA0;
         if (length == 0 || control) {
             size_t bytes = length ? length : 1, b;
             if (k + 4 * bytes + 4 > SHOWN_SIZE) break;

@@ -19,8 +19,8 @@ static int singular(const ik_mat4 *m) {
 
 /* The first joint of the chain (root-first) with a singular frame: the
  * joints below it inherit it, so it is the one to name. */
-void ikc_explain_degenerate(const ik_skeleton *s, const ik_mat4 *model_ms, const int *chain, int count,
-                            char *out, size_t size) {
+void ikc_explain_degenerate(const ik_skeleton *s, const ik_mat4 *model_ms, const int *chain, int count, char *out,
+                            size_t size) {
     size_t used;
     int k, n;
     if (size == 0) return;
@@ -49,8 +49,8 @@ void ikc_explain_degenerate(const ik_skeleton *s, const ik_mat4 *model_ms, const
  * longest bone less all the others, 2 max - sum, or 0. With one middle joint
  * bent at most b, the law of cosines: |end - start|^2 >= l1^2 + l2^2 +
  * 2 l1 l2 cos(b). */
-void ikc_explain_short(const ik_skeleton *s, const ik_mat4 *model_ms, const int *chain, int count,
-                       ik_vec3 target, ik_real max_bend, char *out, size_t size) {
+void ikc_explain_short(const ik_skeleton *s, const ik_mat4 *model_ms, const int *chain, int count, ik_vec3 target,
+                       ik_real max_bend, char *out, size_t size) {
     ik_real sum = 0, longest = 0, d = ik_vec3_distance(ik_mat4_translation(&model_ms[chain[0]]), target);
     int k;
     for (k = 0; k + 1 < count; ++k) {
@@ -69,12 +69,11 @@ void ikc_explain_short(const ik_skeleton *s, const ik_mat4 *model_ms, const int 
         ik_real l1 = bone(model_ms, chain[0], chain[1]), l2 = bone(model_ms, chain[1], chain[2]);
         ik_real nearest = IK_SQRT(ik_maxr(l1 * l1 + l2 * l2 + 2 * l1 * l2 * IK_COS(max_bend), 0));
         if (d < nearest * (ik_real)1.001) {
-            snprintf(
-                out, size,
-                "'%s' bends at most %.0f degrees, so '%s' stays %.4g or more from '%s' (give --pole to bend "
-                "it freely)",
-                ik_skeleton_name(s, chain[1]), (double)ik_deg(max_bend), ik_skeleton_name(s, chain[2]),
-                (double)nearest, ik_skeleton_name(s, chain[0]));
+            snprintf(out, size,
+                     "'%s' bends at most %.0f degrees, so '%s' stays %.4g or more from '%s' (give --pole to bend "
+                     "it freely)",
+                     ik_skeleton_name(s, chain[1]), (double)ik_deg(max_bend), ik_skeleton_name(s, chain[2]),
+                     (double)nearest, ik_skeleton_name(s, chain[0]));
             return;
         }
     }

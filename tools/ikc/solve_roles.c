@@ -67,8 +67,7 @@ void ikc_roles_usage(FILE *out) {
 static int set_ground(ikc_roles *r, ikc_ground_kind kind, const char *option) {
     static const char *const names[] = {"", "--slope", "--stairs", "--feet-on-ground"};
     if (r->ground_kind != IKC_GROUND_NONE) {
-        fprintf(stderr, "ikc solve: %s: one ground at a time (%s was given already)\n", option,
-                names[r->ground_kind]);
+        fprintf(stderr, "ikc solve: %s: one ground at a time (%s was given already)\n", option, names[r->ground_kind]);
         return 0;
     }
     r->ground_kind = kind;
@@ -90,9 +89,8 @@ int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     int k, n;
     for (k = 0; k < IK_LIMB_COUNT; ++k)
         if (strcmp(a, goal_options[k]) == 0) break;
-    if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 &&
-        strcmp(a, "--slope") != 0 && strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0 &&
-        strcmp(a, "--look-tolerance") != 0)
+    if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 && strcmp(a, "--slope") != 0 &&
+        strcmp(a, "--stairs") != 0 && strcmp(a, "--feet-on-ground") != 0 && strcmp(a, "--look-tolerance") != 0)
         return 0;
     if (!(value = ikc_option_value("solve", argc, argv, i))) return -1;
     if (strcmp(a, "--look-tolerance") == 0) return parse_look_tolerance(r, value);
@@ -127,8 +125,7 @@ int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     } else if (strcmp(a, "--stairs") == 0) {
         n = ikc_parse_reals(value, ',', v, 2, 3);
         if (!n || !(v[0] > 0) || !(v[1] > 0)) {
-            fprintf(stderr, "ikc solve: --stairs: want RISE,RUN[,AZIMUTH] with RISE and RUN > 0, got '%s'\n",
-                    value);
+            fprintf(stderr, "ikc solve: --stairs: want RISE,RUN[,AZIMUTH] with RISE and RUN > 0, got '%s'\n", value);
             return -1;
         }
         if (!set_ground(r, IKC_GROUND_STAIRS, a)) return -1;
@@ -179,13 +176,14 @@ static int build_ground(ikc_roles *r, const body_frame *b) {
          * cos(s) up - sin(s) u. */
         ik_real s = ik_rad(r->slope_deg);
         ik_vec3 u = azimuth_direction(b, r->slope_azimuth_deg);
-        r->ground = ik_ground_plane(b->floor_ms, ik_vec3_sub(ik_vec3_scale(b->up, IK_COS(s)), ik_vec3_scale(u, IK_SIN(s))));
+        r->ground =
+            ik_ground_plane(b->floor_ms, ik_vec3_sub(ik_vec3_scale(b->up, IK_COS(s)), ik_vec3_scale(u, IK_SIN(s))));
         return IKC_EXIT_OK;
     }
     if (ik_vec3_dot(b->up, ik_v3(0, 1, 0)) < (ik_real)0.999) {
         fprintf(stderr, "ikc solve: %s needs a character standing along +Y; this one's up is (%.3f, %.3f, %.3f)\n",
-                r->ground_kind == IKC_GROUND_STAIRS ? "--stairs" : "--feet-on-ground", (double)b->up.x,
-                (double)b->up.y, (double)b->up.z);
+                r->ground_kind == IKC_GROUND_STAIRS ? "--stairs" : "--feet-on-ground", (double)b->up.x, (double)b->up.y,
+                (double)b->up.z);
         return IKC_EXIT_USAGE;
     }
     if (r->ground_kind == IKC_GROUND_STAIRS) {
@@ -193,9 +191,9 @@ static int build_ground(ikc_roles *r, const body_frame *b) {
                                      r->stairs_run, STAIR_STEPS);
     } else {
         ik_vec3 origin = r->field.has_origin
-                     ? r->field.origin_ms
-                     : ik_v3(b->floor_ms.x - (ik_real)(r->field.count_x - 1) * r->field.cell / 2, b->floor_ms.y,
-                             b->floor_ms.z - (ik_real)(r->field.count_z - 1) * r->field.cell / 2);
+                             ? r->field.origin_ms
+                             : ik_v3(b->floor_ms.x - (ik_real)(r->field.count_x - 1) * r->field.cell / 2, b->floor_ms.y,
+                                     b->floor_ms.z - (ik_real)(r->field.count_z - 1) * r->field.cell / 2);
         r->ground = ik_ground_height_field(origin, r->field.cell, r->field.count_x, r->field.count_z, r->field.heights);
     }
     return IKC_EXIT_OK;
@@ -272,7 +270,8 @@ static int setup_job(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls,
             ik_vec3 ankle = limb_end(&rig->limb[k], model_ms);
             ik_real leg = ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[k].start]), ankle);
             ik_ground_hit hit;
-            if (ik_ground_cast(job->ground, ik_vec3_mad(ankle, body.up, 2 * leg), ik_vec3_neg(body.up), 6 * leg, &hit)) {
+            if (ik_ground_cast(job->ground, ik_vec3_mad(ankle, body.up, 2 * leg), ik_vec3_neg(body.up), 6 * leg,
+                               &hit)) {
                 job->goal[k].enabled = 1;
                 job->goal[k].position_ms = hit.point_ms;
             }
@@ -332,8 +331,8 @@ static void report_results(ikc_roles *r, const ik_skeleton *s, const ik_mat4 *mo
         fprintf(stderr,
                 "ikc solve: warning: the head did not reach the look-at target (%g, %g, %g): residual %.2f deg "
                 "(tolerance %g deg): it turned as far as its limits allow\n",
-                (double)r->look_ms.x, (double)r->look_ms.y, (double)r->look_ms.z,
-                (double)ik_deg(r->report.look_error), (double)r->look_tolerance_deg);
+                (double)r->look_ms.x, (double)r->look_ms.y, (double)r->look_ms.z, (double)ik_deg(r->report.look_error),
+                (double)r->look_tolerance_deg);
     for (k = 0; k < 2 && r->ground_kind != IKC_GROUND_NONE; ++k) {
         int limb = IK_LIMB_LEG_L + k;
         if (!r->report.grounded[k])
@@ -411,14 +410,17 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
     int role, k;
     for (role = 0; role < IK_ROLE_COUNT; ++role)
         if (rig->map.joint[role] >= 0)
-            cJSON_AddItemToObject(map, ik_humanoid_role_name(role), ikc_json_text(ik_skeleton_name(skeleton, rig->map.joint[role])));
+            cJSON_AddItemToObject(map, ik_humanoid_role_name(role),
+                                  ikc_json_text(ik_skeleton_name(skeleton, rig->map.joint[role])));
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         cJSON *o;
         if (!r->goal_given[k]) continue;
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[k]));
-        if (rig->limb[k].end >= 0) cJSON_AddItemToObject(o, "joint", ikc_json_text(ik_skeleton_name(skeleton, rig->limb[k].end)));
-        else cJSON_AddNullToObject(o, "joint");
+        if (rig->limb[k].end >= 0)
+            cJSON_AddItemToObject(o, "joint", ikc_json_text(ik_skeleton_name(skeleton, rig->limb[k].end)));
+        else
+            cJSON_AddNullToObject(o, "joint");
         cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->goal_ms[k]));
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(r->end_ms[k]));
         cJSON_AddNumberToObject(o, "residual", (double)r->report.residual[k]);
@@ -443,7 +445,8 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
         cJSON_AddStringToObject(o, "role", ik_humanoid_role_name(goal_roles[limb]));
         if (rig->limb[limb].end >= 0)
             cJSON_AddItemToObject(o, "joint", ikc_json_text(ik_skeleton_name(skeleton, rig->limb[limb].end)));
-        else cJSON_AddNullToObject(o, "joint");
+        else
+            cJSON_AddNullToObject(o, "joint");
         cJSON_AddBoolToObject(o, "grounded", r->report.grounded[k]);
         cJSON_AddItemToObject(o, "ground_point", ikc_vec3_json(r->report.ground_point_ms[k]));
         cJSON_AddItemToObject(o, "ground_normal", ikc_vec3_json(r->report.ground_normal_ms[k]));

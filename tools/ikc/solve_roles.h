@@ -22,7 +22,7 @@ typedef struct ikc_roles {
     ik_vec3 goal_ms[IK_LIMB_COUNT];
     int look_given;
     ik_vec3 look_ms;
-    ik_real look_tolerance_deg;      /* --look-tolerance, default 1 */
+    ik_real look_tolerance_deg; /* --look-tolerance, default 1 */
     const char *map_path;
     ikc_ground_kind ground_kind;
     ik_real slope_deg, slope_azimuth_deg;
@@ -34,12 +34,12 @@ typedef struct ikc_roles {
     ikc_humanoid humanoid;
     ik_height_field_file field;
     ik_ground ground;
-    ik_vec3 floor_ms;                /* the floor of the pose being solved, under the hips */
+    ik_vec3 floor_ms; /* the floor of the pose being solved, under the hips */
     ik_humanoid_report report;
     double microseconds;
-    ik_vec3 end_ms[IK_LIMB_COUNT];   /* where each wrist and ankle ended */
+    ik_vec3 end_ms[IK_LIMB_COUNT]; /* where each wrist and ankle ended */
     ik_real limb_length[IK_LIMB_COUNT];
-    ik_vec3 head_ms, gaze_ms;        /* the head and its forward, for pictures */
+    ik_vec3 head_ms, gaze_ms; /* the head and its forward, for pictures */
 } ikc_roles;
 
 void ikc_roles_init(ikc_roles *r);

@@ -39,7 +39,8 @@ static int find_track(ikc_target_tracks *out, const char *name) {
     return -1;
 }
 
-int ikc_target_tracks_read(const char *command, const char *path, int max_tracks, int max_keys, ikc_target_tracks *out) {
+int ikc_target_tracks_read(const char *command, const char *path, int max_tracks, int max_keys,
+                           ikc_target_tracks *out) {
     size_t length;
     int code = IKC_EXIT_OK, line = 0, parsed_count = 0, used = 0, i, t;
     char *text = ikc_read_text_file(command, path, MAX_FILE_BYTES, &length, &code), *at, *end;
@@ -70,8 +71,8 @@ int ikc_target_tracks_read(const char *command, const char *path, int max_tracks
             goto done;
         }
         if (parsed_count == max_keys || ((t = find_track(out, name)) < 0 && out->count == max_tracks)) {
-            fprintf(stderr, "ikc %s: %s:%d: more than %d lines or %d joints\n", command, ikc_shown(path), line, max_keys,
-                    max_tracks);
+            fprintf(stderr, "ikc %s: %s:%d: more than %d lines or %d joints\n", command, ikc_shown(path), line,
+                    max_keys, max_tracks);
             code = IKC_EXIT_FORMAT;
             goto done;
         }

@@ -9,7 +9,7 @@
 #define IKC_TRACK_NAME_SIZE 128
 
 typedef struct ikc_target_key {
-    ik_real time;    /* seconds */
+    ik_real time; /* seconds */
     ik_vec3 point_ms;
 } ikc_target_key;
 

@@ -16,9 +16,9 @@ typedef struct ikc_walk_picture {
     ikc_picture picture;
     ikc_panel panels[IKC_WALK_PANELS_MAX];
     char titles[IKC_WALK_PANELS_MAX][40];
-    ik_mat4 root_ws;  /* the walk frame's inverse times the skeleton's root */
-    ik_mat4 *model;   /* [panels * joint_count], malloc'ed */
-    ik_vec3 *posed;   /* the mesh in each panel's pose, malloc'ed, or NULL */
+    ik_mat4 root_ws; /* the walk frame's inverse times the skeleton's root */
+    ik_mat4 *model;  /* [panels * joint_count], malloc'ed */
+    ik_vec3 *posed;  /* the mesh in each panel's pose, malloc'ed, or NULL */
 } ikc_walk_picture;
 
 /* `count` (1..IKC_WALK_PANELS_MAX) frames of `take`, the first to the last

@@ -13,20 +13,11 @@ import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findChromium, launchOptions, frames, coldLoad, dragHandFrames } from './page_driver.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const buildDir = path.resolve(process.argv[2] ?? path.join(root, 'build/web'));
 const shots = path.join(path.dirname(buildDir), 'web-test');
-
-function findChromium() {
-    if (process.env.CHROMIUM) return existsSync(process.env.CHROMIUM) ? process.env.CHROMIUM : null;
-    for (const name of ['chromium', 'chromium-browser']) {
-        try {
-            return execFileSync('sh', ['-c', `command -v ${name}`]).toString().trim() || null;
-        } catch { /* not on PATH */ }
-    }
-    return null;
-}
 
 const chromiumPath = findChromium();
 if (!chromiumPath) {
@@ -71,10 +62,6 @@ const bodyFrame = (page) => page.evaluate(() => ({
     residuals: JSON.parse(document.getElementById('body-residuals').dataset.values),
 }));
 const pagePoint = async (page, id) => page.$eval(`#${id}`, (el) => [Number(el.dataset.px), Number(el.dataset.py)]);
-const frames = (page, n) => page.evaluate((count) => new Promise((done) => {
-    const step = () => (--count <= 0 ? done() : requestAnimationFrame(step));
-    requestAnimationFrame(step);
-}), n);
 
 // A drag as a user makes it: press, move in steps (a frame apart), release.
 async function drag(page, from, to, steps = 12) {
@@ -255,35 +242,16 @@ const pageLine = (name, message) =>
 
 const server = await serve(buildDir, 0);
 const url = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--no-sandbox'],
-});
+const browser = await chromium.launch(launchOptions({ softwareGL: true }));
 try {
     const errors = [];
     // ---- load: cold, before any other page draws (software GL is one queue for all pages) ----
-    // Each load in a fresh browser context (no HTTP or code cache) of the running browser; the very
-    // first one also waits for the browser's GPU process to start. The page reports when it is
-    // interactive: its opened tab's first frame solved and drawn, drag handlers live (performance.now()
-    // from the navigation's start), and the steps on the way. Printed, not asserted.
-    for (const [hash, count] of [['', 8], ['#tab=body', 5]]) {
-        const loads = [];
-        for (let i = 0; i < count; ++i) {
-            const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-            const cold = await context.newPage();
-            cold.on('pageerror', (e) => errors.push(e.message));
-            await cold.goto(url + hash);
-            await cold.waitForSelector('body[data-ready]', { timeout: 30000 });
-            loads.push(await cold.$eval('#status', (el) => ({ ms: Number(el.dataset.ms), steps: JSON.parse(el.dataset.steps ?? '[]') })));
-            await context.close();
-        }
-        check(loads.every((l) => Number.isFinite(l.ms) && l.ms > 0), `cold loads of ${hash || 'the default link'}: the page reports when it is interactive`);
-        if (!hash) console.log(`     interactive: ${loads[0].ms.toFixed(0)} ms on the first load after the browser started`);
-        if (!hash) loads.shift();
-        loads.sort((a, b) => a.ms - b.ms);
-        const median = loads[loads.length >> 1];
-        console.log(`     interactive on cold loads of ${hash || 'the default link (tail)'}: median ${median.ms.toFixed(0)} ms ` +
-            `(${loads.map((l) => l.ms.toFixed(0)).join(' ')}); the median's steps: ${median.steps.map(([n, t]) => `${n} ${t.toFixed(0)}`).join(', ')}`);
+    // One load of each link in a fresh browser context: the page reports when it is interactive
+    // (tests/js/bench_playground.mjs times repeated loads).
+    for (const hash of ['', '#tab=body']) {
+        const load = await coldLoad(browser, url + hash, (message) => errors.push(message));
+        check(Number.isFinite(load.ms) && load.ms > 0,
+            `cold load of ${hash || 'the default link'}: the page reports when it is interactive (${load.ms.toFixed(0)} ms)`);
     }
 
     // ---- layout: every tab at 1280x800 and 1920x1080 ----
@@ -941,42 +909,15 @@ try {
 } finally {
     await browser.close();
 }
-// ---- frame rate with Chromium's own GL (printed, not asserted) ----
-// The humanoid's hand target dragged from inside the page: a pointer event
-// each animation frame, so the frames are the page's and the GL's, not the
-// test's round trips. On this machine Chromium's default GL is SwiftShader too,
-// drawn without multisampling (the page turns it off for software GL).
+// ---- Chromium's own GL ----
+// The humanoid's hand dragged from inside the page for 30 frames with the GL
+// Chromium picks (SwiftShader on this machine, drawn without multisampling:
+// the page turns it off for software GL); bench_playground.mjs times 120.
 try {
-    const glBrowser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    const glBrowser = await chromium.launch(launchOptions({ softwareGL: false }));
     try {
-        const page = await glBrowser.newPage({ viewport: { width: 1280, height: 800 } });
-        await page.goto(`${url}#tab=body`);
-        await page.waitForSelector('body[data-ready]', { timeout: 30000 });
-        await frames(page, 10);
-        const from = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.targets)))[1];
-        const before = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals)))[1];
-        const intervals = await page.evaluate(async (at) => {
-            const canvas = document.elementFromPoint(at[0], at[1]), stamps = [];
-            const send = (type, k) => canvas.dispatchEvent(new PointerEvent(type, {
-                clientX: at[0] - 0.5 * k, clientY: at[1] - 0.8 * k, bubbles: true, pointerId: 1, isPrimary: true,
-                button: 0, buttons: type === 'pointerup' ? 0 : 1 }));
-            send('pointerdown', 0);
-            await new Promise((done) => {
-                const step = (t) => {
-                    stamps.push(t);
-                    send('pointermove', stamps.length);
-                    if (stamps.length < 120) requestAnimationFrame(step); else done();
-                };
-                requestAnimationFrame(step);
-            });
-            send('pointerup', stamps.length);
-            return stamps.slice(1).map((t, k) => t - stamps[k]).sort((a, b) => a - b);
-        }, from);
-        const after = (await page.$eval('#body-ends', (el) => JSON.parse(el.dataset.goals)))[1];
-        check(dist(after, before) > 0.1, `humanoid, Chromium's default GL: the in-page drag moved the hand target (${dist(after, before).toFixed(3)})`);
-        const at = (p) => intervals[Math.min(intervals.length - 1, Math.floor(p * intervals.length))];
-        console.log(`     humanoid drag with Chromium's default GL, ${intervals.length} frames: median ${at(0.5).toFixed(1)} ms ` +
-            `(${(1000 / at(0.5)).toFixed(1)} frames/s), 95th percentile ${at(0.95).toFixed(1)} ms`);
+        const { moved } = await dragHandFrames(glBrowser, `${url}#tab=body`, 30);
+        check(moved > 0.1, `humanoid, Chromium's default GL: the in-page drag moved the hand target (${moved.toFixed(3)})`);
     } finally {
         await glBrowser.close();
     }

@@ -428,7 +428,7 @@ static void test_rig_long_chains_below(void) {
     enum { CHAIN = 2000, JOINTS = IK_HUMANOID_BUILT_JOINTS + 3 * CHAIN };
     static int parents[JOINTS];
     static const char *names[JOINTS];
-    static char chain_names[3 * CHAIN][20];
+    static char chain_names[3 * CHAIN][32]; /* room for any two ints: -O1 cannot bound them */
     static ik_transform rest[JOINTS];
     static const char *const anchors[3] = {"LeftHand", "LeftToeBase", "Head"};
     ik_skeleton plain_s, s;
@@ -483,7 +483,7 @@ static void test_mapping_file(void) {
         "left_upper_arm = J6\nleft_forearm = J7\nleft_hand = J8\nleft_clavicle = J5\n"
         "right_upper_arm = J10\nright_forearm = J11\nright_hand = J12\nright_clavicle = J9\n"
         "\nchest = J2\nneck = J3\nhead = J4\nspine = J1";
-    static char storage[IK_HUMANOID_BUILT_JOINTS][8];
+    static char storage[IK_HUMANOID_BUILT_JOINTS][16]; /* room for any int */
     CHECK(fixture_built(&f), "built");
     for (i = 0; i < IK_HUMANOID_BUILT_JOINTS; ++i) {
         snprintf(storage[i], sizeof storage[i], "J%d", i);

@@ -196,14 +196,14 @@ static void test_onto_robot(const char *data) {
     check_written(out, 14, (ik_real)(1.0 / 60), ik_rad(1));
     validate(out, "the retargeted robot");
     rc = clean_into(out, "robot_clean.glb", cleaned);
-    CHECK(rc == 0 && strstr(out_text, "Foot.L") == NULL && strstr(out_text, "% cut"), "clean the robot: exit %d: %s%s",
+    CHECK(rc == 0 && strstr(err_text, "Foot.L") == NULL && strstr(out_text, "% cut"), "clean the robot: exit %d: %s%s",
           rc, out_text, err_text);
-    check_written(cleaned, 14, (ik_real)(1.0 / 60), ik_rad(2));
+    check_written(cleaned, 14, (ik_real)(1.0 / 60), ik_rad(1));
 }
 
 /* 131_01 onto rigged_figure.glb, then `ikc clean` of that: the clean-up of
- * a result inside the rig's limits keeps it within 2 degrees of them (its
- * held ankles went 38 degrees past before session 11). */
+ * a result inside the rig's limits keeps it within a degree of them (its
+ * held ankles went 38 degrees past before session 11, 2 in session 11). */
 static void test_clean_keeps_limits(const char *data) {
     char out[400], cleaned[400];
     int rc = retarget_into(data, "131_01.bvh", "rigged_figure.glb", "figure_walk.glb", out);
@@ -211,7 +211,7 @@ static void test_clean_keeps_limits(const char *data) {
     check_written(out, 1, (ik_real)(1.0 / 60), ik_rad(1));
     rc = clean_into(out, "figure_clean.glb", cleaned);
     CHECK(rc == 0, "clean the retargeted figure: exit %d: %s", rc, err_text);
-    check_written(cleaned, 1, (ik_real)(1.0 / 60), ik_rad(2));
+    check_written(cleaned, 1, (ik_real)(1.0 / 60), ik_rad(1));
 }
 
 static void test_onto_bvh(const char *data) {

@@ -7,7 +7,9 @@
  *   - a leg whose foot is not held keeps its knee within knee_max (the
  *     shin swung back) and its ankle within its range (the foot turned
  *     about the ankle); a held heel keeps its ankle above -ankle_down (toes
- *     turned up lift the ball off the floor, never into it);
+ *     turned up lift the ball off the floor, never into it), and a held
+ *     virtual ankle (robot.glb's, held at the ankle itself) with no floor
+ *     to keep within its whole range;
  *   - the foot turns onto the floor about its ankle unless its toe is held
  *     there (the turn would move it); a foot in the air rises instead where
  *     the turn would pass its limits;
@@ -40,18 +42,15 @@ extern "C" {
  * (ik_humanoid_leg_toe_lift of the rest pose, which the toes' limits are
  * measured from), the floor's height along the rig's up in its model space
  * (-HUGE_VAL: none, the joints' limits only; a clean-up's take does not
- * stand on the rest floor: a capture's feet stand 19-57 mm off it), and
- * held_feet (0: a leg whose foot is held at the frame is left as it
- * stands, as turning a held foot back moves it). */
+ * stand on the rest floor: a capture's feet stand 19-57 mm off it). */
 typedef struct ik_feet_limits {
     const ik_humanoid *rig;
     ik_real toe_rest[2];
     ik_real floor;
-    ik_bool held_feet;
 } ik_feet_limits;
 
 /* The rig's: rest_ms the rest pose's forward kinematics, the floor the
- * rig's rest floor (floor_rs), held feet included. */
+ * rig's rest floor (floor_rs). */
 ik_feet_limits ik_feet_limits_make(const ik_humanoid *rig, const ik_mat4 *rest_ms);
 
 /* Frame `frame`'s `pose` brought inside the limits as above. `held`

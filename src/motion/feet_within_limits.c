@@ -370,7 +370,6 @@ ik_feet_limits ik_feet_limits_make(const ik_humanoid *rig, const ik_mat4 *rest_m
     limits.rig = rig;
     for (k = 0; k < 2; ++k) limits.toe_rest[k] = ik_humanoid_leg_toe_lift(&rig->limb[IK_LIMB_LEG_L + k], rest_ms);
     limits.floor = rig->floor_rs;
-    limits.held_feet = 1;
     return limits;
 }
 
@@ -381,7 +380,7 @@ void ik_feet_within_limits(const ik_feet_limits *limits, const ik_foot_contact *
     ik_skeleton_fk(t->skeleton, pose, NULL, model_ms);
     for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
         const ik_humanoid_limb *leg = &t->limb[k];
-        ik_bool toe_held = 0, foot_held = 0, heel_held = 0, up;
+        ik_bool toe_held = 0, foot_held = 0, heel_held = 0, up, virtual_free;
         ik_real rest = limits->toe_rest[k - IK_LIMB_LEG_L];
         if (lifted) lifted[k - IK_LIMB_LEG_L] = 0;
         if (ik_humanoid_limb_foot(leg) < 0) continue;
@@ -391,11 +390,16 @@ void ik_feet_within_limits(const ik_feet_limits *limits, const ik_foot_contact *
             toe_held |= now && ik_foot_point_is_toe(held[c].point);
             heel_held |= now && !ik_foot_point_is_toe(held[c].point);
         }
-        if (foot_held && !limits->held_feet) continue;
         if (!foot_held) keep_knee_within(t, k, pose, model_ms);
+        /* a held foot's ankle bent up too far is the heel lift's (below),
+         * except on a virtual ankle with no floor to keep (a clean-up's),
+         * held at the ankle itself: a lift about the ball would move that
+         * point (robot.glb's slid 6 mm), so its foot turns about the ankle,
+         * as a foot in the air does */
+        virtual_free = leg->end < 0 && !ik_finite(limits->floor);
         if (!toe_held)
             turn_within(t, leg, ik_humanoid_limb_foot(leg), ik_humanoid_leg_ankle(leg, model_ms), -t->limits.ankle_down,
-                        foot_held ? IK_PI : t->limits.ankle_up, pose, model_ms);
+                        foot_held && !virtual_free ? IK_PI : t->limits.ankle_up, pose, model_ms);
         if (!toe_held) turn_onto_floor(t, limits->floor, leg, ik_humanoid_limb_foot(leg), NULL, pose, model_ms);
         if (!foot_held) lift_foot_within(t, limits->floor, leg, k, pose, model_ms);
         up = turn_heel_within(limits, k, toe_held, 0, pose, model_ms);

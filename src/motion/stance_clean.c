@@ -85,14 +85,12 @@ static ik_result validate(const ik_stance_clean *job) {
  * each frame past them by over LIMIT_SLACK (a degree, the slack every check
  * allows) is then brought inside (ik_feet_within_limits, in the skeleton's
  * own space: which points are held is all it reads of the contacts), the
- * joints' limits only (a take's floor is not the rest floor), and a leg
- * whose foot is held there only past HELD_SLACK (turning a held foot back
- * from 1.2 degrees slid robot.glb's 6 mm; left alone, rigged_figure.glb's
- * held ankles went 38 degrees past their limit after 131_01). A capture
- * past them (CMU 131_01 dorsiflexes 47 degrees against 25) is not
- * re-posed, which slid its feet 26 mm. */
+ * joints' limits only (a take's floor is not the rest floor), held feet
+ * too: left alone, rigged_figure.glb's held ankles went 38 degrees past
+ * their limit after 131_01, and 2 degrees where only those past 2 were
+ * turned back. A capture past them (CMU 131_01 dorsiflexes 47 degrees
+ * against 25) is not re-posed, which slid its feet 26 mm. */
 #define LIMIT_SLACK ik_rad(1)
-#define HELD_SLACK ik_rad(2)
 static ik_result pass(const ik_stance_clean *job, const layout *l, int count, ik_bool limits) {
     ik_footskate fs = ik_footskate_def();
     ik_feet_limits keep;
@@ -120,7 +118,6 @@ static ik_result pass(const ik_stance_clean *job, const layout *l, int count, ik
         ik_skeleton_fk(job->rig->skeleton, ik_take_pose(job->take, f), NULL, l->model_ms);
         ik_humanoid_angles_measure(job->rig, l->model_ms, l->rest_ms, &a);
         excess = ik_humanoid_angles_excess(job->rig, &a, NULL);
-        keep.held_feet = excess > HELD_SLACK;
         if (excess > LIMIT_SLACK)
             ik_feet_within_limits(&keep, job->contacts, count, f, ik_take_pose(job->take, f), l->model_ms, NULL);
     }

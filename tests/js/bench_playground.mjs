@@ -52,8 +52,8 @@ try {
         const at = (p) => intervals[Math.min(intervals.length - 1, Math.floor(p * intervals.length))];
         console.log(`humanoid drag with Chromium's default GL, ${intervals.length} frames: median ${at(0.5).toFixed(1)} ms ` +
             `(${(1000 / at(0.5)).toFixed(1)} frames/s), 95th percentile ${at(0.95).toFixed(1)} ms`);
-        rows.push(['drag_frame_median', 'humanoid hand, default GL', at(0.5)]);
-        rows.push(['drag_frame_p95', 'humanoid hand, default GL', at(0.95)]);
+        rows.push(['drag_frame_median', 'humanoid hand in default GL', at(0.5)]);
+        rows.push(['drag_frame_p95', 'humanoid hand in default GL', at(0.95)]);
     } finally {
         await glBrowser.close();
     }

@@ -37,6 +37,7 @@
 #include <ikit/constraint.h>
 #include <ikit/two_bone.h>
 #include <ikit/two_bone_batch.h>
+#include <ikit/two_bone_in_place.h>
 #include <ikit/aim.h>
 #include <ikit/aim_batch.h>
 #include <ikit/chain_base.h>

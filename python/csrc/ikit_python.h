@@ -10,6 +10,5 @@
 #include <ikit/version.h>
 
 #include "robot_fk_batch.h"
-#include "two_bone_batch.h"
 
 #endif

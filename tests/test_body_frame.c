@@ -54,8 +54,8 @@ static void check_frame(fixture *f, const ik_mat4 *root, const char *how) {
 
 static void check_rig(fixture *f) {
     /* a Z-up turn (+y to +z) and a scale of 100 above the rig's own root */
-    ik_mat4 turned = ik_mat4_from_trs(ik_v3(3, -2, 5), ik_quat_from_axis_angle(ik_v3(1, 0, 0), IK_PI / 2),
-                                      ik_v3(100, 100, 100));
+    ik_mat4 turned =
+        ik_mat4_from_trs(ik_v3(3, -2, 5), ik_quat_from_axis_angle(ik_v3(1, 0, 0), IK_PI / 2), ik_v3(100, 100, 100));
     ik_mat4 root = ik_mat4_mul(&turned, &f->root_ms);
     ik_body_frame own, moved;
     check_frame(f, &f->root_ms, "own root");
@@ -106,8 +106,8 @@ static void test_bad_input(void) {
     CHECK(ik_body_frame_compute(&f.rig, &flat, &b, &error) == IK_ERR_DEGENERATE && error.message[0],
           "a root flattening up: %s", error.message);
     CHECK(memcmp(&b, &untouched, sizeof b) == 0, "output untouched on errors");
-    CHECK(ik_body_frame_compute(NULL, NULL, &b, &error) == IK_ERR_NULL && strstr(error.message, "rig"),
-          "NULL rig: %s", error.message);
+    CHECK(ik_body_frame_compute(NULL, NULL, &b, &error) == IK_ERR_NULL && strstr(error.message, "rig"), "NULL rig: %s",
+          error.message);
     CHECK(ik_body_frame_compute(&f.rig, NULL, NULL, NULL) == IK_ERR_NULL, "NULL output");
     CHECK(ik_body_frame_compute(&f.rig, NULL, &b, &error) == IK_OK && error.message[0] == '\0',
           "NULL root is the identity");

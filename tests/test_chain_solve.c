@@ -61,11 +61,10 @@ static void test_reach_every_method(void) {
             f.pose_ls[1].rotation = ik_quat_from_axis_angle(ik_v3(0, 0, 1), (ik_real)0.3);
             CHECK(ik_chain_solve_run(&job) == IK_OK, "%s: run", method_names[m]);
             distance = chain_end_distance(&f, target);
-            PROPERTY_CASE(kept,
-                          chain_pose_finite(&f) && chain_lengths_kept(&f, BONES) &&
-                              IK_FABS(distance - error) <= (ik_real)1e-3,
-                          "%s case %d: end %g from the target, reported %g", method_names[m], i, (double)distance,
-                          (double)error);
+            PROPERTY_CASE(
+                kept,
+                chain_pose_finite(&f) && chain_lengths_kept(&f, BONES) && IK_FABS(distance - error) <= (ik_real)1e-3,
+                "%s case %d: end %g from the target, reported %g", method_names[m], i, (double)distance, (double)error);
             if (distance <= job.tolerance * (ik_real)1.01) ++reached;
         }
         property_end(&kept);
@@ -162,7 +161,8 @@ static void test_turning_hinges(void) {
         for (k = 0; k < BONES; ++k) {
             ik_quat q = f.pose_ls[k].rotation;
             ik_real angle = 2 * IK_ATAN2(q.z, q.w);
-            CHECK(IK_FABS(q.x) + IK_FABS(q.y) <= (ik_real)1e-5, "%s: joint %d turned off its hinge", method_names[m], k);
+            CHECK(IK_FABS(q.x) + IK_FABS(q.y) <= (ik_real)1e-5, "%s: joint %d turned off its hinge", method_names[m],
+                  k);
             CHECK(IK_FABS(angle) <= (ik_real)1.2 + (ik_real)1e-4, "%s: joint %d at %g, past its spring's limit",
                   method_names[m], k, (double)angle);
         }
@@ -188,17 +188,17 @@ static void test_bad_input(void) {
               "%s: NaN target named '%s'", method_names[m], field.path);
         job = job_on(&f, (ik_chain_method)m, ik_v3(1, 1, 0), &field);
         f.pose_ls[2].rotation.x = nan;
-        CHECK(ik_chain_solve_run(&job) == IK_ERR_NONFINITE && strcmp(field.path, "base.pose_ls") == 0 &&
-                  field.index == 2,
-              "%s: NaN pose named '%s'[%d]", method_names[m], field.path, field.index);
+        CHECK(
+            ik_chain_solve_run(&job) == IK_ERR_NONFINITE && strcmp(field.path, "base.pose_ls") == 0 && field.index == 2,
+            "%s: NaN pose named '%s'[%d]", method_names[m], field.path, field.index);
         f.pose_ls[2].rotation.x = 0;
         job.base.scratch_bytes = 8;
         CHECK(ik_chain_solve_run(&job) == IK_ERR_CAPACITY, "%s: scratch too small", method_names[m]);
         CHECK(memcmp(before, f.pose_ls, sizeof before) == 0, "%s: pose untouched", method_names[m]);
         job = job_on(&f, (ik_chain_method)m, ik_v3(1, 1, 0), &field);
         job.tolerance = nan;
-        CHECK(ik_chain_solve_run(&job) == IK_ERR_NONFINITE && strcmp(field.path, "tolerance") == 0,
-              "%s: NaN tolerance", method_names[m]);
+        CHECK(ik_chain_solve_run(&job) == IK_ERR_NONFINITE && strcmp(field.path, "tolerance") == 0, "%s: NaN tolerance",
+              method_names[m]);
     }
     job = job_on(&f, (ik_chain_method)IK_CHAIN_METHOD_COUNT, ik_v3(1, 1, 0), &field);
     CHECK(ik_chain_solve_run(&job) == IK_ERR_RANGE && strcmp(field.path, "method") == 0, "unknown method");

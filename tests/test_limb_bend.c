@@ -181,8 +181,8 @@ static void test_bad_input(void) {
           "a spine has no natural bend: %s", error.message);
     bad.kind = "leg";
     f.model[bad.joints[1]].m[12] = (ik_real)NAN;
-    CHECK(ik_limb_bend_hinge(f.skeleton, f.model, &axes, &bad, &hinge, &error) == IK_ERR_NONFINITE,
-          "NaN rest pose: %s", error.message);
+    CHECK(ik_limb_bend_hinge(f.skeleton, f.model, &axes, &bad, &hinge, &error) == IK_ERR_NONFINITE, "NaN rest pose: %s",
+          error.message);
     fixture_free(&f);
 }
 

@@ -22,7 +22,11 @@ ik_result ik_robot_protocol_init(ik_robot_protocol *p, const ik_robot_chain *cha
     int i, v;
     ik_error_clear(error);
     if (!p || !chain || !goals || !scratch) {
-        ik_error_set(error, 0, 0, -1, "%s is NULL", !p ? "the protocol" : !chain ? "the chain" : !goals ? "goals" : "scratch");
+        ik_error_set(error, 0, 0, -1, "%s is NULL",
+                     !p       ? "the protocol"
+                     : !chain ? "the chain"
+                     : !goals ? "goals"
+                              : "scratch");
         return IK_ERR_NULL;
     }
     memset(p, 0, sizeof *p);
@@ -99,8 +103,7 @@ ik_result ik_robot_protocol_solve(const ik_robot_protocol *p, ik_robot_protocol_
     double start;
     if (!p || !answer || !p->goals) return IK_ERR_NULL;
     memset(answer, 0, sizeof *answer);
-    if (query < 0 || query >= p->queries || (int)solver < 0 || solver > IK_ROBOT_PROTOCOL_ANALYTIC)
-        return IK_ERR_RANGE;
+    if (query < 0 || query >= p->queries || (int)solver < 0 || solver > IK_ROBOT_PROTOCOL_ANALYTIC) return IK_ERR_RANGE;
     goal = ik_robot_protocol_goal(p, query);
     answer->found_by = IK_ROBOT_START_SEED;
     if (solver == IK_ROBOT_PROTOCOL_ANALYTIC) {

@@ -156,6 +156,96 @@ def declarations(text):
     return items
 
 
+_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)"
+                    r"|(<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%<>&|^~!?:()]))")
+_LEVELS = [("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", "<=", ">", ">="), ("<<", ">>"), ("+", "-"),
+           ("*", "/", "%")]
+_APPLY = {
+    "||": lambda a, b: int(bool(a) or bool(b)), "&&": lambda a, b: int(bool(a) and bool(b)),
+    "|": lambda a, b: a | b, "^": lambda a, b: a ^ b, "&": lambda a, b: a & b,
+    "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b), "<": lambda a, b: int(a < b),
+    "<=": lambda a, b: int(a <= b), ">": lambda a, b: int(a > b), ">=": lambda a, b: int(a >= b),
+    "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b, "+": lambda a, b: a + b, "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b, "/": lambda a, b: int(a / b), "%": lambda a, b: a - b * int(a / b),
+}
+
+
+def evaluate(expression):
+    """The value of an integer constant expression of literals (a macro's
+    array size as the preprocessor leaves it: `64 > 8 * 6 ? 64 : 8 * 6`),
+    which cffi's parser takes only when plain; None for anything else (names,
+    sizeof)."""
+    tokens, position = [], 0
+    while expression[position:].strip():
+        match = _TOKEN.match(expression, position)
+        if not match:
+            return None
+        tokens.append(int(match.group(1), 0) if match.group(1) else match.group(2) or match.group(3))
+        position = match.end()
+    tokens.append(None)
+    at = [0]
+
+    def take():
+        at[0] += 1
+        return tokens[at[0] - 1]
+
+    def unary():
+        token = take()
+        if isinstance(token, int):
+            return token
+        if token == "(":
+            while tokens[at[0]] in _CAST_TYPES:  # a cast to an integer type
+                at[0] += 1
+            if tokens[at[0] - 1] in _CAST_TYPES and tokens[at[0]] == ")":
+                at[0] += 1
+                return unary()
+            value = ternary()
+            if take() != ")":
+                raise ValueError
+            return value
+        operand = {"-": lambda v: -v, "+": lambda v: v, "~": lambda v: ~v, "!": lambda v: int(not v)}.get(token)
+        if operand is None:
+            raise ValueError
+        return operand(unary())
+
+    def binary(level):
+        if level == len(_LEVELS):
+            return unary()
+        value = binary(level + 1)
+        while tokens[at[0]] in _LEVELS[level]:
+            value = _APPLY[take()](value, binary(level + 1))
+        return value
+
+    def ternary():
+        condition = binary(0)
+        if tokens[at[0]] != "?":
+            return condition
+        at[0] += 1
+        chosen = ternary()
+        if take() != ":":
+            raise ValueError
+        other = ternary()
+        return chosen if condition else other
+
+    try:
+        value = ternary()
+        return value if tokens[at[0]] is None else None
+    except (ValueError, ZeroDivisionError, IndexError, TypeError):
+        return None
+
+
+def _fold_array_sizes(item):
+    """An array size cffi cannot read (anything but a number or a name) as
+    its value."""
+    def fold(match):
+        size = match.group(1).strip()
+        if re.fullmatch(r"\d+|[A-Za-z_]\w*|\.\.\.|", size):
+            return match.group(0)
+        value = evaluate(size)
+        return "[%d]" % value if value is not None else match.group(0)
+    return re.sub(r"\[([^\[\]]*)\]", fold, item)
+
+
 def _constant_kind(body, integers):
     """'int' for an integer constant expression, 'double' for a floating
     one, None for anything else (strings, names of functions or types)."""
@@ -186,7 +276,7 @@ def cdef_text(header, include_dirs, roots, defines=(), compiler=None):
     """The cffi cdef of `header` as the C compiler sees it with `defines`:
     declarations and constants of the files under `roots`."""
     text, macros = split_output(preprocess(header, include_dirs, defines, compiler), roots)
-    items = [item for item in declarations(text) if not re.search(r"\bva_list\b", item)]
+    items = [_fold_array_sizes(item) for item in declarations(text) if not re.search(r"\bva_list\b", item)]
     integers = _enum_constants(items)
     constants = []
     for name, body in macros:

@@ -163,3 +163,16 @@ def test_a_changed_header_is_caught(tmp_path, header, old, new, message):
     problems = differences(parsed, built_ffi, lib)
     expected = message % ("double" if DOUBLE else "float") if "%s" in message else message
     assert any(p.startswith(expected) for p in problems), problems
+
+
+def test_array_sizes_folded():
+    """A macro's size the preprocessor leaves as an expression cffi cannot
+    read (ik_robot_protocol_answer's q) becomes its value; names and
+    sizeof stay for cffi and the compiler."""
+    evaluate = cdef_from_headers.evaluate
+    assert evaluate("64 > 8 * 6 ? 64 : 8 * 6") == 64 and evaluate("4 > 8 * 6 ? 4 : 8 * 6") == 48
+    assert evaluate("(2048UL * 1024UL * 1024UL)") == 1 << 31 and evaluate("(int)(3 + 4) * 2") == 14
+    assert evaluate("0 ? 1 : 0 ? 2 : 3") == 3 and evaluate("-7 / 2") == -3 and evaluate("!0 && 1 << 2 | 1") == 1
+    assert evaluate("sizeof(int)") is None and evaluate("IK_ROLE_COUNT + 1") is None and evaluate("(3") is None
+    folded = cdef_from_headers._fold_array_sizes("int a[2 * 3]; int b[IK_X]; int c[4];")
+    assert folded == "int a[6]; int b[IK_X]; int c[4];"

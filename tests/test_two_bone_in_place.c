@@ -164,8 +164,8 @@ static void test_random_limbs(void) {
     rng r = rng_seeded(27);
     int round;
     for (round = 0; round < 7; ++round) {
-        static const char *names[] = {"lanes",        "lanes, poles", "lanes, soften", "hinge",
-                                      "twist",        "weight 0.5",   "shared pole"};
+        static const char *names[] = {"lanes", "lanes, poles", "lanes, soften", "hinge",
+                                      "twist", "weight 0.5",   "shared pole"};
         ik_two_bone_in_place job;
         int failed = 7;
         ik_result result;

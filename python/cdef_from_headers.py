@@ -10,9 +10,11 @@ the package's csrc/ headers) are kept, the C library's are dropped (cffi
 knows size_t, FILE and the <stdint.h> types itself). What cffi's parser does
 not take is rewritten: a static inline function becomes its prototype (cffi's
 API mode compiles a call to it), __attribute__((...)) goes, and so do
-declarations over a va_list. Object-like macros of the kept headers come
-across as constants: integer ones as `#define NAME ...` (the C compiler
-supplies the value), floating ones as `static const double NAME;`.
+declarations over a va_list; an array size left as an expression of numbers
+(a macro's `A > B ? A : B`) becomes its value. Object-like macros of the
+kept headers come across as constants: integer ones as `#define NAME ...`
+(the C compiler supplies the value), floating ones as
+`static const double NAME;`.
 
 Used by build_ikit.py (the build) and python/tests/test_cdef.py (which
 checks the built package against the headers it is run beside)."""
@@ -57,7 +59,10 @@ def preprocess(header, include_dirs, defines=(), compiler=None):
     command += ["-I" + str(d) for d in include_dirs]
     command += ["-D%s=%s" % (name, value) for name, value in defines]
     command.append(str(header))
-    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError("%s failed:\n%s" % (" ".join(command), done.stderr))
+    return done.stdout
 
 
 def _owned(path, roots):

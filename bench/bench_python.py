@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Two-bone IK from Python over numpy arrays: ns per solve for a batch of
-limbs (ikit.two_bone_batch: ik_two_bone_batch_run, or with a hinge a C loop
-over ik_two_bone_run), and the cost
+limbs (ikit.two_bone_batch: ik_two_bone_in_place_run, on the batch job's
+lanes, or with a hinge ik_two_bone_run limb by limb), and the cost
 of one ikit.two_bone call from Python for comparison.
 
 Protocol: LIMBS limbs (default 1e6), each a hip with a random rotation and

@@ -31,7 +31,7 @@
  * solver) are those with analytic_starts = 0.
  *
  * The protocol itself (goals, seed, the three ikit solvers, success) is
- * tools/ikc/robot_protocol.c, which `ikc ikbench` runs on any arm.
+ * the library's (ikit/robot_protocol.h), which `ikc ikbench` runs on any arm.
  *
  * usage: bench_robot_ik [N (default 10000)] [R repeats (default 3)] [--no-kdl]
  * Writes bench_robot_ik.csv. */
@@ -43,9 +43,8 @@
 #include <ikit/robot.h>
 #include <ikit/robot_analytic.h>
 #include <ikit/robot_ik.h>
+#include <ikit/robot_protocol.h>
 #include <ikit/urdf.h>
-
-#include "robot_protocol.h"
 
 #ifdef IKIT_BENCH_KDL
 #include "robot_ik_kdl.h"
@@ -80,12 +79,25 @@ typedef struct repeats {
     double rate[MAX_REPEATS], verified[MAX_REPEATS], mean[MAX_REPEATS], median[MAX_REPEATS], solutions[MAX_REPEATS];
 } repeats;
 
+/* The protocol's clock: this thread's CPU time (bench_util.h). */
+static double protocol_clock(void *user) {
+    (void)user;
+    return bench_now();
+}
+
 #ifdef IKIT_BENCH_KDL
-static double clock_plain(void) { return ikc_protocol_now(); }
+static double clock_plain(void) { return bench_now(); }
+
+/* Goal i as KDL takes it: x, y, z and the quaternion x, y, z, w. */
+static void goal_doubles(const ik_robot_protocol *p, int i, double position[3], double rotation[4]) {
+    ik_transform g = ik_robot_protocol_goal(p, i);
+    position[0] = g.translation.x, position[1] = g.translation.y, position[2] = g.translation.z;
+    rotation[0] = g.rotation.x, rotation[1] = g.rotation.y, rotation[2] = g.rotation.z, rotation[3] = g.rotation.w;
+}
 
 /* KDL's twist error from the tip at q to the goal within the protocol's eps on every axis. */
 static int kdl_verified(kdl_arm *arm, const ik_real *q_real, int n, const double *position, const double *rotation) {
-    const double eps = IKC_PROTOCOL_EPS;
+    const double eps = IK_ROBOT_PROTOCOL_EPS;
     double q[IK_ROBOT_MAX_JOINTS], p[3], r[4], w, s, angle, k;
     int i;
     for (i = 0; i < n; ++i) q[i] = (double)q_real[i];
@@ -126,19 +138,23 @@ static void keep(repeats *rep, int r, tally *t, int queries, int timed) {
 }
 
 /* Runs `solver` on query i into the tally (and KDL's check of its answers). */
-static void run_query(const ikc_protocol *p, ikc_protocol_solver solver, int i, tally *t, void *kdl) {
-    ikc_protocol_answer answer;
+static void run_query(const ik_robot_protocol *p, ik_robot_protocol_solver solver, int i, tally *t, void *kdl) {
+    ik_robot_protocol_answer answer;
     int all_verified = kdl != NULL, s;
-    ikc_protocol_solve(p, solver, i, &answer);
+    ik_robot_protocol_solve(p, solver, i, &answer);
     t->times[i] = answer.seconds;
     t->total_s += answer.seconds;
     t->solutions += answer.solutions;
     if (!answer.success) return;
     ++t->success;
 #ifdef IKIT_BENCH_KDL
-    for (s = 0; s < answer.solutions && all_verified; ++s)
-        all_verified = kdl_verified((kdl_arm *)kdl, answer.q + (size_t)s * p->variables, p->variables,
-                                    p->goals + (size_t)i * 7, p->goals + (size_t)i * 7 + 3);
+    {
+        double position[3], rotation[4];
+        goal_doubles(p, i, position, rotation);
+        for (s = 0; s < answer.solutions && all_verified; ++s)
+            all_verified =
+                kdl_verified((kdl_arm *)kdl, answer.q + (size_t)s * p->variables, p->variables, position, rotation);
+    }
 #else
     (void)s;
 #endif
@@ -190,8 +206,9 @@ int main(int argc, char **argv) {
         ik_urdf *urdf = NULL;
         ik_error err;
         ik_robot_chain chain;
-        ikc_protocol protocol;
-        const char *why = NULL;
+        ik_robot_protocol protocol;
+        ik_transform *goals = malloc((size_t)queries * sizeof *goals);
+        void *scratch = NULL;
         repeats numeric, seeded, closed, kdl_rep;
         tally ti, ts, ta, tk;
         void *kdl = NULL;
@@ -209,15 +226,20 @@ int main(int argc, char **argv) {
         ts.times = malloc((size_t)queries * sizeof(double));
         ta.times = malloc((size_t)queries * sizeof(double));
         tk.times = malloc((size_t)queries * sizeof(double));
-        if (ikc_protocol_init(&protocol, &chain, queries, GOAL_SEED, &why) != 0 || !ti.times || !ts.times ||
-            !ta.times || !tk.times) {
-            printf("%s: %s\n", arm->name, why ? why : "out of memory");
+        scratch = malloc(ik_robot_protocol_scratch_size(&chain));
+        if (!goals || !scratch || !ti.times || !ts.times || !ta.times || !tk.times) {
+            printf("%s: out of memory\n", arm->name);
+            return 1;
+        }
+        if (ik_robot_protocol_init(&protocol, &chain, queries, GOAL_SEED, goals, scratch,
+                                   ik_robot_protocol_scratch_size(&chain), protocol_clock, NULL, &err) != IK_OK) {
+            printf("%s: %s\n", arm->name, err.message);
             return 1;
         }
         n = protocol.variables;
         have_analytic = protocol.model.kind != IK_ROBOT_ANALYTIC_NONE;
 #ifdef IKIT_BENCH_KDL
-        kdl = skip_kdl ? NULL : kdl_arm_new(&chain, protocol.lower, protocol.upper, IKC_PROTOCOL_EPS);
+        kdl = skip_kdl ? NULL : kdl_arm_new(&chain, protocol.lower, protocol.upper, IK_ROBOT_PROTOCOL_EPS);
         have_kdl = kdl != NULL;
 #endif
         for (r = 0; r < repeat_count; ++r) {
@@ -226,24 +248,25 @@ int main(int argc, char **argv) {
             memset(&ta, 0, offsetof(tally, times));
             memset(&tk, 0, offsetof(tally, times));
             for (i = 0; i < queries; ++i) {
-                run_query(&protocol, IKC_PROTOCOL_NUMERIC, i, &ti, kdl);
+                run_query(&protocol, IK_ROBOT_PROTOCOL_NUMERIC, i, &ti, kdl);
                 if (have_analytic) {
-                    run_query(&protocol, IKC_PROTOCOL_SEEDED, i, &ts, kdl);
-                    run_query(&protocol, IKC_PROTOCOL_ANALYTIC, i, &ta, kdl);
+                    run_query(&protocol, IK_ROBOT_PROTOCOL_SEEDED, i, &ts, kdl);
+                    run_query(&protocol, IK_ROBOT_PROTOCOL_ANALYTIC, i, &ta, kdl);
                 }
 #ifdef IKIT_BENCH_KDL
                 if (have_kdl) {
-                    const double *g = protocol.goals + (size_t)i * 7;
-                    double kq[IK_ROBOT_MAX_JOINTS], seed_d[IK_ROBOT_MAX_JOINTS], t0 = ikc_protocol_now();
+                    double kq[IK_ROBOT_MAX_JOINTS], seed_d[IK_ROBOT_MAX_JOINTS], g[7], t0;
                     int v;
+                    goal_doubles(&protocol, i, g, g + 3);
+                    t0 = bench_now();
                     for (v = 0; v < n; ++v) seed_d[v] = (protocol.lower[v] + protocol.upper[v]) / 2;
-                    tk.success += kdl_arm_solve(kdl, seed_d, g, g + 3, IKC_PROTOCOL_TIMEOUT_S, clock_plain, kq);
-                    tk.times[i] = ikc_protocol_now() - t0;
+                    tk.success += kdl_arm_solve(kdl, seed_d, g, g + 3, IK_ROBOT_PROTOCOL_TIMEOUT_S, clock_plain, kq);
+                    tk.times[i] = bench_now() - t0;
                     tk.total_s += tk.times[i];
                 }
 #endif
             }
-            if (have_analytic) ta.total_s = ikc_protocol_analytic_batch(&protocol);
+            if (have_analytic) ta.total_s = ik_robot_protocol_time_analytic(&protocol);
             keep(&numeric, r, &ti, queries, 1);
             keep(&seeded, r, &ts, queries, have_analytic);
             keep(&closed, r, &ta, queries, have_analytic);
@@ -274,7 +297,8 @@ int main(int argc, char **argv) {
 #ifdef IKIT_BENCH_KDL
         kdl_arm_free(kdl);
 #endif
-        ikc_protocol_free(&protocol);
+        free(goals);
+        free(scratch);
         free(ti.times);
         free(ts.times);
         free(ta.times);

@@ -1,5 +1,5 @@
 /* The floor a clip's motion stands on, found as ikc finds it for its motion
- * commands (tools/ikc/motion_take.c, and the retarget's origins): the clip
+ * commands (tools/ikc/core/motion_take.c, and the retarget's origins): the clip
  * baked into a take at a frame time (ik_take_bake), the feet's paths
  * recorded (ik_foot_paths_record: each ankle, each toe joint, the hips), and
  * the foot contacts' floor levels (ik_foot_contacts: per kind of point a

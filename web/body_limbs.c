@@ -15,8 +15,7 @@
  * The same numbers are handed to the page (ikw_body_limits) to draw the
  * limits: the bend's arc at each elbow and knee, the cone at each shoulder
  * and hip. */
-#include <ikit/ccd.h>
-#include <ikit/fabrik.h>
+#include <ikit/chain_solve.h>
 #include <ikit/humanoid.h>
 #include <ikit/jacobian.h>
 
@@ -94,49 +93,31 @@ void ikw_limb_constraints(const ik_humanoid *rig, int limb, ik_constraint out[3]
 static ik_result solve_limb_once(const ik_humanoid *rig, int limb, const ik_constraint limits[3], ik_transform *pose_ls,
                                  const ik_mat4 *root_ms, ik_vec3 goal_ms, ik_real *error) {
     const ik_humanoid_limb *l = &rig->limb[limb];
-    int joints[3];
-    ik_chain_base *base;
-    ik_fabrik fabrik = ik_fabrik_def();
-    ik_ccd ccd = ik_ccd_def();
-    ik_jacobian dls = ik_jacobian_def();
+    ik_chain_solve job = ik_chain_solve_def();
     ik_jacobian_joint turning[2];
-    ik_jacobian_effector effector = ik_jacobian_effector_make(l->end, goal_ms);
-    int method = limbs.method[limb];
+    int joints[3];
     joints[0] = l->start, joints[1] = l->mid, joints[2] = l->end;
-    base = method == IKW_LIMB_FABRIK ? &fabrik.base : method == IKW_LIMB_CCD ? &ccd.base : &dls.base;
-    base->skeleton = rig->skeleton;
-    base->listed_joint_count = method == IKW_LIMB_DLS ? 2 : 3;
-    base->constraints = limits;
-    base->root_ms = root_ms;
-    base->pose_ls = pose_ls;
-    base->scratch = limb_scratch.bytes;
-    base->scratch_bytes = sizeof limb_scratch.bytes;
-    if (method == IKW_LIMB_FABRIK) {
-        fabrik.joints = joints;
-        fabrik.targets_ms = &goal_ms;
-        fabrik.tolerance = IKW_LIMB_TOLERANCE;
-        fabrik.max_iterations = IKW_LIMB_MAX_ITERATIONS;
-        fabrik.error = error;
-        return ik_fabrik_run(&fabrik);
-    }
-    if (method == IKW_LIMB_CCD) {
-        ccd.joints = joints;
-        ccd.target_ms = goal_ms;
-        ccd.tolerance = IKW_LIMB_TOLERANCE;
-        ccd.max_iterations = IKW_LIMB_MAX_ITERATIONS;
-        ccd.error = error;
-        return ik_ccd_run(&ccd);
-    }
     turning[0] = ik_jacobian_ball(l->start);
     turning[1] = ik_jacobian_hinge(l->mid, l->hinge_axis_ls);
-    dls.joints = turning;
-    dls.effectors = &effector;
-    dls.effector_count = 1;
-    dls.method = IK_JACOBIAN_DLS;
-    dls.tolerance = IKW_LIMB_TOLERANCE;
-    dls.max_iterations = IKW_LIMB_MAX_ITERATIONS;
-    dls.error = error;
-    return ik_jacobian_run(&dls);
+    job.method = limbs.method[limb] == IKW_LIMB_CCD   ? IK_CHAIN_CCD
+                 : limbs.method[limb] == IKW_LIMB_DLS ? IK_CHAIN_DLS
+                                                      : IK_CHAIN_FABRIK;
+    job.base.skeleton = rig->skeleton;
+    job.joints = joints;
+    job.base.listed_joint_count = 3;
+    job.base.constraints = limits;
+    job.base.root_ms = root_ms;
+    job.base.pose_ls = pose_ls;
+    job.base.scratch = limb_scratch.bytes;
+    job.base.scratch_bytes = sizeof limb_scratch.bytes;
+    job.target_ms = goal_ms;
+    job.turning = turning;
+    job.turning_count = 2;
+    job.turning_constraints = limits;
+    job.tolerance = IKW_LIMB_TOLERANCE;
+    job.max_iterations = IKW_LIMB_MAX_ITERATIONS;
+    job.error = error;
+    return ik_chain_solve_run(&job);
 }
 
 /* Exchange the limb's start and middle joints' transforms with `kept`. */

@@ -15,7 +15,7 @@ import { show, message, RunningMedian } from './readout.js';
 const HEIGHT = 1.8;
 const TARGET_COLORS = [0xff4d6d, 0xff4d6d, 0x6d8bff, 0x6d8bff];
 
-// The clay of ikc's pictures (tools/ikc/demo_figure.c: 0.78 0.72 0.64).
+// The clay of ikc's pictures (tools/ikc/demo/demo_figure.c: 0.78 0.72 0.64).
 const CLAY = [0xc7, 0xb8, 0xa3];
 
 // The built-in figure's body: the library's capsules round its bones (web/body_mesh.c:

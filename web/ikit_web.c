@@ -18,12 +18,11 @@
  * Each solve call takes `repeats`: the solve is run that many times from the
  * same starting pose and the last result kept, so the page can time a solve
  * with a coarse clock (total time / repeats). */
-#include <ikit/ccd.h>
+#include <ikit/chain_solve.h>
 #include <ikit/planar_chain.h>
 #include <ikit/clip.h>
 #include <ikit/chain_file.h>
 #include <ikit/chain_file_solve.h>
-#include <ikit/fabrik.h>
 #include <ikit/humanoid.h>
 #include <ikit/jacobian.h>
 
@@ -151,55 +150,34 @@ IKW_EXPORT(ikw_chain_file_target) const float *ikw_chain_file_target(void) {
     return out;
 }
 
-/* A chain solver's common fields: the loaded chain's skeleton, `pose`,
- * `count` listed joints with their `limits`, and the glue's scratch. */
-static void bind_base(ik_chain_base *base, ik_transform *pose, int count, const ik_constraint *limits) {
-    base->skeleton = &chain.file->skeleton;
-    base->listed_joint_count = count;
-    base->constraints = limits;
-    base->pose_ls = pose;
-    base->scratch = scratch.bytes;
-    base->scratch_bytes = sizeof scratch.bytes;
-}
-
+/* The loaded chain toward `target` with `method` (ikw_method): CCD and
+ * FABRIK within the file's limits, the Jacobian methods turning the file's
+ * hinges with its springs, comfort ranges and `gravity`. */
 static ik_result chain_solve_once(int method, ik_transform *pose, ik_vec3 target, ik_real gravity, int *iterations,
                                   ik_real *error) {
-    int n = chain.file->joint_count;
-    if (method == IKW_CCD) {
-        ik_ccd job = ik_ccd_def();
-        bind_base(&job.base, pose, n, chain.joint_limits);
-        job.joints = chain.all;
-        job.target_ms = target;
-        job.max_iterations = 100;
-        job.iterations = iterations;
-        job.error = error;
-        return ik_ccd_run(&job);
-    }
-    if (method == IKW_FABRIK) {
-        ik_fabrik job = ik_fabrik_def();
-        bind_base(&job.base, pose, n, chain.joint_limits);
-        job.joints = chain.all;
-        job.targets_ms = &target;
-        job.max_iterations = 100;
-        job.iterations = iterations;
-        job.error = error;
-        return ik_fabrik_run(&job);
-    } else {
-        ik_jacobian job = ik_jacobian_def();
-        ik_jacobian_effector effector = ik_jacobian_effector_make(n - 1, target);
-        bind_base(&job.base, pose, chain.turning_count, chain.turn_limits);
-        job.joints = chain.joints;
-        job.springs = chain.springs;
-        job.gravity = gravity;
-        job.effectors = &effector;
-        job.effector_count = 1;
-        job.method = method == IKW_SDLS        ? IK_JACOBIAN_SDLS
-                     : method == IKW_TRANSPOSE ? IK_JACOBIAN_TRANSPOSE
-                                               : IK_JACOBIAN_DLS;
-        job.iterations = iterations;
-        job.error = error;
-        return ik_jacobian_run(&job);
-    }
+    ik_chain_solve job = ik_chain_solve_def();
+    job.method = method == IKW_CCD         ? IK_CHAIN_CCD
+                 : method == IKW_FABRIK    ? IK_CHAIN_FABRIK
+                 : method == IKW_SDLS      ? IK_CHAIN_SDLS
+                 : method == IKW_TRANSPOSE ? IK_CHAIN_TRANSPOSE
+                                           : IK_CHAIN_DLS;
+    job.base.skeleton = &chain.file->skeleton;
+    job.base.listed_joint_count = chain.file->joint_count;
+    job.base.constraints = chain.joint_limits;
+    job.base.pose_ls = pose;
+    job.base.scratch = scratch.bytes;
+    job.base.scratch_bytes = sizeof scratch.bytes;
+    job.joints = chain.all;
+    job.target_ms = target;
+    job.turning = chain.joints;
+    job.turning_count = chain.turning_count;
+    job.turning_constraints = chain.turn_limits;
+    job.springs = chain.springs;
+    job.gravity = gravity;
+    job.max_iterations = 100;
+    job.iterations = iterations;
+    job.error = error;
+    return ik_chain_solve_run(&job);
 }
 
 /* Solve slot `slot` toward (x, y, z) with `method` (ikw_method), starting

@@ -4,9 +4,12 @@
  *   skeleton  hierarchies, rest poses, forward kinematics (also batched)
  *   anim      clips, takes, blending, skinning, bone meshes
  *   solve     two-bone, aim, CCD, FABRIK, Jacobian family, constraints,
- *             springs, look-at chains, 2D chains, batch jobs
- *   rig       humanoids, named limbs, ground, props, body directions
- *   robot     serial arms: forward kinematics, pose IK, analytic IK
+ *             springs, look-at chains, 2D chains, batch jobs,
+ *             a chain solve with the method picked at run time
+ *   rig       humanoids, named limbs, ground, props, body directions,
+ *             body frame in model space, limbs' natural bend
+ *   robot     serial arms: forward kinematics, pose IK, analytic IK, the
+ *             TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
  *   io        glTF, BVH, chain files, height fields, URDF, assets
  * The core layers (math to motion) are libikit (ikit::core, pkg-config
@@ -37,12 +40,14 @@
 #include <ikit/constraint.h>
 #include <ikit/two_bone.h>
 #include <ikit/two_bone_batch.h>
+#include <ikit/two_bone_in_place.h>
 #include <ikit/aim.h>
 #include <ikit/aim_batch.h>
 #include <ikit/chain_base.h>
 #include <ikit/ccd.h>
 #include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
+#include <ikit/chain_solve.h>
 #include <ikit/look_at_chain.h>
 #include <ikit/ls_step.h>
 #include <ikit/spring.h>
@@ -55,11 +60,14 @@
 #include <ikit/ground_mesh.h>
 #include <ikit/prop.h>
 #include <ikit/body_directions.h>
+#include <ikit/body_frame.h>
+#include <ikit/limb_bend.h>
 
 /* robot */
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
 #include <ikit/robot_analytic.h>
+#include <ikit/robot_protocol.h>
 
 /* motion */
 #include <ikit/feet_within_limits.h>

@@ -78,17 +78,16 @@ class _Contacts:
         r = lib.ik_foot_paths_record_rig(self.body._rig, self.take, self.root_ptr, self.model, paths, present, bad)
         if r != lib.IK_OK:
             raise IkitError("foot paths" + (" (frame %d)" % bad[0] if bad[0] >= 0 else ""), r)
-        # Up and leg length in model space, as ikc finds them: the rig's up
-        # under the root, the leg scaled by the root's Y column.
-        root_matrix = np.eye(4) if root is None else np.asarray(root, dtype=np.float64)
-        rig = self.body._rig
-        up = root_matrix[:3, :3] @ [rig.up_rs.x, rig.up_rs.y, rig.up_rs.z]
+        # Up and leg length in model space, as ikc finds them (ik_body_frame_compute).
+        self.frame, error = ffi.new("ik_body_frame *"), ffi.new("ik_error *")
+        r = lib.ik_body_frame_compute(self.body._rig, self.root_ptr, self.frame, error)
+        if r != lib.IK_OK:
+            raise IkitError("body frame", r, ffi.string(error.message).decode() or None)
+        self.up, self.leg_length = self.frame.up_ms, float(self.frame.leg_length)
         job = ffi.new("ik_foot_contacts *", lib.ik_foot_contacts_def())
         job.paths_ms, job.frame_count, job.frame_time = paths, frames, frame_time
         for p in range(lib.IK_FOOT_CONTACT_POINTS):
             job.present[p] = present[p]
-        self.up = arrays.vec3(up / (np.linalg.norm(up) or 1.0), "up")
-        self.leg_length = float(lib.ik_foot_leg_length(rig)) * float(np.linalg.norm(root_matrix[:3, 1]))
         job.up_ms, job.leg_length = self.up, self.leg_length
         for name, value in thresholds.items():
             if name not in CONTACT_OPTIONS:

@@ -62,10 +62,10 @@ def two_bone(skeleton, pose, start, mid, end, target, *, root=None, pole=None, h
 def two_bone_batch(start, mid, end, targets, start_rotations, mid_rotations, *, poles=None, hinge_axis=None,
                    min_bend=None, max_bend=None, soften=None, twist=None, weight=None, reach_tolerance=None,
                    reached=None, residual=None):
-    """Two-bone IK over n limbs in one call: ik_two_bone_batch_run (new
-    rotation = old * correction, ik_two_bone_run's answer to rounding) when
-    no hinge, no twist and full weight are asked for, else a C loop over
-    ik_two_bone_run:
+    """Two-bone IK over n limbs in one call (ik_two_bone_in_place_run: the
+    batch job's lanes, new rotation = old * correction, ik_two_bone_run's
+    answer to rounding, when no hinge, no twist and full weight are asked
+    for, else ik_two_bone_run limb by limb):
     `start`, `mid`, `end` (n, 4, 4) model-space matrices of each limb's
     joints, `targets` (n, 3), optional `poles` (n, 3); `start_rotations`
     and `mid_rotations` (n, 4) are the joints' local rotations, solved in
@@ -76,7 +76,8 @@ def two_bone_batch(start, mid, end, targets, start_rotations, mid_rotations, *, 
     raises IkitError naming it; the limbs before it are solved, it and the
     ones after are left as they were."""
     count = start_rotations.shape[0] if isinstance(start_rotations, np.ndarray) else len(start_rotations)
-    job = _two_bone_job(None, hinge_axis, min_bend, max_bend, soften, twist, weight, reach_tolerance)
+    # cffi keeps an array alive while a variable holds its pointer, not while
+    # a struct field does: each pointer stays in a variable until the call.
     start_ptr = arrays.matrices_pointer(start, count, "start", writable=False)
     mid_ptr = arrays.matrices_pointer(mid, count, "mid", writable=False)
     end_ptr = arrays.matrices_pointer(end, count, "end", writable=False)
@@ -92,11 +93,15 @@ def two_bone_batch(start, mid, end, targets, start_rotations, mid_rotations, *, 
         raise ValueError("reached must be a C-contiguous int32 array of shape (%d,)" % count)
     residual_ptr = arrays.real_pointer("ik_real", residual, (count,), "residual", writable=True)
     reached_ptr = ffi.from_buffer("ik_bool[]", reached, require_writable=True)
-    failure = ffi.new("ik_result *")
-    bad = lib.ikpy_two_bone_batch(job, count, start_ptr, mid_ptr, end_ptr, targets_ptr, poles_ptr, start_rot_ptr,
-                                  mid_rot_ptr, reached_ptr, residual_ptr, failure)
-    if bad >= 0:
-        check(failure[0], "two_bone_batch, limb %d" % bad)
+    failed = ffi.new("int *", -1)
+    job = ffi.new("ik_two_bone_in_place *", lib.ik_two_bone_in_place_def())
+    job.limb = _two_bone_job(None, hinge_axis, min_bend, max_bend, soften, twist, weight, reach_tolerance)[0]
+    job.count, job.start_ms, job.mid_ms, job.end_ms = count, start_ptr, mid_ptr, end_ptr
+    job.target_ms, job.pole_ms = targets_ptr, poles_ptr
+    job.start_rotation_ls, job.mid_rotation_ls = start_rot_ptr, mid_rot_ptr
+    job.reached, job.residual, job.failed_limb = reached_ptr, residual_ptr, failed
+    r = lib.ik_two_bone_in_place_run(job)
+    check(r, "two_bone_batch" if failed[0] < 0 else "two_bone_batch, limb %d" % failed[0])
     return reached, residual
 
 

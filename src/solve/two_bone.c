@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "../math/simd4.h"
+#include "rotation_product.h"
 #include "two_bone_sizes.h"
 
 /* Kept out of the solve's own code, which it would only crowd: the cold
@@ -76,11 +77,6 @@ static ik_real finite_probe(const ik_real *v, int count) {
     for (; i < count; ++i) s0 += v[i] * 0;
     return (s0 + s1) + (s2 + s3);
 }
-
-/* A squared norm in the normal range (not zero, subnormal, infinite or NaN). */
-static ik_bool norm_sq_usable(ik_real n) { return n >= IK_REAL_MIN && n <= IK_REAL_MAX; }
-
-static ik_quat quat_times(ik_quat q, ik_real s) { return ik_q(q.x * s, q.y * s, q.z * s, q.w * s); }
 
 /* p s + q t */
 static ik_quat quat_sum_scaled(ik_quat p, ik_real s, ik_quat q, ik_real t) {
@@ -767,10 +763,12 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         end_sq = ik_quat_dot(new_end, new_end);
     }
     mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (UNLIKELY(!(norm_sq_usable(start_sq) && norm_sq_usable(mid_sq) && norm_sq_usable(end_sq)))) return failure(job);
-    *job->start_rotation_ls = quat_times(new_start, 1 / IK_SQRT(start_sq));
-    *job->mid_rotation_ls = quat_times(new_mid, 1 / IK_SQRT(mid_sq));
-    if (job->keep_end_rotation) *job->end_rotation_ls = quat_times(new_end, 1 / IK_SQRT(end_sq));
+    if (UNLIKELY(
+            !(rotation_product_usable(start_sq) && rotation_product_usable(mid_sq) && rotation_product_usable(end_sq))))
+        return failure(job);
+    *job->start_rotation_ls = rotation_product_unit(new_start, start_sq);
+    *job->mid_rotation_ls = rotation_product_unit(new_mid, mid_sq);
+    if (job->keep_end_rotation) *job->end_rotation_ls = rotation_product_unit(new_end, end_sq);
 
     if (job->reached || job->residual) {
         ik_quat swing_twist = turn_product(turn);

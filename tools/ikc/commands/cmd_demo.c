@@ -16,10 +16,9 @@
 #include <string.h>
 
 #include <ikit/aim.h>
-#include <ikit/ccd.h>
+#include <ikit/chain_solve.h>
 #include <ikit/chain_file.h>
 #include <ikit/chain_file_solve.h>
-#include <ikit/fabrik.h>
 #include <ikit/jacobian.h>
 #include <ikit/spring.h>
 #include <ikit/two_bone.h>
@@ -298,19 +297,21 @@ static void head_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *sce
 
 typedef struct tail_setup {
     const ik_chain_file *chain;
+    int all[IKC_MAX_CHAIN];
     ik_jacobian_joint joints[IKC_MAX_CHAIN];
     ik_spring springs[3 * IKC_MAX_CHAIN];
     ik_constraint limits[IKC_MAX_CHAIN];
-    int count;
+    int listed, count; /* joints in `all`, and the turning ones */
 } tail_setup;
 
 /* Seed 002's springs: each hinge pulls toward its comfort range with the
  * file's stiffness, and never passes its limits. */
 static void tail_bind(tail_setup *t, const ik_chain_file *chain) {
-    int all[IKC_MAX_CHAIN], j, n = chain->joint_count < IKC_MAX_CHAIN ? chain->joint_count : IKC_MAX_CHAIN;
-    for (j = 0; j < n; ++j) all[j] = j;
+    int j, n = chain->joint_count < IKC_MAX_CHAIN ? chain->joint_count : IKC_MAX_CHAIN;
+    for (j = 0; j < n; ++j) t->all[j] = j;
     t->chain = chain;
-    t->count = ik_chain_file_jacobian_joints(chain, all, n, t->joints, t->limits, t->springs);
+    t->listed = n;
+    t->count = ik_chain_file_jacobian_joints(chain, t->all, n, t->joints, t->limits, t->springs);
 }
 
 typedef struct tail_timing {
@@ -321,24 +322,30 @@ typedef struct tail_timing {
     size_t bytes;
 } tail_timing;
 
-static ik_result tail_solve(const tail_setup *t, ik_transform *pose, ik_vec3 target, void *scratch, size_t bytes,
-                            int *iterations, ik_real *error) {
-    ik_jacobian job = ik_jacobian_def();
-    ik_jacobian_effector effector = ik_jacobian_effector_make(t->chain->joint_count - 1, target);
+/* The tail's DLS job toward `target` (the scratch left for the caller). */
+static ik_chain_solve tail_job(const tail_setup *t, ik_transform *pose, ik_vec3 target) {
+    ik_chain_solve job = ik_chain_solve_def();
+    job.method = IK_CHAIN_DLS;
     job.base.skeleton = &t->chain->skeleton;
     job.base.pose_ls = pose;
-    job.joints = t->joints;
-    job.base.listed_joint_count = t->count;
+    job.joints = t->all;
+    job.base.listed_joint_count = t->listed;
+    job.target_ms = target;
+    job.turning = t->joints;
+    job.turning_count = t->count;
+    job.turning_constraints = t->limits;
     job.springs = t->springs;
-    job.base.constraints = t->limits;
-    job.effectors = &effector;
-    job.effector_count = 1;
-    job.method = IK_JACOBIAN_DLS;
+    return job;
+}
+
+static ik_result tail_solve(const tail_setup *t, ik_transform *pose, ik_vec3 target, void *scratch, size_t bytes,
+                            int *iterations, ik_real *error) {
+    ik_chain_solve job = tail_job(t, pose, target);
     job.base.scratch = scratch;
     job.base.scratch_bytes = bytes;
     job.iterations = iterations;
     job.error = error;
-    return ik_jacobian_run(&job);
+    return ik_chain_solve_run(&job);
 }
 
 static void tail_solve_once(void *context) {
@@ -377,7 +384,10 @@ static void tail_scene(ikc_demo_state *d, ik_chain_file **tail_out, ik_transform
     n = chain->joint_count;
     ik_chain_file_constraints(chain, constraints);
     tail_bind(&setup, chain);
-    bytes = ik_jacobian_scratch_size(n, setup.count, 1);
+    {
+        ik_chain_solve job = tail_job(&setup, pose[0], ik_vec3_zero());
+        bytes = ik_chain_solve_scratch_size(&job);
+    }
     scratch = malloc(bytes);
     if (!scratch) {
         ik_chain_file_free(chain);
@@ -456,33 +466,19 @@ typedef struct arm_timing {
 static ik_result arm_solve(const ik_skeleton *skeleton, int use_fabrik, const int *joints, const ik_constraint *limits,
                            ik_vec3 target, ik_transform *pose, int *iterations, ik_real *error) {
     ik_real scratch[4 * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
-    if (use_fabrik) {
-        ik_fabrik job = ik_fabrik_def();
-        job.base.skeleton = skeleton;
-        job.joints = joints;
-        job.base.listed_joint_count = 4;
-        job.targets_ms = &target;
-        job.base.constraints = limits;
-        job.base.pose_ls = pose;
-        job.base.scratch = scratch;
-        job.base.scratch_bytes = sizeof scratch;
-        job.iterations = iterations;
-        job.error = error;
-        return ik_fabrik_run(&job);
-    } else {
-        ik_ccd job = ik_ccd_def();
-        job.base.skeleton = skeleton;
-        job.joints = joints;
-        job.base.listed_joint_count = 4;
-        job.target_ms = target;
-        job.base.constraints = limits;
-        job.base.pose_ls = pose;
-        job.base.scratch = scratch;
-        job.base.scratch_bytes = sizeof scratch;
-        job.iterations = iterations;
-        job.error = error;
-        return ik_ccd_run(&job);
-    }
+    ik_chain_solve job = ik_chain_solve_def();
+    job.method = use_fabrik ? IK_CHAIN_FABRIK : IK_CHAIN_CCD;
+    job.base.skeleton = skeleton;
+    job.joints = joints;
+    job.base.listed_joint_count = 4;
+    job.target_ms = target;
+    job.base.constraints = limits;
+    job.base.pose_ls = pose;
+    job.base.scratch = scratch;
+    job.base.scratch_bytes = sizeof scratch;
+    job.iterations = iterations;
+    job.error = error;
+    return ik_chain_solve_run(&job);
 }
 
 static void arm_solve_once(void *context) {

@@ -7,10 +7,9 @@
 #include <string.h>
 
 #include <ikit/bvh.h>
-#include <ikit/ccd.h>
 #include <ikit/chain_file_solve.h>
-#include <ikit/fabrik.h>
-#include <ikit/jacobian.h>
+#include <ikit/chain_solve.h>
+#include <ikit/limb_bend.h>
 #include <ikit/take.h>
 #include <ikit/two_bone.h>
 
@@ -18,7 +17,6 @@
 #include "draw.h"
 #include "mesh_view.h"
 #include "ikc.h"
-#include "limb_bend.h"
 #include "robot_arm.h"
 #include "solve_explain.h"
 #include "solve_roles.h"
@@ -51,7 +49,7 @@ typedef struct target_request {
     int chain_count;
     int has_pole;
     ik_vec3 pole_ms;
-    int has_hinge; /* a limb found by name: its natural bend (limb_bend.h) when no --pole */
+    int has_hinge; /* a limb found by name: its natural bend (ikit/limb_bend.h) when no --pole */
     ik_vec3 hinge_ls;
     solver_kind solver;
     ik_real tolerance; /* --tolerance, else 1e-3 of the chain's reach */
@@ -169,6 +167,26 @@ static int explain_own_limb(const ik_asset *asset, const ik_named_chain *chains,
     return IKC_EXIT_USAGE;
 }
 
+/* The natural bend of a limb found by name (a knee forward, an elbow
+ * back: limb_bend.h), from the figure's axes and its rest pose; 0 when it
+ * has none. A chain file's joints carry their own hinges instead. */
+static int natural_hinge(const ik_asset *asset, const ik_named_chain *chains, int count, const ik_named_chain *limb,
+                         ik_vec3 *hinge_ls) {
+    const ik_skeleton *s = asset->skeleton;
+    ik_transform *pose = (ik_transform *)malloc((size_t)s->joint_count * sizeof *pose);
+    ik_mat4 *rest_ms = (ik_mat4 *)malloc((size_t)s->joint_count * sizeof *rest_ms);
+    ik_figure_axes figure;
+    int ok = pose && rest_ms && ik_limb_bend_axes(s, &asset->root_ms, chains, count, &figure, NULL) == IK_OK;
+    if (ok) {
+        ik_skeleton_rest_pose(s, pose);
+        ik_skeleton_fk(s, pose, &asset->root_ms, rest_ms);
+        ok = ik_limb_bend_hinge(s, rest_ms, &figure, limb, hinge_ls, NULL) == IK_OK;
+    }
+    free(pose);
+    free(rest_ms);
+    return ok;
+}
+
 /* The chain for a target: --chain N joints up from it; else the limb found
  * by name that ends at it; else 3 joints, not climbing through a joint that
  * carries other limbs. */
@@ -178,11 +196,10 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
     if (count == 0) {
         for (c = 0; c < n; ++c)
             if (chains[c].joints[chains[c].count - 1] == t->joint) {
-                ikc_figure figure = ikc_figure_axes(asset, chains, n);
                 if (chains[c].count < 2) return explain_own_limb(asset, chains, n, t);
                 memcpy(t->chain, chains[c].joints, (size_t)chains[c].count * sizeof(int));
                 t->chain_count = chains[c].count;
-                t->has_hinge = ikc_limb_hinge_ls(asset, &figure, &chains[c], &t->hinge_ls);
+                t->has_hinge = !asset->chain_file && natural_hinge(asset, chains, n, &chains[c], &t->hinge_ls);
                 return IKC_EXIT_OK;
             }
         count = ik_skeleton_depth(asset->skeleton, t->joint) < 3 ? ik_skeleton_depth(asset->skeleton, t->joint) : 3;
@@ -198,19 +215,6 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
         opt->chain_count == 0 ? ik_named_chain_own_limb(asset->skeleton, chains, n, t->chain, count) : count;
     if (t->chain_count < 2) return explain_own_limb(asset, chains, n, t);
     return IKC_EXIT_OK;
-}
-
-static ik_jacobian_method jacobian_method(solver_kind s) {
-    switch (s) {
-        case SOLVER_SDLS:
-            return IK_JACOBIAN_SDLS;
-        case SOLVER_TRANSPOSE:
-            return IK_JACOBIAN_TRANSPOSE;
-        case SOLVER_GRADIENT:
-            return IK_JACOBIAN_GRADIENT;
-        default:
-            return IK_JACOBIAN_DLS;
-    }
 }
 
 /* A limb found by name bends its natural way (a knee forward, an elbow
@@ -233,108 +237,58 @@ static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat
 }
 
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
- * refresh `model_ms`. */
+ * refresh `model_ms`. A chain file's Jacobian solve turns its hinges about
+ * their axes (fixed joints not at all); any other chain's joints but the
+ * effector turn as ball joints. */
 static ik_result run_solver(const ik_asset *asset, const solve_options *opt, target_request *t, ik_transform *pose_ls,
                             ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
-    ik_constraint limits[IKC_MAX_CHAIN];
+    ik_constraint limits[IKC_MAX_CHAIN], turning_limits[IKC_MAX_CHAIN];
+    ik_jacobian_joint turning[IKC_MAX_CHAIN];
     int k, has_limits = asset->constraints != NULL;
     ik_real error = 0;
     ik_result r;
-    for (k = 0; k < t->chain_count; ++k)
-        limits[k] = has_limits ? asset->constraints[t->chain[k]] : ik_constraint_none();
     t->iterations = 1;
     ik_error_clear(&t->bad_field);
-    switch (t->solver) {
-        case SOLVER_TWO_BONE: {
-            ik_two_bone job = ik_two_bone_def();
-            ik_two_bone_bind(&job, model_ms, pose_ls, t->chain[0], t->chain[1], t->chain[2]);
-            job.target_ms = t->target_ms;
-            job.use_pole = t->has_pole;
-            job.pole_ms = t->pole_ms;
-            if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
-            r = ik_two_bone_run(&job);
-            break;
+    if (t->solver == SOLVER_TWO_BONE) {
+        ik_two_bone job = ik_two_bone_def();
+        ik_two_bone_bind(&job, model_ms, pose_ls, t->chain[0], t->chain[1], t->chain[2]);
+        job.target_ms = t->target_ms;
+        job.use_pole = t->has_pole;
+        job.pole_ms = t->pole_ms;
+        if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
+        r = ik_two_bone_run(&job);
+    } else {
+        ik_chain_solve job = ik_chain_solve_def();
+        void *scratch;
+        for (k = 0; k < t->chain_count; ++k)
+            limits[k] = has_limits ? asset->constraints[t->chain[k]] : ik_constraint_none();
+        job.method = (ik_chain_method)(t->solver - SOLVER_CCD);
+        job.base.skeleton = s;
+        job.joints = t->chain;
+        job.base.listed_joint_count = t->chain_count;
+        job.target_ms = t->target_ms;
+        job.base.constraints = has_limits ? limits : NULL;
+        job.base.root_ms = &asset->root_ms;
+        job.base.pose_ls = pose_ls;
+        job.base.error_field = &t->bad_field;
+        job.tolerance = t->tolerance;
+        job.max_iterations = opt->max_iterations > 0 ? opt->max_iterations : 0;
+        job.iterations = &t->iterations;
+        job.error = &error;
+        if (asset->chain_file && job.method >= IK_CHAIN_DLS) {
+            job.turning = turning;
+            job.turning_count = ik_chain_file_jacobian_joints(asset->chain_file, t->chain, t->chain_count - 1, turning,
+                                                              turning_limits, NULL);
+            job.turning_constraints = turning_limits;
+            if (job.turning_count == 0) return IK_ERR_RANGE;
         }
-        case SOLVER_CCD: {
-            ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
-            ik_ccd job = ik_ccd_def();
-            job.base.skeleton = s;
-            job.joints = t->chain;
-            job.base.listed_joint_count = t->chain_count;
-            job.target_ms = t->target_ms;
-            job.base.constraints = has_limits ? limits : NULL;
-            job.base.root_ms = &asset->root_ms;
-            job.tolerance = t->tolerance;
-            if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-            job.base.pose_ls = pose_ls;
-            job.base.scratch = scratch;
-            job.base.scratch_bytes = sizeof scratch;
-            job.iterations = &t->iterations;
-            job.error = &error;
-            job.base.error_field = &t->bad_field;
-            r = ik_ccd_run(&job);
-            break;
-        }
-        case SOLVER_FABRIK: {
-            ik_real scratch[IKC_MAX_CHAIN * IK_CHAIN_SCRATCH_REALS_PER_JOINT];
-            ik_fabrik job = ik_fabrik_def();
-            job.base.skeleton = s;
-            job.joints = t->chain;
-            job.base.listed_joint_count = t->chain_count;
-            job.targets_ms = &t->target_ms;
-            job.base.constraints = has_limits ? limits : NULL;
-            job.base.root_ms = &asset->root_ms;
-            job.tolerance = t->tolerance;
-            if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-            job.base.pose_ls = pose_ls;
-            job.base.scratch = scratch;
-            job.base.scratch_bytes = sizeof scratch;
-            job.iterations = &t->iterations;
-            job.error = &error;
-            job.base.error_field = &t->bad_field;
-            r = ik_fabrik_run(&job);
-            break;
-        }
-        default: {
-            /* Every chain joint but the effector turns as a ball joint (a chain
-             * file's hinges about their axis, fixed joints not at all). */
-            ik_jacobian_joint joints[IKC_MAX_CHAIN];
-            ik_constraint joint_limits[IKC_MAX_CHAIN];
-            ik_jacobian_effector effector = ik_jacobian_effector_make(t->joint, t->target_ms);
-            ik_jacobian job = ik_jacobian_def();
-            int count = 0, axes = 0;
-            size_t bytes;
-            void *scratch;
-            if (asset->chain_file)
-                count = ik_chain_file_jacobian_joints(asset->chain_file, t->chain, t->chain_count - 1, joints,
-                                                      joint_limits, NULL);
-            else
-                for (count = 0; count + 1 < t->chain_count; ++count) joints[count] = ik_jacobian_ball(t->chain[count]);
-            for (k = 0; k < count; ++k) axes += joints[k].axis_count;
-            if (count == 0) return IK_ERR_RANGE;
-            bytes = ik_jacobian_scratch_size(s->joint_count, axes, 1);
-            scratch = malloc(bytes);
-            if (!scratch) return IK_ERR_NO_MEMORY;
-            job.base.skeleton = s;
-            job.base.pose_ls = pose_ls;
-            job.base.root_ms = &asset->root_ms;
-            job.joints = joints;
-            job.base.listed_joint_count = count;
-            job.effectors = &effector;
-            job.effector_count = 1;
-            job.base.constraints = has_limits ? joint_limits : NULL;
-            job.method = jacobian_method(t->solver);
-            job.tolerance = t->tolerance;
-            if (opt->max_iterations > 0) job.max_iterations = opt->max_iterations;
-            job.base.scratch = scratch;
-            job.base.scratch_bytes = bytes;
-            job.iterations = &t->iterations;
-            job.error = &error;
-            job.base.error_field = &t->bad_field;
-            r = ik_jacobian_run(&job);
-            free(scratch);
-        }
+        job.base.scratch_bytes = ik_chain_solve_scratch_size(&job);
+        scratch = malloc(job.base.scratch_bytes);
+        if (!scratch) return IK_ERR_NO_MEMORY;
+        job.base.scratch = scratch;
+        r = ik_chain_solve_run(&job);
+        free(scratch);
     }
     ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
     return r;

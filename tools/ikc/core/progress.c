@@ -9,11 +9,15 @@
 
 #define BAR_WIDTH 30
 
-double ikc_now(void) {
+static double seconds_on(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+
+double ikc_now(void) { return seconds_on(CLOCK_MONOTONIC); }
+
+double ikc_cpu_now(void) { return seconds_on(CLOCK_THREAD_CPUTIME_ID); }
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;

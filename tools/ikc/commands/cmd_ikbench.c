@@ -1,4 +1,4 @@
-/* ikc ikbench: the TRAC-IK protocol (robot_protocol.h) on any URDF arm --
+/* ikc ikbench: the TRAC-IK protocol (ikit/robot_protocol.h) on any URDF arm --
  * the numeric solver alone, and where the chain has a closed form, the
  * numeric solver seeded by it and the closed form alone: success rate, mean
  * and median time per query; text or JSON. */
@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/robot_protocol.h>
+
 #include "ikc.h"
 #include "robot_arm.h"
-#include "robot_protocol.h"
 
 /* The most queries: the goals take 56 bytes each. */
 #define MAX_QUERIES 1000000
@@ -106,21 +107,27 @@ static int parse(int argc, char **argv, ikbench_request *req) {
 }
 
 /* Every query with `solver`: success rate, mean and median time, solutions
- * per query; the closed form's mean from ikc_protocol_analytic_batch. */
-static figures run_solver(const ikc_protocol *p, ikc_protocol_solver solver, double *times) {
+ * per query; the closed form's mean from ik_robot_protocol_time_analytic. */
+/* The protocol's clock: this thread's CPU time. */
+static double thread_clock(void *user) {
+    (void)user;
+    return ikc_cpu_now();
+}
+
+static figures run_solver(const ik_robot_protocol *p, ik_robot_protocol_solver solver, double *times) {
     figures f;
     double total = 0;
     long successes = 0, solutions = 0;
     int i;
     for (i = 0; i < p->queries; ++i) {
-        ikc_protocol_answer answer;
-        ikc_protocol_solve(p, solver, i, &answer);
+        ik_robot_protocol_answer answer;
+        ik_robot_protocol_solve(p, solver, i, &answer);
         times[i] = answer.seconds;
         total += answer.seconds;
         successes += answer.success;
         solutions += answer.solutions;
     }
-    if (solver == IKC_PROTOCOL_ANALYTIC) total = ikc_protocol_analytic_batch(p);
+    if (solver == IK_ROBOT_PROTOCOL_ANALYTIC) total = ik_robot_protocol_time_analytic(p);
     f.success_pct = 100.0 * (double)successes / p->queries;
     f.mean_ms = 1e3 * total / p->queries;
     f.median_ms = 1e3 * ikc_median(times, p->queries);
@@ -137,7 +144,7 @@ static cJSON *figures_json(figures f, int closed_form) {
     return o;
 }
 
-static void print_json(const ikbench_request *req, const char *base, const ikc_protocol *p, const figures *f) {
+static void print_json(const ikbench_request *req, const char *base, const ik_robot_protocol *p, const figures *f) {
     cJSON *root = cJSON_CreateObject();
     const int closed_form = p->model.kind != IK_ROBOT_ANALYTIC_NONE;
     char *text;
@@ -147,15 +154,16 @@ static void print_json(const ikbench_request *req, const char *base, const ikc_p
     cJSON_AddNumberToObject(root, "variables", p->variables);
     cJSON_AddNumberToObject(root, "queries", p->queries);
     cJSON_AddNumberToObject(root, "seed", req->seed);
-    cJSON_AddNumberToObject(root, "timeout_ms", IKC_PROTOCOL_TIMEOUT_S * 1e3);
-    cJSON_AddNumberToObject(root, "tolerance", IKC_PROTOCOL_EPS);
+    cJSON_AddNumberToObject(root, "timeout_ms", IK_ROBOT_PROTOCOL_TIMEOUT_S * 1e3);
+    cJSON_AddNumberToObject(root, "tolerance", IK_ROBOT_PROTOCOL_EPS);
     cJSON_AddStringToObject(root, "scalar", sizeof(ik_real) == sizeof(double) ? "double" : "float");
     cJSON_AddStringToObject(root, "closed_form", ik_robot_analytic_kind_str(p->model.kind));
     if (!closed_form) cJSON_AddStringToObject(root, "no_closed_form", p->no_closed_form);
-    cJSON_AddItemToObject(root, "numeric", figures_json(f[IKC_PROTOCOL_NUMERIC], 0));
-    cJSON_AddItemToObject(root, "seeded", closed_form ? figures_json(f[IKC_PROTOCOL_SEEDED], 0) : cJSON_CreateNull());
+    cJSON_AddItemToObject(root, "numeric", figures_json(f[IK_ROBOT_PROTOCOL_NUMERIC], 0));
+    cJSON_AddItemToObject(root, "seeded",
+                          closed_form ? figures_json(f[IK_ROBOT_PROTOCOL_SEEDED], 0) : cJSON_CreateNull());
     cJSON_AddItemToObject(root, "analytic",
-                          closed_form ? figures_json(f[IKC_PROTOCOL_ANALYTIC], 1) : cJSON_CreateNull());
+                          closed_form ? figures_json(f[IK_ROBOT_PROTOCOL_ANALYTIC], 1) : cJSON_CreateNull());
     text = cJSON_Print(root);
     if (text) {
         printf("%s\n", text);
@@ -164,25 +172,26 @@ static void print_json(const ikbench_request *req, const char *base, const ikc_p
     cJSON_Delete(root);
 }
 
-static void print_text(const ikbench_request *req, const char *base, const ikc_protocol *p, const figures *f) {
+static void print_text(const ikbench_request *req, const char *base, const ik_robot_protocol *p, const figures *f) {
     printf(
         "TRAC-IK protocol on %s, %s..%s (%d variables): %d configurations (seed %d), mid-range seed, "
         "5 ms per query, 1e-5 per axis, %s build\n",
         ikc_shown(req->path), ikc_shown(base), ikc_shown(req->tip), p->variables, p->queries, req->seed,
         sizeof(ik_real) == sizeof(double) ? "double" : "float");
-    printf("  numeric:  %7.2f %%  mean %.4f ms  median %.4f ms\n", f[IKC_PROTOCOL_NUMERIC].success_pct,
-           f[IKC_PROTOCOL_NUMERIC].mean_ms, f[IKC_PROTOCOL_NUMERIC].median_ms);
+    printf("  numeric:  %7.2f %%  mean %.4f ms  median %.4f ms\n", f[IK_ROBOT_PROTOCOL_NUMERIC].success_pct,
+           f[IK_ROBOT_PROTOCOL_NUMERIC].mean_ms, f[IK_ROBOT_PROTOCOL_NUMERIC].median_ms);
     if (p->model.kind == IK_ROBOT_ANALYTIC_NONE) {
         printf("  analytic: no closed form (%s)\n", p->no_closed_form);
         return;
     }
     printf("  seeded:   %7.2f %%  mean %.4f ms  median %.4f ms  (numeric from the closed form's solutions)\n",
-           f[IKC_PROTOCOL_SEEDED].success_pct, f[IKC_PROTOCOL_SEEDED].mean_ms, f[IKC_PROTOCOL_SEEDED].median_ms);
+           f[IK_ROBOT_PROTOCOL_SEEDED].success_pct, f[IK_ROBOT_PROTOCOL_SEEDED].mean_ms,
+           f[IK_ROBOT_PROTOCOL_SEEDED].median_ms);
     printf(
         "  analytic: %7.2f %%  mean %.2f us (one pass)  median %.2f us (with a clock read)  %.2f solutions "
         "(%s)\n",
-        f[IKC_PROTOCOL_ANALYTIC].success_pct, f[IKC_PROTOCOL_ANALYTIC].mean_ms * 1e3,
-        f[IKC_PROTOCOL_ANALYTIC].median_ms * 1e3, f[IKC_PROTOCOL_ANALYTIC].solutions,
+        f[IK_ROBOT_PROTOCOL_ANALYTIC].success_pct, f[IK_ROBOT_PROTOCOL_ANALYTIC].mean_ms * 1e3,
+        f[IK_ROBOT_PROTOCOL_ANALYTIC].median_ms * 1e3, f[IK_ROBOT_PROTOCOL_ANALYTIC].solutions,
         ik_robot_analytic_kind_str(p->model.kind));
 }
 
@@ -190,9 +199,12 @@ int ikc_ikbench(int argc, char **argv) {
     ikbench_request req;
     ik_urdf *urdf = NULL;
     ikc_arm arm;
-    ikc_protocol protocol;
+    ik_robot_protocol protocol;
+    ik_transform *goals = NULL;
+    void *scratch = NULL;
+    ik_error error;
     figures f[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
-    const char *why = NULL, *base;
+    const char *base;
     double *times;
     int code = parse(argc, argv, &req);
     memset(&protocol, 0, sizeof protocol);
@@ -209,24 +221,33 @@ int ikc_ikbench(int argc, char **argv) {
         return IKC_EXIT_USAGE;
     }
     times = malloc((size_t)req.queries * sizeof *times);
-    if (!times || ikc_protocol_init(&protocol, &arm.chain, req.queries, (unsigned long)req.seed, &why) != 0) {
-        fprintf(stderr, "ikc ikbench: %s\n", times ? why : "out of memory");
-        ikc_protocol_free(&protocol);
-        free(times);
-        ik_urdf_free(urdf);
-        return times && strcmp(why, "out of memory") ? IKC_EXIT_FORMAT : IKC_EXIT_FAILURE;
+    goals = malloc((size_t)req.queries * sizeof *goals);
+    scratch = malloc(ik_robot_protocol_scratch_size(&arm.chain));
+    if (!times || !goals || !scratch ||
+        ik_robot_protocol_init(&protocol, &arm.chain, req.queries, (unsigned long)req.seed, goals, scratch,
+                               ik_robot_protocol_scratch_size(&arm.chain), thread_clock, NULL, &error) != IK_OK) {
+        fprintf(stderr, "ikc ikbench: %s\n", times && goals && scratch ? error.message : "out of memory");
+        code = times && goals && scratch ? IKC_EXIT_FORMAT : IKC_EXIT_FAILURE;
     }
-    f[IKC_PROTOCOL_NUMERIC] = run_solver(&protocol, IKC_PROTOCOL_NUMERIC, times);
+    if (code != IKC_EXIT_OK) {
+        free(times);
+        free(goals);
+        free(scratch);
+        ik_urdf_free(urdf);
+        return code;
+    }
+    f[IK_ROBOT_PROTOCOL_NUMERIC] = run_solver(&protocol, IK_ROBOT_PROTOCOL_NUMERIC, times);
     if (protocol.model.kind != IK_ROBOT_ANALYTIC_NONE) {
-        f[IKC_PROTOCOL_SEEDED] = run_solver(&protocol, IKC_PROTOCOL_SEEDED, times);
-        f[IKC_PROTOCOL_ANALYTIC] = run_solver(&protocol, IKC_PROTOCOL_ANALYTIC, times);
+        f[IK_ROBOT_PROTOCOL_SEEDED] = run_solver(&protocol, IK_ROBOT_PROTOCOL_SEEDED, times);
+        f[IK_ROBOT_PROTOCOL_ANALYTIC] = run_solver(&protocol, IK_ROBOT_PROTOCOL_ANALYTIC, times);
     }
     if (req.json)
         print_json(&req, base, &protocol, f);
     else
         print_text(&req, base, &protocol, f);
-    ikc_protocol_free(&protocol);
     free(times);
+    free(goals);
+    free(scratch);
     ik_urdf_free(urdf);
     return IKC_EXIT_OK;
 }

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/body_frame.h>
+
 #include "ikc.h"
 #include "solve_roles.h"
 
@@ -148,52 +150,39 @@ int ikc_roles_any(const ikc_roles *r) {
 
 /* ---- the ground ------------------------------------------------------------- */
 
-typedef struct body_frame {
-    ik_vec3 up, forward, left, floor_ms; /* model space; floor_ms under the hips */
-} body_frame;
-
-/* The body's axes, and the floor of the pose being solved (its lower sole,
- * under the hips: ik_humanoid_floor_point), where the ground is laid. */
-static body_frame body_axes(const ik_humanoid *rig, const ik_mat4 *root_ms, const ik_mat4 *model_ms) {
-    body_frame b;
-    b.up = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->up_rs));
-    b.forward = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->forward_rs));
-    b.left = ik_vec3_normalize(ik_mat4_transform_vector(root_ms, rig->left_rs));
-    b.floor_ms = ik_humanoid_floor_point(rig, model_ms, root_ms);
-    return b;
-}
-
 /* The horizontal direction at `azimuth_deg` from forward toward left. */
-static ik_vec3 azimuth_direction(const body_frame *b, ik_real azimuth_deg) {
+static ik_vec3 azimuth_direction(const ik_body_frame *b, ik_real azimuth_deg) {
     ik_real a = ik_rad(azimuth_deg);
-    ik_vec3 d = ik_vec3_add(ik_vec3_scale(b->forward, IK_COS(a)), ik_vec3_scale(b->left, IK_SIN(a)));
-    return ik_vec3_normalize(ik_vec3_mad(d, b->up, -ik_vec3_dot(d, b->up)));
+    ik_vec3 d = ik_vec3_add(ik_vec3_scale(b->forward_ms, IK_COS(a)), ik_vec3_scale(b->left_ms, IK_SIN(a)));
+    return ik_vec3_normalize(ik_vec3_mad(d, b->up_ms, -ik_vec3_dot(d, b->up_ms)));
 }
 
-static int build_ground(ikc_roles *r, const body_frame *b) {
+/* The ground under the pose's floor (r->floor_ms, its lower sole under the
+ * hips: ik_humanoid_floor_point), laid along the body's axes `b`. */
+static int build_ground(ikc_roles *r, const ik_body_frame *b) {
     if (r->ground_kind == IKC_GROUND_SLOPE) {
         /* A plane rising tan(s) per unit along u has the normal
          * cos(s) up - sin(s) u. */
         ik_real s = ik_rad(r->slope_deg);
         ik_vec3 u = azimuth_direction(b, r->slope_azimuth_deg);
         r->ground =
-            ik_ground_plane(b->floor_ms, ik_vec3_sub(ik_vec3_scale(b->up, IK_COS(s)), ik_vec3_scale(u, IK_SIN(s))));
+            ik_ground_plane(r->floor_ms, ik_vec3_sub(ik_vec3_scale(b->up_ms, IK_COS(s)), ik_vec3_scale(u, IK_SIN(s))));
         return IKC_EXIT_OK;
     }
-    if (ik_vec3_dot(b->up, ik_v3(0, 1, 0)) < (ik_real)0.999) {
+    if (ik_vec3_dot(b->up_ms, ik_v3(0, 1, 0)) < (ik_real)0.999) {
         fprintf(stderr, "ikc solve: %s needs a character standing along +Y; this one's up is (%.3f, %.3f, %.3f)\n",
-                r->ground_kind == IKC_GROUND_STAIRS ? "--stairs" : "--feet-on-ground", (double)b->up.x, (double)b->up.y,
-                (double)b->up.z);
+                r->ground_kind == IKC_GROUND_STAIRS ? "--stairs" : "--feet-on-ground", (double)b->up_ms.x,
+                (double)b->up_ms.y, (double)b->up_ms.z);
         return IKC_EXIT_USAGE;
     }
     if (r->ground_kind == IKC_GROUND_STAIRS) {
-        r->ground = ik_ground_stairs(b->floor_ms, azimuth_direction(b, r->stairs_azimuth_deg), r->stairs_rise,
+        r->ground = ik_ground_stairs(r->floor_ms, azimuth_direction(b, r->stairs_azimuth_deg), r->stairs_rise,
                                      r->stairs_run, STAIR_STEPS);
     } else {
         ik_vec3 origin = r->field.has_origin
                              ? r->field.origin_ms
-                             : ik_v3(b->floor_ms.x - (ik_real)(r->field.count_x - 1) * r->field.cell / 2, b->floor_ms.y,
-                                     b->floor_ms.z - (ik_real)(r->field.count_z - 1) * r->field.cell / 2);
+                             : ik_v3(r->floor_ms.x - (ik_real)(r->field.count_x - 1) * r->field.cell / 2, r->floor_ms.y,
+                                     r->floor_ms.z - (ik_real)(r->field.count_z - 1) * r->field.cell / 2);
         r->ground = ik_ground_height_field(origin, r->field.cell, r->field.count_x, r->field.count_z, r->field.heights);
     }
     return IKC_EXIT_OK;
@@ -237,11 +226,15 @@ static const char *limb_end_name(const ikc_roles *r, const ik_skeleton *s, int l
 static int setup_job(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms,
                      ik_humanoid_solve *job) {
     const ik_humanoid *rig = &r->humanoid.rig;
-    body_frame body;
+    ik_body_frame body;
+    ik_error error;
     int code, k;
     ik_skeleton_fk(asset->skeleton, pose_ls, &asset->root_ms, model_ms);
-    body = body_axes(rig, &asset->root_ms, model_ms);
-    r->floor_ms = body.floor_ms;
+    if (ik_body_frame_compute(rig, &asset->root_ms, &body, &error) != IK_OK) {
+        fprintf(stderr, "ikc solve: %s: %s\n", asset->path, error.message);
+        return IKC_EXIT_FORMAT;
+    }
+    r->floor_ms = ik_humanoid_floor_point(rig, model_ms, &asset->root_ms);
     if (r->ground_kind != IKC_GROUND_NONE) {
         ik_result g;
         if ((code = build_ground(r, &body)) != IKC_EXIT_OK) return code;
@@ -251,7 +244,7 @@ static int setup_job(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls,
         }
         job->ground = &r->ground;
         job->use_floor = 1;
-        job->floor_ms = body.floor_ms;
+        job->floor_ms = r->floor_ms;
         job->feet_relative = r->animated;
     }
     job->rig = rig;
@@ -270,7 +263,7 @@ static int setup_job(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls,
             ik_vec3 ankle = limb_end(&rig->limb[k], model_ms);
             ik_real leg = ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[k].start]), ankle);
             ik_ground_hit hit;
-            if (ik_ground_cast(job->ground, ik_vec3_mad(ankle, body.up, 2 * leg), ik_vec3_neg(body.up), 6 * leg,
+            if (ik_ground_cast(job->ground, ik_vec3_mad(ankle, body.up_ms, 2 * leg), ik_vec3_neg(body.up_ms), 6 * leg,
                                &hit)) {
                 job->goal[k].enabled = 1;
                 job->goal[k].position_ms = hit.point_ms;

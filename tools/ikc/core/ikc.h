@@ -161,6 +161,8 @@ void ikc_json_print_result(struct cJSON *json, int code);
 
 /* Monotonic seconds. */
 double ikc_now(void);
+/* This thread's CPU time in seconds. */
+double ikc_cpu_now(void);
 /* The median of `count` timings (sorts `values` in place). */
 double ikc_median(double *values, int count);
 

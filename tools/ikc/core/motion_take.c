@@ -7,6 +7,8 @@
 
 #include <cjson/cJSON.h>
 
+#include <ikit/body_frame.h>
+
 #include "ikc.h"
 #include "motion_take.h"
 
@@ -97,6 +99,7 @@ static int find_contacts(const char *command, ikc_motion *m) {
     ik_foot_contacts job = ik_foot_contacts_def();
     ik_real *scratch = (ik_real *)alloc_array(2 * frames, sizeof(ik_real));
     int capacity = 2 * m->take.frame_count, bad = -1;
+    ik_body_frame body;
     ik_result r;
     m->model_ms = (ik_mat4 *)alloc_array((size_t)m->asset.skeleton->joint_count, sizeof(ik_mat4));
     m->paths_ms = (ik_vec3 *)alloc_array(frames * IK_FOOT_PATH_POINTS, sizeof(ik_vec3));
@@ -121,9 +124,10 @@ static int find_contacts(const char *command, ikc_motion *m) {
                                  &bad);
     label_points(m);
     memcpy(job.present, m->present, sizeof m->present);
+    if (r == IK_OK) r = ik_body_frame_compute(&m->human.rig, &m->asset.root_ms, &body, NULL);
     if (r == IK_OK) {
-        m->up_ms = ik_vec3_normalize(ik_mat4_transform_vector(&m->asset.root_ms, m->human.rig.up_rs));
-        m->leg_length = ik_foot_leg_length(&m->human.rig) * ik_vec3_length(ik_mat4_column(&m->asset.root_ms, 1));
+        m->up_ms = body.up_ms;
+        m->leg_length = body.leg_length;
         job.paths_ms = m->paths_ms;
         job.frame_count = m->take.frame_count;
         job.frame_time = m->take.frame_time;

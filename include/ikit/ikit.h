@@ -11,7 +11,8 @@
  *   robot     serial arms: forward kinematics, pose IK, analytic IK, the
  *             TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
- *   io        glTF, BVH, chain files, height fields, URDF, assets
+ *   io        glTF, BVH, chain files, height fields, target tracks, URDF,
+ *             assets
  * The core layers (math to motion) are libikit (ikit::core, pkg-config
  * ikit); the io layer's functions are in libikit_io (ikit::io, ikit-io),
  * which a program calling them links as well. No header needs anything
@@ -90,6 +91,7 @@
 #include <ikit/chain_file.h>
 #include <ikit/chain_file_solve.h>
 #include <ikit/height_field_file.h>
+#include <ikit/target_track_file.h>
 #include <ikit/urdf.h>
 #include <ikit/asset.h>
 

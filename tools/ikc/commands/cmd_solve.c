@@ -11,6 +11,7 @@
 #include <ikit/chain_solve.h>
 #include <ikit/limb_bend.h>
 #include <ikit/take.h>
+#include <ikit/target_track_file.h>
 #include <ikit/two_bone.h>
 
 #include "asset.h"
@@ -20,7 +21,6 @@
 #include "robot_arm.h"
 #include "solve_explain.h"
 #include "solve_roles.h"
-#include "target_track.h"
 
 #define MAX_TARGETS 32
 #define NAME_SIZE 128
@@ -498,7 +498,7 @@ typedef struct solve_command {
     int all_frames;
     ik_real fps;
     const char *targets_file;
-    ikc_target_tracks tracks;
+    ik_target_track_file tracks;
     int track_of[MAX_TARGETS]; /* each target's track in `tracks`, or -1 */
     int frames_missed[MAX_TARGETS];
     ik_real worst_residual[MAX_TARGETS];
@@ -742,13 +742,15 @@ static void print_table(const solve_command *c, const ik_asset *asset) {
 /* --targets-file: each joint it names becomes a target (or moves the
  * --target of that joint), its track remembered in track_of. */
 static int attach_tracks(solve_command *c) {
-    int i, k, code;
+    ik_error err;
+    ik_result r;
+    int i, k;
     for (i = 0; i < MAX_TARGETS; ++i) c->track_of[i] = -1;
     if (!c->targets_file) return IKC_EXIT_OK;
-    code = ikc_target_tracks_read("solve", c->targets_file, MAX_TARGETS, MAX_KEYED_TARGETS, &c->tracks);
-    if (code != IKC_EXIT_OK) return code;
+    r = ik_target_track_file_read_file(c->targets_file, MAX_TARGETS, MAX_KEYED_TARGETS, &c->tracks, &err);
+    if (r != IK_OK) return ikc_reader_failed("solve", c->targets_file, r, &err);
     for (k = 0; k < c->tracks.count; ++k) {
-        const ikc_target_track *track = &c->tracks.tracks[k];
+        const ik_target_track *track = &c->tracks.tracks[k];
         for (i = 0; i < c->target_count && strcmp(c->targets[i].joint_name, track->joint_name) != 0; ++i) {
         }
         if (i == c->target_count) {
@@ -804,7 +806,7 @@ static int solve_all_frames(solve_command *c, ik_asset *asset, ik_transform *pos
         ik_skeleton_fk(asset->skeleton, pose, &asset->root_ms, model);
         for (i = 0; i < c->target_count; ++i)
             if (c->track_of[i] >= 0)
-                c->targets[i].target_ms = ikc_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
+                c->targets[i].target_ms = ik_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
         if (ikc_roles_any(&c->roles)) code = ikc_roles_solve(&c->roles, asset, pose, model);
         if (code == IKC_EXIT_OK) code = solve_targets(c, asset, pose, model);
         if (code != IKC_EXIT_OK) {
@@ -882,7 +884,7 @@ int ikc_solve(int argc, char **argv) {
     free(model);
     free(start);
     ikc_roles_free(&c.roles);
-    ikc_target_tracks_free(&c.tracks);
+    ik_target_track_file_free(&c.tracks);
     ik_asset_free(&asset);
     return code;
 }

@@ -140,6 +140,12 @@ void ikc_progress_end(ikc_progress *p);
  * IKC_EXIT_NO_FILE, IKC_EXIT_FORMAT (too large) or IKC_EXIT_FAILURE. */
 char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes, size_t *length, int *code);
 
+/* After a text-format reader of the io layer failed on `path` with
+ * `result`: prints "ikc CMD: FILE:LINE:COLUMN: what is wrong" (the reader's
+ * message without its own "line L, column C: "), or the reader's message
+ * when the file could not be read, and returns the exit code. */
+int ikc_reader_failed(const char *command, const char *path, ik_result result, const ik_error *err);
+
 /* ---- shown_text.c: names from files, safe to print ---------------------- */
 
 /* `text` for a terminal: control characters (C0, DEL, C1) and bytes that are

@@ -22,8 +22,7 @@ static void check_loaded(const ik_target_track_file *f) {
                 !ik_vec3_finite(track->keys[k].point_ms))
                 abort();
             if (k > 0 && track->keys[k].time < track->keys[k - 1].time) abort();
-            if (!ik_vec3_finite(ik_target_track_at(track, track->keys[k].time * (ik_real)1.5 + (ik_real)0.1)))
-                abort();
+            if (!ik_vec3_finite(ik_target_track_at(track, track->keys[k].time * (ik_real)1.5 + (ik_real)0.1))) abort();
         }
         if (!ik_vec3_finite(ik_target_track_at(track, -1))) abort();
     }

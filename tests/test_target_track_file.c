@@ -9,8 +9,7 @@
 
 #include "support/check.h"
 
-static ik_result read_text(const char *text, int max_tracks, int max_keys, ik_target_track_file *out,
-                           ik_error *error) {
+static ik_result read_text(const char *text, int max_tracks, int max_keys, ik_target_track_file *out, ik_error *error) {
     return ik_target_track_file_read_memory(text, strlen(text), max_tracks, max_keys, out, error);
 }
 
@@ -76,9 +75,10 @@ static void test_bad_input(void) {
     refused("0 a 1 2 3\n0 b 1 2 3\n", 1, 10, IK_ERR_RANGE, 2, 3, "more than 1 joints");
     refused("0 a 1 2 3\n1 a 1 2 3\n", 4, 1, IK_ERR_RANGE, 2, 1, "more than 1 lines");
     refused("# nothing\n\n", 4, 10, IK_ERR_PARSE, 3, 1, "no target lines");
-    refused("0 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-            "aaaaaaaaaaaaaaaaaaaaa 1 2 3\n",
-            4, 10, IK_ERR_PARSE, 1, 3, "128 bytes");
+    refused(
+        "0 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+        "aaaaaaaaaaaaaaaaaaaaa 1 2 3\n",
+        4, 10, IK_ERR_PARSE, 1, 3, "128 bytes");
     CHECK(ik_target_track_file_read_memory(NULL, 4, 4, 10, &f, &error) == IK_ERR_NULL, "NULL data");
     CHECK(ik_target_track_file_read_memory("0 a 1 2 3", 9, 0, 10, &f, &error) == IK_ERR_RANGE, "no tracks allowed");
     CHECK(ik_target_track_file_read_file("/nonexistent/tracks.txt", 4, 10, &f, &error) == IK_ERR_IO &&

@@ -30,7 +30,7 @@ typedef struct ik_target_key {
 
 typedef struct ik_target_track {
     char joint_name[IK_TARGET_TRACK_NAME_BYTES];
-    int key_count;              /* >= 1 */
+    int key_count;             /* >= 1 */
     const ik_target_key *keys; /* [key_count], times non-decreasing */
 } ik_target_track;
 

@@ -12,7 +12,7 @@
  *             TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
  *   io        glTF, BVH, chain files, height fields, target tracks, URDF,
- *             assets
+ *             assets, output files written whole or not at all
  * The core layers (math to motion) are libikit (ikit::core, pkg-config
  * ikit); the io layer's functions are in libikit_io (ikit::io, ikit-io),
  * which a program calling them links as well. No header needs anything
@@ -85,6 +85,7 @@
 
 /* io */
 #include <ikit/io_file.h>
+#include <ikit/atomic_file.h>
 #include <ikit/utf8.h>
 #include <ikit/gltf.h>
 #include <ikit/bvh.h>

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <ikit/atomic_file.h>
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
 #include <ikit/version.h>
@@ -81,11 +82,8 @@ int ikc_suggest_name(FILE *out, const char *const *names, int count, const char 
 
 /* ---- atomic_file.c: write to a temporary file, then rename -------------- */
 
-typedef struct ikc_atomic {
-    char final_path[1024];
-    char temp_path[1100];
-    int fd; /* open for writing on the temporary until commit or abort */
-} ikc_atomic;
+/* The io layer's temporary (ikit/atomic_file.h), tagged "ikc". */
+typedef struct ik_atomic_file ikc_atomic;
 
 /* Create a new, empty temporary file in the same directory as `path`, under
  * an unpredictable name that keeps its extension (writers pick the format by

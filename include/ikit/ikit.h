@@ -7,7 +7,8 @@
  *             springs, look-at chains, 2D chains, batch jobs,
  *             a chain solve with the method picked at run time
  *   rig       humanoids, named limbs, ground, props, body directions,
- *             body frame in model space, limbs' natural bend
+ *             body frame in model space, limbs' natural bend, limb limits
+ *             as constraints
  *   robot     serial arms: forward kinematics, pose IK, analytic IK, the
  *             TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
@@ -62,6 +63,7 @@
 #include <ikit/body_directions.h>
 #include <ikit/body_frame.h>
 #include <ikit/limb_bend.h>
+#include <ikit/limb_limits.h>
 
 /* robot */
 #include <ikit/robot.h>

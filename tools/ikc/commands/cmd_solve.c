@@ -26,7 +26,6 @@
 #define NAME_SIZE 128
 #define MAX_KEYED_TARGETS 100000 /* --targets-file lines */
 #define MAX_TAKE_FRAMES 10000000
-#define NATURAL_MAX_BEND_DEG 150 /* a limb's natural bend: the humanoid's knee and elbow limit */
 
 typedef enum solver_kind {
     SOLVER_AUTO,
@@ -217,25 +216,6 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
     return IKC_EXIT_OK;
 }
 
-/* A limb found by name bends its natural way (a knee forward, an elbow
- * back): about its rest hinge, 0 to 150 degrees (the humanoid's limits),
- * swinging in the plane of its hinge as the end goes to the target
- * (ik_limb_natural_pole, with the model-space hinge sgn(det M) M h: the
- * bend is positive about h in the middle joint's own frame M, which a
- * mirror turns round). */
-static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat4 *model_ms) {
-    ik_vec3 a = ik_mat4_translation(&model_ms[t->chain[0]]), b = ik_mat4_translation(&model_ms[t->chain[1]]);
-    ik_vec3 c = ik_mat4_translation(&model_ms[t->chain[2]]);
-    ik_vec3 hinge_ms = ik_mat4_transform_turn_axis(&model_ms[t->chain[1]], t->hinge_ls);
-    job->use_hinge = 1;
-    job->hinge_axis_ls = t->hinge_ls;
-    job->min_bend = 0;
-    job->max_bend = ik_rad(NATURAL_MAX_BEND_DEG);
-    job->use_pole = 1;
-    job->pole_ms =
-        ik_limb_natural_pole(a, b, c, t->target_ms, hinge_ms, ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
-}
-
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
  * refresh `model_ms`. A chain file's Jacobian solve turns its hinges about
  * their axes (fixed joints not at all); any other chain's joints but the
@@ -256,7 +236,8 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         job.target_ms = t->target_ms;
         job.use_pole = t->has_pole;
         job.pole_ms = t->pole_ms;
-        if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
+        /* a limb found by name bends its natural way (ikit/limb_bend.h) */
+        if (!t->has_pole && t->has_hinge) ik_limb_bend_two_bone(&job, model_ms, t->chain, t->hinge_ls, NULL);
         r = ik_two_bone_run(&job);
     } else {
         ik_chain_solve job = ik_chain_solve_def();
@@ -716,7 +697,7 @@ static void check_residuals(solve_command *c, const ik_asset *asset, const ik_ma
         if (!(ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach))
             ikc_explain_short(asset->skeleton, model, t->chain, t->chain_count, t->target_ms,
                               t->solver == SOLVER_TWO_BONE && t->has_hinge && !t->has_pole
-                                  ? ik_rad((ik_real)NATURAL_MAX_BEND_DEG)
+                                  ? ik_rad((ik_real)IK_LIMB_BEND_MAX_DEG)
                                   : 0,
                               why, sizeof why);
         fprintf(stderr, "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",

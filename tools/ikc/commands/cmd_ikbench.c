@@ -60,25 +60,16 @@ static int parse(int argc, char **argv, ikbench_request *req) {
     req->queries = DEFAULT_QUERIES;
     req->seed = DEFAULT_SEED;
     for (i = 0; i < argc; ++i) {
-        const char *a = argv[i], *value;
-        if (ikc_is_help(a)) {
-            usage(stdout);
-            return -1;
-        }
+        const char *a = argv[i], *value = NULL;
+        int code;
         if (strcmp(a, "--json") == 0) {
             req->json = 1;
             continue;
         }
-        if (a[0] != '-' || !a[1]) {
-            if (!ikc_input_path("ikbench", a, &req->path)) return IKC_EXIT_USAGE;
-            continue;
-        }
-        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
-            fprintf(stderr, "ikc ikbench: unknown option '%s'\n", ikc_shown(a));
-            usage(stderr);
-            return IKC_EXIT_USAGE;
-        }
-        if (!(value = ikc_option_value("ikbench", argc, argv, &i))) return IKC_EXIT_USAGE;
+        code = ikc_arm_arg("ikbench", "", argc, argv, &i, valued, sizeof valued / sizeof valued[0], usage, &req->path,
+                           &value);
+        if (code == IKC_ARG_TAKEN) continue;
+        if (code != IKC_ARG_VALUE) return code;
         if (strcmp(a, "--tip") == 0)
             req->tip = value;
         else if (strcmp(a, "--base") == 0)

@@ -55,21 +55,11 @@ static int parse(int argc, char **argv, render_request *req) {
     req->width = 1000;
     req->height = 800;
     for (i = 0; i < argc; ++i) {
-        const char *a = argv[i], *value;
-        if (ikc_is_help(a)) {
-            usage(stdout);
-            return -1;
-        }
-        if (a[0] != '-' || !a[1]) {
-            if (!ikc_input_path("render", a, &req->path)) return IKC_EXIT_USAGE;
-            continue;
-        }
-        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
-            fprintf(stderr, "ikc render: unknown option '%s' for a URDF robot\n", ikc_shown(a));
-            usage(stderr);
-            return IKC_EXIT_USAGE;
-        }
-        if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
+        const char *a = argv[i], *value = NULL;
+        int code = ikc_arm_arg("render", " for a URDF robot", argc, argv, &i, valued, sizeof valued / sizeof valued[0],
+                               usage, &req->path, &value);
+        if (code == IKC_ARG_TAKEN) continue;
+        if (code != IKC_ARG_VALUE) return code;
         if (strcmp(a, "--tip") == 0)
             req->tip = value;
         else if (strcmp(a, "--base") == 0)

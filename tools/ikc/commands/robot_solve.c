@@ -55,29 +55,16 @@ static int parse(int argc, char **argv, robot_request *req) {
     memset(req, 0, sizeof *req);
     req->max_iterations = 20000;
     for (i = 0; i < argc; ++i) {
-        const char *a = argv[i], *value;
-        if (ikc_is_help(a)) {
-            usage(stdout);
-            return -1;
-        }
-        if (strcmp(a, "--json") == 0) {
-            req->json = 1;
+        const char *a = argv[i], *value = NULL;
+        int code;
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--analytic") == 0) {
+            *(a[2] == 'j' ? &req->json : &req->analytic) = 1;
             continue;
         }
-        if (strcmp(a, "--analytic") == 0) {
-            req->analytic = 1;
-            continue;
-        }
-        if (a[0] != '-' || !a[1]) {
-            if (!ikc_input_path("solve", a, &req->path)) return IKC_EXIT_USAGE;
-            continue;
-        }
-        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
-            fprintf(stderr, "ikc solve: unknown option '%s' for a URDF robot\n", ikc_shown(a));
-            usage(stderr);
-            return IKC_EXIT_USAGE;
-        }
-        if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
+        code = ikc_arm_arg("solve", " for a URDF robot", argc, argv, &i, valued, sizeof valued / sizeof valued[0],
+                           usage, &req->path, &value);
+        if (code == IKC_ARG_TAKEN) continue;
+        if (code != IKC_ARG_VALUE) return code;
         if (strcmp(a, "--tip") == 0)
             req->tip = value;
         else if (strcmp(a, "--base") == 0)

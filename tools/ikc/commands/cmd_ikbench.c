@@ -138,7 +138,6 @@ static cJSON *figures_json(figures f, int closed_form) {
 static void print_json(const ikbench_request *req, const char *base, const ik_robot_protocol *p, const figures *f) {
     cJSON *root = cJSON_CreateObject();
     const int closed_form = p->model.kind != IK_ROBOT_ANALYTIC_NONE;
-    char *text;
     cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
     cJSON_AddItemToObject(root, "base", ikc_json_text(base));
     cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
@@ -155,12 +154,7 @@ static void print_json(const ikbench_request *req, const char *base, const ik_ro
                           closed_form ? figures_json(f[IK_ROBOT_PROTOCOL_SEEDED], 0) : cJSON_CreateNull());
     cJSON_AddItemToObject(root, "analytic",
                           closed_form ? figures_json(f[IK_ROBOT_PROTOCOL_ANALYTIC], 1) : cJSON_CreateNull());
-    text = cJSON_Print(root);
-    if (text) {
-        printf("%s\n", text);
-        cJSON_free(text);
-    }
-    cJSON_Delete(root);
+    ikc_json_print(root);
 }
 
 static void print_text(const ikbench_request *req, const char *base, const ik_robot_protocol *p, const figures *f) {

@@ -278,7 +278,6 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
 static void print_json(const ik_asset *asset, const char *out, const target_request *targets, int target_count,
                        const ikc_roles *roles, const ik_mat4 *model_ms) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
-    char *text;
     int i, k;
     cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
     cJSON_AddStringToObject(root, "format", ik_asset_format_name(asset));
@@ -311,12 +310,7 @@ static void print_json(const ik_asset *asset, const char *out, const target_requ
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[i])));
         cJSON_AddItemToArray(joints, o);
     }
-    text = cJSON_Print(root);
-    if (text) {
-        printf("%s\n", text);
-        cJSON_free(text);
-    }
-    cJSON_Delete(root);
+    ikc_json_print(root);
 }
 
 /* A BVH take's values with the frame nearest `time` (frame 0 without

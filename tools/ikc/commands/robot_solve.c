@@ -125,7 +125,6 @@ static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm
                        ik_robot_ik_start found_by) {
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
     cJSON *root = cJSON_CreateObject(), *joints, *links;
-    char *text;
     int v, k;
     ik_robot_fk(&arm->chain, q, &tip, links_bs);
     cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
@@ -157,12 +156,7 @@ static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm
         cJSON_AddItemToArray(rotation, cJSON_CreateNumber((double)r.w));
         cJSON_AddItemToArray(links, o);
     }
-    text = cJSON_Print(root);
-    if (text) {
-        printf("%s\n", text);
-        cJSON_free(text);
-    }
-    cJSON_Delete(root);
+    ikc_json_print(root);
 }
 
 /* Solves with an iteration budget (no clock: the same answer on every run). */
@@ -218,7 +212,6 @@ static void print_solutions(const ik_urdf *u, const robot_request *req, const ik
     int s, v;
     if (req->json) {
         cJSON *root = cJSON_CreateObject(), *names, *list;
-        char *text;
         cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
         cJSON_AddItemToObject(root, "base", ikc_json_text(req->base ? req->base : u->links[u->root_link].name));
         cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
@@ -232,12 +225,7 @@ static void print_solutions(const ik_urdf *u, const robot_request *req, const ik
             for (v = 0; v < 6; ++v) cJSON_AddItemToArray(one, cJSON_CreateNumber((double)q[6 * s + v]));
             cJSON_AddItemToArray(list, one);
         }
-        text = cJSON_Print(root);
-        if (text) {
-            printf("%s\n", text);
-            cJSON_free(text);
-        }
-        cJSON_Delete(root);
+        ikc_json_print(root);
         return;
     }
     printf("%d analytic solution%s (%s%s), nearest the seed first, radians:\n   ", count, count == 1 ? "" : "s",

@@ -156,6 +156,10 @@ const char *ikc_shown(const char *text);
  * memory. */
 struct cJSON *ikc_json_text(const char *text);
 
+/* `json` printed on stdout, then freed; 0 when it could not be printed
+ * (out of memory). */
+int ikc_json_print(struct cJSON *json);
+
 /* A command's JSON report finished and printed on stdout, then freed:
  * "written" (the output file was written: exit 0, or 7 written but failing
  * a check) and "exit_code" added last. */

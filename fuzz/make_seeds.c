@@ -6,7 +6,7 @@
  *
  *   make_fuzz_seeds DIR   writes DIR/fuzz_gltf/..., DIR/fuzz_glb/...,
  *                         DIR/fuzz_bvh, fuzz_chain, fuzz_map, fuzz_height,
- *                         fuzz_urdf
+ *                         fuzz_tracks (saved as written), fuzz_urdf
  *
  * Exits 1 when a seed does not load (the seeds themselves would be wrong). */
 #include <ikit/bvh.h>
@@ -105,6 +105,8 @@ static const char mapping[] =
 static const char height_field[] =
     "# a 3 x 2 grid\ncell 0.1\nsize 3 2\norigin -0.1 0 -0.05\nheights\n0 0.01 0.02\n0 0 0.05\n";
 
+static const char target_tracks[] =
+    "# two joints\n0 LeftAnkle 2 -15 10\n1.5 LeftAnkle 4 -12 8\n0.5 RightWrist 10 20 5 # held\n";
 static const char height_field_centred[] = "cell 0.5\nsize 2 2\nheights\n0 0\n0.1 0.1\n";
 
 /* A two-link arm: a revolute shoulder, a prismatic slide followed by a
@@ -305,6 +307,7 @@ int main(int argc, char **argv) {
     map_seed();
     height_seed(height_field, "grid.height");
     height_seed(height_field_centred, "centred.height");
+    save("fuzz_tracks", "moving.tracks", target_tracks, strlen(target_tracks));
     urdf_seed(arm_urdf, "arm.urdf");
     return failures ? 1 : 0;
 }

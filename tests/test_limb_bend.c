@@ -4,9 +4,10 @@
  * and bending a straight leg's middle joint about its hinge brings the
  * knee forward of the hip-to-ankle line, a straight arm's the elbow behind
  * its line (a limb bent at rest bends on in its rest plane), by forward
- * kinematics. Bad input gets a
- * clear error. */
+ * kinematics; two-bone with the natural bend reaches targets with the knee
+ * ahead. Bad input gets a clear error. */
 #include <ikit/limb_bend.h>
+#include <ikit/two_bone.h>
 #include <math.h>
 
 #include "test_humanoid_fixture.h"
@@ -186,8 +187,79 @@ static void test_bad_input(void) {
     fixture_free(&f);
 }
 
+/* The built humanoid's legs solved by two-bone with their natural bend
+ * toward targets around the rest ankle: the ankle reaches each target, the
+ * knee stays ahead of the hip-to-ankle line, the bend stays in [0, 150]
+ * degrees; bad input leaves the job as it was. */
+static void test_two_bone(void) {
+    fixture f;
+    ik_named_chain chains[16];
+    ik_figure_axes axes;
+    ik_mat4 *rest;
+    int n, c, k, solved = 0;
+    CHECK(fixture_built(&f), "built humanoid");
+    rest = (ik_mat4 *)malloc(sizeof(ik_mat4) * (size_t)f.skeleton->joint_count);
+    n = ik_named_chains_find(f.skeleton, chains, 16);
+    ik_limb_bend_axes(f.skeleton, NULL, chains, n, &axes, NULL);
+    ik_skeleton_rest_pose(f.skeleton, f.pose);
+    ik_skeleton_fk(f.skeleton, f.pose, NULL, rest);
+    for (c = 0; c < n; ++c) {
+        ik_vec3 hinge_ls, hip, ankle;
+        if (chains[c].count != 3 || strcmp(chains[c].kind, "leg") != 0) continue;
+        CHECK(ik_limb_bend_hinge(f.skeleton, rest, &axes, &chains[c], &hinge_ls, NULL) == IK_OK, "hinge");
+        hip = ik_mat4_translation(&rest[chains[c].joints[0]]);
+        ankle = ik_mat4_translation(&rest[chains[c].joints[2]]);
+        for (k = 0; k < 8; ++k) {
+            /* up to 40 % of the leg nearer the hip, and to the sides, ahead and behind */
+            ik_real turn = (ik_real)k * IK_PI / 4, leg = ik_vec3_distance(hip, ankle);
+            ik_vec3 target = ik_vec3_add(ankle, ik_v3((ik_real)0.15 * leg * IK_COS(turn), (ik_real)0.4 * leg,
+                                                      (ik_real)0.15 * leg * IK_SIN(turn)));
+            ik_two_bone job = ik_two_bone_def();
+            ik_vec3 a, b, e, off;
+            ik_real bend;
+            ik_skeleton_rest_pose(f.skeleton, f.pose);
+            ik_skeleton_fk(f.skeleton, f.pose, NULL, f.model);
+            ik_two_bone_bind(&job, f.model, f.pose, chains[c].joints[0], chains[c].joints[1], chains[c].joints[2]);
+            job.target_ms = target;
+            CHECK(ik_limb_bend_two_bone(&job, f.model, chains[c].joints, hinge_ls, NULL) == IK_OK, "natural bend");
+            CHECK(ik_two_bone_run(&job) == IK_OK, "solve");
+            ik_skeleton_fk(f.skeleton, f.pose, NULL, f.model);
+            a = fixture_pos(&f, chains[c].joints[0]);
+            b = fixture_pos(&f, chains[c].joints[1]);
+            e = fixture_pos(&f, chains[c].joints[2]);
+            off = ik_vec3_reject(ik_vec3_sub(b, a), ik_vec3_normalize(ik_vec3_sub(e, a)));
+            bend =
+                ik_acos_safe(ik_vec3_dot(ik_vec3_normalize(ik_vec3_sub(b, a)), ik_vec3_normalize(ik_vec3_sub(e, b))));
+            CHECK(ik_vec3_distance(e, target) < 1e-4 * leg, "target %d reached (%g off)", k,
+                  (double)ik_vec3_distance(e, target));
+            CHECK(ik_vec3_dot(off, axes.forward_ms) > (ik_real)0.5 * ik_vec3_length(off), "target %d: knee ahead", k);
+            CHECK(bend >= 0 && bend <= ik_rad(IK_LIMB_BEND_MAX_DEG) + (ik_real)1e-4, "target %d: bend %g deg", k,
+                  (double)ik_deg(bend));
+            ++solved;
+        }
+        {
+            ik_two_bone job = ik_two_bone_def(), before;
+            ik_error error;
+            ik_two_bone_bind(&job, f.model, f.pose, chains[c].joints[0], chains[c].joints[1], chains[c].joints[2]);
+            job.target_ms = ik_v3((ik_real)NAN, 0, 0);
+            before = job;
+            CHECK(ik_limb_bend_two_bone(&job, f.model, chains[c].joints, hinge_ls, &error) == IK_ERR_NONFINITE &&
+                      memcmp(&job, &before, sizeof job) == 0 && strstr(error.message, "NaN"),
+                  "NaN target: %s", error.message);
+            job.target_ms = ankle;
+            CHECK(ik_limb_bend_two_bone(&job, f.model, chains[c].joints, ik_vec3_zero(), &error) == IK_ERR_DEGENERATE,
+                  "zero hinge: %s", error.message);
+            CHECK(ik_limb_bend_two_bone(NULL, f.model, chains[c].joints, hinge_ls, &error) == IK_ERR_NULL, "no job");
+        }
+    }
+    CHECK(solved == 16, "both legs solved toward every target (%d)", solved);
+    free(rest);
+    fixture_free(&f);
+}
+
 int main(void) {
     test_rigs();
+    test_two_bone();
     test_unnamed();
     test_bad_input();
     return check_summary("limb_bend");

@@ -4,28 +4,20 @@
  * thigh, forearm or shin, hand or foot). A limb with a chain solver is left
  * out of the rig's solve (its goal off there: it keeps the figure's pose,
  * feet on the ground) and then solved alone toward its goal, within the
- * rig's limits written as constraints:
- *   elbow / knee: a hinge about the rig's hinge axis, bend in
- *                 [elbow_min, elbow_max] / [knee_min, knee_max], measured
- *                 from straight (the constraint measures from the rest
- *                 pose, so the rest bend is taken off both ends);
- *   shoulder / hip: a cone of IKW_ARM_CONE / IKW_LEG_CONE about the bone's
- *                 rest direction, twist within +-IKW_TWIST (the rig has no
- *                 such limit; chain solvers need one to keep a natural pose).
+ * rig's limits written as constraints (ik_limb_limits_make, limb_limits.h:
+ * a hinge at the elbow or knee, a cone of IK_LIMB_ARM_CONE / IK_LIMB_LEG_CONE
+ * and a twist of IK_LIMB_TWIST at the shoulder or hip).
  * The same numbers are handed to the page (ikw_body_limits) to draw the
  * limits: the bend's arc at each elbow and knee, the cone at each shoulder
  * and hip. */
 #include <ikit/chain_solve.h>
 #include <ikit/humanoid.h>
 #include <ikit/jacobian.h>
+#include <ikit/limb_limits.h>
 
 #include <math.h>
 
 #include "ikit_web.h"
-
-#define IKW_ARM_CONE ((ik_real)(100 * IK_PI / 180))
-#define IKW_LEG_CONE ((ik_real)(90 * IK_PI / 180))
-#define IKW_TWIST ((ik_real)(60 * IK_PI / 180))
 
 enum { IKW_LIMB_SCRATCH_BYTES = 128 * 1024, IKW_LIMB_MAX_ITERATIONS = 500 };
 #define IKW_LIMB_TOLERANCE ((ik_real)1e-4)
@@ -63,29 +55,11 @@ int ikw_limb_solver_now(int limb) {
     return rig && rig->limb[limb].end < 0 ? IKW_LIMB_TWO_BONE : limbs.method[limb];
 }
 
-/* The rest bend of the elbow or knee, positive about the hinge: the signed
- * angle about hinge_axis_ls from the upper bone's direction to the lower
- * bone's, both in the middle joint's rest frame (the upper bone's is its own
- * rest translation turned back by its rest rotation). */
-static ik_real rest_bend(const ik_skeleton *skeleton, const ik_humanoid_limb *l) {
-    const ik_transform *mid = &skeleton->rest_ls[l->mid];
-    ik_vec3 upper = ik_quat_rotate(ik_quat_conjugate(mid->rotation), mid->translation);
-    ik_vec3 lower = skeleton->rest_ls[l->end].translation;
-    return IK_ATAN2(ik_vec3_dot(ik_vec3_cross(upper, lower), l->hinge_axis_ls), ik_vec3_dot(upper, lower));
-}
-
 /* The limb's constraints (see the top of the file): [start, mid, end]. */
 void ikw_limb_constraints(const ik_humanoid *rig, int limb, ik_constraint out[3]) {
-    const ik_skeleton *skeleton = rig->skeleton;
-    const ik_humanoid_limb *l = &rig->limb[limb];
     ik_bool arm = limb == IK_LIMB_ARM_L || limb == IK_LIMB_ARM_R;
-    ik_real lo = arm ? rig->limits.elbow_min : rig->limits.knee_min,
-            hi = arm ? rig->limits.elbow_max : rig->limits.knee_max;
-    ik_real bend = rest_bend(skeleton, l);
-    out[0] = ik_constraint_cone_twist(skeleton->rest_ls[l->start].rotation, skeleton->rest_ls[l->mid].translation,
-                                      arm ? IKW_ARM_CONE : IKW_LEG_CONE, -IKW_TWIST, IKW_TWIST);
-    out[1] = ik_constraint_hinge(skeleton->rest_ls[l->mid].rotation, l->hinge_axis_ls, lo - bend, hi - bend);
-    out[2] = ik_constraint_none();
+    if (ik_limb_limits_make(rig, limb, arm ? IK_LIMB_ARM_CONE : IK_LIMB_LEG_CONE, IK_LIMB_TWIST, out, NULL) != IK_OK)
+        out[0] = out[1] = out[2] = ik_constraint_none();
 }
 
 /* One limb toward its goal with its chain solver, in `pose_ls`; the distance
@@ -215,7 +189,7 @@ IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) {
         values[11] = ik_vec3_distance(start, mid);
         values[12] = start.x, values[13] = start.y, values[14] = start.z;
         values[15] = cone.x, values[16] = cone.y, values[17] = cone.z;
-        values[18] = arm ? IKW_ARM_CONE : IKW_LEG_CONE;
+        values[18] = arm ? IK_LIMB_ARM_CONE : IK_LIMB_LEG_CONE;
         values[19] = (ik_real)ikw_limb_solver_now(limb);
         for (k = 0; k < IKW_LIMIT_FLOATS; ++k) f[k] = (float)values[k];
     }

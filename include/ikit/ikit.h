@@ -7,11 +7,13 @@
  *             springs, look-at chains, 2D chains, batch jobs,
  *             a chain solve with the method picked at run time
  *   rig       humanoids, named limbs, ground, props, body directions,
- *             body frame in model space, limbs' natural bend
+ *             body frame in model space, limbs' natural bend, limb limits
+ *             as constraints
  *   robot     serial arms: forward kinematics, pose IK, analytic IK, the
  *             TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
- *   io        glTF, BVH, chain files, height fields, URDF, assets
+ *   io        glTF, BVH, chain files, height fields, target tracks, URDF,
+ *             assets, output files written whole or not at all
  * The core layers (math to motion) are libikit (ikit::core, pkg-config
  * ikit); the io layer's functions are in libikit_io (ikit::io, ikit-io),
  * which a program calling them links as well. No header needs anything
@@ -62,6 +64,7 @@
 #include <ikit/body_directions.h>
 #include <ikit/body_frame.h>
 #include <ikit/limb_bend.h>
+#include <ikit/limb_limits.h>
 
 /* robot */
 #include <ikit/robot.h>
@@ -85,12 +88,14 @@
 
 /* io */
 #include <ikit/io_file.h>
+#include <ikit/atomic_file.h>
 #include <ikit/utf8.h>
 #include <ikit/gltf.h>
 #include <ikit/bvh.h>
 #include <ikit/chain_file.h>
 #include <ikit/chain_file_solve.h>
 #include <ikit/height_field_file.h>
+#include <ikit/target_track_file.h>
 #include <ikit/urdf.h>
 #include <ikit/asset.h>
 

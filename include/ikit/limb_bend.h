@@ -12,6 +12,7 @@
 #include <ikit/named_chains.h>
 #include <ikit/result.h>
 #include <ikit/skeleton.h>
+#include <ikit/two_bone.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,23 @@ ik_result ik_limb_bend_axes(const ik_skeleton *skeleton, const ik_mat4 *root_ms,
  * singular middle frame), each with a message in *error (may be NULL). */
 ik_result ik_limb_bend_hinge(const ik_skeleton *skeleton, const ik_mat4 *rest_model_ms, const ik_figure_axes *figure,
                              const ik_named_chain *limb, ik_vec3 *hinge_ls, ik_error *error);
+
+/* The largest natural bend, degrees: the humanoid's knee and elbow limit. */
+#define IK_LIMB_BEND_MAX_DEG 150
+
+/* A two-bone job bound to a limb's start, middle and end (ik_two_bone_bind:
+ * joints [3]) made to bend the limb its natural way toward job->target_ms
+ * (set it first): about hinge_ls (ik_limb_bend_hinge), 0 to
+ * IK_LIMB_BEND_MAX_DEG degrees, swinging in the plane of its hinge as the
+ * end goes to the target (the pole ik_limb_natural_pole of the joints'
+ * positions in model_ms, with the model-space hinge sgn(det M) M h, M the
+ * middle joint's matrix, at the limb's length from the middle of start and
+ * target). model_ms: forward kinematics of the pose being solved. Returns
+ * IK_ERR_NULL, IK_ERR_NONFINITE (a joint position, the target or the hinge)
+ * or IK_ERR_DEGENERATE (a zero hinge), with a message in *error (may be
+ * NULL); the job is changed only on IK_OK. */
+ik_result ik_limb_bend_two_bone(ik_two_bone *job, const ik_mat4 *model_ms, const int joints[3], ik_vec3 hinge_ls,
+                                ik_error *error);
 
 #ifdef __cplusplus
 }

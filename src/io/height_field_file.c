@@ -10,22 +10,11 @@
 #include "file_read.h"
 #include "text_scan.h"
 
-/* The numbers left on the scanner's line, up to `max` of them into `out`
- * (counting the rest). Returns the count; on a word that is not a finite
- * number, sets `bad` to it and returns -1 (syntax) or -2 (not finite). */
+/* The numbers left on the scanner's line as ik_real (ik_text_line_numbers). */
 static int line_numbers(ik_text_scan *s, ik_real *out, int max, ik_text_token *bad) {
-    ik_text_token t;
-    int n = 0;
-    while (ik_text_next(s, &t, 0)) {
-        double v;
-        ik_text_number kind = ik_text_number_parse(&t, &v);
-        if (kind != IK_TEXT_NUMBER_OK) {
-            *bad = t;
-            return kind == IK_TEXT_NUMBER_NONFINITE ? -2 : -1;
-        }
-        if (n < max) out[n] = (ik_real)v;
-        ++n;
-    }
+    double v[IK_HEIGHT_FIELD_MAX_SIZE];
+    int n = ik_text_line_numbers(s, v, max < IK_HEIGHT_FIELD_MAX_SIZE ? max : IK_HEIGHT_FIELD_MAX_SIZE, bad), k;
+    for (k = 0; k < n && k < max; ++k) out[k] = (ik_real)v[k];
     return n;
 }
 

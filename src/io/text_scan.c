@@ -142,3 +142,19 @@ ik_text_number ik_text_number_parse(const ik_text_token *t, double *out) {
     *out = value;
     return IK_TEXT_NUMBER_OK;
 }
+
+int ik_text_line_numbers(ik_text_scan *s, double *out, int max, ik_text_token *bad) {
+    ik_text_token t;
+    int n = 0;
+    while (ik_text_next(s, &t, 0)) {
+        double v;
+        ik_text_number kind = ik_text_number_parse(&t, &v);
+        if (kind != IK_TEXT_NUMBER_OK) {
+            *bad = t;
+            return kind == IK_TEXT_NUMBER_NONFINITE ? -2 : -1;
+        }
+        if (n < max) out[n] = v;
+        ++n;
+    }
+    return n;
+}

@@ -69,4 +69,9 @@ int ik_text_is(const ik_text_token *t, const char *word);
  * magnitude. */
 ik_text_number ik_text_number_parse(const ik_text_token *t, double *out);
 
+/* The numbers left on the scanner's line, up to `max` of them into `out`
+ * (counting the rest). Returns the count; on a word that is not a finite
+ * number, sets `bad` to it and returns -1 (syntax) or -2 (not finite). */
+int ik_text_line_numbers(ik_text_scan *s, double *out, int max, ik_text_token *bad);
+
 #endif

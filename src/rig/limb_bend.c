@@ -146,3 +146,38 @@ ik_result ik_limb_bend_hinge(const ik_skeleton *skeleton, const ik_mat4 *rest_mo
     *hinge_ls = ik_vec3_normalize(ik_mat4_transform_turn_axis(&mid_inverse, ik_limb_hinge(a, b, c, forward, up, knee)));
     return IK_OK;
 }
+
+/* The bend about the rest hinge within [0, IK_LIMB_BEND_MAX_DEG], and the
+ * pole that keeps the limb in its hinge's plane as the end swings: the bend
+ * is positive about h in the middle joint's own frame M, which a mirror
+ * turns round, hence the model-space hinge sgn(det M) M h. */
+ik_result ik_limb_bend_two_bone(ik_two_bone *job, const ik_mat4 *model_ms, const int joints[3], ik_vec3 hinge_ls,
+                                ik_error *error) {
+    ik_vec3 a, b, c, hinge_ms;
+    ik_error_clear(error);
+    if (!job || !model_ms || !joints) {
+        ik_error_set(error, 0, 0, -1, "a required pointer is NULL");
+        return IK_ERR_NULL;
+    }
+    a = ik_mat4_translation(&model_ms[joints[0]]);
+    b = ik_mat4_translation(&model_ms[joints[1]]);
+    c = ik_mat4_translation(&model_ms[joints[2]]);
+    hinge_ms = ik_mat4_transform_turn_axis(&model_ms[joints[1]], hinge_ls);
+    if (!ik_vec3_finite(a) || !ik_vec3_finite(b) || !ik_vec3_finite(c) || !ik_vec3_finite(job->target_ms) ||
+        !ik_vec3_finite(hinge_ms)) {
+        ik_error_set(error, 0, 0, -1, "a joint position, the target or the hinge holds NaN or an infinite value");
+        return IK_ERR_NONFINITE;
+    }
+    if (!(ik_vec3_length_sq(hinge_ls) > 0)) {
+        ik_error_set(error, 0, 0, -1, "a zero hinge axis");
+        return IK_ERR_DEGENERATE;
+    }
+    job->use_hinge = 1;
+    job->hinge_axis_ls = hinge_ls;
+    job->min_bend = 0;
+    job->max_bend = ik_rad(IK_LIMB_BEND_MAX_DEG);
+    job->use_pole = 1;
+    job->pole_ms =
+        ik_limb_natural_pole(a, b, c, job->target_ms, hinge_ms, ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
+    return IK_OK;
+}

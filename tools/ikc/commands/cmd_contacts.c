@@ -63,7 +63,6 @@ static cJSON *contact_json(const ikc_motion *m, const ik_foot_contact *c, double
 static int print_json(const ikc_motion *m, const char *path) {
     static const char *const keys[IK_FOOT_CONTACT_POINTS] = {"left_heel", "left_toe", "right_heel", "right_toe"};
     cJSON *root = cJSON_CreateObject(), *points = cJSON_CreateObject(), *up = cJSON_CreateArray();
-    char *text;
     int p, i;
     cJSON_AddItemToObject(root, "file", ikc_json_text(path));
     cJSON_AddItemToObject(root, "clip", ikc_json_text(m->clip_name));
@@ -92,12 +91,7 @@ static int print_json(const ikc_motion *m, const char *path) {
     }
     cJSON_AddItemToObject(root, "points", points);
     cJSON_AddItemToObject(root, "in_place", ikc_motion_in_place_json(m));
-    text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text) return IKC_EXIT_FAILURE;
-    printf("%s\n", text);
-    free(text);
-    return IKC_EXIT_OK;
+    return ikc_json_print(root) ? IKC_EXIT_OK : IKC_EXIT_FAILURE;
 }
 
 static void print_table(const ikc_motion *m, const char *path) {

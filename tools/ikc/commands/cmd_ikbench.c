@@ -18,7 +18,7 @@
 #define DEFAULT_SEED 12345
 
 typedef struct ikbench_request {
-    const char *path, *base, *tip;
+    ikc_arm_args args;
     int queries, seed, json;
 } ikbench_request;
 
@@ -60,30 +60,17 @@ static int parse(int argc, char **argv, ikbench_request *req) {
     req->queries = DEFAULT_QUERIES;
     req->seed = DEFAULT_SEED;
     for (i = 0; i < argc; ++i) {
-        const char *a = argv[i], *value;
-        if (ikc_is_help(a)) {
-            usage(stdout);
-            return -1;
-        }
+        const char *a = argv[i], *value = NULL;
+        int code;
         if (strcmp(a, "--json") == 0) {
             req->json = 1;
             continue;
         }
-        if (a[0] != '-' || !a[1]) {
-            if (!ikc_input_path("ikbench", a, &req->path)) return IKC_EXIT_USAGE;
-            continue;
-        }
-        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
-            fprintf(stderr, "ikc ikbench: unknown option '%s'\n", ikc_shown(a));
-            usage(stderr);
-            return IKC_EXIT_USAGE;
-        }
-        if (!(value = ikc_option_value("ikbench", argc, argv, &i))) return IKC_EXIT_USAGE;
-        if (strcmp(a, "--tip") == 0)
-            req->tip = value;
-        else if (strcmp(a, "--base") == 0)
-            req->base = value;
-        else if (strcmp(a, "-n") == 0) {
+        code = ikc_arm_arg("ikbench", "", argc, argv, &i, valued, sizeof valued / sizeof valued[0], usage, &req->args,
+                           &value);
+        if (code == IKC_ARG_TAKEN) continue;
+        if (code != IKC_ARG_VALUE) return code;
+        if (strcmp(a, "-n") == 0) {
             if (!ikc_parse_int(value, &req->queries) || req->queries < 1 || req->queries > MAX_QUERIES) {
                 fprintf(stderr, "ikc ikbench: -n wants a whole number from 1 to %d, not '%s'\n", MAX_QUERIES,
                         ikc_shown(value));
@@ -94,13 +81,13 @@ static int parse(int argc, char **argv, ikbench_request *req) {
             return IKC_EXIT_USAGE;
         }
     }
-    if (!req->path || !req->tip) {
+    if (!req->args.path || !req->args.tip) {
         fprintf(stderr, "ikc ikbench: needs ARM.urdf and --tip LINK\n");
         usage(stderr);
         return IKC_EXIT_USAGE;
     }
-    if (!ikc_is_urdf(req->path)) {
-        fprintf(stderr, "ikc ikbench: %s: not a URDF file (.urdf)\n", ikc_shown(req->path));
+    if (!ikc_is_urdf(req->args.path)) {
+        fprintf(stderr, "ikc ikbench: %s: not a URDF file (.urdf)\n", ikc_shown(req->args.path));
         return IKC_EXIT_USAGE;
     }
     return IKC_EXIT_OK;
@@ -147,10 +134,9 @@ static cJSON *figures_json(figures f, int closed_form) {
 static void print_json(const ikbench_request *req, const char *base, const ik_robot_protocol *p, const figures *f) {
     cJSON *root = cJSON_CreateObject();
     const int closed_form = p->model.kind != IK_ROBOT_ANALYTIC_NONE;
-    char *text;
-    cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
+    cJSON_AddItemToObject(root, "file", ikc_json_text(req->args.path));
     cJSON_AddItemToObject(root, "base", ikc_json_text(base));
-    cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
+    cJSON_AddItemToObject(root, "tip", ikc_json_text(req->args.tip));
     cJSON_AddNumberToObject(root, "variables", p->variables);
     cJSON_AddNumberToObject(root, "queries", p->queries);
     cJSON_AddNumberToObject(root, "seed", req->seed);
@@ -164,19 +150,14 @@ static void print_json(const ikbench_request *req, const char *base, const ik_ro
                           closed_form ? figures_json(f[IK_ROBOT_PROTOCOL_SEEDED], 0) : cJSON_CreateNull());
     cJSON_AddItemToObject(root, "analytic",
                           closed_form ? figures_json(f[IK_ROBOT_PROTOCOL_ANALYTIC], 1) : cJSON_CreateNull());
-    text = cJSON_Print(root);
-    if (text) {
-        printf("%s\n", text);
-        cJSON_free(text);
-    }
-    cJSON_Delete(root);
+    ikc_json_print(root);
 }
 
 static void print_text(const ikbench_request *req, const char *base, const ik_robot_protocol *p, const figures *f) {
     printf(
         "TRAC-IK protocol on %s, %s..%s (%d variables): %d configurations (seed %d), mid-range seed, "
         "5 ms per query, 1e-5 per axis, %s build\n",
-        ikc_shown(req->path), ikc_shown(base), ikc_shown(req->tip), p->variables, p->queries, req->seed,
+        ikc_shown(req->args.path), ikc_shown(base), ikc_shown(req->args.tip), p->variables, p->queries, req->seed,
         sizeof(ik_real) == sizeof(double) ? "double" : "float");
     printf("  numeric:  %7.2f %%  mean %.4f ms  median %.4f ms\n", f[IK_ROBOT_PROTOCOL_NUMERIC].success_pct,
            f[IK_ROBOT_PROTOCOL_NUMERIC].mean_ms, f[IK_ROBOT_PROTOCOL_NUMERIC].median_ms);
@@ -209,14 +190,15 @@ int ikc_ikbench(int argc, char **argv) {
     int code = parse(argc, argv, &req);
     memset(&protocol, 0, sizeof protocol);
     if (code != IKC_EXIT_OK) return code < 0 ? IKC_EXIT_OK : code;
-    if ((code = ikc_urdf_load("ikbench", req.path, &urdf)) != IKC_EXIT_OK) return code;
-    base = req.base ? req.base : urdf->links[urdf->root_link].name;
-    if ((code = ikc_arm_chain("ikbench", urdf, req.base, req.tip, &arm)) != IKC_EXIT_OK) {
+    if ((code = ikc_urdf_load("ikbench", req.args.path, &urdf)) != IKC_EXIT_OK) return code;
+    base = req.args.base ? req.args.base : urdf->links[urdf->root_link].name;
+    if ((code = ikc_arm_chain("ikbench", urdf, req.args.base, req.args.tip, &arm)) != IKC_EXIT_OK) {
         ik_urdf_free(urdf);
         return code;
     }
     if (arm.chain.variable_count == 0) {
-        fprintf(stderr, "ikc ikbench: no joint moves between '%s' and '%s'\n", ikc_shown(base), ikc_shown(req.tip));
+        fprintf(stderr, "ikc ikbench: no joint moves between '%s' and '%s'\n", ikc_shown(base),
+                ikc_shown(req.args.tip));
         ik_urdf_free(urdf);
         return IKC_EXIT_USAGE;
     }

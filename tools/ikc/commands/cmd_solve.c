@@ -11,6 +11,7 @@
 #include <ikit/chain_solve.h>
 #include <ikit/limb_bend.h>
 #include <ikit/take.h>
+#include <ikit/target_track_file.h>
 #include <ikit/two_bone.h>
 
 #include "asset.h"
@@ -20,13 +21,11 @@
 #include "robot_arm.h"
 #include "solve_explain.h"
 #include "solve_roles.h"
-#include "target_track.h"
 
 #define MAX_TARGETS 32
 #define NAME_SIZE 128
 #define MAX_KEYED_TARGETS 100000 /* --targets-file lines */
 #define MAX_TAKE_FRAMES 10000000
-#define NATURAL_MAX_BEND_DEG 150 /* a limb's natural bend: the humanoid's knee and elbow limit */
 
 typedef enum solver_kind {
     SOLVER_AUTO,
@@ -217,25 +216,6 @@ static int choose_chain(const ik_asset *asset, const solve_options *opt, target_
     return IKC_EXIT_OK;
 }
 
-/* A limb found by name bends its natural way (a knee forward, an elbow
- * back): about its rest hinge, 0 to 150 degrees (the humanoid's limits),
- * swinging in the plane of its hinge as the end goes to the target
- * (ik_limb_natural_pole, with the model-space hinge sgn(det M) M h: the
- * bend is positive about h in the middle joint's own frame M, which a
- * mirror turns round). */
-static void natural_bend(ik_two_bone *job, const target_request *t, const ik_mat4 *model_ms) {
-    ik_vec3 a = ik_mat4_translation(&model_ms[t->chain[0]]), b = ik_mat4_translation(&model_ms[t->chain[1]]);
-    ik_vec3 c = ik_mat4_translation(&model_ms[t->chain[2]]);
-    ik_vec3 hinge_ms = ik_mat4_transform_turn_axis(&model_ms[t->chain[1]], t->hinge_ls);
-    job->use_hinge = 1;
-    job->hinge_axis_ls = t->hinge_ls;
-    job->min_bend = 0;
-    job->max_bend = ik_rad(NATURAL_MAX_BEND_DEG);
-    job->use_pole = 1;
-    job->pole_ms =
-        ik_limb_natural_pole(a, b, c, t->target_ms, hinge_ms, ik_vec3_distance(a, b) + ik_vec3_distance(b, c));
-}
-
 /* One target: bind the chain, run the chosen solver on `pose_ls`, then
  * refresh `model_ms`. A chain file's Jacobian solve turns its hinges about
  * their axes (fixed joints not at all); any other chain's joints but the
@@ -256,7 +236,8 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
         job.target_ms = t->target_ms;
         job.use_pole = t->has_pole;
         job.pole_ms = t->pole_ms;
-        if (!t->has_pole && t->has_hinge) natural_bend(&job, t, model_ms);
+        /* a limb found by name bends its natural way (ikit/limb_bend.h) */
+        if (!t->has_pole && t->has_hinge) ik_limb_bend_two_bone(&job, model_ms, t->chain, t->hinge_ls, NULL);
         r = ik_two_bone_run(&job);
     } else {
         ik_chain_solve job = ik_chain_solve_def();
@@ -297,7 +278,6 @@ static ik_result run_solver(const ik_asset *asset, const solve_options *opt, tar
 static void print_json(const ik_asset *asset, const char *out, const target_request *targets, int target_count,
                        const ikc_roles *roles, const ik_mat4 *model_ms) {
     cJSON *root = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(root, "targets"), *joints;
-    char *text;
     int i, k;
     cJSON_AddItemToObject(root, "file", ikc_json_text(asset->path));
     cJSON_AddStringToObject(root, "format", ik_asset_format_name(asset));
@@ -330,12 +310,7 @@ static void print_json(const ik_asset *asset, const char *out, const target_requ
         cJSON_AddItemToObject(o, "position", ikc_vec3_json(ik_mat4_translation(&model_ms[i])));
         cJSON_AddItemToArray(joints, o);
     }
-    text = cJSON_Print(root);
-    if (text) {
-        printf("%s\n", text);
-        cJSON_free(text);
-    }
-    cJSON_Delete(root);
+    ikc_json_print(root);
 }
 
 /* A BVH take's values with the frame nearest `time` (frame 0 without
@@ -498,7 +473,7 @@ typedef struct solve_command {
     int all_frames;
     ik_real fps;
     const char *targets_file;
-    ikc_target_tracks tracks;
+    ik_target_track_file tracks;
     int track_of[MAX_TARGETS]; /* each target's track in `tracks`, or -1 */
     int frames_missed[MAX_TARGETS];
     ik_real worst_residual[MAX_TARGETS];
@@ -716,7 +691,7 @@ static void check_residuals(solve_command *c, const ik_asset *asset, const ik_ma
         if (!(ik_vec3_distance(ik_mat4_translation(&model[t->chain[0]]), t->target_ms) > t->reach))
             ikc_explain_short(asset->skeleton, model, t->chain, t->chain_count, t->target_ms,
                               t->solver == SOLVER_TWO_BONE && t->has_hinge && !t->has_pole
-                                  ? ik_rad((ik_real)NATURAL_MAX_BEND_DEG)
+                                  ? ik_rad((ik_real)IK_LIMB_BEND_MAX_DEG)
                                   : 0,
                               why, sizeof why);
         fprintf(stderr, "ikc solve: warning: '%s' did not reach (%g, %g, %g): residual %.4g (chain reach %.4g, %s)\n",
@@ -742,13 +717,15 @@ static void print_table(const solve_command *c, const ik_asset *asset) {
 /* --targets-file: each joint it names becomes a target (or moves the
  * --target of that joint), its track remembered in track_of. */
 static int attach_tracks(solve_command *c) {
-    int i, k, code;
+    ik_error err;
+    ik_result r;
+    int i, k;
     for (i = 0; i < MAX_TARGETS; ++i) c->track_of[i] = -1;
     if (!c->targets_file) return IKC_EXIT_OK;
-    code = ikc_target_tracks_read("solve", c->targets_file, MAX_TARGETS, MAX_KEYED_TARGETS, &c->tracks);
-    if (code != IKC_EXIT_OK) return code;
+    r = ik_target_track_file_read_file(c->targets_file, MAX_TARGETS, MAX_KEYED_TARGETS, &c->tracks, &err);
+    if (r != IK_OK) return ikc_reader_failed("solve", c->targets_file, r, &err);
     for (k = 0; k < c->tracks.count; ++k) {
-        const ikc_target_track *track = &c->tracks.tracks[k];
+        const ik_target_track *track = &c->tracks.tracks[k];
         for (i = 0; i < c->target_count && strcmp(c->targets[i].joint_name, track->joint_name) != 0; ++i) {
         }
         if (i == c->target_count) {
@@ -804,7 +781,7 @@ static int solve_all_frames(solve_command *c, ik_asset *asset, ik_transform *pos
         ik_skeleton_fk(asset->skeleton, pose, &asset->root_ms, model);
         for (i = 0; i < c->target_count; ++i)
             if (c->track_of[i] >= 0)
-                c->targets[i].target_ms = ikc_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
+                c->targets[i].target_ms = ik_target_track_at(&c->tracks.tracks[c->track_of[i]], time);
         if (ikc_roles_any(&c->roles)) code = ikc_roles_solve(&c->roles, asset, pose, model);
         if (code == IKC_EXIT_OK) code = solve_targets(c, asset, pose, model);
         if (code != IKC_EXIT_OK) {
@@ -882,7 +859,7 @@ int ikc_solve(int argc, char **argv) {
     free(model);
     free(start);
     ikc_roles_free(&c.roles);
-    ikc_target_tracks_free(&c.tracks);
+    ik_target_track_file_free(&c.tracks);
     ik_asset_free(&asset);
     return code;
 }

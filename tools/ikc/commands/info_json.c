@@ -116,7 +116,6 @@ static cJSON *targets_json(const ik_asset *asset) {
 
 int ikc_info_json(const ik_asset *asset, const ik_mat4 *model_ms, const char *path, const char *map_path) {
     cJSON *root = cJSON_CreateObject(), *humanoid;
-    char *text;
     int code;
     cJSON_AddItemToObject(root, "file", ikc_json_text(path));
     cJSON_AddItemToObject(root, "format", ikc_json_text(ik_asset_format_name(asset)));
@@ -139,13 +138,9 @@ int ikc_info_json(const ik_asset *asset, const ik_mat4 *model_ms, const char *pa
     cJSON_AddItemToObject(root, "humanoid", humanoid);
     if (asset->chain_file) cJSON_AddItemToObject(root, "targets", targets_json(asset));
     cJSON_AddItemToObject(root, "clips", clips_json(asset));
-    text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text) {
+    if (!ikc_json_print(root)) {
         fprintf(stderr, "ikc info: out of memory\n");
         return IKC_EXIT_FAILURE;
     }
-    printf("%s\n", text);
-    free(text);
     return IKC_EXIT_OK;
 }

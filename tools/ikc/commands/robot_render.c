@@ -14,7 +14,8 @@
 #include "robot_arm.h"
 
 typedef struct render_request {
-    const char *path, *base, *tip, *out;
+    ikc_arm_args args;
+    const char *out;
     ik_real joints[IK_ROBOT_MAX_JOINTS];
     int joint_count;
     ik_real pose[7];
@@ -55,26 +56,12 @@ static int parse(int argc, char **argv, render_request *req) {
     req->width = 1000;
     req->height = 800;
     for (i = 0; i < argc; ++i) {
-        const char *a = argv[i], *value;
-        if (ikc_is_help(a)) {
-            usage(stdout);
-            return -1;
-        }
-        if (a[0] != '-' || !a[1]) {
-            if (!ikc_input_path("render", a, &req->path)) return IKC_EXIT_USAGE;
-            continue;
-        }
-        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
-            fprintf(stderr, "ikc render: unknown option '%s' for a URDF robot\n", ikc_shown(a));
-            usage(stderr);
-            return IKC_EXIT_USAGE;
-        }
-        if (!(value = ikc_option_value("render", argc, argv, &i))) return IKC_EXIT_USAGE;
-        if (strcmp(a, "--tip") == 0)
-            req->tip = value;
-        else if (strcmp(a, "--base") == 0)
-            req->base = value;
-        else if (strcmp(a, "--joints") == 0) {
+        const char *a = argv[i], *value = NULL;
+        int code = ikc_arm_arg("render", " for a URDF robot", argc, argv, &i, valued, sizeof valued / sizeof valued[0],
+                               usage, &req->args, &value);
+        if (code == IKC_ARG_TAKEN) continue;
+        if (code != IKC_ARG_VALUE) return code;
+        if (strcmp(a, "--joints") == 0) {
             req->joint_count = ikc_parse_reals(value, ',', req->joints, 1, IK_ROBOT_MAX_JOINTS);
             if (req->joint_count < 1) {
                 fprintf(stderr, "ikc render: --joints wants numbers split by commas, not '%s'\n", ikc_shown(value));
@@ -96,7 +83,7 @@ static int parse(int argc, char **argv, render_request *req) {
             req->out = value;
         }
     }
-    if (!req->path || !req->tip || !req->out || (req->joint_count && req->pose_count)) {
+    if (!req->args.path || !req->args.tip || !req->out || (req->joint_count && req->pose_count)) {
         fprintf(stderr,
                 "ikc render: a URDF robot needs FILE, --tip LINK and -o OUT (and --joints or --pose, not both)\n");
         usage(stderr);
@@ -112,7 +99,7 @@ static int configuration(const render_request *req, const ikc_arm *arm, ik_real 
     ik_bool limited[IK_ROBOT_MAX_JOINTS], reached = 0;
     int v, n = arm->chain.variable_count;
     if (ik_robot_variable_limits(&arm->chain, lower, upper, limited, NULL) != IK_OK) {
-        fprintf(stderr, "ikc render: %s: the chain's joint limits leave a joint no value\n", ikc_shown(req->path));
+        fprintf(stderr, "ikc render: %s: the chain's joint limits leave a joint no value\n", ikc_shown(req->args.path));
         return IKC_EXIT_FORMAT;
     }
     if (req->joint_count) {
@@ -191,7 +178,7 @@ static int draw(const render_request *req, const ik_urdf *u, const ikc_arm *arm,
     for (k = 0; k < n; ++k) {
         parents[k] = k - 1;
         highlight[k] = k;
-        names[k] = k == 0 ? (req->base ? req->base : u->links[u->root_link].name)
+        names[k] = k == 0 ? (req->args.base ? req->args.base : u->links[u->root_link].name)
                           : u->links[u->joints[arm->joints[k - 1]].child_link].name;
     }
     pose_chain(arm, q, pose_ls, model_ms, constraints);
@@ -213,7 +200,7 @@ static int draw(const render_request *req, const ik_urdf *u, const ikc_arm *arm,
         panel.targets_ms = &goal_ms;
         panel.target_count = 1;
     }
-    snprintf(title, sizeof title, "%s: %s to %s", ikc_shown(req->path), names[0], ikc_shown(req->tip));
+    snprintf(title, sizeof title, "%s: %s to %s", ikc_shown(req->args.path), names[0], ikc_shown(req->args.tip));
     memset(&pic, 0, sizeof pic);
     pic.title = title;
     pic.panels = &panel;
@@ -226,7 +213,7 @@ static int draw(const render_request *req, const ik_urdf *u, const ikc_arm *arm,
     pic.bones = 1;
     pic.ground_y = ikc_picture_lowest(&pic);
     if (!ikc_picture_check(&pic, error, sizeof error)) {
-        fprintf(stderr, "ikc render: %s: %s\n", ikc_shown(req->path), error);
+        fprintf(stderr, "ikc render: %s: %s\n", ikc_shown(req->args.path), error);
         return IKC_EXIT_FORMAT;
     }
     if (!ikc_draw_file(&pic, req->out, error, sizeof error)) {
@@ -244,8 +231,8 @@ int ikc_robot_render(int argc, char **argv) {
     ik_real q[IK_ROBOT_MAX_JOINTS];
     int code = parse(argc, argv, &req);
     if (code != IKC_EXIT_OK) return code < 0 ? IKC_EXIT_OK : code;
-    code = ikc_urdf_load("render", req.path, &u);
-    if (code == IKC_EXIT_OK) code = ikc_arm_chain("render", u, req.base, req.tip, &arm);
+    code = ikc_urdf_load("render", req.args.path, &u);
+    if (code == IKC_EXIT_OK) code = ikc_arm_chain("render", u, req.args.base, req.args.tip, &arm);
     if (code == IKC_EXIT_OK) code = configuration(&req, &arm, q);
     if (code == IKC_EXIT_OK) code = draw(&req, u, &arm, q);
     ik_urdf_free(u);

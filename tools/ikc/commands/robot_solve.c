@@ -14,7 +14,7 @@
 #include "solve_roles.h"
 
 typedef struct robot_request {
-    const char *path, *base, *tip;
+    ikc_arm_args args;
     ik_real pose[7];
     int pose_count; /* 3: position only; 7: with the orientation */
     ik_real seed[IK_ROBOT_MAX_JOINTS];
@@ -55,34 +55,17 @@ static int parse(int argc, char **argv, robot_request *req) {
     memset(req, 0, sizeof *req);
     req->max_iterations = 20000;
     for (i = 0; i < argc; ++i) {
-        const char *a = argv[i], *value;
-        if (ikc_is_help(a)) {
-            usage(stdout);
-            return -1;
-        }
-        if (strcmp(a, "--json") == 0) {
-            req->json = 1;
+        const char *a = argv[i], *value = NULL;
+        int code;
+        if (strcmp(a, "--json") == 0 || strcmp(a, "--analytic") == 0) {
+            *(a[2] == 'j' ? &req->json : &req->analytic) = 1;
             continue;
         }
-        if (strcmp(a, "--analytic") == 0) {
-            req->analytic = 1;
-            continue;
-        }
-        if (a[0] != '-' || !a[1]) {
-            if (!ikc_input_path("solve", a, &req->path)) return IKC_EXIT_USAGE;
-            continue;
-        }
-        if (!ikc_is_one_of(a, valued, sizeof valued / sizeof valued[0])) {
-            fprintf(stderr, "ikc solve: unknown option '%s' for a URDF robot\n", ikc_shown(a));
-            usage(stderr);
-            return IKC_EXIT_USAGE;
-        }
-        if (!(value = ikc_option_value("solve", argc, argv, &i))) return IKC_EXIT_USAGE;
-        if (strcmp(a, "--tip") == 0)
-            req->tip = value;
-        else if (strcmp(a, "--base") == 0)
-            req->base = value;
-        else if (strcmp(a, "--pose") == 0) {
+        code = ikc_arm_arg("solve", " for a URDF robot", argc, argv, &i, valued, sizeof valued / sizeof valued[0],
+                           usage, &req->args, &value);
+        if (code == IKC_ARG_TAKEN) continue;
+        if (code != IKC_ARG_VALUE) return code;
+        if (strcmp(a, "--pose") == 0) {
             if (!(req->pose_count = ikc_parse_pose("solve", value, req->pose))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
             req->seed_count = ikc_parse_reals(value, ',', req->seed, 1, IK_ROBOT_MAX_JOINTS);
@@ -95,7 +78,7 @@ static int parse(int argc, char **argv, robot_request *req) {
             return IKC_EXIT_USAGE;
         }
     }
-    if (!req->path || !req->tip || !req->pose_count) {
+    if (!req->args.path || !req->args.tip || !req->pose_count) {
         fprintf(stderr, "ikc solve: a URDF robot needs FILE, --tip LINK and --pose\n");
         usage(stderr);
         return IKC_EXIT_USAGE;
@@ -109,7 +92,7 @@ static int seed_for(const robot_request *req, const ikc_arm *arm, ik_real *seed)
     ik_bool limited[IK_ROBOT_MAX_JOINTS];
     int v, n = arm->chain.variable_count;
     if (ik_robot_variable_limits(&arm->chain, lower, upper, limited, NULL) != IK_OK) {
-        fprintf(stderr, "ikc solve: %s: the chain's joint limits leave a joint no value\n", ikc_shown(req->path));
+        fprintf(stderr, "ikc solve: %s: the chain's joint limits leave a joint no value\n", ikc_shown(req->args.path));
         return IKC_EXIT_FORMAT;
     }
     if (req->seed_count && req->seed_count != n) {
@@ -138,12 +121,11 @@ static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm
                        ik_robot_ik_start found_by) {
     ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
     cJSON *root = cJSON_CreateObject(), *joints, *links;
-    char *text;
     int v, k;
     ik_robot_fk(&arm->chain, q, &tip, links_bs);
-    cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
-    cJSON_AddItemToObject(root, "base", ikc_json_text(req->base ? req->base : u->links[u->root_link].name));
-    cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
+    cJSON_AddItemToObject(root, "file", ikc_json_text(req->args.path));
+    cJSON_AddItemToObject(root, "base", ikc_json_text(req->args.base ? req->args.base : u->links[u->root_link].name));
+    cJSON_AddItemToObject(root, "tip", ikc_json_text(req->args.tip));
     cJSON_AddBoolToObject(root, "reached", reached);
     cJSON_AddNumberToObject(root, "position_error", (double)pos_err);
     cJSON_AddNumberToObject(root, "angle_error", (double)ang_err);
@@ -170,12 +152,7 @@ static void print_json(const ik_urdf *u, const robot_request *req, const ikc_arm
         cJSON_AddItemToArray(rotation, cJSON_CreateNumber((double)r.w));
         cJSON_AddItemToArray(links, o);
     }
-    text = cJSON_Print(root);
-    if (text) {
-        printf("%s\n", text);
-        cJSON_free(text);
-    }
-    cJSON_Delete(root);
+    ikc_json_print(root);
 }
 
 /* Solves with an iteration budget (no clock: the same answer on every run). */
@@ -213,7 +190,7 @@ static int solve(const ik_urdf *u, const robot_request *req, const ikc_arm *arm,
             fprintf(stderr, "ikc solve: --seed: value %d (%s) is outside its joint limits\n", bad.index + 1,
                     ikc_shown(u->joints[arm->variable_joints[bad.index]].name));
         else
-            fprintf(stderr, "ikc solve: %s: %s (%s)\n", ikc_shown(req->path), ik_result_str(r), bad.path);
+            fprintf(stderr, "ikc solve: %s: %s (%s)\n", ikc_shown(req->args.path), ik_result_str(r), bad.path);
         return strcmp(bad.path, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
     }
     if (req->json)
@@ -231,10 +208,10 @@ static void print_solutions(const ik_urdf *u, const robot_request *req, const ik
     int s, v;
     if (req->json) {
         cJSON *root = cJSON_CreateObject(), *names, *list;
-        char *text;
-        cJSON_AddItemToObject(root, "file", ikc_json_text(req->path));
-        cJSON_AddItemToObject(root, "base", ikc_json_text(req->base ? req->base : u->links[u->root_link].name));
-        cJSON_AddItemToObject(root, "tip", ikc_json_text(req->tip));
+        cJSON_AddItemToObject(root, "file", ikc_json_text(req->args.path));
+        cJSON_AddItemToObject(root, "base",
+                              ikc_json_text(req->args.base ? req->args.base : u->links[u->root_link].name));
+        cJSON_AddItemToObject(root, "tip", ikc_json_text(req->args.tip));
         cJSON_AddStringToObject(root, "kind", ik_robot_analytic_kind_str(model->kind));
         cJSON_AddBoolToObject(root, "singular", singular);
         names = cJSON_AddArrayToObject(root, "joints");
@@ -245,12 +222,7 @@ static void print_solutions(const ik_urdf *u, const robot_request *req, const ik
             for (v = 0; v < 6; ++v) cJSON_AddItemToArray(one, cJSON_CreateNumber((double)q[6 * s + v]));
             cJSON_AddItemToArray(list, one);
         }
-        text = cJSON_Print(root);
-        if (text) {
-            printf("%s\n", text);
-            cJSON_free(text);
-        }
-        cJSON_Delete(root);
+        ikc_json_print(root);
         return;
     }
     printf("%d analytic solution%s (%s%s), nearest the seed first, radians:\n   ", count, count == 1 ? "" : "s",
@@ -280,7 +252,7 @@ static int solve_analytic(const ik_urdf *u, const robot_request *req, const ikc_
     }
     r = ik_robot_analytic_prepare(&arm->chain, &model, &why);
     if (r != IK_OK) {
-        fprintf(stderr, "ikc solve: %s: no closed form for this chain: %s\n", ikc_shown(req->path),
+        fprintf(stderr, "ikc solve: %s: no closed form for this chain: %s\n", ikc_shown(req->args.path),
                 why ? why : ik_result_str(r));
         return IKC_EXIT_FORMAT;
     }
@@ -309,8 +281,8 @@ int ikc_robot_solve(int argc, char **argv) {
     ik_real seed[IK_ROBOT_MAX_JOINTS];
     int code = parse(argc, argv, &req);
     if (code != IKC_EXIT_OK) return code < 0 ? IKC_EXIT_OK : code;
-    code = ikc_urdf_load("solve", req.path, &u);
-    if (code == IKC_EXIT_OK) code = ikc_arm_chain("solve", u, req.base, req.tip, &arm);
+    code = ikc_urdf_load("solve", req.args.path, &u);
+    if (code == IKC_EXIT_OK) code = ikc_arm_chain("solve", u, req.args.base, req.args.tip, &arm);
     if (code == IKC_EXIT_OK) code = seed_for(&req, &arm, seed);
     if (code == IKC_EXIT_OK) code = req.analytic ? solve_analytic(u, &req, &arm, seed) : solve(u, &req, &arm, seed);
     ik_urdf_free(u);

@@ -191,22 +191,11 @@ static int build_ground(ikc_roles *r, const ik_body_frame *b) {
 /* ---- the solve -------------------------------------------------------------- */
 
 /* The height-field file, or an exit code after "ikc solve: FILE:LINE:COLUMN:
- * what is wrong" (the reader's message without its own "line L, column C: "). */
+ * what is wrong" (ikc_reader_failed). */
 static int read_height_field(const char *path, ik_height_field_file *field) {
     ik_error err;
     ik_result result = ik_height_field_file_read_file(path, field, &err);
-    const char *what = err.line > 0 && strstr(err.message, ": ") ? strstr(err.message, ": ") + 2 : err.message;
-    if (result == IK_OK) return IKC_EXIT_OK;
-    if (result == IK_ERR_IO) {
-        fprintf(stderr, "ikc solve: %s\n", ikc_shown(err.message));
-        return IKC_EXIT_NO_FILE;
-    }
-    if (result == IK_ERR_NO_MEMORY) {
-        fprintf(stderr, "ikc solve: %s\n", err.message);
-        return IKC_EXIT_FAILURE;
-    }
-    fprintf(stderr, "ikc solve: %s:%ld:%ld: %s\n", path, err.line, err.column, what);
-    return IKC_EXIT_FORMAT;
+    return result == IK_OK ? IKC_EXIT_OK : ikc_reader_failed("solve", path, result, &err);
 }
 
 /* Where a limb's end (hand, ankle, or its virtual end) stands. */

@@ -2,12 +2,10 @@
  * temporary file in the same directory (so the rename stays on one file
  * system, where POSIX rename() replaces the target atomically).
  *
- * Temporaries are ".ikc-tmp-<12 random letters>-<name>" (the name keeps the
- * extension writers choose the format by), created with O_CREAT | O_EXCL |
- * O_NOFOLLOW, as mkstemp() does: a file or symlink planted at the name makes
- * the creation fail and another name is tried, nothing is followed. Every
- * temporary is registered until it is renamed or removed; SIGINT, SIGTERM and
- * SIGHUP remove the registered ones before the signal ends the process.
+ * Temporaries are the io layer's (ikit/atomic_file.h), tagged "ikc":
+ * ".ikc-tmp-<12 random letters>-<name>". Every temporary is registered here
+ * until it is renamed or removed; SIGINT, SIGTERM and SIGHUP remove the
+ * registered ones before the signal ends the process.
  *
  * A command's outputs (a .gltf and the .bin files beside it) are all
  * written to temporaries first and renamed only when every one is complete.
@@ -25,10 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ikit/atomic_file.h>
+
 #include "ikc.h"
 
 #define MAX_TEMPORARIES 64
-#define RANDOM_LETTERS 12
 
 /* The temporaries alive now; the signal handler reads only slots whose flag
  * is set, and a slot's path is complete before its flag is set. */
@@ -90,118 +89,49 @@ static void unregister_temporary(const char *path) {
         if (registered_used[i] && strcmp(registered_path[i], path) == 0) registered_used[i] = 0;
 }
 
-/* RANDOM_LETTERS letters from /dev/urandom; when it cannot be read, from the
- * clock, the process id and a counter (the O_EXCL creation keeps that safe,
- * only less unpredictable). */
-static void random_letters(char *out) {
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    static unsigned long counter;
-    unsigned char bytes[RANDOM_LETTERS];
-    int fd = open("/dev/urandom", O_RDONLY), i;
-    if (fd < 0 || read(fd, bytes, sizeof bytes) != (ssize_t)sizeof bytes) {
-        unsigned long state = (unsigned long)time(NULL) * 2654435761u ^ (unsigned long)getpid() ^ ++counter * 40503u;
-        for (i = 0; i < RANDOM_LETTERS; ++i) {
-            state = state * 6364136223846793005u + 1442695040888963407u;
-            bytes[i] = (unsigned char)(state >> 24);
-        }
-    }
-    if (fd >= 0) close(fd);
-    for (i = 0; i < RANDOM_LETTERS; ++i) out[i] = alphabet[bytes[i] % (sizeof alphabet - 1)];
-    out[RANDOM_LETTERS] = '\0';
-}
-
 int ikc_atomic_begin(ikc_atomic *a, const char *path) {
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
-    int attempt, registered, saved_errno;
     sigset_t saved_mask;
-    a->fd = -1;
-    if (strlen(path) >= sizeof a->final_path) {
-        errno = ENAMETOOLONG;
-        return 0;
-    }
-    strcpy(a->final_path, path);
+    int registered = 0, saved_errno;
     install_handlers();
-    for (attempt = 0; attempt < 100; ++attempt) {
-        char letters[RANDOM_LETTERS + 1];
-        int n;
-        random_letters(letters);
-        n = snprintf(a->temp_path, sizeof a->temp_path, "%.*s.ikc-tmp-%s-%s", (int)dir_len, path, letters,
-                     path + dir_len);
-        if (n < 0 || (size_t)n >= sizeof a->temp_path) {
-            errno = ENAMETOOLONG;
-            return 0;
-        }
-        /* mode 0666 less the umask, as for any file the user creates; the
-         * signals wait until the new file is registered for removal */
-        block_signals(&saved_mask);
-        a->fd = open(a->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-        if (a->fd >= 0) {
-            registered = register_temporary(a->temp_path);
-            if (!registered) {
-                close(a->fd);
-                unlink(a->temp_path);
-                a->fd = -1;
-                errno = EMFILE;
-            }
-            sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-            return registered;
-        }
-        saved_errno = errno;
-        sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-        if (saved_errno != EEXIST && saved_errno != ELOOP) {
-            errno = saved_errno;
-            return 0;
+    /* the signals wait until the new file is registered for removal */
+    block_signals(&saved_mask);
+    if (ik_atomic_file_begin(a, path, "ikc", NULL) == IK_OK) {
+        registered = register_temporary(a->temp_path);
+        if (!registered) {
+            ik_atomic_file_abort(a);
+            errno = EMFILE;
         }
     }
-    errno = EEXIST;
-    return 0;
+    saved_errno = errno;
+    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+    errno = saved_errno;
+    return registered;
 }
 
 int ikc_atomic_commit(ikc_atomic *a) {
-    int closed = 1;
-    if (a->fd >= 0) closed = close(a->fd) == 0;
-    a->fd = -1;
-    if (!closed || rename(a->temp_path, a->final_path) != 0) {
-        int saved = errno;
-        unlink(a->temp_path);
-        unregister_temporary(a->temp_path);
-        errno = saved;
-        return 0;
-    }
+    int ok = ik_atomic_file_commit(a, NULL) == IK_OK;
     unregister_temporary(a->temp_path);
-    return 1;
+    return ok;
 }
 
 void ikc_atomic_abort(ikc_atomic *a) {
-    if (a->fd >= 0) close(a->fd);
-    a->fd = -1;
-    unlink(a->temp_path);
+    ik_atomic_file_abort(a);
     unregister_temporary(a->temp_path);
 }
 
-/* All of `data` to the descriptor, resuming after short writes. */
-static int write_all(int fd, const unsigned char *data, size_t size) {
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return 0;
-        data += n;
-        size -= (size_t)n;
-    }
-    return 1;
+/* All of `data` to the temporary; 0 (the temporary removed) on failure. */
+static int write_all(ikc_atomic *a, const void *data, size_t size) {
+    int saved;
+    if (ik_atomic_file_write(a, data, size, NULL) == IK_OK) return 1;
+    saved = errno;
+    ikc_atomic_abort(a);
+    errno = saved;
+    return 0;
 }
 
 int ikc_write_file_atomic(const char *path, const void *data, size_t size) {
     ikc_atomic a;
-    if (!ikc_atomic_begin(&a, path)) return 0;
-    if (!write_all(a.fd, (const unsigned char *)data, size)) {
-        int saved = errno;
-        ikc_atomic_abort(&a);
-        errno = saved;
-        return 0;
-    }
-    return ikc_atomic_commit(&a);
+    return ikc_atomic_begin(&a, path) && write_all(&a, data, size) && ikc_atomic_commit(&a);
 }
 
 /* Print why output i of `count` must not be replaced and return 1, or 0. */
@@ -246,13 +176,9 @@ int ikc_write_outputs(const char *command, const ikc_output *files, int count, c
         return IKC_EXIT_FAILURE;
     }
     for (done = 0; done < count; ++done) {
-        if (!ikc_atomic_begin(&temps[done], files[done].path)) break;
-        if (!write_all(temps[done].fd, (const unsigned char *)files[done].data, files[done].size)) {
-            int saved = errno;
-            ikc_atomic_abort(&temps[done]);
-            errno = saved;
+        if (!ikc_atomic_begin(&temps[done], files[done].path) ||
+            !write_all(&temps[done], files[done].data, files[done].size))
             break;
-        }
     }
     if (done < count) {
         fprintf(stderr, "ikc %s: cannot write '%s': %s\n", command, files[done].path, strerror(errno));

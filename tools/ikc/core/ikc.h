@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <ikit/atomic_file.h>
 #include <ikit/math.h>
 #include <ikit/skeleton.h>
 #include <ikit/version.h>
@@ -81,11 +82,8 @@ int ikc_suggest_name(FILE *out, const char *const *names, int count, const char 
 
 /* ---- atomic_file.c: write to a temporary file, then rename -------------- */
 
-typedef struct ikc_atomic {
-    char final_path[1024];
-    char temp_path[1100];
-    int fd; /* open for writing on the temporary until commit or abort */
-} ikc_atomic;
+/* The io layer's temporary (ikit/atomic_file.h), tagged "ikc". */
+typedef struct ik_atomic_file ikc_atomic;
 
 /* Create a new, empty temporary file in the same directory as `path`, under
  * an unpredictable name that keeps its extension (writers pick the format by
@@ -140,6 +138,12 @@ void ikc_progress_end(ikc_progress *p);
  * IKC_EXIT_NO_FILE, IKC_EXIT_FORMAT (too large) or IKC_EXIT_FAILURE. */
 char *ikc_read_text_file(const char *command, const char *path, size_t max_bytes, size_t *length, int *code);
 
+/* After a text-format reader of the io layer failed on `path` with
+ * `result`: prints "ikc CMD: FILE:LINE:COLUMN: what is wrong" (the reader's
+ * message without its own "line L, column C: "), or the reader's message
+ * when the file could not be read, and returns the exit code. */
+int ikc_reader_failed(const char *command, const char *path, ik_result result, const ik_error *err);
+
 /* ---- shown_text.c: names from files, safe to print ---------------------- */
 
 /* `text` for a terminal: control characters (C0, DEL, C1) and bytes that are
@@ -151,6 +155,10 @@ const char *ikc_shown(const char *text);
  * replaced by U+FFFD, so printed JSON is valid UTF-8; NULL when out of
  * memory. */
 struct cJSON *ikc_json_text(const char *text);
+
+/* `json` printed on stdout, then freed; 0 when it could not be printed
+ * (out of memory). */
+int ikc_json_print(struct cJSON *json);
 
 /* A command's JSON report finished and printed on stdout, then freed:
  * "written" (the output file was written: exit 0, or 7 written but failing

@@ -54,3 +54,24 @@ ik_robot_ik ikc_arm_pose_job(const ikc_arm *arm, const ik_real *pose, int pose_c
     job.q_out = q_out;
     return job;
 }
+
+int ikc_arm_arg(const char *command, const char *unknown_tail, int argc, char **argv, int *i, const char *const *valued,
+                size_t valued_count, void (*usage)(FILE *), ikc_arm_args *args, const char **value) {
+    const char *a = argv[*i];
+    if (ikc_is_help(a)) {
+        usage(stdout);
+        return -1;
+    }
+    if (a[0] != '-' || !a[1]) return ikc_input_path(command, a, &args->path) ? IKC_ARG_TAKEN : IKC_EXIT_USAGE;
+    if (!ikc_is_one_of(a, valued, valued_count)) {
+        fprintf(stderr, "ikc %s: unknown option '%s'%s\n", command, ikc_shown(a), unknown_tail);
+        usage(stderr);
+        return IKC_EXIT_USAGE;
+    }
+    if (!(*value = ikc_option_value(command, argc, argv, i))) return IKC_EXIT_USAGE;
+    if (strcmp(a, "--tip") == 0 || strcmp(a, "--base") == 0) {
+        *(a[2] == 't' ? &args->tip : &args->base) = *value;
+        return IKC_ARG_TAKEN;
+    }
+    return IKC_ARG_VALUE;
+}

@@ -7,6 +7,26 @@
 #include <ikit/robot_ik.h>
 #include <ikit/urdf.h>
 
+#include <stddef.h>
+#include <stdio.h>
+
+/* ikc_arm_arg's answers besides -1 (help shown) and an exit code. */
+enum { IKC_ARG_TAKEN = -2, IKC_ARG_VALUE = -3 };
+
+/* The link names and file every URDF command takes. */
+typedef struct ikc_arm_args {
+    const char *path, *base, *tip;
+} ikc_arm_args;
+
+/* One argument argv[*i] of a URDF command (after the command's own flags):
+ * help (usage to stdout, -1); the file, --tip LINK or --base LINK into
+ * *args (IKC_ARG_TAKEN); another option of valued [valued_count] with its
+ * value in *value, *i past it (IKC_ARG_VALUE); else "ikc COMMAND: unknown
+ * option 'X'" + unknown_tail and usage to stderr, or a missing value,
+ * IKC_EXIT_USAGE. */
+int ikc_arm_arg(const char *command, const char *unknown_tail, int argc, char **argv, int *i, const char *const *valued,
+                size_t valued_count, void (*usage)(FILE *), ikc_arm_args *args, const char **value);
+
 /* 1 when `path` names a URDF file (extension .urdf). */
 int ikc_is_urdf(const char *path);
 

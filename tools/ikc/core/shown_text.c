@@ -76,12 +76,17 @@ struct cJSON *ikc_json_text(const char *text) {
     return item;
 }
 
+int ikc_json_print(struct cJSON *json) {
+    char *text = cJSON_Print(json);
+    int printed = text != NULL;
+    if (printed) printf("%s\n", text);
+    cJSON_free(text);
+    cJSON_Delete(json);
+    return printed;
+}
+
 void ikc_json_print_result(struct cJSON *json, int code) {
-    char *text;
     cJSON_AddBoolToObject(json, "written", code == IKC_EXIT_OK || code == IKC_EXIT_CHECKS);
     cJSON_AddNumberToObject(json, "exit_code", code);
-    text = cJSON_Print(json);
-    if (text) printf("%s\n", text);
-    free(text);
-    cJSON_Delete(json);
+    ikc_json_print(json);
 }

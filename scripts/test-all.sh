@@ -34,11 +34,15 @@ run() {
     # shellcheck disable=SC2086
     cmake -S . -B "$build/$name" $generator -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKIT_WERROR=ON \
         "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags" "$@" >/dev/null
+    built_from=$(date +%s)
     cmake --build "$build/$name" -j "$jobs"
+    tested_from=$(date +%s)
     # shellcheck disable=SC2086
     (cd "$build/$name" && ctest --output-on-failure -j "$jobs" $labels)
+    echo "$name: built in $((tested_from - built_from)) s, tested in $(($(date +%s) - tested_from)) s"
 }
 
+started=$(date +%s)
 # Every C file as .clang-format says, before anything is built.
 ./scripts/check-format.sh
 
@@ -136,4 +140,4 @@ else
     echo "$web_skipped"
 fi
 trap - EXIT INT TERM
-echo "all configurations passed"
+echo "all configurations passed in $(($(date +%s) - started)) s"

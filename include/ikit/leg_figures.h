@@ -7,6 +7,7 @@
 #ifndef IKIT_LEG_FIGURES_H
 #define IKIT_LEG_FIGURES_H
 
+#include <ikit/foot_contacts.h>
 #include <ikit/humanoid.h>
 #include <ikit/math.h>
 #include <ikit/take.h>
@@ -39,6 +40,32 @@ ik_real ik_leg_deepest_sole(const ik_humanoid *rig, const ik_take *take, ik_mat4
  * returned (model_ms, rest_ms: scratch of the skeleton's joint count). */
 ik_real ik_take_limits_excess(const ik_humanoid *rig, const ik_take *take, ik_mat4 *model_ms, ik_mat4 *rest_ms,
                               ik_real *per_frame);
+
+/* What a retarget's result must not show, over a take (`ikc retarget`'s
+ * checks). */
+typedef struct ik_leg_figures {
+    ik_real sink;   /* the deepest any sole point goes below the rig's rest floor, model units (0 when none) */
+    int knee_flips; /* frames a knee (of a leg with a foot) bends the wrong way by over 2 degrees */
+    /* the largest excess over the rig's limits (ik_humanoid_angles_excess of
+     * each pose against the rest pose), radians: of any joint but the ankle
+     * and toes of a grounded foot; and of those */
+    ik_real beyond, beyond_grounded;
+    const char *beyond_joint; /* which joint (ik_humanoid_angles_excess's name) for the larger, or NULL */
+    int beyond_frame;         /* and in which frame, or -1 */
+} ik_leg_figures;
+
+/* The figures of `take` on `rig`: a foot is grounded in a frame when one of
+ * contacts [contact_count] (ik_foot_contacts_run) holds it then, or when its
+ * sole is within `grounded_depth` model units of the rest floor
+ * (ik_leg_sole_depth > -grounded_depth); a grounded foot's ankle and toe
+ * angles are counted apart (a foot on the ground may be turned further by
+ * the ground than the limits let a foot in the air). model_ms, rest_ms:
+ * scratch of the skeleton's joint count. IK_ERR_NULL, IK_ERR_RANGE (a take
+ * of another joint count, a contact of a point outside IK_FOOT_CONTACT_POINTS)
+ * or IK_ERR_NONFINITE (grounded_depth); *out is written only on IK_OK. */
+ik_result ik_leg_figures_measure(const ik_humanoid *rig, const ik_take *take, const ik_foot_contact *contacts,
+                                 int contact_count, ik_real grounded_depth, ik_mat4 *model_ms, ik_mat4 *rest_ms,
+                                 ik_leg_figures *out);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <ikit/leg_figures.h>
 
 #include <math.h>
+#include <string.h>
 
 /* theta = acos(u . v), negative when (u x v) . (M h) < 0. */
 ik_real ik_leg_knee_bend(const ik_humanoid_limb *l, const ik_mat4 *ms) {
@@ -66,4 +67,60 @@ ik_real ik_take_limits_excess(const ik_humanoid *rig, const ik_take *take, ik_ma
         worst = ik_maxr(worst, excess);
     }
     return worst;
+}
+
+/* Frame by frame: the knees (a flip is a bend under -2 degrees), the soles'
+ * depth, which feet are grounded, and the rig's angles against the rest
+ * pose with the grounded feet's ankle and toe angles measured apart. */
+ik_result ik_leg_figures_measure(const ik_humanoid *rig, const ik_take *take, const ik_foot_contact *contacts,
+                                 int contact_count, ik_real grounded_depth, ik_mat4 *model_ms, ik_mat4 *rest_ms,
+                                 ik_leg_figures *out) {
+    ik_leg_figures m;
+    int f, k, c;
+    if (!rig || !rig->skeleton || !take || !model_ms || !rest_ms || !out || (contact_count > 0 && !contacts))
+        return IK_ERR_NULL;
+    if (take->joint_count != rig->skeleton->joint_count || contact_count < 0) return IK_ERR_RANGE;
+    for (c = 0; c < contact_count; ++c)
+        if (contacts[c].point < 0 || contacts[c].point >= IK_FOOT_CONTACT_POINTS) return IK_ERR_RANGE;
+    if (!ik_finite(grounded_depth)) return IK_ERR_NONFINITE;
+    ik_skeleton_fk(rig->skeleton, rig->skeleton->rest_ls, NULL, rest_ms);
+    m.sink = m.beyond = m.beyond_grounded = 0;
+    m.knee_flips = 0;
+    m.beyond_joint = NULL;
+    m.beyond_frame = -1;
+    for (f = 0; f < take->frame_count; ++f) {
+        int flipped = 0;
+        ik_bool grounded[2] = {0, 0};
+        ik_humanoid_angles angles, feet;
+        const char *joint = NULL, *foot_joint = NULL;
+        ik_real all, grounded_feet;
+        ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, model_ms);
+        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
+            ik_real depth;
+            if (ik_humanoid_limb_foot(&rig->limb[k]) < 0) continue;
+            flipped |= ik_leg_knee_bend(&rig->limb[k], model_ms) < -ik_rad(2);
+            depth = ik_leg_sole_depth(rig, k, model_ms);
+            m.sink = ik_maxr(m.sink, depth);
+            grounded[k - IK_LIMB_LEG_L] |= depth > -grounded_depth;
+        }
+        m.knee_flips += flipped;
+        for (c = 0; c < contact_count; ++c)
+            if (contacts[c].start <= f && f <= contacts[c].end)
+                grounded[ik_foot_point_leg(contacts[c].point) - IK_LIMB_LEG_L] = 1;
+        ik_humanoid_angles_measure(rig, model_ms, rest_ms, &angles);
+        memset(&feet, 0, sizeof feet);
+        for (k = 0; k < 2; ++k)
+            if (grounded[k]) {
+                feet.ankle[k] = angles.ankle[k], feet.toe[k] = angles.toe[k];
+                angles.ankle[k] = angles.toe[k] = 0;
+            }
+        all = ik_humanoid_angles_excess(rig, &angles, &joint);
+        grounded_feet = ik_humanoid_angles_excess(rig, &feet, &foot_joint);
+        if (ik_maxr(all, grounded_feet) > ik_maxr(m.beyond, m.beyond_grounded))
+            m.beyond_joint = all >= grounded_feet ? joint : foot_joint, m.beyond_frame = f;
+        m.beyond = ik_maxr(m.beyond, all);
+        m.beyond_grounded = ik_maxr(m.beyond_grounded, grounded_feet);
+    }
+    *out = m;
+    return IK_OK;
 }

@@ -126,23 +126,17 @@ static int parse(int argc, char **argv, retarget_options *o) {
     return IKC_EXIT_OK;
 }
 
-/* What the table reports of one take on the target. */
+/* What the table reports of one take on the target: the slides, and the
+ * leg figures (ik_leg_figures, a foot within 1 cm of the floor grounded). */
 typedef struct measured {
     ik_skating skating;
-    ik_real sink;   /* the deepest sole point below the rest floor, target units */
-    int knee_flips; /* frames a knee bends the wrong way by over 2 degrees */
-    /* the largest excess over the rig's limits (ik_humanoid_angles_excess),
-     * radians: of any joint but the ankle and toes of a foot held or within
-     * 1 cm of the floor; and of those */
-    ik_real beyond, beyond_grounded;
-    const char *beyond_joint; /* which joint (ik_humanoid_angles_excess's name) and frame, for the larger */
-    int beyond_frame;
+    ik_leg_figures legs;
 } measured;
 
 static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_foot_contact *contacts, int count,
                          ik_mat4 *ms, measured *out) {
     ik_skating_measure job = ik_skating_measure_def();
-    int f, k;
+    ik_mat4 *rest_ms;
     ik_result r;
     job.rig = rig;
     job.take = take;
@@ -153,48 +147,11 @@ static ik_result measure(const ik_humanoid *rig, const ik_take *take, const ik_f
     job.model_ms = ms;
     job.out = &out->skating;
     r = ik_skating_measure_run(&job);
-    ik_mat4 *rest_ms = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
-    ik_real centimetre = (ik_real)0.01 * ik_foot_metre(ik_foot_leg_length(rig));
+    rest_ms = (ik_mat4 *)malloc((size_t)rig->skeleton->joint_count * sizeof(ik_mat4));
     if (!rest_ms) return IK_ERR_CAPACITY;
-    ik_skeleton_fk(rig->skeleton, rig->skeleton->rest_ls, NULL, rest_ms);
-    out->sink = out->beyond = out->beyond_grounded = 0;
-    out->knee_flips = 0;
-    out->beyond_joint = NULL;
-    out->beyond_frame = -1;
-    for (f = 0; r == IK_OK && f < take->frame_count; ++f) {
-        int flipped = 0, c;
-        ik_bool grounded[2] = {0, 0};
-        ik_humanoid_angles angles, feet;
-        ik_skeleton_fk(rig->skeleton, ik_take_pose(take, f), NULL, ms);
-        for (k = IK_LIMB_LEG_L; k <= IK_LIMB_LEG_R; ++k) {
-            ik_real depth;
-            if (ik_humanoid_limb_foot(&rig->limb[k]) < 0) continue;
-            flipped |= ik_leg_knee_bend(&rig->limb[k], ms) < -ik_rad(2);
-            depth = ik_leg_sole_depth(rig, k, ms);
-            out->sink = ik_maxr(out->sink, depth);
-            grounded[k - IK_LIMB_LEG_L] |= depth > -centimetre;
-        }
-        out->knee_flips += flipped;
-        for (c = 0; c < count; ++c)
-            if (contacts[c].start <= f && f <= contacts[c].end)
-                grounded[ik_foot_point_leg(contacts[c].point) - IK_LIMB_LEG_L] = 1;
-        ik_humanoid_angles_measure(rig, ms, rest_ms, &angles);
-        memset(&feet, 0, sizeof feet);
-        for (k = 0; k < 2; ++k)
-            if (grounded[k]) {
-                feet.ankle[k] = angles.ankle[k], feet.toe[k] = angles.toe[k];
-                angles.ankle[k] = angles.toe[k] = 0;
-            }
-        {
-            const char *joint = NULL, *foot_joint = NULL;
-            ik_real all = ik_humanoid_angles_excess(rig, &angles, &joint);
-            ik_real grounded_feet = ik_humanoid_angles_excess(rig, &feet, &foot_joint);
-            if (ik_maxr(all, grounded_feet) > ik_maxr(out->beyond, out->beyond_grounded))
-                out->beyond_joint = all >= grounded_feet ? joint : foot_joint, out->beyond_frame = f;
-            out->beyond = ik_maxr(out->beyond, all);
-            out->beyond_grounded = ik_maxr(out->beyond_grounded, grounded_feet);
-        }
-    }
+    if (r == IK_OK)
+        r = ik_leg_figures_measure(rig, take, contacts, count, (ik_real)0.01 * ik_foot_metre(ik_foot_leg_length(rig)),
+                                   ms, rest_ms, &out->legs);
     free(rest_ms);
     return r;
 }
@@ -317,10 +274,10 @@ static int audit(const retarget_options *o, const measured *before, const measur
         ++failed;
         if (failures) cJSON_AddItemToArray(failures, ikc_json_text("travel"));
     }
-    if (ik_maxr(after->beyond, after->beyond_grounded) > ik_rad(1)) {
+    if (ik_maxr(after->legs.beyond, after->legs.beyond_grounded) > ik_rad(1)) {
         fprintf(stderr, "ikc retarget: warning: the %s is %.1f degrees beyond the rig's limits (frame %d)\n",
-                after->beyond_joint ? after->beyond_joint : "a joint",
-                (double)ik_deg(ik_maxr(after->beyond, after->beyond_grounded)), after->beyond_frame);
+                after->legs.beyond_joint ? after->legs.beyond_joint : "a joint",
+                (double)ik_deg(ik_maxr(after->legs.beyond, after->legs.beyond_grounded)), after->legs.beyond_frame);
         ++failed;
         if (failures) cJSON_AddItemToArray(failures, ikc_json_text("limits"));
     }
@@ -358,13 +315,14 @@ static void print_table(const retarget_options *o, const ikc_motion *src, const 
            (double)after->skating.travel * mm);
     printf("  %-44s %12.1f %12.1f\n", "worst contact's travel (mm)", (double)before->skating.worst_travel * mm,
            (double)after->skating.worst_travel * mm);
-    printf("  %-44s %12.1f %12.1f\n", "deepest sole below the floor (mm)", (double)before->sink * mm,
-           (double)after->sink * mm);
-    printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", before->knee_flips, after->knee_flips);
-    printf("  %-44s %12.1f %12.1f\n", "beyond the rig's limits, worst joint (deg)", (double)ik_deg(before->beyond),
-           (double)ik_deg(after->beyond));
+    printf("  %-44s %12.1f %12.1f\n", "deepest sole below the floor (mm)", (double)before->legs.sink * mm,
+           (double)after->legs.sink * mm);
+    printf("  %-44s %12d %12d\n", "frames with a knee bent the wrong way", before->legs.knee_flips,
+           after->legs.knee_flips);
+    printf("  %-44s %12.1f %12.1f\n", "beyond the rig's limits, worst joint (deg)", (double)ik_deg(before->legs.beyond),
+           (double)ik_deg(after->legs.beyond));
     printf("  %-44s %12.1f %12.1f\n", "  grounded feet's ankles and toes (deg)",
-           (double)ik_deg(before->beyond_grounded), (double)ik_deg(after->beyond_grounded));
+           (double)ik_deg(before->legs.beyond_grounded), (double)ik_deg(after->legs.beyond_grounded));
     printf(
         "  on the ground in the result (toe within 4 cm of the floor, under 25 cm/s, 60 Hz; see --help):\n"
         "    %d contacts, slide worst %.1f mm, median %.1f mm, %d over 5 mm\n",
@@ -381,10 +339,10 @@ static cJSON *measured_json(const measured *m, double mm) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "travel_mm", (double)m->skating.travel * mm);
     cJSON_AddNumberToObject(o, "worst_travel_mm", (double)m->skating.worst_travel * mm);
-    cJSON_AddNumberToObject(o, "deepest_sole_mm", (double)m->sink * mm);
-    cJSON_AddNumberToObject(o, "knee_flip_frames", m->knee_flips);
-    cJSON_AddNumberToObject(o, "beyond_limits_deg", (double)ik_deg(m->beyond));
-    cJSON_AddNumberToObject(o, "grounded_beyond_limits_deg", (double)ik_deg(m->beyond_grounded));
+    cJSON_AddNumberToObject(o, "deepest_sole_mm", (double)m->legs.sink * mm);
+    cJSON_AddNumberToObject(o, "knee_flip_frames", m->legs.knee_flips);
+    cJSON_AddNumberToObject(o, "beyond_limits_deg", (double)ik_deg(m->legs.beyond));
+    cJSON_AddNumberToObject(o, "grounded_beyond_limits_deg", (double)ik_deg(m->legs.beyond_grounded));
     return o;
 }
 

@@ -182,13 +182,35 @@ export class Ikit {
         return null;
     }
     // ---- a robot arm (web/robot_arm.c) ----
-    // The chain's fields (Float64Array, urdf_file.js's chainFields) loaded;
-    // returns null on success, else the reason (the old arm stays).
-    robotLoad(fields, jointCount) {
-        if (jointCount < 1 || jointCount > this.x.ikw_robot_max_joints()) return `the chain has ${jointCount} joints; the playground takes 1 to ${this.x.ikw_robot_max_joints()}`;
-        new Float64Array(this.x.memory.buffer, this.x.ikw_robot_joint_buffer(), fields.length).set(fields);
-        const code = this.x.ikw_robot_load(jointCount);
-        return code === 0 ? null : this.message() || this.resultString(code);
+    // A URDF document (bytes) read by the library's reader: null and its
+    // { name, links, joints, tips (link indices, best first) }, or the reader's
+    // message (the old arm stays until robotUse loads a chain of the new one).
+    robotRead(bytes) {
+        const ptr = this.x.ikw_input_buffer(bytes.length);
+        if (!ptr) return { error: 'the file is too large' };
+        new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+        const code = this.x.ikw_robot_read(bytes.length);
+        if (code !== 0) return { error: this.message() || this.resultString(code) };
+        return {
+            robot: {
+                name: this.string(this.x.ikw_robot_name()),
+                links: Array.from({ length: this.x.ikw_robot_link_count() }, (_, l) => this.string(this.x.ikw_robot_link_name(l))),
+                jointCount: this.x.ikw_robot_urdf_joint_count(),
+                tips: Array.from({ length: this.x.ikw_robot_tip_count() }, (_, k) => this.x.ikw_robot_tip(k)),
+            },
+        };
+    }
+    // The chain from the root to link `tip` (ik_urdf_robot_chain) loaded: null and this.chain
+    // ({ joints: [{ type, axis }], variables: [name] }), or the reason (the old arm stays).
+    robotUse(tip) {
+        const code = this.x.ikw_robot_use(tip);
+        if (code !== 0) return this.message() || this.resultString(code);
+        const n = this.x.ikw_robot_joint_count(), f = this.f32(this.x.ikw_robot_joints(), 4 * n);
+        this.robotChain = {
+            joints: Array.from({ length: n }, (_, k) => ({ type: f[4 * k], axis: [f[4 * k + 1], f[4 * k + 2], f[4 * k + 3]] })),
+            variables: Array.from({ length: this.x.ikw_robot_variable_count() }, (_, v) => this.string(this.x.ikw_robot_variable_name(v))),
+        };
+        return null;
     }
     // { q, lower, upper, frames (7 per link, base first: x y z qx qy qz qw, base frame) }
     robotState() {

@@ -150,14 +150,22 @@ int ikw_body_load_bvh(int length);
  * humanoid, with ikw_message() in the library's words (as ikc's). */
 int ikw_figure_check(int length);
 
-/* A robot arm: a URDF chain read by the page (web/robot_arm.c). Each chain
- * joint is IKW_ROBOT_FIELDS doubles: type (ik_robot_joint_type), origin
- * xyz, origin rpy, axis xyz, has_limit, lower, upper, the id of its final
- * mimic leader (its own id when it mimics nothing), multiplier, offset. */
-enum { IKW_ROBOT_FIELDS = 16 };
-double *ikw_robot_joint_buffer(void);
+/* A robot arm (web/robot_arm.c): a URDF document in ikw_input_buffer read
+ * by the library (ikw_robot_read), the chain from its root to a tip link
+ * loaded (ikw_robot_use: a link index; ikw_robot_tip(k), best first, are
+ * the leaves), then posed and solved. ikw_robot_joints: per chain joint its
+ * type (ik_robot_joint_type) and unit axis. */
+int ikw_robot_read(int length);
+int ikw_robot_use(int tip);
+const char *ikw_robot_name(void);
+int ikw_robot_link_count(void);
+int ikw_robot_urdf_joint_count(void);
+const char *ikw_robot_link_name(int link);
+int ikw_robot_tip_count(void);
+int ikw_robot_tip(int k);
+const char *ikw_robot_variable_name(int v);
+const float *ikw_robot_joints(void);
 int ikw_robot_max_joints(void);
-int ikw_robot_load(int joint_count);
 int ikw_robot_joint_count(void);
 int ikw_robot_variable_count(void);
 ik_real *ikw_robot_q(void);

@@ -248,6 +248,29 @@ function sameAsIkc(name, line, cli) {
     check(line.length > 20 && cli.startsWith('ikc walk: ') && at > 0 && /^($|[.;])/.test(cli.slice(at + line.length)),
         `${name}: the page's words are ikc's ("${cli.slice(0, 120)}${cli.length > 120 ? '…' : ''}")`);
 }
+// What `ikc info FILE.urdf` prints first on stderr for `text` as a file named `name` ('' when it reads).
+function ikcUrdfSaysOf(name, text) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ikit-playground-'));
+    try {
+        writeFileSync(path.join(dir, name), text);
+        execFileSync(ikcPath, ['info', path.join(dir, name)], { stdio: 'pipe' });
+        return '';
+    } catch (err) {
+        return String(err.stderr ?? '').split('\n')[0];
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+// Whether the page's line for a URDF file is ikc's: all of what `ikc info` prints after the file's
+// path and "not a readable URDF file: ".
+function sameAsIkcUrdf(name, line, cli) {
+    if (!ikcPath) {
+        console.log(`     ${name}: the comparison with ikc skipped: ikc not built (build/release/ikc; or set IKC)`);
+        return;
+    }
+    check(line.length > 20 && cli.startsWith('ikc info: ') && cli.endsWith(`: not a readable URDF file: ${line}`),
+        `${name}: the page's words are ikc's ("${cli.slice(0, 140)}${cli.length > 140 ? '…' : ''}")`);
+}
 // The library's line in the page's "NAME was not loaded: LINE" (a file it could not read) or "NAME was
 // not loaded: LINE. Back to the built-in humanoid." (one that is no humanoid); '' when not so.
 const pageLine = (name, message) =>
@@ -838,15 +861,25 @@ try {
     } else {
         console.log('robot: panda.urdf skipped: real-asset corpus not found');
     }
+    // Bad URDF files: the library's reader (in wasm) refuses them with its message, the words
+    // `ikc info` prints for the same file, and the arm stays.
     const nameBefore = await page.textContent('#robot-name');
-    await page.setInputFiles('#robot-file', { name: 'broken.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><joint name="j" type="revolute">') });
-    await page.waitForFunction(() => /broken\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
-    const brokenUrdf = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
-    check(/broken\.urdf was not loaded: not well-formed XML: .*line \d+/.test(brokenUrdf), `robot: a malformed .urdf gets a message ("${brokenUrdf.slice(0, 90)}…")`);
-    await page.setInputFiles('#robot-file', { name: 'nolimit.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>') });
-    await page.waitForFunction(() => /nolimit\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
-    const noLimit = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
-    check(/needs a <limit>/.test(noLimit) && (await page.textContent('#robot-name')) === nameBefore, `robot: a revolute joint without limits gets a message, the arm stays ("${noLimit}")`);
+    const urdfLine = (name, shown) => shown.match(new RegExp(`^${name.replace('.', '\\.')} was not loaded: (.*)$`))?.[1] ?? '';
+    for (const [name, text, says] of [
+        ['broken.urdf', '<robot name="r"><link name="a"/><joint name="j" type="revolute">', /^line 1, column \d+: XML: Premature end of data in tag joint line 1$/],
+        ['nolimit.urdf', '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>',
+            /<joint name="j">: a revolute joint needs <limit lower upper>$/],
+        ['mismatch.urdf', '<robot name="r">\n<link name="a">\n</robot>', /^line 3, column \d+: XML: Opening and ending tag mismatch: link line 2 and robot$/],
+        ['entity.urdf', '<!DOCTYPE robot [<!ENTITY x SYSTEM "file:///etc/passwd">]><robot name="&x;"/>', /document type and entity declarations are refused/],
+        ['loop.urdf', '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>' +
+            '<joint name="k" type="fixed"><parent link="b"/><child link="a"/></joint></robot>', /form a loop|every link is some joint's child/]]) {
+        await page.setInputFiles('#robot-file', { name, mimeType: 'application/xml', buffer: Buffer.from(text) });
+        await page.waitForFunction((n) => document.getElementById('robot-message').textContent.startsWith(`${n} was not loaded`), name, { timeout: 5000 }).catch(() => {});
+        const shown = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
+        check(says.test(urdfLine(name, shown)) && (await page.textContent('#robot-name')) === nameBefore,
+            `robot: ${name} gets the library's message, the arm stays ("${shown.slice(0, 140)}")`);
+        sameAsIkcUrdf(`robot: ${name}`, urdfLine(name, shown), ikcPath ? ikcUrdfSaysOf(name, text) : '');
+    }
     await frames(page, 3);
     await robotCheck('robot: still solving after the bad files');
 
@@ -892,8 +925,11 @@ try {
     }
 
     await drop('dropped.urdf', '<robot name="x"><link name="a"/></robot');
-    check(await page.$eval('#robot-section', (el) => !el.hidden) &&
-        /dropped\.urdf was not loaded/.test(await page.$eval('#robot-message', (el) => el.textContent)), 'drop: a malformed .urdf opens the robot tab with a message');
+    const droppedUrdf = await page.$eval('#robot-message', (el) => el.textContent);
+    check(await page.$eval('#robot-section', (el) => !el.hidden) && /^dropped\.urdf was not loaded: line 1, column \d+: XML: /.test(droppedUrdf),
+        `drop: a malformed .urdf opens the robot tab with the reader's message ("${droppedUrdf}")`);
+    sameAsIkcUrdf('drop: dropped.urdf', droppedUrdf.replace(/^dropped\.urdf was not loaded: /, ''),
+        ikcPath ? ikcUrdfSaysOf('dropped.urdf', '<robot name="x"><link name="a"/></robot') : '');
 
     // ---- side by side: both solvers reach the shared target ----
     await page.click('#tab-compare');

@@ -221,7 +221,7 @@ static void test_real_files(void) {
 
 typedef struct bad_case {
     const char *text;
-    long line, column; /* where ours says it stopped */
+    long line, column;   /* where ours says it stopped */
     const char *message; /* ours, after "XML: " */
     int same_as_libxml2; /* libxml2's last message is the same */
 } bad_case;
@@ -284,11 +284,12 @@ static void test_refused(void) {
 /* What it reads: references decoded, attribute values normalised, comments,
  * instructions, CDATA and text skipped, a byte-order mark, lines. */
 static void test_read(void) {
-    static const char text[] = "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a robot -->\n"
-                               "<robot name=\"a&lt;b&amp;c&#65;&#x42;&#x20AC;\" note='tab\there\nnl \"q\"'>\n"
-                               "  <?pi data?>text <![CDATA[<not an element>]]>\n"
-                               "  <link\n    name=\"x\"/>\n  <joint name=\"j\"><parent link=\"x\"></parent></joint>\n"
-                               "</robot>\n<!-- after -->\n";
+    static const char text[] =
+        "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a robot -->\n"
+        "<robot name=\"a&lt;b&amp;c&#65;&#x42;&#x20AC;\" note='tab\there\nnl \"q\"'>\n"
+        "  <?pi data?>text <![CDATA[<not an element>]]>\n"
+        "  <link\n    name=\"x\"/>\n  <joint name=\"j\"><parent link=\"x\"></parent></joint>\n"
+        "</robot>\n<!-- after -->\n";
     ik_xml_doc doc;
     ik_error err;
     int accepted = 0;

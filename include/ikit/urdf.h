@@ -33,9 +33,10 @@
  * external entities) is refused (IK_ERR_UNSUPPORTED) before parsing; the
  * reader knows only the five predefined entities and character references,
  * never touches a file or the network, nests at most 256 elements deep,
- * and reads documents as UTF-8 (other bytes refused). Inputs above IK_URDF_MAX_BYTES or with more than IK_URDF_MAX_ITEMS
- * links or joints are refused (IK_ERR_RANGE). Errors name the line and the
- * element in the ik_error message ("line 12, column 0: <joint name=..>").
+ * and reads documents as UTF-8 (other bytes refused). Inputs above
+ * IK_URDF_MAX_BYTES or with more than IK_URDF_MAX_ITEMS links or joints are
+ * refused (IK_ERR_RANGE). Errors name the line and the element in the
+ * ik_error message ("line 12, column 0: <joint name=..>").
  */
 #ifndef IKIT_URDF_H
 #define IKIT_URDF_H

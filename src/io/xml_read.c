@@ -68,7 +68,9 @@ static void skip_spaces(xml_reader *rd) {
 
 /* XML 1.0's name characters, with every non-ASCII byte allowed (the input
  * is checked to be UTF-8 before). */
-static int name_start(int c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' || c >= 0x80; }
+static int name_start(int c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' || c >= 0x80;
+}
 static int name_char(int c) { return name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
 
 /* Every byte well-formed UTF-8 and every character one XML allows (no C0

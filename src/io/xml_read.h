@@ -37,7 +37,7 @@ typedef struct ik_xml_element {
     const char *name;
     long line; /* the line of the start tag's closing '>' (as libxml2 numbers an element) */
     int parent, first_child, last_child, next_sibling; /* element indices, -1 for none */
-    int first_attribute, attribute_count;  /* into attributes */
+    int first_attribute, attribute_count;              /* into attributes */
 } ik_xml_element;
 
 typedef struct ik_xml_doc {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/asset.h>
 #include <ikit/planar_chain.h>
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
@@ -387,88 +388,6 @@ static void test_body_limb_solvers(void) {
           "bad limb or method");
 }
 
-/* A glTF file's animation as the page hands it in (tracks of numbers) on
- * the built-in humanoid: a LINEAR rotation of the left upper arm, a STEP
- * translation of the root, a CUBICSPLINE rotation of the right forearm. The
- * clip plays (the left hand moves with time, the root steps at 1 s, the
- * translations readout follows), a pinned right hand holds its goal
- * mid-clip, and bad tracks are refused with the clip before kept. */
-static void put_track(int c, int joint, int path, int interpolation, int key_count) {
-    int *h = ikw_tracks_header() + 4 * c;
-    h[0] = joint, h[1] = path, h[2] = interpolation, h[3] = key_count;
-}
-
-static void test_body_tracks(void) {
-    const ik_humanoid *rig;
-    const ik_skeleton *sk;
-    float *times, *values, at0[3], at1[3], goal[3];
-    int arm, forearm, k;
-    ik_quat turned;
-    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(0, 0) == 0, "built-in");
-    for (k = 0; k < 4; ++k) ikw_body_goal(k, 0, 0, 0, 0);
-    rig = ikw_body_rig();
-    sk = rig->skeleton;
-    arm = rig->limb[IK_LIMB_ARM_L].start, forearm = rig->limb[IK_LIMB_ARM_R].mid;
-    CHECK(ikw_tracks_reserve(3, 6, 8 + 6 + 24) == 0, "reserve");
-    times = ikw_tracks_times(), values = ikw_tracks_values();
-    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    put_track(1, 0, IK_CHANNEL_TRANSLATION, IK_INTERP_STEP, 2);
-    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 2);
-    for (k = 0; k < 3; ++k) times[2 * k] = 0, times[2 * k + 1] = 1;
-    turned = ik_quat_mul(sk->rest_ls[arm].rotation, ik_quat_from_axis_angle(ik_v3(0, 0, 1), 1.0f));
-    values[0] = (float)sk->rest_ls[arm].rotation.x, values[1] = (float)sk->rest_ls[arm].rotation.y;
-    values[2] = (float)sk->rest_ls[arm].rotation.z, values[3] = (float)sk->rest_ls[arm].rotation.w;
-    values[4] = (float)turned.x, values[5] = (float)turned.y, values[6] = (float)turned.z, values[7] = (float)turned.w;
-    values[8] = (float)sk->rest_ls[0].translation.x, values[9] = (float)sk->rest_ls[0].translation.y;
-    values[10] = (float)sk->rest_ls[0].translation.z;
-    values[11] = values[8], values[12] = values[9], values[13] = values[10] + 0.3f;
-    for (k = 0; k < 24; ++k) values[14 + k] = 0; /* tangents zero */
-    for (k = 0; k < 2; ++k) {
-        ik_quat q = k ? ik_quat_mul(sk->rest_ls[forearm].rotation, ik_quat_from_axis_angle(ik_v3(1, 0, 0), 0.5f))
-                      : sk->rest_ls[forearm].rotation;
-        float *v = values + 14 + 12 * k + 4; /* the value between the tangents */
-        v[0] = (float)q.x, v[1] = (float)q.y, v[2] = (float)q.z, v[3] = (float)q.w;
-    }
-    CHECK(ikw_body_load_tracks(3) == 0, "tracks: %s", ikw_message());
-    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f, "a clip of 1 s");
-    ikw_body_time(0);
-    CHECK(ikw_body_solve(1) == 0, "solve at 0");
-    memcpy(at0, ikw_body_limb_ends(), sizeof at0);
-    CHECK(fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f, "the root before the step");
-    ikw_body_time(1);
-    CHECK(ikw_body_solve(1) == 0, "solve at 1");
-    memcpy(at1, ikw_body_limb_ends(), sizeof at1);
-    CHECK(dist3(at0, at1) > 0.1f, "the left hand moves with the clip: %g", (double)dist3(at0, at1));
-    CHECK(fabsf(ikw_body_translations()[2] - values[13]) < 1e-6f, "the root stepped 0.3 at 1 s");
-    ikw_body_time(0.5f);
-    CHECK(ikw_body_solve(1) == 0, "solve at 0.5");
-    memcpy(goal, ikw_body_limb_ends() + 3, sizeof goal);
-    goal[1] += 0.15f, goal[2] += 0.1f;
-    ikw_body_goal(IK_LIMB_ARM_R, 1, goal[0], goal[1], goal[2]);
-    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends() + 3, goal) < 1e-3f,
-          "pinned right hand on its goal mid-clip: %g", (double)dist3(ikw_body_limb_ends() + 3, goal));
-    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
-    put_track(0, 999, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "a joint out of range: %s",
-          ikw_message());
-    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    times[3] = -1;
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 1") != NULL, "times going back: %s",
-          ikw_message());
-    times[3] = 1;
-    values[5] = NAN;
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "NaN value: %s", ikw_message());
-    values[5] = (float)turned.y;
-    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 3);
-    CHECK(ikw_body_load_tracks(3) == IK_ERR_RANGE, "more keys than reserved: %s", ikw_message());
-    CHECK(ikw_body_load_tracks(4) == IK_ERR_RANGE && ikw_body_load_tracks(0) == IK_ERR_RANGE, "track counts");
-    CHECK(ikw_tracks_reserve(-1, 1, 1) == -1 && ikw_tracks_reserve(1, 0, 1) == -1, "bad reserve");
-    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f && ikw_body_solve(1) == 0 &&
-              fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f,
-          "the clip before the bad tracks still plays (at 0.5 s the root has not stepped)");
-    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_clip_duration() == 0, "a new figure drops the clip");
-}
-
 /* A CMU motion from the real-asset corpus as the figure: it plays (the
  * pose changes with time), a pinned hand holds its goal mid-motion, and a
  * malformed file is refused with the reader's place, the figure kept. */
@@ -571,6 +490,67 @@ static void test_body_clip_floor(void) {
     CHECK(ikw_body_init(1.8f) == 0 && isnan(ikw_body_clip_floor()[1]), "no clip, no floor of its own");
 }
 
+/* girl.glb (its `size` bytes at `bytes`, checked) as the figure, read by the
+ * library in the page: the library's skeleton and each joint's glTF node
+ * (ik_asset_load_memory's, natively), its animations by name and length;
+ * each plays (the pose moves with time, a pinned hand holds its goal
+ * mid-clip); a bad animation index is refused with the clip kept, and the
+ * rest pose comes back. */
+static void figure_from_file(const char *bytes, size_t size) {
+    ik_asset asset;
+    ik_error err;
+    const ik_gltf_skin *skin;
+    int j, clip, same = 1;
+    if (ik_asset_load_memory(bytes, size, "girl.glb", &asset, &err) != IK_OK) {
+        CHECK(0, "girl.glb natively: %s", err.message);
+        return;
+    }
+    CHECK(ikw_figure_use(1) == 0, "girl.glb as the figure: %s", ikw_message());
+    skin = ik_gltf_skeleton(asset.gltf, asset.skin);
+    CHECK(ikw_body_joint_count() == asset.skeleton->joint_count, "%d joints, the library's %d", ikw_body_joint_count(),
+          asset.skeleton->joint_count);
+    for (j = 0; j < asset.skeleton->joint_count && j < ikw_body_joint_count(); ++j)
+        same = same && ikw_figure_joint_node(j) == skin->node[j] &&
+               ikw_body_parents()[j] == asset.skeleton->parents[j] &&
+               strcmp(ikw_body_joint_name(j), asset.skeleton->names[j]) == 0;
+    CHECK(same, "names, parents and nodes as the library reads them");
+    CHECK(ikw_figure_clip_count() == ik_asset_clip_count(&asset) && ikw_figure_clip_count() >= 2, "%d animations",
+          ikw_figure_clip_count());
+    for (clip = 0; clip < ikw_figure_clip_count(); ++clip) {
+        const ik_clip *c = ik_asset_clip(&asset, clip);
+        float at0[12], later[12], goal[3];
+        ik_real arm;
+        CHECK(strcmp(ikw_figure_clip_name(clip), c->name ? c->name : "") == 0 &&
+                  fabsf(ikw_figure_clip_duration(clip) - (float)c->duration) < 1e-6f,
+              "animation %d: %s", clip, ikw_figure_clip_name(clip));
+        CHECK(ikw_figure_play(clip) == 0 && fabsf(ikw_body_clip_duration() - (float)c->duration) < 1e-6f, "play %d",
+              clip);
+        ikw_body_time(0);
+        CHECK(ikw_body_solve(1) == 0, "solve at 0");
+        memcpy(at0, ikw_body_limb_ends(), sizeof at0);
+        ikw_body_time(0.5f * ikw_body_clip_duration());
+        CHECK(ikw_body_solve(1) == 0, "solve mid-clip");
+        memcpy(later, ikw_body_limb_ends(), sizeof later);
+        CHECK(dist3(at0, later) + dist3(at0 + 3, later + 3) + dist3(at0 + 6, later + 6) > 1e-3f,
+              "%s: the figure moves with the clip", ikw_figure_clip_name(clip));
+        arm = ikw_body_rig()->limb[IK_LIMB_ARM_L].upper_length + ikw_body_rig()->limb[IK_LIMB_ARM_L].lower_length;
+        memcpy(goal, later, sizeof goal);
+        goal[1] += 0.1f * (float)arm;
+        ikw_body_goal(IK_LIMB_ARM_L, 1, goal[0], goal[1], goal[2]);
+        CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends(), goal) < 2e-3f * (float)arm,
+              "%s: pinned left hand on its goal mid-clip: %g", ikw_figure_clip_name(clip),
+              (double)dist3(ikw_body_limb_ends(), goal));
+        ikw_body_goal(IK_LIMB_ARM_L, 0, 0, 0, 0);
+    }
+    CHECK(ikw_figure_play(99) == IK_ERR_RANGE && ikw_body_clip_duration() > 0, "no such animation: %s; the clip stays",
+          ikw_message());
+    CHECK(ikw_figure_play(-1) == 0 && ikw_body_clip_duration() == 0, "the rest pose");
+    CHECK(ikw_figure_use(0) == 0 && ikw_figure_use(1) == IK_ERR_NULL &&
+              ikw_body_joint_count() == asset.skeleton->joint_count,
+          "the figure again; nothing waits");
+    ik_asset_free(&asset);
+}
+
 /* A glTF file checked by the library before the page draws it: the
  * reader's message for a truncated GLB and for a file without a skin, the
  * rig's line for a skin that is no humanoid, nothing for a character. */
@@ -604,13 +584,16 @@ static void test_figure_check(void) {
         CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size,
               "read");
         fclose(f);
-        if (i == 0)
+        if (i == 0) {
             CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
-        else
+            figure_from_file(ikw_input_buffer((int)size), (size_t)size);
+        } else {
             CHECK(ikw_figure_check((int)size) == 2 &&
                       strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
                   "SimpleSkin: %s", ikw_message());
+        }
     }
+    CHECK(ikw_figure_use(1) == IK_ERR_NULL, "a refused file does not wait");
 }
 
 /* ---- robot arms: a URDF document read by the library in the page ----------- */
@@ -949,7 +932,6 @@ int main(void) {
     test_body();
     test_body_mesh();
     test_body_limb_solvers();
-    test_body_tracks();
     test_body_bvh();
     test_body_clip_floor();
     test_figure_check();

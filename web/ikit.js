@@ -119,12 +119,7 @@ export class Ikit {
     // ---- the humanoid ----
     bodyInit(height) {
         this.check(this.x.ikw_body_init(height), 'humanoid');
-        const n = this.x.ikw_body_joint_count();
-        this.body = {
-            count: n,
-            parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
-            names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
-        };
+        this.readBody();
         return this.body;
     }
     // The built-in figure's body (web/body_mesh.c): { positions (3 per vertex, model space at rest),
@@ -140,23 +135,7 @@ export class Ikit {
             indices: Uint32Array.from(this.i32(this.x.ikw_body_mesh_indices(), 3 * t)),
         };
     }
-    // A skeleton read from a file: { names, parents (parents first, -1 for
-    // roots), rest: [tx ty tz qx qy qz qw sx sy sz] per joint }. Returns null
-    // on success, else the reason (a non-humanoid names the missing joints).
-    bodyLoad({ names, parents, rest }) {
-        const n = names.length;
-        if (n > this.x.ikw_body_max_joints()) return `the skeleton has ${n} joints; the playground takes ${this.x.ikw_body_max_joints()}`;
-        const text = new TextEncoder().encode(names.map((s) => `${s}\0`).join(''));
-        if (text.length > this.x.ikw_text_capacity()) return 'the joint names are too long';
-        new Uint8Array(this.x.memory.buffer, this.x.ikw_text_buffer(), text.length).set(text);
-        this.i32(this.x.ikw_body_parent_buffer(), n).set(parents);
-        this.f32(this.x.ikw_body_rest_buffer(), 10 * n).set(rest);
-        const code = this.x.ikw_body_load(n, text.length);
-        if (code !== 0) return this.message() || this.resultString(code);
-        this.body = { count: n, parents: [...parents], names: [...names] };
-        return null;
-    }
-    // A glTF file (its bytes) read and rigged by the library first (web/figure_check.c): null when
+    // A glTF file (its bytes) read and rigged by the library first (web/figure_file.c): null when
     // it is a humanoid, else { read: whether the reader took it, message: the library's words, as ikc's }.
     figureCheck(bytes) {
         const ptr = this.x.ikw_input_buffer(bytes.length);
@@ -173,13 +152,34 @@ export class Ikit {
         new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
         const code = this.x.ikw_body_load_bvh(bytes.length);
         if (code !== 0) return this.message() || this.resultString(code);
+        this.readBody();
+        return null;
+    }
+    // The figure the library loaded: this.body { count, parents, names }.
+    readBody() {
         const n = this.x.ikw_body_joint_count();
         this.body = {
             count: n,
             parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
             names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
         };
+    }
+    // The glTF file figureCheck passed (`waiting` false: again the last one used, at rest) as the figure, its
+    // skeleton the library's: null and this.body with each joint's glTF node (`nodes`, for the
+    // drawing) and the file's animations ({ name, duration }), or the reason.
+    figureUse(waiting = true) {
+        const code = this.x.ikw_figure_use(waiting ? 1 : 0);
+        if (code !== 0) return this.message() || this.resultString(code);
+        this.readBody();
+        this.body.nodes = Array.from({ length: this.body.count }, (_, j) => this.x.ikw_figure_joint_node(j));
+        this.body.animations = Array.from({ length: this.x.ikw_figure_clip_count() },
+            (_, i) => ({ name: this.string(this.x.ikw_figure_clip_name(i)), duration: this.x.ikw_figure_clip_duration(i) }));
         return null;
+    }
+    // The figure's file's animation `i` (the library's clip; -1: none) played; null or the reason.
+    figurePlay(i) {
+        const code = this.x.ikw_figure_play(i);
+        return code === 0 ? null : this.message() || this.resultString(code);
     }
     // ---- a robot arm (web/robot_arm.c) ----
     // A URDF document (bytes) read by the library's reader: null and its
@@ -250,25 +250,6 @@ export class Ikit {
     }
     // Each limb's limits as drawn (LIMIT_FLOATS per limb, see ikw_body_limits).
     bodyLimits() { return Float32Array.from(this.f32(this.x.ikw_body_limits(), 4 * LIMIT_FLOATS)); }
-    // A glTF animation's tracks (figure_file.js's tracksOf) as the figure's clip;
-    // null on success, else the reason (the clip before stays).
-    bodyLoadTracks(tracks) {
-        if (!tracks.length) return 'none of its tracks drives the skeleton';
-        const times = tracks.reduce((n, t) => n + t.times.length, 0), values = tracks.reduce((n, t) => n + t.values.length, 0);
-        if (this.x.ikw_tracks_reserve(tracks.length, times, values) !== 0) return 'the animation is too large';
-        const header = this.i32(this.x.ikw_tracks_header(), 4 * tracks.length);
-        const timeView = this.f32(this.x.ikw_tracks_times(), times), valueView = this.f32(this.x.ikw_tracks_values(), values);
-        let t = 0, v = 0;
-        tracks.forEach((track, c) => {
-            header.set([track.joint, track.path, track.interpolation, track.times.length], 4 * c);
-            timeView.set(track.times, t);
-            valueView.set(track.values, v);
-            t += track.times.length;
-            v += track.values.length;
-        });
-        const code = this.x.ikw_body_load_tracks(tracks.length);
-        return code === 0 ? null : this.message() || this.resultString(code);
-    }
     // The floor the clip's motion stands on (a point in the skeleton's root space), null when unknown.
     bodyClipFloor() {
         const p = Array.from(this.f32(this.x.ikw_body_clip_floor(), 3));

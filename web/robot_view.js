@@ -116,7 +116,7 @@ export class RobotView {
         this.buildDrawing();
         this.buildSliders();
         state.set('rt', robot.links[tip]);
-        if (pose?.q?.length === chain.variables.length) this.ik.robotPose(pose.q);
+        if (pose?.q?.length === this.chain.variables.length) this.ik.robotPose(pose.q);
         if (pose?.goal) {
             this.goal.position.fromArray(pose.goal, 0);
             this.goal.quaternion.fromArray(pose.goal, 3);

@@ -316,7 +316,8 @@ static void test_read(void) {
 }
 
 /* Nesting: 256 levels below the root read, 257 refused (libxml2's limit);
- * a DOCTYPE refused. */
+ * a DOCTYPE refused; 20000 and 200000 attributes on one element read in
+ * time, and one of them given twice refused. */
 static void test_limits(void) {
     char *text = (char *)malloc(8 * 300 + 64);
     ik_xml_doc doc;
@@ -329,6 +330,25 @@ static void test_limits(void) {
         CHECK(agree(text, n, "nesting", &accepted) && accepted == (depth <= 257), "depth %d", depth);
     }
     CHECK(ik_xml_read("<!DOCTYPE r><r/>", 16, &doc, &err) == IK_ERR_UNSUPPORTED, "doctype: %s", err.message);
+    free(text);
+    /* Many attributes on one element: read in time (200000: libxml2's check is quadratic, so it reads
+     * 20000 alike), a name given twice found among them. */
+    text = (char *)malloc(200000 * 12 + 64);
+    for (depth = 20000; text && depth <= 200000; depth *= 10) {
+        size_t n = (size_t)sprintf(text, "<robot");
+        for (k = 0; k < depth; ++k) n += (size_t)sprintf(text + n, " a%d=\"\"", k);
+        n += (size_t)sprintf(text + n, "/>");
+        CHECK(ik_xml_read(text, n, &doc, &err) == IK_OK && doc.elements[0].attribute_count == depth,
+              "%d attributes: %s", depth, err.message);
+        ik_xml_doc_free(&doc);
+        CHECK(depth > 20000 || (agree(text, n, "many attributes", &accepted) && accepted), "libxml2 reads them alike");
+        memcpy(text + n - 2, " a7=\"\"/>", 8);
+        CHECK(
+            ik_xml_read(text, n + 6, &doc, &err) == IK_ERR_PARSE && strstr(err.message, "XML: Attribute a7 redefined"),
+            "a name given twice among them: %s", err.message);
+        CHECK(depth > 20000 || (agree(text, n + 6, "many attributes, one twice", &accepted) && !accepted),
+              "libxml2 refuses it too");
+    }
     free(text);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ikit/asset.h>
 #include <ikit/planar_chain.h>
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
@@ -387,88 +388,6 @@ static void test_body_limb_solvers(void) {
           "bad limb or method");
 }
 
-/* A glTF file's animation as the page hands it in (tracks of numbers) on
- * the built-in humanoid: a LINEAR rotation of the left upper arm, a STEP
- * translation of the root, a CUBICSPLINE rotation of the right forearm. The
- * clip plays (the left hand moves with time, the root steps at 1 s, the
- * translations readout follows), a pinned right hand holds its goal
- * mid-clip, and bad tracks are refused with the clip before kept. */
-static void put_track(int c, int joint, int path, int interpolation, int key_count) {
-    int *h = ikw_tracks_header() + 4 * c;
-    h[0] = joint, h[1] = path, h[2] = interpolation, h[3] = key_count;
-}
-
-static void test_body_tracks(void) {
-    const ik_humanoid *rig;
-    const ik_skeleton *sk;
-    float *times, *values, at0[3], at1[3], goal[3];
-    int arm, forearm, k;
-    ik_quat turned;
-    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(0, 0) == 0, "built-in");
-    for (k = 0; k < 4; ++k) ikw_body_goal(k, 0, 0, 0, 0);
-    rig = ikw_body_rig();
-    sk = rig->skeleton;
-    arm = rig->limb[IK_LIMB_ARM_L].start, forearm = rig->limb[IK_LIMB_ARM_R].mid;
-    CHECK(ikw_tracks_reserve(3, 6, 8 + 6 + 24) == 0, "reserve");
-    times = ikw_tracks_times(), values = ikw_tracks_values();
-    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    put_track(1, 0, IK_CHANNEL_TRANSLATION, IK_INTERP_STEP, 2);
-    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 2);
-    for (k = 0; k < 3; ++k) times[2 * k] = 0, times[2 * k + 1] = 1;
-    turned = ik_quat_mul(sk->rest_ls[arm].rotation, ik_quat_from_axis_angle(ik_v3(0, 0, 1), 1.0f));
-    values[0] = (float)sk->rest_ls[arm].rotation.x, values[1] = (float)sk->rest_ls[arm].rotation.y;
-    values[2] = (float)sk->rest_ls[arm].rotation.z, values[3] = (float)sk->rest_ls[arm].rotation.w;
-    values[4] = (float)turned.x, values[5] = (float)turned.y, values[6] = (float)turned.z, values[7] = (float)turned.w;
-    values[8] = (float)sk->rest_ls[0].translation.x, values[9] = (float)sk->rest_ls[0].translation.y;
-    values[10] = (float)sk->rest_ls[0].translation.z;
-    values[11] = values[8], values[12] = values[9], values[13] = values[10] + 0.3f;
-    for (k = 0; k < 24; ++k) values[14 + k] = 0; /* tangents zero */
-    for (k = 0; k < 2; ++k) {
-        ik_quat q = k ? ik_quat_mul(sk->rest_ls[forearm].rotation, ik_quat_from_axis_angle(ik_v3(1, 0, 0), 0.5f))
-                      : sk->rest_ls[forearm].rotation;
-        float *v = values + 14 + 12 * k + 4; /* the value between the tangents */
-        v[0] = (float)q.x, v[1] = (float)q.y, v[2] = (float)q.z, v[3] = (float)q.w;
-    }
-    CHECK(ikw_body_load_tracks(3) == 0, "tracks: %s", ikw_message());
-    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f, "a clip of 1 s");
-    ikw_body_time(0);
-    CHECK(ikw_body_solve(1) == 0, "solve at 0");
-    memcpy(at0, ikw_body_limb_ends(), sizeof at0);
-    CHECK(fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f, "the root before the step");
-    ikw_body_time(1);
-    CHECK(ikw_body_solve(1) == 0, "solve at 1");
-    memcpy(at1, ikw_body_limb_ends(), sizeof at1);
-    CHECK(dist3(at0, at1) > 0.1f, "the left hand moves with the clip: %g", (double)dist3(at0, at1));
-    CHECK(fabsf(ikw_body_translations()[2] - values[13]) < 1e-6f, "the root stepped 0.3 at 1 s");
-    ikw_body_time(0.5f);
-    CHECK(ikw_body_solve(1) == 0, "solve at 0.5");
-    memcpy(goal, ikw_body_limb_ends() + 3, sizeof goal);
-    goal[1] += 0.15f, goal[2] += 0.1f;
-    ikw_body_goal(IK_LIMB_ARM_R, 1, goal[0], goal[1], goal[2]);
-    CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends() + 3, goal) < 1e-3f,
-          "pinned right hand on its goal mid-clip: %g", (double)dist3(ikw_body_limb_ends() + 3, goal));
-    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
-    put_track(0, 999, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "a joint out of range: %s",
-          ikw_message());
-    put_track(0, arm, IK_CHANNEL_ROTATION, IK_INTERP_LINEAR, 2);
-    times[3] = -1;
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 1") != NULL, "times going back: %s",
-          ikw_message());
-    times[3] = 1;
-    values[5] = NAN;
-    CHECK(ikw_body_load_tracks(3) != 0 && strstr(ikw_message(), "track 0") != NULL, "NaN value: %s", ikw_message());
-    values[5] = (float)turned.y;
-    put_track(2, forearm, IK_CHANNEL_ROTATION, IK_INTERP_CUBICSPLINE, 3);
-    CHECK(ikw_body_load_tracks(3) == IK_ERR_RANGE, "more keys than reserved: %s", ikw_message());
-    CHECK(ikw_body_load_tracks(4) == IK_ERR_RANGE && ikw_body_load_tracks(0) == IK_ERR_RANGE, "track counts");
-    CHECK(ikw_tracks_reserve(-1, 1, 1) == -1 && ikw_tracks_reserve(1, 0, 1) == -1, "bad reserve");
-    CHECK(fabsf(ikw_body_clip_duration() - 1) < 1e-6f && ikw_body_solve(1) == 0 &&
-              fabsf(ikw_body_translations()[2] - values[10]) < 1e-6f,
-          "the clip before the bad tracks still plays (at 0.5 s the root has not stepped)");
-    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_clip_duration() == 0, "a new figure drops the clip");
-}
-
 /* A CMU motion from the real-asset corpus as the figure: it plays (the
  * pose changes with time), a pinned hand holds its goal mid-motion, and a
  * malformed file is refused with the reader's place, the figure kept. */
@@ -571,6 +490,67 @@ static void test_body_clip_floor(void) {
     CHECK(ikw_body_init(1.8f) == 0 && isnan(ikw_body_clip_floor()[1]), "no clip, no floor of its own");
 }
 
+/* girl.glb (its `size` bytes at `bytes`, checked) as the figure, read by the
+ * library in the page: the library's skeleton and each joint's glTF node
+ * (ik_asset_load_memory's, natively), its animations by name and length;
+ * each plays (the pose moves with time, a pinned hand holds its goal
+ * mid-clip); a bad animation index is refused with the clip kept, and the
+ * rest pose comes back. */
+static void figure_from_file(const char *bytes, size_t size) {
+    ik_asset asset;
+    ik_error err;
+    const ik_gltf_skin *skin;
+    int j, clip, same = 1;
+    if (ik_asset_load_memory(bytes, size, "girl.glb", &asset, &err) != IK_OK) {
+        CHECK(0, "girl.glb natively: %s", err.message);
+        return;
+    }
+    CHECK(ikw_figure_use(1) == 0, "girl.glb as the figure: %s", ikw_message());
+    skin = ik_gltf_skeleton(asset.gltf, asset.skin);
+    CHECK(ikw_body_joint_count() == asset.skeleton->joint_count, "%d joints, the library's %d", ikw_body_joint_count(),
+          asset.skeleton->joint_count);
+    for (j = 0; j < asset.skeleton->joint_count && j < ikw_body_joint_count(); ++j)
+        same = same && ikw_figure_joint_node(j) == skin->node[j] &&
+               ikw_body_parents()[j] == asset.skeleton->parents[j] &&
+               strcmp(ikw_body_joint_name(j), asset.skeleton->names[j]) == 0;
+    CHECK(same, "names, parents and nodes as the library reads them");
+    CHECK(ikw_figure_clip_count() == ik_asset_clip_count(&asset) && ikw_figure_clip_count() >= 2, "%d animations",
+          ikw_figure_clip_count());
+    for (clip = 0; clip < ikw_figure_clip_count(); ++clip) {
+        const ik_clip *c = ik_asset_clip(&asset, clip);
+        float at0[12], later[12], goal[3];
+        ik_real arm;
+        CHECK(strcmp(ikw_figure_clip_name(clip), c->name ? c->name : "") == 0 &&
+                  fabsf(ikw_figure_clip_duration(clip) - (float)c->duration) < 1e-6f,
+              "animation %d: %s", clip, ikw_figure_clip_name(clip));
+        CHECK(ikw_figure_play(clip) == 0 && fabsf(ikw_body_clip_duration() - (float)c->duration) < 1e-6f, "play %d",
+              clip);
+        ikw_body_time(0);
+        CHECK(ikw_body_solve(1) == 0, "solve at 0");
+        memcpy(at0, ikw_body_limb_ends(), sizeof at0);
+        ikw_body_time(0.5f * ikw_body_clip_duration());
+        CHECK(ikw_body_solve(1) == 0, "solve mid-clip");
+        memcpy(later, ikw_body_limb_ends(), sizeof later);
+        CHECK(dist3(at0, later) + dist3(at0 + 3, later + 3) + dist3(at0 + 6, later + 6) > 1e-3f,
+              "%s: the figure moves with the clip", ikw_figure_clip_name(clip));
+        arm = ikw_body_rig()->limb[IK_LIMB_ARM_L].upper_length + ikw_body_rig()->limb[IK_LIMB_ARM_L].lower_length;
+        memcpy(goal, later, sizeof goal);
+        goal[1] += 0.1f * (float)arm;
+        ikw_body_goal(IK_LIMB_ARM_L, 1, goal[0], goal[1], goal[2]);
+        CHECK(ikw_body_solve(1) == 0 && dist3(ikw_body_limb_ends(), goal) < 2e-3f * (float)arm,
+              "%s: pinned left hand on its goal mid-clip: %g", ikw_figure_clip_name(clip),
+              (double)dist3(ikw_body_limb_ends(), goal));
+        ikw_body_goal(IK_LIMB_ARM_L, 0, 0, 0, 0);
+    }
+    CHECK(ikw_figure_play(99) == IK_ERR_RANGE && ikw_body_clip_duration() > 0, "no such animation: %s; the clip stays",
+          ikw_message());
+    CHECK(ikw_figure_play(-1) == 0 && ikw_body_clip_duration() == 0, "the rest pose");
+    CHECK(ikw_figure_use(0) == 0 && ikw_figure_use(1) == IK_ERR_NULL &&
+              ikw_body_joint_count() == asset.skeleton->joint_count,
+          "the figure again; nothing waits");
+    ik_asset_free(&asset);
+}
+
 /* A glTF file checked by the library before the page draws it: the
  * reader's message for a truncated GLB and for a file without a skin, the
  * rig's line for a skin that is no humanoid, nothing for a character. */
@@ -604,70 +584,54 @@ static void test_figure_check(void) {
         CHECK(ikw_input_buffer((int)size) && fread(ikw_input_buffer((int)size), 1, (size_t)size, f) == (size_t)size,
               "read");
         fclose(f);
-        if (i == 0)
+        if (i == 0) {
             CHECK(ikw_figure_check((int)size) == 0, "girl.glb: a humanoid (%s)", ikw_message());
-        else
+            figure_from_file(ikw_input_buffer((int)size), (size_t)size);
+        } else {
             CHECK(ikw_figure_check((int)size) == 2 &&
                       strstr(ikw_message(), "no humanoid found: missing hips") == ikw_message(),
                   "SimpleSkin: %s", ikw_message());
-    }
-}
-
-/* ---- robot arms: a URDF chain as the page hands it in ------------------------ */
-
-/* Roll, pitch, yaw of R = Rz(yaw) Ry(pitch) Rx(roll) from its quaternion (the
- * inverse of ik_urdf_origin's rotation), so a chain the native reader read can
- * be handed in as the page hands in the numbers of a URDF file. From the
- * matrix: pitch = atan2(-r20, hypot(r00, r10)) (exact near +-90 degrees, where
- * the UR5's origins are); there roll and yaw turn about one axis, so yaw = 0
- * and roll = atan2(-r12, r11). */
-static void rpy_of(ik_quat q, double rpy[3]) {
-    double x = q.x, y = q.y, z = q.z, w = q.w;
-    double r00 = 1 - 2 * (y * y + z * z), r10 = 2 * (x * y + w * z), r20 = 2 * (x * z - w * y);
-    double r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - w * x), r21 = 2 * (y * z + w * x),
-           r22 = 1 - 2 * (x * x + y * y);
-    double cp = sqrt(r00 * r00 + r10 * r10);
-    rpy[1] = atan2(-r20, cp);
-    if (cp > 1e-6) {
-        rpy[0] = atan2(r21, r22);
-        rpy[2] = atan2(r10, r00);
-    } else {
-        rpy[0] = atan2(-r12, r11);
-        rpy[2] = 0;
-    }
-}
-
-/* One chain joint's fields into the page's buffer (the layout of ikit_web.h). */
-static void put_joint(int k, int type, const double xyz[3], const double rpy[3], ik_vec3 axis, int has_limit,
-                      double lower, double upper, int leader, double multiplier, double offset) {
-    double *f = ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k;
-    int i;
-    f[0] = type;
-    for (i = 0; i < 3; ++i) f[1 + i] = xyz[i], f[4 + i] = rpy[i];
-    f[7] = axis.x, f[8] = axis.y, f[9] = axis.z;
-    f[10] = has_limit, f[11] = lower, f[12] = upper, f[13] = leader, f[14] = multiplier, f[15] = offset;
-}
-
-/* The chain from `base` to `tip` of a URDF read natively, handed in as the
- * page hands it in (web/urdf_file.js resolves mimic leaders the same way). */
-static int hand_in_urdf(const ik_urdf *u, const char *base, const char *tip) {
-    int joints[IK_ROBOT_MAX_JOINTS], count, k;
-    ik_error err;
-    if (ik_urdf_chain(u, base, tip, joints, IK_ROBOT_MAX_JOINTS, &count, &err) != IK_OK) return -1;
-    for (k = 0; k < count; ++k) {
-        const ik_urdf_joint *j = &u->joints[joints[k]];
-        double xyz[3], rpy[3], multiplier = 1, offset = 0;
-        int leader = joints[k];
-        xyz[0] = j->origin.translation.x, xyz[1] = j->origin.translation.y, xyz[2] = j->origin.translation.z;
-        rpy_of(j->origin.rotation, rpy);
-        while (u->joints[leader].mimic_joint >= 0) {
-            offset = u->joints[leader].mimic_multiplier * offset + u->joints[leader].mimic_offset;
-            multiplier *= u->joints[leader].mimic_multiplier;
-            leader = u->joints[leader].mimic_joint;
         }
-        put_joint(k, (int)j->type, xyz, rpy, j->axis, j->has_limit, j->lower, j->upper, leader, multiplier, offset);
     }
-    return ikw_robot_load(count);
+    CHECK(ikw_figure_use(1) == IK_ERR_NULL, "a refused file does not wait");
+}
+
+/* ---- robot arms: a URDF document read by the library in the page ----------- */
+
+/* `text` handed in as the page hands in a file, read (ikw_robot_read). */
+static int read_robot(const char *text) {
+    size_t length = strlen(text);
+    char *buffer = ikw_input_buffer((int)length);
+    if (!buffer) return -1;
+    memcpy(buffer, text, length);
+    return ikw_robot_read((int)length);
+}
+
+/* The index of the link called `name` in the robot just read, or -1. */
+static int link_index(const char *name) {
+    int l;
+    for (l = 0; l < ikw_robot_link_count(); ++l)
+        if (strcmp(ikw_robot_link_name(l), name) == 0) return l;
+    return -1;
+}
+
+/* A whole file, NUL-terminated (NULL when it cannot be read). */
+static char *read_text_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long size;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = (char *)malloc((size_t)size + 1)) != NULL) {
+        if (fread(text, 1, (size_t)size, f) == (size_t)size) {
+            text[size] = '\0';
+        } else {
+            free(text);
+            text = NULL;
+        }
+    }
+    fclose(f);
+    return text;
 }
 
 /* Frame k (0: base; k: the child link of chain joint k - 1) against a transform. */
@@ -724,54 +688,84 @@ static void solve_reachable_goals(const ik_robot_chain *reference, const char *n
 
 /* A hand-written arm (no files needed): base turn about z, shoulder and
  * elbow about y, a slide along x mimicked by a second slide at half its
- * value, a wrist about y, a continuous roll about x, a fixed tool. */
+ * value, a wrist about y, a continuous roll about x, a fixed tool; read by
+ * the library in the page and natively, the same chain. */
 static void test_robot_hand_written(void) {
-    static const double zero[3] = {0, 0, 0}, lift[3] = {0, 0, 0.3}, arm_length[3] = {0.4, 0, 0};
-    static const double tilt[3] = {0.3, -0.2, 0.5}, tool[3] = {0.1, 0, 0};
+#define J(name, type, parent, child, origin, axis, limit)                                                        \
+    "<joint name=\"" name "\" type=\"" type "\"><parent link=\"" parent "\"/><child link=\"" child "\"/>" origin \
+    "<axis xyz=\"" axis "\"/>" limit "</joint>\n"
+    static const char text[] =
+        "<robot name=\"hand_written\"><link name=\"l0\"/><link name=\"l1\"/><link name=\"l2\"/><link name=\"l3\"/>"
+        "<link name=\"l4\"/><link name=\"l5\"/><link name=\"l6\"/><link name=\"l7\"/><link name=\"tool\"/>\n" J(
+            "base", "revolute", "l0", "l1", "<origin xyz=\"0 0 0.3\"/>", "0 0 2",
+            "<limit lower=\"-2.5\" upper=\"2.5\"/>")
+            J("shoulder", "revolute", "l1", "l2", "<origin rpy=\"0.3 -0.2 0.5\"/>", "0 1 0",
+              "<limit lower=\"-1.5\" upper=\"1.5\"/>") J("elbow", "revolute", "l2", "l3", "<origin xyz=\"0.4 0 0\"/>",
+                                                         "0 1 0", "<limit lower=\"-2.4\" upper=\"2.4\"/>")
+                J("slide", "prismatic", "l3", "l4", "<origin xyz=\"0.4 0 0\"/>", "1 0 0",
+                  "<limit lower=\"0\" upper=\"0.2\"/>")
+                    J("follower", "prismatic", "l4", "l5", "", "1 0 0",
+                      "<limit lower=\"0\" upper=\"0.1\"/><mimic joint=\"slide\" multiplier=\"0.5\"/>")
+                        J("wrist", "revolute", "l5", "l6", "", "0 1 0", "<limit lower=\"-2\" upper=\"2\"/>")
+                            J("roll", "continuous", "l6", "l7", "<origin xyz=\"0.1 0 0\"/>", "1 0 0", "")
+                                J("flange", "fixed", "l7", "tool", "<origin xyz=\"0.1 0 0\" rpy=\"0.3 -0.2 0.5\"/>",
+                                  "1 0 0", "") "</robot>";
+#undef J
     ik_robot_chain reference;
-    int k;
-    put_joint(0, IK_ROBOT_REVOLUTE, lift, zero, ik_v3(0, 0, 2), 1, -2.5, 2.5, 0, 1, 0);
-    put_joint(1, IK_ROBOT_REVOLUTE, zero, tilt, ik_v3(0, 1, 0), 1, -1.5, 1.5, 1, 1, 0);
-    put_joint(2, IK_ROBOT_REVOLUTE, arm_length, zero, ik_v3(0, 1, 0), 1, -2.4, 2.4, 2, 1, 0);
-    put_joint(3, IK_ROBOT_PRISMATIC, arm_length, zero, ik_v3(1, 0, 0), 1, 0, 0.2, 3, 1, 0);
-    put_joint(4, IK_ROBOT_PRISMATIC, zero, zero, ik_v3(1, 0, 0), 1, 0, 0.1, 3, 0.5, 0);
-    put_joint(5, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -2, 2, 5, 1, 0);
-    put_joint(6, IK_ROBOT_CONTINUOUS, tool, zero, ik_v3(1, 0, 0), 0, 0, 0, 6, 1, 0);
-    put_joint(7, IK_ROBOT_FIXED, tool, tilt, ik_v3(1, 0, 0), 0, 0, 0, 7, 1, 0);
-    CHECK(ikw_robot_load(8) == 0, "hand-written arm: %s", ikw_message());
+    ik_urdf *u = NULL;
+    ik_error err;
+    int trial;
+    CHECK(read_robot(text) == 0 && ikw_robot_tip_count() == 1 && ikw_robot_tip(0) == link_index("tool"),
+          "hand-written arm: %s", ikw_message());
+    CHECK(strcmp(ikw_robot_name(), "hand_written") == 0 && ikw_robot_link_count() == 9 &&
+              ikw_robot_urdf_joint_count() == 8,
+          "what the page is told");
+    CHECK(ikw_robot_use(ikw_robot_tip(0)) == 0, "chain: %s", ikw_message());
     CHECK(ikw_robot_joint_count() == 8 && ikw_robot_variable_count() == 6, "the mimic shares its leader's variable: %d",
           ikw_robot_variable_count());
-    /* the same chain, written directly as ik_robot_chain values */
-    memset(&reference, 0, sizeof reference);
-    reference.joint_count = 8;
-    reference.variable_count = 6;
-    for (k = 0; k < 8; ++k) {
-        const double *f = ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k;
-        ik_robot_joint *j = &reference.joints[k];
-        double length = sqrt(f[7] * f[7] + f[8] * f[8] + f[9] * f[9]);
-        j->type = (ik_robot_joint_type)(int)f[0];
-        j->origin = ik_urdf_origin(f + 1, f + 4);
-        j->axis = ik_v3((ik_real)(f[7] / length), (ik_real)(f[8] / length), (ik_real)(f[9] / length));
-        j->lower = j->type == IK_ROBOT_CONTINUOUS ? 0 : (ik_real)f[11];
-        j->upper = j->type == IK_ROBOT_CONTINUOUS ? 0 : (ik_real)f[12];
-        j->variable = k < 4 ? k : k == 4 ? 3 : k < 7 ? k - 1 : -1;
-        j->multiplier = k == 4 ? (ik_real)0.5 : 1;
+    CHECK(ikw_robot_joints()[4 * 3] == IK_ROBOT_PRISMATIC && ikw_robot_joints()[4 * 7] == IK_ROBOT_FIXED &&
+              fabsf(ikw_robot_joints()[4 * 0 + 3] - 1) < 1e-6f,
+          "joint types and unit axes for the drawing");
+    CHECK(strcmp(ikw_robot_variable_name(3), "slide") == 0 && strcmp(ikw_robot_variable_name(5), "roll") == 0,
+          "variables named after their joints: %s %s", ikw_robot_variable_name(3), ikw_robot_variable_name(5));
+    CHECK(ik_urdf_read_memory(text, sizeof text - 1, &u, &err) == IK_OK &&
+              ik_urdf_robot_chain(u, "l0", "tool", &reference, NULL, &err) == IK_OK,
+          "native: %s", err.message);
+    if (!u) return;
+    for (trial = 0; trial < 10; ++trial) {
+        rng random = rng_seeded((uint64_t)trial + 3);
+        ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];
+        ik_bool limited[IK_ROBOT_MAX_JOINTS];
+        ik_transform links_bs[IK_ROBOT_MAX_JOINTS], tip;
+        int v, k;
+        ik_robot_variable_limits(&reference, lower, upper, limited, NULL);
+        for (v = 0; v < reference.variable_count; ++v)
+            ikw_robot_q()[v] = limited[v] ? rng_range(&random, lower[v], upper[v]) : rng_range(&random, -3, 3);
+        CHECK(ikw_robot_pose() == 0, "pose");
+        ik_robot_fk(&reference, ikw_robot_q(), &tip, links_bs);
+        for (k = 0; k < reference.joint_count; ++k)
+            CHECK(frame_distance(k + 1, &links_bs[k]) < 1e-6f && frame_angle(k + 1, links_bs[k].rotation) < 1e-5f,
+                  "hand-written: link %d", k);
     }
     solve_reachable_goals(&reference, "hand-written arm");
+    ik_urdf_free(u);
 }
 
-/* The UR5 and the Panda (to a finger: its mimic joint's leader is outside
- * the chain, so it gets a variable of its own) read by the native URDF
- * reader and handed in as the page's numbers: the same chain as
- * ik_urdf_robot_chain's (variable count, FK of every link at random
- * configurations), and solves whose tip lands on the goal. */
+/* The UR5, the Panda and the IRB 2400 read in the page by the library (its
+ * tip menu best first: the Panda's hand's tool point; among equals the
+ * first in the file, the UR5's ee_link), each to a tip (the
+ * Panda to a finger: its mimic joint's leader is outside the chain, so it
+ * gets a variable of its own): the same chain as ik_urdf_robot_chain's
+ * natively (variable count, FK of every link at random configurations),
+ * and solves whose tip lands on the goal. */
 static void test_robot_urdf(void) {
-    static const char *const files[2][3] = {{"ur5_joint_limited_robot.urdf", "world", "tool0"},
-                                            {"panda.urdf", "panda_link0", "panda_rightfinger"}};
+    static const char *const files[3][4] = {{"ur5_joint_limited_robot.urdf", "world", "tool0", "ee_link"},
+                                            {"panda.urdf", "panda_link0", "panda_rightfinger", "panda_hand_tcp"},
+                                            {"abb_irb2400.urdf", NULL, "tool0", "tool0"}};
     const char *data = getenv("IKIT_DATA");
     int which;
-    for (which = 0; which < 2; ++which) {
-        char path[1024];
+    for (which = 0; which < 3; ++which) {
+        char path[1024], *text;
         ik_urdf *u = NULL;
         ik_error err;
         ik_robot_chain reference;
@@ -787,9 +781,15 @@ static void test_robot_urdf(void) {
         }
         CHECK(u != NULL, "%s: %s", path, err.message);
         if (!u) return;
-        CHECK(ik_urdf_robot_chain(u, files[which][1], files[which][2], &reference, NULL, &err) == IK_OK, "%s",
-              err.message);
-        CHECK(hand_in_urdf(u, files[which][1], files[which][2]) == 0, "%s: %s", path, ikw_message());
+        CHECK(ik_urdf_robot_chain(u, files[which][1] ? files[which][1] : u->links[u->root_link].name, files[which][2],
+                                  &reference, NULL, &err) == IK_OK,
+              "%s", err.message);
+        text = read_text_file(path);
+        CHECK(text && read_robot(text) == 0, "%s: %s", path, ikw_message());
+        free(text);
+        CHECK(ikw_robot_tip(0) == link_index(files[which][3]), "%s: first tip '%s'", files[which][0],
+              ikw_robot_link_name(ikw_robot_tip(0)));
+        CHECK(ikw_robot_use(link_index(files[which][2])) == 0, "%s: %s", path, ikw_message());
         CHECK(
             ikw_robot_joint_count() == reference.joint_count && ikw_robot_variable_count() == reference.variable_count,
             "%s: %d joints, %d variables (reader: %d, %d)", files[which][0], ikw_robot_joint_count(),
@@ -800,7 +800,7 @@ static void test_robot_urdf(void) {
             CHECK(ikw_robot_pose() == 0, "pose");
             ik_robot_fk(&reference, ikw_robot_q(), &tip, links_bs);
             for (k = 0; k < reference.joint_count; ++k)
-                CHECK(frame_distance(k + 1, &links_bs[k]) < 1e-5f && frame_angle(k + 1, links_bs[k].rotation) < 1e-4f,
+                CHECK(frame_distance(k + 1, &links_bs[k]) < 1e-6f && frame_angle(k + 1, links_bs[k].rotation) < 1e-5f,
                       "%s: link %d at %g, turned %g from the reader's", files[which][0], k,
                       (double)frame_distance(k + 1, &links_bs[k]), (double)frame_angle(k + 1, links_bs[k].rotation));
         }
@@ -809,32 +809,46 @@ static void test_robot_urdf(void) {
     }
 }
 
-/* Bad chains are refused with a message and the loaded arm stays; bad goals
- * fail the solve and leave the pose. */
+/* Bad documents are refused with the library's own message (the reader's,
+ * as ikc prints it) and the loaded arm stays; a bad tip is refused; bad
+ * goals fail the solve and leave the pose. */
 static void test_robot_bad_input(void) {
-    static const double zero[3] = {0, 0, 0};
+    static const char *const bad[] = {
+        "<robot name=\"r\"><link name=\"a\"/><joint name=\"j\" type=\"revolute\">",
+        "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"revolute\"><parent "
+        "link=\"a\"/><child link=\"b\"/></joint></robot>",
+        "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"revolute\"><parent "
+        "link=\"a\"/><child link=\"b\"/><axis xyz=\"0 0 0\"/><limit/></joint></robot>",
+        "<robot name=\"r\"><link name=\"a\"/></robot>",
+        "<!DOCTYPE robot [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><robot name=\"&x;\"/>",
+        "",
+    };
     float before[14];
-    int n = ikw_robot_joint_count();
-    double *f = ikw_robot_joint_buffer();
+    int n = ikw_robot_joint_count(), i, tip = ikw_robot_tip(0);
     memcpy(before, ikw_robot_frames() + 7 * n - 7, sizeof before);
-    put_joint(0, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 1), 1, -1, 1, 0, 1, 0);
-    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 0, 0), 1, -1, 1, 1, 1, 0);
-    CHECK(ikw_robot_load(2) == IK_ERR_DEGENERATE && strstr(ikw_message(), "joint 1") != NULL, "zero axis: %s",
-          ikw_message());
-    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, 1, -1, 1, 1, 0);
-    CHECK(ikw_robot_load(2) == IK_ERR_RANGE && strstr(ikw_message(), "joint 1") != NULL, "lower > upper: %s",
-          ikw_message());
-    put_joint(1, IK_ROBOT_REVOLUTE, zero, zero, ik_v3(0, 1, 0), 1, -1, 1, 1, 1, 0);
-    f[IKW_ROBOT_FIELDS + 2] = NAN;
-    CHECK(ikw_robot_load(2) == IK_ERR_NONFINITE, "NaN origin: %s", ikw_message());
-    f[IKW_ROBOT_FIELDS + 2] = 0;
-    f[IKW_ROBOT_FIELDS] = 4;
-    CHECK(ikw_robot_load(2) == IK_ERR_RANGE, "unknown type: %s", ikw_message());
-    f[IKW_ROBOT_FIELDS] = IK_ROBOT_FIXED, f[0] = IK_ROBOT_FIXED;
-    CHECK(ikw_robot_load(2) == IK_ERR_RANGE, "nothing moves: %s", ikw_message());
-    CHECK(ikw_robot_load(0) == IK_ERR_RANGE && ikw_robot_load(IK_ROBOT_MAX_JOINTS + 1) == IK_ERR_RANGE, "counts");
+    for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
+        ik_urdf *u = NULL;
+        ik_error err;
+        ik_result native = ik_urdf_read_memory(bad[i], strlen(bad[i]), &u, &err);
+        int r = read_robot(bad[i]);
+        if (native == IK_OK) { /* read, but nothing moves: the page's own refusal */
+            CHECK(r == IK_ERR_NOT_FOUND && strcmp(ikw_message(), "no joint moves a link") == 0, "case %d: %s", i,
+                  ikw_message());
+        } else {
+            CHECK(r == (int)native && strcmp(ikw_message(), err.message) == 0, "case %d: '%s', the library's '%s'", i,
+                  ikw_message(), err.message);
+        }
+        ik_urdf_free(u);
+    }
+    CHECK(ikw_robot_tip(0) == tip, "the loaded robot's tips stay");
+    CHECK(read_robot("<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"fixed\"><parent "
+                     "link=\"a\"/><child link=\"b\"/></joint></robot>") == 0 &&
+              ikw_robot_use(ikw_robot_tip(0)) == IK_ERR_RANGE &&
+              strcmp(ikw_message(), "the chain has no moving joint") == 0 && ikw_robot_tip(0) == tip,
+          "nothing moves: %s; the loaded robot stays", ikw_message());
+    CHECK(ikw_robot_use(-1) != 0 && ikw_robot_use(1 << 20) != 0, "no such tip");
     CHECK(ikw_robot_joint_count() == n && memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0,
-          "the loaded arm stays after bad chains");
+          "the loaded arm stays after bad files");
     CHECK(ikw_robot_solve(NAN, 0, 0, 0, 0, 0, 1, 1, 1) == IK_ERR_NONFINITE, "NaN goal");
     CHECK(ikw_robot_solve(0, 0, 0, 0, 0, 0, 0, 1, 1) != 0, "a zero goal rotation");
     CHECK(memcmp(before, ikw_robot_frames() + 7 * n - 7, sizeof before) == 0, "failed solves leave the pose");
@@ -918,7 +932,6 @@ int main(void) {
     test_body();
     test_body_mesh();
     test_body_limb_solvers();
-    test_body_tracks();
     test_body_bvh();
     test_body_clip_floor();
     test_figure_check();

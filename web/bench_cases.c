@@ -9,8 +9,8 @@
  *     radius 1 about (2, 0.5), 0.05 rad a frame;
  *   humanoid: both hands on circles of radius 0.15 in front of the chest,
  *     the feet at rest on a 10 degree slope;
- *   robot arm: the six-axis arm of examples/six_axis_arm.urdf (its joints
- *     written out below), the tool's goal pose on a circle of radius 0.1
+ *   robot arm: the six-axis arm of examples/six_axis_arm.urdf (its
+ *     kinematics written out below, read by the library's URDF reader), the tool's goal pose on a circle of radius 0.1
  *     about the tool's start place, 0.05 rad a frame, its turn rocking
  *     0.3 sin(0.05 f) rad about the base's z (pose IK with limits,
  *     ik_robot_ik_run).
@@ -83,19 +83,30 @@ static float humanoid_case(int frames) {
 }
 
 static float robot_case(int frames) {
-    /* type, xyz, rpy, axis, has_limit, lower, upper, leader, multiplier, offset per joint */
-    static const double arm[7][IKW_ROBOT_FIELDS] = {{1, 0, 0, 0.25, 0, 0, 0, 0, 0, 1, 1, -2.9, 2.9, 0, 1, 0},
-                                                    {1, 0.05, 0, 0.15, 0, 0, 0, 0, 1, 0, 1, -1.6, 1.9, 1, 1, 0},
-                                                    {1, 0, 0, 0.45, 0, 0, 0, 0, 1, 0, 1, -2.6, 1.2, 2, 1, 0},
-                                                    {1, 0.2, 0, 0.05, 0, 0, 0, 1, 0, 0, 1, -3.0, 3.0, 3, 1, 0},
-                                                    {1, 0.22, 0, 0, 0, 0, 0, 0, 1, 0, 1, -2.0, 2.0, 4, 1, 0},
-                                                    {1, 0.06, 0, 0, 0, 0, 0, 1, 0, 0, 1, -3.1, 3.1, 5, 1, 0},
-                                                    {0, 0.05, 0, 0, 0, 1.5707963, 0, 1, 0, 0, 0, 0, 0, 6, 1, 0}};
+    /* the kinematics of examples/six_axis_arm.urdf */
+#define JOINT(name, parent, child, xyz, axis, lower, upper)                                        \
+    "<joint name=\"" name "\" type=\"revolute\"><parent link=\"" parent "\"/><child link=\"" child \
+    "\"/><origin "                                                                                 \
+    "xyz=\"" xyz "\"/><axis xyz=\"" axis "\"/><limit lower=\"" lower "\" upper=\"" upper "\"/></joint>"
+    static const char urdf[] =
+        "<robot name=\"ikit_six_axis_arm\"><link name=\"base\"/><link name=\"turret\"/><link name=\"upper_arm\"/>"
+        "<link name=\"forearm\"/><link name=\"wrist_1\"/><link name=\"wrist_2\"/><link name=\"wrist_3\"/>"
+        "<link name=\"tool\"/>" JOINT("base_turn", "base", "turret", "0 0 0.25", "0 0 1", "-2.9", "2.9")
+            JOINT("shoulder", "turret", "upper_arm", "0.05 0 0.15", "0 1 0", "-1.6", "1.9")
+                JOINT("elbow", "upper_arm", "forearm", "0 0 0.45", "0 1 0", "-2.6", "1.2")
+                    JOINT("wrist_roll", "forearm", "wrist_1", "0.2 0 0.05", "1 0 0", "-3.0", "3.0")
+                        JOINT("wrist_pitch", "wrist_1", "wrist_2", "0.22 0 0", "0 1 0", "-2.0", "2.0")
+                            JOINT("flange_roll", "wrist_2", "wrist_3", "0.06 0 0", "1 0 0", "-3.1", "3.1")
+        "<joint name=\"tool_mount\" type=\"fixed\"><parent link=\"wrist_3\"/><child link=\"tool\"/>"
+        "<origin xyz=\"0.05 0 0\" rpy=\"0 1.5707963 0\"/></joint></robot>";
+#undef JOINT
+    char *buffer = ikw_input_buffer((int)sizeof urdf - 1);
     const float *tool;
     float start[7];
-    int f, k;
-    for (k = 0; k < 7; ++k) memcpy(ikw_robot_joint_buffer() + IKW_ROBOT_FIELDS * k, arm[k], sizeof arm[k]);
-    if (ikw_robot_load(7) != 0) return -1;
+    int f;
+    if (!buffer) return -1;
+    memcpy(buffer, urdf, sizeof urdf - 1);
+    if (ikw_robot_read((int)sizeof urdf - 1) != 0 || ikw_robot_use(ikw_robot_tip(0)) != 0) return -1;
     tool = ikw_robot_frames() + 7 * 7;
     memcpy(start, tool, sizeof start);
     for (f = 0; f < frames; ++f) {

@@ -34,10 +34,7 @@ IKW_EXPORT(ikw_input_buffer) char *ikw_input_buffer(int size) {
 IKW_EXPORT(ikw_body_load_bvh) int ikw_body_load_bvh(int length) {
     ik_bvh *bvh = NULL;
     ik_error err;
-    char *names = ikw_text_buffer();
-    float *rest = ikw_body_rest_buffer();
-    int *parents = ikw_body_parent_buffer();
-    int j, at = 0, r;
+    int r;
     if (length < 0 || length > clip_file.capacity) {
         ikw_set_message("the BVH text is not in the input buffer");
         return IK_ERR_RANGE;
@@ -47,31 +44,8 @@ IKW_EXPORT(ikw_body_load_bvh) int ikw_body_load_bvh(int length) {
         ikw_set_message(err.message[0] ? err.message : ik_result_str((ik_result)r));
         return r;
     }
-    if (bvh->joint_count > ikw_body_max_joints()) {
-        ikw_set_message("the skeleton has more than 256 joints: too big for the playground");
-        ik_bvh_free(bvh);
-        return IK_ERR_RANGE;
-    }
-    for (j = 0; j < bvh->joint_count; ++j) {
-        const ik_transform *t = &bvh->rest_ls[j];
-        size_t len = strlen(bvh->names[j]) + 1;
-        if (at + (int)len > ikw_text_capacity()) {
-            ikw_set_message("the joint names are too long for the playground");
-            ik_bvh_free(bvh);
-            return IK_ERR_RANGE;
-        }
-        memcpy(names + at, bvh->names[j], len);
-        at += (int)len;
-        parents[j] = bvh->parents[j];
-        rest[10 * j] = (float)t->translation.x, rest[10 * j + 1] = (float)t->translation.y;
-        rest[10 * j + 2] = (float)t->translation.z;
-        rest[10 * j + 3] = (float)t->rotation.x, rest[10 * j + 4] = (float)t->rotation.y;
-        rest[10 * j + 5] = (float)t->rotation.z, rest[10 * j + 6] = (float)t->rotation.w;
-        rest[10 * j + 7] = (float)t->scale.x, rest[10 * j + 8] = (float)t->scale.y,
-                      rest[10 * j + 9] = (float)t->scale.z;
-    }
-    /* ikw_body_load clears the old clip, so the old file can go whatever happens. */
-    r = ikw_body_load(bvh->joint_count, at);
+    /* ikw_body_load_skeleton clears the old clip, so the old file can go whatever happens. */
+    r = ikw_body_load_skeleton(&bvh->skeleton);
     if (clip_file.bvh) ik_bvh_free(clip_file.bvh);
     clip_file.bvh = NULL;
     if (r != IK_OK) {

@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#include "ikit_web.h"
+#include "body_floor.h"
 
 enum { MAX_FLOOR_FRAMES = 100000 };
 

@@ -7,7 +7,7 @@
  * rig's limits written as constraints (ik_limb_limits_make, limb_limits.h:
  * a hinge at the elbow or knee, a cone of IK_LIMB_ARM_CONE / IK_LIMB_LEG_CONE
  * and a twist of IK_LIMB_TWIST at the shoulder or hip).
- * The same numbers are handed to the page (ikw_body_limits) to draw the
+ * The same numbers are handed to the page (ikw_limbs_draw) to draw the
  * limits: the bend's arc at each elbow and knee, the cone at each shoulder
  * and hip. */
 #include <ikit/chain_solve.h>
@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#include "ikit_web.h"
+#include "body_limbs.h"
 
 enum { IKW_LIMB_SCRATCH_BYTES = 128 * 1024, IKW_LIMB_MAX_ITERATIONS = 500 };
 #define IKW_LIMB_TOLERANCE ((ik_real)1e-4)
@@ -34,24 +34,20 @@ static struct {
     const ik_mat4 *model_ms, *root_ms;
 } limbs;
 
-/* Pick limb `limb`'s solver (ikw_limb_method). A limb that ends in a
- * virtual joint (no hand or foot joint) takes only the rig's own solve. */
-IKW_EXPORT(ikw_body_limb_solver) int ikw_body_limb_solver(int limb, int method) {
-    const ik_humanoid *rig = ikw_body_rig();
+/* A limb that ends in a virtual joint (no hand or foot joint) takes only
+ * the rig's own solve. */
+ik_result ikw_limbs_pick(const ik_humanoid *rig, int limb, int method, const char **why) {
+    *why = NULL;
     if (limb < 0 || limb >= IK_LIMB_COUNT || method < 0 || method >= IKW_LIMB_METHODS) return IK_ERR_RANGE;
     if (method != IKW_LIMB_TWO_BONE && (!rig || rig->limb[limb].end < 0)) {
-        ikw_set_message(rig ? "this limb ends in a virtual joint: only the rig's two-bone solve moves it"
-                            : "no figure loaded");
+        *why = rig ? "this limb ends in a virtual joint: only the rig's two-bone solve moves it" : "no figure loaded";
         return IK_ERR_UNSUPPORTED;
     }
     limbs.method[limb] = method;
     return IK_OK;
 }
 
-/* The solver limb `limb` takes now: its pick, or the rig's own where the
- * loaded figure's limb ends in a virtual joint. */
-int ikw_limb_solver_now(int limb) {
-    const ik_humanoid *rig = ikw_body_rig();
+int ikw_limb_solver_now(const ik_humanoid *rig, int limb) {
     return rig && rig->limb[limb].end < 0 ? IKW_LIMB_TWO_BONE : limbs.method[limb];
 }
 
@@ -131,7 +127,7 @@ ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4
     int limb, solved = 0;
     ik_result r;
     for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
-        if (ikw_limb_solver_now(limb) == IKW_LIMB_TWO_BONE || !goals[limb].enabled) continue;
+        if (ikw_limb_solver_now(rig, limb) == IKW_LIMB_TWO_BONE || !goals[limb].enabled) continue;
         r = solve_limb(rig, limb, pose_ls, root_ms, goals[limb].position_ms);
         if (r != IK_OK) return r;
         solved = 1;
@@ -139,7 +135,7 @@ ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4
     if (!solved) return IK_OK;
     ik_skeleton_fk(rig->skeleton, pose_ls, root_ms, model_ms);
     for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
-        if (ikw_limb_solver_now(limb) == IKW_LIMB_TWO_BONE || !goals[limb].enabled) continue;
+        if (ikw_limb_solver_now(rig, limb) == IKW_LIMB_TWO_BONE || !goals[limb].enabled) continue;
         report->residual[limb] =
             ik_vec3_distance(ik_mat4_translation(&model_ms[rig->limb[limb].end]), goals[limb].position_ms);
         report->reached[limb] =
@@ -157,16 +153,16 @@ void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_m
 }
 
 /* What the page draws of each limb's limits (IKW_LIMIT_FLOATS per limb, see
- * ikit_web.h), at the last solved pose. The bend arc: the lower bone at bend
+ * body_limbs.h), at the last solved pose. The bend arc: the lower bone at bend
  * t points along the upper bone's direction turned by t about the hinge
  * (sgn(det M) M hinge_axis_ls, M the middle joint's matrix: a positive bend
  * turns about it). The cone: about the direction the upper bone has when
  * its joint is at its rest rotation under its parent's current frame. */
-IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) {
+const float *ikw_limbs_draw(const ik_humanoid *current) {
     const ik_humanoid *rig = limbs.rig;
     const ik_mat4 *model_ms = limbs.model_ms, *root_ms = limbs.root_ms;
     int limb;
-    if (!rig || !ikw_body_rig()) return limbs.limits;
+    if (!rig || !current) return limbs.limits;
     for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
         const ik_humanoid_limb *l = &rig->limb[limb];
         const ik_skeleton *skeleton = rig->skeleton;
@@ -190,7 +186,7 @@ IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) {
         values[12] = start.x, values[13] = start.y, values[14] = start.z;
         values[15] = cone.x, values[16] = cone.y, values[17] = cone.z;
         values[18] = arm ? IK_LIMB_ARM_CONE : IK_LIMB_LEG_CONE;
-        values[19] = (ik_real)ikw_limb_solver_now(limb);
+        values[19] = (ik_real)ikw_limb_solver_now(current, limb);
         for (k = 0; k < IKW_LIMIT_FLOATS; ++k) f[k] = (float)values[k];
     }
     return limbs.limits;

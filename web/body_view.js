@@ -143,7 +143,7 @@ export class BodyView {
         // With its body the bones show through it, as over a file's mesh; without, opaque sticks.
         this.setFigure(this.ik.body.parents, { opacity: mesh ? 0.55 : 1 }, goals);
         if (mesh) this.body = new CapsuleBody(this.view.scene, mesh, this.ik.body.parents, rest);
-        show('body-figure', 'built-in humanoid');
+        show('body-figure', 'built-in humanoid', { clips: '[]' });
         message('body-message', note);
     }
 
@@ -159,7 +159,7 @@ export class BodyView {
             this.loadBvh(file.name, new Uint8Array(await file.arrayBuffer()));
             return;
         }
-        let gltf, skeleton;
+        let gltf;
         try {
             if (file.size > 64 * 1024 * 1024) throw new Error('the file is larger than 64 MiB');
             const bytes = await file.arrayBuffer();
@@ -171,31 +171,38 @@ export class BodyView {
             }
             if (refused) throw new Error(refused.message);
             // three.js's glTF loader (fetched the first time a file comes) reads it to draw it.
-            const { parseGltf, skeletonOf, standOnGround } = await import('./figure_file.js');
+            const { parseGltf, standOnGround } = await import('./figure_file.js');
             gltf = await parseGltf(bytes);
             standOnGround(gltf.scene, HEIGHT);
-            skeleton = skeletonOf(gltf);
         } catch (err) {
             message('body-message', `${file.name} was not loaded: ${err.message}`);
             return;
         }
-        const error = this.ik.bodyLoad(skeleton);
-        if (error) {
-            this.useBuiltIn(`${file.name} was not loaded: ${error}. Back to the built-in humanoid.`);
+        // The library's skeleton becomes the figure; three.js's objects of its joints' nodes draw it.
+        const error = this.ik.figureUse();
+        let skeleton;
+        try {
+            if (error) throw new Error(error);
+            const { bonesOf } = await import('./figure_file.js');
+            skeleton = { ...bonesOf(gltf, this.ik.body.nodes), parents: this.ik.body.parents, names: this.ik.body.names };
+        } catch (err) {
+            this.useBuiltIn(`${file.name} was not loaded: ${err.message}. Back to the built-in humanoid.`);
             return;
         }
+        const animations = this.ik.body.animations;
         this.dropModel();
         this.setClip(false);
-        this.model = { scene: gltf.scene, bones: skeleton.bones, animations: gltf.animations, skeleton, baseY: gltf.scene.position.y };
+        this.model = { scene: gltf.scene, bones: skeleton.bones, animations, skeleton, baseY: gltf.scene.position.y };
         this.view.scene.add(gltf.scene);
         this.placeModel(null);
         this.setFigure(skeleton.parents, { opacity: 0.55 }, null);
-        show('body-figure', `${file.name}: ${skeleton.names.length} joints${gltf.animations.length ? `, ${gltf.animations.length} animations` : ''}`);
+        show('body-figure', `${file.name}: ${skeleton.names.length} joints${animations.length ? `, ${animations.length} animations` : ''}`,
+            { clips: JSON.stringify(animations) });
         message('body-message', '');
         this.animationMenu.replaceChildren(new Option('(rest pose)', '-1'),
-            ...gltf.animations.map((a, i) => new Option(`${a.name || `animation ${i + 1}`} (${a.duration.toFixed(2)} s)`, String(i))));
-        this.animationMenu.hidden = gltf.animations.length === 0;
-        if (gltf.animations.length) {
+            ...animations.map((a, i) => new Option(`${a.name || `animation ${i + 1}`} (${a.duration.toFixed(2)} s)`, String(i))));
+        this.animationMenu.hidden = animations.length === 0;
+        if (animations.length) {
             this.animationMenu.value = '0';
             await this.playAnimation(0);
         }
@@ -210,8 +217,7 @@ export class BodyView {
             this.useModelRest();
             return;
         }
-        const { tracksOf } = await import('./figure_file.js');
-        const error = this.ik.bodyLoadTracks(tracksOf(this.model.animations[i], this.model.bones));
+        const error = this.ik.figurePlay(i);
         if (error) {
             message('body-message', `animation ${i + 1} was not played: ${error}`);
             return;
@@ -223,7 +229,7 @@ export class BodyView {
 
     // The loaded glTF figure again, without its animation (a figure reload clears the clip).
     useModelRest() {
-        this.ik.bodyLoad(this.model.skeleton);
+        this.ik.figureUse(false);
         this.placeModel(null);
         this.patchAt = [0, 0];
         this.applySolvers();
@@ -270,7 +276,8 @@ export class BodyView {
         this.ik.bodyRoot([k, 0, 0, 0, 0, k, 0, 0, 0, 0, k, 0, -p[0] * k, -floor * k, -p[2] * k, 1]);
         this.setClip(true);
         this.setFigure(this.ik.body.parents, { opacity: 1 }, null);
-        show('body-figure', `${name}: ${this.ik.body.count} joints, ${this.clip.duration.toFixed(1)} s of motion`);
+        show('body-figure', `${name}: ${this.ik.body.count} joints, ${this.clip.duration.toFixed(1)} s of motion`,
+            { clips: JSON.stringify([{ duration: this.clip.duration }]) });
         message('body-message', '');
     }
 
@@ -286,6 +293,7 @@ export class BodyView {
         const below = (j) => [j, ...parents.flatMap((p, c) => (p === j ? below(c) : []))];
         this.footJoints = [2, 3].map((l) => this.ik.bodyLimbEnd(l)).map((j) => (j >= 0 ? below(j) : []));
         document.getElementById('body-figure').dataset.names = JSON.stringify(this.ik.body.names);
+        document.getElementById('body-figure').dataset.parents = JSON.stringify(this.ik.body.parents);
         this.patchAt = [0, 0];
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;

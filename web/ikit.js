@@ -119,12 +119,7 @@ export class Ikit {
     // ---- the humanoid ----
     bodyInit(height) {
         this.check(this.x.ikw_body_init(height), 'humanoid');
-        const n = this.x.ikw_body_joint_count();
-        this.body = {
-            count: n,
-            parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
-            names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
-        };
+        this.readBody();
         return this.body;
     }
     // The built-in figure's body (web/body_mesh.c): { positions (3 per vertex, model space at rest),
@@ -140,23 +135,7 @@ export class Ikit {
             indices: Uint32Array.from(this.i32(this.x.ikw_body_mesh_indices(), 3 * t)),
         };
     }
-    // A skeleton read from a file: { names, parents (parents first, -1 for
-    // roots), rest: [tx ty tz qx qy qz qw sx sy sz] per joint }. Returns null
-    // on success, else the reason (a non-humanoid names the missing joints).
-    bodyLoad({ names, parents, rest }) {
-        const n = names.length;
-        if (n > this.x.ikw_body_max_joints()) return `the skeleton has ${n} joints; the playground takes ${this.x.ikw_body_max_joints()}`;
-        const text = new TextEncoder().encode(names.map((s) => `${s}\0`).join(''));
-        if (text.length > this.x.ikw_text_capacity()) return 'the joint names are too long';
-        new Uint8Array(this.x.memory.buffer, this.x.ikw_text_buffer(), text.length).set(text);
-        this.i32(this.x.ikw_body_parent_buffer(), n).set(parents);
-        this.f32(this.x.ikw_body_rest_buffer(), 10 * n).set(rest);
-        const code = this.x.ikw_body_load(n, text.length);
-        if (code !== 0) return this.message() || this.resultString(code);
-        this.body = { count: n, parents: [...parents], names: [...names] };
-        return null;
-    }
-    // A glTF file (its bytes) read and rigged by the library first (web/figure_check.c): null when
+    // A glTF file (its bytes) read and rigged by the library first (web/figure_file.c): null when
     // it is a humanoid, else { read: whether the reader took it, message: the library's words, as ikc's }.
     figureCheck(bytes) {
         const ptr = this.x.ikw_input_buffer(bytes.length);
@@ -173,22 +152,65 @@ export class Ikit {
         new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
         const code = this.x.ikw_body_load_bvh(bytes.length);
         if (code !== 0) return this.message() || this.resultString(code);
+        this.readBody();
+        return null;
+    }
+    // The figure the library loaded: this.body { count, parents, names }.
+    readBody() {
         const n = this.x.ikw_body_joint_count();
         this.body = {
             count: n,
             parents: Array.from(this.i32(this.x.ikw_body_parents(), n)),
             names: Array.from({ length: n }, (_, j) => this.string(this.x.ikw_body_joint_name(j))),
         };
+    }
+    // The glTF file figureCheck passed (`waiting` false: again the last one used, at rest) as the figure, its
+    // skeleton the library's: null and this.body with each joint's glTF node (`nodes`, for the
+    // drawing) and the file's animations ({ name, duration }), or the reason.
+    figureUse(waiting = true) {
+        const code = this.x.ikw_figure_use(waiting ? 1 : 0);
+        if (code !== 0) return this.message() || this.resultString(code);
+        this.readBody();
+        this.body.nodes = Array.from({ length: this.body.count }, (_, j) => this.x.ikw_figure_joint_node(j));
+        this.body.animations = Array.from({ length: this.x.ikw_figure_clip_count() },
+            (_, i) => ({ name: this.string(this.x.ikw_figure_clip_name(i)), duration: this.x.ikw_figure_clip_duration(i) }));
         return null;
     }
-    // ---- a robot arm (web/robot_arm.c) ----
-    // The chain's fields (Float64Array, urdf_file.js's chainFields) loaded;
-    // returns null on success, else the reason (the old arm stays).
-    robotLoad(fields, jointCount) {
-        if (jointCount < 1 || jointCount > this.x.ikw_robot_max_joints()) return `the chain has ${jointCount} joints; the playground takes 1 to ${this.x.ikw_robot_max_joints()}`;
-        new Float64Array(this.x.memory.buffer, this.x.ikw_robot_joint_buffer(), fields.length).set(fields);
-        const code = this.x.ikw_robot_load(jointCount);
+    // The figure's file's animation `i` (the library's clip; -1: none) played; null or the reason.
+    figurePlay(i) {
+        const code = this.x.ikw_figure_play(i);
         return code === 0 ? null : this.message() || this.resultString(code);
+    }
+    // ---- a robot arm (web/robot_arm.c) ----
+    // A URDF document (bytes) read by the library's reader: null and its
+    // { name, links, joints, tips (link indices, best first) }, or the reader's
+    // message (the old arm stays until robotUse loads a chain of the new one).
+    robotRead(bytes) {
+        const ptr = this.x.ikw_input_buffer(bytes.length);
+        if (!ptr) return { error: 'the file is too large' };
+        new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+        const code = this.x.ikw_robot_read(bytes.length);
+        if (code !== 0) return { error: this.message() || this.resultString(code) };
+        return {
+            robot: {
+                name: this.string(this.x.ikw_robot_name()),
+                links: Array.from({ length: this.x.ikw_robot_link_count() }, (_, l) => this.string(this.x.ikw_robot_link_name(l))),
+                jointCount: this.x.ikw_robot_urdf_joint_count(),
+                tips: Array.from({ length: this.x.ikw_robot_tip_count() }, (_, k) => this.x.ikw_robot_tip(k)),
+            },
+        };
+    }
+    // The chain from the root to link `tip` (ik_urdf_robot_chain) loaded: null and this.chain
+    // ({ joints: [{ type, axis }], variables: [name] }), or the reason (the old arm stays).
+    robotUse(tip) {
+        const code = this.x.ikw_robot_use(tip);
+        if (code !== 0) return this.message() || this.resultString(code);
+        const n = this.x.ikw_robot_joint_count(), f = this.f32(this.x.ikw_robot_joints(), 4 * n);
+        this.robotChain = {
+            joints: Array.from({ length: n }, (_, k) => ({ type: f[4 * k], axis: [f[4 * k + 1], f[4 * k + 2], f[4 * k + 3]] })),
+            variables: Array.from({ length: this.x.ikw_robot_variable_count() }, (_, v) => this.string(this.x.ikw_robot_variable_name(v))),
+        };
+        return null;
     }
     // { q, lower, upper, frames (7 per link, base first: x y z qx qy qz qw, base frame) }
     robotState() {
@@ -228,25 +250,6 @@ export class Ikit {
     }
     // Each limb's limits as drawn (LIMIT_FLOATS per limb, see ikw_body_limits).
     bodyLimits() { return Float32Array.from(this.f32(this.x.ikw_body_limits(), 4 * LIMIT_FLOATS)); }
-    // A glTF animation's tracks (figure_file.js's tracksOf) as the figure's clip;
-    // null on success, else the reason (the clip before stays).
-    bodyLoadTracks(tracks) {
-        if (!tracks.length) return 'none of its tracks drives the skeleton';
-        const times = tracks.reduce((n, t) => n + t.times.length, 0), values = tracks.reduce((n, t) => n + t.values.length, 0);
-        if (this.x.ikw_tracks_reserve(tracks.length, times, values) !== 0) return 'the animation is too large';
-        const header = this.i32(this.x.ikw_tracks_header(), 4 * tracks.length);
-        const timeView = this.f32(this.x.ikw_tracks_times(), times), valueView = this.f32(this.x.ikw_tracks_values(), values);
-        let t = 0, v = 0;
-        tracks.forEach((track, c) => {
-            header.set([track.joint, track.path, track.interpolation, track.times.length], 4 * c);
-            timeView.set(track.times, t);
-            valueView.set(track.values, v);
-            t += track.times.length;
-            v += track.values.length;
-        });
-        const code = this.x.ikw_body_load_tracks(tracks.length);
-        return code === 0 ? null : this.message() || this.resultString(code);
-    }
     // The floor the clip's motion stands on (a point in the skeleton's root space), null when unknown.
     bodyClipFloor() {
         const p = Array.from(this.f32(this.x.ikw_body_clip_floor(), 3));

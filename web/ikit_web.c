@@ -27,6 +27,7 @@
 #include <ikit/jacobian.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ikit_web.h"
@@ -371,6 +372,18 @@ static int body_rig_build(void) {
 }
 
 const ik_humanoid *ikw_body_rig(void) { return body.count > 0 ? &body.rig : NULL; }
+
+/* Pick limb `limb`'s solver (ikw_limb_method, web/body_limbs.h). */
+IKW_EXPORT(ikw_body_limb_solver) int ikw_body_limb_solver(int limb, int method) {
+    const char *why = NULL;
+    ik_result r = ikw_limbs_pick(ikw_body_rig(), limb, method, &why);
+    if (why) ikw_set_message(why);
+    return r;
+}
+
+/* What the page draws of each limb's limits (IKW_LIMIT_FLOATS per limb, see
+ * web/body_limbs.h), at the last solved pose. */
+IKW_EXPORT(ikw_body_limits) const float *ikw_body_limits(void) { return ikw_limbs_draw(ikw_body_rig()); }
 const ik_skeleton *ikw_body_skeleton(void) { return body.count > 0 ? &body.skeleton : NULL; }
 float ikw_body_built_height(void) { return body.count > 0 ? body.built_height : 0; }
 
@@ -428,6 +441,36 @@ IKW_EXPORT(ikw_body_load) int ikw_body_load(int count, int names_length) {
         body.rest_ls[j].scale = ik_v3(r[7], r[8], r[9]);
     }
     body.count = count;
+    return body_rig();
+}
+
+/* A skeleton the library read from a file (glTF, BVH) as the figure: its
+ * names (a joint without one is "joint<j>"), parents and rest transforms
+ * copied, then mapped and rigged as ikw_body_load does; not exported. */
+int ikw_body_load_skeleton(const ik_skeleton *skeleton) {
+    size_t used = 0;
+    int j;
+    body.count = 0;
+    ikw_body_set_clip(NULL, 0);
+    body.built_height = 0;
+    if (skeleton->joint_count < 1 || skeleton->joint_count > IKW_MAX_FIGURE_JOINTS) {
+        ikw_set_message("the skeleton has more than 256 joints: too big for the playground");
+        return IK_ERR_RANGE;
+    }
+    for (j = 0; j < skeleton->joint_count; ++j) {
+        const char *name = skeleton->names ? skeleton->names[j] : NULL;
+        int length = name && name[0] ? snprintf(body.name_text + used, IKW_FIGURE_NAME_BYTES - used, "%s", name)
+                                     : snprintf(body.name_text + used, IKW_FIGURE_NAME_BYTES - used, "joint%d", j);
+        if (length < 0 || used + (size_t)length + 1 > IKW_FIGURE_NAME_BYTES) {
+            ikw_set_message("the joint names are too long for the playground");
+            return IK_ERR_RANGE;
+        }
+        body.names[j] = body.name_text + used;
+        used += (size_t)length + 1;
+        body.parents[j] = skeleton->parents[j];
+        body.rest_ls[j] = skeleton->rest_ls[j];
+    }
+    body.count = skeleton->joint_count;
     return body_rig();
 }
 
@@ -545,7 +588,7 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
         /* limbs with a chain solver (web/body_limbs.c) keep the figure's pose here, then solve alone */
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             enabled[limb] = body.job.goal[limb].enabled;
-            if (ikw_limb_solver_now(limb) != IKW_LIMB_TWO_BONE) body.job.goal[limb].enabled = 0;
+            if (ikw_limb_solver_now(&body.rig, limb) != IKW_LIMB_TWO_BONE) body.job.goal[limb].enabled = 0;
         }
         r = ik_humanoid_solve_run(&body.job);
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) body.job.goal[limb].enabled = enabled[limb];

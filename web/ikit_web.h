@@ -1,5 +1,5 @@
 /* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
- * web/body_clip.c, web/body_mesh.c, web/body_floor.c, web/figure_check.c,
+ * web/body_clip.c, web/body_mesh.c, web/body_floor.c, web/figure_file.c,
  * web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
@@ -11,6 +11,9 @@
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
 #include <ikit/math.h>
+
+#include "body_floor.h"
+#include "body_limbs.h"
 
 /* Exported by name from the wasm module; plain functions in a native build
  * (bench/bench_web.c times the same calls natively). */
@@ -99,10 +102,6 @@ float ikw_body_clip_duration(void);
 void ikw_body_time(float seconds);
 void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time); /* for web/body_clip.c, not exported */
 const float *ikw_body_clip_floor(void); /* a point on the clip's floor, root space; NaN for none */
-/* The floor a clip's motion stands on (web/body_floor.c): 1 and its height
- * along rig->up_rs in the skeleton's root space in *floor_rs; 0 when it
- * cannot be found. */
-int ikw_clip_floor(const ik_humanoid *rig, const ik_clip *clip, ik_real frame_time, ik_real *floor_rs);
 
 const ik_humanoid *ikw_body_rig(void);      /* the loaded figure's rig, NULL for none; not exported */
 const ik_skeleton *ikw_body_skeleton(void); /* its skeleton, NULL for none; not exported */
@@ -120,44 +119,46 @@ const int *ikw_body_mesh_joints(void);
 const float *ikw_body_mesh_weights(void);
 const int *ikw_body_mesh_indices(void);
 
-/* Each limb's solver (web/body_limbs.c; the page's menu, in this order). */
-typedef enum ikw_limb_method {
-    IKW_LIMB_TWO_BONE, /* the rig's own closed-form solve */
-    IKW_LIMB_FABRIK,
-    IKW_LIMB_CCD,
-    IKW_LIMB_DLS,
-    IKW_LIMB_METHODS
-} ikw_limb_method;
-/* Per limb: the middle joint (3), the model-space hinge (3), the upper bone's
- * direction (3), the bend's min and max (radians, 0 straight), the upper
- * bone's length, the start joint (3), the cone's axis (3) and half-angle,
- * the limb's method. */
-enum { IKW_LIMIT_FLOATS = 20 };
+/* Each limb's solver and the limits drawn (web/body_limbs.h). */
 int ikw_body_limb_solver(int limb, int method);
-int ikw_limb_solver_now(int limb);
-void ikw_limb_constraints(const ik_humanoid *rig, int limb, ik_constraint out[3]); /* [start, mid, end] */
 const float *ikw_body_limits(void);
-ik_result ikw_limbs_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4 *model_ms, const ik_mat4 *root_ms,
-                          const ik_humanoid_goal *goals, ik_humanoid_report *report);
-void ikw_limbs_store(const ik_humanoid *rig, const ik_mat4 *model_ms, const ik_mat4 *root_ms);
 
 /* A BVH figure with its motion (web/body_clip.c). */
 char *ikw_input_buffer(int size);
 int ikw_body_load_bvh(int length);
 
-/* A glTF file's `length` bytes in ikw_input_buffer read and rigged by the
- * library (web/figure_check.c): 0 a humanoid; 1 not readable, 2 read but no
- * humanoid, with ikw_message() in the library's words (as ikc's). */
+/* A glTF or GLB file (web/figure_file.c): its `length` bytes in
+ * ikw_input_buffer read by the library's asset loader and rigged, kept as
+ * the file in waiting: 0 a humanoid; 1 not readable, 2 read but no
+ * humanoid, with ikw_message() in the library's words (as ikc's).
+ * ikw_figure_use(1) makes the file in waiting the figure (0: the last one
+ * used again); ikw_figure_joint_node gives each joint's glTF node (for the
+ * drawing); ikw_figure_play plays the file's animation `clip` (-1: none). */
 int ikw_figure_check(int length);
+int ikw_figure_use(int waiting);
+int ikw_figure_joint_node(int joint);
+int ikw_figure_clip_count(void);
+const char *ikw_figure_clip_name(int clip);
+float ikw_figure_clip_duration(int clip);
+int ikw_figure_play(int clip);
+int ikw_body_load_skeleton(const ik_skeleton *skeleton); /* for the file readers' parts, not exported */
 
-/* A robot arm: a URDF chain read by the page (web/robot_arm.c). Each chain
- * joint is IKW_ROBOT_FIELDS doubles: type (ik_robot_joint_type), origin
- * xyz, origin rpy, axis xyz, has_limit, lower, upper, the id of its final
- * mimic leader (its own id when it mimics nothing), multiplier, offset. */
-enum { IKW_ROBOT_FIELDS = 16 };
-double *ikw_robot_joint_buffer(void);
+/* A robot arm (web/robot_arm.c): a URDF document in ikw_input_buffer read
+ * by the library (ikw_robot_read), the chain from its root to a tip link
+ * loaded (ikw_robot_use: a link index; ikw_robot_tip(k), best first, are
+ * the leaves), then posed and solved. ikw_robot_joints: per chain joint its
+ * type (ik_robot_joint_type) and unit axis. */
+int ikw_robot_read(int length);
+int ikw_robot_use(int tip);
+const char *ikw_robot_name(void);
+int ikw_robot_link_count(void);
+int ikw_robot_urdf_joint_count(void);
+const char *ikw_robot_link_name(int link);
+int ikw_robot_tip_count(void);
+int ikw_robot_tip(int k);
+const char *ikw_robot_variable_name(int v);
+const float *ikw_robot_joints(void);
 int ikw_robot_max_joints(void);
-int ikw_robot_load(int joint_count);
 int ikw_robot_joint_count(void);
 int ikw_robot_variable_count(void);
 ik_real *ikw_robot_q(void);
@@ -170,16 +171,6 @@ float ikw_robot_position_error(void);
 float ikw_robot_angle_error(void);
 int ikw_robot_iterations(void);
 int ikw_robot_reached(void);
-
-/* A glTF file's animation handed in as tracks (web/body_tracks.c): per track
- * joint, path (ik_channel_path), interpolation (ik_interpolation), key count;
- * times and values (CUBICSPLINE: in-tangent, value, out-tangent per key)
- * one track after another. */
-int ikw_tracks_reserve(int channels, int times, int values);
-int *ikw_tracks_header(void);
-float *ikw_tracks_times(void);
-float *ikw_tracks_values(void);
-int ikw_body_load_tracks(int channel_count);
 
 /* Scripted cases (web/bench_cases.c). */
 enum {

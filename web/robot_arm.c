@@ -1,17 +1,18 @@
-/* A robot arm for the playground: the page reads a URDF file with the
- * browser's own XML parser (web/urdf_file.js; libxml2 is not built for
- * wasm), walks its tree from the root link to a chosen tip link and hands
- * that chain's joints here as plain numbers. This file fills an
- * ik_robot_chain from them exactly as ik_urdf_robot_chain fills one from the
- * native reader (origins through ik_urdf_origin; one variable per distinct
- * mimic leader, in chain order) and solves the tool pose with the numeric
- * pose IK (ik_robot_ik_run), limits kept. */
+/* A robot arm for the playground: a URDF document the page hands in is read
+ * by the library's own reader (ik_urdf_read_memory, the same words for a bad
+ * file as ikc's), the chain from its root link to a chosen tip link made by
+ * ik_urdf_robot_chain, and the tool pose solved with the numeric pose IK
+ * (ik_robot_ik_run), limits kept. The tip links the page offers are the
+ * tree's leaves, best first: most rotating joints above them, then the
+ * fewest prismatic ones (a hand's tool point before its fingers), then
+ * document order. */
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
 #include <ikit/urdf.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ikit_web.h"
 
@@ -23,7 +24,11 @@ static union {
 } robot_scratch;
 
 static struct {
-    double in[IKW_ROBOT_FIELDS * IK_ROBOT_MAX_JOINTS]; /* written by the page (ikw_robot_joint_buffer) */
+    ik_urdf *urdf;   /* the robot whose chain is loaded */
+    ik_urdf *staged; /* one just read, until a chain of it loads (ikw_robot_use) */
+    int *tips, tip_count;
+    int variable_joints[IK_ROBOT_MAX_JOINTS]; /* the URDF joint each variable is the value of */
+    float joints[4 * IK_ROBOT_MAX_JOINTS];    /* per chain joint: type, axis xyz */
     ik_robot_chain chain;
     ik_real q[IK_ROBOT_MAX_JOINTS], lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS];
     ik_bool limited[IK_ROBOT_MAX_JOINTS];
@@ -33,7 +38,6 @@ static struct {
     unsigned long solves; /* seeds each solve's restarts, so a frame that did not reach tries new ones */
 } arm;
 
-IKW_EXPORT(ikw_robot_joint_buffer) double *ikw_robot_joint_buffer(void) { return arm.in; }
 IKW_EXPORT(ikw_robot_max_joints) int ikw_robot_max_joints(void) { return IK_ROBOT_MAX_JOINTS; }
 IKW_EXPORT(ikw_robot_joint_count) int ikw_robot_joint_count(void) { return arm.chain.joint_count; }
 IKW_EXPORT(ikw_robot_variable_count) int ikw_robot_variable_count(void) { return arm.chain.variable_count; }
@@ -41,44 +45,96 @@ IKW_EXPORT(ikw_robot_q) ik_real *ikw_robot_q(void) { return arm.q; }
 IKW_EXPORT(ikw_robot_lower) const ik_real *ikw_robot_lower(void) { return arm.lower; }
 IKW_EXPORT(ikw_robot_upper) const ik_real *ikw_robot_upper(void) { return arm.upper; }
 IKW_EXPORT(ikw_robot_frames) const float *ikw_robot_frames(void) { return arm.frames; }
+IKW_EXPORT(ikw_robot_joints) const float *ikw_robot_joints(void) { return arm.joints; }
 IKW_EXPORT(ikw_robot_position_error) float ikw_robot_position_error(void) { return arm.position_error; }
 IKW_EXPORT(ikw_robot_angle_error) float ikw_robot_angle_error(void) { return arm.angle_error; }
 IKW_EXPORT(ikw_robot_iterations) int ikw_robot_iterations(void) { return arm.iterations; }
 IKW_EXPORT(ikw_robot_reached) int ikw_robot_reached(void) { return arm.reached; }
 
-static ik_result refuse(int joint, const char *why, ik_result r) {
-    char text[160];
-    snprintf(text, sizeof text, "chain joint %d: %s", joint, why);
-    ikw_set_message(text);
-    return r;
+/* The robot the page asks about: the one just read, else the loaded one. */
+static const ik_urdf *shown(void) { return arm.staged ? arm.staged : arm.urdf; }
+
+IKW_EXPORT(ikw_robot_name) const char *ikw_robot_name(void) { return shown() && shown()->name ? shown()->name : ""; }
+IKW_EXPORT(ikw_robot_link_count) int ikw_robot_link_count(void) { return shown() ? shown()->link_count : 0; }
+IKW_EXPORT(ikw_robot_urdf_joint_count) int ikw_robot_urdf_joint_count(void) {
+    return shown() ? shown()->joint_count : 0;
+}
+IKW_EXPORT(ikw_robot_link_name) const char *ikw_robot_link_name(int link) {
+    return shown() && link >= 0 && link < shown()->link_count ? shown()->links[link].name : "";
+}
+IKW_EXPORT(ikw_robot_tip_count) int ikw_robot_tip_count(void) { return arm.tip_count; }
+IKW_EXPORT(ikw_robot_tip) int ikw_robot_tip(int k) { return k >= 0 && k < arm.tip_count ? arm.tips[k] : -1; }
+/* The name of the URDF joint whose value variable v is (its mimic leader's, for a mimic joint). */
+IKW_EXPORT(ikw_robot_variable_name) const char *ikw_robot_variable_name(int v) {
+    return arm.urdf && v >= 0 && v < arm.chain.variable_count ? arm.urdf->joints[arm.variable_joints[v]].name : "";
 }
 
-/* One chain joint from its IKW_ROBOT_FIELDS numbers (see ikit_web.h); the
- * variable is assigned by the caller. */
-static ik_result read_joint(int k, ik_robot_joint *out, int *leader) {
-    const double *f = &arm.in[IKW_ROBOT_FIELDS * k];
-    double length;
-    int i;
-    for (i = 0; i < IKW_ROBOT_FIELDS; ++i)
-        if (!isfinite(f[i])) return refuse(k, "a number is not finite", IK_ERR_NONFINITE);
-    if (f[0] != (int)f[0] || f[0] < IK_ROBOT_FIXED || f[0] > IK_ROBOT_PRISMATIC)
-        return refuse(k, "unknown joint type", IK_ERR_RANGE);
-    out->type = (ik_robot_joint_type)(int)f[0];
-    out->origin = ik_urdf_origin(f + 1, f + 4);
-    length = sqrt(f[7] * f[7] + f[8] * f[8] + f[9] * f[9]);
-    if (!(length > 0)) return refuse(k, "the axis is zero", IK_ERR_DEGENERATE);
-    out->axis = ik_v3((ik_real)(f[7] / length), (ik_real)(f[8] / length), (ik_real)(f[9] / length));
-    /* as ik_urdf_robot_chain: limits only where given, never on continuous joints */
-    if (f[10] != 0 && out->type != IK_ROBOT_CONTINUOUS) {
-        out->lower = (ik_real)f[11];
-        out->upper = (ik_real)f[12];
-    } else {
-        out->lower = out->upper = 0;
+/* A leaf's rank: rotating joints above it (more first), then prismatic ones (fewer first). */
+static int tip_rank(const ik_urdf *u, int link) {
+    int rotating = 0, prismatic = 0;
+    for (; u->links[link].parent_joint >= 0; link = u->joints[u->links[link].parent_joint].parent_link) {
+        ik_robot_joint_type type = u->joints[u->links[link].parent_joint].type;
+        rotating += type == IK_ROBOT_REVOLUTE || type == IK_ROBOT_CONTINUOUS;
+        prismatic += type == IK_ROBOT_PRISMATIC;
     }
-    out->variable = -1;
-    out->multiplier = (ik_real)f[14];
-    out->offset = (ik_real)f[15];
-    *leader = (int)f[13];
+    return rotating * (IK_URDF_MAX_ITEMS + 1) - prismatic;
+}
+
+/* The leaves below the root, best first (a stable insertion sort by rank:
+ * document order among equals). */
+static ik_result find_tips(const ik_urdf *u) {
+    int link, j, k, *ranks, *has_child;
+    free(arm.tips);
+    arm.tip_count = 0;
+    arm.tips = (int *)calloc(3 * ((size_t)u->link_count + 1), sizeof *arm.tips);
+    if (!arm.tips) return IK_ERR_NO_MEMORY;
+    ranks = arm.tips + u->link_count + 1;
+    has_child = ranks + u->link_count + 1;
+    for (j = 0; j < u->joint_count; ++j) has_child[u->joints[j].parent_link] = 1;
+    for (link = 0; link < u->link_count; ++link) {
+        int rank;
+        if (link == u->root_link || has_child[link]) continue;
+        rank = tip_rank(u, link);
+        for (k = arm.tip_count; k > 0 && ranks[k - 1] < rank; --k) {
+            arm.tips[k] = arm.tips[k - 1];
+            ranks[k] = ranks[k - 1];
+        }
+        arm.tips[k] = link;
+        ranks[k] = rank;
+        ++arm.tip_count;
+    }
+    return IK_OK;
+}
+
+/* The URDF document of `length` bytes in ikw_input_buffer() read by the
+ * library; its links and tips are then what the page is told about, and its
+ * chain is loaded by ikw_robot_use. On error ikw_message() holds the
+ * reader's message (ikc's words) and the loaded robot stays. */
+IKW_EXPORT(ikw_robot_read) int ikw_robot_read(int length) {
+    const char *text = ikw_input_buffer(length);
+    ik_urdf *u = NULL;
+    ik_error err;
+    ik_result r;
+    if (!text || length < 0) {
+        ikw_set_message("the URDF text is not in the input buffer");
+        return IK_ERR_RANGE;
+    }
+    r = ik_urdf_read_memory(text, (size_t)length, &u, &err);
+    if (r == IK_OK) r = find_tips(u);
+    if (r == IK_OK && arm.tip_count == 0) {
+        snprintf(err.message, sizeof err.message, "no joint moves a link");
+        r = IK_ERR_NOT_FOUND;
+    }
+    if (r != IK_OK) {
+        ik_urdf_free(u);
+        ikw_set_message(err.message[0] ? err.message : ik_result_str(r));
+        ik_urdf_free(arm.staged);
+        arm.staged = NULL;
+        if (arm.urdf) find_tips(arm.urdf);
+        return r;
+    }
+    ik_urdf_free(arm.staged);
+    arm.staged = u;
     return IK_OK;
 }
 
@@ -108,43 +164,55 @@ static ik_result store_frames(void) {
     return IK_OK;
 }
 
-/* The chain of `joint_count` joints written to ikw_robot_joint_buffer(),
- * base first. A moving joint's field 13 names its final mimic leader (any
- * id: the URDF joint index; its own for an ordinary joint), 14 and 15 the
- * composed multiplier and offset (1 and 0 for an ordinary joint): joints
- * with the same leader share a variable, numbered in chain order (as
- * ik_urdf_robot_chain numbers them). On error the old chain stays and
+/* The chain from the root link to link `tip` of the robot just read (or,
+ * when none is waiting, of the loaded one), made by ik_urdf_robot_chain and
+ * posed at zero inside its limits. A robot just read becomes the loaded one.
+ * On error the old chain stays, a robot just read is dropped, and
  * ikw_message() says why. */
-IKW_EXPORT(ikw_robot_load) int ikw_robot_load(int joint_count) {
+IKW_EXPORT(ikw_robot_use) int ikw_robot_use(int tip) {
+    const ik_urdf *u = shown();
     ik_robot_chain chain;
-    int leaders[IK_ROBOT_MAX_JOINTS], bad = -1, k, v;
-    ik_result r;
-    if (joint_count < 1 || joint_count > IK_ROBOT_MAX_JOINTS) {
-        ikw_set_message("the chain must have 1 to 64 joints");
-        return IK_ERR_RANGE;
+    ik_error err;
+    int variable_joints[IK_ROBOT_MAX_JOINTS], bad = -1, k;
+    ik_result r = IK_ERR_RANGE;
+    err.message[0] = '\0';
+    if (!u || tip < 0 || tip >= u->link_count)
+        snprintf(err.message, sizeof err.message, "%s", u ? "no such link" : "no robot read");
+    else
+        r = ik_urdf_robot_chain(u, u->links[u->root_link].name, u->links[tip].name, &chain, variable_joints, &err);
+    if (r == IK_OK && chain.variable_count == 0) {
+        snprintf(err.message, sizeof err.message, "the chain has no moving joint");
+        r = IK_ERR_RANGE;
     }
-    chain.joint_count = joint_count;
-    chain.variable_count = 0;
-    for (k = 0; k < joint_count; ++k) {
-        int leader;
-        r = read_joint(k, &chain.joints[k], &leader);
-        if (r != IK_OK) return r;
-        if (chain.joints[k].type == IK_ROBOT_FIXED) {
-            chain.joints[k].multiplier = 1;
-            chain.joints[k].offset = 0;
-            continue;
+    if (r == IK_OK) {
+        r = ik_robot_variable_limits(&chain, arm.lower, arm.upper, arm.limited, &bad);
+        if (r != IK_OK)
+            snprintf(err.message, sizeof err.message,
+                     "chain joint %d: its limits are not usable (lower above upper, or a mimic multiplier of 0)", bad);
+    }
+    if (r != IK_OK) {
+        ikw_set_message(err.message[0] ? err.message : ik_result_str(r));
+        if (arm.staged) {
+            ik_urdf_free(arm.staged);
+            arm.staged = NULL;
+            if (arm.urdf) find_tips(arm.urdf);
         }
-        for (v = 0; v < chain.variable_count && leaders[v] != leader; ++v) continue;
-        if (v == chain.variable_count) leaders[chain.variable_count++] = leader;
-        chain.joints[k].variable = v;
+        if (arm.chain.variable_count > 0) ik_robot_variable_limits(&arm.chain, arm.lower, arm.upper, arm.limited, NULL);
+        return r;
     }
-    if (chain.variable_count == 0) {
-        ikw_set_message("the chain has no moving joint");
-        return IK_ERR_RANGE;
+    if (arm.staged) {
+        ik_urdf_free(arm.urdf);
+        arm.urdf = arm.staged;
+        arm.staged = NULL;
     }
-    r = ik_robot_variable_limits(&chain, arm.lower, arm.upper, arm.limited, &bad);
-    if (r != IK_OK) return refuse(bad, "its limits are not usable (lower above upper, or a mimic multiplier of 0)", r);
     arm.chain = chain;
+    for (k = 0; k < chain.variable_count; ++k) arm.variable_joints[k] = variable_joints[k];
+    for (k = 0; k < chain.joint_count; ++k) {
+        arm.joints[4 * k] = (float)chain.joints[k].type;
+        arm.joints[4 * k + 1] = (float)chain.joints[k].axis.x;
+        arm.joints[4 * k + 2] = (float)chain.joints[k].axis.y;
+        arm.joints[4 * k + 3] = (float)chain.joints[k].axis.z;
+    }
     start_pose();
     return store_frames();
 }

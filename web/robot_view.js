@@ -1,13 +1,12 @@
 // robot_view.js: a robot arm from a URDF file (examples/six_axis_arm.urdf
-// until one is dropped on the page or opened), read by urdf_file.js with the
-// browser's XML parser, its chain from the root link to a chosen tip link
-// solved every frame in wasm by ikit's pose IK (ik_robot_ik_run, limits
+// until one is dropped on the page or opened), read in wasm by the library's
+// URDF reader (ikc's words for a bad file), its chain from the root link to a
+// chosen tip link (ik_urdf_robot_chain) solved every frame by ikit's pose IK (ik_robot_ik_run, limits
 // kept, warm-started). The user drags the goal (the green ball with its
 // axes) and turns it with the X, Y, Z keys (Shift: the other way); each
 // joint's value is shown, and can be set, on a slider spanning its limits.
 // URDF is z-up; the arm is drawn turned so that z is three.js's y.
 import { Scene3D, THREE, formatVec } from './scene3d.js';
-import { parseUrdf, tipCandidates, chainFields } from './urdf_file.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
@@ -58,8 +57,8 @@ export class RobotView {
             message('robot-message', `cannot load ${name}.urdf: HTTP ${response.status}`);
             return;
         }
-        const text = await response.text();
-        if (ticket === this.tickets) this.load(`${name}.urdf`, text, name);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        if (ticket === this.tickets) this.load(`${name}.urdf`, bytes, name);
     }
 
     nextTicket() {
@@ -68,44 +67,33 @@ export class RobotView {
     }
 
     async loadFile(file) {
-        if (file.size > 16 * 1024 * 1024) {
-            message('robot-message', `${file.name} was not loaded: a URDF file is at most 16 MiB`);
+        if (file.size > 256 * 1024 * 1024) {
+            message('robot-message', `${file.name} was not loaded: the file is too large`);
             return;
         }
         const ticket = this.nextTicket();
-        const text = await file.text();
-        if (ticket === this.tickets) this.load(file.name, text, `~${file.name}`);
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        if (ticket === this.tickets) this.load(file.name, bytes, `~${file.name}`);
     }
 
     // A URDF document (`id`: its name in a link, see BUILT_IN); on any error the message says why
     // and the old arm stays. The link's tip, goal and joints are taken when the link names this robot.
-    load(name, text, id) {
-        let robot;
-        try {
-            robot = parseUrdf(text);
-        } catch (err) {
-            message('robot-message', `${name} was not loaded: ${err.message}`);
+    load(name, bytes, id) {
+        const { robot, error } = this.ik.robotRead(bytes);
+        if (error) {
+            message('robot-message', `${name} was not loaded: ${error}`);
             return false;
         }
-        const tips = tipCandidates(robot);
-        if (!tips.length) {
-            message('robot-message', `${name} was not loaded: no joint moves a link`);
-            return false;
-        }
+        const tips = robot.tips;
         const linked = this.linked?.file === id ? this.linked : null;
         const tip = tips.find((l) => robot.links[l] === linked?.tip) ?? tips[0];
-        const previous = this.robot;
-        this.robot = robot;
-        if (!this.useTip(tip, linked)) {
-            this.robot = previous;
-            return false;
-        }
+        if (!this.useTip(tip, linked, robot, name)) return false;
         if (linked) this.linked = null;
         this.tipMenu.replaceChildren(...tips.map((l) => new Option(robot.links[l], String(l))));
         this.tipMenu.value = String(tip);
         this.fileName = name;
         state.set('rf', id);
-        show('robot-name', `${name}: ${robot.name || 'robot'}, ${robot.links.length} links, ${robot.joints.length} joints`);
+        show('robot-name', `${name}: ${robot.name || 'robot'}, ${robot.links.length} links, ${robot.jointCount} joints`);
         const waiting = this.linked?.file.startsWith('~') ? this.linked.file.slice(1) : null;
         message('robot-message', id.startsWith('~') ? `${name} is a file from your disk: a link to this page cannot carry it ` +
             `(the link keeps the goal and joints, shown when ${name} is opened again).`
@@ -116,18 +104,19 @@ export class RobotView {
 
     // The chain from the root to link `tip`, posed at its start (zero inside the limits) or at a
     // link's joints (`pose.q`, when they fit), the goal on its tool or at the link's (`pose.goal`).
-    useTip(tip, pose = null) {
-        const chain = chainFields(this.robot, tip);
-        const error = this.ik.robotLoad(chain.fields, chain.joints.length);
+    // `robot`: one just read (robotRead), named `name`, which becomes the loaded one.
+    useTip(tip, pose = null, robot = this.robot, name = null) {
+        const error = this.ik.robotUse(tip);
         if (error) {
-            message('robot-message', `The chain to '${this.robot.links[tip]}' was not loaded: ${error}`);
+            message('robot-message', name ? `${name} was not loaded: ${error}` : `The chain to '${robot.links[tip]}' was not loaded: ${error}`);
             return false;
         }
-        this.chain = chain;
+        this.robot = robot;
+        this.chain = this.ik.robotChain;
         this.buildDrawing();
         this.buildSliders();
-        state.set('rt', this.robot.links[tip]);
-        if (pose?.q?.length === chain.variables.length) this.ik.robotPose(pose.q);
+        state.set('rt', robot.links[tip]);
+        if (pose?.q?.length === this.chain.variables.length) this.ik.robotPose(pose.q);
         if (pose?.goal) {
             this.goal.position.fromArray(pose.goal, 0);
             this.goal.quaternion.fromArray(pose.goal, 3);
@@ -172,8 +161,7 @@ export class RobotView {
             this.drawing.add(mesh);
             return mesh;
         });
-        this.jointMarks = this.chain.joints.map((k) => {
-            const j = this.robot.joints[k];
+        this.jointMarks = this.chain.joints.map((j) => {
             if (j.type === 0) return null;
             const geometry = j.type === 3 ? new THREE.BoxGeometry(0.05, 0.09, 0.05) : new THREE.CylinderGeometry(0.04, 0.04, 0.09, 20);
             const mesh = new THREE.Mesh(geometry, jointMaterial);
@@ -199,7 +187,7 @@ export class RobotView {
                 this.goalToTool();
             });
             const value = document.createElement('span');
-            row.append(`${v.name} `, slider, value);
+            row.append(`${v} `, slider, value);
             return { row, slider, value };
         });
         this.sliders = rows;

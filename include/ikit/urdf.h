@@ -24,12 +24,19 @@
  * lower > upper (IK_ERR_RANGE) are refused. Mimic joints may follow mimic
  * joints, but not in a loop (IK_ERR_HIERARCHY).
  *
+ * The XML is read by the io layer's own strict reader (the same in the
+ * native build and in WebAssembly, so ikc, Python and the playground give
+ * one file the same result and the same message), which checks the
+ * document as libxml2 does and refuses a malformed one with libxml2's words
+ * ("line 1, column 33: XML: Premature end of data in tag robot line 1").
  * Hostile files: a DOCTYPE (so any entity declaration: "billion laughs",
  * external entities) is refused (IK_ERR_UNSUPPORTED) before parsing; the
- * parser never touches the network or loads DTDs, and documents are read as
- * UTF-8. Inputs above IK_URDF_MAX_BYTES or with more than IK_URDF_MAX_ITEMS
- * links or joints are refused (IK_ERR_RANGE). Errors name the line and the
- * element in the ik_error message ("line 12, column 0: <joint name=..>").
+ * reader knows only the five predefined entities and character references,
+ * never touches a file or the network, nests at most 256 elements deep,
+ * and reads documents as UTF-8 (other bytes refused). Inputs above
+ * IK_URDF_MAX_BYTES or with more than IK_URDF_MAX_ITEMS links or joints are
+ * refused (IK_ERR_RANGE). Errors name the line and the element in the
+ * ik_error message ("line 12, column 0: <joint name=..>").
  */
 #ifndef IKIT_URDF_H
 #define IKIT_URDF_H
@@ -80,8 +87,7 @@ typedef struct ik_urdf {
 } ik_urdf;
 
 /* A joint's <origin xyz rpy> as a transform (unit scale): translation xyz,
- * rotation R = Rz(yaw) Ry(pitch) Rx(roll) (see above). The reader uses it,
- * and so does the playground, which reads URDF with the browser's parser. */
+ * rotation R = Rz(yaw) Ry(pitch) Rx(roll) (see above). */
 ik_transform ik_urdf_origin(const double xyz[3], const double rpy[3]);
 
 /* Read a URDF document from memory (`size` bytes, need not be

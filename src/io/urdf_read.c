@@ -1,8 +1,7 @@
-/* ikit io: reading URDF robot descriptions with libxml2 (see urdf.h). */
+/* ikit io: reading URDF robot descriptions (see urdf.h) on the io layer's
+ * strict XML reader (xml_read.h), in the native build and in WebAssembly. */
 #include <ikit/urdf.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 
 #include "file_read.h"
 #include "text_scan.h"
+#include "xml_read.h"
 
 /* Records a failure at an element's line: "line L, column 0: <msg>". */
 static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fmt, ...)
@@ -26,55 +26,55 @@ static ik_result fail_at(ik_error *error, long line, ik_result r, const char *fm
     return r;
 }
 
-static long node_line(const xmlNode *node) { return (long)xmlGetLineNo(node); }
+/* Elements are indices into the XML document (xml_read.h). */
+static long node_line(const ik_xml_doc *xml, int node) { return xml->elements[node].line; }
 
-static int is_element(const xmlNode *node, const char *name) {
-    return node->type == XML_ELEMENT_NODE && strcmp((const char *)node->name, name) == 0;
+static int is_element(const ik_xml_doc *xml, int node, const char *name) {
+    return strcmp(xml->elements[node].name, name) == 0;
 }
 
 /* A malloc'ed copy of attribute `name` of `node`, or NULL when it is absent
  * (*no_memory set when the copy failed). */
-static char *attribute_copy(xmlNode *node, const char *name, int *no_memory) {
-    xmlChar *value = xmlGetProp(node, (const xmlChar *)name);
+static char *attribute_copy(const ik_xml_doc *xml, int node, const char *name, int *no_memory) {
+    const char *value = ik_xml_attribute_value(xml, node, name);
     char *copy;
     size_t length;
     if (!value) return NULL;
-    length = strlen((const char *)value);
+    length = strlen(value);
     copy = (char *)malloc(length + 1);
     if (copy)
         memcpy(copy, value, length + 1);
     else
         *no_memory = 1;
-    xmlFree(value);
     return copy;
 }
 
 /* Exactly `count` blank-separated decimal numbers of attribute `attr` into
  * out [count] (the BVH and chain readers' exact, locale-free parser); an
  * absent attribute leaves out as it is. */
-static ik_result read_numbers(xmlNode *node, const char *attr, double *out, int count, const char *owner,
-                              ik_error *error) {
-    xmlChar *value = xmlGetProp(node, (const xmlChar *)attr);
+static ik_result read_numbers(const ik_xml_doc *xml, int node, const char *attr, double *out, int count,
+                              const char *owner, ik_error *error) {
+    const char *value = ik_xml_attribute_value(xml, node, attr);
+    const char *element = xml->elements[node].name;
     ik_text_scan scan;
     ik_text_token token;
     ik_result r = IK_OK;
     int k;
     if (!value) return IK_OK;
-    ik_text_scan_init(&scan, (const char *)value, strlen((const char *)value), 0);
+    ik_text_scan_init(&scan, value, strlen(value), 0);
     for (k = 0; k < count && r == IK_OK; ++k) {
         ik_text_number n =
             ik_text_next(&scan, &token, 1) ? ik_text_number_parse(&token, &out[k]) : IK_TEXT_NUMBER_SYNTAX;
         if (n == IK_TEXT_NUMBER_SYNTAX)
-            r = fail_at(error, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
-                        (const char *)node->name, attr, (const char *)value, count);
+            r = fail_at(error, node_line(xml, node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
+                        element, attr, value, count);
         else if (n == IK_TEXT_NUMBER_NONFINITE)
-            r = fail_at(error, node_line(node), IK_ERR_NONFINITE, "%s <%s %s=\"%.40s\">: number %d is not finite",
-                        owner, (const char *)node->name, attr, (const char *)value, k + 1);
+            r = fail_at(error, node_line(xml, node), IK_ERR_NONFINITE, "%s <%s %s=\"%.40s\">: number %d is not finite",
+                        owner, element, attr, value, k + 1);
     }
     if (r == IK_OK && ik_text_next(&scan, &token, 1))
-        r = fail_at(error, node_line(node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
-                    (const char *)node->name, attr, (const char *)value, count);
-    xmlFree(value);
+        r = fail_at(error, node_line(xml, node), IK_ERR_PARSE, "%s <%s %s=\"%.40s\">: expected %d numbers", owner,
+                    element, attr, value, count);
     return r;
 }
 
@@ -114,6 +114,7 @@ static int find_sorted(const name_entry *entries, int count, const char *name) {
 
 typedef struct urdf_reader {
     ik_urdf *u;
+    const ik_xml_doc *xml;
     ik_error *error;
     char **mimic_names;                   /* [joint_count]: the leader named by each joint's <mimic>, or NULL */
     name_entry *link_names, *joint_names; /* sorted by name */
@@ -131,18 +132,18 @@ static ik_result lookup(const urdf_reader *rd, int links, const char *name, long
     return fail_at(rd->error, line, r, "%s: %s", owner, found.message);
 }
 
-static ik_result read_link(urdf_reader *rd, xmlNode *node) {
+static ik_result read_link(urdf_reader *rd, int node) {
     int no_memory = 0;
     ik_urdf_link *link = &rd->u->links[rd->u->link_count];
-    char *name = attribute_copy(node, "name", &no_memory);
+    char *name = attribute_copy(rd->xml, node, "name", &no_memory);
     if (no_memory) return IK_ERR_NO_MEMORY;
     if (!name || !name[0]) {
         free(name);
-        return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "<link>: no name");
+        return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_PARSE, "<link>: no name");
     }
     link->name = name;
     link->parent_joint = -1;
-    link->line = node_line(node);
+    link->line = node_line(rd->xml, node);
     ++rd->u->link_count;
     return IK_OK;
 }
@@ -166,48 +167,47 @@ static ik_result joint_type(const char *type, long line, const char *owner, ik_r
 }
 
 /* <parent link="..."/> or <child link="..."/>: the link's index. */
-static ik_result joint_link(urdf_reader *rd, xmlNode *node, const char *owner, int *index) {
-    xmlChar *name = xmlGetProp(node, (const xmlChar *)"link");
-    ik_result r;
+static ik_result joint_link(urdf_reader *rd, int node, const char *owner, int *index) {
+    const char *name = ik_xml_attribute_value(rd->xml, node, "link");
     if (!name)
-        return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner, node->name);
-    r = lookup(rd, 1, (const char *)name, node_line(node), owner, index);
-    xmlFree(name);
-    return r;
+        return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_PARSE, "%s <%s>: no link attribute", owner,
+                       rd->xml->elements[node].name);
+    return lookup(rd, 1, name, node_line(rd->xml, node), owner, index);
 }
 
 /* <origin xyz rpy>: the joint frame in the parent link's frame. */
-static ik_result joint_origin(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint) {
+static ik_result joint_origin(urdf_reader *rd, int node, const char *owner, ik_urdf_joint *joint) {
     double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
-    ik_result r = read_numbers(node, "xyz", xyz, 3, owner, rd->error);
-    if (r == IK_OK) r = read_numbers(node, "rpy", rpy, 3, owner, rd->error);
+    ik_result r = read_numbers(rd->xml, node, "xyz", xyz, 3, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(rd->xml, node, "rpy", rpy, 3, owner, rd->error);
     if (r != IK_OK) return r;
     joint->origin = ik_urdf_origin(xyz, rpy);
     if (!ik_transform_finite(joint->origin))
-        return fail_at(rd->error, node_line(node), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
+        return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
     return IK_OK;
 }
 
 /* <axis xyz>: normalised in double; a zero axis is refused. */
-static ik_result joint_axis(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint) {
+static ik_result joint_axis(urdf_reader *rd, int node, const char *owner, ik_urdf_joint *joint) {
     double a[3] = {1, 0, 0}, length;
-    ik_result r = read_numbers(node, "xyz", a, 3, owner, rd->error);
+    ik_result r = read_numbers(rd->xml, node, "xyz", a, 3, owner, rd->error);
     if (r != IK_OK) return r;
     length = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     if (!(length > 1e-12) || !isfinite(length))
-        return fail_at(rd->error, node_line(node), IK_ERR_DEGENERATE, "%s <axis>: zero or unusable axis", owner);
+        return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_DEGENERATE, "%s <axis>: zero or unusable axis",
+                       owner);
     joint->axis = ik_v3((ik_real)(a[0] / length), (ik_real)(a[1] / length), (ik_real)(a[2] / length));
     return IK_OK;
 }
 
-static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint) {
-    ik_result r = read_numbers(node, "lower", &joint->lower, 1, owner, rd->error);
-    if (r == IK_OK) r = read_numbers(node, "upper", &joint->upper, 1, owner, rd->error);
-    if (r == IK_OK) r = read_numbers(node, "velocity", &joint->velocity, 1, owner, rd->error);
-    if (r == IK_OK) r = read_numbers(node, "effort", &joint->effort, 1, owner, rd->error);
+static ik_result joint_limit(urdf_reader *rd, int node, const char *owner, ik_urdf_joint *joint) {
+    ik_result r = read_numbers(rd->xml, node, "lower", &joint->lower, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(rd->xml, node, "upper", &joint->upper, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(rd->xml, node, "velocity", &joint->velocity, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(rd->xml, node, "effort", &joint->effort, 1, owner, rd->error);
     if (r != IK_OK) return r;
     if (joint->lower > joint->upper)
-        return fail_at(rd->error, node_line(node), IK_ERR_RANGE, "%s <limit>: lower %g above upper %g", owner,
+        return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_RANGE, "%s <limit>: lower %g above upper %g", owner,
                        joint->lower, joint->upper);
     joint->has_limit = 1;
     return IK_OK;
@@ -215,29 +215,29 @@ static ik_result joint_limit(urdf_reader *rd, xmlNode *node, const char *owner, 
 
 /* <mimic joint multiplier offset>: the leader's name is resolved once every
  * joint is known. */
-static ik_result joint_mimic(urdf_reader *rd, xmlNode *node, const char *owner, ik_urdf_joint *joint, int index) {
+static ik_result joint_mimic(urdf_reader *rd, int node, const char *owner, ik_urdf_joint *joint, int index) {
     int no_memory = 0;
-    ik_result r = read_numbers(node, "multiplier", &joint->mimic_multiplier, 1, owner, rd->error);
-    if (r == IK_OK) r = read_numbers(node, "offset", &joint->mimic_offset, 1, owner, rd->error);
+    ik_result r = read_numbers(rd->xml, node, "multiplier", &joint->mimic_multiplier, 1, owner, rd->error);
+    if (r == IK_OK) r = read_numbers(rd->xml, node, "offset", &joint->mimic_offset, 1, owner, rd->error);
     if (r != IK_OK) return r;
     free(rd->mimic_names[index]);
-    rd->mimic_names[index] = attribute_copy(node, "joint", &no_memory);
+    rd->mimic_names[index] = attribute_copy(rd->xml, node, "joint", &no_memory);
     if (no_memory) return IK_ERR_NO_MEMORY;
     if (!rd->mimic_names[index])
-        return fail_at(rd->error, node_line(node), IK_ERR_PARSE, "%s <mimic>: no joint attribute", owner);
+        return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_PARSE, "%s <mimic>: no joint attribute", owner);
     return IK_OK;
 }
 
 /* A joint's name and defaults (the first pass, so joint names can be
  * checked for duplicates and looked up by mimic joints). */
-static ik_result read_joint_name(urdf_reader *rd, xmlNode *node) {
+static ik_result read_joint_name(urdf_reader *rd, int node) {
     int no_memory = 0;
     ik_urdf_joint *joint = &rd->u->joints[rd->u->joint_count];
     memset(joint, 0, sizeof *joint);
-    joint->name = attribute_copy(node, "name", &no_memory);
+    joint->name = attribute_copy(rd->xml, node, "name", &no_memory);
     if (no_memory) return IK_ERR_NO_MEMORY;
     ++rd->u->joint_count; /* owned from here on, freed with the model */
-    joint->line = node_line(node);
+    joint->line = node_line(rd->xml, node);
     joint->origin = ik_transform_identity();
     joint->axis = ik_v3(1, 0, 0);
     joint->mimic_joint = -1;
@@ -247,32 +247,31 @@ static ik_result read_joint_name(urdf_reader *rd, xmlNode *node) {
 }
 
 /* The rest of joint `index`: type, origin, links, axis, limit, mimic. */
-static ik_result read_joint(urdf_reader *rd, xmlNode *node, int index) {
+static ik_result read_joint(urdf_reader *rd, int node, int index) {
     int has_parent = 0, has_child = 0;
     ik_urdf_joint *joint = &rd->u->joints[index];
     char owner[96];
-    xmlChar *type;
+    const char *type;
     ik_result r;
-    xmlNode *c;
+    int c;
     snprintf(owner, sizeof owner, "<joint name=\"%.60s\">", joint->name);
-    type = xmlGetProp(node, (const xmlChar *)"type");
+    type = ik_xml_attribute_value(rd->xml, node, "type");
     if (!type) return fail_at(rd->error, joint->line, IK_ERR_PARSE, "%s: no type", owner);
-    r = joint_type((const char *)type, joint->line, owner, &joint->type, rd->error);
-    xmlFree(type);
-    for (c = node->children; c && r == IK_OK; c = c->next) {
-        if (is_element(c, "origin")) {
+    r = joint_type(type, joint->line, owner, &joint->type, rd->error);
+    for (c = rd->xml->elements[node].first_child; c >= 0 && r == IK_OK; c = rd->xml->elements[c].next_sibling) {
+        if (is_element(rd->xml, c, "origin")) {
             r = joint_origin(rd, c, owner, joint);
-        } else if (is_element(c, "parent")) {
+        } else if (is_element(rd->xml, c, "parent")) {
             r = joint_link(rd, c, owner, &joint->parent_link);
             has_parent = 1;
-        } else if (is_element(c, "child")) {
+        } else if (is_element(rd->xml, c, "child")) {
             r = joint_link(rd, c, owner, &joint->child_link);
             has_child = 1;
-        } else if (is_element(c, "axis")) {
+        } else if (is_element(rd->xml, c, "axis")) {
             r = joint_axis(rd, c, owner, joint);
-        } else if (is_element(c, "limit")) {
+        } else if (is_element(rd->xml, c, "limit")) {
             r = joint_limit(rd, c, owner, joint);
-        } else if (is_element(c, "mimic")) {
+        } else if (is_element(rd->xml, c, "mimic")) {
             r = joint_mimic(rd, c, owner, joint, index);
         }
     }
@@ -360,14 +359,14 @@ static ik_result resolve_mimics(urdf_reader *rd) {
 }
 
 /* Counts the top-level links and joints (for one allocation each). */
-static ik_result count_items(xmlNode *robot, int *links, int *joints, ik_error *error) {
-    xmlNode *c;
+static ik_result count_items(const ik_xml_doc *xml, int robot, int *links, int *joints, ik_error *error) {
+    int c;
     *links = *joints = 0;
-    for (c = robot->children; c; c = c->next) {
-        if (is_element(c, "link")) ++*links;
-        if (is_element(c, "joint")) ++*joints;
+    for (c = xml->elements[robot].first_child; c >= 0; c = xml->elements[c].next_sibling) {
+        if (is_element(xml, c, "link")) ++*links;
+        if (is_element(xml, c, "joint")) ++*joints;
         if (*links > IK_URDF_MAX_ITEMS || *joints > IK_URDF_MAX_ITEMS)
-            return fail_at(error, node_line(c), IK_ERR_RANGE, "<robot>: more than %d links or joints",
+            return fail_at(error, node_line(xml, c), IK_ERR_RANGE, "<robot>: more than %d links or joints",
                            IK_URDF_MAX_ITEMS);
     }
     return IK_OK;
@@ -396,13 +395,14 @@ static ik_result index_names(urdf_reader *rd) {
     return IK_OK;
 }
 
-static ik_result read_robot(urdf_reader *rd, xmlNode *robot) {
+static ik_result read_robot(urdf_reader *rd, int robot) {
     ik_urdf *u = rd->u;
     int links, joints, no_memory = 0, k, *visit;
-    ik_result r = count_items(robot, &links, &joints, rd->error);
-    xmlNode *c;
+    ik_result r = count_items(rd->xml, robot, &links, &joints, rd->error);
+    const ik_xml_element *elements = rd->xml->elements;
+    int c;
     if (r != IK_OK) return r;
-    u->name = attribute_copy(robot, "name", &no_memory);
+    u->name = attribute_copy(rd->xml, robot, "name", &no_memory);
     u->links = (ik_urdf_link *)calloc((size_t)links + 1, sizeof *u->links);
     u->joints = (ik_urdf_joint *)calloc((size_t)joints + 1, sizeof *u->joints);
     rd->mimic_names = (char **)calloc((size_t)joints + 1, sizeof *rd->mimic_names);
@@ -410,14 +410,14 @@ static ik_result read_robot(urdf_reader *rd, xmlNode *robot) {
     rd->link_names = (name_entry *)malloc(((size_t)links + 1) * sizeof *rd->link_names);
     rd->joint_names = (name_entry *)malloc(((size_t)joints + 1) * sizeof *rd->joint_names);
     if (!rd->link_names || !rd->joint_names) return IK_ERR_NO_MEMORY;
-    for (c = robot->children; c && r == IK_OK; c = c->next)
-        if (is_element(c, "link")) r = read_link(rd, c);
-    for (c = robot->children; c && r == IK_OK; c = c->next)
-        if (is_element(c, "joint")) r = read_joint_name(rd, c);
+    for (c = elements[robot].first_child; c >= 0 && r == IK_OK; c = elements[c].next_sibling)
+        if (is_element(rd->xml, c, "link")) r = read_link(rd, c);
+    for (c = elements[robot].first_child; c >= 0 && r == IK_OK; c = elements[c].next_sibling)
+        if (is_element(rd->xml, c, "joint")) r = read_joint_name(rd, c);
     if (r != IK_OK) return r;
     r = index_names(rd);
-    for (c = robot->children, k = 0; c && r == IK_OK; c = c->next)
-        if (is_element(c, "joint")) r = read_joint(rd, c, k++);
+    for (c = elements[robot].first_child, k = 0; c >= 0 && r == IK_OK; c = elements[c].next_sibling)
+        if (is_element(rd->xml, c, "joint")) r = read_joint(rd, c, k++);
     if (r != IK_OK) return r;
     visit = (int *)malloc(((size_t)links + 1) * sizeof *visit);
     if (!visit) return IK_ERR_NO_MEMORY;
@@ -438,26 +438,9 @@ static long declaration_line(const char *data, size_t size) {
     return 0;
 }
 
-/* libxml2's message for a document that did not parse. */
-static ik_result parse_failure(xmlParserCtxtPtr context, ik_error *error) {
-    xmlErrorPtr e = xmlCtxtGetLastError(context);
-    char message[160];
-    size_t length;
-    if (!e || !e->message) return fail_at(error, 0, IK_ERR_PARSE, "not an XML document");
-    snprintf(message, sizeof message, "%s", e->message);
-    length = strlen(message);
-    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) message[--length] = '\0';
-    ik_error_set(error, e->line > 0 ? e->line : 0, e->int2 > 0 ? e->int2 : 0, -1, "XML: %s", message);
-    return IK_ERR_PARSE;
-}
-
 ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_error *error) {
-    /* No entity substitution, DTD loading or network; line numbers past 65535. */
-    const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
     urdf_reader rd;
-    xmlParserCtxtPtr context;
-    xmlDocPtr doc;
-    xmlNode *root;
+    ik_xml_doc xml;
     ik_result r;
     long line;
     int i;
@@ -474,36 +457,25 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_e
         return fail_at(error, line, IK_ERR_UNSUPPORTED,
                        "<!DOCTYPE> or <!ENTITY>: document type and entity declarations are refused (a URDF needs "
                        "none, and entities can expand without bound or read other files)");
-    context = xmlNewParserCtxt();
-    if (!context) return IK_ERR_NO_MEMORY;
-    doc = xmlCtxtReadMemory(context, data, (int)size, NULL, "UTF-8", options);
-    if (!doc) {
-        r = parse_failure(context, error);
-        xmlFreeParserCtxt(context);
-        return r;
-    }
-    xmlFreeParserCtxt(context);
-    root = xmlDocGetRootElement(doc);
-    if (doc->intSubset || doc->extSubset) {
-        xmlFreeDoc(doc);
-        return fail_at(error, 0, IK_ERR_UNSUPPORTED, "<!DOCTYPE>: document type declarations are refused");
-    }
-    if (!root || !is_element(root, "robot")) {
-        r = fail_at(error, root ? node_line(root) : 0, IK_ERR_PARSE, "<%.40s>: the root element must be <robot>",
-                    root ? (const char *)root->name : "");
-        xmlFreeDoc(doc);
+    r = ik_xml_read(data, size, &xml, error);
+    if (r != IK_OK) return r;
+    if (!is_element(&xml, 0, "robot")) {
+        r = fail_at(error, node_line(&xml, 0), IK_ERR_PARSE, "<%.40s>: the root element must be <robot>",
+                    xml.elements[0].name);
+        ik_xml_doc_free(&xml);
         return r;
     }
     memset(&rd, 0, sizeof rd);
     rd.error = error;
+    rd.xml = &xml;
     rd.u = (ik_urdf *)calloc(1, sizeof *rd.u);
-    r = rd.u ? read_robot(&rd, root) : IK_ERR_NO_MEMORY;
+    r = rd.u ? read_robot(&rd, 0) : IK_ERR_NO_MEMORY;
     if (rd.mimic_names)
         for (i = 0; i < rd.u->joint_count; ++i) free(rd.mimic_names[i]);
     free(rd.mimic_names);
     free(rd.link_names);
     free(rd.joint_names);
-    xmlFreeDoc(doc);
+    ik_xml_doc_free(&xml);
     if (r == IK_ERR_NO_MEMORY && (!error || !error->message[0])) fail_at(error, 0, r, "out of memory");
     if (r != IK_OK) {
         ik_urdf_free(rd.u);

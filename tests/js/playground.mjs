@@ -201,11 +201,13 @@ const WALKER_BVH = bvhText({ name: 'Hips', offset: [0, 0, 0], children: [
 // (build/release/ikc, or test-all.sh's build/test-float/ikc). null when none is built.
 const ikcPath = [process.env.IKC, path.join(path.dirname(buildDir), 'release/ikc'), path.join(path.dirname(buildDir), 'test-float/ikc')]
     .find((p) => p && existsSync(p)) ?? null;
-// What `ikc walk FILE` (a command that needs a humanoid) prints first on stderr for the file at `file`.
-function ikcSays(file) {
+// What `ikc walk FILE` (a command that needs a humanoid) prints first on stderr for the file at `file`;
+// with `command` 'info' (for a URDF file), what `ikc info FILE` prints.
+function ikcSays(file, command = 'walk') {
     const dir = mkdtempSync(path.join(tmpdir(), 'ikit-playground-'));
     try {
-        execFileSync(ikcPath, ['walk', file, '-o', path.join(dir, `walked${path.extname(file)}`)], { stdio: 'pipe' });
+        execFileSync(ikcPath, command === 'walk' ? ['walk', file, '-o', path.join(dir, `walked${path.extname(file)}`)] : [command, file],
+            { stdio: 'pipe' });
         return '';
     } catch (err) {
         return String(err.stderr ?? '').split('\n')[0];
@@ -214,11 +216,11 @@ function ikcSays(file) {
     }
 }
 // The same for `text` as a file named `name`.
-function ikcSaysOf(name, text) {
+function ikcSaysOf(name, text, command = 'walk') {
     const dir = mkdtempSync(path.join(tmpdir(), 'ikit-playground-'));
     try {
         writeFileSync(path.join(dir, name), text);
-        return ikcSays(path.join(dir, name));
+        return ikcSays(path.join(dir, name), command);
     } finally {
         rmSync(dir, { recursive: true, force: true });
     }
@@ -234,6 +236,16 @@ function sameAsIkc(name, line, cli) {
     const at = cli.indexOf(line);
     check(line.length > 20 && cli.startsWith('ikc walk: ') && at > 0 && /^($|[.;])/.test(cli.slice(at + line.length)),
         `${name}: the page's words are ikc's ("${cli.slice(0, 120)}${cli.length > 120 ? '…' : ''}")`);
+}
+// Whether the page's line for a URDF file is ikc's: all of what `ikc info` prints after the file's
+// path and "not a readable URDF file: ".
+function sameAsIkcUrdf(name, line, cli) {
+    if (!ikcPath) {
+        console.log(`     ${name}: the comparison with ikc skipped: ikc not built (build/release/ikc; or set IKC)`);
+        return;
+    }
+    check(line.length > 20 && cli.startsWith('ikc info: ') && cli.endsWith(`: not a readable URDF file: ${line}`),
+        `${name}: the page's words are ikc's ("${cli.slice(0, 140)}${cli.length > 140 ? '…' : ''}")`);
 }
 // The library's line in the page's "NAME was not loaded: LINE" (a file it could not read) or "NAME was
 // not loaded: LINE. Back to the built-in humanoid." (one that is no humanoid); '' when not so.
@@ -645,6 +657,28 @@ try {
         await loaded('broken.bvh');
         const brokenBvh = await page.$eval('#body-message', (el) => (el.hidden ? '' : el.textContent));
         check(/broken\.bvh was not loaded: line \d+/.test(brokenBvh), `humanoid: a malformed .bvh gets the reader's message ("${brokenBvh}")`);
+        // Each humanoid of the corpus, read by the library in the page: the same skeleton (joint names
+        // and parents) and clips (names, durations) as \`ikc info FILE --json\` reads natively.
+        for (const file of ['gltf/girl.glb', 'gltf/male_base_mesh.glb', 'gltf/rigged_figure.glb', 'gltf/robot.glb', 'bvh/131_01.bvh']) {
+            const name = path.basename(file);
+            if (!ikcPath) {
+                console.log(`     humanoid: ${name} against ikc skipped: ikc not built (build/release/ikc; or set IKC)`);
+                continue;
+            }
+            await page.setInputFiles('#body-file', path.join(dataDir, file));
+            await loaded(name);
+            const shown = await page.$eval('#body-figure', (el) => ({ text: el.textContent, ...el.dataset }));
+            const cli = JSON.parse(execFileSync(ikcPath, ['info', path.join(dataDir, file), '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+            const names = JSON.parse(shown.names ?? '[]'), parents = JSON.parse(shown.parents ?? '[]'), clips = JSON.parse(shown.clips ?? '[]');
+            const sameTree = shown.text.startsWith(name) && JSON.stringify(names) === JSON.stringify(cli.joints.map((j) => j.name)) &&
+                JSON.stringify(parents) === JSON.stringify(cli.joints.map((j) => j.parent));
+            // (ikc calls an animation without a name "clip N", tools/ikc/core/asset.c; the page "animation N+1")
+            const sameClips = clips.length === cli.clips.length && clips.every((c, i) => (c.name === undefined || c.name === cli.clips[i].name ||
+                (c.name === '' && cli.clips[i].name === `clip ${i}`)) &&
+                Math.abs(c.duration - cli.clips[i].duration) <= 1e-6 * Math.max(1, cli.clips[i].duration));
+            check(sameTree && sameClips, `humanoid: ${name} in the page is ikc's: ${names.length} joints (ikc ${cli.joints.length}), ` +
+                `clips ${clips.map((c) => `${c.name ?? ''} ${c.duration.toFixed(3)} s`).join(', ')} (ikc ${cli.clips.map((c) => `${c.name} ${c.duration.toFixed(3)} s`).join(', ')})`);
+        }
         await page.check('#body-ground');
     }
 
@@ -806,15 +840,25 @@ try {
     } else {
         console.log('robot: panda.urdf skipped: real-asset corpus not found');
     }
+    // Bad URDF files: the library's reader (in wasm) refuses them with its message, the words
+    // `ikc info` prints for the same file, and the arm stays.
     const nameBefore = await page.textContent('#robot-name');
-    await page.setInputFiles('#robot-file', { name: 'broken.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><joint name="j" type="revolute">') });
-    await page.waitForFunction(() => /broken\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
-    const brokenUrdf = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
-    check(/broken\.urdf was not loaded: not well-formed XML: .*line \d+/.test(brokenUrdf), `robot: a malformed .urdf gets a message ("${brokenUrdf.slice(0, 90)}…")`);
-    await page.setInputFiles('#robot-file', { name: 'nolimit.urdf', mimeType: 'application/xml', buffer: Buffer.from('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>') });
-    await page.waitForFunction(() => /nolimit\.urdf was not loaded/.test(document.getElementById('robot-message').textContent), null, { timeout: 5000 }).catch(() => {});
-    const noLimit = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
-    check(/needs a <limit>/.test(noLimit) && (await page.textContent('#robot-name')) === nameBefore, `robot: a revolute joint without limits gets a message, the arm stays ("${noLimit}")`);
+    const urdfLine = (name, shown) => shown.match(new RegExp(`^${name.replace('.', '\\.')} was not loaded: (.*)$`))?.[1] ?? '';
+    for (const [name, text, says] of [
+        ['broken.urdf', '<robot name="r"><link name="a"/><joint name="j" type="revolute">', /^line 1, column \d+: XML: Premature end of data in tag joint line 1$/],
+        ['nolimit.urdf', '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint></robot>',
+            /<joint name="j">: a revolute joint needs <limit lower upper>$/],
+        ['mismatch.urdf', '<robot name="r">\n<link name="a">\n</robot>', /^line 3, column \d+: XML: Opening and ending tag mismatch: link line 2 and robot$/],
+        ['entity.urdf', '<!DOCTYPE robot [<!ENTITY x SYSTEM "file:///etc/passwd">]><robot name="&x;"/>', /document type and entity declarations are refused/],
+        ['loop.urdf', '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>' +
+            '<joint name="k" type="fixed"><parent link="b"/><child link="a"/></joint></robot>', /form a loop|every link is some joint's child/]]) {
+        await page.setInputFiles('#robot-file', { name, mimeType: 'application/xml', buffer: Buffer.from(text) });
+        await page.waitForFunction((n) => document.getElementById('robot-message').textContent.startsWith(`${n} was not loaded`), name, { timeout: 5000 }).catch(() => {});
+        const shown = await page.$eval('#robot-message', (el) => (el.hidden ? '' : el.textContent));
+        check(says.test(urdfLine(name, shown)) && (await page.textContent('#robot-name')) === nameBefore,
+            `robot: ${name} gets the library's message, the arm stays ("${shown.slice(0, 140)}")`);
+        sameAsIkcUrdf(`robot: ${name}`, urdfLine(name, shown), ikcPath ? ikcSaysOf(name, text, 'info') : '');
+    }
     await frames(page, 3);
     await robotCheck('robot: still solving after the bad files');
 
@@ -860,8 +904,11 @@ try {
     }
 
     await drop('dropped.urdf', '<robot name="x"><link name="a"/></robot');
-    check(await page.$eval('#robot-section', (el) => !el.hidden) &&
-        /dropped\.urdf was not loaded/.test(await page.$eval('#robot-message', (el) => el.textContent)), 'drop: a malformed .urdf opens the robot tab with a message');
+    const droppedUrdf = await page.$eval('#robot-message', (el) => el.textContent);
+    check(await page.$eval('#robot-section', (el) => !el.hidden) && /^dropped\.urdf was not loaded: line 1, column \d+: XML: /.test(droppedUrdf),
+        `drop: a malformed .urdf opens the robot tab with the reader's message ("${droppedUrdf}")`);
+    sameAsIkcUrdf('drop: dropped.urdf', droppedUrdf.replace(/^dropped\.urdf was not loaded: /, ''),
+        ikcPath ? ikcSaysOf('dropped.urdf', '<robot name="x"><link name="a"/></robot', 'info') : '');
 
     // ---- side by side: both solvers reach the shared target ----
     await page.click('#tab-compare');

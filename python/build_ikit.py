@@ -15,7 +15,7 @@ package against the headers beside it.
 
 The extension compiles the library's own sources (src/ of the repository
 around this folder), so no installed libikit is needed; the io layer links
-Debian's libcjson and libxml2 as the CMake build does.
+Debian's libcjson as the CMake build does.
 """
 import os
 import subprocess
@@ -56,8 +56,8 @@ def library_headers():
 
 generated = HERE / "build" / ("double" if DOUBLE else "float") / "generated"
 cdef, include_dirs, defines = cdef_from_headers.package_cdef(ROOT, generated, DOUBLE)
-cflags = pkg_config("--cflags", "libcjson") + pkg_config("--cflags", "libxml-2.0")
-libs = pkg_config("--libs", "libcjson") + pkg_config("--libs", "libxml-2.0")
+cflags = pkg_config("--cflags", "libcjson")
+libs = pkg_config("--libs", "libcjson")
 
 ffibuilder = FFI()
 ffibuilder.cdef(cdef)

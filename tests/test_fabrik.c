@@ -7,6 +7,7 @@
 #include "support/chain_stress.h"
 #include "support/check.h"
 #include "support/rng.h"
+#include "support/test_groups.h"
 
 static ik_fabrik chain_job(chain_fixture *f, const ik_vec3 *target, int iterations, int *iters, ik_real *err) {
     ik_fabrik job = chain_fabrik_job(f, target);
@@ -600,21 +601,38 @@ static ik_result stress_solve(chain_fixture *f, ik_vec3 target, const ik_quat *e
     return ik_fabrik_run(&job);
 }
 
-int main(void) {
-    test_reach_unconstrained();
-    test_plain_chain_paths();
-    test_unreachable_straight();
-    test_near_full_extension();
-    test_tracking_smooth();
-    test_elbow_kept();
-    test_elbow_cold();
+static void test_reach_hinge(void) {
     test_reach_constrained(IK_CONSTRAINT_HINGE, "fabrik hinge chain: limits, lengths, finite");
+}
+static void test_reach_cone_twist(void) {
     test_reach_constrained(IK_CONSTRAINT_CONE_TWIST, "fabrik cone-twist chain: limits, lengths, finite");
-    test_tree(0);
-    test_tree(1);
-    test_minimum_rotation();
-    test_determinism();
-    test_degenerate();
-    chain_stress_test(stress_solve);
+}
+static void test_tree_single(void) { test_tree(0); }
+static void test_tree_double_y(void) { test_tree(1); }
+static void test_stress(void) { chain_stress_test(stress_solve); }
+
+static const test_group groups[] = {
+    /* reaching, free and limited */
+    TEST_GROUP(reach_unconstrained),
+    TEST_GROUP(plain_chain_paths),
+    TEST_GROUP(unreachable_straight),
+    TEST_GROUP(near_full_extension),
+    TEST_GROUP(reach_hinge),
+    TEST_GROUP(reach_cone_twist),
+    /* frame to frame */
+    TEST_GROUP(tracking_smooth),
+    TEST_GROUP(elbow_kept),
+    TEST_GROUP(elbow_cold),
+    /* trees, rotations, determinism, bad input, the random stress */
+    TEST_GROUP(tree_single),
+    TEST_GROUP(tree_double_y),
+    TEST_GROUP(minimum_rotation),
+    TEST_GROUP(determinism),
+    TEST_GROUP(degenerate),
+    TEST_GROUP(stress),
+};
+
+int main(int argc, char **argv) {
+    if (!test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv)) return 2;
     return check_summary("fabrik");
 }

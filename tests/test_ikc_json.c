@@ -21,6 +21,7 @@
 
 #include "support/check.h"
 #include "support/ikc_run.h"
+#include "support/test_groups.h"
 
 /* stdout parsed as one JSON object, NULL (and a failed check) otherwise. */
 static cJSON *run_json(const char *args, int *code) {
@@ -409,13 +410,18 @@ static void test_walk(void) {
     cJSON_Delete(root);
 }
 
-int main(void) {
+static const test_group groups[] = {
+    TEST_GROUP(info_real_assets),
+    TEST_GROUP(info_generated),
+    TEST_GROUP(retarget_and_clean),
+    TEST_GROUP(fit),
+    TEST_GROUP(walk),
+};
+
+int main(int argc, char **argv) {
+    int known;
     if (!ikc_run_begin("ikc-json")) return 1;
-    test_info_real_assets();
-    test_info_generated();
-    test_retarget_and_clean();
-    test_fit();
-    test_walk();
+    known = test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv);
     ikc_run_end();
-    return check_summary("test_ikc_json");
+    return known ? check_summary("test_ikc_json") : 2;
 }

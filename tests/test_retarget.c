@@ -18,6 +18,7 @@
 #include "support/check.h"
 #include "support/ground_check.h"
 #include "support/motion_fixture.h"
+#include "support/test_groups.h"
 
 static const char *const takes[3] = {"131_01.bvh", "131_02.bvh", "01_01.bvh"};
 static const char *const rigs[4] = {"girl.glb", "male_base_mesh.glb", "rigged_figure.glb", "robot.glb"};
@@ -1010,14 +1011,18 @@ static void test_bad_input(void) {
     motion_fixture_free(&m);
 }
 
-int main(void) {
-    test_real_rigs();
-    test_mirrored_frames();
-    test_source_rescaled();
-    test_clean_up_virtual_ankles();
-    test_forward_without_toes();
-    test_a_pose();
-    test_hands();
-    test_bad_input();
+static const test_group groups[] = {
+    TEST_GROUP(real_rigs),
+    TEST_GROUP(mirrored_frames),
+    TEST_GROUP(source_rescaled),
+    TEST_GROUP(clean_up_virtual_ankles),
+    TEST_GROUP(forward_without_toes),
+    TEST_GROUP(a_pose),
+    TEST_GROUP(hands),
+    TEST_GROUP(bad_input),
+};
+
+int main(int argc, char **argv) {
+    if (!test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv)) return 2;
     return check_summary("retarget");
 }

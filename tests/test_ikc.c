@@ -1058,8 +1058,8 @@ static int write_variants(void) {
  * views, the roles and every joint: no label over another or the figure's
  * silhouette by more than 5 % of its box, each joined to its own joint by
  * its leader, readable at 1000 x 800, the common prefix dropped; and in a
- * clip's frame and a solved pose. */
-static void test_labels_beside_figure(void) {
+ * clip's frame and a solved pose. Rigs and variants from first to end. */
+static void labels_beside_figure(size_t first, size_t end, int with_poses) {
     static const char *const rigs[] = {"gltf/robot.glb", "gltf/girl.glb", "gltf/rigged_figure.glb",
                                        "gltf/male_base_mesh.glb", "gltf/SimpleSkin.gltf"};
     static const char *const variants[] = {"mixamo_male", "mixamo_male_zup", "mixamo_male_apose", "mixamo_girl",
@@ -1067,7 +1067,7 @@ static void test_labels_beside_figure(void) {
     static const char *const views[] = {"persp", "front", "side"};
     char path[600], args[1200], what[700], posed[300];
     size_t i, v;
-    for (i = 0; i < sizeof rigs / sizeof rigs[0]; ++i) {
+    for (i = first; i < end && i < sizeof rigs / sizeof rigs[0]; ++i) {
         if (!real_asset(rigs[i], path, sizeof path)) return;
         for (v = 0; v < 3; ++v) {
             snprintf(args, sizeof args, "'%s' --view %s", path, views[v]);
@@ -1078,11 +1078,11 @@ static void test_labels_beside_figure(void) {
             check_labels_of(what, args, "", 0.5);
         }
     }
-    if (real_asset("gltf/robot.glb", path, sizeof path)) {
+    if (with_poses && real_asset("gltf/robot.glb", path, sizeof path)) {
         snprintf(args, sizeof args, "'%s' --clip Robot_Walking --time 0.4 --labels roles", path);
         check_labels_of("robot.glb walking, t = 0.4 s", args, "", 0.9);
     }
-    if (real_asset("gltf/male_base_mesh.glb", path, sizeof path)) {
+    if (with_poses && real_asset("gltf/male_base_mesh.glb", path, sizeof path)) {
         path_in(posed, sizeof posed, "labels_posed.glb");
         snprintf(args, sizeof args, "solve '%s' --left-hand 0.35,1.2,0.35 --right-foot -0.15,0.3,0.25 -o '%s'", path,
                  posed);
@@ -1091,7 +1091,7 @@ static void test_labels_beside_figure(void) {
         check_labels_of("male_base_mesh.glb, a solved pose", args, "", 0.9);
     }
     if (!write_variants()) return;
-    for (i = 0; i < sizeof variants / sizeof variants[0]; ++i)
+    for (i = first; i < end && i < sizeof variants / sizeof variants[0]; ++i)
         for (v = 0; v < 3; ++v) {
             snprintf(args, sizeof args, "'%s/%s.glb' --view %s --labels %s", work_dir, variants[i], views[v],
                      v == 1 ? "all" : "roles");
@@ -1099,6 +1099,11 @@ static void test_labels_beside_figure(void) {
             check_labels_of(what, args, "mixamorig:", v == 1 ? 0.5 : 0.9);
         }
 }
+
+/* Every configuration: the robot, a variant, a clip's frame and a solved
+ * pose; the other rigs and variants in the float configuration's sweep. */
+static void test_labels_beside_figure(void) { labels_beside_figure(0, 1, 1); }
+static void test_labels_beside_figure_sweep(void) { labels_beside_figure(1, 5, 0); }
 
 /* Labels on generated rigs of 1,500 joints, a chain and a root with 1,499
  * leaves at one point (issue 18: the layout tested every marker for every
@@ -2439,15 +2444,15 @@ static ik_real elevation_of(ik_vec3 d, ik_vec3 up) {
  * default 1 degree, and --look-tolerance 30 once), a miss is a warning on
  * stderr with its residual, and a target behind at eye height leaves the
  * head level (no arching back) while it turns to the target's side. */
-static void test_solve_look_at(void) {
-    static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "gltf/rigged_figure.glb",
-                                        "gltf/girl.glb",  "bvh/131_01.bvh",          "bvh/01_01.bvh"};
+static void solve_look_at_files(int first, int end) {
+    static const char *const files[] = {"gltf/robot.glb",         "bvh/131_01.bvh", "gltf/male_base_mesh.glb",
+                                        "gltf/rigged_figure.glb", "gltf/girl.glb",  "bvh/01_01.bvh"};
     static const struct {
         ik_real azimuth, elevation, tolerance; /* degrees from forward toward left, above level; 0: default */
     } looks[] = {{0, 0, 0},     {30, 20, 0}, {-100, 0, 0}, {180, 0, 0}, {150, 0, 0},
                  {-160, 40, 0}, {0, 85, 0},  {0, -60, 0},  {95, 0, 30}};
     int i, k;
-    for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
+    for (i = first; i < end && i < (int)(sizeof files / sizeof files[0]); ++i) {
         character before, after;
         char path[900], out[300], args[2000], tolerance[40];
         int head;
@@ -2524,6 +2529,11 @@ static void test_solve_look_at(void) {
         character_free(&before);
     }
 }
+
+/* Every configuration: a glTF rig and a capture; the four other files in
+ * the float configuration's sweep (label slow). */
+static void test_solve_look_at(void) { solve_look_at_files(0, 2); }
+static void test_solve_look_at_sweep(void) { solve_look_at_files(2, 6); }
 
 /* The character's pose at `time` in the clip named `clip` (its forward
  * kinematics in c->model); 0 when there is no such clip. */
@@ -3303,6 +3313,7 @@ static const test_group groups[] = {
     TEST_GROUP(render_meshes),
     TEST_GROUP(render_many_labels),
     TEST_GROUP(labels_beside_figure),
+    TEST_GROUP_SLOW(labels_beside_figure_sweep),
     TEST_GROUP(render_framing),
     TEST_GROUP(errors),
     TEST_GROUP(info_humanoid),
@@ -3322,6 +3333,7 @@ static const test_group groups[] = {
     TEST_GROUP(solve_slope),
     TEST_GROUP(solve_ground_files),
     TEST_GROUP(solve_look_at),
+    TEST_GROUP_SLOW(solve_look_at_sweep),
     TEST_GROUP(solve_clip_ground),
     TEST_GROUP(solve_clip_terrain),
     TEST_GROUP(solve_foot_cannot_reach),

@@ -7,7 +7,8 @@
  * from the chain's offsets); every value is inside the limits and finite;
  * the fraction is (waypoints - 1) / N. Lines out of reach stop where the
  * reach ends (found by bisection with the full pose IK), a validity callback
- * stops the path at the first refused waypoint, continuous joints are
+ * stops the path at the first refused waypoint, a smooth pass through the
+ * wrist singularity stops where det J changes sign, continuous joints are
  * unwrapped, and bad input (NaN, infinity, steps <= 0, a start outside the
  * limits, too little room) is refused with the field named. */
 #define _POSIX_C_SOURCE 200809L
@@ -501,6 +502,48 @@ static void test_jump_and_still(void) {
           "still: %s, %d waypoints, fraction %g", ik_robot_path_stop_str(res.stop), res.count, (double)res.fraction);
 }
 
+/* A 6R arm with a spherical wrist and its tip at the wrist centre: turning
+ * the tool about axis 5 from theta_5 = 0.3 to -0.3 is a pure rotation (a
+ * slerp), so the line takes theta_5 smoothly through the wrist singularity
+ * onto the other wrist branch. With keep_branch the path stops there, half
+ * way, det J's sign about to change; without it the path is whole. */
+static ik_robot_chain wrist_at_tip(void) {
+    ik_robot_chain c;
+    const ik_vec3 x = ik_v3(1, 0, 0), y = ik_v3(0, 1, 0), z = ik_v3(0, 0, 1);
+    memset(&c, 0, sizeof c);
+    c.joints[0] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.4f), z, -3, 3, 0);
+    c.joints[1] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0.1f, 0, 0.1f), y, -2, 2, 1);
+    c.joints[2] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0.5f), y, -2.5, 2.5, 2);
+    c.joints[3] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0.45f, 0, 0.05f), x, -3, 3, 3);
+    c.joints[4] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0), y, -2, 2, 4);
+    c.joints[5] = joint_at(IK_ROBOT_REVOLUTE, ik_v3(0, 0, 0), x, -3, 3, 5);
+    c.joint_count = 6;
+    c.variable_count = 6;
+    return c;
+}
+
+static void test_branch_switch(void) {
+    ik_robot_chain c = wrist_at_tip();
+    const ik_real start[6] = {0.2f, 0.3f, 0.5f, 0.4f, 0.3f, 0.2f}, end[6] = {0.2f, 0.3f, 0.5f, 0.4f, -0.3f, 0.2f};
+    ik_transform goal;
+    path_result res;
+    ik_robot_path job;
+    ik_robot_fk(&c, end, &goal, NULL);
+    job = path_job(&c, start, goal, &res);
+    run_path(&job, &res);
+    CHECK(path_holds("wrist branch", &job, &res), "wrist branch");
+    CHECK(res.stop == IK_ROBOT_PATH_BRANCH && res.segments == 60 && res.count == 31 &&
+              fabs((double)q_path[30 * 6 + 4]) < 1e-3,
+          "keep_branch: %s at %d of %d, theta_5 %g", ik_robot_path_stop_str(res.stop), res.count, res.segments,
+          (double)q_path[(res.count - 1) * 6 + 4]);
+    job.keep_branch = 0;
+    run_path(&job, &res);
+    CHECK(path_holds("wrist through", &job, &res), "wrist through");
+    CHECK(res.stop == IK_ROBOT_PATH_COMPLETE && fabs((double)q_path[60 * 6 + 4] + 0.3) < 1e-3,
+          "without keep_branch: %s, theta_5 ends at %g", ik_robot_path_stop_str(res.stop),
+          (double)q_path[(res.count - 1) * 6 + 4]);
+}
+
 /* One job field spoiled at a time: the result and the field named, and no output written. */
 static void expect_refused(const char *what, const ik_robot_path *job, const path_result *res, ik_result want,
                            const char *field) {
@@ -570,10 +613,18 @@ static void test_bad_input(void) {
           ik_robot_path_stop_str(res.stop), res.count);
 }
 
+/* One ctest entry per group (support/test_groups.h), one a line. */
+/* clang-format off */
 static const test_group groups[] = {
-    TEST_GROUP(random_lines),         TEST_GROUP(out_of_reach),   TEST_GROUP(config_ok),
-    TEST_GROUP(continuous_unwrapped), TEST_GROUP(jump_and_still), TEST_GROUP(bad_input),
+    TEST_GROUP(random_lines),
+    TEST_GROUP(out_of_reach),
+    TEST_GROUP(config_ok),
+    TEST_GROUP(continuous_unwrapped),
+    TEST_GROUP(jump_and_still),
+    TEST_GROUP(branch_switch),
+    TEST_GROUP(bad_input),
 };
+/* clang-format on */
 
 int main(int argc, char **argv) {
     if (!test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv)) return 2;

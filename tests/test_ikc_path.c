@@ -12,7 +12,8 @@
  * one ikc printed, and every row written must count. A line beyond the
  * arm's reach stops short (fraction < 1, exit 0, a warning); the JSON output
  * holds the same waypoints; bad input is refused with its exit code, and
- * an output that cannot be written (a folder) with exit 6. */
+ * an output that cannot be written (a folder) with exit 6; a joint held at
+ * 0 by a <limit> without lower and upper is warned about. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -497,12 +498,30 @@ static void test_bad_input(void) {
     CHECK(run(args) == 6, "-o onto a folder refused: %s", err_text);
 }
 
+/* A revolute joint whose <limit> has neither lower nor upper is held at 0
+ * (as urdfdom reads it): ikc says so on stderr, naming the joint and line. */
+static void test_frozen_joint_warning(void) {
+    char urdf[400], args[1000];
+    path_in(urdf, sizeof urdf, "no_range.urdf");
+    write_text(urdf,
+               "<robot name='r'>\n  <link name='a'/><link name='b'/><link name='c'/>\n"
+               "  <joint name='held' type='revolute'><parent link='a'/><child link='b'/><axis xyz='0 0 1'/>"
+               "<limit effort='1' velocity='1'/></joint>\n"
+               "  <joint name='j2' type='revolute'><parent link='b'/><child link='c'/><origin xyz='0 0 0.5'/>"
+               "<axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='1' velocity='1'/></joint>\n</robot>\n");
+    snprintf(args, sizeof args, "path '%s' --tip c --from 0,0.1 --to 0.1,0,0.45", urdf);
+    CHECK(run(args) == 0 && strstr(err_text, "line 3: joint 'held'") && strstr(err_text, "held at 0") &&
+              !strstr(err_text, "'j2'"),
+          "no-range warning: %s", err_text);
+}
+
 int main(void) {
     if (!ikc_run_begin("path")) return 1;
     test_lines();
     test_out_of_reach();
     test_json();
     test_bad_input();
+    test_frozen_joint_warning();
     ikc_run_end();
     return check_summary("test_ikc_path");
 }

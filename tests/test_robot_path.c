@@ -506,7 +506,8 @@ static void test_jump_and_still(void) {
  * the tool about axis 5 from theta_5 = 0.3 to -0.3 is a pure rotation (a
  * slerp), so the line takes theta_5 smoothly through the wrist singularity
  * onto the other wrist branch. With keep_branch the path stops there, half
- * way, det J's sign about to change; without it the path is whole. */
+ * way, det J's sign about to change; without it the path is whole. From
+ * the singular pose itself (theta_5 = 0, det J = 0) the path is whole. */
 static ik_robot_chain wrist_at_tip(void) {
     ik_robot_chain c;
     const ik_vec3 x = ik_v3(1, 0, 0), y = ik_v3(0, 1, 0), z = ik_v3(0, 0, 1);
@@ -542,6 +543,15 @@ static void test_branch_switch(void) {
     CHECK(res.stop == IK_ROBOT_PATH_COMPLETE && fabs((double)q_path[60 * 6 + 4] + 0.3) < 1e-3,
           "without keep_branch: %s, theta_5 ends at %g", ik_robot_path_stop_str(res.stop),
           (double)q_path[(res.count - 1) * 6 + 4]);
+    /* from the singular pose itself (theta_5 = 0) onto either branch: no switch */
+    {
+        const ik_real singular[6] = {0.2f, 0.3f, 0.5f, 0.4f, 0, 0.2f};
+        job = path_job(&c, singular, goal, &res);
+        run_path(&job, &res);
+        CHECK(path_holds("from singular", &job, &res), "from singular");
+        CHECK(res.stop == IK_ROBOT_PATH_COMPLETE && res.segments == 30, "from the singular pose: %s at %d of %d",
+              ik_robot_path_stop_str(res.stop), res.count, res.segments);
+    }
 }
 
 /* One job field spoiled at a time: the result and the field named, and no output written. */

@@ -9,8 +9,9 @@
  * cut into N equal segments, N = max(ceil(|p_1 - p_0| / max_step),
  * ceil(angle(R_1 R_0^-1) / max_rotation_step), 1), so no segment moves the
  * tip by more than max_step metres or turns it by more than
- * max_rotation_step radians; waypoint i lies at s = i / N, waypoint 0 is
- * q_start itself.
+ * max_rotation_step radians (the quotients are shrunk by 1e-5 of themselves
+ * before rounding up, so that 0.3 m at 1 mm is 300 segments, not 301);
+ * waypoint i lies at s = i / N, waypoint 0 is q_start itself.
  *
  * Each waypoint is solved from the one before it (a warm start): the pose
  * IK of robot_ik.h (damped least squares, limits kept), seeded with the
@@ -41,7 +42,10 @@
  *    inverse kinematics (the up to 8 closed-form solutions: shoulder left
  *    or right, elbow up or down, wrist flipped or not) are separated by
  *    the singular configurations where det J = 0, so a sign change means
- *    the arm went through or round a singularity onto another branch. A
+ *    the arm went through or round a singularity onto another branch (a
+ *    waypoint with |det J| within rounding of 0, below 64 ik_real steps of
+ *    the product of J's column lengths, is singular: it passes, and the
+ *    branch is the one of the waypoints either side of it). A
  *    7-DOF arm (the Panda) has no such branches; its continuity is the
  *    joint-step bound alone;
  *  - valid: the optional config_ok callback accepts the waypoint's q (a

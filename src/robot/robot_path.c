@@ -245,13 +245,25 @@ static ik_robot_path_stop check_steps(const workspace *ws, const line *ln, const
     return stop;
 }
 
+/* det J's sign below this share of the Hadamard bound (the product of the
+ * columns' lengths, which |det J| never exceeds) is rounding: the
+ * configuration counts as singular, on no branch (64 steps of ik_real). */
+#define SINGULAR_SHARE (64 * (double)IK_REAL_EPSILON)
+
 /* The sign of det J for a 6 x 6 Jacobian (column-major, jac[v * 6 + r]):
- * Gaussian elimination with partial pivoting, in double; -1, 0 or 1. */
+ * Gaussian elimination with partial pivoting, in double; -1 or 1, or 0
+ * where |det J| is within rounding of 0 (SINGULAR_SHARE). */
 static int det_sign(const ik_real *jac) {
-    double a[6][6];
-    int sign = 1, i, j, k;
-    for (j = 0; j < 6; ++j)
-        for (i = 0; i < 6; ++i) a[i][j] = (double)jac[j * 6 + i];
+    double a[6][6], det = 1, bound = 1;
+    int i, j, k;
+    for (j = 0; j < 6; ++j) {
+        double length = 0;
+        for (i = 0; i < 6; ++i) {
+            a[i][j] = (double)jac[j * 6 + i];
+            length += a[i][j] * a[i][j];
+        }
+        bound *= sqrt(length);
+    }
     for (k = 0; k < 6; ++k) {
         int pivot = k;
         for (i = k + 1; i < 6; ++i)
@@ -263,15 +275,16 @@ static int det_sign(const ik_real *jac) {
                 a[k][j] = a[pivot][j];
                 a[pivot][j] = t;
             }
-            sign = -sign;
+            det = -det;
         }
-        if (a[k][k] < 0) sign = -sign;
+        det *= a[k][k];
         for (i = k + 1; i < 6; ++i) {
             const double f = a[i][k] / a[k][k];
             for (j = k; j < 6; ++j) a[i][j] -= f * a[k][j];
         }
     }
-    return sign;
+    if (!(fabs(det) > SINGULAR_SHARE * bound)) return 0;
+    return det > 0 ? 1 : -1;
 }
 
 /* The branch of q: det J's sign for a 6-variable chain with keep_branch, else 0 (no test). */

@@ -11,6 +11,8 @@
 
 #define TWO_PI (2 * IK_PI)
 #define PI_DOUBLE 3.14159265358979323846
+/* Limits a whole turn apart up to the inward rounding of URDF limits in float (robot_ik.c). */
+#define TURN_SLACK (2 * IK_REAL_EPSILON * TWO_PI)
 
 #ifdef IKIT_DOUBLE
 /* Axes are parallel below this sine, and meet below this share of the reach. */
@@ -709,7 +711,7 @@ static ik_real preference_cost(const ik_robot_analytic *job, const ik_real *q, c
         ik_real d;
         if (job->prefer == IK_ROBOT_PREFER_SEED)
             d = variable_gap(m, v, q[v], seed[v]);
-        else if (m->limited[v] && m->upper[v] - m->lower[v] < TWO_PI && m->upper[v] > m->lower[v])
+        else if (m->limited[v] && m->upper[v] - m->lower[v] < TWO_PI - TURN_SLACK && m->upper[v] > m->lower[v])
             d = (2 * q[v] - m->lower[v] - m->upper[v]) / (m->upper[v] - m->lower[v]);
         else
             d = 0;

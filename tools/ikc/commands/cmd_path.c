@@ -309,6 +309,7 @@ static int follow(const ik_urdf *u, const path_request *req, const ikc_arm *arm)
     job.max_step = req->step;
     job.max_rotation_step = req->rotation_step;
     job.max_joint_step = req->joint_step;
+    /* A scene's collision check plugs in as job.config_ok / config_user (issue 29's --scene, not wired yet). */
     job.error_field = &bad;
     r = ik_robot_path_waypoint_count(&job, &needed);
     if (r != IK_OK) return job_failed(u, arm, req, r, &bad);

@@ -33,7 +33,12 @@
  * The protocol itself (goals, seed, the three ikit solvers, success) is
  * the library's (ikit/robot_protocol.h), which `ikc ikbench` runs on any arm.
  *
- * usage: bench_robot_ik [N (default 10000)] [R repeats (default 3)] [--no-kdl]
+ * The goals are splitmix64's from seed 12345 (as `ikc ikbench --goals
+ * splitmix`); with --trac-ik-goals they are the configurations TRAC-IK's
+ * ik_tests.cpp draws (glibc's rand() after srand(1), as `ikc ikbench`'s
+ * default), so the figures sit beside TRAC-IK's own runs on the same goals.
+ *
+ * usage: bench_robot_ik [N (default 10000)] [R repeats (default 3)] [--no-kdl] [--trac-ik-goals]
  * Writes bench_robot_ik.csv. */
 #include "bench_util.h"
 
@@ -181,17 +186,22 @@ static void print_row(FILE *csv, const arm_case *arm, int n, const char *solver,
 
 int main(int argc, char **argv) {
     int queries = argc > 1 ? atoi(argv[1]) : 10000, repeat_count = argc > 2 ? atoi(argv[2]) : 3;
-    int skip_kdl = argc > 3 && strcmp(argv[3], "--no-kdl") == 0;
+    int skip_kdl = 0, trac_goals = 0, k;
     FILE *csv = fopen("bench_robot_ik.csv", "w");
     size_t a;
+    for (k = 3; k < argc; ++k) {
+        skip_kdl |= strcmp(argv[k], "--no-kdl") == 0;
+        trac_goals |= strcmp(argv[k], "--trac-ik-goals") == 0;
+    }
     if (queries < 1 || repeat_count < 1 || repeat_count > MAX_REPEATS) {
-        fprintf(stderr, "usage: bench_robot_ik [N >= 1] [R in 1..%d] [--no-kdl]\n", MAX_REPEATS);
+        fprintf(stderr, "usage: bench_robot_ik [N >= 1] [R in 1..%d] [--no-kdl] [--trac-ik-goals]\n", MAX_REPEATS);
         return 2;
     }
     printf(
-        "TRAC-IK protocol: %d random in-limit configurations per arm, mid-range seed, 5 ms, eps 1e-5; "
+        "TRAC-IK protocol: %d random in-limit configurations per arm (%s), mid-range seed, 5 ms, eps 1e-5; "
         "ikit %s build; median over %d repeats\n",
-        queries, BENCH_SCALAR, repeat_count);
+        queries, trac_goals ? "TRAC-IK's goals: srand(1), rand()" : "splitmix64 goals, seed 12345", BENCH_SCALAR,
+        repeat_count);
 #ifndef IKIT_BENCH_KDL
     printf("KDL: not built in (CMake did not find orocos_kdl; Debian: liborocos-kdl-dev)\n");
 #endif
@@ -231,8 +241,11 @@ int main(int argc, char **argv) {
             printf("%s: out of memory\n", arm->name);
             return 1;
         }
-        if (ik_robot_protocol_init(&protocol, &chain, queries, GOAL_SEED, goals, scratch,
-                                   ik_robot_protocol_scratch_size(&chain), protocol_clock, NULL, &err) != IK_OK) {
+        if (ik_robot_protocol_init_goals(
+                &protocol, &chain, queries,
+                trac_goals ? IK_ROBOT_PROTOCOL_GOALS_TRAC_IK : IK_ROBOT_PROTOCOL_GOALS_SPLITMIX,
+                trac_goals ? 1 : GOAL_SEED, goals, scratch, ik_robot_protocol_scratch_size(&chain), protocol_clock,
+                NULL, &err) != IK_OK) {
             printf("%s: %s\n", arm->name, err.message);
             return 1;
         }

@@ -6,10 +6,14 @@
  * measures the goal of 99.9 %), the closed form and the seeded solver
  * 100 %, 1 to 8 solutions a pose, the same success figures again for the
  * same --seed, the counts as
- * asked; the Panda (7 variables) has only the numeric solver, with the
- * reason; the text report; unknown --base and --tip links refused with the
- * closest names (exit 5), a tip not below the base, an empty chain, bad -n
- * and --seed values refused (exit 2). Times are not asserted.
+ * asked, TRAC-IK's goals (seed 1) by default and the splitmix ones (seed
+ * 12345) with --goals splitmix, both clocks' means (over all queries and
+ * over the successes) in the JSON and the text, the budget on the wall
+ * clock with --budget-clock wall; the Panda (7 variables) has only the
+ * numeric solver, with the reason; the text report; unknown --base and
+ * --tip links refused with the closest names (exit 5), a tip not below the
+ * base, an empty chain, bad -n, --seed, --goals and --budget-clock values
+ * refused (exit 2). Times are not asserted.
  *
  * `ikc render ROBOT.urdf --size WxH`: the PNG and the SVG are that size;
  * a bad size is refused. Every UR5 joint is limited to +-pi, a whole turn:
@@ -47,8 +51,10 @@ static void test_ur5(const char *urdf) {
     numeric = cJSON_GetObjectItem(root, "numeric");
     seeded = cJSON_GetObjectItem(root, "seeded");
     analytic = cJSON_GetObjectItem(root, "analytic");
-    CHECK(root && number(root, "queries") == QUERIES && number(root, "variables") == 6 &&
-              number(root, "seed") == 12345 && number(root, "timeout_ms") == 5 && number(root, "tolerance") == 1e-5 &&
+    CHECK(root && number(root, "queries") == QUERIES && number(root, "variables") == 6 && number(root, "seed") == 1 &&
+              strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(root, "goals")), "trac-ik") == 0 &&
+              strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(root, "budget_clock")), "cpu") == 0 &&
+              number(root, "timeout_ms") == 5 && number(root, "tolerance") == 1e-5 &&
               strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(root, "closed_form")), "three parallel axes") == 0,
           "ikbench ur5 --json: %s", out_text);
     CHECK(figures_sane(numeric) && figures_sane(seeded) && figures_sane(analytic), "three solvers' figures: %s",
@@ -75,9 +81,22 @@ static void test_ur5(const char *urdf) {
     cJSON_Delete(root);
 
     snprintf(args, sizeof args, "ikbench '%s' --tip ee_link -n 20 --seed 7", urdf);
-    CHECK(run(args) == 0 && strstr(out_text, "20 configurations (seed 7)") && strstr(out_text, "numeric:") &&
-              strstr(out_text, "seeded:") && strstr(out_text, "analytic:"),
+    CHECK(run(args) == 0 && strstr(out_text, "20 configurations (trac-ik goals, seed 7)") &&
+              strstr(out_text, "numeric:") && strstr(out_text, "seeded:") && strstr(out_text, "analytic:") &&
+              strstr(out_text, "CPU mean") && strstr(out_text, "wall mean") && strstr(out_text, "a success"),
           "text report: %s%s", out_text, err_text);
+    snprintf(args, sizeof args, "ikbench '%s' --tip ee_link -n 20 --goals splitmix --budget-clock wall --json", urdf);
+    CHECK(run(args) == 0 && (root = cJSON_Parse(out_text)) != NULL, "splitmix goals, wall budget: %s", err_text);
+    if (root) {
+        numeric = cJSON_GetObjectItem(root, "numeric");
+        CHECK(number(root, "seed") == 12345 &&
+                  strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(root, "goals")), "splitmix") == 0 &&
+                  strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(root, "budget_clock")), "wall") == 0 &&
+                  number(numeric, "wall_mean_ms") == number(numeric, "mean_ms") && number(numeric, "cpu_mean_ms") > 0 &&
+                  number(numeric, "wall_mean_success_ms") > 0 && number(numeric, "cpu_median_ms") > 0,
+              "splitmix goals, wall budget: %s", out_text);
+        cJSON_Delete(root);
+    }
 }
 
 static void test_refusals(const char *urdf) {
@@ -106,6 +125,10 @@ static void test_refusals(const char *urdf) {
     CHECK(run(args) == 2 && strstr(err_text, "--seed wants"), "--seed -3: %s", err_text);
     snprintf(args, sizeof args, "ikbench '%s' -n 5", urdf);
     CHECK(run(args) == 2 && strstr(err_text, "--tip"), "no --tip: %s", err_text);
+    snprintf(args, sizeof args, "ikbench '%s' --tip ee_link --goals rand", urdf);
+    CHECK(run(args) == 2 && strstr(err_text, "--goals wants"), "--goals rand: %s", err_text);
+    snprintf(args, sizeof args, "ikbench '%s' --tip ee_link --budget-clock sun", urdf);
+    CHECK(run(args) == 2 && strstr(err_text, "--budget-clock wants"), "--budget-clock sun: %s", err_text);
     CHECK(run("ikbench /nonexistent/arm.urdf --tip a -n 5") == 3, "missing file: %s", err_text);
 }
 

@@ -7,7 +7,8 @@
  * goal came from, every solution lands within 1e-5 and is inside the
  * limits, the solutions are sorted by distance to the seed. Named cases:
  * wrist singular (both shapes), the wrist centre over the base, the arm
- * stretched straight, narrowed limits, an unreachable goal, bad input. */
+ * stretched straight, narrowed limits, an unreachable goal, bad input;
+ * both elbow branches at an elbow within 5e-4 rad of straight or folded. */
 #define _POSIX_C_SOURCE 200809L
 #include <ikit/robot.h>
 #include <ikit/robot_analytic.h>
@@ -442,9 +443,102 @@ static void test_bad_input(void) {
           "prepare without a chain");
 }
 
+/* Both elbow branches at a stretched or folded elbow (issue 29): random
+ * configurations of the UR5 with the elbow within 5e-4 rad of stretched and
+ * of folded (the IRB 2400's limits keep its elbow from both), goal =
+ * FK(q): among the solutions are one of each elbow branch (theta_3 either
+ * side of stretched, or folded) with q's shoulder and wrist (theta_1 and
+ * theta_5 within 0.01 of q's), each landing within 1e-5. In the float build
+ * the goal's rounding clamped SP3's x to 1 and the two branches came out as
+ * one: 8 poses in 20,000 random UR5 configurations had a solution fewer
+ * than in the double build. The stretched angle is the test's own: with
+ * b = p_3 - p_2 and a = x - p_3 (x = p_4, the point SP3 places on the UR5)
+ * at theta_3 = 0, |x - p_2| is largest at
+ * t = atan2(b . (h_3 x a), b . a - (h_3 . a)(h_3 . b)), in double. */
+static double stretched_elbow(const ik_robot_chain *c, const ik_real *q, int point) {
+    ik_transform links[IK_ROBOT_MAX_JOINTS], tip;
+    ik_real z[6];
+    double b[3], a[3], h[3], ha = 0, hb = 0, ba = 0, bha = 0;
+    ik_vec3 axis;
+    int i;
+    memcpy(z, q, sizeof z);
+    z[2] = 0;
+    ik_robot_fk(c, z, &tip, links);
+    axis = ik_quat_rotate(links[2].rotation, c->joints[2].axis);
+    for (i = 0; i < 3; ++i) {
+        b[i] = (double)(&links[2].translation.x)[i] - (double)(&links[1].translation.x)[i];
+        a[i] = (double)(&links[point].translation.x)[i] - (double)(&links[2].translation.x)[i];
+        h[i] = (double)(&axis.x)[i];
+    }
+    for (i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3, k = (i + 2) % 3;
+        ha += h[i] * a[i];
+        hb += h[i] * b[i];
+        ba += b[i] * a[i];
+        bha += b[i] * (h[j] * a[k] - h[k] * a[j]);
+    }
+    return atan2(bha, ba - ha * hb);
+}
+
+static void test_elbow_branches(void) {
+    static const char *const arms[1][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "ee_link"}};
+    char path[700];
+    int a;
+    for (a = 0; a < 1; ++a) {
+        ik_urdf *u = NULL;
+        ik_error err;
+        ik_robot_chain chain;
+        ik_robot_analytic_model model;
+        check_property prop = {0, 0, 0};
+        rng r = rng_seeded(2900 + (uint64_t)a);
+        char name[120];
+        int i, s;
+        if (!data_path(path, sizeof path, arms[a][0])) {
+            check_skip("real-asset corpus not found");
+            return;
+        }
+        CHECK(ik_urdf_read_file(path, &u, &err) == IK_OK, "%s: %s", path, err.message);
+        if (!u) continue;
+        CHECK(ik_urdf_robot_chain(u, arms[a][1], arms[a][2], &chain, NULL, &err) == IK_OK &&
+                  ik_robot_analytic_prepare(&chain, &model, NULL) == IK_OK,
+              "%s", err.message);
+        snprintf(name, sizeof name, "%s elbow branches", arms[a][0]);
+        prop.name = name;
+        for (i = 0; i < 400; ++i) {
+            const int folded = i % 2;
+            ik_real q[6];
+            ik_transform goal;
+            answer ans;
+            int below = 0, above = 0;
+            double worst = 0, bend;
+            random_in_limits(&chain, &r, q);
+            bend = stretched_elbow(&chain, q, 3) + (folded ? PI : 0);
+            q[2] = (ik_real)remainder(bend + 5e-4 * (2 * rng_unit(&r) - 1), 2 * PI);
+            ik_robot_fk(&chain, q, &goal, NULL);
+            ans = solve(&model, goal, NULL);
+            for (s = 0; s < ans.count; ++s) {
+                const ik_real *x = ans.q + 6 * s;
+                const double side = remainder((double)x[2] - bend, 2 * PI);
+                worst = fmax(worst, pose_error(&chain, x, goal));
+                if (fabs(remainder((double)x[0] - (double)q[0], 2 * PI)) > 0.01 ||
+                    fabs(remainder((double)x[4] - (double)q[4], 2 * PI)) > 0.01 || fabs(side) > 0.01)
+                    continue;
+                below += side < 0;
+                above += side > 0;
+            }
+            PROPERTY_CASE(prop, ans.result == IK_OK && below >= 1 && above >= 1 && worst <= TOL,
+                          "theta_3 = %.6f (%s at %.6f): %d solutions, %d and %d either side, worst error %g",
+                          (double)q[2], folded ? "folded" : "stretched", bend, ans.count, below, above, worst);
+        }
+        property_end(&prop);
+        ik_urdf_free(u);
+    }
+}
+
 int main(void) {
     test_variants();
     test_real_arms();
+    test_elbow_branches();
     test_singular_poses();
     test_narrowed_limits();
     test_prefer_mid_range();

@@ -779,6 +779,40 @@ static void test_null_space(void) {
     }
 }
 
+/* The UR5's +-pi joints turn through pi in both builds (issue 29): the
+ * float build rounds URDF limits inward, so +-3.14159265359 span 2 pi less
+ * two float steps, and the solver must still treat them as a whole turn.
+ * From a seed with the base joint at 3.1, a goal at -3.1 (the rest the
+ * same) is reached by the numeric solver stepping through pi, with no
+ * restart; held at the limit instead, it stalled there and restarted. */
+static void test_turn_through_pi(void) {
+    static const char *const ur5[3] = {"ur5_joint_limited_robot.urdf", "base_link", "ee_link"};
+    ik_urdf *u;
+    ik_robot_chain c;
+    ik_real seed[6] = {3.1f, -1.2f, 1.4f, -1.8f, -1.4f, 0.2f}, want[6], q[6];
+    ik_transform goal;
+    ik_robot_ik job;
+    ik_bool reached = 0;
+    int restarts = -1;
+    double pe, ae;
+    if (!have_data()) {
+        check_skip("real-asset corpus not found");
+        return;
+    }
+    if (!load_arm(ur5, &u, &c)) return;
+    memcpy(want, seed, sizeof want);
+    want[0] = -3.1f;
+    ik_robot_fk(&c, want, &goal, NULL);
+    job = job_for(&c, goal, seed, q);
+    job.analytic_starts = 0;
+    job.reached = &reached;
+    job.restarts = &restarts;
+    CHECK(ik_robot_ik_run(&job) == IK_OK && reached && restarts == 0 && lands_on(&c, q, goal, 1, &pe, &ae) &&
+              inside_limits(&c, q) && fabs((double)q[0] + 3.1) < 1e-3,
+          "through pi: reached %d, %d restarts, base joint %g", (int)reached, restarts, (double)q[0]);
+    ik_urdf_free(u);
+}
+
 int main(void) {
     test_jacobian_tip();
     test_variable_limits();
@@ -794,5 +828,6 @@ int main(void) {
     test_analytic_starts();
     test_analytic_beyond_limits();
     test_null_space();
+    test_turn_through_pi();
     return check_summary("test_robot_ik");
 }

@@ -3,7 +3,8 @@
  * and different for another, the seed is the mid-range; every solver's
  * answer lands on its goal by forward kinematics, inside the limits; the
  * closed form is there for a UR-shaped arm and not for a SCARA; the clock is
- * the caller's; bad input gets a clear error. */
+ * the caller's; bad input gets a clear error; TRAC-IK's goals are the
+ * configurations srand(1) and rand() draw. */
 #include <ikit/robot_protocol.h>
 
 #include <math.h>
@@ -138,9 +139,49 @@ static void test_bad_input(void) {
     CHECK(ik_robot_protocol_solve(NULL, IK_ROBOT_PROTOCOL_NUMERIC, 0, &answer) == IK_ERR_NULL, "NULL protocol");
 }
 
+/* TRAC-IK's goals (issue 29): the configurations ik_tests.cpp draws,
+ * drawn here with the C library's own srand and rand (glibc's on Linux,
+ * where TRAC-IK ran), q = lower + rand() / RAND_MAX (upper - lower) joint by
+ * joint; their FK is the protocol's goal, bit for bit. A second clock reads
+ * the time of each query beside the budget's clock. */
+static void test_trac_ik_goals(void) {
+    ik_robot_chain c = ur_shaped();
+    ik_transform goals[QUERIES];
+    ik_robot_protocol p;
+    ik_robot_protocol_answer answer;
+    ik_error err;
+    int i, v, same = 1;
+    CHECK(ik_robot_protocol_init_goals(&p, &c, QUERIES, IK_ROBOT_PROTOCOL_GOALS_TRAC_IK, 1, goals, &scratch,
+                                       sizeof scratch, fake_clock, NULL, &err) == IK_OK,
+          "init: %s", err.message);
+#if RAND_MAX == 2147483647
+    srand(1);
+    for (i = 0; i < QUERIES; ++i) {
+        ik_real q[6];
+        ik_transform tip;
+        for (v = 0; v < 6; ++v) q[v] = (ik_real)(p.lower[v] + (double)rand() / RAND_MAX * (p.upper[v] - p.lower[v]));
+        ik_robot_fk(&c, q, &tip, NULL);
+        same &= memcmp(&tip.translation, &goals[i].translation, sizeof tip.translation) == 0 &&
+                memcmp(&tip.rotation, &goals[i].rotation, sizeof tip.rotation) == 0;
+    }
+    CHECK(same, "the goals are FK of the configurations srand(1) and rand() draw");
+#else
+    check_skip("this C library's rand() is not glibc's (RAND_MAX differs)");
+#endif
+    CHECK(p.goals_from == IK_ROBOT_PROTOCOL_GOALS_TRAC_IK, "goals_from");
+    p.report_clock_s = fake_clock;
+    CHECK(ik_robot_protocol_solve(&p, IK_ROBOT_PROTOCOL_SEEDED, 0, &answer) == IK_OK && answer.success &&
+              answer.report_seconds > answer.seconds && answer.seconds > 0,
+          "second clock: %g s around %g s", answer.report_seconds, answer.seconds);
+    CHECK(ik_robot_protocol_init_goals(&p, &c, QUERIES, (ik_robot_protocol_goals)7, 1, goals, &scratch, sizeof scratch,
+                                       NULL, NULL, &err) == IK_ERR_RANGE,
+          "an unknown goal source");
+}
+
 int main(void) {
     test_goals_and_answers();
     test_no_closed_form();
     test_bad_input();
+    test_trac_ik_goals();
     return check_summary("robot_protocol");
 }

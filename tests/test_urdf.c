@@ -577,6 +577,75 @@ static void test_corruptions(void) {
     property_end(&prop);
 }
 
+/* Limits rounded inward to ik_real (issue 29): on the three arms every
+ * chain limit lies inside the file's limit (compared in double) and within
+ * one ik_real step of it, so joint values inside the chain's limits are
+ * inside the file's (the float build used to round 3.14159265359 up to
+ * 3.14159274, and the solver returned joints 1e-7 past the URDF's limits);
+ * a range narrower than one float step keeps the nearest value at both ends. */
+static void test_limits_inward(void) {
+    static const char *const files[3][3] = {{"ur5_joint_limited_robot.urdf", "base_link", "ee_link"},
+                                            {"panda.urdf", "panda_link0", "panda_link8"},
+                                            {"abb_irb2400.urdf", "base_link", "tool0"}};
+    static const char narrow[] =
+        "<robot name='n'><link name='a'/><link name='b'/>"
+        "<joint name='j' type='revolute'><parent link='a'/><child link='b'/>"
+        "<limit lower='0.1' upper='0.1' effort='1' velocity='1'/></joint></robot>";
+    int f, k;
+    ik_urdf *u = NULL;
+    ik_robot_chain chain;
+    ik_error err;
+    for (f = 0; f < 3; ++f) {
+        int joints[IK_ROBOT_MAX_JOINTS], count = 0, inside = 1;
+        if (!(u = load(files[f][0]))) continue;
+        CHECK(ik_urdf_chain(u, files[f][1], files[f][2], joints, IK_ROBOT_MAX_JOINTS, &count, &err) == IK_OK &&
+                  ik_urdf_robot_chain(u, files[f][1], files[f][2], &chain, NULL, &err) == IK_OK,
+              "%s: %s", files[f][0], err.message);
+        for (k = 0; k < count; ++k) {
+            const ik_urdf_joint *j = &u->joints[joints[k]];
+            const ik_robot_joint *c = &chain.joints[k];
+            if (j->type != IK_ROBOT_REVOLUTE && j->type != IK_ROBOT_PRISMATIC) continue;
+            inside &= (double)c->lower >= j->lower && (double)c->upper <= j->upper &&
+                      (double)c->lower - j->lower <= fabs(j->lower) * 2.4e-7 + 1e-30 &&
+                      j->upper - (double)c->upper <= fabs(j->upper) * 2.4e-7 + 1e-30;
+        }
+        CHECK(inside, "%s: a chain limit outside the file's, or more than a step inside", files[f][0]);
+        ik_urdf_free(u);
+    }
+    u = NULL;
+    CHECK(ik_urdf_read_memory(narrow, sizeof narrow - 1, &u, &err) == IK_OK &&
+              ik_urdf_robot_chain(u, "a", "b", &chain, NULL, &err) == IK_OK &&
+              chain.joints[0].lower == chain.joints[0].upper && fabs((double)chain.joints[0].lower - 0.1) < 1e-7,
+          "narrow range: %s", err.message);
+    ik_urdf_free(u);
+}
+
+/* A <limit> with neither lower nor upper (issue 29): read as [0, 0], as
+ * urdfdom reads it, and flagged (limit_no_range), so the tools can say the
+ * joint is held at 0; one with either bound is not flagged. */
+static void test_limit_without_range(void) {
+    static const char doc[] =
+        "<robot name='n'><link name='a'/><link name='b'/><link name='c'/>"
+        "<joint name='free' type='revolute'><parent link='a'/><child link='b'/>"
+        "<limit effort='1' velocity='1'/></joint>"
+        "<joint name='half' type='revolute'><parent link='b'/><child link='c'/>"
+        "<limit upper='1.5' effort='1' velocity='1'/></joint></robot>";
+    ik_urdf *u = NULL;
+    ik_robot_chain chain;
+    ik_error err;
+    CHECK(ik_urdf_read_memory(doc, sizeof doc - 1, &u, &err) == IK_OK, "%s", err.message);
+    if (!u) return;
+    CHECK(u->joints[0].has_limit && u->joints[0].limit_no_range && u->joints[0].lower == 0 && u->joints[0].upper == 0,
+          "no range: flagged %d, [%g, %g]", u->joints[0].limit_no_range, u->joints[0].lower, u->joints[0].upper);
+    CHECK(
+        u->joints[1].has_limit && !u->joints[1].limit_no_range && u->joints[1].lower == 0 && u->joints[1].upper == 1.5,
+        "upper only: flagged %d, [%g, %g]", u->joints[1].limit_no_range, u->joints[1].lower, u->joints[1].upper);
+    CHECK(ik_urdf_robot_chain(u, "a", "c", &chain, NULL, &err) == IK_OK && chain.joints[0].lower == 0 &&
+              chain.joints[0].upper == 0,
+          "the chain holds the joint at 0");
+    ik_urdf_free(u);
+}
+
 int main(void) {
     test_mimic();
     test_malformed();
@@ -584,7 +653,9 @@ int main(void) {
     test_rest_overflow();
     test_huge_and_empty();
     test_corruptions();
+    test_limit_without_range();
     if (have_data()) {
+        test_limits_inward();
         test_abb();
         test_ur5();
         test_panda();

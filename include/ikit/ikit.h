@@ -9,8 +9,8 @@
  *   rig       humanoids, named limbs, ground, props, body directions,
  *             body frame in model space, limbs' natural bend, limb limits
  *             as constraints
- *   robot     serial arms: forward kinematics, pose IK, analytic IK, the
- *             TRAC-IK benchmark protocol
+ *   robot     serial arms: forward kinematics, pose IK, analytic IK,
+ *             straight-line tool paths, the TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
  *   io        glTF, BVH, chain files, height fields, target tracks, URDF,
  *             assets, output files written whole or not at all
@@ -70,6 +70,7 @@
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
 #include <ikit/robot_analytic.h>
+#include <ikit/robot_path.h>
 #include <ikit/robot_protocol.h>
 
 /* motion */

@@ -17,8 +17,10 @@
  * Limits: a variable the step would push past a limit is held on it and the
  * step solved again for the others (the clamping loop of Baerlocher and
  * Boulic 2004). A rotational variable whose limits span a full turn or more
- * (continuous joints, and revolute ones such as the UR5's +-pi) is never
- * held: it is moved back by whole turns, which leaves the pose unchanged.
+ * (continuous joints, and revolute ones such as the UR5's +-pi; up to two
+ * ik_real steps short, as URDF limits are rounded inward) is never held: it
+ * is moved back by whole turns, which leaves the pose unchanged (then
+ * clamped: a value in the rounding gap moves by at most those steps).
  * Continuous joints' values are returned wrapped to (-pi, pi].
  *
  * When an attempt stalls (the error has not fallen by 0.1 % for

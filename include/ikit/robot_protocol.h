@@ -3,14 +3,19 @@
  * kinematics", Humanoids 2015; trac_ik_examples/src/ik_tests.cpp) on one
  * robot chain, as `ikc ikbench` and bench/bench_robot_ik run it:
  *  - N configurations uniform within the limits (continuous joints in
- *    [-pi, pi]), drawn by splitmix64 from a seed; forward kinematics gives
- *    each goal pose;
+ *    [-pi, pi]), drawn by splitmix64 from a seed, or exactly as TRAC-IK's
+ *    ik_tests.cpp draws them (IK_ROBOT_PROTOCOL_GOALS_TRAC_IK); forward
+ *    kinematics gives each goal pose;
  *  - each goal is solved from the mid-range seed (lower + upper) / 2 with a
  *    5 ms budget;
  *  - success when each of x, y, z and the three rotation components of the
  *    twist error is within 1e-5 (ik_robot_ik's `reached`), inside the limits;
  *  - the time per query, failures included, read from the caller's clock
- *    (the benchmarks pass this thread's CPU clock; the library reads none).
+ *    (the benchmarks pass this thread's CPU clock; the library reads none),
+ *    and from a second clock when one is given (ikc ikbench reads the wall
+ *    clock, which TRAC-IK's runs read, beside the CPU clock). TRAC-IK
+ *    reports the mean over the successful queries only; the callers report
+ *    both means.
  * Three solvers: the numeric one alone (ik_robot_ik, analytic_starts = 0),
  * the numeric one with closed-form starts (analytic_starts = 1, the model
  * prepared once), and the closed form alone (ik_robot_analytic: success
@@ -41,6 +46,17 @@ typedef enum ik_robot_protocol_solver {
     IK_ROBOT_PROTOCOL_ANALYTIC
 } ik_robot_protocol_solver;
 
+/* Where the goals' configurations come from. */
+typedef enum ik_robot_protocol_goals {
+    IK_ROBOT_PROTOCOL_GOALS_SPLITMIX, /* ik_robot_random_configuration: splitmix64 from the seed (ikit's own) */
+    IK_ROBOT_PROTOCOL_GOALS_TRAC_IK   /* as trac_ik_examples/src/ik_tests.cpp: srand(seed) (it calls srand(1)),
+                                         then for each query, for each joint in chain order,
+                                         q = lower + (rand() / RAND_MAX) (upper - lower), in double, with glibc's
+                                         rand() (its additive feedback generator r_i = r_(i-3) + r_(i-31), output
+                                         r_i >> 1, RAND_MAX 2^31 - 1), computed here from the seed with no global
+                                         state: on Linux the same goals as TRAC-IK's own runs */
+} ik_robot_protocol_goals;
+
 typedef struct ik_robot_protocol {
     const ik_robot_chain *chain;
     int variables, queries;
@@ -53,6 +69,10 @@ typedef struct ik_robot_protocol {
     size_t scratch_bytes;
     ik_robot_ik_clock clock_s; /* seconds, read around each query and as the budget's clock; NULL: no budget, 0 s */
     void *clock_user;
+    ik_robot_ik_clock report_clock_s; /* NULL (init's default), or a second clock read around each query only
+                                         (answer->report_seconds; it sets no budget), set after init */
+    void *report_clock_user;
+    ik_robot_protocol_goals goals_from; /* how init drew the goals */
 } ik_robot_protocol;
 
 /* One query's answer. */
@@ -61,6 +81,7 @@ typedef struct ik_robot_protocol_answer {
     int solutions;              /* the closed form's count (the others: 1 on success) */
     ik_robot_ik_start found_by; /* the numeric solvers' */
     double seconds;             /* this query's time by clock_s */
+    double report_seconds;      /* by report_clock_s (0 without one) */
     ik_real q[IK_ROBOT_MAX_JOINTS > IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6 ? IK_ROBOT_MAX_JOINTS
                                                                         : IK_ROBOT_ANALYTIC_MAX_SOLUTIONS * 6];
 } ik_robot_protocol_answer;
@@ -81,6 +102,13 @@ size_t ik_robot_protocol_scratch_size(const ik_robot_chain *chain);
 ik_result ik_robot_protocol_init(ik_robot_protocol *p, const ik_robot_chain *chain, int queries,
                                  unsigned long random_seed, ik_transform *goals, void *scratch, size_t scratch_bytes,
                                  ik_robot_ik_clock clock, void *clock_user, ik_error *error);
+
+/* ik_robot_protocol_init with the goals drawn as `goals_from` says (init:
+ * IK_ROBOT_PROTOCOL_GOALS_SPLITMIX); IK_ERR_RANGE for an unknown one. */
+ik_result ik_robot_protocol_init_goals(ik_robot_protocol *p, const ik_robot_chain *chain, int queries,
+                                       ik_robot_protocol_goals goals_from, unsigned long random_seed,
+                                       ik_transform *goals, void *scratch, size_t scratch_bytes,
+                                       ik_robot_ik_clock clock, void *clock_user, ik_error *error);
 
 /* The goal of query i (0 <= i < p->queries). */
 ik_transform ik_robot_protocol_goal(const ik_robot_protocol *p, int query);

@@ -5,7 +5,9 @@
  * of <robot>; in a joint, <origin xyz rpy> (default zero), <parent link>,
  * <child link> (both required), <axis xyz> (default 1 0 0, normalised; a
  * zero axis is refused), <limit lower upper velocity effort> (required for
- * revolute and prismatic joints; missing attributes are 0) and
+ * revolute and prismatic joints; missing attributes are 0, as urdfdom
+ * reads them, so a <limit> with neither lower nor upper holds the joint at
+ * 0: limit_no_range flags it, and ikc warns) and
  * <mimic joint multiplier offset> (default 1 and 0). Everything else
  * (visual, collision, inertial, meshes, transmission, gazebo) is ignored.
  * Joint types: revolute, continuous, prismatic, fixed; floating and planar
@@ -71,6 +73,9 @@ typedef struct ik_urdf_joint {
     ik_transform origin;         /* from xyz and rpy, unit scale */
     ik_vec3 axis;                /* unit; (1, 0, 0) when not given */
     int has_limit;               /* 1 when a <limit> was given */
+    int limit_no_range;          /* 1 when that <limit> has neither lower nor upper: read as [0, 0], as urdfdom
+                                    reads it, so a revolute or prismatic joint is held at 0 (ikc warns; a joint
+                                    meant to turn without limits is type="continuous") */
     double lower, upper, velocity, effort;
     int mimic_joint;                       /* the joint it follows, or -1 */
     double mimic_multiplier, mimic_offset; /* value = multiplier * leader + offset */
@@ -118,7 +123,11 @@ ik_result ik_urdf_chain(const ik_urdf *urdf, const char *base_link, const char *
  * a mimic joint whose leader is outside the chain gets its own variable
  * standing for the leader's value. variable_joints [IK_ROBOT_MAX_JOINTS]
  * (may be NULL) receives the URDF joint each variable is the value of.
- * Limits are the joint's own. IK_ERR_CAPACITY beyond IK_ROBOT_MAX_JOINTS. */
+ * Limits are the joint's own, rounded inward to ik_real (in the float build
+ * the nearest float can lie past a limit: 3.14159265359 rounds to
+ * 3.14159274; the chain takes 3.14159250, so a solution inside the chain's
+ * limits is inside the file's); a range narrower than one float step keeps
+ * the nearest float at both ends. IK_ERR_CAPACITY beyond IK_ROBOT_MAX_JOINTS. */
 ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, ik_robot_chain *chain,
                               int *variable_joints, ik_error *error);
 

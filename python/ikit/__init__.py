@@ -18,13 +18,13 @@ from .planar import planar_chain, planar_chain_fk
 from .retarget import retarget
 from .skeleton import Skeleton
 from .solvers import aim, ccd, fabrik, jacobian, look_at_chain, two_bone, two_bone_batch
-from .urdf import Robot, UrdfChain, load_robot, load_urdf_chain
+from .urdf import Robot, RobotPath, UrdfChain, load_robot, load_urdf_chain
 
 __version__ = _ffi.string(_lib.ik_version()).decode()
 
 __all__ = [
     "Asset", "CONTACT_POINTS", "FittedClip", "Ground", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
-    "POSE_TRANSLATION", "ROLES", "Robot", "Skeleton", "UrdfChain", "aim", "bake", "built_double", "ccd", "clean", "decimate", "fit", "foot_contacts", "planar_chain",
+    "POSE_TRANSLATION", "ROLES", "Robot", "RobotPath", "Skeleton", "UrdfChain", "aim", "bake", "built_double", "ccd", "clean", "decimate", "fit", "foot_contacts", "planar_chain",
     "planar_chain_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
     "new_pose", "real_dtype", "retarget", "skating", "two_bone", "two_bone_batch", "walk", "walk_frame",
 ]

@@ -1,13 +1,14 @@
 """URDF robots (urdf.h, robot.h): a chain between two links as a skeleton
 (UrdfChain), or as a robot arm of 1-DOF joints (Robot) with its forward
-kinematics, over many configurations in one call, and geometric Jacobian."""
+kinematics, over many configurations in one call, its geometric Jacobian,
+and straight-line tool paths (robot_path.h)."""
 import os
 
 import numpy as np
 
 from . import arrays
 from ._ikit import ffi, lib
-from .errors import check, check_io
+from .errors import check, check_io, check_job
 from .skeleton import Skeleton
 
 
@@ -73,6 +74,98 @@ class Robot:
         check(lib.ik_robot_jacobian(self._chain, ffi.from_buffer("ik_real[]", q),
                                     ffi.from_buffer("ik_real[]", storage, require_writable=True)), "robot jacobian")
         return storage.T
+
+
+    def cartesian_path(self, q_start, position, rotation=None, *, step=0.001, rotation_step=0.01, joint_step=0.0,
+                       joint_step_ratio=10.0, keep_branch=True, config_ok=None):
+        """The tip moved along the straight line from its pose at q_start
+        to `position` (3,) and `rotation` (a unit quaternion x, y, z, w;
+        None keeps the start's orientation), in segments of at most `step`
+        metres and `rotation_step` radians (ik_robot_path_run; the rules a
+        waypoint must pass, and the joint-step bound, are robot_path.h's and
+        docs/robot.md's). `config_ok(q)` (optional) is asked for q_start and
+        each waypoint and may refuse it (False), e.g. a collision check.
+        Returns a RobotPath: the waypoints (count, variable_count), the
+        fraction of the line achieved, the segment count and why it
+        stopped."""
+        q0 = np.ascontiguousarray(q_start, dtype=arrays.real_dtype)
+        if q0.shape != (self.variable_count,):
+            raise ValueError("q_start must have shape (%d,), not %s" % (self.variable_count, q0.shape))
+        if rotation is None:
+            start = self.fk(q0)
+            rotation = start[arrays.POSE_ROTATION]
+        n = self.variable_count
+        job = ffi.new("ik_robot_path *", lib.ik_robot_path_def())
+        field_error = ffi.new("ik_error *")
+        keep = [ffi.from_buffer("ik_real[]", q0)]
+        job.chain = self._chain
+        job.q_start = keep[0]
+        job.goal_position_bs = arrays.vec3(position, "position")
+        job.goal_rotation_bs = arrays.quat(rotation, "rotation")
+        job.max_step = step
+        job.max_rotation_step = rotation_step
+        job.max_joint_step = joint_step
+        job.joint_step_ratio = joint_step_ratio
+        job.keep_branch = 1 if keep_branch else 0
+        job.error_field = field_error
+        needed = ffi.new("int *")
+        check_job(lib.ik_robot_path_waypoint_count(job, needed), "robot path", field_error)
+        waypoints = np.zeros((needed[0], n), dtype=arrays.real_dtype)
+        scratch_bytes = lib.ik_robot_path_scratch_size(n)
+        scratch = ffi.new("char[]", max(int(scratch_bytes), 1))
+        count, fraction, segments = ffi.new("int *"), ffi.new("ik_real *"), ffi.new("int *")
+        stop = ffi.new("ik_robot_path_stop *")
+        raised = []
+        if config_ok is not None:
+            def ask(_user, q, variables):
+                if raised:
+                    return 0
+                try:
+                    values = np.frombuffer(ffi.buffer(q, variables * arrays.real_dtype.itemsize),
+                                           dtype=arrays.real_dtype).copy()
+                    return 1 if config_ok(values) else 0
+                except BaseException as error:  # handed back to the caller after the run
+                    raised.append(error)
+                    return 0
+            callback = ffi.callback("int(void *, const ik_real *, int)", ask)
+            keep.append(callback)
+            job.config_ok = callback
+        job.scratch = scratch
+        job.scratch_bytes = scratch_bytes
+        job.q_path = ffi.from_buffer("ik_real[]", waypoints, require_writable=True)
+        job.max_waypoints = needed[0]
+        job.waypoint_count = count
+        job.fraction = fraction
+        job.segments = segments
+        job.stop = stop
+        check_job(lib.ik_robot_path_run(job), "robot path", field_error)
+        if raised:
+            raise raised[0]
+        return RobotPath(waypoints[:count[0]].copy(), float(fraction[0]), int(segments[0]),
+                         ffi.string(lib.ik_robot_path_stop_str(stop[0])).decode())
+
+
+class RobotPath:
+    """A straight-line tool path (Robot.cartesian_path): `waypoints` (count,
+    variable_count), the first being q_start; `fraction` of the line
+    achieved, (count - 1) / segments; `segments`, what the whole line is cut
+    into; `stop`, why it ended ("complete", "unreached", "joint limit",
+    "joint jump", "branch switch", "refused by config_ok", "start refused by
+    config_ok")."""
+
+    def __init__(self, waypoints, fraction, segments, stop):
+        self.waypoints = waypoints
+        self.fraction = fraction
+        self.segments = segments
+        self.stop = stop
+
+    @property
+    def complete(self):
+        return self.stop == "complete"
+
+    def __repr__(self):
+        return "RobotPath(%d waypoints of %d, fraction %.4f, %s)" % (len(self.waypoints), self.segments + 1,
+                                                                      self.fraction, self.stop)
 
 
 def load_robot(path, base_link, tip_link):

@@ -67,6 +67,25 @@ static int mimic_leader(const ik_urdf *urdf, int joint, double *multiplier, doub
     return joint;
 }
 
+#ifdef IKIT_DOUBLE
+#define NEXT_TOWARD(x, y) nextafter(x, y)
+#else
+#define NEXT_TOWARD(x, y) nextafterf(x, y)
+#endif
+
+/* [lower, upper] in ik_real, rounded inward: the smallest ik_real >= lower
+ * and the largest <= upper (ik_real's nearest value may lie outside); when
+ * that leaves the range empty (narrower than one step), the nearest value
+ * at both ends. */
+static void inward_limits(double lower, double upper, ik_real *lo, ik_real *hi) {
+    ik_real a = (ik_real)lower, b = (ik_real)upper;
+    if ((double)a < lower) a = NEXT_TOWARD(a, (ik_real)HUGE_VAL);
+    if ((double)b > upper) b = NEXT_TOWARD(b, (ik_real)-HUGE_VAL);
+    if (a > b) a = b = (ik_real)((lower + upper) / 2);
+    *lo = a;
+    *hi = b;
+}
+
 /* One variable per distinct leader (mimic_leader) among the moving joints,
  * numbered in chain order. */
 ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const char *tip_link, ik_robot_chain *chain,
@@ -86,8 +105,7 @@ ik_result ik_urdf_robot_chain(const ik_urdf *urdf, const char *base_link, const 
         out->type = j->type;
         out->origin = j->origin;
         out->axis = j->axis;
-        out->lower = j->has_limit && j->type != IK_ROBOT_CONTINUOUS ? (ik_real)j->lower : 0;
-        out->upper = j->has_limit && j->type != IK_ROBOT_CONTINUOUS ? (ik_real)j->upper : 0;
+        if (j->has_limit && j->type != IK_ROBOT_CONTINUOUS) inward_limits(j->lower, j->upper, &out->lower, &out->upper);
         out->variable = -1;
         out->multiplier = 1;
         out->offset = 0;

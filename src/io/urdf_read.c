@@ -210,6 +210,8 @@ static ik_result joint_limit(urdf_reader *rd, int node, const char *owner, ik_ur
         return fail_at(rd->error, node_line(rd->xml, node), IK_ERR_RANGE, "%s <limit>: lower %g above upper %g", owner,
                        joint->lower, joint->upper);
     joint->has_limit = 1;
+    joint->limit_no_range =
+        !ik_xml_attribute_value(rd->xml, node, "lower") && !ik_xml_attribute_value(rd->xml, node, "upper");
     return IK_OK;
 }
 

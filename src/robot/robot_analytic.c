@@ -10,6 +10,9 @@
 #include "../solve/field_error.h"
 
 #define TWO_PI (2 * IK_PI)
+#define PI_DOUBLE 3.14159265358979323846
+/* Limits a whole turn apart up to the inward rounding of URDF limits in float (robot_ik.c). */
+#define TURN_SLACK (2 * IK_REAL_EPSILON * TWO_PI)
 
 #ifdef IKIT_DOUBLE
 /* Axes are parallel below this sine, and meet below this share of the reach. */
@@ -20,11 +23,22 @@
 #define TANGENT_SLACK 1e-9
 /* Solutions closer than this in every variable are one. */
 #define SAME_TOL 1e-7
+/* A double root's two branches are reported at least this far either side
+ * of it (see solve_cos_sin). */
+#define ROOT_SPLIT 1.4e-6
+/* An angle this far past a limit is taken as on it (rounding). */
+#define LIMIT_SLACK 1e-7
 #else
 #define GEOMETRY_TOL 1e-4f
 #define FREE_TOL 1e-6f
 #define TANGENT_SLACK 1e-5f
 #define SAME_TOL 1e-4f
+#define ROOT_SPLIT 1.4e-3
+/* Four float steps at pi: the angle is clamped onto the limit, and the FK
+ * check (on the unclamped angle) cannot see the move, so it stays far below
+ * the 1e-5 tolerance (it was SAME_TOL, 1e-4: a solution up to 1e-4 rad past
+ * a limit was clamped and returned, off the goal by up to 1e-4 per metre). */
+#define LIMIT_SLACK 1e-6f
 #endif
 
 /* ---- double-precision vectors and rotations ----------------------------------- */
@@ -284,9 +298,27 @@ ik_result ik_robot_analytic_prepare(const ik_robot_chain *chain, ik_robot_analyt
  * delta = acos(x), x = c / |(a, b)|; their cosines and sines by the angle
  * sum: cos phi = a / |(a, b)|, sin phi = b / |(a, b)|, cos delta = x,
  * sin delta = sqrt((1 - x)(1 + x)), so delta = atan2(sin delta, x) (libm's
- * atan2 takes about half the time of its acos). Returns the number of solutions (0, 1,
- * 2), or -1 when |(a, b)| and c vanish against `scale` (every t solves it). */
-static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]) {
+ * atan2 takes about half the time of its acos). Returns the number of
+ * solutions (0, 1, 2), or -1 when |(a, b)| and c vanish against `scale`
+ * (every t solves it).
+ *
+ * With `split`: the base's theta_1 and the elbow's theta_3, whose roots
+ * meet where the wrist centre lies on the circle the shoulder offset leaves
+ * (x ~ 1) and where the elbow is stretched or folded (x ~ +-1). There the
+ * two roots are two branches of the arm, the position depends on the
+ * distance from the double root only to second order, and the goal's own
+ * rounding decides delta: a goal rounded to float moves x by about 1e-7 to
+ * 1e-6, so roots within about sqrt(2e-6) = 1.4e-3 rad of each other came
+ * out as one (x clamped to 1) and a branch was lost: in the float build, 8
+ * poses in 20,000 random UR5 configurations gave fewer solutions than the
+ * double build (7 of 8, 3 of 4, 1 of 2). Both roots are kept, at
+ * phi +- ROOT_SPLIT when closer than that (a point ROOT_SPLIT off the double
+ * root moves by about r ROOT_SPLIT^2 / 2 along the equation's direction, 1e-6 r
+ * in float); the FK check still decides whether each solution reaches the
+ * goal. The wrist's theta_4 (spherical wrist) and theta_5 (three parallel
+ * axes) are not split: there the tool's orientation follows the root to
+ * first order, so a root moved by ROOT_SPLIT would miss the goal. */
+static int solve_cos_sin(double a, double b, double c, double scale, ik_bool split, dangle t[2]) {
     double r = sqrt(a * a + b * b), x, phi, delta, cp, sp, sd;
     if (!(r > FREE_TOL * scale)) return fabs(c) <= GEOMETRY_TOL * scale ? -1 : 0;
     x = c / r;
@@ -297,6 +329,13 @@ static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]
     delta = atan2(sd, x);
     cp = a / r;
     sp = b / r;
+    if (split && (delta < ROOT_SPLIT || delta > PI_DOUBLE - ROOT_SPLIT)) {
+        /* a double root at phi (x ~ 1) or phi + pi (x ~ -1): its two
+         * roots ROOT_SPLIT either side of it (see above) */
+        delta = delta < ROOT_SPLIT ? ROOT_SPLIT : PI_DOUBLE - ROOT_SPLIT;
+        x = cos(delta);
+        sd = sin(delta);
+    }
     t[0] = angle_cs(phi + delta, cp * x - sp * sd, sp * x + cp * sd);
     t[1] = angle_cs(phi - delta, cp * x + sp * sd, sp * x - cp * sd);
     return delta > 0 ? 2 : 1;
@@ -305,10 +344,10 @@ static int solve_cos_sin(double a, double b, double c, double scale, dangle t[2]
 /* SP4: the angles t with h . R(k, t) p = d (k unit). With
  * R(k, t) p = (k.p) k + cos t (p - (k.p) k) + sin t (k x p):
  * cos t (h.p - (k.h)(k.p)) + sin t h.(k x p) = d - (k.h)(k.p). */
-static int subproblem4(dvec h, dvec k, dvec p, double d, dangle t[2]) {
+static int subproblem4(dvec h, dvec k, dvec p, double d, ik_bool split, dangle t[2]) {
     double kp = dv_dot(k, p), kh = dv_dot(k, h);
     return solve_cos_sin(dv_dot(h, p) - kh * kp, dv_dot(h, dv_cross(k, p)), d - kh * kp,
-                         sqrt(dv_dot(h, h) * dv_dot(p, p)), t);
+                         sqrt(dv_dot(h, h) * dv_dot(p, p)), split, t);
 }
 
 /* u lies off the axis k: |u x k| > FREE_TOL |u|, compared squared. */
@@ -342,7 +381,7 @@ static ik_bool subproblem1(dvec k, dvec u, dvec v, dangle *t) {
  * mimic-free chain) skips the divisions, and so does a value already in
  * the lowest copy's turn: this runs once per angle found. */
 static ik_bool place_in_limits(const ik_robot_analytic_model *m, int v, ik_real theta, ik_real seed, ik_real *q) {
-    const ik_real multiplier = m->multiplier[v], slack = SAME_TOL;
+    const ik_real multiplier = m->multiplier[v], slack = LIMIT_SLACK;
     const ik_real period = multiplier == 1 ? (ik_real)TWO_PI : TWO_PI / IK_FABS(multiplier);
     ik_real x = multiplier == 1 ? theta - m->offset[v] : (theta - m->offset[v]) / multiplier, above;
     if (!m->limited[v]) {
@@ -432,7 +471,8 @@ static dangle free_joint(solve_state *s, int i) {
  * whose theta_1 fits the limits, in out. */
 static int solve_base(solve_state *s, dvec x_target, dvec x, candidate out[2]) {
     dangle t1[2];
-    int n = subproblem4(s->h[1], dv_neg(s->h[0]), dv_sub(x_target, s->p[0]), dv_dot(s->h[1], dv_sub(x, s->p[0])), t1);
+    int n =
+        subproblem4(s->h[1], dv_neg(s->h[0]), dv_sub(x_target, s->p[0]), dv_dot(s->h[1], dv_sub(x, s->p[0])), 1, t1);
     int i, kept = 0;
     if (n < 0) {
         t1[0] = free_joint(s, 0);
@@ -452,7 +492,7 @@ static int solve_elbow(solve_state *s, dvec x, dvec y, const candidate *from, ca
     dvec a = dv_sub(x, s->p[2]), b = dv_sub(s->p[2], s->p[1]), to_y = dv_sub(y, s->p[1]);
     double d = (dv_dot(to_y, to_y) - dv_dot(a, a) - dv_dot(b, b)) / 2;
     dangle t3[2], t2;
-    int n = subproblem4(b, s->h[2], a, d, t3), i, kept = 0;
+    int n = subproblem4(b, s->h[2], a, d, 1, t3), i, kept = 0;
     if (n < 0) {
         t3[0] = free_joint(s, 2);
         n = 1;
@@ -474,7 +514,7 @@ static int solve_elbow(solve_state *s, dvec x, dvec y, const candidate *from, ca
 static void solve_wrist(solve_state *s, candidate *c, dvec v, dvec wrist_u) {
     const dvec *h = s->h;
     dangle t4[2], t5, t6;
-    int n = subproblem4(h[4], dv_neg(h[3]), v, dv_dot(h[4], h[5]), t4), i;
+    int n = subproblem4(h[4], dv_neg(h[3]), v, dv_dot(h[4], h[5]), 0, t4), i;
     if (n < 0) {
         t4[0] = free_joint(s, 3);
         n = 1;
@@ -530,7 +570,7 @@ static void solve_three_parallel(solve_state *s) {
         /* R_1^T R_d h_6 and R_d^T R_1 h_2 */
         dvec h6_1 = unturn(s, 0, t1, rot_apply(s->goal_rotation, h[5]));
         dvec h2_d = rot_apply(goal_back, rot_about(h[0], t1, h[1]));
-        int n5 = subproblem4(h[1], h[4], h[5], dv_dot(h[1], h6_1), t5);
+        int n5 = subproblem4(h[1], h[4], h[5], dv_dot(h[1], h6_1), 0, t5);
         for (j = 0; j < n5; ++j) {
             dvec y;
             ik_bool have_234;
@@ -671,7 +711,7 @@ static ik_real preference_cost(const ik_robot_analytic *job, const ik_real *q, c
         ik_real d;
         if (job->prefer == IK_ROBOT_PREFER_SEED)
             d = variable_gap(m, v, q[v], seed[v]);
-        else if (m->limited[v] && m->upper[v] - m->lower[v] < TWO_PI && m->upper[v] > m->lower[v])
+        else if (m->limited[v] && m->upper[v] - m->lower[v] < TWO_PI - TURN_SLACK && m->upper[v] > m->lower[v])
             d = (2 * q[v] - m->lower[v] - m->upper[v]) / (m->upper[v] - m->lower[v]);
         else
             d = 0;

@@ -12,6 +12,12 @@
 #include "../solve/field_error.h"
 
 #define TWO_PI (2 * IK_PI)
+/* Limits a whole turn apart up to rounding: the float build rounds each URDF
+ * limit inward (urdf.h), so the UR5's +-3.14159265359 span 2 pi less two float
+ * steps, and must still turn (held at the limits instead, the UR5's TRAC-IK
+ * protocol queries took 0.157 ms instead of 0.066 ms, and 99.94 % reached
+ * instead of 99.98 %). */
+#define TURN_SLACK (2 * IK_REAL_EPSILON * TWO_PI)
 /* The length the damping's bias is measured in, as a share of the reach:
  * lambda^2 = |e|^2 / 2 + 1e-6 (0.1 reach)^2. With the whole reach, the
  * bias alone (lambda ~ 1e-3 reach) held goals near a singular pose a little
@@ -148,7 +154,7 @@ static ik_result find_limits(const ik_robot_chain *chain, workspace *ws, ik_real
         else if (!limited[v])
             ws->kind[v] = VARIABLE_FREE_TURNS;
         else
-            ws->kind[v] = ws->upper[v] - ws->lower[v] >= TWO_PI ? VARIABLE_TURNS : VARIABLE_LIMITED;
+            ws->kind[v] = ws->upper[v] - ws->lower[v] >= TWO_PI - TURN_SLACK ? VARIABLE_TURNS : VARIABLE_LIMITED;
     }
     if (!(*reach > 0)) *reach = 1;
     return IK_OK;

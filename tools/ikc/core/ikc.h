@@ -39,6 +39,7 @@ int ikc_fit(int argc, char **argv);
 int ikc_batch(int argc, char **argv);
 int ikc_retarget(int argc, char **argv);
 int ikc_ikbench(int argc, char **argv);
+int ikc_path(int argc, char **argv);
 
 /* ---- args.c: strict parsing of numbers and option values ---------------- */
 

@@ -19,6 +19,21 @@ int ikc_urdf_load(const char *command, const char *path, ik_urdf **out) {
     return r == IK_ERR_IO ? IKC_EXIT_NO_FILE : r == IK_ERR_NO_MEMORY ? IKC_EXIT_FAILURE : IKC_EXIT_FORMAT;
 }
 
+/* A revolute or prismatic joint whose <limit> has neither lower nor upper
+ * is held at 0 (urdfdom reads it as [0, 0]): said on stderr, once per joint
+ * of the chain. */
+static void warn_frozen_joints(const char *command, const ik_urdf *urdf, const int *joints, int count) {
+    int k;
+    for (k = 0; k < count; ++k) {
+        const ik_urdf_joint *j = &urdf->joints[joints[k]];
+        if (j->limit_no_range && (j->type == IK_ROBOT_REVOLUTE || j->type == IK_ROBOT_PRISMATIC))
+            fprintf(stderr,
+                    "ikc %s: warning: line %ld: joint '%s': <limit> has neither lower nor upper, so the joint is "
+                    "held at 0 (as ROS reads it); a joint that turns without limits is type=\"continuous\"\n",
+                    command, j->line, ikc_shown(j->name));
+    }
+}
+
 int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, const char *tip, ikc_arm *arm) {
     ik_error err;
     int count;
@@ -26,7 +41,10 @@ int ikc_arm_chain(const char *command, const ik_urdf *urdf, const char *base, co
     if (!base) base = urdf->links[urdf->root_link].name;
     r = ik_urdf_chain(urdf, base, tip, arm->joints, IK_ROBOT_MAX_JOINTS, &count, &err);
     if (r == IK_OK) r = ik_urdf_robot_chain(urdf, base, tip, &arm->chain, arm->variable_joints, &err);
-    if (r == IK_OK) return IKC_EXIT_OK;
+    if (r == IK_OK) {
+        warn_frozen_joints(command, urdf, arm->joints, count);
+        return IKC_EXIT_OK;
+    }
     if (r == IK_ERR_HIERARCHY)
         fprintf(stderr, "ikc %s: link '%s' is not below link '%s'\n", command, ikc_shown(tip), ikc_shown(base));
     else

@@ -1,0 +1,147 @@
+"""What the add-on's tests share inside a headless Blender: installing the
+add-on from its zip, Blender 3.4's importers made to work on Debian 12, the
+assets, and checks that fail the run.
+
+Blender 3.4's traps on Debian 12 (issue 28), and how these tests get past them:
+  - The glTF importer calls np.bool, gone from numpy 1.24 (Debian's): the
+    tests set numpy.bool = bool before importing (numpy's own bool is what
+    the alias used to mean).
+  - The BVH importer opens the file with mode 'rU', which Python 3.11
+    refuses: the tests give the importer's module an `open` that drops the
+    'U' (text mode already reads every newline convention).
+  - The BVH importer keys one Blender frame per BVH frame at the scene's
+    rate: update_scene_fps=True makes the scene run at the take's 120 fps.
+    It starts at frame 1 at the earliest (frame_start=0 is raised to 1), so
+    the glTF exporter writes the take's first frame at 1/120 s: the tests
+    read the outputs from their first key on (measure_output).
+A user does the same from Blender's Python console before importing (see
+docs/blender.md)."""
+import builtins
+import os
+import sys
+import time
+
+import bpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "outside"))
+
+FAILURES = []
+
+
+def data_dir():
+    return os.environ.get("IKIT_DATA") or os.path.join(ROOT, "..", "shared", "data")
+
+
+def skip_without_data():
+    """Exit 0 with a clear message when the real-asset corpus is absent."""
+    if not os.path.isdir(os.path.join(data_dir(), "gltf")):
+        print("skipped: real-asset corpus not found (set IKIT_DATA; default ../shared/data)")
+        sys.exit(0)
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        FAILURES.append(what)
+
+
+def finish():
+    if FAILURES:
+        print("%d check(s) failed:\n  %s" % (len(FAILURES), "\n  ".join(FAILURES)))
+        sys.exit(1)
+    print("all checks passed")
+
+
+def install_addon():
+    """The add-on from BUILD/ikit_blender.zip (IKIT_BLENDER_ZIP), installed
+    and enabled the way a user's script does it."""
+    zip_path = os.environ.get("IKIT_BLENDER_ZIP") or os.path.join(ROOT, "build", "ikit_blender.zip")
+    if not os.path.isfile(zip_path):
+        print("FAIL  no add-on zip at %s (make blender-addon)" % zip_path)
+        sys.exit(1)
+    bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
+    bpy.ops.preferences.addon_enable(module="ikit_blender")
+    import ikit_blender  # noqa: F401
+    from ikit_blender import loader
+    return loader.modules()
+
+
+def patch_importers():
+    """Blender 3.4's glTF and BVH importers made to run on Debian 12 (above)."""
+    import numpy
+    if "bool" not in numpy.__dict__:
+        numpy.bool = bool
+    from io_anim_bvh import import_bvh
+
+    def open_without_u(path, mode="r", *args, **kwargs):
+        return builtins.open(path, mode.replace("U", ""), *args, **kwargs)
+
+    import_bvh.open = open_without_u
+
+
+def empty_scene():
+    """A new empty scene (factory settings also reset the preferences: the
+    add-on is enabled again)."""
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.preferences.addon_enable(module="ikit_blender")
+    patch_importers()
+
+
+def new_objects(before):
+    return [o for o in bpy.data.objects if o.name not in before]
+
+
+def import_gltf(path):
+    """A glTF character through Blender's importer: its armature object."""
+    before = set(o.name for o in bpy.data.objects)
+    bpy.ops.import_scene.gltf(filepath=path)
+    arms = [o for o in new_objects(before) if o.type == "ARMATURE"]
+    assert len(arms) == 1, "expected one armature from %s, got %s" % (path, arms)
+    return arms[0]
+
+
+def import_bvh(path, fps=True):
+    """A BVH take through Blender's importer (frame 0 = the take's first, the
+    scene at its rate): its armature object."""
+    before = set(o.name for o in bpy.data.objects)
+    bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=fps, update_scene_duration=True, frame_start=0)
+    arms = [o for o in new_objects(before) if o.type == "ARMATURE"]
+    assert len(arms) == 1
+    return arms[0]
+
+
+def export_gltf(path, obj, animations=True):
+    """The armature (and what hangs from it) with its active action, as
+    glTF: only the active action (no NLA strips), every frame of the scene's
+    range, sampled."""
+    bpy.ops.object.select_all(action="DESELECT")
+    obj.select_set(True)
+    for child in obj.children:
+        child.select_set(True)
+    bpy.context.view_layer.objects.active = obj
+    bpy.ops.export_scene.gltf(filepath=path, export_format="GLB", use_selection=True, export_animations=animations,
+                              export_nla_strips=False, export_force_sampling=True, export_frame_range=True,
+                              export_current_frame=False)
+
+
+def scene_state():
+    """What an operator must leave as it was when it refuses: every object's
+    active action, the actions, and the pose bones' rotation modes."""
+    state = {"actions": sorted(a.name for a in bpy.data.actions)}
+    for o in bpy.data.objects:
+        data = o.animation_data
+        state[o.name] = (data.action.name if data and data.action else None,
+                         tuple(pb.rotation_mode for pb in o.pose.bones) if o.pose else None,
+                         tuple(round(x, 6) for row in o.matrix_world for x in row))
+    return state
+
+
+class Timer:
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.start

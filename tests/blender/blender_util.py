@@ -114,8 +114,10 @@ def import_bvh(path, fps=True):
 
 def export_gltf(path, obj, animations=True):
     """The armature (and what hangs from it) with its active action, as
-    glTF: only the active action (no NLA strips), every frame of the scene's
-    range, sampled."""
+    glTF: only the active action (not every action that fits the armature,
+    nor the NLA strips: with those the exporter merges them all into one
+    animation, the first action's channels winning), every frame of the
+    scene's range, sampled."""
     bpy.ops.object.select_all(action="DESELECT")
     obj.select_set(True)
     for child in obj.children:
@@ -123,7 +125,7 @@ def export_gltf(path, obj, animations=True):
     bpy.context.view_layer.objects.active = obj
     bpy.ops.export_scene.gltf(filepath=path, export_format="GLB", use_selection=True, export_animations=animations,
                               export_nla_strips=False, export_force_sampling=True, export_frame_range=True,
-                              export_current_frame=False)
+                              export_current_frame=False, export_anim_single_armature=False)
 
 
 def scene_state():

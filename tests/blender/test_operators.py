@@ -189,9 +189,10 @@ U.empty_scene()
 girl = U.import_gltf(GIRL)
 idle = bpy.data.actions.get("IdleTrack_Armature") or girl.animation_data.action
 feet_heights = []
+standing = girl.location.z  # the importer puts the skeleton's root (the hips, 62 cm up) in the object
 for lift in (0.0, 0.1):
     girl.animation_data.action = idle
-    girl.location.z = lift
+    girl.location.z = standing + lift
     bpy.context.view_layer.update()
     rig = armature.Rig(girl, bpy.context.scene)
     first, last = armature.frame_range(idle)
@@ -213,7 +214,7 @@ U.check(same < 0.002, "feet_to_ground: lifted 10 cm, both ankles back where they
 # ---------------------------------------------------------------- 5. walk
 
 for steps in (0, 6):
-    girl.location.z = 0.0
+    girl.location.z = standing
     girl.animation_data.action = None
     bpy.context.view_layer.update()
     rig = armature.Rig(girl, bpy.context.scene)

@@ -125,9 +125,11 @@ def active_action(obj, name=""):
 
 
 def frame_range(action):
-    """The action's frames, first and last inclusive (whole frames)."""
+    """The whole frames inside the action's range, first and last inclusive
+    (a hundredth of a frame of slack: the FBX importer keys a 120 fps take
+    at frames like 1.99999)."""
     start, end = action.frame_range
-    first, last = int(np.floor(start + 1e-6)), int(np.ceil(end - 1e-6))
+    first, last = int(np.ceil(start - 0.01)), int(np.floor(end + 0.01))
     if last <= first:
         raise Refusal("action %r has fewer than 2 frames (%g to %g)" % (action.name, start, end))
     return first, last

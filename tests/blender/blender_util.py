@@ -22,12 +22,17 @@ import sys
 import time
 
 import bpy
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "outside"))
 
+import measure  # noqa: E402 (tests/outside: the project's independent reader and measures)
+import reader  # noqa: E402
+
 FAILURES = []
+STEP = 2  # every other frame of a 120 fps take, as tests/outside/run_matrix.py measures at 60 Hz
 
 
 def data_dir():
@@ -147,3 +152,31 @@ class Timer:
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self.start
+
+
+def output_take(path, anim, first, frame_time, frames, take_path):
+    """A written glTF's animation `anim` frame by frame (every STEP-th frame
+    of `frame_time` seconds from `first`), with the source take's times:
+    Blender's glTF exporter writes frame f at f / fps (the take's first
+    frame, Blender frame 1, at 1/120 s), and its BVH importer set the scene
+    to a whole 120 fps where the take's frame time is 0.0083333 s, so frame
+    k is compared with frame k."""
+    gltf = reader.Gltf(path)
+    k = np.arange(0, frames, STEP)
+    take = gltf.take(anim=gltf.animation_index(anim), times=first + k * frame_time)
+    take.times = k * reader.Bvh(take_path).frame_time
+    return take
+
+
+def measured(path, anim, first, frame_time, frames, take_path):
+    """(output take, measure.measure of it against the source take)."""
+    out = output_take(path, anim, first, frame_time, frames, take_path)
+    source = reader.read(take_path, times=out.times)
+    return out, measure.measure(source, out)
+
+
+def report(name, m):
+    sk = m["skating"]
+    limbs = " ".join("%s %.1f/%.1f" % (g, m["limbs"][g]["median"], m["limbs"][g]["p95"]) for g in measure.GROUPS)
+    print("      %-22s contacts %2d, slide max %.1f mm (median %.1f), sink %.1f mm; limbs vs source (median/p95 deg): %s"
+          % (name, sk["count"], 1000 * sk["max_slide"], 1000 * sk["median_slide"], 1000 * sk["sink"], limbs))

@@ -30,55 +30,21 @@ import blender_util as U  # noqa: E402
 
 U.skip_without_data()
 ikit, armature = U.install_addon()
-import measure  # noqa: E402 (tests/outside, on the path blender_util set)
-import reader  # noqa: E402
+from blender_util import measure, reader  # noqa: E402 (tests/outside)
 
 DATA = U.data_dir()
 TAKE = os.path.join(DATA, "bvh", "131_01.bvh")
 GIRL = os.path.join(DATA, "gltf", "girl.glb")
 OUT = tempfile.mkdtemp(prefix="ikit_blender_")
-STEP = 2  # every other frame of the 120 fps take, as run_matrix.py measures at 60 Hz
-
-
-def output_take(path, anim, first, frame_time, frames):
-    """A written glTF's animation `anim` frame by frame (every STEP-th frame
-    of `frame_time` seconds from `first`), with the source take's times:
-    Blender's glTF exporter writes frame f at f / fps (the take's first
-    frame, Blender frame 1, at 1/120 s), and its BVH importer set the scene
-    to a whole 120 fps where the take's frame time is 0.0083333 s, so frame
-    k is compared with frame k."""
-    gltf = reader.Gltf(path)
-    k = np.arange(0, frames, STEP)
-    take = gltf.take(anim=gltf.animation_index(anim), times=first + k * frame_time)
-    take.times = k * reader.Bvh(TAKE).frame_time
-    return take
-
-
-def measured(path, anim, first, frame_time, frames):
-    out = output_take(path, anim, first, frame_time, frames)
-    source = reader.read(TAKE, times=out.times)
-    return out, measure.measure(source, out)
-
-
-def limb_difference(a, b):
-    """Angles (degrees) between two outputs' limb directions, each in its own body frame, frame by frame."""
-    return measure.limb_angles(a, b)
-
-
-def report(name, m):
-    sk = m["skating"]
-    limbs = " ".join("%s %.1f/%.1f" % (g, m["limbs"][g]["median"], m["limbs"][g]["p95"]) for g in measure.GROUPS)
-    print("      %-22s contacts %2d, slide max %.1f mm (median %.1f), sink %.1f mm; limbs vs source (median/p95 deg): %s"
-          % (name, sk["count"], 1000 * sk["max_slide"], 1000 * sk["median_slide"], 1000 * sk["sink"], limbs))
 
 
 def compare(name, blender_take, blender_m, ikc_take, ikc_m):
-    report("blender " + name, blender_m)
-    report("ikc " + name, ikc_m)
+    U.report("blender " + name, blender_m)
+    U.report("ikc " + name, ikc_m)
     for key in ("max_slide", "sink"):
         a, b = 1000 * blender_m["skating"][key], 1000 * ikc_m["skating"][key]
         U.check(abs(a - b) <= 1.0, "%s: %s %.2f mm in Blender, %.2f mm by ikc (within 1 mm)" % (name, key, a, b))
-    angles = limb_difference(ikc_take, blender_take)
+    angles = measure.limb_angles(ikc_take, blender_take)
     p95, worst = float(np.percentile(angles, 95)), float(angles.max())
     U.check(p95 <= 2.0, "%s: limb directions against ikc's: median %.2f, p95 %.2f, max %.2f deg (p95 within 2)"
             % (name, float(np.median(angles)), p95, worst))
@@ -151,11 +117,11 @@ if ikc_r is None:
 else:
     ikc_c = run_ikc("clean", ikc_r, "--clip", "retarget", "-o", os.path.join(OUT, "ikc_clean.glb"))
     bvh_time = reader.Bvh(TAKE).frame_time
-    b_take, b_m = measured(blender_r, 0, blender_time, blender_time, frames)
-    i_take, i_m = measured(ikc_r, "retarget", 0.0, bvh_time, frames)
+    b_take, b_m = U.measured(blender_r, 0, blender_time, blender_time, frames, TAKE)
+    i_take, i_m = U.measured(ikc_r, "retarget", 0.0, bvh_time, frames, TAKE)
     compare("retarget", b_take, b_m, i_take, i_m)
-    b_take, b_m = measured(blender_c, 0, blender_time, blender_time, frames)
-    i_take, i_m = measured(ikc_c, "retarget", 0.0, bvh_time, frames)
+    b_take, b_m = U.measured(blender_c, 0, blender_time, blender_time, frames, TAKE)
+    i_take, i_m = U.measured(ikc_c, "retarget", 0.0, bvh_time, frames, TAKE)
     compare("clean", b_take, b_m, i_take, i_m)
 
 # ---------------------------------------------------------------- 3. fit_keys: Blender's own Bezier evaluation

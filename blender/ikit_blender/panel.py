@@ -1,5 +1,7 @@
 """The sidebar panel (3D View > Sidebar > ikit): the operators on the
 panel's source and target or on the active armature."""
+import textwrap
+
 import bpy
 
 
@@ -36,7 +38,11 @@ class IKIT_PT_panel(bpy.types.Panel):
 
         message = context.window_manager.ikit_report
         if message:
-            layout.label(text=message[:120], icon="INFO")
+            # the last operator's message, wrapped to the sidebar's width (about 8 pixels a character)
+            width = max(20, int(context.region.width / (8 * context.preferences.system.ui_scale)) - 4)
+            col = layout.column(align=True)
+            for i, line in enumerate(textwrap.wrap(message, width)[:6]):
+                col.label(text=line, icon="INFO" if i == 0 else "BLANK1")
 
 
 CLASSES = (IKIT_PT_panel,)

@@ -187,7 +187,8 @@ class Rig:
         try:
             return ikit.Humanoid(self.skeleton)
         except ikit.IkitError as e:
-            missing = [line.strip() for line in str(e).splitlines() if "missing" in line.lower()]
+            missing = [line.strip() for line in str(e).splitlines()
+                       if "missing" in line.lower() and "optional" not in line.lower()]
             detail = "; ".join(missing[:6]) if missing else str(e).splitlines()[0]
             raise Refusal("armature %r is not a humanoid ikit can map: %s" % (self.obj.name, detail)) from None
 

@@ -107,11 +107,12 @@ def import_gltf(path):
     return arms[0]
 
 
-def import_bvh(path, fps=True):
-    """A BVH take through Blender's importer (frame 0 = the take's first, the
-    scene at its rate): its armature object."""
+def import_bvh(path, fps=True, **axes):
+    """A BVH take through Blender's importer (the take's first frame at frame
+    1, the scene at its rate; `axes`: the importer's axis_forward, axis_up):
+    its armature object."""
     before = set(o.name for o in bpy.data.objects)
-    bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=fps, update_scene_duration=True, frame_start=0)
+    bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=fps, update_scene_duration=True, frame_start=1, **axes)
     arms = [o for o in new_objects(before) if o.type == "ARMATURE"]
     assert len(arms) == 1
     return arms[0]

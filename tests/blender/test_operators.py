@@ -124,6 +124,19 @@ else:
     i_take, i_m = U.measured(ikc_c, "retarget", 0.0, bvh_time, frames, TAKE)
     compare("clean", b_take, b_m, i_take, i_m)
 
+# The same take imported with other axes (the importer's axis_forward / axis_up: the figure lies along
+# Blender's Y): the rig finds its own up, so the girl's action is the same.
+turned = U.import_bvh(TAKE, axis_forward="Y", axis_up="Z")
+kept = girl.animation_data.action
+result, message = op("retarget", source=turned.name, target=girl.name)
+rig = armature.Rig(girl, bpy.context.scene)
+gap = np.linalg.norm(positions_ws(rig, rig.read_action(girl.animation_data.action, 1, 200)) -
+                     positions_ws(rig, rig.read_action(retargeted, 1, 200)), axis=-1).max()
+U.check(result == {"FINISHED"} and gap < 1e-3,
+        "retarget from the take imported with axis_up='Z' (lying along Y): the same action (joints within %.3f mm)"
+        % (1000 * gap))
+girl.animation_data.action = kept
+
 # ---------------------------------------------------------------- 3. fit_keys: Blender's own Bezier evaluation
 
 rig = armature.Rig(girl, bpy.context.scene)

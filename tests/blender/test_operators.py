@@ -16,6 +16,7 @@ skipped). One Blender run for every check, grouped to keep it short:
   5. walk on flat ground and up stairs: feet on the ground, moving forward;
   6. bad input (a mesh, no action, a non-humanoid armature, an unknown
      name): {'CANCELLED'}, the message, and the scene as it was."""
+import math
 import os
 import subprocess
 import sys
@@ -136,6 +137,29 @@ U.check(result == {"FINISHED"} and gap < 1e-3,
         "retarget from the take imported with axis_up='Z' (lying along Y): the same action (joints within %.3f mm)"
         % (1000 * gap))
 girl.animation_data.action = kept
+
+# Bone roll: a copy of the girl whose every bone is rolled 30 degrees in edit mode (its bones' local
+# frames turned, their heads where they were) plays the take with its joints where the girl's are.
+rolled = girl.copy()
+rolled.data = girl.data.copy()
+rolled.animation_data_clear()
+rolled.name = "Rolled"
+bpy.context.scene.collection.objects.link(rolled)
+bpy.ops.object.select_all(action="DESELECT")
+bpy.context.view_layer.objects.active = rolled
+bpy.ops.object.mode_set(mode="EDIT")
+for bone in rolled.data.edit_bones:
+    bone.roll += math.radians(30)
+bpy.ops.object.mode_set(mode="OBJECT")
+result, message = op("retarget", source=take.name, target=rolled.name)
+rolled_rig, rig = armature.Rig(rolled, bpy.context.scene), armature.Rig(girl, bpy.context.scene)
+turned_frames = np.abs(rolled_rig.rest_q - rig.rest_q).max()
+gap = np.linalg.norm(positions_ws(rolled_rig, rolled_rig.read_action(rolled.animation_data.action, 1, 200)) -
+                     positions_ws(rig, rig.read_action(retargeted, 1, 200)), axis=-1).max()
+U.check(result == {"FINISHED"} and turned_frames > 0.1 and gap < 1e-3,
+        "retarget onto the girl with every bone rolled 30 deg: joints where the girl's are (within %.3f mm)"
+        % (1000 * gap))
+bpy.data.objects.remove(rolled)
 
 # ---------------------------------------------------------------- 3. fit_keys: Blender's own Bezier evaluation
 

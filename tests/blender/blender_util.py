@@ -18,6 +18,7 @@ A user does the same from Blender's Python console before importing (see
 docs/blender.md)."""
 import builtins
 import os
+import shutil
 import sys
 import time
 
@@ -52,10 +53,15 @@ def check(ok, what):
         FAILURES.append(what)
 
 
-def finish():
+def finish(scratch=None):
+    """Exit 1 when a check failed (its files kept in `scratch` to look at), else remove `scratch`."""
     if FAILURES:
         print("%d check(s) failed:\n  %s" % (len(FAILURES), "\n  ".join(FAILURES)))
+        if scratch:
+            print("the files are in %s" % scratch)
         sys.exit(1)
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
     print("all checks passed")
 
 

@@ -220,4 +220,4 @@ fitted = rig.read_action(girl.animation_data.action, first, last)
 gap = float(np.linalg.norm(world_positions(rig, fitted) - world_positions(rig, dense), axis=-1).max())
 U.check(result == {"FINISHED"} and gap <= 0.00101,
         "fit_keys on the 0.01-scale character: 1 mm asked, %.3f mm in the world" % (1000 * gap))
-U.finish()
+U.finish(OUT)

@@ -268,6 +268,11 @@ cases = [
     ("walk", dict(armature=mesh.name), "mesh, not an armature"),
     ("walk", dict(armature=girl.name, steps=3, slope=10.0), "slope or on stairs"),
 ]
+# the panel's way: no names, the scene's source and target
+bpy.context.scene.ikit_source, bpy.context.scene.ikit_target = take, girl
+result, message = op("retarget")
+U.check(result == {"FINISHED"} and girl.animation_data.action.name.startswith(take.animation_data.action.name),
+        "retarget() with the panel's source and target: FINISHED: %s" % message)
 bpy.context.view_layer.objects.active = mesh
 cases.append(("clean_footskate", {}, "mesh, not an armature"))
 for name, kwargs, says in cases:
@@ -279,4 +284,4 @@ for name, kwargs, says in cases:
     U.check(result == {"CANCELLED"} and says in message and U.scene_state() == state,
             "%s(%s): CANCELLED, scene unchanged: %s" % (name, ", ".join("%s=%r" % kv for kv in kwargs.items()),
                                                         message))
-U.finish()
+U.finish(OUT)

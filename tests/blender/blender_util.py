@@ -12,8 +12,10 @@ Blender 3.4's traps on Debian 12 (issue 28), and how these tests get past them:
   - The BVH importer keys one Blender frame per BVH frame at the scene's
     rate: update_scene_fps=True makes the scene run at the take's 120 fps.
     It starts at frame 1 at the earliest (frame_start=0 is raised to 1), so
-    the glTF exporter writes the take's first frame at 1/120 s: the tests
-    read the outputs from their first key on (measure_output).
+    the glTF exporter writes the take's first frame at 1/120 s (output_take
+    reads from there), and its update_scene_duration ends the scene a frame
+    past the take, which the exporters would write: import_bvh sets the
+    scene's range to the take's.
 A user does the same from Blender's Python console before importing (see
 docs/blender.md)."""
 import builtins
@@ -121,6 +123,10 @@ def import_bvh(path, fps=True, **axes):
     bpy.ops.import_anim.bvh(filepath=path, update_scene_fps=fps, update_scene_duration=True, frame_start=1, **axes)
     arms = [o for o in new_objects(before) if o.type == "ARMATURE"]
     assert len(arms) == 1
+    # update_scene_duration ends the scene one frame past the take (frame_start + frame count), and
+    # the exporters write the scene's range: the take's own
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = (int(round(f)) for f in arms[0].animation_data.action.frame_range)
     return arms[0]
 
 

@@ -123,6 +123,8 @@ beside blender ./scripts/test-blender.sh "$build"
 blender_pid=$beside_pid
 collect "$readme_pid" readme-python "the README's Python block"
 
+# The Blender add-on's stage ends before the playground starts (it keeps both cores busy).
+collect "$blender_pid" blender "the Blender add-on (blender/, tests/blender)"
 # The playground driven in headless Chromium (tests/js/playground.mjs says
 # "skipped" without it), last and with the machine nearly to itself: some of
 # its checks sample frames of a running animation, which a busy machine
@@ -145,6 +147,5 @@ else
     echo "==> browser playground (web/)"
     echo "$web_skipped"
 fi
-collect "$blender_pid" blender "the Blender add-on (blender/, tests/blender)"
 trap - EXIT INT TERM
 echo "all configurations passed in $(($(date +%s) - started)) s"

@@ -216,13 +216,14 @@ U.check(same < 0.002, "feet_to_ground: lifted 10 cm, both ankles back where they
 
 # ---------------------------------------------------------------- 5. walk
 
-for steps in (0, 6):
+for steps, slope in ((0, 0.0), (6, 0.0), (0, 8.0)):
     girl.location.z = standing
     girl.animation_data.action = None
     bpy.context.view_layer.update()
     rig = armature.Rig(girl, bpy.context.scene)
     rest_ankle = positions_ws(rig, rig.skeleton.rest.astype(np.float64)[None])[0, feet, 2].min()
-    result, message = op("walk", armature=girl.name, seconds=4.0, steps=steps, rise=0.12, run_length=0.3)
+    result, message = op("walk", armature=girl.name, seconds=4.0, steps=steps, slope=slope, rise=0.12,
+                         run_length=0.3)
     print("      " + message)
     action = girl.animation_data.action
     first, last = armature.frame_range(action)
@@ -230,14 +231,19 @@ for steps in (0, 6):
     hips = world[:, rig.names.index("Root")]
     lower = world[:, feet, 2].min(axis=1)
     travel = float(np.linalg.norm(hips[-1, :2] - hips[0, :2]))
-    if steps == 0:
+    climbed = float(lower[-1] - lower[0])
+    if steps:
+        U.check(result == {"FINISHED"} and abs(climbed - steps * 0.12) < 0.05,
+                "walk (stairs, %d steps of 12 cm): climbed %.3f m, %.2f m forward" % (steps, climbed, travel))
+    elif slope:
+        # the ground rises from the rest floor under the hips: by the end, by the travel's tangent
+        expected = travel * math.tan(math.radians(slope))
+        U.check(result == {"FINISHED"} and abs(climbed - expected) < 0.05,
+                "walk (an %.0f deg slope): climbed %.3f m over %.2f m (tan: %.3f)" % (slope, climbed, travel, expected))
+    else:
         worst = float(np.abs(lower - rest_ankle).max())
         U.check(result == {"FINISHED"} and travel > 1.0 and worst < 0.02,
                 "walk (flat): %.2f m forward, the lower ankle within %.1f mm of its rest height" % (travel, 1000 * worst))
-    else:
-        climbed = float(lower[-1] - lower[0])
-        U.check(result == {"FINISHED"} and abs(climbed - steps * 0.12) < 0.05,
-                "walk (stairs, %d steps of 12 cm): climbed %.3f m, %.2f m forward" % (steps, climbed, travel))
 
 # ---------------------------------------------------------------- 6. bad input: CANCELLED, a message, nothing changed
 

@@ -3,7 +3,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  = cmake -S . -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps demo python test check format gltf-validator bench fuzz fuzz-long clean web web-build
+.PHONY: all deps demo python blender-addon test check format gltf-validator bench fuzz fuzz-long clean web web-build
 
 all: deps
 	$(CMAKE_GEN) -B $(BUILD)/release >/dev/null
@@ -23,6 +23,11 @@ demo: deps
 VENV ?= $(BUILD)/venv
 python: deps
 	@./scripts/python-venv.sh $(VENV)
+
+# The Blender add-on (blender/ikit_blender) with the Python package built
+# into it: $(BUILD)/ikit_blender.zip (docs/blender.md).
+blender-addon: deps
+	@./scripts/build-blender-addon.sh $(BUILD)
 
 # Every test four ways: float and double with warnings as errors, then both
 # again under AddressSanitizer + UndefinedBehaviorSanitizer; then the Python

@@ -1,9 +1,18 @@
 #!/bin/sh
 # Installs the Debian packages ikit's build, tests and tools need.
 # Quick when they are already present; needs root (or sudo) otherwise.
+#   install-deps.sh           the packages every build needs
+#   install-deps.sh blender   Debian's Blender (3.4 on Debian 12, some hundreds of MB
+#                             with its libraries), for the add-on (blender/)
+#                             and its tests; optional: `make test` asks for it
+#                             and goes on without it where it cannot be installed
 set -eu
 
-packages="cmake ninja-build make gcc g++ clang clang-format libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev python3-dev python3-pip python3-venv python3-setuptools python3-numpy python3-cffi python3-pytest python3-distributed liborocos-kdl-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
+if [ "${1:-}" = blender ]; then
+    packages="blender"
+else
+    packages="cmake ninja-build make gcc g++ clang clang-format libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev python3-dev python3-pip python3-venv python3-setuptools python3-numpy python3-cffi python3-pytest python3-distributed liborocos-kdl-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
+fi
 
 missing=""
 for p in $packages; do

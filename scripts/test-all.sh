@@ -3,6 +3,7 @@
 #   every C file formatted as .clang-format says;
 #   float and double (both with -Werror), then both under ASan + UBSan;
 #   the Python package (float and double) and the README's Python block;
+#   the Blender add-on in a headless Blender, where Blender is installed;
 #   the core layers compiled for wasm32-wasi; the browser playground.
 # Every configuration builds everything and runs the library's tests. The
 # end-to-end tests of ikc (ctest label ikc) run in float, double and float
@@ -115,8 +116,15 @@ python_pid=$beside_pid
 run test-float-asan "-LE slow" "$SANITIZED_FLAGS" -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 run test-double-asan "-LE ikc" "$SANITIZED_FLAGS" -DIKIT_DOUBLE=ON -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 collect "$python_pid" python-double python-double
+# The Blender add-on in a real headless Blender (scripts/test-blender.sh, which
+# says it skipped where Blender is not installed), after the Python builds:
+# its zip is one more pip build of python/.
+beside blender ./scripts/test-blender.sh "$build"
+blender_pid=$beside_pid
 collect "$readme_pid" readme-python "the README's Python block"
 
+# The Blender add-on's stage ends before the playground starts (it keeps both cores busy).
+collect "$blender_pid" blender "the Blender add-on (blender/, tests/blender)"
 # The playground driven in headless Chromium (tests/js/playground.mjs says
 # "skipped" without it), last and with the machine nearly to itself: some of
 # its checks sample frames of a running animation, which a busy machine

@@ -13,7 +13,7 @@ from .ground import Ground
 from .humanoid import LIMBS, ROLES, Humanoid
 from .key_fit import FittedClip, decimate, fit
 from .limits import Limit
-from .motion import CONTACT_POINTS, bake, clean, foot_contacts, skating, walk, walk_frame
+from .motion import CONTACT_POINTS, bake, clean, foot_contacts, skating, stance_clean, walk, walk_frame
 from .planar import planar_chain, planar_chain_fk
 from .retarget import retarget
 from .skeleton import Skeleton
@@ -26,5 +26,5 @@ __all__ = [
     "Asset", "CONTACT_POINTS", "FittedClip", "Ground", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
     "POSE_TRANSLATION", "ROLES", "Robot", "RobotPath", "Skeleton", "UrdfChain", "aim", "bake", "built_double", "ccd", "clean", "decimate", "fit", "foot_contacts", "planar_chain",
     "planar_chain_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
-    "new_pose", "real_dtype", "retarget", "skating", "two_bone", "two_bone_batch", "walk", "walk_frame",
+    "new_pose", "real_dtype", "retarget", "skating", "stance_clean", "two_bone", "two_bone_batch", "walk", "walk_frame",
 ]

@@ -97,6 +97,8 @@ class _Contacts:
         self.contacts = ffi.new("ik_foot_contact[]", max(frames, 1))
         count = ffi.new("int *")
         job.scratch, job.contacts, job.capacity, job.count = scratch, self.contacts, max(frames, 1), count
+        self.levels = ffi.new("ik_real[]", int(lib.IK_FOOT_CONTACT_POINTS))  # each point's floor level
+        job.levels = self.levels
         check(lib.ik_foot_contacts_run(job), "foot contacts")
         self.count = int(count[0])
 
@@ -147,6 +149,48 @@ def clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None
     job.scratch, job.scratch_bytes = scratch, size
     check(lib.ik_footskate_run(job), "footskate")
     return found.poses
+
+
+def stance_clean(asset_or_skeleton, take_poses, frame_time, *, root=None, humanoid=None, mapping=None, metre=None,
+                 rounds=None, blend_time=None, follow_heel_lift=True, report=False, **thresholds):
+    """The clean-up `ikc clean` runs (ik_stance_clean_run): the take's
+    contacts found as foot_contacts does (same arguments and thresholds),
+    held by a footskate pass, then for a few `rounds` the result's own
+    sliding contacts held too, a round kept only where it does better
+    without new knee flips, speed or depth. `metre`: model units per metre
+    under the root (default as ikc: 1 for a glTF Asset, else estimated from
+    the legs). Returns the cleaned poses (a new array; the input is not
+    changed), and with report=True (poses, dict of ik_stance_clean_report)."""
+    found = _Contacts(asset_or_skeleton, np.array(take_poses, dtype=arrays.real_dtype, order="C", copy=True),
+                      frame_time, root, humanoid, mapping, thresholds)
+    capacity = 2 * max(found.poses.shape[0], 1)
+    contacts = ffi.new("ik_foot_contact[]", capacity)
+    for i in range(found.count):
+        contacts[i] = found.contacts[i]
+    count = ffi.new("int *", found.count)
+    job = ffi.new("ik_stance_clean *", lib.ik_stance_clean_def())
+    job.rig, job.root_ms, job.take = found.body._rig, found.root_ptr, found.take
+    job.contacts, job.count, job.capacity = contacts, count, capacity
+    if metre is None:
+        gltf = getattr(asset_or_skeleton, "format", None) == "gltf"
+        metre = 1.0 if gltf else lib.ik_foot_metre(found.leg_length)
+    job.metre, job.leg_length, job.levels = metre, found.leg_length, found.levels
+    if rounds is not None:
+        job.rounds = int(rounds)
+    if blend_time is not None:
+        job.blend_time = blend_time
+    job.follow_heel_lift = bool(follow_heel_lift)
+    size = lib.ik_stance_clean_scratch_size(found.take, capacity)
+    scratch = ffi.new("char[]", max(size, 1))
+    job.scratch, job.scratch_bytes = scratch, size
+    out = ffi.new("ik_stance_clean_report *")
+    job.report = out
+    check(lib.ik_stance_clean_run(job), "stance clean")
+    if not report:
+        return found.poses
+    return found.poses, {name: (float if isinstance(getattr(out, name), float) else int)(getattr(out, name))
+                         for name in ("rounds", "kept_round", "worst_slide", "added_speed", "knee_flips",
+                                      "deepest_sole", "beyond_limits")}
 
 
 def skating(asset_or_skeleton, take_poses, frame_time, *, reference=None, root=None, humanoid=None,

@@ -24,7 +24,7 @@ def _joint(skeleton, joint):
 
 def retarget(source, source_poses, frame_time, target, *, source_humanoid=None, target_humanoid=None,
              source_mapping=None, target_mapping=None, extra_pairs=None, pair_same_names=True, hold_feet=True,
-             hold_hands=False, blend_time=None, plant_rounds=None, report=False, **thresholds):
+             hold_hands=False, blend_time=None, plant_rounds=None, metre=None, report=False, **thresholds):
     """Play `source_poses` (frames, source joints, 10), a take at
     `frame_time` seconds a frame of `source` (an Asset or a Skeleton), on
     `target` (an Asset or a Skeleton). Returns the target's poses (frames,
@@ -39,7 +39,10 @@ def retarget(source, source_poses, frame_time, target, *, source_humanoid=None, 
     `blend_time`: the footskate easing (seconds). `plant_rounds`: rounds of
     whole stances (the result's own sliding contacts held too; default 3,
     0 holds only the source's), in the target file's metres where it has
-    them (a glTF Asset; ikc retarget does the same). `thresholds`: the source
+    them (a glTF Asset; ikc retarget does the same). `metre`: the target's
+    root units per metre for those thresholds where the target is a bare
+    Skeleton (the Blender add-on passes its armature's; default: the glTF
+    Asset's own, else estimated from the legs). `thresholds`: the source
     contacts' floor_percentile, height_enter/exit, speed_enter/exit,
     max_gap, min_duration (as foot_contacts). With report=True returns
     (poses, dict): the job's report (scale, leg lengths, paired joints,
@@ -69,7 +72,9 @@ def retarget(source, source_poses, frame_time, target, *, source_humanoid=None, 
         job.blend_time = blend_time
     if plant_rounds is not None:
         job.plant_rounds = int(plant_rounds)
-    if getattr(target, "_asset", None) is not None:
+    if metre is not None:
+        job.ground_metre = metre
+    elif getattr(target, "_asset", None) is not None:
         job.ground_metre = lib.ik_asset_metre(target._asset)
     capacity = 2 * (frames + 1)
     contacts = ffi.new("ik_foot_contact[]", capacity)

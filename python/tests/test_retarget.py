@@ -140,3 +140,37 @@ def test_retarget_refuses_bad_input(walk_onto_girl):
     assert np.isfinite(ikit.retarget(source, flying, frame_time, target, hold_feet=False)).all()
     with pytest.raises(TypeError):
         ikit.retarget(source, poses[:100], frame_time, target, heigth_enter=0.1)
+
+
+def test_retarget_onto_a_bare_skeleton_with_its_metre(walk_onto_girl):
+    """A skeleton without its file (the Blender add-on's armatures) given the
+    file's metres retargets as the Asset does."""
+    source, target, poses, frame_time = walk_onto_girl
+    short = poses[:240]
+    on_asset = ikit.retarget(source, short, frame_time, target)
+    on_skeleton = ikit.retarget(source.skeleton, short, frame_time, target.skeleton, metre=1.0)
+    assert np.array_equal(on_asset, on_skeleton)
+    with pytest.raises(ikit.IkitError):
+        ikit.retarget(source.skeleton, short, frame_time, target.skeleton, metre=-1.0)
+
+
+def test_stance_clean_equals_ikc_clean(data, ikc, tmp_path):
+    """ikit.stance_clean is what `ikc clean` runs: the same take (ikc's
+    retarget of 131_01 onto the girl) cleaned by both, the same poses."""
+    retargeted, cleaned = tmp_path / "walk.glb", tmp_path / "walk_clean.glb"
+    subprocess.run([ikc, "retarget", str(asset_path(data, "bvh/131_01.bvh")), str(asset_path(data, "gltf/girl.glb")),
+                    "-o", str(retargeted), "--quiet"], check=True, capture_output=True)
+    subprocess.run([ikc, "clean", str(retargeted), "--clip", "retarget", "-o", str(cleaned), "--quiet"],
+                   capture_output=True)
+    asset = ikit.load(retargeted)
+    frame_time = 1.0 / 60   # ikc's glTF frame time (IKC_MOTION_GLTF_FRAME_TIME)
+    poses, _ = ikit.bake(asset, clip=asset.clip_names.index("retarget"), frame_time=frame_time)
+    ours, found = ikit.stance_clean(asset, poses, frame_time, report=True)
+    assert found["kept_round"] <= found["rounds"] and np.isfinite(ours).all()
+    result = ikit.load(cleaned)
+    theirs, _ = ikit.bake(result, clip=result.clip_names.index("retarget"), frame_time=frame_time)
+    skeleton = asset.skeleton
+    gap = max(np.abs(positions(skeleton.fk(ours[f], asset.root)) - positions(skeleton.fk(theirs[f], asset.root))).max()
+              for f in range(0, poses.shape[0], 7))
+    assert gap < 1e-4, gap   # metres: float keys and key times, nothing more
+    assert not np.allclose(ours, poses)

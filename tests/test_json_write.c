@@ -81,11 +81,37 @@ static void test_numbers(void) {
     check_property p = {"numbers as printf and strtod give them", 0, 0};
     rng r = rng_seeded(31);
     int i, k;
-    static const double named[] = {0.0,      -0.0,   1.0,     -1.0,   0.5,     0.1,      0.2,      0.3,     1e-5,
-                                   1e-4,     1e-11,  1e-12,   9.5e-5, 1e15,    1e16,     1e17,     1e21,    123456.789,
-                                   0.01,     1e300,  -1e-300, 5e-324, 2.2250738585072014e-308,   1.7976931348623157e308,
-                                   9007199254740992.0,         9007199254740993.0, 4503599627370495.5, 0.1f,
-                                   0.010000000707805157,       1.0000001192092896, 99999999999999.99};
+    static const double named[] = {0.0,
+                                   -0.0,
+                                   1.0,
+                                   -1.0,
+                                   0.5,
+                                   0.1,
+                                   0.2,
+                                   0.3,
+                                   1e-5,
+                                   1e-4,
+                                   1e-11,
+                                   1e-12,
+                                   9.5e-5,
+                                   1e15,
+                                   1e16,
+                                   1e17,
+                                   1e21,
+                                   123456.789,
+                                   0.01,
+                                   1e300,
+                                   -1e-300,
+                                   5e-324,
+                                   2.2250738585072014e-308,
+                                   1.7976931348623157e308,
+                                   9007199254740992.0,
+                                   9007199254740993.0,
+                                   4503599627370495.5,
+                                   0.1f,
+                                   0.010000000707805157,
+                                   1.0000001192092896,
+                                   99999999999999.99};
     for (i = 0; i < (int)(sizeof named / sizeof named[0]); ++i) check_number(&p, named[i]);
     check_number(&p, HUGE_VAL);
     check_number(&p, -HUGE_VAL);
@@ -161,7 +187,8 @@ static void random_value(text_buf *t, rng *r, int depth) {
     char text[64];
     switch (kind) {
         case 0:
-            snprintf(text, sizeof text, "%.*g", 1 + (int)(rng_next(r) % 17), (rng_unit(r) - 0.5) * pow(10, (int)(rng_next(r) % 20) - 8));
+            snprintf(text, sizeof text, "%.*g", 1 + (int)(rng_next(r) % 17),
+                     (rng_unit(r) - 0.5) * pow(10, (int)(rng_next(r) % 20) - 8));
             put(t, text);
             break;
         case 1:
@@ -172,7 +199,8 @@ static void random_value(text_buf *t, rng *r, int depth) {
             put(t, text);
             break;
         case 3:
-            put(t, rng_next(r) & 1 ? "\"plain\"" : "\"\\\"x\\\\y\\/\\b\\f\\n\\r\\t\\u0002\\u001f\\u007f caf\\u00e9 \xe2\x82\xac\"");
+            put(t, rng_next(r) & 1 ? "\"plain\""
+                                   : "\"\\\"x\\\\y\\/\\b\\f\\n\\r\\t\\u0002\\u001f\\u007f caf\\u00e9 \xe2\x82\xac\"");
             break;
         case 4:
         case 5:
@@ -392,7 +420,8 @@ static void test_posed_rig(void) {
         pose[j].rotation = q;
         pose[j].scale = ik_v3(1, rng_range(&r, 0.5, 2), 1);
         q = ik_quat_normalize(q);
-        t[0] = (double)pose[j].translation.x, t[1] = (double)pose[j].translation.y, t[2] = (double)pose[j].translation.z;
+        t[0] = (double)pose[j].translation.x, t[1] = (double)pose[j].translation.y,
+        t[2] = (double)pose[j].translation.z;
         rot[0] = (double)q.x, rot[1] = (double)q.y, rot[2] = (double)q.z, rot[3] = (double)q.w;
         s[0] = (double)pose[j].scale.x, s[1] = (double)pose[j].scale.y, s[2] = (double)pose[j].scale.z;
         cJSON_ReplaceItemInObjectCaseSensitive(node, "translation", cJSON_CreateDoubleArray(t, 3));
@@ -439,18 +468,16 @@ static void test_bad_patch(void) {
     patch.object = doc.values + 4; /* {"b":2} */
     patch.kind = JSON_PATCH_NUMBER;
     patch.number = 0.25;
-    CHECK(json_print(&out, doc.values, &patch, 1, 0) && strcmp(out.text, "{\"a\":[1,{\"b\":2,\"a\":0.25}],\"c\":3}") == 0,
-          "patched: %s", out.text);
+    CHECK(
+        json_print(&out, doc.values, &patch, 1, 0) && strcmp(out.text, "{\"a\":[1,{\"b\":2,\"a\":0.25}],\"c\":3}") == 0,
+        "patched: %s", out.text);
     json_out_free(&out);
     json_doc_free(&doc);
 }
 
 static const test_group groups[] = {
-    TEST_GROUP(numbers),
-    TEST_GROUP(random_documents),
-    TEST_GROUP(real_documents),
-    TEST_GROUP(posed_rig),
-    TEST_GROUP(bad_patch),
+    TEST_GROUP(numbers),   TEST_GROUP(random_documents), TEST_GROUP(real_documents),
+    TEST_GROUP(posed_rig), TEST_GROUP(bad_patch),
 };
 
 int main(int argc, char **argv) {

@@ -346,7 +346,7 @@ void json_out_number(json_out *out, double d) {
 
 /* An array or object being written. */
 typedef struct open_value {
-    const json_value *end;    /* the first value after it */
+    const json_value *end;     /* the first value after it */
     const json_patch *patches; /* an object's own patches */
     int patch_count, is_object;
     long members;     /* items or members written so far */
@@ -491,7 +491,8 @@ int json_print(json_out *out, const json_value *root, const json_patch *patches,
         if (next_patch < patch_count && patches[next_patch].object < v) break; /* a patch on no object */
         if (top->is_object && next_patch < patch_count && patches[next_patch].object == v) {
             top->patches = patches + next_patch;
-            while (next_patch < patch_count && patches[next_patch].object == v && top->patch_count < JSON_MAX_OBJECT_PATCHES) {
+            while (next_patch < patch_count && patches[next_patch].object == v &&
+                   top->patch_count < JSON_MAX_OBJECT_PATCHES) {
                 ++next_patch;
                 ++top->patch_count;
             }

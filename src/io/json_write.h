@@ -40,10 +40,10 @@ size_t json_number_text(double d, char text[40]);
 
 /* An edit of one member of one object of the document. */
 typedef enum json_patch_kind {
-    JSON_PATCH_REMOVE,  /* every member named `key` goes */
-    JSON_PATCH_NUMBER,  /* `key` becomes `number` */
-    JSON_PATCH_STRING,  /* `key` becomes the string `string` */
-    JSON_PATCH_NUMBERS  /* `key` becomes the array of `count` numbers at `numbers` */
+    JSON_PATCH_REMOVE, /* every member named `key` goes */
+    JSON_PATCH_NUMBER, /* `key` becomes `number` */
+    JSON_PATCH_STRING, /* `key` becomes the string `string` */
+    JSON_PATCH_NUMBERS /* `key` becomes the array of `count` numbers at `numbers` */
 } json_patch_kind;
 
 typedef struct json_patch {

@@ -475,10 +475,16 @@ static void test_bad_patch(void) {
     json_doc_free(&doc);
 }
 
+/* one group a line: CMake reads the table line by line (test_groups.h) */
+/* clang-format off */
 static const test_group groups[] = {
-    TEST_GROUP(numbers),   TEST_GROUP(random_documents), TEST_GROUP(real_documents),
-    TEST_GROUP(posed_rig), TEST_GROUP(bad_patch),
+    TEST_GROUP(numbers),
+    TEST_GROUP(random_documents),
+    TEST_GROUP(real_documents),
+    TEST_GROUP(posed_rig),
+    TEST_GROUP(bad_patch),
 };
+/* clang-format on */
 
 int main(int argc, char **argv) {
     if (!test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv)) return EXIT_FAILURE;

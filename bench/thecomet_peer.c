@@ -43,7 +43,8 @@ thecomet_chain *thecomet_chain_new(int bones, double bone_length) {
         return NULL;
     }
     c->nodes[0] = c->solver->node->create(0);
-    for (i = 1; i < c->count && c->nodes[i - 1]; ++i) c->nodes[i] = c->solver->node->create_child(c->nodes[i - 1], (uint32_t)i);
+    for (i = 1; i < c->count && c->nodes[i - 1]; ++i)
+        c->nodes[i] = c->solver->node->create_child(c->nodes[i - 1], (uint32_t)i);
     if (!c->nodes[c->count - 1]) {
         thecomet_chain_free(c);
         return NULL;
@@ -78,7 +79,8 @@ void thecomet_chain_end(const thecomet_chain *c, double end[3]) {
     for (i = 0; i < c->count; ++i) {
         const ikreal_t *q = c->nodes[i]->rotation.f, *v = c->nodes[i]->position.f;
         /* p += r v (v + 2 w (u x v) + 2 u x (u x v), u = r's vector part), then r = r q */
-        double tx = 2 * (r[1] * v[2] - r[2] * v[1]), ty = 2 * (r[2] * v[0] - r[0] * v[2]), tz = 2 * (r[0] * v[1] - r[1] * v[0]);
+        double tx = 2 * (r[1] * v[2] - r[2] * v[1]), ty = 2 * (r[2] * v[0] - r[0] * v[2]),
+               tz = 2 * (r[0] * v[1] - r[1] * v[0]);
         double n[4];
         p[0] += v[0] + r[3] * tx + (r[1] * tz - r[2] * ty);
         p[1] += v[1] + r[3] * ty + (r[2] * tx - r[0] * tz);

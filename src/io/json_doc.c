@@ -2,6 +2,8 @@
  * json_doc.h for the layout and why cJSON is not used to read). */
 #include "json_doc.h"
 
+#include "big_block.h"
+
 #include <float.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -418,9 +420,10 @@ static int read_text(json_doc *doc, const char *text, char *owned, size_t length
     s->depth = 0;
     s->error = error;
     s->capacity = length / 4 + 64; /* glTF's JSON holds about one value per 7 bytes */
-    s->text = owned ? owned : (char *)malloc(length + 1);
-    s->values = s->capacity <= (size_t)-1 / sizeof *s->values ? (json_value *)malloc(s->capacity * sizeof *s->values)
-                                                              : NULL; /* a 32-bit size_t */
+    s->text = owned ? owned : (char *)big_block_alloc(length + 1);
+    s->values = s->capacity <= (size_t)-1 / sizeof *s->values
+                    ? (json_value *)big_block_alloc(s->capacity * sizeof *s->values)
+                    : NULL; /* a 32-bit size_t */
     if (!s->text || !s->values) {
         free(s->text);
         free(s->values);

@@ -1,7 +1,4 @@
 /* ikit io: JSON text written from a json_doc with patches (json_write.h). */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise */
-#endif
 #include "json_write.h"
 
 #include <locale.h>
@@ -9,9 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+
+#include "big_block.h"
 
 /* ---- the growing text ---------------------------------------------------- */
 
@@ -21,27 +17,15 @@ void json_out_free(json_out *out) {
     out->length = out->capacity = 0;
 }
 
-/* A text of tens of megabytes is written once into fresh memory, whose
- * every 4 KiB page the kernel faults in on first touch (in a virtual
- * machine, 40 % of the write of a posed 100,000-joint rig): where the
- * kernel offers them, such blocks ask for 2 MiB pages. */
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-#define HUGE_BLOCK ((size_t)2 << 20)
+/* A bigger block for a text of `length` bytes and its NUL (big_block.h). */
 static char *grow(char *text, size_t length, size_t wanted) {
-    void *block = NULL;
-    if (wanted < 4 * HUGE_BLOCK) return (char *)realloc(text, wanted);
-    if (posix_memalign(&block, HUGE_BLOCK, wanted) != 0) return NULL;
-    madvise(block, wanted, MADV_HUGEPAGE);
+    char *block;
+    if (wanted < ((size_t)8 << 20)) return (char *)realloc(text, wanted);
+    if (!(block = (char *)big_block_alloc(wanted))) return NULL;
     if (text) memcpy(block, text, length + 1);
     free(text);
-    return (char *)block;
+    return block;
 }
-#else
-static char *grow(char *text, size_t length, size_t wanted) {
-    (void)length;
-    return (char *)realloc(text, wanted);
-}
-#endif
 
 /* Room for n more bytes and the NUL; NULL once memory ran out. */
 static char *room(json_out *out, size_t n) {

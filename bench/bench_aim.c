@@ -14,10 +14,14 @@
  *    its fields and run in every call, over 2,000 distinct heads under
  *    random parent frames (random full rotations, positions, unit scale),
  *    forward +Z, up +Y, an eye offset and a pole, each call the next head
- *    (inputs streamed, 1,000,000 calls a repeat). ozz-animation's IKAimJob
- *    (about 67 ns measured earlier on this machine class, by the pool
- *    protocol) cannot be built here (no Debian package, no other registry
- *    reachable), so it is not run beside it.
+ *    (inputs streamed, 1,000,000 calls a repeat). Where the build was given
+ *    ozz-animation's source (-DIKIT_OZZ_DIR, float builds; see
+ *    CMakeLists.txt), its IKAimJob runs on the same heads in the same
+ *    program (a job filled and run per head with the same forward, up,
+ *    offset and pole, its correction multiplied into its own copy of the
+ *    local rotation), interleaved with ikit repeat by repeat (the order
+ *    alternating), each timed by the thread's CPU time; the ratio of the
+ *    medians is printed.
  * Writes bench_aim.csv. */
 #include "bench_util.h"
 
@@ -25,6 +29,7 @@
 #include <ikit/look_at_chain.h>
 #include <string.h>
 
+#include "ozz_peer.h"
 #include "support/rng.h"
 
 #define POOL 4096
@@ -189,16 +194,12 @@ static void time_chain(timing *solve, timing *reset) {
 #define USER_HEADS 2000
 #define USER_SWEEPS 500 /* 2,000 * 500 = 1,000,000 calls per repeat */
 
-typedef struct user_head {
-    ik_mat4 joint_ms;
-    ik_quat rotation_ls;
-    ik_vec3 target_ms, pole_ms;
-} user_head;
+static const ik_vec3 user_offset_ls = {0.07f, 0.1f, 0};
 
-static void make_user_heads(user_head *heads, rng *r) {
+static void make_user_heads(peer_head *heads, rng *r) {
     int i;
     for (i = 0; i < USER_HEADS; ++i) {
-        user_head *h = &heads[i];
+        peer_head *h = &heads[i];
         ik_mat4 parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), ik_v3(1, 1, 1)), local;
         h->rotation_ls = rng_rotation(r);
         local = ik_mat4_from_trs(ik_v3(0, 0.25f, 0), h->rotation_ls, ik_v3(1, 1, 1));
@@ -208,27 +209,58 @@ static void make_user_heads(user_head *heads, rng *r) {
     }
 }
 
-static timing time_user_shaped(user_head *heads) {
+static double user_shaped_repeat(peer_head *heads, int *failures) {
+    int i, sweep;
+    double t0 = bench_now();
+    for (sweep = 0; sweep < USER_SWEEPS; ++sweep)
+        for (i = 0; i < USER_HEADS; ++i) {
+            peer_head *h = &heads[i];
+            ik_aim job = ik_aim_def();
+            job.joint_ms = &h->joint_ms;
+            job.target_ms = h->target_ms;
+            job.forward_ls = ik_v3(0, 0, 1);
+            job.up_ls = ik_v3(0, 1, 0);
+            job.offset_ls = user_offset_ls;
+            job.pole_ms = h->pole_ms;
+            job.rotation_ls = &h->rotation_ls;
+            *failures += ik_aim_run(&job) != IK_OK;
+        }
+    return (bench_now() - t0) * 1e9 / ((double)USER_HEADS * USER_SWEEPS);
+}
+
+/* ikit's timing of the user-shaped case, and ozz's median ns beside it (0
+ * when not built with it). */
+static timing time_user_shaped(peer_head *heads, double *ozz_ns) {
     double samples[REPEATS], checksum = 0;
-    int i, rep, sweep, failures = 0;
+    int i, rep, failures = 0;
+#ifdef IKIT_BENCH_OZZ
+    double ozz_samples[REPEATS];
+    ozz_rotations *rotations = ozz_rotations_new(USER_HEADS);
+    if (rotations)
+        for (i = 0; i < USER_HEADS; ++i) ozz_rotation_set(rotations, i, heads[i].rotation_ls);
     for (rep = 0; rep < REPEATS; ++rep) {
-        double t0 = bench_now();
-        for (sweep = 0; sweep < USER_SWEEPS; ++sweep)
-            for (i = 0; i < USER_HEADS; ++i) {
-                user_head *h = &heads[i];
-                ik_aim job = ik_aim_def();
-                job.joint_ms = &h->joint_ms;
-                job.target_ms = h->target_ms;
-                job.forward_ls = ik_v3(0, 0, 1);
-                job.up_ls = ik_v3(0, 1, 0);
-                job.offset_ls = ik_v3(0.07f, 0.1f, 0);
-                job.pole_ms = h->pole_ms;
-                job.rotation_ls = &h->rotation_ls;
-                failures += ik_aim_run(&job) != IK_OK;
+        int first;
+        for (first = 0; first < 2; ++first) {
+            if ((first ^ rep) & 1) {
+                int sweep;
+                double t0 = bench_now();
+                for (sweep = 0; rotations && sweep < USER_SWEEPS; ++sweep)
+                    failures += ozz_aim_pass(heads, USER_HEADS, user_offset_ls, rotations);
+                ozz_samples[rep] = (bench_now() - t0) * 1e9 / ((double)USER_HEADS * USER_SWEEPS);
+            } else {
+                samples[rep] = user_shaped_repeat(heads, &failures);
             }
-        samples[rep] = (bench_now() - t0) * 1e9 / ((double)USER_HEADS * USER_SWEEPS);
+        }
     }
+    for (i = 0; rotations && i < USER_HEADS; ++i) checksum += (double)ozz_rotation_w(rotations, i);
+    *ozz_ns = rotations ? bench_median(ozz_samples, REPEATS) : 0;
+    ozz_rotations_free(rotations);
+#else
+    for (rep = 0; rep < REPEATS; ++rep) samples[rep] = user_shaped_repeat(heads, &failures);
+    *ozz_ns = 0;
+#endif
     for (i = 0; i < USER_HEADS; ++i) checksum += (double)heads[i].rotation_ls.w;
+    if (failures) printf("(%d runs failed)\n", failures);
     bench_sink = checksum + failures;
     return summarise(samples, REPEATS);
 }
@@ -258,19 +290,31 @@ int main(void) {
     report(csv, "aim", "pool: offset+pole+twist+weight<1", (long)POOL * SWEEPS, time_pool(pool, 1));
     report(csv, "aim", "stream: 1M distinct, offset+pole", STREAM, time_stream(stream, stream_jobs));
     {
-        static user_head heads[USER_HEADS];
+        static peer_head heads[USER_HEADS];
+        double ozz_ns;
+        timing t;
         make_user_heads(heads, &r);
-        report(csv, "aim", "user-shaped: job per call; 2000 heads", (long)USER_HEADS * USER_SWEEPS,
-               time_user_shaped(heads));
+        t = time_user_shaped(heads, &ozz_ns);
+        report(csv, "aim", "user-shaped: job per call; 2000 heads", (long)USER_HEADS * USER_SWEEPS, t);
+        if (ozz_ns > 0) {
+            printf("%-12s %-34s %10.1f %14.0f\n", "ozz", "user-shaped: IKAimJob per call", ozz_ns, 1e9 / ozz_ns);
+            printf("ikit is %.2f times ozz-animation's speed (IKAimJob, same heads, interleaved, thread CPU time)\n",
+                   ozz_ns / t.median_ns);
+            if (csv)
+                fprintf(csv, "ozz_aim,\"user-shaped: job per call; 2000 heads\",%s,%ld,%.2f,%.0f,,\n", BENCH_SCALAR,
+                        (long)USER_HEADS * USER_SWEEPS, ozz_ns, 1e9 / ozz_ns);
+        } else {
+            printf(
+                "skipped peer: ozz-animation (not built in: configure a float build with -DIKIT_OZZ_DIR=<its source>\n"
+                "and -DIKIT_OZZ_BUILD_DIR=<where it was built>)\n");
+        }
     }
     time_chain(&chain, &reset);
     report(csv, "look_at", "chain of 3 (incl. pose reset)", CHAIN_SOLVES, chain);
     report(csv, "look_at", "pose reset alone", CHAIN_SOLVES, reset);
     printf(
         "user-shaped: ik_aim_def() and the job filled in every call, 2,000 heads under random parent frames,\n"
-        "eye offset and pole, each call the next head. ozz-animation cannot be built here (not a Debian\n"
-        "package, no other registry reachable), so it is not run beside it; its IKAimJob measured about 67 ns "
-        "earlier.\n");
+        "eye offset and pole, each call the next head; ozz's IKAimJob the same way where built in.\n");
     if (csv) fclose(csv);
     free(stream);
     free(stream_jobs);

@@ -18,6 +18,11 @@
 #include "../src/solve/chain_links.h"
 #include "support/chain_fixture.h"
 #include "support/rng.h"
+#ifdef IKIT_BENCH_THECOMET
+#include <math.h>
+
+#include "thecomet_peer.h"
+#endif
 
 static chain_fixture g_rig;
 
@@ -131,6 +136,78 @@ static void print_outcome(FILE *csv, const char *solver, const char *targets, ou
             o.success, o.mean_error);
 }
 
+/* ikit's FABRIK and TheComet's ik (where built in: -DIKIT_THECOMET_DIR),
+ * each at its own defaults (ikit: tolerance 1e-3, at most 1,000
+ * iterations; TheComet: tolerance 1e-3, 20 iterations, joint rotations
+ * computed), on the same targets from the same straight chain of 10 unit
+ * bones (g_rig), the repeats alternating (which goes first alternates too),
+ * each timed by the thread's CPU time; then an untimed pass for where each
+ * left the end (success: within 1e-3 of the target). */
+static void thecomet_compare(FILE *csv, const char *label, const ik_vec3 *targets, int count) {
+#ifdef IKIT_BENCH_THECOMET
+    double ours[REPEATS], theirs[REPEATS], error_ours = 0, error_theirs = 0, ns_ours, ns_theirs;
+    long ok_ours = 0, ok_theirs = 0;
+    thecomet_chain *c = thecomet_chain_new(10, 1);
+    int rep, first, i;
+    if (!c) {
+        printf("   thecomet: its chain could not be made\n");
+        return;
+    }
+    for (rep = 0; rep < REPEATS; ++rep)
+        for (first = 0; first < 2; ++first) {
+            double t0 = bench_now();
+            if ((first ^ rep) & 1) {
+                for (i = 0; i < count; ++i)
+                    thecomet_chain_solve(c, (double)targets[i].x, (double)targets[i].y, (double)targets[i].z);
+                theirs[rep] = (bench_now() - t0) / count * 1e6;
+            } else {
+                for (i = 0; i < count; ++i) {
+                    ik_fabrik job = chain_fabrik_job(&g_rig, &targets[i]);
+                    ik_skeleton_rest_pose(&g_rig.skeleton, g_rig.pose_ls);
+                    ik_fabrik_run(&job);
+                }
+                ours[rep] = (bench_now() - t0) / count * 1e6;
+            }
+        }
+    for (i = 0; i < count; ++i) {
+        double end[3], dx, dy, dz, e;
+        ik_real err = 0;
+        ik_fabrik job = chain_fabrik_job(&g_rig, &targets[i]);
+        thecomet_chain_solve(c, (double)targets[i].x, (double)targets[i].y, (double)targets[i].z);
+        thecomet_chain_end(c, end);
+        dx = end[0] - (double)targets[i].x, dy = end[1] - (double)targets[i].y, dz = end[2] - (double)targets[i].z;
+        e = sqrt(dx * dx + dy * dy + dz * dz);
+        error_theirs += e;
+        ok_theirs += e <= 1e-3;
+        ik_skeleton_rest_pose(&g_rig.skeleton, g_rig.pose_ls);
+        job.error = &err;
+        ik_fabrik_run(&job);
+        error_ours += (double)err;
+        ok_ours += err <= (ik_real)1e-3;
+    }
+    ns_ours = bench_median(ours, REPEATS);
+    ns_theirs = bench_median(theirs, REPEATS);
+    printf("   %-10s %-12s %10s %10.3f %10s %9.2f%% %12.3g  (ikit fabrik at its defaults)\n", "fabrik", label, "",
+           ns_ours, "", 100.0 * (double)ok_ours / count, error_ours / count);
+    printf("   %-10s %-12s %10d %10.3f %10s %9.2f%% %12.3g  (TheComet's ik at its defaults, %s)\n", "thecomet", label,
+           thecomet_max_iterations(c), ns_theirs, "", 100.0 * (double)ok_theirs / count, error_theirs / count,
+           thecomet_precision());
+    printf("   ikit's FABRIK is %.2f times TheComet's speed on %s (same targets, interleaved, thread CPU time)\n",
+           ns_theirs / ns_ours, label);
+    fprintf(csv, "paper,fabrik-default,10,%s,none,,%.4f,%.5f,%.6g\n", label, ns_ours, (double)ok_ours / count,
+            error_ours / count);
+    fprintf(csv, "paper,thecomet-default,10,%s,none,%d,%.4f,%.5f,%.6g\n", label, thecomet_max_iterations(c), ns_theirs,
+            (double)ok_theirs / count, error_theirs / count);
+    thecomet_chain_free(c);
+#else
+    (void)csv, (void)targets, (void)count;
+    if (strcmp(label, "full-reach") == 0)
+        printf(
+            "   skipped peer: TheComet's ik (not built in: configure with -DIKIT_THECOMET_DIR=<its source> and\n"
+            "   -DIKIT_THECOMET_BUILD_DIR=<where its ik.a was built>)\n");
+#endif
+}
+
 /* Three target sets on 10 unit bones, straight (along +y) before each
  * target, tolerance 1e-3 L (0.01):
  *   full-reach:  uniform in the ball of radius L about the base, the
@@ -179,6 +256,8 @@ static void paper_test(FILE *csv) {
             print_outcome(csv, "plain-ccd", "ball-0.9L", run_plain_ccd(ball, 10000, tolerance, cap));
         }
     }
+    thecomet_compare(csv, "full-reach", full, 10000);
+    thecomet_compare(csv, "ball-0.9L", ball, 10000);
 }
 
 static void scaling_test(FILE *csv) {

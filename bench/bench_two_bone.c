@@ -8,10 +8,14 @@
  * its fields and run in every call, over 2,000 distinct limbs under random
  * parent frames (random full rotations, positions, uniform scales 0.5 to
  * 2), with poles, each call the next limb (inputs streamed, 1,000,000
- * calls a repeat). ozz-animation's IKTwoBoneJob (about 150 ns measured
- * earlier on this machine class, by the simpler pool protocol) cannot be
- * built here (no Debian package, no other registry reachable), so it is
- * not run beside it.
+ * calls a repeat). Where the build was given ozz-animation's source
+ * (-DIKIT_OZZ_DIR, float builds; see CMakeLists.txt), its IKTwoBoneJob runs
+ * on the same limbs in the same program, the way its samples call it (a job
+ * filled and run per limb, pole_vector the same pole as a direction from
+ * the start joint, mid_axis, soften, weight and twist at their defaults,
+ * its corrections multiplied into its own copy of the local rotations),
+ * interleaved with ikit repeat by repeat (the order alternating), each
+ * timed by the thread's CPU time; the ratio of the medians is printed.
  * Writes bench_two_bone.csv. Usage: bench_two_bone [VARIANT] to run one
  * variant only. */
 #include "bench_util.h"
@@ -20,6 +24,7 @@
 
 #include <ikit/two_bone.h>
 
+#include "ozz_peer.h"
 #include "support/rng.h"
 
 #define POOL 4096
@@ -102,16 +107,10 @@ static double time_variant(limb_input *limbs, const variant *v, double *worst_er
 #define USER_LIMBS 2000
 #define USER_SWEEPS 500 /* 2,000 * 500 = 1,000,000 calls per repeat */
 
-typedef struct user_limb {
-    ik_mat4 start_ms, mid_ms, end_ms;
-    ik_quat start_rotation_ls, mid_rotation_ls;
-    ik_vec3 target_ms, pole_ms;
-} user_limb;
-
-static void make_user_limbs(user_limb *limbs, rng *r) {
+static void make_user_limbs(peer_limb *limbs, rng *r) {
     int i;
     for (i = 0; i < USER_LIMBS; ++i) {
-        user_limb *L = &limbs[i];
+        peer_limb *L = &limbs[i];
         ik_real s = rng_range(r, 0.5, 2), l1 = rng_range(r, 0.5, 1.5), l2 = rng_range(r, 0.5, 1.5);
         ik_mat4 parent = ik_mat4_from_trs(rng_in_ball(r, 3), rng_rotation(r), ik_v3(s, s, s)), local;
         L->start_rotation_ls = rng_rotation(r);
@@ -125,32 +124,67 @@ static void make_user_limbs(user_limb *limbs, rng *r) {
         L->target_ms =
             ik_vec3_mad(ik_mat4_translation(&L->start_ms), rng_direction(r), (l1 + l2) * s * rng_range(r, 0.2, 1.1));
         L->pole_ms = ik_vec3_mad(ik_mat4_translation(&L->mid_ms), rng_direction(r), s);
+        L->pole_from_start_ms = ik_vec3_sub(L->pole_ms, ik_mat4_translation(&L->start_ms));
     }
 }
 
-/* Median ns per call of the user-shaped case. */
-static double time_user_shaped(user_limb *limbs) {
+/* One repeat of the user-shaped case: ns per call. */
+static double user_shaped_repeat(peer_limb *limbs, int *failures) {
+    int i, sweep;
+    double t0 = bench_now();
+    for (sweep = 0; sweep < USER_SWEEPS; ++sweep)
+        for (i = 0; i < USER_LIMBS; ++i) {
+            peer_limb *L = &limbs[i];
+            ik_two_bone job = ik_two_bone_def();
+            job.start_ms = &L->start_ms;
+            job.mid_ms = &L->mid_ms;
+            job.end_ms = &L->end_ms;
+            job.start_rotation_ls = &L->start_rotation_ls;
+            job.mid_rotation_ls = &L->mid_rotation_ls;
+            job.target_ms = L->target_ms;
+            job.use_pole = 1;
+            job.pole_ms = L->pole_ms;
+            *failures += ik_two_bone_run(&job) != IK_OK;
+        }
+    return (bench_now() - t0) * 1e9 / ((double)USER_LIMBS * USER_SWEEPS);
+}
+
+/* Median ns per call of the user-shaped case, and ozz's beside it (0 when
+ * not built with it). */
+static double time_user_shaped(peer_limb *limbs, double *ozz_ns) {
     double samples[REPEATS], checksum = 0;
-    int i, rep, sweep, failures = 0;
-    for (rep = 0; rep < REPEATS; ++rep) {
-        double t0 = bench_now();
-        for (sweep = 0; sweep < USER_SWEEPS; ++sweep)
-            for (i = 0; i < USER_LIMBS; ++i) {
-                user_limb *L = &limbs[i];
-                ik_two_bone job = ik_two_bone_def();
-                job.start_ms = &L->start_ms;
-                job.mid_ms = &L->mid_ms;
-                job.end_ms = &L->end_ms;
-                job.start_rotation_ls = &L->start_rotation_ls;
-                job.mid_rotation_ls = &L->mid_rotation_ls;
-                job.target_ms = L->target_ms;
-                job.use_pole = 1;
-                job.pole_ms = L->pole_ms;
-                failures += ik_two_bone_run(&job) != IK_OK;
-            }
-        samples[rep] = (bench_now() - t0) * 1e9 / ((double)USER_LIMBS * USER_SWEEPS);
+    int i, rep, failures = 0;
+#ifdef IKIT_BENCH_OZZ
+    double ozz_samples[REPEATS];
+    ozz_rotations *rotations = ozz_rotations_new(2 * USER_LIMBS);
+    if (!rotations) return 0;
+    for (i = 0; i < USER_LIMBS; ++i) {
+        ozz_rotation_set(rotations, 2 * i, limbs[i].start_rotation_ls);
+        ozz_rotation_set(rotations, 2 * i + 1, limbs[i].mid_rotation_ls);
     }
+    for (rep = 0; rep < REPEATS; ++rep) {
+        int first;
+        for (first = 0; first < 2; ++first) {
+            if ((first ^ rep) & 1) {
+                int sweep;
+                double t0 = bench_now();
+                for (sweep = 0; sweep < USER_SWEEPS; ++sweep)
+                    failures += ozz_two_bone_pass(limbs, USER_LIMBS, rotations);
+                ozz_samples[rep] = (bench_now() - t0) * 1e9 / ((double)USER_LIMBS * USER_SWEEPS);
+            } else {
+                samples[rep] = user_shaped_repeat(limbs, &failures);
+            }
+        }
+    }
+    for (i = 0; i < 2 * USER_LIMBS; ++i) checksum += (double)ozz_rotation_w(rotations, i);
+    ozz_rotations_free(rotations);
+    *ozz_ns = bench_median(ozz_samples, REPEATS);
+#else
+    for (rep = 0; rep < REPEATS; ++rep) samples[rep] = user_shaped_repeat(limbs, &failures);
+    *ozz_ns = 0;
+#endif
     for (i = 0; i < USER_LIMBS; ++i) checksum += (double)limbs[i].start_rotation_ls.w;
+    if (failures) printf("(%d runs failed)\n", failures);
     bench_sink = checksum + failures;
     return bench_median(samples, REPEATS);
 }
@@ -180,19 +214,31 @@ int main(int argc, char **argv) {
                     1e9 / ns, worst);
     }
     if (argc <= 1 || strcmp(argv[1], "user-shaped") == 0) {
-        static user_limb user_limbs[USER_LIMBS];
-        double ns;
+        static peer_limb user_limbs[USER_LIMBS];
+        double ns, ozz_ns;
         make_user_limbs(user_limbs, &r);
-        ns = time_user_shaped(user_limbs);
+        ns = time_user_shaped(user_limbs, &ozz_ns);
         printf("%-24s %12.1f %16.0f %18s\n", "user-shaped", ns, 1e9 / ns, "-");
         if (csv)
             fprintf(csv, "two_bone,user-shaped,%s,%d,%.2f,%.0f,\n", BENCH_SCALAR, USER_LIMBS * USER_SWEEPS, ns,
                     1e9 / ns);
+        if (ozz_ns > 0) {
+            printf("%-24s %12.1f %16.0f %18s\n", "user-shaped: ozz", ozz_ns, 1e9 / ozz_ns, "-");
+            printf(
+                "ikit is %.2f times ozz-animation's speed (IKTwoBoneJob, same limbs, interleaved, thread CPU time)\n",
+                ozz_ns / ns);
+            if (csv)
+                fprintf(csv, "ozz_two_bone,user-shaped,%s,%d,%.2f,%.0f,\n", BENCH_SCALAR, USER_LIMBS * USER_SWEEPS,
+                        ozz_ns, 1e9 / ozz_ns);
+        } else {
+            printf(
+                "skipped peer: ozz-animation (not built in: configure a float build with -DIKIT_OZZ_DIR=<its source>\n"
+                "and -DIKIT_OZZ_BUILD_DIR=<where it was built>)\n");
+        }
     }
     printf(
         "user-shaped: ik_two_bone_def() and the job filled in every call, 2,000 limbs under random parent\n"
-        "frames, pole, each call the next limb. ozz-animation cannot be built here (not a Debian package, no\n"
-        "other registry reachable), so it is not run beside it; its IKTwoBoneJob measured about 150 ns earlier.\n");
+        "frames, pole, each call the next limb; ozz's IKTwoBoneJob the same way where built in.\n");
     if (csv) fclose(csv);
     return 0;
 }

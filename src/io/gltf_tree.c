@@ -4,8 +4,8 @@
  * with a stack that grows on the heap. */
 #include "gltf_tree.h"
 
-#include <locale.h>
-#include <stdio.h>
+#include "json_write.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,47 +81,15 @@ out_of_memory:
     return NULL;
 }
 
-/* A finite d in the fewest of 15, 16 or 17 significant digits that read
- * back as d exactly (17 always do: IEEE 754-2008, section 5.12.2), with a
- * '.' whatever the locale's decimal point (which may take several bytes;
- * snprintf and strtod both follow the locale, so the check reads what was
- * printed). */
-static void shortest_exact(double d, char text[40]) {
-    const char *point = localeconv()->decimal_point;
-    size_t point_length = strlen(point);
-    char *at;
-    int digits;
-    /* integers (indices, counts) below 2^53 as their digits, without the
-     * float formatting; -0 keeps its sign through %g below */
-    if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(long long)d && (d != 0 || 1 / d > 0)) {
-        snprintf(text, 40, "%lld", (long long)d);
-        return;
-    }
-    for (digits = 15; digits < 17; ++digits) {
-        snprintf(text, 40, "%.*g", digits, d);
-        if (strtod(text, NULL) == d) break;
-    }
-    if (digits == 17) snprintf(text, 40, "%.17g", d);
-    if (point_length > 0 && strcmp(point, ".") != 0 && (at = strstr(text, point)) != NULL) {
-        *at = '.';
-        memmove(at + 1, at + point_length, strlen(at + point_length) + 1);
-    }
-}
-
-/* A number as text that reads back as the same double (shortest_exact);
- * infinities (from numbers beyond the double range) as a number beyond it
- * again. cJSON frees the text with the item. */
+/* A number as text that reads back as the same double (json_number_text;
+ * infinities, from numbers beyond the double range, as a number beyond it
+ * again). cJSON frees the text with the item. */
 static int make_exact(cJSON *item) {
-    double d = item->valuedouble;
     char text[40];
-    char *copy;
-    if (d - d == 0)
-        shortest_exact(d, text);
-    else
-        strcpy(text, d != d ? "null" : d > 0 ? "1e999" : "-1e999");
-    copy = (char *)cJSON_malloc(strlen(text) + 1);
+    size_t length = json_number_text(item->valuedouble, text);
+    char *copy = (char *)cJSON_malloc(length + 1);
     if (!copy) return 0;
-    strcpy(copy, text);
+    memcpy(copy, text, length + 1);
     item->type = cJSON_Raw;
     item->valuestring = copy;
     return 1;

@@ -14,10 +14,10 @@
 cJSON *gltf_tree_of(const json_value *root);
 
 /* Every number of `tree` rewritten as raw text that reads back as the same
- * double, in the fewest of 15 to 17 digits, with a '.' in any locale
- * (cJSON's own printing takes 15 digits when they read back within a
- * relative 2^-52, so a number could come back an ulp off, and writes
- * infinities as null). 0 when out of memory. */
+ * double (json_number_text: the fewest of 15 to 17 digits, with a '.' in
+ * any locale; cJSON's own printing takes 15 digits when they read back
+ * within a relative 2^-52, so a number could come back an ulp off, and
+ * writes infinities as null). 0 when out of memory. */
 int gltf_tree_numbers_exact(cJSON *tree);
 
 /* `tree` printed compactly with its numbers exact (gltf_tree_numbers_exact)

@@ -1,12 +1,14 @@
-/* glTF 2.0 writer: edits (node transforms, animation channels and samplers,
- * new accessors over data appended to buffer 0) made to a cJSON tree built
- * from the document and read back into it, and serialisation to .glb or
- * .gltf. GLB framing per the glTF 2.0
+/* glTF 2.0 writer: edits of node transforms as patches on the document,
+ * edits of animation channels and samplers (with new accessors over data
+ * appended to buffer 0) made to a cJSON tree built from the document, both
+ * read back into it; serialisation to .glb or .gltf straight from the
+ * document (json_write.h). GLB framing per the glTF 2.0
  * specification, section 4.4: chunk data padded to 4 bytes, the JSON chunk
  * with spaces (0x20) and the BIN chunk with zeros; the BIN chunk may be up to
  * 3 bytes longer than buffer 0's byteLength. */
 #include "gltf_prune.h"
 #include "gltf_tree.h"
+#include "json_write.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -88,52 +90,96 @@ static ik_result commit_edit(ik_gltf *g, cJSON *tree, gltf_prune *prune, ik_erro
     return gltf_build(g, error);
 }
 
-/* Each node's object in the tree, by node index (the tree's arrays are
- * linked lists); NULL when out of memory. */
-static cJSON **node_items(cJSON *tree, int node_count) {
-    cJSON **items = (cJSON **)malloc(((size_t)node_count + 1) * sizeof *items), *node;
-    int n = 0;
-    if (!items) return NULL;
-    cJSON_ArrayForEach(node, cJSON_GetObjectItemCaseSensitive(tree, "nodes")) {
-        if (n == node_count) break;
-        items[n++] = node;
+/* An edit given as patches (json_write.h) becomes the document: printed
+ * compactly with them and read back into g->doc, then everything derived
+ * from it is built again; on failure the document is as it was. */
+static ik_result commit_patches(ik_gltf *g, const json_patch *patches, size_t count, ik_error *error) {
+    json_out out = {NULL, 0, 0, 0};
+    json_doc edited;
+    json_error refused;
+    int ok;
+    if (!json_print(&out, gltf_root(g), patches, count, 0)) {
+        int no_memory = out.failed;
+        json_out_free(&out);
+        return no_memory ? fail_memory(error) : gltf_fail(error, IK_ERR_PARSE, "", "an edit names no object");
     }
-    return items;
+    {
+        char *fitted = (char *)realloc(out.text, out.length + 1); /* the room json_print guessed, given back */
+        if (fitted) out.text = fitted;
+    }
+    ok = json_doc_adopt(&edited, out.text, out.length, &refused);
+    if (!ok) {
+        if (refused.out_of_memory) return fail_memory(error);
+        return gltf_fail(error, IK_ERR_PARSE, "", "the edited document does not read back (JSON byte %lu): %s",
+                         (unsigned long)refused.offset, refused.reason);
+    }
+    json_doc_free(&g->doc);
+    g->doc = edited;
+    return gltf_build(g, error);
 }
 
+/* Each joint's node gets its pose as translation, rotation (normalised) and
+ * scale, its matrix removed: four patches a node, in node order (the order
+ * of the node objects in the document); a node listed twice in the skin
+ * takes the later joint's pose. */
 ik_result ik_gltf_set_pose(ik_gltf *g, int skin, const ik_transform *pose_ls, ik_error *error) {
     const ik_gltf_skin *view;
-    cJSON *tree, **nodes;
-    int j;
+    int *joint_of, j, n, count;
+    double *numbers;
+    json_patch *patches;
+    ik_result r;
     ik_error_clear(error);
     if (!g || !pose_ls) return IK_ERR_NULL;
     if (!(view = ik_gltf_skeleton(g, skin))) return gltf_fail(error, IK_ERR_RANGE, "/skins", "no skin %d", skin);
     for (j = 0; j < view->skeleton.joint_count; ++j)
         if (!ik_transform_finite(pose_ls[j]) || !(ik_quat_length(pose_ls[j].rotation) > 0))
             return gltf_fail(error, IK_ERR_NONFINITE, "", "pose of joint %d is not finite", j);
-    tree = gltf_tree_of(gltf_root(g));
-    nodes = tree ? node_items(tree, g->node_count) : NULL;
-    if (!nodes) {
-        cJSON_Delete(tree);
+    joint_of = (int *)malloc(((size_t)g->node_count + 1) * sizeof *joint_of);
+    numbers = (double *)malloc(((size_t)view->skeleton.joint_count + 1) * 10 * sizeof *numbers);
+    patches = (json_patch *)calloc(((size_t)view->skeleton.joint_count + 1) * 4, sizeof *patches);
+    if (!joint_of || !numbers || !patches) {
+        free(joint_of);
+        free(numbers);
+        free(patches);
         return fail_memory(error);
     }
-    for (j = 0; j < view->skeleton.joint_count; ++j) {
-        cJSON *node = nodes[view->node[j]];
-        ik_quat q = ik_quat_normalize(pose_ls[j].rotation);
-        ik_real t[3], r[4], s[3];
-        t[0] = pose_ls[j].translation.x, t[1] = pose_ls[j].translation.y, t[2] = pose_ls[j].translation.z;
-        r[0] = q.x, r[1] = q.y, r[2] = q.z, r[3] = q.w;
-        s[0] = pose_ls[j].scale.x, s[1] = pose_ls[j].scale.y, s[2] = pose_ls[j].scale.z;
-        remove_members(node, "matrix", NULL);
-        if (!set_member(node, "translation", numbers(t, 3)) || !set_member(node, "rotation", numbers(r, 4)) ||
-            !set_member(node, "scale", numbers(s, 3))) {
-            free(nodes);
-            cJSON_Delete(tree);
-            return fail_memory(error);
-        }
+    for (n = 0; n < g->node_count; ++n) joint_of[n] = -1;
+    for (j = 0; j < view->skeleton.joint_count; ++j) joint_of[view->node[j]] = j;
+    for (n = 0, count = 0; n < g->node_count; ++n) {
+        const json_value *node = g->nodes[n].object;
+        double *v = numbers + 10 * (size_t)(count / 4);
+        ik_transform p;
+        ik_quat q;
+        if ((j = joint_of[n]) < 0) continue;
+        p = pose_ls[j];
+        q = ik_quat_normalize(p.rotation);
+        v[0] = (double)p.translation.x, v[1] = (double)p.translation.y, v[2] = (double)p.translation.z;
+        v[3] = (double)q.x, v[4] = (double)q.y, v[5] = (double)q.z, v[6] = (double)q.w;
+        v[7] = (double)p.scale.x, v[8] = (double)p.scale.y, v[9] = (double)p.scale.z;
+        patches[count].object = node;
+        patches[count].key = "matrix";
+        patches[count++].kind = JSON_PATCH_REMOVE;
+        patches[count].object = node;
+        patches[count].key = "translation";
+        patches[count].kind = JSON_PATCH_NUMBERS;
+        patches[count].numbers = v;
+        patches[count++].count = 3;
+        patches[count].object = node;
+        patches[count].key = "rotation";
+        patches[count].kind = JSON_PATCH_NUMBERS;
+        patches[count].numbers = v + 3;
+        patches[count++].count = 4;
+        patches[count].object = node;
+        patches[count].key = "scale";
+        patches[count].kind = JSON_PATCH_NUMBERS;
+        patches[count].numbers = v + 7;
+        patches[count++].count = 3;
     }
-    free(nodes);
-    return commit_edit(g, tree, NULL, error);
+    free(joint_of);
+    r = commit_patches(g, patches, (size_t)count, error);
+    free(numbers);
+    free(patches);
+    return r;
 }
 
 /* ---- appending key data -------------------------------------------------- */
@@ -532,82 +578,98 @@ static void put_u32(unsigned char *b, uint32_t v) {
 }
 
 /* Buffer i goes out as the GLB BIN chunk (binary, buffer 0), under the URI
- * external_uri[i] when that is given, or as a base64 data URI. */
+ * external_uri[i] when that is given, or as a base64 data URI; its
+ * byteLength is its size. The document is printed with those as patches. */
 static ik_result serialise(const ik_gltf *g, int binary, char *const *external_uri, unsigned char **out, size_t *size,
                            ik_error *error) {
-    cJSON *doc = gltf_tree_of(gltf_root(g));
-    cJSON *buffers = cJSON_GetObjectItemCaseSensitive(doc, "buffers"), *buffer = NULL;
+    static const char prefix[] = "data:application/octet-stream;base64,";
+    const json_value *root = gltf_root(g), *buffer = NULL, *buffers = json_member(root, "buffers");
     const gltf_buffer *bin = NULL;
-    char *json = NULL;
-    size_t json_length, json_padded, bin_padded, total;
+    json_patch *patches = (json_patch *)calloc(2 * (size_t)g->buffer_count + 1, sizeof *patches);
+    char **uris = (char **)calloc((size_t)g->buffer_count + 1, sizeof *uris);
+    json_out json = {NULL, 0, 0, 0};
+    size_t json_length, json_padded, bin_padded, total, count = 0;
     unsigned char *bytes;
-    int i;
-    if (!doc) return fail_memory(error);
+    int i, printed = 0;
+    if (!root || !patches || !uris) goto out_of_memory;
     for (i = 0; i < g->buffer_count; ++i) {
         const gltf_buffer *b = &g->buffers[i];
-        buffer = buffer ? buffer->next : buffers ? buffers->child : NULL; /* the buffers' list walked along */
-        if (!set_number(buffer, "byteLength", (double)b->size)) goto out_of_memory;
+        buffer = buffer ? json_next(buffers, buffer) : json_first(buffers);
+        if (!json_is_object(buffer)) goto out_of_memory;
+        patches[count].object = buffer;
+        patches[count].key = "byteLength";
+        patches[count].kind = JSON_PATCH_NUMBER;
+        patches[count++].number = (double)b->size;
+        patches[count].object = buffer;
+        patches[count].key = "uri";
         if (binary && i == 0) {
-            remove_members(buffer, "uri", NULL);
             bin = b;
-        } else if (external_uri && external_uri[i]) {
-            if (!set_member(buffer, "uri", cJSON_CreateString(external_uri[i]))) goto out_of_memory;
-        } else {
-            static const char prefix[] = "data:application/octet-stream;base64,";
+            patches[count++].kind = JSON_PATCH_REMOVE;
+            continue;
+        }
+        patches[count].kind = JSON_PATCH_STRING;
+        if (external_uri && external_uri[i]) {
+            patches[count++].string = external_uri[i];
+            continue;
+        }
+        {
             char *text = gltf_base64_encode(b->data, b->size);
-            char *uri = text ? (char *)malloc(sizeof prefix + strlen(text)) : NULL;
-            int ok;
-            if (uri) {
-                memcpy(uri, prefix, sizeof prefix - 1);
-                strcpy(uri + sizeof prefix - 1, text);
+            uris[i] = text ? (char *)malloc(sizeof prefix + strlen(text)) : NULL;
+            if (uris[i]) {
+                memcpy(uris[i], prefix, sizeof prefix - 1);
+                strcpy(uris[i] + sizeof prefix - 1, text);
             }
-            ok = uri && set_member(buffer, "uri", cJSON_CreateString(uri));
             free(text);
-            free(uri);
-            if (!ok) goto out_of_memory;
+            if (!uris[i]) goto out_of_memory;
+            patches[count++].string = uris[i];
         }
     }
-    if (!gltf_tree_numbers_exact(doc)) goto out_of_memory;
-    json = binary ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
-    cJSON_Delete(doc);
-    doc = NULL;
-    if (!json) goto out_of_memory;
-    json_length = strlen(json);
+    /* a GLB's header and JSON chunk header come first, filled in after */
+    if (binary) json_out_bytes(&json, "GLB header and JSON chunk header.", 20);
+    printed = json_print(&json, root, patches, count, !binary);
+    for (i = 0; i < g->buffer_count; ++i) free(uris[i]);
+    free(uris);
+    free(patches);
+    uris = NULL;
+    patches = NULL;
+    if (!printed || json.failed) goto out_of_memory;
     if (!binary) {
-        *out = (unsigned char *)json;
-        *size = json_length;
+        *out = (unsigned char *)json.text;
+        *size = json.length;
         return IK_OK;
     }
+    json_length = json.length - 20;
     json_padded = (json_length + 3) / 4 * 4;
     bin_padded = bin ? (bin->size + 3) / 4 * 4 : 0;
     total = 12 + 8 + json_padded + (bin ? 8 + bin_padded : 0);
     if ((uint64_t)total > 0xFFFFFFFFu) {
-        free(json);
+        json_out_free(&json);
         return gltf_fail(error, IK_ERR_RANGE, "/buffers/0", "a GLB file cannot exceed 4 GiB");
     }
-    bytes = (unsigned char *)malloc(total);
-    if (!bytes) goto out_of_memory;
+    json_out_bytes(&json, "   ", json_padded - json_length);
+    if (bin) {
+        unsigned char chunk[8];
+        put_u32(chunk, (uint32_t)bin_padded);
+        put_u32(chunk + 4, GLB_CHUNK_BIN);
+        json_out_bytes(&json, (const char *)chunk, 8);
+        json_out_bytes(&json, (const char *)bin->data, bin->size);
+        json_out_bytes(&json, "\0\0\0", bin_padded - bin->size);
+    }
+    if (json.failed) goto out_of_memory;
+    bytes = (unsigned char *)json.text;
     put_u32(bytes, GLB_MAGIC);
     put_u32(bytes + 4, 2);
     put_u32(bytes + 8, (uint32_t)total);
     put_u32(bytes + 12, (uint32_t)json_padded);
     put_u32(bytes + 16, GLB_CHUNK_JSON);
-    memcpy(bytes + 20, json, json_length);
-    memset(bytes + 20 + json_length, ' ', json_padded - json_length);
-    if (bin) {
-        unsigned char *chunk = bytes + 20 + json_padded;
-        put_u32(chunk, (uint32_t)bin_padded);
-        put_u32(chunk + 4, GLB_CHUNK_BIN);
-        memcpy(chunk + 8, bin->data, bin->size);
-        memset(chunk + 8 + bin->size, 0, bin_padded - bin->size);
-    }
-    free(json);
     *out = bytes;
     *size = total;
     return IK_OK;
 out_of_memory:
-    cJSON_Delete(doc);
-    free(json);
+    for (i = 0; uris && i < g->buffer_count; ++i) free(uris[i]);
+    free(uris);
+    free(patches);
+    json_out_free(&json);
     return fail_memory(error);
 }
 

@@ -2,6 +2,8 @@
  * json_doc.h for the layout and why cJSON is not used to read). */
 #include "json_doc.h"
 
+#include "big_block.h"
+
 #include <float.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -392,7 +394,10 @@ static int read_document(scan *s) {
     }
 }
 
-int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *error) {
+/* Read `text`: copied first when `owned` is NULL, else `owned` (which is
+ * `text`, malloc'ed, NUL at [length]) is read in place and freed with the
+ * document or on failure. */
+static int read_text(json_doc *doc, const char *text, char *owned, size_t length, json_error *error) {
     scan *s;
     int ok;
     memset(doc, 0, sizeof *doc);
@@ -402,26 +407,33 @@ int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *er
     if (length >= JSON_MAX_TEXT) {
         error->reason = "a JSON text of 1 GB or more";
         error->out_of_memory = 0;
+        free(owned);
         return 0;
     }
-    if (!(s = (scan *)malloc(sizeof *s))) return 0;
+    if (!(s = (scan *)malloc(sizeof *s))) {
+        free(owned);
+        return 0;
+    }
     s->length = length;
     s->at = 0;
     s->count = 0;
     s->depth = 0;
     s->error = error;
     s->capacity = length / 4 + 64; /* glTF's JSON holds about one value per 7 bytes */
-    s->text = (char *)malloc(length + 1);
-    s->values = s->capacity <= (size_t)-1 / sizeof *s->values ? (json_value *)malloc(s->capacity * sizeof *s->values)
-                                                              : NULL; /* a 32-bit size_t */
+    s->text = owned ? owned : (char *)big_block_alloc(length + 1);
+    s->values = s->capacity <= (size_t)-1 / sizeof *s->values
+                    ? (json_value *)big_block_alloc(s->capacity * sizeof *s->values)
+                    : NULL; /* a 32-bit size_t */
     if (!s->text || !s->values) {
         free(s->text);
         free(s->values);
         free(s);
         return 0;
     }
-    memcpy(s->text, text, length);
-    s->text[length] = '\0';
+    if (!owned) {
+        memcpy(s->text, text, length);
+        s->text[length] = '\0';
+    }
     error->out_of_memory = 0;
     ok = read_document(s);
     if (ok) {
@@ -435,6 +447,14 @@ int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *er
     }
     free(s);
     return ok;
+}
+
+int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *error) {
+    return read_text(doc, text, NULL, length, error);
+}
+
+int json_doc_adopt(json_doc *doc, char *text, size_t length, json_error *error) {
+    return read_text(doc, text, text, length, error);
 }
 
 void json_doc_free(json_doc *doc) {

@@ -71,6 +71,11 @@ typedef struct json_error {
  * empty) when the text is refused or memory runs out (error->out_of_memory). */
 int json_doc_read(json_doc *doc, const char *text, size_t length, json_error *error);
 
+/* json_doc_read on a malloc'ed `text` with a NUL at [length], read in
+ * place instead of copied: the document owns it from then on (it is freed
+ * on failure too). */
+int json_doc_adopt(json_doc *doc, char *text, size_t length, json_error *error);
+
 void json_doc_free(json_doc *doc);
 
 /* NULL-safe look-ups, shaped after the cJSON calls they replace: each

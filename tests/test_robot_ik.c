@@ -168,6 +168,37 @@ static void test_variants(void) {
     round_trips("SCARA with a prismatic joint", &c, 7, 1);
 }
 
+/* ik_robot_fk_many: the tip of each configuration exactly as ik_robot_fk
+ * gives it; a NaN in the sixth configuration stops it there with its index,
+ * the tips before written and the ones after untouched; bad counts and
+ * pointers refused. */
+static void test_fk_many(void) {
+    ik_robot_chain c = ur_shaped();
+    enum { COUNT = 9 };
+    ik_real q[COUNT * 6];
+    ik_transform tips[COUNT], one;
+    rng r = rng_seeded(41);
+    int i, failed = 7, same = 1;
+    for (i = 0; i < COUNT * 6; ++i) q[i] = (ik_real)rng_range(&r, -3, 3);
+    CHECK(ik_robot_fk_many(&c, COUNT, q, tips, &failed) == IK_OK && failed == -1, "fk_many: every configuration done");
+    for (i = 0; i < COUNT; ++i) {
+        CHECK(ik_robot_fk(&c, q + i * 6, &one, NULL) == IK_OK, "fk of configuration %d", i);
+        same &= memcmp(&one.translation, &tips[i].translation, sizeof one.translation) == 0 &&
+                memcmp(&one.rotation, &tips[i].rotation, sizeof one.rotation) == 0;
+    }
+    CHECK(same, "fk_many: each tip bit for bit ik_robot_fk's");
+    for (i = 0; i < COUNT; ++i) tips[i].translation = ik_v3(7, 7, 7);
+    q[5 * 6 + 2] = (ik_real)NAN;
+    CHECK(ik_robot_fk_many(&c, COUNT, q, tips, &failed) == IK_ERR_NONFINITE && failed == 5,
+          "fk_many: NaN in configuration 5 refused there (%d)", failed);
+    CHECK(tips[4].translation.x != 7 && tips[5].translation.x == 7 && tips[8].translation.x == 7,
+          "fk_many: tips before the refused one written, from it on untouched");
+    CHECK(ik_robot_fk_many(&c, -1, q, tips, &failed) == IK_ERR_RANGE && failed == -1, "fk_many: negative count");
+    CHECK(ik_robot_fk_many(&c, 2, NULL, tips, &failed) == IK_ERR_NULL, "fk_many: no configurations");
+    CHECK(ik_robot_fk_many(&c, 2, q, tips, NULL) == IK_ERR_NULL, "fk_many: no place for the index");
+    CHECK(ik_robot_fk_many(&c, 0, NULL, NULL, &failed) == IK_OK && failed == -1, "fk_many: nothing to do");
+}
+
 /* ik_robot_jacobian_tip: its tip is ik_robot_fk's, and each column is the
  * central difference (FK(q + h e_v) - FK(q - h e_v)) / 2h of the tip's
  * position and of its rotation (as the rotation vector of R+ R-^-1 / 2h),
@@ -814,6 +845,7 @@ static void test_turn_through_pi(void) {
 }
 
 int main(void) {
+    test_fk_many();
     test_jacobian_tip();
     test_variable_limits();
     test_variants();

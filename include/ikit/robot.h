@@ -64,6 +64,12 @@ typedef struct ik_robot_chain {
  * (a count or variable index out of range), IK_ERR_NONFINITE (q holds NaN
  * or infinity); outputs are untouched on error. */
 ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transform *tip_bs, ik_transform *links_bs);
+/* ik_robot_fk over many configurations: tip_bs[i] is the tip's frame at
+ * q[i * variable_count ...] for i < count. It stops at the first
+ * configuration ik_robot_fk refuses and returns that code with the
+ * configuration's index in *failed (tip_bs[i] and after untouched); IK_OK
+ * with *failed = -1 when every one was done. */
+ik_result ik_robot_fk_many(const ik_robot_chain *chain, int count, const ik_real *q, ik_transform *tip_bs, int *failed);
 
 /* The geometric Jacobian of the tip at q: jac [6 * variable_count],
  * column-major as ik_ls takes it (jac[v * 6 + r]); rows 0-2 the tip's

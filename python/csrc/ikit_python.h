@@ -1,14 +1,12 @@
-/* What the Python package binds: every public header of ikit, the generated
- * version header and the package's own C helpers. build_ikit.py runs the C
- * preprocessor over this file and hands the declarations of these headers to
- * cffi (cdef_from_headers.py), and the extension includes it, so the binding
- * is the headers themselves. */
+/* What the Python package binds: every public header of ikit and the
+ * generated version header. build_ikit.py runs the C preprocessor over
+ * this file and hands the declarations of these headers to cffi
+ * (cdef_from_headers.py), and the extension includes it, so the binding is
+ * the headers themselves. */
 #ifndef IKPY_IKIT_PYTHON_H
 #define IKPY_IKIT_PYTHON_H
 
 #include <ikit/ikit.h>
 #include <ikit/version.h>
-
-#include "robot_fk_batch.h"
 
 #endif

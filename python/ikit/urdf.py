@@ -58,10 +58,9 @@ class Robot:
         if not isinstance(out, np.ndarray) or out.shape != shape or not out.flags.c_contiguous:
             raise ValueError("out must be a C-contiguous array of shape %s" % (shape,))
         tips = arrays.pose_pointer(out.reshape(count, arrays.REALS_PER_TRANSFORM), count, "out")
-        failure = ffi.new("ik_result *")
-        bad = lib.ikpy_robot_fk_batch(self._chain, count, ffi.from_buffer("ik_real[]", q), tips, failure)
-        if bad >= 0:
-            check(failure[0], "robot fk, configuration %d" % bad)
+        failed = ffi.new("int *")
+        r = lib.ik_robot_fk_many(self._chain, count, ffi.from_buffer("ik_real[]", q), tips, failed)
+        check(r, "robot fk, configuration %d" % failed[0])
         return out
 
     def jacobian(self, q):

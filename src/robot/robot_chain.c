@@ -50,6 +50,23 @@ ik_result ik_robot_fk(const ik_robot_chain *chain, const ik_real *q, ik_transfor
     return IK_OK;
 }
 
+ik_result ik_robot_fk_many(const ik_robot_chain *chain, int count, const ik_real *q, ik_transform *tip_bs,
+                           int *failed) {
+    int i;
+    if (!failed) return IK_ERR_NULL;
+    *failed = -1;
+    if (!chain || (count > 0 && (!q || !tip_bs))) return IK_ERR_NULL;
+    if (count < 0) return IK_ERR_RANGE;
+    for (i = 0; i < count; ++i) {
+        ik_result r = ik_robot_fk(chain, q + (size_t)i * (size_t)chain->variable_count, &tip_bs[i], NULL);
+        if (r != IK_OK) {
+            *failed = i;
+            return r;
+        }
+    }
+    return IK_OK;
+}
+
 /* Column of variable v: sum over its joints k of m_k [a_k x (p_tip - p_k); a_k]
  * (revolute) or m_k [a_k; 0] (prismatic), with a_k = R_k axis_k in the base
  * frame and p_k joint k's origin (a rotation about the axis moves neither). */

@@ -19,8 +19,16 @@ stage=$build/blender-addon
 rm -rf "$stage" "$build/ikit_blender.zip"
 mkdir -p "$stage/ikit_blender"
 cp blender/ikit_blender/*.py "$stage/ikit_blender/"
-"$python" -m pip install -q --no-build-isolation --no-deps --no-index --disable-pip-version-check \
-    --root-user-action=ignore --target "$stage/ikit_blender/lib" ./python
+# The package as pip builds it, or (IKIT_PYTHON_BUILT=DIR, as make test
+# gives it) copied from a float build of it that pip made for the same
+# interpreter, which saves compiling the library once more.
+if [ -n "${IKIT_PYTHON_BUILT:-}" ] && [ -d "$IKIT_PYTHON_BUILT/ikit" ]; then
+    mkdir -p "$stage/ikit_blender/lib"
+    cp -R "$IKIT_PYTHON_BUILT"/. "$stage/ikit_blender/lib/"
+else
+    "$python" -m pip install -q --no-build-isolation --no-deps --no-index --disable-pip-version-check \
+        --root-user-action=ignore --target "$stage/ikit_blender/lib" ./python
+fi
 # the folder itself at the top of the zip, as Blender's installer expects
 (cd "$stage" && "$python" -m zipfile -c ../ikit_blender.zip ikit_blender)
 version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')

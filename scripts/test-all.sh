@@ -112,17 +112,16 @@ run test-double "-LE slow" "$PLAIN_FLAGS" -DIKIT_DOUBLE=ON -DIKIT_BENCH=OFF -DIK
 collect "$python_pid" python-float python-float
 beside python-double ./scripts/test-python.sh double "$build"
 python_pid=$beside_pid
+# The Blender add-on in a real headless Blender (scripts/test-blender.sh, which
+# says it skipped where Blender is not installed), with the float package
+# just built and the float ikc, beside the sanitized configurations.
+beside blender ./scripts/test-blender.sh "$build"
+blender_pid=$beside_pid
 # Under the sanitizers: float without the sweeps, double the library's tests.
 run test-float-asan "-LE slow" "$SANITIZED_FLAGS" -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 run test-double-asan "-LE ikc" "$SANITIZED_FLAGS" -DIKIT_DOUBLE=ON -DIKIT_SANITIZE=ON -DIKIT_BENCH=OFF
 collect "$python_pid" python-double python-double
-# The Blender add-on in a real headless Blender (scripts/test-blender.sh, which
-# says it skipped where Blender is not installed), after the Python builds:
-# its zip is one more pip build of python/.
-beside blender ./scripts/test-blender.sh "$build"
-blender_pid=$beside_pid
 collect "$readme_pid" readme-python "the README's Python block"
-
 # The Blender add-on's stage ends before the playground starts (it keeps both cores busy).
 collect "$blender_pid" blender "the Blender add-on (blender/, tests/blender)"
 # The playground driven in headless Chromium (tests/js/playground.mjs says

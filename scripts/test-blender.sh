@@ -14,6 +14,8 @@ if ! command -v blender >/dev/null 2>&1; then
     echo "skipped: Blender add-on tests (no blender on PATH; scripts/install-deps.sh blender installs Debian's)"
     exit 0
 fi
+# the float package test-python.sh built, where it did
+[ -d "$build/python-float/ikit" ] && export IKIT_PYTHON_BUILT="$(pwd)/$build/python-float"
 ./scripts/build-blender-addon.sh "$build"
 export IKIT_BLENDER_ZIP="$(pwd)/$build/ikit_blender.zip"
 export IKIT_DATA="${IKIT_DATA:-$(pwd)/../shared/data}"

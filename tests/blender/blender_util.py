@@ -22,7 +22,6 @@ import builtins
 import os
 import shutil
 import sys
-import time
 
 import bpy
 import numpy as np
@@ -156,15 +155,6 @@ def scene_state():
                          tuple(pb.rotation_mode for pb in o.pose.bones) if o.pose else None,
                          tuple(round(x, 6) for row in o.matrix_world for x in row))
     return state
-
-
-class Timer:
-    def __enter__(self):
-        self.start = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        self.seconds = time.perf_counter() - self.start
 
 
 def output_take(path, anim, first, frame_time, frames, take_path):

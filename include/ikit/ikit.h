@@ -65,6 +65,8 @@
 #include <ikit/body_frame.h>
 #include <ikit/limb_bend.h>
 #include <ikit/limb_limits.h>
+#include <ikit/body_mass.h>
+#include <ikit/full_body.h>
 
 /* robot */
 #include <ikit/robot.h>

@@ -33,22 +33,22 @@ extern "C" {
 typedef enum ik_body_mass_table { IK_BODY_MASS_MALE, IK_BODY_MASS_FEMALE } ik_body_mass_table;
 
 /* The segments, in the order of the model's arrays. */
-#define IK_BODY_SEGMENT_LIST(X)             \
-    X(IK_SEG_HEAD, "head")                  \
-    X(IK_SEG_TRUNK_LOW, "trunk (pelvis)")   \
-    X(IK_SEG_TRUNK_MID, "trunk (spine)")    \
-    X(IK_SEG_TRUNK_HIGH, "trunk (chest)")   \
-    X(IK_SEG_UPPER_ARM_L, "left upper arm") \
-    X(IK_SEG_UPPER_ARM_R, "right upper arm")\
-    X(IK_SEG_FOREARM_L, "left forearm")     \
-    X(IK_SEG_FOREARM_R, "right forearm")    \
-    X(IK_SEG_HAND_L, "left hand")           \
-    X(IK_SEG_HAND_R, "right hand")          \
-    X(IK_SEG_THIGH_L, "left thigh")         \
-    X(IK_SEG_THIGH_R, "right thigh")        \
-    X(IK_SEG_SHANK_L, "left shank")         \
-    X(IK_SEG_SHANK_R, "right shank")        \
-    X(IK_SEG_FOOT_L, "left foot")           \
+#define IK_BODY_SEGMENT_LIST(X)              \
+    X(IK_SEG_HEAD, "head")                   \
+    X(IK_SEG_TRUNK_LOW, "trunk (pelvis)")    \
+    X(IK_SEG_TRUNK_MID, "trunk (spine)")     \
+    X(IK_SEG_TRUNK_HIGH, "trunk (chest)")    \
+    X(IK_SEG_UPPER_ARM_L, "left upper arm")  \
+    X(IK_SEG_UPPER_ARM_R, "right upper arm") \
+    X(IK_SEG_FOREARM_L, "left forearm")      \
+    X(IK_SEG_FOREARM_R, "right forearm")     \
+    X(IK_SEG_HAND_L, "left hand")            \
+    X(IK_SEG_HAND_R, "right hand")           \
+    X(IK_SEG_THIGH_L, "left thigh")          \
+    X(IK_SEG_THIGH_R, "right thigh")         \
+    X(IK_SEG_SHANK_L, "left shank")          \
+    X(IK_SEG_SHANK_R, "right shank")         \
+    X(IK_SEG_FOOT_L, "left foot")            \
     X(IK_SEG_FOOT_R, "right foot")
 
 #define IK_BODY_SEGMENT_ENUM_ITEM(name, text) name,
@@ -59,7 +59,7 @@ typedef enum ik_body_segment { IK_BODY_SEGMENT_LIST(IK_BODY_SEGMENT_ENUM_ITEM) I
 const char *ik_body_segment_name(int segment);
 
 typedef struct ik_body_mass {
-    int joint[IK_SEG_COUNT];        /* the joint whose frame carries the segment's centre */
+    int joint[IK_SEG_COUNT];         /* the joint whose frame carries the segment's centre */
     ik_vec3 centre_ls[IK_SEG_COUNT]; /* the centre in that joint's frame (root space at rest) */
     ik_real mass[IK_SEG_COUNT];      /* kilograms: the table's fraction times total_mass */
     ik_real total_mass;              /* the sum (kg) */
@@ -74,8 +74,7 @@ typedef struct ik_body_mass {
  * by the shin at the virtual ankle) is handled as said above. Returns
  * IK_ERR_NULL, IK_ERR_RANGE (a table other than the two, a mass not > 0 or
  * not finite) or IK_ERR_DEGENERATE (a singular rest frame). */
-ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_mass_table table,
-                            ik_real total_mass);
+ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_mass_table table, ik_real total_mass);
 
 /* The centre of mass of a pose, model space: sum m_i M_i c_i / sum m_i over
  * the segments, M_i the carrying joint's model matrix in model_ms (forward

@@ -77,10 +77,11 @@ typedef struct ik_full_body_effector {
 /* The body's joints the first stage moves, each with a stiffness and a
  * limit. */
 enum {
-    IK_FB_JOINT_PELVIS_SHIFT, /* the pelvis's position: stiffness per leg length, limit in leg lengths from the reference */
+    IK_FB_JOINT_PELVIS_SHIFT, /* the pelvis's position: stiffness per leg length, limit in leg lengths from the
+                                 reference */
     IK_FB_JOINT_PELVIS,       /* the pelvis's turn: limit from the reference pose's pelvis */
     IK_FB_JOINT_SPINE,        /* the spine role's joint: limit from its rest rotation */
-    IK_FB_JOINT_CHEST,  /* the chest: from rest */
+    IK_FB_JOINT_CHEST,        /* the chest: from rest */
     IK_FB_JOINT_NECK,         /* the neck: from rest */
     IK_FB_JOINT_CLAVICLE_L,   /* clavicles: from rest, at most the rig's clavicle limits */
     IK_FB_JOINT_CLAVICLE_R,
@@ -114,12 +115,12 @@ typedef struct ik_full_body_report {
 
 typedef struct ik_full_body {
     const ik_humanoid *rig;
-    const ik_body_mass *mass;          /* required with balance; else may be NULL */
-    ik_transform *pose_ls;             /* in: the warm start (last frame's result or the animated pose); out */
-    const ik_transform *reference_ls;  /* the pose the body is pulled toward (the animation, the rest
-                                          pose); NULL: the input pose_ls */
-    ik_mat4 *model_ms;                 /* out [joint_count]: forward kinematics of the result */
-    const ik_mat4 *root_ms;            /* above the roots; NULL: identity */
+    const ik_body_mass *mass;         /* required with balance; else may be NULL */
+    ik_transform *pose_ls;            /* in: the warm start (last frame's result or the animated pose); out */
+    const ik_transform *reference_ls; /* the pose the body is pulled toward (the animation, the rest
+                                         pose); NULL: the input pose_ls */
+    ik_mat4 *model_ms;                /* out [joint_count]: forward kinematics of the result */
+    const ik_mat4 *root_ms;           /* above the roots; NULL: identity */
     ik_full_body_effector effector[IK_FB_EFFECTOR_COUNT];
 
     ik_bool look_at; /* the head turns toward look_target_ms, within the rig's look_max */
@@ -172,8 +173,7 @@ ik_result ik_full_body_run(const ik_full_body *job);
  * outside the support of the pinned feet". `leg_length` (model units)
  * scales the figures; writes at most `size` bytes, NUL-terminated when size
  * > 0; returns the length the whole text needs (as snprintf). */
-int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_report *report, char *out,
-                                 size_t size);
+int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_report *report, char *out, size_t size);
 
 #ifdef __cplusplus
 }

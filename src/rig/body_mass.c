@@ -29,13 +29,47 @@ typedef struct de_leva_table {
 
 static const de_leva_table de_leva[2] = {
     /* male */
-    {(ik_real)6.94, (ik_real)59.76, (ik_real)43.46, (ik_real)44.86, (ik_real)2.71, (ik_real)57.72, (ik_real)1.62,
-     (ik_real)45.74, (ik_real)0.61, (ik_real)79.00, (ik_real)14.16, (ik_real)40.95, (ik_real)4.33, (ik_real)44.59,
-     (ik_real)1.37, (ik_real)44.15, (ik_real)24.29, (ik_real)8.62, (ik_real)(42.22 + 43.40), (ik_real)174.1},
+    {(ik_real)6.94,
+     (ik_real)59.76,
+     (ik_real)43.46,
+     (ik_real)44.86,
+     (ik_real)2.71,
+     (ik_real)57.72,
+     (ik_real)1.62,
+     (ik_real)45.74,
+     (ik_real)0.61,
+     (ik_real)79.00,
+     (ik_real)14.16,
+     (ik_real)40.95,
+     (ik_real)4.33,
+     (ik_real)44.59,
+     (ik_real)1.37,
+     (ik_real)44.15,
+     (ik_real)24.29,
+     (ik_real)8.62,
+     (ik_real)(42.22 + 43.40),
+     (ik_real)174.1},
     /* female */
-    {(ik_real)6.68, (ik_real)58.94, (ik_real)42.57, (ik_real)41.51, (ik_real)2.55, (ik_real)57.54, (ik_real)1.38,
-     (ik_real)45.59, (ik_real)0.56, (ik_real)74.74, (ik_real)14.78, (ik_real)36.12, (ik_real)4.81, (ik_real)44.16,
-     (ik_real)1.29, (ik_real)40.14, (ik_real)24.37, (ik_real)7.80, (ik_real)(36.85 + 43.52), (ik_real)173.5},
+    {(ik_real)6.68,
+     (ik_real)58.94,
+     (ik_real)42.57,
+     (ik_real)41.51,
+     (ik_real)2.55,
+     (ik_real)57.54,
+     (ik_real)1.38,
+     (ik_real)45.59,
+     (ik_real)0.56,
+     (ik_real)74.74,
+     (ik_real)14.78,
+     (ik_real)36.12,
+     (ik_real)4.81,
+     (ik_real)44.16,
+     (ik_real)1.29,
+     (ik_real)40.14,
+     (ik_real)24.37,
+     (ik_real)7.80,
+     (ik_real)(36.85 + 43.52),
+     (ik_real)173.5},
 };
 
 /* Rest model matrix of a joint in root space: the product of the rest local
@@ -56,8 +90,7 @@ static ik_vec3 rest_position(const ik_skeleton *s, int joint) {
 }
 
 /* Put a segment's centre `point_rs` (root space at rest) on `joint`. */
-static ik_bool place(ik_body_mass *mass, const ik_skeleton *s, int segment, int joint, ik_vec3 point_rs,
-                     ik_real kg) {
+static ik_bool place(ik_body_mass *mass, const ik_skeleton *s, int segment, int joint, ik_vec3 point_rs, ik_real kg) {
     ik_mat4 m = rest_model(s, joint), inv;
     if (!ik_mat4_inverse(&m, &inv)) return 0;
     mass->joint[segment] = joint;
@@ -66,8 +99,7 @@ static ik_bool place(ik_body_mass *mass, const ik_skeleton *s, int segment, int 
     return 1;
 }
 
-ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_mass_table table,
-                            ik_real total_mass) {
+ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_mass_table table, ik_real total_mass) {
     const de_leva_table *t;
     const ik_skeleton *s;
     const int *j;
@@ -93,9 +125,9 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
     /* Head: from the vertex, head_length above the cervicale (the neck
      * joint, else the head joint), its centre head_com of the way down. */
     cerv = rest_position(s, j[IK_ROLE_NECK] >= 0 ? j[IK_ROLE_NECK] : j[IK_ROLE_HEAD]);
-    midh = ik_vec3_scale(ik_vec3_add(rest_position(s, rig->limb[IK_LIMB_LEG_L].start),
-                                     rest_position(s, rig->limb[IK_LIMB_LEG_R].start)),
-                         (ik_real)0.5);
+    midh = ik_vec3_scale(
+        ik_vec3_add(rest_position(s, rig->limb[IK_LIMB_LEG_L].start), rest_position(s, rig->limb[IK_LIMB_LEG_R].start)),
+        (ik_real)0.5);
     if (!place(&out, s, IK_SEG_HEAD, j[IK_ROLE_HEAD],
                ik_vec3_mad(cerv, up, (1 - t->head_com / 100) * t->head_length / t->stature * stature),
                t->head_mass / 100 * total_mass))

@@ -54,12 +54,13 @@
 #define MAX_COLS (3 + 3 * (IK_FB_JOINT_COUNT - 1))
 #define MAX_TERMS 32
 #define MAX_STEP ((ik_real)0.3)
+#define LIMIT_BAND ((ik_real)0.05)
+#define ANKLE_MARGIN ((ik_real)0.035) /* 2 degrees */
 
 /* ---- effectors by role -------------------------------------------------------- */
 
-static const int effector_roles[IK_FB_EFFECTOR_COUNT] = {IK_ROLE_HAND_L, IK_ROLE_HAND_R, IK_ROLE_FOOT_L,
-                                                         IK_ROLE_FOOT_R, IK_ROLE_HEAD,   IK_ROLE_HIPS,
-                                                         IK_ROLE_CHEST};
+static const int effector_roles[IK_FB_EFFECTOR_COUNT] = {IK_ROLE_HAND_L, IK_ROLE_HAND_R, IK_ROLE_FOOT_L, IK_ROLE_FOOT_R,
+                                                         IK_ROLE_HEAD,   IK_ROLE_HIPS,   IK_ROLE_CHEST};
 
 int ik_full_body_effector_of_role(int role) {
     int e;
@@ -115,7 +116,7 @@ ik_full_body ik_full_body_def(void) {
     job.foot_width = (ik_real)0.36;
     job.reach_margin = (ik_real)0.005;
     job.tolerance = (ik_real)1e-3;
-    job.iterations = 12;
+    job.iterations = 20;
     job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
@@ -161,8 +162,8 @@ static ik_result validate(const ik_full_body *job) {
     if (!ik_finite(job->balance_margin) || !ik_finite(job->reach_margin) || !ik_finite(job->tolerance) ||
         !ik_finite(job->foot_width))
         return IK_ERR_NONFINITE;
-    if (job->balance_margin < 0 || job->reach_margin < 0 || job->reach_margin >= (ik_real)0.5 ||
-        job->tolerance < 0 || job->foot_width < 0 || job->iterations < 1 || job->iterations > 100)
+    if (job->balance_margin < 0 || job->reach_margin < 0 || job->reach_margin >= (ik_real)0.5 || job->tolerance < 0 ||
+        job->foot_width < 0 || job->iterations < 1 || job->iterations > 100)
         return IK_ERR_RANGE;
     return IK_OK;
 }
@@ -176,19 +177,24 @@ typedef struct com_term {
 } com_term;
 
 typedef struct limb_goal {
-    ik_bool active;      /* the limb is solved to `target` */
-    ik_bool drags;       /* and may move the body (weight > 0) */
-    ik_vec3 target;      /* wrist / ankle */
-    ik_real weight;      /* body weight of its reach residual */
-    ik_real blend;       /* two-bone weight */
+    ik_bool active; /* the limb is solved to `target` */
+    ik_bool drags;  /* and may move the body (weight > 0) */
+    ik_vec3 target; /* wrist / ankle */
+    ik_real weight; /* body weight of its reach residual */
+    ik_real blend;  /* two-bone weight */
     ik_bool has_rotation;
     ik_quat rotation;
     ik_real rotation_blend;
     const ik_full_body_effector *effector;
     /* at the round's start: the fractions of the limb's three segments'
-     * centres along start -> end, and their offsets from the start */
+     * centres along start -> end, and the centres in the start's frame */
     ik_real fraction[3];
     ik_vec3 offset[3];
+    /* a pinned leg with a sole: its sole (heel to ball) and lateral axis as
+     * pinned, for the ankle's limits */
+    ik_bool ankle_guard;
+    ik_vec3 sole, lateral;
+    ik_real flex_up, flex_down; /* the rig's limits, widened to the input's flexion */
 } limb_goal;
 
 typedef struct fb_state {
@@ -263,6 +269,14 @@ static ik_quat reference_ms(const fb_state *st, int d) {
     int j = st->joint[d];
     ik_mat4 parent = parent_matrix(st, j);
     return ik_skeleton_rotation_ms(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, st->ref_ls[d],
+                                   st->job->pose_ls[j].scale);
+}
+
+/* The model rotation joint d would have at rest under its current parent. */
+static ik_quat rest_ms(const fb_state *st, int d) {
+    int j = st->joint[d];
+    ik_mat4 parent = parent_matrix(st, j);
+    return ik_skeleton_rotation_ms(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, st->rest_ls[d],
                                    st->job->pose_ls[j].scale);
 }
 
@@ -361,14 +375,19 @@ static int com_terms(const fb_state *st, com_term *terms, ik_vec3 *constant) {
         for (i = 0; i < 3; ++i) {
             ik_real share = m->mass[segs[side][i]] / total;
             if (g->active) {
-                /* a + f (t - a): the lever a carries 1 - f of it */
-                ik_real f = g->fraction[i];
-                *constant = ik_vec3_mad(*constant, g->target, share * f);
+                /* a + f (t' - a), t' the target brought within the limb's
+                 * reach (where the hand will be): the lever a carries 1 - f
+                 * of it, t' (taken as fixed) the rest */
+                ik_real f = g->fraction[i], reach = limb_length(st, side), dist = ik_vec3_distance(g->target, a);
+                ik_vec3 t = dist > reach ? ik_vec3_lerp(a, g->target, reach / dist) : g->target;
+                *constant = ik_vec3_mad(*constant, t, share * f);
                 terms[count].lever = a;
                 terms[count].mask = st->limb_mask[side];
                 terms[count].weight = share * (1 - f);
             } else {
-                terms[count].lever = ik_vec3_add(a, g->offset[i]);
+                /* carried by the limb's start, turning with it */
+                terms[count].lever =
+                    ik_mat4_transform_point(&st->job->model_ms[st->rig->limb[side].start], g->offset[i]);
                 terms[count].mask = st->limb_mask[side];
                 terms[count].weight = share;
             }
@@ -396,6 +415,51 @@ static ik_real inside_by(const fb_state *st, ik_real x, ik_real y, int edge, ik_
     return *nx * (st->sx[edge] - x) + *ny * (st->sy[edge] - y);
 }
 
+/* The ankle's flexion (ik_humanoid_ankle_angle, as ik_humanoid_leg_ankle
+ * measures it) a pinned leg would have with its hip at h: the knee k in the
+ * plane of the hip-to-ankle line u and the sole, ahead of the line toward
+ * the toes, at the angle b from it that the law of cosines gives,
+ * cos b = (l2^2 + d^2 - l1^2) / (2 l2 d), k = a + l2 (cos b u + sin b f)
+ * with f the sole made square to u (d taken no larger than 0.99 l). */
+static ik_real pinned_flex(const fb_state *st, int which, ik_vec3 h) {
+    const ik_humanoid_limb *l = &st->rig->limb[which];
+    const limb_goal *g = &st->limb[which];
+    ik_vec3 u = ik_vec3_sub(h, g->target), f, k;
+    ik_real d = ik_vec3_length(u), l1 = l->upper_length * st->scale, l2 = l->lower_length * st->scale, c;
+    if (!(d > 0)) return 0;
+    u = ik_vec3_scale(u, 1 / d);
+    f = ik_vec3_normalize_or(ik_vec3_reject(g->sole, u), st->forward);
+    /* the bend's angle has an infinite slope at full stretch (where pinned
+     * legs stand): measured no closer than 0.99 of it, the guard's
+     * gradient stays bounded */
+    {
+        ik_real dc = ik_minr(d, (ik_real)0.99 * (l1 + l2));
+        c = ik_clampr((l2 * l2 + dc * dc - l1 * l1) / (2 * l2 * dc), -1, 1);
+    }
+    k = ik_vec3_add(ik_vec3_scale(u, c), ik_vec3_scale(f, IK_SQRT(1 - c * c)));
+    return ik_humanoid_ankle_angle(g->sole, k, g->lateral);
+}
+
+/* The one-sided residuals (a limb beyond its reach, a centre beyond the
+ * margin, a joint past its wall) as a smooth hinge: 0 below -SOFT, x above
+ * SOFT, (x + SOFT)^2 / (4 SOFT) between (continuous slope), so a step sees
+ * a wall coming before it runs into it (a plain max(0, x) appears in the
+ * normal equations only once crossed: steps overshot, were refused, and
+ * the damping climbed until the solve crawled). */
+#define SOFT ((ik_real)0.01)
+static ik_real hinge(ik_real x, ik_real *slope) {
+    if (x <= -SOFT) {
+        *slope = 0;
+        return 0;
+    }
+    if (x >= SOFT) {
+        *slope = 1;
+        return x;
+    }
+    *slope = (x + SOFT) / (2 * SOFT);
+    return (x + SOFT) * (x + SOFT) / (4 * SOFT);
+}
+
 /* Every residual at the current body pose; with A, b also the normal
  * equations. Returns E. */
 static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
@@ -412,6 +476,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         const limb_goal *g = &st->limb[i];
         ik_vec3 a, u;
         ik_real dist, far, near;
+        int k;
         if (!g->active || !g->drags) continue;
         a = pos(st, st->rig->limb[i].start);
         u = ik_vec3_sub(g->target, a);
@@ -420,14 +485,38 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         u = ik_vec3_scale(u, 1 / dist);
         far = limb_length(st, i) * (1 - job->reach_margin);
         near = limb_min_reach(st, i) * (1 + job->reach_margin);
-        if (dist > far) {
+        for (k = 0; k < 2; ++k) {
+            ik_real slope, r = hinge(k == 0 ? (dist - far) / L : (near - dist) / L, &slope);
+            if (slope <= 0) continue;
             clear_row(row, st->n);
-            add_point_row(st, row, st->limb_mask[i], a, u, -1);
-            cost += add_row(st, A, b, row, (dist - far) / L, g->weight);
-        } else if (dist < near) {
+            add_point_row(st, row, st->limb_mask[i], a, u, k == 0 ? -slope : slope);
+            cost += add_row(st, A, b, row, r, g->weight);
+        }
+    }
+    /* pinned ankles within their limits (less ANKLE_MARGIN): the flexion's
+     * gradient in the hip's position by central differences */
+    for (i = IK_LIMB_LEG_L; i <= IK_LIMB_LEG_R; ++i) {
+        const limb_goal *g = &st->limb[i];
+        ik_vec3 hip, grad = ik_vec3_zero();
+        ik_real flex, hstep = (ik_real)1e-3 * L;
+        int k;
+        if (!g->ankle_guard) continue;
+        hip = pos(st, st->rig->limb[i].start);
+        flex = pinned_flex(st, i, hip);
+        for (k = 0; k < 3; ++k) {
+            ik_vec3 e = ik_v3(k == 0 ? hstep : 0, k == 1 ? hstep : 0, k == 2 ? hstep : 0);
+            ik_real df = pinned_flex(st, i, ik_vec3_add(hip, e)) - pinned_flex(st, i, ik_vec3_sub(hip, e));
+            if (k == 0) grad.x = df / (2 * hstep);
+            if (k == 1) grad.y = df / (2 * hstep);
+            if (k == 2) grad.z = df / (2 * hstep);
+        }
+        for (k = 0; k < 2; ++k) {
+            ik_real slope,
+                r = hinge(k == 0 ? flex - (g->flex_up - LIMIT_BAND) : -(g->flex_down - LIMIT_BAND) - flex, &slope);
+            if (slope <= 0) continue;
             clear_row(row, st->n);
-            add_point_row(st, row, st->limb_mask[i], a, u, 1);
-            cost += add_row(st, A, b, row, (near - dist) / L, g->weight);
+            add_point_row(st, row, st->limb_mask[i], hip, ik_vec3_scale(grad, L), k == 0 ? slope : -slope);
+            cost += add_row(st, A, b, row, r, W_BALANCE);
         }
     }
     /* head, hips, chest: positions and rotations */
@@ -449,8 +538,8 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         }
         w = e->pinned ? W_PIN : W_ROTATION * e->pull * e->rotation_weight;
         if (st->body_use_rotation[i] && w > 0) {
-            ik_vec3 v = turn_vector(ik_quat_mul(st->body_rotation[i],
-                                                ik_quat_conjugate(ik_mat4_rotation(&job->model_ms[joint]))));
+            ik_vec3 v = turn_vector(
+                ik_quat_mul(st->body_rotation[i], ik_quat_conjugate(ik_mat4_rotation(&job->model_ms[joint]))));
             for (d = 0; d < 3; ++d) {
                 int k;
                 clear_row(row, st->n);
@@ -470,14 +559,41 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         x = ik_vec3_dot(c, st->forward);
         y = ik_vec3_dot(c, st->left);
         for (e = 0; e < st->support_n; ++e) {
-            ik_real nx, ny, s = -inside_by(st, x, y, e, &nx, &ny) + margin;
+            ik_real nx, ny, slope, s = -inside_by(st, x, y, e, &nx, &ny) + margin, r = hinge(s / L, &slope);
             ik_vec3 g;
-            if (s <= 0) continue;
+            if (slope <= 0) continue;
             g = ik_vec3_add(ik_vec3_scale(st->forward, nx), ik_vec3_scale(st->left, ny));
             clear_row(row, st->n);
-            for (t = 0; t < count; ++t) add_point_row(st, row, terms[t].mask, terms[t].lever, g, terms[t].weight);
-            cost += add_row(st, A, b, row, s / L, W_BALANCE);
+            for (t = 0; t < count; ++t)
+                add_point_row(st, row, terms[t].mask, terms[t].lever, g, terms[t].weight * slope);
+            cost += add_row(st, A, b, row, r, W_BALANCE);
         }
+    }
+    /* limits as walls: a joint within LIMIT_BAND of its limit is pushed
+     * back by the excess (the turn's angle |v| from rest, from the
+     * reference for the pelvis, or the shift's length), whose gradient is
+     * v / |v| on its own columns; the clamp after each step stays the hard
+     * stop, and with the wall the steps see it coming instead of running
+     * into it (a clamped step is no Gauss-Newton step, and stalled). */
+    for (d = 0; d < IK_FB_JOINT_COUNT; ++d) {
+        int c = st->col[d], k;
+        ik_vec3 v;
+        ik_real a, over, slope;
+        if (c < 0) continue;
+        if (d == IK_FB_JOINT_PELVIS_SHIFT) {
+            ik_mat4 parent = parent_matrix(st, st->pelvis);
+            v = ik_vec3_scale(ik_vec3_sub(pos(st, st->pelvis), ik_mat4_transform_point(&parent, st->ref_shift_ls)),
+                              1 / L);
+        } else {
+            ik_quat from = d == IK_FB_JOINT_PELVIS ? reference_ms(st, d) : rest_ms(st, d);
+            v = turn_vector(ik_quat_mul(ik_mat4_rotation(&job->model_ms[st->joint[d]]), ik_quat_conjugate(from)));
+        }
+        a = ik_vec3_length(v);
+        over = hinge(a - (st->limit[d] - LIMIT_BAND), &slope);
+        if (slope <= 0 || !(a > 0)) continue;
+        clear_row(row, st->n);
+        for (k = 0; k < 3; ++k) row[c + k] = (k == 0 ? v.x : k == 1 ? v.y : v.z) / a * slope;
+        cost += add_row(st, A, b, row, over, W_BALANCE);
     }
     /* stiffness: each joint pulled toward its reference */
     for (d = 0; d < IK_FB_JOINT_COUNT; ++d) {
@@ -489,8 +605,8 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
             v = ik_vec3_scale(ik_vec3_sub(pos(st, st->pelvis), ik_mat4_transform_point(&parent, st->ref_shift_ls)),
                               1 / L);
         } else {
-            v = turn_vector(ik_quat_mul(ik_mat4_rotation(&job->model_ms[st->joint[d]]),
-                                        ik_quat_conjugate(reference_ms(st, d))));
+            v = turn_vector(
+                ik_quat_mul(ik_mat4_rotation(&job->model_ms[st->joint[d]]), ik_quat_conjugate(reference_ms(st, d))));
         }
         for (k = 0; k < 3; ++k) {
             clear_row(row, st->n);
@@ -539,14 +655,14 @@ static void clamp_limits(const fb_state *st) {
             if (len > lim && ik_mat4_inverse(&parent, &inv))
                 pose[j].translation = ik_mat4_transform_point(&inv, ik_vec3_mad(ref, off, lim / len));
         } else if (d == IK_FB_JOINT_PELVIS) {
-            ik_quat ref = reference_ms(st, d), q = ik_quat_mul(ik_mat4_rotation(&st->job->model_ms[j]),
-                                                               ik_quat_conjugate(ref));
+            ik_quat ref = reference_ms(st, d),
+                    q = ik_quat_mul(ik_mat4_rotation(&st->job->model_ms[j]), ik_quat_conjugate(ref));
             ik_real a = ik_quat_angle(q);
             if (a > st->limit[d]) {
                 ik_quat want = ik_quat_mul(ik_quat_slerp(ik_quat_identity(), q, st->limit[d] / a), ref);
                 ik_mat4 parent = parent_matrix(st, j);
-                pose[j].rotation = ik_quat_normalize(ik_skeleton_rotation_ls(
-                    ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, want, pose[j].scale));
+                pose[j].rotation = ik_quat_normalize(
+                    ik_skeleton_rotation_ls(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, want, pose[j].scale));
             }
         } else {
             ik_quat q = ik_quat_mul(ik_quat_conjugate(st->rest_ls[d]), pose[j].rotation);
@@ -651,9 +767,6 @@ static void gauss_newton(fb_state *st, int iterations) {
         }
         if (!moved) break;
         cost = evaluate(st, A, b);
-#ifdef FB_DEBUG
-        fprintf(stderr, "it %d step %g lambda %g cost %g\n", it, (double)step, (double)lambda, (double)cost);
-#endif
         if (ik_minr(step, MAX_STEP) < (ik_real)2e-6) break;
     }
 }
@@ -727,14 +840,14 @@ static void setup(fb_state *st, const ik_full_body *job) {
             st->ref_ls[d] = (job->reference_ls ? job->reference_ls : job->pose_ls)[st->joint[d]].rotation;
         }
     }
-    st->limit[IK_FB_JOINT_CLAVICLE_L] = st->limit[IK_FB_JOINT_CLAVICLE_R] = ik_minr(
-        job->limit[IK_FB_JOINT_CLAVICLE_L], ik_maxr(rig->limits.clavicle_forward, rig->limits.clavicle_up));
+    st->limit[IK_FB_JOINT_CLAVICLE_L] = st->limit[IK_FB_JOINT_CLAVICLE_R] =
+        ik_minr(job->limit[IK_FB_JOINT_CLAVICLE_L], ik_maxr(rig->limits.clavicle_forward, rig->limits.clavicle_up));
     st->ref_shift_ls = (job->reference_ls ? job->reference_ls : job->pose_ls)[st->pelvis].translation;
     /* The key joints: the paths from the pelvis to each limb's start and the
      * head, sorted parents first by the joints' order. */
     st->mark = (unsigned char *)job->scratch;
-    st->keys = (int *)((unsigned char *)job->scratch + ((size_t)st->s->joint_count + sizeof(int) - 1) /
-                                                           sizeof(int) * sizeof(int));
+    st->keys = (int *)((unsigned char *)job->scratch +
+                       ((size_t)st->s->joint_count + sizeof(int) - 1) / sizeof(int) * sizeof(int));
     memset(st->mark, 0, (size_t)st->s->joint_count);
     for (i = 0; i < IK_LIMB_COUNT; ++i) mark_path(st, rig->limb[i].start);
     mark_path(st, map[IK_ROLE_HEAD]);
@@ -770,6 +883,27 @@ static void setup_goals(fb_state *st) {
         g->has_rotation = l->end >= 0 && (e->pinned || (e->enabled && e->use_rotation));
         g->rotation = e->enabled && e->use_rotation ? e->rotation_ms : ik_mat4_rotation(&end);
         g->rotation_blend = e->pinned ? 1 : e->rotation_weight;
+        g->ankle_guard = 0;
+        if (i >= IK_LIMB_LEG_L && e->pinned && ik_humanoid_limb_foot(l) >= 0) {
+            const ik_mat4 *fm = &job->model_ms[ik_humanoid_limb_foot(l)];
+            ik_quat turn = g->has_rotation ? ik_quat_mul(g->rotation, ik_quat_conjugate(ik_mat4_rotation(fm)))
+                                           : ik_quat_identity();
+            g->sole = ik_quat_rotate(
+                turn, ik_vec3_sub(ik_mat4_transform_point(fm, l->ball_ls), ik_mat4_transform_point(fm, l->heel_ls)));
+            g->lateral =
+                ik_quat_rotate(turn, ik_vec3_normalize_or(ik_mat4_transform_vector(fm, l->lateral_ls), st->left));
+            g->ankle_guard = ik_vec3_length_sq(g->sole) > 0;
+        }
+    }
+    /* A rest or input pose already beyond an ankle's limit (robot.glb's
+     * feet) is not pulled back by the body: the limit is widened to it. */
+    for (i = IK_LIMB_LEG_L; i <= IK_LIMB_LEG_R; ++i) {
+        limb_goal *g = &st->limb[i];
+        ik_real flex;
+        if (!g->ankle_guard) continue;
+        flex = pinned_flex(st, i, pos(st, st->rig->limb[i].start));
+        g->flex_up = ik_maxr(st->rig->limits.ankle_up - ANKLE_MARGIN, flex);
+        g->flex_down = ik_maxr(st->rig->limits.ankle_down - ANKLE_MARGIN, -flex);
     }
     for (i = IK_FB_HEAD; i <= IK_FB_CHEST; ++i) {
         const ik_full_body_effector *e = &job->effector[i];
@@ -900,10 +1034,12 @@ static void setup_limb_mass(fb_state *st) {
         ik_mat4 end_ms = ik_humanoid_limb_end_ms(l, st->job->model_ms);
         ik_vec3 a = pos(st, l->start), e = ik_vec3_sub(ik_mat4_translation(&end_ms), a);
         ik_real ee = ik_vec3_length_sq(e);
+        ik_mat4 inv;
+        if (!ik_mat4_inverse(&st->job->model_ms[l->start], &inv)) inv = ik_mat4_identity();
         for (k = 0; k < 3; ++k) {
             ik_vec3 c = ik_body_mass_segment_centre(st->job->mass, segs[i][k], st->job->model_ms);
-            st->limb[i].offset[k] = ik_vec3_sub(c, a);
-            st->limb[i].fraction[k] = ee > 0 ? ik_vec3_dot(st->limb[i].offset[k], e) / ee : 0;
+            st->limb[i].offset[k] = ik_mat4_transform_point(&inv, c);
+            st->limb[i].fraction[k] = ee > 0 ? ik_vec3_dot(ik_vec3_sub(c, a), e) / ee : 0;
         }
     }
 }
@@ -947,8 +1083,8 @@ static void finish_limb(const fb_state *st, int which) {
     if (ik_two_bone_run(&tb) != IK_OK) return;
     ik_skeleton_fk_subtree(st->s, l->start, st->job->pose_ls, st->job->root_ms, st->job->model_ms);
     if (g->has_rotation && l->end >= 0)
-        set_rotation(st, l->end, ik_quat_slerp(ik_mat4_rotation(&st->job->model_ms[l->end]), g->rotation,
-                                               g->rotation_blend));
+        set_rotation(st, l->end,
+                     ik_quat_slerp(ik_mat4_rotation(&st->job->model_ms[l->end]), g->rotation, g->rotation_blend));
 }
 
 /* The head toward the look target: the direction's yaw about up and its
@@ -984,8 +1120,7 @@ static void finish_head(const fb_state *st, ik_full_body_report *rep) {
                 ik_skeleton_fk_subtree(st->s, head, job->pose_ls, job->root_ms, job->model_ms);
             if (rep) {
                 gaze = ik_mat4_transform_vector(&job->model_ms[head], rig->head_forward_ls);
-                rep->look_error =
-                    IK_ATAN2(ik_vec3_length(ik_vec3_cross(gaze, dir)), ik_vec3_dot(gaze, dir));
+                rep->look_error = IK_ATAN2(ik_vec3_length(ik_vec3_cross(gaze, dir)), ik_vec3_dot(gaze, dir));
             }
         }
     } else if (e->enabled && e->use_rotation) {
@@ -1098,8 +1233,7 @@ ik_result ik_full_body_run(const ik_full_body *job) {
 
 /* ---- words ------------------------------------------------------------------------------ */
 
-int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_report *rep, char *out,
-                                 size_t size) {
+int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_report *rep, char *out, size_t size) {
     char buf[1024];
     size_t used = 0;
     ik_real leg;
@@ -1115,10 +1249,10 @@ int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_rep
               IK_CBRT(IK_FABS(ik_mat4_det3(&root)));
         if (!(leg > 0)) leg = 1;
     }
-#define PUT(...)                                                                         \
-    do {                                                                                 \
+#define PUT(...)                                                                               \
+    do {                                                                                       \
         int k_ = snprintf(buf + used, used < sizeof buf ? sizeof buf - used : 0, __VA_ARGS__); \
-        if (k_ > 0) used += (size_t)k_;                                                   \
+        if (k_ > 0) used += (size_t)k_;                                                        \
     } while (0)
     for (pass = 0; pass < 2; ++pass) {
         int first = 1;
@@ -1133,19 +1267,19 @@ int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_rep
         }
     }
     switch (rep->balance) {
-    case IK_BALANCE_KEPT:
-        PUT("%sbalanced (the centre of mass %.3g leg lengths inside the support)", used ? "; " : "",
-            (double)(rep->support_distance / leg));
-        break;
-    case IK_BALANCE_NO_SUPPORT:
-        PUT("%snot balanced: no foot is pinned, so there is no support to stand on", used ? "; " : "");
-        break;
-    case IK_BALANCE_LOST:
-        PUT("%snot balanced: the centre of mass is %.3g leg lengths outside the support of the pinned feet",
-            used ? "; " : "", (double)(-rep->support_distance / leg));
-        break;
-    default:
-        break;
+        case IK_BALANCE_KEPT:
+            PUT("%sbalanced (the centre of mass %.3g leg lengths inside the support)", used ? "; " : "",
+                (double)(rep->support_distance / leg));
+            break;
+        case IK_BALANCE_NO_SUPPORT:
+            PUT("%snot balanced: no foot is pinned, so there is no support to stand on", used ? "; " : "");
+            break;
+        case IK_BALANCE_LOST:
+            PUT("%snot balanced: the centre of mass is %.3g leg lengths outside the support of the pinned feet",
+                used ? "; " : "", (double)(-rep->support_distance / leg));
+            break;
+        default:
+            break;
     }
 #undef PUT
     total = (int)used;

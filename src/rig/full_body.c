@@ -47,6 +47,7 @@
 #include <string.h>
 
 #define W_REACH ((ik_real)1e2)
+#define W_POSITION ((ik_real)1e3)
 #define W_PIN ((ik_real)1e5)
 #define W_FOOT_PIN ((ik_real)1e6)
 #define W_BALANCE ((ik_real)1e4)
@@ -524,7 +525,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         const ik_full_body_effector *e = &job->effector[i];
         int joint = st->rig->map.joint[effector_roles[i]];
         unsigned mask = i == IK_FB_HEAD ? st->head_mask : i == IK_FB_CHEST ? st->chest_mask : st->pelvis_mask;
-        ik_real w = e->pinned ? W_PIN : W_REACH * e->pull * e->position_weight;
+        ik_real w = e->pinned ? W_PIN : W_POSITION * e->pull * e->position_weight;
         if (!st->body_active[i]) continue;
         if (w > 0) {
             ik_vec3 p = pos(st, joint), err = ik_vec3_scale(ik_vec3_sub(p, st->body_target[i]), 1 / L);
@@ -782,7 +783,7 @@ static void solve_body(fb_state *st) {
     st->stiffness_scale = 1;
     gauss_newton(st, st->job->iterations);
     st->stiffness_scale = POLISH;
-    gauss_newton(st, 3);
+    gauss_newton(st, 6);
     st->stiffness_scale = 1;
 }
 
@@ -890,8 +891,11 @@ static void setup_goals(fb_state *st) {
                                            : ik_quat_identity();
             g->sole = ik_quat_rotate(
                 turn, ik_vec3_sub(ik_mat4_transform_point(fm, l->ball_ls), ik_mat4_transform_point(fm, l->heel_ls)));
-            g->lateral =
-                ik_quat_rotate(turn, ik_vec3_normalize_or(ik_mat4_transform_vector(fm, l->lateral_ls), st->left));
+            /* the foot's left, turned round under a mirroring root (as
+             * ik_humanoid_ankle_angle asks) */
+            g->lateral = ik_vec3_scale(
+                ik_quat_rotate(turn, ik_vec3_normalize_or(ik_mat4_transform_vector(fm, l->lateral_ls), st->left)),
+                ik_mat4_det3(&st->root) < 0 ? -1 : 1);
             g->ankle_guard = ik_vec3_length_sq(g->sole) > 0;
         }
     }
@@ -1054,29 +1058,44 @@ static void set_rotation(const fb_state *st, int joint, ik_quat q) {
     ik_skeleton_fk_subtree(st->s, joint, st->job->pose_ls, st->job->root_ms, st->job->model_ms);
 }
 
-/* Two-bone IK with the rig's hinge and limits, bending its natural way
- * (ik_humanoid_limb_pole) or toward the effector's pole, then the end
- * turned to its rotation. */
+/* Two-bone IK with the rig's hinge and limits, keeping its roll or bending
+ * toward the effector's pole, then the end turned to its rotation. */
 static void finish_limb(const fb_state *st, int which) {
     const ik_humanoid_limb *l = &st->rig->limb[which];
     const limb_goal *g = &st->limb[which];
     ik_bool leg = which >= IK_LIMB_LEG_L;
     ik_two_bone tb = ik_two_bone_def();
     ik_mat4 end_ms;
+    ik_vec3 target = g->target;
     if (!g->active) return;
     end_ms = ik_humanoid_limb_end_ms(l, st->job->model_ms);
+    /* A target the body could not bring within reach is taken as the
+     * point on its line at (1 - m/4) of the limb's length (m the reach
+     * margin), which the body stage leaves only for targets out of reach:
+     * the limb stops a little bent instead of straight, where its roll
+     * about its own line has no natural answer and spun from frame to
+     * frame, and where the bend's slope in the distance is infinite. */
+    {
+        ik_vec3 a = ik_mat4_translation(&st->job->model_ms[l->start]);
+        ik_real dist = ik_vec3_distance(a, target), cap = limb_length(st, which) * (1 - st->job->reach_margin / 4);
+        if (dist > cap) target = ik_vec3_lerp(a, target, cap / dist);
+    }
     tb.start_ms = &st->job->model_ms[l->start];
     tb.mid_ms = &st->job->model_ms[l->mid];
     tb.end_ms = &end_ms;
-    tb.target_ms = g->target;
+    tb.target_ms = target;
     tb.use_hinge = 1;
     tb.hinge_axis_ls = l->hinge_axis_ls;
     tb.min_bend = leg ? st->rig->limits.knee_min : st->rig->limits.elbow_min;
     tb.max_bend = leg ? st->rig->limits.knee_max : st->rig->limits.elbow_max;
-    tb.use_pole = 1;
-    tb.pole_ms = g->effector->enabled && g->effector->use_pole
-                     ? g->effector->pole_ms
-                     : ik_humanoid_limb_pole(l, st->job->model_ms, g->target, limb_length(st, which));
+    /* Without a pole of the caller's, the limb keeps its roll (the bend
+     * about the rig's hinge from where it is): the natural pole
+     * (ik_humanoid_limb_pole), taken again every frame, turned a limb whose
+     * bend plane is not square to its hinge about its own line by the same
+     * few degrees per frame, for ever (male_base_mesh's pinned legs: 4.8
+     * degrees a frame). */
+    tb.use_pole = g->effector->enabled && g->effector->use_pole;
+    tb.pole_ms = g->effector->pole_ms;
     tb.weight = g->blend;
     tb.start_rotation_ls = &st->job->pose_ls[l->start].rotation;
     tb.mid_rotation_ls = &st->job->pose_ls[l->mid].rotation;

@@ -667,6 +667,10 @@ static void check_sweep(fixture *f, int built, void *context) {
         for (j = 0; j < n; ++j) {
             double a = quat_gap(f->pose[j].rotation, prev[j].rotation);
             if (a > worst) worst = a, worst_joint = j;
+            if (a > 0.04 && getenv("FB_SHOW"))
+                fprintf(stderr, "%s frame %d %s %.2f deg iters %d hand %g balance %d\n", f->label, i,
+                        ik_skeleton_name(f->skeleton, j), a * 57.3, sv.report.iterations,
+                        (double)(sv.report.residual[0] / leg), (int)sv.report.balance);
         }
     }
     printf("sweep %-28s %d frames of %.2g leg lengths: largest turn per frame %.3f deg (%s)\n", f->label, frames,

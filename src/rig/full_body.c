@@ -55,6 +55,9 @@
 #define MAX_COLS (3 + 3 * (IK_FB_JOINT_COUNT - 1))
 #define MAX_TERMS 32
 #define MAX_STEP ((ik_real)0.3)
+#define OFFSET_DONE ((ik_real)2e-4)
+#define STEP_DONE ((ik_real)1e-4)
+#define COST_DONE ((ik_real)1e-5)
 #define LIMIT_BAND ((ik_real)0.05)
 #define ANKLE_MARGIN ((ik_real)0.035) /* 2 degrees */
 
@@ -273,14 +276,6 @@ static ik_quat reference_ms(const fb_state *st, int d) {
                                    st->job->pose_ls[j].scale);
 }
 
-/* The model rotation joint d would have at rest under its current parent. */
-static ik_quat rest_ms(const fb_state *st, int d) {
-    int j = st->joint[d];
-    ik_mat4 parent = parent_matrix(st, j);
-    return ik_skeleton_rotation_ms(ik_mat4_rotation(&parent), ik_mat4_det3(&parent) < 0, st->rest_ls[d],
-                                   st->job->pose_ls[j].scale);
-}
-
 /* The turn vector (axis times angle, the angle in [0, pi]) of q. */
 static ik_vec3 turn_vector(ik_quat q) {
     ik_vec3 v = ik_v3(q.x, q.y, q.z);
@@ -466,8 +461,8 @@ static ik_real hinge(ik_real x, ik_real *slope) {
 static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
     const ik_full_body *job = st->job;
     ik_real row[MAX_COLS], cost = 0, L = st->leg;
+    ik_quat rot[IK_FB_JOINT_COUNT], ref[IK_FB_JOINT_COUNT], rest[IK_FB_JOINT_COUNT];
     int i, d;
-    fk_keys(st);
     if (A) {
         memset(A, 0, sizeof(ik_real) * (size_t)(st->n * st->n));
         memset(b, 0, sizeof(ik_real) * (size_t)st->n);
@@ -504,6 +499,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         if (!g->ankle_guard) continue;
         hip = pos(st, st->rig->limb[i].start);
         flex = pinned_flex(st, i, hip);
+        if (flex - (g->flex_up - LIMIT_BAND) <= -SOFT && -(g->flex_down - LIMIT_BAND) - flex <= -SOFT) continue;
         for (k = 0; k < 3; ++k) {
             ik_vec3 e = ik_v3(k == 0 ? hstep : 0, k == 1 ? hstep : 0, k == 2 ? hstep : 0);
             ik_real df = pinned_flex(st, i, ik_vec3_add(hip, e)) - pinned_flex(st, i, ik_vec3_sub(hip, e));
@@ -570,6 +566,21 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
             cost += add_row(st, A, b, row, r, W_BALANCE);
         }
     }
+    /* each body joint's model rotation, and the ones its reference and
+     * rest rotations would give under its current parent, read once */
+    for (d = IK_FB_JOINT_PELVIS; d < IK_FB_JOINT_COUNT; ++d) {
+        int j = st->joint[d];
+        ik_mat4 parent;
+        ik_quat pr;
+        ik_bool mirrored;
+        if (st->col[d] < 0) continue;
+        parent = parent_matrix(st, j);
+        pr = ik_mat4_rotation(&parent);
+        mirrored = ik_mat4_det3(&parent) < 0;
+        rot[d] = ik_mat4_rotation(&job->model_ms[j]);
+        ref[d] = ik_skeleton_rotation_ms(pr, mirrored, st->ref_ls[d], job->pose_ls[j].scale);
+        rest[d] = ik_skeleton_rotation_ms(pr, mirrored, st->rest_ls[d], job->pose_ls[j].scale);
+    }
     /* limits as walls: a joint within LIMIT_BAND of its limit is pushed
      * back by the excess (the turn's angle |v| from rest, from the
      * reference for the pelvis, or the shift's length), whose gradient is
@@ -586,8 +597,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
             v = ik_vec3_scale(ik_vec3_sub(pos(st, st->pelvis), ik_mat4_transform_point(&parent, st->ref_shift_ls)),
                               1 / L);
         } else {
-            ik_quat from = d == IK_FB_JOINT_PELVIS ? reference_ms(st, d) : rest_ms(st, d);
-            v = turn_vector(ik_quat_mul(ik_mat4_rotation(&job->model_ms[st->joint[d]]), ik_quat_conjugate(from)));
+            v = turn_vector(ik_quat_mul(rot[d], ik_quat_conjugate(d == IK_FB_JOINT_PELVIS ? ref[d] : rest[d])));
         }
         a = ik_vec3_length(v);
         over = hinge(a - (st->limit[d] - LIMIT_BAND), &slope);
@@ -606,8 +616,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
             v = ik_vec3_scale(ik_vec3_sub(pos(st, st->pelvis), ik_mat4_transform_point(&parent, st->ref_shift_ls)),
                               1 / L);
         } else {
-            v = turn_vector(
-                ik_quat_mul(ik_mat4_rotation(&job->model_ms[st->joint[d]]), ik_quat_conjugate(reference_ms(st, d))));
+            v = turn_vector(ik_quat_mul(rot[d], ik_quat_conjugate(ref[d])));
         }
         for (k = 0; k < 3; ++k) {
             clear_row(row, st->n);
@@ -641,8 +650,8 @@ static void load_body(const fb_state *st, const body_state *b) {
 
 /* Each joint back within its limit: the turn q from rest (the pelvis: from
  * its reference model rotation) of angle a > limit becomes slerp(1, q,
- * limit / a); the pelvis's shift is cut back to limit leg lengths. Model
- * matrices of the keys must be current; they are refreshed after. */
+ * limit / a); the pelvis's shift is cut back to limit leg lengths. The
+ * pelvis's model matrix must be current; the caller refreshes the keys. */
 static void clamp_limits(const fb_state *st) {
     ik_transform *pose = st->job->pose_ls;
     int d;
@@ -673,7 +682,6 @@ static void clamp_limits(const fb_state *st) {
                     ik_quat_mul(st->rest_ls[d], ik_quat_slerp(ik_quat_identity(), q, st->limit[d] / a)));
         }
     }
-    fk_keys(st);
 }
 
 /* x += t dx: the shift into the pelvis's parent frame, each turn by
@@ -697,8 +705,9 @@ static void apply_step(const fb_state *st, const ik_real *dx, ik_real t) {
             pose[j].rotation = ik_quat_normalize(pose[j].rotation);
         }
     }
-    fk_keys(st);
+    ik_skeleton_fk_joint(st->s, st->pelvis, pose, st->job->root_ms, st->job->model_ms);
     clamp_limits(st);
+    fk_keys(st);
 }
 
 /* Cholesky on the lower triangle of the n x n A (row-major), then solve
@@ -735,10 +744,12 @@ static ik_bool solve_normal(ik_real *A, const ik_real *b, ik_real *x, int n) {
  * so where the goals conflict (pins against balance) the step shortens
  * toward steepest descent instead of overshooting. */
 static void gauss_newton(fb_state *st, int iterations) {
-    ik_real A[MAX_COLS * MAX_COLS], M[MAX_COLS * MAX_COLS], b[MAX_COLS], dx[MAX_COLS];
+    ik_real A[2][MAX_COLS * MAX_COLS], b[2][MAX_COLS], M[MAX_COLS * MAX_COLS], dx[MAX_COLS];
     body_state saved;
-    ik_real cost = evaluate(st, A, b), lambda = (ik_real)1e-3;
-    int it, n = st->n;
+    int cur = 0, it, n = st->n;
+    ik_real cost, lambda = (ik_real)1e-3;
+    fk_keys(st);
+    cost = evaluate(st, A[cur], b[cur]);
     for (it = 0; it < iterations; ++it) {
         ik_real step = 0, next = cost;
         int i, tries;
@@ -746,19 +757,22 @@ static void gauss_newton(fb_state *st, int iterations) {
         save_body(st, &saved);
         ++st->iterations;
         for (tries = 0; tries < 8; ++tries) {
-            memcpy(M, A, sizeof(ik_real) * (size_t)(n * n));
-            for (i = 0; i < n; ++i) M[i * n + i] += lambda * A[i * n + i];
-            if (!solve_normal(M, b, dx, n)) {
+            memcpy(M, A[cur], sizeof(ik_real) * (size_t)(n * n));
+            for (i = 0; i < n; ++i) M[i * n + i] += lambda * A[cur][i * n + i];
+            if (!solve_normal(M, b[cur], dx, n)) {
                 lambda *= 8;
                 continue;
             }
             step = 0;
             for (i = 0; i < n; ++i) step = ik_maxr(step, IK_FABS(dx[i]));
-            if (step < (ik_real)1e-7) break;
+            if (step < STEP_DONE) break;
             apply_step(st, dx, step > MAX_STEP ? MAX_STEP / step : 1);
-            next = evaluate(st, NULL, NULL);
+            /* the trial's normal equations are built as it is measured, and
+             * kept when it is taken */
+            next = evaluate(st, A[1 - cur], b[1 - cur]);
             if (next <= cost * (1 + (ik_real)1e-6)) {
                 moved = 1;
+                cur = 1 - cur;
                 lambda = ik_maxr(lambda * (ik_real)0.25, (ik_real)1e-7);
                 break;
             }
@@ -767,8 +781,9 @@ static void gauss_newton(fb_state *st, int iterations) {
             lambda *= 8;
         }
         if (!moved) break;
-        cost = evaluate(st, A, b);
-        if (ik_minr(step, MAX_STEP) < (ik_real)2e-6) break;
+        /* done when the step or what it gained is negligible */
+        if (step < STEP_DONE || cost - next <= COST_DONE * cost) break;
+        cost = next;
     }
 }
 
@@ -785,6 +800,25 @@ static void solve_body(fb_state *st) {
     st->stiffness_scale = POLISH;
     gauss_newton(st, 6);
     st->stiffness_scale = 1;
+}
+
+/* What the body stage's centre of mass misses against the exact one
+ * (ik_body_mass_centre) in the pose model_ms holds, with each limb's end
+ * where it is now: added to the constant, so a warm start begins with the
+ * last frame's correction instead of none. */
+static void start_com_offset(fb_state *st) {
+    com_term terms[MAX_TERMS];
+    ik_vec3 constant, saved[IK_LIMB_COUNT];
+    int i, count;
+    for (i = 0; i < IK_LIMB_COUNT; ++i) {
+        ik_mat4 end = ik_humanoid_limb_end_ms(&st->rig->limb[i], st->job->model_ms);
+        saved[i] = st->limb[i].target;
+        st->limb[i].target = ik_mat4_translation(&end);
+    }
+    count = com_terms(st, terms, &constant);
+    st->com_offset =
+        ik_vec3_sub(ik_body_mass_centre(st->job->mass, st->job->model_ms), com_of_terms(terms, count, constant));
+    for (i = 0; i < IK_LIMB_COUNT; ++i) st->limb[i].target = saved[i];
 }
 
 /* ---- setup ------------------------------------------------------------------------ */
@@ -1088,14 +1122,18 @@ static void finish_limb(const fb_state *st, int which) {
     tb.hinge_axis_ls = l->hinge_axis_ls;
     tb.min_bend = leg ? st->rig->limits.knee_min : st->rig->limits.elbow_min;
     tb.max_bend = leg ? st->rig->limits.knee_max : st->rig->limits.elbow_max;
-    /* Without a pole of the caller's, the limb keeps its roll (the bend
-     * about the rig's hinge from where it is): the natural pole
-     * (ik_humanoid_limb_pole), taken again every frame, turned a limb whose
-     * bend plane is not square to its hinge about its own line by the same
-     * few degrees per frame, for ever (male_base_mesh's pinned legs: 4.8
-     * degrees a frame). */
-    tb.use_pole = g->effector->enabled && g->effector->use_pole;
-    tb.pole_ms = g->effector->pole_ms;
+    /* Without a pole of the caller's, the pole is where the elbow or knee
+     * is now: the limb keeps its bend plane through start, target and the
+     * joint, the least roll. The natural pole (ik_humanoid_limb_pole), taken
+     * again every frame, turned a limb whose bend plane is not square to
+     * its hinge about its own line by the same few degrees per frame, for
+     * ever (male_base_mesh's pinned legs: 4.8 degrees a frame); no pole at
+     * all measures the roll against the upper bone, which lies nearly along
+     * the target line near full reach, and flipped it by 20 degrees from
+     * one frame to the next (rigged_figure). */
+    tb.use_pole = 1;
+    tb.pole_ms = g->effector->enabled && g->effector->use_pole ? g->effector->pole_ms
+                                                               : ik_mat4_translation(&st->job->model_ms[l->mid]);
     tb.weight = g->blend;
     tb.start_rotation_ls = &st->job->pose_ls[l->start].rotation;
     tb.mid_rotation_ls = &st->job->pose_ls[l->mid].rotation;
@@ -1228,6 +1266,11 @@ ik_result ik_full_body_run(const ik_full_body *job) {
     st.balance = job->balance && job->mass;
     setup_support(&st, rep);
     rounds = st.balance && st.support_n >= 3 ? 2 : 1;
+    if (st.balance) {
+        setup_limb_mass(&st);
+        fk_keys(&st);
+        start_com_offset(&st);
+    }
     for (round = 0; round < rounds; ++round) {
         setup_limb_mass(&st);
         solve_body(&st);
@@ -1235,12 +1278,17 @@ ik_result ik_full_body_run(const ik_full_body *job) {
         finish_head(&st, NULL);
         for (i = 0; i < IK_LIMB_COUNT; ++i) finish_limb(&st, i);
         if (round + 1 < rounds) {
-            /* what the body stage's centre missed, kept for the next round */
+            /* what the body stage's centre missed, kept for the next round;
+             * a warm start began with last frame's, so the change is
+             * usually below OFFSET_DONE leg lengths and the round is not
+             * needed (the centre then moves by less than that) */
             com_term terms[MAX_TERMS];
-            ik_vec3 constant, approx, exact = ik_body_mass_centre(job->mass, job->model_ms);
+            ik_vec3 constant, approx, exact = ik_body_mass_centre(job->mass, job->model_ms), change;
             int count = com_terms(&st, terms, &constant);
             approx = com_of_terms(terms, count, constant);
-            st.com_offset = ik_vec3_add(st.com_offset, ik_vec3_sub(exact, approx));
+            change = ik_vec3_sub(exact, approx);
+            st.com_offset = ik_vec3_add(st.com_offset, change);
+            if (ik_vec3_length(change) < OFFSET_DONE * st.leg) break;
         }
     }
     if (rep) {

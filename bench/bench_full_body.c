@@ -198,7 +198,8 @@ static void run_rig(fixture *f, FILE *csv) {
                     } else {
                         ik_jacobian job = ik_jacobian_def();
                         ik_jacobian_effector eff[3];
-                        for (k = 0; k < 3; ++k) eff[k] = ik_jacobian_effector_make(t.joints[t.effectors[k]], targets[k]);
+                        for (k = 0; k < 3; ++k)
+                            eff[k] = ik_jacobian_effector_make(t.joints[t.effectors[k]], targets[k]);
                         job.base.skeleton = f->skeleton;
                         job.base.listed_joint_count = t.count;
                         job.base.root_ms = &f->root_ms;
@@ -251,8 +252,9 @@ static void run_rig(fixture *f, FILE *csv) {
             centre = ik_vec3_mad(shoulder, fixture_forward(f), (ik_real)0.8 * arm);
             for (fr = 0; fr < FRAMES; ++fr) {
                 ik_real a = (ik_real)(2 * IK_PI * fr / 240.0);
-                ik_vec3 hand = ik_vec3_add(centre, ik_vec3_add(ik_vec3_scale(fixture_left(f), (ik_real)0.3 * arm * IK_COS(a)),
-                                                               ik_vec3_scale(up, (ik_real)0.3 * arm * IK_SIN(a))));
+                ik_vec3 hand =
+                    ik_vec3_add(centre, ik_vec3_add(ik_vec3_scale(fixture_left(f), (ik_real)0.3 * arm * IK_COS(a)),
+                                                    ik_vec3_scale(up, (ik_real)0.3 * arm * IK_SIN(a))));
                 ik_vec3 other = ik_vec3_mad(hand, fixture_left(f), -(ik_real)0.6 * arm);
                 ik_vec3 foot = ik_vec3_mad(ankles[0], up, (ik_real)0.05 * leg * (1 + IK_SIN(a)));
                 double t0, t1;
@@ -294,8 +296,8 @@ static void run_rig(fixture *f, FILE *csv) {
             }
             {
                 static const char *const modes[4] = {"full_body hand, feet pinned, balance",
-                                                     "full_body hands, head, moving foot",
-                                                     "humanoid hand", "humanoid hands, feet, look"};
+                                                     "full_body hands, head, moving foot", "humanoid hand",
+                                                     "humanoid hands, feet, look"};
                 static const char *const keys[4] = {"full_body", "full_body", "humanoid", "humanoid"};
                 static const char *const scen[4] = {"frames_hand", "frames_four", "frames_hand", "frames_four"};
                 double us = bench_median(times, FRAMES);

@@ -164,7 +164,7 @@ static void check_mass(fixture *f, int built, void *context) {
     for (t = 0; t < 2; ++t) {
         CHECK(ik_body_mass_init(&m, &f->rig, (ik_body_mass_table)t, 70) == IK_OK, "%s: mass model", f->label);
         total = 0;
-        for (i = 0; i < IK_SEG_COUNT; ++i) total += (double)m.mass[i];
+        for (i = 0; i < IK_MASS_SEG_COUNT; ++i) total += (double)m.mass[i];
         CHECK(fabs(total - 70) < 0.05, "%s: masses add to %g of 70 kg", f->label, total);
     }
     ik_body_mass_init(&m, &f->rig, IK_BODY_MASS_MALE, 70);

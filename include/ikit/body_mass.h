@@ -33,37 +33,39 @@ extern "C" {
 typedef enum ik_body_mass_table { IK_BODY_MASS_MALE, IK_BODY_MASS_FEMALE } ik_body_mass_table;
 
 /* The segments, in the order of the model's arrays. */
-#define IK_BODY_SEGMENT_LIST(X)              \
-    X(IK_SEG_HEAD, "head")                   \
-    X(IK_SEG_TRUNK_LOW, "trunk (pelvis)")    \
-    X(IK_SEG_TRUNK_MID, "trunk (spine)")     \
-    X(IK_SEG_TRUNK_HIGH, "trunk (chest)")    \
-    X(IK_SEG_UPPER_ARM_L, "left upper arm")  \
-    X(IK_SEG_UPPER_ARM_R, "right upper arm") \
-    X(IK_SEG_FOREARM_L, "left forearm")      \
-    X(IK_SEG_FOREARM_R, "right forearm")     \
-    X(IK_SEG_HAND_L, "left hand")            \
-    X(IK_SEG_HAND_R, "right hand")           \
-    X(IK_SEG_THIGH_L, "left thigh")          \
-    X(IK_SEG_THIGH_R, "right thigh")         \
-    X(IK_SEG_SHANK_L, "left shank")          \
-    X(IK_SEG_SHANK_R, "right shank")         \
-    X(IK_SEG_FOOT_L, "left foot")            \
-    X(IK_SEG_FOOT_R, "right foot")
+#define IK_BODY_MASS_SEGMENT_LIST(X)              \
+    X(IK_MASS_SEG_HEAD, "head")                   \
+    X(IK_MASS_SEG_TRUNK_LOW, "trunk (pelvis)")    \
+    X(IK_MASS_SEG_TRUNK_MID, "trunk (spine)")     \
+    X(IK_MASS_SEG_TRUNK_HIGH, "trunk (chest)")    \
+    X(IK_MASS_SEG_UPPER_ARM_L, "left upper arm")  \
+    X(IK_MASS_SEG_UPPER_ARM_R, "right upper arm") \
+    X(IK_MASS_SEG_FOREARM_L, "left forearm")      \
+    X(IK_MASS_SEG_FOREARM_R, "right forearm")     \
+    X(IK_MASS_SEG_HAND_L, "left hand")            \
+    X(IK_MASS_SEG_HAND_R, "right hand")           \
+    X(IK_MASS_SEG_THIGH_L, "left thigh")          \
+    X(IK_MASS_SEG_THIGH_R, "right thigh")         \
+    X(IK_MASS_SEG_SHANK_L, "left shank")          \
+    X(IK_MASS_SEG_SHANK_R, "right shank")         \
+    X(IK_MASS_SEG_FOOT_L, "left foot")            \
+    X(IK_MASS_SEG_FOOT_R, "right foot")
 
-#define IK_BODY_SEGMENT_ENUM_ITEM(name, text) name,
-typedef enum ik_body_segment { IK_BODY_SEGMENT_LIST(IK_BODY_SEGMENT_ENUM_ITEM) IK_SEG_COUNT } ik_body_segment;
-#undef IK_BODY_SEGMENT_ENUM_ITEM
+#define IK_BODY_MASS_SEGMENT_ENUM_ITEM(name, text) name,
+typedef enum ik_body_mass_segment {
+    IK_BODY_MASS_SEGMENT_LIST(IK_BODY_MASS_SEGMENT_ENUM_ITEM) IK_MASS_SEG_COUNT
+} ik_body_mass_segment;
+#undef IK_BODY_MASS_SEGMENT_ENUM_ITEM
 
 /* The segment's name ("left thigh"); "" out of range. */
-const char *ik_body_segment_name(int segment);
+const char *ik_body_mass_segment_name(int segment);
 
 typedef struct ik_body_mass {
-    int joint[IK_SEG_COUNT];         /* the joint whose frame carries the segment's centre */
-    ik_vec3 centre_ls[IK_SEG_COUNT]; /* the centre in that joint's frame (root space at rest) */
-    ik_real mass[IK_SEG_COUNT];      /* kilograms: the table's fraction times total_mass */
-    ik_real total_mass;              /* the sum (kg) */
-    ik_real stature;                 /* the stature told from the legs, root-space units */
+    int joint[IK_MASS_SEG_COUNT];         /* the joint whose frame carries the segment's centre */
+    ik_vec3 centre_ls[IK_MASS_SEG_COUNT]; /* the centre in that joint's frame (root space at rest) */
+    ik_real mass[IK_MASS_SEG_COUNT];      /* kilograms: the table's fraction times total_mass */
+    ik_real total_mass;                   /* the sum (kg) */
+    ik_real stature;                      /* the stature told from the legs, root-space units */
     ik_body_mass_table table;
 } ik_body_mass;
 

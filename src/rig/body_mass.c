@@ -4,12 +4,12 @@
 
 #include <stddef.h>
 
-#define IK_BODY_SEGMENT_NAME_ITEM(name, text) text,
-static const char *const segment_names[IK_SEG_COUNT] = {IK_BODY_SEGMENT_LIST(IK_BODY_SEGMENT_NAME_ITEM)};
-#undef IK_BODY_SEGMENT_NAME_ITEM
+#define IK_BODY_MASS_SEGMENT_NAME_ITEM(name, text) text,
+static const char *const segment_names[IK_MASS_SEG_COUNT] = {IK_BODY_MASS_SEGMENT_LIST(IK_BODY_MASS_SEGMENT_NAME_ITEM)};
+#undef IK_BODY_MASS_SEGMENT_NAME_ITEM
 
-const char *ik_body_segment_name(int segment) {
-    return segment >= 0 && segment < IK_SEG_COUNT ? segment_names[segment] : "";
+const char *ik_body_mass_segment_name(int segment) {
+    return segment >= 0 && segment < IK_MASS_SEG_COUNT ? segment_names[segment] : "";
 }
 
 /* de Leva (1996), table 4, per sex: each segment's mass in percent of the
@@ -128,7 +128,7 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
     midh = ik_vec3_scale(
         ik_vec3_add(rest_position(s, rig->limb[IK_LIMB_LEG_L].start), rest_position(s, rig->limb[IK_LIMB_LEG_R].start)),
         (ik_real)0.5);
-    if (!place(&out, s, IK_SEG_HEAD, j[IK_ROLE_HEAD],
+    if (!place(&out, s, IK_MASS_SEG_HEAD, j[IK_ROLE_HEAD],
                ik_vec3_mad(cerv, up, (1 - t->head_com / 100) * t->head_length / t->stature * stature),
                t->head_mass / 100 * total_mass))
         return IK_ERR_DEGENERATE;
@@ -140,9 +140,10 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
     trunk_kg = t->trunk_mass / 100 * total_mass / (ik_real)shares;
     {
         ik_vec3 c = ik_vec3_lerp(cerv, midh, t->trunk_com / 100);
-        if (!place(&out, s, IK_SEG_TRUNK_LOW, j[IK_ROLE_HIPS], c, trunk_kg) ||
-            !place(&out, s, IK_SEG_TRUNK_MID, shares == 3 ? spine : j[IK_ROLE_HIPS], c, shares == 3 ? trunk_kg : 0) ||
-            !place(&out, s, IK_SEG_TRUNK_HIGH, j[IK_ROLE_CHEST], c, trunk_kg))
+        if (!place(&out, s, IK_MASS_SEG_TRUNK_LOW, j[IK_ROLE_HIPS], c, trunk_kg) ||
+            !place(&out, s, IK_MASS_SEG_TRUNK_MID, shares == 3 ? spine : j[IK_ROLE_HIPS], c,
+                   shares == 3 ? trunk_kg : 0) ||
+            !place(&out, s, IK_MASS_SEG_TRUNK_HIGH, j[IK_ROLE_CHEST], c, trunk_kg))
             return IK_ERR_DEGENERATE;
     }
 
@@ -157,16 +158,16 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
         if (arm->end >= 0) wjc = rest_position(s, arm->end);
         if (lg->end >= 0) ankle = rest_position(s, lg->end);
         hand_dir = ik_vec3_normalize_or(ik_vec3_sub(wjc, ejc), ik_vec3_neg(up));
-        if (!place(&out, s, IK_SEG_UPPER_ARM_L + side, arm->start, ik_vec3_lerp(sjc, ejc, t->upper_arm_com / 100),
+        if (!place(&out, s, IK_MASS_SEG_UPPER_ARM_L + side, arm->start, ik_vec3_lerp(sjc, ejc, t->upper_arm_com / 100),
                    t->upper_arm_mass / 100 * total_mass) ||
-            !place(&out, s, IK_SEG_FOREARM_L + side, arm->mid, ik_vec3_lerp(ejc, wjc, t->forearm_com / 100),
+            !place(&out, s, IK_MASS_SEG_FOREARM_L + side, arm->mid, ik_vec3_lerp(ejc, wjc, t->forearm_com / 100),
                    t->forearm_mass / 100 * total_mass) ||
-            !place(&out, s, IK_SEG_HAND_L + side, arm->end >= 0 ? arm->end : arm->mid,
+            !place(&out, s, IK_MASS_SEG_HAND_L + side, arm->end >= 0 ? arm->end : arm->mid,
                    ik_vec3_mad(wjc, hand_dir, t->hand_com / 100 * t->hand_length / t->stature * stature),
                    t->hand_mass / 100 * total_mass) ||
-            !place(&out, s, IK_SEG_THIGH_L + side, lg->start, ik_vec3_lerp(hjc, kjc, t->thigh_com / 100),
+            !place(&out, s, IK_MASS_SEG_THIGH_L + side, lg->start, ik_vec3_lerp(hjc, kjc, t->thigh_com / 100),
                    t->thigh_mass / 100 * total_mass) ||
-            !place(&out, s, IK_SEG_SHANK_L + side, lg->mid, ik_vec3_lerp(kjc, ankle, t->shank_com / 100),
+            !place(&out, s, IK_MASS_SEG_SHANK_L + side, lg->mid, ik_vec3_lerp(kjc, ankle, t->shank_com / 100),
                    t->shank_mass / 100 * total_mass))
             return IK_ERR_DEGENERATE;
         /* Foot: heel to the toes' tip as the rig's sole has them (the toe
@@ -183,7 +184,7 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
                 tip = ik_mat4_transform_point(&tm, lg->toe_tip_ls);
             }
         }
-        if (!place(&out, s, IK_SEG_FOOT_L + side, lg->end >= 0 ? lg->end : lg->mid,
+        if (!place(&out, s, IK_MASS_SEG_FOOT_L + side, lg->end >= 0 ? lg->end : lg->mid,
                    ik_vec3_lerp(heel, tip, t->foot_com / 100), t->foot_mass / 100 * total_mass))
             return IK_ERR_DEGENERATE;
     }
@@ -192,7 +193,7 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
 }
 
 ik_vec3 ik_body_mass_segment_centre(const ik_body_mass *mass, int segment, const ik_mat4 *model_ms) {
-    if (segment < 0 || segment >= IK_SEG_COUNT) return ik_vec3_zero();
+    if (segment < 0 || segment >= IK_MASS_SEG_COUNT) return ik_vec3_zero();
     return ik_mat4_transform_point(&model_ms[mass->joint[segment]], mass->centre_ls[segment]);
 }
 
@@ -200,7 +201,7 @@ ik_vec3 ik_body_mass_centre(const ik_body_mass *mass, const ik_mat4 *model_ms) {
     ik_vec3 sum = ik_vec3_zero();
     ik_real total = 0;
     int i;
-    for (i = 0; i < IK_SEG_COUNT; ++i) {
+    for (i = 0; i < IK_MASS_SEG_COUNT; ++i) {
         sum = ik_vec3_mad(sum, ik_body_mass_segment_centre(mass, i, model_ms), mass->mass[i]);
         total += mass->mass[i];
     }

@@ -231,7 +231,7 @@ typedef struct fb_state {
     ik_bool balance;
     int iterations;
     ik_real stiffness_scale; /* 1, then POLISH for the last iterations */
-    unsigned segment_mask[IK_SEG_COUNT];
+    unsigned segment_mask[IK_MASS_SEG_COUNT];
 } fb_state;
 
 static ik_vec3 pos(const fb_state *st, int joint) { return ik_mat4_translation(&st->job->model_ms[joint]); }
@@ -352,9 +352,9 @@ static int com_terms(const fb_state *st, com_term *terms, ik_vec3 *constant) {
     ik_real total = 0;
     int i, count = 0, side;
     *constant = st->com_offset;
-    for (i = 0; i < IK_SEG_COUNT; ++i) total += m->mass[i];
+    for (i = 0; i < IK_MASS_SEG_COUNT; ++i) total += m->mass[i];
     if (!(total > 0)) return 0;
-    for (i = IK_SEG_HEAD; i <= IK_SEG_TRUNK_HIGH; ++i) {
+    for (i = IK_MASS_SEG_HEAD; i <= IK_MASS_SEG_TRUNK_HIGH; ++i) {
         if (m->mass[i] <= 0) continue;
         terms[count].lever = ik_mat4_transform_point(&model[m->joint[i]], m->centre_ls[i]);
         terms[count].mask = st->segment_mask[i];
@@ -362,10 +362,10 @@ static int com_terms(const fb_state *st, com_term *terms, ik_vec3 *constant) {
         ++count;
     }
     for (side = 0; side < 4; ++side) {
-        static const int segs[4][3] = {{IK_SEG_UPPER_ARM_L, IK_SEG_FOREARM_L, IK_SEG_HAND_L},
-                                       {IK_SEG_UPPER_ARM_R, IK_SEG_FOREARM_R, IK_SEG_HAND_R},
-                                       {IK_SEG_THIGH_L, IK_SEG_SHANK_L, IK_SEG_FOOT_L},
-                                       {IK_SEG_THIGH_R, IK_SEG_SHANK_R, IK_SEG_FOOT_R}};
+        static const int segs[4][3] = {{IK_MASS_SEG_UPPER_ARM_L, IK_MASS_SEG_FOREARM_L, IK_MASS_SEG_HAND_L},
+                                       {IK_MASS_SEG_UPPER_ARM_R, IK_MASS_SEG_FOREARM_R, IK_MASS_SEG_HAND_R},
+                                       {IK_MASS_SEG_THIGH_L, IK_MASS_SEG_SHANK_L, IK_MASS_SEG_FOOT_L},
+                                       {IK_MASS_SEG_THIGH_R, IK_MASS_SEG_SHANK_R, IK_MASS_SEG_FOOT_R}};
         const limb_goal *g = &st->limb[side];
         ik_vec3 a = pos(st, st->rig->limb[side].start);
         for (i = 0; i < 3; ++i) {
@@ -895,7 +895,7 @@ static void setup(fb_state *st, const ik_full_body *job) {
     st->chest_mask = mask_of(st, map[IK_ROLE_CHEST]);
     st->pelvis_mask = mask_of(st, st->pelvis);
     if (job->mass)
-        for (i = 0; i < IK_SEG_COUNT; ++i) st->segment_mask[i] = mask_of(st, job->mass->joint[i]);
+        for (i = 0; i < IK_MASS_SEG_COUNT; ++i) st->segment_mask[i] = mask_of(st, job->mass->joint[i]);
     st->stiffness_scale = 1;
 }
 
@@ -1061,10 +1061,10 @@ static void setup_support(fb_state *st, ik_full_body_report *rep) {
  * segments' centres as fractions along start -> end and as offsets from the
  * start. */
 static void setup_limb_mass(fb_state *st) {
-    static const int segs[4][3] = {{IK_SEG_UPPER_ARM_L, IK_SEG_FOREARM_L, IK_SEG_HAND_L},
-                                   {IK_SEG_UPPER_ARM_R, IK_SEG_FOREARM_R, IK_SEG_HAND_R},
-                                   {IK_SEG_THIGH_L, IK_SEG_SHANK_L, IK_SEG_FOOT_L},
-                                   {IK_SEG_THIGH_R, IK_SEG_SHANK_R, IK_SEG_FOOT_R}};
+    static const int segs[4][3] = {{IK_MASS_SEG_UPPER_ARM_L, IK_MASS_SEG_FOREARM_L, IK_MASS_SEG_HAND_L},
+                                   {IK_MASS_SEG_UPPER_ARM_R, IK_MASS_SEG_FOREARM_R, IK_MASS_SEG_HAND_R},
+                                   {IK_MASS_SEG_THIGH_L, IK_MASS_SEG_SHANK_L, IK_MASS_SEG_FOOT_L},
+                                   {IK_MASS_SEG_THIGH_R, IK_MASS_SEG_SHANK_R, IK_MASS_SEG_FOOT_R}};
     int i, k;
     if (!st->job->mass) return;
     for (i = 0; i < IK_LIMB_COUNT; ++i) {

@@ -17,9 +17,11 @@
  * Then frames: the hand target goes round a circle of 0.3 arm lengths in
  * front of the shoulder at chest height, 240 frames a turn, each solve
  * starting from the last result (warm; the reference the start pose):
- * median microseconds per character per frame, for the full body (hand
- * only, and four effectors: both hands, head, one foot moving) and the
- * humanoid solve (hand, and hands + feet goals).
+ * median microseconds per character per frame, for the full body (the hand,
+ * both feet pinned, balance on; and four effectors: both hands, the head's
+ * position bobbing 0.03 leg lengths, the left foot rising 0.05-0.1 leg
+ * lengths, the right foot pinned, balance off, as test_full_body's four
+ * effectors) and the humanoid solve (the hand; hands, feet and a look-at).
  * CSV in bench_full_body.csv. */
 #include "bench_util.h"
 
@@ -245,10 +247,11 @@ static void run_rig(fixture *f, FILE *csv) {
         static double times[FRAMES], iterations[FRAMES];
         int mode;
         for (mode = 0; mode < 4; ++mode) {
-            ik_vec3 shoulder, centre;
+            ik_vec3 shoulder, centre, head;
             int fr;
             fixture_reset(f);
             shoulder = fixture_pos(f, f->rig.limb[IK_LIMB_ARM_L].start);
+            head = fixture_pos(f, f->rig.map.joint[IK_ROLE_HEAD]);
             centre = ik_vec3_mad(shoulder, fixture_forward(f), (ik_real)0.8 * arm);
             for (fr = 0; fr < FRAMES; ++fr) {
                 ik_real a = (ik_real)(2 * IK_PI * fr / 240.0);
@@ -263,12 +266,13 @@ static void run_rig(fixture *f, FILE *csv) {
                     fb.effector[IK_FB_HAND_L].position_ms = hand;
                     fb.effector[IK_FB_HAND_R].enabled = mode == 1;
                     fb.effector[IK_FB_HAND_R].position_ms = other;
-                    fb.effector[IK_FB_HEAD].enabled = 0;
+                    fb.effector[IK_FB_HEAD].enabled = mode == 1;
+                    fb.effector[IK_FB_HEAD].position_ms =
+                        ik_vec3_mad(head, fixture_forward(f), (ik_real)0.03 * leg * (1 + IK_SIN(a)));
                     fb.effector[IK_FB_FOOT_L].enabled = mode == 1;
                     fb.effector[IK_FB_FOOT_L].pinned = mode == 0;
                     fb.effector[IK_FB_FOOT_L].position_ms = foot;
-                    fb.look_at = mode == 1;
-                    fb.look_target_ms = hand;
+                    fb.balance = mode == 0;
                     t0 = bench_now();
                     ik_full_body_run(&fb);
                     t1 = bench_now();
@@ -296,7 +300,7 @@ static void run_rig(fixture *f, FILE *csv) {
             }
             {
                 static const char *const modes[4] = {"full_body hand, feet pinned, balance",
-                                                     "full_body hands, head, moving foot", "humanoid hand",
+                                                     "full_body hands, head, moving foot, no balance", "humanoid hand",
                                                      "humanoid hands, feet, look"};
                 static const char *const keys[4] = {"full_body", "full_body", "humanoid", "humanoid"};
                 static const char *const scen[4] = {"frames_hand", "frames_four", "frames_hand", "frames_four"};
@@ -311,7 +315,8 @@ static void run_rig(fixture *f, FILE *csv) {
         fb.effector[IK_FB_FOOT_L].pinned = 1;
         fb.effector[IK_FB_FOOT_L].enabled = 0;
         fb.effector[IK_FB_HAND_R].enabled = 0;
-        fb.look_at = 0;
+        fb.effector[IK_FB_HEAD].enabled = 0;
+        fb.balance = 1;
     }
     free(fb_scratch);
     free(fab_scratch);

@@ -46,12 +46,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define W_REACH ((ik_real)1e2)
-#define W_POSITION ((ik_real)1e3)
-#define W_PIN ((ik_real)1e5)
-#define W_FOOT_PIN ((ik_real)1e6)
-#define W_BALANCE ((ik_real)1e4)
-#define W_ROTATION ((ik_real)1e2)
+#define W_REACH ((ik_real)2e3)
+#define W_POSITION ((ik_real)2e4)
+#define W_PIN ((ik_real)2e6)
+#define W_FOOT_PIN ((ik_real)2e7)
+#define W_BALANCE ((ik_real)2e5)
+#define W_ROTATION ((ik_real)2e3)
 #define MAX_COLS (3 + 3 * (IK_FB_JOINT_COUNT - 1))
 #define MAX_TERMS 32
 #define MAX_STEP ((ik_real)0.3)
@@ -59,7 +59,7 @@
 #define STEP_DONE ((ik_real)1e-4)
 #define COST_DONE ((ik_real)1e-5)
 #define LIMIT_BAND ((ik_real)0.05)
-#define ANKLE_MARGIN ((ik_real)0.035) /* 2 degrees */
+#define ANKLE_MARGIN ((ik_real)0.07) /* 4 degrees */
 
 /* ---- effectors by role -------------------------------------------------------- */
 
@@ -120,7 +120,7 @@ ik_full_body ik_full_body_def(void) {
     job.foot_width = (ik_real)0.36;
     job.reach_margin = (ik_real)0.005;
     job.tolerance = (ik_real)1e-3;
-    job.iterations = 20;
+    job.iterations = 50;
     job.defaulted = IK_JOB_DEFAULTED;
     return job;
 }
@@ -230,7 +230,6 @@ typedef struct fb_state {
     ik_quat body_rotation[IK_FB_EFFECTOR_COUNT];
     ik_bool balance;
     int iterations;
-    ik_real stiffness_scale; /* 1, then POLISH for the last iterations */
     unsigned segment_mask[IK_MASS_SEG_COUNT];
 } fb_state;
 
@@ -416,7 +415,9 @@ static ik_real inside_by(const fb_state *st, ik_real x, ik_real y, int edge, ik_
  * plane of the hip-to-ankle line u and the sole, ahead of the line toward
  * the toes, at the angle b from it that the law of cosines gives,
  * cos b = (l2^2 + d^2 - l1^2) / (2 l2 d), k = a + l2 (cos b u + sin b f)
- * with f the sole made square to u (d taken no larger than 0.99 l). */
+ * with f the sole made square to u (d taken no larger than 0.99 l). The
+ * knee of a leg turned in or out leaves that plane, so the model can be a
+ * few degrees off (ANKLE_MARGIN keeps that inside the limit). */
 static ik_real pinned_flex(const fb_state *st, int which, ik_vec3 h) {
     const ik_humanoid_limb *l = &st->rig->limb[which];
     const limb_goal *g = &st->limb[which];
@@ -621,7 +622,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         for (k = 0; k < 3; ++k) {
             clear_row(row, st->n);
             row[c + k] = 1;
-            cost += add_row(st, A, b, row, k == 0 ? v.x : k == 1 ? v.y : v.z, job->stiffness[d] * st->stiffness_scale);
+            cost += add_row(st, A, b, row, k == 0 ? v.x : k == 1 ? v.y : v.z, job->stiffness[d]);
         }
     }
     return cost;
@@ -787,20 +788,14 @@ static void gauss_newton(fb_state *st, int iterations) {
     }
 }
 
-/* The body stage: Gauss-Newton at the job's stiffnesses, then a few steps
- * with them scaled by POLISH. A penalty's residual is about K dx / W; the
- * polish takes it down by that factor (from some 5e-4 leg lengths to 3e-5
- * for a head sent 0.5 rad from its reference), while the pose it starts
- * from already holds the reference as the full stiffnesses ask, so it
- * moves only by what the residuals still miss. */
-#define POLISH ((ik_real)0.05)
-static void solve_body(fb_state *st) {
-    st->stiffness_scale = 1;
-    gauss_newton(st, st->job->iterations);
-    st->stiffness_scale = POLISH;
-    gauss_newton(st, 6);
-    st->stiffness_scale = 1;
-}
+/* The body stage. A penalty's residual settles at about K dx / W (the
+ * stiffness against the goal's weight): the weights are 2e3 (reach) to
+ * 2e7 (a pinned foot) against stiffnesses of 1 to 3, so a head sent 0.5
+ * radians of neck and spine away lands within some 3e-5 leg lengths, and a
+ * balanced centre stays inside its margin while a hand pulls against it
+ * (the weights keep their order: pinned feet, pins, balance and limits,
+ * positions, reach). */
+static void solve_body(fb_state *st) { gauss_newton(st, st->job->iterations); }
 
 /* What the body stage's centre of mass misses against the exact one
  * (ik_body_mass_centre) in the pose model_ms holds, with each limb's end
@@ -896,7 +891,6 @@ static void setup(fb_state *st, const ik_full_body *job) {
     st->pelvis_mask = mask_of(st, st->pelvis);
     if (job->mass)
         for (i = 0; i < IK_MASS_SEG_COUNT; ++i) st->segment_mask[i] = mask_of(st, job->mass->joint[i]);
-    st->stiffness_scale = 1;
 }
 
 /* The feet's goals and the arms': a pinned foot not enabled is held where
@@ -1252,6 +1246,25 @@ static void fill_report(const fb_state *st, ik_full_body_report *rep) {
 
 /* ---- the run ------------------------------------------------------------------------- */
 
+/* After a round: what the body stage's centre of mass missed against the
+ * pose the limbs' solve made (exact less the model's), kept for the next
+ * round. Returns whether the change is worth another round: over
+ * OFFSET_DONE leg lengths (a warm start began with last frame's
+ * correction, so it is usually below, and the centre then moves by less). */
+static ik_bool correct_models(fb_state *st) {
+    const ik_full_body *job = st->job;
+    ik_bool again = 0;
+    if (st->balance && st->support_n >= 3) {
+        com_term terms[MAX_TERMS];
+        ik_vec3 constant, change;
+        int count = com_terms(st, terms, &constant);
+        change = ik_vec3_sub(ik_body_mass_centre(job->mass, job->model_ms), com_of_terms(terms, count, constant));
+        st->com_offset = ik_vec3_add(st->com_offset, change);
+        again |= ik_vec3_length(change) >= OFFSET_DONE * st->leg;
+    }
+    return again;
+}
+
 ik_result ik_full_body_run(const ik_full_body *job) {
     fb_state st;
     ik_full_body_report *rep;
@@ -1277,19 +1290,7 @@ ik_result ik_full_body_run(const ik_full_body *job) {
         fk_all(&st);
         finish_head(&st, NULL);
         for (i = 0; i < IK_LIMB_COUNT; ++i) finish_limb(&st, i);
-        if (round + 1 < rounds) {
-            /* what the body stage's centre missed, kept for the next round;
-             * a warm start began with last frame's, so the change is
-             * usually below OFFSET_DONE leg lengths and the round is not
-             * needed (the centre then moves by less than that) */
-            com_term terms[MAX_TERMS];
-            ik_vec3 constant, approx, exact = ik_body_mass_centre(job->mass, job->model_ms), change;
-            int count = com_terms(&st, terms, &constant);
-            approx = com_of_terms(terms, count, constant);
-            change = ik_vec3_sub(exact, approx);
-            st.com_offset = ik_vec3_add(st.com_offset, change);
-            if (ik_vec3_length(change) < OFFSET_DONE * st.leg) break;
-        }
+        if (round + 1 < rounds && !correct_models(&st)) break;
     }
     if (rep) {
         if (job->look_at) finish_head(&st, rep);

@@ -176,6 +176,7 @@ static void check_mass(fixture *f, int built, void *context) {
     /* de Leva's bodies stand with the centre at 0.55 to 0.57 of stature; a
      * rig's proportions are an artist's (rigged_figure's legs are short for
      * its trunk, so the stature told from them is short too): 0.48 to 0.67 */
+    printf("mass %-28s standing centre of mass at %.3f of the stature told from the legs\n", f->label, height);
     CHECK(height > 0.48 && height < 0.67, "%s: standing centre of mass at %.3f of stature", f->label, height);
     side = (double)ik_vec3_dot(
                ik_vec3_sub(com, ik_vec3_lerp(limb_end(f, IK_LIMB_LEG_L), limb_end(f, IK_LIMB_LEG_R), (ik_real)0.5)),

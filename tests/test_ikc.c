@@ -1280,7 +1280,8 @@ static const char *const demo_pictures[] = {"humanoid",
                                             "humanoid_stairs_up",
                                             "humanoid_stairs_across",
                                             "humanoid_staff",
-                                            "humanoid_look_at"};
+                                            "humanoid_look_at",
+                                            "humanoid_full_body"};
 enum { DEMO_PICTURES = (int)(sizeof demo_pictures / sizeof demo_pictures[0]) };
 
 /* The demo's closing summary in out_text: "Written to DIR/: N files, X MB",

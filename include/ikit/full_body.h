@@ -4,8 +4,9 @@
  * Two stages per solve (docs/humanoid.md, "Full-body IK"):
  *   1. The body: the pelvis's position and turn, the spine, chest, neck and
  *      clavicles (each with a stiffness and a limit) are moved together by a
- *      weighted Gauss-Newton solve (damped least squares with the
- *      stiffnesses as the damping) so that every limb's target lies within
+ *      weighted Gauss-Newton solve with Levenberg-Marquardt steps (damped
+ *      least squares, the stiffnesses as the damping) so that every limb's
+ *      target lies within
  *      its reach from its shoulder or hip, pinned feet stay reachable, head,
  *      hips and chest go to their targets, and the centre of mass (a de Leva
  *      mass model, body_mass.h) stays over the support polygon of the
@@ -136,7 +137,7 @@ typedef struct ik_full_body {
     ik_real reach_margin; /* the body moves so a hand's or foot's target is within (1 - this) of the
                              limb's length (default 0.005), leaving the elbow a little bent */
     ik_real tolerance;    /* report: reached within this many leg lengths (default 1e-3) */
-    int iterations;       /* body iterations per round, 1..100 (default 12) */
+    int iterations;       /* body steps per round at most, 1..100 (default 50; a warm start takes 1-3) */
 
     void *scratch; /* ik_full_body_scratch_size(rig) bytes */
     size_t scratch_bytes;
@@ -151,7 +152,7 @@ typedef struct ik_full_body {
  * applied on top); balance off, margin 0.02 leg lengths, foot width 0.36 (a foot's
  * breadth over its length, 0.055 / 0.152 of stature: Drillis and Contini,
  * as drawn in Winter, Biomechanics and Motor Control of Human Movement,
- * fig. 4.1); reach margin 0.005; tolerance 1e-3; 12 iterations. */
+ * fig. 4.1); reach margin 0.005; tolerance 1e-3; 50 iterations. */
 ik_full_body ik_full_body_def(void);
 
 /* Bytes of scratch a job on `rig` needs (0 for a NULL rig). */
@@ -167,12 +168,14 @@ size_t ik_full_body_scratch_size(const ik_humanoid *rig);
  * balanced is no error: the report says IK_BALANCE_LOST and how far. */
 ik_result ik_full_body_run(const ik_full_body *job);
 
-/* The report in a line or two for a person: "reached: left_hand,
- * right_foot; not reached: right_hand (0.12 leg lengths short); balanced
- * (0.031 inside)" or "...; not balanced: the centre of mass is 0.084
- * outside the support of the pinned feet". `leg_length` (model units)
- * scales the figures; writes at most `size` bytes, NUL-terminated when size
- * > 0; returns the length the whole text needs (as snprintf). */
+/* The report of `job`'s last run in a line or two for a person: "reached:
+ * left_hand, right_foot; not reached: right_hand (0.12 leg lengths off);
+ * balanced (the centre of mass 0.031 leg lengths inside the support)" or
+ * "...; not balanced: the centre of mass is 0.084 leg lengths outside the
+ * support of the pinned feet", or "not balanced: no foot is pinned, so
+ * there is no support to stand on". Figures are in the rig's leg lengths
+ * (under the job's root_ms). Writes at most `size` bytes, NUL-terminated
+ * when size > 0; returns the length the whole text needs (as snprintf). */
 int ik_full_body_report_describe(const ik_full_body *job, const ik_full_body_report *report, char *out, size_t size);
 
 #ifdef __cplusplus

@@ -1,41 +1,50 @@
-/* Full-body IK over the humanoid rig (see full_body.h): a weighted
- * Gauss-Newton solve of the body (pelvis, spine, chest, neck, clavicles),
- * then the limbs finished analytically by two-bone IK.
+/* Full-body IK over the humanoid rig (see full_body.h and the full-body
+ * section of docs/humanoid.md): a weighted least-squares solve of the body
+ * (pelvis, spine, chest, neck, clavicles), then the limbs finished
+ * analytically by two-bone IK.
  *
  * The body stage. The unknowns are x = (s, w_1 .. w_k): the pelvis's shift s
  * in leg lengths and a model-space turn vector w_d per body joint d. Each
  * goal is a residual r_i(x) with a weight W_i; the body also holds its
- * reference pose with the stiffnesses K_d. One step solves
- *     (sum_i W_i J_i^T J_i + sum_d K_d I_d) dx = -(sum_i W_i J_i^T r_i + sum_d K_d phi_d)
+ * reference pose with the stiffnesses K_d. One Levenberg-Marquardt step
+ * solves
+ *     (A + lambda diag A) dx = -b,  A = sum_i W_i J_i^T J_i + sum_d K_d I_d,
+ *                                   b = sum_i W_i J_i^T r_i + sum_d K_d phi_d
  * (Gauss-Newton on E = sum W_i |r_i|^2 + sum K_d |phi_d|^2, phi_d the turn
  * from the reference to the current rotation; the stiffness terms are what
- * damped least squares adds, weighted per joint, so the system is always
- * positive definite), with the Jacobian of a point p carried by joint d:
- * dp/ds = L I, dp/dw_d = -[p - o_d]x (a turn about o_d), L the leg length.
- * A step that raises E is halved (up to four times). After each step every
- * joint is put back within its limit (a turn from rest, or from the
- * reference for the pelvis, clamped to the limit's angle by slerp).
+ * damped least squares adds, weighted per joint, so A is always positive
+ * definite), with the Jacobian of a point p carried by joint d: dp/ds = L I,
+ * dp/dw_d = -[p - o_d]x (a turn about o_d), L the leg length. A step that
+ * raises E is taken back and lambda raised; the steps stop when they or
+ * what they gain become negligible (a warm start takes 1 to 3). After each
+ * step every joint is put back within its limit (a turn from rest, or from
+ * the reference for the pelvis, clamped to the limit's angle by slerp).
  *
- * The residuals, all in leg lengths:
+ * The residuals, all in leg lengths (radians for turns), one-sided ones as
+ * smooth hinges (hinge() below):
  *   reach (hands, feet): max(0, |t - a| - (1 - m) l) for the target t,
  *     the limb's start a (shoulder, hip) and its length l: a limb whose
  *     target is within (1 - m) l is finished exactly by two-bone IK;
  *     also max(0, l_min (1 + m) - |t - a|) with l_min the reach at the
- *     elbow's or knee's largest bend. Weight 1e3 times pull times position
- *     weight; a pinned foot 1e4.
- *   positions (head, hips, chest): p - t, 1e3 times pull times weight.
+ *     elbow's or knee's largest bend. Weight 2e3 times pull times position
+ *     weight; a pinned foot 2e7.
+ *   positions (head, hips, chest): p - t, 2e4 times pull times weight; a
+ *     pinned one 2e6.
  *   rotations (head, hips, chest): the turn vector of T R^-1, whose
- *     Jacobian is -I for every body joint above; 1e2 times the weights.
+ *     Jacobian is -I for every body joint above; 2e3 times the weights.
  *   balance: the centre of mass c projected on the floor against each edge
  *     of the support polygon (convex hull of the pinned feet's soles,
  *     counterclockwise, outward normal n, corner a): max(0, n.(c - a) +
- *     margin), weight 1e4. The limbs' centres are carried during this
+ *     margin), weight 2e5. The limbs' centres are carried during this
  *     stage as the limbs will stand: a segment of a limb reaching for t
- *     lies at a + f (t - a) (f its fraction along the limb in the pose at
- *     the round's start), a free limb rigidly with its start; what that
- *     misses (the elbow off the line) is measured after the limbs are
- *     solved and added as a constant, and the body solved once more
- *     (two rounds with balance on, always, so the result stays continuous).
+ *     lies at a + f (t' - a) (f its fraction along the limb in the pose at
+ *     the round's start, t' the target brought within reach), a free limb
+ *     rigidly with its start; what that misses (the elbow off the line) is
+ *     measured after the limbs are solved and added as a constant, and the
+ *     body solved once more when it moved.
+ *   limits: each body joint's turn from rest (the pelvis: from the
+ *     reference) and the pelvis's shift as a wall from LIMIT_BAND before
+ *     the limit, 2e5; each pinned ankle's flexion (pinned_flex) likewise.
  * A weighted penalty leaves a residual of about K dx / W: the reach
  * margin m keeps that inside the limb's reach, so the limb still lands
  * exactly. */

@@ -808,9 +808,15 @@ static void test_bad_input(void) {
     fixture_free(&f);
 }
 
+/* The groups (support/test_groups.h), one a line: ctest runs each as
+ * test_full_body.NAME. */
 static const test_group groups[] = {
-    TEST_GROUP(mass),        TEST_GROUP(bad_input), TEST_GROUP(reach),
-    TEST_GROUP(reach_twins), TEST_GROUP(four),      TEST_GROUP(sweep),
+    TEST_GROUP(mass),        /* de Leva's model on every rig */
+    TEST_GROUP(bad_input),   /* refused, nothing written; the report's words */
+    TEST_GROUP(reach),       /* 0.5-1.5 arm lengths, against the search */
+    TEST_GROUP(reach_twins), /* the same on mirrored and rescaled twins */
+    TEST_GROUP(four),        /* hands, head and a foot from random poses */
+    TEST_GROUP_SLOW(sweep),  /* a hand through full reach, frame by frame */
 };
 
 int main(int argc, char **argv) {

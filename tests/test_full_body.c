@@ -719,6 +719,106 @@ static void check_sweep(fixture *f, int built, void *context) {
 
 static void test_sweep(void) { fixture_each_rig(check_sweep, NULL); }
 
+/* ---- rotations, pull, pins ------------------------------------------------------------ */
+
+/* On every rig: a hand target with a rotation lands within 1e-3 leg
+ * lengths and 1 degree; the hips turned 20 degrees about up and the chest
+ * 15 degrees forward reach their rotations; a hand beyond reach with pull 0
+ * leaves the body where the pinned feet alone put it (their legs within
+ * the reach margin: a straight rest leg lowers the pelvis some 0.015 leg
+ * lengths); a pinned hips effector holds the pelvis while a hand pulls. */
+static void check_rotations(fixture *f, int built, void *context) {
+    solver sv;
+    ik_real leg = leg_of(f), arm = fixture_limb_length(f, IK_LIMB_ARM_L);
+    ik_vec3 up = fixture_up(f), shoulder, target;
+    int pelvis = f->rig.pelvis, chest = f->rig.map.joint[IK_ROLE_CHEST], hand = f->rig.limb[IK_LIMB_ARM_L].end;
+    ik_quat want, hips_want, chest_want;
+    ik_vec3 pelvis_at, chest_at;
+    (void)built;
+    (void)context;
+    if (!solver_make(&sv, f) || hand < 0) {
+        solver_free(&sv);
+        return;
+    }
+    fixture_reset(f);
+    shoulder = fixture_pos(f, f->rig.limb[IK_LIMB_ARM_L].start);
+    pelvis_at = fixture_pos(f, pelvis);
+    chest_at = fixture_pos(f, chest);
+    /* a hand ahead and turned palm-down by 40 degrees about the body's left */
+    target = ik_vec3_mad(shoulder, fixture_forward(f), (ik_real)0.7 * arm);
+    want = ik_quat_mul(ik_quat_from_axis_angle(fixture_left(f), ik_rad(40)), ik_mat4_rotation(&f->model[hand]));
+    sv.job.effector[IK_FB_HAND_L].enabled = 1;
+    sv.job.effector[IK_FB_HAND_L].position_ms = target;
+    sv.job.effector[IK_FB_HAND_L].use_rotation = 1;
+    sv.job.effector[IK_FB_HAND_L].rotation_ms = want;
+    sv.job.effector[IK_FB_FOOT_L].pinned = sv.job.effector[IK_FB_FOOT_R].pinned = 1;
+    CHECK(ik_full_body_run(&sv.job) == IK_OK, "%s: run", f->label);
+    CHECK(ik_vec3_distance(limb_end(f, IK_LIMB_ARM_L), target) <= (ik_real)1e-3 * leg &&
+              quat_gap(ik_mat4_rotation(&f->model[hand]), want) < ik_rad(1) && sv.report.reached[IK_FB_HAND_L],
+          "%s: hand with rotation: %g leg lengths, %g deg", f->label,
+          (double)(ik_vec3_distance(limb_end(f, IK_LIMB_ARM_L), target) / leg),
+          quat_gap(ik_mat4_rotation(&f->model[hand]), want) * 57.3);
+    /* hips and chest rotations */
+    fixture_reset(f);
+    sv.job.effector[IK_FB_HAND_L].enabled = 0;
+    hips_want = ik_quat_mul(ik_quat_from_axis_angle(up, ik_rad(20)), ik_mat4_rotation(&f->model[pelvis]));
+    chest_want = ik_quat_mul(ik_quat_from_axis_angle(fixture_left(f), ik_rad(15)), ik_mat4_rotation(&f->model[chest]));
+    sv.job.effector[IK_FB_HIPS].enabled = sv.job.effector[IK_FB_CHEST].enabled = 1;
+    sv.job.effector[IK_FB_HIPS].position_ms = pelvis_at;
+    sv.job.effector[IK_FB_HIPS].position_weight = 0;
+    sv.job.effector[IK_FB_HIPS].use_rotation = 1;
+    sv.job.effector[IK_FB_HIPS].rotation_ms = hips_want;
+    sv.job.effector[IK_FB_CHEST].position_ms = chest_at;
+    sv.job.effector[IK_FB_CHEST].position_weight = 0;
+    sv.job.effector[IK_FB_CHEST].use_rotation = 1;
+    sv.job.effector[IK_FB_CHEST].rotation_ms = chest_want;
+    CHECK(ik_full_body_run(&sv.job) == IK_OK, "%s: run", f->label);
+    CHECK(quat_gap(ik_mat4_rotation(&f->model[pelvis]), hips_want) < ik_rad(1) &&
+              quat_gap(ik_mat4_rotation(&f->model[chest]), chest_want) < ik_rad(1),
+          "%s: hips %g deg, chest %g deg off", f->label,
+          quat_gap(ik_mat4_rotation(&f->model[pelvis]), hips_want) * 57.3,
+          quat_gap(ik_mat4_rotation(&f->model[chest]), chest_want) * 57.3);
+    CHECK(ik_vec3_distance(limb_end(f, IK_LIMB_LEG_L), fixture_end(f, IK_LIMB_LEG_L)) >= 0, "feet");
+    sv.job.effector[IK_FB_HIPS].enabled = sv.job.effector[IK_FB_CHEST].enabled = 0;
+    /* pull 0: the limb alone; the body stays where the feet alone leave it */
+    fixture_reset(f);
+    sv.job.effector[IK_FB_HAND_L].enabled = 0;
+    CHECK(ik_full_body_run(&sv.job) == IK_OK, "%s: run", f->label);
+    pelvis_at = fixture_pos(f, pelvis);
+    chest_at = fixture_pos(f, chest);
+    fixture_reset(f);
+    sv.job.effector[IK_FB_HAND_L].enabled = 1;
+    sv.job.effector[IK_FB_HAND_L].use_rotation = 0;
+    sv.job.effector[IK_FB_HAND_L].position_ms = ik_vec3_mad(shoulder, fixture_forward(f), (ik_real)1.4 * arm);
+    sv.job.effector[IK_FB_HAND_L].pull = 0;
+    CHECK(ik_full_body_run(&sv.job) == IK_OK, "%s: run", f->label);
+    CHECK(ik_vec3_distance(fixture_pos(f, pelvis), pelvis_at) < (ik_real)1e-4 * leg &&
+              ik_vec3_distance(fixture_pos(f, chest), chest_at) < (ik_real)1e-4 * leg &&
+              !sv.report.reached[IK_FB_HAND_L],
+          "%s: pull 0 moved the body (pelvis %g, chest %g leg lengths)", f->label,
+          (double)(ik_vec3_distance(fixture_pos(f, pelvis), pelvis_at) / leg),
+          (double)(ik_vec3_distance(fixture_pos(f, chest), chest_at) / leg));
+    /* pull 1 and the hips pinned: the hips stay, the trunk bends (from
+     * the pose the feet alone leave, whose legs are within their margin:
+     * pinned straight legs would pull the hips down) */
+    fixture_reset(f);
+    sv.job.effector[IK_FB_HAND_L].enabled = 0;
+    CHECK(ik_full_body_run(&sv.job) == IK_OK, "%s: run", f->label);
+    sv.job.effector[IK_FB_HAND_L].enabled = 1;
+    sv.job.effector[IK_FB_HAND_L].pull = 1;
+    sv.job.effector[IK_FB_HAND_L].position_ms = ik_vec3_mad(shoulder, fixture_forward(f), (ik_real)1.2 * arm);
+    sv.job.effector[IK_FB_HIPS].pinned = 1;
+    CHECK(ik_full_body_run(&sv.job) == IK_OK, "%s: run", f->label);
+    CHECK(ik_vec3_distance(fixture_pos(f, pelvis), pelvis_at) < (ik_real)1e-3 * leg &&
+              ik_vec3_distance(fixture_pos(f, chest), chest_at) > (ik_real)0.01 * leg,
+          "%s: pinned hips moved %g leg lengths, the chest %g", f->label,
+          (double)(ik_vec3_distance(fixture_pos(f, pelvis), pelvis_at) / leg),
+          (double)(ik_vec3_distance(fixture_pos(f, chest), chest_at) / leg));
+    solver_free(&sv);
+}
+
+static void test_rotations(void) { fixture_each_rig(check_rotations, NULL); }
+
 /* ---- bad input ---------------------------------------------------------------------------------- */
 
 static void test_bad_input(void) {
@@ -816,6 +916,7 @@ static const test_group groups[] = {
     TEST_GROUP(reach),       /* 0.5-1.5 arm lengths, against the search */
     TEST_GROUP(reach_twins), /* the same on mirrored and rescaled twins */
     TEST_GROUP(four),        /* hands, head and a foot from random poses */
+    TEST_GROUP(rotations),   /* rotation goals, pull 0, pinned hips */
     TEST_GROUP_SLOW(sweep),  /* a hand through full reach, frame by frame */
 };
 

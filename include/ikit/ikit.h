@@ -8,7 +8,8 @@
  *             a chain solve with the method picked at run time
  *   rig       humanoids, named limbs, ground, props, body directions,
  *             body frame in model space, limbs' natural bend, limb limits
- *             as constraints
+ *             as constraints, a body's mass model, full-body IK with
+ *             balance
  *   robot     serial arms: forward kinematics, pose IK, analytic IK, the
  *             TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting

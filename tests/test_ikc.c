@@ -1285,7 +1285,8 @@ static const char *const demo_pictures[] = {"humanoid",
                                             "humanoid_stairs_up",
                                             "humanoid_stairs_across",
                                             "humanoid_staff",
-                                            "humanoid_look_at"};
+                                            "humanoid_look_at",
+                                            "humanoid_full_body"};
 enum { DEMO_PICTURES = (int)(sizeof demo_pictures / sizeof demo_pictures[0]) };
 
 /* The demo's closing summary in out_text: "Written to DIR/: N files, X MB",
@@ -1551,6 +1552,77 @@ static ik_real limb_length_ms(const character *c, int limb) {
 
 /* --left-hand on real rigs: the written file, reloaded, has the hand on
  * the target, and the bones keep their lengths. */
+/* --reach ROLE=x,y,z --pin ROLE --balance (full_body.h): a hand sent 1.2
+ * arm lengths ahead of its shoulder at its height lands on the target
+ * (the body leans), the pinned feet stay, the centre of mass stays over
+ * them; the written file reloads with the hand there; unknown roles and a
+ * mix with the per-limb options are usage errors. */
+static void test_solve_full_body(void) {
+    static const char *const files[] = {"gltf/male_base_mesh.glb", "bvh/131_01.bvh"};
+    int i;
+    for (i = 0; i < (int)(sizeof files / sizeof files[0]); ++i) {
+        character before, after;
+        char path[900], out[300], args[2000];
+        const ik_humanoid_limb *arm;
+        ik_real reach;
+        ik_vec3 shoulder, target, feet[2];
+        cJSON *doc, *body, *hand_item, *balance;
+        int k;
+        if (!real_asset(files[i], path, sizeof path)) continue;
+        if (!character_load(&before, path, 0)) {
+            CHECK(0, "%s: the library finds its humanoid", files[i]);
+            character_free(&before);
+            continue;
+        }
+        arm = &before.rig.limb[IK_LIMB_ARM_L];
+        reach = limb_length_ms(&before, IK_LIMB_ARM_L);
+        shoulder = joint_ms(&before, arm->start);
+        target = ik_vec3_mad(shoulder, before.forward, 1.2f * reach);
+        for (k = 0; k < 2; ++k) feet[k] = joint_ms(&before, before.rig.limb[IK_LIMB_LEG_L + k].end);
+        snprintf(out, sizeof out, "%s/body%d.%s", work_dir, i, strstr(files[i], ".bvh") ? "bvh" : "glb");
+        snprintf(args, sizeof args,
+                 "solve '%s' --reach left_hand=%.6f,%.6f,%.6f --pin left_foot --pin right_foot --balance --json "
+                 "-o '%s'",
+                 path, (double)target.x, (double)target.y, (double)target.z, out);
+        CHECK(run(args) == 0, "%s: solve --reach: %s", files[i], err_text);
+        doc = cJSON_Parse(out_text);
+        body = doc ? cJSON_GetObjectItem(doc, "full_body") : NULL;
+        hand_item = body ? cJSON_GetArrayItem(cJSON_GetObjectItem(body, "effectors"), 0) : NULL;
+        balance = body ? cJSON_GetObjectItem(body, "balance") : NULL;
+        CHECK(hand_item && cJSON_IsTrue(cJSON_GetObjectItem(hand_item, "reached")) &&
+                  strcmp(cJSON_GetObjectItem(hand_item, "role")->valuestring, "left_hand") == 0,
+              "%s: --json reports the left hand reached: %.400s", files[i], out_text);
+        CHECK(balance && strcmp(cJSON_GetObjectItem(balance, "status")->valuestring, "kept") == 0 &&
+                  cJSON_GetObjectItem(balance, "support_distance")->valuedouble >= 0,
+              "%s: balanced: %.400s", files[i], out_text);
+        cJSON_Delete(doc);
+        if (!character_load(&after, out, 1)) {
+            CHECK(0, "%s: the written file loads back as a humanoid", files[i]);
+        } else {
+            int hand = ik_skeleton_find(after.skeleton, ik_skeleton_name(before.skeleton, arm->end));
+            CHECK(hand >= 0 && ik_vec3_distance(joint_ms(&after, hand), target) <= 2e-3f * reach,
+                  "%s: the reloaded hand is on the target", files[i]);
+            for (k = 0; k < 2; ++k) {
+                int foot = ik_skeleton_find(after.skeleton,
+                                            ik_skeleton_name(before.skeleton, before.rig.limb[IK_LIMB_LEG_L + k].end));
+                CHECK(foot >= 0 && ik_vec3_distance(joint_ms(&after, foot), feet[k]) <= 2e-3f * reach,
+                      "%s: pinned foot %d stayed", files[i], k);
+            }
+        }
+        character_free(&after);
+        character_free(&before);
+        snprintf(args, sizeof args, "solve '%s' --reach left_elbow=0,1,0 --json", path);
+        CHECK(run(args) == 2 && strstr(err_text, "no effector's role") && strstr(err_text, "left_hand"),
+              "%s: an unknown role is refused with the effectors listed: %s", files[i], err_text);
+        snprintf(args, sizeof args, "solve '%s' --pin right_hand --json", path);
+        CHECK(run(args) == 2 && strstr(err_text, "hands are not pinned"), "%s: a pinned hand: %s", files[i], err_text);
+        snprintf(args, sizeof args, "solve '%s' --reach left_hand=0,1,0 --left-foot 0,0,0 --json", path);
+        CHECK(run(args) == 2 && strstr(err_text, "per-limb"), "%s: mixed with --left-foot: %s", files[i], err_text);
+        snprintf(args, sizeof args, "solve '%s' --reach left_hand=nan,1,0 --json", path);
+        CHECK(run(args) == 2, "%s: a NaN target: %s", files[i], err_text);
+    }
+}
+
 static void test_solve_left_hand(void) {
     static const char *const files[] = {"gltf/robot.glb", "gltf/male_base_mesh.glb", "bvh/131_01.bvh"};
     int i;
@@ -3318,6 +3390,7 @@ static const test_group groups[] = {
     TEST_GROUP(errors),
     TEST_GROUP(info_humanoid),
     TEST_GROUP(solve_left_hand),
+    TEST_GROUP(solve_full_body),
     TEST_GROUP(solve_bvh_take),
     TEST_GROUP(solve_messages),
     TEST_GROUP_SLOW(natural_bend_131_01),

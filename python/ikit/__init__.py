@@ -10,7 +10,7 @@ from .arrays import (POSE_ROTATION, POSE_SCALE, POSE_TRANSLATION, built_double, 
 from .assets import Asset, load
 from .errors import IkitError, IkitIoError
 from .ground import Ground
-from .humanoid import LIMBS, ROLES, Humanoid
+from .humanoid import BODY_JOINTS, EFFECTORS, LIMBS, ROLES, Humanoid
 from .key_fit import FittedClip, decimate, fit
 from .limits import Limit
 from .motion import CONTACT_POINTS, bake, clean, foot_contacts, skating, stance_clean, walk, walk_frame
@@ -23,7 +23,7 @@ from .urdf import Robot, RobotPath, UrdfChain, load_robot, load_urdf_chain
 __version__ = _ffi.string(_lib.ik_version()).decode()
 
 __all__ = [
-    "Asset", "CONTACT_POINTS", "FittedClip", "Ground", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
+    "Asset", "BODY_JOINTS", "CONTACT_POINTS", "EFFECTORS", "FittedClip", "Ground", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
     "POSE_TRANSLATION", "ROLES", "Robot", "RobotPath", "Skeleton", "UrdfChain", "aim", "bake", "built_double", "ccd", "clean", "decimate", "fit", "foot_contacts", "planar_chain",
     "planar_chain_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
     "new_pose", "real_dtype", "retarget", "skating", "stance_clean", "two_bone", "two_bone_batch", "walk", "walk_frame",

@@ -1,5 +1,6 @@
 """Humanoids: the body map found by name (ik_humanoid_map_find), the rig
-(ik_humanoid_init) and the whole-body solve (ik_humanoid_solve_run)."""
+(ik_humanoid_init), the per-limb solve (ik_humanoid_solve_run) and the
+full-body solve with balance (ik_full_body_run, full_body.h)."""
 
 import numpy as np
 
@@ -10,6 +11,12 @@ from .ground import Ground
 
 LIMBS = ("left_arm", "right_arm", "left_leg", "right_leg")  # IK_LIMB_ARM_L .. IK_LIMB_LEG_R
 ROLES = [ffi.string(lib.ik_humanoid_role_name(r)).decode() for r in range(lib.IK_ROLE_COUNT)]
+# the full body's effectors, by role name (IK_FB_HAND_L .. IK_FB_CHEST)
+EFFECTORS = [ffi.string(lib.ik_full_body_effector_name(e)).decode() for e in range(lib.IK_FB_EFFECTOR_COUNT)]
+# the body joints' stiffness and limit slots (IK_FB_JOINT_PELVIS_SHIFT .. IK_FB_JOINT_CLAVICLE_R)
+BODY_JOINTS = ("pelvis_shift", "pelvis", "spine", "chest", "neck", "left_clavicle", "right_clavicle")
+_BALANCE = {lib.IK_BALANCE_OFF: "off", lib.IK_BALANCE_KEPT: "kept", lib.IK_BALANCE_NO_SUPPORT: "no support",
+            lib.IK_BALANCE_LOST: "lost"}
 
 
 class Humanoid:
@@ -129,6 +136,108 @@ class Humanoid:
             "look_error": float(report.look_error),
             "look_reached": bool(report.look_reached),
         }
+
+    def solve_full_body(self, pose, *, reach=None, pin=(), balance=False, look_at=None, reference=None, root=None,
+                        stiffness=None, limits=None, iterations=None, balance_margin=None, total_mass=75.0,
+                        model=None):
+        """The whole body on `pose` in place (ik_full_body_run): `pose` is
+        the warm start (last frame's result, or the animated pose),
+        `reference` the pose the body is pulled toward (default: `pose` as
+        given). `reach`: effector role (EFFECTORS: "left_hand", "head",
+        "hips", ...) -> target position, or a dict with "position" and
+        optionally "rotation" (xyzw), "position_weight", "rotation_weight",
+        "pull", "pole". `pin`: roles held where `pose` has them (feet, hips,
+        chest, head); pinned feet are the balance's support. `balance`:
+        keep the centre of mass (de Leva's masses for `total_mass` kg) over
+        them. `stiffness`, `limits`: dicts over BODY_JOINTS. Returns (model,
+        report): the new pose's forward kinematics and a dict: reached,
+        residual (per effector asked for), balance ("off", "kept", "no
+        support", "lost"), centre_of_mass, support_distance, support (the
+        polygon's corners), iterations, summary (the library's words)."""
+        joints = self.skeleton.joint_count
+        if model is None:
+            model = arrays.new_matrices(joints)
+        if getattr(self, "_mass_kg", None) != float(total_mass):
+            self._mass = ffi.new("ik_body_mass *")
+            check(lib.ik_body_mass_init(self._mass, self._rig, lib.IK_BODY_MASS_MALE, float(total_mass)), "mass model")
+            self._mass_kg = float(total_mass)
+        bytes_ = lib.ik_full_body_scratch_size(self._rig)
+        if getattr(self, "_fb_scratch_bytes", 0) < bytes_:
+            self._fb_scratch = ffi.new("char[]", bytes_)
+            self._fb_scratch_bytes = bytes_
+        job = ffi.new("ik_full_body *", lib.ik_full_body_def())
+        job.rig = self._rig
+        job.mass = self._mass
+        pose_ptr = arrays.pose_pointer(pose, joints)
+        reference_ptr = arrays.pose_pointer(np.array(pose if reference is None else reference, copy=True), joints,
+                                            "reference")
+        model_ptr = arrays.matrices_pointer(model, joints, "model")
+        job.pose_ls, job.reference_ls, job.model_ms, job.root_ms = pose_ptr, reference_ptr, model_ptr, \
+            arrays.root_pointer(root)
+        job.scratch, job.scratch_bytes = self._fb_scratch, self._fb_scratch_bytes
+        asked = []
+        for name, goal in (reach or {}).items():
+            e = _effector(name)
+            _set_effector(job.effector[e], goal if isinstance(goal, dict) else {"position": goal})
+            asked.append(name)
+        for name in pin:
+            e = _effector(name)
+            job.effector[e].pinned = 1
+            if name not in asked:
+                asked.append(name)
+        if look_at is not None:
+            job.look_at = 1
+            job.look_target_ms = arrays.vec3(look_at, "look_at")
+        for table, field in ((stiffness, "stiffness"), (limits, "limit")):
+            for name, value in (table or {}).items():
+                if name not in BODY_JOINTS:
+                    raise IkitError("%s %r" % (field, name), lib.IK_ERR_NOT_FOUND,
+                                    "no body joint %r (joints: %s)" % (name, ", ".join(BODY_JOINTS)))
+                getattr(job, field)[BODY_JOINTS.index(name)] = value
+        if iterations is not None:
+            job.iterations = int(iterations)
+        if balance_margin is not None:
+            job.balance_margin = balance_margin
+        job.balance = 1 if balance else 0
+        report = ffi.new("ik_full_body_report *")
+        job.report = report
+        check(lib.ik_full_body_run(job), "full-body solve")
+        size = lib.ik_full_body_report_describe(job, report, ffi.NULL, 0) + 1
+        text = ffi.new("char[]", size)
+        lib.ik_full_body_report_describe(job, report, text, size)
+        com = report.centre_of_mass_ms
+        return model, {
+            "reached": {name: bool(report.reached[EFFECTORS.index(name)]) for name in asked},
+            "residual": {name: float(report.residual[EFFECTORS.index(name)]) for name in asked},
+            "balance": _BALANCE[report.balance],
+            "centre_of_mass": np.array([com.x, com.y, com.z]),
+            "support_distance": float(report.support_distance),
+            "support": np.array([[p.x, p.y, p.z] for p in report.support_ms[0:report.support_count]]),
+            "iterations": int(report.iterations),
+            "summary": ffi.string(text).decode("utf-8", "replace"),
+        }
+
+
+def _effector(name):
+    e = lib.ik_full_body_effector_find(str(name).encode(), -1)
+    if e < 0:
+        raise IkitError("effector %r" % (name,), lib.IK_ERR_NOT_FOUND,
+                        "no effector %r (effectors: %s)" % (name, ", ".join(EFFECTORS)))
+    return e
+
+
+def _set_effector(cell, goal):
+    cell.enabled = 1
+    cell.position_ms = arrays.vec3(goal["position"], "position")
+    if goal.get("rotation") is not None:
+        cell.use_rotation = 1
+        cell.rotation_ms = arrays.quat(goal["rotation"], "rotation")
+    if goal.get("pole") is not None:
+        cell.use_pole = 1
+        cell.pole_ms = arrays.vec3(goal["pole"], "pole")
+    for key in ("position_weight", "rotation_weight", "pull"):
+        if goal.get(key) is not None:
+            setattr(cell, key, goal[key])
 
 
 def _set_goal(cell, goal):

@@ -34,6 +34,17 @@ void ikc_roles_usage(FILE *out) {
             "  --map FILE          'role = joint name' lines for joints not found by name\n"
             "                      (roles: hips spine chest neck head, left_/right_ + clavicle\n"
             "                      upper_arm forearm hand thigh shin foot toe)\n"
+            "the whole body (ik_full_body_run; instead of the per-limb options above and\n"
+            "the ground): the pelvis, spine, chest, neck and clavicles move so the limbs\n"
+            "reach, within their limits, then the limbs solve by two-bone IK:\n"
+            "  --reach ROLE=x,y,z  the effector goes to (x, y, z): left_hand right_hand\n"
+            "                      (wrists) left_foot right_foot (ankles) head hips chest\n"
+            "                      (those joints); --look-at aims the head too\n"
+            "  --pin ROLE          the effector stays where the pose has it (a foot, the\n"
+            "                      hips, the chest, the head); a pinned foot is a support\n"
+            "  --balance           keep the centre of mass (de Leva's segment masses)\n"
+            "                      over the pinned feet's soles; a pose that cannot be\n"
+            "                      balanced is a warning saying how far out it stays\n"
             "feet on the ground (one of). The ground is laid under the pose being solved:\n"
             "its height 0 is that pose's floor, the lower of its soles (the rest floor for\n"
             "the rest pose; with --clip, the frame's lower foot), under the hips. Without\n"
@@ -85,10 +96,71 @@ static int parse_look_tolerance(ikc_roles *r, const char *value) {
     return 1;
 }
 
+/* The effectors' role names, for messages. */
+static void list_effectors(FILE *out) {
+    int e;
+    fprintf(out, "the effectors are:");
+    for (e = 0; e < IK_FB_EFFECTOR_COUNT; ++e) fprintf(out, " %s", ik_full_body_effector_name(e));
+    fprintf(out, "\n");
+}
+
+static int unknown_effector(const char *option, const char *name) {
+    const char *names[IK_FB_EFFECTOR_COUNT];
+    int e;
+    for (e = 0; e < IK_FB_EFFECTOR_COUNT; ++e) names[e] = ik_full_body_effector_name(e);
+    fprintf(stderr, "ikc solve: %s: '%s' is no effector's role\n", option, name);
+    ikc_suggest_name(stderr, names, IK_FB_EFFECTOR_COUNT, name, 2);
+    fprintf(stderr, "ikc solve: ");
+    list_effectors(stderr);
+    return -1;
+}
+
+/* --reach ROLE=x,y,z, --pin ROLE, --balance (see full_body.h). */
+static int full_body_option(ikc_roles *r, int argc, char **argv, int *i) {
+    const char *a = argv[*i], *value;
+    char name[64];
+    ik_vec3 p;
+    int e;
+    if (strcmp(a, "--balance") == 0) {
+        r->balance = 1;
+        return 1;
+    }
+    if (strcmp(a, "--reach") != 0 && strcmp(a, "--pin") != 0) return 0;
+    if (!(value = ikc_option_value("solve", argc, argv, i))) return -1;
+    if (strcmp(a, "--pin") == 0) {
+        e = ik_full_body_effector_find(value, -1);
+        if (e < 0) return unknown_effector(a, value);
+        if (e == IK_FB_HAND_L || e == IK_FB_HAND_R) {
+            fprintf(stderr, "ikc solve: --pin %s: hands are not pinned; give --reach %s=x,y,z\n", value, value);
+            return -1;
+        }
+        r->pinned[e] = 1;
+        return 1;
+    }
+    if (!ikc_parse_named_vec3("solve", a, value, name, sizeof name, &p)) return -1;
+    e = ik_full_body_effector_find(name, -1);
+    if (e < 0) return unknown_effector(a, name);
+    if (r->reach_given[e]) {
+        fprintf(stderr, "ikc solve: --reach %s given twice\n", name);
+        return -1;
+    }
+    r->reach_given[e] = 1;
+    r->reach_ms[e] = p;
+    return 1;
+}
+
+int ikc_roles_full_body(const ikc_roles *r) {
+    int e;
+    for (e = 0; e < IK_FB_EFFECTOR_COUNT; ++e)
+        if (r->reach_given[e] || r->pinned[e]) return 1;
+    return r->balance;
+}
+
 int ikc_roles_option(ikc_roles *r, int argc, char **argv, int *i) {
     const char *a = argv[*i], *value;
     ik_real v[3];
-    int k, n;
+    int k, n = full_body_option(r, argc, argv, i);
+    if (n != 0) return n;
     for (k = 0; k < IK_LIMB_COUNT; ++k)
         if (strcmp(a, goal_options[k]) == 0) break;
     if (k == IK_LIMB_COUNT && strcmp(a, "--look-at") != 0 && strcmp(a, "--map") != 0 && strcmp(a, "--slope") != 0 &&
@@ -145,7 +217,7 @@ int ikc_roles_any(const ikc_roles *r) {
     int k;
     for (k = 0; k < IK_LIMB_COUNT; ++k)
         if (r->goal_given[k]) return 1;
-    return r->look_given || r->ground_kind != IKC_GROUND_NONE;
+    return r->look_given || r->ground_kind != IKC_GROUND_NONE || ikc_roles_full_body(r);
 }
 
 /* ---- the ground ------------------------------------------------------------- */
@@ -327,10 +399,120 @@ static void report_results(ikc_roles *r, const ik_skeleton *s, const ik_mat4 *mo
     }
 }
 
+/* ---- the full body ------------------------------------------------------------- */
+
+/* The joint an effector moves (wrist, ankle, head, hips, chest), or -1 for
+ * a virtual end. */
+static int effector_joint(const ik_humanoid *rig, int e) {
+    if (e < IK_LIMB_COUNT) return rig->limb[e].end;
+    return rig->map.joint[e == IK_FB_HEAD ? IK_ROLE_HEAD : e == IK_FB_HIPS ? IK_ROLE_HIPS : IK_ROLE_CHEST];
+}
+
+static ik_vec3 effector_position(const ik_humanoid *rig, int e, const ik_mat4 *model_ms) {
+    if (e < IK_LIMB_COUNT) return limb_end(&rig->limb[e], model_ms);
+    return ik_mat4_translation(&model_ms[effector_joint(rig, e)]);
+}
+
+/* The full-body job from the start pose (also its reference), run
+ * TIMED_SOLVES times from it; the last answer kept. */
+static int solve_full_body(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
+    const ik_skeleton *s = asset->skeleton;
+    const ik_humanoid *rig = &r->humanoid.rig;
+    ik_full_body job = ik_full_body_def();
+    size_t n = (size_t)s->joint_count, bytes = ik_full_body_scratch_size(rig);
+    ik_transform *start = (ik_transform *)malloc(n * sizeof *start);
+    void *scratch = malloc(bytes);
+    double times[TIMED_SOLVES];
+    ik_result result = IK_OK;
+    int e, run;
+    if (!start || !scratch) {
+        free(start);
+        free(scratch);
+        fprintf(stderr, "ikc solve: out of memory\n");
+        return IKC_EXIT_FAILURE;
+    }
+    if (ik_body_mass_init(&r->mass, rig, IK_BODY_MASS_MALE, 75) != IK_OK) {
+        free(start);
+        free(scratch);
+        fprintf(stderr, "ikc solve: %s: no mass model for this rig (a singular rest frame)\n", asset->path);
+        return IKC_EXIT_FORMAT;
+    }
+    memcpy(start, pose_ls, n * sizeof *start);
+    job.rig = rig;
+    job.mass = &r->mass;
+    job.pose_ls = pose_ls;
+    job.reference_ls = start;
+    job.model_ms = model_ms;
+    job.root_ms = &asset->root_ms;
+    job.scratch = scratch;
+    job.scratch_bytes = bytes;
+    job.report = &r->body_report;
+    job.balance = r->balance;
+    job.look_at = r->look_given;
+    job.look_target_ms = r->look_ms;
+    for (e = 0; e < IK_FB_EFFECTOR_COUNT; ++e) {
+        job.effector[e].enabled = r->reach_given[e];
+        job.effector[e].position_ms = r->reach_ms[e];
+        job.effector[e].pinned = r->pinned[e];
+    }
+    for (run = 0; run < TIMED_SOLVES && result == IK_OK; ++run) {
+        double t0 = ikc_now();
+        memcpy(pose_ls, start, n * sizeof *start);
+        result = ik_full_body_run(&job);
+        times[run] = (ikc_now() - t0) * 1e6;
+    }
+    free(start);
+    free(scratch);
+    if (result != IK_OK) {
+        fprintf(stderr, "ikc solve: the full-body solve failed: %s\n", ik_result_str(result));
+        return IKC_EXIT_FAILURE;
+    }
+    r->microseconds = ikc_median(times, TIMED_SOLVES);
+    ik_full_body_report_describe(&job, &r->body_report, r->body_summary, sizeof r->body_summary);
+    for (e = 0; e < IK_FB_EFFECTOR_COUNT; ++e) {
+        r->effector_ms[e] = effector_position(rig, e, model_ms);
+        if (r->reach_given[e] && !r->body_report.reached[e])
+            fprintf(stderr, "ikc solve: warning: %s did not reach (%g, %g, %g): residual %.4g\n",
+                    ik_full_body_effector_name(e), (double)r->reach_ms[e].x, (double)r->reach_ms[e].y,
+                    (double)r->reach_ms[e].z, (double)r->body_report.residual[e]);
+    }
+    if (r->balance && r->body_report.balance != IK_BALANCE_KEPT)
+        fprintf(stderr, "ikc solve: warning: %s\n", r->body_summary);
+    {
+        int head = rig->map.joint[IK_ROLE_HEAD];
+        r->head_ms = ik_mat4_translation(&model_ms[head]);
+        r->gaze_ms = ik_vec3_normalize(ik_mat4_transform_vector(&model_ms[head], rig->head_forward_ls));
+    }
+    return IKC_EXIT_OK;
+}
+
 int ikc_roles_solve(ikc_roles *r, const ik_asset *asset, ik_transform *pose_ls, ik_mat4 *model_ms) {
     const ik_skeleton *s = asset->skeleton;
     ik_humanoid_solve job = ik_humanoid_solve_def();
-    int code;
+    int code, k;
+    if (ikc_roles_full_body(r)) {
+        for (k = 0; k < IK_LIMB_COUNT; ++k)
+            if (r->goal_given[k]) {
+                fprintf(stderr,
+                        "ikc solve: %s goes with the per-limb solve; with --reach, --pin or --balance give "
+                        "--reach %s=x,y,z\n",
+                        goal_options[k], ik_humanoid_role_name(goal_roles[k]));
+                return IKC_EXIT_USAGE;
+            }
+        if (r->ground_kind != IKC_GROUND_NONE) {
+            fprintf(stderr,
+                    "ikc solve: the full body (--reach, --pin, --balance) stands where the pose stands: no "
+                    "--slope, --stairs or --feet-on-ground with it\n");
+            return IKC_EXIT_USAGE;
+        }
+        code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
+        if (code != IKC_EXIT_OK) return code;
+        if (!ikc_humanoid_usable("solve", &r->humanoid, s, stderr))
+            return r->humanoid.map_result != IK_OK || r->humanoid.init_result == IK_ERR_UNSUPPORTED ? IKC_EXIT_NOT_FOUND
+                                                                                                    : IKC_EXIT_FORMAT;
+        ik_skeleton_fk(s, pose_ls, &asset->root_ms, model_ms);
+        return solve_full_body(r, asset, pose_ls, model_ms);
+    }
     if (r->ground_kind == IKC_GROUND_FILE && (code = read_height_field(r->field_path, &r->field)) != IKC_EXIT_OK)
         return code;
     code = ikc_humanoid_find("solve", s, r->map_path, &r->humanoid);
@@ -385,8 +567,54 @@ static void ground_json(const ikc_roles *r, cJSON *h) {
     }
 }
 
+static void full_body_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root) {
+    static const char *const status[] = {"off", "kept", "no support", "lost"};
+    const ik_humanoid *rig = &r->humanoid.rig;
+    const ik_full_body_report *rep = &r->body_report;
+    cJSON *h = cJSON_AddObjectToObject(root, "full_body"), *list = cJSON_AddArrayToObject(h, "effectors"), *b, *poly;
+    int e;
+    for (e = 0; e < IK_FB_EFFECTOR_COUNT; ++e) {
+        cJSON *o;
+        int joint = effector_joint(rig, e);
+        if (!r->reach_given[e] && !r->pinned[e]) continue;
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "role", ik_full_body_effector_name(e));
+        if (joint >= 0)
+            cJSON_AddItemToObject(o, "joint", ikc_json_text(ik_skeleton_name(skeleton, joint)));
+        else
+            cJSON_AddNullToObject(o, "joint");
+        cJSON_AddBoolToObject(o, "pinned", r->pinned[e]);
+        if (r->reach_given[e])
+            cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->reach_ms[e]));
+        else
+            cJSON_AddNullToObject(o, "target");
+        cJSON_AddItemToObject(o, "position", ikc_vec3_json(r->effector_ms[e]));
+        cJSON_AddNumberToObject(o, "residual", (double)rep->residual[e]);
+        cJSON_AddBoolToObject(o, "reached", rep->reached[e]);
+        cJSON_AddItemToArray(list, o);
+    }
+    b = cJSON_AddObjectToObject(h, "balance");
+    cJSON_AddStringToObject(b, "status", status[rep->balance]);
+    cJSON_AddItemToObject(b, "centre_of_mass", ikc_vec3_json(rep->centre_of_mass_ms));
+    cJSON_AddNumberToObject(b, "support_distance", (double)rep->support_distance);
+    poly = cJSON_AddArrayToObject(b, "support");
+    for (e = 0; e < rep->support_count; ++e) cJSON_AddItemToArray(poly, ikc_vec3_json(rep->support_ms[e]));
+    if (r->look_given) {
+        cJSON *o = cJSON_AddObjectToObject(h, "look_at");
+        cJSON_AddItemToObject(o, "target", ikc_vec3_json(r->look_ms));
+        cJSON_AddNumberToObject(o, "residual_degrees", (double)ik_deg(rep->look_error));
+    }
+    cJSON_AddStringToObject(h, "summary", r->body_summary);
+    cJSON_AddNumberToObject(h, "iterations", rep->iterations);
+    cJSON_AddNumberToObject(h, "microseconds", r->microseconds);
+}
+
 void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root) {
     const ik_humanoid *rig = &r->humanoid.rig;
+    if (ikc_roles_full_body(r)) {
+        full_body_json(r, skeleton, root);
+        return;
+    }
     cJSON *h = cJSON_AddObjectToObject(root, "humanoid"), *map = cJSON_AddObjectToObject(h, "map");
     cJSON *goals = cJSON_AddArrayToObject(h, "goals"), *feet;
     int role, k;
@@ -447,6 +675,20 @@ void ikc_roles_json(const ikc_roles *r, const ik_skeleton *skeleton, cJSON *root
 
 void ikc_roles_table(const ikc_roles *r, const ik_skeleton *skeleton) {
     int k;
+    if (ikc_roles_full_body(r)) {
+        for (k = 0; k < IK_FB_EFFECTOR_COUNT; ++k) {
+            int joint = effector_joint(&r->humanoid.rig, k);
+            ik_vec3 t = r->reach_given[k] ? r->reach_ms[k] : r->effector_ms[k];
+            if (!r->reach_given[k] && !r->pinned[k]) continue;
+            printf("%-20s %-9s (%7.3f, %7.3f, %7.3f) %-7s %11.3e %6d %10.1f%s\n",
+                   joint >= 0 ? ikc_shown(ik_skeleton_name(skeleton, joint)) : "(virtual ankle)", "body", (double)t.x,
+                   (double)t.y, (double)t.z, r->body_report.reached[k] ? "yes" : "no",
+                   (double)r->body_report.residual[k], r->body_report.iterations, r->microseconds,
+                   r->pinned[k] ? "  pinned" : "");
+        }
+        printf("%s\n", r->body_summary);
+        return;
+    }
     for (k = 0; k < IK_LIMB_COUNT; ++k) {
         ik_vec3 t;
         int leg = k >= IK_LIMB_LEG_L;
@@ -470,6 +712,14 @@ void ikc_roles_table(const ikc_roles *r, const ik_skeleton *skeleton) {
 
 int ikc_roles_marks(const ikc_roles *r, ik_vec3 *points, int *reached) {
     int k, n = 0;
+    if (ikc_roles_full_body(r)) {
+        for (k = 0; k < IK_FB_EFFECTOR_COUNT && n < IK_LIMB_COUNT + 1; ++k)
+            if (r->reach_given[k]) {
+                points[n] = r->reach_ms[k];
+                reached[n++] = r->body_report.reached[k];
+            }
+        return n;
+    }
     for (k = 0; k < IK_LIMB_COUNT; ++k)
         if (r->goal_given[k]) {
             points[n] = r->goal_ms[k];

@@ -1,12 +1,16 @@
 /* `ikc solve` on a humanoid by role: hands and feet to points, the head
  * looking at a point, feet on the ground (a slope, stairs or a height-field
- * file), through the rig layer's full-body solve (ik_humanoid_solve). */
+ * file), through the rig layer's per-limb solve (ik_humanoid_solve); or,
+ * with --reach ROLE=x,y,z, --pin ROLE and --balance, the whole body
+ * following its effectors over its pinned feet (ik_full_body_run). */
 #ifndef IKC_SOLVE_ROLES_H
 #define IKC_SOLVE_ROLES_H
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
+#include <ikit/body_mass.h>
+#include <ikit/full_body.h>
 #include <ikit/ground.h>
 #include <ikit/height_field_file.h>
 #include <ikit/humanoid.h>
@@ -29,6 +33,11 @@ typedef struct ikc_roles {
     ik_real stairs_rise, stairs_run, stairs_azimuth_deg;
     const char *field_path;
     int animated; /* the pose is a clip's frame (--clip): feet are carried onto the ground, not planted */
+    /* the full body: --reach, --pin, --balance */
+    int reach_given[IK_FB_EFFECTOR_COUNT];
+    ik_vec3 reach_ms[IK_FB_EFFECTOR_COUNT];
+    int pinned[IK_FB_EFFECTOR_COUNT];
+    int balance;
 
     /* filled by ikc_roles_solve */
     ikc_humanoid humanoid;
@@ -40,7 +49,14 @@ typedef struct ikc_roles {
     ik_vec3 end_ms[IK_LIMB_COUNT]; /* where each wrist and ankle ended */
     ik_real limb_length[IK_LIMB_COUNT];
     ik_vec3 head_ms, gaze_ms; /* the head and its forward, for pictures */
+    ik_body_mass mass;
+    ik_full_body_report body_report;
+    ik_vec3 effector_ms[IK_FB_EFFECTOR_COUNT]; /* where each effector's joint ended */
+    char body_summary[512];                    /* ik_full_body_report_describe */
 } ikc_roles;
+
+/* The full body was asked for (--reach, --pin or --balance). */
+int ikc_roles_full_body(const ikc_roles *r);
 
 void ikc_roles_init(ikc_roles *r);
 /* Parse the role option at argv[*i] (advancing *i past its value): 1 when

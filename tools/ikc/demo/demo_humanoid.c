@@ -4,6 +4,8 @@
  * clavicles, two-bone arms and legs, feet on the ground with heel lift. */
 #include <string.h>
 
+#include <ikit/body_mass.h>
+#include <ikit/full_body.h>
 #include <ikit/humanoid.h>
 #include <ikit/prop.h>
 
@@ -338,6 +340,139 @@ static void look_scene(ikc_demo_state *d, const ikc_figure *f, ik_transform *kee
     memcpy(keep, pose[LOOK_FRAMES - 1], sizeof pose[0]);
 }
 
+/* ---- (e) the whole body: a box picked up, a high shelf, a wall ------------------- */
+
+#define BODY_CASES 3
+
+typedef struct body_timing {
+    const ik_full_body *job;
+    const ik_transform *start;
+} body_timing;
+
+static void body_solve_once(void *context) {
+    const body_timing *t = (const body_timing *)context;
+    static ik_transform pose[JOINTS];
+    static ik_mat4 model[JOINTS];
+    ik_full_body job = *t->job;
+    memcpy(pose, t->start, sizeof pose);
+    job.pose_ls = pose;
+    job.model_ms = model;
+    job.report = NULL;
+    ik_full_body_run(&job);
+}
+
+/* Three full-body jobs (ik_full_body_run) from the rest pose, both feet
+ * pinned: both hands on a box 0.62 m high in front (balance on: the hips
+ * go back as the trunk bends); the left hand up at a shelf 2.1 m high
+ * (balance on; no tiptoe, so as far as the body stretches); both hands on
+ * a wall 0.75 m ahead at chest height (balance off: the wall holds the
+ * body up). The dashed lines: the centre of mass dropped to the floor and
+ * the support polygon of the feet. */
+static void full_body_scene(ikc_demo_state *d, const ikc_figure *f) {
+    static ik_transform pose[BODY_CASES][JOINTS];
+    static ik_mat4 model[BODY_CASES][JOINTS], rest_model[JOINTS];
+    static ik_vec3 marks[BODY_CASES][2], lines[BODY_CASES][2 * (IK_FULL_BODY_MAX_SUPPORT + 1)];
+    static int reached[BODY_CASES][2], highlight[8];
+    static char titles[BODY_CASES][120], scratch[1024];
+    static const char *const names[BODY_CASES] = {"picking a box up", "reaching a high shelf", "pushing a wall"};
+    ik_body_mass mass;
+    ikc_panel panels[BODY_CASES];
+    ikc_picture pic;
+    int c, k, h = 0;
+    ik_skeleton_fk(&f->skeleton, f->rest_ls, NULL, rest_model);
+    if (ik_body_mass_init(&mass, &f->rig, IK_BODY_MASS_MALE, 75) != IK_OK ||
+        ik_full_body_scratch_size(&f->rig) > sizeof scratch) {
+        fprintf(stderr, "ikc demo: no mass model for the figure\n");
+        ++d->solve_failures;
+        return;
+    }
+    highlight[h++] = f->rig.pelvis;
+    for (k = 0; k < 2; ++k) highlight[h++] = f->rig.limb[IK_LIMB_ARM_L + k].start;
+    printf(
+        "\nScene 9: the whole body follows the hands, feet pinned (ik_full_body_run: pelvis, spine, chest,\n"
+        "neck and clavicles by damped least squares, the limbs by two-bone IK, balance over the feet)\n");
+    table_header("residual");
+    for (c = 0; c < BODY_CASES; ++c) {
+        ik_full_body job = ik_full_body_def();
+        ik_full_body_report report;
+        body_timing timing;
+        int n = 0, e;
+        double us;
+        char name[80];
+        job.rig = &f->rig;
+        job.mass = &mass;
+        job.reference_ls = f->rest_ls;
+        job.scratch = scratch;
+        job.scratch_bytes = sizeof scratch;
+        job.effector[IK_FB_FOOT_L].pinned = job.effector[IK_FB_FOOT_R].pinned = 1;
+        job.balance = c < 2;
+        if (c == 0) {
+            marks[c][n++] = ik_v3(0.17f, 0.62f, 0.42f);
+            marks[c][n++] = ik_v3(-0.17f, 0.62f, 0.42f);
+        } else if (c == 1) {
+            marks[c][n++] = ik_v3(0.15f, 2.10f, 0.35f);
+        } else {
+            /* the body tips forward from the feet rather than pushing its
+             * hips into the wall: a stiffer pelvis shift */
+            marks[c][n++] = ik_v3(0.20f, 1.30f, 0.75f);
+            marks[c][n++] = ik_v3(-0.20f, 1.30f, 0.75f);
+            job.stiffness[IK_FB_JOINT_PELVIS_SHIFT] = 6;
+        }
+        for (k = 0; k < n; ++k) {
+            job.effector[IK_FB_HAND_L + k].enabled = 1;
+            job.effector[IK_FB_HAND_L + k].position_ms = marks[c][k];
+        }
+        timing.job = &job;
+        timing.start = f->rest_ls;
+        us = ikc_demo_median_us(body_solve_once, &timing, 20);
+        memcpy(pose[c], f->rest_ls, sizeof pose[c]);
+        job.pose_ls = pose[c];
+        job.model_ms = model[c];
+        job.report = &report;
+        if (ik_full_body_run(&job) != IK_OK) {
+            fprintf(stderr, "ikc demo: full-body solve failed\n");
+            ++d->solve_failures;
+            continue;
+        }
+        for (k = 0; k < n; ++k) {
+            reached[c][k] = report.reached[IK_FB_HAND_L + k];
+            snprintf(name, sizeof name, "%s: %s hand", names[c], k == 0 ? "left" : "right");
+            table_row(name, marks[c][k], reached[c][k], report.residual[IK_FB_HAND_L + k], us);
+        }
+        /* the centre of mass dropped to the floor, and the support's edges */
+        e = 0;
+        lines[c][e++] = report.centre_of_mass_ms;
+        lines[c][e++] = ik_v3(report.centre_of_mass_ms.x, 0, report.centre_of_mass_ms.z);
+        for (k = 0; k < report.support_count; ++k) {
+            lines[c][e++] = report.support_ms[k];
+            lines[c][e++] = report.support_ms[(k + 1) % report.support_count];
+        }
+        panels[c] = figure_panel(f, pose[c], model[c], highlight, h);
+        panels[c].ghost_ms = rest_model;
+        panels[c].targets_ms = marks[c];
+        panels[c].target_reached = reached[c];
+        panels[c].target_count = n;
+        panels[c].lines_ms = lines[c];
+        panels[c].line_count = e / 2;
+        snprintf(titles[c], sizeof titles[c], "%s: %s, %s", names[c],
+                 report.reached[IK_FB_HAND_L] ? "reached" : "as far as it goes",
+                 report.balance == IK_BALANCE_KEPT  ? "balanced"
+                 : report.balance == IK_BALANCE_OFF ? "held by the wall"
+                                                    : "not balanced");
+        panels[c].title = titles[c];
+        {
+            char said[400];
+            ik_full_body_report_describe(&job, &report, said, sizeof said);
+            printf("  %s: %s%s\n", names[c], said, report.balance == IK_BALANCE_OFF ? " (balance off: the wall)" : "");
+        }
+    }
+    pic = ikc_demo_picture(
+        "Scene 9: the whole body follows the hands, feet pinned (dashed: the centre of mass "
+        "dropped to the floor, the feet's support)",
+        panels, BODY_CASES, 3, IKC_VIEW_SIDE, 1500, 700, NULL);
+    ikc_demo_save_picture(d, "humanoid_full_body", &pic);
+}
+
 int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int capacity) {
     const ikc_figure *f = d->figure;
     static ik_transform kept[4][JOINTS];
@@ -348,6 +483,7 @@ int ikc_demo_humanoid_scenes(ikc_demo_state *d, ikc_scene_skeleton *list, int ca
     stairs_scene(d, f, kept[1]);
     staff_scene(d, f, kept[2]);
     look_scene(d, f, kept[3]);
+    full_body_scene(d, f);
     for (k = 0; k < 4 && count < capacity; ++k) {
         list[count].name = names[k];
         list[count].skeleton = &f->skeleton;

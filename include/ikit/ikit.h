@@ -8,10 +8,10 @@
  *             a chain solve with the method picked at run time
  *   rig       humanoids, named limbs, ground, props, body directions,
  *             body frame in model space, limbs' natural bend, limb limits
-  *             as constraints, a body's mass model, full-body IK with
-  *             balance
-  *   robot     serial arms: forward kinematics, pose IK, analytic IK,
-  *             straight-line tool paths, the TRAC-IK benchmark protocol
+ *             as constraints, a body's mass model, full-body IK with
+ *             balance
+ *   robot     serial arms: forward kinematics, pose IK, analytic IK,
+ *             straight-line tool paths, the TRAC-IK benchmark protocol
  *   motion    foot contacts, clean-up, key fitting, walk, retargeting
  *   io        glTF, BVH, chain files, height fields, target tracks, URDF,
  *             assets, output files written whole or not at all

@@ -69,6 +69,7 @@
 /* robot */
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
+#include <ikit/robot_collision.h>
 #include <ikit/robot_analytic.h>
 #include <ikit/robot_protocol.h>
 
@@ -97,6 +98,8 @@
 #include <ikit/height_field_file.h>
 #include <ikit/target_track_file.h>
 #include <ikit/urdf.h>
+#include <ikit/stl.h>
+#include <ikit/urdf_collision.h>
 #include <ikit/asset.h>
 
 #endif

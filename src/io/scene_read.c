@@ -1,0 +1,297 @@
+/* ikit io: scenes of obstacles from JSON (see urdf_collision.h), on cJSON. */
+#include <ikit/stl.h>
+#include <ikit/urdf_collision.h>
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file_read.h"
+
+static ik_result fail_path(ik_error *error, ik_result r, const char *path, const char *fmt, const char *detail) {
+    ik_error_set(error, 0, 0, -1, "%.80s: %s%.160s", path, fmt, detail ? detail : "");
+    if (error) snprintf(error->path, sizeof error->path, "%s", path);
+    return r;
+}
+
+/* `count` finite numbers of array `item` into out. */
+static ik_result read_numbers(const cJSON *item, double *out, int count, const char *path, ik_error *error) {
+    int k = 0;
+    const cJSON *n;
+    char message[64];
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != count) {
+        snprintf(message, sizeof message, "expected an array of %d numbers", count);
+        return fail_path(error, IK_ERR_PARSE, path, message, NULL);
+    }
+    cJSON_ArrayForEach(n, item) {
+        if (!cJSON_IsNumber(n)) return fail_path(error, IK_ERR_PARSE, path, "expected numbers only", NULL);
+        out[k] = n->valuedouble;
+        if (!isfinite(out[k]) || fabs(out[k]) > 1e30) {
+            snprintf(message, sizeof message, "number %d is not finite", k + 1);
+            return fail_path(error, IK_ERR_NONFINITE, path, message, NULL);
+        }
+        ++k;
+    }
+    return IK_OK;
+}
+
+/* The transform from `frame` to the base: both must hang from the root
+ * through fixed joints only (or be the same link). */
+static ik_result frame_to_base(const ik_urdf *u, const char *frame, const char *base_link, ik_transform *out,
+                               ik_error *error) {
+    int f, b, k;
+    ik_transform to_root[2];
+    ik_result r;
+    *out = ik_transform_identity();
+    if (!frame || (base_link && strcmp(frame, base_link) == 0)) return IK_OK;
+    if (!u || !base_link) {
+        ik_error_set(error, 0, 0, -1, "/frame: '%.60s' is not the base (no robot given)", frame);
+        return IK_ERR_NOT_FOUND;
+    }
+    r = ik_urdf_find_link(u, frame, &f, error);
+    if (r == IK_OK) r = ik_urdf_find_link(u, base_link, &b, error);
+    if (r != IK_OK) {
+        char message[sizeof error->message];
+        if (error) {
+            snprintf(message, sizeof message, "%s", error->message);
+            ik_error_set(error, 0, 0, -1, "/frame: %.200s", message);
+        }
+        return r;
+    }
+    for (k = 0; k < 2; ++k) {
+        int link = k == 0 ? f : b, steps = 0;
+        ik_transform t = ik_transform_identity();
+        while (u->links[link].parent_joint >= 0 && steps++ <= u->link_count) {
+            const ik_urdf_joint *j = &u->joints[u->links[link].parent_joint];
+            if (j->type != IK_ROBOT_FIXED) {
+                ik_error_set(error, 0, 0, -1,
+                             "/frame: link '%.60s' moves against the base '%.60s' (joint '%.60s' is not fixed); "
+                             "obstacles need a frame fixed to the base",
+                             frame, base_link, j->name);
+                return IK_ERR_HIERARCHY;
+            }
+            t = ik_transform_mul(j->origin, t);
+            link = j->parent_link;
+        }
+        to_root[k] = t;
+    }
+    *out = ik_transform_mul(ik_transform_inverse(to_root[1]), to_root[0]);
+    return IK_OK;
+}
+
+static ik_result read_obstacle(const cJSON *item, int index, ik_transform frame_bs, const ik_mesh_paths *paths,
+                               ik_scene *scene, ik_error *error) {
+    char path[64], field[96];
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(item, "name");
+    const cJSON *box = cJSON_GetObjectItemCaseSensitive(item, "box");
+    const cJSON *cylinder = cJSON_GetObjectItemCaseSensitive(item, "cylinder");
+    const cJSON *sphere = cJSON_GetObjectItemCaseSensitive(item, "sphere");
+    const cJSON *mesh = cJSON_GetObjectItemCaseSensitive(item, "mesh");
+    const cJSON *pose = cJSON_GetObjectItemCaseSensitive(item, "pose");
+    ik_obstacle *o = &scene->obstacles[index];
+    double p[7] = {0, 0, 0, 0, 0, 0, 1}, v[3];
+    ik_transform local;
+    ik_result r;
+    size_t length;
+    int shapes = (box != NULL) + (cylinder != NULL) + (sphere != NULL) + (mesh != NULL);
+    snprintf(path, sizeof path, "/obstacles/%d", index);
+    if (!cJSON_IsObject(item)) return fail_path(error, IK_ERR_PARSE, path, "expected an object", NULL);
+    if (shapes != 1)
+        return fail_path(error, IK_ERR_PARSE, path, "expected exactly one of box, cylinder, sphere, mesh", NULL);
+    if (name && !cJSON_IsString(name)) return fail_path(error, IK_ERR_PARSE, path, "/name: expected a string", NULL);
+    {
+        char fallback[32];
+        const char *text = name ? name->valuestring : fallback;
+        snprintf(fallback, sizeof fallback, "obstacle %d", index);
+        length = strlen(text);
+        scene->names[index] = (char *)malloc(length + 1);
+        if (!scene->names[index]) return IK_ERR_NO_MEMORY;
+        memcpy(scene->names[index], text, length + 1);
+        o->name = scene->names[index];
+    }
+    if (pose) {
+        snprintf(field, sizeof field, "%s/pose", path);
+        if (!cJSON_IsArray(pose) || (cJSON_GetArraySize(pose) != 3 && cJSON_GetArraySize(pose) != 7))
+            return fail_path(error, IK_ERR_PARSE, field, "expected [x, y, z] or [x, y, z, qx, qy, qz, qw]", NULL);
+        r = read_numbers(pose, p, cJSON_GetArraySize(pose), field, error);
+        if (r != IK_OK) return r;
+        {
+            double n = sqrt(p[3] * p[3] + p[4] * p[4] + p[5] * p[5] + p[6] * p[6]);
+            if (fabs(n - 1) > 1e-3)
+                return fail_path(error, IK_ERR_RANGE, field, "the quaternion is not of unit length", NULL);
+            for (r = 3; r < 7; ++r) p[r] /= n;
+            r = IK_OK;
+        }
+    }
+    local = ik_transform_make(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]),
+                              ik_q((ik_real)p[3], (ik_real)p[4], (ik_real)p[5], (ik_real)p[6]), ik_v3(1, 1, 1));
+    if (box) {
+        snprintf(field, sizeof field, "%s/box", path);
+        r = read_numbers(box, v, 3, field, error);
+        if (r != IK_OK) return r;
+        if (!(v[0] > 0 && v[1] > 0 && v[2] > 0))
+            return fail_path(error, IK_ERR_RANGE, field, "sizes must be > 0", NULL);
+        o->shape = IK_OBSTACLE_BOX;
+        o->half_extents = ik_v3((ik_real)(v[0] / 2), (ik_real)(v[1] / 2), (ik_real)(v[2] / 2));
+    } else if (cylinder) {
+        snprintf(field, sizeof field, "%s/cylinder", path);
+        r = read_numbers(cylinder, v, 2, field, error);
+        if (r != IK_OK) return r;
+        if (!(v[0] > 0 && v[1] > 0))
+            return fail_path(error, IK_ERR_RANGE, field, "radius and length must be > 0", NULL);
+        o->shape = IK_OBSTACLE_CYLINDER;
+        o->radius = (ik_real)v[0];
+        o->half_length = (ik_real)(v[1] / 2);
+    } else if (sphere) {
+        snprintf(field, sizeof field, "%s/sphere", path);
+        if (!cJSON_IsNumber(sphere)) return fail_path(error, IK_ERR_PARSE, field, "expected a radius", NULL);
+        if (!isfinite(sphere->valuedouble) || fabs(sphere->valuedouble) > 1e30)
+            return fail_path(error, IK_ERR_NONFINITE, field, "not finite", NULL);
+        if (!(sphere->valuedouble > 0)) return fail_path(error, IK_ERR_RANGE, field, "radius must be > 0", NULL);
+        o->shape = IK_OBSTACLE_SPHERE;
+        o->radius = (ik_real)sphere->valuedouble;
+    } else {
+        const cJSON *scale_item = cJSON_GetObjectItemCaseSensitive(item, "scale");
+        double scale[3] = {1, 1, 1}, lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+        char file[1024];
+        ik_mesh *m = NULL;
+        ik_error inner;
+        size_t i;
+        int k;
+        snprintf(field, sizeof field, "%s/mesh", path);
+        if (!cJSON_IsString(mesh)) return fail_path(error, IK_ERR_PARSE, field, "expected a file name", NULL);
+        if (scale_item) {
+            snprintf(field, sizeof field, "%s/scale", path);
+            r = read_numbers(scale_item, scale, 3, field, error);
+            if (r != IK_OK) return r;
+            snprintf(field, sizeof field, "%s/mesh", path);
+        }
+        r = ik_urdf_mesh_path(mesh->valuestring, paths ? paths->urdf_dir : NULL, paths ? paths->packages : NULL,
+                              paths ? paths->package_count : 0, file, sizeof file, &inner);
+        if (r == IK_OK) r = ik_stl_read_file(file, &m, &inner);
+        if (r != IK_OK) return fail_path(error, r, field, "", inner.message);
+        for (i = 0; i < 3 * m->triangle_count; ++i)
+            for (k = 0; k < 3; ++k) {
+                double x = (double)m->vertices[3 * i + k] * scale[k];
+                if (x < lo[k]) lo[k] = x;
+                if (x > hi[k]) hi[k] = x;
+            }
+        ik_mesh_free(m);
+        o->shape = IK_OBSTACLE_BOX;
+        /* The bounding box, widened by a part in a million for rounding
+         * (a flat mesh gets a sliver of thickness). */
+        for (k = 0; k < 3; ++k) {
+            double widen = 1e-6 * (fabs(lo[k]) + fabs(hi[k])) + 1e-7;
+            v[k] = 0.5 * (hi[k] - lo[k]) + widen;
+            lo[k] = 0.5 * (lo[k] + hi[k]);
+        }
+        o->half_extents = ik_v3((ik_real)v[0], (ik_real)v[1], (ik_real)v[2]);
+        local = ik_transform_mul(local, ik_transform_make(ik_v3((ik_real)lo[0], (ik_real)lo[1], (ik_real)lo[2]),
+                                                          ik_quat_identity(), ik_v3(1, 1, 1)));
+        scene->from_mesh[index] = 1;
+    }
+    o->pose_bs = ik_transform_mul(frame_bs, local);
+    if (!ik_transform_finite(o->pose_bs))
+        return fail_path(error, IK_ERR_NONFINITE, path, "the pose is out of range", NULL);
+    return IK_OK;
+}
+
+ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urdf, const char *base_link,
+                               const ik_mesh_paths *paths, ik_scene **out, ik_error *error) {
+    cJSON *root;
+    const cJSON *frame, *obstacles, *item;
+    ik_scene *scene;
+    ik_transform frame_bs;
+    ik_result r = IK_OK;
+    int count, k = 0;
+    ik_error_clear(error);
+    if (!out) return IK_ERR_NULL;
+    *out = NULL;
+    if (!data) return IK_ERR_NULL;
+    root = cJSON_ParseWithLength(data, size);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long offset = at && at >= data && at <= data + size ? (long)(at - data) : -1;
+        ik_error_set(error, 0, 0, offset, "scene: malformed JSON (near byte %ld)", offset);
+        return IK_ERR_PARSE;
+    }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return fail_path(error, IK_ERR_PARSE, "/", "expected an object", NULL);
+    }
+    frame = cJSON_GetObjectItemCaseSensitive(root, "frame");
+    obstacles = cJSON_GetObjectItemCaseSensitive(root, "obstacles");
+    if (frame && !cJSON_IsString(frame)) r = fail_path(error, IK_ERR_PARSE, "/frame", "expected a link name", NULL);
+    if (r == IK_OK && !cJSON_IsArray(obstacles))
+        r = fail_path(error, IK_ERR_PARSE, "/obstacles", "expected an array of obstacles", NULL);
+    if (r == IK_OK) r = frame_to_base(urdf, frame ? frame->valuestring : NULL, base_link, &frame_bs, error);
+    count = r == IK_OK ? cJSON_GetArraySize(obstacles) : 0;
+    if (r == IK_OK && count > IK_COLLISION_MAX_OBSTACLES)
+        r = fail_path(error, IK_ERR_RANGE, "/obstacles", "more obstacles than IK_COLLISION_MAX_OBSTACLES", NULL);
+    if (r != IK_OK) {
+        cJSON_Delete(root);
+        return r;
+    }
+    scene = (ik_scene *)calloc(1, sizeof *scene);
+    if (scene) {
+        scene->obstacles = (ik_obstacle *)calloc((size_t)count + 1, sizeof *scene->obstacles);
+        scene->names = (char **)calloc((size_t)count + 1, sizeof *scene->names);
+        scene->from_mesh = (int *)calloc((size_t)count + 1, sizeof *scene->from_mesh);
+    }
+    if (!scene || !scene->obstacles || !scene->names || !scene->from_mesh) r = IK_ERR_NO_MEMORY;
+    if (r == IK_OK) {
+        scene->obstacle_count = count;
+        cJSON_ArrayForEach(item, obstacles) {
+            r = read_obstacle(item, k++, frame_bs, paths, scene, error);
+            if (r != IK_OK) break;
+        }
+    }
+    cJSON_Delete(root);
+    if (r != IK_OK) {
+        if (r == IK_ERR_NO_MEMORY && (!error || !error->message[0])) ik_error_set(error, 0, 0, -1, "out of memory");
+        ik_scene_free(scene);
+        return r;
+    }
+    *out = scene;
+    return IK_OK;
+}
+
+ik_result ik_scene_read_file(const char *path, const ik_urdf *urdf, const char *base_link,
+                             const ik_mesh_paths *paths, ik_scene **out, ik_error *error) {
+    char *data = NULL, dir[1024];
+    const char *slash;
+    size_t size = 0;
+    ik_mesh_paths own;
+    ik_result r;
+    ik_error_clear(error);
+    if (!out) return IK_ERR_NULL;
+    *out = NULL;
+    if (!path) return IK_ERR_NULL;
+    r = ik_io_read_file(path, &data, &size, error);
+    if (r != IK_OK) return r;
+    memset(&own, 0, sizeof own);
+    if (paths) own = *paths;
+    slash = strrchr(path, '/');
+    if (slash && (size_t)(slash - path) < sizeof dir) {
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+        own.urdf_dir = slash == path ? "/" : dir;
+    } else {
+        own.urdf_dir = NULL;
+    }
+    r = ik_scene_read_memory(data, size, urdf, base_link, &own, out, error);
+    free(data);
+    return r;
+}
+
+void ik_scene_free(ik_scene *scene) {
+    int k;
+    if (!scene) return;
+    if (scene->names)
+        for (k = 0; k < scene->obstacle_count; ++k) free(scene->names[k]);
+    free(scene->names);
+    free(scene->obstacles);
+    free(scene->from_mesh);
+    free(scene);
+}

@@ -70,6 +70,7 @@
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
 #include <ikit/robot_collision.h>
+#include <ikit/robot_free_ik.h>
 #include <ikit/robot_analytic.h>
 #include <ikit/robot_protocol.h>
 

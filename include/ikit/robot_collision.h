@@ -122,8 +122,8 @@ typedef struct ik_obstacle {
 
 /* One pair and its distance (negative: the volumes overlap). */
 typedef struct ik_collision_pair {
-    int link;    /* a model link */
-    int other;   /* another link (>= 0), or -1 - k for obstacle k */
+    int link;  /* a model link */
+    int other; /* another link (>= 0), or -1 - k for obstacle k */
     double distance;
 } ik_collision_pair;
 
@@ -133,7 +133,7 @@ typedef struct ik_robot_collision_report {
     ik_collision_pair closest; /* the pair giving it */
     int contact_count;         /* pairs closer than the margin */
     ik_collision_pair contacts[IK_COLLISION_MAX_CONTACTS]; /* the closest of them, nearest first */
-    double link_clearance[IK_COLLISION_MAX_LINKS];          /* each link's smallest distance (1e30 when none) */
+    double link_clearance[IK_COLLISION_MAX_LINKS];         /* each link's smallest distance (1e30 when none) */
 } ik_robot_collision_report;
 
 /* The report at configuration q [chain->variable_count]: every checked
@@ -141,22 +141,23 @@ typedef struct ik_robot_collision_report {
  * IK_ERR_NONFINITE (q, margin, an obstacle), IK_ERR_RANGE (margin < 0, an
  * obstacle size <= 0, a link frame beyond the chain, obstacle_count < 0),
  * IK_ERR_CAPACITY (more than IK_COLLISION_MAX_OBSTACLES obstacles). */
-ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const ik_robot_chain *chain,
-                                   const ik_real *q, const ik_obstacle *obstacles, int obstacle_count,
-                                   ik_real margin, ik_robot_collision_report *report);
+ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q,
+                                   const ik_obstacle *obstacles, int obstacle_count, ik_real margin,
+                                   ik_robot_collision_report *report);
 /* Whether q is free with the margin, stopping at the first pair closer
  * (the fast test a solver makes many times). Errors as above. */
 ik_result ik_robot_collision_free(const ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q,
                                   const ik_obstacle *obstacles, int obstacle_count, ik_real margin, ik_bool *is_free);
 
-/* Marks the pairs not to test: adjacent links, pairs overlapping at q_rest
- * [variable_count] (NULL: each variable's value nearest 0 inside its
- * limits), and pairs whose distance stays above `clearance` over `samples`
- * random configurations inside the limits drawn from `seed` (samples 0:
- * none marked so). Pairs already disabled stay so. Errors as the check, and
- * IK_ERR_RANGE for samples < 0 or clearance < 0. */
-ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_robot_chain *chain,
-                                   const ik_real *q_rest, int samples, uint64_t seed, ik_real clearance);
+/* Marks the pairs not to test: adjacent links, pairs closer than
+ * `clearance` at q_rest [variable_count] (NULL: each variable's value
+ * nearest 0 inside its limits), and pairs whose distance stays above
+ * `clearance` over `samples` random configurations inside the limits drawn
+ * from `seed` (samples 0: none marked so). A clearance at least the margin
+ * the checks will use keeps "never" honest (MoveIt samples with none). Pairs already disabled stay so. Errors as the
+ * check, and IK_ERR_RANGE for samples < 0 or clearance < 0. */
+ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q_rest,
+                                   int samples, uint64_t seed, ik_real clearance);
 /* Marks the pair of links named a and b not to test (IK_PAIR_DISABLED).
  * IK_ERR_NOT_FOUND when either is not a link of the model. */
 ik_result ik_robot_collision_disable(ik_robot_collision_model *model, const char *a, const char *b);

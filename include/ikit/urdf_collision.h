@@ -41,8 +41,8 @@ extern "C" {
 
 /* Where meshes are found (see ik_urdf_mesh_path). */
 typedef struct ik_mesh_paths {
-    const char *urdf_dir;          /* relative mesh paths start here; NULL: the working directory */
-    const char *const *packages;   /* "NAME=DIR" entries */
+    const char *urdf_dir;        /* relative mesh paths start here; NULL: the working directory */
+    const char *const *packages; /* "NAME=DIR" entries */
     int package_count;
 } ik_mesh_paths;
 
@@ -62,8 +62,7 @@ ik_result ik_urdf_collision_model(const ik_urdf *urdf, const char *base_link, co
  * naming links without geometry are passed over). Errors as the URDF
  * reader's for a malformed file; IK_ERR_PARSE for a <disable_collisions>
  * without link1 or link2. */
-ik_result ik_srdf_disable_collisions(const char *path, ik_robot_collision_model *model, int *disabled,
-                                     ik_error *error);
+ik_result ik_srdf_disable_collisions(const char *path, ik_robot_collision_model *model, int *disabled, ik_error *error);
 ik_result ik_srdf_disable_collisions_memory(const char *data, size_t size, ik_robot_collision_model *model,
                                             int *disabled, ik_error *error);
 
@@ -84,8 +83,8 @@ typedef struct ik_scene {
  * moves against the base), the STL reader's for meshes. */
 ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urdf, const char *base_link,
                                const ik_mesh_paths *paths, ik_scene **out, ik_error *error);
-ik_result ik_scene_read_file(const char *path, const ik_urdf *urdf, const char *base_link,
-                             const ik_mesh_paths *paths, ik_scene **out, ik_error *error);
+ik_result ik_scene_read_file(const char *path, const ik_urdf *urdf, const char *base_link, const ik_mesh_paths *paths,
+                             ik_scene **out, ik_error *error);
 void ik_scene_free(ik_scene *scene);
 
 #ifdef __cplusplus

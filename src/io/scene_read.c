@@ -258,8 +258,8 @@ ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urd
     return IK_OK;
 }
 
-ik_result ik_scene_read_file(const char *path, const ik_urdf *urdf, const char *base_link,
-                             const ik_mesh_paths *paths, ik_scene **out, ik_error *error) {
+ik_result ik_scene_read_file(const char *path, const ik_urdf *urdf, const char *base_link, const ik_mesh_paths *paths,
+                             ik_scene **out, ik_error *error) {
     char *data = NULL, dir[1024];
     const char *slash;
     size_t size = 0;

@@ -142,7 +142,7 @@ static ik_result read_ascii(const char *data, size_t size, ik_mesh *mesh, ik_err
     rd.mesh = mesh;
     rd.error = error;
     ik_text_scan_init(&rd.scan, data, size, 0);
-    ik_text_next(&rd.scan, &t, 1); /* "solid", checked by the caller */
+    ik_text_next(&rd.scan, &t, 1);                                         /* "solid", checked by the caller */
     while (ik_text_skip_blank(&rd.scan, 0)) ik_text_next(&rd.scan, &t, 0); /* the solid's name */
     for (;;) {
         if (!ik_text_next(&rd.scan, &t, 1)) return fail_token(&rd, &t, IK_ERR_PARSE, "expected 'endsolid' at the end");

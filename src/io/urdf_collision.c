@@ -32,8 +32,8 @@ static ik_result join_path(const char *dir, size_t dir_length, const char *rest,
     return IK_OK;
 }
 
-ik_result ik_urdf_mesh_path(const char *filename, const char *urdf_dir, const char *const *packages,
-                            int package_count, char *out, size_t out_size, ik_error *error) {
+ik_result ik_urdf_mesh_path(const char *filename, const char *urdf_dir, const char *const *packages, int package_count,
+                            char *out, size_t out_size, ik_error *error) {
     ik_error_clear(error);
     if (!filename || !out || (package_count > 0 && !packages)) return IK_ERR_NULL;
     if (strncmp(filename, "package://", 10) == 0) {
@@ -83,7 +83,8 @@ ik_result ik_urdf_mesh_path(const char *filename, const char *urdf_dir, const ch
 static ik_transform joint_at_rest(const ik_urdf_joint *j) {
     double v = 0;
     ik_transform motion = ik_transform_identity();
-    if (j->type == IK_ROBOT_REVOLUTE || j->type == IK_ROBOT_PRISMATIC) v = j->lower > 0 ? j->lower : (j->upper < 0 ? j->upper : 0);
+    if (j->type == IK_ROBOT_REVOLUTE || j->type == IK_ROBOT_PRISMATIC)
+        v = j->lower > 0 ? j->lower : (j->upper < 0 ? j->upper : 0);
     if (j->type == IK_ROBOT_REVOLUTE || j->type == IK_ROBOT_CONTINUOUS)
         motion.rotation = ik_quat_from_axis_angle(j->axis, (ik_real)v);
     else if (j->type == IK_ROBOT_PRISMATIC)
@@ -97,43 +98,43 @@ static ik_result link_capsule(const ik_urdf *u, const ik_urdf_collision *c, ik_t
     const char *link = u->links[c->link].name;
     ik_result r;
     switch (c->geometry) {
-    case IK_URDF_GEOMETRY_BOX:
-        *out = ik_capsule_of_box(t, ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]));
-        return IK_OK;
-    case IK_URDF_GEOMETRY_CYLINDER:
-        *out = ik_capsule_of_cylinder(t, (ik_real)c->size[0], (ik_real)c->size[1]);
-        return IK_OK;
-    case IK_URDF_GEOMETRY_SPHERE:
-        *out = ik_capsule_of_sphere(t, (ik_real)c->size[0]);
-        return IK_OK;
-    case IK_URDF_GEOMETRY_MESH: {
-        char path[1024];
-        ik_mesh *mesh = NULL;
-        ik_error inner;
-        r = ik_urdf_mesh_path(c->mesh_filename, paths ? paths->urdf_dir : NULL, paths ? paths->packages : NULL,
-                              paths ? paths->package_count : 0, path, sizeof path, &inner);
-        if (r != IK_OK) {
-            ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision>: %s", link, inner.message);
+        case IK_URDF_GEOMETRY_BOX:
+            *out = ik_capsule_of_box(t, ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]));
+            return IK_OK;
+        case IK_URDF_GEOMETRY_CYLINDER:
+            *out = ik_capsule_of_cylinder(t, (ik_real)c->size[0], (ik_real)c->size[1]);
+            return IK_OK;
+        case IK_URDF_GEOMETRY_SPHERE:
+            *out = ik_capsule_of_sphere(t, (ik_real)c->size[0]);
+            return IK_OK;
+        case IK_URDF_GEOMETRY_MESH: {
+            char path[1024];
+            ik_mesh *mesh = NULL;
+            ik_error inner;
+            r = ik_urdf_mesh_path(c->mesh_filename, paths ? paths->urdf_dir : NULL, paths ? paths->packages : NULL,
+                                  paths ? paths->package_count : 0, path, sizeof path, &inner);
+            if (r != IK_OK) {
+                ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision>: %s", link, inner.message);
+                return r;
+            }
+            r = ik_stl_read_file(path, &mesh, &inner);
+            if (r != IK_OK) {
+                ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision> mesh '%.80s': %s", link,
+                             c->mesh_filename, inner.message);
+                return r;
+            }
+            r = ik_capsule_fit(mesh->vertices, 3 * mesh->triangle_count,
+                               ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]), t, out);
+            ik_mesh_free(mesh);
+            if (r != IK_OK)
+                ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision> mesh '%.80s': %s", link,
+                             c->mesh_filename, ik_result_str(r));
             return r;
         }
-        r = ik_stl_read_file(path, &mesh, &inner);
-        if (r != IK_OK) {
-            ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision> mesh '%.80s': %s", link,
-                         c->mesh_filename, inner.message);
-            return r;
-        }
-        r = ik_capsule_fit(mesh->vertices, 3 * mesh->triangle_count,
-                           ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]), t, out);
-        ik_mesh_free(mesh);
-        if (r != IK_OK)
-            ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision> mesh '%.80s': %s", link,
-                         c->mesh_filename, ik_result_str(r));
-        return r;
-    }
-    default:
-        ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision>: geometry <%.40s> is not supported",
-                     link, c->mesh_filename ? c->mesh_filename : "?");
-        return IK_ERR_UNSUPPORTED;
+        default:
+            ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision>: geometry <%.40s> is not supported",
+                         link, c->mesh_filename ? c->mesh_filename : "?");
+            return IK_ERR_UNSUPPORTED;
     }
 }
 

@@ -156,12 +156,18 @@ static double segment_box_distance(d3 a, d3 b, d3 h) {
 
 const char *ik_collision_pair_state_str(ik_collision_pair_state state) {
     switch (state) {
-    case IK_PAIR_CHECKED: return "checked";
-    case IK_PAIR_ADJACENT: return "adjacent";
-    case IK_PAIR_AT_REST: return "at rest";
-    case IK_PAIR_NEVER: return "never";
-    case IK_PAIR_DISABLED: return "disabled";
-    case IK_PAIR_EMPTY: return "empty";
+        case IK_PAIR_CHECKED:
+            return "checked";
+        case IK_PAIR_ADJACENT:
+            return "adjacent";
+        case IK_PAIR_AT_REST:
+            return "at rest";
+        case IK_PAIR_NEVER:
+            return "never";
+        case IK_PAIR_DISABLED:
+            return "disabled";
+        case IK_PAIR_EMPTY:
+            return "empty";
     }
     return "unknown";
 }
@@ -219,8 +225,8 @@ ik_result ik_robot_collision_disable(ik_robot_collision_model *model, const char
 
 /* The points as the fit sees them: scaled, then moved into the frame. */
 static d3 fit_point(const float *xyz, size_t i, d3 scale, const frame_d *f) {
-    return frame_apply(f, d3_make((double)xyz[3 * i] * scale.x, (double)xyz[3 * i + 1] * scale.y,
-                                  (double)xyz[3 * i + 2] * scale.z));
+    return frame_apply(
+        f, d3_make((double)xyz[3 * i] * scale.x, (double)xyz[3 * i + 1] * scale.y, (double)xyz[3 * i + 2] * scale.z));
 }
 
 /* The capsule along unit axis u holding every point: the axis line passes
@@ -514,10 +520,11 @@ static void prepare_obstacles(const ik_obstacle *obstacles, int count, obstacle_
 
 /* Capsule j of the posed model against obstacle o. */
 static double capsule_obstacle(const posed *p, int j, const obstacle_d *o) {
-    if (o->shape == IK_OBSTACLE_SPHERE) return sqrt(point_segment_sq(o->a, p->a[j], p->b[j])) - o->radius - p->radius[j];
+    if (o->shape == IK_OBSTACLE_SPHERE)
+        return sqrt(point_segment_sq(o->a, p->a[j], p->b[j])) - o->radius - p->radius[j];
     {
-        double box = segment_box_distance(frame_local(&o->f, p->a[j]), frame_local(&o->f, p->b[j]), o->half) -
-                     p->radius[j];
+        double box =
+            segment_box_distance(frame_local(&o->f, p->a[j]), frame_local(&o->f, p->b[j]), o->half) - p->radius[j];
         if (o->shape == IK_OBSTACLE_CYLINDER) {
             double cap = sqrt(segment_segment_sq(p->a[j], p->b[j], o->a, o->b)) - o->radius - p->radius[j];
             if (cap > box) box = cap;
@@ -634,9 +641,9 @@ static ik_bool run_pairs(const ik_robot_collision_model *model, const posed *p, 
 /* Most obstacles a query takes (their double copies live on the stack). */
 #define MAX_OBSTACLES IK_COLLISION_MAX_OBSTACLES
 
-ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const ik_robot_chain *chain,
-                                   const ik_real *q, const ik_obstacle *obstacles, int obstacle_count,
-                                   ik_real margin, ik_robot_collision_report *report) {
+ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q,
+                                   const ik_obstacle *obstacles, int obstacle_count, ik_real margin,
+                                   ik_robot_collision_report *report) {
     posed p;
     obstacle_d od[MAX_OBSTACLES];
     ik_result r;
@@ -673,8 +680,8 @@ ik_result ik_robot_collision_free(const ik_robot_collision_model *model, const i
     return IK_OK;
 }
 
-ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_robot_chain *chain,
-                                   const ik_real *q_rest, int samples, uint64_t seed, ik_real clearance) {
+ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q_rest,
+                                   int samples, uint64_t seed, ik_real clearance) {
     ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
     ik_bool limited[IK_ROBOT_MAX_JOINTS];
     double nearest[IK_COLLISION_MAX_LINKS][IK_COLLISION_MAX_LINKS];
@@ -700,7 +707,7 @@ ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_rob
                 *state_lm = IK_PAIR_EMPTY;
             else if (model->link_parent[l] == m || model->link_parent[m] == l)
                 *state_lm = IK_PAIR_ADJACENT;
-            else if (link_distance(&p, l, m, NULL, FAR_AWAY) < 0)
+            else if (link_distance(&p, l, m, NULL, FAR_AWAY) < (double)clearance)
                 *state_lm = IK_PAIR_AT_REST;
             nearest[l][m] = FAR_AWAY;
         }

@@ -45,8 +45,9 @@ int main(int argc, char **argv) {
     FILE *csv = fopen("bench_robot_cell.csv", "w");
     if (n < 1 || repeats < 1) return 2;
     if (csv)
-        fprintf(csv, "robot,scalar,goals,free_share_of_uniform,solved_free_pct,mean_ms,median_candidates,"
-                     "bare_pose_ik_mean_ms,bare_answers_free_pct\n");
+        fprintf(csv,
+                "robot,scalar,goals,free_share_of_uniform,solved_free_pct,mean_ms,median_candidates,"
+                "bare_pose_ik_mean_ms,bare_answers_free_pct\n");
     printf("collision-free pose IK, margin %.3f m, %d goals reachable collision-free, %d repeats (%s)\n",
            (double)MARGIN, n, repeats, BENCH_SCALAR);
     for (which = 0; which < ROBOT_CELL_COUNT; ++which) {
@@ -75,8 +76,7 @@ int main(int argc, char **argv) {
             ik_bool is_free = 0;
             ik_robot_random_configuration(lower, upper, cell.chain.variable_count, &state, q);
             ++tried;
-            ik_robot_collision_free(&cell.model, &cell.chain, q, cell.obstacles, cell.obstacle_count, MARGIN,
-                                    &is_free);
+            ik_robot_collision_free(&cell.model, &cell.chain, q, cell.obstacles, cell.obstacle_count, MARGIN, &is_free);
             if (!is_free) continue;
             ik_robot_fk(&cell.chain, q, &goals[kept++], NULL);
         }
@@ -135,10 +135,11 @@ int main(int argc, char **argv) {
             for (k = 0; k < kept; ++k) c[k] = cand[k];
             median_candidates = bench_median(c, kept);
             free(c);
-            printf("%-9s %5.1f %% of uniform configurations free; solved collision-free %6.2f %% of %d, mean %.3f ms "
-                   "a query (median %.0f candidates); bare pose IK %.3f ms, its answer free in %.1f %%\n",
-                   cell.name, 100.0 * kept / tried, solved_pct, kept, bench_median(times, repeats) * 1e3,
-                   median_candidates, bench_median(bare_times, repeats) * 1e3, bare_free_pct);
+            printf(
+                "%-9s %5.1f %% of uniform configurations free; solved collision-free %6.2f %% of %d, mean %.3f ms "
+                "a query (median %.0f candidates); bare pose IK %.3f ms, its answer free in %.1f %%\n",
+                cell.name, 100.0 * kept / tried, solved_pct, kept, bench_median(times, repeats) * 1e3,
+                median_candidates, bench_median(bare_times, repeats) * 1e3, bare_free_pct);
             if (csv)
                 fprintf(csv, "%s,%s,%d,%.4f,%.3f,%.5f,%.0f,%.5f,%.2f\n", cell.name, BENCH_SCALAR, kept,
                         (double)kept / tried, solved_pct, bench_median(times, repeats) * 1e3, median_candidates,

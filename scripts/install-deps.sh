@@ -3,7 +3,7 @@
 # Quick when they are already present; needs root (or sudo) otherwise.
 set -eu
 
-packages="cmake ninja-build make gcc g++ clang clang-format libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev python3-dev python3-pip python3-venv python3-setuptools python3-numpy python3-cffi python3-pytest python3-distributed liborocos-kdl-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
+packages="cmake ninja-build make gcc g++ clang clang-format libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev python3-dev python3-pip python3-venv python3-setuptools python3-numpy python3-cffi python3-pytest python3-distributed liborocos-kdl-dev libfcl-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
 
 missing=""
 for p in $packages; do

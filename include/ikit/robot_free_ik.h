@@ -48,12 +48,12 @@ typedef struct ik_robot_free_ik {
     int restart_iterations; /* the iteration budget of each restart's solve, >= 1; default 200 */
 
     /* Outputs (q_out required, the rest may be NULL). */
-    ik_real *q_out;                     /* [variable_count]: the solution (or the closest candidate) */
-    ik_bool *reached;                   /* the pose is reached within tolerance */
-    ik_bool *free;                      /* and every tested pair keeps the margin */
-    int *candidates;                    /* pose IK solves made */
-    ik_robot_collision_report *report;  /* the check of q_out (contacts when not free) */
-    ik_error *error_field;              /* as ik_robot_ik's */
+    ik_real *q_out;                    /* [variable_count]: the solution (or the closest candidate) */
+    ik_bool *reached;                  /* the pose is reached within tolerance */
+    ik_bool *free;                     /* and every tested pair keeps the margin */
+    int *candidates;                   /* pose IK solves made */
+    ik_robot_collision_report *report; /* the check of q_out (contacts when not free) */
+    ik_error *error_field;             /* as ik_robot_ik's */
 } ik_robot_free_ik;
 
 ik_robot_free_ik ik_robot_free_ik_def(void);

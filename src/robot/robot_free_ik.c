@@ -140,7 +140,8 @@ ik_result ik_robot_free_ik_run(const ik_robot_free_ik *job) {
 
     /* 3. Random restarts, where the closed form did not list every branch. */
     state = (uint64_t)job->ik.random_seed * 0x9E3779B97F4A7C15ull + 12345u;
-    while (!s.found && (!model || branches == 0) && s.candidates < job->max_candidates && !out_of_time(&job->ik, start)) {
+    while (!s.found && (!model || branches == 0) && s.candidates < job->max_candidates &&
+           !out_of_time(&job->ik, start)) {
         ik_robot_random_configuration(lower, upper, s.n, &state, seed);
         ik = job->ik;
         ik.q_seed = seed;

@@ -87,9 +87,9 @@ static inline ik_capsule cell_capsule(double ax, double ay, double az, double bx
 static inline ik_result robot_cell_irb_capsules(robot_cell *cell) {
     static const char *const names[7] = {"base_link", "link_1", "link_2", "link_3", "link_4", "link_5", "link_6"};
     const ik_capsule caps[7] = {
-        cell_capsule(0, 0, 0.13, 0, 0, 0.28, 0.2),          cell_capsule(0, 0, 0.38, 0.1, 0, 0.615, 0.17),
-        cell_capsule(0, 0, 0, 0, 0, 0.705, 0.11),           cell_capsule(0, 0, 0, 0.2, 0, 0.135, 0.11),
-        cell_capsule(0.05, 0, 0, 0.42, 0, 0, 0.075),         cell_capsule(0, 0, 0, 0.04, 0, 0, 0.06),
+        cell_capsule(0, 0, 0.13, 0, 0, 0.28, 0.2),   cell_capsule(0, 0, 0.38, 0.1, 0, 0.615, 0.17),
+        cell_capsule(0, 0, 0, 0, 0, 0.705, 0.11),    cell_capsule(0, 0, 0, 0.2, 0, 0.135, 0.11),
+        cell_capsule(0.05, 0, 0, 0.42, 0, 0, 0.075), cell_capsule(0, 0, 0, 0.04, 0, 0, 0.06),
         cell_capsule(0, 0, 0, 0.02, 0, 0, 0.045)};
     int k, index;
     ik_result r = IK_OK;

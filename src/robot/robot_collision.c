@@ -238,8 +238,8 @@ static d3 fit_point(const float *xyz, size_t i, d3 scale, const frame_d *f) {
 static double fit_along(const float *xyz, size_t count, d3 scale, const frame_d *f, d3 u, d3 *a_out, d3 *b_out,
                         double *radius_out) {
     d3 v, w, center;
-    double vmin = FAR_AWAY, vmax = -FAR_AWAY, wmin = FAR_AWAY, wmax = -FAR_AWAY, r2max = 0, lo = -FAR_AWAY,
-           hi = FAR_AWAY, cv, cw, s0, s1;
+    double vmin = HUGE_VAL, vmax = -HUGE_VAL, wmin = HUGE_VAL, wmax = -HUGE_VAL, r2max = 0, lo = -HUGE_VAL,
+           hi = HUGE_VAL, cv, cw, s0, s1;
     size_t i;
     /* Any two unit vectors across u. */
     v = fabs(u.x) < 0.9 ? d3_make(0, -u.z, u.y) : d3_make(-u.z, 0, u.x);
@@ -318,7 +318,7 @@ static void symmetric_eigenvectors(double m[3][3], double v[3][3]) {
 ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_capsule *out) {
     frame_d f;
     d3 s, mean = d3_make(0, 0, 0), axes[6], best_a = mean, best_b = mean;
-    double cov[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, vec[3][3], best = FAR_AWAY * FAR_AWAY, best_r = 0;
+    double cov[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, vec[3][3], best = HUGE_VAL, best_r = 0;
     size_t i;
     int k;
     if (!xyz || !out) return IK_ERR_NULL;
@@ -350,7 +350,7 @@ ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_trans
         double r, volume, n = d3_len(axes[k]);
         if (!(n > 0.5)) continue;
         volume = fit_along(xyz, count, s, &f, d3_scale(axes[k], 1 / n), &a, &b, &r);
-        if (volume < best) {
+        if (volume < best || (k == 0 && !(volume < best))) {
             best = volume;
             best_a = a;
             best_b = b;
@@ -364,6 +364,7 @@ ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_trans
      * the radius grows by that much of their distance from the origin. */
     best_r += (sizeof(ik_real) == sizeof(float) ? 1.2e-7 : 2.3e-16) * 2 * (d3_len(best_a) + d3_len(best_b));
     out->radius = (ik_real)(best_r * (1 + 1e-6));
+    if (!ik_vec3_finite(out->a) || !ik_vec3_finite(out->b) || !ik_finite(out->radius)) return IK_ERR_NONFINITE;
     return IK_OK;
 }
 

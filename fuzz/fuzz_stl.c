@@ -25,8 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!isfinite(m->vertices[i])) abort();
     if (m->triangle_count <= 4096) {
         ik_capsule c;
-        if (ik_capsule_fit(m->vertices, 3 * m->triangle_count, ik_v3(1, 1, 1), ik_transform_identity(), &c) ==
-            IK_OK) {
+        if (ik_capsule_fit(m->vertices, 3 * m->triangle_count, ik_v3(1, 1, 1), ik_transform_identity(), &c) == IK_OK) {
             for (i = 0; i < 3 * m->triangle_count; ++i) {
                 double p[3] = {m->vertices[3 * i], m->vertices[3 * i + 1], m->vertices[3 * i + 2]};
                 double a[3] = {c.a.x, c.a.y, c.a.z}, d[3] = {c.b.x - c.a.x, c.b.y - c.a.y, c.b.z - c.a.z};

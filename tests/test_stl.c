@@ -87,12 +87,12 @@ static void test_bad_files(void) {
     expect_error("", 0, IK_ERR_PARSE, "empty", "empty file");
     EXPECT_TEXT("solid x\nendsolid x\n", IK_ERR_DEGENERATE, "no triangles", "no facets");
     EXPECT_TEXT("hello world, not a mesh", IK_ERR_PARSE, "neither binary", "neither kind");
-    EXPECT_TEXT("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0\nendloop\n", IK_ERR_PARSE,
-                 "line 6", "a vertex of two numbers");
+    EXPECT_TEXT("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0\nendloop\n", IK_ERR_PARSE, "line 6",
+                "a vertex of two numbers");
     EXPECT_TEXT("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\n",
-                 IK_ERR_PARSE, "endfacet", "no endfacet at the end");
+                IK_ERR_PARSE, "endfacet", "no endfacet at the end");
     EXPECT_TEXT("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1e39 0 0\nvertex 0 1 0\n",
-                 IK_ERR_NONFINITE, "beyond float", "a coordinate beyond float");
+                IK_ERR_NONFINITE, "beyond float", "a coordinate beyond float");
     EXPECT_TEXT("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex nan 0 0\n", IK_ERR_NONFINITE,
                 "not finite", "nan in ascii");
     b = binary_stl(flat, 2, "", &size);
@@ -146,10 +146,9 @@ static void test_big_ascii(void) {
 }
 
 static void test_real_meshes(void) {
-    static const char *const files[] = {"ur_description/meshes/ur5/collision/base.stl",
-                                        "ur_description/meshes/ur5/collision/upperarm.stl",
-                                        "panda_description/meshes/collision/link0.stl",
-                                        "panda_description/meshes/collision/hand.stl"};
+    static const char *const files[] = {
+        "ur_description/meshes/ur5/collision/base.stl", "ur_description/meshes/ur5/collision/upperarm.stl",
+        "panda_description/meshes/collision/link0.stl", "panda_description/meshes/collision/hand.stl"};
     const char *data = getenv("IKIT_DATA");
     char path[700];
     size_t k, i;

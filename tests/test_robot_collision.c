@@ -41,8 +41,9 @@ static double capsule_to(ik_capsule c, ik_obstacle o) {
 }
 
 static double point_box(double p[3], const ik_obstacle *o) {
-    ik_vec3 local = ik_quat_rotate(ik_quat_conjugate(o->pose_bs.rotation),
-                                   ik_vec3_sub(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]), o->pose_bs.translation));
+    ik_vec3 local =
+        ik_quat_rotate(ik_quat_conjugate(o->pose_bs.rotation),
+                       ik_vec3_sub(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]), o->pose_bs.translation));
     double h[3] = {o->half_extents.x, o->half_extents.y, o->half_extents.z}, l[3] = {local.x, local.y, local.z}, s = 0;
     int k;
     for (k = 0; k < 3; ++k) {
@@ -53,8 +54,9 @@ static double point_box(double p[3], const ik_obstacle *o) {
 }
 
 static double point_cylinder(double p[3], const ik_obstacle *o) {
-    ik_vec3 local = ik_quat_rotate(ik_quat_conjugate(o->pose_bs.rotation),
-                                   ik_vec3_sub(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]), o->pose_bs.translation));
+    ik_vec3 local =
+        ik_quat_rotate(ik_quat_conjugate(o->pose_bs.rotation),
+                       ik_vec3_sub(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]), o->pose_bs.translation));
     double radial = sqrt((double)local.x * local.x + (double)local.y * local.y) - o->radius;
     double axial = fabs((double)local.z) - o->half_length;
     if (radial < 0) radial = 0;
@@ -82,7 +84,8 @@ static void test_distances(void) {
         shape = c % 3;
         o.shape = shape == 0 ? IK_OBSTACLE_BOX : (shape == 1 ? IK_OBSTACLE_SPHERE : IK_OBSTACLE_CYLINDER);
         o.pose_bs = ik_transform_identity();
-        o.pose_bs.translation = ik_v3(rng_range(&r, -0.5f, 0.5f), rng_range(&r, -0.5f, 0.5f), rng_range(&r, -0.5f, 0.5f));
+        o.pose_bs.translation =
+            ik_v3(rng_range(&r, -0.5f, 0.5f), rng_range(&r, -0.5f, 0.5f), rng_range(&r, -0.5f, 0.5f));
         o.pose_bs.rotation = rng_rotation(&r);
         o.half_extents = ik_v3(rng_range(&r, 0.01f, 0.4f), rng_range(&r, 0.01f, 0.4f), rng_range(&r, 0.01f, 0.4f));
         o.radius = rng_range(&r, 0.01f, 0.3f);
@@ -100,7 +103,8 @@ static void test_distances(void) {
             else if (shape == 1)
                 d = sqrt((p[0] - o.pose_bs.translation.x) * (p[0] - o.pose_bs.translation.x) +
                          (p[1] - o.pose_bs.translation.y) * (p[1] - o.pose_bs.translation.y) +
-                         (p[2] - o.pose_bs.translation.z) * (p[2] - o.pose_bs.translation.z)) - o.radius;
+                         (p[2] - o.pose_bs.translation.z) * (p[2] - o.pose_bs.translation.z)) -
+                    o.radius;
             else
                 d = point_cylinder(p, &o);
             if (d < 0) d = 0;
@@ -109,9 +113,10 @@ static void test_distances(void) {
         brute -= cap.radius;
         /* A point inside the shape has distance 0 here; the library says
          * -radius or less then, both "overlapping". */
-        PROPERTY_CASE(prop, isfinite(lib) && lib <= brute + 2e-6 &&
-                                 (brute <= 0 || lib >= brute - step - (shape == 2 ? 0.5 : 2e-6)),
-                      "case %d (shape %d): library %.7f, brute force %.7f", c, shape, lib, brute);
+        PROPERTY_CASE(
+            prop,
+            isfinite(lib) && lib <= brute + 2e-6 && (brute <= 0 || lib >= brute - step - (shape == 2 ? 0.5 : 2e-6)),
+            "case %d (shape %d): library %.7f, brute force %.7f", c, shape, lib, brute);
     }
     property_end(&prop);
 }
@@ -134,7 +139,8 @@ static void test_capsule_pairs(void) {
         a.a = ik_v3(rng_range(&r, -1, 1), rng_range(&r, -1, 1), rng_range(&r, -1, 1));
         a.b = c % 10 == 0 ? a.a : ik_v3(rng_range(&r, -1, 1), rng_range(&r, -1, 1), rng_range(&r, -1, 1));
         b.a = ik_v3(rng_range(&r, -1, 1), rng_range(&r, -1, 1), rng_range(&r, -1, 1));
-        b.b = c % 7 == 0 ? ik_vec3_add(b.a, ik_vec3_sub(a.b, a.a)) : ik_v3(rng_range(&r, -1, 1), rng_range(&r, -1, 1), rng_range(&r, -1, 1));
+        b.b = c % 7 == 0 ? ik_vec3_add(b.a, ik_vec3_sub(a.b, a.a))
+                         : ik_v3(rng_range(&r, -1, 1), rng_range(&r, -1, 1), rng_range(&r, -1, 1));
         a.radius = b.radius = 0.05f;
         ik_robot_collision_model_init(&model);
         ik_robot_collision_add_link(&model, "a", -1, -1, &la);
@@ -144,7 +150,8 @@ static void test_capsule_pairs(void) {
         ik_robot_collision_check(&model, &chain, q, NULL, 0, 0, &report);
         for (i = 0; i <= 400; ++i)
             for (j = 0; j <= 400; ++j) {
-                ik_vec3 p = ik_vec3_lerp(a.a, a.b, (ik_real)(i / 400.0)), s = ik_vec3_lerp(b.a, b.b, (ik_real)(j / 400.0));
+                ik_vec3 p = ik_vec3_lerp(a.a, a.b, (ik_real)(i / 400.0)),
+                        s = ik_vec3_lerp(b.a, b.b, (ik_real)(j / 400.0));
                 double d = ik_vec3_distance(p, s);
                 if (d < brute) brute = d;
             }
@@ -190,17 +197,21 @@ static void test_fit_real_meshes(void) {
             if (col->geometry != IK_URDF_GEOMETRY_MESH || l < 0) continue;
             /* Links on a frame of their own (the hand hangs turned below the
              * flange: test_robot_collision_fcl checks it). */
-            if (cell.model.link_frame[l] >= 0 && (cell.model.link_frame[l] >= own_frame_count ||
-                                                  strcmp(own_frame[cell.model.link_frame[l]], cell.model.link_names[l])))
+            if (cell.model.link_frame[l] >= 0 &&
+                (cell.model.link_frame[l] >= own_frame_count ||
+                 strcmp(own_frame[cell.model.link_frame[l]], cell.model.link_names[l])))
                 continue;
-            CHECK(ik_urdf_mesh_path(col->mesh_filename, paths.urdf_dir, packages, 1, path, sizeof path, &err) ==
-                      IK_OK && ik_stl_read_file(path, &m, &err) == IK_OK, "%s: %s", col->mesh_filename, err.message);
+            CHECK(
+                ik_urdf_mesh_path(col->mesh_filename, paths.urdf_dir, packages, 1, path, sizeof path, &err) == IK_OK &&
+                    ik_stl_read_file(path, &m, &err) == IK_OK,
+                "%s: %s", col->mesh_filename, err.message);
             if (!m) continue;
             for (k = 0; k < cell.model.capsule_count; ++k) {
                 ik_capsule cap = cell.model.capsules[k];
                 if (cell.model.capsule_link[k] != l) continue;
                 for (i = 0; i < 3 * m->triangle_count; ++i) {
-                    ik_vec3 p = ik_transform_point(col->origin, ik_v3(m->vertices[3 * i], m->vertices[3 * i + 1], m->vertices[3 * i + 2]));
+                    ik_vec3 p = ik_transform_point(
+                        col->origin, ik_v3(m->vertices[3 * i], m->vertices[3 * i + 1], m->vertices[3 * i + 2]));
                     ik_vec3 ab = ik_vec3_sub(cap.b, cap.a);
                     double ll = ik_vec3_dot(ab, ab), t = ll > 0 ? ik_vec3_dot(ik_vec3_sub(p, cap.a), ab) / ll : 0;
                     t = t < 0 ? 0 : (t > 1 ? 1 : t);
@@ -211,8 +222,7 @@ static void test_fit_real_meshes(void) {
             }
             ik_mesh_free(m);
         }
-        CHECK(checked > 1000 && bad == 0, "%s: %d of %d mesh vertices outside their capsules", cell.name, bad,
-              checked);
+        CHECK(checked > 1000 && bad == 0, "%s: %d of %d mesh vertices outside their capsules", cell.name, bad, checked);
         if (which == 0) {
             int l = ik_robot_collision_find_link(&cell.model, "upper_arm_link");
             CHECK(l >= 0 && cell.model.capsules[l].radius < 0.1, "UR5 upper arm capsule radius %g",
@@ -238,16 +248,19 @@ static void test_mesh_paths(void) {
     char out[256];
     ik_error err;
     CHECK(ik_urdf_mesh_path("package://pkg/meshes/a.stl", NULL, packages, 2, out, sizeof out, &err) == IK_OK &&
-              strcmp(out, "/opt/pkg/meshes/a.stl") == 0, "package path: %s", out);
+              strcmp(out, "/opt/pkg/meshes/a.stl") == 0,
+          "package path: %s", out);
     CHECK(ik_urdf_mesh_path("meshes/a.stl", "/robots/arm", NULL, 0, out, sizeof out, &err) == IK_OK &&
-              strcmp(out, "/robots/arm/meshes/a.stl") == 0, "relative to the URDF: %s", out);
+              strcmp(out, "/robots/arm/meshes/a.stl") == 0,
+          "relative to the URDF: %s", out);
     CHECK(ik_urdf_mesh_path("file:///abs/a.stl", "/robots", NULL, 0, out, sizeof out, &err) == IK_OK &&
-              strcmp(out, "/abs/a.stl") == 0, "file://: %s", out);
+              strcmp(out, "/abs/a.stl") == 0,
+          "file://: %s", out);
     CHECK(ik_urdf_mesh_path("http://x/a.stl", NULL, NULL, 0, out, sizeof out, &err) == IK_ERR_UNSUPPORTED,
           "http refused");
-    CHECK(ik_urdf_mesh_path("package://nowhere/a.stl", NULL, packages, 2, out, sizeof out, &err) ==
-                  IK_ERR_NOT_FOUND && strstr(err.message, "unknown package 'nowhere'") &&
-              strstr(err.message, "--package-path"), "unknown package: %s", err.message);
+    CHECK(ik_urdf_mesh_path("package://nowhere/a.stl", NULL, packages, 2, out, sizeof out, &err) == IK_ERR_NOT_FOUND &&
+              strstr(err.message, "unknown package 'nowhere'") && strstr(err.message, "--package-path"),
+          "unknown package: %s", err.message);
     CHECK(ik_urdf_mesh_path("package://pkg/meshes/a.stl", NULL, packages, 2, out, 8, &err) == IK_ERR_CAPACITY,
           "too long for the buffer");
     {
@@ -262,8 +275,9 @@ static void test_mesh_paths(void) {
         snprintf(saved, sizeof saved, "%s", old ? old : "");
         snprintf(env, sizeof env, "/nonexistent:%s/", dir);
         setenv("ROS_PACKAGE_PATH", env, 1);
-        CHECK(ik_urdf_mesh_path("package://example-robot-data/robots/panda_description/meshes/collision/hand.stl",
-                                NULL, NULL, 0, out, sizeof out, &err) == IK_OK && access(out, R_OK) == 0,
+        CHECK(ik_urdf_mesh_path("package://example-robot-data/robots/panda_description/meshes/collision/hand.stl", NULL,
+                                NULL, 0, out, sizeof out, &err) == IK_OK &&
+                  access(out, R_OK) == 0,
               "found through ROS_PACKAGE_PATH: %s (%s)", out, err.message);
         if (old)
             setenv("ROS_PACKAGE_PATH", saved, 1);
@@ -303,8 +317,8 @@ static void test_bad_collisions(void) {
             paths.urdf_dir = "/nonexistent-dir";
             r = ik_urdf_collision_model(u, "base", "arm", &paths, &model, NULL, &err);
         }
-        CHECK(r != IK_OK && strstr(err.message, cases[k][1]) && strstr(err.message, cases[k][2]),
-              "%s: %s '%s'", cases[k][0], ik_result_str(r), err.message);
+        CHECK(r != IK_OK && strstr(err.message, cases[k][1]) && strstr(err.message, cases[k][2]), "%s: %s '%s'",
+              cases[k][0], ik_result_str(r), err.message);
         ik_urdf_free(u);
     }
 }
@@ -314,29 +328,30 @@ static void test_srdf(void) {
     char why[800];
     int disabled = -1, l, m;
     ik_error err;
-    const char *srdf = "<?xml version=\"1.0\"?><robot name=\"ur5\"><group name=\"arm\"/>"
-                       "<disable_collisions link1=\"wrist_1_link\" link2=\"wrist_3_link\" reason=\"Never\"/>"
-                       "<disable_collisions link1=\"base_link\" link2=\"no_such_link\" reason=\"Never\"/>"
-                       "</robot>";
+    const char *srdf =
+        "<?xml version=\"1.0\"?><robot name=\"ur5\"><group name=\"arm\"/>"
+        "<disable_collisions link1=\"wrist_1_link\" link2=\"wrist_3_link\" reason=\"Never\"/>"
+        "<disable_collisions link1=\"base_link\" link2=\"no_such_link\" reason=\"Never\"/>"
+        "</robot>";
     if (!robot_cell_load(&cell, 0, why, sizeof why)) {
         check_skip(why);
         return;
     }
     cell.model.pair_state[4][6] = cell.model.pair_state[6][4] = IK_PAIR_CHECKED;
-    CHECK(ik_srdf_disable_collisions_memory(srdf, strlen(srdf), &cell.model, &disabled, &err) == IK_OK &&
-              disabled == 1, "SRDF: one pair disabled (%d): %s", disabled, err.message);
+    CHECK(ik_srdf_disable_collisions_memory(srdf, strlen(srdf), &cell.model, &disabled, &err) == IK_OK && disabled == 1,
+          "SRDF: one pair disabled (%d): %s", disabled, err.message);
     l = ik_robot_collision_find_link(&cell.model, "wrist_1_link");
     m = ik_robot_collision_find_link(&cell.model, "wrist_3_link");
     CHECK(l >= 0 && m >= 0 && cell.model.pair_state[l][m] == IK_PAIR_DISABLED &&
-              cell.model.pair_state[m][l] == IK_PAIR_DISABLED, "the pair is disabled both ways");
+              cell.model.pair_state[m][l] == IK_PAIR_DISABLED,
+          "the pair is disabled both ways");
     CHECK(ik_srdf_disable_collisions_memory("<robot><disable_collisions link1=\"a\"/></robot>", 46, &cell.model,
                                             &disabled, &err) == IK_ERR_PARSE &&
               strstr(err.message, "link2"),
           "link2 missing: %s", err.message);
-    CHECK(ik_srdf_disable_collisions_memory("<robot><oops></robot>", 21, &cell.model, &disabled, &err) ==
-              IK_ERR_PARSE, "malformed XML");
-    CHECK(ik_srdf_disable_collisions("/nonexistent.srdf", &cell.model, &disabled, &err) == IK_ERR_IO,
-          "missing file");
+    CHECK(ik_srdf_disable_collisions_memory("<robot><oops></robot>", 21, &cell.model, &disabled, &err) == IK_ERR_PARSE,
+          "malformed XML");
+    CHECK(ik_srdf_disable_collisions("/nonexistent.srdf", &cell.model, &disabled, &err) == IK_ERR_IO, "missing file");
     robot_cell_free(&cell);
 }
 
@@ -385,18 +400,21 @@ static void test_scenes(void) {
         snprintf(path, sizeof path, "%.*sexamples/ur5_cell.scene.json", cut ? (int)(cut - here) : 0, here);
     }
     CHECK(ik_scene_read_file(path, cell.urdf, "base_link", NULL, &scene, &err) == IK_OK && scene &&
-              scene->obstacle_count == cell.obstacle_count, "example scene: %s", err.message);
+              scene->obstacle_count == cell.obstacle_count,
+          "example scene: %s", err.message);
     for (k = 0; scene && k < scene->obstacle_count && k < cell.obstacle_count; ++k)
         CHECK(scene->obstacles[k].shape == cell.obstacles[k].shape &&
                   ik_vec3_distance(scene->obstacles[k].pose_bs.translation, cell.obstacles[k].pose_bs.translation) <
-                      1e-5 && strcmp(scene->obstacles[k].name, cell.obstacles[k].name) == 0,
+                      1e-5 &&
+                  strcmp(scene->obstacles[k].name, cell.obstacles[k].name) == 0,
               "example scene obstacle %d is the bench's", k);
     ik_scene_free(scene);
     scene = NULL;
     {
-        const char *text = "{\"obstacles\": [{\"name\": \"part\", \"mesh\": "
-                           "\"package://example-robot-data/robots/ur_description/meshes/ur5/collision/forearm.stl\", "
-                           "\"scale\": [2, 2, 2], \"pose\": [1, 0, 0]}]}";
+        const char *text =
+            "{\"obstacles\": [{\"name\": \"part\", \"mesh\": "
+            "\"package://example-robot-data/robots/ur_description/meshes/ur5/collision/forearm.stl\", "
+            "\"scale\": [2, 2, 2], \"pose\": [1, 0, 0]}]}";
         packages[0] = cell.package;
         paths.urdf_dir = NULL;
         paths.packages = packages;
@@ -504,8 +522,8 @@ static void test_free_ik_cells(void) {
 static void test_no_solution_and_bad_input(void) {
     robot_cell cell;
     char why[800];
-    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], seed[IK_ROBOT_MAX_JOINTS],
-        out[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS] = {0, -1.2f, 1.5f, -1.0f, -1.5f, 0};
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], seed[IK_ROBOT_MAX_JOINTS], out[IK_ROBOT_MAX_JOINTS],
+        q[IK_ROBOT_MAX_JOINTS] = {0, -1.2f, 1.5f, -1.0f, -1.5f, 0};
     ik_bool limited[IK_ROBOT_MAX_JOINTS], reached = 0, is_free = 1;
     static char scratch[1 << 16];
     ik_robot_free_ik job = ik_robot_free_ik_def();
@@ -538,8 +556,7 @@ static void test_no_solution_and_bad_input(void) {
     job.report = &report;
     CHECK(ik_robot_free_ik_run(&job) == IK_OK && reached && !is_free && report.contact_count > 0,
           "no collision-free solution: reached %d free %d contacts %d", reached, is_free, report.contact_count);
-    for (k = 0; k < report.contact_count && k < IK_COLLISION_MAX_CONTACTS; ++k)
-        named |= report.contacts[k].other == -1;
+    for (k = 0; k < report.contact_count && k < IK_COLLISION_MAX_CONTACTS; ++k) named |= report.contacts[k].other == -1;
     CHECK(named, "a contact names the ball");
 
     /* Starting in collision: the seed folds the arm into the table. */
@@ -598,15 +615,9 @@ static void test_no_solution_and_bad_input(void) {
 }
 
 static const test_group groups[] = {
-    TEST_GROUP(distances),
-    TEST_GROUP(capsule_pairs),
-    TEST_GROUP(fit_real_meshes),
-    TEST_GROUP(mesh_paths),
-    TEST_GROUP(bad_collisions),
-    TEST_GROUP(srdf),
-    TEST_GROUP(scenes),
-    TEST_GROUP(free_ik_cells),
-    TEST_GROUP(no_solution_and_bad_input),
+    TEST_GROUP(distances),  TEST_GROUP(capsule_pairs),  TEST_GROUP(fit_real_meshes),
+    TEST_GROUP(mesh_paths), TEST_GROUP(bad_collisions), TEST_GROUP(srdf),
+    TEST_GROUP(scenes),     TEST_GROUP(free_ik_cells),  TEST_GROUP(no_solution_and_bad_input),
 };
 
 int main(int argc, char **argv) {

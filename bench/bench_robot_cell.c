@@ -15,18 +15,32 @@
  * (ik_robot_ik, collisions ignored) on the same goals with the share of its
  * answers that are free.
  *
+ * Also timed: reading STL meshes of a million triangles, binary and ASCII
+ * (made here in memory), to show the reader's linear time (the MB/s of the
+ * two sizes agree), and the model build (meshes read, capsules fitted,
+ * pairs pruned over 2000 samples) of each arm.
+ *
  * usage: bench_robot_cell [N (default 2000)] [R (default 3)]
- * Writes bench_robot_cell.csv. */
+ * Writes bench_robot_cell.csv and bench_robot_cell_stl.csv. */
 #include "bench_util.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include <ikit/robot_free_ik.h>
+#include <ikit/stl.h>
+#include <string.h>
 
 #include "support/robot_cells.h"
 
 #define MARGIN ((ik_real)0.01)
+
+static int tested_pairs(const ik_robot_collision_model *m) {
+    int l, k, n = 0;
+    for (l = 0; l < m->link_count; ++l)
+        for (k = l + 1; k < m->link_count; ++k) n += m->pair_state[l][k] == IK_PAIR_CHECKED;
+    return n;
+}
 
 static ik_bool reaches(const ik_robot_chain *chain, const ik_real *q, ik_transform goal) {
     ik_transform tip;
@@ -38,6 +52,69 @@ static ik_bool reaches(const ik_robot_chain *chain, const ik_real *q, ik_transfo
            fabs((double)(tip.translation.y - goal.translation.y)) <= 1.1e-5 &&
            fabs((double)(tip.translation.z - goal.translation.z)) <= 1.1e-5 && 2 * fabs((double)d.x) <= 1.1e-5 &&
            2 * fabs((double)d.y) <= 1.1e-5 && 2 * fabs((double)d.z) <= 1.1e-5;
+}
+
+/* A binary or ASCII STL of `count` triangles of a strip, in memory. */
+static char *make_stl(size_t count, int ascii, size_t *size) {
+    size_t cap = ascii ? count * 140 + 64 : 84 + 50 * count, used = 0, i;
+    char *text = (char *)malloc(cap);
+    if (!text) return NULL;
+    if (ascii) {
+        used += (size_t)snprintf(text, cap, "solid strip\n");
+        for (i = 0; i < count; ++i)
+            used += (size_t)snprintf(text + used, cap - used,
+                                     "facet normal 0 0 1\n outer loop\n  vertex %.6f 0 0\n  vertex %.6f 1 0\n  "
+                                     "vertex %.6f 0 0.5\n endloop\nendfacet\n",
+                                     i * 1e-3, i * 1e-3, i * 1e-3 + 1e-3);
+        used += (size_t)snprintf(text + used, cap - used, "endsolid strip\n");
+    } else {
+        memset(text, 0, 84);
+        text[80] = (char)(count & 255);
+        text[81] = (char)((count >> 8) & 255);
+        text[82] = (char)((count >> 16) & 255);
+        text[83] = (char)((count >> 24) & 255);
+        for (i = 0; i < count; ++i) {
+            float v[12] = {0, 0,   1, (float)(i * 1e-3), 0, 0, (float)(i * 1e-3), 1, 0, (float)(i * 1e-3 + 1e-3),
+                           0, 0.5f};
+            memcpy(text + 84 + 50 * i, v, 48);
+            memset(text + 84 + 50 * i + 48, 0, 2);
+        }
+        used = cap;
+    }
+    *size = used;
+    return text;
+}
+
+static void bench_stl(int repeats) {
+    static const size_t counts[2] = {100000, 1000000};
+    FILE *csv = fopen("bench_robot_cell_stl.csv", "w");
+    int ascii, c;
+    if (csv) fprintf(csv, "format,triangles,bytes,median_ms,mb_per_s\n");
+    for (ascii = 0; ascii < 2; ++ascii)
+        for (c = 0; c < 2; ++c) {
+            size_t size = 0;
+            char *data = make_stl(counts[c], ascii, &size);
+            double t[16];
+            int rep;
+            if (!data) continue;
+            for (rep = 0; rep < repeats && rep < 16; ++rep) {
+                ik_mesh *m = NULL;
+                double t0 = bench_now();
+                ik_stl_read_memory(data, size, &m, NULL);
+                t[rep] = bench_now() - t0;
+                ik_mesh_free(m);
+            }
+            {
+                double median = bench_median(t, repeats < 16 ? repeats : 16);
+                printf("STL %-6s %8lu triangles (%6.1f MB): %8.2f ms, %6.0f MB/s\n", ascii ? "ascii" : "binary",
+                       (unsigned long)counts[c], size / 1e6, median * 1e3, size / 1e6 / median);
+                if (csv)
+                    fprintf(csv, "%s,%lu,%lu,%.3f,%.1f\n", ascii ? "ascii" : "binary", (unsigned long)counts[c],
+                            (unsigned long)size, median * 1e3, size / 1e6 / median);
+            }
+            free(data);
+        }
+    if (csv) fclose(csv);
 }
 
 int main(int argc, char **argv) {
@@ -62,10 +139,16 @@ int main(int argc, char **argv) {
         uint64_t state = 2029;
         void *scratch;
         ik_robot_analytic_model analytic;
+        double load_start = bench_now(), load_ms;
         if (!robot_cell_load(&cell, which, why, sizeof why)) {
-            printf("%s: skipped: %s\n", which < 3 ? "cell" : "", why);
+            printf("cell %d: skipped: %s\n", which, why);
             continue;
         }
+        load_ms = (bench_now() - load_start) * 1e3;
+        printf("%-9s model: %d links, %d capsules, %d link pairs tested; built in %.1f ms (%s)\n", cell.name,
+               cell.model.link_count, cell.model.capsule_count, tested_pairs(&cell.model), load_ms,
+               cell.from_meshes ? "URDF and meshes read, capsules fitted, pairs pruned"
+                                : "URDF read, hand-written capsules, pairs pruned");
         ik_robot_variable_limits(&cell.chain, lower, upper, limited, NULL);
         for (v = 0; v < cell.chain.variable_count; ++v) seed[v] = (lower[v] + upper[v]) / 2;
         goals = (ik_transform *)malloc((size_t)n * sizeof *goals);
@@ -151,5 +234,6 @@ int main(int argc, char **argv) {
         robot_cell_free(&cell);
     }
     if (csv) fclose(csv);
+    bench_stl(repeats);
     return 0;
 }

@@ -50,7 +50,9 @@ static void test_solve_then_check(void) {
 static void test_no_solution(void) {
     char args[4000], ball[600];
     path_in(ball, sizeof ball, "ball.json");
-    write_text(ball, "{\"frame\": \"world\", \"obstacles\": [{\"name\": \"ball\", \"sphere\": 0.1, \"pose\": [0.4, 0.2, 0.3]}]}");
+    write_text(
+        ball,
+        "{\"frame\": \"world\", \"obstacles\": [{\"name\": \"ball\", \"sphere\": 0.1, \"pose\": [0.4, 0.2, 0.3]}]}");
     snprintf(args, sizeof args, "solve '%s' --tip tool0 --pose 0.4,0.2,0.3,1,0,0,0 --scene '%s' --package-path '%s'",
              urdf, ball, package);
     CHECK(run(args) == 1 && strstr(out_text, "NO COLLISION-FREE SOLUTION") && strstr(out_text, "obstacle 'ball'") &&
@@ -60,8 +62,8 @@ static void test_no_solution(void) {
 
 static void test_contact(void) {
     char args[4000];
-    snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,1.2,1.5,-1,-1.5,0 --scene '%s' --package-path '%s'",
-             urdf, scene, package);
+    snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,1.2,1.5,-1,-1.5,0 --scene '%s' --package-path '%s'", urdf,
+             scene, package);
     CHECK(run(args) == 1 && strstr(out_text, "IN CONTACT") && strstr(out_text, "upper_arm_link - obstacle 'table'"),
           "the upper arm through the table: %s%s", out_text, err_text);
 }
@@ -70,7 +72,8 @@ static void test_refusals(void) {
     char args[4000], bad[600], empty_pkg[600], srdf[600];
     snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,0,0,0,0,0 --scene '%s'", urdf, scene);
     CHECK(run(args) == 5 && strstr(err_text, "unknown package 'example-robot-data'") &&
-              strstr(err_text, "--package-path"), "no package path: %s", err_text);
+              strstr(err_text, "--package-path"),
+          "no package path: %s", err_text);
     path_in(empty_pkg, sizeof empty_pkg, "");
     snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,0,0,0,0,0 --package-path example-robot-data=%s", urdf,
              empty_pkg);
@@ -89,10 +92,11 @@ static void test_refusals(void) {
     snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,0,0 --package-path '%s'", urdf, package);
     CHECK(run(args) == 2 && strstr(err_text, "6 variables"), "three values for six joints: %s", err_text);
     path_in(srdf, sizeof srdf, "ur5.srdf");
-    write_text(srdf, "<robot name=\"ur5\"><disable_collisions link1=\"forearm_link\" link2=\"wrist_3_link\" "
-                     "reason=\"Never\"/></robot>");
-    snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,-1.2,1.5,-1,-1.5,0 --srdf '%s' --package-path '%s'",
-             urdf, srdf, package);
+    write_text(srdf,
+               "<robot name=\"ur5\"><disable_collisions link1=\"forearm_link\" link2=\"wrist_3_link\" "
+               "reason=\"Never\"/></robot>");
+    snprintf(args, sizeof args, "check '%s' --tip tool0 --q 0,-1.2,1.5,-1,-1.5,0 --srdf '%s' --package-path '%s'", urdf,
+             srdf, package);
     CHECK(run(args) == 0 && strstr(out_text, "SRDF pairs left out"), "an SRDF: %s%s", out_text, err_text);
 }
 

@@ -76,8 +76,8 @@ int ikc_robot_check(int argc, char **argv) {
         r = ik_robot_collision_check(&cell.model, &arm.chain, q, cell.scene ? cell.scene->obstacles : NULL,
                                      cell.scene ? cell.scene->obstacle_count : 0, cell_args.margin, &report);
         if (r != IK_OK) {
-            fprintf(stderr, "ikc check: %s\n", r == IK_ERR_NONFINITE ? "--q holds a value that is not finite"
-                                                                      : ik_result_str(r));
+            fprintf(stderr, "ikc check: %s\n",
+                    r == IK_ERR_NONFINITE ? "--q holds a value that is not finite" : ik_result_str(r));
             code = IKC_EXIT_USAGE;
         } else {
             printf("%s: %d links with collision geometry (%d more outside the chain's reach), %d obstacles%s\n",

@@ -69,8 +69,7 @@ int ikc_cell_load(const char *command, const ik_urdf *urdf, const ikc_arm_args *
     r = ik_robot_collision_prune(&cell->model, &arm->chain, NULL, 5000, 29,
                                  args->margin > (ik_real)0.02 ? args->margin : (ik_real)0.02);
     if (r != IK_OK) {
-        fprintf(stderr, "ikc %s: %s: the collision model: %s\n", command, ikc_shown(arm_args->path),
-                ik_result_str(r));
+        fprintf(stderr, "ikc %s: %s: the collision model: %s\n", command, ikc_shown(arm_args->path), ik_result_str(r));
         return IKC_EXIT_FORMAT;
     }
     if (args->srdf) {

@@ -614,11 +614,20 @@ static void test_no_solution_and_bad_input(void) {
     robot_cell_free(&cell);
 }
 
+/* One ctest entry per group (CMake reads one TEST_GROUP a line). */
+/* clang-format off */
 static const test_group groups[] = {
-    TEST_GROUP(distances),  TEST_GROUP(capsule_pairs),  TEST_GROUP(fit_real_meshes),
-    TEST_GROUP(mesh_paths), TEST_GROUP(bad_collisions), TEST_GROUP(srdf),
-    TEST_GROUP(scenes),     TEST_GROUP(free_ik_cells),  TEST_GROUP(no_solution_and_bad_input),
+    TEST_GROUP(distances),
+    TEST_GROUP(capsule_pairs),
+    TEST_GROUP(fit_real_meshes),
+    TEST_GROUP(mesh_paths),
+    TEST_GROUP(bad_collisions),
+    TEST_GROUP(srdf),
+    TEST_GROUP(scenes),
+    TEST_GROUP(free_ik_cells),
+    TEST_GROUP(no_solution_and_bad_input),
 };
+/* clang-format on */
 
 int main(int argc, char **argv) {
     if (!test_groups_run(groups, (int)(sizeof groups / sizeof groups[0]), argc, argv)) return 2;

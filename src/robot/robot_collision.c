@@ -5,8 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "../math/splitmix.h"
-
 #define FAR_AWAY 1e30
 
 typedef struct d3 {
@@ -429,6 +427,7 @@ static ik_result check_inputs(const ik_robot_collision_model *model, const ik_ro
     if (obstacle_count < 0 || model->link_count < 0 || model->link_count > IK_COLLISION_MAX_LINKS ||
         model->capsule_count < 0 || model->capsule_count > IK_COLLISION_MAX_CAPSULES)
         return IK_ERR_RANGE;
+    if (obstacle_count > IK_COLLISION_MAX_OBSTACLES) return IK_ERR_CAPACITY;
     if (!isfinite((double)margin)) return IK_ERR_NONFINITE;
     if (margin < 0) return IK_ERR_RANGE;
     for (k = 0; k < model->link_count; ++k)
@@ -652,7 +651,6 @@ ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const 
     if (!report) return IK_ERR_NULL;
     r = check_inputs(model, chain, q, obstacles, obstacle_count, margin);
     if (r != IK_OK) return r;
-    if (obstacle_count > MAX_OBSTACLES) return IK_ERR_CAPACITY;
     r = pose_model(model, chain, q, &p);
     if (r != IK_OK) return r;
     prepare_obstacles(obstacles, obstacle_count, od);
@@ -673,7 +671,6 @@ ik_result ik_robot_collision_free(const ik_robot_collision_model *model, const i
     if (!is_free) return IK_ERR_NULL;
     r = check_inputs(model, chain, q, obstacles, obstacle_count, margin);
     if (r != IK_OK) return r;
-    if (obstacle_count > MAX_OBSTACLES) return IK_ERR_CAPACITY;
     r = pose_model(model, chain, q, &p);
     if (r != IK_OK) return r;
     prepare_obstacles(obstacles, obstacle_count, od);
@@ -685,7 +682,7 @@ ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_rob
                                    int samples, uint64_t seed, ik_real clearance) {
     ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
     ik_bool limited[IK_ROBOT_MAX_JOINTS];
-    double nearest[IK_COLLISION_MAX_LINKS][IK_COLLISION_MAX_LINKS];
+    float nearest[IK_COLLISION_MAX_LINKS][IK_COLLISION_MAX_LINKS]; /* 16 KB: the stack stays small for WebAssembly */
     posed p;
     ik_result r;
     int l, m, v, s;
@@ -710,7 +707,7 @@ ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_rob
                 *state_lm = IK_PAIR_ADJACENT;
             else if (link_distance(&p, l, m, NULL, FAR_AWAY) < (double)clearance)
                 *state_lm = IK_PAIR_AT_REST;
-            nearest[l][m] = FAR_AWAY;
+            nearest[l][m] = (float)FAR_AWAY;
         }
     if (samples == 0) return IK_OK;
     for (s = 0; s < samples; ++s) {
@@ -720,14 +717,14 @@ ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_rob
         for (l = 0; l < model->link_count; ++l)
             for (m = l + 1; m < model->link_count; ++m) {
                 double d;
-                if (model->pair_state[l][m] != IK_PAIR_CHECKED || nearest[l][m] <= clearance) continue;
-                d = link_distance(&p, l, m, NULL, nearest[l][m]);
-                if (d < nearest[l][m]) nearest[l][m] = d;
+                if (model->pair_state[l][m] != IK_PAIR_CHECKED || (double)nearest[l][m] <= (double)clearance) continue;
+                d = link_distance(&p, l, m, NULL, (double)nearest[l][m]);
+                if (d < (double)nearest[l][m]) nearest[l][m] = (float)d;
             }
     }
     for (l = 0; l < model->link_count; ++l)
         for (m = l + 1; m < model->link_count; ++m)
-            if (model->pair_state[l][m] == IK_PAIR_CHECKED && nearest[l][m] > clearance)
+            if (model->pair_state[l][m] == IK_PAIR_CHECKED && (double)nearest[l][m] > (double)clearance)
                 model->pair_state[l][m] = model->pair_state[m][l] = IK_PAIR_NEVER;
     return IK_OK;
 }

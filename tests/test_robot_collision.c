@@ -428,6 +428,86 @@ static void test_scenes(void) {
     robot_cell_free(&cell);
 }
 
+/* MoveIt's planning-scene text export, both versions: the same cell (a box,
+ * a cylinder, a sphere, a cone as its cylinder, a mesh as its box, an object
+ * of two shapes) read from the old and the new layout gives the same
+ * obstacles; poses are in the URDF's root (the UR5's world, where base_link
+ * sits at the origin); bad files name the line. */
+static void test_moveit_scenes(void) {
+    static const char old_layout[] =
+        "cell\n"
+        "* table\n1\nbox\n2 2 0.04\n0 0 -0.11\n0 0 0 1\n0.5 0.5 0.5 1\n"
+        "* post\n1\ncylinder\n0.04 1.2\n0.35 -0.45 0.5\n0 0 0 1\n0 0 0 0\n"
+        "* ball\n1\nsphere\n0.06\n0.3 0.4 0.7\n0 0 0 1\n0 0 0 0\n"
+        "* cone\n1\ncone\n0.1 0.3\n-0.3 0.3 0.2\n0 0 0.7071068 0.7071068\n0 0 0 0\n"
+        "* part\n1\nmesh\n4 2\n0 0 0\n0.2 0 0\n0 0.1 0\n0 0 0.05\n0 1 2\n0 1 3\n0.5 0 0\n0 0 0 1\n0 0 0 0\n"
+        "* shelf\n2\nbox\n0.3 0.8 0.02\n0.65 0.25 0.15\n0 0 0 1\n0 0 0 0\nbox\n0.3 0.8 0.02\n0.65 0.25 0.5\n0 0 0 1\n"
+        "0 0 0 0\n.\n";
+    static const char new_layout[] =
+        "cell\n"
+        "* table\n0 0 -0.11\n0 0 0 1\n1\nbox\n2 2 0.04\n0 0 0\n0 0 0 1\n0.5 0.5 0.5 1\n0\n"
+        "* post\n0.35 -0.45 0\n0 0 0 1\n1\ncylinder\n0.04 1.2\n0 0 0.5\n0 0 0 1\n0 0 0 0\n0\n"
+        "* ball\n0 0 0\n0 0 0 1\n1\nsphere\n0.06\n0.3 0.4 0.7\n0 0 0 1\n0 0 0 0\n1\ngrip\n0 0 0.06\n0 0 0 1\n"
+        "* cone\n-0.3 0.3 0.2\n0 0 0.7071068 0.7071068\n1\ncone\n0.1 0.3\n0 0 0\n0 0 0 1\n0 0 0 0\n0\n"
+        "* part\n0.5 0 0\n0 0 0 1\n1\nmesh\n4 2\n0 0 0\n0.2 0 0\n0 0.1 0\n0 0 0.05\n0 1 2\n0 1 3\n0 0 0\n0 0 0 1\n"
+        "0 0 0 0\n0\n"
+        "* shelf\n0.65 0.25 0\n0 0 0 1\n2\nbox\n0.3 0.8 0.02\n0 0 0.15\n0 0 0 1\n0 0 0 0\nbox\n0.3 0.8 0.02\n"
+        "0 0 0.5\n0 0 0 1\n0 0 0 0\n0\n.\n";
+    robot_cell cell;
+    char why[800];
+    ik_scene *a = NULL, *b = NULL;
+    ik_error err;
+    int k;
+    if (!robot_cell_load(&cell, 0, why, sizeof why)) {
+        check_skip(why);
+        return;
+    }
+    CHECK(ik_scene_read_memory(old_layout, strlen(old_layout), cell.urdf, "base_link", NULL, &a, &err) == IK_OK,
+          "old layout: %s", err.message);
+    CHECK(ik_scene_read_memory(new_layout, strlen(new_layout), cell.urdf, "base_link", NULL, &b, &err) == IK_OK,
+          "new layout: %s", err.message);
+    if (a && b) {
+        CHECK(a->obstacle_count == 7 && b->obstacle_count == 7, "7 obstacles each: %d, %d", a->obstacle_count,
+              b->obstacle_count);
+        for (k = 0; k < a->obstacle_count && k < b->obstacle_count; ++k) {
+            const ik_obstacle *x = &a->obstacles[k], *y = &b->obstacles[k];
+            CHECK(x->shape == y->shape && strcmp(x->name, y->name) == 0 &&
+                      ik_vec3_distance(x->pose_bs.translation, y->pose_bs.translation) < 1e-6 &&
+                      ik_vec3_distance(x->half_extents, y->half_extents) < 1e-6 &&
+                      fabs((double)(x->radius - y->radius)) < 1e-6 &&
+                      fabs((double)(x->half_length - y->half_length)) < 1e-6,
+                  "obstacle %d (%s) the same in both layouts", k, x->name);
+        }
+        CHECK(a->obstacles[3].shape == IK_OBSTACLE_CYLINDER && a->obstacles[4].shape == IK_OBSTACLE_BOX &&
+                  a->from_mesh[4] && fabs((double)a->obstacles[4].pose_bs.translation.x - 0.6) < 1e-5 &&
+                  fabs((double)a->obstacles[4].half_extents.x - 0.1) < 1e-5 &&
+                  strcmp(a->obstacles[6].name, "shelf/2") == 0,
+              "a cone as a cylinder, a mesh as its box (centred at x 0.6, 0.1 half wide), shelf/2");
+    }
+    ik_scene_free(a);
+    ik_scene_free(b);
+    {
+        static const char *const bad[][3] = {
+            {"s\n* p\n1\nplane\n0 0 1 0\n0 0 0\n0 0 0 1\n.\n", "planes", "line 4"},
+            {"s\n* b\n1\nbox\n1 1\n0 0 0\n0 0 0 1\n.\n", "line 5", "box's sizes"},
+            {"s\n* b\n1\nbox\n1 1 1\n0 0 0\n0 0 0 2\n.\n", "line 7", "unit length"},
+            {"s\n* b\n1\nbox\n1 1 1\n0 0 1e999\n0 0 0 1\n.\n", "line 6", "not finite"},
+            {"s\n* b\n1\nbox\n1 -1 1\n0 0 0\n0 0 0 1\n.\n", "line 5", "> 0"},
+            {"s\nbox\n", "line 2", "* OBJECT"},
+            {"s\n* m\n1\nmesh\n2 1\n0 0 0\n1 0 0\n0 1 5\n0 0 0\n0 0 0 1\n.\n", "line 8", "index out of range"},
+            {"s\n* b\n1\nbox\n1 1 1\n", "ends early", "position"},
+        };
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            ik_scene *s = (ik_scene *)1;
+            ik_result r = ik_scene_read_memory(bad[i][0], strlen(bad[i][0]), cell.urdf, "base_link", NULL, &s, &err);
+            CHECK(r != IK_OK && s == NULL && strstr(err.message, bad[i][1]) && strstr(err.message, bad[i][2]),
+                  "bad MoveIt scene %d: %s '%s'", (int)i, ik_result_str(r), err.message);
+        }
+    }
+    robot_cell_free(&cell);
+}
+
 /* Solve, then check the answer as a user would: FK reaches the goal, the
  * limits hold, the library's full check calls it free. */
 static int check_answer(const robot_cell *cell, const ik_real *q, ik_transform goal, const char *what) {
@@ -624,6 +704,7 @@ static const test_group groups[] = {
     TEST_GROUP(bad_collisions),
     TEST_GROUP(srdf),
     TEST_GROUP(scenes),
+    TEST_GROUP(moveit_scenes),
     TEST_GROUP(free_ik_cells),
     TEST_GROUP(no_solution_and_bad_input),
 };

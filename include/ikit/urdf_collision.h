@@ -24,6 +24,16 @@
  * package:// as in a URDF) becomes the box bounding its vertices in its own
  * frame, which holds it: free against the box is free against the mesh.
  * Errors name the JSON path ("/obstacles/2/pose: number 4 is not finite").
+ *
+ * MoveIt's planning-scene text export (a .scene file, from PlanningScene's
+ * saveGeometryToStream; told apart from JSON by not starting with '{') is
+ * read too, in both versions: before MoveIt 1.1 ("* NAME", the shape count,
+ * each shape's kind, sizes, pose and colour) and from 1.1 on (an object pose
+ * after the name, subframes after the shapes). Poses are in the planning
+ * frame, the URDF's root. Boxes, cylinders and spheres are kept; a cone
+ * becomes the cylinder holding it and a mesh its bounding box; planes are
+ * refused (IK_ERR_UNSUPPORTED). An object of several shapes gives obstacles
+ * "NAME/1", "NAME/2", ... Errors name the line.
  */
 #ifndef IKIT_URDF_COLLISION_H
 #define IKIT_URDF_COLLISION_H

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "text_scan.h"
 
 static ik_result fail_path(ik_error *error, ik_result r, const char *path, const char *fmt, const char *detail) {
     ik_error_set(error, 0, 0, -1, "%.80s: %s%.160s", path, fmt, detail ? detail : "");
@@ -198,6 +199,293 @@ static ik_result read_obstacle(const cJSON *item, int index, ik_transform frame_
     return IK_OK;
 }
 
+/* ---- MoveIt's planning-scene text export (.scene) ---------------------
+ * As MoveIt's PlanningScene::saveGeometryToStream writes it: a line with the
+ * scene's name; for each object "* NAME", in MoveIt 1.1 and later the
+ * object's pose (a line "x y z", a line "qx qy qz qw"), the shape count, and
+ * for each shape its kind ("box", "cylinder", "sphere", "cone", "mesh",
+ * "plane"), its dimensions ("sx sy sz"; "radius length"; "radius"; a mesh's
+ * "vertices triangles" then a line per vertex and per triangle), its pose
+ * (two lines, within the object's), and a colour line "r g b a"; then (1.1
+ * and later) the count of subframes, each a name and a pose; a line "."
+ * ends the file. Poses are in the planning frame (the URDF's root). A cone is
+ * bounded by the cylinder holding it, a mesh by its box; planes (infinite)
+ * are refused. */
+
+typedef struct text_lines {
+    const char *data;
+    size_t size, pos;
+    long line;
+    const char *text; /* the current line (not NUL-terminated) */
+    size_t length;
+} text_lines;
+
+/* The next line that is not blank, trimmed; 0 at the end. */
+static int next_line(text_lines *t) {
+    while (t->pos < t->size) {
+        size_t start = t->pos, end;
+        while (t->pos < t->size && t->data[t->pos] != '\n') ++t->pos;
+        end = t->pos;
+        if (t->pos < t->size) ++t->pos;
+        ++t->line;
+        while (start < end && (t->data[start] == ' ' || t->data[start] == '\t' || t->data[start] == '\r')) ++start;
+        while (end > start && (t->data[end - 1] == ' ' || t->data[end - 1] == '\t' || t->data[end - 1] == '\r')) --end;
+        if (end > start) {
+            t->text = t->data + start;
+            t->length = end - start;
+            return 1;
+        }
+    }
+    t->text = "";
+    t->length = 0;
+    return 0;
+}
+
+static ik_result line_fail(ik_error *error, const text_lines *t, ik_result r, const char *what) {
+    ik_error_set(error, t->line, 0, -1, "MoveIt scene: %s, found '%.*s'", what, (int)(t->length > 40 ? 40 : t->length),
+                 t->text);
+    return r;
+}
+
+/* The numbers on the current line: their count (up to max kept), -1 for a
+ * word that is not a number, -2 for a number that is not finite. */
+static int line_numbers(const text_lines *t, double *out, int max) {
+    ik_text_scan scan;
+    ik_text_token bad;
+    int n, k;
+    ik_text_scan_init(&scan, t->text, t->length, 0);
+    n = ik_text_line_numbers(&scan, out, max, &bad);
+    for (k = 0; k < n && k < max; ++k)
+        if (fabs(out[k]) > 1e30) return -2;
+    return n;
+}
+
+/* Exactly `count` numbers on the next line. */
+static ik_result expect_numbers(text_lines *t, double *out, int count, const char *what, ik_error *error) {
+    int n;
+    char message[96];
+    snprintf(message, sizeof message, "the file ends early (expected %s)", what);
+    if (!next_line(t)) return line_fail(error, t, IK_ERR_PARSE, message);
+    n = line_numbers(t, out, count);
+    snprintf(message, sizeof message, "expected %s (%d numbers)", what, count);
+    if (n == -2) return line_fail(error, t, IK_ERR_NONFINITE, "a number is not finite");
+    if (n != count) return line_fail(error, t, IK_ERR_PARSE, message);
+    return IK_OK;
+}
+
+/* A pose: "x y z" then "qx qy qz qw" (unit within 1e-3, normalised). */
+static ik_result read_pose_lines(text_lines *t, ik_transform *out, ik_error *error) {
+    double p[3], q[4], n;
+    ik_result r = expect_numbers(t, p, 3, "a position", error);
+    if (r == IK_OK) r = expect_numbers(t, q, 4, "a quaternion", error);
+    if (r != IK_OK) return r;
+    n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (fabs(n - 1) > 1e-3) return line_fail(error, t, IK_ERR_RANGE, "the quaternion is not of unit length");
+    *out = ik_transform_make(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]),
+                             ik_q((ik_real)(q[0] / n), (ik_real)(q[1] / n), (ik_real)(q[2] / n), (ik_real)(q[3] / n)),
+                             ik_v3(1, 1, 1));
+    return IK_OK;
+}
+
+static int line_is(const text_lines *t, const char *word) {
+    return t->length == strlen(word) && memcmp(t->text, word, t->length) == 0;
+}
+
+/* Room for one more obstacle; its name "OBJECT" or "OBJECT/k" (k from 1 for an
+ * object of several shapes). */
+static ik_result add_moveit_obstacle(ik_scene *scene, const char *object, size_t object_length, int shape, int shapes,
+                                     const text_lines *t, ik_error *error, ik_obstacle **out) {
+    char *name;
+    if (scene->obstacle_count >= IK_COLLISION_MAX_OBSTACLES)
+        return line_fail(error, t, IK_ERR_RANGE, "more shapes than IK_COLLISION_MAX_OBSTACLES");
+    name = (char *)malloc(object_length + 16);
+    if (!name) return IK_ERR_NO_MEMORY;
+    if (shapes > 1)
+        snprintf(name, object_length + 16, "%.*s/%d", (int)object_length, object, shape + 1);
+    else
+        snprintf(name, object_length + 16, "%.*s", (int)object_length, object);
+    scene->names[scene->obstacle_count] = name;
+    *out = &scene->obstacles[scene->obstacle_count];
+    (*out)->name = name;
+    ++scene->obstacle_count;
+    return IK_OK;
+}
+
+static ik_result read_moveit_shape(text_lines *t, ik_scene *scene, const char *object, size_t object_length, int shape,
+                                   int shapes, ik_transform object_pose, ik_transform frame_bs, ik_error *error) {
+    ik_obstacle *o;
+    ik_transform pose, center = ik_transform_identity();
+    double d[3], lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+    ik_result r;
+    int kind, k;
+    static const char *const kinds[] = {"box", "cylinder", "sphere", "cone", "mesh"};
+    if (!next_line(t)) return line_fail(error, t, IK_ERR_PARSE, "the file ends early (expected a shape)");
+    for (kind = 0; kind < 5 && !line_is(t, kinds[kind]); ++kind) continue;
+    if (line_is(t, "plane"))
+        return line_fail(error, t, IK_ERR_UNSUPPORTED, "planes are infinite: give the floor as a thin box");
+    if (kind == 5) return line_fail(error, t, IK_ERR_PARSE, "expected box, cylinder, sphere, cone or mesh");
+    if (kind == 4) {
+        double counts[2], v[3];
+        long vertices, triangles, i;
+        r = expect_numbers(t, counts, 2, "the mesh's vertex and triangle counts", error);
+        if (r != IK_OK) return r;
+        if (counts[0] < 1 || counts[1] < 1 || counts[0] > 1e7 || counts[1] > 1e7 || counts[0] != floor(counts[0]) ||
+            counts[1] != floor(counts[1]))
+            return line_fail(error, t, IK_ERR_RANGE, "vertex and triangle counts of 1 to 10 million");
+        vertices = (long)counts[0];
+        triangles = (long)counts[1];
+        for (i = 0; i < vertices; ++i) {
+            r = expect_numbers(t, v, 3, "a vertex", error);
+            if (r != IK_OK) return r;
+            for (k = 0; k < 3; ++k) {
+                if (v[k] < lo[k]) lo[k] = v[k];
+                if (v[k] > hi[k]) hi[k] = v[k];
+            }
+        }
+        for (i = 0; i < triangles; ++i) {
+            r = expect_numbers(t, v, 3, "a triangle's three vertex indices", error);
+            if (r != IK_OK) return r;
+            for (k = 0; k < 3; ++k)
+                if (v[k] < 0 || v[k] >= (double)vertices || v[k] != floor(v[k]))
+                    return line_fail(error, t, IK_ERR_RANGE, "a vertex index out of range");
+        }
+    } else {
+        static const int dims[4] = {3, 2, 1, 2};
+        static const char *const what[4] = {"a box's sizes", "a cylinder's radius and length", "a sphere's radius",
+                                            "a cone's radius and length"};
+        r = expect_numbers(t, d, dims[kind], what[kind], error);
+        if (r != IK_OK) return r;
+        for (k = 0; k < dims[kind]; ++k)
+            if (!(d[k] > 0)) return line_fail(error, t, IK_ERR_RANGE, "sizes must be > 0");
+    }
+    r = read_pose_lines(t, &pose, error);
+    if (r != IK_OK) return r;
+    r = add_moveit_obstacle(scene, object, object_length, shape, shapes, t, error, &o);
+    if (r != IK_OK) return r;
+    switch (kind) {
+        case 0:
+            o->shape = IK_OBSTACLE_BOX;
+            o->half_extents = ik_v3((ik_real)(d[0] / 2), (ik_real)(d[1] / 2), (ik_real)(d[2] / 2));
+            break;
+        case 1:
+        case 3: /* a cone lies inside the cylinder of its base radius and length */
+            o->shape = IK_OBSTACLE_CYLINDER;
+            o->radius = (ik_real)d[0];
+            o->half_length = (ik_real)(d[1] / 2);
+            break;
+        case 2:
+            o->shape = IK_OBSTACLE_SPHERE;
+            o->radius = (ik_real)d[0];
+            break;
+        default:
+            o->shape = IK_OBSTACLE_BOX;
+            for (k = 0; k < 3; ++k) {
+                double widen = 1e-6 * (fabs(lo[k]) + fabs(hi[k])) + 1e-7;
+                d[k] = 0.5 * (hi[k] - lo[k]) + widen;
+                lo[k] = 0.5 * (lo[k] + hi[k]);
+            }
+            o->half_extents = ik_v3((ik_real)d[0], (ik_real)d[1], (ik_real)d[2]);
+            center.translation = ik_v3((ik_real)lo[0], (ik_real)lo[1], (ik_real)lo[2]);
+            scene->from_mesh[scene->obstacle_count - 1] = 1;
+            break;
+    }
+    o->pose_bs = ik_transform_mul(frame_bs, ik_transform_mul(object_pose, ik_transform_mul(pose, center)));
+    if (!ik_transform_finite(o->pose_bs)) return line_fail(error, t, IK_ERR_NONFINITE, "a pose out of range");
+    /* The colour line, when there is one (four numbers). */
+    {
+        text_lines peek = *t;
+        double colour[4];
+        if (next_line(&peek) && line_numbers(&peek, colour, 4) == 4) *t = peek;
+    }
+    return IK_OK;
+}
+
+static ik_result read_moveit(const char *data, size_t size, ik_transform frame_bs, ik_scene *scene, ik_error *error) {
+    text_lines t;
+    ik_result r;
+    memset(&t, 0, sizeof t);
+    t.data = data;
+    t.size = size;
+    if (!next_line(&t)) return line_fail(error, &t, IK_ERR_PARSE, "empty file");
+    for (;;) {
+        const char *object;
+        size_t object_length;
+        ik_transform object_pose = ik_transform_identity();
+        double numbers[4];
+        int shapes, shape, newer = 0, n;
+        if (!next_line(&t) || line_is(&t, ".")) return IK_OK;
+        if (t.text[0] != '*') return line_fail(error, &t, IK_ERR_PARSE, "expected '* OBJECT' or '.'");
+        object = t.text + 1;
+        object_length = t.length - 1;
+        while (object_length > 0 && (*object == ' ' || *object == '\t')) {
+            ++object;
+            --object_length;
+        }
+        if (!next_line(&t)) return line_fail(error, &t, IK_ERR_PARSE, "the file ends early (expected a shape count)");
+        n = line_numbers(&t, numbers, 4);
+        if (n == 3) { /* MoveIt 1.1 and later: the object's pose first */
+            newer = 1;
+            {
+                double q[4], norm;
+                if (expect_numbers(&t, q, 4, "the object's quaternion", error) != IK_OK) return IK_ERR_PARSE;
+                norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+                if (fabs(norm - 1) > 1e-3)
+                    return line_fail(error, &t, IK_ERR_RANGE, "the quaternion is not of unit length");
+                object_pose = ik_transform_make(ik_v3((ik_real)numbers[0], (ik_real)numbers[1], (ik_real)numbers[2]),
+                                                ik_q((ik_real)(q[0] / norm), (ik_real)(q[1] / norm),
+                                                     (ik_real)(q[2] / norm), (ik_real)(q[3] / norm)),
+                                                ik_v3(1, 1, 1));
+            }
+            if (!next_line(&t)) return line_fail(error, &t, IK_ERR_PARSE, "the file ends early (expected a count)");
+            n = line_numbers(&t, numbers, 4);
+        }
+        if (n != 1 || !(numbers[0] >= 1 && numbers[0] <= IK_COLLISION_MAX_OBSTACLES) || numbers[0] != floor(numbers[0]))
+            return line_fail(error, &t, n == -2 ? IK_ERR_NONFINITE : IK_ERR_PARSE,
+                             "expected the object's shape count (1 to IK_COLLISION_MAX_OBSTACLES)");
+        shapes = (int)numbers[0];
+        for (shape = 0; shape < shapes; ++shape) {
+            r = read_moveit_shape(&t, scene, object, object_length, shape, shapes, object_pose, frame_bs, error);
+            if (r != IK_OK) return r;
+        }
+        if (newer) { /* subframes: a count, then a name and a pose each */
+            int subframes, k;
+            ik_transform unused;
+            if (!next_line(&t) || line_numbers(&t, numbers, 1) != 1 || numbers[0] < 0 || numbers[0] > 1e6)
+                return line_fail(error, &t, IK_ERR_PARSE, "expected the object's subframe count");
+            subframes = (int)numbers[0];
+            for (k = 0; k < subframes; ++k) {
+                if (!next_line(&t)) return line_fail(error, &t, IK_ERR_PARSE, "the file ends early (a subframe)");
+                r = read_pose_lines(&t, &unused, error);
+                if (r != IK_OK) return r;
+            }
+        }
+    }
+}
+
+/* A MoveIt scene: obstacles in the planning frame (the URDF's root). */
+static ik_result read_moveit_scene(const char *data, size_t size, const ik_urdf *urdf, const char *base_link,
+                                   ik_scene **out, ik_error *error) {
+    ik_transform frame_bs;
+    ik_scene *scene;
+    ik_result r = frame_to_base(urdf, urdf ? urdf->links[urdf->root_link].name : NULL, base_link, &frame_bs, error);
+    if (r != IK_OK) return r;
+    scene = (ik_scene *)calloc(1, sizeof *scene);
+    if (scene) {
+        scene->obstacles = (ik_obstacle *)calloc(IK_COLLISION_MAX_OBSTACLES, sizeof *scene->obstacles);
+        scene->names = (char **)calloc(IK_COLLISION_MAX_OBSTACLES, sizeof *scene->names);
+        scene->from_mesh = (int *)calloc(IK_COLLISION_MAX_OBSTACLES, sizeof *scene->from_mesh);
+    }
+    r = scene && scene->obstacles && scene->names && scene->from_mesh ? read_moveit(data, size, frame_bs, scene, error)
+                                                                      : IK_ERR_NO_MEMORY;
+    if (r != IK_OK) {
+        if (r == IK_ERR_NO_MEMORY && (!error || !error->message[0])) ik_error_set(error, 0, 0, -1, "out of memory");
+        ik_scene_free(scene);
+        return r;
+    }
+    *out = scene;
+    return IK_OK;
+}
+
 ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urdf, const char *base_link,
                                const ik_mesh_paths *paths, ik_scene **out, ik_error *error) {
     cJSON *root;
@@ -210,6 +498,14 @@ ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urd
     if (!out) return IK_ERR_NULL;
     *out = NULL;
     if (!data) return IK_ERR_NULL;
+    {
+        size_t first = 0;
+        while (first < size &&
+               (data[first] == ' ' || data[first] == '\t' || data[first] == '\r' || data[first] == '\n'))
+            ++first;
+        if (first < size && data[first] != '{' && data[first] != '[')
+            return read_moveit_scene(data, size, urdf, base_link, out, error);
+    }
     root = cJSON_ParseWithLength(data, size);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();

@@ -118,6 +118,7 @@ typedef struct ik_obstacle {
     ik_vec3 half_extents; /* box: half its sizes */
     ik_real radius;       /* sphere, cylinder */
     ik_real half_length;  /* cylinder: half its length, along z */
+    uint64_t touching;    /* bit l set: model link l may touch it (not tested: a robot's base on its table) */
 } ik_obstacle;
 
 /* One pair and its distance (negative: the volumes overlap). */

@@ -16,6 +16,9 @@
  *                  {"name": "post", "cylinder": [radius, length], "pose": [...]},
  *                  {"name": "ball", "sphere": radius, "pose": [...]},
  *                  {"name": "part", "mesh": "part.stl", "scale": [1, 1, 1], "pose": [...]}]}
+ * An obstacle may list links allowed to touch it, "touches": ["base_link"]
+ * (the robot's base on its table, as MoveIt's allowed collision matrix
+ * does): ik_scene_allow_touching marks them once the model is built.
  * Boxes are centred on their pose, cylinders along its z; "pose" may have 3
  * numbers (no rotation) and defaults to the identity; the quaternion must
  * be of unit length within 1e-3 (it is normalised). "frame" (default: the
@@ -82,6 +85,7 @@ typedef struct ik_scene {
     ik_obstacle *obstacles; /* names point into `names` */
     char **names;
     int *from_mesh; /* 1 where the obstacle is a mesh's bounding box */
+    char **touches; /* per obstacle: its "touches" link names, each NUL-terminated, then an empty one; or NULL */
 } ik_scene;
 
 /* Reads a scene (JSON, see above) for the chain based at base_link of urdf
@@ -96,6 +100,11 @@ ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urd
 ik_result ik_scene_read_file(const char *path, const ik_urdf *urdf, const char *base_link, const ik_mesh_paths *paths,
                              ik_scene **out, ik_error *error);
 void ik_scene_free(ik_scene *scene);
+
+/* Sets each obstacle's `touching` bits from its "touches" names in the
+ * model's links. IK_ERR_NOT_FOUND ("/obstacles/0/touches: link 'x' is not a
+ * link with collision geometry of the chain") for a name not in the model. */
+ik_result ik_scene_allow_touching(ik_scene *scene, const ik_robot_collision_model *model, ik_error *error);
 
 #ifdef __cplusplus
 }

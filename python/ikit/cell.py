@@ -74,6 +74,7 @@ class Cell:
             check_io(lib.ik_scene_read_file(os.fsencode(os.fspath(scene)), self._urdf, base, self._paths, out, error),
                      "scene %s" % scene, error)
             self._scene = ffi.gc(out[0], lib.ik_scene_free)
+            check_io(lib.ik_scene_allow_touching(self._scene, self._model, error), "scene %s" % scene, error)
             self.obstacle_names = [ffi.string(self._scene.names[k]).decode("utf-8", "replace")
                                    for k in range(self._scene.obstacle_count)]
         self.link_names = [ffi.string(self._model.link_names[k]).decode("utf-8", "replace")

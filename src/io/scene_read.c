@@ -128,6 +128,30 @@ static ik_result read_obstacle(const cJSON *item, int index, ik_transform frame_
     }
     local = ik_transform_make(ik_v3((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]),
                               ik_q((ik_real)p[3], (ik_real)p[4], (ik_real)p[5], (ik_real)p[6]), ik_v3(1, 1, 1));
+    {
+        const cJSON *touches = cJSON_GetObjectItemCaseSensitive(item, "touches"), *link;
+        size_t total = 1;
+        snprintf(field, sizeof field, "%s/touches", path);
+        if (touches && !cJSON_IsArray(touches))
+            return fail_path(error, IK_ERR_PARSE, field, "expected an array of link names", NULL);
+        cJSON_ArrayForEach(link, touches) {
+            if (!cJSON_IsString(link) || !link->valuestring[0])
+                return fail_path(error, IK_ERR_PARSE, field, "expected link names", NULL);
+            total += strlen(link->valuestring) + 1;
+        }
+        if (touches && cJSON_GetArraySize(touches) > 0) {
+            char *list = (char *)malloc(total), *at;
+            if (!list) return IK_ERR_NO_MEMORY;
+            at = list;
+            cJSON_ArrayForEach(link, touches) {
+                size_t bytes = strlen(link->valuestring) + 1;
+                memcpy(at, link->valuestring, bytes);
+                at += bytes;
+            }
+            *at = 0;
+            scene->touches[index] = list;
+        }
+    }
     if (box) {
         snprintf(field, sizeof field, "%s/box", path);
         r = read_numbers(box, v, 3, field, error);
@@ -535,8 +559,9 @@ ik_result ik_scene_read_memory(const char *data, size_t size, const ik_urdf *urd
         scene->obstacles = (ik_obstacle *)calloc((size_t)count + 1, sizeof *scene->obstacles);
         scene->names = (char **)calloc((size_t)count + 1, sizeof *scene->names);
         scene->from_mesh = (int *)calloc((size_t)count + 1, sizeof *scene->from_mesh);
+        scene->touches = (char **)calloc((size_t)count + 1, sizeof *scene->touches);
     }
-    if (!scene || !scene->obstacles || !scene->names || !scene->from_mesh) r = IK_ERR_NO_MEMORY;
+    if (!scene || !scene->obstacles || !scene->names || !scene->from_mesh || !scene->touches) r = IK_ERR_NO_MEMORY;
     if (r == IK_OK) {
         scene->obstacle_count = count;
         cJSON_ArrayForEach(item, obstacles) {
@@ -586,8 +611,34 @@ void ik_scene_free(ik_scene *scene) {
     if (!scene) return;
     if (scene->names)
         for (k = 0; k < scene->obstacle_count; ++k) free(scene->names[k]);
+    if (scene->touches)
+        for (k = 0; k < scene->obstacle_count; ++k) free(scene->touches[k]);
+    free(scene->touches);
     free(scene->names);
     free(scene->obstacles);
     free(scene->from_mesh);
     free(scene);
+}
+
+ik_result ik_scene_allow_touching(ik_scene *scene, const ik_robot_collision_model *model, ik_error *error) {
+    int k;
+    ik_error_clear(error);
+    if (!scene || !model) return IK_ERR_NULL;
+    for (k = 0; k < scene->obstacle_count; ++k) {
+        const char *name;
+        scene->obstacles[k].touching = 0;
+        if (!scene->touches || !scene->touches[k]) continue;
+        for (name = scene->touches[k]; *name; name += strlen(name) + 1) {
+            int link = ik_robot_collision_find_link(model, name);
+            if (link < 0 || link >= 64) {
+                ik_error_set(error, 0, 0, -1,
+                             "/obstacles/%d/touches: link '%.60s' is not a link with collision geometry of the chain",
+                             k, name);
+                if (error) snprintf(error->path, sizeof error->path, "/obstacles/%d/touches", k);
+                return IK_ERR_NOT_FOUND;
+            }
+            scene->obstacles[k].touching |= (uint64_t)1 << link;
+        }
+    }
+    return IK_OK;
 }

@@ -570,13 +570,16 @@ static double link_distance(const posed *p, int l, int other, const obstacle_d *
 /* Runs over every tested pair; stops early (returning 0) when `stop_below`
  * is set and a pair is closer than the margin. */
 static ik_bool run_pairs(const ik_robot_collision_model *model, const posed *p, const obstacle_d *obstacles,
-                         int obstacle_count, double margin, int stop_early, ik_robot_collision_report *report) {
+                         const uint64_t *touching, int obstacle_count, double margin, int stop_early,
+                         ik_robot_collision_report *report) {
     int l, m, k;
     ik_bool is_free = 1;
     double enough = stop_early ? margin : FAR_AWAY;
     for (l = 0; l < model->link_count; ++l) {
         for (k = 0; k < obstacle_count; ++k) {
-            double d = link_distance(p, l, -1 - k, obstacles, enough);
+            double d;
+            if (l < 64 && (touching[k] >> l) & 1u) continue;
+            d = link_distance(p, l, -1 - k, obstacles, enough);
             if (d < margin) is_free = 0;
             if (!is_free && stop_early) return 0;
             if (report) {
@@ -646,6 +649,7 @@ ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const 
                                    ik_robot_collision_report *report) {
     posed p;
     obstacle_d od[MAX_OBSTACLES];
+    uint64_t touching[MAX_OBSTACLES];
     ik_result r;
     int k;
     if (!report) return IK_ERR_NULL;
@@ -659,7 +663,8 @@ ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const 
     report->closest.link = -1;
     report->closest.distance = FAR_AWAY;
     for (k = 0; k < IK_COLLISION_MAX_LINKS; ++k) report->link_clearance[k] = FAR_AWAY;
-    report->free = run_pairs(model, &p, od, obstacle_count, (double)margin, 0, report);
+    for (k = 0; k < obstacle_count; ++k) touching[k] = obstacles[k].touching;
+    report->free = run_pairs(model, &p, od, touching, obstacle_count, (double)margin, 0, report);
     return IK_OK;
 }
 
@@ -667,14 +672,17 @@ ik_result ik_robot_collision_free(const ik_robot_collision_model *model, const i
                                   const ik_obstacle *obstacles, int obstacle_count, ik_real margin, ik_bool *is_free) {
     posed p;
     obstacle_d od[MAX_OBSTACLES];
+    uint64_t touching[MAX_OBSTACLES];
     ik_result r;
+    int k;
     if (!is_free) return IK_ERR_NULL;
     r = check_inputs(model, chain, q, obstacles, obstacle_count, margin);
     if (r != IK_OK) return r;
     r = pose_model(model, chain, q, &p);
     if (r != IK_OK) return r;
     prepare_obstacles(obstacles, obstacle_count, od);
-    *is_free = run_pairs(model, &p, od, obstacle_count, (double)margin, 1, NULL);
+    for (k = 0; k < obstacle_count; ++k) touching[k] = obstacles[k].touching;
+    *is_free = run_pairs(model, &p, od, touching, obstacle_count, (double)margin, 1, NULL);
     return IK_OK;
 }
 

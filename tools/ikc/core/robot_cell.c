@@ -82,6 +82,7 @@ int ikc_cell_load(const char *command, const ik_urdf *urdf, const ikc_arm_args *
     }
     if (args->scene) {
         r = ik_scene_read_file(args->scene, urdf, base, &paths, &cell->scene, &err);
+        if (r == IK_OK) r = ik_scene_allow_touching(cell->scene, &cell->model, &err);
         if (r != IK_OK) {
             fprintf(stderr, "ikc %s: %s: %s\n", command, ikc_shown(args->scene),
                     err.message[0] ? ikc_shown(err.message) : ik_result_str(r));

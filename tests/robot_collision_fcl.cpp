@@ -325,7 +325,7 @@ int main() {
             }
         }
         std::printf("%-9s %d configurations called free and %d collision-free IK answers checked by FCL against the "
-                    "%s: %d failed; the capsules' clearance is below the true one by %.4f m on average (at least "
+                    "%s: %d failed; the library's clearance (capsules and boxes) is below the true one by %.4f m on average (at least "
                     "%.2g); of %d configurations called not free, %d are truly closer than the margin\n",
                     cell.name, free_count, ik_count, cell.from_meshes ? "meshes" : "capsules",
                     failures - failures_before, free_count ? slack_sum / free_count : 0.0, worst_slack,

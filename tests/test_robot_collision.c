@@ -162,7 +162,7 @@ static void test_capsule_pairs(void) {
     property_end(&prop);
 }
 
-/* Capsules fitted to the real meshes hold every vertex (after the URDF
+/* Capsules and boxes fitted to the real meshes hold every vertex (after the URDF
  * origin), and are not loose: the UR5's upper arm's radius is under 10 cm. */
 static void test_fit_real_meshes(void) {
     robot_cell cell;

@@ -10,7 +10,13 @@
  * from the obstacles keeps the true meshes at least as far apart: "free" is
  * conservative. The fit (ik_capsule_fit) tries six axes (the three principal
  * axes of the points and the frame's x, y, z), centres the axis on the
- * points' box across it, and keeps the capsule of least volume.
+ * points' box across it, and keeps the capsule of least volume. Each element
+ * also gets an oriented box holding it (ik_obb_fit; a URDF box is its own
+ * box): a distance is the larger of the capsule's and the box's lower bounds,
+ * which trims the capsule's rounded ends and sides where the box is tighter.
+ * Box to box, the bound is the largest gap along the 15 separating axes of
+ * the two boxes (a projection gap along a unit axis never exceeds the
+ * distance; Gottschalk, Lin and Manocha, "OBBTree", SIGGRAPH 1996).
  *
  * Obstacles are boxes (centred on their pose), spheres and cylinders (along
  * their pose's z, centred); the distance to a cylinder is the larger of the
@@ -50,7 +56,7 @@ extern "C" {
 #endif
 
 #define IK_COLLISION_MAX_LINKS 64
-#define IK_COLLISION_MAX_CAPSULES 256
+#define IK_COLLISION_MAX_CAPSULES 128
 #define IK_COLLISION_MAX_CONTACTS 16
 #define IK_COLLISION_MAX_OBSTACLES 64
 
@@ -59,6 +65,13 @@ typedef struct ik_capsule {
     ik_vec3 a, b;
     ik_real radius;
 } ik_capsule;
+
+/* An oriented box: half_extents along the axes of `frame` (unit scale),
+ * centred on its origin. */
+typedef struct ik_obb {
+    ik_transform frame;
+    ik_vec3 half_extents;
+} ik_obb;
 
 /* Why a pair of links is, or is not, tested. */
 typedef enum ik_collision_pair_state {
@@ -81,6 +94,8 @@ typedef struct ik_robot_collision_model {
     int capsule_count;
     ik_capsule capsules[IK_COLLISION_MAX_CAPSULES]; /* in the frame of their link's link_frame */
     int capsule_link[IK_COLLISION_MAX_CAPSULES];
+    ik_obb boxes[IK_COLLISION_MAX_CAPSULES]; /* a box holding the same element (same frame), where has_box */
+    ik_bool has_box[IK_COLLISION_MAX_CAPSULES];
     unsigned char pair_state[IK_COLLISION_MAX_LINKS][IK_COLLISION_MAX_LINKS]; /* ik_collision_pair_state, symmetric */
 } ik_robot_collision_model;
 
@@ -94,6 +109,12 @@ ik_result ik_robot_collision_add_link(ik_robot_collision_model *model, const cha
 /* A capsule (in the link's frame) on link `link`. IK_ERR_CAPACITY,
  * IK_ERR_RANGE (link), IK_ERR_NONFINITE, IK_ERR_RANGE (radius < 0). */
 ik_result ik_robot_collision_add_capsule(ik_robot_collision_model *model, int link, ik_capsule capsule);
+/* A capsule and a box that both hold the same element: its volume is
+ * taken as their intersection, and each distance as the larger of the two
+ * bounds (both are lower bounds of the distance to what they hold, so the
+ * larger is too, and tighter). box NULL: the capsule alone. */
+ik_result ik_robot_collision_add_bounds(ik_robot_collision_model *model, int link, ik_capsule capsule,
+                                        const ik_obb *box);
 /* The index of the link called `name`, or -1. */
 int ik_robot_collision_find_link(const ik_robot_collision_model *model, const char *name);
 
@@ -103,6 +124,10 @@ int ik_robot_collision_find_link(const ik_robot_collision_model *model, const ch
  * widened by 1e-6 relative plus 1e-7 m for the rounding of the points.
  * IK_ERR_NULL, IK_ERR_RANGE (count 0), IK_ERR_NONFINITE. */
 ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_capsule *out);
+/* The box of least volume holding the points (as ik_capsule_fit takes
+ * them), along the points' principal axes or the frame's axes, widened for
+ * rounding. Errors as ik_capsule_fit. */
+ik_result ik_obb_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_obb *out);
 /* Capsules holding a box (full sizes), a cylinder (along the frame's z,
  * centred) and a sphere placed by `frame`. */
 ik_capsule ik_capsule_of_box(ik_transform frame, ik_vec3 size);

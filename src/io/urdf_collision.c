@@ -92,17 +92,33 @@ static ik_transform joint_at_rest(const ik_urdf_joint *j) {
     return ik_transform_mul(j->origin, motion);
 }
 
+/* A box placed by t, of half sizes h, widened for rounding. */
+static void box_bound(ik_transform t, double hx, double hy, double hz, ik_obb *box) {
+    double widen = 1e-6 * (hx + hy + hz + fabs((double)t.translation.x) + fabs((double)t.translation.y) +
+                           fabs((double)t.translation.z)) +
+                   1e-7;
+    box->frame = t;
+    box->frame.scale = ik_v3(1, 1, 1);
+    box->half_extents = ik_v3((ik_real)(hx + widen), (ik_real)(hy + widen), (ik_real)(hz + widen));
+}
+
+/* The capsule holding a collision element, and (*has_box) a box holding it. */
 static ik_result link_capsule(const ik_urdf *u, const ik_urdf_collision *c, ik_transform link_in_frame,
-                              const ik_mesh_paths *paths, ik_capsule *out, ik_error *error) {
+                              const ik_mesh_paths *paths, ik_capsule *out, ik_obb *box, int *has_box, ik_error *error) {
     ik_transform t = ik_transform_mul(link_in_frame, c->origin);
     const char *link = u->links[c->link].name;
     ik_result r;
+    *has_box = 0;
     switch (c->geometry) {
         case IK_URDF_GEOMETRY_BOX:
             *out = ik_capsule_of_box(t, ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]));
+            box_bound(t, c->size[0] / 2, c->size[1] / 2, c->size[2] / 2, box);
+            *has_box = 1;
             return IK_OK;
         case IK_URDF_GEOMETRY_CYLINDER:
             *out = ik_capsule_of_cylinder(t, (ik_real)c->size[0], (ik_real)c->size[1]);
+            box_bound(t, c->size[0], c->size[0], c->size[1] / 2, box);
+            *has_box = 1;
             return IK_OK;
         case IK_URDF_GEOMETRY_SPHERE:
             *out = ik_capsule_of_sphere(t, (ik_real)c->size[0]);
@@ -125,6 +141,10 @@ static ik_result link_capsule(const ik_urdf *u, const ik_urdf_collision *c, ik_t
             }
             r = ik_capsule_fit(mesh->vertices, 3 * mesh->triangle_count,
                                ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]), t, out);
+            if (r == IK_OK)
+                r = ik_obb_fit(mesh->vertices, 3 * mesh->triangle_count,
+                               ik_v3((ik_real)c->size[0], (ik_real)c->size[1], (ik_real)c->size[2]), t, box);
+            *has_box = r == IK_OK;
             ik_mesh_free(mesh);
             if (r != IK_OK)
                 ik_error_set(error, c->line, 0, -1, "<link name=\"%.60s\"> <collision> mesh '%.80s': %s", link,
@@ -219,9 +239,11 @@ ik_result ik_urdf_collision_model(const ik_urdf *u, const char *base_link, const
     for (k = 0; k < u->collision_count && r == IK_OK; ++k) {
         const ik_urdf_collision *c = &u->collisions[k];
         ik_capsule capsule;
+        ik_obb box;
+        int has_box = 0;
         if (index[c->link] < 0) continue;
-        r = link_capsule(u, c, in_frame[c->link], paths, &capsule, error);
-        if (r == IK_OK) r = ik_robot_collision_add_capsule(model, index[c->link], capsule);
+        r = link_capsule(u, c, in_frame[c->link], paths, &capsule, &box, &has_box, error);
+        if (r == IK_OK) r = ik_robot_collision_add_bounds(model, index[c->link], capsule, has_box ? &box : NULL);
         if (r == IK_ERR_CAPACITY)
             ik_error_set(error, c->line, 0, -1, "more than %d collision elements", IK_COLLISION_MAX_CAPSULES);
     }

@@ -65,6 +65,16 @@ static d3 frame_apply(const frame_d *f, d3 p) {
                    f->r[2][0] * p.x + f->r[2][1] * p.y + f->r[2][2] * p.z + f->t.z);
 }
 
+/* The frame a b (b's local coordinates into a's parent). */
+static frame_d frame_mul(const frame_d *a, const frame_d *b) {
+    frame_d c;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) c.r[i][j] = a->r[i][0] * b->r[0][j] + a->r[i][1] * b->r[1][j] + a->r[i][2] * b->r[2][j];
+    c.t = frame_apply(a, b->t);
+    return c;
+}
+
 /* p in frame f's local coordinates: R^T (p - t). */
 static d3 frame_local(const frame_d *f, d3 p) {
     d3 d = d3_sub(p, f->t);
@@ -192,13 +202,28 @@ ik_result ik_robot_collision_add_link(ik_robot_collision_model *model, const cha
 }
 
 ik_result ik_robot_collision_add_capsule(ik_robot_collision_model *model, int link, ik_capsule capsule) {
+    return ik_robot_collision_add_bounds(model, link, capsule, NULL);
+}
+
+ik_result ik_robot_collision_add_bounds(ik_robot_collision_model *model, int link, ik_capsule capsule,
+                                        const ik_obb *box) {
     if (!model) return IK_ERR_NULL;
+    if (box && (!ik_transform_finite(box->frame) || !ik_vec3_finite(box->half_extents))) return IK_ERR_NONFINITE;
+    if (box && !(box->half_extents.x >= 0 && box->half_extents.y >= 0 && box->half_extents.z >= 0)) return IK_ERR_RANGE;
     if (link < 0 || link >= model->link_count) return IK_ERR_RANGE;
     if (model->capsule_count >= IK_COLLISION_MAX_CAPSULES) return IK_ERR_CAPACITY;
     if (!ik_vec3_finite(capsule.a) || !ik_vec3_finite(capsule.b) || !isfinite((double)capsule.radius))
         return IK_ERR_NONFINITE;
     if (capsule.radius < 0) return IK_ERR_RANGE;
     model->capsules[model->capsule_count] = capsule;
+    model->has_box[model->capsule_count] = box != NULL;
+    if (box) {
+        model->boxes[model->capsule_count] = *box;
+        model->boxes[model->capsule_count].frame.scale = ik_v3(1, 1, 1);
+    } else {
+        memset(&model->boxes[model->capsule_count], 0, sizeof model->boxes[0]);
+        model->boxes[model->capsule_count].frame = ik_transform_identity();
+    }
     model->capsule_link[model->capsule_count++] = link;
     return IK_OK;
 }
@@ -366,6 +391,137 @@ ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_trans
     return IK_OK;
 }
 
+/* A rotation matrix (columns u, v, w) as a quaternion (Shepperd's method:
+ * the largest of the four squared components first). */
+static ik_quat quat_of_columns(d3 u, d3 v, d3 w) {
+    double m[3][3], t, x, y, z, q0;
+    m[0][0] = u.x;
+    m[1][0] = u.y;
+    m[2][0] = u.z;
+    m[0][1] = v.x;
+    m[1][1] = v.y;
+    m[2][1] = v.z;
+    m[0][2] = w.x;
+    m[1][2] = w.y;
+    m[2][2] = w.z;
+    t = m[0][0] + m[1][1] + m[2][2];
+    if (t > 0) {
+        double r = sqrt(1 + t) * 2;
+        q0 = 0.25 * r;
+        x = (m[2][1] - m[1][2]) / r;
+        y = (m[0][2] - m[2][0]) / r;
+        z = (m[1][0] - m[0][1]) / r;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        double r = sqrt(1 + m[0][0] - m[1][1] - m[2][2]) * 2;
+        q0 = (m[2][1] - m[1][2]) / r;
+        x = 0.25 * r;
+        y = (m[0][1] + m[1][0]) / r;
+        z = (m[0][2] + m[2][0]) / r;
+    } else if (m[1][1] > m[2][2]) {
+        double r = sqrt(1 + m[1][1] - m[0][0] - m[2][2]) * 2;
+        q0 = (m[0][2] - m[2][0]) / r;
+        x = (m[0][1] + m[1][0]) / r;
+        y = 0.25 * r;
+        z = (m[1][2] + m[2][1]) / r;
+    } else {
+        double r = sqrt(1 + m[2][2] - m[0][0] - m[1][1]) * 2;
+        q0 = (m[1][0] - m[0][1]) / r;
+        x = (m[0][2] + m[2][0]) / r;
+        y = (m[1][2] + m[2][1]) / r;
+        z = 0.25 * r;
+    }
+    t = sqrt(x * x + y * y + z * z + q0 * q0);
+    return ik_q((ik_real)(x / t), (ik_real)(y / t), (ik_real)(z / t), (ik_real)(q0 / t));
+}
+
+ik_result ik_obb_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_obb *out) {
+    frame_d f;
+    d3 s, mean = d3_make(0, 0, 0), axes[2][3];
+    double cov[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, vec[3][3], best = HUGE_VAL;
+    size_t i;
+    int set, k;
+    if (!xyz || !out) return IK_ERR_NULL;
+    if (count == 0) return IK_ERR_RANGE;
+    if (!ik_vec3_finite(scale) || !ik_transform_finite(to_frame)) return IK_ERR_NONFINITE;
+    for (i = 0; i < 3 * count; ++i)
+        if (!isfinite(xyz[i])) return IK_ERR_NONFINITE;
+    f = frame_of(to_frame);
+    s = d3_of(scale);
+    for (i = 0; i < count; ++i) mean = d3_add(mean, fit_point(xyz, i, s, &f));
+    mean = d3_scale(mean, 1.0 / (double)count);
+    for (i = 0; i < count; ++i) {
+        d3 p = d3_sub(fit_point(xyz, i, s, &f), mean);
+        double c[3];
+        int a, b;
+        c[0] = p.x;
+        c[1] = p.y;
+        c[2] = p.z;
+        for (a = 0; a < 3; ++a)
+            for (b = 0; b < 3; ++b) cov[a][b] += c[a] * c[b];
+    }
+    symmetric_eigenvectors(cov, vec);
+    for (k = 0; k < 3; ++k) {
+        axes[0][k] = d3_make(vec[0][k], vec[1][k], vec[2][k]);
+        axes[1][k] = d3_make(k == 0, k == 1, k == 2);
+    }
+    /* A right-handed frame: the third axis is the cross product of the first two. */
+    {
+        d3 u = axes[0][0], v = axes[0][1];
+        double nu = d3_len(u), nv;
+        u = d3_scale(u, 1 / nu);
+        v = d3_sub(v, d3_scale(u, d3_dot(u, v)));
+        nv = d3_len(v);
+        if (!(nu > 0.5) || !(nv > 0.5)) {
+            axes[0][0] = axes[1][0];
+            axes[0][1] = axes[1][1];
+            axes[0][2] = axes[1][2];
+        } else {
+            v = d3_scale(v, 1 / nv);
+            axes[0][0] = u;
+            axes[0][1] = v;
+            axes[0][2] = d3_make(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
+        }
+    }
+    for (set = 0; set < 2; ++set) {
+        double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, volume;
+        ik_quat rotation = quat_of_columns(axes[set][0], axes[set][1], axes[set][2]);
+        frame_d rounded;
+        d3 u[3], center;
+        /* The extents along the axes as the rounded quaternion gives them,
+         * so the box holds the points in the frame it is stored with. */
+        rounded = frame_of(ik_transform_make(ik_v3(0, 0, 0), rotation, ik_v3(1, 1, 1)));
+        for (k = 0; k < 3; ++k) u[k] = d3_make(rounded.r[0][k], rounded.r[1][k], rounded.r[2][k]);
+        for (i = 0; i < count; ++i) {
+            d3 p = fit_point(xyz, i, s, &f);
+            for (k = 0; k < 3; ++k) {
+                double c = d3_dot(p, u[k]);
+                if (c < lo[k]) lo[k] = c;
+                if (c > hi[k]) hi[k] = c;
+            }
+        }
+        volume = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+        if (set == 0 || volume < best) {
+            double reach = 0, widen;
+            best = volume;
+            center = d3_make(0, 0, 0);
+            for (k = 0; k < 3; ++k) {
+                center = d3_add(center, d3_scale(u[k], 0.5 * (lo[k] + hi[k])));
+                if (fabs(lo[k]) > reach) reach = fabs(lo[k]);
+                if (fabs(hi[k]) > reach) reach = fabs(hi[k]);
+            }
+            /* Widened for the rounding of the centre and of the points' products. */
+            widen = (1e-6 + (sizeof(ik_real) == sizeof(float) ? 4e-7 : 1e-15)) * 2 * reach + 1e-7;
+            out->frame = ik_transform_make(ik_v3((ik_real)center.x, (ik_real)center.y, (ik_real)center.z), rotation,
+                                           ik_v3(1, 1, 1));
+            out->half_extents =
+                ik_v3((ik_real)(0.5 * (hi[0] - lo[0]) + widen), (ik_real)(0.5 * (hi[1] - lo[1]) + widen),
+                      (ik_real)(0.5 * (hi[2] - lo[2]) + widen));
+        }
+    }
+    if (!ik_transform_finite(out->frame) || !ik_vec3_finite(out->half_extents)) return IK_ERR_NONFINITE;
+    return IK_OK;
+}
+
 ik_capsule ik_capsule_of_box(ik_transform frame, ik_vec3 size) {
     float corners[24];
     ik_capsule c;
@@ -408,6 +564,9 @@ typedef struct posed {
     double reach[IK_COLLISION_MAX_LINKS];
     int first[IK_COLLISION_MAX_LINKS + 1]; /* capsules sorted by link: link k's are order[first[k] .. first[k+1]) */
     int order[IK_COLLISION_MAX_CAPSULES];
+    frame_d box[IK_COLLISION_MAX_CAPSULES]; /* each element's box in the base frame, where has_box */
+    d3 box_half[IK_COLLISION_MAX_CAPSULES];
+    ik_bool has_box[IK_COLLISION_MAX_CAPSULES];
 } posed;
 
 typedef struct obstacle_d {
@@ -473,6 +632,12 @@ static ik_result pose_model(const ik_robot_collision_model *model, const ik_robo
         p->b[k] = frame_apply(f, d3_of(model->capsules[k].b));
         p->radius[k] = (double)model->capsules[k].radius;
         p->order[fill[link]++] = k;
+        p->has_box[k] = model->has_box[k];
+        if (p->has_box[k]) {
+            frame_d local = frame_of(model->boxes[k].frame);
+            p->box[k] = frame_mul(f, &local);
+            p->box_half[k] = d3_of(model->boxes[k].half_extents);
+        }
     }
     for (l = 0; l < model->link_count; ++l) {
         d3 c = d3_make(0, 0, 0);
@@ -518,6 +683,45 @@ static void prepare_obstacles(const ik_obstacle *obstacles, int count, obstacle_
     }
 }
 
+/* A lower bound of the distance between boxes A (frame a, half ha) and B:
+ * the largest gap between their projections on the 15 separating axes
+ * (each box's 3 axes and the 9 cross products of an axis of each). */
+static double box_box_gap(const frame_d *a, d3 ha, const frame_d *b, d3 hb) {
+    d3 au[3], bu[3], d = d3_sub(b->t, a->t);
+    double best = -HUGE_VAL, hav[3] = {ha.x, ha.y, ha.z}, hbv[3] = {hb.x, hb.y, hb.z};
+    int i, j, k;
+    for (k = 0; k < 3; ++k) {
+        au[k] = d3_make(a->r[0][k], a->r[1][k], a->r[2][k]);
+        bu[k] = d3_make(b->r[0][k], b->r[1][k], b->r[2][k]);
+    }
+    for (i = 0; i < 15; ++i) {
+        d3 axis;
+        double n, gap;
+        if (i < 3) {
+            axis = au[i];
+        } else if (i < 6) {
+            axis = bu[i - 3];
+        } else {
+            d3 x = au[(i - 6) / 3], y = bu[(i - 6) % 3];
+            axis = d3_make(x.y * y.z - x.z * y.y, x.z * y.x - x.x * y.z, x.x * y.y - x.y * y.x);
+        }
+        n = d3_len(axis);
+        if (!(n > 1e-9)) continue;
+        axis = d3_scale(axis, 1 / n);
+        gap = fabs(d3_dot(axis, d));
+        for (j = 0; j < 3; ++j) gap -= hav[j] * fabs(d3_dot(axis, au[j])) + hbv[j] * fabs(d3_dot(axis, bu[j]));
+        if (gap > best) best = gap;
+    }
+    /* The rounding of the products, at most a few ulps of the sizes involved. */
+    return best - 1e-12 * (d3_len(d) + d3_len(ha) + d3_len(hb));
+}
+
+/* Element j's box (where it has one) against a segment a-b of radius r:
+ * the segment's distance to the box, minus r. */
+static double box_segment(const posed *p, int j, d3 a, d3 b, double r) {
+    return segment_box_distance(frame_local(&p->box[j], a), frame_local(&p->box[j], b), p->box_half[j]) - r;
+}
+
 /* Capsule j of the posed model against obstacle o. */
 static double capsule_obstacle(const posed *p, int j, const obstacle_d *o) {
     if (o->shape == IK_OBSTACLE_SPHERE)
@@ -535,6 +739,43 @@ static double capsule_obstacle(const posed *p, int j, const obstacle_d *o) {
 
 static double capsule_capsule(const posed *p, int i, int j) {
     return sqrt(segment_segment_sq(p->a[i], p->b[i], p->a[j], p->b[j])) - p->radius[i] - p->radius[j];
+}
+
+/* Element j against obstacle o: the capsule's bound, raised by the box's
+ * where the element has a box and the capsule's is below `enough`. */
+static double element_obstacle(const posed *p, int j, const obstacle_d *o, double enough) {
+    double d = capsule_obstacle(p, j, o), e;
+    if (!p->has_box[j] || d >= enough) return d;
+    if (o->shape == IK_OBSTACLE_SPHERE) {
+        e = d3_len(box_offset(frame_local(&p->box[j], o->a), p->box_half[j])) - o->radius;
+    } else {
+        e = box_box_gap(&p->box[j], p->box_half[j], &o->f, o->half);
+        if (o->shape == IK_OBSTACLE_CYLINDER) {
+            double c = box_segment(p, j, o->a, o->b, o->radius);
+            if (c > e) e = c;
+        }
+    }
+    return e > d ? e : d;
+}
+
+/* Elements i and j: the capsules' bound, raised by each box against the
+ * other's capsule and the two boxes' gap. */
+static double element_element(const posed *p, int i, int j, double enough) {
+    double d = capsule_capsule(p, i, j), e;
+    if (d >= enough) return d;
+    if (p->has_box[j]) {
+        e = box_segment(p, j, p->a[i], p->b[i], p->radius[i]);
+        if (e > d) d = e;
+    }
+    if (p->has_box[i]) {
+        e = box_segment(p, i, p->a[j], p->b[j], p->radius[j]);
+        if (e > d) d = e;
+    }
+    if (p->has_box[i] && p->has_box[j]) {
+        e = box_box_gap(&p->box[i], p->box_half[i], &p->box[j], p->box_half[j]);
+        if (e > d) d = e;
+    }
+    return d;
 }
 
 /* The smallest distance between link l and link m (other >= 0) or obstacle
@@ -556,11 +797,11 @@ static double link_distance(const posed *p, int l, int other, const obstacle_d *
         int a = p->order[i];
         if (other >= 0) {
             for (k = p->first[other]; k < p->first[other + 1]; ++k) {
-                double d = capsule_capsule(p, a, p->order[k]);
+                double d = element_element(p, a, p->order[k], enough < best ? enough : best);
                 if (d < best) best = d;
             }
         } else {
-            double d = capsule_obstacle(p, a, &obstacles[-1 - other]);
+            double d = element_obstacle(p, a, &obstacles[-1 - other], enough < best ? enough : best);
             if (d < best) best = d;
         }
     }

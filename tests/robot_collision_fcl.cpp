@@ -201,8 +201,10 @@ static double fcl_distance(const std::shared_ptr<geometry> &a, const Eigen::Isom
     return result.min_distance;
 }
 
-// The smallest true distance over obstacles and tested pairs at q; the pair named in *what.
-static double true_clearance(const robot_cell &cell, const truth &t, const ik_real *q, std::string *what) {
+// The smallest true distance over obstacles and tested pairs at q; the pair named in *what. With
+// never_pairs, the smallest over the pairs pruned as never touching instead (what sampling left out).
+static double true_clearance(const robot_cell &cell, const truth &t, const ik_real *q, std::string *what,
+                             bool never_pairs = false) {
     std::vector<Eigen::Isometry3d> pose;
     if (cell.from_meshes) {
         std::vector<Eigen::Isometry3d> all = link_poses(cell, q);
@@ -215,7 +217,7 @@ static double true_clearance(const robot_cell &cell, const truth &t, const ik_re
     for (size_t i = 0; i < t.parts.size(); ++i) {
         const part &p = t.parts[i];
         Eigen::Isometry3d pp = pose[p.model_link] * p.in_link;
-        for (size_t o = 0; o < t.obstacles.size(); ++o) {
+        for (size_t o = 0; o < t.obstacles.size() && !never_pairs; ++o) {
             double d = fcl_distance(p.shape, pp, t.obstacles[o], t.obstacle_pose[o]);
             if (d < best) {
                 best = d;
@@ -224,7 +226,8 @@ static double true_clearance(const robot_cell &cell, const truth &t, const ik_re
         }
         for (size_t j = i + 1; j < t.parts.size(); ++j) {
             const part &p2 = t.parts[j];
-            if (cell.model.pair_state[p.model_link][p2.model_link] != IK_PAIR_CHECKED) continue;
+            if (cell.model.pair_state[p.model_link][p2.model_link] != (never_pairs ? IK_PAIR_NEVER : IK_PAIR_CHECKED))
+                continue;
             double d = fcl_distance(p.shape, pp, p2.shape, pose[p2.model_link] * p2.in_link);
             if (d < best) {
                 best = d;
@@ -258,7 +261,8 @@ int main() {
         for (int v = 0; v < cell.chain.variable_count; ++v) seed[v] = (lower[v] + upper[v]) / 2;
         std::vector<char> scratch(ik_robot_ik_scratch_size(cell.chain.variable_count) + 64);
         uint64_t state = 99 + which;
-        int free_count = 0, ik_count = 0, blocked_true = 0, blocked_sampled = 0, failures_before = failures;
+        int free_count = 0, ik_count = 0, blocked_true = 0, blocked_sampled = 0, failures_before = failures, never_close = 0;
+        std::string never_what;
         double slack_sum = 0, worst_slack = 1e30;
         for (int s = 0; s < 240; ++s) {
             ik_bool is_free = 0;
@@ -291,6 +295,10 @@ int main() {
                             report.clearance, d, what.c_str());
             }
             slack_sum += d - report.clearance;
+            if (true_clearance(cell, t, q, &what, true) < margin) {
+                ++never_close;
+                never_what = what;
+            }
             if (d - report.clearance < worst_slack) worst_slack = d - report.clearance;
             // The collision-free IK on the goal this free configuration reaches.
             if (s % 2 == 0) {
@@ -330,6 +338,11 @@ int main() {
                     cell.name, free_count, ik_count, cell.from_meshes ? "meshes" : "capsules",
                     failures - failures_before, free_count ? slack_sum / free_count : 0.0, worst_slack,
                     blocked_sampled, blocked_true);
+        // The pairs pruned as never touching (2000 samples, 2 cm of the bounds) are not the
+        // library's claim but MoveIt's practice: reported, not failed.
+        std::printf("          pairs pruned as never touching: truly closer than the margin in %d of the %d free "
+                    "configurations%s%s\n",
+                    never_close, free_count, never_close ? ", e.g. " : "", never_what.c_str());
         robot_cell_free(&cell);
     }
     std::printf("test_robot_collision_fcl: %d checks, %d failed\n", checks, failures);

@@ -53,3 +53,18 @@ def test_bad_input(cell, data):
     with pytest.raises(ikit.IkitIoError) as failure:
         ikit.load_cell(asset_path(data, "urdf/ur5_joint_limited_robot.urdf"), "base_link", "tool0")
     assert "--package-path" in str(failure.value) and failure.value.code == "IK_ERR_NOT_FOUND"
+
+
+def test_moveit_scene_and_touching_table(data, tmp_path):
+    packages = {"example-robot-data": str(data / "urdf" / "example-robot-data")}
+    urdf = asset_path(data, "urdf/ur5_joint_limited_robot.urdf")
+    moveit = ikit.load_cell(urdf, "base_link", "tool0", packages=packages,
+                            scene=os.path.join(HERE, "..", "..", "examples", "ur5_cell.moveit.scene"))
+    assert moveit.obstacle_names[:2] == ["table", "post"] and moveit.obstacle_names[2] == "shelf/1"
+    q = [0, -1.2, 1.5, -1, -1.5, 0]
+    assert moveit.check(q).free
+    table = tmp_path / "table.json"
+    table.write_text('{"obstacles": [{"name": "table", "box": [2, 2, 0.1], "pose": [0, 0, -0.05], '
+                     '"touches": ["base_link", "shoulder_link"]}]}')
+    on_table = ikit.load_cell(urdf, "base_link", "tool0", packages=packages, scene=table)
+    assert on_table.check(q).free

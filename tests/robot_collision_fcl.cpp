@@ -11,8 +11,9 @@
 // the random configurations, the library's free/not-free answers, and the
 // collision-free IK's answers on goals reached by free configurations.
 //
-// Built only where CMake finds fcl (a test-only C++ program, ctest entry
-// test_robot_collision_fcl); skipped without $IKIT_DATA.
+// Built only where CMake finds fcl (a test-only C++ program; ctest entries
+// test_robot_collision_fcl.ur5, .panda and .irb2400, the argument naming the
+// arm; all three without one); skipped without $IKIT_DATA.
 #include <fcl/fcl.h>
 
 #include <cmath>
@@ -238,8 +239,9 @@ static double true_clearance(const robot_cell &cell, const truth &t, const ik_re
     return best;
 }
 
-int main() {
+int main(int argc, char **argv) {
     const double margin = 0.01;
+    static const char *const arms[ROBOT_CELL_COUNT] = {"ur5", "panda", "irb2400"};
     const char *dir = robot_cells_dir();
     if (!dir) {
         std::printf("SKIP test_robot_collision_fcl: no $IKIT_DATA/urdf\n");
@@ -248,6 +250,7 @@ int main() {
     for (int which = 0; which < ROBOT_CELL_COUNT; ++which) {
         robot_cell cell;
         char why[800];
+        if (argc > 1 && std::strcmp(argv[1], arms[which]) != 0) continue;
         if (!robot_cell_load(&cell, which, why, sizeof why)) {
             std::printf("FAIL %s\n", why);
             ++failures;

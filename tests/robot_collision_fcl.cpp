@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
         int free_count = 0, ik_count = 0, blocked_true = 0, blocked_sampled = 0, failures_before = failures, never_close = 0;
         std::string never_what;
         double slack_sum = 0, worst_slack = 1e30;
-        for (int s = 0; s < 240; ++s) {
+        for (int s = 0; s < 160; ++s) {
             ik_bool is_free = 0;
             ik_robot_random_configuration(lower, upper, cell.chain.variable_count, &state, q);
             ik_robot_collision_free(&cell.model, &cell.chain, q, cell.obstacles, cell.obstacle_count, (ik_real)margin,

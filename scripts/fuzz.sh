@@ -51,6 +51,8 @@ seeds_for() {
         fuzz_glb) find "$data"/gltf -name '*.glb' -size -16k 2>/dev/null || true ;;
         fuzz_chain) ls examples/*.chain 2>/dev/null || true ;;
         fuzz_urdf) find "$data"/urdf -name '*.urdf' -size -16k 2>/dev/null || true ;;
+        fuzz_stl) find "$data"/urdf -name '*.stl' -size -64k 2>/dev/null || true ;;
+        fuzz_scene) ls examples/*.scene.json examples/*.moveit.scene 2>/dev/null || true ;;
         fuzz_xml)
             ls "$build/seeds/fuzz_urdf"/* examples/*.urdf 2>/dev/null || true
             find "$data"/urdf -name '*.urdf' -size -16k 2>/dev/null || true

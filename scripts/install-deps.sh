@@ -11,7 +11,7 @@ set -eu
 if [ "${1:-}" = blender ]; then
     packages="blender"
 else
-    packages="cmake ninja-build make gcc g++ clang clang-format libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev python3-dev python3-pip python3-venv python3-setuptools python3-numpy python3-cffi python3-pytest python3-distributed liborocos-kdl-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
+    packages="cmake ninja-build make gcc g++ clang clang-format libclang-rt-dev wasi-libc pkg-config libcjson-dev libxml2-dev libcairo2-dev python3-dev python3-pip python3-venv python3-setuptools python3-numpy python3-cffi python3-pytest python3-distributed liborocos-kdl-dev libfcl-dev lld libclang-rt-14-dev-wasm32 nodejs chromium"
 fi
 
 missing=""

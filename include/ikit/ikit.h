@@ -72,6 +72,8 @@
 /* robot */
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
+#include <ikit/robot_collision.h>
+#include <ikit/robot_free_ik.h>
 #include <ikit/robot_analytic.h>
 #include <ikit/robot_path.h>
 #include <ikit/robot_protocol.h>
@@ -101,6 +103,8 @@
 #include <ikit/height_field_file.h>
 #include <ikit/target_track_file.h>
 #include <ikit/urdf.h>
+#include <ikit/stl.h>
+#include <ikit/urdf_collision.h>
 #include <ikit/asset.h>
 
 #endif

@@ -8,8 +8,13 @@
  * revolute and prismatic joints; missing attributes are 0, as urdfdom
  * reads them, so a <limit> with neither lower nor upper holds the joint at
  * 0: limit_no_range flags it, and ikc warns) and
- * <mimic joint multiplier offset> (default 1 and 0). Everything else
- * (visual, collision, inertial, meshes, transmission, gazebo) is ignored.
+ * <mimic joint multiplier offset> (default 1 and 0). In a link, each
+ * <collision> element's <origin xyz rpy> and <geometry> (<box size>,
+ * <cylinder radius length>, <sphere radius>, <mesh filename scale>) is kept
+ * in `collisions` (meshes are named, not read: see ik_urdf_mesh_path and
+ * urdf_collision.h); a geometry of another kind is kept as
+ * IK_URDF_GEOMETRY_OTHER. Everything else (visual, inertial, transmission,
+ * gazebo) is ignored.
  * Joint types: revolute, continuous, prismatic, fixed; floating and planar
  * joints are refused (IK_ERR_UNSUPPORTED) as is any other type (IK_ERR_PARSE).
  *
@@ -82,6 +87,24 @@ typedef struct ik_urdf_joint {
     long line;
 } ik_urdf_joint;
 
+typedef enum ik_urdf_geometry {
+    IK_URDF_GEOMETRY_BOX,      /* size: sx, sy, sz (full lengths), centred on the origin */
+    IK_URDF_GEOMETRY_CYLINDER, /* size: radius, length; along the origin's z, centred */
+    IK_URDF_GEOMETRY_SPHERE,   /* size: radius */
+    IK_URDF_GEOMETRY_MESH,     /* size: the scale per axis (default 1 1 1); mesh_filename */
+    IK_URDF_GEOMETRY_OTHER     /* a geometry this reader does not know (its element's name in mesh_filename) */
+} ik_urdf_geometry;
+
+/* A link's <collision> element. */
+typedef struct ik_urdf_collision {
+    int link; /* index into links */
+    ik_urdf_geometry geometry;
+    ik_transform origin; /* the geometry's frame in the link's frame */
+    double size[3];
+    char *mesh_filename; /* as written ("package://pkg/meshes/a.stl"), or NULL */
+    long line;
+} ik_urdf_collision;
+
 typedef struct ik_urdf {
     char *name; /* the robot's name */
     int link_count;
@@ -89,6 +112,8 @@ typedef struct ik_urdf {
     int joint_count;
     ik_urdf_joint *joints;
     int root_link;
+    int collision_count;
+    ik_urdf_collision *collisions; /* in file order */
 } ik_urdf;
 
 /* A joint's <origin xyz rpy> as a transform (unit scale): translation xyz,
@@ -101,6 +126,19 @@ ik_result ik_urdf_read_memory(const char *data, size_t size, ik_urdf **out, ik_e
 /* Read a URDF file (regular files of at most IK_URDF_MAX_BYTES only). */
 ik_result ik_urdf_read_file(const char *path, ik_urdf **out, ik_error *error);
 void ik_urdf_free(ik_urdf *urdf);
+
+/* The file a <mesh filename> names: "package://NAME/REST" is DIR/REST for
+ * the first `packages` entry "NAME=DIR" (package_count of them), else
+ * E/REST for the first directory E of the ROS_PACKAGE_PATH environment
+ * variable (colon-separated) whose last component is NAME, else E/NAME/REST
+ * where that file exists; "file:///abs" is /abs; a relative path is taken
+ * from `urdf_dir` (the URDF file's directory; NULL: the working directory).
+ * IK_ERR_NOT_FOUND for an unknown package ("unknown package 'x': give
+ * --package-path x=DIR or set ROS_PACKAGE_PATH"), IK_ERR_CAPACITY when the
+ * path does not fit out [out_size], IK_ERR_UNSUPPORTED for another URL
+ * scheme. The file itself is not opened. */
+ik_result ik_urdf_mesh_path(const char *filename, const char *urdf_dir, const char *const *packages, int package_count,
+                            char *out, size_t out_size, ik_error *error);
 
 /* Index of the link or joint called `name`; IK_ERR_NOT_FOUND with "no link
  * 'x' (did you mean: a, b?)" in error when there is none. */

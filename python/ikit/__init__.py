@@ -8,6 +8,7 @@ from ._ikit import ffi as _ffi, lib as _lib
 from .arrays import (POSE_ROTATION, POSE_SCALE, POSE_TRANSLATION, built_double, new_matrices, new_pose,
                      real_dtype)
 from .assets import Asset, load
+from .cell import Cell, CellReport, load_cell
 from .errors import IkitError, IkitIoError
 from .ground import Ground
 from .humanoid import BODY_JOINTS, EFFECTORS, LIMBS, ROLES, Humanoid
@@ -23,8 +24,8 @@ from .urdf import Robot, RobotPath, UrdfChain, load_robot, load_urdf_chain
 __version__ = _ffi.string(_lib.ik_version()).decode()
 
 __all__ = [
-    "Asset", "BODY_JOINTS", "CONTACT_POINTS", "EFFECTORS", "FittedClip", "Ground", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
+    "Asset", "BODY_JOINTS", "CONTACT_POINTS", "Cell", "CellReport", "EFFECTORS", "FittedClip", "Ground", "Humanoid", "IkitError", "IkitIoError", "LIMBS", "Limit", "POSE_ROTATION", "POSE_SCALE",
     "POSE_TRANSLATION", "ROLES", "Robot", "RobotPath", "Skeleton", "UrdfChain", "aim", "bake", "built_double", "ccd", "clean", "decimate", "fit", "foot_contacts", "planar_chain",
-    "planar_chain_fk", "fabrik", "jacobian", "load", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
+    "planar_chain_fk", "fabrik", "jacobian", "load", "load_cell", "load_robot", "load_urdf_chain", "look_at_chain", "new_matrices",
     "new_pose", "real_dtype", "retarget", "skating", "stance_clean", "two_bone", "two_bone_batch", "walk", "walk_frame",
 ]

@@ -118,6 +118,7 @@ typedef struct urdf_reader {
     ik_error *error;
     char **mimic_names;                   /* [joint_count]: the leader named by each joint's <mimic>, or NULL */
     name_entry *link_names, *joint_names; /* sorted by name */
+    int collision_capacity;
 } urdf_reader;
 
 /* Finds a link or joint named by an element at `line`; the error (with
@@ -132,8 +133,83 @@ static ik_result lookup(const urdf_reader *rd, int links, const char *name, long
     return fail_at(rd->error, line, r, "%s: %s", owner, found.message);
 }
 
+/* One <collision>: its <origin> and the first element of its <geometry>. */
+static ik_result read_collision(urdf_reader *rd, int node, int link_index, int *capacity) {
+    ik_urdf *u = rd->u;
+    const ik_xml_doc *xml = rd->xml;
+    ik_urdf_collision *c;
+    char owner[96];
+    int child, g, no_memory = 0;
+    ik_result r = IK_OK;
+    if (u->collision_count == *capacity) {
+        int grown_capacity = *capacity ? 2 * *capacity : 16;
+        ik_urdf_collision *grown =
+            (ik_urdf_collision *)realloc(u->collisions, (size_t)grown_capacity * sizeof *u->collisions);
+        if (!grown) return IK_ERR_NO_MEMORY;
+        u->collisions = grown;
+        *capacity = grown_capacity;
+    }
+    c = &u->collisions[u->collision_count];
+    memset(c, 0, sizeof *c);
+    c->link = link_index;
+    c->line = node_line(xml, node);
+    c->origin = ik_transform_identity();
+    c->geometry = IK_URDF_GEOMETRY_OTHER;
+    ++u->collision_count; /* owned from here on */
+    snprintf(owner, sizeof owner, "<link name=\"%.60s\"> <collision>", u->links[link_index].name);
+    for (child = xml->elements[node].first_child; child >= 0 && r == IK_OK; child = xml->elements[child].next_sibling) {
+        if (is_element(xml, child, "origin")) {
+            double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
+            r = read_numbers(xml, child, "xyz", xyz, 3, owner, rd->error);
+            if (r == IK_OK) r = read_numbers(xml, child, "rpy", rpy, 3, owner, rd->error);
+            if (r == IK_OK) c->origin = ik_urdf_origin(xyz, rpy);
+            if (r == IK_OK && !ik_transform_finite(c->origin))
+                r = fail_at(rd->error, node_line(xml, child), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
+        } else if (is_element(xml, child, "geometry")) {
+            g = xml->elements[child].first_child;
+            if (g < 0) return fail_at(rd->error, node_line(xml, child), IK_ERR_PARSE, "%s <geometry>: empty", owner);
+            c->line = node_line(xml, g);
+            if (is_element(xml, g, "box")) {
+                c->geometry = IK_URDF_GEOMETRY_BOX;
+                if (!ik_xml_attribute_value(xml, g, "size"))
+                    return fail_at(rd->error, c->line, IK_ERR_PARSE, "%s <box>: no size", owner);
+                r = read_numbers(xml, g, "size", c->size, 3, owner, rd->error);
+            } else if (is_element(xml, g, "cylinder")) {
+                c->geometry = IK_URDF_GEOMETRY_CYLINDER;
+                if (!ik_xml_attribute_value(xml, g, "radius") || !ik_xml_attribute_value(xml, g, "length"))
+                    return fail_at(rd->error, c->line, IK_ERR_PARSE, "%s <cylinder>: needs radius and length", owner);
+                r = read_numbers(xml, g, "radius", &c->size[0], 1, owner, rd->error);
+                if (r == IK_OK) r = read_numbers(xml, g, "length", &c->size[1], 1, owner, rd->error);
+            } else if (is_element(xml, g, "sphere")) {
+                c->geometry = IK_URDF_GEOMETRY_SPHERE;
+                if (!ik_xml_attribute_value(xml, g, "radius"))
+                    return fail_at(rd->error, c->line, IK_ERR_PARSE, "%s <sphere>: no radius", owner);
+                r = read_numbers(xml, g, "radius", &c->size[0], 1, owner, rd->error);
+            } else if (is_element(xml, g, "mesh")) {
+                c->geometry = IK_URDF_GEOMETRY_MESH;
+                c->size[0] = c->size[1] = c->size[2] = 1;
+                r = read_numbers(xml, g, "scale", c->size, 3, owner, rd->error);
+                c->mesh_filename = attribute_copy(xml, g, "filename", &no_memory);
+                if (no_memory) return IK_ERR_NO_MEMORY;
+                if (r == IK_OK && (!c->mesh_filename || !c->mesh_filename[0]))
+                    return fail_at(rd->error, c->line, IK_ERR_PARSE, "%s <mesh>: no filename", owner);
+            } else {
+                size_t length = strlen(xml->elements[g].name);
+                c->mesh_filename = (char *)malloc(length + 1);
+                if (!c->mesh_filename) return IK_ERR_NO_MEMORY;
+                memcpy(c->mesh_filename, xml->elements[g].name, length + 1);
+            }
+            if (r == IK_OK && c->geometry != IK_URDF_GEOMETRY_OTHER &&
+                (c->size[0] < 0 || c->size[1] < 0 || c->size[2] < 0))
+                r = fail_at(rd->error, c->line, IK_ERR_RANGE, "%s <%s>: a negative size", owner, xml->elements[g].name);
+        }
+    }
+    return r;
+}
+
 static ik_result read_link(urdf_reader *rd, int node) {
-    int no_memory = 0;
+    int no_memory = 0, child;
+    ik_result r = IK_OK;
     ik_urdf_link *link = &rd->u->links[rd->u->link_count];
     char *name = attribute_copy(rd->xml, node, "name", &no_memory);
     if (no_memory) return IK_ERR_NO_MEMORY;
@@ -145,7 +221,11 @@ static ik_result read_link(urdf_reader *rd, int node) {
     link->parent_joint = -1;
     link->line = node_line(rd->xml, node);
     ++rd->u->link_count;
-    return IK_OK;
+    for (child = rd->xml->elements[node].first_child; child >= 0 && r == IK_OK;
+         child = rd->xml->elements[child].next_sibling)
+        if (is_element(rd->xml, child, "collision"))
+            r = read_collision(rd, child, rd->u->link_count - 1, &rd->collision_capacity);
+    return r;
 }
 
 /* The joint type from its name; floating and planar joints are refused. */
@@ -507,6 +587,8 @@ void ik_urdf_free(ik_urdf *urdf) {
     if (!urdf) return;
     for (i = 0; i < urdf->link_count; ++i) free(urdf->links[i].name);
     for (i = 0; i < urdf->joint_count; ++i) free(urdf->joints[i].name);
+    for (i = 0; i < urdf->collision_count; ++i) free(urdf->collisions[i].mesh_filename);
+    free(urdf->collisions);
     free(urdf->links);
     free(urdf->joints);
     free(urdf->name);

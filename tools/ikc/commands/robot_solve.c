@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include <ikit/robot_analytic.h>
+#include <ikit/robot_free_ik.h>
 #include <ikit/robot_ik.h>
 
 #include "ikc.h"
 #include "robot_arm.h"
+#include "robot_cell.h"
 #include "solve_roles.h"
 
 typedef struct robot_request {
@@ -20,12 +22,14 @@ typedef struct robot_request {
     ik_real seed[IK_ROBOT_MAX_JOINTS];
     int seed_count; /* 0: mid-range */
     int max_iterations, json, analytic;
+    ikc_cell_args cell;
 } robot_request;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc solve ROBOT.urdf --tip LINK --pose x,y,z[,qx,qy,qz,qw] [--base LINK]\n"
             "                 [--seed q1,q2,...] [--iterations N] [--analytic] [--json]\n"
+            "                 [--scene SCENE.json [--margin M] [--srdf FILE] [--package-path NAME=DIR]...]\n"
             "\n"
             "Finds joint values that put link LINK at the pose (in the frame of the base link,\n"
             "the robot's root by default): position x, y, z and, when given, the orientation\n"
@@ -40,19 +44,33 @@ static void usage(FILE *out) {
             "                  seed first (6R arms with a spherical wrist or three parallel\n"
             "                  axes, found from the axes; needs the orientation)\n"
             "  --json          print the joint values, the errors and every link's pose\n"
+            "  --scene FILE    avoid the obstacles of FILE (JSON: {\"frame\": LINK, \"obstacles\": [{\"name\",\n"
+            "                  \"box\": [sx,sy,sz] | \"cylinder\": [r,len] | \"sphere\": r | \"mesh\": FILE,\n"
+            "                  \"pose\": [x,y,z,qx,qy,qz,qw]}]}, or MoveIt's .scene text export) and the\n"
+            "                  robot itself, using the URDF's\n"
+            "                  <collision> geometry (bounded by capsules: an answer called free is free);\n"
+            "                  every closed-form branch, then restarts, until a free one reaches the pose\n"
+            "  --margin M      least distance kept, metres (default 0.01)\n"
+            "  --srdf FILE     leave out the link pairs of the SRDF's <disable_collisions>\n"
+            "  --package-path NAME=DIR  where package://NAME/ meshes are (repeatable; also\n"
+            "                  ROS_PACKAGE_PATH)\n"
             "\n"
             "examples:\n"
             "  ikc solve ur5.urdf --tip tool0 --pose 0.4,0.2,0.3,1,0,0,0\n"
             "  ikc solve panda.urdf --tip panda_link8 --pose 0.5,0,0.4 --json\n"
+            "  ikc solve ur5.urdf --tip tool0 --pose 0.4,0.2,0.3,1,0,0,0 --scene cell.json \\\n"
+            "      --package-path example-robot-data=DIR\n"
             "\n"
             "exit codes: 0 ok (a pose out of reach is a warning: the closest pose is\n"
-            "printed), 2 bad usage, 3 file missing, 4 file malformed, 5 unknown link.\n");
+            "printed), 1 no collision-free solution found (the closest one and its contacts\n"
+            "are printed), 2 bad usage, 3 file missing, 4 file malformed, 5 unknown link.\n");
 }
 
 static int parse(int argc, char **argv, robot_request *req) {
-    static const char *const valued[] = {"--tip", "--base", "--pose", "--seed", "--iterations"};
+    static const char *const valued[] = {"--tip", "--base", "--pose", "--seed", "--iterations", IKC_CELL_OPTIONS};
     int i;
     memset(req, 0, sizeof *req);
+    ikc_cell_args_init(&req->cell);
     req->max_iterations = 20000;
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i], *value = NULL;
@@ -65,6 +83,9 @@ static int parse(int argc, char **argv, robot_request *req) {
                            usage, &req->args, &value);
         if (code == IKC_ARG_TAKEN) continue;
         if (code != IKC_ARG_VALUE) return code;
+        code = ikc_cell_option("solve", a, value, &req->cell);
+        if (code == IKC_EXIT_USAGE) return code;
+        if (code == IKC_ARG_TAKEN) continue;
         if (strcmp(a, "--pose") == 0) {
             if (!(req->pose_count = ikc_parse_pose("solve", value, req->pose))) return IKC_EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
@@ -78,6 +99,8 @@ static int parse(int argc, char **argv, robot_request *req) {
             return IKC_EXIT_USAGE;
         }
     }
+    if ((req->cell.srdf || req->cell.package_count) && !req->cell.scene)
+        fprintf(stderr, "ikc solve: note: --srdf and --package-path take effect with --scene\n");
     if (!req->args.path || !req->args.tip || !req->pose_count) {
         fprintf(stderr, "ikc solve: a URDF robot needs FILE, --tip LINK and --pose\n");
         usage(stderr);
@@ -274,6 +297,66 @@ static int solve_analytic(const ik_urdf *u, const robot_request *req, const ikc_
     return IKC_EXIT_OK;
 }
 
+/* --scene: the collision-free solve (ik_robot_free_ik), its answer and its
+ * contacts; exit 1 when no candidate is free. */
+static int solve_in_cell(const ik_urdf *u, const robot_request *req, const ikc_arm *arm, const ik_real *seed) {
+    ikc_cell cell;
+    ik_real q[IK_ROBOT_MAX_JOINTS];
+    ik_bool reached = 0, is_free = 0;
+    int candidates = 0, code, v;
+    size_t scratch_bytes = ik_robot_ik_scratch_size(arm->chain.variable_count);
+    void *scratch = malloc(scratch_bytes);
+    ik_robot_free_ik job = ik_robot_free_ik_def();
+    ik_robot_collision_report report;
+    ik_result r;
+    double start;
+    if (!scratch) return IKC_EXIT_FAILURE;
+    code = ikc_cell_load("solve", u, &req->args, arm, &req->cell, &cell);
+    if (code != IKC_EXIT_OK) {
+        free(scratch);
+        ikc_cell_free(&cell);
+        return code;
+    }
+    job.ik = ikc_arm_pose_job(arm, req->pose, req->pose_count, seed, q);
+    job.ik.max_iterations = req->max_iterations;
+    job.ik.scratch = scratch;
+    job.ik.scratch_bytes = scratch_bytes;
+    job.model = &cell.model;
+    job.obstacles = cell.scene->obstacles;
+    job.obstacle_count = cell.scene->obstacle_count;
+    job.margin = req->cell.margin;
+    job.q_out = q;
+    job.reached = &reached;
+    job.free = &is_free;
+    job.candidates = &candidates;
+    job.report = &report;
+    start = ikc_now();
+    r = ik_robot_free_ik_run(&job);
+    free(scratch);
+    if (r != IK_OK) {
+        fprintf(stderr, "ikc solve: %s\n",
+                r == IK_ERR_RANGE ? "--pose: the quaternion must have length 1, or --seed is "
+                                    "outside the limits"
+                                  : ik_result_str(r));
+        ikc_cell_free(&cell);
+        return IKC_EXIT_USAGE;
+    }
+    printf("%s after %d candidate solve%s, %.3f ms\n",
+           reached && is_free ? "reached collision-free"
+                              : (reached ? "NO COLLISION-FREE SOLUTION FOUND (the reached candidate with the most "
+                                           "clearance is printed)"
+                                         : "NOT reached (closest pose found)"),
+           candidates, candidates == 1 ? "" : "s", (ikc_now() - start) * 1e3);
+    for (v = 0; v < arm->chain.variable_count; ++v)
+        printf("  %-28s %12.6f  (%.3f deg)\n", ikc_shown(u->joints[arm->variable_joints[v]].name), (double)q[v],
+               (double)ik_deg(q[v]));
+    ikc_cell_print_report(&cell, &report, req->cell.margin);
+    ikc_cell_free(&cell);
+    if (!reached) fprintf(stderr, "ikc solve: warning: the pose is out of reach\n");
+    if (reached && !is_free) fprintf(stderr, "ikc solve: no collision-free solution found\n");
+    return reached && is_free ? IKC_EXIT_OK : (reached ? IKC_EXIT_FAILURE : IKC_EXIT_OK);
+}
+
 int ikc_robot_solve(int argc, char **argv) {
     robot_request req;
     ik_urdf *u = NULL;
@@ -284,7 +367,9 @@ int ikc_robot_solve(int argc, char **argv) {
     code = ikc_urdf_load("solve", req.args.path, &u);
     if (code == IKC_EXIT_OK) code = ikc_arm_chain("solve", u, req.args.base, req.args.tip, &arm);
     if (code == IKC_EXIT_OK) code = seed_for(&req, &arm, seed);
-    if (code == IKC_EXIT_OK) code = req.analytic ? solve_analytic(u, &req, &arm, seed) : solve(u, &req, &arm, seed);
+    if (code == IKC_EXIT_OK)
+        code = req.cell.scene ? solve_in_cell(u, &req, &arm, seed)
+                              : (req.analytic ? solve_analytic(u, &req, &arm, seed) : solve(u, &req, &arm, seed));
     ik_urdf_free(u);
     return code;
 }

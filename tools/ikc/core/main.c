@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ikc.h"
+#include "robot_cell.h"
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -21,6 +22,7 @@ static void usage(FILE *out) {
             "  batch MANIFEST run the commands listed in a file, in parallel, resumable\n"
             "  ikbench ARM    the TRAC-IK benchmark protocol on a URDF robot arm\n"
             "  path ARM       a URDF arm's tool along a straight line; the joint path as CSV/JSON\n"
+            "  check ARM      a URDF robot arm's contacts and clearances at joint values, in a scene\n"
             "\n"
             "FILE is glTF 2.0 (.gltf, .glb), BVH (.bvh) or a chain description (.chain).\n"
             "info and solve also take a URDF robot arm (.urdf; `ikc solve ARM.urdf --help`).\n"
@@ -69,10 +71,11 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "batch") == 0) return ikc_batch(argc - 2, argv + 2);
     if (strcmp(argv[1], "ikbench") == 0) return ikc_ikbench(argc - 2, argv + 2);
     if (strcmp(argv[1], "path") == 0) return ikc_path(argc - 2, argv + 2);
+    if (strcmp(argv[1], "check") == 0) return ikc_robot_check(argc - 2, argv + 2);
     fprintf(stderr, "ikc: unknown command '%s'\n", argv[1]);
     {
-        static const char *const commands[] = {"info", "solve", "render", "demo",     "contacts", "clean",
-                                               "walk", "fit",   "batch",  "retarget", "ikbench",  "path"};
+        static const char *const commands[] = {"info", "solve", "render",   "demo",    "contacts", "clean", "walk",
+                                               "fit",  "batch", "retarget", "ikbench", "path",     "check"};
         ikc_suggest_name(stderr, commands, (int)(sizeof commands / sizeof commands[0]), argv[1], 2);
     }
     fprintf(stderr, "`ikc --help` lists the commands.\n");

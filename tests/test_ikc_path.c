@@ -289,6 +289,7 @@ typedef struct line_spec {
     double to[7];
     int to_count;
     double step, rotation_step, joint_step;
+    const char *extra; /* more options for ikc path (NULL: none) */
 } line_spec;
 
 /* The fraction of the line the rows follow (module comment); *all_count
@@ -367,8 +368,8 @@ static double path_case(const char *name, const line_spec *ls) {
     join(to, sizeof to, ls->to, ls->to_count);
     snprintf(args, sizeof args,
              "path '%s' --tip %s --from %s --to %s --step %.17g --rotation-step %.17g "
-             "--joint-step %.17g -o '%s'",
-             urdf, ls->tip, from, to, ls->step, ls->rotation_step, ls->joint_step, out);
+             "--joint-step %.17g -o '%s' %s",
+             urdf, ls->tip, from, to, ls->step, ls->rotation_step, ls->joint_step, out, ls->extra ? ls->extra : "");
     remove(out);
     code = run(args);
     CHECK(code == 0 && sscanf(out_text, "fraction %lf", &printed) == 1, "%s: exit %d: %s%s", name, code, out_text,
@@ -387,24 +388,33 @@ static double path_case(const char *name, const line_spec *ls) {
 
 /* Lines within reach on each arm: complete (fraction 1). */
 static void test_lines(void) {
-    const line_spec specs[3] = {
-        {"urdf/ur5_joint_limited_robot.urdf",
-         "ee_link",
-         {0.3, -1.2, 1.4, -1.8, -1.4, 0.2},
-         {0.35, 0.35, 0.25, 0.1, 0.7, 0.1, 0.7},
-         7,
-         0.001,
-         0.01,
-         0.1},
-        {"urdf/panda.urdf",
-         "panda_link8",
-         {0.2, 0.1, 0.1, -2.0, 0.1, 1.9, 0.6},
-         {0.3, 0.25, 0.45},
-         3,
-         0.001,
-         0.01,
-         0.1},
-        {"urdf/abb_irb2400.urdf", "tool0", {0.3, 0.2, 0.2, 0.3, 0.8, 0.1}, {1.0, 0.45, 1.0}, 3, 0.002, 0.01, 0.1}};
+    const line_spec specs[3] = {{"urdf/ur5_joint_limited_robot.urdf",
+                                 "ee_link",
+                                 {0.3, -1.2, 1.4, -1.8, -1.4, 0.2},
+                                 {0.35, 0.35, 0.25, 0.1, 0.7, 0.1, 0.7},
+                                 7,
+                                 0.001,
+                                 0.01,
+                                 0.1,
+                                 NULL},
+                                {"urdf/panda.urdf",
+                                 "panda_link8",
+                                 {0.2, 0.1, 0.1, -2.0, 0.1, 1.9, 0.6},
+                                 {0.3, 0.25, 0.45},
+                                 3,
+                                 0.001,
+                                 0.01,
+                                 0.1,
+                                 NULL},
+                                {"urdf/abb_irb2400.urdf",
+                                 "tool0",
+                                 {0.3, 0.2, 0.2, 0.3, 0.8, 0.1},
+                                 {1.0, 0.45, 1.0},
+                                 3,
+                                 0.002,
+                                 0.01,
+                                 0.1,
+                                 NULL}};
     static const char *const names[3] = {"UR5", "Panda", "IRB 2400"};
     int a;
     double n;
@@ -420,9 +430,57 @@ static void test_out_of_reach(void) {
                             3,
                             0.001,
                             0.01,
-                            0.1};
+                            0.1,
+                            NULL};
     const double f = path_case("UR5 out of reach", &spec);
     CHECK(f < 0 || (f > 0 && f < 1), "out of reach: fraction %g", f);
+}
+
+/* --scene: the UR5 sent down through the table of examples/ur5_cell.scene.json
+ * (its top at z = -0.09 m in the base frame, margin 1 cm). The path stops
+ * short of the table: every written row's tool point (the test's own FK) is
+ * at least the margin above the top, the fraction is below where the line
+ * crosses top + margin, and the same line without the scene goes further. */
+static void test_scene(void) {
+    const double top = -0.09, margin = 0.01;
+    char extra[1600], data[600];
+    line_spec spec = {"urdf/ur5_joint_limited_robot.urdf",
+                      "ee_link",
+                      {0.3, -1.2, 1.4, -1.8, -1.4, 0.2},
+                      {0.6, 0.2, -0.3},
+                      3,
+                      0.001,
+                      0.01,
+                      0.1,
+                      NULL};
+    chain c;
+    double start[16], bare, in_cell, lowest = 1e30, crossing;
+    int i, rows_read;
+    if (!real_asset("urdf/example-robot-data", data, sizeof data) || !real_asset(spec.file, extra, sizeof extra) ||
+        !load_chain(extra, spec.tip, &c))
+        return;
+    fk(&c, spec.from, start);
+    crossing = (start[11] - (top + margin)) / (start[11] - spec.to[2]);
+    bare = path_case("UR5 down through the table, no scene", &spec);
+    snprintf(extra, sizeof extra, "--scene '%s/examples/ur5_cell.scene.json' --package-path example-robot-data='%s'",
+             IKIT_SOURCE_DIR, data);
+    spec.extra = extra;
+    in_cell = path_case("UR5 down through the table, in the cell", &spec);
+    path_in(extra, sizeof extra, "path.csv");
+    rows_read = read_csv(extra, c.variables);
+    for (i = 0; i < rows_read; ++i) {
+        double tip[16];
+        fk(&c, rows[i], tip);
+        if (tip[11] < lowest) lowest = tip[11];
+    }
+    printf(
+        "UR5 in the cell: fraction %.4f (%.4f without the scene; the line crosses the table's top + margin at %.4f), "
+        "lowest tool point z = %.4f m\n",
+        in_cell, bare, crossing, lowest);
+    CHECK(in_cell > 0 && in_cell < crossing && in_cell < bare, "in the cell: fraction %g, crossing at %g, bare %g",
+          in_cell, crossing, bare);
+    CHECK(rows_read > 1 && lowest >= top + margin, "in the cell: the tool stays %g m above the top (lowest z %g)",
+          margin, lowest);
 }
 
 /* -o PATH.json: the report with the same waypoints as the CSV. */
@@ -519,6 +577,7 @@ int main(void) {
     if (!ikc_run_begin("path")) return 1;
     test_lines();
     test_out_of_reach();
+    test_scene();
     test_json();
     test_bad_input();
     test_frozen_joint_warning();

@@ -10,6 +10,7 @@
  * the true meshes with FCL.) */
 #define _POSIX_C_SOURCE 200809L
 #include <ikit/robot_free_ik.h>
+#include <ikit/robot_path.h>
 #include <ikit/stl.h>
 #include <ikit/urdf_collision.h>
 
@@ -694,6 +695,100 @@ static void test_no_solution_and_bad_input(void) {
     robot_cell_free(&cell);
 }
 
+/* ik_robot_collision_query_free, the check in the shape of a path's
+ * config_ok: on each cell it says what ik_robot_collision_free says over
+ * random configurations, refuses a NaN, a wrong count and no query; as the
+ * config_ok of straight lines between random free configurations, every
+ * waypoint written is free by the full check, and a line cut short by it
+ * (stop INVALID) gets no further than the same line without it. */
+static void test_query_in_paths(void) {
+    int which;
+    for (which = 0; which < ROBOT_CELL_COUNT; ++which) {
+        robot_cell cell;
+        char why[800];
+        ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS],
+            target[IK_ROBOT_MAX_JOINTS];
+        ik_bool limited[IK_ROBOT_MAX_JOINTS];
+        static ik_real path[4000 * IK_ROBOT_MAX_JOINTS];
+        static char scratch[1 << 16];
+        ik_robot_collision_query query;
+        uint64_t state = 11;
+        int agree = 1, lines = 0, cut = 0, waypoints_free = 1, no_further = 1, i, n;
+        if (!robot_cell_load(&cell, which, why, sizeof why)) {
+            check_skip(why);
+            continue;
+        }
+        n = cell.chain.variable_count;
+        query.model = &cell.model;
+        query.chain = &cell.chain;
+        query.obstacles = cell.obstacles;
+        query.obstacle_count = cell.obstacle_count;
+        query.margin = (ik_real)0.01;
+        ik_robot_variable_limits(&cell.chain, lower, upper, limited, NULL);
+        for (i = 0; i < 200; ++i) {
+            ik_bool is_free = 0;
+            ik_robot_random_configuration(lower, upper, n, &state, q);
+            ik_robot_collision_free(&cell.model, &cell.chain, q, cell.obstacles, cell.obstacle_count, query.margin,
+                                    &is_free);
+            agree &= ik_robot_collision_query_free(&query, q, n) == (int)is_free;
+        }
+        CHECK(agree, "%s: the query says what ik_robot_collision_free says", cell.name);
+        q[0] = (ik_real)NAN;
+        CHECK(ik_robot_collision_query_free(&query, q, n) == 0 &&
+                  ik_robot_collision_query_free(&query, target, n + 1) == 0 &&
+                  ik_robot_collision_query_free(NULL, target, n) == 0,
+              "%s: a NaN, a wrong count and no query are refused", cell.name);
+        while (lines < 12) {
+            ik_robot_path job = ik_robot_path_def();
+            ik_transform goal;
+            ik_real fraction = 0, bare_fraction = 0;
+            int count = 0, segments = 0, needed = 0, w;
+            ik_robot_path_stop stop, bare_stop;
+            ik_robot_random_configuration(lower, upper, n, &state, q);
+            ik_robot_random_configuration(lower, upper, n, &state, target);
+            if (!ik_robot_collision_query_free(&query, q, n) || !ik_robot_collision_query_free(&query, target, n))
+                continue;
+            ik_robot_fk(&cell.chain, target, &goal, NULL);
+            job.chain = &cell.chain;
+            job.q_start = q;
+            job.goal_position_bs = goal.translation;
+            job.goal_rotation_bs = goal.rotation;
+            job.max_step = (ik_real)0.005;
+            job.max_rotation_step = (ik_real)0.05;
+            if (ik_robot_path_waypoint_count(&job, &needed) != IK_OK || needed > 4000) continue;
+            ++lines;
+            job.scratch = scratch;
+            job.scratch_bytes = sizeof scratch;
+            job.q_path = path;
+            job.max_waypoints = needed;
+            job.waypoint_count = &count;
+            job.fraction = &bare_fraction;
+            job.segments = &segments;
+            job.stop = &bare_stop;
+            ik_robot_path_run(&job);
+            job.config_ok = ik_robot_collision_query_free;
+            job.config_user = &query;
+            job.fraction = &fraction;
+            job.stop = &stop;
+            CHECK(ik_robot_path_run(&job) == IK_OK, "%s: the path runs with the query", cell.name);
+            for (w = 0; w < count; ++w) {
+                ik_robot_collision_report report;
+                ik_robot_collision_check(&cell.model, &cell.chain, path + (size_t)w * (size_t)n, cell.obstacles,
+                                         cell.obstacle_count, query.margin, &report);
+                waypoints_free &= report.free;
+            }
+            if (stop == IK_ROBOT_PATH_INVALID) {
+                ++cut;
+                no_further &= fraction <= bare_fraction;
+            }
+        }
+        CHECK(waypoints_free, "%s: every waypoint written with the query is free", cell.name);
+        CHECK(no_further, "%s: a line the query cuts gets no further than without it", cell.name);
+        printf("%s: %d lines between free configurations, %d cut short by a collision\n", cell.name, lines, cut);
+        robot_cell_free(&cell);
+    }
+}
+
 /* One ctest entry per group (CMake reads one TEST_GROUP a line). */
 /* clang-format off */
 static const test_group groups[] = {
@@ -707,6 +802,7 @@ static const test_group groups[] = {
     TEST_GROUP(moveit_scenes),
     TEST_GROUP(free_ik_cells),
     TEST_GROUP(no_solution_and_bad_input),
+    TEST_GROUP(query_in_paths),
 };
 /* clang-format on */
 

@@ -175,6 +175,21 @@ ik_result ik_robot_collision_check(const ik_robot_collision_model *model, const 
 ik_result ik_robot_collision_free(const ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q,
                                   const ik_obstacle *obstacles, int obstacle_count, ik_real margin, ik_bool *is_free);
 
+/* A collision check in the shape of ik_robot_path's config_ok (and any
+ * solver's "is this configuration allowed" callback): the model, chain,
+ * obstacles and margin of ik_robot_collision_free, bundled. */
+typedef struct ik_robot_collision_query {
+    const ik_robot_collision_model *model;
+    const ik_robot_chain *chain;
+    const ik_obstacle *obstacles;
+    int obstacle_count;
+    ik_real margin;
+} ik_robot_collision_query;
+/* 1 when q [variable_count] is free with the query's margin, 0 when it is
+ * not, or when the check refuses it (a NaN, a count other than the chain's,
+ * a NULL query): `query` is a const ik_robot_collision_query *. */
+int ik_robot_collision_query_free(void *query, const ik_real *q, int variable_count);
+
 /* Marks the pairs not to test: adjacent links, pairs closer than
  * `clearance` at q_rest [variable_count] (NULL: each variable's value
  * nearest 0 inside its limits), and pairs whose distance stays above

@@ -138,5 +138,20 @@ class Cell:
         return q, bool(reached[0]), bool(free[0]), CellReport(self, report)
 
 
+    def cartesian_path(self, q_start, position, rotation=None, margin=None, **options):
+        """Robot.cartesian_path (the same options) with every waypoint
+        checked in C against the cell (ik_robot_collision_query_free as the
+        job's config_ok): the path stops where a link would come within the
+        margin of an obstacle or of another link (stop "refused by
+        config_ok"; "start refused by config_ok" when q_start is not free)."""
+        query = ffi.new("ik_robot_collision_query *")
+        query.model = self._model
+        query.chain = self.robot._chain
+        query.obstacles, query.obstacle_count = self._obstacles()
+        query.margin = self.margin if margin is None else float(margin)
+        return self.robot.cartesian_path(q_start, position, rotation,
+                                         config_ok=(ffi.addressof(lib, "ik_robot_collision_query_free"), query), **options)
+
+
 def load_cell(path, base_link, tip_link, scene=None, srdf=None, packages=None, margin=0.01):
     return Cell(path, base_link, tip_link, scene=scene, srdf=srdf, packages=packages, margin=margin)

@@ -83,7 +83,9 @@ class Robot:
         metres and `rotation_step` radians (ik_robot_path_run; the rules a
         waypoint must pass, and the joint-step bound, are robot_path.h's and
         docs/robot.md's). `config_ok(q)` (optional) is asked for q_start and
-        each waypoint and may refuse it (False), e.g. a collision check.
+        each waypoint and may refuse it (False), e.g. a collision check; a
+        (C function pointer, argument) pair is called from C instead, as
+        Cell.cartesian_path gives the cell's collision check.
         Returns a RobotPath: the waypoints (count, variable_count), the
         fraction of the line achieved, the segment count and why it
         stopped."""
@@ -115,7 +117,9 @@ class Robot:
         count, fraction, segments = ffi.new("int *"), ffi.new("ik_real *"), ffi.new("int *")
         stop = ffi.new("ik_robot_path_stop *")
         raised = []
-        if config_ok is not None:
+        if isinstance(config_ok, tuple):  # a C check and its argument (Cell.cartesian_path)
+            job.config_ok, job.config_user = config_ok
+        elif config_ok is not None:
             def ask(_user, q, variables):
                 if raised:
                     return 0

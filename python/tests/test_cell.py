@@ -68,3 +68,16 @@ def test_moveit_scene_and_touching_table(data, tmp_path):
                      '"touches": ["base_link", "shoulder_link"]}]}')
     on_table = ikit.load_cell(urdf, "base_link", "tool0", packages=packages, scene=table)
     assert on_table.check(q).free
+
+
+def test_path_stops_above_the_table(cell):
+    """The tool sent down through the table: the path in the cell stops where
+    a link would come within the margin, every waypoint is free by the
+    cell's own check, and the same line without the cell goes further."""
+    start = np.array([0.3, -1.2, 1.4, -1.8, -1.4, 0.2])
+    bare = cell.robot.cartesian_path(start, [0.6, 0.2, -0.3])
+    in_cell = cell.cartesian_path(start, [0.6, 0.2, -0.3])
+    assert in_cell.stop == "refused by config_ok" and 0 < in_cell.fraction < bare.fraction
+    assert all(cell.check(q).free for q in in_cell.waypoints)
+    inside = cell.cartesian_path([0, 1.2, 1.5, -1, -1.5, 0], [0.4, 0.2, 0.3])
+    assert inside.stop == "start refused by config_ok" and len(inside.waypoints) == 0

@@ -927,6 +927,15 @@ ik_result ik_robot_collision_free(const ik_robot_collision_model *model, const i
     return IK_OK;
 }
 
+int ik_robot_collision_query_free(void *query, const ik_real *q, int variable_count) {
+    const ik_robot_collision_query *c = (const ik_robot_collision_query *)query;
+    ik_bool is_free = 0;
+    ik_result r;
+    if (!c || !c->chain || variable_count != c->chain->variable_count) return 0;
+    r = ik_robot_collision_free(c->model, c->chain, q, c->obstacles, c->obstacle_count, c->margin, &is_free);
+    return r == IK_OK && is_free;
+}
+
 ik_result ik_robot_collision_prune(ik_robot_collision_model *model, const ik_robot_chain *chain, const ik_real *q_rest,
                                    int samples, uint64_t seed, ik_real clearance) {
     ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];

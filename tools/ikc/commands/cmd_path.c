@@ -11,6 +11,7 @@
 
 #include "ikc.h"
 #include "robot_arm.h"
+#include "robot_cell.h"
 
 typedef struct path_request {
     ikc_arm_args args;
@@ -21,12 +22,14 @@ typedef struct path_request {
     int to_count;
     ik_real step, rotation_step, joint_step;
     int json;
+    ikc_cell_args cell;
 } path_request;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc path ARM.urdf --tip LINK --from q1,q2,... --to x,y,z[,qx,qy,qz,qw]\n"
             "                [--base LINK] [--step M] [--rotation-step RAD] [--joint-step RAD]\n"
+            "                [--scene SCENE.json [--margin M] [--srdf FILE] [--package-path NAME=DIR]...]\n"
             "                [-o PATH.csv|PATH.json] [--json]\n"
             "\n"
             "Moves link LINK along the straight line from its pose at the joint values --from\n"
@@ -38,6 +41,8 @@ static void usage(FILE *out) {
             "one that cannot be reached, that needs a joint past its limit, a joint step over\n"
             "the bound, or (6 joints) another branch of the arm's inverse kinematics, and the\n"
             "fraction of the line achieved is printed (as MoveIt's Cartesian path reports it).\n"
+            "With --scene, a waypoint that brings a link within the margin of an obstacle\n"
+            "or of another link stops it too (as `ikc solve --scene` and `ikc check` test).\n"
             "\n"
             "  --step M           metres of tool travel per segment (default 0.001)\n"
             "  --rotation-step R  radians of tool turn per segment (default 0.01)\n"
@@ -46,14 +51,18 @@ static void usage(FILE *out) {
             "                     |dp| / (a tenth of the arm's reach) + |dtheta| (docs/robot.md)\n"
             "  -o FILE            write the waypoints: .csv (a header row of joint names, one\n"
             "                     row per waypoint, radians or metres) or .json\n"
+            "  --scene FILE       keep every link --margin (default 0.01 m) from the obstacles\n"
+            "                     of FILE and from the other links (`ikc solve ARM.urdf --help`\n"
+            "                     gives the scene's format, --srdf and --package-path)\n"
             "  --json             print the report as JSON\n"
             "\n"
             "example:\n"
             "  ikc path ur5.urdf --tip ee_link --from 0.3,-1.2,1.4,-1.8,-1.4,0.2 \\\n"
             "      --to 0.5,0.2,0.3 -o path.csv\n"
             "\n"
-            "exit codes: 0 ok (a path that stops short is a warning), 2 bad usage, 3 file\n"
-            "missing, 4 file malformed, 5 unknown link, 6 output not written.\n");
+            "exit codes: 0 ok (a path that stops short is a warning), 1 --from in collision\n"
+            "(--scene), 2 bad usage, 3 file missing, 4 file malformed, 5 unknown link, 6 output\n"
+            "not written.\n");
 }
 
 static int parse_positive(const char *option, const char *value, ik_real *out, int zero_ok) {
@@ -63,12 +72,13 @@ static int parse_positive(const char *option, const char *value, ik_real *out, i
 }
 
 static int parse(int argc, char **argv, path_request *req) {
-    static const char *const valued[] = {"--tip",  "--base",          "--from",       "--to",
-                                         "--step", "--rotation-step", "--joint-step", "-o"};
+    static const char *const valued[] = {"--tip",           "--base",       "--from", "--to",          "--step",
+                                         "--rotation-step", "--joint-step", "-o",     IKC_CELL_OPTIONS};
     int i;
     memset(req, 0, sizeof *req);
     req->step = (ik_real)0.001;
     req->rotation_step = (ik_real)0.01;
+    ikc_cell_args_init(&req->cell);
     for (i = 0; i < argc; ++i) {
         const char *a = argv[i], *value = NULL;
         int code;
@@ -80,6 +90,9 @@ static int parse(int argc, char **argv, path_request *req) {
                            &value);
         if (code == IKC_ARG_TAKEN) continue;
         if (code != IKC_ARG_VALUE) return code;
+        code = ikc_cell_option("path", a, value, &req->cell);
+        if (code == IKC_EXIT_USAGE) return code;
+        if (code == IKC_ARG_TAKEN) continue;
         if (strcmp(a, "--from") == 0) {
             req->from_count = ikc_parse_reals(value, ',', req->from, 1, IK_ROBOT_MAX_JOINTS);
             if (req->from_count < 1) {
@@ -111,6 +124,8 @@ static int parse(int argc, char **argv, path_request *req) {
         fprintf(stderr, "ikc path: %s: not a URDF file (.urdf)\n", ikc_shown(req->args.path));
         return IKC_EXIT_USAGE;
     }
+    if ((req->cell.srdf || req->cell.package_count) && !req->cell.scene)
+        fprintf(stderr, "ikc path: note: --srdf and --package-path take effect with --scene\n");
     if (req->output) {
         char ext[16];
         ikc_extension(req->output, ext, sizeof ext);
@@ -281,13 +296,21 @@ static int job_failed(const ik_urdf *u, const ikc_arm *arm, const path_request *
     return strcmp(bad->path, "chain") == 0 ? IKC_EXIT_FORMAT : IKC_EXIT_USAGE;
 }
 
-static int follow(const ik_urdf *u, const path_request *req, const ikc_arm *arm) {
+/* Why the path stopped, in ikc's words: config_ok is the scene's check. */
+static const char *stop_text(ik_robot_path_stop stop) {
+    if (stop == IK_ROBOT_PATH_INVALID) return "the next waypoint brings a link within the margin (--scene)";
+    return ik_robot_path_stop_str(stop);
+}
+
+/* The path, checked against the scene when `cell` is not NULL. */
+static int follow(const ik_urdf *u, const path_request *req, const ikc_arm *arm, const ikc_cell *cell) {
     const int n = arm->chain.variable_count;
     ik_robot_path job = ik_robot_path_def();
     path_answer ans;
     ik_transform start;
     ik_real *q = NULL;
     void *scratch = NULL;
+    ik_robot_collision_query query;
     ik_error bad;
     ik_result r;
     int code = IKC_EXIT_OK, needed = 0;
@@ -309,7 +332,15 @@ static int follow(const ik_urdf *u, const path_request *req, const ikc_arm *arm)
     job.max_step = req->step;
     job.max_rotation_step = req->rotation_step;
     job.max_joint_step = req->joint_step;
-    /* A scene's collision check plugs in as job.config_ok / config_user (issue 29's --scene, not wired yet). */
+    if (cell) {
+        query.model = &cell->model;
+        query.chain = &arm->chain;
+        query.obstacles = cell->scene->obstacles;
+        query.obstacle_count = cell->scene->obstacle_count;
+        query.margin = req->cell.margin;
+        job.config_ok = ik_robot_collision_query_free;
+        job.config_user = &query;
+    }
     job.error_field = &bad;
     r = ik_robot_path_waypoint_count(&job, &needed);
     if (r != IK_OK) return job_failed(u, arm, req, r, &bad);
@@ -331,6 +362,14 @@ static int follow(const ik_urdf *u, const path_request *req, const ikc_arm *arm)
     job.stop = &ans.stop;
     r = ik_robot_path_run(&job);
     if (r != IK_OK) code = job_failed(u, arm, req, r, &bad);
+    if (code == IKC_EXIT_OK && ans.stop == IK_ROBOT_PATH_START_INVALID && cell) {
+        ik_robot_collision_report report;
+        fprintf(stderr, "ikc path: --from is not collision-free with a margin of %g m\n", (double)req->cell.margin);
+        if (ik_robot_collision_check(&cell->model, &arm->chain, req->from, cell->scene->obstacles,
+                                     cell->scene->obstacle_count, req->cell.margin, &report) == IK_OK)
+            ikc_cell_print_report(cell, &report, req->cell.margin);
+        code = IKC_EXIT_FAILURE;
+    }
     if (code == IKC_EXIT_OK && req->output) code = write_path(u, req, arm, &ans, q);
     if (code == IKC_EXIT_OK) {
         if (req->json) {
@@ -340,12 +379,12 @@ static int follow(const ik_urdf *u, const path_request *req, const ikc_arm *arm)
         } else {
             printf("fraction %.4f of the line: %d of %d waypoints (%d segments of at most %g m, %g rad); %s%s%s\n",
                    (double)ans.fraction, ans.count, ans.segments + 1, ans.segments, (double)req->step,
-                   (double)req->rotation_step, ik_robot_path_stop_str(ans.stop), req->output ? "; written to " : "",
+                   (double)req->rotation_step, stop_text(ans.stop), req->output ? "; written to " : "",
                    req->output ? ikc_shown(req->output) : "");
         }
         if (ans.stop != IK_ROBOT_PATH_COMPLETE)
             fprintf(stderr, "ikc path: warning: the path stops at %.4f of the line (%s)\n", (double)ans.fraction,
-                    ik_robot_path_stop_str(ans.stop));
+                    stop_text(ans.stop));
     }
     free(q);
     free(scratch);
@@ -364,7 +403,14 @@ int ikc_path(int argc, char **argv) {
         fprintf(stderr, "ikc path: no joint moves between the base and '%s'\n", ikc_shown(req.args.tip));
         code = IKC_EXIT_USAGE;
     }
-    if (code == IKC_EXIT_OK) code = follow(u, &req, &arm);
+    if (code == IKC_EXIT_OK && req.cell.scene) {
+        ikc_cell cell;
+        code = ikc_cell_load("path", u, &req.args, &arm, &req.cell, &cell);
+        if (code == IKC_EXIT_OK) code = follow(u, &req, &arm, &cell);
+        ikc_cell_free(&cell);
+    } else if (code == IKC_EXIT_OK) {
+        code = follow(u, &req, &arm, NULL);
+    }
     ik_urdf_free(u);
     return code;
 }

@@ -193,6 +193,7 @@ enum {
     IKW_BENCH_PLANAR_FABRIK,
     IKW_BENCH_HUMANOID,
     IKW_BENCH_ROBOT,
+    IKW_BENCH_HUMANOID_FULL,
     IKW_BENCH_CASES
 };
 const char *ikw_bench_name(int which);

@@ -926,7 +926,8 @@ static void test_body_mesh(void) {
  * little below it: every frame finite with the ankles where they stood
  * (1e-3) and the centre of mass inside the support; at the end the hand on
  * its target (1e-3), the residual readout that distance, the hips and chest
- * moved to let it, the report in words. The head's target is reached too.
+ * moved to let it, the report in words. The head's target is reached too;
+ * a foot dragged off the ground steps while the body stands on the other.
  * Back in per-limb mode the figure stands as before. A NaN target is
  * refused with a message and the pose kept. */
 static void test_body_full(void) {
@@ -998,6 +999,30 @@ static void test_body_full(void) {
           "full body: head on its target (%g), the hand still (%g)", (double)dist3(&p[3 * head], headGoal),
           (double)dist3(&p[3 * hand], target));
     ikw_body_head_goal(0, 0, 0, 0);
+
+    /* the left foot dragged 20 cm up and 10 cm ahead: it steps (no support), the
+     * body balances over the right foot, which stays */
+    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
+    {
+        const float *foot = &start[3 * ikw_body_limb_end(IK_LIMB_LEG_L)];
+        const float *stand = &start[3 * ikw_body_limb_end(IK_LIMB_LEG_R)];
+        float step[3], over;
+        step[0] = foot[0], step[1] = foot[1] + 0.2f, step[2] = foot[2] + 0.1f;
+        for (f = 0; f < 15; ++f) {
+            ikw_body_goal(IK_LIMB_LEG_L, 1, step[0], step[1], step[2]);
+            CHECK(ikw_body_solve(1) == 0, "step frame %d: %s", f, ikw_message());
+        }
+        over = hypotf(ikw_body_balance()[3] - stand[0], ikw_body_balance()[5] - stand[2]);
+        CHECK(dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_L], step) < 1e-3f &&
+                  dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_R], stand) < 1e-3f,
+              "full body: the left foot on its step (%g), the right held (%g)",
+              (double)dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_L], step),
+              (double)dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_R], stand));
+        CHECK(ikw_body_balance()[0] == (float)IK_BALANCE_KEPT && over < 0.12f,
+              "full body on one foot: balanced (%g), the centre of mass %g from over the right ankle: %s",
+              (double)ikw_body_balance()[0], (double)over, ikw_body_full_summary());
+        ikw_body_goal(IK_LIMB_LEG_L, 0, 0, 0, 0);
+    }
 
     /* bad input: refused, the pose kept */
     memcpy(before, ikw_body_positions(), (size_t)(3 * n) * sizeof *before);

@@ -3,15 +3,21 @@
  * "Full-body IK"). Each frame the job starts from the last frame's result
  * (the warm start) and is pulled toward the reference: the figure's own pose
  * (rest or animation) as the per-limb solve stands it on the ground, with
- * no goals. Both feet are pinned: a foot the user drags at its target, the
- * other where the reference has it (position and turn), so the feet stay
- * put on the ground while the body leans, and with balance on they are the
- * support the centre of mass is kept over. */
+ * no goals. The feet are pinned where the reference has them (position and
+ * turn), so they stay put on the ground while the body leans, and with
+ * balance on they are the support the centre of mass is kept over. A foot
+ * the user drags is pinned at its target while that stays on the ground
+ * (within IKW_FULL_LIFT leg lengths above where the foot stood); dragged
+ * higher it is lifted: it reaches for the target and the body balances on
+ * the other foot. */
 #include <string.h>
 
 #include "body_full.h"
 
 enum { IKW_FULL_SCRATCH_BYTES = IKW_FULL_MAX_JOINTS * 8 };
+/* A dragged foot more than this many leg lengths above where the figure
+ * stands it is lifted (about 4.5 cm on the built-in figure). */
+#define IKW_FULL_LIFT ((ik_real)0.05)
 
 static struct {
     const ik_humanoid *rig; /* the figure the mass model and the warm start are of */
@@ -73,14 +79,23 @@ ik_result ikw_full_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4 
                          const ikw_full_goals *goals) {
     ik_full_body job = ik_full_body_def();
     const ik_skeleton *s = rig ? rig->skeleton : NULL;
+    ik_vec3 up_ms;
+    ik_real leg_ms;
     int i, n;
     ik_result r;
     if (!rig || !goals) return IK_ERR_NULL;
     if (rig != full.rig) return IK_ERR_UNSUPPORTED; /* ikw_full_figure was not told of this figure */
     n = s->joint_count;
     if (goals->balance && !full.has_mass) return IK_ERR_UNSUPPORTED;
-    /* The reference's feet, where the pins hold them. */
+    /* The reference's feet, where the pins hold them; up and a leg's length in model space. */
     ik_skeleton_fk(s, pose_ls, root_ms, model_ms);
+    up_ms = ik_vec3_normalize_or(root_ms ? ik_mat4_transform_vector(root_ms, rig->up_rs) : rig->up_rs, rig->up_rs);
+    {
+        const ik_humanoid_limb *l = &rig->limb[IK_LIMB_LEG_L];
+        ik_vec3 hip = ik_mat4_translation(&model_ms[l->start]), knee = ik_mat4_translation(&model_ms[l->mid]);
+        ik_mat4 ankle = ik_humanoid_limb_end_ms(l, model_ms);
+        leg_ms = ik_vec3_distance(hip, knee) + ik_vec3_distance(knee, ik_mat4_translation(&ankle));
+    }
     memcpy(full.reference_ls, pose_ls, sizeof *pose_ls * (size_t)n);
     for (i = 0; i <= IK_FB_HEAD; ++i) {
         ik_full_body_effector *e = &job.effector[i];
@@ -89,8 +104,10 @@ ik_result ikw_full_solve(const ik_humanoid *rig, ik_transform *pose_ls, ik_mat4 
         if (i == IK_FB_FOOT_L || i == IK_FB_FOOT_R) {
             const ik_humanoid_limb *l = &rig->limb[IK_LIMB_LEG_L + (i - IK_FB_FOOT_L)];
             ik_mat4 end = ik_humanoid_limb_end_ms(l, model_ms);
-            e->pinned = 1;
-            if (!e->enabled) e->position_ms = ik_mat4_translation(&end);
+            ik_vec3 stood = ik_mat4_translation(&end);
+            /* a foot dragged up off the ground steps: it reaches and stops being a support */
+            e->pinned = !e->enabled || ik_vec3_dot(ik_vec3_sub(e->position_ms, stood), up_ms) <= IKW_FULL_LIFT * leg_ms;
+            if (!e->enabled) e->position_ms = stood;
             e->enabled = 1;
             /* a foot joint keeps the reference's turn (a virtual ankle has none) */
             e->use_rotation = l->end >= 0;

@@ -13,8 +13,10 @@ enum { IKW_FULL_MAX_JOINTS = 256 };
 
 /* The targets the page drags, by full-body effector (IK_FB_HAND_L ..
  * IK_FB_HEAD): a hand or the head with `enabled` reaches for its position,
- * without it follows the body; a foot is always pinned, at its position
- * when `enabled`, else where the reference pose has it. */
+ * without it follows the body; a foot is pinned where the reference pose
+ * has it, or with `enabled` at its position, unless that is lifted off the
+ * ground (more than 0.05 leg lengths above where the foot stood): then the
+ * foot reaches for it and is no support. */
 typedef struct ikw_full_goals {
     ik_bool enabled[IK_FB_HEAD + 1];
     ik_vec3 position_ms[IK_FB_HEAD + 1];

@@ -13,7 +13,8 @@ command -v wasm-ld >/dev/null 2>&1 || command -v wasm-ld-14 >/dev/null 2>&1 ||
     { echo "wasm-ld not found (Debian: lld)" >&2; exit 2; }
 ./scripts/web-deps.sh
 
-# The library sources: every core layer, and of the io layer the chain-file,
+# The library sources: every core layer (the rig layer's full_body.c and
+# body_mass.c, the page's full-body mode, among them), and of the io layer the chain-file,
 # BVH, glTF and URDF readers (URDF on the io layer's own XML reader) with the
 # asset loader and what they need (the glTF writer uses cJSON: left out).
 sources=""
@@ -22,7 +23,7 @@ for f in src/math/*.c src/skeleton/*.c src/anim/*.c src/solve/*.c src/rig/*.c sr
 done
 sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c
-src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c
+src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c web/body_full.c
     src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c src/io/urdf_chain.c src/io/urdf_read.c src/io/xml_read.c web/body_limbs.c
     web/body_mesh.c web/body_floor.c web/figure_file.c src/io/asset.c src/io/gltf_read.c src/io/gltf_accessor.c
     src/io/gltf_anim.c src/io/gltf_mesh.c src/io/gltf_skin.c src/io/json_doc.c src/io/big_block.c src/io/utf8.c"

@@ -919,6 +919,127 @@ static void test_body_mesh(void) {
           "a file's figure gets no capsules: %s", ikw_message());
 }
 
+/* Full-body mode through the page's calls (web/body_full.c): the built-in
+ * figure on flat ground, both feet pinned, balance on, the right hand's
+ * target carried over 40 frames (each warm-started from the last) from the
+ * hand to 1.3 arm lengths from the shoulder, ahead, to the side and a
+ * little below it: every frame finite with the ankles where they stood
+ * (1e-3) and the centre of mass inside the support; at the end the hand on
+ * its target (1e-3), the residual readout that distance, the hips and chest
+ * moved to let it, the report in words. The head's target is reached too;
+ * a foot dragged off the ground steps while the body stands on the other.
+ * Back in per-limb mode the figure stands as before. A NaN target is
+ * refused with a message and the pose kept. */
+static void test_body_full(void) {
+    static float start[3 * 256], before[3 * 256];
+    const float *p;
+    int hips, chest, shoulder, elbow, hand, head, f, j, n;
+    float arm, from[3], target[3], dir[3] = {-0.55f, -0.2f, 0.81f}, len, headGoal[3], standing[3];
+    check_property feet = {"full body: ankles held while the hand moves", 0, 0},
+                   finite = {"full body: finite poses", 0, 0}, kept = {"full body: balance kept", 0, 0};
+    CHECK(ikw_body_init(1.8f) == 0 && ikw_body_ground(1, 0) == 0, "built-in on flat ground");
+    for (j = 0; j < IK_LIMB_COUNT; ++j) ikw_body_goal(j, 0, 0, 0, 0);
+    ikw_body_head_goal(0, 0, 0, 0);
+    CHECK(ikw_body_full(0, 1) == 0 && ikw_body_solve(1) == 0, "per-limb: %s", ikw_message());
+    hips = ikw_body_role_joint(IK_ROLE_HIPS);
+    memcpy(standing, &ikw_body_positions()[3 * hips], sizeof standing);
+    CHECK(ikw_body_full(1, 1) == 0 && ikw_body_solve(1) == 0, "full body: %s", ikw_message());
+    n = ikw_body_joint_count();
+    memcpy(start, ikw_body_positions(), (size_t)(3 * n) * sizeof *start);
+    chest = ikw_body_role_joint(IK_ROLE_CHEST);
+    shoulder = ikw_body_role_joint(IK_ROLE_UPPER_ARM_R), elbow = ikw_body_role_joint(IK_ROLE_FOREARM_R);
+    hand = ikw_body_role_joint(IK_ROLE_HAND_R), head = ikw_body_role_joint(IK_ROLE_HEAD);
+    CHECK(hips >= 0 && chest >= 0 && shoulder >= 0 && elbow >= 0 && hand >= 0 && head >= 0 &&
+              ikw_body_role_joint(IK_ROLE_COUNT) == -1,
+          "roles' joints");
+    arm = dist3(&start[3 * shoulder], &start[3 * elbow]) + dist3(&start[3 * elbow], &start[3 * hand]);
+    len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    for (j = 0; j < 3; ++j) {
+        from[j] = ikw_body_limb_ends()[3 * IK_LIMB_ARM_R + j];
+        target[j] = start[3 * shoulder + j] + 1.3f * arm * dir[j] / len;
+    }
+    for (f = 1; f <= 40; ++f) {
+        float t = (float)f / 40, at[3];
+        for (j = 0; j < 3; ++j) at[j] = from[j] + t * (target[j] - from[j]);
+        ikw_body_goal(IK_LIMB_ARM_R, 1, at[0], at[1], at[2]);
+        CHECK(ikw_body_solve(1) == 0, "frame %d: %s", f, ikw_message());
+        p = ikw_body_positions();
+        for (j = 0; j < 3 * n; ++j) PROPERTY_CASE(finite, isfinite(p[j]), "frame %d value %d", f, j);
+        for (j = IK_LIMB_LEG_L; j <= IK_LIMB_LEG_R; ++j) {
+            float held = dist3(&ikw_body_limb_ends()[3 * j], &start[3 * ikw_body_limb_end(j)]);
+            PROPERTY_CASE(feet, held < 1e-3f, "frame %d: ankle %d moved %g", f, j, (double)held);
+        }
+        PROPERTY_CASE(kept, ikw_body_balance()[0] == (float)IK_BALANCE_KEPT && ikw_body_balance()[1] >= 0,
+                      "frame %d: balance %g, %g inside", f, (double)ikw_body_balance()[0],
+                      (double)ikw_body_balance()[1]);
+    }
+    property_end(&feet);
+    property_end(&finite);
+    property_end(&kept);
+    p = ikw_body_positions();
+    CHECK(dist3(&p[3 * hand], target) < 1e-3f, "full body: the hand 1.3 arm lengths out on its target: %g",
+          (double)dist3(&p[3 * hand], target));
+    CHECK(fabsf(ikw_body_residual(IK_LIMB_ARM_R) - dist3(&p[3 * hand], target)) < 1e-5f, "residual readout %g",
+          (double)ikw_body_residual(IK_LIMB_ARM_R));
+    CHECK(dist3(&p[3 * hips], &start[3 * hips]) > 0.03f && dist3(&p[3 * chest], &start[3 * chest]) > 0.1f,
+          "full body: the hips moved %g, the chest %g", (double)dist3(&p[3 * hips], &start[3 * hips]),
+          (double)dist3(&p[3 * chest], &start[3 * chest]));
+    CHECK(ikw_body_balance()[6] >= 3 && strstr(ikw_body_full_summary(), "reached: right_hand") != NULL &&
+              strstr(ikw_body_full_summary(), "balanced") != NULL,
+          "full body: the report: %d corners, \"%s\"", (int)ikw_body_balance()[6], ikw_body_full_summary());
+
+    /* the head's target, 15 cm ahead and 10 cm down, with the hand still out */
+    for (j = 0; j < 3; ++j) headGoal[j] = start[3 * head + j] + (j == 2 ? 0.15f : j == 1 ? -0.1f : 0);
+    for (f = 0; f < 10; ++f) {
+        ikw_body_head_goal(1, headGoal[0], headGoal[1], headGoal[2]);
+        CHECK(ikw_body_solve(1) == 0, "head frame %d: %s", f, ikw_message());
+    }
+    p = ikw_body_positions();
+    CHECK(dist3(&p[3 * head], headGoal) < 1e-3f && dist3(&p[3 * hand], target) < 1e-3f,
+          "full body: head on its target (%g), the hand still (%g)", (double)dist3(&p[3 * head], headGoal),
+          (double)dist3(&p[3 * hand], target));
+    ikw_body_head_goal(0, 0, 0, 0);
+
+    /* the left foot dragged 20 cm up and 10 cm ahead: it steps (no support), the
+     * body balances over the right foot, which stays */
+    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
+    {
+        const float *foot = &start[3 * ikw_body_limb_end(IK_LIMB_LEG_L)];
+        const float *stand = &start[3 * ikw_body_limb_end(IK_LIMB_LEG_R)];
+        float step[3], over;
+        step[0] = foot[0], step[1] = foot[1] + 0.2f, step[2] = foot[2] + 0.1f;
+        for (f = 0; f < 15; ++f) {
+            ikw_body_goal(IK_LIMB_LEG_L, 1, step[0], step[1], step[2]);
+            CHECK(ikw_body_solve(1) == 0, "step frame %d: %s", f, ikw_message());
+        }
+        over = hypotf(ikw_body_balance()[3] - stand[0], ikw_body_balance()[5] - stand[2]);
+        CHECK(dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_L], step) < 1e-3f &&
+                  dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_R], stand) < 1e-3f,
+              "full body: the left foot on its step (%g), the right held (%g)",
+              (double)dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_L], step),
+              (double)dist3(&ikw_body_limb_ends()[3 * IK_LIMB_LEG_R], stand));
+        CHECK(ikw_body_balance()[0] == (float)IK_BALANCE_KEPT && over < 0.12f,
+              "full body on one foot: balanced (%g), the centre of mass %g from over the right ankle: %s",
+              (double)ikw_body_balance()[0], (double)over, ikw_body_full_summary());
+        ikw_body_goal(IK_LIMB_LEG_L, 0, 0, 0, 0);
+    }
+
+    /* bad input: refused, the pose kept */
+    memcpy(before, ikw_body_positions(), (size_t)(3 * n) * sizeof *before);
+    ikw_body_goal(IK_LIMB_ARM_R, 1, NAN, 0, 0);
+    CHECK(ikw_body_solve(1) == IK_ERR_NONFINITE && ikw_message()[0] != '\0', "NaN target: %s", ikw_message());
+    CHECK(memcmp(before, ikw_body_positions(), (size_t)(3 * n) * sizeof *before) == 0, "pose kept after a NaN target");
+
+    /* per-limb again: the hand reaches what its arm can, the hips stand where they stood */
+    ikw_body_goal(IK_LIMB_ARM_R, 1, target[0], target[1], target[2]);
+    CHECK(ikw_body_full(0, 1) == 0 && ikw_body_solve(1) == 0, "per-limb again");
+    p = ikw_body_positions();
+    CHECK(dist3(&p[3 * hips], standing) < 1e-4f && dist3(&p[3 * hand], target) > 0.1f,
+          "per-limb again: the hips back (%g), the hand short (%g)", (double)dist3(&p[3 * hips], standing),
+          (double)dist3(&p[3 * hand], target));
+    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
+}
+
 int main(void) {
     if (web_load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -931,6 +1052,7 @@ int main(void) {
     test_planar_tangents();
     test_body();
     test_body_mesh();
+    test_body_full();
     test_body_limb_solvers();
     test_body_bvh();
     test_body_clip_floor();

@@ -13,7 +13,12 @@
  *     kinematics written out below, read by the library's URDF reader), the tool's goal pose on a circle of radius 0.1
  *     about the tool's start place, 0.05 rad a frame, its turn rocking
  *     0.3 sin(0.05 f) rad about the base's z (pose IK with limits,
- *     ik_robot_ik_run).
+ *     ik_robot_ik_run);
+ *   humanoid full body: the page's full-body mode, both feet pinned,
+ *     balance on, on flat ground; the right hand on a circle of radius 0.15
+ *     about a point 1.2 arm lengths from the shoulder, out to the side,
+ *     ahead and a little below it (the body leans to reach), 0.05 rad a
+ *     frame.
  * Returns the sum of the final errors (a check that the work was done). */
 #include <math.h>
 #include <stddef.h>
@@ -26,9 +31,13 @@
 enum { SLOT = 0 };
 
 IKW_EXPORT(ikw_bench_name) const char *ikw_bench_name(int which) {
-    static const char *const names[IKW_BENCH_CASES] = {
-        "tail DLS+springs",    "tail CCD", "tail FABRIK", "planar FABRIK (6 bones)", "humanoid (4 limbs, slope)",
-        "robot arm (6R, pose)"};
+    static const char *const names[IKW_BENCH_CASES] = {"tail DLS+springs",
+                                                       "tail CCD",
+                                                       "tail FABRIK",
+                                                       "planar FABRIK (6 bones)",
+                                                       "humanoid (4 limbs, slope)",
+                                                       "robot arm (6R, pose)",
+                                                       "humanoid full body (reach)"};
     return which >= 0 && which < IKW_BENCH_CASES ? names[which] : "";
 }
 
@@ -64,7 +73,7 @@ static float humanoid_case(int frames) {
     const float *rest;
     float hand[2][3];
     int f, side, k;
-    if (ikw_body_init(1.8f) != 0) return -1;
+    if (ikw_body_init(1.8f) != 0 || ikw_body_full(0, 1) != 0) return -1;
     rest = ikw_body_positions();
     for (side = 0; side < 2; ++side)
         for (k = 0; k < 3; ++k) hand[side][k] = rest[3 * ikw_body_limb_end(side) + k];
@@ -80,6 +89,37 @@ static float humanoid_case(int frames) {
         if (ikw_body_solve(1) != 0) return -1;
     }
     return ikw_body_residual(0) + ikw_body_residual(1) + ikw_body_residual(2) + ikw_body_residual(3);
+}
+
+static float humanoid_full_case(int frames) {
+    const float *rest;
+    float centre[3], dir[3] = {-0.8f, -0.2f, 0.55f}, upper = 0, lower = 0, arm, len;
+    int f, k, shoulder, elbow, hand;
+    if (ikw_body_init(1.8f) != 0 || ikw_body_ground(1, 0) != 0) return -1;
+    for (k = 0; k < IK_LIMB_COUNT; ++k) ikw_body_goal(k, 0, 0, 0, 0);
+    ikw_body_head_goal(0, 0, 0, 0);
+    rest = ikw_body_positions();
+    shoulder = ikw_body_role_joint(IK_ROLE_UPPER_ARM_R), elbow = ikw_body_role_joint(IK_ROLE_FOREARM_R);
+    hand = ikw_body_role_joint(IK_ROLE_HAND_R);
+    len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    for (k = 0; k < 3; ++k) {
+        float a = rest[3 * elbow + k] - rest[3 * shoulder + k], b = rest[3 * hand + k] - rest[3 * elbow + k];
+        upper += a * a, lower += b * b;
+    }
+    arm = sqrtf(upper) + sqrtf(lower);
+    for (k = 0; k < 3; ++k) centre[k] = rest[3 * shoulder + k] + 1.2f * arm * dir[k] / len;
+    if (ikw_body_full(1, 1) != 0) return -1;
+    for (f = 0; f < frames; ++f) {
+        float a = 0.05f * (float)f;
+        ikw_body_goal(IK_LIMB_ARM_R, 1, centre[0] + 0.15f * cosf(a), centre[1] + 0.15f * sinf(a), centre[2]);
+        if (ikw_body_solve(1) != 0) {
+            ikw_body_full(0, 1);
+            return -1;
+        }
+    }
+    ikw_body_full(0, 1);
+    ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
+    return ikw_body_residual(IK_LIMB_ARM_R) + ikw_body_residual(IK_LIMB_LEG_L) + ikw_body_residual(IK_LIMB_LEG_R);
 }
 
 static float robot_case(int frames) {
@@ -136,6 +176,8 @@ IKW_EXPORT(ikw_bench_case) float ikw_bench_case(int which, int frames) {
             return humanoid_case(frames);
         case IKW_BENCH_ROBOT:
             return robot_case(frames);
+        case IKW_BENCH_HUMANOID_FULL:
+            return humanoid_full_case(frames);
         default:
             return -1;
     }

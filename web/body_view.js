@@ -5,15 +5,20 @@
 // ik_humanoid_solve_run. A hand or foot target the user drags is pinned: the
 // limb reaches for it; the others follow the figure's own pose (the rest pose
 // or the motion). Feet stand on the ground: a slope or stairs set on the
-// page; a motion stands on it where its own floor is.
+// page; a motion stands on it where its own floor is. In full-body mode
+// (ik_full_body_run, web/body_full.c) the whole body follows the hands and
+// the head (a third, green target) with the feet pinned, its centre of mass
+// and support drawn (balance_view.js).
 import { Scene3D, StickFigure, THREE } from './scene3d.js';
-import { LIMBS, LIMB_METHODS } from './ikit.js';
+import { LIMBS, LIMB_METHODS, ROLES } from './ikit.js';
 import { LimitsView } from './limits_view.js';
+import { BalanceView } from './balance_view.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
 const HEIGHT = 1.8;
 const TARGET_COLORS = [0xff4d6d, 0xff4d6d, 0x6d8bff, 0x6d8bff];
+const HEAD_COLOR = 0x3ad17a;
 
 // The clay of ikc's pictures (tools/ikc/demo/demo_figure.c: 0.78 0.72 0.64).
 const CLAY = [0xc7, 0xb8, 0xa3];
@@ -73,6 +78,20 @@ export class BodyView {
             this.view.addDraggable(m, (p) => { this.goals[l] = p.toArray(); this.pin(l, true); m.position.copy(p); this.saveGoals(); });
             return m;
         });
+        // The head's target, in full-body mode only (the per-limb solve has none).
+        this.headGoal = [0, 0, 0];
+        this.headPinned = false;
+        this.headTarget = new THREE.Mesh(new THREE.SphereGeometry(0.06, 20, 14),
+            new THREE.MeshLambertMaterial({ color: HEAD_COLOR, depthTest: false }));
+        this.headTarget.renderOrder = 2;
+        this.view.scene.add(this.headTarget);
+        this.view.addDraggable(this.headTarget, (p) => {
+            if (!this.headTarget.visible) return;
+            this.headGoal = p.toArray();
+            this.pinHead(true);
+            this.headTarget.position.copy(p);
+        });
+        this.balance = new BalanceView(this.view.scene);
         this.groundMesh = new THREE.Mesh(new THREE.PlaneGeometry(4, 4, 8, 8),
             new THREE.MeshLambertMaterial({ color: 0x4a5a48, side: THREE.DoubleSide }));
         this.view.scene.add(this.groundMesh);
@@ -102,6 +121,13 @@ export class BodyView {
         });
         this.pinned = [false, false, false, false];
         this.setClip(false);
+        // Full-body mode and its balance, kept in the URL.
+        this.fullOn = document.getElementById('body-full');
+        this.balanceOn = document.getElementById('body-balance');
+        this.fullOn.checked = state.getNumber('bf', 0) !== 0;
+        this.balanceOn.checked = state.getNumber('bb', 1) !== 0;
+        this.fullOn.addEventListener('change', () => this.applyFull());
+        this.balanceOn.addEventListener('change', () => this.applyFull());
         this.animationMenu = document.getElementById('body-animation');
         this.animationMenu.addEventListener('change', () => this.playAnimation(Number(this.animationMenu.value)));
         document.getElementById('body-builtin').addEventListener('click', () => this.useBuiltIn(''));
@@ -121,6 +147,7 @@ export class BodyView {
             menu.addEventListener('change', () => this.applySolvers());
             return menu;
         });
+        this.applyFull();
         this.useBuiltIn('', state.getNumbers('bg', null, 12));
         const pins = state.getNumber('bp', 0, 0, 15);
         this.pinned.forEach((_, l) => this.pin(l, (pins >> l) & 1));
@@ -131,6 +158,27 @@ export class BodyView {
         this.pinned[l] = !!on;
         this.targets[l].material.transparent = !on;
         this.targets[l].material.opacity = on ? 1 : 0.4;
+    }
+
+    pinHead(on) {
+        this.headPinned = !!on;
+        this.headTarget.material.transparent = !on;
+        this.headTarget.material.opacity = on ? 1 : 0.4;
+    }
+
+    // Full-body mode on or off (the checkboxes) in wasm and on screen: the head's target and the
+    // balance drawn only in it; the limbs' solver menus only without it (the full body solves
+    // every limb by two-bone IK).
+    applyFull() {
+        const on = this.fullOn.checked;
+        this.ik.bodyFull(on, this.balanceOn.checked);
+        this.balanceOn.disabled = !on;
+        this.headTarget.visible = on;
+        this.balance.group.visible = on;
+        this.solverMenus?.forEach((m) => { m.disabled = on; });
+        if (!on) show('body-balance-report', '-', { status: 'off' });
+        state.set('bf', on ? 1 : 0);
+        state.set('bb', this.balanceOn.checked ? 1 : 0);
     }
 
     // The built-in humanoid, with `note` as the page's message ('' for none).
@@ -294,6 +342,7 @@ export class BodyView {
         this.footJoints = [2, 3].map((l) => this.ik.bodyLimbEnd(l)).map((j) => (j >= 0 ? below(j) : []));
         document.getElementById('body-figure').dataset.names = JSON.stringify(this.ik.body.names);
         document.getElementById('body-figure').dataset.parents = JSON.stringify(this.ik.body.parents);
+        this.roles = Object.fromEntries(Object.entries(ROLES).map(([name, role]) => [name, this.ik.bodyRoleJoint(role)]));
         this.patchAt = [0, 0];
         const material = this.figure.group.children[0].material;
         material.transparent = opacity < 1;
@@ -323,12 +372,24 @@ export class BodyView {
         state.set('bm', this.solverMenus.map((m) => m.value).join(''));
     }
 
-    // Every target released, where its hand or foot is with no goal.
+    // Every target released, where its hand, foot or head is with no goal.
     releaseTargets() {
         [0, 1, 2, 3].forEach((l) => { this.ik.bodyGoal(l, false, [0, 0, 0]); this.pin(l, false); });
-        this.goals = this.ik.bodySolve().ends;
+        this.ik.bodyHeadGoal(false, [0, 0, 0]);
+        this.pinHead(false);
+        const r = this.ik.bodySolve();
+        this.goals = r.ends;
         this.goals.forEach((g, l) => this.targets[l].position.set(...g));
+        this.followHead(r);
         this.saveGoals();
+    }
+
+    // An unpinned head target sits on the head.
+    followHead(r) {
+        const j = this.roles?.head ?? -1;
+        if (this.headPinned || j < 0) return;
+        this.headGoal = Array.from(r.positions.slice(3 * j, 3 * j + 3));
+        this.headTarget.position.set(...this.headGoal);
     }
 
     saveGoals() {
@@ -367,6 +428,24 @@ export class BodyView {
         this.groundMesh.position.set(x, z * Math.tan((Number(this.slope.value) * Math.PI) / 180), z);
     }
 
+    // The full body's report in the readout, and for the tests: the balance, the centre of mass
+    // and the support (scene, and the centre and the point under it on the page), where the hips,
+    // chest, head, right shoulder and hand are (scene) and the head's target (page).
+    showBalance(r, under) {
+        const b = r.balance, at = (j) => (j >= 0 ? Array.from(r.positions.slice(3 * j, 3 * j + 3)) : null);
+        show('body-balance-report', `${b.summary} (${b.iterations} body steps)`, {
+            status: b.status,
+            inside: b.inside,
+            centre: JSON.stringify(b.centre),
+            support: JSON.stringify(b.support),
+            centrePage: JSON.stringify(this.view.toPage(b.centre)),
+            underPage: JSON.stringify(under ? this.view.toPage(under) : null),
+            supportPage: JSON.stringify(b.support.map((p) => this.view.toPage(p))),
+            joints: JSON.stringify(Object.fromEntries(Object.entries(this.roles).map(([name, j]) => [name, at(j)]))),
+            headTarget: JSON.stringify(this.view.toPage(this.headGoal)),
+        });
+    }
+
     frame(dt) {
         if (this.clip) {
             if (this.clip.playing) this.clip.time = (this.clip.time + dt) % Math.max(this.clip.duration, 1e-3);
@@ -375,6 +454,7 @@ export class BodyView {
             if (this.clip.playing) this.scrub.value = String(this.clip.time);
         }
         this.goals.forEach((g, l) => this.ik.bodyGoal(l, this.pinned[l], g));
+        if (this.ik.full) this.ik.bodyHeadGoal(this.headPinned, this.headGoal);
         let r;
         try {
             r = this.ik.bodySolve();
@@ -385,6 +465,8 @@ export class BodyView {
         this.figure.update(r.positions);
         this.body?.update(r);
         r.ends.forEach((e, l) => { if (!this.pinned[l]) { this.goals[l] = e; this.targets[l].position.set(...e); } });
+        this.followHead(r);
+        const under = r.balance ? this.balance.update(r.balance) : null;
         if (this.clip) {
             // Follow the motion with the camera, and with the ground's patch.
             this.view.orbit.center.set(r.positions[0], this.view.orbit.center.y, r.positions[2]);
@@ -401,6 +483,7 @@ export class BodyView {
         this.limits.group.visible = this.showLimits.checked;
         const arcs = this.showLimits.checked ? this.limits.update(this.ik.bodyLimits()) : [];
         this.view.render();
+        if (r.balance) this.showBalance(r, under);
         show('body-limits-drawn', this.showLimits.checked ? 'drawn' : 'hidden', { arcs: JSON.stringify(arcs.map((p) => this.view.toPage(p))) });
         show('body-residuals', r.residuals.map((v, l) => `${LIMBS[l]} ${v.toExponential(1)}`).join(', '),
             { values: JSON.stringify(r.residuals) });

@@ -18,6 +18,11 @@ export const LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'];
 // Each limb's solver menu, in the order of ikw_limb_method (web/ikit_web.h).
 export const LIMB_METHODS = ['two-bone (the rig\'s)', 'FABRIK', 'CCD', 'DLS'];
 export const LIMIT_FLOATS = 20; // IKW_LIMIT_FLOATS
+// Humanoid roles (ik_humanoid_role) the page asks the joints of, and the full body's balance
+// (ik_balance_status) in the order of the enum.
+export const ROLES = { hips: 0, chest: 2, head: 4, rightUpperArm: 8, rightForearm: 10, rightHand: 12 };
+export const BALANCE = ['off', 'kept', 'no support', 'lost'];
+const MAX_SUPPORT = 8; // IK_FULL_BODY_MAX_SUPPORT
 
 export class Ikit {
     // `module`: ikit.wasm compiled (a WebAssembly.Module, or a promise of one: index.html starts
@@ -269,6 +274,29 @@ export class Ikit {
     bodyRotations() { return Float32Array.from(this.f32(this.x.ikw_body_rotations(), 4 * this.body.count)); }
     bodyPositions() { return Float32Array.from(this.f32(this.x.ikw_body_positions(), 3 * this.body.count)); }
     bodyGoal(limb, enabled, p) { this.check(this.x.ikw_body_goal(limb, enabled ? 1 : 0, p[0], p[1], p[2]), 'goal'); }
+    // Full-body mode (web/body_full.c): the whole body follows the hands, feet and head, the feet
+    // pinned, the centre of mass kept over them with `balance`; off: each limb alone.
+    bodyFull(on, balance) {
+        this.check(this.x.ikw_body_full(on ? 1 : 0, balance ? 1 : 0), 'full body');
+        this.full = on;
+    }
+    bodyHeadGoal(enabled, p) { this.check(this.x.ikw_body_head_goal(enabled ? 1 : 0, p[0], p[1], p[2]), 'head goal'); }
+    // The joint of a humanoid role (ROLES), -1 for none.
+    bodyRoleJoint(role) { return this.x.ikw_body_role_joint(role); }
+    // The last full-body solve's balance: { status (BALANCE), inside (the centre of mass's
+    // distance inside the support, negative outside), iterations, centre [3], support [[3]],
+    // summary (the library's words) }.
+    bodyBalance() {
+        const f = this.f32(this.x.ikw_body_balance(), 7 + 3 * MAX_SUPPORT);
+        return {
+            status: BALANCE[f[0]] ?? 'off',
+            inside: f[1],
+            iterations: f[2],
+            centre: [f[3], f[4], f[5]],
+            support: Array.from({ length: f[6] }, (_, k) => [f[7 + 3 * k], f[8 + 3 * k], f[9 + 3 * k]]),
+            summary: this.string(this.x.ikw_body_full_summary()),
+        };
+    }
     // kind: 'none', 'slope' (amount in degrees) or 'stairs' (amount: step height).
     bodyGround(kind, amount) { this.check(this.x.ikw_body_ground(['none', 'slope', 'stairs'].indexOf(kind), amount), 'ground'); }
     bodySolve({ repeats = 1 } = {}) {
@@ -285,6 +313,7 @@ export class Ikit {
             rotations: this.bodyRotations(),
             translations: this.bodyTranslations(),
             ends: [0, 1, 2, 3].map((l) => Array.from(this.f32(this.x.ikw_body_limb_ends() + 12 * l, 3))),
+            balance: this.full ? this.bodyBalance() : null,
         };
     }
 }

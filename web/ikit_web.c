@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "body_full.h"
 #include "ikit_web.h"
 
 enum { IKW_MAX_JOINTS = 64, IKW_SLOTS = 3, IKW_TEXT_BYTES = 64 * 1024, IKW_SCRATCH_BYTES = 256 * 1024 };
@@ -313,6 +314,10 @@ static struct {
     ik_vec3 floor_rs;    /* a point on it under the rest hips, in the skeleton's root space */
     float floor_out[3];  /* the same for the page; NaN when not known */
     int count;
+    ik_bool full;    /* the whole body follows (web/body_full.c) instead of the per-limb solve */
+    ik_bool balance; /* and keeps its centre of mass over the feet */
+    ik_bool head_enabled;
+    ik_vec3 head_ms; /* the head's target in full-body mode */
 } body;
 
 static void body_store(void) {
@@ -392,6 +397,8 @@ float ikw_body_built_height(void) { return body.count > 0 ? body.built_height : 
 static int body_rig(void) {
     int r = body_rig_build();
     if (r != IK_OK) body.count = 0;
+    /* a rig whose mass model cannot be made still loads: its full-body solves refuse balance */
+    ikw_full_figure(body.count > 0 ? &body.rig : NULL);
     return r;
 }
 
@@ -570,6 +577,76 @@ IKW_EXPORT(ikw_body_ground) int ikw_body_ground(int kind, float amount) {
     return IK_OK;
 }
 
+/* The whole body follows the targets (`on`, web/body_full.c) with its
+ * centre of mass kept over the feet (`balance`), or each limb alone (the
+ * rig's solve and the picked chain solvers). Turned on, the first solve
+ * starts from the figure's own pose. */
+IKW_EXPORT(ikw_body_full) int ikw_body_full(int on, int balance) {
+    if (on && !body.full) ikw_full_forget();
+    body.full = on != 0;
+    body.balance = balance != 0;
+    return IK_OK;
+}
+
+/* The head's target in full-body mode (the per-limb solve has none). */
+IKW_EXPORT(ikw_body_head_goal) int ikw_body_head_goal(int enabled, float x, float y, float z) {
+    body.head_enabled = enabled != 0;
+    body.head_ms = ik_v3(x, y, z);
+    return IK_OK;
+}
+
+/* The joint of a humanoid role (ik_humanoid_role: 0 hips, 2 chest, 4 head, ...),
+ * -1 for none or no figure. */
+IKW_EXPORT(ikw_body_role_joint) int ikw_body_role_joint(int role) {
+    return body.count > 0 && role >= 0 && role < IK_ROLE_COUNT ? body.rig.map.joint[role] : -1;
+}
+
+/* The last full-body solve's balance for the page (IKW_BALANCE_FLOATS,
+ * web/body_full.h) and its report in words. */
+IKW_EXPORT(ikw_body_balance) const float *ikw_body_balance(void) { return ikw_full_balance(); }
+IKW_EXPORT(ikw_body_full_summary) const char *ikw_body_full_summary(void) { return ikw_full_summary(); }
+
+/* The figure's own pose (the clip at its time, else the rest pose) in
+ * body.pose_ls, the job's floor set for it. */
+static void body_animated(void) {
+    ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
+    if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
+    body.job.use_floor = body.clip && body.has_floor;
+    if (body.job.use_floor)
+        body.job.floor_ms = body.job.root_ms ? ik_mat4_transform_point(body.job.root_ms, body.floor_rs) : body.floor_rs;
+}
+
+/* Full-body mode: the figure's pose stood on the ground by the rig's solve
+ * with no goals (the reference, where the unmoved feet are pinned), then
+ * the whole body toward the targets from last frame's result. */
+static ik_result body_solve_full(void) {
+    ikw_full_goals goals;
+    ik_bool enabled[IK_LIMB_COUNT];
+    ik_result r;
+    int limb;
+    memset(&goals, 0, sizeof goals);
+    for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
+        /* IK_LIMB_ARM_L .. IK_LIMB_LEG_R are IK_FB_HAND_L .. IK_FB_FOOT_R */
+        enabled[limb] = body.job.goal[limb].enabled;
+        goals.enabled[limb] = enabled[limb];
+        goals.position_ms[limb] = body.job.goal[limb].position_ms;
+        body.job.goal[limb].enabled = 0;
+    }
+    goals.enabled[IK_FB_HEAD] = body.head_enabled;
+    goals.position_ms[IK_FB_HEAD] = body.head_ms;
+    goals.balance = body.balance;
+    if (goals.balance && !ikw_full_can_balance()) {
+        ikw_set_message("this figure has no mass model (its rest frames are singular): turn balance off");
+        return IK_ERR_UNSUPPORTED;
+    }
+    body_animated();
+    r = ik_humanoid_solve_run(&body.job);
+    for (limb = 0; limb < IK_LIMB_COUNT; ++limb) body.job.goal[limb].enabled = enabled[limb];
+    if (r == IK_OK) r = ikw_full_solve(&body.rig, body.pose_ls, body.model_ms, body.job.root_ms, &goals);
+    if (r != IK_OK) ikw_set_message(ik_result_str(r));
+    return r;
+}
+
 /* Solve from the animated pose (the clip at its time, else the rest pose), `repeats` times. */
 IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
     ik_result r = IK_OK;
@@ -579,12 +656,11 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
     for (k = 0; k < repeats && r == IK_OK; ++k) {
         ik_bool enabled[IK_LIMB_COUNT];
         int limb;
-        ik_skeleton_rest_pose(&body.skeleton, body.pose_ls);
-        if (body.clip) ik_clip_sample(body.clip, body.time, body.pose_ls);
-        body.job.use_floor = body.clip && body.has_floor;
-        if (body.job.use_floor)
-            body.job.floor_ms =
-                body.job.root_ms ? ik_mat4_transform_point(body.job.root_ms, body.floor_rs) : body.floor_rs;
+        if (body.full) {
+            r = body_solve_full();
+            continue;
+        }
+        body_animated();
         /* limbs with a chain solver (web/body_limbs.c) keep the figure's pose here, then solve alone */
         for (limb = 0; limb < IK_LIMB_COUNT; ++limb) {
             enabled[limb] = body.job.goal[limb].enabled;
@@ -596,8 +672,18 @@ IKW_EXPORT(ikw_body_solve) int ikw_body_solve(int repeats) {
             r = ikw_limbs_solve(&body.rig, body.pose_ls, body.model_ms, body.job.root_ms, body.job.goal, &body.report);
     }
     if (r != IK_OK) {
-        ikw_set_message(ik_result_str(r));
+        if (!body.full) ikw_set_message(ik_result_str(r)); /* body_solve_full said why */
         return r;
+    }
+    if (body.full) {
+        /* the readouts' residuals: each hand and foot to its target (a pinned foot to its pin) */
+        const ik_full_body_report *rep = ikw_full_report();
+        int e;
+        ikw_full_keep(&body.rig, body.pose_ls);
+        for (e = IK_FB_HAND_L; e <= IK_FB_FOOT_R; ++e) {
+            body.report.residual[e] = rep->residual[e];
+            body.report.reached[e] = rep->reached[e];
+        }
     }
     body_store();
     return IK_OK;

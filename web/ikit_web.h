@@ -1,6 +1,6 @@
 /* ikit_web: the playground's C API (web/ikit_web.c, web/planar_keys.c,
  * web/body_clip.c, web/body_mesh.c, web/body_floor.c, web/figure_file.c,
- * web/robot_arm.c),
+ * web/body_full.c, web/robot_arm.c),
  * which the page calls through ikit.js; declared here for the scripted
  * benchmark cases (web/bench_cases.c) and tests/test_web_glue.c, which run
  * the same calls natively. */
@@ -13,6 +13,7 @@
 #include <ikit/math.h>
 
 #include "body_floor.h"
+#include "body_full.h"
 #include "body_limbs.h"
 
 /* Exported by name from the wasm module; plain functions in a native build
@@ -103,6 +104,18 @@ void ikw_body_time(float seconds);
 void ikw_body_set_clip(const ik_clip *clip, ik_real frame_time); /* for web/body_clip.c, not exported */
 const float *ikw_body_clip_floor(void); /* a point on the clip's floor, root space; NaN for none */
 
+/* Full-body mode (web/body_full.c): ikw_body_solve runs ik_full_body_run,
+ * warm-started from the last frame, the feet pinned, the hands' goals
+ * (ikw_body_goal) and the head's reached by the whole body, the centre of
+ * mass kept over the feet with `balance`. ikw_body_balance: the last
+ * solve's IKW_BALANCE_FLOATS (web/body_full.h); ikw_body_full_summary: the
+ * report in words. ikw_body_role_joint: the joint of a humanoid role. */
+int ikw_body_full(int on, int balance);
+int ikw_body_head_goal(int enabled, float x, float y, float z);
+int ikw_body_role_joint(int role);
+const float *ikw_body_balance(void);
+const char *ikw_body_full_summary(void);
+
 const ik_humanoid *ikw_body_rig(void);      /* the loaded figure's rig, NULL for none; not exported */
 const ik_skeleton *ikw_body_skeleton(void); /* its skeleton, NULL for none; not exported */
 float ikw_body_built_height(void);          /* the built-in figure's height, 0 for a file's; not exported */
@@ -180,6 +193,7 @@ enum {
     IKW_BENCH_PLANAR_FABRIK,
     IKW_BENCH_HUMANOID,
     IKW_BENCH_ROBOT,
+    IKW_BENCH_HUMANOID_FULL,
     IKW_BENCH_CASES
 };
 const char *ikw_bench_name(int which);

@@ -76,12 +76,12 @@ export class Scene3D {
         return new THREE.Vector2(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1);
     }
 
-    // `mesh` can be dragged; onMove(position) is called with its new place (world space).
+    // `mesh` can be dragged (while it is visible); onMove(position) is called with its new place (world space).
     addDraggable(mesh, onMove) { this.draggables.push({ mesh, onMove }); }
 
     pointerDown(e) {
         this.raycaster.setFromCamera(this.ndc(e), this.camera);
-        const hits = this.raycaster.intersectObjects(this.draggables.map((d) => d.mesh), false);
+        const hits = this.raycaster.intersectObjects(this.draggables.filter((d) => d.mesh.visible).map((d) => d.mesh), false);
         this.renderer.domElement.setPointerCapture(e.pointerId);
         if (hits.length) {
             const d = this.draggables.find((x) => x.mesh === hits[0].object);

@@ -550,6 +550,42 @@ try {
     await page.selectOption('#body-solver-1', '0');
     await page.uncheck('#body-limits');
 
+    // ---- humanoid, full body: a hand dragged beyond arm's length, the body follows, the feet stay ----
+    // (web/body_full.c: ik_full_body_run warm-started each frame, both feet pinned, balance on)
+    await page.$eval('#body-slope', (el) => { el.value = '0'; el.dispatchEvent(new Event('input')); });
+    await page.click('#body-reset');
+    await page.check('#body-full');
+    await frames(page, 3);
+    const fullFrame = () => page.evaluate(() => {
+        const b = document.getElementById('body-balance-report'), e = document.getElementById('body-ends').dataset;
+        return {
+            status: b.dataset.status, text: b.textContent, joints: JSON.parse(b.dataset.joints), centrePage: JSON.parse(b.dataset.centrePage),
+            support: JSON.parse(b.dataset.support), goals: JSON.parse(e.goals), ends: JSON.parse(e.values), feet: JSON.parse(e.feet), targets: JSON.parse(e.targets),
+        };
+    });
+    const standing = await fullFrame();
+    const sj = standing.joints, armLength = dist(sj.rightUpperArm, sj.rightForearm) + dist(sj.rightForearm, sj.rightHand);
+    await drag(page, standing.targets[1], [standing.targets[1][0] - 90, standing.targets[1][1] - 45]);
+    await frames(page, 5);
+    const leaning = await fullFrame();
+    const lj = leaning.joints, reach = dist(leaning.goals[1], sj.rightUpperArm) / armLength;
+    const feetMoved = Math.max(...leaning.feet.flat().map((p, i) => dist(p, standing.feet.flat()[i])));
+    check(reach > 1.2 && dist(leaning.ends[1], leaning.goals[1]) < 1e-3,
+        `humanoid, full body: the right hand on its target ${reach.toFixed(2)} arm lengths from where the shoulder stood (${dist(leaning.ends[1], leaning.goals[1]).toExponential(2)})`);
+    check(dist(lj.hips, sj.hips) > 0.03 && dist(lj.chest, sj.chest) > 0.06 && feetMoved < 1e-3,
+        `humanoid, full body: the hips moved ${dist(lj.hips, sj.hips).toFixed(3)}, the chest ${dist(lj.chest, sj.chest).toFixed(3)}, the feet ${feetMoved.toExponential(1)}`);
+    check(leaning.status === 'kept' && /^reached: right_hand.*; balanced/.test(leaning.text) && leaning.support.length >= 3,
+        `humanoid, full body: the balance readout ("${leaning.text}")`);
+    const fullShot = await page.screenshot({ path: path.join(shots, 'body_full.png') });
+    const ball = await inspect(page, fullShot, leaning.centrePage, [0xff, 0xff, 0xff], 3);
+    check(ball.near >= 15, `humanoid, full body: the centre of mass drawn where the page says (${ball.near} white pixels of 49)`);
+    await page.uncheck('#body-full');
+    await frames(page, 3);
+    const perLimb = await fullFrame();
+    check(dist(perLimb.ends[1], perLimb.goals[1]) > 0.05,
+        `humanoid, full body off: the arm alone stops short of the target (${dist(perLimb.ends[1], perLimb.goals[1]).toFixed(3)})`);
+    await page.click('#body-reset');
+
     // ---- humanoid from a file: a real skinned character, then files that are not ----
     const dataDir = process.env.IKIT_DATA ?? path.join(root, '../shared/data');
     const figure = path.join(dataDir, 'gltf/rigged_figure.glb');

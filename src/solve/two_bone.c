@@ -78,11 +78,6 @@ static ik_real finite_probe(const ik_real *v, int count) {
     return (s0 + s1) + (s2 + s3);
 }
 
-/* p s + q t */
-static ik_quat quat_sum_scaled(ik_quat p, ik_real s, ik_quat q, ik_real t) {
-    return ik_q(p.x * s + q.x * t, p.y * s + q.y * t, p.z * s + q.z * t, p.w * s + q.w * t);
-}
-
 /* Pointers, ranges, and the finiteness of the options and the pole. The
  * matrices, the target and the input rotations are not scanned up front:
  * any NaN or infinity there reaches a bone length, the target distance, a
@@ -198,6 +193,15 @@ static inline ik_vec3 vector_to_local(ik_vec3 v, const joint_frame *f) {
 static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
     ik_vec3 v = vector_to_local(ik_v3(q.x, q.y, q.z), f);
     return ik_q(v.x, v.y, v.z, q.w * f->k_w);
+}
+
+/* The quaternion q (lanes x, y, z, w) in the frame of the joint with model
+ * matrix m: ((c_i . v), w) for the matrix's columns c_i, times `scale` lane
+ * by lane (the frame's factors: to_local() with k_i and k_w in `scale`). */
+static inline simd4 quat_to_local4(simd4 q, const ik_mat4 *m, simd4 scale) {
+    simd4 r0, r1, r2;
+    simd4_transpose3(simd4_load(m->m), simd4_load(m->m + 4), simd4_load(m->m + 8), &r0, &r1, &r2);
+    return simd4_mul(simd4_add(simd4_combine3(r0, r1, r2, q), simd4_mul(q, simd4_set(0, 0, 0, 1))), scale);
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
@@ -644,8 +648,7 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
     joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1};
     ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent, pole_rel = ik_vec3_zero();
     ik_real l1, l2, full, dist, d, tol, start_sq, mid_sq, end_sq = 1;
-    ik_quat bend = ik_quat_identity(), start_swung, start_axis, new_start, new_mid, new_end = ik_quat_identity();
-    ik_vec3 axis_ls;
+    ik_quat bend = ik_quat_identity(), new_end = ik_quat_identity();
     limb_turn turn;
     bend_problem problem;
     ik_bool invertible, free_bent;
@@ -747,28 +750,35 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
      * normalised last. Nothing is written unless each has a squared norm in
      * the normal range: a zero input rotation (or one whose norm overflows
      * or underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does.
-     * The start's is old L(swing) L(twist), L(twist) = (a s, c k_w) with a
-     * the twist's axis taken locally: B = old L(swing) and A = B (a, 0) are
-     * formed while the twist's angle (s, c) is worked out, and
-     * new = s A + c k_w B. */
-    start_swung = ik_quat_mul(*job->start_rotation_ls, to_local(turn.swing, &start_frame));
-    axis_ls = vector_to_local(turn.twist_axis, &start_frame);
-    start_axis = ik_quat_mul(start_swung, ik_q(axis_ls.x, axis_ls.y, axis_ls.z, 0));
-    new_start = quat_sum_scaled(start_axis, turn.twist_sin, start_swung, turn.twist_cos * start_frame.k_w);
-    start_sq = ik_quat_dot(new_start, new_start);
-    new_mid = ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame));
-    if (job->keep_end_rotation) {
-        ik_quat undo = ik_quat_conjugate(ik_quat_mul(turn_product(turn), bend));
-        new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
-        end_sq = ik_quat_dot(new_end, new_end);
+     * The start's turn is swing * twist, taken locally in one go; as
+     * to_local() gives s_det R^T q R, its vector part is multiplied by
+     * s_det k_i and its w by 1, so the start's correction keeps the sign
+     * of R^T q R (four lanes throughout: quat_to_local4()). */
+    {
+        simd4 swing_twist = simd4_quat_mul(
+            simd4_quat(turn.swing),
+            simd4_with_w(simd4_mul(simd4_vec3(turn.twist_axis), simd4_splat(turn.twist_sin)), turn.twist_cos));
+        simd4 start_scale = simd4_set(start_frame.k[0] * start_frame.k_w, start_frame.k[1] * start_frame.k_w,
+                                      start_frame.k[2] * start_frame.k_w, 1);
+        simd4 mid_scale = simd4_set(mid_frame.k[0], mid_frame.k[1], mid_frame.k[2], mid_frame.k_w);
+        simd4 start4 = simd4_quat_mul(simd4_load(&job->start_rotation_ls->x),
+                                      quat_to_local4(swing_twist, job->start_ms, start_scale));
+        simd4 mid4 = simd4_quat_mul(simd4_load(&job->mid_rotation_ls->x),
+                                    quat_to_local4(simd4_quat(bend), job->mid_ms, mid_scale));
+        start_sq = simd4_dot4(start4, start4);
+        mid_sq = simd4_dot4(mid4, mid4);
+        if (job->keep_end_rotation) {
+            ik_quat undo = ik_quat_conjugate(ik_quat_mul(turn_product(turn), bend));
+            new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
+            end_sq = ik_quat_dot(new_end, new_end);
+        }
+        if (UNLIKELY(!(rotation_product_usable(start_sq) && rotation_product_usable(mid_sq) &&
+                       rotation_product_usable(end_sq))))
+            return failure(job);
+        simd4_store(&job->start_rotation_ls->x, simd4_mul(start4, simd4_splat(1 / IK_SQRT(start_sq))));
+        simd4_store(&job->mid_rotation_ls->x, simd4_mul(mid4, simd4_splat(1 / IK_SQRT(mid_sq))));
+        if (job->keep_end_rotation) *job->end_rotation_ls = rotation_product_unit(new_end, end_sq);
     }
-    mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (UNLIKELY(
-            !(rotation_product_usable(start_sq) && rotation_product_usable(mid_sq) && rotation_product_usable(end_sq))))
-        return failure(job);
-    *job->start_rotation_ls = rotation_product_unit(new_start, start_sq);
-    *job->mid_rotation_ls = rotation_product_unit(new_mid, mid_sq);
-    if (job->keep_end_rotation) *job->end_rotation_ls = rotation_product_unit(new_end, end_sq);
 
     if (job->reached || job->residual) {
         ik_quat swing_twist = turn_product(turn);

@@ -206,6 +206,25 @@ static inline simd4 quat_to_local4(simd4 q, const ik_mat4 *m, simd4 scale) {
     return simd4_mul(simd4_add(simd4_combine3(r0, r1, r2, q), simd4_mul(q, simd4_set(0, 0, 0, 1))), scale);
 }
 
+/* The start's new rotation, unnormalised: old L(swing twist) for the
+ * model-space swing and the twist (axis sin, cos), L(q) = R^T q R the turn
+ * in the start's frame (quat_to_local4() with `scale` = (s_det k_i, 1): as
+ * F^T v = s_det R^T v, the sign of R^T q R is kept). L is a conjugation, so
+ * L(swing twist) = L(swing) L(twist) and L(twist) = sin (L(axis), 0) +
+ * cos: with B = old L(swing), the result is sin B (L(axis), 0) + cos B.
+ * B and B (L(axis), 0) need only the swing and the axis, known long before
+ * the twist's angle, which then costs two products and a sum. */
+static inline simd4 turned_start(simd4 old, simd4 swing, simd4 axis, ik_real sin_t, ik_real cos_t, const ik_mat4 *m,
+                                 simd4 scale) {
+    simd4 r0, r1, r2, swung, axis_ls;
+    simd4_transpose3(simd4_load(m->m), simd4_load(m->m + 4), simd4_load(m->m + 8), &r0, &r1, &r2);
+    swung = simd4_quat_mul(
+        old, simd4_mul(simd4_add(simd4_combine3(r0, r1, r2, swing), simd4_mul(swing, simd4_set(0, 0, 0, 1))), scale));
+    axis_ls = simd4_mul(simd4_combine3(r0, r1, r2, axis), scale);
+    return simd4_add(simd4_mul(simd4_quat_mul(swung, simd4_with_w(axis_ls, 0)), simd4_splat(sin_t)),
+                     simd4_mul(swung, simd4_splat(cos_t)));
+}
+
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
  * distance eases as ds + (L - ds)(1 - exp(-(D - ds) / (L - ds))), which meets
  * D with slope 1 at ds and tends to L without reaching it. */
@@ -752,19 +771,14 @@ static ik_result solve_general(const ik_two_bone *job) {
      * normalised last. Nothing is written unless each has a squared norm in
      * the normal range: a zero input rotation (or one whose norm overflows
      * or underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does.
-     * The start's turn is swing * twist, taken locally in one go; as
-     * to_local() gives s_det R^T q R, its vector part is multiplied by
-     * s_det k_i and its w by 1, so the start's correction keeps the sign
-     * of R^T q R (four lanes throughout: quat_to_local4()). */
+     * The start's in four lanes: turned_start(); the mid's likewise. */
     {
-        simd4 swing_twist = simd4_quat_mul(
-            simd4_quat(turn.swing),
-            simd4_with_w(simd4_mul(simd4_vec3(turn.twist_axis), simd4_splat(turn.twist_sin)), turn.twist_cos));
         simd4 start_scale = simd4_set(start_frame.k[0] * start_frame.k_w, start_frame.k[1] * start_frame.k_w,
                                       start_frame.k[2] * start_frame.k_w, 1);
         simd4 mid_scale = simd4_set(mid_frame.k[0], mid_frame.k[1], mid_frame.k[2], mid_frame.k_w);
-        simd4 start4 = simd4_quat_mul(simd4_load(&job->start_rotation_ls->x),
-                                      quat_to_local4(swing_twist, job->start_ms, start_scale));
+        simd4 start4 =
+            turned_start(simd4_load(&job->start_rotation_ls->x), simd4_quat(turn.swing), simd4_vec3(turn.twist_axis),
+                         turn.twist_sin, turn.twist_cos, job->start_ms, start_scale);
         simd4 mid4 = simd4_quat_mul(simd4_load(&job->mid_rotation_ls->x),
                                     quat_to_local4(simd4_quat(bend), job->mid_ms, mid_scale));
         start_sq = simd4_dot4(start4, start4);
@@ -893,12 +907,11 @@ static inline ik_result solve_usual(const ik_two_bone *job) {
 
     /* The corrections, as in solve_general(). */
     {
-        simd4 swing_twist = simd4_quat_mul(swing, simd4_with_w(simd4_mul(m, simd4_splat(twist_sin)), twist_cos));
         simd4 start_scale = simd4_set(start_frame.k[0] * start_frame.k_w, start_frame.k[1] * start_frame.k_w,
                                       start_frame.k[2] * start_frame.k_w, 1);
         simd4 mid_scale = simd4_set(mid_frame.k[0], mid_frame.k[1], mid_frame.k[2], mid_frame.k_w);
-        start4 = simd4_quat_mul(simd4_load(&job->start_rotation_ls->x),
-                                quat_to_local4(swing_twist, job->start_ms, start_scale));
+        start4 = turned_start(simd4_load(&job->start_rotation_ls->x), swing, m, twist_sin, twist_cos, job->start_ms,
+                              start_scale);
         mid4 = simd4_quat_mul(simd4_load(&job->mid_rotation_ls->x), quat_to_local4(bend, job->mid_ms, mid_scale));
         start_sq = simd4_dot4(start4, start4);
         mid_sq = simd4_dot4(mid4, mid4);
@@ -907,6 +920,7 @@ static inline ik_result solve_usual(const ik_two_bone *job) {
         simd4_store(&job->mid_rotation_ls->x, simd4_mul(mid4, simd4_splat(1 / IK_SQRT(mid_sq))));
         if (job->reached || job->residual) {
             /* ik_quat_rotate_scaled(swing_twist, end_rel) / |swing_twist|^2 */
+            simd4 swing_twist = simd4_quat_mul(swing, simd4_with_w(simd4_mul(m, simd4_splat(twist_sin)), twist_cos));
             ik_real qw = simd4_x(simd4_wwww(swing_twist)), q_sq = dot3_ordered(swing_twist, swing_twist);
             simd4 turned =
                 simd4_add(simd4_add(simd4_mul(end_rel, simd4_splat(qw * qw - q_sq)),

@@ -26,8 +26,10 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define RARE_PATH __attribute__((noinline, cold))
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define NOINLINE __attribute__((noinline))
 #else
 #define RARE_PATH
+#define NOINLINE
 #define UNLIKELY(x) (x)
 #endif
 
@@ -76,11 +78,6 @@ static ik_real finite_probe(const ik_real *v, int count) {
     }
     for (; i < count; ++i) s0 += v[i] * 0;
     return (s0 + s1) + (s2 + s3);
-}
-
-/* p s + q t */
-static ik_quat quat_sum_scaled(ik_quat p, ik_real s, ik_quat q, ik_real t) {
-    return ik_q(p.x * s + q.x * t, p.y * s + q.y * t, p.z * s + q.z * t, p.w * s + q.w * t);
 }
 
 /* Pointers, ranges, and the finiteness of the options and the pole. The
@@ -198,6 +195,34 @@ static inline ik_vec3 vector_to_local(ik_vec3 v, const joint_frame *f) {
 static inline ik_quat to_local(ik_quat q, const joint_frame *f) {
     ik_vec3 v = vector_to_local(ik_v3(q.x, q.y, q.z), f);
     return ik_q(v.x, v.y, v.z, q.w * f->k_w);
+}
+
+/* The quaternion q (lanes x, y, z, w) in the frame of the joint with model
+ * matrix m: ((c_i . v), w) for the matrix's columns c_i, times `scale` lane
+ * by lane (the frame's factors: to_local() with k_i and k_w in `scale`). */
+static inline simd4 quat_to_local4(simd4 q, const ik_mat4 *m, simd4 scale) {
+    simd4 r0, r1, r2;
+    simd4_transpose3(simd4_load(m->m), simd4_load(m->m + 4), simd4_load(m->m + 8), &r0, &r1, &r2);
+    return simd4_mul(simd4_add(simd4_combine3(r0, r1, r2, q), simd4_mul(q, simd4_set(0, 0, 0, 1))), scale);
+}
+
+/* The start's new rotation, unnormalised: old L(swing twist) for the
+ * model-space swing and the twist (axis sin, cos), L(q) = R^T q R the turn
+ * in the start's frame (quat_to_local4() with `scale` = (s_det k_i, 1): as
+ * F^T v = s_det R^T v, the sign of R^T q R is kept). L is a conjugation, so
+ * L(swing twist) = L(swing) L(twist) and L(twist) = sin (L(axis), 0) +
+ * cos: with B = old L(swing), the result is sin B (L(axis), 0) + cos B.
+ * B and B (L(axis), 0) need only the swing and the axis, known long before
+ * the twist's angle, which then costs two products and a sum. */
+static inline simd4 turned_start(simd4 old, simd4 swing, simd4 axis, ik_real sin_t, ik_real cos_t, const ik_mat4 *m,
+                                 simd4 scale) {
+    simd4 r0, r1, r2, swung, axis_ls;
+    simd4_transpose3(simd4_load(m->m), simd4_load(m->m + 4), simd4_load(m->m + 8), &r0, &r1, &r2);
+    swung = simd4_quat_mul(
+        old, simd4_mul(simd4_add(simd4_combine3(r0, r1, r2, swing), simd4_mul(swing, simd4_set(0, 0, 0, 1))), scale));
+    axis_ls = simd4_mul(simd4_combine3(r0, r1, r2, axis), scale);
+    return simd4_add(simd4_mul(simd4_quat_mul(swung, simd4_with_w(axis_ls, 0)), simd4_splat(sin_t)),
+                     simd4_mul(swung, simd4_splat(cos_t)));
 }
 
 /* Soft reach (after Nicholas's "soft IK"): beyond ds = (1 - soften) L the
@@ -639,18 +664,17 @@ static ik_result solve_rescaled(const ik_two_bone *job, ik_real full) {
     return r;
 }
 
-ik_result ik_two_bone_run(const ik_two_bone *job) {
-    ik_result r = validate(job);
+/* Every solve, after validate(). */
+static ik_result solve_general(const ik_two_bone *job) NOINLINE;
+static ik_result solve_general(const ik_two_bone *job) {
     joint_frame start_frame, mid_frame = {NULL, {1, 1, 1}, 1, 1, 1}, end_frame = {NULL, {1, 1, 1}, 1, 1, 1};
     ik_vec3 a, b, c, t, u, v, to_target, end_rel, bend_normal, v_bent, pole_rel = ik_vec3_zero();
     ik_real l1, l2, full, dist, d, tol, start_sq, mid_sq, end_sq = 1;
-    ik_quat bend = ik_quat_identity(), start_swung, start_axis, new_start, new_mid, new_end = ik_quat_identity();
-    ik_vec3 axis_ls;
+    ik_quat bend = ik_quat_identity(), new_end = ik_quat_identity();
     limb_turn turn;
     bend_problem problem;
     ik_bool invertible, free_bent;
 
-    if (UNLIKELY(r != IK_OK)) return r;
     a = ik_mat4_translation(job->start_ms);
     b = ik_mat4_translation(job->mid_ms);
     c = ik_mat4_translation(job->end_ms);
@@ -747,28 +771,30 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
      * normalised last. Nothing is written unless each has a squared norm in
      * the normal range: a zero input rotation (or one whose norm overflows
      * or underflows) is refused as IK_ERR_DEGENERATE, as ik_aim_run does.
-     * The start's is old L(swing) L(twist), L(twist) = (a s, c k_w) with a
-     * the twist's axis taken locally: B = old L(swing) and A = B (a, 0) are
-     * formed while the twist's angle (s, c) is worked out, and
-     * new = s A + c k_w B. */
-    start_swung = ik_quat_mul(*job->start_rotation_ls, to_local(turn.swing, &start_frame));
-    axis_ls = vector_to_local(turn.twist_axis, &start_frame);
-    start_axis = ik_quat_mul(start_swung, ik_q(axis_ls.x, axis_ls.y, axis_ls.z, 0));
-    new_start = quat_sum_scaled(start_axis, turn.twist_sin, start_swung, turn.twist_cos * start_frame.k_w);
-    start_sq = ik_quat_dot(new_start, new_start);
-    new_mid = ik_quat_mul(*job->mid_rotation_ls, to_local(bend, &mid_frame));
-    if (job->keep_end_rotation) {
-        ik_quat undo = ik_quat_conjugate(ik_quat_mul(turn_product(turn), bend));
-        new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
-        end_sq = ik_quat_dot(new_end, new_end);
+     * The start's in four lanes: turned_start(); the mid's likewise. */
+    {
+        simd4 start_scale = simd4_set(start_frame.k[0] * start_frame.k_w, start_frame.k[1] * start_frame.k_w,
+                                      start_frame.k[2] * start_frame.k_w, 1);
+        simd4 mid_scale = simd4_set(mid_frame.k[0], mid_frame.k[1], mid_frame.k[2], mid_frame.k_w);
+        simd4 start4 =
+            turned_start(simd4_load(&job->start_rotation_ls->x), simd4_quat(turn.swing), simd4_vec3(turn.twist_axis),
+                         turn.twist_sin, turn.twist_cos, job->start_ms, start_scale);
+        simd4 mid4 = simd4_quat_mul(simd4_load(&job->mid_rotation_ls->x),
+                                    quat_to_local4(simd4_quat(bend), job->mid_ms, mid_scale));
+        start_sq = simd4_dot4(start4, start4);
+        mid_sq = simd4_dot4(mid4, mid4);
+        if (job->keep_end_rotation) {
+            ik_quat undo = ik_quat_conjugate(ik_quat_mul(turn_product(turn), bend));
+            new_end = ik_quat_mul(*job->end_rotation_ls, to_local(undo, &end_frame));
+            end_sq = ik_quat_dot(new_end, new_end);
+        }
+        if (UNLIKELY(!(rotation_product_usable(start_sq) && rotation_product_usable(mid_sq) &&
+                       rotation_product_usable(end_sq))))
+            return failure(job);
+        simd4_store(&job->start_rotation_ls->x, simd4_mul(start4, simd4_splat(1 / IK_SQRT(start_sq))));
+        simd4_store(&job->mid_rotation_ls->x, simd4_mul(mid4, simd4_splat(1 / IK_SQRT(mid_sq))));
+        if (job->keep_end_rotation) *job->end_rotation_ls = rotation_product_unit(new_end, end_sq);
     }
-    mid_sq = ik_quat_dot(new_mid, new_mid);
-    if (UNLIKELY(
-            !(rotation_product_usable(start_sq) && rotation_product_usable(mid_sq) && rotation_product_usable(end_sq))))
-        return failure(job);
-    *job->start_rotation_ls = rotation_product_unit(new_start, start_sq);
-    *job->mid_rotation_ls = rotation_product_unit(new_mid, mid_sq);
-    if (job->keep_end_rotation) *job->end_rotation_ls = rotation_product_unit(new_end, end_sq);
 
     if (job->reached || job->residual) {
         ik_quat swing_twist = turn_product(turn);
@@ -778,4 +804,143 @@ ik_result ik_two_bone_run(const ik_two_bone *job) {
         if (job->residual) *job->residual = residual;
     }
     return IK_OK;
+}
+
+/* a . b over lanes 0..2 summed as (x + y) + z, in the order of
+ * ik_vec3_dot: solve_usual() repeats solve_general()'s arithmetic (and so
+ * the batch lanes'), whose folded or nearly straight limbs feel each
+ * rounding. */
+static inline ik_real dot3_ordered(simd4 a, simd4 b) {
+    simd4 p = simd4_mul(a, b);
+    return simd4_x(simd4_add(simd4_add(p, SIMD4_SHUFFLE(p, 1, 1, 1, 1)), SIMD4_SHUFFLE(p, 2, 2, 2, 2)));
+}
+
+/* The usual solve, in four lanes: a free limb that is bent, under a
+ * similarity, at full weight, without twist or kept end rotation, its
+ * target off the start and within the swing's direct formula. The same
+ * steps as solve_general() (free_bend_of_bent_limb(), swing_and_twist()
+ * and the corrections), with the vectors held as simd4 (lane 3 unused
+ * until a quaternion's w is set), so they are not spread over three
+ * scalar registers each. Returns SOLVE_GENERAL, having written nothing,
+ * for anything else (solve_general() then decides), else the result. */
+#define SOLVE_GENERAL ((ik_result)-1000)
+static inline ik_result solve_usual(const ik_two_bone *job) {
+    joint_frame start_frame, mid_frame;
+    simd4 a = simd4_load(job->start_ms->m + 12), b = simd4_load(job->mid_ms->m + 12);
+    simd4 t = simd4_vec3_load(&job->target_ms);
+    simd4 u = simd4_sub(b, a), v = simd4_sub(simd4_load(job->end_ms->m + 12), b), e = simd4_sub(t, a);
+    simd4 h, end_rel, swing, m, k, ref, ref_back, sv, bend, p = u, start4, mid4;
+    ik_real uu = dot3_ordered(u, u), vv = dot3_ordered(v, v), l1 = IK_SQRT(uu), l2 = IK_SQRT(vv), full = l1 + l2;
+    ik_real dist = IK_SQRT(dot3_ordered(e, e)), d, len, h_sq, uv, inv_h, inv_len, kc, cos0, sin0, sin1, c, sn, reach;
+    ik_real w, inv_reach, kk, ref_sq, rr, twist_sin = 0, twist_cos = 1, start_sq, mid_sq;
+    if (!(joint_frame_make(job->start_ms, &start_frame) && joint_frame_make(job->mid_ms, &mid_frame) &&
+          start_frame.similar && ik_finite(full + dist) && full >= LIMB_SIZE_MIN && full <= LIMB_SIZE_MAX &&
+          dist > IK_REAL_EPSILON * full))
+        return SOLVE_GENERAL;
+    if (job->use_pole) {
+        p = simd4_sub(simd4_vec3_load(&job->pole_ms), a);
+        if (!(dot3_ordered(p, p) <= LIMB_SIZE_MAX * LIMB_SIZE_MAX)) return SOLVE_GENERAL;
+    }
+    d = ik_clampr(soften_reach(dist, full, job->soften), IK_FABS(l1 - l2), full);
+
+    /* 1. bend: free_bend_of_bent_limb() */
+    len = l1 * l2;
+    h = simd4_cross3(u, v);
+    h_sq = dot3_ordered(h, h);
+    uv = dot3_ordered(u, v);
+    if (!(h_sq > len * len * (ik_real)1e-10)) return SOLVE_GENERAL;
+    inv_h = 1 / IK_SQRT(h_sq);
+    inv_len = 1 / len;
+    kc = reach_cosine(d, IK_FABS(l1 - l2), full, l1 * l1 + l2 * l2, (ik_real)0.5 * inv_len);
+    cos0 = uv * inv_len;
+    sin0 = h_sq * inv_h * inv_len;
+    sin1 = IK_SQRT(ik_maxr(1 - kc * kc, 0));
+    c = kc * cos0 + sin1 * sin0;
+    sn = (sin1 * cos0 - kc * sin0) * inv_h;
+    end_rel = simd4_add(simd4_mul(u, simd4_splat(1 - vv * sn)), simd4_mul(v, simd4_splat(c + uv * sn)));
+    if (1 + c <= (ik_real)1e-7)
+        bend = simd4_with_w(simd4_mul(h, simd4_splat(inv_h)), 0);
+    else
+        bend = simd4_with_w(simd4_mul(h, simd4_splat(sn)), 1 + c);
+
+    /* 2. swing and 3. twist: swing_and_twist() */
+    reach = d >= full * (ik_real)0.25 ? d : IK_SQRT(dot3_ordered(end_rel, end_rel));
+    inv_len = 1 / (reach * dist);
+    inv_reach = inv_len * dist;
+    len = (reach + (dot3_ordered(end_rel, end_rel) - reach * reach) * ((ik_real)0.5 * inv_len * dist)) * dist;
+    w = len + dot3_ordered(end_rel, e);
+    if (!(w > len * (ik_real)(1.0 / 64))) return SOLVE_GENERAL;
+    swing = simd4_mul(simd4_with_w(simd4_cross3(end_rel, e), w), simd4_splat(inv_len));
+    m = simd4_mul(end_rel, simd4_splat(inv_reach));
+    k = simd4_cross3(m, h);
+    kk = dot3_ordered(k, k);
+    if (kk > h_sq * (ik_real)1e-10) {
+        simd4 n = simd4_mul(e, simd4_splat(1 / dist)), rx;
+        ref = job->use_pole ? p : u;
+        ref_sq = dot3_ordered(ref, ref);
+        rx = simd4_cross3(ref, n);
+        rr = dot3_ordered(rx, rx);
+        if (job->use_pole && !(rr > ref_sq * (ik_real)1e-10)) {
+            ref = u;
+            ref_sq = uu;
+            rx = simd4_cross3(ref, n);
+            rr = dot3_ordered(rx, rx);
+        }
+        if (rr > ref_sq * (ik_real)1e-10) {
+            simd4 j = simd4_sub(simd4_mul(m, simd4_splat(dot3_ordered(h, m))), h);
+            ik_real sw = simd4_x(simd4_wwww(swing)), sv_sq, g, root, cos_part, sin_part, abs_sin;
+            sv = swing;
+            sv_sq = dot3_ordered(sv, sv);
+            g = sv_sq + sw * sw;
+            root = IK_SQRT(kk * rr) * g;
+            /* ik_quat_rotate_scaled(conjugate(swing), ref) */
+            ref_back = simd4_sub(simd4_add(simd4_mul(ref, simd4_splat(sw * sw - sv_sq)),
+                                           simd4_mul(sv, simd4_splat(2 * dot3_ordered(sv, ref)))),
+                                 simd4_mul(simd4_cross3(sv, ref), simd4_splat(2 * sw)));
+            cos_part = dot3_ordered(k, ref_back);
+            sin_part = dot3_ordered(j, ref_back);
+            abs_sin = IK_FABS(sin_part);
+            twist_sin = IK_COPYSIGN(root - cos_part + abs_sin, sin_part);
+            twist_cos = root + cos_part + abs_sin;
+        }
+    }
+
+    /* The corrections, as in solve_general(). */
+    {
+        simd4 start_scale = simd4_set(start_frame.k[0] * start_frame.k_w, start_frame.k[1] * start_frame.k_w,
+                                      start_frame.k[2] * start_frame.k_w, 1);
+        simd4 mid_scale = simd4_set(mid_frame.k[0], mid_frame.k[1], mid_frame.k[2], mid_frame.k_w);
+        start4 = turned_start(simd4_load(&job->start_rotation_ls->x), swing, m, twist_sin, twist_cos, job->start_ms,
+                              start_scale);
+        mid4 = simd4_quat_mul(simd4_load(&job->mid_rotation_ls->x), quat_to_local4(bend, job->mid_ms, mid_scale));
+        start_sq = simd4_dot4(start4, start4);
+        mid_sq = simd4_dot4(mid4, mid4);
+        if (UNLIKELY(!(rotation_product_usable(start_sq) && rotation_product_usable(mid_sq)))) return failure(job);
+        simd4_store(&job->start_rotation_ls->x, simd4_mul(start4, simd4_splat(1 / IK_SQRT(start_sq))));
+        simd4_store(&job->mid_rotation_ls->x, simd4_mul(mid4, simd4_splat(1 / IK_SQRT(mid_sq))));
+        if (job->reached || job->residual) {
+            /* ik_quat_rotate_scaled(swing_twist, end_rel) / |swing_twist|^2 */
+            simd4 swing_twist = simd4_quat_mul(swing, simd4_with_w(simd4_mul(m, simd4_splat(twist_sin)), twist_cos));
+            ik_real qw = simd4_x(simd4_wwww(swing_twist)), q_sq = dot3_ordered(swing_twist, swing_twist);
+            simd4 turned =
+                simd4_add(simd4_add(simd4_mul(end_rel, simd4_splat(qw * qw - q_sq)),
+                                    simd4_mul(swing_twist, simd4_splat(2 * dot3_ordered(swing_twist, end_rel)))),
+                          simd4_mul(simd4_cross3(swing_twist, end_rel), simd4_splat(2 * qw)));
+            simd4 miss = simd4_sub(simd4_add(a, simd4_mul(turned, simd4_splat(1 / (q_sq + qw * qw)))), t);
+            ik_real residual = IK_SQRT(dot3_ordered(miss, miss));
+            if (job->reached) *job->reached = residual <= ik_maxr(job->reach_tolerance * full, IK_REAL_EPSILON * 16);
+            if (job->residual) *job->residual = residual;
+        }
+    }
+    return IK_OK;
+}
+
+ik_result ik_two_bone_run(const ik_two_bone *job) {
+    ik_result r = validate(job);
+    if (UNLIKELY(r != IK_OK)) return r;
+    if (!job->use_hinge && !job->keep_end_rotation && job->weight >= 1 && job->twist == 0) {
+        r = solve_usual(job);
+        if (r != SOLVE_GENERAL) return r;
+    }
+    return solve_general(job);
 }

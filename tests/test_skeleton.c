@@ -149,6 +149,28 @@ static void test_forward_kinematics(void) {
     CHECK(memcmp(pose, rest, sizeof rest) == 0, "rest pose copy");
 }
 
+/* ik_skeleton_rest_model: each joint's rest model matrix is what forward
+ * kinematics of the rest pose (no root) gives it, over random rests with
+ * non-uniform scales. */
+static void test_rest_model(void) {
+    rng r = rng_seeded(12);
+    check_property same = {"rest model = fk of the rest pose", 0, 0};
+    ik_transform rest[7];
+    ik_mat4 model[7];
+    ik_skeleton s;
+    int i, k;
+    for (k = 0; k < 2000; ++k) {
+        random_pose(&r, rest, 7, k % 2 == 0);
+        ik_skeleton_init(&s, 7, tree_parents, tree_names, rest, NULL);
+        ik_skeleton_fk(&s, rest, NULL, model);
+        for (i = 0; i < 7; ++i) {
+            ik_mat4 m = ik_skeleton_rest_model(&s, i);
+            PROPERTY_CASE(same, mat_distance(&m, &model[i]) < TOL * 10, "case %d joint %d", k, i);
+        }
+    }
+    property_end(&same);
+}
+
 /* The scratch duplicate-name check (ik_skeleton_init_scratch) against the
  * pairwise one: random name sets of 1 to 300 joints drawn from small
  * pools (so duplicates are common, and some names are NULL or empty, which
@@ -537,6 +559,7 @@ int main(void) {
     test_validation();
     test_lookup_and_chains();
     test_forward_kinematics();
+    test_rest_model();
     test_duplicate_names();
     test_duplicate_names_random();
     test_duplicate_name_edges();

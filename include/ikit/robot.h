@@ -57,6 +57,13 @@ typedef struct ik_robot_chain {
     ik_robot_joint joints[IK_ROBOT_MAX_JOINTS];
 } ik_robot_chain;
 
+/* Whether a chain can be used: IK_ERR_NULL without one, IK_ERR_RANGE for a
+ * joint or variable count outside 0..IK_ROBOT_MAX_JOINTS or a moving joint
+ * whose variable is not one of the chain's, IK_ERR_NONFINITE for an origin
+ * or axis holding NaN or infinity; the joint at fault in *bad_joint (-1 for
+ * the counts; bad_joint may be NULL). The jobs over chains run it first. */
+ik_result ik_robot_chain_check(const ik_robot_chain *chain, int *bad_joint);
+
 /* Forward kinematics at configuration q [variable_count]: *tip_bs is the
  * tip link's frame in the base link's frame (`_bs`: base space); when
  * `links_bs` is not NULL it receives every link's frame [joint_count]

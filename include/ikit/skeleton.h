@@ -88,6 +88,9 @@ void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls, co
  * model_ms (which must be current) and pose_ls[joint]. */
 void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls, const ik_mat4 *root_ms,
                           ik_mat4 *model_ms);
+/* The rest model matrix of one joint, with the identity above its root:
+ * rest_ls of its root times ... times rest_ls[joint] (no buffer needed). */
+ik_mat4 ik_skeleton_rest_model(const ik_skeleton *skeleton, int joint);
 /* Forward kinematics for `joint` and everything below it only; model_ms of
  * `joint`'s ancestors must already be current. */
 void ik_skeleton_fk_subtree(const ik_skeleton *skeleton, int joint, const ik_transform *pose_ls, const ik_mat4 *root_ms,

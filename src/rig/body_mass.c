@@ -72,26 +72,14 @@ static const de_leva_table de_leva[2] = {
      (ik_real)173.5},
 };
 
-/* Rest model matrix of a joint in root space: the product of the rest local
- * transforms from its root down. */
-static ik_mat4 rest_model(const ik_skeleton *s, int joint) {
-    ik_mat4 m = ik_transform_to_mat4(s->rest_ls[joint]);
-    int j;
-    for (j = s->parents[joint]; j >= 0; j = s->parents[j]) {
-        ik_mat4 parent = ik_transform_to_mat4(s->rest_ls[j]);
-        m = ik_mat4_mul(&parent, &m);
-    }
-    return m;
-}
-
 static ik_vec3 rest_position(const ik_skeleton *s, int joint) {
-    ik_mat4 m = rest_model(s, joint);
+    ik_mat4 m = ik_skeleton_rest_model(s, joint);
     return ik_mat4_translation(&m);
 }
 
 /* Put a segment's centre `point_rs` (root space at rest) on `joint`. */
 static ik_bool place(ik_body_mass *mass, const ik_skeleton *s, int segment, int joint, ik_vec3 point_rs, ik_real kg) {
-    ik_mat4 m = rest_model(s, joint), inv;
+    ik_mat4 m = ik_skeleton_rest_model(s, joint), inv;
     if (!ik_mat4_inverse(&m, &inv)) return 0;
     mass->joint[segment] = joint;
     mass->centre_ls[segment] = ik_mat4_transform_point(&inv, point_rs);
@@ -149,7 +137,7 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
 
     for (side = 0; side < 2; ++side) {
         const ik_humanoid_limb *arm = &rig->limb[IK_LIMB_ARM_L + side], *lg = &rig->limb[IK_LIMB_LEG_L + side];
-        ik_mat4 mid = rest_model(s, arm->mid), shin = rest_model(s, lg->mid);
+        ik_mat4 mid = ik_skeleton_rest_model(s, arm->mid), shin = ik_skeleton_rest_model(s, lg->mid);
         ik_vec3 sjc = rest_position(s, arm->start), ejc = ik_mat4_translation(&mid);
         ik_vec3 wjc = ik_mat4_transform_point(&mid, arm->end_offset_ls);
         ik_vec3 hjc = rest_position(s, lg->start), kjc = ik_mat4_translation(&shin);
@@ -175,12 +163,12 @@ ik_result ik_body_mass_init(ik_body_mass *mass, const ik_humanoid *rig, ik_body_
         heel = ik_vec3_mad(ankle, up, -lg->ankle_height);
         tip = ik_vec3_mad(heel, rig->forward_rs, (ik_real)0.2 * leg);
         if (foot >= 0) {
-            ik_mat4 fm = rest_model(s, foot);
+            ik_mat4 fm = ik_skeleton_rest_model(s, foot);
             ik_vec3 ball = ik_mat4_transform_point(&fm, lg->ball_ls);
             heel = ik_mat4_transform_point(&fm, lg->heel_ls);
             tip = ik_vec3_add(ball, ik_vec3_scale(ik_vec3_sub(ball, heel), (ik_real)0.3));
             if (lg->toe >= 0) {
-                ik_mat4 tm = rest_model(s, lg->toe);
+                ik_mat4 tm = ik_skeleton_rest_model(s, lg->toe);
                 tip = ik_mat4_transform_point(&tm, lg->toe_tip_ls);
             }
         }

@@ -5,20 +5,8 @@
 
 #include <stddef.h>
 
-/* Rest model matrix of one joint: the product of the rest local transforms
- * from its root down. */
-static ik_mat4 rest_model(const ik_skeleton *s, int joint) {
-    ik_mat4 m = ik_transform_to_mat4(s->rest_ls[joint]);
-    int j;
-    for (j = s->parents[joint]; j >= 0; j = s->parents[j]) {
-        ik_mat4 parent = ik_transform_to_mat4(s->rest_ls[j]);
-        m = ik_mat4_mul(&parent, &m);
-    }
-    return m;
-}
-
 static ik_vec3 rest_position(const ik_skeleton *s, int joint) {
-    ik_mat4 m = rest_model(s, joint);
+    ik_mat4 m = ik_skeleton_rest_model(s, joint);
     return ik_mat4_translation(&m);
 }
 
@@ -96,7 +84,7 @@ static ik_result init_limb(ik_humanoid *rig, int which, int start, int mid, int 
     const ik_skeleton *s = rig->skeleton;
     ik_humanoid_limb *limb = &rig->limb[which];
     ik_bool leg = which >= IK_LIMB_LEG_L;
-    ik_mat4 mid_ms = rest_model(s, mid), mid_inv;
+    ik_mat4 mid_ms = ik_skeleton_rest_model(s, mid), mid_inv;
     ik_vec3 a = rest_position(s, start), b = ik_mat4_translation(&mid_ms), c, u, v, h;
     if (!proper_ancestor(s, start, mid) || (end >= 0 && !proper_ancestor(s, mid, end))) return IK_ERR_HIERARCHY;
     if (!ik_mat4_inverse(&mid_ms, &mid_inv)) return IK_ERR_DEGENERATE;
@@ -203,7 +191,7 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     ik_vec3 ankle, heel, ball;
     limb->ankle_height = ankle_height;
     if (ik_humanoid_limb_foot(limb) < 0) return;
-    foot_ms = rest_model(s, ik_humanoid_limb_foot(limb));
+    foot_ms = ik_skeleton_rest_model(s, ik_humanoid_limb_foot(limb));
     if (!ik_mat4_inverse(&foot_ms, &foot_inv)) return;
     ankle = ik_mat4_translation(&foot_ms);
     heel = ik_vec3_mad(ankle, rig->up_rs, -ankle_height);
@@ -218,7 +206,7 @@ static void init_sole(ik_humanoid *rig, int which, ik_real ankle_height) {
     limb->heel_ls = to_joint_point(&foot_inv, heel);
     limb->ball_ls = to_joint_point(&foot_inv, ball);
     if (limb->toe >= 0) {
-        ik_mat4 toe_ms = rest_model(s, limb->toe), toe_inv;
+        ik_mat4 toe_ms = ik_skeleton_rest_model(s, limb->toe), toe_inv;
         ik_vec3 tip = toe_tip(s, limb->toe, ik_vec3_add(ball, ik_vec3_scale(ik_vec3_sub(ball, heel), (ik_real)0.3)));
         tip = ik_vec3_mad(tip, rig->up_rs, -ik_vec3_dot(ik_vec3_sub(tip, heel), rig->up_rs));
         if (ik_mat4_inverse(&toe_ms, &toe_inv)) limb->toe_tip_ls = to_joint_point(&toe_inv, tip);
@@ -359,7 +347,7 @@ static ik_result init_axes(ik_humanoid *rig) {
     rig->left_rs = ik_vec3_normalize(ik_vec3_reject(rig->left_rs, up));
     rig->up_rs = up;
     rig->forward_rs = ik_vec3_normalize(ik_vec3_cross(rig->left_rs, up));
-    thigh = rest_model(s, j[IK_ROLE_THIGH_L]);
+    thigh = ik_skeleton_rest_model(s, j[IK_ROLE_THIGH_L]);
     if (ik_mat4_det3(&thigh) < 0) rig->forward_rs = ik_vec3_neg(rig->forward_rs);
     if (ik_figure_forward(s, feet, 2, j[IK_ROLE_HEAD], up, &toes)) {
         if (ik_vec3_dot(toes, rig->forward_rs) < 0) rig->forward_rs = ik_vec3_neg(rig->forward_rs);
@@ -383,11 +371,11 @@ static void init_look_chain(ik_humanoid *rig) {
         ++n;
     }
     rig->look_count = n;
-    m = rest_model(s, rig->map.joint[IK_ROLE_HEAD]);
+    m = ik_skeleton_rest_model(s, rig->map.joint[IK_ROLE_HEAD]);
     if (!ik_mat4_inverse(&m, &inv)) inv = ik_mat4_identity();
     rig->head_forward_ls = ik_vec3_normalize(to_joint_vector(&inv, rig->forward_rs));
     rig->head_up_ls = ik_vec3_normalize(to_joint_vector(&inv, rig->up_rs));
-    m = rest_model(s, rig->map.joint[IK_ROLE_CHEST]);
+    m = ik_skeleton_rest_model(s, rig->map.joint[IK_ROLE_CHEST]);
     if (!ik_mat4_inverse(&m, &inv)) inv = ik_mat4_identity();
     rig->chest_forward_ls = ik_vec3_normalize(to_joint_vector(&inv, rig->forward_rs));
 }
@@ -426,7 +414,7 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
         ik_vec3 down = ik_vec3_zero();
         for (side = 0; side < 2; ++side) {
             const ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
-            ik_mat4 shin = rest_model(skeleton, leg->mid);
+            ik_mat4 shin = ik_skeleton_rest_model(skeleton, leg->mid);
             ik_vec3 ankle = ik_mat4_transform_point(&shin, leg->end_offset_ls);
             down = ik_vec3_add(down, ik_vec3_normalize(ik_vec3_sub(ankle, rest_position(skeleton, leg->start))));
         }
@@ -440,7 +428,7 @@ ik_result ik_humanoid_init(ik_humanoid *rig, const ik_skeleton *skeleton, const 
      * The floor is the lower of the two soles. */
     for (side = 0; side < 2; ++side) {
         ik_humanoid_limb *leg = &rig->limb[IK_LIMB_LEG_L + side];
-        ik_mat4 shin = rest_model(skeleton, leg->mid);
+        ik_mat4 shin = ik_skeleton_rest_model(skeleton, leg->mid);
         ik_vec3 ankle = ik_mat4_transform_point(&shin, leg->end_offset_ls);
         ik_real low = ik_minr(lowest_below(skeleton, leg->start, rig->up_rs), ik_vec3_dot(ankle, rig->up_rs));
         ik_real h = ik_vec3_dot(ankle, rig->up_rs) - low;

@@ -20,6 +20,24 @@ static ik_result check_chain(const ik_robot_chain *chain, const ik_real *q) {
     return IK_OK;
 }
 
+ik_result ik_robot_chain_check(const ik_robot_chain *chain, int *bad_joint) {
+    int k;
+    if (bad_joint) *bad_joint = -1;
+    if (!chain) return IK_ERR_NULL;
+    if (chain->joint_count < 0 || chain->joint_count > IK_ROBOT_MAX_JOINTS || chain->variable_count < 0 ||
+        chain->variable_count > IK_ROBOT_MAX_JOINTS)
+        return IK_ERR_RANGE;
+    for (k = 0; k < chain->joint_count; ++k) {
+        const ik_robot_joint *joint = &chain->joints[k];
+        if (bad_joint) *bad_joint = k;
+        if (joint->type != IK_ROBOT_FIXED && (joint->variable < 0 || joint->variable >= chain->variable_count))
+            return IK_ERR_RANGE;
+        if (!ik_transform_finite(joint->origin) || !ik_vec3_finite(joint->axis)) return IK_ERR_NONFINITE;
+    }
+    if (bad_joint) *bad_joint = -1;
+    return IK_OK;
+}
+
 /* motion(v): a rotation by v about the axis, or a translation by v * axis. */
 static ik_transform joint_motion(const ik_robot_joint *joint, ik_real value) {
     ik_transform motion = ik_transform_identity();

@@ -310,19 +310,12 @@ static ik_result validate(const ik_robot_ik *job) {
     ik_error *error = job->error_field;
     const ik_robot_chain *chain = job->chain;
     ik_real length;
-    int k;
+    ik_result r;
+    int k, bad_joint;
     if (job->defaulted != IK_JOB_DEFAULTED) return ik_field_fail(error, IK_ERR_NOT_DEFAULTED, "defaulted", -1);
-    if (!chain) return ik_field_fail(error, IK_ERR_NULL, "chain", -1);
-    if (chain->joint_count < 0 || chain->joint_count > IK_ROBOT_MAX_JOINTS || chain->variable_count < 1 ||
-        chain->variable_count > IK_ROBOT_MAX_JOINTS)
-        return ik_field_fail(error, IK_ERR_RANGE, "chain", -1);
-    for (k = 0; k < chain->joint_count; ++k) {
-        const ik_robot_joint *joint = &chain->joints[k];
-        if (joint->type != IK_ROBOT_FIXED && (joint->variable < 0 || joint->variable >= chain->variable_count))
-            return ik_field_fail(error, IK_ERR_RANGE, "chain", k);
-        if (!ik_transform_finite(joint->origin) || !ik_vec3_finite(joint->axis))
-            return ik_field_fail(error, IK_ERR_NONFINITE, "chain", k);
-    }
+    r = ik_robot_chain_check(chain, &bad_joint);
+    if (r != IK_OK) return ik_field_fail(error, r, "chain", bad_joint);
+    if (chain->variable_count < 1) return ik_field_fail(error, IK_ERR_RANGE, "chain", -1);
     if (!job->q_seed) return ik_field_fail(error, IK_ERR_NULL, "q_seed", -1);
     if (!job->q_out) return ik_field_fail(error, IK_ERR_NULL, "q_out", -1);
     if (!job->scratch) return ik_field_fail(error, IK_ERR_NULL, "scratch", -1);

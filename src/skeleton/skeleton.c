@@ -222,6 +222,16 @@ void ik_skeleton_fk_joint(const ik_skeleton *skeleton, int joint, const ik_trans
         model_ms[joint] = root_ms ? ik_mat4_mul(root_ms, &local) : local;
 }
 
+ik_mat4 ik_skeleton_rest_model(const ik_skeleton *skeleton, int joint) {
+    ik_mat4 m = ik_transform_to_mat4(skeleton->rest_ls[joint]);
+    int j;
+    for (j = skeleton->parents[joint]; j >= 0; j = skeleton->parents[j]) {
+        ik_mat4 parent = ik_transform_to_mat4(skeleton->rest_ls[j]);
+        m = ik_mat4_mul(&parent, &m);
+    }
+    return m;
+}
+
 void ik_skeleton_fk(const ik_skeleton *skeleton, const ik_transform *pose_ls, const ik_mat4 *root_ms,
                     ik_mat4 *model_ms) {
     int i;

@@ -1106,16 +1106,27 @@ static void finish_limb(const fb_state *st, int which) {
     ik_vec3 target = g->target;
     if (!g->active) return;
     end_ms = ik_humanoid_limb_end_ms(l, st->job->model_ms);
-    /* A target the body could not bring within reach is taken as the
-     * point on its line at (1 - m/4) of the limb's length (m the reach
-     * margin), which the body stage leaves only for targets out of reach:
-     * the limb stops a little bent instead of straight, where its roll
-     * about its own line has no natural answer and spun from frame to
-     * frame, and where the bend's slope in the distance is infinite. */
+    /* A target the body could not bring within (1 - m/2) of the limb's
+     * length l (m the reach margin; the body stage brings reachable
+     * targets within (1 - m) l) is drawn in along its line, its distance
+     * d taken as d0 + w tanh((d - d0) / w) with d0 = (1 - m/2) l and
+     * w = m/4 l: the limb stops a little bent, never past (1 - m/4) l,
+     * instead of straight, where its roll about its own line has no
+     * natural answer and the bend's slope in the distance is infinite. The
+     * tanh leaves the line with slope 1 and flattens, so the bend changes
+     * at most as fast as at d0 (for equal bones 2 / (l sin(b/2)): 28 / l
+     * radians per unit of distance) as a target crosses full reach; a plain
+     * cap at (1 - m/4) l bends 40 / l just below it (robot.glb's arm: 1.8
+     * degrees per 1e-3 arm lengths). A target the body left beyond d0
+     * misses by w (x - tanh x) with x = (d - d0) / w, about w x^3 / 3. */
     {
         ik_vec3 a = ik_mat4_translation(&st->job->model_ms[l->start]);
-        ik_real dist = ik_vec3_distance(a, target), cap = limb_length(st, which) * (1 - st->job->reach_margin / 4);
-        if (dist > cap) target = ik_vec3_lerp(a, target, cap / dist);
+        ik_real len = limb_length(st, which), dist = ik_vec3_distance(a, target);
+        ik_real d0 = len * (1 - st->job->reach_margin / 2), w = len * st->job->reach_margin / 4;
+        if (dist > d0 && w > 0) {
+            ik_real x = (dist - d0) / w, th = x > 20 ? 1 : 1 - 2 / (IK_EXP(2 * x) + 1);
+            target = ik_vec3_lerp(a, target, (d0 + w * th) / dist);
+        }
     }
     tb.start_ms = &st->job->model_ms[l->start];
     tb.mid_ms = &st->job->model_ms[l->mid];
@@ -1135,8 +1146,25 @@ static void finish_limb(const fb_state *st, int which) {
      * the target line near full reach, and flipped it by 20 degrees from
      * one frame to the next (rigged_figure). */
     tb.use_pole = 1;
-    tb.pole_ms = g->effector->enabled && g->effector->use_pole ? g->effector->pole_ms
-                                                               : ik_mat4_translation(&st->job->model_ms[l->mid]);
+    if (g->effector->enabled && g->effector->use_pole) {
+        tb.pole_ms = g->effector->pole_ms;
+    } else {
+        /* The elbow carried by the swing that turns start -> end (the limb
+         * as the body left it) onto start -> target: the bend plane
+         * moved by the least turn, so its roll about the limb's own line
+         * is transported, not measured afresh. Taking the elbow where it
+         * is as the pole measured the plane through the moved shoulder,
+         * the target and the elbow: with the elbow near the line (an arm
+         * near full reach) every 0.1 degree the body moved rolled the arm
+         * 2 to 5.5 degrees (robot.glb, rigged_figure.glb, 1.2 to 1.5 arm
+         * lengths out). */
+        ik_vec3 a = ik_mat4_translation(&st->job->model_ms[l->start]);
+        ik_vec3 from = ik_vec3_sub(ik_mat4_translation(&end_ms), a), to = ik_vec3_sub(target, a);
+        ik_vec3 mid = ik_vec3_sub(ik_mat4_translation(&st->job->model_ms[l->mid]), a);
+        if (ik_vec3_length_sq(from) > 0 && ik_vec3_length_sq(to) > 0)
+            mid = ik_quat_rotate(ik_quat_from_to(ik_vec3_normalize(from), ik_vec3_normalize(to)), mid);
+        tb.pole_ms = ik_vec3_add(a, mid);
+    }
     tb.weight = g->blend;
     tb.start_rotation_ls = &st->job->pose_ls[l->start].rotation;
     tb.mid_rotation_ls = &st->job->pose_ls[l->mid].rotation;

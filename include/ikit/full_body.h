@@ -73,6 +73,16 @@ typedef struct ik_full_body_effector {
     ik_bool pinned;
     ik_bool use_pole; /* hands and feet: the elbow / knee bends toward pole_ms */
     ik_vec3 pole_ms;
+    /* Pinned feet: tiptoe. The foot is held at the ball of the foot (its
+     * toe joint, or the ball's contact point on a rig without toes, whose
+     * toes keep their turn) and may turn about it, lifting the heel, when
+     * the body needs the leg longer (a hand reaching high), up to the
+     * ankle's plantarflexion limit (and the toes' bend); the support of the
+     * balance is then the ball and toes only. The flat foot is the pinned
+     * one with its heel's rise above the ball, across the body's up, taken
+     * out (so last frame's lifted foot is read back flat). Ignored for a
+     * leg with a virtual end (no foot joint to turn). Default 0. */
+    ik_bool allow_heel_lift;
 } ik_full_body_effector;
 
 /* The body's joints the first stage moves, each with a stiffness and a
@@ -110,8 +120,9 @@ typedef struct ik_full_body_report {
     ik_balance_status balance;
     int support_count; /* the polygon's corners, counterclockwise seen from above */
     ik_vec3 support_ms[IK_FULL_BODY_MAX_SUPPORT];
-    int iterations;     /* body iterations run, all rounds */
-    ik_real look_error; /* radians, with look_at */
+    int iterations;       /* body iterations run, all rounds */
+    ik_real look_error;   /* radians, with look_at */
+    ik_real heel_lift[2]; /* left, right foot: the heel's lift about the ball, radians (allow_heel_lift) */
 } ik_full_body_report;
 
 typedef struct ik_full_body {

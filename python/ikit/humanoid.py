@@ -137,7 +137,8 @@ class Humanoid:
             "look_reached": bool(report.look_reached),
         }
 
-    def solve_full_body(self, pose, *, reach=None, pin=(), balance=False, look_at=None, reference=None, root=None,
+    def solve_full_body(self, pose, *, reach=None, pin=(), tiptoe=(), balance=False, look_at=None, reference=None,
+                        root=None,
                         stiffness=None, limits=None, iterations=None, balance_margin=None, total_mass=75.0,
                         model=None):
         """The whole body on `pose` in place (ik_full_body_run): `pose` is
@@ -147,13 +148,16 @@ class Humanoid:
         "hips", ...) -> target position, or a dict with "position" and
         optionally "rotation" (xyzw), "position_weight", "rotation_weight",
         "pull", "pole". `pin`: roles held where `pose` has them (feet, hips,
-        chest, head); pinned feet are the balance's support. `balance`:
+        chest, head); pinned feet are the balance's support. `tiptoe`: feet
+        pinned on tiptoe (allow_heel_lift: held at the ball, the heel may
+        rise when the body needs the leg longer). `balance`:
         keep the centre of mass (de Leva's masses for `total_mass` kg) over
         them. `stiffness`, `limits`: dicts over BODY_JOINTS. Returns (model,
         report): the new pose's forward kinematics and a dict: reached,
         residual (per effector asked for), balance ("off", "kept", "no
         support", "lost"), centre_of_mass, support_distance, support (the
-        polygon's corners), iterations, summary (the library's words)."""
+        polygon's corners), heel_lift (per tiptoe foot, radians), iterations,
+        summary (the library's words)."""
         joints = self.skeleton.joint_count
         if model is None:
             model = arrays.new_matrices(joints)
@@ -180,11 +184,16 @@ class Humanoid:
             e = _effector(name)
             _set_effector(job.effector[e], goal if isinstance(goal, dict) else {"position": goal})
             asked.append(name)
-        for name in pin:
+        for name in tuple(pin) + tuple(tiptoe):
             e = _effector(name)
             job.effector[e].pinned = 1
             if name not in asked:
                 asked.append(name)
+        for name in tiptoe:
+            e = _effector(name)
+            if e not in (lib.IK_FB_FOOT_L, lib.IK_FB_FOOT_R):
+                raise IkitError("tiptoe %r" % name, lib.IK_ERR_RANGE, "only feet stand on tiptoe: left_foot, right_foot")
+            job.effector[e].allow_heel_lift = 1
         if look_at is not None:
             job.look_at = 1
             job.look_target_ms = arrays.vec3(look_at, "look_at")
@@ -213,6 +222,7 @@ class Humanoid:
             "centre_of_mass": np.array([com.x, com.y, com.z]),
             "support_distance": float(report.support_distance),
             "support": np.array([[p.x, p.y, p.z] for p in report.support_ms[0:report.support_count]]),
+            "heel_lift": {name: float(report.heel_lift[EFFECTORS.index(name) - lib.IK_FB_FOOT_L]) for name in tiptoe},
             "iterations": int(report.iterations),
             "summary": ffi.string(text).decode("utf-8", "replace"),
         }

@@ -76,3 +76,31 @@ def test_no_support_is_said():
     pose = skeleton.rest_pose()
     _, report = body.solve_full_body(pose, balance=True)
     assert report["balance"] == "no support" and "no foot is pinned" in report["summary"]
+
+
+def test_tiptoe_lifts_the_heels_for_a_high_reach_and_holds_the_toes():
+    skeleton, body = _standing()
+    rest_pose = skeleton.rest_pose()
+    rest = positions(skeleton.fk(rest_pose))
+    shoulder, hand = skeleton.index("LeftArm"), skeleton.index("LeftHand")
+    up = rest[shoulder] + np.array([0.0, 3.0, 0.0])
+    model, report = body.solve_full_body(rest_pose.copy(), reach={"left_hand": up}, pin=("left_foot", "right_foot"),
+                                         balance=True)
+    flat = positions(model)[hand]
+    model, report = body.solve_full_body(rest_pose.copy(), reach={"left_hand": up},
+                                         tiptoe=("left_foot", "right_foot"), balance=True)
+    high = positions(model)[hand]
+    assert high[1] > flat[1] + 0.02
+    target = np.array([flat[0], 0.5 * (flat[1] + high[1]), flat[2]])
+    pose = rest_pose.copy()
+    model, report = body.solve_full_body(pose, reach={"left_hand": target}, tiptoe=("left_foot", "right_foot"),
+                                         balance=True)
+    p = positions(model)
+    assert np.linalg.norm(p[hand] - target) < 1e-3
+    assert report["heel_lift"]["left_foot"] > 0.05 and report["heel_lift"]["right_foot"] > 0.05
+    assert report["balance"] == "kept"
+    for toe in ("LeftToeBase", "RightToeBase"):
+        if toe in skeleton.names:
+            assert np.linalg.norm(p[skeleton.index(toe)] - rest[skeleton.index(toe)]) < 1e-3
+    with pytest.raises(ikit.IkitError):
+        body.solve_full_body(rest_pose.copy(), tiptoe=("left_hand",))

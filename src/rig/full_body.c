@@ -61,6 +61,7 @@
 #define W_FOOT_PIN ((ik_real)2e7)
 #define W_BALANCE ((ik_real)2e5)
 #define W_ROTATION ((ik_real)2e3)
+#define W_LIFT ((ik_real)0.2)
 #define MAX_COLS (3 + 3 * (IK_FB_JOINT_COUNT - 1))
 #define MAX_TERMS 32
 #define MAX_STEP ((ik_real)0.3)
@@ -208,6 +209,18 @@ typedef struct limb_goal {
     ik_bool ankle_guard;
     ik_vec3 sole, lateral;
     ik_real flex_up, flex_down; /* the rig's limits, widened to the input's flexion */
+    /* the reach residual: the limb's end within far (and beyond near) of
+     * its start, model units, through a hinge of half width soft (leg
+     * lengths) */
+    ik_real far, near, soft;
+    ik_bool straight; /* a pinned leg allowed its reference's span (pinned_leg_reach) */
+    /* tiptoe (allow_heel_lift): target and rotation are the flat foot's;
+     * the foot turns by the lift (0..lift_max) about axis through pivot,
+     * the toes keep toe_ms */
+    ik_bool tiptoe, on_ball; /* on_ball: standing on the ball (the heel up), the support shrunk */
+    ik_vec3 pivot, axis;
+    ik_real lift_max;
+    ik_quat toe_ms;
 } limb_goal;
 
 typedef struct fb_state {
@@ -238,6 +251,7 @@ typedef struct fb_state {
     ik_vec3 body_target[IK_FB_EFFECTOR_COUNT];
     ik_quat body_rotation[IK_FB_EFFECTOR_COUNT];
     ik_bool balance;
+    ik_bool on_ball; /* a foot stands on its ball: the balance's margin is a quarter */
     int iterations;
     unsigned segment_mask[IK_MASS_SEG_COUNT];
 } fb_state;
@@ -419,6 +433,42 @@ static ik_real inside_by(const fb_state *st, ik_real x, ik_real y, int edge, ik_
     return *nx * (st->sx[edge] - x) + *ny * (st->sy[edge] - y);
 }
 
+/* Tiptoe: the heel's lift a hip at h asks of a foot that may rise on its
+ * ball, the least that brings the ankle within the onset of the leg's
+ * reach residual (far - soft L, where the residual is still 0). The ankle
+ * turns about the axis a through the pivot p: t(q) = p + R(q) v, v = t0 -
+ * p, and with h' = h - p,
+ *   |h' - R(q) v|^2 = |h'|^2 + |v|^2 - 2 (a.h')(a.v) - 2 (P cos q + Q sin q),
+ *   P = h'.v - (a.h')(a.v), Q = h'.(a x v)
+ * (Rodrigues' formula), so |h - t(q)| <= D where P cos q + Q sin q >= S,
+ * S = (|h'|^2 + |v|^2 - 2 (a.h')(a.v) - D^2) / 2: with R = sqrt(P^2 + Q^2)
+ * and q* = atan2(Q, P), the least such q is q* - acos(S / R); where none
+ * is, q* (the ankle nearest the hip); all within 0..lift_max. It moves
+ * continuously with h, and where the leg still falls short the residual's
+ * slope in q is 0 (q* or a bound), so the reach's gradient in the hip
+ * stays the plain one. */
+static ik_real heel_lift_for(const fb_state *st, const limb_goal *g, ik_vec3 hip) {
+    ik_vec3 h = ik_vec3_sub(hip, g->pivot), v = ik_vec3_sub(g->target, g->pivot), a = g->axis;
+    ik_real onset = g->far - g->soft * st->leg, ah = ik_vec3_dot(a, h), av = ik_vec3_dot(a, v);
+    ik_real P = ik_vec3_dot(h, v) - ah * av, Q = ik_vec3_dot(h, ik_vec3_cross(a, v)), S, R, q;
+    if (ik_vec3_distance(hip, g->target) <= onset) return 0;
+    S = (ik_vec3_dot(h, h) + ik_vec3_dot(v, v) - 2 * ah * av - onset * onset) / 2;
+    R = IK_SQRT(P * P + Q * Q);
+    q = IK_ATAN2(Q, P);
+    if (R > 0 && S <= R) q -= IK_ACOS(ik_clampr(S / R, -1, 1));
+    return ik_clampr(q, 0, g->lift_max);
+}
+
+static ik_vec3 lifted(const limb_goal *g, ik_real lift, ik_vec3 p) {
+    return ik_vec3_add(g->pivot, ik_quat_rotate(ik_quat_from_axis_angle(g->axis, lift), ik_vec3_sub(p, g->pivot)));
+}
+
+/* Where a limb's end goes with its start at `start`: its target, a
+ * tiptoeing foot's lifted as the start asks. */
+static ik_vec3 goal_target(const fb_state *st, const limb_goal *g, ik_vec3 start) {
+    return g->tiptoe ? lifted(g, heel_lift_for(st, g, start), g->target) : g->target;
+}
+
 /* The ankle's flexion (ik_humanoid_ankle_angle, as ik_humanoid_leg_ankle
  * measures it) a pinned leg would have with its hip at h: the knee k in the
  * plane of the hip-to-ankle line u and the sole, ahead of the line toward
@@ -430,11 +480,20 @@ static ik_real inside_by(const fb_state *st, ik_real x, ik_real y, int edge, ik_
 static ik_real pinned_flex(const fb_state *st, int which, ik_vec3 h) {
     const ik_humanoid_limb *l = &st->rig->limb[which];
     const limb_goal *g = &st->limb[which];
-    ik_vec3 u = ik_vec3_sub(h, g->target), f, k;
-    ik_real d = ik_vec3_length(u), l1 = l->upper_length * st->scale, l2 = l->lower_length * st->scale, c;
+    ik_vec3 target = g->target, sole = g->sole, lateral = g->lateral, u, f, k;
+    ik_real d, l1 = l->upper_length * st->scale, l2 = l->lower_length * st->scale, c;
+    if (g->tiptoe) {
+        ik_real lift = heel_lift_for(st, g, h);
+        ik_quat turn = ik_quat_from_axis_angle(g->axis, lift);
+        target = lifted(g, lift, target);
+        sole = ik_quat_rotate(turn, sole);
+        lateral = ik_quat_rotate(turn, lateral);
+    }
+    u = ik_vec3_sub(h, target);
+    d = ik_vec3_length(u);
     if (!(d > 0)) return 0;
     u = ik_vec3_scale(u, 1 / d);
-    f = ik_vec3_normalize_or(ik_vec3_reject(g->sole, u), st->forward);
+    f = ik_vec3_normalize_or(ik_vec3_reject(sole, u), st->forward);
     /* the bend's angle has an infinite slope at full stretch (where pinned
      * legs stand): measured no closer than 0.99 of it, the guard's
      * gradient stays bounded */
@@ -443,7 +502,7 @@ static ik_real pinned_flex(const fb_state *st, int which, ik_vec3 h) {
         c = ik_clampr((l2 * l2 + dc * dc - l1 * l1) / (2 * l2 * dc), -1, 1);
     }
     k = ik_vec3_add(ik_vec3_scale(u, c), ik_vec3_scale(f, IK_SQRT(1 - c * c)));
-    return ik_humanoid_ankle_angle(g->sole, k, g->lateral);
+    return ik_humanoid_ankle_angle(sole, k, lateral);
 }
 
 /* The one-sided residuals (a limb beyond its reach, a centre beyond the
@@ -453,18 +512,20 @@ static ik_real pinned_flex(const fb_state *st, int which, ik_vec3 h) {
  * normal equations only once crossed: steps overshot, were refused, and
  * the damping climbed until the solve crawled). */
 #define SOFT ((ik_real)0.01)
-static ik_real hinge(ik_real x, ik_real *slope) {
-    if (x <= -SOFT) {
+static ik_real hinge_of(ik_real x, ik_real soft, ik_real *slope) {
+    if (x <= -soft) {
         *slope = 0;
         return 0;
     }
-    if (x >= SOFT) {
+    if (x >= soft) {
         *slope = 1;
         return x;
     }
-    *slope = (x + SOFT) / (2 * SOFT);
-    return (x + SOFT) * (x + SOFT) / (4 * SOFT);
+    *slope = (x + soft) / (2 * soft);
+    return (x + soft) * (x + soft) / (4 * soft);
 }
+
+static ik_real hinge(ik_real x, ik_real *slope) { return hinge_of(x, SOFT, slope); }
 
 /* Every residual at the current body pose; with A, b also the normal
  * equations. Returns E. */
@@ -485,14 +546,14 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         int k;
         if (!g->active || !g->drags) continue;
         a = pos(st, st->rig->limb[i].start);
-        u = ik_vec3_sub(g->target, a);
+        u = ik_vec3_sub(goal_target(st, g, a), a);
         dist = ik_vec3_length(u);
         if (!(dist > 1e-9 * L)) continue;
         u = ik_vec3_scale(u, 1 / dist);
-        far = limb_length(st, i) * (1 - job->reach_margin);
-        near = limb_min_reach(st, i) * (1 + job->reach_margin);
+        far = g->far;
+        near = g->near;
         for (k = 0; k < 2; ++k) {
-            ik_real slope, r = hinge(k == 0 ? (dist - far) / L : (near - dist) / L, &slope);
+            ik_real slope, r = k == 0 ? hinge_of((dist - far) / L, g->soft, &slope) : hinge((near - dist) / L, &slope);
             if (slope <= 0) continue;
             clear_row(row, st->n);
             add_point_row(st, row, st->limb_mask[i], a, u, k == 0 ? -slope : slope);
@@ -525,6 +586,27 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
             add_point_row(st, row, st->limb_mask[i], hip, ik_vec3_scale(grad, L), k == 0 ? slope : -slope);
             cost += add_row(st, A, b, row, r, W_BALANCE);
         }
+    }
+    /* tiptoe: the heel's lift costs W_LIFT per radian squared (a
+     * stiffness), so the body bends its knees to lean rather than rise; the
+     * lift's gradient in the hip's position by central differences */
+    for (i = IK_LIMB_LEG_L; i <= IK_LIMB_LEG_R; ++i) {
+        const limb_goal *g = &st->limb[i];
+        ik_vec3 hip, grad;
+        ik_real lift, hstep = (ik_real)1e-3 * L;
+        if (!g->tiptoe) continue;
+        hip = pos(st, st->rig->limb[i].start);
+        lift = heel_lift_for(st, g, hip);
+        if (lift <= 0 && heel_lift_for(st, g, ik_vec3_mad(hip, st->up, hstep)) <= 0) continue;
+        grad.x = heel_lift_for(st, g, ik_vec3_add(hip, ik_v3(hstep, 0, 0))) -
+                 heel_lift_for(st, g, ik_vec3_sub(hip, ik_v3(hstep, 0, 0)));
+        grad.y = heel_lift_for(st, g, ik_vec3_add(hip, ik_v3(0, hstep, 0))) -
+                 heel_lift_for(st, g, ik_vec3_sub(hip, ik_v3(0, hstep, 0)));
+        grad.z = heel_lift_for(st, g, ik_vec3_add(hip, ik_v3(0, 0, hstep))) -
+                 heel_lift_for(st, g, ik_vec3_sub(hip, ik_v3(0, 0, hstep)));
+        clear_row(row, st->n);
+        add_point_row(st, row, st->limb_mask[i], hip, ik_vec3_scale(grad, L / (2 * hstep)), 1);
+        cost += add_row(st, A, b, row, lift, W_LIFT);
     }
     /* head, hips, chest: positions and rotations */
     for (i = IK_FB_HEAD; i <= IK_FB_CHEST; ++i) {
@@ -561,7 +643,7 @@ static ik_real evaluate(fb_state *st, ik_real *A, ik_real *b) {
         com_term terms[MAX_TERMS];
         ik_vec3 constant, c;
         int count = com_terms(st, terms, &constant), e, t;
-        ik_real x, y, margin = job->balance_margin * L;
+        ik_real x, y, margin = job->balance_margin * L * (st->on_ball ? (ik_real)0.25 : 1);
         c = com_of_terms(terms, count, constant);
         x = ik_vec3_dot(c, st->forward);
         y = ik_vec3_dot(c, st->left);
@@ -902,6 +984,83 @@ static void setup(fb_state *st, const ik_full_body *job) {
         for (i = 0; i < IK_MASS_SEG_COUNT; ++i) st->segment_mask[i] = mask_of(st, job->mass->joint[i]);
 }
 
+/* The fraction of its length a limb spans from start to end in a pose
+ * (local transforms only: each joint's origin carried up the chain into
+ * the start's frame), 0 when unknown. */
+static ik_real limb_span(const fb_state *st, int which, const ik_transform *pose) {
+    const ik_humanoid_limb *l = &st->rig->limb[which];
+    const int *parent = st->s->parents;
+    ik_vec3 mid = ik_vec3_zero(), end = l->end >= 0 ? ik_vec3_zero() : l->end_offset_ls;
+    ik_real full;
+    int j, guard;
+    for (j = l->mid, guard = 0; j >= 0 && j != l->start && guard < 64; j = parent[j], ++guard)
+        mid = ik_transform_point(pose[j], mid);
+    if (j != l->start) return 0;
+    for (j = l->end >= 0 ? l->end : l->mid, guard = 0; j >= 0 && j != l->start && guard < 64; j = parent[j], ++guard)
+        end = ik_transform_point(pose[j], end);
+    if (j != l->start) return 0;
+    full = ik_vec3_length(mid) + ik_vec3_distance(end, mid);
+    return full > 0 ? ik_minr(ik_vec3_length(end) / full, 1) : 0;
+}
+
+/* A tiptoeing leg's reach: a leg as straight in the reference pose as the
+ * onset of its residual or more (a standing rest pose's) may stay as
+ * straight: its residual starts at that span d_ref (far = d_ref + SOFT L),
+ * its heel lifting as the hip rises past it, and its two-bone target is
+ * not drawn in. With the general margin's onset the heels rose 5 to 11
+ * degrees with no goal at all (the straight rest legs beyond it). Once
+ * the lift is at its limit a body pulled further stretches the leg past
+ * d_ref within the hinge (some 3e-3 leg lengths under a hand's full pull),
+ * which a leg straight at rest cannot follow. */
+static void pinned_leg_reach(fb_state *st, int which) {
+    limb_goal *g = &st->limb[which];
+    const ik_full_body *job = st->job;
+    ik_real len = limb_length(st, which), onset = g->far - g->soft * st->leg;
+    ik_real span = limb_span(st, which, job->reference_ls ? job->reference_ls : job->pose_ls) * len;
+    if (!(span > onset)) return;
+    g->far = span + g->soft * st->leg;
+    g->straight = 1;
+}
+
+/* A pinned foot that may rise on its ball (allow_heel_lift): the pivot is
+ * the toe joint (so the toes, keeping their model turn, stay where they
+ * are) or, without toes, the ball's contact point; the axis up x sole
+ * (heel to ball), about which a positive turn lifts the heel. All as the
+ * goal carries them: by the turn from the input foot's rotation to the
+ * goal's. Last frame's lift, the sole's fall from heel to ball across up,
+ * asin(-s.up) for the unit sole s, is turned back out of the goal, so the
+ * goal is the flat foot whatever the start. The lift stops at the ankle's
+ * plantarflexion limit and, with toes, at their bend. */
+static void setup_tiptoe(fb_state *st, int which) {
+    const ik_humanoid_limb *l = &st->rig->limb[which];
+    limb_goal *g = &st->limb[which];
+    const ik_mat4 *fm = &st->job->model_ms[l->end];
+    ik_quat turn = ik_quat_mul(g->rotation, ik_quat_conjugate(ik_mat4_rotation(fm)));
+    ik_vec3 ankle = ik_mat4_translation(fm), pivot, heel, ball, sole, axis;
+    ik_real fall;
+    pivot = l->toe >= 0 ? pos(st, l->toe) : ik_mat4_transform_point(fm, l->ball_ls);
+    heel = ik_quat_rotate(turn, ik_vec3_sub(ik_mat4_transform_point(fm, l->heel_ls), ankle));
+    ball = ik_quat_rotate(turn, ik_vec3_sub(ik_mat4_transform_point(fm, l->ball_ls), ankle));
+    sole = ik_vec3_sub(ball, heel);
+    axis = ik_vec3_cross(st->up, sole);
+    if (!(ik_vec3_length_sq(axis) > ik_vec3_length_sq(sole) * (ik_real)1e-6)) return;
+    g->tiptoe = 1;
+    g->axis = ik_vec3_normalize(axis);
+    g->pivot = ik_vec3_add(g->target, ik_quat_rotate(turn, ik_vec3_sub(pivot, ankle)));
+    g->toe_ms = l->toe >= 0 ? ik_quat_normalize(ik_quat_mul(turn, ik_mat4_rotation(&st->job->model_ms[l->toe])))
+                            : ik_quat_identity();
+    fall = -ik_vec3_dot(ik_vec3_normalize(sole), st->up);
+    g->on_ball = fall > (ik_real)1e-3;
+    st->on_ball |= g->on_ball;
+    if (fall > 0) {
+        ik_quat back = ik_quat_from_axis_angle(g->axis, -IK_ATAN2(fall, IK_SQRT(ik_maxr(1 - fall * fall, 0))));
+        g->target = ik_vec3_add(g->pivot, ik_quat_rotate(back, ik_vec3_sub(g->target, g->pivot)));
+        g->rotation = ik_quat_normalize(ik_quat_mul(back, g->rotation));
+    }
+    g->lift_max = st->rig->limits.ankle_down;
+    if (l->toe >= 0) g->lift_max = ik_minr(g->lift_max, st->rig->limits.toe_bend);
+}
+
 /* The feet's goals and the arms': a pinned foot not enabled is held where
  * the input has it. model_ms must hold the input's forward kinematics. */
 static void setup_goals(fb_state *st) {
@@ -921,7 +1080,14 @@ static void setup_goals(fb_state *st) {
         g->has_rotation = l->end >= 0 && (e->pinned || (e->enabled && e->use_rotation));
         g->rotation = e->enabled && e->use_rotation ? e->rotation_ms : ik_mat4_rotation(&end);
         g->rotation_blend = e->pinned ? 1 : e->rotation_weight;
+        g->far = limb_length(st, i) * (1 - job->reach_margin);
+        g->near = limb_min_reach(st, i) * (1 + job->reach_margin);
+        g->soft = SOFT;
+        g->straight = 0;
+        if (i >= IK_LIMB_LEG_L && e->pinned && e->allow_heel_lift && l->end >= 0) pinned_leg_reach(st, i);
         g->ankle_guard = 0;
+        g->tiptoe = 0;
+        if (i >= IK_LIMB_LEG_L && e->pinned && e->allow_heel_lift && l->end >= 0) setup_tiptoe(st, i);
         if (i >= IK_LIMB_LEG_L && e->pinned && ik_humanoid_limb_foot(l) >= 0) {
             const ik_mat4 *fm = &job->model_ms[ik_humanoid_limb_foot(l)];
             ik_quat turn = g->has_rotation ? ik_quat_mul(g->rotation, ik_quat_conjugate(ik_mat4_rotation(fm)))
@@ -972,10 +1138,13 @@ static void setup_support(fb_state *st, ik_full_body_report *rep) {
         const limb_goal *g = &st->limb[IK_LIMB_LEG_L + side];
         ik_mat4 end = ik_humanoid_limb_end_ms(l, job->model_ms);
         ik_vec3 ankle = ik_mat4_translation(&end), heel, tip, dir, across;
+        ik_vec3 ball_at = ik_vec3_zero();
         ik_quat turn = ik_quat_identity();
         int foot = ik_humanoid_limb_foot(l);
+        ik_bool ball_point;
         ik_real hx, hy, tx, ty, len, half;
         if (!g->effector->pinned) continue;
+        ball_point = 0;
         if (foot >= 0 && l->end >= 0) {
             const ik_mat4 *fm = &job->model_ms[foot];
             ik_vec3 ball = ik_mat4_transform_point(fm, l->ball_ls);
@@ -983,6 +1152,12 @@ static void setup_support(fb_state *st, ik_full_body_report *rep) {
             tip = ik_vec3_add(ball, ik_vec3_scale(ik_vec3_sub(ball, heel), (ik_real)0.3));
             if (l->toe >= 0) tip = ik_mat4_transform_point(&job->model_ms[l->toe], l->toe_tip_ls);
             if (g->has_rotation) turn = ik_quat_mul(g->rotation, ik_quat_conjugate(ik_mat4_rotation(fm)));
+            /* on tiptoe the sole is the ball and the toes (as wide as the
+             * whole foot's) */
+            if (g->tiptoe && g->on_ball) {
+                ball_at = ball;
+                ball_point = 1;
+            }
         } else {
             heel = ik_vec3_mad(ankle, st->up, -l->ankle_height * st->scale);
             tip = ik_vec3_mad(heel, st->forward, (ik_real)0.2 * st->leg);
@@ -994,6 +1169,16 @@ static void setup_support(fb_state *st, ik_full_body_report *rep) {
         len = IK_SQRT((tx - hx) * (tx - hx) + (ty - hy) * (ty - hy));
         if (!(len > 0)) continue;
         half = (ik_real)0.5 * job->foot_width * len;
+        if (ball_point) {
+            ik_vec3 b = ik_vec3_add(g->target, ik_quat_rotate(turn, ik_vec3_sub(ball_at, ankle)));
+            ik_real bx = ik_vec3_dot(b, st->forward), by = ik_vec3_dot(b, st->left);
+            /* the ball's point along the heel-to-tip line */
+            ik_real along = ik_clampr(((bx - hx) * (tx - hx) + (by - hy) * (ty - hy)) / (len * len), 0, 1);
+            hx += along * (tx - hx);
+            hy += along * (ty - hy);
+            len *= 1 - along;
+            if (!(len > 0)) continue;
+        }
         dir = ik_v3((tx - hx) / len, (ty - hy) / len, 0);
         across = ik_v3(-dir.y * half, dir.x * half, 0);
         px[n] = hx + across.x, py[n++] = hy + across.y;
@@ -1095,6 +1280,68 @@ static void set_rotation(const fb_state *st, int joint, ik_quat q) {
     ik_skeleton_fk_subtree(st->s, joint, st->job->pose_ls, st->job->root_ms, st->job->model_ms);
 }
 
+/* A pinned foot's ankle exactly within its limits. The body stage keeps
+ * it by a model of the knee (pinned_flex), which a leg turned in or out
+ * may leave by a few degrees (2.1 degrees past the limit in 1 of 900
+ * cases of test_full_body's four effectors, before the pole followed the
+ * knee's side). Where the finished leg's ankle,
+ * ik_humanoid_ankle_angle of the sole and ankle -> knee, is past
+ * [-ankle_down, ankle_up] (widened to the input's), the leg is rolled
+ * about its hip -> ankle line (hip, ankle and foot stay; the knee goes
+ * round), by the least roll that brings it inside: steps of 3 degrees
+ * each way up to 90, then bisection. */
+static ik_real rolled_flex(const fb_state *st, ik_vec3 hip, ik_vec3 ankle, ik_vec3 knee, ik_vec3 sole, ik_vec3 lateral,
+                           ik_real roll) {
+    ik_vec3 axis = ik_vec3_normalize_or(ik_vec3_sub(ankle, hip), st->up);
+    ik_vec3 k = ik_vec3_add(hip, ik_quat_rotate(ik_quat_from_axis_angle(axis, roll), ik_vec3_sub(knee, hip)));
+    return ik_humanoid_ankle_angle(sole, ik_vec3_sub(k, ankle), lateral);
+}
+
+static void keep_ankle(const fb_state *st, int which, ik_quat rotation) {
+    const ik_humanoid_limb *l = &st->rig->limb[which];
+    const limb_goal *g = &st->limb[which];
+    ik_mat4 end = ik_humanoid_limb_end_ms(l, st->job->model_ms);
+    ik_vec3 hip = pos(st, l->start), knee = pos(st, l->mid), ankle = ik_mat4_translation(&end);
+    ik_vec3 sole = g->sole, lateral = g->lateral;
+    ik_real up = ik_maxr(st->rig->limits.ankle_up, g->flex_up),
+            down = ik_maxr(st->rig->limits.ankle_down, g->flex_down);
+    ik_real flex, lo = 0, hi = 0;
+    int k, dir, found = 0;
+    if (g->tiptoe) {
+        ik_quat turn = ik_quat_from_axis_angle(g->axis, heel_lift_for(st, g, hip));
+        sole = ik_quat_rotate(turn, sole);
+        lateral = ik_quat_rotate(turn, lateral);
+    }
+    flex = rolled_flex(st, hip, ankle, knee, sole, lateral, 0);
+    if (flex <= up && flex >= -down) return;
+    for (k = 1; k <= 30 && !found; ++k)
+        for (dir = -1; dir <= 1 && !found; dir += 2) {
+            ik_real roll = (ik_real)dir * (ik_real)k * ik_rad(3);
+            flex = rolled_flex(st, hip, ankle, knee, sole, lateral, roll);
+            if (flex <= up && flex >= -down) {
+                found = 1;
+                lo = roll - (ik_real)dir * ik_rad(3);
+                hi = roll;
+            }
+        }
+    if (!found) return;
+    for (k = 0; k < 24; ++k) {
+        ik_real mid = (ik_real)0.5 * (lo + hi);
+        flex = rolled_flex(st, hip, ankle, knee, sole, lateral, mid);
+        if (flex <= up && flex >= -down)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    ik_skeleton_turn_joint_ms(st->s, l->start,
+                              ik_quat_from_axis_angle(ik_vec3_normalize_or(ik_vec3_sub(ankle, hip), st->up), hi),
+                              st->job->root_ms, st->job->pose_ls, st->job->model_ms);
+    st->job->pose_ls[l->start].rotation = ik_quat_normalize(st->job->pose_ls[l->start].rotation);
+    ik_skeleton_fk_subtree(st->s, l->start, st->job->pose_ls, st->job->root_ms, st->job->model_ms);
+    if (l->end >= 0) set_rotation(st, l->end, rotation);
+    if (g->tiptoe && l->toe >= 0) set_rotation(st, l->toe, g->toe_ms);
+}
+
 /* Two-bone IK with the rig's hinge and limits, keeping its roll or bending
  * toward the effector's pole, then the end turned to its rotation. */
 static void finish_limb(const fb_state *st, int which) {
@@ -1104,18 +1351,35 @@ static void finish_limb(const fb_state *st, int which) {
     ik_two_bone tb = ik_two_bone_def();
     ik_mat4 end_ms;
     ik_vec3 target = g->target;
+    ik_quat rotation = g->rotation;
     if (!g->active) return;
     end_ms = ik_humanoid_limb_end_ms(l, st->job->model_ms);
-    /* A target the body could not bring within reach is taken as the
-     * point on its line at (1 - m/4) of the limb's length (m the reach
-     * margin), which the body stage leaves only for targets out of reach:
-     * the limb stops a little bent instead of straight, where its roll
-     * about its own line has no natural answer and spun from frame to
-     * frame, and where the bend's slope in the distance is infinite. */
+    if (g->tiptoe) {
+        ik_real lift = heel_lift_for(st, g, pos(st, l->start));
+        target = lifted(g, lift, target);
+        rotation = ik_quat_normalize(ik_quat_mul(ik_quat_from_axis_angle(g->axis, lift), rotation));
+    }
+    /* A target the body could not bring within (1 - m/2) of the limb's
+     * length l (m the reach margin; the body stage brings reachable
+     * targets within (1 - m) l) is drawn in along its line, its distance
+     * d taken as d0 + w tanh((d - d0) / w) with d0 = (1 - m/2) l and
+     * w = m/4 l: the limb stops a little bent, never past (1 - m/4) l,
+     * instead of straight, where its roll about its own line has no
+     * natural answer and the bend's slope in the distance is infinite. The
+     * tanh leaves the line with slope 1 and flattens, so the bend changes
+     * at most as fast as at d0 (for equal bones 2 / (l sin(b/2)): 28 / l
+     * radians per unit of distance) as a target crosses full reach; a plain
+     * cap at (1 - m/4) l bends 40 / l just below it (robot.glb's arm: 1.8
+     * degrees per 1e-3 arm lengths). A target the body left beyond d0
+     * misses by w (x - tanh x) with x = (d - d0) / w, about w x^3 / 3. */
     {
         ik_vec3 a = ik_mat4_translation(&st->job->model_ms[l->start]);
-        ik_real dist = ik_vec3_distance(a, target), cap = limb_length(st, which) * (1 - st->job->reach_margin / 4);
-        if (dist > cap) target = ik_vec3_lerp(a, target, cap / dist);
+        ik_real len = limb_length(st, which), dist = ik_vec3_distance(a, target);
+        ik_real d0 = len * (1 - st->job->reach_margin / 2), w = len * st->job->reach_margin / 4;
+        if (dist > d0 && w > 0 && !g->straight) {
+            ik_real x = (dist - d0) / w, th = x > 20 ? 1 : 1 - 2 / (IK_EXP(2 * x) + 1);
+            target = ik_vec3_lerp(a, target, (d0 + w * th) / dist);
+        }
     }
     tb.start_ms = &st->job->model_ms[l->start];
     tb.mid_ms = &st->job->model_ms[l->mid];
@@ -1135,8 +1399,39 @@ static void finish_limb(const fb_state *st, int which) {
      * the target line near full reach, and flipped it by 20 degrees from
      * one frame to the next (rigged_figure). */
     tb.use_pole = 1;
-    tb.pole_ms = g->effector->enabled && g->effector->use_pole ? g->effector->pole_ms
-                                                               : ik_mat4_translation(&st->job->model_ms[l->mid]);
+    if (g->effector->enabled && g->effector->use_pole) {
+        tb.pole_ms = g->effector->pole_ms;
+    } else {
+        /* The knee's side carried by the swing that turns start -> end
+         * (the limb as the body left it) onto start -> target: the bend
+         * plane moved by the least turn, so the limb's roll about its own
+         * line is transported, not measured afresh. The side is m x b (m
+         * along start -> end) for the bend normal b as ik_two_bone takes
+         * it after its bend: the bones' u x v while the limb is bent its
+         * own way by more than rounding, else the hinge, sgn(det M) M
+         * hinge_axis_ls, so the two-bone job adds no twist. Taking the
+         * elbow where it is as the pole measured the plane through the
+         * moved shoulder, the target and the elbow: with the elbow near the
+         * line (an arm near full reach) every 0.1 degree the body moved
+         * rolled the arm 2 to 5.5 degrees (robot.glb, rigged_figure.glb,
+         * 1.2 to 1.5 arm lengths out); and a straight or overstretched leg
+         * (the knee on or behind the line) put the pole behind the knee,
+         * which the two-bone job, bending only forward, met by turning the
+         * leg half round. */
+        const ik_mat4 *mm = &st->job->model_ms[l->mid];
+        ik_vec3 a = ik_mat4_translation(&st->job->model_ms[l->start]), k = ik_mat4_translation(mm);
+        ik_vec3 u = ik_vec3_sub(k, a), v = ik_vec3_sub(ik_mat4_translation(&end_ms), k), bn = ik_vec3_cross(u, v);
+        ik_vec3 from = ik_vec3_add(u, v), to = ik_vec3_sub(target, a), side;
+        ik_vec3 hinge = ik_vec3_scale(ik_vec3_normalize_or(ik_mat4_transform_vector(mm, l->hinge_axis_ls), st->left),
+                                      ik_mat4_det3(mm) < 0 ? -1 : 1);
+        if (!(ik_vec3_dot(bn, hinge) > 0 &&
+              ik_vec3_length_sq(bn) > (ik_real)1e-8 * ik_vec3_length_sq(u) * ik_vec3_length_sq(v)))
+            bn = hinge;
+        side = ik_vec3_cross(ik_vec3_normalize_or(from, st->up), ik_vec3_normalize_or(bn, st->left));
+        if (ik_vec3_length_sq(from) > 0 && ik_vec3_length_sq(to) > 0)
+            side = ik_quat_rotate(ik_quat_from_to(ik_vec3_normalize(from), ik_vec3_normalize(to)), side);
+        tb.pole_ms = ik_vec3_mad(a, ik_vec3_normalize_or(side, st->forward), limb_length(st, which));
+    }
     tb.weight = g->blend;
     tb.start_rotation_ls = &st->job->pose_ls[l->start].rotation;
     tb.mid_rotation_ls = &st->job->pose_ls[l->mid].rotation;
@@ -1144,7 +1439,9 @@ static void finish_limb(const fb_state *st, int which) {
     ik_skeleton_fk_subtree(st->s, l->start, st->job->pose_ls, st->job->root_ms, st->job->model_ms);
     if (g->has_rotation && l->end >= 0)
         set_rotation(st, l->end,
-                     ik_quat_slerp(ik_mat4_rotation(&st->job->model_ms[l->end]), g->rotation, g->rotation_blend));
+                     ik_quat_slerp(ik_mat4_rotation(&st->job->model_ms[l->end]), rotation, g->rotation_blend));
+    if (g->tiptoe && l->toe >= 0) set_rotation(st, l->toe, g->toe_ms);
+    if (g->ankle_guard) keep_ankle(st, which, rotation);
 }
 
 /* The head toward the look target: the direction's yaw about up and its
@@ -1227,6 +1524,12 @@ static void fill_report(const fb_state *st, ik_full_body_report *rep) {
             r = ik_mat4_rotation(&end);
             want = g->rotation;
             rot = g->has_rotation;
+            if (g->tiptoe) {
+                ik_real lift = heel_lift_for(st, g, pos(st, st->rig->limb[i].start));
+                target = lifted(g, lift, target);
+                want = ik_quat_mul(ik_quat_from_axis_angle(g->axis, lift), want);
+                rep->heel_lift[i - IK_LIMB_LEG_L] = lift;
+            }
         } else {
             int joint = st->rig->map.joint[effector_roles[i]];
             if (!st->body_active[i]) continue;
@@ -1294,11 +1597,28 @@ ik_result ik_full_body_run(const ik_full_body *job) {
         start_com_offset(&st);
     }
     for (round = 0; round < rounds; ++round) {
+        ik_bool rose = 0;
         setup_limb_mass(&st);
         solve_body(&st);
         fk_all(&st);
         finish_head(&st, NULL);
         for (i = 0; i < IK_LIMB_COUNT; ++i) finish_limb(&st, i);
+        /* a heel that left the ground: the foot stands on its ball, the
+         * support shrinks to the balls and toes, and the body is solved
+         * again over it (once) */
+        for (i = IK_LIMB_LEG_L; i <= IK_LIMB_LEG_R; ++i) {
+            limb_goal *g = &st.limb[i];
+            if (g->tiptoe && !g->on_ball && heel_lift_for(&st, g, pos(&st, st.rig->limb[i].start)) > (ik_real)1e-3) {
+                g->on_ball = 1;
+                rose = 1;
+            }
+        }
+        if (rose && st.balance) {
+            st.on_ball = 1;
+            setup_support(&st, rep);
+            if (rounds < 3) ++rounds;
+            continue;
+        }
         if (round + 1 < rounds && !correct_models(&st)) break;
     }
     if (rep) {

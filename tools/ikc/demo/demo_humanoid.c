@@ -364,7 +364,8 @@ static void body_solve_once(void *context) {
 /* Three full-body jobs (ik_full_body_run) from the rest pose, both feet
  * pinned: both hands on a box 0.62 m high in front (balance on: the hips
  * go back as the trunk bends); the left hand up at a shelf 2.1 m high
- * (balance on; no tiptoe, so as far as the body stretches); both hands on
+ * (balance on, on tiptoe: allow_heel_lift, the heels rise and the support
+ * shrinks to the balls of the feet); both hands on
  * a wall 0.75 m ahead at chest height (balance off: the wall holds the
  * body up). The dashed lines: the centre of mass dropped to the floor and
  * the support polygon of the feet. */
@@ -411,6 +412,7 @@ static void full_body_scene(ikc_demo_state *d, const ikc_figure *f) {
             marks[c][n++] = ik_v3(-0.17f, 0.62f, 0.42f);
         } else if (c == 1) {
             marks[c][n++] = ik_v3(0.15f, 2.10f, 0.35f);
+            job.effector[IK_FB_FOOT_L].allow_heel_lift = job.effector[IK_FB_FOOT_R].allow_heel_lift = 1;
         } else {
             /* the body tips forward from the feet rather than pushing its
              * hips into the wall: a stiffer pelvis shift */
@@ -454,7 +456,7 @@ static void full_body_scene(ikc_demo_state *d, const ikc_figure *f) {
         panels[c].target_count = n;
         panels[c].lines_ms = lines[c];
         panels[c].line_count = e / 2;
-        snprintf(titles[c], sizeof titles[c], "%s: %s, %s", names[c],
+        snprintf(titles[c], sizeof titles[c], "%s%s: %s, %s", names[c], c == 1 ? " on tiptoe" : "",
                  report.reached[IK_FB_HAND_L] ? "reached" : "as far as it goes",
                  report.balance == IK_BALANCE_KEPT  ? "balanced"
                  : report.balance == IK_BALANCE_OFF ? "held by the wall"
@@ -464,6 +466,9 @@ static void full_body_scene(ikc_demo_state *d, const ikc_figure *f) {
             char said[400];
             ik_full_body_report_describe(&job, &report, said, sizeof said);
             printf("  %s: %s%s\n", names[c], said, report.balance == IK_BALANCE_OFF ? " (balance off: the wall)" : "");
+            if (c == 1)
+                printf("  %s: heels lifted %.0f and %.0f degrees\n", names[c], (double)report.heel_lift[0] * 57.29578,
+                       (double)report.heel_lift[1] * 57.29578);
         }
     }
     pic = ikc_demo_picture(

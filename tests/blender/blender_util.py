@@ -178,6 +178,19 @@ def measured(path, anim, first, frame_time, frames, take_path):
     return out, measure.measure(source, out)
 
 
+def check_limbs(name, ikc_take, blender_take, within=2.0):
+    """Every limb direction of the add-on's output within `within` degrees
+    of ikc's on the same frames (the two takes sampled at the same times)."""
+    angles = measure.limb_angles(ikc_take, blender_take)
+    worst = float(angles.max())
+    at, seg = np.unravel_index(np.argmax(angles), angles.shape)
+    check(worst <= within, "%s: limb directions against ikc's: median %.2f, p95 %.2f, p99 %.2f, max %.2f deg "
+          "(max within %g; the largest at %.3f s, %s)"
+          % (name, float(np.median(angles)), float(np.percentile(angles, 95)), float(np.percentile(angles, 99)),
+             worst, within, float(blender_take.times[at]), "->".join(measure.SEGMENTS[seg][1:])))
+    return angles
+
+
 def report(name, m):
     sk = m["skating"]
     limbs = " ".join("%s %.1f/%.1f" % (g, m["limbs"][g]["median"], m["limbs"][g]["p95"]) for g in measure.GROUPS)

@@ -492,6 +492,49 @@ static void test_capture_made_in_place(const char *data) {
     motion_fixture_free(&m);
 }
 
+/* --fps: a glTF clip baked at another rate than the default 60 fps (the
+ * Blender add-on's tests give ikc a 120 fps take's own rate): the written
+ * clip has a key per frame at that rate; a rate that is not a number from
+ * 1 to 10000 is a usage error, for clean and retarget alike. */
+static int first_channel_keys(const char *path, int clip) {
+    ik_asset asset;
+    int keys = -1;
+    if (ik_asset_load(path, &asset, NULL) != IK_OK) return -1;
+    if (clip < ik_asset_clip_count(&asset) && ik_asset_clip(&asset, clip)->channel_count > 0)
+        keys = ik_asset_clip(&asset, clip)->channels[0].key_count;
+    ik_asset_free(&asset);
+    return keys;
+}
+
+static void test_fps_option(const char *data) {
+    static const char *const bad[] = {"0", "abc", "1e9", "nan", "12x"};
+    char args[3072], src[1024], at60[600], at120[600];
+    int i, keys60, keys120;
+    snprintf(src, sizeof src, "%s/gltf/girl.glb", data);
+    if (!exists(src)) {
+        check_skip("real-asset corpus not found (gltf)");
+        return;
+    }
+    path_in(at60, sizeof at60, "run_60.glb");
+    path_in(at120, sizeof at120, "run_120.glb");
+    snprintf(args, sizeof args, "clean '%s' --clip RunTrack --root-motion -o '%s'", src, at60);
+    CHECK(run(args) == 0, "clean at the default rate: %s", err_text);
+    snprintf(args, sizeof args, "clean '%s' --clip RunTrack --root-motion --fps 120 -o '%s'", src, at120);
+    CHECK(run(args) == 0, "clean --fps 120: %s", err_text);
+    keys60 = first_channel_keys(at60, 1), keys120 = first_channel_keys(at120, 1);
+    /* RunTrack lasts 1 s: a key on each frame, both ends included */
+    CHECK(keys60 == 61 && keys120 == 121, "keys of the 1 s clip: %d at 60 fps, %d at --fps 120", keys60, keys120);
+    for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
+        snprintf(args, sizeof args, "clean '%s' --clip RunTrack --fps %s -o '%s'", src, bad[i], at120);
+        CHECK(run(args) == 2 && strstr(err_text, "frames per second"), "clean --fps %s: usage: %s", bad[i], err_text);
+        snprintf(args, sizeof args, "retarget '%s' '%s' --fps %s -o '%s'", src, src, bad[i], at120);
+        CHECK(run(args) == 2 && strstr(err_text, "frames per second"), "retarget --fps %s: usage: %s", bad[i],
+              err_text);
+    }
+    snprintf(args, sizeof args, "clean '%s' -o '%s' --fps", src, at120);
+    CHECK(run(args) == 2, "clean --fps without a value: usage: %s", err_text);
+}
+
 int main(void) {
     const char *data = getenv("IKIT_DATA");
     if (!ikc_run_begin("ikc-motion")) return 1;
@@ -503,6 +546,7 @@ int main(void) {
         test_bad_takes(data);
         test_in_place_clips(data);
         test_capture_made_in_place(data);
+        test_fps_option(data);
     }
     ikc_run_end();
     return check_summary("test_ikc_motion");

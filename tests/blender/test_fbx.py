@@ -130,9 +130,49 @@ U.check(last - first == take_frames[1] - take_frames[0] and first == take_frames
 scene.frame_start, scene.frame_end = first, last
 frame_time = armature.frame_time(scene)
 frames = last - first + 1
-# the take as the operators get it, written by Blender's glTF exporter: the limbs' reference
+# The add-on reads the FBX take (keys at fractional frames: 1.99999, 2.99999, ... 994.996) as
+# Blender itself poses it at each whole frame: the joints by ikit's FK on what it read, against
+# the pose bones' heads after scene.frame_set (float32 FK far from the origin: a few 1e-5 of the body).
+take_action = take.animation_data.action
+take_rig = armature.Rig(take, scene)
+read = take_rig.read_action(take_action, first, last)
+body = max(b.head_local.length for b in take.data.bones)
+worst_gap = 0.0
+for f in list(range(first, last + 1, 37)) + [last]:
+    scene.frame_set(f)
+    ours = world_positions(take_rig, read[f - first:f - first + 1])[0]
+    blenders = np.array([take.matrix_world @ take.pose.bones[n].head for n in take_rig.names])
+    worst_gap = max(worst_gap, float(np.linalg.norm(ours - blenders, axis=-1).max()))
+scene.frame_set(first)
+body_ws = body * take.matrix_world.to_scale()[0]
+U.check(worst_gap <= 2e-4 * body_ws, "the FBX take (keys at fractional frames) read as Blender poses it at whole frames: "
+        "joints within %.1e of the body's size" % (worst_gap / body_ws))
+# The take as the operators get it, written by Blender's glTF exporter: the limbs' reference, and
+# ikc's input. Blender 3.4's exporter bakes an action from its first key's frame in steps of one,
+# posing the scene at each step's whole part (frame_set(int(frame))): keys just before whole frames
+# (1.99999, ...) come out one frame late, frame f's pose at frame f + 1 and the last frame dropped,
+# where Blender itself and the add-on play frame f's. The keys are put on their whole frames (a move
+# of at most 0.004 frame) for the export only, and put back after it (a copy of the action would
+# not do: the exporter's cache starts at the earliest key of every action in the file).
+moved = []
+for fc in take_action.fcurves:
+    n = len(fc.keyframe_points)
+    kept = [np.empty(2 * n, dtype=np.float32) for _ in range(3)]
+    for array, prop in zip(kept, ("co", "handle_left", "handle_right")):
+        fc.keyframe_points.foreach_get(prop, array)
+    shift = np.round(kept[0][0::2]) - kept[0][0::2]
+    for array, prop in zip(kept, ("co", "handle_left", "handle_right")):
+        snapped = array.copy()
+        snapped[0::2] += shift
+        fc.keyframe_points.foreach_set(prop, snapped)
+    fc.update()
+    moved.append((fc, kept))
 take_glb = os.path.join(OUT, "take_after_fbx.glb")
 U.export_gltf(take_glb, take)
+for fc, kept in moved:
+    for array, prop in zip(kept, ("co", "handle_left", "handle_right")):
+        fc.keyframe_points.foreach_set(prop, array)
+    fc.update()
 result = op("retarget", source=take.name, target=girl.name)
 U.check(result == {"FINISHED"}, "retarget onto the FBX character: FINISHED")
 out = os.path.join(OUT, "fbx_retarget.glb")
@@ -163,7 +203,11 @@ U.export_gltf(girl_glb, girl, animations=False)
 girl.animation_data.action = action_now
 b_take, m = measured_against_take(out)
 U.report("blender via FBX", m)
-ikc_out = run_ikc("retarget", take_glb, girl_glb, "-o", os.path.join(OUT, "ikc_fbx_retarget.glb"))
+# ikc bakes a glTF take at 60 fps unless told its rate: told the scene's, it retargets the frames
+# the add-on reads from the action (ikc's first frames, before the take's first key at frame 2,
+# hold that key)
+ikc_out = run_ikc("retarget", take_glb, girl_glb, "--fps", "%.9g" % (1.0 / frame_time),
+                  "-o", os.path.join(OUT, "ikc_fbx_retarget.glb"))
 sk = m["skating"]
 U.check(sk["count"] > 5 and sk["max_slide"] < 0.003 and sk["sink"] < 0.003,
         "retarget via FBX: %d contacts, planted slide %.2f mm, sink %.2f mm, in metres (the 0.01 scale handled)"
@@ -176,12 +220,12 @@ else:
     for key in ("max_slide", "sink"):
         a, b = 1000 * m["skating"][key], 1000 * i_m["skating"][key]
         U.check(abs(a - b) <= 1.0, "retarget via FBX: %s %.2f mm in Blender, %.2f mm by ikc (within 1 mm)" % (key, a, b))
-    # ikc samples a glTF take at 60 fps where Blender plays it at its 120: the contacts found
-    # differ by a frame here and there, and the legs where they do (the median is the check)
-    angles = measure.limb_angles(i_take, b_take)
-    U.check(float(np.median(angles)) <= 2.0,
-            "retarget via FBX: limb directions against ikc's: median %.2f deg (within 2), p95 %.2f, max %.2f"
-            % (float(np.median(angles)), float(np.percentile(angles, 95)), float(angles.max())))
+    # The inputs differ by the glTF file's float rounding (the joints within 0.02 cm of the
+    # character's without the IK pass): on two frames where a planted leg is 99.2% and 99.9%
+    # straight (frames 796 and 235) the IK pass then puts the knee 0.8 and 0.2 cm apart with the
+    # ankles within 0.014 cm, in ikit itself (ikit.retarget on Blender's arrays or on the glTF
+    # files' gives the same gap): a library sensitivity, not the add-on's reading
+    U.check_limbs("retarget via FBX", i_take, b_take, single_frames=3.0)
 
 # The CMU take straight from the BVH importer onto the FBX character and onto the glTF one: the
 # 0.01 scale, the centimetres and the FBX rest change nothing (the same limb directions, the

@@ -45,10 +45,7 @@ def compare(name, blender_take, blender_m, ikc_take, ikc_m):
     for key in ("max_slide", "sink"):
         a, b = 1000 * blender_m["skating"][key], 1000 * ikc_m["skating"][key]
         U.check(abs(a - b) <= 1.0, "%s: %s %.2f mm in Blender, %.2f mm by ikc (within 1 mm)" % (name, key, a, b))
-    angles = measure.limb_angles(ikc_take, blender_take)
-    p95, worst = float(np.percentile(angles, 95)), float(angles.max())
-    U.check(p95 <= 2.0, "%s: limb directions against ikc's: median %.2f, p95 %.2f, max %.2f deg (p95 within 2)"
-            % (name, float(np.median(angles)), p95, worst))
+    U.check_limbs(name, ikc_take, blender_take)
 
 
 def run_ikc(*args):
@@ -116,8 +113,11 @@ ikc_r = run_ikc("retarget", TAKE, girl_rest, "-o", os.path.join(OUT, "ikc_retarg
 if ikc_r is None:
     print("skipped: the comparison with ikc (IKC not set to a built ikc)")
 else:
-    ikc_c = run_ikc("clean", ikc_r, "--clip", "retarget", "-o", os.path.join(OUT, "ikc_clean.glb"))
+    # ikc bakes a glTF take at 60 fps unless told its rate: told the take's own (ikc_r has a key on
+    # every BVH frame), it cleans the frames Blender's action has, as the add-on does
     bvh_time = reader.Bvh(TAKE).frame_time
+    ikc_c = run_ikc("clean", ikc_r, "--clip", "retarget", "--fps", "%.9g" % (1.0 / bvh_time),
+                    "-o", os.path.join(OUT, "ikc_clean.glb"))
     b_take, b_m = U.measured(blender_r, 0, blender_time, blender_time, frames, TAKE)
     i_take, i_m = U.measured(ikc_r, "retarget", 0.0, bvh_time, frames, TAKE)
     compare("retarget", b_take, b_m, i_take, i_m)

@@ -20,7 +20,7 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc clean TAKE -o OUT [--clip NAME] [--map MAPPING] [--root-motion | --in-place]\n"
-            "                 [--quiet] [--overwrite] [--json]\n"
+            "                 [--fps N] [--quiet] [--overwrite] [--json]\n"
             "\n"
             "Footskate clean-up (Kovar, Schreiner and Gleicher 2002): finds the foot\n"
             "contacts (as `ikc contacts`), gives each one planted position, and solves the\n"
@@ -41,6 +41,8 @@ static void usage(FILE *out) {
             "\n"
             "  --clip NAME     the clip (name or number; default the first)\n"
             "  --map MAPPING   'role = joint name' lines for joints not found by name\n"
+            "  --fps N         a glTF clip baked at N frames per second (default 60), e.g.\n"
+            "                  its own keys' rate; a BVH keeps its frames\n"
             "  --root-motion   an in-place cycle walks: root moved forward, then cleaned\n"
             "                  (refused on a take that is not in place)\n"
             "  --in-place      an in-place cycle stays in place, reported (the default)\n"
@@ -386,6 +388,7 @@ static int run(ikc_motion *m, const char *out, int overwrite, int root_motion, i
 int ikc_clean(int argc, char **argv) {
     const char *path = NULL, *clip = NULL, *map = NULL, *out = NULL;
     int overwrite = 0, root_motion = 0, keep = 0, json = 0, i, code;
+    double fps = 0.0;
     ikc_motion m;
     for (i = 0; i < argc; ++i) {
         if (ikc_is_help(argv[i])) {
@@ -405,6 +408,9 @@ int ikc_clean(int argc, char **argv) {
             if (!(clip = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (strcmp(argv[i], "--map") == 0) {
             if (!(map = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
+        } else if (strcmp(argv[i], "--fps") == 0) {
+            const char *value = ikc_option_value("clean", argc, argv, &i);
+            if (!value || (fps = ikc_motion_fps_option("clean", value)) < 0) return IKC_EXIT_USAGE;
         } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             if (!(out = ikc_option_value("clean", argc, argv, &i))) return IKC_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -427,7 +433,7 @@ int ikc_clean(int argc, char **argv) {
         fprintf(stderr, "ikc clean: --root-motion and --in-place are two answers to one question: give one\n");
         return IKC_EXIT_USAGE;
     }
-    code = ikc_motion_load("clean", path, clip, map, &m);
+    code = ikc_motion_load_at("clean", path, clip, map, fps, &m);
     if (code == IKC_EXIT_OK) code = run(&m, out, overwrite, root_motion, json);
     ikc_motion_free(&m);
     return code;

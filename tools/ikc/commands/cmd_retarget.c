@@ -23,12 +23,13 @@
 typedef struct retarget_options {
     const char *source, *target, *out, *clip, *map, *target_map, *render;
     int hands, overwrite, quiet, json;
+    double fps; /* a glTF source baked at this rate (0: motion_take.h's default) */
 } retarget_options;
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: ikc retarget SOURCE TARGET_RIG -o OUT [--clip NAME] [--map FILE] [--target-map FILE]\n"
-            "                    [--hands] [--render PICTURE] [--overwrite] [--quiet] [--json]\n"
+            "                    [--fps N] [--hands] [--render PICTURE] [--overwrite] [--quiet] [--json]\n"
             "\n"
             "Plays SOURCE's take (a BVH, or a glTF clip) on TARGET_RIG, another humanoid\n"
             "with other proportions, rest pose, joint names or units: each joint turns\n"
@@ -40,6 +41,8 @@ static void usage(FILE *out) {
             "  --clip NAME        the source clip (name or number; default the first)\n"
             "  --map FILE         'role = joint name' lines for the source\n"
             "  --target-map FILE  the same for the target\n"
+            "  --fps N            a glTF source baked at N frames per second (default 60),\n"
+            "                     e.g. its own keys' rate; a BVH keeps its frames\n"
             "  --hands            keep the hands at the source's hand positions, mapped\n"
             "  --render PICTURE   a filmstrip (.png, .svg, .pdf): source above, result below\n"
             "  --overwrite        allow OUT to replace an input\n"
@@ -104,7 +107,10 @@ static int parse(int argc, char **argv, retarget_options *o) {
             value = &o->target_map;
         else if (strcmp(a, "--render") == 0)
             value = &o->render;
-        else if (a[0] == '-' && a[1] != '\0') {
+        else if (strcmp(a, "--fps") == 0) {
+            const char *fps = ikc_option_value("retarget", argc, argv, &i);
+            if (!fps || (o->fps = ikc_motion_fps_option("retarget", fps)) < 0) return IKC_EXIT_USAGE;
+        } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "ikc retarget: unknown option '%s'\n", ikc_shown(a));
             usage(stderr);
             return IKC_EXIT_USAGE;
@@ -498,7 +504,7 @@ int ikc_retarget(int argc, char **argv) {
     int code = parse(argc, argv, &o), dst_loaded = 0;
     if (code != IKC_EXIT_OK) return code < 0 ? IKC_EXIT_OK : code;
     memset(&dst, 0, sizeof dst);
-    code = ikc_motion_load("retarget", o.source, o.clip, o.map, &src);
+    code = ikc_motion_load_at("retarget", o.source, o.clip, o.map, o.fps, &src);
     if (code == IKC_EXIT_OK && src.contact_count == 0) {
         fprintf(stderr,
                 "ikc retarget: %s: no foot is ever on the ground (no contacts found): nothing to plant on the "

@@ -18,10 +18,12 @@ static void *alloc_array(size_t count, size_t size) { return count ? calloc(coun
 
 /* Bake the clip into m->take at its own frame time (BVH) or at
  * IKC_MOTION_GLTF_FRAME_TIME (glTF). */
-static int bake(const char *command, ikc_motion *m) {
+static int bake(const char *command, ikc_motion *m, double fps) {
     const ik_clip *clip = ik_asset_clip(&m->asset, m->clip);
     const ik_skeleton *s = m->asset.skeleton;
-    ik_real frame_time = m->asset.bvh ? (ik_real)m->asset.bvh->frame_time : (ik_real)IKC_MOTION_GLTF_FRAME_TIME;
+    ik_real frame_time = m->asset.bvh ? (ik_real)m->asset.bvh->frame_time
+                         : fps > 0    ? (ik_real)(1.0 / fps)
+                                      : (ik_real)IKC_MOTION_GLTF_FRAME_TIME;
     int bad = -1;
     ik_result r;
     if (!(frame_time > 0) || !ik_finite(frame_time)) {
@@ -161,6 +163,21 @@ static int find_contacts(const char *command, ikc_motion *m) {
 }
 
 int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path, ikc_motion *m) {
+    return ikc_motion_load_at(command, path, clip_name, map_path, 0.0, m);
+}
+
+double ikc_motion_fps_option(const char *command, const char *value) {
+    char *end = NULL;
+    double fps = strtod(value, &end);
+    if (end == value || *end != '\0' || !(fps >= 1.0 && fps <= 10000.0)) {
+        fprintf(stderr, "ikc %s: --fps '%s': frames per second from 1 to 10000\n", command, ikc_shown(value));
+        return -1.0;
+    }
+    return fps;
+}
+
+int ikc_motion_load_at(const char *command, const char *path, const char *clip_name, const char *map_path, double fps,
+                       ikc_motion *m) {
     int code;
     memset(m, 0, sizeof *m);
     code = ikc_asset_load(command, path, &m->asset);
@@ -179,7 +196,7 @@ int ikc_motion_load(const char *command, const char *path, const char *clip_name
     code = ikc_humanoid_find(command, m->asset.skeleton, map_path, &m->human);
     if (code != IKC_EXIT_OK) return code;
     if (!ikc_humanoid_usable(command, &m->human, m->asset.skeleton, stderr)) return IKC_EXIT_FORMAT;
-    code = bake(command, m);
+    code = bake(command, m, fps);
     if (code != IKC_EXIT_OK) return code;
     return find_contacts(command, m);
 }

@@ -46,6 +46,13 @@ typedef struct ikc_motion {
  * and find the contacts. Messages start "ikc COMMAND:". Returns an
  * IKC_EXIT_ code; free with ikc_motion_free either way. */
 int ikc_motion_load(const char *command, const char *path, const char *clip_name, const char *map_path, ikc_motion *m);
+/* The same with a glTF clip baked at `fps` frames per second (0: the
+ * default IKC_MOTION_GLTF_FRAME_TIME; a BVH keeps its own either way). */
+int ikc_motion_load_at(const char *command, const char *path, const char *clip_name, const char *map_path, double fps,
+                       ikc_motion *m);
+/* An option's value as frames per second for ikc_motion_load_at: a number
+ * from 1 to 10000, else a message and -1. */
+double ikc_motion_fps_option(const char *command, const char *value);
 void ikc_motion_free(ikc_motion *m);
 
 /* How many contacts `point` has; how many in-place stances. */

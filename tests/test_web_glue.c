@@ -993,9 +993,11 @@ static void test_robot_cell(void) {
               ikw_robot_cell_capsule_count() == 0,
           "cell off: nothing checked");
     CHECK(ikw_robot_cell(1) == 4 && ikw_robot_pose() == 0, "cell on: four obstacles");
-    CHECK(ikw_robot_cell_free() == 1 && ikw_robot_cell_capsule_count() >= 5 && own_clearance(1) >= margin - 1e-3,
-          "the start pose is free (%d, clearance %g, own %g, %d capsules)", ikw_robot_cell_free(),
-          (double)ikw_robot_cell_clearance(), own_clearance(1), ikw_robot_cell_capsule_count());
+    CHECK(ikw_robot_cell_free() == 1 && ikw_robot_cell_capsule_count() >= 5 && own_clearance(1) >= margin - 1e-3 &&
+              strstr(ikw_robot_cell_closest(), "-") != NULL,
+          "the start pose is free (%d, clearance %g, own %g, %d capsules, closest %s)", ikw_robot_cell_free(),
+          (double)ikw_robot_cell_clearance(), own_clearance(1), ikw_robot_cell_capsule_count(),
+          ikw_robot_cell_closest());
     while (goals < 30 && tries < 5000) {
         ik_transform goal, tip;
         int frame;

@@ -191,10 +191,11 @@ int ikw_robot_cell_free(void); /* 1 free, 0 in contact, -1 not checked */
 float ikw_robot_cell_clearance(void);
 int ikw_robot_cell_contact_count(void);
 const char *ikw_robot_cell_contacts(void);
+const char *ikw_robot_cell_closest(void); /* "base-upper_arm 0.088 m" */
 int ikw_robot_cell_candidates(void);
 float ikw_robot_cell_margin(void);
 /* For robot_arm.c, not exported. */
-ik_result ikw_cell_build(const ik_robot_chain *chain);
+ik_result ikw_cell_build(const ik_robot_chain *chain, const char *const *frame_names);
 int ikw_cell_is_on(void);
 ik_result ikw_cell_solve(const ik_robot_ik *job, ik_bool *reached);
 ik_result ikw_cell_check(const ik_real *q, const ik_transform *links_bs);

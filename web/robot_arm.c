@@ -207,7 +207,19 @@ IKW_EXPORT(ikw_robot_use) int ikw_robot_use(int tip) {
         arm.staged = NULL;
     }
     arm.chain = chain;
-    ikw_cell_build(&arm.chain); /* an arm it cannot model (too many links) gets no cell */
+    {
+        /* Frame names for the cell's readout: the root, then each chain joint's child link (up from the tip). */
+        const char *names[IK_ROBOT_MAX_JOINTS + 1] = {NULL};
+        int link = tip;
+        names[0] = arm.urdf->links[arm.urdf->root_link].name;
+        for (k = chain.joint_count; k > 0 && link >= 0; --k) {
+            names[k] = arm.urdf->links[link].name;
+            link = arm.urdf->links[link].parent_joint >= 0
+                       ? arm.urdf->joints[arm.urdf->links[link].parent_joint].parent_link
+                       : -1;
+        }
+        ikw_cell_build(&arm.chain, names); /* an arm it cannot model (too many links) gets no cell */
+    }
     for (k = 0; k < chain.variable_count; ++k) arm.variable_joints[k] = variable_joints[k];
     for (k = 0; k < chain.joint_count; ++k) {
         arm.joints[4 * k] = (float)chain.joints[k].type;

@@ -28,13 +28,14 @@ static struct {
     int on;
     const ik_robot_chain *chain; /* the arm's, owned by robot_arm.c */
     ik_robot_collision_model model;
-    char link_names[IK_COLLISION_MAX_LINKS][16];
+    char link_names[IK_COLLISION_MAX_LINKS][40]; /* the URDF's link names, cut to fit */
     ik_obstacle obstacles[IKW_CELL_OBSTACLES];
     ik_robot_collision_report report;
     int checked, candidates;
-    float obstacle_data[11 * IKW_CELL_OBSTACLES];       /* shape, x y z qx qy qz qw, sizes (3) */
-    float capsule_data[8 * IK_COLLISION_MAX_CAPSULES];  /* a xyz, b xyz, radius, in contact; base frame */
-    char contacts[IK_COLLISION_MAX_CONTACTS * 48 + 16]; /* "forearm-table -0.012 m; ..." */
+    float obstacle_data[11 * IKW_CELL_OBSTACLES];        /* shape, x y z qx qy qz qw, sizes (3) */
+    float capsule_data[8 * IK_COLLISION_MAX_CAPSULES];   /* a xyz, b xyz, radius, in contact; base frame */
+    char contacts[IK_COLLISION_MAX_CONTACTS * 100 + 16]; /* "forearm-table -0.012 m; ..." */
+    char closest[100];                                   /* the pair giving the clearance */
 } cell;
 
 static ik_obstacle make_obstacle(ik_obstacle_shape shape, int k, ik_real x, ik_real y, ik_real z) {
@@ -47,10 +48,11 @@ static ik_obstacle make_obstacle(ik_obstacle_shape shape, int k, ik_real x, ik_r
     return o;
 }
 
-/* The model of `chain` (one link per chain frame with a segment), the
+/* The model of `chain` (one link per chain frame with a segment; frame k's
+ * name in frame_names[k + 1], k = -1 the base, NULL: "link k"), the
  * obstacles placed from its reach, the pairs pruned. Called whenever a
  * chain is loaded (robot_arm.c), cell on or off. */
-ik_result ikw_cell_build(const ik_robot_chain *chain) {
+ik_result ikw_cell_build(const ik_robot_chain *chain, const char *const *frame_names) {
     ik_real reach = 0;
     int k, link, frame_link[IK_ROBOT_MAX_JOINTS + 1];
     ik_result r = IK_OK;
@@ -65,7 +67,10 @@ ik_result ikw_cell_build(const ik_robot_chain *chain) {
         ik_capsule c;
         reach += length;
         if (length < (ik_real)1e-4) continue;
-        snprintf(cell.link_names[cell.model.link_count], sizeof cell.link_names[0], "link %d", k);
+        if (frame_names && frame_names[k])
+            snprintf(cell.link_names[cell.model.link_count], sizeof cell.link_names[0], "%s", frame_names[k]);
+        else
+            snprintf(cell.link_names[cell.model.link_count], sizeof cell.link_names[0], "link %d", k - 1);
         {
             int parent = -1, j;
             for (j = k - 1; j >= 0 && parent < 0; --j) parent = frame_link[j];
@@ -83,10 +88,10 @@ ik_result ikw_cell_build(const ik_robot_chain *chain) {
     /* A table whose top is the base's plane (the base's link may touch it), a wall behind, a post and a ball in front.
      */
     cell.obstacles[0] = make_obstacle(IK_OBSTACLE_BOX, 0, 0, 0, (ik_real)-0.02);
-    cell.obstacles[0].half_extents = ik_v3(reach, reach, (ik_real)0.02);
+    cell.obstacles[0].half_extents = ik_v3((ik_real)0.75 * reach, (ik_real)0.75 * reach, (ik_real)0.02);
     if (cell.model.link_count > 0 && cell.model.link_frame[0] == -1) cell.obstacles[0].touching = 1;
     cell.obstacles[1] = make_obstacle(IK_OBSTACLE_BOX, 1, (ik_real)-0.45 * reach, 0, (ik_real)0.5 * reach);
-    cell.obstacles[1].half_extents = ik_v3((ik_real)0.02, reach, (ik_real)0.5 * reach);
+    cell.obstacles[1].half_extents = ik_v3((ik_real)0.02, (ik_real)0.75 * reach, (ik_real)0.5 * reach);
     cell.obstacles[2] =
         make_obstacle(IK_OBSTACLE_CYLINDER, 2, (ik_real)0.3 * reach, (ik_real)-0.35 * reach, (ik_real)0.45 * reach);
     cell.obstacles[2].radius = (ik_real)0.03 * reach;
@@ -150,6 +155,8 @@ ik_result ikw_cell_check(const ik_real *q, const ik_transform *links_bs) {
                                  (ik_real)IKW_CELL_MARGIN, &cell.report);
     if (r != IK_OK) return r;
     cell.checked = 1;
+    cell.closest[0] = '\0';
+    if (cell.report.clearance < 1e29) write_pair(cell.closest, sizeof cell.closest, &cell.report.closest);
     for (c = 0; c < cell.model.capsule_count; ++c) {
         int link = cell.model.capsule_link[c], frame = cell.model.link_frame[link];
         ik_transform t = frame < 0 ? ik_transform_identity() : links_bs[frame];
@@ -161,7 +168,7 @@ ik_result ikw_cell_check(const ik_real *q, const ik_transform *links_bs) {
         f[6] = (float)cell.model.capsules[c].radius;
         f[7] = cell.report.link_clearance[link] < IKW_CELL_MARGIN ? 1.0f : 0.0f;
     }
-    for (k = 0; k < cell.report.contact_count && used + 48 < sizeof cell.contacts; ++k) {
+    for (k = 0; k < cell.report.contact_count && used + 100 < sizeof cell.contacts; ++k) {
         if (k > 0) used += (size_t)snprintf(cell.contacts + used, sizeof cell.contacts - used, "; ");
         write_pair(cell.contacts + used, sizeof cell.contacts - used, &cell.report.contacts[k]);
         used = strlen(cell.contacts);
@@ -193,5 +200,6 @@ IKW_EXPORT(ikw_robot_cell_contact_count) int ikw_robot_cell_contact_count(void) 
     return cell.checked ? cell.report.contact_count : 0;
 }
 IKW_EXPORT(ikw_robot_cell_contacts) const char *ikw_robot_cell_contacts(void) { return cell.contacts; }
+IKW_EXPORT(ikw_robot_cell_closest) const char *ikw_robot_cell_closest(void) { return cell.checked ? cell.closest : ""; }
 IKW_EXPORT(ikw_robot_cell_candidates) int ikw_robot_cell_candidates(void) { return cell.candidates; }
 IKW_EXPORT(ikw_robot_cell_margin) float ikw_robot_cell_margin(void) { return (float)IKW_CELL_MARGIN; }

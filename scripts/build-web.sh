@@ -24,7 +24,7 @@ done
 sources="$sources
 src/io/chain_file.c src/io/chain_file_solve.c src/io/text_scan.c src/io/rest_check.c
 src/io/file_read.c web/ikit_web.c web/planar_keys.c web/body_clip.c web/bench_cases.c web/body_full.c
-    src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c src/io/urdf_chain.c src/io/urdf_read.c src/io/xml_read.c web/body_limbs.c
+    src/io/bvh_read.c src/io/bvh_pose.c web/robot_arm.c web/robot_cell.c src/io/urdf_chain.c src/io/urdf_read.c src/io/xml_read.c web/body_limbs.c
     web/body_mesh.c web/body_floor.c web/figure_file.c src/io/asset.c src/io/gltf_read.c src/io/gltf_accessor.c
     src/io/gltf_anim.c src/io/gltf_mesh.c src/io/gltf_skin.c src/io/json_doc.c src/io/big_block.c src/io/utf8.c"
 obj="$out/obj"

@@ -12,6 +12,7 @@
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
 #include <ikit/robot.h>
+#include <ikit/robot_collision.h>
 #include <ikit/urdf.h>
 
 #include "../web/ikit_web.h"
@@ -1040,6 +1041,138 @@ static void test_body_full(void) {
     ikw_body_goal(IK_LIMB_ARM_R, 0, 0, 0, 0);
 }
 
+/* ---- the robot's cell (web/robot_cell.c) ---------------------------------- */
+
+/* The test's own lower bound on the clearance of the page's drawn capsules
+ * to its obstacles (axis-aligned boxes, an upright cylinder, a sphere:
+ * the cell's shapes, read back from ikw_robot_cell_obstacles), capsules
+ * sampled every 2 mm along their axes and 1 mm taken off for what lies
+ * between samples. `skip_first`: the base's capsule stands on the table. */
+static double own_clearance(int skip_first) {
+    const float *o = ikw_robot_cell_obstacles(), *c = ikw_robot_cell_capsules();
+    double least = 1e30;
+    int k, i, s;
+    for (i = skip_first; i < ikw_robot_cell_capsule_count(); ++i) {
+        const float *a = &c[8 * i], *b = &c[8 * i + 3];
+        double length =
+            sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
+        int steps = 1 + (int)(length / 0.002);
+        for (s = 0; s <= steps; ++s) {
+            double p[3], t = (double)s / steps;
+            p[0] = a[0] + t * (b[0] - a[0]), p[1] = a[1] + t * (b[1] - a[1]), p[2] = a[2] + t * (b[2] - a[2]);
+            for (k = 0; k < 4; ++k) {
+                const float *f = &o[11 * k];
+                double d = 0, q[3];
+                int j;
+                for (j = 0; j < 3; ++j) q[j] = p[j] - f[1 + j];
+                if (f[0] == IK_OBSTACLE_BOX) {
+                    for (j = 0; j < 3; ++j) {
+                        double out = fabs(q[j]) - f[8 + j] / 2;
+                        d += out > 0 ? out * out : 0;
+                    }
+                    d = sqrt(d);
+                } else if (f[0] == IK_OBSTACLE_SPHERE) {
+                    d = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]) - f[8];
+                } else {
+                    double radial = sqrt(q[0] * q[0] + q[1] * q[1]) - f[8], along = fabs(q[2]) - f[9] / 2;
+                    radial = radial > 0 ? radial : 0, along = along > 0 ? along : 0;
+                    d = sqrt(radial * radial + along * along);
+                }
+                d -= c[8 * i + 6] + 0.001;
+                if (d < least) least = d;
+            }
+        }
+    }
+    return least;
+}
+
+/* The built-in arm in its cell: goals at free configurations are solved
+ * collision-free through the page's API (reached, free by the page's check,
+ * and clear of the obstacles by the test's own distances); a pose forced
+ * into the table or the wall is reported with its contacts and the links in
+ * contact marked; with the cell off nothing is checked. */
+static void test_robot_cell(void) {
+    char *text = read_text_file(IKIT_SOURCE_DIR "/examples/six_axis_arm.urdf");
+    ik_urdf *u = NULL;
+    ik_error err;
+    ik_robot_chain reference;
+    ik_real lower[IK_ROBOT_MAX_JOINTS], upper[IK_ROBOT_MAX_JOINTS], q[IK_ROBOT_MAX_JOINTS];
+    ik_bool limited[IK_ROBOT_MAX_JOINTS];
+    rng random = rng_seeded(29);
+    int goals = 0, solved = 0, tries = 0, forced = 0, v, n, i;
+    double margin = ikw_robot_cell_margin();
+    CHECK(text != NULL, "examples/six_axis_arm.urdf");
+    if (!text) return;
+    CHECK(read_robot(text) == 0 && ikw_robot_use(ikw_robot_tip(0)) == 0, "%s", ikw_message());
+    CHECK(ik_urdf_read_memory(text, strlen(text), &u, &err) == IK_OK &&
+              ik_urdf_robot_chain(u, "base", "tool", &reference, NULL, &err) == IK_OK,
+          "%s", err.message);
+    free(text);
+    n = reference.variable_count;
+    ik_robot_variable_limits(&reference, lower, upper, limited, NULL);
+    CHECK(ikw_robot_cell(0) == 0 && ikw_robot_pose() == 0 && ikw_robot_cell_free() == -1 &&
+              ikw_robot_cell_capsule_count() == 0,
+          "cell off: nothing checked");
+    CHECK(ikw_robot_cell(1) == 4 && ikw_robot_pose() == 0, "cell on: four obstacles");
+    CHECK(ikw_robot_cell_free() == 1 && ikw_robot_cell_capsule_count() >= 5 && own_clearance(1) >= margin - 1e-3 &&
+              strstr(ikw_robot_cell_closest(), "-") != NULL,
+          "the start pose is free (%d, clearance %g, own %g, %d capsules, closest %s)", ikw_robot_cell_free(),
+          (double)ikw_robot_cell_clearance(), own_clearance(1), ikw_robot_cell_capsule_count(),
+          ikw_robot_cell_closest());
+    while (goals < 30 && tries < 5000) {
+        ik_transform goal, tip;
+        int frame;
+        ++tries;
+        for (v = 0; v < n; ++v) ikw_robot_q()[v] = q[v] = rng_range(&random, lower[v], upper[v]);
+        ikw_robot_pose();
+        if (ikw_robot_cell_free() != 1) continue;
+        ++goals;
+        ik_robot_fk(&reference, q, &goal, NULL);
+        /* from the start pose, one solve per frame as the page does, at most 5 frames */
+        for (v = 0; v < n; ++v) ikw_robot_q()[v] = 0;
+        ikw_robot_pose();
+        for (frame = 0; frame < 5 && (frame == 0 || !ikw_robot_reached() || ikw_robot_cell_free() != 1); ++frame)
+            CHECK(ikw_robot_solve((float)goal.translation.x, (float)goal.translation.y, (float)goal.translation.z,
+                                  (float)goal.rotation.x, (float)goal.rotation.y, (float)goal.rotation.z,
+                                  (float)goal.rotation.w, 1, 1) == 0,
+                  "cell solve: %s", ikw_message());
+        ik_robot_fk(&reference, ikw_robot_q(), &tip, NULL);
+        if (ikw_robot_reached() && ikw_robot_cell_free() == 1) {
+            ++solved;
+            CHECK(frame_distance(reference.joint_count, &goal) < 1e-3f &&
+                      ik_vec3_distance(tip.translation, goal.translation) < 1e-3f &&
+                      frame_angle(reference.joint_count, goal.rotation) < 2e-3f,
+                  "goal %d: the tool %g m from the goal", goals,
+                  (double)ik_vec3_distance(tip.translation, goal.translation));
+            CHECK(ikw_robot_cell_clearance() >= margin && own_clearance(1) >= margin - 1e-3,
+                  "goal %d: free by the page's check (clearance %g) and the test's (%g)", goals,
+                  (double)ikw_robot_cell_clearance(), own_clearance(1));
+            for (v = 0; v < n; ++v)
+                CHECK(!limited[v] || (ikw_robot_q()[v] >= lower[v] && ikw_robot_q()[v] <= upper[v]),
+                      "goal %d: variable %d outside its limits", goals, v);
+        }
+    }
+    CHECK(goals == 30 && solved >= 29, "%d of %d goals at free configurations solved collision-free", solved, goals);
+    printf("robot cell: %d of %d free goals solved collision-free (%d configurations drawn)\n", solved, goals, tries);
+
+    /* forced: shoulder and elbow folded down into the table, or back into the wall */
+    for (i = 0; i < 200 && forced == 0; ++i) {
+        int marked = 0, c;
+        for (v = 0; v < n; ++v) ikw_robot_q()[v] = rng_range(&random, lower[v], upper[v]);
+        ikw_robot_pose();
+        if (ikw_robot_cell_free() != 0) continue;
+        forced = 1;
+        for (c = 0; c < ikw_robot_cell_capsule_count(); ++c) marked += ikw_robot_cell_capsules()[8 * c + 7] == 1.0f;
+        CHECK(ikw_robot_cell_contact_count() > 0 && marked > 0 && ikw_robot_cell_clearance() < margin &&
+                  strlen(ikw_robot_cell_contacts()) > 0,
+              "a pose in contact: %d contacts (%s), %d capsules marked, clearance %g", ikw_robot_cell_contact_count(),
+              ikw_robot_cell_contacts(), marked, (double)ikw_robot_cell_clearance());
+    }
+    CHECK(forced, "a random pose in contact was found");
+    ikw_robot_cell(0);
+    ik_urdf_free(u);
+}
+
 int main(void) {
     if (web_load_tail() != 0) {
         fprintf(stderr, "test_web_glue: examples/tail.chain: %s\n", ikw_message());
@@ -1060,5 +1193,6 @@ int main(void) {
     test_robot_hand_written();
     test_robot_urdf();
     test_robot_bad_input();
+    test_robot_cell();
     return check_summary("web_glue");
 }

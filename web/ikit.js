@@ -245,6 +245,39 @@ export class Ikit {
             iterations: this.x.ikw_robot_iterations(),
             reached: this.x.ikw_robot_reached() !== 0,
             ...this.robotState(),
+            cell: this.robotCellState(),
+        };
+    }
+    // ---- the robot's cell (web/robot_cell.c) ----
+    // The cell on or off; its obstacles ([{ name, shape: 'box'|'sphere'|'cylinder', pose [7], size }]:
+    // a box's three sizes, a sphere's [radius], a cylinder's [radius, length]), none when off.
+    robotCell(on) {
+        const count = this.x.ikw_robot_cell(on ? 1 : 0), f = this.f32(this.x.ikw_robot_cell_obstacles(), 11 * count);
+        const shapes = ['box', 'sphere', 'cylinder'];
+        return Array.from({ length: count }, (_, k) => {
+            const o = f.subarray(11 * k, 11 * k + 11), shape = shapes[o[0]];
+            return { name: this.string(this.x.ikw_robot_cell_obstacle_name(k)), shape, pose: Array.from(o.subarray(1, 8)),
+                size: Array.from(o.subarray(8, 8 + (shape === 'box' ? 3 : shape === 'sphere' ? 1 : 2))) };
+        });
+    }
+    // The check of the pose drawn: null when the cell is off, else { free, clearance (m), margin,
+    // contacts (text), closest (the pair giving the clearance, text), candidates (pose IK solves of the last solve), capsules: [{ a, b, radius, contact }] }.
+    robotCellState() {
+        const free = this.x.ikw_robot_cell_free();
+        if (free < 0) return null;
+        const n = this.x.ikw_robot_cell_capsule_count(), f = this.f32(this.x.ikw_robot_cell_capsules(), 8 * n);
+        return {
+            free: free === 1,
+            clearance: this.x.ikw_robot_cell_clearance(),
+            margin: this.x.ikw_robot_cell_margin(),
+            contactCount: this.x.ikw_robot_cell_contact_count(),
+            contacts: this.string(this.x.ikw_robot_cell_contacts()),
+            closest: this.string(this.x.ikw_robot_cell_closest()),
+            candidates: this.x.ikw_robot_cell_candidates(),
+            capsules: Array.from({ length: n }, (_, c) => ({
+                a: Array.from(f.subarray(8 * c, 8 * c + 3)), b: Array.from(f.subarray(8 * c + 3, 8 * c + 6)),
+                radius: f[8 * c + 6], contact: f[8 * c + 7] === 1,
+            })),
         };
     }
 

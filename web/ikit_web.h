@@ -11,6 +11,7 @@
 #include <ikit/constraint.h>
 #include <ikit/humanoid.h>
 #include <ikit/math.h>
+#include <ikit/robot_ik.h>
 
 #include "body_floor.h"
 #include "body_full.h"
@@ -184,6 +185,33 @@ float ikw_robot_position_error(void);
 float ikw_robot_angle_error(void);
 int ikw_robot_iterations(void);
 int ikw_robot_reached(void);
+
+/* The robot's cell (web/robot_cell.c): a table, a wall, a post and a ball
+ * sized from the arm's reach, the arm modelled by a capsule round each drawn
+ * link. ikw_robot_cell(1) turns it on (returns the obstacle count): then
+ * ikw_robot_solve is collision-free (ik_robot_free_ik_run) and every pose
+ * drawn is checked (ik_robot_collision_check). Obstacles: 11 floats each
+ * (shape: 0 box, 1 sphere, 2 cylinder; pose x y z qx qy qz qw; sizes: a
+ * box's three, a sphere's radius, a cylinder's radius and length). Capsules
+ * (after a check): 8 floats each, ends a and b in the base frame, radius, 1
+ * when its link is closer than the margin to something. */
+int ikw_robot_cell(int on);
+const float *ikw_robot_cell_obstacles(void);
+const char *ikw_robot_cell_obstacle_name(int k);
+int ikw_robot_cell_capsule_count(void);
+const float *ikw_robot_cell_capsules(void);
+int ikw_robot_cell_free(void); /* 1 free, 0 in contact, -1 not checked */
+float ikw_robot_cell_clearance(void);
+int ikw_robot_cell_contact_count(void);
+const char *ikw_robot_cell_contacts(void);
+const char *ikw_robot_cell_closest(void); /* "base-upper_arm 0.088 m" */
+int ikw_robot_cell_candidates(void);
+float ikw_robot_cell_margin(void);
+/* For robot_arm.c, not exported. */
+ik_result ikw_cell_build(const ik_robot_chain *chain, const char *const *frame_names);
+int ikw_cell_is_on(void);
+ik_result ikw_cell_solve(const ik_robot_ik *job, ik_bool *reached);
+ik_result ikw_cell_check(const ik_real *q, const ik_transform *links_bs);
 
 /* Scripted cases (web/bench_cases.c). */
 enum {

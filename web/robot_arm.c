@@ -8,6 +8,7 @@
  * document order. */
 #include <ikit/robot.h>
 #include <ikit/robot_ik.h>
+#include <ikit/robot_free_ik.h>
 #include <ikit/urdf.h>
 
 #include <math.h>
@@ -161,7 +162,7 @@ static ik_result store_frames(void) {
         f[3] = (float)t->rotation.x, f[4] = (float)t->rotation.y, f[5] = (float)t->rotation.z;
         f[6] = (float)t->rotation.w;
     }
-    return IK_OK;
+    return ikw_cell_check(arm.q, links_bs);
 }
 
 /* The chain from the root link to link `tip` of the robot just read (or,
@@ -206,6 +207,19 @@ IKW_EXPORT(ikw_robot_use) int ikw_robot_use(int tip) {
         arm.staged = NULL;
     }
     arm.chain = chain;
+    {
+        /* Frame names for the cell's readout: the root, then each chain joint's child link (up from the tip). */
+        const char *names[IK_ROBOT_MAX_JOINTS + 1] = {NULL};
+        int link = tip;
+        names[0] = arm.urdf->links[arm.urdf->root_link].name;
+        for (k = chain.joint_count; k > 0 && link >= 0; --k) {
+            names[k] = arm.urdf->links[link].name;
+            link = arm.urdf->links[link].parent_joint >= 0
+                       ? arm.urdf->joints[arm.urdf->links[link].parent_joint].parent_link
+                       : -1;
+        }
+        ikw_cell_build(&arm.chain, names); /* an arm it cannot model (too many links) gets no cell */
+    }
     for (k = 0; k < chain.variable_count; ++k) arm.variable_joints[k] = variable_joints[k];
     for (k = 0; k < chain.joint_count; ++k) {
         arm.joints[4 * k] = (float)chain.joints[k].type;
@@ -264,7 +278,21 @@ int ikw_robot_solve(float x, float y, float z, float qx, float qy, float qz, flo
     job.position_error = &position_error;
     job.angle_error = &angle_error;
     job.iterations = &iterations;
-    for (k = 0; k < (repeats < 1 ? 1 : repeats) && r == IK_OK; ++k) r = ik_robot_ik_run(&job);
+    for (k = 0; k < (repeats < 1 ? 1 : repeats) && r == IK_OK; ++k) {
+        if (!ikw_cell_is_on()) {
+            r = ik_robot_ik_run(&job);
+            continue;
+        }
+        /* In the cell: the collision-free pose IK, which reports no errors; measured here. */
+        r = ikw_cell_solve(&job, &reached);
+        if (r == IK_OK) {
+            ik_transform tip_bs;
+            r = ik_robot_fk(&arm.chain, arm.q, &tip_bs, NULL);
+            position_error = ik_vec3_distance(tip_bs.translation, job.goal_position_bs);
+            angle_error = ik_quat_angle(ik_quat_mul(ik_quat_conjugate(job.goal_rotation_bs), tip_bs.rotation));
+            iterations = 0;
+        }
+    }
     if (r != IK_OK) {
         ikw_set_message(ik_result_str(r));
         return r;

@@ -6,11 +6,16 @@
 // axes) and turns it with the X, Y, Z keys (Shift: the other way); each
 // joint's value is shown, and can be set, on a slider spanning its limits.
 // URDF is z-up; the arm is drawn turned so that z is three.js's y.
+// The "cell" switch puts a table, a wall, a post and a ball around the arm (sized from its reach) and
+// models the arm by a capsule round each drawn link: the goal is then solved collision-free
+// (ik_robot_free_ik_run), each pose checked (ik_robot_collision_check), links in contact drawn red.
 import { Scene3D, THREE, formatVec } from './scene3d.js';
 import * as state from './state.js';
 import { show, message, RunningMedian } from './readout.js';
 
 const LINK_COLOR = 0xff8c1a, JOINT_COLOR = 0x5aa0ff, GOAL_COLOR = 0x3ad17a;
+// The cell (web/robot_cell.c): obstacles grey-blue, the arm's capsules pale when free, red within the margin.
+const OBSTACLE_COLOR = 0x7f8ea8, CAPSULE_COLOR = 0xd8dce6, CONTACT_COLOR = 0xff2020, CONTACT_GLOW = 0x801010;
 const TURN_STEP = Math.PI / 18;
 // The arms the page carries, by the name a link gives ('rf'); a dropped file is named '~' + its file name.
 const BUILT_IN = { six_axis_arm: './six_axis_arm.urdf' };
@@ -38,6 +43,11 @@ export class RobotView {
         this.orientation = document.getElementById('robot-orientation');
         this.orientation.checked = state.getNumber('ro', 1) !== 0;
         this.orientation.addEventListener('change', () => state.set('ro', this.orientation.checked ? 1 : 0));
+        this.cellBox = document.getElementById('robot-cell');
+        this.cellBox.checked = state.getNumber('rc', 0) !== 0;
+        this.cellBox.addEventListener('change', () => { state.set('rc', this.cellBox.checked ? 1 : 0); this.applyCell(); });
+        this.cellGroup = new THREE.Group();
+        this.arm.add(this.cellGroup);
         this.tipMenu = document.getElementById('robot-tip-link');
         this.tipMenu.addEventListener('change', () => this.useTip(Number(this.tipMenu.value)));
         document.getElementById('robot-file').addEventListener('change', (e) => e.target.files[0] && this.loadFile(e.target.files[0]));
@@ -115,6 +125,7 @@ export class RobotView {
         this.chain = this.ik.robotChain;
         this.buildDrawing();
         this.buildSliders();
+        this.applyCell();
         state.set('rt', robot.links[tip]);
         if (pose?.q?.length === this.chain.variables.length) this.ik.robotPose(pose.q);
         if (pose?.goal) {
@@ -173,6 +184,59 @@ export class RobotView {
         this.drawing.add(this.tool);
     }
 
+    // The cell on or off (the C side keeps it across arms and rebuilds it for each chain): its
+    // obstacles drawn, capsules made when the first check comes.
+    applyCell() {
+        this.cellGroup.clear();
+        this.capsules = null;
+        const obstacles = this.ik.robotCell(this.cellBox.checked);
+        const material = new THREE.MeshLambertMaterial({ color: OBSTACLE_COLOR, transparent: true, opacity: 0.55 });
+        for (const o of obstacles) {
+            const geometry = o.shape === 'box' ? new THREE.BoxGeometry(...o.size)
+                : o.shape === 'sphere' ? new THREE.SphereGeometry(o.size[0], 24, 16)
+                : new THREE.CylinderGeometry(o.size[0], o.size[0], o.size[1], 24).rotateX(Math.PI / 2); // along z
+            const mesh = new THREE.Mesh(geometry, material);
+            mesh.position.fromArray(o.pose, 0);
+            mesh.quaternion.fromArray(o.pose, 3);
+            mesh.name = o.name;
+            this.cellGroup.add(mesh);
+        }
+        if (!obstacles.length) show('robot-cell-state', 'off', { state: 'off', clearance: '', red: 0, contacts: '' });
+    }
+
+    // Each capsule as a cylinder and two balls, pale when its link keeps the margin, red when not.
+    drawCapsules(cell) {
+        if (!this.capsules || this.capsules.length !== cell.capsules.length) {
+            this.capsules = cell.capsules.map(() => {
+                const material = new THREE.MeshLambertMaterial({ color: CAPSULE_COLOR, transparent: true, opacity: 0.35 });
+                const group = new THREE.Group();
+                const body = new THREE.Mesh(new THREE.CylinderGeometry(1, 1, 1, 16, 1, true).translate(0, 0.5, 0), material);
+                const ends = [0, 1].map(() => new THREE.Mesh(new THREE.SphereGeometry(1, 16, 10), material));
+                group.add(body, ...ends);
+                this.cellGroup.add(group);
+                return { material, body, ends };
+            });
+        }
+        const up = new THREE.Vector3(0, 1, 0);
+        cell.capsules.forEach((c, i) => {
+            const m = this.capsules[i], a = new THREE.Vector3(...c.a), b = new THREE.Vector3(...c.b);
+            const d = b.clone().sub(a), length = d.length();
+            m.material.color.setHex(c.contact ? CONTACT_COLOR : CAPSULE_COLOR);
+            m.material.emissive.setHex(c.contact ? CONTACT_GLOW : 0);
+            m.material.opacity = c.contact ? 1 : 0.35;
+            // A link in contact is often inside the obstacle: drawn over everything, so it shows.
+            m.material.depthTest = !c.contact;
+            [m.body, ...m.ends].forEach((mesh) => { mesh.renderOrder = c.contact ? 10 : 0; });
+            m.body.visible = length > 1e-6;
+            m.body.position.copy(a);
+            if (length > 1e-6) m.body.quaternion.setFromUnitVectors(up, d.divideScalar(length));
+            m.body.scale.set(c.radius, length, c.radius);
+            m.ends[0].position.copy(a);
+            m.ends[1].position.set(...c.b);
+            m.ends.forEach((e) => e.scale.setScalar(c.radius));
+        });
+    }
+
     // One slider per variable, spanning its limits (a continuous joint: one turn).
     buildSliders() {
         const s = this.ik.robotState();
@@ -217,6 +281,16 @@ export class RobotView {
             return;
         }
         this.draw(r.frames);
+        if (r.cell) {
+            this.drawCapsules(r.cell);
+            const reds = r.cell.capsules.filter((c) => c.contact), red = reds.length;
+            // For the browser test: the higher end of the first red capsule, in page pixels.
+            const top = reds.length ? (reds[0].a[2] > reds[0].b[2] ? reds[0].a : reds[0].b) : null;
+            const redPage = top ? JSON.stringify(this.view.toPage(this.arm.localToWorld(new THREE.Vector3(...top)).toArray())) : '';
+            show('robot-cell-state', r.cell.free ? `free, clearance ${(r.cell.clearance * 1000).toFixed(1)} mm (${r.cell.closest.replace(/ -?[0-9.]+ m$/, '')}; ${r.cell.candidates} solve${r.cell.candidates === 1 ? '' : 's'})`
+                : `${r.cell.contactCount} contact${r.cell.contactCount === 1 ? '' : 's'} within ${(r.cell.margin * 1000).toFixed(0)} mm: ${r.cell.contacts}`,
+            { state: r.cell.free ? 'free' : 'contact', clearance: r.cell.clearance, red, redPage, contacts: r.cell.contacts });
+        }
         this.view.render();
         const f = r.frames, at = f.length - 7, tip = [f[at], f[at + 1], f[at + 2]];
         const goalWorld = this.arm.localToWorld(g.position.clone()).toArray();

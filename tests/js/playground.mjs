@@ -845,6 +845,39 @@ try {
     const goalPixels = await inspect(page, robotShot, await page.$eval('#robot-error', (el) => JSON.parse(el.dataset.goalPage)), [0x3a, 0xd1, 0x7a], 6);
     check(robotPixels.spread > 40 && robotPixels.near > 10 && goalPixels.near > 10,
         `robot: screenshot not blank (spread ${robotPixels.spread}), the longest link's orange at its middle (${robotPixels.near} pixels), the green goal at its place (${goalPixels.near})`);
+    // The cell (web/robot_cell.c): a table, a wall, a post and a ball; each dragged goal solved
+    // collision-free (the readout 'free' with the tool on the goal) or, when no free solution is found,
+    // its contacts named and links red; a goal under the table top forces a contact, drawn red.
+    const cellState = async () => page.$eval('#robot-cell-state', (el) => ({ ...el.dataset, text: el.textContent }));
+    await page.click('#robot-cell');
+    await frames(page, 5);
+    const cellOn = await cellState();
+    check(cellOn.state === 'free' || (cellOn.state === 'contact' && cellOn.contacts && Number(cellOn.red) > 0),
+        `robot cell on: the readout says "${cellOn.text}"`);
+    for (const [dx, dy] of [[60, -40], [-90, 20], [40, 60]]) {
+        await dragRobotGoal(dx, dy);
+        const c = await cellState();
+        if (c.state === 'free') await robotCheck(`robot cell, dragged (${dx}, ${dy}): free, clearance ${Number(c.clearance).toFixed(3)} m`);
+        check((c.state === 'free' && Number(c.clearance) >= 0.01 && Number(c.red) === 0) || (c.state === 'contact' && c.contacts && Number(c.red) > 0),
+            `robot cell, dragged (${dx}, ${dy}): "${c.text}"`);
+    }
+    // Down through the table top: keep dragging until the goal is under it (z < -0.03 m).
+    for (let i = 0; i < 8; ++i) {
+        const z = (await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values)))[2];
+        if (z < -0.03) break;
+        await dragRobotGoal(0, 60);
+    }
+    await frames(page, 5);
+    const forced = await cellState(), goalZ = (await page.$eval('#robot-goal', (el) => JSON.parse(el.dataset.values)))[2];
+    const cellShot = await page.screenshot({ path: path.join(shots, 'robot_cell.png') });
+    const redPixels = forced.redPage ? await inspect(page, cellShot, JSON.parse(forced.redPage), [0xff, 0x20, 0x20], 8) : { near: 0 };
+    check(goalZ < -0.03 && forced.state === 'contact' && Number(forced.red) > 0 && /table/.test(forced.contacts) && redPixels.near > 10,
+        `robot cell: the goal under the table top (z ${goalZ.toFixed(3)} m) gives "${forced.text}", ${forced.red} links red, ${redPixels.near} red pixels at the first`);
+    await page.click('#robot-cell');
+    await frames(page, 3);
+    check((await cellState()).state === 'off', 'robot cell off again');
+    await page.click('#robot-home');
+    await frames(page, 5);
     const panda = path.join(process.env.IKIT_DATA ?? path.join(root, '../shared/data'), 'urdf/panda.urdf');
     if (existsSync(panda)) {
         await page.setInputFiles('#robot-file', panda);

@@ -199,6 +199,29 @@ static void test_fk_many(void) {
     CHECK(ik_robot_fk_many(&c, 0, NULL, NULL, &failed) == IK_OK && failed == -1, "fk_many: nothing to do");
 }
 
+/* ik_robot_chain_check: a good chain passes; a variable index outside the
+ * chain, too many joints, a NaN origin and an infinite axis are refused with
+ * the joint at fault, and no chain is IK_ERR_NULL. */
+static void test_chain_check(void) {
+    ik_robot_chain good = ur_shaped(), c;
+    int bad = 7;
+    CHECK(ik_robot_chain_check(&good, &bad) == IK_OK && bad == -1, "a good chain passes");
+    CHECK(ik_robot_chain_check(NULL, &bad) == IK_ERR_NULL && ik_robot_chain_check(&good, NULL) == IK_OK,
+          "no chain refused; no place for the joint is fine");
+    c = good;
+    c.joints[2].variable = c.variable_count;
+    CHECK(ik_robot_chain_check(&c, &bad) == IK_ERR_RANGE && bad == 2, "variable outside the chain: joint %d", bad);
+    c = good;
+    c.joint_count = IK_ROBOT_MAX_JOINTS + 1;
+    CHECK(ik_robot_chain_check(&c, &bad) == IK_ERR_RANGE && bad == -1, "too many joints");
+    c = good;
+    c.joints[3].origin.translation.y = (ik_real)NAN;
+    CHECK(ik_robot_chain_check(&c, &bad) == IK_ERR_NONFINITE && bad == 3, "NaN origin: joint %d", bad);
+    c = good;
+    c.joints[4].axis.z = (ik_real)INFINITY;
+    CHECK(ik_robot_chain_check(&c, &bad) == IK_ERR_NONFINITE && bad == 4, "infinite axis: joint %d", bad);
+}
+
 /* ik_robot_jacobian_tip: its tip is ik_robot_fk's, and each column is the
  * central difference (FK(q + h e_v) - FK(q - h e_v)) / 2h of the tip's
  * position and of its rotation (as the rotation vector of R+ R-^-1 / 2h),
@@ -846,6 +869,7 @@ static void test_turn_through_pi(void) {
 
 int main(void) {
     test_fk_many();
+    test_chain_check();
     test_jacobian_tip();
     test_variable_limits();
     test_variants();

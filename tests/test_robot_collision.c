@@ -298,6 +298,9 @@ static void test_bad_collisions(void) {
         {"<sphere radius=\"nan\"/>", "not finite", "arm"},
         {"<cylinder radius=\"-1\" length=\"1\"/>", "negative", "arm"},
         {"<mesh/>", "no filename", "arm"},
+        /* a second geometry in one collision (fuzz_urdf: the first mesh's name leaked) */
+        {"<mesh filename=\"a.stl\"/></geometry><geometry><mesh filename=\"b.stl\"/>", "second <geometry>", "arm"},
+        {"<box size=\"1 1 1\"/></geometry><geometry><sphere radius=\"1\"/>", "second <geometry>", "arm"},
     };
     size_t k;
     for (k = 0; k < sizeof cases / sizeof cases[0]; ++k) {

@@ -133,7 +133,8 @@ static ik_result lookup(const urdf_reader *rd, int links, const char *name, long
     return fail_at(rd->error, line, r, "%s: %s", owner, found.message);
 }
 
-/* One <collision>: its <origin> and the first element of its <geometry>. */
+/* One <collision>: its <origin> and the first element of its one <geometry>
+ * (a second <geometry> is refused, as the URDF format allows one). */
 static ik_result read_collision(urdf_reader *rd, int node, int link_index, int *capacity) {
     ik_urdf *u = rd->u;
     const ik_xml_doc *xml = rd->xml;
@@ -166,6 +167,8 @@ static ik_result read_collision(urdf_reader *rd, int node, int link_index, int *
             if (r == IK_OK && !ik_transform_finite(c->origin))
                 r = fail_at(rd->error, node_line(xml, child), IK_ERR_NONFINITE, "%s <origin>: out of range", owner);
         } else if (is_element(xml, child, "geometry")) {
+            if (c->mesh_filename || c->geometry != IK_URDF_GEOMETRY_OTHER)
+                return fail_at(rd->error, node_line(xml, child), IK_ERR_PARSE, "%s: a second <geometry>", owner);
             g = xml->elements[child].first_child;
             if (g < 0) return fail_at(rd->error, node_line(xml, child), IK_ERR_PARSE, "%s <geometry>: empty", owner);
             c->line = node_line(xml, g);

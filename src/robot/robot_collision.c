@@ -338,23 +338,25 @@ static void symmetric_eigenvectors(double m[3][3], double v[3][3]) {
     }
 }
 
-ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_capsule *out) {
-    frame_d f;
-    d3 s, mean = d3_make(0, 0, 0), axes[6], best_a = mean, best_b = mean;
-    double cov[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, vec[3][3], best = HUGE_VAL, best_r = 0;
+/* What both fits start from: the points checked, then their principal
+ * axes, the eigenvectors of the covariance sum_i (p_i - m)(p_i - m)^T of the
+ * vertices p_i scaled and carried into the frame (m their mean). */
+static ik_result principal_axes(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, frame_d *f, d3 *s,
+                                d3 axes[3]) {
+    d3 mean = d3_make(0, 0, 0);
+    double cov[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, vec[3][3];
     size_t i;
     int k;
-    if (!xyz || !out) return IK_ERR_NULL;
     if (count == 0) return IK_ERR_RANGE;
     if (!ik_vec3_finite(scale) || !ik_transform_finite(to_frame)) return IK_ERR_NONFINITE;
     for (i = 0; i < 3 * count; ++i)
         if (!isfinite(xyz[i])) return IK_ERR_NONFINITE;
-    f = frame_of(to_frame);
-    s = d3_of(scale);
-    for (i = 0; i < count; ++i) mean = d3_add(mean, fit_point(xyz, i, s, &f));
+    *f = frame_of(to_frame);
+    *s = d3_of(scale);
+    for (i = 0; i < count; ++i) mean = d3_add(mean, fit_point(xyz, i, *s, f));
     mean = d3_scale(mean, 1.0 / (double)count);
     for (i = 0; i < count; ++i) {
-        d3 p = d3_sub(fit_point(xyz, i, s, &f), mean);
+        d3 p = d3_sub(fit_point(xyz, i, *s, f), mean);
         double c[3];
         int a, b;
         c[0] = p.x;
@@ -364,10 +366,20 @@ ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_trans
             for (b = 0; b < 3; ++b) cov[a][b] += c[a] * c[b];
     }
     symmetric_eigenvectors(cov, vec);
-    for (k = 0; k < 3; ++k) {
-        axes[k] = d3_make(vec[0][k], vec[1][k], vec[2][k]);
-        axes[3 + k] = d3_make(k == 0, k == 1, k == 2);
-    }
+    for (k = 0; k < 3; ++k) axes[k] = d3_make(vec[0][k], vec[1][k], vec[2][k]);
+    return IK_OK;
+}
+
+ik_result ik_capsule_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_capsule *out) {
+    frame_d f;
+    d3 s, axes[6], best_a = d3_make(0, 0, 0), best_b = best_a;
+    double best = HUGE_VAL, best_r = 0;
+    ik_result checked;
+    int k;
+    if (!xyz || !out) return IK_ERR_NULL;
+    checked = principal_axes(xyz, count, scale, to_frame, &f, &s, axes);
+    if (checked != IK_OK) return checked;
+    for (k = 0; k < 3; ++k) axes[3 + k] = d3_make(k == 0, k == 1, k == 2);
     for (k = 0; k < 6; ++k) {
         d3 a, b;
         double r, volume, n = d3_len(axes[k]);
@@ -436,34 +448,15 @@ static ik_quat quat_of_columns(d3 u, d3 v, d3 w) {
 
 ik_result ik_obb_fit(const float *xyz, size_t count, ik_vec3 scale, ik_transform to_frame, ik_obb *out) {
     frame_d f;
-    d3 s, mean = d3_make(0, 0, 0), axes[2][3];
-    double cov[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, vec[3][3], best = HUGE_VAL;
+    d3 s, axes[2][3];
+    double best = HUGE_VAL;
+    ik_result r;
     size_t i;
     int set, k;
     if (!xyz || !out) return IK_ERR_NULL;
-    if (count == 0) return IK_ERR_RANGE;
-    if (!ik_vec3_finite(scale) || !ik_transform_finite(to_frame)) return IK_ERR_NONFINITE;
-    for (i = 0; i < 3 * count; ++i)
-        if (!isfinite(xyz[i])) return IK_ERR_NONFINITE;
-    f = frame_of(to_frame);
-    s = d3_of(scale);
-    for (i = 0; i < count; ++i) mean = d3_add(mean, fit_point(xyz, i, s, &f));
-    mean = d3_scale(mean, 1.0 / (double)count);
-    for (i = 0; i < count; ++i) {
-        d3 p = d3_sub(fit_point(xyz, i, s, &f), mean);
-        double c[3];
-        int a, b;
-        c[0] = p.x;
-        c[1] = p.y;
-        c[2] = p.z;
-        for (a = 0; a < 3; ++a)
-            for (b = 0; b < 3; ++b) cov[a][b] += c[a] * c[b];
-    }
-    symmetric_eigenvectors(cov, vec);
-    for (k = 0; k < 3; ++k) {
-        axes[0][k] = d3_make(vec[0][k], vec[1][k], vec[2][k]);
-        axes[1][k] = d3_make(k == 0, k == 1, k == 2);
-    }
+    r = principal_axes(xyz, count, scale, to_frame, &f, &s, axes[0]);
+    if (r != IK_OK) return r;
+    for (k = 0; k < 3; ++k) axes[1][k] = d3_make(k == 0, k == 1, k == 2);
     /* A right-handed frame: the third axis is the cross product of the first two. */
     {
         d3 u = axes[0][0], v = axes[0][1];
